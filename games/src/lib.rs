@@ -1,0 +1,8 @@
+//! Rule engines of the games sealed plays, and how each uses the protocol.
+//!
+//! A variant is one struct implementing [`sealed_protocol::rules::Rules`] plus one arm
+//! of the dispatch in [`variant`].
+
+pub mod duel;
+pub mod replay;
+pub mod variant;

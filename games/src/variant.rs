@@ -1,0 +1,58 @@
+//! Dispatch from a variant's name to its rules.
+
+use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check};
+
+use crate::duel::{self, Duel};
+use crate::replay::{ReplayError, Replayed};
+
+/// Every variant this build knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The conformance game.
+    Duel,
+}
+
+impl Variant {
+    /// All variants.
+    pub const ALL: &'static [Variant] = &[Variant::Duel];
+
+    /// By name.
+    pub fn parse(name: &str) -> Option<Variant> {
+        Variant::ALL.iter().copied().find(|v| v.name() == name)
+    }
+
+    /// The name used in proposals and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Duel => duel::VARIANT,
+        }
+    }
+
+    /// Replays a score file of this variant.
+    pub fn replay(self, text: &str) -> Result<Replayed, ReplayError> {
+        match self {
+            Variant::Duel => duel::replay(text),
+        }
+    }
+}
+
+/// Why a transcript could not be checked at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// Unreadable.
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
+    /// A variant this build does not know.
+    #[error("unknown variant {0:?}")]
+    UnknownVariant(String),
+}
+
+/// Checks transcript file bytes under the rules its proposal names.
+pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
+    let file = TranscriptFile::from_bytes(bytes)?;
+    let name = file.variant()?;
+    match Variant::parse(&name) {
+        Some(Variant::Duel) => Ok(check::<Duel>(&file)?.1),
+        None => Err(CheckError::UnknownVariant(name)),
+    }
+}

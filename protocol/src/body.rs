@@ -1,0 +1,153 @@
+//! What an envelope carries: a list of items.
+//!
+//! Items are the protocol's vocabulary. Commitments, openings and deals are understood
+//! by the core; a game's own moves travel as [`Item::Act`] bytes that only its rules
+//! parse. One envelope may carry several items (a card play opens its slot and makes a
+//! move in the same signed step); the engine reads them in order.
+
+use serde::{Deserialize, Serialize};
+
+use crate::hash::Hash;
+use crate::ids::{Name, Seat};
+
+/// What a commitment is for. Part of every commitment's hash, so a commitment made
+/// for one purpose can never be opened as another.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Purpose {
+    /// The seat's seed for the joint coin (index 0). Value: 32 bytes.
+    Coin,
+    /// One slot of the seat's secret deck of that name (index = slot). Value: the card
+    /// number as 4 little-endian bytes.
+    Deck(Name),
+    /// The dealer's seed for the index stream of another seat's deck of that name
+    /// (index = the owner's seat number). Value: 32 bytes.
+    DealSeed(Name),
+    /// The owner's seed for a private seeded setup of that name (index 0). Value: 32 bytes.
+    Setup(Name),
+    /// A sealed value the game defines (Tempête's secret squares); value bytes are the
+    /// game's, at most [`MAX_VALUE`].
+    Value(Name),
+}
+
+/// Longest value a commitment may open to.
+pub const MAX_VALUE: usize = 1024;
+
+/// Commitments to consecutive indices of one purpose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commit {
+    /// What they are for.
+    pub purpose: Purpose,
+    /// Index of the first hash; the i-th hash commits index `first + i`.
+    pub first: u32,
+    /// The commitments.
+    pub hashes: Vec<Hash>,
+}
+
+/// Opening of one of the sender's own commitments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Open {
+    /// Purpose of the commitment.
+    pub purpose: Purpose,
+    /// Its index.
+    pub index: u32,
+    /// The 32-byte salt it was made with.
+    pub nonce: [u8; 32],
+    /// The committed value.
+    pub value: Vec<u8>,
+}
+
+/// Slot indices the sender deals from another seat's secret deck.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deal {
+    /// Whose deck.
+    pub owner: Seat,
+    /// Which deck.
+    pub deck: Name,
+    /// Slots, in the order the dealer's stream produced them.
+    pub slots: Vec<u32>,
+}
+
+/// What a claim says happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ClaimKind {
+    /// The accused owes an envelope and let the agreed time pass.
+    Timeout,
+    /// The accused stopped answering altogether.
+    Abandoned,
+}
+
+/// A claim against another seat. Cryptography cannot prove that something was *not*
+/// sent, so this is recorded with its evidence (the claimant's clock and what it had
+/// acknowledged of the accused), never treated as proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    /// Who is accused.
+    pub against: Seat,
+    /// Of what.
+    pub kind: ClaimKind,
+}
+
+/// One thing an envelope says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Item {
+    /// The seat accepts the proposal (first envelope of every seat but the proposer).
+    Accept,
+    /// The seat declines the proposal; the game never starts.
+    Decline,
+    /// Commitments.
+    Commit(Commit),
+    /// Opening of a commitment.
+    Open(Open),
+    /// Deck slots dealt to another seat.
+    Deal(Deal),
+    /// A game move, encoded by the game's rules.
+    Act(Vec<u8>),
+    /// The sender resigns.
+    Resign,
+    /// The sender offers a draw.
+    OfferDraw,
+    /// The sender accepts a standing draw offer.
+    AcceptDraw,
+    /// A claim against another seat.
+    Claim(Claim),
+    /// The sender will send nothing more but further closes (see the spec's "close").
+    Close,
+}
+
+/// Most items in one envelope.
+pub const MAX_ITEMS: usize = 64;
+/// Most commitments in one `Commit` item.
+pub const MAX_COMMITS: usize = 1024;
+/// Most slots in one `Deal` item.
+pub const MAX_DEAL: usize = 256;
+/// Longest `Act` payload.
+pub const MAX_ACT: usize = 16 * 1024;
+
+/// Checks the size limits of a body. A signed body over a limit is the signer's fault.
+pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
+    if body.len() > MAX_ITEMS {
+        return Err("more than 64 items");
+    }
+    for item in body {
+        match item {
+            Item::Commit(c) if c.hashes.is_empty() || c.hashes.len() > MAX_COMMITS => {
+                return Err("a commit item holds 1 to 1024 hashes");
+            }
+            Item::Commit(c)
+                if u32::try_from(c.hashes.len())
+                    .ok()
+                    .and_then(|n| c.first.checked_add(n))
+                    .is_none() =>
+            {
+                return Err("commit indices overflow");
+            }
+            Item::Open(o) if o.value.len() > MAX_VALUE => return Err("opened value too long"),
+            Item::Deal(d) if d.slots.is_empty() || d.slots.len() > MAX_DEAL => {
+                return Err("a deal item holds 1 to 256 slots");
+            }
+            Item::Act(a) if a.len() > MAX_ACT => return Err("act too long"),
+            _ => {}
+        }
+    }
+    Ok(())
+}

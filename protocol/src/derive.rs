@@ -1,0 +1,121 @@
+//! Joint randomness: the coin every game starts with, named streams drawn from it, and
+//! private seeded setups.
+
+use crate::hash::{Framed, Hash, tag};
+use crate::ids::{GameId, Name, Seat};
+use crate::random::Stream;
+
+/// The joint coin: `H("sealed/v1/coin", game id, seed of player 0, seed of player 1, …)`.
+///
+/// Each player committed to its seed before seeing anyone else's, and revealed it only
+/// after acknowledging every other commitment, so no one player controls the value.
+/// The last to reveal does see it first and may walk away; two-party coin tossing cannot
+/// prevent that, so the game counts as started at acceptance and that is a claim.
+pub fn coin(game: GameId, seeds: &[[u8; 32]]) -> Hash {
+    let mut h = Framed::new(tag::COIN).field(game.0.as_bytes());
+    for s in seeds {
+        h = h.field(s);
+    }
+    h.finish()
+}
+
+/// A named random stream drawn from the coin: key `H("sealed/v1/stream", coin, label)`.
+pub fn stream(coin: &Hash, label: &str) -> Stream {
+    Stream::new(
+        &Framed::new(tag::STREAM)
+            .field(coin.as_bytes())
+            .field(label.as_bytes())
+            .finish(),
+    )
+}
+
+/// A private seeded setup: `H("sealed/v1/setup", game id, owner, name, owner's seed,
+/// contribution)`, where the contribution is the opponent's coin seed (fixed before the
+/// owner's commitment was seen, revealed after it was acknowledged). The owner cannot
+/// choose the result and the opponent cannot see it.
+pub fn setup(
+    game: GameId,
+    owner: Seat,
+    name: &Name,
+    owner_seed: &[u8; 32],
+    contribution: &[u8; 32],
+) -> Hash {
+    Framed::new(tag::SETUP)
+        .field(game.0.as_bytes())
+        .field(&[owner.0])
+        .field(name.as_str().as_bytes())
+        .field(owner_seed)
+        .field(contribution)
+        .finish()
+}
+
+/// The key of a dealer's index stream for an owner's deck:
+/// `H("sealed/v1/deal", game id, dealer, owner, deck name, dealer's seed)`.
+pub fn deal_key(game: GameId, dealer: Seat, owner: Seat, deck: &Name, seed: &[u8; 32]) -> Hash {
+    Framed::new(tag::DEAL)
+        .field(game.0.as_bytes())
+        .field(&[dealer.0])
+        .field(&[owner.0])
+        .field(deck.as_str().as_bytes())
+        .field(seed)
+        .finish()
+}
+
+/// The dealer's side of a blind deal: its seed's permutation of the slots, walked in
+/// order, skipping slots that are already out (dealt earlier, or handed to the owner
+/// another way as far as the dealer had acknowledged).
+#[derive(Clone, Debug)]
+pub struct DealStream {
+    order: Vec<u32>,
+    cursor: usize,
+}
+
+impl DealStream {
+    /// The stream for a deck of `slots` slots.
+    pub fn new(key: &Hash, slots: u32) -> Self {
+        DealStream {
+            order: Stream::new(key).permutation(slots),
+            cursor: 0,
+        }
+    }
+
+    /// The next `count` slots, skipping any for which `out` is true. Returns fewer when
+    /// the deck runs out.
+    pub fn next(&mut self, count: usize, mut out: impl FnMut(u32) -> bool) -> Vec<u32> {
+        let mut got = Vec::with_capacity(count);
+        while got.len() < count && self.cursor < self.order.len() {
+            let s = self.order[self.cursor];
+            self.cursor += 1;
+            if !out(s) {
+                got.push(s);
+            }
+        }
+        got
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coin_depends_on_every_seed_and_order() {
+        let g = GameId(Hash([1; 32]));
+        let a = coin(g, &[[1; 32], [2; 32]]);
+        assert_ne!(a, coin(g, &[[2; 32], [1; 32]]));
+        assert_ne!(a, coin(g, &[[1; 32], [3; 32]]));
+        assert_ne!(a, coin(GameId(Hash([2; 32])), &[[1; 32], [2; 32]]));
+    }
+
+    #[test]
+    fn deal_stream_never_repeats_and_skips_out_slots() {
+        let mut d = DealStream::new(&Hash([3; 32]), 10);
+        let first = d.next(3, |_| false);
+        let rest = d.next(10, |s| s == 0);
+        let mut all: Vec<u32> = first.iter().chain(&rest).copied().collect();
+        assert_eq!(all.len(), if first.contains(&0) { 10 } else { 9 });
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), first.len() + rest.len());
+    }
+}

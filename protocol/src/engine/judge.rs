@@ -1,0 +1,776 @@
+//! Judging one envelope against its causal past.
+//!
+//! Items are read in order. The first item that breaks a rule makes the envelope a
+//! proof against its signer and stops the reading: items before it stand (they are
+//! signed facts, such as a revealed value), nothing after it takes effect.
+
+use std::collections::BTreeSet;
+
+use super::{ClaimRecord, Engine, store::Clock};
+use crate::body::{Claim, Commit, Deal, Item, Open, Purpose, check_limits};
+use crate::commit::{CommitKey, card_from_value, commitment, seed_from_value};
+use crate::derive;
+use crate::envelope::Signed;
+use crate::fault::FaultKind;
+use crate::ids::{EnvRef, Name, Seat};
+use crate::outcome::Outcome;
+use crate::rules::{ActCtx, OpenedSlot, Rules};
+
+/// A rule broken: the kind and a sentence.
+type Broken = (FaultKind, String);
+
+fn broken(kind: FaultKind, detail: impl Into<String>) -> Broken {
+    (kind, detail.into())
+}
+
+/// What the items of one envelope have opened and committed so far, for the act.
+#[derive(Default)]
+struct Scratch {
+    opened_slots: Vec<OpenedSlot>,
+    opened_values: Vec<(Name, u32, Vec<u8>)>,
+    committed_values: Vec<(Name, u32)>,
+}
+
+impl<R: Rules> Engine<R> {
+    pub(super) fn judge(
+        &mut self,
+        env: &Signed,
+        clock: &Clock,
+        malformed_acks: Option<&'static str>,
+    ) {
+        let at = env.at();
+        if let Err(b) = self.judge_inner(env, clock, malformed_acks) {
+            self.fault(at.chain.seat, at, b.0, b.1);
+        }
+    }
+
+    fn judge_inner(
+        &mut self,
+        env: &Signed,
+        clock: &Clock,
+        malformed_acks: Option<&'static str>,
+    ) -> Result<(), Broken> {
+        let u = env.unsigned();
+        let at = env.at();
+        let seat = u.seat;
+        if let Some(why) = malformed_acks {
+            return Err(broken(FaultKind::MalformedAck, why));
+        }
+        check_limits(&u.body).map_err(|why| broken(FaultKind::OverLimits, why))?;
+        if !u.log.is_public()
+            && !self
+                .rules
+                .audience(u.log)
+                .is_some_and(|a| a.contains(&seat))
+        {
+            return Err(broken(
+                FaultKind::NotInAudience,
+                format!("{seat} may not post to log {}", u.log.0),
+            ));
+        }
+        if u.seq > 0 {
+            let prev = self.store.chains[&at.chain]
+                .get(u.seq - 1)
+                .map(|p| p.unsigned().acks.clone())
+                .unwrap_or_default();
+            for p in &prev {
+                let now = u.acks.iter().find(|a| a.chain == p.chain);
+                if now.is_none_or(|a| a.seq < p.seq) {
+                    return Err(broken(
+                        FaultKind::BackwardAck,
+                        format!("acknowledgement of {} went back", p.chain),
+                    ));
+                }
+            }
+        }
+        let closed_before = self.seats[seat.index()].close.is_some();
+        if closed_before && u.body.iter().any(|i| !matches!(i, Item::Close)) {
+            return Err(broken(
+                FaultKind::AfterClose,
+                "only closes may follow a close",
+            ));
+        }
+        if !u.log.is_public() {
+            return self.judge_private(env);
+        }
+        // The first envelope's acceptance and start commitments come first in its body.
+        let skip = if u.seq == 0 {
+            self.judge_first(env, clock)?
+        } else {
+            0
+        };
+        let mut scratch = Scratch::default();
+        for item in &u.body[skip..] {
+            self.judge_item(item, at, seat, u.clock, clock, &mut scratch)?;
+        }
+        Ok(())
+    }
+
+    /// Private logs carry the referee exchanges of games that have them; until a game
+    /// defines what they hold, nothing may be posted there.
+    fn judge_private(&mut self, env: &Signed) -> Result<(), Broken> {
+        match env
+            .unsigned()
+            .body
+            .iter()
+            .find(|i| !matches!(i, Item::Close))
+        {
+            None => Ok(()),
+            Some(_) => Err(broken(
+                FaultKind::OutOfPhase,
+                "this game defines no private-log items",
+            )),
+        }
+    }
+
+    /// The first public envelope: acceptance (unless proposer) and start commitments.
+    /// Returns how many leading items it consumed.
+    fn judge_first(&mut self, env: &Signed, clock: &Clock) -> Result<usize, Broken> {
+        let u = env.unsigned();
+        let seat = u.seat;
+        let at = env.at();
+        self.seats[seat.index()].first = Some(at);
+        let proposer = self.terms.proposal().proposer == seat;
+        let mut items = u.body.iter().peekable();
+        let mut consumed = 0;
+        if !proposer {
+            consumed = 1;
+            match items.next() {
+                Some(Item::Accept) => {}
+                Some(Item::Decline) => {
+                    self.game.declined.get_or_insert(at);
+                    if !self.game.terminal.contains(&at) {
+                        self.game.terminal.push(at);
+                    }
+                    if u.body.len() > 1 {
+                        return Err(broken(
+                            FaultKind::OutOfPhase,
+                            "a decline carries nothing else",
+                        ));
+                    }
+                    return Ok(consumed);
+                }
+                _ => {
+                    return Err(broken(
+                        FaultKind::OutOfPhase,
+                        "the first envelope must accept or decline",
+                    ));
+                }
+            }
+        }
+        let mut got: Vec<(CommitKey, crate::hash::Hash)> = vec![];
+        while let Some(Item::Commit(c)) = items.peek() {
+            for (i, h) in c.hashes.iter().enumerate() {
+                got.push((
+                    CommitKey {
+                        seat,
+                        purpose: c.purpose.clone(),
+                        index: c.first + i as u32,
+                    },
+                    *h,
+                ));
+            }
+            items.next();
+            consumed += 1;
+        }
+        // The commitments are void if the sender had already seen another player's
+        // coin seed: its setup contribution or coin could then be chosen to suit.
+        if let Some((other, _)) = self
+            .ledger
+            .coin_seeds
+            .iter()
+            .find(|(s, (_, r))| **s != seat && self.store.seen(clock, *r))
+        {
+            return Err(broken(
+                FaultKind::CommitmentAfterDependent,
+                format!("commitments made after seeing {other}'s coin seed"),
+            ));
+        }
+        let mut want = self.required_commitments(seat);
+        want.sort();
+        let mut have: Vec<CommitKey> = got.iter().map(|(k, _)| k.clone()).collect();
+        have.sort();
+        let dup = have.windows(2).any(|w| w[0] == w[1]);
+        for (k, h) in got {
+            self.ledger.commits.entry(k).or_insert((h, at));
+        }
+        if dup {
+            return Err(broken(
+                FaultKind::DuplicateCommitment,
+                "a start commitment is repeated",
+            ));
+        }
+        if have != want {
+            return Err(broken(
+                FaultKind::WrongStartCommitments,
+                format!(
+                    "expected {} start commitments, got {}",
+                    want.len(),
+                    have.len()
+                ),
+            ));
+        }
+        Ok(consumed)
+    }
+
+    /// Exactly what a seat commits in its first envelope.
+    pub(crate) fn required_commitments(&self, seat: Seat) -> Vec<CommitKey> {
+        let mut want = vec![];
+        if !self.terms.is_player(seat) {
+            return want;
+        }
+        want.push(CommitKey {
+            seat,
+            purpose: Purpose::Coin,
+            index: 0,
+        });
+        for d in &self.ledger.decks {
+            if d.spec.owner == seat {
+                for i in 0..d.slots() {
+                    want.push(CommitKey {
+                        seat,
+                        purpose: Purpose::Deck(d.spec.name.clone()),
+                        index: i,
+                    });
+                }
+            }
+            if d.spec.dealer == seat {
+                want.push(CommitKey {
+                    seat,
+                    purpose: Purpose::DealSeed(d.spec.name.clone()),
+                    index: u32::from(d.spec.owner.0),
+                });
+            }
+        }
+        for s in &self.setups {
+            if s.owner == seat {
+                want.push(CommitKey {
+                    seat,
+                    purpose: Purpose::Setup(s.name.clone()),
+                    index: 0,
+                });
+            }
+        }
+        want
+    }
+
+    fn over_in(&self, clock: &Clock) -> bool {
+        self.game
+            .terminal
+            .iter()
+            .any(|t| self.store.seen(clock, *t))
+    }
+
+    fn started_in(&self, clock: &Clock) -> bool {
+        self.game.coin.is_some()
+            && self
+                .ledger
+                .coin_seeds
+                .values()
+                .all(|(_, r)| self.store.seen(clock, *r))
+    }
+
+    fn judge_item(
+        &mut self,
+        item: &Item,
+        at: EnvRef,
+        seat: Seat,
+        sender_clock: u64,
+        clock: &Clock,
+        scratch: &mut Scratch,
+    ) -> Result<(), Broken> {
+        let player = self.terms.is_player(seat);
+        match item {
+            Item::Accept | Item::Decline => Err(broken(
+                FaultKind::OutOfPhase,
+                "accept and decline belong to the first envelope",
+            )),
+            Item::Commit(c) => self.judge_commit(c, at, seat, scratch),
+            Item::Open(o) => self.judge_open(o, at, seat, clock, scratch),
+            Item::Deal(d) => self.judge_deal(d, at, seat, clock),
+            Item::Act(bytes) => self.judge_act(bytes, at, seat, sender_clock, clock, scratch),
+            Item::Resign => {
+                if !player {
+                    return Err(broken(FaultKind::OutOfPhase, "only players resign"));
+                }
+                if self.over_in(clock) {
+                    self.note(
+                        at,
+                        "resignation after the game had ended in the sender's view",
+                    );
+                } else {
+                    let players = self.terms.players();
+                    self.end(at, Outcome::loss(players, seat, format!("{seat} resigned")));
+                }
+                Ok(())
+            }
+            Item::OfferDraw => {
+                if !player || !self.started_in(clock) || self.over_in(clock) {
+                    self.note(at, "draw offer outside play ignored");
+                } else {
+                    self.game.offers.push((seat, at));
+                }
+                Ok(())
+            }
+            Item::AcceptDraw => {
+                if !player || self.over_in(clock) {
+                    self.note(at, "draw acceptance outside play ignored");
+                    return Ok(());
+                }
+                if self.standing_offer(seat, clock) {
+                    let players = self.terms.players();
+                    self.end(at, Outcome::draw(players, "draw agreed"));
+                } else {
+                    self.note(
+                        at,
+                        "draw acceptance with no standing offer in the sender's view ignored",
+                    );
+                }
+                Ok(())
+            }
+            Item::Claim(Claim { against, kind }) => {
+                if *against == seat || self.terms.key(*against).is_none() {
+                    return Err(broken(
+                        FaultKind::OutOfPhase,
+                        "a claim names another seat of the game",
+                    ));
+                }
+                let seen = self
+                    .store
+                    .seen_count(clock, crate::ids::ChainId::public(*against));
+                self.game.claims.push(ClaimRecord {
+                    by: seat,
+                    against: *against,
+                    kind: *kind,
+                    at,
+                    clock: sender_clock,
+                    seen_of_accused: seen,
+                });
+                Ok(())
+            }
+            Item::Close => {
+                if !self.over_in(clock) {
+                    return Err(broken(
+                        FaultKind::CloseBeforeEnd,
+                        "closed while the game was on in the sender's view",
+                    ));
+                }
+                let t = &mut self.seats[seat.index()];
+                t.close.get_or_insert(at);
+                t.last_close = Some(at);
+                Ok(())
+            }
+        }
+    }
+
+    fn end(&mut self, at: EnvRef, outcome: Outcome) {
+        self.game.endings.push((at, outcome));
+        if !self.game.terminal.contains(&at) {
+            self.game.terminal.push(at);
+        }
+    }
+
+    /// An offer by another player stands for `seat` while `seat` has made no act that
+    /// saw it (making a move declines it).
+    fn standing_offer(&self, seat: Seat, clock: &Clock) -> bool {
+        self.game.offers.iter().any(|(by, o)| {
+            *by != seat
+                && self.store.seen(clock, *o)
+                && !self.game.main.iter().any(|(m, s)| {
+                    *s == seat
+                        && self
+                            .store
+                            .clock_of(*m)
+                            .is_some_and(|c| self.store.seen(c, *o))
+                })
+        })
+    }
+
+    fn judge_commit(
+        &mut self,
+        c: &Commit,
+        at: EnvRef,
+        seat: Seat,
+        scratch: &mut Scratch,
+    ) -> Result<(), Broken> {
+        let Purpose::Value(name) = &c.purpose else {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                "only sealed values are committed after the first envelope",
+            ));
+        };
+        for (i, h) in c.hashes.iter().enumerate() {
+            let key = CommitKey {
+                seat,
+                purpose: c.purpose.clone(),
+                index: c.first + i as u32,
+            };
+            if self.ledger.commits.contains_key(&key) {
+                return Err(broken(
+                    FaultKind::DuplicateCommitment,
+                    format!("{name}[{}] committed twice", key.index),
+                ));
+            }
+            scratch.committed_values.push((name.clone(), key.index));
+            self.ledger.commits.insert(key, (*h, at));
+        }
+        Ok(())
+    }
+
+    fn judge_open(
+        &mut self,
+        o: &Open,
+        at: EnvRef,
+        seat: Seat,
+        clock: &Clock,
+        scratch: &mut Scratch,
+    ) -> Result<(), Broken> {
+        let key = CommitKey {
+            seat,
+            purpose: o.purpose.clone(),
+            index: o.index,
+        };
+        let Some((hash, _)) = self.ledger.commits.get(&key) else {
+            return Err(broken(
+                FaultKind::OpeningWithoutCommitment,
+                format!("{:?}[{}] was never committed", o.purpose, o.index),
+            ));
+        };
+        if commitment(self.terms.game(), &key, &o.nonce, &o.value) != *hash {
+            return Err(broken(
+                FaultKind::OpeningMismatch,
+                format!("{:?}[{}] does not open its commitment", o.purpose, o.index),
+            ));
+        }
+        if self.ledger.opened.contains_key(&key) {
+            // A commitment opens to one value only, so a repeat says nothing new; but a
+            // deck slot opened again in play is a card used twice.
+            if let Purpose::Deck(name) = &o.purpose
+                && !self.over_in(clock)
+            {
+                return Err(broken(
+                    FaultKind::SlotUsedTwice,
+                    format!("{name} slot {} used twice", o.index),
+                ));
+            }
+            return Ok(());
+        }
+        let over = self.over_in(clock);
+        match &o.purpose {
+            Purpose::Coin => self.open_coin(o, at, seat, clock)?,
+            Purpose::Deck(name) => {
+                let card = self.open_slot(name, o, at, seat, clock, over)?;
+                if !over {
+                    scratch.opened_slots.push(OpenedSlot {
+                        deck: name.clone(),
+                        slot: o.index,
+                        card,
+                    });
+                }
+            }
+            Purpose::DealSeed(name) => {
+                if !over {
+                    return Err(broken(
+                        FaultKind::EarlyReveal,
+                        "a dealer's seed is revealed only after the game",
+                    ));
+                }
+                let seed = seed_from_value(&o.value)
+                    .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a seed is 32 bytes"))?;
+                self.ledger.opened.insert(key, (o.value.clone(), at));
+                self.check_deals(seat, name, Seat(o.index as u8), &seed);
+                return Ok(());
+            }
+            Purpose::Setup(_) => {
+                if !over {
+                    return Err(broken(
+                        FaultKind::EarlyReveal,
+                        "a setup seed is revealed only after the game",
+                    ));
+                }
+                seed_from_value(&o.value)
+                    .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a seed is 32 bytes"))?;
+            }
+            Purpose::Value(name) => {
+                scratch
+                    .opened_values
+                    .push((name.clone(), o.index, o.value.clone()))
+            }
+        }
+        self.ledger.opened.insert(key, (o.value.clone(), at));
+        Ok(())
+    }
+
+    fn open_coin(&mut self, o: &Open, at: EnvRef, seat: Seat, clock: &Clock) -> Result<(), Broken> {
+        let seed = seed_from_value(&o.value)
+            .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a coin seed is 32 bytes"))?;
+        for p in self.terms.player_seats() {
+            if p != seat
+                && !self.seats[p.index()]
+                    .first
+                    .is_some_and(|f| self.store.seen(clock, f))
+            {
+                return Err(broken(
+                    FaultKind::PrematureReveal,
+                    format!("coin seed revealed before acknowledging {p}'s commitments"),
+                ));
+            }
+        }
+        self.ledger.coin_seeds.insert(seat, (seed, at));
+        if self.ledger.coin_seeds.len() == usize::from(self.terms.players()) {
+            let seeds: Vec<[u8; 32]> = self.ledger.coin_seeds.values().map(|(s, _)| *s).collect();
+            let coin = derive::coin(self.terms.game(), &seeds);
+            self.game.state = Some(self.rules.start(&coin));
+            self.game.coin = Some(coin);
+        }
+        Ok(())
+    }
+
+    fn open_slot(
+        &mut self,
+        name: &Name,
+        o: &Open,
+        at: EnvRef,
+        seat: Seat,
+        clock: &Clock,
+        over: bool,
+    ) -> Result<u32, Broken> {
+        let Some(d) = self.ledger.deck_index(seat, name) else {
+            return Err(broken(
+                FaultKind::OpeningWithoutCommitment,
+                format!("no deck {name} of {seat}"),
+            ));
+        };
+        let deck = &self.ledger.decks[d];
+        let slot = o.index;
+        if !over {
+            let dealt = deck.dealt.get(&slot).or_else(|| deck.granted.get(&slot));
+            if !dealt.is_some_and(|r| self.store.seen(clock, *r)) {
+                return Err(broken(
+                    FaultKind::SlotNeverDealt,
+                    format!("{name} slot {slot} was never dealt to {seat}"),
+                ));
+            }
+        }
+        let card = card_from_value(&o.value)
+            .ok_or_else(|| broken(FaultKind::CardNotOnList, "a card is 4 bytes"))?;
+        if !deck.on_list.contains(&card) {
+            return Err(broken(
+                FaultKind::CardNotOnList,
+                format!("card {card} is not on the agreed list"),
+            ));
+        }
+        if let Some(other) = deck.card_slot.get(&card) {
+            return Err(broken(
+                FaultKind::CardFromTwoSlots,
+                format!("card {card} opened from slots {other} and {slot}"),
+            ));
+        }
+        let deck = &mut self.ledger.decks[d];
+        deck.card_slot.insert(card, slot);
+        deck.slot_card.insert(slot, card);
+        if !over {
+            deck.used.insert(slot, (card, at));
+        }
+        Ok(card)
+    }
+
+    /// Replays a dealer's stream from its revealed seed against every deal it made.
+    fn check_deals(&mut self, dealer: Seat, name: &Name, owner: Seat, seed: &[u8; 32]) {
+        let Some(d) = self.ledger.deck_index(owner, name) else {
+            return;
+        };
+        if self.ledger.decks[d].spec.dealer != dealer {
+            return;
+        }
+        let game = self.terms.game();
+        if let Some(bad) = self.ledger.decks[d].first_deal_not_from_seed(game, seed) {
+            let at = bad.at;
+            self.fault(
+                dealer,
+                at,
+                FaultKind::DealNotFromSeed,
+                format!("deal of {name} slots to {owner} differs from the revealed seed"),
+            );
+        }
+    }
+
+    fn judge_deal(
+        &mut self,
+        deal: &Deal,
+        at: EnvRef,
+        seat: Seat,
+        clock: &Clock,
+    ) -> Result<(), Broken> {
+        let Some(d) = self.ledger.deck_index(deal.owner, &deal.deck) else {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!("{} has no deck {}", deal.owner, deal.deck),
+            ));
+        };
+        if self.ledger.decks[d].spec.dealer != seat {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!("{seat} does not deal {}'s {}", deal.owner, deal.deck),
+            ));
+        }
+        if !self.seats[deal.owner.index()]
+            .first
+            .is_some_and(|f| self.store.seen(clock, f))
+        {
+            return Err(broken(
+                FaultKind::DealBeforeCommitment,
+                "dealt before acknowledging the owner's deck commitment",
+            ));
+        }
+        let deck = &self.ledger.decks[d];
+        let mut fresh = BTreeSet::new();
+        for s in &deal.slots {
+            if *s >= deck.slots() {
+                return Err(broken(
+                    FaultKind::SlotOutOfRange,
+                    format!("slot {s} of a {}-slot deck", deck.slots()),
+                ));
+            }
+            if deck.dealt.contains_key(s) || !fresh.insert(*s) {
+                return Err(broken(
+                    FaultKind::IndexRepeated,
+                    format!("slot {s} dealt twice"),
+                ));
+            }
+        }
+        let due: u32 = deck
+            .owed
+            .iter()
+            .filter(|(r, _)| r.is_none_or(|r| self.store.seen(clock, r)))
+            .map(|(_, n)| *n)
+            .sum();
+        let after = deck.dealt.len() + deal.slots.len();
+        if after > due as usize {
+            return Err(broken(
+                FaultKind::OverDealt,
+                format!("{after} slots dealt where {due} were due"),
+            ));
+        }
+        let excluded: BTreeSet<u32> = deck
+            .granted
+            .iter()
+            .filter(|(_, r)| self.store.seen(clock, **r))
+            .map(|(s, _)| *s)
+            .collect();
+        let collisions: Vec<u32> = deal
+            .slots
+            .iter()
+            .copied()
+            .filter(|s| deck.granted.contains_key(s))
+            .collect();
+        let deck = &mut self.ledger.decks[d];
+        for s in &deal.slots {
+            deck.dealt.insert(*s, at);
+        }
+        deck.deals.push(super::ledger::DealRecord {
+            at,
+            slots: deal.slots.clone(),
+            excluded,
+        });
+        if !collisions.is_empty() {
+            self.note(
+                at,
+                format!("dealt slots {collisions:?} that a concurrent grant already gave"),
+            );
+        }
+        // A deal made after the seed was revealed is checked at once.
+        let seed_key = CommitKey {
+            seat,
+            purpose: Purpose::DealSeed(deal.deck.clone()),
+            index: u32::from(deal.owner.0),
+        };
+        if let Some(seed) = self
+            .ledger
+            .opened
+            .get(&seed_key)
+            .and_then(|(v, _)| seed_from_value(v))
+        {
+            self.check_deals(seat, &deal.deck, deal.owner, &seed);
+        }
+        Ok(())
+    }
+
+    fn judge_act(
+        &mut self,
+        bytes: &[u8],
+        at: EnvRef,
+        seat: Seat,
+        sender_clock: u64,
+        clock: &Clock,
+        scratch: &mut Scratch,
+    ) -> Result<(), Broken> {
+        let act = self
+            .rules
+            .decode_act(bytes)
+            .map_err(|v| broken(FaultKind::UndecodableAct, v.0))?;
+        if self.over_in(clock) {
+            self.note(
+                at,
+                "act after the game had ended in the sender's view ignored",
+            );
+            return Ok(());
+        }
+        if !self.started_in(clock) {
+            return Err(broken(
+                FaultKind::OutOfTurn,
+                "a game act before the coin was known",
+            ));
+        }
+        // Accepted acts form one chain: an act that did not see the last one was made
+        // when, in its sender's own view, another seat was to act.
+        if let Some((last, _)) = self.game.main.last()
+            && !self.store.seen(clock, *last)
+        {
+            return Err(broken(
+                FaultKind::OutOfTurn,
+                format!("did not see the act at {last}"),
+            ));
+        }
+        let Some(state) = self.game.state.as_ref() else {
+            return Err(broken(FaultKind::OutOfTurn, "the game has not started"));
+        };
+        if self.rules.to_act(state) != Some(seat) {
+            return Err(broken(
+                FaultKind::OutOfTurn,
+                format!("{seat} is not to act"),
+            ));
+        }
+        let coin = self.game.coin.unwrap_or_default();
+        let ctx = ActCtx {
+            at,
+            clock: sender_clock,
+            coin: &coin,
+            opened_slots: &scratch.opened_slots,
+            opened_values: &scratch.opened_values,
+            committed_values: &scratch.committed_values,
+        };
+        let applied = self
+            .rules
+            .apply(state, seat, &act, &ctx)
+            .map_err(|v| broken(FaultKind::IllegalAct, v.0))?;
+        self.game.state = Some(applied.state);
+        self.game.main.push((at, seat));
+        for owe in applied.owe {
+            if let Some(d) = self.ledger.deck_index(owe.owner, &owe.deck)
+                && self.ledger.decks[d].spec.dealer == owe.dealer
+            {
+                self.ledger.decks[d].owed.push((Some(at), owe.count));
+            }
+        }
+        for g in applied.grant {
+            if let Some(d) = self.ledger.deck_index(g.owner, &g.deck) {
+                self.ledger.decks[d].granted.entry(g.slot).or_insert(at);
+            }
+        }
+        if let Some(outcome) = applied.outcome {
+            self.end(at, outcome);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,112 @@
+//! Commitments, their openings, and the entitlement ledger of every secret deck.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::body::Purpose;
+use crate::commit::CommitKey;
+use crate::derive::{DealStream, deal_key};
+use crate::hash::Hash;
+use crate::ids::{EnvRef, GameId, Seat};
+use crate::rules::DeckSpec;
+
+/// A recorded deal: where it was made, what it dealt, and which granted slots its dealer
+/// had acknowledged (those the dealer's stream must skip).
+#[derive(Clone, Debug)]
+pub(crate) struct DealRecord {
+    pub at: EnvRef,
+    pub slots: Vec<u32>,
+    pub excluded: BTreeSet<u32>,
+}
+
+/// One secret deck's ledger.
+#[derive(Clone, Debug)]
+pub(crate) struct DeckLedger {
+    pub spec: DeckSpec,
+    pub on_list: BTreeSet<u32>,
+    /// Slot → the envelope that dealt it.
+    pub dealt: BTreeMap<u32, EnvRef>,
+    pub deals: Vec<DealRecord>,
+    /// Slot → the envelope whose act granted it.
+    pub granted: BTreeMap<u32, EnvRef>,
+    /// Owed deal counts with the act that made them due (`None`: the opening deal, due
+    /// once the owner's commitments are acknowledged).
+    pub owed: Vec<(Option<EnvRef>, u32)>,
+    /// Slot → card, for slots opened while the game was on (a card used).
+    pub used: BTreeMap<u32, (u32, EnvRef)>,
+    /// Card → slot, for every opening, in play or at the end.
+    pub card_slot: BTreeMap<u32, u32>,
+    /// Slot → card, for every opening.
+    pub slot_card: BTreeMap<u32, u32>,
+}
+
+impl DeckLedger {
+    pub fn new(spec: DeckSpec) -> Self {
+        DeckLedger {
+            on_list: spec.cards.iter().copied().collect(),
+            spec,
+            dealt: BTreeMap::new(),
+            deals: vec![],
+            granted: BTreeMap::new(),
+            owed: vec![],
+            used: BTreeMap::new(),
+            card_slot: BTreeMap::new(),
+            slot_card: BTreeMap::new(),
+        }
+    }
+
+    pub fn slots(&self) -> u32 {
+        self.spec.cards.len() as u32
+    }
+
+    /// Replays the dealer's stream from its revealed seed; returns the first deal that
+    /// the stream does not produce.
+    pub fn first_deal_not_from_seed(&self, game: GameId, seed: &[u8; 32]) -> Option<&DealRecord> {
+        let key: Hash = deal_key(
+            game,
+            self.spec.dealer,
+            self.spec.owner,
+            &self.spec.name,
+            seed,
+        );
+        let mut stream = DealStream::new(&key, self.slots());
+        self.deals
+            .iter()
+            .find(|d| stream.next(d.slots.len(), |s| d.excluded.contains(&s)) != d.slots)
+    }
+}
+
+/// Every commitment and opening, and the decks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ledger {
+    pub commits: BTreeMap<CommitKey, (Hash, EnvRef)>,
+    pub opened: BTreeMap<CommitKey, (Vec<u8>, EnvRef)>,
+    pub decks: Vec<DeckLedger>,
+    /// Each player's coin seed once opened.
+    pub coin_seeds: BTreeMap<Seat, ([u8; 32], EnvRef)>,
+}
+
+impl Ledger {
+    pub fn deck_index(&self, owner: Seat, name: &crate::ids::Name) -> Option<usize> {
+        self.decks
+            .iter()
+            .position(|d| d.spec.owner == owner && &d.spec.name == name)
+    }
+
+    /// Commitments of `seat` not yet opened.
+    pub fn unopened(&self, seat: Seat) -> impl Iterator<Item = &CommitKey> {
+        self.commits
+            .keys()
+            .filter(move |k| k.seat == seat && !self.opened.contains_key(*k))
+    }
+
+    /// The revealed value of a commitment.
+    pub fn opened_value(&self, seat: Seat, purpose: Purpose, index: u32) -> Option<&[u8]> {
+        self.opened
+            .get(&CommitKey {
+                seat,
+                purpose,
+                index,
+            })
+            .map(|(v, _)| v.as_slice())
+    }
+}

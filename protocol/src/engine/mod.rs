@@ -1,0 +1,643 @@
+//! The engine: the one deterministic replay of a game's envelopes, used live by every
+//! seat and offline by every verifier.
+//!
+//! Envelopes go in as bytes in any order; each is processed once its chain predecessor
+//! and everything it acknowledges have been processed, and it is judged against exactly
+//! that causal past (its vector clock), never against what happened to arrive first.
+
+mod judge;
+mod ledger;
+mod store;
+
+use std::collections::BTreeMap;
+
+pub use store::{Clock, Inserted, MAX_AHEAD, StoreError};
+
+use crate::body::{ClaimKind, Purpose};
+use crate::commit::CommitKey;
+use crate::envelope::{Ack, EnvelopeError, Signed};
+use crate::fault::{Fault, FaultKind};
+use crate::hash::Hash;
+use crate::ids::{ChainId, EnvRef, LogId, Seat};
+use crate::outcome::Outcome;
+use crate::proposal::Terms;
+use crate::rules::{DeckSpec, OptionError, Rules, SetupSpec};
+use ledger::{DeckLedger, Ledger};
+use store::{ChainSlots, Store};
+
+/// A claim made in the transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimRecord {
+    /// Who claims.
+    pub by: Seat,
+    /// Against whom.
+    pub against: Seat,
+    /// Of what.
+    pub kind: ClaimKind,
+    /// The envelope that makes it.
+    pub at: EnvRef,
+    /// The claimant's clock reading.
+    pub clock: u64,
+    /// How many public envelopes of the accused the claimant had acknowledged.
+    pub seen_of_accused: u64,
+}
+
+/// Something the engine ignored without blaming anyone (e.g. a resignation sent after
+/// the game had already ended in the sender's view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Where.
+    pub at: EnvRef,
+    /// What and why.
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SeatTrack {
+    /// The seat's first public envelope, once processed.
+    pub first: Option<EnvRef>,
+    /// Its first close.
+    pub close: Option<EnvRef>,
+    /// Its last close.
+    pub last_close: Option<EnvRef>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct GameTrack<S> {
+    pub state: Option<S>,
+    pub coin: Option<Hash>,
+    /// Accepted acts, in order; each saw all the previous ones.
+    pub main: Vec<(EnvRef, Seat)>,
+    pub endings: Vec<(EnvRef, Outcome)>,
+    /// Envelopes after which the game is over for whoever has seen them.
+    pub terminal: Vec<EnvRef>,
+    pub declined: Option<EnvRef>,
+    pub offers: Vec<(Seat, EnvRef)>,
+    pub claims: Vec<ClaimRecord>,
+}
+
+/// Replays one game.
+#[derive(Clone)]
+pub struct Engine<R: Rules> {
+    terms: Terms,
+    rules: R,
+    setups: Vec<SetupSpec>,
+    store: Store,
+    ledger: Ledger,
+    game: GameTrack<R::State>,
+    seats: Vec<SeatTrack>,
+    faults: Vec<Fault>,
+    notes: Vec<Note>,
+    /// Chains holding an acknowledgement of an envelope that is not the one we hold.
+    dangling: Vec<EnvRef>,
+}
+
+impl<R: Rules> Engine<R> {
+    /// A fresh replay of the game these terms create.
+    pub fn new(terms: Terms) -> Result<Self, OptionError> {
+        let rules = R::from_terms(&terms)?;
+        let decks: Vec<DeckSpec> = rules.decks();
+        let setups = rules.setups();
+        check_specs(&terms, &decks, &setups)?;
+        let mut ledger = Ledger {
+            decks: decks.into_iter().map(DeckLedger::new).collect(),
+            ..Default::default()
+        };
+        for owe in rules.opening_deals() {
+            if let Some(d) = ledger.deck_index(owe.owner, &owe.deck) {
+                ledger.decks[d].owed.push((None, owe.count));
+            }
+        }
+        Ok(Engine {
+            seats: vec![SeatTrack::default(); terms.seat_count()],
+            terms,
+            rules,
+            setups,
+            store: Store::default(),
+            ledger,
+            game: GameTrack {
+                state: None,
+                coin: None,
+                main: vec![],
+                endings: vec![],
+                terminal: vec![],
+                declined: None,
+                offers: vec![],
+                claims: vec![],
+            },
+            faults: vec![],
+            notes: vec![],
+            dangling: vec![],
+        })
+    }
+
+    /// Parses, verifies and stores envelope bytes, then processes whatever became ready.
+    pub fn insert(&mut self, bytes: &[u8]) -> Result<Inserted, InsertError> {
+        let signed = Signed::parse(&self.terms, bytes)?;
+        self.insert_signed(signed)
+    }
+
+    /// Stores an envelope already verified, then processes whatever became ready.
+    pub fn insert_signed(&mut self, signed: Signed) -> Result<Inserted, InsertError> {
+        let r = self.store.insert(signed)?;
+        if let Inserted::Equivocation(at) = r {
+            self.fault(
+                at.chain.seat,
+                at,
+                FaultKind::Equivocation,
+                "two different envelopes signed at one position",
+            );
+        }
+        self.process();
+        Ok(r)
+    }
+
+    /// Processes every envelope whose causal past is complete.
+    fn process(&mut self) {
+        loop {
+            let mut progress = false;
+            let ids: Vec<ChainId> = self.store.chains.keys().copied().collect();
+            for id in ids {
+                while self.step(id) {
+                    progress = true;
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+    }
+
+    /// Processes the next envelope of one chain if it is ready.
+    fn step(&mut self, id: ChainId) -> bool {
+        let Some(slots) = self.store.chains.get(&id) else {
+            return false;
+        };
+        if slots.broken {
+            return false;
+        }
+        let k = slots.processed;
+        let Some(env) = slots.get(k).cloned() else {
+            return false;
+        };
+        let expected_prev = if k == 0 {
+            Hash::ZERO
+        } else {
+            slots.processed_hash(k - 1).unwrap_or_default()
+        };
+        let env = if env.unsigned().prev == expected_prev {
+            env
+        } else if let Some(alt) = self.equivocation_partner(env.at(), expected_prev) {
+            // The other envelope at this position links; follow it (the seat's
+            // equivocation is already on record).
+            if let Some(s) = self.store.chains.get_mut(&id) {
+                s.envs[k as usize] = Some(alt.clone());
+            }
+            alt
+        } else {
+            let at = env.at();
+            if let Some(s) = self.store.chains.get_mut(&id) {
+                s.broken = true;
+            }
+            self.fault(
+                id.seat,
+                at,
+                FaultKind::WrongPrevious,
+                "prev does not name the seat's previous envelope",
+            );
+            return true;
+        };
+
+        let malformed = ack_shape(&env);
+        if malformed.is_none() {
+            for ack in &env.unsigned().acks {
+                match self.store.chains.get(&ack.chain) {
+                    Some(t) if t.processed > ack.seq => {
+                        if t.processed_hash(ack.seq) != Some(ack.hash) {
+                            let at = env.at();
+                            if !self.dangling.contains(&at) {
+                                self.dangling.push(at);
+                            }
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+        }
+
+        // The causal clock: own predecessor, everything acknowledged, and itself.
+        let slots: &ChainSlots = &self.store.chains[&id];
+        let mut clock: Clock = if k == 0 {
+            vec![]
+        } else {
+            slots.clocks[(k - 1) as usize].clone()
+        };
+        let own = slots.index;
+        if malformed.is_none() {
+            for ack in &env.unsigned().acks {
+                if let Some(c) = self.store.clock_of(ack.target()) {
+                    let c = c.clone();
+                    store::join(&mut clock, &c);
+                }
+            }
+        }
+        if clock.len() <= own {
+            clock.resize(own + 1, 0);
+        }
+        clock[own] = k + 1;
+        if let Some(s) = self.store.chains.get_mut(&id) {
+            s.clocks.push(clock.clone());
+            s.processed += 1;
+        }
+        self.judge(&env, &clock, malformed);
+        true
+    }
+
+    fn equivocation_partner(&self, at: EnvRef, prev: Hash) -> Option<Signed> {
+        self.store.equivocations.iter().find_map(|(a, b)| {
+            [a, b]
+                .into_iter()
+                .find(|s| s.at() == at && s.unsigned().prev == prev)
+                .cloned()
+        })
+    }
+
+    /// Records a proven fault; the envelope ends the game for whoever sees it.
+    pub(crate) fn fault(
+        &mut self,
+        seat: Seat,
+        at: EnvRef,
+        kind: FaultKind,
+        detail: impl Into<String>,
+    ) {
+        let f = Fault {
+            seat,
+            at,
+            kind,
+            detail: detail.into(),
+        };
+        if !self.faults.contains(&f) {
+            self.faults.push(f);
+        }
+        if !self.game.terminal.contains(&at) {
+            self.game.terminal.push(at);
+        }
+    }
+
+    pub(crate) fn note(&mut self, at: EnvRef, text: impl Into<String>) {
+        self.notes.push(Note {
+            at,
+            text: text.into(),
+        });
+    }
+
+    // ----- reading the replay -----
+
+    /// The terms.
+    pub fn terms(&self) -> &Terms {
+        &self.terms
+    }
+
+    /// The game's rules.
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The game state, once the coin is known.
+    pub fn state(&self) -> Option<&R::State> {
+        self.game.state.as_ref()
+    }
+
+    /// The joint coin, once every player revealed.
+    pub fn coin(&self) -> Option<&Hash> {
+        self.game.coin.as_ref()
+    }
+
+    /// Proven faults so far.
+    pub fn faults(&self) -> &[Fault] {
+        &self.faults
+    }
+
+    /// Things ignored without blame.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// Claims made in the transcript.
+    pub fn claims(&self) -> &[ClaimRecord] {
+        &self.game.claims
+    }
+
+    /// Accepted acts, in order.
+    pub fn main_line(&self) -> &[(EnvRef, Seat)] {
+        &self.game.main
+    }
+
+    /// Whether the game has ended (by result, resignation, agreement, decline or fault)
+    /// as far as everything processed shows.
+    pub fn is_over(&self) -> bool {
+        !self.game.terminal.is_empty()
+    }
+
+    /// Whether the proposal was declined.
+    pub fn declined(&self) -> bool {
+        self.game.declined.is_some()
+    }
+
+    /// The board result: the combined endings, before faults are weighed.
+    pub fn board_outcome(&self) -> Option<Outcome> {
+        let endings: Vec<Outcome> = self.game.endings.iter().map(|(_, o)| o.clone()).collect();
+        if endings.is_empty() {
+            None
+        } else {
+            Some(self.rules.combine(self.terms.players(), &endings))
+        }
+    }
+
+    /// The seat whose game act is awaited, if the game is on.
+    pub fn to_act(&self) -> Option<Seat> {
+        if self.is_over() {
+            return None;
+        }
+        self.rules.to_act(self.game.state.as_ref()?)
+    }
+
+    /// Number of processed envelopes of a chain.
+    pub fn processed(&self, chain: ChainId) -> u64 {
+        self.store.chains.get(&chain).map_or(0, |c| c.processed)
+    }
+
+    /// Total number of processed envelopes.
+    pub fn processed_total(&self) -> u64 {
+        self.store.chains.values().map(|c| c.processed).sum()
+    }
+
+    /// The processed envelope at a position.
+    pub fn envelope(&self, at: EnvRef) -> Option<&Signed> {
+        let c = self.store.chains.get(&at.chain)?;
+        if at.seq < c.processed {
+            c.get(at.seq)
+        } else {
+            None
+        }
+    }
+
+    /// Every chain with at least one processed envelope.
+    pub fn chains(&self) -> impl Iterator<Item = ChainId> + '_ {
+        self.store
+            .chains
+            .iter()
+            .filter(|(_, c)| c.processed > 0)
+            .map(|(id, _)| *id)
+    }
+
+    /// Every stored envelope in chain order (processed or not), then the equivocating
+    /// envelopes not in any chain: what a transcript file holds.
+    pub fn stored(&self) -> (Vec<&Signed>, Vec<(&Signed, &Signed)>) {
+        let chains = self
+            .store
+            .chains
+            .values()
+            .flat_map(|c| c.envs.iter().flatten())
+            .collect();
+        let ev = self
+            .store
+            .equivocations
+            .iter()
+            .map(|(a, b)| (a, b))
+            .collect();
+        (chains, ev)
+    }
+
+    /// Envelopes stored but not processable: waiting for a missing predecessor or
+    /// acknowledged envelope, or past a broken link.
+    pub fn stuck(&self) -> Vec<EnvRef> {
+        let mut out = vec![];
+        for (id, c) in &self.store.chains {
+            for (seq, e) in c.envs.iter().enumerate() {
+                if e.is_some() && seq as u64 >= c.processed {
+                    out.push(EnvRef {
+                        chain: *id,
+                        seq: seq as u64,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Acknowledgements a new envelope in `log` should carry: the head of every other
+    /// chain it may see.
+    pub fn heads_for(&self, seat: Seat, log: LogId) -> Vec<Ack> {
+        self.store
+            .chains
+            .iter()
+            .filter(|(id, _)| id.seat != seat || id.log != log)
+            .filter(|(id, _)| id.log.is_public() || id.log == log)
+            .filter(|(id, _)| !(id.seat == seat && id.log == log))
+            .filter_map(|(id, c)| c.head(*id))
+            .collect()
+    }
+
+    /// The last processed envelope of a chain: `(next seq, its hash)`.
+    pub fn chain_tip(&self, chain: ChainId) -> (u64, Hash) {
+        match self.store.chains.get(&chain) {
+            Some(c) if c.processed > 0 => (
+                c.processed,
+                c.processed_hash(c.processed - 1).unwrap_or_default(),
+            ),
+            _ => (0, Hash::ZERO),
+        }
+    }
+
+    /// Whether a seat has processed its first envelope.
+    pub fn has_joined(&self, seat: Seat) -> bool {
+        self.seats
+            .get(seat.index())
+            .is_some_and(|s| s.first.is_some())
+    }
+
+    /// Whether a seat has closed.
+    pub fn has_closed(&self, seat: Seat) -> bool {
+        self.seats
+            .get(seat.index())
+            .is_some_and(|s| s.close.is_some())
+    }
+
+    /// Whether a seat's coin seed is revealed.
+    pub fn coin_revealed(&self, seat: Seat) -> bool {
+        self.ledger.coin_seeds.contains_key(&seat)
+    }
+
+    /// Commitments of a seat not yet opened.
+    pub fn unopened(&self, seat: Seat) -> Vec<CommitKey> {
+        self.ledger.unopened(seat).cloned().collect()
+    }
+
+    /// The revealed value of a commitment.
+    pub fn opened_value(&self, seat: Seat, purpose: Purpose, index: u32) -> Option<&[u8]> {
+        self.ledger.opened_value(seat, purpose, index)
+    }
+
+    /// The deck specifications.
+    pub fn decks(&self) -> Vec<&DeckSpec> {
+        self.ledger.decks.iter().map(|d| &d.spec).collect()
+    }
+
+    /// The setup specifications.
+    pub fn setups(&self) -> &[SetupSpec] {
+        &self.setups
+    }
+
+    /// Slots of a deck dealt to its owner, in dealing order.
+    pub fn dealt(&self, owner: Seat, deck: &crate::ids::Name) -> Vec<u32> {
+        self.deck(owner, deck)
+            .map(|d| {
+                d.deals
+                    .iter()
+                    .flat_map(|r| r.slots.iter().copied())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Slots granted to a deck's owner other than by deals.
+    pub fn granted(&self, owner: Seat, deck: &crate::ids::Name) -> Vec<u32> {
+        self.deck(owner, deck)
+            .map(|d| d.granted.keys().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// Slots of a deck used in play, with their cards.
+    pub fn used(&self, owner: Seat, deck: &crate::ids::Name) -> BTreeMap<u32, u32> {
+        self.deck(owner, deck)
+            .map(|d| d.used.iter().map(|(s, (c, _))| (*s, *c)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Slots the dealer owes now: everything due minus everything dealt.
+    pub fn deal_due(&self, owner: Seat, deck: &crate::ids::Name) -> u32 {
+        let Some(d) = self.deck(owner, deck) else {
+            return 0;
+        };
+        let due: u32 = d.owed.iter().map(|(_, n)| *n).sum();
+        let remaining = d
+            .slots()
+            .saturating_sub(d.dealt.len() as u32 + d.granted.len() as u32);
+        due.saturating_sub(d.dealt.len() as u32).min(remaining)
+    }
+
+    fn deck(&self, owner: Seat, deck: &crate::ids::Name) -> Option<&DeckLedger> {
+        self.ledger
+            .deck_index(owner, deck)
+            .map(|i| &self.ledger.decks[i])
+    }
+
+    /// Granted slots the dealer had acknowledged, as its stream must skip them now.
+    pub fn deal_exclusions(&self, owner: Seat, deck: &crate::ids::Name) -> Vec<u32> {
+        self.granted(owner, deck)
+    }
+
+    pub(crate) fn seat_track(&self, seat: Seat) -> Option<&SeatTrack> {
+        self.seats.get(seat.index())
+    }
+
+    pub(crate) fn dangling(&self) -> &[EnvRef] {
+        &self.dangling
+    }
+
+    /// Whether a seat must close (again): it has closed, but its last close did not
+    /// see the first close of every other seat that joined.
+    pub fn close_due(&self, seat: Seat) -> bool {
+        let Some(t) = self.seats.get(seat.index()) else {
+            return false;
+        };
+        let Some(last) = t.last_close else {
+            return false;
+        };
+        let Some(clock) = self.store.clock_of(last) else {
+            return false;
+        };
+        self.seats.iter().enumerate().any(|(i, o)| {
+            i != seat.index()
+                && o.first.is_some()
+                && o.close.is_some_and(|c| !self.store.seen(clock, c))
+        })
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+}
+
+/// Why bytes could not be inserted. None of these proves anything about a seat.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InsertError {
+    /// Not a validly signed envelope of this game.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
+    /// Refused by the store.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Checks acknowledgements' shape: strictly ascending, never the sender's own chain,
+/// and a public envelope never acknowledges a private log.
+fn ack_shape(env: &Signed) -> Option<&'static str> {
+    let u = env.unsigned();
+    if u.acks.windows(2).any(|w| w[0].chain >= w[1].chain) {
+        return Some("acknowledgements not strictly ascending by chain");
+    }
+    for a in &u.acks {
+        if a.chain.seat == u.seat && a.chain.log == u.log {
+            return Some("acknowledges its own chain");
+        }
+        if u.log.is_public() && !a.chain.log.is_public() {
+            return Some("a public envelope acknowledges a private log");
+        }
+        if !u.log.is_public() && !a.chain.log.is_public() && a.chain.log != u.log {
+            return Some("acknowledges another private log");
+        }
+    }
+    None
+}
+
+fn check_specs(terms: &Terms, decks: &[DeckSpec], setups: &[SetupSpec]) -> Result<(), OptionError> {
+    for (i, d) in decks.iter().enumerate() {
+        if !terms.is_player(d.owner) || terms.key(d.dealer).is_none() || d.owner == d.dealer {
+            return Err(OptionError(format!(
+                "deck {} has a bad owner or dealer",
+                d.name
+            )));
+        }
+        if d.cards.is_empty() || d.cards.len() > crate::body::MAX_COMMITS {
+            return Err(OptionError(format!(
+                "deck {} must have 1 to 1024 cards",
+                d.name
+            )));
+        }
+        let mut sorted = d.cards.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != d.cards.len() {
+            return Err(OptionError(format!("deck {} lists a card twice", d.name)));
+        }
+        if decks[..i]
+            .iter()
+            .any(|e| e.owner == d.owner && e.name == d.name)
+        {
+            return Err(OptionError(format!("deck {} declared twice", d.name)));
+        }
+    }
+    for s in setups {
+        if !terms.is_player(s.owner) || !terms.is_player(s.contributor) || s.owner == s.contributor
+        {
+            return Err(OptionError(format!(
+                "setup {} has a bad owner or contributor",
+                s.name
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! Chains as received: one slot per sequence number, duplicates dropped, equivocations
+//! kept as evidence, and the causal clock of every processed envelope.
+
+use std::collections::BTreeMap;
+
+use crate::envelope::{Ack, Signed};
+use crate::hash::Hash;
+use crate::ids::{ChainId, EnvRef};
+
+/// How far past the last processed envelope a chain may be filled; bounds the memory a
+/// peer can make us hold for envelopes whose predecessors it never sends.
+pub const MAX_AHEAD: u64 = 4096;
+
+/// A vector clock: for each chain (by dense index), how many of its envelopes are in the
+/// causal past, the envelope itself included.
+pub type Clock = Vec<u64>;
+
+#[derive(Clone, Default, Debug)]
+pub(crate) struct ChainSlots {
+    /// Received envelopes by seq (`None`: not received).
+    pub envs: Vec<Option<Signed>>,
+    /// How many envelopes from seq 0 have been processed.
+    pub processed: u64,
+    /// Causal clocks of the processed envelopes, by seq.
+    pub clocks: Vec<Clock>,
+    /// A link was found broken at `processed`; nothing further is processed.
+    pub broken: bool,
+    /// Dense index used in clocks.
+    pub index: usize,
+}
+
+impl ChainSlots {
+    pub fn get(&self, seq: u64) -> Option<&Signed> {
+        self.envs.get(usize::try_from(seq).ok()?)?.as_ref()
+    }
+
+    /// Hash of a processed envelope.
+    pub fn processed_hash(&self, seq: u64) -> Option<Hash> {
+        if seq < self.processed {
+            self.get(seq).map(|s| s.hash)
+        } else {
+            None
+        }
+    }
+
+    /// The last processed envelope's acknowledgement form.
+    pub fn head(&self, chain: ChainId) -> Option<Ack> {
+        let seq = self.processed.checked_sub(1)?;
+        Some(Ack {
+            chain,
+            seq,
+            hash: self.processed_hash(seq)?,
+        })
+    }
+}
+
+/// What inserting bytes did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inserted {
+    /// New envelope, stored (processed once its causal past is present).
+    Stored(EnvRef),
+    /// Already had exactly this envelope.
+    Duplicate(EnvRef),
+    /// A second, different envelope at a filled position: kept as evidence.
+    Equivocation(EnvRef),
+}
+
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Store {
+    pub chains: BTreeMap<ChainId, ChainSlots>,
+    /// Pairs of different signed envelopes at one position.
+    pub equivocations: Vec<(Signed, Signed)>,
+}
+
+/// Refusal to store an envelope (no fault of anyone we can prove).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// Too far beyond what has been processed of its chain.
+    #[error("{0} is more than {MAX_AHEAD} envelopes ahead of its chain")]
+    TooFarAhead(EnvRef),
+}
+
+impl Store {
+    pub fn insert(&mut self, signed: Signed) -> Result<Inserted, StoreError> {
+        let at = signed.at();
+        let next_index = self.chains.len();
+        let slots = self.chains.entry(at.chain).or_insert_with(|| ChainSlots {
+            index: next_index,
+            ..Default::default()
+        });
+        if at.seq >= slots.processed.saturating_add(MAX_AHEAD) {
+            return Err(StoreError::TooFarAhead(at));
+        }
+        let i = at.seq as usize;
+        if slots.envs.len() <= i {
+            slots.envs.resize(i + 1, None);
+        }
+        match &slots.envs[i] {
+            None => {
+                slots.envs[i] = Some(signed);
+                Ok(Inserted::Stored(at))
+            }
+            Some(old) if old.hash == signed.hash => Ok(Inserted::Duplicate(at)),
+            Some(old) => {
+                if self
+                    .equivocations
+                    .iter()
+                    .any(|(a, b)| a.at() == at && (a.hash == signed.hash || b.hash == signed.hash))
+                {
+                    return Ok(Inserted::Duplicate(at));
+                }
+                // Keep the envelope the chain already links through when we can tell;
+                // the seat loses either way, this only keeps the replay well-defined.
+                let keep_new = at.seq >= slots.processed
+                    && slots
+                        .get(at.seq + 1)
+                        .is_some_and(|n| n.unsigned().prev == signed.hash);
+                let old = old.clone();
+                if keep_new {
+                    slots.envs[i] = Some(signed.clone());
+                    self.equivocations.push((signed, old));
+                } else {
+                    self.equivocations.push((old, signed));
+                }
+                Ok(Inserted::Equivocation(at))
+            }
+        }
+    }
+
+    /// Whether `target` is in the causal past described by `clock`.
+    pub fn seen(&self, clock: &Clock, target: EnvRef) -> bool {
+        self.chains
+            .get(&target.chain)
+            .is_some_and(|c| clock.get(c.index).is_some_and(|n| *n > target.seq))
+    }
+
+    /// The clock of a processed envelope.
+    pub fn clock_of(&self, at: EnvRef) -> Option<&Clock> {
+        self.chains
+            .get(&at.chain)?
+            .clocks
+            .get(usize::try_from(at.seq).ok()?)
+    }
+
+    /// Number of envelopes of `chain` in the causal past described by `clock`.
+    pub fn seen_count(&self, clock: &Clock, chain: ChainId) -> u64 {
+        self.chains
+            .get(&chain)
+            .and_then(|c| clock.get(c.index).copied())
+            .unwrap_or(0)
+    }
+}
+
+/// Elementwise maximum into `into`.
+pub(crate) fn join(into: &mut Clock, other: &Clock) {
+    if into.len() < other.len() {
+        into.resize(other.len(), 0);
+    }
+    for (a, b) in into.iter_mut().zip(other) {
+        *a = (*a).max(*b);
+    }
+}

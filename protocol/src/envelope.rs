@@ -1,0 +1,225 @@
+//! Envelopes: one signed link of a seat's hash chain.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::body::Item;
+use crate::hash::{Framed, Hash, tag};
+use crate::ids::{ChainId, EnvRef, GameId, LogId, Seat};
+use crate::keys::{SecretKey, Signature};
+use crate::proposal::{Terms, VERSION, signing_input};
+use crate::wire::{self, MAX_MESSAGE, WireError};
+
+/// Acknowledgement of a gap-free prefix of another chain: its last envelope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Ack {
+    /// The acknowledged chain.
+    pub chain: ChainId,
+    /// The last envelope of the prefix.
+    pub seq: u64,
+    /// Its hash.
+    pub hash: Hash,
+}
+
+impl Ack {
+    /// The acknowledged envelope's position.
+    pub fn target(&self) -> EnvRef {
+        EnvRef {
+            chain: self.chain,
+            seq: self.seq,
+        }
+    }
+}
+
+/// Everything an envelope says; its canonical bytes are hashed and signed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unsigned {
+    /// [`VERSION`].
+    pub version: u8,
+    /// The game.
+    pub game: GameId,
+    /// The log of the sender's chain.
+    pub log: LogId,
+    /// The sender.
+    pub seat: Seat,
+    /// Position in the sender's chain, from 0.
+    pub seq: u64,
+    /// Hash of the sender's previous envelope in this chain; zero at seq 0.
+    pub prev: Hash,
+    /// Acknowledgements, strictly ascending by chain, never of the sender's own chain.
+    pub acks: Vec<Ack>,
+    /// The sender's clock, milliseconds since the Unix epoch.
+    pub clock: u64,
+    /// What the envelope carries.
+    pub body: Vec<Item>,
+}
+
+/// An envelope as it travels: the unsigned part followed by 64 signature bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The signed content.
+    pub unsigned: Unsigned,
+    /// Signature over `"sealed/v1/sign/envelope" ‖ 0x00 ‖ unsigned bytes`.
+    pub sig: Signature,
+}
+
+/// Why bytes are not an envelope of this game that we can place.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum EnvelopeError {
+    /// Not a canonical envelope encoding.
+    #[error("envelope bytes: {0}")]
+    Wire(#[from] WireError),
+    /// Unsupported protocol version.
+    #[error("envelope version {0} is not supported")]
+    Version(u8),
+    /// Names another game.
+    #[error("envelope belongs to game {0}")]
+    OtherGame(GameId),
+    /// Signed by a seat the game does not have.
+    #[error("no {0} in this game")]
+    NoSuchSeat(Seat),
+    /// The signature does not verify under the seat's key (strict rules).
+    #[error("signature of {0} does not verify")]
+    BadSignature(EnvRef),
+}
+
+/// A parsed envelope whose signature verified under its seat's key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signed {
+    /// The decoded envelope.
+    pub env: Envelope,
+    /// Hash of the unsigned part; what `prev` and acknowledgements name.
+    pub hash: Hash,
+    /// The exact travelling bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl Unsigned {
+    /// Where the envelope claims to sit.
+    pub fn at(&self) -> EnvRef {
+        EnvRef {
+            chain: ChainId {
+                log: self.log,
+                seat: self.seat,
+            },
+            seq: self.seq,
+        }
+    }
+
+    /// The envelope hash: `H("sealed/v1/envelope", unsigned bytes)`.
+    pub fn hash(&self) -> Hash {
+        hash_unsigned_bytes(&wire::encode(self))
+    }
+
+    /// Signs with the seat's key.
+    pub fn sign(self, key: &SecretKey) -> Signed {
+        let unsigned_bytes = wire::encode(&self);
+        let sig = key.sign(&signing_input(tag::SIGN_ENVELOPE, &unsigned_bytes));
+        let hash = hash_unsigned_bytes(&unsigned_bytes);
+        let env = Envelope {
+            unsigned: self,
+            sig,
+        };
+        let bytes = wire::encode(&env);
+        Signed { env, hash, bytes }
+    }
+}
+
+fn hash_unsigned_bytes(bytes: &[u8]) -> Hash {
+    Framed::new(tag::ENVELOPE).field(bytes).finish()
+}
+
+impl Signed {
+    /// Parses travelling bytes and verifies the signature against the game's terms.
+    /// Nothing about the chain is checked here; that is the engine's job.
+    pub fn parse(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
+        let env: Envelope = wire::decode(bytes, MAX_MESSAGE)?;
+        let u = &env.unsigned;
+        if u.version != VERSION {
+            return Err(EnvelopeError::Version(u.version));
+        }
+        if u.game != terms.game() {
+            return Err(EnvelopeError::OtherGame(u.game));
+        }
+        let key = terms.key(u.seat).ok_or(EnvelopeError::NoSuchSeat(u.seat))?;
+        // The unsigned part is everything but the last 64 bytes (the signature is a
+        // fixed-size tuple at the end), and `decode` proved the bytes canonical.
+        let unsigned_bytes = &bytes[..bytes.len() - 64];
+        if !key.verify(&signing_input(tag::SIGN_ENVELOPE, unsigned_bytes), &env.sig) {
+            return Err(EnvelopeError::BadSignature(u.at()));
+        }
+        let hash = hash_unsigned_bytes(unsigned_bytes);
+        Ok(Signed {
+            env,
+            hash,
+            bytes: bytes.to_vec(),
+        })
+    }
+
+    /// The unsigned content.
+    pub fn unsigned(&self) -> &Unsigned {
+        &self.env.unsigned
+    }
+
+    /// Where it sits.
+    pub fn at(&self) -> EnvRef {
+        self.env.unsigned.at()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proposal::tests::two_player;
+
+    fn terms() -> (Terms, SecretKey, SecretKey) {
+        let a = SecretKey::from_seed(&[1; 32]);
+        let b = SecretKey::from_seed(&[2; 32]);
+        let t = Terms::from_signed(two_player("duel", &[&a, &b]).sign(&a)).unwrap();
+        (t, a, b)
+    }
+
+    fn unsigned(t: &Terms, seat: u8) -> Unsigned {
+        Unsigned {
+            version: VERSION,
+            game: t.game(),
+            log: LogId::PUBLIC,
+            seat: Seat(seat),
+            seq: 0,
+            prev: Hash::ZERO,
+            acks: vec![],
+            clock: 5,
+            body: vec![Item::Accept],
+        }
+    }
+
+    #[test]
+    fn roundtrip() {
+        let (t, _, b) = terms();
+        let s = unsigned(&t, 1).sign(&b);
+        let back = Signed::parse(&t, &s.bytes).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn wrong_key_is_refused() {
+        let (t, a, _) = terms();
+        let s = unsigned(&t, 1).sign(&a);
+        assert!(matches!(
+            Signed::parse(&t, &s.bytes),
+            Err(EnvelopeError::BadSignature(_))
+        ));
+    }
+
+    #[test]
+    fn any_flipped_byte_is_refused() {
+        let (t, _, b) = terms();
+        let s = unsigned(&t, 1).sign(&b);
+        for i in 0..s.bytes.len() {
+            let mut bytes = s.bytes.clone();
+            bytes[i] ^= 1;
+            assert!(Signed::parse(&t, &bytes).is_err(), "byte {i}");
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Proven faults: a signed envelope that breaks a rule, with whose fault it is.
+//!
+//! Each way a seat can lie is its own variant, because the verdict is computed from
+//! these and a reader must be able to tell a card played from nowhere from a chain
+//! that forks. A bad signature is *not* here: unsigned bytes prove nothing about anyone.
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{EnvRef, Seat};
+
+/// The rule a signed envelope broke.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum FaultKind {
+    /// Two different envelopes signed at one position of one chain.
+    Equivocation,
+    /// `prev` does not name the seat's own previous envelope (or is not zero at seq 0).
+    WrongPrevious,
+    /// An acknowledgement of the sender's own chain, out of order, or across logs.
+    MalformedAck,
+    /// An acknowledgement earlier than one the same chain already gave.
+    BackwardAck,
+    /// A body over the size limits.
+    OverLimits,
+    /// A seat posting to a log outside its audience.
+    NotInAudience,
+    /// An item where the protocol does not allow it (e.g. an acceptance mid-game).
+    OutOfPhase,
+    /// The first envelope does not hold exactly the commitments the game requires.
+    WrongStartCommitments,
+    /// A second commitment for a purpose and index already committed.
+    DuplicateCommitment,
+    /// A commitment made after seeing what depends on it (void).
+    CommitmentAfterDependent,
+    /// A coin reveal or a deal sent before acknowledging the commitments it depends on.
+    PrematureReveal,
+    /// A seed or setup opened before the game ended.
+    EarlyReveal,
+    /// An opening that does not match its commitment.
+    OpeningMismatch,
+    /// An opening of something never committed.
+    OpeningWithoutCommitment,
+    /// A deck slot opened in play that was never dealt to its owner.
+    SlotNeverDealt,
+    /// A deck slot opened twice in play.
+    SlotUsedTwice,
+    /// One card number opened from two slots: the deck is not a permutation.
+    CardFromTwoSlots,
+    /// A card number that is not on the agreed list.
+    CardNotOnList,
+    /// A slot number outside the deck.
+    SlotOutOfRange,
+    /// A slot dealt twice by the same dealer.
+    IndexRepeated,
+    /// More slots dealt than the game owes at that point.
+    OverDealt,
+    /// Dealt slots that the dealer's revealed seed does not produce.
+    DealNotFromSeed,
+    /// A deal made before the owner's deck commitment was acknowledged.
+    DealBeforeCommitment,
+    /// A game act by a seat that was not to act in its own view.
+    OutOfTurn,
+    /// A game act the rules refuse.
+    IllegalAct,
+    /// Act bytes the game cannot decode.
+    UndecodableAct,
+    /// A non-close item after the seat's close.
+    AfterClose,
+    /// A close before the game ended in the sender's view.
+    CloseBeforeEnd,
+    /// A check the game's own rules make at the end (e.g. a referee's false answer).
+    GameRule,
+}
+
+impl FaultKind {
+    /// A stable kebab-case name, used in JSON output and reject vectors.
+    pub fn name(&self) -> &'static str {
+        use FaultKind::*;
+        match self {
+            Equivocation => "equivocation",
+            WrongPrevious => "wrong-previous-hash",
+            MalformedAck => "malformed-ack",
+            BackwardAck => "backward-ack",
+            OverLimits => "over-limits",
+            NotInAudience => "not-in-audience",
+            OutOfPhase => "out-of-phase",
+            WrongStartCommitments => "wrong-start-commitments",
+            DuplicateCommitment => "duplicate-commitment",
+            CommitmentAfterDependent => "commitment-after-dependent",
+            PrematureReveal => "premature-reveal",
+            EarlyReveal => "early-reveal",
+            OpeningMismatch => "opening-mismatch",
+            OpeningWithoutCommitment => "opening-without-commitment",
+            SlotNeverDealt => "slot-never-dealt",
+            SlotUsedTwice => "slot-used-twice",
+            CardFromTwoSlots => "card-from-two-slots",
+            CardNotOnList => "card-not-on-list",
+            SlotOutOfRange => "slot-out-of-range",
+            IndexRepeated => "index-repeated",
+            OverDealt => "over-dealt",
+            DealNotFromSeed => "deal-not-from-seed",
+            DealBeforeCommitment => "deal-before-commitment",
+            OutOfTurn => "out-of-turn",
+            IllegalAct => "illegal-act",
+            UndecodableAct => "undecodable-act",
+            AfterClose => "after-close",
+            CloseBeforeEnd => "close-before-end",
+            GameRule => "game-rule",
+        }
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A proven fault: the seat that signed, the envelope, the rule, and why.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Fault {
+    /// Whose fault it is.
+    pub seat: Seat,
+    /// The envelope that proves it.
+    pub at: EnvRef,
+    /// The rule broken.
+    pub kind: FaultKind,
+    /// A sentence for people.
+    pub detail: String,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {}: {} ({})",
+            self.seat, self.at, self.kind, self.detail
+        )
+    }
+}

@@ -1,0 +1,185 @@
+//! Ed25519 keys and signatures with one acceptance rule for every verifier.
+//!
+//! We accept a signature exactly when ed25519-dalek's `verify_strict` does *and* the
+//! public key is the canonical encoding of its point. Signatures are checked one at a
+//! time: dalek's batch verification is cofactored, so it accepts signatures whose `R`
+//! carries a torsion component that the single check rejects, and two honest verifiers
+//! must never disagree about which bytes are signed.
+
+use core::fmt;
+
+use ed25519_dalek::{Signer as _, SigningKey, VerifyingKey};
+use serde::de::{self, SeqAccess, Visitor};
+use serde::ser::SerializeTuple;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+use crate::hash::to_hex;
+
+/// Why 32 bytes are not accepted as a seat's public key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum KeyError {
+    /// Not the encoding of a curve point.
+    #[error("public key is not a curve point")]
+    NotAPoint,
+    /// A point, but not in its canonical encoding.
+    #[error("public key is not canonically encoded")]
+    NonCanonical,
+    /// A point of order 1, 2, 4 or 8: it would verify signatures anyone can forge.
+    #[error("public key has small order")]
+    SmallOrder,
+}
+
+/// A validated Ed25519 public key: canonical encoding, not of small order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PublicKey {
+    bytes: [u8; 32],
+    key: VerifyingKey,
+}
+
+impl PublicKey {
+    /// Parses and validates a public key.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, KeyError> {
+        let key = VerifyingKey::from_bytes(bytes).map_err(|_| KeyError::NotAPoint)?;
+        if key.to_edwards().compress().to_bytes() != *bytes {
+            return Err(KeyError::NonCanonical);
+        }
+        if key.is_weak() {
+            return Err(KeyError::SmallOrder);
+        }
+        Ok(PublicKey { bytes: *bytes, key })
+    }
+
+    /// The 32 encoded bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.bytes
+    }
+
+    /// Strict single verification of `sig` over `message` (see the module docs).
+    pub fn verify(&self, message: &[u8], sig: &Signature) -> bool {
+        let sig = ed25519_dalek::Signature::from_bytes(&sig.0);
+        self.key.verify_strict(message, &sig).is_ok()
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({})", to_hex(&self.bytes[..4]))
+    }
+}
+
+/// A seat's signing key. Holds the 32-byte Ed25519 secret seed.
+pub struct SecretKey(SigningKey);
+
+impl SecretKey {
+    /// Wraps a 32-byte secret seed (RFC 8032 private key).
+    pub fn from_seed(seed: &[u8; 32]) -> Self {
+        SecretKey(SigningKey::from_bytes(seed))
+    }
+
+    /// The secret seed, for storage with owner-only permissions.
+    pub fn seed(&self) -> [u8; 32] {
+        self.0.to_bytes()
+    }
+
+    /// The matching public key.
+    pub fn public(&self) -> PublicKey {
+        let key = self.0.verifying_key();
+        // A key derived from a secret scalar is a canonical prime-order point.
+        PublicKey {
+            bytes: key.to_bytes(),
+            key,
+        }
+    }
+
+    /// Signs `message` (deterministic RFC 8032 signature).
+    pub fn sign(&self, message: &[u8]) -> Signature {
+        Signature(self.0.sign(message).to_bytes())
+    }
+}
+
+impl fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SecretKey(public {:?})", self.public())
+    }
+}
+
+/// A 64-byte Ed25519 signature `R ‖ S`, encoded on the wire as 64 raw bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Signature(pub [u8; 64]);
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature({}…)", to_hex(&self.0[..4]))
+    }
+}
+
+impl Serialize for Signature {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // A fixed-size tuple: postcard writes the 64 bytes with no length prefix.
+        let mut t = s.serialize_tuple(64)?;
+        for b in &self.0 {
+            t.serialize_element(b)?;
+        }
+        t.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Signature {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Signature;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("64 signature bytes")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Signature, A::Error> {
+                let mut out = [0u8; 64];
+                for (i, b) in out.iter_mut().enumerate() {
+                    *b = seq
+                        .next_element()?
+                        .ok_or_else(|| de::Error::invalid_length(i, &self))?;
+                }
+                Ok(Signature(out))
+            }
+        }
+        d.deserialize_tuple(64, V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_then_verify() {
+        let sk = SecretKey::from_seed(&[7; 32]);
+        let sig = sk.sign(b"hello");
+        assert!(sk.public().verify(b"hello", &sig));
+        assert!(!sk.public().verify(b"hellp", &sig));
+    }
+
+    #[test]
+    fn identity_key_is_refused() {
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        assert_eq!(PublicKey::from_bytes(&identity), Err(KeyError::SmallOrder));
+    }
+
+    #[test]
+    fn non_canonical_key_is_refused() {
+        // y = p + 1 encodes the identity again (y ≡ 1): not canonical.
+        let mut y = [0xffu8; 32];
+        y[0] = 0xee; // p + 1 = 2^255 - 18 → 0xee ff .. 7f
+        y[31] = 0x7f;
+        assert!(PublicKey::from_bytes(&y).is_err());
+    }
+
+    #[test]
+    fn signature_roundtrips_as_64_raw_bytes() {
+        let sig = Signature([9; 64]);
+        let bytes = crate::wire::encode(&sig);
+        assert_eq!(bytes.len(), 64);
+        assert_eq!(crate::wire::decode::<Signature>(&bytes, 64), Ok(sig));
+    }
+}

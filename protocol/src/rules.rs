@@ -1,0 +1,229 @@
+//! The trait a game implements to run on the protocol.
+//!
+//! The core owns everything cryptographic and everything about order: signatures,
+//! chains, acknowledgements, commitments, the coin, deals and the entitlement ledger.
+//! A game owns what a move means. The contract that makes verdicts independent of
+//! arrival order is one sentence: **in any state, at most one seat may make a game act**
+//! ([`Rules::to_act`]). Then the accepted acts form a single chain through the
+//! acknowledgement graph, and an act that did not see the latest accepted act was, in
+//! its sender's own view, made out of turn.
+
+use core::fmt::Debug;
+
+use crate::hash::Hash;
+use crate::ids::{EnvRef, LogId, Name, Seat};
+use crate::outcome::{Outcome, SeatResult};
+use crate::proposal::Terms;
+
+/// A secret deck one seat owns and another seat deals from blindly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckSpec {
+    /// Who owns (commits to) the deck.
+    pub owner: Seat,
+    /// Its name, unique per owner.
+    pub name: Name,
+    /// The agreed list of card numbers; the deck has one slot per entry.
+    pub cards: Vec<u32>,
+    /// Who deals slot indices from it.
+    pub dealer: Seat,
+}
+
+/// A private seeded setup one seat receives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupSpec {
+    /// Whose setup it is.
+    pub owner: Seat,
+    /// Its name, unique per owner.
+    pub name: Name,
+    /// Whose coin seed is the contribution mixed into it.
+    pub contributor: Seat,
+}
+
+/// Slots a dealer owes an owner: created by the game's start or by an accepted act.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Owe {
+    /// Who must deal.
+    pub dealer: Seat,
+    /// Whose deck.
+    pub owner: Seat,
+    /// Which deck.
+    pub deck: Name,
+    /// How many more slots.
+    pub count: u32,
+}
+
+/// A slot given to its owner other than by a deal (Tempête's card 57).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    /// Whose deck, and who receives the slot.
+    pub owner: Seat,
+    /// Which deck.
+    pub deck: Name,
+    /// The slot.
+    pub slot: u32,
+}
+
+/// A deck slot opened in the envelope being judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenedSlot {
+    /// Which deck (the sender's own).
+    pub deck: Name,
+    /// The slot.
+    pub slot: u32,
+    /// The card it held.
+    pub card: u32,
+}
+
+/// What the rules see of the envelope carrying an act.
+#[derive(Clone, Debug)]
+pub struct ActCtx<'a> {
+    /// Where the act sits.
+    pub at: EnvRef,
+    /// The sender's clock reading.
+    pub clock: u64,
+    /// The joint coin.
+    pub coin: &'a Hash,
+    /// Deck slots of the sender opened earlier in this envelope.
+    pub opened_slots: &'a [OpenedSlot],
+    /// Sealed values of the sender opened earlier in this envelope.
+    pub opened_values: &'a [(Name, u32, Vec<u8>)],
+    /// Sealed values the sender committed earlier in this envelope.
+    pub committed_values: &'a [(Name, u32)],
+}
+
+/// The rules' answer to an accepted act.
+#[derive(Clone, Debug)]
+pub struct Applied<S> {
+    /// The new state.
+    pub state: S,
+    /// Set when this act ends the game.
+    pub outcome: Option<Outcome>,
+    /// Deals this act makes due.
+    pub owe: Vec<Owe>,
+    /// Slots this act grants.
+    pub grant: Vec<Grant>,
+}
+
+impl<S> Applied<S> {
+    /// A plain state change.
+    pub fn state(state: S) -> Self {
+        Applied {
+            state,
+            outcome: None,
+            owe: vec![],
+            grant: vec![],
+        }
+    }
+}
+
+/// Why the rules refuse an act: a sentence naming the rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation(pub String);
+
+impl<T: Into<String>> From<T> for Violation {
+    fn from(s: T) -> Self {
+        Violation(s.into())
+    }
+}
+
+/// Why a proposal's options do not make a game of this variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionError(pub String);
+
+/// A game.
+pub trait Rules: Sized + Clone {
+    /// The public game state, replayed identically by every seat and by verifiers.
+    type State: Clone + Debug;
+    /// A parsed game act.
+    type Act: Debug;
+
+    /// Reads the game's options from the terms. Unknown options are an error.
+    fn from_terms(terms: &Terms) -> Result<Self, OptionError>;
+
+    /// Secret decks every seat must commit to in its first envelope.
+    fn decks(&self) -> Vec<DeckSpec> {
+        vec![]
+    }
+
+    /// Private seeded setups every seat must commit to in its first envelope.
+    fn setups(&self) -> Vec<SetupSpec> {
+        vec![]
+    }
+
+    /// Deals owed as soon as the decks are committed (opening hands).
+    fn opening_deals(&self) -> Vec<Owe> {
+        vec![]
+    }
+
+    /// The state once the coin is known.
+    fn start(&self, coin: &Hash) -> Self::State;
+
+    /// Parses act bytes.
+    fn decode_act(&self, bytes: &[u8]) -> Result<Self::Act, Violation>;
+
+    /// The one seat that may make a game act now, if any.
+    fn to_act(&self, state: &Self::State) -> Option<Seat>;
+
+    /// Judges an act by the seat [`Rules::to_act`] named.
+    fn apply(
+        &self,
+        state: &Self::State,
+        seat: Seat,
+        act: &Self::Act,
+        ctx: &ActCtx<'_>,
+    ) -> Result<Applied<Self::State>, Violation>;
+
+    /// The audience of a private log, or `None` if the game has no such log.
+    fn audience(&self, log: LogId) -> Option<Vec<Seat>> {
+        let _ = log;
+        None
+    }
+
+    /// Combines endings made concurrently (none saw another), e.g. two resignations.
+    /// Default: their common result when they agree, otherwise a draw for all.
+    fn combine(&self, players: u8, endings: &[Outcome]) -> Outcome {
+        match endings {
+            [one] => one.clone(),
+            [first, rest @ ..] if rest.iter().all(|o| o.same_results(first)) => first.clone(),
+            _ => Outcome::draw(players, "concurrent endings disagree"),
+        }
+    }
+
+    /// The result once proven faults are known. Default (Tempête's rule): a player at
+    /// fault loses whatever happened on the board; every player at fault → a draw.
+    fn adjudicate(
+        &self,
+        players: u8,
+        outcome: Option<&Outcome>,
+        faulty: &[Seat],
+    ) -> Option<Outcome> {
+        let faulty: Vec<Seat> = faulty.iter().copied().filter(|s| s.0 < players).collect();
+        match faulty.as_slice() {
+            [] => outcome.cloned(),
+            [one] => Some(Outcome::loss(
+                players,
+                *one,
+                format!("proven fault by {one}"),
+            )),
+            _ if faulty.len() == usize::from(players) => {
+                Some(Outcome::draw(players, "proven faults by every player"))
+            }
+            many => {
+                let results = (0..players)
+                    .map(|p| {
+                        if many.contains(&Seat(p)) {
+                            SeatResult::Loss
+                        } else {
+                            SeatResult::Win
+                        }
+                    })
+                    .collect();
+                Some(Outcome {
+                    results,
+                    reason: "proven faults".into(),
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! One seat's live session: a state machine that takes envelopes and commands in and
+//! gives envelopes to send and secrets to persist out.
+//!
+//! The session owns an [`Engine`] (the same replay every verifier runs) and adds what
+//! only this seat knows: its signing key and its secrets. Each phase is its own type;
+//! the session answers every automatic step of the protocol itself (commitments, coin
+//! reveal, deals, reveals, closes), so a person only ever acts on real decisions.
+//! Inputs are `handle_*`; outputs are drained with [`Session::poll_action`].
+
+mod phase;
+mod secrets;
+
+use std::collections::VecDeque;
+
+pub use phase::Phase;
+pub use secrets::{Secrets, start_keys};
+
+use crate::body::{Commit, Deal, Item, Open, Purpose};
+use crate::commit::CommitKey;
+use crate::derive::{DealStream, deal_key};
+use crate::engine::{Engine, InsertError, Inserted};
+use crate::envelope::{Signed, Unsigned};
+use crate::fault::Fault;
+use crate::ids::{ChainId, LogId, Name, Seat};
+use crate::keys::SecretKey;
+use crate::proposal::{Terms, VERSION};
+use crate::rules::{OptionError, Rules};
+use crate::verdict::{Verdict, verdict};
+
+/// Something the caller must do, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[must_use]
+pub enum Action {
+    /// Make these secrets durable before doing anything that follows.
+    Persist(Secrets),
+    /// Make this envelope durable, then deliver it to these seats.
+    Send {
+        /// The envelope.
+        env: Box<Signed>,
+        /// Who may receive it (its log's audience, minus the sender).
+        to: Vec<Seat>,
+    },
+    /// The game ended as far as this seat has seen.
+    GameOver,
+    /// The transcript is complete: every seat closed after seeing the others close.
+    Complete,
+}
+
+/// A decision of the person (or bot) at this seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Accept the proposal.
+    Accept,
+    /// Decline the proposal.
+    Decline,
+    /// Make a game act: its bytes, the deck slots it opens, the sealed values it
+    /// commits (name, index, value) and those it opens (name, index).
+    Act {
+        /// The act, encoded by the game.
+        act: Vec<u8>,
+        /// Own deck slots to open in the same envelope.
+        open_slots: Vec<(Name, u32)>,
+        /// Sealed values to commit in the same envelope.
+        commit_values: Vec<(Name, u32, Vec<u8>)>,
+        /// Own sealed values to open in the same envelope.
+        open_values: Vec<(Name, u32)>,
+    },
+    /// Resign.
+    Resign,
+    /// Offer a draw.
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Claim against another seat.
+    Claim(crate::body::Claim),
+}
+
+impl Command {
+    /// A plain act with nothing opened or committed.
+    pub fn act(bytes: Vec<u8>) -> Self {
+        Command::Act {
+            act: bytes,
+            open_slots: vec![],
+            commit_values: vec![],
+            open_values: vec![],
+        }
+    }
+}
+
+/// Why the session refused an input. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// The bytes were not a validly signed envelope of this game.
+    #[error("refused envelope: {0}")]
+    Insert(#[from] InsertError),
+    /// The command does not fit the current phase.
+    #[error("not now: {0}")]
+    WrongPhase(&'static str),
+    /// The command would break a rule; it was not sent.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The seat is not in the game.
+    #[error("this key holds no seat in the game")]
+    NotASeat,
+    /// The game's options are not valid.
+    #[error(transparent)]
+    Options(#[from] OptionError),
+}
+
+/// One seat's session.
+pub struct Session<R: Rules> {
+    seat: Seat,
+    key: SecretKey,
+    engine: Engine<R>,
+    secrets: Option<Secrets>,
+    phase: Option<Phase>,
+    outbox: VecDeque<Action>,
+}
+
+impl<R: Rules> Session<R> {
+    /// A session for the seat `key` holds in these terms. The proposer's session sends
+    /// its commitments at once (using `entropy`); any other seat waits for
+    /// [`Command::Accept`].
+    pub fn new(
+        terms: Terms,
+        key: SecretKey,
+        entropy: [u8; 32],
+        now: u64,
+    ) -> Result<Self, SessionError> {
+        let seat = terms
+            .seat_of(&key.public().to_bytes())
+            .ok_or(SessionError::NotASeat)?;
+        let engine = Engine::new(terms)?;
+        let mut s = Session {
+            seat,
+            key,
+            engine,
+            secrets: None,
+            phase: Some(Phase::Terms),
+            outbox: VecDeque::new(),
+        };
+        if s.engine.terms().proposal().proposer == seat {
+            s.join(entropy, true, now)?;
+        } else {
+            s.secrets = Some(Secrets::new(entropy));
+        }
+        s.drive(now);
+        Ok(s)
+    }
+
+    /// Rebuilds a session from stored secrets and stored envelopes (after a restart).
+    /// Envelopes may come in any order.
+    pub fn restore(
+        terms: Terms,
+        key: SecretKey,
+        secrets: Secrets,
+        envelopes: &[Vec<u8>],
+        now: u64,
+    ) -> Result<Self, SessionError> {
+        let seat = terms
+            .seat_of(&key.public().to_bytes())
+            .ok_or(SessionError::NotASeat)?;
+        let mut engine = Engine::new(terms)?;
+        for e in envelopes {
+            engine.insert(e)?;
+        }
+        let mut s = Session {
+            seat,
+            key,
+            engine,
+            secrets: Some(secrets),
+            phase: Some(Phase::Terms),
+            outbox: VecDeque::new(),
+        };
+        s.phase = Some(Phase::from_engine(&s.engine, seat));
+        s.drive(now);
+        Ok(s)
+    }
+
+    /// Takes an envelope received from the network (or a mailbox, or a file).
+    pub fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {
+        let r = self.engine.insert(bytes)?;
+        self.drive(now);
+        Ok(r)
+    }
+
+    /// Takes a decision of this seat's person or bot.
+    pub fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
+        let phase = self.phase.take().unwrap_or(Phase::Terms);
+        let result = phase.clone().handle(self, cmd, now);
+        match result {
+            Ok(next) => {
+                self.phase = Some(next);
+                self.drive(now);
+                Ok(())
+            }
+            Err(e) => {
+                self.phase = Some(phase);
+                Err(e)
+            }
+        }
+    }
+
+    /// The next thing the caller must do.
+    pub fn poll_action(&mut self) -> Option<Action> {
+        self.outbox.pop_front()
+    }
+
+    /// The seat this session plays.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The replay of everything this seat has.
+    pub fn engine(&self) -> &Engine<R> {
+        &self.engine
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> &Phase {
+        self.phase.as_ref().unwrap_or(&Phase::Terms)
+    }
+
+    /// The verdict on what this seat has.
+    pub fn verdict(&self) -> Verdict {
+        verdict(&self.engine)
+    }
+
+    /// The secrets to persist.
+    pub fn secrets(&self) -> Option<&Secrets> {
+        self.secrets.as_ref()
+    }
+
+    /// This seat's cards in hand for one of its decks: slots dealt or granted and not
+    /// yet used, with the card each holds.
+    pub fn hand(&self, deck: &Name) -> Vec<(u32, u32)> {
+        let (Some(secrets), Some(spec)) = (
+            &self.secrets,
+            self.engine
+                .decks()
+                .into_iter()
+                .find(|d| d.owner == self.seat && &d.name == deck),
+        ) else {
+            return vec![];
+        };
+        let order = secrets.deck_order(spec);
+        let used = self.engine.used(self.seat, deck);
+        let mut slots = self.engine.dealt(self.seat, deck);
+        slots.extend(self.engine.granted(self.seat, deck));
+        slots
+            .into_iter()
+            .filter(|s| !used.contains_key(s))
+            .filter_map(|s| Some((s, *order.get(s as usize)?)))
+            .collect()
+    }
+
+    // ----- internals used by the phases -----
+
+    /// Sends the first envelope: acceptance (unless proposer) and start commitments,
+    /// plus the coin reveal when every other player's commitments are already here.
+    fn join(&mut self, entropy: [u8; 32], proposer: bool, now: u64) -> Result<(), SessionError> {
+        let secrets = Secrets::new(entropy);
+        let decks = self.engine.decks();
+        let game = self.engine.terms().game();
+        let mut body = vec![];
+        if !proposer {
+            body.push(Item::Accept);
+        }
+        for (purpose, indices) in start_keys(self.seat, &decks, self.engine.setups()) {
+            for run in runs(&indices) {
+                let hashes = run
+                    .iter()
+                    .map(|i| {
+                        let key = CommitKey {
+                            seat: self.seat,
+                            purpose: purpose.clone(),
+                            index: *i,
+                        };
+                        secrets.commitment(game, &key, &decks)
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or(SessionError::WrongPhase("a start commitment has no value"))?;
+                for chunk in hashes.chunks(crate::body::MAX_COMMITS) {
+                    body.push(Item::Commit(Commit {
+                        purpose: purpose.clone(),
+                        first: run[0],
+                        hashes: chunk.to_vec(),
+                    }));
+                }
+            }
+        }
+        // Secrets are durable before the commitments that bind them leave the node.
+        self.outbox.push_back(Action::Persist(secrets.clone()));
+        self.secrets = Some(secrets);
+        self.send(LogId::PUBLIC, body, now)
+    }
+
+    /// Signs `body` as this seat's next envelope in `log`, checks it on a copy of the
+    /// engine, and only then keeps it and queues it for sending.
+    fn send(&mut self, log: LogId, body: Vec<Item>, now: u64) -> Result<(), SessionError> {
+        let chain = ChainId {
+            log,
+            seat: self.seat,
+        };
+        let (seq, prev) = self.engine.chain_tip(chain);
+        let unsigned = Unsigned {
+            version: VERSION,
+            game: self.engine.terms().game(),
+            log,
+            seat: self.seat,
+            seq,
+            prev,
+            acks: self.engine.heads_for(self.seat, log),
+            clock: now,
+            body,
+        };
+        let signed = unsigned.sign(&self.key);
+        let mut trial = self.engine.clone();
+        let before = trial.faults().len();
+        trial.insert_signed(signed.clone())?;
+        let mine: Vec<&Fault> = trial.faults()[before..]
+            .iter()
+            .filter(|f| f.seat == self.seat)
+            .collect();
+        if let Some(f) = mine.first() {
+            return Err(SessionError::Refused(format!("{}: {}", f.kind, f.detail)));
+        }
+        self.engine = trial;
+        let to = self.audience(log);
+        self.outbox.push_back(Action::Send { env: Box::new(signed), to });
+        Ok(())
+    }
+
+    fn audience(&self, log: LogId) -> Vec<Seat> {
+        let all: Vec<Seat> = if log.is_public() {
+            self.engine.terms().seats().collect()
+        } else {
+            self.engine.rules().audience(log).unwrap_or_default()
+        };
+        all.into_iter().filter(|s| *s != self.seat).collect()
+    }
+
+    /// Deal items this seat owes now, drawn from its seed's stream.
+    fn due_deals(&self) -> Vec<Item> {
+        let Some(secrets) = &self.secrets else {
+            return vec![];
+        };
+        let game = self.engine.terms().game();
+        let mut items = vec![];
+        for d in self.engine.decks() {
+            if d.dealer != self.seat || !self.engine.has_joined(d.owner) {
+                continue;
+            }
+            let due = self.engine.deal_due(d.owner, &d.name);
+            if due == 0 {
+                continue;
+            }
+            let seed = secrets.seed(&Purpose::DealSeed(d.name.clone()), u32::from(d.owner.0));
+            let key = deal_key(game, self.seat, d.owner, &d.name, &seed);
+            let dealt = self.engine.dealt(d.owner, &d.name);
+            let granted = self.engine.deal_exclusions(d.owner, &d.name);
+            // Walking the whole stream again, skipping everything already out, gives the
+            // same slots as continuing it: every earlier position was dealt or skipped.
+            let slots = DealStream::new(&key, d.cards.len() as u32)
+                .next(due as usize, |s| dealt.contains(&s) || granted.contains(&s));
+            for chunk in slots.chunks(crate::body::MAX_DEAL) {
+                items.push(Item::Deal(Deal {
+                    owner: d.owner,
+                    deck: d.name.clone(),
+                    slots: chunk.to_vec(),
+                }));
+            }
+        }
+        items
+    }
+
+    /// Openings of every commitment of this seat not yet opened.
+    fn reveal_items(&self) -> Vec<Item> {
+        let Some(secrets) = &self.secrets else {
+            return vec![];
+        };
+        let decks = self.engine.decks();
+        self.engine
+            .unopened(self.seat)
+            .into_iter()
+            .filter_map(|key| {
+                let value = secrets.value(&key, &decks)?;
+                Some(Item::Open(Open {
+                    purpose: key.purpose.clone(),
+                    index: key.index,
+                    nonce: secrets.nonce(&key),
+                    value,
+                }))
+            })
+            .collect()
+    }
+
+    /// The opening of one own commitment.
+    fn open_item(&self, purpose: Purpose, index: u32) -> Option<Item> {
+        let secrets = self.secrets.as_ref()?;
+        let key = CommitKey {
+            seat: self.seat,
+            purpose,
+            index,
+        };
+        let value = secrets.value(&key, &self.engine.decks())?;
+        Some(Item::Open(Open {
+            purpose: key.purpose.clone(),
+            index,
+            nonce: secrets.nonce(&key),
+            value,
+        }))
+    }
+
+    /// Runs every automatic step the current state calls for.
+    fn drive(&mut self, now: u64) {
+        loop {
+            let phase = self.phase.take().unwrap_or(Phase::Terms);
+            let (next, progressed) = phase.advance(self, now);
+            self.phase = Some(next);
+            if !progressed {
+                break;
+            }
+        }
+    }
+}
+
+/// Splits sorted indices into runs of consecutive numbers.
+fn runs(indices: &[u32]) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = vec![];
+    for &i in indices {
+        match out.last_mut() {
+            Some(run) if run.last().is_some_and(|l| l.checked_add(1) == Some(i)) => run.push(i),
+            _ => out.push(vec![i]),
+        }
+    }
+    out
+}

@@ -1,0 +1,231 @@
+//! The transcript file: the signed proposal, every chain, and the evidence.
+//!
+//! A file is `"sealed\0\x01"` followed by the postcard encoding of [`TranscriptFile`].
+//! Envelopes are stored as the exact bytes that travelled, so every signature checks
+//! against what was actually sent. Evidence holds what cannot sit in a chain (the
+//! second envelope of an equivocation) and names the envelopes that prove a fraud.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Engine, InsertError};
+use crate::envelope::Signed;
+use crate::fault::FaultKind;
+use crate::ids::EnvRef;
+use crate::proposal::{ProposalError, Terms};
+use crate::rules::{OptionError, Rules};
+use crate::verdict::{Verdict, verdict};
+use crate::wire::{self, MAX_TRANSCRIPT, WireError};
+
+/// The first bytes of every transcript file.
+pub const MAGIC: &[u8; 8] = b"sealed\x00\x01";
+
+/// Two different envelopes a seat signed at one position of one chain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EquivocationProof {
+    /// One envelope.
+    pub first: Vec<u8>,
+    /// The other.
+    pub second: Vec<u8>,
+}
+
+impl EquivocationProof {
+    /// Checks the proof against the game's terms: both validly signed by the same seat,
+    /// at the same position, with different content. Returns the position.
+    pub fn check(&self, terms: &Terms) -> Result<EnvRef, &'static str> {
+        let a = Signed::parse(terms, &self.first)
+            .map_err(|_| "first envelope is not validly signed")?;
+        let b = Signed::parse(terms, &self.second)
+            .map_err(|_| "second envelope is not validly signed")?;
+        if a.at() != b.at() {
+            return Err("the envelopes sit at different positions");
+        }
+        if a.hash == b.hash {
+            return Err("the envelopes are the same");
+        }
+        Ok(a.at())
+    }
+}
+
+/// A signed envelope that breaks a rule, and which rule. Anyone holding the transcript
+/// checks it by replaying: the replay must find that fault at that envelope.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FraudProof {
+    /// The envelope's bytes (it is also in its chain).
+    pub envelope: Vec<u8>,
+    /// The rule it breaks.
+    pub kind: FaultKind,
+}
+
+/// One piece of evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Evidence {
+    /// An equivocation.
+    Equivocation(EquivocationProof),
+    /// A fraud.
+    Fraud(FraudProof),
+}
+
+/// The content of a transcript file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TranscriptFile {
+    /// The signed proposal's bytes.
+    pub proposal: Vec<u8>,
+    /// Every envelope of every chain, as travelled, in chain order.
+    pub envelopes: Vec<Vec<u8>>,
+    /// Evidence.
+    pub evidence: Vec<Evidence>,
+}
+
+/// Why a transcript cannot be read at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TranscriptError {
+    /// Does not start with [`MAGIC`].
+    #[error("not a sealed transcript (bad magic)")]
+    Magic,
+    /// The container does not decode.
+    #[error("transcript container: {0}")]
+    Wire(#[from] WireError),
+    /// The proposal is not acceptable.
+    #[error("proposal: {0}")]
+    Proposal(#[from] ProposalError),
+    /// The options do not make a game of the variant.
+    #[error("options: {0}")]
+    Options(#[from] OptionError),
+}
+
+impl TranscriptFile {
+    /// The file bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(wire::encode(self));
+        out
+    }
+
+    /// Reads file bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, TranscriptError> {
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or(TranscriptError::Magic)?;
+        Ok(wire::decode(body, MAX_TRANSCRIPT)?)
+    }
+
+    /// The variant named by the proposal, read without checking anything else (to pick
+    /// the rules before checking).
+    pub fn variant(&self) -> Result<String, TranscriptError> {
+        Ok(Terms::parse(&self.proposal)?.variant().to_owned())
+    }
+
+    /// Everything an engine holds, as a file.
+    pub fn from_engine<R: Rules>(engine: &Engine<R>) -> Self {
+        let (chains, equivocations) = engine.stored();
+        let mut evidence: Vec<Evidence> = equivocations
+            .into_iter()
+            .map(|(a, b)| {
+                Evidence::Equivocation(EquivocationProof {
+                    first: a.bytes.clone(),
+                    second: b.bytes.clone(),
+                })
+            })
+            .collect();
+        for f in engine.faults() {
+            if f.kind == FaultKind::Equivocation {
+                continue;
+            }
+            if let Some(env) = engine
+                .envelope(f.at)
+                .or_else(|| chains.iter().copied().find(|e| e.at() == f.at))
+            {
+                evidence.push(Evidence::Fraud(FraudProof {
+                    envelope: env.bytes.clone(),
+                    kind: f.kind.clone(),
+                }));
+            }
+        }
+        TranscriptFile {
+            proposal: engine.terms().bytes().to_vec(),
+            envelopes: chains.into_iter().map(|e| e.bytes.clone()).collect(),
+            evidence,
+        }
+    }
+}
+
+/// What checking a transcript found.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The verdict on every validly signed envelope.
+    pub verdict: Verdict,
+    /// Bytes that are not validly signed envelopes of this game, with why.
+    pub unsigned: Vec<String>,
+    /// Evidence entries the replay did not confirm, with why.
+    pub unconfirmed_evidence: Vec<String>,
+}
+
+impl Checked {
+    /// `sealed verify`'s exit code: 1 a proven fault (signed evidence stands whatever
+    /// else the file holds), else 2 bytes not validly signed, else 3 unconfirmed, else 0.
+    pub fn exit_code(&self) -> i32 {
+        if !self.verdict.faults.is_empty() {
+            1
+        } else if !self.unsigned.is_empty() {
+            2
+        } else {
+            self.verdict.exit_code()
+        }
+    }
+}
+
+/// Replays a transcript under rules `R`.
+pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), TranscriptError> {
+    let terms = Terms::parse(&file.proposal)?;
+    let mut engine: Engine<R> = Engine::new(terms)?;
+    let mut unsigned = vec![];
+    let mut insert = |engine: &mut Engine<R>, what: String, bytes: &[u8]| {
+        if let Err(e) = engine.insert(bytes) {
+            match e {
+                InsertError::Envelope(e) => unsigned.push(format!("{what}: {e}")),
+                InsertError::Store(e) => unsigned.push(format!("{what}: {e}")),
+            }
+        }
+    };
+    for (i, bytes) in file.envelopes.iter().enumerate() {
+        insert(&mut engine, format!("envelope {i}"), bytes);
+    }
+    let mut unconfirmed = vec![];
+    for (i, ev) in file.evidence.iter().enumerate() {
+        match ev {
+            Evidence::Equivocation(p) => match p.check(engine.terms()) {
+                Ok(_) => {
+                    insert(&mut engine, format!("evidence {i}"), &p.first);
+                    insert(&mut engine, format!("evidence {i}"), &p.second);
+                }
+                Err(why) => unconfirmed.push(format!("evidence {i}: {why}")),
+            },
+            Evidence::Fraud(p) => {
+                insert(&mut engine, format!("evidence {i}"), &p.envelope);
+                let at = Signed::parse(engine.terms(), &p.envelope).map(|s| s.at());
+                let found = at.as_ref().is_ok_and(|at| {
+                    engine
+                        .faults()
+                        .iter()
+                        .any(|f| f.at == *at && f.kind == p.kind)
+                });
+                if !found {
+                    unconfirmed.push(format!(
+                        "evidence {i}: the replay does not find {} there",
+                        p.kind
+                    ));
+                }
+            }
+        }
+    }
+    let verdict = verdict(&engine);
+    Ok((
+        engine,
+        Checked {
+            verdict,
+            unsigned,
+            unconfirmed_evidence: unconfirmed,
+        },
+    ))
+}

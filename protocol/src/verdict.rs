@@ -1,0 +1,356 @@
+//! The verdict: one deterministic function of what the engine replayed, used live and
+//! offline alike.
+//!
+//! Proofs and claims are kept apart. A proven fault is a signed envelope that breaks a
+//! rule; the signer answers for it whatever else happened. A claim (a timeout, a reveal
+//! or close never sent, envelopes someone acknowledged but the file lacks) is recorded
+//! with its evidence and leaves the result unconfirmed.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::body::ClaimKind;
+use crate::engine::Engine;
+use crate::fault::Fault;
+use crate::ids::{ChainId, GameId, Seat};
+use crate::outcome::Outcome;
+use crate::rules::Rules;
+
+/// Where the verdict stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Complete, closed, and nothing still hidden could change the result.
+    Verified,
+    /// No proven fault, but unfinished, unclosed, missing reveals or open claims.
+    Unconfirmed,
+    /// At least one seat signed something that breaks a rule.
+    ProvenFault,
+}
+
+/// What a claim is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaimAbout {
+    /// A claimant says the accused let the agreed time pass.
+    Timeout,
+    /// A claimant says the accused stopped answering.
+    Abandoned,
+    /// The game is not over; the accused owes the next step.
+    Unfinished,
+    /// The game is over and the accused has not opened all its commitments.
+    WithheldReveal,
+    /// The accused has not closed.
+    WithheldClose,
+    /// Envelopes of the accused are acknowledged (or follow a gap) but absent.
+    MissingEnvelopes,
+}
+
+/// A claim with its evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClaimView {
+    /// The claimant, or `None` when the verifier derived it from the transcript.
+    pub by: Option<Seat>,
+    /// Against whom.
+    pub against: Seat,
+    /// What about.
+    pub about: ClaimAbout,
+    /// The evidence, in words.
+    pub evidence: String,
+    /// Still open (a claimant who later received from the accused and went on has
+    /// dropped the claim).
+    pub open: bool,
+}
+
+/// The verdict on one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// The game.
+    pub game: GameId,
+    /// Its variant.
+    pub variant: String,
+    /// The standing.
+    pub status: Status,
+    /// The result after faults are weighed.
+    pub outcome: Option<Outcome>,
+    /// The result on the board (endings only), before faults are weighed.
+    pub board: Option<Outcome>,
+    /// The proposal was declined: there was no game.
+    pub declined: bool,
+    /// Every proven fault, sorted.
+    pub faults: Vec<Fault>,
+    /// Every claim, open or not.
+    pub claims: Vec<ClaimView>,
+    /// Every seat closed after seeing the others close, and nothing is missing.
+    pub complete: bool,
+    /// Nothing in the reveals still missing could change the result.
+    pub verified: bool,
+    /// Seats that have not opened every commitment although the game is over.
+    pub missing_reveals: Vec<Seat>,
+    /// Envelopes processed.
+    pub envelopes: u64,
+    /// Things ignored without blame.
+    pub notes: Vec<String>,
+}
+
+impl Verdict {
+    /// The exit code `sealed verify` uses: 1 proven fault, 3 unconfirmed, 0 verified
+    /// (2, unreadable input, is decided before there is a verdict).
+    pub fn exit_code(&self) -> i32 {
+        match self.status {
+            Status::ProvenFault => 1,
+            Status::Unconfirmed => 3,
+            Status::Verified => 0,
+        }
+    }
+}
+
+/// Computes the verdict on everything the engine has processed.
+pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
+    let terms = engine.terms();
+    let players = terms.players();
+    let mut faults = engine.faults().to_vec();
+    faults.sort();
+    faults.dedup();
+    let declined = engine.declined();
+    let over = engine.is_over();
+    let board = engine.board_outcome();
+    let faulty: BTreeSet<Seat> = faults.iter().map(|f| f.seat).collect();
+    let faulty_v: Vec<Seat> = faulty.iter().copied().collect();
+    let outcome = engine
+        .rules()
+        .adjudicate(players, board.as_ref(), &faulty_v);
+
+    let mut claims = explicit_claims(engine);
+    let mut suspects: BTreeSet<Seat> = BTreeSet::new();
+    let mut missing_reveals = vec![];
+
+    for at in engine.stuck() {
+        let missing = first_missing(engine, at);
+        suspects.insert(missing.chain.seat);
+        push_unique(
+            &mut claims,
+            ClaimView {
+                by: None,
+                against: missing.chain.seat,
+                about: ClaimAbout::MissingEnvelopes,
+                evidence: format!("{at} cannot be judged: {missing} is not in the transcript"),
+                open: true,
+            },
+        );
+    }
+
+    if !declined {
+        if over {
+            for seat in terms.seats() {
+                if !engine.unopened(seat).is_empty() {
+                    missing_reveals.push(seat);
+                    suspects.insert(seat);
+                    claims.push(ClaimView {
+                        by: None,
+                        against: seat,
+                        about: ClaimAbout::WithheldReveal,
+                        evidence: format!(
+                            "{} commitments never opened",
+                            engine.unopened(seat).len()
+                        ),
+                        open: true,
+                    });
+                }
+            }
+            for seat in terms.seats() {
+                if engine.has_joined(seat) && !engine.has_closed(seat) {
+                    claims.push(ClaimView {
+                        by: None,
+                        against: seat,
+                        about: ClaimAbout::WithheldClose,
+                        evidence: "no close".into(),
+                        open: true,
+                    });
+                }
+            }
+        } else {
+            for (against, what) in awaited(engine) {
+                claims.push(ClaimView {
+                    by: None,
+                    against,
+                    about: ClaimAbout::Unfinished,
+                    evidence: what,
+                    open: true,
+                });
+            }
+        }
+    }
+
+    let verified = outcome.as_ref().is_some_and(|o| {
+        suspects.iter().all(|s| {
+            let mut more = faulty_v.clone();
+            if !more.contains(s) {
+                more.push(*s);
+                more.sort();
+            }
+            engine
+                .rules()
+                .adjudicate(players, board.as_ref(), &more)
+                .is_some_and(|h| h.same_results(o))
+        })
+    });
+    let complete = declined || (over && engine.stuck().is_empty() && closed_both_ways(engine));
+    let open_claims = claims.iter().any(|c| c.open);
+    let status = if !faults.is_empty() {
+        Status::ProvenFault
+    } else if declined || (complete && verified && !open_claims) {
+        Status::Verified
+    } else {
+        Status::Unconfirmed
+    };
+    Verdict {
+        game: terms.game(),
+        variant: terms.variant().to_owned(),
+        status,
+        outcome,
+        board,
+        declined,
+        faults,
+        claims,
+        complete,
+        verified,
+        missing_reveals,
+        envelopes: engine.processed_total(),
+        notes: engine
+            .notes()
+            .iter()
+            .map(|n| format!("{}: {}", n.at, n.text))
+            .collect(),
+    }
+}
+
+fn push_unique(claims: &mut Vec<ClaimView>, c: ClaimView) {
+    if !claims.contains(&c) {
+        claims.push(c);
+    }
+}
+
+/// Claims made in the transcript, open unless the claimant later went on after
+/// receiving more from the accused.
+fn explicit_claims<R: Rules>(engine: &Engine<R>) -> Vec<ClaimView> {
+    engine
+        .claims()
+        .iter()
+        .map(|c| {
+            let mine = ChainId::public(c.by);
+            let later = engine.processed(mine).checked_sub(1).and_then(|last| {
+                engine
+                    .store()
+                    .clock_of(crate::ids::EnvRef {
+                        chain: mine,
+                        seq: last,
+                    })
+                    .map(|clk| engine.store().seen_count(clk, ChainId::public(c.against)))
+            });
+            let answered = later.is_some_and(|n| n > c.seen_of_accused);
+            ClaimView {
+                by: Some(c.by),
+                against: c.against,
+                about: match c.kind {
+                    ClaimKind::Timeout => ClaimAbout::Timeout,
+                    ClaimKind::Abandoned => ClaimAbout::Abandoned,
+                },
+                evidence: format!(
+                    "claimed at {} (claimant's clock {} ms), having seen {} envelopes of {}",
+                    c.at, c.clock, c.seen_of_accused, c.against
+                ),
+                open: !answered,
+            }
+        })
+        .collect()
+}
+
+/// What the game waits for, and from whom.
+fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, String)> {
+    let terms = engine.terms();
+    let mut out = vec![];
+    for s in terms.seats() {
+        if !engine.has_joined(s) {
+            out.push((s, format!("{s} has not accepted")));
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    for p in terms.player_seats() {
+        if !engine.coin_revealed(p) {
+            out.push((p, format!("{p} has not revealed its coin seed")));
+        }
+    }
+    for d in engine.decks() {
+        let due = engine.deal_due(d.owner, &d.name);
+        if due > 0 {
+            out.push((
+                d.dealer,
+                format!("{} owes {due} slots of {}'s {}", d.dealer, d.owner, d.name),
+            ));
+        }
+    }
+    if let Some(s) = engine.to_act() {
+        out.push((s, format!("{s} is to act")));
+    }
+    out
+}
+
+/// Every seat that joined has closed, and each one's last close saw every other
+/// seat's first close: so each seat held the others' complete chains.
+fn closed_both_ways<R: Rules>(engine: &Engine<R>) -> bool {
+    let terms = engine.terms();
+    let joined: Vec<Seat> = terms.seats().filter(|s| engine.has_joined(*s)).collect();
+    if terms.player_seats().any(|p| !joined.contains(&p)) {
+        return false;
+    }
+    joined.iter().all(|s| {
+        let Some(t) = engine.seat_track(*s) else {
+            return false;
+        };
+        let Some(last) = t.last_close else {
+            return false;
+        };
+        let Some(clock) = engine.store().clock_of(last) else {
+            return false;
+        };
+        joined.iter().filter(|o| *o != s).all(|o| {
+            engine
+                .seat_track(*o)
+                .and_then(|t| t.close)
+                .is_some_and(|c| engine.store().seen(clock, c))
+        })
+    })
+}
+
+/// The first thing a stuck envelope waits for.
+fn first_missing<R: Rules>(engine: &Engine<R>, at: crate::ids::EnvRef) -> crate::ids::EnvRef {
+    let processed = engine.processed(at.chain);
+    if at.seq > processed {
+        return crate::ids::EnvRef {
+            chain: at.chain,
+            seq: processed,
+        };
+    }
+    let (chains, _) = engine.stored();
+    let Some(env) = chains.into_iter().find(|e| e.at() == at) else {
+        return at;
+    };
+    for ack in &env.unsigned().acks {
+        let have = engine.envelope(ack.target()).map(|e| e.hash);
+        if have != Some(ack.hash) {
+            return ack.target();
+        }
+    }
+    if engine.dangling().contains(&at) {
+        at
+    } else {
+        crate::ids::EnvRef {
+            chain: at.chain,
+            seq: processed,
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! sealed-conformance: the spec's vectors checked against the implementation,
+//! adversarial peers, and deterministic simulations.
+
+pub mod sim;
