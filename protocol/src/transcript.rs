@@ -188,8 +188,23 @@ pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), Tr
             }
         }
     };
-    for (i, bytes) in file.envelopes.iter().enumerate() {
-        insert(&mut engine, format!("envelope {i}"), bytes);
+    // Insert in order of sequence number across chains, so each chain's processing
+    // keeps up with the others' and nothing waits far ahead of its predecessors.
+    let mut order: Vec<(u64, usize)> = file
+        .envelopes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            (
+                wire::decode::<crate::envelope::Envelope>(b, wire::MAX_MESSAGE)
+                    .map_or(0, |e| e.unsigned.seq),
+                i,
+            )
+        })
+        .collect();
+    order.sort_unstable();
+    for (_, i) in order {
+        insert(&mut engine, format!("envelope {i}"), &file.envelopes[i]);
     }
     let mut unconfirmed = vec![];
     for (i, ev) in file.evidence.iter().enumerate() {

@@ -1,4 +1,5 @@
 //! sealed-conformance: the spec's vectors checked against the implementation,
 //! adversarial peers, and deterministic simulations.
 
+pub mod duel_kit;
 pub mod sim;

@@ -372,7 +372,7 @@ impl<R: Rules> Engine<R> {
 
     /// An offer by another player stands for `seat` while `seat` has made no act that
     /// saw it (making a move declines it).
-    fn standing_offer(&self, seat: Seat, clock: &Clock) -> bool {
+    pub(super) fn standing_offer(&self, seat: Seat, clock: &Clock) -> bool {
         self.game.offers.iter().any(|(by, o)| {
             *by != seat
                 && self.store.seen(clock, *o)

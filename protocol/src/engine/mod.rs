@@ -547,6 +547,18 @@ impl<R: Rules> Engine<R> {
         &self.dangling
     }
 
+    /// Whether another player's draw offer stands for `seat` in everything processed.
+    pub fn draw_offered_to(&self, seat: Seat) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let mut clock: Clock = vec![0; self.store.chains.len()];
+        for c in self.store.chains.values() {
+            clock[c.index] = c.processed;
+        }
+        self.standing_offer(seat, &clock)
+    }
+
     /// Whether a seat must close (again): it has closed, but its last close did not
     /// see the first close of every other seat that joined.
     pub fn close_due(&self, seat: Seat) -> bool {

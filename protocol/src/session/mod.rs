@@ -328,7 +328,10 @@ impl<R: Rules> Session<R> {
         }
         self.engine = trial;
         let to = self.audience(log);
-        self.outbox.push_back(Action::Send { env: Box::new(signed), to });
+        self.outbox.push_back(Action::Send {
+            env: Box::new(signed),
+            to,
+        });
         Ok(())
     }
 
