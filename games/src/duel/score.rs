@@ -197,7 +197,7 @@ mod tests {
     #[test]
     fn wrong_result_is_illegal() {
         assert!(matches!(
-            replay("[Cards \"2\"]\n1. 2 1 2. 1 2 1-0\n"),
+            replay("[Cards \"2\"]\n[Hand \"1\"]\n1. 2 1 2. 1 2 1-0\n"),
             Err(ReplayError::Illegal { .. })
         ));
     }
