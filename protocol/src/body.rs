@@ -112,6 +112,8 @@ pub enum Item {
     Claim(Claim),
     /// The sender will send nothing more but further closes (see the spec's "close").
     Close,
+    /// Proof that a seat broke its chain; ends the game for whoever sees it.
+    Evidence(crate::proof::Proof),
 }
 
 /// Most items in one envelope.

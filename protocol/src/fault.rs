@@ -72,6 +72,8 @@ pub enum FaultKind {
     CloseBeforeEnd,
     /// A check the game's own rules make at the end (e.g. a referee's false answer).
     GameRule,
+    /// Evidence posted in an envelope that does not prove what it claims.
+    FalseEvidence,
 }
 
 impl FaultKind {
@@ -108,6 +110,7 @@ impl FaultKind {
             AfterClose => "after-close",
             CloseBeforeEnd => "close-before-end",
             GameRule => "game-rule",
+            FalseEvidence => "false-evidence",
         }
     }
 }

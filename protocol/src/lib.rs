@@ -28,6 +28,7 @@ pub mod hash;
 pub mod ids;
 pub mod keys;
 pub mod outcome;
+pub mod proof;
 pub mod proposal;
 pub mod random;
 pub mod rules;

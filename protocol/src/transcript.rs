@@ -2,15 +2,16 @@
 //!
 //! A file is `"sealed\0\x01"` followed by the postcard encoding of [`TranscriptFile`].
 //! Envelopes are stored as the exact bytes that travelled, so every signature checks
-//! against what was actually sent. Evidence holds what cannot sit in a chain (the
-//! second envelope of an equivocation) and names the envelopes that prove a fraud.
+//! against what was actually sent. Evidence holds the proofs of chain faults (which
+//! carry what cannot sit in a chain, such as the second envelope of an equivocation)
+//! and names the envelopes that prove a fraud.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Engine, InsertError};
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
-use crate::ids::EnvRef;
+use crate::proof::Proof;
 use crate::proposal::{ProposalError, Terms};
 use crate::rules::{OptionError, Rules};
 use crate::verdict::{Verdict, verdict};
@@ -18,33 +19,6 @@ use crate::wire::{self, MAX_TRANSCRIPT, WireError};
 
 /// The first bytes of every transcript file.
 pub const MAGIC: &[u8; 8] = b"sealed\x00\x01";
-
-/// Two different envelopes a seat signed at one position of one chain.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EquivocationProof {
-    /// One envelope.
-    pub first: Vec<u8>,
-    /// The other.
-    pub second: Vec<u8>,
-}
-
-impl EquivocationProof {
-    /// Checks the proof against the game's terms: both validly signed by the same seat,
-    /// at the same position, with different content. Returns the position.
-    pub fn check(&self, terms: &Terms) -> Result<EnvRef, &'static str> {
-        let a = Signed::parse(terms, &self.first)
-            .map_err(|_| "first envelope is not validly signed")?;
-        let b = Signed::parse(terms, &self.second)
-            .map_err(|_| "second envelope is not validly signed")?;
-        if a.at() != b.at() {
-            return Err("the envelopes sit at different positions");
-        }
-        if a.hash == b.hash {
-            return Err("the envelopes are the same");
-        }
-        Ok(a.at())
-    }
-}
 
 /// A signed envelope that breaks a rule, and which rule. Anyone holding the transcript
 /// checks it by replaying: the replay must find that fault at that envelope.
@@ -59,8 +33,8 @@ pub struct FraudProof {
 /// One piece of evidence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Evidence {
-    /// An equivocation.
-    Equivocation(EquivocationProof),
+    /// A chain fault: an equivocation or a broken link.
+    Chain(Proof),
     /// A fraud.
     Fraud(FraudProof),
 }
@@ -118,24 +92,14 @@ impl TranscriptFile {
 
     /// Everything an engine holds, as a file.
     pub fn from_engine<R: Rules>(engine: &Engine<R>) -> Self {
-        let (chains, equivocations) = engine.stored();
-        let mut evidence: Vec<Evidence> = equivocations
+        let (chains, _) = engine.stored();
+        let mut evidence: Vec<Evidence> = engine
+            .chain_faults()
             .into_iter()
-            .map(|(a, b)| {
-                Evidence::Equivocation(EquivocationProof {
-                    first: a.bytes.clone(),
-                    second: b.bytes.clone(),
-                })
-            })
+            .map(|(_, p)| Evidence::Chain(p))
             .collect();
         for f in engine.faults() {
-            if f.kind == FaultKind::Equivocation {
-                continue;
-            }
-            if let Some(env) = engine
-                .envelope(f.at)
-                .or_else(|| chains.iter().copied().find(|e| e.at() == f.at))
-            {
+            if let Some(env) = engine.envelope(f.at) {
                 evidence.push(Evidence::Fraud(FraudProof {
                     envelope: env.bytes.clone(),
                     kind: f.kind.clone(),
@@ -209,10 +173,11 @@ pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), Tr
     let mut unconfirmed = vec![];
     for (i, ev) in file.evidence.iter().enumerate() {
         match ev {
-            Evidence::Equivocation(p) => match p.check(engine.terms()) {
-                Ok(_) => {
-                    insert(&mut engine, format!("evidence {i}"), &p.first);
-                    insert(&mut engine, format!("evidence {i}"), &p.second);
+            Evidence::Chain(p) => match p.check(engine.terms()) {
+                Ok(proven) => {
+                    for e in proven.envelopes {
+                        insert(&mut engine, format!("evidence {i}"), &e.bytes);
+                    }
                 }
                 Err(why) => unconfirmed.push(format!("evidence {i}: {why}")),
             },

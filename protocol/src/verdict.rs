@@ -110,9 +110,7 @@ impl Verdict {
 pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let terms = engine.terms();
     let players = terms.players();
-    let mut faults = engine.faults().to_vec();
-    faults.sort();
-    faults.dedup();
+    let faults = engine.all_faults();
     let declined = engine.declined();
     let over = engine.is_over();
     let board = engine.board_outcome();

@@ -2,4 +2,5 @@
 //! adversarial peers, and deterministic simulations.
 
 pub mod duel_kit;
+pub mod pair;
 pub mod sim;

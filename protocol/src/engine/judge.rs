@@ -177,9 +177,9 @@ impl<R: Rules> Engine<R> {
         // coin seed: its setup contribution or coin could then be chosen to suit.
         if let Some((other, _)) = self
             .ledger
-            .coin_seeds
+            .coin_public
             .iter()
-            .find(|(s, (_, r))| **s != seat && self.store.seen(clock, *r))
+            .find(|(s, r)| *s != seat && self.store.seen(clock, *r))
         {
             return Err(broken(
                 FaultKind::CommitmentAfterDependent,
@@ -348,6 +348,21 @@ impl<R: Rules> Engine<R> {
                 });
                 Ok(())
             }
+            Item::Evidence(proof) => {
+                let proven = proof
+                    .check(&self.terms)
+                    .map_err(|why| broken(FaultKind::FalseEvidence, why))?;
+                // The accused's fault is a chain fault (found from the envelopes held);
+                // make sure they are held, and end the game for whoever sees this.
+                for e in proven.envelopes {
+                    let _ = self.store.insert(e);
+                }
+                self.game.posted.push((proven.at, proven.kind));
+                if !self.game.terminal.contains(&at) {
+                    self.game.terminal.push(at);
+                }
+                Ok(())
+            }
             Item::Close => {
                 if !self.over_in(clock) {
                     return Err(broken(
@@ -504,6 +519,8 @@ impl<R: Rules> Engine<R> {
     fn open_coin(&mut self, o: &Open, at: EnvRef, seat: Seat, clock: &Clock) -> Result<(), Broken> {
         let seed = seed_from_value(&o.value)
             .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a coin seed is 32 bytes"))?;
+        // Public from now on, whether or not this reveal comes too early.
+        self.ledger.coin_public.push((seat, at));
         for p in self.terms.player_seats() {
             if p != seat
                 && !self.seats[p.index()]
@@ -586,7 +603,7 @@ impl<R: Rules> Engine<R> {
         let game = self.terms.game();
         if let Some(bad) = self.ledger.decks[d].first_deal_not_from_seed(game, seed) {
             let at = bad.at;
-            self.fault(
+            self.fault_only(
                 dealer,
                 at,
                 FaultKind::DealNotFromSeed,

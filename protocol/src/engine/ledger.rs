@@ -81,8 +81,11 @@ pub(crate) struct Ledger {
     pub commits: BTreeMap<CommitKey, (Hash, EnvRef)>,
     pub opened: BTreeMap<CommitKey, (Vec<u8>, EnvRef)>,
     pub decks: Vec<DeckLedger>,
-    /// Each player's coin seed once opened.
+    /// Each player's coin seed once validly opened.
     pub coin_seeds: BTreeMap<Seat, ([u8; 32], EnvRef)>,
+    /// Every envelope that made a coin seed public, valid or premature: a commitment
+    /// made after seeing one of these is void.
+    pub coin_public: Vec<(Seat, EnvRef)>,
 }
 
 impl Ledger {

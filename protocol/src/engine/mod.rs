@@ -20,6 +20,7 @@ use crate::fault::{Fault, FaultKind};
 use crate::hash::Hash;
 use crate::ids::{ChainId, EnvRef, LogId, Seat};
 use crate::outcome::Outcome;
+use crate::proof::Proof;
 use crate::proposal::Terms;
 use crate::rules::{DeckSpec, OptionError, Rules, SetupSpec};
 use ledger::{DeckLedger, Ledger};
@@ -74,6 +75,8 @@ pub(crate) struct GameTrack<S> {
     pub declined: Option<EnvRef>,
     pub offers: Vec<(Seat, EnvRef)>,
     pub claims: Vec<ClaimRecord>,
+    /// Chain faults whose proofs an envelope has posted.
+    pub posted: Vec<(EnvRef, FaultKind)>,
 }
 
 /// Replays one game.
@@ -124,6 +127,7 @@ impl<R: Rules> Engine<R> {
                 declined: None,
                 offers: vec![],
                 claims: vec![],
+                posted: vec![],
             },
             faults: vec![],
             notes: vec![],
@@ -139,15 +143,10 @@ impl<R: Rules> Engine<R> {
 
     /// Stores an envelope already verified, then processes whatever became ready.
     pub fn insert_signed(&mut self, signed: Signed) -> Result<Inserted, InsertError> {
+        // Chain faults (two envelopes at one position, a broken link) are facts about
+        // the set of envelopes held; `chain_faults` computes them from that set, never
+        // from the order of arrival.
         let r = self.store.insert(signed)?;
-        if let Inserted::Equivocation(at) = r {
-            self.fault(
-                at.chain.seat,
-                at,
-                FaultKind::Equivocation,
-                "two different envelopes signed at one position",
-            );
-        }
         self.process();
         Ok(r)
     }
@@ -173,40 +172,30 @@ impl<R: Rules> Engine<R> {
         let Some(slots) = self.store.chains.get(&id) else {
             return false;
         };
-        if slots.broken {
-            return false;
-        }
         let k = slots.processed;
-        let Some(env) = slots.get(k).cloned() else {
-            return false;
-        };
         let expected_prev = if k == 0 {
             Hash::ZERO
         } else {
             slots.processed_hash(k - 1).unwrap_or_default()
         };
-        let env = if env.unsigned().prev == expected_prev {
-            env
-        } else if let Some(alt) = self.equivocation_partner(env.at(), expected_prev) {
-            // The other envelope at this position links; follow it (the seat's
-            // equivocation is already on record).
-            if let Some(s) = self.store.chains.get_mut(&id) {
-                s.envs[k as usize] = Some(alt.clone());
-            }
-            alt
-        } else {
-            let at = env.at();
-            if let Some(s) = self.store.chains.get_mut(&id) {
-                s.broken = true;
-            }
-            self.fault(
-                id.seat,
-                at,
-                FaultKind::WrongPrevious,
-                "prev does not name the seat's previous envelope",
-            );
-            return true;
+        let at = EnvRef { chain: id, seq: k };
+        // Of everything held at this position, follow the envelope that links; with
+        // none, wait (a linking one may still come; a broken one is a chain fault).
+        let Some(env) = self
+            .store
+            .all_at(at)
+            .into_iter()
+            .find(|e| e.unsigned().prev == expected_prev)
+            .cloned()
+        else {
+            return false;
         };
+        if self.store.chains[&id].get(k).map(|s| s.hash) != Some(env.hash) {
+            let slots = self.store.chains.get_mut(&id).expect("chain exists");
+            let old = slots.envs[k as usize].replace(env.clone());
+            self.store.others.retain(|o| o.hash != env.hash);
+            self.store.others.extend(old);
+        }
 
         let malformed = ack_shape(&env);
         if malformed.is_none() {
@@ -254,17 +243,24 @@ impl<R: Rules> Engine<R> {
         true
     }
 
-    fn equivocation_partner(&self, at: EnvRef, prev: Hash) -> Option<Signed> {
-        self.store.equivocations.iter().find_map(|(a, b)| {
-            [a, b]
-                .into_iter()
-                .find(|s| s.at() == at && s.unsigned().prev == prev)
-                .cloned()
-        })
+    /// Records a proven fault found in the envelope being judged; that envelope ends the
+    /// game for whoever sees it.
+    pub(crate) fn fault(
+        &mut self,
+        seat: Seat,
+        at: EnvRef,
+        kind: FaultKind,
+        detail: impl Into<String>,
+    ) {
+        self.fault_only(seat, at, kind, detail);
+        if !self.game.terminal.contains(&at) {
+            self.game.terminal.push(at);
+        }
     }
 
-    /// Records a proven fault; the envelope ends the game for whoever sees it.
-    pub(crate) fn fault(
+    /// Records a proven fault about an earlier envelope (e.g. deals a seed revealed at
+    /// the end does not produce). It changes no one's view of the game.
+    pub(crate) fn fault_only(
         &mut self,
         seat: Seat,
         at: EnvRef,
@@ -280,9 +276,85 @@ impl<R: Rules> Engine<R> {
         if !self.faults.contains(&f) {
             self.faults.push(f);
         }
-        if !self.game.terminal.contains(&at) {
-            self.game.terminal.push(at);
+    }
+
+    /// Chain faults in the set of envelopes held, each with its proof: two different
+    /// envelopes at one position, or an envelope whose `prev` does not name its
+    /// chain's envelope before it.
+    pub fn chain_faults(&self) -> Vec<(Fault, Proof)> {
+        let mut out = vec![];
+        for (id, c) in &self.store.chains {
+            for seq in 0..c.envs.len() as u64 {
+                let at = EnvRef { chain: *id, seq };
+                let all = self.store.all_at(at);
+                if let [first, second, ..] = all.as_slice() {
+                    let f = Fault {
+                        seat: id.seat,
+                        at,
+                        kind: FaultKind::Equivocation,
+                        detail: "two different envelopes signed at one position".into(),
+                    };
+                    out.push((
+                        f,
+                        Proof::Equivocation {
+                            first: first.bytes.clone(),
+                            second: second.bytes.clone(),
+                        },
+                    ));
+                }
+                let earlier = if seq == 0 {
+                    None
+                } else {
+                    self.envelope(EnvRef {
+                        chain: *id,
+                        seq: seq - 1,
+                    })
+                };
+                let expected = match (seq, earlier) {
+                    (0, _) => Hash::ZERO,
+                    (_, Some(e)) => e.hash,
+                    (_, None) => continue,
+                };
+                if let Some(bad) = all.iter().find(|e| e.unsigned().prev != expected) {
+                    let f = Fault {
+                        seat: id.seat,
+                        at,
+                        kind: FaultKind::WrongPrevious,
+                        detail: "prev does not name the seat's previous envelope".into(),
+                    };
+                    let proof = Proof::BrokenLink {
+                        earlier: earlier.map(|e| e.bytes.clone()),
+                        later: bad.bytes.clone(),
+                    };
+                    out.push((f, proof));
+                }
+            }
         }
+        out
+    }
+
+    /// Every proven fault: those found judging envelopes and the chain faults, sorted.
+    pub fn all_faults(&self) -> Vec<Fault> {
+        let mut all = self.faults.clone();
+        all.extend(self.chain_faults().into_iter().map(|(f, _)| f));
+        all.sort();
+        all.dedup();
+        all
+    }
+
+    /// Chain faults whose proof no processed envelope has posted yet.
+    pub fn unposted_proofs(&self) -> Vec<Proof> {
+        self.chain_faults()
+            .into_iter()
+            .filter(|(f, _)| {
+                !self
+                    .game
+                    .posted
+                    .iter()
+                    .any(|(at, kind)| *at == f.at && *kind == f.kind)
+            })
+            .map(|(_, p)| p)
+            .collect()
     }
 
     pub(crate) fn note(&mut self, at: EnvRef, text: impl Into<String>) {
@@ -314,7 +386,7 @@ impl<R: Rules> Engine<R> {
         self.game.coin.as_ref()
     }
 
-    /// Proven faults so far.
+    /// Proven faults found judging envelopes (see [`Engine::all_faults`] for all).
     pub fn faults(&self) -> &[Fault] {
         &self.faults
     }
@@ -334,8 +406,8 @@ impl<R: Rules> Engine<R> {
         &self.game.main
     }
 
-    /// Whether the game has ended (by result, resignation, agreement, decline or fault)
-    /// as far as everything processed shows.
+    /// Whether the game has ended (by result, resignation, agreement, decline, a fault
+    /// found in an envelope, or posted evidence) as far as everything processed shows.
     pub fn is_over(&self) -> bool {
         !self.game.terminal.is_empty()
     }
@@ -392,26 +464,20 @@ impl<R: Rules> Engine<R> {
             .map(|(id, _)| *id)
     }
 
-    /// Every stored envelope in chain order (processed or not), then the equivocating
-    /// envelopes not in any chain: what a transcript file holds.
-    pub fn stored(&self) -> (Vec<&Signed>, Vec<(&Signed, &Signed)>) {
+    /// Every stored envelope in chain order (processed or not), then the envelopes
+    /// held beside them at filled positions: what a transcript file holds.
+    pub fn stored(&self) -> (Vec<&Signed>, Vec<&Signed>) {
         let chains = self
             .store
             .chains
             .values()
             .flat_map(|c| c.envs.iter().flatten())
             .collect();
-        let ev = self
-            .store
-            .equivocations
-            .iter()
-            .map(|(a, b)| (a, b))
-            .collect();
-        (chains, ev)
+        (chains, self.store.others.iter().collect())
     }
 
     /// Envelopes stored but not processable: waiting for a missing predecessor or
-    /// acknowledged envelope, or past a broken link.
+    /// acknowledged envelope, or not linking to their predecessor.
     pub fn stuck(&self) -> Vec<EnvRef> {
         let mut out = vec![];
         for (id, c) in &self.store.chains {

@@ -23,8 +23,6 @@ pub(crate) struct ChainSlots {
     pub processed: u64,
     /// Causal clocks of the processed envelopes, by seq.
     pub clocks: Vec<Clock>,
-    /// A link was found broken at `processed`; nothing further is processed.
-    pub broken: bool,
     /// Dense index used in clocks.
     pub index: usize,
 }
@@ -68,8 +66,8 @@ pub enum Inserted {
 #[derive(Clone, Default, Debug)]
 pub(crate) struct Store {
     pub chains: BTreeMap<ChainId, ChainSlots>,
-    /// Pairs of different signed envelopes at one position.
-    pub equivocations: Vec<(Signed, Signed)>,
+    /// Validly signed envelopes at a position whose slot holds a different one.
+    pub others: Vec<Signed>,
 }
 
 /// Refusal to store an envelope (no fault of anyone we can prove).
@@ -101,30 +99,22 @@ impl Store {
                 Ok(Inserted::Stored(at))
             }
             Some(old) if old.hash == signed.hash => Ok(Inserted::Duplicate(at)),
-            Some(old) => {
-                if self
-                    .equivocations
-                    .iter()
-                    .any(|(a, b)| a.at() == at && (a.hash == signed.hash || b.hash == signed.hash))
-                {
+            Some(_) => {
+                if self.others.iter().any(|o| o.hash == signed.hash) {
                     return Ok(Inserted::Duplicate(at));
                 }
-                // Keep the envelope the chain already links through when we can tell;
-                // the seat loses either way, this only keeps the replay well-defined.
-                let keep_new = at.seq >= slots.processed
-                    && slots
-                        .get(at.seq + 1)
-                        .is_some_and(|n| n.unsigned().prev == signed.hash);
-                let old = old.clone();
-                if keep_new {
-                    slots.envs[i] = Some(signed.clone());
-                    self.equivocations.push((signed, old));
-                } else {
-                    self.equivocations.push((old, signed));
-                }
+                self.others.push(signed);
                 Ok(Inserted::Equivocation(at))
             }
         }
+    }
+
+    /// Every envelope held at a position: the slot's, then the others.
+    pub fn all_at(&self, at: EnvRef) -> Vec<&Signed> {
+        let slot = self.chains.get(&at.chain).and_then(|c| c.get(at.seq));
+        slot.into_iter()
+            .chain(self.others.iter().filter(|o| o.at() == at))
+            .collect()
     }
 
     /// Whether `target` is in the causal past described by `clock`.

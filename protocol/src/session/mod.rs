@@ -316,6 +316,12 @@ impl<R: Rules> Session<R> {
             body,
         };
         let signed = unsigned.sign(&self.key);
+        if signed.bytes.len() > crate::wire::MAX_MESSAGE {
+            return Err(SessionError::Refused(format!(
+                "the envelope would be {} bytes",
+                signed.bytes.len()
+            )));
+        }
         let mut trial = self.engine.clone();
         let before = trial.faults().len();
         trial.insert_signed(signed.clone())?;
@@ -342,6 +348,25 @@ impl<R: Rules> Session<R> {
             self.engine.rules().audience(log).unwrap_or_default()
         };
         all.into_iter().filter(|s| *s != self.seat).collect()
+    }
+
+    /// A seat that holds proof that another seat broke its chain posts it, so that the
+    /// end of the game becomes part of the causal record every verifier replays.
+    fn post_proofs(&mut self, now: u64) {
+        if self.engine.is_over()
+            || !self.engine.has_joined(self.seat)
+            || self.engine.has_closed(self.seat)
+        {
+            return;
+        }
+        for proof in self.engine.unposted_proofs() {
+            if self
+                .send(LogId::PUBLIC, vec![Item::Evidence(proof)], now)
+                .is_ok()
+            {
+                return;
+            }
+        }
     }
 
     /// Deal items this seat owes now, drawn from its seed's stream.
@@ -418,6 +443,7 @@ impl<R: Rules> Session<R> {
 
     /// Runs every automatic step the current state calls for.
     fn drive(&mut self, now: u64) {
+        self.post_proofs(now);
         loop {
             let phase = self.phase.take().unwrap_or(Phase::Terms);
             let (next, progressed) = phase.advance(self, now);

@@ -1,0 +1,220 @@
+//! Two (or more) sessions wired directly together, with a hand on every envelope:
+//! adversarial tests pause an honest game, forge what a cheater would send, and watch
+//! how the honest seat and the offline verifier judge it.
+
+use sealed_protocol::body::{Item, Open, Purpose};
+use sealed_protocol::commit::CommitKey;
+use sealed_protocol::envelope::{Signed, Unsigned};
+use sealed_protocol::hash::Framed;
+use sealed_protocol::ids::{ChainId, LogId, Seat};
+use sealed_protocol::proposal::{Terms, VERSION};
+use sealed_protocol::rules::Rules;
+use sealed_protocol::session::{Action, Command, Phase, Session};
+use sealed_protocol::transcript::TranscriptFile;
+
+use crate::sim::test_key;
+
+/// A seat's decision function.
+pub type Decide<R> = Box<dyn FnMut(&Session<R>) -> Option<Command>>;
+
+/// Sessions delivering to each other at once, in a fixed order.
+pub struct Pair<R: Rules> {
+    /// The sessions, by seat.
+    pub sessions: Vec<Session<R>>,
+    /// Envelopes waiting for delivery: (recipient, bytes).
+    pub pending: Vec<(Seat, Vec<u8>)>,
+    /// Virtual time.
+    pub now: u64,
+    /// Seats whose outgoing envelopes are held back (a seat that went silent).
+    pub silent: Vec<Seat>,
+    /// Seats that play on but hold back their reveals and closes.
+    pub withhold: Vec<Seat>,
+}
+
+impl<R: Rules> Pair<R> {
+    /// Sessions for every seat of the terms, with entropy derived from `seed`.
+    pub fn new(terms: Terms, seed: u64) -> Self {
+        let sessions = terms
+            .seats()
+            .map(|s| {
+                let entropy = Framed::new("sealed/test/entropy")
+                    .field(&seed.to_le_bytes())
+                    .field(&[s.0])
+                    .finish()
+                    .0;
+                Session::new(terms.clone(), test_key(s.0), entropy, 0).expect("session")
+            })
+            .collect();
+        let mut p = Pair {
+            sessions,
+            pending: vec![],
+            now: 0,
+            silent: vec![],
+            withhold: vec![],
+        };
+        p.collect();
+        p
+    }
+
+    fn collect(&mut self) {
+        for i in 0..self.sessions.len() {
+            while let Some(a) = self.sessions[i].poll_action() {
+                if let Action::Send { env, to } = a {
+                    if self.silent.contains(&Seat(i as u8)) {
+                        continue;
+                    }
+                    if self.withhold.contains(&Seat(i as u8))
+                        && is_reveal_or_close(&env.unsigned().body)
+                    {
+                        continue;
+                    }
+                    for t in to {
+                        self.pending.push((t, env.bytes.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Delivers what is pending, once, with no decisions.
+    pub fn deliver(&mut self) {
+        for (to, bytes) in std::mem::take(&mut self.pending) {
+            let _ = self.sessions[to.index()].handle_envelope(&bytes, self.now);
+        }
+        self.collect();
+    }
+
+    /// Delivers an envelope to one seat only.
+    pub fn deliver_to(&mut self, to: Seat, env: &Signed) {
+        let _ = self.sessions[to.index()].handle_envelope(&env.bytes, self.now);
+        self.collect();
+    }
+
+    /// Delivers everything and lets the deciders act, until nothing moves.
+    pub fn run(&mut self, deciders: &mut [Decide<R>]) {
+        assert!(
+            self.run_until(deciders, |_| false),
+            "the pair did not settle"
+        );
+    }
+
+    /// Runs until `stop` holds (checked before each round of decisions) or nothing
+    /// moves; returns false if neither happened within the step budget.
+    pub fn run_until(
+        &mut self,
+        deciders: &mut [Decide<R>],
+        mut stop: impl FnMut(&Self) -> bool,
+    ) -> bool {
+        for _ in 0..100_000 {
+            if stop(self) {
+                return true;
+            }
+            self.now += 1;
+            let mut moved = false;
+            for (i, d) in deciders.iter_mut().enumerate() {
+                let s = &mut self.sessions[i];
+                if matches!(s.phase(), Phase::Decide(_)) {
+                    s.handle_command(Command::Accept, self.now).expect("accept");
+                    moved = true;
+                } else if let Some(cmd) = d(s) {
+                    s.handle_command(cmd, self.now)
+                        .expect("an honest decision is accepted");
+                    moved = true;
+                }
+            }
+            self.collect();
+            let batch = std::mem::take(&mut self.pending);
+            moved |= !batch.is_empty();
+            for (to, bytes) in batch {
+                let _ = self.sessions[to.index()].handle_envelope(&bytes, self.now);
+            }
+            self.collect();
+            if !moved {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Drops every envelope `seat` has waiting for delivery and holds back all it
+    /// sends from now on.
+    pub fn silence(&mut self, seat: Seat) {
+        let from_seat: Vec<Vec<u8>> = self.sessions[seat.index()]
+            .engine()
+            .stored()
+            .0
+            .iter()
+            .filter(|e| e.at().chain.seat == seat)
+            .map(|e| e.bytes.clone())
+            .collect();
+        self.pending.retain(|(_, b)| !from_seat.contains(b));
+        self.silent.push(seat);
+    }
+
+    /// The next envelope `seat` would sign in its public chain, with an arbitrary body:
+    /// correct seq, prev and acknowledgements, signed with the seat's key.
+    pub fn forge(&self, seat: Seat, body: Vec<Item>) -> Signed {
+        let s = &self.sessions[seat.index()];
+        let (seq, prev) = s.engine().chain_tip(ChainId::public(seat));
+        let unsigned = Unsigned {
+            version: VERSION,
+            game: s.engine().terms().game(),
+            log: LogId::PUBLIC,
+            seat,
+            seq,
+            prev,
+            acks: s.engine().heads_for(seat, LogId::PUBLIC),
+            clock: self.now,
+            body,
+        };
+        unsigned.sign(&test_key(seat.0))
+    }
+
+    /// Signs any unsigned envelope as `seat`.
+    pub fn sign(seat: Seat, unsigned: Unsigned) -> Signed {
+        unsigned.sign(&test_key(seat.0))
+    }
+
+    /// Delivers a forged envelope to every seat, the forger's own session included (so
+    /// its later envelopes chain on from it).
+    pub fn inject(&mut self, env: &Signed) {
+        for i in 0..self.sessions.len() {
+            let _ = self.sessions[i].handle_envelope(&env.bytes, self.now);
+        }
+        self.collect();
+    }
+
+    /// The true opening of one of `seat`'s commitments.
+    pub fn opening(&self, seat: Seat, purpose: Purpose, index: u32) -> Item {
+        let s = &self.sessions[seat.index()];
+        let secrets = s.secrets().expect("secrets");
+        let key = CommitKey {
+            seat,
+            purpose: purpose.clone(),
+            index,
+        };
+        let value = secrets.value(&key, &s.engine().decks()).expect("value");
+        Item::Open(Open {
+            purpose,
+            index,
+            nonce: secrets.nonce(&key),
+            value,
+        })
+    }
+
+    /// The transcript file seat `seat` holds.
+    pub fn transcript(&self, seat: Seat) -> Vec<u8> {
+        TranscriptFile::from_engine(self.sessions[seat.index()].engine()).to_bytes()
+    }
+}
+
+/// An envelope that reveals (opens something other than the coin, with no act) or
+/// closes: what a seat that withholds its reveal keeps back.
+fn is_reveal_or_close(body: &[Item]) -> bool {
+    let act = body.iter().any(|i| matches!(i, Item::Act(_)));
+    let reveal = body
+        .iter()
+        .any(|i| matches!(i, Item::Open(o) if o.purpose != Purpose::Coin));
+    let close = body.iter().any(|i| matches!(i, Item::Close));
+    (!act && reveal) || close
+}
