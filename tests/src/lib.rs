@@ -3,4 +3,5 @@
 
 pub mod duel_kit;
 pub mod pair;
+pub mod scenarios;
 pub mod sim;
