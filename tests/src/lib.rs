@@ -5,3 +5,4 @@ pub mod duel_kit;
 pub mod pair;
 pub mod scenarios;
 pub mod sim;
+pub mod vectors;

@@ -515,6 +515,25 @@ pub fn copied_commitment() -> Cheat {
     done(p, B, FaultKind::OpeningMismatch)
 }
 
+/// A reveals its coin seed before B committed. Returns the pair where an honest B
+/// refuses to join, and the pair where B joins anyway (committing after seeing it).
+pub fn premature_reveal() -> (Pair<Duel>, Pair<Duel>) {
+    let build = || {
+        let mut p = new_pair(17);
+        p.deliver();
+        let env = p.forge(A, vec![p.opening(A, Purpose::Coin, 0)]);
+        p.inject(&env);
+        p
+    };
+    let mut honest_b = build();
+    finish(&mut honest_b);
+    let mut joining = build();
+    let env = b_join(&joining, &[]);
+    joining.inject(&env);
+    finish(&mut joining);
+    (honest_b, joining)
+}
+
 /// Builds a cheat scenario.
 pub type Build = fn() -> Cheat;
 

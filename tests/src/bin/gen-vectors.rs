@@ -1,0 +1,28 @@
+//! Writes spec/vectors/. Run it on purpose, after a change the vectors must follow:
+//! `cargo run -p sealed-conformance --bin gen-vectors`. Tests never write vectors.
+
+use std::path::PathBuf;
+
+use sealed_conformance::vectors;
+
+fn main() -> std::io::Result<()> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/vectors");
+    std::fs::create_dir_all(&dir)?;
+    let write = |name: &str, v: serde_json::Value| -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)? + "\n";
+        std::fs::write(dir.join(name), text)?;
+        println!("wrote spec/vectors/{name}");
+        Ok(())
+    };
+    write("commitments.json", vectors::commitments())?;
+    write("random.json", vectors::random())?;
+    write("derive.json", vectors::derive())?;
+    let game = vectors::honest_duel();
+    write("envelopes.json", vectors::envelopes(&game))?;
+    let (t, bytes) = vectors::transcript(&game);
+    write("transcript-duel.json", t)?;
+    std::fs::write(dir.join("duel-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/duel-game.sealed");
+    write("reject.json", vectors::rejects(&game))?;
+    Ok(())
+}

@@ -1,0 +1,510 @@
+//! The conformance vectors of spec/vectors/: how each file is built. Only the explicit
+//! generator (`cargo run -p sealed-conformance --bin gen-vectors`) writes them; the
+//! tests read them and recompute, never rewrite.
+
+use curve25519_dalek::constants::{ED25519_BASEPOINT_POINT, EIGHT_TORSION};
+use curve25519_dalek::edwards::CompressedEdwardsY;
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::IsIdentity;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha512};
+
+use sealed_games::duel::Duel;
+use sealed_protocol::body::{Item, Purpose};
+use sealed_protocol::commit::{CommitKey, card_value, commitment};
+use sealed_protocol::derive::{self, DealStream};
+use sealed_protocol::envelope::{Envelope, Signed};
+use sealed_protocol::hash::{Framed, Hash};
+use sealed_protocol::ids::{GameId, Name, Seat};
+use sealed_protocol::keys::Signature;
+use sealed_protocol::proposal::{Role, SeatSpec};
+use sealed_protocol::random::Stream;
+use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::wire;
+
+use crate::duel_kit::duel_proposal;
+use crate::pair::Pair;
+use crate::scenarios::{self, A, B, honest_pair, new_pair};
+use crate::sim::test_key;
+
+/// Pinned 32 bytes derived from a label, so every input is reproducible.
+pub fn pinned(label: &str) -> [u8; 32] {
+    Framed::new("sealed/test/vector-input")
+        .field(label.as_bytes())
+        .finish()
+        .0
+}
+
+fn h(b: &[u8]) -> String {
+    hex::encode(b)
+}
+
+/// Readable form of a purpose, for people reading the vectors.
+pub fn purpose_text(p: &Purpose) -> String {
+    match p {
+        Purpose::Coin => "coin".into(),
+        Purpose::Deck(n) => format!("deck:{n}"),
+        Purpose::DealSeed(n) => format!("deal-seed:{n}"),
+        Purpose::Setup(n) => format!("setup:{n}"),
+        Purpose::Value(n) => format!("value:{n}"),
+    }
+}
+
+fn name(s: &str) -> Name {
+    Name::new(s).expect("valid name")
+}
+
+/// commitments.json
+pub fn commitments() -> Value {
+    let game = GameId(Hash(pinned("game")));
+    let cases: Vec<(u8, Purpose, u32, Vec<u8>)> = vec![
+        (0, Purpose::Coin, 0, pinned("coin seed").to_vec()),
+        (1, Purpose::Deck(name("cards")), 0, card_value(7).to_vec()),
+        (1, Purpose::Deck(name("cards")), 67, card_value(72).to_vec()),
+        (
+            0,
+            Purpose::DealSeed(name("cards")),
+            1,
+            pinned("deal seed").to_vec(),
+        ),
+        (
+            1,
+            Purpose::Setup(name("army")),
+            0,
+            pinned("setup seed").to_vec(),
+        ),
+        (0, Purpose::Value(name("square")), 3, vec![0x1c]),
+        (0, Purpose::Value(name("empty")), 0, vec![]),
+    ];
+    let out: Vec<Value> = cases
+        .into_iter()
+        .enumerate()
+        .map(|(i, (seat, purpose, index, value))| {
+            let key = CommitKey {
+                seat: Seat(seat),
+                purpose: purpose.clone(),
+                index,
+            };
+            let nonce = pinned(&format!("nonce {i}"));
+            json!({
+                "game": h(game.0.as_bytes()),
+                "seat": seat,
+                "purpose": purpose_text(&purpose),
+                "purpose_bytes": h(&wire::encode(&purpose)),
+                "index": index,
+                "nonce": h(&nonce),
+                "value": h(&value),
+                "commitment": h(commitment(game, &key, &nonce, &value).as_bytes()),
+            })
+        })
+        .collect();
+    json!({
+        "description": "C = H(\"sealed/v1/commit\", game id, [seat], postcard(purpose), index u32 LE, nonce, value), every field framed by its u32 LE length",
+        "cases": out,
+    })
+}
+
+/// random.json
+pub fn random() -> Value {
+    let keys = [
+        Hash::ZERO,
+        Hash(pinned("stream a")),
+        Hash(pinned("stream b")),
+    ];
+    let streams: Vec<Value> = keys
+        .iter()
+        .map(|k| {
+            let mut s = Stream::new(k);
+            let words: Vec<u32> = (0..20).map(|_| s.next_u32()).collect();
+            json!({ "key": h(k.as_bytes()), "words": words })
+        })
+        .collect();
+    let below: Vec<Value> = [1u32, 2, 3, 7, 68, 960, 1 << 31, u32::MAX]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let k = Hash(pinned(&format!("below {i}")));
+            let mut s = Stream::new(&k);
+            let values: Vec<u32> = (0..12).map(|_| s.below(*n)).collect();
+            json!({ "key": h(k.as_bytes()), "n": n, "values": values })
+        })
+        .collect();
+    let permutations: Vec<Value> = [1u32, 2, 9, 68]
+        .iter()
+        .map(|n| {
+            let k = Hash(pinned(&format!("permutation {n}")));
+            json!({ "key": h(k.as_bytes()), "n": n, "result": Stream::new(&k).permutation(*n) })
+        })
+        .collect();
+    json!({
+        "description": "RFC 8439 ChaCha20, key = the 32 bytes, nonce all zero, counter from 0, key stream as little-endian u32 words; below(n) by rejection; permutation(n) = Fisher-Yates from the top over 0..n",
+        "streams": streams,
+        "below": below,
+        "permutations": permutations,
+    })
+}
+
+/// derive.json
+pub fn derive() -> Value {
+    let game = GameId(Hash(pinned("game")));
+    let seeds = [pinned("seed 0"), pinned("seed 1")];
+    let coin = derive::coin(game, &seeds);
+    let labels = ["duel/leader", "cardmate/setup"];
+    let streams: Vec<Value> = labels
+        .iter()
+        .map(|l| {
+            let mut s = derive::stream(&coin, l);
+            json!({ "coin": h(coin.as_bytes()), "label": l, "words": (0..8).map(|_| s.next_u32()).collect::<Vec<_>>() })
+        })
+        .collect();
+    let setup = derive::setup(
+        game,
+        Seat(1),
+        &name("army"),
+        &pinned("owner seed"),
+        &seeds[0],
+    );
+    let deck = name("cards");
+    let seed = pinned("dealer seed");
+    let key = derive::deal_key(game, Seat(0), Seat(1), &deck, &seed);
+    let mut stream = DealStream::new(&key, 68);
+    let mut draws = vec![];
+    let mut out: Vec<u32> = vec![];
+    // Five opening slots, then refills, one of them skipping two slots granted away.
+    for (count, excluded) in [
+        (5usize, vec![]),
+        (2, vec![]),
+        (3, vec![40u32, 41]),
+        (1, vec![40, 41]),
+    ] {
+        let got = stream.next(count, |s| excluded.contains(&s));
+        out.extend(&got);
+        draws.push(json!({ "count": count, "excluded": excluded, "slots": got }));
+    }
+    json!({
+        "description": "joint coin, named streams drawn from it, private seeded setup, and a dealer's index stream with exclusions",
+        "coin": [{ "game": h(game.0.as_bytes()), "seeds": seeds.iter().map(|s| h(s)).collect::<Vec<_>>(), "coin": h(coin.as_bytes()) }],
+        "streams": streams,
+        "setup": [{
+            "game": h(game.0.as_bytes()), "owner": 1, "name": "army",
+            "owner_seed": h(&pinned("owner seed")), "contribution": h(&seeds[0]), "setup": h(setup.as_bytes()),
+        }],
+        "deal": [{
+            "game": h(game.0.as_bytes()), "dealer": 0, "owner": 1, "deck": "cards", "seed": h(&seed), "slots": 68,
+            "key": h(key.as_bytes()), "draws": draws,
+        }],
+    })
+}
+
+/// A signature whose R carries a torsion component: the cofactored (batch) equation
+/// accepts it, the strict single check does not.
+pub fn torsion_signature(seat: u8, message: &[u8]) -> Signature {
+    let sk = ed25519_dalek::SigningKey::from_bytes(&[seat + 1; 32]);
+    let a = sk.to_scalar();
+    let big_a = sk.verifying_key().to_bytes();
+    let r = Scalar::from_bytes_mod_order(pinned("torsion nonce"));
+    let big_r = (ED25519_BASEPOINT_POINT * r + EIGHT_TORSION[4]).compress();
+    let mut hk = Sha512::new();
+    hk.update(big_r.as_bytes());
+    hk.update(big_a);
+    hk.update(message);
+    let k = Scalar::from_bytes_mod_order_wide(&hk.finalize().into());
+    let s = r + k * a;
+    let mut sig = [0u8; 64];
+    sig[..32].copy_from_slice(big_r.as_bytes());
+    sig[32..].copy_from_slice(s.as_bytes());
+    Signature(sig)
+}
+
+/// Whether the cofactored equation `[8]([S]B − [k]A − R) = 0` holds.
+pub fn cofactored_accepts(public: &[u8; 32], message: &[u8], sig: &Signature) -> bool {
+    let (Some(big_a), Some(big_r)) = (
+        CompressedEdwardsY(*public).decompress(),
+        CompressedEdwardsY(sig.0[..32].try_into().expect("32")).decompress(),
+    ) else {
+        return false;
+    };
+    let Some(s) = Option::<Scalar>::from(Scalar::from_canonical_bytes(
+        sig.0[32..].try_into().expect("32"),
+    )) else {
+        return false;
+    };
+    let mut hk = Sha512::new();
+    hk.update(&sig.0[..32]);
+    hk.update(public);
+    hk.update(message);
+    let k = Scalar::from_bytes_mod_order_wide(&hk.finalize().into());
+    (ED25519_BASEPOINT_POINT * s - big_a * k - big_r)
+        .mul_by_cofactor()
+        .is_identity()
+}
+
+/// The signed message of an envelope: `tag ‖ 0x00 ‖ unsigned bytes`.
+pub fn envelope_message(bytes: &[u8]) -> Vec<u8> {
+    let mut m = b"sealed/v1/sign/envelope\x00".to_vec();
+    m.extend_from_slice(&bytes[..bytes.len() - 64]);
+    m
+}
+
+/// The honest finished Duel every transcript vector starts from.
+pub fn honest_duel() -> Pair<Duel> {
+    let mut p = new_pair(42);
+    let mut d = honest_pair();
+    p.run(&mut d);
+    p
+}
+
+/// envelopes.json
+pub fn envelopes(game: &Pair<Duel>) -> Value {
+    let keys: Vec<Value> = (0..3u8)
+        .map(|i| json!({ "seat": i, "secret_seed": h(&[i + 1; 32]), "public": h(&test_key(i).public().to_bytes()) }))
+        .collect();
+    let terms = game.sessions[0].engine().terms();
+    let unsigned = wire::encode(terms.proposal());
+    let (chains, _) = game.sessions[0].engine().stored();
+    let envs: Vec<Value> = chains
+        .iter()
+        .take(6)
+        .map(|e: &&Signed| {
+            let u = e.unsigned();
+            json!({
+                "seat": u.seat.0, "seq": u.seq,
+                "items": u.body.iter().map(item_text).collect::<Vec<_>>(),
+                "unsigned_bytes": h(&e.bytes[..e.bytes.len() - 64]),
+                "hash": h(e.hash.as_bytes()),
+                "signature": h(&e.env.sig.0),
+                "bytes": h(&e.bytes),
+            })
+        })
+        .collect();
+    let msg = b"sealed signature vector".to_vec();
+    let good = test_key(1).sign(&msg);
+    let mut small = [0u8; 32];
+    small[0] = 1; // the identity point: order 1
+    let mut identity_sig = [0u8; 64];
+    identity_sig[0] = 1; // R = identity, S = 0: [0]B − [k]·identity = identity = R
+    let torsion = torsion_signature(1, &msg);
+    // S + L is the same scalar, not reduced: strict verification refuses it.
+    let mut big_s = good.0;
+    let s: [u8; 32] = big_s[32..].try_into().expect("32");
+    big_s[32..].copy_from_slice(&add_l(&s));
+    let public1 = test_key(1).public().to_bytes();
+    let signatures = vec![
+        json!({ "public": h(&public1), "message": h(&msg), "signature": h(&good.0), "valid": true, "reason": "valid" }),
+        json!({ "public": h(&small), "message": h(&msg), "signature": h(&identity_sig), "valid": false, "reason": "small-order-key",
+                "cofactored_accepts": cofactored_accepts(&small, &msg, &Signature(identity_sig)) }),
+        json!({ "public": h(&public1), "message": h(&msg), "signature": h(&torsion.0), "valid": false, "reason": "r-with-torsion",
+                "cofactored_accepts": cofactored_accepts(&public1, &msg, &torsion) }),
+        json!({ "public": h(&public1), "message": h(&msg), "signature": h(&big_s), "valid": false, "reason": "s-not-reduced" }),
+    ];
+    json!({
+        "description": "test keys, the proposal, the first envelopes of the duel transcript, and signature acceptance cases",
+        "keys": keys,
+        "proposal": {
+            "signed_bytes": h(terms.bytes()),
+            "unsigned_bytes": h(&unsigned),
+            "signature": h(&terms.signed().sig.0),
+            "game_id": h(terms.game().0.as_bytes()),
+        },
+        "envelopes": envs,
+        "signatures": signatures,
+    })
+}
+
+/// `s + L` as 32 little-endian bytes (fits: s < L < 2^253).
+fn add_l(s: &[u8; 32]) -> [u8; 32] {
+    const L: [u8; 32] = [
+        0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
+        0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+    ];
+    let mut out = [0u8; 32];
+    let mut carry = 0u16;
+    for i in 0..32 {
+        let v = u16::from(s[i]) + u16::from(L[i]) + carry;
+        out[i] = v as u8;
+        carry = v >> 8;
+    }
+    out
+}
+
+/// A short text for an item.
+pub fn item_text(i: &Item) -> String {
+    match i {
+        Item::Accept => "accept".into(),
+        Item::Decline => "decline".into(),
+        Item::Commit(c) => format!(
+            "commit {} x{} from {}",
+            purpose_text(&c.purpose),
+            c.hashes.len(),
+            c.first
+        ),
+        Item::Open(o) => format!("open {}[{}]", purpose_text(&o.purpose), o.index),
+        Item::Deal(d) => format!("deal {}:{} {:?}", d.owner.0, d.deck, d.slots),
+        Item::Act(a) => format!("act {}", h(a)),
+        Item::Resign => "resign".into(),
+        Item::OfferDraw => "offer-draw".into(),
+        Item::AcceptDraw => "accept-draw".into(),
+        Item::Claim(c) => format!("claim {:?} against {}", c.kind, c.against.0),
+        Item::Close => "close".into(),
+        Item::Evidence(_) => "evidence".into(),
+    }
+}
+
+/// transcript-duel.json (and the bytes of duel-game.sealed).
+pub fn transcript(game: &Pair<Duel>) -> (Value, Vec<u8>) {
+    let bytes = game.transcript(A);
+    let v = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = v.verdict.outcome.clone().expect("finished");
+    let value = json!({
+        "description": "a complete Duel (cards 9, hand 3) between the test keys, closed both ways; the same bytes as duel-game.sealed",
+        "file": "duel-game.sealed",
+        "bytes": h(&bytes),
+        "verdict": {
+            "exit": v.exit_code(),
+            "status": "verified",
+            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+            "reason": o.reason,
+            "envelopes": v.verdict.envelopes,
+        },
+    });
+    (value, bytes)
+}
+
+fn reject(
+    name: &str,
+    reason: &str,
+    exit: i32,
+    faults: Vec<(Seat, &str)>,
+    results: Option<Vec<String>>,
+    bytes: &[u8],
+) -> Value {
+    json!({
+        "name": name,
+        "reason": reason,
+        "exit": exit,
+        "faults": faults.iter().map(|(s, k)| json!({ "seat": s.0, "kind": k })).collect::<Vec<_>>(),
+        "results": results,
+        "transcript": h(bytes),
+    })
+}
+
+fn with_envelopes(base: &TranscriptFile, f: impl FnOnce(&mut Vec<Vec<u8>>)) -> Vec<u8> {
+    let mut file = base.clone();
+    f(&mut file.envelopes);
+    file.to_bytes()
+}
+
+/// reject.json
+pub fn rejects(game: &Pair<Duel>) -> Value {
+    let mut out = vec![];
+    for (name, build) in scenarios::all_cheats() {
+        let c = build();
+        let kind = c.kind.name();
+        let results = vec!["loss".to_string(), "win".to_string()];
+        let results = if c.cheater == A {
+            results
+        } else {
+            results.into_iter().rev().collect()
+        };
+        out.push(reject(
+            name,
+            kind,
+            1,
+            vec![(c.cheater, kind)],
+            Some(results),
+            &c.pair.transcript(c.honest()),
+        ));
+    }
+    let (p, q) = scenarios::premature_reveal();
+    out.push(reject(
+        "reveal-without-acknowledging-commitments",
+        "premature-reveal",
+        1,
+        vec![(A, "premature-reveal")],
+        Some(vec!["loss".into(), "win".into()]),
+        &p.transcript(B),
+    ));
+    out.push(reject(
+        "commitment-after-dependent",
+        "commitment-after-dependent",
+        1,
+        vec![(A, "premature-reveal"), (B, "commitment-after-dependent")],
+        Some(vec!["draw".into(), "draw".into()]),
+        &q.transcript(A),
+    ));
+
+    let base = TranscriptFile::from_bytes(&game.transcript(A)).expect("own file");
+    let flip_sig = with_envelopes(&base, |e| {
+        let last = e[3].len() - 1;
+        e[3][last] ^= 1;
+    });
+    out.push(reject(
+        "bad-signature",
+        "bad-signature",
+        2,
+        vec![],
+        None,
+        &flip_sig,
+    ));
+    let torsion = with_envelopes(&base, |e| {
+        let env: Envelope = wire::decode(&e[3], wire::MAX_MESSAGE).expect("envelope");
+        let sig = torsion_signature(env.unsigned.seat.0, &envelope_message(&e[3]));
+        let n = e[3].len();
+        e[3][n - 64..].copy_from_slice(&sig.0);
+    });
+    out.push(reject(
+        "r-with-torsion",
+        "non-strict-signature",
+        2,
+        vec![],
+        None,
+        &torsion,
+    ));
+    let trailing = with_envelopes(&base, |e| e[3].push(0));
+    out.push(reject(
+        "trailing-bytes",
+        "trailing-bytes",
+        2,
+        vec![],
+        None,
+        &trailing,
+    ));
+    let oversize = with_envelopes(&base, |e| e.push(vec![0; wire::MAX_MESSAGE + 1]));
+    out.push(reject("oversize", "oversize", 2, vec![], None, &oversize));
+    let mut cut = base.clone();
+    cut.envelopes.retain(|b| {
+        let env: Envelope = wire::decode(b, wire::MAX_MESSAGE).expect("envelope");
+        !env.unsigned.body.contains(&Item::Close)
+    });
+    out.push(reject(
+        "cut-before-close",
+        "incomplete",
+        3,
+        vec![],
+        None,
+        &cut.to_bytes(),
+    ));
+    // A proposal naming a small-order key: no game, the file is unreadable.
+    let mut prop = duel_proposal(&Duel::default(), 5);
+    let mut small = [0u8; 32];
+    small[0] = 1;
+    prop.seats[1] = SeatSpec {
+        role: Role::Player,
+        key: small,
+        name: "weak".into(),
+    };
+    let mut weak = base.clone();
+    weak.proposal = wire::encode(&prop.sign(&test_key(0)));
+    out.push(reject(
+        "small-order-key",
+        "non-strict-signature",
+        2,
+        vec![],
+        None,
+        &weak.to_bytes(),
+    ));
+    json!({
+        "description": "transcripts that must be refused, each tagged with its reason, the exit code of `sealed verify`, the proven faults it must name and the adjudicated results",
+        "vectors": out,
+    })
+}

@@ -1,0 +1,276 @@
+//! Checks the implementation against spec/vectors/. These files are written only by
+//! the explicit generator (`cargo run -p sealed-conformance --bin gen-vectors`); this
+//! test reads them, recomputes every value from its inputs, and never writes.
+
+use serde_json::Value;
+
+use sealed_conformance::vectors::cofactored_accepts;
+use sealed_protocol::body::Purpose;
+use sealed_protocol::commit::{CommitKey, commitment};
+use sealed_protocol::derive::{self, DealStream};
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{GameId, Name, Seat};
+use sealed_protocol::keys::{PublicKey, SecretKey, Signature};
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::random::Stream;
+use sealed_protocol::wire;
+
+fn load(name: &str) -> Value {
+    let path = format!("{}/../spec/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("vector file")).expect("json")
+}
+
+fn bytes(v: &Value) -> Vec<u8> {
+    hex::decode(v.as_str().expect("hex string")).expect("hex")
+}
+
+fn b32(v: &Value) -> [u8; 32] {
+    bytes(v).try_into().expect("32 bytes")
+}
+
+fn hash(v: &Value) -> Hash {
+    Hash(b32(v))
+}
+
+fn num(v: &Value) -> u64 {
+    v.as_u64().expect("number")
+}
+
+fn nums(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|x| num(x) as u32)
+        .collect()
+}
+
+#[test]
+fn commitments() {
+    for c in load("commitments.json")["cases"].as_array().unwrap() {
+        let purpose: Purpose = wire::decode(&bytes(&c["purpose_bytes"]), 64).expect("purpose");
+        let key = CommitKey {
+            seat: Seat(num(&c["seat"]) as u8),
+            purpose,
+            index: num(&c["index"]) as u32,
+        };
+        let got = commitment(
+            GameId(hash(&c["game"])),
+            &key,
+            &b32(&c["nonce"]),
+            &bytes(&c["value"]),
+        );
+        assert_eq!(got, hash(&c["commitment"]), "{c}");
+    }
+}
+
+#[test]
+fn random_streams() {
+    let v = load("random.json");
+    for s in v["streams"].as_array().unwrap() {
+        let mut st = Stream::new(&hash(&s["key"]));
+        let want = nums(&s["words"]);
+        let got: Vec<u32> = want.iter().map(|_| st.next_u32()).collect();
+        assert_eq!(got, want);
+    }
+    for b in v["below"].as_array().unwrap() {
+        let mut st = Stream::new(&hash(&b["key"]));
+        let n = num(&b["n"]) as u32;
+        let want = nums(&b["values"]);
+        let got: Vec<u32> = want.iter().map(|_| st.below(n)).collect();
+        assert_eq!(got, want, "below({n})");
+    }
+    for p in v["permutations"].as_array().unwrap() {
+        let got = Stream::new(&hash(&p["key"])).permutation(num(&p["n"]) as u32);
+        assert_eq!(got, nums(&p["result"]));
+    }
+}
+
+#[test]
+fn derivations() {
+    let v = load("derive.json");
+    for c in v["coin"].as_array().unwrap() {
+        let seeds: Vec<[u8; 32]> = c["seeds"].as_array().unwrap().iter().map(b32).collect();
+        assert_eq!(
+            derive::coin(GameId(hash(&c["game"])), &seeds),
+            hash(&c["coin"])
+        );
+    }
+    for s in v["streams"].as_array().unwrap() {
+        let mut st = derive::stream(&hash(&s["coin"]), s["label"].as_str().unwrap());
+        let want = nums(&s["words"]);
+        assert_eq!(want.iter().map(|_| st.next_u32()).collect::<Vec<_>>(), want);
+    }
+    for s in v["setup"].as_array().unwrap() {
+        let got = derive::setup(
+            GameId(hash(&s["game"])),
+            Seat(num(&s["owner"]) as u8),
+            &Name::new(s["name"].as_str().unwrap()).unwrap(),
+            &b32(&s["owner_seed"]),
+            &b32(&s["contribution"]),
+        );
+        assert_eq!(got, hash(&s["setup"]));
+    }
+    for d in v["deal"].as_array().unwrap() {
+        let key = derive::deal_key(
+            GameId(hash(&d["game"])),
+            Seat(num(&d["dealer"]) as u8),
+            Seat(num(&d["owner"]) as u8),
+            &Name::new(d["deck"].as_str().unwrap()).unwrap(),
+            &b32(&d["seed"]),
+        );
+        assert_eq!(key, hash(&d["key"]));
+        let mut stream = DealStream::new(&key, num(&d["slots"]) as u32);
+        for draw in d["draws"].as_array().unwrap() {
+            let excluded = nums(&draw["excluded"]);
+            let got = stream.next(num(&draw["count"]) as usize, |s| excluded.contains(&s));
+            assert_eq!(got, nums(&draw["slots"]));
+        }
+    }
+}
+
+#[test]
+fn keys_proposal_envelopes_and_signatures() {
+    let v = load("envelopes.json");
+    for k in v["keys"].as_array().unwrap() {
+        assert_eq!(
+            SecretKey::from_seed(&b32(&k["secret_seed"]))
+                .public()
+                .to_bytes(),
+            b32(&k["public"])
+        );
+    }
+    let p = &v["proposal"];
+    let terms = Terms::parse(&bytes(&p["signed_bytes"])).expect("the proposal parses");
+    assert_eq!(wire::encode(terms.proposal()), bytes(&p["unsigned_bytes"]));
+    assert_eq!(terms.game().0, hash(&p["game_id"]));
+    assert_eq!(terms.signed().sig.0.to_vec(), bytes(&p["signature"]));
+    for e in v["envelopes"].as_array().unwrap() {
+        let s = Signed::parse(&terms, &bytes(&e["bytes"])).expect("the envelope verifies");
+        assert_eq!(s.hash, hash(&e["hash"]));
+        assert_eq!(s.env.sig.0.to_vec(), bytes(&e["signature"]));
+        assert_eq!(wire::encode(s.unsigned()), bytes(&e["unsigned_bytes"]));
+        assert_eq!(s.unsigned().seq, num(&e["seq"]));
+    }
+    for s in v["signatures"].as_array().unwrap() {
+        let msg = bytes(&s["message"]);
+        let sig = Signature(bytes(&s["signature"]).try_into().unwrap());
+        let public = b32(&s["public"]);
+        let valid = PublicKey::from_bytes(&public).is_ok_and(|k| k.verify(&msg, &sig));
+        assert_eq!(valid, s["valid"].as_bool().unwrap(), "{}", s["reason"]);
+        if s.get("cofactored_accepts").is_some() {
+            // These are exactly the signatures a cofactored (batch) check would accept.
+            assert!(cofactored_accepts(&public, &msg, &sig), "{}", s["reason"]);
+            assert_eq!(s["cofactored_accepts"], Value::Bool(true));
+        }
+    }
+}
+
+#[test]
+fn the_example_transcript_verifies() {
+    let v = load("transcript-duel.json");
+    let file = bytes(&v["bytes"]);
+    let on_disk = std::fs::read(format!(
+        "{}/../spec/vectors/duel-game.sealed",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert_eq!(
+        file, on_disk,
+        "duel-game.sealed and transcript-duel.json differ"
+    );
+    let checked = sealed_games::variant::check_transcript(&file).expect("readable");
+    let want = &v["verdict"];
+    assert_eq!(
+        i64::from(checked.exit_code()),
+        want["exit"].as_i64().unwrap()
+    );
+    let o = checked.verdict.outcome.expect("finished");
+    let results: Vec<String> = o.results.iter().map(|r| r.to_string()).collect();
+    assert_eq!(serde_json::to_value(results).unwrap(), want["results"]);
+    assert_eq!(o.reason, want["reason"].as_str().unwrap());
+    assert_eq!(checked.verdict.envelopes, num(&want["envelopes"]));
+}
+
+#[test]
+fn every_reject_vector_is_refused_for_its_reason() {
+    let v = load("reject.json");
+    let vectors = v["vectors"].as_array().unwrap();
+    for r in vectors {
+        let name = r["name"].as_str().unwrap();
+        let file = bytes(&r["transcript"]);
+        let exit = r["exit"].as_i64().unwrap();
+        match sealed_games::variant::check_transcript(&file) {
+            Err(e) => assert_eq!(
+                exit, 2,
+                "{name}: unreadable ({e}) but the vector expects {exit}"
+            ),
+            Ok(c) => {
+                assert_eq!(i64::from(c.exit_code()), exit, "{name}: {:#?}", c.verdict);
+                for f in r["faults"].as_array().unwrap() {
+                    let seat = Seat(num(&f["seat"]) as u8);
+                    let kind = f["kind"].as_str().unwrap();
+                    assert!(
+                        c.verdict
+                            .faults
+                            .iter()
+                            .any(|x| x.seat == seat && x.kind.name() == kind),
+                        "{name}: no {kind} against {seat}: {:#?}",
+                        c.verdict.faults
+                    );
+                }
+                if let Some(results) = r["results"].as_array() {
+                    let got: Vec<String> = c
+                        .verdict
+                        .outcome
+                        .as_ref()
+                        .expect("adjudicated")
+                        .results
+                        .iter()
+                        .map(|x| x.to_string())
+                        .collect();
+                    let want: Vec<String> = results
+                        .iter()
+                        .map(|x| x.as_str().unwrap().to_owned())
+                        .collect();
+                    assert_eq!(got, want, "{name}");
+                }
+            }
+        }
+    }
+    // The reasons the foundation promises a vector for.
+    let reasons: Vec<&str> = vectors
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    for needed in [
+        "bad-signature",
+        "non-strict-signature",
+        "wrong-previous-hash",
+        "trailing-bytes",
+        "oversize",
+        "equivocation",
+        "backward-ack",
+        "slot-never-dealt",
+        "card-from-two-slots",
+        "card-not-on-list",
+        "opening-mismatch",
+        "premature-reveal",
+        "commitment-after-dependent",
+        "incomplete",
+    ] {
+        assert!(reasons.contains(&needed), "no reject vector for {needed}");
+    }
+    let names: Vec<&str> = vectors
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    for needed in [
+        "copied-commitment",
+        "small-order-key",
+        "r-with-torsion",
+        "cut-before-close",
+    ] {
+        assert!(names.contains(&needed), "no reject vector named {needed}");
+    }
+}
