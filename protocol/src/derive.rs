@@ -107,6 +107,26 @@ mod tests {
         assert_ne!(a, coin(GameId(Hash([2; 32])), &[[1; 32], [2; 32]]));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn a_whole_deal_is_a_permutation_of_what_is_not_excluded(
+            key in proptest::prelude::any::<[u8; 32]>(),
+            n in 1u32..200,
+            chunks in proptest::collection::vec(1usize..9, 1..40),
+            excluded in proptest::collection::btree_set(0u32..200, 0..10),
+        ) {
+            let mut d = DealStream::new(&Hash(key), n);
+            let mut all = vec![];
+            for c in chunks {
+                all.extend(d.next(c, |s| excluded.contains(&s)));
+            }
+            all.extend(d.next(n as usize, |s| excluded.contains(&s)));
+            all.sort_unstable();
+            let want: Vec<u32> = (0..n).filter(|s| !excluded.contains(s)).collect();
+            proptest::prop_assert_eq!(all, want);
+        }
+    }
+
     #[test]
     fn deal_stream_never_repeats_and_skips_out_slots() {
         let mut d = DealStream::new(&Hash([3; 32]), 10);

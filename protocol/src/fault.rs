@@ -9,6 +9,7 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{EnvRef, Seat};
+use crate::proposal::Role;
 
 /// The rule a signed envelope broke.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -121,11 +122,15 @@ impl fmt::Display for FaultKind {
     }
 }
 
-/// A proven fault: the seat that signed, the envelope, the rule, and why.
+/// A proven fault: the seat that signed, its role, the envelope, the rule, and why.
+/// A referee's fault is told apart by its role: it never turns into a player's loss by
+/// itself (see `Rules::adjudicate`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Fault {
     /// Whose fault it is.
     pub seat: Seat,
+    /// That seat's role.
+    pub role: Role,
     /// The envelope that proves it.
     pub at: EnvRef,
     /// The rule broken.

@@ -16,7 +16,8 @@ use crate::wire::{self, MAX_MESSAGE, WireError};
 pub const VERSION: u8 = 1;
 
 /// What a seat does in the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// Plays the game.
     Player,

@@ -269,6 +269,7 @@ impl<R: Rules> Engine<R> {
     ) {
         let f = Fault {
             seat,
+            role: self.role_of(seat),
             at,
             kind,
             detail: detail.into(),
@@ -276,6 +277,12 @@ impl<R: Rules> Engine<R> {
         if !self.faults.contains(&f) {
             self.faults.push(f);
         }
+    }
+
+    fn role_of(&self, seat: Seat) -> crate::proposal::Role {
+        self.terms
+            .role(seat)
+            .unwrap_or(crate::proposal::Role::Player)
     }
 
     /// Chain faults in the set of envelopes held, each with its proof: two different
@@ -290,6 +297,7 @@ impl<R: Rules> Engine<R> {
                 if let [first, second, ..] = all.as_slice() {
                     let f = Fault {
                         seat: id.seat,
+                        role: self.role_of(id.seat),
                         at,
                         kind: FaultKind::Equivocation,
                         detail: "two different envelopes signed at one position".into(),
@@ -318,6 +326,7 @@ impl<R: Rules> Engine<R> {
                 if let Some(bad) = all.iter().find(|e| e.unsigned().prev != expected) {
                     let f = Fault {
                         seat: id.seat,
+                        role: self.role_of(id.seat),
                         at,
                         kind: FaultKind::WrongPrevious,
                         detail: "prev does not name the seat's previous envelope".into(),
