@@ -2,7 +2,7 @@
 //! that crashes mid-game and comes back from its persisted secrets and envelopes.
 
 use sealed_conformance::duel_kit::duel_terms;
-use sealed_conformance::pair::{Decide, Pair};
+use sealed_conformance::pair::Decide;
 use sealed_conformance::scenarios::{A, B, honest_pair, new_pair};
 use sealed_conformance::sim::test_key;
 use sealed_games::duel::{self, Duel};
