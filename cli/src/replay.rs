@@ -1,0 +1,54 @@
+//! `sealed replay`: check that every move of a score file is legal.
+
+use std::path::Path;
+
+use sealed_games::variant::Variant;
+
+use crate::input::read_capped;
+use crate::output;
+
+/// Scores are a few kilobytes; the cap only keeps a wrong argument (a device, a huge
+/// file) from exhausting memory.
+const MAX_SCORE: usize = 16 * 1024 * 1024;
+
+/// Runs the command; returns the exit code.
+pub fn run(variant: &str, file: &Path) -> i32 {
+    let Some(v) = Variant::parse(variant) else {
+        let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        output::error(&format!(
+            "unknown variant {variant:?} (known: {})",
+            known.join(", ")
+        ));
+        return 2;
+    };
+    let text = match read_capped(file, MAX_SCORE)
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}")))
+    {
+        Ok(text) => text,
+        Err(e) => {
+            output::error(&format!("{}: {e}", file.display()));
+            return 2;
+        }
+    };
+    let (code, report) = match v.replay(&text) {
+        Ok(r) => (
+            0,
+            format!(
+                "plies     {}\nposition  {}\nresult    {}\n",
+                r.plies,
+                r.position,
+                r.result.as_deref().unwrap_or("none (the game is not over)")
+            ),
+        ),
+        Err(e) => {
+            let code = e.exit_code();
+            if code == 1 {
+                (code, format!("illegal: {e}\n"))
+            } else {
+                output::error(&format!("{}: {e}", file.display()));
+                (code, String::new())
+            }
+        }
+    };
+    if output::stdout(&report) { code } else { 2 }
+}

@@ -1,0 +1,211 @@
+//! The human-readable reports of `sealed verify`.
+
+use sealed_protocol::fault::Fault;
+use sealed_protocol::transcript::Checked;
+use sealed_protocol::verdict::{ClaimView, Status, Verdict};
+
+use crate::exit;
+use crate::verify::FileReport;
+
+/// The report on one file that could be checked.
+pub fn file(r: &FileReport) -> String {
+    let Ok(c) = &r.checked else {
+        return String::new();
+    };
+    let v = &c.verdict;
+    let mut out = vec![
+        format!("file        {}", one_line(&r.file)),
+        format!("variant     {}", v.variant),
+        format!("game        {}", v.game),
+        format!("status      {}", r.status()),
+    ];
+    for why in invalid_because(c).into_iter().chain(unconfirmed_because(v)) {
+        out.push(format!("            {why}"));
+    }
+    out.push(format!("result      {}", one_line(&result(v))));
+    if let (Some(board), Some(outcome)) = (&v.board, &v.outcome)
+        && board != outcome
+    {
+        out.push(format!("on board    {}", one_line(&board.to_string())));
+    }
+    out.push(format!("complete    {}", yes_no(v.complete)));
+    out.push(format!("verified    {}", yes_no(v.verified)));
+    out.push(format!("envelopes   {}", v.envelopes));
+    if !v.missing_reveals.is_empty() {
+        let seats: Vec<String> = v.missing_reveals.iter().map(|s| s.to_string()).collect();
+        out.push(format!("unrevealed  {}", seats.join(", ")));
+    }
+    section(&mut out, "proven faults", v.faults.iter().map(fault));
+    let (open, dropped): (Vec<&ClaimView>, Vec<&ClaimView>) = v.claims.iter().partition(|c| c.open);
+    section(&mut out, "open claims", open.into_iter().map(claim));
+    section(&mut out, "dropped claims", dropped.into_iter().map(claim));
+    section(&mut out, "notes", v.notes.iter().cloned());
+    section(&mut out, "not validly signed", c.unsigned.iter().cloned());
+    section(
+        &mut out,
+        "unconfirmed evidence",
+        c.unconfirmed_evidence.iter().cloned(),
+    );
+    out.push(format!(
+        "exit        {} ({})",
+        r.exit,
+        exit::meaning(r.exit)
+    ));
+    out.join("\n") + "\n"
+}
+
+/// The summary table of a directory, then a count by standing.
+pub fn table(code: i32, reports: &[FileReport]) -> String {
+    let header = ["FILE", "VARIANT", "STATUS", "RESULT", "EXIT"].map(str::to_owned);
+    let rows: Vec<[String; 5]> = reports
+        .iter()
+        .map(|r| {
+            let (variant, result) = match &r.checked {
+                Ok(c) => (c.verdict.variant.clone(), result(&c.verdict)),
+                Err(e) => ("-".to_owned(), e.clone()),
+            };
+            [
+                r.file.clone(),
+                variant,
+                r.status().to_owned(),
+                result,
+                r.exit.to_string(),
+            ]
+            .map(|cell| one_line(&cell))
+        })
+        .collect();
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out: Vec<String> = std::iter::once(&header)
+        .chain(&rows)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(widths)
+                .map(|(cell, w)| format!("{cell:<w$}"))
+                .collect();
+            cells.join("  ").trim_end().to_owned()
+        })
+        .collect();
+    let count = |code: i32| reports.iter().filter(|r| r.exit == code).count();
+    out.push(format!(
+        "checked {}: {} verified, {} proven fault, {} unreadable or invalid, \
+         {} unconfirmed; exit {code} ({})",
+        reports.len(),
+        count(exit::VERIFIED),
+        count(exit::FAULT),
+        count(exit::UNREADABLE),
+        count(exit::UNCONFIRMED),
+        exit::meaning(code),
+    ));
+    out.join("\n") + "\n"
+}
+
+/// Why a file that could be checked still counts as holding bad bytes.
+fn invalid_because(c: &Checked) -> Vec<String> {
+    let mut why = vec![];
+    if !c.unsigned.is_empty() {
+        why.push(format!(
+            "{} byte strings are not validly signed envelopes of this game",
+            c.unsigned.len()
+        ));
+    }
+    if !c.unconfirmed_evidence.is_empty() {
+        why.push(format!(
+            "{} evidence entries do not check",
+            c.unconfirmed_evidence.len()
+        ));
+    }
+    why
+}
+
+/// Why a verdict without faults is not verified, in the terms a reader can act on.
+/// The verdict's claims do not always say it: a file that lacks only the last close
+/// has no claim against anyone, yet it is not complete.
+fn unconfirmed_because(v: &Verdict) -> Vec<String> {
+    if v.status != Status::Unconfirmed {
+        return vec![];
+    }
+    let mut why = vec![];
+    if v.outcome.is_none() && !v.declined {
+        why.push("the game is not over".to_owned());
+    }
+    if !v.complete {
+        why.push("the file does not hold a two-step close by every seat".to_owned());
+    }
+    if !v.verified {
+        why.push("a reveal still missing could change the result".to_owned());
+    }
+    let open = v.claims.iter().filter(|c| c.open).count();
+    if open > 0 {
+        why.push(format!("{open} claims are open"));
+    }
+    why
+}
+
+fn result(v: &Verdict) -> String {
+    match &v.outcome {
+        Some(o) => o.to_string(),
+        None if v.declined => "declined: there was no game".to_owned(),
+        None => "none yet".to_owned(),
+    }
+}
+
+fn fault(f: &Fault) -> String {
+    format!(
+        "{} ({}), chain {} of log {}, seq {}: {}: {}",
+        f.seat,
+        kebab(&f.role),
+        f.at.chain.seat,
+        f.at.chain.log.0,
+        f.at.seq,
+        f.kind.name(),
+        one_line(&f.detail)
+    )
+}
+
+fn claim(c: &ClaimView) -> String {
+    let by = match c.by {
+        Some(seat) => format!("claimed by {seat}"),
+        None => "found by the verifier".to_owned(),
+    };
+    format!(
+        "{} against {}, {by}: {}",
+        kebab(&c.about),
+        c.against,
+        one_line(&c.evidence)
+    )
+}
+
+/// The kebab-case name serde gives a unit variant (a claim's subject, a seat's role), so
+/// the report and the JSON use the same words and cannot drift apart.
+fn kebab(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        other => format!("{other:?}"),
+    }
+}
+
+fn section(out: &mut Vec<String>, title: &str, lines: impl Iterator<Item = String>) {
+    let lines: Vec<String> = lines.map(|l| format!("  {}", one_line(&l))).collect();
+    if !lines.is_empty() {
+        out.push(format!("{title} ({})", lines.len()));
+        out.extend(lines);
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// Text from a transcript may hold newlines or control characters; keep each finding
+/// on its own line and the terminal's state untouched.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}

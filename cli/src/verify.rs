@@ -1,0 +1,153 @@
+//! `sealed verify`: check one transcript file, or every transcript in a directory.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use sealed_games::variant::check_transcript;
+use sealed_protocol::transcript::{Checked, MAGIC};
+use sealed_protocol::wire::MAX_TRANSCRIPT;
+
+use crate::exit;
+use crate::input::read_capped;
+use crate::{json, output, report};
+
+/// What checking one file found.
+#[derive(Debug)]
+pub struct FileReport {
+    /// The path as given or found in the directory.
+    pub file: String,
+    /// The file's exit code.
+    pub exit: i32,
+    /// The check, or why there is none.
+    pub checked: Result<Checked, String>,
+}
+
+impl FileReport {
+    /// The file's standing in one word: the verdict's status, or why there is no
+    /// verdict to trust.
+    pub fn status(&self) -> &'static str {
+        match (&self.checked, self.exit) {
+            (Err(_), _) => "unreadable",
+            (Ok(_), exit::FAULT) => "proven-fault",
+            (Ok(_), exit::UNREADABLE) => "invalid-content",
+            (Ok(_), exit::UNCONFIRMED) => "unconfirmed",
+            (Ok(_), _) => "verified",
+        }
+    }
+}
+
+/// Runs the command; returns the exit code.
+pub fn run(path: &Path, json: bool) -> i32 {
+    let (code, text) = match list_dir(path) {
+        Some(Ok(files)) => {
+            let reports = check_all(&files);
+            for r in &reports {
+                if let Err(e) = &r.checked {
+                    output::error(&format!("{}: {e}", r.file));
+                }
+            }
+            let code = exit::worst(reports.iter().map(|r| r.exit));
+            let text = if json {
+                json::dir(code, &reports)
+            } else {
+                report::table(code, &reports)
+            };
+            (code, text)
+        }
+        listed => {
+            let r = match listed {
+                Some(Err(e)) => FileReport {
+                    file: path.display().to_string(),
+                    exit: exit::UNREADABLE,
+                    checked: Err(e),
+                },
+                _ => check_file(path),
+            };
+            let text = if json {
+                json::file(&r)
+            } else {
+                match &r.checked {
+                    Ok(_) => report::file(&r),
+                    // The reason goes to stderr below; an empty report says no more.
+                    Err(_) => String::new(),
+                }
+            };
+            if let Err(e) = &r.checked {
+                output::error(&format!("{}: {e}", r.file));
+            }
+            (r.exit, text)
+        }
+    };
+    if output::stdout(&text) {
+        code
+    } else {
+        output::error("cannot write to stdout");
+        exit::UNREADABLE
+    }
+}
+
+/// The files to check when `path` is a directory: every regular file directly in it,
+/// hidden ones excepted, sorted by name so the output is stable. `None` when `path` is
+/// not a directory; an error when it is one that cannot be listed.
+fn list_dir(path: &Path) -> Option<Result<Vec<PathBuf>, String>> {
+    if !fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let entries = match fs::read_dir(path) {
+        Ok(entries) => entries,
+        Err(e) => return Some(Err(format!("cannot list directory: {e}"))),
+    };
+    let mut files = vec![];
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => return Some(Err(format!("cannot list directory: {e}"))),
+        };
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        let p = entry.path();
+        // Follows symbolic links; a link that leads nowhere is kept, so that its
+        // failure to open is reported rather than silently passed over.
+        match fs::metadata(&p) {
+            Ok(m) if !m.is_file() => continue,
+            _ => files.push(p),
+        }
+    }
+    files.sort();
+    Some(Ok(files))
+}
+
+/// Checks files in parallel, in their given order, with a progress bar on stderr
+/// (indicatif hides it when stderr is not a terminal).
+fn check_all(files: &[PathBuf]) -> Vec<FileReport> {
+    let bar = ProgressBar::new(files.len() as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} transcripts checked ({eta} left)")
+    {
+        bar.set_style(style);
+    }
+    let reports = files
+        .par_iter()
+        .map(|f| {
+            let r = check_file(f);
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+    reports
+}
+
+/// Checks one transcript file.
+pub fn check_file(path: &Path) -> FileReport {
+    let checked = read_capped(path, MAGIC.len() + MAX_TRANSCRIPT)
+        .and_then(|bytes| check_transcript(&bytes).map_err(|e| e.to_string()));
+    FileReport {
+        file: path.display().to_string(),
+        exit: checked.as_ref().map_or(exit::UNREADABLE, exit::of_checked),
+        checked,
+    }
+}

@@ -1,0 +1,178 @@
+//! What the command line tests share: running the real binary, temporary folders, and
+//! transcripts made by simulating real games.
+
+// Each test file is its own crate and uses only part of this module.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sealed_conformance::duel_kit::{duel_proposal, duel_terms, random_bot};
+use sealed_conformance::sim::{NetConfig, Sim, test_key};
+use sealed_games::duel::Duel;
+use sealed_protocol::envelope::Envelope;
+use sealed_protocol::fault::FaultKind;
+use sealed_protocol::ids::Name;
+use sealed_protocol::proof::Proof;
+use sealed_protocol::transcript::{Evidence, FraudProof, TranscriptFile};
+use sealed_protocol::wire::{self, MAX_MESSAGE};
+
+/// Runs `sealed` with these arguments.
+pub fn sealed(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sealed"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The exit code; a panic shows as 101 and a signal as -1, both failures of the tests.
+pub fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+/// Stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A fresh folder under the system's temporary folder, removed when dropped. Unique
+/// per process and call, so tests running in parallel never share one.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// Creates the folder.
+    pub fn new(label: &str) -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "sealed-cli-test-{}-{label}-{n}",
+            std::process::id()
+        ));
+        // A leftover from a crashed run with a reused process id would mix in old files.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("create temporary folder");
+        TempDir(path)
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Writes a file into the folder and returns its path as text.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, bytes).expect("write test file");
+        p.to_str().expect("temporary paths are UTF-8").to_owned()
+    }
+
+    /// The folder's path as text.
+    pub fn arg(&self) -> &str {
+        self.0.to_str().expect("temporary paths are UTF-8")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The transcript of a whole Duel between two honest random players: it verifies.
+pub fn verified() -> &'static [u8] {
+    static FILE: OnceLock<Vec<u8>> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let mut sim = Sim::new(
+            duel_terms(&Duel::default(), 1),
+            vec![random_bot(), random_bot()],
+            NetConfig::perfect(),
+            1,
+        );
+        sim.run(10_000_000);
+        assert!(sim.quiet(), "the simulated game did not finish");
+        sim.transcripts().swap_remove(0)
+    })
+}
+
+/// The verified transcript, decoded.
+pub fn verified_file() -> TranscriptFile {
+    TranscriptFile::from_bytes(verified()).expect("the simulated transcript reads")
+}
+
+/// The verified transcript without its last envelope: readable, but no longer closed
+/// both ways, so unconfirmed.
+pub fn unfinished() -> Vec<u8> {
+    let mut f = verified_file();
+    f.envelopes.pop();
+    f.to_bytes()
+}
+
+/// The verified transcript with one signature byte changed: those bytes are not
+/// validly signed.
+pub fn badly_signed() -> Vec<u8> {
+    let mut f = verified_file();
+    let last = f.envelopes[3].len() - 1;
+    f.envelopes[3][last] ^= 0x40;
+    f.to_bytes()
+}
+
+/// The verified transcript with an equivocation proof made of junk bytes.
+pub fn forged_evidence() -> Vec<u8> {
+    let mut f = verified_file();
+    f.evidence.push(Evidence::Chain(Proof::Equivocation {
+        first: b"not an envelope".to_vec(),
+        second: b"nor is this".to_vec(),
+    }));
+    f.to_bytes()
+}
+
+/// The verified transcript with a fraud proof accusing an honest envelope of an
+/// illegal act.
+pub fn false_accusation() -> Vec<u8> {
+    let mut f = verified_file();
+    let envelope = f.envelopes[5].clone();
+    f.evidence.push(Evidence::Fraud(FraudProof {
+        envelope,
+        kind: FaultKind::IllegalAct,
+    }));
+    f.to_bytes()
+}
+
+/// The verified transcript plus a second envelope that seat 0 signed at the position
+/// of one it already signed (same content, another clock reading): an equivocation.
+pub fn equivocating() -> Vec<u8> {
+    let mut f = verified_file();
+    let (i, mut env) = f
+        .envelopes
+        .iter()
+        .enumerate()
+        .find_map(|(i, b)| {
+            let env: Envelope = wire::decode(b, MAX_MESSAGE).ok()?;
+            (env.unsigned.seat.0 == 0 && env.unsigned.seq == 2).then_some((i, env))
+        })
+        .expect("seat 0 signed at least three envelopes");
+    env.unsigned.clock += 1;
+    let twin = env.unsigned.sign(&test_key(0)).bytes;
+    assert_ne!(twin, f.envelopes[i]);
+    f.envelopes.push(twin);
+    f.to_bytes()
+}
+
+/// A validly signed proposal of a variant no build knows, with no envelopes.
+pub fn unknown_variant() -> Vec<u8> {
+    let mut p = duel_proposal(&Duel::default(), 9);
+    p.variant = Name::new("chess-of-the-future").expect("valid name");
+    TranscriptFile {
+        proposal: wire::encode(&p.sign(&test_key(0))),
+        envelopes: vec![],
+        evidence: vec![],
+    }
+    .to_bytes()
+}
