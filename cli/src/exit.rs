@@ -11,19 +11,10 @@ pub const UNREADABLE: i32 = 2;
 /// Readable, no fault, but not everything is confirmed.
 pub const UNCONFIRMED: i32 = 3;
 
-/// The code for a transcript that could be read and checked.
-///
-/// [`Checked::exit_code`] decides, with one addition: evidence the replay does not
-/// confirm (a proof whose bytes are not validly signed, or that accuses an envelope of
-/// a fault the rules do not find there) makes the file 2 like any other bytes that do
-/// not check. Left out, a file carrying a forged or false proof would pass as verified.
-/// A proven fault still comes first.
+/// The code for a transcript that could be read and checked: the protocol's own rule
+/// ([`Checked::exit_code`]), so that every verifier built on it agrees.
 pub fn of_checked(c: &Checked) -> i32 {
-    match c.exit_code() {
-        FAULT => FAULT,
-        _ if !c.unconfirmed_evidence.is_empty() => UNREADABLE,
-        code => code,
-    }
+    c.exit_code()
 }
 
 /// How bad a code is. A proven fault outranks unreadable input because signed evidence

@@ -13,11 +13,13 @@ use crate::proposal::Role;
 
 /// The rule a signed envelope broke.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum FaultKind {
     /// Two different envelopes signed at one position of one chain.
     Equivocation,
     /// `prev` does not name the seat's own previous envelope (or is not zero at seq 0).
+    #[serde(rename = "wrong-previous-hash")]
     WrongPrevious,
     /// An acknowledgement of the sender's own chain, out of order, or across logs.
     MalformedAck,
@@ -146,5 +148,61 @@ impl fmt::Display for Fault {
             "{} at {}: {} ({})",
             self.seat, self.at, self.kind, self.detail
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FaultKind::{self, *};
+
+    const ALL: &[FaultKind] = &[
+        Equivocation,
+        WrongPrevious,
+        MalformedAck,
+        BackwardAck,
+        OverLimits,
+        NotInAudience,
+        OutOfPhase,
+        WrongStartCommitments,
+        DuplicateCommitment,
+        CommitmentAfterDependent,
+        PrematureReveal,
+        EarlyReveal,
+        OpeningMismatch,
+        OpeningWithoutCommitment,
+        SlotNeverDealt,
+        SlotUsedTwice,
+        CardFromTwoSlots,
+        CardNotOnList,
+        SlotOutOfRange,
+        IndexRepeated,
+        OverDealt,
+        DealNotFromSeed,
+        DealBeforeCommitment,
+        OutOfTurn,
+        IllegalAct,
+        UndecodableAct,
+        AfterClose,
+        CloseBeforeEnd,
+        GameRule,
+        FalseEvidence,
+    ];
+
+    #[test]
+    fn json_names_are_the_documented_names() {
+        for k in ALL {
+            assert_eq!(
+                serde_json::to_value(k).unwrap(),
+                serde_json::Value::String(k.name().into())
+            );
+        }
+    }
+
+    #[test]
+    fn wire_numbers_follow_declaration_order() {
+        // The spec numbers fault kinds in declaration order: new kinds go at the end.
+        for (i, k) in ALL.iter().enumerate() {
+            assert_eq!(crate::wire::encode(k), vec![i as u8]);
+        }
     }
 }

@@ -10,9 +10,45 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// A SHA-256 output.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+/// A SHA-256 output. On the wire (postcard) it is 32 raw bytes; in human-readable
+/// formats (the JSON of `sealed verify --json`) it is lower-case hex.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Hash(pub [u8; 32]);
+
+impl Serialize for Hash {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.serialize_str(&self.to_hex())
+        } else {
+            self.0.serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Hash {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if d.is_human_readable() {
+            let text = String::deserialize(d)?;
+            from_hex(&text)
+                .and_then(|v| v.try_into().ok())
+                .map(Hash)
+                .ok_or_else(|| serde::de::Error::custom("expected 64 hex digits"))
+        } else {
+            <[u8; 32]>::deserialize(d).map(Hash)
+        }
+    }
+}
+
+/// Parses lower- or upper-case hexadecimal.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
 
 impl Hash {
     /// The all-zero value, used as the `prev` of the first envelope of a chain.
@@ -132,5 +168,17 @@ mod tests {
     #[test]
     fn hex_is_lower_case() {
         assert_eq!(to_hex(&[0x0a, 0xff]), "0aff");
+        assert_eq!(from_hex("0aFF"), Some(vec![0x0a, 0xff]));
+        assert_eq!(from_hex("0g"), None);
+        assert_eq!(from_hex("abc"), None);
+    }
+
+    #[test]
+    fn hash_is_raw_on_the_wire_and_hex_in_json() {
+        let h = Hash([0xab; 32]);
+        assert_eq!(crate::wire::encode(&h), vec![0xab; 32]);
+        let json = serde_json::to_string(&h).unwrap();
+        assert_eq!(json, format!("\"{}\"", "ab".repeat(32)));
+        assert_eq!(serde_json::from_str::<Hash>(&json).unwrap(), h);
     }
 }

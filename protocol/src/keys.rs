@@ -2,8 +2,9 @@
 //!
 //! We accept a signature exactly when ed25519-dalek's `verify_strict` does *and* the
 //! public key is the canonical encoding of its point. Signatures are checked one at a
-//! time: dalek's batch verification is cofactored, so it accepts signatures whose `R`
-//! carries a torsion component that the single check rejects, and two honest verifiers
+//! time: batch verification multiplies each equation by a random scalar, so a torsion
+//! component in `R` vanishes whenever that scalar is a multiple of its order, and the
+//! batch can accept a signature the single strict check rejects. Two honest verifiers
 //! must never disagree about which bytes are signed.
 
 use core::fmt;
@@ -116,6 +117,9 @@ impl fmt::Debug for Signature {
 
 impl Serialize for Signature {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            return s.serialize_str(&to_hex(&self.0));
+        }
         // A fixed-size tuple: postcard writes the 64 bytes with no length prefix.
         let mut t = s.serialize_tuple(64)?;
         for b in &self.0 {
@@ -142,6 +146,13 @@ impl<'de> Deserialize<'de> for Signature {
                 }
                 Ok(Signature(out))
             }
+        }
+        if d.is_human_readable() {
+            let text = String::deserialize(d)?;
+            let bytes = crate::hash::from_hex(&text).and_then(|v| <[u8; 64]>::try_from(v).ok());
+            return bytes
+                .map(Signature)
+                .ok_or_else(|| de::Error::custom("expected 128 hex digits"));
         }
         d.deserialize_tuple(64, V)
     }

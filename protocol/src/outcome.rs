@@ -8,6 +8,7 @@ use crate::ids::Seat;
 
 /// One player's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum SeatResult {
     /// Won.
     Win,

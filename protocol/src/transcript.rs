@@ -127,11 +127,12 @@ pub struct Checked {
 
 impl Checked {
     /// `sealed verify`'s exit code: 1 a proven fault (signed evidence stands whatever
-    /// else the file holds), else 2 bytes not validly signed, else 3 unconfirmed, else 0.
+    /// else the file holds), else 2 bytes not validly signed or evidence the replay does
+    /// not confirm (a file that asserts what it cannot show), else 3 unconfirmed, else 0.
     pub fn exit_code(&self) -> i32 {
         if !self.verdict.faults.is_empty() {
             1
-        } else if !self.unsigned.is_empty() {
+        } else if !self.unsigned.is_empty() || !self.unconfirmed_evidence.is_empty() {
             2
         } else {
             self.verdict.exit_code()
@@ -143,6 +144,7 @@ impl Checked {
 pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), TranscriptError> {
     let terms = Terms::parse(&file.proposal)?;
     let mut engine: Engine<R> = Engine::new(terms)?;
+    engine.unbounded_ahead();
     let mut unsigned = vec![];
     let mut insert = |engine: &mut Engine<R>, what: String, bytes: &[u8]| {
         if let Err(e) = engine.insert(bytes) {

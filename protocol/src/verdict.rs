@@ -157,16 +157,21 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                     });
                 }
             }
-            for seat in terms.seats() {
-                if engine.has_joined(seat) && !engine.has_closed(seat) {
-                    claims.push(ClaimView {
-                        by: None,
-                        against: seat,
-                        about: ClaimAbout::WithheldClose,
-                        evidence: "no close".into(),
-                        open: true,
-                    });
-                }
+            for seat in terms.seats().filter(|s| engine.has_joined(*s)) {
+                let evidence = if !engine.has_closed(seat) {
+                    "no close"
+                } else if engine.close_due(seat) {
+                    "its last close does not acknowledge every other seat's close (second step missing)"
+                } else {
+                    continue;
+                };
+                claims.push(ClaimView {
+                    by: None,
+                    against: seat,
+                    about: ClaimAbout::WithheldClose,
+                    evidence: evidence.into(),
+                    open: true,
+                });
             }
         } else {
             for (against, what) in awaited(engine) {
@@ -287,7 +292,13 @@ fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, String)> {
         if due > 0 {
             out.push((
                 d.dealer,
-                format!("{} owes {due} slots of {}'s {}", d.dealer, d.owner, d.name),
+                format!(
+                    "{} owes {due} slot{} of {}'s {}",
+                    d.dealer,
+                    if due == 1 { "" } else { "s" },
+                    d.owner,
+                    d.name
+                ),
             ));
         }
     }

@@ -170,6 +170,28 @@ impl<R: Rules> Pair<R> {
         unsigned.sign(&test_key(seat.0))
     }
 
+    /// The envelope `seat` would sign next after the last of its envelopes that
+    /// `viewer` holds (not after what `seat` itself holds): how a cheater rewrites what
+    /// it has not yet delivered.
+    pub fn forge_after(&self, seat: Seat, viewer: Seat, body: Vec<Item>) -> Signed {
+        let v = self.sessions[viewer.index()].engine();
+        let chain = ChainId::public(seat);
+        let (seq, prev) = v.chain_tip(chain);
+        let s = &self.sessions[seat.index()];
+        let unsigned = Unsigned {
+            version: VERSION,
+            game: s.engine().terms().game(),
+            log: LogId::PUBLIC,
+            seat,
+            seq,
+            prev,
+            acks: s.engine().heads_for(seat, LogId::PUBLIC),
+            clock: self.now,
+            body,
+        };
+        unsigned.sign(&test_key(seat.0))
+    }
+
     /// Signs any unsigned envelope as `seat`.
     pub fn sign(seat: Seat, unsigned: Unsigned) -> Signed {
         unsigned.sign(&test_key(seat.0))

@@ -300,9 +300,11 @@ pub fn deal_not_from_seed() -> Cheat {
     p.inject(&env);
     let mut d = honest_pair();
     p.run_until(&mut d, |p| p.sessions[1].engine().is_over());
-    // B's own session cannot open the seed it committed to; B forges its reveal.
+    // B's own session cannot open the seed it committed to: it skips that opening and
+    // closes. B holds that back and sends A a reveal that opens the committed seed.
+    hold_back(&mut p, B);
     let mut reveal = vec![];
-    for key in p.sessions[1].engine().unopened(B) {
+    for key in p.sessions[0].engine().unopened(B) {
         if key == seed_key {
             reveal.push(Item::Open(Open {
                 purpose: key.purpose.clone(),
@@ -314,9 +316,8 @@ pub fn deal_not_from_seed() -> Cheat {
             reveal.push(p.opening(B, key.purpose.clone(), key.index));
         }
     }
-    p.pending.retain(|(to, _)| *to != A);
-    let env = p.forge(B, reveal);
-    p.inject(&env);
+    let env = p.forge_after(B, A, reveal);
+    p.deliver_to(A, &env);
     done(p, B, FaultKind::DealNotFromSeed)
 }
 

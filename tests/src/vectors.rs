@@ -196,8 +196,9 @@ pub fn derive() -> Value {
     })
 }
 
-/// A signature whose R carries a torsion component: the cofactored (batch) equation
-/// accepts it, the strict single check does not.
+/// A signature whose R carries a torsion component: the cofactored equation accepts it
+/// (and a batch verifier may, when its random multiplier kills the torsion), the strict
+/// single check does not.
 pub fn torsion_signature(seat: u8, message: &[u8]) -> Signature {
     let sk = ed25519_dalek::SigningKey::from_bytes(&[seat + 1; 32]);
     let a = sk.to_scalar();
@@ -361,7 +362,7 @@ pub fn transcript(game: &Pair<Duel>) -> (Value, Vec<u8>) {
         "bytes": h(&bytes),
         "verdict": {
             "exit": v.exit_code(),
-            "status": "verified",
+            "status": v.verdict.status,
             "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
             "reason": o.reason,
             "envelopes": v.verdict.envelopes,
@@ -497,7 +498,7 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
     weak.proposal = wire::encode(&prop.sign(&test_key(0)));
     out.push(reject(
         "small-order-key",
-        "non-strict-signature",
+        "small-order-key",
         2,
         vec![],
         None,

@@ -246,6 +246,7 @@ fn every_reject_vector_is_refused_for_its_reason() {
     for needed in [
         "bad-signature",
         "non-strict-signature",
+        "small-order-key",
         "wrong-previous-hash",
         "trailing-bytes",
         "oversize",

@@ -184,9 +184,13 @@ mod tests {
 
     #[test]
     fn the_example_in_games_md_replays() {
-        let r = replay("[Cards \"3\"]\n[Hand \"1\"]\n[Leader \"1\"]\n1. 2 3 2. 1 3 3. 1 2 1-0\n").unwrap();
+        let r = replay("[Cards \"3\"]\n[Hand \"1\"]\n[Leader \"1\"]\n1. 2 3 2. 1 3 3. 1 2 1-0\n")
+            .unwrap();
         assert_eq!(r.plies, 6);
-        assert_eq!(r.result.as_deref(), Some("seat 0 win, seat 1 loss (rounds taken 2-1)"));
+        assert_eq!(
+            r.result.as_deref(),
+            Some("seat 0 win, seat 1 loss (rounds taken 2-1)")
+        );
     }
 
     #[test]

@@ -53,6 +53,11 @@ impl<R: Rules> Engine<R> {
         let u = env.unsigned();
         let at = env.at();
         let seat = u.seat;
+        if u.seq == 0 && u.log.is_public() {
+            // The seat has spoken, even if what it said breaks a rule: the others must
+            // not wait for it, nor be blamed for revealing after it.
+            self.seats[seat.index()].first = Some(at);
+        }
         if let Some(why) = malformed_acks {
             return Err(broken(FaultKind::MalformedAck, why));
         }
@@ -83,7 +88,9 @@ impl<R: Rules> Engine<R> {
                 }
             }
         }
-        let closed_before = self.seats[seat.index()].close.is_some();
+        let closed_before = self.seats[seat.index()]
+            .close
+            .is_some_and(|c| self.store.seen(clock, c));
         if closed_before && u.body.iter().any(|i| !matches!(i, Item::Close)) {
             return Err(broken(
                 FaultKind::AfterClose,
@@ -354,9 +361,13 @@ impl<R: Rules> Engine<R> {
                     .map_err(|why| broken(FaultKind::FalseEvidence, why))?;
                 // The accused's fault is a chain fault (found from the envelopes held);
                 // make sure they are held, and end the game for whoever sees this.
+                // Kept beside the chains, never in a slot: a proof must not change which
+                // branch of a chain is followed.
                 for e in proven.envelopes {
-                    let _ = self.store.insert(e);
+                    self.store.insert_beside(e);
                 }
+                let detail = super::chain_fault_detail(&proven.kind);
+                self.fault_only(proven.seat, proven.at, proven.kind.clone(), detail);
                 self.game.posted.push((proven.at, proven.kind));
                 if !self.game.terminal.contains(&at) {
                     self.game.terminal.push(at);
@@ -493,7 +504,9 @@ impl<R: Rules> Engine<R> {
                 let seed = seed_from_value(&o.value)
                     .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a seed is 32 bytes"))?;
                 self.ledger.opened.insert(key, (o.value.clone(), at));
-                self.check_deals(seat, name, Seat(o.index as u8), &seed);
+                if let Ok(owner) = u8::try_from(o.index) {
+                    self.check_deals(seat, name, Seat(owner), &seed);
+                }
                 return Ok(());
             }
             Purpose::Setup(_) => {
@@ -521,8 +534,12 @@ impl<R: Rules> Engine<R> {
             .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a coin seed is 32 bytes"))?;
         // Public from now on, whether or not this reveal comes too early.
         self.ledger.coin_public.push((seat, at));
+        // Once the game is over in the sender's view the coin decides nothing, and the
+        // seed is just one more commitment opened at the end.
+        let over = self.over_in(clock);
         for p in self.terms.player_seats() {
-            if p != seat
+            if !over
+                && p != seat
                 && !self.seats[p.index()]
                     .first
                     .is_some_and(|f| self.store.seen(clock, f))
@@ -561,8 +578,8 @@ impl<R: Rules> Engine<R> {
         let deck = &self.ledger.decks[d];
         let slot = o.index;
         if !over {
-            let dealt = deck.dealt.get(&slot).or_else(|| deck.granted.get(&slot));
-            if !dealt.is_some_and(|r| self.store.seen(clock, *r)) {
+            let in_view = |r: Option<&EnvRef>| r.is_some_and(|r| self.store.seen(clock, *r));
+            if !in_view(deck.dealt.get(&slot)) && !in_view(deck.granted.get(&slot)) {
                 return Err(broken(
                     FaultKind::SlotNeverDealt,
                     format!("{name} slot {slot} was never dealt to {seat}"),

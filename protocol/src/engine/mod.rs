@@ -107,8 +107,16 @@ impl<R: Rules> Engine<R> {
             ..Default::default()
         };
         for owe in rules.opening_deals() {
-            if let Some(d) = ledger.deck_index(owe.owner, &owe.deck) {
-                ledger.decks[d].owed.push((None, owe.count));
+            match ledger.deck_index(owe.owner, &owe.deck) {
+                Some(d) if ledger.decks[d].spec.dealer == owe.dealer => {
+                    ledger.decks[d].owed.push((None, owe.count))
+                }
+                _ => {
+                    return Err(OptionError(format!(
+                        "an opening deal names no deck {} that {} deals",
+                        owe.deck, owe.dealer
+                    )));
+                }
             }
         }
         Ok(Engine {
@@ -133,6 +141,13 @@ impl<R: Rules> Engine<R> {
             notes: vec![],
             dangling: vec![],
         })
+    }
+
+    /// Lifts the bound on how far ahead of its chain an envelope may be stored. A live
+    /// session keeps the bound (a peer must not make it hold envelopes it can never
+    /// process); a verifier reading a whole file, already bounded in size, does not.
+    pub fn unbounded_ahead(&mut self) {
+        self.store.max_ahead = u64::MAX;
     }
 
     /// Parses, verifies and stores envelope bytes, then processes whatever became ready.
@@ -197,7 +212,7 @@ impl<R: Rules> Engine<R> {
             self.store.others.extend(old);
         }
 
-        let malformed = ack_shape(&env);
+        let malformed = ack_shape(&env, &self.terms, &self.rules);
         if malformed.is_none() {
             for ack in &env.unsigned().acks {
                 match self.store.chains.get(&ack.chain) {
@@ -300,7 +315,7 @@ impl<R: Rules> Engine<R> {
                         role: self.role_of(id.seat),
                         at,
                         kind: FaultKind::Equivocation,
-                        detail: "two different envelopes signed at one position".into(),
+                        detail: chain_fault_detail(&FaultKind::Equivocation).into(),
                     };
                     out.push((
                         f,
@@ -329,7 +344,7 @@ impl<R: Rules> Engine<R> {
                         role: self.role_of(id.seat),
                         at,
                         kind: FaultKind::WrongPrevious,
-                        detail: "prev does not name the seat's previous envelope".into(),
+                        detail: chain_fault_detail(&FaultKind::WrongPrevious).into(),
                     };
                     let proof = Proof::BrokenLink {
                         earlier: earlier.map(|e| e.bytes.clone()),
@@ -669,10 +684,28 @@ pub enum InsertError {
     Store(#[from] StoreError),
 }
 
-/// Checks acknowledgements' shape: strictly ascending, never the sender's own chain,
-/// and a public envelope never acknowledges a private log.
-fn ack_shape(env: &Signed) -> Option<&'static str> {
+/// The one wording of each chain fault, whether found in the envelopes held or posted
+/// as evidence (so the two records are the same fault).
+pub(crate) fn chain_fault_detail(kind: &FaultKind) -> &'static str {
+    match kind {
+        FaultKind::Equivocation => "two different envelopes signed at one position",
+        _ => "prev does not name the seat's previous envelope",
+    }
+}
+
+/// Checks acknowledgements' shape: strictly ascending, only of seats of the game and of
+/// logs the game has, never the sender's own chain, and a public envelope never
+/// acknowledges a private log.
+fn ack_shape<R: Rules>(env: &Signed, terms: &Terms, rules: &R) -> Option<&'static str> {
     let u = env.unsigned();
+    for a in &u.acks {
+        if terms.key(a.chain.seat).is_none() {
+            return Some("acknowledges a seat the game does not have");
+        }
+        if !a.chain.log.is_public() && rules.audience(a.chain.log).is_none() {
+            return Some("acknowledges a log the game does not have");
+        }
+    }
     if u.acks.windows(2).any(|w| w[0].chain >= w[1].chain) {
         return Some("acknowledgements not strictly ascending by chain");
     }
@@ -692,7 +725,7 @@ fn ack_shape(env: &Signed) -> Option<&'static str> {
 
 fn check_specs(terms: &Terms, decks: &[DeckSpec], setups: &[SetupSpec]) -> Result<(), OptionError> {
     for (i, d) in decks.iter().enumerate() {
-        if !terms.is_player(d.owner) || terms.key(d.dealer).is_none() || d.owner == d.dealer {
+        if !terms.is_player(d.owner) || !terms.is_player(d.dealer) || d.owner == d.dealer {
             return Err(OptionError(format!(
                 "deck {} has a bad owner or dealer",
                 d.name
@@ -715,6 +748,22 @@ fn check_specs(terms: &Terms, decks: &[DeckSpec], setups: &[SetupSpec]) -> Resul
             .any(|e| e.owner == d.owner && e.name == d.name)
         {
             return Err(OptionError(format!("deck {} declared twice", d.name)));
+        }
+    }
+    // Every start commitment travels in the seat's first envelope, which must fit the
+    // message cap: at most 1,800 hashes of 32 bytes (57.6 KiB) leaves room for the rest.
+    for seat in terms.player_seats() {
+        let owned: usize = decks
+            .iter()
+            .filter(|d| d.owner == seat)
+            .map(|d| d.cards.len())
+            .sum();
+        let dealt = decks.iter().filter(|d| d.dealer == seat).count();
+        let own_setups = setups.iter().filter(|s| s.owner == seat).count();
+        if 1 + owned + dealt + own_setups > 1800 {
+            return Err(OptionError(format!(
+                "{seat} would commit more than 1800 values at the start"
+            )));
         }
     }
     for s in setups {

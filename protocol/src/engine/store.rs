@@ -63,9 +63,11 @@ pub enum Inserted {
     Equivocation(EnvRef),
 }
 
-#[derive(Clone, Default, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Store {
     pub chains: BTreeMap<ChainId, ChainSlots>,
+    /// How far ahead of its chain's processing an envelope may be stored.
+    pub max_ahead: u64,
     /// Validly signed envelopes at a position whose slot holds a different one.
     pub others: Vec<Signed>,
 }
@@ -74,8 +76,18 @@ pub(crate) struct Store {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
     /// Too far beyond what has been processed of its chain.
-    #[error("{0} is more than {MAX_AHEAD} envelopes ahead of its chain")]
+    #[error("{0} is too far ahead of its chain")]
     TooFarAhead(EnvRef),
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store {
+            chains: BTreeMap::new(),
+            max_ahead: MAX_AHEAD,
+            others: vec![],
+        }
+    }
 }
 
 impl Store {
@@ -86,7 +98,7 @@ impl Store {
             index: next_index,
             ..Default::default()
         });
-        if at.seq >= slots.processed.saturating_add(MAX_AHEAD) {
+        if at.seq >= slots.processed.saturating_add(self.max_ahead) {
             return Err(StoreError::TooFarAhead(at));
         }
         let i = at.seq as usize;
@@ -106,6 +118,19 @@ impl Store {
                 self.others.push(signed);
                 Ok(Inserted::Equivocation(at))
             }
+        }
+    }
+
+    /// Keeps an envelope beside the chains (never in a slot), unless already held.
+    pub fn insert_beside(&mut self, signed: Signed) {
+        let at = signed.at();
+        let in_slot = self
+            .chains
+            .get(&at.chain)
+            .and_then(|c| c.get(at.seq))
+            .is_some_and(|s| s.hash == signed.hash);
+        if !in_slot && !self.others.iter().any(|o| o.hash == signed.hash) {
+            self.others.push(signed);
         }
     }
 

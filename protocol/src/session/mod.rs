@@ -257,8 +257,7 @@ impl<R: Rules> Session<R> {
 
     // ----- internals used by the phases -----
 
-    /// Sends the first envelope: acceptance (unless proposer) and start commitments,
-    /// plus the coin reveal when every other player's commitments are already here.
+    /// Sends the first envelope: acceptance (unless proposer) and start commitments.
     fn join(&mut self, entropy: [u8; 32], proposer: bool, now: u64) -> Result<(), SessionError> {
         let secrets = Secrets::new(entropy);
         let decks = self.engine.decks();
@@ -281,10 +280,10 @@ impl<R: Rules> Session<R> {
                     })
                     .collect::<Option<Vec<_>>>()
                     .ok_or(SessionError::WrongPhase("a start commitment has no value"))?;
-                for chunk in hashes.chunks(crate::body::MAX_COMMITS) {
+                for (i, chunk) in hashes.chunks(crate::body::MAX_COMMITS).enumerate() {
                     body.push(Item::Commit(Commit {
                         purpose: purpose.clone(),
-                        first: run[0],
+                        first: run[0] + (i * crate::body::MAX_COMMITS) as u32,
                         hashes: chunk.to_vec(),
                     }));
                 }
@@ -404,7 +403,7 @@ impl<R: Rules> Session<R> {
     }
 
     /// Openings of every commitment of this seat not yet opened.
-    fn reveal_items(&self) -> Vec<Item> {
+    fn reveal_items(&self) -> Vec<(CommitKey, Item)> {
         let Some(secrets) = &self.secrets else {
             return vec![];
         };
@@ -414,12 +413,14 @@ impl<R: Rules> Session<R> {
             .into_iter()
             .filter_map(|key| {
                 let value = secrets.value(&key, &decks)?;
-                Some(Item::Open(Open {
+                let nonce = secrets.nonce(&key);
+                let item = Item::Open(Open {
                     purpose: key.purpose.clone(),
                     index: key.index,
-                    nonce: secrets.nonce(&key),
+                    nonce,
                     value,
-                }))
+                });
+                Some((key, item))
             })
             .collect()
     }

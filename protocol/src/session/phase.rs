@@ -28,8 +28,12 @@ pub struct AwaitCoin;
 pub struct Playing;
 
 /// The game is over; opening every commitment, then closing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Revealing;
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Revealing {
+    /// Openings this seat's own engine refused (it will not sign them): skipped, so
+    /// that one bad opening can never keep the seat from closing.
+    refused: Vec<CommitKey>,
+}
 
 /// Closed, and every seat closed after seeing the others: the transcript is complete.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +64,7 @@ impl Phase {
         if !engine.has_joined(seat) {
             Phase::Decide(AwaitDecision)
         } else if engine.is_over() {
-            Phase::End(Revealing)
+            Phase::End(Revealing::default())
         } else if engine.coin().is_some() {
             Phase::Play(Playing)
         } else if engine.coin_revealed(seat) {
@@ -180,7 +184,7 @@ impl AwaitDecision {
 impl AwaitCommitments {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
-            return (Phase::End(Revealing), true);
+            return (Phase::End(Revealing::default()), true);
         }
         if s.engine.coin_revealed(s.seat) {
             return (Phase::Coin(AwaitCoin), true);
@@ -210,7 +214,7 @@ impl AwaitCommitments {
 impl AwaitCoin {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
-            (Phase::End(Revealing), true)
+            (Phase::End(Revealing::default()), true)
         } else if s.engine.coin().is_some() {
             (Phase::Play(Playing), true)
         } else {
@@ -224,7 +228,7 @@ impl Playing {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
             s.outbox.push_back(Action::GameOver);
-            return (Phase::End(Revealing), true);
+            return (Phase::End(Revealing::default()), true);
         }
         let sent = send_due_deals(s, now);
         (Phase::Play(self), sent)
@@ -298,12 +302,38 @@ impl Playing {
 }
 
 impl Revealing {
-    fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
-        let reveals = s.reveal_items();
+    /// Envelopes of openings stay well under the message cap.
+    const BATCH_BYTES: usize = 48 * 1024;
+
+    fn advance<R: Rules>(mut self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
+        let reveals: Vec<(CommitKey, Item)> = s
+            .reveal_items()
+            .into_iter()
+            .filter(|(k, _)| !self.refused.contains(k))
+            .collect();
         if !reveals.is_empty() {
-            let chunk: Vec<Item> = reveals.into_iter().take(crate::body::MAX_ITEMS).collect();
-            let sent = s.send(LogId::PUBLIC, chunk, now).is_ok();
-            return (Phase::End(self), sent);
+            let mut batch = vec![];
+            let mut size = 0;
+            for (key, item) in reveals {
+                let len = crate::wire::encode(&item).len();
+                if !batch.is_empty()
+                    && (batch.len() == crate::body::MAX_ITEMS || size + len > Self::BATCH_BYTES)
+                {
+                    break;
+                }
+                size += len;
+                batch.push((key, item));
+            }
+            let items: Vec<Item> = batch.iter().map(|(_, i)| i.clone()).collect();
+            if s.send(LogId::PUBLIC, items, now).is_err() {
+                // Find the opening that is refused and send the others one by one.
+                for (key, item) in batch {
+                    if s.send(LogId::PUBLIC, vec![item], now).is_err() {
+                        self.refused.push(key);
+                    }
+                }
+            }
+            return (Phase::End(self), true);
         }
         if !s.engine.has_closed(s.seat) || s.engine.close_due(s.seat) {
             let sent = s.send(LogId::PUBLIC, vec![Item::Close], now).is_ok();
