@@ -222,6 +222,11 @@ impl Terms {
         if p.mailboxes.len() > 4 {
             return Err(ProposalError::Mailboxes("more than 4 mailboxes"));
         }
+        // A mailbox signs nothing in the game, but its key is its network identity: a key
+        // that could never authenticate a node is a mistake to refuse now.
+        if p.mailboxes.iter().any(|m| PublicKey::from_bytes(&m.key).is_err()) {
+            return Err(ProposalError::Mailboxes("a mailbox key is not a valid public key"));
+        }
         if p.mailboxes
             .iter()
             .any(|m| m.addrs.len() > 8 || m.addrs.iter().any(|a| a.len() > 256))
