@@ -3,6 +3,7 @@
 
 pub mod duel_kit;
 pub mod pair;
+pub mod race;
 pub mod scenarios;
 pub mod sim;
 pub mod vectors;

@@ -399,3 +399,77 @@ fn an_honest_seat_refuses_to_sign_a_bad_move() {
     let r = p.sessions[1].handle_command(play(slot), 1);
     assert!(r.is_err());
 }
+
+#[test]
+fn a_sealed_value_opened_to_another_value_loses() {
+    use sealed_conformance::race::{Race, add, race_terms};
+    use sealed_protocol::body::Open;
+    let honest_race = || -> sealed_conformance::pair::Decide<Race> {
+        Box::new(|s| {
+            if s.engine().to_act() == Some(s.seat()) {
+                add(s, 1, vec![7])
+            } else {
+                None
+            }
+        })
+    };
+    let mut p = Pair::<Race>::new(race_terms(30, 2), 40);
+    let mut d = [honest_race(), honest_race()];
+    p.run_until(&mut d, |p| {
+        p.sessions[0].engine().state().is_some_and(|s| s.plies >= 4)
+    });
+    let state = p.sessions[0].engine().state().unwrap().clone();
+    let mover = state.to_move;
+    let prev = state.last_note[mover.index()].expect("a previous note");
+    // The mover opens its previous note with a value it did not seal.
+    let secrets = p.sessions[mover.index()].secrets().unwrap().clone();
+    let name = sealed_protocol::ids::Name::new("note").unwrap();
+    let key = CommitKey {
+        seat: mover,
+        purpose: Purpose::Value(name.clone()),
+        index: prev,
+    };
+    let game = p.sessions[0].engine().terms().game();
+    let fresh = sealed_protocol::commit::commitment(
+        game,
+        &CommitKey {
+            index: state.plies,
+            ..key.clone()
+        },
+        &secrets.nonce(&key),
+        &[1],
+    );
+    let body = vec![
+        Item::Commit(Commit {
+            purpose: Purpose::Value(name.clone()),
+            first: state.plies,
+            hashes: vec![fresh],
+        }),
+        Item::Open(Open {
+            purpose: Purpose::Value(name),
+            index: prev,
+            nonce: secrets.nonce(&key),
+            value: vec![8],
+        }),
+        Item::Act(sealed_protocol::wire::encode(
+            &sealed_conformance::race::Add(1),
+        )),
+    ];
+    let env = p.forge(mover, body);
+    p.inject(&env);
+    let mut d = [honest_race(), honest_race()];
+    p.run(&mut d);
+    let honest_seat = Seat(1 - mover.0);
+    let v = p.sessions[honest_seat.index()].verdict();
+    assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
+    assert!(
+        v.faults
+            .iter()
+            .all(|f| f.seat == mover && f.kind == FaultKind::OpeningMismatch),
+        "{v:#?}"
+    );
+    assert_eq!(
+        v.outcome.unwrap().results[honest_seat.index()],
+        SeatResult::Win
+    );
+}

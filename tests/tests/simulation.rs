@@ -119,3 +119,61 @@ fn a_move_declines_a_standing_offer() {
     let v = converged(&sim);
     assert!(v.outcome.expect("ended").reason.starts_with("rounds taken"));
 }
+
+// ----- Race: the test-only scaffolding rules (sealed values and private setups) -----
+
+use sealed_conformance::race::{Race, race_bot, race_terms};
+
+fn race_converged(sim: &Sim<Race>) -> Verdict {
+    assert!(sim.quiet(), "not finished by t={}", sim.now);
+    let files = sim.transcripts();
+    assert_eq!(
+        Sim::<Race>::digest(&files[0]),
+        Sim::<Race>::digest(&files[1]),
+        "transcripts differ"
+    );
+    let v0 = sim.sessions[0].verdict();
+    assert_eq!(v0, sim.sessions[1].verdict(), "verdicts differ");
+    // The offline check runs the same rules over the written file.
+    let file = sealed_protocol::transcript::TranscriptFile::from_bytes(&files[0]).expect("file");
+    let (_, offline) = sealed_protocol::transcript::check::<Race>(&file).expect("readable");
+    assert_eq!(
+        offline.verdict, v0,
+        "offline verdict differs from the live one"
+    );
+    v0
+}
+
+#[test]
+fn race_converges_under_a_hostile_network_with_sealed_notes_and_setups() {
+    for seed in 0..30 {
+        let mut sim = Sim::new(
+            race_terms(15, seed as u8),
+            vec![race_bot(None), race_bot(None)],
+            NetConfig::hostile(),
+            seed,
+        );
+        sim.run(10_000_000);
+        let v = race_converged(&sim);
+        assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
+        assert!(sim.refused.is_empty(), "{:?}", sim.refused);
+        // Every note and both setup seeds were opened by the end.
+        for s in &sim.sessions {
+            assert!(s.engine().unopened(s.seat()).is_empty());
+        }
+    }
+}
+
+#[test]
+fn race_simultaneous_resignations_are_a_draw() {
+    for seed in 0..10 {
+        let bots = vec![race_bot(Some(4)), race_bot(Some(4))];
+        let mut sim = Sim::new(race_terms(30, 1), bots, NetConfig::perfect(), seed);
+        sim.run(10_000_000);
+        let v = race_converged(&sim);
+        assert_eq!(
+            v.outcome.expect("ended").results,
+            vec![SeatResult::Draw, SeatResult::Draw]
+        );
+    }
+}
