@@ -1,1 +1,248 @@
-fn main() {}
+//! What full verification of a transcript costs next to its signatures alone.
+//!
+//! A finished game of Duel with 200 envelopes is checked end to end by
+//! `sealed_games::variant::check_transcript` (decode, strict signatures, chains, replay,
+//! verdict), and compared with the bare floor: 200 strict Ed25519 verifications of the
+//! same messages and signatures. Signatures should dominate; the goal is a ratio of at
+//! most 1.25. After the criterion groups the ratio is measured again in-process and
+//! printed on one line, followed by a rough split of the time by phase.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use ed25519_dalek::{Signature, VerifyingKey};
+
+use sealed_conformance::duel_kit::{duel_terms, random_bot};
+use sealed_conformance::sim::{NetConfig, Sim, test_key};
+use sealed_games::duel::Duel;
+use sealed_games::variant::check_transcript;
+use sealed_protocol::engine::Engine;
+use sealed_protocol::envelope::{Envelope, Signed};
+use sealed_protocol::hash::tag;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::verdict::verdict;
+use sealed_protocol::wire;
+
+/// The envelope count we aim for. `Duel { cards: 48, hand: 1 }` makes exactly this many
+/// (the workload asserts it): 96 plays, 94 refill deals (one per seat after every round
+/// but the last), and per seat the opening, the coin reveal with the opening deal, the
+/// deal-seed reveal and two closes.
+const ENVELOPES: usize = 200;
+const RULES: Duel = Duel { cards: 48, hand: 1 };
+
+/// The transcript under test and the raw signature checks it contains.
+struct Workload {
+    bytes: Vec<u8>,
+    raw: Vec<(VerifyingKey, Vec<u8>, Signature)>,
+}
+
+fn workload() -> Workload {
+    let terms = duel_terms(&RULES, 1);
+    let mut sim = Sim::new(
+        terms,
+        vec![random_bot(), random_bot()],
+        NetConfig::perfect(),
+        1,
+    );
+    sim.run(100_000_000);
+    assert!(sim.quiet(), "the game did not finish");
+    let bytes = sim.transcripts().swap_remove(0);
+    let checked = check_transcript(&bytes).expect("checkable");
+    assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
+    let file = TranscriptFile::from_bytes(&bytes).expect("readable");
+    println!(
+        "workload: Duel {{ cards: {}, hand: {} }}, {} envelopes in the file, {} processed, \
+         {} bytes",
+        RULES.cards,
+        RULES.hand,
+        file.envelopes.len(),
+        checked.verdict.envelopes,
+        bytes.len()
+    );
+    assert_eq!(file.envelopes.len(), ENVELOPES);
+    assert_eq!(checked.verdict.envelopes, ENVELOPES as u64);
+
+    assert_eq!(tag::SIGN_ENVELOPE, "sealed/v1/sign/envelope");
+    let raw = file
+        .envelopes
+        .iter()
+        .map(|e| {
+            let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+            let seat = env.unsigned.seat.0;
+            let key =
+                VerifyingKey::from_bytes(&test_key(seat).public().to_bytes()).expect("a valid key");
+            let (unsigned, sig) = e.split_at(e.len() - 64);
+            let mut message = b"sealed/v1/sign/envelope\x00".to_vec();
+            message.extend_from_slice(unsigned);
+            let sig = Signature::from_slice(sig).expect("64 bytes");
+            key.verify_strict(&message, &sig)
+                .expect("a valid signature");
+            (key, message, sig)
+        })
+        .collect();
+    Workload { bytes, raw }
+}
+
+fn full(w: &Workload) {
+    let checked = check_transcript(black_box(&w.bytes)).expect("checkable");
+    black_box(checked);
+}
+
+fn raw(w: &Workload) {
+    for (key, message, sig) in &w.raw {
+        key.verify_strict(black_box(message), black_box(sig))
+            .expect("valid");
+    }
+}
+
+fn bench(c: &mut Criterion, w: &Workload) {
+    let mut g = c.benchmark_group("verify");
+    g.throughput(Throughput::Elements(ENVELOPES as u64));
+    g.sample_size(30);
+    g.measurement_time(Duration::from_secs(8));
+    g.bench_function("check_transcript 200 envelopes", |b| b.iter(|| full(w)));
+    g.bench_function("verify_strict x200 raw", |b| b.iter(|| raw(w)));
+    g.finish();
+}
+
+/// Mean time of one call of `f`, over `iters` calls.
+fn mean(iters: u32, mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    for _ in 0..iters {
+        f();
+    }
+    start.elapsed() / iters
+}
+
+/// Both workloads measured in alternation, one call each per round, so that drift in
+/// the machine's speed (other processes, frequency changes) hits both alike. Prints
+/// the ratio of the means, and the median of the per-round ratios as a check on noise.
+fn ratio(w: &Workload) {
+    for _ in 0..10 {
+        full(w);
+        raw(w);
+    }
+    let rounds = 300;
+    let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
+    let mut per_round = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let x = mean(1, || full(w));
+        let y = mean(1, || raw(w));
+        a += x;
+        b += y;
+        per_round.push(x.as_secs_f64() / y.as_secs_f64());
+    }
+    per_round.sort_by(f64::total_cmp);
+    let n = rounds as u32;
+    let (a, b) = (a / n, b / n);
+    println!(
+        "verify {ENVELOPES}-envelope transcript / {ENVELOPES} raw verify_strict = {:.2} \
+         (goal <= 1.25): means {:.3} ms / {:.3} ms over {rounds} alternating rounds, \
+         median per-round ratio {:.2}",
+        a.as_secs_f64() / b.as_secs_f64(),
+        a.as_secs_f64() * 1e3,
+        b.as_secs_f64() * 1e3,
+        per_round[rounds / 2],
+    );
+}
+
+/// A named piece of work to time.
+type Step<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+/// Where the time of a full check goes, phase by phase: the same work `check` does,
+/// done step by step, all phases measured round-robin like [`ratio`]. The phases add
+/// up to roughly, not exactly, one `check_transcript`.
+fn phases(w: &Workload) {
+    let file = TranscriptFile::from_bytes(&w.bytes).expect("readable");
+    let terms = Terms::parse(&file.proposal).expect("terms");
+    let signed: Vec<Signed> = file
+        .envelopes
+        .iter()
+        .map(|e| Signed::parse(&terms, e).expect("signed"))
+        .collect();
+    let mut engine: Engine<Duel> = Engine::new(terms.clone()).expect("duel");
+    for s in &signed {
+        engine.insert_signed(s.clone()).expect("stored");
+    }
+    let mut steps: Vec<Step<'_>> = vec![
+        ("whole check_transcript", Box::new(|| full(w))),
+        ("raw verify_strict x200", Box::new(|| raw(w))),
+        (
+            "TranscriptFile::from_bytes",
+            Box::new(|| {
+                black_box(TranscriptFile::from_bytes(black_box(&w.bytes)).expect("readable"));
+            }),
+        ),
+        (
+            "Terms::parse (twice per check)",
+            Box::new(|| {
+                black_box(Terms::parse(black_box(&file.proposal)).expect("terms"));
+            }),
+        ),
+        (
+            "wire::decode::<Envelope> x200 (also done in check's sort)",
+            Box::new(|| {
+                for e in &file.envelopes {
+                    black_box(
+                        wire::decode::<Envelope>(black_box(e), wire::MAX_MESSAGE).expect("ok"),
+                    );
+                }
+            }),
+        ),
+        (
+            "Signed::parse x200 (decode, verify, hash)",
+            Box::new(|| {
+                for e in &file.envelopes {
+                    black_box(Signed::parse(&terms, black_box(e)).expect("signed"));
+                }
+            }),
+        ),
+        (
+            "Engine::insert_signed x200 (store, replay, judge)",
+            Box::new(|| {
+                let mut engine: Engine<Duel> = Engine::new(terms.clone()).expect("duel");
+                for s in &signed {
+                    engine.insert_signed(s.clone()).expect("stored");
+                }
+                black_box(&engine);
+            }),
+        ),
+        (
+            "verdict",
+            Box::new(|| {
+                black_box(verdict(black_box(&engine)));
+            }),
+        ),
+    ];
+    let mut total = vec![Duration::ZERO; steps.len()];
+    let rounds = 40;
+    for _ in 0..rounds {
+        for (i, (_, f)) in steps.iter_mut().enumerate() {
+            total[i] += mean(1, f);
+        }
+    }
+    let whole = total[0].as_secs_f64();
+    for ((name, _), t) in steps.iter().zip(&total) {
+        let t = t.as_secs_f64();
+        println!(
+            "phase {name:<58} {:>8.3} ms  {:>5.1}% of the whole check",
+            t * 1e3 / f64::from(rounds),
+            100.0 * t / whole
+        );
+    }
+}
+
+fn main() {
+    let w = workload();
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c, &w);
+    c.final_summary();
+    // `cargo bench` passes `--bench`; without it (`cargo test --benches`) criterion only
+    // runs each benchmark once as a test, and the timing below is skipped as well.
+    if std::env::args().any(|a| a == "--bench") {
+        ratio(&w);
+        phases(&w);
+    }
+}
