@@ -224,8 +224,13 @@ impl Terms {
         }
         // A mailbox signs nothing in the game, but its key is its network identity: a key
         // that could never authenticate a node is a mistake to refuse now.
-        if p.mailboxes.iter().any(|m| PublicKey::from_bytes(&m.key).is_err()) {
-            return Err(ProposalError::Mailboxes("a mailbox key is not a valid public key"));
+        if p.mailboxes
+            .iter()
+            .any(|m| PublicKey::from_bytes(&m.key).is_err())
+        {
+            return Err(ProposalError::Mailboxes(
+                "a mailbox key is not a valid public key",
+            ));
         }
         if p.mailboxes
             .iter()
