@@ -1,6 +1,7 @@
 //! Dispatch from a variant's name to its rules.
 
-use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check};
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
 use crate::duel::{self, Duel};
 use crate::replay::{ReplayError, Replayed};
@@ -50,9 +51,9 @@ pub enum CheckError {
 /// Checks transcript file bytes under the rules its proposal names.
 pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
     let file = TranscriptFile::from_bytes(bytes)?;
-    let name = file.variant()?;
-    match Variant::parse(&name) {
-        Some(Variant::Duel) => Ok(check::<Duel>(&file)?.1),
-        None => Err(CheckError::UnknownVariant(name)),
+    let terms = Terms::parse(&file.proposal).map_err(TranscriptError::from)?;
+    match Variant::parse(terms.variant()) {
+        Some(Variant::Duel) => Ok(check_with_terms::<Duel>(&file, terms)?.1),
+        None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, InsertError};
+use crate::engine::Engine;
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
 use crate::proof::Proof;
@@ -84,12 +84,6 @@ impl TranscriptFile {
         Ok(wire::decode(body, MAX_TRANSCRIPT)?)
     }
 
-    /// The variant named by the proposal, read without checking anything else (to pick
-    /// the rules before checking).
-    pub fn variant(&self) -> Result<String, TranscriptError> {
-        Ok(Terms::parse(&self.proposal)?.variant().to_owned())
-    }
-
     /// Everything an engine holds, as a file.
     pub fn from_engine<R: Rules>(engine: &Engine<R>) -> Self {
         let (chains, _) = engine.stored();
@@ -142,35 +136,45 @@ impl Checked {
 
 /// Replays a transcript under rules `R`.
 pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), TranscriptError> {
-    let terms = Terms::parse(&file.proposal)?;
+    check_with_terms(file, Terms::parse(&file.proposal)?)
+}
+
+/// Parses and inserts one envelope, recording why if it is not a validly signed
+/// envelope of this game.
+fn take<R: Rules>(engine: &mut Engine<R>, unsigned: &mut Vec<String>, what: String, bytes: &[u8]) {
+    match Signed::parse(engine.terms(), bytes) {
+        Ok(s) => {
+            if let Err(e) = engine.insert_signed(s) {
+                unsigned.push(format!("{what}: {e}"));
+            }
+        }
+        Err(e) => unsigned.push(format!("{what}: {e}")),
+    }
+}
+
+/// Replays a transcript under rules `R`, its proposal already parsed (callers that read
+/// the terms to pick the rules need not verify the proposal twice).
+pub fn check_with_terms<R: Rules>(
+    file: &TranscriptFile,
+    terms: Terms,
+) -> Result<(Engine<R>, Checked), TranscriptError> {
     let mut engine: Engine<R> = Engine::new(terms)?;
     engine.unbounded_ahead();
     let mut unsigned = vec![];
-    let mut insert = |engine: &mut Engine<R>, what: String, bytes: &[u8]| {
-        if let Err(e) = engine.insert(bytes) {
-            match e {
-                InsertError::Envelope(e) => unsigned.push(format!("{what}: {e}")),
-                InsertError::Store(e) => unsigned.push(format!("{what}: {e}")),
-            }
+    // Each envelope is parsed (and its signature checked) once; they go in by sequence
+    // number across chains, so each chain's processing keeps up with the others'.
+    let mut parsed: Vec<(u64, usize, Signed)> = vec![];
+    for (i, bytes) in file.envelopes.iter().enumerate() {
+        match Signed::parse(engine.terms(), bytes) {
+            Ok(s) => parsed.push((s.unsigned().seq, i, s)),
+            Err(e) => unsigned.push(format!("envelope {i}: {e}")),
         }
-    };
-    // Insert in order of sequence number across chains, so each chain's processing
-    // keeps up with the others' and nothing waits far ahead of its predecessors.
-    let mut order: Vec<(u64, usize)> = file
-        .envelopes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            (
-                wire::decode::<crate::envelope::Envelope>(b, wire::MAX_MESSAGE)
-                    .map_or(0, |e| e.unsigned.seq),
-                i,
-            )
-        })
-        .collect();
-    order.sort_unstable();
-    for (_, i) in order {
-        insert(&mut engine, format!("envelope {i}"), &file.envelopes[i]);
+    }
+    parsed.sort_unstable_by_key(|(seq, i, _)| (*seq, *i));
+    for (_, i, s) in parsed {
+        if let Err(e) = engine.insert_signed(s) {
+            unsigned.push(format!("envelope {i}: {e}"));
+        }
     }
     let mut unconfirmed = vec![];
     for (i, ev) in file.evidence.iter().enumerate() {
@@ -178,17 +182,24 @@ pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), Tr
             Evidence::Chain(p) => match p.check(engine.terms()) {
                 Ok(proven) => {
                     for e in proven.envelopes {
-                        insert(&mut engine, format!("evidence {i}"), &e.bytes);
+                        if let Err(err) = engine.insert_signed(e) {
+                            unsigned.push(format!("evidence {i}: {err}"));
+                        }
                     }
                 }
                 Err(why) => unconfirmed.push(format!("evidence {i}: {why}")),
             },
             Evidence::Fraud(p) => {
-                insert(&mut engine, format!("evidence {i}"), &p.envelope);
+                take(
+                    &mut engine,
+                    &mut unsigned,
+                    format!("evidence {i}"),
+                    &p.envelope,
+                );
                 let at = Signed::parse(engine.terms(), &p.envelope).map(|s| s.at());
                 let found = at.as_ref().is_ok_and(|at| {
                     engine
-                        .faults()
+                        .all_faults()
                         .iter()
                         .any(|f| f.at == *at && f.kind == p.kind)
                 });

@@ -763,16 +763,21 @@ impl<R: Rules> Engine<R> {
         {
             return Err(broken(
                 FaultKind::OutOfTurn,
-                format!("did not see the act at {last}"),
+                format!("{seat} was not to act in its own view"),
             ));
         }
         let Some(state) = self.game.state.as_ref() else {
-            return Err(broken(FaultKind::OutOfTurn, "the game has not started"));
-        };
-        if self.rules.to_act(state) != Some(seat) {
             return Err(broken(
                 FaultKind::OutOfTurn,
-                format!("{seat} is not to act"),
+                "a game act before the coin was known",
+            ));
+        };
+        if self.rules.to_act(state) != Some(seat) {
+            // Worded as above: which of the two tests catches an act out of turn depends
+            // on what was processed before it, and the verdict must not.
+            return Err(broken(
+                FaultKind::OutOfTurn,
+                format!("{seat} was not to act in its own view"),
             ));
         }
         let coin = self.game.coin.unwrap_or_default();
