@@ -176,13 +176,13 @@ fn phases(w: &Workload) {
             }),
         ),
         (
-            "Terms::parse (twice per check)",
+            "Terms::parse (once per check)",
             Box::new(|| {
                 black_box(Terms::parse(black_box(&file.proposal)).expect("terms"));
             }),
         ),
         (
-            "wire::decode::<Envelope> x200 (also done in check's sort)",
+            "wire::decode::<Envelope> x200 (part of Signed::parse)",
             Box::new(|| {
                 for e in &file.envelopes {
                     black_box(
