@@ -66,6 +66,16 @@ impl Rules for Race {
         Ok(Race { target })
     }
 
+    /// Two private logs, only so that tests can exercise private-log rules: log 1 for
+    /// both players, log 2 for seat 0 alone.
+    fn audience(&self, log: sealed_protocol::ids::LogId) -> Option<Vec<Seat>> {
+        match log.0 {
+            1 => Some(vec![Seat(0), Seat(1)]),
+            2 => Some(vec![Seat(0)]),
+            _ => None,
+        }
+    }
+
     fn setups(&self) -> Vec<SetupSpec> {
         (0..2)
             .map(|p| SetupSpec {

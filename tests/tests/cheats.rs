@@ -473,3 +473,130 @@ fn a_sealed_value_opened_to_another_value_loses() {
         SeatResult::Win
     );
 }
+
+mod private_logs {
+    //! Private logs carry what only some seats may see (Secret Stallmate's referee
+    //! exchanges). Their rules hold even before any game uses them.
+
+    use super::*;
+    use sealed_conformance::race::{Race, add, race_terms};
+    use sealed_protocol::envelope::{Ack, Unsigned};
+    use sealed_protocol::hash::Hash;
+    use sealed_protocol::ids::LogId;
+    use sealed_protocol::proposal::VERSION;
+
+    fn started() -> Pair<Race> {
+        let honest = || -> sealed_conformance::pair::Decide<Race> {
+            Box::new(|s| {
+                if s.engine().to_act() == Some(s.seat()) {
+                    add(s, 1, vec![7])
+                } else {
+                    None
+                }
+            })
+        };
+        let mut p = Pair::<Race>::new(race_terms(30, 3), 50);
+        let mut d = [honest(), honest()];
+        p.run_until(&mut d, |p| {
+            p.sessions[0].engine().state().is_some_and(|s| s.plies >= 2)
+        });
+        p
+    }
+
+    fn private(
+        p: &Pair<Race>,
+        seat: Seat,
+        log: u32,
+        body: Vec<Item>,
+    ) -> sealed_protocol::envelope::Signed {
+        let e = p.sessions[seat.index()].engine();
+        let unsigned = Unsigned {
+            version: VERSION,
+            game: e.terms().game(),
+            log: LogId(log),
+            seat,
+            seq: 0,
+            prev: Hash::ZERO,
+            acks: e.heads_for(seat, LogId(log)),
+            clock: p.now,
+            body,
+        };
+        Pair::<Race>::sign(seat, unsigned)
+    }
+
+    #[test]
+    fn posting_to_a_log_outside_ones_audience_is_a_fault() {
+        let mut p = started();
+        let env = private(&p, B, 2, vec![Item::Close]);
+        p.inject(&env);
+        let v = p.sessions[0].verdict();
+        assert!(
+            v.faults
+                .iter()
+                .any(|f| f.seat == B && f.kind == FaultKind::NotInAudience),
+            "{v:#?}"
+        );
+        assert!(v.faults.iter().all(|f| f.seat == B));
+    }
+
+    #[test]
+    fn a_public_envelope_never_acknowledges_a_private_log() {
+        let mut p = started();
+        // Seat 0 writes in log 1 (an empty close: the only private item version 1 has).
+        let env = private(&p, A, 1, vec![Item::Close]);
+        p.inject(&env);
+        assert!(
+            p.sessions[1].engine().faults().is_empty(),
+            "a private close is no fault"
+        );
+        // Seat 1's next public envelope acknowledges that private chain.
+        let mut u = p.forge(B, vec![Item::OfferDraw]).env.unsigned;
+        u.acks.push(Ack {
+            chain: sealed_protocol::ids::ChainId {
+                log: LogId(1),
+                seat: A,
+            },
+            seq: 0,
+            hash: env.hash,
+        });
+        u.acks.sort();
+        let bad = Pair::<Race>::sign(B, u);
+        p.inject(&bad);
+        let v = p.sessions[0].verdict();
+        assert!(
+            v.faults
+                .iter()
+                .any(|f| f.seat == B && f.kind == FaultKind::MalformedAck),
+            "{v:#?}"
+        );
+    }
+
+    #[test]
+    fn acknowledging_a_log_the_game_does_not_have_is_a_fault() {
+        let mut p = started();
+        let mut u = p.forge(B, vec![Item::OfferDraw]).env.unsigned;
+        u.acks.push(Ack {
+            chain: sealed_protocol::ids::ChainId {
+                log: LogId(9),
+                seat: A,
+            },
+            seq: 0,
+            hash: Hash([1; 32]),
+        });
+        let bad = Pair::<Race>::sign(B, u);
+        p.inject(&bad);
+        let v = p.sessions[0].verdict();
+        assert!(
+            v.faults
+                .iter()
+                .any(|f| f.seat == B && f.kind == FaultKind::MalformedAck),
+            "{v:#?}"
+        );
+        assert!(
+            v.claims
+                .iter()
+                .all(|c| c.about != ClaimAbout::MissingEnvelopes),
+            "no wait for a chain that cannot exist"
+        );
+    }
+}
