@@ -154,20 +154,7 @@ impl<R: Rules> Pair<R> {
     /// The next envelope `seat` would sign in its public chain, with an arbitrary body:
     /// correct seq, prev and acknowledgements, signed with the seat's key.
     pub fn forge(&self, seat: Seat, body: Vec<Item>) -> Signed {
-        let s = &self.sessions[seat.index()];
-        let (seq, prev) = s.engine().chain_tip(ChainId::public(seat));
-        let unsigned = Unsigned {
-            version: VERSION,
-            game: s.engine().terms().game(),
-            log: LogId::PUBLIC,
-            seat,
-            seq,
-            prev,
-            acks: s.engine().heads_for(seat, LogId::PUBLIC),
-            clock: self.now,
-            body,
-        };
-        unsigned.sign(&test_key(seat.0))
+        self.forge_after(seat, seat, body)
     }
 
     /// The envelope `seat` would sign next after the last of its envelopes that

@@ -32,6 +32,11 @@ fn judged(p: &Pair<Duel>, seat: Seat) -> Verdict {
     live
 }
 
+/// Whether the verdict names `kind` against `seat`.
+fn has(v: &Verdict, seat: Seat, kind: FaultKind) -> bool {
+    v.faults.iter().any(|f| f.seat == seat && f.kind == kind)
+}
+
 /// The verdict names `kind` against the cheater, the cheater loses and the honest seat
 /// wins, with nothing against the honest seat.
 fn assert_caught(c: &Cheat) {
@@ -234,18 +239,8 @@ fn a_premature_coin_reveal_and_a_commitment_after_it_are_both_faults() {
     let env = p.forge(B, body);
     p.inject(&env);
     let v = p.sessions[0].verdict();
-    assert!(
-        v.faults
-            .iter()
-            .any(|f| f.seat == A && f.kind == FaultKind::PrematureReveal),
-        "{v:#?}"
-    );
-    assert!(
-        v.faults
-            .iter()
-            .any(|f| f.seat == B && f.kind == FaultKind::CommitmentAfterDependent),
-        "{v:#?}"
-    );
+    assert!(has(&v, A, FaultKind::PrematureReveal), "{v:#?}");
+    assert!(has(&v, B, FaultKind::CommitmentAfterDependent), "{v:#?}");
     assert_eq!(
         v.outcome.unwrap().results,
         vec![SeatResult::Draw, SeatResult::Draw]
@@ -530,12 +525,7 @@ mod private_logs {
         let env = private(&p, B, 2, vec![Item::Close]);
         p.inject(&env);
         let v = p.sessions[0].verdict();
-        assert!(
-            v.faults
-                .iter()
-                .any(|f| f.seat == B && f.kind == FaultKind::NotInAudience),
-            "{v:#?}"
-        );
+        assert!(has(&v, B, FaultKind::NotInAudience), "{v:#?}");
         assert!(v.faults.iter().all(|f| f.seat == B));
     }
 
@@ -563,12 +553,7 @@ mod private_logs {
         let bad = Pair::<Race>::sign(B, u);
         p.inject(&bad);
         let v = p.sessions[0].verdict();
-        assert!(
-            v.faults
-                .iter()
-                .any(|f| f.seat == B && f.kind == FaultKind::MalformedAck),
-            "{v:#?}"
-        );
+        assert!(has(&v, B, FaultKind::MalformedAck), "{v:#?}");
     }
 
     #[test]
@@ -586,12 +571,7 @@ mod private_logs {
         let bad = Pair::<Race>::sign(B, u);
         p.inject(&bad);
         let v = p.sessions[0].verdict();
-        assert!(
-            v.faults
-                .iter()
-                .any(|f| f.seat == B && f.kind == FaultKind::MalformedAck),
-            "{v:#?}"
-        );
+        assert!(has(&v, B, FaultKind::MalformedAck), "{v:#?}");
         assert!(
             v.claims
                 .iter()

@@ -366,8 +366,10 @@ impl<R: Rules> Engine<R> {
                 for e in proven.envelopes {
                     self.store.insert_beside(e);
                 }
-                let detail = super::chain_fault_detail(&proven.kind);
-                self.fault_only(proven.seat, proven.at, proven.kind.clone(), detail);
+                let f = self.chain_fault(proven.at, proven.kind.clone());
+                if !self.faults.contains(&f) {
+                    self.faults.push(f);
+                }
                 self.game.posted.push((proven.at, proven.kind));
                 if !self.game.terminal.contains(&at) {
                     self.game.terminal.push(at);

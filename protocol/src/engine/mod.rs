@@ -300,6 +300,18 @@ impl<R: Rules> Engine<R> {
             .unwrap_or(crate::proposal::Role::Player)
     }
 
+    /// A chain fault at a position, worded the one way it is always worded.
+    pub(crate) fn chain_fault(&self, at: EnvRef, kind: FaultKind) -> Fault {
+        let seat = at.chain.seat;
+        Fault {
+            seat,
+            role: self.role_of(seat),
+            at,
+            detail: chain_fault_detail(&kind).into(),
+            kind,
+        }
+    }
+
     /// Chain faults in the set of envelopes held, each with its proof: two different
     /// envelopes at one position, or an envelope whose `prev` does not name its
     /// chain's envelope before it.
@@ -310,13 +322,7 @@ impl<R: Rules> Engine<R> {
                 let at = EnvRef { chain: *id, seq };
                 let all = self.store.all_at(at);
                 if let [first, second, ..] = all.as_slice() {
-                    let f = Fault {
-                        seat: id.seat,
-                        role: self.role_of(id.seat),
-                        at,
-                        kind: FaultKind::Equivocation,
-                        detail: chain_fault_detail(&FaultKind::Equivocation).into(),
-                    };
+                    let f = self.chain_fault(at, FaultKind::Equivocation);
                     out.push((
                         f,
                         Proof::Equivocation {
@@ -339,13 +345,7 @@ impl<R: Rules> Engine<R> {
                     (_, None) => continue,
                 };
                 if let Some(bad) = all.iter().find(|e| e.unsigned().prev != expected) {
-                    let f = Fault {
-                        seat: id.seat,
-                        role: self.role_of(id.seat),
-                        at,
-                        kind: FaultKind::WrongPrevious,
-                        detail: chain_fault_detail(&FaultKind::WrongPrevious).into(),
-                    };
+                    let f = self.chain_fault(at, FaultKind::WrongPrevious);
                     let proof = Proof::BrokenLink {
                         earlier: earlier.map(|e| e.bytes.clone()),
                         later: bad.bytes.clone(),
