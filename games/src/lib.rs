@@ -3,6 +3,7 @@
 //! A variant is one struct implementing [`sealed_protocol::rules::Rules`] plus one arm
 //! of the dispatch in [`variant`].
 
+pub mod cardmate;
 pub mod duel;
 pub mod replay;
 pub mod variant;

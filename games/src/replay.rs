@@ -9,6 +9,8 @@ pub struct Replayed {
     pub position: String,
     /// The result, if the game ended.
     pub result: Option<String>,
+    /// The final position drawn as SVG, for games with a board.
+    pub svg: Option<String>,
 }
 
 /// Why a score did not replay.

@@ -3,6 +3,7 @@
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
+use crate::cardmate::{self, Cardmate};
 use crate::duel::{self, Duel};
 use crate::replay::{ReplayError, Replayed};
 
@@ -11,11 +12,13 @@ use crate::replay::{ReplayError, Replayed};
 pub enum Variant {
     /// The conformance game.
     Duel,
+    /// Cardmate (seed 002).
+    Cardmate,
 }
 
 impl Variant {
     /// All variants.
-    pub const ALL: &'static [Variant] = &[Variant::Duel];
+    pub const ALL: &'static [Variant] = &[Variant::Duel, Variant::Cardmate];
 
     /// By name.
     pub fn parse(name: &str) -> Option<Variant> {
@@ -26,6 +29,7 @@ impl Variant {
     pub fn name(self) -> &'static str {
         match self {
             Variant::Duel => duel::VARIANT,
+            Variant::Cardmate => cardmate::VARIANT,
         }
     }
 
@@ -33,6 +37,7 @@ impl Variant {
     pub fn replay(self, text: &str) -> Result<Replayed, ReplayError> {
         match self {
             Variant::Duel => duel::replay(text),
+            Variant::Cardmate => cardmate::replay(text),
         }
     }
 }
@@ -54,6 +59,7 @@ pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
     let terms = Terms::parse(&file.proposal).map_err(TranscriptError::from)?;
     match Variant::parse(terms.variant()) {
         Some(Variant::Duel) => Ok(check_with_terms::<Duel>(&file, terms)?.1),
+        Some(Variant::Cardmate) => Ok(check_with_terms::<Cardmate>(&file, terms)?.1),
         None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

@@ -148,6 +148,7 @@ pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
             state.round, rules.cards, state.taken[0], state.taken[1]
         ),
         result: result.map(|o| o.to_string()),
+        svg: None,
     })
 }
 
