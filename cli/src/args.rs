@@ -40,5 +40,8 @@ pub enum Command {
         variant: String,
         /// The score file.
         file: PathBuf,
+        /// Also draw the final position as SVG into this file (games with a board).
+        #[arg(long, value_name = "OUT")]
+        svg: Option<PathBuf>,
     },
 }

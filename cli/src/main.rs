@@ -24,7 +24,7 @@ fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Verify { path, json } => verify::run(&path, json),
-        Command::Replay { variant, file } => replay::run(&variant, &file),
+        Command::Replay { variant, file, svg } => replay::run(&variant, &file, svg.as_deref()),
     };
     std::process::exit(code);
 }

@@ -12,7 +12,7 @@ use crate::output;
 const MAX_SCORE: usize = 16 * 1024 * 1024;
 
 /// Runs the command; returns the exit code.
-pub fn run(variant: &str, file: &Path) -> i32 {
+pub fn run(variant: &str, file: &Path, svg: Option<&Path>) -> i32 {
     let Some(v) = Variant::parse(variant) else {
         let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         output::error(&format!(
@@ -31,15 +31,31 @@ pub fn run(variant: &str, file: &Path) -> i32 {
         }
     };
     let (code, report) = match v.replay(&text) {
-        Ok(r) => (
-            0,
-            format!(
-                "plies     {}\nposition  {}\nresult    {}\n",
-                r.plies,
-                r.position,
-                r.result.as_deref().unwrap_or("none (the game is not over)")
-            ),
-        ),
+        Ok(r) => {
+            if let Some(out) = svg {
+                let Some(drawing) = &r.svg else {
+                    output::error(&format!("{variant} has no board to draw"));
+                    return 2;
+                };
+                if let Err(e) = std::fs::write(out, drawing) {
+                    output::error(&format!("{}: {e}", out.display()));
+                    return 2;
+                }
+            }
+            let position = if r.position.contains('\n') {
+                format!("\n{}", r.position.trim_end())
+            } else {
+                r.position.clone()
+            };
+            (
+                0,
+                format!(
+                    "plies     {}\nposition  {position}\nresult    {}\n",
+                    r.plies,
+                    r.result.as_deref().unwrap_or("none (the game is not over)")
+                ),
+            )
+        }
         Err(e) => {
             let code = e.exit_code();
             if code == 1 {

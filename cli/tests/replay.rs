@@ -124,3 +124,57 @@ fn usage_errors_exit_2() {
     assert_eq!(code(&sealed(&["frobnicate"])), 2);
     assert_eq!(code(&sealed(&["--help"])), 0);
 }
+
+#[test]
+fn the_cardmate_sample_games_replay_and_draw_their_final_position() {
+    for (game, result) in [("game1.txt", "0-1"), ("game2.txt", "1-0")] {
+        let score = std::fs::read(format!(
+            "{}/../games/scores/cardmate/{game}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("sample score");
+        let dir = TempDir::new("replay-cardmate");
+        let f = dir.write("score.txt", &score);
+        let svg = dir.path().join("final.svg");
+        let out = sealed(&[
+            "replay",
+            "cardmate",
+            &f,
+            "--svg",
+            svg.to_str().expect("utf-8 path"),
+        ]);
+        assert_eq!(code(&out), 0, "{game}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains(&format!("result    {result}")),
+            "{}",
+            stdout(&out)
+        );
+        let drawing = std::fs::read_to_string(&svg).expect("svg written");
+        assert!(drawing.starts_with("<svg") && drawing.trim_end().ends_with("</svg>"));
+    }
+}
+
+#[test]
+fn an_illegal_cardmate_move_names_its_ply() {
+    // 2. 4Ci2: the Four's quiet step back needs an empty square, and i2 holds the
+    // Deuce of Diamonds.
+    let out = replay("cardmate", b"1. 4Ci3 4Db6 2. 4Ci2 *\n");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stdout(&out).contains("ply 3"), "{}", stdout(&out));
+}
+
+#[test]
+fn svg_of_a_game_without_a_board_is_refused() {
+    let dir = TempDir::new("replay-svg");
+    let f = dir.write("score.txt", b"[Cards \"2\"]\n[Hand \"1\"]\n1. 2 1\n");
+    let svg = dir.path().join("x.svg");
+    let out = sealed(&[
+        "replay",
+        "duel",
+        &f,
+        "--svg",
+        svg.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(!svg.exists());
+}

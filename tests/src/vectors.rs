@@ -509,3 +509,45 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         "vectors": out,
     })
 }
+
+/// The positions of cardmate-perft.json: a name and the score text that reaches it.
+pub fn cardmate_perft_positions() -> Vec<(&'static str, String)> {
+    let coin = hex::encode(pinned("cardmate perft coin"));
+    vec![
+        ("predefined start", String::new()),
+        (
+            "sample game 1 before 18. 8D:j7",
+            "1. 4Ci3 4Db6 2. 8Dj2 8Ca7 3. 8Dh3 8Cc6 4. 7Cb1 7Di8 5. 3Cd3 3Di6 6. 8Hc2 4Dc5 7. JSf3 9Sa7 \
+             8. 9H:c5 9S:c5 9. 2Sa3 9S:a3 10. 1D:a3 8Sh7 11. 3Cd4 8C:d4 12. 8H:d4 8Sg5 13. JS:g5 3Hc6 \
+             14. JS:g7 6H:g7 15. 8H:c6 JH:c6 16. 1Da4 QSh8 17. 8Di5 QS:h2"
+                .into(),
+        ),
+        (
+            "sample game 2 before 24. 8Hd4",
+            "1. 4Ci3 4Db6 2. 3Sg3 8Ca7 3. 8Dh2 8Cc6 4. 7Cb1 7Di8 5. 3Cc3 4Sf6 6. 8Hc2 4Dc5 7. 4He3 9Sa7 \
+             8. 8Df3 4Se5 9. 3Sf4 4S:f4 10. 4H:f4 7Hb8 11. 3Cd4 8C:d4 12. 8D:d4 4Dc6 13. 8D:c6 2C:c6 \
+             14. 6Sd2 3Hb6 15. JSe3 5Cf7 16. JDf3 1Sd6 17. 9Ce2 1Sd5 18. JS:d5 2C:d5 19. 9H:b6 JH:b6 \
+             20. QDg1 KSe8 21. 7Si1 2Ce4 22. XC:j7 2C:f3 23. 9C:f3 8S:j7"
+                .into(),
+        ),
+        ("random setup", format!("[Setup \"random\"]\n[Coin \"{coin}\"]\n")),
+    ]
+}
+
+/// cardmate-perft.json: move-path counts of a few positions, depths 1 to 3.
+pub fn cardmate_perft() -> Value {
+    let opts = sealed_games::cardmate::Options::default();
+    let cases: Vec<Value> = cardmate_perft_positions()
+        .into_iter()
+        .map(|(name, score)| {
+            let (pos, _) =
+                sealed_games::cardmate::replay_score(&score).expect("the position replays");
+            let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d, &opts)).collect();
+            json!({ "name": name, "score": score, "counts": counts })
+        })
+        .collect();
+    json!({
+        "description": "Cardmate perft: the number of legal move sequences of each depth from positions reached by score text (spec/GAMES.md section 2), default options",
+        "positions": cases,
+    })
+}

@@ -275,3 +275,30 @@ fn every_reject_vector_is_refused_for_its_reason() {
         assert!(names.contains(&needed), "no reject vector named {needed}");
     }
 }
+
+#[test]
+fn cardmate_perft_counts() {
+    let v = load("cardmate-perft.json");
+    let opts = sealed_games::cardmate::Options::default();
+    for p in v["positions"].as_array().unwrap() {
+        let (pos, _) =
+            sealed_games::cardmate::replay_score(p["score"].as_str().unwrap()).expect("replays");
+        for (depth, want) in p["counts"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                pos.perft(depth as u32 + 1, &opts),
+                num(want),
+                "{} depth {}",
+                p["name"],
+                depth + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn cardmate_start_has_the_38_moves_counted_by_hand() {
+    // Counted square by square from the seed's diagram: 18 moves from rank 2, 18 from
+    // rank 1 (the Jacks 5 each), 2 from rank 0 (the Nines' diagonals to b1 and i1).
+    let v = load("cardmate-perft.json");
+    assert_eq!(num(&v["positions"][0]["counts"][0]), 38);
+}

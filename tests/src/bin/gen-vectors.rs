@@ -24,5 +24,6 @@ fn main() -> std::io::Result<()> {
     std::fs::write(dir.join("duel-game.sealed"), bytes)?;
     println!("wrote spec/vectors/duel-game.sealed");
     write("reject.json", vectors::rejects(&game))?;
+    write("cardmate-perft.json", vectors::cardmate_perft())?;
     Ok(())
 }
