@@ -435,3 +435,33 @@ fn a_directory_reports_unreadable_files_on_stderr() {
     assert!(err.contains("b: not a sealed transcript"), "{err}");
     assert!(!err.contains("a.sealed"), "{err}");
 }
+
+#[test]
+fn the_spec_vectors_verify_and_a_cardmate_bot_game_too() {
+    for file in ["duel-game.sealed", "cardmate-game.sealed"] {
+        let path = format!("{}/../spec/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+        let out = sealed(&["verify", &path]);
+        assert_eq!(code(&out), 0, "{file}: {}", stdout(&out));
+    }
+    // A fresh seeded Cardmate between bots, dealt by the coin, checked by the binary.
+    use sealed_conformance::cardmate_kit::{cardmate_bot, cardmate_terms, random_setup};
+    use sealed_conformance::sim::{NetConfig, Sim};
+    let mut sim = Sim::new(
+        cardmate_terms(&random_setup(300), 42),
+        vec![cardmate_bot(), cardmate_bot()],
+        NetConfig::perfect(),
+        42,
+    );
+    sim.run(100_000_000);
+    let dir = TempDir::new("verify-cardmate");
+    let f = dir.write("game.sealed", &sim.transcripts()[0]);
+    let out = sealed(&["verify", "--json", &f]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let v = json(&out);
+    assert_eq!(v["verdict"]["variant"], "cardmate");
+    assert_eq!(
+        serde_json::to_value(sim.sessions[0].verdict()).unwrap(),
+        v["verdict"],
+        "the binary reproduces the live verdict"
+    );
+}

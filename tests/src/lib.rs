@@ -1,6 +1,7 @@
 //! sealed-conformance: the spec's vectors checked against the implementation,
 //! adversarial peers, and deterministic simulations.
 
+pub mod cardmate_kit;
 pub mod duel_kit;
 pub mod pair;
 pub mod race;

@@ -551,3 +551,35 @@ pub fn cardmate_perft() -> Value {
         "positions": cases,
     })
 }
+
+/// transcript-cardmate.json (and the bytes of cardmate-game.sealed): a whole Cardmate
+/// with the suit-shuffled setup the coin deals, played by seeded random bots.
+pub fn cardmate_transcript() -> (Value, Vec<u8>) {
+    use crate::cardmate_kit::{cardmate_bot, cardmate_terms, random_setup};
+    use crate::sim::{NetConfig, Sim};
+    let mut sim = Sim::new(
+        cardmate_terms(&random_setup(400), 6),
+        vec![cardmate_bot(), cardmate_bot()],
+        NetConfig::perfect(),
+        6,
+    );
+    sim.run(100_000_000);
+    let bytes = sim.transcripts().remove(0);
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("finished");
+    let coin = *sim.sessions[0].engine().coin().expect("coin");
+    let value = json!({
+        "description": "a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-game.sealed",
+        "file": "cardmate-game.sealed",
+        "coin": h(coin.as_bytes()),
+        "bytes": h(&bytes),
+        "verdict": {
+            "exit": checked.exit_code(),
+            "status": checked.verdict.status,
+            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+            "reason": o.reason,
+            "envelopes": checked.verdict.envelopes,
+        },
+    });
+    (value, bytes)
+}

@@ -168,16 +168,34 @@ fn keys_proposal_envelopes_and_signatures() {
 
 #[test]
 fn the_example_transcript_verifies() {
-    let v = load("transcript-duel.json");
+    check_transcript_vector("transcript-duel.json");
+}
+
+#[test]
+fn the_cardmate_transcript_verifies_on_the_board_the_coin_deals() {
+    let v = check_transcript_vector("transcript-cardmate.json");
+    let file =
+        sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+    let (engine, _) =
+        sealed_protocol::transcript::check::<sealed_games::cardmate::Cardmate>(&file).unwrap();
+    assert_eq!(engine.coin().copied(), Some(hash(&v["coin"])));
+}
+
+/// Checks a complete-transcript vector: the file on disk is the vector's bytes, and
+/// the check gives the vector's exit code, results, reason and envelope count.
+fn check_transcript_vector(name: &str) -> Value {
+    let v = load(name);
     let file = bytes(&v["bytes"]);
-    let on_disk = std::fs::read(format!(
-        "{}/../spec/vectors/duel-game.sealed",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let path = format!(
+        "{}/../spec/vectors/{}",
+        env!("CARGO_MANIFEST_DIR"),
+        v["file"].as_str().unwrap()
+    );
     assert_eq!(
-        file, on_disk,
-        "duel-game.sealed and transcript-duel.json differ"
+        file,
+        std::fs::read(path).unwrap(),
+        "{} and {name} differ",
+        v["file"]
     );
     let checked = sealed_games::variant::check_transcript(&file).expect("readable");
     let want = &v["verdict"];
@@ -190,6 +208,7 @@ fn the_example_transcript_verifies() {
     assert_eq!(serde_json::to_value(results).unwrap(), want["results"]);
     assert_eq!(o.reason, want["reason"].as_str().unwrap());
     assert_eq!(checked.verdict.envelopes, num(&want["envelopes"]));
+    v
 }
 
 #[test]

@@ -25,5 +25,9 @@ fn main() -> std::io::Result<()> {
     println!("wrote spec/vectors/duel-game.sealed");
     write("reject.json", vectors::rejects(&game))?;
     write("cardmate-perft.json", vectors::cardmate_perft())?;
+    let (t, bytes) = vectors::cardmate_transcript();
+    write("transcript-cardmate.json", t)?;
+    std::fs::write(dir.join("cardmate-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/cardmate-game.sealed");
     Ok(())
 }
