@@ -203,3 +203,43 @@ fn an_illegal_cardmate_move_loses() {
     );
     assert_eq!(v.outcome.unwrap().results[honest.index()], SeatResult::Win);
 }
+
+#[test]
+fn a_played_game_writes_a_score_that_replays_to_the_same_end() {
+    let mut sim = Sim::new(
+        cardmate_terms(&random_setup(400), 6),
+        vec![cardmate_bot(), cardmate_bot()],
+        NetConfig::perfect(),
+        6,
+    );
+    sim.run(100_000_000);
+    let e = sim.sessions[0].engine();
+    let rules = e.rules();
+    // The moves, from the accepted acts of the transcript.
+    let mut pos = rules.start_position(e.coin().unwrap());
+    let mut moves = vec![];
+    for (at, _) in e.main_line() {
+        let env = e.envelope(*at).unwrap();
+        let Some(Item::Act(bytes)) = env
+            .unsigned()
+            .body
+            .iter()
+            .find(|i| matches!(i, Item::Act(_)))
+        else {
+            panic!("an act")
+        };
+        let act: cardmate::Act = sealed_protocol::wire::decode(bytes, 16).unwrap();
+        let m = pos
+            .legal_moves(&rules.options)
+            .into_iter()
+            .find(|m| cardmate::Act::of(m) == act)
+            .unwrap();
+        pos.play_unchecked(&m, &rules.options);
+        moves.push(m);
+    }
+    let text = cardmate::write_score(&rules.options, e.coin(), &moves).unwrap();
+    let (replayed, plies) =
+        cardmate::replay_score(&text).unwrap_or_else(|err| panic!("{err}\n{text}"));
+    assert_eq!(plies, moves.len());
+    assert_eq!(replayed, *e.state().unwrap());
+}

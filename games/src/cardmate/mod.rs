@@ -24,7 +24,7 @@ pub use notation::{Written, parse as parse_move, resolve as resolve_move, write 
 pub use options::{NineRetreat, NoMove, Options, Setup};
 pub use position::{End, Mark, Position};
 pub use render::{svg, text};
-pub use score::{replay, replay_score};
+pub use score::{replay, replay_score, write_score};
 
 use sealed_protocol::derive;
 use sealed_protocol::hash::Hash;

@@ -293,3 +293,54 @@ pub fn replay_score(text: &str) -> Result<(Position, usize), ReplayError> {
     }
     Ok((pos, plies))
 }
+
+/// Writes a game as score text: the tags its options (and, for the random setup, its
+/// coin) need, then the moves in the seed's notation with their marks, then the result.
+pub fn write_score(
+    options: &Options,
+    coin: Option<&Hash>,
+    moves: &[super::moves::Move],
+) -> Result<String, String> {
+    let mut s = String::new();
+    let tag = |s: &mut String, k: &str, v: &str| s.push_str(&format!("[{k} \"{v}\"]\n"));
+    for (k, v) in options.to_proposal() {
+        let name = match k.as_str() {
+            "setup" => "Setup",
+            "random-kings" => "RandomKings",
+            "palace" => "Palace",
+            "nine-retreat" => "NineRetreat",
+            "no-move" => "NoMove",
+            "ply-limit" => "PlyLimit",
+            _ => continue,
+        };
+        tag(&mut s, name, &v);
+    }
+    let mut pos = match (options.setup, coin) {
+        (Setup::Random, Some(c)) => {
+            tag(&mut s, "Coin", &c.to_hex());
+            Position::start(super::random_board(c, options.random_kings))
+        }
+        (Setup::Random, None) => return Err("a random setup needs its coin".into()),
+        (Setup::Predefined, _) => Position::start(Board::predefined()),
+    };
+    s.push('\n');
+    for (i, m) in moves.iter().enumerate() {
+        if !pos.legal_moves(options).contains(m) {
+            return Err(format!(
+                "move {} ({} to {}) is not legal",
+                i + 1,
+                m.card,
+                m.to
+            ));
+        }
+        if i % 2 == 0 {
+            s.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        let mark = pos.play_unchecked(m, options);
+        s.push_str(&notation::write(m, mark));
+        s.push(if i % 12 == 11 { '\n' } else { ' ' });
+    }
+    s.push_str(result_token(pos.end));
+    s.push('\n');
+    Ok(s)
+}
