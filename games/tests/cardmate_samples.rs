@@ -81,3 +81,65 @@ fn the_notes_side_lines_are_legal_and_wrong_ones_are_not() {
         "{err:?}"
     );
 }
+
+#[test]
+fn game_2_rearhands_moves_after_23_are_all_compelled() {
+    // The note: 23...8S:j7 "was Rearhand's last freely chosen move". From there on,
+    // every Rearhand move must be a same-suit capture.
+    let score = score("game2.txt");
+    let main: String = score.split("24.").next().unwrap().to_owned();
+    let rest = [
+        "24. 8Hd4",
+        "JH:d4",
+        "25. 6Se3",
+        "JH:f4",
+        "26. QH:d9",
+        "JH:g2",
+        "27. 5D:g2",
+        "27. ... 9S:e3",
+        "28. QD:e3",
+        "XD:a2",
+        "29. QD:e8+",
+        "KD:e8",
+    ];
+    let mut text = main;
+    for (i, mv) in rest.iter().enumerate() {
+        text.push(' ');
+        text.push_str(mv);
+        if i % 2 == 0 {
+            // Rearhand moves next: every legal move is a same-suit capture.
+            let (pos, _) = cardmate::replay_score(&text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(pos.to_move, Side::Rearhand);
+            let legal = pos.legal_moves(&Options::default());
+            assert!(
+                !legal.is_empty() && legal.iter().all(|m| m.same_suit_capture()),
+                "after {mv}: {legal:?}"
+            );
+        }
+    }
+}
+
+fn unreadable(text: &str) -> String {
+    match cardmate::replay_score(text) {
+        Err(sealed_games::replay::ReplayError::Unreadable(why)) => why,
+        other => panic!("expected unreadable, got {other:?}"),
+    }
+}
+
+#[test]
+fn score_format_errors_are_unreadable_with_a_reason() {
+    assert!(unreadable("1. 4Ci3 3. 4Db6").contains("move number 3. out of place"));
+    assert!(unreadable("1. 4Ci3 1. 4Db6").contains("the next move is 1..."));
+    assert!(unreadable("1. 4Ci3 4Db6 2. JS~").contains("side line"));
+    assert!(
+        unreadable("[Setup \"random\"]\n[Setup \"predefined\"]\n1. 4Ci3").contains("given twice")
+    );
+    assert!(unreadable("1. 4Ci3 ( 1. 4Di3 1-0 ) 1... 4Db6").contains("inside a side line"));
+    assert!(unreadable("1. 4Ci3 ... 4Db6").contains("'...'"));
+}
+
+#[test]
+fn promotion_marks_are_explained() {
+    let err = cardmate::replay_score("1. 4Ci3=A").unwrap_err();
+    assert!(err.to_string().contains("cannot promote"), "{err}");
+}

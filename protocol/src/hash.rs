@@ -41,7 +41,8 @@ impl<'de> Deserialize<'de> for Hash {
 
 /// Parses lower- or upper-case hexadecimal.
 pub fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    // `from_str_radix` alone would take a leading '+'.
+    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     (0..text.len())
@@ -171,6 +172,7 @@ mod tests {
         assert_eq!(from_hex("0aFF"), Some(vec![0x0a, 0xff]));
         assert_eq!(from_hex("0g"), None);
         assert_eq!(from_hex("abc"), None);
+        assert_eq!(from_hex("+a+b"), None);
     }
 
     #[test]

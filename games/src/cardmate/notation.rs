@@ -115,6 +115,24 @@ fn why_not(pos: &Position, w: &Written, to: Square, opts: &Options) -> String {
     let Some(from) = pos.find_own(w.card) else {
         return format!("{} is not a card of the side to move on the board", w.card);
     };
+    if pos
+        .legal_moves(opts)
+        .iter()
+        .any(|m| m.card == w.card && m.to == to)
+    {
+        // Only the promotion mark is wrong.
+        return if w.promote {
+            format!(
+                "{}{to} does not enter the opponent's half: it cannot promote",
+                w.card
+            )
+        } else {
+            format!(
+                "{}{to} enters the opponent's half: write =A to promote, or nothing",
+                w.card
+            )
+        };
+    }
     if super::moves::pseudo_moves(&pos.board, pos.to_move, opts)
         .iter()
         .any(|m| m.card == w.card && m.to == to)

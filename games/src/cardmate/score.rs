@@ -18,6 +18,9 @@ use crate::replay::{ReplayError, Replayed};
 /// A line of play: moves and the side lines branching from them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
+    /// A move number: `7.` before Forehand's seventh move, `7. ...` (or `7...`) before
+    /// Rearhand's.
+    Number(u32, bool),
     /// A move token.
     Move(String),
     /// A side line replacing the move before it.
@@ -121,11 +124,17 @@ pub fn parse(text: &str) -> Result<Score, ReplayError> {
                     .push(Node::Variation(line));
             }
             "1-0" | "0-1" | "1/2-1/2" | "*" if stack.len() == 1 => result = Some(tok),
-            t if is_move_number(t) => {}
-            t => stack
-                .last_mut()
-                .expect("never empty")
-                .push(Node::Move(t.to_owned())),
+            "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                return Err(unreadable("a result token inside a side line"));
+            }
+            "..." => match stack.last_mut().expect("never empty").last_mut() {
+                Some(Node::Number(_, black)) if !*black => *black = true,
+                _ => return Err(unreadable("'...' must follow a move number")),
+            },
+            t => {
+                let node = move_number(t).unwrap_or_else(|| Node::Move(t.to_owned()));
+                stack.last_mut().expect("never empty").push(node);
+            }
         }
     }
     if stack.len() != 1 {
@@ -138,18 +147,26 @@ pub fn parse(text: &str) -> Result<Score, ReplayError> {
     })
 }
 
-fn is_move_number(t: &str) -> bool {
+/// `7.` or `7...` as a move number.
+fn move_number(t: &str) -> Option<Node> {
     let digits = t.trim_end_matches('.');
-    t == "..."
-        || (digits.len() < t.len()
-            && !digits.is_empty()
-            && digits.bytes().all(|b| b.is_ascii_digit()))
+    let dots = t.len() - digits.len();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || !(dots == 1 || dots == 3)
+    {
+        return None;
+    }
+    Some(Node::Number(digits.parse().ok()?, dots == 3))
 }
 
 /// The options and start position the tags describe.
 pub fn setup(tags: &[(String, String)]) -> Result<(Options, Position), ReplayError> {
     let mut opts = vec![];
     let mut coin = None;
+    for (i, (k, _)) in tags.iter().enumerate() {
+        if tags[..i].iter().any(|(j, _)| j == k) {
+            return Err(unreadable(format!("tag {k} given twice")));
+        }
+    }
     for (k, v) in tags {
         let key = match k.as_str() {
             "Setup" => "setup",
@@ -184,15 +201,36 @@ fn replay_line(
     mut pos: Position,
     line: &[Node],
     opts: &Options,
+    side_line: bool,
 ) -> Result<(Position, usize), ReplayError> {
     let mut before: Option<Position> = None;
     let mut plies = 0;
     for (i, node) in line.iter().enumerate() {
         match node {
+            Node::Number(n, black) => {
+                let want = (pos.ply / 2 + 1, pos.to_move == Side::Rearhand);
+                if (*n, *black) != want {
+                    let dots = |b: bool| if b { "..." } else { "." };
+                    return Err(unreadable(format!(
+                        "move number {n}{} out of place: the next move is {}{}",
+                        dots(*black),
+                        want.0,
+                        dots(want.1)
+                    )));
+                }
+            }
             Node::Move(tok) => {
                 let w: Written = notation::parse(tok).map_err(unreadable)?;
                 let ply = pos.ply as usize + 1;
                 if w.to.is_none() {
+                    if !side_line {
+                        return Err(unreadable(format!(
+                            "{tok:?}: a move written with '~' belongs in a side line"
+                        )));
+                    }
+                    if w.mark.is_some() {
+                        return Err(unreadable(format!("{tok:?}: a '~' move carries no mark")));
+                    }
                     return some_move(&pos, &w, &line[i + 1..], opts).map(|(p, n)| (p, plies + n));
                 }
                 let m = notation::resolve(&pos, &w, opts)
@@ -205,7 +243,7 @@ fn replay_line(
                 let start = before
                     .clone()
                     .ok_or_else(|| unreadable("a side line must follow a move"))?;
-                replay_line(start, side, opts).map_err(|e| match e {
+                replay_line(start, side, opts, true).map_err(|e| match e {
                     ReplayError::Illegal { ply, reason } => ReplayError::Illegal {
                         ply,
                         reason: format!("in a side line: {reason}"),
@@ -234,7 +272,7 @@ fn some_move(
     {
         let mut next = pos.clone();
         next.play_unchecked(&m, opts);
-        match replay_line(next, rest, opts) {
+        match replay_line(next, rest, opts, true) {
             Ok((p, n)) => return Ok((p, n + 1)),
             Err(ReplayError::Illegal { reason, .. }) => last = reason,
             Err(e) => return Err(e),
@@ -278,7 +316,7 @@ pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
 pub fn replay_score(text: &str) -> Result<(Position, usize), ReplayError> {
     let score = parse(text)?;
     let (opts, start) = setup(&score.tags)?;
-    let (pos, plies) = replay_line(start, &score.line, &opts)?;
+    let (pos, plies) = replay_line(start, &score.line, &opts, false)?;
     if let (Some(claim), Some(end)) = (&score.result, pos.end)
         && claim != "*"
         && claim != result_token(Some(end))
