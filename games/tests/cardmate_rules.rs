@@ -1575,7 +1575,6 @@ fn the_tilde_takes_some_move_of_the_card_that_lets_the_line_go_on() {
 }
 
 #[test]
-#[ignore = "bug: score.rs some_move() ignores the =A written on a '~' move and may take a non-promoting move"]
 fn a_tilde_move_written_with_equals_a_promotes() {
     // Main line: the One of Hearts walks to g5 without promoting. The side line replaces
     // 3. 1Hg5 by `1H~=A`, a promoting move of the One; after it there is no One of
@@ -1591,7 +1590,6 @@ fn a_tilde_move_written_with_equals_a_promotes() {
 }
 
 #[test]
-#[ignore = "bug: score.rs replay_line()/some_move(): a side line right after a '~' move is refused as 'a side line must follow a move'"]
 fn a_side_line_may_follow_a_tilde_move() {
     // `2C~` is a move of its line, so a side line may replace it (spec/GAMES.md §2.9).
     let text = "1. 4Ci3 4Db6 ( 1. ... 2C~ ( 1. ... 2Ca6 ) ) *";

@@ -202,8 +202,8 @@ fn replay_line(
     line: &[Node],
     opts: &Options,
     side_line: bool,
+    mut before: Option<Position>,
 ) -> Result<(Position, usize), ReplayError> {
-    let mut before: Option<Position> = None;
     let mut plies = 0;
     for (i, node) in line.iter().enumerate() {
         match node {
@@ -243,7 +243,7 @@ fn replay_line(
                 let start = before
                     .clone()
                     .ok_or_else(|| unreadable("a side line must follow a move"))?;
-                replay_line(start, side, opts, true).map_err(|e| match e {
+                replay_line(start, side, opts, true, None).map_err(|e| match e {
                     ReplayError::Illegal { ply, reason } => ReplayError::Illegal {
                         ply,
                         reason: format!("in a side line: {reason}"),
@@ -268,11 +268,12 @@ fn some_move(
     for m in pos
         .legal_moves(opts)
         .into_iter()
-        .filter(|m| m.card == w.card)
+        .filter(|m| m.card == w.card && m.promote == w.promote)
     {
         let mut next = pos.clone();
         next.play_unchecked(&m, opts);
-        match replay_line(next, rest, opts, true) {
+        // A side line right after the `~` move replaces it: it starts from `pos`.
+        match replay_line(next, rest, opts, true, Some(pos.clone())) {
             Ok((p, n)) => return Ok((p, n + 1)),
             Err(ReplayError::Illegal { reason, .. }) => last = reason,
             Err(e) => return Err(e),
@@ -316,7 +317,7 @@ pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
 pub fn replay_score(text: &str) -> Result<(Position, usize), ReplayError> {
     let score = parse(text)?;
     let (opts, start) = setup(&score.tags)?;
-    let (pos, plies) = replay_line(start, &score.line, &opts, false)?;
+    let (pos, plies) = replay_line(start, &score.line, &opts, false, None)?;
     if let (Some(claim), Some(end)) = (&score.result, pos.end)
         && claim != "*"
         && claim != result_token(Some(end))
