@@ -1969,6 +1969,7 @@ fn ctx(coin: &Hash) -> ActCtx<'_> {
         opened_slots: &[],
         opened_values: &[],
         committed_values: &[],
+        draws: &[],
     }
 }
 

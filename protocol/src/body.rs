@@ -27,6 +27,10 @@ pub enum Purpose {
     /// A sealed value the game defines (Tempête's secret squares); value bytes are the
     /// game's, at most [`MAX_VALUE`].
     Value(Name),
+    /// The head of the owner's hash chain of draw values for the public pool of that
+    /// name (index 0). Not a salted commitment: the head is published as it is, and the
+    /// chain's values are opened one per draw with [`Item::DrawOpen`].
+    DrawChain(Name),
 }
 
 /// Longest value a commitment may open to.
@@ -114,6 +118,36 @@ pub enum Item {
     Close,
     /// Proof that a seat broke its chain; ends the game for whoever sees it.
     Evidence(crate::proof::Proof),
+    /// The contributor's fresh value for a declared draw from another seat's pool.
+    DrawContribute(DrawContribute),
+    /// The owner's next chain value for a draw from its pool.
+    DrawOpen(DrawOpen),
+}
+
+/// The contributor's fresh value for draw `index` (from 1) of `owner`'s pool `pool`.
+/// It must come after the draw was declared, as the sender saw it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawContribute {
+    /// Whose pool.
+    pub owner: Seat,
+    /// Which pool.
+    pub pool: Name,
+    /// Which draw, from 1.
+    pub index: u32,
+    /// The value.
+    pub value: [u8; 32],
+}
+
+/// The owner's chain value `index` (from 1) of its pool `pool`; it must hash to the
+/// value before it, and come after the contributor's value for that draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawOpen {
+    /// Which pool.
+    pub pool: Name,
+    /// Which draw, from 1.
+    pub index: u32,
+    /// The chain value.
+    pub value: [u8; 32],
 }
 
 /// Most items in one envelope.

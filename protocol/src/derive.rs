@@ -61,6 +61,63 @@ pub fn deal_key(game: GameId, dealer: Seat, owner: Seat, deck: &Name, seed: &[u8
         .finish()
 }
 
+/// One step down a draw chain: `v(i−1) = H("sealed/v1/draw-chain", game id, owner,
+/// pool, i as u32 LE, v(i))`. The owner keeps `v(n)` secret, publishes the head `v(0)`
+/// at the start, and opens `v(1)`, `v(2)`, … one per draw: each is fixed by the head
+/// (nobody can find another value that hashes to it) and unpredictable until opened.
+pub fn draw_chain_step(
+    game: GameId,
+    owner: Seat,
+    pool: &Name,
+    index: u32,
+    value: &[u8; 32],
+) -> Hash {
+    Framed::new(tag::DRAW_CHAIN)
+        .field(game.0.as_bytes())
+        .field(&[owner.0])
+        .field(pool.as_str().as_bytes())
+        .field(&index.to_le_bytes())
+        .field(value)
+        .finish()
+}
+
+/// The chain value `v(i)` for `i` in `0..=n`, from the secret last value `v(n)`.
+pub fn draw_chain_value(
+    game: GameId,
+    owner: Seat,
+    pool: &Name,
+    n: u32,
+    last: &[u8; 32],
+    i: u32,
+) -> [u8; 32] {
+    let mut v = *last;
+    for step in (i + 1..=n).rev() {
+        v = draw_chain_step(game, owner, pool, step, &v).0;
+    }
+    v
+}
+
+/// The pick of draw `index` from `owner`'s pool: `H("sealed/v1/draw", game id, owner,
+/// pool, index as u32 LE, the owner's chain value, the contributor's value)`. The game
+/// keys a [`Stream`] with it to choose among the pool's remaining items.
+pub fn draw_pick(
+    game: GameId,
+    owner: Seat,
+    pool: &Name,
+    index: u32,
+    value: &[u8; 32],
+    contribution: &[u8; 32],
+) -> Hash {
+    Framed::new(tag::DRAW)
+        .field(game.0.as_bytes())
+        .field(&[owner.0])
+        .field(pool.as_str().as_bytes())
+        .field(&index.to_le_bytes())
+        .field(value)
+        .field(contribution)
+        .finish()
+}
+
 /// The dealer's side of a blind deal: its seed's permutation of the slots, walked in
 /// order, skipping slots that are already out (dealt earlier, or handed to the owner
 /// another way as far as the dealer had acknowledged).
@@ -97,6 +154,27 @@ impl DealStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_chain_opens_down_to_its_head() {
+        let g = GameId(Hash([4; 32]));
+        let pool = Name::new("stack").unwrap();
+        let last = [9; 32];
+        let head = draw_chain_value(g, Seat(0), &pool, 16, &last, 0);
+        let mut prev = head;
+        for i in 1..=16 {
+            let v = draw_chain_value(g, Seat(0), &pool, 16, &last, i);
+            assert_eq!(
+                draw_chain_step(g, Seat(0), &pool, i, &v).0,
+                prev,
+                "step {i}"
+            );
+            prev = v;
+        }
+        assert_eq!(prev, last);
+        // Bound to the seat: another owner's chain from the same secret differs.
+        assert_ne!(draw_chain_value(g, Seat(1), &pool, 16, &last, 0), head);
+    }
 
     #[test]
     fn coin_depends_on_every_seed_and_order() {

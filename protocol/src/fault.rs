@@ -77,6 +77,10 @@ pub enum FaultKind {
     GameRule,
     /// Evidence posted in an envelope that does not prove what it claims.
     FalseEvidence,
+    /// A draw value sent before the draw it is for was declared (in the sender's view).
+    DrawValueEarly,
+    /// A draw chain value that does not hash to the value before it.
+    DrawChainBroken,
 }
 
 impl FaultKind {
@@ -114,6 +118,8 @@ impl FaultKind {
             CloseBeforeEnd => "close-before-end",
             GameRule => "game-rule",
             FalseEvidence => "false-evidence",
+            DrawValueEarly => "draw-value-early",
+            DrawChainBroken => "draw-chain-broken",
         }
     }
 }

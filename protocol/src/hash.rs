@@ -110,6 +110,10 @@ pub mod tag {
     pub const DEAL: &str = "sealed/v1/deal";
     /// Private seeded setup.
     pub const SETUP: &str = "sealed/v1/setup";
+    /// One step down a pool owner's chain of draw values.
+    pub const DRAW_CHAIN: &str = "sealed/v1/draw-chain";
+    /// The pick of a draw from a public pool.
+    pub const DRAW: &str = "sealed/v1/draw";
     /// Signature context of an envelope.
     pub const SIGN_ENVELOPE: &str = "sealed/v1/sign/envelope";
     /// Signature context of a proposal.

@@ -39,6 +39,31 @@ pub struct SetupSpec {
     pub contributor: Seat,
 }
 
+/// A public pool one seat draws from blindly (Chex's stack): its content is the game's
+/// public state; what the protocol provides is a fair pick for each draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolSpec {
+    /// Who draws (and publishes the chain head).
+    pub owner: Seat,
+    /// The pool's name, unique per owner.
+    pub name: Name,
+    /// The most draws the pool allows (the length of the owner's chain).
+    pub draws: u32,
+    /// Who sends the fresh value of each draw.
+    pub contributor: Seat,
+}
+
+/// A draw opened in the envelope being judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawResult {
+    /// Which of the sender's pools.
+    pub pool: Name,
+    /// Which draw, from 1.
+    pub index: u32,
+    /// The pick: key a [`crate::random::Stream`] with it to choose among what remains.
+    pub pick: Hash,
+}
+
 /// Slots a dealer owes an owner: created by the game's start or by an accepted act.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Owe {
@@ -89,6 +114,8 @@ pub struct ActCtx<'a> {
     pub opened_values: &'a [(Name, u32, Vec<u8>)],
     /// Sealed values the sender committed earlier in this envelope.
     pub committed_values: &'a [(Name, u32)],
+    /// Draws from the sender's pools opened earlier in this envelope.
+    pub draws: &'a [DrawResult],
 }
 
 /// The rules' answer to an accepted act.
@@ -102,6 +129,8 @@ pub struct Applied<S> {
     pub owe: Vec<Owe>,
     /// Slots this act grants.
     pub grant: Vec<Grant>,
+    /// Pools of the acting seat this act declares a draw from.
+    pub declare: Vec<Name>,
 }
 
 impl<S> Applied<S> {
@@ -112,6 +141,7 @@ impl<S> Applied<S> {
             outcome: None,
             owe: vec![],
             grant: vec![],
+            declare: vec![],
         }
     }
 }
@@ -148,6 +178,12 @@ pub trait Rules: Sized + Clone {
 
     /// Private seeded setups every seat must commit to in its first envelope.
     fn setups(&self) -> Vec<SetupSpec> {
+        vec![]
+    }
+
+    /// Public pools with fair blind draws every seat must publish a chain head for in
+    /// its first envelope.
+    fn pools(&self) -> Vec<PoolSpec> {
         vec![]
     }
 

@@ -302,6 +302,22 @@ fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, String)> {
             ));
         }
     }
+    for p in engine.pools() {
+        if let Some((declared, contributed, _)) = engine.pool_counts(p.owner, &p.name)
+            && declared > contributed
+        {
+            out.push((
+                p.contributor,
+                format!(
+                    "{} owes the value of draw {} from {}'s {}",
+                    p.contributor,
+                    contributed + 1,
+                    p.owner,
+                    p.name
+                ),
+            ));
+        }
+    }
     if let Some(s) = engine.to_act() {
         out.push((s, format!("{s} is to act")));
     }

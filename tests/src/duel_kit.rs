@@ -40,6 +40,7 @@ pub fn play(slot: u32) -> Command {
         open_slots: vec![(duel::deck(), slot)],
         commit_values: vec![],
         open_values: vec![],
+        open_draw: None,
     }
 }
 

@@ -176,6 +176,7 @@ pub fn add(session: &Session<Race>, n: u8, note_value: Vec<u8>) -> Option<Comman
             .map(|i| (note(), i))
             .into_iter()
             .collect(),
+        open_draw: None,
     })
 }
 

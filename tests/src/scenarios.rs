@@ -93,7 +93,7 @@ pub fn b_join(p: &Pair<Duel>, replace: &[(Purpose, Vec<Hash>)]) -> Signed {
     let game = s.engine().terms().game();
     let decks = s.engine().decks();
     let mut body = vec![Item::Accept];
-    for (purpose, indices) in sealed_protocol::session::start_keys(B, &decks, &[]) {
+    for (purpose, indices) in sealed_protocol::session::start_keys(B, &decks, &[], &[]) {
         let hashes = match replace.iter().find(|(p, _)| *p == purpose) {
             Some((_, h)) => h.clone(),
             None => indices

@@ -47,6 +47,7 @@ pub fn purpose_text(p: &Purpose) -> String {
         Purpose::DealSeed(n) => format!("deal-seed:{n}"),
         Purpose::Setup(n) => format!("setup:{n}"),
         Purpose::Value(n) => format!("value:{n}"),
+        Purpose::DrawChain(n) => format!("draw-chain:{n}"),
     }
 }
 
@@ -348,6 +349,8 @@ pub fn item_text(i: &Item) -> String {
         Item::Claim(c) => format!("claim {:?} against {}", c.kind, c.against.0),
         Item::Close => "close".into(),
         Item::Evidence(_) => "evidence".into(),
+        Item::DrawContribute(c) => format!("draw-value {}:{} #{}", c.owner.0, c.pool, c.index),
+        Item::DrawOpen(o) => format!("draw-open {} #{}", o.pool, o.index),
     }
 }
 

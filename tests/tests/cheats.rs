@@ -213,7 +213,7 @@ fn a_premature_coin_reveal_and_a_commitment_after_it_are_both_faults() {
     let game = p.sessions[1].engine().terms().game();
     let decks = p.sessions[1].engine().decks();
     let mut body = vec![Item::Accept];
-    for (purpose, indices) in sealed_protocol::session::start_keys(B, &decks, &[]) {
+    for (purpose, indices) in sealed_protocol::session::start_keys(B, &decks, &[], &[]) {
         let hashes = indices
             .iter()
             .map(|i| {

@@ -7,14 +7,16 @@
 use std::collections::BTreeSet;
 
 use super::{ClaimRecord, Engine, store::Clock};
-use crate::body::{Claim, Commit, Deal, Item, Open, Purpose, check_limits};
+use crate::body::{
+    Claim, Commit, Deal, DrawContribute, DrawOpen, Item, Open, Purpose, check_limits,
+};
 use crate::commit::{CommitKey, card_from_value, commitment, seed_from_value};
 use crate::derive;
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
 use crate::ids::{EnvRef, Name, Seat};
 use crate::outcome::Outcome;
-use crate::rules::{ActCtx, OpenedSlot, Rules};
+use crate::rules::{ActCtx, DrawResult, OpenedSlot, Rules};
 
 /// A rule broken: the kind and a sentence.
 type Broken = (FaultKind, String);
@@ -29,6 +31,7 @@ struct Scratch {
     opened_slots: Vec<OpenedSlot>,
     opened_values: Vec<(Name, u32, Vec<u8>)>,
     committed_values: Vec<(Name, u32)>,
+    draws: Vec<DrawResult>,
 }
 
 impl<R: Rules> Engine<R> {
@@ -199,6 +202,11 @@ impl<R: Rules> Engine<R> {
         have.sort();
         let dup = have.windows(2).any(|w| w[0] == w[1]);
         for (k, h) in got {
+            if let (Purpose::DrawChain(name), 0) = (&k.purpose, k.index)
+                && let Some(p) = self.ledger.pool_index(seat, name)
+            {
+                self.ledger.pools[p].head.get_or_insert(h.0);
+            }
             self.ledger.commits.entry(k).or_insert((h, at));
         }
         if dup {
@@ -254,6 +262,15 @@ impl<R: Rules> Engine<R> {
                 want.push(CommitKey {
                     seat,
                     purpose: Purpose::Setup(s.name.clone()),
+                    index: 0,
+                });
+            }
+        }
+        for p in &self.ledger.pools {
+            if p.spec.owner == seat {
+                want.push(CommitKey {
+                    seat,
+                    purpose: Purpose::DrawChain(p.spec.name.clone()),
                     index: 0,
                 });
             }
@@ -355,6 +372,8 @@ impl<R: Rules> Engine<R> {
                 });
                 Ok(())
             }
+            Item::DrawContribute(c) => self.judge_contribute(c, at, seat, clock),
+            Item::DrawOpen(o) => self.judge_draw_open(o, at, seat, clock, scratch),
             Item::Evidence(proof) => {
                 let proven = proof
                     .check(&self.terms)
@@ -453,6 +472,12 @@ impl<R: Rules> Engine<R> {
         clock: &Clock,
         scratch: &mut Scratch,
     ) -> Result<(), Broken> {
+        if matches!(o.purpose, Purpose::DrawChain(_)) {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                "a draw chain is opened with draw-open items, one value per draw",
+            ));
+        }
         let key = CommitKey {
             seat,
             purpose: o.purpose.clone(),
@@ -521,6 +546,7 @@ impl<R: Rules> Engine<R> {
                 seed_from_value(&o.value)
                     .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a seed is 32 bytes"))?;
             }
+            Purpose::DrawChain(_) => unreachable!("refused above"),
             Purpose::Value(name) => {
                 scratch
                     .opened_values
@@ -732,6 +758,123 @@ impl<R: Rules> Engine<R> {
         Ok(())
     }
 
+    fn judge_contribute(
+        &mut self,
+        c: &DrawContribute,
+        at: EnvRef,
+        seat: Seat,
+        clock: &Clock,
+    ) -> Result<(), Broken> {
+        let Some(p) = self.ledger.pool_index(c.owner, &c.pool) else {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!("{} has no pool {}", c.owner, c.pool),
+            ));
+        };
+        let pool = &self.ledger.pools[p];
+        if pool.spec.contributor != seat {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!("{seat} does not contribute to {}'s {}", c.owner, c.pool),
+            ));
+        }
+        if c.index as usize != pool.contributed.len() + 1 {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!(
+                    "value for draw {} where draw {} is next",
+                    c.index,
+                    pool.contributed.len() + 1
+                ),
+            ));
+        }
+        // The value must be chosen after the draw was declared: before, the owner could
+        // still decide not to draw once it knew the value.
+        if !pool
+            .declared
+            .get(c.index as usize - 1)
+            .is_some_and(|d| self.store.seen(clock, *d))
+        {
+            return Err(broken(
+                FaultKind::DrawValueEarly,
+                format!(
+                    "value for draw {} of {} sent before the draw was declared",
+                    c.index, c.pool
+                ),
+            ));
+        }
+        self.ledger.pools[p].contributed.push((c.value, at));
+        Ok(())
+    }
+
+    fn judge_draw_open(
+        &mut self,
+        o: &DrawOpen,
+        at: EnvRef,
+        seat: Seat,
+        clock: &Clock,
+        scratch: &mut Scratch,
+    ) -> Result<(), Broken> {
+        let Some(p) = self.ledger.pool_index(seat, &o.pool) else {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!("{seat} has no pool {}", o.pool),
+            ));
+        };
+        let pool = &self.ledger.pools[p];
+        if o.index as usize != pool.opened.len() + 1 {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!(
+                    "draw {} opened where draw {} is next",
+                    o.index,
+                    pool.opened.len() + 1
+                ),
+            ));
+        }
+        // Opened only once the contributor's value is seen: then neither could steer it.
+        let Some((contribution, c_at)) = pool.contributed.get(o.index as usize - 1) else {
+            return Err(broken(
+                FaultKind::PrematureReveal,
+                format!(
+                    "draw {} of {} opened before its value came",
+                    o.index, o.pool
+                ),
+            ));
+        };
+        if !self.store.seen(clock, *c_at) {
+            return Err(broken(
+                FaultKind::PrematureReveal,
+                format!(
+                    "draw {} of {} opened before its value came",
+                    o.index, o.pool
+                ),
+            ));
+        }
+        let previous = match o.index {
+            1 => pool.head.unwrap_or_default(),
+            i => pool.opened[i as usize - 2].0,
+        };
+        let game = self.terms.game();
+        if derive::draw_chain_step(game, seat, &o.pool, o.index, &o.value).0 != previous {
+            return Err(broken(
+                FaultKind::DrawChainBroken,
+                format!(
+                    "draw {} of {}: the value does not hash to the one before",
+                    o.index, o.pool
+                ),
+            ));
+        }
+        let pick = derive::draw_pick(game, seat, &o.pool, o.index, &o.value, contribution);
+        self.ledger.pools[p].opened.push((o.value, at));
+        scratch.draws.push(DrawResult {
+            pool: o.pool.clone(),
+            index: o.index,
+            pick,
+        });
+        Ok(())
+    }
+
     fn judge_act(
         &mut self,
         bytes: &[u8],
@@ -790,6 +933,7 @@ impl<R: Rules> Engine<R> {
             opened_slots: &scratch.opened_slots,
             opened_values: &scratch.opened_values,
             committed_values: &scratch.committed_values,
+            draws: &scratch.draws,
         };
         let applied = self
             .rules
@@ -807,6 +951,20 @@ impl<R: Rules> Engine<R> {
         for g in applied.grant {
             if let Some(d) = self.ledger.deck_index(g.owner, &g.deck) {
                 self.ledger.decks[d].granted.entry(g.slot).or_insert(at);
+            }
+        }
+        for pool in applied.declare {
+            match self.ledger.pool_index(seat, &pool) {
+                Some(p)
+                    if (self.ledger.pools[p].declared.len() as u32)
+                        < self.ledger.pools[p].spec.draws =>
+                {
+                    self.ledger.pools[p].declared.push(at);
+                }
+                _ => self.note(
+                    at,
+                    format!("the rules declared a draw from {pool}, which {seat} cannot draw from"),
+                ),
             }
         }
         if let Some(outcome) = applied.outcome {

@@ -75,6 +75,32 @@ impl DeckLedger {
     }
 }
 
+/// One public pool's draws.
+#[derive(Clone, Debug)]
+pub(crate) struct PoolLedger {
+    pub spec: crate::rules::PoolSpec,
+    /// The chain head from the owner's first envelope.
+    pub head: Option<[u8; 32]>,
+    /// The envelopes whose accepted acts declared draws 1, 2, …
+    pub declared: Vec<EnvRef>,
+    /// The contributor's values for draws 1, 2, …
+    pub contributed: Vec<([u8; 32], EnvRef)>,
+    /// The owner's chain values for draws 1, 2, …
+    pub opened: Vec<([u8; 32], EnvRef)>,
+}
+
+impl PoolLedger {
+    pub fn new(spec: crate::rules::PoolSpec) -> Self {
+        PoolLedger {
+            spec,
+            head: None,
+            declared: vec![],
+            contributed: vec![],
+            opened: vec![],
+        }
+    }
+}
+
 /// Every commitment and opening, and the decks.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Ledger {
@@ -86,6 +112,8 @@ pub(crate) struct Ledger {
     /// Every envelope that made a coin seed public, valid or premature: a commitment
     /// made after seeing one of these is void.
     pub coin_public: Vec<(Seat, EnvRef)>,
+    /// The public pools.
+    pub pools: Vec<PoolLedger>,
 }
 
 impl Ledger {
@@ -96,10 +124,20 @@ impl Ledger {
     }
 
     /// Commitments of `seat` not yet opened.
+    /// Draw chain heads are not commitments to open: their unused values stay secret
+    /// and prove nothing.
     pub fn unopened(&self, seat: Seat) -> impl Iterator<Item = &CommitKey> {
-        self.commits
-            .keys()
-            .filter(move |k| k.seat == seat && !self.opened.contains_key(*k))
+        self.commits.keys().filter(move |k| {
+            k.seat == seat
+                && !self.opened.contains_key(*k)
+                && !matches!(k.purpose, Purpose::DrawChain(_))
+        })
+    }
+
+    pub fn pool_index(&self, owner: Seat, name: &crate::ids::Name) -> Option<usize> {
+        self.pools
+            .iter()
+            .position(|p| p.spec.owner == owner && &p.spec.name == name)
     }
 
     /// The revealed value of a commitment.

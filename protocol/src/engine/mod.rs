@@ -22,7 +22,7 @@ use crate::ids::{ChainId, EnvRef, LogId, Seat};
 use crate::outcome::Outcome;
 use crate::proof::Proof;
 use crate::proposal::Terms;
-use crate::rules::{DeckSpec, OptionError, Rules, SetupSpec};
+use crate::rules::{DeckSpec, OptionError, PoolSpec, Rules, SetupSpec};
 use ledger::{DeckLedger, Ledger};
 use store::{ChainSlots, Store};
 
@@ -101,9 +101,11 @@ impl<R: Rules> Engine<R> {
         let rules = R::from_terms(&terms)?;
         let decks: Vec<DeckSpec> = rules.decks();
         let setups = rules.setups();
-        check_specs(&terms, &decks, &setups)?;
+        let pools = rules.pools();
+        check_specs(&terms, &decks, &setups, &pools)?;
         let mut ledger = Ledger {
             decks: decks.into_iter().map(DeckLedger::new).collect(),
+            pools: pools.into_iter().map(ledger::PoolLedger::new).collect(),
             ..Default::default()
         };
         for owe in rules.opening_deals() {
@@ -575,6 +577,34 @@ impl<R: Rules> Engine<R> {
         self.ledger.decks.iter().map(|d| &d.spec).collect()
     }
 
+    /// The public pools.
+    pub fn pools(&self) -> Vec<&PoolSpec> {
+        self.ledger.pools.iter().map(|p| &p.spec).collect()
+    }
+
+    /// A pool's draws so far: declared, contributed, opened.
+    pub fn pool_counts(
+        &self,
+        owner: Seat,
+        pool: &crate::ids::Name,
+    ) -> Option<(usize, usize, usize)> {
+        let p = &self.ledger.pools[self.ledger.pool_index(owner, pool)?];
+        Some((p.declared.len(), p.contributed.len(), p.opened.len()))
+    }
+
+    /// The contributor's value for draw `index` (from 1) of a pool, once processed.
+    pub fn contribution(
+        &self,
+        owner: Seat,
+        pool: &crate::ids::Name,
+        index: u32,
+    ) -> Option<[u8; 32]> {
+        let p = &self.ledger.pools[self.ledger.pool_index(owner, pool)?];
+        p.contributed
+            .get(usize::try_from(index).ok()?.checked_sub(1)?)
+            .map(|(v, _)| *v)
+    }
+
     /// The setup specifications.
     pub fn setups(&self) -> &[SetupSpec] {
         &self.setups
@@ -723,7 +753,33 @@ fn ack_shape<R: Rules>(env: &Signed, terms: &Terms, rules: &R) -> Option<&'stati
     None
 }
 
-fn check_specs(terms: &Terms, decks: &[DeckSpec], setups: &[SetupSpec]) -> Result<(), OptionError> {
+fn check_specs(
+    terms: &Terms,
+    decks: &[DeckSpec],
+    setups: &[SetupSpec],
+    pools: &[PoolSpec],
+) -> Result<(), OptionError> {
+    for (i, p) in pools.iter().enumerate() {
+        if !terms.is_player(p.owner) || !terms.is_player(p.contributor) || p.owner == p.contributor
+        {
+            return Err(OptionError(format!(
+                "pool {} has a bad owner or contributor",
+                p.name
+            )));
+        }
+        if p.draws == 0 || p.draws > 4096 {
+            return Err(OptionError(format!(
+                "pool {} must allow 1 to 4096 draws",
+                p.name
+            )));
+        }
+        if pools[..i]
+            .iter()
+            .any(|q| q.owner == p.owner && q.name == p.name)
+        {
+            return Err(OptionError(format!("pool {} declared twice", p.name)));
+        }
+    }
     for (i, d) in decks.iter().enumerate() {
         if !terms.is_player(d.owner) || !terms.is_player(d.dealer) || d.owner == d.dealer {
             return Err(OptionError(format!(
@@ -760,7 +816,8 @@ fn check_specs(terms: &Terms, decks: &[DeckSpec], setups: &[SetupSpec]) -> Resul
             .sum();
         let dealt = decks.iter().filter(|d| d.dealer == seat).count();
         let own_setups = setups.iter().filter(|s| s.owner == seat).count();
-        if 1 + owned + dealt + own_setups > 1800 {
+        let own_pools = pools.iter().filter(|p| p.owner == seat).count();
+        if 1 + owned + dealt + own_setups + own_pools > 1800 {
             return Err(OptionError(format!(
                 "{seat} would commit more than 1800 values at the start"
             )));

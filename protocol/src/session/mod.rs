@@ -24,7 +24,7 @@ use crate::fault::Fault;
 use crate::ids::{ChainId, LogId, Name, Seat};
 use crate::keys::SecretKey;
 use crate::proposal::{Terms, VERSION};
-use crate::rules::{OptionError, Rules};
+use crate::rules::{OptionError, PoolSpec, Rules};
 use crate::verdict::{Verdict, verdict};
 
 /// Something the caller must do, in order.
@@ -64,6 +64,8 @@ pub enum Command {
         commit_values: Vec<(Name, u32, Vec<u8>)>,
         /// Own sealed values to open in the same envelope.
         open_values: Vec<(Name, u32)>,
+        /// A pool of this seat whose next draw to open in the same envelope.
+        open_draw: Option<Name>,
     },
     /// Resign.
     Resign,
@@ -83,6 +85,7 @@ impl Command {
             open_slots: vec![],
             commit_values: vec![],
             open_values: vec![],
+            open_draw: None,
         }
     }
 }
@@ -266,7 +269,8 @@ impl<R: Rules> Session<R> {
         if !proposer {
             body.push(Item::Accept);
         }
-        for (purpose, indices) in start_keys(self.seat, &decks, self.engine.setups()) {
+        let pools: Vec<PoolSpec> = self.engine.pools().into_iter().cloned().collect();
+        for (purpose, indices) in start_keys(self.seat, &decks, self.engine.setups(), &pools) {
             for run in runs(&indices) {
                 let hashes = run
                     .iter()
@@ -276,7 +280,13 @@ impl<R: Rules> Session<R> {
                             purpose: purpose.clone(),
                             index: *i,
                         };
-                        secrets.commitment(game, &key, &decks)
+                        match &purpose {
+                            // A draw chain publishes its head as it is.
+                            Purpose::DrawChain(name) => {
+                                self.chain_value(&secrets, name, 0).map(crate::hash::Hash)
+                            }
+                            _ => secrets.commitment(game, &key, &decks),
+                        }
                     })
                     .collect::<Option<Vec<_>>>()
                     .ok_or(SessionError::WrongPhase("a start commitment has no value"))?;
@@ -369,6 +379,83 @@ impl<R: Rules> Session<R> {
     }
 
     /// Deal items this seat owes now, drawn from its seed's stream.
+    /// Value `i` of this seat's draw chain for a pool.
+    fn chain_value(&self, secrets: &Secrets, pool: &Name, i: u32) -> Option<[u8; 32]> {
+        let spec = self
+            .engine
+            .pools()
+            .into_iter()
+            .find(|p| p.owner == self.seat && &p.name == pool)?;
+        let last = secrets.draw_chain_last(pool);
+        Some(crate::derive::draw_chain_value(
+            self.engine.terms().game(),
+            self.seat,
+            pool,
+            spec.draws,
+            &last,
+            i,
+        ))
+    }
+
+    /// The pick of this seat's pending draw from a pool: known as soon as the
+    /// contributor's value is in (this seat knows its own next chain value), before
+    /// the draw is opened. This is how a player sees what it drew, to place it.
+    pub fn pending_draw(&self, pool: &Name) -> Option<crate::hash::Hash> {
+        let (_, contributed, opened) = self.engine.pool_counts(self.seat, pool)?;
+        if contributed <= opened {
+            return None;
+        }
+        let index = opened as u32 + 1;
+        let value = self.chain_value(self.secrets.as_ref()?, pool, index)?;
+        let contribution = self.engine.contribution(self.seat, pool, index)?;
+        Some(crate::derive::draw_pick(
+            self.engine.terms().game(),
+            self.seat,
+            pool,
+            index,
+            &value,
+            &contribution,
+        ))
+    }
+
+    /// The opening of this seat's next draw from a pool.
+    fn draw_open_item(&self, pool: &Name) -> Option<Item> {
+        let (_, _, opened) = self.engine.pool_counts(self.seat, pool)?;
+        let index = opened as u32 + 1;
+        let value = self.chain_value(self.secrets.as_ref()?, pool, index)?;
+        Some(Item::DrawOpen(crate::body::DrawOpen {
+            pool: pool.clone(),
+            index,
+            value,
+        }))
+    }
+
+    /// Items this seat owes now without deciding anything: deals and draw values.
+    fn due_items(&self) -> Vec<Item> {
+        let mut items = self.due_deals();
+        let Some(secrets) = &self.secrets else {
+            return items;
+        };
+        for p in self.engine.pools() {
+            if p.contributor != self.seat {
+                continue;
+            }
+            let Some((declared, contributed, _)) = self.engine.pool_counts(p.owner, &p.name) else {
+                continue;
+            };
+            for index in contributed as u32 + 1..=declared as u32 {
+                let value = secrets.contribution(p.owner, &p.name, index);
+                items.push(Item::DrawContribute(crate::body::DrawContribute {
+                    owner: p.owner,
+                    pool: p.name.clone(),
+                    index,
+                    value,
+                }));
+            }
+        }
+        items
+    }
+
     fn due_deals(&self) -> Vec<Item> {
         let Some(secrets) = &self.secrets else {
             return vec![];

@@ -123,16 +123,8 @@ impl Phase {
                 single(s, Item::Resign, now)?;
                 Ok(p)
             }
-            (
-                Phase::Play(p),
-                Command::Act {
-                    act,
-                    open_slots,
-                    commit_values,
-                    open_values,
-                },
-            ) => {
-                p.act(s, act, open_slots, commit_values, open_values, now)?;
+            (Phase::Play(p), cmd @ Command::Act { .. }) => {
+                p.act(s, cmd, now)?;
                 Ok(Phase::Play(Playing))
             }
             (Phase::Play(p), Command::OfferDraw) => {
@@ -156,16 +148,16 @@ impl Phase {
     }
 }
 
-/// Sends one item, with any deals this seat owes riding along.
+/// Sends one item, with any deals and draw values this seat owes riding along.
 fn single<R: Rules>(s: &mut Session<R>, item: Item, now: u64) -> Result<(), SessionError> {
-    let mut body = s.due_deals();
+    let mut body = s.due_items();
     body.push(item);
     s.send(LogId::PUBLIC, body, now)
 }
 
-/// Sends the deals this seat owes, if any; returns whether it sent.
+/// Sends the deals and draw values this seat owes, if any; returns whether it sent.
 fn send_due_deals<R: Rules>(s: &mut Session<R>, now: u64) -> bool {
-    let deals = s.due_deals();
+    let deals = s.due_items();
     !deals.is_empty() && s.send(LogId::PUBLIC, deals, now).is_ok()
 }
 
@@ -203,7 +195,7 @@ impl AwaitCommitments {
             return (Phase::Commit(self), false);
         };
         let mut body = vec![open];
-        body.extend(s.due_deals());
+        body.extend(s.due_items());
         match s.send(LogId::PUBLIC, body, now) {
             Ok(()) => (Phase::Coin(AwaitCoin), true),
             Err(_) => (Phase::Commit(self), false),
@@ -234,19 +226,27 @@ impl Playing {
         (Phase::Play(self), sent)
     }
 
-    fn act<R: Rules>(
-        self,
-        s: &mut Session<R>,
-        act: Vec<u8>,
-        open_slots: Vec<(crate::ids::Name, u32)>,
-        commit_values: Vec<(crate::ids::Name, u32, Vec<u8>)>,
-        open_values: Vec<(crate::ids::Name, u32)>,
-        now: u64,
-    ) -> Result<(), SessionError> {
+    fn act<R: Rules>(self, s: &mut Session<R>, cmd: Command, now: u64) -> Result<(), SessionError> {
+        let Command::Act {
+            act,
+            open_slots,
+            commit_values,
+            open_values,
+            open_draw,
+        } = cmd
+        else {
+            return Err(SessionError::WrongPhase("not an act"));
+        };
         if s.engine.to_act() != Some(s.seat) {
             return Err(SessionError::Refused("it is not this seat's turn".into()));
         }
-        let mut body = s.due_deals();
+        let mut body = s.due_items();
+        if let Some(pool) = &open_draw {
+            body.push(
+                s.draw_open_item(pool)
+                    .ok_or_else(|| SessionError::Refused(format!("no draw to open from {pool}")))?,
+            );
+        }
         for (deck, slot) in open_slots {
             body.push(
                 s.open_item(Purpose::Deck(deck.clone()), slot)

@@ -15,11 +15,12 @@ use crate::commit::{CommitKey, card_value, commitment};
 use crate::hash::{Framed, Hash};
 use crate::ids::{GameId, Name, Seat};
 use crate::random::Stream;
-use crate::rules::{DeckSpec, SetupSpec};
+use crate::rules::{DeckSpec, PoolSpec, SetupSpec};
 
 const LOCAL_NONCE: &str = "sealed/v1/local/nonce";
 const LOCAL_SEED: &str = "sealed/v1/local/seed";
 const LOCAL_DECK: &str = "sealed/v1/local/deck";
+const LOCAL_CONTRIBUTION: &str = "sealed/v1/local/contribution";
 
 /// What a seat must keep to open its commitments: the entropy, and any sealed values
 /// chosen during play.
@@ -85,7 +86,23 @@ impl Secrets {
                 .iter()
                 .find(|(n, i, _)| n == name && *i == key.index)
                 .map(|(_, _, v)| v.clone()),
+            // A draw chain has a published head, not a salted commitment.
+            Purpose::DrawChain(_) => None,
         }
+    }
+
+    /// The secret last value `v(n)` of this seat's draw chain for a pool.
+    pub fn draw_chain_last(&self, pool: &Name) -> [u8; 32] {
+        self.seed(&Purpose::DrawChain(pool.clone()), 0)
+    }
+
+    /// This seat's fresh value for draw `index` of `owner`'s pool: unpredictable to the
+    /// owner, and the same after a restart.
+    pub fn contribution(&self, owner: Seat, pool: &Name, index: u32) -> [u8; 32] {
+        let mut what = vec![owner.0];
+        what.extend(pool.as_str().as_bytes());
+        what.extend(index.to_le_bytes());
+        self.derive(LOCAL_CONTRIBUTION, &what).0
     }
 
     /// The commitment hash of a key.
@@ -100,11 +117,12 @@ impl Secrets {
 }
 
 /// The start commitments of a seat, grouped per purpose in the order the spec gives:
-/// coin, then decks owned, dealer seeds, setups.
+/// coin, then decks owned, dealer seeds, setups, draw chain heads.
 pub fn start_keys(
     seat: Seat,
     decks: &[&DeckSpec],
     setups: &[SetupSpec],
+    pools: &[PoolSpec],
 ) -> BTreeMap<Purpose, Vec<u32>> {
     let mut out: BTreeMap<Purpose, Vec<u32>> = BTreeMap::new();
     out.insert(Purpose::Coin, vec![0]);
@@ -124,6 +142,11 @@ pub fn start_keys(
     for s in setups {
         if s.owner == seat {
             out.insert(Purpose::Setup(s.name.clone()), vec![0]);
+        }
+    }
+    for p in pools {
+        if p.owner == seat {
+            out.insert(Purpose::DrawChain(p.name.clone()), vec![0]);
         }
     }
     out
