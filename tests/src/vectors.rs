@@ -182,8 +182,30 @@ pub fn derive() -> Value {
         out.extend(&got);
         draws.push(json!({ "count": count, "excluded": excluded, "slots": got }));
     }
+    let pool = name("stack");
+    let last = pinned("draw chain last");
+    let chain: Vec<String> = (0..=3)
+        .map(|i| {
+            h(&derive::draw_chain_value(
+                game,
+                Seat(0),
+                &pool,
+                16,
+                &last,
+                i,
+            ))
+        })
+        .collect();
+    let v1 = derive::draw_chain_value(game, Seat(0), &pool, 16, &last, 1);
+    let contribution = pinned("draw contribution");
+    let pick = derive::draw_pick(game, Seat(0), &pool, 1, &v1, &contribution);
     json!({
-        "description": "joint coin, named streams drawn from it, private seeded setup, and a dealer's index stream with exclusions",
+        "description": "joint coin, named streams drawn from it, private seeded setup, a dealer's index stream with exclusions, and a public pool's draw chain and pick",
+        "draw": [{
+            "game": h(game.0.as_bytes()), "owner": 0, "pool": "stack", "draws": 16,
+            "last": h(&last), "chain": chain,
+            "contribution": h(&contribution), "pick_of_draw_1": h(pick.as_bytes()),
+        }],
         "coin": [{ "game": h(game.0.as_bytes()), "seeds": seeds.iter().map(|s| h(s)).collect::<Vec<_>>(), "coin": h(coin.as_bytes()) }],
         "streams": streams,
         "setup": [{

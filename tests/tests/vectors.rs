@@ -111,6 +111,30 @@ fn derivations() {
         );
         assert_eq!(got, hash(&s["setup"]));
     }
+    for d in v["draw"].as_array().unwrap() {
+        let (game, owner, pool) = (
+            GameId(hash(&d["game"])),
+            Seat(num(&d["owner"]) as u8),
+            Name::new(d["pool"].as_str().unwrap()).unwrap(),
+        );
+        let chain: Vec<[u8; 32]> = d["chain"].as_array().unwrap().iter().map(b32).collect();
+        let n = num(&d["draws"]) as u32;
+        for (i, v) in chain.iter().enumerate() {
+            assert_eq!(
+                derive::draw_chain_value(game, owner, &pool, n, &b32(&d["last"]), i as u32),
+                *v
+            );
+            if i > 0 {
+                assert_eq!(
+                    derive::draw_chain_step(game, owner, &pool, i as u32, v).0,
+                    chain[i - 1],
+                    "step {i}"
+                );
+            }
+        }
+        let pick = derive::draw_pick(game, owner, &pool, 1, &chain[1], &b32(&d["contribution"]));
+        assert_eq!(pick, hash(&d["pick_of_draw_1"]));
+    }
     for d in v["deal"].as_array().unwrap() {
         let key = derive::deal_key(
             GameId(hash(&d["game"])),
