@@ -93,7 +93,7 @@ fn an_unknown_variant_exits_2() {
     let out = replay("chess", b"[Cards \"3\"]\n1. 2 1\n");
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("unknown variant \"chess\" (known: duel, cardmate)"),
+        stderr(&out).contains("unknown variant \"chess\" (known: duel, cardmate, chex)"),
         "{}",
         stderr(&out)
     );
@@ -177,4 +177,30 @@ fn svg_of_a_game_without_a_board_is_refused() {
     ]);
     assert_eq!(code(&out), 2);
     assert!(!svg.exists());
+}
+
+#[test]
+fn the_chex_score_files_replay_and_draw_their_final_position() {
+    let dir_path = format!("{}/../games/scores/chex", env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir_path).expect("score folder") {
+        let path = entry.expect("entry").path();
+        let dir = TempDir::new("replay-chex");
+        let svg = dir.path().join("final.svg");
+        let out = sealed(&[
+            "replay",
+            "chex",
+            path.to_str().expect("utf-8"),
+            "--svg",
+            svg.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code(&out), 0, "{}: {}", path.display(), stderr(&out));
+        assert!(
+            std::fs::read_to_string(&svg)
+                .expect("svg")
+                .starts_with("<svg")
+        );
+        n += 1;
+    }
+    assert!(n >= 2);
 }

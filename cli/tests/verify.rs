@@ -438,7 +438,11 @@ fn a_directory_reports_unreadable_files_on_stderr() {
 
 #[test]
 fn the_spec_vectors_verify_and_a_cardmate_bot_game_too() {
-    for file in ["duel-game.sealed", "cardmate-game.sealed"] {
+    for file in [
+        "duel-game.sealed",
+        "cardmate-game.sealed",
+        "chex-game.sealed",
+    ] {
         let path = format!("{}/../spec/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
         let out = sealed(&["verify", &path]);
         assert_eq!(code(&out), 0, "{file}: {}", stdout(&out));

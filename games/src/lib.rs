@@ -4,6 +4,7 @@
 //! of the dispatch in [`variant`].
 
 pub mod cardmate;
+pub mod chex;
 pub mod duel;
 pub mod replay;
 pub mod variant;

@@ -4,6 +4,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
 use crate::cardmate::{self, Cardmate};
+use crate::chex::{self, Chex};
 use crate::duel::{self, Duel};
 use crate::replay::{ReplayError, Replayed};
 
@@ -14,11 +15,13 @@ pub enum Variant {
     Duel,
     /// Cardmate (seed 002).
     Cardmate,
+    /// Chex (seed 003).
+    Chex,
 }
 
 impl Variant {
     /// All variants.
-    pub const ALL: &'static [Variant] = &[Variant::Duel, Variant::Cardmate];
+    pub const ALL: &'static [Variant] = &[Variant::Duel, Variant::Cardmate, Variant::Chex];
 
     /// By name.
     pub fn parse(name: &str) -> Option<Variant> {
@@ -30,6 +33,7 @@ impl Variant {
         match self {
             Variant::Duel => duel::VARIANT,
             Variant::Cardmate => cardmate::VARIANT,
+            Variant::Chex => chex::VARIANT,
         }
     }
 
@@ -38,6 +42,7 @@ impl Variant {
         match self {
             Variant::Duel => duel::replay(text),
             Variant::Cardmate => cardmate::replay(text),
+            Variant::Chex => chex::engine::replay(text),
         }
     }
 }
@@ -60,6 +65,7 @@ pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
     match Variant::parse(terms.variant()) {
         Some(Variant::Duel) => Ok(check_with_terms::<Duel>(&file, terms)?.1),
         Some(Variant::Cardmate) => Ok(check_with_terms::<Cardmate>(&file, terms)?.1),
+        Some(Variant::Chex) => Ok(check_with_terms::<Chex>(&file, terms)?.1),
         None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

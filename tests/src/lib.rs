@@ -2,6 +2,7 @@
 //! adversarial peers, and deterministic simulations.
 
 pub mod cardmate_kit;
+pub mod chex_kit;
 pub mod duel_kit;
 pub mod pair;
 pub mod race;

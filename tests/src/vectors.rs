@@ -441,6 +441,31 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
             &c.pair.transcript(c.honest()),
         ));
     }
+    for (name, build) in [
+        (
+            "draw-chain-broken",
+            crate::chex_kit::draw_chain_broken as fn() -> crate::chex_kit::ChexCheat,
+        ),
+        ("draw-value-early", crate::chex_kit::draw_value_early),
+        ("wrong-piece-placed", crate::chex_kit::wrong_piece_placed),
+    ] {
+        let c = build();
+        let kind = c.kind.name();
+        let honest = Seat(1 - c.cheater.0);
+        let results = if c.cheater == A {
+            vec!["loss".to_string(), "win".into()]
+        } else {
+            vec!["win".to_string(), "loss".into()]
+        };
+        out.push(reject(
+            name,
+            kind,
+            1,
+            vec![(c.cheater, kind)],
+            Some(results),
+            &c.pair.transcript(honest),
+        ));
+    }
     let (p, q) = scenarios::premature_reveal();
     out.push(reject(
         "reveal-without-acknowledging-commitments",
@@ -597,6 +622,36 @@ pub fn cardmate_transcript() -> (Value, Vec<u8>) {
         "description": "a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-game.sealed",
         "file": "cardmate-game.sealed",
         "coin": h(coin.as_bytes()),
+        "bytes": h(&bytes),
+        "verdict": {
+            "exit": checked.exit_code(),
+            "status": checked.verdict.status,
+            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+            "reason": o.reason,
+            "envelopes": checked.verdict.envelopes,
+        },
+    });
+    (value, bytes)
+}
+
+/// transcript-chex.json (and the bytes of chex-game.sealed): a whole Chex, every piece
+/// drawn through the protocol's public pool, played by seeded random bots.
+pub fn chex_transcript() -> (Value, Vec<u8>) {
+    use crate::chex_kit::{chex_bot, chex_terms};
+    use crate::sim::{NetConfig, Sim};
+    let mut sim = Sim::new(
+        chex_terms(200, 2),
+        vec![chex_bot(), chex_bot()],
+        NetConfig::perfect(),
+        2,
+    );
+    sim.run(100_000_000);
+    let bytes = sim.transcripts().remove(0);
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("finished");
+    let value = json!({
+        "description": "a complete Chex (ply-limit 200) between the test keys, every piece drawn from the public pool, played by seeded random bots; the same bytes as chex-game.sealed",
+        "file": "chex-game.sealed",
         "bytes": h(&bytes),
         "verdict": {
             "exit": checked.exit_code(),

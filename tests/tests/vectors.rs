@@ -205,6 +205,11 @@ fn the_cardmate_transcript_verifies_on_the_board_the_coin_deals() {
     assert_eq!(engine.coin().copied(), Some(hash(&v["coin"])));
 }
 
+#[test]
+fn the_chex_transcript_verifies() {
+    check_transcript_vector("transcript-chex.json");
+}
+
 /// Checks a complete-transcript vector: the file on disk is the vector's bytes, and
 /// the check gives the vector's exit code, results, reason and envelope count.
 fn check_transcript_vector(name: &str) -> Value {
@@ -302,6 +307,8 @@ fn every_reject_vector_is_refused_for_its_reason() {
         "premature-reveal",
         "commitment-after-dependent",
         "incomplete",
+        "draw-chain-broken",
+        "draw-value-early",
     ] {
         assert!(reasons.contains(&needed), "no reject vector for {needed}");
     }

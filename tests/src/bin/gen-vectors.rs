@@ -29,5 +29,9 @@ fn main() -> std::io::Result<()> {
     write("transcript-cardmate.json", t)?;
     std::fs::write(dir.join("cardmate-game.sealed"), bytes)?;
     println!("wrote spec/vectors/cardmate-game.sealed");
+    let (t, bytes) = vectors::chex_transcript();
+    write("transcript-chex.json", t)?;
+    std::fs::write(dir.join("chex-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/chex-game.sealed");
     Ok(())
 }
