@@ -211,3 +211,35 @@ fn a_played_game_writes_a_score_that_replays_to_the_same_position() {
         .unwrap_or_else(|err| panic!("{err}\n{text}"));
     assert_eq!(pos, *e.state().unwrap());
 }
+
+#[test]
+fn a_placement_away_from_the_board_loses() {
+    // The right piece, on a square touching nothing: it would break the board.
+    let mut p = Pair::<Chex>::new(chex_terms(0, 6), 75);
+    let mut d = bots();
+    p.run_until(&mut d, |p| {
+        p.sessions[1].engine().state().is_some_and(|s| s.ply >= 2)
+            && p.sessions[1]
+                .pending_draw(&sealed_games::chex::stack())
+                .is_some()
+    });
+    let s = &p.sessions[1];
+    let pos = s.engine().state().unwrap().clone();
+    let pick = s.pending_draw(&sealed_games::chex::stack()).unwrap();
+    let kind = sealed_games::chex::picked(&pos, sealed_games::chex::color(Seat(1)), &pick).unwrap();
+    let open = chex_kit::open_next_draw(&p, Seat(1)).unwrap();
+    let act = Act::Place {
+        kind: kind.index() as u8,
+        x: 50,
+        y: -50,
+    };
+    let env = p.forge(Seat(1), vec![Item::DrawOpen(open), Item::Act(act.bytes())]);
+    p.inject(&env);
+    let mut d = bots();
+    p.run(&mut d);
+    assert_caught(&ChexCheat {
+        pair: p,
+        cheater: Seat(1),
+        kind: FaultKind::IllegalAct,
+    });
+}
