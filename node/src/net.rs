@@ -1,0 +1,141 @@
+//! The libp2p side: one swarm per node, TCP and QUIC with Noise and Yamux, identify,
+//! ping, mDNS on the LAN, relay v2 (client always, server when asked) with DCUtR hole
+//! punching, and the sync protocol.
+
+use std::time::Duration;
+
+use libp2p::identity::{Keypair, PublicKey, ed25519};
+use libp2p::swarm::NetworkBehaviour;
+use libp2p::swarm::behaviour::toggle::Toggle;
+use libp2p::{
+    PeerId, Swarm, dcutr, identify, mdns, noise, ping, relay, request_response, tcp, yamux,
+};
+
+use crate::sync::{PROTOCOL, SyncCodec};
+
+pub use behaviour::{Behaviour, BehaviourEvent};
+
+mod behaviour {
+    // The derive macro writes an event enum whose variants cannot carry doc comments.
+    #![allow(missing_docs)]
+    use super::*;
+
+    /// What a node runs.
+    #[derive(NetworkBehaviour)]
+    pub struct Behaviour {
+        /// The game sync protocol.
+        pub sync: request_response::Behaviour<SyncCodec>,
+        /// Tells peers our addresses and protocols.
+        pub identify: identify::Behaviour,
+        /// Keeps idle connections measured and alive.
+        pub ping: ping::Behaviour,
+        /// Finds peers on the LAN (off in tests, where it would find every test node).
+        pub mdns: Toggle<mdns::tokio::Behaviour>,
+        /// Reaches peers behind NAT through a relay.
+        pub relay_client: relay::client::Behaviour,
+        /// Acts as a relay for others (a mailbox or relay node).
+        pub relay_server: Toggle<relay::Behaviour>,
+        /// Upgrades relayed connections to direct ones by hole punching.
+        pub dcutr: dcutr::Behaviour,
+    }
+}
+
+/// How to build a swarm.
+#[derive(Clone, Debug)]
+pub struct NetConfig {
+    /// Discover peers on the LAN with mDNS.
+    pub mdns: bool,
+    /// Relay other peers' connections.
+    pub relay_server: bool,
+    /// How long a sync request may take.
+    pub request_timeout: Duration,
+    /// How long an idle connection stays open.
+    pub idle_timeout: Duration,
+}
+
+impl Default for NetConfig {
+    fn default() -> Self {
+        NetConfig {
+            mdns: true,
+            relay_server: false,
+            request_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+/// The libp2p keypair of a seat's Ed25519 secret. `ed25519_from_bytes` zeroizes its
+/// argument, so it gets a copy.
+pub fn keypair(seed: &[u8; 32]) -> Keypair {
+    let mut copy = *seed;
+    Keypair::ed25519_from_bytes(&mut copy).expect("any 32 bytes are an Ed25519 secret")
+}
+
+/// The peer id of a seat's public key (as the proposal lists it).
+pub fn peer_id(key: &[u8; 32]) -> Option<PeerId> {
+    let pk = ed25519::PublicKey::try_from_bytes(key).ok()?;
+    Some(PublicKey::from(pk).to_peer_id())
+}
+
+/// Builds the swarm.
+pub fn swarm(
+    key: &Keypair,
+    cfg: &NetConfig,
+) -> Result<Swarm<Behaviour>, Box<dyn std::error::Error + Send + Sync>> {
+    let cfg = cfg.clone();
+    let swarm = libp2p::SwarmBuilder::with_existing_identity(key.clone())
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )?
+        .with_quic()
+        .with_dns()?
+        .with_relay_client(noise::Config::new, yamux::Config::default)?
+        .with_behaviour(|key, relay_client| {
+            let peer = key.public().to_peer_id();
+            let mdns = if cfg.mdns {
+                mdns::tokio::Behaviour::new(mdns::Config::default(), peer).ok()
+            } else {
+                None
+            };
+            Behaviour {
+                sync: request_response::Behaviour::with_codec(
+                    SyncCodec,
+                    [(PROTOCOL, request_response::ProtocolSupport::Full)],
+                    request_response::Config::default().with_request_timeout(cfg.request_timeout),
+                ),
+                identify: identify::Behaviour::new(identify::Config::new(
+                    "/sealed/1".into(),
+                    key.public(),
+                )),
+                ping: ping::Behaviour::new(ping::Config::new()),
+                mdns: mdns.into(),
+                relay_client,
+                relay_server: cfg
+                    .relay_server
+                    .then(|| relay::Behaviour::new(peer, relay::Config::default()))
+                    .into(),
+                dcutr: dcutr::Behaviour::new(peer),
+            }
+        })?
+        .with_swarm_config(|c| c.with_idle_connection_timeout(cfg.idle_timeout))
+        .build();
+    Ok(swarm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_key_is_its_peer_id() {
+        let seed = [7u8; 32];
+        let sk = sealed_protocol::keys::SecretKey::from_seed(&seed);
+        assert_eq!(
+            peer_id(&sk.public().to_bytes()),
+            Some(keypair(&seed).public().to_peer_id())
+        );
+    }
+}

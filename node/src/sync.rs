@@ -1,0 +1,144 @@
+//! The sync protocol `/sealed/sync/1`: what two nodes say to each other about a game.
+//!
+//! Envelopes are facts signed by seats; nodes only move them around. A node offers
+//! what it has (`Push`), asks for what it lacks (`Pull`, with the counts it holds of
+//! each chain), and hands over a new game's signed proposal (`Propose`). Every message
+//! is idempotent: a duplicate changes nothing, so delivery may repeat or reorder freely.
+
+use futures::{AsyncReadExt, AsyncWriteExt};
+use libp2p::StreamProtocol;
+use libp2p::request_response::Codec;
+use serde::{Deserialize, Serialize};
+use std::io;
+
+use sealed_protocol::ids::ChainId;
+
+/// The protocol name.
+pub const PROTOCOL: StreamProtocol = StreamProtocol::new("/sealed/sync/1");
+
+/// Largest request or response on the wire. A push carries at most what a game needs
+/// to catch up; 8 MiB is far above any game and bounds what a peer can make us buffer.
+pub const MAX_SYNC_MESSAGE: usize = 8 * 1024 * 1024;
+
+/// A request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Request {
+    /// A new game: the signed proposal's bytes.
+    Propose {
+        /// The signed proposal.
+        proposal: Vec<u8>,
+    },
+    /// Envelopes of a game, exact bytes, in chain order.
+    Push {
+        /// The game id.
+        game: [u8; 32],
+        /// The envelopes.
+        envelopes: Vec<Vec<u8>>,
+    },
+    /// What the asker holds of a game; the answer is what it lacks and may see.
+    Pull {
+        /// The game id.
+        game: [u8; 32],
+        /// Envelopes held per chain (a chain not listed: none).
+        have: Vec<(ChainId, u64)>,
+    },
+}
+
+/// A response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Response {
+    /// Taken (for `Propose` and `Push`: how many envelopes were new).
+    Ok {
+        /// New envelopes stored.
+        new: u32,
+    },
+    /// What the asker lacks.
+    Envelopes(Vec<Vec<u8>>),
+    /// Refused, with why (an outsider, an unknown game, malformed bytes).
+    Refused(String),
+}
+
+/// Length-prefixed postcard: a 4-byte little-endian length, then the message.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SyncCodec;
+
+async fn read_message<T, M>(io: &mut T) -> io::Result<M>
+where
+    T: futures::AsyncRead + Unpin + Send,
+    M: serde::de::DeserializeOwned + Serialize,
+{
+    let mut len = [0u8; 4];
+    io.read_exact(&mut len).await?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > MAX_SYNC_MESSAGE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("sync message of {len} bytes"),
+        ));
+    }
+    let mut buf = vec![0u8; len];
+    io.read_exact(&mut buf).await?;
+    sealed_protocol::wire::decode(&buf, MAX_SYNC_MESSAGE)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+async fn write_message<T, M>(io: &mut T, m: &M) -> io::Result<()>
+where
+    T: futures::AsyncWrite + Unpin + Send,
+    M: Serialize,
+{
+    let bytes = sealed_protocol::wire::encode(m);
+    if bytes.len() > MAX_SYNC_MESSAGE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "sync message too large",
+        ));
+    }
+    io.write_all(&(bytes.len() as u32).to_le_bytes()).await?;
+    io.write_all(&bytes).await?;
+    io.flush().await
+}
+
+impl Codec for SyncCodec {
+    type Protocol = StreamProtocol;
+    type Request = Request;
+    type Response = Response;
+
+    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Request>
+    where
+        T: futures::AsyncRead + Unpin + Send,
+    {
+        read_message(io).await
+    }
+
+    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Response>
+    where
+        T: futures::AsyncRead + Unpin + Send,
+    {
+        read_message(io).await
+    }
+
+    async fn write_request<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        req: Request,
+    ) -> io::Result<()>
+    where
+        T: futures::AsyncWrite + Unpin + Send,
+    {
+        write_message(io, &req).await
+    }
+
+    async fn write_response<T>(
+        &mut self,
+        _: &StreamProtocol,
+        io: &mut T,
+        res: Response,
+    ) -> io::Result<()>
+    where
+        T: futures::AsyncWrite + Unpin + Send,
+    {
+        write_message(io, &res).await
+    }
+}
