@@ -7,4 +7,5 @@ pub mod cardmate;
 pub mod chex;
 pub mod duel;
 pub mod replay;
+pub mod table;
 pub mod variant;
