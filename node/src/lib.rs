@@ -3,4 +3,5 @@
 //! carries any game through the object-safe tables of `sealed_games::table`.
 
 pub mod net;
+pub mod store;
 pub mod sync;
