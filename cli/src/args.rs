@@ -8,6 +8,10 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "sealed", version)]
 pub struct Cli {
+    /// The home folder (key, store, control socket). Default: `SEALED_HOME`, else the
+    /// platform data folder.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -43,5 +47,133 @@ pub enum Command {
         /// Also draw the final position as SVG into this file (games with a board).
         #[arg(long, value_name = "OUT")]
         svg: Option<PathBuf>,
+    },
+    /// Create this player's key and name in the home folder.
+    Init {
+        /// Display name.
+        #[arg(long, default_value = "")]
+        name: String,
+    },
+    /// Run the node: listen, sync games, answer the other commands. Prints the peer id
+    /// and the addresses to give a friend.
+    Node {
+        /// Where to listen (repeatable).
+        #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
+        listen: Vec<String>,
+        /// Store and forward the public envelopes of games that name this node as mailbox.
+        #[arg(long)]
+        mailbox: bool,
+        /// Relay connections for peers behind NAT.
+        #[arg(long)]
+        relay: bool,
+        /// Do not look for peers on the LAN.
+        #[arg(long)]
+        no_mdns: bool,
+        /// Listen through a relay too (its address, ending in /p2p/<relay id>).
+        #[arg(long, value_name = "MULTIADDR")]
+        via: Vec<String>,
+        /// Let bots decide in every game (for testing).
+        #[arg(long)]
+        bots: bool,
+    },
+    /// Dial a peer (a running node is needed for every command below).
+    Dial {
+        /// Its address.
+        addr: String,
+    },
+    /// Propose a game to a peer.
+    New {
+        /// Variant: duel, cardmate, chex.
+        variant: String,
+        /// The peer's address, ending in /p2p/<peer id>.
+        #[arg(long)]
+        peer: String,
+        /// A mailbox node both of you trust, ending in /p2p/<peer id>.
+        #[arg(long)]
+        mailbox: Option<String>,
+        /// A rule option `key=value` (repeatable), e.g. `setup=random`.
+        #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+        options: Vec<String>,
+    },
+    /// Accept an invitation.
+    Accept {
+        /// Game id (or a unique prefix).
+        game: String,
+    },
+    /// Decline an invitation.
+    Decline {
+        /// Game id (or a unique prefix).
+        game: String,
+    },
+    /// List the games: whose turn, what each waits for.
+    Games {
+        /// One JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a game: board, hand, actions open now.
+    Show {
+        /// Game id (or a unique prefix).
+        game: String,
+        /// One JSON document.
+        #[arg(long)]
+        json: bool,
+        /// Draw the board as SVG into this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// Make one action in the game's notation (a move, a draw, a placement…).
+    Move {
+        /// Game id (or a unique prefix).
+        game: String,
+        /// The action, e.g. `4Ci3`, `Nf3`, `draw`, `place c4`, `play 7`.
+        action: Vec<String>,
+        /// Refuse unless the game is at this ply (see `show`): guards against a stale command.
+        #[arg(long)]
+        expect: Option<usize>,
+    },
+    /// Resign a game.
+    Resign {
+        /// Game id (or a unique prefix).
+        game: String,
+    },
+    /// Offer or accept a draw.
+    Draw {
+        /// `offer` or `accept`.
+        what: String,
+        /// Game id (or a unique prefix).
+        game: String,
+    },
+    /// Write a game's transcript or score.
+    Export {
+        /// Game id (or a unique prefix).
+        game: String,
+        /// The transcript file (for `sealed verify`).
+        #[arg(long, value_name = "FILE")]
+        transcript: Option<PathBuf>,
+        /// The score text (for `sealed replay`).
+        #[arg(long, value_name = "FILE")]
+        score: Option<PathBuf>,
+    },
+    /// Play by e-mail: export a game as armored text, or import such text.
+    Mail {
+        /// `export` or `import`.
+        what: String,
+        /// For export: the game; for import: the file holding the text (`-` for stdin).
+        arg: String,
+        /// For export: write here instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Two nodes on 127.0.0.1 play a whole game between bots; the transcript is verified.
+    Demo {
+        /// Variant: duel, cardmate, chex.
+        variant: String,
+        /// Seed of the bots' choices (secrets always come from the OS).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the transcript here.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }

@@ -1,19 +1,23 @@
-//! `sealed`: the offline command line of sealed.
+//! `sealed`: the command line of sealed.
 //!
 //! `sealed verify` checks transcript files and `sealed replay` checks score files; both
-//! work without a node or a network. Every outcome is an exit code a script can act on
+//! work without a node or a network. `sealed node` runs a node; the game commands talk
+//! to it through its control socket; `sealed demo` runs two nodes and a whole game. Every outcome is an exit code a script can act on
 //! (see `cli/JSON.md` for the codes and the `--json` document), and no input, however
 //! malformed, makes the program panic.
 
 #![forbid(unsafe_code)]
 
 mod args;
+mod demo;
 mod exit;
 mod input;
 mod json;
 mod output;
+mod play;
 mod replay;
 mod report;
+mod run_node;
 mod verify;
 
 use clap::Parser;
@@ -22,9 +26,67 @@ use crate::args::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
+    let home = sealed_node::Home::locate(cli.home.as_deref());
     let code = match cli.command {
         Command::Verify { path, json } => verify::run(&path, json),
         Command::Replay { variant, file, svg } => replay::run(&variant, &file, svg.as_deref()),
+        Command::Init { name } => play::init(&home, &name),
+        Command::Node {
+            listen,
+            mailbox,
+            relay,
+            no_mdns,
+            via,
+            bots,
+        } => run_node::run(
+            &home,
+            run_node::NodeArgs {
+                listen,
+                mailbox,
+                relay,
+                no_mdns,
+                via,
+                bots,
+            },
+        ),
+        Command::Dial { addr } => play::dial(&home, &addr),
+        Command::New {
+            variant,
+            peer,
+            mailbox,
+            options,
+        } => play::new(&home, &variant, &peer, mailbox.as_deref(), &options),
+        Command::Accept { game } => play::decide(&home, &game, true),
+        Command::Decline { game } => play::decide(&home, &game, false),
+        Command::Games { json } => play::games(&home, json),
+        Command::Show { game, json, svg } => play::show(&home, &game, json, svg.as_deref()),
+        Command::Move {
+            game,
+            action,
+            expect,
+        } => play::act(&home, &game, &action.join(" "), expect),
+        Command::Resign { game } => play::act(&home, &game, "resign", None),
+        Command::Draw { what, game } => match what.as_str() {
+            "offer" => play::act(&home, &game, "offer draw", None),
+            "accept" => play::act(&home, &game, "accept draw", None),
+            other => {
+                output::error(&format!("draw {other:?}: say offer or accept"));
+                2
+            }
+        },
+        Command::Export {
+            game,
+            transcript,
+            score,
+        } => play::export(&home, &game, transcript.as_deref(), score.as_deref()),
+        Command::Mail { what, arg, out } => play::mail(&home, &what, &arg, out.as_ref()),
+        Command::Demo { variant, seed, out } => demo::run(&variant, seed, out.as_deref()),
     };
     std::process::exit(code);
+}
+
+/// A few random bytes to name temporary folders.
+fn random_tag() -> [u8; 4] {
+    let r = sealed_node::home::random32().unwrap_or_default();
+    [r[0], r[1], r[2], r[3]]
 }

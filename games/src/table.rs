@@ -986,7 +986,7 @@ impl Game for Chex {
             return nth(&squares, pick).map(|at| chex_place(kind, *at));
         }
         let moves = pos.legal_moves();
-        if pos.can_draw() && (moves.is_empty() || pick % 3 == 0) {
+        if pos.can_draw() && (moves.is_empty() || pick.is_multiple_of(3)) {
             return Some(Command::act(chex::Act::Draw.bytes()));
         }
         nth(&moves, pick / 3).map(|m| Command::act(chex::Act::of_move(m).bytes()))

@@ -2,6 +2,15 @@
 //! sessions. The node is the only part of sealed with sockets, clocks and files; it
 //! carries any game through the object-safe tables of `sealed_games::table`.
 
+pub mod actor;
+pub mod control;
+pub mod handle;
+pub mod home;
+pub mod mail;
 pub mod net;
 pub mod store;
 pub mod sync;
+
+pub use actor::{ActorConfig, GameSummary, Info, ProposeArgs};
+pub use handle::{NodeHandle, start};
+pub use home::Home;

@@ -42,7 +42,7 @@ impl<'de> Deserialize<'de> for Hash {
 /// Parses lower- or upper-case hexadecimal.
 pub fn from_hex(text: &str) -> Option<Vec<u8>> {
     // `from_str_radix` alone would take a leading '+'.
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     (0..text.len())

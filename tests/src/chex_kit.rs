@@ -74,7 +74,7 @@ pub fn chex_choice(s: &Session<Chex>, pick: u64) -> Option<Command> {
         return place(s, pick);
     }
     let moves = pos.legal_moves();
-    if pos.can_draw() && (moves.is_empty() || pick % 3 == 0) {
+    if pos.can_draw() && (moves.is_empty() || pick.is_multiple_of(3)) {
         return Some(Command::act(Act::Draw.bytes()));
     }
     let m = moves.get((pick / 3 % moves.len().max(1) as u64) as usize)?;

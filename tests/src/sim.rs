@@ -175,10 +175,10 @@ impl<R: Rules + 'static> Sim<R> {
     fn let_bots_act(&mut self) {
         for i in 0..self.sessions.len() {
             let pick = self.pick();
-            if let Some(cmd) = self.bots[i].decide(&self.sessions[i], pick) {
-                if let Err(e) = self.sessions[i].handle_command(cmd, self.now) {
-                    self.refused.push(format!("seat {i}: {e}"));
-                }
+            if let Some(cmd) = self.bots[i].decide(&self.sessions[i], pick)
+                && let Err(e) = self.sessions[i].handle_command(cmd, self.now)
+            {
+                self.refused.push(format!("seat {i}: {e}"));
             }
         }
         self.flush();

@@ -1,0 +1,266 @@
+//! The commands that talk to a running node through its control socket.
+
+use std::path::{Path, PathBuf};
+
+use sealed_node::Home;
+use sealed_node::control::{ControlRequest, call, transcript_bytes};
+use serde_json::Value;
+
+use crate::output;
+
+/// Runs one request against the home's node; prints the error and returns 2 on failure.
+fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
+    call(&home.socket_path(), &req).map_err(|e| {
+        output::error(&e);
+        2
+    })
+}
+
+fn done(r: Result<Value, i32>, then: impl FnOnce(Value) -> String) -> i32 {
+    match r {
+        Ok(v) => {
+            if output::stdout(&then(v)) {
+                0
+            } else {
+                2
+            }
+        }
+        Err(code) => code,
+    }
+}
+
+/// `sealed init`.
+pub fn init(home: &Home, name: &str) -> i32 {
+    match home.init(name) {
+        Ok(key) => {
+            let peer = sealed_node::net::keypair(&key.seed()).public().to_peer_id();
+            let text = format!("home      {}\npeer id   {peer}\n", home.dir.display());
+            if output::stdout(&text) { 0 } else { 2 }
+        }
+        Err(e) => {
+            output::error(&e.to_string());
+            2
+        }
+    }
+}
+
+/// `sealed dial`.
+pub fn dial(home: &Home, addr: &str) -> i32 {
+    done(
+        ask(home, ControlRequest::Dial { addr: addr.into() }),
+        |_| String::new(),
+    )
+}
+
+/// `sealed new`.
+pub fn new(
+    home: &Home,
+    variant: &str,
+    peer: &str,
+    mailbox: Option<&str>,
+    options: &[String],
+) -> i32 {
+    let mut opts = vec![];
+    for o in options {
+        let Some((k, v)) = o.split_once('=') else {
+            output::error(&format!("option {o:?} is not key=value"));
+            return 2;
+        };
+        opts.push((k.trim().to_owned(), v.trim().to_owned()));
+    }
+    let req = ControlRequest::New {
+        variant: variant.into(),
+        options: opts,
+        peer: peer.into(),
+        mailbox: mailbox.map(str::to_owned),
+    };
+    done(ask(home, req), |v| {
+        format!("{}\n", v.as_str().unwrap_or_default())
+    })
+}
+
+/// `sealed accept` / `decline`.
+pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
+    let req = if accept {
+        ControlRequest::Accept { game: game.into() }
+    } else {
+        ControlRequest::Decline { game: game.into() }
+    };
+    done(ask(home, req), |_| String::new())
+}
+
+/// `sealed games`.
+pub fn games(home: &Home, json: bool) -> i32 {
+    done(ask(home, ControlRequest::Games), |v| {
+        if json {
+            return format!("{v}\n");
+        }
+        let mut s = String::new();
+        for g in v.as_array().into_iter().flatten() {
+            let id = g["game"].as_str().unwrap_or_default();
+            s.push_str(&format!(
+                "{}  {:<9} {:<9} {} ply {:<4} {}\n",
+                &id[..id.len().min(12)],
+                g["variant"].as_str().unwrap_or_default(),
+                g["status"].as_str().unwrap_or_default(),
+                if g["my_turn"] == Value::Bool(true) {
+                    "*"
+                } else {
+                    " "
+                },
+                g["ply"],
+                g["waiting_for"].as_str().unwrap_or_default(),
+            ));
+        }
+        if s.is_empty() { "no games\n".into() } else { s }
+    })
+}
+
+/// `sealed show`.
+pub fn show(home: &Home, game: &str, json: bool, svg: Option<&Path>) -> i32 {
+    if let Some(path) = svg {
+        let r = ask(
+            home,
+            ControlRequest::Show {
+                game: game.into(),
+                format: "svg".into(),
+            },
+        );
+        match r {
+            Ok(Value::String(s)) => {
+                if let Err(e) = std::fs::write(path, s) {
+                    output::error(&format!("{}: {e}", path.display()));
+                    return 2;
+                }
+            }
+            Ok(_) => {
+                output::error("this game has no board to draw");
+                return 2;
+            }
+            Err(code) => return code,
+        }
+    }
+    let format = if json { "json" } else { "text" };
+    done(
+        ask(
+            home,
+            ControlRequest::Show {
+                game: game.into(),
+                format: format.into(),
+            },
+        ),
+        |v| match v {
+            Value::String(s) => s,
+            other => format!("{other}\n"),
+        },
+    )
+}
+
+/// `sealed move`, `resign`, `draw offer|accept`.
+pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
+    done(
+        ask(
+            home,
+            ControlRequest::Move {
+                game: game.into(),
+                text: text.into(),
+                expect,
+            },
+        ),
+        |_| String::new(),
+    )
+}
+
+/// `sealed export`.
+pub fn export(home: &Home, game: &str, transcript: Option<&Path>, score: Option<&Path>) -> i32 {
+    if transcript.is_none() && score.is_none() {
+        output::error("say --transcript FILE and/or --score FILE");
+        return 2;
+    }
+    if let Some(path) = transcript {
+        let bytes = match ask(home, ControlRequest::Transcript { game: game.into() })
+            .map(|v| transcript_bytes(&v))
+        {
+            Ok(Ok(b)) => b,
+            Ok(Err(e)) => {
+                output::error(&e);
+                return 2;
+            }
+            Err(code) => return code,
+        };
+        if let Err(e) = std::fs::write(path, bytes) {
+            output::error(&format!("{}: {e}", path.display()));
+            return 2;
+        }
+    }
+    if let Some(path) = score {
+        match ask(home, ControlRequest::Score { game: game.into() }) {
+            Ok(Value::String(s)) => {
+                if let Err(e) = std::fs::write(path, s) {
+                    output::error(&format!("{}: {e}", path.display()));
+                    return 2;
+                }
+            }
+            Ok(_) => {
+                output::error("this game has no score yet");
+                return 2;
+            }
+            Err(code) => return code,
+        }
+    }
+    0
+}
+
+/// `sealed mail export|import`.
+pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
+    match what {
+        "export" => match ask(home, ControlRequest::MailExport { game: arg.into() }) {
+            Ok(v) => {
+                let text = v.as_str().unwrap_or_default().to_owned();
+                match out {
+                    Some(path) => match std::fs::write(path, text) {
+                        Ok(()) => 0,
+                        Err(e) => {
+                            output::error(&format!("{}: {e}", path.display()));
+                            2
+                        }
+                    },
+                    None if output::stdout(&text) => 0,
+                    None => 2,
+                }
+            }
+            Err(code) => code,
+        },
+        "import" => {
+            let text = if arg == "-" {
+                let mut s = String::new();
+                match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+                    Ok(_) => s,
+                    Err(e) => {
+                        output::error(&format!("stdin: {e}"));
+                        return 2;
+                    }
+                }
+            } else {
+                match std::fs::read_to_string(arg) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        output::error(&format!("{arg}: {e}"));
+                        return 2;
+                    }
+                }
+            };
+            done(ask(home, ControlRequest::MailImport { text }), |v| {
+                v.as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|g| format!("{}\n", g.as_str().unwrap_or_default()))
+                    .collect()
+            })
+        }
+        other => {
+            output::error(&format!("mail {other:?}: say export or import"));
+            2
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `sealed node`: runs a node until interrupted, serving the control socket.
+
+use std::time::Duration;
+
+use sealed_node::{ActorConfig, Home};
+
+use crate::output;
+
+/// Options of `sealed node`.
+pub struct NodeArgs {
+    /// Listen addresses.
+    pub listen: Vec<String>,
+    /// Mailbox role.
+    pub mailbox: bool,
+    /// Relay server role.
+    pub relay: bool,
+    /// mDNS off.
+    pub no_mdns: bool,
+    /// Listen through these relays too.
+    pub via: Vec<String>,
+    /// Bots decide.
+    pub bots: bool,
+}
+
+/// Runs the node; returns an exit code only on failure to start.
+pub fn run(home: &Home, args: NodeArgs) -> i32 {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SEALED_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            output::error(&e.to_string());
+            return 2;
+        }
+    };
+    runtime.block_on(async move {
+        let mut cfg = ActorConfig::default();
+        cfg.net.mdns = !args.no_mdns;
+        cfg.net.relay_server = args.relay;
+        cfg.mailbox = args.mailbox;
+        cfg.bots = args.bots;
+        // A relay we listen "via" is a listen address ending in /p2p-circuit: the
+        // relay client reserves a slot there and others reach us through it.
+        let listen = args.listen.iter().cloned();
+        let via = args.via.iter().map(|r| format!("{r}/p2p-circuit"));
+        for l in listen.chain(via) {
+            match l.parse() {
+                Ok(a) => cfg.listen.push(a),
+                Err(e) => {
+                    output::error(&format!("{l:?}: {e}"));
+                    return 2;
+                }
+            }
+        }
+        let (node, task) = match sealed_node::start(home, cfg).await {
+            Ok(n) => n,
+            Err(e) => {
+                output::error(&e);
+                return 2;
+            }
+        };
+        // Give the listeners a moment to bind, then say where we are.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        if let Ok(info) = node.info().await {
+            let mut s = format!("peer id   {}\n", info.peer);
+            for a in &info.addrs {
+                s.push_str(&format!("listening {a}\n"));
+            }
+            s.push_str(&format!("control   {}\n", home.socket_path().display()));
+            output::stdout(&s);
+        }
+        let socket = home.socket_path();
+        let serve = sealed_node::control::serve(&socket, node.clone());
+        tokio::select! {
+            r = serve => {
+                if let Err(e) = r {
+                    output::error(&format!("{}: {e}", socket.display()));
+                    return 2;
+                }
+                0
+            }
+            _ = task => 0,
+            _ = tokio::signal::ctrl_c() => {
+                let _ = node.shutdown().await;
+                0
+            }
+        }
+    })
+}

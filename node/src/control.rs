@@ -1,0 +1,238 @@
+//! The control path from `sealed` commands to a running node: a Unix socket in the home
+//! folder (owner-only, like the folder), one JSON request per line, one JSON answer.
+//!
+//! ```text
+//! → {"cmd":"move","game":"3f2a","text":"4Ci3","expect":12}
+//! ← {"ok":null}            or   {"error":"the game is at ply 13, not 12: nothing sent"}
+//! ```
+
+use std::path::Path;
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::actor::ProposeArgs;
+use crate::handle::NodeHandle;
+
+/// One request.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "kebab-case")]
+pub enum ControlRequest {
+    /// Peer id and addresses.
+    Info,
+    /// Dial an address.
+    Dial {
+        /// Multiaddr.
+        addr: String,
+    },
+    /// Propose a game.
+    New {
+        /// Variant.
+        variant: String,
+        /// Options.
+        options: Vec<(String, String)>,
+        /// The opponent's address with `/p2p/<id>`.
+        peer: String,
+        /// A mailbox's address with `/p2p/<id>`.
+        mailbox: Option<String>,
+    },
+    /// Accept.
+    Accept {
+        /// Game id or prefix.
+        game: String,
+    },
+    /// Decline.
+    Decline {
+        /// Game id or prefix.
+        game: String,
+    },
+    /// An action in the game's notation.
+    Move {
+        /// Game id or prefix.
+        game: String,
+        /// The action.
+        text: String,
+        /// Refuse unless the game is at this ply.
+        expect: Option<usize>,
+    },
+    /// Every game.
+    Games,
+    /// One game: `json`, `text` or `svg`.
+    Show {
+        /// Game id or prefix.
+        game: String,
+        /// Which form.
+        format: String,
+    },
+    /// The transcript file (base64).
+    Transcript {
+        /// Game id or prefix.
+        game: String,
+    },
+    /// The score text.
+    Score {
+        /// Game id or prefix.
+        game: String,
+    },
+    /// Armored mail of a game.
+    MailExport {
+        /// Game id or prefix.
+        game: String,
+    },
+    /// Import armored mail.
+    MailImport {
+        /// The text.
+        text: String,
+    },
+    /// Bot on or off for a game (or all).
+    Bot {
+        /// Game id or prefix; none for every game.
+        game: Option<String>,
+        /// On or off.
+        on: bool,
+    },
+    /// Stop the node.
+    Shutdown,
+}
+
+/// Serves the control socket until the node stops.
+pub async fn serve(path: &Path, node: NodeHandle) -> std::io::Result<()> {
+    let _ = std::fs::remove_file(path);
+    let listener = tokio::net::UnixListener::bind(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let node = node.clone();
+        tokio::spawn(async move {
+            let (read, mut write) = stream.into_split();
+            let mut lines = BufReader::new(read).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let answer = match serde_json::from_str::<ControlRequest>(&line) {
+                    Ok(req) => {
+                        let stop = matches!(req, ControlRequest::Shutdown);
+                        let a = answer(&node, req).await;
+                        if stop {
+                            let _ = write.write_all(format!("{a}\n").as_bytes()).await;
+                            std::process::exit(0);
+                        }
+                        a
+                    }
+                    Err(e) => json!({ "error": format!("bad request: {e}") }),
+                };
+                if write
+                    .write_all(format!("{answer}\n").as_bytes())
+                    .await
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+    }
+}
+
+async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
+    let r: Result<Value, String> = match req {
+        ControlRequest::Info => node.info().await.map(|i| json!(i)),
+        ControlRequest::Dial { addr } => match addr.parse() {
+            Ok(a) => node.dial(a).await.map(|()| Value::Null),
+            Err(e) => Err(format!("{addr:?}: {e}")),
+        },
+        ControlRequest::New {
+            variant,
+            options,
+            peer,
+            mailbox,
+        } => {
+            let peer = peer.parse().map_err(|e| format!("peer {peer:?}: {e}"));
+            let mailbox = mailbox
+                .map(|m| m.parse().map_err(|e| format!("mailbox {m:?}: {e}")))
+                .transpose();
+            match (peer, mailbox) {
+                (Ok(peer), Ok(mailbox)) => node
+                    .propose(ProposeArgs {
+                        variant,
+                        options,
+                        peer,
+                        mailbox,
+                    })
+                    .await
+                    .map(Value::String),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            }
+        }
+        ControlRequest::Accept { game } => node.accept(&game).await.map(|()| Value::Null),
+        ControlRequest::Decline { game } => node.decline(&game).await.map(|()| Value::Null),
+        ControlRequest::Move { game, text, expect } => {
+            node.act(&game, &text, expect).await.map(|()| Value::Null)
+        }
+        ControlRequest::Games => node.games().await.map(|g| json!(g)),
+        ControlRequest::Show { game, format } => match format.as_str() {
+            "json" => node.show(&game).await,
+            "text" => node.show_text(&game).await.map(Value::String),
+            "svg" => node
+                .svg(&game)
+                .await
+                .map(|s| s.map_or(Value::Null, Value::String)),
+            other => Err(format!("no format {other:?}")),
+        },
+        ControlRequest::Transcript { game } => node
+            .transcript(&game)
+            .await
+            .map(|b| Value::String(base64::engine::general_purpose::STANDARD.encode(b))),
+        ControlRequest::Score { game } => node
+            .score(&game)
+            .await
+            .map(|s| s.map_or(Value::Null, Value::String)),
+        ControlRequest::MailExport { game } => node.mail_export(&game).await.map(Value::String),
+        ControlRequest::MailImport { text } => node.mail_import(&text).await.map(|g| json!(g)),
+        ControlRequest::Bot { game, on } => {
+            node.bot(game.as_deref(), on).await.map(|()| Value::Null)
+        }
+        ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
+    };
+    match r {
+        Ok(v) => json!({ "ok": v }),
+        Err(e) => json!({ "error": e }),
+    }
+}
+
+/// Sends one request to the node of a home folder and returns its answer.
+pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, String> {
+    use std::io::{BufRead, Write};
+    let mut stream = std::os::unix::net::UnixStream::connect(socket).map_err(|e| {
+        format!(
+            "no node running for this home ({}): {e}; start one with `sealed node`",
+            socket.display()
+        )
+    })?;
+    let line = serde_json::to_string(req).map_err(|e| e.to_string())?;
+    stream
+        .write_all(format!("{line}\n").as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut answer = String::new();
+    std::io::BufReader::new(stream)
+        .read_line(&mut answer)
+        .map_err(|e| e.to_string())?;
+    let v: Value =
+        serde_json::from_str(&answer).map_err(|e| format!("the node answered {answer:?}: {e}"))?;
+    match (v.get("ok"), v.get("error")) {
+        (_, Some(Value::String(e))) => Err(e.clone()),
+        (Some(ok), _) => Ok(ok.clone()),
+        _ => Err(format!("the node answered {answer:?}")),
+    }
+}
+
+/// Decodes a transcript answer.
+pub fn transcript_bytes(v: &Value) -> Result<Vec<u8>, String> {
+    let s = v.as_str().ok_or("no transcript")?;
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .map_err(|e| e.to_string())
+}

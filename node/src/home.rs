@@ -1,0 +1,162 @@
+//! A player's home folder: the key, the name, the store, the control socket.
+//!
+//! The key file holds the Ed25519 secret that signs envelopes and is also the node's
+//! libp2p identity; like the store, it is readable by its owner only.
+
+use std::path::{Path, PathBuf};
+
+use sealed_protocol::keys::SecretKey;
+
+/// The files of a home folder.
+#[derive(Clone, Debug)]
+pub struct Home {
+    /// The folder.
+    pub dir: PathBuf,
+}
+
+/// Why a home folder cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum HomeError {
+    /// An I/O error, with the path.
+    #[error("{path}: {err}")]
+    Io {
+        /// Where.
+        path: PathBuf,
+        /// What.
+        err: std::io::Error,
+    },
+    /// `init` was not run.
+    #[error("{0} holds no key: run `sealed init` first")]
+    NoKey(PathBuf),
+    /// The key file is not 64 hex digits.
+    #[error("{0}: not a key file")]
+    BadKey(PathBuf),
+    /// `init` would overwrite a key.
+    #[error("{0} already holds a key")]
+    Exists(PathBuf),
+    /// The OS random source failed.
+    #[error("no randomness from the operating system: {0}")]
+    Random(String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
+    move |err| HomeError::Io {
+        path: path.to_owned(),
+        err,
+    }
+}
+
+/// 32 bytes from the operating system's CSPRNG.
+pub fn random32() -> Result<[u8; 32], HomeError> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| HomeError::Random(e.to_string()))?;
+    Ok(b)
+}
+
+impl Home {
+    /// The home folder: `--home`, else `SEALED_HOME`, else the platform data folder.
+    pub fn locate(explicit: Option<&Path>) -> Home {
+        let dir = explicit
+            .map(Path::to_owned)
+            .or_else(|| std::env::var_os("SEALED_HOME").map(PathBuf::from))
+            .or_else(|| {
+                directories::ProjectDirs::from("", "", "sealed").map(|d| d.data_dir().to_owned())
+            })
+            .unwrap_or_else(|| PathBuf::from(".sealed"));
+        Home { dir }
+    }
+
+    /// A home at this folder.
+    pub fn at(dir: impl Into<PathBuf>) -> Home {
+        Home { dir: dir.into() }
+    }
+
+    /// The key file.
+    pub fn key_path(&self) -> PathBuf {
+        self.dir.join("key")
+    }
+
+    /// The store.
+    pub fn store_path(&self) -> PathBuf {
+        self.dir.join("store.redb")
+    }
+
+    /// The control socket of a running node.
+    pub fn socket_path(&self) -> PathBuf {
+        self.dir.join("node.sock")
+    }
+
+    /// The player's display name.
+    pub fn name_path(&self) -> PathBuf {
+        self.dir.join("name")
+    }
+
+    /// Creates the folder (owner-only) and a fresh key; refuses to overwrite one.
+    pub fn init(&self, name: &str) -> Result<SecretKey, HomeError> {
+        std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        restrict(&self.dir, 0o700)?;
+        let key_path = self.key_path();
+        if key_path.exists() {
+            return Err(HomeError::Exists(key_path));
+        }
+        let seed = random32()?;
+        write_private(&key_path, hex::encode(seed).as_bytes())?;
+        write_private(&self.name_path(), name.as_bytes())?;
+        Ok(SecretKey::from_seed(&seed))
+    }
+
+    /// Creates a home with a given key (tests and the demo).
+    pub fn init_with(&self, seed: &[u8; 32], name: &str) -> Result<SecretKey, HomeError> {
+        std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        restrict(&self.dir, 0o700)?;
+        write_private(&self.key_path(), hex::encode(seed).as_bytes())?;
+        write_private(&self.name_path(), name.as_bytes())?;
+        Ok(SecretKey::from_seed(seed))
+    }
+
+    /// The key.
+    pub fn key(&self) -> Result<SecretKey, HomeError> {
+        let path = self.key_path();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(HomeError::NoKey(self.dir.clone()));
+            }
+            Err(e) => return Err(HomeError::Io { path, err: e }),
+        };
+        let bytes: [u8; 32] = hex::decode(text.trim())
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| HomeError::BadKey(path.clone()))?;
+        Ok(SecretKey::from_seed(&bytes))
+    }
+
+    /// The key's 32 secret bytes (for the libp2p identity).
+    pub fn seed(&self) -> Result<[u8; 32], HomeError> {
+        Ok(self.key()?.seed())
+    }
+
+    /// The display name (empty if none).
+    pub fn name(&self) -> String {
+        std::fs::read_to_string(self.name_path())
+            .map(|s| s.trim().to_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// Writes a file readable by its owner only.
+fn write_private(path: &Path, bytes: &[u8]) -> Result<(), HomeError> {
+    std::fs::write(path, bytes).map_err(io(path))?;
+    restrict(path, 0o600)
+}
+
+#[cfg(unix)]
+fn restrict(path: &Path, mode: u32) -> Result<(), HomeError> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io(path))
+}
+
+#[cfg(not(unix))]
+fn restrict(_: &Path, _: u32) -> Result<(), HomeError> {
+    Ok(())
+}

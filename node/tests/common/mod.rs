@@ -1,0 +1,94 @@
+//! Real nodes on loopback for tests: separate homes and stores, real libp2p.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::Duration;
+
+use libp2p::Multiaddr;
+use sealed_node::{ActorConfig, Home, NodeHandle, start};
+
+/// A node's configuration for tests: loopback TCP on a free port, no mDNS, quick polls.
+pub fn cfg(bots: bool) -> ActorConfig {
+    let mut c = ActorConfig::default();
+    c.net.mdns = false;
+    c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+    c.poll_every = Duration::from_millis(150);
+    c.bots = bots;
+    c
+}
+
+/// A running node and its task.
+pub struct Running {
+    /// The handle.
+    pub h: NodeHandle,
+    /// The actor task (abort it to crash the node).
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+/// Starts (or restarts) the node of `dir` with the key seed `[seed; 32]`.
+pub async fn node_with(dir: &Path, seed: u8, cfg: ActorConfig) -> Running {
+    let home = Home::at(dir);
+    if home.key().is_err() {
+        home.init_with(&[seed; 32], &format!("p{seed}")).unwrap();
+    }
+    let (h, task) = start(&home, cfg).await.unwrap();
+    Running { h, task }
+}
+
+/// Starts a node with the test configuration.
+pub async fn node(dir: &Path, seed: u8, bots: bool) -> Running {
+    node_with(dir, seed, cfg(bots)).await
+}
+
+/// The node's first listen address, with its peer id.
+pub async fn addr(h: &NodeHandle) -> Multiaddr {
+    for _ in 0..200 {
+        if let Some(a) = h.info().await.unwrap().addrs.first() {
+            return a.parse().unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no listen address");
+}
+
+/// `/p2p/<peer id>` only: who, not where.
+pub async fn who(h: &NodeHandle) -> Multiaddr {
+    format!("/p2p/{}", h.info().await.unwrap().peer)
+        .parse()
+        .unwrap()
+}
+
+/// Waits until `cond` holds of the game's JSON, up to `secs` seconds.
+pub async fn wait(
+    h: &NodeHandle,
+    game: &str,
+    secs: u64,
+    cond: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Ok(v) = h.show(game).await
+            && cond(&v)
+        {
+            return v;
+        }
+        if tokio::time::Instant::now() > deadline {
+            panic!(
+                "timed out; the game: {}",
+                h.show_text(game).await.unwrap_or_else(|e| e)
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// Waits for the game to be complete on this node.
+pub async fn done(h: &NodeHandle, game: &str) -> serde_json::Value {
+    wait(h, game, 120, |v| v["phase"] == "done").await
+}
+
+/// Checks a transcript offline: exit 0.
+pub fn verified(bytes: &[u8]) {
+    let c = sealed_games::variant::check_transcript(bytes).unwrap();
+    assert_eq!(c.exit_code(), 0, "{:#?}", c.verdict);
+}

@@ -1,0 +1,113 @@
+//! Two real nodes on loopback — real libp2p sockets, real stores — play whole games
+//! through the same calls the CLI makes.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{addr, done, node, verified, wait, who};
+use sealed_node::ProposeArgs;
+
+async fn play(variant: &str, options: Vec<(String, String)>) {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(da.path(), 1, true).await;
+    let b = node(db.path(), 2, true).await;
+    let peer = addr(&b.h).await;
+    let game =
+        a.h.propose(ProposeArgs {
+            variant: variant.into(),
+            options,
+            peer,
+            mailbox: None,
+        })
+        .await
+        .unwrap();
+    done(&a.h, &game).await;
+    done(&b.h, &game).await;
+    let ta = a.h.transcript(&game).await.unwrap();
+    assert_eq!(
+        ta,
+        b.h.transcript(&game).await.unwrap(),
+        "both nodes hold the same transcript"
+    );
+    verified(&ta);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_duel_between_two_nodes() {
+    play("duel", vec![]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_cardmate_between_two_nodes() {
+    play(
+        "cardmate",
+        vec![
+            ("setup".into(), "random".into()),
+            ("ply-limit".into(), "200".into()),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_chex_between_two_nodes() {
+    play("chex", vec![("ply-limit".into(), "150".into())]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_play_with_typed_moves_and_bad_input_changes_nothing() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(da.path(), 1, false).await;
+    let b = node(db.path(), 2, false).await;
+    let peer = addr(&b.h).await;
+    let game =
+        a.h.propose(ProposeArgs {
+            variant: "cardmate".into(),
+            options: vec![],
+            peer,
+            mailbox: None,
+        })
+        .await
+        .unwrap();
+    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
+    b.h.accept(&game).await.unwrap();
+    wait(&a.h, &game, 20, |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    })
+    .await;
+    // Unknown game, bad notation, an illegal move, a stale --expect, the wrong seat:
+    // each refused with a reason, and nothing changes.
+    assert!(
+        a.h.act("ffff", "4Ci3", None)
+            .await
+            .unwrap_err()
+            .contains("no game")
+    );
+    assert!(a.h.act(&game, "banana", None).await.is_err());
+    assert!(a.h.act(&game, "4Ci5", None).await.is_err());
+    assert!(
+        a.h.act(&game, "4Ci3", Some(7))
+            .await
+            .unwrap_err()
+            .contains("nothing sent")
+    );
+    assert!(b.h.act(&game, "4Db6", None).await.is_err());
+    assert_eq!(a.h.show(&game).await.unwrap()["ply"], 0);
+    a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
+    wait(&b.h, &game, 20, |v| v["ply"] == 1 && v["my_turn"] == true).await;
+    b.h.act(&game, "4Db6", Some(1)).await.unwrap();
+    wait(&a.h, &game, 20, |v| v["ply"] == 2).await;
+    a.h.act(&game, "resign", None).await.unwrap();
+    let v = done(&b.h, &game).await;
+    assert!(
+        v["verdict"]["outcome"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("resigned"),
+        "{v}"
+    );
+    verified(&b.h.transcript(&game).await.unwrap());
+    let _ = Duration::ZERO;
+    let _ = who;
+}
