@@ -23,6 +23,7 @@ use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command as SessionCommand, Secrets};
 
+use crate::limit::{Limits, RateLimiter};
 use crate::mail::{self, Mail};
 use crate::net::{self, Behaviour, BehaviourEvent};
 use crate::store::{GameRecord, GameStatus, Store};
@@ -117,6 +118,8 @@ pub struct GameSummary {
     pub ply: usize,
     /// What the game waits for.
     pub waiting_for: String,
+    /// Envelopes this node holds for the game.
+    pub held: usize,
 }
 
 /// How the actor runs.
@@ -134,6 +137,8 @@ pub struct ActorConfig {
     pub bots: bool,
     /// Seed of the bots' choices (not of any secret).
     pub bot_seed: u64,
+    /// Per-peer rate limits on what peers ask of this node.
+    pub limits: Limits,
 }
 
 impl Default for ActorConfig {
@@ -145,6 +150,7 @@ impl Default for ActorConfig {
             poll_every: Duration::from_secs(5),
             bots: false,
             bot_seed: 0,
+            limits: Limits::default(),
         }
     }
 }
@@ -177,6 +183,7 @@ pub struct Actor {
     bots: HashSet<[u8; 32]>,
     bot_all: bool,
     bot_counter: u64,
+    limiter: RateLimiter<PeerId>,
 }
 
 fn now_ms() -> u64 {
@@ -225,6 +232,7 @@ impl Actor {
             bots: HashSet::new(),
             bot_all: cfg.bots,
             bot_counter: cfg.bot_seed,
+            limiter: RateLimiter::new(cfg.limits),
             cfg,
         };
         for addr in a.cfg.listen.clone() {
@@ -422,19 +430,21 @@ impl Actor {
                 my_turn: p.table.my_turn(),
                 ply: p.table.ply(),
                 waiting_for: p.table.waiting_for(),
+                held: p.table.envelopes().len(),
             })
             .collect();
-        out.extend(self.relayed.iter().map(|(id, r)| GameSummary {
-            game: hex::encode(id),
-            variant: r.terms.variant().to_owned(),
-            status: "relayed".into(),
-            seat: None,
-            my_turn: false,
-            ply: 0,
-            waiting_for: format!(
-                "{} envelopes held",
-                r.chains.values().map(BTreeMap::len).sum::<usize>()
-            ),
+        out.extend(self.relayed.iter().map(|(id, r)| {
+            let held = r.chains.values().map(BTreeMap::len).sum::<usize>();
+            GameSummary {
+                game: hex::encode(id),
+                variant: r.terms.variant().to_owned(),
+                status: "relayed".into(),
+                seat: None,
+                my_turn: false,
+                ply: 0,
+                waiting_for: format!("{held} envelopes held"),
+                held,
+            }
         }));
         out.sort_by(|a, b| a.game.cmp(&b.game));
         out
@@ -784,6 +794,7 @@ impl Actor {
     }
 
     fn periodic(&mut self) {
+        self.limiter.prune(now_ms());
         // Reach every peer of every unfinished game we are not connected to; pull
         // from connected mailboxes (they cannot reach us when we are offline).
         let mut want: HashSet<PeerId> = HashSet::new();
@@ -831,6 +842,12 @@ impl Actor {
                 ..
             } => {
                 self.connected.remove(&peer_id);
+            }
+            // A relay grants reservations only with an address to put in them: a relay
+            // is run where its listen addresses are reachable, so they are its
+            // external addresses.
+            SwarmEvent::NewListenAddr { address, .. } if self.cfg.net.relay_server => {
+                self.swarm.add_external_address(address);
             }
             SwarmEvent::Behaviour(BehaviourEvent::Sync(e)) => self.sync_event(e),
             SwarmEvent::Behaviour(BehaviourEvent::Mdns(libp2p::mdns::Event::Discovered(found))) => {
@@ -925,6 +942,14 @@ impl Actor {
 
     /// Answers a request from `peer`.
     fn serve(&mut self, peer: PeerId, req: Request) -> Response {
+        let cost = 1.0 + match &req {
+            Request::Push { envelopes, .. } => envelopes.len() as f64,
+            _ => 0.0,
+        };
+        if !self.limiter.spend(&peer, cost, now_ms()) {
+            tracing::warn!(%peer, "refused a request over the peer's rate limit");
+            return Response::Refused("rate limit: slow down".into());
+        }
         match req {
             Request::Propose { proposal } => self.take_proposal(peer, &proposal),
             Request::Push { game, envelopes } => {
@@ -1119,7 +1144,28 @@ impl Actor {
     fn mail_export(&self, g: &str) -> Result<String, String> {
         let id = self.game_id(g)?;
         let terms = self.terms(&id).ok_or("no such game")?;
-        let envelopes = self.store.envelopes(&id).map_err(|e| e.to_string())?;
+        // Mail goes to the other player: only what that seat may see (a private log
+        // outside its audience never leaves). With several other seats the mail could
+        // reach any of them, so only the public logs go.
+        let envelopes = match self.played.get(&id) {
+            Some(p) => {
+                let me = p.table.seat();
+                let others: Vec<Seat> = (0..terms.proposal().seats.len() as u8)
+                    .map(Seat)
+                    .filter(|s| *s != me)
+                    .collect();
+                match others.as_slice() {
+                    [one] => p.table.envelopes_after(&[], *one),
+                    _ => p
+                        .table
+                        .envelopes()
+                        .into_iter()
+                        .filter(|e| is_public(e))
+                        .collect(),
+                }
+            }
+            None => self.store.envelopes(&id).map_err(|e| e.to_string())?,
+        };
         Ok(mail::armor(
             &id,
             &Mail {

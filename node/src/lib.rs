@@ -6,6 +6,7 @@ pub mod actor;
 pub mod control;
 pub mod handle;
 pub mod home;
+pub mod limit;
 pub mod mail;
 pub mod net;
 pub mod store;

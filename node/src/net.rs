@@ -77,6 +77,17 @@ pub fn peer_id(key: &[u8; 32]) -> Option<PeerId> {
     Some(PublicKey::from(pk).to_peer_id())
 }
 
+/// A relay for game traffic: the defaults (two minutes, 128 KiB per circuit) are
+/// sized for hole-punching handshakes, while players whose routers defeat hole
+/// punching play whole games through the relay.
+fn relay_config() -> relay::Config {
+    relay::Config {
+        max_circuit_duration: Duration::from_secs(3600),
+        max_circuit_bytes: 64 << 20,
+        ..relay::Config::default()
+    }
+}
+
 /// Builds the swarm.
 pub fn swarm(
     key: &Keypair,
@@ -115,7 +126,7 @@ pub fn swarm(
                 relay_client,
                 relay_server: cfg
                     .relay_server
-                    .then(|| relay::Behaviour::new(peer, relay::Config::default()))
+                    .then(|| relay::Behaviour::new(peer, relay_config()))
                     .into(),
                 dcutr: dcutr::Behaviour::new(peer),
             }

@@ -27,6 +27,14 @@ pub struct Running {
 
 /// Starts (or restarts) the node of `dir` with the key seed `[seed; 32]`.
 pub async fn node_with(dir: &Path, seed: u8, cfg: ActorConfig) -> Running {
+    // `SEALED_LOG=debug cargo test …` shows what the nodes do.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SEALED_LOG")
+                .unwrap_or_else(|_| "off".into()),
+        )
+        .with_test_writer()
+        .try_init();
     let home = Home::at(dir);
     if home.key().is_err() {
         home.init_with(&[seed; 32], &format!("p{seed}")).unwrap();
@@ -91,4 +99,25 @@ pub async fn done(h: &NodeHandle, game: &str) -> serde_json::Value {
 pub fn verified(bytes: &[u8]) {
     let c = sealed_games::variant::check_transcript(bytes).unwrap();
     assert_eq!(c.exit_code(), 0, "{:#?}", c.verdict);
+}
+
+/// The peer id of the node whose key seed is `[seed; 32]`, without starting it.
+pub fn peer_of_seed(seed: u8) -> libp2p::PeerId {
+    let key = sealed_protocol::keys::SecretKey::from_seed(&[seed; 32]);
+    sealed_node::net::peer_id(&key.public().to_bytes()).unwrap()
+}
+
+/// The node's line for a game in `games`.
+pub async fn summary(h: &NodeHandle, game: &str) -> Option<sealed_node::GameSummary> {
+    h.games()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|g| g.game == game)
+}
+
+/// Stops a node and waits until its store is closed.
+pub async fn stop(r: Running) {
+    r.h.shutdown().await.unwrap();
+    r.task.await.unwrap();
 }

@@ -1,0 +1,182 @@
+//! What a node refuses and what it survives: an outsider posting to a game, garbage and
+//! duplicates on the wire from a seat, a node crashed and restarted mid-game. Real
+//! nodes on loopback; the misbehaving peer is a bare swarm speaking the sync protocol.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{addr, cfg, done, node, node_with, stop, summary, verified, wait};
+use futures::StreamExt;
+use libp2p::request_response::{Event, Message};
+use libp2p::swarm::SwarmEvent;
+use libp2p::{Multiaddr, PeerId, Swarm};
+use sealed_node::ProposeArgs;
+use sealed_node::net::{self, Behaviour, BehaviourEvent};
+use sealed_node::sync::{Request, Response};
+
+/// A bare swarm with the key `[seed; 32]`, connected to `to`.
+async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
+    let mut c = net::NetConfig::default();
+    c.mdns = false;
+    let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c).unwrap();
+    let peer = sealed_node::actor::peer_of(to).unwrap();
+    swarm.dial(to.clone()).unwrap();
+    loop {
+        if let SwarmEvent::ConnectionEstablished { peer_id, .. } = swarm.select_next_some().await
+            && peer_id == peer
+        {
+            return (swarm, peer);
+        }
+    }
+}
+
+/// Sends one request and waits for its response (answering nothing the node asks).
+async fn ask(swarm: &mut Swarm<Behaviour>, peer: PeerId, req: Request) -> Response {
+    let id = swarm.behaviour_mut().sync.send_request(&peer, req);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let ev = tokio::time::timeout_at(deadline, swarm.select_next_some())
+            .await
+            .expect("no response");
+        if let SwarmEvent::Behaviour(BehaviourEvent::Sync(Event::Message {
+            message:
+                Message::Response {
+                    request_id,
+                    response,
+                },
+            ..
+        })) = ev
+            && request_id == id
+        {
+            return response;
+        }
+    }
+}
+
+fn game_bytes(game: &str) -> [u8; 32] {
+    hex::decode(game).unwrap().try_into().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothing() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(da.path(), 1, false).await;
+    let b = node(db.path(), 2, false).await;
+    let aaddr = addr(&a.h).await;
+    let game =
+        a.h.propose(ProposeArgs {
+            variant: "cardmate".into(),
+            options: vec![],
+            peer: addr(&b.h).await,
+            mailbox: None,
+        })
+        .await
+        .unwrap();
+    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
+    b.h.accept(&game).await.unwrap();
+    wait(&a.h, &game, 20, |v| v["phase"] == "play" && v["my_turn"] == true).await;
+    a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
+    wait(&b.h, &game, 20, |v| v["ply"] == 1).await;
+    let id = game_bytes(&game);
+    let held = summary(&a.h, &game).await.unwrap().held;
+    let before = a.h.transcript(&game).await.unwrap();
+    let real = sealed_node::mail::dearmor(&a.h.mail_export(&game).await.unwrap()).unwrap()[0]
+        .envelopes
+        .clone();
+
+    // An outsider: pushing the game's own, validly signed envelopes, or bytes of its
+    // own, is refused; so is reading the game.
+    let (mut c, pa) = raw(3, &aaddr).await;
+    for envelopes in [real.clone(), vec![vec![0u8; 40]]] {
+        match ask(&mut c, pa, Request::Push { game: id, envelopes }).await {
+            Response::Refused(why) => assert!(why.contains("seats"), "{why}"),
+            other => panic!("an outsider's push was taken: {other:?}"),
+        }
+    }
+    match ask(&mut c, pa, Request::Pull { game: id, have: vec![] }).await {
+        Response::Refused(_) => {}
+        other => panic!("an outsider read the game: {other:?}"),
+    }
+    // A game nobody knows.
+    match ask(&mut c, pa, Request::Pull { game: [7; 32], have: vec![] }).await {
+        Response::Refused(why) => assert!(why.contains("unknown"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    drop(c);
+
+    // The seat B itself, over the wire: garbage, truncated envelopes, everything twice
+    // and backwards. Nothing new, nothing changed.
+    stop(b).await;
+    let (mut s, pa) = raw(2, &aaddr).await;
+    let mut messy: Vec<Vec<u8>> = real.iter().rev().cloned().collect();
+    messy.extend(real.iter().cloned());
+    messy.push(vec![0xff; 3]);
+    messy.push(real[0][..real[0].len() / 2].to_vec());
+    let mut flipped = real[real.len() - 1].clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    messy.push(flipped);
+    match ask(&mut s, pa, Request::Push { game: id, envelopes: messy }).await {
+        Response::Ok { new } => assert_eq!(new, 0),
+        other => panic!("{other:?}"),
+    }
+    match ask(&mut s, pa, Request::Propose { proposal: vec![1, 2, 3] }).await {
+        Response::Refused(why) => assert!(why.contains("proposal"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(summary(&a.h, &game).await.unwrap().held, held);
+    assert_eq!(a.h.transcript(&game).await.unwrap(), before);
+    drop(s);
+
+    // The real B comes back and the game goes on.
+    let b = node(db.path(), 2, false).await;
+    b.h.dial(aaddr).await.unwrap();
+    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
+    b.h.act(&game, "4Db6", Some(1)).await.unwrap();
+    wait(&a.h, &game, 20, |v| v["ply"] == 2).await;
+    b.h.act(&game, "resign", None).await.unwrap();
+    done(&a.h, &game).await;
+    verified(&a.h.transcript(&game).await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(da.path(), 1, true).await;
+    let b = node(db.path(), 2, true).await;
+    let game =
+        a.h.propose(ProposeArgs {
+            variant: "chex".into(),
+            options: vec![("ply-limit".into(), "120".into())],
+            peer: addr(&b.h).await,
+            mailbox: None,
+        })
+        .await
+        .unwrap();
+    // Twice: crash A (its task dropped between two events, no goodbye), then B.
+    let mut a = Some(a);
+    let mut b = Some(b);
+    for (round, at) in [(0usize, 12u64), (1, 30)] {
+        let victim = if round == 0 { &mut a } else { &mut b };
+        let seed = if round == 0 { 1 } else { 2 };
+        let dir = if round == 0 { da.path() } else { db.path() };
+        let r = victim.take().unwrap();
+        wait(&r.h, &game, 60, |v| v["ply"].as_u64().unwrap() >= at).await;
+        r.task.abort();
+        let _ = r.task.await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        *victim = Some(node_with(dir, seed, cfg(true)).await);
+    }
+    let (a, b) = (a.unwrap(), b.unwrap());
+    done(&a.h, &game).await;
+    done(&b.h, &game).await;
+    let ta = a.h.transcript(&game).await.unwrap();
+    assert_eq!(ta, b.h.transcript(&game).await.unwrap());
+    verified(&ta);
+    let (sa, sb) = (
+        summary(&a.h, &game).await.unwrap(),
+        summary(&b.h, &game).await.unwrap(),
+    );
+    assert_eq!(sa.held, sb.held, "nothing lost or duplicated on either side");
+}
