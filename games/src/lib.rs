@@ -4,6 +4,7 @@
 //! of the dispatch in [`variant`].
 
 pub mod cardmate;
+pub mod chess;
 pub mod chex;
 pub mod duel;
 pub mod replay;

@@ -1,0 +1,62 @@
+//! Chess board and move generator built for rule changes: the ground that Tempête sur
+//! l'Echiquier (chess with cards) and Secret Stallmate (a Chess960 setup per side) stand
+//! on. It implements no card; it gives card effects the operations they need.
+//!
+//! # Why our own board
+//!
+//! Standard chess libraries, cozy-chess among them, refuse positions that card effects
+//! make: after the first move of a "move twice" card the side *not* to move may be in
+//! check; an effect may leave a side with no king or two; a pawn may step backwards onto
+//! its own back rank. [`Position`] accepts all of these and defines what legality means
+//! on them: **a move is legal if afterwards no king of the mover is attacked** (all of
+//! them if there are several; with none, every pseudo-legal move is legal). On ordinary
+//! positions that is exactly chess, and the tests check it against cozy-chess by perft
+//! and by comparing legal-move sets along random games.
+//!
+//! # Castling by rook file
+//!
+//! Castling rights are stored per side as the file of the rook that may castle
+//! ([`CastlingRights`]), as X-FEN and Shredder-FEN write them. Secret Stallmate gives
+//! White and Black independent Chess960 back ranks, so their king and rook files differ;
+//! a "king side / queen side" flag could not say which rook is meant. Castling follows
+//! the Chess960 rule: king and rook end on g/f (short) or c/d (long).
+//!
+//! # Hooks for cards
+//!
+//! - one piece's moves: [`Position::legal_moves_from`];
+//! - a piece moving as another kind: [`Position::legal_moves_as`];
+//! - a move that keeps the turn (a second move follows): [`Position::play_keep_turn`];
+//! - giving up the turn: [`Position::pass_turn`], [`Position::set_turn`];
+//! - safety of a move generated outside the rules: [`Position::is_safe`];
+//! - board edits that keep rights consistent: [`Position::set_piece`].
+//!
+//! # Files
+//!
+//! `square.rs`, `piece.rs`, `bitboard.rs`: the vocabulary. `attacks.rs`: what each piece
+//! attacks. `castling.rs`: the rights. `position.rs`: the position, attacks on it, edits.
+//! `fen.rs`: FEN in and out. `movegen.rs`: move generation and legality. `play.rs`:
+//! making moves. `san.rs`: SAN in and out. `perft.rs`: perft.
+
+mod attacks;
+mod bitboard;
+mod castling;
+mod fen;
+mod movegen;
+mod moves;
+mod perft;
+mod piece;
+mod play;
+mod position;
+mod san;
+mod square;
+
+pub use bitboard::Bitboard;
+pub use castling::{CastleSide, CastlingRights};
+pub use fen::FenError;
+pub use moves::{Move, MoveKind};
+pub use perft::{divide, perft};
+pub use piece::{Color, Kind, Piece};
+pub use play::IllegalMove;
+pub use position::{Position, SetupError, chess960_back_rank};
+pub use san::SanError;
+pub use square::{File, Rank, Square, SquareParseError};
