@@ -54,7 +54,7 @@ fn chess960_starting_positions_match_cozy_chess() {
         let pos = Position::chess960(n).expect("n < 960");
         let board = cozy_chess::Board::chess960_startpos(u32::from(n));
         assert_eq!(pos.shredder_fen(), format!("{board:#}"), "setup {n}");
-        for depth in 1..=3 {
+        for depth in 1..=4 {
             assert_eq!(
                 perft(&pos, depth),
                 cozy_perft(&board, depth),
@@ -85,7 +85,7 @@ fn differing_back_ranks_match_cozy_chess() {
         let (ours, theirs) = both(&fen);
         assert_eq!(ours, pos);
         assert_eq!(theirs, board);
-        for depth in 1..=3 {
+        for depth in 1..=4 {
             assert_eq!(
                 perft(&pos, depth),
                 cozy_perft(&board, depth),
@@ -93,6 +93,40 @@ fn differing_back_ranks_match_cozy_chess() {
             );
         }
     }
+}
+
+/// Positions where both sides can castle soon, from different back ranks: the king
+/// already on its target, king and rook swapping squares, the rook's target held by the
+/// other rook, paths crossed by enemy bishops and queens.
+const CASTLING_FENS: [&str; 6] = [
+    "5rkr/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAhf - 0 1",
+    "rk4r1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBga - 0 1",
+    "1rk3r1/pppp1ppp/8/4p3/2B5/8/PPPPP1PP/1R3KR1 b GBgb - 0 1",
+    "r5kr/ppp1pppp/8/3p4/6q1/1b6/PP1PPPPP/1RK3R1 w GBha - 0 1",
+    "2r1k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/1R2K1R1 w GBhc - 0 1",
+    "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1",
+];
+
+#[test]
+fn castling_from_different_back_ranks_matches_cozy_chess() {
+    let mut castles = 0;
+    for fen in CASTLING_FENS {
+        let (pos, board) = both(fen);
+        assert_eq!(pos.shredder_fen(), format!("{board:#}"));
+        castles += pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.castle_side().is_some())
+            .count();
+        for depth in 1..=4 {
+            assert_eq!(
+                perft(&pos, depth),
+                cozy_perft(&board, depth),
+                "{fen} perft({depth})"
+            );
+        }
+    } // The positions do exercise castling at the root, not only deeper down.
+    assert!(castles >= 8, "{castles} castling moves at the roots");
 }
 
 /// Plays `games` seeded random games from `start`, comparing at every ply the legal
@@ -181,8 +215,8 @@ fn random_games_agree_with_cozy_chess_ply_by_ply() {
         let pos = &sampled[rng.below(sampled.len())];
         let board: cozy_chess::Board = capped(&pos.shredder_fen()).parse().expect("cozy reads it");
         assert_eq!(
-            perft(pos, 2),
-            cozy_perft(&board, 2),
+            perft(pos, 3),
+            cozy_perft(&board, 3),
             "{}",
             pos.shredder_fen()
         );
