@@ -491,6 +491,9 @@ fn placement(cells: &[u8]) -> String {
 }
 
 proptest! {
+    // Integration tests have no lib.rs beside them to store failures next to.
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
     /// Any placement at all is a position we accept and write back unchanged.
     #[test]
     fn any_placement_is_accepted(

@@ -128,7 +128,8 @@ impl Position {
         mv.castle_side().is_none()
             && piece.kind == p.kind
             && mv.to == p.to
-            && mv.promotion == p.promotion
+            // Without a promotion letter every promotion fits, so `e8` is ambiguous.
+            && p.promotion.is_none_or(|k| mv.promotion == Some(k))
             && p.file.is_none_or(|f| mv.from.file() == f)
             && p.rank.is_none_or(|r| mv.from.rank() == r)
             // A pawn named without its file is pushed straight ahead.
