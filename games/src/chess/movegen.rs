@@ -9,11 +9,10 @@
 //! making the move also covers the en passant capture that uncovers a rank attack on
 //! the king, with no special case.
 //!
-//! Castling is generated only when the side has exactly one king on its back rank
-//! (see [`Position::castling_king`]) and the right's rook is there; then, as in
-//! Chess960: every square between the king and its target, and between the rook and its
-//! target, is empty except for that king and rook; the king is not in check and crosses
-//! or lands on no attacked square.
+//! Castling is generated only when the side has exactly one king on its back rank and
+//! the right's rook is there; then, as in Chess960: every square between the king and
+//! its target, and between the rook and its target, is empty except for that king and
+//! rook; the king is not in check and crosses or lands on no attacked square.
 
 use super::attacks;
 use super::bitboard::Bitboard;
