@@ -30,6 +30,25 @@
 //! - safety of a move generated outside the rules: [`Position::is_safe`];
 //! - board edits that keep rights consistent: [`Position::set_piece`].
 //!
+//! # Example
+//!
+//! ```
+//! use sealed_games::chess::{Color, Position, perft};
+//!
+//! // Secret Stallmate: White's back rank is Chess960 number 518, Black's number 0.
+//! let pos = Position::chess960_pair(518, 0).unwrap();
+//! assert_eq!(pos.shredder_fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAhf - 0 1");
+//! assert_eq!(perft(&pos, 2), 400);
+//!
+//! // A card lets White's knight move twice. After the first move, which checks, the
+//! // turn is still White's with Black's king attacked: a position cozy-chess refuses.
+//! let pos = Position::from_fen("4k3/8/8/7N/8/8/8/4K3 w - - 0 1").unwrap();
+//! let pos = pos.play_keep_turn(&pos.parse_san("Nf6+").unwrap()).unwrap();
+//! assert!(pos.turn() == Color::White && pos.king_attacked(Color::Black));
+//! let pos = pos.play(&pos.parse_san("Nd7").unwrap()).unwrap();
+//! assert_eq!(pos.fen(), "4k3/3N4/8/8/8/8/8/4K3 b - - 2 1");
+//! ```
+//!
 //! # Files
 //!
 //! `square.rs`, `piece.rs`, `bitboard.rs`: the vocabulary. `attacks.rs`: what each piece
