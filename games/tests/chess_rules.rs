@@ -324,6 +324,26 @@ fn chess960_numbering() {
 }
 
 #[test]
+fn moves_found_by_their_squares() {
+    let pos = fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let castle = pos.find_legal(sq("e1"), sq("h1"), None).expect("O-O");
+    assert_eq!(castle.castle_side(), Some(CastleSide::Short));
+    assert_eq!(pos.find_legal(sq("e1"), sq("g1"), None), None);
+    assert_eq!(
+        pos.find_legal(sq("e1"), sq("f1"), None).map(|m| m.kind),
+        Some(MoveKind::Normal)
+    );
+    let promo = fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(promo.find_legal(sq("a7"), sq("a8"), None).is_none());
+    assert_eq!(
+        promo
+            .find_legal(sq("a7"), sq("a8"), Some(Kind::Knight))
+            .map(|m| m.uci()),
+        Some("a7a8n".to_owned())
+    );
+}
+
+#[test]
 fn checkmate_and_stalemate() {
     let mate = fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     assert!(mate.is_check() && mate.is_checkmate() && !mate.is_stalemate());

@@ -78,6 +78,15 @@ impl Position {
         out
     }
 
+    /// The legal move from `from` to `to` with this promotion, if there is one: how a
+    /// move given as squares (UCI, a click) becomes a [`Move`]. Castling is named by the
+    /// king's and the castling rook's squares, as in Chess960 UCI.
+    pub fn find_legal(&self, from: Square, to: Square, promotion: Option<Kind>) -> Option<Move> {
+        self.legal_moves_from(from)
+            .into_iter()
+            .find(|m| m.to == to && m.promotion == promotion)
+    }
+
     /// Whether `mv` is a legal move of the side to move.
     pub fn is_legal(&self, mv: &Move) -> bool {
         self.legal_moves_from(mv.from).contains(mv)
