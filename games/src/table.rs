@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use sealed_protocol::body::Item;
+use sealed_protocol::body::{ClaimKind, Item};
 use sealed_protocol::engine::{Engine, Inserted};
 use sealed_protocol::ids::{ChainId, GameId, Name, Seat};
 use sealed_protocol::keys::SecretKey;
@@ -125,6 +125,21 @@ pub trait Table: Send {
     fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>>;
     /// The secrets to persist (with the envelopes, all [`restore`] needs).
     fn secrets(&self) -> Option<Secrets>;
+    /// What the held envelopes say about time, for the nodes' clocks.
+    fn timeline(&self) -> Timeline;
+}
+
+/// What a transcript says about time: the signers' own clock readings, so every holder
+/// of the same envelopes reads the same timeline (spec/PROTOCOL.md §5.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// When the last player joined: the latest clock of the players' first envelopes,
+    /// once every player has joined.
+    pub started: Option<u64>,
+    /// Each accepted act in main-line order: who, and its envelope's clock.
+    pub acts: Vec<(Seat, u64)>,
+    /// This seat's timeout claims: against whom, and the claim envelope's clock.
+    pub timeout_claims: Vec<(Seat, u64)>,
 }
 
 /// Why a table could not be opened or restored.
@@ -635,6 +650,37 @@ impl<R: Game> Table for Seated<R> {
 
     fn secrets(&self) -> Option<Secrets> {
         self.session.secrets().cloned()
+    }
+
+    fn timeline(&self) -> Timeline {
+        let e = self.session.engine();
+        let clock_of = |at| e.envelope(at).map(|env| env.unsigned().clock);
+        let started = e
+            .terms()
+            .player_seats()
+            .map(|p| {
+                clock_of(sealed_protocol::ids::EnvRef {
+                    chain: ChainId::public(p),
+                    seq: 0,
+                })
+                .filter(|_| e.has_joined(p))
+            })
+            .collect::<Option<Vec<u64>>>()
+            .and_then(|c| c.into_iter().max());
+        Timeline {
+            started,
+            acts: e
+                .main_line()
+                .iter()
+                .filter_map(|(at, seat)| Some((*seat, clock_of(*at)?)))
+                .collect(),
+            timeout_claims: e
+                .claims()
+                .iter()
+                .filter(|c| c.by == self.seat() && c.kind == ClaimKind::Timeout)
+                .map(|c| (c.against, c.clock))
+                .collect(),
+        }
     }
 }
 

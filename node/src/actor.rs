@@ -23,6 +23,7 @@ use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command as SessionCommand, Secrets};
 
+use crate::clock::{Clocks, TimeControl};
 use crate::limit::{Limits, RateLimiter};
 use crate::mail::{self, Mail};
 use crate::net::{self, Behaviour, BehaviourEvent};
@@ -332,7 +333,14 @@ impl Actor {
                 let addrs = self
                     .swarm
                     .listeners()
-                    .map(|a| a.clone().with(Protocol::P2p(peer)).to_string())
+                    .map(|a| {
+                        // A relayed listen address already ends in our peer id.
+                        if matches!(a.iter().last(), Some(Protocol::P2p(_))) {
+                            a.to_string()
+                        } else {
+                            a.clone().with(Protocol::P2p(peer)).to_string()
+                        }
+                    })
                     .collect();
                 let met = self.met.iter().map(ToString::to_string).collect();
                 let _ = r.send(Ok(Info {
@@ -368,10 +376,10 @@ impl Actor {
                 let _ = r.send(Ok(self.summaries()));
             }
             Msg::Show(g, r) => {
-                let _ = r.send(self.with_table(&g, |t| t.show_json()));
+                let _ = r.send(self.show_json(&g));
             }
             Msg::ShowText(g, r) => {
-                let _ = r.send(self.with_table(&g, |t| t.show_text()));
+                let _ = r.send(self.show_text(&g));
             }
             Msg::Svg(g, r) => {
                 let _ = r.send(self.with_table(&g, |t| t.svg()));
@@ -478,6 +486,7 @@ impl Actor {
             now_ms(),
             nonce,
         )?;
+        TimeControl::of(&signed.proposal)?;
         let terms = Terms::from_signed(signed).map_err(|e| e.to_string())?;
         let entropy = crate::home::random32().map_err(|e| e.to_string())?;
         let mut t = table::open(
@@ -817,10 +826,97 @@ impl Actor {
         for peer in want {
             self.dial(peer);
         }
+        self.claim_timeouts();
         for (peer, game, have) in pulls {
             self.request(peer, Request::Pull { game, have });
         }
         self.run_bots();
+    }
+
+    /// The clocks of a game with a time control, now.
+    fn clocks(&self, p: &Played) -> Option<Clocks> {
+        let terms = p.table.terms();
+        let tc = TimeControl::of(terms.proposal()).ok()??;
+        let owing = if p.table.is_done() {
+            None
+        } else {
+            p.table.to_act()
+        };
+        Some(Clocks::compute(
+            &tc,
+            terms.players(),
+            &p.table.timeline(),
+            owing,
+            now_ms(),
+        ))
+    }
+
+    /// Files a timeout claim against each opponent whose time has passed, once per
+    /// wait: a claim whose clock is later than the wait's start already covers it.
+    fn claim_timeouts(&mut self) {
+        let due: Vec<([u8; 32], Seat)> = self
+            .played
+            .iter()
+            .filter_map(|(id, p)| {
+                let c = self.clocks(p).filter(|c| c.overdue)?;
+                let owing = Seat(c.owing?);
+                if owing == p.table.seat() {
+                    return None;
+                }
+                let line = p.table.timeline();
+                let since = line.acts.last().map(|a| a.1).or(line.started)?;
+                let claimed = line
+                    .timeout_claims
+                    .iter()
+                    .any(|&(against, at)| against == owing && at >= since);
+                (!claimed).then_some((*id, owing))
+            })
+            .collect();
+        for (id, against) in due {
+            tracing::info!(game = %hex::encode(id), %against, "claiming a timeout");
+            let claim = SessionCommand::Claim(sealed_protocol::body::Claim {
+                against,
+                kind: sealed_protocol::body::ClaimKind::Timeout,
+            });
+            if let Err(e) = self.apply(id, claim) {
+                tracing::warn!(game = %hex::encode(id), "timeout claim refused: {e}");
+            }
+        }
+    }
+
+    /// A game as JSON, with its clocks when it has a time control.
+    fn show_json(&self, g: &str) -> Result<serde_json::Value, String> {
+        let id = self.game_id(g)?;
+        let p = self
+            .played
+            .get(&id)
+            .ok_or("this node only relays that game")?;
+        let mut v = p.table.show_json();
+        if let serde_json::Value::Object(m) = &mut v {
+            let clocks = self.clocks(p).map(|c| {
+                let mut j = serde_json::to_value(&c).unwrap_or_default();
+                if let serde_json::Value::Object(o) = &mut j {
+                    o.insert("text".into(), c.line().into());
+                }
+                j
+            });
+            m.insert("clock".into(), clocks.unwrap_or_default());
+        }
+        Ok(v)
+    }
+
+    /// A game as text, with a clock line when it has a time control.
+    fn show_text(&self, g: &str) -> Result<String, String> {
+        let id = self.game_id(g)?;
+        let p = self
+            .played
+            .get(&id)
+            .ok_or("this node only relays that game")?;
+        let mut text = p.table.show_text();
+        if let Some(c) = self.clocks(p) {
+            text.push_str(&format!("clock: {}\n", c.line()));
+        }
+        Ok(text)
     }
 
     fn event(&mut self, event: SwarmEvent<BehaviourEvent>) {
@@ -942,10 +1038,11 @@ impl Actor {
 
     /// Answers a request from `peer`.
     fn serve(&mut self, peer: PeerId, req: Request) -> Response {
-        let cost = 1.0 + match &req {
-            Request::Push { envelopes, .. } => envelopes.len() as f64,
-            _ => 0.0,
-        };
+        let cost = 1.0
+            + match &req {
+                Request::Push { envelopes, .. } => envelopes.len() as f64,
+                _ => 0.0,
+            };
         if !self.limiter.spend(&peer, cost, now_ms()) {
             tracing::warn!(%peer, "refused a request over the peer's rate limit");
             return Response::Refused("rate limit: slow down".into());
@@ -1015,6 +1112,9 @@ impl Actor {
         }
         let me = self.key.public().to_bytes();
         if let Some(seat) = terms.seat_of(&me) {
+            if let Err(e) = TimeControl::of(terms.proposal()) {
+                return Response::Refused(format!("proposal: {e}"));
+            }
             let entropy = match crate::home::random32() {
                 Ok(e) => e,
                 Err(e) => return Response::Refused(e.to_string()),

@@ -3,6 +3,7 @@
 //! carries any game through the object-safe tables of `sealed_games::table`.
 
 pub mod actor;
+pub mod clock;
 pub mod control;
 pub mod handle;
 pub mod home;

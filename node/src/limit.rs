@@ -46,10 +46,7 @@ impl<P: Eq + Hash + Clone> RateLimiter<P> {
     /// has not got them.
     pub fn spend(&mut self, peer: &P, cost: f64, now_ms: u64) -> bool {
         let Limits { burst, per_second } = self.limits;
-        let (tokens, last) = self
-            .buckets
-            .entry(peer.clone())
-            .or_insert((burst, now_ms));
+        let (tokens, last) = self.buckets.entry(peer.clone()).or_insert((burst, now_ms));
         let elapsed = now_ms.saturating_sub(*last) as f64 / 1000.0;
         *tokens = (*tokens + elapsed * per_second).min(burst);
         *last = now_ms.max(*last);
@@ -113,8 +110,12 @@ mod tests {
         let mut r = small();
         r.spend(&1, 10.0, 0);
         r.spend(&2, 1.0, 0);
-        r.prune(1000);
+        // At 0.4 s peer 2 has 9.8 of 10 tokens: not full yet.
+        r.prune(400);
         assert_eq!(r.buckets.len(), 2);
+        // At 1 s peer 2 is full again, peer 1 is not.
+        r.prune(1000);
+        assert_eq!(r.buckets.keys().collect::<Vec<_>>(), [&1]);
         r.prune(10_000);
         assert!(r.buckets.is_empty());
     }

@@ -7,9 +7,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{
-    addr, cfg, done, node, node_with, peer_of_seed, stop, summary, verified, wait, who,
-};
+use common::{addr, cfg, done, node, node_with, peer_of_seed, stop, summary, verified, wait, who};
 use libp2p::Multiaddr;
 use sealed_node::{NodeHandle, ProposeArgs};
 
@@ -133,7 +131,14 @@ async fn players_who_know_only_the_relay_play_through_it() {
     // Wait for B's reservation at the relay.
     let circuit = format!("{raddr}/p2p-circuit/p2p/{pb}");
     for _ in 0..300 {
-        if b.h.info().await.unwrap().addrs.iter().any(|a| a == &circuit) {
+        if b.h
+            .info()
+            .await
+            .unwrap()
+            .addrs
+            .iter()
+            .any(|a| a == &circuit)
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -17,8 +17,10 @@ use sealed_node::sync::{Request, Response};
 
 /// A bare swarm with the key `[seed; 32]`, connected to `to`.
 async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
-    let mut c = net::NetConfig::default();
-    c.mdns = false;
+    let c = net::NetConfig {
+        mdns: false,
+        ..net::NetConfig::default()
+    };
     let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c).unwrap();
     let peer = sealed_node::actor::peer_of(to).unwrap();
     swarm.dial(to.clone()).unwrap();
@@ -75,7 +77,10 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
         .unwrap();
     wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
     b.h.accept(&game).await.unwrap();
-    wait(&a.h, &game, 20, |v| v["phase"] == "play" && v["my_turn"] == true).await;
+    wait(&a.h, &game, 20, |v| {
+        v["phase"] == "play" && v["my_turn"] == true
+    })
+    .await;
     a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
     wait(&b.h, &game, 20, |v| v["ply"] == 1).await;
     let id = game_bytes(&game);
@@ -89,17 +94,44 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
     // own, is refused; so is reading the game.
     let (mut c, pa) = raw(3, &aaddr).await;
     for envelopes in [real.clone(), vec![vec![0u8; 40]]] {
-        match ask(&mut c, pa, Request::Push { game: id, envelopes }).await {
+        match ask(
+            &mut c,
+            pa,
+            Request::Push {
+                game: id,
+                envelopes,
+            },
+        )
+        .await
+        {
             Response::Refused(why) => assert!(why.contains("seats"), "{why}"),
             other => panic!("an outsider's push was taken: {other:?}"),
         }
     }
-    match ask(&mut c, pa, Request::Pull { game: id, have: vec![] }).await {
+    match ask(
+        &mut c,
+        pa,
+        Request::Pull {
+            game: id,
+            have: vec![],
+        },
+    )
+    .await
+    {
         Response::Refused(_) => {}
         other => panic!("an outsider read the game: {other:?}"),
     }
     // A game nobody knows.
-    match ask(&mut c, pa, Request::Pull { game: [7; 32], have: vec![] }).await {
+    match ask(
+        &mut c,
+        pa,
+        Request::Pull {
+            game: [7; 32],
+            have: vec![],
+        },
+    )
+    .await
+    {
         Response::Refused(why) => assert!(why.contains("unknown"), "{why}"),
         other => panic!("{other:?}"),
     }
@@ -117,11 +149,28 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
     let last = flipped.len() - 1;
     flipped[last] ^= 1;
     messy.push(flipped);
-    match ask(&mut s, pa, Request::Push { game: id, envelopes: messy }).await {
+    match ask(
+        &mut s,
+        pa,
+        Request::Push {
+            game: id,
+            envelopes: messy,
+        },
+    )
+    .await
+    {
         Response::Ok { new } => assert_eq!(new, 0),
         other => panic!("{other:?}"),
     }
-    match ask(&mut s, pa, Request::Propose { proposal: vec![1, 2, 3] }).await {
+    match ask(
+        &mut s,
+        pa,
+        Request::Propose {
+            proposal: vec![1, 2, 3],
+        },
+    )
+    .await
+    {
         Response::Refused(why) => assert!(why.contains("proposal"), "{why}"),
         other => panic!("{other:?}"),
     }
@@ -178,5 +227,8 @@ async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
         summary(&a.h, &game).await.unwrap(),
         summary(&b.h, &game).await.unwrap(),
     );
-    assert_eq!(sa.held, sb.held, "nothing lost or duplicated on either side");
+    assert_eq!(
+        sa.held, sb.held,
+        "nothing lost or duplicated on either side"
+    );
 }

@@ -48,6 +48,10 @@ pub struct MailboxSpec {
     pub addrs: Vec<String>,
 }
 
+/// Options whose key begins with this are time controls: read by the nodes that keep
+/// the clocks, never by a game's rules.
+pub const TIME_OPTION_PREFIX: &str = "time-";
+
 /// The unsigned proposal. Its canonical bytes are hashed into the game id.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
@@ -142,6 +146,25 @@ impl Proposal {
             proposal: self,
             sig,
         }
+    }
+
+    /// The options the game's rules read: every option but the time controls. Rules
+    /// refuse options they do not know, and a clock is the nodes' business, not a rule
+    /// of any game (spec/PROTOCOL.md §2.4).
+    pub fn rule_options(&self) -> Vec<(Name, String)> {
+        self.options
+            .iter()
+            .filter(|(k, _)| !k.as_str().starts_with(TIME_OPTION_PREFIX))
+            .cloned()
+            .collect()
+    }
+
+    /// The time-control options (keys beginning `time-`), for the nodes' clocks.
+    pub fn time_options(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.options
+            .iter()
+            .filter(|(k, _)| k.as_str().starts_with(TIME_OPTION_PREFIX))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
     }
 
     /// Looks up an option value.

@@ -114,7 +114,7 @@ impl Rules for Cardmate {
             return Err(OptionError("cardmate is for two players".into()));
         }
         Ok(Cardmate {
-            options: Options::parse(&terms.proposal().options)?,
+            options: Options::parse(&terms.proposal().rule_options())?,
         })
     }
 

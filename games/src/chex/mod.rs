@@ -113,7 +113,7 @@ impl Rules for Chex {
             return Err(OptionError("chex is for two players".into()));
         }
         let mut chex = Chex::default();
-        for (k, v) in &terms.proposal().options {
+        for (k, v) in &terms.proposal().rule_options() {
             match k.as_str() {
                 "ply-limit" => {
                     chex.ply_limit = v

@@ -170,7 +170,7 @@ impl Rules for Duel {
         if terms.players() != 2 {
             return Err(OptionError("duel is for two players".into()));
         }
-        Duel::from_options(&terms.proposal().options)
+        Duel::from_options(&terms.proposal().rule_options())
     }
 
     fn decks(&self) -> Vec<DeckSpec> {

@@ -1,0 +1,337 @@
+//! Game clocks: how long each player has taken, charged to whoever owes the next act.
+//!
+//! Cryptography cannot prove when something was *not* sent (spec/PROTOCOL.md §10.2), so
+//! a clock here never decides a game: an overdue player only earns a `Timeout` claim,
+//! which the verdict shows as open until he moves again. The clock is therefore computed
+//! the same way on both nodes, from what both hold — the signers' own clock readings on
+//! the accepted acts — plus, for the wait in progress, this node's `now`. Nothing is
+//! stored: after a restart the envelopes give the same clocks back.
+//!
+//! The time control is agreed in the proposal through the `time-` options, which the
+//! rules never see (`Proposal::rule_options`):
+//!
+//! | option | value | meaning |
+//! |---|---|---|
+//! | `time-per-move` | a duration (`30s`, `10m`, `12h`, `3d`) | how long each act may take at no cost |
+//! | `time-leave` | a duration, default `0s` | each player's reserve for the whole game: a wait beyond the per-move time is charged to it (a postal player's leave, or a live player's bank) |
+//!
+//! A player is **overdue** when the wait in progress exceeds the per-move time plus what
+//! is left of his reserve.
+
+use sealed_games::table::Timeline;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::proposal::Proposal;
+
+/// A time control as the proposal agrees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Milliseconds each act may take before it draws on the reserve.
+    pub per_move_ms: u64,
+    /// Each player's reserve for the whole game, milliseconds.
+    pub leave_ms: u64,
+}
+
+/// Longest duration accepted in an option: a year, so that no sum overflows.
+const MAX_MS: u64 = 366 * 86_400_000;
+
+/// Parses `30s`, `10m`, `12h`, `3d` into milliseconds.
+pub fn parse_duration(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("{text:?}: give a unit, e.g. 3d, 12h, 10m or 30s"))?;
+    let (digits, unit) = text.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?}: a whole number comes first, e.g. 3d"))?;
+    let unit_ms = match unit {
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return Err(format!("{text:?}: the unit is s, m, h or d")),
+    };
+    match n.checked_mul(unit_ms) {
+        Some(ms) if ms <= MAX_MS => Ok(ms),
+        _ => Err(format!("{text:?}: at most a year")),
+    }
+}
+
+/// Writes milliseconds back in the largest whole unit that fits, e.g. `2d 3h`.
+pub fn show_duration(ms: u64) -> String {
+    let s = ms / 1000;
+    let (d, h, m, sec) = (s / 86_400, s / 3600 % 24, s / 60 % 60, s % 60);
+    let parts: Vec<String> = [(d, "d"), (h, "h"), (m, "m"), (sec, "s")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .take(2)
+        .map(|(n, u)| format!("{n}{u}"))
+        .collect();
+    if parts.is_empty() {
+        "0s".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+impl TimeControl {
+    /// The time control a proposal agrees, if any: `Ok(None)` when it sets no
+    /// `time-` option, an error naming the option when one is malformed or unknown.
+    pub fn of(p: &Proposal) -> Result<Option<TimeControl>, String> {
+        let (mut per_move, mut leave) = (None, 0);
+        for (k, v) in p.time_options() {
+            match k {
+                "time-per-move" => per_move = Some(parse_duration(v)?),
+                "time-leave" => leave = parse_duration(v)?,
+                other => {
+                    return Err(format!(
+                        "no time option {other} (there are time-per-move and time-leave)"
+                    ));
+                }
+            }
+        }
+        match per_move {
+            Some(0) => Err("time-per-move must be more than 0s".into()),
+            Some(per_move_ms) => Ok(Some(TimeControl {
+                per_move_ms,
+                leave_ms: leave,
+            })),
+            None if leave > 0 => Err("time-leave needs time-per-move".into()),
+            None => Ok(None),
+        }
+    }
+}
+
+/// One player's clock.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SeatClock {
+    /// The seat.
+    pub seat: u8,
+    /// Reserve used by finished waits (and by the wait in progress, if his), ms.
+    pub leave_used_ms: u64,
+    /// Reserve left, ms.
+    pub leave_left_ms: u64,
+}
+
+/// The clocks of a game at one moment.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Clocks {
+    /// Every player's clock.
+    pub seats: Vec<SeatClock>,
+    /// The seat whose act is awaited, if the game is on.
+    pub owing: Option<u8>,
+    /// How long it has been waited for, ms.
+    pub waited_ms: u64,
+    /// Time left before it is overdue (0 when it is).
+    pub left_ms: u64,
+    /// The awaited seat has let its time pass: the others may claim a timeout.
+    pub overdue: bool,
+}
+
+impl Clocks {
+    /// Charges every wait of `timeline` to the seat that made it, and the wait in
+    /// progress to `owing`. A clock reading earlier than the one before (a skewed or
+    /// lying clock) counts as no wait, never as negative time.
+    pub fn compute(
+        tc: &TimeControl,
+        players: u8,
+        timeline: &Timeline,
+        owing: Option<Seat>,
+        now: u64,
+    ) -> Clocks {
+        let mut used = vec![0u64; usize::from(players)];
+        let charge = |used: &mut Vec<u64>, seat: Seat, wait: u64| {
+            if let Some(u) = used.get_mut(usize::from(seat.0)) {
+                *u = u.saturating_add(wait.saturating_sub(tc.per_move_ms));
+            }
+        };
+        let mut last = timeline.started;
+        for &(seat, clock) in &timeline.acts {
+            if let Some(prev) = last {
+                charge(&mut used, seat, clock.saturating_sub(prev));
+            }
+            last = Some(last.map_or(clock, |p| p.max(clock)));
+        }
+        let waited = match (owing, last) {
+            (Some(_), Some(prev)) => now.saturating_sub(prev),
+            _ => 0,
+        };
+        let left_of = |seat: Seat, used: &[u64]| {
+            let u = used.get(usize::from(seat.0)).copied().unwrap_or(0);
+            tc.leave_ms.saturating_sub(u)
+        };
+        let (left_ms, overdue) = match owing {
+            Some(s) => {
+                let allowed = tc.per_move_ms.saturating_add(left_of(s, &used));
+                (allowed.saturating_sub(waited), waited > allowed)
+            }
+            None => (0, false),
+        };
+        if let Some(s) = owing {
+            charge(&mut used, s, waited);
+        }
+        Clocks {
+            seats: (0..players)
+                .map(|p| SeatClock {
+                    seat: p,
+                    leave_used_ms: used[usize::from(p)],
+                    leave_left_ms: left_of(Seat(p), &used),
+                })
+                .collect(),
+            owing: owing.map(|s| s.0),
+            waited_ms: waited,
+            left_ms,
+            overdue,
+        }
+    }
+
+    /// One line for people, e.g. `seat 1 to act: waited 2h, 22h left (reserve 0s/3d)`.
+    pub fn line(&self) -> String {
+        let reserves: Vec<String> = self
+            .seats
+            .iter()
+            .map(|s| {
+                format!(
+                    "seat {} reserve {} left",
+                    s.seat,
+                    show_duration(s.leave_left_ms)
+                )
+            })
+            .collect();
+        match self.owing {
+            Some(s) if self.overdue => format!(
+                "seat {s} is overdue: waited {}; {}",
+                show_duration(self.waited_ms),
+                reserves.join(", ")
+            ),
+            Some(s) => format!(
+                "seat {s} to act: waited {}, {} left; {}",
+                show_duration(self.waited_ms),
+                show_duration(self.left_ms),
+                reserves.join(", ")
+            ),
+            None => reserves.join(", "),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: u64 = 86_400_000;
+
+    fn tc(per_move: u64, leave: u64) -> TimeControl {
+        TimeControl {
+            per_move_ms: per_move,
+            leave_ms: leave,
+        }
+    }
+
+    #[test]
+    fn durations_parse_and_print() {
+        assert_eq!(parse_duration("3d"), Ok(3 * DAY));
+        assert_eq!(parse_duration("12h"), Ok(12 * 3_600_000));
+        assert_eq!(parse_duration("10m"), Ok(600_000));
+        assert_eq!(parse_duration(" 30s "), Ok(30_000));
+        for bad in [
+            "",
+            "3",
+            "d",
+            "3w",
+            "-1d",
+            "1.5d",
+            "99999999999999999999d",
+            "400d",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(show_duration(0), "0s");
+        assert_eq!(show_duration(2 * DAY + 3 * 3_600_000 + 5_000), "2d 3h");
+        assert_eq!(show_duration(61_000), "1m 1s");
+    }
+
+    #[test]
+    fn waits_within_the_move_time_cost_nothing() {
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(0), DAY), (Seat(1), 3 * DAY), (Seat(0), 4 * DAY)],
+            ..Timeline::default()
+        };
+        let c = Clocks::compute(&tc(3 * DAY, 10 * DAY), 2, &t, Some(Seat(1)), 5 * DAY);
+        assert_eq!(c.seats[0].leave_used_ms, 0);
+        assert_eq!(c.seats[1].leave_used_ms, 0);
+        assert_eq!(c.waited_ms, DAY);
+        assert_eq!(c.left_ms, 12 * DAY);
+        assert!(!c.overdue);
+    }
+
+    #[test]
+    fn a_long_wait_is_charged_to_the_one_who_owed_the_act() {
+        // Seat 1 took 5 days with 3 per move: 2 days of reserve gone.
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(0), DAY), (Seat(1), 6 * DAY)],
+            ..Timeline::default()
+        };
+        let c = Clocks::compute(&tc(3 * DAY, 10 * DAY), 2, &t, Some(Seat(0)), 6 * DAY);
+        assert_eq!(c.seats[0].leave_used_ms, 0);
+        assert_eq!(c.seats[1].leave_used_ms, 2 * DAY);
+        assert_eq!(c.seats[1].leave_left_ms, 8 * DAY);
+    }
+
+    #[test]
+    fn overdue_only_past_the_move_time_and_the_reserve_left() {
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(0), 0), (Seat(1), 5 * DAY)],
+            ..Timeline::default()
+        };
+        // Seat 1 has 1 day of reserve left (3 used of 4); seat 0 owes now.
+        let control = tc(2 * DAY, 4 * DAY);
+        let at = |now| Clocks::compute(&control, 2, &t, Some(Seat(0)), now);
+        assert!(!at(5 * DAY + 6 * DAY).overdue, "2 days + 4 days reserve");
+        assert!(at(5 * DAY + 6 * DAY + 1).overdue);
+        assert_eq!(at(5 * DAY + 6 * DAY + 1).left_ms, 0);
+        // The wait in progress is charged to the seat that owes it.
+        assert_eq!(at(5 * DAY + 3 * DAY).seats[0].leave_used_ms, DAY);
+    }
+
+    #[test]
+    fn a_clock_going_backwards_counts_as_no_wait() {
+        let t = Timeline {
+            started: Some(10 * DAY),
+            acts: vec![(Seat(0), 0), (Seat(1), DAY)],
+            ..Timeline::default()
+        };
+        let c = Clocks::compute(&tc(1000, 0), 2, &t, Some(Seat(0)), 0);
+        assert_eq!(c.seats[0].leave_used_ms, 0);
+        assert_eq!(c.seats[1].leave_used_ms, 0);
+        assert_eq!(c.waited_ms, 0);
+        assert!(!c.overdue);
+    }
+
+    #[test]
+    fn nobody_owes_before_the_start_or_after_the_end() {
+        let c = Clocks::compute(&tc(1000, 0), 2, &Timeline::default(), Some(Seat(1)), 50_000);
+        assert!(!c.overdue, "no start time: nothing to measure from");
+        let t = Timeline {
+            started: Some(0),
+            ..Timeline::default()
+        };
+        let c = Clocks::compute(&tc(1000, 0), 2, &t, None, 50_000);
+        assert!(!c.overdue);
+        assert_eq!(c.owing, None);
+    }
+
+    #[test]
+    fn a_seat_outside_the_players_is_ignored() {
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(7), 10 * DAY)],
+            ..Timeline::default()
+        };
+        let c = Clocks::compute(&tc(1000, 0), 2, &t, None, 0);
+        assert_eq!(c.seats.len(), 2);
+    }
+}
