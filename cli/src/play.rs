@@ -111,6 +111,9 @@ pub fn games(home: &Home, json: bool) -> i32 {
                 g["ply"],
                 g["waiting_for"].as_str().unwrap_or_default(),
             ));
+            if let Some(clock) = g["clock"].as_str() {
+                s.push_str(&format!("{:14}clock: {clock}\n", ""));
+            }
         }
         if s.is_empty() { "no games\n".into() } else { s }
     })

@@ -121,6 +121,8 @@ pub struct GameSummary {
     pub waiting_for: String,
     /// Envelopes this node holds for the game.
     pub held: usize,
+    /// The clocks in one line, when the game has a time control.
+    pub clock: Option<String>,
 }
 
 /// How the actor runs.
@@ -439,6 +441,7 @@ impl Actor {
                 ply: p.table.ply(),
                 waiting_for: p.table.waiting_for(),
                 held: p.table.envelopes().len(),
+                clock: self.clocks(p).map(|c| c.line()),
             })
             .collect();
         out.extend(self.relayed.iter().map(|(id, r)| {
@@ -452,6 +455,7 @@ impl Actor {
                 ply: 0,
                 waiting_for: format!("{held} envelopes held"),
                 held,
+                clock: None,
             }
         }));
         out.sort_by(|a, b| a.game.cmp(&b.game));

@@ -1,0 +1,246 @@
+//! Two people play through the real binary, as the README tells them to: `sealed init`,
+//! `sealed node` (a long-running process each), `new`, `accept`, `move`, `show`,
+//! `resign`, `export`, `verify`, `replay`. Bad input at every step gets a clear error,
+//! a non-zero exit, and changes nothing.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{TempDir, code, sealed, stderr, stdout};
+use serde_json::Value;
+
+/// A `sealed node` process, killed when dropped.
+struct Node {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn home_args<'a>(home: &'a Path, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["--home", home.to_str().unwrap()];
+    v.extend_from_slice(rest);
+    v
+}
+
+/// Runs `sealed --home HOME …`.
+fn run(home: &Path, rest: &[&str]) -> std::process::Output {
+    sealed(&home_args(home, rest))
+}
+
+/// Starts `sealed node` on loopback and reads the address it prints.
+fn start_node(home: &Path) -> Node {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sealed"))
+        .args(home_args(
+            home,
+            &["node", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"],
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sealed node starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut addr = None;
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some(a) = line.strip_prefix("listening ") {
+            addr = Some(a.trim().to_owned());
+        }
+        if line.starts_with("control") {
+            break;
+        }
+    }
+    // Keep draining stdout so the node never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Node {
+        child,
+        addr: addr.expect("the node prints its address"),
+    }
+}
+
+/// `sealed show GAME --json`, once the control socket answers.
+fn show(home: &Path, game: &str) -> Option<Value> {
+    let out = run(home, &["show", game, "--json"]);
+    (code(&out) == 0).then(|| serde_json::from_str(&stdout(&out)).unwrap())
+}
+
+/// Polls `show` until `cond` holds (the nodes sync in the background).
+fn wait(home: &Path, game: &str, cond: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = show(home, game)
+            && cond(&v)
+        {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the game never got there: {:?}",
+            show(home, game)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Asserts a refusal: exit 2, a message on stderr, nothing on stdout.
+fn refused(out: &std::process::Output, says: &str) {
+    assert_eq!(code(out), 2, "{}", stderr(out));
+    assert!(
+        stderr(out).contains(says),
+        "{:?} lacks {says:?}",
+        stderr(out)
+    );
+    assert!(stdout(out).is_empty(), "{}", stdout(out));
+}
+
+#[test]
+fn two_people_play_a_game_through_the_command_line() {
+    let dir = TempDir::new("play");
+    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
+        let out = run(home, &["init", "--name", name]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(stdout(&out).contains("peer id"));
+    }
+    refused(&run(&alice, &["init"]), "");
+
+    // Every game command needs a running node, and says so.
+    refused(&run(&alice, &["games"]), "node");
+
+    let _a = start_node(&alice);
+    let b = start_node(&bob);
+    assert!(b.addr.starts_with("/ip4/127.0.0.1/tcp/"), "{}", b.addr);
+
+    // Bad proposals: unknown variant, bad option, bad address.
+    refused(&run(&alice, &["new", "go", "--peer", &b.addr]), "variant");
+    refused(
+        &run(
+            &alice,
+            &["new", "cardmate", "--peer", &b.addr, "-o", "palace"],
+        ),
+        "key=value",
+    );
+    refused(
+        &run(
+            &alice,
+            &[
+                "new",
+                "cardmate",
+                "--peer",
+                &b.addr,
+                "-o",
+                "time-per-move=3w",
+            ],
+        ),
+        "unit",
+    );
+    refused(&run(&alice, &["new", "cardmate", "--peer", "nowhere"]), "");
+    assert_eq!(stdout(&run(&alice, &["games"])), "no games\n");
+
+    let out = run(
+        &alice,
+        &[
+            "new",
+            "cardmate",
+            "--peer",
+            &b.addr,
+            "-o",
+            "time-per-move=3d",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    assert_eq!(game.len(), 64, "{game}");
+    let short = &game[..10];
+
+    // Bob sees the invitation in his list and accepts it by a prefix of its id.
+    wait(&bob, short, |v| v["my_turn"] == true);
+    let list = stdout(&run(&bob, &["games"]));
+    assert!(
+        list.contains(&game[..12]) && list.contains("cardmate"),
+        "{list}"
+    );
+    refused(&run(&bob, &["accept", "ffffffff"]), "no game");
+    assert_eq!(code(&run(&bob, &["accept", short])), 0);
+    wait(&alice, short, |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    });
+
+    // Refusals that change nothing: bad notation, an illegal move, a stale --expect,
+    // not your turn, an unknown game.
+    refused(&run(&alice, &["move", short, "banana"]), "");
+    refused(&run(&alice, &["move", short, "4Ci5"]), "");
+    refused(
+        &run(&alice, &["move", short, "4Ci3", "--expect", "7"]),
+        "nothing sent",
+    );
+    refused(&run(&bob, &["move", short, "4Db6"]), "");
+    refused(&run(&alice, &["move", "0000", "4Ci3"]), "no game");
+    refused(&run(&alice, &["draw", "maybe", short]), "offer or accept");
+    let v = show(&alice, short).unwrap();
+    assert_eq!(v["ply"], 0);
+    assert!(
+        v["clock"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("seat 0 to act"),
+        "{v}"
+    );
+
+    // The moves, each guarded by the ply it expects.
+    assert_eq!(
+        code(&run(&alice, &["move", short, "4Ci3", "--expect", "0"])),
+        0
+    );
+    wait(&bob, short, |v| v["ply"] == 1 && v["my_turn"] == true);
+    let text = stdout(&run(&bob, &["show", short]));
+    assert!(text.contains("clock:"), "{text}");
+    assert_eq!(
+        code(&run(&bob, &["move", short, "4Db6", "--expect", "1"])),
+        0
+    );
+    wait(&alice, short, |v| v["ply"] == 2);
+    assert_eq!(code(&run(&alice, &["resign", short])), 0);
+    let v = wait(&bob, short, |v| v["phase"] == "done");
+    assert!(
+        v["verdict"]["outcome"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("resigned"),
+        "{v}"
+    );
+
+    // The transcript verifies offline; the score replays; the board draws.
+    let transcript = dir.path().join("game.sealed");
+    let score = dir.path().join("game.txt");
+    let svg = dir.path().join("board.svg");
+    refused(&run(&bob, &["export", short]), "--transcript");
+    let out = run(
+        &bob,
+        &[
+            "export",
+            short,
+            "--transcript",
+            transcript.to_str().unwrap(),
+            "--score",
+            score.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = sealed(&["verify", transcript.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = sealed(&["replay", "cardmate", score.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(&bob, &["show", short, "--svg", svg.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}
