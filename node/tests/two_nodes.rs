@@ -3,9 +3,7 @@
 
 mod common;
 
-use std::time::Duration;
-
-use common::{addr, done, node, verified, wait, who};
+use common::{addr, cfg, done, node, node_with, verified, wait};
 use sealed_node::ProposeArgs;
 
 async fn play(variant: &str, options: Vec<(String, String)>) {
@@ -108,6 +106,30 @@ async fn people_play_with_typed_moves_and_bad_input_changes_nothing() {
         "{v}"
     );
     verified(&b.h.transcript(&game).await.unwrap());
-    let _ = Duration::ZERO;
-    let _ = who;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_over_quic() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let quic = || {
+        let mut c = cfg(true);
+        c.listen = vec!["/ip4/127.0.0.1/udp/0/quic-v1".parse().unwrap()];
+        c
+    };
+    let a = node_with(da.path(), 1, quic()).await;
+    let b = node_with(db.path(), 2, quic()).await;
+    let peer = addr(&b.h).await;
+    assert!(peer.to_string().contains("/quic-v1/"), "{peer}");
+    let game =
+        a.h.propose(ProposeArgs {
+            variant: "duel".into(),
+            options: vec![],
+            peer,
+            mailbox: None,
+        })
+        .await
+        .unwrap();
+    done(&a.h, &game).await;
+    done(&b.h, &game).await;
+    verified(&a.h.transcript(&game).await.unwrap());
 }
