@@ -419,13 +419,16 @@ impl Actor {
         }
     }
 
-    fn with_table<T>(&self, g: &str, f: impl FnOnce(&dyn Table) -> T) -> Result<T, String> {
+    /// A game this node plays, by id or unique prefix.
+    fn played(&self, g: &str) -> Result<&Played, String> {
         let id = self.game_id(g)?;
-        let p = self
-            .played
+        self.played
             .get(&id)
-            .ok_or("this node only relays that game")?;
-        Ok(f(&*p.table))
+            .ok_or_else(|| "this node only relays that game".to_string())
+    }
+
+    fn with_table<T>(&self, g: &str, f: impl FnOnce(&dyn Table) -> T) -> Result<T, String> {
+        Ok(f(&*self.played(g)?.table))
     }
 
     fn summaries(&self) -> Vec<GameSummary> {
@@ -581,10 +584,7 @@ impl Actor {
 
     fn act(&mut self, g: &str, text: &str, expect: Option<usize>) -> Result<(), String> {
         let id = self.game_id(g)?;
-        let p = self
-            .played
-            .get(&id)
-            .ok_or("this node only relays that game")?;
+        let p = self.played(g)?;
         if let Some(want) = expect
             && p.table.ply() != want
         {
@@ -890,11 +890,7 @@ impl Actor {
 
     /// A game as JSON, with its clocks when it has a time control.
     fn show_json(&self, g: &str) -> Result<serde_json::Value, String> {
-        let id = self.game_id(g)?;
-        let p = self
-            .played
-            .get(&id)
-            .ok_or("this node only relays that game")?;
+        let p = self.played(g)?;
         let mut v = p.table.show_json();
         if let serde_json::Value::Object(m) = &mut v {
             let clocks = self.clocks(p).map(|c| {
@@ -911,11 +907,7 @@ impl Actor {
 
     /// A game as text, with a clock line when it has a time control.
     fn show_text(&self, g: &str) -> Result<String, String> {
-        let id = self.game_id(g)?;
-        let p = self
-            .played
-            .get(&id)
-            .ok_or("this node only relays that game")?;
+        let p = self.played(g)?;
         let mut text = p.table.show_text();
         if let Some(c) = self.clocks(p) {
             text.push_str(&format!("clock: {}\n", c.line()));

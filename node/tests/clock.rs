@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{addr, node, wait};
-use sealed_node::ProposeArgs;
+use common::{addr, node, propose, wait};
 use serde_json::Value;
 
 /// The timeout claims of a verdict against `seat`: `(claimant, open)`.
@@ -24,13 +23,7 @@ async fn an_overdue_player_gets_a_timeout_claim_that_his_next_move_answers() {
     let a = node(da.path(), 1, false).await;
     let b = node(db.path(), 2, false).await;
     let peer = addr(&b.h).await;
-    let game =
-        a.h.propose(ProposeArgs {
-            variant: "cardmate".into(),
-            options: vec![("time-per-move".into(), "1s".into())],
-            peer,
-            mailbox: None,
-        })
+    let game = propose(&a.h, "cardmate", &[("time-per-move", "1s")], peer)
         .await
         .unwrap();
     wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
@@ -80,13 +73,7 @@ async fn a_malformed_time_control_is_refused_before_anything_is_sent() {
         ("time-leave", "3d", "needs time-per-move"),
         ("time-bank", "3d", "no time option"),
     ] {
-        let err =
-            a.h.propose(ProposeArgs {
-                variant: "duel".into(),
-                options: vec![(k.into(), v.into())],
-                peer: peer.clone(),
-                mailbox: None,
-            })
+        let err = propose(&a.h, "duel", &[(k, v)], peer.clone())
             .await
             .unwrap_err();
         assert!(err.contains(why), "{k}={v}: {err}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{addr, cfg, done, node, node_with, verified, wait};
+use common::{addr, cfg, done, node, node_with, propose, verified, wait};
 use sealed_node::ProposeArgs;
 
 async fn play(variant: &str, options: Vec<(String, String)>) {
@@ -59,15 +59,7 @@ async fn people_play_with_typed_moves_and_bad_input_changes_nothing() {
     let a = node(da.path(), 1, false).await;
     let b = node(db.path(), 2, false).await;
     let peer = addr(&b.h).await;
-    let game =
-        a.h.propose(ProposeArgs {
-            variant: "cardmate".into(),
-            options: vec![],
-            peer,
-            mailbox: None,
-        })
-        .await
-        .unwrap();
+    let game = propose(&a.h, "cardmate", &[], peer).await.unwrap();
     wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
     b.h.accept(&game).await.unwrap();
     wait(&a.h, &game, 20, |v| {
@@ -120,15 +112,7 @@ async fn a_whole_game_over_quic() {
     let b = node_with(db.path(), 2, quic()).await;
     let peer = addr(&b.h).await;
     assert!(peer.to_string().contains("/quic-v1/"), "{peer}");
-    let game =
-        a.h.propose(ProposeArgs {
-            variant: "duel".into(),
-            options: vec![],
-            peer,
-            mailbox: None,
-        })
-        .await
-        .unwrap();
+    let game = propose(&a.h, "duel", &[], peer).await.unwrap();
     done(&a.h, &game).await;
     done(&b.h, &game).await;
     verified(&a.h.transcript(&game).await.unwrap());

@@ -59,6 +59,25 @@ pub async fn addr(h: &NodeHandle) -> Multiaddr {
     panic!("no listen address");
 }
 
+/// Proposes a game to `peer` with no mailbox; the game id, or the node's refusal.
+pub async fn propose(
+    h: &NodeHandle,
+    variant: &str,
+    options: &[(&str, &str)],
+    peer: Multiaddr,
+) -> Result<String, String> {
+    h.propose(sealed_node::ProposeArgs {
+        variant: variant.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        peer,
+        mailbox: None,
+    })
+    .await
+}
+
 /// `/p2p/<peer id>` only: who, not where.
 pub async fn who(h: &NodeHandle) -> Multiaddr {
     format!("/p2p/{}", h.info().await.unwrap().peer)
