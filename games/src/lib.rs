@@ -9,4 +9,5 @@ pub mod chex;
 pub mod duel;
 pub mod replay;
 pub mod table;
+pub mod tempete;
 pub mod variant;

@@ -1,0 +1,47 @@
+//! Tempête sur l'Echiquier by mail (seed 000): chess with cards. This module is the card
+//! layer — the vocabulary, the deck definition format with our original open deck, and
+//! the board-level effects. The protocol flow (turns, interceptions, refills, sealed
+//! squares) is built on top of it and lives elsewhere.
+//!
+//! # Layers
+//!
+//! - [`card`] — [`Timing`], [`Effect`] (a keyword grammar), [`Card`];
+//! - [`deck`] — the deck format, [`Deck::parse`], [`Deck::to_text`], [`Deck::open`];
+//! - [`board`] — [`Board`], a chess position plus the continuing effects;
+//! - [`effects`] — [`Board::apply`] (a card play and its moves, checked then carried out)
+//!   and [`Board::legal_plays`].
+//!
+//! # Parameters of a play
+//!
+//! A play is a card (or none), its [`Params`] and the chess moves:
+//!
+//! | effect | params | moves |
+//! |---|---|---|
+//! | `extra-move K` | – | 2, each by a piece of kind K |
+//! | `second-move` | – | 2, the second by another piece, capturing nothing |
+//! | `pawn-rush N`, `pawn-back`, `king-leap`, `jump-color`, `move-as K` | – | 1, as the card allows |
+//! | `augment P`, `sacrifice-pawn`, `forbid-square N` | 1 square | 1 (`before`/`after`), 0 (`instead`) |
+//! | `freeze N` | the enemy piece's square | as above |
+//! | `swap-own` | your 2 squares | as above |
+//! | `swap-enemy` | your square, then the adjacent enemy's | 0 |
+//! | `early-promote N` | the pawn's square, the new kind | 0 |
+//! | `revive` | the starting square, the kind | as above |
+//! | `truce`, `trap …`, `redraw N`, `show-hand` | – | as above |
+//!
+//! `cancel`, `take-played`, `pick-unplayed` and `replace-move` are not played on the
+//! board at all ([`Effect::flow`] says what the flow does).
+//!
+//! NOTES.md in this folder lists every rule interpretation made here.
+
+pub mod board;
+pub mod card;
+pub mod deck;
+pub mod effects;
+
+pub use board::{Board, Refusal, Trap};
+pub use card::{
+    Card, CardError, EFFECT_KEYWORDS, Effect, EffectError, FlowEffect, MAX_NUMBER, Moment, Pattern,
+    Timing, TrapEffect,
+};
+pub use deck::{Deck, DeckError, DeckProblem, OPEN_DECK};
+pub use effects::{CardPlay, Params, Play, PlayError};
