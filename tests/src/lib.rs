@@ -8,4 +8,5 @@ pub mod pair;
 pub mod race;
 pub mod scenarios;
 pub mod sim;
+pub mod tempete_kit;
 pub mod vectors;

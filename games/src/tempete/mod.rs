@@ -1,7 +1,8 @@
-//! Tempête sur l'Echiquier by mail (seed 000): chess with cards. This module is the card
-//! layer — the vocabulary, the deck definition format with our original open deck, and
-//! the board-level effects. The protocol flow (turns, interceptions, refills, sealed
-//! squares) is built on top of it and lives elsewhere.
+//! Tempête sur l'Echiquier by mail (seed 000): chess with cards. The card layer — the
+//! vocabulary, the deck definition format with our original open deck, and the
+//! board-level effects — and on it the protocol flow ([`rules`]: turns, interceptions,
+//! answers, refills, sealed squares; [`act`]: the acts on the wire; [`state`]: the
+//! public state).
 //!
 //! # Layers
 //!
@@ -33,10 +34,13 @@
 //!
 //! NOTES.md in this folder lists every rule interpretation made here.
 
+pub mod act;
 pub mod board;
 pub mod card;
 pub mod deck;
 pub mod effects;
+pub mod rules;
+pub mod state;
 
 pub use board::{Board, Refusal, Trap};
 pub use card::{
@@ -45,3 +49,5 @@ pub use card::{
 };
 pub use deck::{Deck, DeckError, DeckProblem, OPEN_DECK};
 pub use effects::{CardPlay, Params, Play, PlayError};
+pub use rules::{Tempete, VARIANT};
+pub use state::State;

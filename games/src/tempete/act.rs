@@ -1,0 +1,176 @@
+//! The acts of Tempête on the wire: the three message kinds of the seed (a turn, an
+//! interception, an answer to an interception) plus yielding a mate, in postcard.
+//!
+//! Squares are indices a1 = 0 … h8 = 63, kinds indices in [`Kind::ALL`] order. A card
+//! is named by where it comes from, never by its number alone: a slot of one's own deck
+//! (opened in the same envelope, so the entitlement is checked at once), a card taken
+//! from the opponent with card 34 (public), or the card of the turn just intercepted.
+
+use serde::{Deserialize, Serialize};
+
+use crate::chess::{Kind, Move, MoveKind, Square};
+
+use super::effects::Params;
+
+/// Where a played card comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CardRef {
+    /// A slot of the player's own deck, opened in the same envelope.
+    Slot(u32),
+    /// A card the player took from the opponent's played cards (card 34), by number.
+    Taken(u32),
+    /// The card of the player's own turn that the opponent just intercepted, played
+    /// again in the answer (the seed's card 18 options).
+    Again,
+}
+
+/// A card and what it names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardUse {
+    /// The card.
+    pub card: CardRef,
+    /// Squares it names, as indices.
+    pub squares: Vec<u8>,
+    /// A kind it names, as an index.
+    pub kind: Option<u8>,
+}
+
+/// A chess move on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireMove {
+    /// From square index.
+    pub from: u8,
+    /// To square index.
+    pub to: u8,
+    /// Promotion kind index.
+    pub promotion: Option<u8>,
+}
+
+/// What a start-of-turn card does besides leaving the hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StartCard {
+    /// Card 34's kind: take the opponent's played card with this number.
+    Take {
+        /// The card played.
+        card: CardRef,
+        /// The number taken.
+        number: u32,
+    },
+    /// Card 57's kind: add the never-dealt slot `slot` of one's own deck to the hand.
+    Pick {
+        /// The card played.
+        card: CardRef,
+        /// The slot named.
+        slot: u32,
+    },
+}
+
+/// A Tempête act.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Act {
+    /// A turn: an optional start-of-turn card, an optional card with the move, the chess
+    /// move(s), and the cards discarded by a redraw card (opened in the same envelope).
+    Turn {
+        /// A card played at the start of the turn.
+        start: Option<StartCard>,
+        /// The card played with the move.
+        card: Option<CardUse>,
+        /// The chess moves, in order.
+        moves: Vec<WireMove>,
+        /// Slots discarded by a redraw card.
+        discard: Vec<u32>,
+    },
+    /// An interception of the opponent's turn just made.
+    Intercept {
+        /// The intercepting card (`replace-move`, or `cancel` against the turn's card).
+        card: CardUse,
+    },
+    /// The answer to an interception.
+    Answer(Answer),
+    /// The side to move has no legal move and does not intercept: mated (it loses) or
+    /// stalemated (a draw).
+    Yield,
+}
+
+/// How an intercepted player answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Answer {
+    /// Cancel the intercepting card with a response card: the turn stands as made.
+    Cancel {
+        /// The cancelling card.
+        card: CardUse,
+    },
+    /// Make another play instead of the intercepted one.
+    Replay {
+        /// The card, if any (after a cancel, none).
+        card: Option<CardUse>,
+        /// The chess moves.
+        moves: Vec<WireMove>,
+    },
+}
+
+impl WireMove {
+    /// The wire form of a move.
+    pub fn of(m: &Move) -> WireMove {
+        WireMove {
+            from: m.from.index(),
+            to: m.to.index(),
+            promotion: m.promotion.map(|k| k.idx() as u8),
+        }
+    }
+
+    /// The move named: from, to and promotion (the board decides its kind).
+    pub fn to_move(self) -> Result<Move, String> {
+        Ok(Move {
+            from: square(self.from)?,
+            to: square(self.to)?,
+            promotion: self.promotion.map(kind).transpose()?,
+            kind: MoveKind::Normal,
+        })
+    }
+}
+
+impl CardUse {
+    /// A card use with these parameters.
+    pub fn new(card: CardRef, params: &Params) -> CardUse {
+        CardUse {
+            card,
+            squares: params.squares.iter().map(|s| s.index()).collect(),
+            kind: params.kind.map(|k| k.idx() as u8),
+        }
+    }
+
+    /// The parameters, checked to be squares and a kind.
+    pub fn params(&self) -> Result<Params, String> {
+        if self.squares.len() > 4 {
+            return Err("a card names at most four squares".into());
+        }
+        Ok(Params {
+            squares: self
+                .squares
+                .iter()
+                .map(|&s| square(s))
+                .collect::<Result<_, _>>()?,
+            kind: self.kind.map(kind).transpose()?,
+        })
+    }
+}
+
+/// The moves of an act, checked to be squares and kinds.
+pub fn moves(wire: &[WireMove]) -> Result<Vec<Move>, String> {
+    if wire.len() > 2 {
+        return Err("a play makes at most two moves".into());
+    }
+    wire.iter().map(|m| m.to_move()).collect()
+}
+
+fn square(i: u8) -> Result<Square, String> {
+    Square::from_index(i).ok_or_else(|| format!("{i} is not a square"))
+}
+
+fn kind(i: u8) -> Result<Kind, String> {
+    Kind::ALL
+        .get(usize::from(i))
+        .copied()
+        .ok_or_else(|| format!("{i} is not a piece kind"))
+}

@@ -1,0 +1,638 @@
+//! Tempête on the protocol: the seed's flow with the referee replaced.
+//!
+//! Each player owns a secret deck of the agreed card list; the *other* player deals its
+//! slots blindly (opening hands, then refills at the end of each of his turns), so the
+//! owner learns his cards and nobody else does. A card is played by opening its slot in
+//! the very envelope that plays it: the engine's ledger refuses a slot never dealt, a
+//! slot used twice, a number opened from two slots and a number off the list, so an
+//! unentitled card is a proven fault at once and its player loses (the default
+//! adjudication of `Rules`). Secret squares (cards 12 and 28) are sealed values, opened
+//! by their owner in his act right after an enemy piece lands on them; opening a square
+//! nobody landed on breaks a rule, so a wrong square loses too.
+//!
+//! The seed's reply rules: after a turn the opponent either intercepts it or makes his
+//! own turn (which lets the first stand); after an interception the intercepted player
+//! answers; after an answer the interceptor makes a turn. Every rule reads only the
+//! public state, so the acts form one chain (`Rules::to_act`).
+
+use std::sync::Arc;
+
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::outcome::Outcome;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::rules::{
+    ActCtx, Applied, DeckSpec, Grant, OptionError, Owe, Rules, Violation,
+};
+
+use crate::chess::{Color, Move, Position, Square};
+
+use super::act::{Act, Answer, CardRef, CardUse, StartCard, moves};
+use super::board::{Board, Trap};
+use super::card::{Card, Effect, FlowEffect, Moment};
+use super::deck::Deck;
+use super::effects::Params;
+use super::state::{Hand, Pending, State, TurnMade, color, seat};
+
+/// The variant name.
+pub const VARIANT: &str = "tempete";
+
+/// The name of every player's deck.
+pub fn deck_name() -> Name {
+    Name::new("cards").expect("static name is valid")
+}
+
+/// The name of the sealed trap squares.
+pub fn trap_name() -> Name {
+    Name::new("trap").expect("static name is valid")
+}
+
+/// Tempête with its options.
+#[derive(Clone, Debug)]
+pub struct Tempete {
+    /// The card definitions (the built-in open deck).
+    pub deck: Arc<Deck>,
+    /// The agreed list of card numbers (`cards`): N is its length.
+    pub list: Vec<u32>,
+    /// Cards in a full hand (`hand`, default 5).
+    pub hand: u32,
+    /// Turns and answers after which the game is drawn (`ply-limit`, 0 = none).
+    pub ply_limit: u32,
+}
+
+impl Default for Tempete {
+    fn default() -> Self {
+        let deck = Deck::open();
+        Tempete {
+            list: deck.numbers(),
+            deck: Arc::new(deck),
+            hand: 5,
+            ply_limit: 0,
+        }
+    }
+}
+
+/// Parses a card list such as `1-10,12-21,23-70`.
+pub fn parse_list(text: &str) -> Result<Vec<u32>, String> {
+    let mut out = vec![];
+    for part in text.split(',').map(str::trim) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let (a, b): (u32, u32) = match (a.trim().parse(), b.trim().parse()) {
+            (Ok(a), Ok(b)) if a <= b && b - a < 1000 => (a, b),
+            _ => return Err(format!("{part:?} is not a number or a range a-b")),
+        };
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    if out.windows(2).any(|w| w[0] == w[1]) {
+        return Err("a card is listed twice".into());
+    }
+    Ok(out)
+}
+
+impl Tempete {
+    /// Reads the options `cards`, `hand` and `ply-limit`.
+    pub fn from_options(options: &[(Name, String)]) -> Result<Tempete, OptionError> {
+        let mut t = Tempete::default();
+        for (k, v) in options {
+            let bad = |why: String| OptionError(format!("tempete: {k}: {why}"));
+            match k.as_str() {
+                "cards" => t.list = parse_list(v).map_err(bad)?,
+                "hand" => {
+                    t.hand = v
+                        .parse()
+                        .map_err(|_| bad(format!("{v:?} is not a number")))?
+                }
+                "ply-limit" => {
+                    t.ply_limit = v
+                        .parse()
+                        .map_err(|_| bad(format!("{v:?} is not a number")))?;
+                }
+                other => return Err(OptionError(format!("tempete has no option {other}"))),
+            }
+        }
+        if let Some(n) = t.list.iter().find(|n| t.deck.card(**n).is_none()) {
+            return Err(OptionError(format!("tempete: the deck has no card {n}")));
+        }
+        if !(1..=8).contains(&t.hand) || t.list.len() < 2 * t.hand as usize {
+            return Err(OptionError(
+                "tempete: hand must be 1 to 8 and the list at least two hands long".into(),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// The card with this number, if it is on the agreed list.
+    pub fn card(&self, number: u32) -> Option<&Card> {
+        self.list
+            .contains(&number)
+            .then(|| self.deck.card(number))
+            .flatten()
+    }
+
+    /// N: the number of cards on the list.
+    pub fn n(&self) -> u32 {
+        self.list.len() as u32
+    }
+}
+
+/// The slots an envelope opens, as the act names them: each must be named exactly once.
+struct Opened {
+    slots: Vec<(u32, u32)>,
+}
+
+impl Opened {
+    fn new(ctx: &ActCtx<'_>) -> Result<Opened, Violation> {
+        let deck = deck_name();
+        if let Some(o) = ctx.opened_slots.iter().find(|o| o.deck != deck) {
+            return Err(format!("tempete has no deck {}", o.deck).into());
+        }
+        Ok(Opened {
+            slots: ctx.opened_slots.iter().map(|o| (o.slot, o.card)).collect(),
+        })
+    }
+
+    /// The card in `slot`, which this envelope opens; each slot is taken once.
+    fn take(&mut self, slot: u32) -> Result<u32, Violation> {
+        let i = self
+            .slots
+            .iter()
+            .position(|(s, _)| *s == slot)
+            .ok_or_else(|| Violation(format!("slot {slot} is played but not opened")))?;
+        Ok(self.slots.swap_remove(i).1)
+    }
+
+    fn done(self) -> Result<(), Violation> {
+        match self.slots.first() {
+            Some((s, _)) => Err(format!("slot {s} is opened but not played").into()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Tempete {
+    /// Resolves a played card to its definition, taking it out of the hand.
+    fn play_card(
+        &self,
+        s: &mut State,
+        side: Color,
+        r: CardRef,
+        opened: &mut Opened,
+        again: Option<u32>,
+    ) -> Result<&Card, Violation> {
+        let number = match r {
+            CardRef::Slot(slot) => opened.take(slot)?,
+            CardRef::Taken(n) => {
+                let taken = &mut s.hand_mut(side).taken;
+                let i = taken
+                    .iter()
+                    .position(|t| *t == n)
+                    .ok_or_else(|| Violation(format!("card {n} was never taken")))?;
+                taken.swap_remove(i);
+                n
+            }
+            CardRef::Again => again.ok_or("no card of an intercepted turn to play again")?,
+        };
+        if r != CardRef::Again {
+            let hand = s.hand_mut(side);
+            hand.size = hand
+                .size
+                .checked_sub(1)
+                .ok_or("a card played from an empty hand")?;
+            s.hand_mut(!side).takeable.push(number);
+        }
+        self.card(number)
+            .ok_or_else(|| Violation(format!("card {number} is not on the list")))
+    }
+
+    /// Springs the traps `side` opens in this envelope (on the ply just made).
+    fn spring_traps(&self, s: &mut State, side: Color, ctx: &ActCtx<'_>) -> Result<(), Violation> {
+        for (name, index, value) in ctx.opened_values {
+            if *name != trap_name() {
+                return Err(format!("tempete seals no value {name}").into());
+            }
+            let effect = *s
+                .hand(side)
+                .traps
+                .get(*index as usize)
+                .ok_or_else(|| Violation(format!("no trap {index} was sealed")))?;
+            let square = match value.as_slice() {
+                [i] => Square::from_index(*i),
+                _ => None,
+            }
+            .ok_or("a trap square is one byte, a1 = 0 to h8 = 63")?;
+            s.board = s
+                .board
+                .spring_trap(Trap {
+                    owner: side,
+                    square,
+                    effect,
+                })
+                .map_err(|e| Violation(format!("trap {index}: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Refills the opponent's hand at the end of `side`'s turn or answer.
+    fn refill(&self, s: &mut State, side: Color, owe: &mut Vec<Owe>) {
+        let n = self.n();
+        let hand = s.hand_mut(!side);
+        let count = self
+            .hand
+            .saturating_sub(hand.size)
+            .min(n.saturating_sub(hand.given));
+        if count > 0 {
+            hand.size += count;
+            hand.given += count;
+            owe.push(Owe {
+                dealer: seat(side),
+                owner: seat(!side),
+                deck: deck_name(),
+                count,
+            });
+        }
+    }
+
+    /// A turn: start card, card with the move, moves, discards.
+    #[allow(clippy::too_many_arguments)]
+    fn turn(
+        &self,
+        s: &mut State,
+        side: Color,
+        start: Option<&StartCard>,
+        card: Option<&CardUse>,
+        wire_moves: &[super::act::WireMove],
+        discard: &[u32],
+        opened: &mut Opened,
+        ctx: &ActCtx<'_>,
+        applied: &mut AppliedParts,
+    ) -> Result<(), Violation> {
+        if let Pending::Answer { .. } = s.pending {
+            return Err("an interception must be answered first".into());
+        }
+        // The start of the turn: what card 34 may take is fixed now.
+        let takeable = std::mem::take(&mut s.hand_mut(side).takeable);
+        if let Some(st) = start {
+            match st {
+                StartCard::Take { card, number } => {
+                    let c = self.play_card(s, side, *card, opened, None)?;
+                    s.board
+                        .check_timing(side, c, Moment::TurnStart)
+                        .map_err(|e| Violation(e.to_string()))?;
+                    if c.effect().flow() != Some(FlowEffect::TakePlayed) {
+                        return Err(format!("card {} takes no card", c.number()).into());
+                    }
+                    if !takeable.contains(number) {
+                        return Err(format!(
+                            "card {number} was not played by the opponent since your last turn"
+                        )
+                        .into());
+                    }
+                    let hand = s.hand_mut(side);
+                    hand.taken.push(*number);
+                    hand.size += 1;
+                }
+                StartCard::Pick { card, slot } => {
+                    let c = self.play_card(s, side, *card, opened, None)?;
+                    s.board
+                        .check_timing(side, c, Moment::AfterLoss)
+                        .map_err(|e| Violation(e.to_string()))?;
+                    if c.effect().flow() != Some(FlowEffect::PickUnplayed) {
+                        return Err(format!("card {} picks no card", c.number()).into());
+                    }
+                    if *slot >= self.n() {
+                        return Err(format!("slot {slot} is not in the deck").into());
+                    }
+                    let hand = s.hand_mut(side);
+                    hand.size += 1;
+                    hand.given += 1;
+                    applied.grant.push(Grant {
+                        owner: seat(side),
+                        deck: deck_name(),
+                        slot: *slot,
+                    });
+                }
+            }
+        }
+        let before = s.board.clone();
+        let (number, params) = self.board_play(s, side, card, wire_moves, opened, None)?;
+        let card_def = number.and_then(|n| self.card(n));
+        self.flow_with_move(s, side, card_def, discard, opened, ctx, applied)?;
+        s.pending = Pending::Turn(Some(TurnMade {
+            before,
+            card: number,
+            params,
+            moves: moves(wire_moves)?,
+        }));
+        Ok(())
+    }
+
+    /// The board part of a play: resolves the card and applies it with the moves.
+    fn board_play(
+        &self,
+        s: &mut State,
+        side: Color,
+        card: Option<&CardUse>,
+        wire_moves: &[super::act::WireMove],
+        opened: &mut Opened,
+        again: Option<u32>,
+    ) -> Result<(Option<u32>, Params), Violation> {
+        let mv: Vec<Move> = moves(wire_moves)?;
+        let (number, params) = match card {
+            None => {
+                s.board = s
+                    .board
+                    .apply(side, None, &mv)
+                    .map_err(|e| Violation(e.to_string()))?;
+                (None, Params::none())
+            }
+            Some(u) => {
+                let params = u.params()?;
+                let c = self.play_card(s, side, u.card, opened, again)?.clone();
+                s.board = s
+                    .board
+                    .apply(side, Some((&c, &params)), &mv)
+                    .map_err(|e| Violation(e.to_string()))?;
+                (Some(c.number()), params)
+            }
+        };
+        Ok((number, params))
+    }
+
+    /// What a card played with one's move does off the board: seal a trap square,
+    /// discard and redraw.
+    #[allow(clippy::too_many_arguments)]
+    fn flow_with_move(
+        &self,
+        s: &mut State,
+        side: Color,
+        card: Option<&Card>,
+        discard: &[u32],
+        opened: &mut Opened,
+        ctx: &ActCtx<'_>,
+        applied: &mut AppliedParts,
+    ) -> Result<(), Violation> {
+        let flow = card.and_then(|c| c.effect().flow());
+        let trap = trap_name();
+        match flow {
+            Some(FlowEffect::SealTrapSquare(effect)) => {
+                let index = s.hand(side).traps.len() as u32;
+                if ctx.committed_values != [(trap.clone(), index)] {
+                    return Err(format!("a trap card seals exactly the square trap {index}").into());
+                }
+                s.hand_mut(side).traps.push(effect);
+            }
+            _ if !ctx.committed_values.is_empty() => {
+                return Err("only a trap card seals a square".into());
+            }
+            _ => {}
+        }
+        match flow {
+            Some(FlowEffect::Redraw(n)) => {
+                if discard.len() != usize::from(n) {
+                    return Err(format!("this card discards exactly {n} cards").into());
+                }
+                for slot in discard {
+                    opened.take(*slot)?;
+                }
+                let hand = s.hand_mut(side);
+                hand.size = hand
+                    .size
+                    .checked_sub(u32::from(n))
+                    .ok_or("more cards discarded than held")?;
+                let count = u32::from(n).min(self.n().saturating_sub(hand.given));
+                hand.size += count;
+                hand.given += count;
+                if count > 0 {
+                    applied.owe.push(Owe {
+                        dealer: seat(!side),
+                        owner: seat(side),
+                        deck: deck_name(),
+                        count,
+                    });
+                }
+            }
+            Some(FlowEffect::ShowHand) => {
+                // Showing a hand would open slots without playing them, which protocol
+                // version 1 cannot express; the card is refused before it is signed.
+                return Err("show-hand cards cannot be played in this version".into());
+            }
+            _ if !discard.is_empty() => return Err("only a redraw card discards".into()),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The end of a turn or answer: refill the opponent, count the ply, end the game at
+    /// the ply limit.
+    fn end_of_turn(&self, s: &mut State, side: Color, applied: &mut AppliedParts) {
+        self.refill(s, side, &mut applied.owe);
+        s.plies += 1;
+        s.to_act = !side;
+        if self.ply_limit > 0 && s.plies >= self.ply_limit {
+            s.end = Some(Outcome::draw(
+                2,
+                format!("the ply limit of {} was reached", self.ply_limit),
+            ));
+        }
+    }
+}
+
+/// The parts of `Applied` besides the state.
+#[derive(Default)]
+struct AppliedParts {
+    owe: Vec<Owe>,
+    grant: Vec<Grant>,
+}
+
+impl Rules for Tempete {
+    type State = State;
+    type Act = Act;
+
+    fn from_terms(terms: &Terms) -> Result<Self, OptionError> {
+        if terms.players() != 2 {
+            return Err(OptionError("tempete is for two players".into()));
+        }
+        Tempete::from_options(&terms.proposal().rule_options())
+    }
+
+    fn decks(&self) -> Vec<DeckSpec> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .map(|c| DeckSpec {
+                owner: seat(c),
+                name: deck_name(),
+                cards: self.list.clone(),
+                dealer: seat(!c),
+            })
+            .collect()
+    }
+
+    fn opening_deals(&self) -> Vec<Owe> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .map(|c| Owe {
+                dealer: seat(!c),
+                owner: seat(c),
+                deck: deck_name(),
+                count: self.hand,
+            })
+            .collect()
+    }
+
+    fn start(&self, _coin: &Hash) -> State {
+        let hand = Hand {
+            size: self.hand,
+            given: self.hand,
+            ..Hand::default()
+        };
+        State {
+            board: Board::new(Position::startpos()),
+            to_act: Color::White,
+            pending: Pending::Turn(None),
+            hands: [hand.clone(), hand],
+            plies: 0,
+            end: None,
+        }
+    }
+
+    fn decode_act(&self, bytes: &[u8]) -> Result<Act, Violation> {
+        sealed_protocol::wire::decode(bytes, 256)
+            .map_err(|e| Violation(format!("tempete act: {e}")))
+    }
+
+    fn to_act(&self, s: &State) -> Option<Seat> {
+        s.end.is_none().then(|| seat(s.to_act))
+    }
+
+    fn apply(
+        &self,
+        state: &State,
+        who: Seat,
+        act: &Act,
+        ctx: &ActCtx<'_>,
+    ) -> Result<Applied<State>, Violation> {
+        let side = color(who);
+        let mut s = state.clone();
+        let mut opened = Opened::new(ctx)?;
+        let mut parts = AppliedParts::default();
+        // Traps spring first: they act on the ply the opponent just made.
+        self.spring_traps(&mut s, side, ctx)?;
+        if !matches!(act, Act::Turn { .. }) && !ctx.committed_values.is_empty() {
+            return Err("only a turn with a trap card seals a square".into());
+        }
+        match act {
+            Act::Turn {
+                start,
+                card,
+                moves: mv,
+                discard,
+            } => {
+                self.turn(
+                    &mut s,
+                    side,
+                    start.as_ref(),
+                    card.as_ref(),
+                    mv,
+                    discard,
+                    &mut opened,
+                    ctx,
+                    &mut parts,
+                )?;
+                self.end_of_turn(&mut s, side, &mut parts);
+            }
+            Act::Intercept { card } => {
+                let Pending::Turn(Some(turn)) = s.pending.clone() else {
+                    return Err("there is no turn to intercept".into());
+                };
+                let c = self
+                    .play_card(&mut s, side, card.card, &mut opened, None)?
+                    .clone();
+                let by = match c.effect().flow() {
+                    Some(FlowEffect::ReplaceMove) => {
+                        s.board
+                            .check_timing(side, &c, Moment::OpponentMove)
+                            .map_err(|e| Violation(e.to_string()))?;
+                        FlowEffect::ReplaceMove
+                    }
+                    Some(FlowEffect::CancelCard) => {
+                        s.board
+                            .check_timing(side, &c, Moment::OpponentCard)
+                            .map_err(|e| Violation(e.to_string()))?;
+                        if turn.card.is_none() {
+                            return Err("the turn played no card to cancel".into());
+                        }
+                        FlowEffect::CancelCard
+                    }
+                    _ => return Err(format!("card {} cannot intercept", c.number()).into()),
+                };
+                if !card.squares.is_empty() || card.kind.is_some() {
+                    return Err("an interception names nothing".into());
+                }
+                s.board = turn.before.clone();
+                s.pending = Pending::Answer { turn, by };
+                s.to_act = !side;
+            }
+            Act::Answer(answer) => {
+                let Pending::Answer { turn, by } = s.pending.clone() else {
+                    return Err("there is no interception to answer".into());
+                };
+                match answer {
+                    Answer::Cancel { card } => {
+                        let c = self.play_card(&mut s, side, card.card, &mut opened, None)?;
+                        if c.effect() != Effect::Cancel {
+                            return Err(format!("card {} cancels nothing", c.number()).into());
+                        }
+                        // The interception is void: the turn stands as it was made.
+                        let replay = turn.before.apply(
+                            side,
+                            turn.card
+                                .and_then(|n| self.card(n))
+                                .map(|c| (c, &turn.params)),
+                            &turn.moves,
+                        );
+                        s.board = replay.map_err(|e| Violation(e.to_string()))?;
+                    }
+                    Answer::Replay { card, moves: mv } => {
+                        if by == FlowEffect::CancelCard && card.is_some() {
+                            return Err("after a cancelled card the answer is a plain move".into());
+                        }
+                        if by == FlowEffect::ReplaceMove && moves(mv)? == turn.moves {
+                            return Err("the intercepted move must be replaced".into());
+                        }
+                        self.board_play(&mut s, side, card.as_ref(), mv, &mut opened, turn.card)?;
+                    }
+                }
+                s.pending = Pending::Turn(None);
+                self.end_of_turn(&mut s, side, &mut parts);
+            }
+            Act::Yield => {
+                if let Pending::Answer { .. } = s.pending {
+                    return Err("an interception must be answered".into());
+                }
+                if !s.board.plain_moves().is_empty() {
+                    return Err("you have a legal move".into());
+                }
+                s.end = Some(if s.board.is_mated(side) {
+                    Outcome::loss(2, who, format!("{} is mated", side_name(side)))
+                } else {
+                    Outcome::draw(2, format!("{} is stalemated", side_name(side)))
+                });
+            }
+        }
+        opened.done()?;
+        let outcome = s.end.clone();
+        let mut applied = Applied::state(s);
+        applied.outcome = outcome;
+        applied.owe = parts.owe;
+        applied.grant = parts.grant;
+        Ok(applied)
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}

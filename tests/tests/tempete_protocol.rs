@@ -1,0 +1,279 @@
+//! Tempête over the protocol: seeded bot games with real hands dealt blindly, cards
+//! played by opening their slots, interceptions and answers, sealed trap squares; every
+//! game ends in a verdict both seats share and the offline check reproduces. And the
+//! cheats: a card never dealt, a card played twice, a trap square opened where nothing
+//! landed.
+
+use sealed_conformance::pair::{Decide, Pair};
+use sealed_conformance::sim::{NetConfig, Sim};
+use sealed_conformance::tempete_kit::{tempete_bot, tempete_choice, tempete_terms};
+use sealed_games::tempete::Tempete;
+use sealed_games::tempete::act::{Act, CardRef, CardUse, WireMove};
+use sealed_games::tempete::rules::deck_name;
+use sealed_games::tempete::state::color;
+use sealed_games::tempete::{Board, Params};
+use sealed_protocol::body::{Item, Purpose};
+use sealed_protocol::fault::FaultKind;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::outcome::SeatResult;
+use sealed_protocol::session::Session;
+use sealed_protocol::transcript::{TranscriptFile, check_with_terms};
+use sealed_protocol::verdict::{Status, Verdict};
+
+/// The offline check of a transcript file.
+fn offline(bytes: &[u8]) -> (Verdict, i32) {
+    let file = TranscriptFile::from_bytes(bytes).expect("readable");
+    let terms = sealed_protocol::proposal::Terms::parse(&file.proposal).expect("terms");
+    let (_, checked) = check_with_terms::<Tempete>(&file, terms).expect("checks");
+    let code = checked.exit_code();
+    (checked.verdict, code)
+}
+
+fn converged(sim: &Sim<Tempete>) -> Verdict {
+    assert!(sim.quiet(), "not finished by t={}", sim.now);
+    let files = sim.transcripts();
+    assert_eq!(
+        Sim::<Tempete>::digest(&files[0]),
+        Sim::<Tempete>::digest(&files[1]),
+        "transcripts differ"
+    );
+    let live = sim.sessions[0].verdict();
+    assert_eq!(live, sim.sessions[1].verdict(), "verdicts differ");
+    let (v, code) = offline(&files[0]);
+    assert_eq!(
+        v, live,
+        "the offline check does not reproduce the live verdict"
+    );
+    assert_eq!(code, 0, "{v:#?}");
+    live
+}
+
+#[test]
+fn bot_games_with_cards_end_in_verdicts_the_offline_check_reproduces() {
+    let mut endings = std::collections::BTreeMap::new();
+    let mut cards_played = 0;
+    let mut kinds = std::collections::BTreeMap::new();
+    for seed in 0..10u64 {
+        let net = if seed % 3 == 0 {
+            NetConfig::hostile()
+        } else {
+            NetConfig::perfect()
+        };
+        let mut sim = Sim::new(
+            tempete_terms(&[("ply-limit", "120")], seed as u8),
+            vec![tempete_bot(), tempete_bot()],
+            net,
+            seed,
+        );
+        sim.run(200_000_000);
+        let v = converged(&sim);
+        assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
+        assert!(sim.refused.is_empty(), "seed {seed}: {:?}", sim.refused);
+        let used: usize = (0..2u8)
+            .map(|p| sim.sessions[0].engine().used(Seat(p), &deck_name()).len())
+            .sum();
+        cards_played += used;
+        let e = sim.sessions[0].engine();
+        for (at, _) in e.main_line() {
+            for item in &e.envelope(*at).expect("held").unsigned().body {
+                if let Item::Act(bytes) = item {
+                    let kind = match sealed_protocol::wire::decode::<Act>(bytes, 256) {
+                        Ok(Act::Turn { start: Some(_), .. }) => "start card",
+                        Ok(Act::Turn { card: Some(_), .. }) => "card with a move",
+                        Ok(Act::Turn { .. }) => "plain move",
+                        Ok(Act::Intercept { .. }) => "interception",
+                        Ok(Act::Answer(_)) => "answer",
+                        Ok(Act::Yield) => "yield",
+                        Err(_) => "undecodable",
+                    };
+                    *kinds.entry(kind).or_insert(0) += 1;
+                }
+                if let Item::Open(o) = item
+                    && o.purpose == Purpose::Value(sealed_games::tempete::rules::trap_name())
+                {
+                    *kinds.entry("trap sprung or revealed").or_insert(0) += 1;
+                }
+            }
+        }
+        *endings.entry(v.outcome.expect("ended").reason).or_insert(0) += 1;
+    }
+    eprintln!("endings: {endings:?}; cards played: {cards_played}; acts: {kinds:?}");
+    assert!(
+        cards_played > 50,
+        "the bots hardly played cards: {cards_played}"
+    );
+    for k in ["start card", "card with a move", "interception", "answer"] {
+        assert!(kinds.get(k).is_some_and(|n| *n > 0), "no {k}: {kinds:?}");
+    }
+}
+
+fn bots() -> [Decide<Tempete>; 2] {
+    let bot = |seed: u64| -> Decide<Tempete> {
+        let mut n = seed;
+        Box::new(move |s: &Session<Tempete>| {
+            n = n
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if matches!(s.phase(), sealed_protocol::session::Phase::Decide(_)) {
+                return Some(sealed_protocol::session::Command::Accept);
+            }
+            tempete_choice(s, n >> 33)
+        })
+    };
+    [bot(3), bot(9)]
+}
+
+/// Runs to White's first turn with its hand dealt.
+fn at_whites_turn(nonce: u8) -> Pair<Tempete> {
+    let mut p = Pair::<Tempete>::new(tempete_terms(&[], nonce), 40 + u64::from(nonce));
+    let mut d = bots();
+    p.run_until(&mut d, |p| {
+        let s = &p.sessions[0];
+        s.engine().to_act() == Some(Seat(0)) && s.hand(&deck_name()).len() == 5
+    });
+    p
+}
+
+/// A plain legal move of White's on the board as it stands.
+fn some_move(p: &Pair<Tempete>) -> WireMove {
+    let board: &Board = &p.sessions[0].engine().state().expect("started").board;
+    WireMove::of(&board.legal_plays(None)[0].moves[0])
+}
+
+/// Finishes the game with both bots and returns the honest seat's verdict, checked
+/// offline too.
+fn run_out(mut p: Pair<Tempete>, honest: Seat) -> Verdict {
+    let mut d = bots();
+    p.run(&mut d);
+    let v = p.sessions[honest.index()].verdict();
+    assert_eq!(offline(&p.transcript(honest)).0, v);
+    v
+}
+
+fn assert_caught(v: &Verdict, cheater: Seat, kind: FaultKind) {
+    assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
+    assert!(
+        v.faults.iter().any(|f| f.seat == cheater && f.kind == kind),
+        "no {kind}: {v:#?}"
+    );
+    assert!(v.faults.iter().all(|f| f.seat == cheater), "{v:#?}");
+    let o = v.outcome.as_ref().expect("adjudicated");
+    assert_eq!(o.results[cheater.index()], SeatResult::Loss, "{v:#?}");
+    assert_eq!(o.results[1 - cheater.index()], SeatResult::Win, "{v:#?}");
+}
+
+/// White plays a card from a slot it was never dealt: the slot's true card, opened
+/// correctly — the only lie is the entitlement.
+#[test]
+fn a_card_never_dealt_loses() {
+    let p = at_whites_turn(1);
+    let s = &p.sessions[0];
+    let dealt = s.engine().dealt(Seat(0), &deck_name());
+    let slot = (0..68)
+        .find(|x| !dealt.contains(x))
+        .expect("an undealt slot");
+    // A card whose play is a plain move on the board (a trap card would need a seal).
+    let act = Act::Turn {
+        start: None,
+        card: Some(CardUse::new(CardRef::Slot(slot), &Params::none())),
+        moves: vec![some_move(&p)],
+        discard: vec![],
+    };
+    let env = p.forge(
+        Seat(0),
+        vec![
+            p.opening(Seat(0), Purpose::Deck(deck_name()), slot),
+            Item::Act(sealed_protocol::wire::encode(&act)),
+        ],
+    );
+    let mut p = p;
+    p.inject(&env);
+    let v = run_out(p, Seat(1));
+    assert_caught(&v, Seat(0), FaultKind::SlotNeverDealt);
+}
+
+/// White, having played a card, plays the same slot again on a later turn.
+#[test]
+fn a_card_played_twice_loses() {
+    let mut p = at_whites_turn(2);
+    let mut d = bots();
+    p.run_until(&mut d, |p| {
+        let e = p.sessions[0].engine();
+        e.to_act() == Some(Seat(0))
+            && !e.used(Seat(0), &deck_name()).is_empty()
+            && matches!(
+                e.state().map(|s| &s.pending),
+                Some(sealed_games::tempete::state::Pending::Turn(_))
+            )
+    });
+    let (&slot, _) = p.sessions[0]
+        .engine()
+        .used(Seat(0), &deck_name())
+        .iter()
+        .next()
+        .expect("a card played");
+    let act = Act::Turn {
+        start: None,
+        card: Some(CardUse::new(CardRef::Slot(slot), &Params::none())),
+        moves: vec![some_move(&p)],
+        discard: vec![],
+    };
+    let env = p.forge(
+        Seat(0),
+        vec![
+            p.opening(Seat(0), Purpose::Deck(deck_name()), slot),
+            Item::Act(sealed_protocol::wire::encode(&act)),
+        ],
+    );
+    p.inject(&env);
+    let v = run_out(p, Seat(1));
+    assert_caught(&v, Seat(0), FaultKind::SlotUsedTwice);
+}
+
+/// Black opens a trap square it never sealed a trap for: nothing to spring.
+#[test]
+fn a_trap_opened_without_a_trap_loses() {
+    let mut p = at_whites_turn(3);
+    let mut d = bots();
+    p.run_until(&mut d, |p| {
+        p.sessions[1].engine().to_act() == Some(Seat(1))
+            && p.sessions[1].engine().state().is_some_and(|s| {
+                matches!(
+                    s.pending,
+                    sealed_games::tempete::state::Pending::Turn(Some(_))
+                )
+            })
+    });
+    let board = p.sessions[1]
+        .engine()
+        .state()
+        .expect("started")
+        .board
+        .clone();
+    assert_eq!(color(Seat(1)), board.turn());
+    let mv = WireMove::of(&board.legal_plays(None)[0].moves[0]);
+    let act = Act::Turn {
+        start: None,
+        card: None,
+        moves: vec![mv],
+        discard: vec![],
+    };
+    let trap = sealed_games::tempete::rules::trap_name();
+    let env = p.forge(
+        Seat(1),
+        vec![
+            Item::Open(sealed_protocol::body::Open {
+                purpose: Purpose::Value(trap),
+                index: 0,
+                nonce: [0; 32],
+                value: vec![12],
+            }),
+            Item::Act(sealed_protocol::wire::encode(&act)),
+        ],
+    );
+    p.inject(&env);
+    let v = run_out(p, Seat(0));
+    assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
+    assert!(v.faults.iter().all(|f| f.seat == Seat(1)), "{v:#?}");
+    assert_eq!(v.outcome.expect("adjudicated").results[1], SeatResult::Loss);
+}
