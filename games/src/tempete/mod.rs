@@ -36,7 +36,9 @@
 
 pub mod act;
 pub mod board;
+pub mod bot;
 pub mod card;
+pub mod command;
 pub mod deck;
 pub mod effects;
 pub mod rules;

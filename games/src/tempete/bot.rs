@@ -1,0 +1,307 @@
+//! A random-legal Tempête bot, for demos and tests: it plays cards from its real hand
+//! (its session knows its dealt slots), intercepts and answers, seals trap squares and
+//! springs them when an enemy piece lands there. Never an illegal act: every choice is
+//! taken from what the board and the flow allow.
+
+use sealed_protocol::body::Purpose;
+use sealed_protocol::commit::CommitKey;
+use sealed_protocol::ids::Name;
+use sealed_protocol::session::{Command, Session};
+
+use crate::chess::{Color, Square};
+
+use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
+use super::board::{Board, Trap};
+use super::card::{Card, Effect, FlowEffect, Moment};
+use super::effects::Params;
+use super::rules::{Tempete, deck_name, trap_name};
+use super::state::{Pending, color};
+
+/// A small deterministic chooser.
+struct Pick(u64);
+
+impl Pick {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n.max(1) as u64) as usize
+    }
+}
+
+fn card_of(rules: &Tempete, n: u32) -> Option<&Card> {
+    rules.card(n)
+}
+
+/// This seat's hand: where each card comes from, and the card.
+pub fn hand(s: &Session<Tempete>) -> Vec<(CardRef, Card)> {
+    let rules = s.engine().rules();
+    let mut out: Vec<(CardRef, Card)> = s
+        .hand(&deck_name())
+        .into_iter()
+        .filter_map(|(slot, n)| Some((CardRef::Slot(slot), card_of(rules, n)?.clone())))
+        .collect();
+    if let Some(st) = s.engine().state() {
+        for n in &st.hand(color(s.seat())).taken {
+            if let Some(c) = card_of(rules, *n) {
+                out.push((CardRef::Taken(*n), c.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The deck slots an envelope must open to play the card `r`.
+pub fn opens(r: CardRef) -> Vec<(Name, u32)> {
+    match r {
+        CardRef::Slot(s) => vec![(deck_name(), s)],
+        _ => vec![],
+    }
+}
+
+/// The session command for an act that opens these slots.
+pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
+    Command::Act {
+        act: sealed_protocol::wire::encode(act),
+        open_slots,
+        commit_values: vec![],
+        open_values: vec![],
+        open_draw: None,
+    }
+}
+
+/// This seat's sealed trap squares that spring on the ply just made.
+pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
+    let (Some(secrets), Some(st)) = (s.secrets(), s.engine().state()) else {
+        return vec![];
+    };
+    let me = s.seat();
+    let decks = s.engine().decks();
+    st.hand(color(me))
+        .traps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, effect)| {
+            let i = i as u32;
+            if s.engine()
+                .opened_value(me, Purpose::Value(trap_name()), i)
+                .is_some()
+            {
+                return None;
+            }
+            let key = CommitKey {
+                seat: me,
+                purpose: Purpose::Value(trap_name()),
+                index: i,
+            };
+            let square = secrets.value(&key, &decks)?;
+            let square = Square::from_index(*square.first()?)?;
+            board
+                .spring_trap(Trap {
+                    owner: color(me),
+                    square,
+                    effect: *effect,
+                })
+                .is_ok()
+                .then_some((trap_name(), i))
+        })
+        .collect()
+}
+
+/// What the random bot does now.
+pub fn choice(s: &Session<Tempete>, pick: u64) -> Option<Command> {
+    if s.engine().to_act() != Some(s.seat()) {
+        return None;
+    }
+    let st = s.engine().state()?;
+    let side = color(s.seat());
+    let mut rng = Pick(pick);
+    let my_hand = hand(s);
+    let springs = traps_to_open(s, &st.board);
+    // The board the act starts from: traps spring first.
+    let mut board = st.board.clone();
+    if let Some(secrets) = s.secrets() {
+        let decks = s.engine().decks();
+        for (_, i) in &springs {
+            let key = CommitKey {
+                seat: s.seat(),
+                purpose: Purpose::Value(trap_name()),
+                index: *i,
+            };
+            let sq = secrets
+                .value(&key, &decks)
+                .and_then(|v| Square::from_index(*v.first()?))?;
+            board = board
+                .spring_trap(Trap {
+                    owner: side,
+                    square: sq,
+                    effect: st.hand(side).traps[*i as usize],
+                })
+                .ok()?;
+        }
+    }
+    let mut cmd = choose(s, &board, &my_hand, &mut rng)?;
+    if let Command::Act { open_values, .. } = &mut cmd {
+        *open_values = springs;
+    }
+    Some(cmd)
+}
+
+fn choose(
+    s: &Session<Tempete>,
+    board: &Board,
+    my_hand: &[(CardRef, Card)],
+    rng: &mut Pick,
+) -> Option<Command> {
+    let st = s.engine().state()?;
+    let side = color(s.seat());
+    let find = |f: &dyn Fn(&Card) -> bool| my_hand.iter().find(|(_, c)| f(c)).cloned();
+    match &st.pending {
+        Pending::Answer { turn, by } => {
+            if let Some((r, _)) = find(&|c| c.effect() == Effect::Cancel)
+                && rng.below(2) == 0
+            {
+                let act = Act::Answer(Answer::Cancel {
+                    card: CardUse::new(r, &Params::none()),
+                });
+                return Some(command(&act, opens(r)));
+            }
+            let plays: Vec<_> = board
+                .legal_plays(None)
+                .into_iter()
+                .filter(|p| *by == FlowEffect::CancelCard || p.moves != turn.moves)
+                .collect();
+            let play = plays.get(rng.below(plays.len()))?;
+            let act = Act::Answer(Answer::Replay {
+                card: None,
+                moves: play.moves.iter().map(WireMove::of).collect(),
+            });
+            Some(command(&act, vec![]))
+        }
+        Pending::Turn(last) => {
+            if let Some(turn) = last {
+                let cancel = turn.card.is_some();
+                if let Some((r, _)) = find(&|c| {
+                    c.effect() == Effect::ReplaceMove || (cancel && c.effect() == Effect::Cancel)
+                }) && rng.below(4) == 0
+                {
+                    let act = Act::Intercept {
+                        card: CardUse::new(r, &Params::none()),
+                    };
+                    return Some(command(&act, opens(r)));
+                }
+            }
+            turn(s, board, side, my_hand, rng)
+        }
+    }
+}
+
+fn turn(
+    s: &Session<Tempete>,
+    board: &Board,
+    side: Color,
+    my_hand: &[(CardRef, Card)],
+    rng: &mut Pick,
+) -> Option<Command> {
+    let st = s.engine().state()?;
+    let mut open_slots = vec![];
+    let mut start = None;
+    let mut used = vec![];
+    // A start card now and then: take the opponent's card, or pick after a loss.
+    if rng.below(3) == 0 {
+        for (r, c) in my_hand {
+            if c.effect() == Effect::TakePlayed
+                && board.check_timing(side, c, Moment::TurnStart).is_ok()
+                && let Some(n) = st.hand(side).takeable.first()
+            {
+                start = Some(StartCard::Take {
+                    card: *r,
+                    number: *n,
+                });
+            } else if c.effect() == Effect::PickUnplayed
+                && board.check_timing(side, c, Moment::AfterLoss).is_ok()
+            {
+                let known: Vec<u32> = s
+                    .engine()
+                    .dealt(s.seat(), &deck_name())
+                    .into_iter()
+                    .chain(s.engine().granted(s.seat(), &deck_name()))
+                    .collect();
+                let n = s.engine().rules().n();
+                if let Some(slot) = (0..n).find(|x| !known.contains(x)) {
+                    start = Some(StartCard::Pick { card: *r, slot });
+                }
+            }
+            if start.is_some() {
+                open_slots.extend(opens(*r));
+                used.push(*r);
+                break;
+            }
+        }
+    }
+    let rest: Vec<&(CardRef, Card)> = my_hand.iter().filter(|(r, _)| !used.contains(r)).collect();
+    let mut commit_values = vec![];
+    let mut discard = vec![];
+    let mut chosen: Option<(CardRef, Params, Vec<WireMove>)> = None;
+    if rng.below(2) == 0 && !rest.is_empty() {
+        let (r, c) = rest[rng.below(rest.len())];
+        let flow = c.effect().flow();
+        let slots_left: Vec<u32> = rest
+            .iter()
+            .filter_map(|(x, _)| match x {
+                CardRef::Slot(sl) if x != r => Some(*sl),
+                _ => None,
+            })
+            .collect();
+        let ok = match flow {
+            Some(FlowEffect::ShowHand) => false,
+            Some(FlowEffect::Redraw(n)) => slots_left.len() >= usize::from(n),
+            _ => c.timing().is_own_move(),
+        };
+        if ok {
+            let plays = board.legal_plays(Some(c));
+            if let Some(p) = plays.get(rng.below(plays.len())) {
+                if let Some(FlowEffect::Redraw(n)) = flow {
+                    discard = slots_left[..usize::from(n)].to_vec();
+                    open_slots.extend(discard.iter().map(|d| (deck_name(), *d)));
+                }
+                if let Some(FlowEffect::SealTrapSquare(_)) = flow {
+                    let index = st.hand(side).traps.len() as u32;
+                    commit_values.push((trap_name(), index, vec![rng.below(64) as u8]));
+                }
+                open_slots.extend(opens(*r));
+                chosen = Some((
+                    *r,
+                    p.params.clone(),
+                    p.moves.iter().map(WireMove::of).collect(),
+                ));
+            }
+        }
+    }
+    let (card, moves) = match chosen {
+        Some((r, params, moves)) => (Some(CardUse::new(r, &params)), moves),
+        None => {
+            let plays = board.legal_plays(None);
+            if plays.is_empty() {
+                return Some(command(&Act::Yield, vec![]));
+            }
+            let p = &plays[rng.below(plays.len())];
+            (None, p.moves.iter().map(WireMove::of).collect())
+        }
+    };
+    let act = Act::Turn {
+        start,
+        card,
+        moves,
+        discard,
+    };
+    let mut cmd = command(&act, open_slots);
+    if let Command::Act {
+        commit_values: cv, ..
+    } = &mut cmd
+    {
+        *cv = commit_values;
+    }
+    Some(cmd)
+}

@@ -1,0 +1,275 @@
+//! What a person types to act in Tempête, turned into an act and the slots and values
+//! its envelope must open and seal.
+//!
+//! ```text
+//! action  = [start ";"] turn | "intercept" N | "answer" reply | "yield"
+//! start   = "take" N        (card 34's kind: take the opponent's card N)
+//!         | "pick" SLOT     (card 57's kind: add never-dealt slot SLOT)   — both need "with" N
+//! turn    = SAN | "card" N [at SQ…] [as KIND] [trap SQ] [discard N…] [then MOVE [MOVE]]
+//! reply   = "cancel" N | SAN | "card" N … | "again" [at SQ…] [as KIND] [then MOVE [MOVE]]
+//! MOVE    = SAN | from-to coordinates (e2e4, e2-e4, e7e8q, e7-e8=Q)
+//! ```
+//!
+//! A start card names the card it plays: `take 40 with 34; e4`, `pick 17 with 57; Nf3`.
+//! Cards are named by their number; the hand says which slot holds it (or that it was
+//! taken from the opponent). Moves made under a card are best written as coordinates,
+//! since a card's move is often no chess move SAN could name.
+
+use sealed_protocol::ids::Name;
+use sealed_protocol::session::Command;
+
+use crate::chess::{Kind, Move, MoveKind, Position, Square};
+
+use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
+use super::bot::{command, opens};
+use super::card::{Card, FlowEffect};
+use super::effects::Params;
+use super::rules::trap_name;
+
+/// What the parser needs to know of the seat: its hand, and how many traps it sealed.
+pub struct Seat<'a> {
+    /// The hand: where each card comes from, and the card.
+    pub hand: &'a [(CardRef, Card)],
+    /// The traps this seat sealed so far (the next one gets this index).
+    pub traps: u32,
+    /// The position moves are read on.
+    pub pos: &'a Position,
+}
+
+/// Parses an action into the session command.
+pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
+    let text = text.trim();
+    let mut used: Vec<CardRef> = vec![];
+    if let Some(rest) = text.strip_prefix("intercept") {
+        let (r, _) = card(me, rest.trim(), &mut used)?;
+        let act = Act::Intercept {
+            card: CardUse::new(r, &Params::none()),
+        };
+        return Ok(command(&act, opens(r)));
+    }
+    if text == "yield" {
+        return Ok(command(&Act::Yield, vec![]));
+    }
+    if let Some(rest) = text.strip_prefix("answer") {
+        let rest = rest.trim();
+        if let Some(n) = rest.strip_prefix("cancel") {
+            let (r, _) = card(me, n.trim(), &mut used)?;
+            let act = Act::Answer(Answer::Cancel {
+                card: CardUse::new(r, &Params::none()),
+            });
+            return Ok(command(&act, opens(r)));
+        }
+        let play = play(me, rest, &mut used, true)?;
+        let act = Act::Answer(Answer::Replay {
+            card: play.card,
+            moves: play.moves,
+        });
+        return Ok(command(&act, play.opens));
+    }
+    let (start, turn) = match text.split_once(';') {
+        Some((s, t)) => (Some(start_card(me, s.trim(), &mut used)?), t.trim()),
+        None => (None, text),
+    };
+    let play = play(me, turn, &mut used, false)?;
+    let mut open_slots = start.as_ref().map(|(_, o)| o.clone()).unwrap_or_default();
+    open_slots.extend(play.opens);
+    let act = Act::Turn {
+        start: start.map(|(s, _)| s),
+        card: play.card,
+        moves: play.moves,
+        discard: play.discard,
+    };
+    let mut cmd = command(&act, open_slots);
+    if let (Command::Act { commit_values, .. }, Some(sq)) = (&mut cmd, play.trap) {
+        commit_values.push((trap_name(), me.traps, vec![sq.index()]));
+    }
+    Ok(cmd)
+}
+
+/// A card in hand by number, not already used in this action.
+fn card(me: &Seat<'_>, text: &str, used: &mut Vec<CardRef>) -> Result<(CardRef, Card), String> {
+    let n: u32 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a card number"))?;
+    let (r, c) = me
+        .hand
+        .iter()
+        .find(|(r, c)| c.number() == n && !used.contains(r))
+        .cloned()
+        .ok_or_else(|| format!("card {n} is not in your hand"))?;
+    used.push(r);
+    Ok((r, c))
+}
+
+fn start_card(
+    me: &Seat<'_>,
+    text: &str,
+    used: &mut Vec<CardRef>,
+) -> Result<(StartCard, Vec<(Name, u32)>), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [verb, what, "with", n] = words.as_slice() else {
+        return Err(format!(
+            "{text:?}: a start card is `take N with CARD` or `pick SLOT with CARD`"
+        ));
+    };
+    let (r, _) = card(me, n, used)?;
+    let x: u32 = what
+        .parse()
+        .map_err(|_| format!("{what:?} is not a number"))?;
+    let start = match *verb {
+        "take" => StartCard::Take { card: r, number: x },
+        "pick" => StartCard::Pick { card: r, slot: x },
+        other => return Err(format!("{other:?}: say take or pick")),
+    };
+    Ok((start, opens(r)))
+}
+
+/// A play: a card with its parameters and moves, or a plain move.
+struct Parsed {
+    card: Option<CardUse>,
+    moves: Vec<WireMove>,
+    discard: Vec<u32>,
+    opens: Vec<(Name, u32)>,
+    trap: Option<Square>,
+}
+
+fn play(
+    me: &Seat<'_>,
+    text: &str,
+    used: &mut Vec<CardRef>,
+    answer: bool,
+) -> Result<Parsed, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (r, card_def, rest) = match words.as_slice() {
+        ["card", n, rest @ ..] => {
+            let (r, c) = card(me, n, used)?;
+            (Some(r), Some(c), rest)
+        }
+        ["again", rest @ ..] if answer => (Some(CardRef::Again), None, rest),
+        [san] => {
+            let mv = read_move(me.pos, san)?;
+            return Ok(Parsed {
+                card: None,
+                moves: vec![WireMove::of(&mv)],
+                discard: vec![],
+                opens: vec![],
+                trap: None,
+            });
+        }
+        [] => return Err("no move given".into()),
+        _ => {
+            return Err(format!(
+                "{text:?}: write a move (e4, Nf3), or card N [at SQ…] [as KIND] [then MOVE…]"
+            ));
+        }
+    };
+    let mut params = Params::none();
+    let mut moves = vec![];
+    let mut discard = vec![];
+    let mut open_slots = r.map(opens).unwrap_or_default();
+    let mut trap = None;
+    let mut i = 0;
+    while i < rest.len() {
+        let word = rest[i];
+        i += 1;
+        let mut take_while = |f: &dyn Fn(&str) -> bool| {
+            let start = i;
+            while i < rest.len() && f(rest[i]) {
+                i += 1;
+            }
+            rest[start..i].to_vec()
+        };
+        match word {
+            "at" => {
+                for sq in take_while(&|w| w.parse::<Square>().is_ok()) {
+                    params.squares.push(sq.parse().map_err(|_| "bad square")?);
+                }
+            }
+            "as" => {
+                let k = take_while(&|w| w.len() == 1);
+                let [k] = k.as_slice() else {
+                    return Err("as KIND: one letter, e.g. as N".into());
+                };
+                params.kind = Some(
+                    k.chars()
+                        .next()
+                        .and_then(Kind::from_char)
+                        .ok_or_else(|| format!("{k:?} is not a piece letter"))?,
+                );
+            }
+            "trap" => {
+                let sq = take_while(&|w| w.parse::<Square>().is_ok());
+                let [sq] = sq.as_slice() else {
+                    return Err("trap SQUARE: the secret square".into());
+                };
+                trap = Some(sq.parse().map_err(|_| "bad square")?);
+            }
+            "discard" => {
+                for n in take_while(&|w| w.parse::<u32>().is_ok()) {
+                    let (d, _) = card(me, n, used)?;
+                    match d {
+                        CardRef::Slot(s) => {
+                            discard.push(s);
+                            open_slots.extend(opens(d));
+                        }
+                        _ => {
+                            return Err(format!(
+                                "card {n} was taken: only dealt cards are discarded"
+                            ));
+                        }
+                    }
+                }
+            }
+            "then" => {
+                for m in take_while(&|w| !matches!(w, "at" | "as" | "trap" | "discard")) {
+                    moves.push(WireMove::of(&read_move(me.pos, m)?));
+                }
+            }
+            other => return Err(format!("{other:?}: expected at, as, trap, discard or then")),
+        }
+    }
+    let sealing = matches!(
+        card_def.as_ref().and_then(|c| c.effect().flow()),
+        Some(FlowEffect::SealTrapSquare(_))
+    );
+    if sealing != trap.is_some() {
+        return Err(if sealing {
+            "a trap card needs its secret square: trap SQUARE".into()
+        } else {
+            "only a trap card seals a square".into()
+        });
+    }
+    Ok(Parsed {
+        card: r.map(|r| CardUse::new(r, &params)),
+        moves,
+        discard,
+        opens: open_slots,
+        trap,
+    })
+}
+
+/// A move as coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7-e8=Q`) or SAN on `pos`.
+fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
+    let t = text.replace(['-', '='], "");
+    if t.len() >= 4
+        && let (Ok(from), Ok(to)) = (t[..2].parse::<Square>(), t[2..4].parse::<Square>())
+    {
+        let promotion = match &t[4..] {
+            "" => None,
+            p if p.len() == 1 => Some(
+                p.chars()
+                    .next()
+                    .and_then(Kind::from_char)
+                    .ok_or_else(|| format!("{text}: {p:?} is no promotion"))?,
+            ),
+            _ => return Err(format!("{text:?} is not a move")),
+        };
+        return Ok(Move {
+            from,
+            to,
+            promotion,
+            kind: MoveKind::Normal,
+        });
+    }
+    pos.parse_san(text).map_err(|e| format!("{text}: {e}"))
+}
