@@ -277,3 +277,118 @@ fn a_trap_opened_without_a_trap_loses() {
     assert!(v.faults.iter().all(|f| f.seat == Seat(1)), "{v:#?}");
     assert_eq!(v.outcome.expect("adjudicated").results[1], SeatResult::Loss);
 }
+
+/// Black deals White a slot of White's deck it had already dealt.
+#[test]
+fn a_repeated_index_loses() {
+    let mut p = at_whites_turn(4);
+    let dealt = p.sessions[1].engine().dealt(Seat(0), &deck_name());
+    let env = p.forge(
+        Seat(1),
+        vec![Item::Deal(sealed_protocol::body::Deal {
+            owner: Seat(0),
+            deck: deck_name(),
+            slots: vec![dealt[0]],
+        })],
+    );
+    p.inject(&env);
+    let v = run_out(p, Seat(0));
+    assert_caught(&v, Seat(1), FaultKind::IndexRepeated);
+}
+
+/// Black answers an interception that never happened while White is to act.
+#[test]
+fn an_answer_out_of_turn_loses() {
+    let mut p = at_whites_turn(5);
+    let act = Act::Answer(sealed_games::tempete::act::Answer::Replay {
+        card: None,
+        moves: vec![WireMove {
+            from: 52,
+            to: 36,
+            promotion: None,
+        }],
+    });
+    let env = p.forge(
+        Seat(1),
+        vec![Item::Act(sealed_protocol::wire::encode(&act))],
+    );
+    p.inject(&env);
+    let v = run_out(p, Seat(0));
+    assert_caught(&v, Seat(1), FaultKind::OutOfTurn);
+}
+
+/// Plays bot games until one seat has sealed a trap that is still closed when the game
+/// ends; returns the pair stopped there and that seat.
+fn ended_with_a_closed_trap() -> (Pair<Tempete>, Seat) {
+    for nonce in 10..60u8 {
+        let mut p = Pair::<Tempete>::new(
+            tempete_terms(&[("ply-limit", "60")], nonce),
+            u64::from(nonce),
+        );
+        let mut d = bots();
+        p.run_until(&mut d, |p| p.sessions.iter().all(|s| s.engine().is_over()));
+        let st = p.sessions[0].engine().state().expect("started").clone();
+        for seat in [Seat(0), Seat(1)] {
+            let sealed = st.hand(color(seat)).traps.len() as u32;
+            let trap = sealed_games::tempete::rules::trap_name();
+            let closed = (0..sealed).any(|i| {
+                p.sessions[0]
+                    .engine()
+                    .opened_value(seat, Purpose::Value(trap.clone()), i)
+                    .is_none()
+            });
+            if closed {
+                return (p, seat);
+            }
+        }
+    }
+    panic!("no game left a trap closed at its end");
+}
+
+/// At the end a seat opens its sealed trap square to another square than it sealed:
+/// the opening does not match the commitment, and that seat loses.
+#[test]
+fn a_trap_square_changed_at_the_reveal_loses() {
+    let (mut p, cheater) = ended_with_a_closed_trap();
+    let honest = Seat(1 - cheater.0);
+    let trap = sealed_games::tempete::rules::trap_name();
+    // The cheater's own reveal must not reach the honest seat: hold back what it has
+    // not delivered, and send a reveal with the trap square changed.
+    p.silence(cheater);
+    let mut reveal = vec![];
+    for key in p.sessions[honest.index()].engine().unopened(cheater) {
+        let mut item = p.opening(cheater, key.purpose.clone(), key.index);
+        if key.purpose == Purpose::Value(trap.clone())
+            && let Item::Open(o) = &mut item
+        {
+            o.value[0] = (o.value[0] + 1) % 64;
+        }
+        reveal.push(item);
+    }
+    let env = p.forge_after(cheater, honest, reveal);
+    p.deliver_to(honest, &env);
+    let mut d = bots();
+    p.run(&mut d);
+    let v = p.sessions[honest.index()].verdict();
+    assert_eq!(offline(&p.transcript(honest)).0, v);
+    assert_caught(&v, cheater, FaultKind::OpeningMismatch);
+}
+
+/// A seat that never opens its sealed trap square at the end leaves the result
+/// unconfirmed, with a withheld-reveal claim against it; nobody is at fault.
+#[test]
+fn a_withheld_trap_square_leaves_the_result_unconfirmed() {
+    let (mut p, withholder) = ended_with_a_closed_trap();
+    let honest = Seat(1 - withholder.0);
+    p.silence(withholder);
+    let mut d = bots();
+    p.run(&mut d);
+    let v = p.sessions[honest.index()].verdict();
+    assert_eq!(v.status, Status::Unconfirmed, "{v:#?}");
+    assert!(v.faults.is_empty(), "{v:#?}");
+    assert!(
+        v.claims.iter().any(|c| c.against == withholder
+            && c.about == sealed_protocol::verdict::ClaimAbout::WithheldReveal),
+        "{v:#?}"
+    );
+}
