@@ -115,6 +115,9 @@ pub trait Table: Send {
     fn score(&self) -> Option<String>;
     /// Processed envelopes per chain: what this seat tells the other side it holds.
     fn chain_counts(&self) -> Vec<(ChainId, u64)>;
+    /// How many envelopes this seat holds (what [`Table::envelopes`] would return,
+    /// without copying them).
+    fn held(&self) -> usize;
     /// Every envelope held, exact bytes: the chains in chain order, then the envelopes
     /// kept beside them as evidence. Feeding them to [`restore`] rebuilds the table.
     fn envelopes(&self) -> Vec<Vec<u8>>;
@@ -617,6 +620,11 @@ impl<R: Game> Table for Seated<R> {
     fn chain_counts(&self) -> Vec<(ChainId, u64)> {
         let e = self.session.engine();
         e.chains().map(|c| (c, e.processed(c))).collect()
+    }
+
+    fn held(&self) -> usize {
+        let (chains, others) = self.session.engine().stored();
+        chains.len() + others.len()
     }
 
     fn envelopes(&self) -> Vec<Vec<u8>> {

@@ -28,7 +28,7 @@ use crate::limit::{Limits, RateLimiter};
 use crate::mail::{self, Mail};
 use crate::net::{self, Behaviour, BehaviourEvent};
 use crate::store::{GameRecord, GameStatus, Store};
-use crate::sync::{Request, Response};
+use crate::sync::{MAX_SYNC_MESSAGE, Request, Response};
 
 /// What the actor answers with.
 pub type Reply<T> = oneshot::Sender<Result<T, String>>;
@@ -184,6 +184,8 @@ pub struct Actor {
     met: HashSet<PeerId>,
     pending: HashMap<OutboundRequestId, PeerId>,
     bots: HashSet<[u8; 32]>,
+    /// Games changed since the bots last looked at them.
+    bot_dirty: HashSet<[u8; 32]>,
     bot_all: bool,
     bot_counter: u64,
     limiter: RateLimiter<PeerId>,
@@ -233,6 +235,7 @@ impl Actor {
             met: HashSet::new(),
             pending: HashMap::new(),
             bots: HashSet::new(),
+            bot_dirty: HashSet::new(),
             bot_all: cfg.bots,
             bot_counter: cfg.bot_seed,
             limiter: RateLimiter::new(cfg.limits),
@@ -412,6 +415,7 @@ impl Actor {
                         }
                     }),
                 };
+                self.bot_dirty.extend(self.played.keys().copied());
                 self.run_bots();
                 let _ = r.send(res);
             }
@@ -443,7 +447,7 @@ impl Actor {
                 my_turn: p.table.my_turn(),
                 ply: p.table.ply(),
                 waiting_for: p.table.waiting_for(),
-                held: p.table.envelopes().len(),
+                held: p.table.held(),
                 clock: self.clocks(p).map(|c| c.line()),
             })
             .collect();
@@ -610,28 +614,39 @@ impl Actor {
         Ok(())
     }
 
-    /// Makes every secret and envelope of `actions` durable, in order.
+    /// Makes every secret and envelope of `actions` durable, in order: the envelopes
+    /// between two secrets in one transaction (one fsync), a secret before anything
+    /// that follows it.
     fn persist(&mut self, id: [u8; 32], actions: &[Action]) -> Result<(), String> {
+        let mut batch: Vec<&[u8]> = vec![];
         for a in actions {
             match a {
-                Action::Persist(s) => {
+                Action::Persist(secrets) => {
+                    self.flush(id, &mut batch)?;
                     self.store
-                        .put_secrets(&id, &sealed_protocol::wire::encode(s))
+                        .put_secrets(&id, &sealed_protocol::wire::encode(secrets))
                         .map_err(|e| e.to_string())?;
                 }
-                Action::Send { env, .. } => {
-                    self.store
-                        .put_envelopes(&id, &[&env.bytes])
-                        .map_err(|e| e.to_string())?;
-                }
+                Action::Send { env, .. } => batch.push(&env.bytes),
                 _ => {}
             }
+        }
+        self.flush(id, &mut batch)
+    }
+
+    fn flush(&self, id: [u8; 32], batch: &mut Vec<&[u8]>) -> Result<(), String> {
+        if !batch.is_empty() {
+            self.store
+                .put_envelopes(&id, batch)
+                .map_err(|e| e.to_string())?;
+            batch.clear();
         }
         Ok(())
     }
 
     /// Sends what `actions` ask (after `persist`), and notes a finished game.
     fn perform(&mut self, id: [u8; 32], actions: Vec<Action>) {
+        self.bot_dirty.insert(id);
         let Some(terms) = self.terms(&id) else { return };
         let mut batch: HashMap<PeerId, Vec<Vec<u8>>> = HashMap::new();
         for a in actions {
@@ -762,15 +777,21 @@ impl Actor {
         let _ = self.swarm.dial(opts);
     }
 
+    /// Lets the bots act in the games that changed since they last looked (a bot's
+    /// own act changes its game, so a bot that can go on does, up to 64 acts a call).
     fn run_bots(&mut self) {
         for _ in 0..64 {
             let ids: Vec<[u8; 32]> = self
-                .played
-                .iter()
-                .filter(|(id, p)| (self.bot_all || self.bots.contains(*id)) && p.table.my_turn())
-                .map(|(id, _)| *id)
+                .bot_dirty
+                .drain()
+                .filter(|id| {
+                    (self.bot_all || self.bots.contains(id))
+                        && self.played.get(id).is_some_and(|p| p.table.my_turn())
+                })
                 .collect();
-            let mut acted = false;
+            if ids.is_empty() {
+                break;
+            }
             for id in ids {
                 self.bot_counter = self
                     .bot_counter
@@ -781,16 +802,13 @@ impl Actor {
                     continue;
                 };
                 let is_accept = cmd == SessionCommand::Accept;
-                if self.apply_bot(id, cmd).is_ok() {
-                    acted = true;
-                    if is_accept && let Some(p) = self.played.get_mut(&id) {
-                        p.record.status = GameStatus::Active;
-                        let _ = self.store.set_status(&id, GameStatus::Active);
-                    }
+                if self.apply_bot(id, cmd).is_ok()
+                    && is_accept
+                    && let Some(p) = self.played.get_mut(&id)
+                {
+                    p.record.status = GameStatus::Active;
+                    let _ = self.store.set_status(&id, GameStatus::Active);
                 }
-            }
-            if !acted {
-                break;
             }
         }
     }
@@ -808,10 +826,12 @@ impl Actor {
 
     fn periodic(&mut self) {
         self.limiter.prune(now_ms());
-        // Reach every peer of every unfinished game we are not connected to; pull
-        // from connected mailboxes (they cannot reach us when we are offline).
+        // Reach every peer of every unfinished game we are not connected to, and send
+        // each connected one the heads of every unfinished game we share: one request
+        // per peer that repairs whatever a lost or refused push left behind, and pulls
+        // from mailboxes (they cannot reach us while we are offline).
         let mut want: HashSet<PeerId> = HashSet::new();
-        let mut pulls = vec![];
+        let mut heads: HashMap<PeerId, Vec<([u8; 32], Vec<(ChainId, u64)>)>> = HashMap::new();
         for (id, p) in &self.played {
             if p.table.is_done() && p.record.status != GameStatus::Proposed {
                 continue;
@@ -819,22 +839,53 @@ impl Actor {
             let terms = p.table.terms();
             for peer in self.game_peers(terms) {
                 if self.connected.contains(&peer) {
-                    if Self::is_mailbox(terms, &peer) {
-                        pulls.push((peer, *id, p.table.chain_counts()));
-                    }
+                    heads
+                        .entry(peer)
+                        .or_default()
+                        .push((*id, p.table.chain_counts()));
                 } else {
                     want.insert(peer);
+                }
+            }
+        }
+        for (id, r) in &self.relayed {
+            for peer in self.game_peers(&r.terms) {
+                if self.connected.contains(&peer) {
+                    let have = r.chains.iter().map(|(c, m)| (*c, m.len() as u64)).collect();
+                    heads.entry(peer).or_default().push((*id, have));
                 }
             }
         }
         for peer in want {
             self.dial(peer);
         }
-        self.claim_timeouts();
-        for (peer, game, have) in pulls {
-            self.request(peer, Request::Pull { game, have });
+        for (peer, games) in heads {
+            self.request(peer, Request::Heads { games });
         }
+        self.claim_timeouts();
         self.run_bots();
+    }
+
+    /// Offers `peer` a game it said it does not know, if it holds a seat of it or is
+    /// its mailbox: the proposal and every envelope it may see, in one message.
+    fn offer(&mut self, peer: PeerId, game: [u8; 32]) {
+        let Some(terms) = self.terms(&game) else {
+            return;
+        };
+        let seat = Self::seat_of(&terms, &peer);
+        if seat.is_none() && !Self::is_mailbox(&terms, &peer) {
+            return;
+        }
+        let Ok(envelopes) = self.lacking(&peer, &game, &[]) else {
+            return;
+        };
+        self.request(
+            peer,
+            Request::Offer {
+                proposal: terms.bytes().to_vec(),
+                envelopes,
+            },
+        );
     }
 
     /// The clocks of a game with a time control, now.
@@ -1020,8 +1071,22 @@ impl Actor {
                     response,
                 } => {
                     self.pending.remove(&request_id);
-                    if let Response::Envelopes(envs) = response {
-                        self.take_envelopes(peer, None, envs);
+                    match response {
+                        Response::Envelopes(envs) => {
+                            self.take_envelopes(peer, None, envs);
+                        }
+                        Response::Behind { envelopes, unknown } => {
+                            for (game, envs) in envelopes {
+                                self.take_envelopes(peer, Some(game), envs);
+                            }
+                            for game in unknown {
+                                self.offer(peer, game);
+                            }
+                        }
+                        Response::Refused(why) => {
+                            tracing::debug!(%peer, "request refused: {why}");
+                        }
+                        Response::Ok { .. } => {}
                     }
                 }
             },
@@ -1036,7 +1101,10 @@ impl Actor {
     fn serve(&mut self, peer: PeerId, req: Request) -> Response {
         let cost = 1.0
             + match &req {
-                Request::Push { envelopes, .. } => envelopes.len() as f64,
+                Request::Push { envelopes, .. } | Request::Offer { envelopes, .. } => {
+                    envelopes.len() as f64
+                }
+                Request::Heads { games } => games.len() as f64 / 64.0,
                 _ => 0.0,
             };
         if !self.limiter.spend(&peer, cost, now_ms()) {
@@ -1058,41 +1126,77 @@ impl Actor {
                 let new = self.take_envelopes(peer, Some(game), envelopes);
                 Response::Ok { new }
             }
-            Request::Pull { game, have } => {
-                let Some(terms) = self.terms(&game) else {
-                    return Response::Refused("unknown game".into());
-                };
-                let seat = Self::seat_of(&terms, &peer);
-                if seat.is_none() && !Self::is_mailbox(&terms, &peer) {
-                    return Response::Refused(
-                        "only the game's seats and mailboxes may read it".into(),
-                    );
+            Request::Pull { game, have } => match self.lacking(&peer, &game, &have) {
+                Ok(envs) => Response::Envelopes(envs),
+                Err(why) => Response::Refused(why),
+            },
+            Request::Heads { games } => {
+                let mut envelopes = vec![];
+                let mut unknown = vec![];
+                let mut bytes = 0;
+                for (game, have) in games {
+                    if self.terms(&game).is_none() {
+                        unknown.push(game);
+                        continue;
+                    }
+                    // Half the message cap: the rest comes in the next round.
+                    if bytes > MAX_SYNC_MESSAGE / 2 {
+                        break;
+                    }
+                    if let Ok(envs) = self.lacking(&peer, &game, &have)
+                        && !envs.is_empty()
+                    {
+                        bytes += envs.iter().map(Vec::len).sum::<usize>();
+                        envelopes.push((game, envs));
+                    }
                 }
-                if let Some(p) = self.played.get(&game) {
-                    let envs = p
-                        .table
-                        .envelopes_after(&have, seat.unwrap_or(Seat(u8::MAX)));
-                    return Response::Envelopes(
-                        envs.into_iter()
-                            .filter(|e| seat.is_some() || is_public(e))
-                            .collect(),
-                    );
-                }
-                let Some(r) = self.relayed.get(&game) else {
-                    return Response::Refused("unknown game".into());
-                };
-                let have: BTreeMap<ChainId, u64> = have.into_iter().collect();
-                let envs = r
-                    .chains
-                    .iter()
-                    .flat_map(|(c, seqs)| {
-                        let from = have.get(c).copied().unwrap_or(0);
-                        seqs.range(from..).map(|(_, b)| b.clone())
-                    })
-                    .collect();
-                Response::Envelopes(envs)
+                Response::Behind { envelopes, unknown }
             }
+            Request::Offer {
+                proposal,
+                envelopes,
+            } => match self.take_proposal(peer, &proposal) {
+                Response::Ok { .. } => {
+                    let game = Terms::parse(&proposal).map(|t| t.game().0.0).ok();
+                    let new = self.take_envelopes(peer, game, envelopes);
+                    Response::Ok { new }
+                }
+                refused => refused,
+            },
         }
+    }
+
+    /// The envelopes of `game` that `peer`, holding `have`, lacks and may see; an error
+    /// when the game is unknown or `peer` holds no seat of it and is not its mailbox.
+    fn lacking(
+        &self,
+        peer: &PeerId,
+        game: &[u8; 32],
+        have: &[(ChainId, u64)],
+    ) -> Result<Vec<Vec<u8>>, String> {
+        let terms = self.terms(game).ok_or("unknown game")?;
+        let seat = Self::seat_of(&terms, peer);
+        if seat.is_none() && !Self::is_mailbox(&terms, peer) {
+            return Err("only the game's seats and mailboxes may read it".into());
+        }
+        if let Some(p) = self.played.get(game) {
+            let envs = p
+                .table
+                .envelopes_after(have, seat.unwrap_or(Seat(u8::MAX)));
+            return Ok(envs
+                .into_iter()
+                .filter(|e| seat.is_some() || is_public(e))
+                .collect());
+        }
+        let r = self.relayed.get(game).ok_or("unknown game")?;
+        let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
+        Ok(r.chains
+            .iter()
+            .flat_map(|(c, seqs)| {
+                let from = have.get(c).copied().unwrap_or(0);
+                seqs.range(from..).map(|(_, b)| b.clone())
+            })
+            .collect())
     }
 
     /// A proposal, from a proposer or a mailbox: a game to play if it names us, to relay
@@ -1138,6 +1242,7 @@ impl Actor {
             tracing::info!(game = %hex::encode(id), %peer, "invited to a game");
             self.mailbox_addrs(&terms);
             self.played.insert(id, Played { table: t, record });
+            self.bot_dirty.insert(id);
             self.run_bots();
             return Response::Ok { new: 0 };
         }

@@ -115,7 +115,11 @@ pub fn swarm(
                 sync: request_response::Behaviour::with_codec(
                     SyncCodec,
                     [(PROTOCOL, request_response::ProtocolSupport::Full)],
-                    request_response::Config::default().with_request_timeout(cfg.request_timeout),
+                    // The default of 100 streams per connection drops requests once
+                    // a node pair plays more than a few dozen games at once.
+                    request_response::Config::default()
+                        .with_request_timeout(cfg.request_timeout)
+                        .with_max_concurrent_streams(4096),
                 ),
                 identify: identify::Behaviour::new(identify::Config::new(
                     "/sealed/1".into(),

@@ -42,6 +42,21 @@ pub enum Request {
         /// Envelopes held per chain (a chain not listed: none).
         have: Vec<(ChainId, u64)>,
     },
+    /// What the asker holds of every unfinished game it shares with the peer, in one
+    /// request: the anti-entropy round that repairs whatever a lost push left behind.
+    /// The answer is [`Response::Behind`].
+    Heads {
+        /// Per game, envelopes held per chain.
+        games: Vec<([u8; 32], Vec<(ChainId, u64)>)>,
+    },
+    /// A game's signed proposal with its envelopes, in one message: a peer that did not
+    /// know the game cannot refuse the envelopes as those of an unknown game.
+    Offer {
+        /// The signed proposal.
+        proposal: Vec<u8>,
+        /// The envelopes.
+        envelopes: Vec<Vec<u8>>,
+    },
 }
 
 /// A response.
@@ -56,6 +71,14 @@ pub enum Response {
     Envelopes(Vec<Vec<u8>>),
     /// Refused, with why (an outsider, an unknown game, malformed bytes).
     Refused(String),
+    /// The answer to [`Request::Heads`]: what the asker lacks, per game, and the games
+    /// the answerer does not know (the asker then offers them).
+    Behind {
+        /// Per game, the envelopes the asker lacks and may see.
+        envelopes: Vec<([u8; 32], Vec<Vec<u8>>)>,
+        /// Games the answerer has never heard of.
+        unknown: Vec<[u8; 32]>,
+    },
 }
 
 /// Length-prefixed postcard: a 4-byte little-endian length, then the message.

@@ -1,0 +1,393 @@
+//! Many games at once between two real nodes on loopback (real libp2p, real redb stores
+//! under Cargo's target dir): what a node pair sustains, and what an idle game costs.
+//!
+//! 1. Node A proposes N Duels (default options) to node B and B accepts them, bots off,
+//!    in waves of [`WAVE`] games; once every game has settled (commitments and coins
+//!    exchanged, the first deals made, nothing in flight), the memory the process grew
+//!    by is divided by N: the resident cost of one idle game, both seats (both nodes are
+//!    in this process).
+//! 2. Bots go on at both nodes and all N games are played to their end concurrently.
+//!    Printed: acts (plies) and envelopes per second, and, per game, the envelopes each
+//!    side holds against what a Duel makes, so that a lost envelope shows.
+//!
+//! A game that stops moving for [`STALL`] is reported with where each side stands, and
+//! once every figure is printed the run exits 1 if any game did not end with every
+//! envelope on both sides.
+//!
+//! `cargo bench -p sealed-node --bench many_games` (1000 games);
+//! `SEALED_BENCH_GAMES=40 cargo bench …` for a quick run. `SEALED_LOG=warn` shows the
+//! streams libp2p drops. Not criterion: the figures are throughputs and counts of one
+//! long run, printed as `many_games:` lines.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use sealed_node::{ActorConfig, GameSummary, Home, NodeHandle, ProposeArgs, start};
+
+/// Games by default; `SEALED_BENCH_GAMES` overrides.
+const DEFAULT_GAMES: usize = 1000;
+
+/// How often the progress is polled, which is also the grain of the play time. Each
+/// poll makes both actors copy every envelope they hold (`games()` counts them that
+/// way: a few milliseconds with a thousand games), so not much more often.
+const POLL: Duration = Duration::from_millis(250);
+
+/// Games proposed and accepted at once while setting up. The node sends one sync
+/// request per game and envelope batch, and libp2p's request/response keeps at most 100
+/// streams open per connection (`request_response::Config::default()`), dropping the
+/// rest, which the node never sends again while connected: a wave of W games opens
+/// about 2W streams at once.
+const WAVE: usize = 20;
+
+/// A run that makes no progress for this long has stalled: twice the nodes' periodic
+/// tick, and far longer than any step of a game takes.
+const STALL: Duration = Duration::from_secs(10);
+
+/// What a Duel with the default options (9 cards, 3 in hand) makes, whole: 18 plays,
+/// 12 refill deals (one per seat after each round while cards remain), and per seat
+/// its opening, coin reveal with the opening deal, deal-seed reveal and two closes.
+const DUEL_ENVELOPES: usize = 2 * 9 + 2 * (9 - 3) + 2 * 5;
+
+fn cfg() -> ActorConfig {
+    let mut c = ActorConfig::default();
+    c.net.mdns = false;
+    c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
+    c.bots = false;
+    c
+}
+
+async fn node(dir: &Path, seed: u8) -> NodeHandle {
+    let home = Home::at(dir);
+    home.init_with(&[seed; 32], &format!("p{seed}")).unwrap();
+    start(&home, cfg()).await.unwrap().0
+}
+
+/// Resident memory of this process, in KiB.
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Each node's summaries by game.
+async fn both(a: &NodeHandle, b: &NodeHandle) -> [HashMap<String, GameSummary>; 2] {
+    let by_game = |v: Vec<GameSummary>| v.into_iter().map(|g| (g.game.clone(), g)).collect();
+    let (x, y) = tokio::join!(a.games(), b.games());
+    [by_game(x.unwrap()), by_game(y.unwrap())]
+}
+
+/// What changes while games progress: each side's envelopes and plies in total.
+fn progress(s: &[HashMap<String, GameSummary>; 2]) -> [usize; 4] {
+    let sum = |m: &HashMap<String, GameSummary>, f: fn(&GameSummary) -> usize| {
+        m.values().map(f).sum::<usize>()
+    };
+    [
+        sum(&s[0], |g| g.held),
+        sum(&s[1], |g| g.held),
+        sum(&s[0], |g| g.ply),
+        sum(&s[1], |g| g.ply),
+    ]
+}
+
+/// Where the polling stopped.
+struct Polled {
+    /// Both sides' summaries at the end.
+    s: [HashMap<String, GameSummary>; 2],
+    /// Whether `done` held (else nothing changed for [`STALL`]).
+    done: bool,
+    /// When the counts last changed.
+    last_change: Instant,
+}
+
+/// Polls until `done` holds of both sides' summaries with nothing in flight (the same
+/// counts at two polls in a row), or until nothing has changed for [`STALL`]: the node
+/// retries nothing while connected, so a game that lost an envelope waits forever.
+async fn until(
+    a: &NodeHandle,
+    b: &NodeHandle,
+    what: &str,
+    done: impl Fn(&[HashMap<String, GameSummary>; 2]) -> bool,
+) -> Polled {
+    let start = Instant::now();
+    let mut last_change = start;
+    let (mut last, mut said) = (None, Instant::now());
+    loop {
+        let s = both(a, b).await;
+        let p = progress(&s);
+        if last != Some(p) {
+            last_change = Instant::now();
+        } else if done(&s) || last_change.elapsed() > STALL {
+            return Polled {
+                done: done(&s),
+                s,
+                last_change,
+            };
+        }
+        last = Some(p);
+        if said.elapsed() > Duration::from_secs(15) {
+            said = Instant::now();
+            let finished = s[0].values().filter(|g| g.status == "finished").count();
+            println!(
+                "many_games:   … {what}: {:.0} s, {finished} games finished at A, \
+                 envelopes held A {} B {}, plies A {} B {}",
+                start.elapsed().as_secs_f64(),
+                p[0],
+                p[1],
+                p[2],
+                p[3]
+            );
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Polls briefly (a wave of the set-up) until `done` holds, for at most five seconds:
+/// what is lost is reported by [`until`] once the set-up is over.
+async fn quick(
+    a: &NodeHandle,
+    b: &NodeHandle,
+    done: impl Fn(&[HashMap<String, GameSummary>; 2]) -> bool,
+) -> [HashMap<String, GameSummary>; 2] {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let s = both(a, b).await;
+        if done(&s) || Instant::now() > deadline {
+            return s;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Prints the games `ok` rejects (up to five), with where each side stands; returns how
+/// many there are.
+fn stuck(
+    what: &str,
+    ids: &[String],
+    s: &[HashMap<String, GameSummary>; 2],
+    ok: impl Fn(&GameSummary, Option<&GameSummary>) -> bool,
+) -> usize {
+    let bad: Vec<&String> = ids
+        .iter()
+        .filter(|id| !ok(&s[0][*id], s[1].get(*id)))
+        .collect();
+    if bad.is_empty() {
+        return 0;
+    }
+    println!(
+        "many_games: STUCK while {what}: {} games made no progress for {} s, for example:",
+        bad.len(),
+        STALL.as_secs()
+    );
+    for id in bad.iter().take(5) {
+        let (ga, gb) = (&s[0][*id], s[1].get(*id));
+        println!(
+            "many_games:   {}: A {} ply {} held {} ({}) | B {}",
+            &id[..12],
+            ga.status,
+            ga.ply,
+            ga.held,
+            ga.waiting_for,
+            gb.map_or("has no such game".into(), |g| format!(
+                "{} ply {} held {} ({})",
+                g.status, g.ply, g.held, g.waiting_for
+            ))
+        );
+    }
+    bad.len()
+}
+
+fn main() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SEALED_LOG")
+                .unwrap_or_else(|_| "off".into()),
+        )
+        .try_init();
+    // `cargo test --benches` runs this without `--bench`: nothing to check then.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let n: usize = std::env::var("SEALED_BENCH_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(DEFAULT_GAMES);
+    // Two workers, as on the 2-core machines this is sized for.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    // Exit 1 only once `run` has returned and removed the homes.
+    if !rt.block_on(run(n)) {
+        std::process::exit(1);
+    }
+}
+
+/// Whether every game ended with every envelope on both sides.
+async fn run(n: usize) -> bool {
+    // Not /tmp, which may be a tmpfs where fsync is free.
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let (da, db) = (
+        tempfile::tempdir_in(root).unwrap(),
+        tempfile::tempdir_in(root).unwrap(),
+    );
+    let a = node(da.path(), 1).await;
+    let b = node(db.path(), 2).await;
+    let b_addr: libp2p::Multiaddr = loop {
+        if let Some(x) = b.info().await.unwrap().addrs.first() {
+            break x.parse().unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    // Connected before the baseline, so that the connection is not counted per game.
+    a.dial(b_addr.clone()).await.unwrap();
+    while b.info().await.unwrap().met.is_empty() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let rss0 = rss_kib();
+    println!("many_games: {n} Duels (9 cards, 3 in hand) between two nodes on 127.0.0.1");
+
+    // 1. Proposed, accepted and settled with bots off, in waves: all at once, the
+    //    node would lose envelopes before a move is made (see `WAVE`).
+    let t = Instant::now();
+    let mut ids: Vec<String> = vec![];
+    let invited = |_: &GameSummary, y: Option<&GameSummary>| y.is_some_and(|y| y.my_turn);
+    // Settled: one side may act.
+    let ready =
+        |x: &GameSummary, y: Option<&GameSummary>| y.is_some_and(|y| x.my_turn || y.my_turn);
+    while ids.len() < n {
+        let k = WAVE.min(n - ids.len());
+        let wave: Vec<String> = join_all((0..k).map(|_| {
+            a.propose(ProposeArgs {
+                variant: "duel".into(),
+                options: vec![],
+                peer: b_addr.clone(),
+                mailbox: None,
+            })
+        }))
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+        let s = quick(&a, &b, |s| {
+            wave.iter().all(|id| invited(&s[0][id], s[1].get(id)))
+        })
+        .await;
+        let at_b = wave.iter().filter(|id| s[1].contains_key(*id));
+        for r in join_all(at_b.map(|id| b.accept(id))).await {
+            r.unwrap();
+        }
+        quick(&a, &b, |s| {
+            wave.iter().all(|id| ready(&s[0][id], s[1].get(id)))
+        })
+        .await;
+        ids.extend(wave);
+    }
+    let p = until(&a, &b, "settling", |s| {
+        ids.iter().all(|id| ready(&s[0][id], s[1].get(id)))
+    })
+    .await;
+    let lost_setting_up = stuck("settling", &ids, &p.s, ready);
+    let settled = t.elapsed();
+    let rss1 = rss_kib();
+    let held_idle = progress(&p.s);
+    println!(
+        "many_games: set-up: {n} games proposed, accepted and settled in {:.1} s \
+         ({:.0} games/s, in waves of {WAVE})",
+        settled.as_secs_f64(),
+        n as f64 / settled.as_secs_f64(),
+    );
+    println!(
+        "many_games: RSS {} MiB before, {} MiB with {n} idle games: {:.1} KiB per idle game \
+         (both seats; {:.1} KiB per seat), holding {} + {} envelopes",
+        rss0 / 1024,
+        rss1 / 1024,
+        rss1.saturating_sub(rss0) as f64 / n as f64,
+        rss1.saturating_sub(rss0) as f64 / n as f64 / 2.0,
+        held_idle[0],
+        held_idle[1]
+    );
+
+    // 2. Bots on, every game played out.
+    let t = Instant::now();
+    let (x, y) = tokio::join!(a.bot(None, true), b.bot(None, true));
+    x.unwrap();
+    y.unwrap();
+    let finished = |x: &GameSummary, y: Option<&GameSummary>| {
+        x.status == "finished" && y.is_some_and(|y| y.status == "finished")
+    };
+    let p = until(&a, &b, "playing", |s| {
+        ids.iter().all(|id| finished(&s[0][id], s[1].get(id)))
+    })
+    .await;
+    let stuck_playing = if p.done {
+        0
+    } else {
+        stuck("playing", &ids, &p.s, finished)
+    };
+    // Until the first poll that saw the final counts: the polls after it only confirm
+    // that nothing moves.
+    let played = p.last_change - t;
+    let s = p.s;
+    let done = ids
+        .iter()
+        .filter(|id| finished(&s[0][*id], s[1].get(*id)))
+        .count();
+    let now = progress(&s);
+    let plies = now[2] - held_idle[2];
+    let envelopes = (now[0] - held_idle[0]) + (now[1] - held_idle[1]);
+    let secs = played.as_secs_f64();
+    println!(
+        "many_games: played {done} of {n} games to the end in {secs:.1} s: {plies} plies, \
+         {:.0} plies/s; {envelopes} envelopes newly held (both sides), {:.0} envelopes/s",
+        plies as f64 / secs,
+        envelopes as f64 / secs
+    );
+    let mut differ = 0;
+    let mut off = 0;
+    for id in &ids {
+        let (x, y) = (&s[0][id], s[1].get(id));
+        let (yh, yp) = y.map_or((0, 0), |y| (y.held, y.ply));
+        if x.held != yh || x.ply != yp {
+            differ += 1;
+        }
+        if x.held != DUEL_ENVELOPES || yh != DUEL_ENVELOPES {
+            off += 1;
+        }
+    }
+    println!(
+        "many_games: envelopes held A {} B {}, expected {} each ({n} × {DUEL_ENVELOPES}); \
+         games whose sides hold different counts: {differ}; games not holding \
+         {DUEL_ENVELOPES} on both sides: {off}; stuck: {stuck_playing} ({lost_setting_up} of \
+         them already after the set-up)",
+        now[0],
+        now[1],
+        n * DUEL_ENVELOPES
+    );
+    // A few finished transcripts checked offline, as `sealed verify` would.
+    let sample: Vec<&String> = ids
+        .iter()
+        .filter(|id| finished(&s[0][*id], s[1].get(*id)))
+        .take(10)
+        .collect();
+    let mut ok = 0;
+    for id in &sample {
+        let bytes = a.transcript(id).await.unwrap();
+        if sealed_games::variant::check_transcript(&bytes).is_ok_and(|c| c.exit_code() == 0) {
+            ok += 1;
+        }
+    }
+    println!(
+        "many_games: {ok} of {} sampled finished transcripts verify (exit 0)",
+        sample.len()
+    );
+    let _ = tokio::join!(a.shutdown(), b.shutdown());
+    // Figures printed, the run still fails: a game that cannot finish is a bug.
+    off == 0 && ok == sample.len()
+}
