@@ -154,6 +154,9 @@ pub enum Command {
         /// The score text (for `sealed replay`).
         #[arg(long, value_name = "FILE")]
         score: Option<PathBuf>,
+        /// The game as PGN, card plays as comments (games on a chess board).
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<PathBuf>,
     },
     /// Play by e-mail: export a game as armored text, or import such text.
     Mail {

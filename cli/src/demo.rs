@@ -12,6 +12,7 @@ fn options(variant: &str) -> Vec<(String, String)> {
     match variant {
         "cardmate" => vec![o("setup", "random"), o("ply-limit", "400")],
         "chex" => vec![o("ply-limit", "300")],
+        "tempete" => vec![o("ply-limit", "300")],
         _ => vec![],
     }
 }

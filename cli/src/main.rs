@@ -78,7 +78,16 @@ fn main() {
             game,
             transcript,
             score,
-        } => play::export(&home, &game, transcript.as_deref(), score.as_deref()),
+            pgn,
+        } => play::export(
+            &home,
+            &game,
+            &play::ExportTo {
+                transcript: transcript.as_deref(),
+                score: score.as_deref(),
+                pgn: pgn.as_deref(),
+            },
+        ),
         Command::Mail { what, arg, out } => play::mail(&home, &what, &arg, out.as_ref()),
         Command::Demo { variant, seed, out } => demo::run(&variant, seed, out.as_deref()),
     };

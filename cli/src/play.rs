@@ -174,41 +174,59 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
     )
 }
 
-/// `sealed export`.
-pub fn export(home: &Home, game: &str, transcript: Option<&Path>, score: Option<&Path>) -> i32 {
-    if transcript.is_none() && score.is_none() {
-        output::error("say --transcript FILE and/or --score FILE");
+/// Where `sealed export` writes each part.
+pub struct ExportTo<'a> {
+    /// The transcript file.
+    pub transcript: Option<&'a Path>,
+    /// The score text.
+    pub score: Option<&'a Path>,
+    /// The PGN.
+    pub pgn: Option<&'a Path>,
+}
+
+/// `sealed export`: fetches every part asked for first, and writes only when all of
+/// them could be had, so a refusal writes nothing.
+pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
+    if to.transcript.is_none() && to.score.is_none() && to.pgn.is_none() {
+        output::error("say --transcript FILE, --score FILE and/or --pgn FILE");
         return 2;
     }
-    if let Some(path) = transcript {
-        let bytes = match ask(home, ControlRequest::Transcript { game: game.into() })
+    let mut files: Vec<(&Path, Vec<u8>)> = vec![];
+    if let Some(path) = to.transcript {
+        match ask(home, ControlRequest::Transcript { game: game.into() })
             .map(|v| transcript_bytes(&v))
         {
-            Ok(Ok(b)) => b,
+            Ok(Ok(b)) => files.push((path, b)),
             Ok(Err(e)) => {
                 output::error(&e);
                 return 2;
             }
             Err(code) => return code,
-        };
-        if let Err(e) = std::fs::write(path, bytes) {
-            output::error(&format!("{}: {e}", path.display()));
-            return 2;
         }
     }
-    if let Some(path) = score {
-        match ask(home, ControlRequest::Score { game: game.into() }) {
-            Ok(Value::String(s)) => {
-                if let Err(e) = std::fs::write(path, s) {
-                    output::error(&format!("{}: {e}", path.display()));
-                    return 2;
-                }
-            }
+    let texts = [
+        (
+            to.score,
+            ControlRequest::Score { game: game.into() },
+            "a score",
+        ),
+        (to.pgn, ControlRequest::Pgn { game: game.into() }, "PGN"),
+    ];
+    for (path, req, what) in texts {
+        let Some(path) = path else { continue };
+        match ask(home, req) {
+            Ok(Value::String(s)) => files.push((path, s.into_bytes())),
             Ok(_) => {
-                output::error("this game has no score yet");
+                output::error(&format!("this game has no {what} (yet)"));
                 return 2;
             }
             Err(code) => return code,
+        }
+    }
+    for (path, bytes) in files {
+        if let Err(e) = std::fs::write(path, bytes) {
+            output::error(&format!("{}: {e}", path.display()));
+            return 2;
         }
     }
     0

@@ -236,6 +236,23 @@ fn two_people_play_a_game_through_the_command_line() {
         ],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Cardmate is not played on a chess board: no PGN, and nothing at all is written.
+    let (pgn, score2) = (dir.path().join("game.pgn"), dir.path().join("again.txt"));
+    refused(
+        &run(
+            &bob,
+            &[
+                "export",
+                short,
+                "--score",
+                score2.to_str().unwrap(),
+                "--pgn",
+                pgn.to_str().unwrap(),
+            ],
+        ),
+        "PGN",
+    );
+    assert!(!pgn.exists() && !score2.exists());
     let out = sealed(&["verify", transcript.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let out = sealed(&["replay", "cardmate", score.to_str().unwrap()]);

@@ -50,6 +50,7 @@ use crate::cardmate::{self, Cardmate};
 use crate::chex::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use crate::chex::{self, Chex};
 use crate::duel::{self, Duel};
+use crate::tempete::Tempete;
 use crate::variant::Variant;
 
 /// One seat's live game, whatever the variant: the session plus what the game knows
@@ -113,6 +114,9 @@ pub trait Table: Send {
     /// The accepted acts so far as score text in the game's own format, which the
     /// variant's `sealed replay` reads; `None` before the game starts.
     fn score(&self) -> Option<String>;
+    /// The accepted acts as PGN, for games played on a chess board; `None` otherwise or
+    /// before the game starts.
+    fn pgn(&self) -> Option<String>;
     /// Processed envelopes per chain: what this seat tells the other side it holds.
     fn chain_counts(&self) -> Vec<(ChainId, u64)>;
     /// How many envelopes this seat holds (what [`Table::envelopes`] would return,
@@ -156,7 +160,12 @@ pub enum TableError {
     Session(#[from] SessionError),
 }
 
-const VARIANTS: &[&str] = &[duel::VARIANT, cardmate::VARIANT, chex::VARIANT];
+const VARIANTS: &[&str] = &[
+    duel::VARIANT,
+    cardmate::VARIANT,
+    chex::VARIANT,
+    crate::tempete::VARIANT,
+];
 
 /// The variants a table can be opened for.
 pub fn variants() -> &'static [&'static str] {
@@ -180,6 +189,7 @@ pub fn open(
         Variant::Duel => Seated::<Duel>::boxed(Session::new(terms, key, entropy, now)?),
         Variant::Cardmate => Seated::<Cardmate>::boxed(Session::new(terms, key, entropy, now)?),
         Variant::Chex => Seated::<Chex>::boxed(Session::new(terms, key, entropy, now)?),
+        Variant::Tempete => Seated::<Tempete>::boxed(Session::new(terms, key, entropy, now)?),
     })
 }
 
@@ -201,6 +211,9 @@ pub fn restore(
         }
         Variant::Chex => {
             Seated::<Chex>::boxed(Session::restore(terms, key, secrets, envelopes, now)?)
+        }
+        Variant::Tempete => {
+            Seated::<Tempete>::boxed(Session::restore(terms, key, secrets, envelopes, now)?)
         }
     })
 }
@@ -253,6 +266,7 @@ pub fn propose(
         Variant::Duel => Engine::<Duel>::new(terms).map(drop),
         Variant::Cardmate => Engine::<Cardmate>::new(terms).map(drop),
         Variant::Chex => Engine::<Chex>::new(terms).map(drop),
+        Variant::Tempete => Engine::<Tempete>::new(terms).map(drop),
     };
     checked.map_err(|e| e.0)?;
     Ok(signed)
@@ -260,7 +274,7 @@ pub fn propose(
 
 /// What only a game knows. Every function is called with the session it concerns;
 /// those taking a state are called only once the game has started.
-trait Game: Rules<State: Send> + Send + 'static {
+pub(crate) trait Game: Rules<State: Send> + Send + 'static {
     /// The variant name.
     const VARIANT: &'static str;
 
@@ -293,6 +307,11 @@ trait Game: Rules<State: Send> + Send + 'static {
 
     /// Score text of the accepted acts, in order.
     fn score(s: &Session<Self>, state: &Self::State, acts: &[Self::Act]) -> Option<String>;
+
+    /// The game as PGN, for games on a chess board.
+    fn pgn(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
+        None
+    }
 }
 
 /// A session of one game with everything generic about a table.
@@ -615,6 +634,10 @@ impl<R: Game> Table for Seated<R> {
 
     fn score(&self) -> Option<String> {
         R::score(&self.session, self.state()?, &self.acts())
+    }
+
+    fn pgn(&self) -> Option<String> {
+        R::pgn(&self.session, self.state()?)
     }
 
     fn chain_counts(&self) -> Vec<(ChainId, u64)> {

@@ -7,6 +7,7 @@ use crate::cardmate::{self, Cardmate};
 use crate::chex::{self, Chex};
 use crate::duel::{self, Duel};
 use crate::replay::{ReplayError, Replayed};
+use crate::tempete::{self, Tempete};
 
 /// Every variant this build knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,11 +18,18 @@ pub enum Variant {
     Cardmate,
     /// Chex (seed 003).
     Chex,
+    /// Tempête sur l'Echiquier by mail (seed 000).
+    Tempete,
 }
 
 impl Variant {
     /// All variants.
-    pub const ALL: &'static [Variant] = &[Variant::Duel, Variant::Cardmate, Variant::Chex];
+    pub const ALL: &'static [Variant] = &[
+        Variant::Duel,
+        Variant::Cardmate,
+        Variant::Chex,
+        Variant::Tempete,
+    ];
 
     /// By name.
     pub fn parse(name: &str) -> Option<Variant> {
@@ -34,6 +42,7 @@ impl Variant {
             Variant::Duel => duel::VARIANT,
             Variant::Cardmate => cardmate::VARIANT,
             Variant::Chex => chex::VARIANT,
+            Variant::Tempete => tempete::VARIANT,
         }
     }
 
@@ -43,6 +52,7 @@ impl Variant {
             Variant::Duel => duel::replay(text),
             Variant::Cardmate => cardmate::replay(text),
             Variant::Chex => chex::engine::replay(text),
+            Variant::Tempete => tempete::score::replay(text),
         }
     }
 }
@@ -66,6 +76,7 @@ pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
         Some(Variant::Duel) => Ok(check_with_terms::<Duel>(&file, terms)?.1),
         Some(Variant::Cardmate) => Ok(check_with_terms::<Cardmate>(&file, terms)?.1),
         Some(Variant::Chex) => Ok(check_with_terms::<Chex>(&file, terms)?.1),
+        Some(Variant::Tempete) => Ok(check_with_terms::<Tempete>(&file, terms)?.1),
         None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

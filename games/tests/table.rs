@@ -30,6 +30,7 @@ fn options(variant: &str) -> Vec<(String, String)> {
         "duel" => &[("hand", "2"), ("cards", "6")],
         "cardmate" => &[("setup", "random"), ("ply-limit", "60")],
         "chex" => &[("ply-limit", "40")],
+        "tempete" => &[("ply-limit", "40")],
         other => panic!("no options for {other}"),
     };
     pairs
@@ -285,13 +286,34 @@ fn check_views(t: &dyn Table, variant: &str) {
 /// Every way the game's own writers put the command `cmd` of table `t`.
 fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
     let Command::Act {
-        act, open_slots, ..
+        act,
+        open_slots,
+        commit_values,
+        ..
     } = cmd
     else {
         panic!("not an act: {cmd:?}");
     };
     let score = t.score().expect("started");
     match t.variant() {
+        "tempete" => {
+            use sealed_games::tempete::act::{Act, CardRef};
+            let hand = t.show_json()["hand"]["cards"].clone();
+            let number = |r: CardRef| match r {
+                CardRef::Slot(slot) => hand.as_array()?.iter().find(|c| c["slot"] == slot)?["card"]
+                    .as_u64()
+                    .map(|n| n as u32),
+                CardRef::Taken(n) => Some(n),
+                CardRef::Again => None,
+            };
+            let trap = commit_values
+                .first()
+                .and_then(|(_, _, v)| sealed_games::chess::Square::from_index(v[0]));
+            let act: Act = wire::decode(act, 256).unwrap();
+            let text = sealed_games::tempete::command::write(&act, &number, trap)
+                .unwrap_or_else(|| panic!("{act:?} cannot be written"));
+            vec![text.clone(), format!("  {text} ")]
+        }
         "duel" => {
             let slot = open_slots[0].1;
             let j = t.show_json();
@@ -453,6 +475,37 @@ fn illegal_moves(t: &dyn Table) -> Vec<String> {
             }
             v
         }
+        "tempete" => {
+            let (_, state, _) = sealed_games::tempete::score::replay_state(&score).unwrap();
+            let pos = state.board.position();
+            // A piece of the side to move sent to its own king's square, a move of the
+            // opponent's piece, a card not in hand, a square that is not one.
+            let own = pos
+                .color_squares(pos.turn())
+                .into_iter()
+                .find(|sq| {
+                    pos.piece_at(*sq)
+                        .is_some_and(|p| p.kind != sealed_games::chess::Kind::King)
+                })
+                .unwrap();
+            let king = pos.kings(pos.turn()).into_iter().next().unwrap();
+            let theirs = pos.color_squares(!pos.turn()).into_iter().next().unwrap();
+            let hand: Vec<u64> = t.show_json()["hand"]["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["card"].as_u64().unwrap())
+                .collect();
+            let missing = (1..=70).find(|n| !hand.contains(n)).unwrap();
+            vec![
+                format!("{own}{king}"),
+                format!("{theirs}{own}"),
+                format!("card {missing} then e2e4"),
+                "card 999".into(),
+                "intercept x".into(),
+                "e9e4".into(),
+            ]
+        }
         _ => {
             let (pos, _) = chex_engine::replay_score(&score).unwrap();
             let frame = chex_engine::Frame::of(&pos.board);
@@ -543,6 +596,12 @@ fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
             assert_eq!(pos.end.is_some(), played_out);
             assert_eq!(cardmate::text(&pos), board);
         }
+        "tempete" => {
+            let (_, state, plies) = sealed_games::tempete::score::replay_state(&score).unwrap();
+            assert_eq!(plies, a.ply());
+            assert_eq!(state.end.is_some(), played_out);
+            assert!(board.starts_with(&sealed_games::tempete::render::text(&state, None)[..40]));
+        }
         _ => {
             let (pos, plies) = chex_engine::replay_score(&score).unwrap();
             assert!(plies.len() <= a.ply());
@@ -556,8 +615,8 @@ fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
 }
 
 #[test]
-fn variants_are_the_three_games() {
-    assert_eq!(table::variants(), ["duel", "cardmate", "chex"]);
+fn variants_are_the_four_games() {
+    assert_eq!(table::variants(), ["duel", "cardmate", "chex", "tempete"]);
     for v in table::variants() {
         assert!(Variant::parse(v).is_some());
     }

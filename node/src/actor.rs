@@ -28,7 +28,7 @@ use crate::limit::{Limits, RateLimiter};
 use crate::mail::{self, Mail};
 use crate::net::{self, Behaviour, BehaviourEvent};
 use crate::store::{GameRecord, GameStatus, Store};
-use crate::sync::{MAX_SYNC_MESSAGE, Request, Response};
+use crate::sync::{GameHeads, MAX_SYNC_MESSAGE, Request, Response};
 
 /// What the actor answers with.
 pub type Reply<T> = oneshot::Sender<Result<T, String>>;
@@ -68,6 +68,8 @@ pub enum Msg {
     Transcript(String, Reply<Vec<u8>>),
     /// The score text of a game.
     Score(String, Reply<Option<String>>),
+    /// A game as PGN.
+    Pgn(String, Reply<Option<String>>),
     /// A game as armored mail.
     MailExport(String, Reply<String>),
     /// Import armored mail; returns the games it touched.
@@ -183,6 +185,10 @@ pub struct Actor {
     connected: HashSet<PeerId>,
     met: HashSet<PeerId>,
     pending: HashMap<OutboundRequestId, PeerId>,
+    /// Requests waiting for room, per peer.
+    queue: HashMap<PeerId, std::collections::VecDeque<Request>>,
+    /// Requests awaiting an answer, per peer.
+    in_flight: HashMap<PeerId, usize>,
     bots: HashSet<[u8; 32]>,
     /// Games changed since the bots last looked at them.
     bot_dirty: HashSet<[u8; 32]>,
@@ -190,6 +196,9 @@ pub struct Actor {
     bot_counter: u64,
     limiter: RateLimiter<PeerId>,
 }
+
+/// Requests to one peer that may await an answer at once.
+const MAX_IN_FLIGHT: usize = 8;
 
 fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -234,6 +243,8 @@ impl Actor {
             connected: HashSet::new(),
             met: HashSet::new(),
             pending: HashMap::new(),
+            queue: HashMap::new(),
+            in_flight: HashMap::new(),
             bots: HashSet::new(),
             bot_dirty: HashSet::new(),
             bot_all: cfg.bots,
@@ -395,6 +406,9 @@ impl Actor {
             Msg::Score(g, r) => {
                 let _ = r.send(self.with_table(&g, |t| t.score()));
             }
+            Msg::Pgn(g, r) => {
+                let _ = r.send(self.with_table(&g, |t| t.pgn()));
+            }
             Msg::MailExport(g, r) => {
                 let _ = r.send(self.mail_export(&g));
             }
@@ -522,23 +536,14 @@ impl Actor {
         self.persist(id, &actions)?;
         self.store.put_game(&record).map_err(|e| e.to_string())?;
         self.played.insert(id, Played { table: t, record });
-        self.send_proposal(id);
-        self.perform(id, actions);
+        // The proposal and our first envelope travel in one message: sent apart, the
+        // envelope could arrive first and be refused as a stranger's.
+        self.bot_dirty.insert(id);
+        for peer in self.game_peers(&terms) {
+            self.offer(peer, id);
+        }
         self.run_bots();
         Ok(hex::encode(id))
-    }
-
-    fn send_proposal(&mut self, id: [u8; 32]) {
-        let Some(terms) = self.terms(&id) else { return };
-        let proposal = terms.bytes().to_vec();
-        for peer in self.game_peers(&terms) {
-            self.request(
-                peer,
-                Request::Propose {
-                    proposal: proposal.clone(),
-                },
-            );
-        }
     }
 
     fn terms(&self, id: &[u8; 32]) -> Option<Terms> {
@@ -697,13 +702,75 @@ impl Actor {
         }
     }
 
-    /// Sends a request if connected; otherwise dials (the sync on connection catches up).
+    /// Queues a request to a connected peer (otherwise dials it: the heads exchanged on
+    /// connection catch up) and sends what the in-flight limit allows.
     fn request(&mut self, peer: PeerId, req: Request) {
         if self.connected.contains(&peer) {
-            let id = self.swarm.behaviour_mut().sync.send_request(&peer, req);
-            self.pending.insert(id, peer);
+            self.queue.entry(peer).or_default().push_back(req);
+            self.pump(peer);
         } else {
             self.dial(peer);
+        }
+    }
+
+    /// Sends queued requests to `peer` while fewer than [`MAX_IN_FLIGHT`] await an
+    /// answer. Every push waiting in the queue leaves in one `PushMany`: a node playing
+    /// hundreds of games at once would otherwise open a stream per move and hit the
+    /// muxer's stream limit, which drops requests.
+    fn pump(&mut self, peer: PeerId) {
+        loop {
+            let in_flight = self.in_flight.get(&peer).copied().unwrap_or(0);
+            if in_flight >= MAX_IN_FLIGHT {
+                return;
+            }
+            let Some(queue) = self.queue.get_mut(&peer) else {
+                return;
+            };
+            let Some(first) = queue.pop_front() else {
+                self.queue.remove(&peer);
+                return;
+            };
+            let req = match first {
+                Request::Push { game, envelopes } => {
+                    let mut games: Vec<([u8; 32], Vec<Vec<u8>>)> = vec![(game, envelopes)];
+                    let mut size: usize = games[0].1.iter().map(Vec::len).sum();
+                    let mut rest = std::collections::VecDeque::new();
+                    while let Some(r) = queue.pop_front() {
+                        match r {
+                            Request::Push { game, envelopes } if size < MAX_SYNC_MESSAGE / 2 => {
+                                size += envelopes.iter().map(Vec::len).sum::<usize>();
+                                match games.iter_mut().find(|(g, _)| *g == game) {
+                                    Some((_, e)) => e.extend(envelopes),
+                                    None => games.push((game, envelopes)),
+                                }
+                            }
+                            other => rest.push_back(other),
+                        }
+                    }
+                    *queue = rest;
+                    match games.len() {
+                        1 => {
+                            let (game, envelopes) = games.remove(0);
+                            Request::Push { game, envelopes }
+                        }
+                        _ => Request::PushMany { games },
+                    }
+                }
+                other => other,
+            };
+            let id = self.swarm.behaviour_mut().sync.send_request(&peer, req);
+            self.pending.insert(id, peer);
+            *self.in_flight.entry(peer).or_default() += 1;
+        }
+    }
+
+    /// An answer (or a failure) to a request to `peer`: room for the next one.
+    fn answered(&mut self, request_id: OutboundRequestId) {
+        if let Some(peer) = self.pending.remove(&request_id) {
+            if let Some(n) = self.in_flight.get_mut(&peer) {
+                *n = n.saturating_sub(1);
+            }
+            self.pump(peer);
         }
     }
 
@@ -831,36 +898,25 @@ impl Actor {
         // per peer that repairs whatever a lost or refused push left behind, and pulls
         // from mailboxes (they cannot reach us while we are offline).
         let mut want: HashSet<PeerId> = HashSet::new();
-        let mut heads: HashMap<PeerId, Vec<([u8; 32], Vec<(ChainId, u64)>)>> = HashMap::new();
-        for (id, p) in &self.played {
+        for p in self.played.values() {
             if p.table.is_done() && p.record.status != GameStatus::Proposed {
                 continue;
             }
-            let terms = p.table.terms();
-            for peer in self.game_peers(terms) {
-                if self.connected.contains(&peer) {
-                    heads
-                        .entry(peer)
-                        .or_default()
-                        .push((*id, p.table.chain_counts()));
-                } else {
+            for peer in self.game_peers(p.table.terms()) {
+                if !self.connected.contains(&peer) {
                     want.insert(peer);
-                }
-            }
-        }
-        for (id, r) in &self.relayed {
-            for peer in self.game_peers(&r.terms) {
-                if self.connected.contains(&peer) {
-                    let have = r.chains.iter().map(|(c, m)| (*c, m.len() as u64)).collect();
-                    heads.entry(peer).or_default().push((*id, have));
                 }
             }
         }
         for peer in want {
             self.dial(peer);
         }
-        for (peer, games) in heads {
-            self.request(peer, Request::Heads { games });
+        let peers: Vec<PeerId> = self.connected.iter().copied().collect();
+        for peer in peers {
+            let games = self.heads_for(peer);
+            if !games.is_empty() {
+                self.request(peer, Request::Heads { games });
+            }
         }
         self.claim_timeouts();
         self.run_bots();
@@ -985,6 +1041,9 @@ impl Actor {
                 ..
             } => {
                 self.connected.remove(&peer_id);
+                // Requests in flight fail on their own; what is queued is repaired by the
+                // heads exchanged on the next connection.
+                self.queue.remove(&peer_id);
             }
             // A relay grants reservations only with an address to put in them: a relay
             // is run where its listen addresses are reachable, so they are its
@@ -1009,48 +1068,44 @@ impl Actor {
         }
     }
 
-    /// On a new connection: hand over the proposals the peer may lack and ask it, for
-    /// every game we share, for what we lack.
+    /// On a new connection: the heads of every game we share, so that each side learns
+    /// at once what it lacks (the peer does the same from its side) and which games the
+    /// peer has never heard of (we then offer them).
     fn on_connect(&mut self, peer: PeerId) {
-        let mut reqs = vec![];
+        let games = self.heads_for(peer);
+        if !games.is_empty() {
+            self.request(peer, Request::Heads { games });
+        }
+    }
+
+    /// What we hold of every unfinished game `peer` holds a seat of or relays, and of
+    /// every game we relay that it plays.
+    fn heads_for(&self, peer: PeerId) -> Vec<GameHeads> {
+        let mut games = vec![];
         for (id, p) in &self.played {
-            let terms = p.table.terms();
-            if Self::seat_of(terms, &peer).is_none() && !Self::is_mailbox(terms, &peer) {
+            if p.table.is_done() && p.record.status != GameStatus::Proposed {
                 continue;
             }
-            reqs.push(Request::Propose {
-                proposal: terms.bytes().to_vec(),
-            });
-            reqs.push(Request::Pull {
-                game: *id,
-                have: p.table.chain_counts(),
-            });
-            reqs.push(Request::Push {
-                game: *id,
-                envelopes: p.table.envelopes(),
-            });
+            let terms = p.table.terms();
+            if Self::seat_of(terms, &peer).is_some() || Self::is_mailbox(terms, &peer) {
+                games.push((*id, p.table.chain_counts()));
+            }
         }
         for (id, r) in &self.relayed {
-            if Self::seat_of(&r.terms, &peer).is_none() {
-                continue;
+            if Self::seat_of(&r.terms, &peer).is_some() {
+                // Held without a gap from seq 0: what we can say we have.
+                let have = r
+                    .chains
+                    .iter()
+                    .map(|(c, m)| {
+                        let prefix = m.keys().zip(0u64..).take_while(|(k, i)| **k == *i).count();
+                        (*c, prefix as u64)
+                    })
+                    .collect();
+                games.push((*id, have));
             }
-            reqs.push(Request::Propose {
-                proposal: r.terms.bytes().to_vec(),
-            });
-            let envelopes: Vec<Vec<u8>> = r
-                .chains
-                .values()
-                .flat_map(|c| c.values().cloned())
-                .collect();
-            reqs.push(Request::Push {
-                game: *id,
-                envelopes,
-            });
         }
-        for req in reqs {
-            let id = self.swarm.behaviour_mut().sync.send_request(&peer, req);
-            self.pending.insert(id, peer);
-        }
+        games
     }
 
     fn sync_event(&mut self, e: request_response::Event<Request, Response>) {
@@ -1070,7 +1125,7 @@ impl Actor {
                     request_id,
                     response,
                 } => {
-                    self.pending.remove(&request_id);
+                    self.answered(request_id);
                     match response {
                         Response::Envelopes(envs) => {
                             self.take_envelopes(peer, None, envs);
@@ -1091,7 +1146,8 @@ impl Actor {
                 }
             },
             request_response::Event::OutboundFailure { request_id, .. } => {
-                self.pending.remove(&request_id);
+                // Lost: the next heads round repairs what it carried.
+                self.answered(request_id);
             }
             _ => {}
         }
@@ -1104,6 +1160,7 @@ impl Actor {
                 Request::Push { envelopes, .. } | Request::Offer { envelopes, .. } => {
                     envelopes.len() as f64
                 }
+                Request::PushMany { games } => games.iter().map(|(_, e)| e.len() as f64).sum(),
                 Request::Heads { games } => games.len() as f64 / 64.0,
                 _ => 0.0,
             };
@@ -1113,17 +1170,16 @@ impl Actor {
         }
         match req {
             Request::Propose { proposal } => self.take_proposal(peer, &proposal),
-            Request::Push { game, envelopes } => {
-                let Some(terms) = self.terms(&game) else {
-                    return Response::Refused("unknown game".into());
-                };
-                if Self::seat_of(&terms, &peer).is_none() && !Self::is_mailbox(&terms, &peer) {
-                    tracing::warn!(%peer, "refused a push from a peer that holds no seat of the game");
-                    return Response::Refused(
-                        "only the game's seats and mailboxes may post to it".into(),
-                    );
+            Request::Push { game, envelopes } => match self.take_push(peer, game, envelopes) {
+                Ok(new) => Response::Ok { new },
+                Err(why) => Response::Refused(why),
+            },
+            Request::PushMany { games } => {
+                let mut new = 0;
+                for (game, envelopes) in games {
+                    // One game refused (an outsider's) does not stop the others.
+                    new += self.take_push(peer, game, envelopes).unwrap_or(0);
                 }
-                let new = self.take_envelopes(peer, Some(game), envelopes);
                 Response::Ok { new }
             }
             Request::Pull { game, have } => match self.lacking(&peer, &game, &have) {
@@ -1166,6 +1222,21 @@ impl Actor {
         }
     }
 
+    /// A push of `peer`'s: taken if `peer` holds a seat of the game or is its mailbox.
+    fn take_push(
+        &mut self,
+        peer: PeerId,
+        game: [u8; 32],
+        envelopes: Vec<Vec<u8>>,
+    ) -> Result<u32, String> {
+        let terms = self.terms(&game).ok_or("unknown game")?;
+        if Self::seat_of(&terms, &peer).is_none() && !Self::is_mailbox(&terms, &peer) {
+            tracing::warn!(%peer, "refused a push from a peer that holds no seat of the game");
+            return Err("only the game's seats and mailboxes may post to it".into());
+        }
+        Ok(self.take_envelopes(peer, Some(game), envelopes))
+    }
+
     /// The envelopes of `game` that `peer`, holding `have`, lacks and may see; an error
     /// when the game is unknown or `peer` holds no seat of it and is not its mailbox.
     fn lacking(
@@ -1180,9 +1251,7 @@ impl Actor {
             return Err("only the game's seats and mailboxes may read it".into());
         }
         if let Some(p) = self.played.get(game) {
-            let envs = p
-                .table
-                .envelopes_after(have, seat.unwrap_or(Seat(u8::MAX)));
+            let envs = p.table.envelopes_after(have, seat.unwrap_or(Seat(u8::MAX)));
             return Ok(envs
                 .into_iter()
                 .filter(|e| seat.is_some() || is_public(e))

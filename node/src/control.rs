@@ -76,6 +76,11 @@ pub enum ControlRequest {
         /// Game id or prefix.
         game: String,
     },
+    /// The game as PGN (chess games).
+    Pgn {
+        /// Game id or prefix.
+        game: String,
+    },
     /// Armored mail of a game.
     MailExport {
         /// Game id or prefix.
@@ -188,6 +193,10 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             .map(|b| Value::String(base64::engine::general_purpose::STANDARD.encode(b))),
         ControlRequest::Score { game } => node
             .score(&game)
+            .await
+            .map(|s| s.map_or(Value::Null, Value::String)),
+        ControlRequest::Pgn { game } => node
+            .pgn(&game)
             .await
             .map(|s| s.map_or(Value::Null, Value::String)),
         ControlRequest::MailExport { game } => node.mail_export(&game).await.map(Value::String),

@@ -112,6 +112,12 @@ impl NodeHandle {
         self.ask(|r| Msg::Score(g, r)).await
     }
 
+    /// A game as PGN, for the games played on a chess board.
+    pub async fn pgn(&self, game: &str) -> Result<Option<String>, String> {
+        let g = game.to_owned();
+        self.ask(|r| Msg::Pgn(g, r)).await
+    }
+
     /// A game as armored mail.
     pub async fn mail_export(&self, game: &str) -> Result<String, String> {
         let g = game.to_owned();

@@ -20,6 +20,9 @@ pub const PROTOCOL: StreamProtocol = StreamProtocol::new("/sealed/sync/1");
 /// to catch up; 8 MiB is far above any game and bounds what a peer can make us buffer.
 pub const MAX_SYNC_MESSAGE: usize = 8 * 1024 * 1024;
 
+/// What a node holds of one game: its id and the envelopes held per chain.
+pub type GameHeads = ([u8; 32], Vec<(ChainId, u64)>);
+
 /// A request.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
@@ -47,7 +50,13 @@ pub enum Request {
     /// The answer is [`Response::Behind`].
     Heads {
         /// Per game, envelopes held per chain.
-        games: Vec<([u8; 32], Vec<(ChainId, u64)>)>,
+        games: Vec<GameHeads>,
+    },
+    /// Envelopes of several games at once: what a node sends when moves in many games
+    /// are waiting to go to the same peer.
+    PushMany {
+        /// Per game, the envelopes.
+        games: Vec<([u8; 32], Vec<Vec<u8>>)>,
     },
     /// A game's signed proposal with its envelopes, in one message: a peer that did not
     /// know the game cannot refuse the envelopes as those of an unknown game.

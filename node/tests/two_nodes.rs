@@ -54,6 +54,11 @@ async fn a_whole_chex_between_two_nodes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_tempete_between_two_nodes() {
+    play("tempete", vec![("ply-limit".into(), "160".into())]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn people_play_with_typed_moves_and_bad_input_changes_nothing() {
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = node(da.path(), 1, false).await;

@@ -663,3 +663,40 @@ pub fn chex_transcript() -> (Value, Vec<u8>) {
     });
     (value, bytes)
 }
+
+/// transcript-tempete.json (and the bytes of tempete-game.sealed): a whole Tempête with
+/// hands dealt blindly from the open deck, cards played by opening their slots,
+/// interceptions, answers and sealed trap squares, played by seeded random bots.
+pub fn tempete_transcript() -> (Value, Vec<u8>) {
+    use crate::sim::{NetConfig, Sim};
+    use crate::tempete_kit::{tempete_bot, tempete_terms};
+    let mut sim = Sim::new(
+        tempete_terms(&[("ply-limit", "120")], 4),
+        vec![tempete_bot(), tempete_bot()],
+        NetConfig::perfect(),
+        4,
+    );
+    sim.run(200_000_000);
+    let bytes = sim.transcripts().remove(0);
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("finished");
+    let e = sim.sessions[0].engine();
+    let deck = sealed_games::tempete::rules::deck_name();
+    let played: usize = (0..2u8)
+        .map(|p| e.used(sealed_protocol::ids::Seat(p), &deck).len())
+        .sum();
+    let value = json!({
+        "description": "a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots; the same bytes as tempete-game.sealed",
+        "file": "tempete-game.sealed",
+        "cards_played": played,
+        "bytes": h(&bytes),
+        "verdict": {
+            "exit": checked.exit_code(),
+            "status": checked.verdict.status,
+            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+            "reason": o.reason,
+            "envelopes": checked.verdict.envelopes,
+        },
+    });
+    (value, bytes)
+}

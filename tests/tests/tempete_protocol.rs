@@ -392,3 +392,67 @@ fn a_withheld_trap_square_leaves_the_result_unconfirmed() {
         "{v:#?}"
     );
 }
+
+/// Card 57 names a slot of one's own deck that is already in one's hand: a grant adds
+/// a card the hand does not hold, so the act is illegal and its player loses.
+#[test]
+fn a_pick_of_a_slot_already_held_loses() {
+    for nonce in 60..200u8 {
+        let mut p = Pair::<Tempete>::new(
+            tempete_terms(&[("ply-limit", "120")], nonce),
+            u64::from(nonce),
+        );
+        let mut d = bots();
+        let pick_card = |p: &Pair<Tempete>| -> Option<u32> {
+            let s = &p.sessions[0];
+            let st = s.engine().state()?;
+            if s.engine().to_act() != Some(Seat(0))
+                || !matches!(st.pending, sealed_games::tempete::state::Pending::Turn(_))
+                || !st.board.lost_non_pawn(color(Seat(0)))
+            {
+                return None;
+            }
+            s.hand(&deck_name())
+                .into_iter()
+                .find(|(_, card)| *card == 57)
+                .map(|(slot, _)| slot)
+        };
+        p.run_until(&mut d, |p| {
+            pick_card(p).is_some() || p.sessions.iter().all(|s| s.engine().is_over())
+        });
+        let Some(slot57) = pick_card(&p) else {
+            continue;
+        };
+        let held = p.sessions[0]
+            .hand(&deck_name())
+            .into_iter()
+            .map(|(s, _)| s)
+            .find(|s| *s != slot57)
+            .expect("another card in hand");
+        let act = Act::Turn {
+            start: Some(sealed_games::tempete::act::StartCard::Pick {
+                card: CardRef::Slot(slot57),
+                slot: held,
+            }),
+            card: None,
+            moves: vec![some_move(&p)],
+            discard: vec![],
+        };
+        let env = p.forge(
+            Seat(0),
+            vec![
+                p.opening(Seat(0), Purpose::Deck(deck_name()), slot57),
+                Item::Act(sealed_protocol::wire::encode(&act)),
+            ],
+        );
+        p.inject(&env);
+        let v = run_out(p, Seat(1));
+        assert_caught(&v, Seat(0), FaultKind::IllegalAct);
+        assert!(
+            v.faults.iter().any(|f| f.detail.contains("already held")),
+            "{v:#?}"
+        );
+        return;
+    }
+    panic!("no game gave White card 57 after a loss");
+}

@@ -210,6 +210,16 @@ fn the_chex_transcript_verifies() {
     check_transcript_vector("transcript-chex.json");
 }
 
+#[test]
+fn the_tempete_transcript_verifies_with_cards_played() {
+    let v = check_transcript_vector("transcript-tempete.json");
+    assert!(
+        v["cards_played"].as_u64().unwrap() > 10,
+        "{}",
+        v["cards_played"]
+    );
+}
+
 /// Checks a complete-transcript vector: the file on disk is the vector's bytes, and
 /// the check gives the vector's exit code, results, reason and envelope count.
 fn check_transcript_vector(name: &str) -> Value {

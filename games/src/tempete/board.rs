@@ -165,8 +165,9 @@ impl Board {
         &self.traps
     }
 
-    /// Adds a trap (the flow does this when a trap card is played by this board's
-    /// owner, or when the opponent opens his square).
+    /// Adds a trap to a private board (its owner's own view of the game). The public
+    /// board every seat replays never holds an unopened trap: the flow springs traps
+    /// with [`Board::spring_trap`] when their owner opens them.
     pub fn add_trap(&mut self, trap: Trap) {
         self.traps.push(trap);
     }

@@ -118,44 +118,53 @@ pub fn choice(s: &Session<Tempete>, pick: u64) -> Option<Command> {
     let side = color(s.seat());
     let mut rng = Pick(pick);
     let my_hand = hand(s);
-    let springs = traps_to_open(s, &st.board);
-    // The board the act starts from: traps spring first.
-    let mut board = st.board.clone();
-    if let Some(secrets) = s.secrets() {
-        let decks = s.engine().decks();
-        for (_, i) in &springs {
-            let key = CommitKey {
-                seat: s.seat(),
-                purpose: Purpose::Value(trap_name()),
-                index: *i,
-            };
-            let sq = secrets
-                .value(&key, &decks)
-                .and_then(|v| Square::from_index(*v.first()?))?;
-            board = board
-                .spring_trap(Trap {
-                    owner: side,
-                    square: sq,
-                    effect: st.hand(side).traps[*i as usize],
-                })
-                .ok()?;
-        }
+    if let Some(cmd) = intercept_or_answer(s, &my_hand, &mut rng) {
+        return Some(cmd);
     }
-    let mut cmd = choose(s, &board, &my_hand, &mut rng)?;
+    // A turn: this seat's traps that an enemy piece landed on spring first.
+    let springs = traps_to_open(s, &st.board);
+    let board = sprung(s, &st.board, &springs)?;
+    let mut cmd = turn(s, &board, side, &my_hand, &mut rng)?;
     if let Command::Act { open_values, .. } = &mut cmd {
         *open_values = springs;
     }
     Some(cmd)
 }
 
-fn choose(
+/// The board once the traps `springs` names have sprung.
+pub fn sprung(s: &Session<Tempete>, board: &Board, springs: &[(Name, u32)]) -> Option<Board> {
+    let st = s.engine().state()?;
+    let side = color(s.seat());
+    let mut board = board.clone();
+    let secrets = s.secrets()?;
+    let decks = s.engine().decks();
+    for (_, i) in springs {
+        let key = CommitKey {
+            seat: s.seat(),
+            purpose: Purpose::Value(trap_name()),
+            index: *i,
+        };
+        let sq = secrets
+            .value(&key, &decks)
+            .and_then(|v| Square::from_index(*v.first()?))?;
+        board = board
+            .spring_trap(Trap {
+                owner: side,
+                square: sq,
+                effect: *st.hand(side).traps.get(*i as usize)?,
+            })
+            .ok()?;
+    }
+    Some(board)
+}
+
+/// An answer when one is due; now and then an interception when one is possible.
+fn intercept_or_answer(
     s: &Session<Tempete>,
-    board: &Board,
     my_hand: &[(CardRef, Card)],
     rng: &mut Pick,
 ) -> Option<Command> {
     let st = s.engine().state()?;
-    let side = color(s.seat());
     let find = |f: &dyn Fn(&Card) -> bool| my_hand.iter().find(|(_, c)| f(c)).cloned();
     match &st.pending {
         Pending::Answer { turn, by } => {
@@ -167,33 +176,35 @@ fn choose(
                 });
                 return Some(command(&act, opens(r)));
             }
-            let plays: Vec<_> = board
+            let plays: Vec<_> = st
+                .board
                 .legal_plays(None)
                 .into_iter()
                 .filter(|p| *by == FlowEffect::CancelCard || p.moves != turn.moves)
                 .collect();
-            let play = plays.get(rng.below(plays.len()))?;
+            let Some(play) = plays.get(rng.below(plays.len())) else {
+                // The intercepted move was the only one: nothing is left but to yield.
+                return Some(command(&Act::Yield, vec![]));
+            };
             let act = Act::Answer(Answer::Replay {
                 card: None,
                 moves: play.moves.iter().map(WireMove::of).collect(),
             });
             Some(command(&act, vec![]))
         }
-        Pending::Turn(last) => {
-            if let Some(turn) = last {
-                let cancel = turn.card.is_some();
-                if let Some((r, _)) = find(&|c| {
-                    c.effect() == Effect::ReplaceMove || (cancel && c.effect() == Effect::Cancel)
-                }) && rng.below(4) == 0
-                {
-                    let act = Act::Intercept {
-                        card: CardUse::new(r, &Params::none()),
-                    };
-                    return Some(command(&act, opens(r)));
-                }
-            }
-            turn(s, board, side, my_hand, rng)
+        Pending::Turn(Some(turn)) => {
+            let cancel = turn.card.is_some();
+            let (r, _) = find(&|c| {
+                c.effect() == Effect::ReplaceMove || (cancel && c.effect() == Effect::Cancel)
+            })?;
+            (rng.below(4) == 0).then(|| {
+                let act = Act::Intercept {
+                    card: CardUse::new(r, &Params::none()),
+                };
+                command(&act, opens(r))
+            })
         }
+        Pending::Turn(None) => None,
     }
 }
 
@@ -264,13 +275,15 @@ fn turn(
             if let Some(p) = plays.get(rng.below(plays.len())) {
                 if let Some(FlowEffect::Redraw(n)) = flow {
                     discard = slots_left[..usize::from(n)].to_vec();
-                    open_slots.extend(discard.iter().map(|d| (deck_name(), *d)));
                 }
                 if let Some(FlowEffect::SealTrapSquare(_)) = flow {
                     let index = st.hand(side).traps.len() as u32;
                     commit_values.push((trap_name(), index, vec![rng.below(64) as u8]));
                 }
+                // The card's slot, then the discarded ones: the order the typed
+                // notation gives them in.
                 open_slots.extend(opens(*r));
+                open_slots.extend(discard.iter().map(|d| (deck_name(), *d)));
                 chosen = Some((
                     *r,
                     p.params.clone(),

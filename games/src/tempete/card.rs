@@ -244,8 +244,8 @@ pub enum Effect {
 /// The part of an effect the protocol flow carries out, not the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FlowEffect {
-    /// Commit to a secret square now; when it is opened, add the trap to the board
-    /// ([`crate::tempete::Board::add_trap`]).
+    /// Commit to a secret square now; its owner opens it in his next turn after an enemy
+    /// piece lands there, and it springs ([`crate::tempete::Board::spring_trap`]).
     SealTrapSquare(TrapEffect),
     /// Cancel the opponent's card just played.
     CancelCard,

@@ -251,7 +251,8 @@ fn play(
 /// A move as coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7-e8=Q`) or SAN on `pos`.
 fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
     let t = text.replace(['-', '='], "");
-    if t.len() >= 4
+    if t.is_ascii()
+        && t.len() >= 4
         && let (Ok(from), Ok(to)) = (t[..2].parse::<Square>(), t[2..4].parse::<Square>())
     {
         let promotion = match &t[4..] {
@@ -272,4 +273,80 @@ fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
         });
     }
     pos.parse_san(text).map_err(|e| format!("{text}: {e}"))
+}
+
+/// Writes an act as a person would type it: the inverse of [`parse`]. `number` names
+/// the card each reference holds; `trap` is the square a trap card seals. Moves are
+/// written as coordinates, which read back on any board.
+pub fn write(
+    act: &Act,
+    number: &dyn Fn(CardRef) -> Option<u32>,
+    trap: Option<Square>,
+) -> Option<String> {
+    let card = |u: &CardUse| -> Option<String> {
+        let mut w = match u.card {
+            CardRef::Again => "again".to_owned(),
+            r => format!("card {}", number(r)?),
+        };
+        if !u.squares.is_empty() {
+            w.push_str(" at");
+            for s in &u.squares {
+                w.push_str(&format!(" {}", Square::from_index(*s)?));
+            }
+        }
+        if let Some(k) = u.kind {
+            w.push_str(&format!(" as {}", Kind::ALL.get(usize::from(k))?.upper()));
+        }
+        Some(w)
+    };
+    let moves = |m: &[WireMove]| -> Option<String> {
+        m.iter()
+            .map(|w| w.to_move().ok().map(|m| m.to_string()))
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(" "))
+    };
+    let play = |u: Option<&CardUse>, m: &[WireMove], discard: &[u32]| -> Option<String> {
+        let Some(u) = u else {
+            return moves(m);
+        };
+        let mut w = card(u)?;
+        if let Some(sq) = trap {
+            w.push_str(&format!(" trap {sq}"));
+        }
+        if !discard.is_empty() {
+            w.push_str(" discard");
+            for d in discard {
+                w.push_str(&format!(" {}", number(CardRef::Slot(*d))?));
+            }
+        }
+        if !m.is_empty() {
+            w.push_str(&format!(" then {}", moves(m)?));
+        }
+        Some(w)
+    };
+    Some(match act {
+        Act::Yield => "yield".into(),
+        Act::Intercept { card: u } => format!("intercept {}", number(u.card)?),
+        Act::Answer(Answer::Cancel { card: u }) => format!("answer cancel {}", number(u.card)?),
+        Act::Answer(Answer::Replay { card: u, moves: m }) => {
+            format!("answer {}", play(u.as_ref(), m, &[])?)
+        }
+        Act::Turn {
+            start,
+            card: u,
+            moves: m,
+            discard,
+        } => {
+            let start = match start {
+                None => String::new(),
+                Some(StartCard::Take { card, number: n }) => {
+                    format!("take {n} with {}; ", number(*card)?)
+                }
+                Some(StartCard::Pick { card, slot }) => {
+                    format!("pick {slot} with {}; ", number(*card)?)
+                }
+            };
+            format!("{start}{}", play(u.as_ref(), m, discard)?)
+        }
+    })
 }

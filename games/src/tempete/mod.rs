@@ -41,7 +41,11 @@ pub mod card;
 pub mod command;
 pub mod deck;
 pub mod effects;
+pub mod pgn;
+pub mod render;
 pub mod rules;
+pub mod score;
+pub mod seat;
 pub mod state;
 
 pub use board::{Board, Refusal, Trap};

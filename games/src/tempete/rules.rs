@@ -315,7 +315,7 @@ impl Tempete {
             }
         }
         let before = s.board.clone();
-        let (number, params) = self.board_play(s, side, card, wire_moves, opened, None)?;
+        let (number, params) = self.board_play(s, side, card, wire_moves, opened, None, false)?;
         let card_def = number.and_then(|n| self.card(n));
         self.flow_with_move(s, side, card_def, discard, opened, ctx, applied)?;
         s.pending = Pending::Turn(Some(TurnMade {
@@ -328,6 +328,7 @@ impl Tempete {
     }
 
     /// The board part of a play: resolves the card and applies it with the moves.
+    #[allow(clippy::too_many_arguments)]
     fn board_play(
         &self,
         s: &mut State,
@@ -336,6 +337,7 @@ impl Tempete {
         wire_moves: &[super::act::WireMove],
         opened: &mut Opened,
         again: Option<u32>,
+        answer: bool,
     ) -> Result<(Option<u32>, Params), Violation> {
         let mv: Vec<Move> = moves(wire_moves)?;
         let (number, params) = match card {
@@ -349,6 +351,15 @@ impl Tempete {
             Some(u) => {
                 let params = u.params()?;
                 let c = self.play_card(s, side, u.card, opened, again)?.clone();
+                // In an answer only what a card does on the board counts: a card that
+                // also seals, discards or shows would need what only a turn carries.
+                if answer && c.effect().flow().is_some() {
+                    return Err(format!(
+                        "card {} does more than move: it cannot be played in an answer",
+                        c.number()
+                    )
+                    .into());
+                }
                 s.board = s
                     .board
                     .apply(side, Some((&c, &params)), &mv)
@@ -516,8 +527,13 @@ impl Rules for Tempete {
         let mut s = state.clone();
         let mut opened = Opened::new(ctx)?;
         let mut parts = AppliedParts::default();
-        // Traps spring first: they act on the ply the opponent just made.
-        self.spring_traps(&mut s, side, ctx)?;
+        // Traps spring first, and only with a turn: they act on the ply the opponent
+        // just made, which an interception or an answer would take back or replace.
+        if matches!(act, Act::Turn { .. }) {
+            self.spring_traps(&mut s, side, ctx)?;
+        } else if !ctx.opened_values.is_empty() {
+            return Err("a trap square is opened only with a turn".into());
+        }
         if !matches!(act, Act::Turn { .. }) && !ctx.committed_values.is_empty() {
             return Err("only a turn with a trap card seals a square".into());
         }
@@ -579,6 +595,9 @@ impl Rules for Tempete {
                 };
                 match answer {
                     Answer::Cancel { card } => {
+                        if !card.squares.is_empty() || card.kind.is_some() {
+                            return Err("a cancelling card names nothing".into());
+                        }
                         let c = self.play_card(&mut s, side, card.card, &mut opened, None)?;
                         if c.effect() != Effect::Cancel {
                             return Err(format!("card {} cancels nothing", c.number()).into());
@@ -600,17 +619,41 @@ impl Rules for Tempete {
                         if by == FlowEffect::ReplaceMove && moves(mv)? == turn.moves {
                             return Err("the intercepted move must be replaced".into());
                         }
-                        self.board_play(&mut s, side, card.as_ref(), mv, &mut opened, turn.card)?;
+                        self.board_play(
+                            &mut s,
+                            side,
+                            card.as_ref(),
+                            mv,
+                            &mut opened,
+                            turn.card,
+                            true,
+                        )?;
                     }
                 }
                 s.pending = Pending::Turn(None);
                 self.end_of_turn(&mut s, side, &mut parts);
             }
             Act::Yield => {
-                if let Pending::Answer { .. } = s.pending {
-                    return Err("an interception must be answered".into());
-                }
-                if !s.board.plain_moves().is_empty() {
+                // After an interception that forbids the move made, that move is no
+                // longer one of the player's options.
+                let forbidden: Vec<Move> = match &s.pending {
+                    Pending::Answer {
+                        turn,
+                        by: FlowEffect::ReplaceMove,
+                    } if turn.moves.len() == 1 => turn.moves.clone(),
+                    _ => vec![],
+                };
+                let left = s
+                    .board
+                    .plain_moves()
+                    .into_iter()
+                    .filter(|m| {
+                        !forbidden
+                            .iter()
+                            .any(|f| f.from == m.from && f.to == m.to && f.promotion == m.promotion)
+                    })
+                    .count();
+                if left > 0 {
                     return Err("you have a legal move".into());
                 }
                 s.end = Some(if s.board.is_mated(side) {

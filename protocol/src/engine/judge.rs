@@ -939,6 +939,34 @@ impl<R: Rules> Engine<R> {
             .rules
             .apply(state, seat, &act, &ctx)
             .map_err(|v| broken(FaultKind::IllegalAct, v.0))?;
+        // A grant gives the actor a slot of its own deck that it does not hold: not one
+        // dealt or granted before in its view, and one that exists.
+        for g in &applied.grant {
+            let Some(d) = self.ledger.deck_index(g.owner, &g.deck) else {
+                return Err(broken(
+                    FaultKind::IllegalAct,
+                    format!(
+                        "a grant from deck {} of {}, which does not exist",
+                        g.deck, g.owner
+                    ),
+                ));
+            };
+            let deck = &self.ledger.decks[d];
+            let held = |r: Option<&EnvRef>| r.is_some_and(|r| self.store.seen(clock, *r));
+            if g.owner != seat
+                || g.slot as usize >= deck.spec.cards.len()
+                || held(deck.dealt.get(&g.slot))
+                || held(deck.granted.get(&g.slot))
+            {
+                return Err(broken(
+                    FaultKind::IllegalAct,
+                    format!(
+                        "{} slot {} cannot be granted to {seat}: not its own, not in the deck, or already held",
+                        g.deck, g.slot
+                    ),
+                ));
+            }
+        }
         self.game.state = Some(applied.state);
         self.game.main.push((at, seat));
         for owe in applied.owe {

@@ -33,5 +33,9 @@ fn main() -> std::io::Result<()> {
     write("transcript-chex.json", t)?;
     std::fs::write(dir.join("chex-game.sealed"), bytes)?;
     println!("wrote spec/vectors/chex-game.sealed");
+    let (t, bytes) = vectors::tempete_transcript();
+    write("transcript-tempete.json", t)?;
+    std::fs::write(dir.join("tempete-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/tempete-game.sealed");
     Ok(())
 }

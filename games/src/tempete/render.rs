@@ -1,0 +1,327 @@
+//! Drawing a Tempête state: as text (a Unicode board, White at the bottom, then the
+//! continuing effects, the hands and whose act it is) and as SVG (the board with the
+//! effects marked).
+//!
+//! Only what is public is drawn: sealed trap squares stay secret until their owner opens
+//! them, and a hand's cards are listed only when the caller (its owner) passes them.
+
+use core::fmt::Write as _;
+
+use crate::chess::{Color, File, Kind, Piece, Rank, Square};
+
+use super::card::{FlowEffect, Pattern};
+use super::state::{Pending, State};
+
+fn glyph(p: Piece) -> char {
+    match (p.color, p.kind) {
+        (Color::White, Kind::King) => '♔',
+        (Color::White, Kind::Queen) => '♕',
+        (Color::White, Kind::Rook) => '♖',
+        (Color::White, Kind::Bishop) => '♗',
+        (Color::White, Kind::Knight) => '♘',
+        (Color::White, Kind::Pawn) => '♙',
+        (Color::Black, Kind::King) => '♚',
+        (Color::Black, Kind::Queen) => '♛',
+        (Color::Black, Kind::Rook) => '♜',
+        (Color::Black, Kind::Bishop) => '♝',
+        (Color::Black, Kind::Knight) => '♞',
+        (Color::Black, Kind::Pawn) => '♟',
+    }
+}
+
+fn name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn square(file: u8, rank: u8) -> Option<Square> {
+    Some(Square::new(File::new(file)?, Rank::new(rank)?))
+}
+
+fn dark(sq: Square) -> bool {
+    (sq.file().index() + sq.rank().index()).is_multiple_of(2)
+}
+
+fn pattern_word(p: Pattern) -> String {
+    p.to_string()
+}
+
+/// The continuing effects, one line each (empty when there are none).
+fn effect_lines(s: &State) -> Vec<String> {
+    let b = &s.board;
+    let mut out = vec![];
+    let frozen: Vec<String> = b
+        .frozen()
+        .iter()
+        .filter(|(sq, _)| b.is_frozen(*sq))
+        .map(|(sq, until)| format!("{sq} (moves again at ply {})", until + 1))
+        .collect();
+    if !frozen.is_empty() {
+        out.push(format!("frozen: {}", frozen.join(", ")));
+    }
+    let forbidden: Vec<String> = b
+        .forbidden()
+        .iter()
+        .filter(|(sq, _)| b.is_forbidden(*sq))
+        .map(|(sq, until)| format!("{sq} (open again at ply {})", until + 1))
+        .collect();
+    if !forbidden.is_empty() {
+        out.push(format!("forbidden: {}", forbidden.join(", ")));
+    }
+    if b.truce() {
+        out.push("truce: no captures until a king is attacked".into());
+    }
+    let augmented: Vec<String> = Square::all()
+        .filter_map(|sq| {
+            let a = b.augments(sq);
+            (!a.is_empty()).then(|| {
+                let words: Vec<String> = a.into_iter().map(pattern_word).collect();
+                format!("{sq} +{}", words.join(" +"))
+            })
+        })
+        .collect();
+    if !augmented.is_empty() {
+        out.push(format!("augmented: {}", augmented.join(", ")));
+    }
+    for t in b.traps() {
+        out.push(format!(
+            "{}'s trap on {} ({})",
+            name(t.owner),
+            t.square,
+            t.effect
+        ));
+    }
+    out
+}
+
+/// The board as text: ranks 8 to 1 down, files a to h across, White's pieces hollow
+/// glyphs, Black's filled, empty squares `·`, a forbidden empty square `×`; a frozen
+/// piece is followed by `*`, an augmented one by `+`. Then the continuing effects, the
+/// pieces taken, the hands (and `hand`'s cards, `(number, name)`, if given), and who
+/// acts.
+pub fn text(state: &State, hand: Option<&[(u32, String)]>) -> String {
+    let b = &state.board;
+    let mut s = String::new();
+    let files = "    a  b  c  d  e  f  g  h";
+    let _ = writeln!(s, "{files}");
+    for rank in (0..8u8).rev() {
+        let _ = write!(s, " {} ", rank + 1);
+        for file in 0..8u8 {
+            let Some(sq) = square(file, rank) else {
+                continue;
+            };
+            let (c, mark) = match b.position().piece_at(sq) {
+                Some(p) => {
+                    let mark = if b.is_frozen(sq) {
+                        '*'
+                    } else if !b.augments(sq).is_empty() {
+                        '+'
+                    } else {
+                        ' '
+                    };
+                    (glyph(p), mark)
+                }
+                None if b.is_forbidden(sq) => ('×', ' '),
+                None => ('·', ' '),
+            };
+            let _ = write!(s, " {c}{mark}");
+        }
+        let _ = writeln!(s, " {}", rank + 1);
+    }
+    let _ = writeln!(s, "{files}");
+    for line in effect_lines(state) {
+        let _ = writeln!(s, "{line}");
+    }
+    for c in [Color::White, Color::Black] {
+        let taken: Vec<String> = b
+            .captured(c)
+            .iter()
+            .map(|k| k.upper().to_string())
+            .collect();
+        if !taken.is_empty() {
+            let _ = writeln!(s, "{} has lost: {}", name(c), taken.join(" "));
+        }
+    }
+    for c in [Color::White, Color::Black] {
+        let h = state.hand(c);
+        let _ = write!(
+            s,
+            "{}: {} card{}",
+            name(c),
+            h.size,
+            if h.size == 1 { "" } else { "s" }
+        );
+        if !h.taken.is_empty() {
+            let t: Vec<String> = h.taken.iter().map(u32::to_string).collect();
+            let _ = write!(s, ", taken from the opponent: {}", t.join(" "));
+        }
+        if !h.traps.is_empty() {
+            let _ = write!(s, ", {} trap(s) sealed", h.traps.len());
+        }
+        s.push('\n');
+    }
+    if let Some(cards) = hand {
+        let list: Vec<String> = cards.iter().map(|(n, t)| format!("{n} {t}")).collect();
+        let _ = writeln!(s, "your hand: {}", list.join(", "));
+    }
+    let who = name(state.to_act);
+    match (&state.end, &state.pending) {
+        (Some(end), _) => {
+            let _ = writeln!(s, "game over: {}", end.reason);
+        }
+        (None, Pending::Answer { by, .. }) => {
+            let what = match by {
+                FlowEffect::CancelCard => "the turn's card is cancelled",
+                _ => "the move must be replaced",
+            };
+            let _ = writeln!(
+                s,
+                "{who} answers the interception ({what}), ply {}",
+                state.plies + 1
+            );
+        }
+        (None, Pending::Turn(Some(_))) => {
+            let _ = writeln!(
+                s,
+                "{who} to play (or intercept {}'s turn), ply {}",
+                name(!state.to_act),
+                state.plies + 1
+            );
+        }
+        (None, Pending::Turn(None)) => {
+            let _ = writeln!(s, "{who} to play, ply {}", state.plies + 1);
+        }
+    }
+    s
+}
+
+/// The board as a standalone SVG document: squares with file letters and rank numbers,
+/// pieces as Unicode glyphs; a frozen piece framed in blue, an augmented one with a green
+/// dot, a forbidden square crossed in red, an opened trap circled; who acts below.
+pub fn svg(state: &State) -> String {
+    const CELL: i32 = 44;
+    const MARGIN: i32 = 26;
+    const FOOT: i32 = 24;
+    let b = &state.board;
+    let size = CELL * 8 + 2 * MARGIN;
+    let height = size + FOOT;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" viewBox="0 0 {size} {height}" font-family="sans-serif">"#
+    );
+    let _ = write!(
+        s,
+        r##"<rect width="{size}" height="{height}" fill="#f4f1e8"/>"##
+    );
+    for rank in 0..8u8 {
+        for file in 0..8u8 {
+            let Some(sq) = square(file, rank) else {
+                continue;
+            };
+            let x = MARGIN + CELL * i32::from(file);
+            let y = MARGIN + CELL * (7 - i32::from(rank));
+            let fill = if dark(sq) { "#b58863" } else { "#f0d9b5" };
+            let _ = write!(
+                s,
+                r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>"#
+            );
+            if b.is_forbidden(sq) {
+                let (x2, y2) = (x + CELL - 4, y + CELL - 4);
+                let _ = write!(
+                    s,
+                    r##"<path d="M{} {} L{x2} {y2} M{x2} {} L{} {y2}" stroke="#c0392b" stroke-width="3" opacity="0.7"/>"##,
+                    x + 4,
+                    y + 4,
+                    y + 4,
+                    x + 4
+                );
+            }
+            if b.traps().iter().any(|t| t.square == sq) {
+                let _ = write!(
+                    s,
+                    r##"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="#6c3483" stroke-width="2" stroke-dasharray="4 3"/>"##,
+                    x + CELL / 2,
+                    y + CELL / 2,
+                    CELL / 2 - 3
+                );
+            }
+            if let Some(p) = b.position().piece_at(sq) {
+                if b.is_frozen(sq) {
+                    let _ = write!(
+                        s,
+                        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#2e86c1" stroke-width="3"/>"##,
+                        x + 2,
+                        y + 2,
+                        CELL - 4,
+                        CELL - 4
+                    );
+                }
+                if !b.augments(sq).is_empty() {
+                    let _ = write!(
+                        s,
+                        r##"<circle cx="{}" cy="{}" r="5" fill="#27ae60"/>"##,
+                        x + CELL - 8,
+                        y + 8
+                    );
+                }
+                let _ = write!(
+                    s,
+                    r##"<text x="{}" y="{}" font-size="34" text-anchor="middle" fill="#111">{}</text>"##,
+                    x + CELL / 2,
+                    y + CELL / 2 + 12,
+                    glyph(p)
+                );
+            }
+        }
+    }
+    for i in 0..8u8 {
+        let x = MARGIN + CELL * i32::from(i) + CELL / 2;
+        let file = char::from(b'a' + i);
+        for y in [MARGIN - 8, MARGIN + 8 * CELL + 17] {
+            let _ = write!(
+                s,
+                r#"<text x="{x}" y="{y}" font-size="13" text-anchor="middle">{file}</text>"#
+            );
+        }
+        let y = MARGIN + CELL * (7 - i32::from(i)) + CELL / 2 + 5;
+        for x in [MARGIN / 2, size - MARGIN / 2] {
+            let _ = write!(
+                s,
+                r#"<text x="{x}" y="{y}" font-size="13" text-anchor="middle">{}</text>"#,
+                i + 1
+            );
+        }
+    }
+    let status = match &state.end {
+        Some(end) => format!("game over: {}", end.reason),
+        None => format!(
+            "{} to act, ply {}{}",
+            name(state.to_act),
+            state.plies + 1,
+            if state.board.truce() {
+                " — truce"
+            } else {
+                ""
+            }
+        ),
+    };
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="{}" font-size="13" text-anchor="middle">{}</text>"#,
+        size / 2,
+        height - 6,
+        xml_escape(&status)
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+fn xml_escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

@@ -1,0 +1,318 @@
+//! Tempête at a table: what the node and the command line need of the game — the
+//! typed notation, the bot, hints, the board and hand for people, the score.
+
+use serde_json::{Value, json};
+
+use sealed_protocol::body::{Item, Purpose};
+use sealed_protocol::commit::CommitKey;
+use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
+use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
+use sealed_protocol::session::{Command, Session};
+
+use crate::table::Game;
+
+use super::act::{Act, CardRef};
+use super::bot;
+use super::card::{Effect, FlowEffect, Moment};
+use super::command;
+use super::rules::{Tempete, VARIANT, deck_name, trap_name};
+use super::score::ScoredAct;
+use super::state::{Pending, State, color};
+
+/// Every accepted act with what its envelope opened and sealed, for the score.
+pub fn scored_acts(s: &Session<Tempete>) -> Vec<ScoredAct> {
+    let e = s.engine();
+    let deck = deck_name();
+    let trap = trap_name();
+    e.main_line()
+        .iter()
+        .filter_map(|(at, seat)| {
+            let env = e.envelope(*at)?;
+            let mut act = None;
+            let mut cards = vec![];
+            let mut sealed_trap = false;
+            let mut sprung = vec![];
+            for item in &env.unsigned().body {
+                match item {
+                    Item::Act(bytes) => act = sealed_protocol::wire::decode(bytes, 256).ok(),
+                    Item::Open(o) if o.purpose == Purpose::Deck(deck.clone()) => {
+                        if let Some(card) = sealed_protocol::commit::card_from_value(&o.value) {
+                            cards.push((o.index, card));
+                        }
+                    }
+                    Item::Open(o) if o.purpose == Purpose::Value(trap.clone()) => {
+                        if let [sq] = o.value.as_slice() {
+                            sprung.push((o.index, *sq));
+                        }
+                    }
+                    Item::Commit(c) if c.purpose == Purpose::Value(trap.clone()) => {
+                        sealed_trap = true;
+                    }
+                    _ => {}
+                }
+            }
+            Some(ScoredAct {
+                seat: *seat,
+                act: act?,
+                cards,
+                sealed_trap,
+                sprung,
+            })
+        })
+        .collect()
+}
+
+/// Judges a command with the game's own rules on the current state, as the envelope
+/// carrying it would be judged: a person hears at once why a move is refused.
+fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), String> {
+    let Command::Act {
+        act,
+        open_slots,
+        commit_values,
+        open_values,
+        ..
+    } = cmd
+    else {
+        return Ok(());
+    };
+    let act: Act = sealed_protocol::wire::decode(act, 256).map_err(|e| e.to_string())?;
+    let hand = s.hand(&deck_name());
+    let opened: Vec<OpenedSlot> = open_slots
+        .iter()
+        .map(|(deck, slot)| {
+            let card = hand
+                .iter()
+                .find(|(x, _)| x == slot)
+                .map(|(_, c)| *c)
+                .ok_or_else(|| format!("slot {slot} is not in your hand"))?;
+            Ok(OpenedSlot {
+                deck: deck.clone(),
+                slot: *slot,
+                card,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let secrets = s.secrets().ok_or("no secrets yet")?;
+    let decks = s.engine().decks();
+    let values: Vec<(Name, u32, Vec<u8>)> = open_values
+        .iter()
+        .filter_map(|(name, index)| {
+            let key = CommitKey {
+                seat: s.seat(),
+                purpose: Purpose::Value(name.clone()),
+                index: *index,
+            };
+            Some((name.clone(), *index, secrets.value(&key, &decks)?))
+        })
+        .collect();
+    let committed: Vec<(Name, u32)> = commit_values
+        .iter()
+        .map(|(n, i, _)| (n.clone(), *i))
+        .collect();
+    let coin = s.engine().coin().copied().unwrap_or_default();
+    let ctx = ActCtx {
+        at: EnvRef {
+            chain: ChainId::public(s.seat()),
+            seq: 0,
+        },
+        clock: 0,
+        coin: &coin,
+        opened_slots: &opened,
+        opened_values: &values,
+        committed_values: &committed,
+        draws: &[],
+    };
+    s.engine()
+        .rules()
+        .apply(state, s.seat(), &act, &ctx)
+        .map(drop)
+        .map_err(|v| v.0)
+}
+
+fn command_seat<'a>(
+    s: &Session<Tempete>,
+    state: &'a State,
+    hand: &'a [(CardRef, super::Card)],
+) -> command::Seat<'a> {
+    command::Seat {
+        hand,
+        traps: state.hand(color(s.seat())).traps.len() as u32,
+        pos: state.board.position(),
+    }
+}
+
+impl Game for Tempete {
+    const VARIANT: &'static str = VARIANT;
+
+    fn side(seat: Seat) -> Option<String> {
+        Some(
+            match color(seat) {
+                crate::chess::Color::White => "White",
+                crate::chess::Color::Black => "Black",
+            }
+            .to_owned(),
+        )
+    }
+
+    fn ready(_s: &Session<Self>, _state: &State) -> bool {
+        true
+    }
+
+    fn prompt(_s: &Session<Self>, state: &State) -> String {
+        match &state.pending {
+            Pending::Answer { by, .. } => match by {
+                FlowEffect::CancelCard => {
+                    "your turn was intercepted: your card is cancelled, make a plain move".into()
+                }
+                _ => "your turn was intercepted: make another move".into(),
+            },
+            Pending::Turn(Some(_)) => "your move, or intercept the opponent's".into(),
+            Pending::Turn(None) => "your move".into(),
+        }
+    }
+
+    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
+        let hand = bot::hand(s);
+        let mut cmd = command::parse(&command_seat(s, state, &hand), text)?;
+        // With a turn, the traps this seat sealed that an enemy piece landed on spring
+        // first, whatever the person typed: opened later they would lose their effect,
+        // and the node knows the squares.
+        if let Command::Act {
+            act, open_values, ..
+        } = &mut cmd
+            && matches!(
+                sealed_protocol::wire::decode::<Act>(act, 256),
+                Ok(Act::Turn { .. })
+            )
+        {
+            *open_values = bot::traps_to_open(s, &state.board);
+        }
+        check(s, state, &cmd).map_err(|why| format!("{text}: {why}"))?;
+        Ok(cmd)
+    }
+
+    fn bot(s: &Session<Self>, _state: &State, pick: u64) -> Option<Command> {
+        bot::choice(s, pick)
+    }
+
+    fn hints(s: &Session<Self>, state: &State) -> Vec<String> {
+        let hand = bot::hand(s);
+        let side = color(s.seat());
+        let mut v = vec![];
+        let plain = state.board.legal_plays(None);
+        match &state.pending {
+            Pending::Answer { by, .. } => {
+                if let Some(p) = plain.first() {
+                    v.push(format!("answer <move>, e.g. answer {}", p.moves[0]));
+                }
+                if hand.iter().any(|(_, c)| c.effect() == Effect::Cancel) {
+                    v.push("answer cancel <card>".into());
+                }
+                if *by == FlowEffect::ReplaceMove {
+                    v.push("answer again then <move> [<move>]".into());
+                }
+                return v;
+            }
+            Pending::Turn(last) => {
+                for (_, c) in &hand {
+                    let intercept = match c.effect() {
+                        Effect::ReplaceMove => last.is_some(),
+                        Effect::Cancel => last.as_ref().is_some_and(|t| t.card.is_some()),
+                        _ => false,
+                    };
+                    if intercept {
+                        v.push(format!("intercept {}", c.number()));
+                    }
+                }
+            }
+        }
+        if let Some(p) = plain.first() {
+            let san = state
+                .board
+                .position()
+                .san(&p.moves[0])
+                .unwrap_or_else(|_| p.moves[0].to_string());
+            v.push(format!("<move>, e.g. {san} ({} legal)", plain.len()));
+        } else {
+            v.push("yield (no legal move)".into());
+        }
+        for (_, c) in &hand {
+            if c.timing().is_own_move() && !state.board.legal_plays(Some(c)).is_empty() {
+                v.push(format!(
+                    "card {} [at SQ…] [as K] then <moves>: {}",
+                    c.number(),
+                    c.name()
+                ));
+            } else if state.board.check_timing(side, c, Moment::TurnStart).is_ok() {
+                v.push(format!("take <number> with {}; <turn>", c.number()));
+            } else if state.board.check_timing(side, c, Moment::AfterLoss).is_ok() {
+                v.push(format!("pick <slot> with {}; <turn>", c.number()));
+            }
+        }
+        v
+    }
+
+    fn board(s: &Session<Self>, state: &State) -> String {
+        let hand: Vec<(u32, String)> = bot::hand(s)
+            .into_iter()
+            .map(|(_, c)| {
+                (
+                    c.number(),
+                    format!("{} ({}): {}", c.name(), c.timing(), c.text()),
+                )
+            })
+            .collect();
+        super::render::text(state, Some(&hand))
+    }
+
+    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+        let hand = bot::hand(s);
+        let cards: Vec<Value> = hand
+            .iter()
+            .map(|(r, c)| {
+                json!({
+                    "card": c.number(),
+                    "slot": match r { CardRef::Slot(x) => Some(*x), _ => None },
+                    "taken": matches!(r, CardRef::Taken(_)),
+                    "name": c.name(),
+                    "timing": c.timing().keyword(),
+                    "effect": c.effect().to_string(),
+                    "text": c.text(),
+                })
+            })
+            .collect();
+        let sizes = s
+            .engine()
+            .state()
+            .map(|st| json!([st.hands[0].size, st.hands[1].size]))
+            .unwrap_or(Value::Null);
+        (None, json!({ "cards": cards, "sizes": sizes }))
+    }
+
+    fn svg(state: &State) -> Option<String> {
+        Some(super::render::svg(state))
+    }
+
+    fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
+        let tags = vec![
+            ("Event".to_owned(), "sealed game".to_owned()),
+            (
+                "Site".to_owned(),
+                format!("sealed {}", s.engine().terms().game().0.short()),
+            ),
+        ];
+        Some(super::pgn::pgn(
+            s.engine().rules(),
+            &scored_acts(s),
+            &tags,
+            None,
+        ))
+    }
+
+    fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
+        Some(super::score::score_text(
+            s.engine().rules(),
+            &scored_acts(s),
+        ))
+    }
+}
