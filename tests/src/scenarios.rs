@@ -87,7 +87,10 @@ pub fn true_play(p: &Pair<Duel>, seat: Seat, slot: u32) -> Signed {
 
 /// Seat B's first envelope with its true commitments, except that the commitments for
 /// `replace` are the given hashes.
-pub fn b_join(p: &Pair<Duel>, replace: &[(Purpose, Vec<Hash>)]) -> Signed {
+pub fn b_join<R: sealed_protocol::rules::Rules>(
+    p: &Pair<R>,
+    replace: &[(Purpose, Vec<Hash>)],
+) -> Signed {
     let s = &p.sessions[B.index()];
     let secrets = s.secrets().expect("secrets");
     let game = s.engine().terms().game();

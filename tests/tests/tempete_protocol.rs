@@ -458,3 +458,71 @@ fn a_pick_of_a_slot_already_held_loses() {
     }
     panic!("no game gave White card 57 after a loss");
 }
+
+/// Black commits a deck with card 1 in every slot (not a permutation of the list) and
+/// plays two of its dealt slots: the second opening shows one card number from two
+/// slots, and Black loses at once.
+#[test]
+fn one_card_number_from_two_slots_loses() {
+    use sealed_protocol::commit::{CommitKey, card_value, commitment};
+    let mut p = Pair::<Tempete>::new(tempete_terms(&[], 7), 77);
+    let b = Seat(1);
+    let game = p.sessions[1].engine().terms().game();
+    let secrets = p.sessions[1].secrets().expect("secrets").clone();
+    let forged: Vec<_> = (0..68)
+        .map(|i| {
+            let key = CommitKey {
+                seat: b,
+                purpose: Purpose::Deck(deck_name()),
+                index: i,
+            };
+            commitment(game, &key, &secrets.nonce(&key), &card_value(1))
+        })
+        .collect();
+    let env = sealed_conformance::scenarios::b_join(&p, &[(Purpose::Deck(deck_name()), forged)]);
+    p.inject(&env);
+    // White plays honestly; Black's own session cannot open a forged deck, so its plays
+    // are forged: card 1 (a pawn rush) from each of its first two dealt slots.
+    let mut d: [Decide<Tempete>; 2] = [bots().into_iter().next().unwrap(), Box::new(|_| None)];
+    for n in 0..2 {
+        p.run_until(&mut d, |p| p.sessions[1].engine().to_act() == Some(b));
+        let slot = p.sessions[1].engine().dealt(b, &deck_name())[n];
+        let board = p.sessions[1]
+            .engine()
+            .state()
+            .expect("started")
+            .board
+            .clone();
+        let rush = board
+            .legal_plays(Some(
+                sealed_games::tempete::Deck::open().card(1).expect("card 1"),
+            ))
+            .into_iter()
+            .next()
+            .expect("a pawn can rush");
+        let key = CommitKey {
+            seat: b,
+            purpose: Purpose::Deck(deck_name()),
+            index: slot,
+        };
+        let open = Item::Open(sealed_protocol::body::Open {
+            purpose: key.purpose.clone(),
+            index: slot,
+            nonce: secrets.nonce(&key),
+            value: card_value(1).to_vec(),
+        });
+        let act = Act::Turn {
+            start: None,
+            card: Some(CardUse::new(CardRef::Slot(slot), &rush.params)),
+            moves: rush.moves.iter().map(WireMove::of).collect(),
+            discard: vec![],
+        };
+        let env = p.forge(
+            b,
+            vec![open, Item::Act(sealed_protocol::wire::encode(&act))],
+        );
+        p.inject(&env);
+    }
+    let v = run_out(p, Seat(0));
+    assert_caught(&v, b, FaultKind::CardFromTwoSlots);
+}
