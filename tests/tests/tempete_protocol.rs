@@ -526,3 +526,46 @@ fn one_card_number_from_two_slots_loses() {
     let v = run_out(p, Seat(0));
     assert_caught(&v, b, FaultKind::CardFromTwoSlots);
 }
+
+/// Black commits to one dealer seed and deals White's cards from another; at the end it
+/// opens the committed seed, which does not reproduce the indices it sent: Black loses.
+#[test]
+fn deal_indices_that_the_revealed_seed_does_not_produce_lose() {
+    use sealed_protocol::commit::{CommitKey, commitment};
+    let mut p = Pair::<Tempete>::new(tempete_terms(&[("ply-limit", "30")], 8), 88);
+    let b = Seat(1);
+    let game = p.sessions[1].engine().terms().game();
+    let secrets = p.sessions[1].secrets().expect("secrets").clone();
+    let seed_key = CommitKey {
+        seat: b,
+        purpose: Purpose::DealSeed(deck_name()),
+        index: 0,
+    };
+    let other_seed = [0x5a; 32];
+    let forged = commitment(game, &seed_key, &secrets.nonce(&seed_key), &other_seed);
+    let env =
+        sealed_conformance::scenarios::b_join(&p, &[(seed_key.purpose.clone(), vec![forged])]);
+    p.inject(&env);
+    let mut d = bots();
+    p.run_until(&mut d, |p| p.sessions[1].engine().is_over());
+    // Black's own session cannot open the seed it committed to; it is silenced, and a
+    // reveal opening the committed seed goes to White instead.
+    p.silence(b);
+    let mut reveal = vec![];
+    for key in p.sessions[0].engine().unopened(b) {
+        if key == seed_key {
+            reveal.push(Item::Open(sealed_protocol::body::Open {
+                purpose: key.purpose.clone(),
+                index: 0,
+                nonce: secrets.nonce(&seed_key),
+                value: other_seed.to_vec(),
+            }));
+        } else {
+            reveal.push(p.opening(b, key.purpose.clone(), key.index));
+        }
+    }
+    let env = p.forge_after(b, Seat(0), reveal);
+    p.deliver_to(Seat(0), &env);
+    let v = run_out(p, Seat(0));
+    assert_caught(&v, b, FaultKind::DealNotFromSeed);
+}
