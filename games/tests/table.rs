@@ -1022,3 +1022,82 @@ fn chain_counts_name_each_chain_once() {
     let total: u64 = counts.iter().map(|(_, n)| n).sum();
     assert_eq!(total as usize, net.tables[0].envelopes().len());
 }
+
+/// Typed text of any shape — the games' own words mixed with garbage — never panics a
+/// table mid-game, and a refusal changes nothing.
+#[test]
+fn any_typed_text_is_parsed_or_refused_without_panic() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let words = prop::sample::select(vec![
+        "card",
+        "then",
+        "at",
+        "as",
+        "trap",
+        "discard",
+        "take",
+        "pick",
+        "with",
+        ";",
+        "intercept",
+        "answer",
+        "cancel",
+        "again",
+        "yield",
+        "e2e4",
+        "e7e8q",
+        "e1h1",
+        "Nf3",
+        "O-O",
+        "exd5",
+        "18",
+        "66",
+        "0",
+        "4294967296",
+        "-1",
+        "z9",
+        "e9",
+        "€e2e4",
+        "é",
+        "play",
+        "draw",
+        "place",
+        "4Ci3",
+        "=Q",
+        "@",
+        "",
+        "  ",
+    ]);
+    let text = prop::collection::vec(prop_oneof![words.prop_map(str::to_owned), ".{0,8}"], 0..7)
+        .prop_map(|w| w.join(" "));
+    let nets: Vec<Net> = table::variants()
+        .iter()
+        .enumerate()
+        .map(|(n, &variant)| {
+            let mut net = Net::new(variant, 150 + n as u8);
+            net.run_until(Mode::Bot, |n| {
+                n.tables[0].ply() >= 6 || n.tables[0].is_done()
+            });
+            net
+        })
+        .collect();
+    let mut runner = TestRunner::new(Config {
+        cases: 256,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&text, |text| {
+            for net in &nets {
+                for t in &net.tables {
+                    let (ply, counts) = (t.ply(), t.chain_counts());
+                    let _ = t.parse_action(&text);
+                    prop_assert_eq!(t.ply(), ply);
+                    prop_assert_eq!(t.chain_counts(), counts);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+}
