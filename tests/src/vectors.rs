@@ -602,6 +602,20 @@ pub fn cardmate_perft() -> Value {
     })
 }
 
+/// The expected verdict of a complete-transcript vector.
+fn verdict_json(
+    checked: &sealed_protocol::transcript::Checked,
+    o: &sealed_protocol::outcome::Outcome,
+) -> Value {
+    json!({
+        "exit": checked.exit_code(),
+        "status": checked.verdict.status,
+        "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        "reason": o.reason,
+        "envelopes": checked.verdict.envelopes,
+    })
+}
+
 /// transcript-cardmate.json (and the bytes of cardmate-game.sealed): a whole Cardmate
 /// with the suit-shuffled setup the coin deals, played by seeded random bots.
 pub fn cardmate_transcript() -> (Value, Vec<u8>) {
@@ -623,13 +637,7 @@ pub fn cardmate_transcript() -> (Value, Vec<u8>) {
         "file": "cardmate-game.sealed",
         "coin": h(coin.as_bytes()),
         "bytes": h(&bytes),
-        "verdict": {
-            "exit": checked.exit_code(),
-            "status": checked.verdict.status,
-            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
-            "reason": o.reason,
-            "envelopes": checked.verdict.envelopes,
-        },
+        "verdict": verdict_json(&checked, &o),
     });
     (value, bytes)
 }
@@ -653,13 +661,7 @@ pub fn chex_transcript() -> (Value, Vec<u8>) {
         "description": "a complete Chex (ply-limit 200) between the test keys, every piece drawn from the public pool, played by seeded random bots; the same bytes as chex-game.sealed",
         "file": "chex-game.sealed",
         "bytes": h(&bytes),
-        "verdict": {
-            "exit": checked.exit_code(),
-            "status": checked.verdict.status,
-            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
-            "reason": o.reason,
-            "envelopes": checked.verdict.envelopes,
-        },
+        "verdict": verdict_json(&checked, &o),
     });
     (value, bytes)
 }
@@ -690,13 +692,7 @@ pub fn tempete_transcript() -> (Value, Vec<u8>) {
         "file": "tempete-game.sealed",
         "cards_played": played,
         "bytes": h(&bytes),
-        "verdict": {
-            "exit": checked.exit_code(),
-            "status": checked.verdict.status,
-            "results": o.results.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
-            "reason": o.reason,
-            "envelopes": checked.verdict.envelopes,
-        },
+        "verdict": verdict_json(&checked, &o),
     });
     (value, bytes)
 }

@@ -142,6 +142,24 @@ fn some_move(p: &Pair<Tempete>) -> WireMove {
     WireMove::of(&board.legal_plays(None)[0].moves[0])
 }
 
+/// White's turn playing the card in `slot` (opened truly, with no parameter) with a plain
+/// move, whether or not White may play it.
+fn white_plays_slot(p: &Pair<Tempete>, slot: u32) -> sealed_protocol::envelope::Signed {
+    let act = Act::Turn {
+        start: None,
+        card: Some(CardUse::new(CardRef::Slot(slot), &Params::none())),
+        moves: vec![some_move(p)],
+        discard: vec![],
+    };
+    p.forge(
+        Seat(0),
+        vec![
+            p.opening(Seat(0), Purpose::Deck(deck_name()), slot),
+            Item::Act(sealed_protocol::wire::encode(&act)),
+        ],
+    )
+}
+
 /// Finishes the game with both bots and returns the honest seat's verdict, checked
 /// offline too.
 fn run_out(mut p: Pair<Tempete>, honest: Seat) -> Verdict {
@@ -175,19 +193,7 @@ fn a_card_never_dealt_loses() {
         .find(|x| !dealt.contains(x))
         .expect("an undealt slot");
     // A card whose play is a plain move on the board (a trap card would need a seal).
-    let act = Act::Turn {
-        start: None,
-        card: Some(CardUse::new(CardRef::Slot(slot), &Params::none())),
-        moves: vec![some_move(&p)],
-        discard: vec![],
-    };
-    let env = p.forge(
-        Seat(0),
-        vec![
-            p.opening(Seat(0), Purpose::Deck(deck_name()), slot),
-            Item::Act(sealed_protocol::wire::encode(&act)),
-        ],
-    );
+    let env = white_plays_slot(&p, slot);
     let mut p = p;
     p.inject(&env);
     let v = run_out(p, Seat(1));
@@ -214,19 +220,7 @@ fn a_card_played_twice_loses() {
         .iter()
         .next()
         .expect("a card played");
-    let act = Act::Turn {
-        start: None,
-        card: Some(CardUse::new(CardRef::Slot(slot), &Params::none())),
-        moves: vec![some_move(&p)],
-        discard: vec![],
-    };
-    let env = p.forge(
-        Seat(0),
-        vec![
-            p.opening(Seat(0), Purpose::Deck(deck_name()), slot),
-            Item::Act(sealed_protocol::wire::encode(&act)),
-        ],
-    );
+    let env = white_plays_slot(&p, slot);
     p.inject(&env);
     let v = run_out(p, Seat(1));
     assert_caught(&v, Seat(0), FaultKind::SlotUsedTwice);
