@@ -1499,6 +1499,13 @@ impl Lines {
 /// The text replays with [`replay`] to the same state. An act the rules refuse (which
 /// the protocol never hands over) ends the text with a comment saying so.
 pub fn score_text(rules: &Tempete, acts: &[ScoredAct]) -> String {
+    score_text_ending(rules, acts, None)
+}
+
+/// [`score_text`], for a game that ended off the board (a resignation, a draw agreed,
+/// an adjudication): when the acts leave the game on, `ending`'s reason is written as a
+/// comment and its result as the result token.
+pub fn score_text_ending(rules: &Tempete, acts: &[ScoredAct], ending: Option<&Outcome>) -> String {
     let mut head = String::new();
     for (k, v) in option_tags(rules) {
         let _ = writeln!(head, "[{k} \"{v}\"]");
@@ -1566,7 +1573,13 @@ pub fn score_text(rules: &Tempete, acts: &[ScoredAct]) -> String {
             lines.push(&format!("{{{}}}", notes.join("; ")));
         }
     }
-    lines.push(result_token(s.end.as_ref()));
+    match (&s.end, ending) {
+        (None, Some(o)) => {
+            lines.push(&format!("{{{}}}", o.reason.replace('}', ")")));
+            lines.push(result_token(Some(o)));
+        }
+        _ => lines.push(result_token(s.end.as_ref())),
+    }
     lines.out.push('\n');
     lines.out
 }

@@ -238,11 +238,14 @@ impl Game for Tempete {
         }
         for (_, c) in &hand {
             if c.timing().is_own_move() && !state.board.legal_plays(Some(c)).is_empty() {
-                v.push(format!(
-                    "card {} [at SQ…] [as K] then <moves>: {}",
-                    c.number(),
-                    c.name()
-                ));
+                let how = match c.effect().flow() {
+                    // Playable once the protocol can show a card without spending it.
+                    Some(FlowEffect::ShowHand) => continue,
+                    Some(FlowEffect::SealTrapSquare(_)) => "trap <square> then <move>".to_owned(),
+                    Some(FlowEffect::Redraw(n)) => format!("discard <{n} cards> then <move>"),
+                    _ => "[at SQ…] [as K] then <moves>".to_owned(),
+                };
+                v.push(format!("card {} {how}: {}", c.number(), c.name()));
             } else if state.board.check_timing(side, c, Moment::TurnStart).is_ok() {
                 v.push(format!("take <number> with {}; <turn>", c.number()));
             } else if state.board.check_timing(side, c, Moment::AfterLoss).is_ok() {
@@ -301,18 +304,21 @@ impl Game for Tempete {
                 format!("sealed {}", s.engine().terms().game().0.short()),
             ),
         ];
+        let outcome = s.verdict().outcome;
+        let result = super::score::result_token(outcome.as_ref());
         Some(super::pgn::pgn(
             s.engine().rules(),
             &scored_acts(s),
             &tags,
-            None,
+            Some(result),
         ))
     }
 
     fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
-        Some(super::score::score_text(
+        Some(super::score::score_text_ending(
             s.engine().rules(),
             &scored_acts(s),
+            s.verdict().outcome.as_ref(),
         ))
     }
 }
