@@ -1436,7 +1436,11 @@ fn with_mark(text: String, mark: &str, act: &Act) -> String {
         return text;
     }
     match text.strip_suffix('>') {
-        Some(inner) => format!("{inner}{mark}>"),
+        // The mark follows the last move, which discards come after.
+        Some(inner) => match inner.find(" discard ") {
+            Some(at) => format!("{}{mark}{}>", &inner[..at], &inner[at..]),
+            None => format!("{inner}{mark}>"),
+        },
         None => format!("{text}{mark}"),
     }
 }
