@@ -563,3 +563,91 @@ fn deal_indices_that_the_revealed_seed_does_not_produce_lose() {
     let v = run_out(p, Seat(0));
     assert_caught(&v, b, FaultKind::DealNotFromSeed);
 }
+
+/// Black commits a deck with card 1 in every slot but plays no card, so nothing shows
+/// during the game; White resigns; Black's reveal opens the deck as committed, one card
+/// number from many slots, and Black loses although White had resigned.
+#[test]
+fn a_deck_that_is_not_a_permutation_loses_at_the_reveal() {
+    use sealed_games::tempete::act::Answer;
+    use sealed_games::tempete::state::Pending;
+    use sealed_protocol::commit::{CommitKey, card_value, commitment};
+    use sealed_protocol::session::Command;
+    let mut p = Pair::<Tempete>::new(tempete_terms(&[("ply-limit", "20")], 9), 99);
+    let b = Seat(1);
+    let game = p.sessions[1].engine().terms().game();
+    let secrets = p.sessions[1].secrets().expect("secrets").clone();
+    let key = |i: u32| CommitKey {
+        seat: b,
+        purpose: Purpose::Deck(deck_name()),
+        index: i,
+    };
+    let forged: Vec<_> = (0..68)
+        .map(|i| commitment(game, &key(i), &secrets.nonce(&key(i)), &card_value(1)))
+        .collect();
+    let env = sealed_conformance::scenarios::b_join(&p, &[(Purpose::Deck(deck_name()), forged)]);
+    p.inject(&env);
+    // Black moves without cards (it could not open a forged slot in play anyway).
+    let plain: Decide<Tempete> = Box::new(|s: &Session<Tempete>| {
+        let st = s.engine().state()?;
+        if s.engine().to_act() != Some(s.seat()) {
+            return None;
+        }
+        let avoid = match &st.pending {
+            Pending::Answer { turn, .. } => Some(turn.moves.clone()),
+            Pending::Turn(_) => None,
+        };
+        let play = st
+            .board
+            .legal_plays(None)
+            .into_iter()
+            .find(|p| avoid.as_ref() != Some(&p.moves));
+        let act = match (play, &avoid) {
+            (None, _) => Act::Yield,
+            (Some(p), Some(_)) => Act::Answer(Answer::Replay {
+                card: None,
+                moves: p.moves.iter().map(WireMove::of).collect(),
+            }),
+            (Some(p), None) => Act::Turn {
+                start: None,
+                card: None,
+                moves: p.moves.iter().map(WireMove::of).collect(),
+                discard: vec![],
+            },
+        };
+        Some(Command::act(sealed_protocol::wire::encode(&act)))
+    });
+    let mut d: [Decide<Tempete>; 2] = [bots().into_iter().next().unwrap(), plain];
+    // Black falls silent, then White resigns: Black's own reveal and close never leave,
+    // and the cheat must make Black lose although White resigned (the seed's rule).
+    p.run_until(&mut d, |p| {
+        p.sessions[0]
+            .engine()
+            .state()
+            .is_some_and(|s| s.plies >= 10)
+    });
+    p.silence(b);
+    p.sessions[0]
+        .handle_command(Command::Resign, p.now)
+        .expect("White may resign");
+    p.run_until(&mut d, |p| p.sessions[0].engine().is_over());
+    let mut reveal = vec![];
+    for k in p.sessions[0].engine().unopened(b) {
+        reveal.push(match &k.purpose {
+            Purpose::Deck(_) => Item::Open(sealed_protocol::body::Open {
+                purpose: k.purpose.clone(),
+                index: k.index,
+                nonce: secrets.nonce(&key(k.index)),
+                value: card_value(1).to_vec(),
+            }),
+            _ => p.opening(b, k.purpose.clone(), k.index),
+        });
+    }
+    // An envelope holds at most 64 items: the reveal goes in two.
+    for part in reveal.chunks(60) {
+        let env = p.forge_after(b, Seat(0), part.to_vec());
+        p.deliver_to(Seat(0), &env);
+    }
+    let v = run_out(p, Seat(0));
+    assert_caught(&v, b, FaultKind::CardFromTwoSlots);
+}
