@@ -238,9 +238,15 @@ impl Board {
             }
             _ => return Vec::new(),
         };
+        // A move is named by its squares (and promotion): a gained pattern adds only
+        // squares the piece could not reach, so a pawn's en passant capture is never
+        // shadowed by a sidestep onto the same empty square.
         for pattern in self.augments(from) {
             for mv in self.pattern_moves(from, pattern) {
-                if !out.contains(&mv) {
+                if !out
+                    .iter()
+                    .any(|m| m.to == mv.to && m.promotion == mv.promotion)
+                {
                     out.push(mv);
                 }
             }

@@ -425,22 +425,27 @@ impl Board {
     /// only, so a caller who wrote a double step or a card's two-square advance with
     /// another [`crate::chess::MoveKind`] is not refused for that.
     fn check_move(&self, mv: &Move, allowed: Vec<Move>, rule: &str) -> Result<Move, PlayError> {
-        let Some(found) = allowed
+        // Two moves may share their squares (a pawn's en passant capture, and the same
+        // pawn's gained sidestep to that empty square): the first version the continuing
+        // effects allow is played, the chess move before a gained one. Only when every
+        // version is refused is the move, with the first version's reason.
+        let versions: Vec<Move> = allowed
             .into_iter()
-            .find(|m| m.from == mv.from && m.to == mv.to && m.promotion == mv.promotion)
-        else {
+            .filter(|m| m.from == mv.from && m.to == mv.to && m.promotion == mv.promotion)
+            .collect();
+        let Some(first) = versions.first() else {
             return Err(PlayError::NotAllowed {
                 mv: mv.to_string(),
                 rule: rule.to_owned(),
             });
         };
-        match self.refusal(&found) {
-            Some(reason) => Err(PlayError::Refused {
-                mv: mv.to_string(),
-                reason,
-            }),
-            None => Ok(found),
+        if let Some(ok) = versions.iter().find(|m| self.refusal(m).is_none()) {
+            return Ok(*ok);
         }
+        Err(PlayError::Refused {
+            mv: mv.to_string(),
+            reason: self.refusal(first).unwrap_or(Refusal::LeavesKingAttacked),
+        })
     }
 
     /// The plain legal moves of the side to move's pieces of one kind.
