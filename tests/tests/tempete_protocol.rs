@@ -458,23 +458,9 @@ fn a_pick_of_a_slot_already_held_loses() {
 /// slots, and Black loses at once.
 #[test]
 fn one_card_number_from_two_slots_loses() {
-    use sealed_protocol::commit::{CommitKey, card_value, commitment};
     let mut p = Pair::<Tempete>::new(tempete_terms(&[], 7), 77);
     let b = Seat(1);
-    let game = p.sessions[1].engine().terms().game();
-    let secrets = p.sessions[1].secrets().expect("secrets").clone();
-    let forged: Vec<_> = (0..68)
-        .map(|i| {
-            let key = CommitKey {
-                seat: b,
-                purpose: Purpose::Deck(deck_name()),
-                index: i,
-            };
-            commitment(game, &key, &secrets.nonce(&key), &card_value(1))
-        })
-        .collect();
-    let env = sealed_conformance::scenarios::b_join(&p, &[(Purpose::Deck(deck_name()), forged)]);
-    p.inject(&env);
+    let secrets = black_joins_with_card_1_everywhere(&mut p);
     // White plays honestly; Black's own session cannot open a forged deck, so its plays
     // are forged: card 1 (a pawn rush) from each of its first two dealt slots.
     let mut d: [Decide<Tempete>; 2] = [bots().into_iter().next().unwrap(), Box::new(|_| None)];
@@ -494,17 +480,7 @@ fn one_card_number_from_two_slots_loses() {
             .into_iter()
             .next()
             .expect("a pawn can rush");
-        let key = CommitKey {
-            seat: b,
-            purpose: Purpose::Deck(deck_name()),
-            index: slot,
-        };
-        let open = Item::Open(sealed_protocol::body::Open {
-            purpose: key.purpose.clone(),
-            index: slot,
-            nonce: secrets.nonce(&key),
-            value: card_value(1).to_vec(),
-        });
+        let open = open_as_card_1(&secrets, slot);
         let act = Act::Turn {
             start: None,
             card: Some(CardUse::new(CardRef::Slot(slot), &rush.params)),
@@ -571,22 +547,10 @@ fn deal_indices_that_the_revealed_seed_does_not_produce_lose() {
 fn a_deck_that_is_not_a_permutation_loses_at_the_reveal() {
     use sealed_games::tempete::act::Answer;
     use sealed_games::tempete::state::Pending;
-    use sealed_protocol::commit::{CommitKey, card_value, commitment};
     use sealed_protocol::session::Command;
     let mut p = Pair::<Tempete>::new(tempete_terms(&[("ply-limit", "20")], 9), 99);
     let b = Seat(1);
-    let game = p.sessions[1].engine().terms().game();
-    let secrets = p.sessions[1].secrets().expect("secrets").clone();
-    let key = |i: u32| CommitKey {
-        seat: b,
-        purpose: Purpose::Deck(deck_name()),
-        index: i,
-    };
-    let forged: Vec<_> = (0..68)
-        .map(|i| commitment(game, &key(i), &secrets.nonce(&key(i)), &card_value(1)))
-        .collect();
-    let env = sealed_conformance::scenarios::b_join(&p, &[(Purpose::Deck(deck_name()), forged)]);
-    p.inject(&env);
+    let secrets = black_joins_with_card_1_everywhere(&mut p);
     // Black moves without cards (it could not open a forged slot in play anyway).
     let plain: Decide<Tempete> = Box::new(|s: &Session<Tempete>| {
         let st = s.engine().state()?;
@@ -634,12 +598,7 @@ fn a_deck_that_is_not_a_permutation_loses_at_the_reveal() {
     let mut reveal = vec![];
     for k in p.sessions[0].engine().unopened(b) {
         reveal.push(match &k.purpose {
-            Purpose::Deck(_) => Item::Open(sealed_protocol::body::Open {
-                purpose: k.purpose.clone(),
-                index: k.index,
-                nonce: secrets.nonce(&key(k.index)),
-                value: card_value(1).to_vec(),
-            }),
+            Purpose::Deck(_) => open_as_card_1(&secrets, k.index),
             _ => p.opening(b, k.purpose.clone(), k.index),
         });
     }
@@ -650,4 +609,40 @@ fn a_deck_that_is_not_a_permutation_loses_at_the_reveal() {
     }
     let v = run_out(p, Seat(0));
     assert_caught(&v, b, FaultKind::CardFromTwoSlots);
+}
+
+/// The commitment key of slot `slot` of Black's deck.
+fn black_slot(slot: u32) -> sealed_protocol::commit::CommitKey {
+    sealed_protocol::commit::CommitKey {
+        seat: Seat(1),
+        purpose: Purpose::Deck(deck_name()),
+        index: slot,
+    }
+}
+
+/// Black joins having committed card 1 to every slot of its deck, which is then no
+/// permutation of the list; returns Black's secrets, whose nonces open those slots.
+fn black_joins_with_card_1_everywhere(p: &mut Pair<Tempete>) -> sealed_protocol::session::Secrets {
+    use sealed_protocol::commit::{card_value, commitment};
+    let game = p.sessions[1].engine().terms().game();
+    let secrets = p.sessions[1].secrets().expect("secrets").clone();
+    let forged: Vec<_> = (0..68)
+        .map(|i| {
+            let key = black_slot(i);
+            commitment(game, &key, &secrets.nonce(&key), &card_value(1))
+        })
+        .collect();
+    let env = sealed_conformance::scenarios::b_join(p, &[(Purpose::Deck(deck_name()), forged)]);
+    p.inject(&env);
+    secrets
+}
+
+/// Black's opening of `slot` as card 1, as its forged deck committed.
+fn open_as_card_1(secrets: &sealed_protocol::session::Secrets, slot: u32) -> Item {
+    Item::Open(sealed_protocol::body::Open {
+        purpose: Purpose::Deck(deck_name()),
+        index: slot,
+        nonce: secrets.nonce(&black_slot(slot)),
+        value: sealed_protocol::commit::card_value(1).to_vec(),
+    })
 }
