@@ -1173,6 +1173,20 @@ impl Naming<'_> {
     }
 }
 
+/// A wire move's squares and its promotion suffix (`=Q` or nothing); for indices that
+/// are no squares, the text to write instead.
+fn move_parts(m: WireMove) -> Result<(Square, Square, String), String> {
+    let (Some(from), Some(to)) = (Square::from_index(m.from), Square::from_index(m.to)) else {
+        return Err(format!("{}{}", sq_text(m.from), sq_text(m.to)));
+    };
+    let promo = m
+        .promotion
+        .and_then(kind_of)
+        .map(|k| format!("={}", k.upper()))
+        .unwrap_or_default();
+    Ok((from, to, promo))
+}
+
 /// A plain move in SAN, disambiguated against the plain moves of `board` so that
 /// [`resolve`] reads it back; LAN if nothing shorter does.
 fn san_text(board: &Board, m: WireMove) -> String {
@@ -1183,14 +1197,10 @@ fn san_text(board: &Board, m: WireMove) -> String {
             == Some(m)
     };
     let pos = board.position();
-    let (Some(from), Some(to)) = (Square::from_index(m.from), Square::from_index(m.to)) else {
-        return format!("{}{}", sq_text(m.from), sq_text(m.to));
+    let (from, to, promo) = match move_parts(m) {
+        Ok(parts) => parts,
+        Err(text) => return text,
     };
-    let promo = m
-        .promotion
-        .and_then(kind_of)
-        .map(|k| format!("={}", k.upper()))
-        .unwrap_or_default();
     let lan = format!("{from}{to}{promo}");
     let Some(piece) = pos.piece_at(from) else {
         return lan;
@@ -1230,14 +1240,10 @@ fn piece_letter(k: Kind) -> String {
 
 /// A card move in LAN (`Ng1-f3`, `e7xd8=Q`, `O-O`), checked to read back.
 fn lan_text(board: &Board, pieces: &[(Square, Kind)], m: WireMove) -> String {
-    let (Some(from), Some(to)) = (Square::from_index(m.from), Square::from_index(m.to)) else {
-        return format!("{}{}", sq_text(m.from), sq_text(m.to));
+    let (from, to, promo) = match move_parts(m) {
+        Ok(parts) => parts,
+        Err(text) => return text,
     };
-    let promo = m
-        .promotion
-        .and_then(kind_of)
-        .map(|k| format!("={}", k.upper()))
-        .unwrap_or_default();
     let pos = board.position();
     let kind = pieces
         .iter()
