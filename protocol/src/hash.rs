@@ -114,6 +114,8 @@ pub mod tag {
     pub const DRAW_CHAIN: &str = "sealed/v1/draw-chain";
     /// The pick of a draw from a public pool.
     pub const DRAW: &str = "sealed/v1/draw";
+    /// Digest of a private log's chains, posted in public (§8.11).
+    pub const SUBLOG: &str = "sealed/v1/sublog";
     /// Signature context of an envelope.
     pub const SIGN_ENVELOPE: &str = "sealed/v1/sign/envelope";
     /// Signature context of a proposal.

@@ -14,7 +14,8 @@
 //! - [`verdict`]: proofs, claims and results;
 //! - [`transcript`]: the file anyone can verify;
 //! - [`session`]: one seat's live state machine;
-//! - [`rules`]: the trait a game implements.
+//! - [`rules`]: the trait a game implements;
+//! - [`hidden`]: private logs and the end-of-game audit of what no seat could judge live.
 //!
 //! The byte-level specification is `spec/PROTOCOL.md` in the repository.
 
@@ -25,6 +26,7 @@ pub mod engine;
 pub mod envelope;
 pub mod fault;
 pub mod hash;
+pub mod hidden;
 pub mod ids;
 pub mod keys;
 pub mod outcome;

@@ -11,6 +11,7 @@
 use core::fmt::Debug;
 
 use crate::hash::Hash;
+use crate::hidden::{Audit, Posted, Revealed};
 use crate::ids::{EnvRef, LogId, Name, Seat};
 use crate::outcome::{Outcome, SeatResult};
 use crate::proposal::Terms;
@@ -214,6 +215,29 @@ pub trait Rules: Sized + Clone {
     fn audience(&self, log: LogId) -> Option<Vec<Seat>> {
         let _ = log;
         None
+    }
+
+    /// Judges an act posted to a private log by a member of its audience, from what
+    /// every member knows: the log's earlier accepted acts (in order, each seen by the
+    /// next). Whether it is *true* waits for [`Rules::audit`]. Default: a game has no
+    /// private acts.
+    fn private_act(
+        &self,
+        log: LogId,
+        seat: Seat,
+        act: &[u8],
+        earlier: &[Posted],
+    ) -> Result<(), Violation> {
+        let _ = (log, seat, act, earlier);
+        Err(Violation("this game has no private acts".into()))
+    }
+
+    /// Re-judges, once the game is over and every setup is open, what no seat could judge
+    /// live: every signed act proven false, and what could not be checked. Default:
+    /// nothing to audit.
+    fn audit(&self, revealed: &Revealed<'_>) -> Audit {
+        let _ = revealed;
+        Audit::default()
     }
 
     /// Combines endings made concurrently (none saw another), e.g. two resignations.

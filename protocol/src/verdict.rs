@@ -45,6 +45,9 @@ pub enum ClaimAbout {
     WithheldClose,
     /// Envelopes of the accused are acknowledged (or follow a gap) but absent.
     MissingEnvelopes,
+    /// The game's end-of-game audit lacks something the accused should have posted or
+    /// published (a private log, its seal).
+    Unaudited,
 }
 
 /// A claim with its evidence.
@@ -140,6 +143,19 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     }
 
     if !declined {
+        for gap in engine.audit().gaps {
+            suspects.insert(gap.against);
+            push_unique(
+                &mut claims,
+                ClaimView {
+                    by: None,
+                    against: gap.against,
+                    about: ClaimAbout::Unaudited,
+                    evidence: gap.what,
+                    open: true,
+                },
+            );
+        }
         if over {
             for seat in terms.seats() {
                 if !engine.unopened(seat).is_empty() {

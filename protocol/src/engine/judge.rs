@@ -19,9 +19,9 @@ use crate::outcome::Outcome;
 use crate::rules::{ActCtx, DrawResult, OpenedSlot, Rules};
 
 /// A rule broken: the kind and a sentence.
-type Broken = (FaultKind, String);
+pub(super) type Broken = (FaultKind, String);
 
-fn broken(kind: FaultKind, detail: impl Into<String>) -> Broken {
+pub(super) fn broken(kind: FaultKind, detail: impl Into<String>) -> Broken {
     (kind, detail.into())
 }
 
@@ -101,7 +101,7 @@ impl<R: Rules> Engine<R> {
             ));
         }
         if !u.log.is_public() {
-            return self.judge_private(env);
+            return self.judge_private(env, clock);
         }
         // The first envelope's acceptance and start commitments come first in its body.
         let skip = if u.seq == 0 {
@@ -114,23 +114,6 @@ impl<R: Rules> Engine<R> {
             self.judge_item(item, at, seat, u.clock, clock, &mut scratch)?;
         }
         Ok(())
-    }
-
-    /// Private logs carry the referee exchanges of games that have them; until a game
-    /// defines what they hold, nothing may be posted there.
-    fn judge_private(&mut self, env: &Signed) -> Result<(), Broken> {
-        match env
-            .unsigned()
-            .body
-            .iter()
-            .find(|i| !matches!(i, Item::Close))
-        {
-            None => Ok(()),
-            Some(_) => Err(broken(
-                FaultKind::OutOfPhase,
-                "this game defines no private-log items",
-            )),
-        }
     }
 
     /// The first public envelope: acceptance (unless proposer) and start commitments.
@@ -278,7 +261,7 @@ impl<R: Rules> Engine<R> {
         want
     }
 
-    fn over_in(&self, clock: &Clock) -> bool {
+    pub(super) fn over_in(&self, clock: &Clock) -> bool {
         self.game
             .terminal
             .iter()

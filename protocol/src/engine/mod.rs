@@ -7,6 +7,7 @@
 
 mod judge;
 mod ledger;
+mod private;
 mod store;
 
 use std::collections::BTreeMap;
@@ -77,6 +78,12 @@ pub(crate) struct GameTrack<S> {
     pub claims: Vec<ClaimRecord>,
     /// Chain faults whose proofs an envelope has posted.
     pub posted: Vec<(EnvRef, FaultKind)>,
+    /// Accepted private acts, per log, in order.
+    pub private: BTreeMap<LogId, Vec<crate::hidden::Posted>>,
+    /// Setup seeds shown in private logs.
+    pub shown: Vec<crate::hidden::Shown>,
+    /// Where each private chain was sealed (its first close).
+    pub sealed: BTreeMap<ChainId, EnvRef>,
 }
 
 /// Replays one game.
@@ -138,6 +145,9 @@ impl<R: Rules> Engine<R> {
                 offers: vec![],
                 claims: vec![],
                 posted: vec![],
+                private: BTreeMap::new(),
+                shown: vec![],
+                sealed: BTreeMap::new(),
             },
             faults: vec![],
             notes: vec![],
@@ -360,9 +370,17 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Every proven fault: those found judging envelopes and the chain faults, sorted.
+    /// The end-of-game audit's findings are among them once it can run (§10.1).
     pub fn all_faults(&self) -> Vec<Fault> {
         let mut all = self.faults.clone();
         all.extend(self.chain_faults().into_iter().map(|(f, _)| f));
+        all.extend(self.audit().findings.into_iter().map(|f| Fault {
+            seat: f.seat,
+            role: self.role_of(f.seat),
+            at: f.at,
+            kind: FaultKind::GameRule,
+            detail: f.detail,
+        }));
         all.sort();
         all.dedup();
         all

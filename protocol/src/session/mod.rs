@@ -67,6 +67,27 @@ pub enum Command {
         /// A pool of this seat whose next draw to open in the same envelope.
         open_draw: Option<Name>,
     },
+    /// Make a game act in a private log this seat is in (a referee exchange).
+    PrivateAct {
+        /// The log.
+        log: LogId,
+        /// The act, encoded by the game.
+        act: Vec<u8>,
+    },
+    /// Show this seat's setup seed to a private log's audience (its referee), before
+    /// the end: the opening is checked against the public commitment at once.
+    ShowSetup {
+        /// The log.
+        log: LogId,
+        /// Which of this seat's setups.
+        setup: Name,
+    },
+    /// Seal a private log: this seat posts nothing more to it, and the seal's
+    /// acknowledgements fix how much of the log's other chains it covers.
+    Seal {
+        /// The log.
+        log: LogId,
+    },
     /// Resign.
     Resign,
     /// Offer a draw.
@@ -348,6 +369,37 @@ impl<R: Rules> Session<R> {
             to,
         });
         Ok(())
+    }
+
+    /// Once the game is over every private log is public (§8.11): sends the envelopes of
+    /// the logs this seat is in to the seats outside them. Peers that miss them get them
+    /// again from the nodes' repair rounds.
+    fn publish_private(&mut self) {
+        let (chains, _) = self.engine.stored();
+        let mut out = vec![];
+        for env in chains {
+            let log = env.unsigned().log;
+            if log.is_public() {
+                continue;
+            }
+            let members = self.engine.rules().audience(log).unwrap_or_default();
+            if !members.contains(&self.seat) {
+                continue;
+            }
+            let to: Vec<Seat> = self
+                .engine
+                .terms()
+                .seats()
+                .filter(|s| !members.contains(s))
+                .collect();
+            if !to.is_empty() {
+                out.push(Action::Send {
+                    env: Box::new(env.clone()),
+                    to,
+                });
+            }
+        }
+        self.outbox.extend(out);
     }
 
     fn audience(&self, log: LogId) -> Vec<Seat> {

@@ -127,6 +127,37 @@ impl Phase {
                 p.act(s, cmd, now)?;
                 Ok(Phase::Play(Playing))
             }
+            (Phase::Play(_), Command::PrivateAct { log, act }) => {
+                s.send(log, vec![Item::Act(act)], now)?;
+                Ok(Phase::Play(Playing))
+            }
+            (
+                p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)),
+                Command::ShowSetup { log, setup },
+            ) => {
+                if log.is_public() {
+                    return Err(SessionError::Refused(
+                        "a setup is shown in a private log only".into(),
+                    ));
+                }
+                let item = s
+                    .open_item(Purpose::Setup(setup.clone()), 0)
+                    .ok_or_else(|| {
+                        SessionError::Refused(format!("this seat has no setup {setup}"))
+                    })?;
+                s.send(log, vec![item], now)?;
+                Ok(p)
+            }
+            (
+                p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_) | Phase::End(_)),
+                Command::Seal { log },
+            ) => {
+                if log.is_public() {
+                    return Err(SessionError::Refused("only a private log is sealed".into()));
+                }
+                s.send(log, vec![Item::Close], now)?;
+                Ok(p)
+            }
             (Phase::Play(p), Command::OfferDraw) => {
                 single(s, Item::OfferDraw, now)?;
                 Ok(Phase::Play(p))
@@ -206,6 +237,7 @@ impl AwaitCommitments {
 impl AwaitCoin {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
+            s.publish_private();
             (Phase::End(Revealing::default()), true)
         } else if s.engine.coin().is_some() {
             (Phase::Play(Playing), true)
@@ -220,6 +252,7 @@ impl Playing {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
             s.outbox.push_back(Action::GameOver);
+            s.publish_private();
             return (Phase::End(Revealing::default()), true);
         }
         let sent = send_due_deals(s, now);
