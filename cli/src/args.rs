@@ -83,7 +83,7 @@ pub enum Command {
     },
     /// Propose a game to a peer.
     New {
-        /// Variant: duel, cardmate, chex.
+        /// Variant: duel, cardmate, chex, tempete, stallmate.
         variant: String,
         /// The peer's address, ending in /p2p/<peer id>.
         #[arg(long)]
@@ -91,6 +91,9 @@ pub enum Command {
         /// A mailbox node both of you trust, ending in /p2p/<peer id>.
         #[arg(long)]
         mailbox: Option<String>,
+        /// The referee both of you chose, ending in /p2p/<peer id> (stallmate needs one).
+        #[arg(long)]
+        referee: Option<String>,
         /// A rule option `key=value` (repeatable), e.g. `setup=random`.
         #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
         options: Vec<String>,

@@ -76,6 +76,7 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
             options: options(variant),
             peer,
             mailbox: None,
+            referee: None,
         })
         .await?;
     output::stdout(&format!("game      {game}\nvariant   {variant}\n"));

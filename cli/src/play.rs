@@ -58,6 +58,7 @@ pub fn new(
     variant: &str,
     peer: &str,
     mailbox: Option<&str>,
+    referee: Option<&str>,
     options: &[String],
 ) -> i32 {
     let mut opts = vec![];
@@ -73,6 +74,7 @@ pub fn new(
         options: opts,
         peer: peer.into(),
         mailbox: mailbox.map(str::to_owned),
+        referee: referee.map(str::to_owned),
     };
     done(ask(home, req), |v| {
         format!("{}\n", v.as_str().unwrap_or_default())

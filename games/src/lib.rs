@@ -8,6 +8,7 @@ pub mod chess;
 pub mod chex;
 pub mod duel;
 pub mod replay;
+pub mod stallmate;
 pub mod table;
 pub mod tempete;
 pub mod variant;

@@ -50,6 +50,7 @@ use crate::cardmate::{self, Cardmate};
 use crate::chex::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use crate::chex::{self, Chex};
 use crate::duel::{self, Duel};
+use crate::stallmate::peer::Stallmate;
 use crate::tempete::Tempete;
 use crate::variant::Variant;
 
@@ -99,6 +100,10 @@ pub trait Table: Send {
     /// A clear error naming why on bad notation, an illegal move, or not this seat's
     /// turn; parsing never changes anything.
     fn parse_action(&self, text: &str) -> Result<Command, String>;
+    /// What this seat must do now, whatever a person or bot decides: the game's duties
+    /// at time `now` (Secret Stallmate's referee answers and closes periods; its players
+    /// show their setups to the referee). The node applies them as they come due.
+    fn duty(&self, now: u64) -> Option<Command>;
     /// What a random bot does now, `pick` choosing among its options; `None` when it
     /// has nothing to do. It accepts the proposal, and makes a random legal act when
     /// [`Table::my_turn`].
@@ -126,7 +131,8 @@ pub trait Table: Send {
     /// kept beside them as evidence. Feeding them to [`restore`] rebuilds the table.
     fn envelopes(&self) -> Vec<Vec<u8>>;
     /// The envelopes of every chain `audience` may see (public chains; a private log's
-    /// chains only if the game puts `audience` in that log's audience) beyond the
+    /// chains only if the game puts `audience` in that log's audience, or once the game
+    /// is over) beyond the
     /// counts `have` says the other side holds (a chain missing from `have` counts 0),
     /// in chain order.
     fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>>;
@@ -165,6 +171,7 @@ const VARIANTS: &[&str] = &[
     cardmate::VARIANT,
     chex::VARIANT,
     crate::tempete::VARIANT,
+    crate::stallmate::peer::VARIANT,
 ];
 
 /// The variants a table can be opened for.
@@ -190,6 +197,7 @@ pub fn open(
         Variant::Cardmate => Seated::<Cardmate>::boxed(Session::new(terms, key, entropy, now)?),
         Variant::Chex => Seated::<Chex>::boxed(Session::new(terms, key, entropy, now)?),
         Variant::Tempete => Seated::<Tempete>::boxed(Session::new(terms, key, entropy, now)?),
+        Variant::Stallmate => Seated::<Stallmate>::boxed(Session::new(terms, key, entropy, now)?),
     })
 }
 
@@ -215,11 +223,15 @@ pub fn restore(
         Variant::Tempete => {
             Seated::<Tempete>::boxed(Session::restore(terms, key, secrets, envelopes, now)?)
         }
+        Variant::Stallmate => {
+            Seated::<Stallmate>::boxed(Session::restore(terms, key, secrets, envelopes, now)?)
+        }
     })
 }
 
 /// A signed two-player proposal: `me` is seat 0 (the proposer; White, Forehand, …)
-/// and `opponent` seat 1. The options are sorted by key, as the proposal requires,
+/// and `opponent` seat 1; a `referee`, when the game has one (Secret Stallmate),
+/// seat 2. The options are sorted by key, as the proposal requires,
 /// and checked by building the variant's rules from the terms, so an unknown option
 /// or value is refused now with the game's own message rather than by the opponent.
 pub fn propose(
@@ -227,6 +239,7 @@ pub fn propose(
     options: &[(String, String)],
     me: &SecretKey,
     opponent: [u8; 32],
+    referee: Option<[u8; 32]>,
     mailboxes: Vec<MailboxSpec>,
     now: u64,
     nonce: [u8; 32],
@@ -249,11 +262,17 @@ pub fn propose(
         key,
         name: String::new(),
     };
+    let mut seats = vec![seat(me.public().to_bytes()), seat(opponent)];
+    seats.extend(referee.map(|key| SeatSpec {
+        role: Role::Referee,
+        key,
+        name: String::new(),
+    }));
     let proposal = Proposal {
         version: VERSION,
         variant: Name::new(v.name()).map_err(|e| e.to_string())?,
         options: opts,
-        seats: vec![seat(me.public().to_bytes()), seat(opponent)],
+        seats,
         mailboxes,
         proposer: Seat(0),
         clock: now,
@@ -267,6 +286,7 @@ pub fn propose(
         Variant::Cardmate => Engine::<Cardmate>::new(terms).map(drop),
         Variant::Chex => Engine::<Chex>::new(terms).map(drop),
         Variant::Tempete => Engine::<Tempete>::new(terms).map(drop),
+        Variant::Stallmate => Engine::<Stallmate>::new(terms).map(drop),
     };
     checked.map_err(|e| e.0)?;
     Ok(signed)
@@ -310,6 +330,20 @@ pub(crate) trait Game: Rules<State: Send> + Send + 'static {
 
     /// The game as PGN, for games on a chess board.
     fn pgn(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
+        None
+    }
+
+    /// The seat whose act a person or bot is awaited for. Default: the one the rules
+    /// name. A game whose moves are made in private logs (Secret Stallmate) names the
+    /// mover, though in public only the referee acts.
+    fn acting(s: &Session<Self>, _state: &Self::State) -> Option<Seat> {
+        s.engine().to_act()
+    }
+
+    /// What the seat must do now whatever a person or bot decides, at time `now`
+    /// (Secret Stallmate: show one's setup to the referee; the referee's answers and
+    /// period closes). Default: no duties.
+    fn duty(_s: &Session<Self>, _now: u64) -> Option<Command> {
         None
     }
 }
@@ -463,7 +497,18 @@ impl<R: Game> Table for Seated<R> {
     }
 
     fn to_act(&self) -> Option<Seat> {
-        self.session.engine().to_act()
+        let e = self.session.engine();
+        match self.state() {
+            Some(state) if !e.is_over() => R::acting(&self.session, state),
+            _ => e.to_act(),
+        }
+    }
+
+    fn duty(&self, now: u64) -> Option<Command> {
+        if self.is_done() {
+            return None;
+        }
+        R::duty(&self.session, now)
     }
 
     fn my_turn(&self) -> bool {
@@ -662,8 +707,11 @@ impl<R: Game> Table for Seated<R> {
     fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>> {
         let e = self.session.engine();
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
+        // Once the game is over every private log is public (spec/PROTOCOL.md §8.11.4).
+        let over = e.is_over();
         let visible = |c: ChainId| {
             c.log.is_public()
+                || over
                 || e.rules()
                     .audience(c.log)
                     .is_some_and(|a| a.contains(&audience))

@@ -7,6 +7,8 @@ use crate::cardmate::{self, Cardmate};
 use crate::chex::{self, Chex};
 use crate::duel::{self, Duel};
 use crate::replay::{ReplayError, Replayed};
+use crate::stallmate::peer::Stallmate;
+use crate::stallmate::{self};
 use crate::tempete::{self, Tempete};
 
 /// Every variant this build knows.
@@ -20,6 +22,8 @@ pub enum Variant {
     Chex,
     /// Tempête sur l'Echiquier by mail (seed 000).
     Tempete,
+    /// Secret Stallmate (seed 001), with a referee peer.
+    Stallmate,
 }
 
 impl Variant {
@@ -29,6 +33,7 @@ impl Variant {
         Variant::Cardmate,
         Variant::Chex,
         Variant::Tempete,
+        Variant::Stallmate,
     ];
 
     /// By name.
@@ -43,6 +48,7 @@ impl Variant {
             Variant::Cardmate => cardmate::VARIANT,
             Variant::Chex => chex::VARIANT,
             Variant::Tempete => tempete::VARIANT,
+            Variant::Stallmate => stallmate::peer::VARIANT,
         }
     }
 
@@ -53,6 +59,7 @@ impl Variant {
             Variant::Cardmate => cardmate::replay(text),
             Variant::Chex => chex::engine::replay(text),
             Variant::Tempete => tempete::score::replay(text),
+            Variant::Stallmate => stallmate::record::replay(text),
         }
     }
 }
@@ -77,6 +84,7 @@ pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
         Some(Variant::Cardmate) => Ok(check_with_terms::<Cardmate>(&file, terms)?.1),
         Some(Variant::Chex) => Ok(check_with_terms::<Chex>(&file, terms)?.1),
         Some(Variant::Tempete) => Ok(check_with_terms::<Tempete>(&file, terms)?.1),
+        Some(Variant::Stallmate) => Ok(check_with_terms::<Stallmate>(&file, terms)?.1),
         None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

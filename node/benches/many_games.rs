@@ -269,6 +269,7 @@ async fn run(n: usize) -> bool {
                 options: vec![],
                 peer: b_addr.clone(),
                 mailbox: None,
+                referee: None,
             })
         }))
         .await

@@ -250,6 +250,7 @@ impl Sealed {
                     options: vec![("cards".into(), "64".into()), ("hand".into(), "1".into())],
                     peer: self.b_addr.clone(),
                     mailbox: None,
+                    referee: None,
                 })
                 .await
                 .unwrap();

@@ -91,6 +91,9 @@ pub struct ProposeArgs {
     pub peer: Multiaddr,
     /// A mailbox's address, ending in `/p2p/<peer id>`.
     pub mailbox: Option<Multiaddr>,
+    /// The referee's address, ending in `/p2p/<peer id>`, for a game that has one
+    /// (Secret Stallmate).
+    pub referee: Option<Multiaddr>,
 }
 
 /// The node's identity and addresses.
@@ -501,12 +504,24 @@ impl Actor {
         if args.peer.iter().any(|p| !matches!(p, Protocol::P2p(_))) {
             self.learn(peer, args.peer.clone());
         }
+        let referee = match &args.referee {
+            Some(r) => {
+                let rp = peer_of(r).ok_or("the referee address must end in /p2p/<peer id>")?;
+                let key = key_of(&rp).ok_or("the referee peer id does not hold an Ed25519 key")?;
+                if r.iter().any(|p| !matches!(p, Protocol::P2p(_))) {
+                    self.learn(rp, r.clone());
+                }
+                Some(key)
+            }
+            None => None,
+        };
         let nonce = crate::home::random32().map_err(|e| e.to_string())?;
         let signed = table::propose(
             &args.variant,
             &args.options,
             &self.key,
             opponent,
+            referee,
             mailboxes,
             now_ms(),
             nonce,
@@ -847,6 +862,8 @@ impl Actor {
     /// Lets the bots act in the games that changed since they last looked (a bot's
     /// own act changes its game, so a bot that can go on does, up to 64 acts a call).
     fn run_bots(&mut self) {
+        let dirty: Vec<[u8; 32]> = self.bot_dirty.iter().copied().collect();
+        self.run_duties(dirty);
         for _ in 0..64 {
             let ids: Vec<[u8; 32]> = self
                 .bot_dirty
@@ -876,6 +893,25 @@ impl Actor {
                     p.record.status = GameStatus::Active;
                     let _ = self.store.set_status(&id, GameStatus::Active);
                 }
+            }
+        }
+    }
+
+    /// Applies the duties the games give this node's seats (a referee's answers and
+    /// period closes, a player's setup shown to the referee), whoever decides the
+    /// seat's moves: a duty is never a choice. At most 64 per game per call.
+    fn run_duties(&mut self, ids: Vec<[u8; 32]>) {
+        for id in ids {
+            for _ in 0..64 {
+                let now = now_ms();
+                let Some(cmd) = self.played.get(&id).and_then(|p| p.table.duty(now)) else {
+                    break;
+                };
+                if let Err(e) = self.apply_bot(id, cmd) {
+                    tracing::warn!(game = %hex::encode(&id[..4]), "duty refused: {e}");
+                    break;
+                }
+                self.bot_dirty.insert(id);
             }
         }
     }
@@ -919,6 +955,15 @@ impl Actor {
             }
         }
         self.claim_timeouts();
+        // Duties can come due with time alone (a move period ends), so every game is
+        // looked at on each tick.
+        let ids: Vec<[u8; 32]> = self
+            .played
+            .iter()
+            .filter(|(_, p)| !p.table.is_done())
+            .map(|(id, _)| *id)
+            .collect();
+        self.run_duties(ids);
         self.run_bots();
     }
 

@@ -37,6 +37,9 @@ pub enum ControlRequest {
         peer: String,
         /// A mailbox's address with `/p2p/<id>`.
         mailbox: Option<String>,
+        /// The referee's address with `/p2p/<id>` (Secret Stallmate).
+        #[serde(default)]
+        referee: Option<String>,
     },
     /// Accept.
     Accept {
@@ -154,22 +157,27 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             options,
             peer,
             mailbox,
+            referee,
         } => {
             let peer = peer.parse().map_err(|e| format!("peer {peer:?}: {e}"));
             let mailbox = mailbox
                 .map(|m| m.parse().map_err(|e| format!("mailbox {m:?}: {e}")))
                 .transpose();
-            match (peer, mailbox) {
-                (Ok(peer), Ok(mailbox)) => node
+            let referee = referee
+                .map(|m| m.parse().map_err(|e| format!("referee {m:?}: {e}")))
+                .transpose();
+            match (peer, mailbox, referee) {
+                (Ok(peer), Ok(mailbox), Ok(referee)) => node
                     .propose(ProposeArgs {
                         variant,
                         options,
                         peer,
                         mailbox,
+                        referee,
                     })
                     .await
                     .map(Value::String),
-                (Err(e), _) | (_, Err(e)) => Err(e),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
             }
         }
         ControlRequest::Accept { game } => node.accept(&game).await.map(|()| Value::Null),

@@ -65,6 +65,7 @@ async fn a_whole_game_through_a_mailbox_between_players_never_online_together() 
             ],
             peer: format!("/p2p/{pb}").parse().unwrap(),
             mailbox: Some(maddr.clone()),
+            referee: None,
         })
         .await
         .unwrap();
@@ -154,6 +155,7 @@ async fn players_who_know_only_the_relay_play_through_it() {
             options: vec![("ply-limit".into(), "60".into())],
             peer: circuit.parse().unwrap(),
             mailbox: None,
+            referee: None,
         })
         .await
         .unwrap();
@@ -179,6 +181,7 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
             options: vec![],
             peer: format!("/p2p/{pb}").parse().unwrap(),
             mailbox: None,
+            referee: None,
         })
         .await
         .unwrap();

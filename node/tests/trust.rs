@@ -72,6 +72,7 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
             options: vec![],
             peer: addr(&b.h).await,
             mailbox: None,
+            referee: None,
         })
         .await
         .unwrap();
@@ -200,6 +201,7 @@ async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
             options: vec![("ply-limit".into(), "120".into())],
             peer: addr(&b.h).await,
             mailbox: None,
+            referee: None,
         })
         .await
         .unwrap();

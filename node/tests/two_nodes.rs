@@ -17,6 +17,7 @@ async fn play(variant: &str, options: Vec<(String, String)>) {
             options,
             peer,
             mailbox: None,
+            referee: None,
         })
         .await
         .unwrap();

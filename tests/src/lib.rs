@@ -8,5 +8,6 @@ pub mod pair;
 pub mod race;
 pub mod scenarios;
 pub mod sim;
+pub mod stallmate_kit;
 pub mod tempete_kit;
 pub mod vectors;

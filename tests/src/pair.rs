@@ -17,6 +17,9 @@ use crate::sim::test_key;
 /// A seat's decision function.
 pub type Decide<R> = Box<dyn FnMut(&Session<R>) -> Option<Command>>;
 
+/// A seat's decision function that is told the time (milliseconds).
+pub type DecideAt<R> = Box<dyn FnMut(&Session<R>, u64) -> Option<Command>>;
+
 /// Sessions delivering to each other at once, in a fixed order.
 pub struct Pair<R: Rules> {
     /// The sessions, by seat.
@@ -131,6 +134,52 @@ impl<R: Rules> Pair<R> {
             self.collect();
             if !moved {
                 return true;
+            }
+        }
+        false
+    }
+
+    /// Like [`Pair::run_until`], for games whose seats act on time as well as on
+    /// messages (a referee closing move periods): each decider is told the time and is
+    /// asked again until it has nothing more to do at that time (as a node applies
+    /// duties), and a round in which nothing moves lets `idle_step` milliseconds pass
+    /// instead of ending the run. Returns whether `stop` held within the step budget.
+    pub fn run_clocked(
+        &mut self,
+        deciders: &mut [DecideAt<R>],
+        idle_step: u64,
+        mut stop: impl FnMut(&Self) -> bool,
+    ) -> bool {
+        for _ in 0..100_000 {
+            if stop(self) {
+                return true;
+            }
+            self.now += 1;
+            let mut moved = false;
+            for (i, d) in deciders.iter_mut().enumerate() {
+                let s = &mut self.sessions[i];
+                if matches!(s.phase(), Phase::Decide(_)) {
+                    s.handle_command(Command::Accept, self.now).expect("accept");
+                    moved = true;
+                } else {
+                    // As a node does: whatever is due now is done now, one after another.
+                    for _ in 0..64 {
+                        let Some(cmd) = d(s, self.now) else { break };
+                        s.handle_command(cmd, self.now)
+                            .expect("an honest decision is accepted");
+                        moved = true;
+                    }
+                }
+            }
+            self.collect();
+            let batch = std::mem::take(&mut self.pending);
+            moved |= !batch.is_empty();
+            for (to, bytes) in batch {
+                let _ = self.sessions[to.index()].handle_envelope(&bytes, self.now);
+            }
+            self.collect();
+            if !moved {
+                self.now += idle_step;
             }
         }
         false

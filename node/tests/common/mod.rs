@@ -74,6 +74,7 @@ pub async fn propose(
             .collect(),
         peer,
         mailbox: None,
+        referee: None,
     })
     .await
 }

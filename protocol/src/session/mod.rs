@@ -291,7 +291,13 @@ impl<R: Rules> Session<R> {
             body.push(Item::Accept);
         }
         let pools: Vec<PoolSpec> = self.engine.pools().into_iter().cloned().collect();
-        for (purpose, indices) in start_keys(self.seat, &decks, self.engine.setups(), &pools) {
+        // Only players commit at the start (spec §6.3): a referee or witness just accepts.
+        let keys = if self.engine.terms().is_player(self.seat) {
+            start_keys(self.seat, &decks, self.engine.setups(), &pools)
+        } else {
+            Default::default()
+        };
+        for (purpose, indices) in keys {
             for run in runs(&indices) {
                 let hashes = run
                     .iter()

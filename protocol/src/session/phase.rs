@@ -212,6 +212,13 @@ impl AwaitCommitments {
         if s.engine.coin_revealed(s.seat) {
             return (Phase::Coin(AwaitCoin), true);
         }
+        // A seat that is not a player has no coin seed: it waits for the players'.
+        if !s.engine.terms().is_player(s.seat) {
+            if s.engine.coin().is_some() {
+                return (Phase::Play(Playing), true);
+            }
+            return (Phase::Commit(self), false);
+        }
         let everyone = s
             .engine
             .terms()

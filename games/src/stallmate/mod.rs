@@ -1,0 +1,64 @@
+//! Secret Stallmate (seed 001): each player gets his own Chess960 army, which the other
+//! never sees, and a referee who sees both answers attempts as in Kriegspiel. The
+//! scoring is the seed's: apart from a forfeit, both players always score the same.
+//!
+//! This folder is the pure rules engine; the protocol (the referee peer, the private
+//! sub-logs, the wire acts) calls it.
+//!
+//! # Files
+//!
+//! - [`setup`] — [`Setup`], a Chess960 number, and [`Setup::from_seed`];
+//! - [`options`], [`period`] — [`Options`] and their defaults;
+//! - [`attempt`] — [`Attempt`]: a move by squares, or "Any?";
+//! - [`answer`] — [`Answer`], [`Report`], [`Capture`], [`CheckKind`]: what the mover is told;
+//! - [`checks`] — which check announcement a checking piece makes (long/short diagonal);
+//! - [`referee`] — [`Referee`]: judges attempts, keeps the record, finds endings;
+//! - [`turn`] — [`Turn`], [`Entry`]: the record of a period;
+//! - [`suppress`] — [`Silence`]: which announcements the opponent does not hear, and the
+//!   argument for [`FIRST_POSSIBLE_TURN`];
+//! - [`announce`] — [`Heard`], [`heard`]: what the opponent hears;
+//! - [`repetition`] — when positions are the same;
+//! - [`ending`] — [`Ending`], [`scores`]: how a game ends and scores;
+//! - [`view`] — [`MoverView`]: what one player knows (his own army only);
+//! - [`bot`] — a random player that uses only a [`MoverView`];
+//! - [`record`] — the score format (writer and reader), [`pgn`] — PGN export;
+//! - `wire.rs` — how board types go on the wire inside our serde types.
+//!
+//! Every rule the seed does not state is marked *Interpretation* where it is made.
+
+pub mod acts;
+pub mod announce;
+pub mod answer;
+pub mod attempt;
+pub mod audit;
+pub mod bot;
+pub mod checks;
+pub mod ending;
+pub mod options;
+pub mod period;
+pub mod peer;
+pub mod pgn;
+pub mod record;
+pub mod referee;
+pub mod repetition;
+pub mod seat;
+pub mod setup;
+pub mod suppress;
+pub mod turn;
+pub mod view;
+mod wire;
+
+pub use announce::{Heard, heard};
+pub use answer::{Answer, BadAnswer, Capture, Capturer, CheckKind, Report};
+pub use attempt::{Attempt, BadAttempt};
+pub use ending::{BadEnding, BoardEnd, Ending, outcome, scores, seat_results};
+pub use options::{OPTION_KEYS, Options};
+pub use period::{BadPeriod, Period};
+pub use referee::{Referee, Refusal};
+pub use setup::{BadSetup, SETUPS, Setup};
+pub use suppress::{FIRST_POSSIBLE_TURN, Silence};
+pub use turn::{Entry, Turn};
+pub use view::MoverView;
+
+/// The variant's name in proposals.
+pub const VARIANT: &str = "stallmate";

@@ -1,0 +1,184 @@
+//! PGN export of a revealed Stallmate game, for any chess viewer.
+//!
+//! The seven-tag roster first (`?`, `????.??.??` and the result where the caller gives
+//! nothing), then the caller's other tags, then `Variant "Chess960"`, `SetUp "1"` and
+//! `FEN` with the combined start position (both hidden armies, X-FEN castling letters),
+//! then `WhiteSetup`, `BlackSetup`, the options (`MustTry`, `NameCapturer`, `Period`,
+//! `PlyLimit`) and, once the game is over, `Termination` and the points (`WhiteScore`,
+//! `BlackScore`).
+//!
+//! The movetext has one SAN move per period that ended with a "yes". What is not chess
+//! goes into `{…}` comments: before the move, the period's other attempts with their
+//! answers (`{any? try; d4-e5 illegal; g1-g3 illegal (not heard)}`, where "not heard"
+//! marks what the opponent was not told); after it, the move's announcements
+//! (`{capture at d5, check on file}`); at the end, the ending and the points.
+//!
+//! *Interpretation:* the `Result` tag and token. The seed scores instead of winning, and
+//! everything but a forfeit scores alike for both, so a board ending is `1/2-1/2`; a
+//! forfeit is a loss for the forfeiter (`0-1` if White forfeited); a game in progress
+//! is `*`. The points are in the tags and the closing comment.
+
+use std::fmt::Write as _;
+
+use crate::chess::Color;
+
+use super::answer::Answer;
+use super::ending::{Ending, scores};
+use super::referee::Referee;
+use super::turn::Turn;
+
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+const OPTION_TAGS: [(&str, &str); 4] = [
+    ("MustTry", "must-try"),
+    ("NameCapturer", "name-capturer"),
+    ("Period", "period"),
+    ("PlyLimit", "ply-limit"),
+];
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+fn comment(t: &str) -> String {
+    format!("{{{}}}", t.replace('}', ")").replace('{', "("))
+}
+
+/// The PGN result token of a game.
+pub fn result_token(ending: Option<&Ending>) -> &'static str {
+    match ending {
+        None => "*",
+        Some(Ending::Forfeit { by: Color::White }) => "0-1",
+        Some(Ending::Forfeit { by: Color::Black }) => "1-0",
+        Some(Ending::Board(_)) => "1/2-1/2",
+    }
+}
+
+/// The PGN of the game so far; `tags` are the caller's (`Event`, `White`, …), which
+/// replace the roster's defaults and come before the game's own tags.
+pub fn to_pgn(referee: &Referee, tags: &[(&str, &str)]) -> String {
+    let result = result_token(referee.ending());
+    let mut out = String::new();
+    let mut line = |k: &str, v: &str| {
+        let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
+    };
+    for (k, default) in ROSTER {
+        let given = tags.iter().find(|(t, _)| *t == k).map(|(_, v)| *v);
+        let v = if k == "Result" {
+            result
+        } else {
+            given.unwrap_or(default)
+        };
+        line(k, v);
+    }
+    for (k, v) in tags {
+        if !ROSTER.iter().any(|(r, _)| r == k) {
+            line(k, v);
+        }
+    }
+    line("Variant", "Chess960");
+    line("SetUp", "1");
+    line("FEN", &referee.start_position().fen());
+    line("WhiteSetup", &referee.setup(Color::White).to_string());
+    line("BlackSetup", &referee.setup(Color::Black).to_string());
+    let pairs = referee.options().to_pairs();
+    for (name, key) in OPTION_TAGS {
+        if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == key) {
+            line(name, v);
+        }
+    }
+    if let Some(ending) = referee.ending() {
+        let [w, b] = scores(ending);
+        line("Termination", &ending.to_string());
+        line("WhiteScore", &w.to_string());
+        line("BlackScore", &b.to_string());
+    }
+    out.push('\n');
+    let tokens = movetext(referee, result);
+    out.push_str(&wrap(&tokens));
+    out.push('\n');
+    out
+}
+
+/// The attempts of a period other than its "yes", as comment text.
+fn tries(turn: &Turn) -> Option<String> {
+    let parts: Vec<String> = turn
+        .entries
+        .iter()
+        .filter(|e| !matches!(e.answer, Answer::Yes(_)))
+        .map(|e| {
+            let quiet = match (&e.answer, e.silence) {
+                (Answer::PawnCaptureFirst, _) | (_, Some(_)) => " (not heard)",
+                _ => "",
+            };
+            format!("{} {}{quiet}", e.attempt, e.answer)
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+fn movetext(referee: &Referee, result: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut pos = referee.start_position();
+    let open = referee.current().filter(|t| !t.entries.is_empty());
+    for turn in referee.history().iter().chain(open) {
+        let number = match turn.mover {
+            Color::White => format!("{}.", turn.number),
+            Color::Black => format!("{}...", turn.number),
+        };
+        tokens.push(number);
+        if let Some(t) = tries(turn) {
+            tokens.push(comment(&t));
+        }
+        let Some((from, to, promotion)) = turn.moved().and_then(|a| a.squares()) else {
+            continue;
+        };
+        let Some(mv) = pos.find_legal(from, to, promotion) else {
+            tokens.push(comment(&format!("{from}-{to} (not legal here)")));
+            continue;
+        };
+        tokens.push(pos.san(&mv).unwrap_or_else(|_| mv.uci()));
+        if let Some(report) = turn.report() {
+            let text = report.to_string();
+            if let Some(announced) = text.strip_prefix("yes, ") {
+                tokens.push(comment(announced));
+            }
+        }
+        pos = pos.play_unchecked(&mv);
+    }
+    if let Some(ending) = referee.ending() {
+        let [w, b] = scores(ending);
+        tokens.push(comment(&format!("{ending}: White {w:+}, Black {b:+}")));
+    }
+    tokens.push(result.to_owned());
+    tokens
+}
+
+/// Joins tokens into lines of at most 79 characters where the words allow (PGN's
+/// export limit is 255; comments may be broken at spaces).
+fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut width = 0;
+    for word in tokens.iter().flat_map(|t| t.split(' ')) {
+        if width > 0 && width + 1 + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out
+}

@@ -1,0 +1,407 @@
+//! Secret Stallmate at a table: what each seat's node knows and does.
+//!
+//! A player's node rebuilds his [`MoverView`] (his own army, the answers he got, what
+//! he heard) from his own engine; it never holds the opponent's army. The referee's
+//! node rebuilds the whole game ([`Referee`]) from the setups shown to it and the
+//! period logs, and does its duties: start the clock, answer each attempt at once, and
+//! at each period's fixed end seal the log, then post the close.
+
+use serde_json::{Value, json};
+
+use sealed_protocol::engine::Engine;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::hidden::digest;
+use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
+use sealed_protocol::session::{Command, Session};
+
+use crate::chess::{Color, Position, Square};
+use crate::table::Game;
+
+use super::acts::{self, PeriodEnd, Private, Public};
+use super::announce::heard;
+use super::attempt::Attempt;
+use super::bot;
+use super::peer::{
+    Stallmate, State, VARIANT, color, mover, period_log, seat, setup_log, setup_name,
+};
+use super::referee::Referee;
+use super::setup::Setup;
+use super::view::MoverView;
+
+/// The acts of a period's log that its seal covers (all of them while it is open).
+fn covered(e: &Engine<Stallmate>, n: u32) -> Vec<Private> {
+    let log = period_log(n);
+    let referee = e.rules().referee;
+    let moving = seat(mover(n));
+    let (mover_count, referee_count) = match seal_counts(e, log, moving) {
+        Some(c) => c,
+        None => (u64::MAX, u64::MAX),
+    };
+    e.private_acts(log)
+        .iter()
+        .filter(|p| {
+            let limit = if p.seat == referee {
+                referee_count
+            } else {
+                mover_count
+            };
+            p.at.seq < limit
+        })
+        .filter_map(|p| acts::decode(&p.bytes).ok())
+        .collect()
+}
+
+/// What the referee's seal of a period log covers: (mover's envelopes, referee's).
+fn seal_counts(e: &Engine<Stallmate>, log: LogId, moving: Seat) -> Option<(u64, u64)> {
+    let referee = e.rules().referee;
+    let seal = e.seal(ChainId { log, seat: referee })?;
+    let env = e.envelope(seal)?;
+    let mover_count = env
+        .unsigned()
+        .acks
+        .iter()
+        .find(|a| a.chain == ChainId { log, seat: moving })
+        .map_or(0, |a| a.seq + 1);
+    Some((mover_count, seal.seq))
+}
+
+/// The digest of a sealed period log (spec/PROTOCOL.md §2.3).
+fn sealed_digest(e: &Engine<Stallmate>, n: u32) -> Option<Hash> {
+    let log = period_log(n);
+    let referee = e.rules().referee;
+    let moving = seat(mover(n));
+    let (m, r) = seal_counts(e, log, moving)?;
+    let head = |s: Seat, count: u64| -> Option<Hash> {
+        if count == 0 {
+            return Some(Hash::ZERO);
+        }
+        e.envelope(EnvRef {
+            chain: ChainId { log, seat: s },
+            seq: count - 1,
+        })
+        .map(|env| env.hash)
+    };
+    let mut heads = vec![
+        (moving, m, head(moving, m)?),
+        (referee, r, head(referee, r)?),
+    ];
+    heads.sort_by_key(|h| h.0);
+    Some(digest(e.terms().game(), log, &heads))
+}
+
+/// A setup as this engine knows it (shown to it, or public after the game).
+fn army(e: &Engine<Stallmate>, side: Color) -> Option<Setup> {
+    e.setup_value(seat(side), &setup_name())
+        .map(|h| Setup::from_seed(&h.0))
+}
+
+/// The whole game as the referee knows it: both armies shown to him, every closed
+/// period as sealed, and the running period's answered attempts.
+pub fn hidden_game(e: &Engine<Stallmate>) -> Option<Referee> {
+    let state = e.state()?;
+    let mut r = Referee::new(
+        army(e, Color::White)?,
+        army(e, Color::Black)?,
+        e.rules().options,
+    );
+    state.begun?;
+    for n in 0..=state.period {
+        let mut waiting = None;
+        for act in covered(e, n) {
+            match act {
+                Private::Attempt(a) => waiting = Some(a),
+                Private::Answer(_) => {
+                    if let Some(a) = waiting.take() {
+                        let _ = r.attempt(a);
+                    }
+                }
+            }
+        }
+        if n < state.period {
+            let _ = r.end_period();
+        }
+    }
+    Some(r)
+}
+
+/// One player's knowledge, from his own engine: his army (shown to the referee by his
+/// own node), the answers in his periods, and what he heard after the opponent's.
+pub fn mover_view(e: &Engine<Stallmate>, me: Seat) -> Option<MoverView> {
+    let state = e.state()?;
+    let side = color(me);
+    let mut view = MoverView::new(side, army(e, side)?, e.rules().options);
+    for n in 0..=state.period {
+        if mover(n) == side {
+            let mut waiting = None;
+            for act in covered(e, n) {
+                match act {
+                    Private::Attempt(a) => waiting = Some(a),
+                    Private::Answer(answer) => {
+                        if let Some(a) = waiting.take() {
+                            view.record(a, answer);
+                        }
+                    }
+                }
+            }
+        } else if let Some(end) = state.heard.get(n as usize) {
+            view.hear(&end.heard);
+        }
+    }
+    Some(view)
+}
+
+/// The attempt this seat made in the running period that still waits for its answer.
+fn unanswered(e: &Engine<Stallmate>, n: u32) -> Option<Attempt> {
+    match e
+        .private_acts(period_log(n))
+        .last()
+        .and_then(|p| acts::decode::<Private>(&p.bytes).ok())
+    {
+        Some(Private::Attempt(a)) => Some(a),
+        _ => None,
+    }
+}
+
+fn sealed(e: &Engine<Stallmate>, n: u32) -> bool {
+    e.seal(ChainId {
+        log: period_log(n),
+        seat: e.rules().referee,
+    })
+    .is_some()
+}
+
+/// The referee's duties at time `now`.
+fn referee_duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
+    let e = s.engine();
+    let state = e.state()?;
+    if e.is_over() {
+        return None;
+    }
+    let Some(ends_at) = state.ends_at else {
+        // Start the clock once both armies are shown: every answer needs both.
+        let ready = army(e, Color::White).is_some() && army(e, Color::Black).is_some();
+        return ready.then(|| Command::act(acts::encode(&Public::Begin)));
+    };
+    let n = state.period;
+    let log = period_log(n);
+    if !sealed(e, n) {
+        if let Some(a) = unanswered(e, n) {
+            let mut r = hidden_game(e)?;
+            let answer = r.attempt(a).ok()?;
+            return Some(Command::PrivateAct {
+                log,
+                act: acts::encode(&Private::Answer(answer)),
+            });
+        }
+        // The period ends at its fixed time whatever happened in it, so the opponent
+        // learns nothing from when the close comes.
+        return (now >= ends_at).then_some(Command::Seal { log });
+    }
+    if now < ends_at {
+        return None;
+    }
+    let mut r = hidden_game(e)?;
+    let turn = r.end_period().ok()?;
+    let end = PeriodEnd {
+        period: n,
+        digest: sealed_digest(e, n)?,
+        heard: heard(&turn),
+        ending: r.ending().copied(),
+    };
+    Some(Command::act(acts::encode(&Public::Period(end))))
+}
+
+/// A player's duty: show his army to the referee, once, as soon as he has joined.
+fn player_duty(s: &Session<Stallmate>) -> Option<Command> {
+    let e = s.engine();
+    let me = s.seat();
+    if e.is_over() || !e.has_joined(me) || e.shown().iter().any(|x| x.owner == me) {
+        return None;
+    }
+    Some(Command::ShowSetup {
+        log: setup_log(color(me)),
+        setup: setup_name(),
+    })
+}
+
+/// Whether the player at `s` may attempt now.
+fn can_attempt(s: &Session<Stallmate>, state: &State) -> bool {
+    let e = s.engine();
+    state.begun.is_some()
+        && mover(state.period) == color(s.seat())
+        && !sealed(e, state.period)
+        && unanswered(e, state.period).is_none()
+        && mover_view(e, s.seat()).is_some_and(|v| v.my_turn())
+}
+
+fn attempt_command(state: &State, attempt: Attempt) -> Command {
+    Command::PrivateAct {
+        log: period_log(state.period),
+        act: acts::encode(&Private::Attempt(attempt)),
+    }
+}
+
+/// What the node of the seat at `s` does by itself at time `now`: a player shows his
+/// army to the referee; the referee starts the clock, answers, seals and closes.
+pub fn duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
+    <Stallmate as Game>::duty(s, now)
+}
+
+/// A random player's next attempt (the bot of [`super::bot`] on this seat's own view);
+/// `None` when the seat may not attempt now.
+pub fn bot_attempt(s: &Session<Stallmate>, pick: u64) -> Option<Command> {
+    let state = s.engine().state()?;
+    if s.seat() == s.engine().rules().referee || s.engine().is_over() {
+        return None;
+    }
+    <Stallmate as Game>::bot(s, state, pick)
+}
+
+/// A board as eight lines of text, White's side at the bottom; `.` for an empty square.
+pub fn diagram(pos: &Position) -> String {
+    let mut out = String::new();
+    for rank in (0..8u8).rev() {
+        out.push(char::from(b'1' + rank));
+        out.push(' ');
+        for file in 0..8u8 {
+            let c = Square::from_index(rank * 8 + file)
+                .and_then(|sq| pos.piece_at(sq))
+                .map_or('.', |p| p.fen_char());
+            out.push(c);
+            out.push(' ');
+        }
+        out.pop();
+        out.push('\n');
+    }
+    out.push_str("  a b c d e f g h\n");
+    out
+}
+
+impl Game for Stallmate {
+    const VARIANT: &'static str = VARIANT;
+
+    fn side(seat: Seat) -> Option<String> {
+        Some(
+            match seat.0 {
+                0 => "White",
+                1 => "Black",
+                _ => "Referee",
+            }
+            .to_owned(),
+        )
+    }
+
+    fn acting(s: &Session<Self>, state: &State) -> Option<Seat> {
+        if state.begun.is_some() {
+            Some(seat(mover(state.period)))
+        } else {
+            s.engine().to_act()
+        }
+    }
+
+    fn duty(s: &Session<Self>, now: u64) -> Option<Command> {
+        if s.seat() == s.engine().rules().referee {
+            referee_duty(s, now)
+        } else {
+            player_duty(s)
+        }
+    }
+
+    fn ready(s: &Session<Self>, state: &State) -> bool {
+        s.seat() != s.engine().rules().referee && can_attempt(s, state)
+    }
+
+    fn prompt(s: &Session<Self>, state: &State) -> String {
+        let answers = mover_view(s.engine(), s.seat())
+            .map(|v| v.entries().len())
+            .unwrap_or(0);
+        if answers == 0 {
+            format!("your move period {}: try a move or ask any?", state.period)
+        } else {
+            format!("still your period {}: try another move", state.period)
+        }
+    }
+
+    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
+        let attempt: Attempt = text.trim().parse().map_err(|e| format!("{e}"))?;
+        if !can_attempt(s, state) {
+            return Err("not your attempt now: wait for the referee".into());
+        }
+        Ok(attempt_command(state, attempt))
+    }
+
+    fn bot(s: &Session<Self>, state: &State, pick: u64) -> Option<Command> {
+        if !can_attempt(s, state) {
+            return None;
+        }
+        let view = mover_view(s.engine(), s.seat())?;
+        bot::choose(&view, pick).map(|a| attempt_command(state, a))
+    }
+
+    fn hints(_s: &Session<Self>, _state: &State) -> Vec<String> {
+        vec![
+            "<from>-<to>, e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)".into(),
+            "any? (is there a pawn capture?)".into(),
+        ]
+    }
+
+    fn board(s: &Session<Self>, state: &State) -> String {
+        let e = s.engine();
+        let mut out = String::new();
+        if s.seat() == e.rules().referee {
+            if let Some(r) = hidden_game(e) {
+                out.push_str(&diagram(r.position()));
+            }
+        } else if let Some(view) = mover_view(e, s.seat()) {
+            out.push_str("your army (the opponent's is hidden):\n");
+            out.push_str(&diagram(view.board()));
+            for (a, answer) in view.entries() {
+                out.push_str(&format!("{a}: {answer}\n"));
+            }
+        }
+        if let Some(last) = state.heard.last() {
+            let words: Vec<String> = last.heard.iter().map(ToString::to_string).collect();
+            out.push_str(&format!(
+                "period {} heard: {}\n",
+                last.period,
+                if words.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    words.join(", ")
+                }
+            ));
+        }
+        out
+    }
+
+    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+        let e = s.engine();
+        let army = |side| army(e, side).map(|x| x.letters());
+        let mine = (s.seat() != e.rules().referee)
+            .then(|| army(color(s.seat())))
+            .flatten();
+        (
+            mine.as_ref().map(|m| format!("your army: {m}")),
+            json!({ "army": mine }),
+        )
+    }
+
+    fn svg(_state: &State) -> Option<String> {
+        None
+    }
+
+    fn score(s: &Session<Self>, _state: &State, _acts: &[Public]) -> Option<String> {
+        // The whole game can be written only by who saw both armies: the referee, or
+        // anyone once the game is over and everything is published.
+        hidden_game(s.engine()).map(|r| super::record::write(&r))
+    }
+
+    fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
+        let r = hidden_game(s.engine())?;
+        let site = format!("sealed {}", s.engine().terms().game().0.short());
+        Some(super::pgn::to_pgn(
+            &r,
+            &[("Event", "sealed game"), ("Site", site.as_str())],
+        ))
+    }
+}

@@ -1,0 +1,104 @@
+//! Secret Stallmate terms, three seats and their deciders for tests: two random
+//! players who see only their own armies, and an honest referee.
+
+use sealed_games::stallmate::peer::{Stallmate, VARIANT};
+use sealed_games::stallmate::seat::{bot_attempt, duty};
+use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::proposal::{Proposal, Role, SeatSpec, Terms, VERSION};
+use sealed_protocol::session::{Command, Session};
+
+use crate::pair::{DecideAt, Pair};
+use crate::sim::test_key;
+
+/// The referee's seat in test games.
+pub const REFEREE: Seat = Seat(2);
+
+/// Terms of a Secret Stallmate between the fixed test keys: White (seat 0) proposes,
+/// Black is seat 1, the referee seat 2.
+pub fn stallmate_terms(options: &[(&str, &str)], nonce: u8) -> Terms {
+    let seats = (0..3)
+        .map(|i| SeatSpec {
+            role: if i < 2 { Role::Player } else { Role::Referee },
+            key: test_key(i).public().to_bytes(),
+            name: format!("s{i}"),
+        })
+        .collect();
+    let mut options: Vec<(Name, String)> = options
+        .iter()
+        .map(|(k, v)| (Name::new(k).expect("valid"), v.to_string()))
+        .collect();
+    options.sort();
+    let p = Proposal {
+        version: VERSION,
+        variant: Name::new(VARIANT).expect("valid"),
+        options,
+        seats,
+        mailboxes: vec![],
+        proposer: Seat(0),
+        clock: 0,
+        nonce: [nonce; 32],
+    };
+    Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+}
+
+/// A player: its duties first, then the random bot, its choices drawn from `seed`.
+pub fn player(seed: u64) -> DecideAt<Stallmate> {
+    let mut state = seed | 1;
+    Box::new(move |s: &Session<Stallmate>, now| {
+        if let Some(cmd) = duty(s, now) {
+            return Some(cmd);
+        }
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        bot_attempt(s, state >> 33)
+    })
+}
+
+/// The honest referee: its duties, nothing else.
+pub fn referee() -> DecideAt<Stallmate> {
+    Box::new(|s: &Session<Stallmate>, now| duty(s, now))
+}
+
+/// The three honest deciders, in seat order.
+pub fn deciders(seed: u64) -> Vec<DecideAt<Stallmate>> {
+    vec![
+        player(seed.wrapping_mul(31).wrapping_add(7)),
+        player(seed.wrapping_mul(17).wrapping_add(3)),
+        referee(),
+    ]
+}
+
+/// Options of a short test game: 1-second periods, at most `plies` moves.
+pub fn quick(plies: u32) -> Vec<(&'static str, String)> {
+    vec![("period", "1s".into()), ("ply-limit", plies.to_string())]
+}
+
+/// A pair (trio) of sessions for these options.
+pub fn trio(options: &[(&str, String)], seed: u64) -> Pair<Stallmate> {
+    let opts: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    Pair::new(stallmate_terms(&opts, seed as u8), seed)
+}
+
+/// Whether every seat's session is done.
+pub fn all_done(p: &Pair<Stallmate>) -> bool {
+    p.sessions
+        .iter()
+        .all(|s| matches!(s.phase(), sealed_protocol::session::Phase::Done(_)))
+}
+
+/// Plays a whole honest game; panics if it does not finish.
+pub fn play(options: &[(&str, String)], seed: u64) -> Pair<Stallmate> {
+    let mut p = trio(options, seed);
+    let mut d = deciders(seed);
+    assert!(
+        p.run_clocked(&mut d, 50, all_done),
+        "the game did not finish"
+    );
+    p
+}
+
+/// Makes a command out of act bytes for a private log, for forged acts.
+pub fn private(log: sealed_protocol::ids::LogId, act: Vec<u8>) -> Command {
+    Command::PrivateAct { log, act }
+}
