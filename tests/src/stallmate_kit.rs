@@ -1,6 +1,8 @@
 //! Secret Stallmate terms, three seats and their deciders for tests: two random
 //! players who see only their own armies, and an honest referee.
 
+use sealed_games::stallmate::acts::{self, PeriodEnd, Private, Public};
+use sealed_games::stallmate::answer::Answer;
 use sealed_games::stallmate::peer::{Stallmate, VARIANT};
 use sealed_games::stallmate::seat::{bot_attempt, duty};
 use sealed_protocol::ids::{Name, Seat};
@@ -101,4 +103,81 @@ pub fn play(options: &[(&str, String)], seed: u64) -> Pair<Stallmate> {
 /// Makes a command out of act bytes for a private log, for forged acts.
 pub fn private(log: sealed_protocol::ids::LogId, act: Vec<u8>) -> Command {
     Command::PrivateAct { log, act }
+}
+
+/// A referee that does its duties but tells one lie: the first answer `answer` changes
+/// (it returns `Some` of the false answer), or the first period close `close` changes.
+pub fn lying_referee(
+    mut answer: impl FnMut(&Answer) -> Option<Answer> + 'static,
+    mut close: impl FnMut(&PeriodEnd) -> Option<PeriodEnd> + 'static,
+) -> DecideAt<Stallmate> {
+    let mut lied = false;
+    Box::new(move |s: &Session<Stallmate>, now| {
+        let cmd = duty(s, now)?;
+        if lied {
+            return Some(cmd);
+        }
+        match cmd {
+            Command::PrivateAct { log, act } => {
+                if let Ok(Private::Answer(a)) = acts::decode::<Private>(&act)
+                    && let Some(false_answer) = answer(&a)
+                {
+                    lied = true;
+                    return Some(Command::PrivateAct {
+                        log,
+                        act: acts::encode(&Private::Answer(false_answer)),
+                    });
+                }
+                Some(Command::PrivateAct { log, act })
+            }
+            Command::Act { act, .. } => {
+                if let Ok(Public::Period(end)) = acts::decode::<Public>(&act)
+                    && let Some(false_end) = close(&end)
+                {
+                    lied = true;
+                    return Some(Command::act(acts::encode(&Public::Period(false_end))));
+                }
+                Some(Command::act(act))
+            }
+            other => Some(other),
+        }
+    })
+}
+
+/// Plays a game with these deciders to its end (or `false`).
+pub fn play_with(
+    options: &[(&str, String)],
+    seed: u64,
+    mut d: Vec<DecideAt<Stallmate>>,
+) -> Pair<Stallmate> {
+    let mut p = trio(options, seed);
+    assert!(
+        p.run_clocked(&mut d, 50, all_done),
+        "the game did not finish"
+    );
+    p
+}
+
+/// An envelope `seat` signs next in private log `log` with this body, as its own
+/// session would chain it.
+pub fn forge_private(
+    p: &Pair<Stallmate>,
+    seat: Seat,
+    log: sealed_protocol::ids::LogId,
+    body: Vec<sealed_protocol::body::Item>,
+) -> sealed_protocol::envelope::Signed {
+    let e = p.sessions[seat.index()].engine();
+    let (seq, prev) = e.chain_tip(sealed_protocol::ids::ChainId { log, seat });
+    let unsigned = sealed_protocol::envelope::Unsigned {
+        version: VERSION,
+        game: e.terms().game(),
+        log,
+        seat,
+        seq,
+        prev,
+        acks: e.heads_for(seat, log),
+        clock: p.now,
+        body,
+    };
+    Pair::<Stallmate>::sign(seat, unsigned)
 }

@@ -2,9 +2,21 @@
 //! every seat and the offline verifier agree on, and each way a referee or a player
 //! can lie is caught with the right verdict.
 
+use sealed_conformance::pair::Pair;
 use sealed_conformance::stallmate_kit::*;
+use sealed_games::chess::Color;
+use sealed_games::stallmate::acts::PeriodEnd;
+use sealed_games::stallmate::answer::{Answer, Report};
+use sealed_games::stallmate::peer::{Stallmate, period_log, setup_log};
+use sealed_games::stallmate::record;
+use sealed_games::stallmate::seat::hidden_game;
 use sealed_games::variant::check_transcript;
-use sealed_protocol::verdict::Status;
+use sealed_protocol::body::{Item, Open, Purpose};
+use sealed_protocol::fault::FaultKind;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{LogId, Seat};
+use sealed_protocol::rules::Rules;
+use sealed_protocol::verdict::{Status, Verdict};
 
 #[test]
 fn honest_games_verify_everywhere() {
@@ -24,17 +36,336 @@ fn honest_games_verify_everywhere() {
     }
 }
 
+/// Every seat and the offline verifier find the referee, and only the referee, at fault
+/// with a detail saying `what`; the result is void, so neither player loses by it.
+fn referee_caught(p: &Pair<Stallmate>, what: &str) {
+    let mut verdicts: Vec<Verdict> = p.sessions.iter().map(|s| s.verdict()).collect();
+    for seat in 0..3u8 {
+        verdicts.push(
+            check_transcript(&p.transcript(Seat(seat)))
+                .expect("readable")
+                .verdict,
+        );
+    }
+    for v in &verdicts {
+        assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
+        assert!(
+            v.faults.iter().all(|f| f.seat == REFEREE),
+            "only the referee is at fault: {:#?}",
+            v.faults
+        );
+        let f = v.faults.first().expect("a fault");
+        assert_eq!(f.kind, FaultKind::GameRule);
+        assert!(f.detail.contains(what), "{} should say {what:?}", f.detail);
+        assert_eq!(v.outcome, None, "a referee's lie voids the result");
+    }
+}
+
+fn honest_players(
+    referee: sealed_conformance::pair::DecideAt<Stallmate>,
+) -> Vec<sealed_conformance::pair::DecideAt<Stallmate>> {
+    let mut d = deciders(9);
+    d[2] = referee;
+    d
+}
+
 #[test]
-fn debug_print_one_game() {
-    let p = play(&quick(30), 5);
-    let v = p.sessions[2].verdict();
-    eprintln!("{:?} {:?} envelopes {}", v.status, v.outcome, v.envelopes);
-    let st = p.sessions[2].engine().state().unwrap();
-    eprintln!("periods {} ending {:?}", st.period, st.ending);
-    eprintln!(
-        "{}",
-        sealed_games::stallmate::seat::hidden_game(p.sessions[0].engine())
-            .map(|r| sealed_games::stallmate::record::write(&r))
-            .unwrap_or_default()
+fn illegal_called_legal_is_the_referees_fault() {
+    let liar = lying_referee(
+        |a| matches!(a, Answer::Illegal).then(|| Answer::Yes(Report::default())),
+        |_| None,
     );
+    let p = play_with(&quick(30), 9, honest_players(liar));
+    referee_caught(&p, "the true answer is \"illegal\"");
+}
+
+#[test]
+fn a_missed_check_is_the_referees_fault() {
+    let liar = lying_referee(
+        |a| match a {
+            Answer::Yes(r) if !r.checks.is_empty() => Some(Answer::Yes(Report {
+                checks: vec![],
+                ..r.clone()
+            })),
+            _ => None,
+        },
+        |_| None,
+    );
+    let p = play_with(&quick(60), 9, honest_players(liar));
+    referee_caught(&p, "check");
+}
+
+#[test]
+fn a_wrong_capture_square_is_the_referees_fault() {
+    let liar = lying_referee(
+        |a| match a {
+            Answer::Yes(r) if r.capture.is_some() => {
+                let mut r = r.clone();
+                if let Some(c) = &mut r.capture {
+                    c.at =
+                        c.at.offset(0, if c.at.rank().index() < 7 { 1 } else { -1 })
+                            .expect("on the board");
+                }
+                Some(Answer::Yes(r))
+            }
+            _ => None,
+        },
+        |_| None,
+    );
+    let p = play_with(&quick(60), 9, honest_players(liar));
+    referee_caught(&p, "capture at");
+}
+
+#[test]
+fn an_announcement_left_out_is_the_referees_fault() {
+    let liar = lying_referee(
+        |_| None,
+        |end: &PeriodEnd| {
+            (!end.heard.is_empty()).then(|| PeriodEnd {
+                heard: end.heard[1..].to_vec(),
+                ..end.clone()
+            })
+        },
+    );
+    let p = play_with(&quick(30), 9, honest_players(liar));
+    referee_caught(&p, "the true announcements are");
+}
+
+#[test]
+fn a_digest_that_is_not_the_sealed_log_is_the_referees_fault() {
+    let liar = lying_referee(
+        |_| None,
+        |end: &PeriodEnd| {
+            (end.period == 3).then(|| PeriodEnd {
+                digest: Hash([7; 32]),
+                ..end.clone()
+            })
+        },
+    );
+    let p = play_with(&quick(30), 9, honest_players(liar));
+    referee_caught(&p, "digest");
+}
+
+/// A player tries to choose his army: he shows the referee a setup seed other than the
+/// one he committed to before the opponent's coin seed was known. His own signature
+/// proves it at once, the referee starts nothing, and the player forfeits.
+#[test]
+fn a_shown_setup_that_does_not_open_its_commitment_is_the_players_fault() {
+    let mut p = trio(&quick(30), 4);
+    let mut d: Vec<_> = deciders(4);
+    // Let everyone join but keep White from showing his true setup.
+    d[0] = Box::new(|_s, _now| None);
+    assert!(
+        p.run_clocked(&mut d, 1, |p| p.sessions[0].engine().has_joined(Seat(0))
+            && p.sessions[2].engine().coin().is_some())
+    );
+    let white = &p.sessions[0];
+    let secrets = white.secrets().expect("secrets");
+    let key = sealed_protocol::commit::CommitKey {
+        seat: Seat(0),
+        purpose: Purpose::Setup(sealed_games::stallmate::peer::setup_name()),
+        index: 0,
+    };
+    // Any seed but the committed one: the army it gives is one he picked, not one the
+    // opponent's coin seed made for him.
+    let committed = secrets.value(&key, &[]).expect("his seed");
+    let chosen: Vec<u8> = committed.iter().map(|b| b ^ 0x5a).collect();
+    let forged = forge_private(
+        &p,
+        Seat(0),
+        setup_log(Color::White),
+        vec![Item::Open(Open {
+            purpose: key.purpose.clone(),
+            index: 0,
+            nonce: secrets.nonce(&key),
+            value: chosen,
+        })],
+    );
+    p.deliver_to(REFEREE, &forged);
+    let v = p.sessions[2].verdict();
+    assert_eq!(v.status, Status::ProvenFault);
+    let f = &v.faults[0];
+    assert_eq!(
+        (f.seat, f.kind.clone()),
+        (Seat(0), FaultKind::OpeningMismatch)
+    );
+    // The referee never starts a game one of whose armies is unproven.
+    assert!(sealed_games::stallmate::seat::duty(&p.sessions[2], u64::MAX).is_none());
+    let outcome = v.outcome.expect("a result");
+    assert_eq!(
+        outcome.results,
+        vec![
+            sealed_protocol::outcome::SeatResult::Score(-10),
+            sealed_protocol::outcome::SeatResult::Score(0)
+        ]
+    );
+}
+
+/// While the game is on, a player's node never holds a byte of the opponent's private
+/// logs (his setup shown, his periods' attempts and answers); once it is over, every
+/// log is published and in every transcript.
+#[test]
+fn the_opponent_never_receives_sub_log_bytes_during_play() {
+    let mut p = trio(&quick(20), 6);
+    let mut d = deciders(6);
+    let mut checked = 0;
+    assert!(p.run_clocked(&mut d, 50, |p| {
+        let over = p.sessions[2].engine().is_over();
+        if !over {
+            for me in [Color::White, Color::Black] {
+                let s = &p.sessions[usize::from(me == Color::Black)];
+                let foreign = s.engine().stored().0.into_iter().filter(|e| {
+                    let log = e.unsigned().log;
+                    !log.is_public()
+                        && !s
+                            .engine()
+                            .rules()
+                            .audience(log)
+                            .unwrap_or_default()
+                            .contains(&s.seat())
+                });
+                assert_eq!(
+                    foreign.count(),
+                    0,
+                    "{me:?} holds another's private envelope"
+                );
+            }
+            checked += 1;
+        }
+        all_done(p)
+    }));
+    assert!(checked > 100);
+    let held = |s: usize, log: LogId| {
+        p.sessions[s]
+            .engine()
+            .stored()
+            .0
+            .iter()
+            .filter(|e| e.unsigned().log == log)
+            .count()
+    };
+    for log in [setup_log(Color::White), period_log(0), period_log(2)] {
+        assert!(
+            held(1, log) > 0,
+            "Black holds White's {log:?} after the game"
+        );
+        assert_eq!(held(1, log), held(2, log));
+    }
+}
+
+/// The referee's public envelopes come at fixed times: a mover who talks much longer
+/// to the referee changes nothing in when anything public is signed.
+#[test]
+fn public_timing_does_not_depend_on_the_exchange() {
+    let clocks = |chatty: bool| {
+        let mut d = deciders(12);
+        if chatty {
+            // White first asks "Any?" a few times each period (each answered; only the
+            // first is heard), then plays as usual.
+            let mut inner = d.remove(0);
+            let mut asked = 0u32;
+            d.insert(
+                0,
+                Box::new(
+                    move |s: &sealed_protocol::session::Session<Stallmate>, now| {
+                        let cmd = inner(s, now)?;
+                        if matches!(cmd, sealed_protocol::session::Command::PrivateAct { .. })
+                            && asked % 4 != 3
+                        {
+                            asked += 1;
+                            let state = s.engine().state()?;
+                            return Some(private(
+                                period_log(state.period),
+                                sealed_games::stallmate::acts::encode(
+                                    &sealed_games::stallmate::acts::Private::Attempt(
+                                        sealed_games::stallmate::attempt::Attempt::Any,
+                                    ),
+                                ),
+                            ));
+                        }
+                        asked += 1;
+                        Some(cmd)
+                    },
+                ),
+            );
+        }
+        // Time passes one millisecond per round, so the referee closes each period at
+        // the first instant it may.
+        let options = [
+            ("period", "200ms".to_owned()),
+            ("ply-limit", "12".to_owned()),
+        ];
+        let mut p = trio(&options, 12);
+        assert!(
+            p.run_clocked(&mut d, 1, all_done),
+            "the game did not finish"
+        );
+        let e = p.sessions[2].engine();
+        let mut out: Vec<(u8, u64)> = e
+            .stored()
+            .0
+            .iter()
+            .filter(|env| env.unsigned().log.is_public() && env.unsigned().seat == REFEREE)
+            .map(|env| (env.unsigned().seat.0, env.unsigned().clock))
+            .collect();
+        out.sort();
+        let private_count = e
+            .stored()
+            .0
+            .iter()
+            .filter(|env| !env.unsigned().log.is_public())
+            .count();
+        (out, private_count)
+    };
+    let (plain, plain_private) = clocks(false);
+    let (chatty, chatty_private) = clocks(true);
+    assert!(chatty_private > plain_private, "the chatty mover said more");
+    assert_eq!(
+        plain, chatty,
+        "the referee's public envelopes came at the same times"
+    );
+}
+
+/// A mover who lets his period pass without a move forfeits, but only by the referee's
+/// word about time: the verdict records it and confirms no result.
+#[test]
+fn a_forfeit_by_time_is_a_claim() {
+    let mut d = deciders(3);
+    let mut periods = 0u32;
+    let mut black = d.remove(1);
+    d.insert(
+        1,
+        Box::new(
+            move |s: &sealed_protocol::session::Session<Stallmate>, now| {
+                let cmd = black(s, now)?;
+                if matches!(cmd, sealed_protocol::session::Command::PrivateAct { .. }) {
+                    periods += 1;
+                    if periods > 3 {
+                        return None;
+                    }
+                }
+                Some(cmd)
+            },
+        ),
+    );
+    let p = play_with(&quick(30), 3, d);
+    for s in &p.sessions {
+        let v = s.verdict();
+        assert!(v.faults.is_empty(), "{:#?}", v.faults);
+        assert_eq!(v.outcome, None);
+        let board = v.board.expect("the referee's ending");
+        assert!(board.reason.contains("forfeit by black"), "{board:?}");
+        assert_ne!(v.status, Status::Verified);
+    }
+}
+
+/// The score of a finished game, written from the revealed hidden game, replays.
+#[test]
+fn the_revealed_game_scores_and_replays() {
+    let p = play(&quick(40), 21);
+    let r = hidden_game(p.sessions[1].engine()).expect("everything revealed");
+    let text = record::write(&r);
+    let replayed = record::replay(&text).expect("replays");
+    assert!(replayed.plies > 0);
+    assert_eq!(replayed.plies, r.plies() as usize);
 }
