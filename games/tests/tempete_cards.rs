@@ -1064,3 +1064,458 @@ fn starting_position_is_a_standard_board() {
     assert_eq!(Board::default().position(), &Position::startpos());
     assert_eq!(Board::default().ply(), 0);
 }
+
+// ---------------------------------------------------------------------------------------
+// The flow: interceptions of a double move (the seed's card 18 options)
+// ---------------------------------------------------------------------------------------
+
+mod double_move_interceptions {
+    use super::{B, W, board, sq};
+    use sealed_games::chess::Color;
+    use sealed_games::tempete::Tempete;
+    use sealed_games::tempete::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
+    use sealed_games::tempete::rules::deck_name;
+    use sealed_games::tempete::state::{Hand, Pending, State, seat};
+    use sealed_protocol::hash::Hash;
+    use sealed_protocol::ids::{ChainId, EnvRef};
+    use sealed_protocol::rules::{ActCtx, Applied, OpenedSlot, Rules};
+
+    /// Judges `act` by `who` with the protocol's rules, on an envelope that opens
+    /// `cards` as (slot, card number).
+    fn judge(
+        s: &State,
+        who: Color,
+        act: &Act,
+        cards: &[(u32, u32)],
+    ) -> Result<Applied<State>, String> {
+        let opened: Vec<OpenedSlot> = cards
+            .iter()
+            .map(|(slot, card)| OpenedSlot {
+                deck: deck_name(),
+                slot: *slot,
+                card: *card,
+            })
+            .collect();
+        let coin = Hash([0; 32]);
+        let ctx = ActCtx {
+            at: EnvRef {
+                chain: ChainId::public(seat(who)),
+                seq: 0,
+            },
+            clock: 0,
+            coin: &coin,
+            opened_slots: &opened,
+            opened_values: &[],
+            committed_values: &[],
+            draws: &[],
+        };
+        Tempete::default()
+            .apply(s, seat(who), act, &ctx)
+            .map_err(|v| v.0)
+    }
+
+    fn ok(s: &State, who: Color, act: &Act, cards: &[(u32, u32)]) -> State {
+        judge(s, who, act, cards)
+            .unwrap_or_else(|e| panic!("{act:?}: {e}"))
+            .state
+    }
+
+    fn refused(s: &State, who: Color, act: &Act, cards: &[(u32, u32)]) -> String {
+        match judge(s, who, act, cards) {
+            Ok(a) => panic!("{act:?} was accepted: {:?}", a.state.board.position().fen()),
+            Err(e) => e,
+        }
+    }
+
+    fn w(uci: &str) -> WireMove {
+        WireMove {
+            from: sq(&uci[0..2]).index(),
+            to: sq(&uci[2..4]).index(),
+            promotion: None,
+        }
+    }
+
+    fn use_of(card: CardRef) -> CardUse {
+        CardUse {
+            card,
+            squares: vec![],
+            kind: None,
+        }
+    }
+
+    /// A turn: a card from slot `slot` (if any) and the moves.
+    fn turn(card: Option<CardRef>, moves: &[&str]) -> Act {
+        Act::Turn {
+            start: None,
+            card: card.map(use_of),
+            moves: moves.iter().map(|m| w(m)).collect(),
+            discard: vec![],
+        }
+    }
+
+    fn plain(m: &str) -> Act {
+        turn(None, &[m])
+    }
+
+    fn again(moves: &[&str]) -> Act {
+        Act::Answer(Answer::Replay {
+            card: Some(use_of(CardRef::Again)),
+            moves: moves.iter().map(|m| w(m)).collect(),
+        })
+    }
+
+    fn keep(moves: &[&str]) -> Act {
+        Act::Answer(Answer::Keep {
+            moves: moves.iter().map(|m| w(m)).collect(),
+        })
+    }
+
+    fn replay(m: &str) -> Act {
+        Act::Answer(Answer::Replay {
+            card: None,
+            moves: vec![w(m)],
+        })
+    }
+
+    fn intercept(second: bool, slot: u32) -> Act {
+        let card = use_of(CardRef::Slot(slot));
+        if second {
+            Act::InterceptSecond { card }
+        } else {
+            Act::Intercept { card }
+        }
+    }
+
+    /// 1. e4 e5 2. card 18 (in White's slot 0): Ng1-f3, Nf3-g5; Black to act.
+    fn after_double_move() -> State {
+        let mut s = Tempete::default().start(&Hash([0; 32]));
+        s = ok(&s, W, &plain("e2e4"), &[]);
+        s = ok(&s, B, &plain("e7e5"), &[]);
+        ok(
+            &s,
+            W,
+            &turn(Some(CardRef::Slot(0)), &["g1f3", "f3g5"]),
+            &[(0, 18)],
+        )
+    }
+
+    /// The new acts are appended to their enums: every earlier encoding stands
+    /// (spec/GAMES.md §4.5).
+    #[test]
+    fn the_new_acts_encode_after_the_old_ones() {
+        let hex = |a: &Act| -> String {
+            sealed_protocol::wire::encode(a)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(hex(&intercept(true, 3)), "04 00 03 00 00");
+        assert_eq!(hex(&keep(&["d2d4"])), "02 02 01 0b 1b 00");
+        assert_eq!(hex(&intercept(false, 3)), "01 00 03 00 00");
+        assert_eq!(hex(&replay("d2d4")), "02 01 00 01 0b 1b 00");
+        assert_eq!(hex(&Act::Yield), "03");
+        for a in [intercept(true, 3), keep(&["d2d4"])] {
+            let back: Act = sealed_protocol::wire::decode(&sealed_protocol::wire::encode(&a), 256)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back, a);
+        }
+    }
+
+    /// The typed notation of the new acts reads into them and is written back as typed.
+    #[test]
+    fn typed_notation_of_the_new_acts_round_trips() {
+        use sealed_games::tempete::command::{self, Seat};
+        use sealed_protocol::session::Command;
+        let deck = sealed_games::tempete::Deck::open();
+        let card = |n: u32| deck.card(n).cloned().unwrap_or_else(|| panic!("{n}"));
+        let hand = [(CardRef::Slot(3), card(66)), (CardRef::Taken(18), card(18))];
+        let pos = sealed_games::chess::Position::startpos();
+        let me = Seat {
+            hand: &hand,
+            traps: 0,
+            pos: &pos,
+        };
+        let number = |r: CardRef| match r {
+            CardRef::Slot(3) => Some(66),
+            CardRef::Taken(n) => Some(n),
+            _ => None,
+        };
+        let cases = [
+            (
+                "intercept second 66",
+                intercept(true, 3),
+                "intercept second 66",
+                vec![3],
+            ),
+            ("intercept 66", intercept(false, 3), "intercept 66", vec![3]),
+            (
+                "answer keep e4",
+                keep(&["e2e4"]),
+                "answer keep e2e4",
+                vec![],
+            ),
+            (
+                "answer keep  e2-e4",
+                keep(&["e2e4"]),
+                "answer keep e2e4",
+                vec![],
+            ),
+            (
+                "answer again then g1f3 f3h4",
+                again(&["g1f3", "f3h4"]),
+                "answer again then g1f3 f3h4",
+                vec![],
+            ),
+            (
+                "card 18 then g1f3 f3g5",
+                turn(Some(CardRef::Taken(18)), &["g1f3", "f3g5"]),
+                "card 18 then g1f3 f3g5",
+                vec![],
+            ),
+        ];
+        for (typed, act, written, slots) in cases {
+            let Ok(Command::Act {
+                act: bytes,
+                open_slots,
+                ..
+            }) = command::parse(&me, typed)
+            else {
+                panic!("{typed:?} is not read as an act");
+            };
+            let read: Act = sealed_protocol::wire::decode(&bytes, 256)
+                .unwrap_or_else(|e| panic!("{typed}: {e}"));
+            assert_eq!(read, act, "{typed}");
+            let opened: Vec<u32> = open_slots.iter().map(|(_, s)| *s).collect();
+            assert_eq!(opened, slots, "{typed}");
+            assert_eq!(
+                command::write(&act, &number, None).as_deref(),
+                Some(written)
+            );
+        }
+        for bad in [
+            "intercept second",
+            "intercept second 18 66",
+            "intercept second 42",
+            "answer keep",
+            "answer keep e4 d4",
+            "answer keep z9",
+        ] {
+            assert!(command::parse(&me, bad).is_err(), "{bad:?} was read");
+        }
+    }
+
+    #[test]
+    fn the_second_move_intercepted_keeps_the_first_and_changes_the_second() {
+        let s = ok(&after_double_move(), B, &intercept(true, 0), &[(0, 66)]);
+        assert!(matches!(s.pending, Pending::Answer { second: true, .. }));
+        assert_eq!(s.to_act, W);
+        // Another second move with a knight: the same one, or the other.
+        let a = ok(&s, W, &again(&["g1f3", "f3h4"]), &[]);
+        assert_eq!(
+            a.board.position().fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P2N/8/PPPP1PPP/RNBQKB1R b KQkq - 2 2"
+        );
+        ok(&s, W, &again(&["g1f3", "b1c3"]), &[]);
+        // The card is played again, not spent a second time.
+        assert_eq!(a.hand(W).size, s.hand(W).size);
+        // The interceptor's card may still be cancelled: the double move stands.
+        let c = ok(
+            &s,
+            W,
+            &Act::Answer(Answer::Cancel {
+                card: use_of(CardRef::Slot(1)),
+            }),
+            &[(1, 42)],
+        );
+        assert_eq!(
+            c.board.position().fen(),
+            "rnbqkbnr/pppp1ppp/8/4p1N1/4P3/8/PPPP1PPP/RNBQKB1R b KQkq - 2 2"
+        );
+    }
+
+    #[test]
+    fn an_answer_to_the_second_move_that_is_not_another_second_move_is_refused() {
+        let s = ok(&after_double_move(), B, &intercept(true, 0), &[(0, 66)]);
+        let why = "the second move was intercepted";
+        // The first move changed.
+        assert!(refused(&s, W, &again(&["b1c3", "c3d5"]), &[]).contains(why));
+        // The second move repeated.
+        assert!(refused(&s, W, &again(&["g1f3", "f3g5"]), &[]).contains(why));
+        // One move only, a plain move, another card, the card kept.
+        assert!(refused(&s, W, &again(&["g1f3"]), &[]).contains(why));
+        assert!(refused(&s, W, &replay("d2d4"), &[]).contains(why));
+        assert!(refused(&s, W, &keep(&["d2d4"]), &[]).contains(why));
+        let other = Act::Answer(Answer::Replay {
+            card: Some(use_of(CardRef::Slot(1))),
+            moves: vec![w("g1f3"), w("f3h4")],
+        });
+        assert!(refused(&s, W, &other, &[(1, 18)]).contains(why));
+        // The second move must still be the card's: a knight's.
+        assert!(refused(&s, W, &again(&["g1f3", "d2d4"]), &[]).contains("knight"));
+    }
+
+    #[test]
+    fn only_a_replace_move_card_hits_the_second_move_of_a_double_move() {
+        // A cancel voids the card whole.
+        let e = refused(&after_double_move(), B, &intercept(true, 0), &[(0, 32)]);
+        assert!(e.contains("only a replace-move card"), "{e}");
+        // A turn that made no double move.
+        let mut s = Tempete::default().start(&Hash([0; 32]));
+        s = ok(&s, W, &plain("e2e4"), &[]);
+        let e = refused(&s, B, &intercept(true, 0), &[(0, 66)]);
+        assert!(e.contains("no double move"), "{e}");
+        let rush = ok(&s, B, &turn(Some(CardRef::Slot(0)), &["d7d4"]), &[(0, 1)]);
+        let e = refused(&rush, W, &intercept(true, 0), &[(0, 66)]);
+        assert!(e.contains("no double move"), "{e}");
+        // An interception names nothing.
+        let named = Act::InterceptSecond {
+            card: CardUse {
+                card: CardRef::Slot(0),
+                squares: vec![sq("e4").index()],
+                kind: None,
+            },
+        };
+        let e = refused(&after_double_move(), B, &named, &[(0, 66)]);
+        assert!(e.contains("names nothing"), "{e}");
+    }
+
+    #[test]
+    fn the_first_part_replayed_with_the_card_starts_with_another_move() {
+        let s = ok(&after_double_move(), B, &intercept(false, 0), &[(0, 66)]);
+        assert!(matches!(s.pending, Pending::Answer { second: false, .. }));
+        let e = refused(&s, W, &again(&["g1f3", "f3h4"]), &[]);
+        assert!(e.contains("starts with another move"), "{e}");
+        // The same knight elsewhere, or the other knight.
+        ok(&s, W, &again(&["g1h3", "h3g5"]), &[]);
+        ok(&s, W, &again(&["b1c3", "c3d5"]), &[]);
+        // One normal move, the card discarded.
+        ok(&s, W, &replay("g1f3"), &[]);
+    }
+
+    #[test]
+    fn a_kept_card_goes_back_to_the_hand_publicly_and_is_played_once_later() {
+        let made = after_double_move();
+        assert_eq!(made.hand(W).size, 4);
+        assert_eq!(made.hand(B).takeable, vec![18]);
+        let s = ok(&made, B, &intercept(false, 0), &[(0, 66)]);
+        let kept = judge(&s, W, &keep(&["d2d4"]), &[]).unwrap_or_else(|e| panic!("{e}"));
+        let k = kept.state;
+        assert_eq!(
+            k.board.position().fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3 0 2"
+        );
+        assert_eq!(
+            k.hand(W),
+            &Hand {
+                size: 5,
+                taken: vec![18],
+                // Black's card 66, which White's card 34 may take.
+                takeable: vec![66],
+                traps: vec![],
+                given: 5,
+            }
+        );
+        // Not played after all: card 34 cannot take it.
+        assert!(k.hand(B).takeable.is_empty());
+        let take = Act::Turn {
+            start: Some(StartCard::Take {
+                card: CardRef::Slot(1),
+                number: 18,
+            }),
+            card: None,
+            moves: vec![w("d7d6")],
+            discard: vec![],
+        };
+        let e = refused(&k, B, &take, &[(1, 34)]);
+        assert!(e.contains("was not played by the opponent"), "{e}");
+        // Black's turn refills no card of White's: the hand is full again.
+        let b = judge(&k, B, &plain("d7d6"), &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(b.owe.is_empty(), "{:?}", b.owe);
+        let k = b.state;
+        // Played later by number, like a card taken with card 34.
+        let played = ok(
+            &k,
+            W,
+            &turn(Some(CardRef::Taken(18)), &["g1f3", "f3g5"]),
+            &[],
+        );
+        assert_eq!(played.hand(W).size, 4);
+        assert!(played.hand(W).taken.is_empty());
+        assert_eq!(played.hand(B).takeable, vec![18]);
+        // Once.
+        let again = ok(&played, B, &plain("c8d7"), &[]);
+        let e = refused(
+            &again,
+            W,
+            &turn(Some(CardRef::Taken(18)), &["b1c3", "c3b5"]),
+            &[],
+        );
+        assert!(e.contains("card 18 was never taken"), "{e}");
+    }
+
+    #[test]
+    fn keep_is_refused_unless_a_double_move_was_replaced_whole() {
+        // The card was not a double move: a pawn rush (card 1).
+        let mut s = Tempete::default().start(&Hash([0; 32]));
+        let rush = ok(&s, W, &turn(Some(CardRef::Slot(0)), &["e2e5"]), &[(0, 1)]);
+        let hit = ok(&rush, B, &intercept(false, 0), &[(0, 66)]);
+        let e = refused(&hit, W, &keep(&["d2d4"]), &[]);
+        assert!(e.contains("only a double-move card"), "{e}");
+        // No card at all.
+        s = ok(&s, W, &plain("e2e4"), &[]);
+        let hit = ok(&s, B, &intercept(false, 0), &[(0, 66)]);
+        let e = refused(&hit, W, &keep(&["d2d4"]), &[]);
+        assert!(e.contains("only a double-move card"), "{e}");
+        // A cancel interception: the answer is a plain move, the card is gone.
+        let cancelled = ok(&after_double_move(), B, &intercept(false, 0), &[(0, 32)]);
+        let e = refused(&cancelled, W, &keep(&["d2d4"]), &[]);
+        assert!(e.contains("only after a replace-move"), "{e}");
+        // One plain move, exactly.
+        let hit = ok(&after_double_move(), B, &intercept(false, 0), &[(0, 66)]);
+        assert!(!refused(&hit, W, &keep(&["g1f3", "f3g5"]), &[]).is_empty());
+        assert!(!refused(&hit, W, &keep(&[]), &[]).is_empty());
+        assert!(!refused(&hit, W, &keep(&["d2d5"]), &[]).is_empty());
+        // By the wrong player: the interceptor keeps nothing of White's.
+        let e = refused(&hit, B, &keep(&["d7d5"]), &[]);
+        assert!(e.contains("it is White's act"), "{e}");
+        // No interception to answer.
+        let e = refused(&after_double_move(), B, &keep(&["d7d5"]), &[]);
+        assert!(e.contains("no interception"), "{e}");
+    }
+
+    #[test]
+    fn with_no_other_second_move_the_second_move_interception_falls_to_the_first_part() {
+        // The knight's only way on from a3 is back to b1: own pawns on b5, c2 and c4.
+        let b = board("4k3/pppppppp/8/1P6/2P5/8/P1PPPPPP/1N2K3 w - - 0 1");
+        let hand = Hand {
+            size: 5,
+            given: 5,
+            ..Hand::default()
+        };
+        let start = State {
+            board: b,
+            to_act: W,
+            pending: Pending::Turn(None),
+            hands: [hand.clone(), hand],
+            plies: 0,
+            end: None,
+        };
+        let made = ok(
+            &start,
+            W,
+            &turn(Some(CardRef::Slot(0)), &["b1a3", "a3b1"]),
+            &[(0, 18)],
+        );
+        let s = ok(&made, B, &intercept(true, 0), &[(0, 66)]);
+        let Pending::Answer { turn: t, .. } = &s.pending else {
+            panic!("{:?}", s.pending);
+        };
+        assert!(Tempete::default().other_second_moves(t).is_empty());
+        // Every answer to the first part will do.
+        ok(&s, W, &replay("e2e4"), &[]);
+        ok(&s, W, &keep(&["e2e4"]), &[]);
+        ok(&s, W, &again(&["b1c3", "c3e4"]), &[]);
+        assert!(!refused(&s, W, &again(&["b1a3", "a3b1"]), &[]).is_empty());
+    }
+}

@@ -216,7 +216,9 @@ fn variant(a: &Act) -> &'static str {
         Act::Turn { card: Some(_), .. } => "turn+card",
         Act::Turn { .. } => "turn",
         Act::Intercept { .. } => "intercept",
+        Act::InterceptSecond { .. } => "intercept-second",
         Act::Answer(Answer::Cancel { .. }) => "answer-cancel",
+        Act::Answer(Answer::Keep { .. }) => "answer-keep",
         Act::Answer(Answer::Replay { card: None, .. }) => "answer-plain",
         Act::Answer(Answer::Replay {
             card:
@@ -310,6 +312,52 @@ fn written_card_syntax_reads_as_documented() {
     }
 }
 
+/// The seed's card 18 options, written and read: an interception of the second move
+/// answered by another second move, a double move replaced whole with the card kept,
+/// and the kept card played later as known.
+#[test]
+fn double_move_interceptions_round_trip() {
+    let text = "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept second 66> \
+                <answer again Ng1-f3 Nf3-h4> 2... Nc6 3. <50 Bf1-c4 Bc4-b5> <intercept 66> \
+                <answer keep d3> 3... Nf6 4. <t50 Bf1-e2 Be2-g4> d6 *";
+    let (rules, state, acts) = replay_acts(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(acts.len(), 12);
+    assert_eq!(
+        state.board.position().fen(),
+        "r1bqkb1r/ppp2ppp/2np1n2/4p3/4P1BN/3P4/PPP2PPP/RNBQK2R w KQkq - 0 5"
+    );
+    // Card 50 went back to White's hand and came out again: nothing known is left.
+    assert!(
+        state
+            .hand(sealed_games::chess::Color::White)
+            .taken
+            .is_empty()
+    );
+    let kinds: Vec<&str> = acts.iter().map(|sa| variant(&sa.act)).collect();
+    for k in [
+        "intercept-second",
+        "answer-again",
+        "answer-keep",
+        "turn+taken",
+    ] {
+        assert!(kinds.contains(&k), "no {k} in {kinds:?}");
+    }
+    let written = score_text(&rules, &acts);
+    for piece in [
+        "<intercept second 66>",
+        "<answer again Ng1-f3 Nf3-h4>",
+        "<answer keep d3>",
+        "<t50 Bf1-e2 Be2-g4>",
+    ] {
+        assert!(written.contains(piece), "{piece} not in\n{written}");
+    }
+    let (_, again, n) = replay_state(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+    assert_eq!((n, again), (acts.len(), state), "{written}");
+    let p = pgn(&rules, &acts, &[], None);
+    assert!(p.contains("intercepts the second move with card 66"), "{p}");
+    assert!(p.contains("keeps card 50"), "{p}");
+}
+
 #[test]
 fn an_illegal_card_play_is_refused_at_its_ply() {
     let cases = [
@@ -331,6 +379,45 @@ fn an_illegal_card_play_is_refused_at_its_ply() {
         ("1. <19 e4 discard 19 20>", 1),
         // A card off the agreed list.
         ("[Cards \"1-10,12-21,23-69\"]\n1. <70 e2-e4 e4-e5>", 1),
+        // Only a double move's second move can be intercepted on its own.
+        ("1. e4 <intercept second 66>", 2),
+        ("1. <24@b1 Nc3> <intercept second 66>", 2),
+        // A cancel voids the card whole: it picks no part.
+        ("1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept second 32>", 4),
+        // The second move hit: the first stands and the second changes, with the card.
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept second 66> <answer Nc3>",
+            5,
+        ),
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept second 66> <answer again Nb1-c3 Nc3-d5>",
+            5,
+        ),
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept second 66> <answer again Ng1-f3 Nf3-g5>",
+            5,
+        ),
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept second 66> <answer keep Nc3>",
+            5,
+        ),
+        // The first move hit: a double move played again starts elsewhere.
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept 66> <answer again Ng1-f3 Nf3-h4>",
+            5,
+        ),
+        // Only a double-move card is kept, and only after a replace-move interception.
+        ("1. e4 <intercept 66> <answer keep d4>", 3),
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept 32> <answer keep d4>",
+            5,
+        ),
+        // A kept card is played once.
+        (
+            "1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept 66> <answer keep d4> 2... d6 \
+             3. <t18 Ng1-f3 Nf3-g5> d5 4. <t18 Nb1-c3 Nc3-b5>",
+            9,
+        ),
     ];
     for (text, ply) in cases {
         match replay(text) {
@@ -451,9 +538,39 @@ fn random_game(seed: u64, max_acts: usize) -> (Tempete, Vec<ScoredAct>, State) {
             ok.get(rng.below(ok.len())).map(|m| WireMove::of(m))
         };
         let mut sealed = false;
+        // A double move just made draws interceptions, so the seed's card 18 options
+        // come up often.
+        let double_last = match &s.pending {
+            Pending::Turn(Some(t)) => rules.double_move_card(t).is_some(),
+            _ => false,
+        };
         let act = match &s.pending {
-            Pending::Answer { turn, .. } => {
-                if rng.below(4) == 0 {
+            Pending::Answer { turn, by, second } => {
+                let others = if *second {
+                    rules.other_second_moves(turn)
+                } else {
+                    vec![]
+                };
+                let keep = *by == FlowEffect::ReplaceMove && rules.double_move_card(turn).is_some();
+                if let (Some(first), Some(other), true) = (
+                    turn.moves.first(),
+                    others.get(rng.below(others.len())),
+                    rng.below(4) != 0,
+                ) {
+                    Act::Answer(Answer::Replay {
+                        card: Some(CardUse {
+                            card: CardRef::Again,
+                            squares: vec![],
+                            kind: None,
+                        }),
+                        moves: vec![WireMove::of(first), WireMove::of(other)],
+                    })
+                } else if keep && rng.below(2) == 0 {
+                    match pick_plain(&mut rng, None) {
+                        Some(m) => Act::Answer(Answer::Keep { moves: vec![m] }),
+                        None => Act::Yield,
+                    }
+                } else if rng.below(4) == 0 {
                     Act::Answer(Answer::Cancel {
                         card: CardUse {
                             card: slot_for(42, &mut cards),
@@ -477,18 +594,23 @@ fn random_game(seed: u64, max_acts: usize) -> (Tempete, Vec<ScoredAct>, State) {
                     }
                 }
             }
-            Pending::Turn(last) if last.is_some() && rng.below(8) == 0 => {
+            Pending::Turn(last)
+                if last.is_some() && rng.below(if double_last { 2 } else { 8 }) == 0 =>
+            {
                 let n = if last.as_ref().is_some_and(|t| t.card.is_some()) && rng.below(2) == 0 {
                     32
                 } else {
                     66
                 };
-                Act::Intercept {
-                    card: CardUse {
-                        card: slot_for(n, &mut cards),
-                        squares: vec![],
-                        kind: None,
-                    },
+                let card = CardUse {
+                    card: slot_for(n, &mut cards),
+                    squares: vec![],
+                    kind: None,
+                };
+                if n == 66 && double_last && rng.below(2) == 0 {
+                    Act::InterceptSecond { card }
+                } else {
+                    Act::Intercept { card }
                 }
             }
             Pending::Turn(_) if plain.is_empty() => Act::Yield,
@@ -515,6 +637,9 @@ fn random_game(seed: u64, max_acts: usize) -> (Tempete, Vec<ScoredAct>, State) {
                     let (number, r) = if !taken.is_empty() && rng.below(2) == 0 {
                         let n = taken[rng.below(taken.len())];
                         (n, None)
+                    } else if rng.below(4) == 0 {
+                        // The double-move cards, whose interceptions have options.
+                        ([18, 50, 70][rng.below(3)], Some(()))
                     } else {
                         (own_move[rng.below(own_move.len())], Some(()))
                     };
@@ -641,8 +766,12 @@ fn random_games_round_trip() {
         "turn",
         "turn+card",
         "turn+params",
+        "turn+taken",
         "intercept",
+        "intercept-second",
         "answer-plain",
+        "answer-again",
+        "answer-keep",
     ] {
         assert!(
             kinds.contains(v),

@@ -1,14 +1,14 @@
 //! Tempête over the protocol: seeded bot games with real hands dealt blindly, cards
 //! played by opening their slots, interceptions and answers, sealed trap squares; every
 //! game ends in a verdict both seats share and the offline check reproduces. And the
-//! cheats: a card never dealt, a card played twice, a trap square opened where nothing
-//! landed.
+//! cheats: a card never dealt, a card played twice, a kept card played twice, a trap
+//! square opened where nothing landed.
 
 use sealed_conformance::pair::{Decide, Pair};
 use sealed_conformance::sim::{NetConfig, Sim};
 use sealed_conformance::tempete_kit::{tempete_bot, tempete_choice, tempete_terms};
 use sealed_games::tempete::Tempete;
-use sealed_games::tempete::act::{Act, CardRef, CardUse, WireMove};
+use sealed_games::tempete::act::{Act, Answer, CardRef, CardUse, WireMove};
 use sealed_games::tempete::rules::deck_name;
 use sealed_games::tempete::state::color;
 use sealed_games::tempete::{Board, Params};
@@ -48,21 +48,30 @@ fn converged(sim: &Sim<Tempete>) -> Verdict {
     live
 }
 
-#[test]
-fn bot_games_with_cards_end_in_verdicts_the_offline_check_reproduces() {
-    let mut endings = std::collections::BTreeMap::new();
-    let mut cards_played = 0;
-    let mut kinds = std::collections::BTreeMap::new();
-    // Hundreds of games: a third of them over a network that drops, duplicates and
-    // reorders.
-    for seed in 0..200u64 {
-        let net = if seed % 3 == 0 {
+/// What bot games under `options` did: how they ended, the cards played, and how many
+/// acts of each kind (by the test's names). Every game must end verified, with nothing
+/// refused, and the offline check must reproduce its verdict. `seed % hostile == 0`
+/// plays over a network that drops, duplicates and reorders.
+struct BotGames {
+    endings: std::collections::BTreeMap<String, u32>,
+    cards_played: usize,
+    kinds: std::collections::BTreeMap<&'static str, u32>,
+}
+
+fn bot_games(options: &[(&str, &str)], seeds: std::ops::Range<u64>, hostile: u64) -> BotGames {
+    let mut out = BotGames {
+        endings: Default::default(),
+        cards_played: 0,
+        kinds: Default::default(),
+    };
+    for seed in seeds {
+        let net = if seed % hostile == 0 {
             NetConfig::hostile()
         } else {
             NetConfig::perfect()
         };
         let mut sim = Sim::new(
-            tempete_terms(&[("ply-limit", "120")], seed as u8),
+            tempete_terms(options, seed as u8),
             vec![tempete_bot(), tempete_bot()],
             net,
             seed,
@@ -74,39 +83,110 @@ fn bot_games_with_cards_end_in_verdicts_the_offline_check_reproduces() {
         let used: usize = (0..2u8)
             .map(|p| sim.sessions[0].engine().used(Seat(p), &deck_name()).len())
             .sum();
-        cards_played += used;
+        out.cards_played += used;
         let e = sim.sessions[0].engine();
         for (at, _) in e.main_line() {
             for item in &e.envelope(*at).expect("held").unsigned().body {
                 if let Item::Act(bytes) = item {
                     let kind = match sealed_protocol::wire::decode::<Act>(bytes, 256) {
                         Ok(Act::Turn { start: Some(_), .. }) => "start card",
+                        Ok(Act::Turn {
+                            card:
+                                Some(CardUse {
+                                    card: CardRef::Taken(_),
+                                    ..
+                                }),
+                            ..
+                        }) => "card from the taken list",
                         Ok(Act::Turn { card: Some(_), .. }) => "card with a move",
                         Ok(Act::Turn { .. }) => "plain move",
                         Ok(Act::Intercept { .. }) => "interception",
+                        Ok(Act::InterceptSecond { .. }) => "interception of a second move",
+                        Ok(Act::Answer(Answer::Keep { .. })) => "answer keeping the card",
+                        Ok(Act::Answer(Answer::Replay {
+                            card:
+                                Some(CardUse {
+                                    card: CardRef::Again,
+                                    ..
+                                }),
+                            ..
+                        })) => "answer with the card again",
                         Ok(Act::Answer(_)) => "answer",
                         Ok(Act::Yield) => "yield",
                         Err(_) => "undecodable",
                     };
-                    *kinds.entry(kind).or_insert(0) += 1;
+                    *out.kinds.entry(kind).or_insert(0) += 1;
                 }
                 if let Item::Open(o) = item
                     && o.purpose == Purpose::Value(sealed_games::tempete::rules::trap_name())
                 {
-                    *kinds.entry("trap sprung or revealed").or_insert(0) += 1;
+                    *out.kinds.entry("trap sprung or revealed").or_insert(0) += 1;
                 }
             }
         }
-        *endings.entry(v.outcome.expect("ended").reason).or_insert(0) += 1;
+        *out.endings
+            .entry(v.outcome.expect("ended").reason)
+            .or_insert(0) += 1;
     }
-    eprintln!("endings: {endings:?}; cards played: {cards_played}; acts: {kinds:?}");
-    assert!(
-        cards_played > 50,
-        "the bots hardly played cards: {cards_played}"
+    eprintln!(
+        "endings: {:?}; cards played: {}; acts: {:?}",
+        out.endings, out.cards_played, out.kinds
     );
-    for k in ["start card", "card with a move", "interception", "answer"] {
-        assert!(kinds.get(k).is_some_and(|n| *n > 0), "no {k}: {kinds:?}");
+    out
+}
+
+fn assert_kinds(games: &BotGames, kinds: &[&str]) {
+    for k in kinds {
+        assert!(
+            games.kinds.get(k).is_some_and(|n| *n > 0),
+            "no {k}: {:?}",
+            games.kinds
+        );
     }
+}
+
+#[test]
+fn bot_games_with_cards_end_in_verdicts_the_offline_check_reproduces() {
+    // Hundreds of games: a third of them over a network that drops, duplicates and
+    // reorders.
+    let games = bot_games(&[("ply-limit", "120")], 0..200, 3);
+    assert!(
+        games.cards_played > 50,
+        "the bots hardly played cards: {}",
+        games.cards_played
+    );
+    assert_kinds(
+        &games,
+        &[
+            "start card",
+            "card with a move",
+            "card from the taken list",
+            "interception",
+            "interception of a second move",
+            "answer",
+            "answer with the card again",
+        ],
+    );
+}
+
+/// A short list rich in double moves (18, 50, 70) with card 66 and no cancel (which
+/// would void most interceptions): the seed's card 18 options come up — the second move
+/// intercepted and replaced, the card kept and later played from the taken list, the
+/// card played again — and every game still checks.
+#[test]
+fn bot_games_with_double_moves_use_the_seeds_card_18_options() {
+    let options = [("cards", "1-6,18,50,66,70"), ("ply-limit", "60")];
+    let games = bot_games(&options, 0..150, 4);
+    assert_kinds(
+        &games,
+        &[
+            "interception",
+            "interception of a second move",
+            "answer keeping the card",
+            "answer with the card again",
+            "card from the taken list",
+        ],
+    );
 }
 
 fn bots() -> [Decide<Tempete>; 2] {
@@ -224,6 +304,155 @@ fn a_card_played_twice_loses() {
     p.inject(&env);
     let v = run_out(p, Seat(1));
     assert_caught(&v, Seat(0), FaultKind::SlotUsedTwice);
+}
+
+/// White plays card 18, Black replaces the double move with card 66, and White keeps the
+/// card (the seed's card 18 option): it is in White's public `taken` list. White plays it
+/// from there once, then again: the second time it is a card White no longer holds, an
+/// illegal act, and White loses.
+#[test]
+fn a_kept_card_played_twice_loses() {
+    use sealed_games::tempete::bot::{command, opens};
+    use sealed_games::tempete::state::Pending;
+    // A short list makes it likely that White is dealt 18 and Black 66.
+    let options = [("cards", "1-8,18,66"), ("ply-limit", "40")];
+    let hands_fit = |p: &Pair<Tempete>| -> Option<(u32, u32)> {
+        let slot_of = |seat: Seat, card: u32| {
+            p.sessions[seat.index()]
+                .hand(&deck_name())
+                .into_iter()
+                .find(|(_, c)| *c == card)
+                .map(|(s, _)| s)
+        };
+        Some((slot_of(Seat(0), 18)?, slot_of(Seat(1), 66)?))
+    };
+    for nonce in 100..160u8 {
+        let mut p = Pair::<Tempete>::new(tempete_terms(&options, nonce), u64::from(nonce));
+        let mut d = bots();
+        p.run_until(&mut d, |p| {
+            let s = &p.sessions[0];
+            s.engine().to_act() == Some(Seat(0))
+                && s.hand(&deck_name()).len() == 5
+                && p.sessions[1].hand(&deck_name()).len() == 5
+        });
+        let Some((slot18, slot66)) = hands_fit(&p) else {
+            continue;
+        };
+        // Every act honest but the last, made by the seats' own sessions: White's
+        // double move, Black's interception, White keeps the card and moves e4; Black
+        // moves; White plays the kept card; Black moves.
+        let act = |seat: Seat, act: Act, slots: Vec<(sealed_protocol::ids::Name, u32)>| {
+            Some((seat, command(&act, slots)))
+        };
+        let script = [
+            act(
+                Seat(0),
+                Act::Turn {
+                    start: None,
+                    card: Some(CardUse::new(CardRef::Slot(slot18), &Params::none())),
+                    moves: vec![wire("b1c3"), wire("c3d5")],
+                    discard: vec![],
+                },
+                opens(CardRef::Slot(slot18)),
+            ),
+            act(
+                Seat(1),
+                Act::Intercept {
+                    card: CardUse::new(CardRef::Slot(slot66), &Params::none()),
+                },
+                opens(CardRef::Slot(slot66)),
+            ),
+            act(
+                Seat(0),
+                Act::Answer(Answer::Keep {
+                    moves: vec![wire("e2e4")],
+                }),
+                vec![],
+            ),
+            act(Seat(1), plain_turn("e7e5"), vec![]),
+            act(
+                Seat(0),
+                Act::Turn {
+                    start: None,
+                    card: Some(CardUse::new(CardRef::Taken(18), &Params::none())),
+                    moves: vec![wire("g1f3"), wire("f3g5")],
+                    discard: vec![],
+                },
+                vec![],
+            ),
+            act(Seat(1), plain_turn("d7d6"), vec![]),
+        ];
+        for step in script.into_iter().flatten() {
+            let (seat, cmd) = step;
+            let mut quiet: [Decide<Tempete>; 2] = [Box::new(|_| None), Box::new(|_| None)];
+            p.run_until(&mut quiet, |p| {
+                p.sessions[seat.index()].engine().to_act() == Some(seat)
+            });
+            p.sessions[seat.index()]
+                .handle_command(cmd, p.now)
+                .unwrap_or_else(|e| panic!("nonce {nonce}: {e:?}"));
+            p.deliver();
+        }
+        let mut quiet: [Decide<Tempete>; 2] = [Box::new(|_| None), Box::new(|_| None)];
+        p.run_until(&mut quiet, |p| {
+            p.sessions[0].engine().to_act() == Some(Seat(0))
+        });
+        let st = p.sessions[0].engine().state().expect("started");
+        assert!(
+            matches!(st.pending, Pending::Turn(Some(_))),
+            "{:?}",
+            st.pending
+        );
+        assert!(st.hand(color(Seat(0))).taken.is_empty());
+        // Turns and answers: the double move, the keep, e5, the kept card, d6.
+        assert_eq!(st.plies, 5);
+        // The lie: card 18 from the taken list again.
+        let again = Act::Turn {
+            start: None,
+            card: Some(CardUse::new(CardRef::Taken(18), &Params::none())),
+            moves: vec![wire("g5f3"), wire("f3g5")],
+            discard: vec![],
+        };
+        let env = p.forge(
+            Seat(0),
+            vec![Item::Act(sealed_protocol::wire::encode(&again))],
+        );
+        p.inject(&env);
+        let v = run_out(p, Seat(1));
+        assert_caught(&v, Seat(0), FaultKind::IllegalAct);
+        assert!(
+            v.faults
+                .iter()
+                .any(|f| f.detail.contains("card 18 was never taken")),
+            "{v:#?}"
+        );
+        return;
+    }
+    panic!("no game dealt White card 18 and Black card 66");
+}
+
+/// A move on the wire from its UCI squares.
+fn wire(uci: &str) -> WireMove {
+    let sq = |s: &str| {
+        s.parse::<sealed_games::chess::Square>()
+            .expect("a square")
+            .index()
+    };
+    WireMove {
+        from: sq(&uci[0..2]),
+        to: sq(&uci[2..4]),
+        promotion: None,
+    }
+}
+
+/// A turn of one plain move.
+fn plain_turn(uci: &str) -> Act {
+    Act::Turn {
+        start: None,
+        card: None,
+        moves: vec![wire(uci)],
+        discard: vec![],
+    }
 }
 
 /// Black opens a trap square it never sealed a trap for: nothing to spring.
@@ -545,7 +774,6 @@ fn deal_indices_that_the_revealed_seed_does_not_produce_lose() {
 /// number from many slots, and Black loses although White had resigned.
 #[test]
 fn a_deck_that_is_not_a_permutation_loses_at_the_reveal() {
-    use sealed_games::tempete::act::Answer;
     use sealed_games::tempete::state::Pending;
     use sealed_protocol::session::Command;
     let mut p = Pair::<Tempete>::new(tempete_terms(&[("ply-limit", "20")], 9), 99);
@@ -557,15 +785,18 @@ fn a_deck_that_is_not_a_permutation_loses_at_the_reveal() {
         if s.engine().to_act() != Some(s.seat()) {
             return None;
         }
+        // Compared on the wire: the board's moves carry their kind (a double step,
+        // castling), the intercepted turn's as read from the wire do not.
+        let wire = |m: &[sealed_games::chess::Move]| m.iter().map(WireMove::of).collect::<Vec<_>>();
         let avoid = match &st.pending {
-            Pending::Answer { turn, .. } => Some(turn.moves.clone()),
+            Pending::Answer { turn, .. } => Some(wire(&turn.moves)),
             Pending::Turn(_) => None,
         };
         let play = st
             .board
             .legal_plays(None)
             .into_iter()
-            .find(|p| avoid.as_ref() != Some(&p.moves));
+            .find(|p| avoid.as_ref() != Some(&wire(&p.moves)));
         let act = match (play, &avoid) {
             (None, _) => Act::Yield,
             (Some(p), Some(_)) => Act::Answer(Answer::Replay {

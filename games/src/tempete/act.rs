@@ -1,5 +1,7 @@
 //! The acts of Tempête on the wire: the three message kinds of the seed (a turn, an
 //! interception, an answer to an interception) plus yielding a mate, in postcard.
+//! Variants are only ever appended: postcard names a variant by its index, so a new one
+//! at the end leaves every earlier encoding as it was.
 //!
 //! Squares are indices a1 = 0 … h8 = 63, kinds indices in [`Kind::ALL`] order. A card
 //! is named by where it comes from, never by its number alone: a slot of one's own deck
@@ -17,7 +19,9 @@ use super::effects::Params;
 pub enum CardRef {
     /// A slot of the player's own deck, opened in the same envelope.
     Slot(u32),
-    /// A card the player took from the opponent's played cards (card 34), by number.
+    /// A card in the public `taken` list, by number: taken from the opponent's played
+    /// cards (card 34), or kept after an interception of a double move
+    /// ([`Answer::Keep`]).
     Taken(u32),
     /// The card of the player's own turn that the opponent just intercepted, played
     /// again in the answer (the seed's card 18 options).
@@ -90,6 +94,14 @@ pub enum Act {
     /// The side to move has no legal move and does not intercept: mated (it loses) or
     /// stalemated (a draw).
     Yield,
+    /// An interception of the *second* move of the opponent's double move (a turn whose
+    /// card is `extra-move`, the seed's cards 18 and 50) with a `replace-move` card: the
+    /// answer must keep the first move and make another second move. The seed lets the
+    /// interceptor say which part he hits; [`Act::Intercept`] hits the first.
+    InterceptSecond {
+        /// The intercepting card (`replace-move`).
+        card: CardUse,
+    },
 }
 
 /// How an intercepted player answers.
@@ -105,6 +117,14 @@ pub enum Answer {
         /// The card, if any (after a cancel, none).
         card: Option<CardUse>,
         /// The chess moves.
+        moves: Vec<WireMove>,
+    },
+    /// After a `replace-move` interception of the first part of a double move: one
+    /// plain move, and the double-move card goes back to the hand, publicly (the
+    /// seed's card 18: "now the opponent knows you have this card"). It is played
+    /// later as [`CardRef::Taken`].
+    Keep {
+        /// The plain move (exactly one).
         moves: Vec<WireMove>,
     },
 }

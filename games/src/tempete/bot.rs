@@ -167,7 +167,7 @@ fn intercept_or_answer(
     let st = s.engine().state()?;
     let find = |f: &dyn Fn(&Card) -> bool| my_hand.iter().find(|(_, c)| f(c)).cloned();
     match &st.pending {
-        Pending::Answer { turn, by } => {
+        Pending::Answer { turn, by, second } => {
             if let Some((r, _)) = find(&|c| c.effect() == Effect::Cancel)
                 && rng.below(2) == 0
             {
@@ -176,30 +176,93 @@ fn intercept_or_answer(
                 });
                 return Some(command(&act, opens(r)));
             }
+            let rules = s.engine().rules();
+            let again = CardUse::new(CardRef::Again, &Params::none());
+            // The second move hit: the first stands, another second move is due (the
+            // rules let any answer through only when there is none).
+            let others = if *second {
+                rules.other_second_moves(turn)
+            } else {
+                vec![]
+            };
+            if let (Some(first), Some(other)) =
+                (turn.moves.first(), others.get(rng.below(others.len())))
+            {
+                let act = Act::Answer(Answer::Replay {
+                    card: Some(again),
+                    moves: vec![WireMove::of(first), WireMove::of(other)],
+                });
+                return Some(command(&act, vec![]));
+            }
+            // Compared on the wire: the board's moves carry their kind (a double step,
+            // castling), the turn's as read from the wire do not.
+            let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
             let plays: Vec<_> = st
                 .board
                 .legal_plays(None)
                 .into_iter()
-                .filter(|p| *by == FlowEffect::CancelCard || p.moves != turn.moves)
+                .filter(|p| {
+                    *by == FlowEffect::CancelCard
+                        || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
+                })
                 .collect();
             let Some(play) = plays.get(rng.below(plays.len())) else {
                 // The intercepted move was the only one: nothing is left but to yield.
                 return Some(command(&Act::Yield, vec![]));
             };
-            let act = Act::Answer(Answer::Replay {
-                card: None,
-                moves: play.moves.iter().map(WireMove::of).collect(),
-            });
+            let moves: Vec<WireMove> = play.moves.iter().map(WireMove::of).collect();
+            // A double move replaced whole: now and then keep the card, or play it
+            // again starting with another move (the seed's card 18 options).
+            let double = rules
+                .double_move_card(turn)
+                .filter(|_| *by == FlowEffect::ReplaceMove);
+            if let Some(card) = double {
+                match rng.below(3) {
+                    0 => {
+                        let act = Act::Answer(Answer::Keep { moves });
+                        return Some(command(&act, vec![]));
+                    }
+                    1 => {
+                        let replays: Vec<_> = st
+                            .board
+                            .legal_plays(Some(card))
+                            .into_iter()
+                            .filter(|p| p.moves.first().map(WireMove::of).as_ref() != made.first())
+                            .collect();
+                        if let Some(p) = replays.get(rng.below(replays.len())) {
+                            let act = Act::Answer(Answer::Replay {
+                                card: Some(again),
+                                moves: p.moves.iter().map(WireMove::of).collect(),
+                            });
+                            return Some(command(&act, vec![]));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let act = Act::Answer(Answer::Replay { card: None, moves });
             Some(command(&act, vec![]))
         }
         Pending::Turn(Some(turn)) => {
             let cancel = turn.card.is_some();
-            let (r, _) = find(&|c| {
-                c.effect() == Effect::ReplaceMove || (cancel && c.effect() == Effect::Cancel)
-            })?;
-            (rng.below(4) == 0).then(|| {
-                let act = Act::Intercept {
-                    card: CardUse::new(r, &Params::none()),
+            // A double move is a target of choice: a replace-move card goes first, since
+            // it may hit the second move alone, and it is intercepted more often.
+            let double = s.engine().rules().double_move_card(turn).is_some();
+            let (r, c) = find(&|c| c.effect() == Effect::ReplaceMove)
+                .filter(|_| double)
+                .or_else(|| {
+                    find(&|c| {
+                        c.effect() == Effect::ReplaceMove
+                            || (cancel && c.effect() == Effect::Cancel)
+                    })
+                })?;
+            (rng.below(if double { 2 } else { 4 }) == 0).then(|| {
+                let card = CardUse::new(r, &Params::none());
+                let second = c.effect() == Effect::ReplaceMove && double && rng.below(2) == 0;
+                let act = if second {
+                    Act::InterceptSecond { card }
+                } else {
+                    Act::Intercept { card }
                 };
                 command(&act, opens(r))
             })

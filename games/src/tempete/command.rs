@@ -2,17 +2,18 @@
 //! its envelope must open and seal.
 //!
 //! ```text
-//! action  = [start ";"] turn | "intercept" N | "answer" reply | "yield"
+//! action  = [start ";"] turn | "intercept" ["second"] N | "answer" reply | "yield"
 //! start   = "take" N        (card 34's kind: take the opponent's card N)
 //!         | "pick" SLOT     (card 57's kind: add never-dealt slot SLOT)   — both need "with" N
 //! turn    = SAN | "card" N [at SQ…] [as KIND] [trap SQ] [discard N…] [then MOVE [MOVE]]
-//! reply   = "cancel" N | SAN | "card" N … | "again" [at SQ…] [as KIND] [then MOVE [MOVE]]
+//! reply   = "cancel" N | SAN | "keep" MOVE
+//!         | "card" N … | "again" [at SQ…] [as KIND] [then MOVE [MOVE]]
 //! MOVE    = SAN | from-to coordinates (e2e4, e2-e4, e7e8q, e7-e8=Q)
 //! ```
 //!
 //! A start card names the card it plays: `take 40 with 34; e4`, `pick 17 with 57; Nf3`.
-//! Cards are named by their number; the hand says which slot holds it (or that it was
-//! taken from the opponent). Moves made under a card are best written as coordinates,
+//! Cards are named by their number; the hand says which slot holds it (or that it is
+//! in the public `taken` list: taken from the opponent, or kept after an interception). Moves made under a card are best written as coordinates,
 //! since a card's move is often no chess move SAN could name.
 
 use sealed_protocol::ids::Name;
@@ -41,9 +42,18 @@ pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
     let text = text.trim();
     let mut used: Vec<CardRef> = vec![];
     if let Some(rest) = text.strip_prefix("intercept") {
-        let (r, _) = card(me, rest.trim(), &mut used)?;
-        let act = Act::Intercept {
-            card: CardUse::new(r, &Params::none()),
+        // `intercept second N` hits the second move of a double move (the seed's card
+        // 18); `intercept N` the whole turn.
+        let (second, n) = match rest.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["second", n] => (true, *n),
+            _ => (false, rest.trim()),
+        };
+        let (r, _) = card(me, n, &mut used)?;
+        let card = CardUse::new(r, &Params::none());
+        let act = if second {
+            Act::InterceptSecond { card }
+        } else {
+            Act::Intercept { card }
         };
         return Ok(command(&act, opens(r)));
     }
@@ -58,6 +68,20 @@ pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
                 card: CardUse::new(r, &Params::none()),
             });
             return Ok(command(&act, opens(r)));
+        }
+        if let Some(m) = rest.strip_prefix("keep") {
+            let mv = match m.split_whitespace().collect::<Vec<_>>().as_slice() {
+                [m] => read_move(me.pos, m)?,
+                _ => {
+                    return Err(
+                        "answer keep MOVE: one plain move, the card back to the hand".into(),
+                    );
+                }
+            };
+            let act = Act::Answer(Answer::Keep {
+                moves: vec![WireMove::of(&mv)],
+            });
+            return Ok(command(&act, vec![]));
         }
         let play = play(me, rest, &mut used, true)?;
         let act = Act::Answer(Answer::Replay {
@@ -327,10 +351,12 @@ pub fn write(
     Some(match act {
         Act::Yield => "yield".into(),
         Act::Intercept { card: u } => format!("intercept {}", number(u.card)?),
+        Act::InterceptSecond { card: u } => format!("intercept second {}", number(u.card)?),
         Act::Answer(Answer::Cancel { card: u }) => format!("answer cancel {}", number(u.card)?),
         Act::Answer(Answer::Replay { card: u, moves: m }) => {
             format!("answer {}", play(u.as_ref(), m, &[])?)
         }
+        Act::Answer(Answer::Keep { moves: m }) => format!("answer keep {}", moves(m)?),
         Act::Turn {
             start,
             card: u,

@@ -9,9 +9,10 @@
 //! - the card played with a turn, its parameters and its text, before the move;
 //! - the second move of a double move (`{… then Nf3-g5}`), after the move;
 //! - a start card (34, 57), a redraw's discards, a trap sealed or sprung;
-//! - a turn intercepted: the intercepted play and the interception, as comments; then
-//!   the answer's move (or, after a cancelled interception, the original move) as the
-//!   move of that turn;
+//! - a turn intercepted: the intercepted play and the interception (of the whole turn
+//!   or of a double move's second move), as comments; then the answer's move (or, after
+//!   a cancelled interception, the original move) as the move of that turn; a card kept
+//!   in the answer is said in a comment;
 //! - a card that is the whole turn (an edit with no move) is the null move `--`, which
 //!   ChessBase, SCID and lichess read, with the edit in a comment;
 //! - a mated or stalemated player's yield, as a comment before the result.
@@ -255,7 +256,7 @@ pub fn pgn(
         }
         let next_is_intercept = matches!(
             played.get(i + 1).map(|_| &acts[i + 1].act),
-            Some(Act::Intercept { .. })
+            Some(Act::Intercept { .. } | Act::InterceptSecond { .. })
         );
         match &sa.act {
             Act::Turn {
@@ -312,6 +313,15 @@ pub fn pgn(
                     items.push(comment(&n));
                 }
             }
+            Act::InterceptSecond { card } => {
+                notes.push(format!(
+                    "{who} intercepts the second move with {}",
+                    card_words(rules, number_of(sa, s, card.card))
+                ));
+                for n in notes {
+                    items.push(comment(&n));
+                }
+            }
             Act::Answer(Answer::Cancel { card }) => {
                 notes.push(format!(
                     "{who} cancels the interception with {}: the turn stands",
@@ -329,6 +339,16 @@ pub fn pgn(
                 pending = None;
                 notes.push(format!("{who} answers with another play"));
                 let mut p = play_ply(rules, s, sa, card.as_ref(), moves);
+                p.before.splice(0..0, notes);
+                emit(&mut items, &mut plies, &mut need_number, p);
+            }
+            Act::Answer(Answer::Keep { moves }) => {
+                pending = None;
+                notes.push(format!(
+                    "{who} answers with one move and keeps {} in hand",
+                    card_words(rules, number_of(sa, s, CardRef::Again))
+                ));
+                let mut p = play_ply(rules, s, sa, None, moves);
                 p.before.splice(0..0, notes);
                 emit(&mut items, &mut plies, &mut need_number, p);
             }

@@ -155,7 +155,7 @@ pub fn text(state: &State, hand: Option<&[(u32, String)]>) -> String {
         );
         if !h.taken.is_empty() {
             let t: Vec<String> = h.taken.iter().map(u32::to_string).collect();
-            let _ = write!(s, ", taken from the opponent: {}", t.join(" "));
+            let _ = write!(s, ", known (taken or kept): {}", t.join(" "));
         }
         if !h.traps.is_empty() {
             let _ = write!(s, ", {} trap(s) sealed", h.traps.len());
@@ -171,9 +171,10 @@ pub fn text(state: &State, hand: Option<&[(u32, String)]>) -> String {
         (Some(end), _) => {
             let _ = writeln!(s, "game over: {}", end.reason);
         }
-        (None, Pending::Answer { by, .. }) => {
+        (None, Pending::Answer { by, second, .. }) => {
             let what = match by {
                 FlowEffect::CancelCard => "the turn's card is cancelled",
+                _ if *second => "the second move must be replaced",
                 _ => "the move must be replaced",
             };
             let _ = writeln!(

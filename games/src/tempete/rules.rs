@@ -434,6 +434,191 @@ impl Tempete {
         Ok(())
     }
 
+    /// An interception of the opponent's turn just made: of the whole turn, or
+    /// (`second`) of the second move of its double move.
+    fn intercept(
+        &self,
+        s: &mut State,
+        side: Color,
+        card: &CardUse,
+        second: bool,
+        opened: &mut Opened,
+    ) -> Result<(), Violation> {
+        let Pending::Turn(Some(turn)) = s.pending.clone() else {
+            return Err("there is no turn to intercept".into());
+        };
+        let c = self.play_card(s, side, card.card, opened, None)?.clone();
+        let by = match c.effect().flow() {
+            Some(FlowEffect::ReplaceMove) => {
+                s.board
+                    .check_timing(side, &c, Moment::OpponentMove)
+                    .map_err(|e| Violation(e.to_string()))?;
+                FlowEffect::ReplaceMove
+            }
+            Some(FlowEffect::CancelCard) => {
+                s.board
+                    .check_timing(side, &c, Moment::OpponentCard)
+                    .map_err(|e| Violation(e.to_string()))?;
+                if turn.card.is_none() {
+                    return Err("the turn played no card to cancel".into());
+                }
+                FlowEffect::CancelCard
+            }
+            _ => return Err(format!("card {} cannot intercept", c.number()).into()),
+        };
+        if second {
+            // The seed's choice of part is for a card that tells one to move again
+            // (66) against a double move (18, 50); a cancel voids the card whole.
+            if by != FlowEffect::ReplaceMove {
+                return Err("only a replace-move card intercepts a second move".into());
+            }
+            if self.double_move_card(&turn).is_none() {
+                return Err(
+                    "the turn made no double move whose second move could be intercepted".into(),
+                );
+            }
+        }
+        if !card.squares.is_empty() || card.kind.is_some() {
+            return Err("an interception names nothing".into());
+        }
+        s.board = turn.before.clone();
+        s.pending = Pending::Answer { turn, by, second };
+        s.to_act = !side;
+        Ok(())
+    }
+
+    /// The answer to an interception of `side`'s turn.
+    fn answer(
+        &self,
+        s: &mut State,
+        side: Color,
+        answer: &Answer,
+        opened: &mut Opened,
+    ) -> Result<(), Violation> {
+        let Pending::Answer { turn, by, second } = s.pending.clone() else {
+            return Err("there is no interception to answer".into());
+        };
+        // An interception of the second move binds the answer only while another second
+        // move exists; without one it counts as an interception of the first part, so
+        // the player is never left without an answer.
+        let second = second && !self.other_second_moves(&turn).is_empty();
+        let double = self.double_move_card(&turn).is_some();
+        match answer {
+            Answer::Cancel { card } => {
+                if !card.squares.is_empty() || card.kind.is_some() {
+                    return Err("a cancelling card names nothing".into());
+                }
+                let c = self.play_card(s, side, card.card, opened, None)?;
+                if c.effect() != Effect::Cancel {
+                    return Err(format!("card {} cancels nothing", c.number()).into());
+                }
+                // The interception is void: the turn stands as it was made.
+                let replay = turn.before.apply(
+                    side,
+                    turn.card
+                        .and_then(|n| self.card(n))
+                        .map(|c| (c, &turn.params)),
+                    &turn.moves,
+                );
+                s.board = replay.map_err(|e| Violation(e.to_string()))?;
+            }
+            Answer::Replay { card, moves: mv } => {
+                let wanted = moves(mv)?;
+                let again = card.as_ref().is_some_and(|u| u.card == CardRef::Again);
+                let first_kept = match (wanted.first(), turn.moves.first()) {
+                    (Some(a), Some(b)) => same_move(a, b),
+                    _ => false,
+                };
+                if second {
+                    let other = match (wanted.get(1), turn.moves.get(1)) {
+                        (Some(a), Some(b)) => !same_move(a, b),
+                        _ => false,
+                    };
+                    if !again || wanted.len() != 2 || !first_kept || !other {
+                        return Err("the second move was intercepted: play the card again \
+                                    with the same first move and another second move"
+                            .into());
+                    }
+                } else if by == FlowEffect::CancelCard && card.is_some() {
+                    return Err("after a cancelled card the answer is a plain move".into());
+                } else if by == FlowEffect::ReplaceMove && wanted == turn.moves {
+                    return Err("the intercepted move must be replaced".into());
+                } else if by == FlowEffect::ReplaceMove && double && again && first_kept {
+                    // The seed: "two knight moves, the first one different from your
+                    // original move"; keeping the first is the second part's answer.
+                    return Err(
+                        "the first move was intercepted: a double move played again \
+                         starts with another move"
+                            .into(),
+                    );
+                }
+                self.board_play(s, side, card.as_ref(), mv, opened, turn.card, true)?;
+            }
+            Answer::Keep { moves: mv } => {
+                if by != FlowEffect::ReplaceMove {
+                    return Err("a card is kept only after a replace-move interception".into());
+                }
+                if second {
+                    return Err("the second move was intercepted: play the card again \
+                                with the same first move and another second move"
+                        .into());
+                }
+                let number = self
+                    .double_move_card(&turn)
+                    .map(Card::number)
+                    .ok_or("only a double-move card is kept after an interception")?;
+                s.board = s
+                    .board
+                    .apply(side, None, &moves(mv)?)
+                    .map_err(|e| Violation(e.to_string()))?;
+                // Back to the hand, publicly: it is played later by number, like a
+                // card taken with card 34 (its slot was spent when it was opened).
+                let hand = s.hand_mut(side);
+                hand.taken.push(number);
+                hand.size += 1;
+                // Kept, it was not played after all: card 34 cannot take it.
+                let takeable = &mut s.hand_mut(!side).takeable;
+                if let Some(i) = takeable.iter().position(|n| *n == number) {
+                    takeable.remove(i);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The card of `turn` if it was a double move (`extra-move`, the seed's 18 and 50):
+    /// the turn whose interception offers the seed's card 18 options.
+    pub fn double_move_card(&self, turn: &TurnMade) -> Option<&Card> {
+        turn.card
+            .and_then(|n| self.card(n))
+            .filter(|c| matches!(c.effect(), Effect::ExtraMove { .. }) && turn.moves.len() == 2)
+    }
+
+    /// The second moves an answer to an interception of `turn`'s second move may make:
+    /// after the turn's first move, every move its double-move card allows other than
+    /// the second one made, with the whole play accepted. Empty for any other turn.
+    pub fn other_second_moves(&self, turn: &TurnMade) -> Vec<Move> {
+        let Some(card) = self.double_move_card(turn) else {
+            return vec![];
+        };
+        let [first, made] = turn.moves.as_slice() else {
+            return vec![];
+        };
+        let side = turn.before.turn();
+        let params = Params::none();
+        turn.before
+            .legal_plays(Some(card))
+            .into_iter()
+            .filter_map(|p| match p.moves.as_slice() {
+                [a, b] if same_move(a, first) && !same_move(b, made) => {
+                    let ok = turn.before.apply(side, Some((card, &params)), &p.moves);
+                    ok.is_ok().then_some(*b)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The end of a turn or answer: refill the opponent, count the ply, end the game at
     /// the ply limit.
     fn end_of_turn(&self, s: &mut State, side: Color, applied: &mut AppliedParts) {
@@ -524,6 +709,16 @@ impl Rules for Tempete {
         ctx: &ActCtx<'_>,
     ) -> Result<Applied<State>, Violation> {
         let side = color(who);
+        // The protocol hands over only acts of the seat to act; the rules say so
+        // themselves too, so no caller can make one side act for the other.
+        if side != state.to_act {
+            return Err(format!(
+                "it is {}'s act, not {}'s",
+                side_name(state.to_act),
+                side_name(side)
+            )
+            .into());
+        }
         let mut s = state.clone();
         let mut opened = Opened::new(ctx)?;
         let mut parts = AppliedParts::default();
@@ -557,79 +752,12 @@ impl Rules for Tempete {
                 )?;
                 self.end_of_turn(&mut s, side, &mut parts);
             }
-            Act::Intercept { card } => {
-                let Pending::Turn(Some(turn)) = s.pending.clone() else {
-                    return Err("there is no turn to intercept".into());
-                };
-                let c = self
-                    .play_card(&mut s, side, card.card, &mut opened, None)?
-                    .clone();
-                let by = match c.effect().flow() {
-                    Some(FlowEffect::ReplaceMove) => {
-                        s.board
-                            .check_timing(side, &c, Moment::OpponentMove)
-                            .map_err(|e| Violation(e.to_string()))?;
-                        FlowEffect::ReplaceMove
-                    }
-                    Some(FlowEffect::CancelCard) => {
-                        s.board
-                            .check_timing(side, &c, Moment::OpponentCard)
-                            .map_err(|e| Violation(e.to_string()))?;
-                        if turn.card.is_none() {
-                            return Err("the turn played no card to cancel".into());
-                        }
-                        FlowEffect::CancelCard
-                    }
-                    _ => return Err(format!("card {} cannot intercept", c.number()).into()),
-                };
-                if !card.squares.is_empty() || card.kind.is_some() {
-                    return Err("an interception names nothing".into());
-                }
-                s.board = turn.before.clone();
-                s.pending = Pending::Answer { turn, by };
-                s.to_act = !side;
+            Act::Intercept { card } => self.intercept(&mut s, side, card, false, &mut opened)?,
+            Act::InterceptSecond { card } => {
+                self.intercept(&mut s, side, card, true, &mut opened)?;
             }
             Act::Answer(answer) => {
-                let Pending::Answer { turn, by } = s.pending.clone() else {
-                    return Err("there is no interception to answer".into());
-                };
-                match answer {
-                    Answer::Cancel { card } => {
-                        if !card.squares.is_empty() || card.kind.is_some() {
-                            return Err("a cancelling card names nothing".into());
-                        }
-                        let c = self.play_card(&mut s, side, card.card, &mut opened, None)?;
-                        if c.effect() != Effect::Cancel {
-                            return Err(format!("card {} cancels nothing", c.number()).into());
-                        }
-                        // The interception is void: the turn stands as it was made.
-                        let replay = turn.before.apply(
-                            side,
-                            turn.card
-                                .and_then(|n| self.card(n))
-                                .map(|c| (c, &turn.params)),
-                            &turn.moves,
-                        );
-                        s.board = replay.map_err(|e| Violation(e.to_string()))?;
-                    }
-                    Answer::Replay { card, moves: mv } => {
-                        if by == FlowEffect::CancelCard && card.is_some() {
-                            return Err("after a cancelled card the answer is a plain move".into());
-                        }
-                        if by == FlowEffect::ReplaceMove && moves(mv)? == turn.moves {
-                            return Err("the intercepted move must be replaced".into());
-                        }
-                        self.board_play(
-                            &mut s,
-                            side,
-                            card.as_ref(),
-                            mv,
-                            &mut opened,
-                            turn.card,
-                            true,
-                        )?;
-                    }
-                }
+                self.answer(&mut s, side, answer, &mut opened)?;
                 s.pending = Pending::Turn(None);
                 self.end_of_turn(&mut s, side, &mut parts);
             }
@@ -640,6 +768,7 @@ impl Rules for Tempete {
                     Pending::Answer {
                         turn,
                         by: FlowEffect::ReplaceMove,
+                        ..
                     } if turn.moves.len() == 1 => turn.moves.clone(),
                     _ => vec![],
                 };
@@ -671,6 +800,12 @@ impl Rules for Tempete {
         applied.grant = parts.grant;
         Ok(applied)
     }
+}
+
+/// Whether two moves name the same move: from, to and promotion (the board decides the
+/// kind, so a move read from the wire and the engine's own compare equal).
+fn same_move(a: &Move, b: &Move) -> bool {
+    a.from == b.from && a.to == b.to && a.promotion == b.promotion
 }
 
 fn side_name(c: Color) -> &'static str {

@@ -30,7 +30,11 @@
 //!                                                    where an enemy piece just landed
 //! body     = "yield"                                 no legal move: mated or stalemated
 //!          | "intercept" card                        intercept the turn just made
+//!          | "intercept" "second" card               intercept the second move of its
+//!                                                    double move (cards 18, 50)
 //!          | "answer" "cancel" card                  cancel the interceptor's card
+//!          | "answer" "keep" MOVE                    one plain move; the double-move card
+//!                                                    goes back to the hand, shown
 //!          | "answer" [ card ] { MOVE }              make another play instead
 //!          | [ start ] [ card ] { MOVE } [ "discard" NUMBER { NUMBER } ]    a turn
 //! start    = card "takes" NUMBER                     card 34's kind takes that played card
@@ -38,6 +42,7 @@
 //! card     = ref [ "@" SQUARE { "," SQUARE } ] [ "=" KIND ]     the card and its parameters
 //! ref      = NUMBER                                  a card of one's own deck, by number
 //!          | "t" NUMBER                              a card taken from the opponent (card 34)
+//!                                                    or kept in an answer
 //!          | "again"                                 the card of the turn just intercepted
 //! MOVE     = SAN                                     "Nf3", "exd6", "O-O", "e8=N+"
 //!          | LAN                                     "Ng1-f3", "Bc1xh6", "e7-e8=Q", "g1f3"
@@ -48,7 +53,8 @@
 //! adjacent enemy piece, no move); `<8@b7=N>` (an early promotion to a knight);
 //! `<19 e2-e4 discard 23 40>` (a move, then two cards discarded and redrawn);
 //! `<57 picks slot 12 Nc3>`; `<34 takes 18 t18 Nb1-c3 Nc3-d5>`; `<intercept 66>`;
-//! `<answer cancel 42>`; `<answer again Ng1-h3 Nh3-g5>`; `<sprung 0 f6 yield>`.
+//! `<answer cancel 42>`; `<answer again Ng1-h3 Nh3-g5>`; `<intercept second 66>`;
+//! `<answer keep e4>`; `<sprung 0 f6 yield>`.
 //!
 //! # Meaning
 //!
@@ -63,6 +69,7 @@
 //!   only for flow cards and `after` cards, whose first move is a plain one). Any
 //!   later move of a card play is not chess, so it names both squares (LAN): the piece
 //!   letter and `x` are for the reader, the squares decide (SAN there is unreadable).
+//!   The move of `answer keep` is a play without a card.
 //!   `e1g1` for castling is read in a play without a card. Trailing `+ # ! ?` and
 //!   `e.p.` are ignored; no match or several is an illegal ply.
 //! - Move numbers are optional; when given they must be right: the n-th turn of White is
@@ -520,7 +527,9 @@ enum ActText {
         discard: Vec<u32>,
     },
     Intercept(CardText),
+    InterceptSecond(CardText),
     Cancel(CardText),
+    Keep(MoveText),
     Replay {
         card: Option<CardText>,
         moves: Vec<MoveText>,
@@ -564,10 +573,19 @@ fn read_group(words: &[String]) -> Result<Line, ReplayError> {
         Some("yield") if rest.len() == 1 => ActText::Yield,
         Some("intercept") => match &rest[1..] {
             [c] => ActText::Intercept(card_at(c)?),
-            _ => return Err(unreadable("intercept takes one card")),
+            [s, c] if s == "second" => ActText::InterceptSecond(card_at(c)?),
+            _ => {
+                return Err(unreadable(
+                    "intercept takes one card, after `second` or not",
+                ));
+            }
         },
         Some("answer") => match &rest[1..] {
             [c, d] if c == "cancel" => ActText::Cancel(card_at(d)?),
+            [k, rest @ ..] if k == "keep" => match rest {
+                [m] => ActText::Keep(read_move(m).map_err(unreadable)?),
+                _ => return Err(unreadable("answer keep takes one move")),
+            },
             more => {
                 let (card, moves, discard, start) = read_play(more)?;
                 if start.is_some() || !discard.is_empty() {
@@ -843,8 +861,14 @@ fn build(rules: &Tempete, s: &State, line: &Line, ply: usize) -> Result<Built, R
         ActText::Intercept(c) => Act::Intercept {
             card: use_of(c, &mut own)?,
         },
+        ActText::InterceptSecond(c) => Act::InterceptSecond {
+            card: use_of(c, &mut own)?,
+        },
         ActText::Cancel(c) => Act::Answer(Answer::Cancel {
             card: use_of(c, &mut own)?,
+        }),
+        ActText::Keep(m) => Act::Answer(Answer::Keep {
+            moves: resolve_all(true, &[*m])?,
         }),
         ActText::Replay { card, moves } => {
             let card = card.as_ref().map(|c| use_of(c, &mut own)).transpose()?;
@@ -1011,10 +1035,10 @@ pub fn replay_acts(text: &str) -> Result<(Tempete, State, Vec<ScoredAct>), Repla
         }
         let want = match &line.act {
             ActText::Turn { .. } | ActText::Yield => Some((turns / 2 + 1, s.to_act)),
-            ActText::Cancel(_) | ActText::Replay { .. } => {
+            ActText::Cancel(_) | ActText::Replay { .. } | ActText::Keep(_) => {
                 Some((turns.saturating_sub(1) / 2 + 1, s.to_act))
             }
-            ActText::Intercept(_) => None,
+            ActText::Intercept(_) | ActText::InterceptSecond(_) => None,
         };
         if let Some((n, c)) = number.take()
             && want != Some((n, c))
@@ -1374,6 +1398,19 @@ fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<String, String
     match &sa.act {
         Act::Yield => words.push("yield".into()),
         Act::Intercept { card } => words.push(format!("intercept {}", naming.card(card)?)),
+        Act::InterceptSecond { card } => {
+            words.push(format!("intercept second {}", naming.card(card)?));
+        }
+        Act::Answer(Answer::Keep { moves }) => {
+            // Only one move reads back; anything else the rules refuse anyway.
+            let [m] = moves.as_slice() else {
+                return Err(format!(
+                    "a kept card's answer has {} moves, not one",
+                    moves.len()
+                ));
+            };
+            words.push(format!("answer keep {}", san_text(&board, *m)));
+        }
         Act::Answer(Answer::Cancel { card }) => {
             words.push(format!("answer cancel {}", naming.card(card)?));
         }
@@ -1435,7 +1472,8 @@ fn check_mark(s: &State) -> &'static str {
 /// Puts the check mark on the last move of an act's text.
 fn with_mark(text: String, mark: &str, act: &Act) -> String {
     let has_move = match act {
-        Act::Turn { moves, .. } | Act::Answer(Answer::Replay { moves, .. }) => !moves.is_empty(),
+        Act::Turn { moves, .. }
+        | Act::Answer(Answer::Replay { moves, .. } | Answer::Keep { moves }) => !moves.is_empty(),
         _ => false,
     };
     if mark.is_empty() || !has_move {

@@ -160,9 +160,12 @@ impl Game for Tempete {
 
     fn prompt(_s: &Session<Self>, state: &State) -> String {
         match &state.pending {
-            Pending::Answer { by, .. } => match by {
+            Pending::Answer { by, second, .. } => match by {
                 FlowEffect::CancelCard => {
                     "your turn was intercepted: your card is cancelled, make a plain move".into()
+                }
+                _ if *second => {
+                    "the second move of your double move was intercepted: make another one".into()
                 }
                 _ => "your turn was intercepted: make another move".into(),
             },
@@ -201,15 +204,34 @@ impl Game for Tempete {
         let mut v = vec![];
         let plain = state.board.legal_plays(None);
         match &state.pending {
-            Pending::Answer { by, .. } => {
-                if let Some(p) = plain.first() {
-                    v.push(format!("answer <move>, e.g. answer {}", p.moves[0]));
+            Pending::Answer { turn, by, second } => {
+                let rules = s.engine().rules();
+                let others = if *second {
+                    rules.other_second_moves(turn)
+                } else {
+                    vec![]
+                };
+                // The rules take any answer only when no other second move exists.
+                if let (Some(first), Some(other)) = (turn.moves.first(), others.first()) {
+                    v.push(format!(
+                        "answer again then {first} <another second move>, e.g. answer again then {first} {other}"
+                    ));
+                } else {
+                    if let Some(p) = plain.first() {
+                        v.push(format!("answer <move>, e.g. answer {}", p.moves[0]));
+                    }
+                    if *by == FlowEffect::ReplaceMove {
+                        v.push("answer again then <move> [<move>]".into());
+                        if let Some(c) = rules.double_move_card(turn) {
+                            v.push(format!(
+                                "answer keep <move>: one plain move, card {} back to your hand (shown)",
+                                c.number()
+                            ));
+                        }
+                    }
                 }
                 if hand.iter().any(|(_, c)| c.effect() == Effect::Cancel) {
                     v.push("answer cancel <card>".into());
-                }
-                if *by == FlowEffect::ReplaceMove {
-                    v.push("answer again then <move> [<move>]".into());
                 }
                 return v;
             }
@@ -222,6 +244,15 @@ impl Game for Tempete {
                     };
                     if intercept {
                         v.push(format!("intercept {}", c.number()));
+                        let double = last
+                            .as_ref()
+                            .is_some_and(|t| s.engine().rules().double_move_card(t).is_some());
+                        if c.effect() == Effect::ReplaceMove && double {
+                            v.push(format!(
+                                "intercept second {}: only the second move of the double move",
+                                c.number()
+                            ));
+                        }
                     }
                 }
             }

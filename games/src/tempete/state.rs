@@ -1,6 +1,7 @@
 //! The public state of a game of Tempête: what every seat and every verifier replays.
 //! Hands are secret, so the state keeps only what is public about them: how many cards
-//! each holds, and which cards taken from the opponent (card 34) are among them.
+//! each holds, and which cards taken from the opponent (card 34) or kept after an
+//! interception (card 18's option) are among them.
 
 use crate::chess::{Color, Move};
 use sealed_protocol::ids::Seat;
@@ -28,7 +29,10 @@ pub fn color(s: Seat) -> Color {
 pub struct Hand {
     /// Cards held (dealt or owed, granted, taken), less those played or discarded.
     pub size: u32,
-    /// Cards taken from the opponent with card 34 and not played yet, by number.
+    /// Cards whose number both players know to be in this hand, not played yet: taken
+    /// from the opponent with card 34, or a double-move card kept after an interception
+    /// (`Answer::Keep`). Such a card is played by number, not by a slot: its slot, if
+    /// any, was spent when it was opened.
     pub taken: Vec<u32>,
     /// Cards the opponent played since this player's last turn began: what card 34 may
     /// take.
@@ -64,6 +68,9 @@ pub enum Pending {
         turn: TurnMade,
         /// What the interception does.
         by: FlowEffect,
+        /// Whether the interception hit the second move of a double move
+        /// (`Act::InterceptSecond`) rather than the whole turn.
+        second: bool,
     },
 }
 
