@@ -235,6 +235,55 @@ fn a_hand_written_score_replays() {
     assert_eq!(replayed.result, None);
 }
 
+/// The example of spec/GAMES.md §5.7, exactly as the writer writes it.
+const EXAMPLE: &str = r#"[Variant "stallmate"]
+[WhiteSetup "518"]
+[BlackSetup "0"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+[MustTry "on"]
+[NameCapturer "off"]
+[Period "24h"]
+[PlyLimit "none"]
+
+1. a1-a3 illegal; a1-a3 illegal; e2-e4 yes
+1... any? no; f7-f5 yes
+2. any? try; b1-c3 pawn capture first; e4-d5 illegal; e4-f5 yes, capture at f5
+2... g8-h8 illegal; e8-e6 illegal; d8-e6 yes
+3. any? try; f5-e6 yes, capture at e6
+3... e8-f6 yes
+4. d1-h5 yes
+4... any? try; f8-f1 pawn capture first; d7-e6 yes, capture at e6
+5. h5-f7 yes, check on long diagonal
+5... g8-f7 yes, capture at f7
+end forfeit by white
+score -10 0
+"#;
+
+#[test]
+fn the_documented_example_reads_and_writes_back_exactly() {
+    let r = record::read(EXAMPLE).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(record::write(&r), EXAMPLE);
+    assert_eq!(r.ending(), Some(&Ending::Forfeit { by: Color::White }));
+    // What each player heard, as §5.7 says.
+    let heard_of = |i: usize| -> Vec<String> {
+        heard(&r.history()[i])
+            .iter()
+            .map(|h| h.to_string())
+            .collect()
+    };
+    assert_eq!(heard_of(0), ["illegal"]);
+    assert!(heard_of(1).is_empty());
+    assert_eq!(heard_of(2), ["any? try", "illegal", "capture at f5"]);
+    assert_eq!(heard_of(3), ["illegal"]);
+    assert_eq!(heard_of(4), ["any? try", "capture at e6"]);
+    assert_eq!(heard_of(7), ["any? try", "capture at e6"]);
+    assert_eq!(heard_of(8), ["check on long diagonal"]);
+    assert_eq!(heard_of(9), ["capture at f7"]);
+    let pgn = pgn::to_pgn(&r, &[]);
+    assert!(pgn.contains("{g8-h8 illegal; e8-e6 illegal (not heard)} Ne6"));
+    assert!(pgn.ends_with("{forfeit by white: White -10, Black +0} 0-1\n"));
+}
+
 fn wrong_line(text: &str) -> usize {
     match record::read(text) {
         Err(ScoreError::Wrong { line, .. }) => line,

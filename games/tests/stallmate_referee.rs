@@ -521,3 +521,128 @@ fn individual_setups_castle_with_their_own_rooks() {
     assert_eq!(r.attempt(att("g8-h8")), Ok(Answer::Illegal));
     assert!(matches!(r.attempt(att("g7-g6")), Ok(Answer::Yes(_))));
 }
+
+mod arbitrary {
+    use proptest::prelude::*;
+    use sealed_games::chess::{Color, Kind, Square};
+    use sealed_games::stallmate::{
+        Answer, Attempt, Heard, MoverView, Options, Referee, Refusal, Setup, bot, heard,
+    };
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Try(Attempt),
+        Bot(u64),
+        EndPeriod,
+        Forfeit(bool),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let attempt = prop_oneof![
+            Just(Attempt::Any),
+            (0u8..64, 0u8..64, proptest::option::of(0usize..6)).prop_map(|(f, t, p)| {
+                Attempt::Move {
+                    from: Square::from_index(f).unwrap(),
+                    to: Square::from_index(t).unwrap(),
+                    promotion: p.map(|i| Kind::ALL[i]),
+                }
+            }),
+        ];
+        prop_oneof![
+            6 => attempt.prop_map(Op::Try),
+            6 => any::<u64>().prop_map(Op::Bot),
+            3 => Just(Op::EndPeriod),
+            1 => any::<bool>().prop_map(Op::Forfeit),
+        ]
+    }
+
+    fn any_heard() -> impl Strategy<Value = Vec<Heard>> {
+        let one = prop_oneof![
+            Just(Heard::Illegal),
+            Just(Heard::AnyNo),
+            Just(Heard::AnyTry),
+            (0u8..64, any::<bool>()).prop_map(|(at, en_passant)| Heard::Capture(
+                sealed_games::stallmate::Capture {
+                    at: Square::from_index(at).unwrap(),
+                    en_passant,
+                    by: None,
+                }
+            )),
+        ];
+        proptest::collection::vec(one, 0..8)
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_attempts_never_panic_and_refusals_are_clean(
+            w in 0u16..960,
+            b in 0u16..960,
+            ops in proptest::collection::vec(op(), 0..120),
+        ) {
+            let (w, b) = (Setup::new(w).unwrap(), Setup::new(b).unwrap());
+            let options = Options::default();
+            let mut r = Referee::new(w, b, options);
+            let mut views = [
+                MoverView::new(Color::White, w, options),
+                MoverView::new(Color::Black, b, options),
+            ];
+            for op in ops {
+                let before = r.current().map(|t| t.entries.len());
+                match op {
+                    Op::Try(_) | Op::Bot(_) if r.mover().is_some() => {
+                        let mover = r.mover().unwrap();
+                        let a = match op {
+                            Op::Bot(x) => match bot::choose(&views[mover.idx()], x) {
+                                Some(a) => a,
+                                None => continue,
+                            },
+                            Op::Try(a) => a,
+                            _ => continue,
+                        };
+                        match r.attempt(a) {
+                            Ok(answer) => {
+                                views[mover.idx()].record(a, answer.clone());
+                                prop_assert_eq!(r.current().map(|t| t.entries.len()), before.map(|n| n + 1));
+                                if matches!(answer, Answer::Yes(_)) {
+                                    prop_assert_eq!(r.attempt(Attempt::Any), Err(Refusal::AfterYes));
+                                }
+                            }
+                            Err(_) => prop_assert_eq!(r.current().map(|t| t.entries.len()), before),
+                        }
+                    }
+                    Op::Try(_) | Op::Bot(_) => {
+                        prop_assert_eq!(r.attempt(Attempt::Any), Err(Refusal::GameOver));
+                    }
+                    Op::EndPeriod => {
+                        if let Ok(turn) = r.end_period() {
+                            let h = heard(&turn);
+                            let judged = turn.entries.iter().filter(|e| e.silence.is_none()).count();
+                            prop_assert!(h.len() <= judged + 4);
+                            if r.ending().is_none() {
+                                views[(!turn.mover).idx()].hear(&h);
+                            }
+                        }
+                    }
+                    Op::Forfeit(white) => {
+                        let by = if white { Color::White } else { Color::Black };
+                        let _ = r.forfeit(by);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn a_view_takes_any_announcements_without_panic(
+            lists in proptest::collection::vec(any_heard(), 0..10),
+            black in any::<bool>(),
+        ) {
+            let color = if black { Color::Black } else { Color::White };
+            let mut view = MoverView::new(color, Setup::STANDARD, Options::default());
+            for list in lists {
+                view.hear(&list);
+                let _ = view.candidates();
+                let _ = bot::choose(&view, 3);
+            }
+        }
+    }
+}

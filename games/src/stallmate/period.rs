@@ -21,10 +21,11 @@ pub struct Period(u64);
 )]
 pub struct BadPeriod(pub String);
 
-/// Milliseconds per unit, longest unit first so the writer picks the shortest text.
+/// Milliseconds per unit, longest unit first so the writer picks the shortest text;
+/// days are read but written as hours (`24h`, as the seed says it).
 const UNITS: [(&str, u64); 5] = [
-    ("d", 86_400_000),
     ("h", 3_600_000),
+    ("d", 86_400_000),
     ("m", 60_000),
     ("s", 1_000),
     ("ms", 1),
@@ -91,6 +92,7 @@ impl fmt::Display for Period {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (unit, per) = UNITS
             .iter()
+            .filter(|(u, _)| *u != "d")
             .find(|(_, per)| self.0.is_multiple_of(*per))
             .copied()
             .unwrap_or(("ms", 1));
