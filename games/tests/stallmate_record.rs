@@ -66,7 +66,7 @@ fn bot_game(white: Setup, black: Setup, options: Options, seed: u64) -> Referee 
                 break;
             }
         }
-        if quit == 1 {
+        if quit == 1 && r.ending().is_none() {
             r.forfeit(!mover).expect("resign");
             break;
         }
