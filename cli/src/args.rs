@@ -76,6 +76,20 @@ pub enum Command {
         #[arg(long)]
         bots: bool,
     },
+    /// Run a referee node: a node that accepts every game that names it as referee
+    /// (Secret Stallmate) and answers for it by itself. Prints its address: both
+    /// players give it to `sealed new --referee`.
+    Referee {
+        /// Where to listen (repeatable).
+        #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
+        listen: Vec<String>,
+        /// Do not look for peers on the LAN.
+        #[arg(long)]
+        no_mdns: bool,
+        /// Listen through a relay too (its address, ending in /p2p/<relay id>).
+        #[arg(long, value_name = "MULTIADDR")]
+        via: Vec<String>,
+    },
     /// Dial a peer (a running node is needed for every command below).
     Dial {
         /// Its address.

@@ -1,5 +1,6 @@
 //! `sealed demo <variant>`: two nodes on 127.0.0.1 — real sockets, real libp2p, separate
 //! stores — let bots play a whole game, then the transcript is verified like any file.
+//! Secret Stallmate takes a third node, the referee, which answers by itself.
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,9 @@ fn options(variant: &str) -> Vec<(String, String)> {
         "cardmate" => vec![o("setup", "random"), o("ply-limit", "400")],
         "chex" => vec![o("ply-limit", "300")],
         "tempete" => vec![o("ply-limit", "300")],
+        // Short move periods so a demo takes seconds, not days; each still ends at its
+        // fixed time, whatever the players did in it.
+        "stallmate" => vec![o("period", "250ms"), o("ply-limit", "60")],
         _ => vec![],
     }
 }
@@ -26,6 +30,14 @@ pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
         ));
         return 2;
     }
+    // Quiet unless asked (SEALED_LOG=info shows what the nodes do).
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("SEALED_LOG")
+                .unwrap_or_else(|_| "error".into()),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -45,7 +57,11 @@ pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
 }
 
 async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result<i32, String> {
-    let dirs = [tempdir()?, tempdir()?];
+    let refereed = variant == sealed_games::stallmate::peer::VARIANT;
+    let count = if refereed { 3 } else { 2 };
+    let dirs = (0..count)
+        .map(|_| tempdir())
+        .collect::<Result<Vec<_>, _>>()?;
     let mut nodes = vec![];
     for (i, dir) in dirs.iter().enumerate() {
         let home = Home::at(dir.join("home"));
@@ -54,50 +70,63 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
         let mut cfg = ActorConfig::default();
         cfg.net.mdns = false;
         cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().map_err(|e| format!("{e}"))?];
-        cfg.poll_every = Duration::from_millis(250);
+        // A referee's duties come due with time: look often.
+        cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
         cfg.bots = true;
         cfg.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
         let (node, _task) = sealed_node::start(&home, cfg).await?;
         nodes.push(node);
     }
     let started = Instant::now();
-    let peer = loop {
-        if let Some(a) = nodes[1].info().await?.addrs.first() {
-            break a.parse().map_err(|e| format!("{e}"))?;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            return Err("the second node did not start listening".into());
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let mut addrs = vec![];
+    for n in &nodes[1..] {
+        let a: sealed_node::Multiaddr = loop {
+            if let Some(a) = n.info().await?.addrs.first() {
+                break a.parse().map_err(|e| format!("{e}"))?;
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                return Err("a node did not start listening".into());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        addrs.push(a);
+    }
+    let peer = addrs[0].clone();
+    let referee = addrs.get(1).cloned();
     let game = nodes[0]
         .propose(ProposeArgs {
             variant: variant.into(),
             options: options(variant),
             peer,
             mailbox: None,
-            referee: None,
+            referee,
         })
         .await?;
     output::stdout(&format!("game      {game}\nvariant   {variant}\n"));
     loop {
         // The second node knows the game once the proposal has reached it.
-        let a = nodes[0].show(&game).await?;
-        let b = nodes[1].show(&game).await.unwrap_or_default();
-        if a["phase"] == "done" && b["phase"] == "done" {
+        let mut done = true;
+        for n in &nodes {
+            done &= n.show(&game).await.unwrap_or_default()["phase"] == "done";
+        }
+        if done {
             break;
         }
-        if started.elapsed() > Duration::from_secs(300) {
-            return Err(format!(
-                "the game did not finish: {}",
-                nodes[0].show_text(&game).await?
-            ));
+        if started.elapsed() > Duration::from_secs(if refereed { 120 } else { 300 }) {
+            let mut views = String::new();
+            for n in &nodes {
+                views.push_str(&n.show_text(&game).await.unwrap_or_default());
+                views.push('\n');
+            }
+            return Err(format!("the game did not finish:\n{views}"));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let bytes = nodes[0].transcript(&game).await?;
-    if bytes != nodes[1].transcript(&game).await? {
-        return Err("the two nodes hold different transcripts".into());
+    for n in &nodes[1..] {
+        if bytes != n.transcript(&game).await? {
+            return Err("the nodes hold different transcripts".into());
+        }
     }
     let board = nodes[0].show_text(&game).await?;
     for n in &nodes {

@@ -47,6 +47,23 @@ fn main() {
                 no_mdns,
                 via,
                 bots,
+                referee: false,
+            },
+        ),
+        Command::Referee {
+            listen,
+            no_mdns,
+            via,
+        } => run_node::run(
+            &home,
+            run_node::NodeArgs {
+                listen,
+                mailbox: false,
+                relay: false,
+                no_mdns,
+                via,
+                bots: false,
+                referee: true,
             },
         ),
         Command::Dial { addr } => play::dial(&home, &addr),

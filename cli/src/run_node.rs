@@ -20,6 +20,8 @@ pub struct NodeArgs {
     pub via: Vec<String>,
     /// Bots decide.
     pub bots: bool,
+    /// Accept every game that seats this node as referee.
+    pub referee: bool,
 }
 
 /// Runs the node; returns an exit code only on failure to start.
@@ -44,6 +46,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         cfg.net.relay_server = args.relay;
         cfg.mailbox = args.mailbox;
         cfg.bots = args.bots;
+        cfg.referee = args.referee;
         // A relay we listen "via" is a listen address ending in /p2p-circuit: the
         // relay client reserves a slot there and others reach us through it.
         let listen = args.listen.iter().cloned();

@@ -229,18 +229,26 @@ pub fn restore(
     })
 }
 
-/// A signed two-player proposal: `me` is seat 0 (the proposer; White, Forehand, …)
-/// and `opponent` seat 1; a `referee`, when the game has one (Secret Stallmate),
-/// seat 2. The options are sorted by key, as the proposal requires,
+/// Whom a proposal invites besides its proposer.
+#[derive(Clone, Debug, Default)]
+pub struct Invitees {
+    /// The opponent's key: seat 1.
+    pub opponent: [u8; 32],
+    /// The referee's key, when the game has one (Secret Stallmate): seat 2.
+    pub referee: Option<[u8; 32]>,
+    /// Mailbox nodes both players trust.
+    pub mailboxes: Vec<MailboxSpec>,
+}
+
+/// A signed two-player proposal: `me` is seat 0 (the proposer; White, Forehand, …),
+/// the invitees the other seats. The options are sorted by key, as the proposal requires,
 /// and checked by building the variant's rules from the terms, so an unknown option
 /// or value is refused now with the game's own message rather than by the opponent.
 pub fn propose(
     variant: &str,
     options: &[(String, String)],
     me: &SecretKey,
-    opponent: [u8; 32],
-    referee: Option<[u8; 32]>,
-    mailboxes: Vec<MailboxSpec>,
+    invitees: Invitees,
     now: u64,
     nonce: [u8; 32],
 ) -> Result<SignedProposal, String> {
@@ -262,6 +270,11 @@ pub fn propose(
         key,
         name: String::new(),
     };
+    let Invitees {
+        opponent,
+        referee,
+        mailboxes,
+    } = invitees;
     let mut seats = vec![seat(me.public().to_bytes()), seat(opponent)];
     seats.extend(referee.map(|key| SeatSpec {
         role: Role::Referee,

@@ -44,8 +44,10 @@ fn terms(variant: &str, nonce: u8) -> Terms {
         variant,
         &options(variant),
         &key(0),
-        key(1).public().to_bytes(),
-        vec![],
+        table::Invitees {
+            opponent: key(1).public().to_bytes(),
+            ..Default::default()
+        },
         1_000,
         [nonce; 32],
     )
@@ -870,8 +872,10 @@ fn duel_waits_for_the_deal_before_it_is_a_turn() {
         "duel",
         &[("cards".into(), "4".into()), ("hand".into(), "1".into())],
         &key(0),
-        key(1).public().to_bytes(),
-        vec![],
+        table::Invitees {
+            opponent: key(1).public().to_bytes(),
+            ..Default::default()
+        },
         0,
         [5; 32],
     )
@@ -914,7 +918,17 @@ fn propose_checks_the_options_with_the_games_own_words() {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
-        table::propose(variant, &opts, &key(0), opp, vec![], 7, [9; 32])
+        table::propose(
+            variant,
+            &opts,
+            &key(0),
+            table::Invitees {
+                opponent: opp,
+                ..Default::default()
+            },
+            7,
+            [9; 32],
+        )
     };
     let err = propose("go", &[]).unwrap_err();
     assert!(err.contains("unknown variant \"go\""), "{err}");
@@ -945,8 +959,10 @@ fn propose_checks_the_options_with_the_games_own_words() {
         "duel",
         &[],
         &key(0),
-        key(0).public().to_bytes(),
-        vec![],
+        table::Invitees {
+            opponent: key(0).public().to_bytes(),
+            ..Default::default()
+        },
         7,
         [9; 32],
     );

@@ -145,6 +145,9 @@ pub struct ActorConfig {
     pub bots: bool,
     /// Seed of the bots' choices (not of any secret).
     pub bot_seed: u64,
+    /// Accept every proposal that seats this node as its referee (`sealed referee`).
+    /// A referee's work is all duties, done whoever accepted.
+    pub referee: bool,
     /// Per-peer rate limits on what peers ask of this node.
     pub limits: Limits,
 }
@@ -158,6 +161,7 @@ impl Default for ActorConfig {
             poll_every: Duration::from_secs(5),
             bots: false,
             bot_seed: 0,
+            referee: false,
             limits: Limits::default(),
         }
     }
@@ -520,9 +524,11 @@ impl Actor {
             &args.variant,
             &args.options,
             &self.key,
-            opponent,
-            referee,
-            mailboxes,
+            table::Invitees {
+                opponent,
+                referee,
+                mailboxes,
+            },
             now_ms(),
             nonce,
         )?;
@@ -987,6 +993,23 @@ impl Actor {
                 envelopes,
             },
         );
+        // The other seats' addresses, so that the peer can reach them directly.
+        let addrs: Vec<String> = self
+            .game_peers(&terms)
+            .into_iter()
+            .filter(|p| *p != peer)
+            .flat_map(|p| {
+                self.addrs
+                    .get(&p)
+                    .into_iter()
+                    .flatten()
+                    .map(move |a| with_peer(a, p))
+            })
+            .take(crate::sync::MAX_INTRODUCED)
+            .collect();
+        if !addrs.is_empty() {
+            self.request(peer, Request::Introduce { game, addrs });
+        }
     }
 
     /// The clocks of a game with a time control, now.
@@ -1215,6 +1238,7 @@ impl Actor {
         }
         match req {
             Request::Propose { proposal } => self.take_proposal(peer, &proposal),
+            Request::Introduce { game, addrs } => self.introduced(peer, game, addrs),
             Request::Push { game, envelopes } => match self.take_push(peer, game, envelopes) {
                 Ok(new) => Response::Ok { new },
                 Err(why) => Response::Refused(why),
@@ -1265,6 +1289,37 @@ impl Actor {
                 refused => refused,
             },
         }
+    }
+
+    /// Addresses of a game's other seats from a peer that knows them: learned and
+    /// dialled. Once the game is known only its seats' addresses are kept; before (the
+    /// introduction can overtake the offer) every one, as the address book is bounded.
+    fn introduced(&mut self, from: PeerId, game: [u8; 32], addrs: Vec<String>) -> Response {
+        if addrs.len() > crate::sync::MAX_INTRODUCED {
+            return Response::Refused("too many addresses".into());
+        }
+        let terms = self.terms(&game);
+        let me = *self.swarm.local_peer_id();
+        for text in addrs {
+            let Ok(addr) = text.parse::<Multiaddr>() else {
+                continue;
+            };
+            let Some(peer) = peer_of(&addr) else { continue };
+            if peer == me || peer == from {
+                continue;
+            }
+            if terms
+                .as_ref()
+                .is_some_and(|t| Self::seat_of(t, &peer).is_none())
+            {
+                continue;
+            }
+            self.learn(peer, addr);
+            if !self.connected.contains(&peer) {
+                self.dial(peer);
+            }
+        }
+        Response::Ok { new: 0 }
     }
 
     /// A push of `peer`'s: taken if `peer` holds a seat of the game or is its mailbox.
@@ -1356,6 +1411,12 @@ impl Actor {
             tracing::info!(game = %hex::encode(id), %peer, "invited to a game");
             self.mailbox_addrs(&terms);
             self.played.insert(id, Played { table: t, record });
+            if self.cfg.referee
+                && terms.role(seat) == Some(sealed_protocol::proposal::Role::Referee)
+            {
+                // The only choice a referee seat makes is to accept: the bot does that.
+                self.bots.insert(id);
+            }
             self.bot_dirty.insert(id);
             self.run_bots();
             return Response::Ok { new: 0 };
@@ -1543,5 +1604,14 @@ fn status_name(s: GameStatus, t: &dyn Table) -> String {
         _ if t.is_done() => "finished".into(),
         GameStatus::Proposed | GameStatus::Active => "active".into(),
         other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// An address with the peer id at its end, as introductions carry them.
+fn with_peer(addr: &Multiaddr, peer: PeerId) -> String {
+    if matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
+        addr.to_string()
+    } else {
+        addr.clone().with(Protocol::P2p(peer)).to_string()
     }
 }

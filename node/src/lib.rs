@@ -16,3 +16,5 @@ pub mod sync;
 pub use actor::{ActorConfig, GameSummary, Info, ProposeArgs};
 pub use handle::{NodeHandle, start};
 pub use home::Home;
+/// Peer addresses, as the node takes them.
+pub use libp2p::Multiaddr;

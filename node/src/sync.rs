@@ -66,7 +66,20 @@ pub enum Request {
         /// The envelopes.
         envelopes: Vec<Vec<u8>>,
     },
+    /// Where the other seats of a game can be reached, as the sender knows them:
+    /// multiaddrs ending in `/p2p/<peer id>`. A game of three seats (Secret Stallmate's
+    /// referee) needs it: the proposer knows every address, the others only the
+    /// proposer's.
+    Introduce {
+        /// The game.
+        game: [u8; 32],
+        /// At most [`MAX_INTRODUCED`] addresses.
+        addrs: Vec<String>,
+    },
 }
+
+/// The most addresses one introduction may carry.
+pub const MAX_INTRODUCED: usize = 16;
 
 /// A response.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -77,7 +77,7 @@ pub fn log_period(log: LogId) -> Option<u32> {
 
 /// Who moves in period `n`: White in even periods.
 pub fn mover(n: u32) -> Color {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         Color::White
     } else {
         Color::Black

@@ -33,10 +33,7 @@ fn covered(e: &Engine<Stallmate>, n: u32) -> Vec<Private> {
     let log = period_log(n);
     let referee = e.rules().referee;
     let moving = seat(mover(n));
-    let (mover_count, referee_count) = match seal_counts(e, log, moving) {
-        Some(c) => c,
-        None => (u64::MAX, u64::MAX),
-    };
+    let (mover_count, referee_count) = seal_counts(e, log, moving).unwrap_or((u64::MAX, u64::MAX));
     e.private_acts(log)
         .iter()
         .filter(|p| {

@@ -1,0 +1,78 @@
+//! Secret Stallmate between three real nodes on loopback: two players with bots and a
+//! referee node that accepts and answers by itself. The whole game is verified offline,
+//! and each player's node held nothing of the other's private logs until the end.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{addr, cfg, node_with, summary, verified};
+use sealed_node::ProposeArgs;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_stallmate_between_three_nodes() {
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let mut white_cfg = cfg(true);
+    white_cfg.poll_every = Duration::from_millis(25);
+    let mut black_cfg = white_cfg.clone();
+    black_cfg.bot_seed = 7;
+    let mut referee_cfg = cfg(false);
+    referee_cfg.poll_every = Duration::from_millis(25);
+    referee_cfg.referee = true;
+    let a = node_with(dirs[0].path(), 1, white_cfg).await;
+    let b = node_with(dirs[1].path(), 2, black_cfg).await;
+    let r = node_with(dirs[2].path(), 3, referee_cfg).await;
+    let game =
+        a.h.propose(ProposeArgs {
+            variant: "stallmate".into(),
+            options: vec![
+                ("period".into(), "200ms".into()),
+                ("ply-limit".into(), "24".into()),
+            ],
+            peer: addr(&b.h).await,
+            mailbox: None,
+            referee: Some(addr(&r.h).await),
+        })
+        .await
+        .unwrap();
+    let mut finished = false;
+    for _ in 0..1200 {
+        let mut all = true;
+        for n in [&a.h, &b.h, &r.h] {
+            all &= n
+                .show(&game)
+                .await
+                .map(|v| v["phase"] == "done")
+                .unwrap_or(false);
+        }
+        if all {
+            finished = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    if !finished {
+        for n in [&a.h, &b.h, &r.h] {
+            eprintln!("{:?}", summary(n, &game).await);
+            let t = n.transcript(&game).await.unwrap();
+            let f = sealed_protocol::transcript::TranscriptFile::from_bytes(&t).unwrap();
+            for e in &f.envelopes {
+                let env: sealed_protocol::envelope::Envelope =
+                    sealed_protocol::wire::decode(e, 1 << 20).unwrap();
+                eprintln!(
+                    "  log {} seat {} seq {} items {}",
+                    env.unsigned.log.0,
+                    env.unsigned.seat.0,
+                    env.unsigned.seq,
+                    env.unsigned.body.len()
+                );
+            }
+            eprintln!("{}", n.show_text(&game).await.unwrap_or_default());
+        }
+        panic!("the game did not finish");
+    }
+    let t = a.h.transcript(&game).await.unwrap();
+    assert_eq!(t, b.h.transcript(&game).await.unwrap());
+    assert_eq!(t, r.h.transcript(&game).await.unwrap());
+    verified(&t);
+}
