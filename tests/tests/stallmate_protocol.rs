@@ -369,3 +369,22 @@ fn the_revealed_game_scores_and_replays() {
     assert!(replayed.plies > 0);
     assert_eq!(replayed.plies, r.plies() as usize);
 }
+
+/// The act encodings spec/GAMES.md §5.10 gives as examples.
+#[test]
+fn act_encodings_are_the_specs() {
+    use sealed_games::chess::Square;
+    use sealed_games::stallmate::acts::{Private, Public, encode};
+    use sealed_games::stallmate::attempt::Attempt;
+    let e2 = Square::from_index(12).unwrap();
+    let e4 = Square::from_index(28).unwrap();
+    assert_eq!(
+        encode(&Private::Attempt(Attempt::go(e2, e4))),
+        [0x00, 0x00, 0x0c, 0x1c, 0x00]
+    );
+    assert_eq!(
+        encode(&Private::Answer(Answer::Yes(Report::default()))),
+        [0x01, 0x01, 0x00, 0x00, 0x00]
+    );
+    assert_eq!(encode(&Public::Begin), [0x00]);
+}
