@@ -696,3 +696,67 @@ pub fn tempete_transcript() -> (Value, Vec<u8>) {
     });
     (value, bytes)
 }
+
+/// transcript-stallmate.json (and the bytes of stallmate-game.sealed): a whole Secret
+/// Stallmate between three in-memory seats — two seeded random players and an honest
+/// referee — with its private logs published at the end; plus the first period's
+/// private-log digest with its inputs (spec/PROTOCOL.md §2.3) and the revealed game's
+/// score (spec/GAMES.md §5.7).
+pub fn stallmate_transcript() -> (Value, Vec<u8>) {
+    use crate::stallmate_kit::{REFEREE, play, quick};
+    use sealed_games::stallmate::peer::period_log;
+    use sealed_protocol::ids::{ChainId, EnvRef, Seat};
+    let p = play(&quick(40), 5);
+    let bytes = p.transcript(REFEREE);
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("finished");
+    let e = p.sessions[REFEREE.index()].engine();
+    let log = period_log(0);
+    let seal = e
+        .seal(ChainId {
+            log,
+            seat: REFEREE,
+        })
+        .expect("sealed");
+    let seal_env = e.envelope(seal).expect("held");
+    let mover_count = seal_env
+        .unsigned()
+        .acks
+        .iter()
+        .find(|a| a.chain == ChainId { log, seat: Seat(0) })
+        .map_or(0, |a| a.seq + 1);
+    let head = |seat: Seat, count: u64| {
+        if count == 0 {
+            sealed_protocol::hash::Hash::ZERO
+        } else {
+            e.envelope(EnvRef {
+                chain: ChainId { log, seat },
+                seq: count - 1,
+            })
+            .expect("held")
+            .hash
+        }
+    };
+    let heads = [
+        (Seat(0), mover_count, head(Seat(0), mover_count)),
+        (REFEREE, seal.seq, head(REFEREE, seal.seq)),
+    ];
+    let digest = sealed_protocol::hidden::digest(e.terms().game(), log, &heads);
+    let score = sealed_games::stallmate::seat::hidden_game(e)
+        .map(|r| sealed_games::stallmate::record::write(&r))
+        .expect("revealed");
+    let value = json!({
+        "description": "a complete Secret Stallmate (period 1s, ply-limit 40) between the test keys: White seat 0, Black seat 1, referee seat 2; seeded random players, an honest referee; every private log published at the end; the same bytes as stallmate-game.sealed",
+        "file": "stallmate-game.sealed",
+        "bytes": h(&bytes),
+        "verdict": verdict_json(&checked, &o),
+        "first_period_digest": {
+            "game": e.terms().game().0.to_hex(),
+            "log": log.0,
+            "heads": heads.iter().map(|(s, n, hh)| json!({"seat": s.0, "count": n, "head": hh.to_hex()})).collect::<Vec<_>>(),
+            "digest": digest.to_hex(),
+        },
+        "score": score,
+    });
+    (value, bytes)
+}

@@ -220,6 +220,44 @@ fn the_tempete_transcript_verifies_with_cards_played() {
     );
 }
 
+/// The Stallmate vector verifies; its first period's digest is the one posted in public
+/// and is computed from the inputs given; its score replays.
+#[test]
+fn the_stallmate_transcript_verifies_and_its_digest_and_score_agree() {
+    let v = check_transcript_vector("transcript-stallmate.json");
+    let d = &v["first_period_digest"];
+    let heads: Vec<(sealed_protocol::ids::Seat, u64, sealed_protocol::hash::Hash)> = d["heads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                sealed_protocol::ids::Seat(h["seat"].as_u64().unwrap() as u8),
+                h["count"].as_u64().unwrap(),
+                hash(&h["head"]),
+            )
+        })
+        .collect();
+    let game = sealed_protocol::ids::GameId(hash(&d["game"]));
+    let log = sealed_protocol::ids::LogId(d["log"].as_u64().unwrap() as u32);
+    assert_eq!(
+        sealed_protocol::hidden::digest(game, log, &heads),
+        hash(&d["digest"])
+    );
+    // The same digest is the one the referee posted for period 0.
+    let file =
+        sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+    let (engine, _) = sealed_protocol::transcript::check::<
+        sealed_games::stallmate::peer::Stallmate,
+    >(&file)
+    .unwrap();
+    let posted = engine.state().unwrap().heard[0].digest;
+    assert_eq!(posted, hash(&d["digest"]));
+    let replayed =
+        sealed_games::stallmate::record::replay(v["score"].as_str().unwrap()).expect("replays");
+    assert!(replayed.plies > 0);
+}
+
 /// Checks a complete-transcript vector: the file on disk is the vector's bytes, and
 /// the check gives the vector's exit code, results, reason and envelope count.
 fn check_transcript_vector(name: &str) -> Value {

@@ -37,5 +37,9 @@ fn main() -> std::io::Result<()> {
     write("transcript-tempete.json", t)?;
     std::fs::write(dir.join("tempete-game.sealed"), bytes)?;
     println!("wrote spec/vectors/tempete-game.sealed");
+    let (t, bytes) = vectors::stallmate_transcript();
+    write("transcript-stallmate.json", t)?;
+    std::fs::write(dir.join("stallmate-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/stallmate-game.sealed");
     Ok(())
 }
