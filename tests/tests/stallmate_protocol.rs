@@ -388,3 +388,133 @@ fn act_encodings_are_the_specs() {
     );
     assert_eq!(encode(&Public::Begin), [0x00]);
 }
+
+/// A referee that keeps his seals back leaves periods the audit cannot check: an open
+/// `unaudited` claim against him, never a proof, and no result confirmed.
+#[test]
+fn a_withheld_seal_is_a_claim_against_the_referee() {
+    let mut p = trio(&quick(20), 8);
+    p.withhold.push(REFEREE);
+    let mut d = deciders(8);
+    // The players finish; the referee's closes never arrive, so they stop short of done.
+    assert!(
+        p.run_clocked(&mut d, 50, |p| p.sessions[0].engine().is_over()
+            && p.sessions[0].engine().unopened(Seat(0)).is_empty()
+            && p.sessions[0].engine().unopened(Seat(1)).is_empty())
+    );
+    let v = p.sessions[0].verdict();
+    assert!(v.faults.is_empty(), "{:#?}", v.faults);
+    assert_ne!(v.status, Status::Verified);
+    assert!(
+        v.claims.iter().any(|c| c.against == REFEREE
+            && c.about == sealed_protocol::verdict::ClaimAbout::Unaudited
+            && c.open),
+        "{:#?}",
+        v.claims
+    );
+}
+
+/// A referee who stops answering stalls the game: the verdict waits on him, and no
+/// player is blamed or loses.
+#[test]
+fn a_silent_referee_is_never_a_players_loss() {
+    let mut p = trio(&quick(30), 10);
+    let mut d = deciders(10);
+    // Let a few periods pass, then the referee goes silent.
+    assert!(p.run_clocked(&mut d, 50, |p| {
+        p.sessions[2]
+            .engine()
+            .state()
+            .is_some_and(|s| s.period >= 3)
+    }));
+    p.silence(REFEREE);
+    d[2] = Box::new(|_s, _now| None);
+    let _ = p.run_clocked(&mut d, 50, |p| p.now > 60_000);
+    for seat in 0..2 {
+        let v = p.sessions[seat].verdict();
+        assert!(v.faults.is_empty(), "{:#?}", v.faults);
+        assert_eq!(v.outcome, None);
+        assert_eq!(v.status, Status::Unconfirmed);
+        assert!(
+            v.claims.iter().any(|c| c.against == REFEREE && c.open),
+            "the verdict waits on the referee: {:#?}",
+            v.claims
+        );
+    }
+}
+
+/// Whatever a seat signs into a period log — random bytes, a well-formed act out of
+/// turn, an act by the wrong seat — the honest seats never panic, judge it the same way,
+/// and blame only its signer.
+#[test]
+fn any_private_act_is_judged_without_panic_and_blames_its_signer() {
+    let mut rng = 0x5eed_u64;
+    let mut next = move || {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        rng >> 33
+    };
+    let mut blamed = 0;
+    for case in 0..40u64 {
+        let mut p = trio(&quick(20), 30 + case);
+        let mut d = deciders(30 + case);
+        assert!(p.run_clocked(&mut d, 50, |p| {
+            p.sessions[2]
+                .engine()
+                .state()
+                .is_some_and(|s| s.period >= 2)
+        }));
+        let state = p.sessions[2].engine().state().unwrap().clone();
+        let n = state.period;
+        // The signer: the mover, the referee, or the other player (not in the log).
+        let signer = Seat((next() % 3) as u8);
+        let act: Vec<u8> = match next() % 3 {
+            0 => (0..(next() % 24)).map(|_| next() as u8).collect(),
+            1 => sealed_games::stallmate::acts::encode(
+                &sealed_games::stallmate::acts::Private::Answer(Answer::Illegal),
+            ),
+            _ => sealed_games::stallmate::acts::encode(
+                &sealed_games::stallmate::acts::Private::Attempt(
+                    sealed_games::stallmate::attempt::Attempt::Any,
+                ),
+            ),
+        };
+        let log = if next() % 4 == 0 {
+            LogId(1 + (next() % 2) as u32)
+        } else {
+            period_log(n)
+        };
+        let forged = forge_private(&p, signer, log, vec![Item::Act(act)]);
+        for s in 0..3 {
+            p.deliver_to(Seat(s), &forged);
+        }
+        let verdicts: Vec<Verdict> = p
+            .sessions
+            .iter()
+            .filter(|s| {
+                let members = s.engine().rules().audience(log).unwrap_or_default();
+                members.contains(&s.seat())
+            })
+            .map(|s| s.verdict())
+            .collect();
+        for v in &verdicts {
+            assert!(
+                v.faults.iter().all(|f| f.seat == signer),
+                "case {case}: only the signer is blamed: {:#?}",
+                v.faults
+            );
+            assert_eq!(
+                v.faults, verdicts[0].faults,
+                "case {case}: the same judgement"
+            );
+        }
+        if verdicts.first().is_some_and(|v| !v.faults.is_empty()) {
+            blamed += 1;
+        }
+    }
+    assert!(
+        blamed >= 10,
+        "most forged acts break a rule: {blamed} of 40"
+    );
+}
