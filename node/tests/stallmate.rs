@@ -36,7 +36,37 @@ async fn a_whole_stallmate_between_three_nodes() {
         .await
         .unwrap();
     let mut finished = false;
+    let mut looked = 0;
     for _ in 0..1200 {
+        // While the game is on, a player's node holds nothing of the other player's
+        // private logs: his setup shown to the referee, his periods' exchanges.
+        for (h, me) in [(&a.h, 0u8), (&b.h, 1u8)] {
+            let on = h
+                .show(&game)
+                .await
+                .is_ok_and(|v| v["phase"] == "play" || v["phase"] == "commit");
+            if !on {
+                continue;
+            }
+            let t = h.transcript(&game).await.unwrap();
+            let f = sealed_protocol::transcript::TranscriptFile::from_bytes(&t).unwrap();
+            for e in &f.envelopes {
+                let env: sealed_protocol::envelope::Envelope =
+                    sealed_protocol::wire::decode(e, 1 << 20).unwrap();
+                let log = env.unsigned.log.0;
+                let owner = match log {
+                    0 => continue,
+                    1 | 2 => log as u8 - 1,
+                    n => ((n - 3) % 2) as u8,
+                };
+                if owner != me {
+                    // The game may have ended between the two calls: then it is published.
+                    let over = h.show(&game).await.is_ok_and(|v| v["phase"] != "play");
+                    assert!(over, "seat {me} holds an envelope of log {log} during play");
+                }
+            }
+            looked += 1;
+        }
         let mut all = true;
         for n in [&a.h, &b.h, &r.h] {
             all &= n
@@ -71,6 +101,10 @@ async fn a_whole_stallmate_between_three_nodes() {
         }
         panic!("the game did not finish");
     }
+    assert!(
+        looked > 10,
+        "the players' holdings were looked at during play"
+    );
     let t = a.h.transcript(&game).await.unwrap();
     assert_eq!(t, b.h.transcript(&game).await.unwrap());
     assert_eq!(t, r.h.transcript(&game).await.unwrap());

@@ -345,10 +345,13 @@ impl Game for Stallmate {
     fn board(s: &Session<Self>, state: &State) -> String {
         let e = s.engine();
         let mut out = String::new();
-        if s.seat() == e.rules().referee {
-            if let Some(r) = hidden_game(e) {
-                out.push_str(&diagram(r.position()));
-            }
+        // The referee sees both armies; so does everyone once the game is over and the
+        // armies and logs are published.
+        let whole = (s.seat() == e.rules().referee || e.is_over())
+            .then(|| hidden_game(e))
+            .flatten();
+        if let Some(r) = whole {
+            out.push_str(&diagram(r.position()));
         } else if let Some(view) = mover_view(e, s.seat()) {
             out.push_str("your army (the opponent's is hidden):\n");
             out.push_str(&diagram(view.board()));
