@@ -17,6 +17,15 @@ use crate::sim::test_key;
 /// A seat's decision function.
 pub type Decide<R> = Box<dyn FnMut(&Session<R>) -> Option<Command>>;
 
+/// How a run advances: settle when nothing moves, or let time pass.
+#[derive(Clone, Copy)]
+enum Pace {
+    /// One decision per seat and round; the run ends when nothing moves.
+    Once,
+    /// Decisions until none is due; an idle round lets this many milliseconds pass.
+    Clocked(u64),
+}
+
 /// A seat's decision function that is told the time (milliseconds).
 pub type DecideAt<R> = Box<dyn FnMut(&Session<R>, u64) -> Option<Command>>;
 
@@ -106,6 +115,42 @@ impl<R: Rules> Pair<R> {
     pub fn run_until(
         &mut self,
         deciders: &mut [Decide<R>],
+        stop: impl FnMut(&Self) -> bool,
+    ) -> bool {
+        self.rounds(
+            deciders.len(),
+            |i, s, _| deciders.get_mut(i).and_then(|d| d(s)),
+            Pace::Once,
+            stop,
+        )
+    }
+
+    /// Like [`Pair::run_until`], for games whose seats act on time as well as on
+    /// messages (a referee closing move periods): each decider is told the time and is
+    /// asked again until it has nothing more to do at that time (as a node applies
+    /// duties), and a round in which nothing moves lets `idle_step` milliseconds pass
+    /// instead of ending the run. Returns whether `stop` held within the step budget.
+    pub fn run_clocked(
+        &mut self,
+        deciders: &mut [DecideAt<R>],
+        idle_step: u64,
+        stop: impl FnMut(&Self) -> bool,
+    ) -> bool {
+        self.rounds(
+            deciders.len(),
+            |i, s, now| deciders.get_mut(i).and_then(|d| d(s, now)),
+            Pace::Clocked(idle_step),
+            stop,
+        )
+    }
+
+    /// The loop both runs share: each round the first `count` seats decide (a seat
+    /// asked to accept the proposal accepts), then everything sent is delivered.
+    fn rounds(
+        &mut self,
+        count: usize,
+        mut decide: impl FnMut(usize, &Session<R>, u64) -> Option<Command>,
+        pace: Pace,
         mut stop: impl FnMut(&Self) -> bool,
     ) -> bool {
         for _ in 0..100_000 {
@@ -114,12 +159,20 @@ impl<R: Rules> Pair<R> {
             }
             self.now += 1;
             let mut moved = false;
-            for (i, d) in deciders.iter_mut().enumerate() {
+            for i in 0..count.min(self.sessions.len()) {
                 let s = &mut self.sessions[i];
                 if matches!(s.phase(), Phase::Decide(_)) {
                     s.handle_command(Command::Accept, self.now).expect("accept");
                     moved = true;
-                } else if let Some(cmd) = d(s) {
+                    continue;
+                }
+                // A clocked seat does whatever is due now, one thing after another, as
+                // a node applies duties.
+                let times = if matches!(pace, Pace::Once) { 1 } else { 64 };
+                for _ in 0..times {
+                    let Some(cmd) = decide(i, s, self.now) else {
+                        break;
+                    };
                     s.handle_command(cmd, self.now)
                         .expect("an honest decision is accepted");
                     moved = true;
@@ -133,53 +186,10 @@ impl<R: Rules> Pair<R> {
             }
             self.collect();
             if !moved {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Like [`Pair::run_until`], for games whose seats act on time as well as on
-    /// messages (a referee closing move periods): each decider is told the time and is
-    /// asked again until it has nothing more to do at that time (as a node applies
-    /// duties), and a round in which nothing moves lets `idle_step` milliseconds pass
-    /// instead of ending the run. Returns whether `stop` held within the step budget.
-    pub fn run_clocked(
-        &mut self,
-        deciders: &mut [DecideAt<R>],
-        idle_step: u64,
-        mut stop: impl FnMut(&Self) -> bool,
-    ) -> bool {
-        for _ in 0..100_000 {
-            if stop(self) {
-                return true;
-            }
-            self.now += 1;
-            let mut moved = false;
-            for (i, d) in deciders.iter_mut().enumerate() {
-                let s = &mut self.sessions[i];
-                if matches!(s.phase(), Phase::Decide(_)) {
-                    s.handle_command(Command::Accept, self.now).expect("accept");
-                    moved = true;
-                } else {
-                    // As a node does: whatever is due now is done now, one after another.
-                    for _ in 0..64 {
-                        let Some(cmd) = d(s, self.now) else { break };
-                        s.handle_command(cmd, self.now)
-                            .expect("an honest decision is accepted");
-                        moved = true;
-                    }
+                match pace {
+                    Pace::Once => return true,
+                    Pace::Clocked(step) => self.now += step,
                 }
-            }
-            self.collect();
-            let batch = std::mem::take(&mut self.pending);
-            moved |= !batch.is_empty();
-            for (to, bytes) in batch {
-                let _ = self.sessions[to.index()].handle_envelope(&bytes, self.now);
-            }
-            self.collect();
-            if !moved {
-                self.now += idle_step;
             }
         }
         false

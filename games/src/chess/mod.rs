@@ -63,6 +63,7 @@ mod fen;
 mod movegen;
 mod moves;
 mod perft;
+pub mod pgn;
 mod piece;
 mod play;
 mod position;

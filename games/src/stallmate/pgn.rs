@@ -18,24 +18,13 @@
 //! forfeit is a loss for the forfeiter (`0-1` if White forfeited); a game in progress
 //! is `*`. The points are in the tags and the closing comment.
 
-use std::fmt::Write as _;
-
 use crate::chess::Color;
+use crate::chess::pgn::{ROSTER, comment, roster, tag, wrap};
 
 use super::answer::Answer;
 use super::ending::{Ending, scores};
 use super::referee::Referee;
 use super::turn::Turn;
-
-const ROSTER: [(&str, &str); 7] = [
-    ("Event", "?"),
-    ("Site", "?"),
-    ("Date", "????.??.??"),
-    ("Round", "?"),
-    ("White", "?"),
-    ("Black", "?"),
-    ("Result", "*"),
-];
 
 const OPTION_TAGS: [(&str, &str); 4] = [
     ("MustTry", "must-try"),
@@ -43,16 +32,6 @@ const OPTION_TAGS: [(&str, &str); 4] = [
     ("Period", "period"),
     ("PlyLimit", "ply-limit"),
 ];
-
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(['\n', '\r'], " ")
-}
-
-fn comment(t: &str) -> String {
-    format!("{{{}}}", t.replace('}', ")").replace('{', "("))
-}
 
 /// The PGN result token of a game.
 pub fn result_token(ending: Option<&Ending>) -> &'static str {
@@ -69,18 +48,16 @@ pub fn result_token(ending: Option<&Ending>) -> &'static str {
 pub fn to_pgn(referee: &Referee, tags: &[(&str, &str)]) -> String {
     let result = result_token(referee.ending());
     let mut out = String::new();
-    let mut line = |k: &str, v: &str| {
-        let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
-    };
-    for (k, default) in ROSTER {
-        let given = tags.iter().find(|(t, _)| *t == k).map(|(_, v)| *v);
-        let v = if k == "Result" {
-            result
-        } else {
-            given.unwrap_or(default)
-        };
-        line(k, v);
-    }
+    roster(
+        &mut out,
+        |k| {
+            tags.iter()
+                .find(|(t, _)| *t == k)
+                .map(|(_, v)| (*v).to_owned())
+        },
+        result,
+    );
+    let mut line = |k: &str, v: &str| tag(&mut out, k, v);
     for (k, v) in tags {
         if !ROSTER.iter().any(|(r, _)| r == k) {
             line(k, v);
@@ -105,7 +82,7 @@ pub fn to_pgn(referee: &Referee, tags: &[(&str, &str)]) -> String {
     }
     out.push('\n');
     let tokens = movetext(referee, result);
-    out.push_str(&wrap(&tokens));
+    out.push_str(&wrap(tokens.iter().flat_map(|t| t.split(' '))));
     out.push('\n');
     out
 }
@@ -162,23 +139,4 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
     }
     tokens.push(result.to_owned());
     tokens
-}
-
-/// Joins tokens into lines of at most 79 characters where the words allow (PGN's
-/// export limit is 255; comments may be broken at spaces).
-fn wrap(tokens: &[String]) -> String {
-    let mut out = String::new();
-    let mut width = 0;
-    for word in tokens.iter().flat_map(|t| t.split(' ')) {
-        if width > 0 && width + 1 + word.len() > 79 {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        out.push_str(word);
-        width += word.len();
-    }
-    out
 }

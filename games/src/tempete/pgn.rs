@@ -26,6 +26,7 @@
 
 use core::fmt::Write as _;
 
+use crate::chess::pgn::{ROSTER, comment, roster, tag, wrap};
 use crate::chess::{Move, Square};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
@@ -33,27 +34,6 @@ use super::board::Board;
 use super::rules::Tempete;
 use super::score::{ScoredAct, act_words, board_for, option_tags, result_token, states};
 use super::state::{Pending, State};
-
-/// The roster's tags with their defaults, in order.
-const ROSTER: [(&str, &str); 7] = [
-    ("Event", "?"),
-    ("Site", "?"),
-    ("Date", "????.??.??"),
-    ("Round", "?"),
-    ("White", "?"),
-    ("Black", "?"),
-    ("Result", "*"),
-];
-
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(['\n', '\r'], " ")
-}
-
-fn comment(t: &str) -> String {
-    format!("{{{}}}", t.replace('}', ")").replace('{', "("))
-}
 
 /// A move in SAN when it is a legal chess move on the position, else in long algebraic.
 fn chess_text(board: &Board, m: WireMove) -> String {
@@ -193,28 +173,23 @@ pub fn pgn(
         .filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*"))
         .unwrap_or(result_token(end.as_ref()));
     let mut out = String::new();
-    for (k, default) in ROSTER {
-        let v = if k == "Result" {
-            result.to_owned()
-        } else {
-            tags.iter()
-                .find(|(t, _)| t == k)
-                .map_or_else(|| default.to_owned(), |(_, v)| v.clone())
-        };
-        let _ = writeln!(out, "[{k} \"{}\"]", escape(&v));
-    }
+    roster(
+        &mut out,
+        |k| tags.iter().find(|(t, _)| t == k).map(|(_, v)| v.clone()),
+        result,
+    );
     let defaults = option_tags(&Tempete::default());
     let mut seen: Vec<&str> = ROSTER.iter().map(|(k, _)| *k).collect();
     for (k, v) in tags {
         let key_ok = !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if key_ok && !seen.contains(&k.as_str()) {
             seen.push(k);
-            let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
+            tag(&mut out, k, v);
         }
     }
     for (k, v) in option_tags(rules) {
         if !defaults.contains(&(k.clone(), v.clone())) && !seen.contains(&k.as_str()) {
-            let _ = writeln!(out, "[{k} \"{}\"]", escape(&v));
+            tag(&mut out, &k, &v);
         }
     }
     out.push('\n');
@@ -370,19 +345,7 @@ pub fn pgn(
         )));
     }
     items.push(result.to_owned());
-    let mut width = 0usize;
-    for it in items {
-        let len = it.chars().count();
-        if width > 0 && width + 1 + len > 79 {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        out.push_str(&it);
-        width += len;
-    }
+    out.push_str(&wrap(items.iter().map(String::as_str)));
     out.push('\n');
     out
 }
