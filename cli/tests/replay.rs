@@ -93,7 +93,9 @@ fn an_unknown_variant_exits_2() {
     let out = replay("chess", b"[Cards \"3\"]\n1. 2 1\n");
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("unknown variant \"chess\" (known: duel, cardmate, chex, tempete)"),
+        stderr(&out).contains(
+            "unknown variant \"chess\" (known: duel, cardmate, chex, tempete, stallmate)"
+        ),
         "{}",
         stderr(&out)
     );

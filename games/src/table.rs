@@ -413,8 +413,11 @@ impl<R: Game> Seated<R> {
 
     fn actions(&self) -> Vec<String> {
         let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect();
+        // A referee or witness neither resigns nor draws: it only accepts or declines.
+        let player = self.terms().is_player(self.seat());
         match self.session.phase() {
             Phase::Decide(_) => words(&["accept", "decline"]),
+            _ if !player => vec![],
             Phase::Commit(_) | Phase::Coin(_) => words(&["resign"]),
             Phase::Play(_) => {
                 let mut v = vec![];
@@ -441,6 +444,7 @@ impl<R: Game> Seated<R> {
         let decide = matches!(phase, Phase::Decide(_));
         let over = matches!(phase, Phase::End(_) | Phase::Done(_));
         let not_now = |why: &str| Err(format!("{word}: {why}"));
+        let player = self.terms().is_player(self.seat());
         Some(match word {
             "accept" | "decline" if decide => Ok(if word == "accept" {
                 Command::Accept
@@ -453,6 +457,9 @@ impl<R: Game> Seated<R> {
             )),
             "resign" if decide => not_now("accept or decline the proposal first"),
             "resign" if over => not_now("the game is over"),
+            "resign" | "offer draw" | "draw offer" | "accept draw" | "draw accept" if !player => {
+                not_now("only players resign or agree draws")
+            }
             "resign" => Ok(Command::Resign),
             "offer draw" | "draw offer" if self.playing() => Ok(Command::OfferDraw),
             "accept draw" | "draw accept" if self.draw_offered() => Ok(Command::AcceptDraw),

@@ -148,19 +148,6 @@ impl Net {
         net
     }
 
-    /// The order the seats act in within a step: seat order, except that Stallmate's
-    /// referee decides on the proposal before the players do. A referee who accepts
-    /// after the players have opened their coin seeds is refused by his own session
-    /// (`commitment-after-dependent`, though he commits nothing), so the game could
-    /// never start; `a_referee_may_accept_after_the_players_joined` shows it.
-    fn order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.tables.len()).collect();
-        if self.variant == STALLMATE && self.tables[2].my_turn() {
-            order.rotate_right(1);
-        }
-        order
-    }
-
     fn all_done(&self) -> bool {
         self.tables.iter().all(|t| t.is_done())
     }
@@ -227,7 +214,7 @@ impl Net {
         self.now += 1;
         self.step += 1;
         let mut moved = false;
-        for i in self.order() {
+        for i in 0..self.tables.len() {
             check_views(self.tables[i].as_ref(), self.variant);
             self.phases.insert(self.tables[i].phase());
             if mode == Mode::Typed {
@@ -591,6 +578,13 @@ fn refuses_bad_input(t: &dyn Table) {
             ] {
                 refused(t, text);
             }
+        }
+        "play" if !t.terms().is_player(t.seat()) => {
+            // A referee neither resigns nor draws; he is offered none of it.
+            for text in ["resign", "offer draw", "accept draw"] {
+                assert!(refused(t, text).contains("only players"), "{text}");
+            }
+            assert!(!t.show_json()["draw_offered"].as_bool().unwrap());
         }
         "play" => {
             assert!(refused(t, "accept").contains("no proposal"));
@@ -1521,14 +1515,11 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .unwrap();
 }
 
-/// A referee who accepts the proposal after both players have joined (so after they
-/// have opened their coin seeds, which needs only the players) is refused by his own
-/// session: `commitment-after-dependent: commitments made after seeing seat 1's coin
-/// seed`, though he commits nothing. The game can then never begin. `Net` lets the
-/// referee decide first to get past it; this is the order a real network may well
-/// bring.
+/// A referee may accept the proposal after both players have joined, so after they
+/// have opened their coin seeds (which needs only the players): he commits nothing, so
+/// nothing of his can have been chosen to suit a seed. (Found by this harness: the
+/// engine once voided his first envelope as "commitments made after seeing a coin seed".)
 #[test]
-#[ignore = "protocol bug, reported: a referee's late accept is refused"]
 fn a_referee_may_accept_after_the_players_joined() {
     let mut net = Net::new(STALLMATE, 9);
     net.tables[1]

@@ -167,11 +167,13 @@ impl<R: Rules> Engine<R> {
             consumed += 1;
         }
         // The commitments are void if the sender had already seen another player's
-        // coin seed: its setup contribution or coin could then be chosen to suit.
+        // coin seed: its setup contribution or coin could then be chosen to suit. A seat
+        // that is not a player commits nothing, so it may join whenever it likes.
         if let Some((other, _)) = self
             .ledger
             .coin_public
             .iter()
+            .filter(|_| self.terms.is_player(seat))
             .find(|(s, r)| *s != seat && self.store.seen(clock, *r))
         {
             return Err(broken(

@@ -687,7 +687,7 @@ impl<R: Rules> Engine<R> {
 
     /// Whether another player's draw offer stands for `seat` in everything processed.
     pub fn draw_offered_to(&self, seat: Seat) -> bool {
-        if self.is_over() {
+        if self.is_over() || !self.terms.is_player(seat) {
             return false;
         }
         let mut clock: Clock = vec![0; self.store.chains.len()];
