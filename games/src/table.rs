@@ -353,6 +353,13 @@ pub(crate) trait Game: Rules<State: Send> + Send + 'static {
         s.engine().to_act()
     }
 
+    /// What the game waits for in its own words, when "the seat `to_act` names" would
+    /// mislead (Secret Stallmate: in public only the referee acts, but it is the mover's
+    /// period). Default: the protocol's words.
+    fn awaiting(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
+        None
+    }
+
     /// What the seat must do now whatever a person or bot decides, at time `now`
     /// (Secret Stallmate: show one's setup to the referee; the referee's answers and
     /// period closes). Default: no duties.
@@ -564,16 +571,22 @@ impl<R: Game> Table for Seated<R> {
         }
         // The verdict's derived claims already name who owes what; explicit claims
         // (timeouts) are accusations, not steps anyone awaits.
+        let own = self
+            .state()
+            .filter(|_| self.playing())
+            .and_then(|state| R::awaiting(&self.session, state));
         let mut parts: Vec<String> = self
             .verdict()
             .claims
             .iter()
             .filter(|c| c.open && c.by.is_none())
+            .filter(|c| own.is_none() || !c.evidence.ends_with(" is to act"))
             .map(|c| match c.about {
                 ClaimAbout::Unfinished => c.evidence.clone(),
                 _ => format!("{}: {}", c.against, c.evidence),
             })
             .collect();
+        parts.extend(own);
         if self.draw_offered() {
             parts.push(offer.into());
         }

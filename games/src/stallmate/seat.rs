@@ -296,6 +296,26 @@ impl Game for Stallmate {
         }
     }
 
+    fn awaiting(s: &Session<Self>, state: &State) -> Option<String> {
+        let referee = s.engine().rules().referee;
+        if state.begun.is_none() {
+            return Some(format!(
+                "{referee} starts the clock once both armies are shown to it"
+            ));
+        }
+        let n = state.period;
+        let moving = seat(mover(n));
+        Some(if s.seat() == referee {
+            format!("{moving} is to act in period {n}; you answer and close it at its end")
+        } else if s.seat() == moving && unanswered(s.engine(), n).is_some() {
+            format!("{referee}'s answer to your attempt (period {n})")
+        } else if s.seat() == moving {
+            format!("your move is made; {referee} closes period {n} at its end")
+        } else {
+            format!("{moving} is to act in period {n}; {referee} closes it at its end")
+        })
+    }
+
     fn duty(s: &Session<Self>, now: u64) -> Option<Command> {
         if s.seat() == s.engine().rules().referee {
             referee_duty(s, now)
