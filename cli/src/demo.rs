@@ -16,7 +16,7 @@ fn options(variant: &str) -> Vec<(String, String)> {
         "tempete" => vec![o("ply-limit", "300")],
         // Short move periods so a demo takes seconds, not days; each still ends at its
         // fixed time, whatever the players did in it.
-        "stallmate" => vec![o("period", "250ms"), o("ply-limit", "60")],
+        "stallmate" => vec![o("period", "1s"), o("ply-limit", "40")],
         _ => vec![],
     }
 }
