@@ -1,13 +1,15 @@
-//! What the command line tests share: running the real binary, temporary folders, and
-//! transcripts made by simulating real games.
+//! What the command line tests share: running the real binary (and its long-running
+//! nodes), temporary folders, and transcripts made by simulating real games.
 
 // Each test file is its own crate and uses only part of this module.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use sealed_conformance::duel_kit::{duel_proposal, duel_terms, random_bot};
 use sealed_conformance::sim::{NetConfig, Sim, test_key};
@@ -18,6 +20,7 @@ use sealed_protocol::ids::Name;
 use sealed_protocol::proof::Proof;
 use sealed_protocol::transcript::{Evidence, FraudProof, TranscriptFile};
 use sealed_protocol::wire::{self, MAX_MESSAGE};
+use serde_json::Value;
 
 /// Runs `sealed` with these arguments.
 pub fn sealed(args: &[&str]) -> Output {
@@ -40,6 +43,93 @@ pub fn stdout(out: &Output) -> String {
 /// Stderr as text.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `sealed --home HOME …`.
+pub fn at_home(home: &Path, rest: &[&str]) -> Output {
+    let mut args = vec!["--home", home.to_str().expect("temporary paths are UTF-8")];
+    args.extend_from_slice(rest);
+    sealed(&args)
+}
+
+/// Asserts a refusal: exit 2, `says` in the message on stderr, nothing on stdout.
+pub fn refused(out: &Output, says: &str) {
+    assert_eq!(code(out), 2, "{}", stderr(out));
+    assert!(
+        stderr(out).contains(says),
+        "{:?} lacks {says:?}",
+        stderr(out)
+    );
+    assert!(stdout(out).is_empty(), "{}", stdout(out));
+}
+
+/// A long-running `sealed node` or `sealed referee` on loopback, killed when dropped.
+pub struct Node {
+    child: Child,
+    /// The address it printed, ending in `/p2p/<peer id>`.
+    pub addr: String,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `sealed --home HOME <command>` (`node` or `referee`) listening on loopback
+/// TCP without mDNS, and reads the address it prints.
+pub fn start_node(home: &Path, command: &str) -> Node {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sealed"))
+        .args(["--home", home.to_str().expect("temporary paths are UTF-8")])
+        .args([command, "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the node starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
+    let mut addr = None;
+    for line in lines.by_ref() {
+        let line = line.expect("the node's stdout reads");
+        if let Some(a) = line.strip_prefix("listening ") {
+            addr = Some(a.trim().to_owned());
+        }
+        if line.starts_with("control") {
+            break;
+        }
+    }
+    // Keep draining stdout so the node never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Node {
+        child,
+        addr: addr.expect("the node prints its address"),
+    }
+}
+
+/// `sealed show GAME --json` on this home, if its node answers.
+pub fn show_json(home: &Path, game: &str) -> Option<Value> {
+    let out = at_home(home, &["show", game, "--json"]);
+    (code(&out) == 0).then(|| serde_json::from_str(&stdout(&out)).expect("show --json is JSON"))
+}
+
+/// Polls `show --json` until `cond` holds (nodes sync in the background); fails after
+/// a minute, naming `what` it waited for and the last view.
+pub fn wait_for(home: &Path, game: &str, what: &str, cond: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = show_json(home, game)
+            && cond(&v)
+        {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{} never got to {what}: {:?}",
+            home.display(),
+            show_json(home, game)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// A fresh folder under the system's temporary folder, removed when dropped. Unique
