@@ -210,7 +210,7 @@ pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
         (
             to.score,
             ControlRequest::Score { game: game.into() },
-            "a score",
+            "score",
         ),
         (to.pgn, ControlRequest::Pgn { game: game.into() }, "PGN"),
     ];

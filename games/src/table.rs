@@ -104,6 +104,10 @@ pub trait Table: Send {
     /// at time `now` (Secret Stallmate's referee answers and closes periods; its players
     /// show their setups to the referee). The node applies them as they come due.
     fn duty(&self, now: u64) -> Option<Command>;
+    /// When a duty comes due with time alone, if one will (Secret Stallmate's referee:
+    /// the end of the running period), in milliseconds since the Unix epoch; the node
+    /// wakes for it instead of waiting for its next poll.
+    fn due_at(&self) -> Option<u64>;
     /// What a random bot does now, `pick` choosing among its options; `None` when it
     /// has nothing to do. It accepts the proposal, and makes a random legal act when
     /// [`Table::my_turn`].
@@ -360,6 +364,11 @@ pub(crate) trait Game: Rules<State: Send> + Send + 'static {
         None
     }
 
+    /// When a duty of this seat comes due with time alone, if one will. Default: never.
+    fn due_at(_s: &Session<Self>, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
     /// What the seat must do now whatever a person or bot decides, at time `now`
     /// (Secret Stallmate: show one's setup to the referee; the referee's answers and
     /// period closes). Default: no duties.
@@ -536,6 +545,13 @@ impl<R: Game> Table for Seated<R> {
             return None;
         }
         R::duty(&self.session, now)
+    }
+
+    fn due_at(&self) -> Option<u64> {
+        if self.is_done() || self.session.engine().is_over() {
+            return None;
+        }
+        R::due_at(&self.session, self.state()?)
     }
 
     fn my_turn(&self) -> bool {

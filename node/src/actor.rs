@@ -130,6 +130,10 @@ pub struct GameSummary {
     pub clock: Option<String>,
 }
 
+/// How often the node looks for duties that came due with time alone: checking costs
+/// one comparison per game, and a period closes at most this late.
+const DUTY_CHECK: Duration = Duration::from_millis(20);
+
 /// How the actor runs.
 #[derive(Clone, Debug)]
 pub struct ActorConfig {
@@ -322,6 +326,9 @@ impl Actor {
     /// Runs until shut down.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         let mut tick = tokio::time::interval(self.cfg.poll_every);
+        // Duties that come due with time alone (a move period's end) must not wait for
+        // the next poll: the node wakes at the earliest such moment.
+        let mut due = tokio::time::interval(DUTY_CHECK);
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -331,6 +338,7 @@ impl Actor {
                 },
                 event = self.swarm.select_next_some() => self.event(event),
                 _ = tick.tick() => self.periodic(),
+                _ = due.tick() => self.due_duties(),
             }
         }
     }
@@ -900,6 +908,21 @@ impl Actor {
                     let _ = self.store.set_status(&id, GameStatus::Active);
                 }
             }
+        }
+    }
+
+    /// Runs the duties of the games whose time-bound duty has come due.
+    fn due_duties(&mut self) {
+        let now = now_ms();
+        let ids: Vec<[u8; 32]> = self
+            .played
+            .iter()
+            .filter(|(_, p)| p.table.due_at().is_some_and(|t| t <= now))
+            .map(|(id, _)| *id)
+            .collect();
+        if !ids.is_empty() {
+            self.run_duties(ids);
+            self.run_bots();
         }
     }
 

@@ -316,6 +316,12 @@ impl Game for Stallmate {
         })
     }
 
+    fn due_at(s: &Session<Self>, state: &State) -> Option<u64> {
+        (s.seat() == s.engine().rules().referee)
+            .then_some(state.ends_at)
+            .flatten()
+    }
+
     fn duty(s: &Session<Self>, now: u64) -> Option<Command> {
         if s.seat() == s.engine().rules().referee {
             referee_duty(s, now)
