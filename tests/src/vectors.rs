@@ -712,12 +712,7 @@ pub fn stallmate_transcript() -> (Value, Vec<u8>) {
     let o = checked.verdict.outcome.clone().expect("finished");
     let e = p.sessions[REFEREE.index()].engine();
     let log = period_log(0);
-    let seal = e
-        .seal(ChainId {
-            log,
-            seat: REFEREE,
-        })
-        .expect("sealed");
+    let seal = e.seal(ChainId { log, seat: REFEREE }).expect("sealed");
     let seal_env = e.envelope(seal).expect("held");
     let mover_count = seal_env
         .unsigned()

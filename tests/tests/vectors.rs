@@ -247,10 +247,9 @@ fn the_stallmate_transcript_verifies_and_its_digest_and_score_agree() {
     // The same digest is the one the referee posted for period 0.
     let file =
         sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
-    let (engine, _) = sealed_protocol::transcript::check::<
-        sealed_games::stallmate::peer::Stallmate,
-    >(&file)
-    .unwrap();
+    let (engine, _) =
+        sealed_protocol::transcript::check::<sealed_games::stallmate::peer::Stallmate>(&file)
+            .unwrap();
     let posted = engine.state().unwrap().heard[0].digest;
     assert_eq!(posted, hash(&d["digest"]));
     let replayed =
