@@ -5,101 +5,16 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
-use common::{TempDir, code, sealed, stderr, stdout};
+use common::at_home as run;
+use common::show_json as show;
+use common::{TempDir, code, refused, sealed, start_node, stderr, stdout, wait_for};
 use serde_json::Value;
 
-/// A `sealed node` process, killed when dropped.
-struct Node {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn home_args<'a>(home: &'a Path, rest: &[&'a str]) -> Vec<&'a str> {
-    let mut v = vec!["--home", home.to_str().unwrap()];
-    v.extend_from_slice(rest);
-    v
-}
-
-/// Runs `sealed --home HOME …`.
-fn run(home: &Path, rest: &[&str]) -> std::process::Output {
-    sealed(&home_args(home, rest))
-}
-
-/// Starts `sealed node` on loopback and reads the address it prints.
-fn start_node(home: &Path) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sealed"))
-        .args(home_args(
-            home,
-            &["node", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"],
-        ))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sealed node starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut addr = None;
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        if let Some(a) = line.strip_prefix("listening ") {
-            addr = Some(a.trim().to_owned());
-        }
-        if line.starts_with("control") {
-            break;
-        }
-    }
-    // Keep draining stdout so the node never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    Node {
-        child,
-        addr: addr.expect("the node prints its address"),
-    }
-}
-
-/// `sealed show GAME --json`, once the control socket answers.
-fn show(home: &Path, game: &str) -> Option<Value> {
-    let out = run(home, &["show", game, "--json"]);
-    (code(&out) == 0).then(|| serde_json::from_str(&stdout(&out)).unwrap())
-}
-
-/// Polls `show` until `cond` holds (the nodes sync in the background).
+/// Polls `show --json` on `home` until `cond` holds.
 fn wait(home: &Path, game: &str, cond: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = show(home, game)
-            && cond(&v)
-        {
-            return v;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the game never got there: {:?}",
-            show(home, game)
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Asserts a refusal: exit 2, a message on stderr, nothing on stdout.
-fn refused(out: &std::process::Output, says: &str) {
-    assert_eq!(code(out), 2, "{}", stderr(out));
-    assert!(
-        stderr(out).contains(says),
-        "{:?} lacks {says:?}",
-        stderr(out)
-    );
-    assert!(stdout(out).is_empty(), "{}", stdout(out));
+    wait_for(home, game, "the awaited state", cond)
 }
 
 #[test]
@@ -116,8 +31,8 @@ fn two_people_play_a_game_through_the_command_line() {
     // Every game command needs a running node, and says so.
     refused(&run(&alice, &["games"]), "node");
 
-    let _a = start_node(&alice);
-    let b = start_node(&bob);
+    let _a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
     assert!(b.addr.starts_with("/ip4/127.0.0.1/tcp/"), "{}", b.addr);
 
     // Bad proposals: unknown variant, bad option, bad address.
