@@ -76,6 +76,43 @@ pub fn test_key(seat: u8) -> SecretKey {
     SecretKey::from_seed(&[seat + 1; 32])
 }
 
+/// Terms between the fixed test keys: one seat per role given (players first), seat 0
+/// proposing at clock 0, options sorted as a proposal requires.
+pub fn test_terms(
+    variant: &str,
+    options: &[(&str, &str)],
+    roles: &[sealed_protocol::proposal::Role],
+    nonce: u8,
+) -> sealed_protocol::proposal::Terms {
+    use sealed_protocol::ids::{Name, Seat};
+    use sealed_protocol::proposal::{Proposal, SeatSpec, Terms, VERSION};
+    let seats = roles
+        .iter()
+        .zip(0u8..)
+        .map(|(role, i)| SeatSpec {
+            role: *role,
+            key: test_key(i).public().to_bytes(),
+            name: format!("p{i}"),
+        })
+        .collect();
+    let mut options: Vec<(Name, String)> = options
+        .iter()
+        .map(|(k, v)| (Name::new(k).expect("valid"), v.to_string()))
+        .collect();
+    options.sort();
+    let p = Proposal {
+        version: VERSION,
+        variant: Name::new(variant).expect("valid"),
+        options,
+        seats,
+        mailboxes: vec![],
+        proposer: Seat(0),
+        clock: 0,
+        nonce: [nonce; 32],
+    };
+    Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+}
+
 /// A delivery in flight: (due time, tie-break counter, recipient seat, bytes).
 type Delivery = Reverse<(u64, u64, u8, Vec<u8>)>;
 

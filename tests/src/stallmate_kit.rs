@@ -5,12 +5,12 @@ use sealed_games::stallmate::acts::{self, PeriodEnd, Private, Public};
 use sealed_games::stallmate::answer::Answer;
 use sealed_games::stallmate::peer::{Stallmate, VARIANT};
 use sealed_games::stallmate::seat::{bot_attempt, duty};
-use sealed_protocol::ids::{Name, Seat};
-use sealed_protocol::proposal::{Proposal, Role, SeatSpec, Terms, VERSION};
+use sealed_protocol::ids::Seat;
+use sealed_protocol::proposal::{Role, Terms, VERSION};
 use sealed_protocol::session::{Command, Session};
 
 use crate::pair::{DecideAt, Pair};
-use crate::sim::test_key;
+use crate::sim::test_terms;
 
 /// The referee's seat in test games.
 pub const REFEREE: Seat = Seat(2);
@@ -18,29 +18,12 @@ pub const REFEREE: Seat = Seat(2);
 /// Terms of a Secret Stallmate between the fixed test keys: White (seat 0) proposes,
 /// Black is seat 1, the referee seat 2.
 pub fn stallmate_terms(options: &[(&str, &str)], nonce: u8) -> Terms {
-    let seats = (0..3)
-        .map(|i| SeatSpec {
-            role: if i < 2 { Role::Player } else { Role::Referee },
-            key: test_key(i).public().to_bytes(),
-            name: format!("s{i}"),
-        })
-        .collect();
-    let mut options: Vec<(Name, String)> = options
-        .iter()
-        .map(|(k, v)| (Name::new(k).expect("valid"), v.to_string()))
-        .collect();
-    options.sort();
-    let p = Proposal {
-        version: VERSION,
-        variant: Name::new(VARIANT).expect("valid"),
+    test_terms(
+        VARIANT,
         options,
-        seats,
-        mailboxes: vec![],
-        proposer: Seat(0),
-        clock: 0,
-        nonce: [nonce; 32],
-    };
-    Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+        &[Role::Player, Role::Player, Role::Referee],
+        nonce,
+    )
 }
 
 /// A player: its duties first, then the random bot, its choices drawn from `seed`.
