@@ -243,11 +243,7 @@ pub trait Rules: Sized + Clone {
     /// Combines endings made concurrently (none saw another), e.g. two resignations.
     /// Default: their common result when they agree, otherwise a draw for all.
     fn combine(&self, players: u8, endings: &[Outcome]) -> Outcome {
-        match endings {
-            [one] => one.clone(),
-            [first, rest @ ..] if rest.iter().all(|o| o.same_results(first)) => first.clone(),
-            _ => Outcome::draw(players, "concurrent endings disagree"),
-        }
+        agreeing(endings).unwrap_or_else(|| Outcome::draw(players, "concurrent endings disagree"))
     }
 
     /// The result once proven faults are known. Default (Tempête's rule): a player at
@@ -286,4 +282,14 @@ pub trait Rules: Sized + Clone {
             }
         }
     }
+}
+
+/// The common result of endings made concurrently, if they agree: the first of them
+/// (one ending agrees with itself); `None` when there are none or they differ. What
+/// [`Rules::combine`] does by default before it falls back to a draw.
+pub fn agreeing(endings: &[Outcome]) -> Option<Outcome> {
+    let (first, rest) = endings.split_first()?;
+    rest.iter()
+        .all(|o| o.same_results(first))
+        .then(|| first.clone())
 }

@@ -11,9 +11,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use ed25519_dalek::{Signature, VerifyingKey};
 
-use sealed_conformance::sim::test_key;
+mod common {
+    pub mod raw;
+}
 use sealed_games::stallmate::peer::Stallmate;
 use sealed_games::variant::check_transcript;
 use sealed_protocol::engine::Engine;
@@ -24,7 +25,7 @@ use sealed_protocol::wire;
 struct Workload {
     bytes: Vec<u8>,
     engine: Engine<Stallmate>,
-    raw: Vec<(VerifyingKey, Vec<u8>, Signature)>,
+    raw: Vec<common::raw::Check>,
 }
 
 fn workload() -> Workload {
@@ -37,22 +38,7 @@ fn workload() -> Workload {
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
     let file = TranscriptFile::from_bytes(&bytes).expect("readable");
     let (engine, _) = check::<Stallmate>(&file).expect("checks");
-    let raw: Vec<_> = file
-        .envelopes
-        .iter()
-        .map(|e| {
-            let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
-            let key = VerifyingKey::from_bytes(&test_key(env.unsigned.seat.0).public().to_bytes())
-                .expect("a valid key");
-            let (unsigned, sig) = e.split_at(e.len() - 64);
-            let mut message = b"sealed/v1/sign/envelope\x00".to_vec();
-            message.extend_from_slice(unsigned);
-            let sig = Signature::from_slice(sig).expect("64 bytes");
-            key.verify_strict(&message, &sig)
-                .expect("a valid signature");
-            (key, message, sig)
-        })
-        .collect();
+    let raw = common::raw::checks(&file);
     let private = file
         .envelopes
         .iter()
@@ -81,10 +67,7 @@ fn audit(w: &Workload) {
 }
 
 fn raw(w: &Workload) {
-    for (key, message, sig) in &w.raw {
-        key.verify_strict(black_box(message), black_box(sig))
-            .expect("valid");
-    }
+    common::raw::verify_all(&w.raw);
 }
 
 fn time(f: impl Fn()) -> Duration {

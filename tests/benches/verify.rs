@@ -11,15 +11,17 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use ed25519_dalek::{Signature, VerifyingKey};
+
+mod common {
+    pub mod raw;
+}
 
 use sealed_conformance::duel_kit::{duel_terms, random_bot};
-use sealed_conformance::sim::{NetConfig, Sim, test_key};
+use sealed_conformance::sim::{NetConfig, Sim};
 use sealed_games::duel::Duel;
 use sealed_games::variant::check_transcript;
 use sealed_protocol::engine::Engine;
 use sealed_protocol::envelope::{Envelope, Signed};
-use sealed_protocol::hash::tag;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sealed_protocol::verdict::verdict;
@@ -35,7 +37,7 @@ const RULES: Duel = Duel { cards: 48, hand: 1 };
 /// The transcript under test and the raw signature checks it contains.
 struct Workload {
     bytes: Vec<u8>,
-    raw: Vec<(VerifyingKey, Vec<u8>, Signature)>,
+    raw: Vec<common::raw::Check>,
 }
 
 fn workload() -> Workload {
@@ -64,24 +66,7 @@ fn workload() -> Workload {
     assert_eq!(file.envelopes.len(), ENVELOPES);
     assert_eq!(checked.verdict.envelopes, ENVELOPES as u64);
 
-    assert_eq!(tag::SIGN_ENVELOPE, "sealed/v1/sign/envelope");
-    let raw = file
-        .envelopes
-        .iter()
-        .map(|e| {
-            let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
-            let seat = env.unsigned.seat.0;
-            let key =
-                VerifyingKey::from_bytes(&test_key(seat).public().to_bytes()).expect("a valid key");
-            let (unsigned, sig) = e.split_at(e.len() - 64);
-            let mut message = b"sealed/v1/sign/envelope\x00".to_vec();
-            message.extend_from_slice(unsigned);
-            let sig = Signature::from_slice(sig).expect("64 bytes");
-            key.verify_strict(&message, &sig)
-                .expect("a valid signature");
-            (key, message, sig)
-        })
-        .collect();
+    let raw = common::raw::checks(&file);
     Workload { bytes, raw }
 }
 
@@ -91,10 +76,7 @@ fn full(w: &Workload) {
 }
 
 fn raw(w: &Workload) {
-    for (key, message, sig) in &w.raw {
-        key.verify_strict(black_box(message), black_box(sig))
-            .expect("valid");
-    }
+    common::raw::verify_all(&w.raw);
 }
 
 fn bench(c: &mut Criterion, w: &Workload) {

@@ -19,7 +19,7 @@ use sealed_protocol::hidden::{Audit, Posted, Revealed};
 use sealed_protocol::ids::{LogId, Name, Seat};
 use sealed_protocol::outcome::{Outcome, SeatResult};
 use sealed_protocol::proposal::{Role, Terms};
-use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, SetupSpec, Violation};
+use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, SetupSpec, Violation, agreeing};
 
 use crate::chess::Color;
 
@@ -306,14 +306,10 @@ impl Rules for Stallmate {
     /// (−10 for the resigner, 0 for the other), a draw agreed scores 0 each.
     fn combine(&self, players: u8, endings: &[Outcome]) -> Outcome {
         let scored: Vec<Outcome> = endings.iter().map(as_scores).collect();
-        match scored.as_slice() {
-            [one] => one.clone(),
-            [first, rest @ ..] if rest.iter().all(|o| o.same_results(first)) => first.clone(),
-            _ => Outcome {
-                results: vec![SeatResult::Score(0); usize::from(players)],
-                reason: "concurrent endings disagree".into(),
-            },
-        }
+        agreeing(&scored).unwrap_or_else(|| Outcome {
+            results: vec![SeatResult::Score(0); usize::from(players)],
+            reason: "concurrent endings disagree".into(),
+        })
     }
 
     /// A player's proven fault is a forfeit (both at fault: −10 each), whatever the
