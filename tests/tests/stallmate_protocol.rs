@@ -518,3 +518,46 @@ fn any_private_act_is_judged_without_panic_and_blames_its_signer() {
         "most forged acts break a rule: {blamed} of 40"
     );
 }
+
+/// A mover who attempts and then seals his own period log cannot make the referee look
+/// silent: the referee answers nothing after the seal, and the audit does not blame him
+/// for the attempt the mover cut off. The period then passed without a move.
+#[test]
+fn a_mover_sealing_his_own_log_frames_nobody() {
+    let mut p = trio(&quick(20), 14);
+    let mut d = deciders(14);
+    // Let White's first period begin.
+    assert!(p.run_clocked(&mut d, 50, |p| {
+        p.sessions[0]
+            .engine()
+            .state()
+            .is_some_and(|s| s.begun.is_some())
+    }));
+    // White attempts, and seals at once in the same instant.
+    let log = period_log(0);
+    let attempt =
+        sealed_games::stallmate::acts::encode(&sealed_games::stallmate::acts::Private::Attempt(
+            sealed_games::stallmate::attempt::Attempt::Any,
+        ));
+    let now = p.now;
+    p.sessions[0]
+        .handle_command(private(log, attempt), now)
+        .expect("an attempt");
+    p.sessions[0]
+        .handle_command(sealed_protocol::session::Command::Seal { log }, now)
+        .expect("a seal");
+    // White says nothing more; the others go on to the end of the game.
+    d[0] = Box::new(|_s, _now| None);
+    assert!(
+        p.run_clocked(&mut d, 50, all_done),
+        "the game did not finish"
+    );
+    let v = p.sessions[2].verdict();
+    assert!(
+        v.faults.iter().all(|f| f.seat != REFEREE),
+        "the referee is not blamed: {:#?}",
+        v.faults
+    );
+    let board = v.board.expect("the period closed");
+    assert!(board.reason.contains("forfeit by white"), "{board:?}");
+}

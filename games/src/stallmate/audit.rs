@@ -140,7 +140,10 @@ fn period(
             Err(_) => {}
         }
     }
-    if let Some(a) = waiting {
+    // An attempt the mover himself cut off by sealing his chain of the log is his doing:
+    // the referee's answer would have been ignored.
+    let mover_sealed = r.sealed.contains_key(&mover_chain);
+    if let Some(a) = waiting.filter(|_| !mover_sealed) {
         return Err(lie(
             referee,
             post.at,

@@ -167,6 +167,16 @@ fn sealed(e: &Engine<Stallmate>, n: u32) -> bool {
     .is_some()
 }
 
+/// Whether the mover sealed his own period log: he says no more, and an answer after
+/// it would be ignored (spec/PROTOCOL.md §8.11.3), so none is given.
+fn mover_sealed(e: &Engine<Stallmate>, n: u32) -> bool {
+    e.seal(ChainId {
+        log: period_log(n),
+        seat: seat(mover(n)),
+    })
+    .is_some()
+}
+
 /// The referee's duties at time `now`.
 fn referee_duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
     let e = s.engine();
@@ -182,7 +192,7 @@ fn referee_duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
     let n = state.period;
     let log = period_log(n);
     if !sealed(e, n) {
-        if let Some(a) = unanswered(e, n) {
+        if let Some(a) = unanswered(e, n).filter(|_| !mover_sealed(e, n)) {
             let mut r = hidden_game(e)?;
             let answer = r.attempt(a).ok()?;
             return Some(Command::PrivateAct {
