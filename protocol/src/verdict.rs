@@ -113,7 +113,7 @@ impl Verdict {
 pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let terms = engine.terms();
     let players = terms.players();
-    let faults = engine.all_faults();
+    let (faults, gaps) = engine.faults_and_gaps();
     let declined = engine.declined();
     let over = engine.is_over();
     let board = engine.board_outcome();
@@ -143,7 +143,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     }
 
     if !declined {
-        for gap in engine.audit().gaps {
+        for gap in gaps {
             suspects.insert(gap.against);
             push_unique(
                 &mut claims,

@@ -372,9 +372,15 @@ impl<R: Rules> Engine<R> {
     /// Every proven fault: those found judging envelopes and the chain faults, sorted.
     /// The end-of-game audit's findings are among them once it can run (§10.1).
     pub fn all_faults(&self) -> Vec<Fault> {
+        self.faults_and_gaps().0
+    }
+
+    /// [`Engine::all_faults`] and the audit's gaps, from one run of the audit.
+    pub fn faults_and_gaps(&self) -> (Vec<Fault>, Vec<crate::hidden::Gap>) {
+        let audit = self.audit();
         let mut all = self.faults.clone();
         all.extend(self.chain_faults().into_iter().map(|(f, _)| f));
-        all.extend(self.audit().findings.into_iter().map(|f| Fault {
+        all.extend(audit.findings.into_iter().map(|f| Fault {
             seat: f.seat,
             role: self.role_of(f.seat),
             at: f.at,
@@ -383,7 +389,7 @@ impl<R: Rules> Engine<R> {
         }));
         all.sort();
         all.dedup();
-        all
+        (all, audit.gaps)
     }
 
     /// Chain faults whose proof no processed envelope has posted yet.
