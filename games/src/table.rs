@@ -140,6 +140,11 @@ pub trait Table: Send {
     /// counts `have` says the other side holds (a chain missing from `have` counts 0),
     /// in chain order.
     fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>>;
+    /// Whether `audience` may see the envelopes of `chain` now: a public chain always; a
+    /// private log's chain if the game puts `audience` in that log's audience, or once the
+    /// game is over (spec/PROTOCOL.md §8.11.4). The filter of [`Table::envelopes_after`],
+    /// for a node that serves from its store.
+    fn visible(&self, chain: ChainId, audience: Seat) -> bool;
     /// The secrets to persist (with the envelopes, all [`restore`] needs).
     fn secrets(&self) -> Option<Secrets>;
     /// What the held envelopes say about time, for the nodes' clocks.
@@ -754,26 +759,29 @@ impl<R: Game> Table for Seated<R> {
     }
 
     fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>> {
-        let e = self.session.engine();
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
-        // Once the game is over every private log is public (spec/PROTOCOL.md §8.11.4).
-        let over = e.is_over();
-        let visible = |c: ChainId| {
-            c.log.is_public()
-                || over
-                || e.rules()
-                    .audience(c.log)
-                    .is_some_and(|a| a.contains(&audience))
-        };
-        e.stored()
+        self.session
+            .engine()
+            .stored()
             .0
             .into_iter()
             .filter(|env| {
                 let at = env.at();
-                visible(at.chain) && at.seq >= have.get(&at.chain).copied().unwrap_or(0)
+                self.visible(at.chain, audience)
+                    && at.seq >= have.get(&at.chain).copied().unwrap_or(0)
             })
             .map(|env| env.bytes.clone())
             .collect()
+    }
+
+    fn visible(&self, chain: ChainId, audience: Seat) -> bool {
+        let e = self.session.engine();
+        // Once the game is over every private log is public (spec/PROTOCOL.md §8.11.4).
+        chain.log.is_public()
+            || e.is_over()
+            || e.rules()
+                .audience(chain.log)
+                .is_some_and(|a| a.contains(&audience))
     }
 
     fn secrets(&self) -> Option<Secrets> {

@@ -5,6 +5,7 @@
 pub mod actor;
 pub mod clock;
 pub mod control;
+pub mod faults;
 pub mod handle;
 pub mod home;
 pub mod limit;

@@ -1,0 +1,57 @@
+//! Fault points: places where a test makes the node's disk fail or its process die, at
+//! a chosen moment, to prove that no crash and no failed write makes an honest seat
+//! sign two things at one position (spec/PROTOCOL.md §11.2).
+//!
+//! They are [`fail`] points, compiled in only with this crate's `failpoints` feature
+//! (the command line's tests turn it on; a release build has none). A process reads
+//! them from the `FAILPOINTS` environment variable when it starts
+//! (`FAILPOINTS="store-crash-after-commit=3*off->return"`: the fourth commit kills it),
+//! and a running node takes new ones through its control socket (`failpoint`).
+
+/// Every write, resize and fsync of the store's file fails as a full disk does while
+/// this point returns.
+pub const STORE_IO: &str = "store-io";
+/// The process dies (abort, as `kill -9` would stop it) in a store write after the
+/// transaction is built and before it commits.
+pub const CRASH_BEFORE_COMMIT: &str = "store-crash-before-commit";
+/// The process dies right after a store write committed, before the node does
+/// anything with it (nothing it just made durable is sent).
+pub const CRASH_AFTER_COMMIT: &str = "store-crash-after-commit";
+
+/// Whether this build has fault points.
+pub fn enabled() -> bool {
+    cfg!(feature = "failpoints")
+}
+
+/// Reads the fault points of `FAILPOINTS`; keep the value alive while the program runs.
+/// Without the feature, nothing.
+pub fn setup() -> Option<Box<dyn std::any::Any>> {
+    #[cfg(feature = "failpoints")]
+    {
+        Some(Box::new(fail::FailScenario::setup()))
+    }
+    #[cfg(not(feature = "failpoints"))]
+    {
+        None
+    }
+}
+
+/// Sets a fault point's actions (`fail`'s syntax: `off`, `return`, `3*off->return`),
+/// for a running node's control socket.
+pub fn configure(name: &str, actions: &str) -> Result<(), String> {
+    #[cfg(feature = "failpoints")]
+    {
+        fail::cfg(name, actions)
+    }
+    #[cfg(not(feature = "failpoints"))]
+    {
+        let _ = (name, actions);
+        Err("this build has no fault points (build with the failpoints feature)".into())
+    }
+}
+
+/// Stops the process at once, as a crash does: no destructor, no flush, no goodbye.
+#[cfg_attr(not(feature = "failpoints"), allow(dead_code))]
+pub(crate) fn crash() -> ! {
+    std::process::abort()
+}

@@ -1,0 +1,91 @@
+//! The store's tables, its layout version, and the migration of older layouts.
+//!
+//! | version | what changed |
+//! |---|---|
+//! | 1 | games, secrets, envelopes in first-stored order with their hashes and counts, meta |
+//! | 2 | + `chains`: every envelope's place in its chain, so that peers are served from the store chain by chain (spec/PROTOCOL.md §16.4); built from the envelopes when a version 1 file is opened |
+
+use redb::{ReadableTable, TableDefinition, WriteTransaction};
+
+use super::error::StoreError;
+
+/// The layout this node writes; a file with a newer one is refused rather than misread.
+pub(super) const SCHEMA_VERSION: u32 = 2;
+
+/// The one row of [`SCHEMA`].
+const SCHEMA_KEY: &str = "schema";
+
+pub(super) const SCHEMA: TableDefinition<&str, u32> = TableDefinition::new("schema");
+/// Game id → postcard [`GameRecord`](super::GameRecord).
+pub(super) const GAMES: TableDefinition<[u8; 32], &[u8]> = TableDefinition::new("games");
+/// Game id → the owner's secret bytes (opaque here).
+pub(super) const SECRETS: TableDefinition<[u8; 32], &[u8]> = TableDefinition::new("secrets");
+/// (game id, position in first-stored order) → envelope bytes.
+pub(super) const ENVELOPES: TableDefinition<([u8; 32], u64), &[u8]> =
+    TableDefinition::new("envelopes");
+/// (game id, SHA-256 of the envelope bytes) → its position in [`ENVELOPES`]; makes a
+/// duplicate a lookup instead of a scan.
+pub(super) const ENVELOPE_HASHES: TableDefinition<([u8; 32], [u8; 32]), u64> =
+    TableDefinition::new("envelope_hashes");
+/// Game id → how many envelopes it has, which is also the next position.
+pub(super) const ENVELOPE_COUNTS: TableDefinition<[u8; 32], u64> =
+    TableDefinition::new("envelope_counts");
+/// (game id, log, seat, seq, position in [`ENVELOPES`]) → nothing: where each envelope
+/// stands in its chain. The position ends the key because a cheat can sign two
+/// envelopes at one seq, and both are kept.
+pub(super) const CHAINS: TableDefinition<([u8; 32], u32, u8, u64, u64), ()> =
+    TableDefinition::new("chains");
+/// Small node settings.
+pub(super) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+
+/// An envelope's place in its chain, read from its header: `(log, seat, seq)`. `None`
+/// for bytes that are not an envelope (the store keeps them, but serves no chain with
+/// them).
+pub(super) fn chain_place(bytes: &[u8]) -> Option<(u32, u8, u64)> {
+    let env: sealed_protocol::envelope::Envelope =
+        sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()?;
+    let u = &env.unsigned;
+    Some((u.log.0, u.seat.0, u.seq))
+}
+
+/// Creates every table, so that reads never meet a missing one, and brings an older
+/// layout up to [`SCHEMA_VERSION`], all in `tx`. Returns the version found (`None` for
+/// a new file).
+pub(super) fn init(tx: &WriteTransaction) -> Result<Option<u32>, StoreError> {
+    let found = {
+        let schema = tx.open_table(SCHEMA)?;
+        schema.get(SCHEMA_KEY)?.map(|v| v.value())
+    };
+    match found {
+        Some(v) if v > SCHEMA_VERSION || v == 0 => return Err(StoreError::Schema { found: v }),
+        _ => {}
+    }
+    tx.open_table(GAMES)?;
+    tx.open_table(SECRETS)?;
+    tx.open_table(ENVELOPES)?;
+    tx.open_table(ENVELOPE_HASHES)?;
+    tx.open_table(ENVELOPE_COUNTS)?;
+    tx.open_table(CHAINS)?;
+    tx.open_table(META)?;
+    if found == Some(1) {
+        index_chains(tx)?;
+    }
+    if found != Some(SCHEMA_VERSION) {
+        tx.open_table(SCHEMA)?.insert(SCHEMA_KEY, SCHEMA_VERSION)?;
+    }
+    Ok(found)
+}
+
+/// Version 1 → 2: the chain index of every stored envelope.
+fn index_chains(tx: &WriteTransaction) -> Result<(), StoreError> {
+    let envelopes = tx.open_table(ENVELOPES)?;
+    let mut chains = tx.open_table(CHAINS)?;
+    for row in envelopes.iter()? {
+        let (k, v) = row?;
+        let (game, pos) = k.value();
+        if let Some((log, seat, seq)) = chain_place(v.value()) {
+            chains.insert((game, log, seat, seq, pos), ())?;
+        }
+    }
+    Ok(())
+}
