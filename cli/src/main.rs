@@ -25,6 +25,8 @@ use clap::Parser;
 use crate::args::{Cli, Command};
 
 fn main() {
+    // Fault points from `FAILPOINTS`, in a build made for the crash tests only.
+    let _faults = sealed_node::faults::setup();
     let cli = Cli::parse();
     let home = sealed_node::Home::locate(cli.home.as_deref());
     let code = match cli.command {

@@ -103,6 +103,14 @@ pub enum ControlRequest {
     },
     /// Stop the node.
     Shutdown,
+    /// Set a fault point's actions (tests only: a build with the `failpoints` feature;
+    /// `crate::faults` lists the points).
+    Failpoint {
+        /// The point.
+        name: String,
+        /// Its actions, in the `fail` crate's syntax (`return`, `off`, `2*off->return`).
+        actions: String,
+    },
 }
 
 /// Serves the control socket until the node stops.
@@ -213,6 +221,10 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             node.bot(game.as_deref(), on).await.map(|()| Value::Null)
         }
         ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
+        // The points live in this process, not in the actor.
+        ControlRequest::Failpoint { name, actions } => {
+            crate::faults::configure(&name, &actions).map(|()| Value::Null)
+        }
     };
     match r {
         Ok(v) => json!({ "ok": v }),

@@ -122,13 +122,32 @@ pub fn choice(s: &Session<Tempete>, pick: u64) -> Option<Command> {
         return Some(cmd);
     }
     // A turn: this seat's traps that an enemy piece landed on spring first.
-    let springs = traps_to_open(s, &st.board);
-    let board = sprung(s, &st.board, &springs)?;
+    let mut springs = traps_to_open(s, &st.board);
+    let board = match sprung(s, &st.board, &springs) {
+        Some(b) => b,
+        None => {
+            springs.clear();
+            st.board.clone()
+        }
+    };
     let mut cmd = turn(s, &board, side, &my_hand, &mut rng)?;
+    if is_yield(&cmd) {
+        // Only a turn springs traps, and a yield is judged on the board as it stands:
+        // when the springs alone leave no move, the turn is made without them (a
+        // yield would be refused while a plain move exists), else the yield goes bare.
+        // Found by the node soak: a yield carrying springs was refused, and the bot
+        // offered it again for ever.
+        return turn(s, &st.board, side, &my_hand, &mut rng);
+    }
     if let Command::Act { open_values, .. } = &mut cmd {
         *open_values = springs;
     }
     Some(cmd)
+}
+
+fn is_yield(cmd: &Command) -> bool {
+    matches!(cmd, Command::Act { act, .. }
+        if matches!(sealed_protocol::wire::decode::<Act>(act, 256), Ok(Act::Yield)))
 }
 
 /// The board once the traps `springs` names have sprung.

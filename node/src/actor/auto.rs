@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Picks a bot tries before it waits for the next tick.
+const BOT_TRIES: usize = 8;
+
 impl Actor {
     /// Lets the bots act in the games that changed since they last looked (a bot's
     /// own act changes its game, so a bot that can go on does, up to 64 acts a call).
@@ -21,21 +24,37 @@ impl Actor {
                 break;
             }
             for id in ids {
-                self.bot_counter = self
-                    .bot_counter
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let pick = self.bot_counter >> 33;
-                let Some(cmd) = self.played.get(&id).and_then(|p| p.table.bot_action(pick)) else {
-                    continue;
-                };
-                let is_accept = cmd == SessionCommand::Accept;
-                if self.apply_bot(id, cmd).is_ok()
-                    && is_accept
-                    && let Some(p) = self.played.get_mut(&id)
-                {
-                    p.record.status = GameStatus::Active;
-                    let _ = self.store.set_status(&id, GameStatus::Active);
+                self.bot_turn(id);
+            }
+        }
+    }
+
+    /// One act of a bot's. A choice its session refuses is logged and another pick is
+    /// tried: a bot must never leave a game waiting for ever (a Tempête bot once kept
+    /// offering a refused yield). The next tick tries again if none is taken.
+    fn bot_turn(&mut self, id: [u8; 32]) {
+        for _ in 0..BOT_TRIES {
+            self.bot_counter = self
+                .bot_counter
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = self.bot_counter >> 33;
+            let Some(cmd) = self.played.get(&id).and_then(|p| p.table.bot_action(pick)) else {
+                return;
+            };
+            let is_accept = cmd == SessionCommand::Accept;
+            match self.apply_bot(id, cmd) {
+                Ok(()) => {
+                    if is_accept && let Some(p) = self.played.get_mut(&id) {
+                        p.record.status = GameStatus::Active;
+                        let _ = self.store.set_status(&id, GameStatus::Active);
+                    }
+                    return;
+                }
+                // Halted by the store: nothing more to try until it works again.
+                Err(_) if !self.played.contains_key(&id) => return,
+                Err(e) => {
+                    tracing::warn!(game = %hex::encode(&id[..4]), "bot's choice refused: {e}");
                 }
             }
         }
@@ -81,13 +100,20 @@ impl Actor {
             .handle_command(cmd, now_ms())
             .map_err(|e| e.to_string())?;
         let actions = drain(&mut *p.table);
-        self.persist(id, &actions)?;
-        self.perform(id, actions);
-        Ok(())
+        self.commit_actions(id, actions)
     }
 
     pub(super) fn periodic(&mut self) {
         self.limiter.prune(now_ms());
+        self.resume_halted();
+        // A bot whose every pick was refused looks again.
+        let waiting: Vec<[u8; 32]> = self
+            .played
+            .iter()
+            .filter(|(id, p)| (self.bot_all || self.bots.contains(*id)) && p.table.my_turn())
+            .map(|(id, _)| *id)
+            .collect();
+        self.bot_dirty.extend(waiting);
         // Reach every peer of every unfinished game we are not connected to, and send
         // each connected one the heads of every unfinished game we share: one request
         // per peer that repairs whatever a lost or refused push left behind, and pulls

@@ -3,31 +3,25 @@
 use super::*;
 
 impl Actor {
+    /// A game as mail, from the store like everything the node serves (§16.4).
     pub(super) fn mail_export(&self, g: &str) -> Result<String, String> {
         let id = self.game_id(g)?;
+        if let Some(a) = self.aside.get(&id) {
+            return Err(a.halt.why());
+        }
         let terms = self.terms(&id).ok_or("no such game")?;
         // Mail goes to the other player: only what that seat may see (a private log
         // outside its audience never leaves). With several other seats the mail could
         // reach any of them, so only the public logs go.
-        let envelopes = match self.played.get(&id) {
-            Some(p) => {
-                let me = p.table.seat();
-                let others: Vec<Seat> = (0..terms.proposal().seats.len() as u8)
-                    .map(Seat)
-                    .filter(|s| *s != me)
-                    .collect();
-                match others.as_slice() {
-                    [one] => p.table.envelopes_after(&[], *one),
-                    _ => p
-                        .table
-                        .envelopes()
-                        .into_iter()
-                        .filter(|e| is_public(e))
-                        .collect(),
-                }
+        let reader = self.played.get(&id).and_then(|p| {
+            let me = p.table.seat();
+            let mut others = terms.seats().filter(|s| *s != me);
+            match (others.next(), others.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
             }
-            None => self.store.envelopes(&id).map_err(|e| e.to_string())?,
-        };
+        });
+        let envelopes = self.served(&id, reader, &[])?;
         Ok(mail::armor(
             &id,
             &Mail {
@@ -44,6 +38,9 @@ impl Actor {
         for m in mails {
             let terms = Terms::parse(&m.proposal).map_err(|e| format!("mail: {e}"))?;
             let id = terms.game().0.0;
+            if let Some(a) = self.aside.get(&id) {
+                return Err(format!("game {}: {}", hex::encode(id), a.halt.why()));
+            }
             if let Response::Refused(why) = self.take_proposal(me, &m.proposal) {
                 return Err(why);
             }

@@ -115,7 +115,7 @@ impl Actor {
             })
             .collect();
         out.extend(self.relayed.iter().map(|(id, r)| {
-            let held = r.chains.values().map(BTreeMap::len).sum::<usize>();
+            let held = r.held.values().map(BTreeSet::len).sum::<usize>();
             GameSummary {
                 game: hex::encode(id),
                 variant: r.terms.variant().to_owned(),
@@ -127,6 +127,17 @@ impl Actor {
                 held,
                 clock: None,
             }
+        }));
+        out.extend(self.aside.iter().map(|(id, a)| GameSummary {
+            game: hex::encode(id),
+            variant: a.variant.clone().unwrap_or_else(|| "?".into()),
+            status: a.halt.status().into(),
+            seat: None,
+            my_turn: false,
+            ply: 0,
+            waiting_for: a.halt.why(),
+            held: 0,
+            clock: None,
         }));
         out.sort_by(|a, b| a.game.cmp(&b.game));
         out
@@ -193,11 +204,11 @@ impl Actor {
             created: now_ms(),
             status: GameStatus::Proposed,
         };
-        // Secrets, then our first envelope, then the record: a crash before the record
-        // leaves a game nobody else has heard of.
+        // The record, the secrets and our first envelope in one transaction, before
+        // anything is offered: a crash before it leaves a game nobody has heard of.
         let actions = drain(&mut *t);
-        self.persist(id, &actions)?;
-        self.store.put_game(&record).map_err(|e| e.to_string())?;
+        self.persist(id, &actions, Some(&record))
+            .map_err(|e| format!("the store cannot write ({e}): nothing was sent"))?;
         self.played.insert(id, Played { table: t, record });
         // The proposal and our first envelope travel in one message: sent apart, the
         // envelope could arrive first and be refused as a stranger's.

@@ -13,7 +13,7 @@ mod durable;
 mod peers;
 mod serve;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -25,7 +25,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use sealed_games::table::{self, Table};
 use sealed_protocol::envelope::Signed;
-use sealed_protocol::ids::{ChainId, Seat};
+use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command as SessionCommand, Secrets};
@@ -34,8 +34,9 @@ use crate::clock::{Clocks, TimeControl};
 use crate::limit::{Limits, RateLimiter};
 use crate::mail::{self, Mail};
 use crate::net::{self, Behaviour, BehaviourEvent};
-use crate::store::{GameRecord, GameStatus, Store};
+use crate::store::{Batch, GameRecord, GameStatus, Store, StoreError};
 use crate::sync::{GameHeads, MAX_SYNC_MESSAGE, Request, Response};
+use durable::SetAside;
 
 /// What the actor answers with.
 pub type Reply<T> = oneshot::Sender<Result<T, String>>;
@@ -178,11 +179,11 @@ impl Default for ActorConfig {
     }
 }
 
-/// A game this node only relays.
+/// A game this node only relays. Its envelopes are served from the store.
 struct Relayed {
     terms: Terms,
-    /// Envelopes by chain and seq (public logs only).
-    chains: BTreeMap<ChainId, BTreeMap<u64, Vec<u8>>>,
+    /// The seqs held of each public chain (what the heads say we have).
+    held: BTreeMap<ChainId, BTreeSet<u64>>,
 }
 
 /// A game this node plays.
@@ -199,6 +200,8 @@ pub struct Actor {
     cfg: ActorConfig,
     played: HashMap<[u8; 32], Played>,
     relayed: HashMap<[u8; 32], Relayed>,
+    /// Games known to the store that the node does not run now, and why.
+    aside: HashMap<[u8; 32], SetAside>,
     addrs: HashMap<PeerId, Vec<Multiaddr>>,
     connected: HashSet<PeerId>,
     met: HashSet<PeerId>,
@@ -257,6 +260,7 @@ impl Actor {
             swarm,
             played: HashMap::new(),
             relayed: HashMap::new(),
+            aside: HashMap::new(),
             addrs: HashMap::new(),
             connected: HashSet::new(),
             met: HashSet::new(),
@@ -300,7 +304,11 @@ impl Actor {
 
     fn game_id(&self, text: &str) -> Result<[u8; 32], String> {
         let text = text.trim().to_lowercase();
-        let all = self.played.keys().chain(self.relayed.keys());
+        let all = self
+            .played
+            .keys()
+            .chain(self.relayed.keys())
+            .chain(self.aside.keys());
         let hits: Vec<[u8; 32]> = all
             .filter(|id| hex::encode(id).starts_with(&text))
             .copied()
@@ -315,6 +323,9 @@ impl Actor {
     /// A game this node plays, by id or unique prefix.
     fn played(&self, g: &str) -> Result<&Played, String> {
         let id = self.game_id(g)?;
+        if let Some(a) = self.aside.get(&id) {
+            return Err(a.halt.why());
+        }
         self.played
             .get(&id)
             .ok_or_else(|| "this node only relays that game".to_string())
@@ -358,28 +369,12 @@ fn drain(t: &mut dyn Table) -> Vec<Action> {
     std::iter::from_fn(|| t.poll_action()).collect()
 }
 
-fn is_public(bytes: &[u8]) -> bool {
-    sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-        bytes,
-        sealed_protocol::wire::MAX_MESSAGE,
-    )
-    .is_ok_and(|e| e.unsigned.log.is_public())
-}
-
-/// Keeps a relayed envelope (public logs only); returns whether it was new.
-fn relay_keep(r: &mut Relayed, bytes: Vec<u8>) -> bool {
-    let Ok(s) = Signed::parse(&r.terms, &bytes) else {
+/// Notes a relayed envelope as held (public logs only); returns whether it was new.
+fn relay_keep(r: &mut Relayed, bytes: &[u8]) -> bool {
+    let Ok(s) = Signed::parse(&r.terms, bytes) else {
         return false;
     };
-    if !s.at().chain.log.is_public() {
-        return false;
-    }
-    let chain = r.chains.entry(s.at().chain).or_default();
-    if chain.contains_key(&s.at().seq) {
-        return false;
-    }
-    chain.insert(s.at().seq, bytes);
-    true
+    s.at().chain.log.is_public() && r.held.entry(s.at().chain).or_default().insert(s.at().seq)
 }
 
 fn status_name(s: GameStatus, t: &dyn Table) -> String {

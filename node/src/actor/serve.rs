@@ -20,11 +20,11 @@ impl Actor {
             if Self::seat_of(&r.terms, &peer).is_some() {
                 // Held without a gap from seq 0: what we can say we have.
                 let have = r
-                    .chains
+                    .held
                     .iter()
-                    .map(|(c, m)| {
-                        let prefix = m.keys().zip(0u64..).take_while(|(k, i)| **k == *i).count();
-                        (*c, prefix as u64)
+                    .map(|(c, seqs)| {
+                        let prefix = seqs.iter().zip(0u64..).take_while(|(k, i)| **k == *i);
+                        (*c, prefix.count() as u64)
                     })
                     .collect();
                 games.push((*id, have));
@@ -117,6 +117,10 @@ impl Actor {
                 let mut unknown = vec![];
                 let mut bytes = 0;
                 for (game, have) in games {
+                    if self.aside.contains_key(&game) {
+                        // Known, but nothing is served until it runs again.
+                        continue;
+                    }
                     if self.terms(&game).is_none() {
                         unknown.push(game);
                         continue;
@@ -212,22 +216,34 @@ impl Actor {
         if seat.is_none() && !Self::is_mailbox(&terms, peer) {
             return Err("only the game's seats and mailboxes may read it".into());
         }
-        if let Some(p) = self.played.get(game) {
-            let envs = p.table.envelopes_after(have, seat.unwrap_or(Seat(u8::MAX)));
-            return Ok(envs
-                .into_iter()
-                .filter(|e| seat.is_some() || is_public(e))
-                .collect());
-        }
-        let r = self.relayed.get(game).ok_or("unknown game")?;
+        self.served(game, seat, have)
+    }
+
+    /// What the store holds of `game` beyond `have`, chain by chain, that `audience` may
+    /// see (§16.4): served from the store alone, so nothing that is not durable ever
+    /// leaves. `None` for a mailbox, which sees the public chains only.
+    pub(super) fn served(
+        &self,
+        game: &[u8; 32],
+        audience: Option<Seat>,
+        have: &[(ChainId, u64)],
+    ) -> Result<Vec<Vec<u8>>, String> {
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
-        Ok(r.chains
-            .iter()
-            .flat_map(|(c, seqs)| {
-                let from = have.get(c).copied().unwrap_or(0);
-                seqs.range(from..).map(|(_, b)| b.clone())
+        let played = self.played.get(game);
+        let visible = |chain: ChainId| match (played, audience) {
+            (Some(p), Some(seat)) => p.table.visible(chain, seat),
+            // A mailbox, or a game this node only relays: public chains only.
+            _ => chain.log.is_public(),
+        };
+        self.store
+            .chain_envelopes(game, |log, seat| {
+                let chain = ChainId {
+                    log: LogId(log),
+                    seat: Seat(seat),
+                };
+                visible(chain).then(|| have.get(&chain).copied().unwrap_or(0))
             })
-            .collect())
+            .map_err(|e| format!("the store cannot be read: {e}"))
     }
 
     /// A proposal, from a proposer or a mailbox: a game to play if it names us, to relay
@@ -238,8 +254,19 @@ impl Actor {
             Err(e) => return Response::Refused(format!("proposal: {e}")),
         };
         let id = terms.game().0.0;
-        if self.played.contains_key(&id) || self.relayed.contains_key(&id) {
+        if self.played.contains_key(&id)
+            || self.relayed.contains_key(&id)
+            || self.aside.contains_key(&id)
+        {
             return Response::Ok { new: 0 };
+        }
+        // The store's index alone says whether a game is known: an offer of a game it
+        // holds, loaded or not, is never a new invitation (that would sign a second,
+        // different opening).
+        match self.store.knows(&id) {
+            Ok(false) => {}
+            Ok(true) => return Response::Ok { new: 0 },
+            Err(e) => return Response::Refused(format!("the store cannot be read: {e}")),
         }
         let me = self.key.public().to_bytes();
         if let Some(seat) = terms.seat_of(&me) {
@@ -299,7 +326,7 @@ impl Actor {
                 id,
                 Relayed {
                     terms,
-                    chains: BTreeMap::new(),
+                    held: BTreeMap::new(),
                 },
             );
             return Response::Ok { new: 0 };
@@ -322,10 +349,13 @@ impl Actor {
             return 0;
         };
         // Keep only validly signed envelopes of this game: a peer cannot make us store
-        // anything a seat did not sign.
+        // anything a seat did not sign. A mailbox keeps the public logs only.
+        let relayed = self.relayed.contains_key(&game);
         let valid: Vec<Vec<u8>> = envs
             .into_iter()
-            .filter(|b| Signed::parse(&terms, b).is_ok())
+            .filter(|b| {
+                Signed::parse(&terms, b).is_ok_and(|s| !relayed || s.at().chain.log.is_public())
+            })
             .collect();
         let refs: Vec<&[u8]> = valid.iter().map(Vec::as_slice).collect();
         let new = match self.store.put_envelopes(&game, &refs) {
@@ -338,7 +368,7 @@ impl Actor {
         if let Some(r) = self.relayed.get_mut(&game) {
             let mut fresh = vec![];
             for b in valid {
-                if relay_keep(r, b.clone()) {
+                if relay_keep(r, &b) {
                     fresh.push(b);
                 }
             }
@@ -368,12 +398,9 @@ impl Actor {
             let _ = p.table.handle_envelope(b, now_ms());
         }
         let actions = drain(&mut *p.table);
-        if let Err(e) = self.persist(game, &actions) {
-            tracing::error!("store: {e}");
-            return new;
+        if self.commit_actions(game, actions).is_ok() {
+            self.run_bots();
         }
-        self.perform(game, actions);
-        self.run_bots();
         new
     }
 
