@@ -11,6 +11,10 @@
 /// Every write, resize and fsync of the store's file fails as a full disk does while
 /// this point returns.
 pub const STORE_IO: &str = "store-io";
+/// A store commit fails as a full disk makes it fail, and the store stays failed
+/// until reopened (redb latches I/O failures): one point per commit, so
+/// `1*off->return` fails exactly the second commit from now.
+pub const COMMIT_ERROR: &str = "store-commit-error";
 /// The process dies (abort, as `kill -9` would stop it) in a store write after the
 /// transaction is built and before it commits.
 pub const CRASH_BEFORE_COMMIT: &str = "store-crash-before-commit";

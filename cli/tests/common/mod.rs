@@ -80,9 +80,37 @@ impl Drop for Node {
 /// Starts `sealed --home HOME <command>` (`node` or `referee`) listening on loopback
 /// TCP without mDNS, and reads the address it prints.
 pub fn start_node(home: &Path, command: &str) -> Node {
+    start_node_with(home, command, "/ip4/127.0.0.1/tcp/0", &[], &[])
+}
+
+/// Starts `sealed --home HOME <command> --listen LISTEN --no-mdns EXTRA…` with the
+/// environment `env` added (`FAILPOINTS`, say), and reads the address it prints.
+pub fn start_node_with(
+    home: &Path,
+    command: &str,
+    listen: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Node {
+    let node = spawn_node(home, command, listen, extra, env);
+    assert!(!node.addr.is_empty(), "the node prints its address");
+    node
+}
+
+/// As [`start_node_with`], for a node that may die before it prints its address (a
+/// crash at a fault point): then its `addr` is empty.
+pub fn spawn_node(
+    home: &Path,
+    command: &str,
+    listen: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Node {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sealed"))
         .args(["--home", home.to_str().expect("temporary paths are UTF-8")])
-        .args([command, "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"])
+        .args([command, "--listen", listen, "--no-mdns"])
+        .args(extra)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -102,8 +130,61 @@ pub fn start_node(home: &Path, command: &str) -> Node {
     std::thread::spawn(move || for _ in lines {});
     Node {
         child,
-        addr: addr.expect("the node prints its address"),
+        addr: addr.unwrap_or_default(),
     }
+}
+
+impl Node {
+    /// Whether the process has ended (crashed, say), without waiting.
+    pub fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    /// Waits for the process to end by itself, up to `secs`; whether it did.
+    pub fn wait_exit(&mut self, secs: u64) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(secs) {
+            if self.exited() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
+/// A TCP port on 127.0.0.1 that was free a moment ago, for a node that must come back
+/// on the same address after a restart.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// One raw request to the node of `home` on its control socket (what `sealed` sends),
+/// with the node's answer.
+pub fn control(home: &Path, request: &Value) -> Value {
+    use std::io::Write;
+    let mut stream = std::os::unix::net::UnixStream::connect(home.join("node.sock"))
+        .expect("the node's control socket");
+    stream
+        .write_all(format!("{request}\n").as_bytes())
+        .expect("the request is written");
+    let mut answer = String::new();
+    BufReader::new(stream)
+        .read_line(&mut answer)
+        .expect("the answer reads");
+    serde_json::from_str(&answer).expect("the answer is JSON")
+}
+
+/// Sets a fault point of the running node of `home` (`sealed_node::faults`).
+pub fn failpoint(home: &Path, name: &str, actions: &str) {
+    let a = control(
+        home,
+        &serde_json::json!({"cmd": "failpoint", "name": name, "actions": actions}),
+    );
+    assert_eq!(a, serde_json::json!({"ok": null}), "failpoint {name}={actions}");
 }
 
 /// `sealed show GAME --json` on this home, if its node answers.

@@ -24,7 +24,7 @@ impl Backend {
 
 /// What a failing disk says.
 #[cfg_attr(not(feature = "failpoints"), allow(dead_code))]
-fn full() -> io::Error {
+pub(super) fn full() -> io::Error {
     io::Error::new(
         io::ErrorKind::StorageFull,
         "no space left on device (injected)",

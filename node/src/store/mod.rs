@@ -204,6 +204,9 @@ impl Store {
             let tx = db.begin_write()?;
             let (out, changed) = f(&tx)?;
             if changed {
+                fail::fail_point!(faults::COMMIT_ERROR, |_| Err(StoreError::Storage(
+                    redb::StorageError::Io(backend::full())
+                )));
                 fail::fail_point!(faults::CRASH_BEFORE_COMMIT, |_| faults::crash());
                 tx.commit()?;
                 fail::fail_point!(faults::CRASH_AFTER_COMMIT, |_| faults::crash());

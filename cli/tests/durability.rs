@@ -1,0 +1,377 @@
+//! A crash or a failed write never makes an honest seat sign two things at one position
+//! (spec/PROTOCOL.md §11.2): real `sealed node` processes whose store fails, or whose
+//! process dies, at a chosen write (the fault points of `sealed_node::faults`), then
+//! come back; every game ends verified, with no fault against anyone.
+//!
+//! One test per window the node once had, each failing on the node before it was
+//! closed: a restored session's new envelopes sent before they were stored; a failed
+//! write whose envelope the node still served; an unreadable game re-signed with fresh
+//! secrets, or stopping the node; and a sweep of crashes at commits before and after.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{
+    TempDir, at_home, code, failpoint, free_port, show_json, spawn_node, start_node_with, stderr,
+    stdout, wait_for,
+};
+use sealed_node::store::Store;
+use sealed_protocol::transcript::TranscriptFile;
+use serde_json::Value;
+
+/// Two homes with keys, and a fixed loopback port each (a node comes back on its own
+/// address after a restart).
+struct Pair {
+    _dir: TempDir,
+    a: PathBuf,
+    b: PathBuf,
+    a_listen: String,
+    b_listen: String,
+}
+
+fn pair(label: &str) -> Pair {
+    let dir = TempDir::new(label);
+    let (a, b) = (dir.path().join("alice"), dir.path().join("bob"));
+    for (home, name) in [(&a, "alice"), (&b, "bob")] {
+        let out = at_home(home, &["init", "--name", name]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
+    Pair {
+        _dir: dir,
+        a,
+        b,
+        a_listen: format!("/ip4/127.0.0.1/tcp/{}", free_port()),
+        b_listen: format!("/ip4/127.0.0.1/tcp/{}", free_port()),
+    }
+}
+
+fn ok(home: &Path, args: &[&str]) -> String {
+    let out = at_home(home, args);
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// Cardmate between alice (proposer) and bob, accepted, two moves made: alice to move.
+fn cardmate_at_ply_2(p: &Pair, b_addr: &str) -> String {
+    let game = ok(&p.a, &["new", "cardmate", "--peer", b_addr])
+        .trim()
+        .to_owned();
+    wait_for(&p.b, &game, "the invitation", |v| v["my_turn"] == true);
+    ok(&p.b, &["accept", &game]);
+    wait_for(&p.a, &game, "alice's first move", |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    });
+    ok(&p.a, &["move", &game, "4Ci3"]);
+    wait_for(&p.b, &game, "bob's move", |v| v["my_turn"] == true);
+    ok(&p.b, &["move", &game, "4Db6"]);
+    wait_for(&p.a, &game, "alice to move at ply 2", |v| {
+        v["ply"] == 2 && v["my_turn"] == true
+    });
+    game
+}
+
+/// The transcript a home's node holds of a game.
+fn transcript(home: &Path, game: &str, into: &Path) -> Vec<u8> {
+    let file = into.join(format!("{}.sealed", home.file_name().unwrap().display()));
+    ok(
+        home,
+        &["export", game, "--transcript", file.to_str().unwrap()],
+    );
+    std::fs::read(&file).expect("exported")
+}
+
+/// `sealed verify` of a transcript: its exit code and what it printed.
+fn verify(bytes: &[u8], dir: &Path) -> (i32, String) {
+    let path = dir.join("check.sealed");
+    std::fs::write(&path, bytes).unwrap();
+    let out = common::sealed(&["verify", path.to_str().unwrap()]);
+    (code(&out), format!("{}{}", stdout(&out), stderr(&out)))
+}
+
+/// Both seats hold the same transcript, and it verifies complete, with no fault.
+fn both_verified(p: &Pair, game: &str) {
+    let dir = p.a.parent().unwrap();
+    let ta = transcript(&p.a, game, dir);
+    let tb = transcript(&p.b, game, dir);
+    let (ca, sa) = verify(&ta, dir);
+    let (cb, sb) = verify(&tb, dir);
+    assert_eq!(ca, 0, "alice's transcript: {sa}");
+    assert_eq!(cb, 0, "bob's transcript: {sb}");
+    assert_eq!(ta, tb, "the two seats hold different transcripts");
+}
+
+/// A legal move for the seat to move, from the hint `show` gives (`<move>, e.g. 9Sb1`).
+fn example_move(home: &Path, game: &str) -> String {
+    let v = show_json(home, game).expect("the game shows");
+    v["actions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find_map(|a| a.split("e.g. ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no example move in {v}"))
+        .to_owned()
+}
+
+/// The line of `sealed games --json` for a game.
+fn summary(home: &Path, game: &str) -> Value {
+    let all: Value = serde_json::from_str(&ok(home, &["games", "--json"])).expect("JSON");
+    all.as_array()
+        .and_then(|g| g.iter().find(|x| x["game"] == game).cloned())
+        .unwrap_or(Value::Null)
+}
+
+fn wait_until(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "never: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Window 1: a node that comes back signs what its restored session owes (here the
+/// reveal and close after the opponent resigned) — and once sent, that must be in the
+/// store, or the next restart signs a different envelope at the same position.
+#[test]
+fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
+    let p = pair("restore");
+    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let game = cardmate_at_ply_2(&p, &b.addr);
+    drop(a);
+    // While alice is down, bob resigns; alice's node is as if it had stored bob's
+    // resignation and crashed before answering it.
+    ok(&p.b, &["resign", &game]);
+    let bobs = TranscriptFile::from_bytes(&transcript(&p.b, &game, p.b.parent().unwrap()))
+        .expect("bob's transcript");
+    {
+        let store = Store::open(&p.a.join("store.redb")).expect("alice's store");
+        let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
+        let envs: Vec<&[u8]> = bobs.envelopes.iter().map(Vec::as_slice).collect();
+        assert!(store.put_envelopes(&id, &envs).unwrap() > 0);
+    }
+    // Alice comes back: her session reveals and closes by itself, and bob gets it.
+    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    wait_for(&p.b, &game, "bob sees alice's close", |v| v["phase"] == "done");
+    wait_for(&p.a, &game, "alice done", |v| v["phase"] == "done");
+    // A second restart must find all of it in the store and sign nothing anew.
+    drop(a);
+    let _a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    wait_for(&p.a, &game, "alice done again", |v| v["phase"] == "done");
+    // Long enough for a repair round each way (the nodes poll every 5 s).
+    std::thread::sleep(Duration::from_secs(6));
+    both_verified(&p, &game);
+}
+
+/// Window 2: a write that fails after the session signed. The game is halted (its
+/// table dropped, nothing served), says why, and goes on by itself once writes work
+/// — also across a crash while the store still fails.
+#[test]
+fn a_failed_write_halts_the_game_until_writes_work_again() {
+    let p = pair("halt");
+    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let game = cardmate_at_ply_2(&p, &b.addr);
+    // Alice is to move; her move's commit fails.
+    failpoint(&p.a, sealed_node::faults::COMMIT_ERROR, "return");
+    let mv = example_move(&p.a, &game);
+    let out = at_home(&p.a, &["move", &game, &mv]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("nothing was sent"), "{}", stderr(&out));
+    // The game says why it waits, in the list and when shown.
+    let line = summary(&p.a, &game);
+    assert_eq!(line["status"], "halted", "{line}");
+    assert!(
+        line["waiting_for"]
+            .as_str()
+            .unwrap()
+            .contains("store write failed"),
+        "{line}"
+    );
+    let shown = at_home(&p.a, &["show", &game]);
+    assert_ne!(code(&shown), 0);
+    assert!(
+        stderr(&shown).contains("store write failed"),
+        "{}",
+        stderr(&shown)
+    );
+    // Over two repair rounds bob learns nothing of the move that was never stored.
+    std::thread::sleep(Duration::from_secs(11));
+    let v = show_json(&p.b, &game).expect("bob's view");
+    assert_eq!(v["ply"], 2, "bob got alice's unstored move: {v}");
+    // Alice crashes and comes back with her disk still failing: the game stays halted.
+    drop(a);
+    let a = start_node_with(
+        &p.a,
+        "node",
+        &p.a_listen,
+        &[],
+        &[("FAILPOINTS", "store-commit-error=return")],
+    );
+    assert_eq!(summary(&p.a, &game)["status"], "active");
+    // Her session was rebuilt at ply 2, to move: she moves, and the write fails.
+    let mv = example_move(&p.a, &game);
+    let out = at_home(&p.a, &["move", &game, &mv]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("nothing was sent"), "{}", stderr(&out));
+    assert_eq!(summary(&p.a, &game)["status"], "halted");
+    // The disk works again: within a tick the game is rebuilt from the store.
+    failpoint(&p.a, sealed_node::faults::COMMIT_ERROR, "off");
+    wait_until(20, "the game runs again", || {
+        summary(&p.a, &game)["status"] == "active"
+    });
+    ok(&p.a, &["move", &game, &example_move(&p.a, &game)]);
+    wait_for(&p.b, &game, "bob sees the move", |v| v["ply"] == 3);
+    ok(&p.b, &["resign", &game]);
+    wait_for(&p.a, &game, "alice done", |v| v["phase"] == "done");
+    wait_for(&p.b, &game, "bob done", |v| v["phase"] == "done");
+    drop(a);
+    drop(b);
+    let _a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let _b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    both_verified(&p, &game);
+}
+
+/// Window 3: a game the node cannot read back — secrets that do not decode, or a record
+/// that does not — is set aside with a reason; the node starts and runs its other
+/// games, signs nothing for it (fresh secrets would reveal values that do not open its
+/// commitments: a loss it never deserved), and an offer of it is no new invitation.
+#[test]
+fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
+    let p = pair("aside");
+    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let broken = cardmate_at_ply_2(&p, &b.addr);
+    let unreadable = ok(&p.a, &["new", "duel", "--peer", &b.addr])
+        .trim()
+        .to_owned();
+    wait_for(&p.b, &unreadable, "the duel's invitation", |v| {
+        v["my_turn"] == true
+    });
+    let mail = p.a.parent().unwrap().join("cardmate.mail");
+    ok(
+        &p.a,
+        &["mail", "export", &broken, "--out", mail.to_str().unwrap()],
+    );
+    drop(b);
+    let id = |g: &str| -> [u8; 32] { hex::decode(g).unwrap().try_into().unwrap() };
+    let (held_before, duel_before);
+    {
+        let path = p.b.join("store.redb");
+        let store = Store::open(&path).expect("bob's store");
+        held_before = store.envelope_count(&id(&broken)).unwrap();
+        duel_before = store.envelope_count(&id(&unreadable)).unwrap();
+        store.put_secrets(&id(&broken), b"not secrets").unwrap();
+        drop(store);
+        // Behind the store's back: the duel's record is garbage.
+        let db = redb::Database::open(&path).unwrap();
+        let games: redb::TableDefinition<[u8; 32], &[u8]> = redb::TableDefinition::new("games");
+        let tx = db.begin_write().unwrap();
+        tx.open_table(games)
+            .unwrap()
+            .insert(id(&unreadable), [0xffu8; 3].as_slice())
+            .unwrap();
+        tx.commit().unwrap();
+    }
+    // Bob's node starts, with bots that would accept and play anything they can.
+    let _b = start_node_with(&p.b, "node", &p.b_listen, &["--bots"], &[]);
+    let secrets = summary(&p.b, &broken);
+    assert_eq!(secrets["status"], "unreadable", "{secrets}");
+    assert!(
+        secrets["waiting_for"]
+            .as_str()
+            .unwrap()
+            .contains("secrets do not decode"),
+        "{secrets}"
+    );
+    let record = summary(&p.b, &unreadable);
+    assert_eq!(record["status"], "unreadable", "{record}");
+    // The offer of the game again, by mail: refused with the reason, nothing signed.
+    let out = at_home(&p.b, &["mail", "import", mail.to_str().unwrap()]);
+    assert_ne!(code(&out), 0);
+    assert!(stderr(&out).contains("set aside"), "{}", stderr(&out));
+    // Alice's node keeps offering both games on every round; bob signs nothing.
+    std::thread::sleep(Duration::from_secs(6));
+    assert_eq!(summary(&p.b, &broken)["status"], "unreadable");
+    assert_eq!(summary(&p.b, &unreadable)["status"], "unreadable");
+    drop(_b);
+    let store = Store::open(&p.b.join("store.redb")).expect("bob's store");
+    assert_eq!(
+        store.envelope_count(&id(&broken)).unwrap(),
+        held_before,
+        "bob stored or signed something for a game he cannot read"
+    );
+    assert_eq!(
+        store.envelope_count(&id(&unreadable)).unwrap(),
+        duel_before
+    );
+    drop(store);
+    // What alice holds accuses nobody: the game is just unfinished.
+    let (c, said) = verify(
+        &transcript(&p.a, &broken, p.a.parent().unwrap()),
+        p.a.parent().unwrap(),
+    );
+    assert_eq!(c, 3, "{said}");
+    drop(a);
+}
+
+/// The sweep: bots play a Chex (the game where a crash once made an honest seat a
+/// cheater) while alice's node dies at every few commits — before a commit, or right
+/// after one before anything is sent — and comes straight back. The game ends, both
+/// seats hold the same transcript, and it verifies with no fault.
+#[test]
+fn crashes_at_commits_never_make_an_honest_seat_sign_twice() {
+    let p = pair("sweep");
+    let mut a = start_node_with(&p.a, "node", &p.a_listen, &["--bots"], &[]);
+    let b = start_node_with(&p.b, "node", &p.b_listen, &["--bots"], &[]);
+    let game = ok(
+        &p.a,
+        &["new", "chex", "--peer", &b.addr, "-o", "ply-limit=40"],
+    )
+    .trim()
+    .to_owned();
+    let mut crashes = 0;
+    let start = Instant::now();
+    for round in 0u32.. {
+        let done = |home: &Path| show_json(home, &game).is_some_and(|v| v["phase"] == "done");
+        if done(&p.a) && done(&p.b) {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "the game did not finish after {crashes} crashes: {:?}",
+            show_json(&p.a, &game)
+        );
+        // Die at the (round % 4)-th commit from now, before or after it commits.
+        let point = if round % 2 == 0 {
+            sealed_node::faults::CRASH_BEFORE_COMMIT
+        } else {
+            sealed_node::faults::CRASH_AFTER_COMMIT
+        };
+        let actions = format!("{}*off->return", round % 4);
+        drop(a);
+        a = spawn_node(
+            &p.a,
+            "node",
+            &p.a_listen,
+            &["--bots"],
+            &[("FAILPOINTS", &format!("{point}={actions}"))],
+        );
+        if a.wait_exit(10) {
+            crashes += 1;
+        }
+    }
+    drop(a);
+    let _a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    eprintln!("{crashes} crashes at a commit");
+    assert!(crashes >= 5, "only {crashes} crashes happened");
+    drop(b);
+    let _b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    both_verified(&p, &game);
+}
