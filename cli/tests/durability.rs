@@ -127,10 +127,7 @@ fn summary(home: &Path, game: &str) -> Value {
 fn wait_until(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
     let start = Instant::now();
     while !cond() {
-        assert!(
-            start.elapsed() < Duration::from_secs(secs),
-            "never: {what}"
-        );
+        assert!(start.elapsed() < Duration::from_secs(secs), "never: {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -158,7 +155,9 @@ fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
     }
     // Alice comes back: her session reveals and closes by itself, and bob gets it.
     let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
-    wait_for(&p.b, &game, "bob sees alice's close", |v| v["phase"] == "done");
+    wait_for(&p.b, &game, "bob sees alice's close", |v| {
+        v["phase"] == "done"
+    });
     wait_for(&p.a, &game, "alice done", |v| v["phase"] == "done");
     // A second restart must find all of it in the store and sign nothing anew.
     drop(a);
@@ -183,7 +182,11 @@ fn a_failed_write_halts_the_game_until_writes_work_again() {
     let mv = example_move(&p.a, &game);
     let out = at_home(&p.a, &["move", &game, &mv]);
     assert_eq!(code(&out), 2, "{}", stdout(&out));
-    assert!(stderr(&out).contains("nothing was sent"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nothing was sent"),
+        "{}",
+        stderr(&out)
+    );
     // The game says why it waits, in the list and when shown.
     let line = summary(&p.a, &game);
     assert_eq!(line["status"], "halted", "{line}");
@@ -219,7 +222,11 @@ fn a_failed_write_halts_the_game_until_writes_work_again() {
     let mv = example_move(&p.a, &game);
     let out = at_home(&p.a, &["move", &game, &mv]);
     assert_eq!(code(&out), 2, "{}", stdout(&out));
-    assert!(stderr(&out).contains("nothing was sent"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nothing was sent"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(summary(&p.a, &game)["status"], "halted");
     // The disk works again: within a tick the game is rebuilt from the store.
     failpoint(&p.a, sealed_node::faults::COMMIT_ERROR, "off");
@@ -307,10 +314,7 @@ fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
         held_before,
         "bob stored or signed something for a game he cannot read"
     );
-    assert_eq!(
-        store.envelope_count(&id(&unreadable)).unwrap(),
-        duel_before
-    );
+    assert_eq!(store.envelope_count(&id(&unreadable)).unwrap(), duel_before);
     drop(store);
     // What alice holds accuses nobody: the game is just unfinished.
     let (c, said) = verify(

@@ -184,7 +184,11 @@ pub fn failpoint(home: &Path, name: &str, actions: &str) {
         home,
         &serde_json::json!({"cmd": "failpoint", "name": name, "actions": actions}),
     );
-    assert_eq!(a, serde_json::json!({"ok": null}), "failpoint {name}={actions}");
+    assert_eq!(
+        a,
+        serde_json::json!({"ok": null}),
+        "failpoint {name}={actions}"
+    );
 }
 
 /// `sealed show GAME --json` on this home, if its node answers.

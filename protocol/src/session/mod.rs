@@ -130,6 +130,14 @@ pub enum SessionError {
     /// The game's options are not valid.
     #[error(transparent)]
     Options(#[from] OptionError),
+    /// The seat's own chain already holds another envelope at the position the new one
+    /// would take, and that one comes first: the seat's key signs somewhere else too (a
+    /// home copied to a second machine). Sending would be an equivocation.
+    #[error(
+        "this seat's chain already holds another envelope at seq {0} (is its key in use on \
+         another node?): nothing was sent"
+    )]
+    PositionTaken(u64),
 }
 
 /// One seat's session.
@@ -361,6 +369,13 @@ impl<R: Rules> Session<R> {
         let mut trial = self.engine.clone();
         let before = trial.faults().len();
         trial.insert_signed(signed.clone())?;
+        // An honest envelope acknowledges only what this seat processed, so it takes
+        // effect at once — unless another envelope of this seat's key already holds the
+        // position. Sending it then would sign two envelopes at one seq; and an automatic
+        // step that never takes effect would be owed, and signed, for ever.
+        if trial.processed(chain) <= seq {
+            return Err(SessionError::PositionTaken(seq));
+        }
         let mine: Vec<&Fault> = trial.faults()[before..]
             .iter()
             .filter(|f| f.seat == self.seat)
