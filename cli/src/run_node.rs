@@ -67,6 +67,16 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
                 return 2;
             }
         };
+        // The control socket is bound before the node says where it is, so a command
+        // run as soon as the address is printed finds it.
+        let socket = home.socket_path();
+        let listener = match sealed_node::control::listen(&socket) {
+            Ok(l) => l,
+            Err(e) => {
+                output::error(&format!("{}: {e}", socket.display()));
+                return 2;
+            }
+        };
         // Give the listeners a moment to bind, then say where we are.
         tokio::time::sleep(Duration::from_millis(300)).await;
         if let Ok(info) = node.info().await {
@@ -77,8 +87,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
             s.push_str(&format!("control   {}\n", home.socket_path().display()));
             output::stdout(&s);
         }
-        let socket = home.socket_path();
-        let serve = sealed_node::control::serve(&socket, node.clone());
+        let serve = sealed_node::control::serve(listener, node.clone());
         tokio::select! {
             r = serve => {
                 if let Err(e) = r {

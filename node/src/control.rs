@@ -113,8 +113,8 @@ pub enum ControlRequest {
     },
 }
 
-/// Serves the control socket until the node stops.
-pub async fn serve(path: &Path, node: NodeHandle) -> std::io::Result<()> {
+/// Binds the control socket (replacing one a killed node left behind), owner-only.
+pub fn listen(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
     let _ = std::fs::remove_file(path);
     let listener = tokio::net::UnixListener::bind(path)?;
     #[cfg(unix)]
@@ -122,6 +122,11 @@ pub async fn serve(path: &Path, node: NodeHandle) -> std::io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
     }
+    Ok(listener)
+}
+
+/// Serves the control socket until the node stops.
+pub async fn serve(listener: tokio::net::UnixListener, node: NodeHandle) -> std::io::Result<()> {
     loop {
         let (stream, _) = listener.accept().await?;
         let node = node.clone();
