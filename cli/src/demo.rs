@@ -8,19 +8,6 @@ use sealed_node::{ActorConfig, Home, ProposeArgs};
 
 use crate::output;
 
-fn options(variant: &str) -> Vec<(String, String)> {
-    let o = |k: &str, v: &str| (k.to_owned(), v.to_owned());
-    match variant {
-        "cardmate" => vec![o("setup", "random"), o("ply-limit", "400")],
-        "chex" => vec![o("ply-limit", "300")],
-        "tempete" => vec![o("ply-limit", "300")],
-        // Short move periods so a demo takes seconds, not days; each still ends at its
-        // fixed time, whatever the players did in it.
-        "stallmate" => vec![o("period", "1s"), o("ply-limit", "40")],
-        _ => vec![],
-    }
-}
-
 /// Runs the demo; exit 0 when the game finished and verified.
 pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
     if !sealed_games::table::variants().contains(&variant) {
@@ -96,7 +83,7 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
     let game = nodes[0]
         .propose(ProposeArgs {
             variant: variant.into(),
-            options: options(variant),
+            options: sealed_games::table::demo_options(variant),
             peer,
             mailbox: None,
             referee,

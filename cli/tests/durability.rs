@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::{
-    TempDir, at_home, code, failpoint, free_port, show_json, spawn_node, start_node_with, stderr,
-    stdout, wait_for,
+    Node, TempDir, at_home, code, failpoint, free_port, show_json, spawn_node, start_node_with,
+    stderr, stdout, wait_for,
 };
 use sealed_node::store::Store;
 use sealed_protocol::transcript::TranscriptFile;
@@ -29,6 +29,18 @@ struct Pair {
     b: PathBuf,
     a_listen: String,
     b_listen: String,
+}
+
+impl Pair {
+    /// Alice's node, on her fixed address.
+    fn alice(&self, extra: &[&str], env: &[(&str, &str)]) -> Node {
+        start_node_with(&self.a, "node", &self.a_listen, extra, env)
+    }
+
+    /// Bob's node, on his fixed address.
+    fn bob(&self, extra: &[&str], env: &[(&str, &str)]) -> Node {
+        start_node_with(&self.b, "node", &self.b_listen, extra, env)
+    }
 }
 
 fn pair(label: &str) -> Pair {
@@ -138,8 +150,8 @@ fn wait_until(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
 #[test]
 fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
     let p = pair("restore");
-    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
-    let b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let a = p.alice(&[], &[]);
+    let b = p.bob(&[], &[]);
     let game = cardmate_at_ply_2(&p, &b.addr);
     drop(a);
     // While alice is down, bob resigns; alice's node is as if it had stored bob's
@@ -154,14 +166,14 @@ fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
         assert!(store.put_envelopes(&id, &envs).unwrap() > 0);
     }
     // Alice comes back: her session reveals and closes by itself, and bob gets it.
-    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let a = p.alice(&[], &[]);
     wait_for(&p.b, &game, "bob sees alice's close", |v| {
         v["phase"] == "done"
     });
     wait_for(&p.a, &game, "alice done", |v| v["phase"] == "done");
     // A second restart must find all of it in the store and sign nothing anew.
     drop(a);
-    let _a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let _a = p.alice(&[], &[]);
     wait_for(&p.a, &game, "alice done again", |v| v["phase"] == "done");
     // Long enough for a repair round each way (the nodes poll every 5 s).
     std::thread::sleep(Duration::from_secs(6));
@@ -174,8 +186,8 @@ fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
 #[test]
 fn a_failed_write_halts_the_game_until_writes_work_again() {
     let p = pair("halt");
-    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
-    let b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let a = p.alice(&[], &[]);
+    let b = p.bob(&[], &[]);
     let game = cardmate_at_ply_2(&p, &b.addr);
     // Alice is to move; her move's commit fails.
     failpoint(&p.a, sealed_node::faults::COMMIT_ERROR, "return");
@@ -210,13 +222,7 @@ fn a_failed_write_halts_the_game_until_writes_work_again() {
     assert_eq!(v["ply"], 2, "bob got alice's unstored move: {v}");
     // Alice crashes and comes back with her disk still failing: the game stays halted.
     drop(a);
-    let a = start_node_with(
-        &p.a,
-        "node",
-        &p.a_listen,
-        &[],
-        &[("FAILPOINTS", "store-commit-error=return")],
-    );
+    let a = p.alice(&[], &[("FAILPOINTS", "store-commit-error=return")]);
     assert_eq!(summary(&p.a, &game)["status"], "active");
     // Her session was rebuilt at ply 2, to move: she moves, and the write fails.
     let mv = example_move(&p.a, &game);
@@ -240,8 +246,8 @@ fn a_failed_write_halts_the_game_until_writes_work_again() {
     wait_for(&p.b, &game, "bob done", |v| v["phase"] == "done");
     drop(a);
     drop(b);
-    let _a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
-    let _b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let _a = p.alice(&[], &[]);
+    let _b = p.bob(&[], &[]);
     both_verified(&p, &game);
 }
 
@@ -252,8 +258,8 @@ fn a_failed_write_halts_the_game_until_writes_work_again() {
 #[test]
 fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
     let p = pair("aside");
-    let a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
-    let b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let a = p.alice(&[], &[]);
+    let b = p.bob(&[], &[]);
     let broken = cardmate_at_ply_2(&p, &b.addr);
     let unreadable = ok(&p.a, &["new", "duel", "--peer", &b.addr])
         .trim()
@@ -287,7 +293,7 @@ fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
         tx.commit().unwrap();
     }
     // Bob's node starts, with bots that would accept and play anything they can.
-    let _b = start_node_with(&p.b, "node", &p.b_listen, &["--bots"], &[]);
+    let _b = p.bob(&["--bots"], &[]);
     let secrets = summary(&p.b, &broken);
     assert_eq!(secrets["status"], "unreadable", "{secrets}");
     assert!(
@@ -332,8 +338,8 @@ fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
 #[test]
 fn crashes_at_commits_never_make_an_honest_seat_sign_twice() {
     let p = pair("sweep");
-    let mut a = start_node_with(&p.a, "node", &p.a_listen, &["--bots"], &[]);
-    let b = start_node_with(&p.b, "node", &p.b_listen, &["--bots"], &[]);
+    let mut a = p.alice(&["--bots"], &[]);
+    let b = p.bob(&["--bots"], &[]);
     let game = ok(
         &p.a,
         &["new", "chex", "--peer", &b.addr, "-o", "ply-limit=40"],
@@ -372,10 +378,10 @@ fn crashes_at_commits_never_make_an_honest_seat_sign_twice() {
         }
     }
     drop(a);
-    let _a = start_node_with(&p.a, "node", &p.a_listen, &[], &[]);
+    let _a = p.alice(&[], &[]);
     eprintln!("{crashes} crashes at a commit");
     assert!(crashes >= 5, "only {crashes} crashes happened");
     drop(b);
-    let _b = start_node_with(&p.b, "node", &p.b_listen, &[], &[]);
+    let _b = p.bob(&[], &[]);
     both_verified(&p, &game);
 }

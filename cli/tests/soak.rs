@@ -298,7 +298,10 @@ fn kill_dash_nine_soak() {
         let mut files = vec![];
         for p in seats {
             let file = dir.path().join(format!("{game}-{}.sealed", p.name));
-            let out = at_home(&p.home, &["export", game, "--transcript", file.to_str().unwrap()]);
+            let out = at_home(
+                &p.home,
+                &["export", game, "--transcript", file.to_str().unwrap()],
+            );
             assert_eq!(code(&out), 0, "{}: {}", p.name, stderr(&out));
             files.push(std::fs::read(&file).unwrap());
         }
@@ -320,14 +323,18 @@ fn kill_dash_nine_soak() {
             // Only a deadline that passed while a node was down may leave a claim.
             3 => {
                 let timing = verdict["claims"].as_array().is_some_and(|c| {
-                    c.iter().all(|c| c["about"] == "timeout" || c["about"] == "abandoned")
+                    c.iter()
+                        .all(|c| c["about"] == "timeout" || c["about"] == "abandoned")
                 });
                 assert!(timing, "game {game} ({variant}) unconfirmed: {report:#}");
                 claims += 1;
             }
             other => panic!("game {game} ({variant}): verify exit {other}: {report:#}"),
         }
-        let reason = verdict["outcome"]["reason"].as_str().unwrap_or("none").to_owned();
+        let reason = verdict["outcome"]["reason"]
+            .as_str()
+            .unwrap_or("none")
+            .to_owned();
         *endings.entry(reason).or_default() += 1;
     }
     eprintln!(
@@ -373,7 +380,11 @@ fn progress(players: &[Peer]) -> (BTreeSet<String>, usize) {
 fn every_seat_done(games: &BTreeSet<String>, peers: &[Peer]) -> bool {
     let lists: Vec<Vec<Value>> = peers.iter().map(|p| p.games()).collect();
     games.iter().all(|g| {
-        let lines: Vec<&Value> = lists.iter().flatten().filter(|x| x["game"] == g.as_str()).collect();
+        let lines: Vec<&Value> = lists
+            .iter()
+            .flatten()
+            .filter(|x| x["game"] == g.as_str())
+            .collect();
         // Two players at least, and a referee too for Secret Stallmate.
         let seats = if lines.first().is_some_and(|l| l["variant"] == "stallmate") {
             3
@@ -389,6 +400,11 @@ fn finished_games(players: &[Peer]) -> BTreeMap<String, String> {
     players
         .iter()
         .flat_map(|p| p.games())
-        .filter_map(|g| Some((g["game"].as_str()?.to_owned(), g["variant"].as_str()?.to_owned())))
+        .filter_map(|g| {
+            Some((
+                g["game"].as_str()?.to_owned(),
+                g["variant"].as_str()?.to_owned(),
+            ))
+        })
         .collect()
 }

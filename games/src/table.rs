@@ -188,6 +188,20 @@ pub fn variants() -> &'static [&'static str] {
     VARIANTS
 }
 
+/// The options `sealed demo` plays a variant with, between bots: every game ends (a ply
+/// limit), and Secret Stallmate's move periods are short so a demo takes seconds, not
+/// days (each still ends at its fixed time, whatever the players did in it).
+pub fn demo_options(variant: &str) -> Vec<(String, String)> {
+    let o = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+    match variant {
+        "cardmate" => vec![o("setup", "random"), o("ply-limit", "400")],
+        "chex" => vec![o("ply-limit", "300")],
+        "tempete" => vec![o("ply-limit", "300")],
+        "stallmate" => vec![o("period", "1s"), o("ply-limit", "40")],
+        _ => vec![],
+    }
+}
+
 fn variant_of(name: &str) -> Result<Variant, TableError> {
     Variant::parse(name).ok_or_else(|| TableError::UnknownVariant(name.to_owned()))
 }

@@ -64,6 +64,9 @@ use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, META, S
 #[cfg_attr(not(feature = "failpoints"), allow(unused_imports))]
 use crate::faults;
 
+/// A game id in the store's index with its record, or why the record does not decode.
+pub type GameRow = ([u8; 32], Result<GameRecord, StoreError>);
+
 /// Writes that commit together: one transaction, one fsync, all or nothing.
 #[derive(Debug, Default)]
 pub struct Batch<'a> {
@@ -295,7 +298,7 @@ impl Store {
 
     /// Every game id in the store with its record or why the record does not decode, in
     /// id order: a node sets an unreadable game aside and goes on with the others.
-    pub fn game_rows(&self) -> Result<Vec<([u8; 32], Result<GameRecord, StoreError>)>, StoreError> {
+    pub fn game_rows(&self) -> Result<Vec<GameRow>, StoreError> {
         self.with_db(|db| {
             let tx = db.begin_read()?;
             let table = tx.open_table(GAMES)?;
