@@ -1,10 +1,10 @@
 //! The node actor: one task owns the swarm, the store and every game; the rest of the
 //! program talks to it through a bounded channel, a command and a one-shot reply.
 //!
-//! Ordering rules this file keeps: a secret is stored before any envelope that commits
-//! to it leaves; an envelope (ours or received) is stored before it is sent or
-//! acknowledged; a peer may push to a game only if it holds a seat of the game or is
-//! one of its mailboxes.
+//! Rules the actor keeps: durable before visible (spec/PROTOCOL.md §11.2, in
+//! `durable.rs`): a secret and every envelope a step signs are committed together before
+//! anything is sent, and peers are served from the store (`serve.rs`); a peer may push
+//! to a game only if it holds a seat of the game or is one of its mailboxes.
 
 mod auto;
 mod by_mail;
