@@ -896,12 +896,13 @@ fn bots_play_every_variant_to_a_verified_end() {
 /// 117 the bot of before offered a yield with a trap opened, which its session refused. `SEALED_DEMO_SEEDS=N` plays more.
 #[test]
 fn bots_finish_the_demo_games_of_every_variant_for_many_seeds() {
-    let seeds: u8 = std::env::var("SEALED_DEMO_SEEDS")
+    // Up to every one-byte nonce.
+    let seeds: u16 = std::env::var("SEALED_DEMO_SEEDS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
+        .map_or(4, |n: u16| n.min(256));
     for &variant in table::variants() {
-        for nonce in (0..seeds).chain([105, 117]) {
+        for nonce in (0..seeds).map(|n| n as u8).chain([105, 117]) {
             let terms = terms_with(variant, &table::demo_options(variant), nonce);
             let mut net = Net::with_terms(variant, terms, nonce);
             if variant == STALLMATE {

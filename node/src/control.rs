@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::actor::ProposeArgs;
 use crate::handle::NodeHandle;
+use crate::shell::ProposeArgs;
 
 /// One request.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -1,11 +1,12 @@
 //! Talking to a running node: a cloneable handle whose methods send a command to the
-//! actor and await its answer.
+//! shell and await its answer.
 
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::actor::{Actor, ActorConfig, GameSummary, Info, Msg, ProposeArgs, Reply};
+use crate::core::{Answer, Cmd, GameSummary};
 use crate::home::Home;
+use crate::shell::{ActorConfig, Info, Msg, ProposeArgs, Reply, Shell};
 use crate::store::Store;
 
 /// A running node.
@@ -21,11 +22,16 @@ pub async fn start(
 ) -> Result<(NodeHandle, tokio::task::JoinHandle<()>), String> {
     let key = home.key().map_err(|e| e.to_string())?;
     let store = Store::open(&home.store_path()).map_err(|e| e.to_string())?;
-    let actor = Actor::new(key, store, cfg)?;
+    let shell = Shell::new(key, store, cfg)?;
     // Bounded: a flood of commands waits instead of growing memory.
     let (tx, rx) = mpsc::channel(64);
-    let task = tokio::spawn(actor.run(rx));
+    let task = tokio::spawn(shell.run(rx));
     Ok((NodeHandle { tx }, task))
+}
+
+/// An answer that is not the one a command gives: a bug between handle and core.
+fn unexpected(a: Answer) -> String {
+    format!("the node answered {a:?}")
 }
 
 impl NodeHandle {
@@ -38,6 +44,31 @@ impl NodeHandle {
         rx.await.map_err(|_| "the node has stopped".to_string())?
     }
 
+    async fn core(&self, cmd: Cmd) -> Result<Answer, String> {
+        self.ask(|r| Msg::Core(cmd, r)).await
+    }
+
+    async fn done(&self, cmd: Cmd) -> Result<(), String> {
+        match self.core(cmd).await? {
+            Answer::Done => Ok(()),
+            a => Err(unexpected(a)),
+        }
+    }
+
+    async fn maybe_text(&self, cmd: Cmd) -> Result<Option<String>, String> {
+        match self.core(cmd).await? {
+            Answer::MaybeText(t) => Ok(t),
+            a => Err(unexpected(a)),
+        }
+    }
+
+    async fn text(&self, cmd: Cmd) -> Result<String, String> {
+        match self.core(cmd).await? {
+            Answer::Text(t) => Ok(t),
+            a => Err(unexpected(a)),
+        }
+    }
+
     /// Peer id and addresses.
     pub async fn info(&self) -> Result<Info, String> {
         self.ask(Msg::Info).await
@@ -48,92 +79,94 @@ impl NodeHandle {
         self.ask(|r| Msg::Dial(addr, r)).await
     }
 
-    /// Proposes a game; returns its id (hex).
+    /// Proposes a game; returns its id (hex) once the proposal is durable and offered.
     pub async fn propose(&self, args: ProposeArgs) -> Result<String, String> {
-        self.ask(|r| Msg::Propose(args, r)).await
+        match self.ask(|r| Msg::Propose(args, r)).await? {
+            Answer::Game(id) => Ok(id),
+            a => Err(unexpected(a)),
+        }
     }
 
     /// Accepts an invitation.
     pub async fn accept(&self, game: &str) -> Result<(), String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Accept(g, r)).await
+        self.done(Cmd::Accept(game.to_owned())).await
     }
 
     /// Declines an invitation.
     pub async fn decline(&self, game: &str) -> Result<(), String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Decline(g, r)).await
+        self.done(Cmd::Decline(game.to_owned())).await
     }
 
     /// Makes an action in the game's notation.
     pub async fn act(&self, game: &str, text: &str, expect: Option<usize>) -> Result<(), String> {
-        let (game, text) = (game.to_owned(), text.to_owned());
-        self.ask(|reply| Msg::Act {
-            game,
-            text,
+        self.done(Cmd::Act {
+            game: game.to_owned(),
+            text: text.to_owned(),
             expect,
-            reply,
         })
         .await
     }
 
     /// Every game.
     pub async fn games(&self) -> Result<Vec<GameSummary>, String> {
-        self.ask(Msg::Games).await
+        match self.core(Cmd::Games).await? {
+            Answer::Summaries(g) => Ok(g),
+            a => Err(unexpected(a)),
+        }
     }
 
     /// A game as JSON.
     pub async fn show(&self, game: &str) -> Result<serde_json::Value, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Show(g, r)).await
+        match self.core(Cmd::Show(game.to_owned())).await? {
+            Answer::Json(v) => Ok(v),
+            a => Err(unexpected(a)),
+        }
     }
 
     /// A game as text.
     pub async fn show_text(&self, game: &str) -> Result<String, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::ShowText(g, r)).await
+        self.text(Cmd::ShowText(game.to_owned())).await
     }
 
     /// A game's board as SVG.
     pub async fn svg(&self, game: &str) -> Result<Option<String>, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Svg(g, r)).await
+        self.maybe_text(Cmd::Svg(game.to_owned())).await
     }
 
-    /// A game's transcript file.
+    /// A game's transcript file (what the store holds).
     pub async fn transcript(&self, game: &str) -> Result<Vec<u8>, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Transcript(g, r)).await
+        match self.core(Cmd::Transcript(game.to_owned())).await? {
+            Answer::Bytes(b) => Ok(b),
+            a => Err(unexpected(a)),
+        }
     }
 
     /// A game's score text.
     pub async fn score(&self, game: &str) -> Result<Option<String>, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Score(g, r)).await
+        self.maybe_text(Cmd::Score(game.to_owned())).await
     }
 
     /// A game as PGN, for the games played on a chess board.
     pub async fn pgn(&self, game: &str) -> Result<Option<String>, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::Pgn(g, r)).await
+        self.maybe_text(Cmd::Pgn(game.to_owned())).await
     }
 
     /// A game as armored mail.
     pub async fn mail_export(&self, game: &str) -> Result<String, String> {
-        let g = game.to_owned();
-        self.ask(|r| Msg::MailExport(g, r)).await
+        self.text(Cmd::MailExport(game.to_owned())).await
     }
 
-    /// Imports armored mail.
+    /// Imports armored mail; the games it touched, once what it carried is durable.
     pub async fn mail_import(&self, text: &str) -> Result<Vec<String>, String> {
-        let t = text.to_owned();
-        self.ask(|r| Msg::MailImport(t, r)).await
+        match self.core(Cmd::MailImport(text.to_owned())).await? {
+            Answer::Games(g) => Ok(g),
+            a => Err(unexpected(a)),
+        }
     }
 
     /// Lets a bot decide in one game, or in all.
     pub async fn bot(&self, game: Option<&str>, on: bool) -> Result<(), String> {
-        let g = game.map(str::to_owned);
-        self.ask(|r| Msg::Bot(g, on, r)).await
+        self.done(Cmd::Bot(game.map(str::to_owned), on)).await
     }
 
     /// Stops the node.

@@ -22,7 +22,7 @@ async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
         ..net::NetConfig::default()
     };
     let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c).unwrap();
-    let peer = sealed_node::actor::peer_of(to).unwrap();
+    let peer = sealed_node::shell::peer_of(to).unwrap();
     swarm.dial(to.clone()).unwrap();
     loop {
         if let SwarmEvent::ConnectionEstablished { peer_id, .. } = swarm.select_next_some().await

@@ -74,6 +74,7 @@ pub struct Batch<'a> {
     statuses: Vec<([u8; 32], GameStatus)>,
     secrets: Vec<([u8; 32], &'a [u8])>,
     envelopes: Vec<([u8; 32], &'a [u8])>,
+    meta: Vec<(&'a str, &'a [u8])>,
 }
 
 impl<'a> Batch<'a> {
@@ -88,7 +89,8 @@ impl<'a> Batch<'a> {
         self
     }
 
-    /// Changes a stored game's status (the game must be stored, or be in this batch).
+    /// Changes a stored game's status; a game not stored is skipped (a status only says
+    /// where a game stands for `sealed games`).
     pub fn status(&mut self, id: [u8; 32], s: GameStatus) -> &mut Self {
         self.statuses.push((id, s));
         self
@@ -106,12 +108,19 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Sets a small node setting.
+    pub fn meta(&mut self, key: &'a str, value: &'a [u8]) -> &mut Self {
+        self.meta.push((key, value));
+        self
+    }
+
     /// Whether the batch writes nothing.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
             && self.statuses.is_empty()
             && self.secrets.is_empty()
             && self.envelopes.is_empty()
+            && self.meta.is_empty()
     }
 }
 
@@ -237,7 +246,7 @@ impl Store {
                 for (id, s) in &batch.statuses {
                     let mut g = match games.get(id)? {
                         Some(v) => record::decode(id, v.value())?,
-                        None => return Err(StoreError::NoSuchGame(*id)),
+                        None => continue,
                     };
                     if g.status != *s {
                         g.status = *s;
@@ -250,6 +259,11 @@ impl Store {
                 let mut secrets = tx.open_table(SECRETS)?;
                 for (id, bytes) in &batch.secrets {
                     secrets.insert(id, *bytes)?;
+                    changed = true;
+                }
+                let mut meta = tx.open_table(META)?;
+                for (key, value) in &batch.meta {
+                    meta.insert(*key, *value)?;
                     changed = true;
                 }
             }
@@ -314,6 +328,9 @@ impl Store {
 
     /// Changes the status of a stored game; durable when it returns.
     pub fn set_status(&self, id: &[u8; 32], s: GameStatus) -> Result<(), StoreError> {
+        if !self.knows(id)? {
+            return Err(StoreError::NoSuchGame(*id));
+        }
         self.commit(Batch::new().status(*id, s)).map(drop)
     }
 
@@ -450,10 +467,7 @@ impl Store {
 
     /// Sets a small node setting; durable when it returns.
     pub fn put_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
-        self.write(|tx| {
-            tx.open_table(META)?.insert(key, value)?;
-            Ok(((), true))
-        })
+        self.commit(Batch::new().meta(key, value)).map(drop)
     }
 
     /// A node setting, if set.

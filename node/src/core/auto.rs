@@ -1,0 +1,269 @@
+//! What a core does by itself: bots, duties, repair rounds, timeout claims, and the
+//! retries after a failed write.
+
+use std::collections::BTreeSet;
+
+use sealed_protocol::body::{Claim, ClaimKind};
+use sealed_protocol::ids::Seat;
+use sealed_protocol::session::Command as SessionCommand;
+
+use super::games::{Played, game_peers};
+use super::{Core, Durable, GameId, NodeError, PeerKey};
+use crate::clock::{Clocks, TimeControl};
+use crate::store::GameStatus;
+use crate::sync::Request;
+
+/// Picks a bot tries before it waits for the next tick.
+const BOT_TRIES: usize = 8;
+
+/// Acts a bot or the duties of one game may take in one go.
+const MAX_ACTS: usize = 64;
+
+impl Core {
+    /// Applies a decision to a game's session and stages what it asks. The step's reply
+    /// (if any) goes out once it is durable.
+    pub(super) fn apply(
+        &mut self,
+        id: GameId,
+        cmd: SessionCommand,
+        reply: Option<super::CmdId>,
+        store: &dyn Durable,
+    ) -> Result<(), NodeError> {
+        let p = self
+            .games
+            .played
+            .get_mut(&id)
+            .ok_or(NodeError::OnlyRelayed)?;
+        p.used = self.now;
+        p.table
+            .handle_command(cmd, self.now)
+            .map_err(|e| NodeError::Refused(e.to_string()))?;
+        let actions = super::durable::drain(&mut *p.table);
+        let mut step = self.step_of(id, actions);
+        if let Some(r) = reply {
+            step.replies.push((r, Ok(super::Answer::Done)));
+        }
+        self.stage(id, step, store);
+        Ok(())
+    }
+
+    /// Lets the bots act in the games that changed since they last looked (a bot's own
+    /// act changes its game, so a bot that can go on does, up to [`MAX_ACTS`] a call).
+    pub(super) fn run_bots(&mut self, store: &dyn Durable) {
+        let dirty: Vec<GameId> = sorted(self.bots.dirty.iter().copied());
+        self.run_duties(dirty, store);
+        for _ in 0..MAX_ACTS {
+            let ids: Vec<GameId> = sorted(self.bots.dirty.drain()).into_iter().collect();
+            let ids: Vec<GameId> = ids
+                .into_iter()
+                .filter(|id| {
+                    (self.bots.all || self.bots.on.contains(id))
+                        && self.games.played.get(id).is_some_and(|p| p.table.my_turn())
+                })
+                .collect();
+            if ids.is_empty() {
+                break;
+            }
+            for id in ids {
+                self.bot_turn(id, store);
+            }
+        }
+    }
+
+    /// One act of a bot's. A choice its session refuses is logged and another pick is
+    /// tried: a bot must never leave a game waiting for ever (a Tempête bot once kept
+    /// offering a refused yield). The next tick tries again if none is taken.
+    fn bot_turn(&mut self, id: GameId, store: &dyn Durable) {
+        for _ in 0..BOT_TRIES {
+            self.bots.counter = self
+                .bots
+                .counter
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = self.bots.counter >> 33;
+            let Some(cmd) = self
+                .games
+                .played
+                .get(&id)
+                .and_then(|p| p.table.bot_action(pick))
+            else {
+                return;
+            };
+            let accept = cmd == SessionCommand::Accept;
+            match self.apply(id, cmd, None, store) {
+                Ok(()) => {
+                    if accept {
+                        self.set_status(id, GameStatus::Active, store);
+                    }
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(game = %hex::encode(&id[..4]), "bot's choice refused: {e}");
+                }
+            }
+        }
+    }
+
+    /// Records a game's status (for `sealed games`), with the game's next write.
+    pub(super) fn set_status(&mut self, id: GameId, status: GameStatus, store: &dyn Durable) {
+        if let Some(p) = self.games.played.get_mut(&id)
+            && p.record.status != status
+            && p.record.status != GameStatus::Finished
+        {
+            p.record.status = status;
+            let mut step = super::durable::Step::default();
+            step.writes.statuses.push((id, status));
+            self.stage(id, step, store);
+        }
+    }
+
+    /// Runs the duties of the games whose time-bound duty has come due.
+    pub(super) fn due(&mut self, store: &dyn Durable) {
+        let ids: Vec<GameId> = sorted(
+            self.games
+                .played
+                .iter()
+                .filter(|(_, p)| p.table.due_at().is_some_and(|t| t <= self.now))
+                .map(|(id, _)| *id),
+        );
+        if !ids.is_empty() {
+            self.run_duties(ids, store);
+            self.run_bots(store);
+        }
+    }
+
+    /// Applies the duties the games give this node's seats (a referee's answers and
+    /// period closes, a player's setup shown to the referee), whoever decides the seat's
+    /// moves: a duty is never a choice.
+    fn run_duties(&mut self, ids: Vec<GameId>, store: &dyn Durable) {
+        for id in ids {
+            for _ in 0..MAX_ACTS {
+                let now = self.now;
+                let Some(cmd) = self.games.played.get(&id).and_then(|p| p.table.duty(now)) else {
+                    break;
+                };
+                if let Err(e) = self.apply(id, cmd, None, store) {
+                    tracing::warn!(game = %hex::encode(&id[..4]), "duty refused: {e}");
+                    break;
+                }
+                self.bots.dirty.insert(id);
+            }
+        }
+    }
+
+    /// The periodic tick.
+    pub(super) fn tick(&mut self, store: &dyn Durable) {
+        self.limiter.prune(self.now);
+        self.recover_if_halted();
+        self.unload_idle();
+        // A bot whose every pick was refused looks again.
+        let waiting: Vec<GameId> = self
+            .games
+            .played
+            .iter()
+            .filter(|(id, p)| (self.bots.all || self.bots.on.contains(*id)) && p.table.my_turn())
+            .map(|(id, _)| *id)
+            .collect();
+        self.bots.dirty.extend(waiting);
+        // Reach every peer of every unfinished game we are not connected to, and send
+        // each connected one the heads of every unfinished game we share: one request
+        // per peer that repairs whatever a lost or refused push left behind, and pulls
+        // from mailboxes (they cannot reach us while we are offline).
+        let me = self.key();
+        let mut want: BTreeSet<PeerKey> = BTreeSet::new();
+        for p in self.games.played.values() {
+            if p.table.is_done() && p.record.status != GameStatus::Proposed {
+                continue;
+            }
+            for peer in game_peers(p.table.terms(), &me) {
+                if !self.peers.connected.contains(&peer) {
+                    want.insert(peer);
+                }
+            }
+        }
+        for peer in want {
+            self.dial(peer);
+        }
+        let peers: Vec<PeerKey> = sorted(self.peers.connected.iter().copied());
+        for peer in peers {
+            let games = self.heads_for(&peer);
+            if !games.is_empty() {
+                self.request(peer, Request::Heads { games });
+            }
+        }
+        self.claim_timeouts(store);
+        // Duties can come due with time alone (a move period ends), so every game is
+        // looked at on each tick.
+        let ids: Vec<GameId> = sorted(
+            self.games
+                .played
+                .iter()
+                .filter(|(_, p)| !p.table.is_done())
+                .map(|(id, _)| *id),
+        );
+        self.run_duties(ids, store);
+        self.run_bots(store);
+    }
+
+    /// The clocks of a game with a time control, now.
+    pub(super) fn clocks(&self, p: &Played) -> Option<Clocks> {
+        let terms = p.table.terms();
+        let tc = TimeControl::of(terms.proposal()).ok()??;
+        let owing = if p.table.is_done() {
+            None
+        } else {
+            p.table.to_act()
+        };
+        Some(Clocks::compute(
+            &tc,
+            terms.players(),
+            &p.table.timeline(),
+            owing,
+            self.now,
+        ))
+    }
+
+    /// Files a timeout claim against each opponent whose time has passed, once per
+    /// wait: a claim whose clock is later than the wait's start already covers it.
+    fn claim_timeouts(&mut self, store: &dyn Durable) {
+        let due: Vec<(GameId, Seat)> = self
+            .games
+            .played
+            .iter()
+            .filter_map(|(id, p)| {
+                let c = self.clocks(p).filter(|c| c.overdue)?;
+                let owing = Seat(c.owing?);
+                if owing == p.table.seat() {
+                    return None;
+                }
+                let line = p.table.timeline();
+                let since = line.acts.last().map(|a| a.1).or(line.started)?;
+                let claimed = line
+                    .timeout_claims
+                    .iter()
+                    .any(|&(against, at)| against == owing && at >= since);
+                (!claimed).then_some((*id, owing))
+            })
+            .collect();
+        let mut due = due;
+        due.sort();
+        for (id, against) in due {
+            tracing::info!(game = %hex::encode(id), %against, "claiming a timeout");
+            let claim = SessionCommand::Claim(Claim {
+                against,
+                kind: ClaimKind::Timeout,
+            });
+            if let Err(e) = self.apply(id, claim, None, store) {
+                tracing::warn!(game = %hex::encode(id), "timeout claim refused: {e}");
+            }
+        }
+    }
+}
+
+/// Ids in a stable order: the simulation replays from its seed, so nothing the core
+/// does may depend on a hash map's order.
+fn sorted<T: Ord>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut v: Vec<T> = items.collect();
+    v.sort();
+    v
+}

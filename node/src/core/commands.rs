@@ -1,0 +1,368 @@
+//! Commands: what a person (through `sealed`) asks of a node. A command that signs
+//! something is answered once that is durable; an export waits until the game's table
+//! and the store agree (no write of it in flight), so it never shows what the store does
+//! not hold.
+
+use sealed_games::table::{self, Table};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{MailboxSpec, Terms};
+use sealed_protocol::session::Command as SessionCommand;
+
+use super::games::Played;
+use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
+use super::{Core, Durable, GameId, NodeError};
+use crate::clock::TimeControl;
+use crate::store::{GameRecord, GameStatus};
+
+/// What an export reads, once the game's table and the store agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Export {
+    Transcript,
+    Score,
+    Pgn,
+}
+
+impl Core {
+    pub(super) fn command(&mut self, id: CmdId, cmd: Cmd, store: &dyn Durable) {
+        let result = match cmd {
+            // These answer once what they signed is durable.
+            Cmd::Propose(args) => self.propose(id, args, store),
+            Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
+            Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
+            Cmd::Act { game, text, expect } => self.act(id, &game, &text, expect, store),
+            Cmd::MailImport(text) => self.mail_import(id, &text, store),
+            Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
+            Cmd::Score(g) => self.export(id, &g, Export::Score, store),
+            Cmd::Pgn(g) => self.export(id, &g, Export::Pgn, store),
+            // These answer now.
+            Cmd::Games => return self.reply(id, Ok(Answer::Summaries(self.summaries()))),
+            Cmd::Show(g) => {
+                let r = self.table(&g, store).map(|_| ()).and_then(|()| {
+                    let p = self.played_ref(&g)?;
+                    Ok(Answer::Json(self.show_json(p)))
+                });
+                return self.reply(id, r);
+            }
+            Cmd::ShowText(g) => {
+                let r = self.table(&g, store).map(|_| ()).and_then(|()| {
+                    let p = self.played_ref(&g)?;
+                    Ok(Answer::Text(self.show_text(p)))
+                });
+                return self.reply(id, r);
+            }
+            Cmd::Svg(g) => {
+                let r = self.table(&g, store).map(|t| Answer::MaybeText(t.svg()));
+                return self.reply(id, r);
+            }
+            Cmd::MailExport(g) => {
+                let r = self.mail_export(&g, store).map(Answer::Text);
+                return self.reply(id, r);
+            }
+            Cmd::Bot(g, on) => {
+                let r = match g {
+                    None => {
+                        self.bots.all = on;
+                        Ok(Answer::Done)
+                    }
+                    Some(g) => self.games.find(&g).map(|gid| {
+                        if on {
+                            self.bots.on.insert(gid);
+                        } else {
+                            self.bots.on.remove(&gid);
+                        }
+                        Answer::Done
+                    }),
+                };
+                self.bots.dirty.extend(self.games.played.keys().copied());
+                self.run_bots(store);
+                return self.reply(id, r);
+            }
+        };
+        if let Err(e) = result {
+            self.reply(id, Err(e));
+        }
+    }
+
+    pub(super) fn reply(&mut self, id: CmdId, result: Result<Answer, NodeError>) {
+        self.out.push_back(Output::Reply { id, result });
+    }
+
+    /// A game this node plays, by id or unique prefix, loaded if it was dormant.
+    pub(super) fn table(&mut self, g: &str, store: &dyn Durable) -> Result<&dyn Table, NodeError> {
+        let id = self.games.find(g)?;
+        if let Some(a) = self.games.aside.get(&id) {
+            return Err(NodeError::SetAside(a.halt.clone()));
+        }
+        self.wake(&id, store)?;
+        let now = self.now;
+        let p = self
+            .games
+            .played
+            .get_mut(&id)
+            .ok_or(NodeError::OnlyRelayed)?;
+        p.used = now;
+        Ok(&*p.table)
+    }
+
+    fn played_ref(&self, g: &str) -> Result<&Played, NodeError> {
+        let id = self.games.find(g)?;
+        self.games.played.get(&id).ok_or(NodeError::OnlyRelayed)
+    }
+
+    /// One line per game: played, relayed, dormant or set aside.
+    pub(super) fn summaries(&self) -> Vec<GameSummary> {
+        let mut out: Vec<GameSummary> = self
+            .games
+            .played
+            .iter()
+            .map(|(id, p)| GameSummary {
+                game: hex::encode(id),
+                variant: p.table.variant().to_owned(),
+                status: status_name(p.record.status, &*p.table),
+                seat: Some(p.table.seat().0),
+                my_turn: p.table.my_turn(),
+                ply: p.table.ply(),
+                waiting_for: p.table.waiting_for(),
+                held: p.table.held(),
+                clock: self.clocks(p).map(|c| c.line()),
+            })
+            .collect();
+        out.extend(self.games.relayed.iter().map(|(id, r)| {
+            let held = r.held.values().map(std::collections::BTreeSet::len).sum();
+            GameSummary {
+                game: hex::encode(id),
+                variant: r.terms.variant().to_owned(),
+                status: "relayed".into(),
+                seat: None,
+                my_turn: false,
+                ply: 0,
+                waiting_for: format!("{held} envelopes held"),
+                held,
+                clock: None,
+            }
+        }));
+        out.extend(self.games.dormant.iter().map(|(id, d)| GameSummary {
+            game: hex::encode(id),
+            variant: d.record.variant.clone(),
+            status: format!("{:?}", d.record.status).to_lowercase(),
+            seat: d.record.seat,
+            my_turn: false,
+            ply: 0,
+            waiting_for: "nothing: the game is complete (in the store; `show` loads it)".into(),
+            held: 0,
+            clock: None,
+        }));
+        out.extend(self.games.aside.iter().map(|(id, a)| GameSummary {
+            game: hex::encode(id),
+            variant: a.variant.clone().unwrap_or_else(|| "?".into()),
+            status: a.halt.status().into(),
+            seat: None,
+            my_turn: false,
+            ply: 0,
+            waiting_for: a.halt.to_string(),
+            held: 0,
+            clock: None,
+        }));
+        out.sort_by(|a, b| a.game.cmp(&b.game));
+        out
+    }
+
+    fn propose(
+        &mut self,
+        cmd: CmdId,
+        args: ProposeArgs,
+        store: &dyn Durable,
+    ) -> Result<(), NodeError> {
+        let bad = NodeError::Proposal;
+        let (opponent, at) = args.opponent;
+        if let Some(a) = at {
+            self.learn(opponent, a);
+        }
+        let mut mailboxes = vec![];
+        if let Some((key, addr)) = args.mailbox {
+            mailboxes.push(MailboxSpec {
+                key,
+                addrs: vec![addr.clone()],
+            });
+            self.learn(key, addr);
+        }
+        let referee = args.referee.map(|(key, at)| {
+            if let Some(a) = at {
+                self.learn(key, a);
+            }
+            key
+        });
+        let nonce = self.random32();
+        let signed = table::propose(
+            &args.variant,
+            &args.options,
+            &self.key,
+            table::Invitees {
+                opponent,
+                referee,
+                mailboxes,
+            },
+            self.now,
+            nonce,
+        )
+        .map_err(bad)?;
+        TimeControl::of(&signed.proposal).map_err(bad)?;
+        let terms = Terms::from_signed(signed).map_err(|e| bad(e.to_string()))?;
+        let entropy = self.random32();
+        let mut t = table::open(
+            terms.clone(),
+            SecretKey::from_seed(&self.key.seed()),
+            entropy,
+            self.now,
+        )
+        .map_err(|e| bad(e.to_string()))?;
+        let id = terms.game().0.0;
+        let record = GameRecord {
+            id,
+            terms: terms.bytes().to_vec(),
+            variant: args.variant,
+            seat: Some(t.seat().0),
+            created: self.now,
+            status: GameStatus::Proposed,
+        };
+        let actions = super::durable::drain(&mut *t);
+        self.games.played.insert(
+            id,
+            Played {
+                table: t,
+                record: record.clone(),
+                used: self.now,
+            },
+        );
+        // The record, the secrets and our first envelope in one write; the offer (the
+        // proposal and the envelope in one message) and the reply once it is durable.
+        let mut step = self.step_of(id, actions);
+        step.sends.clear();
+        step.writes.games.push(record);
+        step.offer = true;
+        step.replies.push((cmd, Ok(Answer::Game(hex::encode(id)))));
+        self.stage(id, step, store);
+        self.run_bots(store);
+        Ok(())
+    }
+
+    fn decide(
+        &mut self,
+        cmd: CmdId,
+        g: &str,
+        decision: SessionCommand,
+        store: &dyn Durable,
+    ) -> Result<(), NodeError> {
+        self.table(g, store)?;
+        let id = self.games.find(g)?;
+        let status = if decision == SessionCommand::Decline {
+            GameStatus::Declined
+        } else {
+            GameStatus::Active
+        };
+        self.apply(id, decision, Some(cmd), store)?;
+        self.set_status(id, status, store);
+        self.run_bots(store);
+        Ok(())
+    }
+
+    fn act(
+        &mut self,
+        cmd: CmdId,
+        g: &str,
+        text: &str,
+        expect: Option<usize>,
+        store: &dyn Durable,
+    ) -> Result<(), NodeError> {
+        let t = self.table(g, store)?;
+        if let Some(expected) = expect
+            && t.ply() != expected
+        {
+            return Err(NodeError::Moved {
+                at: t.ply(),
+                expected,
+            });
+        }
+        let decision = t.parse_action(text).map_err(NodeError::Refused)?;
+        let id = self.games.find(g)?;
+        self.apply(id, decision, Some(cmd), store)?;
+        self.run_bots(store);
+        Ok(())
+    }
+
+    /// An export, answered once the game has no write in flight and nothing waiting to
+    /// be written: then its table holds exactly what the store does.
+    fn export(
+        &mut self,
+        cmd: CmdId,
+        g: &str,
+        what: Export,
+        store: &dyn Durable,
+    ) -> Result<(), NodeError> {
+        self.table(g, store)?;
+        let id = self.games.find(g)?;
+        self.exports.entry(id).or_default().push((cmd, what));
+        self.flush_exports(id);
+        Ok(())
+    }
+
+    /// Answers the exports of a game whose table and store agree.
+    pub(super) fn flush_exports(&mut self, id: GameId) {
+        if self.in_flight.contains_key(&id) || self.next_step.contains_key(&id) {
+            return;
+        }
+        let Some(waiting) = self.exports.remove(&id) else {
+            return;
+        };
+        for (cmd, what) in waiting {
+            let r = match self.games.played.get(&id) {
+                Some(p) => Ok(match what {
+                    Export::Transcript => Answer::Bytes(p.table.transcript()),
+                    Export::Score => Answer::MaybeText(p.table.score()),
+                    Export::Pgn => Answer::MaybeText(p.table.pgn()),
+                }),
+                None => Err(match self.games.aside.get(&id) {
+                    Some(a) => NodeError::SetAside(a.halt.clone()),
+                    None => NodeError::OnlyRelayed,
+                }),
+            };
+            self.reply(cmd, r);
+        }
+    }
+
+    /// A game as JSON, with its clocks when it has a time control.
+    fn show_json(&self, p: &Played) -> serde_json::Value {
+        let mut v = p.table.show_json();
+        if let serde_json::Value::Object(m) = &mut v {
+            let clocks = self.clocks(p).map(|c| {
+                let mut j = serde_json::to_value(&c).unwrap_or_default();
+                if let serde_json::Value::Object(o) = &mut j {
+                    o.insert("text".into(), c.line().into());
+                }
+                j
+            });
+            m.insert("clock".into(), clocks.unwrap_or_default());
+        }
+        v
+    }
+
+    /// A game as text, with a clock line when it has a time control.
+    fn show_text(&self, p: &Played) -> String {
+        let mut text = p.table.show_text();
+        if let Some(c) = self.clocks(p) {
+            text.push_str(&format!("clock: {}\n", c.line()));
+        }
+        text
+    }
+}
+
+/// The status `sealed games` shows.
+fn status_name(s: GameStatus, t: &dyn Table) -> String {
+    match s {
+        GameStatus::Invited if t.phase() != "terms" => "active".into(),
+        GameStatus::Proposed if t.phase() == "terms" || t.phase() == "commit" => "proposed".into(),
+        _ if t.is_done() => "finished".into(),
+        GameStatus::Proposed | GameStatus::Active => "active".into(),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}

@@ -1,0 +1,544 @@
+//! Durable before visible (spec/PROTOCOL.md §11.2): the write path, and rebuilding games
+//! from what is durable — at start, after a failed write, when a dormant game is asked
+//! for.
+//!
+//! A session's actions become a [`Step`]: what to write, and what to send, answer and
+//! reply once the write is durable. [`Core::stage`] is the only way to anything visible
+//! that comes from a session: the step's write leaves as [`Output::Write`] and the rest
+//! waits in the core until [`Input::Written`](super::Input::Written). A game has one write
+//! in flight at most; steps made meanwhile are merged and wait for it. A failed write sets
+//! the game aside and drops its table, which is ahead of the store; nothing it held beyond
+//! the store is ever sent.
+
+use std::collections::{BTreeMap, HashMap};
+
+use sealed_games::table::{self, Table};
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::session::{Action, Secrets};
+
+use super::games::{Dormant, Played, Relayed, SetAside};
+use super::io::{Answer, CmdId, InId, Output, Writes};
+use super::{Core, Durable, GameId, Halt, NodeError, PeerKey, WriteId};
+use crate::store::{GameRecord, GameStatus};
+use crate::sync::{Request, Response};
+
+/// What one decision or delivery made a game do: what to write, then what to show.
+#[derive(Debug, Default)]
+pub(super) struct Step {
+    pub(super) writes: Writes,
+    /// Requests to peers.
+    pub(super) sends: Vec<(PeerKey, Request)>,
+    /// Peers' pushes and commands waiting for this step (with others) to be durable.
+    pub(super) answers: Vec<Waiter>,
+    /// Replies to commands.
+    pub(super) replies: Vec<(CmdId, Result<Answer, NodeError>)>,
+    /// Offer the game to its peers once durable (a new proposal).
+    pub(super) offer: bool,
+}
+
+impl Step {
+    fn merge(&mut self, other: Step) {
+        self.writes.extend(other.writes);
+        self.sends.extend(other.sends);
+        self.answers.extend(other.answers);
+        self.replies.extend(other.replies);
+        self.offer |= other.offer;
+    }
+}
+
+/// A game rebuilt from the store.
+pub(super) enum Loaded {
+    /// Played, with the actions its session produced on the way (new envelopes due now,
+    /// which are not durable yet).
+    Played(Played, Vec<Action>),
+    /// Relayed as a mailbox.
+    Relayed(Relayed),
+    /// Finished: stays in the store until asked for.
+    Dormant(Dormant),
+}
+
+/// Something that waits for the steps of one or more games to be durable: a peer's push
+/// (`PushMany` carries several games) or a command (mail carries several games).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Waiter {
+    /// A peer's request, answered `Ok` with the count of new envelopes.
+    Peer(InId),
+    /// A command, answered with what was set aside for it.
+    Command(CmdId),
+}
+
+/// How far a [`Waiter`] is.
+#[derive(Debug)]
+pub(super) struct Waiting {
+    /// Steps still to be durable.
+    pub(super) left: usize,
+    /// Envelopes new to the store so far.
+    pub(super) new: u32,
+    /// A command's answer, once every step is durable.
+    pub(super) answer: Option<Answer>,
+    /// Why it failed, if a step did.
+    pub(super) failed: Option<NodeError>,
+}
+
+/// Every action a table has queued.
+pub(super) fn drain(t: &mut dyn Table) -> Vec<Action> {
+    std::iter::from_fn(|| t.poll_action()).collect()
+}
+
+impl Core {
+    /// Rebuilds every game from the store: unfinished ones in memory, finished ones
+    /// dormant, unreadable ones set aside with a warning.
+    pub(super) fn load(&mut self, store: &dyn Durable) -> Result<(), NodeError> {
+        let rows = store
+            .game_rows()
+            .map_err(|e| NodeError::Store(format!("reading the store's games: {e}")))?;
+        for (id, row) in rows {
+            let variant = row.as_ref().ok().map(|r| r.variant.clone());
+            match row
+                .map_err(|e| e.to_string())
+                .and_then(|record| self.restore_game(record, false, store))
+            {
+                Ok(loaded) => self.install(id, loaded, store),
+                Err(why) => {
+                    tracing::warn!(game = %hex::encode(id), "set aside: {why}");
+                    self.set_aside(id, variant, Halt::Unreadable(why));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn set_aside(&mut self, id: GameId, variant: Option<String>, halt: Halt) {
+        self.games.aside.insert(id, SetAside { variant, halt });
+    }
+
+    /// Puts a rebuilt game to work; what its session produced on the way is staged like
+    /// any step: durable before any of it is sent.
+    pub(super) fn install(&mut self, id: GameId, loaded: Loaded, store: &dyn Durable) {
+        match loaded {
+            Loaded::Relayed(r) => {
+                self.games.relayed.insert(id, r);
+            }
+            Loaded::Dormant(d) => {
+                self.games.dormant.insert(id, d);
+            }
+            Loaded::Played(p, actions) => {
+                self.games.played.insert(id, p);
+                let step = self.step_of(id, actions);
+                self.stage(id, step, store);
+                self.bots.dirty.insert(id);
+            }
+        }
+    }
+
+    /// A game from its record, its secrets and every envelope the store holds. A
+    /// finished game stays dormant unless `wake`.
+    pub(super) fn restore_game(
+        &mut self,
+        record: GameRecord,
+        wake: bool,
+        store: &dyn Durable,
+    ) -> Result<Loaded, String> {
+        let id = record.id;
+        let terms = Terms::parse(&record.terms).map_err(|e| format!("its terms: {e}"))?;
+        let over = matches!(record.status, GameStatus::Finished | GameStatus::Declined);
+        if over && !wake && record.seat.is_some() {
+            return Ok(Loaded::Dormant(Dormant { record, terms }));
+        }
+        let envelopes = store
+            .envelopes(&id)
+            .map_err(|e| format!("its envelopes: {e}"))?;
+        if record.seat.is_none() {
+            let mut r = Relayed {
+                terms,
+                held: BTreeMap::new(),
+            };
+            for e in &envelopes {
+                r.keep(e);
+            }
+            return Ok(Loaded::Relayed(r));
+        }
+        let secrets: Option<Secrets> = match store
+            .secrets(&id)
+            .map_err(|e| format!("its secrets: {e}"))?
+        {
+            Some(b) => Some(
+                sealed_protocol::wire::decode(&b, sealed_protocol::wire::MAX_MESSAGE)
+                    .map_err(|e| format!("its secrets do not decode: {e}"))?,
+            ),
+            None => None,
+        };
+        let key = SecretKey::from_seed(&self.key.seed());
+        let seat = terms
+            .seat_of(&key.public().to_bytes())
+            .ok_or("its terms give this node no seat")?;
+        let mut table = match secrets {
+            Some(s) => table::restore(terms, key, s, &envelopes, self.now)
+                .map_err(|e| format!("restoring it: {e}"))?,
+            None => {
+                // Without secrets a seat has committed to nothing, so fresh entropy is
+                // safe — unless something it signed is stored: then its secrets are
+                // lost, and signing anew would contradict what others may hold.
+                if terms.proposal().proposer == seat {
+                    return Err("the proposer's secrets are missing".into());
+                }
+                let ours = envelopes
+                    .iter()
+                    .any(|b| Signed::parse(&terms, b).is_ok_and(|s| s.at().chain.seat == seat));
+                if ours {
+                    return Err("its envelopes are stored but not the secrets they bind".into());
+                }
+                let entropy = self.random32();
+                let mut t = table::open(terms, key, entropy, self.now)
+                    .map_err(|e| format!("opening it: {e}"))?;
+                for e in &envelopes {
+                    let _ = t.handle_envelope(e, self.now);
+                }
+                t
+            }
+        };
+        let actions = drain(&mut *table);
+        Ok(Loaded::Played(
+            Played {
+                table,
+                record,
+                used: self.now,
+            },
+            actions,
+        ))
+    }
+
+    /// Loads a dormant game when something asks for it.
+    pub(super) fn wake(&mut self, id: &GameId, store: &dyn Durable) -> Result<(), NodeError> {
+        let Some(d) = self.games.dormant.remove(id) else {
+            return Ok(());
+        };
+        let variant = d.record.variant.clone();
+        match self.restore_game(d.record, true, store) {
+            Ok(loaded) => {
+                self.install(*id, loaded, store);
+                Ok(())
+            }
+            Err(why) => {
+                let halt = Halt::Unreadable(why);
+                self.set_aside(*id, Some(variant), halt.clone());
+                Err(NodeError::SetAside(halt))
+            }
+        }
+    }
+
+    /// `w` waits for `left` more steps (a new waiter starts at zero).
+    pub(super) fn wait_for(&mut self, w: Waiter, left: usize, answer: Option<Answer>) {
+        let e = self.waiting.entry(w).or_insert(Waiting {
+            left: 0,
+            new: 0,
+            answer: None,
+            failed: None,
+        });
+        e.left += left;
+        if answer.is_some() {
+            e.answer = answer;
+        }
+        self.settle(w);
+    }
+
+    /// One step `w` waited for is durable (or failed).
+    pub(super) fn step_done(&mut self, w: Waiter, new: u32, failed: Option<NodeError>) {
+        if let Some(e) = self.waiting.get_mut(&w) {
+            e.left = e.left.saturating_sub(1);
+            e.new += new;
+            if e.failed.is_none() {
+                e.failed = failed;
+            }
+        }
+        self.settle(w);
+    }
+
+    /// Answers `w` once nothing is left to wait for.
+    fn settle(&mut self, w: Waiter) {
+        if self.waiting.get(&w).is_none_or(|e| e.left > 0) {
+            return;
+        }
+        let Some(e) = self.waiting.remove(&w) else {
+            return;
+        };
+        match w {
+            Waiter::Peer(id) => self.out.push_back(Output::Respond {
+                id,
+                resp: Response::Ok { new: e.new },
+            }),
+            Waiter::Command(id) => self.out.push_back(Output::Reply {
+                id,
+                result: match e.failed {
+                    Some(err) => Err(err),
+                    None => Ok(e.answer.unwrap_or(Answer::Done)),
+                },
+            }),
+        }
+    }
+
+    /// A finished game asked for by nobody for a while leaves memory (it stays in the
+    /// store and wakes when asked for).
+    pub(super) fn unload_idle(&mut self) {
+        let idle: Vec<GameId> = self
+            .games
+            .played
+            .iter()
+            .filter(|(id, p)| {
+                p.table.is_done()
+                    && p.record.status == GameStatus::Finished
+                    && p.used.saturating_add(self.cfg.idle_unload_ms) <= self.now
+                    && !self.in_flight.contains_key(*id)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in idle {
+            if let Some(p) = self.games.played.remove(&id) {
+                let terms = p.table.terms().clone();
+                self.games.dormant.insert(
+                    id,
+                    Dormant {
+                        record: p.record,
+                        terms,
+                    },
+                );
+            }
+        }
+    }
+
+    /// What a session's actions ask, as a step: their secrets and envelopes to write,
+    /// the envelopes to send to each seat (and the public ones to the mailboxes), and the
+    /// game's new status when it is done.
+    pub(super) fn step_of(&mut self, id: GameId, actions: Vec<Action>) -> Step {
+        let mut step = Step::default();
+        let Some(p) = self.games.played.get_mut(&id) else {
+            return step;
+        };
+        let terms = p.table.terms().clone();
+        let mut batch: HashMap<PeerKey, Vec<Vec<u8>>> = HashMap::new();
+        for a in actions {
+            match a {
+                Action::Persist(secrets) => {
+                    step.writes
+                        .secrets
+                        .push((id, sealed_protocol::wire::encode(&secrets)));
+                }
+                Action::Send { env, to } => {
+                    step.writes.envelopes.push((id, env.bytes.clone()));
+                    for seat in to {
+                        if let Some(k) = terms.key(seat) {
+                            batch
+                                .entry(k.to_bytes())
+                                .or_default()
+                                .push(env.bytes.clone());
+                        }
+                    }
+                    if env.unsigned().log.is_public() {
+                        for m in &terms.proposal().mailboxes {
+                            batch.entry(m.key).or_default().push(env.bytes.clone());
+                        }
+                    }
+                }
+                Action::Complete | Action::GameOver => {}
+            }
+        }
+        if p.table.is_done() && p.record.status != GameStatus::Finished {
+            p.record.status = GameStatus::Finished;
+            step.writes.statuses.push((id, GameStatus::Finished));
+        }
+        let mut peers: Vec<_> = batch.into_iter().collect();
+        // A stable order: the simulation replays from its seed.
+        peers.sort();
+        step.sends = peers
+            .into_iter()
+            .map(|(peer, envelopes)| {
+                (
+                    peer,
+                    Request::Push {
+                        game: id,
+                        envelopes,
+                    },
+                )
+            })
+            .collect();
+        self.bots.dirty.insert(id);
+        step
+    }
+
+    /// Sends a step on its way: its write now, the rest once the write is durable. With
+    /// a write of the game in flight, it waits for it and goes with the next.
+    pub(super) fn stage(&mut self, id: GameId, step: Step, store: &dyn Durable) {
+        if self.in_flight.contains_key(&id) {
+            self.next_step.entry(id).or_default().merge(step);
+            return;
+        }
+        if step.writes.is_empty() {
+            self.release(id, step, 0, store);
+            return;
+        }
+        let write = self.next_write;
+        self.next_write += 1;
+        self.out.push_back(Output::Write {
+            write,
+            writes: step.writes.clone(),
+        });
+        self.in_flight.insert(id, write);
+        self.writes.insert(write, (Some(id), step));
+    }
+
+    /// A write that makes nothing visible (a peer's addresses): no game waits for it.
+    pub(super) fn write_meta(&mut self, key: String, value: Vec<u8>) {
+        let write = self.next_write;
+        self.next_write += 1;
+        let writes = Writes {
+            meta: vec![(key, value)],
+            ..Writes::default()
+        };
+        self.out.push_back(Output::Write { write, writes });
+        self.writes.insert(write, (None, Step::default()));
+    }
+
+    /// A write finished.
+    pub(super) fn written(
+        &mut self,
+        write: WriteId,
+        result: Result<usize, String>,
+        store: &dyn Durable,
+    ) {
+        if self.recovering == Some(write) {
+            self.recovering = None;
+            if result.is_ok() {
+                tracing::info!("the store is reopened");
+                self.store_failed = false;
+                self.resume_halted(store);
+            }
+            return;
+        }
+        let Some((game, step)) = self.writes.remove(&write) else {
+            return;
+        };
+        if result.is_err() {
+            // redb refuses everything after a failed write until it is reopened.
+            self.store_failed = true;
+        }
+        let Some(id) = game else {
+            return;
+        };
+        if self.in_flight.get(&id) == Some(&write) {
+            self.in_flight.remove(&id);
+        }
+        match result {
+            Ok(new) => {
+                self.release(id, step, new, store);
+                if let Some(next) = self.next_step.remove(&id) {
+                    self.stage(id, next, store);
+                }
+                self.flush_exports(id);
+            }
+            Err(e) => {
+                let mut step = step;
+                if let Some(next) = self.next_step.remove(&id) {
+                    step.merge(next);
+                }
+                self.halt(id, step, Halt::Write(e));
+                self.flush_exports(id);
+            }
+        }
+    }
+
+    /// What a durable step makes visible.
+    fn release(&mut self, id: GameId, step: Step, new: usize, store: &dyn Durable) {
+        for (peer, req) in step.sends {
+            self.request(peer, req);
+        }
+        for (cmd, result) in step.replies {
+            self.out.push_back(Output::Reply { id: cmd, result });
+        }
+        for w in step.answers {
+            self.step_done(w, new as u32, None);
+        }
+        if step.offer {
+            self.offer_all(id, store);
+        }
+    }
+
+    /// Sets a game aside after a failed write: its table (ahead of the store) is dropped,
+    /// its waiting step is dropped but for the replies and answers, which say why.
+    fn halt(&mut self, id: GameId, step: Step, halt: Halt) {
+        tracing::error!(game = %hex::encode(id), "game halted: {halt}");
+        let variant = self
+            .games
+            .played
+            .remove(&id)
+            .map(|p| p.record.variant)
+            .or_else(|| {
+                self.games
+                    .relayed
+                    .remove(&id)
+                    .map(|r| r.terms.variant().to_owned())
+            });
+        for (cmd, _) in step.replies {
+            self.out.push_back(Output::Reply {
+                id: cmd,
+                result: Err(NodeError::SetAside(halt.clone())),
+            });
+        }
+        for w in step.answers {
+            self.step_done(w, 0, Some(NodeError::SetAside(halt.clone())));
+        }
+        // A game whose very record was in the failed write was never known: forget it
+        // (its peer offers it again).
+        if !step.writes.games.iter().any(|g| g.id == id) {
+            self.set_aside(id, variant, halt);
+        }
+    }
+
+    /// Once the store works again (after [`Output::Recover`]), rebuilds the games a
+    /// failed write halted from what was durable, as after a crash.
+    pub(super) fn resume_halted(&mut self, store: &dyn Durable) {
+        let halted: Vec<GameId> = self
+            .games
+            .aside
+            .iter()
+            .filter(|(_, a)| matches!(a.halt, Halt::Write(_)))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in halted {
+            let restored = match store.game(&id) {
+                Ok(Some(record)) => self.restore_game(record, false, store),
+                Ok(None) => Err("its record is gone".into()),
+                Err(e) => Err(e.to_string()),
+            };
+            match restored {
+                Ok(loaded) => {
+                    self.games.aside.remove(&id);
+                    tracing::info!(game = %hex::encode(id), "game resumed");
+                    self.install(id, loaded, store);
+                }
+                Err(e) => {
+                    if let Some(a) = self.games.aside.get_mut(&id) {
+                        a.halt = Halt::Write(e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Asks the shell to reopen the store after a failed write, or while a game a
+    /// failed write halted waits.
+    pub(super) fn recover_if_halted(&mut self) {
+        let halted = self
+            .games
+            .aside
+            .values()
+            .any(|a| matches!(a.halt, Halt::Write(_)));
+        if (halted || self.store_failed) && self.recovering.is_none() {
+            let write = self.next_write;
+            self.next_write += 1;
+            self.recovering = Some(write);
+            self.out.push_back(Output::Recover { write });
+        }
+    }
+}

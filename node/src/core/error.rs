@@ -1,0 +1,77 @@
+//! Why a command was refused, saying whose fault it is: the person's (a game that does
+//! not exist, a move the rules refuse), the store's (a write failed), the game's state
+//! (set aside), or a peer's (an address that names nobody).
+
+/// Why a game the node knows is set aside: nothing is signed, sent or served for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A store write failed; the game is rebuilt from the store once writes work again.
+    Write(String),
+    /// Its record, terms, secrets or envelopes could not be read or restored. Its id stays
+    /// known, so nothing is ever signed for it anew.
+    Unreadable(String),
+}
+
+impl Halt {
+    /// The status `sealed games` shows.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Halt::Write(_) => "halted",
+            Halt::Unreadable(_) => "unreadable",
+        }
+    }
+}
+
+impl std::fmt::Display for Halt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Halt::Write(e) => write!(
+                f,
+                "a store write failed ({e}): nothing was sent; the game goes on once the \
+                 store works again"
+            ),
+            Halt::Unreadable(e) => write!(
+                f,
+                "this game could not be read from the store ({e}): it is set aside, and \
+                 nothing is signed for it"
+            ),
+        }
+    }
+}
+
+/// Why a command was refused; nothing was signed or sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NodeError {
+    /// No game has this id or prefix (the person's).
+    #[error("no game {0:?}")]
+    NoGame(String),
+    /// The prefix names several games (the person's).
+    #[error("{0:?} names more than one game")]
+    Ambiguous(String),
+    /// This node only relays the game, as a mailbox.
+    #[error("this node only relays that game")]
+    OnlyRelayed,
+    /// The game is set aside.
+    #[error("{0}")]
+    SetAside(Halt),
+    /// The game moved past the ply the person saw.
+    #[error("the game is at ply {at}, not {expected}: nothing sent")]
+    Moved {
+        /// Where it is.
+        at: usize,
+        /// Where the person thought it was.
+        expected: usize,
+    },
+    /// The game, its notation or its session refused the command (the person's).
+    #[error("{0}")]
+    Refused(String),
+    /// The proposal cannot be made (bad variant, options, addresses).
+    #[error("{0}")]
+    Proposal(String),
+    /// Mail that cannot be read (the sender's).
+    #[error("{0}")]
+    Mail(String),
+    /// The store failed (the disk's): nothing was sent.
+    #[error("the store cannot be used ({0}): nothing was sent")]
+    Store(String),
+}

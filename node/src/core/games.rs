@@ -1,0 +1,133 @@
+//! The games a core knows, each in one state: played (its table in memory), relayed (a
+//! mailbox's), dormant (finished, in the store only, loaded when asked for) or set aside.
+//! The store's index is the list of every game; memory holds what is active.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use sealed_games::table::Table;
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::ids::{ChainId, Seat};
+use sealed_protocol::proposal::Terms;
+
+use super::{GameId, Halt, NodeError, PeerKey};
+use crate::store::GameRecord;
+
+/// A game this node plays, its table in memory.
+pub(super) struct Played {
+    pub(super) table: Box<dyn Table>,
+    pub(super) record: GameRecord,
+    /// When it was last asked for (a finished game leaves memory when idle).
+    pub(super) used: u64,
+}
+
+/// A game this node only relays; its envelopes are served from the store.
+pub(super) struct Relayed {
+    pub(super) terms: Terms,
+    /// The seqs held of each public chain (what the heads say we have).
+    pub(super) held: BTreeMap<ChainId, BTreeSet<u64>>,
+}
+
+impl Relayed {
+    /// Notes an envelope as held (public logs only); returns whether it was new.
+    pub(super) fn keep(&mut self, bytes: &[u8]) -> bool {
+        let Ok(s) = Signed::parse(&self.terms, bytes) else {
+            return false;
+        };
+        s.at().chain.log.is_public()
+            && self
+                .held
+                .entry(s.at().chain)
+                .or_default()
+                .insert(s.at().seq)
+    }
+
+    /// Per chain, how many envelopes are held without a gap from seq 0.
+    pub(super) fn heads(&self) -> Vec<(ChainId, u64)> {
+        self.held
+            .iter()
+            .map(|(c, seqs)| {
+                let prefix = seqs.iter().zip(0u64..).take_while(|(k, i)| **k == *i);
+                (*c, prefix.count() as u64)
+            })
+            .collect()
+    }
+}
+
+/// A finished (or declined) game that is only in the store until asked for.
+pub(super) struct Dormant {
+    pub(super) record: GameRecord,
+    pub(super) terms: Terms,
+}
+
+/// A game the node knows but does not run now.
+pub(super) struct SetAside {
+    /// Its variant, when its record could be read.
+    pub(super) variant: Option<String>,
+    /// Why.
+    pub(super) halt: Halt,
+}
+
+/// Every game the core knows, by state.
+#[derive(Default)]
+pub(super) struct Games {
+    pub(super) played: BTreeMap<GameId, Played>,
+    pub(super) relayed: BTreeMap<GameId, Relayed>,
+    pub(super) dormant: BTreeMap<GameId, Dormant>,
+    pub(super) aside: BTreeMap<GameId, SetAside>,
+}
+
+impl Games {
+    /// A game by id or unique prefix (of hex), whatever its state.
+    pub(super) fn find(&self, text: &str) -> Result<GameId, NodeError> {
+        let text = text.trim().to_lowercase();
+        let all = self
+            .played
+            .keys()
+            .chain(self.relayed.keys())
+            .chain(self.dormant.keys())
+            .chain(self.aside.keys());
+        let hits: Vec<GameId> = all
+            .filter(|id| hex::encode(id).starts_with(&text))
+            .copied()
+            .collect();
+        match hits.as_slice() {
+            [one] if !text.is_empty() => Ok(*one),
+            [] | [_] => Err(NodeError::NoGame(text)),
+            _ => Err(NodeError::Ambiguous(text)),
+        }
+    }
+
+    /// Whether the core knows the game in any state.
+    pub(super) fn knows(&self, id: &GameId) -> bool {
+        self.played.contains_key(id)
+            || self.relayed.contains_key(id)
+            || self.dormant.contains_key(id)
+            || self.aside.contains_key(id)
+    }
+
+    /// A known game's terms (none for a game set aside).
+    pub(super) fn terms(&self, id: &GameId) -> Option<&Terms> {
+        self.played
+            .get(id)
+            .map(|p| p.table.terms())
+            .or_else(|| self.relayed.get(id).map(|r| &r.terms))
+            .or_else(|| self.dormant.get(id).map(|d| &d.terms))
+    }
+}
+
+/// The seat a key holds in a game, if any.
+pub(super) fn seat_of(terms: &Terms, peer: &PeerKey) -> Option<Seat> {
+    terms.seat_of(peer)
+}
+
+/// Whether a key is one of a game's mailboxes.
+pub(super) fn is_mailbox(terms: &Terms, peer: &PeerKey) -> bool {
+    terms.proposal().mailboxes.iter().any(|m| m.key == *peer)
+}
+
+/// Every peer of a game but `me`: its seats and its mailboxes.
+pub(super) fn game_peers(terms: &Terms, me: &PeerKey) -> Vec<PeerKey> {
+    let seats = terms.proposal().seats.iter().map(|s| s.key);
+    let mailboxes = terms.proposal().mailboxes.iter().map(|m| m.key);
+    seats.chain(mailboxes).filter(|k| k != me).collect()
+}

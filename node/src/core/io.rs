@@ -1,0 +1,276 @@
+//! What goes into a core and what comes out.
+
+use sealed_protocol::ids::ChainId;
+
+use super::{GameId, NodeError, PeerKey, WriteId};
+use crate::store::{GameRecord, GameStatus};
+use crate::sync::{Request, Response};
+
+/// A command, numbered by the shell so it can route the reply.
+pub type CmdId = u64;
+/// A request from a peer, numbered by the shell, answered by [`Output::Respond`].
+pub type InId = u64;
+/// A request to a peer, numbered by the core, answered by [`Input::Response`].
+pub type OutId = u64;
+
+/// Something that happened, for the core to take.
+#[derive(Debug)]
+pub enum Input {
+    /// A person's (or the control socket's) command.
+    Command {
+        /// Its number, echoed in [`Output::Reply`].
+        id: CmdId,
+        /// The command.
+        cmd: Cmd,
+    },
+    /// A store write finished: durable, or not at all.
+    Written {
+        /// Which write.
+        write: WriteId,
+        /// Envelopes new to the store, or why nothing was written.
+        result: Result<usize, String>,
+    },
+    /// A connection to a peer is up (its first); `addr` is where we reached it, when we
+    /// dialled.
+    Connected {
+        /// The peer.
+        peer: PeerKey,
+        /// The address we dialled, ending in `/p2p/<peer id>`.
+        addr: Option<String>,
+    },
+    /// The last connection to a peer closed.
+    Disconnected {
+        /// The peer.
+        peer: PeerKey,
+    },
+    /// Addresses of a peer, from the transport's discovery (identify, mDNS).
+    Learned {
+        /// The peer.
+        peer: PeerKey,
+        /// Its addresses, each ending in `/p2p/<peer id>`.
+        addrs: Vec<String>,
+    },
+    /// A peer's request; answer it with [`Output::Respond`] and this `id`.
+    Request {
+        /// The peer.
+        peer: PeerKey,
+        /// Its number.
+        id: InId,
+        /// The request.
+        req: Request,
+    },
+    /// A peer's introduction of a game's other seats (its `Introduce` request, its
+    /// addresses read by the shell); answer it with [`Output::Respond`] and this `id`.
+    Introduced {
+        /// The peer.
+        peer: PeerKey,
+        /// Its number.
+        id: InId,
+        /// The game.
+        game: GameId,
+        /// Each address with the key of the peer it ends in (`None`: it names none).
+        addrs: Vec<Option<(PeerKey, String)>>,
+    },
+    /// The answer to one of our requests.
+    Response {
+        /// Which request.
+        id: OutId,
+        /// The answer.
+        resp: Response,
+    },
+    /// One of our requests got no answer (lost, refused by the transport, timed out).
+    RequestFailed {
+        /// Which request.
+        id: OutId,
+    },
+    /// The periodic tick: repair rounds, dialling absent peers, timeout claims, retries.
+    Tick,
+    /// A duty may have come due with time alone ([`super::Core::due_at`]).
+    Due,
+}
+
+/// Something the shell must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Commit these writes in one transaction, then say so with [`Input::Written`].
+    Write {
+        /// Its number.
+        write: WriteId,
+        /// What to write.
+        writes: Writes,
+    },
+    /// Send a request to a peer (connected: the core asked only for connected peers).
+    Send {
+        /// The peer.
+        peer: PeerKey,
+        /// Its number, for the answer.
+        id: OutId,
+        /// The request.
+        req: Request,
+    },
+    /// Answer a peer's request.
+    Respond {
+        /// Which request.
+        id: InId,
+        /// The answer.
+        resp: Response,
+    },
+    /// Reach a peer at these addresses (each ending in `/p2p/<peer id>`), freshest first.
+    Dial {
+        /// The peer.
+        peer: PeerKey,
+        /// Where.
+        addrs: Vec<String>,
+    },
+    /// Reopen the store after a failed write (redb refuses everything until then), and
+    /// say whether it works again with [`Input::Written`] for `write`.
+    Recover {
+        /// The number to answer with.
+        write: WriteId,
+    },
+    /// The answer to a command.
+    Reply {
+        /// Which command.
+        id: CmdId,
+        /// The answer.
+        result: Result<Answer, NodeError>,
+    },
+}
+
+/// Writes that commit together: one transaction, all or nothing. Owned, so that the
+/// shell's store thread (or the simulated store) can take them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Writes {
+    /// Game records to insert or replace.
+    pub games: Vec<GameRecord>,
+    /// Status changes of stored games.
+    pub statuses: Vec<(GameId, GameStatus)>,
+    /// Secrets to replace.
+    pub secrets: Vec<(GameId, Vec<u8>)>,
+    /// Envelopes to add (duplicates are skipped).
+    pub envelopes: Vec<(GameId, Vec<u8>)>,
+    /// Node settings.
+    pub meta: Vec<(String, Vec<u8>)>,
+}
+
+impl Writes {
+    /// Whether nothing is written.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+            && self.statuses.is_empty()
+            && self.secrets.is_empty()
+            && self.envelopes.is_empty()
+            && self.meta.is_empty()
+    }
+
+    /// Appends `other`, in order.
+    pub fn extend(&mut self, other: Writes) {
+        self.games.extend(other.games);
+        self.statuses.extend(other.statuses);
+        self.secrets.extend(other.secrets);
+        self.envelopes.extend(other.envelopes);
+        self.meta.extend(other.meta);
+    }
+}
+
+/// A command a core takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    /// Propose a game.
+    Propose(ProposeArgs),
+    /// Accept an invitation.
+    Accept(String),
+    /// Decline an invitation.
+    Decline(String),
+    /// An action in the game's notation, refused unless the game is at ply `expect`.
+    Act {
+        /// Game id or a unique prefix.
+        game: String,
+        /// The action.
+        text: String,
+        /// The ply the person saw.
+        expect: Option<usize>,
+    },
+    /// Every game, one line each.
+    Games,
+    /// One game as JSON.
+    Show(String),
+    /// One game as text.
+    ShowText(String),
+    /// One game's board as SVG.
+    Svg(String),
+    /// A game's transcript file, from the store.
+    Transcript(String),
+    /// A game's score text.
+    Score(String),
+    /// A game as PGN.
+    Pgn(String),
+    /// A game as armored mail.
+    MailExport(String),
+    /// Armored mail to take.
+    MailImport(String),
+    /// Bots on or off, for one game or all.
+    Bot(Option<String>, bool),
+}
+
+/// A proposal to make, as the core takes it: keys and addresses already read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProposeArgs {
+    /// The variant.
+    pub variant: String,
+    /// Options `(key, value)`.
+    pub options: Vec<(String, String)>,
+    /// The opponent's key, and where to reach it (if known).
+    pub opponent: (PeerKey, Option<String>),
+    /// A mailbox's key and address.
+    pub mailbox: Option<(PeerKey, String)>,
+    /// The referee's key and address, for a game that has one.
+    pub referee: Option<(PeerKey, Option<String>)>,
+}
+
+/// What a command answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// Done.
+    Done,
+    /// A game id (hex).
+    Game(String),
+    /// Game ids (hex).
+    Games(Vec<String>),
+    /// The game list.
+    Summaries(Vec<GameSummary>),
+    /// A document.
+    Json(serde_json::Value),
+    /// Text.
+    Text(String),
+    /// Text that may not exist (a score before the game starts).
+    MaybeText(Option<String>),
+    /// Bytes (a transcript file).
+    Bytes(Vec<u8>),
+}
+
+/// One line of `sealed games`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameSummary {
+    /// Game id, hex.
+    pub game: String,
+    /// Variant.
+    pub variant: String,
+    /// Status.
+    pub status: String,
+    /// Our seat, if we play.
+    pub seat: Option<u8>,
+    /// Whether we must decide something now.
+    pub my_turn: bool,
+    /// Accepted acts.
+    pub ply: usize,
+    /// What the game waits for.
+    pub waiting_for: String,
+    /// Envelopes this node holds for the game.
+    pub held: usize,
+    /// The clocks in one line, when the game has a time control.
+    pub clock: Option<String>,
+}
+
+/// What a node holds of one game, per chain, as heads carry it.
+pub type Held = Vec<(ChainId, u64)>;

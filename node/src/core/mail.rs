@@ -1,0 +1,90 @@
+//! Armored mail: a game's envelopes out as text (read from the store, like everything a
+//! node serves), and back in (taken as pushes from the game's seats).
+
+use super::durable::Waiter;
+use super::io::{Answer, CmdId};
+use super::{Core, Durable, NodeError};
+use crate::mail::{self, Mail};
+use crate::sync::Response;
+
+impl Core {
+    /// A game as mail for the other player: only what that seat may see (a private log
+    /// outside its audience never leaves). With several other seats the mail could reach
+    /// any of them, so only the public logs go.
+    pub(super) fn mail_export(
+        &mut self,
+        g: &str,
+        store: &dyn Durable,
+    ) -> Result<String, NodeError> {
+        let id = self.games.find(g)?;
+        if let Some(a) = self.games.aside.get(&id) {
+            return Err(NodeError::SetAside(a.halt.clone()));
+        }
+        let terms = self
+            .games
+            .terms(&id)
+            .cloned()
+            .ok_or_else(|| NodeError::NoGame(g.to_owned()))?;
+        let reader = self.games.played.get(&id).and_then(|p| {
+            let me = p.table.seat();
+            let mut others = terms.seats().filter(|s| *s != me);
+            match (others.next(), others.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
+        });
+        let envelopes = self
+            .served(&id, reader, &[], store)
+            .map_err(NodeError::Store)?;
+        Ok(mail::armor(
+            &id,
+            &Mail {
+                proposal: terms.bytes().to_vec(),
+                envelopes,
+            },
+        ))
+    }
+
+    /// Mail taken as if its envelopes were pushed by a seat of each game in it; the
+    /// answer (the games it touched) once all of it is durable.
+    pub(super) fn mail_import(
+        &mut self,
+        cmd: CmdId,
+        text: &str,
+        store: &dyn Durable,
+    ) -> Result<(), NodeError> {
+        let mails = mail::dearmor(text).map_err(NodeError::Mail)?;
+        let me = self.key();
+        let mut games = vec![];
+        for m in &mails {
+            let terms = sealed_protocol::proposal::Terms::parse(&m.proposal)
+                .map_err(|e| NodeError::Mail(format!("mail: {e}")))?;
+            let id = terms.game().0.0;
+            if let Some(a) = self.games.aside.get(&id) {
+                return Err(NodeError::Mail(format!(
+                    "game {}: {}",
+                    hex::encode(id),
+                    a.halt
+                )));
+            }
+            games.push(id);
+        }
+        let w = Waiter::Command(cmd);
+        let touched = games.iter().map(hex::encode).collect();
+        self.wait_for(w, 1, Some(Answer::Games(touched)));
+        for (m, id) in mails.into_iter().zip(games) {
+            self.wait_for(w, 1, None);
+            match self.take_proposal(me, &m.proposal, Some(w), store) {
+                Some(Response::Refused(why)) => {
+                    self.step_done(w, 0, Some(NodeError::Mail(why)));
+                    continue;
+                }
+                Some(_) => {}
+                None => self.wait_for(w, 1, None),
+            }
+            self.take_envelopes(me, Some(id), m.envelopes, Some(w), store);
+        }
+        self.step_done(w, 0, None);
+        Ok(())
+    }
+}

@@ -1,0 +1,230 @@
+//! The node core: everything a node decides, with no IO inside — no sockets, no disk, no
+//! clock, no operating-system randomness. Inputs go in ([`Input`], each with the time),
+//! outputs come out ([`Output`]), as in quinn-proto. A shell runs it on tokio and libp2p
+//! (`crate::shell`); the deterministic simulation (node/tests/sim) runs many cores on one
+//! thread with a simulated network and store, and crashes them at every step.
+//!
+//! **Durable before visible, by construction** (spec/PROTOCOL.md §11.2). Everything a
+//! seat's session produces — its envelopes, its secrets, the envelopes it received — goes
+//! into a [`Step`]. A step's writes leave as [`Output::Write`]; its sends, answers and
+//! replies are held in the core until [`Input::Written`] says the write is durable, and
+//! are dropped if it failed (the game is then set aside and rebuilt from the store once
+//! writes work). A game has at most one write in flight; steps made meanwhile wait for it
+//! and go out together. Peers, mail and exports are read from the store
+//! ([`storage::Durable`]), never from a table. So nothing the core emits can carry an
+//! envelope the store does not hold.
+//!
+//! Files: the inputs and outputs `io.rs`; the read side of the store `storage.rs`; typed
+//! errors `error.rs`; games in memory, loaded, dormant or set aside `games.rs`; the write
+//! path and rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's two
+//! sides `sync.rs`; peers, addresses and request queues `peers.rs`; bots, duties, repair
+//! rounds and timeout claims `auto.rs`; mail `mail.rs`.
+
+mod auto;
+mod commands;
+mod durable;
+pub mod error;
+mod games;
+pub mod io;
+mod mail;
+mod peers;
+pub mod storage;
+mod sync;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use sealed_protocol::hash::Framed;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::random::Stream;
+
+use crate::limit::{Limits, RateLimiter};
+
+pub use error::{Halt, NodeError};
+pub use io::{Answer, Cmd, CmdId, GameSummary, InId, Input, OutId, Output, ProposeArgs, Writes};
+pub use storage::Durable;
+
+use commands::Export;
+use durable::{Step, Waiter, Waiting};
+use games::Games;
+use peers::Peers;
+
+/// A game id.
+pub type GameId = [u8; 32];
+
+/// A peer, named by its Ed25519 key (its libp2p peer id is derived from it by the shell).
+pub type PeerKey = [u8; 32];
+
+/// A store write, numbered by the core.
+pub type WriteId = u64;
+
+/// How a core behaves.
+#[derive(Clone, Debug)]
+pub struct CoreConfig {
+    /// Keep and forward games that name this node as a mailbox.
+    pub mailbox: bool,
+    /// Let bots decide in every game from the start (the demo).
+    pub bots: bool,
+    /// Seed of the bots' choices (not of any secret).
+    pub bot_seed: u64,
+    /// Accept every proposal that seats this node as its referee (`sealed referee`).
+    pub referee: bool,
+    /// Per-peer rate limits on what peers ask of this node.
+    pub limits: Limits,
+    /// How long a finished game stays in memory after it was last asked for, in ms.
+    pub idle_unload_ms: u64,
+}
+
+impl Default for CoreConfig {
+    fn default() -> Self {
+        CoreConfig {
+            mailbox: false,
+            bots: false,
+            bot_seed: 0,
+            referee: false,
+            limits: Limits::default(),
+            idle_unload_ms: 5 * 60 * 1000,
+        }
+    }
+}
+
+/// Bots' state: which games they decide, which changed since they last looked.
+#[derive(Default)]
+struct Bots {
+    all: bool,
+    on: HashSet<GameId>,
+    dirty: HashSet<GameId>,
+    counter: u64,
+}
+
+/// The core of one node.
+pub struct Core {
+    key: SecretKey,
+    cfg: CoreConfig,
+    /// Entropy for new games: a ChaCha20 stream the shell keys from the operating
+    /// system's randomness (the simulation from its seed).
+    rng: Stream,
+    /// The time of the input being handled, ms since the Unix epoch.
+    now: u64,
+    games: Games,
+    peers: Peers,
+    /// Writes in flight, with the game and the step waiting for each (none for a write
+    /// of node settings).
+    writes: HashMap<WriteId, (Option<GameId>, Step)>,
+    /// The store reopen asked for, if any.
+    recovering: Option<WriteId>,
+    /// A write failed since the store was last (re)opened.
+    store_failed: bool,
+    /// Pushes and commands waiting for the writes of the games they carried.
+    waiting: HashMap<Waiter, Waiting>,
+    /// Exports waiting until their game's table and the store agree.
+    exports: std::collections::BTreeMap<GameId, Vec<(CmdId, Export)>>,
+    /// Per game, the write in flight and the step made since, which goes next.
+    in_flight: HashMap<GameId, WriteId>,
+    next_step: HashMap<GameId, Step>,
+    next_write: WriteId,
+    bots: Bots,
+    limiter: RateLimiter<PeerKey>,
+    out: VecDeque<Output>,
+}
+
+impl Core {
+    /// A core for the node whose key is `key`, its games rebuilt from `store`: every
+    /// unfinished game in memory (finished ones load when asked for), those that cannot
+    /// be read set aside. `seed` keys the stream every new game's entropy comes from.
+    pub fn start(
+        key: SecretKey,
+        cfg: CoreConfig,
+        seed: [u8; 32],
+        now: u64,
+        store: &dyn Durable,
+    ) -> Result<Core, NodeError> {
+        let rng = Stream::new(&Framed::new("sealed/node/entropy").field(&seed).finish());
+        let mut core = Core {
+            bots: Bots {
+                all: cfg.bots,
+                counter: cfg.bot_seed,
+                ..Bots::default()
+            },
+            limiter: RateLimiter::new(cfg.limits),
+            key,
+            cfg,
+            rng,
+            now,
+            games: Games::default(),
+            peers: Peers::default(),
+            writes: HashMap::new(),
+            recovering: None,
+            store_failed: false,
+            waiting: HashMap::new(),
+            exports: std::collections::BTreeMap::new(),
+            in_flight: HashMap::new(),
+            next_step: HashMap::new(),
+            next_write: 0,
+            out: VecDeque::new(),
+        };
+        core.load(store)?;
+        core.recall(store);
+        Ok(core)
+    }
+
+    /// Takes one input at time `now`; then drain [`Core::poll_output`].
+    pub fn handle(&mut self, now: u64, input: Input, store: &dyn Durable) {
+        self.now = self.now.max(now);
+        match input {
+            Input::Command { id, cmd } => self.command(id, cmd, store),
+            Input::Written { write, result } => self.written(write, result, store),
+            Input::Connected { peer, addr } => self.connected(peer, addr, store),
+            Input::Disconnected { peer } => self.disconnected(peer),
+            Input::Learned { peer, addrs } => {
+                for a in addrs {
+                    self.learn(peer, a);
+                }
+            }
+            Input::Request { peer, id, req } => self.serve(peer, id, req, store),
+            Input::Introduced {
+                peer,
+                id,
+                game,
+                addrs,
+            } => self.introduced(peer, id, game, addrs),
+            Input::Response { id, resp } => self.answered(id, Some(resp), store),
+            Input::RequestFailed { id } => self.answered(id, None, store),
+            Input::Tick => self.tick(store),
+            Input::Due => self.due(store),
+        }
+    }
+
+    /// The next thing the shell must do.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// The earliest time a duty comes due with time alone (a move period's end), so the
+    /// shell can send [`Input::Due`] then.
+    pub fn due_at(&self) -> Option<u64> {
+        self.games
+            .played
+            .values()
+            .filter_map(|p| p.table.due_at())
+            .min()
+    }
+
+    /// This node's key.
+    pub fn key(&self) -> [u8; 32] {
+        self.key.public().to_bytes()
+    }
+
+    /// Peers this core has been connected to since it started.
+    pub fn met(&self) -> impl Iterator<Item = &PeerKey> {
+        self.peers.met.iter()
+    }
+
+    /// 32 bytes of the entropy stream.
+    fn random32(&mut self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for chunk in b.chunks_mut(4) {
+            chunk.copy_from_slice(&self.rng.next_u32().to_le_bytes());
+        }
+        b
+    }
+}

@@ -1,0 +1,496 @@
+//! The shell: runs a [`Core`] on tokio and libp2p. It owns what the core may not touch —
+//! the swarm, the clock, the operating system's randomness, the store's writer thread —
+//! turns what happens into the core's inputs and carries out its outputs. It decides
+//! nothing about games: that is all in `crate::core`.
+
+mod writer;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use libp2p::multiaddr::Protocol;
+use libp2p::request_response::{self, OutboundRequestId, ResponseChannel};
+use libp2p::swarm::SwarmEvent;
+use libp2p::swarm::dial_opts::DialOpts;
+use libp2p::{Multiaddr, PeerId, Swarm};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
+use crate::limit::Limits;
+use crate::net::{self, Behaviour, BehaviourEvent};
+use crate::store::Store;
+use crate::sync::{Request, Response};
+
+/// What the shell answers with.
+pub type Reply<T> = oneshot::Sender<Result<T, String>>;
+
+/// A request to a running node.
+pub enum Msg {
+    /// Our peer id and listen addresses.
+    Info(Reply<Info>),
+    /// Dial an address.
+    Dial(Multiaddr, Reply<()>),
+    /// Propose a game.
+    Propose(ProposeArgs, Reply<Answer>),
+    /// Any other command, for the core.
+    Core(Cmd, Reply<Answer>),
+    /// Stop.
+    Shutdown(Reply<()>),
+}
+
+/// Arguments of a proposal.
+#[derive(Clone, Debug)]
+pub struct ProposeArgs {
+    /// Variant name.
+    pub variant: String,
+    /// Options `(key, value)`.
+    pub options: Vec<(String, String)>,
+    /// The opponent's address, ending in `/p2p/<peer id>` (the peer id gives its key).
+    pub peer: Multiaddr,
+    /// A mailbox's address, ending in `/p2p/<peer id>`.
+    pub mailbox: Option<Multiaddr>,
+    /// The referee's address, ending in `/p2p/<peer id>`, for a game that has one
+    /// (Secret Stallmate).
+    pub referee: Option<Multiaddr>,
+}
+
+/// The node's identity and addresses.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Info {
+    /// Our peer id.
+    pub peer: String,
+    /// Where we listen (with `/p2p/<peer id>`).
+    pub addrs: Vec<String>,
+    /// Every peer this node has been connected to since it started.
+    pub met: Vec<String>,
+}
+
+/// How often the node looks for duties that came due with time alone: checking costs
+/// one comparison per game, and a period closes at most this late.
+const DUTY_CHECK: Duration = Duration::from_millis(20);
+
+/// How a node runs.
+#[derive(Clone, Debug)]
+pub struct ActorConfig {
+    /// The network.
+    pub net: net::NetConfig,
+    /// Where to listen.
+    pub listen: Vec<Multiaddr>,
+    /// Keep and forward games that name this node as a mailbox.
+    pub mailbox: bool,
+    /// How often to pull from mailboxes and redial absent peers.
+    pub poll_every: Duration,
+    /// Let bots decide in every game from the start (the demo).
+    pub bots: bool,
+    /// Seed of the bots' choices (not of any secret).
+    pub bot_seed: u64,
+    /// Accept every proposal that seats this node as its referee (`sealed referee`).
+    /// A referee's work is all duties, done whoever accepted.
+    pub referee: bool,
+    /// Per-peer rate limits on what peers ask of this node.
+    pub limits: Limits,
+}
+
+impl Default for ActorConfig {
+    fn default() -> Self {
+        ActorConfig {
+            net: net::NetConfig::default(),
+            listen: vec![],
+            mailbox: false,
+            poll_every: Duration::from_secs(5),
+            bots: false,
+            bot_seed: 0,
+            referee: false,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The time, ms since the Unix epoch: the one clock reading of a node, given to the core
+/// with every input.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The Ed25519 key a peer id names.
+pub fn key_of(peer: &PeerId) -> Option<[u8; 32]> {
+    let mh: &libp2p::multihash::Multihash<64> = peer.as_ref();
+    if mh.code() != 0 {
+        return None;
+    }
+    let pk = libp2p::identity::PublicKey::try_decode_protobuf(mh.digest()).ok()?;
+    Some(pk.try_into_ed25519().ok()?.to_bytes())
+}
+
+/// The peer id at the end of an address.
+pub fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
+    addr.iter()
+        .filter_map(|p| match p {
+            Protocol::P2p(id) => Some(id),
+            _ => None,
+        })
+        .last()
+}
+
+/// An address with the peer id at its end, as the core keeps them.
+fn with_peer(addr: &Multiaddr, peer: PeerId) -> String {
+    if matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
+        addr.to_string()
+    } else {
+        addr.clone().with(Protocol::P2p(peer)).to_string()
+    }
+}
+
+/// A running node's shell.
+pub struct Shell {
+    core: Core,
+    store: Arc<Store>,
+    swarm: Swarm<Behaviour>,
+    cfg: ActorConfig,
+    /// The writer's jobs; `None` once the shell is dropped.
+    jobs: Option<std::sync::mpsc::Sender<writer::Job>>,
+    written: writer::Done,
+    writer: Option<std::thread::JoinHandle<()>>,
+    outbound: HashMap<OutboundRequestId, OutId>,
+    inbound: HashMap<InId, ResponseChannel<Response>>,
+    next_in: InId,
+    replies: HashMap<CmdId, Reply<Answer>>,
+    next_cmd: CmdId,
+}
+
+impl Shell {
+    /// Opens the node: the core rebuilt from the store, the swarm listening.
+    pub fn new(
+        key: sealed_protocol::keys::SecretKey,
+        store: Store,
+        cfg: ActorConfig,
+    ) -> Result<Shell, String> {
+        let swarm = net::swarm(&net::keypair(&key.seed()), &cfg.net).map_err(|e| e.to_string())?;
+        let core_cfg = CoreConfig {
+            mailbox: cfg.mailbox,
+            bots: cfg.bots,
+            bot_seed: cfg.bot_seed,
+            referee: cfg.referee,
+            limits: cfg.limits,
+            ..CoreConfig::default()
+        };
+        let seed = crate::home::random32().map_err(|e| e.to_string())?;
+        let store = Arc::new(store);
+        let core =
+            Core::start(key, core_cfg, seed, now_ms(), &*store).map_err(|e| e.to_string())?;
+        let (jobs, written, thread) = writer::start(store.clone());
+        let mut shell = Shell {
+            core,
+            store,
+            swarm,
+            cfg,
+            jobs: Some(jobs),
+            written,
+            writer: Some(thread),
+            outbound: HashMap::new(),
+            inbound: HashMap::new(),
+            next_in: 0,
+            replies: HashMap::new(),
+            next_cmd: 0,
+        };
+        for addr in shell.cfg.listen.clone() {
+            shell.swarm.listen_on(addr).map_err(|e| e.to_string())?;
+        }
+        shell.perform();
+        Ok(shell)
+    }
+
+    /// Runs until shut down.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
+        let mut tick = tokio::time::interval(self.cfg.poll_every);
+        // Duties that come due with time alone (a move period's end) must not wait for
+        // the next poll: the node wakes at the earliest such moment.
+        let mut due = tokio::time::interval(DUTY_CHECK);
+        loop {
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    None => break,
+                    Some(Msg::Shutdown(reply)) => { let _ = reply.send(Ok(())); break; }
+                    Some(m) => self.message(m),
+                },
+                Some((write, result)) = self.written.recv() => {
+                    self.input(Input::Written { write, result });
+                }
+                event = self.swarm.select_next_some() => self.event(event),
+                _ = tick.tick() => self.input(Input::Tick),
+                _ = due.tick() => {
+                    if self.core.due_at().is_some_and(|t| t <= now_ms()) {
+                        self.input(Input::Due);
+                    }
+                }
+            }
+        }
+    }
+
+    fn input(&mut self, input: Input) {
+        self.core.handle(now_ms(), input, &*self.store);
+        self.perform();
+    }
+
+    /// Carries out everything the core asks.
+    fn perform(&mut self) {
+        while let Some(out) = self.core.poll_output() {
+            match out {
+                Output::Write { write, writes } => self.job(writer::Job::Write(write, writes)),
+                Output::Recover { write } => self.job(writer::Job::Recover(write)),
+                Output::Send { peer, id, req } => {
+                    let Some(p) = net::peer_id(&peer) else {
+                        continue;
+                    };
+                    let rid = self.swarm.behaviour_mut().sync.send_request(&p, req);
+                    self.outbound.insert(rid, id);
+                }
+                Output::Respond { id, resp } => {
+                    if let Some(channel) = self.inbound.remove(&id) {
+                        let _ = self.swarm.behaviour_mut().sync.send_response(channel, resp);
+                    }
+                }
+                Output::Dial { peer, addrs } => {
+                    let Some(p) = net::peer_id(&peer) else {
+                        continue;
+                    };
+                    let addrs: Vec<Multiaddr> =
+                        addrs.iter().filter_map(|a| a.parse().ok()).collect();
+                    if !addrs.is_empty() {
+                        let _ = self
+                            .swarm
+                            .dial(DialOpts::peer_id(p).addresses(addrs).build());
+                    }
+                }
+                Output::Reply { id, result } => {
+                    if let Some(r) = self.replies.remove(&id) {
+                        let _ = r.send(result.map_err(|e: NodeError| e.to_string()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn job(&self, job: writer::Job) {
+        if let Some(j) = &self.jobs {
+            let _ = j.send(job);
+        }
+    }
+
+    fn message(&mut self, msg: Msg) {
+        match msg {
+            Msg::Info(r) => {
+                let _ = r.send(Ok(self.info()));
+            }
+            Msg::Dial(addr, r) => {
+                if let Some(p) = peer_of(&addr)
+                    && let Some(k) = key_of(&p)
+                {
+                    self.input(Input::Learned {
+                        peer: k,
+                        addrs: vec![with_peer(&addr, p)],
+                    });
+                }
+                let _ = r.send(self.swarm.dial(addr).map_err(|e| e.to_string()));
+            }
+            Msg::Propose(args, r) => match propose_args(args) {
+                Ok(a) => self.command(Cmd::Propose(a), r),
+                Err(e) => {
+                    let _ = r.send(Err(e));
+                }
+            },
+            Msg::Core(cmd, r) => self.command(cmd, r),
+            Msg::Shutdown(_) => {}
+        }
+    }
+
+    fn command(&mut self, cmd: Cmd, reply: Reply<Answer>) {
+        let id = self.next_cmd;
+        self.next_cmd += 1;
+        self.replies.insert(id, reply);
+        self.input(Input::Command { id, cmd });
+    }
+
+    fn info(&self) -> Info {
+        let peer = *self.swarm.local_peer_id();
+        let addrs = self.swarm.listeners().map(|a| with_peer(a, peer)).collect();
+        let met = self
+            .core
+            .met()
+            .filter_map(net::peer_id)
+            .map(|p| p.to_string())
+            .collect();
+        Info {
+            peer: peer.to_string(),
+            addrs,
+            met,
+        }
+    }
+
+    fn event(&mut self, event: SwarmEvent<BehaviourEvent>) {
+        match event {
+            SwarmEvent::ConnectionEstablished {
+                peer_id,
+                endpoint,
+                num_established,
+                ..
+            } => {
+                let Some(peer) = key_of(&peer_id) else { return };
+                let addr = endpoint
+                    .is_dialer()
+                    .then(|| with_peer(endpoint.get_remote_address(), peer_id));
+                if num_established.get() == 1 {
+                    self.input(Input::Connected { peer, addr });
+                } else if let Some(a) = addr {
+                    self.input(Input::Learned {
+                        peer,
+                        addrs: vec![a],
+                    });
+                }
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                num_established: 0,
+                ..
+            } => {
+                if let Some(peer) = key_of(&peer_id) {
+                    self.input(Input::Disconnected { peer });
+                }
+            }
+            // A relay grants reservations only with an address to put in them: a relay
+            // is run where its listen addresses are reachable, so they are its
+            // external addresses.
+            SwarmEvent::NewListenAddr { address, .. } if self.cfg.net.relay_server => {
+                self.swarm.add_external_address(address);
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Sync(e)) => self.sync_event(e),
+            SwarmEvent::Behaviour(BehaviourEvent::Mdns(libp2p::mdns::Event::Discovered(found))) => {
+                for (p, addr) in found {
+                    if let Some(peer) = key_of(&p) {
+                        let addrs = vec![with_peer(&addr, p)];
+                        self.input(Input::Learned { peer, addrs });
+                    }
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(
+                libp2p::identify::Event::Received { peer_id, info, .. },
+            )) => {
+                if let Some(peer) = key_of(&peer_id) {
+                    let addrs = info
+                        .listen_addrs
+                        .iter()
+                        .map(|a| with_peer(a, peer_id))
+                        .collect();
+                    self.input(Input::Learned { peer, addrs });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sync_event(&mut self, e: request_response::Event<Request, Response>) {
+        match e {
+            request_response::Event::Message { peer, message, .. } => {
+                let Some(key) = key_of(&peer) else { return };
+                match message {
+                    request_response::Message::Request {
+                        request, channel, ..
+                    } => {
+                        let id = self.next_in;
+                        self.next_in += 1;
+                        self.inbound.insert(id, channel);
+                        let input = match request {
+                            // The addresses are read here: the core knows keys, not
+                            // libp2p's peer ids.
+                            Request::Introduce { game, addrs } => Input::Introduced {
+                                peer: key,
+                                id,
+                                game,
+                                addrs: introduced(addrs),
+                            },
+                            req => Input::Request { peer: key, id, req },
+                        };
+                        self.input(input);
+                    }
+                    request_response::Message::Response {
+                        request_id,
+                        response,
+                    } => {
+                        if let Some(id) = self.outbound.remove(&request_id) {
+                            self.input(Input::Response { id, resp: response });
+                        }
+                    }
+                }
+            }
+            request_response::Event::OutboundFailure { request_id, .. } => {
+                if let Some(id) = self.outbound.remove(&request_id) {
+                    self.input(Input::RequestFailed { id });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Drop for Shell {
+    /// Stops the writer after the writes it has (it holds the store open): a node
+    /// started on the same home next finds the store free.
+    fn drop(&mut self) {
+        self.jobs.take();
+        if let Some(t) = self.writer.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The addresses of an introduction with the keys they end in (`None` for one that
+/// names no key); the core judges how many there are.
+fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey, String)>> {
+    addrs
+        .into_iter()
+        .map(|text| {
+            let addr: Multiaddr = text.parse().ok()?;
+            let key = key_of(&peer_of(&addr)?)?;
+            Some((key, text))
+        })
+        .collect()
+}
+
+/// A proposal's addresses read into keys and address strings.
+fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, String> {
+    let key = |addr: &Multiaddr, what: &str| -> Result<([u8; 32], Option<String>), String> {
+        let p = peer_of(addr).ok_or(format!("the {what} address must end in /p2p/<peer id>"))?;
+        let k = key_of(&p).ok_or(format!("the {what} peer id does not hold an Ed25519 key"))?;
+        // An address that is only `/p2p/<id>` says who, not where: the game then goes
+        // through the mailbox alone.
+        let at = addr
+            .iter()
+            .any(|x| !matches!(x, Protocol::P2p(_)))
+            .then(|| with_peer(addr, p));
+        Ok((k, at))
+    };
+    let opponent = key(&args.peer, "peer")?;
+    let mailbox = match &args.mailbox {
+        Some(m) => match key(m, "mailbox")? {
+            (k, Some(at)) => Some((k, at)),
+            (_, None) => return Err("the mailbox address must say where it is".into()),
+        },
+        None => None,
+    };
+    let referee = args
+        .referee
+        .as_ref()
+        .map(|r| key(r, "referee"))
+        .transpose()?;
+    Ok(crate::core::ProposeArgs {
+        variant: args.variant,
+        options: args.options,
+        opponent,
+        mailbox,
+        referee,
+    })
+}

@@ -1,0 +1,72 @@
+//! The store's writer: its own thread, so an fsync never stalls the network. It takes
+//! the core's writes in order, commits each in one transaction, and reports back; a
+//! reopen after a failure is asked for the same way, so it is ordered with the writes.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use crate::core::{WriteId, Writes};
+use crate::store::{Batch, Store};
+
+/// What the writer is asked to do.
+pub(super) enum Job {
+    /// Commit these writes.
+    Write(WriteId, Writes),
+    /// Reopen the store after a failure.
+    Recover(WriteId),
+}
+
+/// What the writer reports: the write, and the envelopes it added or why it failed.
+pub(super) type Done = mpsc::UnboundedReceiver<(WriteId, Result<usize, String>)>;
+
+/// Starts the writer; jobs go in the returned sender, results come out of the returned
+/// receiver. The thread ends when the sender is dropped.
+pub(super) fn start(
+    store: Arc<Store>,
+) -> (
+    std::sync::mpsc::Sender<Job>,
+    Done,
+    std::thread::JoinHandle<()>,
+) {
+    let (jobs_tx, jobs) = std::sync::mpsc::channel::<Job>();
+    let (done_tx, done) = mpsc::unbounded_channel();
+    let thread = std::thread::Builder::new()
+        .name("sealed-store".into())
+        .spawn(move || {
+            while let Ok(job) = jobs.recv() {
+                let (write, result) = match job {
+                    Job::Write(write, writes) => (write, commit(&store, &writes)),
+                    Job::Recover(write) => {
+                        (write, store.recover().map(|_| 0).map_err(|e| e.to_string()))
+                    }
+                };
+                if done_tx.send((write, result)).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("the store's writer thread starts");
+    (jobs_tx, done, thread)
+}
+
+/// One transaction of everything in `w`.
+pub(super) fn commit(store: &Store, w: &Writes) -> Result<usize, String> {
+    let mut b = Batch::new();
+    for g in &w.games {
+        b.game(g);
+    }
+    for (id, s) in &w.statuses {
+        b.status(*id, *s);
+    }
+    for (id, s) in &w.secrets {
+        b.secrets(*id, s);
+    }
+    for (id, e) in &w.envelopes {
+        b.envelope(*id, e);
+    }
+    for (k, v) in &w.meta {
+        b.meta(k, v);
+    }
+    store.commit(&b).map_err(|e| e.to_string())
+}
