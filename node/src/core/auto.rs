@@ -172,7 +172,7 @@ impl Core {
         let me = self.key();
         let mut want: BTreeSet<PeerKey> = BTreeSet::new();
         for p in self.games.played.values() {
-            if p.table.is_done() && p.record.status != GameStatus::Proposed {
+            if p.settled && p.record.status != GameStatus::Proposed {
                 continue;
             }
             for peer in game_peers(p.table.terms(), &me) {
@@ -190,6 +190,7 @@ impl Core {
             if !games.is_empty() {
                 self.request(peer, Request::Heads { games });
             }
+            self.reintroduce(peer);
         }
         self.claim_timeouts(store);
         // Duties can come due with time alone (a move period ends), so every game is

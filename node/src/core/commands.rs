@@ -232,6 +232,7 @@ impl Core {
                 table: t,
                 record: record.clone(),
                 used: self.now,
+                settled: false,
             },
         );
         // The record, the secrets and our first envelope in one write; the offer (the

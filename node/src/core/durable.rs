@@ -125,6 +125,14 @@ impl Core {
                 self.games.dormant.insert(id, d);
             }
             Loaded::Played(p, actions) => {
+                // A referee node decides nothing but to accept; that holds after a
+                // restart too (an invitation stored, not yet accepted).
+                if self.cfg.referee
+                    && p.table.terms().role(p.table.seat())
+                        == Some(sealed_protocol::proposal::Role::Referee)
+                {
+                    self.bots.on.insert(id);
+                }
                 self.games.played.insert(id, p);
                 let step = self.step_of(id, actions);
                 self.stage(id, step, store);
@@ -200,14 +208,14 @@ impl Core {
             }
         };
         let actions = drain(&mut *table);
-        Ok(Loaded::Played(
-            Played {
-                table,
-                record,
-                used: self.now,
-            },
-            actions,
-        ))
+        let mut p = Played {
+            table,
+            record,
+            used: self.now,
+            settled: false,
+        };
+        p.settle();
+        Ok(Loaded::Played(p, actions))
     }
 
     /// Loads a dormant game when something asks for it.
@@ -287,7 +295,7 @@ impl Core {
             .played
             .iter()
             .filter(|(id, p)| {
-                p.table.is_done()
+                p.settled
                     && p.record.status == GameStatus::Finished
                     && p.used.saturating_add(self.cfg.idle_unload_ms) <= self.now
                     && !self.in_flight.contains_key(*id)
@@ -317,6 +325,7 @@ impl Core {
             return step;
         };
         let terms = p.table.terms().clone();
+        p.settle();
         let mut batch: HashMap<PeerKey, Vec<Vec<u8>>> = HashMap::new();
         for a in actions {
             match a {

@@ -18,6 +18,18 @@ pub(super) struct Played {
     pub(super) record: GameRecord,
     /// When it was last asked for (a finished game leaves memory when idle).
     pub(super) used: u64,
+    /// Done, and its verdict is final in this seat's view (verified, or a proven
+    /// fault): nothing more can come. A game done but still unconfirmed (a published
+    /// private log not here yet, say) keeps being repaired.
+    pub(super) settled: bool,
+}
+
+impl Played {
+    /// Notes whether the game is settled, after a change.
+    pub(super) fn settle(&mut self) {
+        self.settled = self.table.is_done()
+            && self.table.verdict().status != sealed_protocol::verdict::Status::Unconfirmed;
+    }
 }
 
 /// A game this node only relays; its envelopes are served from the store.

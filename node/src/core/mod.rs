@@ -214,6 +214,42 @@ impl Core {
         self.key.public().to_bytes()
     }
 
+    /// Whether this node's seat of a game it plays may see `chain` now (its own view:
+    /// a private log outside its audience only once the game is over), if the game is in
+    /// memory. For the simulation's check of §16.4.
+    pub fn sees(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> Option<bool> {
+        let p = self.games.played.get(game)?;
+        Some(p.table.visible(chain, p.table.seat()))
+    }
+
+    /// Whether the game's table holds an envelope of `chain` (for the simulation).
+    pub fn holds(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> bool {
+        self.games.played.get(game).is_some_and(|p| {
+            p.table
+                .chain_counts()
+                .iter()
+                .any(|(c, n)| *c == chain && *n > 0)
+        })
+    }
+
+    /// Whether the node holds a game as finished: in memory, done and settled (its verdict
+    /// final) in its view, or dormant in its store (only finished games are). `false` for
+    /// a game set aside.
+    pub fn finished(&self, game: &GameId) -> bool {
+        self.games.dormant.contains_key(game)
+            || self.games.played.get(game).is_some_and(|p| p.settled)
+    }
+
+    /// Whether a game is in memory and done (complete) in this node's view.
+    pub fn is_done(&self, game: &GameId) -> Option<bool> {
+        self.games.played.get(game).map(|p| p.table.is_done())
+    }
+
+    /// Writes in flight, for the simulation's crash classes.
+    pub fn writes_in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
     /// Peers this core has been connected to since it started.
     pub fn met(&self) -> impl Iterator<Item = &PeerKey> {
         self.peers.met.iter()

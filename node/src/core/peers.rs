@@ -156,6 +156,7 @@ impl Core {
             if !games.is_empty() {
                 self.request(peer, Request::Heads { games });
             }
+            self.reintroduce(peer);
         }
         let _ = store;
     }

@@ -23,7 +23,7 @@ impl Core {
     pub(super) fn heads_for(&self, peer: &PeerKey) -> Vec<GameHeads> {
         let mut games = vec![];
         for (id, p) in &self.games.played {
-            if p.table.is_done() && p.record.status != GameStatus::Proposed {
+            if p.settled && p.record.status != GameStatus::Proposed {
                 continue;
             }
             let terms = p.table.terms();
@@ -334,6 +334,7 @@ impl Core {
                     table: t,
                     record,
                     used: self.now,
+                    settled: false,
                 },
             );
             if self.cfg.referee && terms.role(seat) == Some(Role::Referee) {
@@ -431,9 +432,25 @@ impl Core {
             return done(self);
         };
         p.used = self.now;
-        for b in &valid {
+        // A private log's envelope outside this seat's audience is taken only once the
+        // game is over in this seat's own view (§16.4), whatever the sender thought: what
+        // may be seen goes first (the ending may be among it), the rest is judged after
+        // it, and what is still hidden is dropped (a later repair round brings it).
+        let seat = p.table.seat();
+        let (now_seen, later): (Vec<Vec<u8>>, Vec<Vec<u8>>) = valid
+            .into_iter()
+            .partition(|b| chain_of(b).is_some_and(|c| p.table.visible(c, seat)));
+        for b in &now_seen {
             let _ = p.table.handle_envelope(b, self.now);
         }
+        let later: Vec<Vec<u8>> = later
+            .into_iter()
+            .filter(|b| chain_of(b).is_some_and(|c| p.table.visible(c, seat)))
+            .collect();
+        for b in &later {
+            let _ = p.table.handle_envelope(b, self.now);
+        }
+        let valid: Vec<Vec<u8>> = now_seen.into_iter().chain(later).collect();
         let actions = super::durable::drain(&mut *p.table);
         // What was received is stored with what it made this seat sign: one write.
         step.writes.envelopes = valid.into_iter().map(|b| (game, b)).collect();
@@ -461,7 +478,14 @@ impl Core {
                 envelopes,
             },
         );
-        let addrs: Vec<String> = game_peers(&terms, &self.key())
+        self.introduce(peer, game, &terms);
+    }
+
+    /// Tells `peer` where the game's other seats can be reached, as far as we know: in a
+    /// game of three seats only the proposer knows every address, and the referee and
+    /// the opponent must reach each other directly.
+    pub(super) fn introduce(&mut self, peer: PeerKey, game: GameId, terms: &Terms) {
+        let addrs: Vec<String> = game_peers(terms, &self.key())
             .into_iter()
             .filter(|p| *p != peer)
             .flat_map(|p| self.peers.addrs.get(&p).cloned().unwrap_or_default())
@@ -471,6 +495,30 @@ impl Core {
             self.request(peer, Request::Introduce { game, addrs });
         }
     }
+
+    /// Introductions again, to a connected peer, of every unsettled game of three or
+    /// more seats it holds a seat of: one that was lost (or that the peer forgot in a
+    /// restart) would leave two seats that never meet.
+    pub(super) fn reintroduce(&mut self, peer: PeerKey) {
+        let games: Vec<(GameId, Terms)> = self
+            .games
+            .played
+            .iter()
+            .filter(|(_, p)| !p.settled && p.table.terms().seat_count() > 2)
+            .filter(|(_, p)| seat_of(p.table.terms(), &peer).is_some())
+            .map(|(id, p)| (*id, p.table.terms().clone()))
+            .collect();
+        for (game, terms) in games {
+            self.introduce(peer, game, &terms);
+        }
+    }
+}
+
+/// The chain an envelope belongs to.
+fn chain_of(bytes: &[u8]) -> Option<ChainId> {
+    let env: sealed_protocol::envelope::Envelope =
+        sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()?;
+    Some(env.unsigned.at().chain)
 }
 
 /// The game of the first envelope of a batch.

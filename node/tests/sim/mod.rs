@@ -1,0 +1,837 @@
+//! The deterministic simulation of node cores (as FoundationDB and TigerBeetle test
+//! theirs): several `sealed_node::core::Core`s on one thread and one virtual clock, a
+//! simulated network that drops, duplicates, delays, reorders and partitions, and a
+//! simulated store that keeps only what was committed. The scheduler crashes nodes at
+//! action boundaries — a write handed to the store but not committed, a write committed
+//! but its result not yet back (so nothing it allows was sent), several games' writes
+//! in flight at once — both players at once, and fills disks for a while. Everything
+//! random comes from one seed, so a failing seed replays exactly.
+
+#![allow(dead_code)]
+
+pub mod store;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+
+use sealed_node::core::{
+    Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output, PeerKey,
+    ProposeArgs, WriteId, Writes,
+};
+use sealed_node::sync::{Request, Response};
+use sealed_protocol::hash::Framed;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::random::Stream;
+
+use store::SimStore;
+
+/// What the world does with its randomness, per mille unless said otherwise.
+#[derive(Clone, Copy, Debug)]
+pub struct Faults {
+    /// A message lost.
+    pub drop: u32,
+    /// A message delivered twice.
+    pub dup: u32,
+    /// After each event of a node, that node crashes.
+    pub crash: u32,
+    /// Of those crashes, both players crash at once.
+    pub both: u32,
+    /// After each event, a node's disk fills for a while.
+    pub full: u32,
+    /// After each event, two nodes are cut apart for a while.
+    pub partition: u32,
+}
+
+impl Faults {
+    /// Everything on.
+    pub fn hostile() -> Faults {
+        Faults {
+            drop: 20,
+            dup: 20,
+            crash: 15,
+            both: 200,
+            full: 3,
+            partition: 3,
+        }
+    }
+}
+
+/// Where a crash hit: the classes of action boundary the issue names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CrashPoint {
+    /// A write handed to the store, not committed: it is lost.
+    WriteBegun,
+    /// A write committed, its result not back: nothing it allows was sent.
+    CommittedNotSent,
+    /// Writes of two or more games in flight at once.
+    ManyGames,
+    /// Nothing in flight.
+    Idle,
+}
+
+/// What the world counts.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub crashes: BTreeMap<CrashPoint, u64>,
+    pub both_at_once: u64,
+    pub disk_full: u64,
+    pub partitions: u64,
+    pub failed_writes: u64,
+    pub messages: u64,
+    pub dropped: u64,
+    pub events: u64,
+}
+
+impl Tally {
+    /// Adds another world's counts.
+    pub fn add(&mut self, o: &Tally) {
+        for (k, v) in &o.crashes {
+            *self.crashes.entry(*k).or_default() += v;
+        }
+        self.both_at_once += o.both_at_once;
+        self.disk_full += o.disk_full;
+        self.partitions += o.partitions;
+        self.failed_writes += o.failed_writes;
+        self.messages += o.messages;
+        self.dropped += o.dropped;
+        self.events += o.events;
+    }
+}
+
+/// A node of the world.
+pub struct Node {
+    pub name: String,
+    pub key: SecretKey,
+    pub cfg: CoreConfig,
+    pub core: Option<Core>,
+    pub store: SimStore,
+    /// Writes handed to the store's writer, oldest first, not committed yet.
+    jobs: VecDeque<(WriteId, Option<Writes>)>,
+    /// Writes committed whose result has not reached the core.
+    committed: usize,
+    /// A peer's request: which node and its number there.
+    inbound: BTreeMap<InId, (usize, OutId)>,
+    next_in: InId,
+    /// Our requests: to which node.
+    outbound: BTreeMap<OutId, usize>,
+    /// Bumped at every crash: what was in flight to the dead process is dropped.
+    life: u64,
+    /// The next `Due` scheduled.
+    due: Option<u64>,
+    pub restarts: u64,
+}
+
+/// A message between nodes.
+#[derive(Clone, Debug)]
+enum Msg {
+    Request {
+        from: usize,
+        out: OutId,
+        req: Request,
+    },
+    Response {
+        out: OutId,
+        resp: Response,
+    },
+}
+
+#[derive(Clone, Debug)]
+enum Ev {
+    Deliver {
+        to: usize,
+        life: u64,
+        msg: Msg,
+    },
+    /// The requester's request got nothing back in time.
+    Timeout {
+        node: usize,
+        life: u64,
+        out: OutId,
+    },
+    Commit {
+        node: usize,
+        life: u64,
+    },
+    Written {
+        node: usize,
+        life: u64,
+        write: WriteId,
+        result: Result<usize, String>,
+    },
+    Tick {
+        node: usize,
+        life: u64,
+    },
+    Due {
+        node: usize,
+        life: u64,
+    },
+    Connect {
+        a: usize,
+        b: usize,
+    },
+    Restart {
+        node: usize,
+    },
+    DiskOk {
+        node: usize,
+    },
+    Heal {
+        a: usize,
+        b: usize,
+    },
+}
+
+/// Latency of a message, ms.
+const LATENCY: (u64, u64) = (1, 40);
+/// How long a commit takes, ms.
+const COMMIT: (u64, u64) = (1, 8);
+/// A request unanswered for this long fails, ms.
+const TIMEOUT: u64 = 3_000;
+/// The nodes' poll, ms.
+const TICK: u64 = 500;
+/// The longest outage: a crashed node is back within this, ms.
+pub const MAX_OUTAGE: u64 = 1_500;
+
+/// The world.
+pub struct World {
+    pub nodes: Vec<Node>,
+    queue: BinaryHeap<Reverse<(u64, u64, usize)>>,
+    events: Vec<Option<Ev>>,
+    pub now: u64,
+    rng: Stream,
+    seq: u64,
+    faults: Faults,
+    /// Node pairs that can reach each other now.
+    connected: BTreeSet<(usize, usize)>,
+    cut: BTreeSet<(usize, usize)>,
+    /// Nodes that are players (both-at-once crashes pick them).
+    pub players: Vec<usize>,
+    /// Pairs a person keeps connected (`sealed dial <mailbox>`): dialled whenever either
+    /// side (re)starts.
+    pub standing: Vec<(usize, usize)>,
+    /// Crashes are allowed (off while the world settles at the end).
+    pub chaos: bool,
+    pub tally: Tally,
+    /// Replies to commands, by number.
+    pub replies: BTreeMap<CmdId, Result<Answer, NodeError>>,
+    next_cmd: CmdId,
+    /// Everything wrong the world saw while running (§16.4 violations).
+    pub violations: Vec<String>,
+}
+
+fn pair(a: usize, b: usize) -> (usize, usize) {
+    (a.min(b), a.max(b))
+}
+
+/// The address the world gives a node: its key, readable back.
+pub fn addr_of(key: &PeerKey) -> String {
+    format!("/sim/{}", hex::encode(key))
+}
+
+impl World {
+    /// A world of nodes with these names and configurations; `seed` drives everything.
+    pub fn new(seed: u64, faults: Faults, nodes: Vec<(&str, u8, CoreConfig)>) -> World {
+        let rng = Stream::new(
+            &Framed::new("sealed/test/node-sim")
+                .field(&seed.to_le_bytes())
+                .finish(),
+        );
+        let mut w = World {
+            nodes: vec![],
+            queue: BinaryHeap::new(),
+            events: vec![],
+            now: 1_800_000_000_000,
+            rng,
+            seq: 0,
+            faults,
+            connected: BTreeSet::new(),
+            cut: BTreeSet::new(),
+            players: vec![],
+            standing: vec![],
+            chaos: true,
+            tally: Tally::default(),
+            replies: BTreeMap::new(),
+            next_cmd: 0,
+            violations: vec![],
+        };
+        for (name, seed_byte, cfg) in nodes {
+            w.nodes.push(Node {
+                name: name.to_owned(),
+                key: SecretKey::from_seed(&[seed_byte; 32]),
+                cfg,
+                core: None,
+                store: SimStore::default(),
+                jobs: VecDeque::new(),
+                committed: 0,
+                inbound: BTreeMap::new(),
+                next_in: 0,
+                outbound: BTreeMap::new(),
+                life: 0,
+                due: None,
+                restarts: 0,
+            });
+        }
+        for i in 0..w.nodes.len() {
+            w.boot(i);
+        }
+        w
+    }
+
+    fn chance(&mut self, per_mille: u32) -> bool {
+        per_mille > 0 && self.rng.below(1000) < per_mille
+    }
+
+    fn between(&mut self, (lo, hi): (u64, u64)) -> u64 {
+        lo + u64::from(self.rng.below((hi - lo + 1) as u32))
+    }
+
+    fn at(&mut self, t: u64, ev: Ev) {
+        self.seq += 1;
+        self.events.push(Some(ev));
+        self.queue
+            .push(Reverse((t, self.seq, self.events.len() - 1)));
+    }
+
+    /// The key of node `i`.
+    pub fn key(&self, i: usize) -> PeerKey {
+        self.nodes[i].key.public().to_bytes()
+    }
+
+    fn node_of(&self, key: &PeerKey) -> Option<usize> {
+        (0..self.nodes.len()).find(|i| self.key(*i) == *key)
+    }
+
+    fn up(&self, i: usize) -> bool {
+        self.nodes[i].core.is_some()
+    }
+
+    /// Starts node `i` from what its store holds.
+    fn boot(&mut self, i: usize) {
+        let n = &mut self.nodes[i];
+        let seed = Framed::new("sealed/test/node-sim/entropy")
+            .field(&[i as u8])
+            .field(&n.life.to_le_bytes())
+            .finish()
+            .0;
+        let key = SecretKey::from_seed(&n.key.seed());
+        match Core::start(key, n.cfg.clone(), seed, self.now, &n.store) {
+            Ok(core) => n.core = Some(core),
+            Err(e) => self
+                .violations
+                .push(format!("{} did not start: {e}", n.name)),
+        }
+        let life = self.nodes[i].life;
+        let t = self.now + TICK;
+        self.at(t, Ev::Tick { node: i, life });
+        self.drain(i);
+        // Whoever it knows, it dials on its ticks; a standing link a person made is
+        // dialled at once.
+        for (a, b) in self.standing.clone() {
+            if a == i || b == i {
+                let t = self.now + self.between(LATENCY);
+                self.at(t, Ev::Connect { a, b });
+            }
+        }
+    }
+
+    /// Keeps `a` and `b` connected, as a person who dialled one from the other.
+    pub fn link(&mut self, a: usize, b: usize) {
+        self.standing.push((a, b));
+        let t = self.now + self.between(LATENCY);
+        self.at(t, Ev::Connect { a, b });
+    }
+
+    /// Hands node `i` an input and carries out its outputs.
+    pub fn input(&mut self, i: usize, input: Input) {
+        let now = self.now;
+        let n = &mut self.nodes[i];
+        let Some(core) = n.core.as_mut() else { return };
+        core.handle(now, input, &n.store);
+        self.drain(i);
+    }
+
+    /// A command to node `i`; its number, whose reply lands in `replies`.
+    pub fn command(&mut self, i: usize, cmd: Cmd) -> CmdId {
+        let id = self.next_cmd;
+        self.next_cmd += 1;
+        self.input(i, Input::Command { id, cmd });
+        id
+    }
+
+    /// Proposes a game from node `from` to `to` (with a referee or mailbox): the
+    /// command's number.
+    pub fn propose(
+        &mut self,
+        from: usize,
+        to: usize,
+        variant: &str,
+        options: &[(&str, &str)],
+        referee: Option<usize>,
+        mailbox: Option<usize>,
+    ) -> CmdId {
+        let key = |w: &World, i: usize| w.key(i);
+        let args = ProposeArgs {
+            variant: variant.into(),
+            options: options
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            opponent: (
+                key(self, to),
+                mailbox.is_none().then(|| addr_of(&key(self, to))),
+            ),
+            mailbox: mailbox.map(|m| (key(self, m), addr_of(&key(self, m)))),
+            referee: referee.map(|r| (key(self, r), Some(addr_of(&key(self, r))))),
+        };
+        self.command(from, Cmd::Propose(args))
+    }
+
+    fn drain(&mut self, i: usize) {
+        while let Some(out) = self.nodes[i].core.as_mut().and_then(Core::poll_output) {
+            self.output(i, out);
+        }
+        // The next duty that comes due with time alone.
+        if let Some(t) = self.nodes[i].core.as_ref().and_then(Core::due_at)
+            && self.nodes[i].due.is_none_or(|d| t < d)
+        {
+            self.nodes[i].due = Some(t);
+            let life = self.nodes[i].life;
+            self.at(t.max(self.now), Ev::Due { node: i, life });
+        }
+    }
+
+    fn output(&mut self, i: usize, out: Output) {
+        let life = self.nodes[i].life;
+        match out {
+            Output::Write { write, writes } => {
+                let idle = self.nodes[i].jobs.is_empty();
+                self.nodes[i].jobs.push_back((write, Some(writes)));
+                if idle {
+                    let t = self.now + self.between(COMMIT);
+                    self.at(t, Ev::Commit { node: i, life });
+                }
+            }
+            Output::Recover { write } => {
+                let idle = self.nodes[i].jobs.is_empty();
+                self.nodes[i].jobs.push_back((write, None));
+                if idle {
+                    let t = self.now + self.between(COMMIT);
+                    self.at(t, Ev::Commit { node: i, life });
+                }
+            }
+            Output::Send { peer, id, req } => {
+                let Some(to) = self.node_of(&peer) else {
+                    return;
+                };
+
+                self.nodes[i].outbound.insert(id, to);
+                let timeout = self.now + TIMEOUT;
+                self.at(
+                    timeout,
+                    Ev::Timeout {
+                        node: i,
+                        life,
+                        out: id,
+                    },
+                );
+                let to_life = self.nodes[to].life;
+                self.send(
+                    i,
+                    to,
+                    to_life,
+                    Msg::Request {
+                        from: i,
+                        out: id,
+                        req,
+                    },
+                );
+            }
+            Output::Respond { id, resp } => {
+                let Some((to, out)) = self.nodes[i].inbound.remove(&id) else {
+                    return;
+                };
+                let to_life = self.nodes[to].life;
+                self.send(i, to, to_life, Msg::Response { out, resp });
+            }
+            Output::Dial { peer, .. } => {
+                let Some(to) = self.node_of(&peer) else {
+                    return;
+                };
+                if self.up(to)
+                    && !self.cut.contains(&pair(i, to))
+                    && !self.connected.contains(&pair(i, to))
+                {
+                    let t = self.now + self.between(LATENCY);
+                    self.at(t, Ev::Connect { a: i, b: to });
+                }
+            }
+            Output::Reply { id, result } => {
+                self.replies.insert(id, result);
+            }
+        }
+    }
+
+    /// Puts a message on the wire (lost, duplicated or delayed as the faults say).
+    fn send(&mut self, from: usize, to: usize, life: u64, msg: Msg) {
+        self.tally.messages += 1;
+        if !self.connected.contains(&pair(from, to)) || self.chance(self.faults.drop) {
+            self.tally.dropped += 1;
+            return;
+        }
+        let copies = if self.chance(self.faults.dup) { 2 } else { 1 };
+        for _ in 0..copies {
+            let t = self.now + self.between(LATENCY);
+            self.at(
+                t,
+                Ev::Deliver {
+                    to,
+                    life,
+                    msg: msg.clone(),
+                },
+            );
+        }
+    }
+
+    /// Runs until every game in `games` is done on every node of `seats` and nothing is
+    /// in flight, or until `until` (virtual ms from now). Returns whether it settled.
+    pub fn run(&mut self, until: u64, done: &dyn Fn(&World) -> bool) -> bool {
+        let end = self.now + until;
+        while let Some(Reverse((t, _, idx))) = self.queue.pop() {
+            if t > end {
+                self.queue.push(Reverse((t, 0, idx)));
+                return false;
+            }
+            self.now = self.now.max(t);
+            let Some(ev) = self.events[idx].take() else {
+                continue;
+            };
+            self.tally.events += 1;
+            let node = self.event(ev);
+            if let Some(i) = node {
+                self.chaos_after(i);
+            }
+            if done(self) {
+                return true;
+            }
+        }
+        done(self)
+    }
+
+    /// One event; the node it happened at, if any.
+    fn event(&mut self, ev: Ev) -> Option<usize> {
+        match ev {
+            Ev::Deliver { to, life, msg } => {
+                if self.nodes[to].life != life || !self.up(to) {
+                    return None;
+                }
+                match msg {
+                    Msg::Request { from, out, req } => {
+                        if !self.connected.contains(&pair(from, to)) {
+                            return None;
+                        }
+                        let id = self.nodes[to].next_in;
+                        self.nodes[to].next_in += 1;
+                        self.nodes[to].inbound.insert(id, (from, out));
+                        let peer = self.key(from);
+                        let carried = carried(&req);
+                        let input = match req {
+                            Request::Introduce { game, addrs } => Input::Introduced {
+                                peer,
+                                id,
+                                game,
+                                addrs: addrs.iter().map(|a| read_addr(a)).collect(),
+                            },
+                            req => Input::Request { peer, id, req },
+                        };
+                        self.input(to, input);
+                        self.check_seen(to, &carried);
+                    }
+                    Msg::Response { out, resp } => {
+                        self.nodes[to].outbound.remove(&out)?;
+
+                        let carried = carried_resp(&resp);
+                        self.input(to, Input::Response { id: out, resp });
+                        self.check_seen(to, &carried);
+                    }
+                }
+                Some(to)
+            }
+            Ev::Timeout { node, life, out } => {
+                if self.nodes[node].life != life || self.nodes[node].outbound.remove(&out).is_none()
+                {
+                    return None;
+                }
+                self.input(node, Input::RequestFailed { id: out });
+                Some(node)
+            }
+            Ev::Commit { node, life } => {
+                if self.nodes[node].life != life {
+                    return None;
+                }
+                let (write, job) = self.nodes[node].jobs.pop_front()?;
+                let result = match job {
+                    Some(w) => self.nodes[node].store.commit(&w),
+                    None => self.nodes[node].store.recover(),
+                };
+
+                if result.is_err() {
+                    self.tally.failed_writes += 1;
+                }
+                self.nodes[node].committed += 1;
+                // The result reaches the core a moment later: a crash in between loses
+                // nothing durable, and nothing the write allowed was sent.
+                let t = self.now + 1;
+                self.at(
+                    t,
+                    Ev::Written {
+                        node,
+                        life,
+                        write,
+                        result,
+                    },
+                );
+                if !self.nodes[node].jobs.is_empty() {
+                    let t = self.now + self.between(COMMIT);
+                    self.at(t, Ev::Commit { node, life });
+                }
+                Some(node)
+            }
+            Ev::Written {
+                node,
+                life,
+                write,
+                result,
+            } => {
+                if self.nodes[node].life != life {
+                    return None;
+                }
+                self.nodes[node].committed = self.nodes[node].committed.saturating_sub(1);
+                self.input(node, Input::Written { write, result });
+                Some(node)
+            }
+            Ev::Tick { node, life } => {
+                if self.nodes[node].life != life {
+                    return None;
+                }
+                self.input(node, Input::Tick);
+                let t = self.now + TICK;
+                self.at(t, Ev::Tick { node, life });
+                Some(node)
+            }
+            Ev::Due { node, life } => {
+                if self.nodes[node].life != life {
+                    return None;
+                }
+                self.nodes[node].due = None;
+                self.input(node, Input::Due);
+                Some(node)
+            }
+            Ev::Connect { a, b } => {
+                if !self.up(a) || !self.up(b) || self.cut.contains(&pair(a, b)) {
+                    return None;
+                }
+                if self.connected.insert(pair(a, b)) {
+                    let (ka, kb) = (self.key(a), self.key(b));
+                    self.input(
+                        a,
+                        Input::Connected {
+                            peer: kb,
+                            addr: Some(addr_of(&kb)),
+                        },
+                    );
+                    self.input(
+                        b,
+                        Input::Connected {
+                            peer: ka,
+                            addr: None,
+                        },
+                    );
+                    // What identify tells each side: the other's listen address.
+                    self.input(
+                        b,
+                        Input::Learned {
+                            peer: ka,
+                            addrs: vec![addr_of(&ka)],
+                        },
+                    );
+                }
+                None
+            }
+            Ev::Restart { node } => {
+                if !self.up(node) {
+                    self.nodes[node].restarts += 1;
+                    self.boot(node);
+                }
+                None
+            }
+            Ev::DiskOk { node } => {
+                self.nodes[node].store.full = false;
+                None
+            }
+            Ev::Heal { a, b } => {
+                self.cut.remove(&pair(a, b));
+                None
+            }
+        }
+    }
+
+    /// After an event at node `i`: perhaps a crash there (both players, now and then),
+    /// a full disk, or a partition.
+    fn chaos_after(&mut self, i: usize) {
+        if !self.chaos {
+            return;
+        }
+        if self.chance(self.faults.crash) {
+            if self.players.contains(&i) && self.chance(self.faults.both) {
+                self.tally.both_at_once += 1;
+                for p in self.players.clone() {
+                    self.crash(p);
+                }
+            } else {
+                self.crash(i);
+            }
+        }
+        if self.chance(self.faults.full) {
+            self.tally.disk_full += 1;
+            self.nodes[i].store.full = true;
+            let t = self.now + self.between((100, MAX_OUTAGE));
+            self.at(t, Ev::DiskOk { node: i });
+        }
+        if self.chance(self.faults.partition) {
+            let j = self.rng.below(self.nodes.len() as u32) as usize;
+            if j != i {
+                self.tally.partitions += 1;
+                self.cut.insert(pair(i, j));
+                self.disconnect(i, j);
+                let t = self.now + self.between((100, MAX_OUTAGE));
+                self.at(t, Ev::Heal { a: i, b: j });
+            }
+        }
+    }
+
+    fn disconnect(&mut self, a: usize, b: usize) {
+        if self.connected.remove(&pair(a, b)) {
+            let (ka, kb) = (self.key(a), self.key(b));
+            self.input(a, Input::Disconnected { peer: kb });
+            self.input(b, Input::Disconnected { peer: ka });
+        }
+    }
+
+    /// Crashes node `i` where it stands: its core is gone, what its store had not
+    /// committed is lost, and it comes back within [`MAX_OUTAGE`].
+    pub fn crash(&mut self, i: usize) {
+        if !self.up(i) {
+            return;
+        }
+        let n = &self.nodes[i];
+        let point = if n.core.as_ref().is_some_and(|c| c.writes_in_flight() >= 2) {
+            CrashPoint::ManyGames
+        } else if !n.jobs.is_empty() {
+            CrashPoint::WriteBegun
+        } else if n.committed > 0 {
+            CrashPoint::CommittedNotSent
+        } else {
+            CrashPoint::Idle
+        };
+        *self.tally.crashes.entry(point).or_default() += 1;
+        let n = &mut self.nodes[i];
+        n.core = None;
+        // The process that comes back opens the file anew (redb's latch is per open).
+        n.store.reopen();
+        n.jobs.clear();
+        n.committed = 0;
+        n.inbound.clear();
+        n.outbound.clear();
+        n.due = None;
+        n.life += 1;
+        for j in 0..self.nodes.len() {
+            if j != i && self.connected.remove(&pair(i, j)) {
+                let k = self.key(i);
+                self.input(j, Input::Disconnected { peer: k });
+            }
+        }
+        let t = self.now + self.between((10, MAX_OUTAGE));
+        self.at(t, Ev::Restart { node: i });
+    }
+
+    /// §16.4: a private log's envelope is taken by a seat outside its audience (its
+    /// table or its store hold it) only once the game is over in that seat's view, and
+    /// never by a mailbox.
+    fn check_seen(
+        &mut self,
+        to: usize,
+        carried: &[(sealed_node::core::GameId, sealed_protocol::ids::ChainId)],
+    ) {
+        for (game, chain) in carried {
+            if chain.log.is_public() {
+                continue;
+            }
+            let stored = self.nodes[to]
+                .store
+                .all_envelopes(game)
+                .iter()
+                .filter_map(|b| {
+                    sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
+                        b,
+                        sealed_protocol::wire::MAX_MESSAGE,
+                    )
+                    .ok()
+                })
+                .any(|e| e.unsigned.at().chain == *chain);
+            let Some(core) = self.nodes[to].core.as_ref() else {
+                return;
+            };
+            match core.sees(game, *chain) {
+                Some(false) if stored || core.holds(game, *chain) => self.violations.push(format!(
+                    "{} took {chain:?} of game {} before the game was over in its view",
+                    self.nodes[to].name,
+                    hex::encode(&game[..4])
+                )),
+                None if self.nodes[to].cfg.mailbox && stored => self.violations.push(format!(
+                    "the mailbox {} stored a private envelope",
+                    self.nodes[to].name
+                )),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The (game, chain) of every envelope a request carries.
+fn carried(req: &Request) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+    match req {
+        Request::Push { envelopes, .. } | Request::Offer { envelopes, .. } => chains(envelopes),
+        Request::PushMany { games } => games.iter().flat_map(|(_, e)| chains(e)).collect(),
+        _ => vec![],
+    }
+}
+
+fn carried_resp(
+    resp: &Response,
+) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+    match resp {
+        Response::Envelopes(e) => chains(e),
+        Response::Behind { envelopes, .. } => {
+            envelopes.iter().flat_map(|(_, e)| chains(e)).collect()
+        }
+        _ => vec![],
+    }
+}
+
+fn chains(envs: &[Vec<u8>]) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+    envs.iter()
+        .filter_map(|b| {
+            let e: sealed_protocol::envelope::Envelope =
+                sealed_protocol::wire::decode(b, sealed_protocol::wire::MAX_MESSAGE).ok()?;
+            Some((e.unsigned.game.0.0, e.unsigned.at().chain))
+        })
+        .collect()
+}
+
+/// A world address read back into the key it names.
+fn read_addr(a: &str) -> Option<(PeerKey, String)> {
+    let hex_key = a.strip_prefix("/sim/")?;
+    let key: PeerKey = hex::decode(hex_key).ok()?.try_into().ok()?;
+    Some((key, a.to_owned()))
+}
