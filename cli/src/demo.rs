@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use sealed_node::{ActorConfig, Home, ProposeArgs};
+use sealed_node::{Home, NodeConfig, ProposeArgs};
 
 use crate::output;
 
@@ -54,21 +54,23 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
         let home = Home::at(dir.join("home"));
         home.init(&format!("bot {}", i + 1))
             .map_err(|e| e.to_string())?;
-        let mut cfg = ActorConfig::default();
+        let mut cfg = NodeConfig::default();
         cfg.net.mdns = false;
         cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().map_err(|e| format!("{e}"))?];
         // A referee's duties come due with time: look often.
         cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
         cfg.bots = true;
         cfg.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
-        let (node, _task) = sealed_node::start(&home, cfg).await?;
+        let (node, _task) = sealed_node::start(&home, cfg)
+            .await
+            .map_err(|e| e.to_string())?;
         nodes.push(node);
     }
     let started = Instant::now();
     let mut addrs = vec![];
     for n in &nodes[1..] {
         let a: sealed_node::Multiaddr = loop {
-            if let Some(a) = n.info().await?.addrs.first() {
+            if let Some(a) = n.info().await.map_err(|e| e.to_string())?.addrs.first() {
                 break a.parse().map_err(|e| format!("{e}"))?;
             }
             if started.elapsed() > Duration::from_secs(10) {
@@ -88,7 +90,8 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
             mailbox: None,
             referee,
         })
-        .await?;
+        .await
+        .map_err(|e| e.to_string())?;
     output::stdout(&format!("game      {game}\nvariant   {variant}\n"));
     loop {
         // The second node knows the game once the proposal has reached it.
@@ -109,13 +112,16 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let bytes = nodes[0].transcript(&game).await?;
+    let bytes = nodes[0]
+        .transcript(&game)
+        .await
+        .map_err(|e| e.to_string())?;
     for n in &nodes[1..] {
-        if bytes != n.transcript(&game).await? {
+        if bytes != n.transcript(&game).await.map_err(|e| e.to_string())? {
             return Err("the nodes hold different transcripts".into());
         }
     }
-    let board = nodes[0].show_text(&game).await?;
+    let board = nodes[0].show_text(&game).await.map_err(|e| e.to_string())?;
     for n in &nodes {
         let _ = n.shutdown().await;
     }

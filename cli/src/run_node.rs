@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use sealed_node::{ActorConfig, Home};
+use sealed_node::{Home, NodeConfig};
 
 use crate::output;
 
@@ -41,7 +41,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         }
     };
     runtime.block_on(async move {
-        let mut cfg = ActorConfig::default();
+        let mut cfg = NodeConfig::default();
         cfg.net.mdns = !args.no_mdns;
         cfg.net.relay_server = args.relay;
         cfg.mailbox = args.mailbox;
@@ -63,7 +63,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         let (node, task) = match sealed_node::start(home, cfg).await {
             Ok(n) => n,
             Err(e) => {
-                output::error(&e);
+                output::error(&e.to_string());
                 return 2;
             }
         };

@@ -24,7 +24,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use sealed_node::{ActorConfig, GameSummary, Home, NodeHandle, ProposeArgs, start};
+use sealed_node::{GameSummary, Home, NodeConfig, NodeHandle, ProposeArgs, start};
 
 /// Games by default; `SEALED_BENCH_GAMES` overrides.
 const DEFAULT_GAMES: usize = 1000;
@@ -50,8 +50,8 @@ const STALL: Duration = Duration::from_secs(10);
 /// its opening, coin reveal with the opening deal, deal-seed reveal and two closes.
 const DUEL_ENVELOPES: usize = 2 * 9 + 2 * (9 - 3) + 2 * 5;
 
-fn cfg() -> ActorConfig {
-    let mut c = ActorConfig::default();
+fn cfg() -> NodeConfig {
+    let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     c.bots = false;

@@ -12,6 +12,8 @@
 //! prints each time; the ratios store/memory are printed as `serve:` lines.
 //! `cargo bench -p sealed-node --bench serve`.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
@@ -20,7 +22,6 @@ use sealed_node::store::Store;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::Action;
 
 fn key(seat: u8) -> SecretKey {
     SecretKey::from_seed(&[seat + 1; 32])
@@ -45,26 +46,7 @@ fn played_game() -> Vec<Box<dyn Table>> {
     let mut tables: Vec<Box<dyn Table>> = (0..2u8)
         .map(|s| table::open(terms.clone(), key(s), [s + 9; 32], 1).expect("a table"))
         .collect();
-    let mut pick = 7u64;
-    for step in 0..100_000u64 {
-        let mut moved = false;
-        for i in 0..2 {
-            let out: Vec<_> = std::iter::from_fn(|| tables[i].poll_action()).collect();
-            for a in out {
-                if let Action::Send { env, .. } = a {
-                    let _ = tables[1 - i].handle_envelope(&env.bytes, step);
-                    moved = true;
-                }
-            }
-            pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
-            if let Some(cmd) = tables[i].bot_action(pick >> 33) {
-                moved |= tables[i].handle_command(cmd, step).is_ok();
-            }
-        }
-        if !moved && tables.iter().all(|t| t.is_done()) {
-            break;
-        }
-    }
+    common::play_out(&mut tables, 7, 100_000);
     tables
 }
 

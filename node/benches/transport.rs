@@ -38,7 +38,7 @@ use tokio::runtime::Runtime;
 use sealed_node::net::keypair;
 use sealed_node::store::Store;
 use sealed_node::sync::{PROTOCOL, Request, Response, SyncCodec};
-use sealed_node::{ActorConfig, Home, NodeHandle, ProposeArgs, start};
+use sealed_node::{Home, NodeConfig, NodeHandle, ProposeArgs, start};
 
 /// About the size of a signed envelope carrying one act.
 const ENVELOPE: usize = 256;
@@ -191,8 +191,8 @@ struct Sealed {
     _homes: [tempfile::TempDir; 2],
 }
 
-fn node_cfg() -> ActorConfig {
-    let mut c = ActorConfig::default();
+fn node_cfg() -> NodeConfig {
+    let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     c.bots = false;
@@ -335,7 +335,7 @@ impl Sealed {
         // is no action (parsing never changes a game).
         let elapsed = loop {
             match other.act(&game, "", Some(ply + 1)).await {
-                Err(e) if e.contains("nothing sent") => tokio::task::yield_now().await,
+                Err(sealed_node::core::NodeError::Moved { .. }) => tokio::task::yield_now().await,
                 _ => break start.elapsed(),
             }
         };

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
+use crate::core::NodeError;
 use crate::handle::NodeHandle;
 use crate::shell::ProposeArgs;
 
@@ -159,11 +160,11 @@ pub async fn serve(listener: tokio::net::UnixListener, node: NodeHandle) -> std:
 }
 
 async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
-    let r: Result<Value, String> = match req {
+    let r: Result<Value, NodeError> = match req {
         ControlRequest::Info => node.info().await.map(|i| json!(i)),
         ControlRequest::Dial { addr } => match addr.parse() {
             Ok(a) => node.dial(a).await.map(|()| Value::Null),
-            Err(e) => Err(format!("{addr:?}: {e}")),
+            Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
         },
         ControlRequest::New {
             variant,
@@ -172,12 +173,15 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             mailbox,
             referee,
         } => {
-            let peer = peer.parse().map_err(|e| format!("peer {peer:?}: {e}"));
+            let address = |what: &str, a: &str, e: libp2p::multiaddr::Error| {
+                NodeError::Address(format!("{what} {a:?}: {e}"))
+            };
+            let peer = peer.parse().map_err(|e| address("peer", &peer, e));
             let mailbox = mailbox
-                .map(|m| m.parse().map_err(|e| format!("mailbox {m:?}: {e}")))
+                .map(|m| m.parse().map_err(|e| address("mailbox", &m, e)))
                 .transpose();
             let referee = referee
-                .map(|m| m.parse().map_err(|e| format!("referee {m:?}: {e}")))
+                .map(|m| m.parse().map_err(|e| address("referee", &m, e)))
                 .transpose();
             match (peer, mailbox, referee) {
                 (Ok(peer), Ok(mailbox), Ok(referee)) => node
@@ -206,7 +210,7 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                 .svg(&game)
                 .await
                 .map(|s| s.map_or(Value::Null, Value::String)),
-            other => Err(format!("no format {other:?}")),
+            other => Err(NodeError::Refused(format!("no format {other:?}"))),
         },
         ControlRequest::Transcript { game } => node
             .transcript(&game)
@@ -226,14 +230,14 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             node.bot(game.as_deref(), on).await.map(|()| Value::Null)
         }
         ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
-        // The points live in this process, not in the actor.
-        ControlRequest::Failpoint { name, actions } => {
-            crate::faults::configure(&name, &actions).map(|()| Value::Null)
-        }
+        // The points live in this process, not in the core.
+        ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)
+            .map(|()| Value::Null)
+            .map_err(NodeError::Refused),
     };
     match r {
         Ok(v) => json!({ "ok": v }),
-        Err(e) => json!({ "error": e }),
+        Err(e) => json!({ "error": e.to_string() }),
     }
 }
 

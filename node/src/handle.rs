@@ -4,9 +4,9 @@
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::core::{Answer, Cmd, GameSummary};
+use crate::core::{Answer, Cmd, GameSummary, NodeError};
 use crate::home::Home;
-use crate::shell::{ActorConfig, Info, Msg, ProposeArgs, Reply, Shell};
+use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
 use crate::store::Store;
 
 /// A running node.
@@ -18,10 +18,10 @@ pub struct NodeHandle {
 /// Starts a node from a home folder: its key, its store (every game rebuilt from it).
 pub async fn start(
     home: &Home,
-    cfg: ActorConfig,
-) -> Result<(NodeHandle, tokio::task::JoinHandle<()>), String> {
-    let key = home.key().map_err(|e| e.to_string())?;
-    let store = Store::open(&home.store_path()).map_err(|e| e.to_string())?;
+    cfg: NodeConfig,
+) -> Result<(NodeHandle, tokio::task::JoinHandle<()>), StartError> {
+    let key = home.key().map_err(StartError::Key)?;
+    let store = Store::open(&home.store_path()).map_err(StartError::Store)?;
     let shell = Shell::new(key, store, cfg)?;
     // Bounded: a flood of commands waits instead of growing memory.
     let (tx, rx) = mpsc::channel(64);
@@ -30,39 +30,39 @@ pub async fn start(
 }
 
 /// An answer that is not the one a command gives: a bug between handle and core.
-fn unexpected(a: Answer) -> String {
-    format!("the node answered {a:?}")
+fn unexpected(a: Answer) -> NodeError {
+    NodeError::Unexpected(format!("{a:?}"))
 }
 
 impl NodeHandle {
-    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Msg) -> Result<T, String> {
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Msg) -> Result<T, NodeError> {
         let (tx, rx) = oneshot::channel();
         self.tx
             .send(make(tx))
             .await
-            .map_err(|_| "the node has stopped".to_string())?;
-        rx.await.map_err(|_| "the node has stopped".to_string())?
+            .map_err(|_| NodeError::Stopped)?;
+        rx.await.map_err(|_| NodeError::Stopped)?
     }
 
-    async fn core(&self, cmd: Cmd) -> Result<Answer, String> {
+    async fn core(&self, cmd: Cmd) -> Result<Answer, NodeError> {
         self.ask(|r| Msg::Core(cmd, r)).await
     }
 
-    async fn done(&self, cmd: Cmd) -> Result<(), String> {
+    async fn done(&self, cmd: Cmd) -> Result<(), NodeError> {
         match self.core(cmd).await? {
             Answer::Done => Ok(()),
             a => Err(unexpected(a)),
         }
     }
 
-    async fn maybe_text(&self, cmd: Cmd) -> Result<Option<String>, String> {
+    async fn maybe_text(&self, cmd: Cmd) -> Result<Option<String>, NodeError> {
         match self.core(cmd).await? {
             Answer::MaybeText(t) => Ok(t),
             a => Err(unexpected(a)),
         }
     }
 
-    async fn text(&self, cmd: Cmd) -> Result<String, String> {
+    async fn text(&self, cmd: Cmd) -> Result<String, NodeError> {
         match self.core(cmd).await? {
             Answer::Text(t) => Ok(t),
             a => Err(unexpected(a)),
@@ -70,17 +70,17 @@ impl NodeHandle {
     }
 
     /// Peer id and addresses.
-    pub async fn info(&self) -> Result<Info, String> {
+    pub async fn info(&self) -> Result<Info, NodeError> {
         self.ask(Msg::Info).await
     }
 
     /// Dials an address.
-    pub async fn dial(&self, addr: Multiaddr) -> Result<(), String> {
+    pub async fn dial(&self, addr: Multiaddr) -> Result<(), NodeError> {
         self.ask(|r| Msg::Dial(addr, r)).await
     }
 
     /// Proposes a game; returns its id (hex) once the proposal is durable and offered.
-    pub async fn propose(&self, args: ProposeArgs) -> Result<String, String> {
+    pub async fn propose(&self, args: ProposeArgs) -> Result<String, NodeError> {
         match self.ask(|r| Msg::Propose(args, r)).await? {
             Answer::Game(id) => Ok(id),
             a => Err(unexpected(a)),
@@ -88,17 +88,22 @@ impl NodeHandle {
     }
 
     /// Accepts an invitation.
-    pub async fn accept(&self, game: &str) -> Result<(), String> {
+    pub async fn accept(&self, game: &str) -> Result<(), NodeError> {
         self.done(Cmd::Accept(game.to_owned())).await
     }
 
     /// Declines an invitation.
-    pub async fn decline(&self, game: &str) -> Result<(), String> {
+    pub async fn decline(&self, game: &str) -> Result<(), NodeError> {
         self.done(Cmd::Decline(game.to_owned())).await
     }
 
     /// Makes an action in the game's notation.
-    pub async fn act(&self, game: &str, text: &str, expect: Option<usize>) -> Result<(), String> {
+    pub async fn act(
+        &self,
+        game: &str,
+        text: &str,
+        expect: Option<usize>,
+    ) -> Result<(), NodeError> {
         self.done(Cmd::Act {
             game: game.to_owned(),
             text: text.to_owned(),
@@ -108,7 +113,7 @@ impl NodeHandle {
     }
 
     /// Every game.
-    pub async fn games(&self) -> Result<Vec<GameSummary>, String> {
+    pub async fn games(&self) -> Result<Vec<GameSummary>, NodeError> {
         match self.core(Cmd::Games).await? {
             Answer::Summaries(g) => Ok(g),
             a => Err(unexpected(a)),
@@ -116,7 +121,7 @@ impl NodeHandle {
     }
 
     /// A game as JSON.
-    pub async fn show(&self, game: &str) -> Result<serde_json::Value, String> {
+    pub async fn show(&self, game: &str) -> Result<serde_json::Value, NodeError> {
         match self.core(Cmd::Show(game.to_owned())).await? {
             Answer::Json(v) => Ok(v),
             a => Err(unexpected(a)),
@@ -124,17 +129,17 @@ impl NodeHandle {
     }
 
     /// A game as text.
-    pub async fn show_text(&self, game: &str) -> Result<String, String> {
+    pub async fn show_text(&self, game: &str) -> Result<String, NodeError> {
         self.text(Cmd::ShowText(game.to_owned())).await
     }
 
     /// A game's board as SVG.
-    pub async fn svg(&self, game: &str) -> Result<Option<String>, String> {
+    pub async fn svg(&self, game: &str) -> Result<Option<String>, NodeError> {
         self.maybe_text(Cmd::Svg(game.to_owned())).await
     }
 
     /// A game's transcript file (what the store holds).
-    pub async fn transcript(&self, game: &str) -> Result<Vec<u8>, String> {
+    pub async fn transcript(&self, game: &str) -> Result<Vec<u8>, NodeError> {
         match self.core(Cmd::Transcript(game.to_owned())).await? {
             Answer::Bytes(b) => Ok(b),
             a => Err(unexpected(a)),
@@ -142,22 +147,22 @@ impl NodeHandle {
     }
 
     /// A game's score text.
-    pub async fn score(&self, game: &str) -> Result<Option<String>, String> {
+    pub async fn score(&self, game: &str) -> Result<Option<String>, NodeError> {
         self.maybe_text(Cmd::Score(game.to_owned())).await
     }
 
     /// A game as PGN, for the games played on a chess board.
-    pub async fn pgn(&self, game: &str) -> Result<Option<String>, String> {
+    pub async fn pgn(&self, game: &str) -> Result<Option<String>, NodeError> {
         self.maybe_text(Cmd::Pgn(game.to_owned())).await
     }
 
     /// A game as armored mail.
-    pub async fn mail_export(&self, game: &str) -> Result<String, String> {
+    pub async fn mail_export(&self, game: &str) -> Result<String, NodeError> {
         self.text(Cmd::MailExport(game.to_owned())).await
     }
 
     /// Imports armored mail; the games it touched, once what it carried is durable.
-    pub async fn mail_import(&self, text: &str) -> Result<Vec<String>, String> {
+    pub async fn mail_import(&self, text: &str) -> Result<Vec<String>, NodeError> {
         match self.core(Cmd::MailImport(text.to_owned())).await? {
             Answer::Games(g) => Ok(g),
             a => Err(unexpected(a)),
@@ -165,12 +170,12 @@ impl NodeHandle {
     }
 
     /// Lets a bot decide in one game, or in all.
-    pub async fn bot(&self, game: Option<&str>, on: bool) -> Result<(), String> {
+    pub async fn bot(&self, game: Option<&str>, on: bool) -> Result<(), NodeError> {
         self.done(Cmd::Bot(game.map(str::to_owned), on)).await
     }
 
     /// Stops the node.
-    pub async fn shutdown(&self) -> Result<(), String> {
+    pub async fn shutdown(&self) -> Result<(), NodeError> {
         self.ask(Msg::Shutdown).await
     }
 }

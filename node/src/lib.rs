@@ -21,4 +21,4 @@ pub use handle::{NodeHandle, start};
 pub use home::Home;
 /// Peer addresses, as the node takes them.
 pub use libp2p::Multiaddr;
-pub use shell::{ActorConfig, Info, ProposeArgs};
+pub use shell::{Info, NodeConfig, ProposeArgs, StartError};

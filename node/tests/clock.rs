@@ -76,7 +76,10 @@ async fn a_malformed_time_control_is_refused_before_anything_is_sent() {
         let err = propose(&a.h, "duel", &[(k, v)], peer.clone())
             .await
             .unwrap_err();
-        assert!(err.contains(why), "{k}={v}: {err}");
+        assert!(
+            matches!(&err, sealed_node::core::NodeError::Proposal(e) if e.contains(why)),
+            "{k}={v}: {err:?}"
+        );
     }
     assert!(a.h.games().await.unwrap().is_empty());
     assert!(b.h.games().await.unwrap().is_empty());

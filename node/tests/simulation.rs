@@ -15,7 +15,7 @@
 
 mod sim;
 
-use sealed_node::core::{Answer, CoreConfig, Durable, GameId, Halt, NodeError};
+use sealed_node::core::{Answer, CoreConfig, Durable, GameId, Halt, NodeError, Windows};
 use sim::{Faults, World};
 
 const VARIANTS: [&str; 5] = ["duel", "cardmate", "chex", "tempete", "stallmate"];
@@ -56,12 +56,18 @@ fn games_of(w: &World) -> Vec<GameId> {
 
 /// One seed: a world, a game, the chaos, then the checks. Err says what broke.
 fn run(seed: u64, faults: Faults) -> Result<Run, String> {
+    run_with(seed, faults, Windows::default())
+}
+
+/// [`run`] with durability windows opened on purpose in every node.
+fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> {
     let variant = VARIANTS[(seed % 5) as usize];
     let refereed = variant == "stallmate";
     let mailbox = !refereed && seed.is_multiple_of(3);
     let player = |bots: bool| CoreConfig {
         bots,
         bot_seed: seed,
+        windows,
         // Finished games stay in memory: the checks read them there.
         idle_unload_ms: u64::MAX / 2,
         ..CoreConfig::default()
@@ -319,4 +325,58 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
         failures.len(),
     );
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Each durability window of the node before (issue 13's), opened on purpose in the new
+/// core, is found by the simulation within a few seeds: a fault against an honest seat,
+/// seats that disagree, or a game that never ends. So the simulation would have found
+/// them, and a window reopened by a later change would not go unseen.
+#[test]
+fn each_window_opened_on_purpose_is_found() {
+    let windows = [
+        (
+            "send before durable",
+            Windows {
+                send_before_durable: true,
+                ..Windows::default()
+            },
+        ),
+        (
+            "serve from memory after a failed write",
+            Windows {
+                serve_from_memory: true,
+                ..Windows::default()
+            },
+        ),
+        (
+            "an offer of a game only the store knows is a new invitation",
+            Windows {
+                forget_index: true,
+                ..Windows::default()
+            },
+        ),
+    ];
+    let only = std::env::var("SEALED_SIM_WINDOW").ok();
+    for (name, w) in windows {
+        if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
+        }
+        let found = (0..400u64).find_map(|seed| {
+            let began = std::time::Instant::now();
+            let r = run_with(seed, Faults::hostile(), w);
+            if std::env::var("SIM_DEBUG").is_ok() {
+                eprintln!(
+                    "{name}: seed {seed}: {} in {:?}",
+                    r.is_ok(),
+                    began.elapsed()
+                );
+            }
+            r.err().map(|e| (seed, e))
+        });
+        let Some((seed, why)) = found else {
+            panic!("window {name:?}: no seed of 400 found it");
+        };
+        let why: String = why.chars().take(300).collect();
+        eprintln!("window {name:?}: found by seed {seed}: {why}");
+    }
 }

@@ -150,11 +150,11 @@ impl Core {
         store: &dyn Durable,
     ) -> Result<Loaded, String> {
         let id = record.id;
-        let terms = Terms::parse(&record.terms).map_err(|e| format!("its terms: {e}"))?;
         let over = matches!(record.status, GameStatus::Finished | GameStatus::Declined);
         if over && !wake && record.seat.is_some() {
-            return Ok(Loaded::Dormant(Dormant { record, terms }));
+            return Ok(Loaded::Dormant(Dormant::new(record)));
         }
+        let terms = Terms::parse(&record.terms).map_err(|e| format!("its terms: {e}"))?;
         let envelopes = store
             .envelopes(&id)
             .map_err(|e| format!("its envelopes: {e}"))?;
@@ -305,13 +305,9 @@ impl Core {
         for id in idle {
             if let Some(p) = self.games.played.remove(&id) {
                 let terms = p.table.terms().clone();
-                self.games.dormant.insert(
-                    id,
-                    Dormant {
-                        record: p.record,
-                        terms,
-                    },
-                );
+                self.games
+                    .dormant
+                    .insert(id, Dormant::with_terms(p.record, terms));
             }
         }
     }
@@ -379,6 +375,15 @@ impl Core {
     /// Sends a step on its way: its write now, the rest once the write is durable. With
     /// a write of the game in flight, it waits for it and goes with the next.
     pub(super) fn stage(&mut self, id: GameId, step: Step, store: &dyn Durable) {
+        let mut step = step;
+        if self.cfg.windows.send_before_durable {
+            // Window open on purpose: what is signed leaves before it is stored.
+            let early = Step {
+                sends: std::mem::take(&mut step.sends),
+                ..Step::default()
+            };
+            self.release(id, early, 0, store);
+        }
         if self.in_flight.contains_key(&id) {
             self.next_step.entry(id).or_default().merge(step);
             return;
@@ -441,6 +446,13 @@ impl Core {
         match result {
             Ok(new) => {
                 self.release(id, step, new, store);
+                if let Some(next) = self.next_step.remove(&id) {
+                    self.stage(id, next, store);
+                }
+                self.flush_exports(id);
+            }
+            Err(_) if self.cfg.windows.serve_from_memory => {
+                // Window open on purpose: the table goes on as if the write had worked.
                 if let Some(next) = self.next_step.remove(&id) {
                     self.stage(id, next, store);
                 }

@@ -1,6 +1,6 @@
 //! Why a command was refused, saying whose fault it is: the person's (a game that does
 //! not exist, a move the rules refuse), the store's (a write failed), the game's state
-//! (set aside), or a peer's (an address that names nobody).
+//! (set aside), an address's, or the node's own (stopped, or a bug).
 
 /// Why a game the node knows is set aside: nothing is signed, sent or served for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,4 +74,14 @@ pub enum NodeError {
     /// The store failed (the disk's): nothing was sent.
     #[error("the store cannot be used ({0}): nothing was sent")]
     Store(String),
+    /// An address that cannot be used as given (the person's).
+    #[error("{0}")]
+    Address(String),
+    /// The node stopped before it answered (the node's: shut down or crashed).
+    #[error("the node has stopped")]
+    Stopped,
+    /// The node answered with what another command gives: a bug between the handle
+    /// and the core.
+    #[error("the node answered {0}")]
+    Unexpected(String),
 }

@@ -68,7 +68,36 @@ impl Relayed {
 /// A finished (or declined) game that is only in the store until asked for.
 pub(super) struct Dormant {
     pub(super) record: GameRecord,
-    pub(super) terms: Terms,
+    /// Its terms, read when first needed (a peer asks for the game): reading them checks
+    /// the proposal's signature, which at start would cost every finished game ever
+    /// played (docs/PERFORMANCE.md, start-up). `None` inside when they do not read; the
+    /// game is then set aside when woken.
+    terms: std::cell::OnceCell<Option<Terms>>,
+}
+
+impl Dormant {
+    /// A game from its record alone.
+    pub(super) fn new(record: GameRecord) -> Dormant {
+        Dormant {
+            record,
+            terms: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// A game whose terms are already read (one that leaves memory).
+    pub(super) fn with_terms(record: GameRecord, terms: Terms) -> Dormant {
+        Dormant {
+            record,
+            terms: std::cell::OnceCell::from(Some(terms)),
+        }
+    }
+
+    /// Its terms, if they read.
+    pub(super) fn terms(&self) -> Option<&Terms> {
+        self.terms
+            .get_or_init(|| Terms::parse(&self.record.terms).ok())
+            .as_ref()
+    }
 }
 
 /// A game the node knows but does not run now.
@@ -123,7 +152,7 @@ impl Games {
             .get(id)
             .map(|p| p.table.terms())
             .or_else(|| self.relayed.get(id).map(|r| &r.terms))
-            .or_else(|| self.dormant.get(id).map(|d| &d.terms))
+            .or_else(|| self.dormant.get(id).and_then(Dormant::terms))
     }
 }
 

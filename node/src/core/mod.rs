@@ -72,6 +72,26 @@ pub struct CoreConfig {
     pub limits: Limits,
     /// How long a finished game stays in memory after it was last asked for, in ms.
     pub idle_unload_ms: u64,
+    /// Durability windows opened on purpose, for the simulation to show it finds each;
+    /// all closed by default, and the shell never opens one.
+    pub windows: Windows,
+}
+
+/// Test switches that break spec/PROTOCOL.md §11.2 on purpose, one per window a node of
+/// before had: with one open, the simulation must find an honest seat blamed or a game
+/// that never ends (node/tests/simulation.rs). Never set outside tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Windows {
+    /// What a step signed is sent before its write is durable (the restore that sent
+    /// without storing).
+    pub send_before_durable: bool,
+    /// A failed write does not set the game aside: the table, ahead of the store, goes
+    /// on and peers are served from it (the write that failed after the engine moved
+    /// on).
+    pub serve_from_memory: bool,
+    /// Only games in memory are known: an offer of a game the store holds but memory
+    /// does not is a new invitation (the game that failed to load).
+    pub forget_index: bool,
 }
 
 impl Default for CoreConfig {
@@ -83,6 +103,7 @@ impl Default for CoreConfig {
             referee: false,
             limits: Limits::default(),
             idle_unload_ms: 5 * 60 * 1000,
+            windows: Windows::default(),
         }
     }
 }

@@ -136,7 +136,8 @@ impl Core {
                 // Known, but nothing is served until it runs again.
                 continue;
             }
-            if !self.games.knows(&game) {
+            let forgotten = self.cfg.windows.forget_index && self.games.dormant.contains_key(&game);
+            if !self.games.knows(&game) || forgotten {
                 unknown.push(game);
                 continue;
             }
@@ -254,6 +255,13 @@ impl Core {
         have: &[(ChainId, u64)],
         store: &dyn Durable,
     ) -> Result<Vec<Vec<u8>>, String> {
+        if self.cfg.windows.serve_from_memory
+            && let (Some(p), Some(seat)) = (self.games.played.get(game), audience)
+        {
+            // Window open on purpose: served from the table, which may be ahead of the
+            // store.
+            return Ok(p.table.envelopes_after(have, seat));
+        }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
         let played = self.games.played.get(game);
         // A dormant game is over: every log is public to its seats (§8.11.4).
@@ -289,16 +297,26 @@ impl Core {
             Err(e) => return Some(Response::Refused(format!("proposal: {e}"))),
         };
         let id = terms.game().0.0;
-        if self.games.knows(&id) {
-            return Some(Response::Ok { new: 0 });
-        }
-        // The store's index alone says whether a game is known: an offer of a game it
-        // holds, loaded or not, is never a new invitation (that would sign a second,
-        // different opening).
-        match store.knows(&id) {
-            Ok(false) => {}
-            Ok(true) => return Some(Response::Ok { new: 0 }),
-            Err(e) => return Some(Response::Refused(format!("the store cannot be read: {e}"))),
+        if self.cfg.windows.forget_index {
+            // Window open on purpose: only games in memory are known.
+            if self.games.played.contains_key(&id) || self.games.relayed.contains_key(&id) {
+                return Some(Response::Ok { new: 0 });
+            }
+            self.games.dormant.remove(&id);
+        } else {
+            if self.games.knows(&id) {
+                return Some(Response::Ok { new: 0 });
+            }
+            // The store's index alone says whether a game is known: an offer of a game it
+            // holds, loaded or not, is never a new invitation (that would sign a second,
+            // different opening).
+            match store.knows(&id) {
+                Ok(false) => {}
+                Ok(true) => return Some(Response::Ok { new: 0 }),
+                Err(e) => {
+                    return Some(Response::Refused(format!("the store cannot be read: {e}")));
+                }
+            }
         }
         let me = self.key();
         if let Some(seat) = terms.seat_of(&me) {

@@ -23,8 +23,37 @@ use crate::net::{self, Behaviour, BehaviourEvent};
 use crate::store::Store;
 use crate::sync::{Request, Response};
 
+/// Why a node did not start, saying which part failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The home's key cannot be read.
+    #[error("the key: {0}")]
+    Key(crate::home::HomeError),
+    /// The store cannot be opened (its file, a lock held by another node, a layout
+    /// this version cannot read).
+    #[error("the store: {0}")]
+    Store(crate::store::StoreError),
+    /// The operating system gave no randomness for new games.
+    #[error("randomness: {0}")]
+    Random(crate::home::HomeError),
+    /// The libp2p swarm cannot be built.
+    #[error("the network: {0}")]
+    Network(String),
+    /// An address to listen on is refused.
+    #[error("cannot listen on {addr}: {why}")]
+    Listen {
+        /// The address.
+        addr: Multiaddr,
+        /// Why.
+        why: String,
+    },
+    /// The games cannot be rebuilt from the store.
+    #[error(transparent)]
+    Core(NodeError),
+}
+
 /// What the shell answers with.
-pub type Reply<T> = oneshot::Sender<Result<T, String>>;
+pub type Reply<T> = oneshot::Sender<Result<T, NodeError>>;
 
 /// A request to a running node.
 pub enum Msg {
@@ -73,7 +102,7 @@ const DUTY_CHECK: Duration = Duration::from_millis(20);
 
 /// How a node runs.
 #[derive(Clone, Debug)]
-pub struct ActorConfig {
+pub struct NodeConfig {
     /// The network.
     pub net: net::NetConfig,
     /// Where to listen.
@@ -93,9 +122,9 @@ pub struct ActorConfig {
     pub limits: Limits,
 }
 
-impl Default for ActorConfig {
+impl Default for NodeConfig {
     fn default() -> Self {
-        ActorConfig {
+        NodeConfig {
             net: net::NetConfig::default(),
             listen: vec![],
             mailbox: false,
@@ -150,7 +179,7 @@ pub struct Shell {
     core: Core,
     store: Arc<Store>,
     swarm: Swarm<Behaviour>,
-    cfg: ActorConfig,
+    cfg: NodeConfig,
     /// The writer's jobs; `None` once the shell is dropped.
     jobs: Option<std::sync::mpsc::Sender<writer::Job>>,
     written: writer::Done,
@@ -167,9 +196,10 @@ impl Shell {
     pub fn new(
         key: sealed_protocol::keys::SecretKey,
         store: Store,
-        cfg: ActorConfig,
-    ) -> Result<Shell, String> {
-        let swarm = net::swarm(&net::keypair(&key.seed()), &cfg.net).map_err(|e| e.to_string())?;
+        cfg: NodeConfig,
+    ) -> Result<Shell, StartError> {
+        let swarm = net::swarm(&net::keypair(&key.seed()), &cfg.net)
+            .map_err(|e| StartError::Network(e.to_string()))?;
         let core_cfg = CoreConfig {
             mailbox: cfg.mailbox,
             bots: cfg.bots,
@@ -178,10 +208,9 @@ impl Shell {
             limits: cfg.limits,
             ..CoreConfig::default()
         };
-        let seed = crate::home::random32().map_err(|e| e.to_string())?;
+        let seed = crate::home::random32().map_err(StartError::Random)?;
         let store = Arc::new(store);
-        let core =
-            Core::start(key, core_cfg, seed, now_ms(), &*store).map_err(|e| e.to_string())?;
+        let core = Core::start(key, core_cfg, seed, now_ms(), &*store).map_err(StartError::Core)?;
         let (jobs, written, thread) = writer::start(store.clone());
         let mut shell = Shell {
             core,
@@ -198,7 +227,13 @@ impl Shell {
             next_cmd: 0,
         };
         for addr in shell.cfg.listen.clone() {
-            shell.swarm.listen_on(addr).map_err(|e| e.to_string())?;
+            shell
+                .swarm
+                .listen_on(addr.clone())
+                .map_err(|e| StartError::Listen {
+                    addr,
+                    why: e.to_string(),
+                })?;
         }
         shell.perform();
         Ok(shell)
@@ -268,7 +303,7 @@ impl Shell {
                 }
                 Output::Reply { id, result } => {
                     if let Some(r) = self.replies.remove(&id) {
-                        let _ = r.send(result.map_err(|e: NodeError| e.to_string()));
+                        let _ = r.send(result);
                     }
                 }
             }
@@ -295,7 +330,8 @@ impl Shell {
                         addrs: vec![with_peer(&addr, p)],
                     });
                 }
-                let _ = r.send(self.swarm.dial(addr).map_err(|e| e.to_string()));
+                let why = |e: libp2p::swarm::DialError| NodeError::Address(format!("{addr}: {e}"));
+                let _ = r.send(self.swarm.dial(addr.clone()).map_err(why));
             }
             Msg::Propose(args, r) => match propose_args(args) {
                 Ok(a) => self.command(Cmd::Propose(a), r),
@@ -461,10 +497,14 @@ fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey, String)>>
 }
 
 /// A proposal's addresses read into keys and address strings.
-fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, String> {
-    let key = |addr: &Multiaddr, what: &str| -> Result<([u8; 32], Option<String>), String> {
-        let p = peer_of(addr).ok_or(format!("the {what} address must end in /p2p/<peer id>"))?;
-        let k = key_of(&p).ok_or(format!("the {what} peer id does not hold an Ed25519 key"))?;
+fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, NodeError> {
+    let key = |addr: &Multiaddr, what: &str| -> Result<([u8; 32], Option<String>), NodeError> {
+        let p = peer_of(addr).ok_or_else(|| {
+            NodeError::Address(format!("the {what} address must end in /p2p/<peer id>"))
+        })?;
+        let k = key_of(&p).ok_or_else(|| {
+            NodeError::Address(format!("the {what} peer id does not hold an Ed25519 key"))
+        })?;
         // An address that is only `/p2p/<id>` says who, not where: the game then goes
         // through the mailbox alone.
         let at = addr
@@ -477,7 +517,11 @@ fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, String> {
     let mailbox = match &args.mailbox {
         Some(m) => match key(m, "mailbox")? {
             (k, Some(at)) => Some((k, at)),
-            (_, None) => return Err("the mailbox address must say where it is".into()),
+            (_, None) => {
+                return Err(NodeError::Address(
+                    "the mailbox address must say where it is".into(),
+                ));
+            }
         },
         None => None,
     };

@@ -5,11 +5,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use libp2p::Multiaddr;
-use sealed_node::{ActorConfig, Home, NodeHandle, start};
+use sealed_node::{Home, NodeConfig, NodeHandle, start};
 
 /// A node's configuration for tests: loopback TCP on a free port, no mDNS, quick polls.
-pub fn cfg(bots: bool) -> ActorConfig {
-    let mut c = ActorConfig::default();
+pub fn cfg(bots: bool) -> NodeConfig {
+    let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     c.poll_every = Duration::from_millis(150);
@@ -26,7 +26,7 @@ pub struct Running {
 }
 
 /// Starts (or restarts) the node of `dir` with the key seed `[seed; 32]`.
-pub async fn node_with(dir: &Path, seed: u8, cfg: ActorConfig) -> Running {
+pub async fn node_with(dir: &Path, seed: u8, cfg: NodeConfig) -> Running {
     // `SEALED_LOG=debug cargo test …` shows what the nodes do.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
@@ -65,7 +65,7 @@ pub async fn propose(
     variant: &str,
     options: &[(&str, &str)],
     peer: Multiaddr,
-) -> Result<String, String> {
+) -> Result<String, sealed_node::core::NodeError> {
     h.propose(sealed_node::ProposeArgs {
         variant: variant.into(),
         options: options
@@ -103,7 +103,7 @@ pub async fn wait(
         if tokio::time::Instant::now() > deadline {
             panic!(
                 "timed out; the game: {}",
-                h.show_text(game).await.unwrap_or_else(|e| e)
+                h.show_text(game).await.unwrap_or_else(|e| e.to_string())
             );
         }
         tokio::time::sleep(Duration::from_millis(30)).await;

@@ -9,7 +9,12 @@
 
 #![allow(dead_code)]
 
+mod chaos;
+mod faults;
 pub mod store;
+
+use chaos::{carried, carried_resp};
+pub use faults::{CrashPoint, Faults, Tally};
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
@@ -24,79 +29,6 @@ use sealed_protocol::keys::SecretKey;
 use sealed_protocol::random::Stream;
 
 use store::SimStore;
-
-/// What the world does with its randomness, per mille unless said otherwise.
-#[derive(Clone, Copy, Debug)]
-pub struct Faults {
-    /// A message lost.
-    pub drop: u32,
-    /// A message delivered twice.
-    pub dup: u32,
-    /// After each event of a node, that node crashes.
-    pub crash: u32,
-    /// Of those crashes, both players crash at once.
-    pub both: u32,
-    /// After each event, a node's disk fills for a while.
-    pub full: u32,
-    /// After each event, two nodes are cut apart for a while.
-    pub partition: u32,
-}
-
-impl Faults {
-    /// Everything on.
-    pub fn hostile() -> Faults {
-        Faults {
-            drop: 20,
-            dup: 20,
-            crash: 15,
-            both: 200,
-            full: 3,
-            partition: 3,
-        }
-    }
-}
-
-/// Where a crash hit: the classes of action boundary the issue names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum CrashPoint {
-    /// A write handed to the store, not committed: it is lost.
-    WriteBegun,
-    /// A write committed, its result not back: nothing it allows was sent.
-    CommittedNotSent,
-    /// Writes of two or more games in flight at once.
-    ManyGames,
-    /// Nothing in flight.
-    Idle,
-}
-
-/// What the world counts.
-#[derive(Debug, Default)]
-pub struct Tally {
-    pub crashes: BTreeMap<CrashPoint, u64>,
-    pub both_at_once: u64,
-    pub disk_full: u64,
-    pub partitions: u64,
-    pub failed_writes: u64,
-    pub messages: u64,
-    pub dropped: u64,
-    pub events: u64,
-}
-
-impl Tally {
-    /// Adds another world's counts.
-    pub fn add(&mut self, o: &Tally) {
-        for (k, v) in &o.crashes {
-            *self.crashes.entry(*k).or_default() += v;
-        }
-        self.both_at_once += o.both_at_once;
-        self.disk_full += o.disk_full;
-        self.partitions += o.partitions;
-        self.failed_writes += o.failed_writes;
-        self.messages += o.messages;
-        self.dropped += o.dropped;
-        self.events += o.events;
-    }
-}
 
 /// A node of the world.
 pub struct Node {
@@ -118,6 +50,8 @@ pub struct Node {
     life: u64,
     /// The next `Due` scheduled.
     due: Option<u64>,
+    /// When the last `Due` was handed in.
+    last_due: u64,
     pub restarts: u64,
 }
 
@@ -190,6 +124,9 @@ const COMMIT: (u64, u64) = (1, 8);
 const TIMEOUT: u64 = 3_000;
 /// The nodes' poll, ms.
 const TICK: u64 = 500;
+/// How often the shell looks whether a duty came due (node/src/shell `DUTY_CHECK`): a
+/// duty due but refused is tried again this much later, not at once, ms.
+const DUTY_CHECK: u64 = 20;
 /// The longest outage: a crashed node is back within this, ms.
 pub const MAX_OUTAGE: u64 = 1_500;
 
@@ -269,6 +206,7 @@ impl World {
                 outbound: BTreeMap::new(),
                 life: 0,
                 due: None,
+                last_due: 0,
                 restarts: 0,
             });
         }
@@ -397,7 +335,8 @@ impl World {
         {
             self.nodes[i].due = Some(t);
             let life = self.nodes[i].life;
-            self.at(t.max(self.now), Ev::Due { node: i, life });
+            let at = t.max(self.now).max(self.nodes[i].last_due + DUTY_CHECK);
+            self.at(at, Ev::Due { node: i, life });
         }
     }
 
@@ -624,6 +563,7 @@ impl World {
                     return None;
                 }
                 self.nodes[node].due = None;
+                self.nodes[node].last_due = self.now;
                 self.input(node, Input::Due);
                 Some(node)
             }
@@ -675,158 +615,6 @@ impl World {
             }
         }
     }
-
-    /// After an event at node `i`: perhaps a crash there (both players, now and then),
-    /// a full disk, or a partition.
-    fn chaos_after(&mut self, i: usize) {
-        if !self.chaos {
-            return;
-        }
-        if self.chance(self.faults.crash) {
-            if self.players.contains(&i) && self.chance(self.faults.both) {
-                self.tally.both_at_once += 1;
-                for p in self.players.clone() {
-                    self.crash(p);
-                }
-            } else {
-                self.crash(i);
-            }
-        }
-        if self.chance(self.faults.full) {
-            self.tally.disk_full += 1;
-            self.nodes[i].store.full = true;
-            let t = self.now + self.between((100, MAX_OUTAGE));
-            self.at(t, Ev::DiskOk { node: i });
-        }
-        if self.chance(self.faults.partition) {
-            let j = self.rng.below(self.nodes.len() as u32) as usize;
-            if j != i {
-                self.tally.partitions += 1;
-                self.cut.insert(pair(i, j));
-                self.disconnect(i, j);
-                let t = self.now + self.between((100, MAX_OUTAGE));
-                self.at(t, Ev::Heal { a: i, b: j });
-            }
-        }
-    }
-
-    fn disconnect(&mut self, a: usize, b: usize) {
-        if self.connected.remove(&pair(a, b)) {
-            let (ka, kb) = (self.key(a), self.key(b));
-            self.input(a, Input::Disconnected { peer: kb });
-            self.input(b, Input::Disconnected { peer: ka });
-        }
-    }
-
-    /// Crashes node `i` where it stands: its core is gone, what its store had not
-    /// committed is lost, and it comes back within [`MAX_OUTAGE`].
-    pub fn crash(&mut self, i: usize) {
-        if !self.up(i) {
-            return;
-        }
-        let n = &self.nodes[i];
-        let point = if n.core.as_ref().is_some_and(|c| c.writes_in_flight() >= 2) {
-            CrashPoint::ManyGames
-        } else if !n.jobs.is_empty() {
-            CrashPoint::WriteBegun
-        } else if n.committed > 0 {
-            CrashPoint::CommittedNotSent
-        } else {
-            CrashPoint::Idle
-        };
-        *self.tally.crashes.entry(point).or_default() += 1;
-        let n = &mut self.nodes[i];
-        n.core = None;
-        // The process that comes back opens the file anew (redb's latch is per open).
-        n.store.reopen();
-        n.jobs.clear();
-        n.committed = 0;
-        n.inbound.clear();
-        n.outbound.clear();
-        n.due = None;
-        n.life += 1;
-        for j in 0..self.nodes.len() {
-            if j != i && self.connected.remove(&pair(i, j)) {
-                let k = self.key(i);
-                self.input(j, Input::Disconnected { peer: k });
-            }
-        }
-        let t = self.now + self.between((10, MAX_OUTAGE));
-        self.at(t, Ev::Restart { node: i });
-    }
-
-    /// §16.4: a private log's envelope is taken by a seat outside its audience (its
-    /// table or its store hold it) only once the game is over in that seat's view, and
-    /// never by a mailbox.
-    fn check_seen(
-        &mut self,
-        to: usize,
-        carried: &[(sealed_node::core::GameId, sealed_protocol::ids::ChainId)],
-    ) {
-        for (game, chain) in carried {
-            if chain.log.is_public() {
-                continue;
-            }
-            let stored = self.nodes[to]
-                .store
-                .all_envelopes(game)
-                .iter()
-                .filter_map(|b| {
-                    sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                        b,
-                        sealed_protocol::wire::MAX_MESSAGE,
-                    )
-                    .ok()
-                })
-                .any(|e| e.unsigned.at().chain == *chain);
-            let Some(core) = self.nodes[to].core.as_ref() else {
-                return;
-            };
-            match core.sees(game, *chain) {
-                Some(false) if stored || core.holds(game, *chain) => self.violations.push(format!(
-                    "{} took {chain:?} of game {} before the game was over in its view",
-                    self.nodes[to].name,
-                    hex::encode(&game[..4])
-                )),
-                None if self.nodes[to].cfg.mailbox && stored => self.violations.push(format!(
-                    "the mailbox {} stored a private envelope",
-                    self.nodes[to].name
-                )),
-                _ => {}
-            }
-        }
-    }
-}
-
-/// The (game, chain) of every envelope a request carries.
-fn carried(req: &Request) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
-    match req {
-        Request::Push { envelopes, .. } | Request::Offer { envelopes, .. } => chains(envelopes),
-        Request::PushMany { games } => games.iter().flat_map(|(_, e)| chains(e)).collect(),
-        _ => vec![],
-    }
-}
-
-fn carried_resp(
-    resp: &Response,
-) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
-    match resp {
-        Response::Envelopes(e) => chains(e),
-        Response::Behind { envelopes, .. } => {
-            envelopes.iter().flat_map(|(_, e)| chains(e)).collect()
-        }
-        _ => vec![],
-    }
-}
-
-fn chains(envs: &[Vec<u8>]) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
-    envs.iter()
-        .filter_map(|b| {
-            let e: sealed_protocol::envelope::Envelope =
-                sealed_protocol::wire::decode(b, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-            Some((e.unsigned.game.0.0, e.unsigned.at().chain))
-        })
-        .collect()
 }
 
 /// A world address read back into the key it names.
