@@ -206,13 +206,13 @@ fn a_failed_write_halts_the_game_until_writes_work_again() {
         line["waiting_for"]
             .as_str()
             .unwrap()
-            .contains("store write failed"),
+            .contains("the store failed"),
         "{line}"
     );
     let shown = at_home(&p.a, &["show", &game]);
     assert_ne!(code(&shown), 0);
     assert!(
-        stderr(&shown).contains("store write failed"),
+        stderr(&shown).contains("the store failed"),
         "{}",
         stderr(&shown)
     );

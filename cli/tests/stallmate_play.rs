@@ -121,7 +121,8 @@ fn two_players_and_a_referee_play_stallmate_through_the_command_line() {
     let w = wait_for(&white, short, "White's first period", |v| {
         v["phase"] == "play" && v["my_turn"] == true
     });
-    let bl = show_json(&black, short).expect("Black's node answers");
+    // Black's node may learn a moment later that play began.
+    let bl = wait_for(&black, short, "Black in play", |v| v["phase"] == "play");
 
     // Refusals that change nothing: Black in White's period, notation that is not an
     // attempt, a score before the end (nobody has seen both armies yet).

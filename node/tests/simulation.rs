@@ -36,7 +36,7 @@ fn options(variant: &str) -> Vec<(&'static str, &'static str)> {
         "tempete" => vec![("ply-limit", "16")],
         // Periods far longer than any outage the world causes: a game that does not
         // finish is a bug, not a deadline.
-        _ => vec![("period", "10s"), ("ply-limit", "6")],
+        _ => vec![("period", "60s"), ("ply-limit", "6")],
     }
 }
 
@@ -154,6 +154,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             })
             .collect::<Vec<_>>();
         if std::env::var("SIM_DEBUG").is_ok() {
+            eprintln!("connected at the end: {:?}", w.connected);
             for g in &games {
                 for s in &seats {
                     for e in w.nodes[*s].store.all_envelopes(g) {

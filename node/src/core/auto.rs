@@ -155,6 +155,7 @@ impl Core {
     pub(super) fn tick(&mut self, store: &dyn Durable) {
         self.limiter.prune(self.now);
         self.recover_if_halted();
+        self.save_settings();
         self.unload_idle();
         // A bot whose every pick was refused looks again.
         let waiting: Vec<GameId> = self
@@ -192,6 +193,7 @@ impl Core {
             }
             self.reintroduce(peer);
         }
+        self.deliver_finals(store);
         self.claim_timeouts(store);
         // Duties can come due with time alone (a move period ends), so every game is
         // looked at on each tick.

@@ -174,9 +174,12 @@ impl Core {
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
         let bad = NodeError::Proposal;
+        // The addresses the person gave are stored with the game, in its first write: a
+        // crash or a failed write must not leave a game whose peers cannot be found.
+        let mut given = vec![];
         let (opponent, at) = args.opponent;
         if let Some(a) = at {
-            self.learn(opponent, a);
+            given.push((opponent, a));
         }
         let mut mailboxes = vec![];
         if let Some((key, addr)) = args.mailbox {
@@ -184,11 +187,11 @@ impl Core {
                 key,
                 addrs: vec![addr.clone()],
             });
-            self.learn(key, addr);
+            given.push((key, addr));
         }
         let referee = args.referee.map(|(key, at)| {
             if let Some(a) = at {
-                self.learn(key, a);
+                given.push((key, a));
             }
             key
         });
@@ -226,20 +229,19 @@ impl Core {
             status: GameStatus::Proposed,
         };
         let actions = super::durable::drain(&mut *t);
-        self.games.played.insert(
-            id,
-            Played {
-                table: t,
-                record: record.clone(),
-                used: self.now,
-                settled: false,
-            },
-        );
+        let addrs: Vec<(String, Vec<u8>)> = given
+            .into_iter()
+            .filter_map(|(peer, a)| self.remember(peer, a))
+            .collect();
+        self.games
+            .played
+            .insert(id, Played::new(t, record.clone(), self.now));
         // The record, the secrets and our first envelope in one write; the offer (the
         // proposal and the envelope in one message) and the reply once it is durable.
         let mut step = self.step_of(id, actions);
         step.sends.clear();
         step.writes.games.push(record);
+        step.writes.meta.extend(addrs);
         step.offer = true;
         step.replies.push((cmd, Ok(Answer::Game(hex::encode(id)))));
         self.stage(id, step, store);

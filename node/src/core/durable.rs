@@ -97,13 +97,13 @@ impl Core {
         for (id, row) in rows {
             let variant = row.as_ref().ok().map(|r| r.variant.clone());
             match row
-                .map_err(|e| e.to_string())
+                .map_err(|e| Halt::Unreadable(e.to_string()))
                 .and_then(|record| self.restore_game(record, false, store))
             {
                 Ok(loaded) => self.install(id, loaded, store),
-                Err(why) => {
-                    tracing::warn!(game = %hex::encode(id), "set aside: {why}");
-                    self.set_aside(id, variant, Halt::Unreadable(why));
+                Err(halt) => {
+                    tracing::warn!(game = %hex::encode(id), "set aside: {halt}");
+                    self.set_aside(id, variant, halt);
                 }
             }
         }
@@ -148,16 +148,18 @@ impl Core {
         record: GameRecord,
         wake: bool,
         store: &dyn Durable,
-    ) -> Result<Loaded, String> {
+    ) -> Result<Loaded, Halt> {
         let id = record.id;
         let over = matches!(record.status, GameStatus::Finished | GameStatus::Declined);
         if over && !wake && record.seat.is_some() {
             return Ok(Loaded::Dormant(Dormant::new(record)));
         }
-        let terms = Terms::parse(&record.terms).map_err(|e| format!("its terms: {e}"))?;
+        let unreadable = |e: String| Halt::Unreadable(e);
+        let terms =
+            Terms::parse(&record.terms).map_err(|e| unreadable(format!("its terms: {e}")))?;
         let envelopes = store
             .envelopes(&id)
-            .map_err(|e| format!("its envelopes: {e}"))?;
+            .map_err(|e| read_failed("its envelopes", e))?;
         if record.seat.is_none() {
             let mut r = Relayed {
                 terms,
@@ -170,37 +172,39 @@ impl Core {
         }
         let secrets: Option<Secrets> = match store
             .secrets(&id)
-            .map_err(|e| format!("its secrets: {e}"))?
+            .map_err(|e| read_failed("its secrets", e))?
         {
             Some(b) => Some(
                 sealed_protocol::wire::decode(&b, sealed_protocol::wire::MAX_MESSAGE)
-                    .map_err(|e| format!("its secrets do not decode: {e}"))?,
+                    .map_err(|e| unreadable(format!("its secrets do not decode: {e}")))?,
             ),
             None => None,
         };
         let key = SecretKey::from_seed(&self.key.seed());
         let seat = terms
             .seat_of(&key.public().to_bytes())
-            .ok_or("its terms give this node no seat")?;
+            .ok_or_else(|| unreadable("its terms give this node no seat".into()))?;
         let mut table = match secrets {
             Some(s) => table::restore(terms, key, s, &envelopes, self.now)
-                .map_err(|e| format!("restoring it: {e}"))?,
+                .map_err(|e| unreadable(format!("restoring it: {e}")))?,
             None => {
                 // Without secrets a seat has committed to nothing, so fresh entropy is
                 // safe — unless something it signed is stored: then its secrets are
                 // lost, and signing anew would contradict what others may hold.
                 if terms.proposal().proposer == seat {
-                    return Err("the proposer's secrets are missing".into());
+                    return Err(unreadable("the proposer's secrets are missing".into()));
                 }
                 let ours = envelopes
                     .iter()
                     .any(|b| Signed::parse(&terms, b).is_ok_and(|s| s.at().chain.seat == seat));
                 if ours {
-                    return Err("its envelopes are stored but not the secrets they bind".into());
+                    return Err(unreadable(
+                        "its envelopes are stored but not the secrets they bind".into(),
+                    ));
                 }
                 let entropy = self.random32();
                 let mut t = table::open(terms, key, entropy, self.now)
-                    .map_err(|e| format!("opening it: {e}"))?;
+                    .map_err(|e| unreadable(format!("opening it: {e}")))?;
                 for e in &envelopes {
                     let _ = t.handle_envelope(e, self.now);
                 }
@@ -208,14 +212,10 @@ impl Core {
             }
         };
         let actions = drain(&mut *table);
-        let mut p = Played {
-            table,
-            record,
-            used: self.now,
-            settled: false,
-        };
-        p.settle();
-        Ok(Loaded::Played(p, actions))
+        Ok(Loaded::Played(
+            Played::new(table, record, self.now),
+            actions,
+        ))
     }
 
     /// Loads a dormant game when something asks for it.
@@ -229,8 +229,7 @@ impl Core {
                 self.install(*id, loaded, store);
                 Ok(())
             }
-            Err(why) => {
-                let halt = Halt::Unreadable(why);
+            Err(halt) => {
                 self.set_aside(*id, Some(variant), halt.clone());
                 Err(NodeError::SetAside(halt))
             }
@@ -349,7 +348,9 @@ impl Core {
                 Action::Complete | Action::GameOver => {}
             }
         }
-        if p.table.is_done() && p.record.status != GameStatus::Finished {
+        // Finished in the store (dormant at the next start) only once settled: a game
+        // whose last envelopes no peer acknowledged must be repaired after a restart.
+        if p.settled && p.record.status != GameStatus::Finished {
             p.record.status = GameStatus::Finished;
             step.writes.statuses.push((id, GameStatus::Finished));
         }
@@ -402,6 +403,16 @@ impl Core {
         self.writes.insert(write, (Some(id), step));
     }
 
+    /// Writes again the settings a failed write did not keep, once the store works.
+    pub(super) fn save_settings(&mut self) {
+        if self.store_failed {
+            return;
+        }
+        for (key, value) in std::mem::take(&mut self.unsaved) {
+            self.write_meta(key, value);
+        }
+    }
+
     /// A write that makes nothing visible (a peer's addresses): no game waits for it.
     pub(super) fn write_meta(&mut self, key: String, value: Vec<u8>) {
         let write = self.next_write;
@@ -410,8 +421,20 @@ impl Core {
             meta: vec![(key, value)],
             ..Writes::default()
         };
-        self.out.push_back(Output::Write { write, writes });
-        self.writes.insert(write, (None, Step::default()));
+        self.out.push_back(Output::Write {
+            write,
+            writes: writes.clone(),
+        });
+        self.writes.insert(
+            write,
+            (
+                None,
+                Step {
+                    writes,
+                    ..Step::default()
+                },
+            ),
+        );
     }
 
     /// A write finished.
@@ -436,6 +459,15 @@ impl Core {
         if result.is_err() {
             // redb refuses everything after a failed write until it is reopened.
             self.store_failed = true;
+        }
+        // Settings (a peer's addresses) a failed write did not keep are written again
+        // once the store works (`save_settings`); one kept since needs no retry.
+        for (key, value) in &step.writes.meta {
+            if result.is_ok() {
+                self.unsaved.remove(key);
+            } else {
+                self.unsaved.insert(key.clone(), value.clone());
+            }
         }
         let Some(id) = game else {
             return;
@@ -529,8 +561,8 @@ impl Core {
         for id in halted {
             let restored = match store.game(&id) {
                 Ok(Some(record)) => self.restore_game(record, false, store),
-                Ok(None) => Err("its record is gone".into()),
-                Err(e) => Err(e.to_string()),
+                Ok(None) => Err(Halt::Write("its record is gone".into())),
+                Err(e) => Err(Halt::Write(e.to_string())),
             };
             match restored {
                 Ok(loaded) => {
@@ -538,7 +570,8 @@ impl Core {
                     tracing::info!(game = %hex::encode(id), "game resumed");
                     self.install(id, loaded, store);
                 }
-                Err(e) => {
+                // Still failing: tried again once the store is reopened.
+                Err(Halt::Write(e) | Halt::Unreadable(e)) => {
                     if let Some(a) = self.games.aside.get_mut(&id) {
                         a.halt = Halt::Write(e);
                     }
@@ -561,5 +594,16 @@ impl Core {
             self.recovering = Some(write);
             self.out.push_back(Output::Recover { write });
         }
+    }
+}
+
+/// A read of the store that failed: a failure of the store itself (redb latched an
+/// I/O error) sets the game aside only until the store is reopened, like a failed
+/// write; anything else means the bytes are bad and the game stays set aside.
+fn read_failed(what: &str, e: crate::store::StoreError) -> Halt {
+    if e.is_storage() {
+        Halt::Write(format!("{what}: {e}"))
+    } else {
+        Halt::Unreadable(format!("{what}: {e}"))
     }
 }

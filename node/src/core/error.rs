@@ -5,7 +5,8 @@
 /// Why a game the node knows is set aside: nothing is signed, sent or served for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Halt {
-    /// A store write failed; the game is rebuilt from the store once writes work again.
+    /// A store write (or a read, the store itself failing) failed; the game is rebuilt
+    /// from the store once it works again.
     Write(String),
     /// Its record, terms, secrets or envelopes could not be read or restored. Its id stays
     /// known, so nothing is ever signed for it anew.
@@ -27,7 +28,7 @@ impl std::fmt::Display for Halt {
         match self {
             Halt::Write(e) => write!(
                 f,
-                "a store write failed ({e}): nothing was sent; the game goes on once the \
+                "the store failed ({e}): nothing was sent; the game goes on once the \
                  store works again"
             ),
             Halt::Unreadable(e) => write!(

@@ -18,17 +18,34 @@ pub(super) struct Played {
     pub(super) record: GameRecord,
     /// When it was last asked for (a finished game leaves memory when idle).
     pub(super) used: u64,
-    /// Done, and its verdict is final in this seat's view (verified, or a proven
-    /// fault): nothing more can come. A game done but still unconfirmed (a published
-    /// private log not here yet, say) keeps being repaired.
+    /// Done, its verdict final in this seat's view (verified, or a proven fault), and
+    /// this seat's last envelopes acknowledged by its peers (`delivery.rs`): nothing more
+    /// can come or is owed. A game done but not settled (a published private log not
+    /// here yet, a last close no peer acknowledged) keeps being repaired.
     pub(super) settled: bool,
+    /// What peers acknowledged holding of this seat's chains.
+    pub(super) acked: super::delivery::Acked,
 }
 
 impl Played {
+    /// A game put in memory at `now`.
+    pub(super) fn new(table: Box<dyn Table>, record: GameRecord, now: u64) -> Played {
+        let mut p = Played {
+            table,
+            record,
+            used: now,
+            settled: false,
+            acked: Default::default(),
+        };
+        p.settle();
+        p
+    }
+
     /// Notes whether the game is settled, after a change.
     pub(super) fn settle(&mut self) {
         self.settled = self.table.is_done()
-            && self.table.verdict().status != sealed_protocol::verdict::Status::Unconfirmed;
+            && self.table.verdict().status != sealed_protocol::verdict::Status::Unconfirmed
+            && self.undelivered().is_empty();
     }
 }
 

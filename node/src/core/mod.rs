@@ -22,6 +22,7 @@
 
 mod auto;
 mod commands;
+mod delivery;
 mod durable;
 pub mod error;
 mod games;
@@ -135,6 +136,8 @@ pub struct Core {
     recovering: Option<WriteId>,
     /// A write failed since the store was last (re)opened.
     store_failed: bool,
+    /// Node settings whose write failed, by key: written again on a tick.
+    unsaved: std::collections::BTreeMap<String, Vec<u8>>,
     /// Pushes and commands waiting for the writes of the games they carried.
     waiting: HashMap<Waiter, Waiting>,
     /// Exports waiting until their game's table and the store agree.
@@ -176,6 +179,7 @@ impl Core {
             writes: HashMap::new(),
             recovering: None,
             store_failed: false,
+            unsaved: std::collections::BTreeMap::new(),
             waiting: HashMap::new(),
             exports: std::collections::BTreeMap::new(),
             in_flight: HashMap::new(),

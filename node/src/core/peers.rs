@@ -7,6 +7,7 @@ use super::games::game_peers;
 use super::io::{OutId, Output};
 use super::{Core, Durable, GameId, PeerKey};
 use crate::sync::{MAX_SYNC_MESSAGE, Request};
+use sealed_protocol::ids::ChainId;
 
 /// Requests to one peer that may await an answer at once.
 const MAX_IN_FLIGHT: usize = 8;
@@ -26,6 +27,9 @@ pub(super) struct Peers {
     /// Requests awaiting an answer, per peer.
     in_flight: HashMap<PeerKey, usize>,
     pending: HashMap<OutId, PeerKey>,
+    /// Offers awaiting an answer: the game and the places of what they carry, which an
+    /// answer acknowledges (`delivery.rs`).
+    pub(super) offered: HashMap<OutId, (GameId, Vec<(ChainId, u64)>)>,
     next_out: OutId,
 }
 
@@ -64,6 +68,12 @@ impl Core {
             };
             let id = self.peers.next_out;
             self.peers.next_out += 1;
+            if let Request::Offer { envelopes, .. } = &req {
+                let places = super::sync::places(envelopes);
+                if let Some(game) = super::sync::game_of(envelopes) {
+                    self.peers.offered.insert(id, (game, places));
+                }
+            }
             self.peers.pending.insert(id, peer);
             *self.peers.in_flight.entry(peer).or_default() += 1;
             self.out.push_back(Output::Send { peer, id, req });
@@ -84,16 +94,22 @@ impl Core {
     /// Learns an address of a peer; those of our games' peers are kept in the store, so
     /// that after a restart the node can still reach them.
     pub(super) fn learn(&mut self, peer: PeerKey, addr: String) {
+        if let Some((key, value)) = self.remember(peer, addr) {
+            self.write_meta(key, value);
+        }
+    }
+
+    /// Learns an address in memory; the setting to store if it was new.
+    pub(super) fn remember(&mut self, peer: PeerKey, addr: String) -> Option<(String, Vec<u8>)> {
         let known = self.peers.addrs.entry(peer).or_default();
         if known.contains(&addr) {
-            return;
+            return None;
         }
         known.push(addr);
         if known.len() > MAX_ADDRS {
             known.remove(0);
         }
-        let text = known.join("\n").into_bytes();
-        self.write_meta(addr_key(&peer), text);
+        Some((addr_key(&peer), known.join("\n").into_bytes()))
     }
 
     /// Addresses the store remembers of every game's peers, and the mailboxes' addresses

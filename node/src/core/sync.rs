@@ -157,6 +157,7 @@ impl Core {
 
     /// An answer to one of our requests, or its failure.
     pub(super) fn answered(&mut self, id: OutId, resp: Option<Response>, store: &dyn Durable) {
+        let offered = self.peers.offered.remove(&id);
         let Some(peer) = self.room(id) else {
             return;
         };
@@ -175,8 +176,13 @@ impl Core {
             Some(Response::Refused(why)) => {
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "request refused: {why}");
             }
+            Some(Response::Ok { .. }) => {
+                if let Some((game, places)) = offered {
+                    self.acknowledged(peer, game, &places, store);
+                }
+            }
             // Lost: the next heads round repairs what it carried.
-            Some(Response::Ok { .. }) | None => {}
+            None => {}
         }
     }
 
@@ -346,15 +352,9 @@ impl Core {
             let mut step = Step::default();
             step.writes.games.push(record.clone());
             step.answers.extend(w);
-            self.games.played.insert(
-                id,
-                Played {
-                    table: t,
-                    record,
-                    used: self.now,
-                    settled: false,
-                },
-            );
+            self.games
+                .played
+                .insert(id, Played::new(t, record, self.now));
             if self.cfg.referee && terms.role(seat) == Some(Role::Referee) {
                 // The only choice a referee seat makes is to accept: the bot does that.
                 self.bots.on.insert(id);
@@ -532,17 +532,26 @@ impl Core {
     }
 }
 
-/// The chain an envelope belongs to.
-fn chain_of(bytes: &[u8]) -> Option<ChainId> {
-    let env: sealed_protocol::envelope::Envelope =
-        sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-    Some(env.unsigned.at().chain)
+/// An envelope's header, if its bytes decode (its signature is checked elsewhere).
+fn envelope(bytes: &[u8]) -> Option<sealed_protocol::envelope::Envelope> {
+    sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()
 }
 
-/// The game of the first envelope of a batch.
-fn game_of(envs: &[Vec<u8>]) -> Option<GameId> {
-    let first = envs.first()?;
-    let env: sealed_protocol::envelope::Envelope =
-        sealed_protocol::wire::decode(first, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-    Some(env.unsigned.game.0.0)
+/// The chain an envelope belongs to.
+fn chain_of(bytes: &[u8]) -> Option<ChainId> {
+    Some(envelope(bytes)?.unsigned.at().chain)
+}
+
+/// The (chain, seq) of every envelope of a batch that decodes.
+pub(super) fn places(envelopes: &[Vec<u8>]) -> Vec<(ChainId, u64)> {
+    envelopes
+        .iter()
+        .filter_map(|b| envelope(b))
+        .map(|e| (e.unsigned.at().chain, e.unsigned.seq))
+        .collect()
+}
+
+/// The game of a batch's first envelope.
+pub(super) fn game_of(envelopes: &[Vec<u8>]) -> Option<GameId> {
+    Some(envelope(envelopes.first()?)?.unsigned.game.0.0)
 }

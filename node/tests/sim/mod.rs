@@ -140,7 +140,7 @@ pub struct World {
     seq: u64,
     faults: Faults,
     /// Node pairs that can reach each other now.
-    connected: BTreeSet<(usize, usize)>,
+    pub connected: BTreeSet<(usize, usize)>,
     cut: BTreeSet<(usize, usize)>,
     /// Nodes that are players (both-at-once crashes pick them).
     pub players: Vec<usize>,
