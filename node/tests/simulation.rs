@@ -8,7 +8,7 @@
 //! before the game was over in its view (§16.4).
 //!
 //! `cargo test -p sealed-node --test simulation` runs a short range of seeds; the long
-//! run is `SEALED_SIM_SEEDS=2000 cargo test --release -p sealed-node --test simulation
+//! run is `SEALED_SIM_SEEDS=5000 cargo test --release -p sealed-node --test simulation
 //! -- --nocapture` (figures in docs/RELIABILITY.md). `SEALED_SIM_SEED=N` replays one
 //! seed exactly (with `SIM_DEBUG=1`, a seed whose game does not finish also lists every
 //! envelope each seat stores).
@@ -379,5 +379,74 @@ fn each_window_opened_on_purpose_is_found() {
         };
         let why: String = why.chars().take(300).collect();
         eprintln!("window {name:?}: found by seed {seed}: {why}");
+    }
+}
+
+/// The last envelope of a game (a seat's second close) is acknowledged by nothing in the
+/// game, so a seat whose game is over in its view must not forget it before a peer holds
+/// it. Here Alice and Bob can reach each other only through the mailbox; Alice's last
+/// close is lost on the way (every message dropped from the moment her game is over),
+/// she restarts, and Bob must still finish with the same transcript.
+#[test]
+fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
+    for seed in 0..3u64 {
+        let quiet = Faults {
+            drop: 0,
+            dup: 0,
+            crash: 0,
+            both: 0,
+            full: 0,
+            partition: 0,
+        };
+        let cfg = |bots: bool| CoreConfig {
+            bots,
+            bot_seed: seed,
+            idle_unload_ms: u64::MAX / 2,
+            ..CoreConfig::default()
+        };
+        let mailbox = CoreConfig {
+            mailbox: true,
+            ..cfg(false)
+        };
+        let nodes = vec![
+            ("alice", 1, cfg(true)),
+            ("bob", 2, cfg(true)),
+            ("mailbox", 4, mailbox),
+        ];
+        let mut w = World::new(seed, quiet, nodes);
+        w.players = vec![0, 1];
+        w.sever(0, 1);
+        w.link(1, 2);
+        let cmd = w.propose(0, 1, "duel", &[], None, Some(2));
+        w.run(10_000, &|w: &World| w.replies.contains_key(&cmd));
+        let game = games_of(&w)[0];
+        let over_for_alice = |w: &World| {
+            w.nodes[0]
+                .core
+                .as_ref()
+                .is_some_and(|c| c.is_done(&game) == Some(true))
+        };
+        assert!(
+            w.run(30 * 60_000, &over_for_alice),
+            "seed {seed}: Alice never got to the end"
+        );
+        w.faults.drop = 1000;
+        let until = w.now + 2_000;
+        w.run(2_000, &|w: &World| w.now >= until);
+        w.crash(0);
+        w.faults.drop = 0;
+        let both = |w: &World| finished(w, 0, &game) && finished(w, 1, &game);
+        assert!(
+            w.run(10 * 60_000, &both),
+            "seed {seed}: Bob never got Alice's last close"
+        );
+        let bytes = |s: usize, w: &mut World| {
+            let cmd = w.command(s, sealed_node::core::Cmd::Transcript(hex::encode(game)));
+            w.run(60_000, &|w: &World| w.replies.contains_key(&cmd));
+            w.replies.remove(&cmd)
+        };
+        let (a, b) = (bytes(0, &mut w), bytes(1, &mut w));
+        assert!(matches!(a, Some(Ok(Answer::Bytes(_)))), "{a:?}");
+        assert_eq!(a, b, "seed {seed}: the seats hold the same transcript");
     }
 }

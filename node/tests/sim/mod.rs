@@ -138,7 +138,7 @@ pub struct World {
     pub now: u64,
     rng: Stream,
     seq: u64,
-    faults: Faults,
+    pub faults: Faults,
     /// Node pairs that can reach each other now.
     pub connected: BTreeSet<(usize, usize)>,
     cut: BTreeSet<(usize, usize)>,
@@ -271,6 +271,13 @@ impl World {
                 self.at(t, Ev::Connect { a, b });
             }
         }
+    }
+
+    /// `a` and `b` can never reach each other (both behind NATs, say): what passes
+    /// between them goes through a mailbox.
+    pub fn sever(&mut self, a: usize, b: usize) {
+        self.cut.insert(pair(a, b));
+        self.disconnect(a, b);
     }
 
     /// Keeps `a` and `b` connected, as a person who dialled one from the other.
