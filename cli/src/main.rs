@@ -15,6 +15,7 @@ mod input;
 mod json;
 mod output;
 mod play;
+mod ports;
 mod replay;
 mod report;
 mod run_node;

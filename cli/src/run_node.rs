@@ -51,9 +51,10 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         // relay client reserves a slot there and others reach us through it.
         let listen = args.listen.iter().cloned();
         let via = args.via.iter().map(|r| format!("{r}/p2p-circuit"));
+        let kept = home.ports();
         for l in listen.chain(via) {
             match l.parse() {
-                Ok(a) => cfg.listen.push(a),
+                Ok(a) => cfg.listen.push(crate::ports::stable(a, &kept)),
                 Err(e) => {
                     output::error(&format!("{l:?}: {e}"));
                     return 2;
@@ -80,6 +81,14 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         // Give the listeners a moment to bind, then say where we are.
         tokio::time::sleep(Duration::from_millis(300)).await;
         if let Ok(info) = node.info().await {
+            // Kept before the address is printed: whoever reads it may stop the node.
+            let mut now = kept.clone();
+            now.extend(crate::ports::listening(&info.addrs));
+            if now != kept
+                && let Err(e) = home.save_ports(&now)
+            {
+                output::error(&format!("the ports are not kept for the next start: {e}"));
+            }
             let mut s = format!("peer id   {}\n", info.peer);
             for a in &info.addrs {
                 s.push_str(&format!("listening {a}\n"));

@@ -3,6 +3,7 @@
 //! The key file holds the Ed25519 secret that signs envelopes and is also the node's
 //! libp2p identity; like the store, it is readable by its owner only.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sealed_protocol::keys::SecretKey;
@@ -84,6 +85,33 @@ impl Home {
     /// The control socket of a running node.
     pub fn socket_path(&self) -> PathBuf {
         self.dir.join("node.sock")
+    }
+
+    /// The ports the node last listened on.
+    pub fn ports_path(&self) -> PathBuf {
+        self.dir.join("ports")
+    }
+
+    /// The ports the node last listened on, by transport (`tcp`, `udp`): a node asked
+    /// for any port takes these again, so that peers find it where it was. Empty when
+    /// none is kept or the file does not read (it is only a preference).
+    pub fn ports(&self) -> BTreeMap<String, u16> {
+        std::fs::read_to_string(self.ports_path())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let (t, p) = l.split_once(' ')?;
+                let p: u16 = p.trim().parse().ok().filter(|p| *p != 0)?;
+                matches!(t, "tcp" | "udp").then(|| (t.to_owned(), p))
+            })
+            .collect()
+    }
+
+    /// Keeps the ports the node listens on for its next start.
+    pub fn save_ports(&self, ports: &BTreeMap<String, u16>) -> Result<(), HomeError> {
+        let text: String = ports.iter().map(|(t, p)| format!("{t} {p}\n")).collect();
+        let path = self.ports_path();
+        std::fs::write(&path, text).map_err(io(&path))
     }
 
     /// The player's display name.

@@ -21,4 +21,6 @@ pub use handle::{NodeHandle, start};
 pub use home::Home;
 /// Peer addresses, as the node takes them.
 pub use libp2p::Multiaddr;
+/// Their parts.
+pub use libp2p::multiaddr;
 pub use shell::{Info, NodeConfig, ProposeArgs, StartError};

@@ -189,6 +189,8 @@ pub struct Shell {
     next_in: InId,
     replies: HashMap<CmdId, Reply<Answer>>,
     next_cmd: CmdId,
+    /// `sealed dial`s waiting for their connection to open or fail, with the address.
+    dials: HashMap<libp2p::swarm::ConnectionId, (Multiaddr, Reply<()>)>,
 }
 
 impl Shell {
@@ -225,6 +227,7 @@ impl Shell {
             next_in: 0,
             replies: HashMap::new(),
             next_cmd: 0,
+            dials: HashMap::new(),
         };
         for addr in shell.cfg.listen.clone() {
             shell
@@ -322,6 +325,11 @@ impl Shell {
                 let _ = r.send(Ok(self.info()));
             }
             Msg::Dial(addr, r) => {
+                if peer_of(&addr) == Some(*self.swarm.local_peer_id()) {
+                    let why = format!("{addr}: that is this node's own address");
+                    let _ = r.send(Err(NodeError::Address(why)));
+                    return;
+                }
                 if let Some(p) = peer_of(&addr)
                     && let Some(k) = key_of(&p)
                 {
@@ -330,8 +338,18 @@ impl Shell {
                         addrs: vec![with_peer(&addr, p)],
                     });
                 }
-                let why = |e: libp2p::swarm::DialError| NodeError::Address(format!("{addr}: {e}"));
-                let _ = r.send(self.swarm.dial(addr.clone()).map_err(why));
+                // Answered once the connection is open (or failed): a dead address, a
+                // wrong peer id or this node itself is an error the person sees.
+                let opts = DialOpts::from(addr.clone());
+                let id = opts.connection_id();
+                match self.swarm.dial(opts) {
+                    Ok(()) => {
+                        self.dials.insert(id, (addr, r));
+                    }
+                    Err(e) => {
+                        let _ = r.send(Err(NodeError::Address(format!("{addr}: {e}"))));
+                    }
+                }
             }
             Msg::Propose(args, r) => match propose_args(args) {
                 Ok(a) => self.command(Cmd::Propose(a), r),
@@ -373,8 +391,12 @@ impl Shell {
                 peer_id,
                 endpoint,
                 num_established,
+                connection_id,
                 ..
             } => {
+                if let Some((_, r)) = self.dials.remove(&connection_id) {
+                    let _ = r.send(Ok(()));
+                }
                 let Some(peer) = key_of(&peer_id) else { return };
                 let addr = endpoint
                     .is_dialer()
@@ -386,6 +408,15 @@ impl Shell {
                         peer,
                         addrs: vec![a],
                     });
+                }
+            }
+            SwarmEvent::OutgoingConnectionError {
+                connection_id,
+                error,
+                ..
+            } => {
+                if let Some((addr, r)) = self.dials.remove(&connection_id) {
+                    let _ = r.send(Err(NodeError::Address(format!("{addr}: {error}"))));
                 }
             }
             SwarmEvent::ConnectionClosed {
