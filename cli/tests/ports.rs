@@ -50,3 +50,18 @@ fn a_restarted_node_listens_where_it_was_unless_the_port_is_taken() {
         free
     );
 }
+
+/// An address this machine does not have (203.0.113.0/24 is for documentation only) is
+/// refused at start with the system's reason, not an empty message.
+#[test]
+fn a_listen_address_the_machine_lacks_is_refused_with_why() {
+    let dir = TempDir::new("listen");
+    let home = dir.path().join("alice");
+    assert_eq!(code(&at_home(&home, &["init", "--name", "alice"])), 0);
+    let out = at_home(
+        &home,
+        &["node", "--no-mdns", "--listen", "/ip4/203.0.113.5/tcp/0"],
+    );
+    common::refused(&out, "cannot listen on /ip4/203.0.113.5/tcp/0: ");
+    assert!(common::stderr(&out).contains("os error"), "{out:?}");
+}

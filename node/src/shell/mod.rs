@@ -235,7 +235,7 @@ impl Shell {
                 .listen_on(addr.clone())
                 .map_err(|e| StartError::Listen {
                     addr,
-                    why: e.to_string(),
+                    why: causes(&e),
                 })?;
         }
         shell.perform();
@@ -525,6 +525,20 @@ fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey, String)>>
             Some((key, text))
         })
         .collect()
+}
+
+/// An error with every cause under it: libp2p's transport errors say nothing
+/// themselves (an address the system does not have is only in the cause).
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut next = e.source();
+    while let Some(cause) = next {
+        parts.push(cause.to_string());
+        next = cause.source();
+    }
+    parts.retain(|p| !p.is_empty());
+    parts.dedup();
+    parts.join(": ")
 }
 
 /// A proposal's addresses read into keys and address strings.
