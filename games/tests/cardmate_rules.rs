@@ -2,7 +2,7 @@
 //! and captures for both sides, the capture rules and the same-suit compulsion,
 //! promotion, Kings, the palace, having no move, the ply limit, the notation, the score
 //! format, the suit-shuffled setup and the game's face on the protocol
-//! (spec/GAMES.md §2, shared/DESIGN.md §6).
+//! (spec/GAMES.md §2).
 //!
 //! Expected square sets are written out by hand from the rules, never computed with the
 //! engine's own direction tables.

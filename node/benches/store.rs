@@ -1,5 +1,5 @@
-//! What durability costs (DESIGN.md §4: "Durability costs an fsync per envelope: measure
-//! it"): one durable commit of one envelope, of 100 envelopes in one transaction, and, as
+//! What durability costs (spec/PROTOCOL.md §11.2: an envelope is durable before it is
+//! sent, so each costs an fsync): one durable commit of one envelope, of 100 envelopes in one transaction, and, as
 //! the floor, the same bytes appended to a plain file with `File::sync_data`, in the same
 //! run on the same file system.
 //!
@@ -116,7 +116,7 @@ fn durable_commit(c: &mut Criterion) {
         })
     });
 
-    // An append-only log, the other design DESIGN.md allows: every append grows the file,
+    // An append-only log, the other way to make envelopes durable: every append grows the file,
     // so each fdatasync also commits the new size (on ext4, a journal commit).
     let mut file = OpenOptions::new()
         .create(true)

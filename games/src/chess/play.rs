@@ -1,8 +1,8 @@
 //! Making moves: each returns a new [`Position`] and leaves the old one untouched, so a
 //! caller (a card engine trying an effect, a verifier replaying) never has to undo.
 //!
-//! `play` checks legality and `play_unchecked` trusts the caller, the split DESIGN.md
-//! borrows from shakmaty. The `_keep_turn` forms make a move without handing the turn
+//! `play` checks legality and `play_unchecked` trusts the caller: a caller that has
+//! already checked a move (a verifier replaying accepted acts) does not pay twice. The `_keep_turn` forms make a move without handing the turn
 //! over, for cards that give one side two moves in a row; between the two, the side not
 //! to move may well be in check, which [`Position`] allows.
 

@@ -2,6 +2,10 @@
 //! move(s), checked against the card, the continuing effects and the rules of chess, then
 //! carried out ([`Board::apply`]); and the plays a card allows ([`Board::legal_plays`]).
 //!
+//! Over 600 lines on purpose: every card effect is checked, listed and carried out by
+//! the same per-effect matches on one [`Board`]; split by effect, the checks and the
+//! moves each effect allows would drift apart.
+//!
 //! Nothing in a play is trusted: the card's timing must allow a board play, its
 //! parameters must name what its effect needs, every move must be one the card (or
 //! chess) allows under the continuing effects, and at the end no king of the mover may be

@@ -1,5 +1,9 @@
 //! Tempête on the protocol: the seed's flow with the referee replaced.
 //!
+//! Over 600 lines on purpose: it is one `Rules` implementation (the seed's whole turn
+//! flow: deals, openings, traps, interceptions, answers), whose phases hand state to one
+//! another; the pure parts (board, effects, acts, state) already live in their own files.
+//!
 //! Each player owns a secret deck of the agreed card list; the *other* player deals its
 //! slots blindly (opening hands, then refills at the end of each of his turns), so the
 //! owner learns his cards and nobody else does. A card is played by opening its slot in

@@ -1,5 +1,9 @@
 //! Judging one envelope against its causal past.
 //!
+//! Over 600 lines on purpose: one judge per item kind, all reading and writing the same
+//! causal past and ledger in one order; the reading order is the rule (the first item
+//! that breaks one stops the envelope), so it stays in one place.
+//!
 //! Items are read in order. The first item that breaks a rule makes the envelope a
 //! proof against its signer and stops the reading: items before it stand (they are
 //! signed facts, such as a revealed value), nothing after it takes effect.

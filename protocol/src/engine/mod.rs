@@ -1,6 +1,10 @@
 //! The engine: the one deterministic replay of a game's envelopes, used live by every
 //! seat and offline by every verifier.
 //!
+//! Over 600 lines on purpose: the engine's state and the one replay loop that orders
+//! envelopes causally (insertion, readiness, processing, the queries the verdict uses);
+//! judging, the ledger, private logs and the store of envelopes are files of their own.
+//!
 //! Envelopes go in as bytes in any order; each is processed once its chain predecessor
 //! and everything it acknowledges have been processed, and it is judged against exactly
 //! that causal past (its vector clock), never against what happened to arrive first.
