@@ -75,6 +75,10 @@ pub enum Command {
         /// Let bots decide in every game (for testing).
         #[arg(long)]
         bots: bool,
+        /// Do not register this node's addresses at its mailboxes and relays (whoever
+        /// can ask them learns where a peer id is); peers then need an address.
+        #[arg(long)]
+        no_announce: bool,
     },
     /// Run a referee node: a node that accepts every game that names it as referee
     /// (Secret Stallmate) and answers for it by itself. Prints its address: both
@@ -90,18 +94,46 @@ pub enum Command {
         #[arg(long, value_name = "MULTIADDR")]
         via: Vec<String>,
     },
-    /// Dial a peer (a running node is needed for every command below).
+    /// Dial a peer (a running node is needed for every command below but `mailbox`).
+    ///
+    /// Exit codes: 0 connected; 2 not (a dead address, a wrong peer id, this node).
     Dial {
         /// Its address.
         addr: String,
     },
-    /// Propose a game to a peer.
+    /// Where each peer can be reached: the peer book, best address first, and what each
+    /// connected peer runs.
+    Peers {
+        /// One JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set this home's default mailbox: the node keeps connected to it, so invitations
+    /// sent through it arrive by themselves, and registers its addresses there so that
+    /// friends find it by peer id. Without an address, shows the one set.
+    Mailbox {
+        /// The mailbox's address, ending in /p2p/<peer id>.
+        addr: Option<String>,
+        /// Forget the default mailbox.
+        #[arg(long, conflicts_with = "addr")]
+        clear: bool,
+    },
+    /// Propose a game to a peer, and say whether the invitation reached it (or its
+    /// mailbox).
+    ///
+    /// Exit codes: 0 delivered; 2 refused; 3 made but not delivered within `--wait`
+    /// (why is printed; the node keeps trying).
     New {
         /// Variant: duel, cardmate, chex, tempete, stallmate.
         variant: String,
-        /// The peer's address, ending in /p2p/<peer id>.
+        /// The peer's address ending in /p2p/<peer id>, or its peer id alone (found
+        /// through the mailbox or a rendezvous point both use).
         #[arg(long)]
         peer: String,
+        /// How long to wait for the invitation to reach the peer or the mailbox, in
+        /// seconds.
+        #[arg(long, default_value_t = 10)]
+        wait: u64,
         /// A mailbox node both of you trust, ending in /p2p/<peer id>.
         #[arg(long)]
         mailbox: Option<String>,

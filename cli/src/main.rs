@@ -16,6 +16,7 @@ mod json;
 mod output;
 mod play;
 mod ports;
+mod reach;
 mod replay;
 mod report;
 mod run_node;
@@ -41,6 +42,7 @@ fn main() {
             no_mdns,
             via,
             bots,
+            no_announce,
         } => run_node::run(
             &home,
             run_node::NodeArgs {
@@ -51,6 +53,7 @@ fn main() {
                 via,
                 bots,
                 referee: false,
+                announce: !no_announce,
             },
         ),
         Command::Referee {
@@ -67,12 +70,16 @@ fn main() {
                 via,
                 bots: false,
                 referee: true,
+                announce: true,
             },
         ),
         Command::Dial { addr } => play::dial(&home, &addr),
+        Command::Peers { json } => reach::peers(&home, json),
+        Command::Mailbox { addr, clear } => reach::mailbox(&home, addr.as_deref(), clear),
         Command::New {
             variant,
             peer,
+            wait,
             mailbox,
             referee,
             options,
@@ -83,6 +90,7 @@ fn main() {
             mailbox.as_deref(),
             referee.as_deref(),
             &options,
+            std::time::Duration::from_secs(wait),
         ),
         Command::Accept { game } => play::decide(&home, &game, true),
         Command::Decline { game } => play::decide(&home, &game, false),

@@ -18,3 +18,8 @@ pub fn stdout(text: &str) -> bool {
 pub fn error(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "sealed: {message}");
 }
+
+/// Writes one line of information to stderr (stdout keeps what scripts read).
+pub fn note(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}

@@ -60,6 +60,7 @@ pub fn new(
     mailbox: Option<&str>,
     referee: Option<&str>,
     options: &[String],
+    wait: std::time::Duration,
 ) -> i32 {
     let mut opts = vec![];
     for o in options {
@@ -76,9 +77,41 @@ pub fn new(
         mailbox: mailbox.map(str::to_owned),
         referee: referee.map(str::to_owned),
     };
-    done(ask(home, req), |v| {
-        format!("{}\n", v.as_str().unwrap_or_default())
-    })
+    let game = match ask(home, req) {
+        Ok(v) => v.as_str().unwrap_or_default().to_owned(),
+        Err(code) => return code,
+    };
+    // The id first: the game exists (durable) whatever becomes of its delivery.
+    if !output::stdout(&format!("{game}\n")) {
+        return 2;
+    }
+    let deadline = std::time::Instant::now() + wait;
+    let mut said = String::new();
+    loop {
+        if let Ok(Value::Array(games)) = ask(home, ControlRequest::Games) {
+            let state = games
+                .iter()
+                .find(|g| g["game"] == game.as_str())
+                .and_then(|g| g["invitation"].as_str().map(str::to_owned));
+            match state {
+                Some(s) if s.starts_with("delivered") => {
+                    output::note(&format!("invitation {s}"));
+                    return 0;
+                }
+                Some(s) => said = s,
+                // Accepted already (or no longer an invitation): it got there.
+                None => return 0,
+            }
+        }
+        if std::time::Instant::now() >= deadline {
+            output::error(&format!(
+                "invitation {said} (after {} s; the node keeps trying)",
+                wait.as_secs()
+            ));
+            return 3;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 /// `sealed accept` / `decline`.
@@ -115,6 +148,9 @@ pub fn games(home: &Home, json: bool) -> i32 {
             ));
             if let Some(clock) = g["clock"].as_str() {
                 s.push_str(&format!("{:14}clock: {clock}\n", ""));
+            }
+            if let Some(inv) = g["invitation"].as_str() {
+                s.push_str(&format!("{:14}invitation {inv}\n", ""));
             }
         }
         if s.is_empty() { "no games\n".into() } else { s }

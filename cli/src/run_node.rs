@@ -22,7 +22,12 @@ pub struct NodeArgs {
     pub bots: bool,
     /// Accept every game that seats this node as referee.
     pub referee: bool,
+    /// Register our addresses at the mailboxes and relays we keep connected.
+    pub announce: bool,
 }
+
+/// How long `--via` waits for each relay to grant a reservation.
+const RESERVE_WAIT: Duration = Duration::from_secs(10);
 
 /// Runs the node; returns an exit code only on failure to start.
 pub fn run(home: &Home, args: NodeArgs) -> i32 {
@@ -44,6 +49,9 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         let mut cfg = NodeConfig::default();
         cfg.net.mdns = !args.no_mdns;
         cfg.net.relay_server = args.relay;
+        // Mailboxes and relays are where peers meet: they serve lookups by peer id.
+        cfg.net.rendezvous_server = args.relay || args.mailbox;
+        cfg.net.announce = args.announce;
         cfg.mailbox = args.mailbox;
         cfg.bots = args.bots;
         cfg.referee = args.referee;
@@ -78,8 +86,24 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
                 return 2;
             }
         };
+        // The home's default mailbox: kept connected, and where the node registers.
+        if let Some(m) = home.mailbox() {
+            let r = match m.parse() {
+                Ok(a) => node.stand(a).await.map_err(|e| e.to_string()),
+                Err(e) => Err(format!("{m:?}: {e}")),
+            };
+            if let Err(e) = r {
+                output::error(&format!("the default mailbox ({}): {e}", home.mailbox_path().display()));
+                return 2;
+            }
+        }
         // Give the listeners a moment to bind, then say where we are.
         tokio::time::sleep(Duration::from_millis(300)).await;
+        if let Err(e) = reserved(&node, &args.via).await {
+            output::error(&e);
+            let _ = node.shutdown().await;
+            return 2;
+        }
         if let Ok(info) = node.info().await {
             // Kept before the address is printed: whoever reads it may stop the node.
             let mut now = kept.clone();
@@ -112,4 +136,32 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
             }
         }
     })
+}
+
+/// Waits until every relay of `--via` has granted a reservation (a relayed listen
+/// address appears); a relay that refuses, cannot be reached or is not a relay is an
+/// error with its cause.
+async fn reserved(node: &sealed_node::NodeHandle, via: &[String]) -> Result<(), String> {
+    let deadline = tokio::time::Instant::now() + RESERVE_WAIT;
+    for relay in via {
+        loop {
+            let info = node.info().await.map_err(|e| e.to_string())?;
+            if info.addrs.iter().any(|a| a.starts_with(relay.as_str()) && a.contains("/p2p-circuit")) {
+                break;
+            }
+            if let Some(why) = info.failed.iter().find(|f| f.contains(relay.as_str())) {
+                return Err(format!("no relayed address through {relay}: {why}"));
+            }
+            if tokio::time::Instant::now() >= deadline {
+                let why = info.failed.join("; ");
+                return Err(format!(
+                    "no relayed address through {relay} after {} s{}",
+                    RESERVE_WAIT.as_secs(),
+                    if why.is_empty() { String::new() } else { format!(": {why}") }
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    Ok(())
 }

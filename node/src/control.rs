@@ -102,6 +102,13 @@ pub enum ControlRequest {
         /// On or off.
         on: bool,
     },
+    /// The peer book: where each peer was seen and reached.
+    Peers,
+    /// Keep connected to this mailbox (or rendezvous point) from now on.
+    Mailbox {
+        /// Its address with `/p2p/<id>`.
+        addr: String,
+    },
     /// Stop the node.
     Shutdown,
     /// Set a fault point's actions (tests only: a build with the `failpoints` feature;
@@ -176,7 +183,12 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             let address = |what: &str, a: &str, e: libp2p::multiaddr::Error| {
                 NodeError::Address(format!("{what} {a:?}: {e}"))
             };
-            let peer = peer.parse().map_err(|e| address("peer", &peer, e));
+            // A peer id alone names the opponent: the node finds it at a rendezvous
+            // point it keeps connected, or through the mailbox.
+            let peer = match peer.parse::<libp2p::PeerId>() {
+                Ok(id) => Ok(libp2p::Multiaddr::empty().with(libp2p::multiaddr::Protocol::P2p(id))),
+                Err(_) => peer.parse().map_err(|e| address("peer", &peer, e)),
+            };
             let mailbox = mailbox
                 .map(|m| m.parse().map_err(|e| address("mailbox", &m, e)))
                 .transpose();
@@ -229,6 +241,11 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
         ControlRequest::Bot { game, on } => {
             node.bot(game.as_deref(), on).await.map(|()| Value::Null)
         }
+        ControlRequest::Peers => node.peers().await,
+        ControlRequest::Mailbox { addr } => match addr.parse() {
+            Ok(a) => node.stand(a).await.map(|()| Value::Null),
+            Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
+        },
         ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
         // The points live in this process, not in the core.
         ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)

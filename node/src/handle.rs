@@ -79,6 +79,30 @@ impl NodeHandle {
         self.ask(|r| Msg::Dial(addr, r)).await
     }
 
+    /// The peer book, with what each connected peer runs.
+    pub async fn peers(&self) -> Result<serde_json::Value, NodeError> {
+        match self.core(Cmd::Peers).await? {
+            Answer::Json(v) => Ok(v),
+            a => Err(unexpected(a)),
+        }
+    }
+
+    /// Keeps connected to a mailbox or rendezvous point from now on (its address ends
+    /// in `/p2p/<peer id>`).
+    pub async fn stand(&self, addr: Multiaddr) -> Result<(), NodeError> {
+        let bad = |why: &str| NodeError::Address(format!("{addr}: {why}"));
+        let key = crate::shell::peer_of(&addr)
+            .and_then(|p| crate::shell::key_of(&p))
+            .ok_or_else(|| bad("the address must end in /p2p/<peer id>"))?;
+        let somewhere = addr
+            .iter()
+            .any(|p| !matches!(p, libp2p::multiaddr::Protocol::P2p(_)));
+        if !somewhere {
+            return Err(bad("the address must say where the mailbox is"));
+        }
+        self.done(Cmd::Stand(key, addr.to_string())).await
+    }
+
     /// Proposes a game; returns its id (hex) once the proposal is durable and offered.
     pub async fn propose(&self, args: ProposeArgs) -> Result<String, NodeError> {
         match self.ask(|r| Msg::Propose(args, r)).await? {

@@ -114,6 +114,32 @@ impl Home {
         std::fs::write(&path, text).map_err(io(&path))
     }
 
+    /// The home's default mailbox.
+    pub fn mailbox_path(&self) -> PathBuf {
+        self.dir.join("mailbox")
+    }
+
+    /// The home's default mailbox, if one is set: the node keeps connected to it, so an
+    /// invitation through it arrives with no `dial`, and it is where the node registers
+    /// its addresses and looks peers up by peer id.
+    pub fn mailbox(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.mailbox_path()).ok()?;
+        let line = text.lines().next()?.trim();
+        (!line.is_empty() && line.len() <= 1024).then(|| line.to_owned())
+    }
+
+    /// Sets (or with `None` clears) the home's default mailbox.
+    pub fn set_mailbox(&self, addr: Option<&str>) -> Result<(), HomeError> {
+        let path = self.mailbox_path();
+        match addr {
+            Some(a) => std::fs::write(&path, format!("{a}\n")).map_err(io(&path)),
+            None => match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(&path)(e)),
+                _ => Ok(()),
+            },
+        }
+    }
+
     /// The player's display name.
     pub fn name_path(&self) -> PathBuf {
         self.dir.join("name")

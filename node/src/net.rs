@@ -1,6 +1,7 @@
 //! The libp2p side: one swarm per node, TCP and QUIC with Noise and Yamux, identify,
 //! ping, mDNS on the LAN, relay v2 (client always, server when asked) with DCUtR hole
-//! punching, and the sync protocol.
+//! punching, rendezvous (client always, server on mailboxes and relays: a peer is found
+//! by its peer id alone), and the sync protocol.
 
 use std::time::Duration;
 
@@ -8,7 +9,8 @@ use libp2p::identity::{Keypair, PublicKey, ed25519};
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    PeerId, Swarm, dcutr, identify, mdns, noise, ping, relay, request_response, tcp, yamux,
+    PeerId, Swarm, dcutr, identify, mdns, noise, ping, relay, rendezvous, request_response, tcp,
+    yamux,
 };
 
 use crate::sync::{PROTOCOL, SyncCodec};
@@ -37,6 +39,10 @@ mod behaviour {
         pub relay_server: Toggle<relay::Behaviour>,
         /// Upgrades relayed connections to direct ones by hole punching.
         pub dcutr: dcutr::Behaviour,
+        /// Registers our addresses at rendezvous points and looks peers up there.
+        pub rendezvous: rendezvous::client::Behaviour,
+        /// Serves as a rendezvous point (a mailbox or relay node).
+        pub rendezvous_server: Toggle<rendezvous::server::Behaviour>,
     }
 }
 
@@ -47,6 +53,13 @@ pub struct NetConfig {
     pub mdns: bool,
     /// Relay other peers' connections.
     pub relay_server: bool,
+    /// Serve as a rendezvous point: keep the addresses peers register and give them to
+    /// whoever asks by peer id.
+    pub rendezvous_server: bool,
+    /// Register our addresses at the rendezvous points we keep connected (a mailbox or
+    /// relay), so that peers who know only our peer id find us. Whoever can ask that
+    /// point learns them.
+    pub announce: bool,
     /// How long a sync request may take.
     pub request_timeout: Duration,
     /// How long an idle connection stays open.
@@ -58,6 +71,8 @@ impl Default for NetConfig {
         NetConfig {
             mdns: true,
             relay_server: false,
+            rendezvous_server: false,
+            announce: true,
             request_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(600),
         }
@@ -75,6 +90,18 @@ pub fn keypair(seed: &[u8; 32]) -> Keypair {
 pub fn peer_id(key: &[u8; 32]) -> Option<PeerId> {
     let pk = ed25519::PublicKey::try_from_bytes(key).ok()?;
     Some(PublicKey::from(pk).to_peer_id())
+}
+
+/// What identify tells peers this node runs.
+pub fn agent_version() -> String {
+    format!("sealed/{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The rendezvous namespace a peer registers under: its own peer id, so that a lookup
+/// by peer id returns that peer and nobody else.
+pub fn namespace(peer: &PeerId) -> rendezvous::Namespace {
+    rendezvous::Namespace::new(format!("sealed/peer/{peer}"))
+        .expect("a peer id is far shorter than the 255 bytes a namespace may have")
 }
 
 /// A relay for game traffic: the defaults (two minutes, 128 KiB per circuit) are
@@ -121,10 +148,10 @@ pub fn swarm(
                         .with_request_timeout(cfg.request_timeout)
                         .with_max_concurrent_streams(4096),
                 ),
-                identify: identify::Behaviour::new(identify::Config::new(
-                    "/sealed/1".into(),
-                    key.public(),
-                )),
+                identify: identify::Behaviour::new(
+                    identify::Config::new("/sealed/1".into(), key.public())
+                        .with_agent_version(agent_version()),
+                ),
                 ping: ping::Behaviour::new(ping::Config::new()),
                 mdns: mdns.into(),
                 relay_client,
@@ -133,6 +160,11 @@ pub fn swarm(
                     .then(|| relay::Behaviour::new(peer, relay_config()))
                     .into(),
                 dcutr: dcutr::Behaviour::new(peer),
+                rendezvous: rendezvous::client::Behaviour::new(key.clone()),
+                rendezvous_server: cfg
+                    .rendezvous_server
+                    .then(|| rendezvous::server::Behaviour::new(rendezvous::server::Config::default()))
+                    .into(),
             }
         })?
         .with_swarm_config(|c| c.with_idle_connection_timeout(cfg.idle_timeout))

@@ -182,6 +182,14 @@ impl Core {
                 }
             }
         }
+        // Mailboxes and rendezvous points stay connected: an invitation through one
+        // reaches this node with no `dial`, and lookups need one.
+        let standing: Vec<PeerKey> = self.peers.book.standing().copied().collect();
+        want.extend(
+            standing
+                .into_iter()
+                .filter(|p| !self.peers.connected.contains(p) && *p != me),
+        );
         for peer in want {
             self.dial(peer);
         }

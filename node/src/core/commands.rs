@@ -3,6 +3,8 @@
 //! and the store agree (no write of it in flight), so it never shows what the store does
 //! not hold.
 
+use std::collections::BTreeMap;
+
 use sealed_games::table::{self, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms};
@@ -10,7 +12,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
-use super::{Core, Durable, GameId, NodeError};
+use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::clock::TimeControl;
 use crate::store::{GameRecord, GameStatus};
 
@@ -77,6 +79,23 @@ impl Core {
                 self.run_bots(store);
                 return self.reply(id, r);
             }
+            Cmd::Stand(peer, _) if peer == self.key() => {
+                let why = "that is this node's own address".to_owned();
+                return self.reply(id, Err(NodeError::Address(why)));
+            }
+            Cmd::Stand(peer, addr) => {
+                let mut writes: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+                writes.extend(self.remember(peer, addr));
+                writes.extend(self.stand(peer));
+                for (key, value) in writes {
+                    self.write_meta(key, value);
+                }
+                if !self.peers.connected.contains(&peer) {
+                    self.dial(peer);
+                }
+                return self.reply(id, Ok(Answer::Done));
+            }
+            Cmd::Peers => return self.reply(id, Ok(Answer::Json(self.peers_json()))),
         };
         if let Err(e) = result {
             self.reply(id, Err(e));
@@ -125,6 +144,7 @@ impl Core {
                 waiting_for: p.table.waiting_for(),
                 held: p.table.held(),
                 clock: self.clocks(p).map(|c| c.line()),
+                invitation: self.invitation(p),
             })
             .collect();
         out.extend(self.games.relayed.iter().map(|(id, r)| {
@@ -139,6 +159,7 @@ impl Core {
                 waiting_for: format!("{held} envelopes held"),
                 held,
                 clock: None,
+                invitation: None,
             }
         }));
         out.extend(self.games.dormant.iter().map(|(id, d)| GameSummary {
@@ -151,6 +172,7 @@ impl Core {
             waiting_for: "nothing: the game is complete (in the store; `show` loads it)".into(),
             held: 0,
             clock: None,
+            invitation: None,
         }));
         out.extend(self.games.aside.iter().map(|(id, a)| GameSummary {
             game: hex::encode(id),
@@ -162,9 +184,44 @@ impl Core {
             waiting_for: a.halt.to_string(),
             held: 0,
             clock: None,
+            invitation: None,
         }));
         out.sort_by(|a, b| a.game.cmp(&b.game));
         out
+    }
+
+    /// Where this node's invitation is, for a game it proposed that is not yet accepted:
+    /// acknowledged by the opponent, by a mailbox, or not yet (with the last dial's
+    /// error).
+    fn invitation(&self, p: &Played) -> Option<String> {
+        if p.record.status != GameStatus::Proposed {
+            return None;
+        }
+        let terms = p.table.terms();
+        let me = self.key();
+        let seats: Vec<PeerKey> = terms
+            .proposal()
+            .seats
+            .iter()
+            .map(|s| s.key)
+            .filter(|k| *k != me)
+            .collect();
+        let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
+        let text = if seats.iter().all(|k| p.acked.contains_key(k)) {
+            "delivered to the peer".to_owned()
+        } else if mailboxes.iter().any(|k| p.acked.contains_key(k)) {
+            "delivered to the mailbox".to_owned()
+        } else {
+            let why = seats
+                .iter()
+                .chain(&mailboxes)
+                .filter_map(|k| self.peers.unreachable.get(k))
+                .next()
+                .cloned()
+                .unwrap_or_else(|| "the peer has not answered yet".into());
+            format!("not delivered: {why}")
+        };
+        Some(text)
     }
 
     fn propose(
@@ -229,10 +286,14 @@ impl Core {
             status: GameStatus::Proposed,
         };
         let actions = super::durable::drain(&mut *t);
-        let addrs: Vec<(String, Vec<u8>)> = given
+        let mut addrs: BTreeMap<String, Vec<u8>> = given
             .into_iter()
             .filter_map(|(peer, a)| self.remember(peer, a))
             .collect();
+        // A game's mailbox is kept connected from now on.
+        for m in &terms.proposal().mailboxes {
+            addrs.extend(self.stand(m.key));
+        }
         self.games
             .played
             .insert(id, Played::new(t, record.clone(), self.now));

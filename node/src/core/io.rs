@@ -50,6 +50,15 @@ pub enum Input {
         /// Its addresses, each ending in `/p2p/<peer id>`.
         addrs: Vec<String>,
     },
+    /// A dial to a peer opened no connection.
+    DialFailed {
+        /// The peer.
+        peer: PeerKey,
+        /// The addresses tried that failed, each ending in `/p2p/<peer id>`.
+        addrs: Vec<String>,
+        /// Why, for a person to read.
+        why: String,
+    },
     /// A peer's request; answer it with [`Output::Respond`] and this `id`.
     Request {
         /// The peer.
@@ -115,7 +124,9 @@ pub enum Output {
         /// The answer.
         resp: Response,
     },
-    /// Reach a peer at these addresses (each ending in `/p2p/<peer id>`), freshest first.
+    /// Reach a peer at these addresses (each ending in `/p2p/<peer id>`), best first,
+    /// several at once; with none (or if none answers), look it up at the rendezvous
+    /// points.
     Dial {
         /// The peer.
         peer: PeerKey,
@@ -211,6 +222,11 @@ pub enum Cmd {
     MailImport(String),
     /// Bots on or off, for one game or all.
     Bot(Option<String>, bool),
+    /// Keep connected to this mailbox or rendezvous point from now on (the home's
+    /// default mailbox): its key and where it is.
+    Stand(PeerKey, String),
+    /// Where each peer in the book can be reached, best first.
+    Peers,
 }
 
 /// A proposal to make, as the core takes it: keys and addresses already read.
@@ -270,6 +286,9 @@ pub struct GameSummary {
     pub held: usize,
     /// The clocks in one line, when the game has a time control.
     pub clock: Option<String>,
+    /// For an invitation this node made and that is not accepted yet: whether it reached
+    /// the peer, its mailbox, or not yet and why.
+    pub invitation: Option<String>,
 }
 
 /// What a node holds of one game, per chain, as heads carry it.

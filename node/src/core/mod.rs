@@ -17,10 +17,12 @@
 //! Files: the inputs and outputs `io.rs`; the read side of the store `storage.rs`; typed
 //! errors `error.rs`; games in memory, loaded, dormant or set aside `games.rs`; the write
 //! path and rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's two
-//! sides `sync.rs`; peers, addresses and request queues `peers.rs`; bots, duties, repair
+//! sides `sync.rs`; peers and request queues `peers.rs`; where each peer can be reached
+//! `book.rs`; bots, duties, repair
 //! rounds and timeout claims `auto.rs`; mail `mail.rs`.
 
 mod auto;
+mod book;
 mod commands;
 mod delivery;
 mod durable;
@@ -205,6 +207,7 @@ impl Core {
                     self.learn(peer, a);
                 }
             }
+            Input::DialFailed { peer, addrs, why } => self.dial_failed(peer, addrs, why),
             Input::Request { peer, id, req } => self.serve(peer, id, req, store),
             Input::Introduced {
                 peer,
@@ -278,6 +281,17 @@ impl Core {
     /// Peers this core has been connected to since it started.
     pub fn met(&self) -> impl Iterator<Item = &PeerKey> {
         self.peers.met.iter()
+    }
+
+    /// Whether a peer is a mailbox or rendezvous point this node keeps connected (the
+    /// shell registers its addresses there, and looks peers up there).
+    pub fn is_standing(&self, peer: &PeerKey) -> bool {
+        self.peers.book.is_standing(peer)
+    }
+
+    /// The mailboxes and rendezvous points this node keeps connected.
+    pub fn standing(&self) -> impl Iterator<Item = &PeerKey> {
+        self.peers.book.standing()
     }
 
     /// 32 bytes of the entropy stream.

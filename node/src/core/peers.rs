@@ -1,8 +1,9 @@
 //! Reaching peers: who is connected, where each can be reached, and the per-peer queue
 //! of requests with its in-flight limit.
 
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
+use super::book::{self, Book};
 use super::games::game_peers;
 use super::io::{OutId, Output};
 use super::{Core, Durable, GameId, PeerKey};
@@ -12,14 +13,13 @@ use sealed_protocol::ids::ChainId;
 /// Requests to one peer that may await an answer at once.
 const MAX_IN_FLIGHT: usize = 8;
 
-/// Addresses kept per peer, newest last.
-const MAX_ADDRS: usize = 16;
-
 /// What the core knows of its peers.
 #[derive(Default)]
 pub(super) struct Peers {
-    /// Addresses per peer, each ending in `/p2p/<peer id>`, oldest first.
-    pub(super) addrs: HashMap<PeerKey, Vec<String>>,
+    /// Where each peer was seen and reached (`book.rs`).
+    pub(super) book: Book,
+    /// Peers whose last dial failed, with why, until a connection opens.
+    pub(super) unreachable: BTreeMap<PeerKey, String>,
     pub(super) connected: HashSet<PeerKey>,
     pub(super) met: BTreeSet<PeerKey>,
     /// Requests waiting for room, per peer.
@@ -91,72 +91,154 @@ impl Core {
         Some(peer)
     }
 
-    /// Learns an address of a peer; those of our games' peers are kept in the store, so
-    /// that after a restart the node can still reach them.
+    /// Learns an address of a peer (seen now), and keeps the peer book's entry.
     pub(super) fn learn(&mut self, peer: PeerKey, addr: String) {
         if let Some((key, value)) = self.remember(peer, addr) {
             self.write_meta(key, value);
         }
     }
 
-    /// Learns an address in memory; the setting to store if it was new.
+    /// Learns an address in memory; the setting to store if the entry changed.
     pub(super) fn remember(&mut self, peer: PeerKey, addr: String) -> Option<(String, Vec<u8>)> {
-        let known = self.peers.addrs.entry(peer).or_default();
-        if known.contains(&addr) {
-            return None;
-        }
-        known.push(addr);
-        if known.len() > MAX_ADDRS {
-            known.remove(0);
-        }
-        Some((addr_key(&peer), known.join("\n").into_bytes()))
+        let changed = self.peers.book.saw(peer, &addr, self.now);
+        self.entry_to_write(peer, changed)
     }
 
-    /// Addresses the store remembers of every game's peers, and the mailboxes' addresses
-    /// the proposals give.
+    /// Marks a mailbox or rendezvous point to stay connected to; the setting to store if
+    /// that is new.
+    pub(super) fn stand(&mut self, peer: PeerKey) -> Option<(String, Vec<u8>)> {
+        let changed = self.peers.book.stand(peer);
+        self.entry_to_write(peer, changed)
+    }
+
+    /// A dial reached `peer` at `addr`.
+    fn reached(&mut self, peer: PeerKey, addr: &str) {
+        let changed = self.peers.book.worked(peer, addr, self.now);
+        if let Some((key, value)) = self.entry_to_write(peer, changed) {
+            self.write_meta(key, value);
+        }
+    }
+
+    /// Dials to `peer` at these addresses failed (with why, for `sealed games`).
+    pub(super) fn dial_failed(&mut self, peer: PeerKey, addrs: Vec<String>, why: String) {
+        for a in &addrs {
+            let changed = self.peers.book.failed(peer, a, self.now);
+            if let Some((key, value)) = self.entry_to_write(peer, changed) {
+                self.write_meta(key, value);
+            }
+        }
+        if !self.peers.connected.contains(&peer) {
+            self.peers.unreachable.insert(peer, why);
+        }
+    }
+
+    fn entry_to_write(&self, peer: PeerKey, changed: book::Changed) -> Option<(String, Vec<u8>)> {
+        if changed == book::Changed::No {
+            return None;
+        }
+        let entry = self.peers.book.get(&peer)?;
+        Some((book::key_of(&peer), entry.encode()))
+    }
+
+    /// The peer book from the store; for a peer of a game that has no entry yet, the
+    /// addresses a node of before kept; the mailboxes the proposals name, kept connected.
     pub(super) fn recall(&mut self, store: &dyn Durable) {
+        if let Ok(entries) = store.metas(book::PREFIX) {
+            for (key, value) in entries {
+                let Some(peer) = key
+                    .strip_prefix(book::PREFIX)
+                    .and_then(|h| hex::decode(h).ok())
+                    .and_then(|k| <PeerKey>::try_from(k).ok())
+                else {
+                    continue;
+                };
+                self.peers.book.load(peer, book::Entry::decode(&value));
+            }
+        }
         let me = self.key();
         let terms: Vec<_> = self
             .games
             .played
             .values()
-            .map(|p| p.table.terms().clone())
-            .chain(self.games.relayed.values().map(|r| r.terms.clone()))
+            .map(|p| (p.table.terms().clone(), p.record.created))
+            .chain(
+                self.games
+                    .relayed
+                    .values()
+                    .map(|r| (r.terms.clone(), self.now)),
+            )
             .collect();
-        for t in &terms {
+        for (t, created) in &terms {
             for peer in game_peers(t, &me) {
-                if let Ok(Some(bytes)) = store.meta(&addr_key(&peer)) {
-                    let known = self.peers.addrs.entry(peer).or_default();
-                    for a in String::from_utf8_lossy(&bytes).lines() {
-                        if !known.iter().any(|k| k == a) {
-                            known.push(a.to_owned());
-                        }
-                    }
+                if self.peers.book.get(&peer).is_some() {
+                    continue;
+                }
+                if let Ok(Some(bytes)) = store.meta(&book::old_key_of(&peer)) {
+                    self.peers.book.load(peer, book::Entry::decode(&bytes));
                 }
             }
-            self.mailbox_addrs(t);
+            for (key, value) in self.mailbox_addrs(t, *created) {
+                self.unsaved.insert(key, value);
+            }
         }
     }
 
-    /// The mailboxes' addresses a proposal gives.
-    pub(super) fn mailbox_addrs(&mut self, terms: &sealed_protocol::proposal::Terms) {
+    /// The mailboxes a proposal names: their addresses seen when the game was made, and
+    /// each kept connected from now on (a second game through it needs no `dial`). The
+    /// settings to store.
+    pub(super) fn mailbox_addrs(
+        &mut self,
+        terms: &sealed_protocol::proposal::Terms,
+        at: u64,
+    ) -> Vec<(String, Vec<u8>)> {
+        let mut out = BTreeMap::new();
         for m in &terms.proposal().mailboxes {
-            let known = self.peers.addrs.entry(m.key).or_default();
-            for a in &m.addrs {
-                if !known.contains(a) {
-                    known.push(a.clone());
+            if self.peers.book.get(&m.key).is_none_or(|e| e.addrs.is_empty()) {
+                for a in &m.addrs {
+                    let changed = self.peers.book.saw(m.key, a, at);
+                    out.extend(self.entry_to_write(m.key, changed));
                 }
             }
+            out.extend(self.stand(m.key));
         }
+        out.into_iter().collect()
     }
 
-    /// Asks the shell to reach a peer at every address we know, newest first.
+    /// The peer book as `sealed peers` shows it.
+    pub(super) fn peers_json(&self) -> serde_json::Value {
+        let peers: Vec<serde_json::Value> = self
+            .peers
+            .book
+            .iter()
+            .map(|(key, e)| {
+                let addrs: Vec<serde_json::Value> = e
+                    .addrs
+                    .iter()
+                    .map(|a| {
+                        serde_json::json!({
+                            "addr": a.text,
+                            "seen_ms": a.seen,
+                            "worked_ms": a.worked,
+                            "failures": a.failures,
+                        })
+                    })
+                    .collect();
+                serde_json::json!({
+                    "key": hex::encode(key),
+                    "connected": self.peers.connected.contains(key),
+                    "standing": e.standing,
+                    "unreachable": self.peers.unreachable.get(key),
+                    "addrs": addrs,
+                })
+            })
+            .collect();
+        serde_json::json!({ "now_ms": self.now, "peers": peers })
+    }
+
+    /// Asks the shell to reach a peer at every address the book holds, best first; with
+    /// none, the shell looks the peer up at its rendezvous points.
     pub(super) fn dial(&mut self, peer: PeerKey) {
-        let mut addrs = self.peers.addrs.get(&peer).cloned().unwrap_or_default();
-        if addrs.is_empty() {
-            return;
-        }
-        addrs.reverse();
+        let addrs = self.peers.book.dial_list(&peer);
         self.out.push_back(Output::Dial { peer, addrs });
     }
 
@@ -164,8 +246,9 @@ impl Core {
     /// side learns at once what it lacks (the peer does the same from its side).
     pub(super) fn connected(&mut self, peer: PeerKey, addr: Option<String>, store: &dyn Durable) {
         if let Some(a) = addr {
-            self.learn(peer, a);
+            self.reached(peer, &a);
         }
+        self.peers.unreachable.remove(&peer);
         self.peers.met.insert(peer);
         if self.peers.connected.insert(peer) {
             let games = self.heads_for(&peer);
@@ -221,9 +304,4 @@ fn merge_pushes(queue: &mut VecDeque<Request>, game: GameId, envelopes: Vec<Vec<
         }
         _ => Request::PushMany { games },
     }
-}
-
-/// Where the store keeps a peer's addresses.
-fn addr_key(peer: &PeerKey) -> String {
-    format!("addrs/{}", hex::encode(peer))
 }

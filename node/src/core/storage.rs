@@ -28,6 +28,8 @@ pub trait Durable {
     ) -> Result<Vec<Vec<u8>>, StoreError>;
     /// A node setting.
     fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
+    /// Every node setting whose key starts with `prefix`, in key order.
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError>;
 }
 
 impl Durable for Store {
@@ -61,5 +63,9 @@ impl Durable for Store {
 
     fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         Store::meta(self, key)
+    }
+
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        Store::metas(self, prefix)
     }
 }

@@ -348,8 +348,8 @@ impl Core {
                 status: GameStatus::Invited,
             };
             tracing::info!(game = %hex::encode(id), peer = %hex::encode(&peer[..4]), "invited to a game");
-            self.mailbox_addrs(&terms);
             let mut step = Step::default();
+            step.writes.meta.extend(self.mailbox_addrs(&terms, self.now));
             step.writes.games.push(record.clone());
             step.answers.extend(w);
             self.games
@@ -506,7 +506,7 @@ impl Core {
         let addrs: Vec<String> = game_peers(terms, &self.key())
             .into_iter()
             .filter(|p| *p != peer)
-            .flat_map(|p| self.peers.addrs.get(&p).cloned().unwrap_or_default())
+            .flat_map(|p| self.peers.book.dial_list(&p))
             .take(MAX_INTRODUCED)
             .collect();
         if !addrs.is_empty() {

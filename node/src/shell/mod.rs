@@ -3,6 +3,7 @@
 //! turns what happens into the core's inputs and carries out its outputs. It decides
 //! nothing about games: that is all in `crate::core`.
 
+mod reach;
 mod writer;
 
 use std::collections::HashMap;
@@ -94,6 +95,9 @@ pub struct Info {
     pub addrs: Vec<String>,
     /// Every peer this node has been connected to since it started.
     pub met: Vec<String>,
+    /// Listen addresses that failed since it started (a relay that refused a
+    /// reservation or could not be reached), each with why.
+    pub failed: Vec<String>,
 }
 
 /// How often the node looks for duties that came due with time alone: checking costs
@@ -165,6 +169,19 @@ pub fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
         .last()
 }
 
+/// The relay of a relayed listen address (`…/p2p/<relay>/p2p-circuit`).
+fn relay_of(addr: &Multiaddr) -> Option<PeerId> {
+    let mut relay = None;
+    for p in addr.iter() {
+        match p {
+            Protocol::P2p(id) => relay = Some(id),
+            Protocol::P2pCircuit => return relay,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// An address with the peer id at its end, as the core keeps them.
 fn with_peer(addr: &Multiaddr, peer: PeerId) -> String {
     if matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
@@ -191,6 +208,14 @@ pub struct Shell {
     next_cmd: CmdId,
     /// `sealed dial`s waiting for their connection to open or fail, with the address.
     dials: HashMap<libp2p::swarm::ConnectionId, (Multiaddr, Reply<()>)>,
+    /// Dials, lookups and registrations (`reach.rs`).
+    reach: reach::Reach,
+    /// Listen addresses that failed (a relay that refused a reservation), with why.
+    failed: Vec<String>,
+    /// The listen addresses asked for, by listener.
+    listeners: HashMap<libp2p::core::transport::ListenerId, Multiaddr>,
+    /// `sealed peers` commands, whose answer gets what each peer runs.
+    peer_cmds: std::collections::HashSet<CmdId>,
 }
 
 impl Shell {
@@ -228,15 +253,24 @@ impl Shell {
             replies: HashMap::new(),
             next_cmd: 0,
             dials: HashMap::new(),
+            reach: reach::Reach::default(),
+            failed: vec![],
+            listeners: HashMap::new(),
+            peer_cmds: Default::default(),
         };
         for addr in shell.cfg.listen.clone() {
-            shell
+            probe(&addr).map_err(|why| StartError::Listen {
+                addr: addr.clone(),
+                why,
+            })?;
+            let id = shell
                 .swarm
                 .listen_on(addr.clone())
                 .map_err(|e| StartError::Listen {
-                    addr,
+                    addr: addr.clone(),
                     why: causes(&e),
                 })?;
+            shell.listeners.insert(id, addr);
         }
         shell.perform();
         Ok(shell)
@@ -259,7 +293,10 @@ impl Shell {
                     self.input(Input::Written { write, result });
                 }
                 event = self.swarm.select_next_some() => self.event(event),
-                _ = tick.tick() => self.input(Input::Tick),
+                _ = tick.tick() => {
+                    self.input(Input::Tick);
+                    self.renew();
+                }
                 _ = due.tick() => {
                     if self.core.due_at().is_some_and(|t| t <= now_ms()) {
                         self.input(Input::Due);
@@ -298,13 +335,14 @@ impl Shell {
                     };
                     let addrs: Vec<Multiaddr> =
                         addrs.iter().filter_map(|a| a.parse().ok()).collect();
-                    if !addrs.is_empty() {
-                        let _ = self
-                            .swarm
-                            .dial(DialOpts::peer_id(p).addresses(addrs).build());
-                    }
+                    self.reach(p, addrs);
                 }
-                Output::Reply { id, result } => {
+                Output::Reply { id, mut result } => {
+                    if self.peer_cmds.remove(&id)
+                        && let Ok(Answer::Json(doc)) = &mut result
+                    {
+                        self.with_agents(doc);
+                    }
                     if let Some(r) = self.replies.remove(&id) {
                         let _ = r.send(result);
                     }
@@ -364,9 +402,35 @@ impl Shell {
 
     fn command(&mut self, cmd: Cmd, reply: Reply<Answer>) {
         let id = self.next_cmd;
+        if cmd == Cmd::Peers {
+            self.peer_cmds.insert(id);
+        }
         self.next_cmd += 1;
         self.replies.insert(id, reply);
         self.input(Input::Command { id, cmd });
+    }
+
+    /// The peer book's document with each peer's peer id, and what each connected peer
+    /// runs.
+    fn with_agents(&self, doc: &mut serde_json::Value) {
+        let Some(peers) = doc.get_mut("peers").and_then(|p| p.as_array_mut()) else {
+            return;
+        };
+        for p in peers {
+            let Some(id) = p
+                .get("key")
+                .and_then(|k| k.as_str())
+                .and_then(|k| hex::decode(k).ok())
+                .and_then(|k| <[u8; 32]>::try_from(k).ok())
+                .and_then(|k| net::peer_id(&k))
+            else {
+                continue;
+            };
+            p["peer"] = id.to_string().into();
+            if let Some(agent) = self.reach.agents.get(&id) {
+                p["agent"] = agent.clone().into();
+            }
+        }
     }
 
     fn info(&self) -> Info {
@@ -382,6 +446,7 @@ impl Shell {
             peer: peer.to_string(),
             addrs,
             met,
+            failed: self.failed.clone(),
         }
     }
 
@@ -397,6 +462,7 @@ impl Shell {
                 if let Some((_, r)) = self.dials.remove(&connection_id) {
                     let _ = r.send(Ok(()));
                 }
+                self.reached(&peer_id);
                 let Some(peer) = key_of(&peer_id) else { return };
                 let addr = endpoint
                     .is_dialer()
@@ -412,11 +478,24 @@ impl Shell {
             }
             SwarmEvent::OutgoingConnectionError {
                 connection_id,
+                peer_id,
                 error,
-                ..
             } => {
                 if let Some((addr, r)) = self.dials.remove(&connection_id) {
-                    let _ = r.send(Err(NodeError::Address(format!("{addr}: {error}"))));
+                    let why = format!("{addr}: {}", causes(&error));
+                    let _ = r.send(Err(NodeError::Address(why)));
+                }
+                self.dial_failed(connection_id, &error);
+                // The relay client forgets a reservation whose relay it cannot reach
+                // and says nothing: the listener through it would wait for ever.
+                let relayed: Vec<String> = self
+                    .listeners
+                    .values()
+                    .filter(|a| peer_id.is_some() && relay_of(a) == peer_id)
+                    .map(ToString::to_string)
+                    .collect();
+                for at in relayed {
+                    self.failed.push(format!("{at}: {}", causes(&error)));
                 }
             }
             SwarmEvent::ConnectionClosed {
@@ -431,9 +510,32 @@ impl Shell {
             // A relay grants reservations only with an address to put in them: a relay
             // is run where its listen addresses are reachable, so they are its
             // external addresses.
-            SwarmEvent::NewListenAddr { address, .. } if self.cfg.net.relay_server => {
+            // A player's listen addresses (and the relayed ones it reserved) are what it
+            // registers at rendezvous points: the rendezvous client registers external
+            // addresses only.
+            SwarmEvent::NewListenAddr { address, .. }
+                if self.cfg.net.relay_server || self.cfg.net.announce =>
+            {
                 self.swarm.add_external_address(address);
             }
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                self.swarm.remove_external_address(&address);
+            }
+            SwarmEvent::ListenerClosed {
+                listener_id,
+                reason: Err(e),
+                ..
+            } => {
+                let at = self.listeners.get(&listener_id).map(ToString::to_string);
+                self.failed
+                    .push(format!("{}: {}", at.unwrap_or_default(), causes(&e)));
+            }
+            SwarmEvent::ListenerError { listener_id, error } => {
+                let at = self.listeners.get(&listener_id).map(ToString::to_string);
+                self.failed
+                    .push(format!("{}: {}", at.unwrap_or_default(), causes(&error)));
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Rendezvous(e)) => self.rendezvous_event(e),
             SwarmEvent::Behaviour(BehaviourEvent::Sync(e)) => self.sync_event(e),
             SwarmEvent::Behaviour(BehaviourEvent::Mdns(libp2p::mdns::Event::Discovered(found))) => {
                 for (p, addr) in found {
@@ -446,6 +548,7 @@ impl Shell {
             SwarmEvent::Behaviour(BehaviourEvent::Identify(
                 libp2p::identify::Event::Received { peer_id, info, .. },
             )) => {
+                self.identified(peer_id, &info);
                 if let Some(peer) = key_of(&peer_id) {
                     let addrs = info
                         .listen_addrs
@@ -527,6 +630,44 @@ fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey, String)>>
         .collect()
 }
 
+/// Refuses a listen address whose port another program holds. libp2p listens with
+/// SO_REUSEPORT (dials from the listening port are what hole punching needs), so a
+/// second node on a busy port would start and take half the first one's connections;
+/// a plain bind, without SO_REUSEPORT, fails on such a port.
+fn probe(addr: &Multiaddr) -> Result<(), String> {
+    if relay_of(addr).is_some() {
+        return Ok(());
+    }
+    let mut ip: Option<std::net::IpAddr> = None;
+    for p in addr.iter() {
+        let busy = match (p, ip) {
+            (Protocol::Ip4(a), _) => {
+                ip = Some(a.into());
+                None
+            }
+            (Protocol::Ip6(a), _) => {
+                ip = Some(a.into());
+                None
+            }
+            (Protocol::Tcp(port), Some(ip)) if port != 0 => std::net::TcpListener::bind((ip, port))
+                .err()
+                .map(|e| ("TCP", port, e)),
+            (Protocol::Udp(port), Some(ip)) if port != 0 => std::net::UdpSocket::bind((ip, port))
+                .err()
+                .map(|e| ("UDP", port, e)),
+            _ => None,
+        };
+        if let Some((proto, port, e)) = busy {
+            return Err(if e.kind() == std::io::ErrorKind::AddrInUse {
+                format!("{proto} port {port} is in use by another program (another sealed node?)")
+            } else {
+                format!("{proto} port {port}: {e}")
+            });
+        }
+    }
+    Ok(())
+}
+
 /// An error with every cause under it: libp2p's transport errors say nothing
 /// themselves (an address the system does not have is only in the cause).
 fn causes(e: &dyn std::error::Error) -> String {
@@ -536,9 +677,21 @@ fn causes(e: &dyn std::error::Error) -> String {
         parts.push(cause.to_string());
         next = cause.source();
     }
-    parts.retain(|p| !p.is_empty());
-    parts.dedup();
-    parts.join(": ")
+    // libp2p nests its dial errors as lists ("Multiple dial errors occurred:\n - …")
+    // that repeat at each level: one line, each reason once.
+    let mut segments: Vec<String> = vec![];
+    for p in parts {
+        let flat = p
+            .replace("Multiple dial errors occurred:", "")
+            .replace("\n - ", " ")
+            .replace('\n', " ");
+        for seg in flat.split(": ").map(str::trim).filter(|s| !s.is_empty()) {
+            if !segments.iter().any(|s| s == seg) {
+                segments.push(seg.to_owned());
+            }
+        }
+    }
+    segments.join(": ")
 }
 
 /// A proposal's addresses read into keys and address strings.

@@ -478,6 +478,23 @@ impl Store {
             Ok(table.get(key)?.map(|v| v.value().to_vec()))
         })
     }
+
+    /// Every node setting whose key starts with `prefix`, in key order.
+    pub fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        self.with_db(|db| {
+            let tx = db.begin_read()?;
+            let table = tx.open_table(META)?;
+            let mut out = vec![];
+            for row in table.range(prefix..)? {
+                let (k, v) = row?;
+                if !k.value().starts_with(prefix) {
+                    break;
+                }
+                out.push((k.value().to_owned(), v.value().to_vec()));
+            }
+            Ok(out)
+        })
+    }
 }
 
 /// Opens (or creates) the file with the fault-pointed backend and brings its layout up

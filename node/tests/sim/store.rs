@@ -171,4 +171,14 @@ impl Durable for SimStore {
         self.check()?;
         Ok(self.meta.get(key).cloned())
     }
+
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        self.check()?;
+        Ok(self
+            .meta
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect())
+    }
 }

@@ -1,0 +1,113 @@
+//! `sealed peers` and `sealed mailbox`: where peers are, and the home's default mailbox.
+
+use sealed_node::Home;
+use sealed_node::control::{ControlRequest, call};
+use serde_json::Value;
+
+use crate::output;
+
+/// `sealed peers`: the peer book, best address first.
+pub fn peers(home: &Home, json: bool) -> i32 {
+    let doc = match call(&home.socket_path(), &ControlRequest::Peers) {
+        Ok(v) => v,
+        Err(e) => {
+            output::error(&e);
+            return 2;
+        }
+    };
+    let text = if json {
+        format!("{doc}\n")
+    } else {
+        book_text(&doc)
+    };
+    if output::stdout(&text) { 0 } else { 2 }
+}
+
+/// The book as lines: each peer, then its addresses with how long ago each was seen and
+/// reached.
+fn book_text(doc: &Value) -> String {
+    let now = doc["now_ms"].as_u64().unwrap_or(0);
+    let ago = |ms: &Value| match ms.as_u64() {
+        Some(0) | None => "never".to_owned(),
+        Some(t) => format!("{} s ago", now.saturating_sub(t) / 1000),
+    };
+    let mut s = String::new();
+    for p in doc["peers"].as_array().into_iter().flatten() {
+        let mut tags = vec![];
+        if p["connected"] == Value::Bool(true) {
+            tags.push("connected".to_owned());
+        }
+        if p["standing"] == Value::Bool(true) {
+            tags.push("mailbox".to_owned());
+        }
+        if let Some(a) = p["agent"].as_str() {
+            tags.push(a.to_owned());
+        }
+        s.push_str(&format!(
+            "{}  {}\n",
+            p["peer"].as_str().unwrap_or_default(),
+            tags.join(", ")
+        ));
+        if let Some(why) = p["unreachable"].as_str() {
+            s.push_str(&format!("    unreachable: {why}\n"));
+        }
+        for a in p["addrs"].as_array().into_iter().flatten() {
+            s.push_str(&format!(
+                "    {}  seen {}, reached {}{}\n",
+                a["addr"].as_str().unwrap_or_default(),
+                ago(&a["seen_ms"]),
+                ago(&a["worked_ms"]),
+                match a["failures"].as_u64() {
+                    Some(0) | None => String::new(),
+                    Some(n) => format!(", {n} failed since"),
+                }
+            ));
+        }
+    }
+    if s.is_empty() {
+        "no peers known\n".into()
+    } else {
+        s
+    }
+}
+
+/// `sealed mailbox [ADDR] [--clear]`.
+pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
+    let running = std::os::unix::net::UnixStream::connect(home.socket_path()).is_ok();
+    match (addr, clear) {
+        (None, false) => {
+            let text = home
+                .mailbox()
+                .map_or_else(|| "no default mailbox\n".into(), |m| format!("{m}\n"));
+            if output::stdout(&text) { 0 } else { 2 }
+        }
+        (None, true) => match home.set_mailbox(None) {
+            Ok(()) => 0,
+            Err(e) => {
+                output::error(&e.to_string());
+                2
+            }
+        },
+        (Some(a), _) => {
+            // Checked by the running node (it dials it now) before it is kept; without
+            // a node, the address is read here and the node takes it at its start.
+            if running {
+                let req = ControlRequest::Mailbox { addr: a.into() };
+                if let Err(e) = call(&home.socket_path(), &req) {
+                    output::error(&e);
+                    return 2;
+                }
+            } else if let Err(e) = a.parse::<sealed_node::Multiaddr>() {
+                output::error(&format!("{a:?}: {e}"));
+                return 2;
+            }
+            match home.set_mailbox(Some(a)) {
+                Ok(()) => 0,
+                Err(e) => {
+                    output::error(&e.to_string());
+                    2
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! The peer book: for each peer, where it was last seen and where it was last reached,
+//! freshest first, bounded, so that a node dials the address that works now and not the
+//! fifty it saw over a month of restarts. Pure: the time comes with each call, and the
+//! core writes what changed (one setting per peer, `book/<key hex>`).
+//!
+//! An address is *seen* when the peer announces it (identify), the LAN shows it (mDNS), a
+//! rendezvous point returns it, a person gives it, or a game's terms name it; it *worked*
+//! when a dial to it opened a connection; it *failed* when a dial to it did not. An
+//! address that failed since it was last seen or reached goes behind every one that did
+//! not; one that failed [`DROP_AFTER`] times in a row while another is known is
+//! forgotten, and so is one neither seen nor reached for [`STALE_MS`].
+
+use std::collections::BTreeMap;
+
+use super::PeerKey;
+
+/// Addresses kept per peer.
+pub const MAX_ADDRS: usize = 8;
+/// Peers kept; past it the one seen longest ago (and not kept for its role) goes.
+pub const MAX_PEERS: usize = 512;
+/// Failures in a row after which an address goes, when the peer has another.
+pub const DROP_AFTER: u32 = 3;
+/// An address neither seen nor reached for this long (30 days, in ms) goes.
+pub const STALE_MS: u64 = 30 * 24 * 3600 * 1000;
+/// The longest address line read back from the store.
+const MAX_LINE: usize = 1024;
+/// Times written again only when they moved by more than this (ms): a connection's
+/// every identify would otherwise be a write.
+const WRITE_SLACK_MS: u64 = 60_000;
+
+/// One address of a peer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Addr {
+    /// The address, ending in `/p2p/<peer id>`.
+    pub text: String,
+    /// When it was last seen (ms since the Unix epoch; 0: never).
+    pub seen: u64,
+    /// When a dial to it last worked (0: never).
+    pub worked: u64,
+    /// Dials to it that failed since it last worked or was seen.
+    pub failures: u32,
+}
+
+impl Addr {
+    /// The latest evidence that the peer is there.
+    fn fresh(&self) -> u64 {
+        self.seen.max(self.worked)
+    }
+
+    /// The order of the book: addresses that have not failed since their last evidence
+    /// first, then the freshest, then those that worked.
+    fn rank(&self) -> (bool, std::cmp::Reverse<u64>, std::cmp::Reverse<u64>) {
+        (
+            self.failures > 0,
+            std::cmp::Reverse(self.fresh()),
+            std::cmp::Reverse(self.worked),
+        )
+    }
+}
+
+/// What the book knows of one peer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// Its addresses, best first.
+    pub addrs: Vec<Addr>,
+    /// Kept connected: a mailbox or rendezvous point a game or the home names.
+    pub standing: bool,
+}
+
+impl Entry {
+    fn sort(&mut self) {
+        self.addrs.sort_by_key(Addr::rank);
+    }
+
+    /// The latest evidence of any address.
+    fn fresh(&self) -> u64 {
+        self.addrs.iter().map(Addr::fresh).max().unwrap_or(0)
+    }
+
+    /// The entry as stored: a header line, then one line per address.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut s = format!("sealed-book 1 standing={}\n", u8::from(self.standing));
+        for a in &self.addrs {
+            s.push_str(&format!(
+                "{} {} {} {}\n",
+                a.seen, a.worked, a.failures, a.text
+            ));
+        }
+        s.into_bytes()
+    }
+
+    /// An entry read back from the store. Lines that do not read are skipped (a later
+    /// version's, or damage): the book is a hint, never a reason to refuse to start.
+    /// The old form — one address per line, oldest first — reads as seen in that order.
+    pub fn decode(bytes: &[u8]) -> Entry {
+        let text = String::from_utf8_lossy(bytes);
+        let mut lines = text.lines();
+        let mut entry = Entry::default();
+        let Some(first) = lines.next() else {
+            return entry;
+        };
+        if let Some(rest) = first.strip_prefix("sealed-book 1 ") {
+            entry.standing = rest.split_whitespace().any(|w| w == "standing=1");
+            for line in lines.take(MAX_ADDRS).filter(|l| l.len() <= MAX_LINE) {
+                let mut w = line.splitn(4, ' ');
+                let (Some(seen), Some(worked), Some(failures), Some(addr)) =
+                    (w.next(), w.next(), w.next(), w.next())
+                else {
+                    continue;
+                };
+                let (Ok(seen), Ok(worked), Ok(failures)) =
+                    (seen.parse(), worked.parse(), failures.parse())
+                else {
+                    continue;
+                };
+                entry.addrs.push(Addr {
+                    text: addr.to_owned(),
+                    seen,
+                    worked,
+                    failures,
+                });
+            }
+        } else {
+            // Layout of before the book: newest last, no times.
+            let old: Vec<&str> = std::iter::once(first)
+                .chain(lines)
+                .filter(|l| !l.is_empty() && l.len() <= MAX_LINE)
+                .collect();
+            for (i, a) in old.iter().rev().take(MAX_ADDRS).enumerate() {
+                entry.addrs.push(Addr {
+                    text: (*a).to_owned(),
+                    seen: (MAX_ADDRS - i) as u64,
+                    worked: 0,
+                    failures: 0,
+                });
+            }
+        }
+        entry.sort();
+        entry
+    }
+}
+
+/// The book.
+#[derive(Debug, Default)]
+pub struct Book {
+    peers: BTreeMap<PeerKey, Entry>,
+}
+
+/// Whether a change is worth a write.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Changed {
+    /// Nothing to write.
+    No,
+    /// Write this peer's entry.
+    Yes,
+}
+
+impl Book {
+    /// A peer's entry, if any.
+    pub fn get(&self, peer: &PeerKey) -> Option<&Entry> {
+        self.peers.get(peer)
+    }
+
+    /// Every peer's entry, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&PeerKey, &Entry)> {
+        self.peers.iter()
+    }
+
+    /// Whether the peer is kept connected.
+    pub fn is_standing(&self, peer: &PeerKey) -> bool {
+        self.peers.get(peer).is_some_and(|e| e.standing)
+    }
+
+    /// Puts an entry read from the store.
+    pub fn load(&mut self, peer: PeerKey, entry: Entry) {
+        if !entry.addrs.is_empty() || entry.standing {
+            self.peers.insert(peer, entry);
+        }
+    }
+
+    /// Where to dial a peer, best first.
+    pub fn dial_list(&self, peer: &PeerKey) -> Vec<String> {
+        self.peers
+            .get(peer)
+            .map(|e| e.addrs.iter().map(|a| a.text.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Peers kept connected, in key order.
+    pub fn standing(&self) -> impl Iterator<Item = &PeerKey> {
+        self.peers
+            .iter()
+            .filter(|(_, e)| e.standing)
+            .map(|(k, _)| k)
+    }
+
+    /// The address was seen at `now`.
+    pub fn saw(&mut self, peer: PeerKey, addr: &str, now: u64) -> Changed {
+        self.touch(peer, addr, now, |a, now| {
+            let moved = now.saturating_sub(a.seen) > WRITE_SLACK_MS || a.failures > 0;
+            a.seen = a.seen.max(now);
+            a.failures = 0;
+            moved
+        })
+    }
+
+    /// A dial to the address worked at `now`.
+    pub fn worked(&mut self, peer: PeerKey, addr: &str, now: u64) -> Changed {
+        self.touch(peer, addr, now, |a, now| {
+            let moved = now.saturating_sub(a.worked) > WRITE_SLACK_MS || a.failures > 0;
+            a.worked = a.worked.max(now);
+            a.failures = 0;
+            moved
+        })
+    }
+
+    /// A dial to the address failed. An address the book does not hold is not added.
+    pub fn failed(&mut self, peer: PeerKey, addr: &str, now: u64) -> Changed {
+        let Some(e) = self.peers.get_mut(&peer) else {
+            return Changed::No;
+        };
+        let others = e.addrs.len() > 1;
+        let Some(a) = e.addrs.iter_mut().find(|a| a.text == addr) else {
+            return Changed::No;
+        };
+        a.failures = a.failures.saturating_add(1);
+        if others && a.failures >= DROP_AFTER {
+            e.addrs.retain(|a| a.text != addr);
+        }
+        e.sort();
+        self.prune(now);
+        Changed::Yes
+    }
+
+    /// Marks a peer to keep connected (a mailbox or rendezvous point).
+    pub fn stand(&mut self, peer: PeerKey) -> Changed {
+        let e = self.peers.entry(peer).or_default();
+        if e.standing {
+            return Changed::No;
+        }
+        e.standing = true;
+        Changed::Yes
+    }
+
+    fn touch(
+        &mut self,
+        peer: PeerKey,
+        addr: &str,
+        now: u64,
+        update: impl FnOnce(&mut Addr, u64) -> bool,
+    ) -> Changed {
+        let e = self.peers.entry(peer).or_default();
+        let before: Vec<String> = e.addrs.iter().map(|a| a.text.clone()).collect();
+        let moved = match e.addrs.iter_mut().find(|a| a.text == addr) {
+            Some(a) => update(a, now),
+            None => {
+                let mut a = Addr {
+                    text: addr.to_owned(),
+                    seen: 0,
+                    worked: 0,
+                    failures: 0,
+                };
+                update(&mut a, now);
+                e.addrs.push(a);
+                true
+            }
+        };
+        e.sort();
+        e.addrs.truncate(MAX_ADDRS);
+        let reordered = e.addrs.iter().map(|a| &a.text).ne(before.iter());
+        self.prune(now);
+        if moved || reordered {
+            Changed::Yes
+        } else {
+            Changed::No
+        }
+    }
+
+    /// Forgets stale addresses, and peers past [`MAX_PEERS`].
+    fn prune(&mut self, now: u64) {
+        for e in self.peers.values_mut() {
+            // The last address of a peer stays however old: it is all we have.
+            if e.addrs.len() > 1 {
+                let keep_one = e.addrs[0].text.clone();
+                e.addrs
+                    .retain(|a| a.text == keep_one || now.saturating_sub(a.fresh()) < STALE_MS);
+            }
+        }
+        while self.peers.len() > MAX_PEERS {
+            let Some(oldest) = self
+                .peers
+                .iter()
+                .filter(|(_, e)| !e.standing)
+                .min_by_key(|(k, e)| (e.fresh(), **k))
+                .map(|(k, _)| *k)
+            else {
+                break;
+            };
+            self.peers.remove(&oldest);
+        }
+    }
+}
+
+/// The settings the book is kept in start with this, then the peer's key in hex.
+pub const PREFIX: &str = "book/";
+
+/// Where the store keeps a peer's entry.
+pub fn key_of(peer: &PeerKey) -> String {
+    format!("{PREFIX}{}", hex::encode(peer))
+}
+
+/// The setting the book was kept in before (read once, then written as the book).
+pub fn old_key_of(peer: &PeerKey) -> String {
+    format!("addrs/{}", hex::encode(peer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: PeerKey = [1; 32];
+    const MIN: u64 = 60_000;
+
+    #[test]
+    fn the_address_seen_last_is_dialled_first() {
+        let mut b = Book::default();
+        let _ = b.saw(P, "/old", 1000);
+        let _ = b.worked(P, "/old", 2000);
+        let _ = b.saw(P, "/new", 3000);
+        assert_eq!(b.dial_list(&P), ["/new", "/old"]);
+    }
+
+    #[test]
+    fn a_failed_address_goes_behind_and_then_away() {
+        let mut b = Book::default();
+        let _ = b.worked(P, "/a", 5000);
+        let _ = b.saw(P, "/b", 1000);
+        assert_eq!(b.dial_list(&P), ["/a", "/b"]);
+        assert_eq!(b.failed(P, "/a", 6000), Changed::Yes);
+        assert_eq!(b.dial_list(&P), ["/b", "/a"]);
+        let _ = b.failed(P, "/a", 6001);
+        let _ = b.failed(P, "/a", 6002);
+        assert_eq!(b.dial_list(&P), ["/b"]);
+        // The only address left stays, however often it fails.
+        for t in 0..10 {
+            let _ = b.failed(P, "/b", 7000 + t);
+        }
+        assert_eq!(b.dial_list(&P), ["/b"]);
+    }
+
+    #[test]
+    fn seen_again_after_failing_comes_back_first() {
+        let mut b = Book::default();
+        let _ = b.saw(P, "/a", 1000);
+        let _ = b.saw(P, "/b", 2000);
+        let _ = b.failed(P, "/b", 2500);
+        assert_eq!(b.dial_list(&P), ["/a", "/b"]);
+        let _ = b.saw(P, "/b", 3000);
+        assert_eq!(b.dial_list(&P), ["/b", "/a"]);
+    }
+
+    #[test]
+    fn bounded_per_peer_and_in_peers() {
+        let mut b = Book::default();
+        for i in 0..20u64 {
+            let _ = b.saw(P, &format!("/a{i}"), 1000 + i);
+        }
+        assert_eq!(b.dial_list(&P).len(), MAX_ADDRS);
+        assert_eq!(b.dial_list(&P)[0], "/a19");
+        let _ = b.stand([0; 32]);
+        for i in 0..(MAX_PEERS as u64 + 10) {
+            let mut k = [9u8; 32];
+            k[..8].copy_from_slice(&i.to_le_bytes());
+            let _ = b.saw(k, "/x", 10_000 + i);
+        }
+        assert!(b.peers.len() <= MAX_PEERS);
+        assert!(b.get(&[0; 32]).is_some(), "a standing peer is kept");
+        assert!(b.get(&P).is_none(), "the peer seen longest ago went");
+    }
+
+    #[test]
+    fn stale_addresses_are_forgotten() {
+        let mut b = Book::default();
+        let _ = b.saw(P, "/old", 1000);
+        let _ = b.saw(P, "/new", 1000 + STALE_MS + 1);
+        assert_eq!(b.dial_list(&P), ["/new"]);
+    }
+
+    #[test]
+    fn a_repeat_within_a_minute_is_not_a_write() {
+        let mut b = Book::default();
+        assert_eq!(b.saw(P, "/a", 1000), Changed::Yes);
+        assert_eq!(b.saw(P, "/a", 1000 + MIN / 2), Changed::No);
+        assert_eq!(b.saw(P, "/a", 1000 + 2 * MIN), Changed::Yes);
+        assert_eq!(b.worked(P, "/a", 1000 + 2 * MIN), Changed::Yes);
+        assert_eq!(b.worked(P, "/a", 1000 + 2 * MIN + 1), Changed::No);
+    }
+
+    #[test]
+    fn round_trips_and_reads_the_old_layout() {
+        let mut b = Book::default();
+        let _ = b.saw(P, "/ip4/1.2.3.4/tcp/5/p2p/x", 1000);
+        let _ = b.worked(P, "/ip4/1.2.3.4/tcp/6/p2p/x", 2000);
+        let _ = b.stand(P);
+        let e = b.get(&P).unwrap().clone();
+        assert_eq!(Entry::decode(&e.encode()), e);
+        let old = Entry::decode(b"/first\n/second\n/third\n");
+        assert_eq!(
+            old.addrs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(),
+            ["/third", "/second", "/first"]
+        );
+        assert!(!old.standing);
+    }
+
+    #[test]
+    fn damaged_entries_read_as_what_they_still_say() {
+        let e = Entry::decode(b"sealed-book 1 standing=0\nnot a line\n5 6 x /a\n1 2 0 /b\n");
+        assert_eq!(e.addrs.len(), 1);
+        assert_eq!(e.addrs[0].text, "/b");
+        let long = format!("sealed-book 1 standing=1\n1 1 0 /{}\n", "x".repeat(5000));
+        let e = Entry::decode(long.as_bytes());
+        assert!(e.addrs.is_empty() && e.standing);
+        assert_eq!(Entry::decode(&[0xff, 0xfe, b'\n']).addrs.len(), 1);
+    }
+}

@@ -1,0 +1,228 @@
+//! Reaching peers, the transport's half: the core says whom to reach and at which
+//! addresses (best first, from its peer book); the shell dials them all at once, tells
+//! the core which failed and why, and when none answers — or the book holds none — looks
+//! the peer up by its peer id at the rendezvous points the node keeps connected. It also
+//! registers this node's own addresses there, unless told not to.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use libp2p::swarm::ConnectionId;
+use libp2p::swarm::DialError;
+use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+use libp2p::{Multiaddr, PeerId, rendezvous};
+
+use super::{Shell, causes, key_of, with_peer};
+use crate::core::Input;
+use crate::net;
+
+/// A peer is looked up at most this often.
+const LOOKUP_EVERY: Duration = Duration::from_secs(10);
+
+/// A registration is renewed this often (it lives two hours at the point).
+const RENEW_EVERY: Duration = Duration::from_secs(3600);
+
+/// What the shell tracks of reaching peers.
+#[derive(Default)]
+pub(super) struct Reach {
+    /// Dials the core asked for, by connection: the peer and the addresses tried.
+    dials: HashMap<ConnectionId, PeerId>,
+    /// When each peer was last looked up.
+    looked: HashMap<PeerId, Instant>,
+    /// Peers looked up and still to dial once found.
+    wanted: HashSet<PeerId>,
+    /// Rendezvous points (peers that said they serve rendezvous), with when we last
+    /// registered there.
+    points: HashMap<PeerId, Option<Instant>>,
+    /// What each connected peer says it runs (identify's agent version).
+    pub(super) agents: HashMap<PeerId, String>,
+}
+
+impl Shell {
+    /// Dials `peer` at every address at once (best first); with none, looks it up.
+    pub(super) fn reach(&mut self, peer: PeerId, addrs: Vec<Multiaddr>) {
+        if addrs.is_empty() {
+            self.lookup(peer);
+            return;
+        }
+        let opts = DialOpts::peer_id(peer)
+            .addresses(addrs)
+            .condition(PeerCondition::DisconnectedAndNotDialing)
+            .build();
+        let id = opts.connection_id();
+        if self.swarm.dial(opts).is_ok() {
+            self.reach.dials.insert(id, peer);
+        }
+    }
+
+    /// A dial the core asked for failed: which addresses, and why, go to the core's book;
+    /// then the peer is looked up (it may have moved).
+    pub(super) fn dial_failed(&mut self, id: ConnectionId, error: &DialError) {
+        let Some(peer) = self.reach.dials.remove(&id) else {
+            return;
+        };
+        let Some(key) = key_of(&peer) else { return };
+        let (addrs, why) = match error {
+            DialError::Transport(failed) => (
+                failed.iter().map(|(a, _)| with_peer(a, peer)).collect(),
+                failed
+                    .iter()
+                    .map(|(a, e)| {
+                        let why = causes(e);
+                        // Noise checks the key inside the handshake: a wrong peer id
+                        // shows only as a failed handshake.
+                        let hint = if why.contains("Handshake failed") {
+                            format!(" (the node there is not {peer}, or not a sealed node)")
+                        } else {
+                            String::new()
+                        };
+                        format!("{a}: {why}{hint}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            DialError::WrongPeerId { obtained, address } => (
+                vec![with_peer(address, peer)],
+                format!(
+                    "the node at {} is {obtained}, not {peer}",
+                    address
+                ),
+            ),
+            // Already connected or dialling: nothing failed.
+            DialError::DialPeerConditionFalse(_) => return,
+            other => (vec![], causes(other)),
+        };
+        self.input(Input::DialFailed {
+            peer: key,
+            addrs,
+            why,
+        });
+        self.lookup(peer);
+    }
+
+    /// Asks every connected rendezvous point the node keeps for `peer`'s registration, at
+    /// most once per [`LOOKUP_EVERY`]; a point that connects later is asked then.
+    pub(super) fn lookup(&mut self, peer: PeerId) {
+        self.reach.wanted.insert(peer);
+        let now = Instant::now();
+        if self
+            .reach
+            .looked
+            .get(&peer)
+            .is_some_and(|t| now.duration_since(*t) < LOOKUP_EVERY)
+        {
+            return;
+        }
+        let points: Vec<PeerId> = self.reach.points.keys().copied().collect();
+        let mut asked = false;
+        for point in points {
+            if point != peer && self.swarm.is_connected(&point) {
+                self.swarm.behaviour_mut().rendezvous.discover(
+                    Some(net::namespace(&peer)),
+                    None,
+                    Some(4),
+                    point,
+                );
+                asked = true;
+            }
+        }
+        if asked {
+            self.reach.looked.insert(peer, now);
+        }
+    }
+
+    /// A peer told us what it runs (identify): a rendezvous point the core keeps
+    /// connected is registered at and asked for the peers still wanted.
+    pub(super) fn identified(&mut self, peer: PeerId, info: &libp2p::identify::Info) {
+        self.reach.agents.insert(peer, info.agent_version.clone());
+        let serves = info.protocols.contains(&rendezvous::PROTOCOL_NAME);
+        let standing = key_of(&peer).is_some_and(|k| self.core.is_standing(&k));
+        if !(serves && standing) {
+            return;
+        }
+        self.reach.points.entry(peer).or_insert(None);
+        self.register(peer);
+        let wanted: Vec<PeerId> = self.reach.wanted.iter().copied().collect();
+        for w in wanted {
+            self.lookup(w);
+        }
+    }
+
+    /// Registers our addresses at a rendezvous point (if the node announces itself).
+    fn register(&mut self, point: PeerId) {
+        if !self.cfg.net.announce {
+            return;
+        }
+        let me = *self.swarm.local_peer_id();
+        match self
+            .swarm
+            .behaviour_mut()
+            .rendezvous
+            .register(net::namespace(&me), point, None)
+        {
+            Ok(()) => {
+                self.reach.points.insert(point, Some(Instant::now()));
+            }
+            // No address yet: registered once the first listener is up.
+            Err(e) => tracing::debug!(%point, "not registered: {e}"),
+        }
+    }
+
+    /// Renews registrations that are due, and registers where none went through.
+    pub(super) fn renew(&mut self) {
+        let now = Instant::now();
+        let due: Vec<PeerId> = self
+            .reach
+            .points
+            .iter()
+            .filter(|(p, at)| {
+                self.swarm.is_connected(p)
+                    && at.is_none_or(|t| now.duration_since(t) >= RENEW_EVERY)
+            })
+            .map(|(p, _)| *p)
+            .collect();
+        for p in due {
+            self.register(p);
+        }
+    }
+
+    /// What a rendezvous point answered.
+    pub(super) fn rendezvous_event(&mut self, e: rendezvous::client::Event) {
+        match e {
+            rendezvous::client::Event::Discovered { registrations, .. } => {
+                for r in registrations {
+                    let peer = r.record.peer_id();
+                    let Some(key) = key_of(&peer) else { continue };
+                    let addrs: Vec<Multiaddr> = r.record.addresses().to_vec();
+                    tracing::debug!(%peer, ?addrs, "found at a rendezvous point");
+                    self.input(Input::Learned {
+                        peer: key,
+                        addrs: addrs.iter().map(|a| with_peer(a, peer)).collect(),
+                    });
+                    if self.reach.wanted.remove(&peer) && !self.swarm.is_connected(&peer) {
+                        self.reach(peer, addrs);
+                    }
+                }
+            }
+            rendezvous::client::Event::RegisterFailed {
+                rendezvous_node,
+                error,
+                ..
+            } => {
+                tracing::warn!(point = %rendezvous_node, ?error, "registration refused");
+                self.reach.points.insert(rendezvous_node, None);
+            }
+            rendezvous::client::Event::Registered {
+                rendezvous_node, ..
+            } => {
+                tracing::debug!(point = %rendezvous_node, "registered");
+            }
+            _ => {}
+        }
+    }
+
+    /// A peer is connected: nothing more to look up for it.
+    pub(super) fn reached(&mut self, peer: &PeerId) {
+        self.reach.wanted.remove(peer);
+    }
+}
