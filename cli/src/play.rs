@@ -87,6 +87,8 @@ pub fn new(
     }
     let deadline = std::time::Instant::now() + wait;
     let mut said = String::new();
+    // Quick at first (a peer on the LAN answers in milliseconds), then gentler.
+    let mut pause = std::time::Duration::from_millis(5);
     loop {
         if let Ok(Value::Array(games)) = ask(home, ControlRequest::Games) {
             let state = games
@@ -110,7 +112,8 @@ pub fn new(
             ));
             return 3;
         }
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(200));
     }
 }
 

@@ -49,8 +49,6 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         let mut cfg = NodeConfig::default();
         cfg.net.mdns = !args.no_mdns;
         cfg.net.relay_server = args.relay;
-        // Mailboxes and relays are where peers meet: they serve lookups by peer id.
-        cfg.net.rendezvous_server = args.relay || args.mailbox;
         cfg.net.announce = args.announce;
         cfg.mailbox = args.mailbox;
         cfg.bots = args.bots;
@@ -93,7 +91,10 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
                 Err(e) => Err(format!("{m:?}: {e}")),
             };
             if let Err(e) = r {
-                output::error(&format!("the default mailbox ({}): {e}", home.mailbox_path().display()));
+                output::error(&format!(
+                    "the default mailbox ({}): {e}",
+                    home.mailbox_path().display()
+                ));
                 return 2;
             }
         }
@@ -146,7 +147,11 @@ async fn reserved(node: &sealed_node::NodeHandle, via: &[String]) -> Result<(), 
     for relay in via {
         loop {
             let info = node.info().await.map_err(|e| e.to_string())?;
-            if info.addrs.iter().any(|a| a.starts_with(relay.as_str()) && a.contains("/p2p-circuit")) {
+            if info
+                .addrs
+                .iter()
+                .any(|a| a.starts_with(relay.as_str()) && a.contains("/p2p-circuit"))
+            {
                 break;
             }
             if let Some(why) = info.failed.iter().find(|f| f.contains(relay.as_str())) {
@@ -157,7 +162,11 @@ async fn reserved(node: &sealed_node::NodeHandle, via: &[String]) -> Result<(), 
                 return Err(format!(
                     "no relayed address through {relay} after {} s{}",
                     RESERVE_WAIT.as_secs(),
-                    if why.is_empty() { String::new() } else { format!(": {why}") }
+                    if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {why}")
+                    }
                 ));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;

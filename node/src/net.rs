@@ -54,7 +54,7 @@ pub struct NetConfig {
     /// Relay other peers' connections.
     pub relay_server: bool,
     /// Serve as a rendezvous point: keep the addresses peers register and give them to
-    /// whoever asks by peer id.
+    /// whoever asks by peer id (always on for a mailbox or relay).
     pub rendezvous_server: bool,
     /// Register our addresses at the rendezvous points we keep connected (a mailbox or
     /// relay), so that peers who know only our peer id find us. Whoever can ask that
@@ -163,7 +163,9 @@ pub fn swarm(
                 rendezvous: rendezvous::client::Behaviour::new(key.clone()),
                 rendezvous_server: cfg
                     .rendezvous_server
-                    .then(|| rendezvous::server::Behaviour::new(rendezvous::server::Config::default()))
+                    .then(|| {
+                        rendezvous::server::Behaviour::new(rendezvous::server::Config::default())
+                    })
                     .into(),
             }
         })?

@@ -407,7 +407,10 @@ mod tests {
         assert_eq!(Entry::decode(&e.encode()), e);
         let old = Entry::decode(b"/first\n/second\n/third\n");
         assert_eq!(
-            old.addrs.iter().map(|a| a.text.as_str()).collect::<Vec<_>>(),
+            old.addrs
+                .iter()
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>(),
             ["/third", "/second", "/first"]
         );
         assert!(!old.standing);

@@ -193,7 +193,12 @@ impl Core {
     ) -> Vec<(String, Vec<u8>)> {
         let mut out = BTreeMap::new();
         for m in &terms.proposal().mailboxes {
-            if self.peers.book.get(&m.key).is_none_or(|e| e.addrs.is_empty()) {
+            if self
+                .peers
+                .book
+                .get(&m.key)
+                .is_none_or(|e| e.addrs.is_empty())
+            {
                 for a in &m.addrs {
                     let changed = self.peers.book.saw(m.key, a, at);
                     out.extend(self.entry_to_write(m.key, changed));

@@ -349,7 +349,9 @@ impl Core {
             };
             tracing::info!(game = %hex::encode(id), peer = %hex::encode(&peer[..4]), "invited to a game");
             let mut step = Step::default();
-            step.writes.meta.extend(self.mailbox_addrs(&terms, self.now));
+            step.writes
+                .meta
+                .extend(self.mailbox_addrs(&terms, self.now));
             step.writes.games.push(record.clone());
             step.answers.extend(w);
             self.games

@@ -225,7 +225,10 @@ impl Shell {
         store: Store,
         cfg: NodeConfig,
     ) -> Result<Shell, StartError> {
-        let swarm = net::swarm(&net::keypair(&key.seed()), &cfg.net)
+        // Mailboxes and relays are where peers meet: they serve lookups by peer id.
+        let mut net_cfg = cfg.net.clone();
+        net_cfg.rendezvous_server |= cfg.mailbox || net_cfg.relay_server;
+        let swarm = net::swarm(&net::keypair(&key.seed()), &net_cfg)
             .map_err(|e| StartError::Network(e.to_string()))?;
         let core_cfg = CoreConfig {
             mailbox: cfg.mailbox,

@@ -83,10 +83,7 @@ impl Shell {
             ),
             DialError::WrongPeerId { obtained, address } => (
                 vec![with_peer(address, peer)],
-                format!(
-                    "the node at {} is {obtained}, not {peer}",
-                    address
-                ),
+                format!("the node at {} is {obtained}, not {peer}", address),
             ),
             // Already connected or dialling: nothing failed.
             DialError::DialPeerConditionFalse(_) => return,
