@@ -2,7 +2,13 @@
 //! the swarm, the clock, the operating system's randomness, the store's writer thread —
 //! turns what happens into the core's inputs and carries out its outputs. It decides
 //! nothing about games: that is all in `crate::core`.
+//!
+//! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
+//! lookups and registrations at rendezvous points `reach.rs`; addresses, the listen
+//! probe and error causes `addr.rs`; the store's writer thread `writer.rs`.
 
+mod addr;
+mod events;
 mod reach;
 mod writer;
 
@@ -11,18 +17,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use libp2p::multiaddr::Protocol;
-use libp2p::request_response::{self, OutboundRequestId, ResponseChannel};
-use libp2p::swarm::SwarmEvent;
+use libp2p::request_response::{OutboundRequestId, ResponseChannel};
 use libp2p::swarm::dial_opts::DialOpts;
-use libp2p::{Multiaddr, PeerId, Swarm};
+use libp2p::{Multiaddr, Swarm};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
 use crate::limit::Limits;
-use crate::net::{self, Behaviour, BehaviourEvent};
+use crate::net::{self, Behaviour};
 use crate::store::Store;
-use crate::sync::{Request, Response};
+use crate::sync::Response;
+use addr::{causes, probe, propose_args, with_peer};
+pub use addr::{key_of, peer_of};
 
 /// Why a node did not start, saying which part failed.
 #[derive(Debug, thiserror::Error)]
@@ -147,48 +153,6 @@ pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// The Ed25519 key a peer id names.
-pub fn key_of(peer: &PeerId) -> Option<[u8; 32]> {
-    let mh: &libp2p::multihash::Multihash<64> = peer.as_ref();
-    if mh.code() != 0 {
-        return None;
-    }
-    let pk = libp2p::identity::PublicKey::try_decode_protobuf(mh.digest()).ok()?;
-    Some(pk.try_into_ed25519().ok()?.to_bytes())
-}
-
-/// The peer id at the end of an address.
-pub fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
-    addr.iter()
-        .filter_map(|p| match p {
-            Protocol::P2p(id) => Some(id),
-            _ => None,
-        })
-        .last()
-}
-
-/// The relay of a relayed listen address (`…/p2p/<relay>/p2p-circuit`).
-fn relay_of(addr: &Multiaddr) -> Option<PeerId> {
-    let mut relay = None;
-    for p in addr.iter() {
-        match p {
-            Protocol::P2p(id) => relay = Some(id),
-            Protocol::P2pCircuit => return relay,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// An address with the peer id at its end, as the core keeps them.
-fn with_peer(addr: &Multiaddr, peer: PeerId) -> String {
-    if matches!(addr.iter().last(), Some(Protocol::P2p(_))) {
-        addr.to_string()
-    } else {
-        addr.clone().with(Protocol::P2p(peer)).to_string()
-    }
 }
 
 /// A running node's shell.
@@ -452,161 +416,6 @@ impl Shell {
             failed: self.failed.clone(),
         }
     }
-
-    fn event(&mut self, event: SwarmEvent<BehaviourEvent>) {
-        match event {
-            SwarmEvent::ConnectionEstablished {
-                peer_id,
-                endpoint,
-                num_established,
-                connection_id,
-                ..
-            } => {
-                if let Some((_, r)) = self.dials.remove(&connection_id) {
-                    let _ = r.send(Ok(()));
-                }
-                self.reached(&peer_id);
-                let Some(peer) = key_of(&peer_id) else { return };
-                let addr = endpoint
-                    .is_dialer()
-                    .then(|| with_peer(endpoint.get_remote_address(), peer_id));
-                if num_established.get() == 1 {
-                    self.input(Input::Connected { peer, addr });
-                } else if let Some(a) = addr {
-                    self.input(Input::Learned {
-                        peer,
-                        addrs: vec![a],
-                    });
-                }
-            }
-            SwarmEvent::OutgoingConnectionError {
-                connection_id,
-                peer_id,
-                error,
-            } => {
-                if let Some((addr, r)) = self.dials.remove(&connection_id) {
-                    let why = format!("{addr}: {}", causes(&error));
-                    let _ = r.send(Err(NodeError::Address(why)));
-                }
-                self.dial_failed(connection_id, &error);
-                // The relay client forgets a reservation whose relay it cannot reach
-                // and says nothing: the listener through it would wait for ever.
-                let relayed: Vec<String> = self
-                    .listeners
-                    .values()
-                    .filter(|a| peer_id.is_some() && relay_of(a) == peer_id)
-                    .map(ToString::to_string)
-                    .collect();
-                for at in relayed {
-                    self.failed.push(format!("{at}: {}", causes(&error)));
-                }
-            }
-            SwarmEvent::ConnectionClosed {
-                peer_id,
-                num_established: 0,
-                ..
-            } => {
-                if let Some(peer) = key_of(&peer_id) {
-                    self.input(Input::Disconnected { peer });
-                }
-            }
-            // A relay grants reservations only with an address to put in them: a relay
-            // is run where its listen addresses are reachable, so they are its
-            // external addresses.
-            // A player's listen addresses (and the relayed ones it reserved) are what it
-            // registers at rendezvous points: the rendezvous client registers external
-            // addresses only.
-            SwarmEvent::NewListenAddr { address, .. }
-                if self.cfg.net.relay_server || self.cfg.net.announce =>
-            {
-                self.swarm.add_external_address(address);
-            }
-            SwarmEvent::ExpiredListenAddr { address, .. } => {
-                self.swarm.remove_external_address(&address);
-            }
-            SwarmEvent::ListenerClosed {
-                listener_id,
-                reason: Err(e),
-                ..
-            } => {
-                let at = self.listeners.get(&listener_id).map(ToString::to_string);
-                self.failed
-                    .push(format!("{}: {}", at.unwrap_or_default(), causes(&e)));
-            }
-            SwarmEvent::ListenerError { listener_id, error } => {
-                let at = self.listeners.get(&listener_id).map(ToString::to_string);
-                self.failed
-                    .push(format!("{}: {}", at.unwrap_or_default(), causes(&error)));
-            }
-            SwarmEvent::Behaviour(BehaviourEvent::Rendezvous(e)) => self.rendezvous_event(e),
-            SwarmEvent::Behaviour(BehaviourEvent::Sync(e)) => self.sync_event(e),
-            SwarmEvent::Behaviour(BehaviourEvent::Mdns(libp2p::mdns::Event::Discovered(found))) => {
-                for (p, addr) in found {
-                    if let Some(peer) = key_of(&p) {
-                        let addrs = vec![with_peer(&addr, p)];
-                        self.input(Input::Learned { peer, addrs });
-                    }
-                }
-            }
-            SwarmEvent::Behaviour(BehaviourEvent::Identify(
-                libp2p::identify::Event::Received { peer_id, info, .. },
-            )) => {
-                self.identified(peer_id, &info);
-                if let Some(peer) = key_of(&peer_id) {
-                    let addrs = info
-                        .listen_addrs
-                        .iter()
-                        .map(|a| with_peer(a, peer_id))
-                        .collect();
-                    self.input(Input::Learned { peer, addrs });
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn sync_event(&mut self, e: request_response::Event<Request, Response>) {
-        match e {
-            request_response::Event::Message { peer, message, .. } => {
-                let Some(key) = key_of(&peer) else { return };
-                match message {
-                    request_response::Message::Request {
-                        request, channel, ..
-                    } => {
-                        let id = self.next_in;
-                        self.next_in += 1;
-                        self.inbound.insert(id, channel);
-                        let input = match request {
-                            // The addresses are read here: the core knows keys, not
-                            // libp2p's peer ids.
-                            Request::Introduce { game, addrs } => Input::Introduced {
-                                peer: key,
-                                id,
-                                game,
-                                addrs: introduced(addrs),
-                            },
-                            req => Input::Request { peer: key, id, req },
-                        };
-                        self.input(input);
-                    }
-                    request_response::Message::Response {
-                        request_id,
-                        response,
-                    } => {
-                        if let Some(id) = self.outbound.remove(&request_id) {
-                            self.input(Input::Response { id, resp: response });
-                        }
-                    }
-                }
-            }
-            request_response::Event::OutboundFailure { request_id, .. } => {
-                if let Some(id) = self.outbound.remove(&request_id) {
-                    self.input(Input::RequestFailed { id });
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 impl Drop for Shell {
@@ -618,124 +427,4 @@ impl Drop for Shell {
             let _ = t.join();
         }
     }
-}
-
-/// The addresses of an introduction with the keys they end in (`None` for one that
-/// names no key); the core judges how many there are.
-fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey, String)>> {
-    addrs
-        .into_iter()
-        .map(|text| {
-            let addr: Multiaddr = text.parse().ok()?;
-            let key = key_of(&peer_of(&addr)?)?;
-            Some((key, text))
-        })
-        .collect()
-}
-
-/// Refuses a listen address whose port another program holds. libp2p listens with
-/// SO_REUSEPORT (dials from the listening port are what hole punching needs), so a
-/// second node on a busy port would start and take half the first one's connections;
-/// a plain bind, without SO_REUSEPORT, fails on such a port.
-fn probe(addr: &Multiaddr) -> Result<(), String> {
-    if relay_of(addr).is_some() {
-        return Ok(());
-    }
-    let mut ip: Option<std::net::IpAddr> = None;
-    for p in addr.iter() {
-        let busy = match (p, ip) {
-            (Protocol::Ip4(a), _) => {
-                ip = Some(a.into());
-                None
-            }
-            (Protocol::Ip6(a), _) => {
-                ip = Some(a.into());
-                None
-            }
-            (Protocol::Tcp(port), Some(ip)) if port != 0 => std::net::TcpListener::bind((ip, port))
-                .err()
-                .map(|e| ("TCP", port, e)),
-            (Protocol::Udp(port), Some(ip)) if port != 0 => std::net::UdpSocket::bind((ip, port))
-                .err()
-                .map(|e| ("UDP", port, e)),
-            _ => None,
-        };
-        if let Some((proto, port, e)) = busy {
-            return Err(if e.kind() == std::io::ErrorKind::AddrInUse {
-                format!("{proto} port {port} is in use by another program (another sealed node?)")
-            } else {
-                format!("{proto} port {port}: {e}")
-            });
-        }
-    }
-    Ok(())
-}
-
-/// An error with every cause under it: libp2p's transport errors say nothing
-/// themselves (an address the system does not have is only in the cause).
-fn causes(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut next = e.source();
-    while let Some(cause) = next {
-        parts.push(cause.to_string());
-        next = cause.source();
-    }
-    // libp2p nests its dial errors as lists ("Multiple dial errors occurred:\n - …")
-    // that repeat at each level: one line, each reason once.
-    let mut segments: Vec<String> = vec![];
-    for p in parts {
-        let flat = p
-            .replace("Multiple dial errors occurred:", "")
-            .replace("\n - ", " ")
-            .replace('\n', " ");
-        for seg in flat.split(": ").map(str::trim).filter(|s| !s.is_empty()) {
-            if !segments.iter().any(|s| s == seg) {
-                segments.push(seg.to_owned());
-            }
-        }
-    }
-    segments.join(": ")
-}
-
-/// A proposal's addresses read into keys and address strings.
-fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, NodeError> {
-    let key = |addr: &Multiaddr, what: &str| -> Result<([u8; 32], Option<String>), NodeError> {
-        let p = peer_of(addr).ok_or_else(|| {
-            NodeError::Address(format!("the {what} address must end in /p2p/<peer id>"))
-        })?;
-        let k = key_of(&p).ok_or_else(|| {
-            NodeError::Address(format!("the {what} peer id does not hold an Ed25519 key"))
-        })?;
-        // An address that is only `/p2p/<id>` says who, not where: the game then goes
-        // through the mailbox alone.
-        let at = addr
-            .iter()
-            .any(|x| !matches!(x, Protocol::P2p(_)))
-            .then(|| with_peer(addr, p));
-        Ok((k, at))
-    };
-    let opponent = key(&args.peer, "peer")?;
-    let mailbox = match &args.mailbox {
-        Some(m) => match key(m, "mailbox")? {
-            (k, Some(at)) => Some((k, at)),
-            (_, None) => {
-                return Err(NodeError::Address(
-                    "the mailbox address must say where it is".into(),
-                ));
-            }
-        },
-        None => None,
-    };
-    let referee = args
-        .referee
-        .as_ref()
-        .map(|r| key(r, "referee"))
-        .transpose()?;
-    Ok(crate::core::ProposeArgs {
-        variant: args.variant,
-        options: args.options,
-        opponent,
-        mailbox,
-        referee,
-    })
 }

@@ -12,7 +12,8 @@ use libp2p::swarm::DialError;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::{Multiaddr, PeerId, rendezvous};
 
-use super::{Shell, causes, key_of, with_peer};
+use super::Shell;
+use super::addr::{causes, key_of, with_peer};
 use crate::core::Input;
 use crate::net;
 

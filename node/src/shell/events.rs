@@ -1,0 +1,167 @@
+//! What the swarm says, turned into the core's inputs.
+
+use libp2p::request_response;
+use libp2p::swarm::SwarmEvent;
+
+use super::Shell;
+use super::addr::{causes, introduced, key_of, relay_of, with_peer};
+use crate::core::{Input, NodeError};
+use crate::net::BehaviourEvent;
+use crate::sync::{Request, Response};
+
+impl Shell {
+    pub(super) fn event(&mut self, event: SwarmEvent<BehaviourEvent>) {
+        match event {
+            SwarmEvent::ConnectionEstablished {
+                peer_id,
+                endpoint,
+                num_established,
+                connection_id,
+                ..
+            } => {
+                if let Some((_, r)) = self.dials.remove(&connection_id) {
+                    let _ = r.send(Ok(()));
+                }
+                self.reached(&peer_id);
+                let Some(peer) = key_of(&peer_id) else { return };
+                let addr = endpoint
+                    .is_dialer()
+                    .then(|| with_peer(endpoint.get_remote_address(), peer_id));
+                if num_established.get() == 1 {
+                    self.input(Input::Connected { peer, addr });
+                } else if let Some(a) = addr {
+                    self.input(Input::Learned {
+                        peer,
+                        addrs: vec![a],
+                    });
+                }
+            }
+            SwarmEvent::OutgoingConnectionError {
+                connection_id,
+                peer_id,
+                error,
+            } => {
+                if let Some((addr, r)) = self.dials.remove(&connection_id) {
+                    let why = format!("{addr}: {}", causes(&error));
+                    let _ = r.send(Err(NodeError::Address(why)));
+                }
+                self.dial_failed(connection_id, &error);
+                // The relay client forgets a reservation whose relay it cannot reach
+                // and says nothing: the listener through it would wait for ever.
+                let relayed: Vec<String> = self
+                    .listeners
+                    .values()
+                    .filter(|a| peer_id.is_some() && relay_of(a) == peer_id)
+                    .map(ToString::to_string)
+                    .collect();
+                for at in relayed {
+                    self.failed.push(format!("{at}: {}", causes(&error)));
+                }
+            }
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                num_established: 0,
+                ..
+            } => {
+                if let Some(peer) = key_of(&peer_id) {
+                    self.input(Input::Disconnected { peer });
+                }
+            }
+            // A relay grants reservations only with an address to put in them: a relay
+            // is run where its listen addresses are reachable, so they are its
+            // external addresses.
+            // A player's listen addresses (and the relayed ones it reserved) are what it
+            // registers at rendezvous points: the rendezvous client registers external
+            // addresses only.
+            SwarmEvent::NewListenAddr { address, .. }
+                if self.cfg.net.relay_server || self.cfg.net.announce =>
+            {
+                self.swarm.add_external_address(address);
+            }
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                self.swarm.remove_external_address(&address);
+            }
+            SwarmEvent::ListenerClosed {
+                listener_id,
+                reason: Err(e),
+                ..
+            } => {
+                let at = self.listeners.get(&listener_id).map(ToString::to_string);
+                self.failed
+                    .push(format!("{}: {}", at.unwrap_or_default(), causes(&e)));
+            }
+            SwarmEvent::ListenerError { listener_id, error } => {
+                let at = self.listeners.get(&listener_id).map(ToString::to_string);
+                self.failed
+                    .push(format!("{}: {}", at.unwrap_or_default(), causes(&error)));
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Rendezvous(e)) => self.rendezvous_event(e),
+            SwarmEvent::Behaviour(BehaviourEvent::Sync(e)) => self.sync_event(e),
+            SwarmEvent::Behaviour(BehaviourEvent::Mdns(libp2p::mdns::Event::Discovered(found))) => {
+                for (p, addr) in found {
+                    if let Some(peer) = key_of(&p) {
+                        let addrs = vec![with_peer(&addr, p)];
+                        self.input(Input::Learned { peer, addrs });
+                    }
+                }
+            }
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(
+                libp2p::identify::Event::Received { peer_id, info, .. },
+            )) => {
+                self.identified(peer_id, &info);
+                if let Some(peer) = key_of(&peer_id) {
+                    let addrs = info
+                        .listen_addrs
+                        .iter()
+                        .map(|a| with_peer(a, peer_id))
+                        .collect();
+                    self.input(Input::Learned { peer, addrs });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sync_event(&mut self, e: request_response::Event<Request, Response>) {
+        match e {
+            request_response::Event::Message { peer, message, .. } => {
+                let Some(key) = key_of(&peer) else { return };
+                match message {
+                    request_response::Message::Request {
+                        request, channel, ..
+                    } => {
+                        let id = self.next_in;
+                        self.next_in += 1;
+                        self.inbound.insert(id, channel);
+                        let input = match request {
+                            // The addresses are read here: the core knows keys, not
+                            // libp2p's peer ids.
+                            Request::Introduce { game, addrs } => Input::Introduced {
+                                peer: key,
+                                id,
+                                game,
+                                addrs: introduced(addrs),
+                            },
+                            req => Input::Request { peer: key, id, req },
+                        };
+                        self.input(input);
+                    }
+                    request_response::Message::Response {
+                        request_id,
+                        response,
+                    } => {
+                        if let Some(id) = self.outbound.remove(&request_id) {
+                            self.input(Input::Response { id, resp: response });
+                        }
+                    }
+                }
+            }
+            request_response::Event::OutboundFailure { request_id, .. } => {
+                if let Some(id) = self.outbound.remove(&request_id) {
+                    self.input(Input::RequestFailed { id });
+                }
+            }
+            _ => {}
+        }
+    }
+}
