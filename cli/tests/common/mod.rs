@@ -106,13 +106,41 @@ pub fn spawn_node(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sealed"))
+    spawn_node_in(None, home, command, listen, extra, env)
+}
+
+/// As [`spawn_node`], inside the network namespace `ns` if one is given
+/// (`ip netns exec`, which runs the binary in its own place: killing the child kills
+/// the node).
+pub fn spawn_node_in(
+    ns: Option<&str>,
+    home: &Path,
+    command: &str,
+    listen: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Node {
+    let bin = env!("CARGO_BIN_EXE_sealed");
+    let mut cmd = match ns {
+        Some(ns) => {
+            let mut c = Command::new("ip");
+            c.args(["netns", "exec", ns, bin]);
+            c
+        }
+        None => Command::new(bin),
+    };
+    let mut child = cmd
         .args(["--home", home.to_str().expect("temporary paths are UTF-8")])
         .args([command, "--listen", listen, "--no-mdns"])
         .args(extra)
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        // Kept beside the home (not in it: some tests read the home's files), for a
+        // failing test to show.
+        .stderr(
+            std::fs::File::create(home.with_extension("err"))
+                .map_or_else(|_| Stdio::null(), Stdio::from),
+        )
         .spawn()
         .expect("the node starts");
     let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
@@ -257,6 +285,8 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        // A node's stderr, kept beside its home.
+        let _ = std::fs::remove_file(self.0.with_extension("err"));
     }
 }
 

@@ -194,7 +194,7 @@ impl Core {
     /// acknowledged by the opponent, by a mailbox, or not yet (with the last dial's
     /// error).
     fn invitation(&self, p: &Played) -> Option<String> {
-        if p.record.status != GameStatus::Proposed {
+        if status_name(p.record.status, &*p.table) != "proposed" {
             return None;
         }
         let terms = p.table.terms();

@@ -19,6 +19,9 @@ impl Shell {
                 connection_id,
                 ..
             } => {
+                if self.relisten.iter().any(|a| relay_of(a) == Some(peer_id)) {
+                    self.listen_again(Some(peer_id));
+                }
                 if let Some((_, r)) = self.dials.remove(&connection_id) {
                     let _ = r.send(Ok(()));
                 }
@@ -77,6 +80,10 @@ impl Shell {
                 if self.cfg.net.relay_server || self.cfg.net.announce =>
             {
                 self.swarm.add_external_address(address);
+                // The rendezvous client refreshes only registrations already answered:
+                // a relayed address that comes up while the first is in flight would be
+                // missing until the next renewal.
+                self.register_everywhere();
             }
             SwarmEvent::ExpiredListenAddr { address, .. } => {
                 self.swarm.remove_external_address(&address);
@@ -89,6 +96,23 @@ impl Shell {
                 let at = self.listeners.get(&listener_id).map(ToString::to_string);
                 self.failed
                     .push(format!("{}: {}", at.unwrap_or_default(), causes(&e)));
+            }
+            // A relayed listener closes quietly when the relay client's dial to the relay
+            // lost a race with one of ours, or the relay went away: listened on again once
+            // the relay is connected, and on every tick until then.
+            SwarmEvent::ListenerClosed {
+                listener_id,
+                reason: Ok(()),
+                ..
+            } => {
+                if let Some(addr) = self.listeners.remove(&listener_id)
+                    && let Some(relay) = relay_of(&addr)
+                {
+                    self.relisten.push(addr);
+                    if self.swarm.is_connected(&relay) {
+                        self.listen_again(Some(relay));
+                    }
+                }
             }
             SwarmEvent::ListenerError { listener_id, error } => {
                 let at = self.listeners.get(&listener_id).map(ToString::to_string);

@@ -19,7 +19,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use libp2p::request_response::{OutboundRequestId, ResponseChannel};
 use libp2p::swarm::dial_opts::DialOpts;
-use libp2p::{Multiaddr, Swarm};
+use libp2p::{Multiaddr, PeerId, Swarm};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
@@ -178,6 +178,8 @@ pub struct Shell {
     failed: Vec<String>,
     /// The listen addresses asked for, by listener.
     listeners: HashMap<libp2p::core::transport::ListenerId, Multiaddr>,
+    /// Relayed listen addresses whose listener closed: listened on again.
+    relisten: Vec<Multiaddr>,
     /// `sealed peers` commands, whose answer gets what each peer runs.
     peer_cmds: std::collections::HashSet<CmdId>,
 }
@@ -223,6 +225,7 @@ impl Shell {
             reach: reach::Reach::default(),
             failed: vec![],
             listeners: HashMap::new(),
+            relisten: vec![],
             peer_cmds: Default::default(),
         };
         for addr in shell.cfg.listen.clone() {
@@ -263,12 +266,30 @@ impl Shell {
                 _ = tick.tick() => {
                     self.input(Input::Tick);
                     self.renew();
+                    self.listen_again(None);
                 }
                 _ = due.tick() => {
                     if self.core.due_at().is_some_and(|t| t <= now_ms()) {
                         self.input(Input::Due);
                     }
                 }
+            }
+        }
+    }
+
+    /// Listens again on the relayed addresses whose listener closed (those through
+    /// `relay` only, if one is given).
+    fn listen_again(&mut self, relay: Option<PeerId>) {
+        let (now, later): (Vec<Multiaddr>, Vec<Multiaddr>) = std::mem::take(&mut self.relisten)
+            .into_iter()
+            .partition(|a| relay.is_none() || addr::relay_of(a) == relay);
+        self.relisten = later;
+        for addr in now {
+            match self.swarm.listen_on(addr.clone()) {
+                Ok(id) => {
+                    self.listeners.insert(id, addr);
+                }
+                Err(e) => self.failed.push(format!("{addr}: {}", causes(&e))),
             }
         }
     }

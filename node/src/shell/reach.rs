@@ -166,6 +166,21 @@ impl Shell {
         }
     }
 
+    /// Registers our addresses again at every connected rendezvous point (they
+    /// changed).
+    pub(super) fn register_everywhere(&mut self) {
+        let points: Vec<PeerId> = self
+            .reach
+            .points
+            .keys()
+            .filter(|p| self.swarm.is_connected(p))
+            .copied()
+            .collect();
+        for p in points {
+            self.register(p);
+        }
+    }
+
     /// Renews registrations that are due, and registers where none went through.
     pub(super) fn renew(&mut self) {
         let now = Instant::now();

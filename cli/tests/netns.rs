@@ -1,0 +1,427 @@
+//! Peers finding each other across real network topologies: Linux network namespaces
+//! the test creates (and removes) itself. Two private networks, A's and B's, sit behind
+//! a router namespace that forwards only to a third network holding the mailbox and
+//! relay: A and B can never reach each other directly. Also, for comparison, the same
+//! runs with every node on loopback.
+//!
+//! Namespaces need root (or CAP_NET_ADMIN); CI runs as root. Without the privilege each
+//! test fails and says so — it never passes silently. `SEALED_NETNS=skip` skips them
+//! on purpose (a developer's machine), and says that it did.
+//!
+//! The restart figures: `SEALED_RESTARTS=20 cargo test --release -p sealed-cli --test
+//! netns -- --nocapture restart` (CI runs 3 per case); docs/RELIABILITY.md keeps them.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{Node, TempDir, at_home, code, control, spawn_node_in, stderr, stdout};
+use serde_json::{Value, json};
+
+/// Whether the namespaces can be made; `Err` says why not (and what to do).
+fn privileged() -> Result<bool, String> {
+    static ONCE: std::sync::OnceLock<Result<bool, String>> = std::sync::OnceLock::new();
+    ONCE.get_or_init(probe_privilege).clone()
+}
+
+fn probe_privilege() -> Result<bool, String> {
+    if std::env::var("SEALED_NETNS").as_deref() == Ok("skip") {
+        eprintln!("SEALED_NETNS=skip: the network-namespace tests are skipped on purpose");
+        return Ok(false);
+    }
+    let probe = format!("sp{}", std::process::id());
+    let made = Command::new("ip").args(["netns", "add", &probe]).output();
+    match made {
+        Ok(o) if o.status.success() => {
+            let _ = Command::new("ip").args(["netns", "del", &probe]).output();
+            Ok(true)
+        }
+        Ok(o) => Err(format!(
+            "these tests make network namespaces, which needs root or CAP_NET_ADMIN: \
+             `ip netns add` said {:?}. Run as root (CI does), or set SEALED_NETNS=skip \
+             to skip them on purpose",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(e) => Err(format!(
+            "these tests need the `ip` command (iproute2): {e}. Install it, or set \
+             SEALED_NETNS=skip to skip them on purpose"
+        )),
+    }
+}
+
+/// Runs `ip ARGS…`, failing the test with its error.
+fn ip(args: &[&str]) {
+    let o = Command::new("ip").args(args).output().expect("ip runs");
+    assert!(
+        o.status.success(),
+        "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Where the nodes of a run live: namespaces and their addresses, or loopback.
+struct Net {
+    /// The namespaces of A, B and M (mailbox and relay), or none on loopback.
+    ns: Option<[String; 3]>,
+    /// Every namespace made, the router's too, removed when dropped.
+    made: Vec<String>,
+    /// The IP of A, B and M.
+    ips: [&'static str; 3],
+}
+
+impl Drop for Net {
+    fn drop(&mut self) {
+        for n in &self.made {
+            let _ = Command::new("ip").args(["netns", "del", n]).output();
+        }
+    }
+}
+
+static NETS: AtomicUsize = AtomicUsize::new(0);
+
+impl Net {
+    /// Every node on 127.0.0.1.
+    fn loopback() -> Net {
+        Net {
+            ns: None,
+            made: vec![],
+            ips: ["127.0.0.1", "127.0.0.1", "127.0.0.1"],
+        }
+    }
+
+    /// A (10.1.0.2) and B (10.2.0.2) each on a private network behind the router, which
+    /// forwards between them and M's network (10.3.0.2) only: neither has a route to
+    /// the other.
+    fn private() -> Net {
+        let p = format!(
+            "s{}{}",
+            std::process::id() % 100_000,
+            NETS.fetch_add(1, Ordering::SeqCst)
+        );
+        let [r, a, b, m] = ["r", "a", "b", "m"].map(|n| format!("{p}{n}"));
+        let mut net = Net {
+            ns: Some([a.clone(), b.clone(), m.clone()]),
+            made: vec![],
+            ips: ["10.1.0.2", "10.2.0.2", "10.3.0.2"],
+        };
+        for n in [&r, &a, &b, &m] {
+            ip(&["netns", "add", n]);
+            net.made.push(n.clone());
+            ip(&["-n", n, "link", "set", "lo", "up"]);
+        }
+        for (host, subnet) in [(&a, 1), (&b, 2), (&m, 3)] {
+            let (rside, hside) = (format!("{host}r"), format!("{host}h"));
+            ip(&[
+                "link", "add", &rside, "type", "veth", "peer", "name", &hside,
+            ]);
+            ip(&["link", "set", &rside, "netns", &r]);
+            ip(&["link", "set", &hside, "netns", host]);
+            let (raddr, haddr) = (format!("10.{subnet}.0.1/24"), format!("10.{subnet}.0.2/24"));
+            ip(&["-n", &r, "addr", "add", &raddr, "dev", &rside]);
+            ip(&["-n", &r, "link", "set", &rside, "up"]);
+            ip(&["-n", host, "addr", "add", &haddr, "dev", &hside]);
+            ip(&["-n", host, "link", "set", &hside, "up"]);
+        }
+        let forward = Command::new("ip")
+            .args([
+                "netns",
+                "exec",
+                &r,
+                "sysctl",
+                "-qw",
+                "net.ipv4.ip_forward=1",
+            ])
+            .output()
+            .expect("sysctl runs");
+        assert!(forward.status.success(), "the router forwards");
+        // A and B reach M's network; M reaches both. A and B have no route to each other.
+        ip(&["-n", &a, "route", "add", "10.3.0.0/24", "via", "10.1.0.1"]);
+        ip(&["-n", &b, "route", "add", "10.3.0.0/24", "via", "10.2.0.1"]);
+        ip(&["-n", &m, "route", "add", "10.1.0.0/24", "via", "10.3.0.1"]);
+        ip(&["-n", &m, "route", "add", "10.2.0.0/24", "via", "10.3.0.1"]);
+        net
+    }
+
+    fn ns(&self, who: usize) -> Option<&str> {
+        self.ns.as_ref().map(|n| n[who].as_str())
+    }
+
+    fn listen(&self, who: usize, port: u16) -> String {
+        format!("/ip4/{}/tcp/{port}", self.ips[who])
+    }
+
+    /// Starts a node of `who` (0 A, 1 B, 2 M) on `port` (0: the one its home keeps).
+    fn node(&self, who: usize, home: &Path, port: u16, extra: &[&str]) -> Node {
+        let node = spawn_node_in(
+            self.ns(who),
+            home,
+            "node",
+            &self.listen(who, port),
+            extra,
+            &[],
+        );
+        assert!(
+            !node.addr.is_empty(),
+            "node {who} did not start: {}",
+            std::fs::read_to_string(home.with_extension("err")).unwrap_or_default()
+        );
+        node
+    }
+}
+
+/// A port no node of this run has used: each restart "on a new port" takes the next.
+fn new_port() -> u16 {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::SeqCst) as u16;
+    20_000 + (std::process::id() % 20_000) as u16 + n
+}
+
+fn peer_id(addr: &str) -> &str {
+    addr.rsplit("/p2p/")
+        .next()
+        .expect("an address with its peer id")
+}
+
+/// The node's `games` line for the game, over the control socket.
+fn line(home: &Path, game: &str) -> Option<Value> {
+    let a = control(home, &json!({"cmd": "games"}));
+    a["ok"]
+        .as_array()?
+        .iter()
+        .find(|g| g["game"] == game)
+        .cloned()
+}
+
+/// Polls the game's line until `cond` holds, up to `secs`; the time it took.
+fn until(
+    home: &Path,
+    game: &str,
+    secs: u64,
+    what: &str,
+    cond: impl Fn(&Value) -> bool,
+) -> Duration {
+    let start = Instant::now();
+    loop {
+        if std::os::unix::net::UnixStream::connect(home.join("node.sock")).is_ok()
+            && line(home, game).is_some_and(|g| cond(&g))
+        {
+            return start.elapsed();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "{what}: not after {secs} s; {:?}",
+            line(home, game)
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Three homes: A, B and the mailbox-and-relay M, with M running and set as A's and
+/// B's default mailbox.
+struct Cast {
+    net: Net,
+    homes: [TempDir; 3],
+    m: Node,
+}
+
+impl Cast {
+    fn new(net: Net) -> Cast {
+        let homes = ["a", "b", "m"].map(TempDir::new);
+        for h in &homes {
+            assert_eq!(code(&at_home(h.path(), &["init"])), 0);
+        }
+        let m = net.node(2, homes[2].path(), new_port(), &["--mailbox", "--relay"]);
+        for h in &homes[..2] {
+            let out = at_home(h.path(), &["mailbox", &m.addr]);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+        }
+        Cast { net, homes, m }
+    }
+
+    fn home(&self, who: usize) -> &Path {
+        self.homes[who].path()
+    }
+
+    /// Starts A or B; behind the router it listens through M's relay too.
+    fn player(&self, who: usize, port: u16) -> Node {
+        let via = self
+            .net
+            .ns
+            .is_some()
+            .then_some(["--via", self.m.addr.as_str()]);
+        self.net.node(
+            who,
+            self.home(who),
+            port,
+            via.as_ref().map_or(&[][..], |v| &v[..]),
+        )
+    }
+}
+
+/// `sealed new` from A; its exit code, stdout and stderr.
+fn propose(cast: &Cast, peer: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["new", "duel", "--peer", peer, "-o", "cards=64"];
+    args.extend_from_slice(extra);
+    let out = at_home(cast.home(0), &args);
+    (code(&out), stdout(&out).trim().to_owned(), stderr(&out))
+}
+
+fn run(test: impl Fn(Net)) {
+    match privileged() {
+        Ok(true) => test(Net::private()),
+        Ok(false) => {}
+        Err(why) => panic!("{why}"),
+    }
+}
+
+#[test]
+fn an_invitation_through_the_mailbox_reaches_a_private_network_with_no_manual_step() {
+    run(|net| {
+        let cast = Cast::new(net);
+        // B has run once (so its peer id exists) and is offline.
+        let b_id = {
+            let b = cast.player(1, 0);
+            peer_id(&b.addr).to_owned()
+        };
+        let a = cast.player(0, 0);
+        let (c, game, said) = propose(&cast, &b_id, &["--mailbox", &cast.m.addr]);
+        assert_eq!(c, 0, "{said}");
+        assert!(said.contains("delivered to the mailbox"), "{said}");
+        drop(a);
+        // B comes back, is told nothing, and finds the invitation.
+        let _b = cast.player(1, 0);
+        let took = until(cast.home(1), &game, 30, "the invitation at B", |g| {
+            g["status"] == "invited"
+        });
+        eprintln!("the invitation appeared at B {took:?} after it started");
+    });
+}
+
+#[test]
+fn a_wrong_peer_id_across_the_router_is_said_and_exits_3() {
+    run(|net| {
+        let cast = Cast::new(net);
+        let _a = cast.player(0, 0);
+        let b_id = {
+            let b = cast.player(1, 0);
+            peer_id(&b.addr).to_owned()
+        };
+        // M's address, with B's peer id: the node there is not B.
+        let at = cast.m.addr.split("/p2p/").next().expect("an address");
+        let wrong = format!("{at}/p2p/{b_id}");
+        let (c, game, said) = propose(&cast, &wrong, &["--wait", "2"]);
+        assert_eq!(c, 3, "{said}");
+        assert!(!game.is_empty());
+        assert!(said.contains("not delivered"), "{said}");
+    });
+}
+
+/// Median and max, for the figures.
+fn spread(mut d: Vec<Duration>) -> (Duration, Duration) {
+    d.sort();
+    (d[d.len() / 2], *d.last().expect("at least one"))
+}
+
+/// Restarts one node or both (each on a new port, or on the one its home keeps) and
+/// times how long an act of the side to move takes to reach the other.
+fn restarts(net: Net, label: &str) {
+    let rounds: usize = std::env::var("SEALED_RESTARTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let cast = Cast::new(net);
+    let mut nodes = [
+        Some(cast.player(0, new_port())),
+        Some(cast.player(1, new_port())),
+    ];
+    let b_id = peer_id(&nodes[1].as_ref().expect("B").addr).to_owned();
+    // A knows B by peer id alone: it finds B at M.
+    let (c, game, said) = propose(&cast, &b_id, &[]);
+    assert_eq!(c, 0, "{said}");
+    assert!(said.contains("delivered to the peer"), "{said}");
+    let acc = at_home(cast.home(1), &["accept", &game]);
+    assert_eq!(code(&acc), 0, "{}", stderr(&acc));
+    until(cast.home(0), &game, 30, "the game starts", |g| {
+        g["status"] == "active"
+    });
+    for (kind, new_ports) in [
+        ("one", true),
+        ("both", true),
+        ("one", false),
+        ("both", false),
+    ] {
+        let mut times = vec![];
+        for round in 0..rounds {
+            // Whose turn it is (once the duties before it are done): that node acts,
+            // the other must see it.
+            let start = Instant::now();
+            let mover = loop {
+                let to_act = (0..2)
+                    .find(|&w| line(cast.home(w), &game).is_some_and(|g| g["my_turn"] == true));
+                if let Some(w) = to_act {
+                    break w;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "nobody to act: {:?}",
+                    line(cast.home(0), &game)
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            };
+            let other = 1 - mover;
+            let restarted: Vec<usize> = match kind {
+                "one" => vec![if round % 2 == 0 { mover } else { other }],
+                _ => vec![0, 1],
+            };
+            for &w in &restarted {
+                nodes[w] = None;
+            }
+            for &w in &restarted {
+                let port = if new_ports { new_port() } else { 0 };
+                nodes[w] = Some(cast.player(w, port));
+            }
+            let ply = line(cast.home(mover), &game).expect("the game")["ply"].clone();
+            let ply = ply.as_u64().expect("a ply");
+            let on = control(
+                cast.home(mover),
+                &json!({"cmd": "bot", "game": game, "on": true}),
+            );
+            assert_eq!(on, json!({"ok": null}));
+            until(cast.home(mover), &game, 10, "the act", |g| {
+                g["ply"].as_u64() > Some(ply)
+            });
+            let made = Instant::now();
+            control(
+                cast.home(mover),
+                &json!({"cmd": "bot", "game": game, "on": false}),
+            );
+            until(
+                cast.home(other),
+                &game,
+                60,
+                "the act at the other side",
+                |g| g["ply"].as_u64() > Some(ply),
+            );
+            times.push(made.elapsed());
+        }
+        let (median, max) = spread(times);
+        let ports = if new_ports { "new ports" } else { "kept ports" };
+        eprintln!(
+            "{label}: restart of {kind}, {ports}: {rounds} acts, median {median:?}, max {max:?}"
+        );
+    }
+}
+
+#[test]
+fn restart_latency_across_the_router() {
+    run(|net| restarts(net, "namespaces"));
+}
+
+#[test]
+fn restart_latency_on_loopback() {
+    restarts(Net::loopback(), "loopback");
+}
