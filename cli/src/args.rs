@@ -79,6 +79,10 @@ pub enum Command {
         /// can ask them learns where a peer id is); peers then need an address.
         #[arg(long)]
         no_announce: bool,
+        /// Take invitations only from peers this node has played. By default anyone's
+        /// are taken, at most 8 waiting per peer and 64 in all from such strangers.
+        #[arg(long)]
+        only_known: bool,
     },
     /// Run a referee node: a node that accepts every game that names it as referee
     /// (Secret Stallmate) and answers for it by itself. Prints its address: both

@@ -43,6 +43,7 @@ fn main() {
             via,
             bots,
             no_announce,
+            only_known,
         } => run_node::run(
             &home,
             run_node::NodeArgs {
@@ -54,6 +55,7 @@ fn main() {
                 bots,
                 referee: false,
                 announce: !no_announce,
+                strangers: !only_known,
             },
         ),
         Command::Referee {
@@ -71,6 +73,7 @@ fn main() {
                 bots: false,
                 referee: true,
                 announce: true,
+                strangers: true,
             },
         ),
         Command::Dial { addr } => play::dial(&home, &addr),

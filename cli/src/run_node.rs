@@ -24,6 +24,8 @@ pub struct NodeArgs {
     pub referee: bool,
     /// Register our addresses at the mailboxes and relays we keep connected.
     pub announce: bool,
+    /// Take invitations from peers this node has not played.
+    pub strangers: bool,
 }
 
 /// How long `--via` waits for each relay to grant a reservation.
@@ -50,6 +52,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         cfg.net.mdns = !args.no_mdns;
         cfg.net.relay_server = args.relay;
         cfg.net.announce = args.announce;
+        cfg.strangers = args.strangers;
         cfg.mailbox = args.mailbox;
         cfg.bots = args.bots;
         cfg.referee = args.referee;

@@ -235,3 +235,77 @@ async fn identify_says_sealed_and_its_version_and_the_book_outlives_a_restart() 
         stop(r).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_invitations_are_bounded_and_can_be_refused() {
+    let (da, db, dc) = (tmp(), tmp(), tmp());
+    let a = node_with(da.path(), 1, cfg(false)).await;
+    let mut only_known = cfg(false);
+    only_known.strangers = false;
+    let c = node_with(dc.path(), 3, only_known).await;
+    let b = node_with(db.path(), 2, cfg(false)).await;
+    let (baddr, caddr) = (addr(&b.h).await, addr(&c.h).await);
+
+    // C takes invitations only from peers it has played: A's is refused, and A says so.
+    let refused = propose(&a.h, caddr, None).await;
+    until(&a.h, &refused, 20, "the refusal said", |s| {
+        s.invitation
+            .as_deref()
+            .is_some_and(|i| i.contains("only from peers it has played"))
+    })
+    .await;
+    assert!(summary(&c.h, &refused).await.is_none());
+
+    // B takes a stranger's invitations, 8 at a time.
+    let mut games = vec![];
+    for _ in 0..9 {
+        games.push(propose(&a.h, baddr.clone(), None).await);
+    }
+    let count = |b: &NodeHandle| {
+        let b = b.clone();
+        async move {
+            b.games()
+                .await
+                .unwrap()
+                .into_iter()
+                .filter(|g| g.status == "invited")
+                .count()
+        }
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while count(&b.h).await < 8 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the first 8 never came"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Several repair rounds later the ninth still waits at A, refused.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(count(&b.h).await, 8);
+    let waiting: Vec<_> = {
+        let mut w = vec![];
+        for g in &games {
+            if summary(&b.h, g).await.is_none() {
+                w.push(g.clone());
+            }
+        }
+        w
+    };
+    assert_eq!(waiting.len(), 1);
+    let ninth = &waiting[0];
+    let line = summary(&a.h, ninth).await.unwrap();
+    assert!(
+        line.invitation
+            .as_deref()
+            .is_some_and(|i| i.contains("already wait here")),
+        "{line:?}"
+    );
+    // B accepts one: A is now a peer B has played, and the ninth comes in.
+    let first = games.iter().find(|g| *g != ninth).unwrap();
+    b.h.accept(first).await.unwrap();
+    until(&b.h, ninth, 20, "the ninth at B", |s| s.status == "invited").await;
+    for r in [a, b, c] {
+        stop(r).await;
+    }
+}

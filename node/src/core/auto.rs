@@ -94,6 +94,7 @@ impl Core {
                 Ok(()) => {
                     if accept {
                         self.set_status(id, GameStatus::Active, store);
+                        self.befriend_game(&id);
                     }
                     return;
                 }

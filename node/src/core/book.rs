@@ -16,7 +16,8 @@ use super::PeerKey;
 
 /// Addresses kept per peer.
 pub const MAX_ADDRS: usize = 8;
-/// Peers kept; past it the one seen longest ago (and not kept for its role) goes.
+/// Peers kept; past it the one seen longest ago goes (not a mailbox kept connected, nor
+/// a peer this node shares a game with).
 pub const MAX_PEERS: usize = 512;
 /// Failures in a row after which an address goes, when the peer has another.
 pub const DROP_AFTER: u32 = 3;
@@ -65,6 +66,8 @@ pub struct Entry {
     pub addrs: Vec<Addr>,
     /// Kept connected: a mailbox or rendezvous point a game or the home names.
     pub standing: bool,
+    /// A peer this node shares a game with (its invitations are never rate-limited).
+    pub friend: bool,
 }
 
 impl Entry {
@@ -79,7 +82,11 @@ impl Entry {
 
     /// The entry as stored: a header line, then one line per address.
     pub fn encode(&self) -> Vec<u8> {
-        let mut s = format!("sealed-book 1 standing={}\n", u8::from(self.standing));
+        let mut s = format!(
+            "sealed-book 1 standing={} friend={}\n",
+            u8::from(self.standing),
+            u8::from(self.friend)
+        );
         for a in &self.addrs {
             s.push_str(&format!(
                 "{} {} {} {}\n",
@@ -101,6 +108,7 @@ impl Entry {
         };
         if let Some(rest) = first.strip_prefix("sealed-book 1 ") {
             entry.standing = rest.split_whitespace().any(|w| w == "standing=1");
+            entry.friend = rest.split_whitespace().any(|w| w == "friend=1");
             for line in lines.take(MAX_ADDRS).filter(|l| l.len() <= MAX_LINE) {
                 let mut w = line.splitn(4, ' ');
                 let (Some(seen), Some(worked), Some(failures), Some(addr)) =
@@ -172,9 +180,24 @@ impl Book {
         self.peers.get(peer).is_some_and(|e| e.standing)
     }
 
+    /// Whether the node shares a game with the peer.
+    pub fn is_friend(&self, peer: &PeerKey) -> bool {
+        self.peers.get(peer).is_some_and(|e| e.friend)
+    }
+
+    /// Marks a peer this node shares a game with.
+    pub fn befriend(&mut self, peer: PeerKey) -> Changed {
+        let e = self.peers.entry(peer).or_default();
+        if e.friend {
+            return Changed::No;
+        }
+        e.friend = true;
+        Changed::Yes
+    }
+
     /// Puts an entry read from the store.
     pub fn load(&mut self, peer: PeerKey, entry: Entry) {
-        if !entry.addrs.is_empty() || entry.standing {
+        if !entry.addrs.is_empty() || entry.standing || entry.friend {
             self.peers.insert(peer, entry);
         }
     }
@@ -291,7 +314,7 @@ impl Book {
             let Some(oldest) = self
                 .peers
                 .iter()
-                .filter(|(_, e)| !e.standing)
+                .filter(|(_, e)| !e.standing && !e.friend)
                 .min_by_key(|(k, e)| (e.fresh(), **k))
                 .map(|(k, _)| *k)
             else {
@@ -403,6 +426,7 @@ mod tests {
         let _ = b.saw(P, "/ip4/1.2.3.4/tcp/5/p2p/x", 1000);
         let _ = b.worked(P, "/ip4/1.2.3.4/tcp/6/p2p/x", 2000);
         let _ = b.stand(P);
+        let _ = b.befriend(P);
         let e = b.get(&P).unwrap().clone();
         assert_eq!(Entry::decode(&e.encode()), e);
         let old = Entry::decode(b"/first\n/second\n/third\n");

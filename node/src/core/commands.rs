@@ -211,6 +211,8 @@ impl Core {
             "delivered to the peer".to_owned()
         } else if mailboxes.iter().any(|k| p.acked.contains_key(k)) {
             "delivered to the mailbox".to_owned()
+        } else if let Some(why) = self.peers.refused.get(&terms.game().0.0) {
+            format!("not delivered: refused: {why}")
         } else {
             let why = seats
                 .iter()
@@ -290,9 +292,15 @@ impl Core {
             .into_iter()
             .filter_map(|(peer, a)| self.remember(peer, a))
             .collect();
-        // A game's mailbox is kept connected from now on.
+        // A game's mailbox is kept connected from now on; its seats are friends.
         for m in &terms.proposal().mailboxes {
             addrs.extend(self.stand(m.key));
+        }
+        let me = self.key();
+        for seat in &terms.proposal().seats {
+            if seat.key != me {
+                addrs.extend(self.befriend(seat.key));
+            }
         }
         self.games
             .played
@@ -324,8 +332,12 @@ impl Core {
         } else {
             GameStatus::Active
         };
+        let accepted = decision == SessionCommand::Accept;
         self.apply(id, decision, Some(cmd), store)?;
         self.set_status(id, status, store);
+        if accepted {
+            self.befriend_game(&id);
+        }
         self.run_bots(store);
         Ok(())
     }

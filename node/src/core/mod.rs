@@ -75,6 +75,9 @@ pub struct CoreConfig {
     pub limits: Limits,
     /// How long a finished game stays in memory after it was last asked for, in ms.
     pub idle_unload_ms: u64,
+    /// Take invitations from peers this node shares no game with (a bounded number at
+    /// once); when off, only from peers it has played.
+    pub strangers: bool,
     /// Durability windows opened on purpose, for the simulation to show it finds each;
     /// all closed by default, and the shell never opens one.
     pub windows: Windows,
@@ -106,10 +109,16 @@ impl Default for CoreConfig {
             referee: false,
             limits: Limits::default(),
             idle_unload_ms: 5 * 60 * 1000,
+            strangers: true,
             windows: Windows::default(),
         }
     }
 }
+
+/// Invitations one peer this node shares no game with may have waiting here.
+const STRANGER_OPEN: usize = 8;
+/// Invitations all such peers together may have waiting here.
+const STRANGERS_OPEN: usize = 64;
 
 /// Bots' state: which games they decide, which changed since they last looked.
 #[derive(Default)]

@@ -7,6 +7,7 @@ use super::book::{self, Book};
 use super::games::game_peers;
 use super::io::{OutId, Output};
 use super::{Core, Durable, GameId, PeerKey};
+use crate::store::GameStatus;
 use crate::sync::{MAX_SYNC_MESSAGE, Request};
 use sealed_protocol::ids::ChainId;
 
@@ -20,6 +21,8 @@ pub(super) struct Peers {
     pub(super) book: Book,
     /// Peers whose last dial failed, with why, until a connection opens.
     pub(super) unreachable: BTreeMap<PeerKey, String>,
+    /// Games whose last offer a peer refused, with why, until one is taken.
+    pub(super) refused: BTreeMap<GameId, String>,
     pub(super) connected: HashSet<PeerKey>,
     pub(super) met: BTreeSet<PeerKey>,
     /// Requests waiting for room, per peer.
@@ -111,6 +114,70 @@ impl Core {
         self.entry_to_write(peer, changed)
     }
 
+    /// Marks a peer this node shares a game with; the setting to store if that is new.
+    pub(super) fn befriend(&mut self, peer: PeerKey) -> Option<(String, Vec<u8>)> {
+        let changed = self.peers.book.befriend(peer);
+        self.entry_to_write(peer, changed)
+    }
+
+    /// Marks every other seat of a game this node plays as a friend, and stores it.
+    pub(super) fn befriend_game(&mut self, id: &GameId) {
+        let Some(terms) = self.games.terms(id).cloned() else {
+            return;
+        };
+        let me = self.key();
+        for seat in &terms.proposal().seats {
+            if seat.key != me
+                && let Some((key, value)) = self.befriend(seat.key)
+            {
+                self.write_meta(key, value);
+            }
+        }
+    }
+
+    /// Whether an invitation from `proposer` may be taken now: always from a peer this
+    /// node shares a game with; from anyone else only if the node takes strangers'
+    /// invitations, and then only while that stranger has fewer than
+    /// [`super::STRANGER_OPEN`] invitations waiting here and all strangers together fewer
+    /// than [`super::STRANGERS_OPEN`]: a public mailbox must not become a spam channel,
+    /// and keys cost nothing. A refused invitation is offered again by the repair round
+    /// once there is room.
+    pub(super) fn may_invite(&mut self, proposer: &PeerKey) -> Result<(), String> {
+        if self.peers.book.is_friend(proposer) {
+            return Ok(());
+        }
+        if !self.cfg.strangers {
+            return Err("this node takes invitations only from peers it has played".into());
+        }
+        let mut mine = 0;
+        let mut all = 0;
+        for p in self.games.played.values() {
+            if p.record.status != GameStatus::Invited {
+                continue;
+            }
+            let terms = p.table.terms();
+            let Some(from) = terms.key(terms.proposal().proposer).map(|k| k.to_bytes()) else {
+                continue;
+            };
+            if self.peers.book.is_friend(&from) {
+                continue;
+            }
+            all += 1;
+            if from == *proposer {
+                mine += 1;
+            }
+        }
+        if mine >= super::STRANGER_OPEN {
+            return Err(format!(
+                "{mine} invitations from this peer already wait here: answer those first"
+            ));
+        }
+        if all >= super::STRANGERS_OPEN {
+            return Err("too many invitations from unknown peers wait here".into());
+        }
+        Ok(())
+    }
+
     /// A dial reached `peer` at `addr`.
     fn reached(&mut self, peer: PeerKey, addr: &str) {
         let changed = self.peers.book.worked(peer, addr, self.now);
@@ -169,6 +236,11 @@ impl Core {
             )
             .collect();
         for (t, created) in &terms {
+            for seat in &t.proposal().seats {
+                if seat.key != me {
+                    let _ = self.peers.book.befriend(seat.key);
+                }
+            }
             for peer in game_peers(t, &me) {
                 if self.peers.book.get(&peer).is_some() {
                     continue;

@@ -175,9 +175,16 @@ impl Core {
             }
             Some(Response::Refused(why)) => {
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "request refused: {why}");
+                // Said by `sealed games` while the invitation is not delivered.
+                if let Some((game, _)) = offered
+                    && self.games.played.contains_key(&game)
+                {
+                    self.peers.refused.insert(game, why);
+                }
             }
             Some(Response::Ok { .. }) => {
                 if let Some((game, places)) = offered {
+                    self.peers.refused.remove(&game);
                     self.acknowledged(peer, game, &places, store);
                 }
             }
@@ -328,6 +335,15 @@ impl Core {
         if let Some(seat) = terms.seat_of(&me) {
             if let Err(e) = TimeControl::of(terms.proposal()) {
                 return Some(Response::Refused(format!("proposal: {e}")));
+            }
+            // A referee node takes every game that seats it: it is its job.
+            let proposer = terms.key(terms.proposal().proposer).map(|k| k.to_bytes());
+            if !(self.cfg.referee && terms.role(seat) == Some(Role::Referee))
+                && let Some(p) = proposer
+                && let Err(why) = self.may_invite(&p)
+            {
+                tracing::info!(game = %hex::encode(id), "invitation refused: {why}");
+                return Some(Response::Refused(why));
             }
             let entropy = self.random32();
             let t = match table::open(

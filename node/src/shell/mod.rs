@@ -130,6 +130,9 @@ pub struct NodeConfig {
     pub referee: bool,
     /// Per-peer rate limits on what peers ask of this node.
     pub limits: Limits,
+    /// Take invitations from peers this node shares no game with (a bounded number at
+    /// once); when off, only from peers it has played.
+    pub strangers: bool,
 }
 
 impl Default for NodeConfig {
@@ -143,6 +146,7 @@ impl Default for NodeConfig {
             bot_seed: 0,
             referee: false,
             limits: Limits::default(),
+            strangers: true,
         }
     }
 }
@@ -202,6 +206,7 @@ impl Shell {
             bot_seed: cfg.bot_seed,
             referee: cfg.referee,
             limits: cfg.limits,
+            strangers: cfg.strangers,
             ..CoreConfig::default()
         };
         let seed = crate::home::random32().map_err(StartError::Random)?;
