@@ -18,7 +18,9 @@ pub fn peers(home: &Home, json: bool) -> i32 {
     let text = if json {
         format!("{doc}\n")
     } else {
-        book_text(&doc)
+        let info = call(&home.socket_path(), &ControlRequest::Info).unwrap_or_default();
+        let reach = info["reachability"].as_str().unwrap_or("unknown");
+        format!("this node: {reach}\n{}", book_text(&doc))
     };
     if output::stdout(&text) { 0 } else { 2 }
 }

@@ -1,8 +1,9 @@
 //! Peers finding each other across real network topologies: Linux network namespaces
 //! the test creates (and removes) itself. Two private networks, A's and B's, sit behind
 //! a router namespace that forwards only to a third network holding the mailbox and
-//! relay: A and B can never reach each other directly. Also, for comparison, the same
-//! runs with every node on loopback.
+//! relay, and hides them there behind its own address (NAT, with iptables): A and B can
+//! never reach each other directly, nor M them. Also, for comparison, the same runs
+//! with every node on loopback.
 //!
 //! Namespaces need root (or CAP_NET_ADMIN); CI runs as root. Without the privilege each
 //! test fails and says so — it never passes silently. `SEALED_NETNS=skip` skips them
@@ -58,6 +59,21 @@ fn ip(args: &[&str]) {
     assert!(
         o.status.success(),
         "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs `iptables ARGS…` in the namespace `ns`, failing the test with its error.
+fn iptables(ns: &str, args: &[&str]) {
+    let o = Command::new("ip")
+        .args(["netns", "exec", ns, "iptables"])
+        .args(args)
+        .output()
+        .expect("ip netns exec runs");
+    assert!(
+        o.status.success(),
+        "iptables {} (the router's NAT; .ci/run installs iptables): {}",
         args.join(" "),
         String::from_utf8_lossy(&o.stderr)
     );
@@ -138,11 +154,38 @@ impl Net {
             .output()
             .expect("sysctl runs");
         assert!(forward.status.success(), "the router forwards");
-        // A and B reach M's network; M reaches both. A and B have no route to each other.
+        // A and B reach M's network and nothing else; the router hides them behind its
+        // own address there (NAT, as a home router does) and lets nothing in that they
+        // did not start. A and B have no route to each other.
         ip(&["-n", &a, "route", "add", "10.3.0.0/24", "via", "10.1.0.1"]);
         ip(&["-n", &b, "route", "add", "10.3.0.0/24", "via", "10.2.0.1"]);
-        ip(&["-n", &m, "route", "add", "10.1.0.0/24", "via", "10.3.0.1"]);
-        ip(&["-n", &m, "route", "add", "10.2.0.0/24", "via", "10.3.0.1"]);
+        let mr = format!("{m}r");
+        for rule in [
+            vec![
+                "-t",
+                "nat",
+                "-A",
+                "POSTROUTING",
+                "-o",
+                &mr,
+                "-j",
+                "MASQUERADE",
+            ],
+            vec![
+                "-A",
+                "FORWARD",
+                "-m",
+                "state",
+                "--state",
+                "ESTABLISHED,RELATED",
+                "-j",
+                "ACCEPT",
+            ],
+            vec!["-A", "FORWARD", "-o", &mr, "-j", "ACCEPT"],
+            vec!["-P", "FORWARD", "DROP"],
+        ] {
+            iptables(&r, &rule);
+        }
         net
     }
 
@@ -246,6 +289,12 @@ impl Cast {
         self.homes[who].path()
     }
 
+    /// Starts A or B with no relay named: it must find out by itself that it cannot be
+    /// reached.
+    fn plain(&self, who: usize) -> Node {
+        self.net.node(who, self.home(who), 0, &[])
+    }
+
     /// Starts A or B; behind the router it listens through M's relay too.
     fn player(&self, who: usize, port: u16) -> Node {
         let via = self
@@ -321,6 +370,45 @@ fn a_wrong_peer_id_across_the_router_is_said_and_exits_3() {
         assert_eq!(c, 3, "{said}");
         assert!(!game.is_empty());
         assert!(said.contains("not delivered"), "{said}");
+    });
+}
+
+#[test]
+fn a_node_behind_nat_finds_it_is_not_reachable_and_listens_through_its_mailbox_relay() {
+    run(|net| {
+        let cast = Cast::new(net);
+        // Neither is told about any relay: only that M is its home's mailbox.
+        let a = cast.plain(0);
+        let _b = cast.plain(1);
+        let a_id = peer_id(&a.addr).to_owned();
+        let start = Instant::now();
+        loop {
+            let info = control(cast.home(0), &json!({"cmd": "info"}))["ok"].clone();
+            let relayed = info["addrs"].as_array().is_some_and(|a| {
+                a.iter()
+                    .any(|x| x.as_str().is_some_and(|s| s.contains("/p2p-circuit")))
+            });
+            if info["reachability"] == "private" && relayed {
+                eprintln!(
+                    "A found it is private and listens through M after {:?}",
+                    start.elapsed()
+                );
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "A never listened through M: {info}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // B, as unreachable, invites A by peer id: it finds A's relayed address at M.
+        let out = at_home(cast.home(1), &["new", "duel", "--peer", &a_id]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("delivered to the peer"),
+            "{}",
+            stderr(&out)
+        );
     });
 }
 

@@ -9,8 +9,8 @@ use libp2p::identity::{Keypair, PublicKey, ed25519};
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    PeerId, Swarm, dcutr, identify, mdns, noise, ping, relay, rendezvous, request_response, tcp,
-    yamux,
+    PeerId, Swarm, autonat, dcutr, identify, mdns, noise, ping, relay, rendezvous,
+    request_response, tcp, yamux,
 };
 
 use crate::sync::{PROTOCOL, SyncCodec};
@@ -43,6 +43,9 @@ mod behaviour {
         pub rendezvous: rendezvous::client::Behaviour,
         /// Serves as a rendezvous point (a mailbox or relay node).
         pub rendezvous_server: Toggle<rendezvous::server::Behaviour>,
+        /// Asks peers to dial back: whether this node can be reached (if not, it
+        /// reserves a slot at a relay it keeps connected).
+        pub autonat: autonat::Behaviour,
     }
 }
 
@@ -90,6 +93,20 @@ pub fn keypair(seed: &[u8; 32]) -> Keypair {
 pub fn peer_id(key: &[u8; 32]) -> Option<PeerId> {
     let pk = ed25519::PublicKey::try_from_bytes(key).ok()?;
     Some(PublicKey::from(pk).to_peer_id())
+}
+
+/// AutoNAT: a first probe soon after start (a player behind a router should be
+/// reachable through its relay within seconds, not minutes), one peer's dial-back enough
+/// to decide, and private addresses allowed (a LAN, or a test's namespaces, is as real a
+/// network as the internet here).
+fn autonat_config() -> autonat::Config {
+    autonat::Config {
+        boot_delay: Duration::from_secs(2),
+        retry_interval: Duration::from_secs(30),
+        confidence_max: 1,
+        only_global_ips: false,
+        ..autonat::Config::default()
+    }
 }
 
 /// What identify tells peers this node runs.
@@ -161,6 +178,7 @@ pub fn swarm(
                     .into(),
                 dcutr: dcutr::Behaviour::new(peer),
                 rendezvous: rendezvous::client::Behaviour::new(key.clone()),
+                autonat: autonat::Behaviour::new(peer, autonat_config()),
                 rendezvous_server: cfg
                     .rendezvous_server
                     .then(|| {

@@ -25,7 +25,10 @@ impl Shell {
                 if let Some((_, r)) = self.dials.remove(&connection_id) {
                     let _ = r.send(Ok(()));
                 }
-                self.reached(&peer_id);
+                self.reached(
+                    &peer_id,
+                    endpoint.is_dialer().then(|| endpoint.get_remote_address()),
+                );
                 let Some(peer) = key_of(&peer_id) else { return };
                 let addr = endpoint
                     .is_dialer()
@@ -120,6 +123,9 @@ impl Shell {
                     .push(format!("{}: {}", at.unwrap_or_default(), causes(&error)));
             }
             SwarmEvent::Behaviour(BehaviourEvent::Rendezvous(e)) => self.rendezvous_event(e),
+            SwarmEvent::Behaviour(BehaviourEvent::Autonat(
+                libp2p::autonat::Event::StatusChanged { new, .. },
+            )) => self.nat_changed(new),
             SwarmEvent::Behaviour(BehaviourEvent::Sync(e)) => self.sync_event(e),
             SwarmEvent::Behaviour(BehaviourEvent::Mdns(libp2p::mdns::Event::Discovered(found))) => {
                 for (p, addr) in found {

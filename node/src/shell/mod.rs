@@ -104,6 +104,9 @@ pub struct Info {
     /// Listen addresses that failed since it started (a relay that refused a
     /// reservation or could not be reached), each with why.
     pub failed: Vec<String>,
+    /// Whether peers can dial this node, as AutoNAT found: `public <address>`,
+    /// `private` (then it listens through the relays among its mailboxes) or `unknown`.
+    pub reachability: String,
 }
 
 /// How often the node looks for duties that came due with time alone: checking costs
@@ -440,6 +443,11 @@ impl Shell {
             addrs,
             met,
             failed: self.failed.clone(),
+            reachability: match &self.reach.nat {
+                libp2p::autonat::NatStatus::Public(a) => format!("public {a}"),
+                libp2p::autonat::NatStatus::Private => "private".into(),
+                libp2p::autonat::NatStatus::Unknown => "unknown".into(),
+            },
         }
     }
 }

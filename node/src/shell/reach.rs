@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use libp2p::swarm::ConnectionId;
 use libp2p::swarm::DialError;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
-use libp2p::{Multiaddr, PeerId, rendezvous};
+use libp2p::{Multiaddr, PeerId, autonat, relay, rendezvous};
 
 use super::Shell;
 use super::addr::{causes, key_of, with_peer};
@@ -24,7 +24,6 @@ const LOOKUP_EVERY: Duration = Duration::from_secs(10);
 const RENEW_EVERY: Duration = Duration::from_secs(3600);
 
 /// What the shell tracks of reaching peers.
-#[derive(Default)]
 pub(super) struct Reach {
     /// Dials the core asked for, by connection: the peer and the addresses tried.
     dials: HashMap<ConnectionId, PeerId>,
@@ -37,6 +36,27 @@ pub(super) struct Reach {
     points: HashMap<PeerId, Option<Instant>>,
     /// What each connected peer says it runs (identify's agent version).
     pub(super) agents: HashMap<PeerId, String>,
+    /// Where we reached each peer we dialled.
+    dialled_at: HashMap<PeerId, Multiaddr>,
+    /// Relays among the mailboxes the node keeps connected, with where we reached them.
+    relays: HashMap<PeerId, Multiaddr>,
+    /// Whether this node can be reached, as AutoNAT last found.
+    pub(super) nat: autonat::NatStatus,
+}
+
+impl Default for Reach {
+    fn default() -> Self {
+        Reach {
+            dials: HashMap::new(),
+            looked: HashMap::new(),
+            wanted: HashSet::new(),
+            points: HashMap::new(),
+            agents: HashMap::new(),
+            dialled_at: HashMap::new(),
+            relays: HashMap::new(),
+            nat: autonat::NatStatus::Unknown,
+        }
+    }
 }
 
 impl Shell {
@@ -135,6 +155,9 @@ impl Shell {
         self.reach.agents.insert(peer, info.agent_version.clone());
         let serves = info.protocols.contains(&rendezvous::PROTOCOL_NAME);
         let standing = key_of(&peer).is_some_and(|k| self.core.is_standing(&k));
+        if standing && info.protocols.contains(&relay::HOP_PROTOCOL_NAME) {
+            self.relay_known(peer, info.listen_addrs.first());
+        }
         if !(serves && standing) {
             return;
         }
@@ -234,8 +257,59 @@ impl Shell {
         }
     }
 
-    /// A peer is connected: nothing more to look up for it.
-    pub(super) fn reached(&mut self, peer: &PeerId) {
+    /// A peer is connected (at `addr`, if we dialled): nothing more to look up for it.
+    pub(super) fn reached(&mut self, peer: &PeerId, addr: Option<&Multiaddr>) {
         self.reach.wanted.remove(peer);
+        if let Some(a) = addr {
+            self.reach.dialled_at.insert(*peer, a.clone());
+        }
+    }
+
+    /// A mailbox the node keeps connected said it relays: noted, and used at once if
+    /// this node cannot be reached.
+    fn relay_known(&mut self, peer: PeerId, announced: Option<&Multiaddr>) {
+        let Some(at) = self.reach.dialled_at.get(&peer).or(announced).cloned() else {
+            return;
+        };
+        self.reach.relays.insert(peer, at);
+        if self.reach.nat == autonat::NatStatus::Private {
+            self.reserve(peer);
+        }
+    }
+
+    /// AutoNAT's verdict changed. A node that cannot be reached reserves a slot at every
+    /// relay among the mailboxes it keeps connected, so peers reach it through them (and
+    /// hole punching may then make the connection direct).
+    pub(super) fn nat_changed(&mut self, new: autonat::NatStatus) {
+        tracing::info!(?new, "reachability");
+        self.reach.nat = new;
+        if self.reach.nat == autonat::NatStatus::Private {
+            let relays: Vec<PeerId> = self.reach.relays.keys().copied().collect();
+            for r in relays {
+                self.reserve(r);
+            }
+        }
+    }
+
+    /// Listens through `relay` unless it already does (or will again).
+    fn reserve(&mut self, relay: PeerId) {
+        let through = |a: &Multiaddr| super::addr::relay_of(a) == Some(relay);
+        if self.listeners.values().any(through) || self.relisten.iter().any(through) {
+            return;
+        }
+        let Some(at) = self.reach.relays.get(&relay) else {
+            return;
+        };
+        let addr = super::addr::with_peer(at, relay)
+            .parse::<Multiaddr>()
+            .map(|a| a.with(libp2p::multiaddr::Protocol::P2pCircuit));
+        let Ok(addr) = addr else { return };
+        match self.swarm.listen_on(addr.clone()) {
+            Ok(id) => {
+                tracing::info!(%addr, "not reachable: listening through a relay");
+                self.listeners.insert(id, addr);
+            }
+            Err(e) => tracing::warn!(%addr, "cannot listen through the relay: {}", causes(&e)),
+        }
     }
 }
