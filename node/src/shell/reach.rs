@@ -63,7 +63,20 @@ impl Shell {
     /// Dials `peer` at every address at once (best first); with none, looks it up.
     pub(super) fn reach(&mut self, peer: PeerId, addrs: Vec<Multiaddr>) {
         if addrs.is_empty() {
-            self.lookup(peer);
+            let asked = self.lookup(peer);
+            if let Some(key) = key_of(&peer) {
+                let why = if asked {
+                    "no address known for it; asking the mailboxes this node keeps"
+                } else {
+                    "no address known for it, and no mailbox or relay of this node to ask \
+                     (sealed mailbox <address>)"
+                };
+                self.input(Input::DialFailed {
+                    peer: key,
+                    addrs: vec![],
+                    why: why.into(),
+                });
+            }
             return;
         }
         let opts = DialOpts::peer_id(peer)
@@ -115,23 +128,27 @@ impl Shell {
             addrs,
             why,
         });
-        self.lookup(peer);
+        let _ = self.lookup(peer);
     }
 
     /// Asks every connected rendezvous point the node keeps for `peer`'s registration, at
-    /// most once per [`LOOKUP_EVERY`]; a point that connects later is asked then.
-    pub(super) fn lookup(&mut self, peer: PeerId) {
+    /// most once per [`LOOKUP_EVERY`]; a point that connects later is asked then. Whether
+    /// there is a point to ask.
+    pub(super) fn lookup(&mut self, peer: PeerId) -> bool {
         self.reach.wanted.insert(peer);
         let now = Instant::now();
+        let points: Vec<PeerId> = self.reach.points.keys().copied().collect();
+        let any = points
+            .iter()
+            .any(|p| *p != peer && self.swarm.is_connected(p));
         if self
             .reach
             .looked
             .get(&peer)
             .is_some_and(|t| now.duration_since(*t) < LOOKUP_EVERY)
         {
-            return;
+            return any;
         }
-        let points: Vec<PeerId> = self.reach.points.keys().copied().collect();
         let mut asked = false;
         for point in points {
             if point != peer && self.swarm.is_connected(&point) {
@@ -147,6 +164,7 @@ impl Shell {
         if asked {
             self.reach.looked.insert(peer, now);
         }
+        any
     }
 
     /// A peer told us what it runs (identify): a rendezvous point the core keeps
@@ -165,7 +183,7 @@ impl Shell {
         self.register(peer);
         let wanted: Vec<PeerId> = self.reach.wanted.iter().copied().collect();
         for w in wanted {
-            self.lookup(w);
+            let _ = self.lookup(w);
         }
     }
 

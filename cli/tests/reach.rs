@@ -1,0 +1,174 @@
+//! The commands of reaching peers, as a person meets them: a busy `--listen` port and a
+//! `--via` that is no relay are errors with their cause; `sealed mailbox` sets, shows and
+//! clears the home's mailbox; `sealed peers` shows the book and what each peer runs;
+//! `sealed new` by peer id alone says where the invitation got to, and `games` shows an
+//! undelivered one. Real `sealed` processes on loopback (network topologies are in
+//! netns.rs).
+
+mod common;
+
+use common::{
+    Node, TempDir, at_home, code, free_port, spawn_node, start_node, start_node_with, stderr,
+    stdout,
+};
+
+fn homes(dir: &TempDir, names: &[&str]) -> Vec<std::path::PathBuf> {
+    names
+        .iter()
+        .map(|n| {
+            let h = dir.path().join(n);
+            assert_eq!(code(&at_home(&h, &["init", "--name", n])), 0);
+            h
+        })
+        .collect()
+}
+
+/// The node exits by itself within a few seconds: its stderr.
+fn fails_to_start(mut node: Node, home: &std::path::Path) -> String {
+    assert!(node.wait_exit(20), "the node kept running");
+    assert!(node.addr.is_empty(), "it printed an address: {}", node.addr);
+    std::fs::read_to_string(home.with_extension("err")).unwrap_or_default()
+}
+
+#[test]
+fn a_busy_port_and_a_relay_that_is_none_are_refused_with_why() {
+    let dir = TempDir::new("reach-refused");
+    let h = homes(&dir, &["a", "b", "c"]);
+    let port = free_port();
+    let listen = format!("/ip4/127.0.0.1/tcp/{port}");
+    let a = start_node_with(&h[0], "node", &listen, &[], &[]);
+
+    // A second node on the same port would take half of the first one's connections.
+    let b = spawn_node(&h[1], "node", &listen, &[], &[]);
+    let said = fails_to_start(b, &h[1]);
+    assert!(
+        said.contains(&format!("TCP port {port} is in use by another program")),
+        "{said}"
+    );
+
+    // A is a node but no relay.
+    let c = spawn_node(
+        &h[2],
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--via", &a.addr],
+        &[],
+    );
+    let said = fails_to_start(c, &h[2]);
+    assert!(said.contains("no relayed address through"), "{said}");
+    assert!(said.contains("does not support"), "{said}");
+
+    // Nothing listens where the relay is said to be.
+    let a_id = a.addr.rsplit("/p2p/").next().expect("a peer id");
+    let dead = format!("/ip4/127.0.0.1/tcp/{}/p2p/{a_id}", free_port());
+    let c = spawn_node(
+        &h[2],
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--via", &dead],
+        &[],
+    );
+    let said = fails_to_start(c, &h[2]);
+    assert!(said.contains("Connection refused"), "{said}");
+}
+
+#[test]
+fn the_home_mailbox_is_set_shown_kept_connected_and_cleared() {
+    let dir = TempDir::new("reach-mailbox");
+    let h = homes(&dir, &["a", "m"]);
+    let out = at_home(&h[0], &["mailbox"]);
+    assert_eq!(stdout(&out), "no default mailbox\n");
+    // Not an address: refused, nothing kept.
+    let out = at_home(&h[0], &["mailbox", "not-an-address"]);
+    assert_eq!(code(&out), 2);
+    assert!(!stderr(&out).is_empty());
+    assert_eq!(
+        stdout(&at_home(&h[0], &["mailbox"])),
+        "no default mailbox\n"
+    );
+
+    let m = start_node_with(&h[1], "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox"], &[]);
+    let _a = start_node(&h[0], "node");
+    // Set while the node runs: it connects now, and keeps the mailbox.
+    let out = at_home(&h[0], &["mailbox", &m.addr]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&at_home(&h[0], &["mailbox"])),
+        format!("{}\n", m.addr)
+    );
+    let m_id = m.addr.rsplit("/p2p/").next().expect("a peer id");
+    let mut book = String::new();
+    for _ in 0..100 {
+        book = stdout(&at_home(&h[0], &["peers"]));
+        if book.contains("connected, mailbox, sealed/") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(book.contains(m_id), "{book}");
+    assert!(
+        book.contains(&format!(
+            "connected, mailbox, sealed/{}",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{book}"
+    );
+    assert!(book.contains(&m.addr), "{book}");
+    assert!(book.starts_with("this node: "), "{book}");
+
+    let out = at_home(&h[0], &["mailbox", "--clear"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&at_home(&h[0], &["mailbox"])),
+        "no default mailbox\n"
+    );
+}
+
+#[test]
+fn new_by_peer_id_says_where_the_invitation_got_to() {
+    let dir = TempDir::new("reach-new");
+    let h = homes(&dir, &["a", "b", "m"]);
+    let m = start_node_with(&h[2], "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox"], &[]);
+    for home in &h[..2] {
+        assert_eq!(code(&at_home(home, &["mailbox", &m.addr])), 0);
+    }
+    let _a = start_node(&h[0], "node");
+    let b = start_node(&h[1], "node");
+    let b_id = b.addr.rsplit("/p2p/").next().expect("a peer id").to_owned();
+
+    // B's peer id alone: A finds B at the mailbox they both keep.
+    let out = at_home(&h[0], &["new", "duel", "--peer", &b_id]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("delivered to the peer"),
+        "{}",
+        stderr(&out)
+    );
+    let game = stdout(&out).trim().to_owned();
+    assert_eq!(game.len(), 64);
+
+    // A peer id nobody registered: the game is made, the invitation waits, and both
+    // `new` (exit 3) and `games` say so.
+    let c = dir.path().join("c");
+    let init = stdout(&at_home(&c, &["init", "--name", "c"]));
+    let c_id = init
+        .split_whitespace()
+        .find(|w| w.starts_with("12D3"))
+        .expect("init prints the peer id");
+    let out = at_home(&h[0], &["new", "duel", "--peer", c_id, "--wait", "1"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("invitation not delivered: no address known for it"),
+        "{}",
+        stderr(&out)
+    );
+    let waiting = stdout(&out).trim().to_owned();
+    let games = stdout(&at_home(&h[0], &["games"]));
+    let line = games
+        .lines()
+        .skip_while(|l| !l.starts_with(&waiting[..12]))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(line.contains("invitation not delivered"), "{games}");
+}
