@@ -273,6 +273,11 @@ impl Book {
         now: u64,
         update: impl FnOnce(&mut Addr, u64) -> bool,
     ) -> Changed {
+        // An address a peer sent that would not read back (a line of its own each) is
+        // not kept.
+        if addr.is_empty() || addr.len() > MAX_LINE || addr.contains(['\n', '\r']) {
+            return Changed::No;
+        }
         let e = self.peers.entry(peer).or_default();
         let before: Vec<String> = e.addrs.iter().map(|a| a.text.clone()).collect();
         let moved = match e.addrs.iter_mut().find(|a| a.text == addr) {
@@ -386,6 +391,9 @@ mod tests {
     #[test]
     fn bounded_per_peer_and_in_peers() {
         let mut b = Book::default();
+        assert_eq!(b.saw(P, "/dns/a\nb/tcp/1", 1), Changed::No);
+        assert_eq!(b.saw(P, &"/x".repeat(MAX_LINE), 1), Changed::No);
+        assert!(b.get(&P).is_none());
         for i in 0..20u64 {
             let _ = b.saw(P, &format!("/a{i}"), 1000 + i);
         }
@@ -438,6 +446,40 @@ mod tests {
             ["/third", "/second", "/first"]
         );
         assert!(!old.standing);
+    }
+
+    proptest::proptest! {
+        /// Whatever the store holds under a book key reads without a panic, bounded.
+        #[test]
+        fn any_bytes_read_as_a_bounded_entry(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096)) {
+            let e = Entry::decode(&bytes);
+            proptest::prop_assert!(e.addrs.len() <= MAX_ADDRS);
+            proptest::prop_assert!(e.addrs.iter().all(|a| a.text.len() <= MAX_LINE * 3));
+        }
+
+        /// Any sequence of what a node learns keeps the book bounded and ordered, and
+        /// what it writes reads back the same.
+        #[test]
+        fn any_history_stays_bounded_and_round_trips(
+            events in proptest::collection::vec((0u8..4, 0u8..12, 0u64..100_000_000_000), 0..200)
+        ) {
+            let mut b = Book::default();
+            for (kind, addr, t) in events {
+                let a = if addr == 11 { "/dns/x\ny".to_owned() } else { format!("/a{addr}") };
+                let _ = match kind {
+                    0 => b.saw(P, &a, t),
+                    1 => b.worked(P, &a, t),
+                    2 => b.failed(P, &a, t),
+                    _ => b.stand(P),
+                };
+            }
+            if let Some(e) = b.get(&P) {
+                proptest::prop_assert!(e.addrs.len() <= MAX_ADDRS);
+                let ranks: Vec<_> = e.addrs.iter().map(Addr::rank).collect();
+                proptest::prop_assert!(ranks.windows(2).all(|w| w[0] <= w[1]));
+                proptest::prop_assert_eq!(&Entry::decode(&e.encode()), e);
+            }
+        }
     }
 
     #[test]
