@@ -202,7 +202,7 @@ impl Shell {
         let mut net_cfg = cfg.net.clone();
         net_cfg.rendezvous_server |= cfg.mailbox || net_cfg.relay_server;
         let swarm = net::swarm(&net::keypair(&key.seed()), &net_cfg)
-            .map_err(|e| StartError::Network(e.to_string()))?;
+            .map_err(|e| StartError::Network(causes(&*e)))?;
         let core_cfg = CoreConfig {
             mailbox: cfg.mailbox,
             bots: cfg.bots,
