@@ -6,7 +6,7 @@ mod common;
 
 use std::net::TcpListener;
 
-use common::{TempDir, at_home, code, refused, start_node, stdout};
+use common::{TempDir, at_home, code, init_peer_id, refused, start_node, stdout};
 
 #[test]
 fn dial_says_whether_it_reached_the_node() {
@@ -32,12 +32,7 @@ fn dial_says_whether_it_reached_the_node() {
     refused(&at_home(&a, &["dial", &nowhere]), &format!("tcp/{dead}"));
 
     // B's address with someone else's peer id: B answers as someone else.
-    let c = dir.path().join("c");
-    let init = stdout(&at_home(&c, &["init", "--name", "c"]));
-    let c_id = init
-        .split_whitespace()
-        .find(|w| w.starts_with("12D3"))
-        .expect("init prints the peer id");
+    let c_id = init_peer_id(&dir.path().join("c"), "c");
     let (b_at, _) = nb
         .addr
         .rsplit_once("/p2p/")

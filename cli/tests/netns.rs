@@ -19,7 +19,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Node, TempDir, at_home, code, control, spawn_node_in, stderr, stdout};
+use common::{Node, TempDir, at_home, code, control, peer_of, spawn_node_in, stderr, stdout};
 use serde_json::{Value, json};
 
 /// Whether the namespaces can be made; `Err` says why not (and what to do).
@@ -223,12 +223,6 @@ fn new_port() -> u16 {
     20_000 + (std::process::id() % 20_000) as u16 + n
 }
 
-fn peer_id(addr: &str) -> &str {
-    addr.rsplit("/p2p/")
-        .next()
-        .expect("an address with its peer id")
-}
-
 /// The node's `games` line for the game, over the control socket.
 fn line(home: &Path, game: &str) -> Option<Value> {
     let a = control(home, &json!({"cmd": "games"}));
@@ -338,7 +332,7 @@ fn an_invitation_through_the_mailbox_reaches_a_private_network_with_no_manual_st
         // B has run once (so its peer id exists) and is offline.
         let b_id = {
             let b = cast.player(1, 0);
-            peer_id(&b.addr).to_owned()
+            peer_of(&b.addr).to_owned()
         };
         let a = cast.player(0, 0);
         let (c, game, said) = propose(&cast, &b_id, &["--mailbox", &cast.m.addr]);
@@ -361,7 +355,7 @@ fn a_wrong_peer_id_across_the_router_is_said_and_exits_3() {
         let _a = cast.player(0, 0);
         let b_id = {
             let b = cast.player(1, 0);
-            peer_id(&b.addr).to_owned()
+            peer_of(&b.addr).to_owned()
         };
         // M's address, with B's peer id: the node there is not B.
         let at = cast.m.addr.split("/p2p/").next().expect("an address");
@@ -380,7 +374,7 @@ fn a_node_behind_nat_finds_it_is_not_reachable_and_listens_through_its_mailbox_r
         // Neither is told about any relay: only that M is its home's mailbox.
         let a = cast.plain(0);
         let _b = cast.plain(1);
-        let a_id = peer_id(&a.addr).to_owned();
+        let a_id = peer_of(&a.addr).to_owned();
         let start = Instant::now();
         loop {
             let info = control(cast.home(0), &json!({"cmd": "info"}))["ok"].clone();
@@ -438,7 +432,7 @@ fn restarts(make: impl Fn() -> Net, label: &str) {
             Some(cast.player(0, new_port())),
             Some(cast.player(1, new_port())),
         ];
-        let b_id = peer_id(&nodes[1].as_ref().expect("B").addr).to_owned();
+        let b_id = peer_of(&nodes[1].as_ref().expect("B").addr).to_owned();
         // A knows B by peer id alone: it finds B at M.
         let (c, game, said) = propose(&cast, &b_id, &[]);
         assert_eq!(c, 0, "{said}");

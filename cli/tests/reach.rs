@@ -8,8 +8,8 @@
 mod common;
 
 use common::{
-    Node, TempDir, at_home, code, free_port, spawn_node, start_node, start_node_with, stderr,
-    stdout,
+    Node, TempDir, at_home, code, free_port, init_peer_id, peer_of, spawn_node, start_node,
+    start_node_with, stderr, stdout,
 };
 
 fn homes(dir: &TempDir, names: &[&str]) -> Vec<std::path::PathBuf> {
@@ -59,7 +59,7 @@ fn a_busy_port_and_a_relay_that_is_none_are_refused_with_why() {
     assert!(said.contains("does not support"), "{said}");
 
     // Nothing listens where the relay is said to be.
-    let a_id = a.addr.rsplit("/p2p/").next().expect("a peer id");
+    let a_id = peer_of(&a.addr);
     let dead = format!("/ip4/127.0.0.1/tcp/{}/p2p/{a_id}", free_port());
     let c = spawn_node(
         &h[2],
@@ -96,7 +96,7 @@ fn the_home_mailbox_is_set_shown_kept_connected_and_cleared() {
         stdout(&at_home(&h[0], &["mailbox"])),
         format!("{}\n", m.addr)
     );
-    let m_id = m.addr.rsplit("/p2p/").next().expect("a peer id");
+    let m_id = peer_of(&m.addr);
     let mut book = String::new();
     for _ in 0..100 {
         book = stdout(&at_home(&h[0], &["peers"]));
@@ -134,7 +134,7 @@ fn new_by_peer_id_says_where_the_invitation_got_to() {
     }
     let _a = start_node(&h[0], "node");
     let b = start_node(&h[1], "node");
-    let b_id = b.addr.rsplit("/p2p/").next().expect("a peer id").to_owned();
+    let b_id = peer_of(&b.addr).to_owned();
 
     // B's peer id alone: A finds B at the mailbox they both keep.
     let out = at_home(&h[0], &["new", "duel", "--peer", &b_id]);
@@ -149,13 +149,8 @@ fn new_by_peer_id_says_where_the_invitation_got_to() {
 
     // A peer id nobody registered: the game is made, the invitation waits, and both
     // `new` (exit 3) and `games` say so.
-    let c = dir.path().join("c");
-    let init = stdout(&at_home(&c, &["init", "--name", "c"]));
-    let c_id = init
-        .split_whitespace()
-        .find(|w| w.starts_with("12D3"))
-        .expect("init prints the peer id");
-    let out = at_home(&h[0], &["new", "duel", "--peer", c_id, "--wait", "1"]);
+    let c_id = init_peer_id(&dir.path().join("c"), "c");
+    let out = at_home(&h[0], &["new", "duel", "--peer", &c_id, "--wait", "1"]);
     assert_eq!(code(&out), 3, "{}", stderr(&out));
     assert!(
         stderr(&out).contains("invitation not delivered: no address known for it"),

@@ -66,6 +66,17 @@ async fn until(
     }
 }
 
+/// The node's peer-book entry for the node of key seed `seed`.
+async fn entry_of(h: &NodeHandle, seed: u8) -> Option<serde_json::Value> {
+    let book = h.peers().await.unwrap();
+    let id = peer_of_seed(seed).to_string();
+    book["peers"]
+        .as_array()?
+        .iter()
+        .find(|p| p["peer"] == id.as_str())
+        .cloned()
+}
+
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
@@ -121,15 +132,7 @@ async fn both_restarted_on_new_ports_find_each_other_and_a_move_gets_through() {
     let took = until(&b.h, &game, 30, "the act at B", |s| s.ply > ply).await;
     eprintln!("the move reached B {took:?} after it was made");
     // The book now knows where B is, and that the address worked.
-    let book = a.h.peers().await.unwrap();
-    let bid = peer_of_seed(2).to_string();
-    let entry = book["peers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["peer"] == bid.as_str())
-        .cloned()
-        .unwrap();
+    let entry = entry_of(&a.h, 2).await.expect("B is in A's book");
     let baddr = addr(&b.h).await.to_string();
     assert_eq!(entry["addrs"][0]["addr"], baddr.as_str(), "{entry}");
     for r in [a, b, m] {
@@ -201,17 +204,11 @@ async fn identify_says_sealed_and_its_version_and_the_book_outlives_a_restart() 
     let bid = peer_of_seed(2).to_string();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let entry = loop {
-        let book = a.h.peers().await.unwrap();
-        let e = book["peers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["peer"] == bid.as_str() && p["agent"].is_string())
-            .cloned();
-        if let Some(e) = e {
+        let e = entry_of(&a.h, 2).await;
+        if let Some(e) = e.filter(|e| e["agent"].is_string()) {
             break e;
         }
-        assert!(tokio::time::Instant::now() < deadline, "no agent: {book}");
+        assert!(tokio::time::Instant::now() < deadline, "no agent yet");
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert_eq!(
@@ -222,14 +219,7 @@ async fn identify_says_sealed_and_its_version_and_the_book_outlives_a_restart() 
     assert!(entry["addrs"][0]["worked_ms"].as_u64().unwrap() > 0);
     stop(a).await;
     let a = node_with(da.path(), 1, cfg(false)).await;
-    let book = a.h.peers().await.unwrap();
-    let kept = book["peers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["peer"] == bid.as_str())
-        .cloned()
-        .unwrap_or_else(|| panic!("the book forgot B: {book}"));
+    let kept = entry_of(&a.h, 2).await.expect("the book kept B");
     assert_eq!(kept["addrs"][0]["addr"], baddr.to_string().as_str());
     for r in [a, b] {
         stop(r).await;

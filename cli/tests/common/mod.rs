@@ -181,6 +181,22 @@ impl Node {
     }
 }
 
+/// Makes a home with `sealed init` and returns the peer id it prints.
+pub fn init_peer_id(home: &Path, name: &str) -> String {
+    let init = stdout(&at_home(home, &["init", "--name", name]));
+    init.split_whitespace()
+        .find(|w| w.starts_with("12D3"))
+        .expect("init prints the peer id")
+        .to_owned()
+}
+
+/// The peer id an address ends in.
+pub fn peer_of(addr: &str) -> &str {
+    addr.rsplit("/p2p/")
+        .next()
+        .expect("an address with its peer id")
+}
+
 /// A TCP port on 127.0.0.1 that was free a moment ago, for a node that must come back
 /// on the same address after a restart.
 pub fn free_port() -> u16 {
