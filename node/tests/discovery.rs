@@ -201,7 +201,6 @@ async fn identify_says_sealed_and_its_version_and_the_book_outlives_a_restart() 
     let b = node_with(db.path(), 2, cfg(false)).await;
     let baddr = addr(&b.h).await;
     a.h.dial(baddr.clone()).await.unwrap();
-    let bid = peer_of_seed(2).to_string();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let entry = loop {
         let e = entry_of(&a.h, 2).await;
