@@ -17,8 +17,11 @@ use super::addr::{causes, key_of, with_peer};
 use crate::core::Input;
 use crate::net;
 
-/// A peer is looked up at most this often.
-const LOOKUP_EVERY: Duration = Duration::from_secs(10);
+/// A peer not found is looked up again after this long at first (it may register a
+/// moment later), then half as often each time, down to once per [`LOOKUP_MAX`].
+const LOOKUP_FIRST: Duration = Duration::from_secs(1);
+/// The longest wait between two lookups of one peer.
+const LOOKUP_MAX: Duration = Duration::from_secs(60);
 
 /// A registration is renewed this often (it lives two hours at the point).
 const RENEW_EVERY: Duration = Duration::from_secs(3600);
@@ -27,8 +30,8 @@ const RENEW_EVERY: Duration = Duration::from_secs(3600);
 pub(super) struct Reach {
     /// Dials the core asked for, by connection: the peer and the addresses tried.
     dials: HashMap<ConnectionId, PeerId>,
-    /// When each peer was last looked up.
-    looked: HashMap<PeerId, Instant>,
+    /// When each peer was last looked up, and how long to wait before the next time.
+    looked: HashMap<PeerId, (Instant, Duration)>,
     /// Peers looked up and still to dial once found.
     wanted: HashSet<PeerId>,
     /// Rendezvous points (peers that said they serve rendezvous), with when we last
@@ -132,7 +135,7 @@ impl Shell {
     }
 
     /// Asks every connected rendezvous point the node keeps for `peer`'s registration, at
-    /// most once per [`LOOKUP_EVERY`]; a point that connects later is asked then. Whether
+    /// most as often as [`LOOKUP_FIRST`] and [`LOOKUP_MAX`] say; a point that connects later is asked then. Whether
     /// there is a point to ask.
     pub(super) fn lookup(&mut self, peer: PeerId) -> bool {
         self.reach.wanted.insert(peer);
@@ -145,7 +148,7 @@ impl Shell {
             .reach
             .looked
             .get(&peer)
-            .is_some_and(|t| now.duration_since(*t) < LOOKUP_EVERY)
+            .is_some_and(|(t, wait)| now.duration_since(*t) < *wait)
         {
             return any;
         }
@@ -162,7 +165,12 @@ impl Shell {
             }
         }
         if asked {
-            self.reach.looked.insert(peer, now);
+            let wait = self
+                .reach
+                .looked
+                .get(&peer)
+                .map_or(LOOKUP_FIRST, |(_, w)| (*w * 2).min(LOOKUP_MAX));
+            self.reach.looked.insert(peer, (now, wait));
         }
         any
     }
@@ -278,6 +286,7 @@ impl Shell {
     /// A peer is connected (at `addr`, if we dialled): nothing more to look up for it.
     pub(super) fn reached(&mut self, peer: &PeerId, addr: Option<&Multiaddr>) {
         self.reach.wanted.remove(peer);
+        self.reach.looked.remove(peer);
         if let Some(a) = addr {
             self.reach.dialled_at.insert(*peer, a.clone());
         }
