@@ -14,7 +14,7 @@ const MAX_SCORE: usize = 16 * 1024 * 1024;
 /// Runs the command; returns the exit code.
 pub fn run(variant: &str, file: &Path, svg: Option<&Path>) -> i32 {
     let Some(v) = Variant::parse(variant) else {
-        let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        let known: Vec<&str> = Variant::all().map(|v| v.name()).collect();
         output::error(&format!(
             "unknown variant {variant:?} (known: {})",
             known.join(", ")

@@ -1,66 +1,49 @@
-//! Dispatch from a variant's name to its rules.
+//! Dispatch from a variant's name to its rules, through the registry's one list.
 
 use sealed_protocol::proposal::Terms;
-use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
+use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile};
 
-use crate::cardmate::{self, Cardmate};
-use crate::chex::{self, Chex};
-use crate::duel::{self, Duel};
+use crate::registry::{GAMES, find};
 use crate::replay::{ReplayError, Replayed};
-use crate::stallmate::peer::Stallmate;
-use crate::stallmate::{self};
-use crate::tempete::{self, Tempete};
+use crate::seat::Descriptor;
 
-/// Every variant this build knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// The conformance game.
-    Duel,
-    /// Cardmate (seed 002).
-    Cardmate,
-    /// Chex (seed 003).
-    Chex,
-    /// Tempête sur l'Echiquier by mail (seed 000).
-    Tempete,
-    /// Secret Stallmate (seed 001), with a referee peer.
-    Stallmate,
+/// A variant this build knows.
+#[derive(Clone, Copy)]
+pub struct Variant(&'static Descriptor);
+
+impl std::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Variant({})", self.0.name)
+    }
 }
 
+impl PartialEq for Variant {
+    fn eq(&self, other: &Variant) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for Variant {}
+
 impl Variant {
-    /// All variants.
-    pub const ALL: &'static [Variant] = &[
-        Variant::Duel,
-        Variant::Cardmate,
-        Variant::Chex,
-        Variant::Tempete,
-        Variant::Stallmate,
-    ];
+    /// All variants, in the registry's order.
+    pub fn all() -> impl Iterator<Item = Variant> {
+        GAMES.iter().map(|g| Variant(g))
+    }
 
     /// By name.
     pub fn parse(name: &str) -> Option<Variant> {
-        Variant::ALL.iter().copied().find(|v| v.name() == name)
+        find(name).map(Variant)
     }
 
     /// The name used in proposals and on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::Duel => duel::VARIANT,
-            Variant::Cardmate => cardmate::VARIANT,
-            Variant::Chex => chex::VARIANT,
-            Variant::Tempete => tempete::VARIANT,
-            Variant::Stallmate => stallmate::peer::VARIANT,
-        }
+        self.0.name
     }
 
     /// Replays a score file of this variant.
     pub fn replay(self, text: &str) -> Result<Replayed, ReplayError> {
-        match self {
-            Variant::Duel => duel::replay(text),
-            Variant::Cardmate => cardmate::replay(text),
-            Variant::Chex => chex::engine::replay(text),
-            Variant::Tempete => tempete::score::replay(text),
-            Variant::Stallmate => stallmate::record::replay(text),
-        }
+        (self.0.replay)(text)
     }
 }
 
@@ -79,12 +62,8 @@ pub enum CheckError {
 pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
     let file = TranscriptFile::from_bytes(bytes)?;
     let terms = Terms::parse(&file.proposal).map_err(TranscriptError::from)?;
-    match Variant::parse(terms.variant()) {
-        Some(Variant::Duel) => Ok(check_with_terms::<Duel>(&file, terms)?.1),
-        Some(Variant::Cardmate) => Ok(check_with_terms::<Cardmate>(&file, terms)?.1),
-        Some(Variant::Chex) => Ok(check_with_terms::<Chex>(&file, terms)?.1),
-        Some(Variant::Tempete) => Ok(check_with_terms::<Tempete>(&file, terms)?.1),
-        Some(Variant::Stallmate) => Ok(check_with_terms::<Stallmate>(&file, terms)?.1),
+    match find(terms.variant()) {
+        Some(g) => Ok((g.check)(&file, terms)?),
         None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

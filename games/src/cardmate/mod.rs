@@ -14,6 +14,7 @@ mod options;
 mod position;
 mod render;
 mod score;
+mod seat;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,10 @@ use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, Violation};
 
 /// The variant name.
 pub const VARIANT: &str = "cardmate";
+
+/// The game, as the registry lists it.
+pub const DESCRIPTOR: crate::seat::Descriptor =
+    crate::seat::Descriptor::of::<Cardmate>(&[("setup", "random"), ("ply-limit", "400")], replay);
 
 /// The label of the named stream the random setup is drawn from.
 pub const SETUP_STREAM: &str = "cardmate/setup";

@@ -8,6 +8,7 @@
 //! The pure rules live in [`engine`]; this module is how they run on the protocol.
 
 pub mod engine;
+mod seat;
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,10 @@ use engine::{Color, End, Kind, Move, Position, Square};
 
 /// The variant name.
 pub const VARIANT: &str = "chex";
+
+/// The game, as the registry lists it.
+pub const DESCRIPTOR: crate::seat::Descriptor =
+    crate::seat::Descriptor::of::<Chex>(&[("ply-limit", "300")], engine::replay);
 
 /// The name of each player's pool: its stack of pieces.
 pub fn stack() -> Name {

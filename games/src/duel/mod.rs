@@ -8,6 +8,7 @@
 //! deal while cards remain. After `cards` rounds the player who took more rounds wins.
 
 mod score;
+mod seat;
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,9 @@ pub use score::{replay, score_text};
 
 /// The variant name.
 pub const VARIANT: &str = "duel";
+
+/// The game, as the registry lists it.
+pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Duel>(&[], replay);
 
 /// The deck name every player uses.
 pub fn deck() -> Name {

@@ -26,6 +26,12 @@
 //!
 //! Every rule the seed does not state is marked *Interpretation* where it is made.
 
+/// The game, as the registry lists it.
+pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<peer::Stallmate>(
+    &[("period", "1s"), ("ply-limit", "40")],
+    record::replay,
+);
+
 pub mod acts;
 pub mod announce;
 pub mod answer;

@@ -15,7 +15,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::{Color, Position, Square};
-use crate::table::Game;
+use crate::seat::Game;
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;

@@ -56,4 +56,8 @@ pub use card::{
 pub use deck::{Deck, DeckError, DeckProblem, OPEN_DECK};
 pub use effects::{CardPlay, Params, Play, PlayError};
 pub use rules::{Tempete, VARIANT};
+
+/// The game, as the registry lists it.
+pub const DESCRIPTOR: crate::seat::Descriptor =
+    crate::seat::Descriptor::of::<Tempete>(&[("ply-limit", "300")], score::replay);
 pub use state::State;

@@ -9,7 +9,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{Command, Session};
 
-use crate::table::Game;
+use crate::seat::Game;
 
 use super::act::{Act, CardRef};
 use super::bot;

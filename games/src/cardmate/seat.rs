@@ -1,0 +1,98 @@
+//! The Cardmate adapter: its notation, bot, board and score for a live table.
+
+use serde_json::Value;
+
+use sealed_protocol::ids::Seat;
+use sealed_protocol::session::{Command, Session};
+
+use crate::cardmate::{self, Cardmate};
+
+use crate::seat::{Game, nth};
+
+/// A legal move as the seed writes it, with the mark of what it does.
+fn cardmate_written(
+    pos: &cardmate::Position,
+    m: &cardmate::Move,
+    opts: &cardmate::Options,
+) -> String {
+    let mut next = pos.clone();
+    let mark = next.play_unchecked(m, opts);
+    cardmate::write_move(m, mark)
+}
+
+impl Game for Cardmate {
+    const VARIANT: &'static str = cardmate::VARIANT;
+
+    fn side(seat: Seat) -> Option<String> {
+        Some(if seat.0 == 0 { "Forehand" } else { "Rearhand" }.into())
+    }
+
+    fn ready(_s: &Session<Self>, _state: &Self::State) -> bool {
+        true
+    }
+
+    fn prompt(_s: &Session<Self>, _state: &Self::State) -> String {
+        "your move".into()
+    }
+
+    fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, String> {
+        let opts = &s.engine().rules().options;
+        // The board shows Rearhand's cards in lower case; a card is still written in
+        // upper case and a square in lower case, so a player may type either.
+        let normal = match text.get(..2).filter(|_| text.is_ascii()) {
+            Some(card) => card.to_uppercase() + &text[2..].to_lowercase().replace("=a", "=A"),
+            None => text.to_owned(),
+        };
+        let w = cardmate::parse_move(&normal)?;
+        let m = cardmate::resolve_move(pos, &w, opts).map_err(|e| format!("{text}: {e}"))?;
+        Ok(Command::act(cardmate::Act::of(&m).bytes()))
+    }
+
+    fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
+        let moves = pos.legal_moves(&s.engine().rules().options);
+        nth(&moves, pick).map(|m| Command::act(cardmate::Act::of(m).bytes()))
+    }
+
+    fn hints(s: &Session<Self>, pos: &Self::State) -> Vec<String> {
+        let opts = &s.engine().rules().options;
+        let moves = pos.legal_moves(opts);
+        match moves.first() {
+            Some(m) => vec![format!(
+                "<move>, e.g. {} ({} legal)",
+                cardmate_written(pos, m, opts),
+                moves.len()
+            )],
+            None => vec![],
+        }
+    }
+
+    fn board(_s: &Session<Self>, pos: &Self::State) -> String {
+        cardmate::text(pos)
+    }
+
+    fn hand(_s: &Session<Self>) -> (Option<String>, Value) {
+        (None, Value::Null)
+    }
+
+    fn svg(pos: &Self::State) -> Option<String> {
+        Some(cardmate::svg(pos))
+    }
+
+    fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {
+        // An act names a card and a square; the score needs the move (what it takes,
+        // its mark), so the game is replayed from the start the coin dealt.
+        let e = s.engine();
+        let opts = &e.rules().options;
+        let mut pos = e.rules().start_position(e.coin()?);
+        let mut moves = Vec::with_capacity(acts.len());
+        for act in acts {
+            let m = pos
+                .legal_moves(opts)
+                .into_iter()
+                .find(|m| cardmate::Act::of(m) == *act)?;
+            pos.play_unchecked(&m, opts);
+            moves.push(m);
+        }
+        cardmate::write_score(opts, e.coin(), &moves).ok()
+    }
+}

@@ -1,0 +1,214 @@
+//! The Chex adapter: its notation, bot, board and score for a live table.
+
+use serde_json::{Value, json};
+
+use sealed_protocol::ids::Seat;
+use sealed_protocol::session::{Command, Session};
+
+use crate::chex::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
+use crate::chex::{self, Chex};
+
+use crate::seat::{Game, nth};
+
+/// The piece this seat drew and must place, once the opponent's value is in.
+fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
+    let me = chex::color(s.seat());
+    if pos.phase != chex_engine::Phase::Placing || pos.to_move != me {
+        return None;
+    }
+    chex::picked(pos, me, &s.pending_draw(&chex::stack())?)
+}
+
+fn chex_place(kind: Kind, at: chex_engine::Square) -> Command {
+    Command::Act {
+        act: chex::Act::Place {
+            kind: kind.index() as u8,
+            x: at.x,
+            y: at.y,
+        }
+        .bytes(),
+        open_slots: vec![],
+        commit_values: vec![],
+        open_values: vec![],
+        open_draw: Some(chex::stack()),
+    }
+}
+
+impl Game for Chex {
+    const VARIANT: &'static str = chex::VARIANT;
+
+    fn side(seat: Seat) -> Option<String> {
+        Some(chex::color(seat).to_string())
+    }
+
+    fn ready(s: &Session<Self>, pos: &Self::State) -> bool {
+        pos.phase == chex_engine::Phase::Turn || chex_drawn(s, pos).is_some()
+    }
+
+    fn prompt(s: &Session<Self>, pos: &Self::State) -> String {
+        if let Some(kind) = chex_drawn(s, pos) {
+            format!("your move: place the drawn {}", kind.name())
+        } else if pos.must_draw() {
+            "your move: you have no move, draw".into()
+        } else if !pos.can_draw() {
+            "your move: your stack is empty, move".into()
+        } else {
+            "your move: draw or move".into()
+        }
+    }
+
+    fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, String> {
+        let lower = text.to_ascii_lowercase();
+        if pos.phase == chex_engine::Phase::Placing {
+            let kind = chex_drawn(s, pos).ok_or("the drawn piece is not known yet")?;
+            let square = lower
+                .strip_prefix("place")
+                .map_or(lower.as_str(), str::trim);
+            let at = if square.contains('@') {
+                match chex_engine::read(square)? {
+                    Written::Place { kind: k, at } if k == kind => at,
+                    Written::Place { kind: k, .. } => {
+                        return Err(format!(
+                            "{text}: you drew a {}, not a {}",
+                            kind.name(),
+                            k.name()
+                        ));
+                    }
+                    _ => return Err(format!("{text:?} is not a placement")),
+                }
+            } else {
+                DisplaySquare::parse(square).ok_or_else(|| {
+                    format!(
+                        "{text:?} is not a square: place the drawn {} with place <square>",
+                        kind.name()
+                    )
+                })?
+            };
+            return match chex_engine::resolve(pos, &Written::Place { kind, at }) {
+                Ok(Ply::Place { kind, at }) => Ok(chex_place(kind, at)),
+                Ok(Ply::Move(_)) => Err(format!("{text:?} is not a placement")),
+                Err(e) => Err(format!("{text}: {e}")),
+            };
+        }
+        if lower == "draw" {
+            return if pos.can_draw() {
+                Ok(Command::act(chex::Act::Draw.bytes()))
+            } else {
+                Err(format!(
+                    "draw: {}'s stack is empty, so you must move",
+                    pos.to_move
+                ))
+            };
+        }
+        if lower.starts_with("place") {
+            return Err(format!(
+                "{text}: nothing is drawn yet; write draw, then place the piece drawn"
+            ));
+        }
+        match chex_engine::parse_ply(pos, text)? {
+            Ply::Move(m) => Ok(Command::act(chex::Act::of_move(&m).bytes())),
+            Ply::Place { .. } => Err(format!(
+                "{text}: a placement needs a draw first; write draw, then place the piece drawn"
+            )),
+        }
+    }
+
+    fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
+        if pos.phase == chex_engine::Phase::Placing {
+            let kind = chex_drawn(s, pos)?;
+            // A King on an attacked square is lost at once; the bot only does that
+            // when no square is safe (the stalemate the rules then call).
+            let safe = if kind == Kind::King {
+                pos.safe_king_squares()
+            } else {
+                vec![]
+            };
+            let squares = if safe.is_empty() {
+                pos.placement_squares()
+            } else {
+                safe
+            };
+            return nth(&squares, pick).map(|at| chex_place(kind, *at));
+        }
+        let moves = pos.legal_moves();
+        if pos.can_draw() && (moves.is_empty() || pick.is_multiple_of(3)) {
+            return Some(Command::act(chex::Act::Draw.bytes()));
+        }
+        nth(&moves, pick / 3).map(|m| Command::act(chex::Act::of_move(m).bytes()))
+    }
+
+    fn hints(s: &Session<Self>, pos: &Self::State) -> Vec<String> {
+        if let Some(kind) = chex_drawn(s, pos) {
+            let frame = chex_engine::Frame::of(&pos.board);
+            let example = pos
+                .placement_squares()
+                .first()
+                .and_then(|sq| frame.name(*sq))
+                .map(|name| format!(", e.g. place {name}"))
+                .unwrap_or_default();
+            return vec![format!(
+                "place <square>: the drawn {}{example}",
+                kind.name()
+            )];
+        }
+        let mut v = vec![];
+        if pos.can_draw() {
+            v.push("draw".to_owned());
+        }
+        let moves = pos.legal_moves();
+        if let Some(m) = moves.first() {
+            v.push(format!(
+                "<move>, e.g. {} ({} legal)",
+                chex_engine::write_move(pos, m),
+                moves.len()
+            ));
+        }
+        v
+    }
+
+    fn board(_s: &Session<Self>, pos: &Self::State) -> String {
+        chex_engine::text(pos)
+    }
+
+    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+        let Some(pos) = s.engine().state() else {
+            return (None, Value::Null);
+        };
+        let stack = |c: chex_engine::Color| json!({"text": pos.stack(c).to_string(), "counts": pos.stack(c).counts()});
+        let drawn = chex_drawn(s, pos);
+        (
+            drawn.map(|k| format!("you drew a {}: place it\n", k.name())),
+            json!({
+                "stacks": {
+                    "white": stack(chex_engine::Color::White),
+                    "black": stack(chex_engine::Color::Black),
+                },
+                "drawn": drawn.map(Kind::name),
+            }),
+        )
+    }
+
+    fn svg(pos: &Self::State) -> Option<String> {
+        Some(chex_engine::svg(pos))
+    }
+
+    fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {
+        // A score writes a draw and its placement as one ply (`N@c4`), so the
+        // declaration adds nothing and a pending draw is not written yet.
+        let plies: Vec<Ply> = acts
+            .iter()
+            .filter_map(|act| match *act {
+                chex::Act::Draw => None,
+                chex::Act::Place { kind, x, y } => Some(Ply::Place {
+                    kind: Kind::from_index(usize::from(kind))?,
+                    at: chex_engine::Square::new(x, y),
+                }),
+                chex::Act::Move { from, to } => Some(Ply::Move(chex_engine::Move::new(
+                    chex_engine::Square::new(from.0, from.1),
+                    chex_engine::Square::new(to.0, to.1),
+                ))),
+            })
+            .collect();
+        chex_engine::write_score(s.engine().rules().ply_limit, &plies).ok()
+    }
+}

@@ -1,0 +1,139 @@
+//! The Duel adapter: its notation, bot, board and score for a live table.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use sealed_protocol::ids::Seat;
+use sealed_protocol::session::{Command, Session};
+
+use crate::duel::{self, Duel};
+
+use crate::seat::Game;
+
+fn duel_play(slot: u32) -> Command {
+    Command::Act {
+        act: duel::play_bytes(slot),
+        open_slots: vec![(duel::deck(), slot)],
+        commit_values: vec![],
+        open_values: vec![],
+        open_draw: None,
+    }
+}
+
+/// The hand sorted by card, as a person reads it.
+fn duel_hand(s: &Session<Duel>) -> Vec<(u32, u32)> {
+    let mut hand = s.hand(&duel::deck());
+    hand.sort_by_key(|(_, card)| *card);
+    hand
+}
+
+fn duel_cards(hand: &[(u32, u32)]) -> String {
+    let cards: Vec<String> = hand.iter().map(|(_, c)| c.to_string()).collect();
+    if cards.is_empty() {
+        "none".into()
+    } else {
+        cards.join(" ")
+    }
+}
+
+impl Game for Duel {
+    const VARIANT: &'static str = duel::VARIANT;
+
+    fn side(_seat: Seat) -> Option<String> {
+        None
+    }
+
+    fn ready(s: &Session<Self>, _state: &Self::State) -> bool {
+        !s.hand(&duel::deck()).is_empty()
+    }
+
+    fn prompt(_s: &Session<Self>, state: &Self::State) -> String {
+        match state.led {
+            None => "your move: lead a card".into(),
+            Some(led) => format!("your move: answer the {led}"),
+        }
+    }
+
+    fn parse(s: &Session<Self>, _state: &Self::State, text: &str) -> Result<Command, String> {
+        let lower = text.to_lowercase();
+        let number = lower.strip_prefix("play").map_or(lower.as_str(), str::trim);
+        let card: u32 = number
+            .parse()
+            .map_err(|_| format!("{text:?} is not a card: write play <card> or its number"))?;
+        let hand = duel_hand(s);
+        hand.iter()
+            .find(|(_, c)| *c == card)
+            .map(|(slot, _)| duel_play(*slot))
+            .ok_or_else(|| {
+                format!(
+                    "card {card} is not in your hand (your hand: {})",
+                    duel_cards(&hand)
+                )
+            })
+    }
+
+    fn bot(s: &Session<Self>, _state: &Self::State, pick: u64) -> Option<Command> {
+        duel::bot_choice(&s.hand(&duel::deck()), pick).map(duel_play)
+    }
+
+    fn hints(s: &Session<Self>, _state: &Self::State) -> Vec<String> {
+        vec![format!("play <card>: {}", duel_cards(&duel_hand(s)))]
+    }
+
+    fn board(s: &Session<Self>, state: &Self::State) -> String {
+        let rules = s.engine().rules();
+        let mut out = String::new();
+        let [a, b] = state.taken;
+        match rules.next(state) {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "all {} rounds played · rounds taken {a}-{b}",
+                    rules.cards
+                );
+            }
+            Some(_) => {
+                let _ = writeln!(
+                    out,
+                    "round {} of {} · rounds taken {a}-{b} · {} leads{}",
+                    state.round + 1,
+                    rules.cards,
+                    state.leader,
+                    state.led.map(|c| format!(", led {c}")).unwrap_or_default()
+                );
+            }
+        }
+        for (i, (leader, led, answer)) in state.history.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  round {}: {leader} led {led}, {} answered {answer}",
+                i + 1,
+                duel::other(*leader)
+            );
+        }
+        out
+    }
+
+    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+        let hand = duel_hand(s);
+        let cards: Vec<Value> = hand
+            .iter()
+            .map(|(slot, card)| json!({"slot": slot, "card": card}))
+            .collect();
+        (
+            Some(format!("your hand: {}\n", duel_cards(&hand))),
+            json!({ "cards": cards }),
+        )
+    }
+
+    fn svg(_state: &Self::State) -> Option<String> {
+        None
+    }
+
+    fn score(s: &Session<Self>, state: &Self::State, _acts: &[Self::Act]) -> Option<String> {
+        // The state keeps every round's cards; the acts only name slots.
+        let first = Duel::first_leader(s.engine().coin()?);
+        Some(duel::score_text(s.engine().rules(), first, state))
+    }
+}

@@ -1,0 +1,159 @@
+//! The one list of the games this build plays ([`GAMES`]), and everything that picks a
+//! game by its name: opening and restoring a seat's table, proposing, the demo's
+//! options. Adding a game is one line here; all else lives in its folder, behind the
+//! [`Descriptor`] it exports.
+
+use std::sync::OnceLock;
+
+use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{
+    MailboxSpec, Proposal, Role, SeatSpec, SignedProposal, Terms, VERSION,
+};
+use sealed_protocol::session::{Secrets, SessionError};
+
+use crate::seat::{Descriptor, Table};
+
+/// Every game this build plays.
+pub const GAMES: &[&Descriptor] = &[
+    &crate::duel::DESCRIPTOR,
+    &crate::cardmate::DESCRIPTOR,
+    &crate::chex::DESCRIPTOR,
+    &crate::tempete::DESCRIPTOR,
+    &crate::stallmate::DESCRIPTOR,
+];
+
+/// Why a table could not be opened or restored.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The proposal names a variant this build does not play.
+    #[error("unknown variant {0:?} (this build plays {list})", list = variants().join(", "))]
+    UnknownVariant(String),
+    /// The session refused (not a seat, bad options, an unusable envelope).
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}
+
+/// The variants a table can be opened for.
+pub fn variants() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| GAMES.iter().map(|g| g.name).collect())
+}
+
+/// The options `sealed demo` plays a variant with, between bots: every game ends (a ply
+/// limit), and Secret Stallmate's move periods are short so a demo takes seconds, not
+/// days (each still ends at its fixed time, whatever the players did in it).
+pub fn demo_options(variant: &str) -> Vec<(String, String)> {
+    find(variant)
+        .map(|g| {
+            g.demo
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The game of this name.
+pub fn find(name: &str) -> Option<&'static Descriptor> {
+    GAMES.iter().copied().find(|g| g.name == name)
+}
+
+fn variant_of(name: &str) -> Result<&'static Descriptor, TableError> {
+    find(name).ok_or_else(|| TableError::UnknownVariant(name.to_owned()))
+}
+
+/// A new session for the seat `key` holds in `terms`, of the variant the proposal
+/// names. The proposer's table sends its commitments at once; the other waits for
+/// `accept`.
+pub fn open(
+    terms: Terms,
+    key: SecretKey,
+    entropy: [u8; 32],
+    now: u64,
+) -> Result<Box<dyn Table>, TableError> {
+    let g = variant_of(terms.variant())?;
+    Ok((g.open)(terms, key, entropy, now)?)
+}
+
+/// Rebuilds a table after a restart from its persisted secrets and every envelope it
+/// held, in any order.
+pub fn restore(
+    terms: Terms,
+    key: SecretKey,
+    secrets: Secrets,
+    envelopes: &[Vec<u8>],
+    now: u64,
+) -> Result<Box<dyn Table>, TableError> {
+    let g = variant_of(terms.variant())?;
+    Ok((g.restore)(terms, key, secrets, envelopes, now)?)
+}
+
+/// Whom a proposal invites besides its proposer.
+#[derive(Clone, Debug, Default)]
+pub struct Invitees {
+    /// The opponent's key: seat 1.
+    pub opponent: [u8; 32],
+    /// The referee's key, when the game has one (Secret Stallmate): seat 2.
+    pub referee: Option<[u8; 32]>,
+    /// Mailbox nodes both players trust.
+    pub mailboxes: Vec<MailboxSpec>,
+}
+
+/// A signed two-player proposal: `me` is seat 0 (the proposer; White, Forehand, …),
+/// the invitees the other seats. The options are sorted by key, as the proposal requires,
+/// and checked by building the variant's rules from the terms, so an unknown option
+/// or value is refused now with the game's own message rather than by the opponent.
+pub fn propose(
+    variant: &str,
+    options: &[(String, String)],
+    me: &SecretKey,
+    invitees: Invitees,
+    now: u64,
+    nonce: [u8; 32],
+) -> Result<SignedProposal, String> {
+    let v = variant_of(variant).map_err(|e| e.to_string())?;
+    let mut opts = options
+        .iter()
+        .map(|(k, val)| {
+            Name::new(k)
+                .map(|n| (n, val.clone()))
+                .map_err(|e| format!("option {k:?}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    opts.sort();
+    if let Some(w) = opts.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(format!("option {} given twice", w[0].0));
+    }
+    let seat = |key: [u8; 32]| SeatSpec {
+        role: Role::Player,
+        key,
+        name: String::new(),
+    };
+    let Invitees {
+        opponent,
+        referee,
+        mailboxes,
+    } = invitees;
+    let mut seats = vec![seat(me.public().to_bytes()), seat(opponent)];
+    seats.extend(referee.map(|key| SeatSpec {
+        role: Role::Referee,
+        key,
+        name: String::new(),
+    }));
+    let proposal = Proposal {
+        version: VERSION,
+        variant: Name::new(v.name).map_err(|e| e.to_string())?,
+        options: opts,
+        seats,
+        mailboxes,
+        proposer: Seat(0),
+        clock: now,
+        nonce,
+    };
+    let signed = proposal.sign(me);
+    let terms = Terms::from_signed(signed.clone()).map_err(|e| format!("proposal: {e}"))?;
+    // The engine checks what the rules alone do not: decks, pools and setups fit.
+    (v.validate)(terms)?;
+    Ok(signed)
+}

@@ -1,0 +1,74 @@
+//! What the registry knows of a game: its name, the options `sealed demo` plays it with,
+//! and the functions that open, restore, validate, check and replay it — all built from
+//! the game's [`Game`] impl by [`Descriptor::of`], so a game folder exports one constant.
+
+use sealed_protocol::engine::Engine;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::session::{Secrets, Session, SessionError};
+use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
+
+use super::seated::Seated;
+use super::{Game, Table};
+use crate::replay::{ReplayError, Replayed};
+
+/// A table, or why the session refused it.
+type Opened = Result<Box<dyn Table>, SessionError>;
+
+/// One game, as the registry lists it.
+pub struct Descriptor {
+    /// The name used in proposals and on the command line.
+    pub name: &'static str,
+    /// The options `sealed demo` plays it with, between bots: every game ends (a ply
+    /// limit), and timed periods are short.
+    pub demo: &'static [(&'static str, &'static str)],
+    /// Replays a score file of the game.
+    pub replay: fn(&str) -> Result<Replayed, ReplayError>,
+    pub(crate) open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
+    pub(crate) restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
+    pub(crate) validate: fn(Terms) -> Result<(), String>,
+    pub(crate) check: fn(&TranscriptFile, Terms) -> Result<Checked, TranscriptError>,
+}
+
+impl Descriptor {
+    /// The descriptor of the game `R`.
+    pub(crate) const fn of<R: Game>(
+        demo: &'static [(&'static str, &'static str)],
+        replay: fn(&str) -> Result<Replayed, ReplayError>,
+    ) -> Descriptor {
+        Descriptor {
+            name: R::VARIANT,
+            demo,
+            replay,
+            open: open::<R>,
+            restore: restore::<R>,
+            validate: validate::<R>,
+            check: check::<R>,
+        }
+    }
+}
+
+fn open<R: Game>(terms: Terms, key: SecretKey, entropy: [u8; 32], now: u64) -> Opened {
+    Ok(Seated::<R>::boxed(Session::new(terms, key, entropy, now)?))
+}
+
+fn restore<R: Game>(
+    terms: Terms,
+    key: SecretKey,
+    secrets: Secrets,
+    envelopes: &[Vec<u8>],
+    now: u64,
+) -> Opened {
+    Ok(Seated::<R>::boxed(Session::restore(
+        terms, key, secrets, envelopes, now,
+    )?))
+}
+
+/// What the rules alone do not check: decks, pools and setups fit.
+fn validate<R: Game>(terms: Terms) -> Result<(), String> {
+    Engine::<R>::new(terms).map(drop).map_err(|e| e.0)
+}
+
+fn check<R: Game>(file: &TranscriptFile, terms: Terms) -> Result<Checked, TranscriptError> {
+    Ok(check_with_terms::<R>(file, terms)?.1)
+}

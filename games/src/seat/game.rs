@@ -1,0 +1,75 @@
+//! What only a game knows: the adapter trait each game implements in its own folder.
+
+use serde_json::Value;
+
+use sealed_protocol::ids::Seat;
+use sealed_protocol::rules::Rules;
+use sealed_protocol::session::{Command, Session};
+
+/// What only a game knows. Every function is called with the session it concerns;
+/// those taking a state are called only once the game has started.
+pub(crate) trait Game: Rules<State: Send> + Send + 'static {
+    /// The variant name.
+    const VARIANT: &'static str;
+
+    /// The seat's side in the game's own words, if it has sides.
+    fn side(seat: Seat) -> Option<String>;
+
+    /// Whether the seat to act has what its act needs.
+    fn ready(s: &Session<Self>, state: &Self::State) -> bool;
+
+    /// What the seat to act is asked, after `you: `.
+    fn prompt(s: &Session<Self>, state: &Self::State) -> String;
+
+    /// A game act in the game's notation, for the seat to act once ready.
+    fn parse(s: &Session<Self>, state: &Self::State, text: &str) -> Result<Command, String>;
+
+    /// A random bot's act, for the seat to act once ready.
+    fn bot(s: &Session<Self>, state: &Self::State, pick: u64) -> Option<Command>;
+
+    /// Hints of the game acts open to the seat to act once ready.
+    fn hints(s: &Session<Self>, state: &Self::State) -> Vec<String>;
+
+    /// The board as text.
+    fn board(s: &Session<Self>, state: &Self::State) -> String;
+
+    /// What the seat holds besides the board, as text lines and as JSON.
+    fn hand(s: &Session<Self>) -> (Option<String>, Value);
+
+    /// The board as SVG.
+    fn svg(state: &Self::State) -> Option<String>;
+
+    /// Score text of the accepted acts, in order.
+    fn score(s: &Session<Self>, state: &Self::State, acts: &[Self::Act]) -> Option<String>;
+
+    /// The game as PGN, for games on a chess board.
+    fn pgn(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
+        None
+    }
+
+    /// The seat whose act a person or bot is awaited for. Default: the one the rules
+    /// name. A game whose moves are made in private logs (Secret Stallmate) names the
+    /// mover, though in public only the referee acts.
+    fn acting(s: &Session<Self>, _state: &Self::State) -> Option<Seat> {
+        s.engine().to_act()
+    }
+
+    /// What the game waits for in its own words, when "the seat `to_act` names" would
+    /// mislead (Secret Stallmate: in public only the referee acts, but it is the mover's
+    /// period). Default: the protocol's words.
+    fn awaiting(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
+        None
+    }
+
+    /// When a duty of this seat comes due with time alone, if one will. Default: never.
+    fn due_at(_s: &Session<Self>, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// What the seat must do now whatever a person or bot decides, at time `now`
+    /// (Secret Stallmate: show one's setup to the referee; the referee's answers and
+    /// period closes). Default: no duties.
+    fn duty(_s: &Session<Self>, _now: u64) -> Option<Command> {
+        None
+    }
+}
