@@ -1,16 +1,32 @@
 //! Rule engines of the games sealed plays, and how each uses the protocol.
 //!
-//! A variant is one struct implementing [`sealed_protocol::rules::Rules`] plus one arm
-//! of the dispatch in [`variant`].
+//! A game is one folder: a struct implementing [`sealed_protocol::rules::Rules`], its
+//! adapter ([`seat::Game`]) and the [`seat::Descriptor`] it exports. The one line outside
+//! its folder is its name in the `games!` list below, which declares the folder and puts
+//! the descriptor in the [`registry`]; every dispatch on a variant's name reads that.
 
-pub mod cardmate;
 pub mod chess;
-pub mod chex;
-pub mod duel;
 pub mod registry;
 pub mod replay;
 pub mod seat;
-pub mod stallmate;
 pub mod table;
-pub mod tempete;
 pub mod variant;
+
+/// Declares each game's folder and lists its descriptor, in this order, as the
+/// registry's [`registry::GAMES`].
+macro_rules! games {
+    ($($game:ident),* $(,)?) => {
+        $(pub mod $game;)*
+
+        /// Every game's descriptor, in the order of the `games!` list.
+        const GAMES: &[&seat::Descriptor] = &[$(&$game::DESCRIPTOR),*];
+    };
+}
+
+games! {
+    duel,
+    cardmate,
+    chex,
+    tempete,
+    stallmate,
+}

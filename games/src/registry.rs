@@ -1,7 +1,7 @@
 //! The one list of the games this build plays ([`GAMES`]), and everything that picks a
 //! game by its name: opening and restoring a seat's table, proposing, the demo's
-//! options. Adding a game is one line here; all else lives in its folder, behind the
-//! [`Descriptor`] it exports.
+//! options. Adding a game is one line, in the `games!` list of lib.rs; all else lives
+//! in its folder, behind the [`Descriptor`] it exports.
 
 use std::sync::OnceLock;
 
@@ -14,14 +14,8 @@ use sealed_protocol::session::{Secrets, SessionError};
 
 use crate::seat::{Descriptor, Table};
 
-/// Every game this build plays.
-pub const GAMES: &[&Descriptor] = &[
-    &crate::duel::DESCRIPTOR,
-    &crate::cardmate::DESCRIPTOR,
-    &crate::chex::DESCRIPTOR,
-    &crate::tempete::DESCRIPTOR,
-    &crate::stallmate::DESCRIPTOR,
-];
+/// Every game this build plays: the `games!` list in lib.rs, one line per game.
+pub const GAMES: &[&Descriptor] = crate::GAMES;
 
 /// Why a table could not be opened or restored.
 #[derive(Debug, thiserror::Error)]
