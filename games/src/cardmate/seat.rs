@@ -5,23 +5,23 @@ use serde_json::Value;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Session};
 
-use crate::cardmate::{self, Cardmate};
+use super::Cardmate;
 
 use crate::seat::{Game, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
 fn cardmate_written(
-    pos: &cardmate::Position,
-    m: &cardmate::Move,
-    opts: &cardmate::Options,
+    pos: &super::Position,
+    m: &super::Move,
+    opts: &super::Options,
 ) -> String {
     let mut next = pos.clone();
     let mark = next.play_unchecked(m, opts);
-    cardmate::write_move(m, mark)
+    super::write_move(m, mark)
 }
 
 impl Game for Cardmate {
-    const VARIANT: &'static str = cardmate::VARIANT;
+    const VARIANT: &'static str = super::VARIANT;
 
     fn side(seat: Seat) -> Option<String> {
         Some(if seat.0 == 0 { "Forehand" } else { "Rearhand" }.into())
@@ -43,14 +43,14 @@ impl Game for Cardmate {
             Some(card) => card.to_uppercase() + &text[2..].to_lowercase().replace("=a", "=A"),
             None => text.to_owned(),
         };
-        let w = cardmate::parse_move(&normal)?;
-        let m = cardmate::resolve_move(pos, &w, opts).map_err(|e| format!("{text}: {e}"))?;
-        Ok(Command::act(cardmate::Act::of(&m).bytes()))
+        let w = super::parse_move(&normal)?;
+        let m = super::resolve_move(pos, &w, opts).map_err(|e| format!("{text}: {e}"))?;
+        Ok(Command::act(super::Act::of(&m).bytes()))
     }
 
     fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
         let moves = pos.legal_moves(&s.engine().rules().options);
-        nth(&moves, pick).map(|m| Command::act(cardmate::Act::of(m).bytes()))
+        nth(&moves, pick).map(|m| Command::act(super::Act::of(m).bytes()))
     }
 
     fn hints(s: &Session<Self>, pos: &Self::State) -> Vec<String> {
@@ -67,7 +67,7 @@ impl Game for Cardmate {
     }
 
     fn board(_s: &Session<Self>, pos: &Self::State) -> String {
-        cardmate::text(pos)
+        super::text(pos)
     }
 
     fn hand(_s: &Session<Self>) -> (Option<String>, Value) {
@@ -75,7 +75,7 @@ impl Game for Cardmate {
     }
 
     fn svg(pos: &Self::State) -> Option<String> {
-        Some(cardmate::svg(pos))
+        Some(super::svg(pos))
     }
 
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {
@@ -89,10 +89,10 @@ impl Game for Cardmate {
             let m = pos
                 .legal_moves(opts)
                 .into_iter()
-                .find(|m| cardmate::Act::of(m) == *act)?;
+                .find(|m| super::Act::of(m) == *act)?;
             pos.play_unchecked(&m, opts);
             moves.push(m);
         }
-        cardmate::write_score(opts, e.coin(), &moves).ok()
+        super::write_score(opts, e.coin(), &moves).ok()
     }
 }

@@ -5,23 +5,23 @@ use serde_json::{Value, json};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Session};
 
-use crate::chex::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
-use crate::chex::{self, Chex};
+use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
+use super::Chex;
 
 use crate::seat::{Game, nth};
 
 /// The piece this seat drew and must place, once the opponent's value is in.
 fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
-    let me = chex::color(s.seat());
+    let me = super::color(s.seat());
     if pos.phase != chex_engine::Phase::Placing || pos.to_move != me {
         return None;
     }
-    chex::picked(pos, me, &s.pending_draw(&chex::stack())?)
+    super::picked(pos, me, &s.pending_draw(&super::stack())?)
 }
 
 fn chex_place(kind: Kind, at: chex_engine::Square) -> Command {
     Command::Act {
-        act: chex::Act::Place {
+        act: super::Act::Place {
             kind: kind.index() as u8,
             x: at.x,
             y: at.y,
@@ -30,15 +30,15 @@ fn chex_place(kind: Kind, at: chex_engine::Square) -> Command {
         open_slots: vec![],
         commit_values: vec![],
         open_values: vec![],
-        open_draw: Some(chex::stack()),
+        open_draw: Some(super::stack()),
     }
 }
 
 impl Game for Chex {
-    const VARIANT: &'static str = chex::VARIANT;
+    const VARIANT: &'static str = super::VARIANT;
 
     fn side(seat: Seat) -> Option<String> {
-        Some(chex::color(seat).to_string())
+        Some(super::color(seat).to_string())
     }
 
     fn ready(s: &Session<Self>, pos: &Self::State) -> bool {
@@ -92,7 +92,7 @@ impl Game for Chex {
         }
         if lower == "draw" {
             return if pos.can_draw() {
-                Ok(Command::act(chex::Act::Draw.bytes()))
+                Ok(Command::act(super::Act::Draw.bytes()))
             } else {
                 Err(format!(
                     "draw: {}'s stack is empty, so you must move",
@@ -106,7 +106,7 @@ impl Game for Chex {
             ));
         }
         match chex_engine::parse_ply(pos, text)? {
-            Ply::Move(m) => Ok(Command::act(chex::Act::of_move(&m).bytes())),
+            Ply::Move(m) => Ok(Command::act(super::Act::of_move(&m).bytes())),
             Ply::Place { .. } => Err(format!(
                 "{text}: a placement needs a draw first; write draw, then place the piece drawn"
             )),
@@ -132,9 +132,9 @@ impl Game for Chex {
         }
         let moves = pos.legal_moves();
         if pos.can_draw() && (moves.is_empty() || pick.is_multiple_of(3)) {
-            return Some(Command::act(chex::Act::Draw.bytes()));
+            return Some(Command::act(super::Act::Draw.bytes()));
         }
-        nth(&moves, pick / 3).map(|m| Command::act(chex::Act::of_move(m).bytes()))
+        nth(&moves, pick / 3).map(|m| Command::act(super::Act::of_move(m).bytes()))
     }
 
     fn hints(s: &Session<Self>, pos: &Self::State) -> Vec<String> {
@@ -198,12 +198,12 @@ impl Game for Chex {
         let plies: Vec<Ply> = acts
             .iter()
             .filter_map(|act| match *act {
-                chex::Act::Draw => None,
-                chex::Act::Place { kind, x, y } => Some(Ply::Place {
+                super::Act::Draw => None,
+                super::Act::Place { kind, x, y } => Some(Ply::Place {
                     kind: Kind::from_index(usize::from(kind))?,
                     at: chex_engine::Square::new(x, y),
                 }),
-                chex::Act::Move { from, to } => Some(Ply::Move(chex_engine::Move::new(
+                super::Act::Move { from, to } => Some(Ply::Move(chex_engine::Move::new(
                     chex_engine::Square::new(from.0, from.1),
                     chex_engine::Square::new(to.0, to.1),
                 ))),

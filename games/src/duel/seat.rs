@@ -7,14 +7,14 @@ use serde_json::{Value, json};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Session};
 
-use crate::duel::{self, Duel};
+use super::Duel;
 
 use crate::seat::Game;
 
 fn duel_play(slot: u32) -> Command {
     Command::Act {
-        act: duel::play_bytes(slot),
-        open_slots: vec![(duel::deck(), slot)],
+        act: super::play_bytes(slot),
+        open_slots: vec![(super::deck(), slot)],
         commit_values: vec![],
         open_values: vec![],
         open_draw: None,
@@ -23,7 +23,7 @@ fn duel_play(slot: u32) -> Command {
 
 /// The hand sorted by card, as a person reads it.
 fn duel_hand(s: &Session<Duel>) -> Vec<(u32, u32)> {
-    let mut hand = s.hand(&duel::deck());
+    let mut hand = s.hand(&super::deck());
     hand.sort_by_key(|(_, card)| *card);
     hand
 }
@@ -38,14 +38,14 @@ fn duel_cards(hand: &[(u32, u32)]) -> String {
 }
 
 impl Game for Duel {
-    const VARIANT: &'static str = duel::VARIANT;
+    const VARIANT: &'static str = super::VARIANT;
 
     fn side(_seat: Seat) -> Option<String> {
         None
     }
 
     fn ready(s: &Session<Self>, _state: &Self::State) -> bool {
-        !s.hand(&duel::deck()).is_empty()
+        !s.hand(&super::deck()).is_empty()
     }
 
     fn prompt(_s: &Session<Self>, state: &Self::State) -> String {
@@ -74,7 +74,7 @@ impl Game for Duel {
     }
 
     fn bot(s: &Session<Self>, _state: &Self::State, pick: u64) -> Option<Command> {
-        duel::bot_choice(&s.hand(&duel::deck()), pick).map(duel_play)
+        super::bot_choice(&s.hand(&super::deck()), pick).map(duel_play)
     }
 
     fn hints(s: &Session<Self>, _state: &Self::State) -> Vec<String> {
@@ -109,7 +109,7 @@ impl Game for Duel {
                 out,
                 "  round {}: {leader} led {led}, {} answered {answer}",
                 i + 1,
-                duel::other(*leader)
+                super::other(*leader)
             );
         }
         out
@@ -134,6 +134,6 @@ impl Game for Duel {
     fn score(s: &Session<Self>, state: &Self::State, _acts: &[Self::Act]) -> Option<String> {
         // The state keeps every round's cards; the acts only name slots.
         let first = Duel::first_leader(s.engine().coin()?);
-        Some(duel::score_text(s.engine().rules(), first, state))
+        Some(super::score_text(s.engine().rules(), first, state))
     }
 }
