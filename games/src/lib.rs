@@ -5,7 +5,8 @@
 //! its folder is its name in the `games!` list below, which declares the folder and puts
 //! the descriptor in the [`registry`]; every dispatch on a variant's name reads that.
 
-pub mod chess;
+/// The chess board our chess games share (the sealed-chess crate).
+pub use sealed_chess as chess;
 pub mod registry;
 pub mod replay;
 pub mod seat;

@@ -2,6 +2,8 @@
 //! exactly for cozy-chess's legal moves, "try" exactly when a legal pawn capture exists,
 //! captures, the number of checks, mate and stalemate as cozy-chess sees them.
 
+// The chess crate's cross-check against cozy-chess, shared rather than copied.
+#[path = "../../chess/tests/chess_support/mod.rs"]
 mod chess_support;
 
 use chess_support::{Rng, Triple, capped, cozy_moves};

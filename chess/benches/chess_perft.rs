@@ -1,13 +1,13 @@
 //! What our move generator costs: perft on the start position and on Kiwipete, with
 //! cozy-chess (magic bitboards, pin masks) beside it as the yardstick. Ours trades speed
-//! for positions cozy-chess refuses (see `sealed_games::chess`); a verifier replays
+//! for positions cozy-chess refuses (see `sealed_chess`); a verifier replays
 //! games of at most a few hundred plies, so the ratio matters little as long as it is
 //! not enormous.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
-use sealed_games::chess::{Position, perft};
+use sealed_chess::{Position, perft};
 
 const POSITIONS: [(&str, &str, u32, u64); 2] = [
     (

@@ -5,7 +5,7 @@ mod chess_support;
 
 use chess_support::{Rng, SUITE};
 use proptest::prelude::*;
-use sealed_games::chess::{MoveKind, Position, SanError};
+use sealed_chess::{MoveKind, Position, SanError};
 
 fn fen(s: &str) -> Position {
     Position::from_fen(s).unwrap_or_else(|e| panic!("{s}: {e}"))

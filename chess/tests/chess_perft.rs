@@ -6,7 +6,7 @@
 mod chess_support;
 
 use chess_support::{Rng, SUITE, both, capped, cozy_moves, our_moves, to_cozy};
-use sealed_games::chess::{Position, perft};
+use sealed_chess::{Position, perft};
 
 fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
     if depth == 0 {

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use sealed_games::chess::{Kind, Move, Position};
+use sealed_chess::{Kind, Move, Position};
 
 /// A move as (from index, to index, promotion letter): the shape both libraries share.
 /// Castling is king-takes-rook in both.

@@ -5,7 +5,7 @@ mod chess_support;
 
 use chess_support::{Rng, both, cozy_moves, our_moves};
 use proptest::prelude::*;
-use sealed_games::chess::{
+use sealed_chess::{
     CastleSide, Color, FenError, File, Kind, Move, MoveKind, Piece, Position, Square,
     chess960_back_rank, perft,
 };

@@ -33,7 +33,7 @@
 //! # Example
 //!
 //! ```
-//! use sealed_games::chess::{Color, Position, perft};
+//! use sealed_chess::{Color, Position, perft};
 //!
 //! // Secret Stallmate: White's back rank is Chess960 number 518, Black's number 0.
 //! let pos = Position::chess960_pair(518, 0).unwrap();
