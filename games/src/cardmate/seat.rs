@@ -7,7 +7,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Cardmate;
 
-use crate::seat::{Game, nth};
+use crate::seat::{Automation, Face, Game, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
 fn cardmate_written(
@@ -23,12 +23,14 @@ fn cardmate_written(
 impl Game for Cardmate {
     const VARIANT: &'static str = super::VARIANT;
 
-    fn side(seat: Seat) -> Option<String> {
-        Some(if seat.0 == 0 { "Forehand" } else { "Rearhand" }.into())
-    }
-
     fn ready(_s: &Session<Self>, _state: &Self::State) -> bool {
         true
+    }
+}
+
+impl Face for Cardmate {
+    fn side(seat: Seat) -> Option<String> {
+        Some(if seat.0 == 0 { "Forehand" } else { "Rearhand" }.into())
     }
 
     fn prompt(_s: &Session<Self>, _state: &Self::State) -> String {
@@ -46,11 +48,6 @@ impl Game for Cardmate {
         let w = super::parse_move(&normal)?;
         let m = super::resolve_move(pos, &w, opts).map_err(|e| format!("{text}: {e}"))?;
         Ok(Command::act(super::Act::of(&m).bytes()))
-    }
-
-    fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
-        let moves = pos.legal_moves(&s.engine().rules().options);
-        nth(&moves, pick).map(|m| Command::act(super::Act::of(m).bytes()))
     }
 
     fn hints(s: &Session<Self>, pos: &Self::State) -> Vec<String> {
@@ -94,5 +91,12 @@ impl Game for Cardmate {
             moves.push(m);
         }
         super::write_score(opts, e.coin(), &moves).ok()
+    }
+}
+
+impl Automation for Cardmate {
+    fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
+        let moves = pos.legal_moves(&s.engine().rules().options);
+        nth(&moves, pick).map(|m| Command::act(super::Act::of(m).bytes()))
     }
 }

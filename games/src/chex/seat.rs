@@ -8,7 +8,7 @@ use sealed_protocol::session::{Command, Session};
 use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use super::Chex;
 
-use crate::seat::{Game, nth};
+use crate::seat::{Automation, Face, Game, nth};
 
 /// The piece this seat drew and must place, once the opponent's value is in.
 fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
@@ -37,12 +37,14 @@ fn chex_place(kind: Kind, at: chex_engine::Square) -> Command {
 impl Game for Chex {
     const VARIANT: &'static str = super::VARIANT;
 
-    fn side(seat: Seat) -> Option<String> {
-        Some(super::color(seat).to_string())
-    }
-
     fn ready(s: &Session<Self>, pos: &Self::State) -> bool {
         pos.phase == chex_engine::Phase::Turn || chex_drawn(s, pos).is_some()
+    }
+}
+
+impl Face for Chex {
+    fn side(seat: Seat) -> Option<String> {
+        Some(super::color(seat).to_string())
     }
 
     fn prompt(s: &Session<Self>, pos: &Self::State) -> String {
@@ -111,30 +113,6 @@ impl Game for Chex {
                 "{text}: a placement needs a draw first; write draw, then place the piece drawn"
             )),
         }
-    }
-
-    fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
-        if pos.phase == chex_engine::Phase::Placing {
-            let kind = chex_drawn(s, pos)?;
-            // A King on an attacked square is lost at once; the bot only does that
-            // when no square is safe (the stalemate the rules then call).
-            let safe = if kind == Kind::King {
-                pos.safe_king_squares()
-            } else {
-                vec![]
-            };
-            let squares = if safe.is_empty() {
-                pos.placement_squares()
-            } else {
-                safe
-            };
-            return nth(&squares, pick).map(|at| chex_place(kind, *at));
-        }
-        let moves = pos.legal_moves();
-        if pos.can_draw() && (moves.is_empty() || pick.is_multiple_of(3)) {
-            return Some(Command::act(super::Act::Draw.bytes()));
-        }
-        nth(&moves, pick / 3).map(|m| Command::act(super::Act::of_move(m).bytes()))
     }
 
     fn hints(s: &Session<Self>, pos: &Self::State) -> Vec<String> {
@@ -210,5 +188,31 @@ impl Game for Chex {
             })
             .collect();
         chex_engine::write_score(s.engine().rules().ply_limit, &plies).ok()
+    }
+}
+
+impl Automation for Chex {
+    fn bot(s: &Session<Self>, pos: &Self::State, pick: u64) -> Option<Command> {
+        if pos.phase == chex_engine::Phase::Placing {
+            let kind = chex_drawn(s, pos)?;
+            // A King on an attacked square is lost at once; the bot only does that
+            // when no square is safe (the stalemate the rules then call).
+            let safe = if kind == Kind::King {
+                pos.safe_king_squares()
+            } else {
+                vec![]
+            };
+            let squares = if safe.is_empty() {
+                pos.placement_squares()
+            } else {
+                safe
+            };
+            return nth(&squares, pick).map(|at| chex_place(kind, *at));
+        }
+        let moves = pos.legal_moves();
+        if pos.can_draw() && (moves.is_empty() || pick.is_multiple_of(3)) {
+            return Some(Command::act(super::Act::Draw.bytes()));
+        }
+        nth(&moves, pick / 3).map(|m| Command::act(super::Act::of_move(m).bytes()))
     }
 }

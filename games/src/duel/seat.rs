@@ -9,7 +9,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Duel;
 
-use crate::seat::Game;
+use crate::seat::{Automation, Face, Game};
 
 fn duel_play(slot: u32) -> Command {
     Command::Act {
@@ -40,12 +40,14 @@ fn duel_cards(hand: &[(u32, u32)]) -> String {
 impl Game for Duel {
     const VARIANT: &'static str = super::VARIANT;
 
-    fn side(_seat: Seat) -> Option<String> {
-        None
-    }
-
     fn ready(s: &Session<Self>, _state: &Self::State) -> bool {
         !s.hand(&super::deck()).is_empty()
+    }
+}
+
+impl Face for Duel {
+    fn side(_seat: Seat) -> Option<String> {
+        None
     }
 
     fn prompt(_s: &Session<Self>, state: &Self::State) -> String {
@@ -71,10 +73,6 @@ impl Game for Duel {
                     duel_cards(&hand)
                 )
             })
-    }
-
-    fn bot(s: &Session<Self>, _state: &Self::State, pick: u64) -> Option<Command> {
-        super::bot_choice(&s.hand(&super::deck()), pick).map(duel_play)
     }
 
     fn hints(s: &Session<Self>, _state: &Self::State) -> Vec<String> {
@@ -135,5 +133,11 @@ impl Game for Duel {
         // The state keeps every round's cards; the acts only name slots.
         let first = Duel::first_leader(s.engine().coin()?);
         Some(super::score_text(s.engine().rules(), first, state))
+    }
+}
+
+impl Automation for Duel {
+    fn bot(s: &Session<Self>, _state: &Self::State, pick: u64) -> Option<Command> {
+        super::bot_choice(&s.hand(&super::deck()), pick).map(duel_play)
     }
 }

@@ -1,4 +1,6 @@
-//! What only a game knows: the adapter trait each game implements in its own folder.
+//! What only a game knows: the adapter each game implements in its own folder, in
+//! three parts — turns ([`Game`]), what a person sees and types ([`Face`]), and what is
+//! done without one ([`Automation`]).
 
 use serde_json::Value;
 
@@ -6,26 +8,45 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
 
-/// What only a game knows. Every function is called with the session it concerns;
-/// those taking a state are called only once the game has started.
-pub(crate) trait Game: Rules<State: Send> + Send + 'static {
+/// What only a game knows about turns: its name, whether the seat to act can act, and
+/// whose act is awaited. A game is also a [`Face`] (how it is shown and written) and an
+/// [`Automation`] (what a bot or a duty does for a seat). Every function is called with
+/// the session it concerns; those taking a state are called only once the game has
+/// started.
+pub(crate) trait Game: Face + Automation + Rules<State: Send> + Send + 'static {
     /// The variant name.
     const VARIANT: &'static str;
 
-    /// The seat's side in the game's own words, if it has sides.
-    fn side(seat: Seat) -> Option<String>;
-
     /// Whether the seat to act has what its act needs.
     fn ready(s: &Session<Self>, state: &Self::State) -> bool;
+
+    /// The seat whose act a person or bot is awaited for. Default: the one the rules
+    /// name. A game whose moves are made in private logs (Secret Stallmate) names the
+    /// mover, though in public only the referee acts.
+    fn acting(s: &Session<Self>, _state: &Self::State) -> Option<Seat> {
+        s.engine().to_act()
+    }
+
+    /// What the game waits for in its own words, when "the seat `to_act` names" would
+    /// mislead (Secret Stallmate: in public only the referee acts, but it is the mover's
+    /// period). Default: the protocol's words.
+    fn awaiting(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
+        None
+    }
+}
+
+/// How a game is shown to a person and written down: its sides, prompts, notation,
+/// hints, board (text and SVG), hand, score and PGN. Everything a board in any front
+/// end draws comes from here, never re-implemented there.
+pub(crate) trait Face: Rules {
+    /// The seat's side in the game's own words, if it has sides.
+    fn side(seat: Seat) -> Option<String>;
 
     /// What the seat to act is asked, after `you: `.
     fn prompt(s: &Session<Self>, state: &Self::State) -> String;
 
     /// A game act in the game's notation, for the seat to act once ready.
     fn parse(s: &Session<Self>, state: &Self::State, text: &str) -> Result<Command, String>;
-
-    /// A random bot's act, for the seat to act once ready.
-    fn bot(s: &Session<Self>, state: &Self::State, pick: u64) -> Option<Command>;
 
     /// Hints of the game acts open to the seat to act once ready.
     fn hints(s: &Session<Self>, state: &Self::State) -> Vec<String>;
@@ -46,20 +67,13 @@ pub(crate) trait Game: Rules<State: Send> + Send + 'static {
     fn pgn(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
         None
     }
+}
 
-    /// The seat whose act a person or bot is awaited for. Default: the one the rules
-    /// name. A game whose moves are made in private logs (Secret Stallmate) names the
-    /// mover, though in public only the referee acts.
-    fn acting(s: &Session<Self>, _state: &Self::State) -> Option<Seat> {
-        s.engine().to_act()
-    }
-
-    /// What the game waits for in its own words, when "the seat `to_act` names" would
-    /// mislead (Secret Stallmate: in public only the referee acts, but it is the mover's
-    /// period). Default: the protocol's words.
-    fn awaiting(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
-        None
-    }
+/// What is done for a seat without a person: a bot's pick, and the duties a seat owes
+/// whoever decides its moves.
+pub(crate) trait Automation: Rules {
+    /// A random bot's act, for the seat to act once ready.
+    fn bot(s: &Session<Self>, state: &Self::State, pick: u64) -> Option<Command>;
 
     /// When a duty of this seat comes due with time alone, if one will. Default: never.
     fn due_at(_s: &Session<Self>, _state: &Self::State) -> Option<u64> {

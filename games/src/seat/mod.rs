@@ -46,7 +46,7 @@ use sealed_protocol::session::{Action, Command, Secrets, SessionError};
 use sealed_protocol::verdict::Verdict;
 
 pub use descriptor::Descriptor;
-pub(crate) use game::Game;
+pub(crate) use game::{Automation, Face, Game};
 pub(crate) use seated::nth;
 
 /// One seat's live game, whatever the variant: the session plus what the game knows

@@ -15,7 +15,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::{Color, Position, Square};
-use crate::seat::Game;
+use crate::seat::{Automation, Face, Game};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
@@ -251,7 +251,7 @@ fn attempt_command(state: &State, attempt: Attempt) -> Command {
 /// What the node of the seat at `s` does by itself at time `now`: a player shows his
 /// army to the referee; the referee starts the clock, answers, seals and closes.
 pub fn duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
-    <Stallmate as Game>::duty(s, now)
+    <Stallmate as Automation>::duty(s, now)
 }
 
 /// A random player's next attempt (the bot of [`super::bot`] on this seat's own view);
@@ -261,7 +261,7 @@ pub fn bot_attempt(s: &Session<Stallmate>, pick: u64) -> Option<Command> {
     if s.seat() == s.engine().rules().referee || s.engine().is_over() {
         return None;
     }
-    <Stallmate as Game>::bot(s, state, pick)
+    <Stallmate as Automation>::bot(s, state, pick)
 }
 
 /// A board as eight lines of text, White's side at the bottom; `.` for an empty square.
@@ -286,17 +286,6 @@ pub fn diagram(pos: &Position) -> String {
 
 impl Game for Stallmate {
     const VARIANT: &'static str = VARIANT;
-
-    fn side(seat: Seat) -> Option<String> {
-        Some(
-            match seat.0 {
-                0 => "White",
-                1 => "Black",
-                _ => "Referee",
-            }
-            .to_owned(),
-        )
-    }
 
     fn acting(s: &Session<Self>, state: &State) -> Option<Seat> {
         if state.begun.is_some() {
@@ -326,22 +315,21 @@ impl Game for Stallmate {
         })
     }
 
-    fn due_at(s: &Session<Self>, state: &State) -> Option<u64> {
-        (s.seat() == s.engine().rules().referee)
-            .then_some(state.ends_at)
-            .flatten()
-    }
-
-    fn duty(s: &Session<Self>, now: u64) -> Option<Command> {
-        if s.seat() == s.engine().rules().referee {
-            referee_duty(s, now)
-        } else {
-            player_duty(s)
-        }
-    }
-
     fn ready(s: &Session<Self>, state: &State) -> bool {
         s.seat() != s.engine().rules().referee && can_attempt(s, state)
+    }
+}
+
+impl Face for Stallmate {
+    fn side(seat: Seat) -> Option<String> {
+        Some(
+            match seat.0 {
+                0 => "White",
+                1 => "Black",
+                _ => "Referee",
+            }
+            .to_owned(),
+        )
     }
 
     fn prompt(s: &Session<Self>, state: &State) -> String {
@@ -361,14 +349,6 @@ impl Game for Stallmate {
             return Err("not your attempt now: wait for the referee".into());
         }
         Ok(attempt_command(state, attempt))
-    }
-
-    fn bot(s: &Session<Self>, state: &State, pick: u64) -> Option<Command> {
-        if !can_attempt(s, state) {
-            return None;
-        }
-        let view = mover_view(s.engine(), s.seat())?;
-        bot::choose(&view, pick).map(|a| attempt_command(state, a))
     }
 
     fn hints(_s: &Session<Self>, _state: &State) -> Vec<String> {
@@ -439,5 +419,29 @@ impl Game for Stallmate {
             &r,
             &[("Event", "sealed game"), ("Site", site.as_str())],
         ))
+    }
+}
+
+impl Automation for Stallmate {
+    fn due_at(s: &Session<Self>, state: &State) -> Option<u64> {
+        (s.seat() == s.engine().rules().referee)
+            .then_some(state.ends_at)
+            .flatten()
+    }
+
+    fn duty(s: &Session<Self>, now: u64) -> Option<Command> {
+        if s.seat() == s.engine().rules().referee {
+            referee_duty(s, now)
+        } else {
+            player_duty(s)
+        }
+    }
+
+    fn bot(s: &Session<Self>, state: &State, pick: u64) -> Option<Command> {
+        if !can_attempt(s, state) {
+            return None;
+        }
+        let view = mover_view(s.engine(), s.seat())?;
+        bot::choose(&view, pick).map(|a| attempt_command(state, a))
     }
 }

@@ -9,7 +9,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{Command, Session};
 
-use crate::seat::Game;
+use crate::seat::{Automation, Face, Game};
 
 use super::act::{Act, CardRef};
 use super::bot;
@@ -144,6 +144,12 @@ fn command_seat<'a>(
 impl Game for Tempete {
     const VARIANT: &'static str = VARIANT;
 
+    fn ready(_s: &Session<Self>, _state: &State) -> bool {
+        true
+    }
+}
+
+impl Face for Tempete {
     fn side(seat: Seat) -> Option<String> {
         Some(
             match color(seat) {
@@ -152,10 +158,6 @@ impl Game for Tempete {
             }
             .to_owned(),
         )
-    }
-
-    fn ready(_s: &Session<Self>, _state: &State) -> bool {
-        true
     }
 
     fn prompt(_s: &Session<Self>, state: &State) -> String {
@@ -192,10 +194,6 @@ impl Game for Tempete {
         }
         check(s, state, &cmd).map_err(|why| format!("{text}: {why}"))?;
         Ok(cmd)
-    }
-
-    fn bot(s: &Session<Self>, _state: &State, pick: u64) -> Option<Command> {
-        bot::choice(s, pick)
     }
 
     fn hints(s: &Session<Self>, state: &State) -> Vec<String> {
@@ -351,5 +349,11 @@ impl Game for Tempete {
             &scored_acts(s),
             s.verdict().outcome.as_ref(),
         ))
+    }
+}
+
+impl Automation for Tempete {
+    fn bot(s: &Session<Self>, _state: &State, pick: u64) -> Option<Command> {
+        bot::choice(s, pick)
     }
 }
