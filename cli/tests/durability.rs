@@ -342,7 +342,7 @@ fn crashes_at_commits_never_make_an_honest_seat_sign_twice() {
     let b = p.bob(&["--bots"], &[]);
     let game = ok(
         &p.a,
-        &["new", "chex", "--peer", &b.addr, "-o", "ply-limit=40"],
+        &["new", "chex", "--peer", &b.addr, "-o", "ply-limit=100"],
     )
     .trim()
     .to_owned();
