@@ -1,10 +1,10 @@
 //! Stable ports: a node asked to listen on any port (`/tcp/0`, `/udp/0/quic-v1`) takes
 //! the port it had last time, kept in the home, so that peers who remember its address
 //! still find it after a restart. A port now taken by another program is left alone
-//! (probed first, with the standard library's own bind rules) and any port is taken.
+//! (probed first, as a busy `--listen` port is) and any port is taken.
 
 use std::collections::BTreeMap;
-use std::net::{IpAddr, TcpListener, UdpSocket};
+use std::net::IpAddr;
 
 use sealed_node::Multiaddr;
 use sealed_node::multiaddr::Protocol;
@@ -24,20 +24,22 @@ pub fn stable(addr: Multiaddr, kept: &BTreeMap<String, u16>) -> Multiaddr {
                 p
             }
             Protocol::Tcp(0) => match (ip, kept.get("tcp")) {
-                (Some(ip), Some(&port)) if TcpListener::bind((ip, port)).is_ok() => {
-                    Protocol::Tcp(port)
-                }
+                (Some(ip), Some(&port)) if free(ip, Protocol::Tcp(port)) => Protocol::Tcp(port),
                 _ => p,
             },
             Protocol::Udp(0) => match (ip, kept.get("udp")) {
-                (Some(ip), Some(&port)) if UdpSocket::bind((ip, port)).is_ok() => {
-                    Protocol::Udp(port)
-                }
+                (Some(ip), Some(&port)) if free(ip, Protocol::Udp(port)) => Protocol::Udp(port),
                 _ => p,
             },
             other => other,
         })
         .collect()
+}
+
+/// Whether the port is free now, by the node's own probe (the one that refuses a busy
+/// `--listen` port).
+fn free(ip: IpAddr, port: Protocol<'static>) -> bool {
+    sealed_node::shell::probe(&Multiaddr::from(ip).with(port)).is_ok()
 }
 
 /// The ports a node listens on, by transport, from the addresses it reports (relayed

@@ -66,7 +66,7 @@ pub(super) fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey
 /// SO_REUSEPORT (dials from the listening port are what hole punching needs), so a
 /// second node on a busy port would start and take half the first one's connections;
 /// a plain bind, without SO_REUSEPORT, fails on such a port.
-pub(super) fn probe(addr: &Multiaddr) -> Result<(), String> {
+pub fn probe(addr: &Multiaddr) -> Result<(), String> {
     if relay_of(addr).is_some() {
         return Ok(());
     }

@@ -27,8 +27,8 @@ use crate::limit::Limits;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
-use addr::{causes, probe, propose_args, with_peer};
-pub use addr::{key_of, peer_of};
+use addr::{causes, propose_args, with_peer};
+pub use addr::{key_of, peer_of, probe};
 
 /// Why a node did not start, saying which part failed.
 #[derive(Debug, thiserror::Error)]
