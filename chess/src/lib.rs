@@ -54,7 +54,9 @@
 //! `square.rs`, `piece.rs`, `bitboard.rs`: the vocabulary. `attacks.rs`: what each piece
 //! attacks. `castling.rs`: the rights. `position.rs`: the position, attacks on it, edits.
 //! `fen.rs`: FEN in and out. `movegen.rs`: move generation and legality. `play.rs`:
-//! making moves. `san.rs`: SAN in and out. `perft.rs`: perft.
+//! making moves. `wire.rs` (feature `serde`): the wire form of a move.
+//! `text.rs`: move text (SAN, long algebraic, coordinates) read and printed, one grammar.
+//! `san.rs`: SAN in and out on a position. `perft.rs`: perft.
 
 mod attacks;
 mod bitboard;
@@ -69,6 +71,9 @@ mod play;
 mod position;
 mod san;
 mod square;
+mod text;
+#[cfg(feature = "serde")]
+pub mod wire;
 
 pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};
@@ -80,3 +85,4 @@ pub use play::IllegalMove;
 pub use position::{Position, SetupError, chess960_back_rank};
 pub use san::SanError;
 pub use square::{File, Rank, Square, SquareParseError};
+pub use text::{MAX_MOVE_TEXT, Malformed, MoveText, PieceText};

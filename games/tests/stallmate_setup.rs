@@ -379,3 +379,23 @@ fn attempt_text_takes_the_usual_spellings() {
         assert!(bad.parse::<Attempt>().is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn an_attempt_sends_its_move_as_every_game_does() {
+    use sealed_games::chess::wire::WireMove;
+    let e2 = "e2".parse().unwrap();
+    let e4 = "e4".parse().unwrap();
+    let attempt = postcard::to_allocvec(&Attempt::go(e2, e4)).unwrap();
+    let wire = postcard::to_allocvec(&WireMove::new(e2, e4, None)).unwrap();
+    // Variant 0 (a move), then the one wire form of a chess move (spec/GAMES.md §5).
+    assert_eq!(attempt, [0x00, 0x0c, 0x1c, 0x00]);
+    assert_eq!(attempt[1..], wire[..]);
+    // A square index of 64 or a kind of 6 does not decode as an attempt.
+    for bad in [[0x00, 0x40, 0x1c, 0x00], [0x00, 0x0c, 0x1c, 0x01]] {
+        let mut bytes = bad.to_vec();
+        if bad[3] == 0x01 {
+            bytes.push(0x06);
+        }
+        assert!(postcard::from_bytes::<Attempt>(&bytes).is_err(), "{bytes:?}");
+    }
+}

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::chess::Square;
 
 use super::ending::BoardEnd;
-use super::wire;
+use crate::chess::wire;
 
 /// The kind of a check, as announced: the line from the checked king to the checker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

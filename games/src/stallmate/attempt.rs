@@ -6,34 +6,74 @@
 //! that always names the castling meant (a king stepping onto g1 could be a plain move).
 //!
 //! Text: `e2-e4`, `e7-e8=Q`, `e1-h1`, `any?`. The reader also takes `e2e4`, `e7e8q`,
-//! `any` and either case; it never panics.
+//! `any` and either case; it never panics. The text is read and written by the chess
+//! crate's one grammar of move text (`MoveText`), of which an attempt takes the forms
+//! that name both squares and no piece.
+//!
+//! On the wire a move attempt is the chess crate's `WireMove`, the one form every game
+//! sends a move in; an index that is no square or kind is refused when decoding.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::chess::{Kind, Square};
-
-use super::wire;
+use crate::chess::wire::{WireError, WireMove};
+use crate::chess::{Kind, MoveText, Square};
 
 /// One attempt in a move period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "OnWire", into = "OnWire")]
 pub enum Attempt {
     /// A move of one of the mover's pieces.
     Move {
         /// The square the piece leaves (the king's, for castling).
-        #[serde(with = "wire::square")]
         from: Square,
         /// The square it goes to (the castling rook's, for castling).
-        #[serde(with = "wire::square")]
         to: Square,
         /// What a pawn reaching the last rank becomes; required there, refused elsewhere.
-        #[serde(with = "wire::kind_opt")]
         promotion: Option<Kind>,
     },
     /// "Any?": has the mover a legal pawn capture?
     Any,
+}
+
+/// An attempt as postcard writes it: variant 0 with the move's three fields, or 1.
+#[derive(Serialize, Deserialize)]
+enum OnWire {
+    Move(WireMove),
+    Any,
+}
+
+impl TryFrom<OnWire> for Attempt {
+    type Error = WireError;
+
+    fn try_from(w: OnWire) -> Result<Attempt, WireError> {
+        Ok(match w {
+            OnWire::Move(m) => {
+                let (from, to, promotion) = m.squares()?;
+                Attempt::Move {
+                    from,
+                    to,
+                    promotion,
+                }
+            }
+            OnWire::Any => Attempt::Any,
+        })
+    }
+}
+
+impl From<Attempt> for OnWire {
+    fn from(a: Attempt) -> OnWire {
+        match a {
+            Attempt::Move {
+                from,
+                to,
+                promotion,
+            } => OnWire::Move(WireMove::new(from, to, promotion)),
+            Attempt::Any => OnWire::Any,
+        }
+    }
 }
 
 /// Text that names no attempt.
@@ -66,19 +106,13 @@ impl Attempt {
 
 impl fmt::Display for Attempt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match *self {
             Attempt::Any => f.write_str("any?"),
             Attempt::Move {
                 from,
                 to,
                 promotion,
-            } => {
-                write!(f, "{from}-{to}")?;
-                if let Some(k) = promotion {
-                    write!(f, "={}", k.upper())?;
-                }
-                Ok(())
-            }
+            } => MoveText::long(None, from, to, false, promotion).fmt(f),
         }
     }
 }
@@ -87,35 +121,17 @@ impl FromStr for Attempt {
     type Err = BadAttempt;
 
     fn from_str(text: &str) -> Result<Attempt, BadAttempt> {
-        let bad = || BadAttempt(text.to_owned());
         let s = text.trim().to_ascii_lowercase();
         if s == "any?" || s == "any" {
             return Ok(Attempt::Any);
         }
-        let b = s.as_bytes();
-        if !s.is_ascii() || b.len() < 4 || b.len() > 7 {
-            return Err(bad());
+        match MoveText::read(&s).map(|t| (t.letter(), t.squares())) {
+            Ok((None, Some((from, to, promotion)))) => Ok(Attempt::Move {
+                from,
+                to,
+                promotion,
+            }),
+            _ => Err(BadAttempt(text.to_owned())),
         }
-        let square = |i: usize| -> Option<Square> { s.get(i..i + 2)?.parse().ok() };
-        let from = square(0).ok_or_else(bad)?;
-        let mut i = 2;
-        if b.get(i) == Some(&b'-') {
-            i += 1;
-        }
-        let to = square(i).ok_or_else(bad)?;
-        i += 2;
-        if b.get(i) == Some(&b'=') {
-            i += 1;
-        }
-        let promotion = match b.get(i) {
-            None if b.get(i - 1) != Some(&b'=') => None,
-            Some(&c) if i + 1 == b.len() => Some(Kind::from_char(char::from(c)).ok_or_else(bad)?),
-            _ => return Err(bad()),
-        };
-        Ok(Attempt::Move {
-            from,
-            to,
-            promotion,
-        })
     }
 }

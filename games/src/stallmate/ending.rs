@@ -23,7 +23,7 @@ use sealed_protocol::outcome::{Outcome, SeatResult};
 
 use crate::chess::Color;
 
-use super::wire;
+use crate::chess::wire;
 
 /// An ending the referee finds on the board right after a "yes".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

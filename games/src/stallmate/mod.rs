@@ -22,7 +22,6 @@
 //! - [`view`] — [`MoverView`]: what one player knows (his own army only);
 //! - [`bot`] — a random player that uses only a [`MoverView`];
 //! - [`record`] — the score format (writer and reader), [`pgn`] — PGN export;
-//! - `wire.rs` — how board types go on the wire inside our serde types.
 //!
 //! Every rule the seed does not state is marked *Interpretation* where it is made.
 
@@ -52,7 +51,6 @@ pub mod setup;
 pub mod suppress;
 pub mod turn;
 pub mod view;
-mod wire;
 
 pub use announce::{Heard, heard};
 pub use answer::{Answer, BadAnswer, Capture, Capturer, CheckKind, Report};

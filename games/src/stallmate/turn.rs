@@ -8,7 +8,7 @@ use crate::chess::Color;
 use super::answer::{Answer, Report};
 use super::attempt::Attempt;
 use super::suppress::Silence;
-use super::wire;
+use crate::chess::wire;
 
 /// One attempt of a turn and what came of it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -10,7 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::chess::{Kind, Move, MoveKind, Square};
+use crate::chess::wire::{kind_at, square_at};
+use crate::chess::{Kind, Move, Square};
 
 use super::effects::Params;
 
@@ -39,16 +40,8 @@ pub struct CardUse {
     pub kind: Option<u8>,
 }
 
-/// A chess move on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireMove {
-    /// From square index.
-    pub from: u8,
-    /// To square index.
-    pub to: u8,
-    /// Promotion kind index.
-    pub promotion: Option<u8>,
-}
+/// A chess move on the wire: the one form every game sends (see `sealed_chess::wire`).
+pub use crate::chess::wire::WireMove;
 
 /// What a start-of-turn card does besides leaving the hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,27 +122,6 @@ pub enum Answer {
     },
 }
 
-impl WireMove {
-    /// The wire form of a move.
-    pub fn of(m: &Move) -> WireMove {
-        WireMove {
-            from: m.from.index(),
-            to: m.to.index(),
-            promotion: m.promotion.map(|k| k.idx() as u8),
-        }
-    }
-
-    /// The move named: from, to and promotion (the board decides its kind).
-    pub fn to_move(self) -> Result<Move, String> {
-        Ok(Move {
-            from: square(self.from)?,
-            to: square(self.to)?,
-            promotion: self.promotion.map(kind).transpose()?,
-            kind: MoveKind::Normal,
-        })
-    }
-}
-
 impl CardUse {
     /// A card use with these parameters.
     pub fn new(card: CardRef, params: &Params) -> CardUse {
@@ -181,16 +153,15 @@ pub fn moves(wire: &[WireMove]) -> Result<Vec<Move>, String> {
     if wire.len() > 2 {
         return Err("a play makes at most two moves".into());
     }
-    wire.iter().map(|m| m.to_move()).collect()
+    wire.iter()
+        .map(|m| m.to_move().map_err(|e| e.to_string()))
+        .collect()
 }
 
 fn square(i: u8) -> Result<Square, String> {
-    Square::from_index(i).ok_or_else(|| format!("{i} is not a square"))
+    square_at(i).map_err(|e| e.to_string())
 }
 
 fn kind(i: u8) -> Result<Kind, String> {
-    Kind::ALL
-        .get(usize::from(i))
-        .copied()
-        .ok_or_else(|| format!("{i} is not a piece kind"))
+    kind_at(i).map_err(|e| e.to_string())
 }

@@ -19,7 +19,7 @@
 use sealed_protocol::ids::Name;
 use sealed_protocol::session::Command;
 
-use crate::chess::{Kind, Move, MoveKind, Position, Square};
+use crate::chess::{Kind, Move, MoveKind, MoveText, Position, Square};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::bot::{command, opens};
@@ -272,23 +272,12 @@ fn play(
     })
 }
 
-/// A move as coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7-e8=Q`) or SAN on `pos`.
+/// A move as coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7-e8=Q`) or SAN on `pos`: the
+/// squares of coordinates are taken as written (the rules judge them), SAN is resolved
+/// among the legal moves.
 fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let t = text.replace(['-', '='], "");
-    if t.is_ascii()
-        && t.len() >= 4
-        && let (Ok(from), Ok(to)) = (t[..2].parse::<Square>(), t[2..4].parse::<Square>())
-    {
-        let promotion = match &t[4..] {
-            "" => None,
-            p if p.len() == 1 => Some(
-                p.chars()
-                    .next()
-                    .and_then(Kind::from_char)
-                    .ok_or_else(|| format!("{text}: {p:?} is no promotion"))?,
-            ),
-            _ => return Err(format!("{text:?} is not a move")),
-        };
+    let written = MoveText::read(text).map_err(|e| format!("{text:?} is not a move: {e}"))?;
+    if let (None, Some((from, to, promotion))) = (written.letter(), written.squares()) {
         return Ok(Move {
             from,
             to,

@@ -27,7 +27,7 @@
 use core::fmt::Write as _;
 
 use crate::chess::pgn::{ROSTER, comment, roster, tag, wrap};
-use crate::chess::{Move, Square};
+use crate::chess::{MoveText, Square};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::board::Board;
@@ -38,32 +38,20 @@ use super::state::{Pending, State};
 /// A move in SAN when it is a legal chess move on the position, else in long algebraic.
 fn chess_text(board: &Board, m: WireMove) -> String {
     let pos = board.position();
-    let found: Option<Move> = match (Square::from_index(m.from), Square::from_index(m.to)) {
-        (Some(from), Some(to)) => pos.legal_moves().into_iter().find(|c| {
-            c.from == from && c.to == to && c.promotion.map(|k| k.idx() as u8) == m.promotion
-        }),
-        _ => None,
+    // An accepted act names real squares; anything else is shown, not refused.
+    let Ok((from, to, promotion)) = m.squares() else {
+        return "?-?".into();
     };
-    if let Some(san) = found.and_then(|mv| pos.san(&mv).ok()) {
+    let legal = pos.legal_moves();
+    let found = legal
+        .iter()
+        .find(|c| c.from == from && c.to == to && c.promotion == promotion);
+    if let Some(san) = found.and_then(|mv| pos.san(mv).ok()) {
         return san;
     }
-    let from = Square::from_index(m.from).map_or_else(|| "?".into(), |s| s.to_string());
-    let to = Square::from_index(m.to).map_or_else(|| "?".into(), |s| s.to_string());
-    let letter = Square::from_index(m.from)
-        .and_then(|s| pos.piece_at(s))
-        .map(|p| p.kind)
-        .filter(|k| *k != crate::chess::Kind::Pawn)
-        .map(|k| k.upper().to_string())
-        .unwrap_or_default();
-    let x = Square::from_index(m.to)
-        .and_then(|s| pos.piece_at(s))
-        .map_or("-", |_| "x");
-    let promo = m
-        .promotion
-        .and_then(|k| crate::chess::Kind::ALL.get(usize::from(k)))
-        .map(|k| format!("={}", k.upper()))
-        .unwrap_or_default();
-    format!("{letter}{from}{x}{to}{promo}")
+    let letter = pos.piece_at(from).map(|p| p.kind);
+    let capture = pos.piece_at(to).is_some();
+    MoveText::long(letter, from, to, capture, promotion).to_string()
 }
 
 /// What a card is, for a comment: `card 18 Twin Leap (extra-move knight)`.

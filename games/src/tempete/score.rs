@@ -96,7 +96,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::outcome::{Outcome, SeatResult};
 use sealed_protocol::rules::{ActCtx, Applied, OpenedSlot, Rules};
 
-use crate::chess::{CastleSide, Color, File, Kind, Move, Rank, Square};
+use crate::chess::{CastleSide, Color, Kind, Move, MoveText, PieceText, Square};
 use crate::replay::{ReplayError, Replayed};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
@@ -328,127 +328,15 @@ fn is_result(t: &str) -> bool {
 
 // ---- reading: words to acts ----------------------------------------------------------
 
-/// A move as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum MoveText {
-    Castle(CastleSide),
-    /// Both squares named (LAN, UCI, fully disambiguated SAN).
-    Coord {
-        from: Square,
-        to: Square,
-        promotion: Option<Kind>,
-    },
-    San {
-        kind: Kind,
-        file: Option<File>,
-        rank: Option<Rank>,
-        capture: bool,
-        to: Square,
-        promotion: Option<Kind>,
-    },
-}
-
-/// Longer than any move with its annotations.
-const MAX_MOVE: usize = 24;
-
+/// A move as written, read by the chess crate's one grammar of move text.
 fn read_move(w: &str) -> Result<MoveText, String> {
-    let malformed = |why: &str| format!("{w:?} is not a move: {why}");
-    if w.len() > MAX_MOVE || !w.is_ascii() {
-        return Err(malformed("too long or not ASCII"));
-    }
-    let mut s = w;
-    loop {
-        let before = s.len();
-        s = s.trim_end_matches(['!', '?', '+', '#']);
-        for mark in ["e.p.", "ep"] {
-            if let Some(rest) = s.strip_suffix(mark) {
-                s = rest;
-            }
-        }
-        if s.len() == before {
-            break;
-        }
-    }
-    match s {
-        "O-O" | "0-0" => return Ok(MoveText::Castle(CastleSide::Short)),
-        "O-O-O" | "0-0-0" => return Ok(MoveText::Castle(CastleSide::Long)),
-        _ => {}
-    }
-    let b = s.as_bytes();
-    let (kind, mut rest) = match b.first() {
-        Some(c @ (b'N' | b'B' | b'R' | b'Q' | b'K' | b'P')) => {
-            (Kind::from_char(*c as char).unwrap_or(Kind::Pawn), &b[1..])
-        }
-        Some(b'a'..=b'h') => (Kind::Pawn, b),
-        _ => return Err(malformed("it must start with NBRQK, a file a-h or O-O")),
-    };
-    let mut promotion = None;
-    if let [head @ .., b'=', c] = rest {
-        promotion = Some(Kind::from_char(*c as char).ok_or_else(|| malformed("bad kind"))?);
-        rest = head;
-    } else if let [head @ .., d, c] = rest
-        && d.is_ascii_digit()
-        && let Some(k) = Kind::from_char(*c as char).filter(|k| *k != Kind::Pawn)
-        && !head.is_empty()
-    {
-        promotion = Some(k);
-        rest = &rest[..rest.len() - 1];
-    }
-    let [head @ .., f, r] = rest else {
-        return Err(malformed("no destination square"));
-    };
-    let to = square_of(*f, *r).ok_or_else(|| malformed("no destination square"))?;
-    let mut head = head;
-    let mut capture = false;
-    let mut dash = false;
-    match head {
-        [h @ .., b'x' | b':'] => {
-            capture = true;
-            head = h;
-        }
-        [h @ .., b'-'] => {
-            dash = true;
-            head = h;
-        }
-        _ => {}
-    }
-    let (file, rank) = match head {
-        [] => (None, None),
-        [c] => match (File::from_char(*c as char), Rank::from_char(*c as char)) {
-            (Some(f), _) => (Some(f), None),
-            (_, Some(r)) => (None, Some(r)),
-            _ => return Err(malformed("bad disambiguation")),
-        },
-        [f, r] => match square_of(*f, *r) {
-            Some(from) => {
-                return Ok(MoveText::Coord {
-                    from,
-                    to,
-                    promotion,
-                });
-            }
-            None => return Err(malformed("bad from-square")),
-        },
-        _ => return Err(malformed("too much before the destination square")),
-    };
-    if dash {
-        return Err(malformed("'-' needs a from-square before it"));
-    }
-    Ok(MoveText::San {
-        kind,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
-    })
+    MoveText::read(w).map_err(|e| format!("{w:?} is not a move: {e}"))
 }
 
-fn square_of(f: u8, r: u8) -> Option<Square> {
-    Some(Square::new(
-        File::from_char(f as char)?,
-        Rank::from_char(r as char)?,
-    ))
+/// Whether the text names the from-square in full (long algebraic, coordinates):
+/// then the squares decide, not the letter or the `x`.
+fn is_coord(m: &MoveText) -> bool {
+    m.squares().is_some()
 }
 
 /// A card as written.
@@ -710,37 +598,30 @@ enum Mode {
 
 fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireMove, String> {
     let pos = board.position();
-    if mode == Mode::CardFirst && matches!(m, MoveText::San { .. }) {
+    let san = !is_coord(&m) && !matches!(m, MoveText::Castle(_));
+    if mode == Mode::CardFirst && san {
         return resolve_in(board, Mode::Plain, m);
     }
     if mode != Mode::Plain {
-        return match m {
-            MoveText::Coord {
-                from,
-                to,
-                promotion,
-            } => Ok(wire(from, to, promotion)),
-            MoveText::Castle(side) => {
-                let us = board.turn();
-                let king = pos.kings(us).first().ok_or("no king to castle")?;
-                let file = pos
-                    .castling()
-                    .rook(us, side)
-                    .ok_or_else(|| format!("{} has no right to {}", us, side.san()))?;
-                Ok(wire(king, Square::new(file, king.rank()), None))
-            }
-            MoveText::San { .. } => {
-                Err("a card's later move names its from-square (Ng1-f3, e7-e8=Q), or is O-O".into())
-            }
+        if let Some((from, to, promotion)) = m.squares() {
+            return Ok(WireMove::new(from, to, promotion));
+        }
+        let MoveText::Castle(side) = m else {
+            return Err(
+                "a card's later move names its from-square (Ng1-f3, e7-e8=Q), or is O-O".into(),
+            );
         };
+        let us = board.turn();
+        let king = pos.kings(us).first().ok_or("no king to castle")?;
+        let file = pos
+            .castling()
+            .rook(us, side)
+            .ok_or_else(|| format!("{} has no right to {}", us, side.san()))?;
+        return Ok(WireMove::new(king, Square::new(file, king.rank()), None));
     }
     let cands = board.plain_moves();
-    let fits: Vec<&Move> = match m {
-        MoveText::Coord {
-            from,
-            to,
-            promotion,
-        } => {
+    let fits: Vec<&Move> = match m.squares() {
+        Some((from, to, promotion)) => {
             let exact: Vec<&Move> = cands
                 .iter()
                 .filter(|c| c.from == from && c.to == to && c.promotion == promotion)
@@ -759,48 +640,20 @@ fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireMove, String
                     })
                     .collect();
                 if castle.is_empty() {
-                    return Ok(wire(from, to, promotion));
+                    return Ok(WireMove::new(from, to, promotion));
                 }
                 castle
             }
         }
-        MoveText::Castle(side) => cands
+        None => cands
             .iter()
-            .filter(|c| c.castle_side() == Some(side))
-            .collect(),
-        MoveText::San {
-            kind,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        } => cands
-            .iter()
-            .filter(|c| {
-                pos.piece_at(c.from).is_some_and(|p| p.kind == kind)
-                    && c.castle_side().is_none()
-                    && c.to == to
-                    && promotion.is_none_or(|k| c.promotion == Some(k))
-                    && file.is_none_or(|f| c.from.file() == f)
-                    && rank.is_none_or(|r| c.from.rank() == r)
-                    && (kind != Kind::Pawn || file.is_some() || c.from.file() == to.file())
-                    && (!capture || board.is_capture(c))
-            })
+            .filter(|c| m.fits(pos, c, board.is_capture(c)))
             .collect(),
     };
     match fits.as_slice() {
         [one] => Ok(WireMove::of(one)),
         [] => Err("it names no legal move here".into()),
         _ => Err(format!("it fits {} legal moves", fits.len())),
-    }
-}
-
-fn wire(from: Square, to: Square, promotion: Option<Kind>) -> WireMove {
-    WireMove {
-        from: from.index(),
-        to: to.index(),
-        promotion: promotion.map(|k| k.idx() as u8),
     }
 }
 
@@ -853,7 +706,9 @@ fn build(rules: &Tempete, s: &State, line: &Line, ply: usize) -> Result<Built, R
                 // Writing a card's later move without its from-square is a slip of
                 // notation, not an illegal play.
                 match (mode(k), m) {
-                    (Mode::CardLater, MoveText::San { .. }) => r.map_err(unreadable),
+                    (Mode::CardLater, m) if !is_coord(m) && !matches!(m, MoveText::Castle(_)) => {
+                        r.map_err(unreadable)
+                    }
                     _ => r.map_err(|e| illegal(ply, e)),
                 }
             })
@@ -1201,74 +1056,47 @@ impl Naming<'_> {
     }
 }
 
-/// A wire move's squares and its promotion suffix (`=Q` or nothing); for indices that
-/// are no squares, the text to write instead.
-fn move_parts(m: WireMove) -> Result<(Square, Square, String), String> {
-    let (Some(from), Some(to)) = (Square::from_index(m.from), Square::from_index(m.to)) else {
-        return Err(format!("{}{}", sq_text(m.from), sq_text(m.to)));
-    };
-    let promo = m
-        .promotion
-        .and_then(kind_of)
-        .map(|k| format!("={}", k.upper()))
-        .unwrap_or_default();
-    Ok((from, to, promo))
+/// A wire move's squares; for indices that are no squares, the text to write instead.
+fn move_parts(m: WireMove) -> Result<(Square, Square), String> {
+    match (Square::from_index(m.from), Square::from_index(m.to)) {
+        (Some(from), Some(to)) => Ok((from, to)),
+        _ => Err(format!("{}{}", sq_text(m.from), sq_text(m.to))),
+    }
 }
 
 /// A plain move in SAN, disambiguated against the plain moves of `board` so that
-/// [`resolve`] reads it back; LAN if nothing shorter does.
+/// [`resolve`] reads it back; if it would not, both squares.
 fn san_text(board: &Board, m: WireMove) -> String {
-    let back = |t: &str| {
-        read_move(t)
-            .ok()
-            .and_then(|mt| resolve(board, true, mt).ok())
-            == Some(m)
-    };
-    let pos = board.position();
-    let (from, to, promo) = match move_parts(m) {
+    let (from, to) = match move_parts(m) {
         Ok(parts) => parts,
         Err(text) => return text,
     };
-    let lan = format!("{from}{to}{promo}");
-    let Some(piece) = pos.piece_at(from) else {
-        return lan;
-    };
-    let cand = board
-        .plain_moves()
-        .into_iter()
-        .find(|c| WireMove::of(c) == m);
-    let mut forms: Vec<String> = vec![];
-    if let Some(side) = cand.and_then(|c| c.castle_side()) {
-        forms.push(side.san().to_owned());
-    }
-    let capture = cand.is_some_and(|c| board.is_capture(&c));
-    let x = if capture { "x" } else { "" };
-    if piece.kind == Kind::Pawn {
-        if !capture {
-            forms.push(format!("{to}{promo}"));
+    let pos = board.position();
+    let plain = board.plain_moves();
+    let letter = pos.piece_at(from).map(|p| p.kind);
+    // Both squares without a `-`, the form read back whatever the board allows.
+    let squares = |capture: bool, promotion: Option<Kind>| {
+        let long = MoveText::long(letter, from, to, capture, promotion);
+        match long {
+            MoveText::Piece(p) => MoveText::Piece(PieceText { dash: false, ..p }),
+            castle => castle,
         }
-        forms.push(format!("{}{x}{to}{promo}", from.file().to_char()));
+    };
+    let Some(cand) = plain.iter().find(|c| WireMove::of(c) == m) else {
+        // Not a plain move (a score of an act the judge refused).
+        return squares(false, m.promotion.and_then(kind_of)).to_string();
+    };
+    let text = pos.san_among(cand, &plain, |c| board.is_capture(c));
+    if resolve(board, true, text) == Ok(m) {
+        text.to_string()
     } else {
-        let l = piece.kind.upper();
-        forms.push(format!("{l}{x}{to}"));
-        forms.push(format!("{l}{}{x}{to}", from.file().to_char()));
-        forms.push(format!("{l}{}{x}{to}", from.rank().to_char()));
-    }
-    forms.push(format!("{}{from}{x}{to}{promo}", piece_letter(piece.kind)));
-    forms.into_iter().find(|f| back(f)).unwrap_or(lan)
-}
-
-fn piece_letter(k: Kind) -> String {
-    if k == Kind::Pawn {
-        String::new()
-    } else {
-        k.upper().to_string()
+        squares(board.is_capture(cand), cand.promotion).to_string()
     }
 }
 
 /// A card move in LAN (`Ng1-f3`, `e7xd8=Q`, `O-O`), checked to read back.
 fn lan_text(board: &Board, pieces: &[(Square, Kind)], m: WireMove) -> String {
-    let (from, to, promo) = match move_parts(m) {
+    let (from, to) = match move_parts(m) {
         Ok(parts) => parts,
         Err(text) => return text,
     };
@@ -1290,15 +1118,9 @@ fn lan_text(board: &Board, pieces: &[(Square, Kind)], m: WireMove) -> String {
             }
         }
     }
-    let x = if pos.piece_at(to).is_some_and(|p| p.color != us) {
-        "x"
-    } else {
-        "-"
-    };
-    format!(
-        "{}{from}{x}{to}{promo}",
-        kind.map(piece_letter).unwrap_or_default()
-    )
+    let capture = pos.piece_at(to).is_some_and(|p| p.color != us);
+    let promotion = m.promotion.and_then(kind_of);
+    MoveText::long(kind, from, to, capture, promotion).to_string()
 }
 
 /// Where the pieces a card play moves stand after its edit (for the letters of LAN):
