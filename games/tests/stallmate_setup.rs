@@ -396,6 +396,9 @@ fn an_attempt_sends_its_move_as_every_game_does() {
         if bad[3] == 0x01 {
             bytes.push(0x06);
         }
-        assert!(postcard::from_bytes::<Attempt>(&bytes).is_err(), "{bytes:?}");
+        assert!(
+            postcard::from_bytes::<Attempt>(&bytes).is_err(),
+            "{bytes:?}"
+        );
     }
 }
