@@ -5,6 +5,7 @@ pub mod cardmate_kit;
 pub mod chex_kit;
 pub mod duel_kit;
 pub mod pair;
+pub mod peer;
 pub mod race;
 pub mod scenarios;
 pub mod sim;

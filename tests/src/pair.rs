@@ -1,6 +1,9 @@
-//! Two (or more) sessions wired directly together, with a hand on every envelope:
-//! adversarial tests pause an honest game, forge what a cheater would send, and watch
-//! how the honest seat and the offline verifier judge it.
+//! Two (or more) seats wired directly together, delivering in lock-step rounds, with a
+//! hand on every envelope: adversarial tests pause an honest game, forge what a cheater
+//! would send, and watch how the honest seat and the offline verifier judge it.
+//!
+//! The rounds are [`Lockstep`], over any [`Peer`]: bare protocol sessions ([`Pair`],
+//! with what forging needs) or whole game tables (the table tests).
 
 use sealed_protocol::body::{Item, Open, Purpose};
 use sealed_protocol::commit::CommitKey;
@@ -9,17 +12,21 @@ use sealed_protocol::hash::Framed;
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::proposal::{Terms, VERSION};
 use sealed_protocol::rules::Rules;
-use sealed_protocol::session::{Action, Command, Phase, Session};
+use sealed_protocol::session::{Action, Command, Session};
 use sealed_protocol::transcript::TranscriptFile;
 
+use crate::peer::Peer;
 use crate::sim::test_key;
 
 /// A seat's decision function.
-pub type Decide<R> = Box<dyn FnMut(&Session<R>) -> Option<Command>>;
+pub type Decide<R> = DecideFor<Session<R>>;
+
+/// A seat's decision function, for any peer.
+pub type DecideFor<P> = Box<dyn FnMut(&P) -> Option<Command>>;
 
 /// How a run advances: settle when nothing moves, or let time pass.
-#[derive(Clone, Copy)]
-enum Pace {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
     /// One decision per seat and round; the run ends when nothing moves.
     Once,
     /// Decisions until none is due; an idle round lets this many milliseconds pass.
@@ -29,10 +36,13 @@ enum Pace {
 /// A seat's decision function that is told the time (milliseconds).
 pub type DecideAt<R> = Box<dyn FnMut(&Session<R>, u64) -> Option<Command>>;
 
-/// Sessions delivering to each other at once, in a fixed order.
-pub struct Pair<R: Rules> {
-    /// The sessions, by seat.
-    pub sessions: Vec<Session<R>>,
+/// Protocol sessions in lock-step.
+pub type Pair<R> = Lockstep<Session<R>>;
+
+/// Seats delivering to each other at once, in a fixed order.
+pub struct Lockstep<P> {
+    /// The seats, in seat order.
+    pub sessions: Vec<P>,
     /// Envelopes waiting for delivery: (recipient, bytes).
     pub pending: Vec<(Seat, Vec<u8>)>,
     /// Virtual time.
@@ -41,6 +51,16 @@ pub struct Pair<R: Rules> {
     pub silent: Vec<Seat>,
     /// Seats that play on but hold back their reveals and closes.
     pub withhold: Vec<Seat>,
+    /// Seats whose incoming envelopes are held back, in `held`.
+    pub deaf: Vec<Seat>,
+    /// Envelopes held back from deaf seats: (recipient, bytes).
+    pub held: Vec<(Seat, Vec<u8>)>,
+    /// Envelopes a seat refused, with why (an honest game refuses none).
+    pub refused: Vec<String>,
+    /// Whether a round delivers until nothing more is sent (seats wired directly,
+    /// answering within the same instant) rather than one batch (each answer waits for
+    /// the next round, so a test can stop between any two deliveries).
+    pub settle: bool,
 }
 
 impl<R: Rules> Pair<R> {
@@ -57,15 +77,35 @@ impl<R: Rules> Pair<R> {
                 Session::new(terms.clone(), test_key(s.0), entropy, 0).expect("session")
             })
             .collect();
-        let mut p = Pair {
+        Lockstep::from_peers(sessions)
+    }
+}
+
+impl<P: Peer> Lockstep<P> {
+    /// The seats, in seat order, at time 0; what they have to send is collected.
+    pub fn from_peers(sessions: Vec<P>) -> Self {
+        let mut p = Lockstep {
             sessions,
             pending: vec![],
             now: 0,
             silent: vec![],
             withhold: vec![],
+            deaf: vec![],
+            held: vec![],
+            refused: vec![],
+            settle: false,
         };
         p.collect();
         p
+    }
+
+    /// Hands an envelope to seat `to`, or holds it back if the seat is deaf.
+    fn hand(&mut self, to: Seat, bytes: Vec<u8>) {
+        if self.deaf.contains(&to) {
+            self.held.push((to, bytes));
+        } else if let Err(e) = self.sessions[to.index()].handle_envelope(&bytes, self.now) {
+            self.refused.push(format!("seat {}: {e}", to.0));
+        }
     }
 
     fn collect(&mut self) {
@@ -91,19 +131,35 @@ impl<R: Rules> Pair<R> {
     /// Delivers what is pending, once, with no decisions.
     pub fn deliver(&mut self) {
         for (to, bytes) in std::mem::take(&mut self.pending) {
-            let _ = self.sessions[to.index()].handle_envelope(&bytes, self.now);
+            self.hand(to, bytes);
         }
         self.collect();
     }
 
-    /// Delivers an envelope to one seat only.
+    /// Delivers until nothing more is sent (what the seats have queued included), with
+    /// no decisions.
+    pub fn deliver_all(&mut self) {
+        self.collect();
+        while !self.pending.is_empty() {
+            self.deliver();
+        }
+    }
+
+    /// Delivers an envelope to one seat only, deaf or not.
     pub fn deliver_to(&mut self, to: Seat, env: &Signed) {
-        let _ = self.sessions[to.index()].handle_envelope(&env.bytes, self.now);
+        self.deliver_bytes(to, &env.bytes);
+    }
+
+    /// Delivers bytes to one seat only, deaf or not.
+    pub fn deliver_bytes(&mut self, to: Seat, bytes: &[u8]) {
+        if let Err(e) = self.sessions[to.index()].handle_envelope(bytes, self.now) {
+            self.refused.push(format!("seat {}: {e}", to.0));
+        }
         self.collect();
     }
 
     /// Delivers everything and lets the deciders act, until nothing moves.
-    pub fn run(&mut self, deciders: &mut [Decide<R>]) {
+    pub fn run(&mut self, deciders: &mut [DecideFor<P>]) {
         assert!(
             self.run_until(deciders, |_| false),
             "the pair did not settle"
@@ -114,7 +170,7 @@ impl<R: Rules> Pair<R> {
     /// moves; returns false if neither happened within the step budget.
     pub fn run_until(
         &mut self,
-        deciders: &mut [Decide<R>],
+        deciders: &mut [DecideFor<P>],
         stop: impl FnMut(&Self) -> bool,
     ) -> bool {
         self.rounds(
@@ -132,7 +188,7 @@ impl<R: Rules> Pair<R> {
     /// instead of ending the run. Returns whether `stop` held within the step budget.
     pub fn run_clocked(
         &mut self,
-        deciders: &mut [DecideAt<R>],
+        deciders: &mut [Box<dyn FnMut(&P, u64) -> Option<Command>>],
         idle_step: u64,
         stop: impl FnMut(&Self) -> bool,
     ) -> bool {
@@ -144,12 +200,13 @@ impl<R: Rules> Pair<R> {
         )
     }
 
-    /// The loop both runs share: each round the first `count` seats decide (a seat
-    /// asked to accept the proposal accepts), then everything sent is delivered.
-    fn rounds(
+    /// The loop both runs share: rounds (see [`Lockstep::round`]) until `stop` holds
+    /// (checked before each) or, at [`Pace::Once`], a round moves nothing. Returns
+    /// whether one of them happened within the step budget.
+    pub fn rounds(
         &mut self,
         count: usize,
-        mut decide: impl FnMut(usize, &Session<R>, u64) -> Option<Command>,
+        mut decide: impl FnMut(usize, &P, u64) -> Option<Command>,
         pace: Pace,
         mut stop: impl FnMut(&Self) -> bool,
     ) -> bool {
@@ -157,44 +214,75 @@ impl<R: Rules> Pair<R> {
             if stop(self) {
                 return true;
             }
-            self.now += 1;
-            let mut moved = false;
-            for i in 0..count.min(self.sessions.len()) {
-                let s = &mut self.sessions[i];
-                if matches!(s.phase(), Phase::Decide(_)) {
-                    s.handle_command(Command::Accept, self.now).expect("accept");
-                    moved = true;
-                    continue;
-                }
-                // A clocked seat does whatever is due now, one thing after another, as
-                // a node applies duties.
-                let times = if matches!(pace, Pace::Once) { 1 } else { 64 };
-                for _ in 0..times {
-                    let Some(cmd) = decide(i, s, self.now) else {
-                        break;
-                    };
-                    s.handle_command(cmd, self.now)
-                        .expect("an honest decision is accepted");
-                    moved = true;
-                }
-            }
-            self.collect();
-            let batch = std::mem::take(&mut self.pending);
-            moved |= !batch.is_empty();
-            for (to, bytes) in batch {
-                let _ = self.sessions[to.index()].handle_envelope(&bytes, self.now);
-            }
-            self.collect();
-            if !moved {
-                match pace {
-                    Pace::Once => return true,
-                    Pace::Clocked(step) => self.now += step,
-                }
+            if !self.round(count, &mut decide, pace) && pace == Pace::Once {
+                return true;
             }
         }
         false
     }
 
+    /// One round, a millisecond after the last: the first `count` seats decide (a seat
+    /// asked to accept the proposal accepts), then everything sent is delivered, once
+    /// (or, when [`Lockstep::settle`], until nothing more is sent).
+    /// Returns whether anything moved; at [`Pace::Clocked`] a round in which nothing
+    /// did lets its milliseconds pass.
+    pub fn round(
+        &mut self,
+        count: usize,
+        mut decide: impl FnMut(usize, &P, u64) -> Option<Command>,
+        pace: Pace,
+    ) -> bool {
+        self.now += 1;
+        let mut moved = false;
+        for i in 0..count.min(self.sessions.len()) {
+            let s = &mut self.sessions[i];
+            if s.asked_to_accept() {
+                s.handle_command(Command::Accept, self.now).expect("accept");
+                moved = true;
+                continue;
+            }
+            // A clocked seat does whatever is due now, one thing after another, as
+            // a node applies duties.
+            let times = if pace == Pace::Once { 1 } else { 64 };
+            for _ in 0..times {
+                let Some(cmd) = decide(i, s, self.now) else {
+                    break;
+                };
+                if let Err(e) = s.handle_command(cmd.clone(), self.now) {
+                    panic!("an honest decision is accepted: seat {i} {cmd:?}: {e}");
+                }
+                moved = true;
+            }
+        }
+        self.collect();
+        loop {
+            let batch = std::mem::take(&mut self.pending);
+            moved |= !batch.is_empty();
+            for (to, bytes) in batch {
+                self.hand(to, bytes);
+            }
+            self.collect();
+            if !self.settle || self.pending.is_empty() {
+                break;
+            }
+        }
+        if !moved && let Pace::Clocked(step) = pace {
+            self.now += step;
+        }
+        moved
+    }
+
+    /// Delivers a forged envelope to every seat, the forger's own included (so its
+    /// later envelopes chain on from it).
+    pub fn inject(&mut self, env: &Signed) {
+        for i in 0..self.sessions.len() {
+            let _ = self.sessions[i].handle_envelope(&env.bytes, self.now);
+        }
+        self.collect();
+    }
+}
+
+impl<R: Rules> Pair<R> {
     /// Drops every envelope `seat` has waiting for delivery and holds back all it
     /// sends from now on.
     pub fn silence(&mut self, seat: Seat) {
@@ -241,15 +329,6 @@ impl<R: Rules> Pair<R> {
     /// Signs any unsigned envelope as `seat`.
     pub fn sign(seat: Seat, unsigned: Unsigned) -> Signed {
         unsigned.sign(&test_key(seat.0))
-    }
-
-    /// Delivers a forged envelope to every seat, the forger's own session included (so
-    /// its later envelopes chain on from it).
-    pub fn inject(&mut self, env: &Signed) {
-        for i in 0..self.sessions.len() {
-            let _ = self.sessions[i].handle_envelope(&env.bytes, self.now);
-        }
-        self.collect();
     }
 
     /// The true opening of one of `seat`'s commitments.

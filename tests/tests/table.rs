@@ -7,6 +7,9 @@
 
 use std::collections::BTreeSet;
 
+use sealed_conformance::pair::{Lockstep, Pace};
+use sealed_conformance::peer::Peer;
+
 use sealed_games::cardmate::{self, Cardmate};
 use sealed_games::chex::{self, engine as chex_engine};
 use sealed_games::stallmate::acts::{self as stallmate_acts, Private};
@@ -100,27 +103,116 @@ enum Mode {
 /// Stallmate's move period in the tests.
 const PERIOD: &str = "50ms";
 
-/// Milliseconds to let pass after a step in which nothing moved: none for games that
-/// only messages move on; for Stallmate, whose referee closes each period at its fixed
-/// end, a fifth of a period, so a period ends within a few idle steps.
-fn idle(variant: &str) -> u64 {
-    if variant == STALLMATE { 10 } else { 0 }
+/// How rounds advance: for games that only messages move on, until nothing moves; for
+/// Stallmate, whose referee closes each period at its fixed end, an idle round lets a
+/// fifth of a period pass, so a period ends within a few idle rounds.
+fn pace(variant: &str) -> Pace {
+    if variant == STALLMATE {
+        Pace::Clocked(10)
+    } else {
+        Pace::Once
+    }
 }
 
-/// The tables of every seat of the terms delivering to each other at once, on a
-/// virtual clock (milliseconds).
+/// One seat's table in the lock-step harness, with the checks every delivery gets:
+/// whom each envelope goes to, that an honest envelope is never refused.
+struct Checked {
+    table: Box<dyn Table>,
+    terms: Terms,
+}
+
+impl std::ops::Deref for Checked {
+    type Target = Box<dyn Table>;
+
+    fn deref(&self) -> &Box<dyn Table> {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for Checked {
+    fn deref_mut(&mut self) -> &mut Box<dyn Table> {
+        &mut self.table
+    }
+}
+
+impl Peer for Checked {
+    fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<(), SessionError> {
+        self.table
+            .handle_envelope(bytes, now)
+            .map(|_| ())
+            .map_err(|e| panic!("an honest envelope is taken: {e}"))
+    }
+
+    fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
+        self.table.handle_command(cmd, now)
+    }
+
+    fn poll_action(&mut self) -> Option<Action> {
+        let a = self.table.poll_action();
+        if let Some(Action::Send { env, to }) = &a {
+            self.check_recipients(&env.bytes, to);
+        }
+        a
+    }
+
+    fn asked_to_accept(&self) -> bool {
+        false
+    }
+}
+
+impl Checked {
+    /// Checks whom this table sends an envelope to: in a two-seat game the other seat;
+    /// with a referee every other seat for a public envelope, and while the game is on
+    /// only the other seats of its log's audience for a private one.
+    fn check_recipients(&self, bytes: &[u8], to: &[Seat]) {
+        let me = self.table.seat();
+        let seats = self.terms.seat_count();
+        if seats == 2 {
+            assert_eq!(to, [Seat(1 - me.0)], "a public envelope");
+            return;
+        }
+        let env = Signed::parse(&self.terms, bytes).expect("a signed envelope");
+        let log = env.unsigned().log;
+        assert!(!to.is_empty() && !to.contains(&me), "{log:?} to {to:?}");
+        assert!(to.iter().all(|s| s.index() < seats), "{to:?}");
+        if log.is_public() {
+            let others: Vec<Seat> = self.terms.seats().filter(|s| *s != me).collect();
+            assert_eq!(to, others, "a public envelope goes to every other seat");
+        } else if ["terms", "commit", "coin reveal", "play"].contains(&self.table.phase()) {
+            let audience = audience(&self.terms, log);
+            assert!(
+                to.iter().all(|s| audience.contains(s)),
+                "{log:?} is for {audience:?}, sent to {to:?}"
+            );
+        }
+    }
+}
+
+/// The tables of every seat of the terms in the conformance crate's lock-step harness
+/// (`sealed_conformance::pair::Lockstep`), on its virtual clock (milliseconds); each
+/// round every seat does its duties due now (as its node would, whoever decides) and
+/// then what its bot would, and what they send is delivered.
 struct Net {
     variant: &'static str,
     terms: Terms,
-    tables: Vec<Box<dyn Table>>,
-    now: u64,
+    net: Lockstep<Checked>,
     step: u64,
-    /// See [`idle`].
-    idle: u64,
-    /// Seats whose incoming envelopes are held back.
-    deaf: Vec<bool>,
-    held: Vec<(usize, Vec<u8>)>,
+    pace: Pace,
     phases: BTreeSet<&'static str>,
+}
+
+impl std::ops::Deref for Net {
+    type Target = Lockstep<Checked>;
+
+    fn deref(&self) -> &Lockstep<Checked> {
+        &self.net
+    }
+}
+
+impl std::ops::DerefMut for Net {
+    fn deref_mut(&mut self) -> &mut Lockstep<Checked> {
+        &mut self.net
+    }
 }
 
 impl Net {
@@ -129,184 +221,99 @@ impl Net {
     }
 
     fn with_terms(variant: &'static str, terms: Terms, nonce: u8) -> Net {
-        let tables: Vec<Box<dyn Table>> = terms
+        let tables: Vec<Checked> = terms
             .seats()
             .map(|s| {
                 let i = s.index();
-                table::open(terms.clone(), key(i), entropy(i, nonce), 0).expect("open")
+                Checked {
+                    table: table::open(terms.clone(), key(i), entropy(i, nonce), 0).expect("open"),
+                    terms: terms.clone(),
+                }
             })
             .collect();
-        let seats = tables.len();
-        assert_eq!(seats, if variant == STALLMATE { 3 } else { 2 });
-        let mut net = Net {
+        assert_eq!(tables.len(), if variant == STALLMATE { 3 } else { 2 });
+        let mut net = Lockstep::from_peers(tables);
+        net.settle = true;
+        net.deliver_all();
+        Net {
             variant,
             terms,
-            tables,
-            now: 0,
+            net,
             step: 0,
-            idle: idle(variant),
-            deaf: vec![false; seats],
-            held: vec![],
+            pace: pace(variant),
             phases: BTreeSet::new(),
-        };
-        net.pump();
-        net
+        }
+    }
+
+    /// A decision of seat `i`, now.
+    fn command(&mut self, i: usize, cmd: Command) -> Result<(), SessionError> {
+        let now = self.now;
+        self.sessions[i].table.handle_command(cmd, now)
+    }
+
+    /// An envelope for seat `i`, now.
+    fn envelope(&mut self, i: usize, bytes: &[u8]) -> Result<(), SessionError> {
+        let now = self.now;
+        Peer::handle_envelope(&mut self.sessions[i], bytes, now)
     }
 
     fn all_done(&self) -> bool {
-        self.tables.iter().all(|t| t.is_done())
-    }
-
-    /// Checks whom table `i` sends an envelope to: in a two-seat game the other seat;
-    /// with a referee every other seat for a public envelope, and while the game is on
-    /// only the other seats of its log's audience for a private one.
-    fn check_recipients(&self, i: usize, bytes: &[u8], to: &[Seat]) {
-        if self.tables.len() == 2 {
-            assert_eq!(to, [Seat(1 - i as u8)], "a public envelope");
-            return;
-        }
-        let env = Signed::parse(&self.terms, bytes).expect("a signed envelope");
-        let log = env.unsigned().log;
-        assert!(
-            !to.is_empty() && !to.contains(&Seat(i as u8)),
-            "{log:?} to {to:?}"
-        );
-        assert!(to.iter().all(|s| s.index() < self.tables.len()), "{to:?}");
-        if log.is_public() {
-            let others: Vec<Seat> = self.terms.seats().filter(|s| s.index() != i).collect();
-            assert_eq!(to, others, "a public envelope goes to every other seat");
-        } else if ["terms", "commit", "coin reveal", "play"].contains(&self.tables[i].phase()) {
-            let audience = audience(&self.terms, log);
-            assert!(
-                to.iter().all(|s| audience.contains(s)),
-                "{log:?} is for {audience:?}, sent to {to:?}"
-            );
-        }
+        self.sessions.iter().all(|t| t.is_done())
     }
 
     /// Delivers every envelope sent until nothing more is sent.
     fn pump(&mut self) {
-        loop {
-            let mut out = vec![];
-            for i in 0..self.tables.len() {
-                while let Some(a) = self.tables[i].poll_action() {
-                    if let Action::Send { env, to } = a {
-                        self.check_recipients(i, &env.bytes, &to);
-                        out.extend(to.iter().map(|s| (s.index(), env.bytes.clone())));
-                    }
-                }
-            }
-            if out.is_empty() {
-                return;
-            }
-            for (to, bytes) in out {
-                if self.deaf[to] {
-                    self.held.push((to, bytes));
-                } else {
-                    self.tables[to]
-                        .handle_envelope(&bytes, self.now)
-                        .expect("an honest envelope is taken");
+        self.deliver_all();
+    }
+
+    /// One round of the harness (see [`Net`]), after the checks every round gets: every
+    /// view of every table, and in typed mode bad input refused and the others
+    /// refusing what a seat may play now. Returns whether anything moved.
+    fn step(&mut self, mode: Mode) -> bool {
+        self.step += 1;
+        let step = self.step;
+        for t in &self.net.sessions {
+            check_views(t.as_ref(), self.variant);
+            self.phases.insert(t.phase());
+            if mode == Mode::Typed {
+                refuses_bad_input(t.as_ref());
+                if let Some(cmd) = t.bot_action(pick(step, t.seat().index())) {
+                    refused_by_the_others(&self.net.sessions, t.as_ref(), &cmd);
                 }
             }
         }
-    }
-
-    /// One round, a millisecond after the last: each seat does its duties due now (as
-    /// its node would, whoever decides) and then what its bot would, everything being
-    /// delivered at once. Returns whether anything moved; when nothing did, lets
-    /// [`idle`] milliseconds pass.
-    fn step(&mut self, mode: Mode) -> bool {
-        self.now += 1;
-        self.step += 1;
-        let mut moved = false;
-        for i in 0..self.tables.len() {
-            check_views(self.tables[i].as_ref(), self.variant);
-            self.phases.insert(self.tables[i].phase());
-            if mode == Mode::Typed {
-                refuses_bad_input(self.tables[i].as_ref());
-            }
-            let mut duties = 0;
-            while let Some(cmd) = self.tables[i].duty(self.now) {
-                duties += 1;
-                assert!(
-                    duties <= 64,
-                    "endless duties:\n{}",
-                    self.tables[i].show_text()
-                );
+        let count = self.sessions.len();
+        let mut duties = vec![0; count];
+        let decide = |i: usize, t: &Checked, now: u64| -> Option<Command> {
+            if let Some(cmd) = t.duty(now) {
+                duties[i] += 1;
+                assert!(duties[i] < 64, "endless duties:\n{}", t.show_text());
                 assert!(
                     cmd != Command::Accept,
                     "accepting is a decision, not a duty"
                 );
-                self.tables[i]
-                    .handle_command(cmd, self.now)
-                    .expect("a duty is taken");
-                moved = true;
-                self.pump();
+                return Some(cmd);
             }
-            let p = pick(self.step, i);
-            let Some(cmd) = self.tables[i].bot_action(p) else {
-                continue;
-            };
-            assert!(self.tables[i].my_turn(), "the bot acts only on its turn");
-            let cmd = match mode {
+            let cmd = t.bot_action(pick(step, i))?;
+            assert!(t.my_turn(), "the bot acts only on its turn");
+            Some(match mode {
                 Mode::Bot => cmd,
-                Mode::Typed => self.typed(i, cmd),
-            };
-            if let Err(e) = self.tables[i].handle_command(cmd.clone(), self.now) {
-                panic!(
-                    "an honest decision is taken: seat {i} {cmd:?}: {e}\n{}",
-                    self.tables[i].show_text()
-                );
-            }
-            moved = true;
-            self.pump();
-        }
-        if !moved {
-            self.now += self.idle;
-        }
-        moved
-    }
-
-    /// Writes the bot's command in the game's notation, checks every way of writing it
-    /// parses back to it, and that bad input is refused first.
-    fn typed(&self, i: usize, cmd: Command) -> Command {
-        let t = self.tables[i].as_ref();
-        for other in self.tables.iter().filter(|o| o.seat() != t.seat()) {
-            if other.phase() == "play" && other.to_act() == Some(t.seat()) && cmd != Command::Accept
-            {
-                // What this seat may play now is out of turn for the others (for a
-                // referee too: he acts in public, but the move is the mover's).
-                for text in written(t, &cmd) {
-                    let err = refused(other.as_ref(), &text);
-                    assert!(err.contains("not your turn"), "{text}: {err}");
-                }
-            }
-        }
-        let texts = if cmd == Command::Accept {
-            vec!["accept".to_owned(), "  ACCEPT ".to_owned()]
-        } else {
-            written(t, &cmd)
+                Mode::Typed => typed(t.as_ref(), cmd),
+            })
         };
-        for text in &texts {
-            assert_eq!(
-                t.parse_action(text).as_ref(),
-                Ok(&cmd),
-                "{text:?} in\n{}",
-                t.show_text()
-            );
-        }
-        t.parse_action(&texts[0]).expect("parsed")
+        let pace = self.pace;
+        self.net.round(count, decide, pace)
     }
 
     /// Steps until nothing moves any more: for a game on a clock, until every table
     /// is done as well.
     fn run(&mut self, mode: Mode) {
         for _ in 0..20_000 {
-            if !self.step(mode) && (self.idle == 0 || self.all_done()) {
+            if !self.step(mode) && (self.pace == Pace::Once || self.all_done()) {
                 break;
             }
         }
-        for t in &self.tables {
+        for t in &self.sessions {
             assert!(t.is_done(), "not done:\n{}", t.show_text());
             check_views(t.as_ref(), self.variant);
         }
@@ -319,12 +326,47 @@ impl Net {
             }
             let moved = self.step(mode);
             assert!(
-                moved || (self.idle > 0 && !self.all_done()),
+                moved || (self.pace != Pace::Once && !self.all_done()),
                 "settled before the condition held"
             );
         }
         panic!("the condition never held");
     }
+}
+
+/// What seat `t` may play now is out of turn for the others (for a referee too: he
+/// acts in public, but the move is the mover's).
+fn refused_by_the_others(tables: &[Checked], t: &dyn Table, cmd: &Command) {
+    if *cmd == Command::Accept {
+        return;
+    }
+    for other in tables.iter().filter(|o| o.seat() != t.seat()) {
+        if other.phase() == "play" && other.to_act() == Some(t.seat()) {
+            for text in written(t, cmd) {
+                let err = refused(other.as_ref(), &text);
+                assert!(err.contains("not your turn"), "{text}: {err}");
+            }
+        }
+    }
+}
+
+/// Writes the bot's command in the game's notation, checks every way of writing it
+/// parses back to it, and takes the first.
+fn typed(t: &dyn Table, cmd: Command) -> Command {
+    let texts = if cmd == Command::Accept {
+        vec!["accept".to_owned(), "  ACCEPT ".to_owned()]
+    } else {
+        written(t, &cmd)
+    };
+    for text in &texts {
+        assert_eq!(
+            t.parse_action(text).as_ref(),
+            Ok(&cmd),
+            "{text:?} in\n{}",
+            t.show_text()
+        );
+    }
+    t.parse_action(&texts[0]).expect("parsed")
 }
 
 /// Who sees a Stallmate log while the game is on.
@@ -774,24 +816,24 @@ fn check_finished(net: &Net) -> Vec<u8> {
 /// [`check_finished`] for a game that may have ended off the board (a resignation,
 /// an agreed draw), whose score has no result.
 fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
-    let a = net.tables[0].as_ref();
+    let a = net.sessions[0].as_ref();
     assert!(net.all_done());
     let file = a.transcript();
-    for t in &net.tables[1..] {
+    for t in &net.sessions[1..] {
         assert_eq!(file, t.transcript(), "transcripts differ");
     }
     let checked = check_transcript(&file).expect("readable");
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
     assert_eq!(checked.verdict, a.verdict());
     assert_eq!(a.verdict().status, Status::Verified);
-    for t in &net.tables {
+    for t in &net.sessions {
         assert_eq!(t.waiting_for(), "nothing: the game is complete");
         assert!(t.bot_action(0).is_none());
         assert!(t.duty(u64::MAX).is_none());
         assert!(refused(t.as_ref(), "resign").contains("over"));
     }
     let score = a.score().expect("a score");
-    for t in &net.tables[1..] {
+    for t in &net.sessions[1..] {
         assert_eq!(Some(&score), t.score().as_ref());
         assert_eq!(a.pgn(), t.pgn());
     }
@@ -845,7 +887,7 @@ fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
             assert_eq!(replayed.result.is_some(), played_out, "{score}");
             // Only the referee's board is the whole game.
             let position = sealed_games::chess::Position::from_fen(&replayed.position).unwrap();
-            let whole = net.tables[2].show_json()["board"]
+            let whole = net.sessions[2].show_json()["board"]
                 .as_str()
                 .unwrap()
                 .to_owned();
@@ -881,8 +923,8 @@ fn variants_are_the_five_games() {
 fn bots_play_every_variant_to_a_verified_end() {
     for (n, &variant) in table::variants().iter().enumerate() {
         let mut net = Net::new(variant, 40 + n as u8);
-        assert_eq!(net.tables[0].phase(), "commit");
-        assert_eq!(net.tables[1].phase(), "terms");
+        assert_eq!(net.sessions[0].phase(), "commit");
+        assert_eq!(net.sessions[1].phase(), "terms");
         net.run(Mode::Bot);
         check_finished(&net);
         for phase in ["terms", "commit", "play", "done"] {
@@ -908,7 +950,7 @@ fn bots_finish_the_demo_games_of_every_variant_for_many_seeds() {
             let mut net = Net::with_terms(variant, terms, nonce);
             if variant == STALLMATE {
                 // Periods of a second: ten idle steps of virtual time each.
-                net.idle = 100;
+                net.pace = Pace::Clocked(100);
             }
             net.run(Mode::Bot);
             check_finished(&net);
@@ -938,9 +980,9 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         let mut net = Net::new(variant, nonce);
         // Seat 1 restarts before it has accepted: its entropy is already a secret.
         restart(&mut net, 1);
-        assert_eq!(net.tables[1].phase(), "terms");
+        assert_eq!(net.sessions[1].phase(), "terms");
         net.run_until(Mode::Bot, |n| {
-            n.tables[0].ply() >= 5 || n.tables[0].is_done()
+            n.sessions[0].ply() >= 5 || n.sessions[0].is_done()
         });
         restart(&mut net, 0);
         restart(&mut net, 1);
@@ -949,7 +991,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
             restart(&mut net, 2);
         }
         net.run_until(Mode::Bot, |n| {
-            n.tables[1].ply() >= 9 || n.tables[1].is_done()
+            n.sessions[1].ply() >= 9 || n.sessions[1].is_done()
         });
         restart(&mut net, 1);
         if variant == STALLMATE {
@@ -960,15 +1002,15 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
 
         // A finished game restores as finished.
         restart(&mut net, 0);
-        assert!(net.tables[0].is_done());
-        assert_eq!(net.tables[0].transcript(), expected);
+        assert!(net.sessions[0].is_done());
+        assert_eq!(net.sessions[0].transcript(), expected);
     }
 }
 
 /// Replaces a table by one restored from its secrets and its envelopes, fed in reverse
 /// order; the restored one must hold and show exactly what the old one did.
 fn restart(net: &mut Net, seat: usize) {
-    let old = &net.tables[seat];
+    let old = &net.sessions[seat];
     let secrets = old.secrets().expect("secrets from the start");
     let mut envelopes = old.envelopes();
     envelopes.reverse();
@@ -979,7 +1021,7 @@ fn restart(net: &mut Net, seat: usize) {
     assert_eq!(restored.phase(), old.phase());
     assert_eq!(restored.show_json(), old.show_json());
     assert_eq!(restored.score(), old.score());
-    net.tables[seat] = restored;
+    net.sessions[seat].table = restored;
     net.pump();
 }
 
@@ -988,21 +1030,21 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
     for (n, &variant) in table::variants().iter().enumerate() {
         let mut net = Net::new(variant, 80 + n as u8);
         // Nothing counted: every chain from its start.
-        let all = net.tables[0].envelopes();
-        assert_eq!(net.tables[0].envelopes_after(&[], Seat(1)), all);
+        let all = net.sessions[0].envelopes();
+        assert_eq!(net.sessions[0].envelopes_after(&[], Seat(1)), all);
         net.run_until(Mode::Bot, |n| {
-            n.tables[0].ply() >= 5 && n.tables[0].my_turn()
+            n.sessions[0].ply() >= 5 && n.sessions[0].my_turn()
         });
         assert!(in_sync(&net));
 
         // Seat 1 hears nothing while seat 0 goes on as far as it can alone: in
         // Stallmate until the referee has closed seat 0's period, at its end.
-        net.deaf[1] = true;
+        net.deaf = vec![Seat(1)];
         while net.step(Mode::Bot) {}
         if variant == STALLMATE {
             net.run_until(Mode::Bot, |n| !n.held.is_empty());
         }
-        let (a, b) = (net.tables[0].as_ref(), net.tables[1].as_ref());
+        let (a, b) = (net.sessions[0].as_ref(), net.sessions[1].as_ref());
         let theirs: BTreeSet<Vec<u8>> = b.envelopes().into_iter().collect();
         let mut lacking: Vec<Vec<u8>> = a
             .envelopes()
@@ -1040,10 +1082,10 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
         assert_eq!(more.len(), got.len() + 2);
 
         // Delivering exactly that catches seat 1 up; the game goes on to its end.
-        net.deaf[1] = false;
+        net.deaf.clear();
         net.held.clear();
         for e in got {
-            net.tables[1].handle_envelope(&e, net.now).expect("taken");
+            net.envelope(1, &e).expect("taken");
         }
         net.pump();
         assert!(in_sync(&net));
@@ -1058,7 +1100,7 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
 fn in_sync(net: &Net) -> bool {
     let public = |t: &dyn Table| -> Vec<(ChainId, u64)> {
         let counts = t.chain_counts();
-        if net.tables.len() == 2 {
+        if net.sessions.len() == 2 {
             return counts;
         }
         counts
@@ -1066,10 +1108,10 @@ fn in_sync(net: &Net) -> bool {
             .filter(|(c, _)| c.log.is_public())
             .collect()
     };
-    let a = net.tables[0].as_ref();
-    net.tables.iter().all(|b| {
+    let a = net.sessions[0].as_ref();
+    net.sessions.iter().all(|b| {
         public(a) == public(b.as_ref())
-            && net.tables.iter().all(|c| {
+            && net.sessions.iter().all(|c| {
                 b.seat() == c.seat() || b.envelopes_after(&c.chain_counts(), c.seat()).is_empty()
             })
     })
@@ -1080,13 +1122,13 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
     for (n, &variant) in table::variants().iter().enumerate() {
         // Resignation.
         let mut net = Net::new(variant, 100 + n as u8);
-        net.run_until(Mode::Bot, |n| n.tables[0].ply() >= 3);
-        let cmd = net.tables[1].parse_action("Resign").unwrap();
-        net.tables[1].handle_command(cmd, net.now).unwrap();
+        net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 3);
+        let cmd = net.sessions[1].parse_action("Resign").unwrap();
+        net.command(1, cmd).unwrap();
         net.pump();
         net.run(Mode::Bot);
         check_ended(&net, false);
-        let outcome = net.tables[0].verdict().outcome.unwrap();
+        let outcome = net.sessions[0].verdict().outcome.unwrap();
         if variant == STALLMATE {
             // Stallmate scores a resignation as a forfeit: −10 to the resigner.
             assert_eq!(
@@ -1099,11 +1141,11 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
 
         // A draw offered and accepted.
         let mut net = Net::new(variant, 110 + n as u8);
-        net.run_until(Mode::Bot, |n| n.tables[0].ply() >= 2);
-        let cmd = net.tables[0].parse_action("offer draw").unwrap();
-        net.tables[0].handle_command(cmd, net.now).unwrap();
+        net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 2);
+        let cmd = net.sessions[0].parse_action("offer draw").unwrap();
+        net.command(0, cmd).unwrap();
         net.pump();
-        let b = net.tables[1].as_ref();
+        let b = net.sessions[1].as_ref();
         assert_eq!(b.show_json()["draw_offered"], true);
         assert!(b.show_text().contains("accept draw"));
         assert!(
@@ -1112,16 +1154,16 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             b.waiting_for()
         );
         assert!(
-            refused(net.tables[0].as_ref(), "accept draw").contains("no draw offer"),
+            refused(net.sessions[0].as_ref(), "accept draw").contains("no draw offer"),
             "the offer stands for the other side only"
         );
         let cmd = b.parse_action("draw  accept").unwrap();
         assert_eq!(cmd, Command::AcceptDraw);
-        net.tables[1].handle_command(cmd, net.now).unwrap();
+        net.command(1, cmd).unwrap();
         net.pump();
         net.run(Mode::Bot);
         check_ended(&net, false);
-        let outcome = net.tables[0].verdict().outcome.unwrap();
+        let outcome = net.sessions[0].verdict().outcome.unwrap();
         if variant == STALLMATE {
             assert_eq!(
                 outcome.results,
@@ -1133,14 +1175,14 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
 
         // A declined proposal.
         let mut net = Net::new(variant, 120 + n as u8);
-        assert!(net.tables[1].my_turn());
-        assert!(net.tables[1].waiting_for().contains("accept or decline"));
-        let cmd = net.tables[1].parse_action("DECLINE").unwrap();
+        assert!(net.sessions[1].my_turn());
+        assert!(net.sessions[1].waiting_for().contains("accept or decline"));
+        let cmd = net.sessions[1].parse_action("DECLINE").unwrap();
         assert_eq!(cmd, Command::Decline);
-        net.tables[1].handle_command(cmd, net.now).unwrap();
+        net.command(1, cmd).unwrap();
         net.pump();
         net.run(Mode::Bot);
-        for t in &net.tables {
+        for t in &net.sessions {
             assert!(t.is_done());
             assert!(t.verdict().declined);
             assert_eq!(t.waiting_for(), "nothing: the proposal was declined");
@@ -1148,7 +1190,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             assert_eq!(t.score(), None);
             check_views(t.as_ref(), variant);
         }
-        let file = net.tables[0].transcript();
+        let file = net.sessions[0].transcript();
         assert_eq!(check_transcript(&file).unwrap().exit_code(), 0);
     }
 }
@@ -1157,9 +1199,9 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
 fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     let mut net = Net::new("chex", 130);
     net.run_until(Mode::Bot, |n| {
-        n.tables[0].my_turn() && n.tables[0].show_json()["hand"]["drawn"].is_null()
+        n.sessions[0].my_turn() && n.sessions[0].show_json()["hand"]["drawn"].is_null()
     });
-    let t = net.tables[0].as_ref();
+    let t = net.sessions[0].as_ref();
     assert_eq!(
         t.parse_action("draw"),
         Ok(Command::act(chex::Act::Draw.bytes()))
@@ -1169,10 +1211,10 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
 
     // After the declaration, the placement waits for seat 1's value: not yet a turn.
     let cmd = t.parse_action("draw").unwrap();
-    net.deaf[1] = true;
-    net.tables[0].handle_command(cmd, net.now).unwrap();
+    net.deaf = vec![Seat(1)];
+    net.command(0, cmd).unwrap();
     net.pump();
-    let t = net.tables[0].as_ref();
+    let t = net.sessions[0].as_ref();
     assert_eq!(t.to_act(), Some(Seat(0)));
     assert!(!t.my_turn());
     assert!(t.bot_action(0).is_none());
@@ -1184,12 +1226,12 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     );
 
     // Once it arrives, the drawn piece is shown and must be placed.
-    net.deaf[1] = false;
+    net.deaf.clear();
     for (to, e) in std::mem::take(&mut net.held) {
-        net.tables[to].handle_envelope(&e, net.now).unwrap();
+        net.envelope(to.index(), &e).unwrap();
     }
     net.pump();
-    let t = net.tables[0].as_ref();
+    let t = net.sessions[0].as_ref();
     assert!(t.my_turn());
     let drawn = t.show_json()["hand"]["drawn"].as_str().unwrap().to_owned();
     assert!(t.show_text().contains(&format!("you drew a {drawn}")));
@@ -1216,9 +1258,11 @@ fn duel_waits_for_the_deal_before_it_is_a_turn() {
     )
     .unwrap();
     let mut net = Net::with_terms("duel", Terms::from_signed(signed).unwrap(), 5);
-    net.run_until(Mode::Bot, |n| n.tables.iter().all(|t| t.phase() == "play"));
+    net.run_until(Mode::Bot, |n| {
+        n.sessions.iter().all(|t| t.phase() == "play")
+    });
     // Envelopes now travel one at a time, so every state in between is seen.
-    net.deaf = vec![true; 2];
+    net.deaf = vec![Seat(0), Seat(1)];
     let mut windows = 0;
     while !net.held.is_empty() || net.step(Mode::Bot) {
         while net.step(Mode::Bot) {}
@@ -1226,9 +1270,9 @@ fn duel_waits_for_the_deal_before_it_is_a_turn() {
             break;
         }
         let (to, e) = net.held.remove(0);
-        net.tables[to].handle_envelope(&e, net.now).unwrap();
+        net.envelope(to.index(), &e).unwrap();
         net.pump();
-        for t in &net.tables {
+        for t in &net.sessions {
             if t.phase() == "play" && t.to_act() == Some(t.seat()) && !t.my_turn() {
                 windows += 1;
                 assert_eq!(t.show_json()["hand"]["cards"], serde_json::json!([]));
@@ -1240,7 +1284,7 @@ fn duel_waits_for_the_deal_before_it_is_a_turn() {
         }
     }
     assert!(windows > 0, "the leader never waited for its card");
-    net.deaf = vec![false; 2];
+    net.deaf.clear();
     net.run(Mode::Bot);
     check_finished(&net);
 }
@@ -1408,8 +1452,8 @@ fn open_refuses_unknown_variants_and_strangers() {
     assert!(referee.my_turn(), "he too accepts or declines");
     // Envelopes of another game are refused on restore.
     let other = Net::new("duel", 4);
-    let secrets = other.tables[0].secrets().unwrap();
-    let envelopes = other.tables[0].envelopes();
+    let secrets = other.sessions[0].secrets().unwrap();
+    let envelopes = other.sessions[0].envelopes();
     assert!(matches!(
         table::restore(duel, key(0), secrets, &envelopes, 0),
         Err(TableError::Session(SessionError::Insert(_)))
@@ -1419,8 +1463,8 @@ fn open_refuses_unknown_variants_and_strangers() {
 #[test]
 fn chain_counts_name_each_chain_once() {
     let mut net = Net::new("duel", 140);
-    net.run_until(Mode::Bot, |n| n.tables[0].ply() >= 4);
-    let counts = net.tables[0].chain_counts();
+    net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
+    let counts = net.sessions[0].chain_counts();
     let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
     assert_eq!(chains.len(), counts.len());
     assert_eq!(
@@ -1428,13 +1472,13 @@ fn chain_counts_name_each_chain_once() {
         [ChainId::public(Seat(0)), ChainId::public(Seat(1))].into()
     );
     let total: u64 = counts.iter().map(|(_, n)| n).sum();
-    assert_eq!(total as usize, net.tables[0].envelopes().len());
+    assert_eq!(total as usize, net.sessions[0].envelopes().len());
 
     // With a referee: every seat's public chain, and the private chains of the logs
     // the table's seat is in the audience of (only its own, for a player).
     let mut net = Net::new(STALLMATE, 141);
-    net.run_until(Mode::Bot, |n| n.tables[0].ply() >= 4);
-    for t in &net.tables {
+    net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
+    for t in &net.sessions {
         let counts = t.chain_counts();
         let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
         assert_eq!(chains.len(), counts.len());
@@ -1525,7 +1569,7 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .map(|(n, &variant)| {
             let mut net = Net::new(variant, 150 + n as u8);
             net.run_until(Mode::Bot, |n| {
-                n.tables[0].ply() >= 6 || n.tables[0].is_done()
+                n.sessions[0].ply() >= 6 || n.sessions[0].is_done()
             });
             net
         })
@@ -1538,7 +1582,7 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
     runner
         .run(&text, |text| {
             for net in &nets {
-                for t in &net.tables {
+                for t in &net.sessions {
                     let (ply, counts) = (t.ply(), t.chain_counts());
                     let _ = t.parse_action(&text);
                     prop_assert_eq!(t.ply(), ply);
@@ -1557,13 +1601,10 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
 #[test]
 fn a_referee_may_accept_after_the_players_joined() {
     let mut net = Net::new(STALLMATE, 9);
-    net.tables[1]
-        .handle_command(Command::Accept, net.now)
-        .expect("Black accepts");
+    net.command(1, Command::Accept).expect("Black accepts");
     net.pump();
-    assert!(net.tables[..2].iter().all(|t| t.phase() != "commit"));
-    net.tables[2]
-        .handle_command(Command::Accept, net.now)
+    assert!(net.sessions[..2].iter().all(|t| t.phase() != "commit"));
+    net.command(2, Command::Accept)
         .expect("the referee accepts later");
     net.pump();
     net.run(Mode::Bot);
