@@ -34,7 +34,10 @@ pub enum Pace {
 }
 
 /// A seat's decision function that is told the time (milliseconds).
-pub type DecideAt<R> = Box<dyn FnMut(&Session<R>, u64) -> Option<Command>>;
+pub type DecideAt<R> = DecideAtFor<Session<R>>;
+
+/// A seat's decision function that is told the time, for any peer.
+pub type DecideAtFor<P> = Box<dyn FnMut(&P, u64) -> Option<Command>>;
 
 /// Protocol sessions in lock-step.
 pub type Pair<R> = Lockstep<Session<R>>;
@@ -188,7 +191,7 @@ impl<P: Peer> Lockstep<P> {
     /// instead of ending the run. Returns whether `stop` held within the step budget.
     pub fn run_clocked(
         &mut self,
-        deciders: &mut [Box<dyn FnMut(&P, u64) -> Option<Command>>],
+        deciders: &mut [DecideAtFor<P>],
         idle_step: u64,
         stop: impl FnMut(&Self) -> bool,
     ) -> bool {
