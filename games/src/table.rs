@@ -2,4 +2,4 @@
 //! The interface is `crate::seat`; the games are picked by name in `crate::registry`.
 
 pub use crate::registry::{Invitees, TableError, demo_options, open, propose, restore, variants};
-pub use crate::seat::{Table, Timeline};
+pub use crate::seat::{Ask, Choice, Table, Timeline};

@@ -14,7 +14,7 @@ use sealed_games::cardmate::{self, Cardmate};
 use sealed_games::chex::{self, engine as chex_engine};
 use sealed_games::stallmate::acts::{self as stallmate_acts, Private};
 use sealed_games::stallmate::peer::Stallmate;
-use sealed_games::table::{self, Table, TableError};
+use sealed_games::table::{self, Ask, Table, TableError};
 use sealed_games::variant::{Variant, check_transcript};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, LogId, Name, Seat};
@@ -275,10 +275,12 @@ impl Net {
         for t in &self.net.sessions {
             check_views(t.as_ref(), self.variant);
             self.phases.insert(t.phase());
+            let bot = t.bot_action(pick(step, t.seat().index()));
+            check_choices(t.as_ref(), bot.as_ref());
             if mode == Mode::Typed {
                 refuses_bad_input(t.as_ref());
-                if let Some(cmd) = t.bot_action(pick(step, t.seat().index())) {
-                    refused_by_the_others(&self.net.sessions, t.as_ref(), &cmd);
+                if let Some(cmd) = &bot {
+                    refused_by_the_others(&self.net.sessions, t.as_ref(), cmd);
                 }
             }
         }
@@ -331,6 +333,89 @@ impl Net {
             );
         }
         panic!("the condition never held");
+    }
+}
+
+/// Every choice a board would offer is an act the table takes: its text parses (a
+/// choice that asks one more thing has its blank), the generic words are among them,
+/// and what the bot would do is one of them (unless it needs an answer the list leaves
+/// to the player: a Tempête trap square, discards, a start card's play).
+fn check_choices(t: &dyn Table, bot: Option<&Command>) {
+    let choices = t.choices();
+    assert_eq!(
+        serde_json::to_value(&choices).unwrap(),
+        t.show_json()["choices"]
+    );
+    let mut parsed = vec![];
+    // A plain move, to follow a start card.
+    let play = choices
+        .iter()
+        .find(|c| c.ask.is_none() && c.from.is_some() && !c.words.contains("card"))
+        .map(|c| c.text.clone());
+    for c in &choices {
+        if let Some(ask) = &c.ask {
+            assert!(c.text.contains("{}"), "{c:?}");
+            let answer = match ask {
+                Ask::Square { .. } => Some("e4".to_owned()),
+                Ask::Play => play.clone(),
+                Ask::Cards { count, .. } => {
+                    // Other cards of the hand than the one played (`card N …`).
+                    let played = c.text.split_whitespace().nth(1).unwrap_or_default();
+                    let hand = t.show_json()["hand"]["cards"].clone();
+                    let others: Vec<String> = hand
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c["card"].to_string())
+                        .filter(|n| n != played)
+                        .take(usize::from(*count))
+                        .collect();
+                    Some(others.join(" "))
+                }
+            };
+            if let Some(a) = answer {
+                let text = c.text.replace("{}", &a);
+                if let Err(e) = t.parse_action(&text) {
+                    panic!("{text:?} ({c:?}) is refused: {e}\n{}", t.show_text());
+                }
+            }
+            continue;
+        }
+        match t.parse_action(&c.text) {
+            Ok(cmd) => parsed.push(cmd),
+            Err(e) => panic!("{c:?} is refused: {e}\n{}", t.show_text()),
+        }
+    }
+    let actions = t.show_json()["actions"].clone();
+    for word in ["resign", "offer draw", "accept draw", "accept", "decline"] {
+        if actions.as_array().unwrap().iter().any(|a| a == word) {
+            assert!(choices.iter().any(|c| c.text == word), "{word}");
+        }
+    }
+    let Some(cmd) = bot else { return };
+    let asks = match cmd {
+        Command::Act {
+            act,
+            open_slots,
+            commit_values,
+            ..
+        } if t.variant() == "tempete" => {
+            use sealed_games::tempete::act::{Act, CardRef};
+            let act: Act = wire::decode(act, 256).expect("the bot's act");
+            // The typed notation names a card by its number: a card taken from the
+            // opponent that one also holds is written as the one held.
+            let taken = matches!(&act, Act::Turn { card: Some(u), .. } if matches!(u.card, CardRef::Taken(_)));
+            let asked = matches!(&act, Act::Turn { discard, start, .. } if !discard.is_empty() || start.is_some());
+            taken || asked || !commit_values.is_empty() || open_slots.len() > 1
+        }
+        _ => false,
+    };
+    if !asks {
+        assert!(
+            parsed.contains(cmd),
+            "the bot's {cmd:?} is not among the choices {choices:?}\n{}",
+            t.show_text()
+        );
     }
 }
 
@@ -1609,4 +1694,42 @@ fn a_referee_may_accept_after_the_players_joined() {
     net.pump();
     net.run(Mode::Bot);
     check_finished(&net);
+}
+
+/// A Tempête start card is offered as a choice that asks for the play after it, and
+/// that choice, completed, is taken (`check_choices` completes it every round); so are
+/// interceptions and answers. A small deck with cards 34 (take), 42 (cancel) and 66
+/// (replace a move) makes them come up.
+#[test]
+fn tempete_choices_offer_start_cards_and_their_plays() {
+    let options: Vec<(String, String)> =
+        [("cards", "12-20,34,42,66"), ("hand", "5"), ("ply-limit", "60")]
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+    let mut seen = BTreeSet::new();
+    for nonce in 0..4 {
+        let mut net = Net::with_terms("tempete", terms_with("tempete", &options, nonce), nonce);
+        for _ in 0..2_000 {
+            for t in &net.sessions {
+                for c in t.choices() {
+                    match c.ask {
+                        Some(Ask::Play) => seen.insert("start card"),
+                        Some(Ask::Square { .. }) => seen.insert("trap"),
+                        Some(Ask::Cards { .. }) => seen.insert("redraw"),
+                        None if c.words.starts_with("intercept") => seen.insert("intercept"),
+                        None if c.words.starts_with("answer") => seen.insert("answer"),
+                        None => seen.insert("play"),
+                    };
+                }
+            }
+            if !net.step(Mode::Bot) {
+                break;
+            }
+        }
+        check_finished(&net);
+    }
+    for kind in ["start card", "intercept", "answer", "play"] {
+        assert!(seen.contains(kind), "no {kind} choice in {seen:?}");
+    }
 }

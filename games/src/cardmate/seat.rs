@@ -7,7 +7,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Cardmate;
 
-use crate::seat::{Automation, Face, Game, nth};
+use crate::seat::{Automation, Choice, Face, Game, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
 fn cardmate_written(
@@ -61,6 +61,17 @@ impl Face for Cardmate {
             )],
             None => vec![],
         }
+    }
+
+    fn choices(s: &Session<Self>, pos: &Self::State) -> Vec<Choice> {
+        let opts = &s.engine().rules().options;
+        pos.legal_moves(opts)
+            .iter()
+            .map(|m| {
+                let text = cardmate_written(pos, m, opts);
+                Choice::shift(m.from, m.to, text.clone(), text)
+            })
+            .collect()
     }
 
     fn board(_s: &Session<Self>, pos: &Self::State) -> String {

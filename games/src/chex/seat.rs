@@ -8,7 +8,7 @@ use sealed_protocol::session::{Command, Session};
 use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use super::Chex;
 
-use crate::seat::{Automation, Face, Game, nth};
+use crate::seat::{Automation, Choice, Face, Game, nth};
 
 /// The piece this seat drew and must place, once the opponent's value is in.
 fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
@@ -140,6 +140,32 @@ impl Face for Chex {
                 chex_engine::write_move(pos, m),
                 moves.len()
             ));
+        }
+        v
+    }
+
+    fn choices(s: &Session<Self>, pos: &Self::State) -> Vec<Choice> {
+        let frame = chex_engine::Frame::of(&pos.board);
+        if let Some(kind) = chex_drawn(s, pos) {
+            return pos
+                .placement_squares()
+                .into_iter()
+                .filter_map(|sq| frame.name(sq))
+                .map(|name| {
+                    let words = format!("place the drawn {} on {name}", kind.name());
+                    Choice::onto(&name, words, format!("place {name}"))
+                })
+                .collect();
+        }
+        let mut v = vec![];
+        if pos.can_draw() {
+            v.push(Choice::button("draw a piece from your stack", "draw"));
+        }
+        for m in pos.legal_moves() {
+            if let (Some(from), Some(to)) = (frame.name(m.from), frame.name(m.to)) {
+                let text = chex_engine::write_move(pos, &m);
+                v.push(Choice::shift(from, to, text.clone(), text));
+            }
         }
         v
     }

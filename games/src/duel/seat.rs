@@ -9,7 +9,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Duel;
 
-use crate::seat::{Automation, Face, Game};
+use crate::seat::{Automation, Choice, Face, Game};
 
 fn duel_play(slot: u32) -> Command {
     Command::Act {
@@ -77,6 +77,13 @@ impl Face for Duel {
 
     fn hints(s: &Session<Self>, _state: &Self::State) -> Vec<String> {
         vec![format!("play <card>: {}", duel_cards(&duel_hand(s)))]
+    }
+
+    fn choices(s: &Session<Self>, _state: &Self::State) -> Vec<Choice> {
+        duel_hand(s)
+            .iter()
+            .map(|(_, c)| Choice::button(format!("card {c}"), format!("play {c}")))
+            .collect()
     }
 
     fn board(s: &Session<Self>, state: &Self::State) -> String {

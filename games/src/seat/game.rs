@@ -8,6 +8,8 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
 
+use super::choice::Choice;
+
 /// What only a game knows about turns: its name, whether the seat to act can act, and
 /// whose act is awaited. A game is also a [`Face`] (how it is shown and written) and an
 /// [`Automation`] (what a bot or a duty does for a seat). Every function is called with
@@ -50,6 +52,10 @@ pub(crate) trait Face: Rules {
 
     /// Hints of the game acts open to the seat to act once ready.
     fn hints(s: &Session<Self>, state: &Self::State) -> Vec<String>;
+
+    /// Every game act open to the seat to act once ready, for a board that is clicked
+    /// (see [`Choice`]): each one's text is read back by [`Face::parse`] as that act.
+    fn choices(s: &Session<Self>, state: &Self::State) -> Vec<Choice>;
 
     /// The board as text.
     fn board(s: &Session<Self>, state: &Self::State) -> String;

@@ -28,11 +28,13 @@
 //! | `my_turn` | [`Table::my_turn`] |
 //! | `waiting_for` | [`Table::waiting_for`] |
 //! | `actions` | what this seat may type now, one hint per entry |
+//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`): the game's acts, then the generic words as buttons |
 //! | `draw_offered` | whether the opponent's draw offer stands for this seat |
 //! | `board` | the board as text (a line saying so before the game starts) |
 //! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null` |
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
+mod choice;
 mod descriptor;
 mod game;
 mod seated;
@@ -45,6 +47,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command, Secrets, SessionError};
 use sealed_protocol::verdict::Verdict;
 
+pub use choice::{Ask, Choice};
 pub use descriptor::Descriptor;
 pub(crate) use game::{Automation, Face, Game};
 pub(crate) use seated::nth;
@@ -111,6 +114,10 @@ pub trait Table: Send {
     fn show_text(&self) -> String;
     /// The game as JSON; the module documentation lists the keys.
     fn show_json(&self) -> Value;
+    /// Every act this seat may make now, for a board that is clicked: the game's own
+    /// (see [`Choice`]), then the generic words (accept, decline, resign, offer draw,
+    /// accept draw) as buttons. Each text is read back by [`Table::parse_action`].
+    fn choices(&self) -> Vec<Choice>;
     /// The board as a standalone SVG document (Cardmate and Chex, once started).
     fn svg(&self) -> Option<String>;
     /// The transcript file of everything this seat holds.

@@ -15,7 +15,7 @@ use sealed_protocol::session::{Action, Command, Phase, Secrets, Session, Session
 use sealed_protocol::transcript::TranscriptFile;
 use sealed_protocol::verdict::{ClaimAbout, Status, Verdict};
 
-use super::{Game, Table, Timeline};
+use super::{Choice, Game, Table, Timeline};
 
 /// A session of one game with everything generic about a table.
 pub(super) struct Seated<R: Game> {
@@ -67,30 +67,35 @@ impl<R: Game> Seated<R> {
             .collect()
     }
 
-    fn actions(&self) -> Vec<String> {
-        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect();
-        // A referee or witness neither resigns nor draws: it only accepts or declines.
+    /// The generic words open now (see [`Seated::actions`]), for buttons.
+    fn generic_words(&self) -> Vec<&'static str> {
         let player = self.terms().is_player(self.seat());
         match self.session.phase() {
-            Phase::Decide(_) => words(&["accept", "decline"]),
+            Phase::Decide(_) => vec!["accept", "decline"],
             _ if !player => vec![],
-            Phase::Commit(_) | Phase::Coin(_) => words(&["resign"]),
-            Phase::Play(_) => {
-                let mut v = vec![];
-                if self.my_turn()
-                    && let Some(state) = self.state()
-                {
-                    v.extend(R::hints(&self.session, state));
-                }
-                v.push("resign".into());
-                v.push("offer draw".into());
-                if self.draw_offered() {
-                    v.push("accept draw".into());
-                }
-                v
-            }
+            Phase::Commit(_) | Phase::Coin(_) => vec!["resign"],
+            Phase::Play(_) if self.draw_offered() => vec!["resign", "offer draw", "accept draw"],
+            Phase::Play(_) => vec!["resign", "offer draw"],
             _ => vec![],
         }
+    }
+
+    /// Whether the game's own acts are open to this seat now: a player's, on its turn
+    /// in play (a referee acts by duties alone).
+    fn own_acts(&self) -> Option<&R::State> {
+        let open = matches!(self.session.phase(), Phase::Play(_))
+            && self.terms().is_player(self.seat())
+            && self.my_turn();
+        self.state().filter(|_| open)
+    }
+
+    fn actions(&self) -> Vec<String> {
+        let mut v = vec![];
+        if let Some(state) = self.own_acts() {
+            v.extend(R::hints(&self.session, state));
+        }
+        v.extend(self.generic_words().into_iter().map(String::from));
+        v
     }
 
     /// Refuses a generic word outside the phases it belongs to, with the reason, so
@@ -348,6 +353,7 @@ impl<R: Game> Table for Seated<R> {
             "my_turn": self.my_turn(),
             "waiting_for": self.waiting_for(),
             "actions": self.actions(),
+            "choices": self.choices(),
             "draw_offered": self.draw_offered(),
             "board": match self.state() {
                 Some(state) => R::board(&self.session, state),
@@ -360,6 +366,19 @@ impl<R: Game> Table for Seated<R> {
 
     fn svg(&self) -> Option<String> {
         R::svg(self.state()?)
+    }
+
+    fn choices(&self) -> Vec<Choice> {
+        let mut v = vec![];
+        if let Some(state) = self.own_acts() {
+            v = R::choices(&self.session, state);
+        }
+        v.extend(
+            self.generic_words()
+                .into_iter()
+                .map(|w| Choice::button(w, w)),
+        );
+        v
     }
 
     fn transcript(&self) -> Vec<u8> {

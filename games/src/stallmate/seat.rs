@@ -15,7 +15,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::{Color, Position, Square};
-use crate::seat::{Automation, Face, Game};
+use crate::seat::{Automation, Choice, Face, Game};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
@@ -356,6 +356,25 @@ impl Face for Stallmate {
             "<from>-<to>, e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)".into(),
             "any? (is there a pawn capture?)".into(),
         ]
+    }
+
+    fn choices(s: &Session<Self>, state: &State) -> Vec<Choice> {
+        if !can_attempt(s, state) {
+            return vec![];
+        }
+        let Some(view) = mover_view(s.engine(), s.seat()) else {
+            return vec![];
+        };
+        let mut v: Vec<Choice> = view
+            .candidates()
+            .into_iter()
+            .filter_map(|a| {
+                let (from, to, _) = a.squares()?;
+                Some(Choice::shift(from, to, a.to_string(), a.to_string()))
+            })
+            .collect();
+        v.push(Choice::button("Any? (is there a pawn capture?)", "any?"));
+        v
     }
 
     fn board(s: &Session<Self>, state: &State) -> String {

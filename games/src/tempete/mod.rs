@@ -38,6 +38,7 @@ pub mod act;
 pub mod board;
 pub mod bot;
 pub mod card;
+mod choices;
 pub mod command;
 pub mod deck;
 pub mod effects;

@@ -9,7 +9,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{Command, Session};
 
-use crate::seat::{Automation, Face, Game};
+use crate::seat::{Automation, Choice, Face, Game};
 
 use super::act::{Act, CardRef};
 use super::bot;
@@ -282,6 +282,10 @@ impl Face for Tempete {
             }
         }
         v
+    }
+
+    fn choices(s: &Session<Self>, state: &State) -> Vec<Choice> {
+        super::choices::choices(s, state)
     }
 
     fn board(s: &Session<Self>, state: &State) -> String {
