@@ -1,0 +1,316 @@
+//! What the table tests check of every table: its views, its choices, and a finished
+//! game (the same transcript everywhere, verified, the score replaying to the board).
+
+use sealed_games::cardmate::{self};
+use sealed_games::chex::engine as chex_engine;
+use sealed_games::stallmate::peer::Stallmate;
+use sealed_games::table::{Ask, Table};
+use sealed_games::variant::{Variant, check_transcript};
+use sealed_protocol::ids::{LogId, Seat};
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::rules::Rules;
+use sealed_protocol::session::Command;
+use sealed_protocol::verdict::Status;
+use sealed_protocol::wire;
+
+use crate::net::*;
+use crate::typing::*;
+
+/// Every choice a board would offer is an act the table takes: its text parses (a
+/// choice that asks one more thing has its blank), the generic words are among them,
+/// and what the bot would do is one of them (unless it needs an answer the list leaves
+/// to the player: a Tempête trap square, discards, a start card's play).
+pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
+    let choices = t.choices();
+    assert_eq!(
+        serde_json::to_value(&choices).unwrap(),
+        t.show_json()["choices"]
+    );
+    let mut parsed = vec![];
+    // A plain move, to follow a start card.
+    let play = choices
+        .iter()
+        .find(|c| c.ask.is_none() && c.from.is_some() && !c.words.contains("card"))
+        .map(|c| c.text.clone());
+    for c in &choices {
+        if let Some(ask) = &c.ask {
+            assert!(c.text.contains("{}"), "{c:?}");
+            let answer = match ask {
+                Ask::Square { .. } => Some("e4".to_owned()),
+                Ask::Play => play.clone(),
+                Ask::Cards { count, .. } => {
+                    // Other cards of the hand than the one played (`card N …`).
+                    let played = c.text.split_whitespace().nth(1).unwrap_or_default();
+                    let hand = t.show_json()["hand"]["cards"].clone();
+                    let others: Vec<String> = hand
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c["card"].to_string())
+                        .filter(|n| n != played)
+                        .take(usize::from(*count))
+                        .collect();
+                    Some(others.join(" "))
+                }
+            };
+            if let Some(a) = answer {
+                let text = c.text.replace("{}", &a);
+                if let Err(e) = t.parse_action(&text) {
+                    panic!("{text:?} ({c:?}) is refused: {e}\n{}", t.show_text());
+                }
+            }
+            continue;
+        }
+        match t.parse_action(&c.text) {
+            Ok(cmd) => parsed.push(cmd),
+            Err(e) => panic!("{c:?} is refused: {e}\n{}", t.show_text()),
+        }
+    }
+    let actions = t.show_json()["actions"].clone();
+    for word in ["resign", "offer draw", "accept draw", "accept", "decline"] {
+        if actions.as_array().unwrap().iter().any(|a| a == word) {
+            assert!(choices.iter().any(|c| c.text == word), "{word}");
+        }
+    }
+    let Some(cmd) = bot else { return };
+    let asks = match cmd {
+        Command::Act {
+            act,
+            open_slots,
+            commit_values,
+            ..
+        } if t.variant() == "tempete" => {
+            use sealed_games::tempete::act::{Act, CardRef};
+            let act: Act = wire::decode(act, 256).expect("the bot's act");
+            // The typed notation names a card by its number: a card taken from the
+            // opponent that one also holds is written as the one held.
+            let taken = matches!(&act, Act::Turn { card: Some(u), .. } if matches!(u.card, CardRef::Taken(_)));
+            let asked = matches!(&act, Act::Turn { discard, start, .. } if !discard.is_empty() || start.is_some());
+            taken || asked || !commit_values.is_empty() || open_slots.len() > 1
+        }
+        _ => false,
+    };
+    if !asks {
+        assert!(
+            parsed.contains(cmd),
+            "the bot's {cmd:?} is not among the choices {choices:?}\n{}",
+            t.show_text()
+        );
+    }
+}
+
+/// Who sees a Stallmate log while the game is on.
+pub(crate) fn audience(terms: &Terms, log: LogId) -> Vec<Seat> {
+    Stallmate::from_terms(terms)
+        .expect("stallmate terms")
+        .audience(log)
+        .unwrap_or_default()
+}
+
+/// Stallmate's referee seat.
+pub(crate) fn is_referee(t: &dyn Table) -> bool {
+    t.variant() == STALLMATE && t.seat() == Seat(2)
+}
+
+/// Every view works, agrees with the accessors and keeps its documented shape.
+pub(crate) fn check_views(t: &dyn Table, variant: &str) {
+    let text = t.show_text();
+    assert!(text.starts_with(variant), "{text}");
+    assert!(text.contains(&t.waiting_for()), "{text}");
+    let j = t.show_json();
+    assert_eq!(j["variant"], variant);
+    assert_eq!(j["game"], t.game().0.to_hex());
+    assert_eq!(j["seat"], t.seat().0);
+    assert_eq!(j["phase"], t.phase());
+    assert_eq!(j["ply"], t.ply());
+    assert_eq!(j["to_act"], serde_json::json!(t.to_act().map(|s| s.0)));
+    assert_eq!(j["my_turn"], t.my_turn());
+    assert_eq!(j["waiting_for"], t.waiting_for());
+    assert!(j["actions"].is_array());
+    assert!(j["draw_offered"].is_boolean());
+    assert!(j["board"].is_string());
+    assert!(j["verdict"]["status"].is_string(), "{j}");
+    match variant {
+        "duel" => {
+            assert!(j["side"].is_null());
+            assert!(j["hand"]["cards"].is_array());
+            assert_eq!(t.svg(), None);
+        }
+        "cardmate" => {
+            assert_eq!(j["side"], ["Forehand", "Rearhand"][t.seat().index()]);
+            assert!(j["hand"].is_null());
+        }
+        STALLMATE => check_stallmate_views(t, &j),
+        _ => {
+            assert_eq!(j["side"], ["White", "Black"][t.seat().index()]);
+        }
+    }
+    if variant != "duel" && variant != STALLMATE && t.score().is_some() {
+        assert!(t.svg().expect("a board once started").starts_with("<svg"));
+        if variant == "chex" {
+            assert!(j["hand"]["stacks"]["white"]["text"].is_string(), "{j}");
+        }
+    }
+    // A bot acts exactly when the seat must decide.
+    assert_eq!(t.my_turn(), t.bot_action(3).is_some(), "{text}");
+    if t.my_turn() {
+        assert!(t.waiting_for().starts_with("you:"), "{}", t.waiting_for());
+    } else if t.phase() == "play"
+        && let Some(other) = t.to_act().filter(|s| *s != t.seat())
+    {
+        let w = t.waiting_for();
+        if variant == STALLMATE {
+            // Not checked for Stallmate: its waiting line names the public actor, the
+            // referee ("seat 2 is to act"), even on a player's table while the other
+            // player's period runs and on the referee's own, where `to_act` and the
+            // header name the mover (reported as a view inconsistency).
+            assert!(w.starts_with("waiting: "), "{w}");
+        } else {
+            assert!(w.contains(&format!("{other} is to act")), "{w}");
+        }
+    }
+    if let Some(score) = t.score() {
+        Variant::parse(variant)
+            .unwrap()
+            .replay(&score)
+            .unwrap_or_else(|e| panic!("{e}\n{score}"));
+    }
+}
+
+/// What only Stallmate's views promise: the referee never has a turn; a player's
+/// `to_act` is the mover of the open period; only a seat that knows both armies (the
+/// referee, or anyone once the game is over and everything is published) writes a
+/// score or PGN; there is no SVG.
+pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
+    let text = t.show_text();
+    assert_eq!(j["side"], ["White", "Black", "Referee"][t.seat().index()]);
+    assert_eq!(t.svg(), None);
+    assert_eq!(t.pgn().is_some(), t.score().is_some(), "{text}");
+    if let Some(pgn) = t.pgn() {
+        assert!(pgn.starts_with("[Event \"sealed game\"]"), "{pgn}");
+    }
+    let army = &j["hand"]["army"];
+    if t.phase() == "play" {
+        // The referee starts the clock (the first public act); from then on the
+        // mover of the open period is to act, though in public only the referee acts.
+        let mover = if t.ply() == 0 { 2 } else { (t.ply() - 1) % 2 };
+        assert_eq!(t.to_act(), Some(Seat(mover as u8)), "{text}");
+        // The opponent's army is hidden from a player until the game is over.
+        if is_referee(t) {
+            assert!(army.is_null(), "{j}");
+            assert_eq!(t.score().is_some(), t.ply() > 0, "{text}");
+        } else {
+            assert_eq!(t.score(), None, "{text}");
+            if t.my_turn() {
+                assert!(army.is_string(), "{j}");
+            }
+        }
+    }
+    if is_referee(t) && t.phase() != "terms" {
+        assert!(!t.my_turn(), "{text}");
+    }
+    if t.is_done() && !t.verdict().declined {
+        assert!(t.score().is_some(), "{text}");
+    }
+}
+
+/// Both tables done, the same transcript, verified offline, and the score replays to
+/// the board both show.
+pub(crate) fn check_finished(net: &Net) -> Vec<u8> {
+    check_ended(net, true)
+}
+
+/// [`check_finished`] for a game that may have ended off the board (a resignation,
+/// an agreed draw), whose score has no result.
+pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
+    let a = net.sessions[0].as_ref();
+    assert!(net.all_done());
+    let file = a.transcript();
+    for t in &net.sessions[1..] {
+        assert_eq!(file, t.transcript(), "transcripts differ");
+    }
+    let checked = check_transcript(&file).expect("readable");
+    assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
+    assert_eq!(checked.verdict, a.verdict());
+    assert_eq!(a.verdict().status, Status::Verified);
+    for t in &net.sessions {
+        assert_eq!(t.waiting_for(), "nothing: the game is complete");
+        assert!(t.bot_action(0).is_none());
+        assert!(t.duty(u64::MAX).is_none());
+        assert!(refused(t.as_ref(), "resign").contains("over"));
+    }
+    let score = a.score().expect("a score");
+    for t in &net.sessions[1..] {
+        assert_eq!(Some(&score), t.score().as_ref());
+        assert_eq!(a.pgn(), t.pgn());
+    }
+    let replayed = Variant::parse(net.variant)
+        .unwrap()
+        .replay(&score)
+        .unwrap_or_else(|e| panic!("{e}\n{score}"));
+    let board = a.show_json()["board"].as_str().unwrap().to_owned();
+    let verdict = a.verdict();
+    match net.variant {
+        "duel" => {
+            assert_eq!(replayed.plies, a.ply());
+            if played_out {
+                assert_eq!(replayed.result, verdict.board.map(|o| o.to_string()));
+            } else {
+                assert_eq!(replayed.result, None);
+            }
+        }
+        "cardmate" => {
+            let (pos, plies) = cardmate::replay_score(&score).unwrap();
+            assert_eq!(plies, a.ply());
+            assert_eq!(pos.end.is_some(), played_out);
+            assert_eq!(cardmate::text(&pos), board);
+        }
+        "tempete" => {
+            let (_, state, plies) = sealed_games::tempete::score::replay_state(&score).unwrap();
+            assert_eq!(plies, a.ply());
+            assert_eq!(state.end.is_some(), played_out);
+            // The board's first lines (a hand follows only in the seat's own view).
+            let drawn: String = sealed_games::tempete::render::text(&state, None)
+                .chars()
+                .take(40)
+                .collect();
+            assert!(board.starts_with(&drawn), "{board}");
+        }
+        STALLMATE => {
+            // In public the referee's Begin, then one close per period, each a move
+            // (the bots never let a period pass without one); a game ended off the
+            // board may have a move answered in the period it ended in.
+            if played_out {
+                assert_eq!(replayed.plies + 1, a.ply(), "{score}");
+                assert!(verdict.board.is_some());
+            } else {
+                assert!(
+                    replayed.plies + 1 == a.ply() || replayed.plies == a.ply(),
+                    "{} plies, {} acts\n{score}",
+                    replayed.plies,
+                    a.ply()
+                );
+            }
+            assert_eq!(replayed.result.is_some(), played_out, "{score}");
+            // Only the referee's board is the whole game.
+            let position = sealed_games::chess::Position::from_fen(&replayed.position).unwrap();
+            let whole = net.sessions[2].show_json()["board"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            assert!(
+                whole.starts_with(&sealed_games::stallmate::seat::diagram(&position)),
+                "{whole}\n{score}"
+            );
+        }
+        _ => {
+            let (pos, plies) = chex_engine::replay_score(&score).unwrap();
+            assert!(plies.len() <= a.ply());
+            assert_eq!(pos.end.is_some(), played_out);
+            if played_out {
+                assert_eq!(chex_engine::text(&pos), board);
+            }
+        }
+    }
+    file
+}
