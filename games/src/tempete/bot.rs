@@ -13,9 +13,9 @@ use crate::chess::{Color, Square};
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::board::{Board, Trap};
 use super::card::{Card, Effect, FlowEffect, Moment};
-use super::effects::Params;
+use super::effects::{Params, Play};
 use super::rules::{Tempete, deck_name, trap_name};
-use super::state::{Pending, color};
+use super::state::{Pending, TurnMade, color};
 
 /// A small deterministic chooser.
 struct Pick(u64);
@@ -177,6 +177,21 @@ pub fn sprung(s: &Session<Tempete>, board: &Board, springs: &[(Name, u32)]) -> O
     Some(board)
 }
 
+/// The plain plays that may answer an intercepted turn: any but the move intercepted,
+/// unless the interceptor cancelled the card (then the same move may be made again).
+pub(super) fn answer_plays(board: &Board, turn: &TurnMade, by: FlowEffect) -> Vec<Play> {
+    // Compared on the wire: the board's moves carry their kind (a double step,
+    // castling), the turn's as read from the wire do not.
+    let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
+    board
+        .legal_plays(None)
+        .into_iter()
+        .filter(|p| {
+            by == FlowEffect::CancelCard || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
+        })
+        .collect()
+}
+
 /// An answer when one is due; now and then an interception when one is possible.
 fn intercept_or_answer(
     s: &Session<Tempete>,
@@ -213,18 +228,8 @@ fn intercept_or_answer(
                 });
                 return Some(command(&act, vec![]));
             }
-            // Compared on the wire: the board's moves carry their kind (a double step,
-            // castling), the turn's as read from the wire do not.
             let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
-            let plays: Vec<_> = st
-                .board
-                .legal_plays(None)
-                .into_iter()
-                .filter(|p| {
-                    *by == FlowEffect::CancelCard
-                        || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
-                })
-                .collect();
+            let plays = answer_plays(&st.board, turn, *by);
             let Some(play) = plays.get(rng.below(plays.len())) else {
                 // The intercepted move was the only one: nothing is left but to yield.
                 return Some(command(&Act::Yield, vec![]));

@@ -243,14 +243,7 @@ fn answers(
         return;
     }
     let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
-    let plays: Vec<Play> = state
-        .board
-        .legal_plays(None)
-        .into_iter()
-        .filter(|p| {
-            by == FlowEffect::CancelCard || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
-        })
-        .collect();
+    let plays = bot::answer_plays(&state.board, turn, by);
     if plays.is_empty() {
         out.push(Choice::button("yield: no other move is left", "yield"));
         return;
