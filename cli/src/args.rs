@@ -197,7 +197,11 @@ pub enum Command {
         /// Game id (or a unique prefix).
         game: String,
     },
-    /// Write a game's transcript or score.
+    /// Write a game's transcript, score and PGN.
+    ///
+    /// Each file written is said on a line. A file the game does not have (a Cardmate
+    /// has no PGN) is said on stderr and the others are written all the same. Exit 0:
+    /// all written; 1: some not, said why; 2: none.
     Export {
         /// Game id (or a unique prefix).
         game: String,
@@ -212,6 +216,11 @@ pub enum Command {
         pgn: Option<PathBuf>,
     },
     /// Play by e-mail: export a game as armored text, or import such text.
+    ///
+    /// Import reads at most 32 MiB of text and 8 MiB of decoded mail, refusing more at
+    /// once. It prints each game the mail touched, and each envelope it carried that was
+    /// not taken, with why. Exit 0: all taken; 1: taken but for the envelopes listed;
+    /// 2: nothing taken.
     Mail {
         /// `export` or `import`.
         what: String,

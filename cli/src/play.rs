@@ -253,24 +253,44 @@ pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
         ),
         (to.pgn, ControlRequest::Pgn { game: game.into() }, "PGN"),
     ];
+    // What the game has is written even when one of the files asked for does not
+    // exist (a Cardmate has no PGN): each missing one is said.
+    let mut missing = 0;
     for (path, req, what) in texts {
         let Some(path) = path else { continue };
         match ask(home, req) {
             Ok(Value::String(s)) => files.push((path, s.into_bytes())),
             Ok(_) => {
-                output::error(&format!("this game has no {what} (yet)"));
-                return 2;
+                missing += 1;
+                output::error(&format!(
+                    "{}: not written: this game has no {what} (PGN is for games on a chess board; a score exists once the game has started)",
+                    path.display()
+                ));
             }
             Err(code) => return code,
         }
     }
-    for (path, bytes) in files {
+    let mut said = String::new();
+    for (path, bytes) in &files {
         if let Err(e) = std::fs::write(path, bytes) {
             output::error(&format!("{}: {e}", path.display()));
             return 2;
         }
+        said.push_str(&format!(
+            "{} written ({} bytes)\n",
+            path.display(),
+            bytes.len()
+        ));
     }
-    0
+    if !output::stdout(&said) {
+        return 2;
+    }
+    match (files.is_empty(), missing) {
+        (true, _) => 2,
+        (false, 0) => 0,
+        // Written, but not all that was asked: said above.
+        (false, _) => 1,
+    }
 }
 
 /// `sealed mail export|import`.
@@ -294,31 +314,56 @@ pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
             Err(code) => code,
         },
         "import" => {
-            let text = if arg == "-" {
-                let mut s = String::new();
-                match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-                    Ok(_) => s,
-                    Err(e) => {
-                        output::error(&format!("stdin: {e}"));
-                        return 2;
-                    }
-                }
+            // Mail comes from the opponent: read as a stream, capped, before the node
+            // sees a byte of it; what the node gets is the mails armored again.
+            let read = if arg == "-" {
+                sealed_node::mail::read_mail(std::io::stdin().lock())
             } else {
-                match std::fs::read_to_string(arg) {
-                    Ok(s) => s,
+                match std::fs::File::open(arg) {
+                    Ok(f) => sealed_node::mail::read_mail(f),
                     Err(e) => {
                         output::error(&format!("{arg}: {e}"));
                         return 2;
                     }
                 }
             };
-            done(ask(home, ControlRequest::MailImport { text }), |v| {
-                v.as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|g| format!("{}\n", g.as_str().unwrap_or_default()))
-                    .collect()
-            })
+            let mails = match read {
+                Ok(m) => m,
+                Err(e) => {
+                    output::error(&format!("{arg}: {e}"));
+                    return 2;
+                }
+            };
+            let text: String = mails
+                .iter()
+                .map(|m| sealed_node::mail::armor(&[0; 32], m))
+                .collect();
+            match ask(home, ControlRequest::MailImport { text }) {
+                Ok(v) => {
+                    let games: String = v["games"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|g| format!("{} imported\n", g.as_str().unwrap_or_default()))
+                        .collect();
+                    let refused: Vec<&str> = v["refused"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    for r in &refused {
+                        output::error(r);
+                    }
+                    match (output::stdout(&games), refused.is_empty()) {
+                        (false, _) => 2,
+                        (true, true) => 0,
+                        // Taken, but not all of it: said above, envelope by envelope.
+                        (true, false) => 1,
+                    }
+                }
+                Err(code) => code,
+            }
         }
         other => {
             output::error(&format!("mail {other:?}: say export or import"));

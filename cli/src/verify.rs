@@ -41,7 +41,17 @@ impl FileReport {
 /// Runs the command; returns the exit code.
 pub fn run(path: &Path, json: bool) -> i32 {
     let (code, text) = match list_dir(path) {
-        Some(Ok(files)) => {
+        Some(Ok(listed)) => {
+            // A folder an export wrote into holds scores and PGN beside the transcripts:
+            // those are passed over, each said.
+            let (files, others): (Vec<PathBuf>, Vec<PathBuf>) =
+                listed.into_iter().partition(|p| !is_other_document(p));
+            for o in &others {
+                output::error(&format!(
+                    "{}: skipped, a document beside the transcripts",
+                    o.display()
+                ));
+            }
             let reports = check_all(&files);
             for r in &reports {
                 if let Err(e) = &r.checked {
@@ -86,6 +96,21 @@ pub fn run(path: &Path, json: bool) -> i32 {
         output::error("cannot write to stdout");
         exit::UNREADABLE
     }
+}
+
+/// Whether a file in a folder is one of the documents the export and mail commands
+/// write beside transcripts (a score, PGN, SVG, JSON or mail, by its name) and does not
+/// begin with the transcript magic: it is passed over. Every other file is checked, so a
+/// damaged transcript is reported whatever its name.
+fn is_other_document(p: &Path) -> bool {
+    let named = p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["txt", "pgn", "svg", "json", "mail", "asc"].contains(&e.to_ascii_lowercase().as_str())
+    });
+    let mut head = [0u8; 8];
+    let magic = fs::File::open(p)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| head[..] == MAGIC[..]);
+    named && !magic
 }
 
 /// The files to check when `path` is a directory: every regular file directly in it,

@@ -855,3 +855,18 @@ fn rendering_shows_the_effects() {
     assert!(svg.starts_with("<svg") && svg.contains("#c0392b") && svg.contains("#27ae60"));
     assert!(svg.contains("#2e86c1"));
 }
+
+/// The sample score of spec/GAMES.md §4.16 is a legal game: it replays to its end, every
+/// card flow of it (a double move intercepted and answered, a trap sealed and sprung, a
+/// card taken, a frozen piece) judged by the rules.
+#[test]
+fn the_spec_sample_score_replays() {
+    let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/GAMES.md"))
+        .expect("spec/GAMES.md");
+    let start = spec.find("[Event \"a sample\"]").expect("the sample");
+    let end = start + spec[start..].find("```").expect("its end");
+    let (_, state, plies) =
+        replay_state(&spec[start..end]).unwrap_or_else(|e| panic!("the sample: {e}"));
+    assert_eq!(plies, 10);
+    assert!(state.end.is_none());
+}

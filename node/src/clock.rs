@@ -20,42 +20,8 @@
 
 use sealed_games::table::Timeline;
 use sealed_protocol::ids::Seat;
-use sealed_protocol::proposal::Proposal;
 
-/// A time control as the proposal agrees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Milliseconds each act may take before it draws on the reserve.
-    pub per_move_ms: u64,
-    /// Each player's reserve for the whole game, milliseconds.
-    pub leave_ms: u64,
-}
-
-/// Longest duration accepted in an option: a year, so that no sum overflows.
-const MAX_MS: u64 = 366 * 86_400_000;
-
-/// Parses `30s`, `10m`, `12h`, `3d` into milliseconds.
-pub fn parse_duration(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .ok_or_else(|| format!("{text:?}: give a unit, e.g. 3d, 12h, 10m or 30s"))?;
-    let (digits, unit) = text.split_at(split);
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("{text:?}: a whole number comes first, e.g. 3d"))?;
-    let unit_ms = match unit {
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return Err(format!("{text:?}: the unit is s, m, h or d")),
-    };
-    match n.checked_mul(unit_ms) {
-        Some(ms) if ms <= MAX_MS => Ok(ms),
-        _ => Err(format!("{text:?}: at most a year")),
-    }
-}
+pub use sealed_protocol::time::{TimeControl, parse_duration};
 
 /// Writes milliseconds back in the largest whole unit that fits, e.g. `2d 3h`.
 pub fn show_duration(ms: u64) -> String {
@@ -71,34 +37,6 @@ pub fn show_duration(ms: u64) -> String {
         "0s".into()
     } else {
         parts.join(" ")
-    }
-}
-
-impl TimeControl {
-    /// The time control a proposal agrees, if any: `Ok(None)` when it sets no
-    /// `time-` option, an error naming the option when one is malformed or unknown.
-    pub fn of(p: &Proposal) -> Result<Option<TimeControl>, String> {
-        let (mut per_move, mut leave) = (None, 0);
-        for (k, v) in p.time_options() {
-            match k {
-                "time-per-move" => per_move = Some(parse_duration(v)?),
-                "time-leave" => leave = parse_duration(v)?,
-                other => {
-                    return Err(format!(
-                        "no time option {other} (there are time-per-move and time-leave)"
-                    ));
-                }
-            }
-        }
-        match per_move {
-            Some(0) => Err("time-per-move must be more than 0s".into()),
-            Some(per_move_ms) => Ok(Some(TimeControl {
-                per_move_ms,
-                leave_ms: leave,
-            })),
-            None if leave > 0 => Err("time-leave needs time-per-move".into()),
-            None => Ok(None),
-        }
     }
 }
 
@@ -233,8 +171,10 @@ mod tests {
         assert_eq!(parse_duration("3d"), Ok(3 * DAY));
         assert_eq!(parse_duration("12h"), Ok(12 * 3_600_000));
         assert_eq!(parse_duration("10m"), Ok(600_000));
-        assert_eq!(parse_duration(" 30s "), Ok(30_000));
+        assert_eq!(parse_duration("30s"), Ok(30_000));
+        // The terms' text is read as written (spec/PROTOCOL.md §5.4): no spaces.
         for bad in [
+            " 30s ",
             "",
             "3",
             "d",

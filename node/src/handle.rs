@@ -4,7 +4,7 @@
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::core::{Answer, Cmd, GameSummary, NodeError};
+use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError};
 use crate::home::Home;
 use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
 use crate::store::Store;
@@ -186,9 +186,9 @@ impl NodeHandle {
     }
 
     /// Imports armored mail; the games it touched, once what it carried is durable.
-    pub async fn mail_import(&self, text: &str) -> Result<Vec<String>, NodeError> {
+    pub async fn mail_import(&self, text: &str) -> Result<Imported, NodeError> {
         match self.core(Cmd::MailImport(text.to_owned())).await? {
-            Answer::Games(g) => Ok(g),
+            Answer::Imported(i) => Ok(i),
             a => Err(unexpected(a)),
         }
     }

@@ -199,8 +199,9 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
             let shuffled = sealed_node::mail::armor(&id, &mails[0]);
             // Quoted, reversed, and sent twice.
             let quoted: String = shuffled.lines().map(|l| format!("> {l}\n")).collect();
-            let touched = to.mail_import(&format!("{quoted}\n{text}")).await.unwrap();
-            assert!(touched.iter().all(|g| g == &game));
+            let imported = to.mail_import(&format!("{quoted}\n{text}")).await.unwrap();
+            assert!(imported.games.iter().all(|g| g == &game));
+            assert!(imported.refused.is_empty(), "{:?}", imported.refused);
         }
         let (va, vb) = (
             a.h.show(&game).await.unwrap(),
@@ -224,6 +225,25 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
         a.h.mail_import("-----BEGIN SEALED MAIL-----\n!!!\n-----END SEALED MAIL-----")
             .await
             .is_err()
+    );
+    assert_eq!(a.h.transcript(&game).await.unwrap(), before);
+    // One byte changed inside an envelope: the mail is taken, that envelope is said not
+    // taken (its signature fails), and nothing changes.
+    let text = a.h.mail_export(&game).await.unwrap();
+    let mut mail = sealed_node::mail::dearmor(&text).unwrap().remove(0);
+    let n = mail.envelopes.len();
+    let last = mail.envelopes[n - 1].len();
+    mail.envelopes[n - 1][last / 2] ^= 1;
+    let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
+    let imported =
+        a.h.mail_import(&sealed_node::mail::armor(&id, &mail))
+            .await
+            .unwrap();
+    assert_eq!(imported.refused.len(), 1, "{:?}", imported.refused);
+    assert!(
+        imported.refused[0].contains(&format!("envelope {n} of {n} not taken")),
+        "{:?}",
+        imported.refused
     );
     assert_eq!(a.h.transcript(&game).await.unwrap(), before);
     wait(&a.h, &game, 5, |v| v["phase"] == "done").await;

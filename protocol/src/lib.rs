@@ -35,6 +35,7 @@ pub mod proposal;
 pub mod random;
 pub mod rules;
 pub mod session;
+pub mod time;
 pub mod transcript;
 pub mod verdict;
 pub mod wire;

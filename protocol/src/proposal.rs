@@ -115,6 +115,9 @@ pub enum ProposalError {
     /// The signature does not verify under the proposer's key.
     #[error("proposal signature does not verify")]
     Signature,
+    /// A `time-` option is malformed or unknown (§5.4).
+    #[error("time control: {0}")]
+    Time(#[from] crate::time::TimeError),
 }
 
 /// Most seats a game may have (two players, a referee, a witness, room to spare).
@@ -242,6 +245,8 @@ impl Terms {
         if p.options.iter().any(|(_, v)| v.len() > 256) {
             return Err(ProposalError::Options("a value is longer than 256 bytes"));
         }
+        // Time controls are part of the terms: what a node would refuse, a verifier must.
+        crate::time::TimeControl::of(p)?;
         if p.mailboxes.len() > 4 {
             return Err(ProposalError::Mailboxes("more than 4 mailboxes"));
         }

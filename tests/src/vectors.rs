@@ -554,6 +554,30 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         None,
         &weak.to_bytes(),
     ));
+    // Terms whose time controls a node refuses (§5.4): a verifier refuses them too, as
+    // invalid proposals (§5.1), so the file is unreadable.
+    for (name, key, value) in [
+        ("time-option-malformed", "time-per-move", "bogus"),
+        ("time-option-unknown", "time-foo", "1s"),
+        ("time-leave-alone", "time-leave", "10m"),
+    ] {
+        let mut prop = duel_proposal(&Duel::default(), 5);
+        prop.options.push((
+            sealed_protocol::ids::Name::new(key).expect("a name"),
+            value.into(),
+        ));
+        prop.options.sort();
+        let mut bad = base.clone();
+        bad.proposal = wire::encode(&prop.sign(&test_key(0)));
+        out.push(reject(
+            name,
+            "bad-time-option",
+            2,
+            vec![],
+            None,
+            &bad.to_bytes(),
+        ));
+    }
     json!({
         "description": "transcripts that must be refused, each tagged with its reason, the exit code of `sealed verify`, the proven faults it must name and the adjudicated results",
         "vectors": out,

@@ -561,3 +561,45 @@ fn a_mover_sealing_his_own_log_frames_nobody() {
     let board = v.board.expect("the period closed");
     assert!(board.reason.contains("forfeit by white"), "{board:?}");
 }
+
+/// A file from which one envelope of a private log was dropped still closes both ways
+/// (the public closes acknowledge public chains only), so it is not caught by being
+/// incomplete: the audit is, through the digest of the log posted in public, which the
+/// envelopes left no longer reproduce. Nobody is blamed with a proof; nothing is
+/// confirmed (spec/PROTOCOL.md §14.1).
+#[test]
+fn a_private_envelope_dropped_from_a_file_is_caught_by_the_audit() {
+    use sealed_protocol::envelope::Signed;
+    use sealed_protocol::transcript::TranscriptFile;
+    let p = play(&quick(30), 3);
+    let terms = p.sessions[0].engine().terms().clone();
+    let mut file = TranscriptFile::from_bytes(&p.transcript(Seat(0))).expect("own file");
+    let whole = check_transcript(&file.to_bytes())
+        .expect("readable")
+        .verdict;
+    assert_eq!(whole.status, Status::Verified);
+    // The last envelope of the first period's log that the mover signed.
+    let private = file
+        .envelopes
+        .iter()
+        .rposition(|b| {
+            Signed::parse(&terms, b).is_ok_and(|e| {
+                let u = e.unsigned();
+                u.log == period_log(0) && u.seat == Seat(0)
+            })
+        })
+        .expect("a private envelope of period 0");
+    file.envelopes.remove(private);
+    let v = check_transcript(&file.to_bytes())
+        .expect("readable")
+        .verdict;
+    assert!(v.faults.is_empty(), "{:#?}", v.faults);
+    assert_ne!(v.status, Status::Verified, "{v:#?}");
+    assert!(
+        v.claims
+            .iter()
+            .any(|c| c.about == sealed_protocol::verdict::ClaimAbout::Unaudited && c.open),
+        "{:#?}",
+        v.claims
+    );
+}

@@ -296,10 +296,15 @@ fn every_reject_vector_is_refused_for_its_reason() {
         let file = bytes(&r["transcript"]);
         let exit = r["exit"].as_i64().unwrap();
         match sealed_games::variant::check_transcript(&file) {
-            Err(e) => assert_eq!(
-                exit, 2,
-                "{name}: unreadable ({e}) but the vector expects {exit}"
-            ),
+            Err(e) => {
+                assert_eq!(
+                    exit, 2,
+                    "{name}: unreadable ({e}) but the vector expects {exit}"
+                );
+                if r["reason"] == "bad-time-option" {
+                    assert!(e.to_string().contains("time control"), "{name}: {e}");
+                }
+            }
             Ok(c) => {
                 assert_eq!(i64::from(c.exit_code()), exit, "{name}: {:#?}", c.verdict);
                 for f in r["faults"].as_array().unwrap() {
@@ -356,6 +361,7 @@ fn every_reject_vector_is_refused_for_its_reason() {
         "incomplete",
         "draw-chain-broken",
         "draw-value-early",
+        "bad-time-option",
     ] {
         assert!(reasons.contains(&needed), "no reject vector for {needed}");
     }

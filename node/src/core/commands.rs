@@ -13,7 +13,6 @@ use sealed_protocol::session::Command as SessionCommand;
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
-use crate::clock::TimeControl;
 use crate::store::{GameRecord, GameStatus};
 
 /// What an export reads, once the game's table and the store agree.
@@ -268,7 +267,6 @@ impl Core {
             nonce,
         )
         .map_err(bad)?;
-        TimeControl::of(&signed.proposal).map_err(bad)?;
         let terms = Terms::from_signed(signed).map_err(|e| bad(e.to_string()))?;
         let entropy = self.random32();
         let mut t = table::open(

@@ -244,6 +244,15 @@ pub struct ProposeArgs {
     pub referee: Option<(PeerKey, Option<String>)>,
 }
 
+/// What a mail import did.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Imported {
+    /// The games the mail touched (hex ids).
+    pub games: Vec<String>,
+    /// Each envelope of the mail that was not taken, and why (the sender's fault).
+    pub refused: Vec<String>,
+}
+
 /// What a command answers.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
@@ -253,6 +262,8 @@ pub enum Answer {
     Game(String),
     /// Game ids (hex).
     Games(Vec<String>),
+    /// What a mail brought: its games, and the envelopes it carried that were not taken.
+    Imported(Imported),
     /// The game list.
     Summaries(Vec<GameSummary>),
     /// A document.

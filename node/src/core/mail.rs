@@ -2,7 +2,7 @@
 //! node serves), and back in (taken as pushes from the game's seats).
 
 use super::durable::Waiter;
-use super::io::{Answer, CmdId};
+use super::io::{Answer, CmdId, Imported};
 use super::{Core, Durable, NodeError};
 use crate::mail::{self, Mail};
 use crate::sync::Response;
@@ -53,7 +53,7 @@ impl Core {
         text: &str,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
-        let mails = mail::dearmor(text).map_err(NodeError::Mail)?;
+        let mails = mail::dearmor(text).map_err(|e| NodeError::Mail(e.to_string()))?;
         let me = self.key();
         let mut games = vec![];
         for m in &mails {
@@ -69,9 +69,34 @@ impl Core {
             }
             games.push(id);
         }
+        // Every envelope that is not one of its game's, validly signed, is said: a changed
+        // byte must not vanish without a word. The rest is taken as a push.
+        let mut refused = vec![];
+        for (m, id) in mails.iter().zip(&games) {
+            let Ok(terms) = sealed_protocol::proposal::Terms::parse(&m.proposal) else {
+                continue;
+            };
+            for (i, bytes) in m.envelopes.iter().enumerate() {
+                if let Err(e) = sealed_protocol::envelope::Signed::parse(&terms, bytes) {
+                    refused.push(format!(
+                        "game {}: envelope {} of {} not taken: {e}",
+                        &hex::encode(id)[..8],
+                        i + 1,
+                        m.envelopes.len()
+                    ));
+                }
+            }
+        }
         let w = Waiter::Command(cmd);
         let touched = games.iter().map(hex::encode).collect();
-        self.wait_for(w, 1, Some(Answer::Games(touched)));
+        self.wait_for(
+            w,
+            1,
+            Some(Answer::Imported(Imported {
+                games: touched,
+                refused,
+            })),
+        );
         for (m, id) in mails.into_iter().zip(games) {
             self.wait_for(w, 1, None);
             match self.take_proposal(me, &m.proposal, Some(w), store) {

@@ -43,7 +43,9 @@ use sealed_protocol::random::Stream;
 use crate::limit::{Limits, RateLimiter};
 
 pub use error::{Halt, NodeError};
-pub use io::{Answer, Cmd, CmdId, GameSummary, InId, Input, OutId, Output, ProposeArgs, Writes};
+pub use io::{
+    Answer, Cmd, CmdId, GameSummary, Imported, InId, Input, OutId, Output, ProposeArgs, Writes,
+};
 pub use storage::Durable;
 
 use commands::Export;

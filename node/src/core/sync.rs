@@ -13,7 +13,6 @@ use super::durable::{Step, Waiter};
 use super::games::{Played, Relayed, game_peers, is_mailbox, seat_of};
 use super::io::{InId, OutId, Output};
 use super::{Core, Durable, GameId, PeerKey};
-use crate::clock::TimeControl;
 use crate::store::{GameRecord, GameStatus};
 use crate::sync::{GameHeads, MAX_INTRODUCED, MAX_SYNC_MESSAGE, Request, Response};
 
@@ -333,9 +332,6 @@ impl Core {
         }
         let me = self.key();
         if let Some(seat) = terms.seat_of(&me) {
-            if let Err(e) = TimeControl::of(terms.proposal()) {
-                return Some(Response::Refused(format!("proposal: {e}")));
-            }
             // A referee node takes every game that seats it: it is its job.
             let proposer = terms.key(terms.proposal().proposer).map(|k| k.to_bytes());
             if !(self.cfg.referee && terms.role(seat) == Some(Role::Referee))

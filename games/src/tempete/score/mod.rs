@@ -10,8 +10,8 @@
 //! [Hand "5"]
 //!
 //! 1. e4 e5 2. <18 Ng1-f3 Nf3-g5> <intercept 32> <answer Nf3> {the card is cancelled}
-//! 2... Nc6 3. <12 Bc4> {trap 0 sealed} 3... <17@c4 Nf6> 4. <sprung 0 f6 d3>
-//! 4... <34 takes 12 a6> 5. <again …> … *
+//! 2... Nc6 3. <12 Bc4> {trap 0 sealed} 3... <34 takes 12 Nf6> 4. <sprung 0 f6 d3>
+//! 4... <17@c4 a6> *
 //! ```
 //!
 //! # Grammar
