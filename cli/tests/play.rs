@@ -135,8 +135,11 @@ fn two_people_play_a_game_through_the_command_line() {
     );
 
     // The transcript verifies offline; the score replays; the board draws.
-    let transcript = dir.path().join("game.sealed");
-    let score = dir.path().join("game.txt");
+    // The export goes into a folder of its own (the nodes' logs are in `dir`).
+    let folder = dir.path().join("export");
+    std::fs::create_dir(&folder).unwrap();
+    let transcript = folder.join("game.sealed");
+    let score = folder.join("game.txt");
     let svg = dir.path().join("board.svg");
     refused(&run(&bob, &["export", short]), "--transcript");
     let out = run(
@@ -151,23 +154,33 @@ fn two_people_play_a_game_through_the_command_line() {
         ],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    // Cardmate is not played on a chess board: no PGN, and nothing at all is written.
-    let (pgn, score2) = (dir.path().join("game.pgn"), dir.path().join("again.txt"));
-    refused(
-        &run(
-            &bob,
-            &[
-                "export",
-                short,
-                "--score",
-                score2.to_str().unwrap(),
-                "--pgn",
-                pgn.to_str().unwrap(),
-            ],
-        ),
-        "PGN",
+    assert!(
+        stdout(&out).contains("game.sealed written") && stdout(&out).contains("game.txt written"),
+        "{}",
+        stdout(&out)
     );
-    assert!(!pgn.exists() && !score2.exists());
+    // Cardmate is not played on a chess board: no PGN, said; the score is written all
+    // the same, and the exit code says not all was.
+    let (pgn, score2) = (folder.join("game.pgn"), folder.join("again.txt"));
+    let out = run(
+        &bob,
+        &[
+            "export",
+            short,
+            "--score",
+            score2.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("no PGN"), "{}", stderr(&out));
+    assert!(!pgn.exists() && score2.exists());
+    // The folder the export wrote into verifies: the score beside the transcript is
+    // passed over, and said.
+    let out = sealed(&["verify", folder.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));
+    assert!(stderr(&out).contains("game.txt: skipped"), "{}", stderr(&out));
     let out = sealed(&["verify", transcript.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let out = sealed(&["replay", "cardmate", score.to_str().unwrap()]);
