@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-/// Offline tools for sealed transcripts and score files.
+/// Hidden-information chess variants between two people who need no referee: a node
+/// plays them over the network or by mail, and `verify` checks any game offline.
 #[derive(Debug, Parser)]
 #[command(name = "sealed", version)]
 pub struct Cli {
@@ -232,7 +233,7 @@ pub enum Command {
     },
     /// Two nodes on 127.0.0.1 play a whole game between bots; the transcript is verified.
     Demo {
-        /// Variant: duel, cardmate, chex.
+        /// Variant: duel, cardmate, chex, tempete, stallmate.
         variant: String,
         /// Seed of the bots' choices (secrets always come from the OS).
         #[arg(long, default_value_t = 1)]

@@ -32,8 +32,19 @@ pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
             return 2;
         }
     };
+    // Where the transcript goes is checked before a game is played for nothing.
+    let file = match out.map(std::fs::File::create).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            output::error(&format!(
+                "{}: {e}",
+                out.map(|p| p.display().to_string()).unwrap_or_default()
+            ));
+            return 2;
+        }
+    };
     runtime.block_on(async move {
-        match demo(variant, seed, out).await {
+        match demo(variant, seed, file).await {
             Ok(code) => code,
             Err(e) => {
                 output::error(&e);
@@ -43,12 +54,25 @@ pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
     })
 }
 
-async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result<i32, String> {
+/// The demo's temporary homes (keys included), removed however the demo ends.
+struct Homes(Vec<std::path::PathBuf>);
+
+impl Drop for Homes {
+    fn drop(&mut self) {
+        for d in &self.0 {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+async fn demo(variant: &str, seed: u64, out: Option<std::fs::File>) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::peer::VARIANT;
     let count = if refereed { 3 } else { 2 };
-    let dirs = (0..count)
-        .map(|_| tempdir())
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut dirs = Homes(vec![]);
+    for _ in 0..count {
+        dirs.0.push(tempdir()?);
+    }
+    let dirs = &dirs.0;
     let mut nodes = vec![];
     for (i, dir) in dirs.iter().enumerate() {
         let home = Home::at(dir.join("home"));
@@ -125,8 +149,8 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
     for n in &nodes {
         let _ = n.shutdown().await;
     }
-    if let Some(path) = out {
-        std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(mut file) = out {
+        std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
     }
     let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
     let v = &checked.verdict;
@@ -141,9 +165,6 @@ async fn demo(variant: &str, seed: u64, out: Option<&std::path::Path>) -> Result
         started.elapsed().as_secs_f64(),
         checked.exit_code()
     ));
-    for d in &dirs {
-        let _ = std::fs::remove_dir_all(d);
-    }
     Ok(checked.exit_code())
 }
 

@@ -200,19 +200,50 @@ pub fn show(home: &Home, game: &str, json: bool, svg: Option<&Path>) -> i32 {
     )
 }
 
-/// `sealed move`, `resign`, `draw offer|accept`.
+/// Longest action text sent to the node: longer than any move, card play or attempt.
+const MAX_ACTION: usize = 512;
+
+/// `sealed move`, `resign`, `draw offer|accept`: on success, one line saying what was done
+/// and where the game stands.
 pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
-    done(
-        ask(
-            home,
-            ControlRequest::Move {
-                game: game.into(),
-                text: text.into(),
-                expect,
-            },
-        ),
-        |_| String::new(),
+    if text.len() > MAX_ACTION {
+        output::error(&format!(
+            "{}: longer than any move ({} bytes; at most {MAX_ACTION})",
+            sealed_node::text::shown(text, 40),
+            text.len()
+        ));
+        return 2;
+    }
+    if let Err(code) = ask(
+        home,
+        ControlRequest::Move {
+            game: game.into(),
+            text: text.into(),
+            expect,
+        },
+    ) {
+        return code;
+    }
+    // Made and stored; the node sends it on to the other seats.
+    let now = ask(
+        home,
+        ControlRequest::Show {
+            game: game.into(),
+            format: "json".into(),
+        },
     )
+    .ok();
+    let at = now
+        .as_ref()
+        .and_then(|v| v["ply"].as_u64())
+        .map(|p| format!(" (the game is at ply {p})"))
+        .unwrap_or_default();
+    let next = now
+        .as_ref()
+        .and_then(|v| v["waiting_for"].as_str())
+        .map(|w| format!("; {w}"))
+        .unwrap_or_default();
+    i32::from(!output::stdout(&format!("{text}: done{at}{next}\n"))) * 2
 }
 
 /// Where `sealed export` writes each part.
@@ -225,8 +256,8 @@ pub struct ExportTo<'a> {
     pub pgn: Option<&'a Path>,
 }
 
-/// `sealed export`: fetches every part asked for first, and writes only when all of
-/// them could be had, so a refusal writes nothing.
+/// `sealed export`: fetches every part asked for, writes those the game has, and says
+/// each written and each missing.
 pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
     if to.transcript.is_none() && to.score.is_none() && to.pgn.is_none() {
         output::error("say --transcript FILE, --score FILE and/or --pgn FILE");

@@ -30,6 +30,14 @@ pub fn run(variant: &str, file: &Path, svg: Option<&Path>) -> i32 {
             return 2;
         }
     };
+    // An empty file is no score: more likely the wrong file than a game with no move.
+    if text.trim().is_empty() {
+        output::error(&format!(
+            "{}: empty: a score has at least a tag or a move",
+            file.display()
+        ));
+        return 2;
+    }
     let (code, report) = match v.replay(&text) {
         Ok(r) => {
             if let Some(out) = svg {

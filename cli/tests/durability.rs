@@ -180,6 +180,33 @@ fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
     both_verified(&p, &game);
 }
 
+/// A command whose node dies right after the move is durable, before it answers: the
+/// person is told the node stopped and where to look, not a JSON parser's complaint; and
+/// the move was made, as the node finds it when it comes back.
+#[test]
+fn a_command_cut_off_by_a_crash_says_so() {
+    let p = pair("cut-off");
+    let a = p.alice(&[], &[]);
+    let b = p.bob(&[], &[]);
+    let game = cardmate_at_ply_2(&p, &b.addr);
+    let mv = example_move(&p.a, &game);
+    failpoint(&p.a, sealed_node::faults::CRASH_AFTER_COMMIT, "return");
+    let out = at_home(&p.a, &["move", &game, &mv]);
+    assert_eq!(code(&out), 2);
+    let said = stderr(&out);
+    assert!(
+        said.contains("the node stopped before it answered"),
+        "{said}"
+    );
+    assert!(!said.contains("EOF"), "{said}");
+    drop(a);
+    let _a = p.alice(&[], &[]);
+    wait_for(&p.a, &game, "the move, made before the crash", |v| {
+        v["ply"] == 3
+    });
+    wait_for(&p.b, &game, "bob gets it", |v| v["ply"] == 3);
+}
+
 /// Window 2: a write that fails after the session signed. The game is halted (its
 /// table dropped, nothing served), says why, and goes on by itself once writes work
 /// — also across a crash while the store still fails.

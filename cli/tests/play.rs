@@ -85,6 +85,12 @@ fn two_people_play_a_game_through_the_command_line() {
         "{list}"
     );
     refused(&run(&bob, &["accept", "ffffffff"]), "no game");
+    refused(&run(&alice, &["accept", short]), "you proposed this game");
+    refused(
+        &run(&alice, &["move", short, &"4".repeat(100_000)]),
+        "longer than any move",
+    );
+    assert!(stderr(&run(&alice, &["move", short, &"4".repeat(100_000)])).len() < 300);
     assert_eq!(code(&run(&bob, &["accept", short])), 0);
     wait(&alice, short, |v| {
         v["my_turn"] == true && v["phase"] == "play"
@@ -111,10 +117,13 @@ fn two_people_play_a_game_through_the_command_line() {
         "{v}"
     );
 
-    // The moves, each guarded by the ply it expects.
-    assert_eq!(
-        code(&run(&alice, &["move", short, "4Ci3", "--expect", "0"])),
-        0
+    // The moves, each guarded by the ply it expects; each says it was done.
+    let out = run(&alice, &["move", short, "4Ci3", "--expect", "0"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("4Ci3: done (the game is at ply 1)"),
+        "{}",
+        stdout(&out)
     );
     wait(&bob, short, |v| v["ply"] == 1 && v["my_turn"] == true);
     let text = stdout(&run(&bob, &["show", short]));
@@ -180,7 +189,11 @@ fn two_people_play_a_game_through_the_command_line() {
     // passed over, and said.
     let out = sealed(&["verify", folder.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));
-    assert!(stderr(&out).contains("game.txt: skipped"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("game.txt: skipped"),
+        "{}",
+        stderr(&out)
+    );
     let out = sealed(&["verify", transcript.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let out = sealed(&["replay", "cardmate", score.to_str().unwrap()]);

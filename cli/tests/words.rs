@@ -19,7 +19,11 @@ fn mail_larger_than_any_game_is_refused_at_once() {
     std::fs::write(&junk, vec![b'x'; 40 << 20]).unwrap();
     let out = at_home(&home, &["mail", "import", junk.to_str().unwrap()]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("more than 32 MiB of text"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("more than 32 MiB of text"),
+        "{}",
+        stderr(&out)
+    );
 
     // One block whose base64 would decode to more than 8 MiB.
     let mut block = String::from("-----BEGIN SEALED MAIL-----\n");
@@ -43,4 +47,91 @@ fn mail_larger_than_any_game_is_refused_at_once() {
     std::fs::write(&none, "Dear opponent, my move is e4.\n").unwrap();
     let out = at_home(&home, &["mail", "import", none.to_str().unwrap()]);
     assert!(stderr(&out).contains("no sealed mail"), "{}", stderr(&out));
+}
+
+#[test]
+fn names_homes_and_scores_are_refused_with_the_reason() {
+    let dir = TempDir::new("words-init");
+    // A name a terminal would act on, or one too long for a proposal.
+    let home = dir.path().join("h");
+    for (name, says) in [
+        ("evil\u{1b}[2J", "control or direction"),
+        ("bell\u{7}", "control or direction"),
+        ("abc\u{202E}fed", "control or direction"),
+    ] {
+        let out = at_home(&home, &["init", "--name", name]);
+        assert_eq!(code(&out), 2, "{name:?}");
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        assert!(!stderr(&out).contains('\u{1b}'), "echoed the escape");
+        assert!(!home.join("key").exists(), "nothing written");
+    }
+    let long = "n".repeat(100_000);
+    let out = at_home(&home, &["init", "--name", &long]);
+    assert!(
+        stderr(&out).contains("longer than 64 bytes"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).len() < 300, "the name echoed whole");
+    // A home that is a file.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let out = at_home(&file, &["init", "--name", "ok"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("is a file: a home is a folder"),
+        "{}",
+        stderr(&out)
+    );
+
+    // An empty score is no score; a Stallmate score without its tags names no line 0.
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "\n").unwrap();
+    for variant in ["tempete", "duel", "cardmate"] {
+        let out = common::sealed(&["replay", variant, empty.to_str().unwrap()]);
+        assert_eq!(code(&out), 2, "{variant}");
+        assert!(stderr(&out).contains("empty"), "{}", stderr(&out));
+    }
+    let bare = dir.path().join("bare.txt");
+    std::fs::write(&bare, "1. e2-e4\n").unwrap();
+    let out = common::sealed(&["replay", "stallmate", bare.to_str().unwrap()]);
+    assert_eq!(code(&out), 2);
+    assert!(!stderr(&out).contains("line 0"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("WhiteSetup is required"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_demo_that_cannot_write_its_transcript_plays_nothing_and_leaves_nothing() {
+    let dir = TempDir::new("words-demo");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sealed"))
+        .args(["demo", "duel", "--out", "/nonexistent/x.sealed"])
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("/nonexistent/x.sealed"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("game "),
+        "a game was played"
+    );
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "left homes behind"
+    );
+    // The demo's help names every game.
+    let help = common::sealed(&["demo", "--help"]);
+    for v in ["duel", "cardmate", "chex", "tempete", "stallmate"] {
+        assert!(String::from_utf8_lossy(&help.stdout).contains(v), "{v}");
+    }
 }

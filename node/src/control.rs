@@ -275,6 +275,15 @@ pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, String> {
     std::io::BufReader::new(stream)
         .read_line(&mut answer)
         .map_err(|e| e.to_string())?;
+    if answer.is_empty() {
+        // The node died between taking the request and answering: what it did is in its
+        // store, durable before anything was sent (spec/PROTOCOL.md §11.2).
+        return Err(
+            "the node stopped before it answered: what you asked may have been done. \
+                    Start it again (`sealed node`) and look with `sealed show` or `sealed games`"
+                .into(),
+        );
+    }
     let v: Value =
         serde_json::from_str(&answer).map_err(|e| format!("the node answered {answer:?}: {e}"))?;
     match (v.get("ok"), v.get("error")) {

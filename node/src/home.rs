@@ -38,6 +38,37 @@ pub enum HomeError {
     /// The OS random source failed.
     #[error("no randomness from the operating system: {0}")]
     Random(String),
+    /// The home path is a file.
+    #[error("{0} is a file: a home is a folder (give another --home)")]
+    NotAFolder(PathBuf),
+    /// A name that cannot go in a proposal or be shown as it is.
+    #[error("the name {shown}: {why}")]
+    BadName {
+        /// The name, escaped and shortened for showing.
+        shown: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+}
+
+/// Most bytes of a seat's name (spec/PROTOCOL.md §5.1 step 6).
+pub const MAX_NAME: usize = 64;
+
+/// Checks a player's name before it goes into a proposal: at most [`MAX_NAME`] bytes,
+/// and nothing a terminal would act on or a reader could be fooled by (control
+/// characters such as ESC or BEL, and the marks that reorder text, such as U+202E).
+pub fn check_name(name: &str) -> Result<(), HomeError> {
+    let bad = |why| HomeError::BadName {
+        shown: crate::text::shown(name, 40),
+        why,
+    };
+    if name.len() > MAX_NAME {
+        return Err(bad("longer than 64 bytes"));
+    }
+    if name.chars().any(crate::text::is_hidden) {
+        return Err(bad("holds a control or direction character"));
+    }
+    Ok(())
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
@@ -147,6 +178,10 @@ impl Home {
 
     /// Creates the folder (owner-only) and a fresh key; refuses to overwrite one.
     pub fn init(&self, name: &str) -> Result<SecretKey, HomeError> {
+        check_name(name)?;
+        if self.dir.is_file() {
+            return Err(HomeError::NotAFolder(self.dir.clone()));
+        }
         std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
         restrict(&self.dir, 0o700)?;
         let key_path = self.key_path();

@@ -15,6 +15,7 @@ pub mod net;
 pub mod shell;
 pub mod store;
 pub mod sync;
+pub mod text;
 
 pub use core::GameSummary;
 pub use handle::{NodeHandle, start};

@@ -45,12 +45,21 @@ use super::referee::Referee;
 use super::setup::Setup;
 use super::turn::Turn;
 
+/// `line N: reason`, or the reason alone when it is about the score as a whole (line 0).
+fn at_line(line: usize, reason: &str) -> String {
+    if line == 0 {
+        reason.to_owned()
+    } else {
+        format!("line {line}: {reason}")
+    }
+}
+
 /// Why a score cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScoreError {
     /// The text does not follow the grammar, or a tag is missing or wrong.
-    #[error("line {line}: {reason}")]
+    #[error("{}", at_line(*line, reason))]
     Unreadable {
         /// Line number, from 1 (0: the score as a whole).
         line: usize,

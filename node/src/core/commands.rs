@@ -325,6 +325,15 @@ impl Core {
     ) -> Result<(), NodeError> {
         self.table(g, store)?;
         let id = self.games.find(g)?;
+        // The proposer decided when it proposed: say so, rather than the session's
+        // "not now" about phases.
+        if let Some(p) = self.games.played.get(&id)
+            && p.table.terms().proposal().proposer == p.table.seat()
+        {
+            return Err(NodeError::Refused(
+                "you proposed this game: the other player accepts or declines it".into(),
+            ));
+        }
         let status = if decision == SessionCommand::Decline {
             GameStatus::Declined
         } else {
