@@ -71,7 +71,11 @@ fn attempt(home: &Path, game: &str, attempt: &str) -> String {
     let before = show_json(home, game).map_or(0, |v| answers(&v).len());
     let out = at_home(home, &["move", game, attempt]);
     assert_eq!(code(&out), 0, "{attempt}: {}", stderr(&out));
-    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with(&format!("{attempt}: done")),
+        "{}",
+        stdout(&out)
+    );
     let v = wait_for(home, game, &format!("the answer to {attempt}"), |v| {
         answers(v).len() > before
     });

@@ -95,29 +95,21 @@ impl TimeControl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{Name, Seat};
-    use crate::proposal::{Role, SeatSpec, VERSION};
+    use crate::ids::Name;
+    use crate::keys::SecretKey;
+    use crate::proposal::tests::two_player;
 
     fn proposal(options: &[(&str, &str)]) -> Proposal {
-        Proposal {
-            version: VERSION,
-            variant: Name::new("duel").unwrap(),
-            options: options
-                .iter()
-                .map(|(k, v)| (Name::new(k).unwrap(), (*v).to_owned()))
-                .collect(),
-            seats: (0..2)
-                .map(|i| SeatSpec {
-                    role: Role::Player,
-                    key: [i; 32],
-                    name: String::new(),
-                })
-                .collect(),
-            mailboxes: vec![],
-            proposer: Seat(0),
-            clock: 0,
-            nonce: [0; 32],
-        }
+        let keys = [
+            SecretKey::from_seed(&[1; 32]),
+            SecretKey::from_seed(&[2; 32]),
+        ];
+        let mut p = two_player("duel", &[&keys[0], &keys[1]]);
+        p.options = options
+            .iter()
+            .map(|(k, v)| (Name::new(k).unwrap(), (*v).to_owned()))
+            .collect();
+        p
     }
 
     #[test]
