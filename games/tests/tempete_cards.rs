@@ -1413,6 +1413,7 @@ mod double_move_interceptions {
                 // Black's card 66, which White's card 34 may take.
                 takeable: vec![66],
                 traps: vec![],
+                sprung: 0,
                 given: 5,
             }
         );

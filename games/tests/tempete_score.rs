@@ -869,4 +869,8 @@ fn the_spec_sample_score_replays() {
         replay_state(&spec[start..end]).unwrap_or_else(|e| panic!("the sample: {e}"));
     assert_eq!(plies, 10);
     assert!(state.end.is_none());
+    // White's trap sprang at ply 7: it is no longer shown as waiting.
+    let shown = render::text(&state, None);
+    assert!(shown.contains("White: 5 cards, 1 sprung"), "{shown}");
+    assert!(!shown.contains("trap sealed"), "{shown}");
 }

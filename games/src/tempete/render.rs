@@ -157,8 +157,13 @@ pub fn text(state: &State, hand: Option<&[(u32, String)]>) -> String {
             let t: Vec<String> = h.taken.iter().map(u32::to_string).collect();
             let _ = write!(s, ", known (taken or kept): {}", t.join(" "));
         }
-        if !h.traps.is_empty() {
-            let _ = write!(s, ", {} trap(s) sealed", h.traps.len());
+        let waiting = h.traps.len().saturating_sub(h.sprung as usize);
+        if waiting > 0 {
+            let plural = if waiting == 1 { "" } else { "s" };
+            let _ = write!(s, ", {waiting} trap{plural} sealed");
+        }
+        if h.sprung > 0 {
+            let _ = write!(s, ", {} sprung", h.sprung);
         }
         s.push('\n');
     }

@@ -233,6 +233,7 @@ impl Tempete {
                     effect,
                 })
                 .map_err(|e| Violation(format!("trap {index}: {e}")))?;
+            s.hand_mut(side).sprung += 1;
         }
         Ok(())
     }

@@ -39,6 +39,8 @@ pub struct Hand {
     pub takeable: Vec<u32>,
     /// The trap kinds this player sealed, in commitment order (the squares are secret).
     pub traps: Vec<TrapEffect>,
+    /// How many of them have sprung (a commitment opens once, so each at most once).
+    pub sprung: u32,
     /// Slots of this player's deck given so far, by deals owed or grants.
     pub given: u32,
 }
