@@ -44,6 +44,16 @@ impl<R: Game> Seated<R> {
         self.playing() && self.to_act() == Some(self.seat())
     }
 
+    /// Whether a draw offer of this seat's stands for another player.
+    fn my_offer_stands(&self) -> bool {
+        let (me, e) = (self.seat(), self.session.engine());
+        self.playing()
+            && self
+                .terms()
+                .player_seats()
+                .any(|p| p != me && e.draw_offered_to(p))
+    }
+
     fn draw_offered(&self) -> bool {
         self.playing() && self.session.engine().draw_offered_to(self.seat())
     }
@@ -74,8 +84,16 @@ impl<R: Game> Seated<R> {
             Phase::Decide(_) => vec!["accept", "decline"],
             _ if !player => vec![],
             Phase::Commit(_) | Phase::Coin(_) => vec!["resign"],
-            Phase::Play(_) if self.draw_offered() => vec!["resign", "offer draw", "accept draw"],
-            Phase::Play(_) => vec!["resign", "offer draw"],
+            Phase::Play(_) => {
+                let mut v = vec!["resign"];
+                if !self.my_offer_stands() {
+                    v.push("offer draw");
+                }
+                if self.draw_offered() {
+                    v.push("accept draw");
+                }
+                v
+            }
             _ => vec![],
         }
     }
@@ -122,6 +140,9 @@ impl<R: Game> Seated<R> {
                 not_now("only players resign or agree draws")
             }
             "resign" => Ok(Command::Resign),
+            "offer draw" | "draw offer" if self.my_offer_stands() => not_now(
+                "your draw offer already stands, until the other player moves or accepts it",
+            ),
             "offer draw" | "draw offer" if self.playing() => Ok(Command::OfferDraw),
             "accept draw" | "draw accept" if self.draw_offered() => Ok(Command::AcceptDraw),
             "accept draw" | "draw accept" if self.playing() => {

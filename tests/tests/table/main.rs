@@ -267,6 +267,13 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         let cmd = net.sessions[0].parse_action("offer draw").unwrap();
         net.command(0, cmd).unwrap();
         net.pump();
+        // A second offer while the first stands is refused, with why.
+        assert!(
+            refused(net.sessions[0].as_ref(), "offer draw").contains("already stands"),
+            "{}",
+            refused(net.sessions[0].as_ref(), "offer draw")
+        );
+        assert!(!net.sessions[0].choices().iter().any(|c| c.text == "offer draw"));
         let b = net.sessions[1].as_ref();
         assert_eq!(b.show_json()["draw_offered"], true);
         assert!(b.show_text().contains("accept draw"));
