@@ -312,7 +312,7 @@ fn a_card_played_twice_loses() {
 /// illegal act, and White loses.
 #[test]
 fn a_kept_card_played_twice_loses() {
-    use sealed_games::tempete::bot::{command, opens};
+    use sealed_games::tempete::holding::{command, opens};
     use sealed_games::tempete::state::Pending;
     // A short list makes it likely that White is dealt 18 and Black 66.
     let options = [("cards", "1-8,18,66"), ("ply-limit", "40")];

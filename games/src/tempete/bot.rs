@@ -3,19 +3,17 @@
 //! springs them when an enemy piece lands there. Never an illegal act: every choice is
 //! taken from what the board and the flow allow.
 
-use sealed_protocol::body::Purpose;
-use sealed_protocol::commit::CommitKey;
-use sealed_protocol::ids::Name;
 use sealed_protocol::session::{Command, Session};
 
-use crate::chess::{Color, Square};
+use crate::chess::Color;
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
-use super::board::{Board, Trap};
+use super::board::Board;
 use super::card::{Card, Effect, FlowEffect, Moment};
-use super::effects::{Params, Play};
+use super::effects::Params;
 use super::rules::{Tempete, deck_name, trap_name};
-use super::state::{Pending, TurnMade, color};
+use super::holding::{answer_plays, command, hand, opens, sprung, traps_to_open};
+use super::state::{Pending, color};
 
 /// A small deterministic chooser.
 struct Pick(u64);
@@ -28,85 +26,6 @@ impl Pick {
             .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % n.max(1) as u64) as usize
     }
-}
-
-fn card_of(rules: &Tempete, n: u32) -> Option<&Card> {
-    rules.card(n)
-}
-
-/// This seat's hand: where each card comes from, and the card.
-pub fn hand(s: &Session<Tempete>) -> Vec<(CardRef, Card)> {
-    let rules = s.engine().rules();
-    let mut out: Vec<(CardRef, Card)> = s
-        .hand(&deck_name())
-        .into_iter()
-        .filter_map(|(slot, n)| Some((CardRef::Slot(slot), card_of(rules, n)?.clone())))
-        .collect();
-    if let Some(st) = s.engine().state() {
-        for n in &st.hand(color(s.seat())).taken {
-            if let Some(c) = card_of(rules, *n) {
-                out.push((CardRef::Taken(*n), c.clone()));
-            }
-        }
-    }
-    out
-}
-
-/// The deck slots an envelope must open to play the card `r`.
-pub fn opens(r: CardRef) -> Vec<(Name, u32)> {
-    match r {
-        CardRef::Slot(s) => vec![(deck_name(), s)],
-        _ => vec![],
-    }
-}
-
-/// The session command for an act that opens these slots.
-pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
-    Command::Act {
-        act: sealed_protocol::wire::encode(act),
-        open_slots,
-        commit_values: vec![],
-        open_values: vec![],
-        open_draw: None,
-    }
-}
-
-/// This seat's sealed trap squares that spring on the ply just made.
-pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
-    let (Some(secrets), Some(st)) = (s.secrets(), s.engine().state()) else {
-        return vec![];
-    };
-    let me = s.seat();
-    let decks = s.engine().decks();
-    st.hand(color(me))
-        .traps
-        .iter()
-        .enumerate()
-        .filter_map(|(i, effect)| {
-            let i = i as u32;
-            if s.engine()
-                .opened_value(me, Purpose::Value(trap_name()), i)
-                .is_some()
-            {
-                return None;
-            }
-            let key = CommitKey {
-                seat: me,
-                purpose: Purpose::Value(trap_name()),
-                index: i,
-            };
-            let square = secrets.value(&key, &decks)?;
-            let square = Square::from_index(*square.first()?)?;
-            board
-                .spring_trap(Trap {
-                    owner: color(me),
-                    square,
-                    effect: *effect,
-                })
-                .is_ok()
-                .then_some((trap_name(), i))
-        })
-        .collect()
 }
 
 /// What the random bot does now.
@@ -148,48 +67,6 @@ pub fn choice(s: &Session<Tempete>, pick: u64) -> Option<Command> {
 fn is_yield(cmd: &Command) -> bool {
     matches!(cmd, Command::Act { act, .. }
         if matches!(sealed_protocol::wire::decode::<Act>(act, 256), Ok(Act::Yield)))
-}
-
-/// The board once the traps `springs` names have sprung.
-pub fn sprung(s: &Session<Tempete>, board: &Board, springs: &[(Name, u32)]) -> Option<Board> {
-    let st = s.engine().state()?;
-    let side = color(s.seat());
-    let mut board = board.clone();
-    let secrets = s.secrets()?;
-    let decks = s.engine().decks();
-    for (_, i) in springs {
-        let key = CommitKey {
-            seat: s.seat(),
-            purpose: Purpose::Value(trap_name()),
-            index: *i,
-        };
-        let sq = secrets
-            .value(&key, &decks)
-            .and_then(|v| Square::from_index(*v.first()?))?;
-        board = board
-            .spring_trap(Trap {
-                owner: side,
-                square: sq,
-                effect: *st.hand(side).traps.get(*i as usize)?,
-            })
-            .ok()?;
-    }
-    Some(board)
-}
-
-/// The plain plays that may answer an intercepted turn: any but the move intercepted,
-/// unless the interceptor cancelled the card (then the same move may be made again).
-pub(super) fn answer_plays(board: &Board, turn: &TurnMade, by: FlowEffect) -> Vec<Play> {
-    // Compared on the wire: the board's moves carry their kind (a double step,
-    // castling), the turn's as read from the wire do not.
-    let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
-    board
-        .legal_plays(None)
-        .into_iter()
-        .filter(|p| {
-            by == FlowEffect::CancelCard || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
-        })
-        .collect()
 }
 
 /// An answer when one is due; now and then an interception when one is possible.

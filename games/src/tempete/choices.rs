@@ -15,7 +15,7 @@ use crate::seat::{Ask, Choice};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::board::Board;
-use super::bot;
+use super::holding;
 use super::card::{Card, Effect, FlowEffect, Moment};
 use super::command::write;
 use super::effects::{Params, Play};
@@ -54,7 +54,7 @@ fn with_blank(text: &str, word: &str) -> String {
 }
 
 pub(super) fn choices(s: &Session<Tempete>, state: &State) -> Vec<Choice> {
-    let hand = bot::hand(s);
+    let hand = holding::hand(s);
     let number = |r: CardRef| match r {
         CardRef::Taken(n) => Some(n),
         r => hand.iter().find(|(x, _)| *x == r).map(|(_, c)| c.number()),
@@ -105,9 +105,9 @@ fn turn_choices(
 ) {
     let side = color(s.seat());
     // The plays are judged on the board after the traps this turn springs.
-    let springs = bot::traps_to_open(s, &state.board);
+    let springs = holding::traps_to_open(s, &state.board);
     let board: Board =
-        bot::sprung(s, &state.board, &springs).unwrap_or_else(|| state.board.clone());
+        holding::sprung(s, &state.board, &springs).unwrap_or_else(|| state.board.clone());
     let turn = |card: Option<CardUse>, moves: &[Move]| Act::Turn {
         start: None,
         card,
@@ -243,7 +243,7 @@ fn answers(
         return;
     }
     let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
-    let plays = bot::answer_plays(&state.board, turn, by);
+    let plays = holding::answer_plays(&state.board, turn, by);
     if plays.is_empty() {
         out.push(Choice::button("yield: no other move is left", "yield"));
         return;

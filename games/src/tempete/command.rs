@@ -22,7 +22,7 @@ use sealed_protocol::session::Command;
 use crate::chess::{Kind, Move, MoveKind, MoveText, Position, Square};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
-use super::bot::{command, opens};
+use super::holding::{command, opens};
 use super::card::{Card, FlowEffect};
 use super::effects::Params;
 use super::rules::trap_name;

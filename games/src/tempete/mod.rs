@@ -39,6 +39,7 @@ pub mod board;
 pub mod bot;
 pub mod card;
 mod choices;
+pub mod holding;
 pub mod command;
 pub mod deck;
 pub mod effects;

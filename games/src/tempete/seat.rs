@@ -13,6 +13,7 @@ use crate::seat::{Automation, Choice, Face, Game};
 
 use super::act::{Act, CardRef};
 use super::bot;
+use super::holding;
 use super::card::{Effect, FlowEffect, Moment};
 use super::command;
 use super::rules::{Tempete, VARIANT, deck_name, trap_name};
@@ -177,7 +178,7 @@ impl Face for Tempete {
     }
 
     fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
-        let hand = bot::hand(s);
+        let hand = holding::hand(s);
         let mut cmd = command::parse(&command_seat(s, state, &hand), text)?;
         // With a turn, the traps this seat sealed that an enemy piece landed on spring
         // first, whatever the person typed: opened later they would lose their effect,
@@ -190,14 +191,14 @@ impl Face for Tempete {
                 Ok(Act::Turn { .. })
             )
         {
-            *open_values = bot::traps_to_open(s, &state.board);
+            *open_values = holding::traps_to_open(s, &state.board);
         }
         check(s, state, &cmd).map_err(|why| format!("{text}: {why}"))?;
         Ok(cmd)
     }
 
     fn hints(s: &Session<Self>, state: &State) -> Vec<String> {
-        let hand = bot::hand(s);
+        let hand = holding::hand(s);
         let side = color(s.seat());
         let mut v = vec![];
         let plain = state.board.legal_plays(None);
@@ -289,7 +290,7 @@ impl Face for Tempete {
     }
 
     fn board(s: &Session<Self>, state: &State) -> String {
-        let hand: Vec<(u32, String)> = bot::hand(s)
+        let hand: Vec<(u32, String)> = holding::hand(s)
             .into_iter()
             .map(|(_, c)| {
                 (
@@ -302,7 +303,7 @@ impl Face for Tempete {
     }
 
     fn hand(s: &Session<Self>) -> (Option<String>, Value) {
-        let hand = bot::hand(s);
+        let hand = holding::hand(s);
         let cards: Vec<Value> = hand
             .iter()
             .map(|(r, c)| {

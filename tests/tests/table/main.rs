@@ -273,7 +273,12 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             "{}",
             refused(net.sessions[0].as_ref(), "offer draw")
         );
-        assert!(!net.sessions[0].choices().iter().any(|c| c.text == "offer draw"));
+        assert!(
+            !net.sessions[0]
+                .choices()
+                .iter()
+                .any(|c| c.text == "offer draw")
+        );
         let b = net.sessions[1].as_ref();
         assert_eq!(b.show_json()["draw_offered"], true);
         assert!(b.show_text().contains("accept draw"));

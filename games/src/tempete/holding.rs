@@ -1,0 +1,139 @@
+//! What one seat holds and may open, read from its session: its hand (own slots and
+//! cards taken), the slots an act opens, its sealed traps that an enemy piece landed on
+//! and the board once they spring, and the plays that may answer an intercepted turn.
+//! The face (typed words, hints, choices) and the bot both read the game through these.
+
+use sealed_protocol::body::Purpose;
+use sealed_protocol::commit::CommitKey;
+use sealed_protocol::ids::Name;
+use sealed_protocol::session::{Command, Session};
+
+use crate::chess::Square;
+
+use super::act::{Act, CardRef, WireMove};
+use super::board::{Board, Trap};
+use super::card::{Card, FlowEffect};
+use super::effects::Play;
+use super::rules::{Tempete, deck_name, trap_name};
+use super::state::{TurnMade, color};
+
+fn card_of(rules: &Tempete, n: u32) -> Option<&Card> {
+    rules.card(n)
+}
+
+/// This seat's hand: where each card comes from, and the card.
+pub fn hand(s: &Session<Tempete>) -> Vec<(CardRef, Card)> {
+    let rules = s.engine().rules();
+    let mut out: Vec<(CardRef, Card)> = s
+        .hand(&deck_name())
+        .into_iter()
+        .filter_map(|(slot, n)| Some((CardRef::Slot(slot), card_of(rules, n)?.clone())))
+        .collect();
+    if let Some(st) = s.engine().state() {
+        for n in &st.hand(color(s.seat())).taken {
+            if let Some(c) = card_of(rules, *n) {
+                out.push((CardRef::Taken(*n), c.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// The deck slots an envelope must open to play the card `r`.
+pub fn opens(r: CardRef) -> Vec<(Name, u32)> {
+    match r {
+        CardRef::Slot(s) => vec![(deck_name(), s)],
+        _ => vec![],
+    }
+}
+
+/// The session command for an act that opens these slots.
+pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
+    Command::Act {
+        act: sealed_protocol::wire::encode(act),
+        open_slots,
+        commit_values: vec![],
+        open_values: vec![],
+        open_draw: None,
+    }
+}
+
+/// This seat's sealed trap squares that spring on the ply just made.
+pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
+    let (Some(secrets), Some(st)) = (s.secrets(), s.engine().state()) else {
+        return vec![];
+    };
+    let me = s.seat();
+    let decks = s.engine().decks();
+    st.hand(color(me))
+        .traps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, effect)| {
+            let i = i as u32;
+            if s.engine()
+                .opened_value(me, Purpose::Value(trap_name()), i)
+                .is_some()
+            {
+                return None;
+            }
+            let key = CommitKey {
+                seat: me,
+                purpose: Purpose::Value(trap_name()),
+                index: i,
+            };
+            let square = secrets.value(&key, &decks)?;
+            let square = Square::from_index(*square.first()?)?;
+            board
+                .spring_trap(Trap {
+                    owner: color(me),
+                    square,
+                    effect: *effect,
+                })
+                .is_ok()
+                .then_some((trap_name(), i))
+        })
+        .collect()
+}
+
+/// The board once the traps `springs` names have sprung.
+pub fn sprung(s: &Session<Tempete>, board: &Board, springs: &[(Name, u32)]) -> Option<Board> {
+    let st = s.engine().state()?;
+    let side = color(s.seat());
+    let mut board = board.clone();
+    let secrets = s.secrets()?;
+    let decks = s.engine().decks();
+    for (_, i) in springs {
+        let key = CommitKey {
+            seat: s.seat(),
+            purpose: Purpose::Value(trap_name()),
+            index: *i,
+        };
+        let sq = secrets
+            .value(&key, &decks)
+            .and_then(|v| Square::from_index(*v.first()?))?;
+        board = board
+            .spring_trap(Trap {
+                owner: side,
+                square: sq,
+                effect: *st.hand(side).traps.get(*i as usize)?,
+            })
+            .ok()?;
+    }
+    Some(board)
+}
+
+/// The plain plays that may answer an intercepted turn: any but the move intercepted,
+/// unless the interceptor cancelled the card (then the same move may be made again).
+pub(super) fn answer_plays(board: &Board, turn: &TurnMade, by: FlowEffect) -> Vec<Play> {
+    // Compared on the wire: the board's moves carry their kind (a double step,
+    // castling), the turn's as read from the wire do not.
+    let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
+    board
+        .legal_plays(None)
+        .into_iter()
+        .filter(|p| {
+            by == FlowEffect::CancelCard || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
+        })
+        .collect()
+}
