@@ -182,7 +182,8 @@ pub enum Command {
         game: String,
         /// The action, e.g. `4Ci3`, `Nf3`, `draw`, `place c4`, `play 7`.
         action: Vec<String>,
-        /// Refuse unless the game is at this ply (see `show`): guards against a stale command.
+        /// Refuse unless the game is at this ply: the number of acts played, as `show`,
+        /// `games` and every answer print it. Guards against a stale command.
         #[arg(long)]
         expect: Option<usize>,
     },

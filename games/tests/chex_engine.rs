@@ -217,7 +217,7 @@ fn seed_example_renders_like_the_seed() {
           a   b   c   d   e
 White stack: K Q R2 B N P8
 Black stack: K Q R2 B2 N2 P6
-White to play, ply 1
+White to play, move 1
 ";
     assert_eq!(engine::text(&seed_example(W)), expected);
     let svg = engine::svg(&seed_example(W));

@@ -817,6 +817,26 @@ fn trap_removes_an_enemy_piece_ending_its_move_there() {
             victim: B
         })
     );
+    // A King that ends its move on the square is not taken, and the refusal says so
+    // rather than that nothing landed there.
+    let king = plain(&plain(&plain(&played, "e7e6"), "g1f3"), "e8e7");
+    let on_e7 = Trap {
+        square: sq("e7"),
+        ..trap
+    };
+    assert_eq!(
+        king.spring_trap(on_e7),
+        Err(PlayError::TrapOnKing {
+            square: sq("e7"),
+            victim: B
+        })
+    );
+    assert!(
+        king.spring_trap(on_e7)
+            .unwrap_err()
+            .to_string()
+            .contains("never takes a King")
+    );
     // The owner's own pieces do not trigger it.
     let mut own = Board::default();
     own.add_trap(Trap {

@@ -15,7 +15,8 @@ pub mod net;
 pub mod shell;
 pub mod store;
 pub mod sync;
-pub mod text;
+/// Text from others, made safe to show (in the protocol crate: games print names too).
+pub use sealed_protocol::text;
 
 pub use core::GameSummary;
 pub use handle::{NodeHandle, start};

@@ -15,7 +15,8 @@
 //! - [`transcript`]: the file anyone can verify;
 //! - [`session`]: one seat's live state machine;
 //! - [`rules`]: the trait a game implements;
-//! - [`hidden`]: private logs and the end-of-game audit of what no seat could judge live.
+//! - [`hidden`]: private logs and the end-of-game audit of what no seat could judge live;
+//! - [`text`]: names and moves from others, escaped before they are shown.
 //!
 //! The byte-level specification is `spec/PROTOCOL.md` in the repository.
 
@@ -35,6 +36,7 @@ pub mod proposal;
 pub mod random;
 pub mod rules;
 pub mod session;
+pub mod text;
 pub mod time;
 pub mod transcript;
 pub mod verdict;

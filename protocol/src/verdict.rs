@@ -195,7 +195,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                     by: None,
                     against,
                     about: ClaimAbout::Unfinished,
-                    evidence: what,
+                    evidence: what.describe(against),
                     open: true,
                 });
             }
@@ -286,21 +286,69 @@ fn explicit_claims<R: Rules>(engine: &Engine<R>) -> Vec<ClaimView> {
         .collect()
 }
 
-/// What the game waits for, and from whom.
-fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, String)> {
-    let terms = engine.terms();
-    let mut out = vec![];
-    for s in terms.seats() {
-        if !engine.has_joined(s) {
-            out.push((s, format!("{s} has not accepted")));
+/// One step an unfinished game waits for (spec/PROTOCOL.md §10.2, unfinished claims), as
+/// data: the verdict words it in the spec's terms, a player's view in its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Awaited {
+    /// The seat has not accepted the proposal.
+    Acceptance,
+    /// The player has not revealed its coin seed.
+    CoinSeed,
+    /// The dealer owes `due` slots of `owner`'s deck `deck`.
+    Deal {
+        /// How many.
+        due: u32,
+        /// Whose deck.
+        owner: Seat,
+        /// Its name.
+        deck: String,
+    },
+    /// The contributor owes the value of draw `draw` (from 1) of `owner`'s pool `pool`.
+    DrawValue {
+        /// Which draw.
+        draw: usize,
+        /// Whose pool.
+        owner: Seat,
+        /// Its name.
+        pool: String,
+    },
+    /// The seat is to act.
+    Act,
+}
+
+impl Awaited {
+    /// The step in the spec's words, `seat` being the one that owes it.
+    pub fn describe(&self, seat: Seat) -> String {
+        match self {
+            Awaited::Acceptance => format!("{seat} has not accepted"),
+            Awaited::CoinSeed => format!("{seat} has not revealed its coin seed"),
+            Awaited::Deal { due, owner, deck } => format!(
+                "{seat} owes {due} slot{} of {owner}'s {deck}",
+                if *due == 1 { "" } else { "s" },
+            ),
+            Awaited::DrawValue { draw, owner, pool } => {
+                format!("{seat} owes the value of draw {draw} from {owner}'s {pool}")
+            }
+            Awaited::Act => format!("{seat} is to act"),
         }
     }
+}
+
+/// What an unfinished game waits for, and from whom: acceptances first (nothing else is
+/// owed before them), then coin seeds, deals, draw values, and the seat to act.
+pub fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, Awaited)> {
+    let terms = engine.terms();
+    let mut out: Vec<(Seat, Awaited)> = terms
+        .seats()
+        .filter(|s| !engine.has_joined(*s))
+        .map(|s| (s, Awaited::Acceptance))
+        .collect();
     if !out.is_empty() {
         return out;
     }
     for p in terms.player_seats() {
         if !engine.coin_revealed(p) {
-            out.push((p, format!("{p} has not revealed its coin seed")));
+            out.push((p, Awaited::CoinSeed));
         }
     }
     for d in engine.decks() {
@@ -308,13 +356,11 @@ fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, String)> {
         if due > 0 {
             out.push((
                 d.dealer,
-                format!(
-                    "{} owes {due} slot{} of {}'s {}",
-                    d.dealer,
-                    if due == 1 { "" } else { "s" },
-                    d.owner,
-                    d.name
-                ),
+                Awaited::Deal {
+                    due,
+                    owner: d.owner,
+                    deck: d.name.to_string(),
+                },
             ));
         }
     }
@@ -324,18 +370,16 @@ fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, String)> {
         {
             out.push((
                 p.contributor,
-                format!(
-                    "{} owes the value of draw {} from {}'s {}",
-                    p.contributor,
-                    contributed + 1,
-                    p.owner,
-                    p.name
-                ),
+                Awaited::DrawValue {
+                    draw: contributed + 1,
+                    owner: p.owner,
+                    pool: p.name.to_string(),
+                },
             ));
         }
     }
     if let Some(s) = engine.to_act() {
-        out.push((s, format!("{s} is to act")));
+        out.push((s, Awaited::Act));
     }
     out
 }

@@ -38,7 +38,8 @@ pub fn text(pos: &Position) -> String {
             let _ = writeln!(s, "game over: {}", e.reason());
         }
         None => {
-            let _ = writeln!(s, "{:?} to move, ply {}", pos.to_move, pos.ply + 1);
+            // The board's full-move count; "ply" is left to the acts `sealed show` counts.
+            let _ = writeln!(s, "{:?} to move, move {}", pos.to_move, pos.ply / 2 + 1);
         }
     }
     s

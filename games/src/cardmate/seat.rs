@@ -39,6 +39,13 @@ impl Face for Cardmate {
 
     fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, String> {
         let opts = &s.engine().rules().options;
+        // `move G 4Ci3 4Db6` reads as one action of two words: say that one move goes
+        // at a time, rather than that "i3 4db6" is no square.
+        if let Some((first, _)) = text.split_once(' ') {
+            return Err(format!(
+                "{text}: one move at a time (a Cardmate move is one word, such as {first})"
+            ));
+        }
         // The board shows Rearhand's cards in lower case; a card is still written in
         // upper case and a square in lower case, so a player may type either.
         let normal = match text.get(..2).filter(|_| text.is_ascii()) {

@@ -32,5 +32,5 @@ pub use notation::{
     resolve, write_move, write_place, write_ply,
 };
 pub use position::{End, Phase, Ply, Position};
-pub use render::{svg, text};
+pub use render::{diagram, status, svg, text};
 pub use score::{replay, replay_score, result_token, write_score};

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use sealed_protocol::ids::Seat;
-use sealed_protocol::session::{Command, Session};
+use sealed_protocol::session::{Command, Phase, Session};
 
 use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use super::Chex;
@@ -170,8 +170,15 @@ impl Face for Chex {
         v
     }
 
-    fn board(_s: &Session<Self>, pos: &Self::State) -> String {
-        chex_engine::text(pos)
+    fn board(s: &Session<Self>, pos: &Self::State) -> String {
+        // A game ended by the protocol (a resignation, an agreed draw) leaves the
+        // position mid-turn: "White has drawn and must place" would be an order nobody
+        // can follow. The verdict below the board says how it ended.
+        if matches!(s.phase(), Phase::Play(_)) || pos.end.is_some() {
+            chex_engine::text(pos)
+        } else {
+            chex_engine::diagram(pos)
+        }
     }
 
     fn hand(s: &Session<Self>) -> (Option<String>, Value) {
@@ -181,7 +188,9 @@ impl Face for Chex {
         let stack = |c: chex_engine::Color| json!({"text": pos.stack(c).to_string(), "counts": pos.stack(c).counts()});
         let drawn = chex_drawn(s, pos);
         (
-            drawn.map(|k| format!("you drew a {}: place it\n", k.name())),
+            drawn
+                .filter(|_| matches!(s.phase(), Phase::Play(_)))
+                .map(|k| format!("you drew a {}: place it\n", k.name())),
             json!({
                 "stacks": {
                     "white": stack(chex_engine::Color::White),

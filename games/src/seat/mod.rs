@@ -38,6 +38,7 @@ mod choice;
 mod descriptor;
 mod game;
 mod seated;
+pub(crate) mod words;
 
 use serde_json::Value;
 

@@ -13,9 +13,9 @@ use sealed_protocol::ids::{ChainId, GameId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command, Phase, Secrets, Session, SessionError};
 use sealed_protocol::transcript::TranscriptFile;
-use sealed_protocol::verdict::{ClaimAbout, Status, Verdict};
+use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, Verdict, awaited};
 
-use super::{Choice, Game, Table, Timeline};
+use super::{Choice, Game, Table, Timeline, words};
 
 /// A session of one game with everything generic about a table.
 pub(super) struct Seated<R: Game> {
@@ -251,23 +251,32 @@ impl<R: Game> Table for Seated<R> {
                 format!("you: {prompt}")
             };
         }
-        // The verdict's derived claims already name who owes what; explicit claims
-        // (timeouts) are accusations, not steps anyone awaits.
+        // Said in the player's words (words.rs): who is awaited, by role and name. The
+        // steps other seats' nodes owe come before the act they make possible: while the
+        // opponent owes a draw's share, the seat to act can only wait for it.
         let own = self
             .state()
             .filter(|_| self.playing())
             .and_then(|state| R::awaiting(&self.session, state));
-        let mut parts: Vec<String> = self
-            .verdict()
-            .claims
-            .iter()
-            .filter(|c| c.open && c.by.is_none())
-            .filter(|c| own.is_none() || !c.evidence.ends_with(" is to act"))
-            .map(|c| match c.about {
-                ClaimAbout::Unfinished => c.evidence.clone(),
-                _ => format!("{}: {}", c.against, c.evidence),
-            })
-            .collect();
+        let (me, terms) = (self.seat(), self.terms());
+        let v = self.verdict();
+        let mut parts: Vec<String> = vec![];
+        if v.claims.iter().any(|c| c.about == ClaimAbout::Unfinished) {
+            let steps = awaited(self.session.engine());
+            let owed = steps.iter().any(|(_, a)| *a != Awaited::Act);
+            parts.extend(
+                steps
+                    .iter()
+                    .filter(|(_, a)| *a != Awaited::Act || !(owed || own.is_some()))
+                    .map(|(s, a)| words::step(&words::who(terms, me, *s), a)),
+            );
+        }
+        parts.extend(
+            v.claims
+                .iter()
+                .filter(|c| c.open)
+                .filter_map(|c| words::after_the_end(&words::who(terms, me, c.against), c)),
+        );
         parts.extend(own);
         if self.draw_offered() {
             parts.push(offer.into());
@@ -275,7 +284,7 @@ impl<R: Game> Table for Seated<R> {
         if parts.is_empty() {
             "nothing".into()
         } else {
-            format!("waiting: {}", parts.join("; "))
+            format!("waiting for {}", parts.join("; "))
         }
     }
 
@@ -296,7 +305,10 @@ impl<R: Game> Table for Seated<R> {
         let state = self.state().ok_or("the game has not started yet")?;
         match self.to_act() {
             Some(s) if s == self.seat() => {}
-            Some(s) => return Err(format!("not your turn: {s} is to act")),
+            Some(s) => {
+                let who = words::who(self.terms(), self.seat(), s);
+                return Err(format!("not your turn: {who} is to move"));
+            }
             None => return Err("the game is over".into()),
         }
         if !R::ready(&self.session, state) {
@@ -327,11 +339,13 @@ impl<R: Game> Table for Seated<R> {
         );
         let turn = match self.to_act() {
             Some(t) if t == seat => "you are to act".to_owned(),
-            Some(t) => format!("{t} is to act"),
+            Some(t) => format!("{} is to act", words::who(self.terms(), seat, t)),
             None => "nobody is to act".to_owned(),
         };
-        // Acts, not the game's own move count: a Chex draw and its placement are two.
-        let _ = writeln!(s, "phase {} · {} acts · {turn}", self.phase(), self.ply());
+        // The one ply count of the node and the command line: acts played, not the
+        // board's own move count (a Chex draw and its placement are two acts). It is what
+        // `move --expect` and `games` take and print; the board speaks of moves.
+        let _ = writeln!(s, "phase {} · ply {} · {turn}", self.phase(), self.ply());
         s.push('\n');
         match self.state() {
             Some(state) => s.push_str(&R::board(&self.session, state)),

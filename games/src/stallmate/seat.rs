@@ -296,22 +296,35 @@ impl Game for Stallmate {
     }
 
     fn awaiting(s: &Session<Self>, state: &State) -> Option<String> {
+        // Read after "waiting for ", with each seat named as its player reads it.
         let referee = s.engine().rules().referee;
+        let who = |x: Seat| crate::seat::words::who(s.engine().terms(), s.seat(), x);
         if state.begun.is_none() {
             return Some(format!(
-                "{referee} starts the clock once both armies are shown to it"
+                "{} to start the clock once both armies are shown to it",
+                who(referee)
             ));
         }
         let n = state.period;
         let moving = seat(mover(n));
         Some(if s.seat() == referee {
-            format!("{moving} is to act in period {n}; you answer and close it at its end")
+            format!(
+                "{} to move in period {n}; you answer and close it at its end",
+                who(moving)
+            )
         } else if s.seat() == moving && unanswered(s.engine(), n).is_some() {
-            format!("{referee}'s answer to your attempt (period {n})")
+            format!("{}'s answer to your attempt (period {n})", who(referee))
         } else if s.seat() == moving {
-            format!("your move is made; {referee} closes period {n} at its end")
+            format!(
+                "{} to close period {n} at its end (your move is made)",
+                who(referee)
+            )
         } else {
-            format!("{moving} is to act in period {n}; {referee} closes it at its end")
+            format!(
+                "{} to move in period {n}; {} closes it at its end",
+                who(moving),
+                who(referee)
+            )
         })
     }
 

@@ -147,6 +147,14 @@ pub enum PlayError {
         /// The side the trap is against.
         victim: Color,
     },
+    /// The piece that ended its move on the trap square is the King, which no trap takes.
+    #[error("the King of {victim} ended its move on {square}, and a trap never takes a King")]
+    TrapOnKing {
+        /// The trap square.
+        square: Square,
+        /// The side the trap is against.
+        victim: Color,
+    },
 }
 
 impl Board {
@@ -210,13 +218,17 @@ impl Board {
     /// owner's own board sprang it inside [`Board::apply`]; both end equal).
     pub fn spring_trap(&self, trap: Trap) -> Result<Board, PlayError> {
         let victim = !trap.owner;
-        let hit = self.last_mover == Some(victim)
-            && self.landed.contains(&trap.square)
-            && self
-                .pos
-                .piece_at(trap.square)
-                .is_some_and(|p| p.color == victim && p.kind != Kind::King);
-        if !hit {
+        let landed = self.last_mover == Some(victim) && self.landed.contains(&trap.square);
+        let piece = self.pos.piece_at(trap.square).filter(|p| p.color == victim);
+        // Said apart from an empty square: the King did land there, and the player
+        // needs to know why that does not count.
+        if landed && piece.is_some_and(|p| p.kind == Kind::King) {
+            return Err(PlayError::TrapOnKing {
+                square: trap.square,
+                victim,
+            });
+        }
+        if !(landed && piece.is_some()) {
             return Err(PlayError::NoTrapVictim {
                 square: trap.square,
                 victim,

@@ -48,6 +48,21 @@ fn pattern_word(p: Pattern) -> String {
     p.to_string()
 }
 
+/// The board's own count, as a chess player reads it: "move 12" is White's and Black's
+/// twelfth. "ply" is kept for the acts of the game as `sealed show` and `move --expect`
+/// count them, so the board never prints a second ply number.
+fn move_number(plies: u32) -> String {
+    format!("move {}", plies / 2 + 1)
+}
+
+/// How long a continuing effect lasts, counted from now.
+fn half_moves_left(until: u32, now: u32) -> String {
+    match until.saturating_sub(now) {
+        1 => "for 1 more half-move".into(),
+        n => format!("for {n} more half-moves"),
+    }
+}
+
 /// The continuing effects, one line each (empty when there are none).
 fn effect_lines(s: &State) -> Vec<String> {
     let b = &s.board;
@@ -56,7 +71,7 @@ fn effect_lines(s: &State) -> Vec<String> {
         .frozen()
         .iter()
         .filter(|(sq, _)| b.is_frozen(*sq))
-        .map(|(sq, until)| format!("{sq} (moves again at ply {})", until + 1))
+        .map(|(sq, until)| format!("{sq} ({})", half_moves_left(*until, b.ply)))
         .collect();
     if !frozen.is_empty() {
         out.push(format!("frozen: {}", frozen.join(", ")));
@@ -65,7 +80,7 @@ fn effect_lines(s: &State) -> Vec<String> {
         .forbidden()
         .iter()
         .filter(|(sq, _)| b.is_forbidden(*sq))
-        .map(|(sq, until)| format!("{sq} (open again at ply {})", until + 1))
+        .map(|(sq, until)| format!("{sq} ({})", half_moves_left(*until, b.ply)))
         .collect();
     if !forbidden.is_empty() {
         out.push(format!("forbidden: {}", forbidden.join(", ")));
@@ -184,20 +199,20 @@ pub fn text(state: &State, hand: Option<&[(u32, String)]>) -> String {
             };
             let _ = writeln!(
                 s,
-                "{who} answers the interception ({what}), ply {}",
-                state.plies + 1
+                "{who} answers the interception ({what}), {}",
+                move_number(state.plies)
             );
         }
         (None, Pending::Turn(Some(_))) => {
             let _ = writeln!(
                 s,
-                "{who} to play (or intercept {}'s turn), ply {}",
+                "{who} to play (or intercept {}'s turn), {}",
                 name(!state.to_act),
-                state.plies + 1
+                move_number(state.plies)
             );
         }
         (None, Pending::Turn(None)) => {
-            let _ = writeln!(s, "{who} to play, ply {}", state.plies + 1);
+            let _ = writeln!(s, "{who} to play, {}", move_number(state.plies));
         }
     }
     s
@@ -304,9 +319,9 @@ pub fn svg(state: &State) -> String {
     let status = match &state.end {
         Some(end) => format!("game over: {}", end.reason),
         None => format!(
-            "{} to act, ply {}{}",
+            "{} to act, {}{}",
             name(state.to_act),
-            state.plies + 1,
+            move_number(state.plies),
             if state.board.truce() {
                 " — truce"
             } else {

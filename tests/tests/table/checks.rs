@@ -161,12 +161,18 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
         let w = t.waiting_for();
         if variant == STALLMATE {
             // Not checked for Stallmate: its waiting line names the public actor, the
-            // referee ("seat 2 is to act"), even on a player's table while the other
-            // player's period runs and on the referee's own, where `to_act` and the
-            // header name the mover (reported as a view inconsistency).
-            assert!(w.starts_with("waiting: "), "{w}");
+            // referee, even on a player's table while the other player's period runs
+            // and on the referee's own, where `to_act` and the header name the mover
+            // (reported as a view inconsistency).
+            assert!(w.starts_with("waiting for "), "{w}");
         } else {
-            assert!(w.contains(&format!("{other} is to act")), "{w}");
+            // The other seat by its role, never a seat number; its move, or a share
+            // its node (or this one) owes first.
+            assert!(
+                w.contains("your opponent to move") || w.contains(" node to "),
+                "{other}: {w}"
+            );
+            assert!(!w.contains("seat "), "{w}");
         }
     }
     if let Some(score) = t.score() {

@@ -353,10 +353,11 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     assert!(!t.my_turn());
     assert!(t.bot_action(0).is_none());
     assert!(refused(t, "place b2").starts_with("not yet"));
-    assert!(
-        t.waiting_for().contains("seat 1 owes the value"),
-        "{}",
-        t.waiting_for()
+    // Said as what the opponent's node owes; not that this seat is to act, as it can
+    // only wait.
+    assert_eq!(
+        t.waiting_for(),
+        "waiting for your opponent's node to send its share of a draw"
     );
 
     // Once it arrives, the drawn piece is shown and must be placed.

@@ -15,10 +15,15 @@ fn dark(sq: Square) -> bool {
     (i64::from(sq.x) + i64::from(sq.y)).rem_euclid(2) == 0
 }
 
-/// The board as text: files across the top and bottom, ranks down both sides, dark
-/// squares `:::`, White pieces plain (`:N:` on a dark square), Black pieces `*P*`; then
-/// the stacks and whose turn it is.
+/// The board as text: [`diagram`], then whose turn it is ([`status`]).
 pub fn text(pos: &Position) -> String {
+    diagram(pos) + &status(pos)
+}
+
+/// The board: files across the top and bottom, ranks down both sides, dark squares
+/// `:::`, White pieces plain (`:N:` on a dark square), Black pieces `*P*`; then the
+/// stacks.
+pub fn diagram(pos: &Position) -> String {
     let frame = Frame::of(&pos.board);
     let w = frame.ranks.to_string().len();
     let indent = " ".repeat(6 + w + 1);
@@ -54,19 +59,26 @@ pub fn text(pos: &Position) -> String {
     for c in Color::BOTH {
         let _ = writeln!(s, "{c} stack: {}", pos.stack(c));
     }
+    s
+}
+
+/// One line: how the position ended, or who is to play or place.
+pub fn status(pos: &Position) -> String {
+    let mut s = String::new();
     match (pos.end, pos.phase) {
         (Some(e), _) => {
             let _ = writeln!(s, "game over: {}", e.reason());
         }
         (None, Phase::Turn) => {
-            let _ = writeln!(s, "{} to play, ply {}", pos.to_move, pos.ply + 1);
+            // The board's full-move count; "ply" is left to the acts `sealed show` counts.
+            let _ = writeln!(s, "{} to play, move {}", pos.to_move, pos.ply / 2 + 1);
         }
         (None, Phase::Placing) => {
             let _ = writeln!(
                 s,
-                "{} has drawn and must place, ply {}",
+                "{} has drawn and must place, move {}",
                 pos.to_move,
-                pos.ply + 1
+                pos.ply / 2 + 1
             );
         }
     }

@@ -34,6 +34,25 @@ pub fn shown(text: &str, max: usize) -> String {
     out
 }
 
+/// A display name from a proposal or a transcript, as it may stand in a line: hidden
+/// characters escaped, no quotes, at most 64 characters (the most a proposal allows in
+/// bytes, spec/PROTOCOL.md §5.1 step 6) and `…` beyond.
+pub fn name(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == 64 {
+            out.push('…');
+            break;
+        }
+        if is_hidden(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,5 +67,8 @@ mod tests {
         assert!(s.len() < 80, "{s}");
         assert!(s.contains("99960 more bytes"), "{s}");
         assert!(!is_hidden('é') && !is_hidden(' '));
+        assert_eq!(name("bob"), "bob");
+        assert_eq!(name("b\u{7}ob"), "b\\u{7}ob");
+        assert!(name(&"n".repeat(500)).ends_with('…'));
     }
 }

@@ -1,0 +1,74 @@
+//! A seat's words for what its game waits for: "you", or the other seat by its role
+//! and the name its proposal gives, never a seat number or the spec's terms ("close",
+//! "commitment"). `sealed verify` keeps the spec's words: it speaks to whoever checks
+//! a transcript, this speaks to the player.
+
+use sealed_protocol::ids::Seat;
+use sealed_protocol::proposal::{Role, Terms};
+use sealed_protocol::text;
+use sealed_protocol::verdict::{Awaited, ClaimAbout, ClaimView};
+
+/// Seat `s` as this seat's player reads it: "you", "your opponent bob", "the referee".
+pub(crate) fn who(terms: &Terms, me: Seat, s: Seat) -> String {
+    if s == me {
+        return "you".into();
+    }
+    let spec = terms.proposal().seats.get(usize::from(s.0));
+    let role = match spec.map(|x| &x.role) {
+        Some(Role::Referee) => "the referee",
+        Some(Role::Witness) => "the witness",
+        _ => "your opponent",
+    };
+    match spec.map(|x| text::name(&x.name)).filter(|n| !n.is_empty()) {
+        Some(n) => format!("{role} {n}"),
+        None => role.into(),
+    }
+}
+
+/// "your" for "you", else "bob's".
+fn whose(who: &str) -> String {
+    if who == "you" {
+        "your".into()
+    } else {
+        format!("{who}'s")
+    }
+}
+
+/// One step the game waits for, said to this seat's player.
+pub(super) fn step(who: &str, a: &Awaited) -> String {
+    let node = format!("{} node", whose(who));
+    match a {
+        Awaited::Acceptance => format!("{who} to accept the proposal"),
+        Awaited::CoinSeed => format!("{node} to reveal its share of the coin"),
+        Awaited::Deal { due: 1, .. } => format!("{node} to deal a card"),
+        Awaited::Deal { due, .. } => format!("{node} to deal {due} cards"),
+        Awaited::DrawValue { .. } => format!("{node} to send its share of a draw"),
+        Awaited::Act => format!("{who} to move"),
+    }
+}
+
+/// A claim the verdict derived once the game is over, said to this seat's player; `None`
+/// for unfinished games' claims ([`step`] says those) and claims a seat made (timeouts:
+/// accusations, not steps anyone awaits).
+pub(super) fn after_the_end(who: &str, c: &ClaimView) -> Option<String> {
+    if c.by.is_some() {
+        return None;
+    }
+    let node = format!("{} node", whose(who));
+    Some(match c.about {
+        ClaimAbout::WithheldReveal => format!("{node} to show its secrets ({})", c.evidence),
+        ClaimAbout::WithheldClose => {
+            format!("{node} to sign the end of the game (it does so by itself when it runs)")
+        }
+        ClaimAbout::MissingEnvelopes => {
+            format!("messages of {who} that were acknowledged but never arrived")
+        }
+        ClaimAbout::Unaudited => {
+            format!(
+                "{node} to publish what the end-of-game check needs ({})",
+                c.evidence
+            )
+        }
+        ClaimAbout::Unfinished | ClaimAbout::Timeout | ClaimAbout::Abandoned => return None,
+    })
+}
