@@ -15,6 +15,7 @@ struct FileJson<'a> {
     unsigned: &'a [String],
     unconfirmed_evidence: &'a [String],
     error: Option<&'a str>,
+    players: &'a [sealed_node::core::PlayerView],
 }
 
 /// A directory's object.
@@ -42,6 +43,7 @@ fn view(r: &FileReport) -> FileJson<'_> {
         unsigned,
         unconfirmed_evidence,
         error,
+        players: &r.players,
     }
 }
 

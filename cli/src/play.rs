@@ -3,17 +3,43 @@
 use std::path::{Path, PathBuf};
 
 use sealed_node::Home;
-use sealed_node::control::{ControlRequest, call, transcript_bytes};
+use sealed_node::control::{CallError, ControlRequest, call, transcript_bytes};
 use serde_json::Value;
 
 use crate::output;
 
-/// Runs one request against the home's node; prints the error and returns 2 on failure.
+/// Runs one request against the home's node, or, with no node running, against its
+/// store directly (the commands that need no network; `sealed_node::offline`); prints
+/// the error and returns 2 on failure.
 fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
-    call(&home.socket_path(), &req).map_err(|e| {
+    let fail = |e: String| {
         output::error(&e);
         2
-    })
+    };
+    match call(&home.socket_path(), &req) {
+        Ok(v) => Ok(v),
+        Err(CallError::NoNode { .. }) if sealed_node::control::core_command(&req).is_some() => {
+            let v = sealed_node::offline::answer(home, &req).map_err(|e| fail(e.to_string()))?;
+            if changes(&req) {
+                output::note(
+                    "the node is not running: done in its store; it goes out when `sealed node` starts",
+                );
+            }
+            Ok(v)
+        }
+        Err(e) => Err(fail(e.to_string())),
+    }
+}
+
+/// Whether a request changes a game (so that, with the node stopped, its player is told
+/// that nothing left yet; `move` says it in its own line).
+fn changes(req: &ControlRequest) -> bool {
+    matches!(
+        req,
+        ControlRequest::Accept { .. }
+            | ControlRequest::Decline { .. }
+            | ControlRequest::MailImport { .. }
+    )
 }
 
 fn done(r: Result<Value, i32>, then: impl FnOnce(Value) -> String) -> i32 {
@@ -149,11 +175,45 @@ pub fn games(home: &Home, json: bool) -> i32 {
                 g["ply"],
                 g["waiting_for"].as_str().unwrap_or_default(),
             ));
+            let indent = |s: &mut String, line: String| s.push_str(&format!("{:14}{line}\n", ""));
+            let players: Vec<sealed_node::core::PlayerView> =
+                serde_json::from_value(g["players"].clone()).unwrap_or_default();
+            if !players.is_empty() {
+                indent(&mut s, sealed_node::core::players::line(&players));
+            }
+            let options: Vec<&str> = g["options"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            if g["status"] == "invited" {
+                // Who asks, and on what terms, before the player accepts.
+                let from = players
+                    .iter()
+                    .find(|p| p.seat == 0)
+                    .map(|p| sealed_node::core::players::line(std::slice::from_ref(p)))
+                    .unwrap_or_default();
+                indent(
+                    &mut s,
+                    format!(
+                        "invitation from {from}: `sealed accept {}` or `sealed decline {}`",
+                        &id[..id.len().min(12)],
+                        &id[..id.len().min(12)]
+                    ),
+                );
+            }
+            if !options.is_empty() {
+                indent(&mut s, format!("options: {}", options.join(" ")));
+            }
+            if let Some(r) = g["result"].as_str() {
+                indent(&mut s, format!("result: {r}"));
+            }
             if let Some(clock) = g["clock"].as_str() {
-                s.push_str(&format!("{:14}clock: {clock}\n", ""));
+                indent(&mut s, format!("clock: {clock}"));
             }
             if let Some(inv) = g["invitation"].as_str() {
-                s.push_str(&format!("{:14}invitation {inv}\n", ""));
+                indent(&mut s, format!("invitation {inv}"));
             }
         }
         if s.is_empty() { "no games\n".into() } else { s }
@@ -224,27 +284,55 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
     ) {
         return code;
     }
-    // Made and stored; the node sends it on to the other seats.
-    let now = ask(
-        home,
-        ControlRequest::Show {
-            game: game.into(),
-            format: "json".into(),
-        },
-    )
-    .ok();
+    // Made and stored; a running node sends it on to the other seats: wait a little for
+    // them (or a mailbox) to say it is durable there, and say where it is.
+    let running = std::os::unix::net::UnixStream::connect(home.socket_path()).is_ok();
+    let deadline = std::time::Instant::now() + DELIVERY_WAIT;
+    let mut pause = std::time::Duration::from_millis(5);
+    let now = loop {
+        let v = ask(
+            home,
+            ControlRequest::Show {
+                game: game.into(),
+                format: "json".into(),
+            },
+        )
+        .ok();
+        let delivered = v
+            .as_ref()
+            .and_then(|v| v["delivery"].as_str())
+            .is_none_or(|d| !d.contains("not yet"));
+        if !running || delivered || std::time::Instant::now() >= deadline {
+            break v;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(100));
+    };
+    let field = |k: &str| now.as_ref().and_then(|v| v[k].as_str().map(str::to_owned));
     let at = now
         .as_ref()
         .and_then(|v| v["ply"].as_u64())
-        .map(|p| format!(" (the game is at ply {p})"))
+        .map(|p| format!(" (ply {p})"))
         .unwrap_or_default();
-    let next = now
-        .as_ref()
-        .and_then(|v| v["waiting_for"].as_str())
+    let delivery = match (running, field("delivery")) {
+        (false, _) => ", kept in the store: it goes out when `sealed node` starts".to_owned(),
+        (true, Some(d)) if d.contains("not yet") => format!(", {d}: the node keeps trying"),
+        (true, Some(d)) => format!(", {d}"),
+        (true, None) => String::new(),
+    };
+    let next = field("waiting_for")
         .map(|w| format!("; {w}"))
         .unwrap_or_default();
-    i32::from(!output::stdout(&format!("{text}: done{at}{next}\n"))) * 2
+    let verb = if running { "sent" } else { "made" };
+    i32::from(!output::stdout(&format!(
+        "{text}: {verb}{at}{delivery}{next}\n"
+    ))) * 2
 }
+
+/// How long `sealed move` waits for the other seats (or a mailbox) to say they hold the
+/// move before it says so: a peer on the LAN answers in milliseconds; one that is away
+/// gets it later, and the command says that instead.
+const DELIVERY_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Where `sealed export` writes each part.
 pub struct ExportTo<'a> {

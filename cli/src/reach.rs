@@ -11,7 +11,7 @@ pub fn peers(home: &Home, json: bool) -> i32 {
     let doc = match call(&home.socket_path(), &ControlRequest::Peers) {
         Ok(v) => v,
         Err(e) => {
-            output::error(&e);
+            output::error(&e.to_string());
             return 2;
         }
     };
@@ -96,7 +96,7 @@ pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
             if running {
                 let req = ControlRequest::Mailbox { addr: a.into() };
                 if let Err(e) = call(&home.socket_path(), &req) {
-                    output::error(&e);
+                    output::error(&e.to_string());
                     return 2;
                 }
             } else if let Err(e) = a.parse::<sealed_node::Multiaddr>() {

@@ -17,8 +17,16 @@ pub fn file(r: &FileReport) -> String {
         format!("file        {}", one_line(&r.file)),
         format!("variant     {}", v.variant),
         format!("game        {}", v.game),
-        format!("status      {}", r.status()),
     ];
+    for p in &r.players {
+        let name = if p.name.is_empty() {
+            "(no name)"
+        } else {
+            &p.name
+        };
+        out.push(format!("seat {:<6} {name}, {} {}", p.seat, p.role, p.peer));
+    }
+    out.extend([format!("status      {}", r.status())]);
     for why in invalid_because(c).into_iter().chain(unconfirmed_because(v)) {
         out.push(format!("            {why}"));
     }

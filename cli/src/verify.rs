@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use sealed_games::variant::check_transcript;
-use sealed_protocol::transcript::{Checked, MAGIC};
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::{Checked, MAGIC, TranscriptFile};
 use sealed_protocol::wire::MAX_TRANSCRIPT;
 
 use crate::exit;
@@ -22,6 +23,8 @@ pub struct FileReport {
     pub exit: i32,
     /// The check, or why there is none.
     pub checked: Result<Checked, String>,
+    /// Who sat where, as the transcript's proposal says (names escaped), when it reads.
+    pub players: Vec<sealed_node::core::PlayerView>,
 }
 
 impl FileReport {
@@ -72,6 +75,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
                     file: path.display().to_string(),
                     exit: exit::UNREADABLE,
                     checked: Err(e),
+                    players: vec![],
                 },
                 _ => check_file(path),
             };
@@ -168,11 +172,25 @@ fn check_all(files: &[PathBuf]) -> Vec<FileReport> {
 
 /// Checks one transcript file.
 pub fn check_file(path: &Path) -> FileReport {
-    let checked = read_capped(path, MAGIC.len() + MAX_TRANSCRIPT)
-        .and_then(|bytes| check_transcript(&bytes).map_err(|e| e.to_string()));
+    let bytes = read_capped(path, MAGIC.len() + MAX_TRANSCRIPT);
+    let checked = bytes
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|b| check_transcript(b).map_err(|e| e.to_string()));
+    // The seats, from the proposal the check has just read (and verified the
+    // signature of): a report says whose key was seat 0 and seat 1.
+    let players = match (&bytes, &checked) {
+        (Ok(b), Ok(_)) => TranscriptFile::from_bytes(b)
+            .ok()
+            .and_then(|f| Terms::parse(&f.proposal).ok())
+            .map(|t| sealed_node::core::players::players(&t, None))
+            .unwrap_or_default(),
+        _ => vec![],
+    };
     FileReport {
         file: path.display().to_string(),
         exit: checked.as_ref().map_or(exit::UNREADABLE, exit::of_checked),
         checked,
+        players,
     }
 }

@@ -23,10 +23,11 @@ fn keys(v: &Value) -> Vec<&str> {
     k
 }
 
-const FILE_KEYS: [&str; 7] = [
+const FILE_KEYS: [&str; 8] = [
     "error",
     "exit",
     "file",
+    "players",
     "status",
     "unconfirmed_evidence",
     "unsigned",

@@ -92,6 +92,9 @@ pub struct Invitees {
     pub referee: Option<[u8; 32]>,
     /// Mailbox nodes both players trust.
     pub mailboxes: Vec<MailboxSpec>,
+    /// The display names the proposal gives seat 0 (the proposer) and seat 1: each at
+    /// most 64 bytes, empty when not known. No rule depends on them.
+    pub names: [String; 2],
 }
 
 /// A signed two-player proposal: `me` is seat 0 (the proposer; White, Forehand, …),
@@ -119,17 +122,18 @@ pub fn propose(
     if let Some(w) = opts.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(format!("option {} given twice", w[0].0));
     }
-    let seat = |key: [u8; 32]| SeatSpec {
+    let seat = |key: [u8; 32], name: String| SeatSpec {
         role: Role::Player,
         key,
-        name: String::new(),
+        name,
     };
     let Invitees {
         opponent,
         referee,
         mailboxes,
+        names: [mine, theirs],
     } = invitees;
-    let mut seats = vec![seat(me.public().to_bytes()), seat(opponent)];
+    let mut seats = vec![seat(me.public().to_bytes(), mine), seat(opponent, theirs)];
     seats.extend(referee.map(|key| SeatSpec {
         role: Role::Referee,
         key,

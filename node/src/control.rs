@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::core::NodeError;
+use crate::core::{Answer, Cmd, NodeError};
 use crate::handle::NodeHandle;
 use crate::shell::ProposeArgs;
 
@@ -166,7 +166,61 @@ pub async fn serve(listener: tokio::net::UnixListener, node: NodeHandle) -> std:
     }
 }
 
+/// The core command a request is, for the requests that only read or change this
+/// node's games: a running node and [`crate::offline`] answer them alike. `None` for
+/// those that need the network or the shell (dial, propose, the default mailbox,
+/// shutdown, fault points), and for a `show` format that does not exist.
+pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
+    Some(match req.clone() {
+        ControlRequest::Accept { game } => Cmd::Accept(game),
+        ControlRequest::Decline { game } => Cmd::Decline(game),
+        ControlRequest::Move { game, text, expect } => Cmd::Act { game, text, expect },
+        ControlRequest::Games => Cmd::Games,
+        ControlRequest::Show { game, format } => match format.as_str() {
+            "json" => Cmd::Show(game),
+            "text" => Cmd::ShowText(game),
+            "svg" => Cmd::Svg(game),
+            _ => return None,
+        },
+        ControlRequest::Transcript { game } => Cmd::Transcript(game),
+        ControlRequest::Score { game } => Cmd::Score(game),
+        ControlRequest::Pgn { game } => Cmd::Pgn(game),
+        ControlRequest::MailExport { game } => Cmd::MailExport(game),
+        ControlRequest::MailImport { text } => Cmd::MailImport(text),
+        ControlRequest::Bot { game, on } => Cmd::Bot(game, on),
+        ControlRequest::Peers => Cmd::Peers,
+        ControlRequest::Info
+        | ControlRequest::Dial { .. }
+        | ControlRequest::New { .. }
+        | ControlRequest::Mailbox { .. }
+        | ControlRequest::Shutdown
+        | ControlRequest::Failpoint { .. } => return None,
+    })
+}
+
+/// A core's answer as the control socket sends it: nothing for done, text as a
+/// string, absent text as null, bytes (a transcript) as base64.
+pub fn value_of(a: Answer) -> Value {
+    match a {
+        Answer::Done => Value::Null,
+        Answer::Game(id) => Value::String(id),
+        Answer::Games(ids) => json!(ids),
+        Answer::Imported(i) => json!(i),
+        Answer::Summaries(g) => json!(g),
+        Answer::Json(v) => v,
+        Answer::Text(t) => Value::String(t),
+        Answer::MaybeText(t) => t.map_or(Value::Null, Value::String),
+        Answer::Bytes(b) => Value::String(base64::engine::general_purpose::STANDARD.encode(b)),
+    }
+}
+
 async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
+    if let Some(cmd) = core_command(&req) {
+        return match node.command(cmd).await {
+            Ok(a) => json!({ "ok": value_of(a) }),
+            Err(e) => json!({ "error": e.to_string() }),
+        };
+    }
     let r: Result<Value, NodeError> = match req {
         ControlRequest::Info => node.info().await.map(|i| json!(i)),
         ControlRequest::Dial { addr } => match addr.parse() {
@@ -209,39 +263,9 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                 (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
             }
         }
-        ControlRequest::Accept { game } => node.accept(&game).await.map(|()| Value::Null),
-        ControlRequest::Decline { game } => node.decline(&game).await.map(|()| Value::Null),
-        ControlRequest::Move { game, text, expect } => {
-            node.act(&game, &text, expect).await.map(|()| Value::Null)
+        ControlRequest::Show { format, .. } => {
+            Err(NodeError::Refused(format!("no format {format:?}")))
         }
-        ControlRequest::Games => node.games().await.map(|g| json!(g)),
-        ControlRequest::Show { game, format } => match format.as_str() {
-            "json" => node.show(&game).await,
-            "text" => node.show_text(&game).await.map(Value::String),
-            "svg" => node
-                .svg(&game)
-                .await
-                .map(|s| s.map_or(Value::Null, Value::String)),
-            other => Err(NodeError::Refused(format!("no format {other:?}"))),
-        },
-        ControlRequest::Transcript { game } => node
-            .transcript(&game)
-            .await
-            .map(|b| Value::String(base64::engine::general_purpose::STANDARD.encode(b))),
-        ControlRequest::Score { game } => node
-            .score(&game)
-            .await
-            .map(|s| s.map_or(Value::Null, Value::String)),
-        ControlRequest::Pgn { game } => node
-            .pgn(&game)
-            .await
-            .map(|s| s.map_or(Value::Null, Value::String)),
-        ControlRequest::MailExport { game } => node.mail_export(&game).await.map(Value::String),
-        ControlRequest::MailImport { text } => node.mail_import(&text).await.map(|g| json!(g)),
-        ControlRequest::Bot { game, on } => {
-            node.bot(game.as_deref(), on).await.map(|()| Value::Null)
-        }
-        ControlRequest::Peers => node.peers().await,
         ControlRequest::Mailbox { addr } => match addr.parse() {
             Ok(a) => node.stand(a).await.map(|()| Value::Null),
             Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
@@ -251,6 +275,8 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
         ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)
             .map(|()| Value::Null)
             .map_err(NodeError::Refused),
+        // Answered above, by the core.
+        _ => Err(NodeError::Unexpected("a core command".into())),
     };
     match r {
         Ok(v) => json!({ "ok": v }),
@@ -258,38 +284,55 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
     }
 }
 
+/// Why a request got no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// No node listens on the home's socket (none runs, or one was killed): the commands
+    /// that need no network can open the store instead ([`crate::offline`]).
+    #[error("no node running for this home ({socket}): {error}; start one with `sealed node`")]
+    NoNode {
+        /// The socket's path.
+        socket: String,
+        /// What connecting said.
+        error: std::io::Error,
+    },
+    /// The node refused the request, or stopped before it answered.
+    #[error("{0}")]
+    Failed(String),
+}
+
 /// Sends one request to the node of a home folder and returns its answer.
-pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, String> {
+pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, CallError> {
     use std::io::{BufRead, Write};
-    let mut stream = std::os::unix::net::UnixStream::connect(socket).map_err(|e| {
-        format!(
-            "no node running for this home ({}): {e}; start one with `sealed node`",
-            socket.display()
-        )
-    })?;
-    let line = serde_json::to_string(req).map_err(|e| e.to_string())?;
+    let mut stream =
+        std::os::unix::net::UnixStream::connect(socket).map_err(|error| CallError::NoNode {
+            socket: socket.display().to_string(),
+            error,
+        })?;
+    let failed = |e: String| CallError::Failed(e);
+    let line = serde_json::to_string(req).map_err(|e| failed(e.to_string()))?;
     stream
         .write_all(format!("{line}\n").as_bytes())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| failed(e.to_string()))?;
     let mut answer = String::new();
     std::io::BufReader::new(stream)
         .read_line(&mut answer)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| failed(e.to_string()))?;
     if answer.is_empty() {
         // The node died between taking the request and answering: what it did is in its
         // store, durable before anything was sent (spec/PROTOCOL.md §11.2).
-        return Err(
+        return Err(failed(
             "the node stopped before it answered: what you asked may have been done. \
                     Start it again (`sealed node`) and look with `sealed show` or `sealed games`"
                 .into(),
-        );
+        ));
     }
-    let v: Value =
-        serde_json::from_str(&answer).map_err(|e| format!("the node answered {answer:?}: {e}"))?;
+    let v: Value = serde_json::from_str(&answer)
+        .map_err(|e| failed(format!("the node answered {answer:?}: {e}")))?;
     match (v.get("ok"), v.get("error")) {
-        (_, Some(Value::String(e))) => Err(e.clone()),
+        (_, Some(Value::String(e))) => Err(failed(e.clone())),
         (Some(ok), _) => Ok(ok.clone()),
-        _ => Err(format!("the node answered {answer:?}")),
+        _ => Err(failed(format!("the node answered {answer:?}"))),
     }
 }
 

@@ -18,9 +18,16 @@ pub struct NodeHandle {
 /// Starts a node from a home folder: its key, its store (every game rebuilt from it).
 pub async fn start(
     home: &Home,
-    cfg: NodeConfig,
+    mut cfg: NodeConfig,
 ) -> Result<(NodeHandle, tokio::task::JoinHandle<()>), StartError> {
     let key = home.key().map_err(StartError::Key)?;
+    // The home's name goes into this player's proposals and is announced to peers: only
+    // a name `sealed init` would take (the file may have been edited since).
+    let name = home.name();
+    match crate::home::check_name(&name) {
+        Ok(()) => cfg.net.name = name,
+        Err(e) => tracing::warn!("not announced, nor put in proposals: {e}"),
+    }
     let store = Store::open(&home.store_path()).map_err(StartError::Store)?;
     let shell = Shell::new(key, store, cfg)?;
     // Bounded: a flood of commands waits instead of growing memory.
@@ -44,26 +51,28 @@ impl NodeHandle {
         rx.await.map_err(|_| NodeError::Stopped)?
     }
 
-    async fn core(&self, cmd: Cmd) -> Result<Answer, NodeError> {
+    /// Runs one core command and returns its answer as is (the control socket turns it
+    /// into JSON with [`crate::control::value_of`]).
+    pub async fn command(&self, cmd: Cmd) -> Result<Answer, NodeError> {
         self.ask(|r| Msg::Core(cmd, r)).await
     }
 
     async fn done(&self, cmd: Cmd) -> Result<(), NodeError> {
-        match self.core(cmd).await? {
+        match self.command(cmd).await? {
             Answer::Done => Ok(()),
             a => Err(unexpected(a)),
         }
     }
 
     async fn maybe_text(&self, cmd: Cmd) -> Result<Option<String>, NodeError> {
-        match self.core(cmd).await? {
+        match self.command(cmd).await? {
             Answer::MaybeText(t) => Ok(t),
             a => Err(unexpected(a)),
         }
     }
 
     async fn text(&self, cmd: Cmd) -> Result<String, NodeError> {
-        match self.core(cmd).await? {
+        match self.command(cmd).await? {
             Answer::Text(t) => Ok(t),
             a => Err(unexpected(a)),
         }
@@ -81,7 +90,7 @@ impl NodeHandle {
 
     /// The peer book, with what each connected peer runs.
     pub async fn peers(&self) -> Result<serde_json::Value, NodeError> {
-        match self.core(Cmd::Peers).await? {
+        match self.command(Cmd::Peers).await? {
             Answer::Json(v) => Ok(v),
             a => Err(unexpected(a)),
         }
@@ -138,7 +147,7 @@ impl NodeHandle {
 
     /// Every game.
     pub async fn games(&self) -> Result<Vec<GameSummary>, NodeError> {
-        match self.core(Cmd::Games).await? {
+        match self.command(Cmd::Games).await? {
             Answer::Summaries(g) => Ok(g),
             a => Err(unexpected(a)),
         }
@@ -146,7 +155,7 @@ impl NodeHandle {
 
     /// A game as JSON.
     pub async fn show(&self, game: &str) -> Result<serde_json::Value, NodeError> {
-        match self.core(Cmd::Show(game.to_owned())).await? {
+        match self.command(Cmd::Show(game.to_owned())).await? {
             Answer::Json(v) => Ok(v),
             a => Err(unexpected(a)),
         }
@@ -164,7 +173,7 @@ impl NodeHandle {
 
     /// A game's transcript file (what the store holds).
     pub async fn transcript(&self, game: &str) -> Result<Vec<u8>, NodeError> {
-        match self.core(Cmd::Transcript(game.to_owned())).await? {
+        match self.command(Cmd::Transcript(game.to_owned())).await? {
             Answer::Bytes(b) => Ok(b),
             a => Err(unexpected(a)),
         }
@@ -187,7 +196,7 @@ impl NodeHandle {
 
     /// Imports armored mail; the games it touched, once what it carried is durable.
     pub async fn mail_import(&self, text: &str) -> Result<Imported, NodeError> {
-        match self.core(Cmd::MailImport(text.to_owned())).await? {
+        match self.command(Cmd::MailImport(text.to_owned())).await? {
             Answer::Imported(i) => Ok(i),
             a => Err(unexpected(a)),
         }

@@ -12,6 +12,7 @@ pub mod home;
 pub mod limit;
 pub mod mail;
 pub mod net;
+pub mod offline;
 pub mod shell;
 pub mod store;
 pub mod sync;

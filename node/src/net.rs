@@ -67,6 +67,9 @@ pub struct NetConfig {
     pub request_timeout: Duration,
     /// How long an idle connection stays open.
     pub idle_timeout: Duration,
+    /// The player's display name, announced to peers (identify) so that a proposal to
+    /// this node can name its seat; empty: none announced.
+    pub name: String,
 }
 
 impl Default for NetConfig {
@@ -78,6 +81,7 @@ impl Default for NetConfig {
             announce: true,
             request_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(600),
+            name: String::new(),
         }
     }
 }
@@ -109,9 +113,22 @@ fn autonat_config() -> autonat::Config {
     }
 }
 
-/// What identify tells peers this node runs.
-pub fn agent_version() -> String {
-    format!("sealed/{}", env!("CARGO_PKG_VERSION"))
+/// What identify tells peers this node runs, and the player's name if it has one:
+/// `sealed/<version>` or `sealed/<version>; name=<name>` (spec/PROTOCOL.md §16.5).
+pub fn agent_version(name: &str) -> String {
+    let v = format!("sealed/{}", env!("CARGO_PKG_VERSION"));
+    if name.is_empty() {
+        v
+    } else {
+        format!("{v}; name={name}")
+    }
+}
+
+/// The name a peer announced in its agent version, if it is one a proposal may carry
+/// (at most 64 bytes, nothing a terminal acts on); a bad one is ignored, never shown.
+pub fn announced_name(agent: &str) -> Option<String> {
+    let (_, name) = agent.split_once("; name=")?;
+    (!name.is_empty() && crate::home::check_name(name).is_ok()).then(|| name.to_owned())
 }
 
 /// The rendezvous namespace a peer registers under: its own peer id, so that a lookup
@@ -167,7 +184,7 @@ pub fn swarm(
                 ),
                 identify: identify::Behaviour::new(
                     identify::Config::new("/sealed/1".into(), key.public())
-                        .with_agent_version(agent_version()),
+                        .with_agent_version(agent_version(&cfg.name)),
                 ),
                 ping: ping::Behaviour::new(ping::Config::new()),
                 mdns: mdns.into(),

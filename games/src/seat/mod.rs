@@ -73,6 +73,8 @@ pub trait Table: Send {
     fn poll_action(&mut self) -> Option<Action>;
     /// The verdict on everything this seat holds.
     fn verdict(&self) -> Verdict;
+    /// The result in one line (`White wins: checkmate [verified]`), once there is one.
+    fn result(&self) -> Option<String>;
     /// The session's phase, as [`Phase::name`] words it.
     fn phase(&self) -> &'static str;
     /// Whether the session is done: complete, or the proposal declined.

@@ -186,6 +186,16 @@ impl<R: Game> Table for Seated<R> {
         self.session.poll_action()
     }
 
+    fn result(&self) -> Option<String> {
+        let v = self.verdict();
+        let status = match v.status {
+            Status::Verified => "verified",
+            Status::Unconfirmed => "unconfirmed",
+            Status::ProvenFault => "proven fault",
+        };
+        v.outcome.map(|o| format!("{o} [{status}]"))
+    }
+
     fn verdict(&self) -> Verdict {
         self.session.verdict()
     }
@@ -355,16 +365,10 @@ impl<R: Game> Table for Seated<R> {
             s.push_str(&hand);
         }
         s.push('\n');
-        let v = self.verdict();
-        if let Some(o) = &v.outcome {
-            let status = match v.status {
-                Status::Verified => "verified",
-                Status::Unconfirmed => "unconfirmed",
-                Status::ProvenFault => "proven fault",
-            };
-            let _ = writeln!(s, "result: {o} [{status}]");
+        if let Some(r) = self.result() {
+            let _ = writeln!(s, "result: {r}");
         }
-        for f in &v.faults {
+        for f in &self.verdict().faults {
             let _ = writeln!(s, "fault: {f}");
         }
         let _ = writeln!(s, "{}", self.waiting_for());

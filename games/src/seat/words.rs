@@ -72,3 +72,15 @@ pub(super) fn after_the_end(who: &str, c: &ClaimView) -> Option<String> {
         ClaimAbout::Unfinished | ClaimAbout::Timeout | ClaimAbout::Abandoned => return None,
     })
 }
+
+/// The PGN roster's `White` and `Black` tags from the names the proposal gives seats 0
+/// and 1 (escaped: a name comes from whoever signed the proposal); none for a seat
+/// without a name, which PGN then writes as `?`.
+pub(crate) fn player_tags(terms: &Terms) -> Vec<(&'static str, String)> {
+    ["White", "Black"]
+        .into_iter()
+        .zip(&terms.proposal().seats)
+        .map(|(tag, seat)| (tag, text::name(&seat.name)))
+        .filter(|(_, name)| !name.is_empty())
+        .collect()
+}

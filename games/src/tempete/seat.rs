@@ -331,13 +331,18 @@ impl Face for Tempete {
     }
 
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
-        let tags = vec![
+        let mut tags = vec![
             ("Event".to_owned(), "sealed game".to_owned()),
             (
                 "Site".to_owned(),
                 format!("sealed {}", s.engine().terms().game().0.short()),
             ),
         ];
+        tags.extend(
+            crate::seat::words::player_tags(s.engine().terms())
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v)),
+        );
         let outcome = s.verdict().outcome;
         let result = super::score::result_token(outcome.as_ref());
         Some(super::pgn::pgn(

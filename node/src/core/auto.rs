@@ -114,6 +114,13 @@ impl Core {
             p.record.status = status;
             let mut step = super::durable::Step::default();
             step.writes.statuses.push((id, status));
+            // Kept beside the game, so that `sealed games` says how a finished game
+            // ended without replaying it.
+            if let (GameStatus::Finished, Some(r)) = (status, p.table.result()) {
+                step.writes
+                    .meta
+                    .push((super::games::result_key(&id), r.into_bytes()));
+            }
             self.stage(id, step, store);
         }
     }

@@ -12,8 +12,10 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
+use super::players::players;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::store::{GameRecord, GameStatus};
+use sealed_protocol::ids::Seat;
 
 /// What an export reads, once the game's table and the store agree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +143,10 @@ impl Core {
                 my_turn: p.table.my_turn(),
                 ply: p.table.ply(),
                 waiting_for: p.table.waiting_for(),
+                result: p.table.result(),
+                players: players(p.table.terms(), Some(p.table.seat())),
+                options: options(p.table.terms()),
+                delivery: p.delivery(),
                 held: p.table.held(),
                 clock: self.clocks(p).map(|c| c.line()),
                 invitation: self.invitation(p),
@@ -156,22 +162,35 @@ impl Core {
                 my_turn: false,
                 ply: 0,
                 waiting_for: format!("{held} envelopes held"),
+                result: None,
+                players: players(&r.terms, None),
+                options: options(&r.terms),
+                delivery: None,
                 held,
                 clock: None,
                 invitation: None,
             }
         }));
-        out.extend(self.games.dormant.iter().map(|(id, d)| GameSummary {
-            game: hex::encode(id),
-            variant: d.record.variant.clone(),
-            status: format!("{:?}", d.record.status).to_lowercase(),
-            seat: d.record.seat,
-            my_turn: false,
-            ply: 0,
-            waiting_for: "nothing: the game is complete (in the store; `show` loads it)".into(),
-            held: 0,
-            clock: None,
-            invitation: None,
+        out.extend(self.games.dormant.iter().map(|(id, d)| {
+            GameSummary {
+                game: hex::encode(id),
+                variant: d.record.variant.clone(),
+                status: format!("{:?}", d.record.status).to_lowercase(),
+                seat: d.record.seat,
+                my_turn: false,
+                ply: 0,
+                waiting_for: "nothing: the game is complete (in the store; `show` loads it)".into(),
+                result: d.result.clone(),
+                players: d
+                    .terms()
+                    .map(|t| players(t, d.record.seat.map(Seat)))
+                    .unwrap_or_default(),
+                options: d.terms().map(options).unwrap_or_default(),
+                delivery: None,
+                held: 0,
+                clock: None,
+                invitation: None,
+            }
         }));
         out.extend(self.games.aside.iter().map(|(id, a)| GameSummary {
             game: hex::encode(id),
@@ -181,6 +200,10 @@ impl Core {
             my_turn: false,
             ply: 0,
             waiting_for: a.halt.to_string(),
+            result: None,
+            players: vec![],
+            options: vec![],
+            delivery: None,
             held: 0,
             clock: None,
             invitation: None,
@@ -262,6 +285,7 @@ impl Core {
                 opponent,
                 referee,
                 mailboxes,
+                names: args.names,
             },
             self.now,
             nonce,
@@ -425,18 +449,48 @@ impl Core {
                 j
             });
             m.insert("clock".into(), clocks.unwrap_or_default());
+            let seats = players(p.table.terms(), Some(p.table.seat()));
+            m.insert("players".into(), serde_json::json!(seats));
+            m.insert(
+                "options".into(),
+                serde_json::json!(options(p.table.terms())),
+            );
+            m.insert("delivery".into(), serde_json::json!(p.delivery()));
         }
         v
     }
 
     /// A game as text, with a clock line when it has a time control.
     fn show_text(&self, p: &Played) -> String {
-        let mut text = p.table.show_text();
+        // After the table's first line (variant, game, seat): who plays, on what terms.
+        let table = p.table.show_text();
+        let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
+        let seats = players(p.table.terms(), Some(p.table.seat()));
+        let mut text = format!("{head}\nplayers: {}\n", super::players::line(&seats));
+        let opts = options(p.table.terms());
+        if !opts.is_empty() {
+            text.push_str(&format!("options: {}\n", opts.join(" ")));
+        }
+        text.push_str(rest);
+        if let Some(d) = p.delivery() {
+            text.push_str(&format!("what you sent last: {d}\n"));
+        }
         if let Some(c) = self.clocks(p) {
             text.push_str(&format!("clock: {}\n", c.line()));
         }
         text
     }
+}
+
+/// A game's rule options as `key=value` words (names and values are the proposal's,
+/// escaped).
+fn options(terms: &Terms) -> Vec<String> {
+    terms
+        .proposal()
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={}", sealed_protocol::text::name(v)))
+        .collect()
 }
 
 /// The status `sealed games` shows.

@@ -24,7 +24,7 @@ pub(super) type Acked = BTreeMap<PeerKey, BTreeMap<ChainId, u64>>;
 impl Played {
     /// This seat's chains that `peer` should hold, with how many envelopes each has:
     /// those its seat may see (a mailbox: the public ones).
-    fn owed(&self, seat: Option<Seat>) -> Vec<(ChainId, u64)> {
+    pub(super) fn owed(&self, seat: Option<Seat>) -> Vec<(ChainId, u64)> {
         let me = self.table.seat();
         self.table
             .chain_counts()
@@ -38,7 +38,7 @@ impl Played {
     }
 
     /// Whether `peer` acknowledged every chain of `owed`.
-    fn holds(&self, peer: &PeerKey, owed: &[(ChainId, u64)]) -> bool {
+    pub(super) fn holds(&self, peer: &PeerKey, owed: &[(ChainId, u64)]) -> bool {
         let acked = self.acked.get(peer);
         owed.iter()
             .all(|(c, n)| acked.and_then(|a| a.get(c)).is_some_and(|k| k >= n))

@@ -152,7 +152,13 @@ impl Core {
         let id = record.id;
         let over = matches!(record.status, GameStatus::Finished | GameStatus::Declined);
         if over && !wake && record.seat.is_some() {
-            return Ok(Loaded::Dormant(Dormant::new(record)));
+            // One key read per finished game: what `sealed games` says of it.
+            let result = store
+                .meta(&super::games::result_key(&id))
+                .ok()
+                .flatten()
+                .and_then(|b| String::from_utf8(b).ok());
+            return Ok(Loaded::Dormant(Dormant::new(record, result)));
         }
         let unreadable = |e: String| Halt::Unreadable(e);
         let terms =
@@ -304,9 +310,10 @@ impl Core {
         for id in idle {
             if let Some(p) = self.games.played.remove(&id) {
                 let terms = p.table.terms().clone();
+                let result = p.table.result();
                 self.games
                     .dormant
-                    .insert(id, Dormant::with_terms(p.record, terms));
+                    .insert(id, Dormant::with_terms(p.record, terms, result));
             }
         }
     }

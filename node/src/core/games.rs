@@ -85,6 +85,9 @@ impl Relayed {
 /// A finished (or declined) game that is only in the store until asked for.
 pub(super) struct Dormant {
     pub(super) record: GameRecord,
+    /// Its result in one line, as stored when it finished (`None` for a game finished
+    /// by a node that did not store it): `sealed games` shows it without loading it.
+    pub(super) result: Option<String>,
     /// Its terms, read when first needed (a peer asks for the game): reading them checks
     /// the proposal's signature, which at start would cost every finished game ever
     /// played (docs/PERFORMANCE.md, start-up). `None` inside when they do not read; the
@@ -92,19 +95,26 @@ pub(super) struct Dormant {
     terms: std::cell::OnceCell<Option<Terms>>,
 }
 
+/// The store's key of a finished game's result line.
+pub(super) fn result_key(id: &GameId) -> String {
+    format!("result/{}", hex::encode(id))
+}
+
 impl Dormant {
-    /// A game from its record alone.
-    pub(super) fn new(record: GameRecord) -> Dormant {
+    /// A game from its record and stored result alone.
+    pub(super) fn new(record: GameRecord, result: Option<String>) -> Dormant {
         Dormant {
             record,
+            result,
             terms: std::cell::OnceCell::new(),
         }
     }
 
     /// A game whose terms are already read (one that leaves memory).
-    pub(super) fn with_terms(record: GameRecord, terms: Terms) -> Dormant {
+    pub(super) fn with_terms(record: GameRecord, terms: Terms, result: Option<String>) -> Dormant {
         Dormant {
             record,
+            result,
             terms: std::cell::OnceCell::from(Some(terms)),
         }
     }

@@ -242,6 +242,9 @@ pub struct ProposeArgs {
     pub mailbox: Option<(PeerKey, String)>,
     /// The referee's key and address, for a game that has one.
     pub referee: Option<(PeerKey, Option<String>)>,
+    /// The names the proposal gives this node's player and the opponent (empty when
+    /// not known): the home's name, and the one the opponent's node announced.
+    pub names: [String; 2],
 }
 
 /// What a mail import did.
@@ -293,6 +296,14 @@ pub struct GameSummary {
     pub ply: usize,
     /// What the game waits for.
     pub waiting_for: String,
+    /// The result in one line, once there is one.
+    pub result: Option<String>,
+    /// Who sits where (empty for a game whose terms do not read).
+    pub players: Vec<super::PlayerView>,
+    /// The rule options agreed, `key=value`.
+    pub options: Vec<String>,
+    /// Where this seat's latest messages are ("delivered to bob"), for a game it plays.
+    pub delivery: Option<String>,
     /// Envelopes this node holds for the game.
     pub held: usize,
     /// The clocks in one line, when the game has a time control.

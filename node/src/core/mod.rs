@@ -31,6 +31,7 @@ mod games;
 pub mod io;
 mod mail;
 mod peers;
+pub mod players;
 pub mod storage;
 mod sync;
 
@@ -46,6 +47,7 @@ pub use error::{Halt, NodeError};
 pub use io::{
     Answer, Cmd, CmdId, GameSummary, Imported, InId, Input, OutId, Output, ProposeArgs, Writes,
 };
+pub use players::PlayerView;
 pub use storage::Durable;
 
 use commands::Export;

@@ -33,6 +33,9 @@ pub(super) struct Peers {
     /// Offers awaiting an answer: the game and the places of what they carry, which an
     /// answer acknowledges (`delivery.rs`).
     pub(super) offered: HashMap<OutId, (GameId, Vec<(ChainId, u64)>)>,
+    /// Pushes in flight, with the places each carries per game: once the peer says they
+    /// are durable there, `sealed move` can say the move was delivered.
+    pub(super) pushed: HashMap<OutId, Vec<(GameId, Vec<(ChainId, u64)>)>>,
     next_out: OutId,
 }
 
@@ -71,11 +74,23 @@ impl Core {
             };
             let id = self.peers.next_out;
             self.peers.next_out += 1;
-            if let Request::Offer { envelopes, .. } = &req {
-                let places = super::sync::places(envelopes);
-                if let Some(game) = super::sync::game_of(envelopes) {
-                    self.peers.offered.insert(id, (game, places));
+            let places = super::sync::places;
+            match &req {
+                Request::Offer { envelopes, .. } => {
+                    if let Some(game) = super::sync::game_of(envelopes) {
+                        self.peers.offered.insert(id, (game, places(envelopes)));
+                    }
                 }
+                Request::Push { game, envelopes } => {
+                    self.peers
+                        .pushed
+                        .insert(id, vec![(*game, places(envelopes))]);
+                }
+                Request::PushMany { games } => {
+                    let carried = games.iter().map(|(g, e)| (*g, places(e))).collect();
+                    self.peers.pushed.insert(id, carried);
+                }
+                _ => {}
             }
             self.peers.pending.insert(id, peer);
             *self.peers.in_flight.entry(peer).or_default() += 1;

@@ -157,6 +157,7 @@ impl Core {
     /// An answer to one of our requests, or its failure.
     pub(super) fn answered(&mut self, id: OutId, resp: Option<Response>, store: &dyn Durable) {
         let offered = self.peers.offered.remove(&id);
+        let pushed = self.peers.pushed.remove(&id).unwrap_or_default();
         let Some(peer) = self.room(id) else {
             return;
         };
@@ -184,6 +185,9 @@ impl Core {
             Some(Response::Ok { .. }) => {
                 if let Some((game, places)) = offered {
                     self.peers.refused.remove(&game);
+                    self.acknowledged(peer, game, &places, store);
+                }
+                for (game, places) in pushed {
                     self.acknowledged(peer, game, &places, store);
                 }
             }

@@ -166,5 +166,6 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
         opponent,
         mailbox,
         referee,
+        names: Default::default(),
     })
 }

@@ -29,6 +29,7 @@ use crate::store::Store;
 use crate::sync::Response;
 use addr::{causes, propose_args, with_peer};
 pub use addr::{key_of, peer_of, probe};
+pub(crate) use writer::commit;
 
 /// Why a node did not start, saying which part failed.
 #[derive(Debug, thiserror::Error)]
@@ -386,7 +387,16 @@ impl Shell {
                 }
             }
             Msg::Propose(args, r) => match propose_args(args) {
-                Ok(a) => self.command(Cmd::Propose(a), r),
+                Ok(mut a) => {
+                    // This player's name, and the opponent's as its node announced it
+                    // (known once identify has run on a connection to it).
+                    let theirs = net::peer_id(&a.opponent.0)
+                        .and_then(|p| self.reach.agents.get(&p))
+                        .and_then(|agent| net::announced_name(agent))
+                        .unwrap_or_default();
+                    a.names = [self.cfg.net.name.clone(), theirs];
+                    self.command(Cmd::Propose(a), r)
+                }
                 Err(e) => {
                     let _ = r.send(Err(e));
                 }

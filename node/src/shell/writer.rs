@@ -51,7 +51,7 @@ pub(super) fn start(
 }
 
 /// One transaction of everything in `w`.
-pub(super) fn commit(store: &Store, w: &Writes) -> Result<usize, String> {
+pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, String> {
     let mut b = Batch::new();
     for g in &w.games {
         b.game(g);

@@ -1,0 +1,111 @@
+//! Who sits where, as `sealed games` and `show` name them: each seat's role, the name
+//! its proposal gives it (escaped: the proposal is signed by the proposer, whoever that
+//! is), its peer id, and whether it is this node's; and where this seat's latest
+//! messages are, for `sealed move` to say "delivered to bob".
+
+use sealed_protocol::ids::Seat;
+use sealed_protocol::proposal::{Role, Terms};
+use sealed_protocol::text;
+
+use super::games::Played;
+
+/// One seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlayerView {
+    /// The seat number.
+    pub seat: u8,
+    /// `player`, `referee` or `witness`.
+    pub role: String,
+    /// The name its proposal gives it, escaped; empty when none.
+    pub name: String,
+    /// Its libp2p peer id.
+    pub peer: String,
+    /// Whether it is this node's seat.
+    pub you: bool,
+}
+
+/// Every seat of a game, this node's marked.
+pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
+    terms
+        .proposal()
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| PlayerView {
+            seat: u8::try_from(i).unwrap_or(u8::MAX),
+            role: match s.role {
+                Role::Player => "player",
+                Role::Referee => "referee",
+                Role::Witness => "witness",
+            }
+            .into(),
+            name: text::name(&s.name),
+            peer: crate::net::peer_id(&s.key).map_or_else(|| hex::encode(s.key), |p| p.to_string()),
+            you: me.is_some_and(|m| usize::from(m.0) == i),
+        })
+        .collect()
+}
+
+/// The seats in one line: `alice (you; 12D3…) vs bob (12D3…), referee carol (12D3…)`.
+pub fn line(players: &[PlayerView]) -> String {
+    let one = |p: &PlayerView| {
+        let name = if p.name.is_empty() {
+            format!("seat {}", p.seat)
+        } else {
+            p.name.clone()
+        };
+        let you = if p.you { "you; " } else { "" };
+        format!("{name} ({you}{})", p.peer)
+    };
+    let sides: Vec<String> = players
+        .iter()
+        .filter(|p| p.role == "player")
+        .map(one)
+        .collect();
+    let mut s = sides.join(" vs ");
+    for p in players.iter().filter(|p| p.role != "player") {
+        s.push_str(&format!(", {} {}", p.role, one(p)));
+    }
+    s
+}
+
+/// A seat as a line about delivery names it: its name, else its role.
+fn called(terms: &Terms, s: Seat) -> String {
+    let spec = terms.proposal().seats.get(usize::from(s.0));
+    match spec.map(|x| text::name(&x.name)).filter(|n| !n.is_empty()) {
+        Some(n) => n,
+        None if spec.is_some_and(|x| x.role == Role::Referee) => "the referee".into(),
+        None => "the opponent".into(),
+    }
+}
+
+impl Played {
+    /// Where this seat's latest messages are, per other seat: acknowledged by it
+    /// (durable there), held for it by a mailbox, or not yet. `None` before this seat
+    /// has sent anything.
+    pub(super) fn delivery(&self) -> Option<String> {
+        let terms = self.table.terms();
+        let me = self.table.seat();
+        let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
+        let mut parts = vec![];
+        for s in terms.seats().filter(|s| *s != me) {
+            let owed = self.owed(Some(s));
+            let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
+                continue;
+            };
+            if owed.is_empty() {
+                continue;
+            }
+            let who = called(terms, s);
+            let public = owed.iter().all(|(c, _)| c.log.is_public());
+            parts.push(if self.holds(&key, &owed) {
+                format!("delivered to {who}")
+            } else if public && mailboxes.iter().any(|m| self.holds(m, &owed)) {
+                format!("delivered to the mailbox, for {who}")
+            } else {
+                format!("not yet delivered to {who}")
+            });
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
