@@ -99,7 +99,9 @@ pub enum Command {
         #[arg(long, value_name = "MULTIADDR")]
         via: Vec<String>,
     },
-    /// Dial a peer (a running node is needed for every command below but `mailbox`).
+    /// Dial a peer. `dial`, `peers` and `new` need a running node; `mailbox` and the game
+    /// commands (`games`, `show`, `move`, `accept`, `export`, `mail`…) work with it
+    /// stopped too, on its store: what they change goes out when the node starts.
     ///
     /// Exit codes: 0 connected; 2 not (a dead address, a wrong peer id, this node).
     Dial {
@@ -232,6 +234,14 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Print the completion script for a shell, e.g.
+    /// `sealed completions bash > ~/.local/share/bash-completion/completions/sealed`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `sealed man > sealed.1; man ./sealed.1`.
+    Man,
     /// Two nodes on 127.0.0.1 play a whole game between bots; the transcript is verified.
     Demo {
         /// Variant: duel, cardmate, chex, tempete, stallmate.

@@ -10,6 +10,7 @@
 
 mod args;
 mod demo;
+mod docs;
 mod exit;
 mod input;
 mod json;
@@ -31,6 +32,22 @@ fn main() {
     let _faults = sealed_node::faults::setup();
     let cli = Cli::parse();
     let home = sealed_node::Home::locate(cli.home.as_deref());
+    // Every command that reads the home checks its key first; `verify`, `replay` and
+    // `demo` use none.
+    if !matches!(
+        cli.command,
+        Command::Verify { .. }
+            | Command::Replay { .. }
+            | Command::Demo { .. }
+            | Command::Completions { .. }
+            | Command::Man
+    ) {
+        match home.protect_key() {
+            Ok(Some(warning)) => output::error(&warning),
+            Ok(None) => {}
+            Err(e) => output::error(&format!("warning: {e}")),
+        }
+    }
     let code = match cli.command {
         Command::Verify { path, json } => verify::run(&path, json),
         Command::Replay { variant, file, svg } => replay::run(&variant, &file, svg.as_deref()),
@@ -129,6 +146,8 @@ fn main() {
         ),
         Command::Mail { what, arg, out } => play::mail(&home, &what, &arg, out.as_ref()),
         Command::Demo { variant, seed, out } => demo::run(&variant, seed, out.as_deref()),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man => docs::man(),
     };
     std::process::exit(code);
 }

@@ -28,8 +28,13 @@ fn two_people_play_a_game_through_the_command_line() {
     }
     refused(&run(&alice, &["init"]), "");
 
-    // Every game command needs a running node, and says so.
-    refused(&run(&alice, &["games"]), "node");
+    // With no node running, the game commands read the store; those that need the
+    // network say so.
+    assert_eq!(stdout(&run(&alice, &["games"])), "no games\n");
+    refused(
+        &run(&alice, &["dial", "/ip4/127.0.0.1/tcp/1"]),
+        "sealed node",
+    );
 
     let _a = start_node(&alice, "node");
     let b = start_node(&bob, "node");
@@ -121,7 +126,7 @@ fn two_people_play_a_game_through_the_command_line() {
     let out = run(&alice, &["move", short, "4Ci3", "--expect", "0"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
-        stdout(&out).starts_with("4Ci3: done (the game is at ply 1)"),
+        stdout(&out).starts_with("4Ci3: sent (ply 1), delivered to bob"),
         "{}",
         stdout(&out)
     );

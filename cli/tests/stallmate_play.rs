@@ -72,7 +72,7 @@ fn attempt(home: &Path, game: &str, attempt: &str) -> String {
     let out = at_home(home, &["move", game, attempt]);
     assert_eq!(code(&out), 0, "{attempt}: {}", stderr(&out));
     assert!(
-        stdout(&out).starts_with(&format!("{attempt}: done")),
+        stdout(&out).starts_with(&format!("{attempt}: sent")),
         "{}",
         stdout(&out)
     );

@@ -220,6 +220,31 @@ impl Home {
         Ok(SecretKey::from_seed(&bytes))
     }
 
+    /// Makes the key file owner-only again if others may read it (a copy or an editor
+    /// that kept a default mode), and says so: whoever read it can sign as this player.
+    /// `None` when it was owner-only already, or there is no key.
+    pub fn protect_key(&self) -> Result<Option<String>, HomeError> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let path = self.key_path();
+            let Ok(meta) = std::fs::metadata(&path) else {
+                return Ok(None);
+            };
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                restrict(&path, 0o600)?;
+                return Ok(Some(format!(
+                    "warning: the key file {} could be read by others (mode {mode:04o}); it is \
+                     owner-only now (0600). Anyone who read it can sign as you: if that may \
+                     have happened, make a new home with `sealed init`",
+                    path.display()
+                )));
+            }
+        }
+        Ok(None)
+    }
+
     /// The key's 32 secret bytes (for the libp2p identity).
     pub fn seed(&self) -> Result<[u8; 32], HomeError> {
         Ok(self.key()?.seed())

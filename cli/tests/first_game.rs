@@ -1,0 +1,238 @@
+//! A first game as the README walks it, and what each step prints: who plays (names
+//! and peer ids) in `games`, `show`, the PGN and `verify`; who proposed an invitation
+//! and on what terms; one ply count from `show` to `move --expect`; where a move went;
+//! the result in `games`; and the game commands with both nodes stopped, on their
+//! stores, a move made offline reaching the opponent once the nodes are back.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{
+    TempDir, at_home as run, code, peer_of, sealed, start_node, stderr, stdout, wait_for,
+};
+use serde_json::Value;
+
+/// Polls `sealed peers --json` until the node has heard `name` announced (identify).
+fn heard(home: &Path, name: &str) {
+    let start = Instant::now();
+    loop {
+        let doc = stdout(&run(home, &["peers", "--json"]));
+        if doc.contains(&format!("name={name}")) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "never heard {name}: {doc}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The first plain move `show --json` offers (no card, nothing more to ask).
+fn a_plain_move(home: &Path, game: &str) -> String {
+    let v: Value = serde_json::from_str(&stdout(&run(home, &["show", game, "--json"]))).unwrap();
+    v["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["ask"].is_null() && c["from"].is_string())
+        .and_then(|c| c["text"].as_str())
+        .unwrap_or_else(|| panic!("no plain move offered: {v}"))
+        .to_owned()
+}
+
+/// The ply `show` prints in its header (`… · ply N · …`).
+fn shown_ply(text: &str) -> usize {
+    text.split(" · ")
+        .find_map(|part| part.strip_prefix("ply "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no ply in {text}"))
+}
+
+#[test]
+fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
+    let dir = TempDir::new("first-game");
+    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    let a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
+    let (alice_id, bob_id) = (peer_of(&a.addr).to_owned(), peer_of(&b.addr).to_owned());
+
+    // The nodes meet; each announces its player's name, and the proposal carries both.
+    assert_eq!(code(&run(&alice, &["dial", &b.addr])), 0);
+    heard(&alice, "bob");
+    let out = run(&alice, &["new", "tempete", "--peer", &b.addr]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    let short = &game[..12];
+    let out = run(&alice, &["new", "duel", "--peer", &b.addr, "-o", "hand=3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let duel = stdout(&out).trim().to_owned();
+
+    // Bob's list says who invites him and on what terms, before he accepts.
+    wait_for(&bob, short, "the invitation", |v| v["my_turn"] == true);
+    let list = stdout(&run(&bob, &["games"]));
+    assert!(
+        list.contains(&format!("invitation from alice ({alice_id})")),
+        "{list}"
+    );
+    assert!(list.contains("options: hand=3"), "{list}");
+    assert_eq!(code(&run(&bob, &["accept", short])), 0);
+    assert_eq!(code(&run(&bob, &["accept", &duel[..12]])), 0);
+
+    // One ply count: the number `show` prints is the one `--expect` takes.
+    wait_for(&alice, short, "alice's turn", |v| v["my_turn"] == true);
+    let text = stdout(&run(&alice, &["show", short]));
+    assert!(
+        text.contains(&format!(
+            "players: alice (you; {alice_id}) vs bob ({bob_id})"
+        )),
+        "{text}"
+    );
+    let ply = shown_ply(&text);
+    let mv = a_plain_move(&alice, short);
+    let out = run(&alice, &["move", short, &mv, "--expect", &ply.to_string()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // What was done, at which ply, where it went, and what comes next, in one line.
+    let said = stdout(&out);
+    assert!(
+        said.starts_with(&format!(
+            "{mv}: sent (ply {}), delivered to bob; waiting for your opponent bob",
+            ply + 1
+        )),
+        "{said}"
+    );
+    let v = wait_for(&bob, short, "bob's turn", |v| v["my_turn"] == true);
+    assert_eq!(v["ply"], ply + 1);
+    assert!(
+        v["waiting_for"].as_str().unwrap().starts_with("you: "),
+        "{v}"
+    );
+
+    // Alice resigns; `games` says how it ended.
+    assert_eq!(code(&run(&alice, &["resign", short])), 0);
+    wait_for(&bob, short, "the end", |v| v["phase"] == "done");
+    wait_for(&alice, short, "the end", |v| v["phase"] == "done");
+    let list = stdout(&run(&alice, &["games"]));
+    assert!(
+        list.contains("result: ") && list.contains("resign"),
+        "{list}"
+    );
+
+    // The PGN names the players; `verify` says whose key was which seat.
+    let (pgn, transcript) = (dir.path().join("g.pgn"), dir.path().join("g.sealed"));
+    let out = run(
+        &bob,
+        &[
+            "export",
+            short,
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        pgn_text.contains("[White \"alice\"]") && pgn_text.contains("[Black \"bob\"]"),
+        "{pgn_text}"
+    );
+    let report = stdout(&sealed(&["verify", transcript.to_str().unwrap()]));
+    assert!(
+        report.contains(&format!("seat 0      alice, player {alice_id}"))
+            && report.contains(&format!("seat 1      bob, player {bob_id}")),
+        "{report}"
+    );
+
+    // Both nodes stop. Every game command that needs no network still works, on the
+    // store: the list, a game, its export, its mail, and a move in the unfinished duel.
+    drop(a);
+    drop(b);
+    let list = stdout(&run(&alice, &["games"]));
+    assert!(
+        list.contains("result: ") && list.contains(&duel[..12]),
+        "{list}"
+    );
+    let text = stdout(&run(&alice, &["show", short]));
+    assert!(text.contains("players: alice"), "{text}");
+    let offline = dir.path().join("offline.sealed");
+    let out = run(
+        &alice,
+        &["export", short, "--transcript", offline.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(code(&sealed(&["verify", offline.to_str().unwrap()])), 0);
+    let out = run(&alice, &["mail", "export", short]);
+    assert!(
+        stdout(&out).contains("BEGIN SEALED MAIL"),
+        "{}",
+        stderr(&out)
+    );
+    // The commands that need the network say so.
+    let out = run(&alice, &["dial", "/ip4/127.0.0.1/tcp/1"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("sealed node"), "{}", stderr(&out));
+
+    // Bob leads the duel's first round: he plays his card with his node stopped.
+    let d = &duel[..12];
+    let v: Value = serde_json::from_str(&stdout(&run(&bob, &["show", d, "--json"]))).unwrap();
+    assert_eq!(v["my_turn"], true, "{v}");
+    let act = v["choices"][0]["text"].as_str().unwrap().to_owned();
+    let out = run(&bob, &["move", d, &act]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .contains("made (ply 1), kept in the store: it goes out when `sealed node` starts"),
+        "{}",
+        stdout(&out)
+    );
+
+    // Back up: the move made with the node stopped reaches bob by itself.
+    let _a = start_node(&alice, "node");
+    let _b = start_node(&bob, "node");
+    wait_for(&bob, d, "the offline move", |v| {
+        v["ply"].as_u64() >= Some(1)
+    });
+}
+
+#[test]
+fn a_key_file_others_can_read_is_made_owner_only_and_said() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("key-mode");
+    let home = dir.path().join("h");
+    assert_eq!(code(&run(&home, &["init", "--name", "h"])), 0);
+    let key = home.join("key");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = run(&home, &["games"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("could be read by others (mode 0644)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    // Said once: the next command finds it owner-only.
+    assert!(!stderr(&run(&home, &["games"])).contains("read by others"));
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_grammar() {
+    let out = sealed(&["completions", "bash"]);
+    assert_eq!(code(&out), 0);
+    // Every subcommand is completed, the ones added last too.
+    for word in ["verify", "show", "mail", "completions", "man"] {
+        assert!(stdout(&out).contains(word), "{word}");
+    }
+    let out = sealed(&["man"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains(".TH sealed 1"), "{}", stdout(&out));
+    assert_eq!(code(&sealed(&["completions", "tcsh"])), 2);
+}
