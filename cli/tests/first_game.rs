@@ -14,22 +14,6 @@ use common::{
 };
 use serde_json::Value;
 
-/// Polls `sealed peers --json` until the node has heard `name` announced (identify).
-fn heard(home: &Path, name: &str) {
-    let start = Instant::now();
-    loop {
-        let doc = stdout(&run(home, &["peers", "--json"]));
-        if doc.contains(&format!("name={name}")) {
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "never heard {name}: {doc}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// The first plain move `show --json` offers (no card, nothing more to ask).
 fn a_plain_move(home: &Path, game: &str) -> String {
     let v: Value = serde_json::from_str(&stdout(&run(home, &["show", game, "--json"]))).unwrap();
@@ -62,9 +46,8 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
     let b = start_node(&bob, "node");
     let (alice_id, bob_id) = (peer_of(&a.addr).to_owned(), peer_of(&b.addr).to_owned());
 
-    // The nodes meet; each announces its player's name, and the proposal carries both.
-    assert_eq!(code(&run(&alice, &["dial", &b.addr])), 0);
-    heard(&alice, "bob");
+    // `new` meets the peer first: each node announces its player's name, and the
+    // proposal carries both.
     let out = run(&alice, &["new", "tempete", "--peer", &b.addr]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let game = stdout(&out).trim().to_owned();
@@ -119,7 +102,7 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
     wait_for(&alice, short, "the end", |v| v["phase"] == "done");
     let list = stdout(&run(&alice, &["games"]));
     assert!(
-        list.contains("result: ") && list.contains("resign"),
+        list.contains("result: alice loss, bob win (alice resigned) [verified]"),
         "{list}"
     );
 
@@ -178,12 +161,20 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("sealed node"), "{}", stderr(&out));
 
-    // Bob leads the duel's first round: he plays his card with his node stopped.
+    // Whoever leads the duel's first round (the coin chose) plays with the nodes stopped.
     let d = &duel[..12];
-    let v: Value = serde_json::from_str(&stdout(&run(&bob, &["show", d, "--json"]))).unwrap();
+    let view = |home: &Path| -> Value {
+        serde_json::from_str(&stdout(&run(home, &["show", d, "--json"]))).unwrap()
+    };
+    let (leader, other) = if view(&alice)["my_turn"] == true {
+        (&alice, &bob)
+    } else {
+        (&bob, &alice)
+    };
+    let v = view(leader);
     assert_eq!(v["my_turn"], true, "{v}");
     let act = v["choices"][0]["text"].as_str().unwrap().to_owned();
-    let out = run(&bob, &["move", d, &act]);
+    let out = run(leader, &["move", d, &act]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
         stdout(&out)

@@ -138,6 +138,9 @@ fn an_illegal_move_is_refused_at_its_ply() {
             other => panic!("{text}: {other:?}"),
         }
     }
+    // The refusal names the move it could not read as legal.
+    let why = replay("1. e4 e5 2. e5").unwrap_err().to_string();
+    assert!(why.contains("e5 names no legal move"), "{why}");
 }
 
 #[test]

@@ -193,7 +193,8 @@ impl<R: Game> Table for Seated<R> {
             Status::Unconfirmed => "unconfirmed",
             Status::ProvenFault => "proven fault",
         };
-        v.outcome.map(|o| format!("{o} [{status}]"))
+        v.outcome
+            .map(|o| format!("{} [{status}]", words::outcome(self.terms(), &o)))
     }
 
     fn verdict(&self) -> Verdict {

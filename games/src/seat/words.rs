@@ -4,6 +4,7 @@
 //! a transcript, this speaks to the player.
 
 use sealed_protocol::ids::Seat;
+use sealed_protocol::outcome::Outcome;
 use sealed_protocol::proposal::{Role, Terms};
 use sealed_protocol::text;
 use sealed_protocol::verdict::{Awaited, ClaimAbout, ClaimView};
@@ -56,7 +57,9 @@ pub(super) fn after_the_end(who: &str, c: &ClaimView) -> Option<String> {
     }
     let node = format!("{} node", whose(who));
     Some(match c.about {
-        ClaimAbout::WithheldReveal => format!("{node} to show its secrets ({})", c.evidence),
+        ClaimAbout::WithheldReveal => {
+            format!("{node} to show the secrets it kept sealed (it does so by itself)")
+        }
         ClaimAbout::WithheldClose => {
             format!("{node} to sign the end of the game (it does so by itself when it runs)")
         }
@@ -83,4 +86,29 @@ pub(crate) fn player_tags(terms: &Terms) -> Vec<(&'static str, String)> {
         .map(|(tag, seat)| (tag, text::name(&seat.name)))
         .filter(|(_, name)| !name.is_empty())
         .collect()
+}
+
+/// A result in the players' names where the proposal gives them (`alice loss, bob win
+/// (alice resigned)`), else as the verdict says it (`seat 0 loss, …`).
+pub(crate) fn outcome(terms: &Terms, o: &Outcome) -> String {
+    let seats = &terms.proposal().seats;
+    let called = |i: usize| {
+        seats
+            .get(i)
+            .map(|s| text::name(&s.name))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("seat {i}"))
+    };
+    let results: Vec<String> = o
+        .results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{} {r}", called(i)))
+        .collect();
+    // The reason names seats as "seat N" (fewer than ten seats in any game).
+    let mut reason = o.reason.clone();
+    for i in 0..seats.len().min(10) {
+        reason = reason.replace(&format!("seat {i}"), &called(i));
+    }
+    format!("{} ({reason})", results.join(", "))
 }

@@ -25,6 +25,10 @@ pub(super) struct Played {
     pub(super) settled: bool,
     /// What peers acknowledged holding of this seat's chains.
     pub(super) acked: super::delivery::Acked,
+    /// What peers said they hold in their repair rounds (`Heads`): for telling the
+    /// player where a move is after a restart, never for settling (a peer's heads may
+    /// run ahead of its store, its acknowledgements may not).
+    pub(super) heard: super::delivery::Acked,
 }
 
 impl Played {
@@ -36,6 +40,7 @@ impl Played {
             used: now,
             settled: false,
             acked: Default::default(),
+            heard: Default::default(),
         };
         p.settle();
         p

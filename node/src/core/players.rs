@@ -81,8 +81,8 @@ fn called(terms: &Terms, s: Seat) -> String {
 
 impl Played {
     /// Where this seat's latest messages are, per other seat: acknowledged by it
-    /// (durable there), held for it by a mailbox, or not yet. `None` before this seat
-    /// has sent anything.
+    /// (durable there) or said held in its repair round, held for it by a mailbox, or
+    /// not confirmed yet. `None` before this seat has sent anything.
     pub(super) fn delivery(&self) -> Option<String> {
         let terms = self.table.terms();
         let me = self.table.seat();
@@ -98,12 +98,18 @@ impl Played {
             }
             let who = called(terms, s);
             let public = owed.iter().all(|(c, _)| c.log.is_public());
-            parts.push(if self.holds(&key, &owed) {
+            let heard = self.heard.get(&key);
+            let said_so = owed
+                .iter()
+                .all(|(c, n)| heard.and_then(|h| h.get(c)).is_some_and(|k| k >= n));
+            parts.push(if self.holds(&key, &owed) || said_so {
                 format!("delivered to {who}")
             } else if public && mailboxes.iter().any(|m| self.holds(m, &owed)) {
                 format!("delivered to the mailbox, for {who}")
             } else {
-                format!("not yet delivered to {who}")
+                // All this node can say: the peer has not confirmed it since the node
+                // started (with the node stopped, it knows nothing of peers at all).
+                format!("not yet confirmed by {who}")
             });
         }
         (!parts.is_empty()).then(|| parts.join("; "))

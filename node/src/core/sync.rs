@@ -140,6 +140,13 @@ impl Core {
                 unknown.push(game);
                 continue;
             }
+            if let Some(p) = self.games.played.get_mut(&game) {
+                let heard = p.heard.entry(*peer).or_default();
+                for (c, n) in &have {
+                    let k = heard.entry(*c).or_default();
+                    *k = (*k).max(*n);
+                }
+            }
             // Half the message cap: the rest comes in the next round.
             if bytes > MAX_SYNC_MESSAGE / 2 {
                 break;

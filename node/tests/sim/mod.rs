@@ -328,6 +328,7 @@ impl World {
             ),
             mailbox: mailbox.map(|m| (key(self, m), addr_of(&key(self, m)))),
             referee: referee.map(|r| (key(self, r), Some(addr_of(&key(self, r))))),
+            names: [format!("player {from}"), format!("player {to}")],
         };
         self.command(from, Cmd::Propose(args))
     }

@@ -412,7 +412,7 @@ fn duel_waits_for_the_deal_before_it_is_a_turn() {
                 windows += 1;
                 assert_eq!(t.show_json()["hand"]["cards"], serde_json::json!([]));
                 let w = t.waiting_for();
-                assert!(w.contains("owes 1 slot"), "{w}");
+                assert_eq!(w, "waiting for your opponent's node to deal a card");
                 assert!(refused(t.as_ref(), "play 1").starts_with("not yet"));
                 assert!(t.bot_action(0).is_none());
             }
@@ -784,5 +784,23 @@ fn tempete_choices_offer_start_cards_and_their_plays() {
     }
     for kind in ["start card", "intercept", "answer", "play"] {
         assert!(seen.contains(kind), "no {kind} choice in {seen:?}");
+    }
+}
+
+#[test]
+fn what_an_ended_game_waits_for_is_said_in_the_players_words() {
+    // Seat 1 resigns while seat 0 hears nothing: over in seat 1's view, with seat 0's
+    // close (and reveals) still to come.
+    let mut net = Net::new("duel", 140);
+    net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 2);
+    net.deaf = vec![Seat(0)];
+    let cmd = net.sessions[1].parse_action("resign").unwrap();
+    net.command(1, cmd).unwrap();
+    net.pump();
+    let w = net.sessions[1].waiting_for();
+    assert!(w.starts_with("waiting for your opponent's node to "), "{w}");
+    assert!(w.contains("sign the end of the game"), "{w}");
+    for jargon in ["seat ", "close", "commitment"] {
+        assert!(!w.contains(jargon), "{jargon:?} in {w}");
     }
 }

@@ -115,8 +115,8 @@ pub(super) fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireM
     };
     match fits.as_slice() {
         [one] => Ok(WireMove::of(one)),
-        [] => Err("it names no legal move here".into()),
-        _ => Err(format!("it fits {} legal moves", fits.len())),
+        [] => Err(format!("{m} names no legal move here")),
+        _ => Err(format!("{m} fits {} legal moves", fits.len())),
     }
 }
 
