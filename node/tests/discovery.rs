@@ -221,9 +221,10 @@ async fn identify_says_sealed_and_its_version_and_the_book_outlives_a_restart() 
         assert!(tokio::time::Instant::now() < deadline, "no agent yet");
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
+    // The release, and the player's name from the home (spec/PROTOCOL.md §16.5).
     assert_eq!(
         entry["agent"],
-        format!("sealed/{}", env!("CARGO_PKG_VERSION")).as_str()
+        format!("sealed/{}; name=p2", env!("CARGO_PKG_VERSION")).as_str()
     );
     assert_eq!(entry["addrs"][0]["addr"], baddr.to_string().as_str());
     assert!(entry["addrs"][0]["worked_ms"].as_u64().unwrap() > 0);
