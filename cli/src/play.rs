@@ -32,13 +32,11 @@ fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
 }
 
 /// Whether a request changes a game (so that, with the node stopped, its player is told
-/// that nothing left yet; `move` says it in its own line).
+/// that nothing left yet; `move`, `accept` and `decline` say it in their own line).
 fn changes(req: &ControlRequest) -> bool {
     matches!(
         req,
-        ControlRequest::Accept { .. }
-            | ControlRequest::Decline { .. }
-            | ControlRequest::MailImport { .. }
+        ControlRequest::MailImport { .. }
     )
 }
 
@@ -183,7 +181,16 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
     } else {
         ControlRequest::Decline { game: game.into() }
     };
-    done(ask(home, req), |_| String::new())
+    // One line saying what was done, as after every command that changes a game.
+    let what = if accept { "accepted" } else { "declined" };
+    let running = std::os::unix::net::UnixStream::connect(home.socket_path()).is_ok();
+    done(ask(home, req), |_| {
+        if running {
+            format!("{game}: {what}; your node tells the other seats\n")
+        } else {
+            format!("{game}: {what}, in the store; it goes out when `sealed node` starts\n")
+        }
+    })
 }
 
 /// `sealed games`.
@@ -354,7 +361,7 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
         (true, None) => String::new(),
     };
     let next = field("waiting_for")
-        .map(|w| format!("; {w}"))
+        .map(|w| format!("; {}", w.strip_prefix("nothing: ").unwrap_or(&w)))
         .unwrap_or_default();
     let verb = if running { "sent" } else { "made" };
     i32::from(!output::stdout(&format!(
