@@ -34,10 +34,7 @@ fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
 /// Whether a request changes a game (so that, with the node stopped, its player is told
 /// that nothing left yet; `move`, `accept` and `decline` say it in their own line).
 fn changes(req: &ControlRequest) -> bool {
-    matches!(
-        req,
-        ControlRequest::MailImport { .. }
-    )
+    matches!(req, ControlRequest::MailImport { .. })
 }
 
 fn done(r: Result<Value, i32>, then: impl FnOnce(Value) -> String) -> i32 {

@@ -7,7 +7,6 @@
 mod common;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use common::{
     TempDir, at_home as run, code, peer_of, sealed, start_node, stderr, stdout, wait_for,
@@ -64,7 +63,12 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
         "{list}"
     );
     assert!(list.contains("options: hand=3"), "{list}");
-    assert_eq!(code(&run(&bob, &["accept", short])), 0);
+    let out = run(&bob, &["accept", short]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{short}: accepted; your node tells the other seats\n")
+    );
     assert_eq!(code(&run(&bob, &["accept", &duel[..12]])), 0);
 
     // One ply count: the number `show` prints is the one `--expect` takes.
@@ -183,10 +187,11 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
         stdout(&out)
     );
 
-    // Back up: the move made with the node stopped reaches bob by itself.
+    // Back up: the move made with the node stopped reaches the other player by itself.
+    assert_eq!(view(other)["ply"], 0);
     let _a = start_node(&alice, "node");
     let _b = start_node(&bob, "node");
-    wait_for(&bob, d, "the offline move", |v| {
+    wait_for(other, d, "the offline move", |v| {
         v["ply"].as_u64() >= Some(1)
     });
 }

@@ -104,6 +104,11 @@ fn two_people_play_a_game_through_the_command_line() {
     // Refusals that change nothing: bad notation, an illegal move, a stale --expect,
     // not your turn, an unknown game.
     refused(&run(&alice, &["move", short, "banana"]), "");
+    // Two moves in one command: one at a time, said so.
+    refused(
+        &run(&alice, &["move", short, "4Ci3", "4Db6"]),
+        "one move at a time",
+    );
     refused(&run(&alice, &["move", short, "4Ci5"]), "");
     refused(
         &run(&alice, &["move", short, "4Ci3", "--expect", "7"]),

@@ -15,6 +15,9 @@ use sealed_protocol::ids::ChainId;
 const MAX_IN_FLIGHT: usize = 8;
 
 /// What the core knows of its peers.
+/// Envelopes a request carries, as (chain, seq) places.
+pub(super) type Places = Vec<(ChainId, u64)>;
+
 #[derive(Default)]
 pub(super) struct Peers {
     /// Where each peer was seen and reached (`book.rs`).
@@ -32,10 +35,10 @@ pub(super) struct Peers {
     pending: HashMap<OutId, PeerKey>,
     /// Offers awaiting an answer: the game and the places of what they carry, which an
     /// answer acknowledges (`delivery.rs`).
-    pub(super) offered: HashMap<OutId, (GameId, Vec<(ChainId, u64)>)>,
+    pub(super) offered: HashMap<OutId, (GameId, Places)>,
     /// Pushes in flight, with the places each carries per game: once the peer says they
     /// are durable there, `sealed move` can say the move was delivered.
-    pub(super) pushed: HashMap<OutId, Vec<(GameId, Vec<(ChainId, u64)>)>>,
+    pub(super) pushed: HashMap<OutId, Vec<(GameId, Places)>>,
     next_out: OutId,
 }
 
