@@ -456,8 +456,13 @@ pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
             Ok(v) => {
                 let text = v.as_str().unwrap_or_default().to_owned();
                 match out {
-                    Some(path) => match std::fs::write(path, text) {
-                        Ok(()) => 0,
+                    Some(path) => match std::fs::write(path, &text) {
+                        // Said like every other file the command line writes.
+                        Ok(()) => {
+                            let said =
+                                format!("{} written ({} bytes)\n", path.display(), text.len());
+                            i32::from(!output::stdout(&said)) * 2
+                        }
                         Err(e) => {
                             output::error(&format!("{}: {e}", path.display()));
                             2

@@ -160,6 +160,16 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
         "{}",
         stderr(&out)
     );
+    let mail = dir.path().join("g.mail");
+    let out = run(
+        &alice,
+        &["mail", "export", short, "--out", mail.to_str().unwrap()],
+    );
+    assert!(
+        stdout(&out).starts_with(&format!("{} written (", mail.display())),
+        "{}",
+        stdout(&out)
+    );
     // The commands that need the network say so.
     let out = run(&alice, &["dial", "/ip4/127.0.0.1/tcp/1"]);
     assert_eq!(code(&out), 2);
@@ -231,4 +241,38 @@ fn completions_and_the_man_page_come_from_the_grammar() {
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).contains(".TH sealed 1"), "{}", stdout(&out));
     assert_eq!(code(&sealed(&["completions", "tcsh"])), 2);
+}
+
+#[test]
+fn names_in_a_transcript_from_anyone_are_shown_escaped() {
+    use sealed_conformance::duel_kit::duel_proposal;
+    use sealed_conformance::sim::test_key;
+    use sealed_games::duel::Duel;
+    use sealed_protocol::proposal::Terms;
+    use sealed_protocol::transcript::TranscriptFile;
+
+    // A proposal anyone could sign: names that would clear the screen and reverse text.
+    let mut p = duel_proposal(&Duel::default(), 9);
+    p.seats[0].name = "evil\u{1b}[2J".into();
+    p.seats[1].name = "b\u{202e}ob".into();
+    let terms = Terms::from_signed(p.sign(&test_key(0))).unwrap();
+    let file = TranscriptFile {
+        proposal: terms.bytes().to_vec(),
+        envelopes: vec![],
+        evidence: vec![],
+    };
+    let dir = TempDir::new("hostile-names");
+    let path = dir.path().join("t.sealed");
+    std::fs::write(&path, file.to_bytes()).unwrap();
+    for args in [vec!["verify"], vec!["verify", "--json"]] {
+        let mut args = args.clone();
+        args.push(path.to_str().unwrap());
+        let out = sealed(&args);
+        let text = stdout(&out);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+            "{text}"
+        );
+        assert!(text.contains("u{1b}") && text.contains("u{202e}"), "{text}");
+    }
 }

@@ -16,7 +16,8 @@
 //! - [`session`]: one seat's live state machine;
 //! - [`rules`]: the trait a game implements;
 //! - [`hidden`]: private logs and the end-of-game audit of what no seat could judge live;
-//! - [`text`]: names and moves from others, escaped before they are shown.
+//! - [`text`]: names and moves from others, escaped before they are shown;
+//! - [`witness`]: the statements a witness signs about time (version 2, in progress).
 //!
 //! The byte-level specification is `spec/PROTOCOL.md` in the repository.
 
@@ -41,3 +42,4 @@ pub mod time;
 pub mod transcript;
 pub mod verdict;
 pub mod wire;
+pub mod witness;
