@@ -192,6 +192,32 @@ pub enum Contradiction {
     },
 }
 
+impl Contradiction {
+    /// Its name in spec/vectors/witness.json.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Contradiction::ViewLacksReceipted { .. } => "view-lacks-receipted",
+            Contradiction::Backwards { .. } => "backwards",
+            Contradiction::Shrank { .. } => "shrank",
+            Contradiction::TwoReceipts(..) => "two-receipts",
+            Contradiction::ForeignHead { .. } => "foreign-head",
+        }
+    }
+}
+
+impl StatementError {
+    /// Its name in spec/vectors/witness.json.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StatementError::Wire(WireError::TooLarge { .. }) => "too-large",
+            StatementError::Wire(_) => "malformed",
+            StatementError::OtherGame => "other-game",
+            StatementError::BadSignature => "bad-signature",
+            StatementError::Unordered => "unordered",
+        }
+    }
+}
+
 /// Whether `view` covers the envelope at `(chain, seq)`.
 fn covers(view: &View, chain: ChainId, seq: u64) -> bool {
     view.heads.iter().any(|h| h.chain == chain && h.count > seq)

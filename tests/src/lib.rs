@@ -12,3 +12,4 @@ pub mod sim;
 pub mod stallmate_kit;
 pub mod tempete_kit;
 pub mod vectors;
+pub mod witness_vectors;

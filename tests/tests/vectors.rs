@@ -405,3 +405,46 @@ fn cardmate_start_has_the_38_moves_counted_by_hand() {
     let v = load("cardmate-perft.json");
     assert_eq!(num(&v["positions"][0]["counts"][0]), 38);
 }
+
+#[test]
+fn witness_statements_read_and_contradict_as_the_vectors_say() {
+    use sealed_conformance::witness_vectors::FileChains;
+    use sealed_protocol::witness::{SignedStatement, Statement, contradiction};
+
+    let v = load("witness.json");
+    let file = std::fs::read(format!(
+        "{}/../spec/vectors/{}",
+        env!("CARGO_MANIFEST_DIR"),
+        v["transcript"].as_str().unwrap()
+    ))
+    .unwrap();
+    let chains = FileChains::of(&file);
+    let key = SecretKey::from_seed(&b32(&v["witness_secret_seed"]));
+    let public = PublicKey::from_bytes(&b32(&v["witness_public"])).unwrap();
+    assert_eq!(key.public().to_bytes(), public.to_bytes());
+    let mut by_name = std::collections::BTreeMap::new();
+    for s in v["statements"].as_array().unwrap() {
+        let b = bytes(&s["bytes"]);
+        let read = SignedStatement::from_bytes(&b, chains.game, &public)
+            .unwrap_or_else(|e| panic!("{}: {e}", s["name"]));
+        // Canonical: the bytes are exactly the encoding of what they say.
+        assert_eq!(read.to_bytes(), b);
+        by_name.insert(s["name"].as_str().unwrap().to_owned(), read.statement);
+    }
+    for r in v["rejects"].as_array().unwrap() {
+        let got = SignedStatement::from_bytes(&bytes(&r["bytes"]), chains.game, &public)
+            .map(|_| ())
+            .map_err(|e| e.name());
+        assert_eq!(got, Err(r["reason"].as_str().unwrap()), "{}", r["name"]);
+    }
+    for set in v["sets"].as_array().unwrap() {
+        let st: Vec<Statement> = set["statements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| by_name[n.as_str().unwrap()].clone())
+            .collect();
+        let got = contradiction(&st, &chains).map(|c| c.name());
+        assert_eq!(got, set["contradiction"].as_str(), "{set}");
+    }
+}

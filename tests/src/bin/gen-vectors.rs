@@ -24,6 +24,12 @@ fn main() -> std::io::Result<()> {
     std::fs::write(dir.join("duel-game.sealed"), bytes)?;
     println!("wrote spec/vectors/duel-game.sealed");
     write("reject.json", vectors::rejects(&game))?;
+    write(
+        "witness.json",
+        sealed_conformance::witness_vectors::witness(
+            &game.transcript(sealed_protocol::ids::Seat(0)),
+        ),
+    )?;
     write("cardmate-perft.json", vectors::cardmate_perft())?;
     let (t, bytes) = vectors::cardmate_transcript();
     write("transcript-cardmate.json", t)?;

@@ -1,0 +1,171 @@
+//! spec/vectors/witness.json: a witness's statements about the game of
+//! duel-game.sealed (spec/PROTOCOL.md §17), each signed statement's bytes, the ones a
+//! reader must refuse and why, and sets of statements with the contradiction each proves
+//! (or none). The generator writes it; tests/tests/vectors.rs recomputes every value.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{ChainId, GameId, Seat};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::witness::{Chains, Head, Receipt, Statement, View, contradiction};
+
+/// The witness's secret seed in the vectors.
+pub const WITNESS_SEED: [u8; 32] = [0x57; 32];
+
+/// The envelopes of a transcript by hash, with their places: what statements are
+/// checked against.
+pub struct FileChains {
+    /// The game.
+    pub game: GameId,
+    by_hash: BTreeMap<Hash, (ChainId, u64)>,
+}
+
+impl FileChains {
+    /// Reads a transcript's validly signed envelopes.
+    pub fn of(bytes: &[u8]) -> FileChains {
+        let file = TranscriptFile::from_bytes(bytes).expect("a transcript");
+        let terms = Terms::parse(&file.proposal).expect("its terms");
+        let by_hash = file
+            .envelopes
+            .iter()
+            .filter_map(|b| Signed::parse(&terms, b).ok())
+            .map(|s| (s.hash, (s.at().chain, s.at().seq)))
+            .collect();
+        FileChains {
+            game: terms.game(),
+            by_hash,
+        }
+    }
+
+    /// The hash of the envelope at `seq` of `chain` (it must exist).
+    fn at(&self, chain: ChainId, seq: u64) -> Hash {
+        self.hash_at(chain, seq).expect("the file holds it")
+    }
+
+    /// How many envelopes of `chain` the file holds.
+    fn count(&self, chain: ChainId) -> u64 {
+        self.by_hash.values().filter(|(c, _)| *c == chain).count() as u64
+    }
+}
+
+impl Chains for FileChains {
+    fn place(&self, envelope: &Hash) -> Option<(ChainId, u64)> {
+        self.by_hash.get(envelope).copied()
+    }
+    fn hash_at(&self, chain: ChainId, seq: u64) -> Option<Hash> {
+        self.by_hash
+            .iter()
+            .find(|(_, p)| **p == (chain, seq))
+            .map(|(h, _)| *h)
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    hex::encode(b)
+}
+
+/// The vector document for the transcript `bytes` (duel-game.sealed).
+pub fn witness(bytes: &[u8]) -> Value {
+    let f = FileChains::of(bytes);
+    let key = SecretKey::from_seed(&WITNESS_SEED);
+    let (c0, c1) = (ChainId::public(Seat(0)), ChainId::public(Seat(1)));
+    let receipt = |chain: ChainId, seq: u64, at: u64| {
+        Statement::Receipt(Receipt {
+            game: f.game,
+            envelope: f.at(chain, seq),
+            at,
+        })
+    };
+    let view = |at: u64, counts: [u64; 2]| {
+        Statement::View(View {
+            game: f.game,
+            at,
+            heads: [c0, c1]
+                .into_iter()
+                .zip(counts)
+                .map(|(chain, count)| Head {
+                    chain,
+                    count,
+                    head: if count == 0 {
+                        Hash::ZERO
+                    } else {
+                        f.at(chain, count - 1)
+                    },
+                })
+                .collect(),
+        })
+    };
+    let all = [f.count(c0), f.count(c1)];
+    let named: Vec<(&str, Statement)> = vec![
+        ("r0-0", receipt(c0, 0, 1_000)),
+        ("r1-0", receipt(c1, 0, 2_000)),
+        ("v-early", view(1_500, [1, 0])),
+        ("v-both", view(2_500, [1, 1])),
+        ("v-all", view(90_000, all)),
+        ("r0-0-again", receipt(c0, 0, 1_001)),
+        ("v-lacks", view(3_000, [0, 1])),
+        ("v-before", view(500, [1, 0])),
+        ("v-less", view(95_000, [1, 1])),
+    ];
+    let signed: BTreeMap<&str, (Statement, Vec<u8>)> = named
+        .iter()
+        .map(|(n, s)| (*n, (s.clone(), s.clone().sign(&key).to_bytes())))
+        .collect();
+    let statements: Vec<Value> = named
+        .iter()
+        .map(|(n, _)| json!({ "name": n, "bytes": hex(&signed[n].1) }))
+        .collect();
+    let sets = [
+        (vec!["r0-0", "r1-0", "v-early", "v-both", "v-all"], None),
+        (vec!["r0-0", "r0-0-again"], Some("two-receipts")),
+        (vec!["r0-0", "v-lacks"], Some("view-lacks-receipted")),
+        (vec!["r0-0", "v-before"], Some("backwards")),
+        (vec!["r1-0", "v-early", "v-all"], None),
+        (vec!["r1-0", "v-both"], None),
+        (vec!["v-all", "v-less"], Some("shrank")),
+    ];
+    let sets: Vec<Value> = sets
+        .iter()
+        .map(|(names, expect)| {
+            let st: Vec<Statement> = names.iter().map(|n| signed[n].0.clone()).collect();
+            let got = contradiction(&st, &f).map(|c| c.name());
+            assert_eq!(got, *expect, "{names:?}");
+            json!({ "statements": names, "contradiction": got })
+        })
+        .collect();
+    // A receipt signed by another key; another game's view; a view naming a chain twice.
+    let forged = receipt(c0, 1, 4_000)
+        .sign(&SecretKey::from_seed(&[0x58; 32]))
+        .to_bytes();
+    let other = Statement::View(View {
+        game: GameId(Hash([0xaa; 32])),
+        at: 1,
+        heads: vec![],
+    })
+    .sign(&key)
+    .to_bytes();
+    let mut twice = view(5_000, [1, 1]);
+    if let Statement::View(v) = &mut twice {
+        v.heads[1] = v.heads[0];
+    }
+    let rejects = [
+        ("forged-receipt", forged, "bad-signature"),
+        ("other-game", other, "other-game"),
+        ("chain-twice", twice.sign(&key).to_bytes(), "unordered"),
+    ];
+    json!({
+        "description": "a witness's statements about the game of duel-game.sealed (spec/PROTOCOL.md §17): each statement as its signed bytes; statements a reader refuses, with why; sets of statements with the contradiction they prove, or null",
+        "transcript": "duel-game.sealed",
+        "witness_secret_seed": hex(&WITNESS_SEED),
+        "witness_public": hex(&key.public().to_bytes()),
+        "statements": statements,
+        "rejects": rejects.iter().map(|(n, b, why)| json!({ "name": n, "bytes": hex(b), "reason": why })).collect::<Vec<_>>(),
+        "sets": sets,
+    })
+}
