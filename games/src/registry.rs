@@ -148,6 +148,7 @@ pub fn propose(
         proposer: Seat(0),
         clock: now,
         nonce,
+        witness: None,
     };
     let signed = proposal.sign(me);
     let terms = Terms::from_signed(signed.clone()).map_err(|e| format!("proposal: {e}"))?;

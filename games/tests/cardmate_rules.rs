@@ -1950,6 +1950,7 @@ fn terms_with(options: &[(&str, &str)], players: u8) -> Terms {
         proposer: Seat(0),
         clock: 0,
         nonce: [9; 32],
+        witness: None,
     };
     Terms::from_signed(p.sign(&key(0))).expect("valid terms")
 }

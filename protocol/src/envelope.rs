@@ -7,7 +7,7 @@ use crate::body::Item;
 use crate::hash::{Framed, Hash, tag};
 use crate::ids::{ChainId, EnvRef, GameId, LogId, Seat};
 use crate::keys::{SecretKey, Signature};
-use crate::proposal::{Terms, VERSION, signing_input};
+use crate::proposal::{Terms, signing_input};
 use crate::wire::{self, MAX_MESSAGE, WireError};
 
 /// Acknowledgement of a gap-free prefix of another chain: its last envelope.
@@ -34,7 +34,7 @@ impl Ack {
 /// Everything an envelope says; its canonical bytes are hashed and signed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unsigned {
-    /// [`VERSION`].
+    /// The version of the game's terms (`Terms::version`): 1, or 2 (spec/PROTOCOL.md §17).
     pub version: u8,
     /// The game.
     pub game: GameId,
@@ -136,7 +136,8 @@ impl Signed {
     pub fn parse(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
         let env: Envelope = wire::decode(bytes, MAX_MESSAGE)?;
         let u = &env.unsigned;
-        if u.version != VERSION {
+        // Every envelope of a game carries the version its terms were proposed under.
+        if u.version != terms.version() {
             return Err(EnvelopeError::Version(u.version));
         }
         if u.game != terms.game() {
@@ -182,7 +183,7 @@ mod tests {
 
     fn unsigned(t: &Terms, seat: u8) -> Unsigned {
         Unsigned {
-            version: VERSION,
+            version: crate::proposal::VERSION,
             game: t.game(),
             log: LogId::PUBLIC,
             seat: Seat(seat),

@@ -48,12 +48,26 @@ pub struct MailboxSpec {
     pub addrs: Vec<String>,
 }
 
+/// The witness a version 2 game names (spec/PROTOCOL.md §17): the node both players
+/// trust for time. It holds no seat and signs nothing in the game's chains; it signs
+/// statements about when it held what (`crate::witness`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WitnessSpec {
+    /// The witness node's Ed25519 public key.
+    pub key: [u8; 32],
+    /// Where to reach it (multiaddr text), at most 8 of at most 256 bytes.
+    pub addrs: Vec<String>,
+}
+
 /// Options whose key begins with this are time controls: read by the nodes that keep
 /// the clocks, never by a game's rules.
 pub const TIME_OPTION_PREFIX: &str = "time-";
 
 /// The unsigned proposal. Its canonical bytes are hashed into the game id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Version 1 encodes the first eight fields; version 2 appends `witness` (§17), so every
+/// version 1 proposal keeps its bytes and its game id.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proposal {
     /// [`VERSION`].
     pub version: u8,
@@ -71,6 +85,89 @@ pub struct Proposal {
     pub clock: u64,
     /// Fresh randomness so that two otherwise equal proposals name two games.
     pub nonce: [u8; 32],
+    /// The witness (version 2 only; always `None` in version 1).
+    pub witness: Option<WitnessSpec>,
+}
+
+/// The highest protocol version this implementation reads.
+pub const VERSION_2: u8 = 2;
+
+impl Serialize for Proposal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let v2 = self.version >= VERSION_2;
+        let mut st = s.serialize_struct("Proposal", if v2 { 9 } else { 8 })?;
+        st.serialize_field("version", &self.version)?;
+        st.serialize_field("variant", &self.variant)?;
+        st.serialize_field("options", &self.options)?;
+        st.serialize_field("seats", &self.seats)?;
+        st.serialize_field("mailboxes", &self.mailboxes)?;
+        st.serialize_field("proposer", &self.proposer)?;
+        st.serialize_field("clock", &self.clock)?;
+        st.serialize_field("nonce", &self.nonce)?;
+        if v2 {
+            st.serialize_field("witness", &self.witness)?;
+        }
+        st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Proposal {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// Reads the fields in order; the ninth only when `version` says it is there.
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = Proposal;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a proposal")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<Proposal, A::Error> {
+                use serde::de::Error;
+                // Each field in turn; a missing one is a short encoding.
+                macro_rules! next {
+                    ($i:expr) => {
+                        a.next_element()?
+                            .ok_or_else(|| A::Error::invalid_length($i, &"a proposal's fields"))?
+                    };
+                }
+                let version: u8 = next!(0);
+                let variant = next!(1);
+                let options = next!(2);
+                let seats = next!(3);
+                let mailboxes = next!(4);
+                let proposer = next!(5);
+                let clock = next!(6);
+                let nonce = next!(7);
+                let witness = if version >= VERSION_2 { next!(8) } else { None };
+                Ok(Proposal {
+                    version,
+                    variant,
+                    options,
+                    seats,
+                    mailboxes,
+                    proposer,
+                    clock,
+                    nonce,
+                    witness,
+                })
+            }
+        }
+        const FIELDS: &[&str] = &[
+            "version",
+            "variant",
+            "options",
+            "seats",
+            "mailboxes",
+            "proposer",
+            "clock",
+            "nonce",
+            "witness",
+        ];
+        d.deserialize_struct("Proposal", FIELDS, Fields)
+    }
 }
 
 /// A proposal with the proposer's signature; the form that travels.
@@ -90,8 +187,12 @@ pub enum ProposalError {
     #[error("proposal bytes: {0}")]
     Wire(#[from] WireError),
     /// Unknown protocol version.
-    #[error("protocol version {0} is not supported (this is version {VERSION})")]
+    #[error("protocol version {0} is not supported (this reads versions 1 and 2)")]
     Version(u8),
+    /// A witness named wrongly: in a version 1 proposal, as a seat in version 2, or with
+    /// a key or addresses a node could not use.
+    #[error("witness: {0}")]
+    Witness(&'static str),
     /// Seat list does not fit the rules of §2 of the spec.
     #[error("seats: {0}")]
     Seats(&'static str),
@@ -130,6 +231,34 @@ pub(crate) fn signing_input(tag: &str, bytes: &[u8]) -> Vec<u8> {
     m.push(0);
     m.extend_from_slice(bytes);
     m
+}
+
+/// The witness rules of §17: none in version 1; in version 2 not a seat, a usable key
+/// no seat holds, and addresses within the mailboxes' caps.
+fn witness_fits(p: &Proposal) -> Result<(), ProposalError> {
+    let bad = |why| Err(ProposalError::Witness(why));
+    if p.version < VERSION_2 {
+        return match p.witness {
+            Some(_) => bad("a version 1 proposal names none"),
+            None => Ok(()),
+        };
+    }
+    if p.seats.iter().any(|s| s.role == Role::Witness) {
+        return bad("in version 2 the witness is no seat");
+    }
+    let Some(w) = &p.witness else {
+        return Ok(());
+    };
+    if PublicKey::from_bytes(&w.key).is_err() {
+        return bad("its key is not a valid public key");
+    }
+    if p.seats.iter().any(|s| s.key == w.key) {
+        return bad("a seat holds its key");
+    }
+    if w.addrs.len() > 8 || w.addrs.iter().any(|a| a.len() > 256) {
+        return bad("at most 8 addresses of at most 256 bytes");
+    }
+    Ok(())
 }
 
 impl Proposal {
@@ -201,7 +330,7 @@ impl Terms {
     /// Checks a signed proposal.
     pub fn from_signed(signed: SignedProposal) -> Result<Self, ProposalError> {
         let p = &signed.proposal;
-        if p.version != VERSION {
+        if p.version != VERSION && p.version != VERSION_2 {
             return Err(ProposalError::Version(p.version));
         }
         if p.seats.len() < 2 || p.seats.len() > MAX_SEATS {
@@ -268,6 +397,7 @@ impl Terms {
                 "at most 8 addresses of at most 256 bytes",
             ));
         }
+        witness_fits(p)?;
         if p.proposer.index() >= players {
             return Err(ProposalError::Proposer);
         }
@@ -354,6 +484,17 @@ impl Terms {
             .map(|i| Seat(i as u8))
     }
 
+    /// The protocol version the terms were proposed under (1 or 2); every envelope of
+    /// the game carries it.
+    pub fn version(&self) -> u8 {
+        self.signed.proposal.version
+    }
+
+    /// The witness, if the game names one (version 2).
+    pub fn witness(&self) -> Option<&WitnessSpec> {
+        self.signed.proposal.witness.as_ref()
+    }
+
     /// The seat of the referee, if the game has one.
     pub fn referee(&self) -> Option<Seat> {
         self.seats().find(|s| self.role(*s) == Some(Role::Referee))
@@ -381,6 +522,7 @@ pub(crate) mod tests {
             proposer: Seat(0),
             clock: 0,
             nonce: [0; 32],
+            witness: None,
         }
     }
 
@@ -392,6 +534,66 @@ pub(crate) mod tests {
         let terms = Terms::parse(&wire::encode(&signed)).unwrap();
         assert_eq!(terms.players(), 2);
         assert_eq!(terms.game(), signed.proposal.game_id());
+    }
+
+    #[test]
+    fn version_2_carries_a_witness_and_version_1_keeps_its_bytes() {
+        let a = SecretKey::from_seed(&[1; 32]);
+        let b = SecretKey::from_seed(&[2; 32]);
+        let w = SecretKey::from_seed(&[3; 32]);
+        let v1 = two_player("duel", &[&a, &b]);
+        // Version 1 encodes eight fields, exactly as before version 2 existed.
+        let mut v2 = v1.clone();
+        v2.version = VERSION_2;
+        assert_eq!(
+            wire::encode(&v2).len(),
+            wire::encode(&v1).len() + 1,
+            "one byte: None"
+        );
+        v2.witness = Some(WitnessSpec {
+            key: w.public().to_bytes(),
+            addrs: vec!["/ip4/192.0.2.1/tcp/4001".into()],
+        });
+        let terms = Terms::parse(&wire::encode(&v2.clone().sign(&a))).unwrap();
+        assert_eq!(terms.version(), 2);
+        assert_eq!(terms.witness(), v2.witness.as_ref());
+        assert_ne!(terms.game(), v1.game_id());
+        // A version 2 proposal cut before its witness does not decode.
+        let bytes = wire::encode(&v2);
+        let cut: Result<Proposal, _> = wire::decode(&bytes[..wire::encode(&v1).len()], MAX_MESSAGE);
+        assert!(cut.is_err());
+        // A witness in version 1, a witness seat in version 2, a seat's key as the
+        // witness's: refused, each with why.
+        let mut bad = v1.clone();
+        bad.witness = v2.witness.clone();
+        assert!(matches!(
+            Terms::from_signed(bad.sign(&a)),
+            Err(ProposalError::Witness(_))
+        ));
+        let mut seat = v2.clone();
+        seat.seats.push(SeatSpec {
+            role: Role::Witness,
+            key: SecretKey::from_seed(&[4; 32]).public().to_bytes(),
+            name: String::new(),
+        });
+        assert!(matches!(
+            Terms::from_signed(seat.sign(&a)),
+            Err(ProposalError::Witness(
+                "in version 2 the witness is no seat"
+            ))
+        ));
+        let mut shared = v2.clone();
+        shared.witness.as_mut().unwrap().key = b.public().to_bytes();
+        assert!(matches!(
+            Terms::from_signed(shared.sign(&a)),
+            Err(ProposalError::Witness("a seat holds its key"))
+        ));
+        let mut v3 = v1;
+        v3.version = 3;
+        assert!(matches!(
+            Terms::from_signed(v3.sign(&a)),
+            Err(ProposalError::Version(3))
+        ));
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub fn cardmate_terms(options: &Options, nonce: u8) -> Terms {
         proposer: Seat(0),
         clock: 0,
         nonce: [nonce; 32],
+        witness: None,
     };
     Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
 }

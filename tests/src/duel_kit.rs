@@ -25,6 +25,7 @@ pub fn duel_proposal(rules: &Duel, nonce: u8) -> Proposal {
         proposer: Seat(0),
         clock: 0,
         nonce: [nonce; 32],
+        witness: None,
     }
 }
 

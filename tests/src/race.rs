@@ -160,6 +160,7 @@ pub fn race_terms(target: u32, nonce: u8) -> Terms {
         proposer: Seat(0),
         clock: 0,
         nonce: [nonce; 32],
+        witness: None,
     };
     Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
 }

@@ -109,6 +109,7 @@ pub fn test_terms(
         proposer: Seat(0),
         clock: 0,
         nonce: [nonce; 32],
+        witness: None,
     };
     Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
 }

@@ -112,3 +112,38 @@ fn a_seat_restored_from_its_persisted_state_finishes_the_game() {
     }
     assert_eq!(p.transcript(A), p.transcript(B));
 }
+
+#[test]
+fn a_version_2_game_with_a_witness_plays_and_verifies_like_version_1() {
+    use sealed_conformance::duel_kit::duel_proposal;
+    use sealed_conformance::pair::Pair;
+    use sealed_protocol::envelope::Signed;
+    use sealed_protocol::proposal::{Terms, VERSION_2, WitnessSpec};
+    use sealed_protocol::transcript::TranscriptFile;
+
+    let mut p = duel_proposal(&Duel::default(), 77);
+    p.version = VERSION_2;
+    p.witness = Some(WitnessSpec {
+        key: test_key(9).public().to_bytes(),
+        addrs: vec![],
+    });
+    let terms = Terms::from_signed(p.sign(&test_key(0))).unwrap();
+    let mut game = Pair::new(terms.clone(), 3);
+    game.run(&mut honest_pair());
+    let bytes = game.transcript(A);
+    let checked = sealed_games::variant::check_transcript(&bytes).unwrap();
+    assert_eq!(checked.exit_code(), 0, "{:?}", checked.verdict);
+    // Every envelope carries the version of its terms; one claiming version 1 in a
+    // version 2 game is refused.
+    let file = TranscriptFile::from_bytes(&bytes).unwrap();
+    assert!(!file.envelopes.is_empty());
+    for e in &file.envelopes {
+        let s = Signed::parse(&terms, e).unwrap();
+        assert_eq!(s.unsigned().version, VERSION_2);
+    }
+    let first = Signed::parse(&terms, &file.envelopes[0]).unwrap();
+    let mut u = first.unsigned().clone();
+    u.version = 1;
+    let forged = u.sign(&test_key(first.at().chain.seat.0));
+    assert!(Signed::parse(&terms, &forged.bytes).is_err());
+}

@@ -23,7 +23,7 @@ use crate::envelope::{Signed, Unsigned};
 use crate::fault::Fault;
 use crate::ids::{ChainId, LogId, Name, Seat};
 use crate::keys::SecretKey;
-use crate::proposal::{Terms, VERSION};
+use crate::proposal::Terms;
 use crate::rules::{OptionError, PoolSpec, Rules};
 use crate::verdict::{Verdict, verdict};
 
@@ -349,7 +349,7 @@ impl<R: Rules> Session<R> {
         };
         let (seq, prev) = self.engine.chain_tip(chain);
         let unsigned = Unsigned {
-            version: VERSION,
+            version: self.engine.terms().version(),
             game: self.engine.terms().game(),
             log,
             seat: self.seat,

@@ -576,6 +576,7 @@ fn open_refuses_unknown_variants_and_strangers() {
         proposer: Seat(0),
         clock: 0,
         nonce: [0; 32],
+        witness: None,
     };
     let terms = Terms::from_signed(p.sign(&key(0))).unwrap();
     match table::open(terms.clone(), key(0), [0; 32], 0) {
