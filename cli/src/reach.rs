@@ -84,7 +84,7 @@ pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
             if output::stdout(&text) { 0 } else { 2 }
         }
         (None, true) => match home.set_mailbox(None) {
-            Ok(()) => 0,
+            Ok(()) => i32::from(!output::stdout("no default mailbox now\n")) * 2,
             Err(e) => {
                 output::error(&e.to_string());
                 2
@@ -104,7 +104,15 @@ pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
                 return 2;
             }
             match home.set_mailbox(Some(a)) {
-                Ok(()) => 0,
+                // One line, as after every command that changes something.
+                Ok(()) => {
+                    let said = if running {
+                        format!("default mailbox {a}: the node keeps connected to it\n")
+                    } else {
+                        format!("default mailbox {a}: the node connects to it when it starts\n")
+                    };
+                    i32::from(!output::stdout(&said)) * 2
+                }
                 Err(e) => {
                     output::error(&e.to_string());
                     2

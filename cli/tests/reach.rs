@@ -93,6 +93,13 @@ fn the_home_mailbox_is_set_shown_kept_connected_and_cleared() {
     let out = at_home(&h[0], &["mailbox", &m.addr]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
+        stdout(&out),
+        format!(
+            "default mailbox {}: the node keeps connected to it\n",
+            m.addr
+        )
+    );
+    assert_eq!(
         stdout(&at_home(&h[0], &["mailbox"])),
         format!("{}\n", m.addr)
     );
@@ -118,6 +125,7 @@ fn the_home_mailbox_is_set_shown_kept_connected_and_cleared() {
 
     let out = at_home(&h[0], &["mailbox", "--clear"]);
     assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "no default mailbox now\n");
     assert_eq!(
         stdout(&at_home(&h[0], &["mailbox"])),
         "no default mailbox\n"
