@@ -180,7 +180,7 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
     };
     // One line saying what was done, as after every command that changes a game.
     let what = if accept { "accepted" } else { "declined" };
-    let running = std::os::unix::net::UnixStream::connect(home.socket_path()).is_ok();
+    let running = sealed_node::control::answers(&home.socket_path());
     done(ask(home, req), |_| {
         if running {
             format!("{game}: {what}; your node tells the other seats\n")
@@ -323,7 +323,7 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
     }
     // Made and stored; a running node sends it on to the other seats: wait a little for
     // them (or a mailbox) to say it is durable there, and say where it is.
-    let running = std::os::unix::net::UnixStream::connect(home.socket_path()).is_ok();
+    let running = sealed_node::control::answers(&home.socket_path());
     let deadline = std::time::Instant::now() + DELIVERY_WAIT;
     let mut pause = std::time::Duration::from_millis(5);
     let now = loop {

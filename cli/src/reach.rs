@@ -75,7 +75,7 @@ fn book_text(doc: &Value) -> String {
 
 /// `sealed mailbox [ADDR] [--clear]`.
 pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
-    let running = std::os::unix::net::UnixStream::connect(home.socket_path()).is_ok();
+    let running = sealed_node::control::answers(&home.socket_path());
     match (addr, clear) {
         (None, false) => {
             let text = home

@@ -284,6 +284,12 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
     }
 }
 
+/// Whether a node listens on the control socket now (a command about to run on the
+/// store alone says so to its player).
+pub fn answers(socket: &Path) -> bool {
+    std::os::unix::net::UnixStream::connect(socket).is_ok()
+}
+
 /// Why a request got no answer.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
