@@ -123,7 +123,12 @@ fn two_people_play_a_game_through_the_command_line() {
         v["clock"]["text"]
             .as_str()
             .unwrap()
-            .contains("seat 0 to act"),
+            .starts_with("you to move: waited "),
+        "{v}"
+    );
+    // No reserve was agreed: none is shown.
+    assert!(
+        !v["clock"]["text"].as_str().unwrap().contains("reserve"),
         "{v}"
     );
 
@@ -145,6 +150,9 @@ fn two_people_play_a_game_through_the_command_line() {
     wait(&alice, short, |v| v["ply"] == 2);
     assert_eq!(code(&run(&alice, &["resign", short])), 0);
     let v = wait(&bob, short, |v| v["phase"] == "done");
+    // A finished game has no clock to show.
+    assert!(v["clock"].is_null(), "{v}");
+    assert!(!stdout(&run(&bob, &["show", short])).contains("clock:"));
     assert!(
         v["verdict"]["outcome"]["reason"]
             .as_str()

@@ -64,6 +64,8 @@ pub struct Clocks {
     pub left_ms: u64,
     /// The awaited seat has let its time pass: the others may claim a timeout.
     pub overdue: bool,
+    /// Whether the time control gives a reserve (`time-leave`) at all.
+    pub reserve: bool,
 }
 
 impl Clocks {
@@ -120,35 +122,38 @@ impl Clocks {
             waited_ms: waited,
             left_ms,
             overdue,
+            reserve: tc.leave_ms > 0,
         }
     }
 
-    /// One line for people, e.g. `seat 1 to act: waited 2h, 22h left (reserve 0s/3d)`.
-    pub fn line(&self) -> String {
+    /// One line for people, each seat named by `who` (`you`, a name, `seat 1`), e.g.
+    /// `bob to move: waited 2h, 22h left; reserve: you 3d, bob 2d 4h`. The reserve is
+    /// said only when the time control has one; a finished game has no clock line at all
+    /// (the node shows none).
+    pub fn line(&self, who: &dyn Fn(u8) -> String) -> String {
         let reserves: Vec<String> = self
             .seats
             .iter()
-            .map(|s| {
-                format!(
-                    "seat {} reserve {} left",
-                    s.seat,
-                    show_duration(s.leave_left_ms)
-                )
-            })
+            .map(|s| format!("{} {}", who(s.seat), show_duration(s.leave_left_ms)))
             .collect();
+        let reserve = if self.reserve {
+            format!("; reserve: {}", reserves.join(", "))
+        } else {
+            String::new()
+        };
         match self.owing {
             Some(s) if self.overdue => format!(
-                "seat {s} is overdue: waited {}; {}",
+                "{} is overdue: waited {}{reserve}",
+                who(s),
                 show_duration(self.waited_ms),
-                reserves.join(", ")
             ),
             Some(s) => format!(
-                "seat {s} to act: waited {}, {} left; {}",
+                "{} to move: waited {}, {} left{reserve}",
+                who(s),
                 show_duration(self.waited_ms),
                 show_duration(self.left_ms),
-                reserves.join(", ")
             ),
-            None => reserves.join(", "),
+            None => reserve.trim_start_matches("; ").to_owned(),
         }
     }
 }
@@ -273,5 +278,38 @@ mod tests {
         };
         let c = Clocks::compute(&tc(1000, 0), 2, &t, None, 0);
         assert_eq!(c.seats.len(), 2);
+    }
+
+    #[test]
+    fn the_line_names_the_seats_and_says_a_reserve_only_when_there_is_one() {
+        let who = |s: u8| {
+            if s == 0 {
+                "you".to_owned()
+            } else {
+                "bob".to_owned()
+            }
+        };
+        let timeline = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(0), DAY)],
+            ..Timeline::default()
+        };
+        let none = Clocks::compute(&tc(DAY, 0), 2, &timeline, Some(Seat(1)), 2 * DAY);
+        assert_eq!(none.line(&who), "bob to move: waited 1d, 0s left");
+        let some = Clocks::compute(
+            &tc(DAY, 3 * DAY),
+            2,
+            &timeline,
+            Some(Seat(1)),
+            DAY + 3_600_000,
+        );
+        assert_eq!(
+            some.line(&who),
+            "bob to move: waited 1h, 3d 23h left; reserve: you 3d, bob 3d"
+        );
+        let idle = Clocks::compute(&tc(DAY, 3 * DAY), 2, &timeline, None, 2 * DAY);
+        assert_eq!(idle.line(&who), "reserve: you 3d, bob 3d");
+        let overdue = Clocks::compute(&tc(DAY, 0), 2, &timeline, Some(Seat(1)), 3 * DAY);
+        assert_eq!(overdue.line(&who), "bob is overdue: waited 2d");
     }
 }

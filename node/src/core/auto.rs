@@ -228,11 +228,11 @@ impl Core {
     pub(super) fn clocks(&self, p: &Played) -> Option<Clocks> {
         let terms = p.table.terms();
         let tc = TimeControl::of(terms.proposal()).ok()??;
-        let owing = if p.table.is_done() {
-            None
-        } else {
-            p.table.to_act()
-        };
+        // A finished game's clock says nothing anyone can act on: none is shown.
+        if p.table.is_done() || p.table.verdict().outcome.is_some() {
+            return None;
+        }
+        let owing = p.table.to_act();
         Some(Clocks::compute(
             &tc,
             terms.players(),

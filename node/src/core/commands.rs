@@ -12,7 +12,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
-use super::players::players;
+use super::players::{namer, players};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::store::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;
@@ -148,7 +148,9 @@ impl Core {
                 options: options(p.table.terms()),
                 delivery: p.delivery(),
                 held: p.table.held(),
-                clock: self.clocks(p).map(|c| c.line()),
+                clock: self
+                    .clocks(p)
+                    .map(|c| c.line(&namer(p.table.terms(), p.table.seat()))),
                 invitation: self.invitation(p),
             })
             .collect();
@@ -444,7 +446,8 @@ impl Core {
             let clocks = self.clocks(p).map(|c| {
                 let mut j = serde_json::to_value(&c).unwrap_or_default();
                 if let serde_json::Value::Object(o) = &mut j {
-                    o.insert("text".into(), c.line().into());
+                    let who = namer(p.table.terms(), p.table.seat());
+                    o.insert("text".into(), c.line(&who).into());
                 }
                 j
             });
@@ -476,7 +479,8 @@ impl Core {
             text.push_str(&format!("what you sent last: {d}\n"));
         }
         if let Some(c) = self.clocks(p) {
-            text.push_str(&format!("clock: {}\n", c.line()));
+            let who = namer(p.table.terms(), p.table.seat());
+            text.push_str(&format!("clock: {}\n", c.line(&who)));
         }
         text
     }

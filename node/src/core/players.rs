@@ -69,6 +69,22 @@ pub fn line(players: &[PlayerView]) -> String {
     s
 }
 
+/// Each seat as a clock line names it: `you`, its name, else `seat N`.
+pub(super) fn namer(terms: &Terms, me: Seat) -> impl Fn(u8) -> String + '_ {
+    move |s| {
+        if s == me.0 {
+            return "you".into();
+        }
+        terms
+            .proposal()
+            .seats
+            .get(usize::from(s))
+            .map(|x| text::name(&x.name))
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("seat {s}"))
+    }
+}
+
 /// A seat as a line about delivery names it: its name, else its role.
 fn called(terms: &Terms, s: Seat) -> String {
     let spec = terms.proposal().seats.get(usize::from(s.0));
