@@ -37,6 +37,15 @@ fn changes(req: &ControlRequest) -> bool {
     matches!(req, ControlRequest::MailImport { .. })
 }
 
+/// The strings of a JSON array the node answered (none when it is not one).
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 fn done(r: Result<Value, i32>, then: impl FnOnce(Value) -> String) -> i32 {
     match r {
         Ok(v) => {
@@ -218,12 +227,7 @@ pub fn games(home: &Home, json: bool) -> i32 {
             if !players.is_empty() {
                 indent(&mut s, sealed_node::core::players::line(&players));
             }
-            let options: Vec<&str> = g["options"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let options = strings(&g["options"]);
             if g["status"] == "invited" {
                 // Who asks, and on what terms, before the player accepts.
                 let from = players
@@ -507,12 +511,7 @@ pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
                         .flatten()
                         .map(|g| format!("{} imported\n", g.as_str().unwrap_or_default()))
                         .collect();
-                    let refused: Vec<&str> = v["refused"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
+                    let refused = strings(&v["refused"]);
                     for r in &refused {
                         output::error(r);
                     }

@@ -490,6 +490,14 @@ impl Terms {
         self.signed.proposal.version
     }
 
+    /// The display name the proposal gives a seat, escaped for showing
+    /// ([`crate::text::name`]); `None` when it gives none. Every view that names a seat
+    /// reads it here.
+    pub fn display_name(&self, seat: Seat) -> Option<String> {
+        let spec = self.signed.proposal.seats.get(seat.index())?;
+        Some(crate::text::name(&spec.name)).filter(|n| !n.is_empty())
+    }
+
     /// The witness, if the game names one (version 2).
     pub fn witness(&self) -> Option<&WitnessSpec> {
         self.signed.proposal.witness.as_ref()

@@ -6,7 +6,6 @@
 use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::Outcome;
 use sealed_protocol::proposal::{Role, Terms};
-use sealed_protocol::text;
 use sealed_protocol::verdict::{Awaited, ClaimAbout, ClaimView};
 
 /// Seat `s` as this seat's player reads it: "you", "your opponent bob", "the referee".
@@ -14,13 +13,12 @@ pub(crate) fn who(terms: &Terms, me: Seat, s: Seat) -> String {
     if s == me {
         return "you".into();
     }
-    let spec = terms.proposal().seats.get(usize::from(s.0));
-    let role = match spec.map(|x| &x.role) {
+    let role = match terms.role(s) {
         Some(Role::Referee) => "the referee",
         Some(Role::Witness) => "the witness",
         _ => "your opponent",
     };
-    match spec.map(|x| text::name(&x.name)).filter(|n| !n.is_empty()) {
+    match terms.display_name(s) {
         Some(n) => format!("{role} {n}"),
         None => role.into(),
     }
@@ -82,21 +80,19 @@ pub(super) fn after_the_end(who: &str, c: &ClaimView) -> Option<String> {
 pub(crate) fn player_tags(terms: &Terms) -> Vec<(&'static str, String)> {
     ["White", "Black"]
         .into_iter()
-        .zip(&terms.proposal().seats)
-        .map(|(tag, seat)| (tag, text::name(&seat.name)))
-        .filter(|(_, name)| !name.is_empty())
+        .zip(terms.seats())
+        .filter_map(|(tag, seat)| Some((tag, terms.display_name(seat)?)))
         .collect()
 }
 
 /// A result in the players' names where the proposal gives them (`alice loss, bob win
 /// (alice resigned)`), else as the verdict says it (`seat 0 loss, …`).
 pub(crate) fn outcome(terms: &Terms, o: &Outcome) -> String {
-    let seats = &terms.proposal().seats;
+    let seats = terms.seat_count();
     let called = |i: usize| {
-        seats
-            .get(i)
-            .map(|s| text::name(&s.name))
-            .filter(|n| !n.is_empty())
+        u8::try_from(i)
+            .ok()
+            .and_then(|s| terms.display_name(Seat(s)))
             .unwrap_or_else(|| format!("seat {i}"))
     };
     let results: Vec<String> = o
@@ -107,7 +103,7 @@ pub(crate) fn outcome(terms: &Terms, o: &Outcome) -> String {
         .collect();
     // The reason names seats as "seat N" (fewer than ten seats in any game).
     let mut reason = o.reason.clone();
-    for i in 0..seats.len().min(10) {
+    for i in 0..seats.min(10) {
         reason = reason.replace(&format!("seat {i}"), &called(i));
     }
     format!("{} ({reason})", results.join(", "))

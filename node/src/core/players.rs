@@ -5,7 +5,6 @@
 
 use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms};
-use sealed_protocol::text;
 
 use super::games::Played;
 
@@ -39,7 +38,10 @@ pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
                 Role::Witness => "witness",
             }
             .into(),
-            name: text::name(&s.name),
+            name: u8::try_from(i)
+                .ok()
+                .and_then(|i| terms.display_name(Seat(i)))
+                .unwrap_or_default(),
             peer: crate::net::peer_id(&s.key).map_or_else(|| hex::encode(s.key), |p| p.to_string()),
             you: me.is_some_and(|m| usize::from(m.0) == i),
         })
@@ -76,21 +78,16 @@ pub(super) fn namer(terms: &Terms, me: Seat) -> impl Fn(u8) -> String + '_ {
             return "you".into();
         }
         terms
-            .proposal()
-            .seats
-            .get(usize::from(s))
-            .map(|x| text::name(&x.name))
-            .filter(|n| !n.is_empty())
+            .display_name(Seat(s))
             .unwrap_or_else(|| format!("seat {s}"))
     }
 }
 
 /// A seat as a line about delivery names it: its name, else its role.
 fn called(terms: &Terms, s: Seat) -> String {
-    let spec = terms.proposal().seats.get(usize::from(s.0));
-    match spec.map(|x| text::name(&x.name)).filter(|n| !n.is_empty()) {
+    match terms.display_name(s) {
         Some(n) => n,
-        None if spec.is_some_and(|x| x.role == Role::Referee) => "the referee".into(),
+        None if terms.role(s) == Some(Role::Referee) => "the referee".into(),
         None => "the opponent".into(),
     }
 }
