@@ -450,3 +450,65 @@ fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
         assert_eq!(a, b, "seed {seed}: the seats hold the same transcript");
     }
 }
+
+/// A seat that learns of an invitation from another seat first (here the referee,
+/// whom the proposer cannot reach yet, hears of it from Black) holds the game before
+/// the proposer's own offer gets there; once the proposer reaches it, its heads round
+/// finds the game known and so sends no offer, and no offer is ever acknowledged. The
+/// proposer must still call the invitation delivered, or `sealed new` waits in vain
+/// (CI saw this race between three real nodes).
+#[test]
+fn an_invitation_a_seat_heard_of_from_another_seat_is_delivered() {
+    let quiet = Faults {
+        drop: 0,
+        dup: 0,
+        crash: 0,
+        both: 0,
+        full: 0,
+        partition: 0,
+    };
+    let cfg = |referee: bool| CoreConfig {
+        referee,
+        idle_unload_ms: u64::MAX / 2,
+        ..CoreConfig::default()
+    };
+    let nodes = vec![
+        ("white", 1, cfg(false)),
+        ("black", 2, cfg(false)),
+        ("referee", 3, cfg(true)),
+    ];
+    let mut w = World::new(7, quiet, nodes);
+    w.players = vec![0, 1];
+    w.sever(0, 2);
+    let cmd = w.propose(0, 1, "stallmate", &[], Some(2), None);
+    w.run(10_000, &|w: &World| w.replies.contains_key(&cmd));
+    let game = games_of(&w)[0];
+    let invitation = |w: &mut World| {
+        let cmd = w.command(0, sealed_node::core::Cmd::Games);
+        w.run(10_000, &|w: &World| w.replies.contains_key(&cmd));
+        let Some(Ok(Answer::Summaries(list))) = w.replies.remove(&cmd) else {
+            panic!("games answers with summaries");
+        };
+        let g = list.iter().find(|g| g.game == hex::encode(game)).cloned();
+        g.and_then(|g| g.invitation).unwrap_or_default()
+    };
+    let referee_knows = |w: &World| {
+        w.nodes[2]
+            .core
+            .as_ref()
+            .is_some_and(|c| c.is_done(&game).is_some())
+    };
+    assert!(
+        w.run(60_000, &referee_knows),
+        "the referee hears of the game from Black"
+    );
+    assert!(
+        invitation(&mut w).starts_with("not delivered"),
+        "the referee has told White nothing yet"
+    );
+    w.mend(0, 2);
+    w.link(0, 2);
+    let until = w.now + 30_000;
+    w.run(30_000, &|w: &World| w.now >= until);
+    assert_eq!(invitation(&mut w), "delivered to the peer");
+}

@@ -231,9 +231,12 @@ impl Core {
             .filter(|k| *k != me)
             .collect();
         let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
-        let text = if seats.iter().all(|k| p.acked.contains_key(k)) {
+        // A seat holds the game once it acknowledged an offer or push of it, or named it
+        // in (or answered) a heads round, whoever offered it first.
+        let holds = |k: &PeerKey| p.acked.contains_key(k) || p.heard.contains_key(k);
+        let text = if seats.iter().all(holds) {
             "delivered to the peer".to_owned()
-        } else if mailboxes.iter().any(|k| p.acked.contains_key(k)) {
+        } else if mailboxes.iter().any(holds) {
             "delivered to the mailbox".to_owned()
         } else if let Some(why) = self.peers.refused.get(&terms.game().0.0) {
             format!("not delivered: refused: {why}")

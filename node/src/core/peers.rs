@@ -39,6 +39,10 @@ pub(super) struct Peers {
     /// Pushes in flight, with the places each carries per game: once the peer says they
     /// are durable there, `sealed move` can say the move was delivered.
     pub(super) pushed: HashMap<OutId, Vec<(GameId, Places)>>,
+    /// Heads rounds in flight, with the games each named: a game the answer does not
+    /// call unknown is one the peer holds, however it came to it (from another seat's
+    /// offer, say), which is all `sealed new` needs to call an invitation delivered.
+    pub(super) asked: HashMap<OutId, Vec<GameId>>,
     next_out: OutId,
 }
 
@@ -92,6 +96,11 @@ impl Core {
                 Request::PushMany { games } => {
                     let carried = games.iter().map(|(g, e)| (*g, places(e))).collect();
                     self.peers.pushed.insert(id, carried);
+                }
+                Request::Heads { games } => {
+                    self.peers
+                        .asked
+                        .insert(id, games.iter().map(|(g, _)| *g).collect());
                 }
                 _ => {}
             }

@@ -165,6 +165,7 @@ impl Core {
     pub(super) fn answered(&mut self, id: OutId, resp: Option<Response>, store: &dyn Durable) {
         let offered = self.peers.offered.remove(&id);
         let pushed = self.peers.pushed.remove(&id).unwrap_or_default();
+        let asked = self.peers.asked.remove(&id).unwrap_or_default();
         let Some(peer) = self.room(id) else {
             return;
         };
@@ -173,6 +174,13 @@ impl Core {
                 self.take_envelopes(peer, None, envs, None, store);
             }
             Some(Response::Behind { envelopes, unknown }) => {
+                // The peer holds every game it did not call unknown: an invitation it
+                // learned from another seat first is delivered all the same.
+                for game in asked.iter().filter(|g| !unknown.contains(g)) {
+                    if let Some(p) = self.games.played.get_mut(game) {
+                        p.heard.entry(peer).or_default();
+                    }
+                }
                 for (game, envs) in envelopes {
                     self.take_envelopes(peer, Some(game), envs, None, store);
                 }

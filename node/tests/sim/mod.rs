@@ -280,6 +280,12 @@ impl World {
         self.disconnect(a, b);
     }
 
+    /// Lets `a` and `b` reach each other again after [`World::sever`]; they connect
+    /// when one next dials.
+    pub fn mend(&mut self, a: usize, b: usize) {
+        self.cut.remove(&pair(a, b));
+    }
+
     /// Keeps `a` and `b` connected, as a person who dialled one from the other.
     pub fn link(&mut self, a: usize, b: usize) {
         self.standing.push((a, b));
