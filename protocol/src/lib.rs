@@ -31,6 +31,7 @@ pub mod hash;
 pub mod hidden;
 pub mod ids;
 pub mod keys;
+pub mod lateness;
 pub mod outcome;
 pub mod proof;
 pub mod proposal;

@@ -302,20 +302,20 @@ pub fn contradiction(statements: &[Statement], file: &impl Chains) -> Option<Con
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
     use crate::ids::Seat;
 
     /// A file of one public chain per seat, envelope `i` of seat `s` hashed `[s*16+i]`.
-    struct File(BTreeMap<Hash, (ChainId, u64)>);
+    pub(crate) struct File(BTreeMap<Hash, (ChainId, u64)>);
 
-    fn h(seat: u8, seq: u64) -> Hash {
+    pub(crate) fn h(seat: u8, seq: u64) -> Hash {
         Hash([seat * 16 + seq as u8; 32])
     }
 
-    fn file() -> File {
+    pub(crate) fn file() -> File {
         let mut m = BTreeMap::new();
         for s in 0..2u8 {
             for i in 0..4 {
@@ -341,7 +341,7 @@ mod tests {
         GameId(Hash([7; 32]))
     }
 
-    fn view(at: u64, counts: [u64; 2]) -> Statement {
+    pub(crate) fn view(at: u64, counts: [u64; 2]) -> Statement {
         Statement::View(View {
             game: game(),
             at,
@@ -359,7 +359,7 @@ mod tests {
         })
     }
 
-    fn receipt(seat: u8, seq: u64, at: u64) -> Statement {
+    pub(crate) fn receipt(seat: u8, seq: u64, at: u64) -> Statement {
         Statement::Receipt(Receipt {
             game: game(),
             envelope: h(seat, seq),
