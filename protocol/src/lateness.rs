@@ -71,6 +71,19 @@ pub enum NotProven {
     Answered(ChainId),
 }
 
+impl NotProven {
+    /// Its name in spec/vectors/witness.json.
+    pub fn name(&self) -> &'static str {
+        match self {
+            NotProven::Witness(_) => "witness",
+            NotProven::NoStart { .. } => "no-start",
+            NotProven::BadKnowledge(_) => "bad-knowledge",
+            NotProven::TooEarly { .. } => "too-early",
+            NotProven::Answered(_) => "answered",
+        }
+    }
+}
+
 /// How many envelopes of `chain` a view holds.
 fn count_in(view: &View, chain: ChainId) -> u64 {
     view.heads

@@ -1,7 +1,8 @@
 //! spec/vectors/witness.json: a witness's statements about the game of
 //! duel-game.sealed (spec/PROTOCOL.md §17), each signed statement's bytes, the ones a
-//! reader must refuse and why, and sets of statements with the contradiction each proves
-//! (or none). The generator writes it; tests/tests/vectors.rs recomputes every value.
+//! reader must refuse and why, sets of statements with the contradiction each proves
+//! (or none), and lateness proofs against an accuser's knowledge (§17, lateness) with
+//! what each finds. The generator writes it; tests/tests/vectors.rs recomputes every value.
 
 use std::collections::BTreeMap;
 
@@ -11,6 +12,7 @@ use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, GameId, Seat};
 use sealed_protocol::keys::SecretKey;
+use sealed_protocol::lateness::late;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sealed_protocol::witness::{Chains, Head, Receipt, Statement, View, contradiction};
@@ -112,6 +114,7 @@ pub fn witness(bytes: &[u8]) -> Value {
         ("v-lacks", view(3_000, [0, 1])),
         ("v-before", view(500, [1, 0])),
         ("v-less", view(95_000, [1, 1])),
+        ("v-silent", view(50_000, [1, 1])),
     ];
     let signed: BTreeMap<&str, (Statement, Vec<u8>)> = named
         .iter()
@@ -139,6 +142,62 @@ pub fn witness(bytes: &[u8]) -> Value {
             json!({ "statements": names, "contradiction": got })
         })
         .collect();
+    // Lateness: seat 1 accused by seat 0, which had seen `known` envelopes of each chain.
+    let cases = [
+        (
+            vec!["r0-0", "r1-0", "v-silent", "v-all"],
+            [1, 1],
+            10_000,
+            None,
+        ),
+        (
+            vec!["r0-0", "r1-0", "v-silent", "v-all"],
+            [1, 1],
+            60_000,
+            Some("answered"),
+        ),
+        (vec!["r0-0", "v-silent"], [1, 1], 10_000, Some("too-early")),
+        (
+            vec!["r0-0", "r1-0", "v-silent"],
+            [2, 1],
+            10_000,
+            Some("no-start"),
+        ),
+        (
+            vec!["r0-0", "r0-0-again", "v-silent"],
+            [1, 1],
+            10_000,
+            Some("witness"),
+        ),
+    ];
+    let lateness: Vec<Value> = cases
+        .iter()
+        .map(|(names, known, allowance, expect)| {
+            let st: Vec<Statement> = names.iter().map(|n| signed[n].0.clone()).collect();
+            let heads: Vec<Head> = [c0, c1]
+                .into_iter()
+                .zip(*known)
+                .map(|(chain, count)| Head {
+                    chain,
+                    count,
+                    head: f.at(chain, count - 1),
+                })
+                .collect();
+            let got = late(&st, &heads, Seat(1), *allowance, &f);
+            assert_eq!(got.as_ref().err().map(|e| e.name()), *expect, "{names:?}");
+            let result = match got {
+                Ok(l) => json!({ "since": l.since, "deadline": l.deadline, "view": l.view }),
+                Err(e) => json!({ "error": e.name() }),
+            };
+            json!({
+                "statements": names,
+                "known": heads.iter().map(|h| json!({ "seat": h.chain.seat.0, "log": h.chain.log.0, "count": h.count, "head": hex(&h.head.0) })).collect::<Vec<_>>(),
+                "accused": 1,
+                "allowance_ms": allowance,
+                "result": result,
+            })
+        })
+        .collect();
     // A receipt signed by another key; another game's view; a view naming a chain twice.
     let forged = receipt(c0, 1, 4_000)
         .sign(&SecretKey::from_seed(&[0x58; 32]))
@@ -160,12 +219,13 @@ pub fn witness(bytes: &[u8]) -> Value {
         ("chain-twice", twice.sign(&key).to_bytes(), "unordered"),
     ];
     json!({
-        "description": "a witness's statements about the game of duel-game.sealed (spec/PROTOCOL.md §17): each statement as its signed bytes; statements a reader refuses, with why; sets of statements with the contradiction they prove, or null",
+        "description": "a witness's statements about the game of duel-game.sealed (spec/PROTOCOL.md §17): each statement as its signed bytes; statements a reader refuses, with why; sets of statements with the contradiction they prove, or null; lateness cases: statements, what the accuser had seen of each public chain, the accused seat and the allowance, and the proof's since/deadline/view or the reason it fails",
         "transcript": "duel-game.sealed",
         "witness_secret_seed": hex(&WITNESS_SEED),
         "witness_public": hex(&key.public().to_bytes()),
         "statements": statements,
         "rejects": rejects.iter().map(|(n, b, why)| json!({ "name": n, "bytes": hex(b), "reason": why })).collect::<Vec<_>>(),
         "sets": sets,
+        "lateness": lateness,
     })
 }

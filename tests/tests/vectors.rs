@@ -447,4 +447,43 @@ fn witness_statements_read_and_contradict_as_the_vectors_say() {
         let got = contradiction(&st, &chains).map(|c| c.name());
         assert_eq!(got, set["contradiction"].as_str(), "{set}");
     }
+    for case in v["lateness"].as_array().unwrap() {
+        use sealed_protocol::ids::{ChainId, LogId, Seat};
+        use sealed_protocol::witness::Head;
+        let st: Vec<Statement> = case["statements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| by_name[n.as_str().unwrap()].clone())
+            .collect();
+        let known: Vec<Head> = case["known"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| Head {
+                chain: ChainId {
+                    log: LogId(num(&k["log"]) as u32),
+                    seat: Seat(num(&k["seat"]) as u8),
+                },
+                count: num(&k["count"]),
+                head: sealed_protocol::hash::Hash(b32(&k["head"])),
+            })
+            .collect();
+        let got = sealed_protocol::lateness::late(
+            &st,
+            &known,
+            Seat(num(&case["accused"]) as u8),
+            num(&case["allowance_ms"]),
+            &chains,
+        );
+        let r = &case["result"];
+        match got {
+            Ok(l) => assert_eq!(
+                (l.since, l.deadline, l.view),
+                (num(&r["since"]), num(&r["deadline"]), num(&r["view"])),
+                "{case}"
+            ),
+            Err(e) => assert_eq!(Some(e.name()), r["error"].as_str(), "{case}"),
+        }
+    }
 }
