@@ -122,7 +122,24 @@ pub enum Item {
     DrawContribute(DrawContribute),
     /// The owner's next chain value for a draw from its pool.
     DrawOpen(DrawOpen),
+    /// Version 2: the witness's statements proving another player out of time; ends
+    /// the game with that player's loss on time (spec/PROTOCOL.md §17).
+    Forfeit(Forfeit),
 }
+
+/// A time forfeit: who is accused, and the witness's signed statements (each the bytes
+/// of a `SignedStatement`) that prove it against what the sender had seen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Forfeit {
+    /// The player out of time.
+    pub against: Seat,
+    /// The proof: signed witness statements.
+    pub statements: Vec<Vec<u8>>,
+}
+
+/// Most statements in one forfeit: a proof needs a receipt or view per chain and one
+/// view past the deadline.
+pub const MAX_FORFEIT_STATEMENTS: usize = 16;
 
 /// The contributor's fresh value for draw `index` (from 1) of `owner`'s pool `pool`.
 /// It must come after the draw was declared, as the sender saw it.
@@ -182,6 +199,15 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                 return Err("a deal item holds 1 to 256 slots");
             }
             Item::Act(a) if a.len() > MAX_ACT => return Err("act too long"),
+            Item::Forfeit(f)
+                if f.statements.is_empty()
+                    || f.statements.len() > MAX_FORFEIT_STATEMENTS
+                    || f.statements
+                        .iter()
+                        .any(|b| b.len() > crate::witness::MAX_STATEMENT) =>
+            {
+                return Err("a forfeit holds 1 to 16 statements of at most 16 KiB");
+            }
             _ => {}
         }
     }

@@ -81,6 +81,9 @@ pub enum FaultKind {
     DrawValueEarly,
     /// A draw chain value that does not hash to the value before it.
     DrawChainBroken,
+    /// A time forfeit (version 2) whose statements do not prove the accused out of
+    /// time, or whose accused owed nothing in the sender's view.
+    FalseForfeit,
 }
 
 impl FaultKind {
@@ -120,6 +123,7 @@ impl FaultKind {
             FalseEvidence => "false-evidence",
             DrawValueEarly => "draw-value-early",
             DrawChainBroken => "draw-chain-broken",
+            FalseForfeit => "false-forfeit",
         }
     }
 }
@@ -192,6 +196,9 @@ mod tests {
         CloseBeforeEnd,
         GameRule,
         FalseEvidence,
+        DrawValueEarly,
+        DrawChainBroken,
+        FalseForfeit,
     ];
 
     #[test]

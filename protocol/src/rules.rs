@@ -246,6 +246,12 @@ pub trait Rules: Sized + Clone {
         agreeing(endings).unwrap_or_else(|| Outcome::draw(players, "concurrent endings disagree"))
     }
 
+    /// The result when `late` is proven out of time (version 2, spec/PROTOCOL.md §17)
+    /// and the game had no other ending. Default: `late` loses, every other player wins.
+    fn on_time(&self, players: u8, late: Seat) -> Outcome {
+        Outcome::loss(players, late, format!("{late} lost on time"))
+    }
+
     /// The result once proven faults are known. Default (Tempête's rule): a player at
     /// fault loses whatever happened on the board; every player at fault → a draw.
     fn adjudicate(

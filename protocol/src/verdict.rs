@@ -157,6 +157,10 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
             );
         }
         if over {
+            // A player proven out of time (version 2) has lost; what it withholds after
+            // that is recorded but blocks nobody's result (spec/PROTOCOL.md §17).
+            let lost_on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
+            let blocks = |seat: Seat| !lost_on_time.contains(&seat);
             for seat in terms.seats() {
                 if !engine.unopened(seat).is_empty() {
                     missing_reveals.push(seat);
@@ -169,7 +173,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                             "{} commitments never opened",
                             engine.unopened(seat).len()
                         ),
-                        open: true,
+                        open: blocks(seat),
                     });
                 }
             }
@@ -186,7 +190,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                     against: seat,
                     about: ClaimAbout::WithheldClose,
                     evidence: evidence.into(),
-                    open: true,
+                    open: blocks(seat),
                 });
             }
         } else {
@@ -388,8 +392,16 @@ pub fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, Awaited)> {
 /// seat's first close: so each seat held the others' complete chains.
 fn closed_both_ways<R: Rules>(engine: &Engine<R>) -> bool {
     let terms = engine.terms();
-    let joined: Vec<Seat> = terms.seats().filter(|s| engine.has_joined(*s)).collect();
-    if terms.player_seats().any(|p| !joined.contains(&p)) {
+    // A player that lost on time need not close, nor be waited for (§17).
+    let lost_on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
+    let joined: Vec<Seat> = terms
+        .seats()
+        .filter(|s| engine.has_joined(*s) && !lost_on_time.contains(s))
+        .collect();
+    if terms
+        .player_seats()
+        .any(|p| !joined.contains(&p) && !lost_on_time.contains(&p))
+    {
         return false;
     }
     joined.iter().all(|s| {

@@ -10,7 +10,7 @@ use sealed_protocol::commit::CommitKey;
 use sealed_protocol::envelope::{Signed, Unsigned};
 use sealed_protocol::hash::Framed;
 use sealed_protocol::ids::{ChainId, LogId, Seat};
-use sealed_protocol::proposal::{Terms, VERSION};
+use sealed_protocol::proposal::Terms;
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Action, Command, Session};
 use sealed_protocol::transcript::TranscriptFile;
@@ -316,7 +316,7 @@ impl<R: Rules> Pair<R> {
         let (seq, prev) = v.chain_tip(chain);
         let s = &self.sessions[seat.index()];
         let unsigned = Unsigned {
-            version: VERSION,
+            version: s.engine().terms().version(),
             game: s.engine().terms().game(),
             log: LogId::PUBLIC,
             seat,

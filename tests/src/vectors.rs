@@ -373,6 +373,11 @@ pub fn item_text(i: &Item) -> String {
         Item::Evidence(_) => "evidence".into(),
         Item::DrawContribute(c) => format!("draw-value {}:{} #{}", c.owner.0, c.pool, c.index),
         Item::DrawOpen(o) => format!("draw-open {} #{}", o.pool, o.index),
+        Item::Forfeit(f) => format!(
+            "forfeit against {} ({} statements)",
+            f.against.0,
+            f.statements.len()
+        ),
     }
 }
 

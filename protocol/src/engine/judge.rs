@@ -363,6 +363,7 @@ impl<R: Rules> Engine<R> {
             }
             Item::DrawContribute(c) => self.judge_contribute(c, at, seat, clock),
             Item::DrawOpen(o) => self.judge_draw_open(o, at, seat, clock, scratch),
+            Item::Forfeit(f) => self.judge_forfeit(f, at, seat, clock),
             Item::Evidence(proof) => {
                 let proven = proof
                     .check(&self.terms)
@@ -399,7 +400,7 @@ impl<R: Rules> Engine<R> {
         }
     }
 
-    fn end(&mut self, at: EnvRef, outcome: Outcome) {
+    pub(super) fn end(&mut self, at: EnvRef, outcome: Outcome) {
         self.game.endings.push((at, outcome));
         if !self.game.terminal.contains(&at) {
             self.game.terminal.push(at);

@@ -9,6 +9,7 @@
 //! and everything it acknowledges have been processed, and it is judged against exactly
 //! that causal past (its vector clock), never against what happened to arrive first.
 
+mod forfeit;
 mod judge;
 mod ledger;
 mod private;
@@ -82,6 +83,8 @@ pub(crate) struct GameTrack<S> {
     pub claims: Vec<ClaimRecord>,
     /// Chain faults whose proofs an envelope has posted.
     pub posted: Vec<(EnvRef, FaultKind)>,
+    /// Time forfeits that stood: where, against whom, and the proof's times.
+    pub forfeits: Vec<(EnvRef, Seat, crate::lateness::Late)>,
     /// Accepted private acts, per log, in order.
     pub private: BTreeMap<LogId, Vec<crate::hidden::Posted>>,
     /// Setup seeds shown in private logs.
@@ -149,6 +152,7 @@ impl<R: Rules> Engine<R> {
                 offers: vec![],
                 claims: vec![],
                 posted: vec![],
+                forfeits: vec![],
                 private: BTreeMap::new(),
                 shown: vec![],
                 sealed: BTreeMap::new(),
@@ -448,6 +452,12 @@ impl<R: Rules> Engine<R> {
     /// Things ignored without blame.
     pub fn notes(&self) -> &[Note] {
         &self.notes
+    }
+
+    /// Time forfeits that stood (version 2): where each was posted, against whom, and
+    /// the times that prove it.
+    pub fn forfeits(&self) -> &[(EnvRef, Seat, crate::lateness::Late)] {
+        &self.game.forfeits
     }
 
     /// Claims made in the transcript.

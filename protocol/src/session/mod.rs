@@ -96,6 +96,9 @@ pub enum Command {
     AcceptDraw,
     /// Claim against another seat.
     Claim(crate::body::Claim),
+    /// Post the witness's proof that another player let its time pass (version 2):
+    /// the game ends with that player's loss on time if the proof stands.
+    Forfeit(crate::body::Forfeit),
 }
 
 impl Command {

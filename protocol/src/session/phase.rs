@@ -170,6 +170,10 @@ impl Phase {
                 single(s, Item::Claim(c), now)?;
                 Ok(p)
             }
+            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Forfeit(f)) => {
+                single(s, Item::Forfeit(f), now)?;
+                Ok(p)
+            }
             (Phase::Play(_), _) => Err(SessionError::WrongPhase("the game is on")),
             (Phase::End(_) | Phase::Done(_), _) => {
                 Err(SessionError::WrongPhase("the game is over"))

@@ -1,0 +1,288 @@
+//! Time forfeits (protocol version 2, spec/PROTOCOL.md §17): a player who lets its time
+//! pass loses on time once the witness's statements prove it, and every way of posting
+//! a forfeit that does not prove it is the poster's fault. Duel between the test keys,
+//! `time-per-move=1h`, the witness signing with test key 9.
+
+use sealed_conformance::duel_kit::duel_proposal;
+use sealed_conformance::pair::Pair;
+use sealed_conformance::scenarios::{A, B, honest_pair, until_turn};
+use sealed_conformance::sim::test_key;
+use sealed_games::duel::Duel;
+use sealed_games::variant::check_transcript;
+use sealed_protocol::body::{Forfeit, Item};
+use sealed_protocol::fault::FaultKind;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{ChainId, GameId, Name, Seat};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::outcome::SeatResult;
+use sealed_protocol::proposal::{Proposal, Terms, VERSION_2, WitnessSpec};
+use sealed_protocol::session::Command;
+use sealed_protocol::transcript::Checked;
+use sealed_protocol::witness::{Head, Receipt, Statement, View};
+
+const HOUR: u64 = 3_600_000;
+
+fn witness() -> SecretKey {
+    test_key(9)
+}
+
+/// A version 2 Duel naming the witness, with `options` added (a time control, say).
+fn proposal(options: &[(&str, &str)]) -> Proposal {
+    let mut p = duel_proposal(&Duel::default(), 41);
+    p.version = VERSION_2;
+    p.witness = Some(WitnessSpec {
+        key: witness().public().to_bytes(),
+        addrs: vec![],
+    });
+    for (k, v) in options {
+        p.options.push((Name::new(k).unwrap(), (*v).to_owned()));
+    }
+    p.options.sort();
+    p
+}
+
+fn pair(p: Proposal) -> Pair<Duel> {
+    Pair::new(Terms::from_signed(p.sign(&test_key(0))).unwrap(), 8)
+}
+
+/// A game in which B is to act in its second round, B's envelopes from now on lost.
+fn stalled() -> Pair<Duel> {
+    let mut p = pair(proposal(&[("time-per-move", "1h")]));
+    until_turn(&mut p, B, 2);
+    p.deliver_all();
+    p.silence(B);
+    p
+}
+
+/// What `seat` holds of every public chain: what its next envelope acknowledges.
+fn known(p: &Pair<Duel>, seat: Seat) -> Vec<Head> {
+    let e = p.sessions[seat.index()].engine();
+    [A, B]
+        .into_iter()
+        .map(|s| {
+            let chain = ChainId::public(s);
+            let count = e.processed(chain);
+            let head = count
+                .checked_sub(1)
+                .and_then(|q| {
+                    e.envelope(sealed_protocol::ids::EnvRef { chain, seq: q })
+                        .map(|x| x.hash)
+                })
+                .unwrap_or(Hash::ZERO);
+            Head { chain, count, head }
+        })
+        .collect()
+}
+
+fn game(p: &Pair<Duel>) -> GameId {
+    p.sessions[0].engine().terms().game()
+}
+
+fn view(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
+    Statement::View(View { game, at, heads })
+}
+
+fn signed(statements: &[Statement], key: &SecretKey) -> Vec<Vec<u8>> {
+    statements
+        .iter()
+        .map(|s| s.clone().sign(key).to_bytes())
+        .collect()
+}
+
+/// The proof an honest witness gives: a view when it held A's state, and one `after`
+/// ms later showing nothing new from B.
+fn proof(p: &Pair<Duel>, after: u64) -> Vec<Statement> {
+    let k = known(p, A);
+    vec![
+        view(game(p), 1_000, k.clone()),
+        view(game(p), 1_000 + after, k),
+    ]
+}
+
+/// `by` posts a forfeit against `against` with these statement bytes, and the game
+/// runs out (reveals and closes included) with what is delivered.
+fn post(p: &mut Pair<Duel>, by: Seat, against: Seat, statements: Vec<Vec<u8>>) -> Checked {
+    p.sessions[by.index()]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against,
+                statements,
+            }),
+            p.now,
+        )
+        .expect("the session sends it");
+    p.deliver_all();
+    p.run(&mut honest_pair());
+    check_transcript(&p.transcript(by)).expect("readable")
+}
+
+/// As [`post`], for a forfeit that does not stand: an honest session refuses to sign
+/// it (naming the fault it would be), so a cheater's forged envelope carries it.
+fn cheat(
+    p: &mut Pair<Duel>,
+    by: Seat,
+    against: Seat,
+    statements: Vec<Vec<u8>>,
+    kind: FaultKind,
+) -> Checked {
+    let f = Forfeit {
+        against,
+        statements,
+    };
+    let refused = p.sessions[by.index()]
+        .handle_command(Command::Forfeit(f.clone()), p.now)
+        .expect_err("an honest session does not sign it");
+    assert!(refused.to_string().contains(kind.name()), "{refused}");
+    let env = p.forge(by, vec![Item::Forfeit(f)]);
+    p.inject(&env);
+    p.deliver_all();
+    p.run(&mut honest_pair());
+    let c = check_transcript(&p.transcript(against)).expect("readable");
+    assert_eq!(faults(&c), vec![(by, kind)], "{:#?}", c.verdict);
+    c
+}
+
+fn faults(c: &Checked) -> Vec<(Seat, FaultKind)> {
+    c.verdict
+        .faults
+        .iter()
+        .map(|f| (f.seat, f.kind.clone()))
+        .collect()
+}
+
+#[test]
+fn a_player_silent_past_its_deadline_loses_on_time_and_the_result_is_verified() {
+    let mut p = stalled();
+    let statements = signed(&proof(&p, HOUR + 1), &witness());
+    let c = post(&mut p, A, B, statements);
+    assert_eq!(c.exit_code(), 0, "{:#?}", c.verdict);
+    let o = c.verdict.outcome.clone().expect("a result");
+    assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+    assert_eq!(o.reason, "seat 1 lost on time");
+    // B's withheld reveals and closes are recorded, and block nothing.
+    assert!(c.verdict.claims.iter().all(|c| c.against == B && !c.open));
+    assert_eq!(p.sessions[0].engine().forfeits().len(), 1);
+}
+
+#[test]
+fn a_forfeit_at_the_deadline_exactly_is_the_posters_fault() {
+    let mut p = stalled();
+    let statements = signed(&proof(&p, HOUR), &witness());
+    let c = cheat(&mut p, A, B, statements, FaultKind::FalseForfeit);
+    assert_eq!(c.exit_code(), 1);
+    let o = c.verdict.outcome.clone().expect("a result");
+    assert_eq!(o.results, vec![SeatResult::Loss, SeatResult::Win]);
+}
+
+#[test]
+fn statements_not_signed_by_the_witness_are_the_posters_fault() {
+    let mut p = stalled();
+    // A signs the "witness" statements itself.
+    let statements = signed(&proof(&p, 2 * HOUR), &test_key(0));
+    cheat(&mut p, A, B, statements, FaultKind::FalseForfeit);
+}
+
+#[test]
+fn a_witness_that_contradicts_itself_proves_no_forfeit() {
+    let mut p = stalled();
+    let mut st = proof(&p, 2 * HOUR);
+    // Two receipts of A's last envelope at different times.
+    let head = known(&p, A)[0].head;
+    for at in [500, 600] {
+        st.push(Statement::Receipt(Receipt {
+            game: game(&p),
+            envelope: head,
+            at,
+        }));
+    }
+    cheat(
+        &mut p,
+        A,
+        B,
+        signed(&st, &witness()),
+        FaultKind::FalseForfeit,
+    );
+}
+
+#[test]
+fn a_forfeit_against_an_accused_the_witness_saw_answer_is_the_posters_fault() {
+    let mut p = stalled();
+    let mut later = known(&p, A);
+    later[1].count += 1;
+    later[1].head = Hash([0xbb; 32]);
+    let st = vec![
+        view(game(&p), 1_000, known(&p, A)),
+        view(game(&p), 1_000 + 2 * HOUR, later),
+    ];
+    cheat(
+        &mut p,
+        A,
+        B,
+        signed(&st, &witness()),
+        FaultKind::FalseForfeit,
+    );
+}
+
+#[test]
+fn the_player_to_act_cannot_make_its_opponent_lose_on_time() {
+    let mut p = pair(proposal(&[("time-per-move", "1h")]));
+    until_turn(&mut p, B, 2);
+    p.deliver_all();
+    // B, to act, accuses A, who owes nothing.
+    let k = known(&p, B);
+    let st = vec![
+        view(game(&p), 1_000, k.clone()),
+        view(game(&p), 9 * HOUR, k),
+    ];
+    let c = cheat(
+        &mut p,
+        B,
+        A,
+        signed(&st, &witness()),
+        FaultKind::FalseForfeit,
+    );
+    assert_eq!(
+        c.verdict.outcome.expect("a result").results,
+        vec![SeatResult::Win, SeatResult::Loss]
+    );
+}
+
+#[test]
+fn a_forfeit_needs_a_witness_and_a_time_control() {
+    for p in [proposal(&[]), {
+        let mut v1 = duel_proposal(&Duel::default(), 41);
+        v1.options
+            .push((Name::new("time-per-move").unwrap(), "1h".into()));
+        v1.options.sort();
+        v1
+    }] {
+        let mut p = pair(p);
+        until_turn(&mut p, B, 2);
+        p.deliver_all();
+        p.silence(B);
+        let statements = signed(&proof(&p, 2 * HOUR), &witness());
+        cheat(&mut p, A, B, statements, FaultKind::OutOfPhase);
+    }
+}
+
+/// B answers after the deadline, concurrently with A's forfeit (neither saw the
+/// other's envelope): the forfeit stands in both seats' replays, whatever arrived
+/// first, because it is judged against what A had seen.
+#[test]
+fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
+    let mut p = pair(proposal(&[("time-per-move", "1h")]));
+    until_turn(&mut p, B, 2);
+    p.deliver_all();
+    let statements = signed(&proof(&p, HOUR + 1), &witness());
+    // B's move, made now, is not yet delivered when A posts.
+    let mut d = honest_pair();
+    let cmd = d[1](&p.sessions[1]).expect("B has a move");
+    p.sessions[1].handle_command(cmd, p.now).expect("B moves");
+    let c = post(&mut p, A, B, statements);
+    assert!(faults(&c).is_empty(), "{:#?}", c.verdict);
+    let o = c.verdict.outcome.clone().expect("a result");
+    assert_eq!(o.reason, "seat 1 lost on time");
+    let in_b = check_transcript(&p.transcript(B)).expect("readable");
+    assert_eq!(in_b.verdict.outcome, c.verdict.outcome);
+    assert_eq!(in_b.verdict.status, c.verdict.status);
+}
