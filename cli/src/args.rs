@@ -64,6 +64,12 @@ pub enum Command {
         /// Store and forward the public envelopes of games that name this node as mailbox.
         #[arg(long)]
         mailbox: bool,
+        /// Be the witness of games that name this node so: keep their public envelopes
+        /// (as a mailbox), sign when each first arrived, and sign what is held on a
+        /// player's request. Both players trust a witness for time: it makes a player
+        /// who lets the agreed time pass lose on time (protocol version 2).
+        #[arg(long)]
+        witness: bool,
         /// Relay connections for peers behind NAT.
         #[arg(long)]
         relay: bool,
@@ -147,6 +153,12 @@ pub enum Command {
         /// The referee both of you chose, ending in /p2p/<peer id> (stallmate needs one).
         #[arg(long)]
         referee: Option<String>,
+        /// A witness both of you trust for time (a `sealed node --witness`), ending in
+        /// /p2p/<peer id>: with a time control (`-o time-per-move=1d`), a player who lets
+        /// it pass then loses on time instead of leaving the game open. Not yet for
+        /// stallmate.
+        #[arg(long)]
+        witness: Option<String>,
         /// A rule option `key=value` (repeatable), e.g. `setup=random`.
         #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
         options: Vec<String>,

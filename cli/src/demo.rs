@@ -113,6 +113,7 @@ async fn demo(variant: &str, seed: u64, out: Option<std::fs::File>) -> Result<i3
             peer,
             mailbox: None,
             referee,
+            witness: None,
         })
         .await
         .map_err(|e| e.to_string())?;

@@ -61,11 +61,13 @@ fn main() {
             bots,
             no_announce,
             only_known,
+            witness,
         } => run_node::run(
             &home,
             run_node::NodeArgs {
                 listen,
                 mailbox,
+                witness,
                 relay,
                 no_mdns,
                 via,
@@ -84,6 +86,7 @@ fn main() {
             run_node::NodeArgs {
                 listen,
                 mailbox: false,
+                witness: false,
                 relay: false,
                 no_mdns,
                 via,
@@ -102,13 +105,17 @@ fn main() {
             wait,
             mailbox,
             referee,
+            witness,
             options,
         } => play::new(
             &home,
             &variant,
             &peer,
-            mailbox.as_deref(),
-            referee.as_deref(),
+            play::Helpers {
+                mailbox: mailbox.as_deref(),
+                referee: referee.as_deref(),
+                witness: witness.as_deref(),
+            },
             &options,
             std::time::Duration::from_secs(wait),
         ),

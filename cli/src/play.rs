@@ -82,13 +82,22 @@ pub fn dial(home: &Home, addr: &str) -> i32 {
     )
 }
 
+/// The other nodes a proposal names besides the opponent, by address.
+pub struct Helpers<'a> {
+    /// A mailbox both players trust.
+    pub mailbox: Option<&'a str>,
+    /// The referee (Secret Stallmate).
+    pub referee: Option<&'a str>,
+    /// A witness for time (protocol version 2).
+    pub witness: Option<&'a str>,
+}
+
 /// `sealed new`.
 pub fn new(
     home: &Home,
     variant: &str,
     peer: &str,
-    mailbox: Option<&str>,
-    referee: Option<&str>,
+    helpers: Helpers<'_>,
     options: &[String],
     wait: std::time::Duration,
 ) -> i32 {
@@ -105,8 +114,9 @@ pub fn new(
         variant: variant.into(),
         options: opts,
         peer: peer.into(),
-        mailbox: mailbox.map(str::to_owned),
-        referee: referee.map(str::to_owned),
+        mailbox: helpers.mailbox.map(str::to_owned),
+        referee: helpers.referee.map(str::to_owned),
+        witness: helpers.witness.map(str::to_owned),
     };
     let game = match ask(home, req) {
         Ok(v) => v.as_str().unwrap_or_default().to_owned(),

@@ -12,6 +12,8 @@ pub struct NodeArgs {
     pub listen: Vec<String>,
     /// Mailbox role.
     pub mailbox: bool,
+    /// Witness role (and so a mailbox).
+    pub witness: bool,
     /// Relay server role.
     pub relay: bool,
     /// mDNS off.
@@ -54,6 +56,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         cfg.net.announce = args.announce;
         cfg.strangers = args.strangers;
         cfg.mailbox = args.mailbox;
+        cfg.witness = args.witness;
         cfg.bots = args.bots;
         cfg.referee = args.referee;
         // A relay we listen "via" is a listen address ending in /p2p-circuit: the

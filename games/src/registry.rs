@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use sealed_protocol::ids::{Name, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{
-    MailboxSpec, Proposal, Role, SeatSpec, SignedProposal, Terms, VERSION,
+    MailboxSpec, Proposal, Role, SeatSpec, SignedProposal, Terms, VERSION, VERSION_2, WitnessSpec,
 };
 use sealed_protocol::session::{Secrets, SessionError};
 
@@ -92,6 +92,9 @@ pub struct Invitees {
     pub referee: Option<[u8; 32]>,
     /// Mailbox nodes both players trust.
     pub mailboxes: Vec<MailboxSpec>,
+    /// A witness both players trust for time (protocol version 2, spec/PROTOCOL.md
+    /// §17): the proposal is then of version 2.
+    pub witness: Option<WitnessSpec>,
     /// The display names the proposal gives seat 0 (the proposer) and seat 1: each at
     /// most 64 bytes, empty when not known. No rule depends on them.
     pub names: [String; 2],
@@ -131,6 +134,7 @@ pub fn propose(
         opponent,
         referee,
         mailboxes,
+        witness,
         names: [mine, theirs],
     } = invitees;
     let mut seats = vec![seat(me.public().to_bytes(), mine), seat(opponent, theirs)];
@@ -140,7 +144,11 @@ pub fn propose(
         name: String::new(),
     }));
     let proposal = Proposal {
-        version: VERSION,
+        version: if witness.is_some() {
+            VERSION_2
+        } else {
+            VERSION
+        },
         variant: Name::new(v.name).map_err(|e| e.to_string())?,
         options: opts,
         seats,
@@ -148,7 +156,7 @@ pub fn propose(
         proposer: Seat(0),
         clock: now,
         nonce,
-        witness: None,
+        witness,
     };
     let signed = proposal.sign(me);
     let terms = Terms::from_signed(signed.clone()).map_err(|e| format!("proposal: {e}"))?;

@@ -270,6 +270,7 @@ async fn run(n: usize) -> bool {
                 peer: b_addr.clone(),
                 mailbox: None,
                 referee: None,
+                witness: None,
             })
         }))
         .await

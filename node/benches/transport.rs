@@ -251,6 +251,7 @@ impl Sealed {
                     peer: self.b_addr.clone(),
                     mailbox: None,
                     referee: None,
+                    witness: None,
                 })
                 .await
                 .unwrap();

@@ -41,6 +41,9 @@ pub enum ControlRequest {
         /// The referee's address with `/p2p/<id>` (Secret Stallmate).
         #[serde(default)]
         referee: Option<String>,
+        /// A witness's address with `/p2p/<id>` (protocol version 2).
+        #[serde(default)]
+        witness: Option<String>,
     },
     /// Accept.
     Accept {
@@ -233,6 +236,7 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             peer,
             mailbox,
             referee,
+            witness,
         } => {
             let address = |what: &str, a: &str, e: libp2p::multiaddr::Error| {
                 NodeError::Address(format!("{what} {a:?}: {e}"))
@@ -249,18 +253,22 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             let referee = referee
                 .map(|m| m.parse().map_err(|e| address("referee", &m, e)))
                 .transpose();
-            match (peer, mailbox, referee) {
-                (Ok(peer), Ok(mailbox), Ok(referee)) => node
+            let witness = witness
+                .map(|m| m.parse().map_err(|e| address("witness", &m, e)))
+                .transpose();
+            match (peer, mailbox, referee, witness) {
+                (Ok(peer), Ok(mailbox), Ok(referee), Ok(witness)) => node
                     .propose(ProposeArgs {
                         variant,
                         options,
                         peer,
                         mailbox,
                         referee,
+                        witness,
                     })
                     .await
                     .map(Value::String),
-                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
+                (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => Err(e),
             }
         }
         ControlRequest::Show { format, .. } => {

@@ -76,6 +76,13 @@ pub enum Request {
         /// At most [`MAX_INTRODUCED`] addresses.
         addrs: Vec<String>,
     },
+    /// To a game's witness (protocol version 2): its statements about the game now —
+    /// the receipt of the last envelope it holds of each public chain and a view signed
+    /// at this moment. The answer is [`Response::Statements`].
+    Witness {
+        /// The game.
+        game: [u8; 32],
+    },
 }
 
 /// The most addresses one introduction may carry.
@@ -101,6 +108,9 @@ pub enum Response {
         /// Games the answerer has never heard of.
         unknown: Vec<[u8; 32]>,
     },
+    /// The answer to [`Request::Witness`]: signed statements, each the bytes of a
+    /// `SignedStatement` (spec/PROTOCOL.md §17).
+    Statements(Vec<Vec<u8>>),
 }
 
 /// Length-prefixed postcard: a 4-byte little-endian length, then the message.

@@ -39,6 +39,7 @@ async fn propose(h: &NodeHandle, peer: Multiaddr, mailbox: Option<Multiaddr>) ->
         peer,
         mailbox,
         referee: None,
+        witness: None,
     })
     .await
     .unwrap()

@@ -66,6 +66,7 @@ async fn a_whole_game_through_a_mailbox_between_players_never_online_together() 
             peer: format!("/p2p/{pb}").parse().unwrap(),
             mailbox: Some(maddr.clone()),
             referee: None,
+            witness: None,
         })
         .await
         .unwrap();
@@ -156,6 +157,7 @@ async fn players_who_know_only_the_relay_play_through_it() {
             peer: circuit.parse().unwrap(),
             mailbox: None,
             referee: None,
+            witness: None,
         })
         .await
         .unwrap();
@@ -182,6 +184,7 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
             peer: format!("/p2p/{pb}").parse().unwrap(),
             mailbox: None,
             referee: None,
+            witness: None,
         })
         .await
         .unwrap();

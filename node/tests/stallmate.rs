@@ -32,6 +32,7 @@ async fn a_whole_stallmate_between_three_nodes() {
             peer: addr(&b.h).await,
             mailbox: None,
             referee: Some(addr(&r.h).await),
+            witness: None,
         })
         .await
         .unwrap();

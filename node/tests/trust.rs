@@ -73,6 +73,7 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
             peer: addr(&b.h).await,
             mailbox: None,
             referee: None,
+            witness: None,
         })
         .await
         .unwrap();
@@ -202,6 +203,7 @@ async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
             peer: addr(&b.h).await,
             mailbox: None,
             referee: None,
+            witness: None,
         })
         .await
         .unwrap();

@@ -18,6 +18,7 @@ async fn play(variant: &str, options: Vec<(String, String)>) {
             peer,
             mailbox: None,
             referee: None,
+            witness: None,
         })
         .await
         .unwrap();

@@ -266,6 +266,15 @@ impl Core {
             .collect();
         let mut due = due;
         due.sort();
+        // With a witness, time is proven, not claimed (`witness.rs`).
+        let (witnessed, due): (Vec<_>, Vec<_>) = due.into_iter().partition(|(id, _)| {
+            self.games
+                .played
+                .get(id)
+                .is_some_and(|p| p.table.terms().witness().is_some())
+        });
+        let witnessed: Vec<GameId> = witnessed.into_iter().map(|(id, _)| id).collect();
+        self.ask_witnesses(&witnessed);
         for (id, against) in due {
             tracing::info!(game = %hex::encode(id), %against, "claiming a timeout");
             let claim = SessionCommand::Claim(Claim {

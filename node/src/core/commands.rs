@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use sealed_games::table::{self, Table};
 use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::{MailboxSpec, Terms};
+use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
@@ -281,6 +281,21 @@ impl Core {
             }
             key
         });
+        // The witness keeps the public envelopes it receipts and serves them: it is
+        // the game's mailbox too (spec/PROTOCOL.md §17).
+        let witness = args.witness.map(|(key, addr)| {
+            if !mailboxes.iter().any(|m: &MailboxSpec| m.key == key) {
+                mailboxes.push(MailboxSpec {
+                    key,
+                    addrs: vec![addr.clone()],
+                });
+            }
+            given.push((key, addr.clone()));
+            WitnessSpec {
+                key,
+                addrs: vec![addr],
+            }
+        });
         let nonce = self.random32();
         let signed = table::propose(
             &args.variant,
@@ -290,6 +305,7 @@ impl Core {
                 opponent,
                 referee,
                 mailboxes,
+                witness,
                 names: args.names,
             },
             self.now,

@@ -242,6 +242,8 @@ pub struct ProposeArgs {
     pub mailbox: Option<(PeerKey, String)>,
     /// The referee's key and address, for a game that has one.
     pub referee: Option<(PeerKey, Option<String>)>,
+    /// A witness's key and address (protocol version 2): also the game's mailbox.
+    pub witness: Option<(PeerKey, String)>,
     /// The names the proposal gives this node's player and the opponent (empty when
     /// not known): the home's name, and the one the opponent's node announced.
     pub names: [String; 2],

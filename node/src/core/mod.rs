@@ -34,6 +34,7 @@ mod peers;
 pub mod players;
 pub mod storage;
 mod sync;
+mod witness;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -69,6 +70,9 @@ pub type WriteId = u64;
 pub struct CoreConfig {
     /// Keep and forward games that name this node as a mailbox.
     pub mailbox: bool,
+    /// Be the witness of games that name this node so (protocol version 2): receipt
+    /// every public envelope when first stored, and sign views on request.
+    pub witness: bool,
     /// Let bots decide in every game from the start (the demo).
     pub bots: bool,
     /// Seed of the bots' choices (not of any secret).
@@ -108,6 +112,7 @@ impl Default for CoreConfig {
     fn default() -> Self {
         CoreConfig {
             mailbox: false,
+            witness: false,
             bots: false,
             bot_seed: 0,
             referee: false,
@@ -164,6 +169,8 @@ pub struct Core {
     bots: Bots,
     limiter: RateLimiter<PeerKey>,
     out: VecDeque<Output>,
+    /// The time of the last view this node signed as a witness (`witness.rs`).
+    last_view: u64,
 }
 
 impl Core {
@@ -201,6 +208,7 @@ impl Core {
             next_step: HashMap::new(),
             next_write: 0,
             out: VecDeque::new(),
+            last_view: 0,
         };
         core.load(store)?;
         core.recall(store);

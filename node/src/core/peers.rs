@@ -43,6 +43,8 @@ pub(super) struct Peers {
     /// call unknown is one the peer holds, however it came to it (from another seat's
     /// offer, say), which is all `sealed new` needs to call an invitation delivered.
     pub(super) asked: HashMap<OutId, Vec<GameId>>,
+    /// Requests to a game's witness in flight, with the game (`witness.rs`).
+    pub(super) witness_asked: HashMap<OutId, GameId>,
     next_out: OutId,
 }
 
@@ -96,6 +98,9 @@ impl Core {
                 Request::PushMany { games } => {
                     let carried = games.iter().map(|(g, e)| (*g, places(e))).collect();
                     self.peers.pushed.insert(id, carried);
+                }
+                Request::Witness { game } => {
+                    self.peers.witness_asked.insert(id, *game);
                 }
                 Request::Heads { games } => {
                     self.peers

@@ -64,6 +64,10 @@ impl Core {
                     self.respond(id, r);
                 }
             }
+            Request::Witness { game } => {
+                let r = self.statements(&peer, game, store);
+                self.respond(id, r);
+            }
             // The shell reads the addresses and hands them in as `Input::Introduced`.
             Request::Introduce { .. } => self.respond(
                 id,
@@ -166,6 +170,7 @@ impl Core {
         let offered = self.peers.offered.remove(&id);
         let pushed = self.peers.pushed.remove(&id).unwrap_or_default();
         let asked = self.peers.asked.remove(&id).unwrap_or_default();
+        let witnessed = self.peers.witness_asked.remove(&id);
         let Some(peer) = self.room(id) else {
             return;
         };
@@ -186,6 +191,11 @@ impl Core {
                 }
                 for game in unknown {
                     self.offer(peer, game, store);
+                }
+            }
+            Some(Response::Statements(statements)) => {
+                if let Some(game) = witnessed {
+                    self.witnessed(game, statements, store);
                 }
             }
             Some(Response::Refused(why)) => {
@@ -462,6 +472,9 @@ impl Core {
         step.answers.extend(w);
         if let Some(r) = self.games.relayed.get_mut(&game) {
             let fresh: Vec<Vec<u8>> = valid.iter().filter(|b| r.keep(b)).cloned().collect();
+            // A witness's receipts of what it first holds now, in the same write.
+            let receipts = self.receipts(game, &fresh);
+            step.writes.meta.extend(receipts);
             // Forward what is new to the other seats that are connected, once stored.
             if !fresh.is_empty() {
                 for p in game_peers(&terms, &self.key()) {

@@ -160,12 +160,24 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
         .as_ref()
         .map(|r| key(r, "referee"))
         .transpose()?;
+    let witness = match &args.witness {
+        Some(w) => match key(w, "witness")? {
+            (k, Some(at)) => Some((k, at)),
+            (_, None) => {
+                return Err(NodeError::Address(
+                    "the witness address must say where it is".into(),
+                ));
+            }
+        },
+        None => None,
+    };
     Ok(crate::core::ProposeArgs {
         variant: args.variant,
         options: args.options,
         opponent,
         mailbox,
         referee,
+        witness,
         names: Default::default(),
     })
 }

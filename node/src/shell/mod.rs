@@ -91,6 +91,9 @@ pub struct ProposeArgs {
     /// The referee's address, ending in `/p2p/<peer id>`, for a game that has one
     /// (Secret Stallmate).
     pub referee: Option<Multiaddr>,
+    /// A witness's address, ending in `/p2p/<peer id>`: the game is then of protocol
+    /// version 2, and the witness is also its mailbox.
+    pub witness: Option<Multiaddr>,
 }
 
 /// The node's identity and addresses.
@@ -132,6 +135,9 @@ pub struct NodeConfig {
     /// Accept every proposal that seats this node as its referee (`sealed referee`).
     /// A referee's work is all duties, done whoever accepted.
     pub referee: bool,
+    /// Be the witness (and so the mailbox) of games that name this node as their
+    /// witness (`sealed node --witness`, protocol version 2).
+    pub witness: bool,
     /// Per-peer rate limits on what peers ask of this node.
     pub limits: Limits,
     /// Take invitations from peers this node shares no game with (a bounded number at
@@ -149,6 +155,7 @@ impl Default for NodeConfig {
             bots: false,
             bot_seed: 0,
             referee: false,
+            witness: false,
             limits: Limits::default(),
             strangers: true,
         }
@@ -201,11 +208,13 @@ impl Shell {
     ) -> Result<Shell, StartError> {
         // Mailboxes and relays are where peers meet: they serve lookups by peer id.
         let mut net_cfg = cfg.net.clone();
-        net_cfg.rendezvous_server |= cfg.mailbox || net_cfg.relay_server;
+        net_cfg.rendezvous_server |= cfg.mailbox || cfg.witness || net_cfg.relay_server;
         let swarm = net::swarm(&net::keypair(&key.seed()), &net_cfg)
             .map_err(|e| StartError::Network(causes(&*e)))?;
         let core_cfg = CoreConfig {
-            mailbox: cfg.mailbox,
+            // A witness keeps the public envelopes it receipts, as a mailbox does.
+            mailbox: cfg.mailbox || cfg.witness,
+            witness: cfg.witness,
             bots: cfg.bots,
             bot_seed: cfg.bot_seed,
             referee: cfg.referee,

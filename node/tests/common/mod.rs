@@ -75,6 +75,7 @@ pub async fn propose(
         peer,
         mailbox: None,
         referee: None,
+        witness: None,
     })
     .await
 }

@@ -335,6 +335,7 @@ impl World {
             mailbox: mailbox.map(|m| (key(self, m), addr_of(&key(self, m)))),
             referee: referee.map(|r| (key(self, r), Some(addr_of(&key(self, r))))),
             names: [format!("player {from}"), format!("player {to}")],
+            witness: None,
         };
         self.command(from, Cmd::Propose(args))
     }

@@ -1,0 +1,178 @@
+//! Time made provable (protocol version 2, spec/PROTOCOL.md §17), on both sides.
+//!
+//! **As a witness** (`sealed node --witness`), a node is the mailbox of the games that
+//! name it their witness, and more: when it first stores a public envelope of such a
+//! game it writes a receipt time for it in the same write (durable before the envelope
+//! is acknowledged or served, §11.2), and on request it signs its statements about the
+//! game: the receipt of the last envelope it holds of each public chain, and a view of
+//! every public chain at that moment.
+//!
+//! **As a seat**, a node whose opponent has let the agreed time pass asks the game's
+//! witness for those statements on each tick, and posts them as a forfeit. Its own
+//! session judges the forfeit exactly as every verifier will (the engine's rule), so an
+//! answer that does not prove the opponent late yet is simply not posted; the node
+//! asks again on the next tick. A game with a witness files no timeout claim: a claim
+//! would be an envelope of the accuser, and would put off the proof by one allowance.
+
+use sealed_protocol::body::Forfeit;
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{ChainId, Seat};
+use sealed_protocol::session::Command as SessionCommand;
+use sealed_protocol::witness::{Head, Receipt, Statement, View};
+
+use super::{Core, Durable, GameId, PeerKey};
+use crate::sync::{Request, Response};
+
+/// The store's key of a receipt: the game and the envelope hash, both hex.
+fn receipt_key(game: &GameId, envelope: &Hash) -> String {
+    format!("receipt/{}/{}", hex::encode(game), hex::encode(envelope.0))
+}
+
+impl Core {
+    /// Whether this node is the witness of a game with these terms.
+    fn witnesses(&self, terms: &sealed_protocol::proposal::Terms) -> bool {
+        self.cfg.witness && terms.witness().is_some_and(|w| w.key == self.key())
+    }
+
+    /// The receipt writes for envelopes first stored now, if this node witnesses the
+    /// game: they go in the same write as the envelopes.
+    pub(super) fn receipts(&self, game: GameId, fresh: &[Vec<u8>]) -> Vec<(String, Vec<u8>)> {
+        let Some(terms) = self.games.terms(&game) else {
+            return vec![];
+        };
+        if !self.witnesses(terms) {
+            return vec![];
+        }
+        fresh
+            .iter()
+            .filter_map(|b| Signed::parse(terms, b).ok())
+            .map(|s| (receipt_key(&game, &s.hash), self.now.to_le_bytes().to_vec()))
+            .collect()
+    }
+
+    /// Answers a seat's [`Request::Witness`]: the receipts of the last envelope held of
+    /// each public chain and a view signed now, from what is durable.
+    pub(super) fn statements(
+        &mut self,
+        peer: &PeerKey,
+        game: GameId,
+        store: &dyn Durable,
+    ) -> Response {
+        let Some(r) = self.games.relayed.get(&game) else {
+            return Response::Refused("this node witnesses no such game".into());
+        };
+        let terms = r.terms.clone();
+        if !self.witnesses(&terms) {
+            return Response::Refused("this node is not that game's witness".into());
+        }
+        if terms.seat_of(peer).is_none() {
+            return Response::Refused("only the game's seats ask its witness".into());
+        }
+        let counts = r.heads();
+        let Ok(stored) = store.envelopes(&game) else {
+            return Response::Refused("the store could not be read".into());
+        };
+        let held: Vec<Signed> = stored
+            .iter()
+            .filter_map(|b| Signed::parse(&terms, b).ok())
+            .collect();
+        let mut heads = vec![];
+        let mut statements = vec![];
+        for seat in terms.seats() {
+            let chain = ChainId::public(seat);
+            let count = counts
+                .iter()
+                .find(|(c, _)| *c == chain)
+                .map_or(0, |(_, n)| *n);
+            let last = count.checked_sub(1).and_then(|q| {
+                held.iter()
+                    .find(|s| s.at().chain == chain && s.at().seq == q)
+                    .map(|s| s.hash)
+            });
+            if let Some(h) = last
+                && let Ok(Some(at)) = store.meta(&receipt_key(&game, &h))
+                && let Ok(at) = <[u8; 8]>::try_from(at.as_slice())
+            {
+                statements.push(Statement::Receipt(Receipt {
+                    game: terms.game(),
+                    envelope: h,
+                    at: u64::from_le_bytes(at),
+                }));
+            }
+            heads.push(Head {
+                chain,
+                count,
+                head: last.unwrap_or(Hash::ZERO),
+            });
+        }
+        heads.sort_by_key(|h| h.chain);
+        // Never a view earlier than one already signed: a clock that ran backwards
+        // would let two views contradict each other.
+        let at = self.now.max(self.last_view);
+        self.last_view = at;
+        statements.push(Statement::View(View {
+            game: terms.game(),
+            at,
+            heads,
+        }));
+        Response::Statements(
+            statements
+                .into_iter()
+                .map(|s| s.sign(&self.key).to_bytes())
+                .collect(),
+        )
+    }
+
+    /// Asks the witness of each game whose opponent is past its time for statements.
+    pub(super) fn ask_witnesses(&mut self, due: &[GameId]) {
+        for id in due {
+            let Some(p) = self.games.played.get(id) else {
+                continue;
+            };
+            let Some(w) = p.table.terms().witness().map(|w| w.key) else {
+                continue;
+            };
+            self.request(w, Request::Witness { game: *id });
+        }
+    }
+
+    /// The witness's statements came: posted as a forfeit against the opponent if they
+    /// prove it late (the session refuses them otherwise, and nothing is sent).
+    pub(super) fn witnessed(
+        &mut self,
+        game: GameId,
+        statements: Vec<Vec<u8>>,
+        store: &dyn Durable,
+    ) {
+        let Some(p) = self.games.played.get(&game) else {
+            return;
+        };
+        if p.table.is_done() {
+            return;
+        }
+        let me = p.table.seat();
+        let others: Vec<Seat> = p
+            .table
+            .terms()
+            .player_seats()
+            .filter(|s| *s != me)
+            .collect();
+        for against in others {
+            let cmd = SessionCommand::Forfeit(Forfeit {
+                against,
+                statements: statements.clone(),
+            });
+            match self.apply(game, cmd, None, store) {
+                Ok(()) => {
+                    tracing::info!(game = %hex::encode(game), %against, "posted a time forfeit");
+                    self.run_bots(store);
+                    return;
+                }
+                Err(e) => {
+                    tracing::debug!(game = %hex::encode(game), %against, "no forfeit yet: {e}")
+                }
+            }
+        }
+    }
+}
