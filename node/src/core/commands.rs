@@ -29,7 +29,7 @@ impl Core {
     pub(super) fn command(&mut self, id: CmdId, cmd: Cmd, store: &dyn Durable) {
         let result = match cmd {
             // These answer once what they signed is durable.
-            Cmd::Propose(args) => self.propose(id, args, store),
+            Cmd::Propose(args) => self.propose(id, *args, store),
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
             Cmd::Act { game, text, expect } => self.act(id, &game, &text, expect, store),

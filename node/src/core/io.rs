@@ -188,7 +188,7 @@ impl Writes {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cmd {
     /// Propose a game.
-    Propose(ProposeArgs),
+    Propose(Box<ProposeArgs>),
     /// Accept an invitation.
     Accept(String),
     /// Decline an invitation.

@@ -404,7 +404,7 @@ impl Shell {
                         .and_then(|agent| net::announced_name(agent))
                         .unwrap_or_default();
                     a.names = [self.cfg.net.name.clone(), theirs];
-                    self.command(Cmd::Propose(a), r)
+                    self.command(Cmd::Propose(Box::new(a)), r)
                 }
                 Err(e) => {
                     let _ = r.send(Err(e));

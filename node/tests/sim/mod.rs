@@ -337,7 +337,7 @@ impl World {
             names: [format!("player {from}"), format!("player {to}")],
             witness: None,
         };
-        self.command(from, Cmd::Propose(args))
+        self.command(from, Cmd::Propose(Box::new(args)))
     }
 
     fn drain(&mut self, i: usize) {
