@@ -1,0 +1,127 @@
+//! A player who walks away, through the real binary: with a witness both players chose
+//! (`sealed node --witness`, protocol version 2), the one left behind gets a proven win
+//! on time that `sealed verify` confirms (exit 0); without one, the walk-away stays a
+//! timeout claim (exit 3), as before. And the winner's own crash after his last move,
+//! with the witness restarted meanwhile, costs him nothing.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::{
+    Node, TempDir, at_home, code, free_port, start_node, start_node_with, stdout, wait_for,
+};
+
+const PER_MOVE: &str = "time-per-move=2s";
+
+/// Three homes, each with its name.
+fn homes(dir: &TempDir) -> [std::path::PathBuf; 3] {
+    let homes = ["alice", "bob", "witness"].map(|n| dir.path().join(n));
+    for (h, n) in homes.iter().zip(["alice", "bob", "witness"]) {
+        assert_eq!(code(&at_home(h, &["init", "--name", n])), 0);
+    }
+    homes
+}
+
+/// Alice (a bot) proposes a Duel to Bob with `extra` arguments; Bob accepts and waits
+/// until it is his turn. The game's id.
+fn until_bobs_turn(alice: &Path, bob: &Path, b: &Node, extra: &[&str]) -> String {
+    let mut args = vec!["new", "duel", "--peer", &b.addr, "-o", PER_MOVE];
+    args.extend(extra);
+    let out = at_home(alice, &args);
+    assert_eq!(code(&out), 0, "{}", common::stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    wait_for(bob, &game, "the invitation", |v| v["my_turn"] == true);
+    assert_eq!(code(&at_home(bob, &["accept", &game])), 0);
+    wait_for(bob, &game, "his turn", |v| {
+        v["phase"] == "play" && v["my_turn"] == true
+    });
+    game
+}
+
+/// What `sealed verify` says of the transcript `home` exports now: exit code, stdout.
+fn verify(home: &Path, dir: &TempDir, game: &str) -> (i32, String) {
+    let file = dir.path().join(format!("{}.sealed", &game[..8]));
+    let f = file.to_str().expect("utf-8");
+    let out = at_home(home, &["export", game, "--transcript", f]);
+    assert_eq!(code(&out), 0, "{}", common::stderr(&out));
+    let v = common::sealed(&["verify", f]);
+    (code(&v), stdout(&v))
+}
+
+#[test]
+fn a_player_who_walks_away_loses_on_time_proven_by_the_witness() {
+    let dir = TempDir::new("walk-away");
+    let [alice, bob, witness] = homes(&dir);
+    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    let b = start_node(&bob, "node");
+    let w = start_node_with(
+        &witness,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--witness"],
+        &[],
+    );
+    let game = until_bobs_turn(&alice, &bob, &b, &["--witness", &w.addr]);
+    drop(b); // Bob walks away: his node is gone.
+    wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
+    let (exit, text) = verify(&alice, &dir, &game);
+    assert_eq!(exit, 0, "{text}");
+    assert!(
+        text.contains("seat 0 win, seat 1 loss (seat 1 lost on time)"),
+        "{text}"
+    );
+    // The witness relayed the game and holds it as such.
+    let games = stdout(&at_home(&witness, &["games"]));
+    assert!(games.contains("relayed"), "{games}");
+}
+
+#[test]
+fn without_a_witness_a_walk_away_stays_a_timeout_claim() {
+    let dir = TempDir::new("walk-away-claim");
+    let [alice, bob, _] = homes(&dir);
+    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    let b = start_node(&bob, "node");
+    let game = until_bobs_turn(&alice, &bob, &b, &[]);
+    drop(b);
+    let start = Instant::now();
+    loop {
+        let (exit, text) = verify(&alice, &dir, &game);
+        if text.contains("timeout against seat 1") {
+            assert_eq!(exit, 3, "{text}");
+            assert!(!text.contains("lost on time"), "{text}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no timeout claim: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+#[test]
+fn the_winner_crashing_after_his_last_move_still_wins_on_time() {
+    let dir = TempDir::new("walk-away-crash");
+    let [alice, bob, witness] = homes(&dir);
+    let a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    let b = start_node(&bob, "node");
+    // The witness keeps its address across its restart.
+    let at = format!("/ip4/127.0.0.1/tcp/{}", free_port());
+    let w = start_node_with(&witness, "node", &at, &["--witness"], &[]);
+    let w_addr = w.addr.clone();
+    let game = until_bobs_turn(&alice, &bob, &b, &["--witness", &w_addr]);
+    // Alice's node dies right after her move, then the witness's; Bob is gone for good.
+    drop(a);
+    drop(w);
+    drop(b);
+    let _w = start_node_with(&witness, "node", &at, &["--witness"], &[]);
+    // Back after Bob's deadline has passed.
+    std::thread::sleep(Duration::from_secs(3));
+    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
+    let (exit, text) = verify(&alice, &dir, &game);
+    assert_eq!(exit, 0, "{text}");
+    assert!(text.contains("(seat 1 lost on time)"), "{text}");
+}
