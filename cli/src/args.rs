@@ -264,5 +264,12 @@ pub enum Command {
         /// Write the transcript here.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// The second player's node stops a few moves in, with a 2 s move time: a
+        /// witness (a third node) makes that a proven loss on time, exit 0.
+        #[arg(long)]
+        walk_away: bool,
+        /// With --walk-away, no witness: the walk-away stays a timeout claim, exit 3.
+        #[arg(long, requires = "walk_away")]
+        no_witness: bool,
     },
 }

@@ -1,6 +1,11 @@
 //! `sealed demo <variant>`: two nodes on 127.0.0.1 — real sockets, real libp2p, separate
 //! stores — let bots play a whole game, then the transcript is verified like any file.
 //! Secret Stallmate takes a third node, the referee, which answers by itself.
+//!
+//! `--walk-away`: the second player's node stops a few moves in. With a witness (a third
+//! node, `--witness` mode, named in a version 2 proposal with a 2-second move time) the
+//! first player's node proves him out of time and the game ends with a verified loss on
+//! time; with `--no-witness` it can only claim a timeout, and the result stays open.
 
 use std::time::{Duration, Instant};
 
@@ -8,13 +13,31 @@ use sealed_node::{Home, NodeConfig, ProposeArgs};
 
 use crate::output;
 
+/// Whether one player walks away, and whether a witness watches the time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// Both play to the end.
+    Stay,
+    /// The second player's node stops; a witness proves him late.
+    AwayWitnessed,
+    /// The second player's node stops; nobody can prove it.
+    AwayUnwitnessed,
+}
+
+/// The move time of a walk-away demo.
+const WALK_PER_MOVE: &str = "2s";
+
 /// Runs the demo; exit 0 when the game finished and verified.
-pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
+pub fn run(variant: &str, seed: u64, walk: Walk, out: Option<&std::path::Path>) -> i32 {
     if !sealed_games::table::variants().contains(&variant) {
         output::error(&format!(
             "unknown variant {variant:?} (known: {})",
             sealed_games::table::variants().join(", ")
         ));
+        return 2;
+    }
+    if walk != Walk::Stay && variant == sealed_games::stallmate::peer::VARIANT {
+        output::error("--walk-away: a time forfeit is not yet for games with a referee");
         return 2;
     }
     // Quiet unless asked (SEALED_LOG=info shows what the nodes do).
@@ -44,7 +67,7 @@ pub fn run(variant: &str, seed: u64, out: Option<&std::path::Path>) -> i32 {
         }
     };
     runtime.block_on(async move {
-        match demo(variant, seed, file).await {
+        match demo(variant, seed, walk, file).await {
             Ok(code) => code,
             Err(e) => {
                 output::error(&e);
@@ -65,9 +88,15 @@ impl Drop for Homes {
     }
 }
 
-async fn demo(variant: &str, seed: u64, out: Option<std::fs::File>) -> Result<i32, String> {
+async fn demo(
+    variant: &str,
+    seed: u64,
+    walk: Walk,
+    out: Option<std::fs::File>,
+) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::peer::VARIANT;
-    let count = if refereed { 3 } else { 2 };
+    let witnessed = walk == Walk::AwayWitnessed;
+    let count = if refereed || witnessed { 3 } else { 2 };
     let mut dirs = Homes(vec![]);
     for _ in 0..count {
         dirs.0.push(tempdir()?);
@@ -85,6 +114,8 @@ async fn demo(variant: &str, seed: u64, out: Option<std::fs::File>) -> Result<i3
         cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
         cfg.bots = true;
         cfg.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
+        // The third node of a walk-away is the witness.
+        cfg.witness = witnessed && i == 2;
         let (node, _task) = sealed_node::start(&home, cfg)
             .await
             .map_err(|e| e.to_string())?;
@@ -105,19 +136,26 @@ async fn demo(variant: &str, seed: u64, out: Option<std::fs::File>) -> Result<i3
         addrs.push(a);
     }
     let peer = addrs[0].clone();
-    let referee = addrs.get(1).cloned();
+    let third = addrs.get(1).cloned();
+    let mut options = sealed_games::table::demo_options(variant);
+    if walk != Walk::Stay {
+        options.push(("time-per-move".into(), WALK_PER_MOVE.into()));
+    }
     let game = nodes[0]
         .propose(ProposeArgs {
             variant: variant.into(),
-            options: sealed_games::table::demo_options(variant),
+            options,
             peer,
             mailbox: None,
-            referee,
-            witness: None,
+            referee: if refereed { third.clone() } else { None },
+            witness: if witnessed { third } else { None },
         })
         .await
         .map_err(|e| e.to_string())?;
     output::stdout(&format!("game      {game}\nvariant   {variant}\n"));
+    if walk != Walk::Stay {
+        return walk_away(&nodes, &game, witnessed, started, out).await;
+    }
     loop {
         // The second node knows the game once the proposal has reached it.
         let mut done = true;
@@ -161,6 +199,81 @@ async fn demo(variant: &str, seed: u64, out: Option<std::fs::File>) -> Result<i3
         .map_or("none".to_string(), ToString::to_string);
     output::stdout(&format!(
         "{board}\nresult    {result}\nstatus    {:?}\nenvelopes {}\ntime      {:.1} s over libp2p on 127.0.0.1\nverify    exit {}\n",
+        v.status,
+        v.envelopes,
+        started.elapsed().as_secs_f64(),
+        checked.exit_code()
+    ));
+    Ok(checked.exit_code())
+}
+
+/// The walk-away: once a few moves are made, the second player's node stops; then the
+/// first's node either proves him late (with a witness: the game ends) or claims a
+/// timeout (without: the demo stops at the claim). The first player's transcript is
+/// verified either way.
+async fn walk_away(
+    nodes: &[sealed_node::NodeHandle],
+    game: &str,
+    witnessed: bool,
+    started: Instant,
+    out: Option<std::fs::File>,
+) -> Result<i32, String> {
+    let limit = Duration::from_secs(120);
+    loop {
+        let v = nodes[0].show(game).await.unwrap_or_default();
+        if v["phase"] == "play" && v["ply"].as_u64().unwrap_or(0) >= 2 {
+            break;
+        }
+        if v["phase"] == "done" || started.elapsed() > limit {
+            return Err("the game ended before anyone could walk away".into());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let _ = nodes[1].shutdown().await;
+    let at = nodes[0].show(game).await.unwrap_or_default();
+    output::stdout(&format!(
+        "bot 2 walks away at ply {} ({} s per move agreed{})\n",
+        at["ply"],
+        WALK_PER_MOVE.trim_end_matches('s'),
+        if witnessed {
+            ", a witness watches"
+        } else {
+            ", no witness"
+        }
+    ));
+    let bytes = loop {
+        let bytes = nodes[0].transcript(game).await.map_err(|e| e.to_string())?;
+        let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+        let claimed = checked
+            .verdict
+            .claims
+            .iter()
+            .any(|c| c.about == sealed_protocol::verdict::ClaimAbout::Timeout);
+        let done = nodes[0].show(game).await.unwrap_or_default()["phase"] == "done";
+        if (witnessed && done) || (!witnessed && claimed) {
+            break bytes;
+        }
+        if started.elapsed() > limit {
+            return Err("nothing came of the walk-away in time".into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    for (i, n) in nodes.iter().enumerate() {
+        if i != 1 {
+            let _ = n.shutdown().await;
+        }
+    }
+    if let Some(mut file) = out {
+        std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
+    }
+    let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+    let v = &checked.verdict;
+    let result = v.outcome.as_ref().map_or(
+        "none (a timeout is only claimed)".to_string(),
+        ToString::to_string,
+    );
+    output::stdout(&format!(
+        "result    {result}\nstatus    {:?}\nenvelopes {}\ntime      {:.1} s over libp2p on 127.0.0.1\nverify    exit {}\n",
         v.status,
         v.envelopes,
         started.elapsed().as_secs_f64(),

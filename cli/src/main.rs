@@ -152,7 +152,20 @@ fn main() {
             },
         ),
         Command::Mail { what, arg, out } => play::mail(&home, &what, &arg, out.as_ref()),
-        Command::Demo { variant, seed, out } => demo::run(&variant, seed, out.as_deref()),
+        Command::Demo {
+            variant,
+            seed,
+            out,
+            walk_away,
+            no_witness,
+        } => {
+            let walk = match (walk_away, no_witness) {
+                (false, _) => demo::Walk::Stay,
+                (true, false) => demo::Walk::AwayWitnessed,
+                (true, true) => demo::Walk::AwayUnwitnessed,
+            };
+            demo::run(&variant, seed, walk, out.as_deref())
+        }
         Command::Completions { shell } => docs::completions(shell),
         Command::Man => docs::man(),
     };

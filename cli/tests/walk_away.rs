@@ -125,3 +125,27 @@ fn the_winner_crashing_after_his_last_move_still_wins_on_time() {
     assert_eq!(exit, 0, "{text}");
     assert!(text.contains("(seat 1 lost on time)"), "{text}");
 }
+
+/// `sealed demo <variant> --walk-away`, as the README shows it: a proven loss on time
+/// with a witness (exit 0), a timeout claim without one (exit 3).
+#[test]
+fn the_walk_away_demo_ends_on_time_with_a_witness_and_not_without() {
+    for variant in ["duel", "chex"] {
+        let out = common::sealed(&["demo", variant, "--walk-away"]);
+        assert_eq!(code(&out), 0, "{}{}", stdout(&out), common::stderr(&out));
+        assert!(
+            stdout(&out).contains("seat 1 lost on time"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    let out = common::sealed(&["demo", "duel", "--walk-away", "--no-witness"]);
+    assert_eq!(code(&out), 3, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("a timeout is only claimed"),
+        "{}",
+        stdout(&out)
+    );
+    let out = common::sealed(&["demo", "stallmate", "--walk-away"]);
+    assert_eq!(code(&out), 2);
+}

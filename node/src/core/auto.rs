@@ -267,14 +267,14 @@ impl Core {
         let mut due = due;
         due.sort();
         // With a witness, time is proven, not claimed (`witness.rs`).
-        let (witnessed, due): (Vec<_>, Vec<_>) = due.into_iter().partition(|(id, _)| {
+        due.retain(|(id, _)| {
             self.games
                 .played
                 .get(id)
-                .is_some_and(|p| p.table.terms().witness().is_some())
+                .is_some_and(|p| p.table.terms().witness().is_none())
         });
-        let witnessed: Vec<GameId> = witnessed.into_iter().map(|(id, _)| id).collect();
-        self.ask_witnesses(&witnessed);
+        let asks = self.witness_due();
+        self.ask_witnesses(&asks);
         for (id, against) in due {
             tracing::info!(game = %hex::encode(id), %against, "claiming a timeout");
             let claim = SessionCommand::Claim(Claim {

@@ -124,6 +124,42 @@ impl Core {
         )
     }
 
+    /// The games with a witness in which another seat owes a step (a move, or a deal,
+    /// a draw value, a coin seed while this seat waits to move) and has for longer than
+    /// the allowance since the last act, by this node's clock: the ones worth asking the
+    /// witness about. Only a trigger: whether the opponent is late is the witness's
+    /// times against the engine's rule, which the session applies before posting.
+    pub(super) fn witness_due(&self) -> Vec<GameId> {
+        let mut out = vec![];
+        for (id, p) in &self.games.played {
+            let terms = p.table.terms();
+            if terms.witness().is_none() || p.table.is_done() {
+                continue;
+            }
+            let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {
+                continue;
+            };
+            let me = p.table.seat();
+            let owed_by_other = p.table.verdict().claims.iter().any(|c| {
+                c.open
+                    && c.against != me
+                    && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
+            });
+            if !owed_by_other {
+                continue;
+            }
+            let line = p.table.timeline();
+            let Some(since) = line.acts.last().map(|a| a.1).or(line.started) else {
+                continue;
+            };
+            let allowance = tc.per_move_ms.saturating_add(tc.leave_ms);
+            if self.now > since.saturating_add(allowance) {
+                out.push(*id);
+            }
+        }
+        out
+    }
+
     /// Asks the witness of each game whose opponent is past its time for statements.
     pub(super) fn ask_witnesses(&mut self, due: &[GameId]) {
         for id in due {
