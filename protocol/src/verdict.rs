@@ -118,7 +118,18 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let over = engine.is_over();
     let board = engine.board_outcome();
     let faulty: BTreeSet<Seat> = faults.iter().map(|f| f.seat).collect();
-    let faulty_v: Vec<Seat> = faulty.iter().copied().collect();
+    // A player lost on time (version 2) counts as at fault beside a proven fault: the
+    // seed's "a cheat and a loss on time make a draw" (spec/PROTOCOL.md §17). Alone, the
+    // ending already says he lost.
+    let on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
+    let judged = |set: &BTreeSet<Seat>| -> Vec<Seat> {
+        let mut all = set.clone();
+        if !all.is_empty() {
+            all.extend(on_time.iter().copied());
+        }
+        all.into_iter().collect()
+    };
+    let faulty_v = judged(&faulty);
     let outcome = engine
         .rules()
         .adjudicate(players, board.as_ref(), &faulty_v);
@@ -208,11 +219,9 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
 
     let verified = outcome.as_ref().is_some_and(|o| {
         suspects.iter().all(|s| {
-            let mut more = faulty_v.clone();
-            if !more.contains(s) {
-                more.push(*s);
-                more.sort();
-            }
+            let mut with = faulty.clone();
+            with.insert(*s);
+            let more = judged(&with);
             engine
                 .rules()
                 .adjudicate(players, board.as_ref(), &more)

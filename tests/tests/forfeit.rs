@@ -286,3 +286,28 @@ fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
     assert_eq!(in_b.verdict.outcome, c.verdict.outcome);
     assert_eq!(in_b.verdict.status, c.verdict.status);
 }
+
+/// The seed's rule (Tempête, and the default adjudication): a cheat and a loss on time
+/// make a draw. Here the winner on time signs a fault after the forfeit stood.
+#[test]
+fn a_cheat_by_the_winner_on_time_makes_a_draw() {
+    let mut p = stalled();
+    let statements = signed(&proof(&p, HOUR + 1), &witness());
+    let c = post(&mut p, A, B, statements);
+    assert_eq!(c.exit_code(), 0);
+    let bogus = Item::Open(sealed_protocol::body::Open {
+        purpose: sealed_protocol::body::Purpose::Coin,
+        index: 7,
+        nonce: [0; 32],
+        value: vec![0; 32],
+    });
+    let env = p.forge(A, vec![bogus]);
+    p.inject(&env);
+    let c = check_transcript(&p.transcript(A)).expect("readable");
+    assert_eq!(c.verdict.faults.len(), 1, "{:#?}", c.verdict.faults);
+    assert_eq!(c.verdict.faults[0].seat, A);
+    assert_eq!(
+        c.verdict.outcome.expect("a result").results,
+        vec![SeatResult::Draw, SeatResult::Draw]
+    );
+}
