@@ -311,3 +311,128 @@ fn a_cheat_by_the_winner_on_time_makes_a_draw() {
         vec![SeatResult::Draw, SeatResult::Draw]
     );
 }
+
+/// Chex: the player to move waits for his opponent's draw value (the opponent owes an
+/// automatic step). The one late is the opponent, not the player "to act": the player
+/// to act proves the opponent late, and the opponent cannot turn it round.
+#[test]
+fn in_chex_the_player_who_owes_a_draw_value_is_the_late_one() {
+    use sealed_conformance::chex_kit::chex_deciders;
+    use sealed_games::chex::{self, Chex};
+    use sealed_protocol::verdict::{Awaited, awaited};
+
+    let seats = (0..2)
+        .map(|i| sealed_protocol::proposal::SeatSpec {
+            role: sealed_protocol::proposal::Role::Player,
+            key: test_key(i).public().to_bytes(),
+            name: format!("p{i}"),
+        })
+        .collect();
+    let mut options = vec![
+        (Name::new("ply-limit").unwrap(), "40".to_owned()),
+        (Name::new("time-per-move").unwrap(), "1h".to_owned()),
+    ];
+    options.sort();
+    let proposal = Proposal {
+        version: VERSION_2,
+        variant: Name::new(chex::VARIANT).unwrap(),
+        options,
+        seats,
+        mailboxes: vec![],
+        proposer: Seat(0),
+        clock: 0,
+        nonce: [3; 32],
+        witness: Some(WitnessSpec {
+            key: witness().public().to_bytes(),
+            addrs: vec![],
+        }),
+    };
+    let terms = Terms::from_signed(proposal.sign(&test_key(0))).unwrap();
+    let mut p: Pair<Chex> = Pair::new(terms, 4);
+    let mut d = chex_deciders();
+    // A few turns, then Black's node stops sending; White goes on until it waits for
+    // Black's draw value while White itself is the one to place.
+    p.run_until(&mut d, |p| {
+        let e = p.sessions[0].engine();
+        e.main_line().len() >= 4 && e.to_act() == Some(A) && awaited(e).len() == 1
+    });
+    p.deliver_all();
+    p.silence(B);
+    assert_eq!(p.sessions[0].engine().to_act(), Some(A), "White's turn");
+    let owes_value = |p: &Pair<Chex>| {
+        awaited(p.sessions[0].engine())
+            .iter()
+            .any(|(s, a)| *s == B && matches!(a, Awaited::DrawValue { .. }))
+    };
+    // White declares a draw: its placement then waits for Black's value.
+    let now = p.now;
+    p.sessions[0]
+        .handle_command(Command::act(chex::Act::Draw.bytes()), now)
+        .expect("White draws");
+    p.deliver_all();
+    assert!(
+        owes_value(&p),
+        "White never waited for Black's draw value: {:?} to act {:?}",
+        awaited(p.sessions[0].engine()),
+        p.sessions[0].engine().to_act()
+    );
+    assert_eq!(p.sessions[0].engine().to_act(), Some(A), "White is to act");
+
+    let heads = |p: &Pair<Chex>, seat: Seat| -> Vec<Head> {
+        let e = p.sessions[seat.index()].engine();
+        [A, B]
+            .into_iter()
+            .map(|s| {
+                let chain = ChainId::public(s);
+                let count = e.processed(chain);
+                let head = count
+                    .checked_sub(1)
+                    .and_then(|q| {
+                        e.envelope(sealed_protocol::ids::EnvRef { chain, seq: q })
+                            .map(|x| x.hash)
+                    })
+                    .unwrap_or(Hash::ZERO);
+                Head { chain, count, head }
+            })
+            .collect()
+    };
+    let g = p.sessions[0].engine().terms().game();
+    let st = |k: Vec<Head>| {
+        signed(
+            &[view(g, 1_000, k.clone()), view(g, 1_000 + HOUR + 1, k)],
+            &witness(),
+        )
+    };
+    // Black, whose value never reached the witness, cannot make White lose on time.
+    // The witness holds what White holds: Black's value never left Black's node.
+    let held = st(heads(&p, A));
+    let (by_black, by_white) = (held.clone(), held);
+    let now = p.now;
+    let refused = p.sessions[1]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against: A,
+                statements: by_black,
+            }),
+            now,
+        )
+        .expect_err("Black's own clock runs");
+    assert!(refused.to_string().contains("false-forfeit"), "{refused}");
+    // White proves Black late.
+    p.sessions[0]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against: B,
+                statements: by_white,
+            }),
+            now,
+        )
+        .expect("White's forfeit stands");
+    p.deliver_all();
+    let c = check_transcript(&p.transcript(A)).expect("readable");
+    assert!(c.verdict.faults.is_empty(), "{:#?}", c.verdict.faults);
+    assert_eq!(
+        c.verdict.outcome.expect("a result").reason,
+        "seat 1 lost on time"
+    );
+}
