@@ -4,6 +4,7 @@
 pub mod cardmate_kit;
 pub mod chex_kit;
 pub mod duel_kit;
+pub mod forfeit_kit;
 pub mod pair;
 pub mod peer;
 pub mod race;

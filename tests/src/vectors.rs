@@ -632,7 +632,7 @@ pub fn cardmate_perft() -> Value {
 }
 
 /// The expected verdict of a complete-transcript vector.
-fn verdict_json(
+pub(crate) fn verdict_json(
     checked: &sealed_protocol::transcript::Checked,
     o: &sealed_protocol::outcome::Outcome,
 ) -> Value {

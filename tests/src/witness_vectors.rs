@@ -229,3 +229,73 @@ pub fn witness(bytes: &[u8]) -> Value {
         "lateness": lateness,
     })
 }
+
+/// transcript-forfeit.json (and the bytes of forfeit-game.sealed): a version 2 Duel with
+/// `time-per-move=1h` naming this file's witness, in which Black stops at his second
+/// turn and White posts the witness's views as a forfeit an hour and a millisecond
+/// later; White reveals and closes, Black never does. With two reject twins: the same
+/// forfeit at the deadline exactly, and with views White signed itself.
+pub fn forfeit_transcript() -> (Value, Vec<u8>) {
+    use crate::forfeit_kit::{HOUR, proof, signed, stalled, witness};
+    use crate::scenarios::{A, B, honest_pair};
+    use sealed_protocol::body::{Forfeit, Item};
+    use sealed_protocol::session::Command;
+
+    let mut p = stalled();
+    let statements = signed(&proof(&p, A, HOUR + 1), &witness());
+    let now = p.now;
+    p.sessions[0]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against: B,
+                statements,
+            }),
+            now,
+        )
+        .expect("the forfeit stands");
+    p.deliver_all();
+    p.run(&mut honest_pair());
+    let bytes = p.transcript(A);
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("a result");
+    assert_eq!(o.reason, "seat 1 lost on time");
+    let twin = |after: u64, key: &SecretKey| -> Vec<u8> {
+        let mut p = stalled();
+        let f = Forfeit {
+            against: B,
+            statements: signed(&proof(&p, A, after), key),
+        };
+        let env = p.forge(A, vec![Item::Forfeit(f)]);
+        p.inject(&env);
+        p.run(&mut honest_pair());
+        p.transcript(B)
+    };
+    let rejects: Vec<Value> = [
+        ("at-the-deadline", twin(HOUR, &witness())),
+        (
+            "signed-by-the-accuser",
+            twin(2 * HOUR, &crate::sim::test_key(0)),
+        ),
+    ]
+    .into_iter()
+    .map(|(name, b)| {
+        let c = sealed_games::variant::check_transcript(&b).expect("readable");
+        let faults: Vec<Value> = c
+            .verdict
+            .faults
+            .iter()
+            .map(|f| json!({ "seat": f.seat.0, "kind": f.kind.name() }))
+            .collect();
+        assert_eq!(faults, vec![json!({ "seat": 0, "kind": "false-forfeit" })]);
+        json!({ "name": name, "exit": c.exit_code(), "faults": faults, "transcript": hex(&b) })
+    })
+    .collect();
+    let value = json!({
+        "description": "version 2 (spec/PROTOCOL.md §17): a Duel with time-per-move=1h naming the witness of witness.json; Black stops at his second turn and White posts the witness's two views (1 s, and 1 h + 1 ms later, holding the same) as a forfeit; White reveals and closes, Black never does. The same bytes as forfeit-game.sealed. Rejects: the same forfeit at the deadline exactly, and with views White signed itself: each White's false-forfeit",
+        "file": "forfeit-game.sealed",
+        "bytes": hex(&bytes),
+        "verdict": crate::vectors::verdict_json(&checked, &o),
+        "rejects": rejects,
+    });
+    (value, bytes)
+}

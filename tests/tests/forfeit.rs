@@ -4,6 +4,9 @@
 //! `time-per-move=1h`, the witness signing with test key 9.
 
 use sealed_conformance::duel_kit::duel_proposal;
+use sealed_conformance::forfeit_kit::{
+    HOUR, game, known, pair, proof, proposal, signed, stalled, view, witness,
+};
 use sealed_conformance::pair::Pair;
 use sealed_conformance::scenarios::{A, B, honest_pair, until_turn};
 use sealed_conformance::sim::test_key;
@@ -12,92 +15,12 @@ use sealed_games::variant::check_transcript;
 use sealed_protocol::body::{Forfeit, Item};
 use sealed_protocol::fault::FaultKind;
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::{ChainId, GameId, Name, Seat};
-use sealed_protocol::keys::SecretKey;
+use sealed_protocol::ids::{Name, Seat};
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::{Proposal, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::session::Command;
 use sealed_protocol::transcript::Checked;
-use sealed_protocol::witness::{Head, Receipt, Statement, View};
-
-const HOUR: u64 = 3_600_000;
-
-fn witness() -> SecretKey {
-    test_key(9)
-}
-
-/// A version 2 Duel naming the witness, with `options` added (a time control, say).
-fn proposal(options: &[(&str, &str)]) -> Proposal {
-    let mut p = duel_proposal(&Duel::default(), 41);
-    p.version = VERSION_2;
-    p.witness = Some(WitnessSpec {
-        key: witness().public().to_bytes(),
-        addrs: vec![],
-    });
-    for (k, v) in options {
-        p.options.push((Name::new(k).unwrap(), (*v).to_owned()));
-    }
-    p.options.sort();
-    p
-}
-
-fn pair(p: Proposal) -> Pair<Duel> {
-    Pair::new(Terms::from_signed(p.sign(&test_key(0))).unwrap(), 8)
-}
-
-/// A game in which B is to act in its second round, B's envelopes from now on lost.
-fn stalled() -> Pair<Duel> {
-    let mut p = pair(proposal(&[("time-per-move", "1h")]));
-    until_turn(&mut p, B, 2);
-    p.deliver_all();
-    p.silence(B);
-    p
-}
-
-/// What `seat` holds of every public chain: what its next envelope acknowledges.
-fn known(p: &Pair<Duel>, seat: Seat) -> Vec<Head> {
-    let e = p.sessions[seat.index()].engine();
-    [A, B]
-        .into_iter()
-        .map(|s| {
-            let chain = ChainId::public(s);
-            let count = e.processed(chain);
-            let head = count
-                .checked_sub(1)
-                .and_then(|q| {
-                    e.envelope(sealed_protocol::ids::EnvRef { chain, seq: q })
-                        .map(|x| x.hash)
-                })
-                .unwrap_or(Hash::ZERO);
-            Head { chain, count, head }
-        })
-        .collect()
-}
-
-fn game(p: &Pair<Duel>) -> GameId {
-    p.sessions[0].engine().terms().game()
-}
-
-fn view(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
-    Statement::View(View { game, at, heads })
-}
-
-fn signed(statements: &[Statement], key: &SecretKey) -> Vec<Vec<u8>> {
-    statements
-        .iter()
-        .map(|s| s.clone().sign(key).to_bytes())
-        .collect()
-}
-
-/// The proof an honest witness gives: a view when it held A's state, and one `after`
-/// ms later showing nothing new from B.
-fn proof(p: &Pair<Duel>, after: u64) -> Vec<Statement> {
-    let k = known(p, A);
-    vec![
-        view(game(p), 1_000, k.clone()),
-        view(game(p), 1_000 + after, k),
-    ]
-}
+use sealed_protocol::witness::{Head, Receipt, Statement};
 
 /// `by` posts a forfeit against `against` with these statement bytes, and the game
 /// runs out (reveals and closes included) with what is delivered.
@@ -153,7 +76,7 @@ fn faults(c: &Checked) -> Vec<(Seat, FaultKind)> {
 #[test]
 fn a_player_silent_past_its_deadline_loses_on_time_and_the_result_is_verified() {
     let mut p = stalled();
-    let statements = signed(&proof(&p, HOUR + 1), &witness());
+    let statements = signed(&proof(&p, A, HOUR + 1), &witness());
     let c = post(&mut p, A, B, statements);
     assert_eq!(c.exit_code(), 0, "{:#?}", c.verdict);
     let o = c.verdict.outcome.clone().expect("a result");
@@ -167,7 +90,7 @@ fn a_player_silent_past_its_deadline_loses_on_time_and_the_result_is_verified() 
 #[test]
 fn a_forfeit_at_the_deadline_exactly_is_the_posters_fault() {
     let mut p = stalled();
-    let statements = signed(&proof(&p, HOUR), &witness());
+    let statements = signed(&proof(&p, A, HOUR), &witness());
     let c = cheat(&mut p, A, B, statements, FaultKind::FalseForfeit);
     assert_eq!(c.exit_code(), 1);
     let o = c.verdict.outcome.clone().expect("a result");
@@ -178,14 +101,14 @@ fn a_forfeit_at_the_deadline_exactly_is_the_posters_fault() {
 fn statements_not_signed_by_the_witness_are_the_posters_fault() {
     let mut p = stalled();
     // A signs the "witness" statements itself.
-    let statements = signed(&proof(&p, 2 * HOUR), &test_key(0));
+    let statements = signed(&proof(&p, A, 2 * HOUR), &test_key(0));
     cheat(&mut p, A, B, statements, FaultKind::FalseForfeit);
 }
 
 #[test]
 fn a_witness_that_contradicts_itself_proves_no_forfeit() {
     let mut p = stalled();
-    let mut st = proof(&p, 2 * HOUR);
+    let mut st = proof(&p, A, 2 * HOUR);
     // Two receipts of A's last envelope at different times.
     let head = known(&p, A)[0].head;
     for at in [500, 600] {
@@ -260,7 +183,7 @@ fn a_forfeit_needs_a_witness_and_a_time_control() {
         until_turn(&mut p, B, 2);
         p.deliver_all();
         p.silence(B);
-        let statements = signed(&proof(&p, 2 * HOUR), &witness());
+        let statements = signed(&proof(&p, A, 2 * HOUR), &witness());
         cheat(&mut p, A, B, statements, FaultKind::OutOfPhase);
     }
 }
@@ -273,7 +196,7 @@ fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
     let mut p = pair(proposal(&[("time-per-move", "1h")]));
     until_turn(&mut p, B, 2);
     p.deliver_all();
-    let statements = signed(&proof(&p, HOUR + 1), &witness());
+    let statements = signed(&proof(&p, A, HOUR + 1), &witness());
     // B's move, made now, is not yet delivered when A posts.
     let mut d = honest_pair();
     let cmd = d[1](&p.sessions[1]).expect("B has a move");
@@ -292,7 +215,7 @@ fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
 #[test]
 fn a_cheat_by_the_winner_on_time_makes_a_draw() {
     let mut p = stalled();
-    let statements = signed(&proof(&p, HOUR + 1), &witness());
+    let statements = signed(&proof(&p, A, HOUR + 1), &witness());
     let c = post(&mut p, A, B, statements);
     assert_eq!(c.exit_code(), 0);
     let bogus = Item::Open(sealed_protocol::body::Open {
@@ -378,24 +301,6 @@ fn in_chex_the_player_who_owes_a_draw_value_is_the_late_one() {
     );
     assert_eq!(p.sessions[0].engine().to_act(), Some(A), "White is to act");
 
-    let heads = |p: &Pair<Chex>, seat: Seat| -> Vec<Head> {
-        let e = p.sessions[seat.index()].engine();
-        [A, B]
-            .into_iter()
-            .map(|s| {
-                let chain = ChainId::public(s);
-                let count = e.processed(chain);
-                let head = count
-                    .checked_sub(1)
-                    .and_then(|q| {
-                        e.envelope(sealed_protocol::ids::EnvRef { chain, seq: q })
-                            .map(|x| x.hash)
-                    })
-                    .unwrap_or(Hash::ZERO);
-                Head { chain, count, head }
-            })
-            .collect()
-    };
     let g = p.sessions[0].engine().terms().game();
     let st = |k: Vec<Head>| {
         signed(
@@ -405,7 +310,7 @@ fn in_chex_the_player_who_owes_a_draw_value_is_the_late_one() {
     };
     // Black, whose value never reached the witness, cannot make White lose on time.
     // The witness holds what White holds: Black's value never left Black's node.
-    let held = st(heads(&p, A));
+    let held = st(known(&p, A));
     let (by_black, by_white) = (held.clone(), held);
     let now = p.now;
     let refused = p.sessions[1]

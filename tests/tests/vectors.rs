@@ -288,6 +288,28 @@ fn check_transcript_vector(name: &str) -> Value {
 }
 
 #[test]
+fn the_forfeited_game_verifies_and_its_false_twins_are_the_accusers_fault() {
+    let v = check_transcript_vector("transcript-forfeit.json");
+    for r in v["rejects"].as_array().unwrap() {
+        let c =
+            sealed_games::variant::check_transcript(&bytes(&r["transcript"])).expect("readable");
+        assert_eq!(
+            i64::from(c.exit_code()),
+            r["exit"].as_i64().unwrap(),
+            "{}",
+            r["name"]
+        );
+        let faults: Vec<Value> = c
+            .verdict
+            .faults
+            .iter()
+            .map(|f| serde_json::json!({ "seat": f.seat.0, "kind": f.kind.name() }))
+            .collect();
+        assert_eq!(Value::from(faults), r["faults"], "{}", r["name"]);
+    }
+}
+
+#[test]
 fn every_reject_vector_is_refused_for_its_reason() {
     let v = load("reject.json");
     let vectors = v["vectors"].as_array().unwrap();

@@ -30,6 +30,10 @@ fn main() -> std::io::Result<()> {
             &game.transcript(sealed_protocol::ids::Seat(0)),
         ),
     )?;
+    let (t, bytes) = sealed_conformance::witness_vectors::forfeit_transcript();
+    write("transcript-forfeit.json", t)?;
+    std::fs::write(dir.join("forfeit-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/forfeit-game.sealed");
     write("cardmate-perft.json", vectors::cardmate_perft())?;
     let (t, bytes) = vectors::cardmate_transcript();
     write("transcript-cardmate.json", t)?;
