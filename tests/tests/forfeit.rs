@@ -341,3 +341,71 @@ fn in_chex_the_player_who_owes_a_draw_value_is_the_late_one() {
         "seat 1 lost on time"
     );
 }
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A forfeit's statements as an opponent might forge them: real signed statements
+    /// with bytes flipped, cut or appended, or bytes from nowhere.
+    fn statements() -> impl Strategy<Value = (Vec<Vec<u8>>, u8)> {
+        (
+            prop::collection::vec(
+                prop_oneof![
+                    (0usize..2, any::<usize>(), any::<u8>()).prop_map(|(k, i, b)| (
+                        k,
+                        Some((i, b)),
+                        None
+                    )),
+                    (0usize..2, any::<usize>()).prop_map(|(k, cut)| (k, None, Some(cut))),
+                    prop::collection::vec(any::<u8>(), 0..80).prop_map(|v| (
+                        usize::MAX,
+                        None,
+                        Some(v.len())
+                    )),
+                ],
+                1..4,
+            ),
+            0u8..3,
+        )
+            .prop_map(|(picks, against)| {
+                let p = stalled();
+                let real = signed(&proof(&p, A, 2 * HOUR), &witness());
+                let out = picks
+                    .into_iter()
+                    .map(|(k, flip, cut)| {
+                        if k == usize::MAX {
+                            return vec![0x5a; cut.unwrap_or(0)];
+                        }
+                        let mut b = real[k].clone();
+                        if let Some((i, x)) = flip {
+                            let n = b.len();
+                            b[i % n] ^= x | 1;
+                        }
+                        if let Some(c) = cut {
+                            b.truncate(c % (b.len() + 1));
+                        }
+                        b
+                    })
+                    .collect();
+                (out, against)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Whatever the statements, judging never panics, and a forfeit that does not
+        /// stand is the poster's fault alone: Black, who only stopped, is never blamed.
+        #[test]
+        fn a_hostile_forfeit_is_judged_without_panic_and_blames_its_poster((st, against) in statements()) {
+            let mut p = stalled();
+            let env = p.forge(A, vec![Item::Forfeit(Forfeit { against: Seat(against), statements: st })]);
+            p.inject(&env);
+            p.run(&mut honest_pair());
+            let c = check_transcript(&p.transcript(B)).expect("readable");
+            prop_assert!(c.verdict.faults.iter().all(|f| f.seat == A), "{:#?}", c.verdict.faults);
+            let stood = c.verdict.outcome.as_ref().is_some_and(|o| o.reason == "seat 1 lost on time");
+            prop_assert!(stood || !c.verdict.faults.is_empty(), "{:#?}", c.verdict);
+        }
+    }
+}
