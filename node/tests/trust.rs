@@ -194,8 +194,26 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(da.path(), 1, true).await;
-    let b = node(db.path(), 2, true).await;
+    // Each node comes back on its own port. Two nodes that both restart on new random
+    // ports with nobody to look them up at can never find each other again (that is
+    // what rendezvous points are for, node/tests/discovery.rs); a crash right after the
+    // other's restart, before the new port is learned and stored, would leave this test
+    // waiting for ever.
+    let at_port = |port: u16| {
+        let mut c = cfg(true);
+        c.listen = vec![format!("/ip4/127.0.0.1/tcp/{port}").parse().unwrap()];
+        c
+    };
+    let free = || {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    };
+    let (pa, pb) = (free(), free());
+    let a = node_with(da.path(), 1, at_port(pa)).await;
+    let b = node_with(db.path(), 2, at_port(pb)).await;
     let game =
         a.h.propose(ProposeArgs {
             variant: "chex".into(),
@@ -214,6 +232,7 @@ async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
         let victim = if round == 0 { &mut a } else { &mut b };
         let seed = if round == 0 { 1 } else { 2 };
         let dir = if round == 0 { da.path() } else { db.path() };
+        let port = if round == 0 { pa } else { pb };
         let r = victim.take().unwrap();
         // Bots may end the game early (a King taken at once): then the crash hits a
         // finished game, which must come back finished.
@@ -224,7 +243,7 @@ async fn a_node_crashed_mid_game_restarts_from_its_store_and_finishes() {
         r.task.abort();
         let _ = r.task.await;
         tokio::time::sleep(Duration::from_millis(200)).await;
-        *victim = Some(node_with(dir, seed, cfg(true)).await);
+        *victim = Some(node_with(dir, seed, at_port(port)).await);
     }
     let (a, b) = (a.unwrap(), b.unwrap());
     done(&a.h, &game).await;

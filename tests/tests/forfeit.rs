@@ -189,10 +189,11 @@ fn a_forfeit_needs_a_witness_and_a_time_control() {
 }
 
 /// B answers after the deadline, concurrently with A's forfeit (neither saw the
-/// other's envelope): the forfeit stands in both seats' replays, whatever arrived
-/// first, because it is judged against what A had seen.
+/// other's envelope), and backdates it: its clock reading says it was made at once. The
+/// forfeit stands in both seats' replays, whatever arrived first, because it is judged
+/// against what A had seen and the witness's times, never a player's own clock.
 #[test]
-fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
+fn a_late_backdated_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
     let mut p = pair(proposal(&[("time-per-move", "1h")]));
     until_turn(&mut p, B, 2);
     p.deliver_all();
@@ -201,6 +202,16 @@ fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
     let mut d = honest_pair();
     let cmd = d[1](&p.sessions[1]).expect("B has a move");
     p.sessions[1].handle_command(cmd, p.now).expect("B moves");
+    let answer = p.sessions[1]
+        .engine()
+        .stored()
+        .0
+        .last()
+        .map(|e| e.unsigned().clock);
+    assert!(
+        answer.is_some_and(|c| c < 1_000 + HOUR),
+        "B's reading says it answered in time: {answer:?}"
+    );
     let c = post(&mut p, A, B, statements);
     assert!(faults(&c).is_empty(), "{:#?}", c.verdict);
     let o = c.verdict.outcome.clone().expect("a result");
@@ -208,6 +219,24 @@ fn a_late_answer_concurrent_with_the_forfeit_does_not_save_the_accused() {
     let in_b = check_transcript(&p.transcript(B)).expect("readable");
     assert_eq!(in_b.verdict.outcome, c.verdict.outcome);
     assert_eq!(in_b.verdict.status, c.verdict.status);
+}
+
+/// The reserve (`time-leave`) is allowed on top of the time per move.
+#[test]
+fn the_reserve_is_allowed_on_top_of_the_time_per_move() {
+    for (after, stands) in [(2 * HOUR, false), (2 * HOUR + 1, true)] {
+        let mut p = pair(proposal(&[("time-leave", "1h"), ("time-per-move", "1h")]));
+        until_turn(&mut p, B, 2);
+        p.deliver_all();
+        p.silence(B);
+        let statements = signed(&proof(&p, A, after), &witness());
+        if stands {
+            let c = post(&mut p, A, B, statements);
+            assert_eq!(c.exit_code(), 0, "{:#?}", c.verdict);
+        } else {
+            cheat(&mut p, A, B, statements, FaultKind::FalseForfeit);
+        }
+    }
 }
 
 /// The seed's rule (Tempête, and the default adjudication): a cheat and a loss on time

@@ -14,6 +14,8 @@
 //! asks again on the next tick. A game with a witness files no timeout claim: a claim
 //! would be an envelope of the accuser, and would put off the proof by one allowance.
 
+use std::collections::BTreeMap;
+
 use sealed_protocol::body::Forfeit;
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
@@ -69,27 +71,28 @@ impl Core {
         if terms.seat_of(peer).is_none() {
             return Response::Refused("only the game's seats ask its witness".into());
         }
-        let counts = r.heads();
+        // Everything stated is read from the store: an envelope whose write is still in
+        // flight is neither counted nor receipted (durable before visible, §11.2).
         let Ok(stored) = store.envelopes(&game) else {
             return Response::Refused("the store could not be read".into());
         };
-        let held: Vec<Signed> = stored
-            .iter()
-            .filter_map(|b| Signed::parse(&terms, b).ok())
-            .collect();
+        // The first envelope stored at each place (a second one there would be the
+        // other half of an equivocation, which the chain's head does not follow).
+        let mut held: BTreeMap<(ChainId, u64), Hash> = BTreeMap::new();
+        for s in stored.iter().filter_map(|b| Signed::parse(&terms, b).ok()) {
+            held.entry((s.at().chain, s.at().seq)).or_insert(s.hash);
+        }
         let mut heads = vec![];
         let mut statements = vec![];
         for seat in terms.seats() {
             let chain = ChainId::public(seat);
-            let count = counts
-                .iter()
-                .find(|(c, _)| *c == chain)
-                .map_or(0, |(_, n)| *n);
-            let last = count.checked_sub(1).and_then(|q| {
-                held.iter()
-                    .find(|s| s.at().chain == chain && s.at().seq == q)
-                    .map(|s| s.hash)
-            });
+            // Held from seq 0 without a gap.
+            let count = (0u64..)
+                .take_while(|q| held.contains_key(&(chain, *q)))
+                .count() as u64;
+            let last = count
+                .checked_sub(1)
+                .and_then(|q| held.get(&(chain, q)).copied());
             if let Some(h) = last
                 && let Ok(Some(at)) = store.meta(&receipt_key(&game, &h))
                 && let Ok(at) = <[u8; 8]>::try_from(at.as_slice())
