@@ -192,19 +192,7 @@ async fn demo(
         std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
     }
     let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
-    let v = &checked.verdict;
-    let result = v
-        .outcome
-        .as_ref()
-        .map_or("none".to_string(), ToString::to_string);
-    output::stdout(&format!(
-        "{board}\nresult    {result}\nstatus    {:?}\nenvelopes {}\ntime      {:.1} s over libp2p on 127.0.0.1\nverify    exit {}\n",
-        v.status,
-        v.envelopes,
-        started.elapsed().as_secs_f64(),
-        checked.exit_code()
-    ));
-    Ok(checked.exit_code())
+    Ok(report(&board, &checked, "none", started))
 }
 
 /// The walk-away: once a few moves are made, the second player's node stops; then the
@@ -267,19 +255,40 @@ async fn walk_away(
         std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
     }
     let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+    Ok(report(
+        "",
+        &checked,
+        "none (a timeout is only claimed)",
+        started,
+    ))
+}
+
+/// Prints what the demo's transcript verifies to, after the board (if any); the exit
+/// code `sealed verify` would give it.
+fn report(
+    board: &str,
+    checked: &sealed_protocol::transcript::Checked,
+    no_result: &str,
+    started: Instant,
+) -> i32 {
     let v = &checked.verdict;
-    let result = v.outcome.as_ref().map_or(
-        "none (a timeout is only claimed)".to_string(),
-        ToString::to_string,
-    );
+    let result = v
+        .outcome
+        .as_ref()
+        .map_or(no_result.to_string(), ToString::to_string);
+    let board = if board.is_empty() {
+        String::new()
+    } else {
+        format!("{board}\n")
+    };
     output::stdout(&format!(
-        "result    {result}\nstatus    {:?}\nenvelopes {}\ntime      {:.1} s over libp2p on 127.0.0.1\nverify    exit {}\n",
+        "{board}result    {result}\nstatus    {:?}\nenvelopes {}\ntime      {:.1} s over libp2p on 127.0.0.1\nverify    exit {}\n",
         v.status,
         v.envelopes,
         started.elapsed().as_secs_f64(),
         checked.exit_code()
     ));
-    Ok(checked.exit_code())
+    checked.exit_code()
 }
 
 fn tempdir() -> Result<std::path::PathBuf, String> {

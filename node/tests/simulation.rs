@@ -390,14 +390,7 @@ fn each_window_opened_on_purpose_is_found() {
 #[test]
 fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
     for seed in 0..3u64 {
-        let quiet = Faults {
-            drop: 0,
-            dup: 0,
-            crash: 0,
-            both: 0,
-            full: 0,
-            partition: 0,
-        };
+        let quiet = Faults::none();
         let cfg = |bots: bool| CoreConfig {
             bots,
             bot_seed: seed,
@@ -459,14 +452,7 @@ fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
 /// (CI saw this race between three real nodes).
 #[test]
 fn an_invitation_a_seat_heard_of_from_another_seat_is_delivered() {
-    let quiet = Faults {
-        drop: 0,
-        dup: 0,
-        crash: 0,
-        both: 0,
-        full: 0,
-        partition: 0,
-    };
+    let quiet = Faults::none();
     let cfg = |referee: bool| CoreConfig {
         referee,
         idle_unload_ms: u64::MAX / 2,

@@ -459,25 +459,24 @@ fn witness_statements_read_and_contradict_as_the_vectors_say() {
             .map_err(|e| e.name());
         assert_eq!(got, Err(r["reason"].as_str().unwrap()), "{}", r["name"]);
     }
-    for set in v["sets"].as_array().unwrap() {
-        let st: Vec<Statement> = set["statements"]
+    // The statements a set or case names, by name.
+    let named = |names: &Value| -> Vec<Statement> {
+        names
             .as_array()
             .unwrap()
             .iter()
             .map(|n| by_name[n.as_str().unwrap()].clone())
-            .collect();
+            .collect()
+    };
+    for set in v["sets"].as_array().unwrap() {
+        let st = named(&set["statements"]);
         let got = contradiction(&st, &chains).map(|c| c.name());
         assert_eq!(got, set["contradiction"].as_str(), "{set}");
     }
     for case in v["lateness"].as_array().unwrap() {
         use sealed_protocol::ids::{ChainId, LogId, Seat};
         use sealed_protocol::witness::Head;
-        let st: Vec<Statement> = case["statements"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| by_name[n.as_str().unwrap()].clone())
-            .collect();
+        let st = named(&case["statements"]);
         let known: Vec<Head> = case["known"]
             .as_array()
             .unwrap()

@@ -144,33 +144,24 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
         Ok((k, at))
     };
     let opponent = key(&args.peer, "peer")?;
-    let mailbox = match &args.mailbox {
-        Some(m) => match key(m, "mailbox")? {
-            (k, Some(at)) => Some((k, at)),
-            (_, None) => {
-                return Err(NodeError::Address(
-                    "the mailbox address must say where it is".into(),
-                ));
-            }
-        },
-        None => None,
+    // A mailbox or a witness is dialled by the seats: its address must say where.
+    let located = |a: &Option<Multiaddr>, what: &str| -> Result<_, NodeError> {
+        a.as_ref()
+            .map(|m| match key(m, what)? {
+                (k, Some(at)) => Ok((k, at)),
+                (_, None) => Err(NodeError::Address(format!(
+                    "the {what} address must say where it is"
+                ))),
+            })
+            .transpose()
     };
+    let mailbox = located(&args.mailbox, "mailbox")?;
     let referee = args
         .referee
         .as_ref()
         .map(|r| key(r, "referee"))
         .transpose()?;
-    let witness = match &args.witness {
-        Some(w) => match key(w, "witness")? {
-            (k, Some(at)) => Some((k, at)),
-            (_, None) => {
-                return Err(NodeError::Address(
-                    "the witness address must say where it is".into(),
-                ));
-            }
-        },
-        None => None,
-    };
+    let witness = located(&args.witness, "witness")?;
     Ok(crate::core::ProposeArgs {
         variant: args.variant,
         options: args.options,

@@ -20,6 +20,18 @@ pub struct Faults {
 }
 
 impl Faults {
+    /// Nothing goes wrong.
+    pub fn none() -> Faults {
+        Faults {
+            drop: 0,
+            dup: 0,
+            crash: 0,
+            both: 0,
+            full: 0,
+            partition: 0,
+        }
+    }
+
     /// Everything on.
     pub fn hostile() -> Faults {
         Faults {
