@@ -2,7 +2,9 @@
 //!
 //! Over 600 lines on purpose: one judge per item kind, all reading and writing the same
 //! causal past and ledger in one order; the reading order is the rule (the first item
-//! that breaks one stops the envelope), so it stays in one place.
+//! that breaks one stops the envelope), so it stays in one place. What stands apart by
+//! its job is in files of its own: the first envelope (`first.rs`), draws from public
+//! pools (`draws.rs`) and time forfeits (`forfeit.rs`).
 //!
 //! Items are read in order. The first item that breaks a rule makes the envelope a
 //! proof against its signer and stops the reading: items before it stand (they are
@@ -11,9 +13,7 @@
 use std::collections::BTreeSet;
 
 use super::{ClaimRecord, Engine, store::Clock};
-use crate::body::{
-    Claim, Commit, Deal, DrawContribute, DrawOpen, Item, Open, Purpose, check_limits,
-};
+use crate::body::{Claim, Commit, Deal, Item, Open, Purpose, check_limits};
 use crate::commit::{CommitKey, card_from_value, commitment, seed_from_value};
 use crate::derive;
 use crate::envelope::Signed;
@@ -31,11 +31,11 @@ pub(super) fn broken(kind: FaultKind, detail: impl Into<String>) -> Broken {
 
 /// What the items of one envelope have opened and committed so far, for the act.
 #[derive(Default)]
-struct Scratch {
-    opened_slots: Vec<OpenedSlot>,
-    opened_values: Vec<(Name, u32, Vec<u8>)>,
-    committed_values: Vec<(Name, u32)>,
-    draws: Vec<DrawResult>,
+pub(super) struct Scratch {
+    pub(super) opened_slots: Vec<OpenedSlot>,
+    pub(super) opened_values: Vec<(Name, u32, Vec<u8>)>,
+    pub(super) committed_values: Vec<(Name, u32)>,
+    pub(super) draws: Vec<DrawResult>,
 }
 
 impl<R: Rules> Engine<R> {
@@ -118,153 +118,6 @@ impl<R: Rules> Engine<R> {
             self.judge_item(item, at, seat, u.clock, clock, &mut scratch)?;
         }
         Ok(())
-    }
-
-    /// The first public envelope: acceptance (unless proposer) and start commitments.
-    /// Returns how many leading items it consumed.
-    fn judge_first(&mut self, env: &Signed, clock: &Clock) -> Result<usize, Broken> {
-        let u = env.unsigned();
-        let seat = u.seat;
-        let at = env.at();
-        self.seats[seat.index()].first = Some(at);
-        let proposer = self.terms.proposal().proposer == seat;
-        let mut items = u.body.iter().peekable();
-        let mut consumed = 0;
-        if !proposer {
-            consumed = 1;
-            match items.next() {
-                Some(Item::Accept) => {}
-                Some(Item::Decline) => {
-                    self.game.declined.get_or_insert(at);
-                    if !self.game.terminal.contains(&at) {
-                        self.game.terminal.push(at);
-                    }
-                    if u.body.len() > 1 {
-                        return Err(broken(
-                            FaultKind::OutOfPhase,
-                            "a decline carries nothing else",
-                        ));
-                    }
-                    return Ok(consumed);
-                }
-                _ => {
-                    return Err(broken(
-                        FaultKind::OutOfPhase,
-                        "the first envelope must accept or decline",
-                    ));
-                }
-            }
-        }
-        let mut got: Vec<(CommitKey, crate::hash::Hash)> = vec![];
-        while let Some(Item::Commit(c)) = items.peek() {
-            for (i, h) in c.hashes.iter().enumerate() {
-                got.push((
-                    CommitKey {
-                        seat,
-                        purpose: c.purpose.clone(),
-                        index: c.first + i as u32,
-                    },
-                    *h,
-                ));
-            }
-            items.next();
-            consumed += 1;
-        }
-        // The commitments are void if the sender had already seen another player's
-        // coin seed: its setup contribution or coin could then be chosen to suit. A seat
-        // that is not a player commits nothing, so it may join whenever it likes.
-        if let Some((other, _)) = self
-            .ledger
-            .coin_public
-            .iter()
-            .filter(|_| self.terms.is_player(seat))
-            .find(|(s, r)| *s != seat && self.store.seen(clock, *r))
-        {
-            return Err(broken(
-                FaultKind::CommitmentAfterDependent,
-                format!("commitments made after seeing {other}'s coin seed"),
-            ));
-        }
-        let mut want = self.required_commitments(seat);
-        want.sort();
-        let mut have: Vec<CommitKey> = got.iter().map(|(k, _)| k.clone()).collect();
-        have.sort();
-        let dup = have.windows(2).any(|w| w[0] == w[1]);
-        for (k, h) in got {
-            if let (Purpose::DrawChain(name), 0) = (&k.purpose, k.index)
-                && let Some(p) = self.ledger.pool_index(seat, name)
-            {
-                self.ledger.pools[p].head.get_or_insert(h.0);
-            }
-            self.ledger.commits.entry(k).or_insert((h, at));
-        }
-        if dup {
-            return Err(broken(
-                FaultKind::DuplicateCommitment,
-                "a start commitment is repeated",
-            ));
-        }
-        if have != want {
-            return Err(broken(
-                FaultKind::WrongStartCommitments,
-                format!(
-                    "expected {} start commitments, got {}",
-                    want.len(),
-                    have.len()
-                ),
-            ));
-        }
-        Ok(consumed)
-    }
-
-    /// Exactly what a seat commits in its first envelope.
-    pub(crate) fn required_commitments(&self, seat: Seat) -> Vec<CommitKey> {
-        let mut want = vec![];
-        if !self.terms.is_player(seat) {
-            return want;
-        }
-        want.push(CommitKey {
-            seat,
-            purpose: Purpose::Coin,
-            index: 0,
-        });
-        for d in &self.ledger.decks {
-            if d.spec.owner == seat {
-                for i in 0..d.slots() {
-                    want.push(CommitKey {
-                        seat,
-                        purpose: Purpose::Deck(d.spec.name.clone()),
-                        index: i,
-                    });
-                }
-            }
-            if d.spec.dealer == seat {
-                want.push(CommitKey {
-                    seat,
-                    purpose: Purpose::DealSeed(d.spec.name.clone()),
-                    index: u32::from(d.spec.owner.0),
-                });
-            }
-        }
-        for s in &self.setups {
-            if s.owner == seat {
-                want.push(CommitKey {
-                    seat,
-                    purpose: Purpose::Setup(s.name.clone()),
-                    index: 0,
-                });
-            }
-        }
-        for p in &self.ledger.pools {
-            if p.spec.owner == seat {
-                want.push(CommitKey {
-                    seat,
-                    purpose: Purpose::DrawChain(p.spec.name.clone()),
-                    index: 0,
-                });
-            }
-        }
-        want
     }
 
     pub(super) fn over_in(&self, clock: &Clock) -> bool {
@@ -745,123 +598,6 @@ impl<R: Rules> Engine<R> {
         {
             self.check_deals(seat, &deal.deck, deal.owner, &seed);
         }
-        Ok(())
-    }
-
-    fn judge_contribute(
-        &mut self,
-        c: &DrawContribute,
-        at: EnvRef,
-        seat: Seat,
-        clock: &Clock,
-    ) -> Result<(), Broken> {
-        let Some(p) = self.ledger.pool_index(c.owner, &c.pool) else {
-            return Err(broken(
-                FaultKind::OutOfPhase,
-                format!("{} has no pool {}", c.owner, c.pool),
-            ));
-        };
-        let pool = &self.ledger.pools[p];
-        if pool.spec.contributor != seat {
-            return Err(broken(
-                FaultKind::OutOfPhase,
-                format!("{seat} does not contribute to {}'s {}", c.owner, c.pool),
-            ));
-        }
-        if c.index as usize != pool.contributed.len() + 1 {
-            return Err(broken(
-                FaultKind::OutOfPhase,
-                format!(
-                    "value for draw {} where draw {} is next",
-                    c.index,
-                    pool.contributed.len() + 1
-                ),
-            ));
-        }
-        // The value must be chosen after the draw was declared: before, the owner could
-        // still decide not to draw once it knew the value.
-        if !pool
-            .declared
-            .get(c.index as usize - 1)
-            .is_some_and(|d| self.store.seen(clock, *d))
-        {
-            return Err(broken(
-                FaultKind::DrawValueEarly,
-                format!(
-                    "value for draw {} of {} sent before the draw was declared",
-                    c.index, c.pool
-                ),
-            ));
-        }
-        self.ledger.pools[p].contributed.push((c.value, at));
-        Ok(())
-    }
-
-    fn judge_draw_open(
-        &mut self,
-        o: &DrawOpen,
-        at: EnvRef,
-        seat: Seat,
-        clock: &Clock,
-        scratch: &mut Scratch,
-    ) -> Result<(), Broken> {
-        let Some(p) = self.ledger.pool_index(seat, &o.pool) else {
-            return Err(broken(
-                FaultKind::OutOfPhase,
-                format!("{seat} has no pool {}", o.pool),
-            ));
-        };
-        let pool = &self.ledger.pools[p];
-        if o.index as usize != pool.opened.len() + 1 {
-            return Err(broken(
-                FaultKind::OutOfPhase,
-                format!(
-                    "draw {} opened where draw {} is next",
-                    o.index,
-                    pool.opened.len() + 1
-                ),
-            ));
-        }
-        // Opened only once the contributor's value is seen: then neither could steer it.
-        let Some((contribution, c_at)) = pool.contributed.get(o.index as usize - 1) else {
-            return Err(broken(
-                FaultKind::PrematureReveal,
-                format!(
-                    "draw {} of {} opened before its value came",
-                    o.index, o.pool
-                ),
-            ));
-        };
-        if !self.store.seen(clock, *c_at) {
-            return Err(broken(
-                FaultKind::PrematureReveal,
-                format!(
-                    "draw {} of {} opened before its value came",
-                    o.index, o.pool
-                ),
-            ));
-        }
-        let previous = match o.index {
-            1 => pool.head.unwrap_or_default(),
-            i => pool.opened[i as usize - 2].0,
-        };
-        let game = self.terms.game();
-        if derive::draw_chain_step(game, seat, &o.pool, o.index, &o.value).0 != previous {
-            return Err(broken(
-                FaultKind::DrawChainBroken,
-                format!(
-                    "draw {} of {}: the value does not hash to the one before",
-                    o.index, o.pool
-                ),
-            ));
-        }
-        let pick = derive::draw_pick(game, seat, &o.pool, o.index, &o.value, contribution);
-        self.ledger.pools[p].opened.push((o.value, at));
-        scratch.draws.push(DrawResult {
-            pool: o.pool.clone(),
-            index: o.index,
-            pick,
-        });
         Ok(())
     }
 

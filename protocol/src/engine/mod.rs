@@ -2,14 +2,18 @@
 //! seat and offline by every verifier.
 //!
 //! Over 600 lines on purpose: the engine's state and the one replay loop that orders
-//! envelopes causally (insertion, readiness, processing, the queries the verdict uses);
+//! envelopes causally (insertion, readiness, processing, the queries the verdict uses;
+//! what each seat committed, opened, was dealt and drew is asked in `holdings.rs`);
 //! judging, the ledger, private logs and the store of envelopes are files of their own.
 //!
 //! Envelopes go in as bytes in any order; each is processed once its chain predecessor
 //! and everything it acknowledges have been processed, and it is judged against exactly
 //! that causal past (its vector clock), never against what happened to arrive first.
 
+mod draws;
+mod first;
 mod forfeit;
+mod holdings;
 mod judge;
 mod ledger;
 mod private;
@@ -19,8 +23,7 @@ use std::collections::BTreeMap;
 
 pub use store::{Clock, Inserted, MAX_AHEAD, StoreError};
 
-use crate::body::{ClaimKind, Purpose};
-use crate::commit::CommitKey;
+use crate::body::ClaimKind;
 use crate::envelope::{Ack, EnvelopeError, Signed};
 use crate::fault::{Fault, FaultKind};
 use crate::hash::Hash;
@@ -593,108 +596,6 @@ impl<R: Rules> Engine<R> {
         self.seats
             .get(seat.index())
             .is_some_and(|s| s.close.is_some())
-    }
-
-    /// Whether a seat's coin seed is revealed.
-    pub fn coin_revealed(&self, seat: Seat) -> bool {
-        self.ledger.coin_seeds.contains_key(&seat)
-    }
-
-    /// Commitments of a seat not yet opened.
-    pub fn unopened(&self, seat: Seat) -> Vec<CommitKey> {
-        self.ledger.unopened(seat).cloned().collect()
-    }
-
-    /// The revealed value of a commitment.
-    pub fn opened_value(&self, seat: Seat, purpose: Purpose, index: u32) -> Option<&[u8]> {
-        self.ledger.opened_value(seat, purpose, index)
-    }
-
-    /// The deck specifications.
-    pub fn decks(&self) -> Vec<&DeckSpec> {
-        self.ledger.decks.iter().map(|d| &d.spec).collect()
-    }
-
-    /// The public pools.
-    pub fn pools(&self) -> Vec<&PoolSpec> {
-        self.ledger.pools.iter().map(|p| &p.spec).collect()
-    }
-
-    /// A pool's draws so far: declared, contributed, opened.
-    pub fn pool_counts(
-        &self,
-        owner: Seat,
-        pool: &crate::ids::Name,
-    ) -> Option<(usize, usize, usize)> {
-        let p = &self.ledger.pools[self.ledger.pool_index(owner, pool)?];
-        Some((p.declared.len(), p.contributed.len(), p.opened.len()))
-    }
-
-    /// The contributor's value for draw `index` (from 1) of a pool, once processed.
-    pub fn contribution(
-        &self,
-        owner: Seat,
-        pool: &crate::ids::Name,
-        index: u32,
-    ) -> Option<[u8; 32]> {
-        let p = &self.ledger.pools[self.ledger.pool_index(owner, pool)?];
-        p.contributed
-            .get(usize::try_from(index).ok()?.checked_sub(1)?)
-            .map(|(v, _)| *v)
-    }
-
-    /// The setup specifications.
-    pub fn setups(&self) -> &[SetupSpec] {
-        &self.setups
-    }
-
-    /// Slots of a deck dealt to its owner, in dealing order.
-    pub fn dealt(&self, owner: Seat, deck: &crate::ids::Name) -> Vec<u32> {
-        self.deck(owner, deck)
-            .map(|d| {
-                d.deals
-                    .iter()
-                    .flat_map(|r| r.slots.iter().copied())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Slots granted to a deck's owner other than by deals.
-    pub fn granted(&self, owner: Seat, deck: &crate::ids::Name) -> Vec<u32> {
-        self.deck(owner, deck)
-            .map(|d| d.granted.keys().copied().collect())
-            .unwrap_or_default()
-    }
-
-    /// Slots of a deck used in play, with their cards.
-    pub fn used(&self, owner: Seat, deck: &crate::ids::Name) -> BTreeMap<u32, u32> {
-        self.deck(owner, deck)
-            .map(|d| d.used.iter().map(|(s, (c, _))| (*s, *c)).collect())
-            .unwrap_or_default()
-    }
-
-    /// Slots the dealer owes now: everything due minus everything dealt.
-    pub fn deal_due(&self, owner: Seat, deck: &crate::ids::Name) -> u32 {
-        let Some(d) = self.deck(owner, deck) else {
-            return 0;
-        };
-        let due: u32 = d.owed.iter().map(|(_, n)| *n).sum();
-        let remaining = d
-            .slots()
-            .saturating_sub(d.dealt.len() as u32 + d.granted.len() as u32);
-        due.saturating_sub(d.dealt.len() as u32).min(remaining)
-    }
-
-    fn deck(&self, owner: Seat, deck: &crate::ids::Name) -> Option<&DeckLedger> {
-        self.ledger
-            .deck_index(owner, deck)
-            .map(|i| &self.ledger.decks[i])
-    }
-
-    /// Granted slots the dealer had acknowledged, as its stream must skip them now.
-    pub fn deal_exclusions(&self, owner: Seat, deck: &crate::ids::Name) -> Vec<u32> {
-        self.granted(owner, deck)
     }
 
     pub(crate) fn seat_track(&self, seat: Seat) -> Option<&SeatTrack> {
