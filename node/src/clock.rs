@@ -13,15 +13,17 @@
 //! | option | value | meaning |
 //! |---|---|---|
 //! | `time-per-move` | a duration (`30s`, `10m`, `12h`, `3d`) | how long each act may take at no cost |
-//! | `time-leave` | a duration, default `0s` | each player's reserve for the whole game: a wait beyond the per-move time is charged to it (a postal player's leave, or a live player's bank) |
+//! | `time-moves`, `time-period` | a number N, a duration D (protocol version 2) | N moves in every D, accumulating, as correspondence players play: every wait is charged |
+//! | `time-leave` | a duration, default `0s` | each player's leave for the whole game: a wait beyond the pace is charged to it (a postal player's leave, or a live player's bank) |
 //!
-//! A player is **overdue** when the wait in progress exceeds the per-move time plus what
-//! is left of his reserve.
+//! A player is **overdue** when the wait in progress exceeds what the pace allows him
+//! now, leave included (`TimeControl::allowance`). With a witness the clock that decides
+//! is the witness's (spec/PROTOCOL.md §17); this one says how things stand.
 
 use sealed_games::table::Timeline;
 use sealed_protocol::ids::Seat;
 
-pub use sealed_protocol::time::{TimeControl, parse_duration};
+pub use sealed_protocol::time::{Pace, TimeControl, parse_duration};
 
 /// Writes milliseconds back in the largest whole unit that fits, e.g. `2d 3h`.
 pub fn show_duration(ms: u64) -> String {
@@ -45,9 +47,12 @@ pub fn show_duration(ms: u64) -> String {
 pub struct SeatClock {
     /// The seat.
     pub seat: u8,
-    /// Reserve used by finished waits (and by the wait in progress, if his), ms.
-    pub leave_used_ms: u64,
-    /// Reserve left, ms.
+    /// What his finished waits (and the wait in progress, if his) were charged, ms:
+    /// beyond the per-move time, or all of it under N moves in D.
+    pub charged_ms: u64,
+    /// Moves made.
+    pub moves: u64,
+    /// Leave left, ms: what is left of it once the pace's own time is counted.
     pub leave_left_ms: u64,
 }
 
@@ -79,43 +84,52 @@ impl Clocks {
         owing: Option<Seat>,
         now: u64,
     ) -> Clocks {
-        let mut used = vec![0u64; usize::from(players)];
-        let charge = |used: &mut Vec<u64>, seat: Seat, wait: u64| {
-            if let Some(u) = used.get_mut(usize::from(seat.0)) {
-                *u = u.saturating_add(wait.saturating_sub(tc.per_move_ms));
-            }
-        };
+        let n = usize::from(players);
+        let (mut charged, mut moves) = (vec![0u64; n], vec![0u64; n]);
         let mut last = timeline.started;
         for &(seat, clock) in &timeline.acts {
+            let Some(i) = Some(usize::from(seat.0)).filter(|i| *i < n) else {
+                continue;
+            };
             if let Some(prev) = last {
-                charge(&mut used, seat, clock.saturating_sub(prev));
+                charged[i] = charged[i].saturating_add(tc.charge(clock.saturating_sub(prev)));
             }
+            moves[i] += 1;
             last = Some(last.map_or(clock, |p| p.max(clock)));
         }
         let waited = match (owing, last) {
             (Some(_), Some(prev)) => now.saturating_sub(prev),
             _ => 0,
         };
-        let left_of = |seat: Seat, used: &[u64]| {
-            let u = used.get(usize::from(seat.0)).copied().unwrap_or(0);
-            tc.leave_ms.saturating_sub(u)
-        };
-        let (left_ms, overdue) = match owing {
-            Some(s) => {
-                let allowed = tc.per_move_ms.saturating_add(left_of(s, &used));
+        let owing_i = owing.map(|s| usize::from(s.0)).filter(|i| *i < n);
+        let (left_ms, overdue) = match owing_i {
+            Some(i) => {
+                let allowed = tc.allowance(moves[i], charged[i]);
                 (allowed.saturating_sub(waited), waited > allowed)
             }
             None => (0, false),
         };
-        if let Some(s) = owing {
-            charge(&mut used, s, waited);
+        if let Some(i) = owing_i {
+            charged[i] = charged[i].saturating_add(tc.charge(waited));
         }
+        // The leave left is what the pace allows beyond its own time, at most the leave.
+        let pace_only = TimeControl { leave_ms: 0, ..*tc };
+        let leave_left = |i: usize| {
+            let own = match tc.pace {
+                Pace::PerMove(_) => 0,
+                Pace::Period { .. } => pace_only.allowance(moves[i], 0),
+            };
+            (own.saturating_add(tc.leave_ms))
+                .saturating_sub(charged[i])
+                .min(tc.leave_ms)
+        };
         Clocks {
             seats: (0..players)
                 .map(|p| SeatClock {
                     seat: p,
-                    leave_used_ms: used[usize::from(p)],
-                    leave_left_ms: left_of(Seat(p), &used),
+                    charged_ms: charged[usize::from(p)],
+                    moves: moves[usize::from(p)],
+                    leave_left_ms: leave_left(usize::from(p)),
                 })
                 .collect(),
             owing: owing.map(|s| s.0),
@@ -166,7 +180,7 @@ mod tests {
 
     fn tc(per_move: u64, leave: u64) -> TimeControl {
         TimeControl {
-            per_move_ms: per_move,
+            pace: Pace::PerMove(per_move),
             leave_ms: leave,
         }
     }
@@ -204,8 +218,8 @@ mod tests {
             ..Timeline::default()
         };
         let c = Clocks::compute(&tc(3 * DAY, 10 * DAY), 2, &t, Some(Seat(1)), 5 * DAY);
-        assert_eq!(c.seats[0].leave_used_ms, 0);
-        assert_eq!(c.seats[1].leave_used_ms, 0);
+        assert_eq!(c.seats[0].charged_ms, 0);
+        assert_eq!(c.seats[1].charged_ms, 0);
         assert_eq!(c.waited_ms, DAY);
         assert_eq!(c.left_ms, 12 * DAY);
         assert!(!c.overdue);
@@ -220,8 +234,8 @@ mod tests {
             ..Timeline::default()
         };
         let c = Clocks::compute(&tc(3 * DAY, 10 * DAY), 2, &t, Some(Seat(0)), 6 * DAY);
-        assert_eq!(c.seats[0].leave_used_ms, 0);
-        assert_eq!(c.seats[1].leave_used_ms, 2 * DAY);
+        assert_eq!(c.seats[0].charged_ms, 0);
+        assert_eq!(c.seats[1].charged_ms, 2 * DAY);
         assert_eq!(c.seats[1].leave_left_ms, 8 * DAY);
     }
 
@@ -239,7 +253,41 @@ mod tests {
         assert!(at(5 * DAY + 6 * DAY + 1).overdue);
         assert_eq!(at(5 * DAY + 6 * DAY + 1).left_ms, 0);
         // The wait in progress is charged to the seat that owes it.
-        assert_eq!(at(5 * DAY + 3 * DAY).seats[0].leave_used_ms, DAY);
+        assert_eq!(at(5 * DAY + 3 * DAY).seats[0].charged_ms, DAY);
+    }
+
+    #[test]
+    fn n_moves_in_d_days_charges_every_wait_and_grants_d_again_after_n_moves() {
+        // Two moves in 10 days, 4 days of leave. Seat 1 moved at day 3 and day 9.
+        let control = TimeControl {
+            pace: Pace::Period {
+                moves: 2,
+                period_ms: 10 * DAY,
+            },
+            leave_ms: 4 * DAY,
+        };
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![
+                (Seat(0), 0),
+                (Seat(1), 3 * DAY),
+                (Seat(0), 4 * DAY),
+                (Seat(1), 9 * DAY),
+                (Seat(0), 10 * DAY),
+            ],
+            ..Timeline::default()
+        };
+        let at = |now| Clocks::compute(&control, 2, &t, Some(Seat(1)), now);
+        // Seat 1 spent 3 + 5 days on its first two moves; its next two have until 20
+        // days in all, and the 4 of leave: 16 left, the leave untouched.
+        let c = at(10 * DAY);
+        assert_eq!((c.seats[1].moves, c.seats[1].charged_ms), (2, 8 * DAY));
+        assert_eq!(c.left_ms, 16 * DAY);
+        assert_eq!(c.seats[1].leave_left_ms, 4 * DAY);
+        // 13 days into the wait the pace's own time is gone and the leave is drawn on.
+        assert_eq!(at(23 * DAY).seats[1].leave_left_ms, 3 * DAY);
+        assert!(!at(26 * DAY).overdue);
+        assert!(at(26 * DAY + 1).overdue);
     }
 
     #[test]
@@ -250,8 +298,8 @@ mod tests {
             ..Timeline::default()
         };
         let c = Clocks::compute(&tc(1000, 0), 2, &t, Some(Seat(0)), 0);
-        assert_eq!(c.seats[0].leave_used_ms, 0);
-        assert_eq!(c.seats[1].leave_used_ms, 0);
+        assert_eq!(c.seats[0].charged_ms, 0);
+        assert_eq!(c.seats[1].charged_ms, 0);
         assert_eq!(c.waited_ms, 0);
         assert!(!c.overdue);
     }

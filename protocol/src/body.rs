@@ -138,8 +138,10 @@ pub struct Forfeit {
 }
 
 /// Most statements in one forfeit: a proof needs a receipt or view per chain and one
-/// view past the deadline.
-pub const MAX_FORFEIT_STATEMENTS: usize = 16;
+/// view past the deadline, and the receipts of the accused's earlier answers (and of
+/// what each answered) to count what its earlier waits cost it. 256 fit in one envelope
+/// (a receipt is about 140 bytes).
+pub const MAX_FORFEIT_STATEMENTS: usize = 256;
 
 /// The contributor's fresh value for draw `index` (from 1) of `owner`'s pool `pool`.
 /// It must come after the draw was declared, as the sender saw it.

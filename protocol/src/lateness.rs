@@ -105,11 +105,38 @@ fn held_at(statements: &[Statement], chain: ChainId, count: u64, head: &Hash) ->
         .min()
 }
 
+/// The time of the witness's receipt of `envelope`, if the statements hold one (they
+/// hold at most one time for it unless they contradict each other).
+pub fn receipt_of(statements: &[Statement], envelope: &Hash) -> Option<u64> {
+    statements.iter().find_map(|s| match s {
+        Statement::Receipt(r) if r.envelope == *envelope => Some(r.at),
+        _ => None,
+    })
+}
+
+/// When the witness held all of `starts`: for each head with an envelope, the earliest
+/// time a statement shows it held, and the latest of those (0 for no envelope).
+pub fn since(statements: &[Statement], starts: &[Head]) -> Result<u64, NotProven> {
+    let mut since = 0;
+    for h in starts.iter().filter(|h| h.count > 0) {
+        let at = held_at(statements, h.chain, h.count, &h.head).ok_or(NotProven::NoStart {
+            chain: h.chain,
+            count: h.count,
+        })?;
+        since = since.max(at);
+    }
+    Ok(since)
+}
+
 /// Whether `statements` prove `accused` out of time: `known` is what the accuser had
-/// seen of every public chain, `allowance_ms` the time the control gives, `file` the
-/// envelopes the transcript holds (against which the statements are checked).
+/// seen of every public chain, `starts` the heads whose arrival started the wait (the
+/// same, except that the accuser's engine may cut the accused's own chain back to its
+/// last envelope that was a step of the game, so that idle envelopes do not restart
+/// its clock), `allowance_ms` the time the control gives, `file` the envelopes the
+/// transcript holds (against which the statements are checked).
 pub fn late(
     statements: &[Statement],
+    starts: &[Head],
     known: &[Head],
     accused: Seat,
     allowance_ms: u64,
@@ -118,19 +145,14 @@ pub fn late(
     if let Some(c) = contradiction(statements, file) {
         return Err(NotProven::Witness(c));
     }
-    for (i, h) in known.iter().enumerate() {
-        if !h.chain.log.is_public() || known[..i].iter().any(|k| k.chain == h.chain) {
-            return Err(NotProven::BadKnowledge(h.chain));
+    for heads in [starts, known] {
+        for (i, h) in heads.iter().enumerate() {
+            if !h.chain.log.is_public() || heads[..i].iter().any(|k| k.chain == h.chain) {
+                return Err(NotProven::BadKnowledge(h.chain));
+            }
         }
     }
-    let mut since = 0;
-    for h in known.iter().filter(|h| h.count > 0) {
-        let at = held_at(statements, h.chain, h.count, &h.head).ok_or(NotProven::NoStart {
-            chain: h.chain,
-            count: h.count,
-        })?;
-        since = since.max(at);
-    }
+    let since = since(statements, starts)?;
     let deadline = since.saturating_add(allowance_ms);
     let after: Vec<&View> = statements
         .iter()
@@ -199,7 +221,7 @@ mod tests {
             view(200, [2, 1]),
         ];
         assert_eq!(
-            late(&s, &known([2, 1]), Seat(1), 100, &file()),
+            late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()),
             Ok(Late {
                 seat: Seat(1),
                 since: 30,
@@ -213,12 +235,12 @@ mod tests {
     fn the_start_is_the_earliest_time_the_witness_held_the_last_envelope() {
         // No receipt of seat 0's second envelope: the first view holding it starts it.
         let s = [receipt(1, 0, 10), view(50, [2, 1]), view(151, [2, 1])];
-        let l = late(&s, &known([2, 1]), Seat(1), 100, &file()).expect("late");
+        let l = late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()).expect("late");
         assert_eq!((l.since, l.deadline), (50, 150));
         // At the deadline exactly is not after it.
         let s = [receipt(1, 0, 10), view(50, [2, 1]), view(150, [2, 1])];
         assert_eq!(
-            late(&s, &known([2, 1]), Seat(1), 100, &file()),
+            late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()),
             Err(NotProven::TooEarly { deadline: 150 })
         );
     }
@@ -232,7 +254,7 @@ mod tests {
             view(200, [2, 2]),
         ];
         assert_eq!(
-            late(&s, &known([2, 1]), Seat(1), 100, &file()),
+            late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()),
             Err(NotProven::Answered(ChainId::public(Seat(1))))
         );
     }
@@ -246,7 +268,7 @@ mod tests {
             receipt(1, 1, 150),
             view(200, [2, 2]),
         ];
-        let l = late(&s, &known([2, 1]), Seat(1), 100, &file()).expect("late");
+        let l = late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()).expect("late");
         assert_eq!(l.view, 140);
     }
 
@@ -255,7 +277,7 @@ mod tests {
         // Seat 1's envelope is neither receipted nor covered by any view.
         let s = [receipt(0, 1, 30), view(200, [2, 0])];
         assert_eq!(
-            late(&s, &known([2, 1]), Seat(1), 100, &file()),
+            late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()),
             Err(NotProven::NoStart {
                 chain: ChainId::public(Seat(1)),
                 count: 1
@@ -268,9 +290,36 @@ mod tests {
         // The view after the receipt lacks what was receipted.
         let s = [receipt(1, 0, 10), receipt(0, 1, 30), view(200, [1, 1])];
         assert!(matches!(
-            late(&s, &known([2, 1]), Seat(1), 100, &file()),
+            late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()),
             Err(NotProven::Witness(Contradiction::ViewLacksReceipted { .. }))
         ));
+    }
+
+    #[test]
+    fn a_start_cut_back_to_an_earlier_envelope_starts_the_wait_earlier() {
+        // Seat 1's second envelope (an idle one, say) came at 120; the wait started
+        // with seat 0's at 30 when the start is cut back to seat 1's first.
+        let s = [
+            receipt(0, 1, 30),
+            receipt(1, 0, 10),
+            receipt(1, 1, 120),
+            view(140, [2, 2]),
+        ];
+        let mut starts = known([2, 2]);
+        starts[1] = Head {
+            chain: ChainId::public(Seat(1)),
+            count: 1,
+            head: h(1, 0),
+        };
+        let l = late(&s, &starts, &known([2, 2]), Seat(1), 100, &file()).expect("late");
+        assert_eq!((l.since, l.deadline, l.view), (30, 130, 140));
+        // Not cut back, the idle envelope restarts the wait.
+        assert_eq!(
+            late(&s, &known([2, 2]), &known([2, 2]), Seat(1), 100, &file()),
+            Err(NotProven::TooEarly { deadline: 220 })
+        );
+        assert_eq!(receipt_of(&s, &h(1, 1)), Some(120));
+        assert_eq!(receipt_of(&s, &h(0, 0)), None);
     }
 
     #[test]
@@ -279,7 +328,7 @@ mod tests {
         k.push(k[0]);
         let s = [receipt(1, 0, 10), receipt(0, 1, 30), view(200, [2, 1])];
         assert_eq!(
-            late(&s, &k, Seat(1), 100, &file()),
+            late(&s, &k, &k, Seat(1), 100, &file()),
             Err(NotProven::BadKnowledge(ChainId::public(Seat(0))))
         );
     }
@@ -288,7 +337,14 @@ mod tests {
     fn a_huge_allowance_does_not_overflow() {
         let s = [receipt(1, 0, 10), receipt(0, 1, 30), view(u64::MAX, [2, 1])];
         assert_eq!(
-            late(&s, &known([2, 1]), Seat(1), u64::MAX, &file()),
+            late(
+                &s,
+                &known([2, 1]),
+                &known([2, 1]),
+                Seat(1),
+                u64::MAX,
+                &file()
+            ),
             Err(NotProven::TooEarly { deadline: u64::MAX })
         );
     }

@@ -3,12 +3,13 @@
 //! witness's statements about it.
 
 use sealed_games::duel::Duel;
+use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, EnvRef, GameId, Name, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Proposal, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::rules::Rules;
-use sealed_protocol::witness::{Head, Statement, View};
+use sealed_protocol::witness::{Head, Receipt, Statement, View};
 
 use crate::duel_kit::duel_proposal;
 use crate::pair::Pair;
@@ -102,4 +103,29 @@ pub fn proof<R: Rules>(p: &Pair<R>, seat: Seat, after: u64) -> Vec<Statement> {
         view(game(p), 1_000, k.clone()),
         view(game(p), 1_000 + after, k),
     ]
+}
+
+/// The receipts a witness gives of every public envelope `seat` holds, each at
+/// `time(envelope)`, oldest first.
+pub fn receipts<R: Rules>(
+    p: &Pair<R>,
+    seat: Seat,
+    time: impl Fn(&Signed) -> u64,
+) -> Vec<Statement> {
+    let e = p.sessions[seat.index()].engine();
+    let mut out: Vec<Receipt> = e
+        .terms()
+        .seats()
+        .flat_map(|s| {
+            let chain = ChainId::public(s);
+            (0..e.processed(chain)).filter_map(move |seq| e.envelope(EnvRef { chain, seq }))
+        })
+        .map(|env| Receipt {
+            game: game(p),
+            envelope: env.hash,
+            at: time(env),
+        })
+        .collect();
+    out.sort_by_key(|r| r.at);
+    out.into_iter().map(Statement::Receipt).collect()
 }

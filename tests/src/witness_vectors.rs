@@ -142,10 +142,13 @@ pub fn witness(bytes: &[u8]) -> Value {
             json!({ "statements": names, "contradiction": got })
         })
         .collect();
-    // Lateness: seat 1 accused by seat 0, which had seen `known` envelopes of each chain.
+    // Lateness: seat 1 accused by seat 0, which had seen `known` envelopes of each chain
+    // and whose wait started with `starts` of them (the accused's chain may be cut back
+    // past its idle envelopes).
     let cases = [
         (
             vec!["r0-0", "r1-0", "v-silent", "v-all"],
+            [1, 1],
             [1, 1],
             10_000,
             None,
@@ -153,12 +156,20 @@ pub fn witness(bytes: &[u8]) -> Value {
         (
             vec!["r0-0", "r1-0", "v-silent", "v-all"],
             [1, 1],
+            [1, 1],
             60_000,
             Some("answered"),
         ),
-        (vec!["r0-0", "v-silent"], [1, 1], 10_000, Some("too-early")),
+        (
+            vec!["r0-0", "v-silent"],
+            [1, 1],
+            [1, 1],
+            10_000,
+            Some("too-early"),
+        ),
         (
             vec!["r0-0", "r1-0", "v-silent"],
+            [2, 1],
             [2, 1],
             10_000,
             Some("no-start"),
@@ -166,24 +177,29 @@ pub fn witness(bytes: &[u8]) -> Value {
         (
             vec!["r0-0", "r0-0-again", "v-silent"],
             [1, 1],
+            [1, 1],
             10_000,
             Some("witness"),
         ),
+        (vec!["r0-0", "v-silent"], [1, 1], [1, 0], 10_000, None),
     ];
     let lateness: Vec<Value> = cases
         .iter()
-        .map(|(names, known, allowance, expect)| {
+        .map(|(names, known, starts, allowance, expect)| {
             let st: Vec<Statement> = names.iter().map(|n| signed[n].0.clone()).collect();
-            let heads: Vec<Head> = [c0, c1]
-                .into_iter()
-                .zip(*known)
-                .map(|(chain, count)| Head {
-                    chain,
-                    count,
-                    head: f.at(chain, count - 1),
-                })
-                .collect();
-            let got = late(&st, &heads, Seat(1), *allowance, &f);
+            let heads_of = |counts: [u64; 2]| -> Vec<Head> {
+                [c0, c1]
+                    .into_iter()
+                    .zip(counts)
+                    .map(|(chain, count)| Head {
+                        chain,
+                        count,
+                        head: count.checked_sub(1).map_or(Hash::ZERO, |q| f.at(chain, q)),
+                    })
+                    .collect()
+            };
+            let (heads, starts) = (heads_of(*known), heads_of(*starts));
+            let got = late(&st, &starts, &heads, Seat(1), *allowance, &f);
             assert_eq!(got.as_ref().err().map(|e| e.name()), *expect, "{names:?}");
             let result = match got {
                 Ok(l) => json!({ "since": l.since, "deadline": l.deadline, "view": l.view }),
@@ -192,6 +208,7 @@ pub fn witness(bytes: &[u8]) -> Value {
             json!({
                 "statements": names,
                 "known": heads.iter().map(|h| json!({ "seat": h.chain.seat.0, "log": h.chain.log.0, "count": h.count, "head": hex(&h.head.0) })).collect::<Vec<_>>(),
+                "starts": starts.iter().map(|h| json!({ "seat": h.chain.seat.0, "log": h.chain.log.0, "count": h.count, "head": hex(&h.head.0) })).collect::<Vec<_>>(),
                 "accused": 1,
                 "allowance_ms": allowance,
                 "result": result,

@@ -477,22 +477,25 @@ fn witness_statements_read_and_contradict_as_the_vectors_say() {
         use sealed_protocol::ids::{ChainId, LogId, Seat};
         use sealed_protocol::witness::Head;
         let st = named(&case["statements"]);
-        let known: Vec<Head> = case["known"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|k| Head {
-                chain: ChainId {
-                    log: LogId(num(&k["log"]) as u32),
-                    seat: Seat(num(&k["seat"]) as u8),
-                },
-                count: num(&k["count"]),
-                head: sealed_protocol::hash::Hash(b32(&k["head"])),
-            })
-            .collect();
+        let heads = |key: &str| -> Vec<Head> {
+            case[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| Head {
+                    chain: ChainId {
+                        log: LogId(num(&k["log"]) as u32),
+                        seat: Seat(num(&k["seat"]) as u8),
+                    },
+                    count: num(&k["count"]),
+                    head: sealed_protocol::hash::Hash(b32(&k["head"])),
+                })
+                .collect()
+        };
         let got = sealed_protocol::lateness::late(
             &st,
-            &known,
+            &heads("starts"),
+            &heads("known"),
             Seat(num(&case["accused"]) as u8),
             num(&case["allowance_ms"]),
             &chains,

@@ -171,6 +171,8 @@ pub struct Core {
     out: VecDeque<Output>,
     /// The time of the last view this node signed as a witness (`witness.rs`).
     last_view: u64,
+    /// When this seat last asked each game's witness (`witness.rs`), in memory only.
+    witness_asked: HashMap<GameId, u64>,
 }
 
 impl Core {
@@ -209,6 +211,7 @@ impl Core {
             next_write: 0,
             out: VecDeque::new(),
             last_view: 0,
+            witness_asked: HashMap::new(),
         };
         core.load(store)?;
         core.recall(store);

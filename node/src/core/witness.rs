@@ -26,6 +26,14 @@ use sealed_protocol::witness::{Head, Receipt, Statement, View};
 use super::{Core, Durable, GameId, PeerKey};
 use crate::sync::{Request, Response};
 
+/// Most receipts in one answer: with a view they fit one sync message (a signed receipt
+/// is about 140 bytes) and one forfeit (`MAX_FORFEIT_STATEMENTS`).
+const MAX_RECEIPTS: usize = 240;
+
+/// How often a seat whose opponent owes a step asks the witness even when the
+/// opponent's own clock readings say he is on time.
+const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
+
 /// The store's key of a receipt: the game and the envelope hash, both hex.
 fn receipt_key(game: &GameId, envelope: &Hash) -> String {
     format!("receipt/{}/{}", hex::encode(game), hex::encode(envelope.0))
@@ -53,8 +61,9 @@ impl Core {
             .collect()
     }
 
-    /// Answers a seat's [`Request::Witness`]: the receipts of the last envelope held of
-    /// each public chain and a view signed now, from what is durable.
+    /// Answers a seat's [`Request::Witness`]: the receipts of the envelopes held of each
+    /// public chain (the latest [`MAX_RECEIPTS`], oldest first) and a view signed now,
+    /// from what is durable.
     pub(super) fn statements(
         &mut self,
         peer: &PeerKey,
@@ -83,32 +92,41 @@ impl Core {
             held.entry((s.at().chain, s.at().seq)).or_insert(s.hash);
         }
         let mut heads = vec![];
-        let mut statements = vec![];
+        let mut receipts = vec![];
         for seat in terms.seats() {
             let chain = ChainId::public(seat);
             // Held from seq 0 without a gap.
             let count = (0u64..)
                 .take_while(|q| held.contains_key(&(chain, *q)))
                 .count() as u64;
+            // The receipt of every envelope held: the last of each chain starts a
+            // wait, the earlier ones measure what each wait cost (§17).
+            for q in 0..count {
+                if let Some(h) = held.get(&(chain, q))
+                    && let Ok(Some(at)) = store.meta(&receipt_key(&game, h))
+                    && let Ok(at) = <[u8; 8]>::try_from(at.as_slice())
+                {
+                    receipts.push(Receipt {
+                        game: terms.game(),
+                        envelope: *h,
+                        at: u64::from_le_bytes(at),
+                    });
+                }
+            }
             let last = count
                 .checked_sub(1)
                 .and_then(|q| held.get(&(chain, q)).copied());
-            if let Some(h) = last
-                && let Ok(Some(at)) = store.meta(&receipt_key(&game, &h))
-                && let Ok(at) = <[u8; 8]>::try_from(at.as_slice())
-            {
-                statements.push(Statement::Receipt(Receipt {
-                    game: terms.game(),
-                    envelope: h,
-                    at: u64::from_le_bytes(at),
-                }));
-            }
             heads.push(Head {
                 chain,
                 count,
                 head: last.unwrap_or(Hash::ZERO),
             });
         }
+        // Oldest first, and no more than one answer carries: the latest ones.
+        receipts.sort_by_key(|r| r.at);
+        let cut = receipts.len().saturating_sub(MAX_RECEIPTS);
+        let mut statements: Vec<Statement> =
+            receipts.drain(cut..).map(Statement::Receipt).collect();
         heads.sort_by_key(|h| h.chain);
         // Never a view earlier than one already signed: a clock that ran backwards
         // would let two views contradict each other.
@@ -128,9 +146,9 @@ impl Core {
     }
 
     /// The games with a witness in which another seat owes a step (a move, or a deal,
-    /// a draw value, a coin seed while this seat waits to move) and has for longer than
-    /// the allowance since the last act, by this node's clock: the ones worth asking the
-    /// witness about. Only a trigger: whether the opponent is late is the witness's
+    /// a draw value, a coin seed while this seat waits to move) and is overdue by the
+    /// players' clock readings, or was last asked about [`ASK_EVERY_MS`] ago: the ones
+    /// worth asking the witness about. Only a trigger: whether the opponent is late is the witness's
     /// times against the engine's rule, which the session applies before posting.
     pub(super) fn witness_due(&self) -> Vec<GameId> {
         let mut out = vec![];
@@ -151,12 +169,17 @@ impl Core {
             if !owed_by_other {
                 continue;
             }
+            // The opponents' clocks by the players' readings: when one is overdue it is
+            // worth asking the witness, whose times decide. An opponent can sign his
+            // readings late to look on time, so the witness is also asked now and then
+            // whatever they say.
             let line = p.table.timeline();
-            let Some(since) = line.acts.last().map(|a| a.1).or(line.started) else {
-                continue;
-            };
-            let allowance = tc.per_move_ms.saturating_add(tc.leave_ms);
-            if self.now > since.saturating_add(allowance) {
+            let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
+                crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
+                    .overdue
+            });
+            let asked = self.witness_asked.get(id).copied().unwrap_or(0);
+            if overdue || self.now >= asked.saturating_add(ASK_EVERY_MS) {
                 out.push(*id);
             }
         }
@@ -172,6 +195,7 @@ impl Core {
             let Some(w) = p.table.terms().witness().map(|w| w.key) else {
                 continue;
             };
+            self.witness_asked.insert(*id, self.now);
             self.request(w, Request::Witness { game: *id });
         }
     }

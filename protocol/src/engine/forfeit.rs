@@ -21,7 +21,7 @@ use crate::keys::PublicKey;
 use crate::lateness::late;
 use crate::rules::Rules;
 use crate::time::TimeControl;
-use crate::witness::{Chains, Head, SignedStatement};
+use crate::witness::{Chains, SignedStatement, Statement};
 
 /// The envelopes of one causal past, as the statements are checked against them.
 struct Past<'a, R: Rules> {
@@ -48,6 +48,47 @@ impl<R: Rules> Chains for Past<'_, R> {
 }
 
 impl<R: Rules> Engine<R> {
+    /// The statements an honest sender may put in a forfeit now: all of them but the
+    /// receipts of envelopes it has not processed (which the rule refuses: they are
+    /// about a state its envelope will not acknowledge). A witness serves receipts of
+    /// everything it holds, which may be ahead of this seat.
+    pub fn forfeit_statements(&self, statements: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let Some(witness) = self
+            .terms
+            .witness()
+            .and_then(|w| PublicKey::from_bytes(&w.key).ok())
+        else {
+            return statements;
+        };
+        let game = self.terms.game();
+        let held = |h: &Hash| {
+            self.store.chains.iter().any(|(c, slots)| {
+                c.log.is_public()
+                    && (0..slots.processed).any(|q| slots.processed_hash(q) == Some(*h))
+            })
+        };
+        // (bytes, whether a receipt)
+        let mut kept: Vec<(Vec<u8>, bool)> = statements
+            .into_iter()
+            .filter_map(|b| match SignedStatement::from_bytes(&b, game, &witness) {
+                Ok(s) => match s.statement {
+                    Statement::Receipt(r) => held(&r.envelope).then_some((b, true)),
+                    Statement::View(_) => Some((b, false)),
+                },
+                Err(_) => Some((b, false)),
+            })
+            .collect();
+        // Too many for one forfeit: the oldest receipts go first (they count the
+        // accused's earliest waits only; views and the last receipts prove the lateness).
+        while kept.len() > crate::body::MAX_FORFEIT_STATEMENTS {
+            match kept.iter().position(|(_, receipt)| *receipt) {
+                Some(i) => kept.remove(i),
+                None => kept.remove(0),
+            };
+        }
+        kept.into_iter().map(|(b, _)| b).collect()
+    }
+
     /// Judges `f`, posted by `seat` in the envelope at `at` whose causal past is `clock`.
     pub(super) fn judge_forfeit(
         &mut self,
@@ -94,8 +135,19 @@ impl<R: Rules> Engine<R> {
             engine: self,
             clock,
         };
-        let allowance = control.per_move_ms.saturating_add(control.leave_ms);
-        let proven = late(&statements, &known, f.against, allowance, &past)
+        // Every receipt is of an envelope the sender had seen: one of anything else
+        // would be evidence about a state it does not claim (the accused's answer, even).
+        if let Some(i) = statements.iter().position(|s| match s {
+            Statement::Receipt(r) => past.place(&r.envelope).is_none(),
+            Statement::View(_) => false,
+        }) {
+            return Err(false_(format!(
+                "statement {i} receipts an envelope outside the sender's causal past"
+            )));
+        }
+        let allowance = self.allowance(f.against, &control, &statements, &known);
+        let starts = self.starts(&known, f.against);
+        let proven = late(&statements, &starts, &known, f.against, allowance, &past)
             .map_err(|e| false_(e.to_string()))?;
         let running = self.running_in_past(at, clock);
         if running.contains(&seat) {
@@ -113,33 +165,13 @@ impl<R: Rules> Engine<R> {
         Ok(())
     }
 
-    /// What the envelope at `at` had seen of every public chain of the game: its
-    /// clock's counts, its own chain up to the envelope before it.
-    fn knowledge(&self, at: EnvRef, clock: &Clock) -> Vec<Head> {
-        let mut out = vec![];
-        for seat in self.terms.seats() {
-            let chain = ChainId::public(seat);
-            let count = if chain == at.chain {
-                at.seq
-            } else {
-                self.store.seen_count(clock, chain)
-            };
-            let head = count
-                .checked_sub(1)
-                .and_then(|q| self.store.chains.get(&chain)?.processed_hash(q))
-                .unwrap_or(Hash::ZERO);
-            out.push(Head { chain, count, head });
-        }
-        out
-    }
-
     /// The seats whose clock runs in the state of `at`'s causal past without `at`
     /// itself: every seat that owes a step other than an act (a coin seed, a deal, a
     /// draw value), or, when none does, the seat to act. A seat to act that waits for
     /// another's deal or draw value is not the one late. Computed by a replay of that
     /// past alone, so that an envelope of the accused the sender had not seen (a late
     /// answer, concurrent with the forfeit) changes nothing.
-    fn running_in_past(&self, at: EnvRef, clock: &Clock) -> Vec<Seat> {
+    pub(super) fn running_in_past(&self, at: EnvRef, clock: &Clock) -> Vec<Seat> {
         let Ok(mut replay) = Engine::<R>::new(self.terms.clone()) else {
             return vec![];
         };

@@ -10,6 +10,7 @@
 //! and everything it acknowledges have been processed, and it is judged against exactly
 //! that causal past (its vector clock), never against what happened to arrive first.
 
+mod clock;
 mod draws;
 mod first;
 mod forfeit;

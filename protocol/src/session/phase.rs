@@ -170,7 +170,8 @@ impl Phase {
                 single(s, Item::Claim(c), now)?;
                 Ok(p)
             }
-            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Forfeit(f)) => {
+            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Forfeit(mut f)) => {
+                f.statements = s.engine().forfeit_statements(f.statements);
                 single(s, Item::Forfeit(f), now)?;
                 Ok(p)
             }

@@ -1,0 +1,139 @@
+//! The accused's clock in a time forfeit (protocol version 2, spec/PROTOCOL.md §17):
+//! how much of the time control it had left for the wait the forfeit is about, counted
+//! from the witness's receipts alone — never from anyone's own clock readings.
+//!
+//! Every figure is a bound in the accused's favour. A past wait is charged only when
+//! the forfeit carries the receipt of the accused's answer and a time for everything
+//! that answer had seen, and only when the accused owed a step before it; a wait the
+//! statements say nothing of is charged nothing. Its moves are counted from the
+//! transcript, so under "N moves in D" none is missed.
+//!
+//! An *idle* envelope — one carrying only draw offers, claims, evidence or forfeits —
+//! changes nobody's obligations, so it neither starts nor ends a wait of its sender:
+//! a player cannot hold his clock back by sending something that is not a move.
+
+use super::Engine;
+use super::store::Clock;
+use crate::body::Item;
+use crate::envelope::Signed;
+use crate::hash::Hash;
+use crate::ids::{ChainId, EnvRef, Seat};
+use crate::lateness::{receipt_of, since};
+use crate::rules::Rules;
+use crate::time::TimeControl;
+use crate::witness::{Head, Statement};
+
+/// Whether an envelope is idle: every item a draw offer, claim, evidence or forfeit.
+pub(super) fn idle(s: &Signed) -> bool {
+    s.env.unsigned.body.iter().all(|i| {
+        matches!(
+            i,
+            Item::OfferDraw | Item::Claim(_) | Item::Evidence(_) | Item::Forfeit(_)
+        )
+    })
+}
+
+impl<R: Rules> Engine<R> {
+    /// What the envelope at `at` (causal past `clock`) had seen of every public chain:
+    /// its clock's counts, its own chain up to the envelope before it.
+    pub(super) fn knowledge(&self, at: EnvRef, clock: &Clock) -> Vec<Head> {
+        self.terms
+            .seats()
+            .map(|seat| {
+                let chain = ChainId::public(seat);
+                let count = if chain == at.chain {
+                    at.seq
+                } else {
+                    self.store.seen_count(clock, chain)
+                };
+                self.head(chain, count)
+            })
+            .collect()
+    }
+
+    /// The head of the first `count` envelopes of `chain`.
+    fn head(&self, chain: ChainId, count: u64) -> Head {
+        let head = count
+            .checked_sub(1)
+            .and_then(|q| self.store.chains.get(&chain)?.processed_hash(q))
+            .unwrap_or(Hash::ZERO);
+        Head { chain, count, head }
+    }
+
+    /// The heads whose arrival started `accused`'s wait in the state `known`
+    /// describes: `known`, with the accused's own chain cut back to its last envelope
+    /// that is not idle.
+    pub(super) fn starts(&self, known: &[Head], accused: Seat) -> Vec<Head> {
+        known
+            .iter()
+            .map(|h| {
+                if h.chain != ChainId::public(accused) {
+                    return *h;
+                }
+                let slots = self.store.chains.get(&h.chain);
+                let count = (0..h.count)
+                    .rev()
+                    .find(|q| slots.and_then(|c| c.get(*q)).is_some_and(|s| !idle(s)))
+                    .map_or(0, |q| q + 1);
+                self.head(h.chain, count)
+            })
+            .collect()
+    }
+
+    /// The time `accused` may take over the wait in progress in the state of `known`:
+    /// the control's allowance for its moves so far, less what its earlier waits are
+    /// proven by `statements` to have been charged.
+    pub(super) fn allowance(
+        &self,
+        accused: Seat,
+        control: &TimeControl,
+        statements: &[Statement],
+        known: &[Head],
+    ) -> u64 {
+        let chain = ChainId::public(accused);
+        let count = known
+            .iter()
+            .find(|h| h.chain == chain)
+            .map_or(0, |h| h.count);
+        let (mut moves, mut charged) = (0u64, 0u64);
+        for seq in 0..count {
+            let Some(s) = self.store.chains.get(&chain).and_then(|c| c.get(seq)) else {
+                continue;
+            };
+            if s.env
+                .unsigned
+                .body
+                .iter()
+                .any(|i| matches!(i, Item::Act(_)))
+            {
+                moves += 1;
+            }
+            if let Some(wait) = self.proven_wait(accused, s, statements) {
+                charged = charged.saturating_add(control.charge(wait));
+            }
+        }
+        control.allowance(moves, charged)
+    }
+
+    /// How long the statements prove `accused` waited before sending `s`, if they do
+    /// and it owed a step then: from when the witness held everything `s` had seen
+    /// (its own chain cut back past idle envelopes) to the receipt of `s`.
+    fn proven_wait(&self, accused: Seat, s: &Signed, statements: &[Statement]) -> Option<u64> {
+        if idle(s) {
+            return None;
+        }
+        let received = receipt_of(statements, &s.hash)?;
+        let at = s.at();
+        let clock = self.store.clock_of(at)?;
+        let began = since(
+            statements,
+            &self.starts(&self.knowledge(at, clock), accused),
+        )
+        .ok()?;
+        // Only a wait the accused owed counts: one replay of that past, for the
+        // answers whose receipts the forfeit carries.
+        self.running_in_past(at, clock)
+            .contains(&accused)
+            .then(|| received.saturating_sub(began))
+    }
+}
