@@ -126,9 +126,9 @@ fn two_people_play_a_game_through_the_command_line() {
             .starts_with("you to move: waited "),
         "{v}"
     );
-    // No reserve was agreed: none is shown.
+    // No leave was agreed: none is shown.
     assert!(
-        !v["clock"]["text"].as_str().unwrap().contains("reserve"),
+        !v["clock"]["text"].as_str().unwrap().contains("leave"),
         "{v}"
     );
 

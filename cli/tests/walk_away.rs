@@ -27,7 +27,14 @@ fn homes(dir: &TempDir) -> [std::path::PathBuf; 3] {
 /// Alice (a bot) proposes a Duel to Bob with `extra` arguments; Bob accepts and waits
 /// until it is his turn. The game's id.
 fn until_bobs_turn(alice: &Path, bob: &Path, b: &Node, extra: &[&str]) -> String {
-    let mut args = vec!["new", "duel", "--peer", &b.addr, "-o", PER_MOVE];
+    let mut args = vec!["-o", PER_MOVE];
+    args.extend(extra);
+    until_bobs_turn_with(alice, bob, b, &args)
+}
+
+/// As [`until_bobs_turn`], with every argument after the peer given.
+fn until_bobs_turn_with(alice: &Path, bob: &Path, b: &Node, extra: &[&str]) -> String {
+    let mut args = vec!["new", "duel", "--peer", &b.addr];
     args.extend(extra);
     let out = at_home(alice, &args);
     assert_eq!(code(&out), 0, "{}", common::stderr(&out));
@@ -75,6 +82,78 @@ fn a_player_who_walks_away_loses_on_time_proven_by_the_witness() {
     // The witness relayed the game and holds it as such.
     let games = stdout(&at_home(&witness, &["games"]));
     assert!(games.contains("relayed"), "{games}");
+}
+
+/// The correspondence players' control, "N moves in D" (here 2 moves in 3 s): Bob
+/// walks away before his first move and loses on time when the period is gone.
+#[test]
+fn under_n_moves_in_d_a_player_who_walks_away_loses_on_time() {
+    let dir = TempDir::new("walk-away-period");
+    let [alice, bob, witness] = homes(&dir);
+    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    let b = start_node(&bob, "node");
+    let w = start_node_with(
+        &witness,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--witness"],
+        &[],
+    );
+    let game = until_bobs_turn_with(
+        &alice,
+        &bob,
+        &b,
+        &[
+            "-o",
+            "time-moves=2",
+            "-o",
+            "time-period=3s",
+            "--witness",
+            &w.addr,
+        ],
+    );
+    // The clock line counts down Bob's period, and says no leave.
+    let v = common::show_json(&bob, &game).expect("shown");
+    let text = v["clock"]["text"].as_str().unwrap_or_default().to_owned();
+    assert!(text.starts_with("you to move: waited "), "{v}");
+    assert!(!text.contains("leave"), "{v}");
+    drop(b);
+    wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
+    let (exit, text) = verify(&alice, &dir, &game);
+    assert_eq!(exit, 0, "{text}");
+    assert!(
+        text.contains("seat 0 win, seat 1 loss (seat 1 lost on time)"),
+        "{text}"
+    );
+}
+
+/// "N moves in D" needs protocol version 2: without a witness the proposal is refused,
+/// saying why, before anything is sent.
+#[test]
+fn n_moves_in_d_without_a_witness_is_refused() {
+    let dir = TempDir::new("period-v1");
+    let [alice, bob, _] = homes(&dir);
+    let _a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
+    let out = at_home(
+        &alice,
+        &[
+            "new",
+            "duel",
+            "--peer",
+            &b.addr,
+            "-o",
+            "time-moves=2",
+            "-o",
+            "time-period=3s",
+        ],
+    );
+    assert_eq!(code(&out), 2, "{}", common::stderr(&out));
+    assert!(
+        common::stderr(&out).contains("from protocol version 2 time-moves"),
+        "{}",
+        common::stderr(&out)
+    );
 }
 
 #[test]

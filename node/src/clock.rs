@@ -141,7 +141,7 @@ impl Clocks {
     }
 
     /// One line for people, each seat named by `who` (`you`, a name, `seat 1`), e.g.
-    /// `bob to move: waited 2h, 22h left; reserve: you 3d, bob 2d 4h`. The reserve is
+    /// `bob to move: waited 2h, 22h left; leave: you 3d, bob 2d 4h`. The leave is
     /// said only when the time control has one; a finished game has no clock line at all
     /// (the node shows none).
     pub fn line(&self, who: &dyn Fn(u8) -> String) -> String {
@@ -151,7 +151,7 @@ impl Clocks {
             .map(|s| format!("{} {}", who(s.seat), show_duration(s.leave_left_ms)))
             .collect();
         let reserve = if self.reserve {
-            format!("; reserve: {}", reserves.join(", "))
+            format!("; leave: {}", reserves.join(", "))
         } else {
             String::new()
         };
@@ -329,7 +329,7 @@ mod tests {
     }
 
     #[test]
-    fn the_line_names_the_seats_and_says_a_reserve_only_when_there_is_one() {
+    fn the_line_names_the_seats_and_says_the_leave_only_when_there_is_one() {
         let who = |s: u8| {
             if s == 0 {
                 "you".to_owned()
@@ -353,10 +353,10 @@ mod tests {
         );
         assert_eq!(
             some.line(&who),
-            "bob to move: waited 1h, 3d 23h left; reserve: you 3d, bob 3d"
+            "bob to move: waited 1h, 3d 23h left; leave: you 3d, bob 3d"
         );
         let idle = Clocks::compute(&tc(DAY, 3 * DAY), 2, &timeline, None, 2 * DAY);
-        assert_eq!(idle.line(&who), "reserve: you 3d, bob 3d");
+        assert_eq!(idle.line(&who), "leave: you 3d, bob 3d");
         let overdue = Clocks::compute(&tc(DAY, 0), 2, &timeline, Some(Seat(1)), 3 * DAY);
         assert_eq!(overdue.line(&who), "bob is overdue: waited 2d");
     }
