@@ -27,7 +27,12 @@ pub fn witness() -> SecretKey {
 
 /// A version 2 Duel naming the witness, with `options` added (a time control, say).
 pub fn proposal(options: &[(&str, &str)]) -> Proposal {
-    let mut p = duel_proposal(&Duel::default(), 41);
+    proposal_for(&Duel::default(), options)
+}
+
+/// As [`proposal`], with other rules.
+pub fn proposal_for(rules: &Duel, options: &[(&str, &str)]) -> Proposal {
+    let mut p = duel_proposal(rules, 41);
     p.version = VERSION_2;
     p.witness = Some(WitnessSpec {
         key: witness().public().to_bytes(),

@@ -1,0 +1,137 @@
+//! What counting the accused's clock from receipts costs a verifier (spec/PROTOCOL.md
+//! §17): a Duel of 48 rounds in which Black stops answering in round 40 and White posts
+//! a forfeit. The same game is checked twice, end to end by `check_transcript`:
+//!
+//! - **receipts**: the forfeit carries the receipt of every envelope (as the reference
+//!   witness serves them), so every earlier answer of Black's is charged — one replay
+//!   of the causal past per answer;
+//! - **views**: the forfeit carries two views only (the least that proves the lateness),
+//!   so nothing is charged and nothing is replayed but the forfeit's own past.
+//!
+//! Both are measured in alternation in one run and the ratio printed, with the figures
+//! the docs quote (docs/PERFORMANCE.md). `cargo bench -p sealed-conformance --bench
+//! forfeit` runs it; `-- --quick` fewer rounds.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use sealed_conformance::forfeit_kit::{
+    HOUR, game, known, pair, proof, proposal_for, receipts, signed, view, witness,
+};
+use sealed_conformance::pair::Pair;
+use sealed_conformance::scenarios::{A, B, honest_pair, until_turn};
+use sealed_games::duel::Duel;
+use sealed_games::variant::check_transcript;
+use sealed_protocol::body::Forfeit;
+use sealed_protocol::session::Command;
+use sealed_protocol::witness::Statement;
+
+const RULES: Duel = Duel { cards: 48, hand: 1 };
+const ROUNDS: u32 = 40;
+
+/// The stalled game, Black silent at its turn in round [`ROUNDS`].
+fn stalled() -> Pair<Duel> {
+    let mut p = pair(proposal_for(
+        &RULES,
+        &[("time-leave", "1h"), ("time-per-move", "1h")],
+    ));
+    until_turn(&mut p, B, ROUNDS);
+    p.deliver_all();
+    p.silence(B);
+    p
+}
+
+/// The transcript after White posts `statements` and the game runs out.
+fn forfeited(statements: impl Fn(&Pair<Duel>) -> Vec<Statement>) -> (Vec<u8>, usize) {
+    let mut p = stalled();
+    let st = statements(&p);
+    let n = st.len();
+    p.sessions[0]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against: B,
+                statements: signed(&st, &witness()),
+            }),
+            p.now,
+        )
+        .expect("the forfeit stands");
+    p.deliver_all();
+    p.run(&mut honest_pair());
+    let bytes = p.transcript(A);
+    let c = check_transcript(&bytes).expect("readable");
+    assert_eq!(c.exit_code(), 0, "{:#?}", c.verdict);
+    assert_eq!(
+        c.verdict.outcome.expect("a result").reason,
+        "seat 1 lost on time"
+    );
+    (bytes, n)
+}
+
+/// Every envelope receipted at its reading in seconds, and a silent view 2 h later.
+fn with_receipts(p: &Pair<Duel>) -> Vec<Statement> {
+    let mut st = receipts(p, A, |e| e.env.unsigned.clock * 1_000);
+    let last = st
+        .iter()
+        .filter_map(|s| match s {
+            Statement::Receipt(r) => Some(r.at),
+            Statement::View(_) => None,
+        })
+        .max()
+        .unwrap_or(0);
+    st.push(view(game(p), last + 2 * HOUR + 1, known(p, A)));
+    st
+}
+
+fn mean(mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let (full, n_full) = forfeited(with_receipts);
+    let (bare, n_bare) = forfeited(|p| proof(p, A, 2 * HOUR + 1));
+    let envelopes = sealed_protocol::transcript::TranscriptFile::from_bytes(&full)
+        .expect("readable")
+        .envelopes
+        .len();
+    println!(
+        "workload: Duel {{ cards: {}, hand: {} }}, Black silent in round {ROUNDS}, \
+         {envelopes} envelopes; the forfeit carries {n_full} statements ({} bytes of \
+         transcript) or {n_bare} ({} bytes)",
+        RULES.cards,
+        RULES.hand,
+        full.len(),
+        bare.len()
+    );
+    let check = |b: &[u8]| {
+        black_box(check_transcript(black_box(b)).expect("readable"));
+    };
+    for _ in 0..3 {
+        check(&full);
+        check(&bare);
+    }
+    let rounds = if quick { 10 } else { 60 };
+    let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
+    let mut per_round = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let x = mean(|| check(&full));
+        let y = mean(|| check(&bare));
+        a += x;
+        b += y;
+        per_round.push(x.as_secs_f64() / y.as_secs_f64());
+    }
+    per_round.sort_by(f64::total_cmp);
+    let n = rounds as u32;
+    let (a, b) = (a / n, b / n);
+    println!(
+        "verify forfeited game, receipts of every envelope / two views only = {:.2}: \
+         means {:.2} ms / {:.2} ms over {rounds} alternating rounds, median per-round \
+         ratio {:.2}",
+        a.as_secs_f64() / b.as_secs_f64(),
+        a.as_secs_f64() * 1e3,
+        b.as_secs_f64() * 1e3,
+        per_round[rounds / 2],
+    );
+}
