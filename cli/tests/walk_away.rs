@@ -112,11 +112,6 @@ fn under_n_moves_in_d_a_player_who_walks_away_loses_on_time() {
             &w.addr,
         ],
     );
-    // The clock line counts down Bob's period, and says no leave.
-    let v = common::show_json(&bob, &game).expect("shown");
-    let text = v["clock"]["text"].as_str().unwrap_or_default().to_owned();
-    assert!(text.starts_with("you to move: waited "), "{v}");
-    assert!(!text.contains("leave"), "{v}");
     drop(b);
     wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
     let (exit, text) = verify(&alice, &dir, &game);
@@ -125,6 +120,59 @@ fn under_n_moves_in_d_a_player_who_walks_away_loses_on_time() {
         text.contains("seat 0 win, seat 1 loss (seat 1 lost on time)"),
         "{text}"
     );
+}
+
+/// With a witness, `show` counts the wait in progress by the witness's times — the ones
+/// a forfeit would use — on both sides: here 2 moves in 1 h, with 1 d of leave.
+#[test]
+fn the_clock_shown_is_the_witnesss() {
+    let dir = TempDir::new("witness-clock");
+    let [alice, bob, witness] = homes(&dir);
+    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    let b = start_node(&bob, "node");
+    let w = start_node_with(
+        &witness,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--witness"],
+        &[],
+    );
+    let game = until_bobs_turn_with(
+        &alice,
+        &bob,
+        &b,
+        &[
+            "-o",
+            "time-moves=2",
+            "-o",
+            "time-period=1h",
+            "-o",
+            "time-leave=1d",
+            "--witness",
+            &w.addr,
+        ],
+    );
+    for (home, who, leave) in [
+        (&bob, "you", "leave: alice 1d, you 1d"),
+        (&alice, "bob", "leave: you 1d, bob 1d"),
+    ] {
+        let v = wait_for(home, &game, "the witness's clock", |v| {
+            v["clock"]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("by the witness's times"))
+        });
+        let text = v["clock"]["text"].as_str().unwrap_or_default();
+        // Bob's first move: 1 h and the day of leave, less the seconds gone.
+        assert!(
+            text.starts_with(&format!("{who} to move: waited ")),
+            "{text}"
+        );
+        assert!(
+            text.contains(", 1d 5") && text.contains("m left by the witness's times; "),
+            "{text}"
+        );
+        assert!(text.ends_with(leave), "{text}");
+    }
 }
 
 /// "N moves in D" needs protocol version 2: without a witness the proposal is refused,

@@ -71,6 +71,9 @@ pub struct Clocks {
     pub overdue: bool,
     /// Whether the time control gives a reserve (`time-leave`) at all.
     pub reserve: bool,
+    /// Whether the wait in progress is counted by the witness's times (the ones a
+    /// forfeit uses) rather than the players' readings.
+    pub by_witness: bool,
 }
 
 impl Clocks {
@@ -137,7 +140,19 @@ impl Clocks {
             left_ms,
             overdue,
             reserve: tc.leave_ms > 0,
+            by_witness: false,
         }
+    }
+
+    /// The wait in progress as the witness counts it: started at `since`, out of time
+    /// after `deadline` (its clock, which `now` stands for). The seats' leave stays as
+    /// the readings give it.
+    pub fn by_witness(mut self, since: u64, deadline: u64, now: u64) -> Clocks {
+        self.waited_ms = now.saturating_sub(since);
+        self.left_ms = deadline.saturating_sub(now);
+        self.overdue = now > deadline;
+        self.by_witness = true;
+        self
     }
 
     /// One line for people, each seat named by `who` (`you`, a name, `seat 1`), e.g.
@@ -155,14 +170,19 @@ impl Clocks {
         } else {
             String::new()
         };
+        let by = if self.by_witness {
+            " by the witness's times"
+        } else {
+            ""
+        };
         match self.owing {
             Some(s) if self.overdue => format!(
-                "{} is overdue: waited {}{reserve}",
+                "{} is overdue{by}: waited {}{reserve}",
                 who(s),
                 show_duration(self.waited_ms),
             ),
             Some(s) => format!(
-                "{} to move: waited {}, {} left{reserve}",
+                "{} to move: waited {}, {} left{by}{reserve}",
                 who(s),
                 show_duration(self.waited_ms),
                 show_duration(self.left_ms),
@@ -359,5 +379,17 @@ mod tests {
         assert_eq!(idle.line(&who), "leave: you 3d, bob 3d");
         let overdue = Clocks::compute(&tc(DAY, 0), 2, &timeline, Some(Seat(1)), 3 * DAY);
         assert_eq!(overdue.line(&who), "bob is overdue: waited 2d");
+        // By the witness's times: its start and deadline, not the readings'.
+        let witnessed = Clocks::compute(&tc(DAY, 0), 2, &timeline, Some(Seat(1)), 3 * DAY)
+            .by_witness(3 * DAY - 3_600_000, 4 * DAY, 3 * DAY);
+        assert_eq!(
+            witnessed.line(&who),
+            "bob to move: waited 1h, 1d left by the witness's times"
+        );
+        let late = witnessed.by_witness(0, DAY, 3 * DAY);
+        assert_eq!(
+            late.line(&who),
+            "bob is overdue by the witness's times: waited 3d"
+        );
     }
 }

@@ -154,6 +154,13 @@ pub trait Table: Send {
     fn secrets(&self) -> Option<Secrets>;
     /// What the held envelopes say about time, for the nodes' clocks.
     fn timeline(&self) -> Timeline;
+    /// `seat`'s wait in progress by the witness's signed statements, counted as a
+    /// forfeit would count it (spec/PROTOCOL.md §17), if they say.
+    fn witness_wait(
+        &self,
+        statements: &[Vec<u8>],
+        seat: Seat,
+    ) -> Option<sealed_protocol::engine::WitnessWait>;
 }
 
 /// What a transcript says about time: the signers' own clock readings, so every holder

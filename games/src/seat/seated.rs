@@ -482,6 +482,14 @@ impl<R: Game> Table for Seated<R> {
         self.session.secrets().cloned()
     }
 
+    fn witness_wait(
+        &self,
+        statements: &[Vec<u8>],
+        seat: Seat,
+    ) -> Option<sealed_protocol::engine::WitnessWait> {
+        self.session.engine().witness_wait(statements, seat)
+    }
+
     fn timeline(&self) -> Timeline {
         let e = self.session.engine();
         let clock_of = |at| e.envelope(at).map(|env| env.unsigned().clock);

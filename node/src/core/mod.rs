@@ -173,6 +173,8 @@ pub struct Core {
     last_view: u64,
     /// When this seat last asked each game's witness (`witness.rs`), in memory only.
     witness_asked: HashMap<GameId, u64>,
+    /// The wait in progress by each game's witness's last answer (`witness.rs`).
+    witness_times: HashMap<GameId, witness::WitnessTimes>,
 }
 
 impl Core {
@@ -212,6 +214,7 @@ impl Core {
             out: VecDeque::new(),
             last_view: 0,
             witness_asked: HashMap::new(),
+            witness_times: HashMap::new(),
         };
         core.load(store)?;
         core.recall(store);

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 
 use sealed_protocol::body::Forfeit;
+use sealed_protocol::engine::WitnessWait;
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
@@ -29,6 +30,34 @@ use crate::sync::{Request, Response};
 /// Most receipts in one answer: with a view they fit one sync message (a signed receipt
 /// is about 140 bytes) and one forfeit (`MAX_FORFEIT_STATEMENTS`).
 const MAX_RECEIPTS: usize = 240;
+
+/// The wait in progress by a witness's answer, and the state it was counted in.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WitnessTimes {
+    /// Envelopes processed when it was counted: stale once more are.
+    held: u64,
+    /// The seat to act then.
+    seat: Seat,
+    /// Its wait by the witness's times.
+    wait: WitnessWait,
+}
+
+impl WitnessTimes {
+    /// When the wait started, by the witness's clock.
+    pub(super) fn since(&self) -> u64 {
+        self.wait.since
+    }
+
+    /// When it runs out, by the witness's clock.
+    pub(super) fn deadline(&self) -> u64 {
+        self.wait.deadline()
+    }
+}
+
+/// How often a seat asks the witness while its clock by the witness is stale (a move
+/// was made since its last answer): often enough that the clock shown catches up
+/// within seconds, seldom enough for a witness that does not answer.
+const ASK_STALE_MS: u64 = 5_000;
 
 /// How often a seat whose opponent owes a step asks the witness even when the
 /// opponent's own clock readings say he is on time.
@@ -161,6 +190,16 @@ impl Core {
                 continue;
             };
             let me = p.table.seat();
+            let asked = self.witness_asked.get(id).copied().unwrap_or(0);
+            let times = self.witness_times(p);
+            // The clock shown follows the witness: ask again after each move.
+            if times.is_none()
+                && p.table.to_act().is_some()
+                && self.now >= asked.saturating_add(ASK_STALE_MS)
+            {
+                out.push(*id);
+                continue;
+            }
             let owed_by_other = p.table.verdict().claims.iter().any(|c| {
                 c.open
                     && c.against != me
@@ -169,21 +208,26 @@ impl Core {
             if !owed_by_other {
                 continue;
             }
-            // The opponents' clocks by the players' readings: when one is overdue it is
-            // worth asking the witness, whose times decide. An opponent can sign his
-            // readings late to look on time, so the witness is also asked now and then
-            // whatever they say.
+            // Past the deadline by the witness's own times, or overdue by the players'
+            // readings: worth asking. An opponent can sign his readings late to look
+            // on time, so the witness is also asked now and then whatever they say.
             let line = p.table.timeline();
             let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
                 crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
                     .overdue
-            });
-            let asked = self.witness_asked.get(id).copied().unwrap_or(0);
+            }) || times.is_some_and(|t| t.seat != me && self.now > t.wait.deadline());
             if overdue || self.now >= asked.saturating_add(ASK_EVERY_MS) {
                 out.push(*id);
             }
         }
         out
+    }
+
+    /// The wait in progress by the witness's last answer, if it was counted in the
+    /// state the game is in now.
+    pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
+        let t = self.witness_times.get(&p.table.game().0.0)?;
+        (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
     }
 
     /// Asks the witness of each game whose opponent is past its time for statements.
@@ -212,7 +256,18 @@ impl Core {
             return;
         };
         if p.table.is_done() {
+            self.witness_times.remove(&game);
             return;
+        }
+        if let Some(seat) = p.table.to_act()
+            && let Some(wait) = p.table.witness_wait(&statements, seat)
+        {
+            let t = WitnessTimes {
+                held: processed(p),
+                seat,
+                wait,
+            };
+            self.witness_times.insert(game, t);
         }
         let me = p.table.seat();
         let others: Vec<Seat> = p
@@ -238,4 +293,9 @@ impl Core {
             }
         }
     }
+}
+
+/// Envelopes a seat has processed, over all its chains.
+fn processed(p: &super::games::Played) -> u64 {
+    p.table.chain_counts().iter().map(|(_, n)| n).sum()
 }

@@ -18,10 +18,45 @@ use crate::body::Item;
 use crate::envelope::Signed;
 use crate::hash::Hash;
 use crate::ids::{ChainId, EnvRef, Seat};
+use crate::keys::PublicKey;
 use crate::lateness::{receipt_of, since};
 use crate::rules::Rules;
 use crate::time::TimeControl;
-use crate::witness::{Head, Statement};
+use crate::witness::{Chains, Head, SignedStatement, Statement, contradiction};
+
+/// A seat's wait in progress by the witness's times, as the forfeit rule would count it
+/// in the state an engine holds now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WitnessWait {
+    /// When the witness held everything that started the wait (its clock, ms).
+    pub since: u64,
+    /// How long the wait may last: the pace's time and the leave the seat has left.
+    pub allowance: u64,
+}
+
+impl WitnessWait {
+    /// After this instant of the witness's clock the seat is out of time.
+    pub fn deadline(&self) -> u64 {
+        self.since.saturating_add(self.allowance)
+    }
+}
+
+/// Everything an engine has processed, as statements are checked against it.
+struct Processed<'a, R: Rules>(&'a Engine<R>);
+
+impl<R: Rules> Chains for Processed<'_, R> {
+    fn place(&self, envelope: &Hash) -> Option<(ChainId, u64)> {
+        self.0.store.chains.iter().find_map(|(c, slots)| {
+            (0..slots.processed)
+                .find(|q| slots.processed_hash(*q) == Some(*envelope))
+                .map(|q| (*c, q))
+        })
+    }
+
+    fn hash_at(&self, chain: ChainId, seq: u64) -> Option<Hash> {
+        self.0.store.chains.get(&chain)?.processed_hash(seq)
+    }
+}
 
 /// Whether an envelope is idle: every item a draw offer, claim, evidence or forfeit.
 pub(super) fn idle(s: &Signed) -> bool {
@@ -34,6 +69,39 @@ pub(super) fn idle(s: &Signed) -> bool {
 }
 
 impl<R: Rules> Engine<R> {
+    /// `seat`'s wait in progress by the witness's `statements` (signed bytes, as a
+    /// witness answers): what a forfeit posted now would count, for a clock people read.
+    /// `None` without a witness or a time control, when the statements contradict each
+    /// other or what this engine holds, or when they do not say when the witness held
+    /// everything that started the wait. Whether `seat` owes anything is not asked.
+    pub fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait> {
+        let witness = PublicKey::from_bytes(&self.terms.witness()?.key).ok()?;
+        let control = TimeControl::of(self.terms.proposal()).ok()??;
+        let game = self.terms.game();
+        let statements: Vec<Statement> = statements
+            .iter()
+            .filter_map(|b| SignedStatement::from_bytes(b, game, &witness).ok())
+            .map(|s| s.statement)
+            .collect();
+        if contradiction(&statements, &Processed(self)).is_some() {
+            return None;
+        }
+        let known: Vec<Head> = self
+            .terms
+            .seats()
+            .map(|s| {
+                let chain = ChainId::public(s);
+                self.head(
+                    chain,
+                    self.store.chains.get(&chain).map_or(0, |c| c.processed),
+                )
+            })
+            .collect();
+        let since = since(&statements, &self.starts(&known, seat)).ok()?;
+        let allowance = self.allowance(seat, &control, &statements, &known);
+        Some(WitnessWait { since, allowance })
+    }
+
     /// What the envelope at `at` (causal past `clock`) had seen of every public chain:
     /// its clock's counts, its own chain up to the envelope before it.
     pub(super) fn knowledge(&self, at: EnvRef, clock: &Clock) -> Vec<Head> {

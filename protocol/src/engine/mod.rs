@@ -11,6 +11,7 @@
 //! that causal past (its vector clock), never against what happened to arrive first.
 
 mod clock;
+pub use clock::WitnessWait;
 mod draws;
 mod first;
 mod forfeit;
