@@ -428,6 +428,10 @@ mod hostile {
         #[test]
         fn a_hostile_forfeit_is_judged_without_panic_and_blames_its_poster((st, against) in statements()) {
             let mut p = stalled();
+            // The clock a seat shows from the same answer: no panic either, whoever's.
+            for seat in [A, B] {
+                let _ = p.sessions[0].engine().witness_wait(&st, seat);
+            }
             let env = p.forge(A, vec![Item::Forfeit(Forfeit { against: Seat(against), statements: st })]);
             p.inject(&env);
             p.run(&mut honest_pair());

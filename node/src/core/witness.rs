@@ -259,6 +259,16 @@ impl Core {
             self.witness_times.remove(&game);
             return;
         }
+        // A witness answers with at most what one forfeit carries; more is not from an
+        // honest witness, and would only cost this node time to judge.
+        if statements.len() > sealed_protocol::body::MAX_FORFEIT_STATEMENTS {
+            tracing::debug!(
+                game = %hex::encode(game),
+                n = statements.len(),
+                "the witness's answer has too many statements: ignored"
+            );
+            return;
+        }
         if let Some(seat) = p.table.to_act()
             && let Some(wait) = p.table.witness_wait(&statements, seat)
         {
