@@ -174,11 +174,13 @@ impl Core {
         )
     }
 
-    /// The games with a witness in which another seat owes a step (a move, or a deal,
-    /// a draw value, a coin seed while this seat waits to move) and is overdue by the
-    /// players' clock readings, or was last asked about [`ASK_EVERY_MS`] ago: the ones
-    /// worth asking the witness about. Only a trigger: whether the opponent is late is the witness's
-    /// times against the engine's rule, which the session applies before posting.
+    /// The games worth asking the witness about: those whose clock by the witness is
+    /// stale (a move since its last answer; at most every [`ASK_STALE_MS`]), and those
+    /// in which another seat owes a step (a move, or a deal, a draw value, a coin seed
+    /// while this seat waits to move) and is past the witness's deadline or overdue by
+    /// the players' readings, or was last asked about [`ASK_EVERY_MS`] ago. Only a
+    /// trigger: whether the opponent is late is the witness's times against the
+    /// engine's rule, which the session applies before posting.
     pub(super) fn witness_due(&self) -> Vec<GameId> {
         let mut out = vec![];
         for (id, p) in &self.games.played {

@@ -13,16 +13,16 @@
 //! a player cannot hold his clock back by sending something that is not a move.
 
 use super::Engine;
+use super::forfeit::Past;
 use super::store::Clock;
 use crate::body::Item;
 use crate::envelope::Signed;
 use crate::hash::Hash;
 use crate::ids::{ChainId, EnvRef, Seat};
-use crate::keys::PublicKey;
 use crate::lateness::{receipt_of, since};
 use crate::rules::Rules;
 use crate::time::TimeControl;
-use crate::witness::{Chains, Head, SignedStatement, Statement, contradiction};
+use crate::witness::{Head, SignedStatement, Statement, contradiction};
 
 /// A seat's wait in progress by the witness's times, as the forfeit rule would count it
 /// in the state an engine holds now.
@@ -38,23 +38,6 @@ impl WitnessWait {
     /// After this instant of the witness's clock the seat is out of time.
     pub fn deadline(&self) -> u64 {
         self.since.saturating_add(self.allowance)
-    }
-}
-
-/// Everything an engine has processed, as statements are checked against it.
-struct Processed<'a, R: Rules>(&'a Engine<R>);
-
-impl<R: Rules> Chains for Processed<'_, R> {
-    fn place(&self, envelope: &Hash) -> Option<(ChainId, u64)> {
-        self.0.store.chains.iter().find_map(|(c, slots)| {
-            (0..slots.processed)
-                .find(|q| slots.processed_hash(*q) == Some(*envelope))
-                .map(|q| (*c, q))
-        })
-    }
-
-    fn hash_at(&self, chain: ChainId, seq: u64) -> Option<Hash> {
-        self.0.store.chains.get(&chain)?.processed_hash(seq)
     }
 }
 
@@ -75,7 +58,7 @@ impl<R: Rules> Engine<R> {
     /// other or what this engine holds, or when they do not say when the witness held
     /// everything that started the wait. Whether `seat` owes anything is not asked.
     pub fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait> {
-        let witness = PublicKey::from_bytes(&self.terms.witness()?.key).ok()?;
+        let witness = self.witness_key()?;
         let control = TimeControl::of(self.terms.proposal()).ok()??;
         let game = self.terms.game();
         let statements: Vec<Statement> = statements
@@ -83,7 +66,11 @@ impl<R: Rules> Engine<R> {
             .filter_map(|b| SignedStatement::from_bytes(b, game, &witness).ok())
             .map(|s| s.statement)
             .collect();
-        if contradiction(&statements, &Processed(self)).is_some() {
+        let everything = Past {
+            engine: self,
+            clock: None,
+        };
+        if contradiction(&statements, &everything).is_some() {
             return None;
         }
         let known: Vec<Head> = self

@@ -23,24 +23,39 @@ use crate::rules::Rules;
 use crate::time::TimeControl;
 use crate::witness::{Chains, SignedStatement, Statement};
 
-/// The envelopes of one causal past, as the statements are checked against them.
-struct Past<'a, R: Rules> {
-    engine: &'a Engine<R>,
-    clock: &'a Clock,
+/// The envelopes of one causal past (or, with no clock, everything processed), as the
+/// statements are checked against them.
+pub(super) struct Past<'a, R: Rules> {
+    pub(super) engine: &'a Engine<R>,
+    pub(super) clock: Option<&'a Clock>,
+}
+
+impl<R: Rules> Past<'_, R> {
+    /// How many envelopes of `chain` the past holds.
+    fn count(&self, chain: ChainId) -> u64 {
+        let processed = self
+            .engine
+            .store
+            .chains
+            .get(&chain)
+            .map_or(0, |c| c.processed);
+        self.clock.map_or(processed, |c| {
+            self.engine.store.seen_count(c, chain).min(processed)
+        })
+    }
 }
 
 impl<R: Rules> Chains for Past<'_, R> {
     fn place(&self, envelope: &Hash) -> Option<(ChainId, u64)> {
         self.engine.store.chains.iter().find_map(|(c, slots)| {
-            let n = self.engine.store.seen_count(self.clock, *c);
-            (0..n.min(slots.processed))
+            (0..self.count(*c))
                 .find(|q| slots.processed_hash(*q) == Some(*envelope))
                 .map(|q| (*c, q))
         })
     }
 
     fn hash_at(&self, chain: ChainId, seq: u64) -> Option<Hash> {
-        if seq >= self.engine.store.seen_count(self.clock, chain) {
+        if seq >= self.count(chain) {
             return None;
         }
         self.engine.store.chains.get(&chain)?.processed_hash(seq)
@@ -48,25 +63,25 @@ impl<R: Rules> Chains for Past<'_, R> {
 }
 
 impl<R: Rules> Engine<R> {
+    /// The key of the witness the terms name, if any.
+    pub(super) fn witness_key(&self) -> Option<PublicKey> {
+        PublicKey::from_bytes(&self.terms.witness()?.key).ok()
+    }
+
     /// The statements an honest sender may put in a forfeit now: all of them but the
     /// receipts of envelopes it has not processed (which the rule refuses: they are
     /// about a state its envelope will not acknowledge). A witness serves receipts of
     /// everything it holds, which may be ahead of this seat.
     pub fn forfeit_statements(&self, statements: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        let Some(witness) = self
-            .terms
-            .witness()
-            .and_then(|w| PublicKey::from_bytes(&w.key).ok())
-        else {
+        let Some(witness) = self.witness_key() else {
             return statements;
         };
         let game = self.terms.game();
-        let held = |h: &Hash| {
-            self.store.chains.iter().any(|(c, slots)| {
-                c.log.is_public()
-                    && (0..slots.processed).any(|q| slots.processed_hash(q) == Some(*h))
-            })
+        let everything = Past {
+            engine: self,
+            clock: None,
         };
+        let held = |h: &Hash| everything.place(h).is_some();
         // (bytes, whether a receipt)
         let mut kept: Vec<(Vec<u8>, bool)> = statements
             .into_iter()
@@ -99,9 +114,7 @@ impl<R: Rules> Engine<R> {
     ) -> Result<(), Broken> {
         let phase = |why: &str| broken(FaultKind::OutOfPhase, why);
         let witness = self
-            .terms
-            .witness()
-            .and_then(|w| PublicKey::from_bytes(&w.key).ok())
+            .witness_key()
             .ok_or_else(|| phase("a time forfeit needs a witness named in the terms"))?;
         let control = TimeControl::of(self.terms.proposal())
             .ok()
@@ -133,7 +146,7 @@ impl<R: Rules> Engine<R> {
         let known = self.knowledge(at, clock);
         let past = Past {
             engine: self,
-            clock,
+            clock: Some(clock),
         };
         // Every receipt is of an envelope the sender had seen: one of anything else
         // would be evidence about a state it does not claim (the accused's answer, even).
