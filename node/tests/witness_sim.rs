@@ -1,0 +1,168 @@
+//! A player walks away from a game with a witness while the world crashes the witness
+//! and the player left behind at every step, drops and duplicates messages and fills
+//! disks — in the deterministic simulation (`sim/`). The game must still end with the
+//! walker's loss on time, verified with no fault against anyone; and every receipt the
+//! witness signed into the forfeit must be of an envelope its store holds (durable
+//! before visible, spec/PROTOCOL.md §17 "the witness node").
+//!
+//! `cargo test -p sealed-node --test witness_sim` runs a few seeds;
+//! `SEALED_SIM_SEEDS=200 cargo test --release -p sealed-node --test witness_sim --
+//! --nocapture` more.
+
+mod sim;
+
+use sealed_node::core::{Answer, Cmd, CoreConfig, GameId, ProposeArgs};
+use sealed_protocol::body::Item;
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::keys::PublicKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::witness::{SignedStatement, Statement};
+use sim::{Faults, World, addr_of};
+
+const ALICE: usize = 0;
+const BOB: usize = 1;
+const WITNESS: usize = 2;
+
+/// What a node answers to a command, once it has.
+fn answer(w: &mut World, node: usize, cmd: Cmd) -> Option<Answer> {
+    let id = w.command(node, cmd);
+    w.run(60_000, &|w: &World| w.replies.contains_key(&id));
+    w.replies.remove(&id).and_then(Result::ok)
+}
+
+/// Alice's view of the game as `sealed show` gives it.
+fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
+    match answer(w, ALICE, Cmd::Show(hex::encode(game))) {
+        Some(Answer::Json(v)) => v,
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// One seed; Err says what broke.
+fn walk_away(seed: u64) -> Result<(), String> {
+    let player = CoreConfig {
+        bots: true,
+        bot_seed: seed,
+        idle_unload_ms: u64::MAX / 2,
+        ..CoreConfig::default()
+    };
+    let witness = CoreConfig {
+        bots: false,
+        mailbox: true,
+        witness: true,
+        ..player.clone()
+    };
+    let nodes = vec![
+        ("alice", 1, player.clone()),
+        ("bob", 2, player),
+        ("witness", 5, witness),
+    ];
+    let mut w = World::new(seed, Faults::none(), nodes);
+    w.players = vec![ALICE, BOB];
+    let args = ProposeArgs {
+        variant: "duel".into(),
+        options: vec![("time-per-move".into(), "20s".into())],
+        opponent: (w.key(BOB), Some(addr_of(&w.key(BOB)))),
+        mailbox: None,
+        referee: None,
+        witness: Some((w.key(WITNESS), addr_of(&w.key(WITNESS)))),
+        names: ["alice".into(), "bob".into()],
+    };
+    let Some(Answer::Game(id)) = answer(&mut w, ALICE, Cmd::Propose(Box::new(args))) else {
+        return Err("no game proposed".into());
+    };
+    let game: GameId = hex::decode(&id)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or("a game id")?;
+    // Bob plays until the game is on and a few plies are made, then walks away.
+    let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(2);
+    let start = w.now;
+    while !on(&shown(&mut w, &game)) {
+        if w.now > start + 10 * 60_000 {
+            return Err(format!("never got going: {}", shown(&mut w, &game)));
+        }
+    }
+    w.sever(BOB, ALICE);
+    w.sever(BOB, WITNESS);
+    // Now the chaos, on everyone left.
+    w.faults = Faults {
+        drop: 20,
+        dup: 20,
+        crash: 25,
+        both: 0,
+        full: 5,
+        partition: 0,
+    };
+    let done = |w: &World| {
+        w.nodes[ALICE]
+            .core
+            .as_ref()
+            .is_some_and(|c| c.finished(&game) && c.writes_in_flight() == 0)
+    };
+    if !w.run(60 * 60_000, &done) {
+        return Err(format!("no end after an hour: {}", shown(&mut w, &game)));
+    }
+    w.faults = Faults::none();
+    let Some(Answer::Bytes(bytes)) = answer(&mut w, ALICE, Cmd::Transcript(id)) else {
+        return Err("no transcript".into());
+    };
+    let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+    let reason = checked.verdict.outcome.as_ref().map(|o| o.reason.clone());
+    if reason.as_deref() != Some("seat 1 lost on time") || !checked.verdict.faults.is_empty() {
+        return Err(format!("{:#?}", checked.verdict));
+    }
+    // Every receipt in the forfeit is of an envelope the witness holds.
+    let file = TranscriptFile::from_bytes(&bytes).map_err(|e| e.to_string())?;
+    let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
+    let key = PublicKey::from_bytes(&w.key(WITNESS)).map_err(|e| e.to_string())?;
+    let held: Vec<_> = w.nodes[WITNESS]
+        .store
+        .all_envelopes(&game)
+        .iter()
+        .filter_map(|b| Signed::parse(&terms, b).ok().map(|s| s.hash))
+        .collect();
+    let mut receipts = 0;
+    for env in &file.envelopes {
+        let Ok(s) = Signed::parse(&terms, env) else {
+            continue;
+        };
+        for item in &s.env.unsigned.body {
+            let Item::Forfeit(f) = item else { continue };
+            for b in &f.statements {
+                let st = SignedStatement::from_bytes(b, terms.game(), &key)
+                    .map_err(|e| e.to_string())?;
+                if let Statement::Receipt(r) = st.statement {
+                    receipts += 1;
+                    if !held.contains(&r.envelope) {
+                        return Err(format!("a receipt of {:?}, which the witness lost", r));
+                    }
+                }
+            }
+        }
+    }
+    if receipts == 0 {
+        return Err("the forfeit carries no receipt".into());
+    }
+    let crashes: u64 = w.tally.crashes.values().sum();
+    eprintln!(
+        "seed {seed}: lost on time after {} envelopes; {crashes} crashes, {} messages \
+         dropped, {} disks filled; {receipts} receipts in the forfeit",
+        checked.verdict.envelopes, w.tally.dropped, w.tally.disk_full
+    );
+    Ok(())
+}
+
+#[test]
+fn a_walk_away_ends_on_time_while_the_witness_and_the_winner_crash() {
+    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let failed: Vec<(u64, String)> = (0..seeds)
+        .filter_map(|seed| walk_away(seed).err().map(|e| (seed, e)))
+        .collect();
+    eprintln!("{} seeds, {} failed", seeds, failed.len());
+    assert!(failed.is_empty(), "{failed:#?}");
+}
