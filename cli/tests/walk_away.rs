@@ -24,6 +24,21 @@ fn homes(dir: &TempDir) -> [std::path::PathBuf; 3] {
     homes
 }
 
+/// Three homes with a node each: Alice's (with bots), Bob's, and the witness's.
+fn three(dir: &TempDir) -> ([std::path::PathBuf; 3], Node, Node, Node) {
+    let [alice, bob, witness] = homes(dir);
+    let a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
+    let b = start_node(&bob, "node");
+    let w = start_node_with(
+        &witness,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--witness"],
+        &[],
+    );
+    ([alice, bob, witness], a, b, w)
+}
+
 /// Alice (a bot) proposes a Duel to Bob with `extra` arguments; Bob accepts and waits
 /// until it is his turn. The game's id.
 fn until_bobs_turn(alice: &Path, bob: &Path, b: &Node, extra: &[&str]) -> String {
@@ -60,16 +75,7 @@ fn verify(home: &Path, dir: &TempDir, game: &str) -> (i32, String) {
 #[test]
 fn a_player_who_walks_away_loses_on_time_proven_by_the_witness() {
     let dir = TempDir::new("walk-away");
-    let [alice, bob, witness] = homes(&dir);
-    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
-    let b = start_node(&bob, "node");
-    let w = start_node_with(
-        &witness,
-        "node",
-        "/ip4/127.0.0.1/tcp/0",
-        &["--witness"],
-        &[],
-    );
+    let ([alice, bob, witness], _a, b, w) = three(&dir);
     let game = until_bobs_turn(&alice, &bob, &b, &["--witness", &w.addr]);
     drop(b); // Bob walks away: his node is gone.
     wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
@@ -89,16 +95,7 @@ fn a_player_who_walks_away_loses_on_time_proven_by_the_witness() {
 #[test]
 fn under_n_moves_in_d_a_player_who_walks_away_loses_on_time() {
     let dir = TempDir::new("walk-away-period");
-    let [alice, bob, witness] = homes(&dir);
-    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
-    let b = start_node(&bob, "node");
-    let w = start_node_with(
-        &witness,
-        "node",
-        "/ip4/127.0.0.1/tcp/0",
-        &["--witness"],
-        &[],
-    );
+    let ([alice, bob, _], _a, b, w) = three(&dir);
     let game = until_bobs_turn_with(
         &alice,
         &bob,
@@ -127,16 +124,7 @@ fn under_n_moves_in_d_a_player_who_walks_away_loses_on_time() {
 #[test]
 fn the_clock_shown_is_the_witnesss() {
     let dir = TempDir::new("witness-clock");
-    let [alice, bob, witness] = homes(&dir);
-    let _a = start_node_with(&alice, "node", "/ip4/127.0.0.1/tcp/0", &["--bots"], &[]);
-    let b = start_node(&bob, "node");
-    let w = start_node_with(
-        &witness,
-        "node",
-        "/ip4/127.0.0.1/tcp/0",
-        &["--witness"],
-        &[],
-    );
+    let ([alice, bob, _], _a, b, w) = three(&dir);
     let game = until_bobs_turn_with(
         &alice,
         &bob,

@@ -13,7 +13,10 @@
 //! forfeit` runs it; `-- --quick` fewer rounds.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+
+mod common {
+    pub mod alternate;
+}
 
 use sealed_conformance::forfeit_kit::{
     HOUR, game, known, pair, proof, proposal_for, receipts, signed, view, witness,
@@ -82,12 +85,6 @@ fn with_receipts(p: &Pair<Duel>) -> Vec<Statement> {
     st
 }
 
-fn mean(mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    f();
-    start.elapsed()
-}
-
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let (full, n_full) = forfeited(with_receipts);
@@ -108,30 +105,15 @@ fn main() {
     let check = |b: &[u8]| {
         black_box(check_transcript(black_box(b)).expect("readable"));
     };
-    for _ in 0..3 {
-        check(&full);
-        check(&bare);
-    }
     let rounds = if quick { 10 } else { 60 };
-    let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
-    let mut per_round = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let x = mean(|| check(&full));
-        let y = mean(|| check(&bare));
-        a += x;
-        b += y;
-        per_round.push(x.as_secs_f64() / y.as_secs_f64());
-    }
-    per_round.sort_by(f64::total_cmp);
-    let n = rounds as u32;
-    let (a, b) = (a / n, b / n);
+    let m = common::alternate::alternate(rounds, || check(&full), || check(&bare));
     println!(
         "verify forfeited game, receipts of every envelope / two views only = {:.2}: \
          means {:.2} ms / {:.2} ms over {rounds} alternating rounds, median per-round \
          ratio {:.2}",
-        a.as_secs_f64() / b.as_secs_f64(),
-        a.as_secs_f64() * 1e3,
-        b.as_secs_f64() * 1e3,
-        per_round[rounds / 2],
+        m.ratio(),
+        m.a.as_secs_f64() * 1e3,
+        m.b.as_secs_f64() * 1e3,
+        m.median,
     );
 }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput};
 
 mod common {
+    pub mod alternate;
     pub mod raw;
 }
 
@@ -98,35 +99,19 @@ fn mean(iters: u32, mut f: impl FnMut()) -> Duration {
     start.elapsed() / iters
 }
 
-/// Both workloads measured in alternation, one call each per round, so that drift in
-/// the machine's speed (other processes, frequency changes) hits both alike. Prints
-/// the ratio of the means, and the median of the per-round ratios as a check on noise.
+/// Both workloads measured in alternation (`common::alternate`). Prints the ratio of
+/// the means, and the median of the per-round ratios as a check on noise.
 fn ratio(w: &Workload) {
-    for _ in 0..10 {
-        full(w);
-        raw(w);
-    }
     let rounds = 300;
-    let (mut a, mut b) = (Duration::ZERO, Duration::ZERO);
-    let mut per_round = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let x = mean(1, || full(w));
-        let y = mean(1, || raw(w));
-        a += x;
-        b += y;
-        per_round.push(x.as_secs_f64() / y.as_secs_f64());
-    }
-    per_round.sort_by(f64::total_cmp);
-    let n = rounds as u32;
-    let (a, b) = (a / n, b / n);
+    let m = common::alternate::alternate(rounds, || full(w), || raw(w));
     println!(
         "verify {ENVELOPES}-envelope transcript / {ENVELOPES} raw verify_strict = {:.2} \
          (goal <= 1.25): means {:.3} ms / {:.3} ms over {rounds} alternating rounds, \
          median per-round ratio {:.2}",
-        a.as_secs_f64() / b.as_secs_f64(),
-        a.as_secs_f64() * 1e3,
-        b.as_secs_f64() * 1e3,
-        per_round[rounds / 2],
+        m.ratio(),
+        m.a.as_secs_f64() * 1e3,
+        m.b.as_secs_f64() * 1e3,
+        m.median,
     );
 }
 
