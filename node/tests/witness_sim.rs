@@ -39,8 +39,10 @@ fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
     }
 }
 
-/// One seed; Err says what broke.
-fn walk_away(seed: u64) -> Result<(), String> {
+/// Alice, Bob (both with bots) and a witness; a Duel with `time-per-move=20s` proposed
+/// by Alice naming the witness, played until it is on with two plies made. The world,
+/// the game, and its id in hex.
+fn game_on(seed: u64) -> Result<(World, GameId, String), String> {
     let player = CoreConfig {
         bots: true,
         bot_seed: seed,
@@ -76,7 +78,6 @@ fn walk_away(seed: u64) -> Result<(), String> {
         .ok()
         .and_then(|b| b.try_into().ok())
         .ok_or("a game id")?;
-    // Bob plays until the game is on and a few plies are made, then walks away.
     let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(2);
     let start = w.now;
     while !on(&shown(&mut w, &game)) {
@@ -84,6 +85,25 @@ fn walk_away(seed: u64) -> Result<(), String> {
             return Err(format!("never got going: {}", shown(&mut w, &game)));
         }
     }
+    Ok((w, game, id))
+}
+
+/// Alice's transcript, checked.
+fn checked(
+    w: &mut World,
+    id: &str,
+) -> Result<(Vec<u8>, sealed_protocol::transcript::Checked), String> {
+    let Some(Answer::Bytes(bytes)) = answer(w, ALICE, Cmd::Transcript(id.to_owned())) else {
+        return Err("no transcript".into());
+    };
+    let c = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+    Ok((bytes, c))
+}
+
+/// One seed; Err says what broke.
+fn walk_away(seed: u64) -> Result<(), String> {
+    let (mut w, game, id) = game_on(seed)?;
+    // Bob walks away.
     w.sever(BOB, ALICE);
     w.sever(BOB, WITNESS);
     // Now the chaos, on everyone left.
@@ -105,10 +125,7 @@ fn walk_away(seed: u64) -> Result<(), String> {
         return Err(format!("no end after an hour: {}", shown(&mut w, &game)));
     }
     w.faults = Faults::none();
-    let Some(Answer::Bytes(bytes)) = answer(&mut w, ALICE, Cmd::Transcript(id)) else {
-        return Err("no transcript".into());
-    };
-    let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+    let (bytes, checked) = checked(&mut w, &id)?;
     let reason = checked.verdict.outcome.as_ref().map(|o| o.reason.clone());
     if reason.as_deref() != Some("seat 1 lost on time") || !checked.verdict.faults.is_empty() {
         return Err(format!("{:#?}", checked.verdict));
@@ -165,4 +182,97 @@ fn a_walk_away_ends_on_time_while_the_witness_and_the_winner_crash() {
         .collect();
     eprintln!("{} seeds, {} failed", seeds, failed.len());
     assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// The witness is gone (cut off) when Bob walks away: after 10 minutes of its silence
+/// Alice claims a timeout, as without a witness (exit 3, no result). When the witness
+/// comes back, Alice's forfeit stands within seconds — her claim, which the witness
+/// receipts then, put nothing off — and the claim is settled: a verified loss on time.
+#[test]
+fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
+    for seed in 0..3u64 {
+        let (mut w, game, id) = game_on(seed).expect("the game is on");
+        // Bob walks away; the witness goes once it holds everything Alice holds.
+        w.sever(BOB, ALICE);
+        w.sever(BOB, WITNESS);
+        let terms = {
+            let file = match answer(&mut w, ALICE, Cmd::Transcript(id.clone())) {
+                Some(Answer::Bytes(b)) => TranscriptFile::from_bytes(&b).expect("a file"),
+                _ => panic!("no transcript"),
+            };
+            Terms::parse(&file.proposal).expect("terms")
+        };
+        // The public envelopes a node stores.
+        let public = |w: &World, node: usize| -> Vec<Vec<u8>> {
+            w.nodes[node]
+                .store
+                .all_envelopes(&game)
+                .into_iter()
+                .filter(|b| Signed::parse(&terms, b).is_ok_and(|s| s.at().chain.log.is_public()))
+                .collect()
+        };
+        let start = w.now;
+        loop {
+            let (a, wit) = (public(&w, ALICE), public(&w, WITNESS));
+            if a.iter().all(|e| wit.contains(e)) {
+                break;
+            }
+            assert!(
+                w.now < start + 10_000,
+                "seed {seed}: the witness never caught up ({} of {})",
+                a.iter().filter(|e| wit.contains(e)).count(),
+                a.len()
+            );
+            // One step of the world (its ticks keep coming).
+            let at = w.now;
+            w.run(60_000, &|w: &World| w.now > at);
+        }
+        w.sever(WITNESS, ALICE);
+        let claimed = |w: &mut World| {
+            let (_, c) = checked(w, &id).expect("a transcript");
+            c.verdict
+                .claims
+                .iter()
+                .any(|c| c.open && c.about == sealed_protocol::verdict::ClaimAbout::Timeout)
+        };
+        let start = w.now;
+        while !claimed(&mut w) {
+            assert!(
+                w.now < start + 30 * 60_000,
+                "seed {seed}: no timeout claim in 30 minutes"
+            );
+            let until = w.now + 60_000;
+            w.run(60_000, &|w: &World| w.now >= until);
+        }
+        let (_, c) = checked(&mut w, &id).expect("a transcript");
+        assert_eq!(c.exit_code(), 3, "seed {seed}: {:#?}", c.verdict);
+        assert!(c.verdict.outcome.is_none());
+        // The witness is back: it holds the game (it received it before), and proves
+        // Bob late.
+        w.mend(WITNESS, ALICE);
+        w.link(WITNESS, ALICE);
+        let done = |w: &World| {
+            w.nodes[ALICE]
+                .core
+                .as_ref()
+                .is_some_and(|c| c.finished(&game) && c.writes_in_flight() == 0)
+        };
+        // Sooner than one allowance (20 s): the claim did not restart the wait.
+        // Sooner than one allowance (20 s): the claim did not restart the wait.
+        assert!(w.run(15_000, &done), "seed {seed}: no end within 15 s");
+        let (_, c) = checked(&mut w, &id).expect("a transcript");
+        assert_eq!(c.exit_code(), 0, "seed {seed}: {:#?}", c.verdict);
+        assert_eq!(
+            c.verdict.outcome.as_ref().map(|o| o.reason.as_str()),
+            Some("seat 1 lost on time")
+        );
+        assert!(
+            c.verdict
+                .claims
+                .iter()
+                .any(|c| c.about == sealed_protocol::verdict::ClaimAbout::Timeout && !c.open),
+            "the claim is there, settled: {:#?}",
+            c.verdict.claims
+        );
+    }
 }

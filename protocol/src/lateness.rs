@@ -130,10 +130,10 @@ pub fn since(statements: &[Statement], starts: &[Head]) -> Result<u64, NotProven
 
 /// Whether `statements` prove `accused` out of time: `known` is what the accuser had
 /// seen of every public chain, `starts` the heads whose arrival started the wait (the
-/// same, except that the accuser's engine may cut the accused's own chain back to its
-/// last envelope that was a step of the game, so that idle envelopes do not restart
-/// its clock), `allowance_ms` the time the control gives, `file` the envelopes the
-/// transcript holds (against which the statements are checked).
+/// same, except that the game's engine cuts each chain back to its last envelope that
+/// was a step of the game, so that idle envelopes neither restart nor delay the wait),
+/// `allowance_ms` the time the control gives, `file` the envelopes the transcript holds
+/// (against which the statements are checked).
 pub fn late(
     statements: &[Statement],
     starts: &[Head],

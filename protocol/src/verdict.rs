@@ -267,6 +267,9 @@ fn push_unique(claims: &mut Vec<ClaimView>, c: ClaimView) {
 /// Claims made in the transcript, open unless the claimant later went on after
 /// receiving more from the accused.
 fn explicit_claims<R: Rules>(engine: &Engine<R>) -> Vec<ClaimView> {
+    // A player proven out of time has lost: a timeout or abandonment claimed against
+    // it is settled.
+    let lost_on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
     engine
         .claims()
         .iter()
@@ -293,7 +296,7 @@ fn explicit_claims<R: Rules>(engine: &Engine<R>) -> Vec<ClaimView> {
                     "claimed at {} (claimant's clock {} ms), having seen {} envelopes of {}",
                     c.at, c.clock, c.seen_of_accused, c.against
                 ),
-                open: !answered,
+                open: !answered && !lost_on_time.contains(&c.against),
             }
         })
         .collect()

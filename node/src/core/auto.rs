@@ -265,12 +265,14 @@ impl Core {
             .collect();
         let mut due = due;
         due.sort();
-        // With a witness, time is proven, not claimed (`witness.rs`).
+        // With a witness, time is proven, not claimed — unless the witness is silent
+        // (`witness.rs`).
         due.retain(|(id, _)| {
             self.games
                 .played
                 .get(id)
                 .is_some_and(|p| p.table.terms().witness().is_none())
+                || self.witness_silent(id)
         });
         let asks = self.witness_due();
         self.ask_witnesses(&asks);

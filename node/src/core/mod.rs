@@ -173,6 +173,8 @@ pub struct Core {
     last_view: u64,
     /// When this seat last asked each game's witness (`witness.rs`), in memory only.
     witness_asked: HashMap<GameId, u64>,
+    /// Since when each game's witness has left this seat's asks unanswered.
+    witness_waiting: HashMap<GameId, u64>,
     /// The wait in progress by each game's witness's last answer (`witness.rs`).
     witness_times: HashMap<GameId, witness::WitnessTimes>,
 }
@@ -214,6 +216,7 @@ impl Core {
             out: VecDeque::new(),
             last_view: 0,
             witness_asked: HashMap::new(),
+            witness_waiting: HashMap::new(),
             witness_times: HashMap::new(),
         };
         core.load(store)?;

@@ -11,8 +11,9 @@
 //! witness for those statements on each tick, and posts them as a forfeit. Its own
 //! session judges the forfeit exactly as every verifier will (the engine's rule), so an
 //! answer that does not prove the opponent late yet is simply not posted; the node
-//! asks again on the next tick. A game with a witness files no timeout claim: a claim
-//! would be an envelope of the accuser, and would put off the proof by one allowance.
+//! asks again on the next tick. While the witness answers, a game with a witness files
+//! no timeout claim (time is proven, not claimed); after 10 minutes of its silence it
+//! does, as without one. The claim is idle, so it puts off no later forfeit.
 
 use std::collections::BTreeMap;
 
@@ -225,6 +226,15 @@ impl Core {
         out
     }
 
+    /// Whether the game's witness has left this seat's asks unanswered for
+    /// [`ASK_EVERY_MS`]: then an overdue opponent gets a timeout claim, as in a game
+    /// without a witness. A dead witness leaves the claim, never less.
+    pub(super) fn witness_silent(&self, id: &GameId) -> bool {
+        self.witness_waiting
+            .get(id)
+            .is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
+    }
+
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now.
     pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
@@ -242,6 +252,7 @@ impl Core {
                 continue;
             };
             self.witness_asked.insert(*id, self.now);
+            self.witness_waiting.entry(*id).or_insert(self.now);
             self.request(w, Request::Witness { game: *id });
         }
     }
@@ -254,6 +265,7 @@ impl Core {
         statements: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
+        self.witness_waiting.remove(&game);
         let Some(p) = self.games.played.get(&game) else {
             return;
         };

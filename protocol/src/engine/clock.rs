@@ -9,8 +9,9 @@
 //! transcript, so under "N moves in D" none is missed.
 //!
 //! An *idle* envelope — one carrying only draw offers, claims, evidence or forfeits —
-//! changes nobody's obligations, so it neither starts nor ends a wait of its sender:
-//! a player cannot hold his clock back by sending something that is not a move.
+//! changes nobody's obligations, so it neither starts nor ends a wait, whoever sent it:
+//! a player cannot hold his clock back by sending something that is not a move, and an
+//! accuser's timeout claim does not put off his forfeit.
 
 use super::Engine;
 use super::forfeit::Past;
@@ -84,7 +85,7 @@ impl<R: Rules> Engine<R> {
                 )
             })
             .collect();
-        let since = since(&statements, &self.starts(&known, seat)).ok()?;
+        let since = since(&statements, &self.starts(&known)).ok()?;
         let allowance = self.allowance(seat, &control, &statements, &known);
         Some(WitnessWait { since, allowance })
     }
@@ -115,16 +116,15 @@ impl<R: Rules> Engine<R> {
         Head { chain, count, head }
     }
 
-    /// The heads whose arrival started `accused`'s wait in the state `known`
-    /// describes: `known`, with the accused's own chain cut back to its last envelope
-    /// that is not idle.
-    pub(super) fn starts(&self, known: &[Head], accused: Seat) -> Vec<Head> {
+    /// The heads whose arrival started the wait in the state `known` describes:
+    /// `known`, each chain cut back to its last envelope that is not idle. Only a step
+    /// of the game changes who owes what, so the wait began no earlier than the last
+    /// of those; an idle envelope — the accused's draw offer, the accuser's timeout
+    /// claim — neither restarts nor delays it.
+    pub(super) fn starts(&self, known: &[Head]) -> Vec<Head> {
         known
             .iter()
             .map(|h| {
-                if h.chain != ChainId::public(accused) {
-                    return *h;
-                }
                 let slots = self.store.chains.get(&h.chain);
                 let count = (0..h.count)
                     .rev()
@@ -172,7 +172,7 @@ impl<R: Rules> Engine<R> {
 
     /// How long the statements prove `accused` waited before sending `s`, if they do
     /// and it owed a step then: from when the witness held everything `s` had seen
-    /// (its own chain cut back past idle envelopes) to the receipt of `s`.
+    /// (every chain cut back past idle envelopes) to the receipt of `s`.
     fn proven_wait(&self, accused: Seat, s: &Signed, statements: &[Statement]) -> Option<u64> {
         if idle(s) {
             return None;
@@ -180,11 +180,7 @@ impl<R: Rules> Engine<R> {
         let received = receipt_of(statements, &s.hash)?;
         let at = s.at();
         let clock = self.store.clock_of(at)?;
-        let began = since(
-            statements,
-            &self.starts(&self.knowledge(at, clock), accused),
-        )
-        .ok()?;
+        let began = since(statements, &self.starts(&self.knowledge(at, clock))).ok()?;
         // Only a wait the accused owed counts: one replay of that past, for the
         // answers whose receipts the forfeit carries.
         self.running_in_past(at, clock)

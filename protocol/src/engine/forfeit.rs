@@ -159,7 +159,7 @@ impl<R: Rules> Engine<R> {
             )));
         }
         let allowance = self.allowance(f.against, &control, &statements, &known);
-        let starts = self.starts(&known, f.against);
+        let starts = self.starts(&known);
         let proven = late(&statements, &starts, &known, f.against, allowance, &past)
             .map_err(|e| false_(e.to_string()))?;
         let running = self.running_in_past(at, clock);
