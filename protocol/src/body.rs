@@ -125,6 +125,11 @@ pub enum Item {
     /// Version 2: the witness's statements proving another player out of time; ends
     /// the game with that player's loss on time (spec/PROTOCOL.md §17).
     Forfeit(Forfeit),
+    /// Version 2: witness receipts posted for the end-of-game audit (spec/PROTOCOL.md
+    /// §17.8): each the bytes of a `SignedStatement` holding a receipt, most often of a
+    /// private-log envelope whose hash alone the witness was given (a stamp). Empty
+    /// says the sender has none to post.
+    Stamps(Vec<Vec<u8>>),
 }
 
 /// A time forfeit: who is accused, and the witness's signed statements (each the bytes
@@ -208,7 +213,13 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                         .iter()
                         .any(|b| b.len() > crate::witness::MAX_STATEMENT) =>
             {
-                return Err("a forfeit holds 1 to 16 statements of at most 16 KiB");
+                return Err("a forfeit holds 1 to 256 statements of at most 16 KiB");
+            }
+            Item::Stamps(st)
+                if st.len() > MAX_FORFEIT_STATEMENTS
+                    || st.iter().any(|b| b.len() > crate::witness::MAX_STATEMENT) =>
+            {
+                return Err("a stamps item holds at most 256 statements of at most 16 KiB");
             }
             _ => {}
         }

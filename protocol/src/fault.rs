@@ -84,6 +84,9 @@ pub enum FaultKind {
     /// A time forfeit (version 2) whose statements do not prove the accused out of
     /// time, or whose accused owed nothing in the sender's view.
     FalseForfeit,
+    /// A stamps item (version 2) holding something other than receipts signed by the
+    /// game's witness for this game.
+    FalseStamp,
 }
 
 impl FaultKind {
@@ -124,6 +127,7 @@ impl FaultKind {
             DrawValueEarly => "draw-value-early",
             DrawChainBroken => "draw-chain-broken",
             FalseForfeit => "false-forfeit",
+            FalseStamp => "false-stamp",
         }
     }
 }
@@ -199,6 +203,7 @@ mod tests {
         DrawValueEarly,
         DrawChainBroken,
         FalseForfeit,
+        FalseStamp,
     ];
 
     #[test]

@@ -63,6 +63,11 @@ pub struct Revealed<'a> {
     pub seal_saw: BTreeMap<ChainId, BTreeMap<ChainId, u64>>,
     /// The hash of every processed envelope of every private chain, in order.
     pub chains: BTreeMap<ChainId, Vec<Hash>>,
+    /// The hash of the envelope of every accepted public act.
+    pub public_hashes: BTreeMap<EnvRef, Hash>,
+    /// Version 2: the witness's time of every envelope hash a posted receipt names
+    /// (PROTOCOL §17.8); `None` without a witness or when its receipts contradict.
+    pub stamps: Option<BTreeMap<Hash, u64>>,
 }
 
 impl Revealed<'_> {
@@ -72,6 +77,20 @@ impl Revealed<'_> {
             .iter()
             .find(|(s, _)| s.owner == owner && s.name.as_str() == name)
             .map(|(_, h)| h)
+    }
+
+    /// The hash of the envelope at `at`, public (holding an act) or private.
+    pub fn hash_of(&self, at: EnvRef) -> Option<Hash> {
+        if let Some(h) = self.public_hashes.get(&at) {
+            return Some(*h);
+        }
+        let k = usize::try_from(at.seq).ok()?;
+        self.chains.get(&at.chain)?.get(k).copied()
+    }
+
+    /// The witness's time of the envelope at `at`, if a posted receipt names it.
+    pub fn stamp_of(&self, at: EnvRef) -> Option<u64> {
+        self.stamps.as_ref()?.get(&self.hash_of(at)?).copied()
     }
 
     /// The digest of a private log's chains cut at the given lengths (see [`digest`]);
@@ -119,6 +138,18 @@ pub struct Audit {
     pub findings: Vec<Finding>,
     /// What could not be checked.
     pub gaps: Vec<Gap>,
+    /// Version 2: a player the witness's stamps prove out of time (Secret Stallmate's
+    /// period that passed without a move in witness time); he loses on time.
+    pub out_of_time: Option<OutOfTime>,
+}
+
+/// A player proven out of time by the audit, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutOfTime {
+    /// The player.
+    pub seat: Seat,
+    /// The proof, in a sentence.
+    pub why: String,
 }
 
 /// The digest that stands for a private log in public without telling its length:

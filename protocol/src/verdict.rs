@@ -116,12 +116,19 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let (faults, gaps) = engine.faults_and_gaps();
     let declined = engine.declined();
     let over = engine.is_over();
-    let board = engine.board_outcome();
+    // A period the audit proves passed without a move in witness time (Secret
+    // Stallmate, §17.8) is a loss on time, whatever the referee's close called it.
+    let audited_late = engine.audit().out_of_time;
+    let board = match &audited_late {
+        Some(late) => Some(engine.rules().on_time(players, late.seat)),
+        None => engine.board_outcome(),
+    };
     let faulty: BTreeSet<Seat> = faults.iter().map(|f| f.seat).collect();
     // A player lost on time (version 2) counts as at fault beside a proven fault: the
     // seed's "a cheat and a loss on time make a draw" (spec/PROTOCOL.md §17). Alone, the
     // ending already says he lost.
-    let on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
+    let mut on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
+    on_time.extend(audited_late.as_ref().map(|l| l.seat));
     let judged = |set: &BTreeSet<Seat>| -> Vec<Seat> {
         let mut all = set.clone();
         if !all.is_empty() {
@@ -134,7 +141,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         .rules()
         .adjudicate(players, board.as_ref(), &faulty_v);
 
-    let mut claims = explicit_claims(engine);
+    let mut claims = explicit_claims(engine, &on_time);
     let mut suspects: BTreeSet<Seat> = BTreeSet::new();
     let mut missing_reveals = vec![];
 
@@ -170,8 +177,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         if over {
             // A player proven out of time (version 2) has lost; what it withholds after
             // that is recorded but blocks nobody's result (spec/PROTOCOL.md §17).
-            let lost_on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
-            let blocks = |seat: Seat| !lost_on_time.contains(&seat);
+            let blocks = |seat: Seat| !on_time.contains(&seat);
             for seat in terms.seats() {
                 if !engine.unopened(seat).is_empty() {
                     missing_reveals.push(seat);
@@ -228,7 +234,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                 .is_some_and(|h| h.same_results(o))
         })
     });
-    let complete = declined || (over && engine.stuck().is_empty() && closed_both_ways(engine));
+    let complete = declined || (over && engine.stuck().is_empty() && closed_both_ways(engine, &on_time));
     let open_claims = claims.iter().any(|c| c.open);
     let status = if !faults.is_empty() {
         Status::ProvenFault
@@ -266,10 +272,9 @@ fn push_unique(claims: &mut Vec<ClaimView>, c: ClaimView) {
 
 /// Claims made in the transcript, open unless the claimant later went on after
 /// receiving more from the accused.
-fn explicit_claims<R: Rules>(engine: &Engine<R>) -> Vec<ClaimView> {
+fn explicit_claims<R: Rules>(engine: &Engine<R>, lost_on_time: &[Seat]) -> Vec<ClaimView> {
     // A player proven out of time has lost: a timeout or abandonment claimed against
     // it is settled.
-    let lost_on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
     engine
         .claims()
         .iter()
@@ -402,10 +407,9 @@ pub fn awaited<R: Rules>(engine: &Engine<R>) -> Vec<(Seat, Awaited)> {
 
 /// Every seat that joined has closed, and each one's last close saw every other
 /// seat's first close: so each seat held the others' complete chains.
-fn closed_both_ways<R: Rules>(engine: &Engine<R>) -> bool {
+fn closed_both_ways<R: Rules>(engine: &Engine<R>, lost_on_time: &[Seat]) -> bool {
     let terms = engine.terms();
     // A player that lost on time need not close, nor be waited for (§17).
-    let lost_on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
     let joined: Vec<Seat> = terms
         .seats()
         .filter(|s| engine.has_joined(*s) && !lost_on_time.contains(s))

@@ -378,6 +378,7 @@ pub fn item_text(i: &Item) -> String {
             f.against.0,
             f.statements.len()
         ),
+        Item::Stamps(st) => format!("stamps ({} statements)", st.len()),
     }
 }
 

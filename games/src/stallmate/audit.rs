@@ -2,19 +2,27 @@
 //! replay the game the referee saw and hold each of his signed words against it
 //! (spec/GAMES.md §5.11).
 //!
+//! With a witness (version 2), the posted stamps place each period and attempt in the
+//! witness's time ([`super::timing`]): a "yes" to an attempt stamped after its period
+//! is the referee's lie, and a period the referee closed as a forfeit is proven one
+//! only when the stamps show it passed with no attempt in time left out.
+//!
 //! The replay stops at the first lie. From there on the game is not the one the
 //! players were told about, so nothing later can be judged; the verdict voids the
 //! result and names the referee ([`super::peer::Stallmate::adjudicate`]).
 
-use sealed_protocol::hidden::{Audit, Finding, Gap, Posted, Revealed};
+use sealed_protocol::hidden::{Audit, Finding, Gap, OutOfTime, Posted, Revealed};
 use sealed_protocol::ids::{ChainId, EnvRef, Seat};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
+use super::answer::Answer;
 use super::attempt::Attempt;
+use super::ending::Ending;
 use super::peer::{Stallmate, mover, period_log, seat, setup_name};
 use super::referee::Referee;
 use super::setup::Setup;
+use super::timing::{Window, stamped_in_time};
 
 /// Audits a revealed game.
 pub fn audit(rules: &Stallmate, r: &Revealed<'_>) -> Audit {
@@ -31,12 +39,21 @@ pub fn audit(rules: &Stallmate, r: &Revealed<'_>) -> Audit {
         Setup::from_seed(&black.0),
         rules.options,
     );
+    // The envelope that started the running period: `Begin`, then each close.
+    let mut started: Option<EnvRef> = None;
     for post in &r.public {
-        let Ok(Public::Period(end)) = acts::decode::<Public>(&post.bytes) else {
-            continue;
+        let end = match acts::decode::<Public>(&post.bytes) {
+            Ok(Public::Begin) => {
+                started = Some(post.at);
+                continue;
+            }
+            Ok(Public::Period(end)) => end,
+            _ => continue,
         };
-        match period(rules, r, &mut hidden, post, &end) {
-            Ok(()) => {}
+        let window = started.and_then(|at| Window::of(r, at, rules.options.period));
+        started = Some(post.at);
+        match period(rules, r, &mut hidden, post, &end, window) {
+            Ok(late) => out.out_of_time = late.or(out.out_of_time),
             Err(Stop::Lie(finding)) => {
                 out.findings.push(finding);
                 return out;
@@ -64,14 +81,16 @@ fn lie(referee: Seat, at: EnvRef, detail: String) -> Stop {
     })
 }
 
-/// Replays one period against the referee's close of it.
+/// Replays one period against the referee's close of it; with the witness's `window`
+/// for it, also says whether the close's forfeit is a proven loss on time.
 fn period(
     rules: &Stallmate,
     r: &Revealed<'_>,
     hidden: &mut Referee,
     post: &Posted,
     end: &PeriodEnd,
-) -> Result<(), Stop> {
+    window: Option<Window>,
+) -> Result<Option<OutOfTime>, Stop> {
     let n = end.period;
     let log = period_log(n);
     let referee = rules.referee;
@@ -110,13 +129,28 @@ fn period(
         };
         p.at.seq < count
     };
-    let mut waiting: Option<Attempt> = None;
+    // An attempt's stamp after the period's end: it does not count.
+    let late = |at: EnvRef| {
+        window.and_then(|w| r.stamp_of(at).filter(|t| !w.holds(*t)).map(|t| (t, w.end)))
+    };
+    let mut waiting: Option<(Attempt, EnvRef)> = None;
     for p in r.private.get(&log).into_iter().flatten().filter(covered) {
         match acts::decode::<Private>(&p.bytes) {
-            Ok(Private::Attempt(a)) => waiting = Some(a),
+            Ok(Private::Attempt(a)) => waiting = Some((a, p.at)),
             Ok(Private::Answer(given)) => {
                 // The live judgement let an answer follow only an attempt.
-                let Some(a) = waiting.take() else { continue };
+                let Some((a, asked)) = waiting.take() else {
+                    continue;
+                };
+                if let (Answer::Yes(_), Some((t, ends))) = (&given, late(asked)) {
+                    return Err(lie(
+                        referee,
+                        p.at,
+                        format!(
+                            "period {n}: answered \"yes\" to {a}, stamped at {t} ms, after the period's end at {ends} ms in the witness's time"
+                        ),
+                    ));
+                }
                 match hidden.attempt(a) {
                     Ok(truth) if truth == given => {}
                     Ok(truth) => {
@@ -142,8 +176,9 @@ fn period(
     }
     // An attempt the mover himself cut off by sealing his chain of the log is his doing:
     // the referee's answer would have been ignored.
+    // So is one stamped after the period's end: it never counted.
     let mover_sealed = r.sealed.contains_key(&mover_chain);
-    if let Some(a) = waiting.filter(|_| !mover_sealed) {
+    if let Some((a, _)) = waiting.filter(|(_, at)| !mover_sealed && late(*at).is_none()) {
         return Err(lie(
             referee,
             post.at,
@@ -182,7 +217,37 @@ fn period(
             ),
         ));
     }
-    Ok(())
+    Ok(match (end.ending, window) {
+        (Some(Ending::Forfeit { .. }), Some(w)) => on_time(r, post.at, moving, n, w, mover_chain, mover_count),
+        _ => None,
+    })
+}
+
+/// A period closed as the mover's forfeit is a proven loss on time when the witness
+/// held the close no earlier than the period's end, and no attempt of the mover stamped
+/// inside the period was left out of the seal (that would be the referee's silence, a
+/// claim against him, never the mover's loss). A forfeit by resignation is no period's
+/// close, so every forfeit here is one of time.
+fn on_time(
+    r: &Revealed<'_>,
+    close: EnvRef,
+    moving: Seat,
+    n: u32,
+    w: Window,
+    mover_chain: ChainId,
+    covered: u64,
+) -> Option<OutOfTime> {
+    let closed = r.stamp_of(close)?;
+    if closed < w.end || !stamped_in_time(r, mover_chain, covered, w).is_empty() {
+        return None;
+    }
+    Some(OutOfTime {
+        seat: moving,
+        why: format!(
+            "period {n} ran from {} ms to {} ms in the witness's time with no attempt in time left unanswered, and its close was held at {closed} ms",
+            w.start, w.end
+        ),
+    })
 }
 
 fn words<T: std::fmt::Display>(items: &[T]) -> String {

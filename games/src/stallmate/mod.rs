@@ -19,6 +19,7 @@
 //! - [`announce`] — [`Heard`], [`heard`]: what the opponent hears;
 //! - [`repetition`] — when positions are the same;
 //! - [`ending`] — [`Ending`], [`scores`]: how a game ends and scores;
+//! - [`timing`] — a period in the witness's time, for the audit (version 2);
 //! - [`view`] — [`MoverView`]: what one player knows (his own army only);
 //! - [`bot`] — a random player that uses only a [`MoverView`];
 //! - [`record`] — the score format (writer and reader), [`pgn`] — PGN export;
@@ -49,6 +50,7 @@ pub mod repetition;
 pub mod seat;
 pub mod setup;
 pub mod suppress;
+pub mod timing;
 pub mod turn;
 pub mod view;
 

@@ -312,10 +312,22 @@ impl Rules for Stallmate {
         })
     }
 
+    /// A player proven out of time (his period passed without a move in the witness's
+    /// time, §5.14) forfeits: −10 for him, 0 for the other.
+    fn on_time(&self, players: u8, late: Seat) -> Outcome {
+        Outcome {
+            results: (0..players)
+                .map(|p| SeatResult::Score(if p == late.0 { -10 } else { 0 }))
+                .collect(),
+            reason: format!("{late} lost on time"),
+        }
+    }
+
     /// A player's proven fault is a forfeit (both at fault: −10 each), whatever the
     /// referee did. A referee's proven lie voids the result: there is none. And a
     /// forfeit for a period that passed without a move is the referee's word about
-    /// time, a claim: the verdict gives no result for it (DESIGN: only a witness could).
+    /// time, a claim: the verdict gives no result for it; with a witness the audit may
+    /// prove it, and the verdict then asks [`Rules::on_time`] instead.
     fn adjudicate(
         &self,
         players: u8,

@@ -26,6 +26,7 @@ use super::peer::{
 };
 use super::referee::Referee;
 use super::setup::Setup;
+use super::timing::live::{self, Attempted};
 use super::view::MoverView;
 
 /// The acts of a period's log that its seal covers (all of them while it is open).
@@ -149,13 +150,15 @@ pub fn mover_view(e: &Engine<Stallmate>, me: Seat) -> Option<MoverView> {
 
 /// The attempt this seat made in the running period that still waits for its answer.
 fn unanswered(e: &Engine<Stallmate>, n: u32) -> Option<Attempt> {
-    match e
-        .private_acts(period_log(n))
-        .last()
-        .and_then(|p| acts::decode::<Private>(&p.bytes).ok())
-    {
-        Some(Private::Attempt(a)) => Some(a),
-        _ => None,
+    unanswered_at(e, n).map(|(a, _)| a)
+}
+
+/// The same, with the envelope that made it.
+fn unanswered_at(e: &Engine<Stallmate>, n: u32) -> Option<(Attempt, EnvRef)> {
+    let last = e.private_acts(period_log(n)).last()?;
+    match acts::decode::<Private>(&last.bytes).ok()? {
+        Private::Attempt(a) => Some((a, last.at)),
+        Private::Answer(_) => None,
     }
 }
 
@@ -191,8 +194,20 @@ fn referee_duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
     };
     let n = state.period;
     let log = period_log(n);
+    // With a witness the period runs in its time (§5.14): an attempt counts only once
+    // stamped inside it, and the seal waits until the witness's clock is past its end.
+    let witnessed = e.terms().witness().is_some();
     if !sealed(e, n) {
-        if let Some(a) = unanswered(e, n).filter(|_| !mover_sealed(e, n)) {
+        if let Some((a, at)) = unanswered_at(e, n).filter(|_| !mover_sealed(e, n)) {
+            let late = match witnessed.then(|| live::attempted(s, at)) {
+                None | Some(Attempted::InTime) => false,
+                Some(Attempted::Late) => true,
+                Some(Attempted::Unknown) => return None,
+            };
+            if late {
+                let over = now >= ends_at && live::ended(s, now);
+                return over.then_some(Command::Seal { log });
+            }
             let mut r = hidden_game(e)?;
             let answer = r.attempt(a).ok()?;
             return Some(Command::PrivateAct {
@@ -202,7 +217,8 @@ fn referee_duty(s: &Session<Stallmate>, now: u64) -> Option<Command> {
         }
         // The period ends at its fixed time whatever happened in it, so the opponent
         // learns nothing from when the close comes.
-        return (now >= ends_at).then_some(Command::Seal { log });
+        let over = now >= ends_at && (!witnessed || live::ended(s, now));
+        return over.then_some(Command::Seal { log });
     }
     if now < ends_at {
         return None;

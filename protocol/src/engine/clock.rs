@@ -42,12 +42,17 @@ impl WitnessWait {
     }
 }
 
-/// Whether an envelope is idle: every item a draw offer, claim, evidence or forfeit.
+/// Whether an envelope is idle: every item a draw offer, claim, evidence, forfeit or
+/// stamps.
 pub(super) fn idle(s: &Signed) -> bool {
     s.env.unsigned.body.iter().all(|i| {
         matches!(
             i,
-            Item::OfferDraw | Item::Claim(_) | Item::Evidence(_) | Item::Forfeit(_)
+            Item::OfferDraw
+                | Item::Claim(_)
+                | Item::Evidence(_)
+                | Item::Forfeit(_)
+                | Item::Stamps(_)
         )
     })
 }

@@ -19,6 +19,7 @@ mod holdings;
 mod judge;
 mod ledger;
 mod private;
+mod stamps;
 mod store;
 
 use std::collections::BTreeMap;
@@ -96,6 +97,8 @@ pub(crate) struct GameTrack<S> {
     pub shown: Vec<crate::hidden::Shown>,
     /// Where each private chain was sealed (its first close).
     pub sealed: BTreeMap<ChainId, EnvRef>,
+    /// Witness receipts posted in stamps items (version 2): where, and the receipts.
+    pub stamps: Vec<(EnvRef, Vec<crate::witness::Receipt>)>,
 }
 
 /// Replays one game.
@@ -161,6 +164,7 @@ impl<R: Rules> Engine<R> {
                 private: BTreeMap::new(),
                 shown: vec![],
                 sealed: BTreeMap::new(),
+                stamps: vec![],
             },
             faults: vec![],
             notes: vec![],

@@ -229,10 +229,11 @@ impl<R: Rules> Engine<R> {
         if !self.is_over() {
             return None;
         }
+        // A seed shown in a private log counts as opened: it was checked against the
+        // owner's commitment when shown, and the log is public now. So a player who
+        // walks away and never opens it in public cannot keep the game unaudited.
         let mut setups = vec![];
         for s in &self.setups {
-            self.ledger
-                .opened_value(s.owner, Purpose::Setup(s.name.clone()), 0)?;
             setups.push((s.clone(), self.setup_value(s.owner, &s.name)?));
         }
         let public = self
@@ -284,6 +285,13 @@ impl<R: Rules> Engine<R> {
             sealed: &self.game.sealed,
             seal_saw,
             chains,
+            public_hashes: self
+                .game
+                .main
+                .iter()
+                .filter_map(|(at, _)| Some((*at, self.envelope(*at)?.hash)))
+                .collect(),
+            stamps: self.stamps(),
         })
     }
 

@@ -9,11 +9,13 @@
 
 mod phase;
 mod secrets;
+mod stamps;
 
 use std::collections::VecDeque;
 
 pub use phase::Phase;
 pub use secrets::{Secrets, start_keys};
+pub use stamps::MAX_STAMPED;
 
 use crate::body::{Commit, Deal, Item, Open, Purpose};
 use crate::commit::CommitKey;
@@ -99,6 +101,10 @@ pub enum Command {
     /// Post the witness's proof that another player let its time pass (version 2):
     /// the game ends with that player's loss on time if the proof stands.
     Forfeit(crate::body::Forfeit),
+    /// Post the witness's receipts of the envelopes [`Session::stamps_wanted`] named
+    /// (version 2, after the end of a game with private logs); empty when the witness
+    /// gave none. The seat closes only after.
+    Stamps(Vec<Vec<u8>>),
 }
 
 impl Command {
@@ -151,6 +157,8 @@ pub struct Session<R: Rules> {
     secrets: Option<Secrets>,
     phase: Option<Phase>,
     outbox: VecDeque<Action>,
+    /// What the witness has said of when it held envelopes, and of its clock.
+    witness: stamps::Known,
 }
 
 impl<R: Rules> Session<R> {
@@ -174,6 +182,7 @@ impl<R: Rules> Session<R> {
             secrets: None,
             phase: Some(Phase::Terms),
             outbox: VecDeque::new(),
+            witness: stamps::Known::default(),
         };
         if s.engine.terms().proposal().proposer == seat {
             s.join(entropy, true, now)?;
@@ -207,6 +216,7 @@ impl<R: Rules> Session<R> {
             secrets: Some(secrets),
             phase: Some(Phase::Terms),
             outbox: VecDeque::new(),
+            witness: stamps::Known::default(),
         };
         s.phase = Some(Phase::from_engine(&s.engine, seat));
         s.drive(now);

@@ -175,6 +175,10 @@ impl Phase {
                 single(s, Item::Forfeit(f), now)?;
                 Ok(p)
             }
+            (Phase::End(p), Command::Stamps(statements)) => {
+                s.post_stamps(statements, now)?;
+                Ok(Phase::End(p))
+            }
             (Phase::Play(_), _) => Err(SessionError::WrongPhase("the game is on")),
             (Phase::End(_) | Phase::Done(_), _) => {
                 Err(SessionError::WrongPhase("the game is over"))
@@ -379,6 +383,10 @@ impl Revealing {
                 }
             }
             return (Phase::End(self), true);
+        }
+        if s.owes_stamps() {
+            // The node asks the witness and answers with Command::Stamps (§17.8).
+            return (Phase::End(self), false);
         }
         if !s.engine.has_closed(s.seat) || s.engine.close_due(s.seat) {
             let sent = s.send(LogId::PUBLIC, vec![Item::Close], now).is_ok();
