@@ -6,6 +6,9 @@
 //! node, `--witness` mode, named in a version 2 proposal with a 2-second move time) the
 //! first player's node proves him out of time and the game ends with a verified loss on
 //! time; with `--no-witness` it can only claim a timeout, and the result stays open.
+//! In Secret Stallmate (a fourth node is the witness) the walker's period passes
+//! without a move: with a witness the stamps prove it and he forfeits (−10 / 0); without
+//! one the referee's close says so, a claim with no result.
 
 use std::time::{Duration, Instant};
 
@@ -34,10 +37,6 @@ pub fn run(variant: &str, seed: u64, walk: Walk, out: Option<&std::path::Path>) 
             "unknown variant {variant:?} (known: {})",
             sealed_games::table::variants().join(", ")
         ));
-        return 2;
-    }
-    if walk != Walk::Stay && variant == sealed_games::stallmate::peer::VARIANT {
-        output::error("--walk-away: a time forfeit is not yet for games with a referee");
         return 2;
     }
     // Quiet unless asked (SEALED_LOG=info shows what the nodes do).
@@ -96,7 +95,7 @@ async fn demo(
 ) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::peer::VARIANT;
     let witnessed = walk == Walk::AwayWitnessed;
-    let count = if refereed || witnessed { 3 } else { 2 };
+    let count = 2 + usize::from(refereed) + usize::from(witnessed);
     let mut dirs = Homes(vec![]);
     for _ in 0..count {
         dirs.0.push(tempdir()?);
@@ -114,8 +113,8 @@ async fn demo(
         cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
         cfg.bots = true;
         cfg.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
-        // The third node of a walk-away is the witness.
-        cfg.witness = witnessed && i == 2;
+        // The last node of a walk-away is the witness.
+        cfg.witness = witnessed && i == count - 1;
         let (node, _task) = sealed_node::start(&home, cfg)
             .await
             .map_err(|e| e.to_string())?;
@@ -136,10 +135,14 @@ async fn demo(
         addrs.push(a);
     }
     let peer = addrs[0].clone();
-    let third = addrs.get(1).cloned();
+    let referee = if refereed { addrs.get(1).cloned() } else { None };
+    let witness = if witnessed { addrs.last().cloned() } else { None };
     let mut options = sealed_games::table::demo_options(variant);
     if walk != Walk::Stay {
-        options.push(("time-per-move".into(), WALK_PER_MOVE.into()));
+        // Secret Stallmate's time is its move period; the others take a move time.
+        let key = if refereed { "period" } else { "time-per-move" };
+        options.retain(|(k, _)| k != key);
+        options.push((key.into(), WALK_PER_MOVE.into()));
     }
     let game = nodes[0]
         .propose(ProposeArgs {
@@ -147,14 +150,14 @@ async fn demo(
             options,
             peer,
             mailbox: None,
-            referee: if refereed { third.clone() } else { None },
-            witness: if witnessed { third } else { None },
+            referee,
+            witness,
         })
         .await
         .map_err(|e| e.to_string())?;
     output::stdout(&format!("game      {game}\nvariant   {variant}\n"));
     if walk != Walk::Stay {
-        return walk_away(&nodes, &game, witnessed, started, out).await;
+        return walk_away(&nodes, &game, witnessed, refereed, started, out).await;
     }
     loop {
         // The second node knows the game once the proposal has reached it.
@@ -197,12 +200,13 @@ async fn demo(
 
 /// The walk-away: once a few moves are made, the second player's node stops; then the
 /// first's node either proves him late (with a witness: the game ends) or claims a
-/// timeout (without: the demo stops at the claim). The first player's transcript is
-/// verified either way.
+/// timeout (without: the demo stops at the claim; in Secret Stallmate at the referee's
+/// close of the walker's period). The first player's transcript is verified either way.
 async fn walk_away(
     nodes: &[sealed_node::NodeHandle],
     game: &str,
     witnessed: bool,
+    refereed: bool,
     started: Instant,
     out: Option<std::fs::File>,
 ) -> Result<i32, String> {
@@ -237,8 +241,9 @@ async fn walk_away(
             .claims
             .iter()
             .any(|c| c.about == sealed_protocol::verdict::ClaimAbout::Timeout);
+        let closed = refereed && checked.verdict.board.is_some();
         let done = nodes[0].show(game).await.unwrap_or_default()["phase"] == "done";
-        if (witnessed && done) || (!witnessed && claimed) {
+        if (witnessed && done) || (!witnessed && (claimed || closed)) {
             break bytes;
         }
         if started.elapsed() > limit {
@@ -255,12 +260,12 @@ async fn walk_away(
         std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
     }
     let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
-    Ok(report(
-        "",
-        &checked,
-        "none (a timeout is only claimed)",
-        started,
-    ))
+    let none = if refereed {
+        "none (the referee's word on time is a claim)"
+    } else {
+        "none (a timeout is only claimed)"
+    };
+    Ok(report("", &checked, none, started))
 }
 
 /// Prints what the demo's transcript verifies to, after the board (if any); the exit

@@ -83,7 +83,21 @@ pub enum Request {
         /// The game.
         game: [u8; 32],
     },
+    /// To a game's witness (protocol version 2), from a seat of a game with private
+    /// logs: receipts of these envelope hashes — the time it first held or was asked
+    /// about each, written durably before the answer (spec/PROTOCOL.md §17.8). The
+    /// answer is [`Response::Statements`].
+    Stamp {
+        /// The game.
+        game: [u8; 32],
+        /// At most [`MAX_STAMP_HASHES`] envelope hashes.
+        hashes: Vec<[u8; 32]>,
+    },
 }
+
+/// Most hashes one stamp request may carry: the answer's receipts fit one message and
+/// one stamps item.
+pub const MAX_STAMP_HASHES: usize = 240;
 
 /// The most addresses one introduction may carry.
 pub const MAX_INTRODUCED: usize = 16;

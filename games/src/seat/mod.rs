@@ -161,6 +161,17 @@ pub trait Table: Send {
         statements: &[Vec<u8>],
         seat: Seat,
     ) -> Option<sealed_protocol::engine::WitnessWait>;
+    /// Envelopes held that are worth the witness's stamp and have none yet (a game
+    /// with a witness and private logs, spec/PROTOCOL.md §17.8).
+    fn unstamped(&self) -> Vec<sealed_protocol::hash::Hash>;
+    /// The witness's signed receipts arrived at `now`; returns how many were new.
+    fn note_stamps(&mut self, statements: &[Vec<u8>], now: u64) -> usize;
+    /// Whether this seat still owes its stamps item before it closes.
+    fn owes_stamps(&self) -> bool;
+    /// Once it owes them and holds the whole game: the hashes still to ask about.
+    fn stamps_wanted(&self) -> Option<Vec<sealed_protocol::hash::Hash>>;
+    /// Every receipt known of the envelopes held, to post.
+    fn stamps_known(&self) -> Vec<Vec<u8>>;
 }
 
 /// What a transcript says about time: the signers' own clock readings, so every holder

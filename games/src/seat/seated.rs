@@ -490,6 +490,26 @@ impl<R: Game> Table for Seated<R> {
         self.session.engine().witness_wait(statements, seat)
     }
 
+    fn unstamped(&self) -> Vec<sealed_protocol::hash::Hash> {
+        self.session.unstamped()
+    }
+
+    fn note_stamps(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
+        self.session.note_stamps(statements, now)
+    }
+
+    fn owes_stamps(&self) -> bool {
+        self.session.owes_stamps()
+    }
+
+    fn stamps_wanted(&self) -> Option<Vec<sealed_protocol::hash::Hash>> {
+        self.session.stamps_wanted()
+    }
+
+    fn stamps_known(&self) -> Vec<Vec<u8>> {
+        self.session.stamps_known()
+    }
+
     fn timeline(&self) -> Timeline {
         let e = self.session.engine();
         let clock_of = |at| e.envelope(at).map(|env| env.unsigned().clock);

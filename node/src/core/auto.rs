@@ -143,7 +143,7 @@ impl Core {
     /// Applies the duties the games give this node's seats (a referee's answers and
     /// period closes, a player's setup shown to the referee), whoever decides the seat's
     /// moves: a duty is never a choice.
-    fn run_duties(&mut self, ids: Vec<GameId>, store: &dyn Durable) {
+    pub(super) fn run_duties(&mut self, ids: Vec<GameId>, store: &dyn Durable) {
         for id in ids {
             for _ in 0..MAX_ACTS {
                 let now = self.now;
@@ -276,6 +276,7 @@ impl Core {
         });
         let asks = self.witness_due();
         self.ask_witnesses(&asks);
+        self.stamp_round(store);
         for (id, against) in due {
             tracing::info!(game = %hex::encode(id), %against, "claiming a timeout");
             let claim = SessionCommand::Claim(Claim {

@@ -83,6 +83,8 @@ pub(super) struct Waiting {
     pub(super) answer: Option<Answer>,
     /// Why it failed, if a step did.
     pub(super) failed: Option<NodeError>,
+    /// A peer's answer other than `Ok`, once every step is durable (a witness's stamps).
+    pub(super) resp: Option<Response>,
 }
 
 /// Every action a table has queued.
@@ -252,6 +254,7 @@ impl Core {
             new: 0,
             answer: None,
             failed: None,
+            resp: None,
         });
         e.left += left;
         if answer.is_some() {
@@ -283,7 +286,11 @@ impl Core {
         match w {
             Waiter::Peer(id) => self.out.push_back(Output::Respond {
                 id,
-                resp: Response::Ok { new: e.new },
+                resp: match (e.resp, e.failed) {
+                    (Some(_), Some(_)) => Response::Refused("the store failed".into()),
+                    (Some(r), None) => r,
+                    (None, _) => Response::Ok { new: e.new },
+                },
             }),
             Waiter::Command(id) => self.out.push_back(Output::Reply {
                 id,

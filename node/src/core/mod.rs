@@ -31,6 +31,7 @@ mod games;
 pub mod io;
 mod mail;
 mod peers;
+mod stamps;
 pub mod players;
 pub mod storage;
 mod sync;
@@ -177,6 +178,10 @@ pub struct Core {
     witness_waiting: HashMap<GameId, u64>,
     /// The wait in progress by each game's witness's last answer (`witness.rs`).
     witness_times: HashMap<GameId, witness::WitnessTimes>,
+    /// As a seat, this node's stamp asks per game (`stamps.rs`), in memory only.
+    stamp_asking: HashMap<GameId, stamps::Asking>,
+    /// As a witness, the stamps written or being written (`stamps.rs`).
+    stamped: stamps::Stamped,
 }
 
 impl Core {
@@ -218,6 +223,8 @@ impl Core {
             witness_asked: HashMap::new(),
             witness_waiting: HashMap::new(),
             witness_times: HashMap::new(),
+            stamp_asking: HashMap::new(),
+            stamped: stamps::Stamped::default(),
         };
         core.load(store)?;
         core.recall(store);

@@ -45,6 +45,8 @@ pub(super) struct Peers {
     pub(super) asked: HashMap<OutId, Vec<GameId>>,
     /// Requests to a game's witness in flight, with the game (`witness.rs`).
     pub(super) witness_asked: HashMap<OutId, GameId>,
+    /// Stamp requests in flight, by the game they ask about.
+    pub(super) stamp_asked: HashMap<OutId, GameId>,
     next_out: OutId,
 }
 
@@ -101,6 +103,9 @@ impl Core {
                 }
                 Request::Witness { game } => {
                     self.peers.witness_asked.insert(id, *game);
+                }
+                Request::Stamp { game, .. } => {
+                    self.peers.stamp_asked.insert(id, *game);
                 }
                 Request::Heads { games } => {
                     self.peers

@@ -49,6 +49,7 @@ impl Core {
                 }
                 Request::PushMany { games } => games.iter().map(|(_, e)| e.len() as f64).sum(),
                 Request::Heads { games } => games.len() as f64 / 64.0,
+                Request::Stamp { hashes, .. } => hashes.len() as f64 / 16.0,
                 _ => 0.0,
             };
         if !self.limiter.spend(&peer, cost, self.now) {
@@ -68,6 +69,7 @@ impl Core {
                 let r = self.statements(&peer, game, store);
                 self.respond(id, r);
             }
+            Request::Stamp { game, hashes } => self.serve_stamp(&peer, id, game, hashes, store),
             // The shell reads the addresses and hands them in as `Input::Introduced`.
             Request::Introduce { .. } => self.respond(
                 id,
@@ -125,7 +127,7 @@ impl Core {
         }
     }
 
-    fn respond(&mut self, id: InId, resp: Response) {
+    pub(super) fn respond(&mut self, id: InId, resp: Response) {
         self.out.push_back(Output::Respond { id, resp });
     }
 
@@ -171,6 +173,7 @@ impl Core {
         let pushed = self.peers.pushed.remove(&id).unwrap_or_default();
         let asked = self.peers.asked.remove(&id).unwrap_or_default();
         let witnessed = self.peers.witness_asked.remove(&id);
+        let stamped = self.peers.stamp_asked.remove(&id);
         let Some(peer) = self.room(id) else {
             return;
         };
@@ -196,6 +199,8 @@ impl Core {
             Some(Response::Statements(statements)) => {
                 if let Some(game) = witnessed {
                     self.witnessed(game, statements, store);
+                } else if let Some(game) = stamped {
+                    self.stamped(game, statements, store);
                 }
             }
             Some(Response::Refused(why)) => {
@@ -473,7 +478,7 @@ impl Core {
         if let Some(r) = self.games.relayed.get_mut(&game) {
             let fresh: Vec<Vec<u8>> = valid.iter().filter(|b| r.keep(b)).cloned().collect();
             // A witness's receipts of what it first holds now, in the same write.
-            let receipts = self.receipts(game, &fresh);
+            let receipts = self.receipts(game, &fresh, store);
             step.writes.meta.extend(receipts);
             // Forward what is new to the other seats that are connected, once stored.
             if !fresh.is_empty() {

@@ -65,30 +65,42 @@ const ASK_STALE_MS: u64 = 5_000;
 const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
 
 /// The store's key of a receipt: the game and the envelope hash, both hex.
-fn receipt_key(game: &GameId, envelope: &Hash) -> String {
+pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
     format!("receipt/{}/{}", hex::encode(game), hex::encode(envelope.0))
 }
 
 impl Core {
     /// Whether this node is the witness of a game with these terms.
-    fn witnesses(&self, terms: &sealed_protocol::proposal::Terms) -> bool {
+    pub(super) fn witnesses(&self, terms: &sealed_protocol::proposal::Terms) -> bool {
         self.cfg.witness && terms.witness().is_some_and(|w| w.key == self.key())
     }
 
     /// The receipt writes for envelopes first stored now, if this node witnesses the
-    /// game: they go in the same write as the envelopes.
-    pub(super) fn receipts(&self, game: GameId, fresh: &[Vec<u8>]) -> Vec<(String, Vec<u8>)> {
-        let Some(terms) = self.games.terms(&game) else {
+    /// game: they go in the same write as the envelopes. An envelope a seat had the
+    /// witness stamp before it arrived keeps its stamp's time (`stamps.rs`): one
+    /// envelope, one time.
+    pub(super) fn receipts(
+        &mut self,
+        game: GameId,
+        fresh: &[Vec<u8>],
+        store: &dyn Durable,
+    ) -> Vec<(String, Vec<u8>)> {
+        let Some(terms) = self.games.terms(&game).cloned() else {
             return vec![];
         };
-        if !self.witnesses(terms) {
+        if !self.witnesses(&terms) {
             return vec![];
         }
-        fresh
-            .iter()
-            .filter_map(|b| Signed::parse(terms, b).ok())
-            .map(|s| (receipt_key(&game, &s.hash), self.now.to_le_bytes().to_vec()))
-            .collect()
+        let mut out = vec![];
+        for s in fresh.iter().filter_map(|b| Signed::parse(&terms, b).ok()) {
+            if self.stamp_time(&game, &s.hash, store).is_some() {
+                continue;
+            }
+            let key = receipt_key(&game, &s.hash);
+            self.remember_stamp(key.clone(), self.now);
+            out.push((key, self.now.to_le_bytes().to_vec()));
+        }
+        out
     }
 
     /// Answers a seat's [`Request::Witness`]: the receipts of the envelopes held of each

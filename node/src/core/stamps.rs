@@ -1,0 +1,221 @@
+//! Stamps (protocol version 2, spec/PROTOCOL.md §17.8): the witness's receipts of the
+//! envelopes of a game with private logs (Secret Stallmate), on both sides.
+//!
+//! **As a witness**, a node answers a seat's [`Request::Stamp`] with a signed receipt
+//! of each hash: the time it first held that envelope (a public one) or was first
+//! asked about it (a private one, of which it only ever sees the hash). A new time is
+//! written durably before the answer leaves, and the same time is given to whoever
+//! asks again, so the witness never states two times for one envelope.
+//!
+//! **As a seat**, a node stamps every envelope worth it as soon as it holds it: the
+//! mover's attempts as he makes them, the referee's attempts to answer and the closes
+//! that start each period. The referee's duty waits for those stamps, so he answers
+//! and closes by the witness's time. After the end, each seat posts what it knows in a
+//! stamps item before it closes; a witness silent for [`GIVE_UP_MS`] leaves the seat
+//! posting what it has, so a dead witness never keeps a game from closing.
+
+use std::collections::HashMap;
+
+use sealed_protocol::hash::Hash;
+use sealed_protocol::session::Command as SessionCommand;
+use sealed_protocol::witness::{Receipt, Statement};
+
+use super::durable::{Step, Waiter};
+use super::{Core, Durable, GameId, InId, PeerKey};
+use crate::sync::{MAX_STAMP_HASHES, Request, Response};
+
+/// How often a seat asks again while hashes are still unstamped.
+const ASK_AGAIN_MS: u64 = 5_000;
+
+/// How long a seat that owes its stamps item waits for a silent witness before it
+/// posts what it has and closes.
+const GIVE_UP_MS: u64 = 10 * 60 * 1000;
+
+/// Most envelopes a witness stamps for one game: a long game's attempts and acts, with
+/// room to spare; more is a seat filling the witness's disk.
+const MAX_STAMPS_PER_GAME: usize = 65_536;
+
+/// A seat's asks about one game: each hash asked about and not yet answered, with
+/// when it was first and last asked.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Asking {
+    pending: std::collections::BTreeMap<Hash, (u64, u64)>,
+}
+
+impl Asking {
+    /// Since when the witness has left an ask unanswered, if it has.
+    fn unanswered_since(&self) -> Option<u64> {
+        self.pending.values().map(|(first, _)| *first).min()
+    }
+}
+
+/// The stamps a witness has written or is writing, in memory: a second ask that comes
+/// while the first one's write is in flight gets the same time (and its answer waits
+/// behind that write, in the game's order).
+#[derive(Debug, Default)]
+pub(super) struct Stamped {
+    times: HashMap<String, u64>,
+    per_game: HashMap<GameId, usize>,
+}
+
+fn stamp_key(game: &GameId, envelope: &Hash) -> String {
+    super::witness::receipt_key(game, envelope)
+}
+
+impl Core {
+    /// The time this witness gave (or is writing for) an envelope of `game`, if any.
+    pub(super) fn stamp_time(&self, game: &GameId, h: &Hash, store: &dyn Durable) -> Option<u64> {
+        let key = stamp_key(game, h);
+        self.stamped.times.get(&key).copied().or_else(|| {
+            store
+                .meta(&key)
+                .ok()
+                .flatten()
+                .and_then(|v| <[u8; 8]>::try_from(v.as_slice()).ok())
+                .map(u64::from_le_bytes)
+        })
+    }
+
+    /// Keeps a time being written, so that an ask before the write lands gets it too.
+    pub(super) fn remember_stamp(&mut self, key: String, at: u64) {
+        self.stamped.times.insert(key, at);
+    }
+
+    /// Answers a seat's [`Request::Stamp`], once every new time is durable.
+    pub(super) fn serve_stamp(
+        &mut self,
+        peer: &PeerKey,
+        id: InId,
+        game: GameId,
+        hashes: Vec<[u8; 32]>,
+        store: &dyn Durable,
+    ) {
+        let refuse = |core: &mut Core, why: &str| core.respond(id, Response::Refused(why.into()));
+        let Some(r) = self.games.relayed.get(&game) else {
+            return refuse(self, "this node witnesses no such game");
+        };
+        let terms = r.terms.clone();
+        if !self.witnesses(&terms) {
+            return refuse(self, "this node is not that game's witness");
+        }
+        if terms.seat_of(peer).is_none() {
+            return refuse(self, "only the game's seats ask its witness");
+        }
+        if hashes.len() > MAX_STAMP_HASHES {
+            return refuse(self, "too many hashes in one stamp request");
+        }
+        let mut writes = vec![];
+        let mut statements = vec![];
+        for h in hashes.into_iter().map(Hash) {
+            let key = stamp_key(&game, &h);
+            let at = match self.stamp_time(&game, &h, store) {
+                Some(at) => at,
+                None => {
+                    let n = self.stamped.per_game.entry(game).or_default();
+                    if *n >= MAX_STAMPS_PER_GAME {
+                        return refuse(self, "this game has all the stamps it may have");
+                    }
+                    *n += 1;
+                    writes.push((key.clone(), self.now.to_le_bytes().to_vec()));
+                    self.now
+                }
+            };
+            self.stamped.times.insert(key, at);
+            let receipt = Statement::Receipt(Receipt {
+                game: terms.game(),
+                envelope: h,
+                at,
+            });
+            statements.push(receipt.sign(&self.key).to_bytes());
+        }
+        let w = Waiter::Peer(id);
+        self.wait_for(w, 1, None);
+        if let Some(e) = self.waiting.get_mut(&w) {
+            e.resp = Some(Response::Statements(statements));
+        }
+        let mut step = Step::default();
+        step.writes.meta = writes;
+        step.answers.push(w);
+        self.stage(game, step, store);
+    }
+
+    /// Asks each game's witness about the envelopes this seat holds unstamped, and
+    /// posts the stamps item a finished game owes (at once when everything is known,
+    /// or after [`GIVE_UP_MS`] of the witness's silence).
+    pub(super) fn stamp_round(&mut self, store: &dyn Durable) {
+        let ids: Vec<GameId> = {
+            let mut v: Vec<GameId> = self
+                .games
+                .played
+                .iter()
+                .filter(|(_, p)| p.table.terms().witness().is_some() && !p.table.is_done())
+                .map(|(id, _)| *id)
+                .collect();
+            v.sort();
+            v
+        };
+        for id in ids {
+            let Some(p) = self.games.played.get(&id) else {
+                continue;
+            };
+            let Some(w) = p.table.terms().witness().map(|w| w.key) else {
+                continue;
+            };
+            let owes = p.table.owes_stamps();
+            let wanted = p.table.stamps_wanted();
+            let unstamped = p.table.unstamped();
+            let now = self.now;
+            let asking = self.stamp_asking.entry(id).or_default();
+            asking.pending.retain(|h, _| unstamped.contains(h));
+            let silent = asking
+                .unanswered_since()
+                .is_some_and(|t| now >= t.saturating_add(GIVE_UP_MS));
+            if owes && (wanted.as_ref().is_some_and(Vec::is_empty) || silent) {
+                let statements = p.table.stamps_known();
+                let n = statements.len();
+                match self.apply(id, SessionCommand::Stamps(statements), None, store) {
+                    Ok(()) => tracing::info!(game = %hex::encode(id), n, "posted the witness's stamps"),
+                    Err(e) => tracing::warn!(game = %hex::encode(id), "stamps refused: {e}"),
+                }
+                continue;
+            }
+            // New hashes at once, the unanswered again every few seconds.
+            let ask: Vec<Hash> = unstamped
+                .into_iter()
+                .filter(|h| {
+                    asking
+                        .pending
+                        .get(h)
+                        .is_none_or(|(_, last)| now >= last.saturating_add(ASK_AGAIN_MS))
+                })
+                .collect();
+            for h in &ask {
+                asking.pending.entry(*h).or_insert((now, now)).1 = now;
+            }
+            for chunk in ask.chunks(MAX_STAMP_HASHES) {
+                let hashes = chunk.iter().map(|h| h.0).collect();
+                self.request(w, Request::Stamp { game: id, hashes });
+            }
+        }
+    }
+
+    /// The witness's receipts came: kept by the seat's session (the referee's duty may
+    /// now answer or close), and the round goes on at once.
+    pub(super) fn stamped(&mut self, game: GameId, statements: Vec<Vec<u8>>, store: &dyn Durable) {
+        if statements.len() > MAX_STAMP_HASHES {
+            return;
+        }
+        let now = self.now;
+        let Some(p) = self.games.played.get_mut(&game) else {
+            return;
+        };
+        p.table.note_stamps(&statements, now);
+        let unstamped = p.table.unstamped();
+        if let Some(a) = self.stamp_asking.get_mut(&game) {
+            a.pending.retain(|h, _| unstamped.contains(h));
+        }
+        self.run_duties(vec![game], store);
+        self.run_bots(store);
+        self.stamp_round(store);
+    }
+}
