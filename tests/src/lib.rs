@@ -11,6 +11,7 @@ pub mod race;
 pub mod scenarios;
 pub mod sim;
 pub mod stallmate_kit;
+pub mod stallmate_witness;
 pub mod tempete_kit;
 pub mod vectors;
 pub mod witness_vectors;

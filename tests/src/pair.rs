@@ -111,7 +111,8 @@ impl<P: Peer> Lockstep<P> {
         }
     }
 
-    fn collect(&mut self) {
+    /// Takes every action the sessions queued: envelopes to send go pending.
+    pub fn collect(&mut self) {
         for i in 0..self.sessions.len() {
             while let Some(a) = self.sessions[i].poll_action() {
                 if let Action::Send { env, to } = a {
