@@ -135,8 +135,16 @@ async fn demo(
         addrs.push(a);
     }
     let peer = addrs[0].clone();
-    let referee = if refereed { addrs.get(1).cloned() } else { None };
-    let witness = if witnessed { addrs.last().cloned() } else { None };
+    let referee = if refereed {
+        addrs.get(1).cloned()
+    } else {
+        None
+    };
+    let witness = if witnessed {
+        addrs.last().cloned()
+    } else {
+        None
+    };
     let mut options = sealed_games::table::demo_options(variant);
     if walk != Walk::Stay {
         // Secret Stallmate's time is its move period; the others take a move time.

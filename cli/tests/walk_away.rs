@@ -2,7 +2,7 @@
 //! (`sealed node --witness`, protocol version 2), the one left behind gets a proven win
 //! on time that `sealed verify` confirms (exit 0); without one, the walk-away stays a
 //! timeout claim (exit 3), as before. And the winner's own crash after his last move,
-//! with the witness restarted meanwhile, costs him nothing.
+//! with the witness restarted meanwhile, costs him nothing. Secret Stallmate's too.
 
 mod common;
 
@@ -261,6 +261,26 @@ fn the_walk_away_demo_ends_on_time_with_a_witness_and_not_without() {
         "{}",
         stdout(&out)
     );
+}
+
+/// Secret Stallmate's walk-away demo: four nodes (two players, the referee, the
+/// witness). With the witness, the stamps prove the walker's period passed without a
+/// move: −10 / 0, verified (exit 0); without, the referee's close is his word on time, a
+/// claim with no result (exit 3).
+#[test]
+fn the_stallmate_walk_away_demo_is_a_proven_forfeit_with_a_witness_and_a_claim_without() {
     let out = common::sealed(&["demo", "stallmate", "--walk-away"]);
-    assert_eq!(code(&out), 2);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), common::stderr(&out));
+    assert!(
+        stdout(&out).contains("seat 0 +0, seat 1 -10 (seat 1 lost on time)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = common::sealed(&["demo", "stallmate", "--walk-away", "--no-witness"]);
+    assert_eq!(code(&out), 3, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("the referee's word on time is a claim"),
+        "{}",
+        stdout(&out)
+    );
 }

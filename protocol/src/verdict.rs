@@ -234,7 +234,8 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                 .is_some_and(|h| h.same_results(o))
         })
     });
-    let complete = declined || (over && engine.stuck().is_empty() && closed_both_ways(engine, &on_time));
+    let complete =
+        declined || (over && engine.stuck().is_empty() && closed_both_ways(engine, &on_time));
     let open_claims = claims.iter().any(|c| c.open);
     let status = if !faults.is_empty() {
         Status::ProvenFault

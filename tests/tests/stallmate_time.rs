@@ -5,8 +5,8 @@
 //! seal, a witness that contradicts itself, a forged stamp — is caught, and the honest
 //! side never loses by it.
 
-use sealed_conformance::stallmate_kit::{REFEREE, deciders, quick};
 use sealed_conformance::pair::Pace;
+use sealed_conformance::stallmate_kit::{REFEREE, deciders, quick};
 use sealed_conformance::stallmate_witness::{TestWitness, run_witnessed, witnessed_trio};
 use sealed_games::stallmate::acts::{self, Private};
 use sealed_games::stallmate::peer::{Stallmate, period_log};
@@ -61,7 +61,10 @@ fn an_honest_witnessed_game_verifies_and_every_seat_posts_its_stamps() {
         let mut p = witnessed_trio(&quick(30), seed);
         let mut w = TestWitness::of(&p);
         let mut d = deciders(seed);
-        assert!(run_witnessed(&mut p, &mut w, &mut d), "seed {seed}: not done");
+        assert!(
+            run_witnessed(&mut p, &mut w, &mut d),
+            "seed {seed}: not done"
+        );
         for s in &p.sessions {
             let v = s.verdict();
             assert!(v.faults.is_empty(), "seed {seed}: {:#?}", v.faults);
@@ -199,7 +202,11 @@ fn a_yes_to_an_attempt_stamped_after_its_period_is_the_referees_lie() {
         "{:#?}",
         v.faults
     );
-    assert!(v.faults.iter().all(|f| f.seat == REFEREE), "{:#?}", v.faults);
+    assert!(
+        v.faults.iter().all(|f| f.seat == REFEREE),
+        "{:#?}",
+        v.faults
+    );
 }
 
 /// The referee seals Black's period without the attempt Black made (and had stamped)
@@ -244,7 +251,13 @@ fn an_attempt_stamped_in_time_left_out_of_the_seal_is_no_forfeit() {
             .is_some_and(|b| b.reason.contains("forfeit by black")),
         "{v:#?}"
     );
-    assert!(p.sessions[WHITE.index()].engine().audit().out_of_time.is_none());
+    assert!(
+        p.sessions[WHITE.index()]
+            .engine()
+            .audit()
+            .out_of_time
+            .is_none()
+    );
 }
 
 /// A witness that gives one envelope two times has lied: no time result stands, and

@@ -51,6 +51,8 @@ impl Core {
     /// act changes its game, so a bot that can go on does, up to [`MAX_ACTS`] a call).
     pub(super) fn run_bots(&mut self, store: &dyn Durable) {
         let dirty: Vec<GameId> = sorted(self.bots.dirty.iter().copied());
+        // What changed is stamped at once (a game with a witness and private logs).
+        self.stamp_round_for(&dirty, store);
         self.run_duties(dirty, store);
         for _ in 0..MAX_ACTS {
             let ids: Vec<GameId> = sorted(self.bots.dirty.drain()).into_iter().collect();

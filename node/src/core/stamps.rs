@@ -7,7 +7,7 @@
 //! written durably before the answer leaves, and the same time is given to whoever
 //! asks again, so the witness never states two times for one envelope.
 //!
-//! **As a seat**, a node stamps every envelope worth it as soon as it holds it: the
+//! **As a seat**, a node stamps every envelope worth it as soon as its store holds it: the
 //! mover's attempts as he makes them, the referee's attempts to answer and the closes
 //! that start each period. The referee's duty waits for those stamps, so he answers
 //! and closes by the witness's time. After the end, each seat posts what it knows in a
@@ -143,18 +143,26 @@ impl Core {
     /// posts the stamps item a finished game owes (at once when everything is known,
     /// or after [`GIVE_UP_MS`] of the witness's silence).
     pub(super) fn stamp_round(&mut self, store: &dyn Durable) {
-        let ids: Vec<GameId> = {
-            let mut v: Vec<GameId> = self
-                .games
-                .played
-                .iter()
-                .filter(|(_, p)| p.table.terms().witness().is_some() && !p.table.is_done())
-                .map(|(id, _)| *id)
-                .collect();
-            v.sort();
-            v
-        };
-        for id in ids {
+        let mut ids: Vec<GameId> = self.games.played.keys().copied().collect();
+        ids.sort();
+        self.stamp_round_for(&ids, store);
+    }
+
+    /// [`Core::stamp_round`] for these games only (those that just changed: an
+    /// attempt to stamp at once, so the referee can answer it).
+    pub(super) fn stamp_round_for(&mut self, ids: &[GameId], store: &dyn Durable) {
+        for &id in ids {
+            // Only what the store holds is stamped: a hash of an envelope whose write
+            // is in flight waits for it (durable before visible, even as a hash).
+            if self.in_flight.contains_key(&id)
+                || !self
+                    .games
+                    .played
+                    .get(&id)
+                    .is_some_and(|p| p.table.terms().witness().is_some() && !p.table.is_done())
+            {
+                continue;
+            }
             let Some(p) = self.games.played.get(&id) else {
                 continue;
             };
@@ -174,7 +182,9 @@ impl Core {
                 let statements = p.table.stamps_known();
                 let n = statements.len();
                 match self.apply(id, SessionCommand::Stamps(statements), None, store) {
-                    Ok(()) => tracing::info!(game = %hex::encode(id), n, "posted the witness's stamps"),
+                    Ok(()) => {
+                        tracing::info!(game = %hex::encode(id), n, "posted the witness's stamps")
+                    }
                     Err(e) => tracing::warn!(game = %hex::encode(id), "stamps refused: {e}"),
                 }
                 continue;
@@ -214,8 +224,7 @@ impl Core {
         if let Some(a) = self.stamp_asking.get_mut(&game) {
             a.pending.retain(|h, _| unstamped.contains(h));
         }
-        self.run_duties(vec![game], store);
+        self.bots.dirty.insert(game);
         self.run_bots(store);
-        self.stamp_round(store);
     }
 }

@@ -22,7 +22,11 @@ use crate::witness::{Receipt, SignedStatement, Statement};
 
 impl<R: Rules> Engine<R> {
     /// Judges a stamps item posted in the envelope at `at`.
-    pub(super) fn judge_stamps(&mut self, statements: &[Vec<u8>], at: EnvRef) -> Result<(), Broken> {
+    pub(super) fn judge_stamps(
+        &mut self,
+        statements: &[Vec<u8>],
+        at: EnvRef,
+    ) -> Result<(), Broken> {
         let witness = self.witness_key().ok_or_else(|| {
             broken(
                 FaultKind::OutOfPhase,
@@ -32,9 +36,8 @@ impl<R: Rules> Engine<R> {
         let game = self.terms.game();
         let mut receipts = vec![];
         for (i, b) in statements.iter().enumerate() {
-            let s = SignedStatement::from_bytes(b, game, &witness).map_err(|e| {
-                broken(FaultKind::FalseStamp, format!("statement {i}: {e}"))
-            })?;
+            let s = SignedStatement::from_bytes(b, game, &witness)
+                .map_err(|e| broken(FaultKind::FalseStamp, format!("statement {i}: {e}")))?;
             match s.statement {
                 Statement::Receipt(r) => receipts.push(r),
                 Statement::View(_) => {
@@ -51,7 +54,12 @@ impl<R: Rules> Engine<R> {
 
     /// Every seat that posted a stamps item.
     pub fn stamped_by(&self) -> Vec<crate::ids::Seat> {
-        let mut seats: Vec<_> = self.game.stamps.iter().map(|(at, _)| at.chain.seat).collect();
+        let mut seats: Vec<_> = self
+            .game
+            .stamps
+            .iter()
+            .map(|(at, _)| at.chain.seat)
+            .collect();
         seats.sort_unstable();
         seats.dedup();
         seats
