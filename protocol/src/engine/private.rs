@@ -229,11 +229,17 @@ impl<R: Rules> Engine<R> {
         if !self.is_over() {
             return None;
         }
-        // A seed shown in a private log counts as opened: it was checked against the
-        // owner's commitment when shown, and the log is public now. So a player who
-        // walks away and never opens it in public cannot keep the game unaudited.
+        // In version 2 a seed shown in a private log counts as opened: it was checked
+        // against the owner's commitment when shown, and the log is public now. So a
+        // player who walks away and never opens it in public cannot keep the game
+        // unaudited (§17). Version 1 waits for every public opening.
+        let shown_counts = self.terms.version() >= crate::proposal::VERSION_2;
         let mut setups = vec![];
         for s in &self.setups {
+            if !shown_counts {
+                self.ledger
+                    .opened_value(s.owner, Purpose::Setup(s.name.clone()), 0)?;
+            }
             setups.push((s.clone(), self.setup_value(s.owner, &s.name)?));
         }
         let public = self
