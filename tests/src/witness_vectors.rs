@@ -316,3 +316,54 @@ pub fn forfeit_transcript() -> (Value, Vec<u8>) {
     });
     (value, bytes)
 }
+
+/// transcript-stallmate-forfeit.json (and the bytes of stallmate-forfeit-game.sealed):
+/// a version 2 Secret Stallmate naming this file's witness, in which Black walks away
+/// from the board in his period; every seat posts the witness's stamps, and the stamps
+/// prove the period passed without a move: −10 / 0, verified. With four twins, each the
+/// transcript White holds: a "yes" to an attempt stamped after its period (the
+/// referee's lie), an attempt stamped in time left out of the seal (no result), a
+/// witness that gives the close two times (no result), and a stamp White signed
+/// himself (his `false-stamp`).
+pub fn stallmate_forfeit_transcript() -> (Value, Vec<u8>) {
+    use crate::stallmate_witness::{
+        careless_referee, contradicting, forged_stamp, late_attempts, left_out, walk_away,
+    };
+    use sealed_protocol::ids::Seat;
+
+    let p = walk_away(3);
+    let bytes = p.transcript(Seat(0));
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("a result");
+    assert_eq!(o.reason, "seat 1 lost on time");
+    let rejects: Vec<Value> = [
+        (
+            "yes-to-a-late-attempt",
+            late_attempts(5, Some(careless_referee())),
+        ),
+        ("in-time-attempt-left-out", left_out(6)),
+        ("witness-contradicts-itself", contradicting(3)),
+        ("stamp-signed-by-a-player", forged_stamp(7)),
+    ]
+    .into_iter()
+    .map(|(name, p)| {
+        let b = p.transcript(Seat(0));
+        let c = sealed_games::variant::check_transcript(&b).expect("readable");
+        let faults: Vec<Value> = c
+            .verdict
+            .faults
+            .iter()
+            .map(|f| json!({ "seat": f.seat.0, "kind": f.kind.name() }))
+            .collect();
+        json!({ "name": name, "exit": c.exit_code(), "faults": faults, "transcript": hex(&b) })
+    })
+    .collect();
+    let value = json!({
+        "description": "version 2 (spec/PROTOCOL.md §17, stamps; spec/GAMES.md §5.14): a Secret Stallmate (period 1s, ply-limit 30) between the test keys (White 0, Black 1, referee 2) naming the witness of witness.json; Black makes no attempt after his third, his period passes, the referee calls it his forfeit, and every seat posts the witness's stamps before it closes: Black lost on time, -10 / 0, verified. The same bytes as stallmate-forfeit-game.sealed. Rejects (each White's transcript): a yes to an attempt stamped after its period (the referee's game-rule fault), an attempt stamped in time that the referee's seal left out (no result), a witness giving the close two times (no result), a stamp White signed himself (White's false-stamp)",
+        "file": "stallmate-forfeit-game.sealed",
+        "bytes": hex(&bytes),
+        "verdict": crate::vectors::verdict_json(&checked, &o),
+        "rejects": rejects,
+    });
+    (value, bytes)
+}

@@ -3,44 +3,24 @@
 //! closes. A period that passes without a move is then a proven forfeit (−10 / 0);
 //! every way the proof could be bent — a late "yes", an attempt in time left out of the
 //! seal, a witness that contradicts itself, a forged stamp — is caught, and the honest
-//! side never loses by it.
+//! side never loses by it. The scenarios are the kit's (`stallmate_witness`), shared
+//! with spec/vectors/transcript-stallmate-forfeit.json.
 
-use sealed_conformance::pair::Pace;
+use sealed_conformance::pair::{Pace, Pair};
 use sealed_conformance::stallmate_kit::{REFEREE, deciders, quick};
-use sealed_conformance::stallmate_witness::{TestWitness, run_witnessed, witnessed_trio};
-use sealed_games::stallmate::acts::{self, Private};
+use sealed_conformance::stallmate_witness::{
+    TestWitness, careless_referee, contradicting, forged_stamp, late_attempts, left_out,
+    run_witnessed, walk_away, walker, witnessed_trio,
+};
 use sealed_games::stallmate::peer::{Stallmate, period_log};
-use sealed_games::stallmate::seat::{duty, hidden_game};
 use sealed_protocol::body::Item;
 use sealed_protocol::fault::FaultKind;
-use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::outcome::SeatResult;
-use sealed_protocol::session::{Command, Session};
 use sealed_protocol::verdict::{Status, Verdict};
 
 const WHITE: Seat = Seat(0);
 const BLACK: Seat = Seat(1);
-
-type Decide = sealed_conformance::pair::DecideAt<Stallmate>;
-
-/// Black's decider, but he makes no attempt from his `after`-th attempt on: he walks
-/// away from the board (his node still does its duties, reveals and closes).
-fn stops_after(mut black: Decide, after: u32) -> Decide {
-    let mut attempts = 0u32;
-    Box::new(move |s: &Session<Stallmate>, now| {
-        let cmd = black(s, now)?;
-        if let Command::PrivateAct { act, .. } = &cmd
-            && matches!(acts::decode::<Private>(act), Ok(Private::Attempt(_)))
-        {
-            attempts += 1;
-            if attempts > after {
-                return None;
-            }
-        }
-        Some(cmd)
-    })
-}
 
 fn scores(v: &Verdict) -> Option<Vec<SeatResult>> {
     v.outcome.as_ref().map(|o| o.results.clone())
@@ -70,7 +50,7 @@ fn an_honest_witnessed_game_verifies_and_every_seat_posts_its_stamps() {
             assert!(v.faults.is_empty(), "seed {seed}: {:#?}", v.faults);
             assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
             assert_eq!(s.engine().stamped_by(), vec![WHITE, BLACK, REFEREE]);
-            // Every period's close is stamped, and every period had its move in time.
+            // Every period had its move in time.
             assert!(s.engine().audit().out_of_time.is_none());
         }
     }
@@ -78,17 +58,11 @@ fn an_honest_witnessed_game_verifies_and_every_seat_posts_its_stamps() {
 
 #[test]
 fn a_player_who_walks_away_from_his_period_loses_on_time_proven_by_the_stamps() {
-    let mut p = witnessed_trio(&quick(30), 3);
-    let mut w = TestWitness::of(&p);
-    let mut d = deciders(3);
-    let black = d.remove(1);
-    d.insert(1, stops_after(black, 3));
-    assert!(run_witnessed(&mut p, &mut w, &mut d));
+    let p = walk_away(3);
     for s in &p.sessions {
         let v = s.verdict();
         lost_on_time(&v, BLACK);
         assert_eq!(v.status, Status::Verified, "{v:#?}");
-        // The referee's close said so too: the board is the proven loss on time.
         assert!(
             s.engine()
                 .audit()
@@ -102,10 +76,8 @@ fn a_player_who_walks_away_from_his_period_loses_on_time_proven_by_the_stamps() 
 fn a_walker_who_never_comes_back_loses_on_time_and_blocks_nobody() {
     let mut p = witnessed_trio(&quick(30), 4);
     let mut w = TestWitness::of(&p);
-    let mut d = deciders(4);
-    let black = d.remove(1);
-    d.insert(1, stops_after(black, 2));
-    // Black goes offline for good once his attempts stop: no reveal, no stamps, no
+    let mut d = walker(4, 2);
+    // Black goes offline for good once the game is over: no reveal, no stamps, no
     // close. The referee's publication shows his army; the others finish.
     while !p.sessions[REFEREE.index()].engine().is_over() {
         w.serve(&mut p);
@@ -114,7 +86,7 @@ fn a_walker_who_never_comes_back_loses_on_time_and_blocks_nobody() {
     p.silence(BLACK);
     d[1] = Box::new(|_, _| None);
     w.deaf_to.push(BLACK);
-    let done = |p: &sealed_conformance::pair::Pair<Stallmate>| {
+    let done = |p: &Pair<Stallmate>| {
         [WHITE, REFEREE].iter().all(|s| {
             matches!(
                 p.sessions[s.index()].phase(),
@@ -138,19 +110,9 @@ fn a_walker_who_never_comes_back_loses_on_time_and_blocks_nobody() {
     }
 }
 
-/// Black's link to the witness is slower than a period: every envelope he has stamped
-/// first lands after his period's end.
-fn slow_black(w: &mut TestWitness) {
-    w.delay = Box::new(|seat, _h: &Hash| if seat == BLACK { 5_000 } else { 0 });
-}
-
 #[test]
 fn an_attempt_stamped_after_its_period_goes_unanswered_and_the_period_is_a_forfeit() {
-    let mut p = witnessed_trio(&quick(30), 5);
-    let mut w = TestWitness::of(&p);
-    slow_black(&mut w);
-    let mut d = deciders(5);
-    assert!(run_witnessed(&mut p, &mut w, &mut d));
+    let p = late_attempts(5, None);
     for s in &p.sessions {
         // The referee's seal covers the late attempt and leaves it unanswered: not his
         // fault, it never counted.
@@ -162,37 +124,7 @@ fn an_attempt_stamped_after_its_period_goes_unanswered_and_the_period_is_a_forfe
 /// time he did not have) lies: the audit names him, and there is no result.
 #[test]
 fn a_yes_to_an_attempt_stamped_after_its_period_is_the_referees_lie() {
-    let mut p = witnessed_trio(&quick(30), 5);
-    let mut w = TestWitness::of(&p);
-    slow_black(&mut w);
-    let mut d = deciders(5);
-    let mut lied = false;
-    d[2] = Box::new(move |s: &Session<Stallmate>, now| {
-        let e = s.engine();
-        let state = e.state()?;
-        let log = period_log(state.period);
-        let waiting = e
-            .private_acts(log)
-            .last()
-            .and_then(|p| acts::decode::<Private>(&p.bytes).ok());
-        // It answers Black's attempts whatever their stamps say (truthfully), and
-        // so, in the end, a late one "yes".
-        if !lied
-            && !e.is_over()
-            && sealed_games::stallmate::peer::mover(state.period)
-                == sealed_games::chess::Color::Black
-            && let Some(Private::Attempt(a)) = waiting
-        {
-            let answer = hidden_game(e)?.attempt(a).ok()?;
-            lied = matches!(answer, sealed_games::stallmate::Answer::Yes(_));
-            return Some(Command::PrivateAct {
-                log,
-                act: acts::encode(&Private::Answer(answer)),
-            });
-        }
-        duty(s, now)
-    });
-    let _ = run_witnessed(&mut p, &mut w, &mut d);
+    let p = late_attempts(5, Some(careless_referee()));
     let v = p.sessions[WHITE.index()].verdict();
     assert_eq!(v.outcome, None, "{v:#?}");
     assert!(
@@ -214,23 +146,7 @@ fn a_yes_to_an_attempt_stamped_after_its_period_is_the_referees_lie() {
 /// the close's forfeit is not proven, and Black does not lose.
 #[test]
 fn an_attempt_stamped_in_time_left_out_of_the_seal_is_no_forfeit() {
-    let mut p = witnessed_trio(&quick(30), 6);
-    let mut w = TestWitness::of(&p);
-    let mut d = deciders(6);
-    // Until Black's second period begins, then the referee hears nothing more.
-    while p.sessions[REFEREE.index()]
-        .engine()
-        .state()
-        .is_none_or(|s| s.period < 3)
-    {
-        w.serve(&mut p);
-        p.round(3, |i, s, now| d[i](s, now), Pace::Clocked(50));
-    }
-    p.deaf.push(REFEREE);
-    while !p.sessions[REFEREE.index()].engine().is_over() {
-        w.serve(&mut p);
-        p.round(3, |i, s, now| d[i](s, now), Pace::Clocked(50));
-    }
+    let p = left_out(6);
     let black_log = ChainId {
         log: period_log(3),
         seat: BLACK,
@@ -239,9 +155,6 @@ fn an_attempt_stamped_in_time_left_out_of_the_seal_is_no_forfeit() {
         p.sessions[BLACK.index()].engine().processed(black_log) > 0,
         "Black attempted in period 3"
     );
-    p.deaf.clear();
-    p.held.clear();
-    let _ = run_witnessed(&mut p, &mut w, &mut d);
     let v = p.sessions[WHITE.index()].verdict();
     assert!(v.faults.is_empty(), "{:#?}", v.faults);
     assert_eq!(v.outcome, None, "{v:#?}");
@@ -264,23 +177,7 @@ fn an_attempt_stamped_in_time_left_out_of_the_seal_is_no_forfeit() {
 /// the forfeit is the referee's word again (a claim, no result); nobody is at fault.
 #[test]
 fn a_witness_that_contradicts_itself_leaves_no_time_result() {
-    let mut p = witnessed_trio(&quick(30), 3);
-    let mut w = TestWitness::of(&p);
-    let mut d = deciders(3);
-    let black = d.remove(1);
-    d.insert(1, stops_after(black, 3));
-    while !p.sessions.iter().all(|s| s.engine().is_over()) {
-        w.serve(&mut p);
-        p.round(3, |i, s, now| d[i](s, now), Pace::Clocked(50));
-    }
-    // Before anyone posts: Black posts the witness's second time for the close.
-    let e = p.sessions[WHITE.index()].engine();
-    let (close, _) = *e.main_line().last().expect("the close");
-    let h = e.envelope(close).expect("held").hash;
-    let t = w.stamp(h, p.now);
-    let env = p.forge(BLACK, vec![Item::Stamps(vec![w.receipt(h, t + 1)])]);
-    p.inject(&env);
-    assert!(run_witnessed(&mut p, &mut w, &mut d));
+    let p = contradicting(3);
     for s in &p.sessions {
         let v = s.verdict();
         assert!(v.faults.is_empty(), "{:#?}", v.faults);
@@ -293,24 +190,7 @@ fn a_witness_that_contradicts_itself_leaves_no_time_result() {
 /// keeps its result.
 #[test]
 fn a_forged_stamp_is_the_posters_fault() {
-    let mut p = witnessed_trio(&quick(30), 7);
-    let mut w = TestWitness::of(&p);
-    let mut d = deciders(7);
-    while !p.sessions.iter().all(|s| s.engine().is_over()) {
-        w.serve(&mut p);
-        p.round(3, |i, s, now| d[i](s, now), Pace::Clocked(50));
-    }
-    let game = p.sessions[0].engine().terms().game();
-    let forged = sealed_protocol::witness::Statement::Receipt(sealed_protocol::witness::Receipt {
-        game,
-        envelope: Hash([7; 32]),
-        at: 1,
-    })
-    .sign(&sealed_conformance::sim::test_key(0))
-    .to_bytes();
-    let env = p.forge(WHITE, vec![Item::Stamps(vec![forged])]);
-    p.inject(&env);
-    let _ = run_witnessed(&mut p, &mut w, &mut d);
+    let p = forged_stamp(7);
     let v = p.sessions[BLACK.index()].verdict();
     assert!(
         v.faults

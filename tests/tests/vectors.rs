@@ -289,7 +289,18 @@ fn check_transcript_vector(name: &str) -> Value {
 
 #[test]
 fn the_forfeited_game_verifies_and_its_false_twins_are_the_accusers_fault() {
-    let v = check_transcript_vector("transcript-forfeit.json");
+    check_rejects(&check_transcript_vector("transcript-forfeit.json"));
+}
+
+#[test]
+fn the_stallmate_forfeit_verifies_and_its_twins_give_what_the_spec_says() {
+    check_rejects(&check_transcript_vector(
+        "transcript-stallmate-forfeit.json",
+    ));
+}
+
+/// Each reject twin of a transcript vector checks to its exit code and faults.
+fn check_rejects(v: &Value) {
     for r in v["rejects"].as_array().unwrap() {
         let c =
             sealed_games::variant::check_transcript(&bytes(&r["transcript"])).expect("readable");

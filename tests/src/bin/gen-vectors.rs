@@ -34,6 +34,10 @@ fn main() -> std::io::Result<()> {
     write("transcript-forfeit.json", t)?;
     std::fs::write(dir.join("forfeit-game.sealed"), bytes)?;
     println!("wrote spec/vectors/forfeit-game.sealed");
+    let (t, bytes) = sealed_conformance::witness_vectors::stallmate_forfeit_transcript();
+    write("transcript-stallmate-forfeit.json", t)?;
+    std::fs::write(dir.join("stallmate-forfeit-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/stallmate-forfeit-game.sealed");
     write("cardmate-perft.json", vectors::cardmate_perft())?;
     let (t, bytes) = vectors::cardmate_transcript();
     write("transcript-cardmate.json", t)?;
