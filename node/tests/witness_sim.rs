@@ -5,6 +5,11 @@
 //! witness signed into the forfeit must be of an envelope its store holds (durable
 //! before visible, spec/PROTOCOL.md §17 "the witness node").
 //!
+//! The same for Secret Stallmate: Black walks away in his period while White, the
+//! referee and the witness crash; the stamps still prove the forfeit (−10 / 0), and
+//! every stamp posted is a time the witness's store holds (it never gave a time it then
+//! lost, which would have let it contradict itself).
+//!
 //! `cargo test -p sealed-node --test witness_sim` runs a few seeds;
 //! `SEALED_SIM_SEEDS=200 cargo test --release -p sealed-node --test witness_sim --
 //! --nocapture` more.
@@ -258,7 +263,6 @@ fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
                 .is_some_and(|c| c.finished(&game) && c.writes_in_flight() == 0)
         };
         // Sooner than one allowance (20 s): the claim did not restart the wait.
-        // Sooner than one allowance (20 s): the claim did not restart the wait.
         assert!(w.run(15_000, &done), "seed {seed}: no end within 15 s");
         let (_, c) = checked(&mut w, &id).expect("a transcript");
         assert_eq!(c.exit_code(), 0, "seed {seed}: {:#?}", c.verdict);
@@ -275,4 +279,202 @@ fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
             c.verdict.claims
         );
     }
+}
+
+/// Secret Stallmate: White (0), Black (1), the referee (2), the witness (3).
+const REFEREE: usize = 2;
+const STAMPER: usize = 3;
+
+/// One seed of Secret Stallmate's walk-away; Err says what broke.
+fn stallmate_walk_away(seed: u64) -> Result<(), String> {
+    let player = CoreConfig {
+        bots: true,
+        bot_seed: seed,
+        idle_unload_ms: u64::MAX / 2,
+        ..CoreConfig::default()
+    };
+    let referee = CoreConfig {
+        bots: false,
+        referee: true,
+        ..player.clone()
+    };
+    let witness = CoreConfig {
+        bots: false,
+        mailbox: true,
+        witness: true,
+        ..player.clone()
+    };
+    let nodes = vec![
+        ("white", 1, player.clone()),
+        ("black", 2, player),
+        ("referee", 3, referee),
+        ("witness", 5, witness),
+    ];
+    let mut w = World::new(seed, Faults::none(), nodes);
+    w.players = vec![ALICE, BOB];
+    let args = ProposeArgs {
+        variant: "stallmate".into(),
+        options: vec![
+            ("period".into(), "5m".into()),
+            ("ply-limit".into(), "40".into()),
+        ],
+        opponent: (w.key(BOB), Some(addr_of(&w.key(BOB)))),
+        mailbox: None,
+        referee: Some((w.key(REFEREE), Some(addr_of(&w.key(REFEREE))))),
+        witness: Some((w.key(STAMPER), addr_of(&w.key(STAMPER)))),
+        names: ["white".into(), "black".into()],
+    };
+    let Some(Answer::Game(id)) = answer(&mut w, ALICE, Cmd::Propose(Box::new(args))) else {
+        return Err("no game proposed".into());
+    };
+    let game: GameId = hex::decode(&id)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or("a game id")?;
+    // Two periods played, then Black walks away.
+    let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(3);
+    let start = w.now;
+    while !on(&shown(&mut w, &game)) {
+        if w.now > start + 60 * 60_000 {
+            return Err(format!("never got going: {}", shown(&mut w, &game)));
+        }
+    }
+    for other in [ALICE, REFEREE, STAMPER] {
+        w.sever(BOB, other);
+    }
+    w.faults = Faults {
+        drop: 20,
+        dup: 20,
+        crash: 25,
+        both: 0,
+        full: 5,
+        partition: 0,
+    };
+    let done = |w: &World| {
+        [ALICE, REFEREE].iter().all(|n| {
+            w.nodes[*n]
+                .core
+                .as_ref()
+                .is_some_and(|c| c.finished(&game) && c.writes_in_flight() == 0)
+        })
+    };
+    if !w.run(2 * 60 * 60_000, &done) {
+        let referee = match answer(&mut w, REFEREE, Cmd::Show(hex::encode(game))) {
+            Some(Answer::Json(v)) => v,
+            _ => serde_json::Value::Null,
+        };
+        // Which of the referee's envelopes the witness has a time for.
+        let (alice_bytes, _) = checked(&mut w, &id)?;
+        let terms = Terms::parse(
+            &TranscriptFile::from_bytes(&alice_bytes)
+                .map_err(|e| e.to_string())?
+                .proposal,
+        )
+        .map_err(|e| e.to_string())?;
+        let unstamped: Vec<String> = w.nodes[REFEREE]
+            .store
+            .all_envelopes(&game)
+            .iter()
+            .filter_map(|b| Signed::parse(&terms, b).ok())
+            .filter(|x| {
+                let key = format!("receipt/{}/{}", hex::encode(game), hex::encode(x.hash.0));
+                w.nodes[STAMPER].store.committed_meta(&key).is_none()
+            })
+            .map(|x| format!("{:?}", x.at()))
+            .collect();
+        return Err(format!(
+            "no end after two hours: {}\nthe referee: {referee}\nunstamped at the witness: {unstamped:?}",
+            shown(&mut w, &game)
+        ));
+    }
+    w.faults = Faults::none();
+    let (bytes, checked) = checked(&mut w, &id)?;
+    let results = checked.verdict.outcome.as_ref().map(|o| o.results.clone());
+    let want = Some(vec![
+        sealed_protocol::outcome::SeatResult::Score(0),
+        sealed_protocol::outcome::SeatResult::Score(-10),
+    ]);
+    if results != want || !checked.verdict.faults.is_empty() || checked.exit_code() != 0 {
+        return Err(format!("{:#?}", checked.verdict));
+    }
+    // Every stamp posted is the time the witness's store holds for that hash.
+    let file = TranscriptFile::from_bytes(&bytes).map_err(|e| e.to_string())?;
+    let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
+    let key = PublicKey::from_bytes(&w.key(STAMPER)).map_err(|e| e.to_string())?;
+    let mut stamps = 0;
+    for env in &file.envelopes {
+        let Ok(s) = Signed::parse(&terms, env) else {
+            continue;
+        };
+        for item in &s.env.unsigned.body {
+            let Item::Stamps(st) = item else { continue };
+            for b in st {
+                let st = SignedStatement::from_bytes(b, terms.game(), &key)
+                    .map_err(|e| e.to_string())?;
+                let Statement::Receipt(r) = st.statement else {
+                    return Err("a view among stamps".into());
+                };
+                stamps += 1;
+                let key = format!(
+                    "receipt/{}/{}",
+                    hex::encode(game),
+                    hex::encode(r.envelope.0)
+                );
+                let held = w.nodes[STAMPER]
+                    .store
+                    .committed_meta(&key)
+                    .and_then(|v| <[u8; 8]>::try_from(v.as_slice()).ok())
+                    .map(u64::from_le_bytes);
+                if held != Some(r.at) {
+                    let place = file
+                        .envelopes
+                        .iter()
+                        .filter_map(|b| Signed::parse(&terms, b).ok())
+                        .find(|x| x.hash == r.envelope)
+                        .map(|x| format!("{:?}", x.at()));
+                    let kept = w.nodes[STAMPER]
+                        .store
+                        .all_envelopes(&game)
+                        .iter()
+                        .filter_map(|b| Signed::parse(&terms, b).ok())
+                        .any(|x| x.hash == r.envelope);
+                    return Err(format!(
+                        "a stamp at {} the witness holds as {held:?}: posted by {:?}, of {place:?}, envelope kept by the witness: {kept}",
+                        r.at,
+                        s.at()
+                    ));
+                }
+            }
+        }
+    }
+    if stamps == 0 {
+        return Err("no stamps posted".into());
+    }
+    let crashes: u64 = w.tally.crashes.values().sum();
+    eprintln!(
+        "seed {seed}: -10 / 0 after {} envelopes; {crashes} crashes, {} messages dropped, \
+         {} disks filled; {stamps} stamps posted",
+        checked.verdict.envelopes, w.tally.dropped, w.tally.disk_full
+    );
+    Ok(())
+}
+
+#[test]
+fn a_stallmate_walk_away_is_a_forfeit_while_the_referee_and_the_witness_crash() {
+    // SIM_LOG=sealed_node=debug shows what the nodes do.
+    if let Ok(f) = std::env::var("SIM_LOG") {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(f))
+            .with_writer(std::io::stderr)
+            .try_init();
+    }
+    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4);
+    let failed: Vec<(u64, String)> = (0..seeds)
+        .filter_map(|seed| stallmate_walk_away(seed).err().map(|e| (seed, e)))
+        .collect();
+    eprintln!("{} seeds, {} failed", seeds, failed.len());
+    assert!(failed.is_empty(), "{failed:#?}");
 }

@@ -117,6 +117,16 @@ impl TestWitness {
                 let at = *self.times.entry(h).or_insert(now + delay);
                 statements.push(self.receipt(h, at));
             }
+            // And a view now, as a witness node's answer ends: it tells the clock.
+            statements.push(
+                Statement::View(sealed_protocol::witness::View {
+                    game: self.game,
+                    at: now,
+                    heads: vec![],
+                })
+                .sign(&self.key)
+                .to_bytes(),
+            );
             let s = &mut p.sessions[i];
             s.note_stamps(&statements, now);
             if s.stamps_wanted().is_some_and(|w| w.is_empty()) {
@@ -331,4 +341,28 @@ pub fn forged_stamp(seed: u64) -> Pair<Stallmate> {
     p.inject(&env);
     let _ = run_witnessed(&mut p, &mut w, &mut d);
     p
+}
+
+/// A referee who answers each attempt only `delay` ms after it reached him (slow, or
+/// stalling for the opponent); otherwise his duties.
+pub fn slow_referee(delay: u64) -> Decide {
+    use sealed_games::stallmate::acts::{self, Private};
+    use sealed_games::stallmate::peer::period_log;
+    use sealed_games::stallmate::seat::duty;
+    let mut seen: BTreeMap<sealed_protocol::ids::EnvRef, u64> = BTreeMap::new();
+    Box::new(move |s: &Session<Stallmate>, now| {
+        let cmd = duty(s, now)?;
+        if let Command::PrivateAct { act, .. } = &cmd
+            && matches!(acts::decode::<Private>(act), Ok(Private::Answer(_)))
+        {
+            let e = s.engine();
+            let log = period_log(e.state()?.period);
+            let asked = e.private_acts(log).last()?.at;
+            let since = *seen.entry(asked).or_insert(now);
+            if now < since + delay {
+                return None;
+            }
+        }
+        Some(cmd)
+    })
 }

@@ -10,7 +10,7 @@ use sealed_conformance::pair::{Pace, Pair};
 use sealed_conformance::stallmate_kit::{REFEREE, deciders, quick};
 use sealed_conformance::stallmate_witness::{
     TestWitness, careless_referee, contradicting, forged_stamp, late_attempts, left_out,
-    run_witnessed, walk_away, walker, witnessed_trio,
+    run_witnessed, slow_referee, walk_away, walker, witnessed_trio,
 };
 use sealed_games::stallmate::peer::{Stallmate, period_log};
 use sealed_protocol::body::Item;
@@ -228,4 +228,33 @@ fn stamps_without_a_witness_are_out_of_phase() {
         "{:#?}",
         v.faults
     );
+}
+
+/// A referee who takes most of a period to answer each attempt (crashed and back, or
+/// stalling for the opponent) cannot run a mover out of time: each wait for his answer
+/// pushes the period's end back, so every mover still finds his move and the game
+/// verifies with no forfeit.
+#[test]
+fn a_slow_referee_never_runs_a_mover_out_of_time() {
+    for seed in [1, 2] {
+        let mut p = witnessed_trio(&quick(12), seed);
+        let mut w = TestWitness::of(&p);
+        let mut d = deciders(seed);
+        d[2] = slow_referee(700);
+        assert!(
+            run_witnessed(&mut p, &mut w, &mut d),
+            "seed {seed}: not done"
+        );
+        for s in &p.sessions {
+            let v = s.verdict();
+            assert!(v.faults.is_empty(), "seed {seed}: {:#?}", v.faults);
+            assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
+            assert!(
+                !v.outcome
+                    .as_ref()
+                    .is_some_and(|o| o.reason.contains("on time")),
+                "seed {seed}: {v:#?}"
+            );
+        }
+    }
 }

@@ -172,6 +172,8 @@ pub trait Table: Send {
     fn stamps_wanted(&self) -> Option<Vec<sealed_protocol::hash::Hash>>;
     /// Every receipt known of the envelopes held, to post.
     fn stamps_known(&self) -> Vec<Vec<u8>>;
+    /// Players lost on time in this seat's view (version 2): nothing is owed to them.
+    fn lost_on_time(&self) -> Vec<Seat>;
 }
 
 /// What a transcript says about time: the signers' own clock readings, so every holder

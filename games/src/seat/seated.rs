@@ -510,6 +510,10 @@ impl<R: Game> Table for Seated<R> {
         self.session.stamps_known()
     }
 
+    fn lost_on_time(&self) -> Vec<Seat> {
+        self.session.engine().lost_on_time()
+    }
+
     fn timeline(&self) -> Timeline {
         let e = self.session.engine();
         let clock_of = |at| e.envelope(at).map(|env| env.unsigned().clock);

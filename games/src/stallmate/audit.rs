@@ -129,9 +129,13 @@ fn period(
         };
         p.at.seq < count
     };
-    // An attempt's stamp after the period's end: it does not count.
-    let late = |at: EnvRef| {
-        window.and_then(|w| r.stamp_of(at).filter(|t| !w.holds(*t)).map(|t| (t, w.end)))
+    // The window, pushed back by each wait for an answer (`timing.rs`); `waits_known`
+    // stays true while every stamp that needs is posted.
+    let mut window = window;
+    let mut waits_known = true;
+    // An attempt's stamp after the period's end as it stands: it does not count.
+    let late = |w: Option<Window>, at: EnvRef| {
+        w.and_then(|w| r.stamp_of(at).filter(|t| !w.holds(*t)).map(|t| (t, w.end)))
     };
     let mut waiting: Option<(Attempt, EnvRef)> = None;
     for p in r.private.get(&log).into_iter().flatten().filter(covered) {
@@ -142,7 +146,14 @@ fn period(
                 let Some((a, asked)) = waiting.take() else {
                     continue;
                 };
-                if let (Answer::Yes(_), Some((t, ends))) = (&given, late(asked)) {
+                let was_late = late(window, asked);
+                if was_late.is_none() {
+                    match (r.stamp_of(asked), r.stamp_of(p.at)) {
+                        (Some(t), Some(u)) => window = window.map(|w| w.after_wait(t, u)),
+                        _ => waits_known = false,
+                    }
+                }
+                if let (Answer::Yes(_), Some((t, ends))) = (&given, was_late) {
                     return Err(lie(
                         referee,
                         p.at,
@@ -178,7 +189,7 @@ fn period(
     // the referee's answer would have been ignored.
     // So is one stamped after the period's end: it never counted.
     let mover_sealed = r.sealed.contains_key(&mover_chain);
-    if let Some((a, _)) = waiting.filter(|(_, at)| !mover_sealed && late(*at).is_none()) {
+    if let Some((a, _)) = waiting.filter(|(_, at)| !mover_sealed && late(window, *at).is_none()) {
         return Err(lie(
             referee,
             post.at,
@@ -218,13 +229,16 @@ fn period(
         ));
     }
     Ok(match (end.ending, window) {
-        (Some(Ending::Forfeit { .. }), Some(w)) => on_time(r, post.at, moving, n, w, mover_chain, mover_count),
+        (Some(Ending::Forfeit { .. }), Some(w)) if waits_known => {
+            on_time(r, post.at, moving, n, w, mover_chain, mover_count)
+        }
         _ => None,
     })
 }
 
-/// A period closed as the mover's forfeit is a proven loss on time when the witness
-/// held the close no earlier than the period's end, and no attempt of the mover stamped
+/// A period closed as the mover's forfeit is a proven loss on time when every wait for
+/// an answer is known, the witness held the close no earlier than the period's end
+/// (every wait counted), and no attempt of the mover stamped
 /// inside the period was left out of the seal (that would be the referee's silence, a
 /// claim against him, never the mover's loss). A forfeit by resignation is no period's
 /// close, so every forfeit here is one of time.

@@ -472,9 +472,16 @@ impl Face for Stallmate {
 
 impl Automation for Stallmate {
     fn due_at(s: &Session<Self>, state: &State) -> Option<u64> {
-        (s.seat() == s.engine().rules().referee)
-            .then_some(state.ends_at)
-            .flatten()
+        if s.seat() != s.engine().rules().referee {
+            return None;
+        }
+        let ends_at = state.ends_at?;
+        // With a witness the seal waits for its clock too: wake when that is due, not
+        // again and again before it (an arriving stamp wakes the duty by itself).
+        if s.engine().terms().witness().is_some() && !sealed(s.engine(), state.period) {
+            return live::ends_by_own_clock(s).map(|t| t.max(ends_at));
+        }
+        Some(ends_at)
     }
 
     fn duty(s: &Session<Self>, now: u64) -> Option<Command> {

@@ -3,10 +3,13 @@
 //! posted (`Revealed::stamps`).
 //!
 //! Period n runs from the witness's receipt of the envelope that started it (the
-//! referee's `Begin`, or his close of period n − 1) for `period` milliseconds. An
-//! attempt counts only when stamped, and only when its stamp is inside its period:
-//! the stamp is the one thing about a private attempt that the opponent's side can
-//! check, and the witness gave it to whoever asked first, the mover or the referee.
+//! referee's `Begin`, or his close of period n − 1) for `period` milliseconds of the
+//! mover's own time: every wait for the referee's answer (from the attempt's stamp to
+//! the answer's) pushes the end back by as much, so a slow referee — crashed, or in
+//! league with the opponent — can never run a mover out of time. An attempt counts only
+//! when stamped, and only when its stamp is inside its period as extended by the waits
+//! before it: the stamp is the one thing about a private attempt that the opponent's
+//! side can check, and the witness gave it to whoever asked first.
 //!
 //! Pure: the times come in the transcript; nothing here reads a clock.
 
@@ -39,6 +42,14 @@ impl Window {
     pub fn holds(&self, at: u64) -> bool {
         at <= self.end
     }
+
+    /// The window once the mover has waited from `asked` to `answered` for an answer.
+    pub fn after_wait(self, asked: u64, answered: u64) -> Window {
+        Window {
+            start: self.start,
+            end: self.end.saturating_add(answered.saturating_sub(asked)),
+        }
+    }
 }
 
 /// The envelopes of a chain from `from` on whose stamps fall inside `window`: attempts
@@ -66,7 +77,8 @@ pub mod live {
     use sealed_protocol::ids::EnvRef;
     use sealed_protocol::session::Session;
 
-    use super::super::peer::Stallmate;
+    use super::super::acts::{self, Private};
+    use super::super::peer::{Stallmate, period_log};
     use super::Window;
 
     /// What the referee may do with an attempt, by the witness's time.
@@ -84,21 +96,39 @@ pub mod live {
         e.envelope(at).map(|s| s.hash)
     }
 
-    /// The running period's window, once the witness has stamped the envelope that
-    /// started it (the last public act: `Begin` or the previous close).
-    pub fn window(s: &Session<Stallmate>) -> Option<Window> {
+    /// The running period's window as the referee knows it now: from the witness's
+    /// time of the envelope that started it (the last public act: `Begin` or the
+    /// previous close), pushed back by every answered wait; and whether every stamp
+    /// that needs is known (else the end may be later still).
+    pub fn window(s: &Session<Stallmate>) -> Option<(Window, bool)> {
         let e = s.engine();
         let (start, _) = e.main_line().last()?;
         let t = s.stamp(&hash(e, *start)?)?;
-        Some(Window {
+        let mut w = Window {
             start: t,
             end: t.saturating_add(e.rules().options.period.millis()),
-        })
+        };
+        let state = e.state()?;
+        let mut known = true;
+        let mut asked: Option<Option<u64>> = None;
+        for p in e.private_acts(period_log(state.period)) {
+            let stamp = hash(e, p.at).and_then(|h| s.stamp(&h));
+            match acts::decode::<Private>(&p.bytes) {
+                Ok(Private::Attempt(_)) => asked = Some(stamp),
+                Ok(Private::Answer(_)) => match (asked.take(), stamp) {
+                    (Some(Some(a)), Some(b)) => w = w.after_wait(a, b),
+                    _ => known = false,
+                },
+                Err(_) => {}
+            }
+        }
+        Some((w, known))
     }
 
-    /// Where the attempt at `at` stands.
+    /// Where the attempt at `at` (the last act of the running period's log) stands.
     pub fn attempted(s: &Session<Stallmate>, at: EnvRef) -> Attempted {
-        let (Some(w), Some(t)) = (window(s), hash(s.engine(), at).and_then(|h| s.stamp(&h)))
+        let (Some((w, true)), Some(t)) =
+            (window(s), hash(s.engine(), at).and_then(|h| s.stamp(&h)))
         else {
             return Attempted::Unknown;
         };
@@ -109,10 +139,21 @@ pub mod live {
         }
     }
 
-    /// Whether the witness's clock is surely past the running period's end.
+    /// When, by the referee's clock, the witness's clock will surely be past the running
+    /// period's end as known now; `None` while a stamp it needs is unknown (its arrival
+    /// wakes the referee's duty anyway).
+    pub fn ends_by_own_clock(s: &Session<Stallmate>) -> Option<u64> {
+        match window(s)? {
+            (w, true) => s.witness_past(w.end),
+            _ => None,
+        }
+    }
+
+    /// Whether the witness's clock is surely past the running period's end, every wait
+    /// counted.
     pub fn ended(s: &Session<Stallmate>, now: u64) -> bool {
         match (window(s), s.witness_now(now)) {
-            (Some(w), Some(t)) => t > w.end,
+            (Some((w, true)), Some(t)) => t > w.end,
             _ => false,
         }
     }

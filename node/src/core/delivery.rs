@@ -45,14 +45,16 @@ impl Played {
     }
 
     /// The peers that still lack this seat's last envelopes, each with the chains it
-    /// lacks: every other seat, unless one of the game's mailboxes holds all it may
-    /// see (it serves them to that seat).
+    /// lacks: every other seat but a player lost on time, unless one of the game's
+    /// mailboxes holds all it may see (it serves them to that seat).
     pub(super) fn undelivered(&self) -> Vec<(PeerKey, Option<Seat>)> {
         let terms = self.table.terms();
         let me = self.table.seat();
         let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
+        // A player lost on time is owed nothing more: he walked away.
+        let gone = self.table.lost_on_time();
         let mut out = vec![];
-        for s in terms.seats().filter(|s| *s != me) {
+        for s in terms.seats().filter(|s| *s != me && !gone.contains(s)) {
             let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
                 continue;
             };

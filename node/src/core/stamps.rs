@@ -5,7 +5,9 @@
 //! of each hash: the time it first held that envelope (a public one) or was first
 //! asked about it (a private one, of which it only ever sees the hash). A new time is
 //! written durably before the answer leaves, and the same time is given to whoever
-//! asks again, so the witness never states two times for one envelope.
+//! asks again, so the witness never states two times for one envelope. A view at the
+//! moment of answering comes last: it tells the seat what the witness's clock reads
+//! now (an old stamp's receipt does not).
 //!
 //! **As a seat**, a node stamps every envelope worth it as soon as its store holds it: the
 //! mover's attempts as he makes them, the referee's attempts to answer and the closes
@@ -49,9 +51,9 @@ impl Asking {
     }
 }
 
-/// The stamps a witness has written or is writing, in memory: a second ask that comes
-/// while the first one's write is in flight gets the same time (and its answer waits
-/// behind that write, in the game's order).
+/// The stamps a witness is writing, in memory until the write is done: a second ask
+/// that comes while the first one's write is in flight gets the same time (and its
+/// answer waits behind that write, in the game's order).
 #[derive(Debug, Default)]
 pub(super) struct Stamped {
     times: HashMap<String, u64>,
@@ -81,6 +83,14 @@ impl Core {
         self.stamped.times.insert(key, at);
     }
 
+    /// The write of a time is done: it is in the store, or was lost with a failed
+    /// write (and was given to no one: the answers waited for the write).
+    /// Returns whether `key` is a receipt's.
+    pub(super) fn forget_stamp(&mut self, key: &str) -> bool {
+        self.stamped.times.remove(key);
+        key.starts_with(super::witness::RECEIPT_PREFIX)
+    }
+
     /// Answers a seat's [`Request::Stamp`], once every new time is durable.
     pub(super) fn serve_stamp(
         &mut self,
@@ -91,19 +101,15 @@ impl Core {
         store: &dyn Durable,
     ) {
         let refuse = |core: &mut Core, why: &str| core.respond(id, Response::Refused(why.into()));
-        let Some(r) = self.games.relayed.get(&game) else {
-            return refuse(self, "this node witnesses no such game");
-        };
-        let terms = r.terms.clone();
-        if !self.witnesses(&terms) {
-            return refuse(self, "this node is not that game's witness");
-        }
-        if terms.seat_of(peer).is_none() {
-            return refuse(self, "only the game's seats ask its witness");
-        }
         if hashes.len() > MAX_STAMP_HASHES {
             return refuse(self, "too many hashes in one stamp request");
         }
+        // The checks, and a view at this moment: the answer says what the witness's
+        // clock reads now, which the receipts of older stamps do not.
+        let view = match self.held_now(peer, game, store) {
+            Ok((_, view)) => view,
+            Err(why) => return refuse(self, why),
+        };
         let mut writes = vec![];
         let mut statements = vec![];
         for h in hashes.into_iter().map(Hash) {
@@ -117,17 +123,18 @@ impl Core {
                     }
                     *n += 1;
                     writes.push((key.clone(), self.now.to_le_bytes().to_vec()));
+                    self.remember_stamp(key, self.now);
                     self.now
                 }
             };
-            self.stamped.times.insert(key, at);
             let receipt = Statement::Receipt(Receipt {
-                game: terms.game(),
+                game: view.game,
                 envelope: h,
                 at,
             });
             statements.push(receipt.sign(&self.key).to_bytes());
         }
+        statements.push(Statement::View(view).sign(&self.key).to_bytes());
         let w = Waiter::Peer(id);
         self.wait_for(w, 1, None);
         if let Some(e) = self.waiting.get_mut(&w) {
@@ -202,6 +209,14 @@ impl Core {
             for h in &ask {
                 asking.pending.entry(*h).or_insert((now, now)).1 = now;
             }
+            if !ask.is_empty() {
+                tracing::debug!(
+                    game = %hex::encode(&id[..4]),
+                    n = ask.len(),
+                    connected = self.peers.connected.contains(&w),
+                    "asking the witness for stamps"
+                );
+            }
             for chunk in ask.chunks(MAX_STAMP_HASHES) {
                 let hashes = chunk.iter().map(|h| h.0).collect();
                 self.request(w, Request::Stamp { game: id, hashes });
@@ -212,15 +227,17 @@ impl Core {
     /// The witness's receipts came: kept by the seat's session (the referee's duty may
     /// now answer or close), and the round goes on at once.
     pub(super) fn stamped(&mut self, game: GameId, statements: Vec<Vec<u8>>, store: &dyn Durable) {
-        if statements.len() > MAX_STAMP_HASHES {
+        // One receipt per hash asked and a view: more is not from an honest witness.
+        if statements.len() > MAX_STAMP_HASHES + 1 {
             return;
         }
         let now = self.now;
         let Some(p) = self.games.played.get_mut(&game) else {
             return;
         };
-        p.table.note_stamps(&statements, now);
+        let new = p.table.note_stamps(&statements, now);
         let unstamped = p.table.unstamped();
+        tracing::debug!(game = %hex::encode(&game[..4]), new, left = unstamped.len(), "stamps came");
         if let Some(a) = self.stamp_asking.get_mut(&game) {
             a.pending.retain(|h, _| unstamped.contains(h));
         }

@@ -66,8 +66,15 @@ const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
 
 /// The store's key of a receipt: the game and the envelope hash, both hex.
 pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
-    format!("receipt/{}/{}", hex::encode(game), hex::encode(envelope.0))
+    format!(
+        "{RECEIPT_PREFIX}{}/{}",
+        hex::encode(game),
+        hex::encode(envelope.0)
+    )
 }
+
+/// How every receipt's store key begins.
+pub(super) const RECEIPT_PREFIX: &str = "receipt/";
 
 impl Core {
     /// Whether this node is the witness of a game with these terms.
@@ -112,21 +119,50 @@ impl Core {
         game: GameId,
         store: &dyn Durable,
     ) -> Response {
-        let Some(r) = self.games.relayed.get(&game) else {
-            return Response::Refused("this node witnesses no such game".into());
-        };
+        match self.held_now(peer, game, store) {
+            Ok((mut receipts, view)) => {
+                // Oldest first, and no more than one answer carries: the latest ones.
+                receipts.sort_by_key(|r| r.at);
+                let cut = receipts.len().saturating_sub(MAX_RECEIPTS);
+                let mut statements: Vec<Statement> =
+                    receipts.drain(cut..).map(Statement::Receipt).collect();
+                statements.push(Statement::View(view));
+                Response::Statements(
+                    statements
+                        .into_iter()
+                        .map(|s| s.sign(&self.key).to_bytes())
+                        .collect(),
+                )
+            }
+            Err(why) => Response::Refused(why.into()),
+        }
+    }
+
+    /// What this witness durably holds of `game` now, for a seat `peer` of it: the
+    /// receipt of every envelope held of each public chain, and a view at this moment.
+    pub(super) fn held_now(
+        &mut self,
+        peer: &PeerKey,
+        game: GameId,
+        store: &dyn Durable,
+    ) -> Result<(Vec<Receipt>, View), &'static str> {
+        let r = self
+            .games
+            .relayed
+            .get(&game)
+            .ok_or("this node witnesses no such game")?;
         let terms = r.terms.clone();
         if !self.witnesses(&terms) {
-            return Response::Refused("this node is not that game's witness".into());
+            return Err("this node is not that game's witness");
         }
         if terms.seat_of(peer).is_none() {
-            return Response::Refused("only the game's seats ask its witness".into());
+            return Err("only the game's seats ask its witness");
         }
         // Everything stated is read from the store: an envelope whose write is still in
         // flight is neither counted nor receipted (durable before visible, §11.2).
-        let Ok(stored) = store.envelopes(&game) else {
-            return Response::Refused("the store could not be read".into());
-        };
+        let stored = store
+            .envelopes(&game)
+            .map_err(|_| "the store could not be read")?;
         // The first envelope stored at each place (a second one there would be the
         // other half of an equivocation, which the chain's head does not follow).
         let mut held: BTreeMap<(ChainId, u64), Hash> = BTreeMap::new();
@@ -164,27 +200,19 @@ impl Core {
                 head: last.unwrap_or(Hash::ZERO),
             });
         }
-        // Oldest first, and no more than one answer carries: the latest ones.
-        receipts.sort_by_key(|r| r.at);
-        let cut = receipts.len().saturating_sub(MAX_RECEIPTS);
-        let mut statements: Vec<Statement> =
-            receipts.drain(cut..).map(Statement::Receipt).collect();
         heads.sort_by_key(|h| h.chain);
         // Never a view earlier than one already signed: a clock that ran backwards
         // would let two views contradict each other.
         let at = self.now.max(self.last_view);
         self.last_view = at;
-        statements.push(Statement::View(View {
-            game: terms.game(),
-            at,
-            heads,
-        }));
-        Response::Statements(
-            statements
-                .into_iter()
-                .map(|s| s.sign(&self.key).to_bytes())
-                .collect(),
-        )
+        Ok((
+            receipts,
+            View {
+                game: terms.game(),
+                at,
+                heads,
+            },
+        ))
     }
 
     /// The games worth asking the witness about: those whose clock by the witness is

@@ -101,6 +101,12 @@ impl SimStore {
         self.games.keys().copied().collect()
     }
 
+    /// A meta value committed, whatever state the store is in (a test reads what
+    /// survived, even from a store failed and not reopened yet).
+    pub fn committed_meta(&self, key: &str) -> Option<Vec<u8>> {
+        self.meta.get(key).cloned()
+    }
+
     /// Every envelope of a game, for the checks (whatever the failure state).
     pub fn all_envelopes(&self, id: &GameId) -> Vec<Vec<u8>> {
         self.envelopes.get(id).cloned().unwrap_or_default()

@@ -469,6 +469,14 @@ impl<R: Rules> Engine<R> {
         &self.game.forfeits
     }
 
+    /// Players lost on time (version 2): against whom a forfeit stood, and the one the
+    /// audit proves out of time from the witness's stamps (§17).
+    pub fn lost_on_time(&self) -> Vec<Seat> {
+        let mut seats: Vec<Seat> = self.game.forfeits.iter().map(|f| f.1).collect();
+        seats.extend(self.audit().out_of_time.map(|l| l.seat));
+        seats
+    }
+
     /// Claims made in the transcript.
     pub fn claims(&self) -> &[ClaimRecord] {
         &self.game.claims

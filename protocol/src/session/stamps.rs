@@ -33,9 +33,9 @@ pub(super) struct Known {
     /// The witness's time of each envelope hash it receipted, with the signed bytes.
     stamps: BTreeMap<Hash, (u64, Vec<u8>)>,
     /// The least the witness's clock is ahead of this seat's (negative when behind):
-    /// a receipt's time minus this seat's clock when the receipt arrived, the largest
-    /// seen. The witness signed before the answer arrived, so its clock now is at least
-    /// this seat's clock plus this.
+    /// a view's time minus this seat's clock when the view arrived, the largest seen.
+    /// The witness signed before the answer arrived, so its clock now is at least this
+    /// seat's clock plus this.
     ahead: Option<i128>,
 }
 
@@ -44,9 +44,9 @@ pub(super) struct Known {
 pub const MAX_STAMPED: usize = 2048;
 
 impl<R: Rules> Session<R> {
-    /// The witness's signed receipts arrived at this seat's time `now`: kept when they
-    /// are the game's witness's receipts; anything else is ignored. Returns how many
-    /// were new.
+    /// The witness's signed statements arrived at this seat's time `now`: receipts are
+    /// kept as stamps, a view tells the witness's clock; anything not signed by the
+    /// game's witness for this game is ignored. Returns how many stamps were new.
     pub fn note_stamps(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
         let Some(key) = self
             .engine
@@ -62,19 +62,21 @@ impl<R: Rules> Session<R> {
             let Ok(s) = SignedStatement::from_bytes(b, game, &key) else {
                 continue;
             };
-            let at = match &s.statement {
+            match &s.statement {
                 Statement::Receipt(r) => {
                     if self.witness.stamps.contains_key(&r.envelope) {
                         continue;
                     }
                     self.witness.stamps.insert(r.envelope, (r.at, b.clone()));
                     new += 1;
-                    r.at
                 }
-                Statement::View(v) => v.at,
-            };
-            let ahead = i128::from(at) - i128::from(now);
-            self.witness.ahead = Some(self.witness.ahead.map_or(ahead, |a| a.max(ahead)));
+                // Only a view says what the witness's clock read when it answered: a
+                // receipt may be of a stamp made long before.
+                Statement::View(v) => {
+                    let ahead = i128::from(v.at) - i128::from(now);
+                    self.witness.ahead = Some(self.witness.ahead.map_or(ahead, |a| a.max(ahead)));
+                }
+            }
         }
         new
     }
@@ -89,6 +91,14 @@ impl<R: Rules> Session<R> {
     pub fn witness_now(&self, now: u64) -> Option<u64> {
         let t = i128::from(now) + self.witness.ahead?;
         Some(u64::try_from(t.max(0)).unwrap_or(u64::MAX))
+    }
+
+    /// The earliest time by this seat's clock at which the witness's clock surely reads
+    /// past `t` (the inverse of [`Session::witness_now`]); `None` before the witness
+    /// has said anything.
+    pub fn witness_past(&self, t: u64) -> Option<u64> {
+        let local = i128::from(t) + 1 - self.witness.ahead?;
+        Some(u64::try_from(local.max(0)).unwrap_or(u64::MAX))
     }
 
     /// The envelopes this seat holds that are worth a stamp and have none yet, in a
