@@ -55,6 +55,9 @@ pub fn witnessed_terms(options: &[(&str, String)], nonce: u8) -> Terms {
     Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
 }
 
+/// What a witness adds to the time of a hash first asked about by a seat.
+pub type Delay = Box<dyn FnMut(Seat, &Hash) -> u64>;
+
 /// The witness: the first time anyone asked about each hash is its time for ever.
 pub struct TestWitness {
     key: SecretKey,
@@ -62,7 +65,7 @@ pub struct TestWitness {
     times: BTreeMap<Hash, u64>,
     /// Added to the time of a hash first asked about while this returns something
     /// (a slow link from the asker, a late attempt).
-    pub delay: Box<dyn FnMut(Seat, &Hash) -> u64>,
+    pub delay: Delay,
     /// Seats it does not answer.
     pub deaf_to: Vec<Seat>,
 }
