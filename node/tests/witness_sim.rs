@@ -48,11 +48,32 @@ fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
 /// by Alice naming the witness, played until it is on with two plies made. The world,
 /// the game, and its id in hex.
 fn game_on(seed: u64) -> Result<(World, GameId, String), String> {
+    let options = vec![("time-per-move".into(), "20s".into())];
+    started(seed, "duel", options, false, 2, 10 * 60_000)
+}
+
+/// A world of the two players with bots (Alice 0, Bob 1), a referee (2) when `refereed`,
+/// and the witness (last); `variant` with these options proposed by Alice naming the
+/// witness (and the referee), played until `plies` public acts are made (within
+/// `limit` ms). The world, the game, and its id in hex.
+fn started(
+    seed: u64,
+    variant: &str,
+    options: Vec<(String, String)>,
+    refereed: bool,
+    plies: u64,
+    limit: u64,
+) -> Result<(World, GameId, String), String> {
     let player = CoreConfig {
         bots: true,
         bot_seed: seed,
         idle_unload_ms: u64::MAX / 2,
         ..CoreConfig::default()
+    };
+    let referee = CoreConfig {
+        bots: false,
+        referee: true,
+        ..player.clone()
     };
     let witness = CoreConfig {
         bots: false,
@@ -60,20 +81,21 @@ fn game_on(seed: u64) -> Result<(World, GameId, String), String> {
         witness: true,
         ..player.clone()
     };
-    let nodes = vec![
-        ("alice", 1, player.clone()),
-        ("bob", 2, player),
-        ("witness", 5, witness),
-    ];
+    let mut nodes = vec![("alice", 1, player.clone()), ("bob", 2, player)];
+    if refereed {
+        nodes.push(("referee", 3, referee));
+    }
+    nodes.push(("witness", 5, witness));
+    let last = nodes.len() - 1;
     let mut w = World::new(seed, Faults::none(), nodes);
     w.players = vec![ALICE, BOB];
     let args = ProposeArgs {
-        variant: "duel".into(),
-        options: vec![("time-per-move".into(), "20s".into())],
+        variant: variant.into(),
+        options,
         opponent: (w.key(BOB), Some(addr_of(&w.key(BOB)))),
         mailbox: None,
-        referee: None,
-        witness: Some((w.key(WITNESS), addr_of(&w.key(WITNESS)))),
+        referee: refereed.then(|| (w.key(2), Some(addr_of(&w.key(2))))),
+        witness: Some((w.key(last), addr_of(&w.key(last)))),
         names: ["alice".into(), "bob".into()],
     };
     let Some(Answer::Game(id)) = answer(&mut w, ALICE, Cmd::Propose(Box::new(args))) else {
@@ -83,10 +105,10 @@ fn game_on(seed: u64) -> Result<(World, GameId, String), String> {
         .ok()
         .and_then(|b| b.try_into().ok())
         .ok_or("a game id")?;
-    let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(2);
+    let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(plies);
     let start = w.now;
     while !on(&shown(&mut w, &game)) {
-        if w.now > start + 10 * 60_000 {
+        if w.now > start + limit {
             return Err(format!("never got going: {}", shown(&mut w, &game)));
         }
     }
@@ -287,58 +309,12 @@ const STAMPER: usize = 3;
 
 /// One seed of Secret Stallmate's walk-away; Err says what broke.
 fn stallmate_walk_away(seed: u64) -> Result<(), String> {
-    let player = CoreConfig {
-        bots: true,
-        bot_seed: seed,
-        idle_unload_ms: u64::MAX / 2,
-        ..CoreConfig::default()
-    };
-    let referee = CoreConfig {
-        bots: false,
-        referee: true,
-        ..player.clone()
-    };
-    let witness = CoreConfig {
-        bots: false,
-        mailbox: true,
-        witness: true,
-        ..player.clone()
-    };
-    let nodes = vec![
-        ("white", 1, player.clone()),
-        ("black", 2, player),
-        ("referee", 3, referee),
-        ("witness", 5, witness),
+    // Three public acts made (Begin and two closes), then Black walks away.
+    let options = vec![
+        ("period".into(), "5m".into()),
+        ("ply-limit".into(), "40".into()),
     ];
-    let mut w = World::new(seed, Faults::none(), nodes);
-    w.players = vec![ALICE, BOB];
-    let args = ProposeArgs {
-        variant: "stallmate".into(),
-        options: vec![
-            ("period".into(), "5m".into()),
-            ("ply-limit".into(), "40".into()),
-        ],
-        opponent: (w.key(BOB), Some(addr_of(&w.key(BOB)))),
-        mailbox: None,
-        referee: Some((w.key(REFEREE), Some(addr_of(&w.key(REFEREE))))),
-        witness: Some((w.key(STAMPER), addr_of(&w.key(STAMPER)))),
-        names: ["white".into(), "black".into()],
-    };
-    let Some(Answer::Game(id)) = answer(&mut w, ALICE, Cmd::Propose(Box::new(args))) else {
-        return Err("no game proposed".into());
-    };
-    let game: GameId = hex::decode(&id)
-        .ok()
-        .and_then(|b| b.try_into().ok())
-        .ok_or("a game id")?;
-    // Two periods played, then Black walks away.
-    let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(3);
-    let start = w.now;
-    while !on(&shown(&mut w, &game)) {
-        if w.now > start + 60 * 60_000 {
-            return Err(format!("never got going: {}", shown(&mut w, &game)));
-        }
-    }
+    let (mut w, game, id) = started(seed, "stallmate", options, true, 3, 60 * 60_000)?;
     for other in [ALICE, REFEREE, STAMPER] {
         w.sever(BOB, other);
     }

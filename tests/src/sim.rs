@@ -84,8 +84,19 @@ pub fn test_terms(
     roles: &[sealed_protocol::proposal::Role],
     nonce: u8,
 ) -> sealed_protocol::proposal::Terms {
+    let p = test_proposal(variant, options, roles, nonce);
+    sealed_protocol::proposal::Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+}
+
+/// The proposal of [`test_terms`], unsigned (a test may change it first).
+pub fn test_proposal(
+    variant: &str,
+    options: &[(&str, &str)],
+    roles: &[sealed_protocol::proposal::Role],
+    nonce: u8,
+) -> sealed_protocol::proposal::Proposal {
     use sealed_protocol::ids::{Name, Seat};
-    use sealed_protocol::proposal::{Proposal, SeatSpec, Terms, VERSION};
+    use sealed_protocol::proposal::{Proposal, SeatSpec, VERSION};
     let seats = roles
         .iter()
         .zip(0u8..)
@@ -100,7 +111,7 @@ pub fn test_terms(
         .map(|(k, v)| (Name::new(k).expect("valid"), v.to_string()))
         .collect();
     options.sort();
-    let p = Proposal {
+    Proposal {
         version: VERSION,
         variant: Name::new(variant).expect("valid"),
         options,
@@ -110,8 +121,7 @@ pub fn test_terms(
         clock: 0,
         nonce: [nonce; 32],
         witness: None,
-    };
-    Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+    }
 }
 
 /// A delivery in flight: (due time, tie-break counter, recipient seat, bytes).

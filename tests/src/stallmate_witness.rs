@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use sealed_games::stallmate::peer::{Stallmate, VARIANT};
 use sealed_protocol::body::Item;
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::ids::Seat;
 use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::{Proposal, Role, SeatSpec, Terms, VERSION_2, WitnessSpec};
+use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::session::{Command, Session};
 use sealed_protocol::witness::{Receipt, Statement};
 
@@ -24,34 +24,14 @@ use crate::stallmate_kit::{all_done, deciders, quick};
 /// Version 2 Secret Stallmate terms between the test keys (White 0, Black 1, referee
 /// 2), naming the test witness.
 pub fn witnessed_terms(options: &[(&str, String)], nonce: u8) -> Terms {
+    let opts: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let roles = [Role::Player, Role::Player, Role::Referee];
-    let mut options: Vec<(Name, String)> = options
-        .iter()
-        .map(|(k, v)| (Name::new(k).expect("a name"), v.clone()))
-        .collect();
-    options.sort();
-    let p = Proposal {
-        version: VERSION_2,
-        variant: Name::new(VARIANT).expect("a name"),
-        options,
-        seats: roles
-            .iter()
-            .zip(0u8..)
-            .map(|(role, i)| SeatSpec {
-                role: *role,
-                key: test_key(i).public().to_bytes(),
-                name: format!("p{i}"),
-            })
-            .collect(),
-        mailboxes: vec![],
-        proposer: Seat(0),
-        clock: 0,
-        nonce: [nonce; 32],
-        witness: Some(WitnessSpec {
-            key: witness().public().to_bytes(),
-            addrs: vec![],
-        }),
-    };
+    let mut p = crate::sim::test_proposal(VARIANT, &opts, &roles, nonce);
+    p.version = VERSION_2;
+    p.witness = Some(WitnessSpec {
+        key: witness().public().to_bytes(),
+        addrs: vec![],
+    });
     Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
 }
 

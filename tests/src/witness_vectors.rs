@@ -296,15 +296,9 @@ pub fn forfeit_transcript() -> (Value, Vec<u8>) {
     ]
     .into_iter()
     .map(|(name, b)| {
-        let c = sealed_games::variant::check_transcript(&b).expect("readable");
-        let faults: Vec<Value> = c
-            .verdict
-            .faults
-            .iter()
-            .map(|f| json!({ "seat": f.seat.0, "kind": f.kind.name() }))
-            .collect();
-        assert_eq!(faults, vec![json!({ "seat": 0, "kind": "false-forfeit" })]);
-        json!({ "name": name, "exit": c.exit_code(), "faults": faults, "transcript": hex(&b) })
+        let r = reject(name, &b);
+        assert_eq!(r["faults"], json!([{ "seat": 0, "kind": "false-forfeit" }]));
+        r
     })
     .collect();
     let value = json!({
@@ -346,17 +340,7 @@ pub fn stallmate_forfeit_transcript() -> (Value, Vec<u8>) {
         ("stamp-signed-by-a-player", forged_stamp(7)),
     ]
     .into_iter()
-    .map(|(name, p)| {
-        let b = p.transcript(Seat(0));
-        let c = sealed_games::variant::check_transcript(&b).expect("readable");
-        let faults: Vec<Value> = c
-            .verdict
-            .faults
-            .iter()
-            .map(|f| json!({ "seat": f.seat.0, "kind": f.kind.name() }))
-            .collect();
-        json!({ "name": name, "exit": c.exit_code(), "faults": faults, "transcript": hex(&b) })
-    })
+    .map(|(name, p)| reject(name, &p.transcript(Seat(0))))
     .collect();
     let value = json!({
         "description": "version 2 (spec/PROTOCOL.md §17, stamps; spec/GAMES.md §5.14): a Secret Stallmate (period 1s, ply-limit 30) between the test keys (White 0, Black 1, referee 2) naming the witness of witness.json; Black makes no attempt after his third, his period passes, the referee calls it his forfeit, and every seat posts the witness's stamps before it closes: Black lost on time, -10 / 0, verified. The same bytes as stallmate-forfeit-game.sealed. Rejects (each White's transcript): a yes to an attempt stamped after its period (the referee's game-rule fault), an attempt stamped in time that the referee's seal left out (no result), a witness giving the close two times (no result), a stamp White signed himself (White's false-stamp)",
@@ -366,4 +350,17 @@ pub fn stallmate_forfeit_transcript() -> (Value, Vec<u8>) {
         "rejects": rejects,
     });
     (value, bytes)
+}
+
+/// A reject twin of a transcript vector: its name, the exit code and faults its check
+/// gives, and its bytes.
+fn reject(name: &str, bytes: &[u8]) -> Value {
+    let c = sealed_games::variant::check_transcript(bytes).expect("readable");
+    let faults: Vec<Value> = c
+        .verdict
+        .faults
+        .iter()
+        .map(|f| json!({ "seat": f.seat.0, "kind": f.kind.name() }))
+        .collect();
+    json!({ "name": name, "exit": c.exit_code(), "faults": faults, "transcript": hex(bytes) })
 }

@@ -35,24 +35,43 @@ fn lost_on_time(v: &Verdict, seat: Seat) {
     assert_eq!(o.results, want);
 }
 
+/// Plays a witnessed game of `plies` with the honest deciders of `seed`, the referee
+/// `referee` if given, to the end: every seat verified, no fault, no one out of time,
+/// and every seat's stamps posted.
+fn plays_clean(
+    seed: u64,
+    plies: u32,
+    referee: Option<sealed_conformance::pair::DecideAt<Stallmate>>,
+) {
+    let mut p = witnessed_trio(&quick(plies), seed);
+    let mut w = TestWitness::of(&p);
+    let mut d = deciders(seed);
+    if let Some(r) = referee {
+        d[2] = r;
+    }
+    assert!(
+        run_witnessed(&mut p, &mut w, &mut d),
+        "seed {seed}: not done"
+    );
+    for s in &p.sessions {
+        let v = s.verdict();
+        assert!(v.faults.is_empty(), "seed {seed}: {:#?}", v.faults);
+        assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
+        assert_eq!(s.engine().stamped_by(), vec![WHITE, BLACK, REFEREE]);
+        assert!(s.engine().audit().out_of_time.is_none(), "seed {seed}");
+        assert!(
+            !v.outcome
+                .as_ref()
+                .is_some_and(|o| o.reason.contains("on time")),
+            "seed {seed}: {v:#?}"
+        );
+    }
+}
+
 #[test]
 fn an_honest_witnessed_game_verifies_and_every_seat_posts_its_stamps() {
     for seed in [1, 2, 3] {
-        let mut p = witnessed_trio(&quick(30), seed);
-        let mut w = TestWitness::of(&p);
-        let mut d = deciders(seed);
-        assert!(
-            run_witnessed(&mut p, &mut w, &mut d),
-            "seed {seed}: not done"
-        );
-        for s in &p.sessions {
-            let v = s.verdict();
-            assert!(v.faults.is_empty(), "seed {seed}: {:#?}", v.faults);
-            assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
-            assert_eq!(s.engine().stamped_by(), vec![WHITE, BLACK, REFEREE]);
-            // Every period had its move in time.
-            assert!(s.engine().audit().out_of_time.is_none());
-        }
+        plays_clean(seed, 30, None);
     }
 }
 
@@ -237,24 +256,6 @@ fn stamps_without_a_witness_are_out_of_phase() {
 #[test]
 fn a_slow_referee_never_runs_a_mover_out_of_time() {
     for seed in [1, 2] {
-        let mut p = witnessed_trio(&quick(12), seed);
-        let mut w = TestWitness::of(&p);
-        let mut d = deciders(seed);
-        d[2] = slow_referee(700);
-        assert!(
-            run_witnessed(&mut p, &mut w, &mut d),
-            "seed {seed}: not done"
-        );
-        for s in &p.sessions {
-            let v = s.verdict();
-            assert!(v.faults.is_empty(), "seed {seed}: {:#?}", v.faults);
-            assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
-            assert!(
-                !v.outcome
-                    .as_ref()
-                    .is_some_and(|o| o.reason.contains("on time")),
-                "seed {seed}: {v:#?}"
-            );
-        }
+        plays_clean(seed, 12, Some(slow_referee(700)));
     }
 }
