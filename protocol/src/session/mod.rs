@@ -6,6 +6,10 @@
 //! the session answers every automatic step of the protocol itself (commitments, coin
 //! reveal, deals, reveals, closes), so a person only ever acts on real decisions.
 //! Inputs are `handle_*`; outputs are drained with [`Session::poll_action`].
+//!
+//! Over 600 lines on purpose: the session's state with its inputs, outputs and the one
+//! `send` every signed envelope goes through stay together; the phases are in
+//! `phase.rs`, the secrets in `secrets.rs`, the witness's stamps in `stamps.rs`.
 
 mod phase;
 mod secrets;
