@@ -23,6 +23,7 @@ use sealed_protocol::session::Command as SessionCommand;
 use sealed_protocol::witness::{Receipt, Statement};
 
 use super::durable::{Step, Waiter};
+use super::witness::{receipt_key, stored_time};
 use super::{Core, Durable, GameId, InId, PeerKey};
 use crate::sync::{MAX_STAMP_HASHES, Request, Response};
 
@@ -60,22 +61,11 @@ pub(super) struct Stamped {
     per_game: HashMap<GameId, usize>,
 }
 
-fn stamp_key(game: &GameId, envelope: &Hash) -> String {
-    super::witness::receipt_key(game, envelope)
-}
-
 impl Core {
     /// The time this witness gave (or is writing for) an envelope of `game`, if any.
     pub(super) fn stamp_time(&self, game: &GameId, h: &Hash, store: &dyn Durable) -> Option<u64> {
-        let key = stamp_key(game, h);
-        self.stamped.times.get(&key).copied().or_else(|| {
-            store
-                .meta(&key)
-                .ok()
-                .flatten()
-                .and_then(|v| <[u8; 8]>::try_from(v.as_slice()).ok())
-                .map(u64::from_le_bytes)
-        })
+        let key = receipt_key(game, h);
+        (self.stamped.times.get(&key).copied()).or_else(|| stored_time(store, game, h))
     }
 
     /// Keeps a time being written, so that an ask before the write lands gets it too.
@@ -113,7 +103,7 @@ impl Core {
         let mut writes = vec![];
         let mut statements = vec![];
         for h in hashes.into_iter().map(Hash) {
-            let key = stamp_key(&game, &h);
+            let key = receipt_key(&game, &h);
             let at = match self.stamp_time(&game, &h, store) {
                 Some(at) => at,
                 None => {

@@ -73,6 +73,15 @@ pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
     )
 }
 
+/// The time this witness's store holds for an envelope of `game` (a receipt or a
+/// stamp), if any.
+pub(super) fn stored_time(store: &dyn Durable, game: &GameId, envelope: &Hash) -> Option<u64> {
+    let bytes = store.meta(&receipt_key(game, envelope)).ok()??;
+    <[u8; 8]>::try_from(bytes.as_slice())
+        .ok()
+        .map(u64::from_le_bytes)
+}
+
 /// How every receipt's store key begins.
 pub(super) const RECEIPT_PREFIX: &str = "receipt/";
 
@@ -181,13 +190,12 @@ impl Core {
             // wait, the earlier ones measure what each wait cost (§17).
             for q in 0..count {
                 if let Some(h) = held.get(&(chain, q))
-                    && let Ok(Some(at)) = store.meta(&receipt_key(&game, h))
-                    && let Ok(at) = <[u8; 8]>::try_from(at.as_slice())
+                    && let Some(at) = stored_time(store, &game, h)
                 {
                     receipts.push(Receipt {
                         game: terms.game(),
                         envelope: *h,
-                        at: u64::from_le_bytes(at),
+                        at,
                     });
                 }
             }
