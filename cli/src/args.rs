@@ -90,6 +90,22 @@ pub enum Command {
         /// are taken, at most 8 waiting per peer and 64 in all from such strangers.
         #[arg(long)]
         only_known: bool,
+        /// Serve the web board on 127.0.0.1 from the start, and print its login address
+        /// (`sealed ui` prints a new one at any time).
+        #[arg(long)]
+        ui: bool,
+    },
+    /// The board in a browser: prints a login address of the running node's web board
+    /// (on 127.0.0.1, started now if it was not) and opens it. With no node running for
+    /// this home, runs one (as `sealed node --ui`) until interrupted. Each address signs
+    /// one browser in, once, within 10 minutes.
+    Ui {
+        /// Print the address only; do not open a browser.
+        #[arg(long)]
+        no_open: bool,
+        /// Where the node listens, when this command runs one (repeatable).
+        #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
+        listen: Vec<String>,
     },
     /// Run a referee node: a node that accepts every game that names it as referee
     /// (Secret Stallmate) and answers for it by itself. Prints its address: both

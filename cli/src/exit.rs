@@ -1,21 +1,7 @@
 //! Exit codes and which one wins when several files disagree.
 
-use sealed_protocol::transcript::Checked;
-
-/// Complete and verified.
-pub const VERIFIED: i32 = 0;
-/// A proven fault.
-pub const FAULT: i32 = 1;
-/// Unreadable input, or bytes that are not validly signed.
-pub const UNREADABLE: i32 = 2;
-/// Readable, no fault, but not everything is confirmed.
-pub const UNCONFIRMED: i32 = 3;
-
-/// The code for a transcript that could be read and checked: the protocol's own rule
-/// ([`Checked::exit_code`]), so that every verifier built on it agrees.
-pub fn of_checked(c: &Checked) -> i32 {
-    c.exit_code()
-}
+/// The codes, where a checked file's is computed (`sealed_node::checked`).
+pub use sealed_node::checked::{FAULT, UNCONFIRMED, UNREADABLE, VERIFIED};
 
 /// How bad a code is. A proven fault outranks unreadable input because signed evidence
 /// stands whatever else sits beside it; an unreadable file outranks an unconfirmed one

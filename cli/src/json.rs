@@ -1,22 +1,8 @@
 //! The `--json` documents of `sealed verify`; cli/JSON.md describes them field by field.
 
-use sealed_protocol::verdict::Verdict;
 use serde::Serialize;
 
-use crate::verify::FileReport;
-
-/// One file's object.
-#[derive(Serialize)]
-struct FileJson<'a> {
-    file: &'a str,
-    exit: i32,
-    status: &'a str,
-    verdict: Option<&'a Verdict>,
-    unsigned: &'a [String],
-    unconfirmed_evidence: &'a [String],
-    error: Option<&'a str>,
-    players: &'a [sealed_node::core::PlayerView],
-}
+use sealed_node::checked::{FileJson, FileReport};
 
 /// A directory's object.
 #[derive(Serialize)]
@@ -25,38 +11,16 @@ struct DirJson<'a> {
     files: Vec<FileJson<'a>>,
 }
 
-fn view(r: &FileReport) -> FileJson<'_> {
-    let (verdict, unsigned, unconfirmed_evidence, error) = match &r.checked {
-        Ok(c) => (
-            Some(&c.verdict),
-            c.unsigned.as_slice(),
-            c.unconfirmed_evidence.as_slice(),
-            None,
-        ),
-        Err(e) => (None, &[][..], &[][..], Some(e.as_str())),
-    };
-    FileJson {
-        file: &r.file,
-        exit: r.exit,
-        status: r.status(),
-        verdict,
-        unsigned,
-        unconfirmed_evidence,
-        error,
-        players: &r.players,
-    }
-}
-
 /// The document for one file, with a final newline.
 pub fn file(r: &FileReport) -> String {
-    render(&view(r))
+    render(&r.json())
 }
 
 /// The document for a directory, with a final newline.
 pub fn dir(exit: i32, reports: &[FileReport]) -> String {
     render(&DirJson {
         exit,
-        files: reports.iter().map(view).collect(),
+        files: reports.iter().map(FileReport::json).collect(),
     })
 }
 

@@ -2,7 +2,8 @@
 //!
 //! `sealed verify` checks transcript files and `sealed replay` checks score files; both
 //! work without a node or a network. `sealed node` runs a node; the game commands talk
-//! to it through its control socket; `sealed demo` runs two nodes and a whole game. Every outcome is an exit code a script can act on
+//! to it through its control socket, and `sealed ui` opens its board in a browser;
+//! `sealed demo` runs two nodes and a whole game. Every outcome is an exit code a script can act on
 //! (see `cli/JSON.md` for the codes and the `--json` document), and no input, however
 //! malformed, makes the program panic.
 
@@ -21,6 +22,7 @@ mod reach;
 mod replay;
 mod report;
 mod run_node;
+mod ui;
 mod verify;
 
 use clap::Parser;
@@ -62,6 +64,7 @@ fn main() {
             no_announce,
             only_known,
             witness,
+            ui,
         } => run_node::run(
             &home,
             run_node::NodeArgs {
@@ -75,8 +78,28 @@ fn main() {
                 referee: false,
                 announce: !no_announce,
                 strangers: !only_known,
+                ui: ui.then_some(false),
             },
         ),
+        Command::Ui { no_open, listen } => match ui::ask_running(&home, !no_open) {
+            Some(code) => code,
+            None => run_node::run(
+                &home,
+                run_node::NodeArgs {
+                    listen,
+                    mailbox: false,
+                    witness: false,
+                    relay: false,
+                    no_mdns: false,
+                    via: vec![],
+                    bots: false,
+                    referee: false,
+                    announce: true,
+                    strangers: true,
+                    ui: Some(!no_open),
+                },
+            ),
+        },
         Command::Referee {
             listen,
             no_mdns,
@@ -94,6 +117,7 @@ fn main() {
                 referee: true,
                 announce: true,
                 strangers: true,
+                ui: None,
             },
         ),
         Command::Dial { addr } => play::dial(&home, &addr),

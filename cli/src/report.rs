@@ -5,7 +5,7 @@ use sealed_protocol::transcript::Checked;
 use sealed_protocol::verdict::{ClaimView, Status, Verdict};
 
 use crate::exit;
-use crate::verify::FileReport;
+use sealed_node::checked::FileReport;
 
 /// The report on one file that could be checked.
 pub fn file(r: &FileReport) -> String {

@@ -1,4 +1,5 @@
-//! `sealed node`: runs a node until interrupted, serving the control socket.
+//! `sealed node`: runs a node until interrupted, serving the control socket (and the
+//! web board, `ui.rs`).
 
 use std::time::Duration;
 
@@ -28,6 +29,9 @@ pub struct NodeArgs {
     pub announce: bool,
     /// Take invitations from peers this node has not played.
     pub strangers: bool,
+    /// Serve the web board from the start and print its login address (opened in a
+    /// browser too when `true`); without, the board starts on the first `sealed ui`.
+    pub ui: Option<bool>,
 }
 
 /// How long `--via` waits for each relay to grant a reservation.
@@ -127,7 +131,18 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
             s.push_str(&format!("control   {}\n", home.socket_path().display()));
             output::stdout(&s);
         }
-        let serve = sealed_node::control::serve(listener, node.clone());
+        let board = crate::ui::hook(node.clone(), home.clone());
+        if let Some(open) = args.ui {
+            match board().await {
+                Ok(url) => crate::ui::announce(&url, open),
+                Err(e) => {
+                    output::error(&format!("the web board: {e}"));
+                    let _ = node.shutdown().await;
+                    return 2;
+                }
+            }
+        }
+        let serve = sealed_node::control::serve(listener, node.clone(), Some(board));
         tokio::select! {
             r = serve => {
                 if let Err(e) = r {

@@ -5,41 +5,13 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sealed_games::variant::check_transcript;
-use sealed_protocol::proposal::Terms;
-use sealed_protocol::transcript::{Checked, MAGIC, TranscriptFile};
+use sealed_node::checked::FileReport;
+use sealed_protocol::transcript::MAGIC;
 use sealed_protocol::wire::MAX_TRANSCRIPT;
 
 use crate::exit;
 use crate::input::read_capped;
 use crate::{json, output, report};
-
-/// What checking one file found.
-#[derive(Debug)]
-pub struct FileReport {
-    /// The path as given or found in the directory.
-    pub file: String,
-    /// The file's exit code.
-    pub exit: i32,
-    /// The check, or why there is none.
-    pub checked: Result<Checked, String>,
-    /// Who sat where, as the transcript's proposal says (names escaped), when it reads.
-    pub players: Vec<sealed_node::core::PlayerView>,
-}
-
-impl FileReport {
-    /// The file's standing in one word: the verdict's status, or why there is no
-    /// verdict to trust.
-    pub fn status(&self) -> &'static str {
-        match (&self.checked, self.exit) {
-            (Err(_), _) => "unreadable",
-            (Ok(_), exit::FAULT) => "proven-fault",
-            (Ok(_), exit::UNREADABLE) => "invalid-content",
-            (Ok(_), exit::UNCONFIRMED) => "unconfirmed",
-            (Ok(_), _) => "verified",
-        }
-    }
-}
 
 /// Runs the command; returns the exit code.
 pub fn run(path: &Path, json: bool) -> i32 {
@@ -173,24 +145,5 @@ fn check_all(files: &[PathBuf]) -> Vec<FileReport> {
 /// Checks one transcript file.
 pub fn check_file(path: &Path) -> FileReport {
     let bytes = read_capped(path, MAGIC.len() + MAX_TRANSCRIPT);
-    let checked = bytes
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|b| check_transcript(b).map_err(|e| e.to_string()));
-    // The seats, from the proposal the check has just read (and verified the
-    // signature of): a report says whose key was seat 0 and seat 1.
-    let players = match (&bytes, &checked) {
-        (Ok(b), Ok(_)) => TranscriptFile::from_bytes(b)
-            .ok()
-            .and_then(|f| Terms::parse(&f.proposal).ok())
-            .map(|t| sealed_node::core::players::players(&t, None))
-            .unwrap_or_default(),
-        _ => vec![],
-    };
-    FileReport {
-        file: path.display().to_string(),
-        exit: checked.as_ref().map_or(exit::UNREADABLE, exit::of_checked),
-        checked,
-        players,
-    }
+    FileReport::of_bytes(path.display().to_string(), bytes)
 }

@@ -12,7 +12,7 @@ use sealed_protocol::proposal::{
 };
 use sealed_protocol::session::{Secrets, SessionError};
 
-use crate::seat::{Descriptor, Table};
+use crate::seat::{Descriptor, Setting, Table};
 
 /// Every game this build plays: the `games!` list in lib.rs, one line per game.
 pub const GAMES: &[&Descriptor] = crate::GAMES;
@@ -27,6 +27,40 @@ pub enum TableError {
     #[error(transparent)]
     Session(#[from] SessionError),
 }
+
+/// The time controls every game may be proposed with (spec/PROTOCOL.md §5.4): not rules
+/// of any game, the nodes' clocks; `time-moves` and `time-period` need a witness
+/// (protocol version 2). Left out, a game has no clock.
+pub const TIME_SETTINGS: &[Setting] = &[
+    Setting {
+        key: "time-per-move",
+        values: &[],
+        default: "",
+        example: "1d",
+        about: "each move may take this long at no cost (s, m, h, d)",
+    },
+    Setting {
+        key: "time-moves",
+        values: &[],
+        default: "",
+        example: "10",
+        about: "with time-period: N moves in D, every wait charged (needs a witness)",
+    },
+    Setting {
+        key: "time-period",
+        values: &[],
+        default: "",
+        example: "50d",
+        about: "with time-moves: the N-th move is due within this, the 2N-th within twice it",
+    },
+    Setting {
+        key: "time-leave",
+        values: &[],
+        default: "",
+        example: "30d",
+        about: "leave for the whole game, spent on any move beyond its time",
+    },
+];
 
 /// The variants a table can be opened for.
 pub fn variants() -> &'static [&'static str] {

@@ -112,6 +112,9 @@ pub enum ControlRequest {
         /// Its address with `/p2p/<id>`.
         addr: String,
     },
+    /// A new login address of the web board this node serves, started now if it was
+    /// not (`sealed ui`).
+    Ui,
     /// Stop the node.
     Shutdown,
     /// Set a fault point's actions (tests only: a build with the `failpoints` feature;
@@ -136,11 +139,23 @@ pub fn listen(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
     Ok(listener)
 }
 
-/// Serves the control socket until the node stops.
-pub async fn serve(listener: tokio::net::UnixListener, node: NodeHandle) -> std::io::Result<()> {
+/// The web board of a node (`sealed ui`), which lives above the node (sealed-web) and so
+/// comes in as this: each call starts it if it is not served yet, and returns a new
+/// login address, or why not.
+pub type BoardHook = std::sync::Arc<
+    dyn Fn() -> futures::future::BoxFuture<'static, Result<String, String>> + Send + Sync,
+>;
+
+/// Serves the control socket until the node stops; `board` answers `ui` requests.
+pub async fn serve(
+    listener: tokio::net::UnixListener,
+    node: NodeHandle,
+    board: Option<BoardHook>,
+) -> std::io::Result<()> {
     loop {
         let (stream, _) = listener.accept().await?;
         let node = node.clone();
+        let board = board.clone();
         tokio::spawn(async move {
             let (read, mut write) = stream.into_split();
             let mut lines = BufReader::new(read).lines();
@@ -148,7 +163,13 @@ pub async fn serve(listener: tokio::net::UnixListener, node: NodeHandle) -> std:
                 let answer = match serde_json::from_str::<ControlRequest>(&line) {
                     Ok(req) => {
                         let stop = matches!(req, ControlRequest::Shutdown);
-                        let a = answer(&node, req).await;
+                        let a = match (&req, &board) {
+                            (ControlRequest::Ui, Some(b)) => match b().await {
+                                Ok(url) => json!({ "ok": url }),
+                                Err(e) => json!({ "error": e }),
+                            },
+                            _ => answer(&node, req).await,
+                        };
                         if stop {
                             let _ = write.write_all(format!("{a}\n").as_bytes()).await;
                             std::process::exit(0);
@@ -196,6 +217,7 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
         | ControlRequest::Dial { .. }
         | ControlRequest::New { .. }
         | ControlRequest::Mailbox { .. }
+        | ControlRequest::Ui
         | ControlRequest::Shutdown
         | ControlRequest::Failpoint { .. } => return None,
     })
@@ -217,7 +239,9 @@ pub fn value_of(a: Answer) -> Value {
     }
 }
 
-async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
+/// The answer to one request, `{"ok": …}` or `{"error": "…"}`: what the control socket
+/// sends back, and what the web board turns into HTTP.
+pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
     if let Some(cmd) = core_command(&req) {
         return match node.command(cmd).await {
             Ok(a) => json!({ "ok": value_of(a) }),
@@ -279,6 +303,9 @@ async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
         },
         ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
+        ControlRequest::Ui => Err(NodeError::Refused(
+            "this node serves no web board (its control socket was opened without one)".into(),
+        )),
         // The points live in this process, not in the core.
         ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)
             .map(|()| Value::Null)

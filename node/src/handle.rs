@@ -2,7 +2,7 @@
 //! shell and await its answer.
 
 use libp2p::Multiaddr;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError};
 use crate::home::Home;
@@ -13,6 +13,7 @@ use crate::store::Store;
 #[derive(Clone)]
 pub struct NodeHandle {
     tx: mpsc::Sender<Msg>,
+    changes: watch::Receiver<u64>,
 }
 
 /// Starts a node from a home folder: its key, its store (every game rebuilt from it).
@@ -29,11 +30,12 @@ pub async fn start(
         Err(e) => tracing::warn!("not announced, nor put in proposals: {e}"),
     }
     let store = Store::open(&home.store_path()).map_err(StartError::Store)?;
-    let shell = Shell::new(key, store, cfg)?;
+    let (changed, changes) = watch::channel(0);
+    let shell = Shell::new(key, store, cfg, changed)?;
     // Bounded: a flood of commands waits instead of growing memory.
     let (tx, rx) = mpsc::channel(64);
     let task = tokio::spawn(shell.run(rx));
-    Ok((NodeHandle { tx }, task))
+    Ok((NodeHandle { tx, changes }, task))
 }
 
 /// An answer that is not the one a command gives: a bug between handle and core.
@@ -76,6 +78,13 @@ impl NodeHandle {
             Answer::Text(t) => Ok(t),
             a => Err(unexpected(a)),
         }
+    }
+
+    /// A count that goes up each time the store commits a write (a move made or
+    /// received, a game proposed or accepted, a status changed): a page that shows the
+    /// games waits on it, then reads them again. Writes in a burst may count once.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.clone()
     }
 
     /// Peer id and addresses.

@@ -123,9 +123,10 @@ impl Home {
         self.dir.join("ports")
     }
 
-    /// The ports the node last listened on, by transport (`tcp`, `udp`): a node asked
-    /// for any port takes these again, so that peers find it where it was. Empty when
-    /// none is kept or the file does not read (it is only a preference).
+    /// The ports the node last listened on, by transport (`tcp`, `udp`, and `ui` for its
+    /// web board): a node asked for any port takes these again, so that peers find it
+    /// where it was (and a browser its board). Empty when none is kept or the file does
+    /// not read (it is only a preference).
     pub fn ports(&self) -> BTreeMap<String, u16> {
         std::fs::read_to_string(self.ports_path())
             .unwrap_or_default()
@@ -133,7 +134,7 @@ impl Home {
             .filter_map(|l| {
                 let (t, p) = l.split_once(' ')?;
                 let p: u16 = p.trim().parse().ok().filter(|p| *p != 0)?;
-                matches!(t, "tcp" | "udp").then(|| (t.to_owned(), p))
+                matches!(t, "tcp" | "udp" | "ui").then(|| (t.to_owned(), p))
             })
             .collect()
     }

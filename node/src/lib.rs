@@ -3,6 +3,7 @@
 //! only part of sealed with sockets, clocks and files, and they all live in the shell; the
 //! core carries any game through the object-safe tables of `sealed_games::table`.
 
+pub mod checked;
 pub mod clock;
 pub mod control;
 pub mod core;

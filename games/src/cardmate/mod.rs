@@ -24,7 +24,7 @@ pub use moves::{Move, legal_moves, may_capture, pseudo_moves};
 pub use notation::{Written, parse as parse_move, resolve as resolve_move, write as write_move};
 pub use options::{NineRetreat, NoMove, Options, Setup};
 pub use position::{End, Mark, Position};
-pub use render::{svg, text};
+pub use render::{grid, svg, text};
 pub use score::{replay, replay_score, write_score};
 
 use sealed_protocol::derive;
@@ -38,8 +38,58 @@ use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, Violation};
 pub const VARIANT: &str = "cardmate";
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor =
-    crate::seat::Descriptor::of::<Cardmate>(&[("setup", "random"), ("ply-limit", "400")], replay);
+pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Cardmate>(
+    "chess on a 10×10 board with a pack of cards as pieces; a random setup dealt by the joint coin",
+    SETTINGS,
+    &[("setup", "random"), ("ply-limit", "400")],
+    replay,
+);
+
+/// The options, as spec/GAMES.md §2.1 lists them.
+const SETTINGS: &[crate::seat::Setting] = &[
+    crate::seat::Setting {
+        key: "setup",
+        values: &["predefined", "random"],
+        default: "predefined",
+        example: "random",
+        about: "the seed's diagram, or the suit-shuffled setup dealt by the joint coin",
+    },
+    crate::seat::Setting {
+        key: "random-kings",
+        values: &["no", "yes"],
+        default: "no",
+        example: "yes",
+        about: "with a random setup: whether the four Kings' suits are shuffled too",
+    },
+    crate::seat::Setting {
+        key: "palace",
+        values: &["both-squares", "off"],
+        default: "both-squares",
+        example: "off",
+        about: "palace conquest: your cards on both enemy palace squares after your move win",
+    },
+    crate::seat::Setting {
+        key: "nine-retreat",
+        values: &["one", "any"],
+        default: "one",
+        example: "any",
+        about: "the Nine's quiet retreat: one square straight back, or any distance",
+    },
+    crate::seat::Setting {
+        key: "no-move",
+        values: &["loses", "draw"],
+        default: "loses",
+        example: "draw",
+        about: "the player to move who has no legal move loses, or the game is drawn",
+    },
+    crate::seat::Setting {
+        key: "ply-limit",
+        values: &[],
+        default: "0",
+        example: "200",
+        about: "after this many plies the game is drawn; 0: no limit",
+    },
+];
 
 /// The label of the named stream the random setup is drawn from.
 pub const SETUP_STREAM: &str = "cardmate/setup";

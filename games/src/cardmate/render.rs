@@ -1,9 +1,12 @@
-//! Drawing a position: as text (the seed's diagram style) and as SVG.
+//! Drawing a position: as text (the seed's diagram style), as SVG, and as the cells of a
+//! board a page draws.
 
 use std::fmt::Write as _;
 
 use super::board::{Side, Square};
+use super::card::Suit;
 use super::position::Position;
+use crate::seat::grid::{Cell, Grid, Shade, Token};
 
 /// The board as text, rank 9 at the top; Rearhand's cards in lower case.
 pub fn text(pos: &Position) -> String {
@@ -123,4 +126,58 @@ pub fn svg(pos: &Position) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The board for a page that draws and clicks it, seen from `from`'s side (Rearhand's
+/// turned): palaces shaded, the middle line after the fifth row, each card as its rank
+/// and suit symbol (`9♥`), red suits in red.
+pub fn grid(pos: &Position, from: Side) -> Grid {
+    let turned = from == Side::Rearhand;
+    let order = |i: i8| if turned { i } else { 9 - i };
+    let mut cells = Vec::with_capacity(100);
+    for row in 0..10 {
+        for col in 0..10 {
+            let Some(sq) = Square::new(9 - order(col), order(row)) else {
+                continue;
+            };
+            let palace =
+                Side::Forehand.palace().contains(&sq) || Side::Rearhand.palace().contains(&sq);
+            let shade = if palace {
+                Shade::Palace
+            } else if (sq.file() + sq.rank()) % 2 == 0 {
+                Shade::Dark
+            } else {
+                Shade::Light
+            };
+            let piece = pos.board.get(sq).map(|p| Token {
+                glyph: format!("{}{}", p.card.rank.letter(), suit_symbol(p.card.suit)),
+                side: p.side.index() as u8,
+                name: format!("{:?} {}", p.side, p.card),
+                red: p.card.suit.is_red(),
+            });
+            cells.push(Cell {
+                square: sq.to_string(),
+                shade,
+                piece,
+                marks: vec![],
+            });
+        }
+    }
+    Grid {
+        files: (0..10)
+            .map(|c| char::from(b'a' + (9 - order(c)) as u8).to_string())
+            .collect(),
+        ranks: (0..10).map(|r| order(r).to_string()).collect(),
+        cells,
+        divides: vec![4],
+    }
+}
+
+fn suit_symbol(s: Suit) -> char {
+    match s {
+        Suit::Clubs => '♣',
+        Suit::Diamonds => '♦',
+        Suit::Hearts => '♥',
+        Suit::Spades => '♠',
+    }
 }

@@ -7,7 +7,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Cardmate;
 
-use crate::seat::{Automation, Choice, Face, Game, nth};
+use crate::seat::{Automation, Choice, Face, Game, Grid, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
 fn cardmate_written(
@@ -91,6 +91,15 @@ impl Face for Cardmate {
 
     fn svg(pos: &Self::State) -> Option<String> {
         Some(super::svg(pos))
+    }
+
+    fn grid(s: &Session<Self>, pos: &Self::State) -> Option<Grid> {
+        let from = if s.seat().0 == 0 {
+            super::Side::Forehand
+        } else {
+            super::Side::Rearhand
+        };
+        Some(super::grid(pos, from))
     }
 
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {

@@ -8,6 +8,7 @@
 //! The pure rules live in [`engine`]; this module is how they run on the protocol.
 
 pub mod engine;
+mod grid;
 mod seat;
 
 use serde::{Deserialize, Serialize};
@@ -25,8 +26,18 @@ use engine::{Color, End, Kind, Move, Position, Square};
 pub const VARIANT: &str = "chex";
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor =
-    crate::seat::Descriptor::of::<Chex>(&[("ply-limit", "300")], engine::replay);
+pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Chex>(
+    "chess with no board: every piece is drawn blindly from a stack and placed next to the others",
+    &[crate::seat::Setting {
+        key: "ply-limit",
+        values: &[],
+        default: "0",
+        example: "300",
+        about: "after this many plies the game is drawn; 0: no limit",
+    }],
+    &[("ply-limit", "300")],
+    engine::replay,
+);
 
 /// The name of each player's pool: its stack of pieces.
 pub fn stack() -> Name {

@@ -8,7 +8,7 @@ use sealed_protocol::session::{Command, Phase, Session};
 use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use super::Chex;
 
-use crate::seat::{Automation, Choice, Face, Game, nth};
+use crate::seat::{Automation, Choice, Face, Game, Grid, nth};
 
 /// The piece this seat drew and must place, once the opponent's value is in.
 fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
@@ -203,6 +203,10 @@ impl Face for Chex {
 
     fn svg(pos: &Self::State) -> Option<String> {
         Some(chex_engine::svg(pos))
+    }
+
+    fn grid(s: &Session<Self>, pos: &Self::State) -> Option<Grid> {
+        Some(super::grid::grid(pos, super::color(s.seat())))
     }
 
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {

@@ -25,7 +25,27 @@ pub use score::{replay, score_text};
 pub const VARIANT: &str = "duel";
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Duel>(&[], replay);
+pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Duel>(
+    "a card duel: each round both play a card from a secret hand; the higher card takes the round",
+    &[
+        crate::seat::Setting {
+            key: "cards",
+            values: &[],
+            default: "9",
+            example: "9",
+            about: "cards per deck (numbered 1 to cards), and the number of rounds; 2 to 64",
+        },
+        crate::seat::Setting {
+            key: "hand",
+            values: &[],
+            default: "3",
+            example: "3",
+            about: "opening hand size, 1 to cards",
+        },
+    ],
+    &[],
+    replay,
+);
 
 /// The deck name every player uses.
 pub fn deck() -> Name {

@@ -15,10 +15,30 @@ use crate::replay::{ReplayError, Replayed};
 /// A table, or why the session refused it.
 type Opened = Result<Box<dyn Table>, SessionError>;
 
+/// A rule option a proposal may set, as a form offers it (spec/GAMES.md lists each
+/// game's; a test proposes every value listed here).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Setting {
+    /// The option's key.
+    pub key: &'static str,
+    /// The values to pick from; empty when a value is typed (in the form `example` shows).
+    pub values: &'static [&'static str],
+    /// The value when the option is left out; empty when leaving it out means none.
+    pub default: &'static str,
+    /// A value of the right form, for a typed one.
+    pub example: &'static str,
+    /// What it does, in a sentence.
+    pub about: &'static str,
+}
+
 /// One game, as the registry lists it.
 pub struct Descriptor {
     /// The name used in proposals and on the command line.
     pub name: &'static str,
+    /// One line saying what the game is.
+    pub about: &'static str,
+    /// Its rule options.
+    pub settings: &'static [Setting],
     /// The options `sealed demo` plays it with, between bots: every game ends (a ply
     /// limit), and timed periods are short.
     pub demo: &'static [(&'static str, &'static str)],
@@ -33,11 +53,15 @@ pub struct Descriptor {
 impl Descriptor {
     /// The descriptor of the game `R`.
     pub(crate) const fn of<R: Game>(
+        about: &'static str,
+        settings: &'static [Setting],
         demo: &'static [(&'static str, &'static str)],
         replay: fn(&str) -> Result<Replayed, ReplayError>,
     ) -> Descriptor {
         Descriptor {
             name: R::VARIANT,
+            about,
+            settings,
             demo,
             replay,
             open: open::<R>,

@@ -9,6 +9,7 @@ use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
 
 use super::choice::Choice;
+use super::grid::Grid;
 
 /// What only a game knows about turns: its name, whether the seat to act can act, and
 /// whose act is awaited. A game is also a [`Face`] (how it is shown and written) and an
@@ -38,7 +39,7 @@ pub(crate) trait Game: Face + Automation + Rules<State: Send> + Send + 'static {
 }
 
 /// How a game is shown to a person and written down: its sides, prompts, notation,
-/// hints, board (text and SVG), hand, score and PGN. Everything a board in any front
+/// hints, board (text, SVG and cells), hand, score and PGN. Everything a board in any front
 /// end draws comes from here, never re-implemented there.
 pub(crate) trait Face: Rules {
     /// The seat's side in the game's own words, if it has sides.
@@ -65,6 +66,12 @@ pub(crate) trait Face: Rules {
 
     /// The board as SVG.
     fn svg(state: &Self::State) -> Option<String>;
+
+    /// The board as cells seen from this seat's side, for a page that draws it and is
+    /// clicked on it ([`Grid`]); `None` for a game without a board (Duel).
+    fn grid(_s: &Session<Self>, _state: &Self::State) -> Option<Grid> {
+        None
+    }
 
     /// Score text of the accepted acts, in order.
     fn score(s: &Session<Self>, state: &Self::State, acts: &[Self::Act]) -> Option<String>;

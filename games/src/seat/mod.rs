@@ -31,12 +31,16 @@
 //! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`): the game's acts, then the generic words as buttons |
 //! | `draw_offered` | whether the opponent's draw offer stands for this seat |
 //! | `board` | the board as text (a line saying so before the game starts) |
-//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null` |
+//! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], and `divides`), or `null` (Duel, or before the game starts) |
+//! | `result` | the result in one line ([`Table::result`]), or `null`
+//! | `score` | the accepted acts in the game's score format ([`Table::score`]), or `null` |
+//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes"}`; Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;
 mod descriptor;
 mod game;
+pub mod grid;
 mod seated;
 pub(crate) mod words;
 
@@ -49,8 +53,9 @@ use sealed_protocol::session::{Action, Command, Secrets, SessionError};
 use sealed_protocol::verdict::Verdict;
 
 pub use choice::{Ask, Choice};
-pub use descriptor::Descriptor;
+pub use descriptor::{Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
+pub use grid::Grid;
 pub(crate) use seated::nth;
 
 /// One seat's live game, whatever the variant: the session plus what the game knows

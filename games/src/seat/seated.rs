@@ -400,6 +400,9 @@ impl<R: Game> Table for Seated<R> {
                 None => "the game has not started\n".to_owned(),
             },
             "hand": R::hand(&self.session).1,
+            "grid": self.state().and_then(|state| R::grid(&self.session, state)),
+            "result": self.result(),
+            "score": self.score(),
             "verdict": serde_json::to_value(self.verdict()).unwrap_or(Value::Null),
         })
     }

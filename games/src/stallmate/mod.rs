@@ -28,9 +28,43 @@
 
 /// The game, as the registry lists it.
 pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<peer::Stallmate>(
+    "Secret Stallmate: each player sees only his own army; a referee node answers every attempt",
+    SETTINGS,
     &[("period", "1s"), ("ply-limit", "40")],
     record::replay,
 );
+
+/// The options, as spec/GAMES.md §5.1 lists them.
+const SETTINGS: &[crate::seat::Setting] = &[
+    crate::seat::Setting {
+        key: "must-try",
+        values: &["on", "off"],
+        default: "on",
+        example: "off",
+        about: "after a \"try\" the mover must attempt a pawn capture before any other move",
+    },
+    crate::seat::Setting {
+        key: "name-capturer",
+        values: &["off", "on"],
+        default: "off",
+        example: "on",
+        about: "a capture announcement also says whether a pawn or a piece took",
+    },
+    crate::seat::Setting {
+        key: "ply-limit",
+        values: &[],
+        default: "none",
+        example: "80",
+        about: "the game ends after that many moves with 0 points each; none: no limit",
+    },
+    crate::seat::Setting {
+        key: "period",
+        values: &[],
+        default: "24h",
+        example: "24h",
+        about: "the length of a move period (ms, s, m, h, d); the referee closes each at its end",
+    },
+];
 
 pub mod acts;
 pub mod announce;

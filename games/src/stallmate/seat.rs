@@ -15,7 +15,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::{Color, Position, Square};
-use crate::seat::{Automation, Choice, Face, Game};
+use crate::seat::{Automation, Choice, Face, Game, Grid};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
@@ -444,14 +444,50 @@ impl Face for Stallmate {
         let mine = (s.seat() != e.rules().referee)
             .then(|| army(color(s.seat())))
             .flatten();
+        // This period's attempts with the referee's answers (the mover's own), and what
+        // every seat heard at the end of each period, for a page that lists them.
+        let attempts: Vec<Value> = mover_view(e, s.seat())
+            .map(|v| {
+                v.entries()
+                    .iter()
+                    .map(|(a, answer)| json!({"attempt": a.to_string(), "answer": answer.to_string()}))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let heard: Vec<Value> = e
+            .state()
+            .map(|st| {
+                st.heard
+                    .iter()
+                    .map(|p| {
+                        let words: Vec<String> = p.heard.iter().map(ToString::to_string).collect();
+                        json!({"period": p.period, "words": words})
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         (
             mine.as_ref().map(|m| format!("your army: {m}")),
-            json!({ "army": mine }),
+            json!({ "army": mine, "attempts": attempts, "heard": heard }),
         )
     }
 
     fn svg(_state: &State) -> Option<String> {
         None
+    }
+
+    fn grid(s: &Session<Self>, _state: &State) -> Option<Grid> {
+        // What `board` shows as text: both armies to the referee and to everyone once
+        // the game is over, else this player's own army alone.
+        let e = s.engine();
+        let referee = s.seat() == e.rules().referee;
+        let from = if referee { Color::White } else { color(s.seat()) };
+        let whole = (referee || e.is_over()).then(|| hidden_game(e)).flatten();
+        if let Some(r) = whole {
+            return Some(Grid::chess(r.position(), from, |_| vec![]));
+        }
+        let view = mover_view(e, s.seat())?;
+        Some(Grid::chess(view.board(), from, |_| vec![]))
     }
 
     fn score(s: &Session<Self>, _state: &State, _acts: &[Public]) -> Option<String> {

@@ -58,8 +58,9 @@ pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
     }
 }
 
-/// This seat's sealed trap squares that spring on the ply just made.
-pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
+/// This seat's traps still sealed: each one's index among its trap values, and the trap
+/// (known to this seat alone until it opens it).
+pub fn sealed_traps(s: &Session<Tempete>) -> Vec<(u32, Trap)> {
     let (Some(secrets), Some(st)) = (s.secrets(), s.engine().state()) else {
         return vec![];
     };
@@ -84,41 +85,34 @@ pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
             };
             let square = secrets.value(&key, &decks)?;
             let square = Square::from_index(*square.first()?)?;
-            board
-                .spring_trap(Trap {
+            Some((
+                i,
+                Trap {
                     owner: color(me),
                     square,
                     effect: *effect,
-                })
-                .is_ok()
-                .then_some((trap_name(), i))
+                },
+            ))
         })
+        .collect()
+}
+
+/// This seat's sealed trap squares that spring on the ply just made.
+pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
+    sealed_traps(s)
+        .into_iter()
+        .filter(|(_, trap)| board.spring_trap(*trap).is_ok())
+        .map(|(i, _)| (trap_name(), i))
         .collect()
 }
 
 /// The board once the traps `springs` names have sprung.
 pub fn sprung(s: &Session<Tempete>, board: &Board, springs: &[(Name, u32)]) -> Option<Board> {
-    let st = s.engine().state()?;
-    let side = color(s.seat());
+    let traps = sealed_traps(s);
     let mut board = board.clone();
-    let secrets = s.secrets()?;
-    let decks = s.engine().decks();
     for (_, i) in springs {
-        let key = CommitKey {
-            seat: s.seat(),
-            purpose: Purpose::Value(trap_name()),
-            index: *i,
-        };
-        let sq = secrets
-            .value(&key, &decks)
-            .and_then(|v| Square::from_index(*v.first()?))?;
-        board = board
-            .spring_trap(Trap {
-                owner: side,
-                square: sq,
-                effect: *st.hand(side).traps.get(*i as usize)?,
-            })
-            .ok()?;
+        let (_, trap) = traps.iter().find(|(j, _)| j == i)?;
+        board = board.spring_trap(*trap).ok()?;
     }
     Some(board)
 }

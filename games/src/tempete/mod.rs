@@ -60,6 +60,35 @@ pub use effects::{CardPlay, Params, Play, PlayError};
 pub use rules::{Tempete, VARIANT};
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor =
-    crate::seat::Descriptor::of::<Tempete>(&[("ply-limit", "300")], score::replay);
+pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Tempete>(
+    "Tempête sur l'Echiquier: chess with secret hands of action cards, traps and interceptions",
+    SETTINGS,
+    &[("ply-limit", "300")],
+    score::replay,
+);
+
+/// The options, as spec/GAMES.md §4.1 lists them.
+const SETTINGS: &[crate::seat::Setting] = &[
+    crate::seat::Setting {
+        key: "cards",
+        values: &[],
+        default: "1-10,12-21,23-70",
+        example: "1-10,12-21,23-70",
+        about: "the agreed list of card numbers of the open deck (ranges and single numbers)",
+    },
+    crate::seat::Setting {
+        key: "hand",
+        values: &[],
+        default: "5",
+        example: "5",
+        about: "the size of a full hand, 1 to 8",
+    },
+    crate::seat::Setting {
+        key: "ply-limit",
+        values: &[],
+        default: "0",
+        example: "300",
+        about: "after this many turns and answers the game is drawn; 0: no limit",
+    },
+];
 pub use state::State;

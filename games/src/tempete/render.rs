@@ -1,32 +1,21 @@
 //! Drawing a Tempête state: as text (a Unicode board, White at the bottom, then the
-//! continuing effects, the hands and whose act it is) and as SVG (the board with the
-//! effects marked).
+//! continuing effects, the hands and whose act it is), as SVG (the board with the
+//! effects marked), and the marks of each square for a page's board.
 //!
 //! Only what is public is drawn: sealed trap squares stay secret until their owner opens
 //! them, and a hand's cards are listed only when the caller (its owner) passes them.
 
 use core::fmt::Write as _;
 
-use crate::chess::{Color, File, Kind, Piece, Rank, Square};
+use crate::chess::{Color, File, Piece, Rank, Square};
+use crate::seat::grid::{Mark, figurine};
 
+use super::board::Trap;
 use super::card::{FlowEffect, Pattern};
 use super::state::{Pending, State};
 
 fn glyph(p: Piece) -> char {
-    match (p.color, p.kind) {
-        (Color::White, Kind::King) => '♔',
-        (Color::White, Kind::Queen) => '♕',
-        (Color::White, Kind::Rook) => '♖',
-        (Color::White, Kind::Bishop) => '♗',
-        (Color::White, Kind::Knight) => '♘',
-        (Color::White, Kind::Pawn) => '♙',
-        (Color::Black, Kind::King) => '♚',
-        (Color::Black, Kind::Queen) => '♛',
-        (Color::Black, Kind::Rook) => '♜',
-        (Color::Black, Kind::Bishop) => '♝',
-        (Color::Black, Kind::Knight) => '♞',
-        (Color::Black, Kind::Pawn) => '♟',
-    }
+    figurine(p.color, p.kind)
 }
 
 fn name(c: Color) -> &'static str {
@@ -109,6 +98,49 @@ fn effect_lines(s: &State) -> Vec<String> {
         ));
     }
     out
+}
+
+/// What lies on `sq` besides its piece, for a page's board: the continuing effects, the
+/// opened traps, and `own`, this seat's traps still sealed (known to it alone).
+pub fn marks(state: &State, sq: Square, own: &[Trap]) -> Vec<Mark> {
+    let b = &state.board;
+    let mut v = vec![];
+    let lasting = |list: &[(Square, u32)]| {
+        list.iter()
+            .find(|(s, _)| *s == sq)
+            .map(|(_, until)| half_moves_left(*until, b.ply))
+    };
+    if b.is_frozen(sq)
+        && let Some(left) = lasting(b.frozen())
+    {
+        v.push(Mark::new("frozen", format!("frozen {left}")));
+    }
+    if b.is_forbidden(sq)
+        && let Some(left) = lasting(b.forbidden())
+    {
+        v.push(Mark::new("forbidden", format!("forbidden {left}")));
+    }
+    let augments = b.augments(sq);
+    if !augments.is_empty() {
+        let words: Vec<String> = augments.into_iter().map(pattern_word).collect();
+        v.push(Mark::new(
+            "augmented",
+            format!("also moves as {}", words.join(", ")),
+        ));
+    }
+    for t in b.traps().iter().filter(|t| t.square == sq) {
+        v.push(Mark::new(
+            "trap",
+            format!("{}'s trap ({})", name(t.owner), t.effect),
+        ));
+    }
+    for t in own.iter().filter(|t| t.square == sq) {
+        v.push(Mark::new(
+            "own-trap",
+            format!("your sealed trap ({})", t.effect),
+        ));
+    }
+    v
 }
 
 /// The board as text: ranks 8 to 1 down, files a to h across, White's pieces hollow

@@ -9,7 +9,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{Command, Session};
 
-use crate::seat::{Automation, Choice, Face, Game};
+use crate::seat::{Automation, Choice, Face, Game, Grid};
 
 use super::act::{Act, CardRef};
 use super::bot;
@@ -328,6 +328,14 @@ impl Face for Tempete {
 
     fn svg(state: &State) -> Option<String> {
         Some(super::render::svg(state))
+    }
+
+    fn grid(s: &Session<Self>, state: &State) -> Option<Grid> {
+        let own: Vec<_> = holding::sealed_traps(s).into_iter().map(|(_, t)| t).collect();
+        let pos = state.board.position();
+        Some(Grid::chess(pos, color(s.seat()), |sq| {
+            super::render::marks(state, sq, &own)
+        }))
     }
 
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {

@@ -20,7 +20,7 @@ use futures::StreamExt;
 use libp2p::request_response::{OutboundRequestId, ResponseChannel};
 use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
 use crate::limit::Limits;
@@ -197,6 +197,8 @@ pub struct Shell {
     relisten: Vec<Multiaddr>,
     /// `sealed peers` commands, whose answer gets what each peer runs.
     peer_cmds: std::collections::HashSet<CmdId>,
+    /// Counts the committed writes, for those who show the games (`NodeHandle::changes`).
+    changed: watch::Sender<u64>,
 }
 
 impl Shell {
@@ -205,6 +207,7 @@ impl Shell {
         key: sealed_protocol::keys::SecretKey,
         store: Store,
         cfg: NodeConfig,
+        changed: watch::Sender<u64>,
     ) -> Result<Shell, StartError> {
         // Mailboxes and relays are where peers meet: they serve lookups by peer id.
         let mut net_cfg = cfg.net.clone();
@@ -245,6 +248,7 @@ impl Shell {
             listeners: HashMap::new(),
             relisten: vec![],
             peer_cmds: Default::default(),
+            changed,
         };
         for addr in shell.cfg.listen.clone() {
             probe(&addr).map_err(|why| StartError::Listen {
@@ -278,7 +282,12 @@ impl Shell {
                     Some(m) => self.message(m),
                 },
                 Some((write, result)) = self.written.recv() => {
+                    let committed = result.is_ok();
                     self.input(Input::Written { write, result });
+                    // After the core took it: what it shows now is what was committed.
+                    if committed {
+                        self.changed.send_modify(|n| *n = n.wrapping_add(1));
+                    }
                 }
                 event = self.swarm.select_next_some() => self.event(event),
                 _ = tick.tick() => {

@@ -1,0 +1,110 @@
+//! One transcript checked as `sealed verify` checks it: its exit code, its standing in
+//! one word, who sat where, and the JSON document `sealed verify --json` prints for it
+//! (cli/JSON.md). The command line and the web board both show a verdict through this,
+//! so they cannot say different things of the same file.
+
+use serde::Serialize;
+
+use sealed_games::variant::check_transcript;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::{Checked, TranscriptFile};
+use sealed_protocol::verdict::Verdict;
+
+use crate::core::PlayerView;
+
+/// Complete and verified.
+pub const VERIFIED: i32 = 0;
+/// A proven fault.
+pub const FAULT: i32 = 1;
+/// Unreadable input, or bytes that are not validly signed.
+pub const UNREADABLE: i32 = 2;
+/// Readable, no fault, but not everything is confirmed.
+pub const UNCONFIRMED: i32 = 3;
+
+/// What checking one file found.
+#[derive(Debug)]
+pub struct FileReport {
+    /// The path as given or found in the directory (or the name a download would have).
+    pub file: String,
+    /// The file's exit code.
+    pub exit: i32,
+    /// The check, or why there is none.
+    pub checked: Result<Checked, String>,
+    /// Who sat where, as the transcript's proposal says (names escaped), when it reads.
+    pub players: Vec<PlayerView>,
+}
+
+impl FileReport {
+    /// Checks a transcript's bytes (or reports why they could not be read).
+    pub fn of_bytes(file: String, bytes: Result<Vec<u8>, String>) -> FileReport {
+        let checked = bytes
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|b| check_transcript(b).map_err(|e| e.to_string()));
+        // The seats, from the proposal the check has just read (and verified the
+        // signature of): a report says whose key was seat 0 and seat 1.
+        let players = match (&bytes, &checked) {
+            (Ok(b), Ok(_)) => TranscriptFile::from_bytes(b)
+                .ok()
+                .and_then(|f| Terms::parse(&f.proposal).ok())
+                .map(|t| crate::core::players::players(&t, None))
+                .unwrap_or_default(),
+            _ => vec![],
+        };
+        FileReport {
+            file,
+            // The protocol's own rule, so that every verifier built on it agrees.
+            exit: checked.as_ref().map_or(UNREADABLE, Checked::exit_code),
+            checked,
+            players,
+        }
+    }
+
+    /// The file's standing in one word: the verdict's status, or why there is no
+    /// verdict to trust.
+    pub fn status(&self) -> &'static str {
+        match (&self.checked, self.exit) {
+            (Err(_), _) => "unreadable",
+            (Ok(_), FAULT) => "proven-fault",
+            (Ok(_), UNREADABLE) => "invalid-content",
+            (Ok(_), UNCONFIRMED) => "unconfirmed",
+            (Ok(_), _) => "verified",
+        }
+    }
+
+    /// The file's object of the `--json` document.
+    pub fn json(&self) -> FileJson<'_> {
+        let (verdict, unsigned, unconfirmed_evidence, error) = match &self.checked {
+            Ok(c) => (
+                Some(&c.verdict),
+                c.unsigned.as_slice(),
+                c.unconfirmed_evidence.as_slice(),
+                None,
+            ),
+            Err(e) => (None, &[][..], &[][..], Some(e.as_str())),
+        };
+        FileJson {
+            file: &self.file,
+            exit: self.exit,
+            status: self.status(),
+            verdict,
+            unsigned,
+            unconfirmed_evidence,
+            error,
+            players: &self.players,
+        }
+    }
+}
+
+/// One file's object of `sealed verify --json` (cli/JSON.md).
+#[derive(Serialize)]
+pub struct FileJson<'a> {
+    file: &'a str,
+    exit: i32,
+    status: &'a str,
+    verdict: Option<&'a Verdict>,
+    unsigned: &'a [String],
+    unconfirmed_evidence: &'a [String],
+    error: Option<&'a str>,
+    players: &'a [PlayerView],
+}

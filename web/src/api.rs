@@ -1,0 +1,267 @@
+//! The board's routes: the login, the page and its assets, the JSON API and the live
+//! stream. Every game request is a control request answered as the control socket
+//! answers it (`sealed_node::control::answer`).
+
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Json, Redirect, Response};
+use axum::routing::{get, post};
+use futures::Stream;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use sealed_games::registry::{GAMES, TIME_SETTINGS};
+use sealed_node::NodeHandle;
+use sealed_node::checked::FileReport;
+use sealed_node::control::{ControlRequest, answer};
+
+use crate::gate::Gate;
+use crate::guard;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub(crate) struct App {
+    pub(crate) node: NodeHandle,
+    pub(crate) gate: Arc<Mutex<Gate>>,
+}
+
+/// The largest request body taken: a move's text, a proposal's terms.
+const MAX_BODY: usize = 64 * 1024;
+
+pub(crate) fn router(app: App) -> Router {
+    Router::new()
+        .route("/login", get(login))
+        .route("/", get(crate::assets::page))
+        .route("/app.js", get(crate::assets::script))
+        .route("/app.css", get(crate::assets::style))
+        .route("/api/me", get(me))
+        .route("/api/games", get(games))
+        .route("/api/games/{game}", get(show))
+        .route("/api/games/{game}/act", post(act))
+        .route("/api/games/{game}/accept", post(accept))
+        .route("/api/games/{game}/decline", post(decline))
+        .route("/api/games/{game}/verify", get(verify))
+        .route("/api/games/{game}/download/{what}", get(download))
+        .route("/api/variants", get(variants))
+        .route("/api/peers", get(peers))
+        .route("/api/new", post(new))
+        .route("/api/events", get(events))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            guard::door,
+        ))
+        .layer(axum::middleware::map_response(guard::headers))
+        .with_state(app)
+}
+
+/// An answer of the control path as HTTP: its value, or 400 with its error.
+fn reply(v: Value) -> Response {
+    match (v.get("ok"), v.get("error")) {
+        (_, Some(e)) => (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response(),
+        (Some(ok), _) => Json(ok.clone()).into_response(),
+        _ => (StatusCode::INTERNAL_SERVER_ERROR, Json(v)).into_response(),
+    }
+}
+
+async fn ask(app: &App, req: ControlRequest) -> Response {
+    reply(answer(&app.node, req).await)
+}
+
+#[derive(Deserialize)]
+struct LoginQuery {
+    token: String,
+}
+
+/// Trades a login token for a session cookie, once, and goes to the games.
+async fn login(State(app): State<App>, Query(q): Query<LoginQuery>) -> Response {
+    let r = match crate::random() {
+        Ok(r) => r,
+        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    };
+    let session =
+        app.gate
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .redeem(&q.token, crate::now_ms(), r);
+    match session {
+        Ok(s) => ([(header::SET_COOKIE, Gate::cookie(&s))], Redirect::to("/")).into_response(),
+        Err(refusal) => guard::refuse(refusal),
+    }
+}
+
+async fn me(State(app): State<App>) -> Response {
+    ask(&app, ControlRequest::Info).await
+}
+
+async fn games(State(app): State<App>) -> Response {
+    ask(&app, ControlRequest::Games).await
+}
+
+async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
+    ask(
+        &app,
+        ControlRequest::Show {
+            game,
+            format: "json".into(),
+        },
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct ActBody {
+    text: String,
+    expect: Option<usize>,
+}
+
+/// Makes an act in the game's notation: the text of a choice the page was given.
+async fn act(
+    State(app): State<App>,
+    Path(game): Path<String>,
+    Json(body): Json<ActBody>,
+) -> Response {
+    ask(
+        &app,
+        ControlRequest::Move {
+            game,
+            text: body.text,
+            expect: body.expect,
+        },
+    )
+    .await
+}
+
+async fn accept(State(app): State<App>, Path(game): Path<String>) -> Response {
+    ask(&app, ControlRequest::Accept { game }).await
+}
+
+async fn decline(State(app): State<App>, Path(game): Path<String>) -> Response {
+    ask(&app, ControlRequest::Decline { game }).await
+}
+
+/// The game's transcript as this node holds it, checked as `sealed verify` checks a
+/// file: the same document `sealed verify --json` prints (cli/JSON.md).
+async fn verify(State(app): State<App>, Path(game): Path<String>) -> Response {
+    let bytes = app.node.transcript(&game).await.map_err(|e| e.to_string());
+    if let Err(e) = &bytes {
+        return (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response();
+    }
+    let name = format!("{}.sealed", game.get(..12).unwrap_or(&game));
+    let report = FileReport::of_bytes(name, bytes);
+    Json(json!(report.json())).into_response()
+}
+
+/// The transcript, score, PGN or board of a game, as a file to save.
+async fn download(State(app): State<App>, Path((game, what)): Path<(String, String)>) -> Response {
+    let short = game.get(..12).unwrap_or(&game).to_owned();
+    let node = &app.node;
+    let (body, kind, ext): (Result<Option<Vec<u8>>, _>, &str, &str) = match what.as_str() {
+        "transcript" => (
+            node.transcript(&game).await.map(Some),
+            "application/octet-stream",
+            "sealed",
+        ),
+        "score" => (
+            node.score(&game).await.map(|t| t.map(String::into_bytes)),
+            "text/plain; charset=utf-8",
+            "txt",
+        ),
+        "pgn" => (
+            node.pgn(&game).await.map(|t| t.map(String::into_bytes)),
+            "application/x-chess-pgn",
+            "pgn",
+        ),
+        "svg" => (
+            node.svg(&game).await.map(|t| t.map(String::into_bytes)),
+            "image/svg+xml",
+            "svg",
+        ),
+        _ => return (StatusCode::NOT_FOUND, "no such download").into_response(),
+    };
+    match body {
+        Ok(Some(bytes)) => (
+            [
+                (header::CONTENT_TYPE, kind.to_owned()),
+                // Saved, never shown in the board's origin.
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{short}.{ext}\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Ok(None) => (
+            StatusCode::NOT_FOUND,
+            format!("this game has no {what} (yet)"),
+        )
+            .into_response(),
+        Err(e) => (StatusCode::BAD_REQUEST, e.to_string()).into_response(),
+    }
+}
+
+/// Every variant with what it is and its options, and the time controls.
+async fn variants() -> Response {
+    let games: Vec<Value> = GAMES
+        .iter()
+        .map(|g| json!({ "name": g.name, "about": g.about, "settings": g.settings }))
+        .collect();
+    Json(json!({ "games": games, "time": TIME_SETTINGS })).into_response()
+}
+
+async fn peers(State(app): State<App>) -> Response {
+    ask(&app, ControlRequest::Peers).await
+}
+
+#[derive(Deserialize)]
+struct NewBody {
+    variant: String,
+    #[serde(default)]
+    options: Vec<(String, String)>,
+    peer: String,
+    mailbox: Option<String>,
+    referee: Option<String>,
+    witness: Option<String>,
+}
+
+/// Proposes a game, as `sealed new` does (without waiting for delivery: the games list
+/// says whether the invitation reached the peer).
+async fn new(State(app): State<App>, Json(b): Json<NewBody>) -> Response {
+    let blank = |s: Option<String>| s.filter(|s| !s.trim().is_empty());
+    ask(
+        &app,
+        ControlRequest::New {
+            variant: b.variant,
+            options: b.options,
+            peer: b.peer.trim().to_owned(),
+            mailbox: blank(b.mailbox),
+            referee: blank(b.referee),
+            witness: blank(b.witness),
+        },
+    )
+    .await
+}
+
+/// How often a quiet stream says it is alive, so that a dead connection is noticed.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Server-sent events: `change` once at the start and then each time the node's store
+/// commits, so the page reads what it shows again.
+async fn events(State(app): State<App>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let rx = app.node.changes();
+    let first = futures::stream::once(async { Ok(Event::default().event("change").data("0")) });
+    let later = futures::stream::unfold(rx, |mut rx| async move {
+        rx.changed().await.ok()?;
+        let n = *rx.borrow_and_update();
+        Some((Ok(Event::default().event("change").data(n.to_string())), rx))
+    });
+    Sse::new(futures::StreamExt::chain(first, later))
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+}

@@ -1,0 +1,189 @@
+//! Debian's Chromium driven over WebDriver by its chromedriver: one driver process per
+//! test, one headless browser (its own profile) per seat.
+
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// Where the distribution puts them (`apt-get install chromium chromium-driver`;
+/// `.ci/run` installs them when missing).
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// A chromedriver process, killed when dropped.
+pub struct Driver {
+    child: Child,
+    port: u16,
+    profiles: tempfile::TempDir,
+}
+
+impl Drop for Driver {
+    /// Kills chromedriver and every browser it started: they share its process group.
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", &format!("-{}", self.child.id())])
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether the browser tests are skipped on purpose (`SEALED_BROWSER=skip`); without
+/// Chromium they fail and say how to install it.
+pub fn skipped() -> bool {
+    std::env::var("SEALED_BROWSER").as_deref() == Ok("skip")
+}
+
+impl Driver {
+    /// Starts chromedriver on a free port and waits until it answers.
+    pub async fn start() -> Driver {
+        for tool in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                std::path::Path::new(tool).exists(),
+                "{tool} is missing: `apt-get install chromium chromium-driver` (.ci/run does), \
+                 or SEALED_BROWSER=skip to skip the browser tests"
+            );
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver did not listen"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Driver {
+            child,
+            port,
+            profiles: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// A new headless browser with a profile of its own (its own cookies).
+    pub async fn browser(&self, name: &str) -> Browser {
+        let profile = self.profiles.path().join(name);
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1280,1000",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            }),
+        );
+        let mut last = None;
+        // A loaded machine may take a while to bring a browser up; try a few times.
+        for _ in 0..3 {
+            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{}", self.port))
+                .await
+            {
+                Ok(c) => return Browser { c },
+                Err(e) => last = Some(e),
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        panic!("no browser session: {last:?}");
+    }
+}
+
+/// One browser.
+pub struct Browser {
+    /// The WebDriver client.
+    pub c: Client,
+}
+
+impl Browser {
+    /// Opens an address and waits for the page.
+    pub async fn goto(&self, url: &str) {
+        self.c.goto(url).await.unwrap();
+    }
+
+    /// Runs a script in the page and returns its value.
+    pub async fn js(&self, script: &str) -> Value {
+        self.c.execute(script, vec![]).await.unwrap_or(Value::Null)
+    }
+
+    /// Clicks the first element `css` finds, waiting up to `wait` for it.
+    pub async fn click(&self, css: &str, wait: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            if let Ok(e) = self.c.find(Locator::Css(css)).await
+                && e.click().await.is_ok()
+            {
+                return true;
+            }
+            if start.elapsed() > wait {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Clicks the `i`-th element of those `css` finds now; false when there is none
+    /// or the page changed under it.
+    pub async fn click_nth(&self, css: &str, i: usize) -> bool {
+        match self.c.find_all(Locator::Css(css)).await {
+            Ok(all) if !all.is_empty() => all[i % all.len()].click().await.is_ok(),
+            _ => false,
+        }
+    }
+
+    /// How many elements `css` finds now.
+    pub async fn count(&self, css: &str) -> usize {
+        self.c
+            .find_all(Locator::Css(css))
+            .await
+            .map_or(0, |v| v.len())
+    }
+
+    /// An attribute of the game page (`data-ply`, `data-my-turn`, `data-phase`).
+    pub async fn game_attr(&self, name: &str) -> Option<String> {
+        let v = self
+            .js(&format!(
+                "const g = document.getElementById('game'); return g ? g.dataset.{name} : null;"
+            ))
+            .await;
+        v.as_str().map(str::to_owned)
+    }
+
+    /// Waits until `script` returns true, up to `wait`.
+    pub async fn until(&self, script: &str, wait: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            if self.js(script).await == Value::Bool(true) {
+                return true;
+            }
+            if start.elapsed() > wait {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+
+    /// A PNG of the window.
+    pub async fn screenshot(&self) -> Vec<u8> {
+        self.c.screenshot().await.unwrap()
+    }
+}
