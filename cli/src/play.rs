@@ -109,7 +109,6 @@ pub fn new(
         };
         opts.push((k.trim().to_owned(), v.trim().to_owned()));
     }
-    meet(home, peer);
     let req = ControlRequest::New {
         variant: variant.into(),
         options: opts,
@@ -155,38 +154,6 @@ pub fn new(
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(std::time::Duration::from_millis(200));
-    }
-}
-
-/// Before a proposal to an address: connects to the peer and waits a moment for its node
-/// to say who it is (identify), so that the proposal carries the opponent's name. A peer
-/// that cannot be reached now is no error: the node keeps trying to deliver the
-/// invitation, and the seat is then named by its peer id alone.
-fn meet(home: &Home, peer: &str) {
-    let Some((_, id)) = peer.rsplit_once("/p2p/") else {
-        return;
-    };
-    if call(
-        &home.socket_path(),
-        &ControlRequest::Dial { addr: peer.into() },
-    )
-    .is_err()
-    {
-        return;
-    }
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-    while std::time::Instant::now() < deadline {
-        let told = call(&home.socket_path(), &ControlRequest::Peers).is_ok_and(|doc| {
-            doc["peers"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|p| p["peer"] == id && p["agent"].is_string())
-        });
-        if told {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 

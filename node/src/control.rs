@@ -281,8 +281,9 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                 .map(|m| m.parse().map_err(|e| address("witness", &m, e)))
                 .transpose();
             match (peer, mailbox, referee, witness) {
-                (Ok(peer), Ok(mailbox), Ok(referee), Ok(witness)) => node
-                    .propose(ProposeArgs {
+                (Ok(peer), Ok(mailbox), Ok(referee), Ok(witness)) => {
+                    meet(node, &peer).await;
+                    node.propose(ProposeArgs {
                         variant,
                         options,
                         peer,
@@ -291,7 +292,8 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                         witness,
                     })
                     .await
-                    .map(Value::String),
+                    .map(Value::String)
+                }
                 (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => Err(e),
             }
         }
@@ -316,6 +318,37 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
     match r {
         Ok(v) => json!({ "ok": v }),
         Err(e) => json!({ "error": e.to_string() }),
+    }
+}
+
+/// Before a proposal to an address: connects to the peer and waits a moment for its node
+/// to say who it is (identify), so that the proposal carries the opponent's name. A peer
+/// that cannot be reached now is no error: the node keeps trying to deliver the
+/// invitation, and the seat is then named by its peer id alone.
+async fn meet(node: &NodeHandle, peer: &libp2p::Multiaddr) {
+    let Some(id) = crate::shell::peer_of(peer) else {
+        return;
+    };
+    let somewhere = peer
+        .iter()
+        .any(|p| !matches!(p, libp2p::multiaddr::Protocol::P2p(_)));
+    if !somewhere || node.dial(peer.clone()).await.is_err() {
+        return;
+    }
+    let id = id.to_string();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
+    while tokio::time::Instant::now() < deadline {
+        let told = node.peers().await.is_ok_and(|doc| {
+            doc["peers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| p["peer"] == id.as_str() && p["agent"].is_string())
+        });
+        if told {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
 

@@ -17,7 +17,7 @@ function h(tag, attrs, ...kids) {
     else if (k.startsWith('data-')) el.dataset[k.slice(5).replace(/-(.)/g, (_, c) => c.toUpperCase())] = v;
     else el.setAttribute(k, v === true ? '' : v);
   }
-  for (const kid of kids.flat()) {
+  for (const kid of kids.flat(Infinity)) {
     if (kid === null || kid === undefined || kid === false) continue;
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
@@ -80,7 +80,8 @@ const S = {
   variants: null,
   lastPly: null,      // the ply last drawn, and when (for the latency figure)
 };
-window.sealedBoard = { drawnAt: 0, ply: -1, game: null };
+// The game drawn last: its ply, when that ply was first drawn and what asked for it.
+window.sealedBoard = { drawnAt: 0, ply: -1, game: null, via: null };
 
 function route() {
   const hash = location.hash || '#/';
@@ -94,7 +95,10 @@ function route() {
 
 let refreshing = false;
 let again = false;
-async function refresh() {
+// `why` says what asked (an event from the node, the timer, an act, a navigation): the
+// board records it with each new ply it draws, so a test can tell a live update.
+async function refresh(why) {
+  S.why = why || 'other';
   if (refreshing) { again = true; return; }
   refreshing = true;
   try {
@@ -176,7 +180,7 @@ async function decideOn(id, what) {
   try {
     await api(`/api/games/${id}/${what}`, {});
     toast(what === 'accept' ? 'accepted' : 'declined');
-    refresh();
+    refresh('act');
   } catch (e) { e instanceof SignedOut ? signedOut(e.message) : toast(e.message, true); }
 }
 
@@ -206,7 +210,7 @@ async function drawNew() {
   const pick = () => {
     const g = S.variants.games.find((x) => x.name === variant.value);
     about.textContent = g.about;
-    rules.replaceChildren(h('legend', { text: 'Rules' }), g.settings.map(settingInput));
+    rules.replaceChildren(h('legend', { text: 'Rules' }), ...g.settings.map(settingInput));
     referee.hidden = g.name !== 'stallmate';
   };
   variant.addEventListener('change', pick);
@@ -250,7 +254,7 @@ async function send(text) {
     if (e instanceof SignedOut) return signedOut(e.message);
     toast(e.message, true);
   }
-  refresh();
+  refresh('act');
 }
 
 function choose(choice) {
@@ -438,7 +442,7 @@ async function drawGame(show) {
   main().replaceChildren(page);
   const b = window.sealedBoard;
   if (b.game !== show.game || b.ply !== show.ply) {
-    b.game = show.game; b.ply = show.ply; b.drawnAt = Date.now();
+    b.game = show.game; b.ply = show.ply; b.drawnAt = Date.now(); b.via = S.why;
   }
 }
 
@@ -447,7 +451,7 @@ async function drawGame(show) {
 function live() {
   const dot = document.getElementById('live');
   const es = new EventSource('/api/events');
-  es.addEventListener('change', () => { dot.className = ''; refresh(); });
+  es.addEventListener('change', () => { dot.className = ''; refresh('event'); });
   es.onerror = () => { dot.className = 'off'; dot.title = 'reconnecting to your node…'; };
   es.onopen = () => { dot.className = ''; dot.title = 'live updates from your node'; };
 }
@@ -464,11 +468,11 @@ async function start() {
     notify.hidden = false;
     notify.addEventListener('click', async () => { await Notification.requestPermission(); notify.hidden = true; });
   }
-  window.addEventListener('hashchange', () => { S.sel = null; S.pick = null; S.ask = null; S.show = null; refresh(); });
+  window.addEventListener('hashchange', () => { S.sel = null; S.pick = null; S.ask = null; S.show = null; refresh('nav'); });
   live();
   // The clocks move without any change in the store.
-  setInterval(() => { if (!document.hidden) refresh(); }, 10000);
-  refresh();
+  setInterval(() => { if (!document.hidden) refresh('timer'); }, 10000);
+  refresh('start');
 }
 
 start();

@@ -23,9 +23,8 @@ pub struct Driver {
 impl Drop for Driver {
     /// Kills chromedriver and every browser it started: they share its process group.
     fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-KILL", &format!("-{}", self.child.id())])
-            .status();
+        let group = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -1,0 +1,193 @@
+//! Playing by clicks, as a person would: on this seat's turn, click a piece the board
+//! marks as movable and one of the targets it then shows (or a square to place on, or
+//! a button the page offers), answer the page's follow-up question (which of several
+//! acts on those squares, which square, which cards), and let the page send it. The
+//! choice among what the page offers is random, from a seeded generator.
+
+use std::time::{Duration, Instant};
+
+use fantoccini::Locator;
+
+use crate::driver::Browser;
+
+/// A small deterministic generator (xorshift), so that a failing game can be replayed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        if n == 0 {
+            0
+        } else {
+            (self.0 % n as u64) as usize
+        }
+    }
+}
+
+/// What a player prefers when the page offers it.
+#[derive(Default)]
+pub struct Prefs {
+    /// Among acts on the same squares, one that plays a card.
+    pub cards: bool,
+    /// An interception, as soon as one is offered.
+    pub intercept: bool,
+}
+
+/// Sets a form field as a person does: a list by clicking the option, a text field by
+/// typing over what it holds.
+pub async fn fill(b: &Browser, css: &str, value: &str) {
+    let e = b.c.find(Locator::Css(css)).await.unwrap();
+    if e.tag_name().await.unwrap() == "select" {
+        let option = format!("{css} option[value='{value}']");
+        assert!(
+            b.click(&option, Duration::from_secs(2)).await,
+            "no {option}"
+        );
+    } else {
+        e.clear().await.unwrap();
+        e.send_keys(value).await.unwrap();
+    }
+}
+
+/// The buttons of game acts (not resign, draw offers or a decline: a game played to its
+/// end by these tests ends by its rules).
+pub const BUTTONS: &str = "#buttons button.choice:not([data-text='resign']):not([data-text='offer draw']):not([data-text='accept draw']):not([data-text='decline'])";
+
+/// What one look at a page found.
+enum Look {
+    /// The game is over at this seat.
+    Over,
+    /// Not this seat's turn.
+    Waiting,
+    /// A click was made.
+    Clicked,
+}
+
+/// One click (or a few that belong together) if it is this seat's turn.
+async fn step(b: &Browser, rng: &mut Rng, prefs: &Prefs) -> Look {
+    let phase = b.game_attr("phase").await;
+    if phase.as_deref() == Some("done") {
+        return Look::Over;
+    }
+    // The page still asks something of an earlier click: answer it.
+    if b.count("#pick").await > 0 {
+        let words = b
+            .js("return [...document.querySelectorAll('#pick button.choice')].map(e => e.textContent)")
+            .await;
+        let words: Vec<String> = serde_json::from_value(words).unwrap_or_default();
+        let card = words.iter().position(|w| w.contains("card"));
+        let i = match card {
+            Some(i) if prefs.cards => i,
+            _ => rng.below(words.len()),
+        };
+        b.click_nth("#pick button.choice", i).await;
+        return Look::Clicked;
+    }
+    if b.count("#ask").await > 0 {
+        if b.count("#ask-done").await > 0 {
+            // Cards to pick: as many as the button counts, then send.
+            let need = b
+                .js("const t = document.getElementById('ask-done').textContent; return parseInt(t.split('/')[1]);")
+                .await
+                .as_u64()
+                .unwrap_or(1) as usize;
+            for i in 0..need {
+                b.click_nth("#ask .ask-card:not(.primary)", i + rng.below(3))
+                    .await;
+            }
+            b.click("#ask-done", Duration::from_secs(2)).await;
+        } else if b.count("#ask button.choice").await > 0 {
+            let n = b.count("#ask button.choice").await;
+            b.click_nth("#ask button.choice", rng.below(n)).await;
+        } else {
+            let n = b.count("#game .sq").await;
+            b.click_nth("#game .sq", rng.below(n)).await;
+        }
+        return Look::Clicked;
+    }
+    if b.game_attr("myTurn").await.as_deref() != Some("yes") {
+        return Look::Waiting;
+    }
+    if prefs.intercept {
+        let intercept = "#buttons button.choice[data-text^='intercept']";
+        if b.count(intercept).await > 0 {
+            b.click_nth(intercept, 0).await;
+            return Look::Clicked;
+        }
+    }
+    let movable = b.count("#game .sq.movable").await;
+    let onto = b.count("#game .sq.target").await;
+    let buttons = b.count(BUTTONS).await;
+    if movable > 0 && (buttons == 0 || rng.below(5) > 0) {
+        if b.click_nth("#game .sq.movable", rng.below(movable)).await {
+            let targets = b.count("#game .sq.target").await;
+            b.click_nth("#game .sq.target", rng.below(targets)).await;
+        }
+    } else if onto > 0 {
+        b.click_nth("#game .sq.target", rng.below(onto)).await;
+    } else if buttons > 0 {
+        b.click_nth(BUTTONS, rng.below(buttons)).await;
+    } else {
+        return Look::Waiting;
+    }
+    Look::Clicked
+}
+
+/// Plays both pages by clicks until each says the game is over, or fails after `wait`
+/// saying what each page showed. With `shot`, the first page is photographed once, the
+/// first time it is its move at that ply or later, with a piece selected.
+pub async fn until_over(
+    pages: [&Browser; 2],
+    rng: &mut Rng,
+    prefs: &Prefs,
+    wait: Duration,
+    mut shot: Option<(&str, u64)>,
+) {
+    let start = Instant::now();
+    let mut over = [false, false];
+    while !(over[0] && over[1]) {
+        let mut clicked = false;
+        if let Some((name, ply)) = shot {
+            let b = pages[0];
+            let at: u64 = b
+                .game_attr("ply")
+                .await
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            if at >= ply
+                && b.game_attr("myTurn").await.as_deref() == Some("yes")
+                && b.count("#pick, #ask").await == 0
+            {
+                if b.count("#game .sq.movable").await > 0 {
+                    b.click_nth("#game .sq.movable", rng.below(3)).await;
+                }
+                crate::screenshot(b, name).await;
+                shot = None;
+                continue;
+            }
+        }
+        for (i, b) in pages.iter().enumerate() {
+            match step(b, rng, prefs).await {
+                Look::Over => over[i] = true,
+                Look::Clicked => clicked = true,
+                Look::Waiting => {}
+            }
+        }
+        if start.elapsed() > wait {
+            let mut said = vec![];
+            for b in pages {
+                said.push(
+                    b.js("const s = document.getElementById('status'); return s ? s.textContent : document.getElementById('main').textContent;")
+                        .await,
+                );
+            }
+            panic!("the game did not end by clicks within {wait:?}: {said:?}");
+        }
+        if !clicked {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
+}
