@@ -21,16 +21,26 @@ fn get(url: &str, path: &str) -> (u16, String) {
         .expect("an http address");
     let mut s = TcpStream::connect(host).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut answer = String::new();
     let _ = s.read_to_string(&mut answer);
-    let status = answer.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     (status, answer)
 }
 
 /// The path of a login address (`/login?token=…`).
 fn login_path(url: &str) -> String {
-    url.split_once("/login").map(|(_, t)| format!("/login{t}")).unwrap()
+    url.split_once("/login")
+        .map(|(_, t)| format!("/login{t}"))
+        .unwrap()
 }
 
 /// The login address a `ui` line carries.

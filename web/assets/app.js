@@ -163,7 +163,8 @@ function drawGames(games) {
       h('td', {}, h('a', { href: `#/game/${g.game}` }, short(g.game))),
       h('td', { text: g.variant }),
       h('td', { text: playerLine(g.players) }),
-      h('td', {}, g.status, g.invitation ? h('div', { class: 'muted', text: g.invitation }) : null),
+      h('td', {}, g.status, g.invitation ? h('div', { class: 'muted', text: g.invitation }) : null,
+        invited && g.options.length ? h('div', { class: 'muted', text: `terms: ${g.options.join(' ')}` }) : null),
       h('td', { text: String(g.ply) }),
       h('td', {}, g.result ? h('span', { class: 'result', text: g.result }) : g.waiting_for,
         g.clock ? h('div', { class: 'muted', text: g.clock }) : null, decide),
@@ -203,7 +204,12 @@ async function drawNew() {
   const about = h('p', { class: 'about' });
   const rules = h('fieldset', {}, h('legend', { text: 'Rules' }));
   const time = h('fieldset', {}, h('legend', { text: 'Time control (optional)' }), S.variants.time.map(settingInput));
-  const known = h('datalist', { id: 'known-peers' }, peers.map((p) => h('option', { value: p.peer || '', text: p.name || p.peer || '' })));
+  // The peers the node knows, by their best address (else their peer id), named as
+  // their nodes announce themselves.
+  const known = h('datalist', { id: 'known-peers' }, peers.filter((p) => p.peer).map((p) => {
+    const best = (p.addrs || []).map((a) => a.addr).find((a) => a && a.endsWith(`/p2p/${p.peer}`));
+    return h('option', { value: best || p.peer, text: `${p.name || short(p.peer)}${p.connected ? ' (connected)' : ''}` });
+  }));
   const field = (id, label, help) => h('div', {}, h('label', { for: id, text: label }),
     h('input', { id, name: id, type: 'text', list: 'known-peers', autocomplete: 'off' }), h('div', { class: 'about', text: help }));
   const referee = field('referee', 'Referee', 'a referee node both of you trust (address ending in /p2p/<peer id>); Secret Stallmate needs one');

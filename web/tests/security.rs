@@ -102,28 +102,18 @@ async fn the_board_lets_in_only_a_session_its_own_host_and_origin() {
         assert_eq!(status, 403);
         assert!(text.contains("already used"), "{text}");
         assert!(!text.contains("set-cookie"), "{text}");
-        let with = |extra: &[(&'static str, &str)]| {
-            let mut h: Vec<(&str, String)> =
-                vec![("Host", ours[0].1.to_owned()), ("Cookie", cookie.clone())];
-            h.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
-            h
+        let (h, c) = (host.as_str(), cookie.as_str());
+        let send = |method: &str, path: &str, headers: &[(&str, &str)], body: &str| {
+            request(addr, method, path, headers, body)
         };
-        let refs = |h: &[(&'static str, String)]| -> Vec<(&'static str, String)> { h.to_vec() };
-        let send = |method: &str, path: &str, h: Vec<(&str, String)>, body: &str| {
-            let hs: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            request(addr, method, path, &hs, body)
-        };
-        let (status, text) = send("GET", "/api/games", refs(&with(&[])), "");
+        let (status, text) = send("GET", "/api/games", &[("Host", h), ("Cookie", c)], "");
         assert_eq!(status, 200, "{text}");
         assert!(text.ends_with("[]"), "{text}");
         // The cookie with a foreign Host: refused.
         let (status, _) = send(
             "GET",
             "/api/games",
-            vec![
-                ("Host", "localhost.evil:1".into()),
-                ("Cookie", cookie.clone()),
-            ],
+            &[("Host", "localhost.evil:1"), ("Cookie", c)],
             "",
         );
         assert_eq!(status, 403);
@@ -131,54 +121,34 @@ async fn the_board_lets_in_only_a_session_its_own_host_and_origin() {
         // no game is made.
         let body =
             r#"{"variant":"duel","peer":"12D3KooWEutTzaYDKwhCScp3nJcFnZbUA1ouLQMUZTBZyuLvp3Nq"}"#;
-        let (status, _) = send(
-            "POST",
-            "/api/new",
-            with(&[("Origin", "http://evil.example")]),
-            body,
+        let evil = [
+            ("Host", h),
+            ("Cookie", c),
+            ("Origin", "http://evil.example"),
+        ];
+        assert_eq!(send("POST", "/api/new", &evil, body).0, 403);
+        assert_eq!(
+            send("POST", "/api/new", &[("Host", h), ("Cookie", c)], body).0,
+            403
         );
-        assert_eq!(status, 403);
-        let (status, _) = send("POST", "/api/new", with(&[]), body);
-        assert_eq!(status, 403);
         // A cross-site read of the games with the cookie (were it sent): refused.
-        let (status, _) = send(
-            "GET",
-            "/api/games",
-            with(&[("Origin", "http://evil.example")]),
-            "",
-        );
-        assert_eq!(status, 403);
-        let (_, text) = send("GET", "/api/games", with(&[]), "");
+        assert_eq!(send("GET", "/api/games", &evil, "").0, 403);
+        let (_, text) = send("GET", "/api/games", &[("Host", h), ("Cookie", c)], "");
         assert!(text.ends_with("[]"), "nothing was proposed: {text}");
         // From the board's own page, the same proposal is taken to the node (which
         // refuses it for its own reason: nobody answers at that peer id).
-        let (status, text) = send(
-            "POST",
-            "/api/new",
-            with(&[("Origin", origin.as_str())]),
-            body,
-        );
+        let own = [("Host", h), ("Cookie", c), ("Origin", origin.as_str())];
+        let (status, text) = send("POST", "/api/new", &own, body);
         assert_ne!(status, 403, "{text}");
         // A body over the cap is refused before it is read.
         let big = format!(r#"{{"text":"{}"}}"#, "a".repeat(100_000));
-        let (status, _) = send(
-            "POST",
-            "/api/games/00/act",
-            with(&[("Origin", origin.as_str())]),
-            &big,
-        );
-        assert_eq!(status, 413);
+        assert_eq!(send("POST", "/api/games/00/act", &own, &big).0, 413);
         // A made-up session: refused.
-        let (status, _) = send(
-            "GET",
-            "/api/games",
-            vec![
-                ("Host", ours[0].1.into()),
-                ("Cookie", format!("sealed_session={}", "ab".repeat(32))),
-            ],
-            "",
+        let forged = format!("sealed_session={}", "ab".repeat(32));
+        assert_eq!(
+            send("GET", "/api/games", &[("Host", h), ("Cookie", &forged)], "").0,
+            401
         );
-        assert_eq!(status, 401);
     })
     .await
     .unwrap();

@@ -299,7 +299,12 @@ impl Face for Tempete {
                 )
             })
             .collect();
-        super::render::text(state, Some(&hand))
+        let mut text = super::render::text(state, Some(&hand));
+        // Known to this seat alone until it opens them; the page's board marks them too.
+        for (_, t) in holding::sealed_traps(s) {
+            text.push_str(&format!("your sealed trap on {} ({})\n", t.square, t.effect));
+        }
+        text
     }
 
     fn hand(s: &Session<Self>) -> (Option<String>, Value) {

@@ -453,6 +453,9 @@ impl Shell {
             p["peer"] = id.to_string().into();
             if let Some(agent) = self.reach.agents.get(&id) {
                 p["agent"] = agent.clone().into();
+                if let Some(name) = net::announced_name(agent) {
+                    p["name"] = name.into();
+                }
             }
         }
     }

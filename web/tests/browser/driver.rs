@@ -85,7 +85,7 @@ impl Driver {
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
                     "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1280,1000",
+                    "--disable-dev-shm-usage", "--window-size=1280,1200",
                     format!("--user-data-dir={}", profile.display()),
                 ],
             }),

@@ -143,6 +143,9 @@ async fn propose(
 async fn screenshot(b: &Browser, name: &str) {
     if let Ok(dir) = std::env::var("SEALED_SCREENSHOTS") {
         std::fs::create_dir_all(&dir).unwrap();
+        // The passing notice ("proposed", "accepted") would hide part of the page.
+        b.js("document.getElementById('toast').className = ''; return true;")
+            .await;
         std::fs::write(format!("{dir}/{name}.png"), b.screenshot().await).unwrap();
     }
 }
@@ -162,7 +165,18 @@ async fn verified_at_both(seats: [&Seat; 2]) {
     }
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+/// One browser test at a time: each brings up two or three nodes and two browsers, and
+/// the machine has two cores (a Stallmate mover must make his move within the period).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The runtime of one test, holding the lock of [`ONE_AT_A_TIME`] (a test that failed
+/// before leaves it poisoned, which is no reason to fail the next).
+fn runtime() -> (std::sync::MutexGuard<'static, ()>, tokio::runtime::Runtime) {
+    let lock = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    (lock, built())
+}
+
+fn built() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -174,7 +188,8 @@ fn cardmate_is_played_by_clicks_to_a_verified_end() {
     if driver::skipped() {
         return;
     }
-    runtime().block_on(async {
+    let (_one, rt) = runtime();
+    rt.block_on(async {
         let d = Driver::start().await;
         let (a, b) = (seat(&d, "alice", 1).await, seat(&d, "bob", 2).await);
         let game = propose(
@@ -206,7 +221,8 @@ fn chex_draws_and_placements_are_clicked_to_a_verified_end() {
     if driver::skipped() {
         return;
     }
-    runtime().block_on(async {
+    let (_one, rt) = runtime();
+    rt.block_on(async {
         let d = Driver::start().await;
         let (a, b) = (seat(&d, "alice", 3).await, seat(&d, "bob", 4).await);
         let game = propose(&a, &b, "chex", &[("ply-limit", "14")], None).await;
@@ -231,7 +247,8 @@ fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
     if driver::skipped() {
         return;
     }
-    runtime().block_on(async {
+    let (_one, rt) = runtime();
+    rt.block_on(async {
         let d = Driver::start().await;
         let (a, b) = (seat(&d, "alice", 5).await, seat(&d, "bob", 6).await);
         // Two hands of two from four cards: the one who holds 66 can intercept any move,
@@ -281,7 +298,8 @@ fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_en
     if driver::skipped() {
         return;
     }
-    runtime().block_on(async {
+    let (_one, rt) = runtime();
+    rt.block_on(async {
         let d = Driver::start().await;
         let mut rc = cfg();
         rc.referee = true;
@@ -293,7 +311,7 @@ fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_en
             &a,
             &b,
             "stallmate",
-            &[("period", "6s"), ("ply-limit", "4")],
+            &[("period", "8s"), ("ply-limit", "4")],
             Some(&raddr),
         )
         .await;
@@ -349,7 +367,8 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(12);
-    runtime().block_on(async {
+    let (_one, rt) = runtime();
+    rt.block_on(async {
         let d = Driver::start().await;
         let (a, b) = (seat(&d, "alice", 11).await, seat(&d, "bob", 12).await);
         let cards = (moves / 2 + 2).clamp(4, 64).to_string();

@@ -64,10 +64,13 @@ enum Look {
     Waiting,
     /// A click was made.
     Clicked,
+    /// This seat's move, held back for a photograph.
+    Held,
 }
 
-/// One click (or a few that belong together) if it is this seat's turn.
-async fn step(b: &Browser, rng: &mut Rng, prefs: &Prefs) -> Look {
+/// One click (or a few that belong together) if it is this seat's turn; none when the
+/// turn comes at `hold` or a later ply.
+async fn step(b: &Browser, rng: &mut Rng, prefs: &Prefs, hold: Option<u64>) -> Look {
     let phase = b.game_attr("phase").await;
     if phase.as_deref() == Some("done") {
         return Look::Over;
@@ -111,6 +114,14 @@ async fn step(b: &Browser, rng: &mut Rng, prefs: &Prefs) -> Look {
     if b.game_attr("myTurn").await.as_deref() != Some("yes") {
         return Look::Waiting;
     }
+    let ply: u64 = b
+        .game_attr("ply")
+        .await
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    if hold.is_some_and(|h| ply >= h) {
+        return Look::Held;
+    }
     if prefs.intercept {
         let intercept = "#buttons button.choice[data-text^='intercept']";
         if b.count(intercept).await > 0 {
@@ -150,30 +161,22 @@ pub async fn until_over(
     let mut over = [false, false];
     while !(over[0] && over[1]) {
         let mut clicked = false;
-        if let Some((name, ply)) = shot {
-            let b = pages[0];
-            let at: u64 = b
-                .game_attr("ply")
-                .await
-                .and_then(|p| p.parse().ok())
-                .unwrap_or(0);
-            if at >= ply
-                && b.game_attr("myTurn").await.as_deref() == Some("yes")
-                && b.count("#pick, #ask").await == 0
-            {
-                if b.count("#game .sq.movable").await > 0 {
-                    b.click_nth("#game .sq.movable", rng.below(3)).await;
-                }
-                crate::screenshot(b, name).await;
-                shot = None;
-                continue;
-            }
-        }
         for (i, b) in pages.iter().enumerate() {
-            match step(b, rng, prefs).await {
+            let hold = shot.filter(|_| i == 0).map(|(_, ply)| ply);
+            match step(b, rng, prefs, hold).await {
                 Look::Over => over[i] = true,
                 Look::Clicked => clicked = true,
                 Look::Waiting => {}
+                Look::Held => {
+                    // A piece selected, its targets marked, then the photograph.
+                    if b.count("#game .sq.movable").await > 0 {
+                        b.click_nth("#game .sq.movable", rng.below(3)).await;
+                    }
+                    if let Some((name, _)) = shot.take() {
+                        crate::screenshot(b, name).await;
+                    }
+                    clicked = true;
+                }
             }
         }
         if start.elapsed() > wait {
