@@ -416,3 +416,87 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
         );
     });
 }
+
+/// Serves one page of HTML to every request, on a port of its own: another site, as far
+/// as the browser can tell (another origin on this machine).
+fn another_site(html: String) -> std::net::SocketAddr {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
+                html.len()
+            );
+        }
+    });
+    addr
+}
+
+/// In a real browser: a signed-in player who visits a hostile page on this machine has
+/// it post to his board with his cookie, by script and by form — both refused, no game
+/// made; a used login address, opened again, signs nobody in; a browser without the
+/// cookie sees no games.
+#[test]
+fn the_browser_cannot_be_made_to_act_by_another_page_nor_sign_in_twice() {
+    if driver::skipped() {
+        return;
+    }
+    let (_one, rt) = runtime();
+    rt.block_on(async {
+        let d = Driver::start().await;
+        let a = seat(&d, "alice", 13).await;
+        let board = a.board.addr();
+        let body = r#"{"variant":"duel","peer":"12D3KooWEutTzaYDKwhCScp3nJcFnZbUA1ouLQMUZTBZyuLvp3Nq"}"#;
+        // A script's post (a "simple" request: no preflight, the cookie goes along),
+        // then, once that fails, a form's.
+        let page = format!(
+            r#"<!doctype html><title>evil</title>
+<form id="f" method="POST" action="http://{board}/api/new" enctype="text/plain"><input type="hidden" name='{body}' value=""></form>
+<script>
+fetch("http://{board}/api/new", {{ method: "POST", credentials: "include", body: '{body}' }})
+  .then(r => {{ document.title = "fetch " + r.status; }})
+  .catch(() => {{ document.title = "fetch failed"; document.getElementById("f").submit(); }});
+</script>"#
+        );
+        let evil = another_site(page);
+        a.b.goto(&format!("http://{evil}/")).await;
+        assert!(
+            a.b.until(
+                "return document.body && document.body.textContent.includes('requests from other sites are refused')",
+                Duration::from_secs(20)
+            )
+            .await,
+            "the form's post was answered: {}",
+            a.b.js("return document.title + ' ' + document.body.textContent").await
+        );
+        let games = a.node.games().await.unwrap();
+        assert!(games.is_empty(), "no game was made: {games:?}");
+
+        // The login address alice used, opened again.
+        let used = {
+            let url = a.board.login_url().unwrap();
+            a.b.goto(&url).await;
+            url
+        };
+        let other = d.browser("mallory").await;
+        other.goto(&used).await;
+        let text = other.js("return document.body.textContent").await;
+        assert!(text.as_str().unwrap().contains("already used"), "{text}");
+        // Without a cookie, the board shows nothing.
+        other.goto(&format!("http://{board}/api/games")).await;
+        let text = other.js("return document.body.textContent").await;
+        assert!(text.as_str().unwrap().contains("not signed in"), "{text}");
+        // Alice is still signed in, on her own page.
+        a.b.goto(&format!("http://{board}/#/")).await;
+        assert!(
+            a.b.until("return !!document.querySelector('h1') && document.querySelector('h1').textContent === 'Games'", Duration::from_secs(20))
+                .await
+        );
+    });
+}
