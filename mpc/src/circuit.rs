@@ -1,0 +1,69 @@
+//! The Garble source and its compilation.
+
+use std::collections::HashMap;
+
+use garble_lang::literal::Literal;
+use garble_lang::{GarbleProgram, compile_with_constants};
+
+/// The library every program is compiled with: the files of `src/garble/` in order.
+pub const LIBRARY: &[&str] = &[
+    include_str!("garble/board.garble.rs"),
+    include_str!("garble/position.garble.rs"),
+    include_str!("garble/legal.garble.rs"),
+    include_str!("garble/judge.garble.rs"),
+    include_str!("garble/sha256.garble.rs"),
+    include_str!("garble/referee.garble.rs"),
+];
+
+/// The library followed by `main`.
+pub fn source(main: &str) -> String {
+    let mut s = LIBRARY.join("\n");
+    s.push('\n');
+    s.push_str(main);
+    s
+}
+
+/// Compiles the library and `main` with these constants (each read as
+/// `PARTY_0::NAME` by the source).
+pub fn compile(main: &str, consts: &[(&str, usize)]) -> Result<GarbleProgram, String> {
+    let src = source(main);
+    let mut party = HashMap::new();
+    for (k, v) in consts {
+        party.insert((*k).to_owned(), Literal::from(*v));
+    }
+    let mut all = HashMap::new();
+    all.insert("PARTY_0".to_owned(), party);
+    compile_with_constants(&src, all).map_err(|e| e.prettify(&src))
+}
+
+/// Compiles the computation of one attempt of this shape. `dedup` merges gates that
+/// compute the same thing (fewer AND gates, the circuit to run; several times slower to
+/// compile, so the tests that only evaluate leave it off).
+pub fn compile_shape(shape: &crate::program::Shape, dedup: bool) -> Result<GarbleProgram, String> {
+    let src = crate::program::source(shape);
+    let opts = garble_lang::CompileOptions {
+        optimize_duplicate_gates: dedup,
+        ..Default::default()
+    };
+    garble_lang::compile_with_options(&src, opts).map_err(|e| e.prettify(&src))
+}
+
+/// Evaluates a compiled attempt in the clear (what the two parties compute together
+/// under MPC), White's input literal first.
+pub fn evaluate(
+    prg: &GarbleProgram,
+    white: &str,
+    black: &str,
+) -> Result<crate::outputs::Out, String> {
+    let w = prg
+        .parse_arg(0, white)
+        .map_err(|e| format!("white's input: {e:?}"))?;
+    let b = prg
+        .parse_arg(1, black)
+        .map_err(|e| format!("black's input: {e:?}"))?;
+    let bits = prg.circuit.eval(&[w.as_bits(), b.as_bits()]);
+    let out = prg
+        .parse_output(&bits)
+        .map_err(|e| format!("the output: {e:?}"))?;
+    crate::outputs::read(&out)
+}

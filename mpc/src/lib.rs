@@ -1,0 +1,18 @@
+//! Secret Stallmate's referee as a boolean circuit, for secure two-party computation:
+//! the study of issue 20 (spec/GAMES.md §5.13). Not a game mode: the figures decide
+//! whether one follows.
+//!
+//! The circuit is written in Garble (garble_lang), in `src/garble/`: bitboards and
+//! attacks (`board`), a position and a move made on it (`position`), the legal moves
+//! that exist — pins, checks, en passant and Chess960 castling (`legal`), one attempt
+//! judged with its announcements and the ending it brings (`judge`), SHA-256 for the
+//! commitments each input is checked against (`sha256`), and the referee's function
+//! itself, its inputs and outputs (`referee`). This crate compiles it for a given ply
+//! and turn, encodes the two players' inputs and decodes the answer; the differential
+//! test checks it against the referee of sealed-games, and `mpc/bench` runs it under
+//! polytune between two processes.
+
+pub mod circuit;
+pub mod inputs;
+pub mod outputs;
+pub mod program;
