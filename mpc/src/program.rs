@@ -69,7 +69,7 @@ fn digest_fn(name: &str, n: usize) -> String {
             format!("salt[{}usize]", i - 33)
         } else if i < len {
             let t = (i - 48) / 2;
-            if (i - 48) % 2 == 0 {
+            if (i - 48).is_multiple_of(2) {
                 format!("((items[{t}usize] & 255u16) as u8)")
             } else {
                 format!("((items[{t}usize] >> 8u8) as u8)")
@@ -278,7 +278,7 @@ pub fn main({wp}, {bp}) -> Out {{
     // The replay: White's and Black's moves in turn, each side's colour a constant.
     let (mut wi, mut bi) = (0, 0);
     for j in 1..=plies {
-        let white = j % 2 == 1;
+        let white = !j.is_multiple_of(2);
         let mv = if white {
             wi += 1;
             format!("white.moves[{}usize]", wi - 1)

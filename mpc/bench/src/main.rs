@@ -41,17 +41,27 @@ impl polytune::channel::Channel for Tcp {
     type SendError = std::io::Error;
     type RecvError = std::io::Error;
 
-    async fn send_bytes_to(&self, _party: usize, data: Vec<u8>, _phase: &str) -> Result<(), std::io::Error> {
+    async fn send_bytes_to(
+        &self,
+        _party: usize,
+        data: Vec<u8>,
+        _phase: &str,
+    ) -> Result<(), std::io::Error> {
         let mut w = self.write.lock().await;
         w.write_all(&(data.len() as u64).to_le_bytes()).await?;
         w.write_all(&data).await?;
         w.flush().await?;
-        self.sent.fetch_add(data.len() as u64 + 8, Ordering::Relaxed);
+        self.sent
+            .fetch_add(data.len() as u64 + 8, Ordering::Relaxed);
         self.messages.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 
-    async fn recv_bytes_from(&self, _party: usize, _phase: &str) -> Result<Vec<u8>, std::io::Error> {
+    async fn recv_bytes_from(
+        &self,
+        _party: usize,
+        _phase: &str,
+    ) -> Result<Vec<u8>, std::io::Error> {
         let mut r = self.read.lock().await;
         let mut len = [0u8; 8];
         r.read_exact(&mut len).await?;
@@ -115,14 +125,21 @@ async fn party(me: usize, port: u16, ply: usize, earlier: usize) {
         .map(|s| Secrets {
             rank: game.ranks[s],
             setup_salt: bytes(10 + s as u64),
-            moves: game.moves[..ply].iter().skip(s).step_by(2).copied().collect(),
+            moves: game.moves[..ply]
+                .iter()
+                .skip(s)
+                .step_by(2)
+                .copied()
+                .collect(),
             log_salt: bytes(20 + s as u64),
         })
         .collect();
     let attempting = Attempting {
         // Earlier attempts of the period: "Any?" then moves onto a square of its own army's
         // first rank, all answered before this one.
-        earlier: (0..earlier).map(|i| if i == 0 { 0xFFFF } else { i as u16 }).collect(),
+        earlier: (0..earlier)
+            .map(|i| if i == 0 { 0xFFFF } else { i as u16 })
+            .collect(),
         period_salt: bytes(30),
         attempt: game.moves[ply],
         attempt_salt: bytes(31),
@@ -134,7 +151,14 @@ async fn party(me: usize, port: u16, ply: usize, earlier: usize) {
         name_capturer: false,
         limit: false,
     };
-    let public = commitments(bytes(1), &secrets[0], &secrets[1], mover as u8, &attempting, rules);
+    let public = commitments(
+        bytes(1),
+        &secrets[0],
+        &secrets[1],
+        mover as u8,
+        &attempting,
+        rules,
+    );
     let pad = Answer {
         code: bytes::<1>(40 + me as u64)[0],
         at: bytes::<1>(50 + me as u64)[0],
@@ -151,10 +175,15 @@ async fn party(me: usize, port: u16, ply: usize, earlier: usize) {
     let compile = t.elapsed();
     let ands = prg.circuit.ands();
     let circuit: Circuit = prg.circuit.unwrap_ssa_ref().into();
-    let inputs = prg.parse_arg(me, &literal).expect("my input reads").as_bits();
+    let inputs = prg
+        .parse_arg(me, &literal)
+        .expect("my input reads")
+        .as_bits();
 
     let stream = if me == 0 {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.expect("listen");
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+            .await
+            .expect("listen");
         listener.accept().await.expect("accept").0
     } else {
         loop {
@@ -177,8 +206,13 @@ async fn party(me: usize, port: u16, ply: usize, earlier: usize) {
         .await
         .expect("the computation runs");
     let mpc = t.elapsed();
-    let out = read(&prg.parse_output(&bits).expect("the output reads")).expect("the output decodes");
-    let mine = if me == mover { out.mover.unmask(&pad) } else { out.other.unmask(&pad) };
+    let out =
+        read(&prg.parse_output(&bits).expect("the output reads")).expect("the output decodes");
+    let mine = if me == mover {
+        out.mover.unmask(&pad)
+    } else {
+        out.other.unmask(&pad)
+    };
     println!(
         "result party={me} ply={ply} earlier={earlier} ands={ands} compile_ms={} mpc_ms={} sent={} messages={} checked={} made={} code={} silence={}",
         compile.as_millis(),
@@ -202,7 +236,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("party") {
         let n = |i: usize| args[i].parse::<usize>().expect("a number");
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
         rt.block_on(party(n(2), n(3) as u16, n(4), n(5)));
         return;
     }
@@ -212,7 +249,10 @@ fn main() {
     while i < args.len() {
         match args[i].as_str() {
             "--plies" => {
-                plies = args[i + 1].split(',').map(|p| p.parse().expect("a ply")).collect();
+                plies = args[i + 1]
+                    .split(',')
+                    .map(|p| p.parse().expect("a ply"))
+                    .collect();
                 i += 1;
             }
             "--earlier" => {
@@ -224,7 +264,9 @@ fn main() {
         i += 1;
     }
     let exe = std::env::current_exe().expect("this program");
-    println!("| ply | AND gates | compile | computation | party 0 sent | party 1 sent | total | answer |");
+    println!(
+        "| ply | AND gates | compile | computation | party 0 sent | party 1 sent | total | answer |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for ply in plies {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -233,7 +275,13 @@ fn main() {
             .port();
         let spawn = |me: usize| {
             Command::new(&exe)
-                .args(["party", &me.to_string(), &port.to_string(), &ply.to_string(), &earlier.to_string()])
+                .args([
+                    "party",
+                    &me.to_string(),
+                    &port.to_string(),
+                    &ply.to_string(),
+                    &earlier.to_string(),
+                ])
                 .stdout(Stdio::piped())
                 .spawn()
                 .expect("a party starts")
