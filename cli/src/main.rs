@@ -86,17 +86,8 @@ fn main() {
             None => run_node::run(
                 &home,
                 run_node::NodeArgs {
-                    listen,
-                    mailbox: false,
-                    witness: false,
-                    relay: false,
-                    no_mdns: false,
-                    via: vec![],
-                    bots: false,
-                    referee: false,
-                    announce: true,
-                    strangers: true,
                     ui: Some(!no_open),
+                    ..run_node::NodeArgs::plain(listen)
                 },
             ),
         },
@@ -107,17 +98,10 @@ fn main() {
         } => run_node::run(
             &home,
             run_node::NodeArgs {
-                listen,
-                mailbox: false,
-                witness: false,
-                relay: false,
                 no_mdns,
                 via,
-                bots: false,
                 referee: true,
-                announce: true,
-                strangers: true,
-                ui: None,
+                ..run_node::NodeArgs::plain(listen)
             },
         ),
         Command::Dial { addr } => play::dial(&home, &addr),

@@ -34,6 +34,26 @@ pub struct NodeArgs {
     pub ui: Option<bool>,
 }
 
+impl NodeArgs {
+    /// A player's node listening at `listen`, with everything else as `sealed node`
+    /// has it by default.
+    pub fn plain(listen: Vec<String>) -> NodeArgs {
+        NodeArgs {
+            listen,
+            mailbox: false,
+            witness: false,
+            relay: false,
+            no_mdns: false,
+            via: vec![],
+            bots: false,
+            referee: false,
+            announce: true,
+            strangers: true,
+            ui: None,
+        }
+    }
+}
+
 /// How long `--via` waits for each relay to grant a reservation.
 const RESERVE_WAIT: Duration = Duration::from_secs(10);
 

@@ -9,14 +9,8 @@ use sealed_games::stallmate::{Attempt, Options, Referee, Setup};
 use sealed_mpc::inputs::item;
 
 fn code(k: Kind) -> u8 {
-    match k {
-        Kind::Pawn => 0,
-        Kind::Knight => 1,
-        Kind::Bishop => 2,
-        Kind::Rook => 3,
-        Kind::Queen => 4,
-        Kind::King => 5,
-    }
+    // The circuit's kind codes are the chess crate's indices (mpc/src/inputs.rs).
+    k.idx() as u8
 }
 
 fn main() {

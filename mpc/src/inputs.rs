@@ -5,7 +5,8 @@
 //! Encodings (spec/GAMES.md §5.13): a back rank is its kinds from the a-file, 1 knight,
 //! 2 bishop, 3 rook, 4 queen, 5 king; a move or attempt is one `u16`, `from | to << 6 |
 //! promotion << 12` (squares `rank * 8 + file`, promotion 0 none, 1 knight, 2 bishop,
-//! 3 rook, 4 queen), "Any?" `0xFFFF`. A committed message is the seat, the 32-byte game
+//! 3 rook, 4 queen, and 5 king or 6 pawn, never legal but named so that such an attempt is
+//! judged as asked), "Any?" `0xFFFF`. A committed message is the seat, the 32-byte game
 //! id, a 15-byte salt and the items, two bytes each, least significant first; a back rank
 //! is committed as two items (three bits a square).
 

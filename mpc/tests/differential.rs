@@ -50,14 +50,14 @@ impl Rng {
 }
 
 fn kind_code(k: Kind) -> u8 {
-    match k {
-        Kind::Pawn => 0,
-        Kind::Knight => 1,
-        Kind::Bishop => 2,
-        Kind::Rook => 3,
-        Kind::Queen => 4,
-        Kind::King => 5,
-    }
+    // The circuit's kind codes are the chess crate's indices (mpc/src/inputs.rs).
+    k.idx() as u8
+}
+
+/// A promotion as an item names it: the kind's code, a pawn 6 (never legal, but judged as
+/// the referee judges it, not read as no promotion).
+fn promotion_code(k: Kind) -> u8 {
+    if k == Kind::Pawn { 6 } else { kind_code(k) }
 }
 
 fn attempt_item(a: &Attempt) -> u16 {
@@ -67,7 +67,11 @@ fn attempt_item(a: &Attempt) -> u16 {
             from,
             to,
             promotion,
-        } => item(from.index(), to.index(), promotion.map_or(0, kind_code)),
+        } => item(
+            from.index(),
+            to.index(),
+            promotion.map_or(0, promotion_code),
+        ),
     }
 }
 
@@ -416,6 +420,8 @@ fn random_attempt(g: &Game, rng: &mut Rng, tries: usize, last: Option<Attempt>) 
                 2 => Some(Kind::Bishop),
                 3 => Some(Kind::Rook),
                 4 => Some(Kind::Queen),
+                5 => Some(Kind::King),
+                6 => Some(Kind::Pawn),
                 _ => None,
             };
             return Attempt::Move {
