@@ -7,7 +7,7 @@
 //! checkmate, stalemate and threefold repetition.
 //!
 //! `SEALED_MPC_GAMES` sets how many random games (8 by default; the long run of
-//! docs/RELIABILITY.md uses 400); `SEALED_MPC_PLIES` their length (24). Most attempts
+//! docs/RELIABILITY.md uses 200); `SEALED_MPC_PLIES` their length (24; 40 there). Most attempts
 //! run the chess alone; every attempt of the first game also checks the commitments
 //! (SHA-256 in the circuit against the `sha2` crate).
 

@@ -454,10 +454,14 @@ async function drawGame(show) {
 
 // ---- start ---------------------------------------------------------------------------
 
+// When the node last pushed a change: the timer reads the games again only when it has
+// been quiet that long (the clocks move without any change in the store).
+let lastEvent = 0;
+
 function live() {
   const dot = document.getElementById('live');
   const es = new EventSource('/api/events');
-  es.addEventListener('change', () => { dot.className = ''; refresh('event'); });
+  es.addEventListener('change', () => { lastEvent = Date.now(); dot.className = ''; refresh('event'); });
   es.onerror = () => { dot.className = 'off'; dot.title = 'reconnecting to your node…'; };
   es.onopen = () => { dot.className = ''; dot.title = 'live updates from your node'; };
 }
@@ -476,8 +480,9 @@ async function start() {
   }
   window.addEventListener('hashchange', () => { S.sel = null; S.pick = null; S.ask = null; S.show = null; refresh('nav'); });
   live();
-  // The clocks move without any change in the store.
-  setInterval(() => { if (!document.hidden) refresh('timer'); }, 10000);
+  setInterval(() => {
+    if (!document.hidden && Date.now() - lastEvent > 9000) refresh('timer');
+  }, 10000);
   refresh('start');
 }
 
