@@ -153,14 +153,23 @@ async fn verify(State(app): State<App>, Path(game): Path<String>) -> Response {
     if let Err(e) = &bytes {
         return (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response();
     }
-    let name = format!("{}.sealed", game.get(..12).unwrap_or(&game));
+    let name = format!("{}.sealed", file_stem(&game));
     let report = FileReport::of_bytes(name, bytes);
     Json(json!(report.json())).into_response()
 }
 
+/// A file's name for a game: the id's first hex digits as typed, nothing else (it goes
+/// into a header).
+fn file_stem(game: &str) -> String {
+    game.chars()
+        .filter(char::is_ascii_hexdigit)
+        .take(12)
+        .collect()
+}
+
 /// The transcript, score, PGN or board of a game, as a file to save.
 async fn download(State(app): State<App>, Path((game, what)): Path<(String, String)>) -> Response {
-    let short = game.get(..12).unwrap_or(&game).to_owned();
+    let short = file_stem(&game);
     let node = &app.node;
     let (body, kind, ext): (Result<Option<Vec<u8>>, _>, &str, &str) = match what.as_str() {
         "transcript" => (
