@@ -1,9 +1,6 @@
 //! The Garble source and its compilation.
 
-use std::collections::HashMap;
-
-use garble_lang::literal::Literal;
-use garble_lang::{GarbleProgram, compile_with_constants};
+use garble_lang::GarbleProgram;
 
 /// The library every program is compiled with: the files of `src/garble/` in order.
 pub const LIBRARY: &[&str] = &[
@@ -15,30 +12,9 @@ pub const LIBRARY: &[&str] = &[
     include_str!("garble/referee.garble.rs"),
 ];
 
-/// The library followed by `main`.
-pub fn source(main: &str) -> String {
-    let mut s = LIBRARY.join("\n");
-    s.push('\n');
-    s.push_str(main);
-    s
-}
-
-/// Compiles the library and `main` with these constants (each read as
-/// `PARTY_0::NAME` by the source).
-pub fn compile(main: &str, consts: &[(&str, usize)]) -> Result<GarbleProgram, String> {
-    let src = source(main);
-    let mut party = HashMap::new();
-    for (k, v) in consts {
-        party.insert((*k).to_owned(), Literal::from(*v));
-    }
-    let mut all = HashMap::new();
-    all.insert("PARTY_0".to_owned(), party);
-    compile_with_constants(&src, all).map_err(|e| e.prettify(&src))
-}
-
 /// Compiles the computation of one attempt of this shape. `dedup` merges gates that
-/// compute the same thing (fewer AND gates, the circuit to run; several times slower to
-/// compile, so the tests that only evaluate leave it off).
+/// compute the same thing: about 10 % fewer AND gates, the circuit to run and count; the
+/// tests that only evaluate it leave it off (it changes no output, and costs memory).
 pub fn compile_shape(shape: &crate::program::Shape, dedup: bool) -> Result<GarbleProgram, String> {
     let src = crate::program::source(shape);
     let opts = garble_lang::CompileOptions {

@@ -1,7 +1,5 @@
 //! The bitboard primitives of the circuit against a plain ray walk, on random boards.
 
-use sealed_mpc::circuit::compile;
-
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -49,10 +47,12 @@ fn attacks_and_decoder_match_a_ray_walk() {
         let (occ, sq) = a;
         let s = onehot(sq);
         // Garble refuses a function nobody calls: the rest of the library, used once.
-        let rest = (rank_1() ^ rank_3() ^ rank_6() ^ rank_8()) & pawn_att(s, true) & forward(s, false) & mask(nz(s));
+        let rest = (rank_1() ^ rank_3() ^ rank_6() ^ rank_8()) & pawn_att(s, true) & forward(s, false)
+            & mask(nz(s)) & (sub8(b, 1u8) as u64);
         (rook_att(s, occ), bishop_att(s, occ), knight_att(s), king_att(s) ^ (rest & 0u64), s, several(occ), count(occ ^ (b as u64)))
     }";
-    let prg = compile(main, &[]).unwrap();
+    let src = format!("{}\n{main}", include_str!("../src/garble/board.garble.rs"));
+    let prg = garble_lang::compile(&src).unwrap_or_else(|e| panic!("{}", e.prettify(&src)));
     println!("ANDs {}", prg.circuit.ands());
     let mut rng = Rng(99);
     for _ in 0..300 {
