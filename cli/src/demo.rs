@@ -242,6 +242,9 @@ async fn walk_away(
         }
     ));
     let bytes = loop {
+        // The phase first, then the transcript: read the other way round, a game that
+        // ended in between was reported from the envelopes before its last (exit 3).
+        let done = nodes[0].show(game).await.unwrap_or_default()["phase"] == "done";
         let bytes = nodes[0].transcript(game).await.map_err(|e| e.to_string())?;
         let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
         let claimed = checked
@@ -250,8 +253,8 @@ async fn walk_away(
             .iter()
             .any(|c| c.about == sealed_protocol::verdict::ClaimAbout::Timeout);
         let closed = refereed && checked.verdict.board.is_some();
-        let done = nodes[0].show(game).await.unwrap_or_default()["phase"] == "done";
-        if (witnessed && done) || (!witnessed && (claimed || closed)) {
+        let complete = done && checked.verdict.complete;
+        if (witnessed && complete) || (!witnessed && (claimed || closed)) {
             break bytes;
         }
         if started.elapsed() > limit {
