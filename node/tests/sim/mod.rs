@@ -122,6 +122,8 @@ const LATENCY: (u64, u64) = (1, 40);
 const COMMIT: (u64, u64) = (1, 8);
 /// A request unanswered for this long fails, ms.
 const TIMEOUT: u64 = 3_000;
+/// Request numbers of [`World::ask`]: far above any the world gives its own peers.
+const OUTSIDE: InId = 1 << 40;
 /// The nodes' poll, ms.
 const TICK: u64 = 500;
 /// How often the shell looks whether a duty came due (node/src/shell `DUTY_CHECK`): a
@@ -155,6 +157,8 @@ pub struct World {
     next_cmd: CmdId,
     /// Everything wrong the world saw while running (§16.4 violations).
     pub violations: Vec<String>,
+    /// Answers to requests a test put to a node as an outside peer ([`World::ask`]).
+    pub answers: BTreeMap<InId, Response>,
 }
 
 fn pair(a: usize, b: usize) -> (usize, usize) {
@@ -191,6 +195,7 @@ impl World {
             replies: BTreeMap::new(),
             next_cmd: 0,
             violations: vec![],
+            answers: BTreeMap::new(),
         };
         for (name, seed_byte, cfg) in nodes {
             w.nodes.push(Node {
@@ -302,6 +307,15 @@ impl World {
         self.drain(i);
     }
 
+    /// A request to node `i` from `peer`, a party outside the world (a test's scripted
+    /// seat): its number, whose answer lands in `answers`.
+    pub fn ask(&mut self, i: usize, peer: PeerKey, req: Request) -> InId {
+        let id = OUTSIDE + self.next_cmd;
+        self.next_cmd += 1;
+        self.input(i, Input::Request { peer, id, req });
+        id
+    }
+
     /// A command to node `i`; its number, whose reply lands in `replies`.
     pub fn command(&mut self, i: usize, cmd: Cmd) -> CmdId {
         let id = self.next_cmd;
@@ -403,6 +417,9 @@ impl World {
             }
             Output::Respond { id, resp } => {
                 let Some((to, out)) = self.nodes[i].inbound.remove(&id) else {
+                    if id >= OUTSIDE {
+                        self.answers.insert(id, resp);
+                    }
                     return;
                 };
                 let to_life = self.nodes[to].life;
