@@ -125,11 +125,12 @@ pub enum Item {
     /// Version 2: the witness's statements proving another player out of time; ends
     /// the game with that player's loss on time (spec/PROTOCOL.md §17).
     Forfeit(Forfeit),
-    /// Version 2: witness receipts posted for the end-of-game audit (spec/PROTOCOL.md
-    /// §17.8): each the bytes of a `SignedStatement` holding a receipt, most often of a
-    /// private-log envelope whose hash alone the witness was given (a stamp). Empty
-    /// says the sender has none to post.
-    Stamps(Vec<Vec<u8>>),
+    /// Version 2: witness statements posted for the record (spec/PROTOCOL.md §17): each
+    /// the bytes of a `SignedStatement` — ledgers dating public envelopes, stamps
+    /// dating deposits of private ones — for the end-of-game audit, for a victim to
+    /// show the witness contradicted itself, or ahead of a forfeit too long for one
+    /// envelope. Empty says the sender has none to post.
+    Statements(Vec<Vec<u8>>),
 }
 
 /// A time forfeit: who is accused, and the witness's signed statements (each the bytes
@@ -142,10 +143,10 @@ pub struct Forfeit {
     pub statements: Vec<Vec<u8>>,
 }
 
-/// Most statements in one forfeit: a proof needs a receipt or view per chain and one
-/// view past the deadline, and the receipts of the accused's earlier answers (and of
-/// what each answered) to count what its earlier waits cost it. 256 fit in one envelope
-/// (a receipt is about 140 bytes).
+/// Most statements in one forfeit or statements item (a proof needs one ledger past
+/// the deadline, whose times count what the accused's earlier waits cost it; a stamp is
+/// about 140 bytes). Whatever does not fit one envelope goes in statements items
+/// before the forfeit: the forfeit reads every statement posted in its causal past.
 pub const MAX_FORFEIT_STATEMENTS: usize = 256;
 
 /// The contributor's fresh value for draw `index` (from 1) of `owner`'s pool `pool`.
@@ -206,20 +207,11 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                 return Err("a deal item holds 1 to 256 slots");
             }
             Item::Act(a) if a.len() > MAX_ACT => return Err("act too long"),
-            Item::Forfeit(f)
-                if f.statements.is_empty()
-                    || f.statements.len() > MAX_FORFEIT_STATEMENTS
-                    || f.statements
-                        .iter()
-                        .any(|b| b.len() > crate::witness::MAX_STATEMENT) =>
-            {
-                return Err("a forfeit holds 1 to 256 statements of at most 16 KiB");
-            }
-            Item::Stamps(st)
+            Item::Forfeit(Forfeit { statements: st, .. }) | Item::Statements(st)
                 if st.len() > MAX_FORFEIT_STATEMENTS
                     || st.iter().any(|b| b.len() > crate::witness::MAX_STATEMENT) =>
             {
-                return Err("a stamps item holds at most 256 statements of at most 16 KiB");
+                return Err("a forfeit or statements item holds at most 256 statements of at most 32 KiB");
             }
             _ => {}
         }

@@ -84,9 +84,9 @@ pub enum FaultKind {
     /// A time forfeit (version 2) whose statements do not prove the accused out of
     /// time, or whose accused owed nothing in the sender's view.
     FalseForfeit,
-    /// A stamps item (version 2) holding something other than receipts signed by the
-    /// game's witness for this game.
-    FalseStamp,
+    /// A statements item (version 2) holding something other than statements signed
+    /// by the game's witness for this game, in shape.
+    FalseStatement,
 }
 
 impl FaultKind {
@@ -127,7 +127,7 @@ impl FaultKind {
             DrawValueEarly => "draw-value-early",
             DrawChainBroken => "draw-chain-broken",
             FalseForfeit => "false-forfeit",
-            FalseStamp => "false-stamp",
+            FalseStatement => "false-statement",
         }
     }
 }
@@ -203,7 +203,7 @@ mod tests {
         DrawValueEarly,
         DrawChainBroken,
         FalseForfeit,
-        FalseStamp,
+        FalseStatement,
     ];
 
     #[test]

@@ -56,6 +56,12 @@ impl PublicKey {
         self.bytes
     }
 
+    /// The same point in Montgomery form: the X25519 public key of this key pair, for a
+    /// deposit sealed to this seat (`crate::deposit`).
+    pub fn to_montgomery(&self) -> curve25519_dalek::montgomery::MontgomeryPoint {
+        self.key.to_montgomery()
+    }
+
     /// Strict single verification of `sig` over `message` (see the module docs).
     pub fn verify(&self, message: &[u8], sig: &Signature) -> bool {
         let sig = ed25519_dalek::Signature::from_bytes(&sig.0);
@@ -91,6 +97,12 @@ impl SecretKey {
             bytes: key.to_bytes(),
             key,
         }
+    }
+
+    /// The X25519 secret of this key pair (the unclamped scalar bytes of RFC 8032's
+    /// expansion), to open a deposit sealed to this seat (`crate::deposit`).
+    pub(crate) fn scalar_bytes(&self) -> [u8; 32] {
+        self.0.to_scalar_bytes()
     }
 
     /// Signs `message` (deterministic RFC 8032 signature).

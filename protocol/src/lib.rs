@@ -23,6 +23,7 @@
 
 pub mod body;
 pub mod commit;
+pub mod deposit;
 pub mod derive;
 pub mod engine;
 pub mod envelope;

@@ -89,13 +89,26 @@ pub struct Proposal {
     pub witness: Option<WitnessSpec>,
 }
 
-/// The highest protocol version this implementation reads.
-pub const VERSION_2: u8 = 2;
+/// Protocol version 2 as the `version` byte writes it while version 2 is open: the
+/// low four bits say 2, the high four the draft (spec/PROTOCOL.md §17, "drafts"). This
+/// is draft 2 (0x22).
+pub const VERSION_2: u8 = 0x22;
+
+/// The `version` bytes of earlier drafts of version 2, each with its draft number: a
+/// game made under one is refused, saying so (`ProposalError::EarlierDraft`). Draft 1
+/// was written 2.
+pub const EARLIER_DRAFTS: [(u8, u8); 1] = [(0x02, 1)];
+
+/// Whether a `version` byte is one of version 2's, any draft: such a proposal encodes
+/// the witness field.
+pub fn is_version_2(version: u8) -> bool {
+    version & 0x0f == 2
+}
 
 impl Serialize for Proposal {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let v2 = self.version >= VERSION_2;
+        let v2 = is_version_2(self.version);
         let mut st = s.serialize_struct("Proposal", if v2 { 9 } else { 8 })?;
         st.serialize_field("version", &self.version)?;
         st.serialize_field("variant", &self.variant)?;
@@ -141,7 +154,7 @@ impl<'de> Deserialize<'de> for Proposal {
                 let proposer = next!(5);
                 let clock = next!(6);
                 let nonce = next!(7);
-                let witness = if version >= VERSION_2 { next!(8) } else { None };
+                let witness = if is_version_2(version) { next!(8) } else { None };
                 Ok(Proposal {
                     version,
                     variant,
@@ -189,6 +202,15 @@ pub enum ProposalError {
     /// Unknown protocol version.
     #[error("protocol version {0} is not supported (this reads versions 1 and 2)")]
     Version(u8),
+    /// Made under an earlier draft of version 2, which changed before it was final.
+    #[error(
+        "made under draft {draft} of protocol version 2, which changed before it was final; \
+         this implementation reads version 1 and version 2 draft 2 (spec/PROTOCOL.md §17)"
+    )]
+    EarlierDraft {
+        /// The draft.
+        draft: u8,
+    },
     /// A witness named wrongly: in a version 1 proposal, as a seat in version 2, or with
     /// a key or addresses a node could not use.
     #[error("witness: {0}")]
@@ -237,7 +259,7 @@ pub(crate) fn signing_input(tag: &str, bytes: &[u8]) -> Vec<u8> {
 /// no seat holds, and addresses within the mailboxes' caps.
 fn witness_fits(p: &Proposal) -> Result<(), ProposalError> {
     let bad = |why| Err(ProposalError::Witness(why));
-    if p.version < VERSION_2 {
+    if !is_version_2(p.version) {
         return match p.witness {
             Some(_) => bad("a version 1 proposal names none"),
             None => Ok(()),
@@ -330,6 +352,9 @@ impl Terms {
     /// Checks a signed proposal.
     pub fn from_signed(signed: SignedProposal) -> Result<Self, ProposalError> {
         let p = &signed.proposal;
+        if let Some((_, draft)) = EARLIER_DRAFTS.iter().find(|(v, _)| *v == p.version) {
+            return Err(ProposalError::EarlierDraft { draft: *draft });
+        }
         if p.version != VERSION && p.version != VERSION_2 {
             return Err(ProposalError::Version(p.version));
         }
@@ -484,8 +509,8 @@ impl Terms {
             .map(|i| Seat(i as u8))
     }
 
-    /// The protocol version the terms were proposed under (1 or 2); every envelope of
-    /// the game carries it.
+    /// The protocol version byte the terms were proposed under ([`VERSION`] or
+    /// [`VERSION_2`]); every envelope of the game carries it.
     pub fn version(&self) -> u8 {
         self.signed.proposal.version
     }
@@ -563,7 +588,7 @@ pub(crate) mod tests {
             addrs: vec!["/ip4/192.0.2.1/tcp/4001".into()],
         });
         let terms = Terms::parse(&wire::encode(&v2.clone().sign(&a))).unwrap();
-        assert_eq!(terms.version(), 2);
+        assert_eq!(terms.version(), VERSION_2);
         assert_eq!(terms.witness(), v2.witness.as_ref());
         assert_ne!(terms.game(), v1.game_id());
         // A version 2 proposal cut before its witness does not decode.
@@ -596,12 +621,18 @@ pub(crate) mod tests {
             Terms::from_signed(shared.sign(&a)),
             Err(ProposalError::Witness("a seat holds its key"))
         ));
-        let mut v3 = v1;
+        let mut v3 = v1.clone();
         v3.version = 3;
         assert!(matches!(
             Terms::from_signed(v3.sign(&a)),
             Err(ProposalError::Version(3))
         ));
+        // A game of version 2's first draft is refused as that, by name.
+        let mut draft1 = v2.clone();
+        draft1.version = 0x02;
+        let e = Terms::from_signed(draft1.sign(&a)).unwrap_err();
+        assert_eq!(e, ProposalError::EarlierDraft { draft: 1 });
+        assert!(e.to_string().contains("draft 1 of protocol version 2"), "{e}");
     }
 
     #[test]

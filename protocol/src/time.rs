@@ -120,7 +120,7 @@ impl TimeControl {
             match k {
                 "time-per-move" => per_move = Some(parse_duration(v)?),
                 "time-leave" => leave = parse_duration(v)?,
-                "time-moves" if p.version >= 2 => {
+                "time-moves" if crate::proposal::is_version_2(p.version) => {
                     moves = Some(
                         v.parse::<u32>()
                             .ok()
@@ -131,7 +131,7 @@ impl TimeControl {
                             .ok_or_else(|| TimeError::Moves(v.to_owned()))?,
                     )
                 }
-                "time-period" if p.version >= 2 => period = Some(parse_duration(v)?),
+                "time-period" if crate::proposal::is_version_2(p.version) => period = Some(parse_duration(v)?),
                 other => return Err(TimeError::Unknown(other.to_owned())),
             }
         }

@@ -48,6 +48,10 @@ pub enum ClaimAbout {
     /// The game's end-of-game audit lacks something the accused should have posted or
     /// published (a private log, its seal).
     Unaudited,
+    /// Version 2: a time forfeit against the accused stood, but the witness's posted
+    /// statements contradict each other, so no time result stands (spec/PROTOCOL.md
+    /// §17): the game ended with no result, and the witness is the one proven to lie.
+    WitnessLied,
 }
 
 /// A claim with its evidence.
@@ -127,7 +131,13 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     // A player lost on time (version 2) counts as at fault beside a proven fault: the
     // seed's "a cheat and a loss on time make a draw" (spec/PROTOCOL.md §17). Alone, the
     // ending already says he lost.
-    let mut on_time: Vec<Seat> = engine.forfeits().iter().map(|f| f.1).collect();
+    // When the witness is proven to have lied, no time result stands (§17).
+    let lied = engine.witness_lied();
+    let mut on_time: Vec<Seat> = if lied.is_some() {
+        vec![]
+    } else {
+        engine.forfeits().iter().map(|f| f.1).collect()
+    };
     on_time.extend(audited_late.as_ref().map(|l| l.seat));
     let judged = |set: &BTreeSet<Seat>| -> Vec<Seat> {
         let mut all = set.clone();
@@ -143,6 +153,17 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
 
     let mut claims = explicit_claims(engine, &on_time);
     let mut suspects: BTreeSet<Seat> = BTreeSet::new();
+    if let Some(c) = &lied {
+        for (_, against, _) in engine.forfeits() {
+            claims.push(ClaimView {
+                by: None,
+                against: *against,
+                about: ClaimAbout::WitnessLied,
+                evidence: format!("no time result stands: the witness contradicted itself ({c})"),
+                open: true,
+            });
+        }
+    }
     let mut missing_reveals = vec![];
 
     for at in engine.stuck() {

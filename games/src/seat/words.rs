@@ -70,6 +70,9 @@ pub(super) fn after_the_end(who: &str, c: &ClaimView) -> Option<String> {
                 c.evidence
             )
         }
+        ClaimAbout::WitnessLied => {
+            "nothing: the witness contradicted itself, so the loss on time does not stand and the game has no result".into()
+        }
         ClaimAbout::Unfinished | ClaimAbout::Timeout | ClaimAbout::Abandoned => return None,
     })
 }

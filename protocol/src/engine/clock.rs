@@ -1,29 +1,32 @@
 //! The accused's clock in a time forfeit (protocol version 2, spec/PROTOCOL.md §17):
 //! how much of the time control it had left for the wait the forfeit is about, counted
-//! from the witness's receipts alone — never from anyone's own clock readings.
+//! from the witness's ledgers alone — never from anyone's own clock readings.
 //!
 //! Every figure is a bound in the accused's favour. A past wait is charged only when
-//! the forfeit carries the receipt of the accused's answer and a time for everything
-//! that answer had seen, and only when the accused owed a step before it; a wait the
-//! statements say nothing of is charged nothing. Its moves are counted from the
-//! transcript, so under "N moves in D" none is missed.
+//! the ledgers give the time of the accused's answer and of everything that answer had
+//! seen, and only when the accused owed a step before it; a wait the statements say
+//! nothing of is charged nothing. Its moves are counted from the transcript, so under
+//! "N moves in D" none is missed.
 //!
-//! An *idle* envelope — one carrying only draw offers, claims, evidence or forfeits —
-//! changes nobody's obligations, so it neither starts nor ends a wait, whoever sent it:
-//! a player cannot hold his clock back by sending something that is not a move, and an
-//! accuser's timeout claim does not put off his forfeit.
+//! Whether an envelope starts, ends or delays a wait is decided by its *effect*, never
+//! by the kind of its items ([`Engine::is_step`]): an envelope is a *step* when its
+//! sender owed something in its causal past and it discharged all of it; every other
+//! envelope is idle — a draw accepted with no offer standing, a stray commitment, one
+//! of two draw values owed, a timeout claim — so nobody can hold a clock back, or
+//! restart it, by sending something that is not the step owed.
+
+use std::collections::BTreeMap;
 
 use super::Engine;
 use super::forfeit::Past;
 use super::store::Clock;
 use crate::body::Item;
-use crate::envelope::Signed;
-use crate::hash::Hash;
 use crate::ids::{ChainId, EnvRef, Seat};
-use crate::lateness::{receipt_of, since};
+use crate::lateness::since;
 use crate::rules::Rules;
 use crate::time::TimeControl;
-use crate::witness::{Head, SignedStatement, Statement, contradiction};
+use crate::verdict::{Awaited, awaited};
+use crate::witness::{Head, Statement, contradiction, time_of};
 
 /// A seat's wait in progress by the witness's times, as the forfeit rule would count it
 /// in the state an engine holds now.
@@ -42,20 +45,77 @@ impl WitnessWait {
     }
 }
 
-/// Whether an envelope is idle: every item a draw offer, claim, evidence, forfeit or
-/// stamps.
-pub(super) fn idle(s: &Signed) -> bool {
-    s.env.unsigned.body.iter().all(|i| {
-        matches!(
-            i,
-            Item::OfferDraw
-                | Item::Claim(_)
-                | Item::Evidence(_)
-                | Item::Forfeit(_)
-                | Item::Stamps(_)
-        )
-    })
+/// What an envelope changed: who owed what in its causal past without it, and with it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Effect {
+    pub before: Vec<(Seat, Awaited)>,
+    pub after: Vec<(Seat, Awaited)>,
 }
+
+/// An obligation without its count: one of two draw values, or a deal short by some
+/// slots, is still the same obligation.
+fn kind(a: &Awaited) -> Awaited {
+    match a {
+        Awaited::Deal { owner, deck, .. } => Awaited::Deal {
+            due: 0,
+            owner: *owner,
+            deck: deck.clone(),
+        },
+        Awaited::DrawValue { owner, pool, .. } => Awaited::DrawValue {
+            draw: 0,
+            owner: *owner,
+            pool: pool.clone(),
+        },
+        other => other.clone(),
+    }
+}
+
+impl Effect {
+    /// Whether the envelope of `sender` with this effect is a step: the sender owed
+    /// something before it and owes none of those things after it (it may owe
+    /// something new, which a later step discharges).
+    pub fn is_step(&self, sender: Seat) -> bool {
+        let owed: Vec<Awaited> = self
+            .before
+            .iter()
+            .filter(|(s, _)| *s == sender)
+            .map(|(_, a)| kind(a))
+            .collect();
+        !owed.is_empty()
+            && !self
+                .after
+                .iter()
+                .any(|(s, a)| *s == sender && owed.contains(&kind(a)))
+    }
+
+    /// The seats whose clock runs in the state before the envelope: every seat that
+    /// owes a step other than an act (a coin seed, a deal, a draw value), or, when none
+    /// does, the seat to act. Before every seat accepted there is no game, and no clock.
+    pub fn running(&self) -> Vec<Seat> {
+        running(&self.before)
+    }
+}
+
+/// The running seats of an awaited list (see [`Effect::running`]).
+fn running(owed: &[(Seat, Awaited)]) -> Vec<Seat> {
+    if owed.iter().any(|(_, a)| *a == Awaited::Acceptance) {
+        return vec![];
+    }
+    let automatic: Vec<Seat> = owed
+        .iter()
+        .filter(|(_, a)| *a != Awaited::Act)
+        .map(|(s, _)| *s)
+        .collect();
+    if automatic.is_empty() {
+        owed.iter().map(|(s, _)| *s).collect()
+    } else {
+        automatic
+    }
+}
+
+/// Effects computed so far, by envelope: each is a replay of that envelope's causal
+/// past, a fact that never changes once the envelope is processed.
+pub(crate) type Effects = std::cell::RefCell<BTreeMap<EnvRef, std::rc::Rc<Effect>>>;
 
 impl<R: Rules> Engine<R> {
     /// `seat`'s wait in progress by the witness's `statements` (signed bytes, as a
@@ -64,14 +124,10 @@ impl<R: Rules> Engine<R> {
     /// other or what this engine holds, or when they do not say when the witness held
     /// everything that started the wait. Whether `seat` owes anything is not asked.
     pub fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait> {
-        let witness = self.witness_key()?;
+        self.witness_key()?;
         let control = TimeControl::of(self.terms.proposal()).ok()??;
-        let game = self.terms.game();
-        let statements: Vec<Statement> = statements
-            .iter()
-            .filter_map(|b| SignedStatement::from_bytes(b, game, &witness).ok())
-            .map(|s| s.statement)
-            .collect();
+        let mut statements = self.read_statements(statements);
+        statements.extend(self.posted_statements(None));
         let everything = Past {
             engine: self,
             clock: None,
@@ -113,31 +169,93 @@ impl<R: Rules> Engine<R> {
     }
 
     /// The head of the first `count` envelopes of `chain`.
-    fn head(&self, chain: ChainId, count: u64) -> Head {
+    pub(super) fn head(&self, chain: ChainId, count: u64) -> Head {
         let head = count
             .checked_sub(1)
             .and_then(|q| self.store.chains.get(&chain)?.processed_hash(q))
-            .unwrap_or(Hash::ZERO);
+            .unwrap_or(crate::hash::Hash::ZERO);
         Head { chain, count, head }
     }
 
     /// The heads whose arrival started the wait in the state `known` describes:
-    /// `known`, each chain cut back to its last envelope that is not idle. Only a step
-    /// of the game changes who owes what, so the wait began no earlier than the last
-    /// of those; an idle envelope — the accused's draw offer, the accuser's timeout
-    /// claim — neither restarts nor delays it.
+    /// `known`, each chain cut back to its last step. Only a step changes who owes
+    /// what, so the wait began no earlier than the last of those; an idle envelope — the
+    /// accused's no-op, the accuser's timeout claim — neither restarts nor delays it.
     pub(super) fn starts(&self, known: &[Head]) -> Vec<Head> {
         known
             .iter()
             .map(|h| {
-                let slots = self.store.chains.get(&h.chain);
                 let count = (0..h.count)
                     .rev()
-                    .find(|q| slots.and_then(|c| c.get(*q)).is_some_and(|s| !idle(s)))
+                    .find(|q| {
+                        self.is_step(EnvRef {
+                            chain: h.chain,
+                            seq: *q,
+                        })
+                    })
                     .map_or(0, |q| q + 1);
                 self.head(h.chain, count)
             })
             .collect()
+    }
+
+    /// Whether the processed envelope at `at` is a step (see the module docs).
+    pub fn is_step(&self, at: EnvRef) -> bool {
+        self.effect(at).is_some_and(|e| e.is_step(at.chain.seat))
+    }
+
+    /// The effect of the processed envelope at `at`, from a replay of its causal past
+    /// (computed once).
+    pub(crate) fn effect(&self, at: EnvRef) -> Option<std::rc::Rc<Effect>> {
+        if let Some(e) = self.effects.borrow().get(&at) {
+            return Some(e.clone());
+        }
+        let clock = self.store.clock_of(at)?.clone();
+        let env = self.store.chains.get(&at.chain)?.get(at.seq)?.clone();
+        let mut replay = self.replay_past(at, &clock)?;
+        let before = awaited(&replay);
+        let _ = replay.insert_signed(env);
+        let e = std::rc::Rc::new(Effect {
+            before,
+            after: awaited(&replay),
+        });
+        self.effects.borrow_mut().insert(at, e.clone());
+        Some(e)
+    }
+
+    /// A fresh engine that has replayed exactly the causal past `clock` of the envelope
+    /// at `at`, without that envelope (in ascending `(seq, chain)` order).
+    pub(super) fn replay_past(&self, at: EnvRef, clock: &Clock) -> Option<Engine<R>> {
+        let mut replay = Engine::<R>::new(self.terms.clone()).ok()?;
+        replay.unbounded_ahead();
+        let mut envelopes: Vec<(u64, ChainId)> = vec![];
+        for (chain, slots) in &self.store.chains {
+            let mut n = self.store.seen_count(clock, *chain).min(slots.processed);
+            if *chain == at.chain {
+                n = at.seq;
+            }
+            envelopes.extend((0..n).map(|q| (q, *chain)));
+        }
+        envelopes.sort_unstable();
+        for (q, chain) in envelopes {
+            if let Some(s) = self.store.chains.get(&chain).and_then(|c| c.get(q)) {
+                let _ = replay.insert_signed(s.clone());
+            }
+        }
+        Some(replay)
+    }
+
+    /// The seats whose clock runs in the state of `at`'s causal past without `at`
+    /// itself (see [`Effect::running`]). Computed by a replay of that past alone, so
+    /// that an envelope of the accused the sender had not seen (a late answer,
+    /// concurrent with the forfeit) changes nothing.
+    pub(super) fn running_in_past(&self, at: EnvRef, clock: &Clock) -> Vec<Seat> {
+        if let Some(e) = self.effects.borrow().get(&at) {
+            return e.running();
+        }
+        self.replay_past(at, clock)
+            .map(|r| running(&awaited(&r)))
+            .unwrap_or_default()
     }
 
     /// The time `accused` may take over the wait in progress in the state of `known`:
@@ -168,28 +286,25 @@ impl<R: Rules> Engine<R> {
             {
                 moves += 1;
             }
-            if let Some(wait) = self.proven_wait(accused, s, statements) {
+            if let Some(wait) = self.proven_wait(accused, EnvRef { chain, seq }, statements) {
                 charged = charged.saturating_add(control.charge(wait));
             }
         }
         control.allowance(moves, charged)
     }
 
-    /// How long the statements prove `accused` waited before sending `s`, if they do
-    /// and it owed a step then: from when the witness held everything `s` had seen
-    /// (every chain cut back past idle envelopes) to the receipt of `s`.
-    fn proven_wait(&self, accused: Seat, s: &Signed, statements: &[Statement]) -> Option<u64> {
-        if idle(s) {
+    /// How long the statements prove `accused` waited before its envelope at `at`, if
+    /// they do, it was a step, and it owed one then: from when the witness held
+    /// everything that started the wait (`at`'s knowledge cut back to steps) to when it
+    /// held the envelope.
+    fn proven_wait(&self, accused: Seat, at: EnvRef, statements: &[Statement]) -> Option<u64> {
+        let effect = self.effect(at)?;
+        if !effect.is_step(accused) || !effect.running().contains(&accused) {
             return None;
         }
-        let received = receipt_of(statements, &s.hash)?;
-        let at = s.at();
+        let held = time_of(statements, at.chain, at.seq)?;
         let clock = self.store.clock_of(at)?;
         let began = since(statements, &self.starts(&self.knowledge(at, clock))).ok()?;
-        // Only a wait the accused owed counts: one replay of that past, for the
-        // answers whose receipts the forfeit carries.
-        self.running_in_past(at, clock)
-            .contains(&accused)
-            .then(|| received.saturating_sub(began))
+        Some(held.saturating_sub(began))
     }
 }

@@ -21,7 +21,7 @@ use crate::keys::PublicKey;
 use crate::lateness::late;
 use crate::rules::Rules;
 use crate::time::TimeControl;
-use crate::witness::{Chains, SignedStatement, Statement};
+use crate::witness::{Chains, SignedStatement, Statement, StatementError};
 
 /// The envelopes of one causal past (or, with no clock, everything processed), as the
 /// statements are checked against them.
@@ -46,19 +46,24 @@ impl<R: Rules> Past<'_, R> {
 }
 
 impl<R: Rules> Chains for Past<'_, R> {
-    fn place(&self, envelope: &Hash) -> Option<(ChainId, u64)> {
-        self.engine.store.chains.iter().find_map(|(c, slots)| {
-            (0..self.count(*c))
-                .find(|q| slots.processed_hash(*q) == Some(*envelope))
-                .map(|q| (*c, q))
-        })
-    }
-
     fn hash_at(&self, chain: ChainId, seq: u64) -> Option<Hash> {
         if seq >= self.count(chain) {
             return None;
         }
         self.engine.store.chains.get(&chain)?.processed_hash(seq)
+    }
+
+    fn past(&self, chain: ChainId, seq: u64) -> Option<Vec<(ChainId, u64)>> {
+        self.hash_at(chain, seq)?;
+        let clock = self.engine.store.clock_of(EnvRef { chain, seq })?;
+        Some(
+            self.engine
+                .terms
+                .seats()
+                .map(ChainId::public)
+                .map(|c| (c, self.engine.store.seen_count(clock, c)))
+                .collect(),
+        )
     }
 }
 
@@ -68,40 +73,32 @@ impl<R: Rules> Engine<R> {
         PublicKey::from_bytes(&self.terms.witness()?.key).ok()
     }
 
-    /// The statements an honest sender may put in a forfeit now: all of them but the
-    /// receipts of envelopes it has not processed (which the rule refuses: they are
-    /// about a state its envelope will not acknowledge). A witness serves receipts of
-    /// everything it holds, which may be ahead of this seat.
-    pub fn forfeit_statements(&self, statements: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        let Some(witness) = self.witness_key() else {
-            return statements;
-        };
-        let game = self.terms.game();
-        let everything = Past {
-            engine: self,
-            clock: None,
-        };
-        let held = |h: &Hash| everything.place(h).is_some();
-        // (bytes, whether a receipt)
-        let mut kept: Vec<(Vec<u8>, bool)> = statements
-            .into_iter()
-            .filter_map(|b| match SignedStatement::from_bytes(&b, game, &witness) {
-                Ok(s) => match s.statement {
-                    Statement::Receipt(r) => held(&r.envelope).then_some((b, true)),
-                    Statement::View(_) => Some((b, false)),
-                },
-                Err(_) => Some((b, false)),
-            })
-            .collect();
-        // Too many for one forfeit: the oldest receipts go first (they count the
-        // accused's earliest waits only; views and the last receipts prove the lateness).
-        while kept.len() > crate::body::MAX_FORFEIT_STATEMENTS {
-            match kept.iter().position(|(_, receipt)| *receipt) {
-                Some(i) => kept.remove(i),
-                None => kept.remove(0),
-            };
-        }
-        kept.into_iter().map(|(b, _)| b).collect()
+    /// Reads one signed statement of this game's witness.
+    pub(super) fn read_statement(&self, bytes: &[u8]) -> Result<Statement, StatementError> {
+        let witness = self
+            .witness_key()
+            .ok_or(StatementError::BadSignature)?;
+        SignedStatement::from_bytes(bytes, self.terms.game(), &witness, self.terms.seat_count())
+            .map(|s| s.statement)
+    }
+
+    /// The statements of this game's witness among `bytes`, the others dropped.
+    pub(super) fn read_statements(&self, bytes: &[Vec<u8>]) -> Vec<Statement> {
+        bytes
+            .iter()
+            .filter_map(|b| self.read_statement(b).ok())
+            .collect()
+    }
+
+    /// Every statement posted in an accepted `Forfeit` or `Statements` item of the
+    /// causal past `clock` (with none, of everything processed).
+    pub(super) fn posted_statements(&self, clock: Option<&Clock>) -> Vec<Statement> {
+        self.game
+            .statements
+            .iter()
+            .filter(|(at, _)| clock.is_none_or(|c| self.store.seen(c, *at)))
+            .flat_map(|(_, s)| s.iter().cloned())
+            .collect()
     }
 
     /// Judges `f`, posted by `seat` in the envelope at `at` whose causal past is `clock`.
@@ -113,8 +110,7 @@ impl<R: Rules> Engine<R> {
         clock: &Clock,
     ) -> Result<(), Broken> {
         let phase = |why: &str| broken(FaultKind::OutOfPhase, why);
-        let witness = self
-            .witness_key()
+        self.witness_key()
             .ok_or_else(|| phase("a time forfeit needs a witness named in the terms"))?;
         let control = TimeControl::of(self.terms.proposal())
             .ok()
@@ -136,28 +132,22 @@ impl<R: Rules> Engine<R> {
             return Ok(());
         }
         let false_ = |why: String| broken(FaultKind::FalseForfeit, why);
-        let game = self.terms.game();
-        let mut statements = vec![];
+        let mut own = vec![];
         for (i, b) in f.statements.iter().enumerate() {
-            let s = SignedStatement::from_bytes(b, game, &witness)
-                .map_err(|e| false_(format!("statement {i}: {e}")))?;
-            statements.push(s.statement);
+            own.push(
+                self.read_statement(b)
+                    .map_err(|e| false_(format!("statement {i}: {e}")))?,
+            );
         }
+        // What the sender had seen: its own statements and every one posted before in
+        // its causal past, by anyone (a long game's ledger takes several envelopes).
+        let mut statements = self.posted_statements(Some(clock));
+        statements.extend(own.iter().cloned());
         let known = self.knowledge(at, clock);
         let past = Past {
             engine: self,
             clock: Some(clock),
         };
-        // Every receipt is of an envelope the sender had seen: one of anything else
-        // would be evidence about a state it does not claim (the accused's answer, even).
-        if let Some(i) = statements.iter().position(|s| match s {
-            Statement::Receipt(r) => past.place(&r.envelope).is_none(),
-            Statement::View(_) => false,
-        }) {
-            return Err(false_(format!(
-                "statement {i} receipts an envelope outside the sender's causal past"
-            )));
-        }
         let allowance = self.allowance(f.against, &control, &statements, &known);
         let starts = self.starts(&known);
         let proven = late(&statements, &starts, &known, f.against, allowance, &past)
@@ -173,53 +163,9 @@ impl<R: Rules> Engine<R> {
             )));
         }
         let outcome = self.rules.on_time(self.terms.players(), f.against);
+        self.game.statements.push((at, own));
         self.game.forfeits.push((at, f.against, proven));
         self.end(at, outcome);
         Ok(())
-    }
-
-    /// The seats whose clock runs in the state of `at`'s causal past without `at`
-    /// itself: every seat that owes a step other than an act (a coin seed, a deal, a
-    /// draw value), or, when none does, the seat to act. A seat to act that waits for
-    /// another's deal or draw value is not the one late. Computed by a replay of that
-    /// past alone, so that an envelope of the accused the sender had not seen (a late
-    /// answer, concurrent with the forfeit) changes nothing.
-    pub(super) fn running_in_past(&self, at: EnvRef, clock: &Clock) -> Vec<Seat> {
-        let Ok(mut replay) = Engine::<R>::new(self.terms.clone()) else {
-            return vec![];
-        };
-        replay.unbounded_ahead();
-        let mut envelopes: Vec<(u64, ChainId)> = vec![];
-        for (chain, slots) in &self.store.chains {
-            let mut n = self.store.seen_count(clock, *chain).min(slots.processed);
-            if *chain == at.chain {
-                n = at.seq;
-            }
-            envelopes.extend((0..n).map(|q| (q, *chain)));
-        }
-        envelopes.sort_unstable();
-        for (q, chain) in envelopes {
-            if let Some(s) = self.store.chains.get(&chain).and_then(|c| c.get(q)) {
-                let _ = replay.insert_signed(s.clone());
-            }
-        }
-        let owed = crate::verdict::awaited(&replay);
-        // Before every seat accepted there is no game, and no clock.
-        if owed
-            .iter()
-            .any(|(_, a)| *a == crate::verdict::Awaited::Acceptance)
-        {
-            return vec![];
-        }
-        let automatic: Vec<Seat> = owed
-            .iter()
-            .filter(|(_, a)| *a != crate::verdict::Awaited::Act)
-            .map(|(s, _)| *s)
-            .collect();
-        if automatic.is_empty() {
-            owed.into_iter().map(|(s, _)| s).collect()
-        } else {
-            automatic
-        }
     }
 }

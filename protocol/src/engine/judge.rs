@@ -217,7 +217,7 @@ impl<R: Rules> Engine<R> {
             Item::DrawContribute(c) => self.judge_contribute(c, at, seat, clock),
             Item::DrawOpen(o) => self.judge_draw_open(o, at, seat, clock, scratch),
             Item::Forfeit(f) => self.judge_forfeit(f, at, seat, clock),
-            Item::Stamps(st) => self.judge_stamps(st, at),
+            Item::Statements(st) => self.judge_statements(st, at),
             Item::Evidence(proof) => {
                 let proven = proof
                     .check(&self.terms)

@@ -19,7 +19,7 @@ mod holdings;
 mod judge;
 mod ledger;
 mod private;
-mod stamps;
+mod statements;
 mod store;
 
 use std::collections::BTreeMap;
@@ -97,8 +97,9 @@ pub(crate) struct GameTrack<S> {
     pub shown: Vec<crate::hidden::Shown>,
     /// Where each private chain was sealed (its first close).
     pub sealed: BTreeMap<ChainId, EnvRef>,
-    /// Witness receipts posted in stamps items (version 2): where, and the receipts.
-    pub stamps: Vec<(EnvRef, Vec<crate::witness::Receipt>)>,
+    /// Witness statements posted (version 2), in forfeits that stood and statements
+    /// items: where, and the statements.
+    pub statements: Vec<(EnvRef, Vec<crate::witness::Statement>)>,
 }
 
 /// Replays one game.
@@ -115,6 +116,8 @@ pub struct Engine<R: Rules> {
     notes: Vec<Note>,
     /// Chains holding an acknowledgement of an envelope that is not the one we hold.
     dangling: Vec<EnvRef>,
+    /// What each processed envelope changed, computed when a time forfeit asks.
+    effects: clock::Effects,
 }
 
 impl<R: Rules> Engine<R> {
@@ -164,11 +167,12 @@ impl<R: Rules> Engine<R> {
                 private: BTreeMap::new(),
                 shown: vec![],
                 sealed: BTreeMap::new(),
-                stamps: vec![],
+                statements: vec![],
             },
             faults: vec![],
             notes: vec![],
             dangling: vec![],
+            effects: Default::default(),
         })
     }
 
@@ -470,8 +474,12 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Players lost on time (version 2): against whom a forfeit stood, and the one the
-    /// audit proves out of time from the witness's stamps (§17).
+    /// audit proves out of time from the witness's times (§17); none when the witness
+    /// lied ([`Engine::witness_lied`]), for then no time result stands.
     pub fn lost_on_time(&self) -> Vec<Seat> {
+        if self.witness_lied().is_some() {
+            return vec![];
+        }
         let mut seats: Vec<Seat> = self.game.forfeits.iter().map(|f| f.1).collect();
         seats.extend(self.audit().out_of_time.map(|l| l.seat));
         seats
@@ -498,9 +506,17 @@ impl<R: Rules> Engine<R> {
         self.game.declined.is_some()
     }
 
-    /// The board result: the combined endings, before faults are weighed.
+    /// The board result: the combined endings, before faults are weighed. A forfeit's
+    /// ending counts only while the witness is not proven to have lied.
     pub fn board_outcome(&self) -> Option<Outcome> {
-        let endings: Vec<Outcome> = self.game.endings.iter().map(|(_, o)| o.clone()).collect();
+        let void = !self.game.forfeits.is_empty() && self.witness_lied().is_some();
+        let endings: Vec<Outcome> = self
+            .game
+            .endings
+            .iter()
+            .filter(|(at, _)| !(void && self.game.forfeits.iter().any(|f| f.0 == *at)))
+            .map(|(_, o)| o.clone())
+            .collect();
         if endings.is_empty() {
             None
         } else {

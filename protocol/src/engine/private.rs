@@ -233,7 +233,7 @@ impl<R: Rules> Engine<R> {
         // against the owner's commitment when shown, and the log is public now. So a
         // player who walks away and never opens it in public cannot keep the game
         // unaudited (§17). Version 1 waits for every public opening.
-        let shown_counts = self.terms.version() >= crate::proposal::VERSION_2;
+        let shown_counts = crate::proposal::is_version_2(self.terms.version());
         let mut setups = vec![];
         for s in &self.setups {
             if !shown_counts {
@@ -297,7 +297,7 @@ impl<R: Rules> Engine<R> {
                 .iter()
                 .filter_map(|(at, _)| Some((*at, self.envelope(*at)?.hash)))
                 .collect(),
-            stamps: self.stamps(),
+            stamps: self.times(),
         })
     }
 

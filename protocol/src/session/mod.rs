@@ -9,17 +9,17 @@
 //!
 //! Over 600 lines on purpose: the session's state with its inputs, outputs and the one
 //! `send` every signed envelope goes through stay together; the phases are in
-//! `phase.rs`, the secrets in `secrets.rs`, the witness's stamps in `stamps.rs`.
+//! `phase.rs`, the secrets in `secrets.rs`, what the witness said and what the seat posts of it in `witness.rs`.
 
 mod phase;
 mod secrets;
-mod stamps;
+mod witness;
 
 use std::collections::VecDeque;
 
 pub use phase::Phase;
 pub use secrets::{Secrets, start_keys};
-pub use stamps::MAX_STAMPED;
+pub use witness::MAX_STAMPED;
 
 use crate::body::{Commit, Deal, Item, Open, Purpose};
 use crate::commit::CommitKey;
@@ -105,10 +105,11 @@ pub enum Command {
     /// Post the witness's proof that another player let its time pass (version 2):
     /// the game ends with that player's loss on time if the proof stands.
     Forfeit(crate::body::Forfeit),
-    /// Post the witness's receipts of the envelopes [`Session::stamps_wanted`] named
-    /// (version 2, after the end of a game with private logs); empty when the witness
-    /// gave none. The seat closes only after.
-    Stamps(Vec<Vec<u8>>),
+    /// Post statements of the game's witness for the record (version 2): after the end
+    /// of a game with private logs, what [`Session::stamps_known`] gives (empty when the
+    /// witness gave none; the seat closes only after); at any time, statements that
+    /// contradict a forfeit's, so that no time result stands.
+    Statements(Vec<Vec<u8>>),
 }
 
 impl Command {
@@ -162,7 +163,7 @@ pub struct Session<R: Rules> {
     phase: Option<Phase>,
     outbox: VecDeque<Action>,
     /// What the witness has said of when it held envelopes, and of its clock.
-    witness: stamps::Known,
+    witness: witness::Known,
 }
 
 impl<R: Rules> Session<R> {
@@ -186,7 +187,7 @@ impl<R: Rules> Session<R> {
             secrets: None,
             phase: Some(Phase::Terms),
             outbox: VecDeque::new(),
-            witness: stamps::Known::default(),
+            witness: witness::Known::default(),
         };
         if s.engine.terms().proposal().proposer == seat {
             s.join(entropy, true, now)?;
@@ -220,7 +221,7 @@ impl<R: Rules> Session<R> {
             secrets: Some(secrets),
             phase: Some(Phase::Terms),
             outbox: VecDeque::new(),
-            witness: stamps::Known::default(),
+            witness: witness::Known::default(),
         };
         s.phase = Some(Phase::from_engine(&s.engine, seat));
         s.drive(now);
@@ -360,52 +361,69 @@ impl<R: Rules> Session<R> {
     /// Signs `body` as this seat's next envelope in `log`, checks it on a copy of the
     /// engine, and only then keeps it and queues it for sending.
     fn send(&mut self, log: LogId, body: Vec<Item>, now: u64) -> Result<(), SessionError> {
+        self.send_all(log, vec![body], now)
+    }
+
+    /// Signs one envelope per body, in order, each on the last; sends them all if every
+    /// one takes effect at once without a fault of this seat's, and none otherwise.
+    fn send_all(
+        &mut self,
+        log: LogId,
+        bodies: Vec<Vec<Item>>,
+        now: u64,
+    ) -> Result<(), SessionError> {
         let chain = ChainId {
             log,
             seat: self.seat,
         };
-        let (seq, prev) = self.engine.chain_tip(chain);
-        let unsigned = Unsigned {
-            version: self.engine.terms().version(),
-            game: self.engine.terms().game(),
-            log,
-            seat: self.seat,
-            seq,
-            prev,
-            acks: self.engine.heads_for(self.seat, log),
-            clock: now,
-            body,
-        };
-        let signed = unsigned.sign(&self.key);
-        if signed.bytes.len() > crate::wire::MAX_MESSAGE {
-            return Err(SessionError::Refused(format!(
-                "the envelope would be {} bytes",
-                signed.bytes.len()
-            )));
-        }
         let mut trial = self.engine.clone();
         let before = trial.faults().len();
-        trial.insert_signed(signed.clone())?;
-        // An honest envelope acknowledges only what this seat processed, so it takes
-        // effect at once — unless another envelope of this seat's key already holds the
-        // position. Sending it then would sign two envelopes at one seq; and an automatic
-        // step that never takes effect would be owed, and signed, for ever.
-        if trial.processed(chain) <= seq {
-            return Err(SessionError::PositionTaken(seq));
-        }
-        let mine: Vec<&Fault> = trial.faults()[before..]
-            .iter()
-            .filter(|f| f.seat == self.seat)
-            .collect();
-        if let Some(f) = mine.first() {
-            return Err(SessionError::Refused(format!("{}: {}", f.kind, f.detail)));
+        let mut signed_all = vec![];
+        for body in bodies {
+            let (seq, prev) = trial.chain_tip(chain);
+            let unsigned = Unsigned {
+                version: trial.terms().version(),
+                game: trial.terms().game(),
+                log,
+                seat: self.seat,
+                seq,
+                prev,
+                acks: trial.heads_for(self.seat, log),
+                clock: now,
+                body,
+            };
+            let signed = unsigned.sign(&self.key);
+            if signed.bytes.len() > crate::wire::MAX_MESSAGE {
+                return Err(SessionError::Refused(format!(
+                    "the envelope would be {} bytes",
+                    signed.bytes.len()
+                )));
+            }
+            trial.insert_signed(signed.clone())?;
+            // An honest envelope acknowledges only what this seat processed, so it takes
+            // effect at once — unless another envelope of this seat's key already holds
+            // the position. Sending it then would sign two envelopes at one seq; and an
+            // automatic step that never takes effect would be owed, and signed, for ever.
+            if trial.processed(chain) <= seq {
+                return Err(SessionError::PositionTaken(seq));
+            }
+            let mine: Vec<&Fault> = trial.faults()[before..]
+                .iter()
+                .filter(|f| f.seat == self.seat)
+                .collect();
+            if let Some(f) = mine.first() {
+                return Err(SessionError::Refused(format!("{}: {}", f.kind, f.detail)));
+            }
+            signed_all.push(signed);
         }
         self.engine = trial;
         let to = self.audience(log);
-        self.outbox.push_back(Action::Send {
-            env: Box::new(signed),
-            to,
-        });
+        for signed in signed_all {
+            self.outbox.push_back(Action::Send {
+                env: Box::new(signed),
+                to: to.clone(),
+            });
+        }
         Ok(())
     }
 

@@ -170,14 +170,16 @@ impl Phase {
                 single(s, Item::Claim(c), now)?;
                 Ok(p)
             }
-            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Forfeit(mut f)) => {
-                f.statements = s.engine().forfeit_statements(f.statements);
-                single(s, Item::Forfeit(f), now)?;
+            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Forfeit(f)) => {
+                s.post_forfeit(f, now)?;
                 Ok(p)
             }
-            (Phase::End(p), Command::Stamps(statements)) => {
-                s.post_stamps(statements, now)?;
-                Ok(Phase::End(p))
+            (
+                p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_) | Phase::End(_)),
+                Command::Statements(statements),
+            ) => {
+                s.post_statements(statements, now)?;
+                Ok(p)
             }
             (Phase::Play(_), _) => Err(SessionError::WrongPhase("the game is on")),
             (Phase::End(_) | Phase::Done(_), _) => {
