@@ -76,28 +76,37 @@ pub enum Request {
         /// At most [`MAX_INTRODUCED`] addresses.
         addrs: Vec<String>,
     },
-    /// To a game's witness (protocol version 2): its statements about the game now —
-    /// the receipt of the last envelope it holds of each public chain and a view signed
-    /// at this moment. The answer is [`Response::Statements`].
+    /// To a game's witness (protocol version 2), from a seat: its ledgers of the game
+    /// now, with every public envelope's time (spec/PROTOCOL.md §17). The answer is
+    /// [`Response::Statements`].
     Witness {
         /// The game.
         game: [u8; 32],
     },
     /// To a game's witness (protocol version 2), from a seat of a game with private
-    /// logs: receipts of these envelope hashes — the time it first held or was asked
-    /// about each, written durably before the answer (spec/PROTOCOL.md §17.8). The
-    /// answer is [`Response::Statements`].
-    Stamp {
+    /// logs: deposits to keep for the other seat of each one's log — stamped, durably,
+    /// with the time first held (spec/PROTOCOL.md §17, deposits). The answer is
+    /// [`Response::Statements`]: a stamp per deposit, in order, then a ledger of counts.
+    Deposit {
         /// The game.
         game: [u8; 32],
-        /// At most [`MAX_STAMP_HASHES`] envelope hashes.
-        hashes: Vec<[u8; 32]>,
+        /// At most [`MAX_DEPOSITS`] deposits, each the bytes `sealed_protocol::deposit`
+        /// makes.
+        deposits: Vec<Vec<u8>>,
+    },
+    /// To a game's witness, from a seat: the game's deposits from number `from` on. The
+    /// answer is [`Response::Deposits`].
+    Deposits {
+        /// The game.
+        game: [u8; 32],
+        /// The number of the first deposit wanted (deposits are numbered from 0 in the
+        /// order the witness first held them).
+        from: u64,
     },
 }
 
-/// Most hashes one stamp request may carry: the answer's receipts fit one message and
-/// one stamps item.
-pub const MAX_STAMP_HASHES: usize = 240;
+/// Most deposits one request may carry: the answer's stamps fit one statements item.
+pub const MAX_DEPOSITS: usize = 64;
 
 /// The most addresses one introduction may carry.
 pub const MAX_INTRODUCED: usize = 16;
@@ -122,9 +131,17 @@ pub enum Response {
         /// Games the answerer has never heard of.
         unknown: Vec<[u8; 32]>,
     },
-    /// The answer to [`Request::Witness`]: signed statements, each the bytes of a
-    /// `SignedStatement` (spec/PROTOCOL.md §17).
+    /// The answer to [`Request::Witness`] and [`Request::Deposit`]: signed statements,
+    /// each the bytes of a `SignedStatement` (spec/PROTOCOL.md §17).
     Statements(Vec<Vec<u8>>),
+    /// The answer to [`Request::Deposits`]: deposits in order, and the number to ask
+    /// from next.
+    Deposits {
+        /// The deposits' bytes.
+        deposits: Vec<Vec<u8>>,
+        /// One past the last number given.
+        next: u64,
+    },
 }
 
 /// Length-prefixed postcard: a 4-byte little-endian length, then the message.

@@ -63,10 +63,14 @@ pub struct Revealed<'a> {
     pub seal_saw: BTreeMap<ChainId, BTreeMap<ChainId, u64>>,
     /// The hash of every processed envelope of every private chain, in order.
     pub chains: BTreeMap<ChainId, Vec<Hash>>,
+    /// For every processed private envelope, how many envelopes of each seat's public
+    /// chain its causal past holds (by seat number).
+    pub saw_public: BTreeMap<EnvRef, Vec<u64>>,
     /// The hash of the envelope of every accepted public act.
     pub public_hashes: BTreeMap<EnvRef, Hash>,
-    /// Version 2: the witness's time of every envelope hash a posted receipt names
-    /// (PROTOCOL §17.8); `None` without a witness or when its receipts contradict.
+    /// Version 2: the witness's time of every envelope the posted statements date, by
+    /// hash — public ones by ledgers, private ones by the stamps of their deposits
+    /// (PROTOCOL §17); `None` without a witness or when its statements contradict.
     pub stamps: Option<BTreeMap<Hash, u64>>,
 }
 
@@ -88,9 +92,18 @@ impl Revealed<'_> {
         self.chains.get(&at.chain)?.get(k).copied()
     }
 
-    /// The witness's time of the envelope at `at`, if a posted receipt names it.
+    /// The witness's time of the envelope at `at`, if the posted statements give one.
     pub fn stamp_of(&self, at: EnvRef) -> Option<u64> {
         self.stamps.as_ref()?.get(&self.hash_of(at)?).copied()
+    }
+
+    /// Whether the private envelope at `at` had `target`, a public envelope, in its
+    /// causal past (it acknowledged it, directly or through what it acknowledged).
+    pub fn saw(&self, at: EnvRef, target: EnvRef) -> bool {
+        self.saw_public
+            .get(&at)
+            .and_then(|c| c.get(target.chain.seat.index()))
+            .is_some_and(|n| *n > target.seq)
     }
 
     /// The digest of a private log's chains cut at the given lengths (see [`digest`]);

@@ -166,17 +166,21 @@ pub trait Table: Send {
         statements: &[Vec<u8>],
         seat: Seat,
     ) -> Option<sealed_protocol::engine::WitnessWait>;
-    /// Envelopes held that are worth the witness's stamp and have none yet (a game
-    /// with a witness and private logs, spec/PROTOCOL.md §17.8).
-    fn unstamped(&self) -> Vec<sealed_protocol::hash::Hash>;
-    /// The witness's signed receipts arrived at `now`; returns how many were new.
-    fn note_stamps(&mut self, statements: &[Vec<u8>], now: u64) -> usize;
-    /// Whether this seat still owes its stamps item before it closes.
+    /// Whether the game times private logs with its witness (spec/PROTOCOL.md §17).
+    fn times_private(&self) -> bool;
+    /// Deposits of the private envelopes held that the witness has not stamped yet (a
+    /// game with a witness and private logs, spec/PROTOCOL.md §17).
+    fn undeposited(&mut self) -> Vec<sealed_protocol::deposit::Deposit>;
+    /// Whether a public act held has no time from the witness yet.
+    fn wants_ledger(&self) -> bool;
+    /// The witness's signed statements arrived at `now`; returns how many times were new.
+    fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize;
+    /// Whether this seat still owes its statements item before it closes.
     fn owes_stamps(&self) -> bool;
-    /// Once it owes them and holds the whole game: the hashes still to ask about.
-    fn stamps_wanted(&self) -> Option<Vec<sealed_protocol::hash::Hash>>;
-    /// Every receipt known of the envelopes held, to post.
-    fn stamps_known(&self) -> Vec<Vec<u8>>;
+    /// Once it owes them and holds the whole game: whether it knows every time.
+    fn stamps_ready(&mut self) -> Option<bool>;
+    /// What it posts: the latest ledgers and the stamps of its private envelopes.
+    fn stamps_known(&mut self) -> Vec<Vec<u8>>;
     /// Players lost on time in this seat's view (version 2): nothing is owed to them.
     fn lost_on_time(&self) -> Vec<Seat>;
 }

@@ -493,23 +493,31 @@ impl<R: Game> Table for Seated<R> {
         self.session.engine().witness_wait(statements, seat)
     }
 
-    fn unstamped(&self) -> Vec<sealed_protocol::hash::Hash> {
-        self.session.unstamped()
+    fn times_private(&self) -> bool {
+        self.session.times_private()
     }
 
-    fn note_stamps(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
-        self.session.note_stamps(statements, now)
+    fn undeposited(&mut self) -> Vec<sealed_protocol::deposit::Deposit> {
+        self.session.undeposited()
+    }
+
+    fn wants_ledger(&self) -> bool {
+        self.session.wants_ledger()
+    }
+
+    fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
+        self.session.note_witness(statements, now)
     }
 
     fn owes_stamps(&self) -> bool {
         self.session.owes_stamps()
     }
 
-    fn stamps_wanted(&self) -> Option<Vec<sealed_protocol::hash::Hash>> {
-        self.session.stamps_wanted()
+    fn stamps_ready(&mut self) -> Option<bool> {
+        self.session.stamps_ready()
     }
 
-    fn stamps_known(&self) -> Vec<Vec<u8>> {
+    fn stamps_known(&mut self) -> Vec<Vec<u8>> {
         self.session.stamps_known()
     }
 

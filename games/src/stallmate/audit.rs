@@ -50,7 +50,7 @@ pub fn audit(rules: &Stallmate, r: &Revealed<'_>) -> Audit {
             Ok(Public::Period(end)) => end,
             _ => continue,
         };
-        let window = started.and_then(|at| Window::of(r, at, rules.options.period));
+        let window = started.and_then(|at| Some((Window::of(r, at, rules.options.period)?, at)));
         started = Some(post.at);
         match period(rules, r, &mut hidden, post, &end, window) {
             Ok(late) => out.out_of_time = late.or(out.out_of_time),
@@ -82,15 +82,18 @@ fn lie(referee: Seat, at: EnvRef, detail: String) -> Stop {
 }
 
 /// Replays one period against the referee's close of it; with the witness's `window`
-/// for it, also says whether the close's forfeit is a proven loss on time.
+/// for it and the call that started it, also says whether the close's forfeit is a
+/// proven loss on time.
 fn period(
     rules: &Stallmate,
     r: &Revealed<'_>,
     hidden: &mut Referee,
     post: &Posted,
     end: &PeriodEnd,
-    window: Option<Window>,
+    window: Option<(Window, EnvRef)>,
 ) -> Result<Option<OutOfTime>, Stop> {
+    let call = window.map(|(_, c)| c);
+    let window = window.map(|(w, _)| w);
     let n = end.period;
     let log = period_log(n);
     let referee = rules.referee;
@@ -228,9 +231,9 @@ fn period(
             ),
         ));
     }
-    Ok(match (end.ending, window) {
-        (Some(Ending::Forfeit { .. }), Some(w)) if waits_known => {
-            on_time(r, post.at, moving, n, w, mover_chain, mover_count)
+    Ok(match (end.ending, window, call) {
+        (Some(Ending::Forfeit { .. }), Some(w), Some(call)) if waits_known => {
+            on_time(r, post.at, moving, n, (w, call), mover_chain, mover_count)
         }
         _ => None,
     })
@@ -238,21 +241,21 @@ fn period(
 
 /// A period closed as the mover's forfeit is a proven loss on time when every wait for
 /// an answer is known, the witness held the close no earlier than the period's end
-/// (every wait counted), and no attempt of the mover stamped
-/// inside the period was left out of the seal (that would be the referee's silence, a
-/// claim against him, never the mover's loss). A forfeit by resignation is no period's
-/// close, so every forfeit here is one of time.
+/// (every wait counted), and no attempt of the mover that saw the call and whose deposit
+/// was stamped inside the period was left out of the seal (the referee could have had
+/// it: his silence, a claim against him, never the mover's loss). A forfeit by
+/// resignation is no period's close, so every forfeit here is one of time.
 fn on_time(
     r: &Revealed<'_>,
     close: EnvRef,
     moving: Seat,
     n: u32,
-    w: Window,
+    (w, call): (Window, EnvRef),
     mover_chain: ChainId,
     covered: u64,
 ) -> Option<OutOfTime> {
     let closed = r.stamp_of(close)?;
-    if closed < w.end || !stamped_in_time(r, mover_chain, covered, w).is_empty() {
+    if closed < w.end || !stamped_in_time(r, mover_chain, covered, w, call).is_empty() {
         return None;
     }
     Some(OutOfTime {

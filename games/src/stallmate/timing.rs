@@ -6,10 +6,16 @@
 //! referee's `Begin`, or his close of period n − 1) for `period` milliseconds of the
 //! mover's own time: every wait for the referee's answer (from the attempt's stamp to
 //! the answer's) pushes the end back by as much, so a slow referee — crashed, or in
-//! league with the opponent — can never run a mover out of time. An attempt counts only
-//! when stamped, and only when its stamp is inside its period as extended by the waits
-//! before it: the stamp is the one thing about a private attempt that the opponent's
-//! side can check, and the witness gave it to whoever asked first.
+//! league with the opponent — can never run a mover out of time.
+//!
+//! A private envelope's time is the stamp of its *deposit*: the envelope sealed to the
+//! other seat of its log and left with the witness, which serves it to that seat. So an
+//! attempt's time is when the referee could have had it, and an answer's when the mover
+//! could: neither side can date an envelope it kept back. An attempt counts in its
+//! period only when its deposit is stamped inside the window as extended by the waits
+//! before it, and only when it acknowledged the call that started the period (it was
+//! made for this period, not signed ahead for a period to come). No lower bound on the
+//! stamp is needed: an attempt that saw the call cannot be older than it.
 //!
 //! Pure: the times come in the transcript; nothing here reads a clock.
 
@@ -52,18 +58,20 @@ impl Window {
     }
 }
 
-/// The envelopes of a chain from `from` on whose stamps fall inside `window`: attempts
-/// a mover made in time that the referee's seal left out.
+/// The envelopes of a chain from `from` on that saw the period's `call` and whose
+/// deposits were stamped inside `window`: attempts the referee could have had in time
+/// that his seal left out.
 pub fn stamped_in_time(
     r: &Revealed<'_>,
     chain: sealed_protocol::ids::ChainId,
     from: u64,
     window: Window,
+    call: EnvRef,
 ) -> Vec<EnvRef> {
     let count = r.chains.get(&chain).map_or(0, Vec::len) as u64;
     (from..count)
         .map(|seq| EnvRef { chain, seq })
-        .filter(|at| r.stamp_of(*at).is_some_and(|t| window.holds(t)))
+        .filter(|at| r.saw(*at, call) && r.stamp_of(*at).is_some_and(|t| window.holds(t)))
         .collect()
 }
 
@@ -73,7 +81,6 @@ pub fn stamped_in_time(
 /// end; until the witness has said enough, he waits (the witness is trusted for
 /// liveness, spec/GAMES.md §5.14).
 pub mod live {
-    use sealed_protocol::engine::Engine;
     use sealed_protocol::ids::EnvRef;
     use sealed_protocol::session::Session;
 
@@ -92,10 +99,6 @@ pub mod live {
         Unknown,
     }
 
-    fn hash(e: &Engine<Stallmate>, at: EnvRef) -> Option<sealed_protocol::hash::Hash> {
-        e.envelope(at).map(|s| s.hash)
-    }
-
     /// The running period's window as the referee knows it now: from the witness's
     /// time of the envelope that started it (the last public act: `Begin` or the
     /// previous close), pushed back by every answered wait; and whether every stamp
@@ -103,7 +106,7 @@ pub mod live {
     pub fn window(s: &Session<Stallmate>) -> Option<(Window, bool)> {
         let e = s.engine();
         let (start, _) = e.main_line().last()?;
-        let t = s.stamp(&hash(e, *start)?)?;
+        let t = s.witness_time(*start)?;
         let mut w = Window {
             start: t,
             end: t.saturating_add(e.rules().options.period.millis()),
@@ -112,7 +115,7 @@ pub mod live {
         let mut known = true;
         let mut asked: Option<Option<u64>> = None;
         for p in e.private_acts(period_log(state.period)) {
-            let stamp = hash(e, p.at).and_then(|h| s.stamp(&h));
+            let stamp = s.witness_time(p.at);
             match acts::decode::<Private>(&p.bytes) {
                 Ok(Private::Attempt(_)) => asked = Some(stamp),
                 Ok(Private::Answer(_)) => match (asked.take(), stamp) {
@@ -127,9 +130,7 @@ pub mod live {
 
     /// Where the attempt at `at` (the last act of the running period's log) stands.
     pub fn attempted(s: &Session<Stallmate>, at: EnvRef) -> Attempted {
-        let (Some((w, true)), Some(t)) =
-            (window(s), hash(s.engine(), at).and_then(|h| s.stamp(&h)))
-        else {
+        let (Some((w, true)), Some(t)) = (window(s), s.witness_time(at)) else {
             return Attempted::Unknown;
         };
         if w.holds(t) {

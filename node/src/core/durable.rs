@@ -175,6 +175,7 @@ impl Core {
             let mut r = Relayed {
                 terms,
                 held: BTreeMap::new(),
+                witness: None,
             };
             for e in &envelopes {
                 r.keep(e);
@@ -480,9 +481,9 @@ impl Core {
         // Settings (a peer's addresses) a failed write did not keep are written again
         // once the store works (`save_settings`); one kept since needs no retry.
         for (key, value) in &step.writes.meta {
-            // A witness's stamp time is in the store now, or lost with the write, and
+            // A witness's time or stamp is in the store now, or lost with the write, and
             // never written again later: another time may have been given meanwhile.
-            if self.forget_stamp(key) {
+            if self.written_time(key, result.is_ok()) {
                 continue;
             }
             if result.is_ok() {
@@ -545,9 +546,9 @@ impl Core {
     /// its waiting step is dropped but for the replies and answers, which say why.
     fn halt(&mut self, id: GameId, step: Step, halt: Halt) {
         tracing::error!(game = %hex::encode(id), "game halted: {halt}");
-        // The witness's stamp times this step was to write are lost with it.
+        // The witness's times and stamps this step was to write are lost with it.
         for (key, _) in &step.writes.meta {
-            self.forget_stamp(key);
+            self.written_time(key, false);
         }
         let variant = self
             .games

@@ -59,6 +59,9 @@ pub(super) struct Relayed {
     pub(super) terms: Terms,
     /// The seqs held of each public chain (what the heads say we have).
     pub(super) held: BTreeMap<ChainId, BTreeSet<u64>>,
+    /// As the game's witness: what it holds and when it first held each envelope with
+    /// its causal past (`witness.rs`), built from the store when first needed.
+    pub(super) witness: Option<super::witness::Held>,
 }
 
 impl Relayed {

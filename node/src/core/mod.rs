@@ -35,6 +35,7 @@ pub mod players;
 mod stamps;
 pub mod storage;
 mod sync;
+mod accuse;
 mod witness;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -170,18 +171,19 @@ pub struct Core {
     bots: Bots,
     limiter: RateLimiter<PeerKey>,
     out: VecDeque<Output>,
-    /// The time of the last view this node signed as a witness (`witness.rs`).
+    /// The moment of the last ledger this node signed as a witness (`witness.rs`).
     last_view: u64,
     /// When this seat last asked each game's witness (`witness.rs`), in memory only.
     witness_asked: HashMap<GameId, u64>,
     /// Since when each game's witness has left this seat's asks unanswered.
     witness_waiting: HashMap<GameId, u64>,
-    /// The wait in progress by each game's witness's last answer (`witness.rs`).
-    witness_times: HashMap<GameId, witness::WitnessTimes>,
-    /// As a seat, this node's stamp asks per game (`stamps.rs`), in memory only.
+    /// The wait in progress by each game's witness's last answer (`accuse.rs`).
+    witness_times: HashMap<GameId, accuse::WitnessTimes>,
+    /// As a seat, this node's dealings with each game's witness over its private logs
+    /// (`stamps.rs`), in memory only.
     stamp_asking: HashMap<GameId, stamps::Asking>,
-    /// As a witness, the stamps written or being written (`stamps.rs`).
-    stamped: stamps::Stamped,
+    /// As a witness, the times and stamps being written (`witness.rs`).
+    writing: witness::Writing,
 }
 
 impl Core {
@@ -224,7 +226,7 @@ impl Core {
             witness_waiting: HashMap::new(),
             witness_times: HashMap::new(),
             stamp_asking: HashMap::new(),
-            stamped: stamps::Stamped::default(),
+            writing: witness::Writing::default(),
         };
         core.load(store)?;
         core.recall(store);

@@ -45,8 +45,10 @@ pub(super) struct Peers {
     pub(super) asked: HashMap<OutId, Vec<GameId>>,
     /// Requests to a game's witness in flight, with the game (`witness.rs`).
     pub(super) witness_asked: HashMap<OutId, GameId>,
-    /// Stamp requests in flight, by the game they ask about.
+    /// Deposit requests in flight, by the game they are of.
     pub(super) stamp_asked: HashMap<OutId, GameId>,
+    /// Deposit fetches in flight, by the game they are of.
+    pub(super) deposits_asked: HashMap<OutId, GameId>,
     next_out: OutId,
 }
 
@@ -104,8 +106,11 @@ impl Core {
                 Request::Witness { game } => {
                     self.peers.witness_asked.insert(id, *game);
                 }
-                Request::Stamp { game, .. } => {
+                Request::Deposit { game, .. } => {
                     self.peers.stamp_asked.insert(id, *game);
+                }
+                Request::Deposits { game, .. } => {
+                    self.peers.deposits_asked.insert(id, *game);
                 }
                 Request::Heads { games } => {
                     self.peers

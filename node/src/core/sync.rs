@@ -49,7 +49,8 @@ impl Core {
                 }
                 Request::PushMany { games } => games.iter().map(|(_, e)| e.len() as f64).sum(),
                 Request::Heads { games } => games.len() as f64 / 64.0,
-                Request::Stamp { hashes, .. } => hashes.len() as f64 / 16.0,
+                Request::Deposit { deposits, .. } => deposits.len() as f64 / 4.0,
+                Request::Witness { .. } | Request::Deposits { .. } => 1.0,
                 _ => 0.0,
             };
         if !self.limiter.spend(&peer, cost, self.now) {
@@ -69,7 +70,13 @@ impl Core {
                 let r = self.statements(&peer, game, store);
                 self.respond(id, r);
             }
-            Request::Stamp { game, hashes } => self.serve_stamp(&peer, id, game, hashes, store),
+            Request::Deposit { game, deposits } => {
+                self.serve_deposit(&peer, id, game, deposits, store)
+            }
+            Request::Deposits { game, from } => {
+                let r = self.serve_deposits(&peer, game, from, store);
+                self.respond(id, r);
+            }
             // The shell reads the addresses and hands them in as `Input::Introduced`.
             Request::Introduce { .. } => self.respond(
                 id,
@@ -174,6 +181,7 @@ impl Core {
         let asked = self.peers.asked.remove(&id).unwrap_or_default();
         let witnessed = self.peers.witness_asked.remove(&id);
         let stamped = self.peers.stamp_asked.remove(&id);
+        let fetched = self.peers.deposits_asked.remove(&id);
         let Some(peer) = self.room(id) else {
             return;
         };
@@ -201,6 +209,11 @@ impl Core {
                     self.witnessed(game, statements, store);
                 } else if let Some(game) = stamped {
                     self.stamped(game, statements, store);
+                }
+            }
+            Some(Response::Deposits { deposits, next }) => {
+                if let Some(game) = fetched {
+                    self.fetched(game, deposits, next, store);
                 }
             }
             Some(Response::Refused(why)) => {
@@ -429,6 +442,7 @@ impl Core {
                 Relayed {
                     terms,
                     held: BTreeMap::new(),
+                    witness: None,
                 },
             );
             self.stage(id, step, store);

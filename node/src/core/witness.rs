@@ -1,70 +1,60 @@
-//! Time made provable (protocol version 2, spec/PROTOCOL.md §17), on both sides.
+//! A node as a game's witness (`sealed node --witness`; protocol version 2,
+//! spec/PROTOCOL.md §17): the mailbox of the games that name it their witness, and
+//! more.
 //!
-//! **As a witness** (`sealed node --witness`), a node is the mailbox of the games that
-//! name it their witness, and more: when it first stores a public envelope of such a
-//! game it writes a receipt time for it in the same write (durable before the envelope
-//! is acknowledged or served, §11.2), and on request it signs its statements about the
-//! game: the receipt of the last envelope it holds of each public chain, and a view of
-//! every public chain at that moment.
+//! **Times.** The witness dates each public envelope when it first holds it together
+//! with its whole public causal past — every earlier envelope of its chain and, through
+//! acknowledgements, of the others. So an envelope that acknowledges something nobody
+//! sent is never dated, never counted in a ledger, and answers nobody's wait; and a
+//! seat cannot date its move by showing the witness anything before the move itself
+//! (a deposit's stamp is another statement, never read as a public envelope's time).
+//! A time is written in the same durable write as the envelope that completed it
+//! (§11.2), and is always later than every ledger signed before it.
 //!
-//! **As a seat**, a node whose opponent has let the agreed time pass asks the game's
-//! witness for those statements on each tick, and posts them as a forfeit. Its own
-//! session judges the forfeit exactly as every verifier will (the engine's rule), so an
-//! answer that does not prove the opponent late yet is simply not posted; the node
-//! asks again on the next tick. While the witness answers, a game with a witness files
-//! no timeout claim (time is proven, not claimed); after 10 minutes of its silence it
-//! does, as without one. The claim is idle, so it puts off no later forfeit.
+//! **Ledgers.** To a seat's `Witness { game }` the witness answers ledgers: what it
+//! holds of every public chain now, with every envelope's time — split into several at
+//! the same moment when one would be too large, never cut. A ledger states only what is
+//! durable, at a moment before every time still being written, so no later statement
+//! can contradict it.
+//!
+//! **Deposits.** A seat of a game with private logs leaves each private envelope with
+//! the witness sealed to the other seat of its log (`sealed_protocol::deposit`): the
+//! witness stores the bytes, stamps the first time it held them (durable before the
+//! answer), and serves every deposit of the game to its seats. It never reads one.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use sealed_protocol::body::Forfeit;
-use sealed_protocol::engine::WitnessWait;
-use sealed_protocol::envelope::Signed;
+use sealed_protocol::deposit::{self, MAX_DEPOSIT};
+use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::{ChainId, Seat};
-use sealed_protocol::session::Command as SessionCommand;
-use sealed_protocol::witness::{Head, Receipt, Statement, View};
+use sealed_protocol::ids::ChainId;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::witness::{Held as HeldChain, Ledger, MAX_STATEMENT, Stamp, Statement};
 
-use super::{Core, Durable, GameId, PeerKey};
-use crate::sync::{Request, Response};
+use super::durable::{Step, Waiter};
+use super::{Core, Durable, GameId, InId, PeerKey};
+use crate::sync::{MAX_DEPOSITS, Response};
 
-/// Most receipts in one answer: with a view they fit one sync message (a signed receipt
-/// is about 140 bytes) and one forfeit (`MAX_FORFEIT_STATEMENTS`).
-const MAX_RECEIPTS: usize = 240;
+/// How every envelope time's store key begins.
+pub(super) const RECEIPT_PREFIX: &str = "receipt/";
+/// How every deposit stamp's store key begins.
+const STAMP_PREFIX: &str = "stamp/";
+/// How every deposit's store key begins (then the game and its number).
+const DEPOSIT_PREFIX: &str = "deposit/";
+/// The key of a game's count of deposits.
+const DEPOSIT_COUNT_PREFIX: &str = "deposits/";
 
-/// The wait in progress by a witness's answer, and the state it was counted in.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct WitnessTimes {
-    /// Envelopes processed when it was counted: stale once more are.
-    held: u64,
-    /// The seat to act then.
-    seat: Seat,
-    /// Its wait by the witness's times.
-    wait: WitnessWait,
-}
+/// Most deposits a witness keeps for one game: a long game's attempts and answers,
+/// with room to spare; more is a seat filling the witness's disk.
+const MAX_DEPOSITS_PER_GAME: u64 = 65_536;
 
-impl WitnessTimes {
-    /// When the wait started, by the witness's clock.
-    pub(super) fn since(&self) -> u64 {
-        self.wait.since
-    }
+/// Most times in one ledger: about 6 bytes each, well inside a statement's cap.
+const TIMES_PER_LEDGER: usize = (MAX_STATEMENT - 2048) / 8;
 
-    /// When it runs out, by the witness's clock.
-    pub(super) fn deadline(&self) -> u64 {
-        self.wait.deadline()
-    }
-}
+/// Most deposit bytes in one answer to a fetch.
+const DEPOSITS_PER_ANSWER: usize = 1024 * 1024;
 
-/// How often a seat asks the witness while its clock by the witness is stale (a move
-/// was made since its last answer): often enough that the clock shown catches up
-/// within seconds, seldom enough for a witness that does not answer.
-const ASK_STALE_MS: u64 = 5_000;
-
-/// How often a seat whose opponent owes a step asks the witness even when the
-/// opponent's own clock readings say he is on time.
-const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
-
-/// The store's key of a receipt: the game and the envelope hash, both hex.
+/// The store key of an envelope's time: the game and the envelope hash, both hex.
 pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
     format!(
         "{RECEIPT_PREFIX}{}/{}",
@@ -73,28 +63,147 @@ pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
     )
 }
 
-/// The time this witness's store holds for an envelope of `game` (a receipt or a
-/// stamp), if any.
-pub(super) fn stored_time(store: &dyn Durable, game: &GameId, envelope: &Hash) -> Option<u64> {
-    let bytes = store.meta(&receipt_key(game, envelope)).ok()??;
+fn stamp_key(game: &GameId, deposit: &Hash) -> String {
+    format!(
+        "{STAMP_PREFIX}{}/{}",
+        hex::encode(game),
+        hex::encode(deposit.0)
+    )
+}
+
+fn deposit_key(game: &GameId, n: u64) -> String {
+    format!("{DEPOSIT_PREFIX}{}/{n:016x}", hex::encode(game))
+}
+
+fn count_key(game: &GameId) -> String {
+    format!("{DEPOSIT_COUNT_PREFIX}{}", hex::encode(game))
+}
+
+fn read_u64(store: &dyn Durable, key: &str) -> Option<u64> {
+    let bytes = store.meta(key).ok()??;
     <[u8; 8]>::try_from(bytes.as_slice())
         .ok()
         .map(u64::from_le_bytes)
 }
 
-/// How every receipt's store key begins.
-pub(super) const RECEIPT_PREFIX: &str = "receipt/";
+/// What a witness holds of one game, durable or being written: every public envelope by
+/// place, and the time of each held with its whole causal past.
+#[derive(Debug, Default)]
+pub(super) struct Held {
+    /// The first envelope held at each place of a public chain: its hash and what it
+    /// acknowledges.
+    places: BTreeMap<(ChainId, u64), (Hash, Vec<Ack>)>,
+    /// Per public chain, the time of each envelope from seq 0 held with its causal past.
+    times: BTreeMap<ChainId, Vec<u64>>,
+}
+
+impl Held {
+    /// Rebuilt from the store: its envelopes and the times written for them.
+    pub(super) fn load(terms: &Terms, game: &GameId, store: &dyn Durable) -> Held {
+        let mut held = Held::default();
+        for b in store.envelopes(game).unwrap_or_default() {
+            if let Ok(s) = Signed::parse(terms, &b) {
+                held.add(&s);
+            }
+        }
+        let prefix = format!("{RECEIPT_PREFIX}{}/", hex::encode(game));
+        let stored: HashMap<String, u64> = store
+            .metas(&prefix)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, u64::from_le_bytes(v.try_into().ok()?))))
+            .collect();
+        // Each chain's dated prefix, as written; an envelope complete but undated (held
+        // before its time was ever written) is dated by the next write.
+        for seat in terms.seats() {
+            let chain = ChainId::public(seat);
+            let mut times = vec![];
+            while let Some((h, _)) = held.places.get(&(chain, times.len() as u64)) {
+                match stored.get(&receipt_key(game, h)) {
+                    Some(t) => times.push(*t),
+                    None => break,
+                }
+            }
+            held.times.insert(chain, times);
+        }
+        held
+    }
+
+    /// Notes a public envelope as held; whether its place was new.
+    fn add(&mut self, s: &Signed) -> bool {
+        let at = s.at();
+        if !at.chain.log.is_public() || self.places.contains_key(&(at.chain, at.seq)) {
+            return false;
+        }
+        let acks = s
+            .unsigned()
+            .acks
+            .iter()
+            .filter(|a| a.chain.log.is_public())
+            .copied()
+            .collect();
+        self.places.insert((at.chain, at.seq), (s.hash, acks));
+        true
+    }
+
+    fn dated(&self, chain: ChainId) -> u64 {
+        self.times.get(&chain).map_or(0, |t| t.len() as u64)
+    }
+
+    /// Dates at `at` every envelope now held with its whole causal past that had no
+    /// time: returns their hashes.
+    fn complete(&mut self, at: u64) -> Vec<Hash> {
+        let mut out = vec![];
+        loop {
+            let mut progress = false;
+            let chains: Vec<ChainId> = self.times.keys().copied().collect();
+            for chain in chains {
+                let next = self.dated(chain);
+                let Some((hash, acks)) = self.places.get(&(chain, next)) else {
+                    continue;
+                };
+                // Everything it acknowledges is held, and is what it names.
+                let ready = acks.iter().all(|a| {
+                    a.seq < self.dated(a.chain)
+                        && self.places.get(&(a.chain, a.seq)).map(|p| p.0) == Some(a.hash)
+                });
+                if ready {
+                    out.push(*hash);
+                    self.times.entry(chain).or_default().push(at);
+                    progress = true;
+                }
+            }
+            if !progress {
+                return out;
+            }
+        }
+    }
+}
+
+/// The stamps and times a witness is writing, in memory until the write is done: an
+/// ask that comes while a write is in flight gets the same time (its answer waits
+/// behind that write, in the game's order), and no ledger is dated at or after a time
+/// not yet durable.
+#[derive(Debug, Default)]
+pub(super) struct Writing {
+    times: HashMap<String, u64>,
+    /// Per game, the number of deposits held, durable or being written.
+    deposits: HashMap<GameId, u64>,
+}
 
 impl Core {
     /// Whether this node is the witness of a game with these terms.
-    pub(super) fn witnesses(&self, terms: &sealed_protocol::proposal::Terms) -> bool {
+    pub(super) fn witnesses(&self, terms: &Terms) -> bool {
         self.cfg.witness && terms.witness().is_some_and(|w| w.key == self.key())
     }
 
-    /// The receipt writes for envelopes first stored now, if this node witnesses the
-    /// game: they go in the same write as the envelopes. An envelope a seat had the
-    /// witness stamp before it arrived keeps its stamp's time (`stamps.rs`): one
-    /// envelope, one time.
+    /// A time for something first held now: later than every ledger signed before.
+    fn fresh_time(&self) -> u64 {
+        self.now.max(self.last_view.saturating_add(1))
+    }
+
+    /// The times for envelopes first stored now, if this node witnesses the game: every
+    /// envelope they complete (with its causal past) is dated, in the same write.
     pub(super) fn receipts(
         &mut self,
         game: GameId,
@@ -107,267 +216,293 @@ impl Core {
         if !self.witnesses(&terms) {
             return vec![];
         }
-        let mut out = vec![];
+        let at = self.fresh_time();
+        let Some(r) = self.games.relayed.get_mut(&game) else {
+            return vec![];
+        };
+        let held = r
+            .witness
+            .get_or_insert_with(|| Held::load(&terms, &game, store));
         for s in fresh.iter().filter_map(|b| Signed::parse(&terms, b).ok()) {
-            if self.stamp_time(&game, &s.hash, store).is_some() {
-                continue;
-            }
-            let key = receipt_key(&game, &s.hash);
-            self.remember_stamp(key.clone(), self.now);
-            out.push((key, self.now.to_le_bytes().to_vec()));
+            held.add(&s);
+        }
+        let dated = held.complete(at);
+        let mut out = vec![];
+        for h in dated {
+            let key = receipt_key(&game, &h);
+            self.writing.times.insert(key.clone(), at);
+            out.push((key, at.to_le_bytes().to_vec()));
         }
         out
     }
 
-    /// Answers a seat's [`Request::Witness`]: the receipts of the envelopes held of each
-    /// public chain (the latest [`MAX_RECEIPTS`], oldest first) and a view signed now,
-    /// from what is durable.
+    /// The write of a time or a stamp is done: it is in the store, or was lost with a
+    /// failed write (and was given to no one: the answers waited for the write).
+    /// Returns whether `key` is one of the witness's.
+    pub(super) fn written_time(&mut self, key: &str, ok: bool) -> bool {
+        self.writing.times.remove(key);
+        if key.starts_with(DEPOSIT_COUNT_PREFIX) {
+            if !ok {
+                // Read again from the store: the count written is lost.
+                self.writing.deposits.clear();
+            }
+            return true;
+        }
+        key.starts_with(RECEIPT_PREFIX)
+            || key.starts_with(STAMP_PREFIX)
+            || key.starts_with(DEPOSIT_PREFIX)
+    }
+
+    /// The game and terms a seat `peer` asks its witness about, or why not.
+    fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, &'static str> {
+        let r = self
+            .games
+            .relayed
+            .get(game)
+            .ok_or("this node witnesses no such game")?;
+        if !self.witnesses(&r.terms) {
+            return Err("this node is not that game's witness");
+        }
+        if r.terms.seat_of(peer).is_none() {
+            return Err("only the game's seats ask its witness");
+        }
+        Ok(r.terms.clone())
+    }
+
+    /// The moment of a ledger signed now: not before the last one signed, and before
+    /// every time still being written for this game (which it cannot state yet).
+    fn ledger_moment(&mut self, game: &GameId) -> u64 {
+        let prefix = format!("{RECEIPT_PREFIX}{}/", hex::encode(game));
+        let pending = self
+            .writing
+            .times
+            .iter()
+            .filter(|(k, _)| k.starts_with(&prefix))
+            .map(|(_, t)| *t)
+            .min();
+        let at = self
+            .last_view
+            .max(pending.map_or(self.now, |p| self.now.min(p.saturating_sub(1))));
+        self.last_view = at;
+        at
+    }
+
+    /// What this witness durably holds of `game` at this moment, as ledgers: one, or a
+    /// long game's split at one moment into several, each with every chain's count and
+    /// head and the times of a run of envelopes. `with_times` false gives one ledger of
+    /// counts alone (it tells the asker the witness's clock).
+    pub(super) fn ledgers(
+        &mut self,
+        peer: &PeerKey,
+        game: GameId,
+        with_times: bool,
+        store: &dyn Durable,
+    ) -> Result<Vec<Ledger>, &'static str> {
+        let terms = self.witnessed_game(peer, &game)?;
+        let at = self.ledger_moment(&game);
+        let writing = &self.writing.times;
+        let r = self.games.relayed.get_mut(&game).ok_or("gone")?;
+        let held = r
+            .witness
+            .get_or_insert_with(|| Held::load(&terms, &game, store));
+        // Per chain: the dated prefix that is durable and not after the moment.
+        let mut chains = vec![];
+        for seat in terms.seats() {
+            let chain = ChainId::public(seat);
+            let all = held.times.get(&chain).cloned().unwrap_or_default();
+            let mut times = vec![];
+            for (q, t) in all.iter().enumerate() {
+                let Some((h, _)) = held.places.get(&(chain, q as u64)) else {
+                    break;
+                };
+                if *t > at || writing.contains_key(&receipt_key(&game, h)) {
+                    break;
+                }
+                times.push(*t);
+            }
+            let count = times.len() as u64;
+            let head = count
+                .checked_sub(1)
+                .and_then(|q| held.places.get(&(chain, q)).map(|p| p.0))
+                .unwrap_or(Hash::ZERO);
+            chains.push((chain, count, head, times));
+        }
+        let empty = |first: &dyn Fn(&(ChainId, u64, Hash, Vec<u64>)) -> u64| -> Vec<HeldChain> {
+            chains
+                .iter()
+                .map(|c| HeldChain {
+                    chain: c.0,
+                    count: c.1,
+                    head: c.2,
+                    first: first(c),
+                    times: vec![],
+                })
+                .collect()
+        };
+        if !with_times {
+            return Ok(vec![Ledger {
+                game: terms.game(),
+                at,
+                chains: empty(&|c| c.1),
+            }]);
+        }
+        // Every (chain index, seq, time) in order, cut into runs that fit a statement.
+        let mut out: Vec<Ledger> = vec![];
+        let places: Vec<(usize, u64, u64)> = chains
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| c.3.iter().enumerate().map(move |(q, t)| (i, q as u64, *t)))
+            .collect();
+        for run in places.chunks(TIMES_PER_LEDGER.max(1)) {
+            let mut l = empty(&|c| c.1);
+            for (i, q, t) in run {
+                let h = &mut l[*i];
+                if h.times.is_empty() {
+                    h.first = *q;
+                }
+                h.times.push(*t);
+            }
+            out.push(Ledger {
+                game: terms.game(),
+                at,
+                chains: l,
+            });
+        }
+        if out.is_empty() {
+            out.push(Ledger {
+                game: terms.game(),
+                at,
+                chains: empty(&|c| c.1),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Answers a seat's `Witness` request: every ledger of the game now, signed.
     pub(super) fn statements(
         &mut self,
         peer: &PeerKey,
         game: GameId,
         store: &dyn Durable,
     ) -> Response {
-        match self.held_now(peer, game, store) {
-            Ok((mut receipts, view)) => {
-                // Oldest first, and no more than one answer carries: the latest ones.
-                receipts.sort_by_key(|r| r.at);
-                let cut = receipts.len().saturating_sub(MAX_RECEIPTS);
-                let mut statements: Vec<Statement> =
-                    receipts.drain(cut..).map(Statement::Receipt).collect();
-                statements.push(Statement::View(view));
-                Response::Statements(
-                    statements
-                        .into_iter()
-                        .map(|s| s.sign(&self.key).to_bytes())
-                        .collect(),
-                )
-            }
+        match self.ledgers(peer, game, true, store) {
+            Ok(ledgers) => Response::Statements(
+                ledgers
+                    .into_iter()
+                    .map(|l| Statement::Ledger(l).sign(&self.key).to_bytes())
+                    .collect(),
+            ),
             Err(why) => Response::Refused(why.into()),
         }
     }
 
-    /// What this witness durably holds of `game` now, for a seat `peer` of it: the
-    /// receipt of every envelope held of each public chain, and a view at this moment.
-    pub(super) fn held_now(
+    /// The stamp this witness gave (or is writing for) a deposit of `game`, if any.
+    fn stamp_time(&self, game: &GameId, deposit: &Hash, store: &dyn Durable) -> Option<u64> {
+        let key = stamp_key(game, deposit);
+        self.writing
+            .times
+            .get(&key)
+            .copied()
+            .or_else(|| read_u64(store, &key))
+    }
+
+    /// Answers a seat's `Deposit` request once every new stamp is durable: a stamp of
+    /// each deposit (the time it was first held, kept for ever), then a ledger of counts
+    /// that tells the witness's clock now.
+    pub(super) fn serve_deposit(
+        &mut self,
+        peer: &PeerKey,
+        id: InId,
+        game: GameId,
+        deposits: Vec<Vec<u8>>,
+        store: &dyn Durable,
+    ) {
+        let refuse = |core: &mut Core, why: &str| core.respond(id, Response::Refused(why.into()));
+        if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > MAX_DEPOSIT) {
+            return refuse(self, "too many or too large deposits in one request");
+        }
+        let ledger = match self.ledgers(peer, game, false, store) {
+            Ok(mut l) => l.remove(0),
+            Err(why) => return refuse(self, why),
+        };
+        let mut count = match self.writing.deposits.get(&game) {
+            Some(n) => *n,
+            None => read_u64(store, &count_key(&game)).unwrap_or(0),
+        };
+        let at = self.fresh_time();
+        let mut writes = vec![];
+        let mut statements = vec![];
+        for bytes in deposits {
+            let hash = deposit::hash_of(ledger.game, &bytes);
+            let time = match self.stamp_time(&game, &hash, store) {
+                Some(t) => t,
+                None => {
+                    if count >= MAX_DEPOSITS_PER_GAME {
+                        return refuse(self, "this game has all the deposits it may have");
+                    }
+                    let key = stamp_key(&game, &hash);
+                    writes.push((deposit_key(&game, count), bytes));
+                    writes.push((key.clone(), at.to_le_bytes().to_vec()));
+                    self.writing.times.insert(key, at);
+                    count += 1;
+                    at
+                }
+            };
+            let stamp = Statement::Stamp(Stamp {
+                game: ledger.game,
+                deposit: hash,
+                at: time,
+            });
+            statements.push(stamp.sign(&self.key).to_bytes());
+        }
+        if !writes.is_empty() {
+            writes.push((count_key(&game), count.to_le_bytes().to_vec()));
+            self.writing.deposits.insert(game, count);
+        }
+        statements.push(Statement::Ledger(ledger).sign(&self.key).to_bytes());
+        let w = Waiter::Peer(id);
+        self.wait_for(w, 1, None);
+        if let Some(e) = self.waiting.get_mut(&w) {
+            e.resp = Some(Response::Statements(statements));
+        }
+        let mut step = Step::default();
+        step.writes.meta = writes;
+        step.answers.push(w);
+        self.stage(game, step, store);
+    }
+
+    /// Answers a seat's `Deposits` request: the game's deposits from number `from` on,
+    /// as many as one answer carries, and the number to ask from next.
+    pub(super) fn serve_deposits(
         &mut self,
         peer: &PeerKey,
         game: GameId,
+        from: u64,
         store: &dyn Durable,
-    ) -> Result<(Vec<Receipt>, View), &'static str> {
-        let r = self
-            .games
-            .relayed
-            .get(&game)
-            .ok_or("this node witnesses no such game")?;
-        let terms = r.terms.clone();
-        if !self.witnesses(&terms) {
-            return Err("this node is not that game's witness");
+    ) -> Response {
+        if let Err(why) = self.witnessed_game(peer, &game) {
+            return Response::Refused(why.into());
         }
-        if terms.seat_of(peer).is_none() {
-            return Err("only the game's seats ask its witness");
-        }
-        // Everything stated is read from the store: an envelope whose write is still in
-        // flight is neither counted nor receipted (durable before visible, §11.2).
-        let stored = store
-            .envelopes(&game)
-            .map_err(|_| "the store could not be read")?;
-        // The first envelope stored at each place (a second one there would be the
-        // other half of an equivocation, which the chain's head does not follow).
-        let mut held: BTreeMap<(ChainId, u64), Hash> = BTreeMap::new();
-        for s in stored.iter().filter_map(|b| Signed::parse(&terms, b).ok()) {
-            held.entry((s.at().chain, s.at().seq)).or_insert(s.hash);
-        }
-        let mut heads = vec![];
-        let mut receipts = vec![];
-        for seat in terms.seats() {
-            let chain = ChainId::public(seat);
-            // Held from seq 0 without a gap.
-            let count = (0u64..)
-                .take_while(|q| held.contains_key(&(chain, *q)))
-                .count() as u64;
-            // The receipt of every envelope held: the last of each chain starts a
-            // wait, the earlier ones measure what each wait cost (§17).
-            for q in 0..count {
-                if let Some(h) = held.get(&(chain, q))
-                    && let Some(at) = stored_time(store, &game, h)
-                {
-                    receipts.push(Receipt {
-                        game: terms.game(),
-                        envelope: *h,
-                        at,
-                    });
-                }
-            }
-            let last = count
-                .checked_sub(1)
-                .and_then(|q| held.get(&(chain, q)).copied());
-            heads.push(Head {
-                chain,
-                count,
-                head: last.unwrap_or(Hash::ZERO),
-            });
-        }
-        heads.sort_by_key(|h| h.chain);
-        // Never a view earlier than one already signed: a clock that ran backwards
-        // would let two views contradict each other.
-        let at = self.now.max(self.last_view);
-        self.last_view = at;
-        Ok((
-            receipts,
-            View {
-                game: terms.game(),
-                at,
-                heads,
-            },
-        ))
-    }
-
-    /// The games worth asking the witness about: those whose clock by the witness is
-    /// stale (a move since its last answer; at most every [`ASK_STALE_MS`]), and those
-    /// in which another seat owes a step (a move, or a deal, a draw value, a coin seed
-    /// while this seat waits to move) and is past the witness's deadline or overdue by
-    /// the players' readings, or was last asked about [`ASK_EVERY_MS`] ago. Only a
-    /// trigger: whether the opponent is late is the witness's times against the
-    /// engine's rule, which the session applies before posting.
-    pub(super) fn witness_due(&self) -> Vec<GameId> {
-        let mut out = vec![];
-        for (id, p) in &self.games.played {
-            let terms = p.table.terms();
-            if terms.witness().is_none() || p.table.is_done() {
-                continue;
-            }
-            let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {
-                continue;
-            };
-            let me = p.table.seat();
-            let asked = self.witness_asked.get(id).copied().unwrap_or(0);
-            let times = self.witness_times(p);
-            // The clock shown follows the witness: ask again after each move.
-            if times.is_none()
-                && p.table.to_act().is_some()
-                && self.now >= asked.saturating_add(ASK_STALE_MS)
-            {
-                out.push(*id);
-                continue;
-            }
-            let owed_by_other = p.table.verdict().claims.iter().any(|c| {
-                c.open
-                    && c.against != me
-                    && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
-            });
-            if !owed_by_other {
-                continue;
-            }
-            // Past the deadline by the witness's own times, or overdue by the players'
-            // readings: worth asking. An opponent can sign his readings late to look
-            // on time, so the witness is also asked now and then whatever they say.
-            let line = p.table.timeline();
-            let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
-                crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
-                    .overdue
-            }) || times.is_some_and(|t| t.seat != me && self.now > t.wait.deadline());
-            if overdue || self.now >= asked.saturating_add(ASK_EVERY_MS) {
-                out.push(*id);
-            }
-        }
-        out
-    }
-
-    /// Whether the game's witness has left this seat's asks unanswered for
-    /// [`ASK_EVERY_MS`]: then an overdue opponent gets a timeout claim, as in a game
-    /// without a witness. A dead witness leaves the claim, never less.
-    pub(super) fn witness_silent(&self, id: &GameId) -> bool {
-        self.witness_waiting
-            .get(id)
-            .is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
-    }
-
-    /// The wait in progress by the witness's last answer, if it was counted in the
-    /// state the game is in now.
-    pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
-        let t = self.witness_times.get(&p.table.game().0.0)?;
-        (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
-    }
-
-    /// Asks the witness of each game whose opponent is past its time for statements.
-    pub(super) fn ask_witnesses(&mut self, due: &[GameId]) {
-        for id in due {
-            let Some(p) = self.games.played.get(id) else {
-                continue;
-            };
-            let Some(w) = p.table.terms().witness().map(|w| w.key) else {
-                continue;
-            };
-            self.witness_asked.insert(*id, self.now);
-            self.witness_waiting.entry(*id).or_insert(self.now);
-            self.request(w, Request::Witness { game: *id });
-        }
-    }
-
-    /// The witness's statements came: posted as a forfeit against the opponent if they
-    /// prove it late (the session refuses them otherwise, and nothing is sent).
-    pub(super) fn witnessed(
-        &mut self,
-        game: GameId,
-        statements: Vec<Vec<u8>>,
-        store: &dyn Durable,
-    ) {
-        self.witness_waiting.remove(&game);
-        let Some(p) = self.games.played.get(&game) else {
-            return;
-        };
-        if p.table.is_done() {
-            self.witness_times.remove(&game);
-            return;
-        }
-        // A witness answers with at most what one forfeit carries; more is not from an
-        // honest witness, and would only cost this node time to judge.
-        if statements.len() > sealed_protocol::body::MAX_FORFEIT_STATEMENTS {
-            tracing::debug!(
-                game = %hex::encode(game),
-                n = statements.len(),
-                "the witness's answer has too many statements: ignored"
-            );
-            return;
-        }
-        if let Some(seat) = p.table.to_act()
-            && let Some(wait) = p.table.witness_wait(&statements, seat)
-        {
-            let t = WitnessTimes {
-                held: processed(p),
-                seat,
-                wait,
-            };
-            self.witness_times.insert(game, t);
-        }
-        let me = p.table.seat();
-        let others: Vec<Seat> = p
-            .table
-            .terms()
-            .player_seats()
-            .filter(|s| *s != me)
+        let prefix = format!("{DEPOSIT_PREFIX}{}/", hex::encode(game));
+        let mut stored: Vec<(u64, Vec<u8>)> = store
+            .metas(&prefix)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(k, v)| {
+                let n = u64::from_str_radix(k.strip_prefix(&prefix)?, 16).ok()?;
+                (n >= from).then_some((n, v))
+            })
             .collect();
-        for against in others {
-            let cmd = SessionCommand::Forfeit(Forfeit {
-                against,
-                statements: statements.clone(),
-            });
-            match self.apply(game, cmd, None, store) {
-                Ok(()) => {
-                    tracing::info!(game = %hex::encode(game), %against, "posted a time forfeit");
-                    self.run_bots(store);
-                    return;
-                }
-                Err(e) => {
-                    tracing::debug!(game = %hex::encode(game), %against, "no forfeit yet: {e}")
-                }
+        stored.sort_by_key(|(n, _)| *n);
+        let (mut deposits, mut bytes, mut next) = (vec![], 0, from);
+        for (n, d) in stored {
+            if bytes + d.len() > DEPOSITS_PER_ANSWER && !deposits.is_empty() {
+                break;
             }
+            bytes += d.len();
+            deposits.push(d);
+            next = n + 1;
         }
+        Response::Deposits { deposits, next }
     }
-}
-
-/// Envelopes a seat has processed, over all its chains.
-fn processed(p: &super::games::Played) -> u64 {
-    p.table.chain_counts().iter().map(|(_, n)| n).sum()
 }

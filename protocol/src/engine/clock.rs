@@ -16,6 +16,7 @@
 //! restart it, by sending something that is not the step owed.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::Engine;
 use super::forfeit::Past;
@@ -114,8 +115,30 @@ fn running(owed: &[(Seat, Awaited)]) -> Vec<Seat> {
 }
 
 /// Effects computed so far, by envelope: each is a replay of that envelope's causal
-/// past, a fact that never changes once the envelope is processed.
-pub(crate) type Effects = std::cell::RefCell<BTreeMap<EnvRef, std::rc::Rc<Effect>>>;
+/// past, a fact that never changes once the envelope is processed, so a copy of the
+/// engine keeps them.
+#[derive(Default)]
+pub(crate) struct Effects(std::sync::Mutex<BTreeMap<EnvRef, Arc<Effect>>>);
+
+impl Effects {
+    fn get(&self, at: EnvRef) -> Option<Arc<Effect>> {
+        self.0.lock().ok()?.get(&at).cloned()
+    }
+
+    fn put(&self, at: EnvRef, e: Arc<Effect>) {
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(at, e);
+        }
+    }
+}
+
+impl Clone for Effects {
+    fn clone(&self) -> Self {
+        Effects(std::sync::Mutex::new(
+            self.0.lock().map(|m| m.clone()).unwrap_or_default(),
+        ))
+    }
+}
 
 impl<R: Rules> Engine<R> {
     /// `seat`'s wait in progress by the witness's `statements` (signed bytes, as a
@@ -206,20 +229,20 @@ impl<R: Rules> Engine<R> {
 
     /// The effect of the processed envelope at `at`, from a replay of its causal past
     /// (computed once).
-    pub(crate) fn effect(&self, at: EnvRef) -> Option<std::rc::Rc<Effect>> {
-        if let Some(e) = self.effects.borrow().get(&at) {
-            return Some(e.clone());
+    pub(crate) fn effect(&self, at: EnvRef) -> Option<Arc<Effect>> {
+        if let Some(e) = self.effects.get(at) {
+            return Some(e);
         }
         let clock = self.store.clock_of(at)?.clone();
         let env = self.store.chains.get(&at.chain)?.get(at.seq)?.clone();
         let mut replay = self.replay_past(at, &clock)?;
         let before = awaited(&replay);
         let _ = replay.insert_signed(env);
-        let e = std::rc::Rc::new(Effect {
+        let e = Arc::new(Effect {
             before,
             after: awaited(&replay),
         });
-        self.effects.borrow_mut().insert(at, e.clone());
+        self.effects.put(at, e.clone());
         Some(e)
     }
 
@@ -250,7 +273,7 @@ impl<R: Rules> Engine<R> {
     /// that an envelope of the accused the sender had not seen (a late answer,
     /// concurrent with the forfeit) changes nothing.
     pub(super) fn running_in_past(&self, at: EnvRef, clock: &Clock) -> Vec<Seat> {
-        if let Some(e) = self.effects.borrow().get(&at) {
+        if let Some(e) = self.effects.get(at) {
             return e.running();
         }
         self.replay_past(at, clock)

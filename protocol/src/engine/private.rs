@@ -261,12 +261,25 @@ impl<R: Rules> Engine<R> {
             })
             .collect();
         let mut chains: BTreeMap<ChainId, Vec<Hash>> = BTreeMap::new();
+        let mut saw_public = BTreeMap::new();
         for (id, c) in &self.store.chains {
             if !id.log.is_public() {
                 let hashes = (0..c.processed)
                     .filter_map(|k| c.processed_hash(k))
                     .collect();
                 chains.insert(*id, hashes);
+                for seq in 0..c.processed {
+                    let at = EnvRef { chain: *id, seq };
+                    let Some(clock) = self.store.clock_of(at) else {
+                        continue;
+                    };
+                    let counts = self
+                        .terms
+                        .seats()
+                        .map(|s| self.store.seen_count(clock, ChainId::public(s)))
+                        .collect();
+                    saw_public.insert(at, counts);
+                }
             }
         }
         let mut seal_saw = BTreeMap::new();
@@ -291,6 +304,7 @@ impl<R: Rules> Engine<R> {
             sealed: &self.game.sealed,
             seal_saw,
             chains,
+            saw_public,
             public_hashes: self
                 .game
                 .main

@@ -104,22 +104,30 @@ impl<R: Rules> Session<R> {
 
     /// The witness's time of the envelope at `at`, if it has told this seat: a public
     /// one's from a ledger, a private one's from the stamp of its deposit.
-    pub fn witness_time(&mut self, at: EnvRef) -> Option<u64> {
+    pub fn witness_time(&self, at: EnvRef) -> Option<u64> {
         if at.chain.log.is_public() {
             return self.witness.times.get(&(at.chain, at.seq)).copied();
         }
-        let d = self.deposit_of(at)?;
-        self.witness.stamps.get(&d.hash).map(|(t, _)| *t)
+        let hash = match self.witness.deposits.get(&at) {
+            Some(d) => d.hash,
+            None => self.seal(at)?.hash,
+        };
+        self.witness.stamps.get(&hash).map(|(t, _)| *t)
     }
 
     /// The deposit of the private envelope at `at` for the other seat of its log.
+    fn seal(&self, at: EnvRef) -> Option<Deposit> {
+        let to = self.engine.recipient(at.chain.log, at.chain.seat)?;
+        let env = self.engine.envelope(at)?;
+        Some(deposit::seal(self.engine.terms().game(), &env.bytes, &to))
+    }
+
+    /// [`Session::seal`], kept: sealing costs two X25519 operations.
     fn deposit_of(&mut self, at: EnvRef) -> Option<Deposit> {
         if let Some(d) = self.witness.deposits.get(&at) {
             return Some(d.clone());
         }
-        let to = self.engine.recipient(at.chain.log, at.chain.seat)?;
-        let env = self.engine.envelope(at)?;
-        let d = deposit::seal(self.engine.terms().game(), &env.bytes, &to);
+        let d = self.seal(at)?;
         self.witness.deposits.insert(at, d.clone());
         Some(d)
     }
@@ -141,7 +149,7 @@ impl<R: Rules> Session<R> {
 
     /// Whether this game times private logs with the witness: it names one and has
     /// private logs.
-    fn times_private(&self) -> bool {
+    pub fn times_private(&self) -> bool {
         let e = &self.engine;
         e.terms().witness().is_some() && e.rules().audience(LogId(1)).is_some()
     }

@@ -1,0 +1,213 @@
+//! Time made provable, as a seat (protocol version 2, spec/PROTOCOL.md §17): a node
+//! whose opponent has let the agreed time pass asks the game's witness for its ledger on
+//! each tick, and posts it as a forfeit. Its own session judges the forfeit exactly as
+//! every verifier will (the engine's rule), so an answer that does not prove the
+//! opponent late yet is simply not posted; the node asks again on the next tick. While
+//! the witness answers, a game with a witness files no timeout claim (time is proven,
+//! not claimed); after 10 minutes of its silence it does, as without one. The claim is
+//! idle, so it puts off no later forfeit.
+//!
+//! The node also asks after each move, so that the clock it shows is the wait in
+//! progress as a forfeit would count it.
+
+use sealed_protocol::body::Forfeit;
+use sealed_protocol::engine::WitnessWait;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::session::Command as SessionCommand;
+
+use super::{Core, Durable, GameId};
+use crate::sync::Request;
+
+/// Most statements in a witness's answer a seat reads: the ledgers of a very long game.
+const MAX_LEDGERS: usize = 64;
+
+/// The wait in progress by a witness's answer, and the state it was counted in.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WitnessTimes {
+    /// Envelopes processed when it was counted: stale once more are.
+    held: u64,
+    /// The seat to act then.
+    seat: Seat,
+    /// Its wait by the witness's times.
+    wait: WitnessWait,
+}
+
+impl WitnessTimes {
+    /// When the wait started, by the witness's clock.
+    pub(super) fn since(&self) -> u64 {
+        self.wait.since
+    }
+
+    /// When it runs out, by the witness's clock.
+    pub(super) fn deadline(&self) -> u64 {
+        self.wait.deadline()
+    }
+}
+
+/// How often a seat asks the witness while its clock by the witness is stale (a move
+/// was made since its last answer): often enough that the clock shown catches up
+/// within seconds, seldom enough for a witness that does not answer.
+const ASK_STALE_MS: u64 = 5_000;
+
+/// How often a seat whose opponent owes a step asks the witness even when the
+/// opponent's own clock readings say he is on time.
+const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
+
+impl Core {
+    /// The games worth asking the witness about: those whose clock by the witness is
+    /// stale (a move since its last answer; at most every [`ASK_STALE_MS`]), and those
+    /// in which another seat owes a step (a move, or a deal, a draw value, a coin seed
+    /// while this seat waits to move) and is past the witness's deadline or overdue by
+    /// the players' readings, or was last asked about [`ASK_EVERY_MS`] ago. Only a
+    /// trigger: whether the opponent is late is the witness's times against the
+    /// engine's rule, which the session applies before posting.
+    pub(super) fn witness_due(&self) -> Vec<GameId> {
+        let mut out = vec![];
+        for (id, p) in &self.games.played {
+            let terms = p.table.terms();
+            if terms.witness().is_none() || p.table.is_done() {
+                continue;
+            }
+            let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {
+                continue;
+            };
+            let me = p.table.seat();
+            let asked = self.witness_asked.get(id).copied().unwrap_or(0);
+            let times = self.witness_times(p);
+            // The clock shown follows the witness: ask again after each move.
+            if times.is_none()
+                && p.table.to_act().is_some()
+                && self.now >= asked.saturating_add(ASK_STALE_MS)
+            {
+                out.push(*id);
+                continue;
+            }
+            let owed_by_other = p.table.verdict().claims.iter().any(|c| {
+                c.open
+                    && c.against != me
+                    && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
+            });
+            if !owed_by_other {
+                continue;
+            }
+            // Past the deadline by the witness's own times, or overdue by the players'
+            // readings: worth asking. An opponent can sign his readings late to look
+            // on time, so the witness is also asked now and then whatever they say.
+            let line = p.table.timeline();
+            let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
+                crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
+                    .overdue
+            }) || times.is_some_and(|t| t.seat != me && self.now > t.wait.deadline());
+            if overdue || self.now >= asked.saturating_add(ASK_EVERY_MS) {
+                out.push(*id);
+            }
+        }
+        out
+    }
+
+    /// Whether the game's witness has left this seat's asks unanswered for
+    /// [`ASK_EVERY_MS`]: then an overdue opponent gets a timeout claim, as in a game
+    /// without a witness. A dead witness leaves the claim, never less.
+    pub(super) fn witness_silent(&self, id: &GameId) -> bool {
+        self.witness_waiting
+            .get(id)
+            .is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
+    }
+
+    /// The wait in progress by the witness's last answer, if it was counted in the
+    /// state the game is in now.
+    pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
+        let t = self.witness_times.get(&p.table.game().0.0)?;
+        (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
+    }
+
+    /// Asks the witness of each game whose opponent is past its time for statements.
+    pub(super) fn ask_witnesses(&mut self, due: &[GameId]) {
+        for id in due {
+            let Some(p) = self.games.played.get(id) else {
+                continue;
+            };
+            let Some(w) = p.table.terms().witness().map(|w| w.key) else {
+                continue;
+            };
+            self.witness_asked.insert(*id, self.now);
+            self.witness_waiting.entry(*id).or_insert(self.now);
+            self.request(w, Request::Witness { game: *id });
+        }
+    }
+
+    /// The witness's statements came: posted as a forfeit against the opponent if they
+    /// prove it late (the session refuses them otherwise, and nothing is sent).
+    pub(super) fn witnessed(
+        &mut self,
+        game: GameId,
+        statements: Vec<Vec<u8>>,
+        store: &dyn Durable,
+    ) {
+        self.witness_waiting.remove(&game);
+        // A witness answers with a ledger, split in a few for a long game; more is not
+        // from an honest witness, and would only cost this node time to judge.
+        if statements.len() > MAX_LEDGERS {
+            tracing::debug!(
+                game = %hex::encode(game),
+                n = statements.len(),
+                "the witness's answer has too many statements: ignored"
+            );
+            return;
+        }
+        let now = self.now;
+        let Some(p) = self.games.played.get_mut(&game) else {
+            return;
+        };
+        // What the ledger dates, the session keeps (a period's start, a public act's
+        // time for the statements a seat posts at the end).
+        if p.table.note_witness(&statements, now) > 0 {
+            self.bots.dirty.insert(game);
+        }
+        let Some(p) = self.games.played.get(&game) else {
+            return;
+        };
+        if p.table.is_done() {
+            self.witness_times.remove(&game);
+            return;
+        }
+        if let Some(seat) = p.table.to_act()
+            && let Some(wait) = p.table.witness_wait(&statements, seat)
+        {
+            let t = WitnessTimes {
+                held: processed(p),
+                seat,
+                wait,
+            };
+            self.witness_times.insert(game, t);
+        }
+        let me = p.table.seat();
+        let others: Vec<Seat> = p
+            .table
+            .terms()
+            .player_seats()
+            .filter(|s| *s != me)
+            .collect();
+        for against in others {
+            let cmd = SessionCommand::Forfeit(Forfeit {
+                against,
+                statements: statements.clone(),
+            });
+            match self.apply(game, cmd, None, store) {
+                Ok(()) => {
+                    tracing::info!(game = %hex::encode(game), %against, "posted a time forfeit");
+                    self.run_bots(store);
+                    return;
+                }
+                Err(e) => {
+                    tracing::debug!(game = %hex::encode(game), %against, "no forfeit yet: {e}")
+                }
+            }
+        }
+    }
+}
+
+/// Envelopes a seat has processed, over all its chains.
+fn processed(p: &super::games::Played) -> u64 {
+    p.table.chain_counts().iter().map(|(_, n)| n).sum()
+}
