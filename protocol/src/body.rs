@@ -211,7 +211,9 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                 if st.len() > MAX_FORFEIT_STATEMENTS
                     || st.iter().any(|b| b.len() > crate::witness::MAX_STATEMENT) =>
             {
-                return Err("a forfeit or statements item holds at most 256 statements of at most 32 KiB");
+                return Err(
+                    "a forfeit or statements item holds at most 256 statements of at most 32 KiB",
+                );
             }
             _ => {}
         }

@@ -125,7 +125,10 @@ pub fn late(
     let since = since(statements, starts)?;
     let deadline = since.saturating_add(allowance_ms);
     let chain = ChainId::public(accused);
-    let seen = known.iter().find(|h| h.chain == chain).map_or(0, |h| h.count);
+    let seen = known
+        .iter()
+        .find(|h| h.chain == chain)
+        .map_or(0, |h| h.count);
     let after: Vec<_> = ledgers(statements)
         .into_iter()
         .filter(|l| l.at > deadline)

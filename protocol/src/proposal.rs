@@ -154,7 +154,11 @@ impl<'de> Deserialize<'de> for Proposal {
                 let proposer = next!(5);
                 let clock = next!(6);
                 let nonce = next!(7);
-                let witness = if is_version_2(version) { next!(8) } else { None };
+                let witness = if is_version_2(version) {
+                    next!(8)
+                } else {
+                    None
+                };
                 Ok(Proposal {
                     version,
                     variant,
@@ -632,7 +636,10 @@ pub(crate) mod tests {
         draft1.version = 0x02;
         let e = Terms::from_signed(draft1.sign(&a)).unwrap_err();
         assert_eq!(e, ProposalError::EarlierDraft { draft: 1 });
-        assert!(e.to_string().contains("draft 1 of protocol version 2"), "{e}");
+        assert!(
+            e.to_string().contains("draft 1 of protocol version 2"),
+            "{e}"
+        );
     }
 
     #[test]

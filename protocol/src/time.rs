@@ -131,7 +131,9 @@ impl TimeControl {
                             .ok_or_else(|| TimeError::Moves(v.to_owned()))?,
                     )
                 }
-                "time-period" if crate::proposal::is_version_2(p.version) => period = Some(parse_duration(v)?),
+                "time-period" if crate::proposal::is_version_2(p.version) => {
+                    period = Some(parse_duration(v)?)
+                }
                 other => return Err(TimeError::Unknown(other.to_owned())),
             }
         }

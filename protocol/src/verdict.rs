@@ -168,7 +168,13 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
 
     for at in engine.stuck() {
         let missing = first_missing(engine, at);
-        suspects.insert(missing.chain.seat);
+        // An envelope of a player lost on time that nothing can process was not held by
+        // the witness with its past before the deadline: it answered nothing, and what
+        // it acknowledges accuses nobody (§17, dangling acknowledgements).
+        let answers = !on_time.contains(&at.chain.seat);
+        if answers {
+            suspects.insert(missing.chain.seat);
+        }
         push_unique(
             &mut claims,
             ClaimView {
@@ -176,7 +182,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                 against: missing.chain.seat,
                 about: ClaimAbout::MissingEnvelopes,
                 evidence: format!("{at} cannot be judged: {missing} is not in the transcript"),
-                open: true,
+                open: answers,
             },
         );
     }
@@ -255,8 +261,11 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                 .is_some_and(|h| h.same_results(o))
         })
     });
-    let complete =
-        declined || (over && engine.stuck().is_empty() && closed_both_ways(engine, &on_time));
+    let unjudged = engine
+        .stuck()
+        .iter()
+        .any(|at| !on_time.contains(&at.chain.seat));
+    let complete = declined || (over && !unjudged && closed_both_ways(engine, &on_time));
     let open_claims = claims.iter().any(|c| c.open);
     let status = if !faults.is_empty() {
         Status::ProvenFault
@@ -296,7 +305,8 @@ fn push_unique(claims: &mut Vec<ClaimView>, c: ClaimView) {
 /// receiving more from the accused.
 fn explicit_claims<R: Rules>(engine: &Engine<R>, lost_on_time: &[Seat]) -> Vec<ClaimView> {
     // A player proven out of time has lost: a timeout or abandonment claimed against
-    // it is settled.
+    // it is settled, and one it claimed is moot (the witness proved it was the one who
+    // owed the step).
     engine
         .claims()
         .iter()
@@ -323,7 +333,9 @@ fn explicit_claims<R: Rules>(engine: &Engine<R>, lost_on_time: &[Seat]) -> Vec<C
                     "claimed at {} (claimant's clock {} ms), having seen {} envelopes of {}",
                     c.at, c.clock, c.seen_of_accused, c.against
                 ),
-                open: !answered && !lost_on_time.contains(&c.against),
+                open: !answered
+                    && !lost_on_time.contains(&c.against)
+                    && !lost_on_time.contains(&c.by),
             }
         })
         .collect()

@@ -466,7 +466,8 @@ pub fn contradiction(statements: &[Statement], file: &impl Chains) -> Option<Con
     for (&(chain, seq), &time) in &times {
         // The envelope before it in its chain is always in its past; the file tells
         // the rest.
-        let mut before: Vec<(ChainId, u64)> = seq.checked_sub(1).map(|q| (chain, q)).into_iter().collect();
+        let mut before: Vec<(ChainId, u64)> =
+            seq.checked_sub(1).map(|q| (chain, q)).into_iter().collect();
         for (c, n) in file.past(chain, seq).unwrap_or_default() {
             if c != chain && n > 0 {
                 before.push((c, n - 1));

@@ -70,19 +70,11 @@ fn forfeited(statements: impl Fn(&Pair<Duel>) -> Vec<Statement>) -> (Vec<u8>, us
     (bytes, n)
 }
 
-/// Every envelope receipted at its reading in seconds, and a silent view 2 h later.
+/// Every envelope dated at its reading in seconds, and a silent ledger 2 h later.
 fn with_receipts(p: &Pair<Duel>) -> Vec<Statement> {
-    let mut st = receipts(p, A, |e| e.env.unsigned.clock * 1_000);
-    let last = st
-        .iter()
-        .filter_map(|s| match s {
-            Statement::Receipt(r) => Some(r.at),
-            Statement::View(_) => None,
-        })
-        .max()
-        .unwrap_or(0);
-    st.push(view(game(p), last + 2 * HOUR + 1, known(p, A)));
-    st
+    let dated = receipts(p, A, |e| e.env.unsigned.clock * 1_000);
+    let last = sealed_conformance::forfeit_kit::at(&dated);
+    vec![dated, view(game(p), last + 2 * HOUR + 1, known(p, A))]
 }
 
 fn main() {

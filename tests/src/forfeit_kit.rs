@@ -9,7 +9,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, GameId, Name, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Proposal, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::rules::Rules;
-use sealed_protocol::witness::{Head, Receipt, Statement, View};
+use sealed_protocol::witness::{Head, Held, Ledger, Statement};
 
 use crate::duel_kit::duel_proposal;
 use crate::pair::Pair;
@@ -87,9 +87,40 @@ pub fn game<R: Rules>(p: &Pair<R>) -> GameId {
     p.sessions[0].engine().terms().game()
 }
 
-/// A view.
+/// A ledger at `at` holding `heads` and dating nothing (it tells counts alone).
 pub fn view(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
-    Statement::View(View { game, at, heads })
+    Statement::Ledger(Ledger {
+        game,
+        at,
+        chains: heads
+            .into_iter()
+            .map(|h| Held {
+                chain: h.chain,
+                count: h.count,
+                head: h.head,
+                first: h.count,
+                times: vec![],
+            })
+            .collect(),
+    })
+}
+
+/// A ledger at `at` holding `heads`, every envelope of them first held at `at`.
+pub fn dated(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
+    Statement::Ledger(Ledger {
+        game,
+        at,
+        chains: heads
+            .into_iter()
+            .map(|h| Held {
+                chain: h.chain,
+                count: h.count,
+                head: h.head,
+                first: 0,
+                times: vec![at; h.count as usize],
+            })
+            .collect(),
+    })
 }
 
 /// Statements signed with `key`, as a forfeit carries them.
@@ -100,37 +131,54 @@ pub fn signed(statements: &[Statement], key: &SecretKey) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// The proof an honest witness gives when it holds what `seat` holds: a view at 1 s,
-/// and one `after` ms later showing nothing new.
+/// The proof an honest witness gives when it holds what `seat` holds: a ledger at 1 s
+/// dating every envelope at 1 s, and one `after` ms later showing nothing new.
 pub fn proof<R: Rules>(p: &Pair<R>, seat: Seat, after: u64) -> Vec<Statement> {
     let k = known(p, seat);
     vec![
-        view(game(p), 1_000, k.clone()),
+        receipts(p, seat, |_| 1_000),
         view(game(p), 1_000 + after, k),
     ]
 }
 
-/// The receipts a witness gives of every public envelope `seat` holds, each at
-/// `time(envelope)`, oldest first.
-pub fn receipts<R: Rules>(
-    p: &Pair<R>,
-    seat: Seat,
-    time: impl Fn(&Signed) -> u64,
-) -> Vec<Statement> {
+/// A ledger of every public envelope `seat` holds, each dated `time(envelope)`, at the
+/// latest of those times.
+pub fn receipts<R: Rules>(p: &Pair<R>, seat: Seat, time: impl Fn(&Signed) -> u64) -> Statement {
     let e = p.sessions[seat.index()].engine();
-    let mut out: Vec<Receipt> = e
-        .terms()
-        .seats()
-        .flat_map(|s| {
-            let chain = ChainId::public(s);
-            (0..e.processed(chain)).filter_map(move |seq| e.envelope(EnvRef { chain, seq }))
-        })
-        .map(|env| Receipt {
-            game: game(p),
-            envelope: env.hash,
-            at: time(env),
+    let mut at = 0;
+    let chains = known(p, seat)
+        .into_iter()
+        .map(|h| {
+            let times: Vec<u64> = (0..h.count)
+                .filter_map(|seq| {
+                    e.envelope(EnvRef {
+                        chain: h.chain,
+                        seq,
+                    })
+                })
+                .map(&time)
+                .collect();
+            at = times.iter().copied().fold(at, u64::max);
+            Held {
+                chain: h.chain,
+                count: h.count,
+                head: h.head,
+                first: 0,
+                times,
+            }
         })
         .collect();
-    out.sort_by_key(|r| r.at);
-    out.into_iter().map(Statement::Receipt).collect()
+    Statement::Ledger(Ledger {
+        game: game(p),
+        at,
+        chains,
+    })
+}
+
+/// The time of a ledger (or stamp).
+pub fn at(s: &Statement) -> u64 {
+    match s {
+        Statement::Ledger(l) => l.at,
+        Statement::Stamp(st) => st.at,
+    }
 }

@@ -13,5 +13,6 @@ pub mod sim;
 pub mod stallmate_kit;
 pub mod stallmate_witness;
 pub mod tempete_kit;
+pub mod time_attacks;
 pub mod vectors;
 pub mod witness_vectors;

@@ -11,15 +11,39 @@ use sealed_games::stallmate::peer::{Stallmate, VARIANT};
 use sealed_protocol::body::Item;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
+use sealed_protocol::ids::{ChainId, EnvRef};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::session::{Command, Session};
-use sealed_protocol::witness::{Receipt, Statement};
+use sealed_protocol::witness::{Held, Ledger, Stamp, Statement};
 
 use crate::forfeit_kit::witness;
 use crate::pair::{DecideAt, Pair};
 use crate::sim::test_key;
 use crate::stallmate_kit::{all_done, deciders, quick};
+
+/// Black attempts in his second period, but his node neither sends the attempts to the
+/// referee nor leaves them with the witness: it has something else stamped in their
+/// place, and publishes the attempts after the end. Runs to the end.
+pub fn withheld_attempts(seed: u64) -> Pair<Stallmate> {
+    let mut p = witnessed_trio(&quick(30), seed);
+    let mut w = TestWitness::of(&p);
+    let mut d = deciders(seed);
+    run_until(&mut p, &mut w, &mut d, |p| {
+        p.sessions[2]
+            .engine()
+            .state()
+            .is_some_and(|s| s.period >= 3)
+    });
+    w.withheld.push(BLACK);
+    p.deaf.push(Seat(2));
+    run_until(&mut p, &mut w, &mut d, |p| p.sessions[2].engine().is_over());
+    p.deaf.clear();
+    p.held.clear();
+    w.withheld.clear();
+    let _ = run_witnessed(&mut p, &mut w, &mut d);
+    p
+}
 
 /// Version 2 Secret Stallmate terms between the test keys (White 0, Black 1, referee
 /// 2), naming the test witness.
@@ -35,90 +59,189 @@ pub fn witnessed_terms(options: &[(&str, String)], nonce: u8) -> Terms {
     Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
 }
 
-/// What a witness adds to the time of a hash first asked about by a seat.
+/// What a witness adds to the stamp of a deposit first left by a seat.
 pub type Delay = Box<dyn FnMut(Seat, &Hash) -> u64>;
 
-/// The witness: the first time anyone asked about each hash is its time for ever.
+/// The witness: it holds every public envelope a seat holds (dated when it first sees
+/// it, with its causal past), and stamps every deposit when first left; each time, for
+/// ever. Seats hear from it between rounds, as a witness node answers their requests.
 pub struct TestWitness {
     key: SecretKey,
     game: sealed_protocol::ids::GameId,
-    times: BTreeMap<Hash, u64>,
-    /// Added to the time of a hash first asked about while this returns something
-    /// (a slow link from the asker, a late attempt).
+    seats: usize,
+    /// Public envelopes by place: hash and time.
+    public: BTreeMap<(ChainId, u64), (Hash, u64)>,
+    /// Deposits' stamps.
+    stamps: BTreeMap<Hash, u64>,
+    /// Added to the stamp of a deposit first left while this returns something (a slow
+    /// link from the depositor, a late attempt).
     pub delay: Delay,
     /// Seats it does not answer.
     pub deaf_to: Vec<Seat>,
+    /// Seats that leave, in place of each deposit of their own, another one (sealed to
+    /// themselves): a stamp that proves nothing reached the other seat.
+    pub withheld: Vec<Seat>,
 }
 
 impl TestWitness {
     /// The witness of `p`'s game.
     pub fn of(p: &Pair<Stallmate>) -> Self {
+        let terms = p.sessions[0].engine().terms();
         TestWitness {
             key: witness(),
-            game: p.sessions[0].engine().terms().game(),
-            times: BTreeMap::new(),
+            game: terms.game(),
+            seats: terms.seat_count(),
+            public: BTreeMap::new(),
+            stamps: BTreeMap::new(),
             delay: Box::new(|_, _| 0),
             deaf_to: vec![],
+            withheld: vec![],
         }
     }
 
-    /// A signed receipt of `h` at `at`, whatever the witness said before (a lying
-    /// witness's second time, for tests).
-    pub fn receipt(&self, h: Hash, at: u64) -> Vec<u8> {
-        Statement::Receipt(Receipt {
+    /// A signed ledger at `at` of what it holds, every envelope dated.
+    pub fn ledger(&self, at: u64) -> Vec<u8> {
+        let chains = (0..self.seats)
+            .map(|i| {
+                let chain = ChainId::public(Seat(i as u8));
+                let times: Vec<(Hash, u64)> = (0u64..)
+                    .map_while(|q| self.public.get(&(chain, q)).copied())
+                    .collect();
+                Held {
+                    chain,
+                    count: times.len() as u64,
+                    head: times.last().map_or(Hash::ZERO, |t| t.0),
+                    first: 0,
+                    times: times.iter().map(|t| t.1).collect(),
+                }
+            })
+            .collect();
+        Statement::Ledger(Ledger {
             game: self.game,
-            envelope: h,
             at,
+            chains,
         })
         .sign(&self.key)
         .to_bytes()
     }
 
-    /// Stamps `h` now unless it has a time already; its time.
-    pub fn stamp(&mut self, h: Hash, now: u64) -> u64 {
-        *self.times.entry(h).or_insert(now)
+    /// A signed ledger at `at` that dates the public envelope at `place` at `time`,
+    /// whatever the witness said before (a lying witness's second time, for tests).
+    pub fn dating(&self, place: EnvRef, time: u64, at: u64) -> Vec<u8> {
+        let mut l: sealed_protocol::witness::SignedStatement = sealed_protocol::wire::decode(
+            &self.ledger(at),
+            sealed_protocol::witness::MAX_STATEMENT,
+        )
+        .expect("a ledger");
+        if let Statement::Ledger(l) = &mut l.statement {
+            for h in l.chains.iter_mut().filter(|h| h.chain == place.chain) {
+                if let Some(t) = h.times.get_mut(place.seq as usize) {
+                    *t = time;
+                }
+            }
+        }
+        l.statement.sign(&self.key).to_bytes()
     }
 
-    /// The time it gave `h`, if asked.
-    pub fn time_of(&self, h: &Hash) -> Option<u64> {
-        self.times.get(h).copied()
+    /// The time it gave the public envelope at `place`.
+    pub fn time_of(&self, place: EnvRef) -> Option<u64> {
+        self.public.get(&(place.chain, place.seq)).map(|t| t.1)
     }
 
-    /// Answers every seat's unstamped envelopes, and lets each seat that owes its
-    /// stamps item and knows them all post it (as its node does).
+    /// Holds what every seat holds, stamps every deposit each leaves, answers each seat
+    /// with the stamps and a ledger, and lets each seat that owes its statements item
+    /// and knows every time post it (as its node does).
     pub fn serve(&mut self, p: &mut Pair<Stallmate>) {
+        self.hold(p);
+        self.answer(p);
+    }
+
+    /// Holds (and dates) every public envelope a seat it hears holds.
+    pub fn hold(&mut self, p: &Pair<Stallmate>) {
+        let now = p.now;
+        for i in 0..p.sessions.len() {
+            if self.deaf_to.contains(&Seat(i as u8)) {
+                continue;
+            }
+            let e = p.sessions[i].engine();
+            for (chain, slots) in e
+                .chains()
+                .filter(|c| c.log.is_public())
+                .map(|c| (c, e.processed(c)))
+            {
+                for seq in 0..slots {
+                    if let Some(env) = e.envelope(EnvRef { chain, seq }) {
+                        self.public.entry((chain, seq)).or_insert((env.hash, now));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Answers every seat it hears, as in [`TestWitness::serve`].
+    fn answer(&mut self, p: &mut Pair<Stallmate>) {
         let now = p.now;
         for i in 0..p.sessions.len() {
             let seat = Seat(i as u8);
             if self.deaf_to.contains(&seat) {
                 continue;
             }
-            let hashes = p.sessions[i].unstamped();
             let mut statements = vec![];
-            for h in hashes {
-                let delay = (self.delay)(seat, &h);
-                let at = *self.times.entry(h).or_insert(now + delay);
-                statements.push(self.receipt(h, at));
+            let deposits = p.sessions[i].undeposited();
+            for d in deposits {
+                let hash = if self.withheld.contains(&seat) && self.own(&p.sessions[i], &d.bytes) {
+                    // Left sealed to the wrong seat: a stamp of something else.
+                    Hash(
+                        sealed_protocol::hash::Framed::new("withheld")
+                            .field(&d.hash.0)
+                            .finish()
+                            .0,
+                    )
+                } else {
+                    d.hash
+                };
+                let delay = (self.delay)(seat, &d.hash);
+                let at = *self.stamps.entry(hash).or_insert(now + delay);
+                statements.push(
+                    Statement::Stamp(Stamp {
+                        game: self.game,
+                        deposit: hash,
+                        at,
+                    })
+                    .sign(&self.key)
+                    .to_bytes(),
+                );
             }
-            // And a view now, as a witness node's answer ends: it tells the clock.
-            statements.push(
-                Statement::View(sealed_protocol::witness::View {
-                    game: self.game,
-                    at: now,
-                    heads: vec![],
-                })
-                .sign(&self.key)
-                .to_bytes(),
-            );
+            // And a ledger now, as a witness node's answers give: the public times and
+            // the clock.
+            statements.push(self.ledger(now));
             let s = &mut p.sessions[i];
-            s.note_stamps(&statements, now);
-            if s.stamps_wanted().is_some_and(|w| w.is_empty()) {
+            s.note_witness(&statements, now);
+            if s.stamps_ready() == Some(true) {
                 let known = s.stamps_known();
-                s.handle_command(Command::Stamps(known), now)
-                    .expect("an honest seat posts its stamps");
+                s.handle_command(Command::Statements(known), now)
+                    .expect("an honest seat posts its statements");
             }
         }
         p.collect();
+    }
+
+    /// Whether a deposit a seat wants stamped is of one of its own envelopes.
+    fn own(&self, s: &Session<Stallmate>, bytes: &[u8]) -> bool {
+        let e = s.engine();
+        let mine: Vec<_> = e
+            .chains()
+            .filter(|c| !c.log.is_public() && c.seat == s.seat())
+            .collect();
+        mine.into_iter().any(|c| {
+            (0..e.processed(c)).any(|q| {
+                e.envelope(EnvRef { chain: c, seq: q }).is_some_and(|env| {
+                    e.recipient(c.log, c.seat).is_some_and(|to| {
+                        sealed_protocol::deposit::seal(self.game, &env.bytes, &to).bytes == bytes
+                    })
+                })
+            })
+        })
     }
 }
 
@@ -215,8 +338,8 @@ pub fn walk_away(seed: u64) -> Pair<Stallmate> {
     p
 }
 
-/// Black's link to the witness is slower than a period: every envelope he has stamped
-/// first lands after his period's end.
+/// Black's link to the witness is slower than a period: every deposit he leaves first
+/// lands after his period's end.
 pub fn slow_black(w: &mut TestWitness) {
     w.delay = Box::new(|seat, _h: &Hash| if seat == BLACK { 5_000 } else { 0 });
 }
@@ -297,9 +420,12 @@ pub fn contradicting(seed: u64) -> Pair<Stallmate> {
     });
     let e = p.sessions[0].engine();
     let (close, _) = *e.main_line().last().expect("the close");
-    let h = e.envelope(close).expect("held").hash;
-    let t = w.stamp(h, p.now);
-    let env = p.forge(BLACK, vec![Item::Stamps(vec![w.receipt(h, t + 1)])]);
+    w.hold(&p);
+    let t = w.time_of(close).expect("dated");
+    let env = p.forge(
+        BLACK,
+        vec![Item::Statements(vec![w.dating(close, t + 1, p.now)])],
+    );
     p.inject(&env);
     assert!(run_witnessed(&mut p, &mut w, &mut d));
     p
@@ -313,14 +439,14 @@ pub fn forged_stamp(seed: u64) -> Pair<Stallmate> {
     run_until(&mut p, &mut w, &mut d, |p| {
         p.sessions.iter().all(|s| s.engine().is_over())
     });
-    let forged = Statement::Receipt(Receipt {
+    let forged = Statement::Stamp(Stamp {
         game: p.sessions[0].engine().terms().game(),
-        envelope: Hash([7; 32]),
+        deposit: Hash([7; 32]),
         at: 1,
     })
     .sign(&test_key(0))
     .to_bytes();
-    let env = p.forge(WHITE, vec![Item::Stamps(vec![forged])]);
+    let env = p.forge(WHITE, vec![Item::Statements(vec![forged])]);
     p.inject(&env);
     let _ = run_witnessed(&mut p, &mut w, &mut d);
     p

@@ -378,7 +378,7 @@ pub fn item_text(i: &Item) -> String {
             f.against.0,
             f.statements.len()
         ),
-        Item::Stamps(st) => format!("stamps ({} statements)", st.len()),
+        Item::Statements(st) => format!("statements ({})", st.len()),
     }
 }
 
@@ -584,6 +584,16 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
             &bad.to_bytes(),
         ));
     }
+    // A game of version 2's first draft (its forfeit vector as that draft's generator
+    // wrote it, kept in spec/vectors/draft1-forfeit-game.sealed): refused, by name.
+    out.push(reject(
+        "version-2-draft-1",
+        "earlier-draft",
+        2,
+        vec![],
+        None,
+        include_bytes!("../../spec/vectors/draft1-forfeit-game.sealed"),
+    ));
     json!({
         "description": "transcripts that must be refused, each tagged with its reason, the exit code of `sealed verify`, the proven faults it must name and the adjudicated results",
         "vectors": out,

@@ -5,7 +5,7 @@
 
 use sealed_conformance::duel_kit::duel_proposal;
 use sealed_conformance::forfeit_kit::{
-    HOUR, game, known, pair, proof, proposal, signed, stalled, view, witness,
+    HOUR, dated, game, known, pair, proof, proposal, signed, stalled, view, witness,
 };
 use sealed_conformance::pair::Pair;
 use sealed_conformance::scenarios::{A, B, honest_pair, until_turn};
@@ -20,7 +20,7 @@ use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::{Proposal, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::session::Command;
 use sealed_protocol::transcript::Checked;
-use sealed_protocol::witness::{Head, Receipt, Statement};
+use sealed_protocol::witness::Head;
 
 /// `by` posts a forfeit against `against` with these statement bytes, and the game
 /// runs out (reveals and closes included) with what is delivered.
@@ -109,15 +109,8 @@ fn statements_not_signed_by_the_witness_are_the_posters_fault() {
 fn a_witness_that_contradicts_itself_proves_no_forfeit() {
     let mut p = stalled();
     let mut st = proof(&p, A, 2 * HOUR);
-    // Two receipts of A's last envelope at different times.
-    let head = known(&p, A)[0].head;
-    for at in [500, 600] {
-        st.push(Statement::Receipt(Receipt {
-            game: game(&p),
-            envelope: head,
-            at,
-        }));
-    }
+    // A second ledger that dates A's envelopes at another time.
+    st.push(dated(game(&p), 900, known(&p, A)));
     cheat(
         &mut p,
         A,
@@ -134,7 +127,7 @@ fn a_forfeit_against_an_accused_the_witness_saw_answer_is_the_posters_fault() {
     later[1].count += 1;
     later[1].head = Hash([0xbb; 32]);
     let st = vec![
-        view(game(&p), 1_000, known(&p, A)),
+        dated(game(&p), 1_000, known(&p, A)),
         view(game(&p), 1_000 + 2 * HOUR, later),
     ];
     cheat(
@@ -154,7 +147,7 @@ fn the_player_to_act_cannot_make_its_opponent_lose_on_time() {
     // B, to act, accuses A, who owes nothing.
     let k = known(&p, B);
     let st = vec![
-        view(game(&p), 1_000, k.clone()),
+        dated(game(&p), 1_000, k.clone()),
         view(game(&p), 9 * HOUR, k),
     ];
     let c = cheat(
@@ -333,7 +326,7 @@ fn in_chex_the_player_who_owes_a_draw_value_is_the_late_one() {
     let g = p.sessions[0].engine().terms().game();
     let st = |k: Vec<Head>| {
         signed(
-            &[view(g, 1_000, k.clone()), view(g, 1_000 + HOUR + 1, k)],
+            &[dated(g, 1_000, k.clone()), view(g, 1_000 + HOUR + 1, k)],
             &witness(),
         )
     };

@@ -1,15 +1,15 @@
 //! The accused's clock in a time forfeit (protocol version 2, spec/PROTOCOL.md §17):
-//! what its earlier waits cost it is counted from the witness's receipts — the leave
+//! what its earlier waits cost it is counted from the witness's ledgers — the leave
 //! under a per-move pace, every wait under "N moves in D" — and never from anyone's
-//! own clock readings; envelopes that are not moves do not hold its clock back; and a
-//! forfeit carries receipts only of what its sender had seen.
+//! own clock readings; envelopes that are not moves do not hold its clock back; and an
+//! answer after the deadline that the sender had not seen does not save the accused.
 //!
-//! Receipt times here are the envelopes' own readings scaled to minutes, plus a delay
-//! put on one answer of Black's (and on everything after it), so that the witness's
-//! times say that answer was slow.
+//! The witness's times here are the envelopes' own readings scaled to minutes, plus a
+//! delay put on one answer of Black's (and on everything after it), so that the
+//! witness's times say that answer was slow.
 
 use sealed_conformance::forfeit_kit::{
-    HOUR, game, known, pair, proof, proposal, receipts, signed, view, witness,
+    HOUR, at, game, known, pair, proposal, receipts, signed, view, witness,
 };
 use sealed_conformance::pair::Pair;
 use sealed_conformance::scenarios::{A, B, honest_pair, until_turn};
@@ -22,7 +22,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Seat};
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::session::Command;
 use sealed_protocol::transcript::Checked;
-use sealed_protocol::witness::{Receipt, Statement};
+use sealed_protocol::witness::Statement;
 
 const MINUTE: u64 = 60_000;
 
@@ -63,16 +63,26 @@ fn timed(slow: &Signed, delay: u64) -> impl Fn(&Signed) -> u64 + '_ {
 /// The receipts of everything White holds (each at `time`), and a view `after` ms past
 /// the last of them showing nothing new from Black.
 fn statements(p: &Pair<Duel>, time: impl Fn(&Signed) -> u64, after: u64) -> Vec<Statement> {
-    let mut st = receipts(p, A, time);
-    let last = st
-        .iter()
-        .map(|s| match s {
-            Statement::Receipt(r) => r.at,
-            Statement::View(v) => v.at,
-        })
-        .max()
-        .unwrap_or(0);
-    st.push(view(game(p), last + after, known(p, A)));
+    let dated = receipts(p, A, time);
+    let last = at(&dated);
+    vec![dated, view(game(p), last + after, known(p, A))]
+}
+
+/// The statements with the ledgers' times of `env`'s chain cut to those after it: no
+/// statement says when the witness held `env`, or anything before it in its chain.
+fn undated(mut st: Vec<Statement>, env: &Signed) -> Vec<Statement> {
+    let at = env.at();
+    for s in &mut st {
+        if let Statement::Ledger(l) = s {
+            for h in l.chains.iter_mut().filter(|h| h.chain == at.chain) {
+                let cut = (at.seq + 1)
+                    .saturating_sub(h.first)
+                    .min(h.times.len() as u64);
+                h.times.drain(..cut as usize);
+                h.first = h.first.max(at.seq + 1).min(h.count);
+            }
+        }
+    }
     st
 }
 
@@ -134,8 +144,7 @@ fn leave_spent_on_an_earlier_move_is_counted_from_the_receipts() {
     let mut q = stalled(&options);
     lost_on_time(&post(&mut q, &statements(&p, &time, 90 * MINUTE + 1)));
     // Without it nothing says the leave was spent: the whole 2 h are allowed.
-    let mut st = statements(&p, &time, 90 * MINUTE + 1);
-    st.retain(|s| !matches!(s, Statement::Receipt(r) if r.envelope == slow.hash));
+    let st = undated(statements(&p, &time, 90 * MINUTE + 1), &slow);
     refused(&mut stalled(&options), &st);
     // And 2 h and a millisecond prove it whether or not the receipts say so.
     let mut q = stalled(&options);
@@ -199,9 +208,8 @@ fn n_moves_in_d_charges_every_wait() {
         &mut q,
         &statements(&p, &time, budget - 150 * MINUTE + 1),
     ));
-    // Without the slow move's receipt, the most it proves is a few minutes: not enough.
-    let mut st = statements(&p, &time, budget - 150 * MINUTE + 1);
-    st.retain(|s| !matches!(s, Statement::Receipt(r) if r.envelope == slow.hash));
+    // Without the slow move's time, the most it proves is a few minutes: not enough.
+    let st = undated(statements(&p, &time, budget - 150 * MINUTE + 1), &slow);
     refused(&mut stalled(&options), &st);
 }
 
@@ -240,32 +248,35 @@ fn draw_offers_do_not_hold_a_stallers_clock_back() {
         offer.env.unsigned.body
     );
     let g = game(&p);
+    assert_eq!(before[1].count + 1, known(&p, A)[1].count);
     // The witness held everything but the offer at 1 s, the offer 50 minutes later,
     // and nothing newer an hour after the start.
     let st = [
-        view(g, 1_000, before),
-        Statement::Receipt(Receipt {
-            game: g,
-            envelope: offer.hash,
-            at: 1_000 + 50 * MINUTE,
+        receipts(&p, A, |e| {
+            if e.hash == offer.hash {
+                1_000 + 50 * MINUTE
+            } else {
+                1_000
+            }
         }),
         view(g, 1_000 + HOUR + 1, known(&p, A)),
     ];
     lost_on_time(&post(&mut p, &st));
 }
 
-/// A forfeit may carry receipts only of envelopes its sender had seen. A witness that
-/// holds Black's answer, which White has not, receipts it; White's honest session
-/// leaves that receipt out (and then, as here, the answer came too late anyway); a
-/// forfeit carrying it is White's fault.
+/// An answer the accused sent after its deadline, which the sender had not seen, does
+/// not save it: the witness's later ledger holds it, and its earlier one past the
+/// deadline shows the silence. An answer the witness held before the deadline does:
+/// then the forfeit is the sender's fault.
 #[test]
-fn a_receipt_of_an_envelope_the_sender_had_not_seen_is_its_fault() {
-    for honest in [true, false] {
+fn a_late_answer_the_sender_had_not_seen_does_not_save_the_accused() {
+    for in_time in [false, true] {
         let mut p = pair(proposal(&[("time-per-move", "1h")]));
         until_turn(&mut p, B, 2);
         p.deliver_all();
         p.silence(B);
-        let mut st = proof(&p, A, HOUR + 1);
+        let k = known(&p, A);
+        let mut st = vec![receipts(&p, A, |_| 1_000)];
         let now = p.now;
         let cmd = honest_pair()[1](&p.sessions[1]).expect("Black has a move");
         p.sessions[1].handle_command(cmd, now).expect("Black moves");
@@ -273,19 +284,49 @@ fn a_receipt_of_an_envelope_the_sender_had_not_seen_is_its_fault() {
             .engine()
             .stored()
             .0
-            .last()
-            .map(|e| e.hash)
+            .into_iter()
+            .filter(|e| e.at().chain == ChainId::public(B))
+            .max_by_key(|e| e.at().seq)
+            .cloned()
             .expect("Black's answer");
-        st.push(Statement::Receipt(Receipt {
-            game: game(&p),
-            envelope: answer,
-            at: 1_000 + HOUR + 2,
-        }));
-        if honest {
-            lost_on_time(&post(&mut p, &st));
-            let sent = p.sessions[0].engine().forfeits();
-            assert_eq!(sent.len(), 1);
+        let answered_at = if in_time {
+            1_000 + HOUR
         } else {
+            1_000 + HOUR + 2
+        };
+        let mut later = k.clone();
+        later[1].count += 1;
+        later[1].head = answer.hash;
+        if !in_time {
+            st.push(view(game(&p), 1_000 + HOUR + 1, k.clone()));
+        }
+        st.push(Statement::Ledger(sealed_protocol::witness::Ledger {
+            game: game(&p),
+            at: answered_at + 5,
+            chains: later
+                .iter()
+                .map(|h| sealed_protocol::witness::Held {
+                    chain: h.chain,
+                    count: h.count,
+                    head: h.head,
+                    first: if h.chain == answer.at().chain {
+                        h.count - 1
+                    } else {
+                        h.count
+                    },
+                    times: if h.chain == answer.at().chain {
+                        vec![answered_at]
+                    } else {
+                        vec![]
+                    },
+                })
+                .collect(),
+        }));
+        if !in_time {
+            lost_on_time(&post(&mut p, &st));
+            assert_eq!(p.sessions[0].engine().forfeits().len(), 1);
+        } else {
+            refused(&mut p, &st);
             let f = Forfeit {
                 against: B,
                 statements: signed(&st, &witness()),

@@ -201,7 +201,7 @@ fn a_witness_that_contradicts_itself_leaves_no_time_result() {
         let v = s.verdict();
         assert!(v.faults.is_empty(), "{:#?}", v.faults);
         assert_eq!(v.outcome, None, "{v:#?}");
-        assert!(s.engine().stamps().is_none());
+        assert!(s.engine().times().is_none());
     }
 }
 
@@ -214,7 +214,7 @@ fn a_forged_stamp_is_the_posters_fault() {
     assert!(
         v.faults
             .iter()
-            .any(|f| f.seat == WHITE && f.kind == FaultKind::FalseStamp),
+            .any(|f| f.seat == WHITE && f.kind == FaultKind::FalseStatement),
         "{:#?}",
         v.faults
     );
@@ -236,7 +236,7 @@ fn stamps_without_a_witness_are_out_of_phase() {
             .state()
             .is_some_and(|s| s.period >= 2)
     }));
-    let env = p.forge(WHITE, vec![Item::Stamps(vec![])]);
+    let env = p.forge(WHITE, vec![Item::Statements(vec![])]);
     p.inject(&env);
     p.deliver_all();
     let v = p.sessions[BLACK.index()].verdict();

@@ -337,6 +337,12 @@ fn every_reject_vector_is_refused_for_its_reason() {
                 if r["reason"] == "bad-time-option" {
                     assert!(e.to_string().contains("time control"), "{name}: {e}");
                 }
+                if r["reason"] == "earlier-draft" {
+                    assert!(
+                        e.to_string().contains("draft 1 of protocol version 2"),
+                        "{name}: {e}"
+                    );
+                }
             }
             Ok(c) => {
                 assert_eq!(i64::from(c.exit_code()), exit, "{name}: {:#?}", c.verdict);
@@ -458,16 +464,22 @@ fn witness_statements_read_and_contradict_as_the_vectors_say() {
     let mut by_name = std::collections::BTreeMap::new();
     for s in v["statements"].as_array().unwrap() {
         let b = bytes(&s["bytes"]);
-        let read = SignedStatement::from_bytes(&b, chains.game, &public)
+        let seats = num(&v["seats"]) as usize;
+        let read = SignedStatement::from_bytes(&b, chains.game, &public, seats)
             .unwrap_or_else(|e| panic!("{}: {e}", s["name"]));
         // Canonical: the bytes are exactly the encoding of what they say.
         assert_eq!(read.to_bytes(), b);
         by_name.insert(s["name"].as_str().unwrap().to_owned(), read.statement);
     }
     for r in v["rejects"].as_array().unwrap() {
-        let got = SignedStatement::from_bytes(&bytes(&r["bytes"]), chains.game, &public)
-            .map(|_| ())
-            .map_err(|e| e.name());
+        let got = SignedStatement::from_bytes(
+            &bytes(&r["bytes"]),
+            chains.game,
+            &public,
+            num(&v["seats"]) as usize,
+        )
+        .map(|_| ())
+        .map_err(|e| e.name());
         assert_eq!(got, Err(r["reason"].as_str().unwrap()), "{}", r["name"]);
     }
     // The statements a set or case names, by name.
@@ -514,11 +526,23 @@ fn witness_statements_read_and_contradict_as_the_vectors_say() {
         let r = &case["result"];
         match got {
             Ok(l) => assert_eq!(
-                (l.since, l.deadline, l.view),
-                (num(&r["since"]), num(&r["deadline"]), num(&r["view"])),
+                (l.since, l.deadline, l.ledger),
+                (num(&r["since"]), num(&r["deadline"]), num(&r["ledger"])),
                 "{case}"
             ),
             Err(e) => assert_eq!(Some(e.name()), r["error"].as_str(), "{case}"),
         }
     }
+    // The deposit: recomputed from the envelope and the recipient's key, and opened.
+    let d = &v["deposit"];
+    let recipient = SecretKey::from_seed(&b32(&d["recipient_secret_seed"]));
+    assert_eq!(recipient.public().to_bytes(), b32(&d["recipient_public"]));
+    let sealed =
+        sealed_protocol::deposit::seal(chains.game, &bytes(&d["envelope"]), &recipient.public());
+    assert_eq!(sealed.bytes, bytes(&d["bytes"]));
+    assert_eq!(sealed.hash.0, b32(&d["hash"]));
+    assert_eq!(
+        sealed_protocol::deposit::open(chains.game, &sealed.bytes, &recipient),
+        Some(bytes(&d["envelope"]))
+    );
 }

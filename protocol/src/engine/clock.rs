@@ -46,11 +46,13 @@ impl WitnessWait {
     }
 }
 
-/// What an envelope changed: who owed what in its causal past without it, and with it.
+/// What an envelope changed: who owed what in its causal past without it, and with it,
+/// and whether it made an act the rules accepted.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Effect {
     pub before: Vec<(Seat, Awaited)>,
     pub after: Vec<(Seat, Awaited)>,
+    pub acted: bool,
 }
 
 /// An obligation without its count: one of two draw values, or a deal short by some
@@ -73,8 +75,9 @@ fn kind(a: &Awaited) -> Awaited {
 
 impl Effect {
     /// Whether the envelope of `sender` with this effect is a step: the sender owed
-    /// something before it and owes none of those things after it (it may owe
-    /// something new, which a later step discharges).
+    /// something before it and discharged all of it — an act owed by an act the rules
+    /// accepted (the next act it may owe is a new one), anything else by owing it no
+    /// more (one of two draw values, or a deal short of slots, is no discharge).
     pub fn is_step(&self, sender: Seat) -> bool {
         let owed: Vec<Awaited> = self
             .before
@@ -83,10 +86,13 @@ impl Effect {
             .map(|(_, a)| kind(a))
             .collect();
         !owed.is_empty()
-            && !self
-                .after
-                .iter()
-                .any(|(s, a)| *s == sender && owed.contains(&kind(a)))
+            && owed.iter().all(|k| {
+                (*k == Awaited::Act && self.acted)
+                    || !self
+                        .after
+                        .iter()
+                        .any(|(s, a)| *s == sender && kind(a) == *k)
+            })
     }
 
     /// The seats whose clock runs in the state before the envelope: every seat that
@@ -241,6 +247,7 @@ impl<R: Rules> Engine<R> {
         let e = Arc::new(Effect {
             before,
             after: awaited(&replay),
+            acted: replay.main_line().iter().any(|(a, _)| *a == at),
         });
         self.effects.put(at, e.clone());
         Some(e)

@@ -75,9 +75,7 @@ impl<R: Rules> Engine<R> {
 
     /// Reads one signed statement of this game's witness.
     pub(super) fn read_statement(&self, bytes: &[u8]) -> Result<Statement, StatementError> {
-        let witness = self
-            .witness_key()
-            .ok_or(StatementError::BadSignature)?;
+        let witness = self.witness_key().ok_or(StatementError::BadSignature)?;
         SignedStatement::from_bytes(bytes, self.terms.game(), &witness, self.terms.seat_count())
             .map(|s| s.statement)
     }

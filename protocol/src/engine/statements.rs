@@ -40,8 +40,9 @@ impl<R: Rules> Engine<R> {
         let mut read = vec![];
         for (i, b) in statements.iter().enumerate() {
             read.push(
-                self.read_statement(b)
-                    .map_err(|e| broken(FaultKind::FalseStatement, format!("statement {i}: {e}")))?,
+                self.read_statement(b).map_err(|e| {
+                    broken(FaultKind::FalseStatement, format!("statement {i}: {e}"))
+                })?,
             );
         }
         self.game.statements.push((at, read));
@@ -63,9 +64,12 @@ impl<R: Rules> Engine<R> {
     }
 
     fn posted_after_end(&self, at: EnvRef) -> bool {
-        self.store
-            .clock_of(at)
-            .is_some_and(|c| self.game.terminal.iter().any(|t| *t != at && self.store.seen(c, *t)))
+        self.store.clock_of(at).is_some_and(|c| {
+            self.game
+                .terminal
+                .iter()
+                .any(|t| *t != at && self.store.seen(c, *t))
+        })
     }
 
     /// The first contradiction among every statement posted in the game, checked
@@ -76,6 +80,21 @@ impl<R: Rules> Engine<R> {
         if all.is_empty() {
             return None;
         }
+        contradiction(
+            &all,
+            &Past {
+                engine: self,
+                clock: None,
+            },
+        )
+    }
+
+    /// The contradiction `extra` (signed statements, as a witness gave them) would prove
+    /// together with every statement posted in the game, if any: what a seat a forfeit
+    /// stood against posts in its defence.
+    pub fn contradicted_by(&self, extra: &[Vec<u8>]) -> Option<Contradiction> {
+        let mut all = self.posted_statements(None);
+        all.extend(self.read_statements(extra));
         contradiction(
             &all,
             &Past {

@@ -11,7 +11,11 @@ fn known(counts: [u64; 2]) -> Vec<Head> {
             Head {
                 chain: ChainId::public(Seat(s)),
                 count: n,
-                head: if n == 0 { crate::hash::Hash::ZERO } else { h(s, n - 1) },
+                head: if n == 0 {
+                    crate::hash::Hash::ZERO
+                } else {
+                    h(s, n - 1)
+                },
             }
         })
         .collect()
@@ -89,7 +93,9 @@ fn a_witness_that_contradicts_itself_proves_nothing() {
     ];
     assert!(matches!(
         late(&s, &known([2, 1]), &known([2, 1]), Seat(1), 100, &file()),
-        Err(NotProven::Witness(crate::witness::Contradiction::Shrank { .. }))
+        Err(NotProven::Witness(
+            crate::witness::Contradiction::Shrank { .. }
+        ))
     ));
 }
 
@@ -151,7 +157,14 @@ fn a_huge_allowance_does_not_overflow() {
         ledger(u64::MAX, [2, 1], &[]),
     ];
     assert_eq!(
-        late(&s, &known([2, 1]), &known([2, 1]), Seat(1), u64::MAX, &file()),
+        late(
+            &s,
+            &known([2, 1]),
+            &known([2, 1]),
+            Seat(1),
+            u64::MAX,
+            &file()
+        ),
         Err(NotProven::TooEarly { deadline: u64::MAX })
     );
 }

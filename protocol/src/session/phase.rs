@@ -362,6 +362,13 @@ impl Revealing {
             .into_iter()
             .filter(|(k, _)| !self.refused.contains(k))
             .collect();
+        // A forfeit against this seat that the witness's own word to it contradicts:
+        // shown before anything else (no time result then stands).
+        if let Some(defence) = s.defence()
+            && s.post_statements(defence, now).is_ok()
+        {
+            return (Phase::End(self), true);
+        }
         if !reveals.is_empty() {
             let mut batch = vec![];
             let mut size = 0;
@@ -387,7 +394,7 @@ impl Revealing {
             return (Phase::End(self), true);
         }
         if s.owes_stamps() {
-            // The node asks the witness and answers with Command::Stamps (§17.8).
+            // The node asks the witness and answers with Command::Statements (§17).
             return (Phase::End(self), false);
         }
         if !s.engine.has_closed(s.seat) || s.engine.close_due(s.seat) {

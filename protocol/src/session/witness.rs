@@ -238,6 +238,19 @@ impl<R: Rules> Session<R> {
         out
     }
 
+    /// What this seat posts in its defence when a forfeit stood against it: the latest
+    /// ledgers the witness gave it, when they contradict the statements posted in the
+    /// game (a witness that signed a ledger dated past this seat's answer, lacking it).
+    /// Then no time result stands. `None` when there is nothing to show.
+    pub(super) fn defence(&self) -> Option<Vec<Vec<u8>>> {
+        let e = &self.engine;
+        if !e.forfeits().iter().any(|f| f.1 == self.seat) || e.witness_lied().is_some() {
+            return None;
+        }
+        let mine = &self.witness.latest.1;
+        (!mine.is_empty() && e.contradicted_by(mine).is_some()).then(|| mine.clone())
+    }
+
     /// Posts statements of the witness for the record, as many statements items as
     /// they need (an empty list posts one empty item: this seat has none).
     pub(super) fn post_statements(

@@ -54,7 +54,11 @@ pub(crate) fn ledger(at: u64, counts: [u64; 2], times: &[(u8, u64, u64)]) -> Sta
                 Held {
                     chain: ChainId::public(Seat(s)),
                     count,
-                    head: if count == 0 { Hash::ZERO } else { h(s, count - 1) },
+                    head: if count == 0 {
+                        Hash::ZERO
+                    } else {
+                        h(s, count - 1)
+                    },
                     first: mine.first().map_or(count, |t| t.1),
                     times: mine.iter().map(|t| t.2).collect(),
                 }
@@ -124,11 +128,17 @@ fn each_kind_of_lie_is_caught() {
         Some("shrank")
     );
     // A ledger that holds an envelope before its own time for it.
-    assert_eq!(name(&[ledger(20, [2, 0], &[(0, 1, 30)])]), Some("held-early"));
+    assert_eq!(
+        name(&[ledger(20, [2, 0], &[(0, 1, 30)])]),
+        Some("held-early")
+    );
     // A ledger after an envelope's time that lacks it.
     assert_eq!(
-        contradiction(&[ledger(25, [2, 0], &[(0, 1, 20)]), ledger(30, [1, 0], &[])], &f)
-            .map(|c| c.name()),
+        contradiction(
+            &[ledger(25, [2, 0], &[(0, 1, 20)]), ledger(30, [1, 0], &[])],
+            &f
+        )
+        .map(|c| c.name()),
         Some("shrank")
     );
     assert_eq!(
@@ -139,7 +149,11 @@ fn each_kind_of_lie_is_caught() {
     assert_eq!(name(&[ledger(40, [1, 2], &[])]), Some("past-not-held"));
     // ... and cannot have been held before them.
     assert_eq!(
-        name(&[ledger(40, [2, 2], &[(0, 0, 5), (0, 1, 30), (1, 0, 6), (1, 1, 20)])]),
+        name(&[ledger(
+            40,
+            [2, 2],
+            &[(0, 0, 5), (0, 1, 30), (1, 0, 6), (1, 1, 20)]
+        )]),
         Some("before-its-past")
     );
     // Within one chain the file need not tell: the envelope before comes first.
