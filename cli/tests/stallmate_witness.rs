@@ -71,19 +71,17 @@ fn a_witnessed_game_survives_the_referee_and_the_witness_restarting() {
     let bytes = std::fs::read(&file).expect("the transcript");
     let t = sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes).expect("readable");
     let terms = sealed_protocol::proposal::Terms::parse(&t.proposal).expect("terms");
-    let mut stamped: Vec<u8> = t
-        .envelopes
-        .iter()
-        .filter_map(|b| sealed_protocol::envelope::Signed::parse(&terms, b).ok())
-        .filter(|s| {
-            s.env
-                .unsigned
-                .body
-                .iter()
-                .any(|i| matches!(i, sealed_protocol::body::Item::Stamps(st) if !st.is_empty()))
-        })
-        .map(|s| s.at().chain.seat.0)
-        .collect();
+    let mut stamped: Vec<u8> =
+        t.envelopes
+            .iter()
+            .filter_map(|b| sealed_protocol::envelope::Signed::parse(&terms, b).ok())
+            .filter(|s| {
+                s.env.unsigned.body.iter().any(
+                    |i| matches!(i, sealed_protocol::body::Item::Statements(st) if !st.is_empty()),
+                )
+            })
+            .map(|s| s.at().chain.seat.0)
+            .collect();
     stamped.sort_unstable();
     stamped.dedup();
     assert_eq!(stamped, vec![0, 1, 2]);

@@ -36,6 +36,78 @@ fn answer(w: &mut World, node: usize, cmd: Cmd) -> Option<Answer> {
     w.replies.remove(&id).and_then(Result::ok)
 }
 
+/// Checks every statement posted in the transcript `bytes` (forfeits and statements
+/// items) against what the witness `witness` durably holds: each time a ledger gives an
+/// envelope and each stamp of a deposit is the one its store keeps — it never stated a
+/// time it then lost, which would let it contradict itself. Returns how many times were
+/// posted.
+fn posted_times(w: &World, game: &GameId, bytes: &[u8], witness: usize) -> Result<usize, String> {
+    let file = TranscriptFile::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
+    let key = PublicKey::from_bytes(&w.key(witness)).map_err(|e| e.to_string())?;
+    let envelopes: Vec<Signed> = file
+        .envelopes
+        .iter()
+        .filter_map(|b| Signed::parse(&terms, b).ok())
+        .collect();
+    let stored = |kind: &str, h: &[u8; 32]| {
+        w.nodes[witness]
+            .store
+            .committed_meta(&format!("{kind}/{}/{}", hex::encode(game), hex::encode(h)))
+            .and_then(|v| <[u8; 8]>::try_from(v.as_slice()).ok())
+            .map(u64::from_le_bytes)
+    };
+    let mut n = 0;
+    for s in &envelopes {
+        for item in &s.env.unsigned.body {
+            let statements = match item {
+                Item::Forfeit(f) => &f.statements,
+                Item::Statements(st) => st,
+                _ => continue,
+            };
+            for b in statements {
+                let st = SignedStatement::from_bytes(b, terms.game(), &key, terms.seat_count())
+                    .map_err(|e| e.to_string())?;
+                match st.statement {
+                    Statement::Stamp(stamp) => {
+                        n += 1;
+                        let held = stored("stamp", &stamp.deposit.0);
+                        if held != Some(stamp.at) {
+                            return Err(format!(
+                                "a stamp at {} the witness holds as {held:?}, posted by {:?}",
+                                stamp.at,
+                                s.at()
+                            ));
+                        }
+                    }
+                    Statement::Ledger(l) => {
+                        for h in &l.chains {
+                            for (seq, t) in h.places() {
+                                let Some(env) = envelopes
+                                    .iter()
+                                    .find(|e| e.at().chain == h.chain && e.at().seq == seq)
+                                else {
+                                    continue;
+                                };
+                                n += 1;
+                                let held = stored("receipt", &env.hash.0);
+                                if held != Some(t) {
+                                    return Err(format!(
+                                        "{:?} dated {t} by a ledger posted by {:?}; the witness holds {held:?}",
+                                        env.at(),
+                                        s.at()
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(n)
+}
+
 /// Alice's view of the game as `sealed show` gives it.
 fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
     match answer(w, ALICE, Cmd::Show(hex::encode(game))) {
@@ -167,37 +239,10 @@ fn walk_away(seed: u64) -> Result<(), String> {
     if reason.as_deref() != Some("seat 1 lost on time") || !checked.verdict.faults.is_empty() {
         return Err(format!("{:#?}", checked.verdict));
     }
-    // Every receipt in the forfeit is of an envelope the witness holds.
-    let file = TranscriptFile::from_bytes(&bytes).map_err(|e| e.to_string())?;
-    let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
-    let key = PublicKey::from_bytes(&w.key(WITNESS)).map_err(|e| e.to_string())?;
-    let held: Vec<_> = w.nodes[WITNESS]
-        .store
-        .all_envelopes(&game)
-        .iter()
-        .filter_map(|b| Signed::parse(&terms, b).ok().map(|s| s.hash))
-        .collect();
-    let mut receipts = 0;
-    for env in &file.envelopes {
-        let Ok(s) = Signed::parse(&terms, env) else {
-            continue;
-        };
-        for item in &s.env.unsigned.body {
-            let Item::Forfeit(f) = item else { continue };
-            for b in &f.statements {
-                let st = SignedStatement::from_bytes(b, terms.game(), &key)
-                    .map_err(|e| e.to_string())?;
-                if let Statement::Receipt(r) = st.statement {
-                    receipts += 1;
-                    if !held.contains(&r.envelope) {
-                        return Err(format!("a receipt of {:?}, which the witness lost", r));
-                    }
-                }
-            }
-        }
-    }
+    // Every time posted is one the witness's store holds.
+    let receipts = posted_times(&w, &game, &bytes, WITNESS)?;
     if receipts == 0 {
-        return Err("the forfeit carries no receipt".into());
+        return Err("the forfeit dates nothing".into());
     }
     let crashes: u64 = w.tally.crashes.values().sum();
     eprintln!(
@@ -345,56 +390,8 @@ fn stallmate_walk_away(seed: u64) -> Result<(), String> {
     if results != want || !checked.verdict.faults.is_empty() || checked.exit_code() != 0 {
         return Err(format!("{:#?}", checked.verdict));
     }
-    // Every stamp posted is the time the witness's store holds for that hash.
-    let file = TranscriptFile::from_bytes(&bytes).map_err(|e| e.to_string())?;
-    let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
-    let key = PublicKey::from_bytes(&w.key(STAMPER)).map_err(|e| e.to_string())?;
-    let mut stamps = 0;
-    for env in &file.envelopes {
-        let Ok(s) = Signed::parse(&terms, env) else {
-            continue;
-        };
-        for item in &s.env.unsigned.body {
-            let Item::Stamps(st) = item else { continue };
-            for b in st {
-                let st = SignedStatement::from_bytes(b, terms.game(), &key)
-                    .map_err(|e| e.to_string())?;
-                let Statement::Receipt(r) = st.statement else {
-                    return Err("a view among stamps".into());
-                };
-                stamps += 1;
-                let key = format!(
-                    "receipt/{}/{}",
-                    hex::encode(game),
-                    hex::encode(r.envelope.0)
-                );
-                let held = w.nodes[STAMPER]
-                    .store
-                    .committed_meta(&key)
-                    .and_then(|v| <[u8; 8]>::try_from(v.as_slice()).ok())
-                    .map(u64::from_le_bytes);
-                if held != Some(r.at) {
-                    let place = file
-                        .envelopes
-                        .iter()
-                        .filter_map(|b| Signed::parse(&terms, b).ok())
-                        .find(|x| x.hash == r.envelope)
-                        .map(|x| format!("{:?}", x.at()));
-                    let kept = w.nodes[STAMPER]
-                        .store
-                        .all_envelopes(&game)
-                        .iter()
-                        .filter_map(|b| Signed::parse(&terms, b).ok())
-                        .any(|x| x.hash == r.envelope);
-                    return Err(format!(
-                        "a stamp at {} the witness holds as {held:?}: posted by {:?}, of {place:?}, envelope kept by the witness: {kept}",
-                        r.at,
-                        s.at()
-                    ));
-                }
-            }
-        }
-    }
+    // Every time posted is the one the witness's store holds.
+    let stamps = posted_times(&w, &game, &bytes, STAMPER)?;
     if stamps == 0 {
         return Err("no stamps posted".into());
     }
@@ -421,6 +418,7 @@ fn a_stallmate_walk_away_is_a_forfeit_while_the_referee_and_the_witness_crash() 
         .and_then(|s| s.parse().ok())
         .unwrap_or(4);
     let failed: Vec<(u64, String)> = (0..seeds)
+        .filter(|seed| std::env::var("SEALED_SIM_SEED").map_or(true, |o| o == seed.to_string()))
         .filter_map(|seed| stallmate_walk_away(seed).err().map(|e| (seed, e)))
         .collect();
     eprintln!("{} seeds, {} failed", seeds, failed.len());

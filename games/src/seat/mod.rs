@@ -175,6 +175,8 @@ pub trait Table: Send {
     fn wants_ledger(&self) -> bool;
     /// The witness's signed statements arrived at `now`; returns how many times were new.
     fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize;
+    /// Everything the witness said to this seat that it keeps (signed statements).
+    fn witness_said(&self) -> Vec<Vec<u8>>;
     /// Whether this seat still owes its statements item before it closes.
     fn owes_stamps(&self) -> bool;
     /// Once it owes them and holds the whole game: whether it knows every time.

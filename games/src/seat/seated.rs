@@ -509,6 +509,10 @@ impl<R: Game> Table for Seated<R> {
         self.session.note_witness(statements, now)
     }
 
+    fn witness_said(&self) -> Vec<Vec<u8>> {
+        self.session.witness_said()
+    }
+
     fn owes_stamps(&self) -> bool {
         self.session.owes_stamps()
     }

@@ -155,13 +155,15 @@ impl Core {
             );
             return;
         }
+        self.give_witness_what_it_lacks(game, &statements, store);
         let now = self.now;
         let Some(p) = self.games.played.get_mut(&game) else {
             return;
         };
         // What the ledger dates, the session keeps (a period's start, a public act's
         // time for the statements a seat posts at the end).
-        if p.table.note_witness(&statements, now) > 0 {
+        let new = p.table.note_witness(&statements, now);
+        if new > 0 {
             self.bots.dirty.insert(game);
         }
         let Some(p) = self.games.played.get(&game) else {
@@ -206,6 +208,68 @@ impl Core {
         }
     }
 }
+
+impl Core {
+    /// A witness's answer showed it holding less of a public chain than this seat's
+    /// store: the seat gives it what it lacks, whoever signed it. The witness dates an
+    /// envelope only once it holds its whole causal past, so a seat that holds an
+    /// envelope the witness lacks (its own, the opponent's, the referee's close) is how
+    /// the witness comes to hold everything a proof will need, though a push was lost or
+    /// its signer has gone.
+    pub(super) fn give_witness_what_it_lacks(
+        &mut self,
+        game: GameId,
+        statements: &[Vec<u8>],
+        store: &dyn Durable,
+    ) {
+        let Some(p) = self.games.played.get(&game) else {
+            return;
+        };
+        let terms = p.table.terms();
+        let Some(w) = terms.witness().map(|w| w.key) else {
+            return;
+        };
+        let Ok(key) = sealed_protocol::keys::PublicKey::from_bytes(&w) else {
+            return;
+        };
+        let (id, seats) = (terms.game(), terms.seat_count());
+        // The latest ledger's counts: what the witness held last.
+        let held = statements
+            .iter()
+            .filter_map(|b| {
+                sealed_protocol::witness::SignedStatement::from_bytes(b, id, &key, seats).ok()
+            })
+            .filter_map(|s| match s.statement {
+                sealed_protocol::witness::Statement::Ledger(l) => Some(l),
+                sealed_protocol::witness::Statement::Stamp(_) => None,
+            })
+            .max_by_key(|l| l.at);
+        let Some(held) = held else {
+            return;
+        };
+        let have: Vec<(sealed_protocol::ids::ChainId, u64)> =
+            held.chains.iter().map(|h| (h.chain, h.count)).collect();
+        let Ok(mut lacking) = self.served(&game, None, &have, store) else {
+            return;
+        };
+        if lacking.is_empty() {
+            return;
+        }
+        lacking.truncate(MAX_GIVEN);
+        tracing::debug!(game = %hex::encode(&game[..4]), n = lacking.len(), "giving the witness what it lacks");
+        self.request(
+            w,
+            Request::Push {
+                game,
+                envelopes: lacking,
+            },
+        );
+    }
+}
+
+/// Most envelopes a seat gives the witness in one push after one answer; the next
+/// answer shows what is still lacking.
+const MAX_GIVEN: usize = 256;
 
 /// Envelopes a seat has processed, over all its chains.
 fn processed(p: &super::games::Played) -> u64 {

@@ -116,7 +116,14 @@ impl Core {
     }
 
     fn set_aside(&mut self, id: GameId, variant: Option<String>, halt: Halt) {
-        self.games.aside.insert(id, SetAside { variant, halt });
+        self.games.aside.insert(
+            id,
+            SetAside {
+                variant,
+                halt,
+                said: vec![],
+            },
+        );
     }
 
     /// Puts a rebuilt game to work; what its session produced on the way is staged like
@@ -550,17 +557,19 @@ impl Core {
         for (key, _) in &step.writes.meta {
             self.written_time(key, false);
         }
-        let variant = self
-            .games
-            .played
-            .remove(&id)
-            .map(|p| p.record.variant)
-            .or_else(|| {
-                self.games
-                    .relayed
-                    .remove(&id)
-                    .map(|r| r.terms.variant().to_owned())
-            });
+        let played = self.games.played.remove(&id);
+        // What the game's witness said is fact, not state ahead of the store: kept for
+        // the table rebuilt after the halt.
+        let said = played
+            .as_ref()
+            .map(|p| p.table.witness_said())
+            .unwrap_or_default();
+        let variant = played.map(|p| p.record.variant).or_else(|| {
+            self.games
+                .relayed
+                .remove(&id)
+                .map(|r| r.terms.variant().to_owned())
+        });
         for (cmd, _) in step.replies {
             self.out.push_back(Output::Reply {
                 id: cmd,
@@ -574,6 +583,9 @@ impl Core {
         // (its peer offers it again).
         if !step.writes.games.iter().any(|g| g.id == id) {
             self.set_aside(id, variant, halt);
+            if let Some(a) = self.games.aside.get_mut(&id) {
+                a.said = said;
+            }
         }
     }
 
@@ -595,9 +607,12 @@ impl Core {
             };
             match restored {
                 Ok(loaded) => {
-                    self.games.aside.remove(&id);
+                    let said = self.games.aside.remove(&id).map(|a| a.said);
                     tracing::info!(game = %hex::encode(id), "game resumed");
                     self.install(id, loaded, store);
+                    if let (Some(p), Some(said)) = (self.games.played.get_mut(&id), said) {
+                        p.table.note_witness(&said, self.now);
+                    }
                 }
                 // Still failing: tried again once the store is reopened.
                 Err(Halt::Write(e) | Halt::Unreadable(e)) => {

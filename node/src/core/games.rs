@@ -141,6 +141,9 @@ pub(super) struct SetAside {
     pub(super) variant: Option<String>,
     /// Why.
     pub(super) halt: Halt,
+    /// What its witness had said to this seat (signed statements), given back to the
+    /// table rebuilt once the store works again.
+    pub(super) said: Vec<Vec<u8>>,
 }
 
 /// Every game the core knows, by state.

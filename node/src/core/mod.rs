@@ -21,6 +21,7 @@
 //! `book.rs`; bots, duties, repair
 //! rounds and timeout claims `auto.rs`; mail `mail.rs`.
 
+mod accuse;
 mod auto;
 mod book;
 mod commands;
@@ -35,7 +36,6 @@ pub mod players;
 mod stamps;
 pub mod storage;
 mod sync;
-mod accuse;
 mod witness;
 
 use std::collections::{HashMap, HashSet, VecDeque};

@@ -32,8 +32,9 @@ const ASK_AGAIN_MS: u64 = 5_000;
 /// attempt takes when the direct one fails, so about as often as a tick.
 const FETCH_EVERY_MS: u64 = 2_000;
 
-/// How long a seat that owes its statements item waits for a silent witness before it
-/// posts what it has and closes.
+/// How long a seat that owes its statements item waits for times the witness does not
+/// give (silent, or never holding what it should date) before it posts what it has and
+/// closes.
 const GIVE_UP_MS: u64 = 10 * 60 * 1000;
 
 /// A seat's dealings with one game's witness over its private logs, in memory only (a
@@ -46,13 +47,9 @@ pub(super) struct Asking {
     ledger_asked: Option<u64>,
     /// The number of the next deposit to fetch, and when the last fetch went.
     fetched: (u64, u64),
-}
-
-impl Asking {
-    /// Since when the witness has left an ask unanswered, if it has.
-    fn unanswered_since(&self) -> Option<u64> {
-        self.pending.values().map(|(first, _)| *first).min()
-    }
+    /// Since when this seat has wanted a time the witness has not given (a stamp, or a
+    /// ledger dating a public act), if it does.
+    wanting: Option<u64>,
 }
 
 impl Core {
@@ -97,8 +94,13 @@ impl Core {
             let asking = self.stamp_asking.entry(id).or_default();
             let left: Vec<Hash> = undeposited.iter().map(|d| d.hash).collect();
             asking.pending.retain(|h, _| left.contains(h));
+            if left.is_empty() && !wants_ledger {
+                asking.wanting = None;
+            } else {
+                asking.wanting.get_or_insert(now);
+            }
             let silent = asking
-                .unanswered_since()
+                .wanting
                 .is_some_and(|t| now >= t.saturating_add(GIVE_UP_MS));
             if owes && (ready == Some(true) || silent) {
                 let statements = match self.games.played.get_mut(&id) {
@@ -159,6 +161,7 @@ impl Core {
         if statements.len() > MAX_DEPOSITS + 1 {
             return;
         }
+        self.give_witness_what_it_lacks(game, &statements, store);
         let now = self.now;
         let Some(p) = self.games.played.get_mut(&game) else {
             return;

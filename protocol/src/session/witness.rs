@@ -35,7 +35,8 @@ pub(super) struct Known {
     stamps: BTreeMap<Hash, (u64, Vec<u8>)>,
     /// The time of each public envelope a ledger dated, by place.
     times: BTreeMap<(ChainId, u64), u64>,
-    /// The latest ledgers heard (all signed at the latest moment), as signed bytes.
+    /// The latest ledgers heard that date envelopes (all signed at the latest such
+    /// moment), as signed bytes: what this seat posts, and its defence.
     latest: (u64, Vec<Vec<u8>>),
     /// The least the witness's clock is ahead of this seat's (negative when behind):
     /// a ledger's time minus this seat's clock when it arrived, the largest seen. The
@@ -87,11 +88,14 @@ impl<R: Rules> Session<R> {
                             }
                         }
                     }
+                    // A ledger of counts alone (a deposit's answer) tells the clock but
+                    // dates nothing: it is not what this seat posts.
+                    let dates = l.chains.iter().any(|h| !h.times.is_empty());
                     let latest = &mut self.witness.latest;
-                    if l.at > latest.0 {
+                    if dates && l.at > latest.0 {
                         *latest = (l.at, vec![]);
                     }
-                    if l.at == latest.0 && !latest.1.contains(b) {
+                    if dates && l.at == latest.0 && !latest.1.contains(b) {
                         latest.1.push(b.clone());
                     }
                     let ahead = i128::from(l.at) - i128::from(now);
@@ -145,6 +149,19 @@ impl<R: Rules> Session<R> {
     pub fn witness_past(&self, t: u64) -> Option<u64> {
         let local = i128::from(t) + 1 - self.witness.ahead?;
         Some(u64::try_from(local.max(0)).unwrap_or(u64::MAX))
+    }
+
+    /// Everything the witness said to this seat that it keeps: the stamps and the
+    /// latest dated ledgers, as signed bytes (fact, whatever happens to the session).
+    pub fn witness_said(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<Vec<u8>> = self
+            .witness
+            .stamps
+            .values()
+            .map(|(_, b)| b.clone())
+            .collect();
+        out.extend(self.witness.latest.1.iter().cloned());
+        out
     }
 
     /// Whether this game times private logs with the witness: it names one and has
