@@ -12,6 +12,7 @@
 mod chaos;
 mod faults;
 pub mod store;
+pub mod witnessed;
 
 use chaos::{carried, carried_resp};
 pub use faults::{CrashPoint, Faults, Tally};
@@ -159,6 +160,30 @@ pub struct World {
     pub violations: Vec<String>,
     /// Answers to requests a test put to a node as an outside peer ([`World::ask`]).
     pub answers: BTreeMap<InId, Response>,
+    /// A scripted adversary's hand on every message a node puts on the wire (the
+    /// adversarial simulation): it may rewrite it, drop it or hold it back.
+    pub filter: Option<Box<Filter>>,
+}
+
+/// What an adversary does with a message: its time, sender, receiver and contents.
+pub type Filter = dyn FnMut(u64, usize, usize, &mut Payload<'_>) -> Fate;
+
+/// A message's contents, for a [`Filter`] to read and rewrite.
+pub enum Payload<'a> {
+    /// A request.
+    Request(&'a mut Request),
+    /// A response.
+    Response(&'a mut Response),
+}
+
+/// What becomes of a message a [`Filter`] saw.
+pub enum Fate {
+    /// It goes on as it is now.
+    Pass,
+    /// It is lost.
+    Drop,
+    /// It arrives this many ms later than it would have.
+    Hold(u64),
 }
 
 fn pair(a: usize, b: usize) -> (usize, usize) {
@@ -196,6 +221,7 @@ impl World {
             next_cmd: 0,
             violations: vec![],
             answers: BTreeMap::new(),
+            filter: None,
         };
         for (name, seed_byte, cfg) in nodes {
             w.nodes.push(Node {
@@ -314,6 +340,16 @@ impl World {
         self.next_cmd += 1;
         self.input(i, Input::Request { peer, id, req });
         id
+    }
+
+    /// Node `from` sends `to` a request its core never made (an adversary's own): its
+    /// answer comes back to the core as one to a request it does not know, and is
+    /// dropped there.
+    pub fn inject(&mut self, from: usize, to: usize, req: Request) {
+        let out = OUTSIDE + self.next_cmd;
+        self.next_cmd += 1;
+        let life = self.nodes[to].life;
+        self.send(from, to, life, Msg::Request { from, out, req });
     }
 
     /// A command to node `i`; its number, whose reply lands in `replies`.
@@ -444,15 +480,27 @@ impl World {
     }
 
     /// Puts a message on the wire (lost, duplicated or delayed as the faults say).
-    fn send(&mut self, from: usize, to: usize, life: u64, msg: Msg) {
+    fn send(&mut self, from: usize, to: usize, life: u64, mut msg: Msg) {
         self.tally.messages += 1;
+        let mut held = 0;
+        if let Some(f) = self.filter.as_mut() {
+            let mut payload = match &mut msg {
+                Msg::Request { req, .. } => Payload::Request(req),
+                Msg::Response { resp, .. } => Payload::Response(resp),
+            };
+            match f(self.now, from, to, &mut payload) {
+                Fate::Pass => {}
+                Fate::Drop => return,
+                Fate::Hold(ms) => held = ms,
+            }
+        }
         if !self.connected.contains(&pair(from, to)) || self.chance(self.faults.drop) {
             self.tally.dropped += 1;
             return;
         }
         let copies = if self.chance(self.faults.dup) { 2 } else { 1 };
         for _ in 0..copies {
-            let t = self.now + self.between(LATENCY);
+            let t = self.now + held + self.between(LATENCY);
             self.at(
                 t,
                 Ev::Deliver {

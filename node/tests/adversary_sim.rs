@@ -1,0 +1,409 @@
+//! A cheating player against an honest one, with a witness, in the deterministic
+//! simulation (`sim/`), while nodes crash, messages drop and the witness restarts
+//! (issue 28). Bob's node runs the honest core, but an adversary holds a hand on every
+//! message it sends and signs envelopes with its key. The cheats, one or mixed per seed:
+//!
+//! - **pre-stamp**: Bob holds a move back from Alice and the witness for longer than
+//!   Alice's allowance, while he has the witness stamp a deposit of it at once, then
+//!   releases it: a time counted from the stamp would leave Alice no time at all;
+//! - **no-ops**: Bob stops moving and, a little before each deadline, signs an envelope
+//!   that discharges nothing (a draw accepted with no offer standing);
+//! - **dangling**: Bob stops moving and, in time, signs an envelope that acknowledges an
+//!   envelope of Alice's that does not exist;
+//! - **withheld acknowledgements**: Bob never answers Alice's pushes;
+//! - **withheld attempts** (Secret Stallmate, Bob is Black): Bob's attempts reach
+//!   neither the referee nor the witness; he has junk stamped in their place.
+//!
+//! Every variant with a time control plays: Duel, Cardmate, Chex, Tempête (20 s a move),
+//! Secret Stallmate (its periods). After each seed, from Alice's transcript: Alice is
+//! never faulted, Bob never wins on time, and the game ends with a result — the cheats
+//! that stop Bob's play end with his loss on time.
+//!
+//! `cargo test -p sealed-node --test adversary_sim` runs 20 seeds;
+//! `SEALED_SIM_SEEDS=1000 cargo test --release -p sealed-node --test adversary_sim --
+//! --nocapture` the long run; `SEALED_SIM_SEED=17` one seed.
+
+mod sim;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use sealed_node::core::{Cmd, GameId};
+use sealed_node::sync::{Request, Response};
+use sealed_protocol::body::Item;
+use sealed_protocol::envelope::{Ack, Signed, Unsigned};
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::{ChainId, LogId, Seat};
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::TranscriptFile;
+use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, settled, shown, started};
+use sim::{Fate, Faults, Payload, World};
+
+/// The variants with a time control, each with the options it is played under.
+const VARIANTS: [&str; 5] = ["duel", "cardmate", "chex", "tempete", "stallmate"];
+
+/// Which cheats a seed's Bob plays.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cheats {
+    prestamp: bool,
+    noops: bool,
+    dangling: bool,
+    no_acks: bool,
+    withhold_attempts: bool,
+}
+
+impl Cheats {
+    /// The cheats of a seed in a variant: one at a time for most seeds, all that fit
+    /// together for every fifth.
+    fn of(seed: u64, variant: &str) -> Cheats {
+        if variant == "stallmate" {
+            return Cheats {
+                withhold_attempts: true,
+                no_acks: seed % 2 == 0,
+                ..Cheats::default()
+            };
+        }
+        let mut c = Cheats::default();
+        match (seed / VARIANTS.len() as u64) % 5 {
+            0 => c.prestamp = true,
+            1 => c.noops = true,
+            2 => c.dangling = true,
+            3 => {
+                c.prestamp = true;
+                c.no_acks = true;
+            }
+            _ => {
+                // Mixed: a move held back and stamped early, then no-ops, then an
+                // envelope nobody can process.
+                c.prestamp = true;
+                c.noops = true;
+                c.dangling = true;
+                c.no_acks = true;
+            }
+        }
+        c
+    }
+
+    /// Whether Bob stops moving at some point (then he must lose on time).
+    fn walks_away(&self) -> bool {
+        self.noops || self.dangling || self.withhold_attempts
+    }
+}
+
+/// What the adversary's hand on Bob's messages has seen and decided.
+#[derive(Default)]
+struct Hand {
+    /// The move being held back: Bob's public chain from this seq is kept from Alice and
+    /// the witness until `until`.
+    held: Option<(u64, u64)>,
+    /// A move seen and to be stamped at once (its envelope's bytes).
+    to_stamp: Vec<Vec<u8>>,
+    /// Whether a move may be held now.
+    armed: bool,
+    /// Bob's private envelopes kept from the referee and the witness: how many.
+    withheld: u64,
+}
+
+fn signed(terms: &Terms, bytes: &[u8]) -> Option<Signed> {
+    Signed::parse(terms, bytes).ok()
+}
+
+/// Removes from `envs` every envelope the hand keeps back now; whether any was.
+fn strip(envs: &mut Vec<Vec<u8>>, keep_back: &dyn Fn(&Signed) -> bool, terms: &Terms) -> bool {
+    let before = envs.len();
+    envs.retain(|b| signed(terms, b).is_none_or(|s| !keep_back(&s)));
+    envs.len() != before
+}
+
+/// Every list of envelopes a message carries, for the hand to cut.
+fn carried<'a>(p: &'a mut Payload<'_>) -> Vec<&'a mut Vec<Vec<u8>>> {
+    match p {
+        Payload::Request(Request::Push { envelopes, .. })
+        | Payload::Request(Request::Offer { envelopes, .. }) => vec![envelopes],
+        Payload::Request(Request::PushMany { games }) => games.iter_mut().map(|(_, e)| e).collect(),
+        Payload::Response(Response::Envelopes(e)) => vec![e],
+        Payload::Response(Response::Behind { envelopes, .. }) => {
+            envelopes.iter_mut().map(|(_, e)| e).collect()
+        }
+        _ => vec![],
+    }
+}
+
+/// The next envelope of Bob's public chain as his store holds it, with `body`; its
+/// acknowledgement of Alice's chain is `ack` when given, else the last Alice envelope
+/// Bob holds.
+fn forge(w: &World, terms: &Terms, game: &GameId, body: Vec<Item>, ack: Option<Ack>) -> Signed {
+    let held: Vec<Signed> = w.nodes[BOB]
+        .store
+        .all_envelopes(game)
+        .iter()
+        .filter_map(|b| signed(terms, b))
+        .filter(|s| s.at().chain.log.is_public())
+        .collect();
+    let last = |seat: Seat| {
+        let chain = ChainId::public(seat);
+        let mut mine: Vec<&Signed> = held.iter().filter(|s| s.at().chain == chain).collect();
+        mine.sort_by_key(|s| s.at().seq);
+        // The gap-free prefix.
+        let n = mine
+            .iter()
+            .enumerate()
+            .take_while(|(i, s)| s.at().seq == *i as u64)
+            .count();
+        n.checked_sub(1).map(|i| mine[i].clone())
+    };
+    let bob = last(Seat(1)).expect("Bob has signed");
+    let alice_ack = ack.or_else(|| {
+        last(Seat(0)).map(|a| Ack {
+            chain: ChainId::public(Seat(0)),
+            seq: a.at().seq,
+            hash: a.hash,
+        })
+    });
+    let unsigned = Unsigned {
+        version: terms.version(),
+        game: terms.game(),
+        log: LogId::PUBLIC,
+        seat: Seat(1),
+        seq: bob.at().seq + 1,
+        prev: bob.hash,
+        acks: alice_ack.into_iter().collect(),
+        clock: w.now,
+        body,
+    };
+    unsigned.sign(&w.nodes[BOB].key)
+}
+
+/// One seed; Err says what broke.
+fn adversary(seed: u64) -> Result<String, String> {
+    let variant = VARIANTS[(seed % VARIANTS.len() as u64) as usize];
+    let cheats = Cheats::of(seed, variant);
+    let refereed = variant == "stallmate";
+    let options: Vec<(String, String)> = if refereed {
+        vec![
+            ("period".into(), "5m".into()),
+            ("ply-limit".into(), "40".into()),
+        ]
+    } else {
+        vec![("time-per-move".into(), "20s".into())]
+    };
+    let (mut w, game, id) = started(seed, variant, options, refereed, 2, 20 * 60_000)?;
+    let witness = w.nodes.len() - 1;
+    let referee = refereed.then_some(2);
+    let terms = {
+        let Some(sealed_node::core::Answer::Bytes(b)) =
+            answer(&mut w, ALICE, Cmd::Transcript(id.clone()))
+        else {
+            return Err("no transcript".into());
+        };
+        let f = TranscriptFile::from_bytes(&b).map_err(|e| e.to_string())?;
+        Terms::parse(&f.proposal).map_err(|e| e.to_string())?
+    };
+    let hand = Rc::new(RefCell::new(Hand {
+        armed: cheats.prestamp,
+        ..Hand::default()
+    }));
+    {
+        let hand = hand.clone();
+        let terms = terms.clone();
+        w.filter = Some(Box::new(move |now, from, to, p: &mut Payload<'_>| {
+            if from != BOB {
+                return Fate::Pass;
+            }
+            let mut h = hand.borrow_mut();
+            if cheats.no_acks && to == ALICE && matches!(p, Payload::Response(Response::Ok { .. }))
+            {
+                return Fate::Drop;
+            }
+            if cheats.withhold_attempts && (Some(to) == referee || to == witness) {
+                if matches!(p, Payload::Request(Request::Deposit { .. })) {
+                    h.withheld += 1;
+                    return Fate::Drop;
+                }
+                let period_log =
+                    |s: &Signed| s.at().chain.seat == Seat(1) && s.at().chain.log.0 >= 3;
+                for envs in carried(p) {
+                    if strip(envs, &period_log, &terms) {
+                        h.withheld += 1;
+                    }
+                }
+            }
+            if (to == ALICE || to == witness) && cheats.prestamp {
+                if let Some((from_seq, until)) = h.held
+                    && now >= until
+                {
+                    let _ = from_seq;
+                    h.held = None;
+                }
+                for envs in carried(p) {
+                    // A move of Bob's not yet held: hold it, and stamp it at once.
+                    if h.armed {
+                        let bob_move = envs.iter().filter_map(|b| signed(&terms, b)).find(|s| {
+                            s.at().chain == ChainId::public(Seat(1))
+                                && s.unsigned().body.iter().any(|i| matches!(i, Item::Act(_)))
+                        });
+                        if let Some(m) = bob_move {
+                            h.armed = false;
+                            h.held = Some((m.at().seq, now + 25_000));
+                            h.to_stamp.push(m.bytes.clone());
+                        }
+                    }
+                    if let Some((from_seq, _)) = h.held {
+                        let back = |s: &Signed| {
+                            s.at().chain == ChainId::public(Seat(1)) && s.at().seq >= from_seq
+                        };
+                        strip(envs, &back, &terms);
+                    }
+                }
+            }
+            Fate::Pass
+        }));
+    }
+    // The chaos, on everyone.
+    w.faults = CHAOS;
+    let start = w.now;
+    let limit = if refereed {
+        4 * 60 * 60_000
+    } else {
+        2 * 60 * 60_000
+    };
+    let mut walked = false;
+    let mut next_noop = 0;
+    let mut dangled = false;
+    let mut bob_restarts: Option<u64> = None;
+    let mut in_play = cheats.withhold_attempts;
+    let done = |w: &World| settled(w, &[ALICE], &game);
+    while !done(&w) {
+        if w.now > start + limit {
+            return Err(format!("no end after {} minutes", limit / 60_000));
+        }
+        // The stamp of a move held back, at once (a deposit of it: the only stamp a
+        // witness gives).
+        let stamps: Vec<Vec<u8>> = std::mem::take(&mut hand.borrow_mut().to_stamp);
+        for m in stamps {
+            let d = sealed_protocol::deposit::seal(
+                terms.game(),
+                &m,
+                &sealed_protocol::keys::PublicKey::from_bytes(&w.key(ALICE)).expect("a key"),
+            );
+            w.inject(
+                BOB,
+                witness,
+                Request::Deposit {
+                    game,
+                    deposits: vec![d.bytes],
+                },
+            );
+        }
+        // Junk stamped in place of each attempt kept back.
+        if cheats.withhold_attempts {
+            let n = std::mem::take(&mut hand.borrow_mut().withheld);
+            for i in 0..n.min(4) {
+                let junk = vec![(i as u8).wrapping_add(w.now as u8); 64];
+                w.inject(
+                    BOB,
+                    witness,
+                    Request::Deposit {
+                        game,
+                        deposits: vec![junk],
+                    },
+                );
+            }
+        }
+        // Bob stops moving a few minutes in (a move held back first, when he does both).
+        let walk_at = start + if cheats.prestamp { 60_000 } else { 5_000 };
+        if cheats.walks_away() && !cheats.withhold_attempts && !walked && w.now >= walk_at {
+            walked = true;
+            // A game the bots finished before is no walk-away.
+            in_play = shown(&mut w, &game)["phase"] == "play";
+            next_noop = w.now + 18_000;
+        }
+        // A restarted node has its bots on again: Bob's stay off once he walked.
+        if walked
+            && w.nodes[BOB].core.is_some()
+            && w.nodes[BOB].restarts != bob_restarts.unwrap_or(u64::MAX)
+        {
+            let restarts = w.nodes[BOB].restarts;
+            let all = answer(&mut w, BOB, Cmd::Bot(None, false));
+            let this = answer(&mut w, BOB, Cmd::Bot(Some(id.clone()), false));
+            // Only once Bob's node took both (a node down takes no command).
+            if all.is_some() && this.is_some() && w.nodes[BOB].restarts == restarts {
+                bob_restarts = Some(restarts);
+            }
+        }
+        if walked && cheats.noops && w.now >= next_noop {
+            let env = forge(&w, &terms, &game, vec![Item::AcceptDraw], None);
+            // Bob's own node takes it (from the witness, a mailbox of the game), so his
+            // chain goes on from it; and it goes to Alice and the witness.
+            let push = Request::Push {
+                game,
+                envelopes: vec![env.bytes.clone()],
+            };
+            w.ask(BOB, w.key(witness), push.clone());
+            w.inject(BOB, ALICE, push.clone());
+            w.inject(BOB, witness, push);
+            next_noop = w.now + 18_000;
+        }
+        if walked && cheats.dangling && !dangled && w.now >= walk_at + 10_000 {
+            let alice = ChainId::public(Seat(0));
+            let ack = Ack {
+                chain: alice,
+                seq: 1_000,
+                hash: Hash([0xda; 32]),
+            };
+            let env = forge(&w, &terms, &game, vec![Item::OfferDraw], Some(ack));
+            let push = Request::Push {
+                game,
+                envelopes: vec![env.bytes],
+            };
+            w.inject(BOB, ALICE, push.clone());
+            w.inject(BOB, witness, push);
+            dangled = true;
+        }
+        let until = w.now + 500;
+        w.run(500, &|w: &World| w.now >= until);
+    }
+    w.faults = Faults::none();
+    let (_, c) = checked(&mut w, &id)?;
+    let v = &c.verdict;
+    if v.faults.iter().any(|f| f.seat == Seat(0)) {
+        return Err(format!("Alice faulted: {:#?}", v.faults));
+    }
+    let Some(o) = &v.outcome else {
+        return Err(format!("no result: {v:#?}"));
+    };
+    if o.reason == "seat 0 lost on time" {
+        return Err(format!("Bob won on time: {v:#?}"));
+    }
+    if in_play && o.reason != "seat 1 lost on time" {
+        return Err(format!("Bob walked away and did not lose on time: {v:#?}"));
+    }
+    let crashes: u64 = w.tally.crashes.values().sum();
+    Ok(format!(
+        "seed {seed} {variant} {cheats:?}: {} after {} envelopes, exit {}; {crashes} crashes, {} dropped",
+        o.reason,
+        v.envelopes,
+        c.exit_code(),
+        w.tally.dropped
+    ))
+}
+
+#[test]
+fn a_cheater_never_wins_on_time_and_every_game_ends_with_a_result() {
+    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let only: Option<u64> = std::env::var("SEALED_SIM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let mut failed = vec![];
+    for seed in (0..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
+        match adversary(seed) {
+            Ok(line) => eprintln!("{line}"),
+            Err(e) => failed.push((seed, e)),
+        }
+    }
+    eprintln!("{} seeds, {} failed", seeds, failed.len());
+    assert!(failed.is_empty(), "{failed:#?}");
+}

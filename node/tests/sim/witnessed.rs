@@ -1,0 +1,209 @@
+//! Games with a witness in the simulation, for the witness's simulations
+//! (`witness_sim.rs`, `adversary_sim.rs`): a world of two players with bots, a referee
+//! when the game needs one, and the witness; the game proposed and played until it is on;
+//! what a node answers; the transcript checked; every time posted held against the
+//! witness's store.
+
+use sealed_node::core::{Answer, Cmd, CoreConfig, GameId, ProposeArgs};
+use sealed_protocol::body::Item;
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::keys::PublicKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::witness::{SignedStatement, Statement};
+
+use super::{Faults, World, addr_of};
+
+/// Alice, the player who proposes.
+pub const ALICE: usize = 0;
+/// Bob, the other player.
+pub const BOB: usize = 1;
+
+/// What a node answers to a command, once it has.
+pub fn answer(w: &mut World, node: usize, cmd: Cmd) -> Option<Answer> {
+    let id = w.command(node, cmd);
+    w.run(60_000, &|w: &World| w.replies.contains_key(&id));
+    w.replies.remove(&id).and_then(Result::ok)
+}
+
+/// Alice's view of the game as `sealed show` gives it.
+pub fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
+    match answer(w, ALICE, Cmd::Show(hex::encode(game))) {
+        Some(Answer::Json(v)) => v,
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// A world of the two players with bots (Alice 0, Bob 1), a referee (2) when `refereed`,
+/// and the witness (last); `variant` with these options proposed by Alice naming the
+/// witness (and the referee), played until `plies` public acts are made (within
+/// `limit` ms). The world, the game, and its id in hex.
+pub fn started(
+    seed: u64,
+    variant: &str,
+    options: Vec<(String, String)>,
+    refereed: bool,
+    plies: u64,
+    limit: u64,
+) -> Result<(World, GameId, String), String> {
+    let player = CoreConfig {
+        bots: true,
+        bot_seed: seed,
+        idle_unload_ms: u64::MAX / 2,
+        ..CoreConfig::default()
+    };
+    let referee = CoreConfig {
+        bots: false,
+        referee: true,
+        ..player.clone()
+    };
+    let witness = CoreConfig {
+        bots: false,
+        mailbox: true,
+        witness: true,
+        ..player.clone()
+    };
+    let mut nodes = vec![("alice", 1, player.clone()), ("bob", 2, player)];
+    if refereed {
+        nodes.push(("referee", 3, referee));
+    }
+    nodes.push(("witness", 5, witness));
+    let last = nodes.len() - 1;
+    let mut w = World::new(seed, Faults::none(), nodes);
+    w.players = vec![ALICE, BOB];
+    let args = ProposeArgs {
+        variant: variant.into(),
+        options,
+        opponent: (w.key(BOB), Some(addr_of(&w.key(BOB)))),
+        mailbox: None,
+        referee: refereed.then(|| (w.key(2), Some(addr_of(&w.key(2))))),
+        witness: Some((w.key(last), addr_of(&w.key(last)))),
+        names: ["alice".into(), "bob".into()],
+    };
+    let Some(Answer::Game(id)) = answer(&mut w, ALICE, Cmd::Propose(Box::new(args))) else {
+        return Err("no game proposed".into());
+    };
+    let game: GameId = hex::decode(&id)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or("a game id")?;
+    let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(plies);
+    let start = w.now;
+    while !on(&shown(&mut w, &game)) {
+        if w.now > start + limit {
+            return Err(format!("never got going: {}", shown(&mut w, &game)));
+        }
+    }
+    Ok((w, game, id))
+}
+
+/// Alice's transcript, checked.
+pub fn checked(
+    w: &mut World,
+    id: &str,
+) -> Result<(Vec<u8>, sealed_protocol::transcript::Checked), String> {
+    let Some(Answer::Bytes(bytes)) = answer(w, ALICE, Cmd::Transcript(id.to_owned())) else {
+        return Err("no transcript".into());
+    };
+    let c = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
+    Ok((bytes, c))
+}
+
+/// The chaos on everyone left once a player walks away: crashes after 2.5 % of a
+/// node's events, 2 % of the messages dropped and 2 % duplicated, disks filling now
+/// and then.
+pub const CHAOS: Faults = Faults {
+    drop: 20,
+    dup: 20,
+    crash: 25,
+    both: 0,
+    full: 5,
+    partition: 0,
+};
+
+/// Whether every one of `nodes` has settled `game` with no write in flight.
+pub fn settled(w: &World, nodes: &[usize], game: &GameId) -> bool {
+    nodes.iter().all(|n| {
+        w.nodes[*n]
+            .core
+            .as_ref()
+            .is_some_and(|c| c.finished(game) && c.writes_in_flight() == 0)
+    })
+}
+
+/// Checks every statement posted in the transcript `bytes` (forfeits and statements
+/// items) against what the witness `witness` durably holds: each time a ledger gives an
+/// envelope and each stamp of a deposit is the one its store keeps — it never stated a
+/// time it then lost, which would let it contradict itself. Returns how many times were
+/// posted.
+pub fn posted_times(
+    w: &World,
+    game: &GameId,
+    bytes: &[u8],
+    witness: usize,
+) -> Result<usize, String> {
+    let file = TranscriptFile::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
+    let key = PublicKey::from_bytes(&w.key(witness)).map_err(|e| e.to_string())?;
+    let envelopes: Vec<Signed> = file
+        .envelopes
+        .iter()
+        .filter_map(|b| Signed::parse(&terms, b).ok())
+        .collect();
+    let stored = |kind: &str, h: &[u8; 32]| {
+        w.nodes[witness]
+            .store
+            .committed_meta(&format!("{kind}/{}/{}", hex::encode(game), hex::encode(h)))
+            .and_then(|v| <[u8; 8]>::try_from(v.as_slice()).ok())
+            .map(u64::from_le_bytes)
+    };
+    let mut n = 0;
+    for s in &envelopes {
+        for item in &s.env.unsigned.body {
+            let statements = match item {
+                Item::Forfeit(f) => &f.statements,
+                Item::Statements(st) => st,
+                _ => continue,
+            };
+            for b in statements {
+                let st = SignedStatement::from_bytes(b, terms.game(), &key, terms.seat_count())
+                    .map_err(|e| e.to_string())?;
+                match st.statement {
+                    Statement::Stamp(stamp) => {
+                        n += 1;
+                        let held = stored("stamp", &stamp.deposit.0);
+                        if held != Some(stamp.at) {
+                            return Err(format!(
+                                "a stamp at {} the witness holds as {held:?}, posted by {:?}",
+                                stamp.at,
+                                s.at()
+                            ));
+                        }
+                    }
+                    Statement::Ledger(l) => {
+                        for h in &l.chains {
+                            for (seq, t) in h.places() {
+                                let Some(env) = envelopes
+                                    .iter()
+                                    .find(|e| e.at().chain == h.chain && e.at().seq == seq)
+                                else {
+                                    continue;
+                                };
+                                n += 1;
+                                let held = stored("receipt", &env.hash.0);
+                                if held != Some(t) {
+                                    return Err(format!(
+                                        "{:?} dated {t} by a ledger posted by {:?}; the witness holds {held:?}",
+                                        env.at(),
+                                        s.at()
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(n)
+}
