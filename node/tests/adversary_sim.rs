@@ -3,9 +3,10 @@
 //! (issue 28). Bob's node runs the honest core, but an adversary holds a hand on every
 //! message it sends and signs envelopes with its key. The cheats, one or mixed per seed:
 //!
-//! - **pre-stamp**: Bob holds a move back from Alice and the witness for longer than
-//!   Alice's allowance, while he has the witness stamp a deposit of it at once, then
-//!   releases it: a time counted from the stamp would leave Alice no time at all;
+//! - **pre-stamp**: Bob holds each move back from Alice and the witness for 50 s, while
+//!   he has the witness stamp it at once (a deposit of it: the only stamp a witness
+//!   gives), then releases it: times counted from the stamp would charge Bob nothing and
+//!   drain Alice's leave until she is out of time;
 //! - **no-ops**: Bob stops moving and, a little before each deadline, signs an envelope
 //!   that discharges nothing (a draw accepted with no offer standing);
 //! - **dangling**: Bob stops moving and, in time, signs an envelope that acknowledges an
@@ -14,7 +15,8 @@
 //! - **withheld attempts** (Secret Stallmate, Bob is Black): Bob's attempts reach
 //!   neither the referee nor the witness; he has junk stamped in their place.
 //!
-//! Every variant with a time control plays: Duel, Cardmate, Chex, Tempête (20 s a move),
+//! Every variant with a time control plays: Duel, Cardmate, Chex, Tempête (20 s a move
+//! and 60 s of leave),
 //! Secret Stallmate (its periods). After each seed, from Alice's transcript: Alice is
 //! never faulted, Bob never wins on time, and the game ends with a result — the cheats
 //! that stop Bob's play end with his loss on time.
@@ -38,6 +40,13 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, settled, shown, started};
 use sim::{Fate, Faults, Payload, World};
+
+/// How long Bob holds a move back: more than a move's time, less than his own move's
+/// time and leave (20 s and 60 s).
+const HOLD_MS: u64 = 50_000;
+
+/// How often Bob signs a no-op once he stopped moving: well within a move's 20 s.
+const NOOP_EVERY_MS: u64 = 10_000;
 
 /// The variants with a time control, each with the options it is played under.
 const VARIANTS: [&str; 5] = ["duel", "cardmate", "chex", "tempete", "stallmate"];
@@ -100,6 +109,8 @@ struct Hand {
     to_stamp: Vec<Vec<u8>>,
     /// Whether a move may be held now.
     armed: bool,
+    /// The seq of the last move held: a later one is held next.
+    last: Option<u64>,
     /// Bob's private envelopes kept from the referee and the witness: how many.
     withheld: u64,
 }
@@ -185,7 +196,12 @@ fn adversary(seed: u64) -> Result<String, String> {
             ("ply-limit".into(), "40".into()),
         ]
     } else {
-        vec![("time-per-move".into(), "20s".into())]
+        // A move held back is worth most against a player with leave: the cheater
+        // would keep his own (his wait ending at the stamp) while the victim's drains.
+        vec![
+            ("time-leave".into(), "60s".into()),
+            ("time-per-move".into(), "20s".into()),
+        ]
     };
     let (mut w, game, id) = started(seed, variant, options, refereed, 2, 20 * 60_000)?;
     let witness = w.nodes.len() - 1;
@@ -229,22 +245,24 @@ fn adversary(seed: u64) -> Result<String, String> {
                 }
             }
             if (to == ALICE || to == witness) && cheats.prestamp {
-                if let Some((from_seq, until)) = h.held
-                    && now >= until
-                {
-                    let _ = from_seq;
+                // Released once the hold is over; the next move is held again.
+                if h.held.is_some_and(|(_, until)| now >= until) {
                     h.held = None;
+                    h.armed = true;
                 }
                 for envs in carried(p) {
                     // A move of Bob's not yet held: hold it, and stamp it at once.
                     if h.armed {
+                        let last = h.last;
                         let bob_move = envs.iter().filter_map(|b| signed(&terms, b)).find(|s| {
                             s.at().chain == ChainId::public(Seat(1))
+                                && last.is_none_or(|l| s.at().seq > l)
                                 && s.unsigned().body.iter().any(|i| matches!(i, Item::Act(_)))
                         });
                         if let Some(m) = bob_move {
                             h.armed = false;
-                            h.held = Some((m.at().seq, now + 25_000));
+                            h.last = Some(m.at().seq);
+                            h.held = Some((m.at().seq, now + HOLD_MS));
                             h.to_stamp.push(m.bytes.clone());
                         }
                     }
@@ -316,7 +334,7 @@ fn adversary(seed: u64) -> Result<String, String> {
             walked = true;
             // A game the bots finished before is no walk-away.
             in_play = shown(&mut w, &game)["phase"] == "play";
-            next_noop = w.now + 18_000;
+            next_noop = w.now + NOOP_EVERY_MS;
         }
         // A restarted node has its bots on again: Bob's stay off once he walked.
         if walked
@@ -342,7 +360,7 @@ fn adversary(seed: u64) -> Result<String, String> {
             w.ask(BOB, w.key(witness), push.clone());
             w.inject(BOB, ALICE, push.clone());
             w.inject(BOB, witness, push);
-            next_noop = w.now + 18_000;
+            next_noop = w.now + NOOP_EVERY_MS;
         }
         if walked && cheats.dangling && !dangled && w.now >= walk_at + 10_000 {
             let alice = ChainId::public(Seat(0));
