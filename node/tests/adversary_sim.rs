@@ -288,7 +288,7 @@ fn adversary(seed: u64) -> Result<String, String> {
     let mut walked = false;
     let mut next_noop = 0;
     let mut dangled = false;
-    let mut bob_restarts: Option<u64> = None;
+    let mut bots_asked_off = false;
     let mut in_play = cheats.withhold_attempts;
     let done = |w: &World| settled(w, &[ALICE], &game);
     while !done(&w) {
@@ -336,18 +336,15 @@ fn adversary(seed: u64) -> Result<String, String> {
             in_play = shown(&mut w, &game)["phase"] == "play";
             next_noop = w.now + NOOP_EVERY_MS;
         }
-        // A restarted node has its bots on again: Bob's stay off once he walked.
-        if walked
-            && w.nodes[BOB].core.is_some()
-            && w.nodes[BOB].restarts != bob_restarts.unwrap_or(u64::MAX)
-        {
-            let restarts = w.nodes[BOB].restarts;
+        // Bob's bots stay off once he walked, across his node's restarts too.
+        if walked && w.nodes[BOB].cfg.bots {
+            w.nodes[BOB].cfg.bots = false;
+            bots_asked_off = false;
+        }
+        if walked && !bots_asked_off && w.nodes[BOB].core.is_some() {
             let all = answer(&mut w, BOB, Cmd::Bot(None, false));
             let this = answer(&mut w, BOB, Cmd::Bot(Some(id.clone()), false));
-            // Only once Bob's node took both (a node down takes no command).
-            if all.is_some() && this.is_some() && w.nodes[BOB].restarts == restarts {
-                bob_restarts = Some(restarts);
-            }
+            bots_asked_off = all.is_some() && this.is_some();
         }
         if walked && cheats.noops && w.now >= next_noop {
             let env = forge(&w, &terms, &game, vec![Item::AcceptDraw], None);
