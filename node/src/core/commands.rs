@@ -12,7 +12,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
-use super::players::{namer, players};
+use super::players::{helpers, namer, players};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::store::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;
@@ -478,6 +478,10 @@ impl Core {
                 serde_json::json!(options(p.table.terms())),
             );
             m.insert("delivery".into(), serde_json::json!(p.delivery()));
+            m.insert(
+                "helpers".into(),
+                serde_json::json!(helpers(p.table.terms())),
+            );
         }
         v
     }

@@ -60,9 +60,12 @@ async fn node(name: &str, seed: u8, cfg: NodeConfig) -> (NodeHandle, Multiaddr, 
 /// A player whose browser has signed in with its board's login address.
 async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
     let (node, addr, dir) = node(name, seed, cfg()).await;
-    let board = sealed_web::serve(node.clone(), "127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
+    let board = sealed_web::serve(
+        node.clone(),
+        sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
+    )
+    .await
+    .unwrap();
     let b = driver.browser(name).await;
     b.goto(&board.login_url().unwrap()).await;
     assert!(
