@@ -139,7 +139,7 @@ export function drawBoard(show, q, ctx) {
       board.append(cell);
     }
   });
-  board.append(h('div', { class: 'label', 'aria-hidden': 'true' }), g.files.map((f) => h('div', { class: 'label', 'aria-hidden': 'true', text: f })));
+  board.append(h('div', { class: 'label', 'aria-hidden': 'true' }), ...g.files.map((f) => h('div', { class: 'label', 'aria-hidden': 'true', text: f })));
   return h('div', { class: 'board-box' }, board, g.note ? h('p', { class: 'note', id: 'board-note', text: g.note }) : null);
 }
 

@@ -7,7 +7,16 @@
 //!
 //! `SEALED_SCREENSHOTS=<dir>` saves a PNG of each variant's game page there (the ones
 //! in docs/screens were made so). `SEALED_BROWSER=skip` skips these tests.
+//!
+//! Beside the games played here: the session against other pages and other local
+//! servers, two boards in one browser and node restarts (`door.rs`); the questions a
+//! card asks, the last move, the result, long names, narrow windows and a game played
+//! from the keyboard alone (`asks.rs`); the accessibility check with axe-core
+//! (`axe.rs`).
 
+mod asks;
+mod axe;
+mod door;
 mod driver;
 mod play;
 
@@ -28,11 +37,12 @@ pub struct Seat {
     pub b: Browser,
     /// Its address, with its peer id.
     pub addr: Multiaddr,
-    _dir: tempfile::TempDir,
+    /// Its home.
+    pub dir: tempfile::TempDir,
 }
 
 /// The nodes' configuration: loopback TCP, no mDNS, quick polls.
-fn cfg() -> NodeConfig {
+pub fn cfg() -> NodeConfig {
     let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
@@ -41,11 +51,38 @@ fn cfg() -> NodeConfig {
 }
 
 /// Starts a node in a new home.
-async fn node(name: &str, seed: u8, cfg: NodeConfig) -> (NodeHandle, Multiaddr, tempfile::TempDir) {
+pub async fn node(
+    name: &str,
+    seed: u8,
+    cfg: NodeConfig,
+) -> (NodeHandle, Multiaddr, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path());
     home.init_with(&[seed; 32], name).unwrap();
-    let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
+    let (node, addr) = start_in(&home, cfg).await;
+    (node, addr, dir)
+}
+
+/// Starts the node of a home (once the store is free: a node that was just shut down
+/// may still be closing it), and waits for its address.
+pub async fn start_in(home: &Home, cfg: NodeConfig) -> (NodeHandle, Multiaddr) {
+    let mut started = None;
+    for _ in 0..100 {
+        match sealed_node::start(home, cfg.clone()).await {
+            Ok((node, _task)) => {
+                started = Some(node);
+                break;
+            }
+            Err(e)
+                if e.to_string().contains("already open")
+                    || format!("{e:?}").contains("AlreadyOpen") =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the node did not start: {e}"),
+        }
+    }
+    let node = started.expect("the store came free");
     let mut addr = None;
     for _ in 0..200 {
         if let Some(a) = node.info().await.unwrap().addrs.first() {
@@ -54,19 +91,21 @@ async fn node(name: &str, seed: u8, cfg: NodeConfig) -> (NodeHandle, Multiaddr, 
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    (node, addr.expect("a listen address"), dir)
+    (node, addr.expect("a listen address"))
 }
 
-/// A player whose browser has signed in with its board's login address.
-async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
-    let (node, addr, dir) = node(name, seed, cfg()).await;
-    let board = sealed_web::serve(
-        node.clone(),
-        sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
-    )
-    .await
-    .unwrap();
-    let b = driver.browser(name).await;
+/// The board's configuration for a home: its sessions kept there, and what to run
+/// named as `sealed ui` names it.
+pub fn board_cfg(home: &std::path::Path, at: std::net::SocketAddr) -> sealed_web::Config {
+    sealed_web::Config {
+        sessions: Some(home.join("ui-sessions")),
+        again: format!("sealed --home {} ui", home.display()),
+        ..sealed_web::Config::at(at)
+    }
+}
+
+/// Signs a browser in with a new login address of `board`.
+pub async fn sign_in(b: &Browser, board: &Board, name: &str) {
     b.goto(&board.login_url().unwrap()).await;
     assert!(
         b.until(
@@ -74,20 +113,35 @@ async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
             Duration::from_secs(20)
         )
         .await,
-        "{name}'s browser did not sign in"
+        "{name}'s browser did not sign in: {}",
+        b.js("return document.body.textContent").await
     );
+}
+
+/// A player whose browser (a profile of its own) has signed in with its board's login
+/// address.
+pub async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
+    let (node, addr, dir) = node(name, seed, cfg()).await;
+    let board = sealed_web::serve(
+        node.clone(),
+        board_cfg(dir.path(), "127.0.0.1:0".parse().unwrap()),
+    )
+    .await
+    .unwrap();
+    let b = driver.browser(name).await;
+    sign_in(&b, &board, name).await;
     Seat {
         node,
         board,
         b,
         addr,
-        _dir: dir,
+        dir,
     }
 }
 
 /// Fills the New game form of `from` and proposes; `to` accepts with its button. Both
 /// browsers are left on the game's page; returns the game id.
-async fn propose(
+pub async fn propose(
     from: &Seat,
     to: &Seat,
     variant: &str,
@@ -143,7 +197,7 @@ async fn propose(
 }
 
 /// Saves a screenshot of the game page when asked to (`SEALED_SCREENSHOTS`).
-async fn screenshot(b: &Browser, name: &str) {
+pub async fn screenshot(b: &Browser, name: &str) {
     if let Ok(dir) = std::env::var("SEALED_SCREENSHOTS") {
         std::fs::create_dir_all(&dir).unwrap();
         // The passing notice ("proposed", "accepted") would hide part of the page.
@@ -154,7 +208,7 @@ async fn screenshot(b: &Browser, name: &str) {
 }
 
 /// Both seats' pages say the game is over, and show the verdict: verified.
-async fn verified_at_both(seats: [&Seat; 2]) {
+pub async fn verified_at_both(seats: [&Seat; 2]) {
     for s in seats {
         assert!(
             s.b.until(
@@ -174,7 +228,7 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The runtime of one test, holding the lock of [`ONE_AT_A_TIME`] (a test that failed
 /// before leaves it poisoned, which is no reason to fail the next).
-fn runtime() -> (std::sync::MutexGuard<'static, ()>, tokio::runtime::Runtime) {
+pub fn runtime() -> (std::sync::MutexGuard<'static, ()>, tokio::runtime::Runtime) {
     let lock = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     (lock, built())
 }
@@ -416,90 +470,6 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
             "ui latency over {moves} moves: opponent's board {m_theirs} ms, mover's own board {m_own} ms \
              (medians; ratio {:.2})",
             m_theirs as f64 / m_own.max(1) as f64
-        );
-    });
-}
-
-/// Serves one page of HTML to every request, on a port of its own: another site, as far
-/// as the browser can tell (another origin on this machine).
-fn another_site(html: String) -> std::net::SocketAddr {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut s) = stream else { continue };
-            let mut buf = [0u8; 4096];
-            let _ = s.read(&mut buf);
-            let _ = write!(
-                s,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
-                html.len()
-            );
-        }
-    });
-    addr
-}
-
-/// In a real browser: a signed-in player who visits a hostile page on this machine has
-/// it post to his board with his cookie, by script and by form — both refused, no game
-/// made; a used login address, opened again, signs nobody in; a browser without the
-/// cookie sees no games.
-#[test]
-fn the_browser_cannot_be_made_to_act_by_another_page_nor_sign_in_twice() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
-        let a = seat(&d, "alice", 13).await;
-        let board = a.board.addr();
-        let body = r#"{"variant":"duel","peer":"12D3KooWEutTzaYDKwhCScp3nJcFnZbUA1ouLQMUZTBZyuLvp3Nq"}"#;
-        // A script's post (a "simple" request: no preflight, the cookie goes along),
-        // then, once that fails, a form's.
-        let page = format!(
-            r#"<!doctype html><title>evil</title>
-<form id="f" method="POST" action="http://{board}/api/new" enctype="text/plain"><input type="hidden" name='{body}' value=""></form>
-<script>
-fetch("http://{board}/api/new", {{ method: "POST", credentials: "include", body: '{body}' }})
-  .then(r => {{ document.title = "fetch " + r.status; }})
-  .catch(() => {{ document.title = "fetch failed"; document.getElementById("f").submit(); }});
-</script>"#
-        );
-        let evil = another_site(page);
-        a.b.goto(&format!("http://{evil}/")).await;
-        assert!(
-            a.b.until(
-                "return document.body && document.body.textContent.includes('requests from other sites are refused')",
-                Duration::from_secs(20)
-            )
-            .await,
-            "the form's post was answered: {}",
-            a.b.js("return document.title + ' ' + document.body.textContent").await
-        );
-        let games = a.node.games().await.unwrap();
-        assert!(games.is_empty(), "no game was made: {games:?}");
-
-        // The login address alice used, opened again.
-        let used = {
-            let url = a.board.login_url().unwrap();
-            a.b.goto(&url).await;
-            url
-        };
-        let other = d.browser("mallory").await;
-        other.goto(&used).await;
-        let text = other.js("return document.body.textContent").await;
-        assert!(text.as_str().unwrap().contains("already used"), "{text}");
-        // Without a cookie, the board shows nothing.
-        other.goto(&format!("http://{board}/api/games")).await;
-        let text = other.js("return document.body.textContent").await;
-        assert!(text.as_str().unwrap().contains("not signed in"), "{text}");
-        // Alice is still signed in, on her own page.
-        a.b.goto(&format!("http://{board}/#/")).await;
-        assert!(
-            a.b.until("return !!document.querySelector('h1') && document.querySelector('h1').textContent === 'Games'", Duration::from_secs(20))
-                .await
         );
     });
 }
