@@ -59,7 +59,11 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
         assert!(p.click(".sq[data-square=g1]", Duration::from_secs(5)).await);
         assert!(p.click(".sq.target[data-square=f3]", Duration::from_secs(5)).await);
         // Which act on g1-f3: two answers, told apart by their words.
-        assert!(p.until("return !!document.querySelector('#question[data-kind=words]')", Duration::from_secs(5)).await);
+        assert!(
+            p.until("return !!document.querySelector('#question[data-kind=words]')", Duration::from_secs(5)).await,
+            "no question; the buttons offered: {}",
+            p.js("return [...document.querySelectorAll('#main button:not(.sq)')].map(e => e.textContent).join(' | ')").await
+        );
         let first = answers(p).await;
         assert_eq!(first.len(), 2, "{first:?}");
         let card = first
@@ -268,13 +272,13 @@ async fn tab_until(b: &Browser, test: &str) -> bool {
 /// Walks the keyboard over the board to `to` with the arrow keys.
 async fn arrows_to(b: &Browser, to: &str) {
     let files = b
-        .js("return Number(document.getElementById('board').dataset.files)")
+        .js("return Number(document.querySelector('#game .board').dataset.files)")
         .await
         .as_u64()
         .unwrap() as i64;
     let cells: Vec<String> = serde_json::from_value(
         b.js(
-            "return [...document.querySelectorAll('#board button.sq')].map(e => e.dataset.square)",
+            "return [...document.querySelectorAll('#game .board button.sq')].map(e => e.dataset.square)",
         )
         .await,
     )
@@ -324,7 +328,7 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
         return false;
     }
     let movable: Vec<String> = serde_json::from_value(
-        b.js("return [...document.querySelectorAll('#board .sq.movable')].map(e => e.dataset.square)")
+        b.js("return [...document.querySelectorAll('#game .board .sq.movable')].map(e => e.dataset.square)")
             .await,
     )
     .unwrap_or_default();
@@ -335,7 +339,7 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
         return true;
     }
     assert!(
-        tab_until(b, "e.matches('#board button.sq')").await,
+        tab_until(b, "e.matches('#game .board button.sq')").await,
         "Tab reaches the board"
     );
     let from = &movable[rng.below(movable.len())];
@@ -343,14 +347,14 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
     b.press(Key::Enter.into()).await;
     assert!(
         b.until(
-            "return document.querySelectorAll('#board .sq.target').length > 0",
+            "return document.querySelectorAll('#game .board .sq.target').length > 0",
             Duration::from_secs(5)
         )
         .await
     );
     let targets: Vec<String> = serde_json::from_value(
         b.js(
-            "return [...document.querySelectorAll('#board .sq.target')].map(e => e.dataset.square)",
+            "return [...document.querySelectorAll('#game .board .sq.target')].map(e => e.dataset.square)",
         )
         .await,
     )

@@ -97,9 +97,10 @@ fn no_page_has_a_serious_accessibility_violation() {
             .unwrap()
             .to_owned();
         a.b.goto(&format!("http://{ab}/#/")).await;
-        // The check itself can fail: a button with no name, put in the page, is found.
+        // The check itself can fail: a button with no name, put in the page (outside
+        // what the page redraws), is found.
         assert!(a.b.until("return !!document.querySelector('button[data-act=accept]')", Duration::from_secs(30)).await);
-        a.b.js("const p = document.createElement('button'); p.id = 'axe-probe'; document.getElementById('main').append(p); return true;")
+        a.b.js("const p = document.createElement('button'); p.id = 'axe-probe'; document.body.append(p); return true;")
             .await;
         let probe = violations(&a.b, &axe).await;
         assert!(
