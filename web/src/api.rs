@@ -146,19 +146,50 @@ async fn signout(State(app): State<App>, headers: HeaderMap) -> Response {
     Json(Value::Null).into_response()
 }
 
+/// Every game, as `sealed games` lists them; an invitation to this seat also says the
+/// side it would play and the other nodes the game names (from its show document), so
+/// that the invitee decides knowing them.
 async fn games(State(app): State<App>) -> Response {
-    ask(&app, ControlRequest::Games).await
+    let mut v = answer(&app.node, ControlRequest::Games).await;
+    let facts = crate::people::facts(&app.node).await;
+    if let Some(Value::Array(list)) = v.get_mut("ok") {
+        for g in list.iter_mut() {
+            if g["status"] == "invited"
+                && let Some(id) = g["game"].as_str()
+            {
+                let show = answer(
+                    &app.node,
+                    ControlRequest::Show {
+                        game: id.to_owned(),
+                        format: "json".into(),
+                    },
+                )
+                .await;
+                for key in ["side", "helpers"] {
+                    g[key] = show["ok"][key].clone();
+                }
+            }
+            crate::people::enrich(g, &facts);
+        }
+    }
+    reply(v)
 }
 
+/// One game as `sealed show --json` gives it, each seat and node it names said to be
+/// connected now or not.
 async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
-    ask(
-        &app,
+    let mut v = answer(
+        &app.node,
         ControlRequest::Show {
             game,
             format: "json".into(),
         },
     )
-    .await
+    .await;
+    if let Some(doc) = v.get_mut("ok") {
+        crate::people::enrich(doc, &crate::people::facts(&app.node).await);
+    }
+    reply(v)
 }
 
 #[derive(Deserialize)]

@@ -13,14 +13,16 @@
 //! Files: the door — tokens, sessions, Host and Origin — without IO `gate.rs`, and as
 //! axum middleware with the security headers and the body's deadline `guard.rs`; the
 //! sessions kept across restarts `keep.rs`; the connections, their cap and their header
-//! deadline `serve.rs`; the JSON API and the live stream `api.rs`; the pages, scripts
-//! and style, all inside the binary, `assets.rs` (from `assets/`).
+//! deadline `serve.rs`; the JSON API and the live stream `api.rs`, with what the node
+//! knows now of the people a game names `people.rs`; the pages, scripts and style, all
+//! inside the binary, `assets.rs` (from `assets/`).
 
 mod api;
 mod assets;
 pub mod gate;
 mod guard;
 pub mod keep;
+mod people;
 mod serve;
 
 use std::net::SocketAddr;

@@ -253,9 +253,17 @@ async fn focused(b: &Browser) -> (Option<String>, Option<String>) {
 }
 
 /// Presses Tab until `test` (a script) is true of the focused element; false if 80
-/// presses do not get there.
+/// presses do not get there (saying where the keyboard went).
 async fn tab_until(b: &Browser, test: &str) -> bool {
+    let mut went = vec![];
     for _ in 0..80 {
+        went.push(
+            b.js("const e = document.activeElement; return e ? e.tagName + '#' + e.id + '.' + e.className + ' ' + (e.dataset.focus || '') : 'none'")
+                .await
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        );
         let here = b
             .js(&format!(
                 "const e = document.activeElement; return !!e && ({test});"
@@ -266,6 +274,7 @@ async fn tab_until(b: &Browser, test: &str) -> bool {
         }
         b.press(Key::Tab.into()).await;
     }
+    eprintln!("the keyboard went: {went:?}");
     false
 }
 
@@ -309,8 +318,15 @@ async fn arrows_to(b: &Browser, to: &str) {
     panic!("the arrows did not reach {to}");
 }
 
+/// How the keyboard game's moves were made.
+#[derive(Default)]
+struct Made {
+    walked: usize,
+    typed: usize,
+}
+
 /// One act of this seat by the keyboard alone, if it is its turn; whether it acted.
-async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
+async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
     if b.count("#question").await > 0 {
         // The question takes the keyboard to its first answer: Enter takes it.
         let (_, key) = focused(b).await;
@@ -322,7 +338,10 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
         b.press(Key::Enter.into()).await;
         return true;
     }
-    if b.game_attr("myTurn").await.as_deref() != Some("yes")
+    // Over (the result is on the page, the last envelopes may still be going out), or
+    // not this seat's turn.
+    if b.count("#result").await > 0
+        || b.game_attr("myTurn").await.as_deref() != Some("yes")
         || b.game_attr("phase").await.as_deref() == Some("done")
     {
         return false;
@@ -332,16 +351,44 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
             .await,
     )
     .unwrap_or_default();
-    if movable.is_empty() {
-        // A button act (yielding): Tab to it.
-        assert!(tab_until(b, "e.matches('#buttons button.choice:not([data-text=resign]):not([data-text=\"offer draw\"])')").await);
+    // Now and then the move is typed instead, one the page offers as the typing goes.
+    let offered: Vec<String> = serde_json::from_value(
+        b.js("return [...document.querySelectorAll('#move-texts option')].map(o => o.value)")
+            .await,
+    )
+    .unwrap_or_default();
+    // (The second move of the game is always typed: both ways are played.)
+    if !offered.is_empty() && (rng.below(3) == 0 || (made.walked == 1 && made.typed == 0)) {
+        made.typed += 1;
+        assert!(
+            tab_until(b, "e.id === 'move-text'").await,
+            "Tab reaches the move's field"
+        );
+        let text = &offered[rng.below(offered.len())];
+        b.type_text(text).await;
         b.press(Key::Enter.into()).await;
         return true;
     }
+    if movable.is_empty() {
+        // A button act (yielding): Tab to it. None: the turn waits for something
+        // (a card dealt), as a person would.
+        if b.count(crate::play::BUTTONS).await == 0 {
+            return false;
+        }
+        let button = format!(
+            "e.matches(\"{}\")",
+            crate::play::BUTTONS.replace('"', "\\\"")
+        );
+        assert!(tab_until(b, &button).await, "Tab reaches the act's button");
+        b.press(Key::Enter.into()).await;
+        return true;
+    }
+
     assert!(
         tab_until(b, "e.matches('#game .board button.sq')").await,
         "Tab reaches the board"
     );
+    made.walked += 1;
     let from = &movable[rng.below(movable.len())];
     arrows_to(b, from).await;
     b.press(Key::Enter.into()).await;
@@ -350,7 +397,12 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
             "return document.querySelectorAll('#game .board .sq.target').length > 0",
             Duration::from_secs(5)
         )
-        .await
+        .await,
+        "no targets after Enter on {from}: focus {:?}, ply {:?}, my turn {:?}, {}",
+        focused(b).await,
+        b.game_attr("ply").await,
+        b.game_attr("myTurn").await,
+        b.js(&format!("const e = document.querySelector('.sq[data-square={from}]'); return e ? e.className + ' / ' + e.getAttribute('aria-label') : 'none'")).await
     );
     let targets: Vec<String> = serde_json::from_value(
         b.js(
@@ -366,9 +418,9 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng) -> bool {
 }
 
 /// A whole game of Tempête from the keyboard alone: the invitation accepted with Tab
-/// and Enter, every move made by walking the board with the arrow keys and pressing
-/// Enter on the piece and on its square, every question answered from the keyboard;
-/// the game ends verified at both seats.
+/// and Enter, each move made by walking the board with the arrow keys and pressing
+/// Enter on the piece and on its square — or typed in the move's field —, every
+/// question answered from the keyboard; the game ends verified at both seats.
 #[test]
 fn a_whole_game_by_keyboard_only() {
     if driver::skipped() {
@@ -416,6 +468,7 @@ fn a_whole_game_by_keyboard_only() {
                 .await;
         }
         let mut rng = Rng(17);
+        let mut made = Made::default();
         let start = std::time::Instant::now();
         let pages: [&Seat; 2] = [&a, &b];
         loop {
@@ -426,7 +479,7 @@ fn a_whole_game_by_keyboard_only() {
                     over += 1;
                     continue;
                 }
-                acted |= keyboard_step(&s.b, &mut rng).await;
+                acted |= keyboard_step(&s.b, &mut rng, &mut made).await;
             }
             if over == 2 {
                 break;
@@ -442,5 +495,11 @@ fn a_whole_game_by_keyboard_only() {
         verified_at_both([&a, &b]).await;
         let show = a.node.show(&game).await.unwrap();
         assert_eq!(show["ply"], 6, "the game ends at its ply limit");
+        assert!(
+            made.walked > 0 && made.typed > 0,
+            "moves walked {}, typed {}",
+            made.walked,
+            made.typed
+        );
     });
 }
