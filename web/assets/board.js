@@ -119,7 +119,8 @@ export function drawBoard(show, q, ctx) {
       const c = g.cells[row * files + col];
       const cls = ['sq', c.shade];
       if (m.froms.has(c.square)) cls.push('movable');
-      if (Q.sel === c.square) cls.push('selected');
+      // The piece chosen, and where it goes once a question about the act is open.
+      if (Q.sel === c.square || (q && Q.cands && Q.cands[0].to === c.square)) cls.push('selected');
       if (m.targets.has(c.square)) cls.push('target');
       if (m.answers.has(c.square)) cls.push('answer');
       if (m.anySquare) cls.push('asking');

@@ -124,7 +124,8 @@ function drawMoves(show) {
   const lines = show.score.split('\n');
   const tags = lines.filter((l) => /^\[\w+ ".*"\]$/.test(l.trim()));
   const text = lines.filter((l) => !/^\[\w+ ".*"\]$/.test(l.trim())).join(' ').replace(/\s+/g, ' ').trim();
-  const rows = text ? text.split(/ (?=\d+\.(?:\.\.)? )/).filter(Boolean) : [];
+  // A game with no move yet is written as its result token alone (`*`).
+  const rows = text && text !== '*' ? text.split(/ (?=\d+\.(?:\.\.)? )/).filter(Boolean) : [];
   return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
     h('h2', { id: 'moves-title', text: 'Moves' }),
     rows.length ? h('ol', { class: 'movelist', id: 'score' }, rows.map((r) => {

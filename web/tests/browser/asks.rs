@@ -85,6 +85,7 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
             assert!(label.contains("an answer to the question"), "{label}");
         }
         assert_eq!(answers(p).await.len(), 15, "the answers are also buttons, each once");
+        screenshot(p, "tempete-question").await;
         assert!(p.click("#board .sq.answer[data-square=d7]", Duration::from_secs(5)).await);
         assert!(
             p.until("return document.getElementById('game').dataset.ply === '1'", Duration::from_secs(30)).await,
