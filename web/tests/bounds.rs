@@ -2,7 +2,8 @@
 //! finish their request heads are closed once the head's deadline passes, a body that
 //! trickles in is answered 408 once the body's deadline passes, and past the cap a new
 //! connection is closed at once — after which the board still answers its own page.
-//! The board runs with its default limits, as `sealed ui` serves it.
+//! The board runs with its default limits, as `sealed ui` serves it. `SEALED_SLOW=1000`
+//! tries a thousand connections past the cap instead of one.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -98,12 +99,23 @@ async fn slow_requests_are_closed_and_connections_capped() {
                 s
             })
             .collect();
+        let opened = Instant::now();
         std::thread::sleep(Duration::from_millis(300));
-        // One more: past the cap, closed at once, with no answer.
-        let mut extra = TcpStream::connect(addr).unwrap();
-        let _ = write!(extra, "GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
-        let (text, closed) = until_closed(&mut extra, Duration::from_secs(5));
-        assert!(closed && text.is_empty(), "past the cap: {closed} {text:?}");
+        // More: past the cap, each closed at once, with no answer (`SEALED_SLOW` of
+        // them, one by default).
+        let more: usize = std::env::var("SEALED_SLOW")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
+        for i in 0..more {
+            let mut extra = TcpStream::connect(addr).unwrap();
+            let _ = write!(extra, "GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+            let (text, closed) = until_closed(&mut extra, Duration::from_secs(5));
+            assert!(
+                closed && text.is_empty(),
+                "past the cap, {i}: {closed} {text:?}"
+            );
+        }
         // The body that never finishes: answered 408 and closed once its deadline
         // passes.
         let start = Instant::now();
@@ -122,6 +134,15 @@ async fn slow_requests_are_closed_and_connections_capped() {
         }
         // The board answers again.
         assert_eq!(get(addr, "/").0, 200);
+        println!(
+            "bounds: {} held ({} slow heads, 1 slow body), {more} past the cap closed at once, \
+             every held one closed by {:.1} s after they were opened (deadlines {:?} and {:?})",
+            limits.connections,
+            limits.connections - 1,
+            opened.elapsed().as_secs_f64(),
+            limits.header,
+            limits.body
+        );
     })
     .await
     .unwrap();
