@@ -9,8 +9,9 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use sealed_node::{Home, NodeConfig};
 use sealed_web::Limits;
+
+mod common;
 
 /// Reads until the server closes the connection (or `wait` passes): what it sent, and
 /// whether it closed.
@@ -44,23 +45,12 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     )
     .unwrap();
     let (text, _) = until_closed(&mut s, Duration::from_secs(10));
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, text)
+    (common::status(&text), text)
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn slow_requests_are_closed_and_connections_capped() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = Home::at(dir.path());
-    home.init_with(&[5; 32], "erin").unwrap();
-    let mut cfg = NodeConfig::default();
-    cfg.net.mdns = false;
-    cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
+    let (node, _dir) = common::node("erin", 5).await;
     let board = sealed_web::serve(
         node.clone(),
         sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
@@ -79,8 +69,7 @@ async fn slow_requests_are_closed_and_connections_capped() {
         // before reading any body).
         let (status, page) = get(addr, login.split_once(&host).unwrap().1);
         assert_eq!(status, 200, "{page}");
-        let at = page.find(r#"sealed-session" content=""#).unwrap() + 25;
-        let session = page[at..at + 64].to_owned();
+        let session = common::session_of(&page);
 
         // As many connections as the cap: one whose body never finishes, the others
         // with half a request head.

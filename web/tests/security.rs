@@ -4,63 +4,13 @@
 //! makes no game. The server's bounds (slow heads and bodies, the connection cap) are
 //! in `bounds.rs`.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+mod common;
 
-use sealed_node::{Home, NodeConfig};
-
-/// One HTTP/1.1 request; the status and the whole answer.
-fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() {
-        req.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    let status = answer
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, answer)
-}
-
-/// The session a login answer carries, in its page for the board's script to keep.
-fn session_of(answer: &str) -> String {
-    let at = answer
-        .find(r#"name="sealed-session" content=""#)
-        .expect("a session in the sign-in page");
-    let rest = &answer[at + r#"name="sealed-session" content=""#.len()..];
-    rest[..rest.find('"').unwrap()].to_owned()
-}
+use common::{request, session_of};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_board_lets_in_only_a_session_its_own_host_and_origin() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = Home::at(dir.path());
-    home.init_with(&[3; 32], "carol").unwrap();
-    let mut cfg = NodeConfig::default();
-    cfg.net.mdns = false;
-    cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
+    let (node, _dir) = common::node("carol", 3).await;
     let board = sealed_web::serve(
         node.clone(),
         sealed_web::Config {
@@ -210,13 +160,7 @@ async fn the_board_lets_in_only_a_session_its_own_host_and_origin() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_board_refuses_to_listen_beyond_this_machine() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = Home::at(dir.path());
-    home.init_with(&[4; 32], "dan").unwrap();
-    let mut cfg = NodeConfig::default();
-    cfg.net.mdns = false;
-    cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
+    let (node, _dir) = common::node("dan", 4).await;
     let e = sealed_web::serve(
         node.clone(),
         sealed_web::Config::at("0.0.0.0:0".parse().unwrap()),

@@ -7,12 +7,11 @@
 use std::time::Duration;
 
 use fantoccini::key::Key;
-use sealed_node::control::{ControlRequest, answer};
 use serde_json::Value;
 
-use crate::driver::{self, Browser, Driver};
+use crate::driver::Browser;
 use crate::play::Rng;
-use crate::{Seat, propose, runtime, screenshot, seat, verified_at_both};
+use crate::{Seat, invite, propose, screenshot, seat, verified_at_both, with_driver};
 
 /// The words of the answers the open question offers, each once.
 async fn answers(b: &Browser) -> Vec<String> {
@@ -37,16 +36,18 @@ async fn answers(b: &Browser) -> Vec<String> {
 /// naming that piece.
 #[test]
 fn a_card_that_freezes_asks_which_piece_on_the_board() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 31).await, seat(&d, "bob", 32).await);
         // Each deck is Hoarfrost and Chill (the same after one's move, for two turns or
         // one), a hand of one: alice (White) holds one of them.
-        let game = propose(&a, &b, "tempete", &[("cards", "29,46"), ("hand", "1"), ("ply-limit", "4")], None).await;
+        let game = propose(
+            &a,
+            &b,
+            "tempete",
+            &[("cards", "29,46"), ("hand", "1"), ("ply-limit", "4")],
+            None,
+        )
+        .await;
         let p = &a.b;
         assert!(
             p.until(
@@ -57,7 +58,10 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
             "alice's move, with g1 movable"
         );
         assert!(p.click(".sq[data-square=g1]", Duration::from_secs(5)).await);
-        assert!(p.click(".sq.target[data-square=f3]", Duration::from_secs(5)).await);
+        assert!(
+            p.click(".sq.target[data-square=f3]", Duration::from_secs(5))
+                .await
+        );
         // Which act on g1-f3: two answers, told apart by their words.
         assert!(
             p.until("return !!document.querySelector('#question[data-kind=words]')", Duration::from_secs(5)).await,
@@ -72,31 +76,65 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
             .expect("the card is offered");
         assert!(p.click_nth("#question button.answer", card).await);
         // Which piece it freezes: asked on the board, every enemy piece but the king.
-        assert!(p.until("return !!document.querySelector('#question[data-kind=square]')", Duration::from_secs(5)).await);
-        let title = p.js("return document.getElementById('question-title').textContent").await;
-        assert!(title.as_str().unwrap().contains("the enemy piece it freezes"), "{title}");
+        assert!(
+            p.until(
+                "return !!document.querySelector('#question[data-kind=square]')",
+                Duration::from_secs(5)
+            )
+            .await
+        );
+        let title = p
+            .js("return document.getElementById('question-title').textContent")
+            .await;
+        assert!(
+            title
+                .as_str()
+                .unwrap()
+                .contains("the enemy piece it freezes"),
+            "{title}"
+        );
         let marked = p
             .js("return [...document.querySelectorAll('#board .sq.answer')].map(e => [e.dataset.square, e.getAttribute('aria-label')])")
             .await;
         let marked: Vec<(String, String)> = serde_json::from_value(marked).unwrap();
         assert_eq!(marked.len(), 15, "{marked:?}");
         for (sq, label) in &marked {
-            assert!(label.contains("Black") && !label.contains("king"), "{sq}: {label}");
+            assert!(
+                label.contains("Black") && !label.contains("king"),
+                "{sq}: {label}"
+            );
             assert!(label.contains("an answer to the question"), "{label}");
         }
-        assert_eq!(answers(p).await.len(), 15, "the answers are also buttons, each once");
+        assert_eq!(
+            answers(p).await.len(),
+            15,
+            "the answers are also buttons, each once"
+        );
         screenshot(p, "tempete-question").await;
-        assert!(p.click("#board .sq.answer[data-square=d7]", Duration::from_secs(5)).await);
         assert!(
-            p.until("return document.getElementById('game').dataset.ply === '1'", Duration::from_secs(30)).await,
+            p.click("#board .sq.answer[data-square=d7]", Duration::from_secs(5))
+                .await
+        );
+        assert!(
+            p.until(
+                "return document.getElementById('game').dataset.ply === '1'",
+                Duration::from_secs(30)
+            )
+            .await,
             "the card was played"
         );
         let score = a.node.score(&game).await.unwrap().unwrap();
-        assert!((score.contains("29") || score.contains("46")) && score.contains("d7"), "{score}");
+        assert!(
+            (score.contains("29") || score.contains("46")) && score.contains("d7"),
+            "{score}"
+        );
         // Bob's board shows his pawn on d7 frozen.
         assert!(
-            b.b.until("return !!document.querySelector('.sq[data-square=d7] .mark.frozen')", Duration::from_secs(30))
-                .await,
+            b.b.until(
+                "return !!document.querySelector('.sq[data-square=d7] .mark.frozen')",
+                Duration::from_secs(30)
+            )
+            .await,
             "bob's d7 is frozen"
         );
     });
@@ -106,27 +144,35 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
 /// ends the result is at the top of the page, on screen without scrolling at 800 px.
 #[test]
 fn the_last_move_is_marked_and_the_result_is_on_top() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 35).await, seat(&d, "bob", 36).await);
         for s in [&a, &b] {
             s.b.size(1280, 800).await;
         }
-        propose(&a, &b, "tempete", &[("cards", "21,23"), ("hand", "1")], None).await;
+        propose(
+            &a,
+            &b,
+            "tempete",
+            &[("cards", "21,23"), ("hand", "1")],
+            None,
+        )
+        .await;
         let p = &a.b;
         assert!(
             p.until("return !!document.querySelector('.sq.movable[data-square=e2]') && document.getElementById('game').dataset.myTurn === 'yes'", Duration::from_secs(30))
                 .await
         );
         assert!(p.click(".sq[data-square=e2]", Duration::from_secs(5)).await);
-        assert!(p.click(".sq.target[data-square=e4]", Duration::from_secs(5)).await);
+        assert!(
+            p.click(".sq.target[data-square=e4]", Duration::from_secs(5))
+                .await
+        );
         if p.count("#question").await > 0 {
             let words = answers(p).await;
-            let plain = words.iter().position(|w| w == "e2-e4").expect("the plain move");
+            let plain = words
+                .iter()
+                .position(|w| w == "e2-e4")
+                .expect("the plain move");
             assert!(p.click_nth("#question button.answer", plain).await);
         }
         let last = "const l = [...document.querySelectorAll('#board .sq.last')]; \
@@ -179,38 +225,22 @@ async fn all_on_screen(b: &Browser, within: &str) -> Value {
 /// game's board fits a 400 px window.
 #[test]
 fn a_64_byte_name_leaves_the_buttons_on_screen_at_1280_and_400_px() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let long = "Wolfgang".repeat(8);
         assert_eq!(long.len(), 64);
         let (a, b) = (seat(&d, &long, 37).await, seat(&d, "bob", 38).await);
-        let game = answer(
-            &a.node,
-            ControlRequest::New {
-                variant: "tempete".into(),
-                options: vec![("ply-limit".into(), "40".into())],
-                peer: b.addr.to_string(),
-                mailbox: None,
-                referee: None,
-                witness: None,
-            },
-        )
-        .await["ok"]
-            .as_str()
-            .expect("a game")
-            .to_owned();
+        let game = invite(&a.node, "tempete", &[("ply-limit", "40")], &b.addr, None).await;
         let board = b.board.addr();
         for width in [1280, 400] {
             b.b.size(width, 900).await;
             b.b.goto(&format!("http://{board}/#/")).await;
             let row = format!("tr[data-game='{game}']");
             assert!(
-                b.b.until(&format!("return !!document.querySelector(\"{row} button[data-act=decline]\")"), Duration::from_secs(30))
-                    .await,
+                b.b.until(
+                    &format!("return !!document.querySelector(\"{row} button[data-act=decline]\")"),
+                    Duration::from_secs(30)
+                )
+                .await,
                 "the invitation at {width} px"
             );
             let bad = all_on_screen(&b.b, "main").await;
@@ -220,20 +250,33 @@ fn a_64_byte_name_leaves_the_buttons_on_screen_at_1280_and_400_px() {
             }
             b.b.goto(&format!("http://{board}/#/game/{game}")).await;
             assert!(
-                b.b.until("return !!document.querySelector('#buttons button[data-text=accept]')", Duration::from_secs(30))
-                    .await
+                b.b.until(
+                    "return !!document.querySelector('#buttons button[data-text=accept]')",
+                    Duration::from_secs(30)
+                )
+                .await
             );
             let bad = all_on_screen(&b.b, "main").await;
-            assert_eq!(bad, serde_json::json!([]), "the invitation's page at {width} px");
+            assert_eq!(
+                bad,
+                serde_json::json!([]),
+                "the invitation's page at {width} px"
+            );
         }
-        assert!(b.b.click("#buttons button[data-text=accept]", Duration::from_secs(5)).await);
+        assert!(
+            b.b.click("#buttons button[data-text=accept]", Duration::from_secs(5))
+                .await
+        );
         assert!(
             b.b.until("return !!document.querySelector('#board') && document.getElementById('game').dataset.phase === 'play'", Duration::from_secs(30))
                 .await
         );
         let fits = "const r = document.getElementById('board').getBoundingClientRect(); \
                     return r.left >= 0 && r.right <= window.innerWidth && document.documentElement.scrollWidth <= window.innerWidth + 1";
-        assert!(b.b.until(fits, Duration::from_secs(10)).await, "the board fits 400 px");
+        assert!(
+            b.b.until(fits, Duration::from_secs(10)).await,
+            "the board fits 400 px"
+        );
         let bad = all_on_screen(&b.b, "main").await;
         assert_eq!(bad, serde_json::json!([]), "the game at 400 px");
         screenshot(&b.b, "tempete-narrow").await;
@@ -424,32 +467,16 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
 /// question answered from the keyboard; the game ends verified at both seats.
 #[test]
 fn a_whole_game_by_keyboard_only() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 39).await, seat(&d, "bob", 40).await);
-        let game = answer(
+        let game = invite(
             &a.node,
-            ControlRequest::New {
-                variant: "tempete".into(),
-                options: vec![
-                    ("cards".into(), "21,23".into()),
-                    ("hand".into(), "1".into()),
-                    ("ply-limit".into(), "6".into()),
-                ],
-                peer: b.addr.to_string(),
-                mailbox: None,
-                referee: None,
-                witness: None,
-            },
+            "tempete",
+            &[("cards", "21,23"), ("hand", "1"), ("ply-limit", "6")],
+            &b.addr,
+            None,
         )
-        .await["ok"]
-            .as_str()
-            .expect("a game")
-            .to_owned();
+        .await;
         // Bob accepts from his games list: Tab to Accept, Enter.
         b.b.goto(&format!("http://{}/#/", b.board.addr())).await;
         assert!(

@@ -6,11 +6,8 @@
 
 use std::time::Duration;
 
-use sealed_node::control::{ControlRequest, answer};
-use sealed_node::multiaddr::Multiaddr;
-
-use crate::driver::{self, Browser, Driver};
-use crate::{cfg, node, propose, runtime, seat};
+use crate::driver::{self, Browser};
+use crate::{cfg, invite, node, propose, seat, with_driver};
 
 /// The pinned axe-core `.ci/run` installs (`npm install --prefix target/axe
 /// axe-core@4.10.3`).
@@ -63,65 +60,78 @@ async fn check(b: &Browser, axe: &str, name: &str, ready: &str, failed: &mut Vec
     }
 }
 
-fn new_game(variant: &str, peer: &Multiaddr, referee: Option<&Multiaddr>) -> ControlRequest {
-    ControlRequest::New {
-        variant: variant.into(),
-        options: vec![],
-        peer: peer.to_string(),
-        mailbox: None,
-        referee: referee.map(ToString::to_string),
-        witness: None,
-    }
-}
-
 #[test]
 fn no_page_has_a_serious_accessibility_violation() {
     if driver::skipped() {
         return;
     }
     let axe = axe_source();
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let mut rc = cfg();
         rc.referee = true;
         let (_referee, raddr, _rdir) = node("referee", 49, rc).await;
         // The inviter calls himself "alice (you)": on alice's page only her own seat
         // says "you", and his shows his peer id.
-        let (a, b) = (seat(&d, "alice", 41).await, seat(&d, "alice (you)", 42).await);
+        let (a, b) = (
+            seat(&d, "alice", 41).await,
+            seat(&d, "alice (you)", 42).await,
+        );
         let mut failed = vec![];
         let ab = a.board.addr();
         // An invitation on the games list, and its own page.
-        let invite = answer(&b.node, new_game("tempete", &a.addr, None)).await["ok"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let invited = invite(&b.node, "tempete", &[], &a.addr, None).await;
         a.b.goto(&format!("http://{ab}/#/")).await;
         // The check itself can fail: a button with no name, put in the page (outside
         // what the page redraws), is found.
-        assert!(a.b.until("return !!document.querySelector('button[data-act=accept]')", Duration::from_secs(30)).await);
+        assert!(
+            a.b.until(
+                "return !!document.querySelector('button[data-act=accept]')",
+                Duration::from_secs(30)
+            )
+            .await
+        );
         a.b.js("const p = document.createElement('button'); p.id = 'axe-probe'; document.body.append(p); return true;")
             .await;
         let probe = violations(&a.b, &axe).await;
         assert!(
-            probe.iter().any(|v| v.contains("button-name") && v.contains("#axe-probe")),
+            probe
+                .iter()
+                .any(|v| v.contains("button-name") && v.contains("#axe-probe")),
             "axe did not find the nameless button: {probe:?}"
         );
         a.b.js("document.getElementById('axe-probe').remove(); return true;")
             .await;
-        check(&a.b, &axe, "games list", "return !!document.querySelector('button[data-act=accept]')", &mut failed).await;
+        check(
+            &a.b,
+            &axe,
+            "games list",
+            "return !!document.querySelector('button[data-act=accept]')",
+            &mut failed,
+        )
+        .await;
         let row = a
             .b
             .js(&format!(
-                "const r = document.querySelector(\"tr[data-game='{invite}']\"); \
+                "const r = document.querySelector(\"tr[data-game='{invited}']\"); \
                  return [r.querySelectorAll('td[data-label=players] .you').length, r.querySelectorAll('td[data-label=players] .peer').length]"
             ))
             .await;
-        assert_eq!(row, serde_json::json!([1, 1]), "one `you`, and the stranger's peer id");
-        a.b.goto(&format!("http://{ab}/#/game/{invite}")).await;
+        assert_eq!(
+            row,
+            serde_json::json!([1, 1]),
+            "one `you`, and the stranger's peer id"
+        );
+        a.b.goto(&format!("http://{ab}/#/game/{invited}")).await;
         check(&a.b, &axe, "an invitation", "return !!document.querySelector('#buttons button[data-text=accept]') && !!document.querySelector('.invitation')", &mut failed).await;
         a.b.goto(&format!("http://{ab}/#/new")).await;
-        check(&a.b, &axe, "new game form", "return !!document.getElementById('propose')", &mut failed).await;
+        check(
+            &a.b,
+            &axe,
+            "new game form",
+            "return !!document.getElementById('propose')",
+            &mut failed,
+        )
+        .await;
         // Each variant's board, with a piece selected where there is one to select.
         let games = [
             ("duel", None),
@@ -138,12 +148,23 @@ fn no_page_has_a_serious_accessibility_violation() {
             let game = propose(&a, &b, variant, &[], referee).await;
             let ready = "const g = document.getElementById('game'); return !!g && g.dataset.phase === 'play'";
             for (s, who) in [(&a, "proposer"), (&b, "invitee")] {
-                s.b.goto(&format!("http://{}/#/game/{game}", s.board.addr())).await;
-                assert!(s.b.until(ready, Duration::from_secs(60)).await, "{variant} started");
+                s.b.goto(&format!("http://{}/#/game/{game}", s.board.addr()))
+                    .await;
+                assert!(
+                    s.b.until(ready, Duration::from_secs(60)).await,
+                    "{variant} started"
+                );
                 if s.b.count("#board .sq.movable").await > 0 {
                     s.b.click_nth("#board .sq.movable", 0).await;
                 }
-                check(&s.b, &axe, &format!("{variant} ({who})"), ready, &mut failed).await;
+                check(
+                    &s.b,
+                    &axe,
+                    &format!("{variant} ({who})"),
+                    ready,
+                    &mut failed,
+                )
+                .await;
             }
             if variant == "tempete" {
                 // A finished game: the result on top, the verdict, the downloads.

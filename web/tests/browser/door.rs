@@ -4,15 +4,14 @@
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sealed_node::Home;
-use sealed_node::control::{ControlRequest, answer};
 
-use crate::driver::{self, Driver};
-use crate::{board_cfg, cfg, node, runtime, seat, sign_in, start_in};
+use crate::common::request;
+use crate::{board_cfg, cfg, invite, node, seat, sign_in, start_in, with_driver};
 
 /// Serves one page of HTML to every request, on a port of its own — another site, as
 /// far as the browser can tell (another origin on this machine) — and keeps the head
@@ -38,34 +37,6 @@ fn another_site(html: String) -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
         }
     });
     (addr, heads)
-}
-
-/// One request by hand; the status and the whole answer.
-fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    let body = if method == "POST" { "{}" } else { "" };
-    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if method == "POST" {
-        req.push_str("Content-Type: application/json\r\nContent-Length: 2\r\n");
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut text = vec![];
-    // The live stream, were it opened, would never end: what came within the timeout
-    // is the answer.
-    let _ = s.read_to_end(&mut text);
-    let text = String::from_utf8_lossy(&text).into_owned();
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, text)
 }
 
 /// The routes the board serves, as `web/src/api.rs` declares them: the test below
@@ -94,29 +65,10 @@ fn undated(text: &str) -> String {
 /// answers anyone. Even the session's secret, sent as a cookie, opens nothing.
 #[test]
 fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let a = seat(&d, "alice", 21).await;
         let (bob, baddr, _bdir) = node("bob", 22, cfg()).await;
-        let game = answer(
-            &a.node,
-            ControlRequest::New {
-                variant: "tempete".into(),
-                options: vec![],
-                peer: baddr.to_string(),
-                mailbox: None,
-                referee: None,
-                witness: None,
-            },
-        )
-        .await["ok"]
-            .as_str()
-            .expect("a game")
-            .to_owned();
+        let game = invite(&a.node, "tempete", &[], &baddr, None).await;
         let board = a.board.addr();
         a.b.goto(&format!("http://{board}/#/game/{game}")).await;
         assert!(
@@ -214,7 +166,8 @@ fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
                 paths.sort();
                 paths.dedup();
                 for path in paths {
-                    let (status, text) = request(board, method, &path, &stolen);
+                    let body = if method == "POST" { "{}" } else { "" };
+                    let (status, text) = request(board, method, &path, &stolen, body);
                     if path.starts_with("/api/") {
                         assert_eq!(status, 401, "{method} {path}: {text}");
                         assert!(
@@ -223,7 +176,7 @@ fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
                         );
                     } else {
                         // The page and its files: the same answer as to anyone.
-                        let (s2, t2) = request(board, method, &path, &plain);
+                        let (s2, t2) = request(board, method, &path, &plain, body);
                         assert_eq!((status, undated(&text)), (s2, undated(&t2)), "{path}");
                         assert!(kept.is_empty() || !text.contains(&kept), "{path}: {text}");
                     }
@@ -262,15 +215,11 @@ fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
 /// no games.
 #[test]
 fn the_browser_cannot_be_made_to_act_by_another_page_nor_sign_in_twice() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let a = seat(&d, "alice", 13).await;
         let board = a.board.addr();
-        let body = r#"{"variant":"duel","peer":"12D3KooWEutTzaYDKwhCScp3nJcFnZbUA1ouLQMUZTBZyuLvp3Nq"}"#;
+        let body =
+            r#"{"variant":"duel","peer":"12D3KooWEutTzaYDKwhCScp3nJcFnZbUA1ouLQMUZTBZyuLvp3Nq"}"#;
         // A script's post (a "simple" request: no preflight, cookies go along), then,
         // once that fails, a form's.
         let page = format!(
@@ -313,7 +262,10 @@ fetch("http://{board}/api/new", {{ method: "POST", credentials: "include", body:
         other.goto(&format!("http://{board}/#/")).await;
         assert!(
             other
-                .until("return !!document.getElementById('signed-out')", Duration::from_secs(20))
+                .until(
+                    "return !!document.getElementById('signed-out')",
+                    Duration::from_secs(20)
+                )
                 .await
         );
         // Alice is still signed in, on her own page.
@@ -330,12 +282,7 @@ fetch("http://{board}/api/new", {{ method: "POST", credentials: "include", body:
 /// reloaded, is still hers, and each tab reads its own node.
 #[test]
 fn two_boards_in_one_browser_both_stay_signed_in() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (alice, _, adir) = node("alice", 23, cfg()).await;
         let (bob, _, bdir) = node("bob", 24, cfg()).await;
         let at = "127.0.0.1:0".parse().unwrap();
@@ -360,7 +307,10 @@ fn two_boards_in_one_browser_both_stay_signed_in() {
         b.js("location.reload(); return true;").await;
         assert!(
             b.until(
-                &format!("return document.getElementById('me').textContent.includes('{}')", &alice_id[..12]),
+                &format!(
+                    "return document.getElementById('me').textContent.includes('{}')",
+                    &alice_id[..12]
+                ),
                 Duration::from_secs(20)
             )
             .await,
@@ -373,8 +323,11 @@ fn two_boards_in_one_browser_both_stay_signed_in() {
         );
         // Both tabs read their own node: alice's live stream stays open.
         assert!(
-            b.until("return document.getElementById('live-words').textContent === 'live'", Duration::from_secs(10))
-                .await
+            b.until(
+                "return document.getElementById('live-words').textContent === 'live'",
+                Duration::from_secs(10)
+            )
+            .await
         );
         alice.shutdown().await.unwrap();
         bob.shutdown().await.unwrap();
@@ -388,12 +341,7 @@ fn two_boards_in_one_browser_both_stay_signed_in() {
 /// what to run to sign in again.
 #[test]
 fn after_a_node_restart_the_page_recovers_or_says_exactly_what_to_run() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let a = seat(&d, "alice", 25).await;
         let b = seat(&d, "bob", 26).await;
         let game = crate::propose(&a, &b, "tempete", &[("ply-limit", "4")], None).await;
@@ -420,13 +368,19 @@ fn after_a_node_restart_the_page_recovers_or_says_exactly_what_to_run() {
             .await,
             "the page did not see its node go"
         );
-        let said = a.b.js("return document.getElementById('node-down').textContent").await;
+        let said =
+            a.b.js("return document.getElementById('node-down').textContent")
+                .await;
         assert!(said.as_str().unwrap().contains(&again), "{said}");
         let live = a
             .b
             .js("return [...document.querySelectorAll('#game button')].filter(b => !b.disabled).map(b => b.textContent)")
             .await;
-        assert_eq!(live, serde_json::json!([]), "moves are off while the node is down");
+        assert_eq!(
+            live,
+            serde_json::json!([]),
+            "moves are off while the node is down"
+        );
         // Started again: same home, same port, the sessions it kept.
         let (node2, _) = start_in(&home, cfg()).await;
         let board2 = serve_again(&node2, board_cfg(a.dir.path(), board)).await;
@@ -443,11 +397,15 @@ fn after_a_node_restart_the_page_recovers_or_says_exactly_what_to_run() {
         assert!(a.b.click("#game .sq.movable", Duration::from_secs(5)).await);
         assert!(a.b.click("#game .sq.target", Duration::from_secs(5)).await);
         if a.b.count("#question").await > 0 {
-            a.b.click("#question button.answer", Duration::from_secs(5)).await;
+            a.b.click("#question button.answer", Duration::from_secs(5))
+                .await;
         }
         assert!(
-            a.b.until("return document.getElementById('game').dataset.ply !== '0'", Duration::from_secs(30))
-                .await,
+            a.b.until(
+                "return document.getElementById('game').dataset.ply !== '0'",
+                Duration::from_secs(30)
+            )
+            .await,
             "the move after the restart"
         );
         // Once more, with a board that kept no session: the page says what to run.
@@ -463,13 +421,21 @@ fn after_a_node_restart_the_page_recovers_or_says_exactly_what_to_run() {
         )
         .await;
         assert!(
-            a.b.until("return !!document.getElementById('signed-out')", Duration::from_secs(30))
-                .await,
+            a.b.until(
+                "return !!document.getElementById('signed-out')",
+                Duration::from_secs(30)
+            )
+            .await,
             "{}",
             a.b.js("return document.body.textContent").await
         );
-        let said = a.b.js("return document.getElementById('signed-out').textContent").await;
-        assert!(said.as_str().unwrap().contains(&format!("run `{again}`")), "{said}");
+        let said =
+            a.b.js("return document.getElementById('signed-out').textContent")
+                .await;
+        assert!(
+            said.as_str().unwrap().contains(&format!("run `{again}`")),
+            "{said}"
+        );
         node3.shutdown().await.unwrap();
     });
 }

@@ -5,8 +5,9 @@
 //! clicking squares and buttons only (no move is typed), and must end at both seats with
 //! the verdict `sealed verify` gives: verified.
 //!
-//! `SEALED_SCREENSHOTS=<dir>` saves a PNG of each variant's game page there (the ones
-//! in docs/screens were made so). `SEALED_BROWSER=skip` skips these tests.
+//! `SEALED_SCREENSHOTS=<dir>` (an absolute path: tests run in web/) saves a PNG of each
+//! variant's game page there, and of a few others (the ones in docs/screens were made
+//! so). `SEALED_BROWSER=skip` skips these tests.
 //!
 //! Beside the games played here: the session against other pages and other local
 //! servers, two boards in one browser and node restarts (`door.rs`); the questions a
@@ -16,6 +17,8 @@
 
 mod asks;
 mod axe;
+#[path = "../common/mod.rs"]
+mod common;
 mod door;
 mod driver;
 mod play;
@@ -240,14 +243,46 @@ fn built() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-#[test]
-fn cardmate_is_played_by_clicks_to_a_verified_end() {
+/// Runs one browser test, one at a time, with a chromedriver of its own; nothing when
+/// the browser tests are skipped on purpose.
+pub fn with_driver<F: std::future::Future<Output = ()>>(test: impl FnOnce(Driver) -> F) {
     if driver::skipped() {
         return;
     }
     let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    rt.block_on(async { test(Driver::start().await).await });
+}
+
+/// Proposes a game from `from`'s node to the node at `peer` through the control path
+/// (no form); the game's id.
+pub async fn invite(
+    from: &NodeHandle,
+    variant: &str,
+    options: &[(&str, &str)],
+    peer: &Multiaddr,
+    referee: Option<&Multiaddr>,
+) -> String {
+    let req = sealed_node::control::ControlRequest::New {
+        variant: variant.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+        peer: peer.to_string(),
+        mailbox: None,
+        referee: referee.map(ToString::to_string),
+        witness: None,
+    };
+    let v = sealed_node::control::answer(from, req).await;
+    v["ok"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no game: {v}"))
+        .to_owned()
+}
+
+#[test]
+fn cardmate_is_played_by_clicks_to_a_verified_end() {
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 1).await, seat(&d, "bob", 2).await);
         let game = propose(
             &a,
@@ -275,12 +310,7 @@ fn cardmate_is_played_by_clicks_to_a_verified_end() {
 
 #[test]
 fn chex_draws_and_placements_are_clicked_to_a_verified_end() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 3).await, seat(&d, "bob", 4).await);
         let game = propose(&a, &b, "chex", &[("ply-limit", "14")], None).await;
         let mut rng = play::Rng(11);
@@ -301,12 +331,7 @@ fn chex_draws_and_placements_are_clicked_to_a_verified_end() {
 
 #[test]
 fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 5).await, seat(&d, "bob", 6).await);
         // Two hands of two from four cards: the one who holds 66 can intercept any move,
         // and every other card moves a piece as another kind, so a card is always
@@ -352,12 +377,7 @@ fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
 
 #[test]
 fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_end() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let mut rc = cfg();
         rc.referee = true;
         let (referee, raddr, _rdir) = node("referee", 9, rc).await;
@@ -424,9 +444,7 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(12);
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 11).await, seat(&d, "bob", 12).await);
         let cards = (moves / 2 + 2).clamp(4, 64).to_string();
         propose(&a, &b, "duel", &[("cards", &cards), ("hand", "2")], None).await;
@@ -434,7 +452,10 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
         let (mut own, mut theirs) = (vec![], vec![]);
         let deadline = std::time::Instant::now() + Duration::from_secs(60 + 5 * moves as u64);
         while own.len() < moves {
-            assert!(std::time::Instant::now() < deadline, "the moves were not made");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the moves were not made"
+            );
             // The page whose move it is, with the other's board drawn at the same ply.
             let mut mover = None;
             for (i, p) in pages.iter().enumerate() {
@@ -457,11 +478,20 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
             let t0 = p.js("return Date.now()").await.as_i64().unwrap();
             assert!(p.click_nth(play::BUTTONS, 0).await);
             let moved = format!("return window.sealedBoard.ply > {ply}");
-            assert!(p.until(&moved, Duration::from_secs(30)).await, "the mover's board");
-            assert!(q.until(&moved, Duration::from_secs(30)).await, "the opponent's board");
+            assert!(
+                p.until(&moved, Duration::from_secs(30)).await,
+                "the mover's board"
+            );
+            assert!(
+                q.until(&moved, Duration::from_secs(30)).await,
+                "the opponent's board"
+            );
             let (_, at_p, _) = drawn(p).await;
             let (_, at_q, via) = drawn(q).await;
-            assert_eq!(via, "event", "the opponent's board was updated by {via}, not live");
+            assert_eq!(
+                via, "event",
+                "the opponent's board was updated by {via}, not live"
+            );
             own.push(at_p - t0);
             theirs.push(at_q - t0);
         }
