@@ -158,7 +158,7 @@ export function drawQuestion(show, q, ctx) {
     const head = q.options[0].pick[0];
     const title = q.kind === 'words'
       ? `${Q.sel && head.to ? `${Q.sel} to ${head.to}` : 'These acts'}: which one?`
-      : `${head.words}: ${q.kind === 'square' ? 'choose' : 'choose'} ${q.what}${q.kind === 'square' ? ' (on the board, or here)' : ''}`;
+      : `${head.words}: choose ${q.what}${q.kind === 'square' ? ' (on the board, or here)' : ''}`;
     return h('section', { class: 'question', id: 'question', 'aria-labelledby': 'question-title', 'data-kind': q.kind },
       h('h2', { id: 'question-title', text: title }),
       h('div', { class: 'actions' }, q.options.map((o, i) => h('button', {

@@ -458,7 +458,10 @@ impl Core {
         }
     }
 
-    /// A game as JSON, with its clocks when it has a time control.
+    /// A game as JSON: the table's document (`sealed_games::seat`), with its clocks
+    /// when it has a time control (`clock`), every seat (`players`), the options
+    /// (`options`), where this seat's latest messages are (`delivery`), and the witness
+    /// and mailboxes the proposal names (`helpers`: `role`, `peer`).
     fn show_json(&self, p: &Played) -> serde_json::Value {
         let mut v = p.table.show_json();
         if let serde_json::Value::Object(m) = &mut v {

@@ -162,6 +162,11 @@ fn the_last_move_is_marked_and_the_result_is_on_top() {
             p.until("return !!document.querySelector('.sq.movable[data-square=e2]') && document.getElementById('game').dataset.myTurn === 'yes'", Duration::from_secs(30))
                 .await
         );
+        // Before any move, what went out was the setup: no word of its delivery.
+        let status = p
+            .js("return document.getElementById('status').textContent")
+            .await;
+        assert!(!status.as_str().unwrap().contains("confirmed"), "{status}");
         assert!(p.click(".sq[data-square=e2]", Duration::from_secs(5)).await);
         assert!(
             p.click(".sq.target[data-square=e4]", Duration::from_secs(5))
@@ -247,6 +252,20 @@ fn a_64_byte_name_leaves_the_buttons_on_screen_at_1280_and_400_px() {
             assert_eq!(bad, serde_json::json!([]), "games list at {width} px");
             if width == 400 {
                 screenshot(&b.b, "invitation-narrow").await;
+                // Decline asks to be pressed again before it declines.
+                let decline = format!("{row} button[data-act=decline]");
+                assert!(b.b.click(&decline, Duration::from_secs(5)).await);
+                let said =
+                    b.b.js(&format!(
+                        "return document.querySelector(\"{decline}\").textContent"
+                    ))
+                    .await;
+                assert!(said.as_str().unwrap().contains("press again"), "{said}");
+                assert_eq!(
+                    b.node.games().await.unwrap()[0].status,
+                    "invited",
+                    "not declined yet"
+                );
             }
             b.b.goto(&format!("http://{board}/#/game/{game}")).await;
             assert!(

@@ -123,6 +123,17 @@ fn no_page_has_a_serious_accessibility_violation() {
         );
         a.b.goto(&format!("http://{ab}/#/game/{invited}")).await;
         check(&a.b, &axe, "an invitation", "return !!document.querySelector('#buttons button[data-text=accept]') && !!document.querySelector('.invitation')", &mut failed).await;
+        // Nothing dealt yet: no empty hand on show, the side and the terms instead.
+        let page =
+            a.b.js("return document.getElementById('main').textContent")
+                .await;
+        let page = page.as_str().unwrap();
+        assert!(
+            !page.contains("Your hand")
+                && page.contains("you would play Black")
+                && page.contains("(default)"),
+            "{page}"
+        );
         a.b.goto(&format!("http://{ab}/#/new")).await;
         check(
             &a.b,
