@@ -40,7 +40,9 @@ pub(crate) struct App {
 
 impl App {
     /// Saves the gate's sessions where they are kept (a failure costs only a sign-in
-    /// after the next restart: said in the log).
+    /// after the next restart: said in the log). A small file written rarely — at a
+    /// sign-in, a sign-out, or once a session's last use moved on by ten minutes —
+    /// under the gate's lock, so that two saves never cross.
     pub(crate) fn save(&self, gate: &mut Gate) {
         if let Some(path) = &self.sessions
             && let Err(e) = crate::keep::save(path, &gate.kept())
