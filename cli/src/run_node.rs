@@ -151,10 +151,15 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
             s.push_str(&format!("control   {}\n", home.socket_path().display()));
             output::stdout(&s);
         }
-        let board = crate::ui::hook(node.clone(), home.clone());
+        let (board, back) = crate::ui::hook(node.clone(), home.clone()).await;
+        if let Some(at) = back {
+            output::stdout(&format!(
+                "board     {at} (served again: browsers signed in before go on)\n"
+            ));
+        }
         if let Some(open) = args.ui {
             match board().await {
-                Ok(url) => crate::ui::announce(&url, open),
+                Ok(url) => crate::ui::announce(home, &url, open),
                 Err(e) => {
                     output::error(&format!("the web board: {e}"));
                     let _ = node.shutdown().await;

@@ -3,14 +3,15 @@
 //! answers it (`sealed_node::control::answer`).
 
 use std::convert::Infallible;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Json, Redirect, Response};
+use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use futures::Stream;
 use serde::Deserialize;
@@ -21,6 +22,7 @@ use sealed_node::NodeHandle;
 use sealed_node::checked::FileReport;
 use sealed_node::control::{ControlRequest, answer};
 
+use crate::Limits;
 use crate::gate::Gate;
 use crate::guard;
 
@@ -29,18 +31,37 @@ use crate::guard;
 pub(crate) struct App {
     pub(crate) node: NodeHandle,
     pub(crate) gate: Arc<Mutex<Gate>>,
+    /// Where the sessions are kept across restarts, if anywhere.
+    pub(crate) sessions: Option<Arc<PathBuf>>,
+    /// What to run for a new login address.
+    pub(crate) again: Arc<String>,
+    pub(crate) limits: Limits,
 }
 
-/// The largest request body taken: a move's text, a proposal's terms.
-const MAX_BODY: usize = 64 * 1024;
+impl App {
+    /// Saves the gate's sessions where they are kept (a failure costs only a sign-in
+    /// after the next restart: said in the log). A small file written rarely — at a
+    /// sign-in, a sign-out, or once a session's last use moved on by ten minutes —
+    /// under the gate's lock, so that two saves never cross.
+    pub(crate) fn save(&self, gate: &mut Gate) {
+        if let Some(path) = &self.sessions
+            && let Err(e) = crate::keep::save(path, &gate.kept())
+        {
+            tracing::warn!(
+                "the board's sessions are not kept in {}: {e}",
+                path.display()
+            );
+        }
+    }
+}
 
 pub(crate) fn router(app: App) -> Router {
     Router::new()
         .route("/login", get(login))
         .route("/", get(crate::assets::page))
-        .route("/app.js", get(crate::assets::script))
-        .route("/app.css", get(crate::assets::style))
+        .route("/{file}", get(crate::assets::file))
         .route("/api/me", get(me))
+        .route("/api/signout", post(signout))
         .route("/api/games", get(games))
         .route("/api/games/{game}", get(show))
         .route("/api/games/{game}/act", post(act))
@@ -52,7 +73,11 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/peers", get(peers))
         .route("/api/new", post(new))
         .route("/api/events", get(events))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(DefaultBodyLimit::max(guard::MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            guard::body,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             guard::door,
@@ -79,40 +104,94 @@ struct LoginQuery {
     token: String,
 }
 
-/// Trades a login token for a session cookie, once, and goes to the games.
+/// Trades a login token for a session, once: a page that keeps the session in its
+/// origin's storage and goes to the games (`assets/signin.js`). The session is saved
+/// before the page that carries it is sent.
 async fn login(State(app): State<App>, Query(q): Query<LoginQuery>) -> Response {
     let r = match crate::random() {
         Ok(r) => r,
         Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     };
-    let session =
-        app.gate
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .redeem(&q.token, crate::now_ms(), r);
+    let session = {
+        let mut gate = app.gate.lock().unwrap_or_else(|p| p.into_inner());
+        let s = gate.redeem(&q.token, crate::now_ms(), r);
+        if s.is_ok() {
+            app.save(&mut gate);
+        }
+        s
+    };
     match session {
-        Ok(s) => ([(header::SET_COOKIE, Gate::cookie(&s))], Redirect::to("/")).into_response(),
-        Err(refusal) => guard::refuse(refusal),
+        Ok(s) => crate::assets::signin(&s, &app.again),
+        Err(refusal) => guard::refuse(&app, refusal),
     }
 }
 
+/// Who this node is, and what to run for a new login address.
 async fn me(State(app): State<App>) -> Response {
-    ask(&app, ControlRequest::Info).await
+    let mut v = answer(&app.node, ControlRequest::Info).await;
+    if let Some(Value::Object(ok)) = v.get_mut("ok") {
+        ok.insert("again".into(), json!(*app.again));
+        ok.insert("idle_ms".into(), json!(crate::gate::IDLE_MS));
+    }
+    reply(v)
 }
 
+/// Ends this browser's session.
+async fn signout(State(app): State<App>, headers: HeaderMap) -> Response {
+    let auth = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let mut gate = app.gate.lock().unwrap_or_else(|p| p.into_inner());
+    if gate.end(auth) {
+        app.save(&mut gate);
+    }
+    Json(Value::Null).into_response()
+}
+
+/// Every game, as `sealed games` lists them; an invitation to this seat also says the
+/// side it would play and the other nodes the game names (from its show document), so
+/// that the invitee decides knowing them.
 async fn games(State(app): State<App>) -> Response {
-    ask(&app, ControlRequest::Games).await
+    let mut v = answer(&app.node, ControlRequest::Games).await;
+    let facts = crate::people::facts(&app.node).await;
+    if let Some(Value::Array(list)) = v.get_mut("ok") {
+        for g in list.iter_mut() {
+            if g["status"] == "invited"
+                && let Some(id) = g["game"].as_str()
+            {
+                let show = answer(
+                    &app.node,
+                    ControlRequest::Show {
+                        game: id.to_owned(),
+                        format: "json".into(),
+                    },
+                )
+                .await;
+                for key in ["side", "helpers"] {
+                    g[key] = show["ok"][key].clone();
+                }
+            }
+            crate::people::enrich(g, &facts);
+        }
+    }
+    reply(v)
 }
 
+/// One game as `sealed show --json` gives it, each seat and node it names said to be
+/// connected now or not.
 async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
-    ask(
-        &app,
+    let mut v = answer(
+        &app.node,
         ControlRequest::Show {
             game,
             format: "json".into(),
         },
     )
-    .await
+    .await;
+    if let Some(doc) = v.get_mut("ok") {
+        crate::people::enrich(doc, &crate::people::facts(&app.node).await);
+    }
+    reply(v)
 }
 
 #[derive(Deserialize)]

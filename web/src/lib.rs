@@ -1,6 +1,6 @@
 //! The board in the browser: a web app that a running node serves on 127.0.0.1 — the
-//! games, invitations, a new game's terms, and each game's board to click, updated live
-//! as the opponent moves.
+//! games, invitations, a new game's terms, and each game's board to click or type on,
+//! updated live as the opponent moves.
 //!
 //! It is one more front end of the node, beside the control socket: every request that
 //! reads or changes a game is a [`ControlRequest`](sealed_node::control::ControlRequest)
@@ -8,20 +8,27 @@
 //! cannot, and shows this seat exactly what `sealed show` shows it. The board, the
 //! legal moves and the prompts come from the games' engines (`grid` and `choices` of
 //! the show document); the page's script draws them and sends the text of the act
-//! clicked, never deciding a rule itself.
+//! chosen, never deciding a rule itself.
 //!
 //! Files: the door — tokens, sessions, Host and Origin — without IO `gate.rs`, and as
-//! axum middleware with the security headers `guard.rs`; the JSON API and the live
-//! stream `api.rs`; the page, its script and style, all inside the binary, `assets.rs`
-//! (from `assets/`).
+//! axum middleware with the security headers and the body's deadline `guard.rs`; the
+//! sessions kept across restarts `keep.rs`; the connections, their cap and their header
+//! deadline `serve.rs`; the JSON API and the live stream `api.rs`, with what the node
+//! knows now of the people a game names `people.rs`; the pages, scripts and style, all
+//! inside the binary, `assets.rs` (from `assets/`).
 
 mod api;
 mod assets;
 pub mod gate;
 mod guard;
+pub mod keep;
+mod people;
+mod serve;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use sealed_node::NodeHandle;
 
@@ -47,15 +54,68 @@ pub enum BoardError {
     Random(String),
 }
 
+/// What the server holds for whom, at most: a connection that does not finish its
+/// headers, or its body, in time is closed; past the cap a new connection is closed at
+/// once. The defaults fit one person's browser tabs (a tab holds its live stream and
+/// at most five other connections, as browsers do per origin).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The time a request's head may take to arrive; also how long an idle kept-alive
+    /// connection is held.
+    pub header: Duration,
+    /// The time a request's body may take to arrive once its head did.
+    pub body: Duration,
+    /// Connections held at once.
+    pub connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header: Duration::from_secs(10),
+            body: Duration::from_secs(10),
+            connections: 64,
+        }
+    }
+}
+
+/// How a board is served.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where: a loopback address; port 0 takes any.
+    pub listen: SocketAddr,
+    /// Where the sessions are kept across restarts (a file in the node's home); none:
+    /// in memory only.
+    pub sessions: Option<PathBuf>,
+    /// What a person runs for a new login address, as the page and every refusal say
+    /// it (`sealed --home /home/alice/.sealed ui`).
+    pub again: String,
+    /// What the server holds at most.
+    pub limits: Limits,
+}
+
+impl Config {
+    /// A board at `listen`, sessions in memory, the default limits.
+    pub fn at(listen: SocketAddr) -> Config {
+        Config {
+            listen,
+            sessions: None,
+            again: "sealed ui".into(),
+            limits: Limits::default(),
+        }
+    }
+}
+
 /// A board being served.
 #[derive(Clone)]
 pub struct Board {
     addr: SocketAddr,
     gate: Arc<Mutex<Gate>>,
+    stop: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
-/// The time, ms since the Unix epoch (for tokens' lives).
-fn now_ms() -> u64 {
+/// The time, ms since the Unix epoch (for tokens' and sessions' lives).
+pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -81,11 +141,18 @@ impl Board {
             .mint(now_ms(), r);
         Ok(format!("http://{}/login?token={token}", self.addr))
     }
+
+    /// Stops serving: the port is closed and every connection dropped (a node that
+    /// stops takes its board with it).
+    pub fn stop(&self) {
+        let _ = self.stop.send(true);
+    }
 }
 
-/// Serves the board of `node` at `listen` (a loopback address; port 0 takes any) until
-/// the runtime stops.
-pub async fn serve(node: NodeHandle, listen: SocketAddr) -> Result<Board, BoardError> {
+/// Serves the board of `node` as `cfg` says until the runtime stops or
+/// [`Board::stop`].
+pub async fn serve(node: NodeHandle, cfg: Config) -> Result<Board, BoardError> {
+    let listen = cfg.listen;
     if !listen.ip().is_loopback() {
         return Err(BoardError::NotLoopback(listen));
     }
@@ -95,15 +162,23 @@ pub async fn serve(node: NodeHandle, listen: SocketAddr) -> Result<Board, BoardE
     let addr = listener
         .local_addr()
         .map_err(|why| BoardError::Listen { addr: listen, why })?;
-    let gate = Arc::new(Mutex::new(Gate::new(addr.port())));
+    let mut gate = Gate::new(addr.port());
+    if let Some(path) = &cfg.sessions {
+        gate.restore(keep::load(path), now_ms());
+    }
+    let gate = Arc::new(Mutex::new(gate));
     let app = api::router(api::App {
         node,
         gate: gate.clone(),
+        sessions: cfg.sessions.map(Arc::new),
+        again: Arc::new(cfg.again),
+        limits: cfg.limits,
     });
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::warn!("the board stopped: {e}");
-        }
-    });
-    Ok(Board { addr, gate })
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    tokio::spawn(serve::connections(listener, app, cfg.limits, stopped));
+    Ok(Board {
+        addr,
+        gate,
+        stop: Arc::new(stop),
+    })
 }

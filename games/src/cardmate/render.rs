@@ -170,6 +170,7 @@ pub fn grid(pos: &Position, from: Side) -> Grid {
         ranks: (0..10).map(|r| order(r).to_string()).collect(),
         cells,
         divides: vec![4],
+        note: None,
     }
 }
 

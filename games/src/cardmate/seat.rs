@@ -102,6 +102,31 @@ impl Face for Cardmate {
         Some(super::grid(pos, from))
     }
 
+    fn last(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Vec<String> {
+        // An act names a card and where it goes; where it came from is found by
+        // replaying, as the score does.
+        let e = s.engine();
+        let opts = &e.rules().options;
+        let Some(coin) = e.coin() else {
+            return vec![];
+        };
+        let mut pos = e.rules().start_position(coin);
+        let mut last = None;
+        for act in acts {
+            let Some(m) = pos
+                .legal_moves(opts)
+                .into_iter()
+                .find(|m| super::Act::of(m) == *act)
+            else {
+                return vec![];
+            };
+            pos.play_unchecked(&m, opts);
+            last = Some(m);
+        }
+        last.map(|m| vec![m.from.to_string(), m.to.to_string()])
+            .unwrap_or_default()
+    }
+
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {
         // An act names a card and a square; the score needs the move (what it takes,
         // its mark), so the game is replayed from the start the coin dealt.

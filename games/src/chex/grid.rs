@@ -62,5 +62,13 @@ pub(super) fn grid(pos: &Position, from: Color) -> Grid {
         ranks: (0..ranks).map(|r| rank_at(r).to_string()).collect(),
         cells,
         divides: vec![],
+        note: Some(
+            "Chex has no fixed board: squares are named within the smallest box holding \
+             every piece plus a one-square border, a1 at its lower left corner as White \
+             sees it. When the pieces spread or draw back, the box moves and every \
+             square's name shifts with it; each move and the score use the names of \
+             their moment."
+                .into(),
+        ),
     }
 }

@@ -51,7 +51,7 @@ impl Face for Chex {
         if let Some(kind) = chex_drawn(s, pos) {
             format!("your move: place the drawn {}", kind.name())
         } else if pos.must_draw() {
-            "your move: you have no move, draw".into()
+            "your move: no piece of yours can move, so you draw a piece from your stack".into()
         } else if !pos.can_draw() {
             "your move: your stack is empty, move".into()
         } else {
@@ -207,6 +207,19 @@ impl Face for Chex {
 
     fn grid(s: &Session<Self>, pos: &Self::State) -> Option<Grid> {
         Some(super::grid::grid(pos, super::color(s.seat())))
+    }
+
+    fn last(_s: &Session<Self>, pos: &Self::State, acts: &[Self::Act]) -> Vec<String> {
+        // Named in today's display coordinates, as the grid is (a square the board
+        // shrank away from has no name, and is not marked).
+        let frame = chex_engine::Frame::of(&pos.board);
+        let name = |(x, y): (i32, i32)| frame.name(chex_engine::Square::new(x, y));
+        let squares = match acts.iter().rev().find(|a| !matches!(a, super::Act::Draw)) {
+            Some(super::Act::Move { from, to }) => vec![name(*from), name(*to)],
+            Some(super::Act::Place { x, y, .. }) => vec![name((*x, *y))],
+            _ => vec![],
+        };
+        squares.into_iter().flatten().collect()
     }
 
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {

@@ -10,6 +10,12 @@
 //! An act that needs one more word the list cannot spell out (the square a trap seals,
 //! the cards a redraw discards, the play a start card is followed by) carries an
 //! [`Ask`], and its text a `{}` where the answer goes.
+//!
+//! Many acts on the same squares may differ only in what a card then names (Tempête's
+//! Hoarfrost played with g1-f3 freezes any one of fifteen enemy pieces): their `words`
+//! are the same, and their [`Named`] list says what differs, in the order a person is
+//! asked it — so a board asks one question at a time (which piece it freezes), each
+//! answer named by what it is, never fifteen buttons with the same words.
 
 use serde::Serialize;
 
@@ -27,6 +33,42 @@ pub struct Choice {
     pub text: String,
     /// The one more thing the act needs from the player, if any.
     pub ask: Option<Ask>,
+    /// What the act names besides its squares (a card's target, a promotion's piece),
+    /// in the order a person is asked it; empty for most acts.
+    pub names: Vec<Named>,
+}
+
+/// One thing an act names, as a question and its answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Named {
+    /// The question, in the game's words: `the enemy piece it freezes`.
+    pub what: String,
+    /// The answer when it is a square of the board (as the grid names it), to be
+    /// clicked there.
+    pub square: Option<String>,
+    /// The answer in words: `d7`, `queen`.
+    pub words: String,
+}
+
+impl Named {
+    /// A square of the board, for the reason `what`.
+    pub fn square(what: impl Into<String>, square: impl ToString) -> Named {
+        let square = square.to_string();
+        Named {
+            what: what.into(),
+            words: square.clone(),
+            square: Some(square),
+        }
+    }
+
+    /// Something named in words (a piece kind), for the reason `what`.
+    pub fn word(what: impl Into<String>, words: impl Into<String>) -> Named {
+        Named {
+            what: what.into(),
+            square: None,
+            words: words.into(),
+        }
+    }
 }
 
 /// What a choice still asks of the player before it can be sent.
@@ -59,6 +101,7 @@ impl Choice {
             words,
             text,
             ask: None,
+            names: vec![],
         }
     }
 
@@ -70,6 +113,7 @@ impl Choice {
             words,
             text,
             ask: None,
+            names: vec![],
         }
     }
 
@@ -81,6 +125,7 @@ impl Choice {
             words: words.into(),
             text: text.into(),
             ask: None,
+            names: vec![],
         }
     }
 
@@ -90,5 +135,10 @@ impl Choice {
             ask: Some(ask),
             ..self
         }
+    }
+
+    /// This choice, naming these things besides its squares.
+    pub fn naming(self, names: Vec<Named>) -> Choice {
+        Choice { names, ..self }
     }
 }

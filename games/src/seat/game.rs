@@ -73,6 +73,13 @@ pub(crate) trait Face: Rules {
         None
     }
 
+    /// The squares of the last act that moved or placed something, as the grid names
+    /// them (from, to; both moves of a double move), for a board to mark; empty when
+    /// none, or when this seat does not see it (Secret Stallmate's opponent).
+    fn last(_s: &Session<Self>, _state: &Self::State, _acts: &[Self::Act]) -> Vec<String> {
+        vec![]
+    }
+
     /// Score text of the accepted acts, in order.
     fn score(s: &Session<Self>, state: &Self::State, acts: &[Self::Act]) -> Option<String>;
 

@@ -23,6 +23,9 @@ pub struct Grid {
     /// Rows after which the board has a dividing line (Cardmate's middle): indices into
     /// `ranks`.
     pub divides: Vec<usize>,
+    /// What a player should know to read the board, if anything (Chex: why its squares
+    /// are renamed as it grows).
+    pub note: Option<String>,
 }
 
 /// One square.
@@ -162,6 +165,7 @@ impl Grid {
             ranks,
             cells,
             divides: vec![],
+            note: None,
         }
     }
 

@@ -28,10 +28,11 @@
 //! | `my_turn` | [`Table::my_turn`] |
 //! | `waiting_for` | [`Table::waiting_for`] |
 //! | `actions` | what this seat may type now, one hint per entry |
-//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`): the game's acts, then the generic words as buttons |
+//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}]): the game's acts, then the generic words as buttons |
 //! | `draw_offered` | whether the opponent's draw offer stands for this seat |
 //! | `board` | the board as text (a line saying so before the game starts) |
-//! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], and `divides`), or `null` (Duel, or before the game starts) |
+//! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], `divides`, and `note`: words a player needs to read the board, or `null`), or `null` (Duel, or before the game starts) |
+//! | `last` | the squares of the last act that moved or placed something, as `grid` names them (from, to; each move of a double move), empty when none or unseen |
 //! | `result` | the result in one line ([`Table::result`]), or `null`
 //! | `score` | the accepted acts in the game's score format ([`Table::score`]), or `null` |
 //! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes"}`; Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
@@ -52,7 +53,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command, Secrets, SessionError};
 use sealed_protocol::verdict::Verdict;
 
-pub use choice::{Ask, Choice};
+pub use choice::{Ask, Choice, Named};
 pub use descriptor::{Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use grid::Grid;

@@ -401,6 +401,7 @@ impl<R: Game> Table for Seated<R> {
             },
             "hand": R::hand(&self.session).1,
             "grid": self.state().and_then(|state| R::grid(&self.session, state)),
+            "last": self.state().map(|state| R::last(&self.session, state, &self.acts())).unwrap_or_default(),
             "result": self.result(),
             "score": self.score(),
             "verdict": serde_json::to_value(self.verdict()).unwrap_or(Value::Null),

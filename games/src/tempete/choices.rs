@@ -11,12 +11,12 @@
 use sealed_protocol::session::Session;
 
 use crate::chess::Move;
-use crate::seat::{Ask, Choice};
+use crate::seat::{Ask, Choice, Named};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::board::Board;
 use super::holding;
-use super::card::{Card, Effect, FlowEffect, Moment};
+use super::card::{Card, Effect, FlowEffect, Moment, kind_word};
 use super::command::write;
 use super::effects::{Params, Play};
 use super::rules::{Tempete, deck_name};
@@ -40,6 +40,50 @@ fn play_choice(p: &Play, words: String, text: String) -> Choice {
         Some(m) => Choice::shift(m.from, m.to, words, text),
         None => Choice::button(words, text),
     }
+}
+
+/// What the pawns of these moves become, as questions: a promotion is asked after its
+/// squares are clicked, as a board does, not spelt out in four look-alike choices.
+fn promotions(moves: &[Move]) -> Vec<Named> {
+    moves
+        .iter()
+        .filter_map(|m| {
+            let k = m.promotion?;
+            Some(Named::word(format!("what the pawn on {} becomes", m.to), kind_word(k)))
+        })
+        .collect()
+}
+
+/// What a card's parameters name, as the questions a person is asked after choosing
+/// the card and its move: each square or piece kind, with what it is for. Plays of one
+/// card on the same squares differ only in these (Hoarfrost with g1-f3: which of the
+/// enemy pieces it freezes), so a board asks them one at a time.
+fn names(effect: Effect, params: &Params) -> Vec<Named> {
+    let squares: &[&str] = match effect {
+        Effect::Freeze { .. } => &["the enemy piece it freezes"],
+        Effect::Augment { .. } => &["your piece that gains the move for good"],
+        Effect::SacrificePawn => &["your pawn it removes"],
+        Effect::ForbidSquare { .. } => &["the square no piece may end a move on"],
+        Effect::SwapOwn => &["one of your two pieces that change places", "the other one"],
+        Effect::SwapEnemy => &["your piece that changes places", "the enemy piece beside it"],
+        Effect::EarlyPromote { .. } => &["the pawn that promotes"],
+        Effect::Revive => &["the starting square it returns to"],
+        _ => &[],
+    };
+    let kind = params.kind.map(|k| kind_word(k).to_owned());
+    let mut out = vec![];
+    // A piece that returns is chosen before its square; a pawn before what it becomes.
+    if let (Effect::Revive, Some(k)) = (effect, &kind) {
+        out.push(Named::word("which of your taken pieces returns", k.clone()));
+    }
+    for (i, sq) in params.squares.iter().enumerate() {
+        let what = squares.get(i).copied().unwrap_or("a square the card names");
+        out.push(Named::square(what, sq));
+    }
+    if let (Effect::EarlyPromote { .. }, Some(k)) = (effect, &kind) {
+        out.push(Named::word("what it promotes to", k.clone()));
+    }
+    out
 }
 
 /// `text` with ` <word> {}` put right after the card's part (before ` discard` or
@@ -117,7 +161,7 @@ fn turn_choices(
     let plain = board.legal_plays(None);
     for p in &plain {
         if let Some(t) = written(&turn(None, &p.moves)) {
-            out.push(play_choice(p, moves_words(&p.moves), t));
+            out.push(play_choice(p, moves_words(&p.moves), t).naming(promotions(&p.moves)));
         }
     }
     if plain.is_empty() {
@@ -152,10 +196,12 @@ fn turn_choices(
                 true => card_words(c),
                 false => format!("{}: {}", card_words(c), moves_words(&p.moves)),
             };
+            let mut named = names(c.effect(), &p.params);
+            named.extend(promotions(&p.moves));
             out.push(match &ask {
                 Some((word, ask)) => play_choice(&p, words, with_blank(&t, word)).asking(ask.clone()),
                 None => play_choice(&p, words, t),
-            });
+            }.naming(named));
         }
         // A start card comes before the play, which is asked for next.
         let st = state.hand(side);
@@ -237,7 +283,7 @@ fn answers(
             });
             if let Some(t) = written(&act) {
                 let words = format!("another second move: {}", moves_words(&[*first, *other]));
-                out.push(Choice::shift(other.from, other.to, words, t));
+                out.push(Choice::shift(other.from, other.to, words, t).naming(promotions(&[*other])));
             }
         }
         return;
@@ -255,13 +301,14 @@ fn answers(
         let moves: Vec<WireMove> = p.moves.iter().map(WireMove::of).collect();
         let replay = Act::Answer(Answer::Replay { card: None, moves: moves.clone() });
         if let Some(t) = written(&replay) {
-            out.push(play_choice(p, format!("answer {}", moves_words(&p.moves)), t));
+            let words = format!("answer {}", moves_words(&p.moves));
+            out.push(play_choice(p, words, t).naming(promotions(&p.moves)));
         }
         if double.is_some()
             && let Some(t) = written(&Act::Answer(Answer::Keep { moves }))
         {
             let words = format!("answer {}, the card back to your hand", moves_words(&p.moves));
-            out.push(play_choice(p, words, t));
+            out.push(play_choice(p, words, t).naming(promotions(&p.moves)));
         }
     }
     if let Some(card) = double {
@@ -275,7 +322,9 @@ fn answers(
             });
             if let Some(t) = written(&act) {
                 let words = format!("answer with {} again: {}", card_words(card), moves_words(&p.moves));
-                out.push(play_choice(&p, words, t));
+                let mut named = names(card.effect(), &p.params);
+                named.extend(promotions(&p.moves));
+                out.push(play_choice(&p, words, t).naming(named));
             }
         }
     }

@@ -11,7 +11,7 @@ use sealed_protocol::session::{Command, Session};
 
 use crate::seat::{Automation, Choice, Face, Game, Grid};
 
-use super::act::{Act, CardRef};
+use super::act::{Act, Answer, CardRef};
 use super::bot;
 use super::holding;
 use super::card::{Effect, FlowEffect, Moment};
@@ -364,6 +364,30 @@ impl Face for Tempete {
             &tags,
             Some(result),
         ))
+    }
+
+    fn last(_s: &Session<Self>, _state: &State, acts: &[Act]) -> Vec<String> {
+        // A turn whose interception was cancelled stands: the turn before both is it.
+        // A turn just intercepted is not on the board any more: nothing is marked.
+        let mut at = acts.len();
+        while at > 0 {
+            at -= 1;
+            let moves = match &acts[at] {
+                Act::Answer(Answer::Cancel { .. }) => {
+                    at = at.saturating_sub(1);
+                    continue;
+                }
+                Act::Turn { moves, .. }
+                | Act::Answer(Answer::Replay { moves, .. } | Answer::Keep { moves }) => moves,
+                Act::Intercept { .. } | Act::InterceptSecond { .. } | Act::Yield => return vec![],
+            };
+            return moves
+                .iter()
+                .filter_map(|w| w.to_move().ok())
+                .flat_map(|m| [m.from.to_string(), m.to.to_string()])
+                .collect();
+        }
+        vec![]
     }
 
     fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {

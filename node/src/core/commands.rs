@@ -12,7 +12,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
-use super::players::{namer, players};
+use super::players::{helpers, namer, players};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::store::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;
@@ -458,7 +458,10 @@ impl Core {
         }
     }
 
-    /// A game as JSON, with its clocks when it has a time control.
+    /// A game as JSON: the table's document (`sealed_games::seat`), with its clocks
+    /// when it has a time control (`clock`), every seat (`players`), the options
+    /// (`options`), where this seat's latest messages are (`delivery`), and the witness
+    /// and mailboxes the proposal names (`helpers`: `role`, `peer`).
     fn show_json(&self, p: &Played) -> serde_json::Value {
         let mut v = p.table.show_json();
         if let serde_json::Value::Object(m) = &mut v {
@@ -478,6 +481,10 @@ impl Core {
                 serde_json::json!(options(p.table.terms())),
             );
             m.insert("delivery".into(), serde_json::json!(p.delivery()));
+            m.insert(
+                "helpers".into(),
+                serde_json::json!(helpers(p.table.terms())),
+            );
         }
         v
     }

@@ -48,6 +48,43 @@ pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
         .collect()
 }
 
+/// A node a game names besides its seats: its witness and its mailboxes, which a person
+/// accepting an invitation should know of (the witness keeps time; a mailbox keeps the
+/// public envelopes).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HelperView {
+    /// `witness` or `mailbox` (a witness is the game's mailbox too, listed once).
+    pub role: String,
+    /// Its libp2p peer id.
+    pub peer: String,
+}
+
+/// The witness, then every other mailbox, of a game's proposal.
+pub fn helpers(terms: &Terms) -> Vec<HelperView> {
+    let proposal = terms.proposal();
+    let peer = |key: &[u8; 32]| {
+        crate::net::peer_id(key).map_or_else(|| hex::encode(key), |p| p.to_string())
+    };
+    let witness = proposal.witness.as_ref().map(|w| w.key);
+    witness
+        .iter()
+        .map(|k| HelperView {
+            role: "witness".into(),
+            peer: peer(k),
+        })
+        .chain(
+            proposal
+                .mailboxes
+                .iter()
+                .filter(|m| Some(m.key) != witness)
+                .map(|m| HelperView {
+                    role: "mailbox".into(),
+                    peer: peer(&m.key),
+                }),
+        )
+        .collect()
+}
+
 /// The seats in one line: `alice (you; 12D3…) vs bob (12D3…), referee carol (12D3…)`.
 pub fn line(players: &[PlayerView]) -> String {
     let one = |p: &PlayerView| {
@@ -126,5 +163,71 @@ impl Played {
             });
         }
         (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sealed_games::table::{self, Invitees};
+    use sealed_protocol::keys::SecretKey;
+    use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
+
+    use super::*;
+
+    fn key(n: u8) -> [u8; 32] {
+        SecretKey::from_seed(&[n; 32]).public().to_bytes()
+    }
+
+    fn terms(mailboxes: &[u8], witness: Option<u8>) -> Terms {
+        let spec = |n: u8| MailboxSpec {
+            key: key(n),
+            addrs: vec![format!("/ip4/127.0.0.1/tcp/{n}")],
+        };
+        let mut mailboxes: Vec<MailboxSpec> = mailboxes.iter().map(|n| spec(*n)).collect();
+        let witness = witness.map(|n| {
+            // A proposal names its witness among its mailboxes too (as `sealed new`
+            // makes it): it is listed once.
+            mailboxes.push(spec(n));
+            WitnessSpec {
+                key: key(n),
+                addrs: vec![format!("/ip4/127.0.0.1/tcp/{n}")],
+            }
+        });
+        let signed = table::propose(
+            "duel",
+            &[],
+            &SecretKey::from_seed(&[1; 32]),
+            Invitees {
+                opponent: key(2),
+                referee: None,
+                mailboxes,
+                witness,
+                names: ["alice".into(), "bob".into()],
+            },
+            1_000,
+            [7; 32],
+        )
+        .unwrap();
+        Terms::from_signed(signed).unwrap()
+    }
+
+    #[test]
+    fn the_witness_and_the_mailboxes_are_named_by_peer_id_once_each() {
+        let peer = |n: u8| crate::net::peer_id(&key(n)).unwrap().to_string();
+        assert_eq!(helpers(&terms(&[], None)), vec![]);
+        let h = helpers(&terms(&[5], Some(6)));
+        assert_eq!(
+            h,
+            vec![
+                HelperView {
+                    role: "witness".into(),
+                    peer: peer(6)
+                },
+                HelperView {
+                    role: "mailbox".into(),
+                    peer: peer(5)
+                },
+            ]
+        );
     }
 }

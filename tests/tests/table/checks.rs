@@ -22,10 +22,53 @@ use crate::typing::*;
 /// to the player: a Tempête trap square, discards, a start card's play).
 pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
     let choices = t.choices();
-    assert_eq!(
-        serde_json::to_value(&choices).unwrap(),
-        t.show_json()["choices"]
-    );
+    let show = t.show_json();
+    assert_eq!(serde_json::to_value(&choices).unwrap(), show["choices"]);
+    // A board asks what tells choices apart one question at a time (the web board's
+    // question): acts on the same squares in the same words must differ in what they
+    // name, or a person could not choose between them; a square named, and each square
+    // of the last move, is a square of the board.
+    let squares: std::collections::BTreeSet<String> = show["grid"]["cells"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["square"].as_str().map(str::to_owned))
+        .collect();
+    let mut groups = std::collections::BTreeMap::new();
+    for c in &choices {
+        let named: Vec<String> = c
+            .names
+            .iter()
+            .map(|n| format!("{}: {}", n.what, n.words))
+            .collect();
+        for sq in c.names.iter().filter_map(|n| n.square.as_ref()) {
+            assert!(squares.contains(sq), "{c:?} names {sq}, not on the board");
+        }
+        groups
+            .entry((
+                c.from.clone(),
+                c.to.clone(),
+                c.words.clone(),
+                c.ask.is_some(),
+            ))
+            .or_insert_with(Vec::new)
+            .push(named);
+    }
+    for (key, named) in groups {
+        let distinct: std::collections::BTreeSet<&Vec<String>> = named.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            named.len(),
+            "choices {key:?} cannot be told apart: {named:?}\n{}",
+            t.show_text()
+        );
+    }
+    for sq in show["last"].as_array().expect("`last` is a list") {
+        assert!(
+            squares.contains(sq.as_str().unwrap_or_default()),
+            "the last move's {sq} is not on the board"
+        );
+    }
     let mut parsed = vec![];
     // A plain move, to follow a start card.
     let play = choices

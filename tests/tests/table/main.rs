@@ -822,3 +822,69 @@ fn what_an_ended_game_waits_for_is_said_in_the_players_words() {
         assert!(!w.contains(jargon), "{jargon:?} in {w}");
     }
 }
+
+/// Tempête's Hoarfrost or Chill (each freezes an enemy piece after one's move), with
+/// g1-f3: one plain move and fifteen card plays on those squares, the card plays in the
+/// same words and told apart by what each names — which enemy piece, each a square of
+/// the board holding one, never the king. Played naming d7, both boards mark g1 and
+/// f3 as the last move.
+#[test]
+fn a_card_that_names_a_piece_says_which_and_the_last_move_is_marked() {
+    let options: Vec<(String, String)> = [("cards", "29,46"), ("hand", "1"), ("ply-limit", "8")]
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let mut net = Net::with_terms("tempete", terms_with("tempete", &options, 0), 0);
+    net.run_until(Mode::Bot, |n| n.sessions[0].my_turn());
+    let t = &net.sessions[0];
+    assert_eq!(t.show_json()["last"], serde_json::json!([]), "no move yet");
+    let here: Vec<_> = t
+        .choices()
+        .into_iter()
+        .filter(|c| c.from.as_deref() == Some("g1") && c.to.as_deref() == Some("f3"))
+        .collect();
+    let (cards, plain): (Vec<_>, Vec<_>) = here.iter().partition(|c| c.words.contains("card"));
+    assert_eq!(plain.len(), 1, "{here:?}");
+    assert!(plain[0].names.is_empty(), "{plain:?}");
+    assert_eq!(cards.len(), 15, "{cards:?}");
+    let grid = t.show_json()["grid"].clone();
+    let mut named = BTreeSet::new();
+    for c in &cards {
+        assert_eq!(c.words, cards[0].words);
+        assert_eq!(c.names.len(), 1, "{c:?}");
+        let n = &c.names[0];
+        assert_eq!(n.what, "the enemy piece it freezes");
+        let sq = n.square.clone().expect("a square");
+        assert_eq!(n.words, sq);
+        let cell = grid["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["square"] == sq.as_str())
+            .expect("on the board");
+        assert_eq!(cell["piece"]["side"], 1, "{sq} holds a Black piece");
+        assert!(
+            !cell["piece"]["name"].as_str().unwrap().contains("king"),
+            "{sq}"
+        );
+        named.insert(sq);
+    }
+    assert_eq!(named.len(), 15, "each names another piece");
+    let text = cards
+        .iter()
+        .find(|c| c.names[0].words == "d7")
+        .unwrap()
+        .text
+        .clone();
+    let cmd = t.parse_action(&text).unwrap();
+    net.command(0, cmd).unwrap();
+    net.pump();
+    for t in &net.sessions {
+        assert_eq!(
+            t.show_json()["last"],
+            serde_json::json!(["g1", "f3"]),
+            "{}",
+            t.show_text()
+        );
+    }
+}

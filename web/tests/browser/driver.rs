@@ -181,6 +181,28 @@ impl Browser {
         }
     }
 
+    /// Presses one key (`'a'`, or a `fantoccini::key::Key` as a char) where the
+    /// keyboard is, as a person does: no element is aimed at.
+    pub async fn press(&self, key: char) {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+        self.c.perform_actions(keys).await.unwrap();
+    }
+
+    /// Types text where the keyboard is.
+    pub async fn type_text(&self, text: &str) {
+        for ch in text.chars() {
+            self.press(ch).await;
+        }
+    }
+
+    /// Sets the window's size (the page's layout width follows it).
+    pub async fn size(&self, width: u32, height: u32) {
+        self.c.set_window_size(width, height).await.unwrap();
+    }
+
     /// A PNG of the window.
     pub async fn screenshot(&self) -> Vec<u8> {
         self.c.screenshot().await.unwrap()

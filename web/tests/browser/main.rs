@@ -5,9 +5,21 @@
 //! clicking squares and buttons only (no move is typed), and must end at both seats with
 //! the verdict `sealed verify` gives: verified.
 //!
-//! `SEALED_SCREENSHOTS=<dir>` saves a PNG of each variant's game page there (the ones
-//! in docs/screens were made so). `SEALED_BROWSER=skip` skips these tests.
+//! `SEALED_SCREENSHOTS=<dir>` (an absolute path: tests run in web/) saves a PNG of each
+//! variant's game page there, and of a few others (the ones in docs/screens were made
+//! so). `SEALED_BROWSER=skip` skips these tests.
+//!
+//! Beside the games played here: the session against other pages and other local
+//! servers, two boards in one browser and node restarts (`door.rs`); the questions a
+//! card asks, the last move, the result, long names, narrow windows and a game played
+//! from the keyboard alone (`asks.rs`); the accessibility check with axe-core
+//! (`axe.rs`).
 
+mod asks;
+mod axe;
+#[path = "../common/mod.rs"]
+mod common;
+mod door;
 mod driver;
 mod play;
 
@@ -28,11 +40,12 @@ pub struct Seat {
     pub b: Browser,
     /// Its address, with its peer id.
     pub addr: Multiaddr,
-    _dir: tempfile::TempDir,
+    /// Its home.
+    pub dir: tempfile::TempDir,
 }
 
 /// The nodes' configuration: loopback TCP, no mDNS, quick polls.
-fn cfg() -> NodeConfig {
+pub fn cfg() -> NodeConfig {
     let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
@@ -41,11 +54,38 @@ fn cfg() -> NodeConfig {
 }
 
 /// Starts a node in a new home.
-async fn node(name: &str, seed: u8, cfg: NodeConfig) -> (NodeHandle, Multiaddr, tempfile::TempDir) {
+pub async fn node(
+    name: &str,
+    seed: u8,
+    cfg: NodeConfig,
+) -> (NodeHandle, Multiaddr, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::at(dir.path());
     home.init_with(&[seed; 32], name).unwrap();
-    let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
+    let (node, addr) = start_in(&home, cfg).await;
+    (node, addr, dir)
+}
+
+/// Starts the node of a home (once the store is free: a node that was just shut down
+/// may still be closing it), and waits for its address.
+pub async fn start_in(home: &Home, cfg: NodeConfig) -> (NodeHandle, Multiaddr) {
+    let mut started = None;
+    for _ in 0..100 {
+        match sealed_node::start(home, cfg.clone()).await {
+            Ok((node, _task)) => {
+                started = Some(node);
+                break;
+            }
+            Err(e)
+                if e.to_string().contains("already open")
+                    || format!("{e:?}").contains("AlreadyOpen") =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the node did not start: {e}"),
+        }
+    }
+    let node = started.expect("the store came free");
     let mut addr = None;
     for _ in 0..200 {
         if let Some(a) = node.info().await.unwrap().addrs.first() {
@@ -54,16 +94,21 @@ async fn node(name: &str, seed: u8, cfg: NodeConfig) -> (NodeHandle, Multiaddr, 
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    (node, addr.expect("a listen address"), dir)
+    (node, addr.expect("a listen address"))
 }
 
-/// A player whose browser has signed in with its board's login address.
-async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
-    let (node, addr, dir) = node(name, seed, cfg()).await;
-    let board = sealed_web::serve(node.clone(), "127.0.0.1:0".parse().unwrap())
-        .await
-        .unwrap();
-    let b = driver.browser(name).await;
+/// The board's configuration for a home: its sessions kept there, and what to run
+/// named as `sealed ui` names it.
+pub fn board_cfg(home: &std::path::Path, at: std::net::SocketAddr) -> sealed_web::Config {
+    sealed_web::Config {
+        sessions: Some(home.join("ui-sessions")),
+        again: format!("sealed --home {} ui", home.display()),
+        ..sealed_web::Config::at(at)
+    }
+}
+
+/// Signs a browser in with a new login address of `board`.
+pub async fn sign_in(b: &Browser, board: &Board, name: &str) {
     b.goto(&board.login_url().unwrap()).await;
     assert!(
         b.until(
@@ -71,20 +116,35 @@ async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
             Duration::from_secs(20)
         )
         .await,
-        "{name}'s browser did not sign in"
+        "{name}'s browser did not sign in: {}",
+        b.js("return document.body.textContent").await
     );
+}
+
+/// A player whose browser (a profile of its own) has signed in with its board's login
+/// address.
+pub async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
+    let (node, addr, dir) = node(name, seed, cfg()).await;
+    let board = sealed_web::serve(
+        node.clone(),
+        board_cfg(dir.path(), "127.0.0.1:0".parse().unwrap()),
+    )
+    .await
+    .unwrap();
+    let b = driver.browser(name).await;
+    sign_in(&b, &board, name).await;
     Seat {
         node,
         board,
         b,
         addr,
-        _dir: dir,
+        dir,
     }
 }
 
 /// Fills the New game form of `from` and proposes; `to` accepts with its button. Both
 /// browsers are left on the game's page; returns the game id.
-async fn propose(
+pub async fn propose(
     from: &Seat,
     to: &Seat,
     variant: &str,
@@ -140,7 +200,7 @@ async fn propose(
 }
 
 /// Saves a screenshot of the game page when asked to (`SEALED_SCREENSHOTS`).
-async fn screenshot(b: &Browser, name: &str) {
+pub async fn screenshot(b: &Browser, name: &str) {
     if let Ok(dir) = std::env::var("SEALED_SCREENSHOTS") {
         std::fs::create_dir_all(&dir).unwrap();
         // The passing notice ("proposed", "accepted") would hide part of the page.
@@ -151,7 +211,7 @@ async fn screenshot(b: &Browser, name: &str) {
 }
 
 /// Both seats' pages say the game is over, and show the verdict: verified.
-async fn verified_at_both(seats: [&Seat; 2]) {
+pub async fn verified_at_both(seats: [&Seat; 2]) {
     for s in seats {
         assert!(
             s.b.until(
@@ -171,7 +231,7 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The runtime of one test, holding the lock of [`ONE_AT_A_TIME`] (a test that failed
 /// before leaves it poisoned, which is no reason to fail the next).
-fn runtime() -> (std::sync::MutexGuard<'static, ()>, tokio::runtime::Runtime) {
+pub fn runtime() -> (std::sync::MutexGuard<'static, ()>, tokio::runtime::Runtime) {
     let lock = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     (lock, built())
 }
@@ -183,14 +243,46 @@ fn built() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-#[test]
-fn cardmate_is_played_by_clicks_to_a_verified_end() {
+/// Runs one browser test, one at a time, with a chromedriver of its own; nothing when
+/// the browser tests are skipped on purpose.
+pub fn with_driver<F: std::future::Future<Output = ()>>(test: impl FnOnce(Driver) -> F) {
     if driver::skipped() {
         return;
     }
     let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    rt.block_on(async { test(Driver::start().await).await });
+}
+
+/// Proposes a game from `from`'s node to the node at `peer` through the control path
+/// (no form); the game's id.
+pub async fn invite(
+    from: &NodeHandle,
+    variant: &str,
+    options: &[(&str, &str)],
+    peer: &Multiaddr,
+    referee: Option<&Multiaddr>,
+) -> String {
+    let req = sealed_node::control::ControlRequest::New {
+        variant: variant.into(),
+        options: options
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+        peer: peer.to_string(),
+        mailbox: None,
+        referee: referee.map(ToString::to_string),
+        witness: None,
+    };
+    let v = sealed_node::control::answer(from, req).await;
+    v["ok"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no game: {v}"))
+        .to_owned()
+}
+
+#[test]
+fn cardmate_is_played_by_clicks_to_a_verified_end() {
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 1).await, seat(&d, "bob", 2).await);
         let game = propose(
             &a,
@@ -218,12 +310,7 @@ fn cardmate_is_played_by_clicks_to_a_verified_end() {
 
 #[test]
 fn chex_draws_and_placements_are_clicked_to_a_verified_end() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 3).await, seat(&d, "bob", 4).await);
         let game = propose(&a, &b, "chex", &[("ply-limit", "14")], None).await;
         let mut rng = play::Rng(11);
@@ -244,12 +331,7 @@ fn chex_draws_and_placements_are_clicked_to_a_verified_end() {
 
 #[test]
 fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 5).await, seat(&d, "bob", 6).await);
         // Two hands of two from four cards: the one who holds 66 can intercept any move,
         // and every other card moves a piece as another kind, so a card is always
@@ -295,12 +377,7 @@ fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
 
 #[test]
 fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_end() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let mut rc = cfg();
         rc.referee = true;
         let (referee, raddr, _rdir) = node("referee", 9, rc).await;
@@ -367,9 +444,7 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(12);
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
+    with_driver(|d| async move {
         let (a, b) = (seat(&d, "alice", 11).await, seat(&d, "bob", 12).await);
         let cards = (moves / 2 + 2).clamp(4, 64).to_string();
         propose(&a, &b, "duel", &[("cards", &cards), ("hand", "2")], None).await;
@@ -377,7 +452,10 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
         let (mut own, mut theirs) = (vec![], vec![]);
         let deadline = std::time::Instant::now() + Duration::from_secs(60 + 5 * moves as u64);
         while own.len() < moves {
-            assert!(std::time::Instant::now() < deadline, "the moves were not made");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the moves were not made"
+            );
             // The page whose move it is, with the other's board drawn at the same ply.
             let mut mover = None;
             for (i, p) in pages.iter().enumerate() {
@@ -400,11 +478,20 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
             let t0 = p.js("return Date.now()").await.as_i64().unwrap();
             assert!(p.click_nth(play::BUTTONS, 0).await);
             let moved = format!("return window.sealedBoard.ply > {ply}");
-            assert!(p.until(&moved, Duration::from_secs(30)).await, "the mover's board");
-            assert!(q.until(&moved, Duration::from_secs(30)).await, "the opponent's board");
+            assert!(
+                p.until(&moved, Duration::from_secs(30)).await,
+                "the mover's board"
+            );
+            assert!(
+                q.until(&moved, Duration::from_secs(30)).await,
+                "the opponent's board"
+            );
             let (_, at_p, _) = drawn(p).await;
             let (_, at_q, via) = drawn(q).await;
-            assert_eq!(via, "event", "the opponent's board was updated by {via}, not live");
+            assert_eq!(
+                via, "event",
+                "the opponent's board was updated by {via}, not live"
+            );
             own.push(at_p - t0);
             theirs.push(at_q - t0);
         }
@@ -413,90 +500,6 @@ fn the_opponents_move_appears_on_his_board_by_itself() {
             "ui latency over {moves} moves: opponent's board {m_theirs} ms, mover's own board {m_own} ms \
              (medians; ratio {:.2})",
             m_theirs as f64 / m_own.max(1) as f64
-        );
-    });
-}
-
-/// Serves one page of HTML to every request, on a port of its own: another site, as far
-/// as the browser can tell (another origin on this machine).
-fn another_site(html: String) -> std::net::SocketAddr {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut s) = stream else { continue };
-            let mut buf = [0u8; 4096];
-            let _ = s.read(&mut buf);
-            let _ = write!(
-                s,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{html}",
-                html.len()
-            );
-        }
-    });
-    addr
-}
-
-/// In a real browser: a signed-in player who visits a hostile page on this machine has
-/// it post to his board with his cookie, by script and by form — both refused, no game
-/// made; a used login address, opened again, signs nobody in; a browser without the
-/// cookie sees no games.
-#[test]
-fn the_browser_cannot_be_made_to_act_by_another_page_nor_sign_in_twice() {
-    if driver::skipped() {
-        return;
-    }
-    let (_one, rt) = runtime();
-    rt.block_on(async {
-        let d = Driver::start().await;
-        let a = seat(&d, "alice", 13).await;
-        let board = a.board.addr();
-        let body = r#"{"variant":"duel","peer":"12D3KooWEutTzaYDKwhCScp3nJcFnZbUA1ouLQMUZTBZyuLvp3Nq"}"#;
-        // A script's post (a "simple" request: no preflight, the cookie goes along),
-        // then, once that fails, a form's.
-        let page = format!(
-            r#"<!doctype html><title>evil</title>
-<form id="f" method="POST" action="http://{board}/api/new" enctype="text/plain"><input type="hidden" name='{body}' value=""></form>
-<script>
-fetch("http://{board}/api/new", {{ method: "POST", credentials: "include", body: '{body}' }})
-  .then(r => {{ document.title = "fetch " + r.status; }})
-  .catch(() => {{ document.title = "fetch failed"; document.getElementById("f").submit(); }});
-</script>"#
-        );
-        let evil = another_site(page);
-        a.b.goto(&format!("http://{evil}/")).await;
-        assert!(
-            a.b.until(
-                "return document.body && document.body.textContent.includes('requests from other sites are refused')",
-                Duration::from_secs(20)
-            )
-            .await,
-            "the form's post was answered: {}",
-            a.b.js("return document.title + ' ' + document.body.textContent").await
-        );
-        let games = a.node.games().await.unwrap();
-        assert!(games.is_empty(), "no game was made: {games:?}");
-
-        // The login address alice used, opened again.
-        let used = {
-            let url = a.board.login_url().unwrap();
-            a.b.goto(&url).await;
-            url
-        };
-        let other = d.browser("mallory").await;
-        other.goto(&used).await;
-        let text = other.js("return document.body.textContent").await;
-        assert!(text.as_str().unwrap().contains("already used"), "{text}");
-        // Without a cookie, the board shows nothing.
-        other.goto(&format!("http://{board}/api/games")).await;
-        let text = other.js("return document.body.textContent").await;
-        assert!(text.as_str().unwrap().contains("not signed in"), "{text}");
-        // Alice is still signed in, on her own page.
-        a.b.goto(&format!("http://{board}/#/")).await;
-        assert!(
-            a.b.until("return !!document.querySelector('h1') && document.querySelector('h1').textContent === 'Games'", Duration::from_secs(20))
-                .await
         );
     });
 }

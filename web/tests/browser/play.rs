@@ -1,8 +1,9 @@
-//! Playing by clicks, as a person would: on this seat's turn, click a piece the board
-//! marks as movable and one of the targets it then shows (or a square to place on, or
-//! a button the page offers), answer the page's follow-up question (which of several
-//! acts on those squares, which square, which cards), and let the page send it. The
-//! choice among what the page offers is random, from a seeded generator.
+//! Playing by clicks, as a person would: on this seat's turn, click a piece that can
+//! move and one of the targets the board then shows (or a square to place on, or a
+//! button the page offers), answer the page's follow-up questions (which of several
+//! acts on those squares, which piece a card names — on the board —, which cards), and
+//! let the page send it. No two answers offered may read the same. The choice among
+//! what the page offers is random, from a seeded generator.
 
 use std::time::{Duration, Instant};
 
@@ -75,41 +76,67 @@ async fn step(b: &Browser, rng: &mut Rng, prefs: &Prefs, hold: Option<u64>) -> L
     if phase.as_deref() == Some("done") {
         return Look::Over;
     }
-    // The page still asks something of an earlier click: answer it.
-    if b.count("#pick").await > 0 {
+    // The page asks something of an earlier click: answer it.
+    if b.count("#question").await > 0 {
+        let kind = b
+            .js("return document.getElementById('question').dataset.kind")
+            .await;
         let words = b
-            .js("return [...document.querySelectorAll('#pick button.choice')].map(e => e.textContent)")
+            .js("return [...document.querySelectorAll('#question button.answer')].map(e => e.textContent)")
             .await;
         let words: Vec<String> = serde_json::from_value(words).unwrap_or_default();
-        let card = words.iter().position(|w| w.contains("card"));
-        let i = match card {
-            Some(i) if prefs.cards => i,
-            _ => rng.below(words.len()),
-        };
-        b.click_nth("#pick button.choice", i).await;
-        return Look::Clicked;
-    }
-    if b.count("#ask").await > 0 {
-        if b.count("#ask-done").await > 0 {
-            // Cards to pick: as many as the button counts, then send.
-            let need = b
-                .js("const t = document.getElementById('ask-done').textContent; return parseInt(t.split('/')[1]);")
-                .await
-                .as_u64()
-                .unwrap_or(1) as usize;
-            for i in 0..need {
-                b.click_nth("#ask .ask-card:not(.primary)", i + rng.below(3))
-                    .await;
-            }
-            b.click("#ask-done", Duration::from_secs(2)).await;
-        } else if b.count("#ask button.choice").await > 0 {
-            let n = b.count("#ask button.choice").await;
-            b.click_nth("#ask button.choice", rng.below(n)).await;
-        } else {
-            let n = b.count("#game .sq").await;
-            b.click_nth("#game .sq", rng.below(n)).await;
+        let mut seen = std::collections::BTreeSet::new();
+        for w in &words {
+            assert!(
+                seen.insert(w),
+                "two answers read the same: {w:?} in {words:?}"
+            );
         }
-        return Look::Clicked;
+        match kind.as_str().unwrap_or_default() {
+            "cards" => {
+                // As many cards as the button counts, then send.
+                let need = b
+                    .js("const t = document.getElementById('send-cards').textContent; return parseInt(t.split(' of ')[1]);")
+                    .await
+                    .as_u64()
+                    .unwrap_or(1) as usize;
+                for _ in 0..need {
+                    let left = b
+                        .count("#question button.card-answer[aria-pressed=false]")
+                        .await;
+                    b.click_nth(
+                        "#question button.card-answer[aria-pressed=false]",
+                        rng.below(left),
+                    )
+                    .await;
+                }
+                b.click("#send-cards", Duration::from_secs(2)).await;
+                return Look::Clicked;
+            }
+            "any-square" => {
+                let n = b.count("#game .sq").await;
+                b.click_nth("#game .sq", rng.below(n)).await;
+                return Look::Clicked;
+            }
+            // A start card waits for its play: made on the board as any other.
+            "play" => {}
+            // A square is answered on the board itself.
+            "square" => {
+                let n = b.count("#game .sq.answer").await;
+                assert!(n > 1, "a question of squares marks them on the board");
+                b.click_nth("#game .sq.answer", rng.below(n)).await;
+                return Look::Clicked;
+            }
+            _ => {
+                let card = words.iter().position(|w| w.contains("card"));
+                let i = match card {
+                    Some(i) if prefs.cards => i,
+                    _ => rng.below(words.len()),
+                };
+                b.click_nth("#question button.answer", i).await;
+                return Look::Clicked;
+            }
+        }
     }
     if b.game_attr("myTurn").await.as_deref() != Some("yes") {
         return Look::Waiting;

@@ -1,0 +1,197 @@
+// One game's page: who plays, the result on top once there is one, the board with the
+// last move marked, the act being built (board.js), the buttons, typing a move, the
+// hand, the moves as a list, and the verdict `sealed verify` gives.
+import { api, download, node } from './session.js';
+import { h, people, replaceMain } from './ui.js';
+import { Q, resetAct, gameChoices, question, drawBoard, drawQuestion, drawButtons, drawTyping } from './board.js';
+import { invitationFacts, loadVariants } from './lists.js';
+
+// ---- building an act -------------------------------------------------------------------
+
+function acts(show, redraw, send) {
+  // Acts possible now: one left is chosen, else the question they raise is drawn.
+  const start = (cands) => {
+    Q.cands = cands;
+    if (!question(Q.cands)) return choose(Q.cands[0]);
+    return redraw('first-answer');
+  };
+  const choose = (c) => {
+    if (Q.then) return send(Q.then.text.replace('{}', c.text));
+    if (!c.ask) return send(c.text);
+    resetAct();
+    if (c.ask.kind === 'play') Q.then = c;
+    else Q.chosen = c;
+    return redraw('first-answer');
+  };
+  return {
+    start,
+    answer: (o) => start(o.pick),
+    cancel: () => { resetAct(); redraw(Q.focus ? `sq-${Q.focus}` : null); },
+    toggleCard: (card, need) => {
+      const i = Q.cards.indexOf(card);
+      if (i >= 0) Q.cards.splice(i, 1); else if (Q.cards.length < need) Q.cards.push(card);
+      redraw(Q.cards.length === need ? 'send-cards' : `card-${card}`);
+    },
+    square: (sq) => {
+      const q = question(Q.cands);
+      if (Q.chosen && Q.chosen.ask && Q.chosen.ask.kind === 'square') return send(Q.chosen.text.replace('{}', sq));
+      if (q && q.kind === 'square') {
+        const o = q.options.find((x) => x.square === sq);
+        if (o) return start(o.pick);
+        return undefined;
+      }
+      const choices = gameChoices(show);
+      if (Q.sel) {
+        const here = choices.filter((c) => c.from === Q.sel && c.to === sq);
+        if (here.length) return start(here);
+      }
+      if (choices.some((c) => c.from === sq)) {
+        Q.sel = Q.sel === sq ? null : sq;
+        Q.cands = null;
+        return redraw();
+      }
+      const onto = choices.filter((c) => c.from === null && c.to === sq);
+      if (onto.length) return start(onto);
+      Q.sel = null; Q.cands = null;
+      return redraw();
+    },
+    send,
+    down: !node.up,
+  };
+}
+
+// ---- the parts of the page -------------------------------------------------------------
+
+// The result, at the top of the page once the game is over.
+function resultBanner(show, verdict) {
+  if (!(show.phase === 'done' || show.result)) return null;
+  const status = verdict ? verdict.status : null;
+  return h('section', { class: 'result-banner' + (status && status !== 'verified' ? ' bad' : ''), id: 'result', role: 'status', 'aria-labelledby': 'result-title' },
+    h('h2', { id: 'result-title', text: 'Game over' }),
+    h('p', { class: 'result', text: show.result || 'no result: the game ended without one' }),
+    status ? h('p', { class: 'muted', text: status === 'verified' ? 'verified: every envelope checks, as `sealed verify` finds' : `sealed verify finds: ${status}` }) : null);
+}
+
+// What the game waits for, the clock, where one's last move is, a draw offer.
+function statusBox(show) {
+  const over = show.phase === 'done';
+  const waiting = over ? 'The game is over.' : show.waiting_for;
+  return h('div', { class: 'status' + (show.my_turn ? ' turn' : ''), id: 'status' }, waiting,
+    show.clock && show.clock.text ? h('div', { class: 'muted', id: 'clock', text: show.clock.text }) : null,
+    // Before the first move, what went out is the setup, which the node confirms by
+    // itself: a move's delivery is what a player wants to know.
+    show.delivery && show.ply > 0 && !over ? h('div', { class: 'muted', text: `your last move: ${show.delivery}` }) : null,
+    show.draw_offered ? h('div', { text: 'Your opponent offers a draw.' }) : null);
+}
+
+function drawHand(show) {
+  const hand = show.hand;
+  if (!hand) return null;
+  const out = [];
+  if (show.variant === 'tempete') {
+    const cards = hand.cards || [];
+    if (cards.length) {
+      out.push(h('h2', { text: 'Your hand' }), h('div', { class: 'hand' }, cards.map((c) =>
+        h('div', { class: 'card-face', 'data-card': c.card },
+          h('div', {}, h('span', { class: 'num', text: `${c.card} ` }), c.name, c.taken ? ' (taken)' : ''),
+          h('div', { class: 'meta', text: `${c.timing} · ${c.effect}` }), h('div', { text: c.text })))));
+    } else if (show.phase === 'terms' || show.phase === 'commit') {
+      out.push(h('p', { class: 'muted', text: 'Your cards are dealt once the game starts.' }));
+    }
+    if (hand.sizes) out.push(h('p', { class: 'muted', text: `cards in hand: White ${hand.sizes[0]}, Black ${hand.sizes[1]}` }));
+  } else if (show.variant === 'chex' && hand.stacks) {
+    out.push(h('h2', { text: 'Stacks' }), h('p', {}, `White: ${hand.stacks.white.text}`, h('br'), `Black: ${hand.stacks.black.text}`));
+    if (hand.drawn) out.push(h('p', { class: 'status turn', text: `You drew a ${hand.drawn}: choose a highlighted square to place it` }));
+  } else if (show.variant === 'stallmate') {
+    if (hand.army) out.push(h('p', { text: `Your army: ${hand.army}` }));
+    if (hand.attempts && hand.attempts.length) {
+      out.push(h('h2', { text: 'Your attempts this period' }), h('ul', { id: 'attempts' }, hand.attempts.map((a) => h('li', { text: `${a.attempt}: ${a.answer}` }))));
+    }
+    if (hand.heard && hand.heard.length) {
+      out.push(h('h2', { text: 'Heard' }), h('ul', { id: 'heard' }, hand.heard.slice().reverse().map((p) =>
+        h('li', { text: `period ${p.period}: ${p.words.length ? p.words.join(', ') : 'nothing'}` }))));
+    }
+  } else if (show.variant === 'duel' && hand.cards && hand.cards.length) {
+    out.push(h('h2', { text: 'Your hand' }), h('p', { text: hand.cards.map((c) => c.card).join(' ') }));
+  }
+  return out;
+}
+
+// The score as moves: its tag lines (the options, the coin) folded away, its movetext
+// one numbered move to a line.
+function drawMoves(show) {
+  if (!show.score) return null;
+  const lines = show.score.split('\n');
+  const tags = lines.filter((l) => /^\[\w+ ".*"\]$/.test(l.trim()));
+  const text = lines.filter((l) => !/^\[\w+ ".*"\]$/.test(l.trim())).join(' ').replace(/\s+/g, ' ').trim();
+  // A game with no move yet is written as its result token alone (`*`).
+  const rows = text && text !== '*' ? text.split(/ (?=\d+\.(?:\.\.)? )/).filter(Boolean) : [];
+  return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
+    h('h2', { id: 'moves-title', text: 'Moves' }),
+    rows.length ? h('ol', { class: 'movelist', id: 'score' }, rows.map((r) => {
+      const m = r.match(/^(\d+\.(?:\.\.)?) (.*)$/);
+      return h('li', {}, m ? [h('span', { class: 'num', text: m[1] }), ' ', m[2]] : r);
+    })) : h('p', { class: 'muted', id: 'score', text: 'no move yet' }),
+    tags.length ? h('details', { class: 'tags' }, h('summary', { text: 'Game tags' }),
+      h('dl', {}, tags.map((t) => {
+        const m = t.trim().match(/^\[(\w+) "(.*)"\]$/);
+        return [h('dt', { text: m[1] }), h('dd', { text: m[2] })];
+      }))) : null);
+}
+
+function drawVerdict(show, v, fail) {
+  if (!v) return null;
+  const verdict = v.verdict || {};
+  const outcome = verdict.outcome ? (verdict.outcome.reason || JSON.stringify(verdict.outcome)) : 'none yet';
+  const lines = [['status', v.status], ['result', show.result || outcome], ['complete', verdict.complete ? 'yes' : 'no'],
+    ['verified', verdict.verified ? 'yes' : 'no'], ['envelopes', verdict.envelopes], ['exit', `${v.exit}`]];
+  const faults = (verdict.faults || []).map((f) => `${f.seat}: ${f.kind}: ${f.detail}`);
+  const claims = (verdict.claims || []).filter((c) => c.open).map((c) => `${c.about} against ${c.against}: ${c.evidence}`);
+  const base = `/api/games/${show.game}/download`;
+  const get = (what, label) => h('button', { type: 'button', class: 'link', onclick: () => download(`${base}/${what}`).catch(fail) }, label);
+  return h('section', { 'aria-labelledby': 'verdict-title' }, h('h2', { id: 'verdict-title', text: 'Verdict (as sealed verify gives it)' }),
+    h('dl', { class: 'verdict' + (v.exit === 0 ? '' : ' bad'), id: 'verdict', 'data-status': v.status },
+      lines.map(([k, val]) => [h('dt', { text: k }), h('dd', { text: String(val) })]),
+      faults.length ? [h('dt', { text: 'faults' }), h('dd', {}, faults.join('; '))] : null,
+      claims.length ? [h('dt', { text: 'open claims' }), h('dd', {}, claims.join('; '))] : null),
+    h('p', { class: 'downloads' }, 'Download: ',
+      get('transcript', 'transcript'), get('score', 'score'),
+      show.grid && show.variant !== 'cardmate' && show.variant !== 'chex' ? get('pgn', 'PGN') : null,
+      show.variant !== 'duel' && show.variant !== 'stallmate' ? get('svg', 'SVG') : null));
+}
+
+// ---- the page --------------------------------------------------------------------------
+
+export async function drawGame(show, ctx) {
+  const over = show.phase === 'done' || (show.verdict && show.verdict.outcome);
+  let verdict = null;
+  if (over) {
+    try { verdict = await api(`/api/games/${show.game}/verify`); } catch (e) { verdict = null; }
+  }
+  const invited = show.phase === 'terms' && show.my_turn;
+  if (invited) await loadVariants().catch(() => null);
+  const a = acts(show, (focus) => drawGame(show, { ...ctx, focus }), ctx.send);
+  const q = question(Q.cands);
+  const board = drawBoard(show, q, a);
+  const head = h('div', { class: 'head' },
+    h('h1', { text: `${show.variant} · game ${show.game.slice(0, 8)}` }),
+    h('p', { class: 'players' }, people(show.players), show.side ? h('span', { class: 'muted', text: ` · you play ${show.side}` }) : null),
+    show.options && show.options.length && !invited ? h('p', { class: 'muted', text: `options: ${show.options.join(' ')}` }) : null);
+  const side = h('div', { class: 'side' },
+    statusBox(show),
+    invited ? invitationFacts(show) : null,
+    drawQuestion(show, q, a),
+    drawButtons(show, a),
+    drawTyping(show, a),
+    drawHand(show),
+    drawMoves(show),
+    !board && show.board && !invited ? h('pre', { class: 'score', text: show.board }) : null,
+    drawVerdict(show, verdict, ctx.fail));
+  const page = h('div', {
+    id: 'game', 'data-game': show.game, 'data-ply': show.ply, 'data-phase': show.phase,
+    'data-my-turn': show.my_turn ? 'yes' : 'no', 'data-variant': show.variant, 'data-node': node.up ? 'up' : 'down',
+  }, head, resultBanner(show, verdict), h('div', { class: 'game' }, board, side));
+  if (!ctx.current(show.game)) return;
+  replaceMain(page, ctx.focus);
+  ctx.drawn(show);
+}

@@ -1,0 +1,139 @@
+//! What the board's server holds, at most, over real sockets: connections that never
+//! finish their request heads are closed once the head's deadline passes, a body that
+//! trickles in is answered 408 once the body's deadline passes, and past the cap a new
+//! connection is closed at once — after which the board still answers its own page.
+//! The board runs with its default limits, as `sealed ui` serves it. `SEALED_SLOW=1000`
+//! tries a thousand connections past the cap instead of one.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use sealed_web::Limits;
+
+mod common;
+
+/// Reads until the server closes the connection (or `wait` passes): what it sent, and
+/// whether it closed.
+fn until_closed(s: &mut TcpStream, wait: Duration) -> (String, bool) {
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let start = Instant::now();
+    let mut got = vec![];
+    let mut buf = [0u8; 4096];
+    while start.elapsed() < wait {
+        match s.read(&mut buf) {
+            Ok(0) => return (String::from_utf8_lossy(&got).into_owned(), true),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => return (String::from_utf8_lossy(&got).into_owned(), true),
+        }
+    }
+    (String::from_utf8_lossy(&got).into_owned(), false)
+}
+
+fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        addr.port()
+    )
+    .unwrap();
+    let (text, _) = until_closed(&mut s, Duration::from_secs(10));
+    (common::status(&text), text)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_requests_are_closed_and_connections_capped() {
+    let (node, _dir) = common::node("erin", 5).await;
+    let board = sealed_web::serve(
+        node.clone(),
+        sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
+    )
+    .await
+    .unwrap();
+    let addr = board.addr();
+    let login = board.login_url().unwrap();
+    let limits = Limits::default();
+    // The deadlines are the defaults: these waits are the test's patience, well past
+    // them, not a measure of speed.
+    let patience = limits.header.max(limits.body) * 3;
+    tokio::task::spawn_blocking(move || {
+        let host = format!("127.0.0.1:{}", addr.port());
+        // A session, to reach the body's deadline (without one the door answers 401
+        // before reading any body).
+        let (status, page) = get(addr, login.split_once(&host).unwrap().1);
+        assert_eq!(status, 200, "{page}");
+        let session = common::session_of(&page);
+
+        // As many connections as the cap: one whose body never finishes, the others
+        // with half a request head.
+        let mut body = TcpStream::connect(addr).unwrap();
+        write!(
+            body,
+            "POST /api/games/00/act HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+             Authorization: Bearer {session}\r\nContent-Type: application/json\r\n\
+             Content-Length: 100\r\n\r\n{{\"text\":"
+        )
+        .unwrap();
+        let mut slow: Vec<TcpStream> = (1..limits.connections)
+            .map(|_| {
+                let mut s = TcpStream::connect(addr).unwrap();
+                write!(s, "GET /api/games HTTP/1.1\r\nHost: {host}\r\nX-Slow: ").unwrap();
+                s
+            })
+            .collect();
+        let opened = Instant::now();
+        std::thread::sleep(Duration::from_millis(300));
+        // More: past the cap, each closed at once, with no answer (`SEALED_SLOW` of
+        // them, one by default).
+        let more: usize = std::env::var("SEALED_SLOW")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
+        for i in 0..more {
+            let mut extra = TcpStream::connect(addr).unwrap();
+            let _ = write!(extra, "GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+            let (text, closed) = until_closed(&mut extra, Duration::from_secs(5));
+            assert!(
+                closed && text.is_empty(),
+                "past the cap, {i}: {closed} {text:?}"
+            );
+        }
+        // The body that never finishes: answered 408 and closed once its deadline
+        // passes.
+        let start = Instant::now();
+        let (text, closed) = until_closed(&mut body, patience);
+        assert!(closed, "a body that never finishes is still held: {text:?}");
+        assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+        // Each half-sent head is closed once its deadline passes.
+        for (i, s) in slow.iter_mut().enumerate() {
+            let left = patience.saturating_sub(start.elapsed());
+            let (_, closed) = until_closed(s, left.max(Duration::from_millis(200)));
+            assert!(
+                closed,
+                "slow connection {i} still held after {:?}",
+                start.elapsed()
+            );
+        }
+        // The board answers again.
+        assert_eq!(get(addr, "/").0, 200);
+        println!(
+            "bounds: {} held ({} slow heads, 1 slow body), {more} past the cap closed at once, \
+             every held one closed by {:.1} s after they were opened (deadlines {:?} and {:?})",
+            limits.connections,
+            limits.connections - 1,
+            opened.elapsed().as_secs_f64(),
+            limits.header,
+            limits.body
+        );
+    })
+    .await
+    .unwrap();
+    node.shutdown().await.unwrap();
+}
