@@ -47,6 +47,7 @@
 mod backend;
 mod error;
 mod fs;
+mod quota;
 mod record;
 mod schema;
 
@@ -58,6 +59,7 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use sha2::{Digest, Sha256};
 
 pub use error::StoreError;
+pub use quota::Usage;
 pub use record::{GameRecord, GameStatus};
 use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, META, SECRETS};
 
@@ -75,6 +77,8 @@ pub struct Batch<'a> {
     secrets: Vec<([u8; 32], &'a [u8])>,
     envelopes: Vec<([u8; 32], &'a [u8])>,
     meta: Vec<(&'a str, &'a [u8])>,
+    forget: Vec<&'a str>,
+    charges: Vec<([u8; 32], Usage)>,
 }
 
 impl<'a> Batch<'a> {
@@ -114,6 +118,18 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Removes a node setting (after the batch's settings are set).
+    pub fn forget_meta(&mut self, key: &'a str) -> &mut Self {
+        self.forget.push(key);
+        self
+    }
+
+    /// Adds to what a proposer's games use of its quota (`quota.rs`).
+    pub fn charge(&mut self, proposer: [u8; 32], used: Usage) -> &mut Self {
+        self.charges.push((proposer, used));
+        self
+    }
+
     /// Whether the batch writes nothing.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
@@ -121,6 +137,8 @@ impl<'a> Batch<'a> {
             && self.secrets.is_empty()
             && self.envelopes.is_empty()
             && self.meta.is_empty()
+            && self.forget.is_empty()
+            && self.charges.is_empty()
     }
 }
 
@@ -266,7 +284,11 @@ impl Store {
                     meta.insert(*key, *value)?;
                     changed = true;
                 }
+                for key in &batch.forget {
+                    changed |= meta.remove(*key)?.is_some();
+                }
             }
+            changed |= quota::charge(tx, &batch.charges)?;
             let new = add_envelopes(tx, &batch.envelopes)?;
             Ok((new, changed || new > 0))
         })
@@ -461,6 +483,7 @@ impl Store {
                 (*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX),
                 |_, _| false,
             )?;
+            // What the game used of a quota stays used: a deletion is not a refund.
             Ok(((), true))
         })
     }
@@ -468,6 +491,14 @@ impl Store {
     /// Sets a small node setting; durable when it returns.
     pub fn put_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
         self.commit(Batch::new().meta(key, value)).map(drop)
+    }
+
+    /// What every proposer's games held here for him use (`quota.rs`).
+    pub fn quotas(&self) -> Result<Vec<([u8; 32], Usage)>, StoreError> {
+        self.with_db(|db| {
+            let tx = db.begin_read()?;
+            quota::read(&tx)
+        })
     }
 
     /// A node setting, if set.

@@ -593,6 +593,7 @@ impl World {
                         Input::Connected {
                             peer: kb,
                             addr: Some(addr_of(&kb)),
+                            origin: None,
                         },
                     );
                     self.input(
@@ -600,6 +601,7 @@ impl World {
                         Input::Connected {
                             peer: ka,
                             addr: None,
+                            origin: None,
                         },
                     );
                     // What identify tells each side: the other's listen address.

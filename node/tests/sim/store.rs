@@ -51,6 +51,9 @@ impl SimStore {
         for (k, v) in &w.meta {
             self.meta.insert(k.clone(), v.clone());
         }
+        for k in &w.forget {
+            self.meta.remove(k);
+        }
         let mut new = 0;
         for (id, e) in &w.envelopes {
             let h: [u8; 32] = Sha256::digest(e).into();
