@@ -7,6 +7,7 @@ pub mod checked;
 pub mod clock;
 pub mod control;
 pub mod core;
+pub mod drive;
 pub mod faults;
 pub mod handle;
 pub mod home;

@@ -21,7 +21,7 @@ async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
         mdns: false,
         ..net::NetConfig::default()
     };
-    let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c).unwrap();
+    let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c, Default::default()).unwrap();
     let peer = sealed_node::shell::peer_of(to).unwrap();
     swarm.dial(to.clone()).unwrap();
     loop {

@@ -26,6 +26,9 @@ struct Held {
     envelopes: BTreeMap<(ChainId, u64), Vec<u8>>,
     /// A last close was dropped already (one is enough to leave a seat short).
     dropped: bool,
+    /// Seats offered the game (once each: a mailbox offers a game to a seat that
+    /// lacks it, and would not wake one that holds it).
+    offered: std::collections::BTreeSet<[u8; 32]>,
 }
 
 /// What the hostile mailbox did, for the test to read.
@@ -47,7 +50,7 @@ pub fn run(mut s: Stranger) -> (tokio::task::JoinHandle<()>, Arc<Mutex<Seen>>) {
             let ev = s.swarm.select_next_some().await;
             // As a mailbox does, it offers a seat that connects the games seating it.
             if let SwarmEvent::ConnectionEstablished { peer_id, .. } = &ev {
-                offer_all(&mut s, &games, Some(*peer_id));
+                offer_all(&mut s, &mut games, Some(*peer_id));
                 continue;
             }
             let SwarmEvent::Behaviour(Event::Sync(request_response::Event::Message {
@@ -65,7 +68,9 @@ pub fn run(mut s: Stranger) -> (tokio::task::JoinHandle<()>, Arc<Mutex<Seen>>) {
             let mut offered = false;
             let resp = match request.into_inner() {
                 Request::Propose { proposal } => {
-                    know(&mut games, &proposal);
+                    if let Some(g) = know(&mut games, &proposal) {
+                        given_by(&mut games, g, peer);
+                    }
                     offered = true;
                     Response::Ok { new: 0 }
                 }
@@ -74,6 +79,9 @@ pub fn run(mut s: Stranger) -> (tokio::task::JoinHandle<()>, Arc<Mutex<Seen>>) {
                     envelopes,
                 } => {
                     let game = know(&mut games, &proposal);
+                    if let Some(g) = game {
+                        given_by(&mut games, g, peer);
+                    }
                     offered = true;
                     let new = take(&mut games, game, envelopes, &seen, &mut forward);
                     Response::Ok { new }
@@ -113,7 +121,7 @@ pub fn run(mut s: Stranger) -> (tokio::task::JoinHandle<()>, Arc<Mutex<Seen>>) {
                 .sync
                 .send_response(channel, resp.into());
             if offered {
-                offer_all(&mut s, &games, None);
+                offer_all(&mut s, &mut games, None);
             }
             // What one seat posted goes on to the other seats that are connected.
             for (game, env) in forward {
@@ -139,14 +147,15 @@ pub fn run(mut s: Stranger) -> (tokio::task::JoinHandle<()>, Arc<Mutex<Seen>>) {
     (task, out)
 }
 
-/// Offers every game to its connected seats (`only` that one, if given).
-fn offer_all(s: &mut Stranger, games: &HashMap<GameId, Held>, only: Option<libp2p::PeerId>) {
-    for h in games.values() {
-        for key in &h.seats {
-            let Some(p) = sealed_node::net::peer_id(key) else {
+/// Offers every game to its connected seats that have not had it (`only` that one, if
+/// given).
+fn offer_all(s: &mut Stranger, games: &mut HashMap<GameId, Held>, only: Option<libp2p::PeerId>) {
+    for h in games.values_mut() {
+        for key in h.seats.clone() {
+            let Some(p) = sealed_node::net::peer_id(&key) else {
                 continue;
             };
-            if only.is_some_and(|o| o != p) || !s.swarm.is_connected(&p) {
+            if only.is_some_and(|o| o != p) || !s.swarm.is_connected(&p) || !h.offered.insert(key) {
                 continue;
             }
             s.swarm.behaviour_mut().sync.send_request(
@@ -161,12 +170,25 @@ fn offer_all(s: &mut Stranger, games: &HashMap<GameId, Held>, only: Option<libp2
     }
 }
 
+/// The seat that gave the mailbox a game holds it: it is not offered back.
+fn given_by(games: &mut HashMap<GameId, Held>, game: GameId, peer: libp2p::PeerId) {
+    if let Some(h) = games.get_mut(&game) {
+        let seats = h.seats.clone();
+        for key in seats {
+            if sealed_node::net::peer_id(&key) == Some(peer) {
+                h.offered.insert(key);
+            }
+        }
+    }
+}
+
 fn know(games: &mut HashMap<GameId, Held>, proposal: &[u8]) -> Option<GameId> {
     let terms = Terms::parse(proposal).ok()?;
     let id = terms.game().0.0;
     games.entry(id).or_insert_with(|| Held {
         proposal: proposal.to_vec(),
         dropped: false,
+        offered: Default::default(),
         seats: terms.proposal().seats.iter().map(|s| s.key).collect(),
         envelopes: BTreeMap::new(),
     });

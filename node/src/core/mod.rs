@@ -55,6 +55,7 @@ pub use io::{
 pub use players::PlayerView;
 pub use quota::Quotas;
 pub use storage::Durable;
+pub use sync::MAX_QUEUED_WRITES;
 
 use commands::Export;
 use durable::{Step, Waiter, Waiting};
@@ -348,6 +349,15 @@ impl Core {
     /// [`peers::MAX_MET`]).
     pub fn met(&self) -> impl Iterator<Item = &PeerKey> {
         self.peers.met.iter()
+    }
+
+    /// Whether this node proposed a game or its player accepted it, and it is not
+    /// settled: the games for which introductions are taken.
+    pub fn game_accepted(&self, game: &GameId) -> bool {
+        self.games
+            .played
+            .get(game)
+            .is_some_and(|p| p.accepted() && !p.settled)
     }
 
     /// Whether the peer book has an entry for a peer.

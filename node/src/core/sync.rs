@@ -18,7 +18,7 @@ use crate::sync::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Reques
 
 /// Writes waiting for the store past which a request that would write is refused
 /// ("busy"): the writer's queue is bounded by what the core lets into it.
-pub(super) const MAX_QUEUED_WRITES: usize = 256;
+pub const MAX_QUEUED_WRITES: usize = 256;
 
 /// Addresses of one seat an introduction may make this node keep and dial.
 const MAX_INTRODUCED_PER_SEAT: usize = 4;

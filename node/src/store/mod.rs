@@ -47,6 +47,7 @@
 mod backend;
 mod error;
 mod fs;
+mod memory;
 mod quota;
 mod record;
 mod schema;
@@ -59,6 +60,7 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use sha2::{Digest, Sha256};
 
 pub use error::StoreError;
+pub use memory::MemoryStore;
 pub use quota::Usage;
 pub use record::{GameRecord, GameStatus};
 use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, META, SECRETS};
