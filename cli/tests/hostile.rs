@@ -54,8 +54,8 @@ const TRAPS: &str = "127.0.0.3";
 struct Dir(PathBuf);
 
 impl Dir {
-    fn new() -> Dir {
-        let p = std::env::temp_dir().join(format!("sealed-hostile-{}", std::process::id()));
+    fn new(label: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("sealed-hostile-{}-{label}", std::process::id()));
         let _ = std::fs::remove_dir_all(&p);
         std::fs::create_dir_all(&p).expect("a temporary folder");
         Dir(p)
@@ -188,7 +188,7 @@ fn hold(rt: &tokio::runtime::Runtime, s: Stranger) -> tokio::task::JoinHandle<()
 #[test]
 fn strangers_cannot_exhaust_a_node() {
     let plan = Plan::from_env();
-    let dir = Dir::new();
+    let dir = Dir::new("attacks");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -440,7 +440,9 @@ fn strangers_cannot_exhaust_a_node() {
 
     // 4. A public mailbox and a referee filled with invented games.
     if only(4) {
-        let games = if plan.long { 300 } else { 24 };
+        // A node's own quota of games open for one proposer (a node of before had none).
+        let open = sealed_node::core::Quotas::default().open_per_proposer;
+        let games = if plan.long { 300 } else { open as u64 + 8 };
         let me = SecretKey::from_seed(&seed(5, 0));
         let other = SecretKey::from_seed(&seed(5, 1));
         let mut s = stranger(seed(5, 0), STRANGERS);
@@ -470,8 +472,8 @@ fn strangers_cannot_exhaust_a_node() {
             .count();
         report.row(
             "4 invented games proposed to the public mailbox by one stranger: taken",
-            format!("{taken} of {games}"),
-            taken <= 16,
+            format!("{taken} of {games} (the quota: {open} open games per proposer)"),
+            taken <= open,
         );
         // Different envelopes at one chain position: each new one is stored.
         let t = &terms[0];
@@ -508,7 +510,7 @@ fn strangers_cannot_exhaust_a_node() {
         drop(s);
 
         // A referee takes every game that seats it as referee.
-        let games = if plan.long { 100 } else { 12 };
+        let games = if plan.long { 100 } else { open as u64 + 8 };
         let me = SecretKey::from_seed(&seed(6, 0));
         let other = SecretKey::from_seed(&seed(6, 1)).public().to_bytes();
         let mut s = stranger(seed(6, 0), STRANGERS);
@@ -527,8 +529,8 @@ fn strangers_cannot_exhaust_a_node() {
             .count();
         report.row(
             "4 Secret Stallmate games seating the referee, from one stranger: taken",
-            format!("{taken} of {games}"),
-            taken <= 8,
+            format!("{taken} of {games} (the quota: {open} open games per proposer)"),
+            taken <= open,
         );
     }
 
@@ -571,45 +573,51 @@ fn strangers_cannot_exhaust_a_node() {
         );
     }
 
-    // 6. Heads with millions of entries.
+    // 6. Heads with millions of entries (past the cap on a message's items), and with
+    //    60,000 (under it) about chains the game does not have, from an outsider and
+    //    from a seat.
     if only(6) {
-        let entries = 1_300_000u32;
-        let have: Vec<_> = (0..entries)
-            .map(|i| {
-                (
-                    sealed_protocol::ids::ChainId {
-                        log: LogId(i),
-                        seat: Seat(0),
-                    },
-                    1u64,
-                )
-            })
-            .collect();
+        let heads = |entries: u32| -> Vec<(sealed_protocol::ids::ChainId, u64)> {
+            (0..entries)
+                .map(|i| {
+                    (
+                        sealed_protocol::ids::ChainId {
+                            log: LogId(i),
+                            seat: Seat(0),
+                        },
+                        1u64,
+                    )
+                })
+                .collect()
+        };
         let mut figures = vec![];
         let mut held = true;
-        for (who, sd) in [("an outsider", seed(8, 0)), ("a seat", s6_seed)] {
-            let before = v.rss_kib();
-            let mut s = stranger(sd, STRANGERS);
-            let peer = rt.block_on(s.connect(&v.addr)).expect("connects");
-            let reqs = (0..4)
-                .map(|_| Request::Heads {
-                    games: vec![(invited_game, have.clone())],
-                })
-                .collect();
-            let answers = rt.block_on(s.ask_all(peer, reqs));
-            drop(s);
-            std::thread::sleep(Duration::from_millis(500));
-            let grew = v.rss_kib().saturating_sub(before);
-            held &= grew < 32 * 1024;
-            figures.push(format!(
-                "{who}: RSS {} → {} ({} answered)",
-                mib(before),
-                mib(v.rss_kib()),
-                answers.iter().filter(|a| a.is_ok()).count()
-            ));
+        for entries in [1_300_000u32, 60_000] {
+            let have = heads(entries);
+            for (who, sd) in [("an outsider", seed(8, 0)), ("a seat", s6_seed)] {
+                let before = v.rss_kib();
+                let mut s = stranger(sd, STRANGERS);
+                let peer = rt.block_on(s.connect(&v.addr)).expect("connects");
+                let reqs = (0..4)
+                    .map(|_| Request::Heads {
+                        games: vec![(invited_game, have.clone())],
+                    })
+                    .collect();
+                let answers = rt.block_on(s.ask_all(peer, reqs));
+                drop(s);
+                std::thread::sleep(Duration::from_millis(500));
+                let grew = v.rss_kib().saturating_sub(before);
+                held &= grew < 32 * 1024;
+                figures.push(format!(
+                    "{entries} entries, {who}: RSS {} → {} ({} answered)",
+                    mib(before),
+                    mib(v.rss_kib()),
+                    answers.iter().filter(|a| a.is_ok()).count()
+                ));
+            }
         }
         report.row(
-            "6 four Heads of 1.3 million entries (6.6 MB) each",
+            "6 four Heads each of 1.3 million entries (6.6 MB), then of 60,000",
             figures.join("; "),
             held,
         );
@@ -886,5 +894,53 @@ fn strangers_cannot_exhaust_a_node() {
         failed.is_empty(),
         "{} attacks succeeded: {failed:#?}",
         failed.len()
+    );
+}
+
+/// The harness's premise: a stranger's connections come from its own address
+/// (127.0.0.2), not the honest nodes' (127.0.0.1), so the budgets kept per address see
+/// it as a stranger on the internet would be seen.
+#[test]
+fn strangers_connect_from_their_own_address() {
+    let dir = Dir::new("premise");
+    let home = dir.home("node");
+    init(&home, "node");
+    let node = start(&home, "node", "/ip4/127.0.0.1/tcp/0", &[]);
+    let port: u16 = node
+        .addr
+        .split("/tcp/")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .expect("a TCP port");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let _entered = rt.enter();
+    let mut s = stranger(seed(99, 0), STRANGERS);
+    rt.block_on(s.connect(&node.addr)).expect("connects");
+    // /proc/net/tcp: "local rem" as little-endian hex IP:port.
+    let tcp = std::fs::read_to_string("/proc/net/tcp").expect("reads");
+    let from: Vec<String> = tcp
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let (local, remote) = (f.get(1)?, f.get(2)?);
+            let lport = u16::from_str_radix(local.split(':').nth(1)?, 16).ok()?;
+            (lport == port).then(|| {
+                let ip = u32::from_str_radix(remote.split(':').next().unwrap_or("0"), 16)
+                    .unwrap_or(0)
+                    .to_le_bytes();
+                format!("{}.{}.{}.{}", ip[0], ip[1], ip[2], ip[3])
+            })
+        })
+        .filter(|ip| ip != "0.0.0.0")
+        .collect();
+    assert!(
+        from.iter().any(|ip| ip == STRANGERS),
+        "the node's connections come from {from:?}"
     );
 }

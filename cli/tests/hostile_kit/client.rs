@@ -103,18 +103,84 @@ pub struct Stranger {
     pub circuits: usize,
 }
 
-/// Builds a stranger with this seed, listening on `ip` (the address its dials come
-/// from).
+/// TCP dials from a source address of our choosing: libp2p's own TCP transport binds
+/// its dials to the unspecified address (the kernel then picks 127.0.0.1 on loopback),
+/// and a stranger must come from an address of its own for the budgets kept per
+/// address to see it as one. It only dials; listening is libp2p's.
+struct Bound(std::net::Ipv4Addr);
+
+impl libp2p::core::Transport for Bound {
+    type Output = libp2p::tcp::tokio::TcpStream;
+    type Error = io::Error;
+    type ListenerUpgrade = futures::future::Pending<Result<Self::Output, Self::Error>>;
+    type Dial = futures::future::BoxFuture<'static, Result<Self::Output, Self::Error>>;
+
+    fn listen_on(
+        &mut self,
+        _: libp2p::core::transport::ListenerId,
+        addr: Multiaddr,
+    ) -> Result<(), libp2p::core::transport::TransportError<io::Error>> {
+        Err(libp2p::core::transport::TransportError::MultiaddrNotSupported(addr))
+    }
+
+    fn remove_listener(&mut self, _: libp2p::core::transport::ListenerId) -> bool {
+        false
+    }
+
+    fn dial(
+        &mut self,
+        addr: Multiaddr,
+        _: libp2p::core::transport::DialOpts,
+    ) -> Result<Self::Dial, libp2p::core::transport::TransportError<io::Error>> {
+        use futures::FutureExt;
+        use libp2p::multiaddr::Protocol;
+        let mut parts = addr.iter();
+        let (Some(Protocol::Ip4(ip)), Some(Protocol::Tcp(port))) = (parts.next(), parts.next())
+        else {
+            return Err(libp2p::core::transport::TransportError::MultiaddrNotSupported(addr));
+        };
+        if parts.any(|p| !matches!(p, Protocol::P2p(_))) {
+            return Err(libp2p::core::transport::TransportError::MultiaddrNotSupported(addr));
+        }
+        let src = self.0;
+        Ok(async move {
+            let s = tokio::net::TcpSocket::new_v4()?;
+            s.bind((src, 0).into())?;
+            let stream = s.connect((ip, port).into()).await?;
+            stream.set_nodelay(true)?;
+            Ok(libp2p::tcp::tokio::TcpStream(stream))
+        }
+        .boxed())
+    }
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<libp2p::core::transport::TransportEvent<Self::ListenerUpgrade, Self::Error>>
+    {
+        std::task::Poll::Pending
+    }
+}
+
+/// Builds a stranger with this seed, dialling from and listening on `ip`.
 pub fn stranger(seed: [u8; 32], ip: &str) -> Stranger {
+    use libp2p::core::Transport as _;
     let key = sealed_node::net::keypair(&seed);
+    let source: std::net::Ipv4Addr = ip.parse().expect("an IPv4 address");
     let mut swarm = libp2p::SwarmBuilder::with_existing_identity(key)
         .with_tokio()
-        .with_tcp(
-            tcp::Config::default().nodelay(true),
-            noise::Config::new,
-            yamux::Config::default,
-        )
-        .expect("tcp")
+        .with_other_transport(|key| {
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(
+                libp2p::core::transport::OrTransport::new(
+                    Bound(source),
+                    tcp::tokio::Transport::new(tcp::Config::default().nodelay(true)),
+                )
+                .upgrade(libp2p::core::upgrade::Version::V1)
+                .authenticate(noise::Config::new(key)?)
+                .multiplex(yamux::Config::default()),
+            )
+        })
+        .expect("tcp from the stranger's address")
         .with_relay_client(noise::Config::new, yamux::Config::default)
         .expect("relay client")
         .with_behaviour(|key, relay| Behaviour {
