@@ -193,7 +193,8 @@ impl Core {
             }
             let terms = p.table.terms();
             let peers = if super::quota::referees(terms, &me) {
-                terms.proposal().seats.iter().map(|s| s.key).collect()
+                let seats = terms.proposal().seats.iter().map(|s| s.key);
+                seats.chain(terms.witness().map(|w| w.key)).collect()
             } else {
                 game_peers(terms, &me)
             };

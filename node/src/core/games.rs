@@ -32,6 +32,9 @@ pub(super) struct Played {
     /// Where the invitation came from (the sender's address, as the budgets count it),
     /// while it waits; in memory only.
     pub(super) origin: Option<String>,
+    /// Whether that address was not global (a LAN, loopback): the proposal's
+    /// non-global addresses may then be dialled once accepted.
+    pub(super) origin_local: Option<bool>,
     /// Positions of which a second envelope is stored, as evidence: a third is not.
     pub(super) evidence: Evidence,
 }
@@ -50,6 +53,7 @@ impl Played {
             acked: Default::default(),
             heard: Default::default(),
             origin: None,
+            origin_local: None,
             evidence: Evidence::new(),
         };
         p.settle();

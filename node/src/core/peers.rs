@@ -233,18 +233,27 @@ impl Core {
     /// A game this node's player accepted: its other seats become friends, and its
     /// mailboxes are kept connected at the addresses its proposal gives them — from now
     /// on, never on an invitation alone. A referee accepts every game that seats it:
-    /// that makes nobody a friend, and its games' mailboxes are not its.
+    /// that makes nobody a friend and keeps no mailbox connected; it only learns where
+    /// the game's witness is, whose stamps its duty waits for. Addresses from the
+    /// proposal must name their node's own peer id, and be global unless the invitation
+    /// came from a non-global address (as introductions, `sync.rs`).
     pub(super) fn accepted_game(&mut self, id: &GameId) {
-        let Some((terms, created)) = self
-            .games
-            .played
-            .get(id)
-            .map(|p| (p.table.terms().clone(), p.record.created))
-        else {
+        let Some((terms, created, local)) = self.games.played.get(id).map(|p| {
+            (
+                p.table.terms().clone(),
+                p.record.created,
+                p.origin_local == Some(true),
+            )
+        }) else {
             return;
         };
         let me = self.key();
         if super::quota::referees(&terms, &me) {
+            if let Some(w) = terms.witness() {
+                for a in w.addrs.iter().filter(|a| allowed(a, &w.key, local)) {
+                    self.learn_at(w.key, a.clone(), created);
+                }
+            }
             return;
         }
         for seat in &terms.proposal().seats {
@@ -252,7 +261,7 @@ impl Core {
                 self.peers.dirty.insert(seat.key);
             }
         }
-        let _ = self.mailbox_addrs(&terms, created);
+        let _ = self.mailbox_addrs(&terms, created, local);
         self.peers
             .dirty
             .extend(terms.proposal().mailboxes.iter().map(|m| m.key));
@@ -376,7 +385,9 @@ impl Core {
                     self.peers.book.load(peer, book::Entry::decode(&bytes));
                 }
             }
-            for (key, value) in self.mailbox_addrs(t, *created) {
+            // The addresses the game was accepted with are in the book already; a
+            // non-global one is not taken again from the proposal alone.
+            for (key, value) in self.mailbox_addrs(t, *created, false) {
                 self.unsaved.insert(key, value);
             }
         }
@@ -424,6 +435,7 @@ impl Core {
         &mut self,
         terms: &sealed_protocol::proposal::Terms,
         at: u64,
+        local: bool,
     ) -> Vec<(String, Vec<u8>)> {
         let mut out = BTreeMap::new();
         for m in &terms.proposal().mailboxes {
@@ -435,7 +447,7 @@ impl Core {
             {
                 // Only an address that names the mailbox itself: a proposal cannot make
                 // this node dial someone else under a mailbox's name.
-                for a in m.addrs.iter().filter(|a| crate::net::names(a, &m.key)) {
+                for a in m.addrs.iter().filter(|a| allowed(a, &m.key, local)) {
                     let changed = self.peers.book.saw(m.key, a, at);
                     out.extend(self.entry_to_write(m.key, changed));
                 }
@@ -539,6 +551,13 @@ impl Core {
             self.offer(peer, id, store);
         }
     }
+}
+
+/// Whether an address a proposal gives for `key`'s node may be dialled: it ends in
+/// that node's own peer id, and is global unless the proposal came from a non-global
+/// address.
+fn allowed(addr: &str, key: &PeerKey, local: bool) -> bool {
+    crate::net::names(addr, key) && (local || crate::origin::is_global_text(addr))
 }
 
 /// Merges every push waiting in `queue` behind a first push into one request, up to

@@ -98,6 +98,7 @@ impl Core {
         let me = self.key();
         let proposer = quota::proposer(&terms);
         let origin = self.origin_of(&peer).map(|o| o.key.clone());
+        let origin_local = self.origin_of(&peer).map(|o| !o.global);
         let stranger = proposer.filter(|p| *p != me && !self.peers.book.is_friend(p));
         if let Some(seat) = terms.seat_of(&me) {
             // A referee node takes every game that seats it, within the proposer's
@@ -152,6 +153,7 @@ impl Core {
             step.answers.extend(w);
             let mut played = Played::new(t, record, self.now);
             played.origin = origin;
+            played.origin_local = origin_local;
             self.games.played.insert(id, played);
             if refereeing {
                 // The only choice a referee seat makes is to accept: the bot does that.

@@ -62,9 +62,11 @@ impl Shell {
                 self.dial_failed(connection_id, &error);
                 // The relay client forgets a reservation whose relay it cannot reach
                 // and says nothing: the listener through it would wait for ever.
+                // So does a relay to listen through that we dial first to register.
                 let relayed: Vec<String> = self
                     .listeners
                     .values()
+                    .chain(&self.reach.via)
                     .filter(|a| peer_id.is_some() && relay_of(a) == peer_id)
                     .map(ToString::to_string)
                     .collect();
