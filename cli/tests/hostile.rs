@@ -19,8 +19,13 @@
 //! Measured: every node's peak RSS (/proc VmHWM), the dials to a port the strangers
 //! named, what the stores took. Asserted: counts and bounds only; times are printed.
 //!
+//! About 1000 lines, in one test: the attacks share the nodes under attack and the
+//! honest players beside them (a node per attack would not show a game beside every
+//! attack finishing), and end in one report.
+//!
 //! `SEALED_BIN` runs the attacks against another build (a release one, or main's); the
-//! long version (more waves, every quota reached) is
+//! long version (eight waves, hundreds of games and thousands of equivocations, a
+//! mailbox filled to a proposer's quota of bytes) is
 //! `SEALED_HOSTILE=long SEALED_BIN=target/release/sealed cargo test -p sealed-cli --test hostile -- --nocapture`.
 
 mod hostile_kit;
@@ -507,6 +512,48 @@ fn strangers_cannot_exhaust_a_node() {
             ),
             held <= 2,
         );
+        if plan.long {
+            // Fresh envelopes, 16 of 4 KiB a push, until the proposer's quota of bytes
+            // stops them: the store grows by that quota, times what redb's pages and
+            // indexes cost on disk (measured: under 3).
+            let quota = sealed_node::core::Quotas::default().per_proposer.bytes;
+            let store0 = m.store_bytes();
+            let started = Instant::now();
+            let (mut taken, mut seq, mut why) = (0u64, 1u64, String::new());
+            while why.is_empty() && taken < 2 * quota {
+                let envelopes: Vec<Vec<u8>> = (0..16)
+                    .map(|i| envelope(t, &me, 0, seq + i, 7, 4 * 1024))
+                    .collect();
+                let size: u64 = envelopes.iter().map(|e| e.len() as u64).sum();
+                match rt.block_on(s.ask(
+                    mp,
+                    Request::Push {
+                        game: t.game().0.0,
+                        envelopes,
+                    },
+                )) {
+                    Ok(Response::Ok { .. }) => {
+                        taken += size;
+                        seq += 16;
+                    }
+                    Ok(Response::Refused(r)) if r.contains("quota") => why = r,
+                    // A rate limit or a busy store: the stranger waits a moment.
+                    _ => std::thread::sleep(Duration::from_millis(200)),
+                }
+            }
+            let grew = m.store_bytes().saturating_sub(store0);
+            report.row(
+                "4 fresh envelopes pushed into one relayed game until refused (long run)",
+                format!(
+                    "{} MiB taken in {:.0} s, then {why:?}; the quota {} MiB; the store grew {} MiB",
+                    taken >> 20,
+                    started.elapsed().as_secs_f64(),
+                    quota >> 20,
+                    grew >> 20
+                ),
+                !why.is_empty() && taken <= quota && grew <= 3 * quota,
+            );
+        }
         drop(s);
 
         // A referee takes every game that seats it as referee.

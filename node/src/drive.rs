@@ -10,6 +10,9 @@
 //! proposer and all strangers stored stays within the quotas (`core/quota.rs`), in
 //! the core and in the store; no more than two envelopes are stored at one position
 //! (the first, and one of evidence); writes waiting stay bounded.
+//!
+//! A little over 600 lines: the inputs it makes and the checks after them read one
+//! world's state (the games made, the chains' heads, the addresses given).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 

@@ -17,11 +17,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// The binary under attack: `SEALED_BIN` (a release build, say), else the tests' own.
+/// The binary under attack: `SEALED_BIN` (a release build, say; a relative path is
+/// from the workspace's root), else the tests' own.
 pub fn bin() -> PathBuf {
-    std::env::var_os("SEALED_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_sealed")))
+    match std::env::var_os("SEALED_BIN").map(PathBuf::from) {
+        Some(p) if p.is_relative() => Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p),
+        Some(p) => p,
+        None => PathBuf::from(env!("CARGO_BIN_EXE_sealed")),
+    }
 }
 
 /// Runs `sealed --home HOME …`.

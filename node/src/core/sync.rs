@@ -106,7 +106,7 @@ impl Core {
         self.budgets
             .spend(peer, origin.as_deref(), cost, self.now)
             .map_err(|whose| {
-                tracing::warn!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
+                tracing::debug!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
                 format!("rate limit: {whose} budget is spent: slow down")
             })
     }

@@ -530,6 +530,11 @@ impl Store {
     }
 }
 
+/// redb's page cache: its default is 1 GiB, which a node's memory would grow to under a
+/// stream of writes (a mailbox filled to its strangers' quotas reached 151 MiB and
+/// rising); the file's pages stay in the operating system's cache beyond it.
+const CACHE_BYTES: usize = 32 << 20;
+
 /// Opens (or creates) the file with the fault-pointed backend and brings its layout up
 /// to date.
 fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
@@ -544,6 +549,7 @@ fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
     fs::sync_dir(dir)?;
     let backend = backend::Backend::new(file).map_err(|e| open_error(e, path))?;
     let db = redb::Builder::new()
+        .set_cache_size(CACHE_BYTES)
         .create_with_backend(backend)
         .map_err(|e| open_error(e, path))?;
     let tx = db.begin_write()?;
