@@ -35,7 +35,8 @@ mod behaviour {
     pub struct Behaviour {
         /// Connections pending, in all and per peer.
         pub limits: connection_limits::Behaviour,
-        /// No new connection while the process holds more than [`MAX_RSS`].
+        /// No new connection while the process holds more than [`MAX_MEMORY_SHARE`] of
+        /// the machine's memory.
         pub memory: memory_connection_limits::Behaviour,
         /// Inbound connections per address.
         pub gate: Gate,
@@ -61,9 +62,11 @@ mod behaviour {
     }
 }
 
-/// The resident memory past which no new connection is taken: below the 256 MiB a
-/// node must stay under with every budget spent (docs/RELIABILITY.md).
-pub const MAX_RSS: usize = 192 << 20;
+/// The share of the machine's memory past which no new connection is taken: a last
+/// resort before the system runs out. The budgets below keep a node under attack far
+/// lower (docs/RELIABILITY.md: under 60 MiB); a fixed bound of a few hundred MiB would
+/// shut out peers of a node that legitimately holds hundreds of live games in memory.
+pub const MAX_MEMORY_SHARE: f64 = 0.5;
 
 /// Connections being set up from outside at once.
 pub const MAX_PENDING_INCOMING: u32 = 128;
@@ -261,7 +264,9 @@ pub fn swarm(
                         .with_max_established(Some(MAX_CONNECTIONS))
                         .with_max_established_per_peer(Some(MAX_PER_PEER)),
                 ),
-                memory: memory_connection_limits::Behaviour::with_max_bytes(MAX_RSS),
+                memory: memory_connection_limits::Behaviour::with_max_percentage(
+                    MAX_MEMORY_SHARE,
+                ),
                 gate: Gate::new(cfg.gate),
                 sync: request_response::Behaviour::with_codec(
                     SyncCodec::default(),
