@@ -95,7 +95,7 @@ fn bare_swarm(seed: u8) -> Bare {
         .unwrap()
         .with_behaviour(|_| {
             request_response::Behaviour::with_codec(
-                SyncCodec,
+                SyncCodec::default(),
                 [(PROTOCOL, ProtocolSupport::Full)],
                 request_response::Config::default(),
             )
@@ -134,7 +134,7 @@ async fn bare_pair() -> BarePair {
             {
                 let _ = server
                     .behaviour_mut()
-                    .send_response(channel, Response::Ok { new: 1 });
+                    .send_response(channel, Response::Ok { new: 1 }.into());
             }
         }
     });
@@ -160,7 +160,7 @@ async fn bare_rtt(p: &mut BarePair) -> Duration {
     let id = p
         .client
         .behaviour_mut()
-        .send_request(&p.server, p.request.clone());
+        .send_request(&p.server, p.request.clone().into());
     loop {
         match p.client.select_next_some().await {
             SwarmEvent::Behaviour(request_response::Event::Message {

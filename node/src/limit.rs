@@ -1,17 +1,20 @@
-//! Per-peer rate limits: a token bucket per peer, charged one token per request and
-//! one per envelope it carries, so a peer cannot make the node verify and store
-//! without bound. Pure: the caller passes the time in.
+//! Rate limits: token buckets, charged by what a request costs (one token per request,
+//! one per envelope it carries, more for what it makes the node read or verify), so a
+//! peer cannot make the node verify and store without bound. A request is charged to
+//! three buckets at once — its peer's, its address's and everyone's ([`Budgets`]):
+//! keys cost a stranger nothing, addresses cost him something, and the total bounds
+//! what all of them together get. Pure: the caller passes the time in.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 
 /// Bucket sizes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
-    /// Tokens a peer may spend at once (a reconnection resyncing many games spends
+    /// Tokens a key may spend at once (a reconnection resyncing many games spends
     /// many at once, so the burst is large).
     pub burst: f64,
-    /// Tokens a peer regains per second.
+    /// Tokens a key regains per second.
     pub per_second: f64,
 }
 
@@ -26,11 +29,17 @@ impl Default for Limits {
     }
 }
 
-/// Token buckets by peer.
+/// Buckets kept at most: past it, keys not yet seen share one bucket (an attacker who
+/// makes up keys faster than they refill only drains that one).
+pub const MAX_BUCKETS: usize = 65_536;
+
+/// Token buckets by key.
 #[derive(Debug)]
 pub struct RateLimiter<P> {
     limits: Limits,
     buckets: HashMap<P, (f64, u64)>,
+    /// The bucket every key past [`MAX_BUCKETS`] shares.
+    overflow: (f64, u64),
 }
 
 impl<P: Eq + Hash + Clone> RateLimiter<P> {
@@ -39,30 +48,155 @@ impl<P: Eq + Hash + Clone> RateLimiter<P> {
         RateLimiter {
             limits,
             buckets: HashMap::new(),
+            overflow: (limits.burst, 0),
         }
     }
 
-    /// Spends `cost` tokens of `peer` at `now_ms`; `false` (and nothing spent) if it
-    /// has not got them.
-    pub fn spend(&mut self, peer: &P, cost: f64, now_ms: u64) -> bool {
+    fn bucket(&mut self, key: &P, now_ms: u64) -> &mut (f64, u64) {
         let Limits { burst, per_second } = self.limits;
-        let (tokens, last) = self.buckets.entry(peer.clone()).or_insert((burst, now_ms));
+        let b = if self.buckets.contains_key(key) || self.buckets.len() < MAX_BUCKETS {
+            self.buckets.entry(key.clone()).or_insert((burst, now_ms))
+        } else {
+            &mut self.overflow
+        };
+        let (tokens, last) = b;
         let elapsed = now_ms.saturating_sub(*last) as f64 / 1000.0;
         *tokens = (*tokens + elapsed * per_second).min(burst);
         *last = now_ms.max(*last);
-        if *tokens < cost {
+        b
+    }
+
+    /// The tokens `key` has at `now_ms`.
+    pub fn available(&mut self, key: &P, now_ms: u64) -> f64 {
+        self.bucket(key, now_ms).0
+    }
+
+    /// Takes `cost` tokens of `key`, into debt if it has not got them: for what a
+    /// request turns out to cost once answered.
+    pub fn charge(&mut self, key: &P, cost: f64, now_ms: u64) {
+        self.bucket(key, now_ms).0 -= cost;
+    }
+
+    /// Spends `cost` tokens of `key` at `now_ms`; `false` (and nothing spent) if it
+    /// has not got them.
+    pub fn spend(&mut self, key: &P, cost: f64, now_ms: u64) -> bool {
+        let b = self.bucket(key, now_ms);
+        if b.0 < cost {
             return false;
         }
-        *tokens -= cost;
+        b.0 -= cost;
         true
     }
 
-    /// Forgets peers whose buckets are full again (they cost nothing to recreate).
+    /// Forgets keys whose buckets are full again (they cost nothing to recreate).
     pub fn prune(&mut self, now_ms: u64) {
         let Limits { burst, per_second } = self.limits;
         self.buckets.retain(|_, (tokens, last)| {
             *tokens + now_ms.saturating_sub(*last) as f64 / 1000.0 * per_second < burst
         });
+    }
+
+    /// Keys with a bucket now.
+    pub fn len(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// Whether no key has one.
+    pub fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
+    }
+}
+
+/// The three budgets a request is charged to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BudgetLimits {
+    /// Each peer's.
+    pub peer: Limits,
+    /// Each address's (`crate::origin`): a few peers' worth.
+    pub origin: Limits,
+    /// Everyone's together.
+    pub all: Limits,
+}
+
+impl Default for BudgetLimits {
+    fn default() -> Self {
+        BudgetLimits::from_peer(Limits::default())
+    }
+}
+
+impl BudgetLimits {
+    /// An address's budget twice a peer's, everyone's ten times.
+    pub fn from_peer(peer: Limits) -> Self {
+        BudgetLimits {
+            peer,
+            origin: Limits {
+                burst: 2.0 * peer.burst,
+                per_second: 2.0 * peer.per_second,
+            },
+            all: Limits {
+                burst: 10.0 * peer.burst,
+                per_second: 10.0 * peer.per_second,
+            },
+        }
+    }
+}
+
+/// Buckets per peer, per address and for all.
+#[derive(Debug)]
+pub struct Budgets<P> {
+    peer: RateLimiter<P>,
+    origin: RateLimiter<String>,
+    all: RateLimiter<()>,
+}
+
+impl<P: Eq + Hash + Clone> Budgets<P> {
+    /// Full buckets.
+    pub fn new(limits: BudgetLimits) -> Self {
+        Budgets {
+            peer: RateLimiter::new(limits.peer),
+            origin: RateLimiter::new(limits.origin),
+            all: RateLimiter::new(limits.all),
+        }
+    }
+
+    /// Spends `cost` from `peer`'s, `origin`'s (if known) and everyone's buckets, or
+    /// from none; which one is empty, if one is.
+    pub fn spend(
+        &mut self,
+        peer: &P,
+        origin: Option<&str>,
+        cost: f64,
+        now_ms: u64,
+    ) -> Result<(), &'static str> {
+        if self.peer.available(peer, now_ms) < cost {
+            return Err("this peer's");
+        }
+        if let Some(o) = origin
+            && self.origin.available(&o.to_owned(), now_ms) < cost
+        {
+            return Err("this address's");
+        }
+        if self.all.available(&(), now_ms) < cost {
+            return Err("every peer's");
+        }
+        self.charge(peer, origin, cost, now_ms);
+        Ok(())
+    }
+
+    /// Charges `cost` to all three, into debt if need be.
+    pub fn charge(&mut self, peer: &P, origin: Option<&str>, cost: f64, now_ms: u64) {
+        self.peer.charge(peer, cost, now_ms);
+        if let Some(o) = origin {
+            self.origin.charge(&o.to_owned(), cost, now_ms);
+        }
+        self.all.charge(&(), cost, now_ms);
+    }
+
+    /// Forgets full buckets.
+    pub fn prune(&mut self, now_ms: u64) {
+        self.peer.prune(now_ms);
+        self.origin.prune(now_ms);
+        self.all.prune(now_ms);
     }
 }
 
@@ -118,5 +252,51 @@ mod tests {
         assert_eq!(r.buckets.keys().collect::<Vec<_>>(), [&1]);
         r.prune(10_000);
         assert!(r.buckets.is_empty());
+    }
+
+    #[test]
+    fn made_up_keys_past_the_cap_share_one_bucket() {
+        let mut r: RateLimiter<u32> = RateLimiter::new(Limits {
+            burst: 10.0,
+            per_second: 0.0,
+        });
+        for k in 0..MAX_BUCKETS as u32 {
+            assert!(r.spend(&k, 1.0, 0));
+        }
+        assert_eq!(r.len(), MAX_BUCKETS);
+        // Every new key now draws from the one overflow bucket.
+        for k in 0..10 {
+            assert!(r.spend(&(MAX_BUCKETS as u32 + k), 1.0, 0));
+        }
+        assert!(!r.spend(&(MAX_BUCKETS as u32 + 99), 1.0, 0));
+        assert_eq!(r.len(), MAX_BUCKETS);
+    }
+
+    #[test]
+    fn one_address_and_everyone_have_budgets_beside_each_peer() {
+        let per = |b| Limits {
+            burst: b,
+            per_second: 0.0,
+        };
+        let mut b: Budgets<u8> = Budgets::new(BudgetLimits {
+            peer: per(10.0),
+            origin: per(15.0),
+            all: per(25.0),
+        });
+        assert!(b.spend(&1, Some("ip4/1.1.1.1"), 10.0, 0).is_ok());
+        // A new key at the same address: the address's budget is what is left.
+        assert_eq!(
+            b.spend(&2, Some("ip4/1.1.1.1"), 10.0, 0),
+            Err("this address's")
+        );
+        assert!(b.spend(&2, Some("ip4/1.1.1.1"), 5.0, 0).is_ok());
+        assert!(b.spend(&3, Some("ip4/2.2.2.2"), 10.0, 0).is_ok());
+        assert_eq!(
+            b.spend(&4, Some("ip4/3.3.3.3"), 1.0, 0),
+            Err("every peer's")
+        );
+        // What an answer turned out to cost is charged into debt.
+        b.charge(&3, Some("ip4/2.2.2.2"), 100.0, 0);
+        assert_eq!(b.spend(&3, None, 0.5, 0), Err("this peer's"));
     }
 }

@@ -1,18 +1,25 @@
 //! The libp2p side: one swarm per node, TCP and QUIC with Noise and Yamux, identify,
 //! ping, mDNS on the LAN, relay v2 (client always, server when asked) with DCUtR hole
-//! punching, rendezvous (client always, server on mailboxes and relays: a peer is found
-//! by its peer id alone), and the sync protocol.
+//! punching, the lookup of a peer by its peer id (`lookup.rs`: client always, server on
+//! mailboxes and relays), AutoNAT, and the sync protocol — each within a budget
+//! (ARCHITECTURE.md, *Budgets*): connections in all, pending, per peer and per address
+//! (`origin.rs`), none new while the process holds too much memory, streams per
+//! connection, bytes read (`sync/codec.rs`), and the relay's reservations and circuits.
 
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use libp2p::identity::{Keypair, PublicKey, ed25519};
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
-    PeerId, Swarm, autonat, dcutr, identify, mdns, noise, ping, relay, rendezvous,
-    request_response, tcp, yamux,
+    Multiaddr, PeerId, Swarm, autonat, connection_limits, dcutr, identify, mdns,
+    memory_connection_limits, noise, ping, relay, request_response, tcp, yamux,
 };
 
+use crate::limit::{Limits, RateLimiter};
+use crate::lookup::{self, LookupCodec, Registry};
+use crate::origin::{Gate, GateLimits, Origin};
 use crate::sync::{PROTOCOL, SyncCodec};
 
 pub use behaviour::{Behaviour, BehaviourEvent};
@@ -22,11 +29,21 @@ mod behaviour {
     #![allow(missing_docs)]
     use super::*;
 
-    /// What a node runs.
+    /// What a node runs. The limits come first: a connection they refuse costs the
+    /// others nothing.
     #[derive(NetworkBehaviour)]
     pub struct Behaviour {
+        /// Connections pending, in all and per peer.
+        pub limits: connection_limits::Behaviour,
+        /// No new connection while the process holds more than [`MAX_MEMORY_SHARE`] of
+        /// the machine's memory.
+        pub memory: memory_connection_limits::Behaviour,
+        /// Inbound connections per address.
+        pub gate: Gate,
         /// The game sync protocol.
         pub sync: request_response::Behaviour<SyncCodec>,
+        /// Finding peers by peer id: asking always, answering on mailboxes and relays.
+        pub lookup: request_response::Behaviour<LookupCodec>,
         /// Tells peers our addresses and protocols.
         pub identify: identify::Behaviour,
         /// Keeps idle connections measured and alive.
@@ -39,15 +56,31 @@ mod behaviour {
         pub relay_server: Toggle<relay::Behaviour>,
         /// Upgrades relayed connections to direct ones by hole punching.
         pub dcutr: dcutr::Behaviour,
-        /// Registers our addresses at rendezvous points and looks peers up there.
-        pub rendezvous: rendezvous::client::Behaviour,
-        /// Serves as a rendezvous point (a mailbox or relay node).
-        pub rendezvous_server: Toggle<rendezvous::server::Behaviour>,
         /// Asks peers to dial back: whether this node can be reached (if not, it
         /// reserves a slot at a relay it keeps connected).
         pub autonat: autonat::Behaviour,
     }
 }
+
+/// The share of the machine's memory past which no new connection is taken: a last
+/// resort before the system runs out. The budgets below keep a node under attack far
+/// lower (docs/RELIABILITY.md: under 60 MiB); a fixed bound of a few hundred MiB would
+/// shut out peers of a node that legitimately holds hundreds of live games in memory.
+pub const MAX_MEMORY_SHARE: f64 = 0.5;
+
+/// Connections being set up from outside at once.
+pub const MAX_PENDING_INCOMING: u32 = 128;
+/// Inbound connections at once: a public mailbox's players all keep theirs open.
+pub const MAX_INCOMING: u32 = 4096;
+/// Connections at once, both ways.
+pub const MAX_CONNECTIONS: u32 = 4608;
+/// Connections to one peer at once (direct, relayed, a hole punch, a dial race).
+pub const MAX_PER_PEER: u32 = 8;
+/// Streams a connection may have open at once (every protocol together).
+pub const MAX_STREAMS: usize = 128;
+/// Sync requests a connection may have in flight at once, both ways: a peer keeps 8 in
+/// flight (`core/peers.rs`), so do we.
+pub const MAX_SYNC_STREAMS: usize = 32;
 
 /// How to build a swarm.
 #[derive(Clone, Debug)]
@@ -56,10 +89,10 @@ pub struct NetConfig {
     pub mdns: bool,
     /// Relay other peers' connections.
     pub relay_server: bool,
-    /// Serve as a rendezvous point: keep the addresses peers register and give them to
-    /// whoever asks by peer id (always on for a mailbox or relay).
-    pub rendezvous_server: bool,
-    /// Register our addresses at the rendezvous points we keep connected (a mailbox or
+    /// Answer lookups by peer id and keep the records peers register (always on for a
+    /// mailbox or relay).
+    pub lookup_server: bool,
+    /// Register our addresses at the lookup points we keep connected (a mailbox or
     /// relay), so that peers who know only our peer id find us. Whoever can ask that
     /// point learns them.
     pub announce: bool,
@@ -70,6 +103,8 @@ pub struct NetConfig {
     /// The player's display name, announced to peers (identify) so that a proposal to
     /// this node can name its seat; empty: none announced.
     pub name: String,
+    /// Inbound connections per address and per relay.
+    pub gate: GateLimits,
 }
 
 impl Default for NetConfig {
@@ -77,11 +112,12 @@ impl Default for NetConfig {
         NetConfig {
             mdns: true,
             relay_server: false,
-            rendezvous_server: false,
+            lookup_server: false,
             announce: true,
             request_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(600),
             name: String::new(),
+            gate: GateLimits::default(),
         }
     }
 }
@@ -97,6 +133,17 @@ pub fn keypair(seed: &[u8; 32]) -> Keypair {
 pub fn peer_id(key: &[u8; 32]) -> Option<PeerId> {
     let pk = ed25519::PublicKey::try_from_bytes(key).ok()?;
     Some(PublicKey::from(pk).to_peer_id())
+}
+
+/// Whether an address (as text) ends in `/p2p/<the peer id of key>`.
+pub fn names(addr: &str, key: &[u8; 32]) -> bool {
+    let Ok(a) = addr.parse::<Multiaddr>() else {
+        return false;
+    };
+    matches!(
+        (a.iter().last(), peer_id(key)),
+        (Some(libp2p::multiaddr::Protocol::P2p(p)), Some(k)) if p == k
+    )
 }
 
 /// AutoNAT: a first probe soon after start (a player behind a router should be
@@ -131,40 +178,72 @@ pub fn announced_name(agent: &str) -> Option<String> {
     (!name.is_empty() && crate::home::check_name(name).is_ok()).then(|| name.to_owned())
 }
 
-/// The rendezvous namespace a peer registers under: its own peer id, so that a lookup
-/// by peer id returns that peer and nobody else.
-pub fn namespace(peer: &PeerId) -> rendezvous::Namespace {
-    rendezvous::Namespace::new(format!("sealed/peer/{peer}"))
-        .expect("a peer id is far shorter than the 255 bytes a namespace may have")
-}
-
-/// A relay for game traffic: the defaults (two minutes, 128 KiB per circuit) are
-/// sized for hole-punching handshakes, while players whose routers defeat hole
-/// punching play whole games through the relay.
-fn relay_config() -> relay::Config {
-    relay::Config {
+/// A relay for game traffic, on our terms: it reserves only for peers registered at
+/// this node's lookup (so a stranger cannot take the slots of the players it serves),
+/// within libp2p's rate limits per peer and per address; circuits last an hour and
+/// carry 64 MiB (players whose routers defeat hole punching play whole games through
+/// it), at most 4 per source peer, 128 in all, and each source address opens at most
+/// [`CIRCUITS_PER_ADDRESS`] at once and one more each [`CIRCUIT_REFILL`].
+fn relay_config(registry: Arc<Mutex<Registry>>) -> relay::Config {
+    let mut c = relay::Config {
+        max_reservations: 512,
+        max_reservations_per_peer: 2,
+        max_circuits: 128,
+        max_circuits_per_peer: 4,
         max_circuit_duration: Duration::from_secs(3600),
         max_circuit_bytes: 64 << 20,
         ..relay::Config::default()
-    }
+    };
+    c.reservation_rate_limiters
+        .push(Box::new(move |peer: PeerId, _: &Multiaddr, _: Instant| {
+            registry
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .holds(&peer, crate::shell::now_ms())
+        }));
+    let start = Instant::now();
+    let mut per_address = RateLimiter::new(Limits {
+        burst: CIRCUITS_PER_ADDRESS,
+        per_second: 1.0 / CIRCUIT_REFILL.as_secs_f64(),
+    });
+    c.circuit_src_rate_limiters.push(Box::new(
+        move |_: PeerId, addr: &Multiaddr, now: Instant| {
+            let ms = now.saturating_duration_since(start).as_millis() as u64;
+            per_address.prune(ms);
+            per_address.spend(&Origin::of(addr).key, 1.0, ms)
+        },
+    ));
+    c
 }
 
-/// Builds the swarm.
+/// Circuits one source address may open at once.
+pub const CIRCUITS_PER_ADDRESS: f64 = 8.0;
+/// And one more each this long.
+pub const CIRCUIT_REFILL: Duration = Duration::from_secs(120);
+
+/// Builds the swarm; `registry` is this node's lookup registry (a relay reserves for
+/// the peers registered there).
 pub fn swarm(
     key: &Keypair,
     cfg: &NetConfig,
+    registry: Arc<Mutex<Registry>>,
 ) -> Result<Swarm<Behaviour>, Box<dyn std::error::Error + Send + Sync>> {
     let cfg = cfg.clone();
+    let yamux = || {
+        let mut y = yamux::Config::default();
+        y.set_max_num_streams(MAX_STREAMS);
+        y
+    };
     let swarm = libp2p::SwarmBuilder::with_existing_identity(key.clone())
         .with_tokio()
         .with_tcp(
             tcp::Config::default().nodelay(true),
             noise::Config::new,
-            yamux::Config::default,
+            yamux,
         )?
         .with_quic()
         .with_dns()?
-        .with_relay_client(noise::Config::new, yamux::Config::default)?
+        .with_relay_client(noise::Config::new, yamux)?
         .with_behaviour(|key, relay_client| {
             let peer = key.public().to_peer_id();
             let mdns = if cfg.mdns {
@@ -172,15 +251,34 @@ pub fn swarm(
             } else {
                 None
             };
+            let lookup_support = if cfg.lookup_server {
+                request_response::ProtocolSupport::Full
+            } else {
+                request_response::ProtocolSupport::Outbound
+            };
             Behaviour {
+                limits: connection_limits::Behaviour::new(
+                    connection_limits::ConnectionLimits::default()
+                        .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
+                        .with_max_established_incoming(Some(MAX_INCOMING))
+                        .with_max_established(Some(MAX_CONNECTIONS))
+                        .with_max_established_per_peer(Some(MAX_PER_PEER)),
+                ),
+                memory: memory_connection_limits::Behaviour::with_max_percentage(MAX_MEMORY_SHARE),
+                gate: Gate::new(cfg.gate),
                 sync: request_response::Behaviour::with_codec(
-                    SyncCodec,
+                    SyncCodec::default(),
                     [(PROTOCOL, request_response::ProtocolSupport::Full)],
-                    // The default of 100 streams per connection drops requests once
-                    // a node pair plays more than a few dozen games at once.
                     request_response::Config::default()
                         .with_request_timeout(cfg.request_timeout)
-                        .with_max_concurrent_streams(4096),
+                        .with_max_concurrent_streams(MAX_SYNC_STREAMS),
+                ),
+                lookup: request_response::Behaviour::with_codec(
+                    LookupCodec,
+                    [(lookup::PROTOCOL, lookup_support)],
+                    request_response::Config::default()
+                        .with_request_timeout(Duration::from_secs(20))
+                        .with_max_concurrent_streams(8),
                 ),
                 identify: identify::Behaviour::new(
                     identify::Config::new("/sealed/1".into(), key.public())
@@ -191,17 +289,10 @@ pub fn swarm(
                 relay_client,
                 relay_server: cfg
                     .relay_server
-                    .then(|| relay::Behaviour::new(peer, relay_config()))
+                    .then(|| relay::Behaviour::new(peer, relay_config(registry.clone())))
                     .into(),
                 dcutr: dcutr::Behaviour::new(peer),
-                rendezvous: rendezvous::client::Behaviour::new(key.clone()),
                 autonat: autonat::Behaviour::new(peer, autonat_config()),
-                rendezvous_server: cfg
-                    .rendezvous_server
-                    .then(|| {
-                        rendezvous::server::Behaviour::new(rendezvous::server::Config::default())
-                    })
-                    .into(),
             }
         })?
         .with_swarm_config(|c| c.with_idle_connection_timeout(cfg.idle_timeout))

@@ -68,7 +68,7 @@ impl Cheats {
         if variant == "stallmate" {
             return Cheats {
                 withhold_attempts: true,
-                no_acks: seed % 2 == 0,
+                no_acks: seed.is_multiple_of(2),
                 ..Cheats::default()
             };
         }

@@ -105,3 +105,32 @@ async fn version_1_homes_play_on_with_todays_node() {
     verified(&t);
     assert_eq!(t, b.transcript(CARDMATE).await.unwrap());
 }
+
+/// Layout 3 counts what every game held for someone else already uses: bob's store of
+/// layout 1 holds alice's invitation, never answered, charged to her (one game, its
+/// envelopes and bytes); the games bob accepted are his own and charged to no one.
+#[test]
+fn a_version_1_store_gets_the_ledger_of_what_strangers_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let bob = copy_home("bob", dir.path());
+    let store = Store::open(&bob.join("store.redb")).unwrap();
+    let rows = store.quotas().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let terms =
+        sealed_protocol::proposal::Terms::parse(&store.game(&id(DUEL)).unwrap().unwrap().terms)
+            .unwrap();
+    let alice = terms.key(terms.proposal().proposer).unwrap().to_bytes();
+    let envelopes = store.envelopes(&id(DUEL)).unwrap();
+    let (who, used) = rows[0];
+    assert_eq!(who, alice);
+    assert_eq!(used.games, 1);
+    assert_eq!(used.envelopes, envelopes.len() as u64);
+    assert_eq!(
+        used.bytes,
+        envelopes.iter().map(|e| e.len() as u64).sum::<u64>()
+    );
+    drop(store);
+    // Built once: opened again, the same.
+    let store = Store::open(&bob.join("store.redb")).unwrap();
+    assert_eq!(store.quotas().unwrap(), rows);
+}

@@ -445,7 +445,8 @@ fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
 }
 
 /// A seat that learns of an invitation from another seat first (here the referee,
-/// whom the proposer cannot reach yet, hears of it from Black) holds the game before
+/// whom the proposer cannot reach yet, hears of it from Black, connected to it: an
+/// invitation not accepted makes its seat dial no one) holds the game before
 /// the proposer's own offer gets there; once the proposer reaches it, its heads round
 /// finds the game known and so sends no offer, and no offer is ever acknowledged. The
 /// proposer must still call the invitation delivered, or `sealed new` waits in vain
@@ -466,6 +467,7 @@ fn an_invitation_a_seat_heard_of_from_another_seat_is_delivered() {
     let mut w = World::new(7, quiet, nodes);
     w.players = vec![0, 1];
     w.sever(0, 2);
+    w.link(1, 2);
     let cmd = w.propose(0, 1, "stallmate", &[], Some(2), None);
     w.run(10_000, &|w: &World| w.replies.contains_key(&cmd));
     let game = games_of(&w)[0];

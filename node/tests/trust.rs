@@ -21,7 +21,7 @@ async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
         mdns: false,
         ..net::NetConfig::default()
     };
-    let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c).unwrap();
+    let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c, Default::default()).unwrap();
     let peer = sealed_node::shell::peer_of(to).unwrap();
     swarm.dial(to.clone()).unwrap();
     loop {
@@ -35,7 +35,7 @@ async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
 
 /// Sends one request and waits for its response (answering nothing the node asks).
 async fn ask(swarm: &mut Swarm<Behaviour>, peer: PeerId, req: Request) -> Response {
-    let id = swarm.behaviour_mut().sync.send_request(&peer, req);
+    let id = swarm.behaviour_mut().sync.send_request(&peer, req.into());
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
         let ev = tokio::time::timeout_at(deadline, swarm.select_next_some())
@@ -51,7 +51,7 @@ async fn ask(swarm: &mut Swarm<Behaviour>, peer: PeerId, req: Request) -> Respon
         })) = ev
             && request_id == id
         {
-            return response;
+            return response.into_inner();
         }
     }
 }

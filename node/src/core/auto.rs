@@ -96,7 +96,7 @@ impl Core {
                 Ok(()) => {
                     if accept {
                         self.set_status(id, GameStatus::Active, store);
-                        self.befriend_game(&id);
+                        self.accepted_game(&id);
                     }
                     return;
                 }
@@ -122,6 +122,9 @@ impl Core {
                 step.writes
                     .meta
                     .push((super::games::result_key(&id), r.into_bytes()));
+            }
+            if status == GameStatus::Finished {
+                step.writes.meta.extend(self.owe(id));
             }
             self.stage(id, step, store);
         }
@@ -163,7 +166,7 @@ impl Core {
 
     /// The periodic tick.
     pub(super) fn tick(&mut self, store: &dyn Durable) {
-        self.limiter.prune(self.now);
+        self.budgets.prune(self.now);
         self.recover_if_halted();
         self.save_settings();
         self.unload_idle();
@@ -180,14 +183,23 @@ impl Core {
         // each connected one the heads of every unfinished game we share: one request
         // per peer that repairs whatever a lost or refused push left behind, and pulls
         // from mailboxes (they cannot reach us while we are offline).
+        // Not for an invitation not accepted (its proposer reaches us), and a referee
+        // reaches the seats, not the mailboxes its games name.
         let me = self.key();
         let mut want: BTreeSet<PeerKey> = BTreeSet::new();
         for p in self.games.played.values() {
-            if p.settled && p.record.status != GameStatus::Proposed {
+            if (p.settled && p.record.status != GameStatus::Proposed) || !p.accepted() {
                 continue;
             }
-            for peer in game_peers(p.table.terms(), &me) {
-                if !self.peers.connected.contains(&peer) {
+            let terms = p.table.terms();
+            let peers = if super::quota::referees(terms, &me) {
+                let seats = terms.proposal().seats.iter().map(|s| s.key);
+                seats.chain(terms.witness().map(|w| w.key)).collect()
+            } else {
+                game_peers(terms, &me)
+            };
+            for peer in peers {
+                if peer != me && !self.peers.connected.contains(&peer) {
                     want.insert(peer);
                 }
             }
@@ -205,13 +217,13 @@ impl Core {
         }
         let peers: Vec<PeerKey> = sorted(self.peers.connected.iter().copied());
         for peer in peers {
-            let games = self.heads_for(&peer);
-            if !games.is_empty() {
+            for games in self.heads_for(&peer) {
                 self.request(peer, Request::Heads { games });
             }
             self.reintroduce(peer);
         }
         self.deliver_finals(store);
+        self.offer_owed(None, store);
         self.claim_timeouts(store);
         // Duties can come due with time alone (a move period ends), so every game is
         // looked at on each tick.

@@ -152,6 +152,8 @@ impl Entry {
 #[derive(Debug, Default)]
 pub struct Book {
     peers: BTreeMap<PeerKey, Entry>,
+    /// Peers forgotten since the core last asked: their rows go from the store too.
+    evicted: Vec<PeerKey>,
 }
 
 /// Whether a change is worth a write.
@@ -195,11 +197,27 @@ impl Book {
         Changed::Yes
     }
 
-    /// Puts an entry read from the store.
+    /// Puts an entry read from the store (an empty one is a row to remove).
     pub fn load(&mut self, peer: PeerKey, entry: Entry) {
         if !entry.addrs.is_empty() || entry.standing || entry.friend {
             self.peers.insert(peer, entry);
+        } else {
+            self.evicted.push(peer);
         }
+    }
+
+    /// Applies the bounds now (after loading: a store of before may hold more rows).
+    pub fn trim(&mut self, now: u64) {
+        self.prune(now);
+    }
+
+    /// The peers forgotten since last asked, whose rows must go from the store.
+    pub fn take_evicted(&mut self) -> Vec<PeerKey> {
+        let mut gone = std::mem::take(&mut self.evicted);
+        gone.retain(|p| !self.peers.contains_key(p));
+        gone.sort();
+        gone.dedup();
+        gone
     }
 
     /// Where to dial a peer, best first.
@@ -326,6 +344,7 @@ impl Book {
                 break;
             };
             self.peers.remove(&oldest);
+            self.evicted.push(oldest);
         }
     }
 }
@@ -408,6 +427,11 @@ mod tests {
         assert!(b.peers.len() <= MAX_PEERS);
         assert!(b.get(&[0; 32]).is_some(), "a standing peer is kept");
         assert!(b.get(&P).is_none(), "the peer seen longest ago went");
+        // Every peer forgotten is said once, so that its row goes too.
+        let gone = b.take_evicted();
+        assert_eq!(gone.len(), 12);
+        assert!(gone.contains(&P));
+        assert!(b.take_evicted().is_empty());
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl Core {
             })
             .collect();
         out.extend(self.games.relayed.iter().map(|(id, r)| {
-            let held = r.held.values().map(std::collections::BTreeSet::len).sum();
+            let held = r.held.values().map(std::collections::BTreeMap::len).sum();
             GameSummary {
                 game: hex::encode(id),
                 variant: r.terms.variant().to_owned(),
@@ -388,7 +388,7 @@ impl Core {
         self.apply(id, decision, Some(cmd), store)?;
         self.set_status(id, status, store);
         if accepted {
-            self.befriend_game(&id);
+            self.accepted_game(&id);
         }
         self.run_bots(store);
         Ok(())

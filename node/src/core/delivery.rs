@@ -8,15 +8,86 @@
 //! (spec/PROTOCOL.md §11.2). Until then the game stays in memory, is not marked finished
 //! in the store, and every tick offers those envelopes again to the peers that lack
 //! them, dialling them as for any unfinished game.
+//!
+//! A mailbox's acknowledgement is enough to settle (the seat may be gone for good), but
+//! a mailbox could acknowledge and drop, and a seat with no direct path would never see
+//! the end. So a game settled while some seat had not acknowledged this seat's last
+//! envelopes itself is *owed* to that seat ([`Owed`], kept in the store): they are
+//! offered straight to it whenever it is connected, and it is dialled on every tick,
+//! until it acknowledges them (or [`OWED_FOR_MS`] passes).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 
-use super::games::Played;
+use super::games::{Played, seat_of};
 use super::{Core, Durable, GameId, PeerKey};
 use crate::store::GameStatus;
-use crate::sync::Request;
+use crate::sync::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
+
+/// The settings a debt is kept in start with this, then the game id in hex.
+pub(super) const OWED_PREFIX: &str = "owed/";
+
+/// How long a seat that never comes back is owed its last envelopes (30 days, in ms).
+pub(super) const OWED_FOR_MS: u64 = 30 * 24 * 3600 * 1000;
+
+/// Games settled on a mailbox's word, and the seats that still lack their last
+/// envelopes from this seat.
+#[derive(Debug, Default)]
+pub(super) struct Owed {
+    /// Per game: since when, and to whom.
+    games: BTreeMap<GameId, (u64, BTreeSet<PeerKey>)>,
+    /// Offers of it in flight, per game and peer.
+    offered: HashSet<(GameId, PeerKey)>,
+}
+
+impl Owed {
+    /// The debts the store keeps.
+    pub(super) fn load(store: &dyn Durable) -> Owed {
+        let mut owed = Owed::default();
+        for (key, value) in store.metas(OWED_PREFIX).unwrap_or_default() {
+            let Some(game) = key
+                .strip_prefix(OWED_PREFIX)
+                .and_then(|h| hex::decode(h).ok())
+                .and_then(|b| GameId::try_from(b).ok())
+            else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&value);
+            let mut lines = text.lines();
+            let Some(since) = lines
+                .next()
+                .and_then(|l| l.strip_prefix("sealed-owed 1 "))
+                .and_then(|t| t.parse().ok())
+            else {
+                continue;
+            };
+            let peers: BTreeSet<PeerKey> = lines
+                .take(16)
+                .filter_map(|l| hex::decode(l).ok())
+                .filter_map(|b| PeerKey::try_from(b).ok())
+                .collect();
+            if !peers.is_empty() {
+                owed.games.insert(game, (since, peers));
+            }
+        }
+        owed
+    }
+
+    /// The setting a debt is kept in.
+    fn encode(since: u64, peers: &BTreeSet<PeerKey>) -> Vec<u8> {
+        let mut s = format!("sealed-owed 1 {since}\n");
+        for p in peers {
+            s.push_str(&hex::encode(p));
+            s.push('\n');
+        }
+        s.into_bytes()
+    }
+}
+
+fn owed_key(game: &GameId) -> String {
+    format!("{OWED_PREFIX}{}", hex::encode(game))
+}
 
 /// Per peer, per chain of this seat, how many envelopes the peer acknowledged holding.
 pub(super) type Acked = BTreeMap<PeerKey, BTreeMap<ChainId, u64>>;
@@ -88,6 +159,22 @@ impl Played {
         out
     }
 
+    /// The other seats (not lost on time) that have not acknowledged this seat's last
+    /// envelopes themselves.
+    pub(super) fn owed_directly(&self) -> BTreeSet<PeerKey> {
+        let terms = self.table.terms();
+        let me = self.table.seat();
+        let gone = self.table.lost_on_time();
+        terms
+            .seats()
+            .filter(|s| *s != me && !gone.contains(s))
+            .filter_map(|s| {
+                let key = terms.key(s)?.to_bytes();
+                (!self.holds(&key, &self.owed(Some(s)))).then_some(key)
+            })
+            .collect()
+    }
+
     /// Notes what `peer` acknowledged holding.
     pub(super) fn ack(&mut self, peer: PeerKey, places: &[(ChainId, u64)]) {
         let me = self.table.seat();
@@ -132,6 +219,113 @@ impl Core {
                     envelopes,
                 },
             );
+        }
+    }
+
+    /// The setting that records a debt for a game that settles now, if some seat has
+    /// not acknowledged this seat's last envelopes itself.
+    pub(super) fn owe(&mut self, id: GameId) -> Option<(String, Vec<u8>)> {
+        let p = self.games.played.get(&id)?;
+        let peers = p.owed_directly();
+        if peers.is_empty() {
+            return None;
+        }
+        let value = Owed::encode(self.now, &peers);
+        self.owed.games.insert(id, (self.now, peers));
+        Some((owed_key(&id), value))
+    }
+
+    /// Offers the last envelopes of every game owed to a connected peer (only to
+    /// `only`, if given), and dials the others (on a tick, when `only` is `None`).
+    pub(super) fn offer_owed(&mut self, only: Option<PeerKey>, store: &dyn Durable) {
+        let expired: Vec<GameId> = self
+            .owed
+            .games
+            .iter()
+            .filter(|(_, (since, _))| since.saturating_add(OWED_FOR_MS) <= self.now)
+            .map(|(g, _)| *g)
+            .collect();
+        for g in expired {
+            self.owed.games.remove(&g);
+            self.forget_meta(owed_key(&g));
+        }
+        let mut dial = BTreeSet::new();
+        let mut offers = vec![];
+        for (game, (_, peers)) in &self.owed.games {
+            for peer in peers {
+                if only.is_some_and(|o| o != *peer) {
+                    continue;
+                }
+                if !self.peers.connected.contains(peer) {
+                    dial.insert(*peer);
+                } else if !self.owed.offered.contains(&(*game, *peer)) {
+                    offers.push((*game, *peer));
+                }
+            }
+        }
+        for (game, peer) in offers {
+            let Some(terms) = self.games.terms(&game).cloned() else {
+                continue;
+            };
+            let me = self.key();
+            // This seat's chains: the other seat may see them all, the game being over.
+            let (Some(mine), Some(_)) = (seat_of(&terms, &me), seat_of(&terms, &peer)) else {
+                continue;
+            };
+            let Ok(mut envelopes) =
+                store.chain_envelopes(&game, &mut |_, s| (s == mine.0).then_some(0))
+            else {
+                continue;
+            };
+            // The last ones are the debt: past the caps, the first go.
+            let mut bytes = 0;
+            let keep = envelopes
+                .iter()
+                .rev()
+                .take(MAX_ITEMS / 2)
+                .take_while(|e| {
+                    bytes += e.len();
+                    bytes <= MAX_SYNC_MESSAGE / 2
+                })
+                .count();
+            envelopes.drain(..envelopes.len() - keep);
+            if envelopes.is_empty() {
+                continue;
+            }
+            self.owed.offered.insert((game, peer));
+            self.request(
+                peer,
+                Request::Offer {
+                    proposal: terms.bytes().to_vec(),
+                    envelopes,
+                },
+            );
+        }
+        if only.is_none() {
+            for peer in dial {
+                self.dial(peer);
+            }
+        }
+    }
+
+    /// An owed offer was answered (`ok`: durable at `peer`) or failed.
+    pub(super) fn owed_answered(&mut self, peer: PeerKey, game: GameId, ok: bool) {
+        self.owed.offered.remove(&(game, peer));
+        if !ok {
+            return;
+        }
+        let Some((since, peers)) = self.owed.games.get_mut(&game) else {
+            return;
+        };
+        if !peers.remove(&peer) {
+            return;
+        }
+        if peers.is_empty() {
+            self.owed.games.remove(&game);
+            self.forget_meta(owed_key(&game));
+        } else {
+            let value = Owed::encode(*since, peers);
+            self.write_meta(owed_key(&game), value);
         }
     }
 

@@ -2,8 +2,8 @@
 //! from what is durable — at start, after a failed write, when a dormant game is asked
 //! for.
 //!
-//! A little over 600 lines: the write path and the rebuild share the step and halt
-//! types, and split apart each would need the other's private state.
+//! About 700 lines: the write path and the rebuild share the step and halt types, and
+//! split apart each would need the other's private state.
 //!
 //! A session's actions become a [`Step`]: what to write, and what to send, answer and
 //! reply once the write is durable. [`Core::stage`] is the only way to anything visible
@@ -13,7 +13,7 @@
 //! the game aside and drops its table, which is ahead of the store; nothing it held beyond
 //! the store is ever sent.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use sealed_games::table::{self, Table};
 use sealed_protocol::envelope::Signed;
@@ -163,7 +163,9 @@ impl Core {
     ) -> Result<Loaded, Halt> {
         let id = record.id;
         let over = matches!(record.status, GameStatus::Finished | GameStatus::Declined);
-        if over && !wake && record.seat.is_some() {
+        // A finished game stays in the store until asked for; so does a relayed one
+        // once over (`unload_idle`), which nodes of before re-verified at every start.
+        if over && !wake {
             // One key read per finished game: what `sealed games` says of it.
             let result = store
                 .meta(&super::games::result_key(&id))
@@ -179,16 +181,13 @@ impl Core {
             .envelopes(&id)
             .map_err(|e| read_failed("its envelopes", e))?;
         if record.seat.is_none() {
-            let mut r = Relayed {
-                terms,
-                held: BTreeMap::new(),
-                witness: None,
-            };
+            let mut r = Relayed::new(terms, record.created, self.now);
             for e in &envelopes {
                 r.keep(e);
             }
             return Ok(Loaded::Relayed(r));
         }
+        let evidence = evidence_of(&envelopes);
         let secrets: Option<Secrets> = match store
             .secrets(&id)
             .map_err(|e| read_failed("its secrets", e))?
@@ -231,10 +230,9 @@ impl Core {
             }
         };
         let actions = drain(&mut *table);
-        Ok(Loaded::Played(
-            Played::new(table, record, self.now),
-            actions,
-        ))
+        let mut played = Played::new(table, record, self.now);
+        played.evidence = evidence;
+        Ok(Loaded::Played(played, actions))
     }
 
     /// Loads a dormant game when something asks for it.
@@ -334,6 +332,32 @@ impl Core {
                     .insert(id, Dormant::with_terms(p.record, terms, result));
             }
         }
+        // A relayed game over and idle is finished here too: in the store only, from
+        // this start on, until a seat posts to it or its witness is asked.
+        let over: Vec<GameId> = self
+            .games
+            .relayed
+            .iter()
+            .filter(|(id, r)| {
+                r.over()
+                    && r.used.saturating_add(self.cfg.idle_unload_ms) <= self.now
+                    && !self.in_flight.contains_key(*id)
+                    && !self.next_step.contains_key(*id)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in over {
+            if let Some(r) = self.games.relayed.remove(&id) {
+                let record = r.record(id, GameStatus::Finished);
+                self.write_writes(Writes {
+                    statuses: vec![(id, GameStatus::Finished)],
+                    ..Writes::default()
+                });
+                self.games
+                    .dormant
+                    .insert(id, Dormant::with_terms(record, r.terms, None));
+            }
+        }
     }
 
     /// What a session's actions ask, as a step: their secrets and envelopes to write,
@@ -378,6 +402,7 @@ impl Core {
         if p.settled && p.record.status != GameStatus::Finished {
             p.record.status = GameStatus::Finished;
             step.writes.statuses.push((id, GameStatus::Finished));
+            step.writes.meta.extend(self.owe(id));
         }
         let mut peers: Vec<_> = batch.into_iter().collect();
         // A stable order: the simulation replays from its seed.
@@ -440,12 +465,24 @@ impl Core {
 
     /// A write that makes nothing visible (a peer's addresses): no game waits for it.
     pub(super) fn write_meta(&mut self, key: String, value: Vec<u8>) {
-        let write = self.next_write;
-        self.next_write += 1;
-        let writes = Writes {
+        self.write_writes(Writes {
             meta: vec![(key, value)],
             ..Writes::default()
-        };
+        });
+    }
+
+    /// Removes a setting; no game waits for it.
+    pub(super) fn forget_meta(&mut self, key: String) {
+        self.write_writes(Writes {
+            forget: vec![key],
+            ..Writes::default()
+        });
+    }
+
+    /// Writes that no game waits for; the write's number.
+    pub(super) fn write_writes(&mut self, writes: Writes) -> WriteId {
+        let write = self.next_write;
+        self.next_write += 1;
         self.out.push_back(Output::Write {
             write,
             writes: writes.clone(),
@@ -460,6 +497,7 @@ impl Core {
                 },
             ),
         );
+        write
     }
 
     /// A write finished.
@@ -484,6 +522,9 @@ impl Core {
         if result.is_err() {
             // redb refuses everything after a failed write until it is reopened.
             self.store_failed = true;
+        }
+        if self.book_written(write, result.is_ok()) {
+            return;
         }
         // Settings (a peer's addresses) a failed write did not keep are written again
         // once the store works (`save_settings`); one kept since needs no retry.
@@ -639,6 +680,15 @@ impl Core {
             self.out.push_back(Output::Recover { write });
         }
     }
+}
+
+/// The positions of which the store holds a second, different envelope.
+fn evidence_of(envelopes: &[Vec<u8>]) -> super::games::Evidence {
+    let mut seen = std::collections::BTreeSet::new();
+    super::sync::places(envelopes)
+        .into_iter()
+        .filter(|at| !seen.insert(*at))
+        .collect()
 }
 
 /// A read of the store that failed: a failure of the store itself (redb latched an

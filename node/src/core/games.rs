@@ -10,7 +10,7 @@ use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 
 use super::{GameId, Halt, NodeError, PeerKey};
-use crate::store::GameRecord;
+use crate::store::{GameRecord, GameStatus};
 
 /// A game this node plays, its table in memory.
 pub(super) struct Played {
@@ -29,7 +29,18 @@ pub(super) struct Played {
     /// player where a move is after a restart, never for settling (a peer's heads may
     /// run ahead of its store, its acknowledgements may not).
     pub(super) heard: super::delivery::Acked,
+    /// Where the invitation came from (the sender's address, as the budgets count it),
+    /// while it waits; in memory only.
+    pub(super) origin: Option<String>,
+    /// Whether that address was not global (a LAN, loopback): the proposal's
+    /// non-global addresses may then be dialled once accepted.
+    pub(super) origin_local: Option<bool>,
+    /// Positions of which a second envelope is stored, as evidence: a third is not.
+    pub(super) evidence: Evidence,
 }
+
+/// Positions (chain, seq) at which a second, different envelope is stored.
+pub(super) type Evidence = BTreeSet<(ChainId, u64)>;
 
 impl Played {
     /// A game put in memory at `now`.
@@ -41,9 +52,21 @@ impl Played {
             settled: false,
             acked: Default::default(),
             heard: Default::default(),
+            origin: None,
+            origin_local: None,
+            evidence: Evidence::new(),
         };
         p.settle();
         p
+    }
+
+    /// Whether this node proposed the game or its player accepted it (as opposed to an
+    /// invitation waiting, or declined).
+    pub(super) fn accepted(&self) -> bool {
+        matches!(
+            self.record.status,
+            GameStatus::Proposed | GameStatus::Active | GameStatus::Finished
+        )
     }
 
     /// Notes whether the game is settled, after a change.
@@ -57,25 +80,107 @@ impl Played {
 /// A game this node only relays; its envelopes are served from the store.
 pub(super) struct Relayed {
     pub(super) terms: Terms,
-    /// The seqs held of each public chain (what the heads say we have).
-    pub(super) held: BTreeMap<ChainId, BTreeSet<u64>>,
+    /// The seqs held of each public chain (what the heads say we have), with the hash
+    /// of the first envelope at each (a copy of it is no evidence).
+    pub(super) held: BTreeMap<ChainId, BTreeMap<u64, sealed_protocol::hash::Hash>>,
+    /// Positions at which a second envelope is kept, as evidence.
+    pub(super) evidence: Evidence,
+    /// Seats whose public chain holds a close.
+    pub(super) closed: BTreeSet<Seat>,
+    /// A seat declined the proposal.
+    pub(super) declined: bool,
+    /// When an envelope of it last arrived, or it was last asked for.
+    pub(super) used: u64,
+    /// When this node took it.
+    pub(super) created: u64,
     /// As the game's witness: what it holds and when it first held each envelope with
     /// its causal past (`witness.rs`), built from the store when first needed.
     pub(super) witness: Option<super::witness::Held>,
 }
 
+/// Whether an envelope is worth storing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kept {
+    /// The first at its position.
+    Fresh,
+    /// A second, different one at a taken position: evidence, kept once.
+    Evidence,
+    /// Held already, a third at a position, or not one of this game's public envelopes.
+    No,
+}
+
 impl Relayed {
-    /// Notes an envelope as held (public logs only); returns whether it was new.
-    pub(super) fn keep(&mut self, bytes: &[u8]) -> bool {
+    /// A game to relay, taken at `created`, with nothing held yet.
+    pub(super) fn new(terms: Terms, created: u64, now: u64) -> Relayed {
+        Relayed {
+            terms,
+            held: BTreeMap::new(),
+            evidence: Evidence::new(),
+            closed: BTreeSet::new(),
+            declined: false,
+            used: now,
+            created,
+            witness: None,
+        }
+    }
+
+    /// Its record, as the store holds it, with this status.
+    pub(super) fn record(&self, id: GameId, status: crate::store::GameStatus) -> GameRecord {
+        GameRecord {
+            id,
+            terms: self.terms.bytes().to_vec(),
+            variant: self.terms.variant().to_owned(),
+            seat: None,
+            created: self.created,
+            status,
+        }
+    }
+
+    /// Notes an envelope as held (public logs only, validly signed); what it is.
+    pub(super) fn keep(&mut self, bytes: &[u8]) -> Kept {
         let Ok(s) = Signed::parse(&self.terms, bytes) else {
-            return false;
+            return Kept::No;
         };
-        s.at().chain.log.is_public()
-            && self
-                .held
-                .entry(s.at().chain)
-                .or_default()
-                .insert(s.at().seq)
+        self.keep_signed(&s)
+    }
+
+    /// As [`Relayed::keep`], for an envelope already checked.
+    pub(super) fn keep_signed(&mut self, s: &Signed) -> Kept {
+        let at = s.at();
+        if !at.chain.log.is_public() {
+            return Kept::No;
+        }
+        let chain = self.held.entry(at.chain).or_default();
+        match chain.get(&at.seq) {
+            Some(h) if *h == s.hash => return Kept::No,
+            Some(_) => {
+                return if self.evidence.insert((at.chain, at.seq)) {
+                    Kept::Evidence
+                } else {
+                    Kept::No
+                };
+            }
+            None => {
+                chain.insert(at.seq, s.hash);
+            }
+        }
+        for item in &s.unsigned().body {
+            match item {
+                sealed_protocol::body::Item::Close => {
+                    self.closed.insert(at.chain.seat);
+                }
+                sealed_protocol::body::Item::Decline => self.declined = true,
+                _ => {}
+            }
+        }
+        Kept::Fresh
+    }
+
+    /// Whether the game is over as far as its public chains show: a seat declined, or
+    /// every seat has closed. A relayed game over goes dormant once idle (`durable.rs`)
+    /// and wakes when a seat posts to it or its witness is asked.
+    pub(super) fn over(&self) -> bool {
+        self.declined || self.terms.seats().all(|s| self.closed.contains(&s))
     }
 
     /// Per chain, how many envelopes are held without a gap from seq 0.
@@ -83,7 +188,7 @@ impl Relayed {
         self.held
             .iter()
             .map(|(c, seqs)| {
-                let prefix = seqs.iter().zip(0u64..).take_while(|(k, i)| **k == *i);
+                let prefix = seqs.keys().zip(0u64..).take_while(|(k, i)| **k == *i);
                 (*c, prefix.count() as u64)
             })
             .collect()

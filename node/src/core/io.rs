@@ -3,7 +3,8 @@
 use sealed_protocol::ids::ChainId;
 
 use super::{GameId, NodeError, PeerKey, WriteId};
-use crate::store::{GameRecord, GameStatus};
+pub use crate::origin::Origin;
+use crate::store::{GameRecord, GameStatus, Usage};
 use crate::sync::{Request, Response};
 
 /// A command, numbered by the shell so it can route the reply.
@@ -37,6 +38,9 @@ pub enum Input {
         peer: PeerKey,
         /// The address we dialled, ending in `/p2p/<peer id>`.
         addr: Option<String>,
+        /// Where the connection comes from, for the budgets kept per address (`None`:
+        /// not known, counted with the peer alone).
+        origin: Option<Origin>,
     },
     /// The last connection to a peer closed.
     Disconnected {
@@ -49,6 +53,16 @@ pub enum Input {
         peer: PeerKey,
         /// Its addresses, each ending in `/p2p/<peer id>`.
         addrs: Vec<String>,
+    },
+    /// Addresses of a peer a lookup point returned, in the record it signed at `seen`
+    /// (ms since the Unix epoch): an old record's addresses are as old as it.
+    Found {
+        /// The peer.
+        peer: PeerKey,
+        /// Its addresses, each ending in `/p2p/<peer id>`.
+        addrs: Vec<String>,
+        /// When its record was signed.
+        seen: u64,
     },
     /// A dial to a peer opened no connection.
     DialFailed {
@@ -162,6 +176,11 @@ pub struct Writes {
     pub envelopes: Vec<(GameId, Vec<u8>)>,
     /// Node settings.
     pub meta: Vec<(String, Vec<u8>)>,
+    /// Node settings to remove (after `meta`).
+    pub forget: Vec<String>,
+    /// What strangers' games used of their quotas, added to the ledger
+    /// (`core/quota.rs`).
+    pub charges: Vec<(PeerKey, Usage)>,
 }
 
 impl Writes {
@@ -172,6 +191,8 @@ impl Writes {
             && self.secrets.is_empty()
             && self.envelopes.is_empty()
             && self.meta.is_empty()
+            && self.forget.is_empty()
+            && self.charges.is_empty()
     }
 
     /// Appends `other`, in order.
@@ -181,6 +202,8 @@ impl Writes {
         self.secrets.extend(other.secrets);
         self.envelopes.extend(other.envelopes);
         self.meta.extend(other.meta);
+        self.forget.extend(other.forget);
+        self.charges.extend(other.charges);
     }
 }
 

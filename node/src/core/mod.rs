@@ -16,10 +16,11 @@
 //!
 //! Files: the inputs and outputs `io.rs`; the read side of the store `storage.rs`; typed
 //! errors `error.rs`; games in memory, loaded, dormant or set aside `games.rs`; the write
-//! path and rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's two
-//! sides `sync.rs`; peers and request queues `peers.rs`; where each peer can be reached
+//! path and rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's
+//! answers and requests `sync.rs`, what it takes `take.rs`; peers and request queues `peers.rs`; where each peer can be reached
 //! `book.rs`; bots, duties, repair
-//! rounds and timeout claims `auto.rs`; mail `mail.rs`.
+//! rounds and timeout claims `auto.rs`; mail `mail.rs`; what strangers may make this
+//! node keep `quota.rs`.
 
 mod accuse;
 mod auto;
@@ -33,9 +34,11 @@ pub mod io;
 mod mail;
 mod peers;
 pub mod players;
+pub mod quota;
 mod stamps;
 pub mod storage;
 mod sync;
+mod take;
 mod witness;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -44,14 +47,16 @@ use sealed_protocol::hash::Framed;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::random::Stream;
 
-use crate::limit::{Limits, RateLimiter};
+use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError};
 pub use io::{
     Answer, Cmd, CmdId, GameSummary, Imported, InId, Input, OutId, Output, ProposeArgs, Writes,
 };
 pub use players::PlayerView;
+pub use quota::Quotas;
 pub use storage::Durable;
+pub use sync::MAX_QUEUED_WRITES;
 
 use commands::Export;
 use durable::{Step, Waiter, Waiting};
@@ -81,8 +86,11 @@ pub struct CoreConfig {
     pub bot_seed: u64,
     /// Accept every proposal that seats this node as its referee (`sealed referee`).
     pub referee: bool,
-    /// Per-peer rate limits on what peers ask of this node.
+    /// Per-peer rate limits on what peers ask of this node (an address's are twice,
+    /// everyone's together ten times: `crate::limit`).
     pub limits: Limits,
+    /// What strangers may make this node keep (`quota.rs`).
+    pub quotas: Quotas,
     /// How long a finished game stays in memory after it was last asked for, in ms.
     pub idle_unload_ms: u64,
     /// Take invitations from peers this node shares no game with (a bounded number at
@@ -119,6 +127,7 @@ impl Default for CoreConfig {
             bot_seed: 0,
             referee: false,
             limits: Limits::default(),
+            quotas: Quotas::default(),
             idle_unload_ms: 5 * 60 * 1000,
             strangers: true,
             windows: Windows::default(),
@@ -169,7 +178,13 @@ pub struct Core {
     next_step: HashMap<GameId, Step>,
     next_write: WriteId,
     bots: Bots,
-    limiter: RateLimiter<PeerKey>,
+    /// What peers may ask of this node: per peer, per address, in all.
+    budgets: Budgets<PeerKey>,
+    /// What strangers' games hold here (`quota.rs`).
+    ledger: quota::Ledger,
+    /// Finished games whose last envelopes a seat has not acknowledged itself (a
+    /// mailbox did): offered to it whenever it connects (`delivery.rs`).
+    owed: delivery::Owed,
     out: VecDeque<Output>,
     /// The moment of the last ledger this node signed as a witness (`witness.rs`).
     last_view: u64,
@@ -204,7 +219,12 @@ impl Core {
                 counter: cfg.bot_seed,
                 ..Bots::default()
             },
-            limiter: RateLimiter::new(cfg.limits),
+            budgets: Budgets::new(BudgetLimits::from_peer(cfg.limits)),
+            ledger: quota::Ledger::load(store.quotas().unwrap_or_else(|e| {
+                tracing::warn!("the quotas' ledger cannot be read: {e}");
+                vec![]
+            })),
+            owed: delivery::Owed::load(store),
             key,
             cfg,
             rng,
@@ -239,11 +259,19 @@ impl Core {
         match input {
             Input::Command { id, cmd } => self.command(id, cmd, store),
             Input::Written { write, result } => self.written(write, result, store),
-            Input::Connected { peer, addr } => self.connected(peer, addr, store),
+            Input::Connected { peer, addr, origin } => self.connected(peer, addr, origin, store),
             Input::Disconnected { peer } => self.disconnected(peer),
             Input::Learned { peer, addrs } => {
                 for a in addrs {
                     self.learn(peer, a);
+                }
+            }
+            Input::Found { peer, addrs, seen } => {
+                // An address is as fresh as the record it came in, never fresher than
+                // now.
+                let seen = seen.min(self.now);
+                for a in addrs {
+                    self.learn_at(peer, a, seen);
                 }
             }
             Input::DialFailed { peer, addrs, why } => self.dial_failed(peer, addrs, why),
@@ -259,6 +287,8 @@ impl Core {
             Input::Tick => self.tick(store),
             Input::Due => self.due(store),
         }
+        // What the peer book learned, in one write at a time (`peers.rs`).
+        self.flush_book();
     }
 
     /// The next thing the shell must do.
@@ -317,9 +347,30 @@ impl Core {
         self.in_flight.len()
     }
 
-    /// Peers this core has been connected to since it started.
+    /// Peers this core has been connected to since it started (the latest
+    /// [`peers::MAX_MET`]).
     pub fn met(&self) -> impl Iterator<Item = &PeerKey> {
         self.peers.met.iter()
+    }
+
+    /// Whether this node proposed a game or its player accepted it, and it is not
+    /// settled: the games for which introductions are taken.
+    pub fn game_accepted(&self, game: &GameId) -> bool {
+        self.games
+            .played
+            .get(game)
+            .is_some_and(|p| p.accepted() && !p.settled)
+    }
+
+    /// Whether the peer book has an entry for a peer.
+    pub fn knows_peer(&self, peer: &PeerKey) -> bool {
+        self.peers.book.get(peer).is_some()
+    }
+
+    /// What strangers' games hold here: per proposer, and in all (for tests and
+    /// figures).
+    pub fn used_by(&self, proposer: &PeerKey) -> (crate::store::Usage, crate::store::Usage) {
+        (self.ledger.of(proposer), self.ledger.all())
     }
 
     /// Whether a peer is a mailbox or rendezvous point this node keeps connected (the

@@ -1,23 +1,36 @@
-//! Reaching peers: who is connected, where each can be reached, and the per-peer queue
-//! of requests with its in-flight limit.
+//! Reaching peers: who is connected and from where, where each can be reached, and the
+//! per-peer queue of requests with its in-flight limit. The peer book's changes are
+//! written in one transaction at a time, whatever the number of peers that changed
+//! (a flood of new peers is not a flood of fsyncs), and the rows of peers it forgets
+//! are removed with them: the book is as bounded on disk as in memory.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::book::{self, Book};
 use super::games::game_peers;
-use super::io::{OutId, Output};
-use super::{Core, Durable, GameId, PeerKey};
+use super::io::{OutId, Output, Writes};
+use super::{Core, Durable, GameId, PeerKey, WriteId};
+use crate::origin::Origin;
 use crate::store::GameStatus;
-use crate::sync::{MAX_SYNC_MESSAGE, Request};
+use crate::sync::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use sealed_protocol::ids::ChainId;
 
 /// Requests to one peer that may await an answer at once.
 const MAX_IN_FLIGHT: usize = 8;
 
-/// What the core knows of its peers.
+/// Peers kept as met since the start (the latest).
+pub const MAX_MET: usize = 1024;
+
+/// Invitations all strangers who came from one address may have waiting here.
+const STRANGERS_PER_ORIGIN: usize = 16;
+
+/// The setting that says the friends of a store of before were recorded.
+const FRIENDS_MIGRATED: &str = "migrated/friends";
+
 /// Envelopes a request carries, as (chain, seq) places.
 pub(super) type Places = Vec<(ChainId, u64)>;
 
+/// What the core knows of its peers.
 #[derive(Default)]
 pub(super) struct Peers {
     /// Where each peer was seen and reached (`book.rs`).
@@ -27,7 +40,16 @@ pub(super) struct Peers {
     /// Games whose last offer a peer refused, with why, until one is taken.
     pub(super) refused: BTreeMap<GameId, String>,
     pub(super) connected: HashSet<PeerKey>,
+    /// Peers met since the start, the latest [`MAX_MET`], in the order met.
     pub(super) met: BTreeSet<PeerKey>,
+    met_order: VecDeque<PeerKey>,
+    /// Where each connected peer's connection comes from.
+    pub(super) origins: HashMap<PeerKey, Origin>,
+    /// Book entries changed since last written; rows to remove.
+    dirty: BTreeSet<PeerKey>,
+    gone: BTreeSet<PeerKey>,
+    /// The book's write in flight, with what it carries.
+    book_write: Option<(WriteId, Vec<PeerKey>, Vec<PeerKey>)>,
     /// Requests waiting for room, per peer.
     queue: HashMap<PeerKey, VecDeque<Request>>,
     /// Requests awaiting an answer, per peer.
@@ -138,8 +160,59 @@ impl Core {
 
     /// Learns an address of a peer (seen now), and keeps the peer book's entry.
     pub(super) fn learn(&mut self, peer: PeerKey, addr: String) {
-        if let Some((key, value)) = self.remember(peer, addr) {
-            self.write_meta(key, value);
+        self.learn_at(peer, addr, self.now);
+    }
+
+    /// Learns an address of a peer seen at `at`.
+    pub(super) fn learn_at(&mut self, peer: PeerKey, addr: String, at: u64) {
+        if self.peers.book.saw(peer, &addr, at) == book::Changed::Yes {
+            self.peers.dirty.insert(peer);
+        }
+    }
+
+    /// Writes what the book changed, if no write of it is in flight: one write at a
+    /// time, so a flood of changes costs one fsync per write, never one per change.
+    pub(super) fn flush_book(&mut self) {
+        for g in self.peers.book.take_evicted() {
+            self.peers.dirty.remove(&g);
+            self.peers.unreachable.remove(&g);
+            self.peers.gone.insert(g);
+        }
+        if self.peers.book_write.is_some()
+            || self.store_failed
+            || (self.peers.dirty.is_empty() && self.peers.gone.is_empty())
+        {
+            return;
+        }
+        let dirty: Vec<PeerKey> = std::mem::take(&mut self.peers.dirty).into_iter().collect();
+        let gone: Vec<PeerKey> = std::mem::take(&mut self.peers.gone).into_iter().collect();
+        let mut writes = Writes::default();
+        for p in &dirty {
+            match self.peers.book.get(p) {
+                Some(e) => writes.meta.push((book::key_of(p), e.encode())),
+                None => writes.forget.push(book::key_of(p)),
+            }
+        }
+        writes.forget.extend(gone.iter().map(book::key_of));
+        let write = self.write_writes(writes);
+        self.peers.book_write = Some((write, dirty, gone));
+    }
+
+    /// A write finished: if it was the book's, the next may go; what a failed one
+    /// carried is written again once the store works. Whether it was the book's.
+    pub(super) fn book_written(&mut self, write: WriteId, ok: bool) -> bool {
+        match self.peers.book_write.take() {
+            Some((w, dirty, gone)) if w == write => {
+                if !ok {
+                    self.peers.dirty.extend(dirty);
+                    self.peers.gone.extend(gone);
+                }
+                true
+            }
+            other => {
+                self.peers.book_write = other;
+                false
+            }
         }
     }
 
@@ -162,19 +235,41 @@ impl Core {
         self.entry_to_write(peer, changed)
     }
 
-    /// Marks every other seat of a game this node plays as a friend, and stores it.
-    pub(super) fn befriend_game(&mut self, id: &GameId) {
-        let Some(terms) = self.games.terms(id).cloned() else {
+    /// A game this node's player accepted: its other seats become friends, and its
+    /// mailboxes are kept connected at the addresses its proposal gives them — from now
+    /// on, never on an invitation alone. A referee accepts every game that seats it:
+    /// that makes nobody a friend and keeps no mailbox connected; it only learns where
+    /// the game's witness is, whose stamps its duty waits for. Addresses from the
+    /// proposal must name their node's own peer id, and be global unless the invitation
+    /// came from a non-global address (as introductions, `sync.rs`).
+    pub(super) fn accepted_game(&mut self, id: &GameId) {
+        let Some((terms, created, local)) = self.games.played.get(id).map(|p| {
+            (
+                p.table.terms().clone(),
+                p.record.created,
+                p.origin_local == Some(true),
+            )
+        }) else {
             return;
         };
         let me = self.key();
+        if super::quota::referees(&terms, &me) {
+            if let Some(w) = terms.witness() {
+                for a in w.addrs.iter().filter(|a| allowed(a, &w.key, local)) {
+                    self.learn_at(w.key, a.clone(), created);
+                }
+            }
+            return;
+        }
         for seat in &terms.proposal().seats {
-            if seat.key != me
-                && let Some((key, value)) = self.befriend(seat.key)
-            {
-                self.write_meta(key, value);
+            if seat.key != me && self.peers.book.befriend(seat.key) == book::Changed::Yes {
+                self.peers.dirty.insert(seat.key);
             }
         }
+        let _ = self.mailbox_addrs(&terms, created, local);
+        self.peers
+            .dirty
+            .extend(terms.proposal().mailboxes.iter().map(|m| m.key));
     }
 
     /// Whether an invitation from `proposer` may be taken now: always from a peer this
@@ -184,7 +279,11 @@ impl Core {
     /// than [`super::STRANGERS_OPEN`]: a public mailbox must not become a spam channel,
     /// and keys cost nothing. A refused invitation is offered again by the repair round
     /// once there is room.
-    pub(super) fn may_invite(&mut self, proposer: &PeerKey) -> Result<(), String> {
+    pub(super) fn may_invite(
+        &mut self,
+        proposer: &PeerKey,
+        origin: Option<&str>,
+    ) -> Result<(), String> {
         if self.peers.book.is_friend(proposer) {
             return Ok(());
         }
@@ -193,12 +292,12 @@ impl Core {
         }
         let mut mine = 0;
         let mut all = 0;
+        let mut here = 0;
         for p in self.games.played.values() {
             if p.record.status != GameStatus::Invited {
                 continue;
             }
-            let terms = p.table.terms();
-            let Some(from) = terms.key(terms.proposal().proposer).map(|k| k.to_bytes()) else {
+            let Some(from) = super::quota::proposer(p.table.terms()) else {
                 continue;
             };
             if self.peers.book.is_friend(&from) {
@@ -208,11 +307,17 @@ impl Core {
             if from == *proposer {
                 mine += 1;
             }
+            if origin.is_some() && p.origin.as_deref() == origin {
+                here += 1;
+            }
         }
         if mine >= super::STRANGER_OPEN {
             return Err(format!(
                 "{mine} invitations from this peer already wait here: answer those first"
             ));
+        }
+        if here >= STRANGERS_PER_ORIGIN {
+            return Err("too many invitations from this address wait here".into());
         }
         if all >= super::STRANGERS_OPEN {
             return Err("too many invitations from unknown peers wait here".into());
@@ -222,21 +327,20 @@ impl Core {
 
     /// A dial reached `peer` at `addr`.
     fn reached(&mut self, peer: PeerKey, addr: &str) {
-        let changed = self.peers.book.worked(peer, addr, self.now);
-        if let Some((key, value)) = self.entry_to_write(peer, changed) {
-            self.write_meta(key, value);
+        if self.peers.book.worked(peer, addr, self.now) == book::Changed::Yes {
+            self.peers.dirty.insert(peer);
         }
     }
 
     /// Dials to `peer` at these addresses failed (with why, for `sealed games`).
     pub(super) fn dial_failed(&mut self, peer: PeerKey, addrs: Vec<String>, why: String) {
         for a in &addrs {
-            let changed = self.peers.book.failed(peer, a, self.now);
-            if let Some((key, value)) = self.entry_to_write(peer, changed) {
-                self.write_meta(key, value);
+            if self.peers.book.failed(peer, a, self.now) == book::Changed::Yes {
+                self.peers.dirty.insert(peer);
             }
         }
-        if !self.peers.connected.contains(&peer) {
+        // Only for a peer the book keeps (the core dials no other): bounded as it is.
+        if !self.peers.connected.contains(&peer) && self.peers.book.get(&peer).is_some() {
             self.peers.unreachable.insert(peer, why);
         }
     }
@@ -249,8 +353,11 @@ impl Core {
         Some((book::key_of(&peer), entry.encode()))
     }
 
-    /// The peer book from the store; for a peer of a game that has no entry yet, the
-    /// addresses a node of before kept; the mailboxes the proposals name, kept connected.
+    /// The peer book from the store (bounded as it is in memory: rows past the bound
+    /// are removed); for a peer of a game that has no entry yet, the addresses a node of
+    /// before kept; the mailboxes of the games this node accepted or proposed, kept
+    /// connected. Friends are read from the book, never inferred from the games (an
+    /// invitation is not a friendship); a store of before is migrated once.
     pub(super) fn recall(&mut self, store: &dyn Durable) {
         if let Ok(entries) = store.metas(book::PREFIX) {
             for (key, value) in entries {
@@ -264,25 +371,17 @@ impl Core {
                 self.peers.book.load(peer, book::Entry::decode(&value));
             }
         }
+        self.migrate_friends(store);
+        self.peers.book.trim(self.now);
         let me = self.key();
         let terms: Vec<_> = self
             .games
             .played
             .values()
+            .filter(|p| p.accepted() && !super::quota::referees(p.table.terms(), &me))
             .map(|p| (p.table.terms().clone(), p.record.created))
-            .chain(
-                self.games
-                    .relayed
-                    .values()
-                    .map(|r| (r.terms.clone(), self.now)),
-            )
             .collect();
         for (t, created) in &terms {
-            for seat in &t.proposal().seats {
-                if seat.key != me {
-                    let _ = self.peers.book.befriend(seat.key);
-                }
-            }
             for peer in game_peers(t, &me) {
                 if self.peers.book.get(&peer).is_some() {
                     continue;
@@ -291,10 +390,47 @@ impl Core {
                     self.peers.book.load(peer, book::Entry::decode(&bytes));
                 }
             }
-            for (key, value) in self.mailbox_addrs(t, *created) {
+            // The addresses the game was accepted with are in the book already; a
+            // non-global one is not taken again from the proposal alone.
+            for (key, value) in self.mailbox_addrs(t, *created, false) {
                 self.unsaved.insert(key, value);
             }
         }
+        self.flush_book();
+    }
+
+    /// Once per store: the other seats of every game this node proposed or accepted
+    /// (not as a referee, which accepts everything) are friends. Nodes of before
+    /// inferred them at every start from every game, invitations included.
+    fn migrate_friends(&mut self, store: &dyn Durable) {
+        if !matches!(store.meta(FRIENDS_MIGRATED), Ok(None)) {
+            return;
+        }
+        let me = self.key();
+        if let Ok(rows) = store.game_rows() {
+            for (_, row) in rows {
+                let Ok(g) = row else { continue };
+                let accepted = matches!(
+                    g.status,
+                    GameStatus::Proposed | GameStatus::Active | GameStatus::Finished
+                );
+                if g.seat.is_none() || !accepted {
+                    continue;
+                }
+                let Ok(t) = sealed_protocol::proposal::Terms::parse(&g.terms) else {
+                    continue;
+                };
+                if super::quota::referees(&t, &me) {
+                    continue;
+                }
+                for seat in &t.proposal().seats {
+                    if seat.key != me && self.peers.book.befriend(seat.key) == book::Changed::Yes {
+                        self.peers.dirty.insert(seat.key);
+                    }
+                }
+            }
+        }
+        self.unsaved.insert(FRIENDS_MIGRATED.into(), b"1".to_vec());
     }
 
     /// The mailboxes a proposal names: their addresses seen when the game was made, and
@@ -304,6 +440,7 @@ impl Core {
         &mut self,
         terms: &sealed_protocol::proposal::Terms,
         at: u64,
+        local: bool,
     ) -> Vec<(String, Vec<u8>)> {
         let mut out = BTreeMap::new();
         for m in &terms.proposal().mailboxes {
@@ -313,7 +450,9 @@ impl Core {
                 .get(&m.key)
                 .is_none_or(|e| e.addrs.is_empty())
             {
-                for a in &m.addrs {
+                // Only an address that names the mailbox itself: a proposal cannot make
+                // this node dial someone else under a mailbox's name.
+                for a in m.addrs.iter().filter(|a| allowed(a, &m.key, local)) {
                     let changed = self.peers.book.saw(m.key, a, at);
                     out.extend(self.entry_to_write(m.key, changed));
                 }
@@ -363,20 +502,36 @@ impl Core {
 
     /// A first connection to a peer: what we hold of every game we share, so that each
     /// side learns at once what it lacks (the peer does the same from its side).
-    pub(super) fn connected(&mut self, peer: PeerKey, addr: Option<String>, store: &dyn Durable) {
+    pub(super) fn connected(
+        &mut self,
+        peer: PeerKey,
+        addr: Option<String>,
+        origin: Option<Origin>,
+        store: &dyn Durable,
+    ) {
         if let Some(a) = addr {
             self.reached(peer, &a);
         }
+        if let Some(o) = origin {
+            self.peers.origins.insert(peer, o);
+        }
         self.peers.unreachable.remove(&peer);
-        self.peers.met.insert(peer);
+        if self.peers.met.insert(peer) {
+            self.peers.met_order.push_back(peer);
+            while self.peers.met_order.len() > MAX_MET {
+                if let Some(old) = self.peers.met_order.pop_front() {
+                    self.peers.met.remove(&old);
+                }
+            }
+        }
         if self.peers.connected.insert(peer) {
-            let games = self.heads_for(&peer);
-            if !games.is_empty() {
+            for games in self.heads_for(&peer) {
                 self.request(peer, Request::Heads { games });
             }
             self.reintroduce(peer);
+            // A finished game's last envelopes this peer never acknowledged itself.
+            self.offer_owed(Some(peer), store);
         }
-        let _ = store;
     }
 
     /// The last connection to a peer closed: requests in flight fail on their own, and
@@ -384,6 +539,12 @@ impl Core {
     pub(super) fn disconnected(&mut self, peer: PeerKey) {
         self.peers.connected.remove(&peer);
         self.peers.queue.remove(&peer);
+        self.peers.origins.remove(&peer);
+    }
+
+    /// Where a connected peer comes from, as the budgets count it.
+    pub(super) fn origin_of(&self, peer: &PeerKey) -> Option<&Origin> {
+        self.peers.origins.get(peer)
     }
 
     /// Offers a game to every peer of it (a new proposal, once durable).
@@ -397,15 +558,26 @@ impl Core {
     }
 }
 
+/// Whether an address a proposal gives for `key`'s node may be dialled: it ends in
+/// that node's own peer id, and is global unless the proposal came from a non-global
+/// address.
+fn allowed(addr: &str, key: &PeerKey, local: bool) -> bool {
+    crate::net::names(addr, key) && (local || crate::origin::is_global_text(addr))
+}
+
 /// Merges every push waiting in `queue` behind a first push into one request, up to
 /// half the message cap; other requests keep their order.
 fn merge_pushes(queue: &mut VecDeque<Request>, game: GameId, envelopes: Vec<Vec<u8>>) -> Request {
     let mut games: Vec<(GameId, Vec<Vec<u8>>)> = vec![(game, envelopes)];
     let mut size: usize = games[0].1.iter().map(Vec::len).sum();
+    let mut items = games[0].1.len() + 1;
     let mut rest = VecDeque::new();
     while let Some(r) = queue.pop_front() {
         match r {
-            Request::Push { game, envelopes } if size < MAX_SYNC_MESSAGE / 2 => {
+            Request::Push { game, envelopes }
+                if size < MAX_SYNC_MESSAGE / 2 && items + envelopes.len() < MAX_ITEMS / 2 =>
+            {
+                items += envelopes.len() + 1;
                 size += envelopes.iter().map(Vec::len).sum::<usize>();
                 match games.iter_mut().find(|(g, _)| *g == game) {
                     Some((_, e)) => e.extend(envelopes),

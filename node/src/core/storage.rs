@@ -1,7 +1,7 @@
 //! The read side of the store, as the core sees it: only what is durable. Writes never
 //! go through here; they leave the core as [`super::Output::Write`].
 
-use crate::store::{GameRecord, GameRow, Store, StoreError};
+use crate::store::{GameRecord, GameRow, Store, StoreError, Usage};
 
 use super::GameId;
 
@@ -30,6 +30,14 @@ pub trait Durable {
     fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
     /// Every node setting whose key starts with `prefix`, in key order.
     fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError>;
+    /// What every proposer's games held for him use (none kept: none).
+    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, StoreError> {
+        Ok(vec![])
+    }
+    /// How many envelopes a game has.
+    fn envelope_count(&self, id: &GameId) -> Result<u64, StoreError> {
+        self.envelopes(id).map(|e| e.len() as u64)
+    }
 }
 
 impl Durable for Store {
@@ -67,5 +75,13 @@ impl Durable for Store {
 
     fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
         Store::metas(self, prefix)
+    }
+
+    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, StoreError> {
+        Store::quotas(self)
+    }
+
+    fn envelope_count(&self, id: &GameId) -> Result<u64, StoreError> {
+        Store::envelope_count(self, id)
     }
 }

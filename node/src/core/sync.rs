@@ -1,25 +1,36 @@
-//! The sync protocol's two sides (spec/PROTOCOL.md §16): what a core answers to peers —
-//! always read from the store — and what it takes from them.
+//! The sync protocol (spec/PROTOCOL.md §16): what a core answers to peers — always read
+//! from the store — and what it asks of them; what it takes is `take.rs`. Every request
+//! is charged by what it costs (`crate::limit`): one token, one more per envelope or
+//! per 4 KiB it carries, per 64 heads entries, per 16 envelopes an answer reads from
+//! the store, and a dormant game's waking by its size.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use sealed_games::table;
-use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, LogId, Seat};
-use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::{Role, Terms};
+use sealed_protocol::proposal::Terms;
 
-use super::durable::{Step, Waiter};
-use super::games::{Played, Relayed, game_peers, is_mailbox, seat_of};
+use super::durable::Waiter;
+use super::games::{game_peers, is_mailbox, seat_of};
 use super::io::{InId, OutId, Output};
 use super::{Core, Durable, GameId, PeerKey};
-use crate::store::{GameRecord, GameStatus};
-use crate::sync::{GameHeads, MAX_INTRODUCED, MAX_SYNC_MESSAGE, Request, Response};
+use crate::store::GameStatus;
+use crate::sync::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
+
+/// Writes waiting for the store past which a request that would write is refused
+/// ("busy"): the writer's queue is bounded by what the core lets into it.
+pub const MAX_QUEUED_WRITES: usize = 256;
+
+/// Addresses of one seat an introduction may make this node keep and dial.
+const MAX_INTRODUCED_PER_SEAT: usize = 4;
+
+/// Heads entries one `Heads` request carries at most (the rest go in another).
+const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
 
 impl Core {
     /// What we hold of every unfinished game `peer` holds a seat of or relays, and of
-    /// every game we relay that it plays.
-    pub(super) fn heads_for(&self, peer: &PeerKey) -> Vec<GameHeads> {
+    /// every game we relay that it plays, in requests of at most [`HEADS_PER_REQUEST`]
+    /// entries.
+    pub(super) fn heads_for(&self, peer: &PeerKey) -> Vec<Vec<GameHeads>> {
         let mut games = vec![];
         for (id, p) in &self.games.played {
             if p.settled && p.record.status != GameStatus::Proposed {
@@ -37,25 +48,89 @@ impl Core {
         }
         // A stable order: the simulation replays from its seed.
         games.sort_by_key(|g| g.0);
-        games
+        let mut out: Vec<Vec<GameHeads>> = vec![];
+        let mut items = usize::MAX;
+        for g in games {
+            let n = g.1.len() + 1;
+            if items.saturating_add(n) > HEADS_PER_REQUEST {
+                out.push(vec![]);
+                items = 0;
+            }
+            items += n;
+            out.last_mut().expect("one pushed").push(g);
+        }
+        out
+    }
+
+    /// What a request costs in tokens, before it is served.
+    fn cost(&self, req: &Request, store: &dyn Durable) -> f64 {
+        let carried = |envelopes: &[Vec<u8>]| {
+            envelopes.len() as f64 + envelopes.iter().map(Vec::len).sum::<usize>() as f64 / 4096.0
+        };
+        let dormant = |game: &GameId| {
+            if self.games.dormant.contains_key(game) {
+                store.envelope_count(game).unwrap_or(0) as f64 / 16.0
+            } else {
+                0.0
+            }
+        };
+        1.0 + match req {
+            Request::Push { game, envelopes } => carried(envelopes) + dormant(game),
+            Request::Offer { envelopes, .. } => 16.0 + carried(envelopes),
+            Request::PushMany { games } => games
+                .iter()
+                .map(|(g, e)| 1.0 + carried(e) + dormant(g))
+                .sum(),
+            Request::Heads { games } => games
+                .iter()
+                .map(|(_, h)| 1.0 / 16.0 + h.len() as f64 / 64.0)
+                .sum(),
+            Request::Pull { have, .. } => have.len() as f64 / 64.0,
+            Request::Propose { .. } => 16.0,
+            Request::Deposit { game, deposits } => deposits.len() as f64 / 4.0 + dormant(game),
+            Request::Deposits { game, .. } => 1.0 + dormant(game),
+            Request::Witness { game } => 1.0 + dormant(game),
+            Request::Introduce { addrs, .. } => addrs.len() as f64,
+        }
+    }
+
+    /// Charges `peer` for what an answer read from the store.
+    fn charge_answer(&mut self, peer: &PeerKey, envelopes: usize) {
+        let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
+        self.budgets
+            .charge(peer, origin.as_deref(), envelopes as f64 / 16.0, self.now);
+    }
+
+    /// Spends `cost` of `peer`'s budgets; why not, if they are spent.
+    pub(super) fn spend(&mut self, peer: &PeerKey, cost: f64) -> Result<(), String> {
+        let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
+        self.budgets
+            .spend(peer, origin.as_deref(), cost, self.now)
+            .map_err(|whose| {
+                tracing::debug!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
+                format!("rate limit: {whose} budget is spent: slow down")
+            })
     }
 
     /// Answers a request from `peer` (or stages the answer behind the writes it makes).
     pub(super) fn serve(&mut self, peer: PeerKey, id: InId, req: Request, store: &dyn Durable) {
-        let cost = 1.0
-            + match &req {
-                Request::Push { envelopes, .. } | Request::Offer { envelopes, .. } => {
-                    envelopes.len() as f64
-                }
-                Request::PushMany { games } => games.iter().map(|(_, e)| e.len() as f64).sum(),
-                Request::Heads { games } => games.len() as f64 / 64.0,
-                Request::Deposit { deposits, .. } => deposits.len() as f64 / 4.0,
-                Request::Witness { .. } | Request::Deposits { .. } => 1.0,
-                _ => 0.0,
-            };
-        if !self.limiter.spend(&peer, cost, self.now) {
-            tracing::warn!(peer = %hex::encode(&peer[..4]), "refused a request over the peer's rate limit");
-            return self.respond(id, Response::Refused("rate limit: slow down".into()));
+        let cost = self.cost(&req, store);
+        if let Err(why) = self.spend(&peer, cost) {
+            return self.respond(id, Response::Refused(why));
+        }
+        let writes = matches!(
+            req,
+            Request::Propose { .. }
+                | Request::Push { .. }
+                | Request::PushMany { .. }
+                | Request::Offer { .. }
+                | Request::Deposit { .. }
+        );
+        if writes && self.writes.len() >= MAX_QUEUED_WRITES {
+            return self.respond(
+                id,
+                Response::Refused("busy: the store has too many writes waiting".into()),
+            );
         }
         match req {
             Request::Propose { proposal } => {
@@ -67,13 +142,17 @@ impl Core {
                 }
             }
             Request::Witness { game } => {
+                // A relayed game over is dormant: woken (and charged) to be witnessed.
+                let _ = self.wake(&game, store);
                 let r = self.statements(&peer, game, store);
                 self.respond(id, r);
             }
             Request::Deposit { game, deposits } => {
+                let _ = self.wake(&game, store);
                 self.serve_deposit(&peer, id, game, deposits, store)
             }
             Request::Deposits { game, from } => {
+                let _ = self.wake(&game, store);
                 let r = self.serve_deposits(&peer, game, from, store);
                 self.respond(id, r);
             }
@@ -104,13 +183,20 @@ impl Core {
             }
             Request::Pull { game, have } => {
                 let resp = match self.lacking(&peer, &game, &have, store) {
-                    Ok(envs) => Response::Envelopes(envs),
+                    Ok(envs) => {
+                        self.charge_answer(&peer, envs.len());
+                        Response::Envelopes(envs)
+                    }
                     Err(why) => Response::Refused(why),
                 };
                 self.respond(id, resp);
             }
             Request::Heads { games } => {
                 let resp = self.behind(&peer, games, store);
+                if let Response::Behind { envelopes, .. } = &resp {
+                    let n = envelopes.iter().map(|(_, e)| e.len()).sum();
+                    self.charge_answer(&peer, n);
+                }
                 self.respond(id, resp);
             }
             Request::Offer {
@@ -138,11 +224,20 @@ impl Core {
         self.out.push_back(Output::Respond { id, resp });
     }
 
+    /// Answers `w` with a refusal once what else it waits for is done.
+    pub(super) fn refuse_waiter(&mut self, w: Waiter, why: String) {
+        if let Some(e) = self.waiting.get_mut(&w) {
+            e.resp = Some(Response::Refused(why));
+        }
+        self.step_done(w, 0, None);
+    }
+
     /// Per game of a peer's heads, what it lacks, and the games we do not know.
     fn behind(&mut self, peer: &PeerKey, games: Vec<GameHeads>, store: &dyn Durable) -> Response {
         let mut envelopes = vec![];
         let mut unknown = vec![];
         let mut bytes = 0;
+        let mut items = 0;
         for (game, have) in games {
             if self.games.aside.contains_key(&game) {
                 // Known, but nothing is served until it runs again.
@@ -153,21 +248,30 @@ impl Core {
                 unknown.push(game);
                 continue;
             }
+            // What a seat (or mailbox) says it holds, of the chains the game has: an
+            // outsider's claims, or claims about chains that do not exist, are not
+            // kept.
             if let Some(p) = self.games.played.get_mut(&game) {
-                let heard = p.heard.entry(*peer).or_default();
-                for (c, n) in &have {
-                    let k = heard.entry(*c).or_default();
-                    *k = (*k).max(*n);
+                let terms = p.table.terms();
+                if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
+                    let chains: BTreeSet<ChainId> =
+                        p.table.chain_counts().into_iter().map(|(c, _)| c).collect();
+                    let heard = p.heard.entry(*peer).or_default();
+                    for (c, n) in have.iter().filter(|(c, _)| chains.contains(c)) {
+                        let k = heard.entry(*c).or_default();
+                        *k = (*k).max(*n);
+                    }
                 }
             }
-            // Half the message cap: the rest comes in the next round.
-            if bytes > MAX_SYNC_MESSAGE / 2 {
+            // Half the message's caps: the rest comes in the next round.
+            if bytes > MAX_SYNC_MESSAGE / 2 || items > MAX_ITEMS / 2 {
                 break;
             }
             if let Ok(envs) = self.lacking(peer, &game, &have, store)
                 && !envs.is_empty()
             {
                 bytes += envs.iter().map(Vec::len).sum::<usize>();
+                items += envs.len() + 1;
                 envelopes.push((game, envs));
             }
         }
@@ -185,6 +289,9 @@ impl Core {
         let Some(peer) = self.room(id) else {
             return;
         };
+        if let Some((game, _)) = &offered {
+            self.owed_answered(peer, *game, matches!(resp, Some(Response::Ok { .. })));
+        }
         match resp {
             Some(Response::Envelopes(envs)) => {
                 self.take_envelopes(peer, None, envs, None, store);
@@ -239,9 +346,13 @@ impl Core {
         }
     }
 
-    /// Addresses of a game's other seats from a peer that knows them: learned and
-    /// dialled. Once the game is known only its seats' addresses are kept; before (the
-    /// introduction can overtake the offer) every one, as the address book is bounded.
+    /// Addresses of a game's other seats from a peer that knows them: charged like any
+    /// request, and learned and dialled only for a game this node proposed or its
+    /// player accepted and that is not settled, from one of its seats or mailboxes,
+    /// only addresses that name a seat of it ([`MAX_INTRODUCED_PER_SEAT`] each), and a
+    /// non-global address (a private network, loopback) only from a peer that itself
+    /// came from one. An introduction of a game not accepted yet is dropped: the
+    /// proposer sends it again on every round (`reintroduce`).
     pub(super) fn introduced(
         &mut self,
         from: PeerKey,
@@ -249,42 +360,48 @@ impl Core {
         game: GameId,
         addrs: Vec<Option<(PeerKey, String)>>,
     ) {
+        if let Err(why) = self.spend(&from, 1.0 + addrs.len() as f64) {
+            return self.respond(id, Response::Refused(why));
+        }
         if addrs.len() > MAX_INTRODUCED {
             return self.respond(id, Response::Refused("too many addresses".into()));
         }
-        let terms = self.games.terms(&game).cloned();
+        let Some(p) = self.games.played.get(&game) else {
+            return self.respond(id, Response::Refused("unknown game".into()));
+        };
+        let terms = p.table.terms().clone();
+        if seat_of(&terms, &from).is_none() && !is_mailbox(&terms, &from) {
+            return self.respond(
+                id,
+                Response::Refused("only the game's seats and mailboxes introduce".into()),
+            );
+        }
+        if !p.accepted() || p.settled {
+            return self.respond(id, Response::Ok { new: 0 });
+        }
+        let local = self.origin_of(&from).is_some_and(|o| !o.global);
         let me = self.key();
+        let mut taken: HashMap<PeerKey, usize> = HashMap::new();
         for (peer, addr) in addrs.into_iter().flatten() {
-            if peer == me || peer == from {
+            if peer == me || peer == from || seat_of(&terms, &peer).is_none() {
                 continue;
             }
-            if terms.as_ref().is_some_and(|t| seat_of(t, &peer).is_none()) {
+            if !local && !crate::origin::is_global_text(&addr) {
                 continue;
             }
+            let n = taken.entry(peer).or_default();
+            if *n >= MAX_INTRODUCED_PER_SEAT {
+                continue;
+            }
+            *n += 1;
             self.learn(peer, addr);
+        }
+        for peer in taken.into_keys() {
             if !self.peers.connected.contains(&peer) {
                 self.dial(peer);
             }
         }
         self.respond(id, Response::Ok { new: 0 });
-    }
-
-    /// A push of `peer`'s: taken if `peer` holds a seat of the game or is its mailbox.
-    fn take_push(
-        &mut self,
-        peer: PeerKey,
-        game: GameId,
-        envelopes: Vec<Vec<u8>>,
-        w: Waiter,
-        store: &dyn Durable,
-    ) -> Result<(), String> {
-        let terms = self.games.terms(&game).ok_or("unknown game")?;
-        if seat_of(terms, &peer).is_none() && !is_mailbox(terms, &peer) {
-            tracing::warn!("refused a push from a peer that holds no seat of the game");
-            return Err("only the game's seats and mailboxes may post to it".into());
-        }
-        self.take_envelopes(peer, Some(game), envelopes, Some(w), store);
-        Ok(())
     }
 
     /// The envelopes of `game` that `peer`, holding `have`, lacks and may see; an error
@@ -330,7 +447,7 @@ impl Core {
             (None, Some(_)) if dormant => true,
             _ => chain.log.is_public(),
         };
-        store
+        let mut envs = store
             .chain_envelopes(game, &mut |log, seat| {
                 let chain = ChainId {
                     log: LogId(log),
@@ -338,210 +455,19 @@ impl Core {
                 };
                 visible(chain).then(|| have.get(&chain).copied().unwrap_or(0))
             })
-            .map_err(|e| format!("the store cannot be read: {e}"))
-    }
-
-    /// A proposal, from a proposer or a mailbox: a game to play if it names us, to relay
-    /// if we are a mailbox it names. `None` when the answer waits for the game's record
-    /// to be durable (`w` gets it); else the answer now.
-    pub(super) fn take_proposal(
-        &mut self,
-        peer: PeerKey,
-        bytes: &[u8],
-        w: Option<Waiter>,
-        store: &dyn Durable,
-    ) -> Option<Response> {
-        let terms = match Terms::parse(bytes) {
-            Ok(t) => t,
-            Err(e) => return Some(Response::Refused(format!("proposal: {e}"))),
-        };
-        let id = terms.game().0.0;
-        if self.cfg.windows.forget_index {
-            // Window open on purpose: only games in memory are known.
-            if self.games.played.contains_key(&id) || self.games.relayed.contains_key(&id) {
-                return Some(Response::Ok { new: 0 });
-            }
-            self.games.dormant.remove(&id);
-        } else {
-            if self.games.knows(&id) {
-                return Some(Response::Ok { new: 0 });
-            }
-            // The store's index alone says whether a game is known: an offer of a game it
-            // holds, loaded or not, is never a new invitation (that would sign a second,
-            // different opening).
-            match store.knows(&id) {
-                Ok(false) => {}
-                Ok(true) => return Some(Response::Ok { new: 0 }),
-                Err(e) => {
-                    return Some(Response::Refused(format!("the store cannot be read: {e}")));
-                }
-            }
-        }
-        let me = self.key();
-        if let Some(seat) = terms.seat_of(&me) {
-            // A referee node takes every game that seats it: it is its job.
-            let proposer = terms.key(terms.proposal().proposer).map(|k| k.to_bytes());
-            if !(self.cfg.referee && terms.role(seat) == Some(Role::Referee))
-                && let Some(p) = proposer
-                && let Err(why) = self.may_invite(&p)
-            {
-                tracing::info!(game = %hex::encode(id), "invitation refused: {why}");
-                return Some(Response::Refused(why));
-            }
-            let entropy = self.random32();
-            let t = match table::open(
-                terms.clone(),
-                SecretKey::from_seed(&self.key.seed()),
-                entropy,
-                self.now,
-            ) {
-                Ok(t) => t,
-                Err(e) => return Some(Response::Refused(e.to_string())),
-            };
-            let record = GameRecord {
-                id,
-                terms: bytes.to_vec(),
-                variant: terms.variant().to_owned(),
-                seat: Some(seat.0),
-                created: self.now,
-                status: GameStatus::Invited,
-            };
-            tracing::info!(game = %hex::encode(id), peer = %hex::encode(&peer[..4]), "invited to a game");
-            let mut step = Step::default();
-            step.writes
-                .meta
-                .extend(self.mailbox_addrs(&terms, self.now));
-            step.writes.games.push(record.clone());
-            step.answers.extend(w);
-            self.games
-                .played
-                .insert(id, Played::new(t, record, self.now));
-            if self.cfg.referee && terms.role(seat) == Some(Role::Referee) {
-                // The only choice a referee seat makes is to accept: the bot does that.
-                self.bots.on.insert(id);
-            }
-            self.bots.dirty.insert(id);
-            self.stage(id, step, store);
-            self.run_bots(store);
-            return None;
-        }
-        if self.cfg.mailbox && terms.proposal().mailboxes.iter().any(|m| m.key == me) {
-            let record = GameRecord {
-                id,
-                terms: bytes.to_vec(),
-                variant: terms.variant().to_owned(),
-                seat: None,
-                created: self.now,
-                status: GameStatus::Relayed,
-            };
-            let mut step = Step::default();
-            step.writes.games.push(record);
-            step.answers.extend(w);
-            self.games.relayed.insert(
-                id,
-                Relayed {
-                    terms,
-                    held: BTreeMap::new(),
-                    witness: None,
-                },
-            );
-            self.stage(id, step, store);
-            return None;
-        }
-        Some(Response::Refused(
-            "this node holds no seat of that game and is not its mailbox".into(),
-        ))
-    }
-
-    /// Envelopes received (pushed, pulled or mailed): given to the game, then stored
-    /// with everything the game does with them, before any of it is sent; `w` waits for
-    /// that write.
-    pub(super) fn take_envelopes(
-        &mut self,
-        from: PeerKey,
-        game: Option<GameId>,
-        envs: Vec<Vec<u8>>,
-        w: Option<Waiter>,
-        store: &dyn Durable,
-    ) {
-        let done = |core: &mut Core| {
-            if let Some(w) = w {
-                core.step_done(w, 0, None);
-            }
-        };
-        let Some(game) = game.or_else(|| game_of(&envs)) else {
-            return done(self);
-        };
-        if self.games.dormant.contains_key(&game) && self.wake(&game, store).is_err() {
-            return done(self);
-        }
-        let Some(terms) = self.games.terms(&game).cloned() else {
-            return done(self);
-        };
-        // Keep only validly signed envelopes of this game: a peer cannot make us store
-        // anything a seat did not sign. A mailbox keeps the public logs only.
-        let relayed = self.games.relayed.contains_key(&game);
-        let valid: Vec<Vec<u8>> = envs
-            .into_iter()
-            .filter(|b| {
-                Signed::parse(&terms, b).is_ok_and(|s| !relayed || s.at().chain.log.is_public())
+            .map_err(|e| format!("the store cannot be read: {e}"))?;
+        // At most half a message's caps: the rest comes in the next round.
+        let mut bytes = 0;
+        let fits = envs
+            .iter()
+            .take(MAX_ITEMS / 2)
+            .take_while(|e| {
+                bytes += e.len();
+                bytes <= MAX_SYNC_MESSAGE / 2
             })
-            .collect();
-        let mut step = Step::default();
-        step.answers.extend(w);
-        if let Some(r) = self.games.relayed.get_mut(&game) {
-            let fresh: Vec<Vec<u8>> = valid.iter().filter(|b| r.keep(b)).cloned().collect();
-            // A witness's receipts of what it first holds now, in the same write.
-            let receipts = self.receipts(game, &fresh, store);
-            step.writes.meta.extend(receipts);
-            // Forward what is new to the other seats that are connected, once stored.
-            if !fresh.is_empty() {
-                for p in game_peers(&terms, &self.key()) {
-                    if p != from && self.peers.connected.contains(&p) {
-                        step.sends.push((
-                            p,
-                            Request::Push {
-                                game,
-                                envelopes: fresh.clone(),
-                            },
-                        ));
-                    }
-                }
-            }
-            step.writes.envelopes = valid.into_iter().map(|b| (game, b)).collect();
-            return self.stage(game, step, store);
-        }
-        let Some(p) = self.games.played.get_mut(&game) else {
-            return done(self);
-        };
-        p.used = self.now;
-        // A private log's envelope outside this seat's audience is taken only once the
-        // game is over in this seat's own view (§16.4), whatever the sender thought: what
-        // may be seen goes first (the ending may be among it), the rest is judged after
-        // it, and what is still hidden is dropped (a later repair round brings it).
-        let seat = p.table.seat();
-        let (now_seen, later): (Vec<Vec<u8>>, Vec<Vec<u8>>) = valid
-            .into_iter()
-            .partition(|b| chain_of(b).is_some_and(|c| p.table.visible(c, seat)));
-        for b in &now_seen {
-            let _ = p.table.handle_envelope(b, self.now);
-        }
-        let later: Vec<Vec<u8>> = later
-            .into_iter()
-            .filter(|b| chain_of(b).is_some_and(|c| p.table.visible(c, seat)))
-            .collect();
-        for b in &later {
-            let _ = p.table.handle_envelope(b, self.now);
-        }
-        let valid: Vec<Vec<u8>> = now_seen.into_iter().chain(later).collect();
-        let actions = super::durable::drain(&mut *p.table);
-        // What was received is stored with what it made this seat sign: one write.
-        step.writes.envelopes = valid.into_iter().map(|b| (game, b)).collect();
-        let mine = self.step_of(game, actions);
-        step.writes.extend(mine.writes);
-        step.sends = mine.sends;
-        self.stage(game, step, store);
-        self.run_bots(store);
+            .count();
+        envs.truncate(fits.max(1));
+        Ok(envs)
     }
 
     /// Offers `peer` a game it does not know, if it holds a seat of it or is its
@@ -600,11 +526,6 @@ impl Core {
 /// An envelope's header, if its bytes decode (its signature is checked elsewhere).
 fn envelope(bytes: &[u8]) -> Option<sealed_protocol::envelope::Envelope> {
     sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()
-}
-
-/// The chain an envelope belongs to.
-fn chain_of(bytes: &[u8]) -> Option<ChainId> {
-    Some(envelope(bytes)?.unsigned.at().chain)
 }
 
 /// The (chain, seq) of every envelope of a batch that decodes.

@@ -33,6 +33,7 @@ use sealed_protocol::witness::{Held as HeldChain, Ledger, MAX_STATEMENT, Stamp, 
 
 use super::durable::{Step, Waiter};
 use super::{Core, Durable, GameId, InId, PeerKey};
+use crate::store::Usage;
 use crate::sync::{MAX_DEPOSITS, Response};
 
 /// How every envelope time's store key begins.
@@ -327,14 +328,16 @@ impl Core {
                 .unwrap_or(Hash::ZERO);
             chains.push((chain, count, head, times));
         }
-        let empty = |first: &dyn Fn(&(ChainId, u64, Hash, Vec<u64>)) -> u64| -> Vec<HeldChain> {
+        // Every chain's count and head, with no times yet (a chain's `first` is its count
+        // until a time is given).
+        let empty = || -> Vec<HeldChain> {
             chains
                 .iter()
                 .map(|c| HeldChain {
                     chain: c.0,
                     count: c.1,
                     head: c.2,
-                    first: first(c),
+                    first: c.1,
                     times: vec![],
                 })
                 .collect()
@@ -343,7 +346,7 @@ impl Core {
             return Ok(vec![Ledger {
                 game: terms.game(),
                 at,
-                chains: empty(&|c| c.1),
+                chains: empty(),
             }]);
         }
         // Every (chain index, seq, time) in order, cut into runs that fit a statement.
@@ -354,7 +357,7 @@ impl Core {
             .flat_map(|(i, c)| c.3.iter().enumerate().map(move |(q, t)| (i, q as u64, *t)))
             .collect();
         for run in places.chunks(TIMES_PER_LEDGER.max(1)) {
-            let mut l = empty(&|c| c.1);
+            let mut l = empty();
             for (i, q, t) in run {
                 let h = &mut l[*i];
                 if h.times.is_empty() {
@@ -372,7 +375,7 @@ impl Core {
             out.push(Ledger {
                 game: terms.game(),
                 at,
-                chains: empty(&|c| c.1),
+                chains: empty(),
             });
         }
         Ok(out)
@@ -455,6 +458,29 @@ impl Core {
             });
             statements.push(stamp.sign(&self.key).to_bytes());
         }
+        // What a stranger's game makes the witness keep is charged to its proposer, as
+        // the game's envelopes are (`quota.rs`): checked before anything is taken.
+        let me = self.key();
+        let book = &self.peers.book;
+        let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
+        let used = Usage {
+            games: 0,
+            envelopes: (writes.len() / 2) as u64,
+            bytes: writes.iter().step_by(2).map(|(_, b)| b.len() as u64).sum(),
+        };
+        let mut step = Step::default();
+        if let Some(p) = charged
+            && !used.is_zero()
+        {
+            if let Err(why) = self.ledger.allows(&self.cfg.quotas, &p, used) {
+                for (k, _) in writes.iter().skip(1).step_by(2) {
+                    self.writing.times.remove(k);
+                }
+                return refuse(self, &why);
+            }
+            step.writes.charges.push((p, used));
+            self.ledger.add(p, used);
+        }
         if !writes.is_empty() {
             writes.push((count_key(&game), count.to_le_bytes().to_vec()));
             self.writing.deposits.insert(game, count);
@@ -465,7 +491,6 @@ impl Core {
         if let Some(e) = self.waiting.get_mut(&w) {
             e.resp = Some(Response::Statements(statements));
         }
-        let mut step = Step::default();
         step.writes.meta = writes;
         step.answers.push(w);
         self.stage(game, step, store);

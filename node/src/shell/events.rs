@@ -7,7 +7,8 @@ use super::Shell;
 use super::addr::{causes, introduced, key_of, relay_of, with_peer};
 use crate::core::{Input, NodeError};
 use crate::net::BehaviourEvent;
-use crate::sync::{Request, Response};
+use crate::origin::Origin;
+use crate::sync::{Held, Request, Response};
 
 impl Shell {
     pub(super) fn event(&mut self, event: SwarmEvent<BehaviourEvent>) {
@@ -34,7 +35,14 @@ impl Shell {
                     .is_dialer()
                     .then(|| with_peer(endpoint.get_remote_address(), peer_id));
                 if num_established.get() == 1 {
-                    self.input(Input::Connected { peer, addr });
+                    // Where the peer comes from, for the budgets kept per address.
+                    let origin = Origin::of(endpoint.get_remote_address());
+                    self.reach.origins.insert(peer_id, origin.clone());
+                    self.input(Input::Connected {
+                        peer,
+                        addr,
+                        origin: Some(origin),
+                    });
                 } else if let Some(a) = addr {
                     self.input(Input::Learned {
                         peer,
@@ -54,9 +62,11 @@ impl Shell {
                 self.dial_failed(connection_id, &error);
                 // The relay client forgets a reservation whose relay it cannot reach
                 // and says nothing: the listener through it would wait for ever.
+                // So does a relay to listen through that we dial first to register.
                 let relayed: Vec<String> = self
                     .listeners
                     .values()
+                    .chain(&self.reach.via)
                     .filter(|a| peer_id.is_some() && relay_of(a) == peer_id)
                     .map(ToString::to_string)
                     .collect();
@@ -69,6 +79,7 @@ impl Shell {
                 num_established: 0,
                 ..
             } => {
+                self.left(&peer_id);
                 if let Some(peer) = key_of(&peer_id) {
                     self.input(Input::Disconnected { peer });
                 }
@@ -77,14 +88,12 @@ impl Shell {
             // is run where its listen addresses are reachable, so they are its
             // external addresses.
             // A player's listen addresses (and the relayed ones it reserved) are what it
-            // registers at rendezvous points: the rendezvous client registers external
-            // addresses only.
+            // registers at lookup points: its external addresses.
             SwarmEvent::NewListenAddr { address, .. }
                 if self.cfg.net.relay_server || self.cfg.net.announce =>
             {
                 self.swarm.add_external_address(address);
-                // The rendezvous client refreshes only registrations already answered:
-                // a relayed address that comes up while the first is in flight would be
+                // A relayed address that comes up after the first registration would be
                 // missing until the next renewal.
                 self.register_everywhere();
             }
@@ -122,7 +131,7 @@ impl Shell {
                 self.failed
                     .push(format!("{}: {}", at.unwrap_or_default(), causes(&error)));
             }
-            SwarmEvent::Behaviour(BehaviourEvent::Rendezvous(e)) => self.rendezvous_event(e),
+            SwarmEvent::Behaviour(BehaviourEvent::Lookup(e)) => self.lookup_event(e),
             SwarmEvent::Behaviour(BehaviourEvent::Autonat(
                 libp2p::autonat::Event::StatusChanged { new, .. },
             )) => self.nat_changed(new),
@@ -152,7 +161,7 @@ impl Shell {
         }
     }
 
-    fn sync_event(&mut self, e: request_response::Event<Request, Response>) {
+    fn sync_event(&mut self, e: request_response::Event<Held<Request>, Held<Response>>) {
         match e {
             request_response::Event::Message { peer, message, .. } => {
                 let Some(key) = key_of(&peer) else { return };
@@ -163,6 +172,9 @@ impl Shell {
                         let id = self.next_in;
                         self.next_in += 1;
                         self.inbound.insert(id, channel);
+                        // What the request holds of the read budget is given back once
+                        // the core has taken it.
+                        let (request, _hold) = request.into_parts();
                         let input = match request {
                             // The addresses are read here: the core knows keys, not
                             // libp2p's peer ids.
@@ -180,8 +192,9 @@ impl Shell {
                         request_id,
                         response,
                     } => {
+                        let (resp, _hold) = response.into_parts();
                         if let Some(id) = self.outbound.remove(&request_id) {
-                            self.input(Input::Response { id, resp: response });
+                            self.input(Input::Response { id, resp });
                         }
                     }
                 }

@@ -4,8 +4,8 @@
 //! nothing about games: that is all in `crate::core`.
 //!
 //! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
-//! lookups and registrations at rendezvous points `reach.rs`; addresses, the listen
-//! probe and error causes `addr.rs`; the store's writer thread `writer.rs`.
+//! lookups and registrations at lookup points `reach.rs`; addresses, the listen probe
+//! and error causes `addr.rs`; the store's writer thread `writer.rs`.
 
 mod addr;
 mod events;
@@ -13,7 +13,7 @@ mod reach;
 mod writer;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -22,8 +22,10 @@ use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::core::Quotas;
 use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
 use crate::limit::Limits;
+use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
@@ -143,6 +145,8 @@ pub struct NodeConfig {
     /// Take invitations from peers this node shares no game with (a bounded number at
     /// once); when off, only from peers it has played.
     pub strangers: bool,
+    /// What strangers may make this node keep (`core/quota.rs`).
+    pub quotas: Quotas,
 }
 
 impl Default for NodeConfig {
@@ -158,6 +162,7 @@ impl Default for NodeConfig {
             witness: false,
             limits: Limits::default(),
             strangers: true,
+            quotas: Quotas::default(),
         }
     }
 }
@@ -175,13 +180,18 @@ pub struct Shell {
     core: Core,
     store: Arc<Store>,
     swarm: Swarm<Behaviour>,
+    /// The node's libp2p key: it signs the record registered at lookup points.
+    keypair: libp2p::identity::Keypair,
+    /// The records peers registered here, when this node answers lookups; its relay
+    /// reserves only for them.
+    registry: Arc<Mutex<Registry>>,
     cfg: NodeConfig,
     /// The writer's jobs; `None` once the shell is dropped.
     jobs: Option<std::sync::mpsc::Sender<writer::Job>>,
     written: writer::Done,
     writer: Option<std::thread::JoinHandle<()>>,
     outbound: HashMap<OutboundRequestId, OutId>,
-    inbound: HashMap<InId, ResponseChannel<Response>>,
+    inbound: HashMap<InId, ResponseChannel<crate::sync::Held<Response>>>,
     next_in: InId,
     replies: HashMap<CmdId, Reply<Answer>>,
     next_cmd: CmdId,
@@ -211,8 +221,10 @@ impl Shell {
     ) -> Result<Shell, StartError> {
         // Mailboxes and relays are where peers meet: they serve lookups by peer id.
         let mut net_cfg = cfg.net.clone();
-        net_cfg.rendezvous_server |= cfg.mailbox || cfg.witness || net_cfg.relay_server;
-        let swarm = net::swarm(&net::keypair(&key.seed()), &net_cfg)
+        net_cfg.lookup_server |= cfg.mailbox || cfg.witness || net_cfg.relay_server;
+        let keypair = net::keypair(&key.seed());
+        let registry = Arc::new(Mutex::new(Registry::default()));
+        let swarm = net::swarm(&keypair, &net_cfg, registry.clone())
             .map_err(|e| StartError::Network(causes(&*e)))?;
         let core_cfg = CoreConfig {
             // A witness keeps the public envelopes it receipts, as a mailbox does.
@@ -223,6 +235,7 @@ impl Shell {
             referee: cfg.referee,
             limits: cfg.limits,
             strangers: cfg.strangers,
+            quotas: cfg.quotas,
             ..CoreConfig::default()
         };
         let seed = crate::home::random32().map_err(StartError::Random)?;
@@ -233,6 +246,8 @@ impl Shell {
             core,
             store,
             swarm,
+            keypair,
+            registry,
             cfg,
             jobs: Some(jobs),
             written,
@@ -251,6 +266,25 @@ impl Shell {
             changed,
         };
         for addr in shell.cfg.listen.clone() {
+            // Through a relay: once registered there (it reserves only for peers
+            // registered with it), so the relay is dialled first.
+            if let Some(relay) = addr::relay_of(&addr) {
+                let at: Multiaddr = addr
+                    .iter()
+                    .take_while(|p| !matches!(p, libp2p::multiaddr::Protocol::P2pCircuit))
+                    .collect();
+                shell.reach.via.push(addr.clone());
+                if let Err(e) = shell
+                    .swarm
+                    .dial(DialOpts::peer_id(relay).addresses(vec![at]).build())
+                {
+                    return Err(StartError::Listen {
+                        addr,
+                        why: causes(&e),
+                    });
+                }
+                continue;
+            }
             probe(&addr).map_err(|why| StartError::Listen {
                 addr: addr.clone(),
                 why,
@@ -336,12 +370,16 @@ impl Shell {
                     let Some(p) = net::peer_id(&peer) else {
                         continue;
                     };
-                    let rid = self.swarm.behaviour_mut().sync.send_request(&p, req);
+                    let rid = self.swarm.behaviour_mut().sync.send_request(&p, req.into());
                     self.outbound.insert(rid, id);
                 }
                 Output::Respond { id, resp } => {
                     if let Some(channel) = self.inbound.remove(&id) {
-                        let _ = self.swarm.behaviour_mut().sync.send_response(channel, resp);
+                        let _ = self
+                            .swarm
+                            .behaviour_mut()
+                            .sync
+                            .send_response(channel, resp.into());
                     }
                 }
                 Output::Dial { peer, addrs } => {
@@ -475,9 +513,9 @@ impl Shell {
             met,
             failed: self.failed.clone(),
             reachability: match &self.reach.nat {
-                libp2p::autonat::NatStatus::Public(a) => format!("public {a}"),
-                libp2p::autonat::NatStatus::Private => "private".into(),
-                libp2p::autonat::NatStatus::Unknown => "unknown".into(),
+                Some(libp2p::autonat::NatStatus::Public(a)) => format!("public {a}"),
+                Some(libp2p::autonat::NatStatus::Private) => "private".into(),
+                Some(libp2p::autonat::NatStatus::Unknown) | None => "unknown".into(),
             },
         }
     }

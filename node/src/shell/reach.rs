@@ -1,21 +1,28 @@
 //! Reaching peers, the transport's half: the core says whom to reach and at which
 //! addresses (best first, from its peer book); the shell dials them all at once, tells
 //! the core which failed and why, and when none answers — or the book holds none — looks
-//! the peer up by its peer id at the rendezvous points the node keeps connected. It also
-//! registers this node's own addresses there, unless told not to.
+//! the peer up by its peer id at the lookup points the node keeps connected
+//! (`lookup.rs`). It registers this node's own record there (with no address when it
+//! does not announce itself: a relay reserves only for peers registered with it), and
+//! serves lookups when it is a mailbox or relay.
+//!
+//! A lookup keeps only a record signed by the peer asked for, and the core dates its
+//! addresses by the record's own time, not by when it was read.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use libp2p::request_response::{self, OutboundRequestId};
 use libp2p::swarm::ConnectionId;
 use libp2p::swarm::DialError;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
-use libp2p::{Multiaddr, PeerId, autonat, relay, rendezvous};
+use libp2p::{Multiaddr, PeerId, autonat, relay};
 
 use super::Shell;
-use super::addr::{causes, key_of, with_peer};
+use super::addr::{causes, key_of, relay_of, with_peer};
 use crate::core::Input;
-use crate::net;
+use crate::lookup::{self, Request, Response};
+use crate::origin::Origin;
 
 /// A peer not found is looked up again after this long at first (it may register a
 /// moment later), then half as often each time, down to once per [`LOOKUP_MAX`].
@@ -26,7 +33,12 @@ const LOOKUP_MAX: Duration = Duration::from_secs(60);
 /// A registration is renewed this often (it lives two hours at the point).
 const RENEW_EVERY: Duration = Duration::from_secs(3600);
 
+/// Peers looked up and still wanted, at most: each is a peer of a game of this node or
+/// one it keeps connected, so this is far above any real need.
+const MAX_WANTED: usize = 4096;
+
 /// What the shell tracks of reaching peers.
+#[derive(Default)]
 pub(super) struct Reach {
     /// Dials the core asked for, by connection: the peer and the addresses tried.
     dials: HashMap<ConnectionId, PeerId>,
@@ -34,32 +46,24 @@ pub(super) struct Reach {
     looked: HashMap<PeerId, (Instant, Duration)>,
     /// Peers looked up and still to dial once found.
     wanted: HashSet<PeerId>,
-    /// Rendezvous points (peers that said they serve rendezvous), with when we last
-    /// registered there.
+    /// Lookup points (peers that serve lookups and that the node keeps connected, or
+    /// relays it listens through), with when it last registered there.
     points: HashMap<PeerId, Option<Instant>>,
+    /// Lookup requests in flight: the point, and the peer looked up (none: a
+    /// registration).
+    asked: HashMap<OutboundRequestId, (PeerId, Option<PeerId>)>,
     /// What each connected peer says it runs (identify's agent version).
     pub(super) agents: HashMap<PeerId, String>,
-    /// Where we reached each peer we dialled.
+    /// Where we reached each connected peer we dialled.
     dialled_at: HashMap<PeerId, Multiaddr>,
     /// Relays among the mailboxes the node keeps connected, with where we reached them.
     relays: HashMap<PeerId, Multiaddr>,
+    /// Addresses to listen on through a relay once registered there.
+    pub(super) via: Vec<Multiaddr>,
+    /// Where each connected peer's first connection came from.
+    pub(super) origins: HashMap<PeerId, Origin>,
     /// Whether this node can be reached, as AutoNAT last found.
-    pub(super) nat: autonat::NatStatus,
-}
-
-impl Default for Reach {
-    fn default() -> Self {
-        Reach {
-            dials: HashMap::new(),
-            looked: HashMap::new(),
-            wanted: HashSet::new(),
-            points: HashMap::new(),
-            agents: HashMap::new(),
-            dialled_at: HashMap::new(),
-            relays: HashMap::new(),
-            nat: autonat::NatStatus::Unknown,
-        }
-    }
+    pub(super) nat: Option<autonat::NatStatus>,
 }
 
 impl Shell {
@@ -134,37 +138,39 @@ impl Shell {
         let _ = self.lookup(peer);
     }
 
-    /// Asks every connected rendezvous point the node keeps for `peer`'s registration, at
-    /// most as often as [`LOOKUP_FIRST`] and [`LOOKUP_MAX`] say; a point that connects later is asked then. Whether
-    /// there is a point to ask.
+    /// Asks every connected lookup point for `peer`'s record, at most as often as
+    /// [`LOOKUP_FIRST`] and [`LOOKUP_MAX`] say; a point that connects later is asked
+    /// then. Whether there is a point to ask.
     pub(super) fn lookup(&mut self, peer: PeerId) -> bool {
-        self.reach.wanted.insert(peer);
+        if self.reach.wanted.len() < MAX_WANTED {
+            self.reach.wanted.insert(peer);
+        }
         let now = Instant::now();
-        let points: Vec<PeerId> = self.reach.points.keys().copied().collect();
-        let any = points
-            .iter()
-            .any(|p| *p != peer && self.swarm.is_connected(p));
+        let points: Vec<PeerId> = self
+            .reach
+            .points
+            .keys()
+            .filter(|p| **p != peer && self.swarm.is_connected(p))
+            .copied()
+            .collect();
         if self
             .reach
             .looked
             .get(&peer)
             .is_some_and(|(t, wait)| now.duration_since(*t) < *wait)
         {
-            return any;
+            return !points.is_empty();
         }
-        let mut asked = false;
-        for point in points {
-            if point != peer && self.swarm.is_connected(&point) {
-                self.swarm.behaviour_mut().rendezvous.discover(
-                    Some(net::namespace(&peer)),
-                    None,
-                    Some(4),
-                    point,
-                );
-                asked = true;
-            }
+        for point in &points {
+            let id = self.swarm.behaviour_mut().lookup.send_request(
+                point,
+                Request::Lookup {
+                    peer: peer.to_bytes(),
+                },
+            );
+            self.reach.asked.insert(id, (*point, Some(peer)));
         }
-        if asked {
+        if !points.is_empty() {
             let wait = self
                 .reach
                 .looked
@@ -172,19 +178,25 @@ impl Shell {
                 .map_or(LOOKUP_FIRST, |(_, w)| (*w * 2).min(LOOKUP_MAX));
             self.reach.looked.insert(peer, (now, wait));
         }
-        any
+        !points.is_empty()
     }
 
-    /// A peer told us what it runs (identify): a rendezvous point the core keeps
-    /// connected is registered at and asked for the peers still wanted.
+    /// A peer told us what it runs (identify): a lookup point the core keeps connected
+    /// (or a relay we listen through) is registered at and asked for the peers still
+    /// wanted.
     pub(super) fn identified(&mut self, peer: PeerId, info: &libp2p::identify::Info) {
         self.reach.agents.insert(peer, info.agent_version.clone());
-        let serves = info.protocols.contains(&rendezvous::PROTOCOL_NAME);
+        let serves = info.protocols.contains(&lookup::PROTOCOL);
         let standing = key_of(&peer).is_some_and(|k| self.core.is_standing(&k));
+        let via = self.reach.via.iter().any(|a| relay_of(a) == Some(peer));
         if standing && info.protocols.contains(&relay::HOP_PROTOCOL_NAME) {
             self.relay_known(peer, info.listen_addrs.first());
         }
-        if !(serves && standing) {
+        if via && !serves {
+            // A relay of before the lookup: it reserves for anyone.
+            self.listen_via(peer);
+        }
+        if !(serves && (standing || via)) {
             return;
         }
         self.reach.points.entry(peer).or_insert(None);
@@ -195,28 +207,26 @@ impl Shell {
         }
     }
 
-    /// Registers our addresses at a rendezvous point (if the node announces itself).
+    /// Registers our record at a lookup point: our addresses if the node announces
+    /// itself, none if not (a relay still reserves for it).
     fn register(&mut self, point: PeerId) {
-        if !self.cfg.net.announce {
+        let addrs: Vec<Multiaddr> = if self.cfg.net.announce {
+            self.swarm.external_addresses().cloned().collect()
+        } else {
+            vec![]
+        };
+        let Some(record) = lookup::make_record(&self.keypair, addrs) else {
             return;
-        }
-        let me = *self.swarm.local_peer_id();
-        match self
+        };
+        let id = self
             .swarm
             .behaviour_mut()
-            .rendezvous
-            .register(net::namespace(&me), point, None)
-        {
-            Ok(()) => {
-                self.reach.points.insert(point, Some(Instant::now()));
-            }
-            // No address yet: registered once the first listener is up.
-            Err(e) => tracing::debug!(%point, "not registered: {e}"),
-        }
+            .lookup
+            .send_request(&point, Request::Register { record });
+        self.reach.asked.insert(id, (point, None));
     }
 
-    /// Registers our addresses again at every connected rendezvous point (they
-    /// changed).
+    /// Registers again at every connected lookup point (our addresses changed).
     pub(super) fn register_everywhere(&mut self) {
         let points: Vec<PeerId> = self
             .reach
@@ -246,38 +256,109 @@ impl Shell {
         for p in due {
             self.register(p);
         }
+        self.registry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .prune(super::now_ms());
     }
 
-    /// What a rendezvous point answered.
-    pub(super) fn rendezvous_event(&mut self, e: rendezvous::client::Event) {
+    /// The lookup protocol: what we serve, and the answers to what we asked.
+    pub(super) fn lookup_event(&mut self, e: request_response::Event<Request, Response>) {
         match e {
-            rendezvous::client::Event::Discovered { registrations, .. } => {
-                for r in registrations {
-                    let peer = r.record.peer_id();
-                    let Some(key) = key_of(&peer) else { continue };
-                    let addrs: Vec<Multiaddr> = r.record.addresses().to_vec();
-                    tracing::debug!(%peer, ?addrs, "found at a rendezvous point");
-                    self.input(Input::Learned {
-                        peer: key,
-                        addrs: addrs.iter().map(|a| with_peer(a, peer)).collect(),
-                    });
-                    if self.reach.wanted.remove(&peer) && !self.swarm.is_connected(&peer) {
-                        self.reach(peer, addrs);
+            request_response::Event::Message {
+                peer,
+                message:
+                    request_response::Message::Request {
+                        request, channel, ..
+                    },
+                ..
+            } => {
+                let resp = self.serve_lookup(peer, request);
+                let _ = self
+                    .swarm
+                    .behaviour_mut()
+                    .lookup
+                    .send_response(channel, resp);
+            }
+            request_response::Event::Message {
+                message:
+                    request_response::Message::Response {
+                        request_id,
+                        response,
+                    },
+                ..
+            } => {
+                if let Some((point, looked)) = self.reach.asked.remove(&request_id) {
+                    self.lookup_answered(point, looked, response);
+                }
+            }
+            request_response::Event::OutboundFailure { request_id, .. } => {
+                self.reach.asked.remove(&request_id);
+            }
+            _ => {}
+        }
+    }
+
+    /// A lookup point's answer.
+    fn serve_lookup(&mut self, peer: PeerId, request: Request) -> Response {
+        let now = super::now_ms();
+        let mut registry = self
+            .registry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match request {
+            Request::Register { record } => {
+                let origin = self
+                    .reach
+                    .origins
+                    .get(&peer)
+                    .map_or_else(|| peer.to_string(), |o| o.key.clone());
+                match registry.register(&peer, &origin, &record, now) {
+                    Ok(ttl_ms) => Response::Registered { ttl_ms },
+                    Err(why) => {
+                        tracing::info!(%peer, "registration refused: {why}");
+                        Response::Refused(why)
                     }
                 }
             }
-            rendezvous::client::Event::RegisterFailed {
-                rendezvous_node,
-                error,
-                ..
-            } => {
-                tracing::warn!(point = %rendezvous_node, ?error, "registration refused");
-                self.reach.points.insert(rendezvous_node, None);
+            Request::Lookup { peer: asked } => match PeerId::from_bytes(&asked) {
+                Ok(p) => Response::Found(registry.lookup(&p, now)),
+                Err(_) => Response::Refused("not a peer id".into()),
+            },
+        }
+    }
+
+    fn lookup_answered(&mut self, point: PeerId, looked: Option<PeerId>, response: Response) {
+        match (looked, response) {
+            (None, Response::Registered { .. }) => {
+                tracing::debug!(%point, "registered");
+                self.reach.points.insert(point, Some(Instant::now()));
+                self.listen_via(point);
             }
-            rendezvous::client::Event::Registered {
-                rendezvous_node, ..
-            } => {
-                tracing::debug!(point = %rendezvous_node, "registered");
+            (None, Response::Refused(why)) => {
+                tracing::warn!(%point, "registration refused: {why}");
+                self.reach.points.insert(point, None);
+                self.failed
+                    .push(format!("{point}: registration refused: {why}"));
+            }
+            (Some(peer), Response::Found(Some(bytes))) => {
+                // Only the record of the peer asked for, signed by it.
+                let Ok(rec) = lookup::read_record(&bytes) else {
+                    return;
+                };
+                if rec.peer != peer {
+                    return;
+                }
+                let Some(key) = key_of(&peer) else { return };
+                tracing::debug!(%peer, addrs = ?rec.addrs, "found at a lookup point");
+                self.input(Input::Found {
+                    peer: key,
+                    addrs: rec.addrs.iter().map(|a| with_peer(a, peer)).collect(),
+                    seen: rec.seq.saturating_mul(1000),
+                });
+                if self.reach.wanted.remove(&peer) && !self.swarm.is_connected(&peer) {
+                    self.reach(peer, rec.addrs);
+                }
             }
             _ => {}
         }
@@ -292,6 +373,16 @@ impl Shell {
         }
     }
 
+    /// The last connection to a peer closed: what was kept of it while connected goes,
+    /// but what it runs if the core keeps it in its book (a proposal names it by it).
+    pub(super) fn left(&mut self, peer: &PeerId) {
+        self.reach.dialled_at.remove(peer);
+        self.reach.origins.remove(peer);
+        if !key_of(peer).is_some_and(|k| self.core.knows_peer(&k)) {
+            self.reach.agents.remove(peer);
+        }
+    }
+
     /// A mailbox the node keeps connected said it relays: noted, and used at once if
     /// this node cannot be reached.
     fn relay_known(&mut self, peer: PeerId, announced: Option<&Multiaddr>) {
@@ -299,7 +390,7 @@ impl Shell {
             return;
         };
         self.reach.relays.insert(peer, at);
-        if self.reach.nat == autonat::NatStatus::Private {
+        if self.reach.nat == Some(autonat::NatStatus::Private) {
             self.reserve(peer);
         }
     }
@@ -309,8 +400,9 @@ impl Shell {
     /// hole punching may then make the connection direct).
     pub(super) fn nat_changed(&mut self, new: autonat::NatStatus) {
         tracing::info!(?new, "reachability");
-        self.reach.nat = new;
-        if self.reach.nat == autonat::NatStatus::Private {
+        let private = new == autonat::NatStatus::Private;
+        self.reach.nat = Some(new);
+        if private {
             let relays: Vec<PeerId> = self.reach.relays.keys().copied().collect();
             for r in relays {
                 self.reserve(r);
@@ -318,25 +410,43 @@ impl Shell {
         }
     }
 
-    /// Listens through `relay` unless it already does (or will again).
+    /// Listens through `relay` unless it already does (or will again), once registered
+    /// there: it reserves only for peers registered with it.
     fn reserve(&mut self, relay: PeerId) {
-        let through = |a: &Multiaddr| super::addr::relay_of(a) == Some(relay);
-        if self.listeners.values().any(through) || self.relisten.iter().any(through) {
+        let through = |a: &Multiaddr| relay_of(a) == Some(relay);
+        if self.listeners.values().any(through)
+            || self.relisten.iter().any(through)
+            || self.reach.via.iter().any(through)
+        {
             return;
         }
         let Some(at) = self.reach.relays.get(&relay) else {
             return;
         };
-        let addr = super::addr::with_peer(at, relay)
+        let addr = with_peer(at, relay)
             .parse::<Multiaddr>()
             .map(|a| a.with(libp2p::multiaddr::Protocol::P2pCircuit));
         let Ok(addr) = addr else { return };
-        match self.swarm.listen_on(addr.clone()) {
-            Ok(id) => {
-                tracing::info!(%addr, "not reachable: listening through a relay");
-                self.listeners.insert(id, addr);
+        self.reach.via.push(addr);
+        if self.reach.points.get(&relay).is_some_and(Option::is_some) {
+            self.listen_via(relay);
+        }
+    }
+
+    /// Listens on the relayed addresses waiting for `relay`.
+    pub(super) fn listen_via(&mut self, relay: PeerId) {
+        let (now, later): (Vec<Multiaddr>, Vec<Multiaddr>) = std::mem::take(&mut self.reach.via)
+            .into_iter()
+            .partition(|a| relay_of(a) == Some(relay));
+        self.reach.via = later;
+        for addr in now {
+            match self.swarm.listen_on(addr.clone()) {
+                Ok(id) => {
+                    tracing::info!(%addr, "listening through a relay");
+                    self.listeners.insert(id, addr);
+                }
+                Err(e) => self.failed.push(format!("{addr}: {}", causes(&e))),
             }
-            Err(e) => tracing::warn!(%addr, "cannot listen through the relay: {}", causes(&e)),
         }
     }
 }

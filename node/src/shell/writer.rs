@@ -68,5 +68,11 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, String> {
     for (k, v) in &w.meta {
         b.meta(k, v);
     }
+    for k in &w.forget {
+        b.forget_meta(k);
+    }
+    for (who, used) in &w.charges {
+        b.charge(*who, *used);
+    }
     store.commit(&b).map_err(|e| e.to_string())
 }

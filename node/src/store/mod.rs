@@ -47,6 +47,8 @@
 mod backend;
 mod error;
 mod fs;
+mod memory;
+mod quota;
 mod record;
 mod schema;
 
@@ -58,6 +60,8 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use sha2::{Digest, Sha256};
 
 pub use error::StoreError;
+pub use memory::MemoryStore;
+pub use quota::Usage;
 pub use record::{GameRecord, GameStatus};
 use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, META, SECRETS};
 
@@ -75,6 +79,8 @@ pub struct Batch<'a> {
     secrets: Vec<([u8; 32], &'a [u8])>,
     envelopes: Vec<([u8; 32], &'a [u8])>,
     meta: Vec<(&'a str, &'a [u8])>,
+    forget: Vec<&'a str>,
+    charges: Vec<([u8; 32], Usage)>,
 }
 
 impl<'a> Batch<'a> {
@@ -114,6 +120,18 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Removes a node setting (after the batch's settings are set).
+    pub fn forget_meta(&mut self, key: &'a str) -> &mut Self {
+        self.forget.push(key);
+        self
+    }
+
+    /// Adds to what a proposer's games use of its quota (`quota.rs`).
+    pub fn charge(&mut self, proposer: [u8; 32], used: Usage) -> &mut Self {
+        self.charges.push((proposer, used));
+        self
+    }
+
     /// Whether the batch writes nothing.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
@@ -121,6 +139,8 @@ impl<'a> Batch<'a> {
             && self.secrets.is_empty()
             && self.envelopes.is_empty()
             && self.meta.is_empty()
+            && self.forget.is_empty()
+            && self.charges.is_empty()
     }
 }
 
@@ -266,7 +286,11 @@ impl Store {
                     meta.insert(*key, *value)?;
                     changed = true;
                 }
+                for key in &batch.forget {
+                    changed |= meta.remove(*key)?.is_some();
+                }
             }
+            changed |= quota::charge(tx, &batch.charges)?;
             let new = add_envelopes(tx, &batch.envelopes)?;
             Ok((new, changed || new > 0))
         })
@@ -461,6 +485,7 @@ impl Store {
                 (*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX),
                 |_, _| false,
             )?;
+            // What the game used of a quota stays used: a deletion is not a refund.
             Ok(((), true))
         })
     }
@@ -468,6 +493,14 @@ impl Store {
     /// Sets a small node setting; durable when it returns.
     pub fn put_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
         self.commit(Batch::new().meta(key, value)).map(drop)
+    }
+
+    /// What every proposer's games held here for him use (`quota.rs`).
+    pub fn quotas(&self) -> Result<Vec<([u8; 32], Usage)>, StoreError> {
+        self.with_db(|db| {
+            let tx = db.begin_read()?;
+            quota::read(&tx)
+        })
     }
 
     /// A node setting, if set.
@@ -497,6 +530,11 @@ impl Store {
     }
 }
 
+/// redb's page cache: its default is 1 GiB, which a node's memory would grow to under a
+/// stream of writes (a mailbox filled to its strangers' quotas reached 151 MiB and
+/// rising); the file's pages stay in the operating system's cache beyond it.
+const CACHE_BYTES: usize = 32 << 20;
+
 /// Opens (or creates) the file with the fault-pointed backend and brings its layout up
 /// to date.
 fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
@@ -511,6 +549,7 @@ fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
     fs::sync_dir(dir)?;
     let backend = backend::Backend::new(file).map_err(|e| open_error(e, path))?;
     let db = redb::Builder::new()
+        .set_cache_size(CACHE_BYTES)
         .create_with_backend(backend)
         .map_err(|e| open_error(e, path))?;
     let tx = db.begin_write()?;

@@ -4,13 +4,14 @@
 //! |---|---|
 //! | 1 | games, secrets, envelopes in first-stored order with their hashes and counts, meta |
 //! | 2 | + `chains`: every envelope's place in its chain, so that peers are served from the store chain by chain (spec/PROTOCOL.md §16.4); built from the envelopes when a version 1 file is opened |
+//! | 3 | + `quotas`: per proposer, what the games held here for him use (games, envelopes, bytes: `quota.rs`); built from the games when an older file is opened |
 
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 
 use super::error::StoreError;
 
 /// The layout this node writes; a file with a newer one is refused rather than misread.
-pub(super) const SCHEMA_VERSION: u32 = 2;
+pub(super) const SCHEMA_VERSION: u32 = 3;
 
 /// The one row of [`SCHEMA`].
 const SCHEMA_KEY: &str = "schema";
@@ -37,6 +38,9 @@ pub(super) const CHAINS: TableDefinition<([u8; 32], u32, u8, u64, u64), ()> =
     TableDefinition::new("chains");
 /// Small node settings.
 pub(super) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Proposer key → (games, envelopes, bytes) held here for him (`quota.rs`).
+pub(super) const QUOTAS: TableDefinition<[u8; 32], (u64, u64, u64)> =
+    TableDefinition::new("quotas");
 
 /// An envelope's place in its chain, read from its header: `(log, seat, seq)`. `None`
 /// for bytes that are not an envelope (the store keeps them, but serves no chain with
@@ -67,8 +71,12 @@ pub(super) fn init(tx: &WriteTransaction) -> Result<Option<u32>, StoreError> {
     tx.open_table(ENVELOPE_COUNTS)?;
     tx.open_table(CHAINS)?;
     tx.open_table(META)?;
+    tx.open_table(QUOTAS)?;
     if found == Some(1) {
         index_chains(tx)?;
+    }
+    if found.is_some_and(|v| v < 3) {
+        super::quota::build(tx)?;
     }
     if found != Some(SCHEMA_VERSION) {
         tx.open_table(SCHEMA)?.insert(SCHEMA_KEY, SCHEMA_VERSION)?;

@@ -658,6 +658,7 @@ impl World {
                         Input::Connected {
                             peer: kb,
                             addr: Some(addr_of(&kb)),
+                            origin: None,
                         },
                     );
                     self.input(
@@ -665,6 +666,7 @@ impl World {
                         Input::Connected {
                             peer: ka,
                             addr: None,
+                            origin: None,
                         },
                     );
                     // What identify tells each side: the other's listen address.

@@ -1,24 +1,15 @@
 //! The simulation's store: only what was committed survives a crash. A commit is
-//! all-or-nothing, like redb's; a full disk fails commits, and like redb the store then
-//! refuses every read and write until it is reopened.
-
-use std::collections::{BTreeMap, BTreeSet};
+//! all-or-nothing, like redb's (the node's own in-memory store, `store::MemoryStore`);
+//! a full disk fails commits, and like redb the store then refuses every read and write
+//! until it is reopened.
 
 use sealed_node::core::{Durable, GameId, Writes};
-use sealed_node::store::{GameRecord, GameRow, StoreError};
-use sha2::{Digest, Sha256};
+use sealed_node::store::{GameRecord, GameRow, MemoryStore, StoreError, Usage};
 
 /// One node's durable state.
 #[derive(Default)]
 pub struct SimStore {
-    games: BTreeMap<GameId, GameRecord>,
-    secrets: BTreeMap<GameId, Vec<u8>>,
-    /// Per game, envelopes in first-stored order.
-    envelopes: BTreeMap<GameId, Vec<Vec<u8>>>,
-    hashes: BTreeSet<(GameId, [u8; 32])>,
-    /// (game, log, seat, seq, position).
-    chains: BTreeSet<(GameId, u32, u8, u64, u64)>,
-    meta: BTreeMap<String, Vec<u8>>,
+    inner: MemoryStore,
     /// The disk is full: commits fail.
     pub full: bool,
     /// A commit failed and the store was not reopened since.
@@ -37,40 +28,8 @@ impl SimStore {
             self.failed = true;
             return Err("no space left on device (simulated)".into());
         }
-        for g in &w.games {
-            self.games.insert(g.id, g.clone());
-        }
-        for (id, s) in &w.statuses {
-            if let Some(g) = self.games.get_mut(id) {
-                g.status = *s;
-            }
-        }
-        for (id, s) in &w.secrets {
-            self.secrets.insert(*id, s.clone());
-        }
-        for (k, v) in &w.meta {
-            self.meta.insert(k.clone(), v.clone());
-        }
-        let mut new = 0;
-        for (id, e) in &w.envelopes {
-            let h: [u8; 32] = Sha256::digest(e).into();
-            if !self.hashes.insert((*id, h)) {
-                continue;
-            }
-            let list = self.envelopes.entry(*id).or_default();
-            let pos = list.len() as u64;
-            list.push(e.clone());
-            if let Ok(env) = sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                e,
-                sealed_protocol::wire::MAX_MESSAGE,
-            ) {
-                let u = &env.unsigned;
-                self.chains.insert((*id, u.log.0, u.seat.0, u.seq, pos));
-            }
-            new += 1;
-        }
         self.commits += 1;
-        Ok(new)
+        Ok(self.inner.commit(w))
     }
 
     /// Reopens after a failure; fails while the disk is still full.
@@ -98,49 +57,45 @@ impl SimStore {
 
     /// Every game id committed, for the checks (whatever the failure state).
     pub fn game_ids(&self) -> Vec<GameId> {
-        self.games.keys().copied().collect()
+        self.inner.game_ids()
     }
 
     /// A meta value committed, whatever state the store is in (a test reads what
     /// survived, even from a store failed and not reopened yet).
     pub fn committed_meta(&self, key: &str) -> Option<Vec<u8>> {
-        self.meta.get(key).cloned()
+        self.inner.setting(key)
     }
 
     /// Every envelope of a game, for the checks (whatever the failure state).
     pub fn all_envelopes(&self, id: &GameId) -> Vec<Vec<u8>> {
-        self.envelopes.get(id).cloned().unwrap_or_default()
+        self.inner.all_envelopes(id)
     }
 }
 
 impl Durable for SimStore {
     fn game_rows(&self) -> Result<Vec<GameRow>, StoreError> {
         self.check()?;
-        Ok(self
-            .games
-            .iter()
-            .map(|(id, g)| (*id, Ok(g.clone())))
-            .collect())
+        self.inner.game_rows()
     }
 
     fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
         self.check()?;
-        Ok(self.games.get(id).cloned())
+        self.inner.game(id)
     }
 
     fn knows(&self, id: &GameId) -> Result<bool, StoreError> {
         self.check()?;
-        Ok(self.games.contains_key(id))
+        self.inner.knows(id)
     }
 
     fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, StoreError> {
         self.check()?;
-        Ok(self.secrets.get(id).cloned())
+        self.inner.secrets(id)
     }
 
     fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, StoreError> {
         self.check()?;
-        Ok(self.all_envelopes(id))
+        self.inner.envelopes(id)
     }
 
     fn chain_envelopes(
@@ -149,42 +104,21 @@ impl Durable for SimStore {
         from: &mut dyn FnMut(u32, u8) -> Option<u64>,
     ) -> Result<Vec<Vec<u8>>, StoreError> {
         self.check()?;
-        let list = self.envelopes.get(id);
-        let mut out = vec![];
-        let mut chain: Option<(u32, u8, Option<u64>)> = None;
-        for &(_, log, seat, seq, pos) in self
-            .chains
-            .range((*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX))
-        {
-            let start = match chain {
-                Some((l, s, start)) if l == log && s == seat => start,
-                _ => {
-                    let start = from(log, seat);
-                    chain = Some((log, seat, start));
-                    start
-                }
-            };
-            if start.is_some_and(|start| seq >= start)
-                && let Some(e) = list.and_then(|l| l.get(pos as usize))
-            {
-                out.push(e.clone());
-            }
-        }
-        Ok(out)
+        self.inner.chain_envelopes(id, from)
     }
 
     fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         self.check()?;
-        Ok(self.meta.get(key).cloned())
+        self.inner.meta(key)
     }
 
     fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
         self.check()?;
-        Ok(self
-            .meta
-            .iter()
-            .filter(|(k, _)| k.starts_with(prefix))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect())
+        self.inner.metas(prefix)
+    }
+
+    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, StoreError> {
+        self.check()?;
+        self.inner.quotas()
     }
 }

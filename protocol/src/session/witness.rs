@@ -75,8 +75,10 @@ impl<R: Rules> Session<R> {
             };
             match &s.statement {
                 Statement::Stamp(st) => {
-                    if !self.witness.stamps.contains_key(&st.deposit) {
-                        self.witness.stamps.insert(st.deposit, (st.at, b.clone()));
+                    if let std::collections::btree_map::Entry::Vacant(e) =
+                        self.witness.stamps.entry(st.deposit)
+                    {
+                        e.insert((st.at, b.clone()));
                         new += 1;
                     }
                 }

@@ -4,12 +4,21 @@
 //! what it has (`Push`), asks for what it lacks (`Pull`, with the counts it holds of
 //! each chain), and hands over a new game's signed proposal (`Propose`). Every message
 //! is idempotent: a duplicate changes nothing, so delivery may repeat or reorder freely.
+//!
+//! Files: the messages here; framing under a memory budget `codec.rs`; counting a
+//! message's items before decoding it `shape.rs`.
 
-use futures::{AsyncReadExt, AsyncWriteExt};
+mod codec;
+mod shape;
+
+pub use codec::{
+    Budget, FREE_PER_CONNECTION, Held, Hold, MAX_HELD, MAX_HELD_PER_CONNECTION, SyncCodec,
+};
+pub(crate) use codec::{read_small, write_framed};
+pub use shape::{ITEM_COST, MAX_ITEMS, request_items, response_items};
+
 use libp2p::StreamProtocol;
-use libp2p::request_response::Codec;
 use serde::{Deserialize, Serialize};
-use std::io;
 
 use sealed_protocol::ids::ChainId;
 
@@ -142,89 +151,4 @@ pub enum Response {
         /// One past the last number given.
         next: u64,
     },
-}
-
-/// Length-prefixed postcard: a 4-byte little-endian length, then the message.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SyncCodec;
-
-async fn read_message<T, M>(io: &mut T) -> io::Result<M>
-where
-    T: futures::AsyncRead + Unpin + Send,
-    M: serde::de::DeserializeOwned + Serialize,
-{
-    let mut len = [0u8; 4];
-    io.read_exact(&mut len).await?;
-    let len = u32::from_le_bytes(len) as usize;
-    if len > MAX_SYNC_MESSAGE {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("sync message of {len} bytes"),
-        ));
-    }
-    let mut buf = vec![0u8; len];
-    io.read_exact(&mut buf).await?;
-    sealed_protocol::wire::decode(&buf, MAX_SYNC_MESSAGE)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-}
-
-async fn write_message<T, M>(io: &mut T, m: &M) -> io::Result<()>
-where
-    T: futures::AsyncWrite + Unpin + Send,
-    M: Serialize,
-{
-    let bytes = sealed_protocol::wire::encode(m);
-    if bytes.len() > MAX_SYNC_MESSAGE {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "sync message too large",
-        ));
-    }
-    io.write_all(&(bytes.len() as u32).to_le_bytes()).await?;
-    io.write_all(&bytes).await?;
-    io.flush().await
-}
-
-impl Codec for SyncCodec {
-    type Protocol = StreamProtocol;
-    type Request = Request;
-    type Response = Response;
-
-    async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Request>
-    where
-        T: futures::AsyncRead + Unpin + Send,
-    {
-        read_message(io).await
-    }
-
-    async fn read_response<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Response>
-    where
-        T: futures::AsyncRead + Unpin + Send,
-    {
-        read_message(io).await
-    }
-
-    async fn write_request<T>(
-        &mut self,
-        _: &StreamProtocol,
-        io: &mut T,
-        req: Request,
-    ) -> io::Result<()>
-    where
-        T: futures::AsyncWrite + Unpin + Send,
-    {
-        write_message(io, &req).await
-    }
-
-    async fn write_response<T>(
-        &mut self,
-        _: &StreamProtocol,
-        io: &mut T,
-        res: Response,
-    ) -> io::Result<()>
-    where
-        T: futures::AsyncWrite + Unpin + Send,
-    {
-        write_message(io, &res).await
-    }
 }

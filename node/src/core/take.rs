@@ -1,0 +1,343 @@
+//! What a core takes from peers (spec/PROTOCOL.md §16.4): proposals and envelopes,
+//! each stored before anything that depends on it is visible (`durable.rs`), and each
+//! within what this node keeps for whom (`quota.rs`):
+//!
+//! - an invitation from a stranger within the bounds of `peers.rs` `may_invite`; a
+//!   game to referee or relay within the proposer's quota of open and stored games;
+//!   nothing in the proposal (its mailboxes) is dialled or kept connected until the
+//!   game is accepted (`peers.rs` `accepted_game`);
+//! - of envelopes, only what the game takes: the first envelope at each position, and
+//!   one more as evidence of an equivocation — a third at a position is dropped — and
+//!   for a game held for a stranger, only within his quota.
+
+use sealed_games::table;
+use sealed_protocol::engine::Inserted;
+use sealed_protocol::envelope::Signed;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{Role, Terms};
+
+use super::durable::{Step, Waiter};
+use super::games::{Kept, Played, Relayed, game_peers, is_mailbox, seat_of};
+use super::quota::{self, may_open};
+use super::{Core, Durable, GameId, PeerKey};
+use crate::store::{GameRecord, GameStatus, Usage};
+use crate::sync::{Request, Response};
+
+/// One game's worth of the ledger.
+const ONE_GAME: Usage = Usage {
+    games: 1,
+    envelopes: 0,
+    bytes: 0,
+};
+
+/// What a set of envelopes uses of a quota.
+fn usage<'a>(envs: impl IntoIterator<Item = &'a Vec<u8>>) -> Usage {
+    let mut u = Usage::default();
+    for e in envs {
+        u.envelopes += 1;
+        u.bytes += e.len() as u64;
+    }
+    u
+}
+
+impl Core {
+    /// A push of `peer`'s: taken if `peer` holds a seat of the game or is its mailbox.
+    pub(super) fn take_push(
+        &mut self,
+        peer: PeerKey,
+        game: GameId,
+        envelopes: Vec<Vec<u8>>,
+        w: Waiter,
+        store: &dyn Durable,
+    ) -> Result<(), String> {
+        let terms = self.games.terms(&game).ok_or("unknown game")?;
+        if seat_of(terms, &peer).is_none() && !is_mailbox(terms, &peer) {
+            tracing::debug!("refused a push from a peer that holds no seat of the game");
+            return Err("only the game's seats and mailboxes may post to it".into());
+        }
+        self.take_envelopes(peer, Some(game), envelopes, Some(w), store);
+        Ok(())
+    }
+
+    /// A proposal, from a proposer or a mailbox: a game to play if it names us, to relay
+    /// if we are a mailbox it names. `None` when the answer waits for the game's record
+    /// to be durable (`w` gets it); else the answer now.
+    pub(super) fn take_proposal(
+        &mut self,
+        peer: PeerKey,
+        bytes: &[u8],
+        w: Option<Waiter>,
+        store: &dyn Durable,
+    ) -> Option<Response> {
+        let terms = match Terms::parse(bytes) {
+            Ok(t) => t,
+            Err(e) => return Some(Response::Refused(format!("proposal: {e}"))),
+        };
+        let id = terms.game().0.0;
+        if self.cfg.windows.forget_index {
+            // Window open on purpose: only games in memory are known.
+            if self.games.played.contains_key(&id) || self.games.relayed.contains_key(&id) {
+                return Some(Response::Ok { new: 0 });
+            }
+            self.games.dormant.remove(&id);
+        } else {
+            if self.games.knows(&id) {
+                return Some(Response::Ok { new: 0 });
+            }
+            // The store's index alone says whether a game is known: an offer of a game it
+            // holds, loaded or not, is never a new invitation (that would sign a second,
+            // different opening).
+            match store.knows(&id) {
+                Ok(false) => {}
+                Ok(true) => return Some(Response::Ok { new: 0 }),
+                Err(e) => {
+                    return Some(Response::Refused(format!("the store cannot be read: {e}")));
+                }
+            }
+        }
+        let me = self.key();
+        let proposer = quota::proposer(&terms);
+        let origin = self.origin_of(&peer).map(|o| o.key.clone());
+        let origin_local = self.origin_of(&peer).map(|o| !o.global);
+        let stranger = proposer.filter(|p| *p != me && !self.peers.book.is_friend(p));
+        if let Some(seat) = terms.seat_of(&me) {
+            // A referee node takes every game that seats it, within the proposer's
+            // quota of games open and kept; anyone else's invitation from a stranger is
+            // bounded as invitations are.
+            let refereeing = self.cfg.referee && terms.role(seat) == Some(Role::Referee);
+            let allowed = match (refereeing, proposer) {
+                (true, Some(p)) => may_open(
+                    &self.cfg.quotas,
+                    &self.ledger,
+                    self.games.open_for(&p, &me),
+                    &p,
+                ),
+                (false, Some(p)) if p != me => {
+                    self.may_invite(&p, origin.as_deref())
+                        .and_then(|()| match stranger {
+                            Some(s) => self.ledger.allows(&self.cfg.quotas, &s, ONE_GAME),
+                            None => Ok(()),
+                        })
+                }
+                _ => Ok(()),
+            };
+            if let Err(why) = allowed {
+                tracing::info!(game = %hex::encode(id), "invitation refused: {why}");
+                return Some(Response::Refused(why));
+            }
+            let entropy = self.random32();
+            let t = match table::open(
+                terms.clone(),
+                SecretKey::from_seed(&self.key.seed()),
+                entropy,
+                self.now,
+            ) {
+                Ok(t) => t,
+                Err(e) => return Some(Response::Refused(e.to_string())),
+            };
+            let record = GameRecord {
+                id,
+                terms: bytes.to_vec(),
+                variant: terms.variant().to_owned(),
+                seat: Some(seat.0),
+                created: self.now,
+                status: GameStatus::Invited,
+            };
+            tracing::info!(game = %hex::encode(id), peer = %hex::encode(&peer[..4]), "invited to a game");
+            let mut step = Step::default();
+            step.writes.games.push(record.clone());
+            if let Some(p) = proposer.filter(|_| refereeing).or(stranger) {
+                step.writes.charges.push((p, ONE_GAME));
+                self.ledger.add(p, ONE_GAME);
+            }
+            step.answers.extend(w);
+            let mut played = Played::new(t, record, self.now);
+            played.origin = origin;
+            played.origin_local = origin_local;
+            self.games.played.insert(id, played);
+            if refereeing {
+                // The only choice a referee seat makes is to accept: the bot does that.
+                self.bots.on.insert(id);
+            }
+            self.bots.dirty.insert(id);
+            self.stage(id, step, store);
+            self.run_bots(store);
+            return None;
+        }
+        if self.cfg.mailbox && terms.proposal().mailboxes.iter().any(|m| m.key == me) {
+            if let Some(p) = stranger
+                && let Err(why) = may_open(
+                    &self.cfg.quotas,
+                    &self.ledger,
+                    self.games.open_for(&p, &me),
+                    &p,
+                )
+            {
+                tracing::info!(game = %hex::encode(id), "game to relay refused: {why}");
+                return Some(Response::Refused(why));
+            }
+            let r = Relayed::new(terms, self.now, self.now);
+            let mut step = Step::default();
+            step.writes.games.push(r.record(id, GameStatus::Relayed));
+            if let Some(p) = stranger {
+                step.writes.charges.push((p, ONE_GAME));
+                self.ledger.add(p, ONE_GAME);
+            }
+            step.answers.extend(w);
+            self.games.relayed.insert(id, r);
+            self.stage(id, step, store);
+            return None;
+        }
+        Some(Response::Refused(
+            "this node holds no seat of that game and is not its mailbox".into(),
+        ))
+    }
+
+    /// Envelopes received (pushed, pulled or mailed): given to the game, then stored
+    /// with everything the game does with them, before any of it is sent; `w` waits for
+    /// that write. Only what the game takes is stored (see the module documentation).
+    pub(super) fn take_envelopes(
+        &mut self,
+        from: PeerKey,
+        game: Option<GameId>,
+        envs: Vec<Vec<u8>>,
+        w: Option<Waiter>,
+        store: &dyn Durable,
+    ) {
+        let done = |core: &mut Core| {
+            if let Some(w) = w {
+                core.step_done(w, 0, None);
+            }
+        };
+        let Some(game) = game.or_else(|| super::sync::game_of(&envs)) else {
+            return done(self);
+        };
+        if self.games.dormant.contains_key(&game) && self.wake(&game, store).is_err() {
+            return done(self);
+        }
+        let Some(terms) = self.games.terms(&game).cloned() else {
+            return done(self);
+        };
+        let me = self.key();
+        let book = &self.peers.book;
+        let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
+        // Keep only validly signed envelopes of this game: a peer cannot make us store
+        // anything a seat did not sign. A mailbox keeps the public logs only.
+        let relayed = self.games.relayed.contains_key(&game);
+        let valid: Vec<Signed> = envs
+            .iter()
+            .filter_map(|b| Signed::parse(&terms, b).ok())
+            .filter(|s| !relayed || s.at().chain.log.is_public())
+            .collect();
+        // At most what the stranger's quota has left: checked on what may be kept,
+        // before anything of it is taken.
+        if let Some(p) = charged
+            && let Err(why) =
+                self.ledger
+                    .allows(&self.cfg.quotas, &p, usage(valid.iter().map(|s| &s.bytes)))
+        {
+            tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");
+            if let Some(w) = w {
+                self.refuse_waiter(w, why);
+            }
+            return;
+        }
+        let mut step = Step::default();
+        step.answers.extend(w);
+        if let Some(r) = self.games.relayed.get_mut(&game) {
+            r.used = self.now;
+            let mut keep: Vec<Vec<u8>> = vec![];
+            let mut fresh: Vec<Vec<u8>> = vec![];
+            for s in valid {
+                match r.keep_signed(&s) {
+                    Kept::Fresh => {
+                        fresh.push(s.bytes.clone());
+                        keep.push(s.bytes);
+                    }
+                    Kept::Evidence => keep.push(s.bytes),
+                    Kept::No => {}
+                }
+            }
+            // A witness's receipts of what it first holds now, in the same write.
+            let receipts = self.receipts(game, &fresh, store);
+            step.writes.meta.extend(receipts);
+            // Forward what is new to the other seats that are connected, once stored.
+            if !fresh.is_empty() {
+                for p in game_peers(&terms, &me) {
+                    if p != from && self.peers.connected.contains(&p) {
+                        step.sends.push((
+                            p,
+                            Request::Push {
+                                game,
+                                envelopes: fresh.clone(),
+                            },
+                        ));
+                    }
+                }
+            }
+            self.charge(&mut step, charged, &keep);
+            step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
+            return self.stage(game, step, store);
+        }
+        let Some(p) = self.games.played.get_mut(&game) else {
+            return done(self);
+        };
+        p.used = self.now;
+        // A private log's envelope outside this seat's audience is taken only once the
+        // game is over in this seat's own view (§16.4), whatever the sender thought: what
+        // may be seen goes first (the ending may be among it), the rest is judged after
+        // it, and what is still hidden is dropped (a later repair round brings it).
+        let seat = p.table.seat();
+        let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
+            .into_iter()
+            .partition(|s| p.table.visible(s.at().chain, seat));
+        let mut keep: Vec<Vec<u8>> = vec![];
+        for s in now_seen {
+            take_one(p, s, &mut keep, self.now);
+        }
+        for s in later {
+            if p.table.visible(s.at().chain, seat) {
+                take_one(p, s, &mut keep, self.now);
+            }
+        }
+        let actions = super::durable::drain(&mut *p.table);
+        // What was received is stored with what it made this seat sign: one write.
+        self.charge(&mut step, charged, &keep);
+        step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
+        let mine = self.step_of(game, actions);
+        step.writes.extend(mine.writes);
+        step.sends = mine.sends;
+        self.stage(game, step, store);
+        self.run_bots(store);
+    }
+
+    /// Charges what `keep` stores to the stranger the game is held for, in the step.
+    fn charge(&mut self, step: &mut Step, to: Option<PeerKey>, keep: &[Vec<u8>]) {
+        let used = usage(keep);
+        if let Some(p) = to
+            && !used.is_zero()
+        {
+            step.writes.charges.push((p, used));
+            self.ledger.add(p, used);
+        }
+    }
+}
+
+/// Gives one envelope to a played game's table; keeps its bytes to store if the table
+/// took it as new, or as the first evidence at its position.
+fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<Vec<u8>>, now: u64) {
+    let at = s.at();
+    if p.evidence.contains(&(at.chain, at.seq)) {
+        // A third envelope at a position: the second already proves the fault.
+        return;
+    }
+    match p.table.handle_envelope(&s.bytes, now) {
+        Ok(Inserted::Stored(_)) => keep.push(s.bytes),
+        Ok(Inserted::Equivocation(at)) => {
+            if p.evidence.insert((at.chain, at.seq)) {
+                keep.push(s.bytes);
+            }
+        }
+        Ok(Inserted::Duplicate(_)) | Err(_) => {}
+    }
+}

@@ -1,0 +1,346 @@
+//! Where a connection comes from, as the budgets see it (ARCHITECTURE.md, *Budgets*):
+//! keys cost a stranger nothing, addresses cost him something, so every budget that a
+//! stranger could multiply with new keys is also kept per address. An address is
+//! counted by its IPv4 address, or its IPv6 /64 (one host's usual share); a relayed
+//! connection shows only the relay's address, so it is counted by the relay (whose own
+//! budgets count the source's address, `net.rs`).
+//!
+//! Also here: [`Gate`], the behaviour that refuses an inbound connection from an origin
+//! that already holds its share (libp2p's connection limits count per peer and in all,
+//! never per address), and which addresses are global (dialled on a stranger's word
+//! only when he is himself on a global address, `core/sync.rs`).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::task::{Context, Poll};
+
+use libp2p::core::Endpoint;
+use libp2p::core::transport::PortUse;
+use libp2p::multiaddr::Protocol;
+use libp2p::swarm::{
+    ConnectionClosed, ConnectionDenied, ConnectionId, FromSwarm, ListenFailure, NetworkBehaviour,
+    THandler, THandlerInEvent, THandlerOutEvent, ToSwarm, dummy,
+};
+use libp2p::{Multiaddr, PeerId};
+
+/// Where a peer's connection comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Origin {
+    /// What the budgets count by: `ip4/<address>`, `ip6/<first 64 bits>`,
+    /// `relay/<relay peer id>`, or the address itself for anything else.
+    pub key: String,
+    /// Whether the address is on the internet (not loopback, private, link-local, …).
+    pub global: bool,
+}
+
+impl Origin {
+    /// The origin of a connection whose remote address is `addr`.
+    pub fn of(addr: &Multiaddr) -> Origin {
+        if addr.iter().any(|p| matches!(p, Protocol::P2pCircuit)) {
+            let relay = addr
+                .iter()
+                .find_map(|p| match p {
+                    Protocol::P2p(id) => Some(id.to_string()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            return Origin {
+                key: format!("relay/{relay}"),
+                global: is_global(addr),
+            };
+        }
+        match addr.iter().next() {
+            Some(Protocol::Ip4(a)) => Origin {
+                key: format!("ip4/{a}"),
+                global: global_v4(a),
+            },
+            Some(Protocol::Ip6(a)) => {
+                let s = a.segments();
+                Origin {
+                    key: format!("ip6/{:x}:{:x}:{:x}:{:x}", s[0], s[1], s[2], s[3]),
+                    global: global_v6(a),
+                }
+            }
+            _ => Origin {
+                key: addr.to_string(),
+                global: is_global(addr),
+            },
+        }
+    }
+
+    /// Whether connections from here all come through a relay.
+    pub fn relayed(&self) -> bool {
+        self.key.starts_with("relay/")
+    }
+}
+
+/// Whether an address reaches the internet: its first IP (a relayed address's relay)
+/// is global; a DNS name counts as global; an address that does not read does not.
+pub fn is_global(addr: &Multiaddr) -> bool {
+    for p in addr.iter() {
+        match p {
+            Protocol::Ip4(a) => return global_v4(a),
+            Protocol::Ip6(a) => return global_v6(a),
+            Protocol::Dns(_) | Protocol::Dns4(_) | Protocol::Dns6(_) | Protocol::Dnsaddr(_) => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// [`is_global`] of an address as text (one that does not read is not).
+pub fn is_global_text(addr: &str) -> bool {
+    addr.parse::<Multiaddr>().is_ok_and(|a| is_global(&a))
+}
+
+fn global_v4(a: Ipv4Addr) -> bool {
+    let o = a.octets();
+    !(a.is_private()
+        || a.is_loopback()
+        || a.is_link_local()
+        || a.is_unspecified()
+        || a.is_broadcast()
+        || a.is_documentation()
+        || a.is_multicast()
+        // 100.64.0.0/10, carrier-grade NAT; 0.0.0.0/8; 192.0.0.0/24; 198.18.0.0/15;
+        // 240.0.0.0/4.
+        || (o[0] == 100 && (o[1] & 0xc0) == 64)
+        || o[0] == 0
+        || (o[0] == 192 && o[1] == 0 && o[2] == 0)
+        || (o[0] == 198 && (o[1] & 0xfe) == 18)
+        || o[0] >= 240)
+}
+
+fn global_v6(a: Ipv6Addr) -> bool {
+    if let Some(v4) = a.to_ipv4_mapped() {
+        return global_v4(v4);
+    }
+    let s = a.segments();
+    !(a.is_loopback()
+        || a.is_unspecified()
+        || a.is_multicast()
+        // fc00::/7 unique local, fe80::/10 link-local, 2001:db8::/32 documentation.
+        || (s[0] & 0xfe00) == 0xfc00
+        || (s[0] & 0xffc0) == 0xfe80
+        || (s[0] == 0x2001 && s[1] == 0x0db8))
+}
+
+/// Whether an IP address is global (for the relay's budgets, which see IPs).
+pub fn ip_is_global(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(a) => global_v4(a),
+        IpAddr::V6(a) => global_v6(a),
+    }
+}
+
+/// Inbound connections one origin may hold at once (a relay's, for everyone behind it).
+#[derive(Clone, Copy, Debug)]
+pub struct GateLimits {
+    /// From one address.
+    pub per_address: usize,
+    /// Through one relay.
+    pub per_relay: usize,
+}
+
+impl Default for GateLimits {
+    fn default() -> Self {
+        GateLimits {
+            per_address: 16,
+            per_relay: 64,
+        }
+    }
+}
+
+/// Refuses an inbound connection whose origin holds its share already.
+#[derive(Debug, Default)]
+pub struct Gate {
+    limits: GateLimits,
+    /// Connections pending or established, per origin key.
+    held: HashMap<String, usize>,
+    /// The origin key of each counted connection.
+    of: HashMap<ConnectionId, String>,
+}
+
+/// Why a connection was refused.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} connections from {1} already")]
+pub struct Crowded(usize, String);
+
+impl Gate {
+    /// A gate with these limits.
+    pub fn new(limits: GateLimits) -> Gate {
+        Gate {
+            limits,
+            ..Gate::default()
+        }
+    }
+
+    /// Connections counted now (for tests).
+    pub fn counted(&self) -> usize {
+        self.of.len()
+    }
+
+    fn admit(&mut self, id: ConnectionId, remote: &Multiaddr) -> Result<(), ConnectionDenied> {
+        if self.of.contains_key(&id) {
+            return Ok(());
+        }
+        let origin = Origin::of(remote);
+        let limit = if origin.relayed() {
+            self.limits.per_relay
+        } else {
+            self.limits.per_address
+        };
+        let n = self.held.get(&origin.key).copied().unwrap_or(0);
+        if n >= limit {
+            return Err(ConnectionDenied::new(Crowded(n, origin.key)));
+        }
+        self.held.insert(origin.key.clone(), n + 1);
+        self.of.insert(id, origin.key);
+        Ok(())
+    }
+
+    fn release(&mut self, id: ConnectionId) {
+        if let Some(key) = self.of.remove(&id)
+            && let Some(n) = self.held.get_mut(&key)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.held.remove(&key);
+            }
+        }
+    }
+}
+
+impl NetworkBehaviour for Gate {
+    type ConnectionHandler = dummy::ConnectionHandler;
+    type ToSwarm = std::convert::Infallible;
+
+    fn handle_pending_inbound_connection(
+        &mut self,
+        id: ConnectionId,
+        _local: &Multiaddr,
+        remote: &Multiaddr,
+    ) -> Result<(), ConnectionDenied> {
+        self.admit(id, remote)
+    }
+
+    fn handle_established_inbound_connection(
+        &mut self,
+        id: ConnectionId,
+        _peer: PeerId,
+        _local: &Multiaddr,
+        remote: &Multiaddr,
+    ) -> Result<THandler<Self>, ConnectionDenied> {
+        // Counted when pending; a relayed connection is only seen established.
+        self.admit(id, remote)?;
+        Ok(dummy::ConnectionHandler)
+    }
+
+    fn handle_established_outbound_connection(
+        &mut self,
+        _id: ConnectionId,
+        _peer: PeerId,
+        _addr: &Multiaddr,
+        _role: Endpoint,
+        _port_use: PortUse,
+    ) -> Result<THandler<Self>, ConnectionDenied> {
+        Ok(dummy::ConnectionHandler)
+    }
+
+    fn on_swarm_event(&mut self, event: FromSwarm) {
+        match event {
+            FromSwarm::ConnectionClosed(ConnectionClosed { connection_id, .. })
+            | FromSwarm::ListenFailure(ListenFailure { connection_id, .. }) => {
+                self.release(connection_id);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_connection_handler_event(
+        &mut self,
+        _peer: PeerId,
+        _id: ConnectionId,
+        event: THandlerOutEvent<Self>,
+    ) {
+        libp2p::core::util::unreachable(event)
+    }
+
+    fn poll(&mut self, _: &mut Context<'_>) -> Poll<ToSwarm<Self::ToSwarm, THandlerInEvent<Self>>> {
+        Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(s: &str) -> Multiaddr {
+        s.parse().expect("an address")
+    }
+
+    #[test]
+    fn origins_count_addresses_not_ports_nor_keys() {
+        let x = Origin::of(&a("/ip4/1.2.3.4/tcp/5"));
+        assert_eq!(
+            x,
+            Origin::of(&a(
+                "/ip4/1.2.3.4/tcp/6/p2p/12D3KooWEutTyBTHJwAyQm2HpzGSFhRHhmkTvBtz2ETpHtiqC6Vw"
+            ))
+        );
+        assert!(x.global);
+        let v6 = Origin::of(&a("/ip6/2a01:4f8:1:2:aaaa::1/tcp/1"));
+        assert_eq!(
+            v6,
+            Origin::of(&a("/ip6/2a01:4f8:1:2:bbbb::9/udp/1/quic-v1"))
+        );
+        assert_ne!(v6, Origin::of(&a("/ip6/2a01:4f8:1:3::1/tcp/1")));
+        assert!(!Origin::of(&a("/ip4/127.0.0.2/tcp/1")).global);
+        assert!(!Origin::of(&a("/ip4/10.1.0.2/tcp/1")).global);
+        assert!(!Origin::of(&a("/ip4/100.64.1.1/tcp/1")).global);
+        assert!(!Origin::of(&a("/ip6/fd00::1/tcp/1")).global);
+        let relayed = Origin::of(&a(
+            "/ip4/1.2.3.4/tcp/5/p2p/12D3KooWEutTyBTHJwAyQm2HpzGSFhRHhmkTvBtz2ETpHtiqC6Vw/p2p-circuit",
+        ));
+        assert!(relayed.relayed());
+        assert!(is_global_text("/dns4/example.org/tcp/1"));
+        assert!(!is_global_text("/sim/00"));
+    }
+
+    #[test]
+    fn the_gate_counts_per_origin_and_forgets_closed_connections() {
+        let mut g = Gate::new(GateLimits {
+            per_address: 2,
+            per_relay: 3,
+        });
+        let from = a("/ip4/9.9.9.9/tcp/1");
+        let ids: Vec<ConnectionId> = (1..=3).map(ConnectionId::new_unchecked).collect();
+        let local = a("/ip4/0.0.0.0/tcp/1");
+        assert!(
+            g.handle_pending_inbound_connection(ids[0], &local, &from)
+                .is_ok()
+        );
+        assert!(
+            g.handle_pending_inbound_connection(ids[1], &local, &from)
+                .is_ok()
+        );
+        assert!(
+            g.handle_pending_inbound_connection(ids[2], &local, &from)
+                .is_err()
+        );
+        // Another address has its own share.
+        let other = a("/ip4/9.9.9.8/tcp/1");
+        assert!(
+            g.handle_pending_inbound_connection(ConnectionId::new_unchecked(9), &local, &other)
+                .is_ok()
+        );
+        g.release(ids[0]);
+        assert!(
+            g.handle_pending_inbound_connection(ids[2], &local, &from)
+                .is_ok()
+        );
+        assert_eq!(g.counted(), 3);
+    }
+}

@@ -1,0 +1,164 @@
+//! A store in memory with the real one's semantics for a core (`core::Durable`): a
+//! commit is all or nothing, envelopes are known by their hash and placed in their
+//! chains, settings are set then removed, quotas added up. For what drives cores
+//! without a disk: the deterministic simulation and the fuzz targets.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use sha2::{Digest, Sha256};
+
+use super::{GameRecord, GameRow, StoreError, Usage};
+use crate::core::{Durable, GameId, Writes};
+
+/// Everything committed.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryStore {
+    games: BTreeMap<GameId, GameRecord>,
+    secrets: BTreeMap<GameId, Vec<u8>>,
+    /// Per game, envelopes in first-stored order.
+    envelopes: BTreeMap<GameId, Vec<Vec<u8>>>,
+    hashes: BTreeSet<(GameId, [u8; 32])>,
+    /// (game, log, seat, seq, position).
+    chains: BTreeSet<(GameId, u32, u8, u64, u64)>,
+    meta: BTreeMap<String, Vec<u8>>,
+    quotas: BTreeMap<GameId, Usage>,
+}
+
+impl MemoryStore {
+    /// Commits `w`; how many of its envelopes were new.
+    pub fn commit(&mut self, w: &Writes) -> usize {
+        for g in &w.games {
+            self.games.insert(g.id, g.clone());
+        }
+        for (id, s) in &w.statuses {
+            if let Some(g) = self.games.get_mut(id) {
+                g.status = *s;
+            }
+        }
+        for (id, s) in &w.secrets {
+            self.secrets.insert(*id, s.clone());
+        }
+        for (k, v) in &w.meta {
+            self.meta.insert(k.clone(), v.clone());
+        }
+        for k in &w.forget {
+            self.meta.remove(k);
+        }
+        for (who, used) in &w.charges {
+            let e = self.quotas.entry(*who).or_default();
+            *e = e.plus(*used);
+        }
+        let mut new = 0;
+        for (id, e) in &w.envelopes {
+            let h: [u8; 32] = Sha256::digest(e).into();
+            if !self.hashes.insert((*id, h)) {
+                continue;
+            }
+            let list = self.envelopes.entry(*id).or_default();
+            let pos = list.len() as u64;
+            list.push(e.clone());
+            if let Some((log, seat, seq)) = super::schema::chain_place(e) {
+                self.chains.insert((*id, log, seat, seq, pos));
+            }
+            new += 1;
+        }
+        new
+    }
+
+    /// Every game id stored.
+    pub fn game_ids(&self) -> Vec<GameId> {
+        self.games.keys().copied().collect()
+    }
+
+    /// Every envelope of a game.
+    pub fn all_envelopes(&self, id: &GameId) -> Vec<Vec<u8>> {
+        self.envelopes.get(id).cloned().unwrap_or_default()
+    }
+
+    /// A setting.
+    pub fn setting(&self, key: &str) -> Option<Vec<u8>> {
+        self.meta.get(key).cloned()
+    }
+
+    /// The settings whose key starts with `prefix`.
+    pub fn settings(&self, prefix: &str) -> usize {
+        self.meta.keys().filter(|k| k.starts_with(prefix)).count()
+    }
+
+    /// Every envelope stored, of every game.
+    pub fn envelope_total(&self) -> usize {
+        self.envelopes.values().map(Vec::len).sum()
+    }
+}
+
+impl Durable for MemoryStore {
+    fn game_rows(&self) -> Result<Vec<GameRow>, StoreError> {
+        Ok(self
+            .games
+            .iter()
+            .map(|(id, g)| (*id, Ok(g.clone())))
+            .collect())
+    }
+
+    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+        Ok(self.games.get(id).cloned())
+    }
+
+    fn knows(&self, id: &GameId) -> Result<bool, StoreError> {
+        Ok(self.games.contains_key(id))
+    }
+
+    fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.secrets.get(id).cloned())
+    }
+
+    fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, StoreError> {
+        Ok(self.all_envelopes(id))
+    }
+
+    fn chain_envelopes(
+        &self,
+        id: &GameId,
+        from: &mut dyn FnMut(u32, u8) -> Option<u64>,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let list = self.envelopes.get(id);
+        let mut out = vec![];
+        let mut chain: Option<(u32, u8, Option<u64>)> = None;
+        for &(_, log, seat, seq, pos) in self
+            .chains
+            .range((*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX))
+        {
+            let start = match chain {
+                Some((l, s, start)) if l == log && s == seat => start,
+                _ => {
+                    let start = from(log, seat);
+                    chain = Some((log, seat, start));
+                    start
+                }
+            };
+            if start.is_some_and(|start| seq >= start)
+                && let Some(e) = list.and_then(|l| l.get(pos as usize))
+            {
+                out.push(e.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.meta.get(key).cloned())
+    }
+
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        Ok(self
+            .meta
+            .range(prefix.to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect())
+    }
+
+    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, StoreError> {
+        Ok(self.quotas.iter().map(|(k, v)| (*k, *v)).collect())
+    }
+}

@@ -1,0 +1,450 @@
+//! A core's budgets against a stranger, one rule at a time (spec/PROTOCOL.md §16.4,
+//! ARCHITECTURE.md *Budgets*): a core on the node's in-memory store, every write
+//! committed at once, the stranger's requests handed in as the shell would. The
+//! hostile-peer harness (cli/tests/hostile.rs) tries the same against real processes.
+
+use sealed_games::table::{self, Invitees};
+use sealed_node::core::{Cmd, Core, CoreConfig, Durable, GameId, Input, Output, PeerKey};
+use sealed_node::origin::Origin;
+use sealed_node::store::{GameStatus, MemoryStore};
+use sealed_node::sync::{Request, Response};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{MailboxSpec, Terms};
+
+const NOW: u64 = 1_700_000_000_000;
+
+/// One core, its store, and what it did.
+struct Node {
+    core: Core,
+    store: MemoryStore,
+    key: SecretKey,
+    cfg: CoreConfig,
+    now: u64,
+    next: u64,
+    dials: Vec<(PeerKey, Vec<String>)>,
+    answers: Vec<Response>,
+}
+
+fn key(n: u8) -> SecretKey {
+    SecretKey::from_seed(&[n; 32])
+}
+
+impl Node {
+    fn new(cfg: CoreConfig) -> Node {
+        let store = MemoryStore::default();
+        let core = Core::start(key(1), cfg.clone(), [3; 32], NOW, &store).unwrap();
+        let mut n = Node {
+            core,
+            store,
+            key: key(1),
+            cfg,
+            now: NOW,
+            next: 0,
+            dials: vec![],
+            answers: vec![],
+        };
+        n.drain();
+        n
+    }
+
+    fn me(&self) -> PeerKey {
+        self.key.public().to_bytes()
+    }
+
+    /// Carries out the core's outputs: writes commit at once.
+    fn drain(&mut self) {
+        while let Some(out) = self.core.poll_output() {
+            match out {
+                Output::Write { write, writes } => {
+                    let new = self.store.commit(&writes);
+                    self.core.handle(
+                        self.now,
+                        Input::Written {
+                            write,
+                            result: Ok(new),
+                        },
+                        &self.store,
+                    );
+                }
+                Output::Dial { peer, addrs } => self.dials.push((peer, addrs)),
+                Output::Respond { resp, .. } => self.answers.push(resp),
+                _ => {}
+            }
+        }
+    }
+
+    fn input(&mut self, input: Input) {
+        self.core.handle(self.now, input, &self.store);
+        self.drain();
+    }
+
+    fn connect(&mut self, peer: PeerKey, ip: &str) {
+        let global = !ip.starts_with("10.") && !ip.starts_with("127.");
+        self.input(Input::Connected {
+            peer,
+            addr: None,
+            origin: Some(Origin {
+                key: format!("ip4/{ip}"),
+                global,
+            }),
+        });
+    }
+
+    fn ask(&mut self, peer: PeerKey, req: Request) -> Response {
+        let id = self.next;
+        self.next += 1;
+        self.input(Input::Request { peer, id, req });
+        self.answers.pop().expect("an answer")
+    }
+
+    fn restart(&mut self) {
+        self.core = Core::start(key(1), self.cfg.clone(), [4; 32], self.now, &self.store).unwrap();
+        self.drain();
+    }
+
+    fn command(&mut self, cmd: Cmd) {
+        self.input(Input::Command { id: 0, cmd });
+    }
+}
+
+fn duel(from: &SecretKey, to: PeerKey, mailboxes: Vec<MailboxSpec>, nonce: u8) -> Terms {
+    let signed = table::propose(
+        "duel",
+        &[],
+        from,
+        Invitees {
+            opponent: to,
+            mailboxes,
+            ..Invitees::default()
+        },
+        NOW,
+        [nonce; 32],
+    )
+    .unwrap();
+    Terms::from_signed(signed).unwrap()
+}
+
+fn addr(ip: &str, port: u16, of: &PeerKey) -> String {
+    format!(
+        "/ip4/{ip}/tcp/{port}/p2p/{}",
+        sealed_node::net::peer_id(of).unwrap()
+    )
+}
+
+fn introduce(n: &mut Node, from: PeerKey, game: GameId, addrs: &[String]) -> Response {
+    let id = n.next;
+    n.next += 1;
+    let addrs = addrs
+        .iter()
+        .map(|a| {
+            let m: sealed_node::Multiaddr = a.parse().ok()?;
+            let k = sealed_node::shell::key_of(&sealed_node::shell::peer_of(&m)?)?;
+            Some((k, a.clone()))
+        })
+        .collect();
+    n.input(Input::Introduced {
+        peer: from,
+        id,
+        game,
+        addrs,
+    });
+    n.answers.pop().expect("an answer")
+}
+
+#[test]
+fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only_from_a_private_peer()
+ {
+    let mut n = Node::new(CoreConfig::default());
+    let stranger = key(20);
+    let s = stranger.public().to_bytes();
+    let referee = key(22).public().to_bytes();
+    let other = key(21).public().to_bytes();
+    n.connect(s, "9.9.9.9");
+    // A game nobody knows: refused, nothing learned or dialled.
+    let r = introduce(&mut n, s, [7; 32], &[addr("9.8.7.6", 1, &other)]);
+    assert!(matches!(r, Response::Refused(_)), "{r:?}");
+    // An invitation not accepted: taken, but its introductions are not.
+    let signed = table::propose(
+        "stallmate",
+        &[],
+        &stranger,
+        Invitees {
+            opponent: n.me(),
+            referee: Some(referee),
+            ..Invitees::default()
+        },
+        NOW,
+        [1; 32],
+    )
+    .unwrap();
+    let t = Terms::from_signed(signed).unwrap();
+    let game = t.game().0.0;
+    assert!(matches!(
+        n.ask(
+            s,
+            Request::Propose {
+                proposal: t.bytes().to_vec()
+            }
+        ),
+        Response::Ok { .. }
+    ));
+    n.dials.clear();
+    introduce(&mut n, s, game, &[addr("9.8.7.6", 2, &referee)]);
+    assert!(n.dials.is_empty(), "{:?}", n.dials);
+    // Accepted: four of a seat's global addresses are kept and dialled; a private one
+    // from a peer on a global address, and an address of a peer holding no seat, not.
+    n.command(Cmd::Accept(hex::encode(game)));
+    n.dials.clear();
+    let mut addrs: Vec<String> = (0..6).map(|p| addr("9.8.7.6", 10 + p, &referee)).collect();
+    addrs.push(addr("10.0.0.5", 20, &referee));
+    addrs.push(addr("9.8.7.7", 30, &other));
+    assert!(matches!(
+        introduce(&mut n, s, game, &addrs),
+        Response::Ok { .. }
+    ));
+    let dialled = |n: &Node, who: &PeerKey| -> Vec<String> {
+        n.dials
+            .iter()
+            .filter(|(p, _)| p == who)
+            .flat_map(|(_, a)| a.clone())
+            .collect()
+    };
+    let to_referee = dialled(&n, &referee);
+    assert!(
+        !to_referee.is_empty() && to_referee.len() <= 4,
+        "{to_referee:?}"
+    );
+    assert!(
+        to_referee.iter().all(|a| a.contains("/9.8.7.6/")),
+        "{to_referee:?}"
+    );
+    assert!(dialled(&n, &other).is_empty());
+    // From a peer on a private network, a private address of a seat is taken.
+    n.input(Input::Disconnected { peer: s });
+    n.connect(s, "10.0.0.9");
+    n.dials.clear();
+    introduce(&mut n, s, game, &[addr("10.0.0.5", 21, &referee)]);
+    assert!(
+        dialled(&n, &referee)
+            .iter()
+            .any(|a| a.contains("/10.0.0.5/")),
+        "{:?}",
+        n.dials
+    );
+}
+
+#[test]
+fn a_strangers_invitations_stay_capped_across_a_restart() {
+    let mut n = Node::new(CoreConfig::default());
+    let stranger = key(30);
+    let s = stranger.public().to_bytes();
+    n.connect(s, "9.9.9.9");
+    let mut taken = 0;
+    let t = duel(&stranger, n.me(), vec![], 0);
+    if matches!(
+        n.ask(
+            s,
+            Request::Propose {
+                proposal: t.bytes().to_vec()
+            }
+        ),
+        Response::Ok { .. }
+    ) {
+        taken += 1;
+    }
+    n.restart();
+    n.connect(s, "9.9.9.9");
+    for i in 1..12 {
+        let t = duel(&stranger, n.me(), vec![], i);
+        if matches!(
+            n.ask(
+                s,
+                Request::Propose {
+                    proposal: t.bytes().to_vec()
+                }
+            ),
+            Response::Ok { .. }
+        ) {
+            taken += 1;
+        }
+    }
+    assert_eq!(taken, 8, "eight invitations from one stranger wait at once");
+    // Declining one makes room; accepting one makes a friend, whose invitations are
+    // never capped.
+    let ids: Vec<String> = n.store.game_ids().into_iter().map(hex::encode).collect();
+    n.command(Cmd::Accept(ids[0].clone()));
+    n.restart();
+    n.connect(s, "9.9.9.9");
+    for i in 20..40 {
+        let t = duel(&stranger, n.me(), vec![], i);
+        assert!(matches!(
+            n.ask(
+                s,
+                Request::Propose {
+                    proposal: t.bytes().to_vec()
+                }
+            ),
+            Response::Ok { .. }
+        ));
+    }
+}
+
+#[test]
+fn an_invitation_keeps_nothing_standing_until_accepted() {
+    let mut n = Node::new(CoreConfig::default());
+    let stranger = key(40);
+    let s = stranger.public().to_bytes();
+    let fake = key(41).public().to_bytes();
+    n.connect(s, "9.9.9.9");
+    let t = duel(
+        &stranger,
+        n.me(),
+        vec![MailboxSpec {
+            key: fake,
+            addrs: vec![addr("9.7.7.7", 1, &fake)],
+        }],
+        1,
+    );
+    n.ask(
+        s,
+        Request::Propose {
+            proposal: t.bytes().to_vec(),
+        },
+    );
+    n.now += 60_000;
+    n.input(Input::Tick);
+    n.restart();
+    n.now += 60_000;
+    n.input(Input::Tick);
+    assert!(!n.core.is_standing(&fake));
+    assert!(n.dials.iter().all(|(p, _)| *p != fake), "{:?}", n.dials);
+    // A decline goes to the game's mailboxes too (the proposer may be away): looked up
+    // by key at this node's own lookup points, never at the proposal's address.
+    n.command(Cmd::Decline(hex::encode(t.game().0.0)));
+    n.restart();
+    n.input(Input::Tick);
+    assert!(!n.core.is_standing(&fake));
+    assert!(
+        n.dials.iter().all(|(p, a)| *p != fake || a.is_empty()),
+        "{:?}",
+        n.dials
+    );
+}
+
+#[test]
+fn the_peer_book_is_bounded_on_disk_as_in_memory() {
+    let mut n = Node::new(CoreConfig::default());
+    for i in 0..700u32 {
+        let mut seed = [9u8; 32];
+        seed[..4].copy_from_slice(&i.to_le_bytes());
+        let k = SecretKey::from_seed(&seed).public().to_bytes();
+        n.now += 1;
+        n.input(Input::Learned {
+            peer: k,
+            addrs: vec![addr("9.1.1.1", 1, &k)],
+        });
+    }
+    let rows = n.store.settings("book/");
+    assert!(rows <= 512, "{rows} rows");
+    n.restart();
+    assert!(n.store.settings("book/") <= 512);
+}
+
+#[test]
+fn a_public_mailbox_holds_a_strangers_games_within_the_quota_and_one_equivocation_per_position() {
+    let cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    let mut n = Node::new(cfg);
+    let me = n.me();
+    let stranger = key(50);
+    let s = stranger.public().to_bytes();
+    n.connect(s, "9.9.9.9");
+    let mailbox = MailboxSpec {
+        key: me,
+        addrs: vec![addr("9.9.9.1", 1, &me)],
+    };
+    let open = sealed_node::core::Quotas::default().open_per_proposer;
+    let mut terms = vec![];
+    for i in 0..(open as u8 + 4) {
+        let t = duel(
+            &stranger,
+            key(51).public().to_bytes(),
+            vec![mailbox.clone()],
+            i,
+        );
+        if matches!(
+            n.ask(
+                s,
+                Request::Propose {
+                    proposal: t.bytes().to_vec()
+                }
+            ),
+            Response::Ok { .. }
+        ) {
+            terms.push(t);
+        }
+    }
+    assert_eq!(terms.len(), open);
+    let (used, _) = n.core.used_by(&s);
+    assert_eq!(used.games, open as u64);
+    // Ten different envelopes at seat 0's first position: two are stored.
+    let t = &terms[0];
+    let game = t.game().0.0;
+    for clock in 0..10 {
+        let e = sealed_protocol::envelope::Unsigned {
+            version: t.version(),
+            game: t.game(),
+            log: sealed_protocol::ids::LogId::PUBLIC,
+            seat: sealed_protocol::ids::Seat(0),
+            seq: 0,
+            prev: sealed_protocol::hash::Hash([0; 32]),
+            acks: vec![],
+            clock,
+            body: vec![],
+        }
+        .sign(&stranger);
+        n.ask(
+            s,
+            Request::Push {
+                game,
+                envelopes: vec![e.bytes],
+            },
+        );
+    }
+    assert_eq!(n.store.envelopes(&game).unwrap().len(), 2);
+    // The ledger is in the store: a restart forgets nothing.
+    n.restart();
+    assert_eq!(
+        n.core.used_by(&s).0,
+        used.plus(sealed_node::store::Usage {
+            games: 0,
+            envelopes: 2,
+            bytes: n
+                .store
+                .envelopes(&game)
+                .unwrap()
+                .iter()
+                .map(|e| e.len() as u64)
+                .sum(),
+        })
+    );
+    let t = duel(&stranger, key(51).public().to_bytes(), vec![mailbox], 99);
+    assert!(matches!(
+        n.ask(
+            s,
+            Request::Propose {
+                proposal: t.bytes().to_vec()
+            }
+        ),
+        Response::Refused(_)
+    ));
+    assert!(matches!(
+        n.store
+            .game(&terms[1].game().0.0)
+            .unwrap()
+            .map(|g| g.status),
+        Some(GameStatus::Relayed)
+    ));
+}
