@@ -318,7 +318,27 @@ impl World {
                 } else {
                     let from = b.below(5);
                     let game = self.game_id(b);
-                    self.request(from, Request::Witness { game });
+                    let req = match b.below(3) {
+                        0 => Request::Witness { game },
+                        // Deposits of any bytes and sizes (a witness keeps them for the
+                        // other seat, within the proposer's quota).
+                        1 => {
+                            let n = b.below(crate::sync::MAX_DEPOSITS + 2);
+                            let size = 16 * b.below(300);
+                            let fill = b.u8();
+                            Request::Deposit {
+                                game,
+                                deposits: (0..n)
+                                    .map(|i| vec![fill.wrapping_add(i as u8); size])
+                                    .collect(),
+                            }
+                        }
+                        _ => Request::Deposits {
+                            game,
+                            from: b.below(8) as u64,
+                        },
+                    };
+                    self.request(from, req);
                 }
             }
         }

@@ -3,10 +3,10 @@
 //! (issue 28). Bob's node runs the honest core, but an adversary holds a hand on every
 //! message it sends and signs envelopes with its key. The cheats, one or mixed per seed:
 //!
-//! - **pre-stamp**: Bob holds each move back from Alice and the witness for 50 s, while
-//!   he has the witness stamp it at once (a deposit of it: the only stamp a witness
-//!   gives), then releases it: times counted from the stamp would charge Bob nothing and
-//!   drain Alice's leave until she is out of time;
+//! - **pre-stamp**: Bob holds each move back from Alice and the witness for 50 s (20 s
+//!   a move, no leave), while he has the witness stamp it at once (a deposit of it: the
+//!   only stamp a witness gives), then releases it: times counted from the stamp would
+//!   charge Bob nothing and leave Alice no time at all;
 //! - **no-ops**: Bob stops moving and, a little before each deadline, signs an envelope
 //!   that discharges nothing (a draw accepted with no offer standing);
 //! - **dangling**: Bob stops moving and, in time, signs an envelope that acknowledges an
@@ -15,8 +15,8 @@
 //! - **withheld attempts** (Secret Stallmate, Bob is Black): Bob's attempts reach
 //!   neither the referee nor the witness; he has junk stamped in their place.
 //!
-//! Every variant with a time control plays: Duel, Cardmate, Chex, Tempête (20 s a move
-//! and 60 s of leave),
+//! Every variant with a time control plays: Duel, Cardmate, Chex, Tempête (20 s a move,
+//! and 60 s of leave but for the pre-stamp),
 //! Secret Stallmate (its periods). After each seed, from Alice's transcript: Alice is
 //! never faulted, Bob never wins on time, and the game ends with a result — the cheats
 //! that stop Bob's play end with his loss on time.
@@ -41,8 +41,7 @@ use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, settled, shown, started};
 use sim::{Fate, Faults, Payload, World};
 
-/// How long Bob holds a move back: more than a move's time, less than his own move's
-/// time and leave (20 s and 60 s).
+/// How long Bob holds a move back: more than a move's 20 s.
 const HOLD_MS: u64 = 50_000;
 
 /// How often Bob signs a no-op once he stopped moving: well within a move's 20 s.
@@ -195,9 +194,13 @@ fn adversary(seed: u64) -> Result<String, String> {
             ("period".into(), "5m".into()),
             ("ply-limit".into(), "40".into()),
         ]
+    } else if cheats.prestamp {
+        // No leave: one move held back for longer than a move's time decides the game,
+        // against the victim if his time were counted from the stamp.
+        vec![("time-per-move".into(), "20s".into())]
     } else {
-        // A move held back is worth most against a player with leave: the cheater
-        // would keep his own (his wait ending at the stamp) while the victim's drains.
+        // A staller with leave to spend: his no-ops or his dangling envelope must not
+        // keep it.
         vec![
             ("time-leave".into(), "60s".into()),
             ("time-per-move".into(), "20s".into()),
