@@ -216,10 +216,14 @@ fn relay_config(registry: Arc<Mutex<Registry>>) -> relay::Config {
     c
 }
 
-/// Circuits one source address may open at once.
-pub const CIRCUITS_PER_ADDRESS: f64 = 8.0;
-/// And one more each this long.
-pub const CIRCUIT_REFILL: Duration = Duration::from_secs(120);
+/// Circuits one source address may open at once. Players behind one NAT share an
+/// address, and each restart of a player behind it opens circuits again (to every peer
+/// it plays, and theirs to it): a household of two players restarting together must
+/// not wait for the refill.
+pub const CIRCUITS_PER_ADDRESS: f64 = 32.0;
+/// And one more each this long: a stranger from one address holds at most a quarter of
+/// the relay's 128 circuits at once, plus four a minute (each lives an hour at most).
+pub const CIRCUIT_REFILL: Duration = Duration::from_secs(15);
 
 /// Builds the swarm; `registry` is this node's lookup registry (a relay reserves for
 /// the peers registered there).
