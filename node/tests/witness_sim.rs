@@ -1,13 +1,13 @@
 //! A player walks away from a game with a witness while the world crashes the witness
 //! and the player left behind at every step, drops and duplicates messages and fills
 //! disks — in the deterministic simulation (`sim/`). The game must still end with the
-//! walker's loss on time, verified with no fault against anyone; and every receipt the
-//! witness signed into the forfeit must be of an envelope its store holds (durable
-//! before visible, spec/PROTOCOL.md §17 "the witness node").
+//! walker's loss on time, verified with no fault against anyone; and every time the
+//! witness's ledgers give in the forfeit must be the one its store holds for that
+//! envelope (durable before visible, spec/PROTOCOL.md §17.11).
 //!
 //! The same for Secret Stallmate: Black walks away in his period while White, the
-//! referee and the witness crash; the stamps still prove the forfeit (−10 / 0), and
-//! every stamp posted is a time the witness's store holds (it never gave a time it then
+//! referee and the witness crash; the stamps of deposits still prove the forfeit
+//! (−10 / 0), and every stamp posted is a time the witness's store holds (it never gave a time it then
 //! lost, which would have let it contradict itself).
 //!
 //! `cargo test -p sealed-node --test witness_sim` runs a few seeds;
@@ -52,14 +52,14 @@ fn walk_away(seed: u64) -> Result<(), String> {
         return Err(format!("{:#?}", checked.verdict));
     }
     // Every time posted is one the witness's store holds.
-    let receipts = posted_times(&w, &game, &bytes, WITNESS)?;
-    if receipts == 0 {
+    let times = posted_times(&w, &game, &bytes, WITNESS)?;
+    if times == 0 {
         return Err("the forfeit dates nothing".into());
     }
     let crashes: u64 = w.tally.crashes.values().sum();
     eprintln!(
         "seed {seed}: lost on time after {} envelopes; {crashes} crashes, {} messages \
-         dropped, {} disks filled; {receipts} receipts in the forfeit",
+         dropped, {} disks filled; {times} times in the forfeit",
         checked.verdict.envelopes, w.tally.dropped, w.tally.disk_full
     );
     Ok(())
@@ -81,7 +81,7 @@ fn a_walk_away_ends_on_time_while_the_witness_and_the_winner_crash() {
 /// The witness is gone (cut off) when Bob walks away: after 10 minutes of its silence
 /// Alice claims a timeout, as without a witness (exit 3, no result). When the witness
 /// comes back, Alice's forfeit stands within seconds — her claim, which the witness
-/// receipts then, put nothing off — and the claim is settled: a verified loss on time.
+/// dates then, put nothing off — and the claim is settled: a verified loss on time.
 #[test]
 fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
     for seed in 0..3u64 {

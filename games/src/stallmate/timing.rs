@@ -1,8 +1,8 @@
 //! A move period in the witness's time (protocol version 2 with a witness;
-//! spec/GAMES.md §5.14): what the end-of-game audit reads from the receipts the seats
-//! posted (`Revealed::stamps`).
+//! spec/GAMES.md §5.14): what the end-of-game audit reads from the witness's times the
+//! seats posted (`Revealed::stamps`: ledgers' times of public envelopes, stamps of deposits).
 //!
-//! Period n runs from the witness's receipt of the envelope that started it (the
+//! Period n runs from the witness's time of the envelope that started it (the
 //! referee's `Begin`, or his close of period n − 1) for `period` milliseconds of the
 //! mover's own time: every wait for the referee's answer (from the attempt's stamp to
 //! the answer's) pushes the end back by as much, so a slow referee — crashed, or in
@@ -35,7 +35,7 @@ pub struct Window {
 
 impl Window {
     /// The window of the period started by the envelope at `started`, if a posted
-    /// receipt says when the witness held it.
+    /// ledger says when the witness held it.
     pub fn of(r: &Revealed<'_>, started: EnvRef, period: Period) -> Option<Window> {
         let start = r.stamp_of(started)?;
         Some(Window {

@@ -281,7 +281,7 @@ impl Core {
             }
             key
         });
-        // The witness keeps the public envelopes it receipts and serves them: it is
+        // The witness keeps the public envelopes it dates and serves them: it is
         // the game's mailbox too (spec/PROTOCOL.md §17).
         let witness = args.witness.map(|(key, addr)| {
             if !mailboxes.iter().any(|m: &MailboxSpec| m.key == key) {

@@ -77,8 +77,9 @@ pub type WriteId = u64;
 pub struct CoreConfig {
     /// Keep and forward games that name this node as a mailbox.
     pub mailbox: bool,
-    /// Be the witness of games that name this node so (protocol version 2): receipt
-    /// every public envelope when first stored, and sign views on request.
+    /// Be the witness of games that name this node so (protocol version 2): date
+    /// every public envelope when first held with its causal past, keep deposits, and
+    /// sign ledgers and stamps on request.
     pub witness: bool,
     /// Let bots decide in every game from the start (the demo).
     pub bots: bool,

@@ -227,7 +227,7 @@ impl Shell {
         let swarm = net::swarm(&keypair, &net_cfg, registry.clone())
             .map_err(|e| StartError::Network(causes(&*e)))?;
         let core_cfg = CoreConfig {
-            // A witness keeps the public envelopes it receipts, as a mailbox does.
+            // A witness keeps the public envelopes it dates, as a mailbox does.
             mailbox: cfg.mailbox || cfg.witness,
             witness: cfg.witness,
             bots: cfg.bots,
