@@ -233,11 +233,11 @@ impl World {
                     }),
                     _ => None,
                 };
-                if self.connected.insert(p) {
-                    match &origin {
-                        Some(o) => self.origins.insert(p, o.global),
-                        None => self.origins.remove(&p),
-                    };
+                // As the core counts it: every connection that says where it comes from
+                // sets the peer's origin (one from a private address makes it local).
+                self.connected.insert(p);
+                if let Some(o) = &origin {
+                    self.origins.insert(p, o.global);
                 }
                 self.input(Input::Connected {
                     peer: p,
@@ -614,13 +614,19 @@ impl World {
             assert!(mine.within(q.per_proposer), "in memory {mine:?}");
             assert!(total.within(q.total), "in memory, in all {total:?}");
         }
+        let me = self.me.public().to_bytes();
         for id in self.store.game_ids() {
+            // The node's own chains are left out: besides what it signs, only a holder of
+            // its secret key (the driver, playing a thief) can sign there — no stranger.
+            let terms = self.games.iter().find(|t| t.game().0.0 == id);
+            let mine = |seat| terms.and_then(|t| t.key(seat)).map(|k| k.to_bytes()) == Some(me);
             let mut at: BTreeMap<(ChainId, u64), usize> = BTreeMap::new();
             for e in self.store.all_envelopes(&id) {
                 if let Ok(env) = sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
                     &e,
                     sealed_protocol::wire::MAX_MESSAGE,
-                ) {
+                ) && !mine(env.unsigned.at().chain.seat)
+                {
                     *at.entry((env.unsigned.at().chain, env.unsigned.seq))
                         .or_default() += 1;
                 }
