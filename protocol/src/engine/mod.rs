@@ -240,7 +240,13 @@ impl<R: Rules> Engine<R> {
         };
         if self.store.chains[&id].get(k).map(|s| s.hash) != Some(env.hash) {
             let slots = self.store.chains.get_mut(&id).expect("chain exists");
-            let old = slots.envs[k as usize].replace(env.clone());
+            // The linking envelope may have waited among the others with no slot of
+            // its own yet (a twin came first, then went to the others): make its slot.
+            let i = usize::try_from(k).expect("a processed count fits memory");
+            if slots.envs.len() <= i {
+                slots.envs.resize(i + 1, None);
+            }
+            let old = slots.envs[i].replace(env.clone());
             self.store.others.retain(|o| o.hash != env.hash);
             self.store.others.extend(old);
         }
