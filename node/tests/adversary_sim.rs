@@ -234,6 +234,9 @@ fn adversary(seed: u64) -> Result<String, String> {
         armed: cheats.prestamp,
         ..Hand::default()
     }));
+    // `SEALED_SIM_EQUIVOCATE=1`: the dangling cheater's node goes on signing, so his
+    // chain holds two envelopes at the dangling one's place.
+    let equivocate = std::env::var("SEALED_SIM_EQUIVOCATE").is_ok();
     {
         let hand = hand.clone();
         let terms = terms.clone();
@@ -259,7 +262,7 @@ fn adversary(seed: u64) -> Result<String, String> {
                     }
                 }
             }
-            if let Some((seq, hash)) = h.dangling {
+            if let Some((seq, hash)) = h.dangling.filter(|_| !equivocate) {
                 let twin = |s: &Signed| {
                     s.at().chain == ChainId::public(Seat(1)) && s.at().seq >= seq && s.hash != hash
                 };

@@ -13,6 +13,8 @@
 use sealed_games::table;
 use sealed_protocol::engine::Inserted;
 use sealed_protocol::envelope::Signed;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::ChainId;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Role, Terms};
 
@@ -248,7 +250,18 @@ impl Core {
             r.used = self.now;
             let mut keep: Vec<Vec<u8>> = vec![];
             let mut fresh: Vec<Vec<u8>> = vec![];
+            // Places where the pusher holds another envelope than the one kept here:
+            // the pusher gets the kept one back, and proves the equivocation (a seat
+            // that holds one twin never asks for the place again, and a witness cannot
+            // date what acknowledges the twin it does not follow).
+            let mut twins: Vec<(ChainId, u64, Hash)> = vec![];
             for s in valid {
+                let at = s.at();
+                if let Some(h) = r.held.get(&at.chain).and_then(|m| m.get(&at.seq))
+                    && *h != s.hash
+                {
+                    twins.push((at.chain, at.seq, *h));
+                }
                 match r.keep_signed(&s) {
                     Kept::Fresh => {
                         fresh.push(s.bytes.clone());
@@ -273,6 +286,29 @@ impl Core {
                             },
                         ));
                     }
+                }
+            }
+            if !twins.is_empty() {
+                let kept: Vec<Vec<u8>> = store
+                    .envelopes(&game)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|b| {
+                        Signed::parse(&terms, b).is_ok_and(|s| {
+                            twins.iter().any(|(c, q, h)| {
+                                s.at().chain == *c && s.at().seq == *q && s.hash == *h
+                            })
+                        })
+                    })
+                    .collect();
+                if !kept.is_empty() {
+                    step.sends.push((
+                        from,
+                        Request::Push {
+                            game,
+                            envelopes: kept,
+                        },
+                    ));
                 }
             }
             self.charge(&mut step, charged, &keep);
