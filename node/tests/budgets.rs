@@ -23,6 +23,7 @@ struct Node {
     next: u64,
     dials: Vec<(PeerKey, Vec<String>)>,
     answers: Vec<Response>,
+    sends: Vec<(PeerKey, Request)>,
 }
 
 fn key(n: u8) -> SecretKey {
@@ -42,6 +43,7 @@ impl Node {
             next: 0,
             dials: vec![],
             answers: vec![],
+            sends: vec![],
         };
         n.drain();
         n
@@ -68,6 +70,7 @@ impl Node {
                 }
                 Output::Dial { peer, addrs } => self.dials.push((peer, addrs)),
                 Output::Respond { resp, .. } => self.answers.push(resp),
+                Output::Send { peer, req, .. } => self.sends.push((peer, req)),
                 _ => {}
             }
         }
@@ -447,4 +450,88 @@ fn a_public_mailbox_holds_a_strangers_games_within_the_quota_and_one_equivocatio
             .map(|g| g.status),
         Some(GameStatus::Relayed)
     ));
+}
+
+/// A seat that pushes another envelope than the one a mailbox keeps at a place gets the
+/// kept one back, and so can prove the equivocation: else a seat holding one twin never
+/// asks for that place again, and a witness following the other cannot date what it
+/// sends (the adversarial simulation's seed 61).
+#[test]
+fn a_mailbox_sends_back_the_envelope_it_keeps_to_a_seat_that_pushes_its_twin() {
+    let cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    let mut n = Node::new(cfg);
+    let me = n.me();
+    let (white, black) = (key(60), key(61));
+    let (w, b) = (white.public().to_bytes(), black.public().to_bytes());
+    n.connect(w, "9.9.9.9");
+    n.connect(b, "9.9.9.8");
+    let mailbox = MailboxSpec {
+        key: me,
+        addrs: vec![addr("9.9.9.1", 1, &me)],
+    };
+    let t = duel(&white, b, vec![mailbox], 0);
+    let game = t.game().0.0;
+    let ok = n.ask(
+        w,
+        Request::Propose {
+            proposal: t.bytes().to_vec(),
+        },
+    );
+    assert!(matches!(ok, Response::Ok { .. }), "{ok:?}");
+    // Two envelopes of White's at his first place, each pushed by one seat.
+    let twin = |clock: u64| {
+        sealed_protocol::envelope::Unsigned {
+            version: t.version(),
+            game: t.game(),
+            log: sealed_protocol::ids::LogId::PUBLIC,
+            seat: sealed_protocol::ids::Seat(0),
+            seq: 0,
+            prev: sealed_protocol::hash::Hash([0; 32]),
+            acks: vec![],
+            clock,
+            body: vec![],
+        }
+        .sign(&white)
+    };
+    let (kept, other) = (twin(1), twin(2));
+    n.ask(
+        w,
+        Request::Push {
+            game,
+            envelopes: vec![kept.bytes.clone()],
+        },
+    );
+    n.sends.clear();
+    n.ask(
+        b,
+        Request::Push {
+            game,
+            envelopes: vec![other.bytes.clone()],
+        },
+    );
+    let back: Vec<&Vec<Vec<u8>>> = n
+        .sends
+        .iter()
+        .filter_map(|(p, r)| match r {
+            Request::Push { envelopes, .. } if *p == b => Some(envelopes),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        back.iter().any(|e| e.contains(&kept.bytes)),
+        "Black got back {back:?}"
+    );
+    // And the same envelope pushed again gets nothing back.
+    n.sends.clear();
+    n.ask(
+        w,
+        Request::Push {
+            game,
+            envelopes: vec![kept.bytes.clone()],
+        },
+    );
+    assert!(!n.sends.iter().any(|(p, _)| *p == w), "{:?}", n.sends);
 }
