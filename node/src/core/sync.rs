@@ -95,7 +95,7 @@ impl Core {
     }
 
     /// Charges `peer` for what an answer read from the store.
-    fn charge_answer(&mut self, peer: &PeerKey, envelopes: usize) {
+    pub(super) fn charge_answer(&mut self, peer: &PeerKey, envelopes: usize) {
         let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
         self.budgets
             .charge(peer, origin.as_deref(), envelopes as f64 / 16.0, self.now);

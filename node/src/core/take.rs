@@ -289,9 +289,20 @@ impl Core {
                 }
             }
             if !twins.is_empty() {
-                let kept: Vec<Vec<u8>> = store
-                    .envelopes(&game)
-                    .unwrap_or_default()
+                // Read from the twins' places on only, and charged to the pusher as an
+                // answer's envelopes are.
+                let mut from_seq = |log: u32, seat: u8| {
+                    twins
+                        .iter()
+                        .filter(|(c, _, _)| c.log.0 == log && c.seat.0 == seat)
+                        .map(|(_, q, _)| *q)
+                        .min()
+                };
+                let read = store
+                    .chain_envelopes(&game, &mut from_seq)
+                    .unwrap_or_default();
+                let n = read.len();
+                let kept: Vec<Vec<u8>> = read
                     .into_iter()
                     .filter(|b| {
                         Signed::parse(&terms, b).is_ok_and(|s| {
@@ -301,6 +312,7 @@ impl Core {
                         })
                     })
                     .collect();
+                self.charge_answer(&from, n);
                 if !kept.is_empty() {
                     step.sends.push((
                         from,
