@@ -155,14 +155,9 @@ impl Core {
             );
             return;
         }
-        self.give_witness_what_it_lacks(game, &statements, store);
-        let now = self.now;
-        let Some(p) = self.games.played.get_mut(&game) else {
+        let Some(new) = self.take_statements(game, &statements, store) else {
             return;
         };
-        // What the ledger dates, the session keeps (a period's start, a public act's
-        // time for the statements a seat posts at the end).
-        let new = p.table.note_witness(&statements, now);
         if new > 0 {
             self.bots.dirty.insert(game);
         }
@@ -210,6 +205,22 @@ impl Core {
 }
 
 impl Core {
+    /// Statements the witness gave for `game` (a ledger, stamps): whatever the ledger
+    /// shows it lacks goes to it, and the session keeps what they date (a period's
+    /// start, a public act's time for the statements a seat posts at the end). How many
+    /// were new; `None` when this node does not play the game.
+    pub(super) fn take_statements(
+        &mut self,
+        game: GameId,
+        statements: &[Vec<u8>],
+        store: &dyn Durable,
+    ) -> Option<usize> {
+        self.give_witness_what_it_lacks(game, statements, store);
+        let now = self.now;
+        let p = self.games.played.get_mut(&game)?;
+        Some(p.table.note_witness(statements, now))
+    }
+
     /// A witness's answer showed it holding less of a public chain than this seat's
     /// store: the seat gives it what it lacks, whoever signed it. The witness dates an
     /// envelope only once it holds its whole causal past, so a seat that holds an

@@ -161,12 +161,12 @@ impl Core {
         if statements.len() > MAX_DEPOSITS + 1 {
             return;
         }
-        self.give_witness_what_it_lacks(game, &statements, store);
-        let now = self.now;
+        let Some(new) = self.take_statements(game, &statements, store) else {
+            return;
+        };
         let Some(p) = self.games.played.get_mut(&game) else {
             return;
         };
-        let new = p.table.note_witness(&statements, now);
         let left: Vec<Hash> = p.table.undeposited().iter().map(|d| d.hash).collect();
         tracing::debug!(game = %hex::encode(&game[..4]), new, left = left.len(), "stamps came");
         if let Some(a) = self.stamp_asking.get_mut(&game) {

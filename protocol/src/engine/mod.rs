@@ -5,6 +5,8 @@
 //! envelopes causally (insertion, readiness, processing, the queries the verdict uses;
 //! what each seat committed, opened, was dealt and drew is asked in `holdings.rs`);
 //! judging, the ledger, private logs and the store of envelopes are files of their own.
+//! The loop's parts share the engine's private fields at every step; split across files,
+//! each would need them all.
 //!
 //! Envelopes go in as bytes in any order; each is processed once its chain predecessor
 //! and everything it acknowledges have been processed, and it is judged against exactly
