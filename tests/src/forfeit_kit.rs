@@ -89,24 +89,16 @@ pub fn game<R: Rules>(p: &Pair<R>) -> GameId {
 
 /// A ledger at `at` holding `heads` and dating nothing (it tells counts alone).
 pub fn view(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
-    Statement::Ledger(Ledger {
-        game,
-        at,
-        chains: heads
-            .into_iter()
-            .map(|h| Held {
-                chain: h.chain,
-                count: h.count,
-                head: h.head,
-                first: h.count,
-                times: vec![],
-            })
-            .collect(),
-    })
+    ledger(game, at, heads, false)
 }
 
 /// A ledger at `at` holding `heads`, every envelope of them first held at `at`.
 pub fn dated(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
+    ledger(game, at, heads, true)
+}
+
+/// A ledger at `at` holding `heads`, dating every envelope at `at` when `dates`.
+fn ledger(game: GameId, at: u64, heads: Vec<Head>, dates: bool) -> Statement {
     Statement::Ledger(Ledger {
         game,
         at,
@@ -116,8 +108,12 @@ pub fn dated(game: GameId, at: u64, heads: Vec<Head>) -> Statement {
                 chain: h.chain,
                 count: h.count,
                 head: h.head,
-                first: 0,
-                times: vec![at; h.count as usize],
+                first: if dates { 0 } else { h.count },
+                times: if dates {
+                    vec![at; h.count as usize]
+                } else {
+                    vec![]
+                },
             })
             .collect(),
     })
