@@ -191,8 +191,8 @@ fn forge(w: &World, terms: &Terms, game: &GameId, body: Vec<Item>, ack: Option<A
     unsigned.sign(&w.nodes[BOB].key)
 }
 
-/// One seed; Err says what broke.
-fn adversary(seed: u64) -> Result<String, String> {
+/// One seed; Err says what broke, Ok what happened and the golden record of it.
+fn adversary(seed: u64) -> Result<(String, String), String> {
     if std::env::var("SEALED_SIM_TRACE").is_ok() {
         let _ = tracing_subscriber::fmt()
             .with_max_level(tracing::Level::DEBUG)
@@ -456,12 +456,15 @@ fn adversary(seed: u64) -> Result<String, String> {
         return Err(format!("Bob walked away and did not lose on time: {v:#?}"));
     }
     let crashes: u64 = w.tally.crashes.values().sum();
-    Ok(format!(
-        "seed {seed} {variant} {cheats:?}: {} after {} envelopes, exit {}; {crashes} crashes, {} dropped",
-        o.reason,
-        v.envelopes,
-        c.exit_code(),
-        w.tally.dropped
+    Ok((
+        format!(
+            "seed {seed} {variant} {cheats:?}: {} after {} envelopes, exit {}; {crashes} crashes, {} dropped",
+            o.reason,
+            v.envelopes,
+            c.exit_code(),
+            w.tally.dropped
+        ),
+        w.record.line(),
     ))
 }
 
@@ -480,12 +483,20 @@ fn a_cheater_never_wins_on_time_and_every_game_ends_with_a_result() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     let mut failed = vec![];
+    // Every byte sent and written, per seed, as before issue 31's refactors (`sim/record.rs`).
+    let mut golden = sim::Golden::read("adversary_sim");
     for seed in (from..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
         match adversary(seed) {
-            Ok(line) => eprintln!("{line}"),
+            Ok((line, record)) => {
+                eprintln!("{line}");
+                if let Err(e) = golden.check(seed, &format!("{line}; {record}")) {
+                    failed.push((seed, e));
+                }
+            }
             Err(e) => failed.push((seed, e)),
         }
     }
+    golden.write();
     eprintln!("{} seeds, {} failed", seeds - from.min(seeds), failed.len());
     assert!(failed.is_empty(), "{failed:#?}");
 }

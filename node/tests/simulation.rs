@@ -15,6 +15,8 @@
 
 mod sim;
 
+use sha2::{Digest, Sha256};
+
 use sealed_node::core::{Answer, CoreConfig, Durable, GameId, Halt, NodeError, Windows};
 use sim::{Faults, World};
 
@@ -26,6 +28,8 @@ struct Run {
     variants: Vec<&'static str>,
     mailbox: bool,
     tally: sim::Tally,
+    /// The golden line: what went on the wire and to the stores, and the transcripts.
+    golden: String,
 }
 
 fn options(variant: &str) -> Vec<(&'static str, &'static str)> {
@@ -209,6 +213,8 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             w.run(2 * sim::MAX_OUTAGE, &|w: &World| w.nodes[*s].core.is_some());
         }
     }
+    let mut transcripts = vec![];
+    let record = w.record.clone();
     for g in &games {
         let mut files = vec![];
         for s in &seats {
@@ -259,6 +265,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
                 "{variant}: the seats hold different transcripts: {views:#?} {states:?}"
             ));
         }
+        transcripts.extend_from_slice(&Sha256::digest(&files[0]));
         let checked = sealed_games::variant::check_transcript(&files[0])
             .map_err(|e| format!("{variant}: the transcript does not check: {e}"))?;
         if !checked.verdict.faults.is_empty() || checked.exit_code() != 0 {
@@ -275,10 +282,20 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
     let mut variants = vec![variant];
     variants.resize(games.len().min(1), variant);
     variants.extend(std::iter::repeat_n("chex", games.len().saturating_sub(1)));
+    let tally = std::mem::take(&mut w.tally);
+    let golden = format!(
+        "{} {} transcripts {} events {} crashes {}",
+        variants.join(","),
+        record.line(),
+        hex::encode(Sha256::digest(&transcripts)),
+        tally.events,
+        tally.crashes.values().sum::<u64>(),
+    );
     Ok(Run {
         variants,
         mailbox,
-        tally: std::mem::take(&mut w.tally),
+        tally,
+        golden,
     })
 }
 
@@ -298,9 +315,13 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
     let mut by_variant = std::collections::BTreeMap::new();
     let mut total = sim::Tally::default();
     let mut through_mailbox = 0;
+    let mut golden = sim::Golden::read("simulation");
     for &seed in &seeds {
         match run(seed, Faults::hostile()) {
             Ok(r) => {
+                if let Err(e) = golden.check(seed, &r.golden) {
+                    failures.push(format!("seed {seed}: {e}"));
+                }
                 for v in &r.variants {
                     *by_variant.entry(*v).or_insert(0) += 1;
                 }
@@ -325,8 +346,10 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
         total.events,
         failures.len(),
     );
+    golden.write();
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
 
 /// Each durability window of the node before (issue 13's), opened on purpose in the new
 /// core, is found by the simulation within a few seeds: a fault against an honest seat,

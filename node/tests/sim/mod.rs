@@ -11,11 +11,13 @@
 
 mod chaos;
 mod faults;
+pub mod record;
 pub mod store;
 pub mod witnessed;
 
 use chaos::{carried, carried_resp};
 pub use faults::{CrashPoint, Faults, Tally};
+pub use record::{Golden, Record};
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
@@ -163,6 +165,9 @@ pub struct World {
     /// A scripted adversary's hand on every message a node puts on the wire (the
     /// adversarial simulation): it may rewrite it, drop it or hold it back.
     pub filter: Option<Box<Filter>>,
+    /// Every byte the nodes put on the wire and hand to their stores, in order
+    /// (`record.rs`): what the golden tests compare.
+    pub record: Record,
 }
 
 /// What an adversary does with a message: its time, sender, receiver and contents.
@@ -222,6 +227,7 @@ impl World {
             violations: vec![],
             answers: BTreeMap::new(),
             filter: None,
+            record: Record::default(),
         };
         for (name, seed_byte, cfg) in nodes {
             w.nodes.push(Node {
@@ -409,6 +415,7 @@ impl World {
         let life = self.nodes[i].life;
         match out {
             Output::Write { write, writes } => {
+                self.record.write(i, &writes);
                 let idle = self.nodes[i].jobs.is_empty();
                 self.nodes[i].jobs.push_back((write, Some(writes)));
                 if idle {
@@ -425,6 +432,7 @@ impl World {
                 }
             }
             Output::Send { peer, id, req } => {
+                self.record.request(i, &req);
                 let Some(to) = self.node_of(&peer) else {
                     return;
                 };
@@ -452,6 +460,7 @@ impl World {
                 );
             }
             Output::Respond { id, resp } => {
+                self.record.response(i, &resp);
                 let Some((to, out)) = self.nodes[i].inbound.remove(&id) else {
                     if id >= OUTSIDE {
                         self.answers.insert(id, resp);
