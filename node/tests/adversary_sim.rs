@@ -484,7 +484,7 @@ fn a_cheater_never_wins_on_time_and_every_game_ends_with_a_result() {
         .unwrap_or(0);
     let mut failed = vec![];
     // Every byte sent and written, per seed, as before issue 31's refactors (`sim/record.rs`).
-    let mut golden = sim::Golden::read("adversary_sim");
+    let mut golden = sim::record::Golden::read("adversary_sim");
     for seed in (from..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
         match adversary(seed) {
             Ok((line, record)) => {
