@@ -315,7 +315,7 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
     let mut by_variant = std::collections::BTreeMap::new();
     let mut total = sim::Tally::default();
     let mut through_mailbox = 0;
-    let mut golden = sim::Golden::read("simulation");
+    let mut golden = sim::record::Golden::read("simulation");
     for &seed in &seeds {
         match run(seed, Faults::hostile()) {
             Ok(r) => {
@@ -349,7 +349,6 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
     golden.write();
     assert!(failures.is_empty(), "{failures:#?}");
 }
-
 
 /// Each durability window of the node before (issue 13's), opened on purpose in the new
 /// core, is found by the simulation within a few seeds: a fault against an honest seat,

@@ -15,6 +15,7 @@ use sealed_protocol::engine::WitnessWait;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
 
+use super::slot::Life;
 use super::{Core, Durable, GameId};
 use crate::sync::Request;
 
@@ -63,7 +64,10 @@ impl Core {
     /// engine's rule, which the session applies before posting.
     pub(super) fn witness_due(&self) -> Vec<GameId> {
         let mut out = vec![];
-        for (id, p) in &self.games.played {
+        for (id, slot) in self.games.slots() {
+            let Life::Played(p) = &slot.life else {
+                continue;
+            };
             let terms = p.table.terms();
             if terms.witness().is_none() || p.table.is_done() {
                 continue;
@@ -72,7 +76,7 @@ impl Core {
                 continue;
             };
             let me = p.table.seat();
-            let asked = self.witness_asked.get(id).copied().unwrap_or(0);
+            let asked = slot.witness.asked.unwrap_or(0);
             let times = self.witness_times(p);
             // The clock shown follows the witness: ask again after each move.
             if times.is_none()
@@ -109,29 +113,35 @@ impl Core {
     /// [`ASK_EVERY_MS`]: then an overdue opponent gets a timeout claim, as in a game
     /// without a witness. A dead witness leaves the claim, never less.
     pub(super) fn witness_silent(&self, id: &GameId) -> bool {
-        self.witness_waiting
-            .get(id)
-            .is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
+        let since = self.games.slot(id).and_then(|s| s.witness.unanswered_since);
+        since.is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
     }
 
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now.
     pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
-        let t = self.witness_times.get(&p.table.game().0.0)?;
+        let t = self
+            .games
+            .slot(&p.table.game().0.0)?
+            .witness
+            .times
+            .as_ref()?;
         (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
     }
 
     /// Asks the witness of each game whose opponent is past its time for statements.
     pub(super) fn ask_witnesses(&mut self, due: &[GameId]) {
         for id in due {
-            let Some(p) = self.games.played.get(id) else {
+            let Some(p) = self.games.played(id) else {
                 continue;
             };
             let Some(w) = p.table.terms().witness().map(|w| w.key) else {
                 continue;
             };
-            self.witness_asked.insert(*id, self.now);
-            self.witness_waiting.entry(*id).or_insert(self.now);
+            if let Some(slot) = self.games.slot_mut(id) {
+                slot.witness.asked = Some(self.now);
+                slot.witness.unanswered_since.get_or_insert(self.now);
+            }
             self.request(w, Request::Witness { game: *id });
         }
     }
@@ -144,7 +154,9 @@ impl Core {
         statements: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
-        self.witness_waiting.remove(&game);
+        if let Some(slot) = self.games.slot_mut(&game) {
+            slot.witness.unanswered_since = None;
+        }
         // A witness answers with a ledger, split in a few for a long game; more is not
         // from an honest witness, and would only cost this node time to judge.
         if statements.len() > MAX_LEDGERS {
@@ -159,24 +171,26 @@ impl Core {
             return;
         };
         if new > 0 {
-            self.bots.dirty.insert(game);
+            self.bot_dirty(game);
         }
-        let Some(p) = self.games.played.get(&game) else {
+        let Some(slot) = self.games.slot_mut(&game) else {
+            return;
+        };
+        let Life::Played(p) = &slot.life else {
             return;
         };
         if p.table.is_done() {
-            self.witness_times.remove(&game);
+            slot.witness.times = None;
             return;
         }
         if let Some(seat) = p.table.to_act()
             && let Some(wait) = p.table.witness_wait(&statements, seat)
         {
-            let t = WitnessTimes {
+            slot.witness.times = Some(WitnessTimes {
                 held: processed(p),
                 seat,
                 wait,
-            };
-            self.witness_times.insert(game, t);
+            });
         }
         let me = p.table.seat();
         let others: Vec<Seat> = p
@@ -217,7 +231,7 @@ impl Core {
     ) -> Option<usize> {
         self.give_witness_what_it_lacks(game, statements, store);
         let now = self.now;
-        let p = self.games.played.get_mut(&game)?;
+        let p = self.games.played_mut(&game)?;
         Some(p.table.note_witness(statements, now))
     }
 
@@ -233,7 +247,7 @@ impl Core {
         statements: &[Vec<u8>],
         store: &dyn Durable,
     ) {
-        let Some(p) = self.games.played.get(&game) else {
+        let Some(p) = self.games.played(&game) else {
             return;
         };
         let terms = p.table.terms();

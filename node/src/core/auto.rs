@@ -29,11 +29,7 @@ impl Core {
         reply: Option<super::CmdId>,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
-        let p = self
-            .games
-            .played
-            .get_mut(&id)
-            .ok_or(NodeError::OnlyRelayed)?;
+        let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = self.now;
         p.table
             .handle_command(cmd, self.now)
@@ -50,17 +46,16 @@ impl Core {
     /// Lets the bots act in the games that changed since they last looked (a bot's own
     /// act changes its game, so a bot that can go on does, up to [`MAX_ACTS`] a call).
     pub(super) fn run_bots(&mut self, store: &dyn Durable) {
-        let dirty: Vec<GameId> = sorted(self.bots.dirty.iter().copied());
+        let dirty: Vec<GameId> = self.bots_dirty();
         // What changed is stamped at once (a game with a witness and private logs).
         self.stamp_round_for(&dirty, store);
         self.run_duties(dirty, store);
         for _ in 0..MAX_ACTS {
-            let ids: Vec<GameId> = sorted(self.bots.dirty.drain()).into_iter().collect();
-            let ids: Vec<GameId> = ids
+            let ids: Vec<GameId> = self
+                .take_bots_dirty()
                 .into_iter()
                 .filter(|id| {
-                    (self.bots.all || self.bots.on.contains(id))
-                        && self.games.played.get(id).is_some_and(|p| p.table.my_turn())
+                    self.bot_decides(id) && self.games.played(id).is_some_and(|p| p.table.my_turn())
                 })
                 .collect();
             if ids.is_empty() {
@@ -70,6 +65,42 @@ impl Core {
                 self.bot_turn(id, store);
             }
         }
+    }
+
+    /// Whether a bot decides game `id`: every game's bots are on, or this one's.
+    fn bot_decides(&self, id: &GameId) -> bool {
+        self.bots.all || self.games.slot(id).is_some_and(|s| s.bot.on)
+    }
+
+    /// Lets a bot decide game `id`, or stops it.
+    pub(super) fn bot_on(&mut self, id: GameId, on: bool) {
+        if let Some(s) = self.games.slot_mut(&id) {
+            s.bot.on = on;
+        }
+    }
+
+    /// Game `id` changed: the bots look at it again.
+    pub(super) fn bot_dirty(&mut self, id: GameId) {
+        if let Some(s) = self.games.slot_mut(&id) {
+            s.bot.dirty = true;
+        }
+    }
+
+    /// The games changed since the bots last looked, in id order.
+    fn bots_dirty(&self) -> Vec<GameId> {
+        let dirty = self.games.slots().filter(|(_, s)| s.bot.dirty);
+        dirty.map(|(id, _)| *id).collect()
+    }
+
+    /// [`Core::bots_dirty`], marked seen.
+    fn take_bots_dirty(&mut self) -> Vec<GameId> {
+        let mut ids = vec![];
+        for (id, s) in self.games.slots_mut() {
+            if std::mem::take(&mut s.bot.dirty) {
+                ids.push(*id);
+            }
+        }
+        ids
     }
 
     /// One act of a bot's. A choice its session refuses is logged and another pick is
@@ -85,8 +116,7 @@ impl Core {
             let pick = self.bots.counter >> 33;
             let Some(cmd) = self
                 .games
-                .played
-                .get(&id)
+                .played(&id)
                 .and_then(|p| p.table.bot_action(pick))
             else {
                 return;
@@ -109,7 +139,7 @@ impl Core {
 
     /// Records a game's status (for `sealed games`), with the game's next write.
     pub(super) fn set_status(&mut self, id: GameId, status: GameStatus, store: &dyn Durable) {
-        if let Some(p) = self.games.played.get_mut(&id)
+        if let Some(p) = self.games.played_mut(&id)
             && p.record.status != status
             && p.record.status != GameStatus::Finished
         {
@@ -134,8 +164,7 @@ impl Core {
     pub(super) fn due(&mut self, store: &dyn Durable) {
         let ids: Vec<GameId> = sorted(
             self.games
-                .played
-                .iter()
+                .all_played()
                 .filter(|(_, p)| p.table.due_at().is_some_and(|t| t <= self.now))
                 .map(|(id, _)| *id),
         );
@@ -152,14 +181,14 @@ impl Core {
         for id in ids {
             for _ in 0..MAX_ACTS {
                 let now = self.now;
-                let Some(cmd) = self.games.played.get(&id).and_then(|p| p.table.duty(now)) else {
+                let Some(cmd) = self.games.played(&id).and_then(|p| p.table.duty(now)) else {
                     break;
                 };
                 if let Err(e) = self.apply(id, cmd, None, store) {
                     tracing::warn!(game = %hex::encode(&id[..4]), "duty refused: {e}");
                     break;
                 }
-                self.bots.dirty.insert(id);
+                self.bot_dirty(id);
             }
         }
     }
@@ -173,12 +202,13 @@ impl Core {
         // A bot whose every pick was refused looks again.
         let waiting: Vec<GameId> = self
             .games
-            .played
-            .iter()
-            .filter(|(id, p)| (self.bots.all || self.bots.on.contains(*id)) && p.table.my_turn())
+            .all_played()
+            .filter(|(id, p)| self.bot_decides(id) && p.table.my_turn())
             .map(|(id, _)| *id)
             .collect();
-        self.bots.dirty.extend(waiting);
+        for id in waiting {
+            self.bot_dirty(id);
+        }
         // Reach every peer of every unfinished game we are not connected to, and send
         // each connected one the heads of every unfinished game we share: one request
         // per peer that repairs whatever a lost or refused push left behind, and pulls
@@ -187,7 +217,7 @@ impl Core {
         // reaches the seats, not the mailboxes its games name.
         let me = self.key();
         let mut want: BTreeSet<PeerKey> = BTreeSet::new();
-        for p in self.games.played.values() {
+        for p in self.games.all_played().map(|(_, g)| g) {
             if (p.settled && p.record.status != GameStatus::Proposed) || !p.accepted() {
                 continue;
             }
@@ -229,8 +259,7 @@ impl Core {
         // looked at on each tick.
         let ids: Vec<GameId> = sorted(
             self.games
-                .played
-                .iter()
+                .all_played()
                 .filter(|(_, p)| !p.table.is_done())
                 .map(|(id, _)| *id),
         );
@@ -260,8 +289,7 @@ impl Core {
     fn claim_timeouts(&mut self, store: &dyn Durable) {
         let due: Vec<(GameId, Seat)> = self
             .games
-            .played
-            .iter()
+            .all_played()
             .filter_map(|(id, p)| {
                 let c = self.clocks(p).filter(|c| c.overdue)?;
                 let owing = Seat(c.owing?);
@@ -283,8 +311,7 @@ impl Core {
         // (`witness.rs`).
         due.retain(|(id, _)| {
             self.games
-                .played
-                .get(id)
+                .played(id)
                 .is_some_and(|p| p.table.terms().witness().is_none())
                 || self.witness_silent(id)
         });

@@ -13,6 +13,7 @@ use sealed_protocol::session::Command as SessionCommand;
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
 use super::players::{helpers, namer, players};
+use super::slot::Life;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::store::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;
@@ -68,15 +69,14 @@ impl Core {
                         Ok(Answer::Done)
                     }
                     Some(g) => self.games.find(&g).map(|gid| {
-                        if on {
-                            self.bots.on.insert(gid);
-                        } else {
-                            self.bots.on.remove(&gid);
-                        }
+                        self.bot_on(gid, on);
                         Answer::Done
                     }),
                 };
-                self.bots.dirty.extend(self.games.played.keys().copied());
+                let played: Vec<GameId> = self.games.all_played().map(|(id, _)| *id).collect();
+                for gid in played {
+                    self.bot_dirty(gid);
+                }
                 self.run_bots(store);
                 return self.reply(id, r);
             }
@@ -110,31 +110,26 @@ impl Core {
     /// A game this node plays, by id or unique prefix, loaded if it was dormant.
     pub(super) fn table(&mut self, g: &str, store: &dyn Durable) -> Result<&dyn Table, NodeError> {
         let id = self.games.find(g)?;
-        if let Some(a) = self.games.aside.get(&id) {
+        if let Some(a) = self.games.aside(&id) {
             return Err(NodeError::SetAside(a.halt.clone()));
         }
         self.wake(&id, store)?;
         let now = self.now;
-        let p = self
-            .games
-            .played
-            .get_mut(&id)
-            .ok_or(NodeError::OnlyRelayed)?;
+        let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = now;
         Ok(&*p.table)
     }
 
     fn played_ref(&self, g: &str) -> Result<&Played, NodeError> {
         let id = self.games.find(g)?;
-        self.games.played.get(&id).ok_or(NodeError::OnlyRelayed)
+        self.games.played(&id).ok_or(NodeError::OnlyRelayed)
     }
 
     /// One line per game: played, relayed, dormant or set aside.
     pub(super) fn summaries(&self) -> Vec<GameSummary> {
         let mut out: Vec<GameSummary> = self
             .games
-            .played
-            .iter()
+            .all_played()
             .map(|(id, p)| GameSummary {
                 game: hex::encode(id),
                 variant: p.table.variant().to_owned(),
@@ -154,7 +149,7 @@ impl Core {
                 invitation: self.invitation(p),
             })
             .collect();
-        out.extend(self.games.relayed.iter().map(|(id, r)| {
+        out.extend(self.games.all_relayed().map(|(id, r)| {
             let held = r.held.values().map(std::collections::BTreeMap::len).sum();
             GameSummary {
                 game: hex::encode(id),
@@ -173,7 +168,7 @@ impl Core {
                 invitation: None,
             }
         }));
-        out.extend(self.games.dormant.iter().map(|(id, d)| {
+        out.extend(self.games.all_dormant().map(|(id, d)| {
             GameSummary {
                 game: hex::encode(id),
                 variant: d.record.variant.clone(),
@@ -194,7 +189,7 @@ impl Core {
                 invitation: None,
             }
         }));
-        out.extend(self.games.aside.iter().map(|(id, a)| GameSummary {
+        out.extend(self.games.all_aside().map(|(id, a)| GameSummary {
             game: hex::encode(id),
             variant: a.variant.clone().unwrap_or_else(|| "?".into()),
             status: a.halt.status().into(),
@@ -238,7 +233,11 @@ impl Core {
             "delivered to the peer".to_owned()
         } else if mailboxes.iter().any(holds) {
             "delivered to the mailbox".to_owned()
-        } else if let Some(why) = self.peers.refused.get(&terms.game().0.0) {
+        } else if let Some(why) = self
+            .games
+            .slot(&terms.game().0.0)
+            .and_then(|s| s.refused.as_ref())
+        {
             format!("not delivered: refused: {why}")
         } else {
             let why = seats
@@ -345,9 +344,8 @@ impl Core {
                 addrs.extend(self.befriend(seat.key));
             }
         }
-        self.games
-            .played
-            .insert(id, Played::new(t, record.clone(), self.now));
+        let played = Played::new(t, record.clone(), self.now);
+        self.games.put(id, Life::Played(Box::new(played)));
         // The record, the secrets and our first envelope in one write; the offer (the
         // proposal and the envelope in one message) and the reply once it is durable.
         let mut step = self.step_of(id, actions);
@@ -372,7 +370,7 @@ impl Core {
         let id = self.games.find(g)?;
         // The proposer decided when it proposed: say so, rather than the session's
         // "not now" about phases.
-        if let Some(p) = self.games.played.get(&id)
+        if let Some(p) = self.games.played(&id)
             && p.table.terms().proposal().proposer == p.table.seat()
         {
             return Err(NodeError::Refused(
@@ -429,27 +427,32 @@ impl Core {
     ) -> Result<(), NodeError> {
         self.table(g, store)?;
         let id = self.games.find(g)?;
-        self.exports.entry(id).or_default().push((cmd, what));
+        if let Some(slot) = self.games.slot_mut(&id) {
+            slot.queue.exports.push((cmd, what));
+        }
         self.flush_exports(id);
         Ok(())
     }
 
     /// Answers the exports of a game whose table and store agree.
     pub(super) fn flush_exports(&mut self, id: GameId) {
-        if self.in_flight.contains_key(&id) || self.next_step.contains_key(&id) {
-            return;
-        }
-        let Some(waiting) = self.exports.remove(&id) else {
-            return;
+        let waiting = match self.games.slot_mut(&id) {
+            Some(slot) if slot.queue.idle() => std::mem::take(&mut slot.queue.exports),
+            _ => return,
         };
+        self.answer_exports(id, waiting);
+    }
+
+    /// Answers exports from what the game is now.
+    pub(super) fn answer_exports(&mut self, id: GameId, waiting: Vec<(CmdId, Export)>) {
         for (cmd, what) in waiting {
-            let r = match self.games.played.get(&id) {
+            let r = match self.games.played(&id) {
                 Some(p) => Ok(match what {
                     Export::Transcript => Answer::Bytes(p.table.transcript()),
                     Export::Score => Answer::MaybeText(p.table.score()),
                     Export::Pgn => Answer::MaybeText(p.table.pgn()),
                 }),
-                None => Err(match self.games.aside.get(&id) {
+                None => Err(match self.games.aside(&id) {
                     Some(a) => NodeError::SetAside(a.halt.clone()),
                     None => NodeError::OnlyRelayed,
                 }),

@@ -191,7 +191,7 @@ impl Core {
     /// acknowledged, to each such peer: read from the store (only what is durable leaves).
     pub(super) fn deliver_finals(&mut self, store: &dyn Durable) {
         let mut offers = vec![];
-        for (id, p) in &self.games.played {
+        for (id, p) in self.games.all_played() {
             if !p.table.is_done() || p.settled {
                 continue;
             }
@@ -225,7 +225,7 @@ impl Core {
     /// The setting that records a debt for a game that settles now, if some seat has
     /// not acknowledged this seat's last envelopes itself.
     pub(super) fn owe(&mut self, id: GameId) -> Option<(String, Vec<u8>)> {
-        let p = self.games.played.get(&id)?;
+        let p = self.games.played(&id)?;
         let peers = p.owed_directly();
         if peers.is_empty() {
             return None;
@@ -338,7 +338,7 @@ impl Core {
         places: &[(ChainId, u64)],
         store: &dyn Durable,
     ) {
-        let Some(p) = self.games.played.get_mut(&game) else {
+        let Some(p) = self.games.played_mut(&game) else {
             return;
         };
         p.ack(peer, places);

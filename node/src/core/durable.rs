@@ -23,6 +23,7 @@ use sealed_protocol::session::{Action, Secrets};
 
 use super::games::{Dormant, Played, Relayed, SetAside};
 use super::io::{Answer, CmdId, InId, Output, Writes};
+use super::slot::Life;
 use super::{Core, Durable, GameId, Halt, NodeError, PeerKey, WriteId};
 use crate::store::{GameRecord, GameStatus};
 use crate::sync::{Request, Response};
@@ -49,6 +50,14 @@ impl Step {
         self.replies.extend(other.replies);
         self.offer |= other.offer;
     }
+}
+
+/// What a write in flight is for.
+pub(super) enum Written {
+    /// A game's: its step waits in the game's slot (`slot.rs` `Queue`).
+    Game(GameId),
+    /// Node settings, which no game waits for.
+    Settings(Writes),
 }
 
 /// A game rebuilt from the store.
@@ -116,13 +125,13 @@ impl Core {
     }
 
     fn set_aside(&mut self, id: GameId, variant: Option<String>, halt: Halt) {
-        self.games.aside.insert(
+        self.games.put(
             id,
-            SetAside {
+            Life::Aside(Box::new(SetAside {
                 variant,
                 halt,
                 said: vec![],
-            },
+            })),
         );
     }
 
@@ -131,10 +140,10 @@ impl Core {
     pub(super) fn install(&mut self, id: GameId, loaded: Loaded, store: &dyn Durable) {
         match loaded {
             Loaded::Relayed(r) => {
-                self.games.relayed.insert(id, r);
+                self.games.put(id, Life::Relayed(Box::new(r)));
             }
             Loaded::Dormant(d) => {
-                self.games.dormant.insert(id, d);
+                self.games.put(id, Life::Dormant(Box::new(d)));
             }
             Loaded::Played(p, actions) => {
                 // A referee node decides nothing but to accept; that holds after a
@@ -143,12 +152,14 @@ impl Core {
                     && p.table.terms().role(p.table.seat())
                         == Some(sealed_protocol::proposal::Role::Referee)
                 {
-                    self.bots.on.insert(id);
+                    self.games.put(id, Life::Played(Box::new(p)));
+                    self.bot_on(id, true);
+                } else {
+                    self.games.put(id, Life::Played(Box::new(p)));
                 }
-                self.games.played.insert(id, p);
                 let step = self.step_of(id, actions);
                 self.stage(id, step, store);
-                self.bots.dirty.insert(id);
+                self.bot_dirty(id);
             }
         }
     }
@@ -237,11 +248,11 @@ impl Core {
 
     /// Loads a dormant game when something asks for it.
     pub(super) fn wake(&mut self, id: &GameId, store: &dyn Durable) -> Result<(), NodeError> {
-        let Some(d) = self.games.dormant.remove(id) else {
+        let Some(d) = self.games.dormant(id) else {
             return Ok(());
         };
-        let variant = d.record.variant.clone();
-        match self.restore_game(d.record, true, store) {
+        let (record, variant) = (d.record.clone(), d.record.variant.clone());
+        match self.restore_game(record, true, store) {
             Ok(loaded) => {
                 self.install(*id, loaded, store);
                 Ok(())
@@ -311,52 +322,46 @@ impl Core {
     /// A finished game asked for by nobody for a while leaves memory (it stays in the
     /// store and wakes when asked for).
     pub(super) fn unload_idle(&mut self) {
-        let idle: Vec<GameId> = self
+        let idle_since = |used: u64| used.saturating_add(self.cfg.idle_unload_ms) <= self.now;
+        let idle: Vec<(GameId, Dormant)> = self
             .games
-            .played
-            .iter()
-            .filter(|(id, p)| {
-                p.settled
-                    && p.record.status == GameStatus::Finished
-                    && p.used.saturating_add(self.cfg.idle_unload_ms) <= self.now
-                    && !self.in_flight.contains_key(*id)
+            .slots()
+            .filter_map(|(id, slot)| match &slot.life {
+                Life::Played(p)
+                    if p.settled
+                        && p.record.status == GameStatus::Finished
+                        && idle_since(p.used)
+                        && slot.queue.in_flight.is_none() =>
+                {
+                    let terms = p.table.terms().clone();
+                    let dormant = Dormant::with_terms(p.record.clone(), terms, p.table.result());
+                    Some((*id, dormant))
+                }
+                _ => None,
             })
-            .map(|(id, _)| *id)
             .collect();
-        for id in idle {
-            if let Some(p) = self.games.played.remove(&id) {
-                let terms = p.table.terms().clone();
-                let result = p.table.result();
-                self.games
-                    .dormant
-                    .insert(id, Dormant::with_terms(p.record, terms, result));
-            }
+        for (id, dormant) in idle {
+            self.games.put(id, Life::Dormant(Box::new(dormant)));
         }
         // A relayed game over and idle is finished here too: in the store only, from
         // this start on, until a seat posts to it or its witness is asked.
-        let over: Vec<GameId> = self
+        let over: Vec<(GameId, Dormant)> = self
             .games
-            .relayed
-            .iter()
-            .filter(|(id, r)| {
-                r.over()
-                    && r.used.saturating_add(self.cfg.idle_unload_ms) <= self.now
-                    && !self.in_flight.contains_key(*id)
-                    && !self.next_step.contains_key(*id)
+            .slots()
+            .filter_map(|(id, slot)| match &slot.life {
+                Life::Relayed(r) if r.over() && idle_since(r.used) && slot.queue.idle() => {
+                    let record = r.record(*id, GameStatus::Finished);
+                    Some((*id, Dormant::with_terms(record, r.terms.clone(), None)))
+                }
+                _ => None,
             })
-            .map(|(id, _)| *id)
             .collect();
-        for id in over {
-            if let Some(r) = self.games.relayed.remove(&id) {
-                let record = r.record(id, GameStatus::Finished);
-                self.write_writes(Writes {
-                    statuses: vec![(id, GameStatus::Finished)],
-                    ..Writes::default()
-                });
-                self.games
-                    .dormant
-                    .insert(id, Dormant::with_terms(record, r.terms, None));
-            }
+        for (id, dormant) in over {
+            self.write_writes(Writes {
+                statuses: vec![(id, GameStatus::Finished)],
+                ..Writes::default()
+            });
+            self.games.put(id, Life::Dormant(Box::new(dormant)));
         }
     }
 
@@ -365,7 +370,7 @@ impl Core {
     /// game's new status when it is done.
     pub(super) fn step_of(&mut self, id: GameId, actions: Vec<Action>) -> Step {
         let mut step = Step::default();
-        let Some(p) = self.games.played.get_mut(&id) else {
+        let Some(p) = self.games.played_mut(&id) else {
             return step;
         };
         let terms = p.table.terms().clone();
@@ -419,7 +424,7 @@ impl Core {
                 )
             })
             .collect();
-        self.bots.dirty.insert(id);
+        self.bot_dirty(id);
         step
     }
 
@@ -435,8 +440,12 @@ impl Core {
             };
             self.release(id, early, 0, store);
         }
-        if self.in_flight.contains_key(&id) {
-            self.next_step.entry(id).or_default().merge(step);
+        let Some(queue) = self.games.slot_mut(&id).map(|s| &mut s.queue) else {
+            tracing::error!(game = %hex::encode(id), "a step of a game this core does not hold");
+            return;
+        };
+        if queue.in_flight.is_some() {
+            queue.next.get_or_insert_default().merge(step);
             return;
         }
         if step.writes.is_empty() {
@@ -449,8 +458,10 @@ impl Core {
             write,
             writes: step.writes.clone(),
         });
-        self.in_flight.insert(id, write);
-        self.writes.insert(write, (Some(id), step));
+        if let Some(s) = self.games.slot_mut(&id) {
+            s.queue.in_flight = Some((write, step));
+        }
+        self.writes.insert(write, Written::Game(id));
     }
 
     /// Writes again the settings a failed write did not keep, once the store works.
@@ -487,16 +498,7 @@ impl Core {
             write,
             writes: writes.clone(),
         });
-        self.writes.insert(
-            write,
-            (
-                None,
-                Step {
-                    writes,
-                    ..Step::default()
-                },
-            ),
-        );
+        self.writes.insert(write, Written::Settings(writes));
         write
     }
 
@@ -516,8 +518,26 @@ impl Core {
             }
             return;
         }
-        let Some((game, step)) = self.writes.remove(&write) else {
-            return;
+        let (game, step) = match self.writes.remove(&write) {
+            Some(Written::Settings(writes)) => (
+                None,
+                Step {
+                    writes,
+                    ..Step::default()
+                },
+            ),
+            Some(Written::Game(id)) => {
+                let queue = self.games.slot_mut(&id).map(|s| &mut s.queue);
+                let step = queue.and_then(|q| match q.in_flight.take() {
+                    Some((w, step)) if w == write => Some(step),
+                    other => {
+                        q.in_flight = other;
+                        None
+                    }
+                });
+                (Some(id), step.unwrap_or_default())
+            }
+            None => return,
         };
         if result.is_err() {
             // redb refuses everything after a failed write until it is reopened.
@@ -543,13 +563,10 @@ impl Core {
         let Some(id) = game else {
             return;
         };
-        if self.in_flight.get(&id) == Some(&write) {
-            self.in_flight.remove(&id);
-        }
         match result {
             Ok(new) => {
                 self.release(id, step, new, store);
-                if let Some(next) = self.next_step.remove(&id) {
+                if let Some(next) = self.next_step(&id) {
                     self.stage(id, next, store);
                 }
                 self.flush_exports(id);
@@ -558,20 +575,25 @@ impl Core {
             }
             Err(_) if self.cfg.windows.serve_from_memory => {
                 // Window open on purpose: the table goes on as if the write had worked.
-                if let Some(next) = self.next_step.remove(&id) {
+                if let Some(next) = self.next_step(&id) {
                     self.stage(id, next, store);
                 }
                 self.flush_exports(id);
             }
             Err(e) => {
                 let mut step = step;
-                if let Some(next) = self.next_step.remove(&id) {
+                if let Some(next) = self.next_step(&id) {
                     step.merge(next);
                 }
                 self.halt(id, step, Halt::Write(e));
                 self.flush_exports(id);
             }
         }
+    }
+
+    /// The step made while game `id`'s write was in flight, which goes next.
+    fn next_step(&mut self, id: &GameId) -> Option<Step> {
+        self.games.slot_mut(id).and_then(|s| s.queue.next.take())
     }
 
     /// What a durable step makes visible.
@@ -598,19 +620,13 @@ impl Core {
         for (key, _) in &step.writes.meta {
             self.written_time(key, false);
         }
-        let played = self.games.played.remove(&id);
         // What the game's witness said is fact, not state ahead of the store: kept for
         // the table rebuilt after the halt.
-        let said = played
-            .as_ref()
-            .map(|p| p.table.witness_said())
-            .unwrap_or_default();
-        let variant = played.map(|p| p.record.variant).or_else(|| {
-            self.games
-                .relayed
-                .remove(&id)
-                .map(|r| r.terms.variant().to_owned())
-        });
+        let (said, variant) = match self.games.slot(&id).map(|s| &s.life) {
+            Some(Life::Played(p)) => (p.table.witness_said(), Some(p.record.variant.clone())),
+            Some(Life::Relayed(r)) => (vec![], Some(r.terms.variant().to_owned())),
+            _ => (vec![], None),
+        };
         for (cmd, _) in step.replies {
             self.out.push_back(Output::Reply {
                 id: cmd,
@@ -622,11 +638,18 @@ impl Core {
         }
         // A game whose very record was in the failed write was never known: forget it
         // (its peer offers it again).
-        if !step.writes.games.iter().any(|g| g.id == id) {
-            self.set_aside(id, variant, halt);
-            if let Some(a) = self.games.aside.get_mut(&id) {
-                a.said = said;
-            }
+        if step.writes.games.iter().any(|g| g.id == id) {
+            let exports = self.games.forget(&id).map(|s| s.queue.exports);
+            self.answer_exports(id, exports.unwrap_or_default());
+        } else {
+            self.games.put(
+                id,
+                Life::Aside(Box::new(SetAside {
+                    variant,
+                    halt,
+                    said,
+                })),
+            );
         }
     }
 
@@ -635,8 +658,7 @@ impl Core {
     pub(super) fn resume_halted(&mut self, store: &dyn Durable) {
         let halted: Vec<GameId> = self
             .games
-            .aside
-            .iter()
+            .all_aside()
             .filter(|(_, a)| matches!(a.halt, Halt::Write(_)))
             .map(|(id, _)| *id)
             .collect();
@@ -648,16 +670,19 @@ impl Core {
             };
             match restored {
                 Ok(loaded) => {
-                    let said = self.games.aside.remove(&id).map(|a| a.said);
+                    let said = self
+                        .games
+                        .aside_mut(&id)
+                        .map(|a| std::mem::take(&mut a.said));
                     tracing::info!(game = %hex::encode(id), "game resumed");
                     self.install(id, loaded, store);
-                    if let (Some(p), Some(said)) = (self.games.played.get_mut(&id), said) {
+                    if let (Some(p), Some(said)) = (self.games.played_mut(&id), said) {
                         p.table.note_witness(&said, self.now);
                     }
                 }
                 // Still failing: tried again once the store is reopened.
                 Err(Halt::Write(e) | Halt::Unreadable(e)) => {
-                    if let Some(a) = self.games.aside.get_mut(&id) {
+                    if let Some(a) = self.games.aside_mut(&id) {
                         a.halt = Halt::Write(e);
                     }
                 }
@@ -670,8 +695,8 @@ impl Core {
     pub(super) fn recover_if_halted(&mut self) {
         let halted = self
             .games
-            .aside
-            .values()
+            .all_aside()
+            .map(|(_, g)| g)
             .any(|a| matches!(a.halt, Halt::Write(_)));
         if (halted || self.store_failed) && self.recovering.is_none() {
             let write = self.next_write;

@@ -1,6 +1,7 @@
-//! The games a core knows, each in one state: played (its table in memory), relayed (a
+//! The states a game can be in, in a core: played (its table in memory), relayed (a
 //! mailbox's), dormant (finished, in the store only, loaded when asked for) or set aside.
-//! The store's index is the list of every game; memory holds what is active.
+//! The store's index is the list of every game; memory holds what is active. Each game's
+//! state sits in its slot with everything else the core holds of it (`slot.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -9,7 +10,7 @@ use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 
-use super::{GameId, Halt, NodeError, PeerKey};
+use super::{GameId, Halt, PeerKey};
 use crate::store::{GameRecord, GameStatus};
 
 /// A game this node plays, its table in memory.
@@ -249,54 +250,6 @@ pub(super) struct SetAside {
     /// What its witness had said to this seat (signed statements), given back to the
     /// table rebuilt once the store works again.
     pub(super) said: Vec<Vec<u8>>,
-}
-
-/// Every game the core knows, by state.
-#[derive(Default)]
-pub(super) struct Games {
-    pub(super) played: BTreeMap<GameId, Played>,
-    pub(super) relayed: BTreeMap<GameId, Relayed>,
-    pub(super) dormant: BTreeMap<GameId, Dormant>,
-    pub(super) aside: BTreeMap<GameId, SetAside>,
-}
-
-impl Games {
-    /// A game by id or unique prefix (of hex), whatever its state.
-    pub(super) fn find(&self, text: &str) -> Result<GameId, NodeError> {
-        let text = text.trim().to_lowercase();
-        let all = self
-            .played
-            .keys()
-            .chain(self.relayed.keys())
-            .chain(self.dormant.keys())
-            .chain(self.aside.keys());
-        let hits: Vec<GameId> = all
-            .filter(|id| hex::encode(id).starts_with(&text))
-            .copied()
-            .collect();
-        match hits.as_slice() {
-            [one] if !text.is_empty() => Ok(*one),
-            [] | [_] => Err(NodeError::NoGame(text)),
-            _ => Err(NodeError::Ambiguous(text)),
-        }
-    }
-
-    /// Whether the core knows the game in any state.
-    pub(super) fn knows(&self, id: &GameId) -> bool {
-        self.played.contains_key(id)
-            || self.relayed.contains_key(id)
-            || self.dormant.contains_key(id)
-            || self.aside.contains_key(id)
-    }
-
-    /// A known game's terms (none for a game set aside).
-    pub(super) fn terms(&self, id: &GameId) -> Option<&Terms> {
-        self.played
-            .get(id)
-            .map(|p| p.table.terms())
-            .or_else(|| self.relayed.get(id).map(|r| &r.terms))
-            .or_else(|| self.dormant.get(id).and_then(Dormant::terms))
-    }
 }
 
 /// The seat a key holds in a game, if any.

@@ -17,7 +17,7 @@ impl Core {
         store: &dyn Durable,
     ) -> Result<String, NodeError> {
         let id = self.games.find(g)?;
-        if let Some(a) = self.games.aside.get(&id) {
+        if let Some(a) = self.games.aside(&id) {
             return Err(NodeError::SetAside(a.halt.clone()));
         }
         let terms = self
@@ -25,7 +25,7 @@ impl Core {
             .terms(&id)
             .cloned()
             .ok_or_else(|| NodeError::NoGame(g.to_owned()))?;
-        let reader = self.games.played.get(&id).and_then(|p| {
+        let reader = self.games.played(&id).and_then(|p| {
             let me = p.table.seat();
             let mut others = terms.seats().filter(|s| *s != me);
             match (others.next(), others.next()) {
@@ -60,7 +60,7 @@ impl Core {
             let terms = sealed_protocol::proposal::Terms::parse(&m.proposal)
                 .map_err(|e| NodeError::Mail(format!("mail: {e}")))?;
             let id = terms.game().0.0;
-            if let Some(a) = self.games.aside.get(&id) {
+            if let Some(a) = self.games.aside(&id) {
                 return Err(NodeError::Mail(format!(
                     "game {}: {}",
                     hex::encode(id),

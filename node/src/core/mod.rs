@@ -35,13 +35,14 @@ mod mail;
 mod peers;
 pub mod players;
 pub mod quota;
+mod slot;
 mod stamps;
 pub mod storage;
 mod sync;
 mod take;
 mod witness;
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use sealed_protocol::hash::Framed;
 use sealed_protocol::keys::SecretKey;
@@ -58,10 +59,9 @@ pub use quota::Quotas;
 pub use storage::Durable;
 pub use sync::MAX_QUEUED_WRITES;
 
-use commands::Export;
-use durable::{Step, Waiter, Waiting};
-use games::Games;
+use durable::{Waiter, Waiting, Written};
 use peers::Peers;
+use slot::Games;
 
 /// A game id.
 pub type GameId = [u8; 32];
@@ -141,12 +141,12 @@ const STRANGER_OPEN: usize = 8;
 /// Invitations all such peers together may have waiting here.
 const STRANGERS_OPEN: usize = 64;
 
-/// Bots' state: which games they decide, which changed since they last looked.
+/// Bots' state for every game (each game's own is in its slot, `slot.rs` `Bot`).
 #[derive(Default)]
 struct Bots {
+    /// Bots decide every game.
     all: bool,
-    on: HashSet<GameId>,
-    dirty: HashSet<GameId>,
+    /// The bots' choices' generator.
     counter: u64,
 }
 
@@ -161,9 +161,8 @@ pub struct Core {
     now: u64,
     games: Games,
     peers: Peers,
-    /// Writes in flight, with the game and the step waiting for each (none for a write
-    /// of node settings).
-    writes: HashMap<WriteId, (Option<GameId>, Step)>,
+    /// Writes in flight: a game's (its step waits in its slot) or node settings.
+    writes: HashMap<WriteId, Written>,
     /// The store reopen asked for, if any.
     recovering: Option<WriteId>,
     /// A write failed since the store was last (re)opened.
@@ -172,11 +171,6 @@ pub struct Core {
     unsaved: std::collections::BTreeMap<String, Vec<u8>>,
     /// Pushes and commands waiting for the writes of the games they carried.
     waiting: HashMap<Waiter, Waiting>,
-    /// Exports waiting until their game's table and the store agree.
-    exports: std::collections::BTreeMap<GameId, Vec<(CmdId, Export)>>,
-    /// Per game, the write in flight and the step made since, which goes next.
-    in_flight: HashMap<GameId, WriteId>,
-    next_step: HashMap<GameId, Step>,
     next_write: WriteId,
     bots: Bots,
     /// What peers may ask of this node: per peer, per address, in all.
@@ -189,15 +183,6 @@ pub struct Core {
     out: VecDeque<Output>,
     /// The moment of the last ledger this node signed as a witness (`witness.rs`).
     last_view: u64,
-    /// When this seat last asked each game's witness (`witness.rs`), in memory only.
-    witness_asked: HashMap<GameId, u64>,
-    /// Since when each game's witness has left this seat's asks unanswered.
-    witness_waiting: HashMap<GameId, u64>,
-    /// The wait in progress by each game's witness's last answer (`accuse.rs`).
-    witness_times: HashMap<GameId, accuse::WitnessTimes>,
-    /// As a seat, this node's dealings with each game's witness over its private logs
-    /// (`stamps.rs`), in memory only.
-    stamp_asking: HashMap<GameId, stamps::Asking>,
     /// As a witness, the times and stamps being written (`witness.rs`).
     writing: witness::Writing,
 }
@@ -218,7 +203,6 @@ impl Core {
             bots: Bots {
                 all: cfg.bots,
                 counter: cfg.bot_seed,
-                ..Bots::default()
             },
             budgets: Budgets::new(BudgetLimits::from_peer(cfg.limits)),
             ledger: quota::Ledger::load(store.quotas().unwrap_or_else(|e| {
@@ -237,16 +221,9 @@ impl Core {
             store_failed: false,
             unsaved: std::collections::BTreeMap::new(),
             waiting: HashMap::new(),
-            exports: std::collections::BTreeMap::new(),
-            in_flight: HashMap::new(),
-            next_step: HashMap::new(),
             next_write: 0,
             out: VecDeque::new(),
             last_view: 0,
-            witness_asked: HashMap::new(),
-            witness_waiting: HashMap::new(),
-            witness_times: HashMap::new(),
-            stamp_asking: HashMap::new(),
             writing: witness::Writing::default(),
         };
         core.load(store)?;
@@ -301,8 +278,8 @@ impl Core {
     /// shell can send [`Input::Due`] then.
     pub fn due_at(&self) -> Option<u64> {
         self.games
-            .played
-            .values()
+            .all_played()
+            .map(|(_, g)| g)
             .filter_map(|p| p.table.due_at())
             .min()
     }
@@ -316,13 +293,13 @@ impl Core {
     /// a private log outside its audience only once the game is over), if the game is in
     /// memory. For the simulation's check of §16.4.
     pub fn sees(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> Option<bool> {
-        let p = self.games.played.get(game)?;
+        let p = self.games.played(game)?;
         Some(p.table.visible(chain, p.table.seat()))
     }
 
     /// Whether the game's table holds an envelope of `chain` (for the simulation).
     pub fn holds(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> bool {
-        self.games.played.get(game).is_some_and(|p| {
+        self.games.played(game).is_some_and(|p| {
             p.table
                 .chain_counts()
                 .iter()
@@ -334,18 +311,17 @@ impl Core {
     /// final) in its view, or dormant in its store (only finished games are). `false` for
     /// a game set aside.
     pub fn finished(&self, game: &GameId) -> bool {
-        self.games.dormant.contains_key(game)
-            || self.games.played.get(game).is_some_and(|p| p.settled)
+        self.games.dormant(game).is_some() || self.games.played(game).is_some_and(|p| p.settled)
     }
 
     /// Whether a game is in memory and done (complete) in this node's view.
     pub fn is_done(&self, game: &GameId) -> Option<bool> {
-        self.games.played.get(game).map(|p| p.table.is_done())
+        self.games.played(game).map(|p| p.table.is_done())
     }
 
     /// Writes in flight, for the simulation's crash classes.
     pub fn writes_in_flight(&self) -> usize {
-        self.in_flight.len()
+        self.games.writes_in_flight()
     }
 
     /// Peers this core has been connected to since it started (the latest
@@ -358,8 +334,7 @@ impl Core {
     /// settled: the games for which introductions are taken.
     pub fn game_accepted(&self, game: &GameId) -> bool {
         self.games
-            .played
-            .get(game)
+            .played(game)
             .is_some_and(|p| p.accepted() && !p.settled)
     }
 

@@ -37,8 +37,6 @@ pub(super) struct Peers {
     pub(super) book: Book,
     /// Peers whose last dial failed, with why, until a connection opens.
     pub(super) unreachable: BTreeMap<PeerKey, String>,
-    /// Games whose last offer a peer refused, with why, until one is taken.
-    pub(super) refused: BTreeMap<GameId, String>,
     pub(super) connected: HashSet<PeerKey>,
     /// Peers met since the start, the latest [`MAX_MET`], in the order met.
     pub(super) met: BTreeSet<PeerKey>,
@@ -54,24 +52,32 @@ pub(super) struct Peers {
     queue: HashMap<PeerKey, VecDeque<Request>>,
     /// Requests awaiting an answer, per peer.
     in_flight: HashMap<PeerKey, usize>,
-    pending: HashMap<OutId, PeerKey>,
-    /// Offers awaiting an answer: the game and the places of what they carry, which an
-    /// answer acknowledges (`delivery.rs`).
-    pub(super) offered: HashMap<OutId, (GameId, Places)>,
-    /// Pushes in flight, with the places each carries per game: once the peer says they
-    /// are durable there, `sealed move` can say the move was delivered.
-    pub(super) pushed: HashMap<OutId, Vec<(GameId, Places)>>,
-    /// Heads rounds in flight, with the games each named: a game the answer does not
-    /// call unknown is one the peer holds, however it came to it (from another seat's
-    /// offer, say), which is all `sealed new` needs to call an invitation delivered.
-    pub(super) asked: HashMap<OutId, Vec<GameId>>,
-    /// Requests to a game's witness in flight, with the game (`witness.rs`).
-    pub(super) witness_asked: HashMap<OutId, GameId>,
-    /// Deposit requests in flight, by the game they are of.
-    pub(super) stamp_asked: HashMap<OutId, GameId>,
-    /// Deposit fetches in flight, by the game they are of.
-    pub(super) deposits_asked: HashMap<OutId, GameId>,
+    /// Requests awaiting an answer: to whom, and what the answer settles. One map, so
+    /// an answer or a failure clears all that was kept for its request at once.
+    pending: HashMap<OutId, (PeerKey, Asked)>,
     next_out: OutId,
+}
+
+/// What the answer to a request in flight settles.
+pub(super) enum Asked {
+    /// Nothing but room for the next request.
+    Nothing,
+    /// An offer: its game and the places of what it carries, which an answer
+    /// acknowledges (`delivery.rs`).
+    Offer(GameId, Places),
+    /// A push: the places it carries per game; once the peer says they are durable
+    /// there, `sealed move` can say the move was delivered.
+    Push(Vec<(GameId, Places)>),
+    /// A heads round, with the games it named: a game the answer does not call unknown
+    /// is one the peer holds, however it came to it (from another seat's offer, say),
+    /// which is all `sealed new` needs to call an invitation delivered.
+    Heads(Vec<GameId>),
+    /// A game's witness asked for its ledgers (`accuse.rs`).
+    Ledgers(GameId),
+    /// Deposits left with a game's witness (`stamps.rs`).
+    Deposit(GameId),
+    /// Deposits fetched from a game's witness (`stamps.rs`).
+    Deposits(GameId),
 }
 
 impl Core {
@@ -110,52 +116,36 @@ impl Core {
             let id = self.peers.next_out;
             self.peers.next_out += 1;
             let places = super::sync::places;
-            match &req {
-                Request::Offer { envelopes, .. } => {
-                    if let Some(game) = super::sync::game_of(envelopes) {
-                        self.peers.offered.insert(id, (game, places(envelopes)));
-                    }
-                }
-                Request::Push { game, envelopes } => {
-                    self.peers
-                        .pushed
-                        .insert(id, vec![(*game, places(envelopes))]);
-                }
+            let asked = match &req {
+                Request::Offer { envelopes, .. } => match super::sync::game_of(envelopes) {
+                    Some(game) => Asked::Offer(game, places(envelopes)),
+                    None => Asked::Nothing,
+                },
+                Request::Push { game, envelopes } => Asked::Push(vec![(*game, places(envelopes))]),
                 Request::PushMany { games } => {
-                    let carried = games.iter().map(|(g, e)| (*g, places(e))).collect();
-                    self.peers.pushed.insert(id, carried);
+                    Asked::Push(games.iter().map(|(g, e)| (*g, places(e))).collect())
                 }
-                Request::Witness { game } => {
-                    self.peers.witness_asked.insert(id, *game);
-                }
-                Request::Deposit { game, .. } => {
-                    self.peers.stamp_asked.insert(id, *game);
-                }
-                Request::Deposits { game, .. } => {
-                    self.peers.deposits_asked.insert(id, *game);
-                }
-                Request::Heads { games } => {
-                    self.peers
-                        .asked
-                        .insert(id, games.iter().map(|(g, _)| *g).collect());
-                }
-                _ => {}
-            }
-            self.peers.pending.insert(id, peer);
+                Request::Witness { game } => Asked::Ledgers(*game),
+                Request::Deposit { game, .. } => Asked::Deposit(*game),
+                Request::Deposits { game, .. } => Asked::Deposits(*game),
+                Request::Heads { games } => Asked::Heads(games.iter().map(|(g, _)| *g).collect()),
+                _ => Asked::Nothing,
+            };
+            self.peers.pending.insert(id, (peer, asked));
             *self.peers.in_flight.entry(peer).or_default() += 1;
             self.out.push_back(Output::Send { peer, id, req });
         }
     }
 
     /// An answer (or a failure) to one of our requests: room for the next one. Returns
-    /// the peer it went to.
-    pub(super) fn room(&mut self, id: OutId) -> Option<PeerKey> {
-        let peer = self.peers.pending.remove(&id)?;
+    /// the peer it went to and what its answer settles.
+    pub(super) fn room(&mut self, id: OutId) -> Option<(PeerKey, Asked)> {
+        let (peer, asked) = self.peers.pending.remove(&id)?;
         if let Some(n) = self.peers.in_flight.get_mut(&peer) {
             *n = n.saturating_sub(1);
         }
         self.pump(peer);
-        Some(peer)
+        Some((peer, asked))
     }
 
     /// Learns an address of a peer (seen now), and keeps the peer book's entry.
@@ -243,7 +233,7 @@ impl Core {
     /// proposal must name their node's own peer id, and be global unless the invitation
     /// came from a non-global address (as introductions, `sync.rs`).
     pub(super) fn accepted_game(&mut self, id: &GameId) {
-        let Some((terms, created, local)) = self.games.played.get(id).map(|p| {
+        let Some((terms, created, local)) = self.games.played(id).map(|p| {
             (
                 p.table.terms().clone(),
                 p.record.created,
@@ -293,7 +283,7 @@ impl Core {
         let mut mine = 0;
         let mut all = 0;
         let mut here = 0;
-        for p in self.games.played.values() {
+        for p in self.games.all_played().map(|(_, g)| g) {
             if p.record.status != GameStatus::Invited {
                 continue;
             }
@@ -376,8 +366,8 @@ impl Core {
         let me = self.key();
         let terms: Vec<_> = self
             .games
-            .played
-            .values()
+            .all_played()
+            .map(|(_, g)| g)
             .filter(|p| p.accepted() && !super::quota::referees(p.table.terms(), &me))
             .map(|p| (p.table.terms().clone(), p.record.created))
             .collect();

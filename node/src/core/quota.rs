@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use sealed_protocol::proposal::{Role, Terms};
 
-use super::games::Games;
+use super::slot::Games;
 use super::{GameId, PeerKey};
 use crate::store::{GameStatus, Usage};
 
@@ -131,10 +131,10 @@ impl Games {
         me: &PeerKey,
         friend: impl Fn(&PeerKey) -> bool,
     ) -> Option<PeerKey> {
-        if let Some(r) = self.relayed.get(id) {
+        if let Some(r) = self.relayed(id) {
             return proposer(&r.terms).filter(|p| !friend(p));
         }
-        let p = self.played.get(id)?;
+        let p = self.played(id)?;
         let terms = p.table.terms();
         let who = proposer(terms)?;
         if who == *me {
@@ -151,12 +151,11 @@ impl Games {
     pub(super) fn open_for(&self, who: &PeerKey, me: &PeerKey) -> (usize, usize) {
         let mut mine = 0;
         let mut all = 0;
-        let relayed = self.relayed.values().map(|r| proposer(&r.terms));
+        let relayed = self.all_relayed().map(|(_, r)| proposer(&r.terms));
         let refereed = self
-            .played
-            .values()
-            .filter(|p| !p.settled && referees(p.table.terms(), me))
-            .map(|p| proposer(p.table.terms()));
+            .all_played()
+            .filter(|(_, p)| !p.settled && referees(p.table.terms(), me))
+            .map(|(_, p)| proposer(p.table.terms()));
         for p in relayed.chain(refereed) {
             all += 1;
             if p.as_ref() == Some(who) {

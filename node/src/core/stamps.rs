@@ -58,7 +58,7 @@ impl Core {
     /// statements item a finished game owes (at once when everything is known, or after
     /// [`GIVE_UP_MS`] of the witness's silence).
     pub(super) fn stamp_round(&mut self, store: &dyn Durable) {
-        let mut ids: Vec<GameId> = self.games.played.keys().copied().collect();
+        let mut ids: Vec<GameId> = self.games.all_played().map(|(id, _)| id).copied().collect();
         ids.sort();
         self.stamp_round_for(&ids, store);
     }
@@ -69,11 +69,15 @@ impl Core {
         for &id in ids {
             // Only what the store holds is deposited: an envelope whose write is in
             // flight waits for it (durable before visible).
-            if self.in_flight.contains_key(&id) {
+            if self
+                .games
+                .slot(&id)
+                .is_some_and(|s| s.queue.in_flight.is_some())
+            {
                 continue;
             }
             let now = self.now;
-            let Some(p) = self.games.played.get_mut(&id) else {
+            let Some(p) = self.games.played_mut(&id) else {
                 continue;
             };
             let terms = p.table.terms().clone();
@@ -91,7 +95,13 @@ impl Core {
             let wants_ledger = p.table.wants_ledger();
             let owes = p.table.owes_stamps();
             let ready = p.table.stamps_ready();
-            let asking = self.stamp_asking.entry(id).or_default();
+            let Some(asking) = self
+                .games
+                .slot_mut(&id)
+                .map(|s| s.witness.stamps.get_or_insert_default())
+            else {
+                continue;
+            };
             let left: Vec<Hash> = undeposited.iter().map(|d| d.hash).collect();
             asking.pending.retain(|h, _| left.contains(h));
             if left.is_empty() && !wants_ledger {
@@ -103,7 +113,7 @@ impl Core {
                 .wanting
                 .is_some_and(|t| now >= t.saturating_add(GIVE_UP_MS));
             if owes && (ready == Some(true) || silent) {
-                let statements = match self.games.played.get_mut(&id) {
+                let statements = match self.games.played_mut(&id) {
                     Some(p) => p.table.stamps_known(),
                     None => continue,
                 };
@@ -154,6 +164,11 @@ impl Core {
         }
     }
 
+    /// This seat's dealings over game `game`'s deposits, once it has begun them.
+    fn stamps_of(&mut self, game: &GameId) -> Option<&mut Asking> {
+        self.games.slot_mut(game)?.witness.stamps.as_mut()
+    }
+
     /// The witness's statements for deposits came: kept by the seat's session (the
     /// referee's duty may now answer or close), and the round goes on at once.
     pub(super) fn stamped(&mut self, game: GameId, statements: Vec<Vec<u8>>, store: &dyn Durable) {
@@ -164,15 +179,15 @@ impl Core {
         let Some(new) = self.take_statements(game, &statements, store) else {
             return;
         };
-        let Some(p) = self.games.played.get_mut(&game) else {
+        let Some(p) = self.games.played_mut(&game) else {
             return;
         };
         let left: Vec<Hash> = p.table.undeposited().iter().map(|d| d.hash).collect();
         tracing::debug!(game = %hex::encode(&game[..4]), new, left = left.len(), "stamps came");
-        if let Some(a) = self.stamp_asking.get_mut(&game) {
+        if let Some(a) = self.stamps_of(&game) {
             a.pending.retain(|h, _| left.contains(h));
         }
-        self.bots.dirty.insert(game);
+        self.bot_dirty(game);
         self.run_bots(store);
     }
 
@@ -185,13 +200,13 @@ impl Core {
         next: u64,
         store: &dyn Durable,
     ) {
-        let Some(p) = self.games.played.get(&game) else {
+        let Some(p) = self.games.played(&game) else {
             return;
         };
         let Some(w) = p.table.terms().witness().map(|w| w.key) else {
             return;
         };
-        if let Some(a) = self.stamp_asking.get_mut(&game) {
+        if let Some(a) = self.stamps_of(&game) {
             a.fetched.0 = a.fetched.0.max(next);
         }
         let envelopes: Vec<Vec<u8>> = deposits

@@ -12,6 +12,8 @@ use sealed_protocol::proposal::Terms;
 use super::durable::Waiter;
 use super::games::{game_peers, is_mailbox, seat_of};
 use super::io::{InId, OutId, Output};
+use super::peers::Asked;
+use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::store::GameStatus;
 use crate::sync::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
@@ -32,7 +34,7 @@ impl Core {
     /// entries.
     pub(super) fn heads_for(&self, peer: &PeerKey) -> Vec<Vec<GameHeads>> {
         let mut games = vec![];
-        for (id, p) in &self.games.played {
+        for (id, p) in self.games.all_played() {
             if p.settled && p.record.status != GameStatus::Proposed {
                 continue;
             }
@@ -41,7 +43,7 @@ impl Core {
                 games.push((*id, p.table.chain_counts()));
             }
         }
-        for (id, r) in &self.games.relayed {
+        for (id, r) in self.games.all_relayed() {
             if seat_of(&r.terms, peer).is_some() {
                 games.push((*id, r.heads()));
             }
@@ -68,7 +70,7 @@ impl Core {
             envelopes.len() as f64 + envelopes.iter().map(Vec::len).sum::<usize>() as f64 / 4096.0
         };
         let dormant = |game: &GameId| {
-            if self.games.dormant.contains_key(game) {
+            if self.games.dormant(game).is_some() {
                 store.envelope_count(game).unwrap_or(0) as f64 / 16.0
             } else {
                 0.0
@@ -239,11 +241,11 @@ impl Core {
         let mut bytes = 0;
         let mut items = 0;
         for (game, have) in games {
-            if self.games.aside.contains_key(&game) {
+            if self.games.aside(&game).is_some() {
                 // Known, but nothing is served until it runs again.
                 continue;
             }
-            let forgotten = self.cfg.windows.forget_index && self.games.dormant.contains_key(&game);
+            let forgotten = self.cfg.windows.forget_index && self.games.dormant(&game).is_some();
             if !self.games.knows(&game) || forgotten {
                 unknown.push(game);
                 continue;
@@ -251,7 +253,7 @@ impl Core {
             // What a seat (or mailbox) says it holds, of the chains the game has: an
             // outsider's claims, or claims about chains that do not exist, are not
             // kept.
-            if let Some(p) = self.games.played.get_mut(&game) {
+            if let Some(p) = self.games.played_mut(&game) {
                 let terms = p.table.terms();
                 if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
                     let chains: BTreeSet<ChainId> =
@@ -280,16 +282,10 @@ impl Core {
 
     /// An answer to one of our requests, or its failure.
     pub(super) fn answered(&mut self, id: OutId, resp: Option<Response>, store: &dyn Durable) {
-        let offered = self.peers.offered.remove(&id);
-        let pushed = self.peers.pushed.remove(&id).unwrap_or_default();
-        let asked = self.peers.asked.remove(&id).unwrap_or_default();
-        let witnessed = self.peers.witness_asked.remove(&id);
-        let stamped = self.peers.stamp_asked.remove(&id);
-        let fetched = self.peers.deposits_asked.remove(&id);
-        let Some(peer) = self.room(id) else {
+        let Some((peer, asked)) = self.room(id) else {
             return;
         };
-        if let Some((game, _)) = &offered {
+        if let Asked::Offer(game, _) = &asked {
             self.owed_answered(peer, *game, matches!(resp, Some(Response::Ok { .. })));
         }
         match resp {
@@ -299,8 +295,12 @@ impl Core {
             Some(Response::Behind { envelopes, unknown }) => {
                 // The peer holds every game it did not call unknown: an invitation it
                 // learned from another seat first is delivered all the same.
-                for game in asked.iter().filter(|g| !unknown.contains(g)) {
-                    if let Some(p) = self.games.played.get_mut(game) {
+                let named = match &asked {
+                    Asked::Heads(games) => &games[..],
+                    _ => &[],
+                };
+                for game in named.iter().filter(|g| !unknown.contains(g)) {
+                    if let Some(p) = self.games.played_mut(game) {
                         p.heard.entry(peer).or_default();
                     }
                 }
@@ -311,36 +311,40 @@ impl Core {
                     self.offer(peer, game, store);
                 }
             }
-            Some(Response::Statements(statements)) => {
-                if let Some(game) = witnessed {
-                    self.witnessed(game, statements, store);
-                } else if let Some(game) = stamped {
-                    self.stamped(game, statements, store);
-                }
-            }
+            Some(Response::Statements(statements)) => match asked {
+                Asked::Ledgers(game) => self.witnessed(game, statements, store),
+                Asked::Deposit(game) => self.stamped(game, statements, store),
+                _ => {}
+            },
             Some(Response::Deposits { deposits, next }) => {
-                if let Some(game) = fetched {
+                if let Asked::Deposits(game) = asked {
                     self.fetched(game, deposits, next, store);
                 }
             }
             Some(Response::Refused(why)) => {
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "request refused: {why}");
                 // Said by `sealed games` while the invitation is not delivered.
-                if let Some((game, _)) = offered
-                    && self.games.played.contains_key(&game)
+                if let Asked::Offer(game, _) = asked
+                    && let Some(slot) = self.games.slot_mut(&game)
+                    && matches!(slot.life, Life::Played(_))
                 {
-                    self.peers.refused.insert(game, why);
+                    slot.refused = Some(why);
                 }
             }
-            Some(Response::Ok { .. }) => {
-                if let Some((game, places)) = offered {
-                    self.peers.refused.remove(&game);
+            Some(Response::Ok { .. }) => match asked {
+                Asked::Offer(game, places) => {
+                    if let Some(slot) = self.games.slot_mut(&game) {
+                        slot.refused = None;
+                    }
                     self.acknowledged(peer, game, &places, store);
                 }
-                for (game, places) in pushed {
-                    self.acknowledged(peer, game, &places, store);
+                Asked::Push(pushed) => {
+                    for (game, places) in pushed {
+                        self.acknowledged(peer, game, &places, store);
+                    }
                 }
-            }
+                _ => {}
+            },
             // Lost: the next heads round repairs what it carried.
             None => {}
         }
@@ -366,7 +370,7 @@ impl Core {
         if addrs.len() > MAX_INTRODUCED {
             return self.respond(id, Response::Refused("too many addresses".into()));
         }
-        let Some(p) = self.games.played.get(&game) else {
+        let Some(p) = self.games.played(&game) else {
             return self.respond(id, Response::Refused("unknown game".into()));
         };
         let terms = p.table.terms().clone();
@@ -432,16 +436,16 @@ impl Core {
         store: &dyn Durable,
     ) -> Result<Vec<Vec<u8>>, String> {
         if self.cfg.windows.serve_from_memory
-            && let (Some(p), Some(seat)) = (self.games.played.get(game), audience)
+            && let (Some(p), Some(seat)) = (self.games.played(game), audience)
         {
             // Window open on purpose: served from the table, which may be ahead of the
             // store.
             return Ok(p.table.envelopes_after(have, seat));
         }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
-        let played = self.games.played.get(game);
+        let played = self.games.played(game);
         // A dormant game is over: every log is public to its seats (§8.11.4).
-        let dormant = self.games.dormant.contains_key(game);
+        let dormant = self.games.dormant(game).is_some();
         let visible = |chain: ChainId| match (played, audience) {
             (Some(p), Some(seat)) => p.table.visible(chain, seat),
             (None, Some(_)) if dormant => true,
@@ -511,8 +515,7 @@ impl Core {
     pub(super) fn reintroduce(&mut self, peer: PeerKey) {
         let games: Vec<(GameId, Terms)> = self
             .games
-            .played
-            .iter()
+            .all_played()
             .filter(|(_, p)| !p.settled && p.table.terms().seat_count() > 2)
             .filter(|(_, p)| seat_of(p.table.terms(), &peer).is_some())
             .map(|(id, p)| (*id, p.table.terms().clone()))

@@ -21,6 +21,7 @@ use sealed_protocol::proposal::{Role, Terms};
 use super::durable::{Step, Waiter};
 use super::games::{Kept, Played, Relayed, game_peers, is_mailbox, seat_of};
 use super::quota::{self, may_open};
+use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::store::{GameRecord, GameStatus, Usage};
 use crate::sync::{Request, Response};
@@ -78,10 +79,12 @@ impl Core {
         let id = terms.game().0.0;
         if self.cfg.windows.forget_index {
             // Window open on purpose: only games in memory are known.
-            if self.games.played.contains_key(&id) || self.games.relayed.contains_key(&id) {
+            if self.games.played(&id).is_some() || self.games.relayed(&id).is_some() {
                 return Some(Response::Ok { new: 0 });
             }
-            self.games.dormant.remove(&id);
+            if self.games.dormant(&id).is_some() {
+                self.games.forget(&id);
+            }
         } else {
             if self.games.knows(&id) {
                 return Some(Response::Ok { new: 0 });
@@ -156,12 +159,12 @@ impl Core {
             let mut played = Played::new(t, record, self.now);
             played.origin = origin;
             played.origin_local = origin_local;
-            self.games.played.insert(id, played);
+            self.games.put(id, Life::Played(Box::new(played)));
             if refereeing {
                 // The only choice a referee seat makes is to accept: the bot does that.
-                self.bots.on.insert(id);
+                self.bot_on(id, true);
             }
-            self.bots.dirty.insert(id);
+            self.bot_dirty(id);
             self.stage(id, step, store);
             self.run_bots(store);
             return None;
@@ -186,7 +189,7 @@ impl Core {
                 self.ledger.add(p, ONE_GAME);
             }
             step.answers.extend(w);
-            self.games.relayed.insert(id, r);
+            self.games.put(id, Life::Relayed(Box::new(r)));
             self.stage(id, step, store);
             return None;
         }
@@ -214,7 +217,7 @@ impl Core {
         let Some(game) = game.or_else(|| super::sync::game_of(&envs)) else {
             return done(self);
         };
-        if self.games.dormant.contains_key(&game) && self.wake(&game, store).is_err() {
+        if self.games.dormant(&game).is_some() && self.wake(&game, store).is_err() {
             return done(self);
         }
         let Some(terms) = self.games.terms(&game).cloned() else {
@@ -225,7 +228,7 @@ impl Core {
         let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
         // Keep only validly signed envelopes of this game: a peer cannot make us store
         // anything a seat did not sign. A mailbox keeps the public logs only.
-        let relayed = self.games.relayed.contains_key(&game);
+        let relayed = self.games.relayed(&game).is_some();
         let valid: Vec<Signed> = envs
             .iter()
             .filter_map(|b| Signed::parse(&terms, b).ok())
@@ -246,7 +249,7 @@ impl Core {
         }
         let mut step = Step::default();
         step.answers.extend(w);
-        if let Some(r) = self.games.relayed.get_mut(&game) {
+        if let Some(r) = self.games.relayed_mut(&game) {
             r.used = self.now;
             let mut keep: Vec<Vec<u8>> = vec![];
             let mut fresh: Vec<Vec<u8>> = vec![];
@@ -327,7 +330,7 @@ impl Core {
             step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
             return self.stage(game, step, store);
         }
-        let Some(p) = self.games.played.get_mut(&game) else {
+        let Some(p) = self.games.played_mut(&game) else {
             return done(self);
         };
         p.used = self.now;

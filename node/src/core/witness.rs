@@ -218,7 +218,7 @@ impl Core {
             return vec![];
         }
         let at = self.fresh_time();
-        let Some(r) = self.games.relayed.get_mut(&game) else {
+        let Some(r) = self.games.relayed_mut(&game) else {
             return vec![];
         };
         let held = r
@@ -258,8 +258,7 @@ impl Core {
     fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, &'static str> {
         let r = self
             .games
-            .relayed
-            .get(game)
+            .relayed(game)
             .ok_or("this node witnesses no such game")?;
         if !self.witnesses(&r.terms) {
             return Err("this node is not that game's witness");
@@ -302,7 +301,7 @@ impl Core {
         let terms = self.witnessed_game(peer, &game)?;
         let at = self.ledger_moment(&game);
         let writing = &self.writing.times;
-        let r = self.games.relayed.get_mut(&game).ok_or("gone")?;
+        let r = self.games.relayed_mut(&game).ok_or("gone")?;
         let held = r
             .witness
             .get_or_insert_with(|| Held::load(&terms, &game, store));

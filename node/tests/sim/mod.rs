@@ -17,7 +17,7 @@ pub mod witnessed;
 
 use chaos::{carried, carried_resp};
 pub use faults::{CrashPoint, Faults, Tally};
-pub use record::{Golden, Record};
+pub use record::Record;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};

@@ -1,0 +1,215 @@
+//! One slot per game: everything the core holds of a game in one place — where it
+//! stands ([`Life`]), its writes under way ([`Queue`]), this seat's dealings with the
+//! game's witness ([`WithWitness`]) and whether a bot decides for it ([`Bot`]). No map
+//! keyed by game id lives outside [`Games`], so a game's state cannot be half kept:
+//! changing its life (loaded, unloaded, set aside, resumed) keeps the rest of its slot,
+//! and forgetting it drops all of it at once.
+
+use std::collections::BTreeMap;
+
+use sealed_protocol::proposal::Terms;
+
+use super::accuse::WitnessTimes;
+use super::commands::Export;
+use super::durable::Step;
+use super::games::{Dormant, Played, Relayed, SetAside};
+use super::io::CmdId;
+use super::stamps::Asking;
+use super::{GameId, NodeError, WriteId};
+
+/// Where a game stands in this core.
+pub(super) enum Life {
+    /// Played by this node, its table in memory.
+    Played(Box<Played>),
+    /// Relayed as a mailbox (or kept as a witness).
+    Relayed(Box<Relayed>),
+    /// Finished, in the store only until asked for.
+    Dormant(Box<Dormant>),
+    /// Known but not run now.
+    Aside(Box<SetAside>),
+}
+
+/// A game's writes: at most one in flight, the steps made meanwhile, the exports that
+/// wait for the table and the store to agree (`durable.rs`).
+#[derive(Default)]
+pub(super) struct Queue {
+    /// The write in flight and the step it makes visible once durable.
+    pub(super) in_flight: Option<(WriteId, Step)>,
+    /// Steps made since, merged: they go with the next write.
+    pub(super) next: Option<Step>,
+    /// Exports waiting until nothing of the game is being written.
+    pub(super) exports: Vec<(CmdId, Export)>,
+}
+
+impl Queue {
+    /// Whether nothing of the game is being written or waits to be.
+    pub(super) fn idle(&self) -> bool {
+        self.in_flight.is_none() && self.next.is_none()
+    }
+}
+
+/// This seat's dealings with its game's witness, in memory only (a restart asks again:
+/// the witness repeats what it said). Kept while the game is unloaded or set aside.
+#[derive(Default)]
+pub(super) struct WithWitness {
+    /// When this seat last asked the witness for its ledgers (`accuse.rs`).
+    pub(super) asked: Option<u64>,
+    /// Since when the witness has left this seat's asks unanswered.
+    pub(super) unanswered_since: Option<u64>,
+    /// The wait in progress by the witness's last answer (`accuse.rs`).
+    pub(super) times: Option<WitnessTimes>,
+    /// Deposits and stamps of this seat's private logs (`stamps.rs`).
+    pub(super) stamps: Option<Asking>,
+}
+
+/// Whether a bot decides this game, and whether it changed since the bots last looked.
+#[derive(Default)]
+pub(super) struct Bot {
+    /// A bot decides it (`sealed bot on`, a referee's invitations).
+    pub(super) on: bool,
+    /// Changed since the bots last looked.
+    pub(super) dirty: bool,
+}
+
+/// Everything the core holds of one game.
+pub(super) struct Slot {
+    /// Where it stands.
+    pub(super) life: Life,
+    /// Its writes under way.
+    pub(super) queue: Queue,
+    /// This seat's dealings with its witness.
+    pub(super) witness: WithWitness,
+    /// Its bot.
+    pub(super) bot: Bot,
+    /// Why a peer refused its last offer, until one is taken (`sealed games` says it
+    /// while the invitation is not delivered).
+    pub(super) refused: Option<String>,
+}
+
+/// Every game the core knows, one slot each.
+#[derive(Default)]
+pub(super) struct Games {
+    slots: BTreeMap<GameId, Slot>,
+}
+
+macro_rules! state {
+    ($one:ident, $all:ident, $variant:ident, $ty:ty $(, $one_mut:ident)?) => {
+        /// The game, if it is in this state.
+        pub(super) fn $one(&self, id: &GameId) -> Option<&$ty> {
+            match &self.slots.get(id)?.life {
+                Life::$variant(g) => Some(&**g),
+                _ => None,
+            }
+        }
+
+        $(
+            /// The game, if it is in this state.
+            pub(super) fn $one_mut(&mut self, id: &GameId) -> Option<&mut $ty> {
+                match &mut self.slots.get_mut(id)?.life {
+                    Life::$variant(g) => Some(&mut **g),
+                    _ => None,
+                }
+            }
+        )?
+
+        /// Every game in this state, in id order.
+        pub(super) fn $all(&self) -> impl Iterator<Item = (&GameId, &$ty)> {
+            self.slots.iter().filter_map(|(id, s)| match &s.life {
+                Life::$variant(g) => Some((id, &**g)),
+                _ => None,
+            })
+        }
+    };
+}
+
+impl Games {
+    state!(played, all_played, Played, Played, played_mut);
+    state!(relayed, all_relayed, Relayed, Relayed, relayed_mut);
+    state!(dormant, all_dormant, Dormant, Dormant);
+    state!(aside, all_aside, Aside, SetAside, aside_mut);
+
+    /// A game's slot.
+    pub(super) fn slot(&self, id: &GameId) -> Option<&Slot> {
+        self.slots.get(id)
+    }
+
+    /// A game's slot.
+    pub(super) fn slot_mut(&mut self, id: &GameId) -> Option<&mut Slot> {
+        self.slots.get_mut(id)
+    }
+
+    /// Every slot, in id order.
+    pub(super) fn slots(&self) -> impl Iterator<Item = (&GameId, &Slot)> {
+        self.slots.iter()
+    }
+
+    /// Every slot, in id order.
+    pub(super) fn slots_mut(&mut self) -> impl Iterator<Item = (&GameId, &mut Slot)> {
+        self.slots.iter_mut()
+    }
+
+    /// Puts the game in `life`, keeping the rest of its slot (a new game gets a fresh
+    /// one); what it was before.
+    pub(super) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
+        match self.slots.get_mut(&id) {
+            Some(s) => Some(std::mem::replace(&mut s.life, life)),
+            None => {
+                self.slots.insert(
+                    id,
+                    Slot {
+                        life,
+                        queue: Queue::default(),
+                        witness: WithWitness::default(),
+                        bot: Bot::default(),
+                        refused: None,
+                    },
+                );
+                None
+            }
+        }
+    }
+
+    /// Forgets the game and everything held of it.
+    pub(super) fn forget(&mut self, id: &GameId) -> Option<Slot> {
+        self.slots.remove(id)
+    }
+
+    /// A game by id or unique prefix (of hex), whatever its state.
+    pub(super) fn find(&self, text: &str) -> Result<GameId, NodeError> {
+        let text = text.trim().to_lowercase();
+        let hits: Vec<GameId> = self
+            .slots
+            .keys()
+            .filter(|id| hex::encode(id).starts_with(&text))
+            .copied()
+            .collect();
+        match hits.as_slice() {
+            [one] if !text.is_empty() => Ok(*one),
+            [] | [_] => Err(NodeError::NoGame(text)),
+            _ => Err(NodeError::Ambiguous(text)),
+        }
+    }
+
+    /// Whether the core knows the game in any state.
+    pub(super) fn knows(&self, id: &GameId) -> bool {
+        self.slots.contains_key(id)
+    }
+
+    /// A known game's terms (none for a game set aside).
+    pub(super) fn terms(&self, id: &GameId) -> Option<&Terms> {
+        match &self.slots.get(id)?.life {
+            Life::Played(p) => Some(p.table.terms()),
+            Life::Relayed(r) => Some(&r.terms),
+            Life::Dormant(d) => d.terms(),
+            Life::Aside(_) => None,
+        }
+    }
+
+    /// Games with a write in flight.
+    pub(super) fn writes_in_flight(&self) -> usize {
+        self.slots
+            .values()
+            .filter(|s| s.queue.in_flight.is_some())
+            .count()
+    }
+}
