@@ -16,7 +16,7 @@
 //! offered straight to it whenever it is connected, and it is dialled on every tick,
 //! until it acknowledges them (or [`OWED_FOR_MS`] passes).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 
@@ -31,20 +31,22 @@ pub(super) const OWED_PREFIX: &str = "owed/";
 /// How long a seat that never comes back is owed its last envelopes (30 days, in ms).
 pub(super) const OWED_FOR_MS: u64 = 30 * 24 * 3600 * 1000;
 
-/// Games settled on a mailbox's word, and the seats that still lack their last
-/// envelopes from this seat.
+/// A game settled on a mailbox's word: the seats that still lack this seat's last
+/// envelopes, kept in its slot (`slot.rs`) and in the store.
 #[derive(Debug, Default)]
-pub(super) struct Owed {
-    /// Per game: since when, and to whom.
-    games: BTreeMap<GameId, (u64, BTreeSet<PeerKey>)>,
-    /// Offers of it in flight, per game and peer.
-    offered: HashSet<(GameId, PeerKey)>,
+pub(super) struct Debt {
+    /// Since when.
+    since: u64,
+    /// To whom.
+    peers: BTreeSet<PeerKey>,
+    /// Those an offer of it is in flight to.
+    offered: BTreeSet<PeerKey>,
 }
 
-impl Owed {
-    /// The debts the store keeps.
-    pub(super) fn load(store: &dyn Durable) -> Owed {
-        let mut owed = Owed::default();
+impl Debt {
+    /// The debts the store keeps, per game.
+    pub(super) fn load(store: &dyn Durable) -> Vec<(GameId, Debt)> {
+        let mut owed = vec![];
         for (key, value) in store.metas(OWED_PREFIX).unwrap_or_default() {
             let Some(game) = key
                 .strip_prefix(OWED_PREFIX)
@@ -68,7 +70,14 @@ impl Owed {
                 .filter_map(|b| PeerKey::try_from(b).ok())
                 .collect();
             if !peers.is_empty() {
-                owed.games.insert(game, (since, peers));
+                owed.push((
+                    game,
+                    Debt {
+                        since,
+                        peers,
+                        offered: BTreeSet::new(),
+                    },
+                ));
             }
         }
         owed
@@ -230,35 +239,49 @@ impl Core {
         if peers.is_empty() {
             return None;
         }
-        let value = Owed::encode(self.now, &peers);
-        self.owed.games.insert(id, (self.now, peers));
+        let value = Debt::encode(self.now, &peers);
+        let slot = self.games.slot_mut(&id)?;
+        let offered = slot.owed.take().map(|d| d.offered).unwrap_or_default();
+        slot.owed = Some(Debt {
+            since: self.now,
+            peers,
+            offered,
+        });
         Some((owed_key(&id), value))
     }
 
     /// Offers the last envelopes of every game owed to a connected peer (only to
     /// `only`, if given), and dials the others (on a tick, when `only` is `None`).
     pub(super) fn offer_owed(&mut self, only: Option<PeerKey>, store: &dyn Durable) {
+        let now = self.now;
         let expired: Vec<GameId> = self
-            .owed
             .games
-            .iter()
-            .filter(|(_, (since, _))| since.saturating_add(OWED_FOR_MS) <= self.now)
+            .slots()
+            .filter(|(_, s)| {
+                let since = s.owed.as_ref().map(|d| d.since);
+                since.is_some_and(|t| t.saturating_add(OWED_FOR_MS) <= now)
+            })
             .map(|(g, _)| *g)
             .collect();
         for g in expired {
-            self.owed.games.remove(&g);
+            if let Some(s) = self.games.slot_mut(&g) {
+                s.owed = None;
+            }
             self.forget_meta(owed_key(&g));
         }
         let mut dial = BTreeSet::new();
         let mut offers = vec![];
-        for (game, (_, peers)) in &self.owed.games {
-            for peer in peers {
+        for (game, slot) in self.games.slots() {
+            let Some(debt) = &slot.owed else {
+                continue;
+            };
+            for peer in &debt.peers {
                 if only.is_some_and(|o| o != *peer) {
                     continue;
                 }
                 if !self.peers.connected.contains(peer) {
                     dial.insert(*peer);
-                } else if !self.owed.offered.contains(&(*game, *peer)) {
+                } else if !debt.offered.contains(peer) {
                     offers.push((*game, *peer));
                 }
             }
@@ -292,7 +315,9 @@ impl Core {
             if envelopes.is_empty() {
                 continue;
             }
-            self.owed.offered.insert((game, peer));
+            if let Some(debt) = self.games.slot_mut(&game).and_then(|s| s.owed.as_mut()) {
+                debt.offered.insert(peer);
+            }
             self.request(
                 peer,
                 Request::Offer {
@@ -310,21 +335,21 @@ impl Core {
 
     /// An owed offer was answered (`ok`: durable at `peer`) or failed.
     pub(super) fn owed_answered(&mut self, peer: PeerKey, game: GameId, ok: bool) {
-        self.owed.offered.remove(&(game, peer));
-        if !ok {
-            return;
-        }
-        let Some((since, peers)) = self.owed.games.get_mut(&game) else {
+        let Some(slot) = self.games.slot_mut(&game) else {
             return;
         };
-        if !peers.remove(&peer) {
+        let Some(debt) = slot.owed.as_mut() else {
+            return;
+        };
+        debt.offered.remove(&peer);
+        if !ok || !debt.peers.remove(&peer) {
             return;
         }
-        if peers.is_empty() {
-            self.owed.games.remove(&game);
+        if debt.peers.is_empty() {
+            slot.owed = None;
             self.forget_meta(owed_key(&game));
         } else {
-            let value = Owed::encode(*since, peers);
+            let value = Debt::encode(debt.since, &debt.peers);
             self.write_meta(owed_key(&game), value);
         }
     }

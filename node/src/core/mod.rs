@@ -177,9 +177,6 @@ pub struct Core {
     budgets: Budgets<PeerKey>,
     /// What strangers' games hold here (`quota.rs`).
     ledger: quota::Ledger,
-    /// Finished games whose last envelopes a seat has not acknowledged itself (a
-    /// mailbox did): offered to it whenever it connects (`delivery.rs`).
-    owed: delivery::Owed,
     out: VecDeque<Output>,
     /// The moment of the last ledger this node signed as a witness (`witness.rs`).
     last_view: u64,
@@ -209,7 +206,6 @@ impl Core {
                 tracing::warn!("the quotas' ledger cannot be read: {e}");
                 vec![]
             })),
-            owed: delivery::Owed::load(store),
             key,
             cfg,
             rng,
@@ -227,6 +223,13 @@ impl Core {
             writing: witness::Writing::default(),
         };
         core.load(store)?;
+        // Finished games whose last envelopes a seat has not acknowledged itself (a
+        // mailbox did): offered to it whenever it connects (`delivery.rs`).
+        for (id, debt) in delivery::Debt::load(store) {
+            if let Some(slot) = core.games.slot_mut(&id) {
+                slot.owed = Some(debt);
+            }
+        }
         core.recall(store);
         Ok(core)
     }

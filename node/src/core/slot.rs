@@ -11,6 +11,7 @@ use sealed_protocol::proposal::Terms;
 
 use super::accuse::WitnessTimes;
 use super::commands::Export;
+use super::delivery::Debt;
 use super::durable::Step;
 use super::games::{Dormant, Played, Relayed, SetAside};
 use super::io::CmdId;
@@ -84,6 +85,12 @@ pub(super) struct Slot {
     /// Why a peer refused its last offer, until one is taken (`sealed games` says it
     /// while the invitation is not delivered).
     pub(super) refused: Option<String>,
+    /// The seats owed this seat's last envelopes, once it settled on a mailbox's word
+    /// (`delivery.rs`).
+    pub(super) owed: Option<Debt>,
+    /// As the game's witness: the deposits it holds, durable or being written
+    /// (`witness.rs`), once counted.
+    pub(super) deposits: Option<u64>,
 }
 
 /// Every game the core knows, one slot each.
@@ -162,6 +169,8 @@ impl Games {
                         witness: WithWitness::default(),
                         bot: Bot::default(),
                         refused: None,
+                        owed: None,
+                        deposits: None,
                     },
                 );
                 None

@@ -188,8 +188,6 @@ impl Held {
 #[derive(Debug, Default)]
 pub(super) struct Writing {
     times: HashMap<String, u64>,
-    /// Per game, the number of deposits held, durable or being written.
-    deposits: HashMap<GameId, u64>,
 }
 
 impl Core {
@@ -245,7 +243,9 @@ impl Core {
         if key.starts_with(DEPOSIT_COUNT_PREFIX) {
             if !ok {
                 // Read again from the store: the count written is lost.
-                self.writing.deposits.clear();
+                for (_, slot) in self.games.slots_mut() {
+                    slot.deposits = None;
+                }
             }
             return true;
         }
@@ -427,8 +427,8 @@ impl Core {
             Ok(mut l) => l.remove(0),
             Err(why) => return refuse(self, why),
         };
-        let mut count = match self.writing.deposits.get(&game) {
-            Some(n) => *n,
+        let mut count = match self.games.slot(&game).and_then(|s| s.deposits) {
+            Some(n) => n,
             None => read_u64(store, &count_key(&game)).unwrap_or(0),
         };
         let at = self.fresh_time();
@@ -482,7 +482,9 @@ impl Core {
         }
         if !writes.is_empty() {
             writes.push((count_key(&game), count.to_le_bytes().to_vec()));
-            self.writing.deposits.insert(game, count);
+            if let Some(slot) = self.games.slot_mut(&game) {
+                slot.deposits = Some(count);
+            }
         }
         statements.push(Statement::Ledger(ledger).sign(&self.key).to_bytes());
         let w = Waiter::Peer(id);
