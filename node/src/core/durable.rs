@@ -94,6 +94,9 @@ pub(super) struct Waiting {
     pub(super) failed: Option<NodeError>,
     /// A peer's answer other than `Ok`, once every step is durable (a witness's stamps).
     pub(super) resp: Option<Response>,
+    /// Still gathering: steps may still be staged for it, so it is not answered yet
+    /// even with none left ([`Core::hold`], [`Core::let_go`]).
+    open: bool,
 }
 
 /// Every action a table has queued.
@@ -264,20 +267,55 @@ impl Core {
         }
     }
 
-    /// `w` waits for `left` more steps (a new waiter starts at zero).
-    pub(super) fn wait_for(&mut self, w: Waiter, left: usize, answer: Option<Answer>) {
+    /// Opens `w` for several steps: those staged for it from now on are counted
+    /// ([`Core::stage`]), and it is answered once [`Core::let_go`] closed it and none is
+    /// left (with `answer`, for a command).
+    pub(super) fn hold(&mut self, w: Waiter, answer: Option<Answer>) {
+        self.waiter(w, true, answer);
+    }
+
+    /// Opens `w` for one step at most: it is answered as soon as the step staged for it
+    /// is durable (where the step is released, as the request's own answer), or by
+    /// [`Core::let_go`] if none was staged.
+    pub(super) fn watch(&mut self, w: Waiter) {
+        self.waiter(w, false, None);
+    }
+
+    fn waiter(&mut self, w: Waiter, open: bool, answer: Option<Answer>) {
         let e = self.waiting.entry(w).or_insert(Waiting {
             left: 0,
             new: 0,
             answer: None,
             failed: None,
             resp: None,
+            open,
         });
-        e.left += left;
+        e.open = open;
         if answer.is_some() {
             e.answer = answer;
         }
+    }
+
+    /// Closes `w`: no more steps come for it; answered at once if none is left.
+    pub(super) fn let_go(&mut self, w: Waiter) {
+        if let Some(e) = self.waiting.get_mut(&w) {
+            e.open = false;
+        }
         self.settle(w);
+    }
+
+    /// Drops `w` unanswered (its request is answered otherwise, at once).
+    pub(super) fn abandon(&mut self, w: Waiter) {
+        self.waiting.remove(&w);
+    }
+
+    /// `w` failed (it is answered with why once nothing is left to wait for).
+    pub(super) fn fail_waiter(&mut self, w: Waiter, why: NodeError) {
+        if let Some(e) = self.waiting.get_mut(&w)
+            && e.failed.is_none()
+        {
+            e.failed = Some(why);
+        }
     }
 
     /// One step `w` waited for is durable (or failed).
@@ -292,9 +330,9 @@ impl Core {
         self.settle(w);
     }
 
-    /// Answers `w` once nothing is left to wait for.
+    /// Answers `w` once it is closed and nothing is left to wait for.
     fn settle(&mut self, w: Waiter) {
-        if self.waiting.get(&w).is_none_or(|e| e.left > 0) {
+        if self.waiting.get(&w).is_none_or(|e| e.open || e.left > 0) {
             return;
         }
         let Some(e) = self.waiting.remove(&w) else {
@@ -431,6 +469,17 @@ impl Core {
     /// Sends a step on its way: its write now, the rest once the write is durable. With
     /// a write of the game in flight, it waits for it and goes with the next.
     pub(super) fn stage(&mut self, id: GameId, step: Step, store: &dyn Durable) {
+        for w in &step.answers {
+            if let Some(e) = self.waiting.get_mut(w) {
+                e.left += 1;
+            }
+        }
+        self.stage_counted(id, step, store);
+    }
+
+    /// [`Core::stage`] for a step whose waiters counted it already (the next step,
+    /// staged once the write before it is done).
+    fn stage_counted(&mut self, id: GameId, step: Step, store: &dyn Durable) {
         let mut step = step;
         if self.cfg.windows.send_before_durable {
             // Window open on purpose: what is signed leaves before it is stored.
@@ -567,7 +616,7 @@ impl Core {
             Ok(new) => {
                 self.release(id, step, new, store);
                 if let Some(next) = self.next_step(&id) {
-                    self.stage(id, next, store);
+                    self.stage_counted(id, next, store);
                 }
                 self.flush_exports(id);
                 // What just became durable may be stamped now (`stamps.rs`).
@@ -576,7 +625,7 @@ impl Core {
             Err(_) if self.cfg.windows.serve_from_memory => {
                 // Window open on purpose: the table goes on as if the write had worked.
                 if let Some(next) = self.next_step(&id) {
-                    self.stage(id, next, store);
+                    self.stage_counted(id, next, store);
                 }
                 self.flush_exports(id);
             }

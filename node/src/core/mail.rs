@@ -89,27 +89,21 @@ impl Core {
         }
         let w = Waiter::Command(cmd);
         let touched = games.iter().map(hex::encode).collect();
-        self.wait_for(
-            w,
-            1,
-            Some(Answer::Imported(Imported {
-                games: touched,
-                refused,
-            })),
-        );
+        let imported = Imported {
+            games: touched,
+            refused,
+        };
+        self.hold(w, Some(Answer::Imported(imported)));
         for (m, id) in mails.into_iter().zip(games) {
-            self.wait_for(w, 1, None);
-            match self.take_proposal(me, &m.proposal, Some(w), store) {
-                Some(Response::Refused(why)) => {
-                    self.step_done(w, 0, Some(NodeError::Mail(why)));
-                    continue;
-                }
-                Some(_) => {}
-                None => self.wait_for(w, 1, None),
+            if let Some(Response::Refused(why)) =
+                self.take_proposal(me, &m.proposal, Some(w), store)
+            {
+                self.fail_waiter(w, NodeError::Mail(why));
+                continue;
             }
             self.take_envelopes(me, Some(id), m.envelopes, Some(w), store);
         }
-        self.step_done(w, 0, None);
+        self.let_go(w);
         Ok(())
     }
 }

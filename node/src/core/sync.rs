@@ -137,10 +137,13 @@ impl Core {
         match req {
             Request::Propose { proposal } => {
                 let w = Waiter::Peer(id);
-                self.wait_for(w, 1, None);
-                if let Some(r) = self.take_proposal(peer, &proposal, Some(w), store) {
-                    self.waiting.remove(&w);
-                    self.respond(id, r);
+                self.watch(w);
+                match self.take_proposal(peer, &proposal, Some(w), store) {
+                    Some(r) => {
+                        self.abandon(w);
+                        self.respond(id, r);
+                    }
+                    None => self.let_go(w),
                 }
             }
             Request::Witness { game } => {
@@ -164,24 +167,25 @@ impl Core {
                 Response::Refused("introductions go through the shell".into()),
             ),
             Request::Push { game, envelopes } => {
-                self.wait_for(Waiter::Peer(id), 1, None);
-                if let Err(why) = self.take_push(peer, game, envelopes, Waiter::Peer(id), store) {
-                    self.waiting.remove(&Waiter::Peer(id));
-                    self.respond(id, Response::Refused(why));
+                let w = Waiter::Peer(id);
+                self.watch(w);
+                match self.take_push(peer, game, envelopes, w, store) {
+                    Ok(()) => self.let_go(w),
+                    Err(why) => {
+                        self.abandon(w);
+                        self.respond(id, Response::Refused(why));
+                    }
                 }
             }
             Request::PushMany { games } => {
                 let w = Waiter::Peer(id);
-                // Hold the answer until every game's step is durable.
-                self.wait_for(w, 1, None);
+                // The answer waits until every game's step is durable.
+                self.hold(w, None);
                 for (game, envelopes) in games {
-                    self.wait_for(w, 1, None);
                     // One game refused (an outsider's) does not stop the others.
-                    if self.take_push(peer, game, envelopes, w, store).is_err() {
-                        self.step_done(w, 0, None);
-                    }
+                    let _ = self.take_push(peer, game, envelopes, w, store);
                 }
-                self.step_done(w, 0, None);
+                self.let_go(w);
             }
             Request::Pull { game, have } => {
                 let resp = match self.lacking(&peer, &game, &have, store) {
@@ -206,18 +210,18 @@ impl Core {
                 envelopes,
             } => {
                 let w = Waiter::Peer(id);
-                // One step for the envelopes, and one more for a new game's record.
-                self.wait_for(w, 1, None);
-                match self.take_proposal(peer, &proposal, Some(w), store) {
-                    Some(Response::Refused(why)) => {
-                        self.waiting.remove(&w);
-                        return self.respond(id, Response::Refused(why));
-                    }
-                    Some(_) => {}
-                    None => self.wait_for(w, 1, None),
+                // The answer waits for a new game's record and the envelopes: one step,
+                // or two merged (the envelopes' wait behind the record's write).
+                self.watch(w);
+                if let Some(Response::Refused(why)) =
+                    self.take_proposal(peer, &proposal, Some(w), store)
+                {
+                    self.abandon(w);
+                    return self.respond(id, Response::Refused(why));
                 }
                 let game = Terms::parse(&proposal).map(|t| t.game().0.0).ok();
                 self.take_envelopes(peer, game, envelopes, Some(w), store);
+                self.let_go(w);
             }
         }
     }
@@ -231,7 +235,6 @@ impl Core {
         if let Some(e) = self.waiting.get_mut(&w) {
             e.resp = Some(Response::Refused(why));
         }
-        self.step_done(w, 0, None);
     }
 
     /// Per game of a peer's heads, what it lacks, and the games we do not know.

@@ -209,19 +209,14 @@ impl Core {
         w: Option<Waiter>,
         store: &dyn Durable,
     ) {
-        let done = |core: &mut Core| {
-            if let Some(w) = w {
-                core.step_done(w, 0, None);
-            }
-        };
         let Some(game) = game.or_else(|| super::sync::game_of(&envs)) else {
-            return done(self);
+            return;
         };
         if self.games.dormant(&game).is_some() && self.wake(&game, store).is_err() {
-            return done(self);
+            return;
         }
         let Some(terms) = self.games.terms(&game).cloned() else {
-            return done(self);
+            return;
         };
         let me = self.key();
         let book = &self.peers.book;
@@ -331,7 +326,7 @@ impl Core {
             return self.stage(game, step, store);
         }
         let Some(p) = self.games.played_mut(&game) else {
-            return done(self);
+            return;
         };
         p.used = self.now;
         // A private log's envelope outside this seat's audience is taken only once the

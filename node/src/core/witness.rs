@@ -488,13 +488,14 @@ impl Core {
         }
         statements.push(Statement::Ledger(ledger).sign(&self.key).to_bytes());
         let w = Waiter::Peer(id);
-        self.wait_for(w, 1, None);
+        self.watch(w);
         if let Some(e) = self.waiting.get_mut(&w) {
             e.resp = Some(Response::Statements(statements));
         }
         step.writes.meta = writes;
         step.answers.push(w);
         self.stage(game, step, store);
+        self.let_go(w);
     }
 
     /// Answers a seat's `Deposits` request: the game's deposits from number `from` on,
