@@ -19,7 +19,7 @@ use libp2p::{
 
 use crate::limit::{Limits, RateLimiter};
 use crate::lookup::{self, LookupCodec, Registry};
-use crate::origin::{Gate, GateLimits, Origin};
+use crate::origin::{Gate, GateLimits};
 use crate::sync::{PROTOCOL, SyncCodec};
 
 pub use behaviour::{Behaviour, BehaviourEvent};
@@ -210,7 +210,7 @@ fn relay_config(registry: Arc<Mutex<Registry>>) -> relay::Config {
         move |_: PeerId, addr: &Multiaddr, now: Instant| {
             let ms = now.saturating_duration_since(start).as_millis() as u64;
             per_address.prune(ms);
-            per_address.spend(&Origin::of(addr).key, 1.0, ms)
+            per_address.spend(&crate::origin::of(addr).key, 1.0, ms)
         },
     ));
     c
@@ -306,6 +306,25 @@ pub fn swarm(
 
 #[cfg(test)]
 mod tests {
+    /// The core writes peer ids without libp2p (`sealed_core::peer_id`): the same text
+    /// as libp2p's, for keys and for bytes that are no key.
+    #[test]
+    fn the_cores_peer_ids_are_libp2ps() {
+        for n in 0..64u8 {
+            let key = sealed_protocol::keys::SecretKey::from_seed(&[n; 32])
+                .public()
+                .to_bytes();
+            let ours = sealed_core::peer_id::text(&key);
+            assert_eq!(ours, peer_id(&key).map(|p| p.to_string()));
+            assert_eq!(sealed_core::peer_id::key_of(&ours.unwrap()), Some(key));
+        }
+        for b in 0..=255u8 {
+            let bytes = [b; 32];
+            let ours = sealed_core::peer_id::text(&bytes);
+            assert_eq!(ours, peer_id(&bytes).map(|p| p.to_string()), "bytes {b}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -11,7 +11,6 @@
 //! only when he is himself on a global address, `core/sync.rs`).
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::task::{Context, Poll};
 
 use libp2p::core::Endpoint;
@@ -23,54 +22,39 @@ use libp2p::swarm::{
 };
 use libp2p::{Multiaddr, PeerId};
 
-/// Where a peer's connection comes from.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Origin {
-    /// What the budgets count by: `ip4/<address>`, `ip6/<first 64 bits>`,
-    /// `relay/<relay peer id>`, or the address itself for anything else.
-    pub key: String,
-    /// Whether the address is on the internet (not loopback, private, link-local, …).
-    pub global: bool,
-}
+pub use sealed_core::origin::{Origin, global_v4, global_v6, ip_is_global, is_global_text};
 
-impl Origin {
-    /// The origin of a connection whose remote address is `addr`.
-    pub fn of(addr: &Multiaddr) -> Origin {
-        if addr.iter().any(|p| matches!(p, Protocol::P2pCircuit)) {
-            let relay = addr
-                .iter()
-                .find_map(|p| match p {
-                    Protocol::P2p(id) => Some(id.to_string()),
-                    _ => None,
-                })
-                .unwrap_or_default();
-            return Origin {
-                key: format!("relay/{relay}"),
-                global: is_global(addr),
-            };
-        }
-        match addr.iter().next() {
-            Some(Protocol::Ip4(a)) => Origin {
-                key: format!("ip4/{a}"),
-                global: global_v4(a),
-            },
-            Some(Protocol::Ip6(a)) => {
-                let s = a.segments();
-                Origin {
-                    key: format!("ip6/{:x}:{:x}:{:x}:{:x}", s[0], s[1], s[2], s[3]),
-                    global: global_v6(a),
-                }
-            }
-            _ => Origin {
-                key: addr.to_string(),
-                global: is_global(addr),
-            },
-        }
+/// The origin of a connection whose remote address is `addr`.
+pub fn of(addr: &Multiaddr) -> Origin {
+    if addr.iter().any(|p| matches!(p, Protocol::P2pCircuit)) {
+        let relay = addr
+            .iter()
+            .find_map(|p| match p {
+                Protocol::P2p(id) => Some(id.to_string()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        return Origin {
+            key: format!("relay/{relay}"),
+            global: is_global(addr),
+        };
     }
-
-    /// Whether connections from here all come through a relay.
-    pub fn relayed(&self) -> bool {
-        self.key.starts_with("relay/")
+    match addr.iter().next() {
+        Some(Protocol::Ip4(a)) => Origin {
+            key: format!("ip4/{a}"),
+            global: global_v4(a),
+        },
+        Some(Protocol::Ip6(a)) => {
+            let s = a.segments();
+            Origin {
+                key: format!("ip6/{:x}:{:x}:{:x}:{:x}", s[0], s[1], s[2], s[3]),
+                global: global_v6(a),
+            }
+        }
+        _ => Origin {
+            key: addr.to_string(),
+            global: is_global(addr),
+        },
     }
 }
 
@@ -88,51 +72,6 @@ pub fn is_global(addr: &Multiaddr) -> bool {
         }
     }
     false
-}
-
-/// [`is_global`] of an address as text (one that does not read is not).
-pub fn is_global_text(addr: &str) -> bool {
-    addr.parse::<Multiaddr>().is_ok_and(|a| is_global(&a))
-}
-
-fn global_v4(a: Ipv4Addr) -> bool {
-    let o = a.octets();
-    !(a.is_private()
-        || a.is_loopback()
-        || a.is_link_local()
-        || a.is_unspecified()
-        || a.is_broadcast()
-        || a.is_documentation()
-        || a.is_multicast()
-        // 100.64.0.0/10, carrier-grade NAT; 0.0.0.0/8; 192.0.0.0/24; 198.18.0.0/15;
-        // 240.0.0.0/4.
-        || (o[0] == 100 && (o[1] & 0xc0) == 64)
-        || o[0] == 0
-        || (o[0] == 192 && o[1] == 0 && o[2] == 0)
-        || (o[0] == 198 && (o[1] & 0xfe) == 18)
-        || o[0] >= 240)
-}
-
-fn global_v6(a: Ipv6Addr) -> bool {
-    if let Some(v4) = a.to_ipv4_mapped() {
-        return global_v4(v4);
-    }
-    let s = a.segments();
-    !(a.is_loopback()
-        || a.is_unspecified()
-        || a.is_multicast()
-        // fc00::/7 unique local, fe80::/10 link-local, 2001:db8::/32 documentation.
-        || (s[0] & 0xfe00) == 0xfc00
-        || (s[0] & 0xffc0) == 0xfe80
-        || (s[0] == 0x2001 && s[1] == 0x0db8))
-}
-
-/// Whether an IP address is global (for the relay's budgets, which see IPs).
-pub fn ip_is_global(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(a) => global_v4(a),
-        IpAddr::V6(a) => global_v6(a),
-    }
 }
 
 /// Inbound connections one origin may hold at once (a relay's, for everyone behind it).
@@ -186,7 +125,7 @@ impl Gate {
         if self.of.contains_key(&id) {
             return Ok(());
         }
-        let origin = Origin::of(remote);
+        let origin = of(remote);
         let limit = if origin.relayed() {
             self.limits.per_relay
         } else {
@@ -283,25 +222,22 @@ mod tests {
 
     #[test]
     fn origins_count_addresses_not_ports_nor_keys() {
-        let x = Origin::of(&a("/ip4/1.2.3.4/tcp/5"));
+        let x = of(&a("/ip4/1.2.3.4/tcp/5"));
         assert_eq!(
             x,
-            Origin::of(&a(
+            of(&a(
                 "/ip4/1.2.3.4/tcp/6/p2p/12D3KooWEutTyBTHJwAyQm2HpzGSFhRHhmkTvBtz2ETpHtiqC6Vw"
             ))
         );
         assert!(x.global);
-        let v6 = Origin::of(&a("/ip6/2a01:4f8:1:2:aaaa::1/tcp/1"));
-        assert_eq!(
-            v6,
-            Origin::of(&a("/ip6/2a01:4f8:1:2:bbbb::9/udp/1/quic-v1"))
-        );
-        assert_ne!(v6, Origin::of(&a("/ip6/2a01:4f8:1:3::1/tcp/1")));
-        assert!(!Origin::of(&a("/ip4/127.0.0.2/tcp/1")).global);
-        assert!(!Origin::of(&a("/ip4/10.1.0.2/tcp/1")).global);
-        assert!(!Origin::of(&a("/ip4/100.64.1.1/tcp/1")).global);
-        assert!(!Origin::of(&a("/ip6/fd00::1/tcp/1")).global);
-        let relayed = Origin::of(&a(
+        let v6 = of(&a("/ip6/2a01:4f8:1:2:aaaa::1/tcp/1"));
+        assert_eq!(v6, of(&a("/ip6/2a01:4f8:1:2:bbbb::9/udp/1/quic-v1")));
+        assert_ne!(v6, of(&a("/ip6/2a01:4f8:1:3::1/tcp/1")));
+        assert!(!of(&a("/ip4/127.0.0.2/tcp/1")).global);
+        assert!(!of(&a("/ip4/10.1.0.2/tcp/1")).global);
+        assert!(!of(&a("/ip4/100.64.1.1/tcp/1")).global);
+        assert!(!of(&a("/ip6/fd00::1/tcp/1")).global);
+        let relayed = of(&a(
             "/ip4/1.2.3.4/tcp/5/p2p/12D3KooWEutTyBTHJwAyQm2HpzGSFhRHhmkTvBtz2ETpHtiqC6Vw/p2p-circuit",
         ));
         assert!(relayed.relayed());

@@ -7,7 +7,6 @@ use super::Shell;
 use super::addr::{causes, introduced, key_of, relay_of, with_peer};
 use crate::core::{Input, NodeError};
 use crate::net::BehaviourEvent;
-use crate::origin::Origin;
 use crate::sync::{Held, Request, Response};
 
 impl Shell {
@@ -36,7 +35,7 @@ impl Shell {
                     .then(|| with_peer(endpoint.get_remote_address(), peer_id));
                 if num_established.get() == 1 {
                     // Where the peer comes from, for the budgets kept per address.
-                    let origin = Origin::of(endpoint.get_remote_address());
+                    let origin = crate::origin::of(endpoint.get_remote_address());
                     self.reach.origins.insert(peer_id, origin.clone());
                     self.input(Input::Connected {
                         peer,

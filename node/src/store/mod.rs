@@ -45,9 +45,9 @@
 //! in this process or another, fails with [`StoreError::AlreadyOpen`].
 
 mod backend;
+mod durable;
 mod error;
 mod fs;
-mod memory;
 mod quota;
 mod record;
 mod schema;
@@ -60,10 +60,10 @@ use redb::{ReadableDatabase, ReadableTable, WriteTransaction};
 use sha2::{Digest, Sha256};
 
 pub use error::StoreError;
-pub use memory::MemoryStore;
 pub use quota::Usage;
 pub use record::{GameRecord, GameStatus};
 use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, META, SECRETS};
+pub use sealed_core::memory::MemoryStore;
 
 #[cfg_attr(not(feature = "failpoints"), allow(unused_imports))]
 use crate::faults;

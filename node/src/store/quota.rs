@@ -11,38 +11,7 @@ use sealed_protocol::proposal::{Role, Terms};
 use super::error::StoreError;
 use super::schema::{ENVELOPES, GAMES, QUOTAS};
 use super::{GameStatus, record};
-
-/// Games, envelopes and bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Usage {
-    /// Games.
-    pub games: u64,
-    /// Envelopes.
-    pub envelopes: u64,
-    /// Bytes of envelopes.
-    pub bytes: u64,
-}
-
-impl Usage {
-    /// The sum, saturating.
-    pub fn plus(self, o: Usage) -> Usage {
-        Usage {
-            games: self.games.saturating_add(o.games),
-            envelopes: self.envelopes.saturating_add(o.envelopes),
-            bytes: self.bytes.saturating_add(o.bytes),
-        }
-    }
-
-    /// Whether every part is at most `limit`'s.
-    pub fn within(self, limit: Usage) -> bool {
-        self.games <= limit.games && self.envelopes <= limit.envelopes && self.bytes <= limit.bytes
-    }
-
-    /// Nothing.
-    pub fn is_zero(self) -> bool {
-        self == Usage::default()
-    }
-}
+pub use sealed_core::record::Usage;
 
 /// Adds charges (deltas) to the ledger, in `tx`.
 pub(super) fn charge(

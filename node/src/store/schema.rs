@@ -42,15 +42,7 @@ pub(super) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta
 pub(super) const QUOTAS: TableDefinition<[u8; 32], (u64, u64, u64)> =
     TableDefinition::new("quotas");
 
-/// An envelope's place in its chain, read from its header: `(log, seat, seq)`. `None`
-/// for bytes that are not an envelope (the store keeps them, but serves no chain with
-/// them).
-pub(super) fn chain_place(bytes: &[u8]) -> Option<(u32, u8, u64)> {
-    let env: sealed_protocol::envelope::Envelope =
-        sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-    let u = &env.unsigned;
-    Some((u.log.0, u.seat.0, u.seq))
-}
+pub(super) use sealed_core::record::chain_place;
 
 /// Creates every table, so that reads never meet a missing one, and brings an older
 /// layout up to [`SCHEMA_VERSION`], all in `tx`. Returns the version found (`None` for

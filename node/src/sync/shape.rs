@@ -8,9 +8,7 @@
 //! lengths, 32 raw bytes for an id. A variant this walk does not know (a newer
 //! protocol's) is counted pessimistically, one item per 16 bytes.
 
-/// Most items (envelopes, games, heads entries, addresses, hashes, statements) one
-/// message may hold.
-pub const MAX_ITEMS: usize = 65_536;
+pub use sealed_core::message::MAX_ITEMS;
 
 /// What decoding costs per item beyond its bytes (a `Vec` header and an allocation),
 /// for the read budget.

@@ -3,8 +3,9 @@
 //! a full disk fails commits, and like redb the store then refuses every read and write
 //! until it is reopened.
 
+use sealed_node::core::record::{GameRecord, GameRow, ReadError, Usage};
 use sealed_node::core::{Durable, GameId, Writes};
-use sealed_node::store::{GameRecord, GameRow, MemoryStore, StoreError, Usage};
+use sealed_node::store::{MemoryStore, StoreError};
 
 /// One node's durable state.
 #[derive(Default)]
@@ -47,9 +48,9 @@ impl SimStore {
         self.failed = false;
     }
 
-    fn check(&self) -> Result<(), StoreError> {
+    fn check(&self) -> Result<(), ReadError> {
         if self.failed {
-            Err(StoreError::Failed("a commit failed".into()))
+            Err(StoreError::Failed("a commit failed".into()).into())
         } else {
             Ok(())
         }
@@ -73,27 +74,27 @@ impl SimStore {
 }
 
 impl Durable for SimStore {
-    fn game_rows(&self) -> Result<Vec<GameRow>, StoreError> {
+    fn game_rows(&self) -> Result<Vec<GameRow>, ReadError> {
         self.check()?;
         self.inner.game_rows()
     }
 
-    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, ReadError> {
         self.check()?;
         self.inner.game(id)
     }
 
-    fn knows(&self, id: &GameId) -> Result<bool, StoreError> {
+    fn knows(&self, id: &GameId) -> Result<bool, ReadError> {
         self.check()?;
         self.inner.knows(id)
     }
 
-    fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, StoreError> {
+    fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, ReadError> {
         self.check()?;
         self.inner.secrets(id)
     }
 
-    fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, StoreError> {
+    fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, ReadError> {
         self.check()?;
         self.inner.envelopes(id)
     }
@@ -102,22 +103,22 @@ impl Durable for SimStore {
         &self,
         id: &GameId,
         from: &mut dyn FnMut(u32, u8) -> Option<u64>,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
+    ) -> Result<Vec<Vec<u8>>, ReadError> {
         self.check()?;
         self.inner.chain_envelopes(id, from)
     }
 
-    fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, ReadError> {
         self.check()?;
         self.inner.meta(key)
     }
 
-    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, ReadError> {
         self.check()?;
         self.inner.metas(prefix)
     }
 
-    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, StoreError> {
+    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, ReadError> {
         self.check()?;
         self.inner.quotas()
     }

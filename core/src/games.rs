@@ -11,7 +11,7 @@ use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 
 use super::{GameId, Halt, PeerKey};
-use crate::store::{GameRecord, GameStatus};
+use crate::record::{GameRecord, GameStatus};
 
 /// A game this node plays, its table in memory.
 pub(super) struct Played {
@@ -126,7 +126,7 @@ impl Relayed {
     }
 
     /// Its record, as the store holds it, with this status.
-    pub(super) fn record(&self, id: GameId, status: crate::store::GameStatus) -> GameRecord {
+    pub(super) fn record(&self, id: GameId, status: crate::record::GameStatus) -> GameRecord {
         GameRecord {
             id,
             terms: self.terms.bytes().to_vec(),

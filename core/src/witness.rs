@@ -33,8 +33,8 @@ use sealed_protocol::witness::{Held as HeldChain, Ledger, MAX_STATEMENT, Stamp, 
 
 use super::durable::{Step, Waiter};
 use super::{Core, Durable, GameId, InId, PeerKey};
-use crate::store::Usage;
-use crate::sync::{MAX_DEPOSITS, Response};
+use crate::message::{MAX_DEPOSITS, Response};
+use crate::record::Usage;
 
 /// How every envelope time's store key begins.
 pub(super) const RECEIPT_PREFIX: &str = "receipt/";

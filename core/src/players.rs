@@ -42,7 +42,7 @@ pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
                 .ok()
                 .and_then(|i| terms.display_name(Seat(i)))
                 .unwrap_or_default(),
-            peer: crate::net::peer_id(&s.key).map_or_else(|| hex::encode(s.key), |p| p.to_string()),
+            peer: crate::peer_id::name(&s.key),
             you: me.is_some_and(|m| usize::from(m.0) == i),
         })
         .collect()
@@ -62,9 +62,7 @@ pub struct HelperView {
 /// The witness, then every other mailbox, of a game's proposal.
 pub fn helpers(terms: &Terms) -> Vec<HelperView> {
     let proposal = terms.proposal();
-    let peer = |key: &[u8; 32]| {
-        crate::net::peer_id(key).map_or_else(|| hex::encode(key), |p| p.to_string())
-    };
+    let peer = |key: &[u8; 32]| crate::peer_id::name(key);
     let witness = proposal.witness.as_ref().map(|w| w.key);
     witness
         .iter()
@@ -213,7 +211,7 @@ mod tests {
 
     #[test]
     fn the_witness_and_the_mailboxes_are_named_by_peer_id_once_each() {
-        let peer = |n: u8| crate::net::peer_id(&key(n)).unwrap().to_string();
+        let peer = |n: u8| crate::peer_id::text(&key(n)).unwrap();
         assert_eq!(helpers(&terms(&[], None)), vec![]);
         let h = helpers(&terms(&[5], Some(6)));
         assert_eq!(

@@ -23,8 +23,8 @@ use super::games::{Kept, Played, Relayed, game_peers, is_mailbox, seat_of};
 use super::quota::{self, may_open};
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
-use crate::store::{GameRecord, GameStatus, Usage};
-use crate::sync::{Request, Response};
+use crate::message::{Request, Response};
+use crate::record::{GameRecord, GameStatus, Usage};
 
 /// One game's worth of the ledger.
 const ONE_GAME: Usage = Usage {

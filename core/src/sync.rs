@@ -15,8 +15,8 @@ use super::io::{InId, OutId, Output};
 use super::peers::Asked;
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
-use crate::store::GameStatus;
-use crate::sync::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
+use crate::message::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
+use crate::record::GameStatus;
 
 /// Writes waiting for the store past which a request that would write is refused
 /// ("busy"): the writer's queue is bounded by what the core lets into it.

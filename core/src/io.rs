@@ -3,9 +3,9 @@
 use sealed_protocol::ids::ChainId;
 
 use super::{GameId, NodeError, PeerKey, WriteId};
+use crate::message::{Request, Response};
 pub use crate::origin::Origin;
-use crate::store::{GameRecord, GameStatus, Usage};
-use crate::sync::{Request, Response};
+use crate::record::{GameRecord, GameStatus, Usage};
 
 /// A command, numbered by the shell so it can route the reply.
 pub type CmdId = u64;

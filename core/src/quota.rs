@@ -22,7 +22,7 @@ use sealed_protocol::proposal::{Role, Terms};
 
 use super::slot::Games;
 use super::{GameId, PeerKey};
-use crate::store::{GameStatus, Usage};
+use crate::record::{GameStatus, Usage};
 
 /// The quotas; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
 use super::players::{helpers, namer, players};
 use super::slot::Life;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
-use crate::store::{GameRecord, GameStatus};
+use crate::record::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;
 
 /// What an export reads, once the game's table and the store agree.

@@ -1,4 +1,4 @@
-//! A store in memory with the real one's semantics for a core (`core::Durable`): a
+//! A store in memory with the real one's semantics for a core ([`Durable`]): a
 //! commit is all or nothing, envelopes are known by their hash and placed in their
 //! chains, settings are set then removed, quotas added up. For what drives cores
 //! without a disk: the deterministic simulation and the fuzz targets.
@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sha2::{Digest, Sha256};
 
-use super::{GameRecord, GameRow, StoreError, Usage};
-use crate::core::{Durable, GameId, Writes};
+use crate::record::{GameRecord, GameRow, ReadError, Usage};
+use crate::{Durable, GameId, Writes};
 
 /// Everything committed.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +57,7 @@ impl MemoryStore {
             let list = self.envelopes.entry(*id).or_default();
             let pos = list.len() as u64;
             list.push(e.clone());
-            if let Some((log, seat, seq)) = super::schema::chain_place(e) {
+            if let Some((log, seat, seq)) = crate::record::chain_place(e) {
                 self.chains.insert((*id, log, seat, seq, pos));
             }
             new += 1;
@@ -92,7 +92,7 @@ impl MemoryStore {
 }
 
 impl Durable for MemoryStore {
-    fn game_rows(&self) -> Result<Vec<GameRow>, StoreError> {
+    fn game_rows(&self) -> Result<Vec<GameRow>, ReadError> {
         Ok(self
             .games
             .iter()
@@ -100,19 +100,19 @@ impl Durable for MemoryStore {
             .collect())
     }
 
-    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, ReadError> {
         Ok(self.games.get(id).cloned())
     }
 
-    fn knows(&self, id: &GameId) -> Result<bool, StoreError> {
+    fn knows(&self, id: &GameId) -> Result<bool, ReadError> {
         Ok(self.games.contains_key(id))
     }
 
-    fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, StoreError> {
+    fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, ReadError> {
         Ok(self.secrets.get(id).cloned())
     }
 
-    fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, StoreError> {
+    fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, ReadError> {
         Ok(self.all_envelopes(id))
     }
 
@@ -120,7 +120,7 @@ impl Durable for MemoryStore {
         &self,
         id: &GameId,
         from: &mut dyn FnMut(u32, u8) -> Option<u64>,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
+    ) -> Result<Vec<Vec<u8>>, ReadError> {
         let list = self.envelopes.get(id);
         let mut out = vec![];
         let mut chain: Option<(u32, u8, Option<u64>)> = None;
@@ -145,11 +145,11 @@ impl Durable for MemoryStore {
         Ok(out)
     }
 
-    fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, ReadError> {
         Ok(self.meta.get(key).cloned())
     }
 
-    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, ReadError> {
         Ok(self
             .meta
             .range(prefix.to_owned()..)
@@ -158,7 +158,7 @@ impl Durable for MemoryStore {
             .collect())
     }
 
-    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, StoreError> {
+    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, ReadError> {
         Ok(self.quotas.iter().map(|(k, v)| (*k, *v)).collect())
     }
 }

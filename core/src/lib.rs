@@ -1,8 +1,10 @@
 //! The node core: everything a node decides, with no IO inside — no sockets, no disk, no
 //! clock, no operating-system randomness. Inputs go in ([`Input`], each with the time),
-//! outputs come out ([`Output`]), as in quinn-proto. A shell runs it on tokio and libp2p
-//! (`crate::shell`); the deterministic simulation (node/tests/sim) runs many cores on one
-//! thread with a simulated network and store, and crashes them at every step.
+//! outputs come out ([`Output`]), as in quinn-proto. A crate of its own, with no
+//! dependency on libp2p, tokio or redb, so the compiler keeps it pure. A shell runs it on
+//! tokio and libp2p with a redb store (`sealed_node::shell`); the deterministic
+//! simulation (node/tests/sim) runs many cores on one thread with a simulated network and
+//! store, and crashes them at every step.
 //!
 //! **Durable before visible, by construction** (spec/PROTOCOL.md §11.2). Everything a
 //! seat's session produces — its envelopes, its secrets, the envelopes it received — goes
@@ -14,27 +16,40 @@
 //! ([`storage::Durable`]), never from a table. So nothing the core emits can carry an
 //! envelope the store does not hold.
 //!
-//! Files: the inputs and outputs `io.rs`; the read side of the store `storage.rs`; typed
-//! errors `error.rs`; games in memory, loaded, dormant or set aside `games.rs`; the write
-//! path and rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's
-//! answers and requests `sync.rs`, what it takes `take.rs`; peers and request queues `peers.rs`; where each peer can be reached
-//! `book.rs`; bots, duties, repair
-//! rounds and timeout claims `auto.rs`; mail `mail.rs`; what strangers may make this
-//! node keep `quota.rs`.
+//! Files: the inputs and outputs `io.rs`; the sync protocol's messages `message.rs`; the
+//! read side of the store `storage.rs`, its records `record.rs`, a store in memory
+//! `memory.rs`; typed errors `error.rs`; one slot per game `slot.rs`, the states a game
+//! is in `games.rs`; the write path and rebuilding `durable.rs`; commands
+//! `commands.rs`; the sync protocol's answers and requests `sync.rs`, what it takes
+//! `take.rs`; peers and the requests in flight `peers.rs`; where each peer can be
+//! reached `book.rs`; bots, duties, repair rounds and timeout claims `auto.rs`; mail
+//! `mail.rs` and its armored text `armor.rs`; what strangers may make this node keep
+//! `quota.rs`; rate limits `limit.rs`; clocks `clock.rs`; where a connection comes from
+//! `origin.rs`; peer ids as text `peer_id.rs`; the witness `witness.rs`, asking it
+//! `accuse.rs`, deposits and stamps `stamps.rs`; delivery of the last envelopes
+//! `delivery.rs`; the players' names `players.rs`.
 
 mod accuse;
+pub mod armor;
 mod auto;
 mod book;
+pub mod clock;
 mod commands;
 mod delivery;
 mod durable;
 pub mod error;
 mod games;
 pub mod io;
+pub mod limit;
 mod mail;
+pub mod memory;
+pub mod message;
+pub mod origin;
+pub mod peer_id;
 mod peers;
 pub mod players;
 pub mod quota;
+pub mod record;
 mod slot;
 mod stamps;
 pub mod storage;
@@ -66,7 +81,7 @@ use slot::Games;
 /// A game id.
 pub type GameId = [u8; 32];
 
-/// A peer, named by its Ed25519 key (its libp2p peer id is derived from it by the shell).
+/// A peer, named by its Ed25519 key (its libp2p peer id is derived from it, `peer_id.rs`).
 pub type PeerKey = [u8; 32];
 
 /// A store write, numbered by the core.
@@ -348,7 +363,7 @@ impl Core {
 
     /// What strangers' games hold here: per proposer, and in all (for tests and
     /// figures).
-    pub fn used_by(&self, proposer: &PeerKey) -> (crate::store::Usage, crate::store::Usage) {
+    pub fn used_by(&self, proposer: &PeerKey) -> (crate::record::Usage, crate::record::Usage) {
         (self.ledger.of(proposer), self.ledger.all())
     }
 

@@ -22,8 +22,8 @@ use sealed_protocol::ids::{ChainId, LogId, Seat};
 
 use super::games::{Played, seat_of};
 use super::{Core, Durable, GameId, PeerKey};
-use crate::store::GameStatus;
-use crate::sync::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
+use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
+use crate::record::GameStatus;
 
 /// The settings a debt is kept in start with this, then the game id in hex.
 pub(super) const OWED_PREFIX: &str = "owed/";

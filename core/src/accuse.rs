@@ -17,7 +17,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::slot::Life;
 use super::{Core, Durable, GameId};
-use crate::sync::Request;
+use crate::message::Request;
 
 /// Most statements in a witness's answer a seat reads: the ledgers of a very long game.
 const MAX_LEDGERS: usize = 64;

@@ -22,7 +22,7 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::{Core, Durable, GameId};
-use crate::sync::{MAX_DEPOSITS, Request};
+use crate::message::{MAX_DEPOSITS, Request};
 
 /// How often a seat asks again while deposits are unstamped, fetches deposits left for
 /// it, or asks for a ledger a public act's time needs.

@@ -25,8 +25,8 @@ use super::games::{Dormant, Played, Relayed, SetAside};
 use super::io::{Answer, CmdId, InId, Output, Writes};
 use super::slot::Life;
 use super::{Core, Durable, GameId, Halt, NodeError, PeerKey, WriteId};
-use crate::store::{GameRecord, GameStatus};
-use crate::sync::{Request, Response};
+use crate::message::{Request, Response};
+use crate::record::{GameRecord, GameStatus};
 
 /// What one decision or delivery made a game do: what to write, then what to show.
 #[derive(Debug, Default)]
@@ -768,8 +768,8 @@ fn evidence_of(envelopes: &[Vec<u8>]) -> super::games::Evidence {
 /// A read of the store that failed: a failure of the store itself (redb latched an
 /// I/O error) sets the game aside only until the store is reopened, like a failed
 /// write; anything else means the bytes are bad and the game stays set aside.
-fn read_failed(what: &str, e: crate::store::StoreError) -> Halt {
-    if e.is_storage() {
+fn read_failed(what: &str, e: crate::record::ReadError) -> Halt {
+    if e.storage {
         Halt::Write(format!("{what}: {e}"))
     } else {
         Halt::Unreadable(format!("{what}: {e}"))

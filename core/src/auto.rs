@@ -10,8 +10,8 @@ use sealed_protocol::session::Command as SessionCommand;
 use super::games::{Played, game_peers};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::clock::{Clocks, TimeControl};
-use crate::store::GameStatus;
-use crate::sync::Request;
+use crate::message::Request;
+use crate::record::GameStatus;
 
 /// Picks a bot tries before it waits for the next tick.
 const BOT_TRIES: usize = 8;

@@ -4,8 +4,8 @@
 use super::durable::Waiter;
 use super::io::{Answer, CmdId, Imported};
 use super::{Core, Durable, NodeError};
-use crate::mail::{self, Mail};
-use crate::sync::Response;
+use crate::armor::{self as mail, Mail};
+use crate::message::Response;
 
 impl Core {
     /// A game as mail for the other player: only what that seat may see (a private log

@@ -10,9 +10,9 @@ use super::book::{self, Book};
 use super::games::game_peers;
 use super::io::{OutId, Output, Writes};
 use super::{Core, Durable, GameId, PeerKey, WriteId};
+use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use crate::origin::Origin;
-use crate::store::GameStatus;
-use crate::sync::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
+use crate::record::GameStatus;
 use sealed_protocol::ids::ChainId;
 
 /// Requests to one peer that may await an answer at once.
@@ -552,7 +552,7 @@ impl Core {
 /// that node's own peer id, and is global unless the proposal came from a non-global
 /// address.
 fn allowed(addr: &str, key: &PeerKey, local: bool) -> bool {
-    crate::net::names(addr, key) && (local || crate::origin::is_global_text(addr))
+    crate::peer_id::names(addr, key) && (local || crate::origin::is_global_text(addr))
 }
 
 /// Merges every push waiting in `queue` behind a first push into one request, up to

@@ -1,0 +1,60 @@
+//! A peer's libp2p id, as text, from its Ed25519 key — written here without libp2p, so
+//! the core can name peers the way every face and address does. The id is the base58btc
+//! text of the identity multihash (code 0, length 36) of the key's protobuf encoding
+//! (field 1 `KeyType` = 1, Ed25519; field 2 `Data`, 32 bytes): libp2p's peer id
+//! specification for keys of 42 bytes or fewer. `sealed_node` tests it against libp2p.
+
+/// The identity multihash's and the protobuf's bytes before the key.
+const PREFIX: [u8; 6] = [0x00, 0x24, 0x08, 0x01, 0x12, 0x20];
+
+/// The peer id of an Ed25519 public key, as text; `None` for bytes that are no key.
+pub fn text(key: &[u8; 32]) -> Option<String> {
+    ed25519_dalek::VerifyingKey::from_bytes(key).ok()?;
+    let mut bytes = PREFIX.to_vec();
+    bytes.extend_from_slice(key);
+    Some(bs58::encode(bytes).into_string())
+}
+
+/// The Ed25519 key a peer id names, if it is one.
+pub fn key_of(text: &str) -> Option<[u8; 32]> {
+    let bytes = bs58::decode(text).into_vec().ok()?;
+    let key: [u8; 32] = bytes.strip_prefix(&PREFIX[..])?.try_into().ok()?;
+    ed25519_dalek::VerifyingKey::from_bytes(&key).ok()?;
+    Some(key)
+}
+
+/// Whether an address, as text, ends in `/p2p/<the peer id of key>`.
+pub fn names(addr: &str, key: &[u8; 32]) -> bool {
+    let Some(id) = text(key) else {
+        return false;
+    };
+    addr.strip_suffix(id.as_str())
+        .is_some_and(|rest| rest.ends_with("/p2p/"))
+}
+
+/// A peer's name for people: its peer id, or its key in hex when the bytes are no key.
+pub fn name(key: &[u8; 32]) -> String {
+    text(key).unwrap_or_else(|| hex::encode(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_and_its_id_read_back() {
+        let key = sealed_protocol::keys::SecretKey::from_seed(&[7; 32])
+            .public()
+            .to_bytes();
+        let id = text(&key).unwrap();
+        assert!(id.starts_with("12D3KooW"));
+        assert_eq!(key_of(&id), Some(key));
+        assert!(names(&format!("/ip4/1.2.3.4/tcp/1/p2p/{id}"), &key));
+        assert!(!names(
+            &format!("/ip4/1.2.3.4/tcp/1/p2p/{id}/p2p-circuit"),
+            &key
+        ));
+        assert!(!names(&format!("/ip4/1.2.3.4/tcp/1/p2p/x{id}"), &key));
+        assert_eq!(key_of("not a peer id"), None);
+    }
+}
