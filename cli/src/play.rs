@@ -2,8 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sealed_node::Home;
-use sealed_node::control::{CallError, ControlRequest, call, transcript_bytes};
+use sealed_node::control::{CallError, ControlRequest, Proposal, call, transcript_bytes};
+use sealed_node::core::{Delivery, GameSummary, ShowFormat};
+use sealed_node::{Home, core::players};
 use serde_json::Value;
 
 use crate::output;
@@ -109,14 +110,14 @@ pub fn new(
         };
         opts.push((k.trim().to_owned(), v.trim().to_owned()));
     }
-    let req = ControlRequest::New {
+    let req = ControlRequest::New(Proposal {
         variant: variant.into(),
         options: opts,
         peer: peer.into(),
         mailbox: helpers.mailbox.map(str::to_owned),
         referee: helpers.referee.map(str::to_owned),
         witness: helpers.witness.map(str::to_owned),
-    };
+    });
     let game = match ask(home, req) {
         Ok(v) => v.as_str().unwrap_or_default().to_owned(),
         Err(code) => return code,
@@ -130,17 +131,17 @@ pub fn new(
     // Quick at first (a peer on the LAN answers in milliseconds), then gentler.
     let mut pause = std::time::Duration::from_millis(5);
     loop {
-        if let Ok(Value::Array(games)) = ask(home, ControlRequest::Games) {
+        if let Ok(games) = ask(home, ControlRequest::Games).map(summaries) {
             let state = games
-                .iter()
-                .find(|g| g["game"] == game.as_str())
-                .and_then(|g| g["invitation"].as_str().map(str::to_owned));
+                .into_iter()
+                .find(|g| g.game == game)
+                .and_then(|g| g.invitation);
             match state {
-                Some(s) if s.starts_with("delivered") => {
+                Some(s) if s.delivered() => {
                     output::note(&format!("invitation {s}"));
                     return 0;
                 }
-                Some(s) => said = s,
+                Some(s) => said = s.to_string(),
                 // Accepted already (or no longer an invitation): it got there.
                 None => return 0,
             }
@@ -176,6 +177,11 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
     })
 }
 
+/// The games list the node answered, as the core wrote it (none if it is not one).
+fn summaries(v: Value) -> Vec<GameSummary> {
+    serde_json::from_value(v).unwrap_or_default()
+}
+
 /// `sealed games`.
 pub fn games(home: &Home, json: bool) -> i32 {
     done(ask(home, ControlRequest::Games), |v| {
@@ -183,34 +189,30 @@ pub fn games(home: &Home, json: bool) -> i32 {
             return format!("{v}\n");
         }
         let mut s = String::new();
-        for g in v.as_array().into_iter().flatten() {
-            let id = g["game"].as_str().unwrap_or_default();
+        for g in summaries(v) {
+            let id = g.game.as_str();
+            // The ply unpadded, as it has always been printed.
             s.push_str(&format!(
-                "{}  {:<9} {:<9} {} ply {:<4} {}\n",
+                "{}  {:<9} {:<9} {} ply {} {}\n",
                 &id[..id.len().min(12)],
-                g["variant"].as_str().unwrap_or_default(),
-                g["status"].as_str().unwrap_or_default(),
-                if g["my_turn"] == Value::Bool(true) {
-                    "*"
-                } else {
-                    " "
-                },
-                g["ply"],
-                g["waiting_for"].as_str().unwrap_or_default(),
+                g.variant,
+                g.status,
+                if g.my_turn { "*" } else { " " },
+                g.ply,
+                g.waiting_for,
             ));
             let indent = |s: &mut String, line: String| s.push_str(&format!("{:14}{line}\n", ""));
-            let players: Vec<sealed_node::core::PlayerView> =
-                serde_json::from_value(g["players"].clone()).unwrap_or_default();
+            let players = &g.players;
             if !players.is_empty() {
-                indent(&mut s, sealed_node::core::players::line(&players));
+                indent(&mut s, players::line(players));
             }
-            let options = strings(&g["options"]);
-            if g["status"] == "invited" {
+            let options = &g.options;
+            if g.status == "invited" {
                 // Who asks, and on what terms, before the player accepts.
                 let from = players
                     .iter()
                     .find(|p| p.seat == 0)
-                    .map(|p| sealed_node::core::players::line(std::slice::from_ref(p)))
+                    .map(|p| players::line(std::slice::from_ref(p)))
                     .unwrap_or_default();
                 indent(
                     &mut s,
@@ -224,13 +226,13 @@ pub fn games(home: &Home, json: bool) -> i32 {
             if !options.is_empty() {
                 indent(&mut s, format!("options: {}", options.join(" ")));
             }
-            if let Some(r) = g["result"].as_str() {
+            if let Some(r) = &g.result {
                 indent(&mut s, format!("result: {r}"));
             }
-            if let Some(clock) = g["clock"].as_str() {
+            if let Some(clock) = &g.clock {
                 indent(&mut s, format!("clock: {clock}"));
             }
-            if let Some(inv) = g["invitation"].as_str() {
+            if let Some(inv) = &g.invitation {
                 indent(&mut s, format!("invitation {inv}"));
             }
         }
@@ -245,7 +247,7 @@ pub fn show(home: &Home, game: &str, json: bool, svg: Option<&Path>) -> i32 {
             home,
             ControlRequest::Show {
                 game: game.into(),
-                format: "svg".into(),
+                format: ShowFormat::Svg,
             },
         );
         match r {
@@ -262,13 +264,17 @@ pub fn show(home: &Home, game: &str, json: bool, svg: Option<&Path>) -> i32 {
             Err(code) => return code,
         }
     }
-    let format = if json { "json" } else { "text" };
+    let format = if json {
+        ShowFormat::Json
+    } else {
+        ShowFormat::Text
+    };
     done(
         ask(
             home,
             ControlRequest::Show {
                 game: game.into(),
-                format: format.into(),
+                format,
             },
         ),
         |v| match v {
@@ -312,14 +318,11 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
             home,
             ControlRequest::Show {
                 game: game.into(),
-                format: "json".into(),
+                format: ShowFormat::Json,
             },
         )
         .ok();
-        let delivered = v
-            .as_ref()
-            .and_then(|v| v["delivery"].as_str())
-            .is_none_or(|d| !d.contains("not yet"));
+        let delivered = v.as_ref().and_then(delivery).is_none_or(|d| !d.pending());
         if !running || delivered || std::time::Instant::now() >= deadline {
             break v;
         }
@@ -332,9 +335,9 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
         .and_then(|v| v["ply"].as_u64())
         .map(|p| format!(" (ply {p})"))
         .unwrap_or_default();
-    let delivery = match (running, field("delivery")) {
+    let delivery = match (running, now.as_ref().and_then(delivery)) {
         (false, _) => ", kept in the store: it goes out when `sealed node` starts".to_owned(),
-        (true, Some(d)) if d.contains("not yet") => format!(", {d}: the node keeps trying"),
+        (true, Some(d)) if d.pending() => format!(", {d}: the node keeps trying"),
         (true, Some(d)) => format!(", {d}"),
         (true, None) => String::new(),
     };
@@ -345,6 +348,11 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
     i32::from(!output::stdout(&format!(
         "{text}: {verb}{at}{delivery}{next}\n"
     ))) * 2
+}
+
+/// Where a game document says this seat's latest messages are.
+fn delivery(doc: &Value) -> Option<Delivery> {
+    serde_json::from_value(doc.get("delivery")?.clone()).ok()?
 }
 
 /// How long `sealed move` waits for the other seats (or a mailbox) to say they hold the

@@ -11,7 +11,7 @@ use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::games::Played;
-use super::io::{Answer, Cmd, CmdId, GameSummary, Output, ProposeArgs};
+use super::io::{Answer, Cmd, CmdId, GameSummary, Invitation, Output, ProposeArgs, ShowFormat};
 use super::players::{helpers, namer, players};
 use super::slot::Life;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
@@ -33,29 +33,28 @@ impl Core {
             Cmd::Propose(args) => self.propose(id, *args, store),
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
-            Cmd::Act { game, text, expect } => self.act(id, &game, &text, expect, store),
+            Cmd::Move { game, text, expect } => self.act(id, &game, &text, expect, store),
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
             Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
             Cmd::Score(g) => self.export(id, &g, Export::Score, store),
             Cmd::Pgn(g) => self.export(id, &g, Export::Pgn, store),
             // These answer now.
             Cmd::Games => return self.reply(id, Ok(Answer::Summaries(self.summaries()))),
-            Cmd::Show(g) => {
-                let r = self.table(&g, store).map(|_| ()).and_then(|()| {
-                    let p = self.played_ref(&g)?;
-                    Ok(Answer::Json(self.show_json(p)))
-                });
-                return self.reply(id, r);
+            Cmd::Show(_, ShowFormat::Other(f)) => {
+                return self.reply(id, Err(NodeError::Refused(format!("no format {f:?}"))));
             }
-            Cmd::ShowText(g) => {
-                let r = self.table(&g, store).map(|_| ()).and_then(|()| {
-                    let p = self.played_ref(&g)?;
-                    Ok(Answer::Text(self.show_text(p)))
-                });
-                return self.reply(id, r);
-            }
-            Cmd::Svg(g) => {
+            Cmd::Show(g, ShowFormat::Svg) => {
                 let r = self.table(&g, store).map(|t| Answer::MaybeText(t.svg()));
+                return self.reply(id, r);
+            }
+            Cmd::Show(g, format) => {
+                let r = self.table(&g, store).map(|_| ()).and_then(|()| {
+                    let p = self.played_ref(&g)?;
+                    Ok(match format {
+                        ShowFormat::Text => Answer::Text(self.show_text(p)),
+                        _ => Answer::Json(self.show_json(p)),
+                    })
+                });
                 return self.reply(id, r);
             }
             Cmd::MailExport(g) => {
@@ -212,7 +211,7 @@ impl Core {
     /// Where this node's invitation is, for a game it proposed that is not yet accepted:
     /// acknowledged by the opponent, by a mailbox, or not yet (with the last dial's
     /// error).
-    fn invitation(&self, p: &Played) -> Option<String> {
+    fn invitation(&self, p: &Played) -> Option<Invitation> {
         if status_name(p.record.status, &*p.table) != "proposed" {
             return None;
         }
@@ -229,16 +228,16 @@ impl Core {
         // A seat holds the game once it acknowledged an offer or push of it, or named it
         // in (or answered) a heads round, whoever offered it first.
         let holds = |k: &PeerKey| p.acked.contains_key(k) || p.heard.contains_key(k);
-        let text = if seats.iter().all(holds) {
-            "delivered to the peer".to_owned()
+        let state = if seats.iter().all(holds) {
+            Invitation::Peer
         } else if mailboxes.iter().any(holds) {
-            "delivered to the mailbox".to_owned()
+            Invitation::Mailbox
         } else if let Some(why) = self
             .games
             .slot(&terms.game().0.0)
             .and_then(|s| s.refused.as_ref())
         {
-            format!("not delivered: refused: {why}")
+            Invitation::Refused(why.clone())
         } else {
             let why = seats
                 .iter()
@@ -247,9 +246,9 @@ impl Core {
                 .next()
                 .cloned()
                 .unwrap_or_else(|| "the peer has not answered yet".into());
-            format!("not delivered: {why}")
+            Invitation::NotYet(why)
         };
-        Some(text)
+        Some(state)
     }
 
     fn propose(

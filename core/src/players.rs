@@ -7,6 +7,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms};
 
 use super::games::Played;
+use super::io::{Delivery, Reached, SeatDelivery};
 
 /// One seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -131,7 +132,7 @@ impl Played {
     /// Where this seat's latest messages are, per other seat: acknowledged by it
     /// (durable there) or said held in its repair round, held for it by a mailbox, or
     /// not confirmed yet. `None` before this seat has sent anything.
-    pub(super) fn delivery(&self) -> Option<String> {
+    pub(super) fn delivery(&self) -> Option<Delivery> {
         let terms = self.table.terms();
         let me = self.table.seat();
         let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
@@ -144,23 +145,24 @@ impl Played {
             if owed.is_empty() {
                 continue;
             }
-            let who = called(terms, s);
+            let to = called(terms, s);
             let public = owed.iter().all(|(c, _)| c.log.is_public());
             let heard = self.heard.get(&key);
             let said_so = owed
                 .iter()
                 .all(|(c, n)| heard.and_then(|h| h.get(c)).is_some_and(|k| k >= n));
-            parts.push(if self.holds(&key, &owed) || said_so {
-                format!("delivered to {who}")
+            let reached = if self.holds(&key, &owed) || said_so {
+                Reached::Seat
             } else if public && mailboxes.iter().any(|m| self.holds(m, &owed)) {
-                format!("delivered to the mailbox, for {who}")
+                Reached::Mailbox
             } else {
                 // All this node can say: the peer has not confirmed it since the node
                 // started (with the node stopped, it knows nothing of peers at all).
-                format!("not yet confirmed by {who}")
-            });
+                Reached::NotYet
+            };
+            parts.push(SeatDelivery { to, reached });
         }
-        (!parts.is_empty()).then(|| parts.join("; "))
+        (!parts.is_empty()).then_some(Delivery(parts))
     }
 }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::core::{Answer, Cmd, NodeError};
+use crate::core::{Answer, Cmd, NodeError, ShowFormat};
 use crate::handle::NodeHandle;
 use crate::shell::ProposeArgs;
 
@@ -29,22 +29,7 @@ pub enum ControlRequest {
         addr: String,
     },
     /// Propose a game.
-    New {
-        /// Variant.
-        variant: String,
-        /// Options.
-        options: Vec<(String, String)>,
-        /// The opponent's address with `/p2p/<id>`.
-        peer: String,
-        /// A mailbox's address with `/p2p/<id>`.
-        mailbox: Option<String>,
-        /// The referee's address with `/p2p/<id>` (Secret Stallmate).
-        #[serde(default)]
-        referee: Option<String>,
-        /// A witness's address with `/p2p/<id>` (protocol version 2).
-        #[serde(default)]
-        witness: Option<String>,
-    },
+    New(Proposal),
     /// Accept.
     Accept {
         /// Game id or prefix.
@@ -71,7 +56,7 @@ pub enum ControlRequest {
         /// Game id or prefix.
         game: String,
         /// Which form.
-        format: String,
+        format: ShowFormat,
     },
     /// The transcript file (base64).
     Transcript {
@@ -125,6 +110,43 @@ pub enum ControlRequest {
         /// Its actions, in the `fail` crate's syntax (`return`, `off`, `2*off->return`).
         actions: String,
     },
+}
+
+/// A proposal as every face makes it (`sealed new`, the board's New game form, a
+/// control request): the variant, its options and the other nodes by address, each
+/// ending in `/p2p/<peer id>` (the opponent may be named by its peer id alone).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// Variant.
+    pub variant: String,
+    /// Options `(key, value)`.
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    /// The opponent's address with `/p2p/<id>`, or its peer id.
+    pub peer: String,
+    /// A mailbox's address with `/p2p/<id>`.
+    #[serde(default)]
+    pub mailbox: Option<String>,
+    /// The referee's address with `/p2p/<id>` (Secret Stallmate).
+    #[serde(default)]
+    pub referee: Option<String>,
+    /// A witness's address with `/p2p/<id>` (protocol version 2).
+    #[serde(default)]
+    pub witness: Option<String>,
+}
+
+impl Proposal {
+    /// As a form fills it: the peer trimmed, a blank helper's address none.
+    pub fn tidy(self) -> Proposal {
+        let blank = |s: Option<String>| s.filter(|s| !s.trim().is_empty());
+        Proposal {
+            peer: self.peer.trim().to_owned(),
+            mailbox: blank(self.mailbox),
+            referee: blank(self.referee),
+            witness: blank(self.witness),
+            ..self
+        }
+    }
 }
 
 /// Binds the control socket (replacing one a killed node left behind), owner-only.
@@ -193,19 +215,14 @@ pub async fn serve(
 /// The core command a request is, for the requests that only read or change this
 /// node's games: a running node and [`crate::offline`] answer them alike. `None` for
 /// those that need the network or the shell (dial, propose, the default mailbox,
-/// shutdown, fault points), and for a `show` format that does not exist.
+/// shutdown, fault points).
 pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
     Some(match req.clone() {
         ControlRequest::Accept { game } => Cmd::Accept(game),
         ControlRequest::Decline { game } => Cmd::Decline(game),
-        ControlRequest::Move { game, text, expect } => Cmd::Act { game, text, expect },
+        ControlRequest::Move { game, text, expect } => Cmd::Move { game, text, expect },
         ControlRequest::Games => Cmd::Games,
-        ControlRequest::Show { game, format } => match format.as_str() {
-            "json" => Cmd::Show(game),
-            "text" => Cmd::ShowText(game),
-            "svg" => Cmd::Svg(game),
-            _ => return None,
-        },
+        ControlRequest::Show { game, format } => Cmd::Show(game, format),
         ControlRequest::Transcript { game } => Cmd::Transcript(game),
         ControlRequest::Score { game } => Cmd::Score(game),
         ControlRequest::Pgn { game } => Cmd::Pgn(game),
@@ -215,7 +232,7 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
         ControlRequest::Peers => Cmd::Peers,
         ControlRequest::Info
         | ControlRequest::Dial { .. }
-        | ControlRequest::New { .. }
+        | ControlRequest::New(_)
         | ControlRequest::Mailbox { .. }
         | ControlRequest::Ui
         | ControlRequest::Shutdown
@@ -254,14 +271,14 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             Ok(a) => node.dial(a).await.map(|()| Value::Null),
             Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
         },
-        ControlRequest::New {
+        ControlRequest::New(Proposal {
             variant,
             options,
             peer,
             mailbox,
             referee,
             witness,
-        } => {
+        }) => {
             let address = |what: &str, a: &str, e: libp2p::multiaddr::Error| {
                 NodeError::Address(format!("{what} {a:?}: {e}"))
             };
@@ -296,9 +313,6 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                 }
                 (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => Err(e),
             }
-        }
-        ControlRequest::Show { format, .. } => {
-            Err(NodeError::Refused(format!("no format {format:?}")))
         }
         ControlRequest::Mailbox { addr } => match addr.parse() {
             Ok(a) => node.stand(a).await.map(|()| Value::Null),

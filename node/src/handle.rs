@@ -4,7 +4,7 @@
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError};
+use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError, ShowFormat};
 use crate::home::Home;
 use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
 use crate::store::Store;
@@ -139,14 +139,14 @@ impl NodeHandle {
         self.done(Cmd::Decline(game.to_owned())).await
     }
 
-    /// Makes an action in the game's notation.
+    /// Makes a move in the game's notation (any act: a card, a claim, resign).
     pub async fn act(
         &self,
         game: &str,
         text: &str,
         expect: Option<usize>,
     ) -> Result<(), NodeError> {
-        self.done(Cmd::Act {
+        self.done(Cmd::Move {
             game: game.to_owned(),
             text: text.to_owned(),
             expect,
@@ -164,7 +164,7 @@ impl NodeHandle {
 
     /// A game as JSON.
     pub async fn show(&self, game: &str) -> Result<serde_json::Value, NodeError> {
-        match self.command(Cmd::Show(game.to_owned())).await? {
+        match self.command(Cmd::Show(game.to_owned(), ShowFormat::Json)).await? {
             Answer::Json(v) => Ok(v),
             a => Err(unexpected(a)),
         }
@@ -172,12 +172,12 @@ impl NodeHandle {
 
     /// A game as text.
     pub async fn show_text(&self, game: &str) -> Result<String, NodeError> {
-        self.text(Cmd::ShowText(game.to_owned())).await
+        self.text(Cmd::Show(game.to_owned(), ShowFormat::Text)).await
     }
 
     /// A game's board as SVG.
     pub async fn svg(&self, game: &str) -> Result<Option<String>, NodeError> {
-        self.maybe_text(Cmd::Svg(game.to_owned())).await
+        self.maybe_text(Cmd::Show(game.to_owned(), ShowFormat::Svg)).await
     }
 
     /// A game's transcript file (what the store holds).

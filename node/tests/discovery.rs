@@ -96,7 +96,7 @@ async fn a_peer_known_by_its_peer_id_alone_is_found_at_the_mailbox() {
     .await;
     // B's answer (sent once the invitation is durable there) reaches A.
     until(&a.h, &game, 20, "delivery said at A", |s| {
-        s.invitation.as_deref() == Some("delivered to the peer")
+        s.invitation == Some(sealed_node::core::Invitation::Peer)
     })
     .await;
     // A reached B itself, not through the mailbox.
@@ -163,7 +163,7 @@ async fn an_invitation_through_the_home_mailbox_arrives_with_no_dial() {
     let a = node_with(da.path(), 1, cfg(false)).await;
     let game = propose(&a.h, who(2), Some(maddr.clone())).await;
     until(&a.h, &game, 20, "delivery to the mailbox", |s| {
-        s.invitation.as_deref() == Some("delivered to the mailbox")
+        s.invitation == Some(sealed_node::core::Invitation::Mailbox)
     })
     .await;
     stop(a).await;
@@ -195,6 +195,8 @@ async fn a_wrong_peer_id_is_said_and_the_invitation_waits() {
     let not_c = format!("not {}", peer_of_seed(3));
     until(&a.h, &game, 20, "the failure said", |s| {
         s.invitation
+            .as_ref()
+            .map(ToString::to_string)
             .as_deref()
             .is_some_and(|i| i.starts_with("not delivered") && i.contains(&not_c))
     })
@@ -252,6 +254,8 @@ async fn strangers_invitations_are_bounded_and_can_be_refused() {
     let refused = propose(&a.h, caddr, None).await;
     until(&a.h, &refused, 20, "the refusal said", |s| {
         s.invitation
+            .as_ref()
+            .map(ToString::to_string)
             .as_deref()
             .is_some_and(|i| i.contains("only from peers it has played"))
     })
@@ -299,6 +303,8 @@ async fn strangers_invitations_are_bounded_and_can_be_refused() {
     let line = summary(&a.h, ninth).await.unwrap();
     assert!(
         line.invitation
+            .as_ref()
+            .map(ToString::to_string)
             .as_deref()
             .is_some_and(|i| i.contains("already wait here")),
         "{line:?}"

@@ -21,7 +21,8 @@ mod sim;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use sealed_node::control::{ControlRequest, core_command, value_of};
+use sealed_node::control::{ControlRequest, Proposal, core_command, value_of};
+use sealed_node::core::ShowFormat;
 use sealed_node::core::{Answer, CoreConfig, NodeError};
 use serde_json::Value;
 use sim::{Faults, World};
@@ -75,16 +76,16 @@ fn settle(w: &mut World, ms: u64) {
     w.run(ms, &|w: &World| w.now >= until);
 }
 
-fn show(game: &str, format: &str) -> ControlRequest {
+fn show(game: &str, format: ShowFormat) -> ControlRequest {
     ControlRequest::Show {
         game: game.into(),
-        format: format.into(),
+        format,
     }
 }
 
 /// The game's document at node `i`, parsed.
 fn doc(w: &mut World, i: usize, game: &str) -> Value {
-    let line = control(w, i, &show(game, "json"));
+    let line = control(w, i, &show(game, ShowFormat::Json));
     let v: Value = serde_json::from_str(&line).unwrap();
     v["ok"].clone()
 }
@@ -109,7 +110,7 @@ fn play(variant: &str) -> String {
     };
     let opts = options(variant);
     // The request `sealed new` sends, and the proposal the world makes of it.
-    let new = ControlRequest::New {
+    let new = ControlRequest::New(Proposal {
         variant: variant.into(),
         options: opts
             .iter()
@@ -119,7 +120,7 @@ fn play(variant: &str) -> String {
         mailbox: None,
         referee: refereed.then(|| sim::addr_of(&w.key(2))),
         witness: None,
-    };
+    });
     let id = w.propose(0, 1, variant, &opts, refereed.then_some(2), None);
     assert!(w.run(60_000, &|w: &World| w.replies.contains_key(&id)));
     let line = reply_line(w.replies.remove(&id).unwrap());
@@ -132,7 +133,7 @@ fn play(variant: &str) -> String {
     for (i, who) in [(0, "alice"), (1, "bob")] {
         let line = control(&mut w, i, &ControlRequest::Games);
         log.note(who, &ControlRequest::Games, &line);
-        let req = show(&game, "json");
+        let req = show(&game, ShowFormat::Json);
         let line = control(&mut w, i, &req);
         log.note(who, &req, &line);
     }
@@ -178,7 +179,7 @@ fn play(variant: &str) -> String {
         log.note(names[i], &req, &line);
         settle(&mut w, 10_000);
         for (i, who) in [(0, "alice"), (1, "bob")] {
-            let req = show(&game, "json");
+            let req = show(&game, ShowFormat::Json);
             let line = control(&mut w, i, &req);
             log.note(who, &req, &line);
         }
@@ -200,8 +201,8 @@ fn play(variant: &str) -> String {
     for (i, who) in [(0, "alice"), (1, "bob")] {
         for req in [
             ControlRequest::Games,
-            show(&game, "text"),
-            show(&game, "svg"),
+            show(&game, ShowFormat::Text),
+            show(&game, ShowFormat::Svg),
             ControlRequest::Score { game: game.clone() },
             ControlRequest::Pgn { game: game.clone() },
             ControlRequest::Peers,
@@ -210,9 +211,13 @@ fn play(variant: &str) -> String {
             log.note(who, &req, &line);
         }
     }
-    // A format no face asks for is refused before the core.
-    let bad = show(&game, "yaml");
-    assert!(core_command(&bad).is_none());
+    // A format no face asks for is refused, with its name.
+    let bad = show(&game, ShowFormat::Other("yaml".into()));
+    let line = control(&mut w, 0, &bad);
+    assert_eq!(line, r#"{"error":"no format \"yaml\""}"#);
+    let read: ControlRequest =
+        serde_json::from_str(&serde_json::to_string(&bad).unwrap()).unwrap();
+    assert!(matches!(read, ControlRequest::Show { format: ShowFormat::Other(f), .. } if f == "yaml"));
     log.text
 }
 

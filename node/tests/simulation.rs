@@ -500,7 +500,9 @@ fn an_invitation_a_seat_heard_of_from_another_seat_is_delivered() {
             panic!("games answers with summaries");
         };
         let g = list.iter().find(|g| g.game == hex::encode(game)).cloned();
-        g.and_then(|g| g.invitation).unwrap_or_default()
+        g.and_then(|g| g.invitation)
+            .map(|i| i.to_string())
+            .unwrap_or_default()
     };
     let referee_knows = |w: &World| {
         w.nodes[2]

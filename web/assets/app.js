@@ -103,7 +103,7 @@ const gameCtx = () => ({
     const show = S.show;
     resetAct();
     try {
-      await api(`/api/games/${show.game}/act`, { text, expect: show.ply });
+      await api(`/api/games/${show.game}/move`, { text, expect: show.ply });
     } catch (e) { fail(e); }
     refresh('act');
   },

@@ -16,7 +16,7 @@ export function terms(variant, options) {
     const at = o.indexOf('=');
     return [o.slice(0, at), o.slice(at + 1)];
   }));
-  const g = variants && variants.games.find((x) => x.name === variant);
+  const g = variants && variants.variants.find((x) => x.name === variant);
   const settings = [...(g ? g.settings : []), ...(variants ? variants.time : [])];
   const rows = settings.map((s) => {
     const set = agreed.has(s.key);
@@ -93,7 +93,7 @@ export async function drawNew(ctx) {
   let peers = [];
   try { peers = (await api('/api/peers')).peers || []; } catch (_) { /* the list is a help only */ }
   const form = h('form', { class: 'new' });
-  const variant = h('select', { id: 'variant', name: 'variant', 'aria-describedby': 'variant-about' }, V.games.map((g) => h('option', { value: g.name, text: g.name })));
+  const variant = h('select', { id: 'variant', name: 'variant', 'aria-describedby': 'variant-about' }, V.variants.map((g) => h('option', { value: g.name, text: g.name })));
   const about = h('p', { class: 'about', id: 'variant-about' });
   const rules = h('fieldset', {}, h('legend', { text: 'Rules' }));
   const time = h('fieldset', {}, h('legend', { text: 'Time control (optional)' }), V.time.map(settingInput));
@@ -108,7 +108,7 @@ export async function drawNew(ctx) {
     h('div', { class: 'about', id: `${id}-about`, text: help }));
   const referee = field('referee', 'Referee', 'a referee node both of you trust (address ending in /p2p/<peer id>); Secret Stallmate needs one');
   const pick = () => {
-    const g = V.games.find((x) => x.name === variant.value);
+    const g = V.variants.find((x) => x.name === variant.value);
     about.textContent = g.about;
     rules.replaceChildren(h('legend', { text: 'Rules' }), ...g.settings.map(settingInput));
     referee.hidden = g.name !== 'stallmate';

@@ -20,7 +20,8 @@ use serde_json::{Value, json};
 use sealed_games::registry::{GAMES, TIME_SETTINGS};
 use sealed_node::NodeHandle;
 use sealed_node::checked::FileReport;
-use sealed_node::control::{ControlRequest, answer};
+use sealed_node::control::{ControlRequest, Proposal, answer};
+use sealed_node::core::ShowFormat;
 
 use crate::Limits;
 use crate::gate::Gate;
@@ -64,7 +65,7 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/signout", post(signout))
         .route("/api/games", get(games))
         .route("/api/games/{game}", get(show))
-        .route("/api/games/{game}/act", post(act))
+        .route("/api/games/{game}/move", post(make_move))
         .route("/api/games/{game}/accept", post(accept))
         .route("/api/games/{game}/decline", post(decline))
         .route("/api/games/{game}/verify", get(verify))
@@ -163,7 +164,7 @@ async fn games(State(app): State<App>) -> Response {
                     &app.node,
                     ControlRequest::Show {
                         game: id.to_owned(),
-                        format: "json".into(),
+                        format: ShowFormat::Json,
                     },
                 )
                 .await;
@@ -184,7 +185,7 @@ async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
         &app.node,
         ControlRequest::Show {
             game,
-            format: "json".into(),
+            format: ShowFormat::Json,
         },
     )
     .await;
@@ -195,16 +196,16 @@ async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
 }
 
 #[derive(Deserialize)]
-struct ActBody {
+struct MoveBody {
     text: String,
     expect: Option<usize>,
 }
 
-/// Makes an act in the game's notation: the text of a choice the page was given.
-async fn act(
+/// Makes a move in the game's notation: the text of a choice the page was given.
+async fn make_move(
     State(app): State<App>,
     Path(game): Path<String>,
-    Json(body): Json<ActBody>,
+    Json(body): Json<MoveBody>,
 ) -> Response {
     ask(
         &app,
@@ -297,44 +298,21 @@ async fn download(State(app): State<App>, Path((game, what)): Path<(String, Stri
 
 /// Every variant with what it is and its options, and the time controls.
 async fn variants() -> Response {
-    let games: Vec<Value> = GAMES
+    let variants: Vec<Value> = GAMES
         .iter()
         .map(|g| json!({ "name": g.name, "about": g.about, "settings": g.settings }))
         .collect();
-    Json(json!({ "games": games, "time": TIME_SETTINGS })).into_response()
+    Json(json!({ "variants": variants, "time": TIME_SETTINGS })).into_response()
 }
 
 async fn peers(State(app): State<App>) -> Response {
     ask(&app, ControlRequest::Peers).await
 }
 
-#[derive(Deserialize)]
-struct NewBody {
-    variant: String,
-    #[serde(default)]
-    options: Vec<(String, String)>,
-    peer: String,
-    mailbox: Option<String>,
-    referee: Option<String>,
-    witness: Option<String>,
-}
-
 /// Proposes a game, as `sealed new` does (without waiting for delivery: the games list
 /// says whether the invitation reached the peer).
-async fn new(State(app): State<App>, Json(b): Json<NewBody>) -> Response {
-    let blank = |s: Option<String>| s.filter(|s| !s.trim().is_empty());
-    ask(
-        &app,
-        ControlRequest::New {
-            variant: b.variant,
-            options: b.options,
-            peer: b.peer.trim().to_owned(),
-            mailbox: blank(b.mailbox),
-            referee: blank(b.referee),
-            witness: blank(b.witness),
-        },
-    )
-    .await
+async fn new(State(app): State<App>, Json(p): Json<Proposal>) -> Response {
+    ask(&app, ControlRequest::New(p.tidy())).await
 }
 
 /// How often a quiet stream says it is alive, so that a dead connection is noticed.

@@ -114,12 +114,8 @@ pub struct Board {
     stop: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
-/// The time, ms since the Unix epoch (for tokens' and sessions' lives).
-pub(crate) fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+/// The time, ms since the Unix epoch (for tokens' and sessions' lives): the node's.
+pub(crate) use sealed_node::shell::now_ms;
 
 fn random() -> Result<[u8; 32], BoardError> {
     sealed_node::home::random32().map_err(|e| BoardError::Random(e.to_string()))

@@ -76,7 +76,7 @@ async fn slow_requests_are_closed_and_connections_capped() {
         let mut body = TcpStream::connect(addr).unwrap();
         write!(
             body,
-            "POST /api/games/00/act HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+            "POST /api/games/00/move HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
              Authorization: Bearer {session}\r\nContent-Type: application/json\r\n\
              Content-Length: 100\r\n\r\n{{\"text\":"
         )

@@ -88,12 +88,7 @@ fn shape_either_seat(v: &Value, key: Option<&str>) -> Value {
             all.sort_by_key(|v| v.to_string());
             Value::Array(all)
         }
-        Value::Array(a) => Value::Array(
-            a.iter()
-                .take(1)
-                .map(|v| shape_either_seat(v, key))
-                .collect(),
-        ),
+        Value::Array(a) => Value::Array(a.iter().take(1).map(|v| shape_either_seat(v, key)).collect()),
         _ => shape(v, key),
     }
 }
@@ -304,17 +299,17 @@ async fn play(variant: &str) -> String {
     let act = serde_json::json!({ "text": text, "expect": ply });
     log.exact(
         who,
-        "POST /api/games/<game>/act",
+        "POST /api/games/<game>/move",
         &board
-            .call("POST", &format!("{path}/act"), &act.to_string())
+            .call("POST", &format!("{path}/move"), &act.to_string())
             .await,
     );
     let stale = serde_json::json!({ "text": "resign", "expect": ply });
     log.exact(
         who,
-        "POST /api/games/<game>/act (a ply that has passed)",
+        "POST /api/games/<game>/move (a ply that has passed)",
         &board
-            .call("POST", &format!("{path}/act"), &stale.to_string())
+            .call("POST", &format!("{path}/move"), &stale.to_string())
             .await,
     );
     let after = until(board, &game, |v| v["ply"].as_u64() > Some(ply)).await;

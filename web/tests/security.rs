@@ -127,7 +127,7 @@ async fn the_board_lets_in_only_a_session_its_own_host_and_origin() {
         assert_ne!(status, 403, "{text}");
         // A body over the cap is refused before it is read.
         let big = format!(r#"{{"text":"{}"}}"#, "a".repeat(100_000));
-        assert_eq!(send("POST", "/api/games/00/act", &own, &big).0, 413);
+        assert_eq!(send("POST", "/api/games/00/move", &own, &big).0, 413);
         // A made-up session: refused.
         let forged = format!("Bearer {}", "ab".repeat(32));
         assert_eq!(

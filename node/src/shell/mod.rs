@@ -116,8 +116,9 @@ pub struct Info {
 }
 
 /// How often the node looks for duties that came due with time alone: checking costs
-/// one comparison per game, and a period closes at most this late.
-const DUTY_CHECK: Duration = Duration::from_millis(20);
+/// one comparison per game, and a period closes at most this late (the simulation
+/// schedules its own checks by it).
+pub const DUTY_CHECK: Duration = Duration::from_millis(20);
 
 /// How a node runs.
 #[derive(Clone, Debug)]

@@ -129,9 +129,9 @@ const TIMEOUT: u64 = 3_000;
 const OUTSIDE: InId = 1 << 40;
 /// The nodes' poll, ms.
 const TICK: u64 = 500;
-/// How often the shell looks whether a duty came due (node/src/shell `DUTY_CHECK`): a
-/// duty due but refused is tried again this much later, not at once, ms.
-const DUTY_CHECK: u64 = 20;
+/// How often the shell looks whether a duty came due: a duty due but refused is tried
+/// again this much later, not at once, ms.
+const DUTY_CHECK: u64 = sealed_node::shell::DUTY_CHECK.as_millis() as u64;
 /// The longest outage: a crashed node is back within this, ms.
 pub const MAX_OUTAGE: u64 = 1_500;
 

@@ -126,7 +126,7 @@ fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
             ("POST", "/api/signout"),
             ("GET", "/api/games"),
             ("GET", "/api/games/{game}"),
-            ("POST", "/api/games/{game}/act"),
+            ("POST", "/api/games/{game}/move"),
             ("POST", "/api/games/{game}/accept"),
             ("POST", "/api/games/{game}/decline"),
             ("GET", "/api/games/{game}/verify"),

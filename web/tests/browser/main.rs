@@ -262,7 +262,7 @@ pub async fn invite(
     peer: &Multiaddr,
     referee: Option<&Multiaddr>,
 ) -> String {
-    let req = sealed_node::control::ControlRequest::New {
+    let req = sealed_node::control::ControlRequest::New(sealed_node::control::Proposal {
         variant: variant.into(),
         options: options
             .iter()
@@ -272,7 +272,7 @@ pub async fn invite(
         mailbox: None,
         referee: referee.map(ToString::to_string),
         witness: None,
-    };
+    });
     let v = sealed_node::control::answer(from, req).await;
     v["ok"]
         .as_str()
