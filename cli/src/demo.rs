@@ -111,10 +111,10 @@ async fn demo(
         cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().map_err(|e| format!("{e}"))?];
         // A referee's duties come due with time: look often.
         cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
-        cfg.bots = true;
-        cfg.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
+        cfg.core.bots = true;
+        cfg.core.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
         // The last node of a walk-away is the witness.
-        cfg.witness = witnessed && i == count - 1;
+        cfg.core.witness = witnessed && i == count - 1;
         let (node, _task) = sealed_node::start(&home, cfg)
             .await
             .map_err(|e| e.to_string())?;

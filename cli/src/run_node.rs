@@ -78,11 +78,11 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         cfg.net.mdns = !args.no_mdns;
         cfg.net.relay_server = args.relay;
         cfg.net.announce = args.announce;
-        cfg.strangers = args.strangers;
-        cfg.mailbox = args.mailbox;
-        cfg.witness = args.witness;
-        cfg.bots = args.bots;
-        cfg.referee = args.referee;
+        cfg.core.strangers = args.strangers;
+        cfg.core.mailbox = args.mailbox;
+        cfg.core.witness = args.witness;
+        cfg.core.bots = args.bots;
+        cfg.core.referee = args.referee;
         // A relay we listen "via" is a listen address ending in /p2p-circuit: the
         // relay client reserves a slot there and others reach us through it.
         let listen = args.listen.iter().cloned();

@@ -504,7 +504,8 @@ macro_rules! as_sentence {
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let s = String::deserialize(d)?;
-                Ok(s.parse().unwrap_or_else(|e: std::convert::Infallible| match e {}))
+                Ok(s.parse()
+                    .unwrap_or_else(|e: std::convert::Infallible| match e {}))
             }
         }
     };

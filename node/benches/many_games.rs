@@ -54,7 +54,7 @@ fn cfg() -> NodeConfig {
     let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    c.bots = false;
+    c.core.bots = false;
     c
 }
 

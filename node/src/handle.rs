@@ -164,7 +164,10 @@ impl NodeHandle {
 
     /// A game as JSON.
     pub async fn show(&self, game: &str) -> Result<serde_json::Value, NodeError> {
-        match self.command(Cmd::Show(game.to_owned(), ShowFormat::Json)).await? {
+        match self
+            .command(Cmd::Show(game.to_owned(), ShowFormat::Json))
+            .await?
+        {
             Answer::Json(v) => Ok(v),
             a => Err(unexpected(a)),
         }
@@ -172,12 +175,14 @@ impl NodeHandle {
 
     /// A game as text.
     pub async fn show_text(&self, game: &str) -> Result<String, NodeError> {
-        self.text(Cmd::Show(game.to_owned(), ShowFormat::Text)).await
+        self.text(Cmd::Show(game.to_owned(), ShowFormat::Text))
+            .await
     }
 
     /// A game's board as SVG.
     pub async fn svg(&self, game: &str) -> Result<Option<String>, NodeError> {
-        self.maybe_text(Cmd::Show(game.to_owned(), ShowFormat::Svg)).await
+        self.maybe_text(Cmd::Show(game.to_owned(), ShowFormat::Svg))
+            .await
     }
 
     /// A game's transcript file (what the store holds).

@@ -399,7 +399,11 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
             // game waits for his choice. (A game the bots finished before is none, nor one
             // whose last choice Bob had made already: its reveals follow by themselves.)
             if bots_asked_off && !in_play {
-                let v = match answer(&mut w, BOB, Cmd::Show(id.clone(), sealed_node::core::ShowFormat::Json)) {
+                let v = match answer(
+                    &mut w,
+                    BOB,
+                    Cmd::Show(id.clone(), sealed_node::core::ShowFormat::Json),
+                ) {
                     Some(sealed_node::core::Answer::Json(v)) => v,
                     _ => serde_json::Value::Null,
                 };

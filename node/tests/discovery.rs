@@ -15,7 +15,7 @@ use sealed_node::{NodeHandle, ProposeArgs};
 /// A mailbox node (which is also a rendezvous point).
 async fn mailbox(dir: &Path) -> (common::Running, Multiaddr) {
     let mut c = cfg(false);
-    c.mailbox = true;
+    c.core.mailbox = true;
     let m = node_with(dir, 9, c).await;
     let a = addr(&m.h).await;
     (m, a)
@@ -245,7 +245,7 @@ async fn strangers_invitations_are_bounded_and_can_be_refused() {
     let (da, db, dc) = (tmp(), tmp(), tmp());
     let a = node_with(da.path(), 1, cfg(false)).await;
     let mut only_known = cfg(false);
-    only_known.strangers = false;
+    only_known.core.strangers = false;
     let c = node_with(dc.path(), 3, only_known).await;
     let b = node_with(db.path(), 2, cfg(false)).await;
     let (baddr, caddr) = (addr(&b.h).await, addr(&c.h).await);

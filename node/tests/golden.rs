@@ -215,9 +215,10 @@ fn play(variant: &str) -> String {
     let bad = show(&game, ShowFormat::Other("yaml".into()));
     let line = control(&mut w, 0, &bad);
     assert_eq!(line, r#"{"error":"no format \"yaml\""}"#);
-    let read: ControlRequest =
-        serde_json::from_str(&serde_json::to_string(&bad).unwrap()).unwrap();
-    assert!(matches!(read, ControlRequest::Show { format: ShowFormat::Other(f), .. } if f == "yaml"));
+    let read: ControlRequest = serde_json::from_str(&serde_json::to_string(&bad).unwrap()).unwrap();
+    assert!(
+        matches!(read, ControlRequest::Show { format: ShowFormat::Other(f), .. } if f == "yaml")
+    );
     log.text
 }
 

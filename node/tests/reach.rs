@@ -49,7 +49,7 @@ async fn a_whole_game_through_a_mailbox_between_players_never_online_together() 
         tempfile::tempdir().unwrap(),
     );
     let mut mc = cfg(false);
-    mc.mailbox = true;
+    mc.core.mailbox = true;
     let m = node_with(dm.path(), 9, mc).await;
     let maddr = addr(&m.h).await;
     let (pa, pb) = (peer_of_seed(1), peer_of_seed(2));

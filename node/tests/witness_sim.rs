@@ -183,7 +183,11 @@ fn stallmate_walk_away(seed: u64) -> Result<(), String> {
     w.faults = CHAOS;
     let done = |w: &World| settled(w, &[ALICE, REFEREE], &game);
     if !w.run(2 * 60 * 60_000, &done) {
-        let referee = match answer(&mut w, REFEREE, Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json)) {
+        let referee = match answer(
+            &mut w,
+            REFEREE,
+            Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json),
+        ) {
             Some(Answer::Json(v)) => v,
             _ => serde_json::Value::Null,
         };

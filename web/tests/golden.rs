@@ -88,7 +88,12 @@ fn shape_either_seat(v: &Value, key: Option<&str>) -> Value {
             all.sort_by_key(|v| v.to_string());
             Value::Array(all)
         }
-        Value::Array(a) => Value::Array(a.iter().take(1).map(|v| shape_either_seat(v, key)).collect()),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .take(1)
+                .map(|v| shape_either_seat(v, key))
+                .collect(),
+        ),
         _ => shape(v, key),
     }
 }
@@ -188,7 +193,7 @@ async fn node(
     cfg.net.mdns = false;
     cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     cfg.poll_every = Duration::from_millis(150);
-    cfg.referee = referee;
+    cfg.core.referee = referee;
     let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
     let mut addr = None;
     for _ in 0..200 {

@@ -22,9 +22,8 @@ use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::core::Quotas;
 use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
-use crate::limit::Limits;
+
 use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
@@ -127,27 +126,12 @@ pub struct NodeConfig {
     pub net: net::NetConfig,
     /// Where to listen.
     pub listen: Vec<Multiaddr>,
-    /// Keep and forward games that name this node as a mailbox.
-    pub mailbox: bool,
     /// How often to pull from mailboxes and redial absent peers.
     pub poll_every: Duration,
-    /// Let bots decide in every game from the start (the demo).
-    pub bots: bool,
-    /// Seed of the bots' choices (not of any secret).
-    pub bot_seed: u64,
-    /// Accept every proposal that seats this node as its referee (`sealed referee`).
-    /// A referee's work is all duties, done whoever accepted.
-    pub referee: bool,
-    /// Be the witness (and so the mailbox) of games that name this node as their
-    /// witness (`sealed node --witness`, protocol version 2).
-    pub witness: bool,
-    /// Per-peer rate limits on what peers ask of this node.
-    pub limits: Limits,
-    /// Take invitations from peers this node shares no game with (a bounded number at
-    /// once); when off, only from peers it has played.
-    pub strangers: bool,
-    /// What strangers may make this node keep (`core/quota.rs`).
-    pub quotas: Quotas,
+    /// What the core does (`sealed_core::CoreConfig`): mailbox, witness, referee, bots,
+    /// rate limits, quotas, strangers. A witness is a mailbox too: it keeps the public
+    /// envelopes it dates.
+    pub core: CoreConfig,
 }
 
 impl Default for NodeConfig {
@@ -155,15 +139,8 @@ impl Default for NodeConfig {
         NodeConfig {
             net: net::NetConfig::default(),
             listen: vec![],
-            mailbox: false,
             poll_every: Duration::from_secs(5),
-            bots: false,
-            bot_seed: 0,
-            referee: false,
-            witness: false,
-            limits: Limits::default(),
-            strangers: true,
-            quotas: Quotas::default(),
+            core: CoreConfig::default(),
         }
     }
 }
@@ -222,22 +199,15 @@ impl Shell {
     ) -> Result<Shell, StartError> {
         // Mailboxes and relays are where peers meet: they serve lookups by peer id.
         let mut net_cfg = cfg.net.clone();
-        net_cfg.lookup_server |= cfg.mailbox || cfg.witness || net_cfg.relay_server;
+        net_cfg.lookup_server |= cfg.core.mailbox || cfg.core.witness || net_cfg.relay_server;
         let keypair = net::keypair(&key.seed());
         let registry = Arc::new(Mutex::new(Registry::default()));
         let swarm = net::swarm(&keypair, &net_cfg, registry.clone())
             .map_err(|e| StartError::Network(causes(&*e)))?;
         let core_cfg = CoreConfig {
             // A witness keeps the public envelopes it dates, as a mailbox does.
-            mailbox: cfg.mailbox || cfg.witness,
-            witness: cfg.witness,
-            bots: cfg.bots,
-            bot_seed: cfg.bot_seed,
-            referee: cfg.referee,
-            limits: cfg.limits,
-            strangers: cfg.strangers,
-            quotas: cfg.quotas,
-            ..CoreConfig::default()
+            mailbox: cfg.core.mailbox || cfg.core.witness,
+            ..cfg.core.clone()
         };
         let seed = crate::home::random32().map_err(StartError::Random)?;
         let store = Arc::new(store);

@@ -13,7 +13,7 @@ pub fn cfg(bots: bool) -> NodeConfig {
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     c.poll_every = Duration::from_millis(150);
-    c.bots = bots;
+    c.core.bots = bots;
     c
 }
 

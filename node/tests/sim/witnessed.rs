@@ -28,7 +28,11 @@ pub fn answer(w: &mut World, node: usize, cmd: Cmd) -> Option<Answer> {
 
 /// Alice's view of the game as `sealed show` gives it.
 pub fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
-    match answer(w, ALICE, Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json)) {
+    match answer(
+        w,
+        ALICE,
+        Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json),
+    ) {
         Some(Answer::Json(v)) => v,
         _ => serde_json::Value::Null,
     }

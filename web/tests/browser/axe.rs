@@ -68,7 +68,7 @@ fn no_page_has_a_serious_accessibility_violation() {
     let axe = axe_source();
     with_driver(|d| async move {
         let mut rc = cfg();
-        rc.referee = true;
+        rc.core.referee = true;
         let (_referee, raddr, _rdir) = node("referee", 49, rc).await;
         // The inviter calls himself "alice (you)": on alice's page only her own seat
         // says "you", and his shows his peer id.

@@ -379,7 +379,7 @@ fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
 fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_end() {
     with_driver(|d| async move {
         let mut rc = cfg();
-        rc.referee = true;
+        rc.core.referee = true;
         let (referee, raddr, _rdir) = node("referee", 9, rc).await;
         let (a, b) = (seat(&d, "alice", 7).await, seat(&d, "bob", 8).await);
         a.node.dial(raddr.clone()).await.unwrap();
