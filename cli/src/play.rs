@@ -486,7 +486,7 @@ pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
             };
             let text: String = mails
                 .iter()
-                .map(|m| sealed_node::mail::armor(&[0; 32], m))
+                .map(|m| sealed_node::mail::armor(&[0; 32].into(), m))
                 .collect();
             match ask(home, ControlRequest::MailImport { text }) {
                 Ok(v) => {

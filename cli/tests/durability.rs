@@ -161,7 +161,9 @@ fn what_a_restored_seat_signs_is_stored_before_it_leaves() {
         .expect("bob's transcript");
     {
         let store = Store::open(&p.a.join("store.redb")).expect("alice's store");
-        let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
+        let id = sealed_node::core::GameId::from(
+            <[u8; 32]>::try_from(hex::decode(&game).unwrap()).unwrap(),
+        );
         let envs: Vec<&[u8]> = bobs.envelopes.iter().map(Vec::as_slice).collect();
         assert!(store.put_envelopes(&id, &envs).unwrap() > 0);
     }
@@ -300,7 +302,9 @@ fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
         &["mail", "export", &broken, "--out", mail.to_str().unwrap()],
     );
     drop(b);
-    let id = |g: &str| -> [u8; 32] { hex::decode(g).unwrap().try_into().unwrap() };
+    let id = |g: &str| {
+        sealed_node::core::GameId::from(<[u8; 32]>::try_from(hex::decode(g).unwrap()).unwrap())
+    };
     let (held_before, duel_before);
     {
         let path = p.b.join("store.redb");
@@ -315,7 +319,7 @@ fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
         let tx = db.begin_write().unwrap();
         tx.open_table(games)
             .unwrap()
-            .insert(id(&unreadable), [0xffu8; 3].as_slice())
+            .insert(id(&unreadable).bytes(), [0xffu8; 3].as_slice())
             .unwrap();
         tx.commit().unwrap();
     }

@@ -327,7 +327,7 @@ fn strangers_cannot_exhaust_a_node() {
         let first = rt.block_on(s.ask(
             peer,
             Request::Introduce {
-                game: [0x42; 32],
+                game: [0x42; 32].into(),
                 addrs,
             },
         ));
@@ -339,7 +339,7 @@ fn strangers_cannot_exhaust_a_node() {
         );
         let reqs = (0..40u64)
             .map(|k| Request::Introduce {
-                game: [k as u8; 32],
+                game: [k as u8; 32].into(),
                 addrs: (0..16)
                     .map(|i| {
                         format!(
@@ -391,7 +391,7 @@ fn strangers_cannot_exhaust_a_node() {
         ));
         rt.block_on(s.idle(Duration::from_secs(12)));
         let before_decline = trap.hits();
-        let game = hex::encode(t.game().0.0);
+        let game = hex::encode(t.game());
         let declined = sealed(&v.home, &["decline", &game[..12]]).status.success();
         drop(s);
         v = v.restart(&mut peaks);
@@ -486,7 +486,7 @@ fn strangers_cannot_exhaust_a_node() {
         let store0 = m.store_bytes();
         let reqs = (0..pushes)
             .map(|i| Request::Push {
-                game: t.game().0.0,
+                game: t.game(),
                 envelopes: vec![envelope(t, &me, 0, 0, 1_000 + i, 4 * 1024)],
             })
             .collect();
@@ -497,7 +497,7 @@ fn strangers_cannot_exhaust_a_node() {
         let held = match rt.block_on(s.ask(
             mp,
             Request::Pull {
-                game: t.game().0.0,
+                game: t.game(),
                 have: vec![],
             },
         )) {
@@ -528,7 +528,7 @@ fn strangers_cannot_exhaust_a_node() {
                 match rt.block_on(s.ask(
                     mp,
                     Request::Push {
-                        game: t.game().0.0,
+                        game: t.game(),
                         envelopes,
                     },
                 )) {
@@ -582,14 +582,14 @@ fn strangers_cannot_exhaust_a_node() {
     }
 
     // 5. The cap on a stranger's waiting invitations, across a restart.
-    let mut invited_game = [0; 32];
+    let mut invited_game = sealed_node::core::GameId::from([0; 32]);
     let s6_seed = seed(7, 0);
     if only(5) || only(6) {
         let me = SecretKey::from_seed(&s6_seed);
         let mut s = stranger(s6_seed, STRANGERS);
         let peer = rt.block_on(s.connect(&v.addr)).expect("connects");
         let t = proposal("duel", &me, v_key, None, vec![], 300);
-        invited_game = t.game().0.0;
+        invited_game = t.game();
         let first = rt.block_on(s.ask(
             peer,
             Request::Propose {

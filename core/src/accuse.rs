@@ -120,12 +120,7 @@ impl Core {
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now.
     pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
-        let t = self
-            .games
-            .slot(&p.table.game().0.0)?
-            .witness
-            .times
-            .as_ref()?;
+        let t = self.games.slot(&p.table.game())?.witness.times.as_ref()?;
         (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
     }
 
@@ -281,7 +276,7 @@ impl Core {
             return;
         }
         lacking.truncate(MAX_GIVEN);
-        tracing::debug!(game = %hex::encode(&game[..4]), n = lacking.len(), "giving the witness what it lacks");
+        tracing::debug!(game = %hex::encode(&game.bytes()[..4]), n = lacking.len(), "giving the witness what it lacks");
         self.request(
             w,
             Request::Push {

@@ -13,6 +13,8 @@
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
+use sealed_protocol::ids::GameId;
+
 const BEGIN: &str = "-----BEGIN SEALED MAIL-----";
 const END: &str = "-----END SEALED MAIL-----";
 
@@ -26,7 +28,7 @@ pub struct Mail {
 }
 
 /// Armors a mail.
-pub fn armor(game: &[u8; 32], mail: &Mail) -> String {
+pub fn armor(game: &GameId, mail: &Mail) -> String {
     let b64 = base64::engine::general_purpose::STANDARD.encode(sealed_protocol::wire::encode(mail));
     let mut s = format!("{BEGIN}\ngame {}\n", hex::encode(game));
     for chunk in b64.as_bytes().chunks(76) {
@@ -201,7 +203,7 @@ mod tests {
             proposal: vec![1, 2, 3],
             envelopes: vec![vec![4; 300], vec![5]],
         };
-        let text = armor(&[9; 32], &m);
+        let text = armor(&[9; 32].into(), &m);
         assert_eq!(dearmor(&text).unwrap(), vec![m.clone()]);
         let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
         assert_eq!(dearmor(&format!("Hi,\n{quoted}\nbye")).unwrap(), vec![m]);
@@ -229,7 +231,7 @@ mod tests {
             proposal: vec![1],
             envelopes: vec![],
         };
-        let text = armor(&[0; 32], &m);
+        let text = armor(&[0; 32].into(), &m);
         let mut lines: Vec<&str> = text.lines().collect();
         let bad = format!("!{}", lines[2]);
         lines[2] = &bad;

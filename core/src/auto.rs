@@ -131,7 +131,7 @@ impl Core {
                     return;
                 }
                 Err(e) => {
-                    tracing::warn!(game = %hex::encode(&id[..4]), "bot's choice refused: {e}");
+                    tracing::warn!(game = %hex::encode(&id.bytes()[..4]), "bot's choice refused: {e}");
                 }
             }
         }
@@ -185,7 +185,7 @@ impl Core {
                     break;
                 };
                 if let Err(e) = self.apply(id, cmd, None, store) {
-                    tracing::warn!(game = %hex::encode(&id[..4]), "duty refused: {e}");
+                    tracing::warn!(game = %hex::encode(&id.bytes()[..4]), "duty refused: {e}");
                     break;
                 }
                 self.bot_dirty(id);

@@ -234,7 +234,7 @@ impl Core {
             Invitation::Mailbox
         } else if let Some(why) = self
             .games
-            .slot(&terms.game().0.0)
+            .slot(&terms.game())
             .and_then(|s| s.refused.as_ref())
         {
             Invitation::Refused(why.clone())
@@ -319,7 +319,7 @@ impl Core {
             self.now,
         )
         .map_err(|e| bad(e.to_string()))?;
-        let id = terms.game().0.0;
+        let id = terms.game();
         let record = GameRecord {
             id,
             terms: terms.bytes().to_vec(),

@@ -51,7 +51,8 @@ impl Debt {
             let Some(game) = key
                 .strip_prefix(OWED_PREFIX)
                 .and_then(|h| hex::decode(h).ok())
-                .and_then(|b| GameId::try_from(b).ok())
+                .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                .map(GameId::from)
             else {
                 continue;
             };

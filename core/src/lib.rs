@@ -79,8 +79,8 @@ use durable::{Waiter, Waiting, Written};
 use peers::Peers;
 use slot::Games;
 
-/// A game id.
-pub type GameId = [u8; 32];
+/// A game id: the protocol's, one type from the proposal's hash to the store's key.
+pub use sealed_protocol::ids::GameId;
 
 /// A peer, named by its Ed25519 key (its libp2p peer id is derived from it, `peer_id.rs`).
 pub type PeerKey = [u8; 32];

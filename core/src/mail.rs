@@ -59,7 +59,7 @@ impl Core {
         for m in &mails {
             let terms = sealed_protocol::proposal::Terms::parse(&m.proposal)
                 .map_err(|e| NodeError::Mail(format!("mail: {e}")))?;
-            let id = terms.game().0.0;
+            let id = terms.game();
             if let Some(a) = self.games.aside(&id) {
                 return Err(NodeError::Mail(format!(
                     "game {}: {}",

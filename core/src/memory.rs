@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use sha2::{Digest, Sha256};
 
 use crate::record::{GameRecord, GameRow, ReadError, Usage};
-use crate::{Durable, GameId, Writes};
+use crate::{Durable, GameId, PeerKey, Writes};
 
 /// Everything committed.
 #[derive(Clone, Debug, Default)]
@@ -21,7 +21,7 @@ pub struct MemoryStore {
     /// (game, log, seat, seq, position).
     chains: BTreeSet<(GameId, u32, u8, u64, u64)>,
     meta: BTreeMap<String, Vec<u8>>,
-    quotas: BTreeMap<GameId, Usage>,
+    quotas: BTreeMap<PeerKey, Usage>,
 }
 
 impl MemoryStore {
@@ -158,7 +158,7 @@ impl Durable for MemoryStore {
             .collect())
     }
 
-    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, ReadError> {
+    fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         Ok(self.quotas.iter().map(|(k, v)| (*k, *v)).collect())
     }
 }

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use sealed_protocol::ids::ChainId;
+use sealed_protocol::ids::{ChainId, GameId};
 
 /// Most items (envelopes, games, heads entries, addresses, hashes, statements) one
 /// message may hold (counted before decoding by `sealed_node::sync`).
@@ -19,7 +19,7 @@ pub const MAX_ITEMS: usize = 65_536;
 pub const MAX_SYNC_MESSAGE: usize = 8 * 1024 * 1024;
 
 /// What a node holds of one game: its id and the envelopes held per chain.
-pub type GameHeads = ([u8; 32], Vec<(ChainId, u64)>);
+pub type GameHeads = (GameId, Vec<(ChainId, u64)>);
 
 /// A request.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,14 +32,14 @@ pub enum Request {
     /// Envelopes of a game, exact bytes, in chain order.
     Push {
         /// The game id.
-        game: [u8; 32],
+        game: GameId,
         /// The envelopes.
         envelopes: Vec<Vec<u8>>,
     },
     /// What the asker holds of a game; the answer is what it lacks and may see.
     Pull {
         /// The game id.
-        game: [u8; 32],
+        game: GameId,
         /// Envelopes held per chain (a chain not listed: none).
         have: Vec<(ChainId, u64)>,
     },
@@ -54,7 +54,7 @@ pub enum Request {
     /// are waiting to go to the same peer.
     PushMany {
         /// Per game, the envelopes.
-        games: Vec<([u8; 32], Vec<Vec<u8>>)>,
+        games: Vec<(GameId, Vec<Vec<u8>>)>,
     },
     /// A game's signed proposal with its envelopes, in one message: a peer that did not
     /// know the game cannot refuse the envelopes as those of an unknown game.
@@ -70,7 +70,7 @@ pub enum Request {
     /// proposer's.
     Introduce {
         /// The game.
-        game: [u8; 32],
+        game: GameId,
         /// At most [`MAX_INTRODUCED`] addresses.
         addrs: Vec<String>,
     },
@@ -79,7 +79,7 @@ pub enum Request {
     /// [`Response::Statements`].
     Witness {
         /// The game.
-        game: [u8; 32],
+        game: GameId,
     },
     /// To a game's witness (protocol version 2), from a seat of a game with private
     /// logs: deposits to keep for the other seat of each one's log — stamped, durably,
@@ -87,7 +87,7 @@ pub enum Request {
     /// [`Response::Statements`]: a stamp per deposit, in order, then a ledger of counts.
     Deposit {
         /// The game.
-        game: [u8; 32],
+        game: GameId,
         /// At most [`MAX_DEPOSITS`] deposits, each the bytes `sealed_protocol::deposit`
         /// makes.
         deposits: Vec<Vec<u8>>,
@@ -96,7 +96,7 @@ pub enum Request {
     /// answer is [`Response::Deposits`].
     Deposits {
         /// The game.
-        game: [u8; 32],
+        game: GameId,
         /// The number of the first deposit wanted (deposits are numbered from 0 in the
         /// order the witness first held them).
         from: u64,
@@ -125,9 +125,9 @@ pub enum Response {
     /// the answerer does not know (the asker then offers them).
     Behind {
         /// Per game, the envelopes the asker lacks and may see.
-        envelopes: Vec<([u8; 32], Vec<Vec<u8>>)>,
+        envelopes: Vec<(GameId, Vec<Vec<u8>>)>,
         /// Games the answerer has never heard of.
-        unknown: Vec<[u8; 32]>,
+        unknown: Vec<GameId>,
     },
     /// The answer to [`Request::Witness`] and [`Request::Deposit`]: signed statements,
     /// each the bytes of a `SignedStatement` (spec/PROTOCOL.md §17).

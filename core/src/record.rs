@@ -4,11 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use sealed_protocol::ids::GameId;
+
 /// What the node knows about one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game id.
-    pub id: [u8; 32],
+    pub id: GameId,
     /// The signed proposal's bytes.
     pub terms: Vec<u8>,
     /// The variant's name.
@@ -86,7 +88,7 @@ pub struct ReadError {
 }
 
 /// A game id in the store's index, with its record or why it does not read.
-pub type GameRow = ([u8; 32], Result<GameRecord, ReadError>);
+pub type GameRow = (GameId, Result<GameRecord, ReadError>);
 
 /// An envelope's place in its chain, read from its header: `(log, seat, seq)`. `None`
 /// for bytes that are not an envelope (the store keeps them, but serves no chain with

@@ -183,7 +183,7 @@ impl Core {
             return;
         };
         let left: Vec<Hash> = p.table.undeposited().iter().map(|d| d.hash).collect();
-        tracing::debug!(game = %hex::encode(&game[..4]), new, left = left.len(), "stamps came");
+        tracing::debug!(game = %hex::encode(&game.bytes()[..4]), new, left = left.len(), "stamps came");
         if let Some(a) = self.stamps_of(&game) {
             a.pending.retain(|h, _| left.contains(h));
         }
@@ -211,14 +211,10 @@ impl Core {
         }
         let envelopes: Vec<Vec<u8>> = deposits
             .iter()
-            .filter_map(|d| deposit::open(game_id(&game), d, &self.key))
+            .filter_map(|d| deposit::open(game, d, &self.key))
             .collect();
         if !envelopes.is_empty() {
             self.take_envelopes(w, Some(game), envelopes, None, store);
         }
     }
-}
-
-fn game_id(game: &GameId) -> sealed_protocol::ids::GameId {
-    sealed_protocol::ids::GameId(Hash(*game))
 }

@@ -3,7 +3,7 @@
 
 use crate::record::{GameRecord, GameRow, ReadError, Usage};
 
-use super::GameId;
+use super::{GameId, PeerKey};
 
 /// What a core reads of the durable store. The shell's redb store implements it
 /// (`sealed_node::store`); so do the store in memory (`memory.rs`) and the simulation's,
@@ -32,7 +32,7 @@ pub trait Durable {
     /// Every node setting whose key starts with `prefix`, in key order.
     fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, ReadError>;
     /// What every proposer's games held for him use (none kept: none).
-    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, ReadError> {
+    fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         Ok(vec![])
     }
     /// How many envelopes a game has.

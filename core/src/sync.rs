@@ -219,7 +219,7 @@ impl Core {
                     self.abandon(w);
                     return self.respond(id, Response::Refused(why));
                 }
-                let game = Terms::parse(&proposal).map(|t| t.game().0.0).ok();
+                let game = Terms::parse(&proposal).map(|t| t.game()).ok();
                 self.take_envelopes(peer, game, envelopes, Some(w), store);
                 self.let_go(w);
             }
@@ -545,5 +545,5 @@ pub(super) fn places(envelopes: &[Vec<u8>]) -> Vec<(ChainId, u64)> {
 
 /// The game of a batch's first envelope.
 pub(super) fn game_of(envelopes: &[Vec<u8>]) -> Option<GameId> {
-    Some(envelope(envelopes.first()?)?.unsigned.game.0.0)
+    Some(envelope(envelopes.first()?)?.unsigned.game)
 }

@@ -76,7 +76,7 @@ impl Core {
             Ok(t) => t,
             Err(e) => return Some(Response::Refused(format!("proposal: {e}"))),
         };
-        let id = terms.game().0.0;
+        let id = terms.game();
         if self.cfg.windows.forget_index {
             // Window open on purpose: only games in memory are known.
             if self.games.played(&id).is_some() || self.games.relayed(&id).is_some() {

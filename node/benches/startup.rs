@@ -86,7 +86,7 @@ fn stored(t: &dyn Table) -> Stored {
     let secrets = t.secrets().expect("seat 0 has secrets");
     Stored {
         record: GameRecord {
-            id: t.game().0.0,
+            id: t.game(),
             terms: t.terms().bytes().to_vec(),
             variant: t.variant().to_owned(),
             seat: Some(t.seat().0),

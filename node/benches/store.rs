@@ -11,6 +11,7 @@ use std::fs::OpenOptions;
 use std::io::{Seek, SeekFrom, Write};
 
 use criterion::{BatchSize, Criterion, Throughput};
+use sealed_node::core::GameId;
 use sealed_node::store::Store;
 
 /// About the size of a signed envelope carrying one act.
@@ -27,16 +28,16 @@ fn envelope(n: u64) -> Vec<u8> {
 /// hashes, far larger than any real game's, and each insert would dirty a page of its own.
 const PER_GAME: u64 = 400;
 
-fn game_of(n: u64) -> [u8; 32] {
+fn game_of(n: u64) -> GameId {
     let mut id = [7u8; 32];
     id[..8].copy_from_slice(&(n / PER_GAME).to_be_bytes());
-    id
+    GameId::from(id)
 }
 
 fn durable_commit(c: &mut Criterion) {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let store = Store::open(&dir.path().join("bench.redb")).unwrap();
-    let id = [9u8; 32];
+    let id = GameId::from([9u8; 32]);
     let next = Cell::new(0u64);
     let stored = Cell::new(0u64);
     // A fresh batch of `n` envelopes, all of one game.

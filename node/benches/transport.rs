@@ -149,7 +149,7 @@ async fn bare_pair() -> BarePair {
         client,
         server: server_peer,
         request: Request::Push {
-            game: [7; 32],
+            game: [7; 32].into(),
             envelopes: vec![vec![0xa5; ENVELOPE]],
         },
     }
@@ -375,7 +375,7 @@ impl Commit {
         let mut e = vec![0xa5; ENVELOPE];
         e[..8].copy_from_slice(&n.to_le_bytes());
         let start = Instant::now();
-        assert_eq!(self.store.put_envelopes(&game, &[&e]).unwrap(), 1);
+        assert_eq!(self.store.put_envelopes(&game.into(), &[&e]).unwrap(), 1);
         start.elapsed()
     }
 }

@@ -274,7 +274,7 @@ impl World {
                         1 => Some(Response::Refused("driven".into())),
                         2 => Some(Response::Behind {
                             envelopes: vec![],
-                            unknown: self.games.iter().map(|t| t.game().0.0).take(2).collect(),
+                            unknown: self.games.iter().map(|t| t.game()).take(2).collect(),
                         }),
                         _ => None,
                     };
@@ -348,8 +348,8 @@ impl World {
     fn game_id(&self, b: &mut Bytes<'_>) -> GameId {
         let i = b.u8() as usize;
         match self.games.get(i % (self.games.len() + 1)) {
-            Some(t) => t.game().0.0,
-            None => [i as u8; 32],
+            Some(t) => t.game(),
+            None => [i as u8; 32].into(),
         }
     }
 
@@ -496,7 +496,7 @@ impl World {
         let game = b.below(self.games.len());
         let from = b.below(5);
         let envelopes = self.make(b, game, equivocate);
-        let id = self.games[game].game().0.0;
+        let id = self.games[game].game();
         let req = match b.below(3) {
             0 => Request::Push {
                 game: id,
@@ -519,7 +519,7 @@ impl World {
         let n = b.below(20);
         let from_key = self.peer(from);
         let me = self.me.public().to_bytes();
-        let terms = self.games.iter().find(|t| t.game().0.0 == game).cloned();
+        let terms = self.games.iter().find(|t| t.game() == game).cloned();
         let accepted = self.core.game_accepted(&game);
         let from_local = self.origins.get(&from_key) == Some(&false);
         let mut addrs = vec![];
@@ -618,7 +618,7 @@ impl World {
         for id in self.store.game_ids() {
             // The node's own chains are left out: besides what it signs, only a holder of
             // its secret key (the driver, playing a thief) can sign there — no stranger.
-            let terms = self.games.iter().find(|t| t.game().0.0 == id);
+            let terms = self.games.iter().find(|t| t.game() == id);
             let mine = |seat| terms.and_then(|t| t.key(seat)).map(|k| k.to_bytes()) == Some(me);
             let mut at: BTreeMap<(ChainId, u64), usize> = BTreeMap::new();
             for e in self.store.all_envelopes(&id) {
@@ -634,7 +634,7 @@ impl World {
             assert!(
                 at.values().all(|n| *n <= 2),
                 "three envelopes at one position of {}",
-                hex::encode(&id[..4])
+                hex::encode(&id.bytes()[..4])
             );
         }
         assert!(

@@ -164,7 +164,7 @@ fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only
     let other = key(21).public().to_bytes();
     n.connect(s, "9.9.9.9");
     // A game nobody knows: refused, nothing learned or dialled.
-    let r = introduce(&mut n, s, [7; 32], &[addr("9.8.7.6", 1, &other)]);
+    let r = introduce(&mut n, s, [7; 32].into(), &[addr("9.8.7.6", 1, &other)]);
     assert!(matches!(r, Response::Refused(_)), "{r:?}");
     // An invitation not accepted: taken, but its introductions are not.
     let signed = table::propose(
@@ -181,7 +181,7 @@ fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only
     )
     .unwrap();
     let t = Terms::from_signed(signed).unwrap();
-    let game = t.game().0.0;
+    let game = t.game();
     assert!(matches!(
         n.ask(
             s,
@@ -323,7 +323,7 @@ fn an_invitation_keeps_nothing_standing_until_accepted() {
     assert!(n.dials.iter().all(|(p, _)| *p != fake), "{:?}", n.dials);
     // A decline goes to the game's mailboxes too (the proposer may be away): looked up
     // by key at this node's own lookup points, never at the proposal's address.
-    n.command(Cmd::Decline(hex::encode(t.game().0.0)));
+    n.command(Cmd::Decline(hex::encode(t.game())));
     n.restart();
     n.input(Input::Tick);
     assert!(!n.core.is_standing(&fake));
@@ -394,7 +394,7 @@ fn a_public_mailbox_holds_a_strangers_games_within_the_quota_and_one_equivocatio
     assert_eq!(used.games, open as u64);
     // Ten different envelopes at seat 0's first position: two are stored.
     let t = &terms[0];
-    let game = t.game().0.0;
+    let game = t.game();
     for clock in 0..10 {
         let e = sealed_protocol::envelope::Unsigned {
             version: t.version(),
@@ -444,10 +444,7 @@ fn a_public_mailbox_holds_a_strangers_games_within_the_quota_and_one_equivocatio
         Response::Refused(_)
     ));
     assert!(matches!(
-        n.store
-            .game(&terms[1].game().0.0)
-            .unwrap()
-            .map(|g| g.status),
+        n.store.game(&terms[1].game()).unwrap().map(|g| g.status),
         Some(GameStatus::Relayed)
     ));
 }
@@ -473,7 +470,7 @@ fn a_mailbox_sends_back_the_envelope_it_keeps_to_a_seat_that_pushes_its_twin() {
         addrs: vec![addr("9.9.9.1", 1, &me)],
     };
     let t = duel(&white, b, vec![mailbox], 0);
-    let game = t.game().0.0;
+    let game = t.game();
     let ok = n.ask(
         w,
         Request::Propose {

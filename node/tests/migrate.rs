@@ -29,8 +29,10 @@ fn copy_home(name: &str, into: &Path) -> PathBuf {
     to
 }
 
-fn id(hex_id: &str) -> [u8; 32] {
-    hex::decode(hex_id).unwrap().try_into().unwrap()
+fn id(hex_id: &str) -> sealed_node::core::GameId {
+    <[u8; 32]>::try_from(hex::decode(hex_id).unwrap())
+        .unwrap()
+        .into()
 }
 
 #[test]

@@ -198,7 +198,9 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
             for m in &mut mails {
                 m.envelopes.reverse();
             }
-            let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
+            let id = sealed_node::core::GameId::from(
+                <[u8; 32]>::try_from(hex::decode(&game).unwrap()).unwrap(),
+            );
             let shuffled = sealed_node::mail::armor(&id, &mails[0]);
             // Quoted, reversed, and sent twice.
             let quoted: String = shuffled.lines().map(|l| format!("> {l}\n")).collect();
@@ -237,7 +239,8 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
     let n = mail.envelopes.len();
     let last = mail.envelopes[n - 1].len();
     mail.envelopes[n - 1][last / 2] ^= 1;
-    let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
+    let id =
+        sealed_node::core::GameId::from(<[u8; 32]>::try_from(hex::decode(&game).unwrap()).unwrap());
     let imported =
         a.h.mail_import(&sealed_node::mail::armor(&id, &mail))
             .await

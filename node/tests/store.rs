@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use sealed_node::core::GameId;
 use sealed_node::store::{GameRecord, GameStatus, Store, StoreError};
 
 /// Set in a child process started by [`kill_dash_nine_loses_nothing_reported`]: the store
@@ -15,11 +16,11 @@ fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap()
 }
 
-fn gid(n: u64) -> [u8; 32] {
+fn gid(n: u64) -> GameId {
     let mut id = [0u8; 32];
     id[..8].copy_from_slice(&n.to_be_bytes());
     id[31] = 0x5e;
-    id
+    GameId::from(id)
 }
 
 fn game(n: u64, created: u64) -> GameRecord {
@@ -268,9 +269,9 @@ fn a_corrupt_record_is_reported() {
         let tx = db.begin_write().unwrap();
         {
             let mut t = tx.open_table(games).unwrap();
-            t.insert(gid(1), [0xffu8; 3].as_slice()).unwrap();
+            t.insert(gid(1).bytes(), [0xffu8; 3].as_slice()).unwrap();
             let bytes = postcard::to_allocvec(&game(2, 2)).unwrap();
-            t.insert(gid(3), bytes.as_slice()).unwrap();
+            t.insert(gid(3).bytes(), bytes.as_slice()).unwrap();
         }
         tx.commit().unwrap();
     }

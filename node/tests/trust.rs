@@ -100,7 +100,7 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
             &mut c,
             pa,
             Request::Push {
-                game: id,
+                game: id.into(),
                 envelopes,
             },
         )
@@ -114,7 +114,7 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
         &mut c,
         pa,
         Request::Pull {
-            game: id,
+            game: id.into(),
             have: vec![],
         },
     )
@@ -128,7 +128,7 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
         &mut c,
         pa,
         Request::Pull {
-            game: [7; 32],
+            game: [7; 32].into(),
             have: vec![],
         },
     )
@@ -155,7 +155,7 @@ async fn an_outsider_is_refused_and_a_seats_garbage_and_duplicates_change_nothin
         &mut s,
         pa,
         Request::Push {
-            game: id,
+            game: id.into(),
             envelopes: messy,
         },
     )

@@ -10,6 +10,25 @@ use crate::hash::Hash;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct GameId(pub Hash);
 
+impl GameId {
+    /// Its 32 bytes.
+    pub fn bytes(&self) -> &[u8; 32] {
+        &self.0.0
+    }
+}
+
+impl From<[u8; 32]> for GameId {
+    fn from(b: [u8; 32]) -> GameId {
+        GameId(Hash(b))
+    }
+}
+
+impl AsRef<[u8]> for GameId {
+    fn as_ref(&self) -> &[u8] {
+        &self.0.0
+    }
+}
+
 impl fmt::Debug for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "GameId({})", self.0.short())

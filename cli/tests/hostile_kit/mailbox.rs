@@ -17,7 +17,7 @@ use sealed_protocol::wire;
 
 use super::client::{Event, Stranger};
 
-type GameId = [u8; 32];
+use sealed_node::core::GameId;
 
 /// One game as the mailbox holds it.
 struct Held {
@@ -184,7 +184,7 @@ fn given_by(games: &mut HashMap<GameId, Held>, game: GameId, peer: libp2p::PeerI
 
 fn know(games: &mut HashMap<GameId, Held>, proposal: &[u8]) -> Option<GameId> {
     let terms = Terms::parse(proposal).ok()?;
-    let id = terms.game().0.0;
+    let id = terms.game();
     games.entry(id).or_insert_with(|| Held {
         proposal: proposal.to_vec(),
         dropped: false,

@@ -2,12 +2,10 @@
 //! the core's read boundary, with the store's errors told as the core needs them (the
 //! store itself failed, or the bytes are bad).
 
-use sealed_core::Durable;
 use sealed_core::record::{GameRow as CoreRow, ReadError};
+use sealed_core::{Durable, GameId, PeerKey};
 
 use super::{GameRecord, Store, StoreError, Usage};
-
-type GameId = [u8; 32];
 
 impl From<StoreError> for ReadError {
     fn from(e: StoreError) -> ReadError {
@@ -58,7 +56,7 @@ impl Durable for Store {
         Store::metas(self, prefix).map_err(ReadError::from)
     }
 
-    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, ReadError> {
+    fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         Store::quotas(self).map_err(ReadError::from)
     }
 

@@ -59,8 +59,8 @@ pub enum StoreError {
         found: u32,
     },
     /// The game is not in the store.
-    #[error("no game {} in the store", Hex(.0))]
-    NoSuchGame([u8; 32]),
+    #[error("no game {} in the store", Hex(.0.bytes()))]
+    NoSuchGame(sealed_core::GameId),
 }
 
 impl StoreError {

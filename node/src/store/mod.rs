@@ -67,17 +67,18 @@ pub use sealed_core::memory::MemoryStore;
 
 #[cfg_attr(not(feature = "failpoints"), allow(unused_imports))]
 use crate::faults;
+use sealed_core::GameId;
 
 /// A game id in the store's index with its record, or why the record does not decode.
-pub type GameRow = ([u8; 32], Result<GameRecord, StoreError>);
+pub type GameRow = (GameId, Result<GameRecord, StoreError>);
 
 /// Writes that commit together: one transaction, one fsync, all or nothing.
 #[derive(Debug, Default)]
 pub struct Batch<'a> {
     games: Vec<&'a GameRecord>,
-    statuses: Vec<([u8; 32], GameStatus)>,
-    secrets: Vec<([u8; 32], &'a [u8])>,
-    envelopes: Vec<([u8; 32], &'a [u8])>,
+    statuses: Vec<(GameId, GameStatus)>,
+    secrets: Vec<(GameId, &'a [u8])>,
+    envelopes: Vec<(GameId, &'a [u8])>,
     meta: Vec<(&'a str, &'a [u8])>,
     forget: Vec<&'a str>,
     charges: Vec<([u8; 32], Usage)>,
@@ -97,19 +98,19 @@ impl<'a> Batch<'a> {
 
     /// Changes a stored game's status; a game not stored is skipped (a status only says
     /// where a game stands for `sealed games`).
-    pub fn status(&mut self, id: [u8; 32], s: GameStatus) -> &mut Self {
+    pub fn status(&mut self, id: GameId, s: GameStatus) -> &mut Self {
         self.statuses.push((id, s));
         self
     }
 
     /// Replaces the owner's secrets of a game.
-    pub fn secrets(&mut self, id: [u8; 32], bytes: &'a [u8]) -> &mut Self {
+    pub fn secrets(&mut self, id: GameId, bytes: &'a [u8]) -> &mut Self {
         self.secrets.push((id, bytes));
         self
     }
 
     /// Adds an envelope (its exact bytes) to a game, unless already stored.
-    pub fn envelope(&mut self, id: [u8; 32], bytes: &'a [u8]) -> &mut Self {
+    pub fn envelope(&mut self, id: GameId, bytes: &'a [u8]) -> &mut Self {
         self.envelopes.push((id, bytes));
         self
     }
@@ -260,10 +261,11 @@ impl Store {
             {
                 let mut games = tx.open_table(GAMES)?;
                 for g in &batch.games {
-                    games.insert(g.id, record::encode(g)?.as_slice())?;
+                    games.insert(g.id.bytes(), record::encode(g)?.as_slice())?;
                     changed = true;
                 }
                 for (id, s) in &batch.statuses {
+                    let id = id.bytes();
                     let mut g = match games.get(id)? {
                         Some(v) => record::decode(id, v.value())?,
                         None => continue,
@@ -278,7 +280,7 @@ impl Store {
             {
                 let mut secrets = tx.open_table(SECRETS)?;
                 for (id, bytes) in &batch.secrets {
-                    secrets.insert(id, *bytes)?;
+                    secrets.insert(id.bytes(), *bytes)?;
                     changed = true;
                 }
                 let mut meta = tx.open_table(META)?;
@@ -302,7 +304,8 @@ impl Store {
     }
 
     /// The record of game `id`, if stored.
-    pub fn game(&self, id: &[u8; 32]) -> Result<Option<GameRecord>, StoreError> {
+    pub fn game(&self, id: &GameId) -> Result<Option<GameRecord>, StoreError> {
+        let id = id.bytes();
         self.with_db(|db| {
             let tx = db.begin_read()?;
             let table = tx.open_table(GAMES)?;
@@ -315,7 +318,8 @@ impl Store {
 
     /// Whether a game id is in the store's index, readable or not: the one answer to
     /// "is this game known".
-    pub fn knows(&self, id: &[u8; 32]) -> Result<bool, StoreError> {
+    pub fn knows(&self, id: &GameId) -> Result<bool, StoreError> {
+        let id = id.bytes();
         self.with_db(|db| {
             let tx = db.begin_read()?;
             Ok(tx.open_table(GAMES)?.get(id)?.is_some())
@@ -344,14 +348,14 @@ impl Store {
             for row in table.iter()? {
                 let (k, v) = row?;
                 let id = k.value();
-                rows.push((id, record::decode(&id, v.value())));
+                rows.push((GameId::from(id), record::decode(&id, v.value())));
             }
             Ok(rows)
         })
     }
 
     /// Changes the status of a stored game; durable when it returns.
-    pub fn set_status(&self, id: &[u8; 32], s: GameStatus) -> Result<(), StoreError> {
+    pub fn set_status(&self, id: &GameId, s: GameStatus) -> Result<(), StoreError> {
         if !self.knows(id)? {
             return Err(StoreError::NoSuchGame(*id));
         }
@@ -360,12 +364,13 @@ impl Store {
 
     /// Replaces the owner's secrets for game `id`; durable when it returns, so the
     /// commitments they open may be sent after it.
-    pub fn put_secrets(&self, id: &[u8; 32], bytes: &[u8]) -> Result<(), StoreError> {
+    pub fn put_secrets(&self, id: &GameId, bytes: &[u8]) -> Result<(), StoreError> {
         self.commit(Batch::new().secrets(*id, bytes)).map(drop)
     }
 
     /// The owner's secrets for game `id`, if stored.
-    pub fn secrets(&self, id: &[u8; 32]) -> Result<Option<Vec<u8>>, StoreError> {
+    pub fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, StoreError> {
+        let id = id.bytes();
         self.with_db(|db| {
             let tx = db.begin_read()?;
             let table = tx.open_table(SECRETS)?;
@@ -380,7 +385,7 @@ impl Store {
     /// repeated within `envs`, is skipped; new ones take the next positions of the game in
     /// the order given, so [`Store::envelopes`] returns them in the order first stored.
     /// When nothing is new nothing is committed: what is there was already durable.
-    pub fn put_envelopes(&self, id: &[u8; 32], envs: &[&[u8]]) -> Result<usize, StoreError> {
+    pub fn put_envelopes(&self, id: &GameId, envs: &[&[u8]]) -> Result<usize, StoreError> {
         let mut batch = Batch::new();
         for e in envs {
             batch.envelope(*id, e);
@@ -389,13 +394,14 @@ impl Store {
     }
 
     /// Every envelope of game `id`, in the order first stored.
-    pub fn envelopes(&self, id: &[u8; 32]) -> Result<Vec<Vec<u8>>, StoreError> {
+    pub fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, StoreError> {
         self.envelopes_from(id, 0)
     }
 
     /// The envelopes of game `id` from position `start` on (0 is the first stored), in
     /// order: what a peer that already holds the first `start` still lacks.
-    pub fn envelopes_from(&self, id: &[u8; 32], start: u64) -> Result<Vec<Vec<u8>>, StoreError> {
+    pub fn envelopes_from(&self, id: &GameId, start: u64) -> Result<Vec<Vec<u8>>, StoreError> {
+        let id = id.bytes();
         self.with_db(|db| {
             let tx = db.begin_read()?;
             let table = tx.open_table(ENVELOPES)?;
@@ -414,9 +420,10 @@ impl Store {
     /// both come, in the order stored. This is what a node serves a peer (§16.4).
     pub fn chain_envelopes(
         &self,
-        id: &[u8; 32],
+        id: &GameId,
         mut from: impl FnMut(u32, u8) -> Option<u64>,
     ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let id = id.bytes();
         self.with_db(|db| {
             let tx = db.begin_read()?;
             let chains = tx.open_table(CHAINS)?;
@@ -452,7 +459,8 @@ impl Store {
     }
 
     /// How many envelopes game `id` has.
-    pub fn envelope_count(&self, id: &[u8; 32]) -> Result<u64, StoreError> {
+    pub fn envelope_count(&self, id: &GameId) -> Result<u64, StoreError> {
+        let id = id.bytes();
         self.with_db(|db| {
             let tx = db.begin_read()?;
             let table = tx.open_table(ENVELOPE_COUNTS)?;
@@ -461,7 +469,8 @@ impl Store {
     }
 
     /// Whether game `id` holds an envelope with exactly these bytes.
-    pub fn has_envelope(&self, id: &[u8; 32], env: &[u8]) -> Result<bool, StoreError> {
+    pub fn has_envelope(&self, id: &GameId, env: &[u8]) -> Result<bool, StoreError> {
+        let id = id.bytes();
         let h: [u8; 32] = Sha256::digest(env).into();
         self.with_db(|db| {
             let tx = db.begin_read()?;
@@ -472,7 +481,8 @@ impl Store {
 
     /// Removes game `id`: its record, secrets and envelopes, in one durable transaction.
     /// Removing a game that is not stored is not an error.
-    pub fn delete_game(&self, id: &[u8; 32]) -> Result<(), StoreError> {
+    pub fn delete_game(&self, id: &GameId) -> Result<(), StoreError> {
+        let id = id.bytes();
         self.write(|tx| {
             tx.open_table(GAMES)?.remove(id)?;
             tx.open_table(SECRETS)?.remove(id)?;
@@ -560,7 +570,7 @@ fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
 
 /// Adds the envelopes of `envs` not yet stored, in order, with their chain places;
 /// returns how many were new.
-fn add_envelopes(tx: &WriteTransaction, envs: &[([u8; 32], &[u8])]) -> Result<usize, StoreError> {
+fn add_envelopes(tx: &WriteTransaction, envs: &[(GameId, &[u8])]) -> Result<usize, StoreError> {
     if envs.is_empty() {
         return Ok(0);
     }
@@ -570,6 +580,7 @@ fn add_envelopes(tx: &WriteTransaction, envs: &[([u8; 32], &[u8])]) -> Result<us
     let mut chains = tx.open_table(CHAINS)?;
     let mut new = 0;
     for (id, env) in envs {
+        let id = id.bytes();
         let h: [u8; 32] = Sha256::digest(env).into();
         if hashes.get((*id, h))?.is_some() {
             continue;

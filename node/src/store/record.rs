@@ -26,10 +26,10 @@ pub(super) fn decode(key: &[u8; 32], bytes: &[u8]) -> Result<GameRecord, StoreEr
             rest.len()
         )));
     }
-    if g.id != *key {
+    if g.id.bytes() != key {
         return Err(corrupt(format!(
             "game {} filed under {}",
-            Hex(&g.id),
+            Hex(g.id.bytes()),
             Hex(key)
         )));
     }

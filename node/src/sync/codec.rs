@@ -371,7 +371,7 @@ mod tests {
             );
             assert_eq!(budget.held(), 0);
             let req = Request::Push {
-                game: [1; 32],
+                game: [1; 32].into(),
                 envelopes: vec![vec![7; 1000]; 10],
             };
             let mut io = Cursor::new(framed(&req));

@@ -200,27 +200,33 @@ mod tests {
             ),
             (
                 Request::Push {
-                    game: [1; 32],
+                    game: [1; 32].into(),
                     envelopes: vec![vec![2; 200]; 3],
                 },
                 3,
             ),
             (
                 Request::Pull {
-                    game: [1; 32],
+                    game: [1; 32].into(),
                     have: vec![(chain(300), 70_000), (chain(1), 0)],
                 },
                 2,
             ),
             (
                 Request::Heads {
-                    games: vec![([3; 32], vec![(chain(5), 5)]), ([4; 32], vec![])],
+                    games: vec![
+                        ([3; 32].into(), vec![(chain(5), 5)]),
+                        ([4; 32].into(), vec![]),
+                    ],
                 },
                 3,
             ),
             (
                 Request::PushMany {
-                    games: vec![([3; 32], vec![vec![1], vec![]]), ([4; 32], vec![])],
+                    games: vec![
+                        ([3; 32].into(), vec![vec![1], vec![]]),
+                        ([4; 32].into(), vec![]),
+                    ],
                 },
                 4,
             ),
@@ -233,22 +239,27 @@ mod tests {
             ),
             (
                 Request::Introduce {
-                    game: [1; 32],
+                    game: [1; 32].into(),
                     addrs: vec!["/ip4/1.2.3.4/tcp/1".into(); 4],
                 },
                 4,
             ),
-            (Request::Witness { game: [1; 32] }, 0),
+            (
+                Request::Witness {
+                    game: [1; 32].into(),
+                },
+                0,
+            ),
             (
                 Request::Deposit {
-                    game: [1; 32],
+                    game: [1; 32].into(),
                     deposits: vec![vec![5; 80]; 7],
                 },
                 7,
             ),
             (
                 Request::Deposits {
-                    game: [1; 32],
+                    game: [1; 32].into(),
                     from: 300,
                 },
                 0,
@@ -263,8 +274,8 @@ mod tests {
             (Response::Refused("no".into()), 0),
             (
                 Response::Behind {
-                    envelopes: vec![([1; 32], vec![vec![1], vec![2]])],
-                    unknown: vec![[2; 32], [3; 32]],
+                    envelopes: vec![([1; 32].into(), vec![vec![1], vec![2]])],
+                    unknown: vec![[2; 32].into(), [3; 32].into()],
                 },
                 5,
             ),
@@ -285,20 +296,20 @@ mod tests {
     #[test]
     fn millions_of_tiny_items_are_refused_unread() {
         let r = Request::Push {
-            game: [1; 32],
+            game: [1; 32].into(),
             envelopes: vec![vec![]; MAX_ITEMS + 1],
         };
         assert!(request_items(&encode(&r)).is_err());
         let heads = Request::Heads {
             games: vec![(
-                [1; 32],
+                [1; 32].into(),
                 (0..MAX_ITEMS as u32).map(|i| (chain(i), 1)).collect(),
             )],
         };
         assert!(request_items(&encode(&heads)).is_err());
         // A length that the bytes cannot hold.
         let mut lie = encode(&Request::Push {
-            game: [1; 32],
+            game: [1; 32].into(),
             envelopes: vec![],
         });
         lie.pop();

@@ -117,7 +117,7 @@ impl World {
                 Some(false) if stored || core.holds(game, *chain) => self.violations.push(format!(
                     "{} took {chain:?} of game {} before the game was over in its view",
                     self.nodes[to].name,
-                    hex::encode(&game[..4])
+                    hex::encode(&game.bytes()[..4])
                 )),
                 None if self.nodes[to].cfg.mailbox && stored => self.violations.push(format!(
                     "the mailbox {} stored a private envelope",
@@ -157,7 +157,7 @@ fn chains(envs: &[Vec<u8>]) -> Vec<(sealed_node::core::GameId, sealed_protocol::
         .filter_map(|b| {
             let e: sealed_protocol::envelope::Envelope =
                 sealed_protocol::wire::decode(b, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-            Some((e.unsigned.game.0.0, e.unsigned.at().chain))
+            Some((e.unsigned.game, e.unsigned.at().chain))
         })
         .collect()
 }

@@ -71,13 +71,13 @@ impl Record {
         }
         for (id, status) in &w.statuses {
             let bytes = postcard::to_allocvec(status).expect("a status encodes");
-            self.frame(b"status", node, &[&id[..], &bytes].concat());
+            self.frame(b"status", node, &[&id.bytes()[..], &bytes].concat());
         }
         for (id, s) in &w.secrets {
-            self.frame(b"secrets", node, &[&id[..], s].concat());
+            self.frame(b"secrets", node, &[&id.bytes()[..], s].concat());
         }
         for (id, e) in &w.envelopes {
-            self.frame(b"envelope", node, &[&id[..], e].concat());
+            self.frame(b"envelope", node, &[&id.bytes()[..], e].concat());
         }
         for (k, v) in &w.meta {
             self.frame(b"meta", node, &[k.as_bytes(), b"=", v].concat());

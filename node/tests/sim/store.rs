@@ -4,7 +4,7 @@
 //! until it is reopened.
 
 use sealed_node::core::record::{GameRecord, GameRow, ReadError, Usage};
-use sealed_node::core::{Durable, GameId, Writes};
+use sealed_node::core::{Durable, GameId, PeerKey, Writes};
 use sealed_node::store::{MemoryStore, StoreError};
 
 /// One node's durable state.
@@ -118,7 +118,7 @@ impl Durable for SimStore {
         self.inner.metas(prefix)
     }
 
-    fn quotas(&self) -> Result<Vec<(GameId, Usage)>, ReadError> {
+    fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         self.check()?;
         self.inner.quotas()
     }

@@ -89,7 +89,8 @@ pub fn started(
     };
     let game: GameId = hex::decode(&id)
         .ok()
-        .and_then(|b| b.try_into().ok())
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+        .map(GameId::from)
         .ok_or("a game id")?;
     let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(plies);
     let start = w.now;
