@@ -50,6 +50,7 @@ mod peers;
 pub mod players;
 pub mod quota;
 pub mod record;
+pub mod refusal;
 mod slot;
 mod stamps;
 pub mod storage;

@@ -35,7 +35,7 @@ impl Core {
         });
         let envelopes = self
             .served(&id, reader, &[], store)
-            .map_err(NodeError::Store)?;
+            .map_err(|e| NodeError::Store(e.to_string()))?;
         Ok(mail::armor(
             &id,
             &Mail {

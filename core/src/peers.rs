@@ -13,6 +13,7 @@ use super::{Core, Durable, GameId, PeerKey, WriteId};
 use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use crate::origin::Origin;
 use crate::record::GameStatus;
+use crate::refusal::Refusal;
 use sealed_protocol::ids::ChainId;
 
 /// Requests to one peer that may await an answer at once.
@@ -273,12 +274,12 @@ impl Core {
         &mut self,
         proposer: &PeerKey,
         origin: Option<&str>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         if self.peers.book.is_friend(proposer) {
             return Ok(());
         }
         if !self.cfg.strangers {
-            return Err("this node takes invitations only from peers it has played".into());
+            return Err(Refusal::OnlyFriends);
         }
         let mut mine = 0;
         let mut all = 0;
@@ -302,15 +303,13 @@ impl Core {
             }
         }
         if mine >= super::STRANGER_OPEN {
-            return Err(format!(
-                "{mine} invitations from this peer already wait here: answer those first"
-            ));
+            return Err(Refusal::InvitationsFromPeer(mine));
         }
         if here >= STRANGERS_PER_ORIGIN {
-            return Err("too many invitations from this address wait here".into());
+            return Err(Refusal::InvitationsFromAddress);
         }
         if all >= super::STRANGERS_OPEN {
-            return Err("too many invitations from unknown peers wait here".into());
+            return Err(Refusal::InvitationsFromStrangers);
         }
         Ok(())
     }

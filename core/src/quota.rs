@@ -23,6 +23,7 @@ use sealed_protocol::proposal::{Role, Terms};
 use super::slot::Games;
 use super::{GameId, PeerKey};
 use crate::record::{GameStatus, Usage};
+use crate::refusal::Refusal;
 
 /// The quotas; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,17 +78,13 @@ impl Ledger {
     }
 
     /// Whether `who` may store `more` now; why not, if not.
-    pub(super) fn allows(&self, q: &Quotas, who: &PeerKey, more: Usage) -> Result<(), String> {
+    pub(super) fn allows(&self, q: &Quotas, who: &PeerKey, more: Usage) -> Result<(), Refusal> {
         let mine = self.by.get(who).copied().unwrap_or_default().plus(more);
         if !mine.within(q.per_proposer) {
-            return Err(format!(
-                "quota: this node keeps at most {} games, {} envelopes and {} bytes for one \
-                 proposer",
-                q.per_proposer.games, q.per_proposer.envelopes, q.per_proposer.bytes
-            ));
+            return Err(Refusal::ProposerQuota(q.per_proposer));
         }
         if !self.all.plus(more).within(q.total) {
-            return Err("quota: this node keeps no more for strangers".into());
+            return Err(Refusal::StrangersQuota);
         }
         Ok(())
     }
@@ -172,14 +169,12 @@ pub(super) fn may_open(
     ledger: &Ledger,
     (mine, all): (usize, usize),
     who: &PeerKey,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     if mine >= q.open_per_proposer {
-        return Err(format!(
-            "quota: {mine} games of this proposer are open here already"
-        ));
+        return Err(Refusal::OpenForProposer(mine));
     }
     if all >= q.open_total {
-        return Err("quota: this node holds all the open games it may for others".into());
+        return Err(Refusal::OpenForAll);
     }
     ledger.allows(
         q,

@@ -17,6 +17,7 @@ use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
 use crate::record::GameStatus;
+use crate::refusal::Refusal;
 
 /// Writes waiting for the store past which a request that would write is refused
 /// ("busy"): the writer's queue is bounded by what the core lets into it.
@@ -104,13 +105,13 @@ impl Core {
     }
 
     /// Spends `cost` of `peer`'s budgets; why not, if they are spent.
-    pub(super) fn spend(&mut self, peer: &PeerKey, cost: f64) -> Result<(), String> {
+    pub(super) fn spend(&mut self, peer: &PeerKey, cost: f64) -> Result<(), Refusal> {
         let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
         self.budgets
             .spend(peer, origin.as_deref(), cost, self.now)
             .map_err(|whose| {
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
-                format!("rate limit: {whose} budget is spent: slow down")
+                Refusal::RateLimit(whose)
             })
     }
 
@@ -118,7 +119,7 @@ impl Core {
     pub(super) fn serve(&mut self, peer: PeerKey, id: InId, req: Request, store: &dyn Durable) {
         let cost = self.cost(&req, store);
         if let Err(why) = self.spend(&peer, cost) {
-            return self.respond(id, Response::Refused(why));
+            return self.respond(id, why.into());
         }
         let writes = matches!(
             req,
@@ -129,10 +130,7 @@ impl Core {
                 | Request::Deposit { .. }
         );
         if writes && self.writes.len() >= MAX_QUEUED_WRITES {
-            return self.respond(
-                id,
-                Response::Refused("busy: the store has too many writes waiting".into()),
-            );
+            return self.respond(id, Refusal::Busy.into());
         }
         match req {
             Request::Propose { proposal } => {
@@ -162,10 +160,7 @@ impl Core {
                 self.respond(id, r);
             }
             // The shell reads the addresses and hands them in as `Input::Introduced`.
-            Request::Introduce { .. } => self.respond(
-                id,
-                Response::Refused("introductions go through the shell".into()),
-            ),
+            Request::Introduce { .. } => self.respond(id, Refusal::IntroductionHere.into()),
             Request::Push { game, envelopes } => {
                 let w = Waiter::Peer(id);
                 self.watch(w);
@@ -173,7 +168,7 @@ impl Core {
                     Ok(()) => self.let_go(w),
                     Err(why) => {
                         self.abandon(w);
-                        self.respond(id, Response::Refused(why));
+                        self.respond(id, why.into());
                     }
                 }
             }
@@ -193,7 +188,7 @@ impl Core {
                         self.charge_answer(&peer, envs.len());
                         Response::Envelopes(envs)
                     }
-                    Err(why) => Response::Refused(why),
+                    Err(why) => why.into(),
                 };
                 self.respond(id, resp);
             }
@@ -231,9 +226,9 @@ impl Core {
     }
 
     /// Answers `w` with a refusal once what else it waits for is done.
-    pub(super) fn refuse_waiter(&mut self, w: Waiter, why: String) {
+    pub(super) fn refuse_waiter(&mut self, w: Waiter, why: Refusal) {
         if let Some(e) = self.waiting.get_mut(&w) {
-            e.resp = Some(Response::Refused(why));
+            e.resp = Some(why.into());
         }
     }
 
@@ -368,20 +363,17 @@ impl Core {
         addrs: Vec<Option<(PeerKey, String)>>,
     ) {
         if let Err(why) = self.spend(&from, 1.0 + addrs.len() as f64) {
-            return self.respond(id, Response::Refused(why));
+            return self.respond(id, why.into());
         }
         if addrs.len() > MAX_INTRODUCED {
-            return self.respond(id, Response::Refused("too many addresses".into()));
+            return self.respond(id, Refusal::TooManyAddresses.into());
         }
         let Some(p) = self.games.played(&game) else {
-            return self.respond(id, Response::Refused("unknown game".into()));
+            return self.respond(id, Refusal::UnknownGame.into());
         };
         let terms = p.table.terms().clone();
         if seat_of(&terms, &from).is_none() && !is_mailbox(&terms, &from) {
-            return self.respond(
-                id,
-                Response::Refused("only the game's seats and mailboxes introduce".into()),
-            );
+            return self.respond(id, Refusal::NotIntroducer.into());
         }
         if !p.accepted() || p.settled {
             return self.respond(id, Response::Ok { new: 0 });
@@ -419,11 +411,11 @@ impl Core {
         game: &GameId,
         have: &[(ChainId, u64)],
         store: &dyn Durable,
-    ) -> Result<Vec<Vec<u8>>, String> {
-        let terms = self.games.terms(game).ok_or("unknown game")?;
+    ) -> Result<Vec<Vec<u8>>, Refusal> {
+        let terms = self.games.terms(game).ok_or(Refusal::UnknownGame)?;
         let seat = seat_of(terms, peer);
         if seat.is_none() && !is_mailbox(terms, peer) {
-            return Err("only the game's seats and mailboxes may read it".into());
+            return Err(Refusal::NotReader);
         }
         self.served(game, seat, have, store)
     }
@@ -437,7 +429,7 @@ impl Core {
         audience: Option<Seat>,
         have: &[(ChainId, u64)],
         store: &dyn Durable,
-    ) -> Result<Vec<Vec<u8>>, String> {
+    ) -> Result<Vec<Vec<u8>>, Refusal> {
         if self.cfg.windows.serve_from_memory
             && let (Some(p), Some(seat)) = (self.games.played(game), audience)
         {
@@ -462,7 +454,7 @@ impl Core {
                 };
                 visible(chain).then(|| have.get(&chain).copied().unwrap_or(0))
             })
-            .map_err(|e| format!("the store cannot be read: {e}"))?;
+            .map_err(Refusal::StoreUnreadable)?;
         // At most half a message's caps: the rest comes in the next round.
         let mut bytes = 0;
         let fits = envs

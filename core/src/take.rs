@@ -25,6 +25,7 @@ use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
 use crate::record::{GameRecord, GameStatus, Usage};
+use crate::refusal::Refusal;
 
 /// One game's worth of the ledger.
 const ONE_GAME: Usage = Usage {
@@ -52,11 +53,11 @@ impl Core {
         envelopes: Vec<Vec<u8>>,
         w: Waiter,
         store: &dyn Durable,
-    ) -> Result<(), String> {
-        let terms = self.games.terms(&game).ok_or("unknown game")?;
+    ) -> Result<(), Refusal> {
+        let terms = self.games.terms(&game).ok_or(Refusal::UnknownGame)?;
         if seat_of(terms, &peer).is_none() && !is_mailbox(terms, &peer) {
             tracing::debug!("refused a push from a peer that holds no seat of the game");
-            return Err("only the game's seats and mailboxes may post to it".into());
+            return Err(Refusal::NotPoster);
         }
         self.take_envelopes(peer, Some(game), envelopes, Some(w), store);
         Ok(())
@@ -74,7 +75,7 @@ impl Core {
     ) -> Option<Response> {
         let terms = match Terms::parse(bytes) {
             Ok(t) => t,
-            Err(e) => return Some(Response::Refused(format!("proposal: {e}"))),
+            Err(e) => return Some(Refusal::Proposal(e).into()),
         };
         let id = terms.game();
         if self.cfg.windows.forget_index {
@@ -96,7 +97,7 @@ impl Core {
                 Ok(false) => {}
                 Ok(true) => return Some(Response::Ok { new: 0 }),
                 Err(e) => {
-                    return Some(Response::Refused(format!("the store cannot be read: {e}")));
+                    return Some(Refusal::StoreUnreadable(e).into());
                 }
             }
         }
@@ -128,7 +129,7 @@ impl Core {
             };
             if let Err(why) = allowed {
                 tracing::info!(game = %hex::encode(id), "invitation refused: {why}");
-                return Some(Response::Refused(why));
+                return Some(why.into());
             }
             let entropy = self.random32();
             let t = match table::open(
@@ -138,7 +139,7 @@ impl Core {
                 self.now,
             ) {
                 Ok(t) => t,
-                Err(e) => return Some(Response::Refused(e.to_string())),
+                Err(e) => return Some(Refusal::Table(e.to_string()).into()),
             };
             let record = GameRecord {
                 id,
@@ -179,7 +180,7 @@ impl Core {
                 )
             {
                 tracing::info!(game = %hex::encode(id), "game to relay refused: {why}");
-                return Some(Response::Refused(why));
+                return Some(why.into());
             }
             let r = Relayed::new(terms, self.now, self.now);
             let mut step = Step::default();
@@ -193,9 +194,7 @@ impl Core {
             self.stage(id, step, store);
             return None;
         }
-        Some(Response::Refused(
-            "this node holds no seat of that game and is not its mailbox".into(),
-        ))
+        Some(Refusal::NotOurs.into())
     }
 
     /// Envelopes received (pushed, pulled or mailed): given to the game, then stored

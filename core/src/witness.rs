@@ -35,6 +35,7 @@ use super::durable::{Step, Waiter};
 use super::{Core, Durable, GameId, InId, PeerKey};
 use crate::message::{MAX_DEPOSITS, Response};
 use crate::record::Usage;
+use crate::refusal::Refusal;
 
 /// How every envelope time's store key begins.
 pub(super) const RECEIPT_PREFIX: &str = "receipt/";
@@ -255,16 +256,13 @@ impl Core {
     }
 
     /// The game and terms a seat `peer` asks its witness about, or why not.
-    fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, &'static str> {
-        let r = self
-            .games
-            .relayed(game)
-            .ok_or("this node witnesses no such game")?;
+    fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, Refusal> {
+        let r = self.games.relayed(game).ok_or(Refusal::NotWitnessed)?;
         if !self.witnesses(&r.terms) {
-            return Err("this node is not that game's witness");
+            return Err(Refusal::NotTheWitness);
         }
         if r.terms.seat_of(peer).is_none() {
-            return Err("only the game's seats ask its witness");
+            return Err(Refusal::NotWitnessAsker);
         }
         Ok(r.terms.clone())
     }
@@ -297,11 +295,11 @@ impl Core {
         game: GameId,
         with_times: bool,
         store: &dyn Durable,
-    ) -> Result<Vec<Ledger>, &'static str> {
+    ) -> Result<Vec<Ledger>, Refusal> {
         let terms = self.witnessed_game(peer, &game)?;
         let at = self.ledger_moment(&game);
         let writing = &self.writing.times;
-        let r = self.games.relayed_mut(&game).ok_or("gone")?;
+        let r = self.games.relayed_mut(&game).ok_or(Refusal::NotWitnessed)?;
         let held = r
             .witness
             .get_or_insert_with(|| Held::load(&terms, &game, store));
@@ -394,7 +392,7 @@ impl Core {
                     .map(|l| Statement::Ledger(l).sign(&self.key).to_bytes())
                     .collect(),
             ),
-            Err(why) => Response::Refused(why.into()),
+            Err(why) => why.into(),
         }
     }
 
@@ -419,9 +417,9 @@ impl Core {
         deposits: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
-        let refuse = |core: &mut Core, why: &str| core.respond(id, Response::Refused(why.into()));
+        let refuse = |core: &mut Core, why: Refusal| core.respond(id, why.into());
         if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > MAX_DEPOSIT) {
-            return refuse(self, "too many or too large deposits in one request");
+            return refuse(self, Refusal::TooManyDeposits);
         }
         let ledger = match self.ledgers(peer, game, false, store) {
             Ok(mut l) => l.remove(0),
@@ -440,7 +438,7 @@ impl Core {
                 Some(t) => t,
                 None => {
                     if count >= MAX_DEPOSITS_PER_GAME {
-                        return refuse(self, "this game has all the deposits it may have");
+                        return refuse(self, Refusal::DepositsFull);
                     }
                     let key = stamp_key(&game, &hash);
                     writes.push((deposit_key(&game, count), bytes));
@@ -475,7 +473,7 @@ impl Core {
                 for (k, _) in writes.iter().skip(1).step_by(2) {
                     self.writing.times.remove(k);
                 }
-                return refuse(self, &why);
+                return refuse(self, why);
             }
             step.writes.charges.push((p, used));
             self.ledger.add(p, used);
@@ -508,7 +506,7 @@ impl Core {
         store: &dyn Durable,
     ) -> Response {
         if let Err(why) = self.witnessed_game(peer, &game) {
-            return Response::Refused(why.into());
+            return why.into();
         }
         let prefix = format!("{DEPOSIT_PREFIX}{}/", hex::encode(game));
         let mut stored: Vec<(u64, Vec<u8>)> = store

@@ -1,0 +1,95 @@
+//! Why this node refuses what a peer asks, typed by whose doing it is: the asker's (it is
+//! not entitled to what it asks, or asks beyond a bound) or this node's (its rates,
+//! quotas and store). On the wire a refusal travels as its words (`Response::Refused`,
+//! spec/PROTOCOL.md), which peers log and people read: the texts below are those words.
+
+use crate::record::{ReadError, Usage};
+
+/// Why a peer's request is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The asker's: it holds no seat of the game and is not its mailbox.
+    #[error("only the game's seats and mailboxes may post to it")]
+    NotPoster,
+    /// The asker's: it may not read the game.
+    #[error("only the game's seats and mailboxes may read it")]
+    NotReader,
+    /// The asker's: it may not introduce the game's seats.
+    #[error("only the game's seats and mailboxes introduce")]
+    NotIntroducer,
+    /// The asker's: only the game's seats ask its witness.
+    #[error("only the game's seats ask its witness")]
+    NotWitnessAsker,
+    /// The asker's: no such game here.
+    #[error("unknown game")]
+    UnknownGame,
+    /// The asker's: this node witnesses no such game.
+    #[error("this node witnesses no such game")]
+    NotWitnessed,
+    /// The asker's: this node is not the game's witness.
+    #[error("this node is not that game's witness")]
+    NotTheWitness,
+    /// The asker's: the game names this node neither as a seat nor as a mailbox.
+    #[error("this node holds no seat of that game and is not its mailbox")]
+    NotOurs,
+    /// The asker's: more addresses than one introduction carries.
+    #[error("too many addresses")]
+    TooManyAddresses,
+    /// The asker's: more or larger deposits than one request carries.
+    #[error("too many or too large deposits in one request")]
+    TooManyDeposits,
+    /// The asker's: introductions are the shell's to take.
+    #[error("introductions go through the shell")]
+    IntroductionHere,
+    /// The asker's: the proposal does not read.
+    #[error("proposal: {0}")]
+    Proposal(sealed_protocol::proposal::ProposalError),
+    /// The asker's: no game can be opened from the proposal (its variant or options).
+    #[error("{0}")]
+    Table(String),
+    /// This node's: the named budget is spent (`limit.rs`).
+    #[error("rate limit: {0} budget is spent: slow down")]
+    RateLimit(&'static str),
+    /// This node's: too many writes wait.
+    #[error("busy: the store has too many writes waiting")]
+    Busy,
+    /// This node's: its store cannot be read now.
+    #[error("the store cannot be read: {0}")]
+    StoreUnreadable(ReadError),
+    /// This node's: the proposer's quota is used (`quota.rs`).
+    #[error(
+        "quota: this node keeps at most {} games, {} envelopes and {} bytes for one proposer",
+        .0.games, .0.envelopes, .0.bytes
+    )]
+    ProposerQuota(Usage),
+    /// This node's: the strangers' quota is used.
+    #[error("quota: this node keeps no more for strangers")]
+    StrangersQuota,
+    /// This node's: this many games of the proposer are open here.
+    #[error("quota: {0} games of this proposer are open here already")]
+    OpenForProposer(usize),
+    /// This node's: it holds all the open games it may for others.
+    #[error("quota: this node holds all the open games it may for others")]
+    OpenForAll,
+    /// This node's: the game has all the deposits it may have.
+    #[error("this game has all the deposits it may have")]
+    DepositsFull,
+    /// This node's: it takes invitations from peers it has played only.
+    #[error("this node takes invitations only from peers it has played")]
+    OnlyFriends,
+    /// This node's: this many invitations of the peer wait here.
+    #[error("{0} invitations from this peer already wait here: answer those first")]
+    InvitationsFromPeer(usize),
+    /// This node's: too many invitations from the address wait here.
+    #[error("too many invitations from this address wait here")]
+    InvitationsFromAddress,
+    /// This node's: too many invitations from unknown peers wait here.
+    #[error("too many invitations from unknown peers wait here")]
+    InvitationsFromStrangers,
+}
+
+impl From<Refusal> for crate::message::Response {
+    fn from(r: Refusal) -> Self {
+        crate::message::Response::Refused(r.to_string())
+    }
+}
