@@ -95,7 +95,7 @@ impl Core {
                 }
                 return self.reply(id, Ok(Answer::Done));
             }
-            Cmd::Peers => return self.reply(id, Ok(Answer::Json(self.peers_json()))),
+            Cmd::Peers => return self.reply(id, Ok(Answer::Peers(self.peers_view()))),
         };
         if let Err(e) = result {
             self.reply(id, Err(e));

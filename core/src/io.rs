@@ -291,14 +291,63 @@ pub enum Answer {
     Imported(Imported),
     /// The game list.
     Summaries(Vec<GameSummary>),
-    /// A document.
+    /// A game's document (`Cmd::Show` as JSON).
     Json(serde_json::Value),
+    /// The peer book.
+    Peers(PeersView),
     /// Text.
     Text(String),
     /// Text that may not exist (a score before the game starts).
     MaybeText(Option<String>),
     /// Bytes (a transcript file).
     Bytes(Vec<u8>),
+}
+
+/// The peer book, as every face reads it (`sealed peers`, the board's names): what the
+/// core knows of each peer, and what the shell adds of those connected.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PeersView {
+    /// The core's time when it answered, ms since the Unix epoch.
+    pub now_ms: u64,
+    /// Every peer in the book.
+    pub peers: Vec<PeerView>,
+}
+
+/// One peer of the book.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PeerView {
+    /// Its key, hex.
+    pub key: String,
+    /// Its peer id, when the key is one: the shell adds it, with what the peer runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<String>,
+    /// Connected now.
+    pub connected: bool,
+    /// Kept connected (a mailbox or rendezvous point).
+    pub standing: bool,
+    /// Why the last dial failed, until a connection opens.
+    pub unreachable: Option<String>,
+    /// Where it was seen and reached.
+    pub addrs: Vec<AddrView>,
+    /// What it runs (identify's agent version), while connected: the shell adds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The name it announces in its agent version: the shell adds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// One address of a peer.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AddrView {
+    /// The address.
+    pub addr: String,
+    /// When it was last seen, ms since the Unix epoch.
+    pub seen_ms: u64,
+    /// When a dial to it last worked (0: never).
+    pub worked_ms: u64,
+    /// Dials that failed since it last worked.
+    pub failures: u32,
 }
 
 /// One line of `sealed games`, as the faces read it.

@@ -68,8 +68,8 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError};
 pub use io::{
-    Answer, Cmd, CmdId, Delivery, GameSummary, Imported, InId, Input, Invitation, OutId, Output,
-    ProposeArgs, Reached, SeatDelivery, ShowFormat, Writes,
+    AddrView, Answer, Cmd, CmdId, Delivery, GameSummary, Imported, InId, Input, Invitation, OutId,
+    Output, PeerView, PeersView, ProposeArgs, Reached, SeatDelivery, ShowFormat, Writes,
 };
 pub use players::PlayerView;
 pub use quota::Quotas;

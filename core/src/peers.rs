@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::book::{self, Book};
 use super::games::game_peers;
-use super::io::{OutId, Output, Writes};
+use super::io::{AddrView, OutId, Output, PeerView, PeersView, Writes};
 use super::{Core, Durable, GameId, PeerKey, WriteId};
 use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use crate::origin::Origin;
@@ -452,34 +452,30 @@ impl Core {
     }
 
     /// The peer book as `sealed peers` shows it.
-    pub(super) fn peers_json(&self) -> serde_json::Value {
-        let peers: Vec<serde_json::Value> = self
-            .peers
-            .book
-            .iter()
-            .map(|(key, e)| {
-                let addrs: Vec<serde_json::Value> = e
-                    .addrs
-                    .iter()
-                    .map(|a| {
-                        serde_json::json!({
-                            "addr": a.text,
-                            "seen_ms": a.seen,
-                            "worked_ms": a.worked,
-                            "failures": a.failures,
-                        })
-                    })
-                    .collect();
-                serde_json::json!({
-                    "key": hex::encode(key),
-                    "connected": self.peers.connected.contains(key),
-                    "standing": e.standing,
-                    "unreachable": self.peers.unreachable.get(key),
-                    "addrs": addrs,
+    pub(super) fn peers_view(&self) -> PeersView {
+        let peers = self.peers.book.iter().map(|(key, e)| PeerView {
+            key: hex::encode(key),
+            peer: None,
+            connected: self.peers.connected.contains(key),
+            standing: e.standing,
+            unreachable: self.peers.unreachable.get(key).cloned(),
+            addrs: e
+                .addrs
+                .iter()
+                .map(|a| AddrView {
+                    addr: a.text.clone(),
+                    seen_ms: a.seen,
+                    worked_ms: a.worked,
+                    failures: a.failures,
                 })
-            })
-            .collect();
-        serde_json::json!({ "now_ms": self.now, "peers": peers })
+                .collect(),
+            agent: None,
+            name: None,
+        });
+        PeersView {
+            now_ms: self.now,
+            peers: peers.collect(),
+        }
     }
 
     /// Asks the shell to reach a peer at every address the book holds, best first; with

@@ -250,6 +250,7 @@ pub fn value_of(a: Answer) -> Value {
         Answer::Imported(i) => json!(i),
         Answer::Summaries(g) => json!(g),
         Answer::Json(v) => v,
+        Answer::Peers(p) => json!(p),
         Answer::Text(t) => Value::String(t),
         Answer::MaybeText(t) => t.map_or(Value::Null, Value::String),
         Answer::Bytes(b) => Value::String(base64::engine::general_purpose::STANDARD.encode(b)),
@@ -352,12 +353,10 @@ async fn meet(node: &NodeHandle, peer: &libp2p::Multiaddr) {
     let id = id.to_string();
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
     while tokio::time::Instant::now() < deadline {
-        let told = node.peers().await.is_ok_and(|doc| {
-            doc["peers"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|p| p["peer"] == id.as_str() && p["agent"].is_string())
+        let told = node.peers().await.is_ok_and(|view| {
+            view.peers
+                .iter()
+                .any(|p| p.peer.as_deref() == Some(id.as_str()) && p.agent.is_some())
         });
         if told {
             return;

@@ -4,7 +4,7 @@
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError, ShowFormat};
+use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError, PeersView, ShowFormat};
 use crate::home::Home;
 use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
 use crate::store::Store;
@@ -98,9 +98,9 @@ impl NodeHandle {
     }
 
     /// The peer book, with what each connected peer runs.
-    pub async fn peers(&self) -> Result<serde_json::Value, NodeError> {
+    pub async fn peers(&self) -> Result<PeersView, NodeError> {
         match self.command(Cmd::Peers).await? {
-            Answer::Json(v) => Ok(v),
+            Answer::Peers(v) => Ok(v),
             a => Err(unexpected(a)),
         }
     }

@@ -69,7 +69,7 @@ async fn until(
 
 /// The node's peer-book entry for the node of key seed `seed`.
 async fn entry_of(h: &NodeHandle, seed: u8) -> Option<serde_json::Value> {
-    let book = h.peers().await.unwrap();
+    let book = serde_json::to_value(h.peers().await.unwrap()).unwrap();
     let id = peer_of_seed(seed).to_string();
     book["peers"]
         .as_array()?

@@ -16,18 +16,12 @@ pub(crate) type Facts = HashMap<String, (Option<String>, bool)>;
 /// The node's peers document, by peer id (none when the node does not answer: the
 /// documents then go out as the node gave them).
 pub(crate) async fn facts(node: &NodeHandle) -> Facts {
-    let Ok(doc) = node.peers().await else {
+    let Ok(view) = node.peers().await else {
         return Facts::new();
     };
-    doc["peers"]
-        .as_array()
+    view.peers
         .into_iter()
-        .flatten()
-        .filter_map(|p| {
-            let id = p["peer"].as_str()?.to_owned();
-            let name = p["name"].as_str().map(str::to_owned);
-            Some((id, (name, p["connected"].as_bool().unwrap_or(false))))
-        })
+        .filter_map(|p| Some((p.peer?, (p.name, p.connected))))
         .collect()
 }
 

@@ -74,7 +74,9 @@ fn shape(v: &Value, key: Option<&str>) -> Value {
 /// values masked, every element of an array kept and the elements sorted, so that
 /// either seat gives the same.
 fn shape_either_seat(v: &Value, key: Option<&str>) -> Value {
-    const SEATED: [&str; 5] = ["seat", "to_act", "you", "side", "connected"];
+    // `my_turn` too: after a move, whether the mover owes a step again (Chex: the
+    // opponent's draw value came) depends on how fast the other node answered.
+    const SEATED: [&str; 6] = ["seat", "to_act", "you", "side", "connected", "my_turn"];
     match v {
         _ if key.is_some_and(|k| SEATED.contains(&k)) => Value::String("<seat>".into()),
         Value::Object(_) if matches!(key, Some("grid" | "hand")) => Value::String("<board>".into()),

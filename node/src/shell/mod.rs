@@ -22,7 +22,9 @@ use libp2p::swarm::dial_opts::DialOpts;
 use libp2p::{Multiaddr, PeerId, Swarm};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::core::{Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output};
+use crate::core::{
+    Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output, PeersView,
+};
 
 use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
@@ -363,9 +365,9 @@ impl Shell {
                 }
                 Output::Reply { id, mut result } => {
                     if self.peer_cmds.remove(&id)
-                        && let Ok(Answer::Json(doc)) = &mut result
+                        && let Ok(Answer::Peers(view)) = &mut result
                     {
-                        self.with_agents(doc);
+                        self.with_agents(view);
                     }
                     if let Some(r) = self.replies.remove(&id) {
                         let _ = r.send(result);
@@ -445,26 +447,20 @@ impl Shell {
 
     /// The peer book's document with each peer's peer id, and what each connected peer
     /// runs.
-    fn with_agents(&self, doc: &mut serde_json::Value) {
-        let Some(peers) = doc.get_mut("peers").and_then(|p| p.as_array_mut()) else {
-            return;
-        };
-        for p in peers {
-            let Some(id) = p
-                .get("key")
-                .and_then(|k| k.as_str())
-                .and_then(|k| hex::decode(k).ok())
-                .and_then(|k| <[u8; 32]>::try_from(k).ok())
-                .and_then(|k| net::peer_id(&k))
-            else {
+    /// Adds to the peer book's view what each connected peer runs (identify), which
+    /// only the shell knows.
+    fn with_agents(&self, view: &mut PeersView) {
+        for p in &mut view.peers {
+            let key = hex::decode(&p.key)
+                .ok()
+                .and_then(|k| <[u8; 32]>::try_from(k).ok());
+            let Some(id) = key.and_then(|k| net::peer_id(&k)) else {
                 continue;
             };
-            p["peer"] = id.to_string().into();
+            p.peer = Some(id.to_string());
             if let Some(agent) = self.reach.agents.get(&id) {
-                p["agent"] = agent.clone().into();
-                if let Some(name) = net::announced_name(agent) {
-                    p["name"] = name.into();
-                }
+                p.name = net::announced_name(agent);
+                p.agent = Some(agent.clone());
             }
         }
     }
