@@ -458,7 +458,7 @@ impl Core {
         }
     }
 
-    /// A game as JSON: the table's document (`sealed_games::seat`), with its clocks
+    /// A game as JSON: the table's document (`sealed_games::table`), with its clocks
     /// when it has a time control (`clock`), every seat (`players`), the options
     /// (`options`), where this seat's latest messages are (`delivery`), and the witness
     /// and mailboxes the proposal names (`helpers`: `role`, `peer`).

@@ -348,7 +348,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
                 .unwrap()
                 .to_owned();
             assert!(
-                whole.starts_with(&sealed_games::stallmate::seat::diagram(&position)),
+                whole.starts_with(&sealed_games::stallmate::table::diagram(&position)),
                 "{whole}\n{score}"
             );
         }
