@@ -11,17 +11,18 @@
 //! `send` every signed envelope goes through stay together; the phases are in
 //! `phase.rs`, the secrets in `secrets.rs`, what the witness said and what the seat posts of it in `witness.rs`.
 
-mod phase;
+pub mod phase;
 mod secrets;
 mod witness;
 
 use std::collections::VecDeque;
 
-pub use phase::Phase;
+pub use phase::{NotNow, Phase};
 pub use secrets::{Secrets, start_keys};
 pub use witness::MAX_STAMPED;
 
 use crate::body::{Commit, Deal, Item, Open, Purpose};
+use phase::Decide;
 use crate::commit::CommitKey;
 use crate::derive::{DealStream, deal_key};
 use crate::engine::{Engine, InsertError, Inserted};
@@ -125,7 +126,11 @@ impl Command {
     }
 }
 
-/// Why the session refused an input. Nothing changed.
+/// Why the session refused an input. Nothing changed. Each says whose fault: the sender's
+/// ([`SessionError::Insert`]), this seat's command ([`SessionError::NotNow`],
+/// [`SessionError::Refused`]), the terms ([`SessionError::NotASeat`],
+/// [`SessionError::Options`]) or another signer of this seat's key
+/// ([`SessionError::PositionTaken`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SessionError {
@@ -134,10 +139,10 @@ pub enum SessionError {
     Insert(#[from] InsertError),
     /// The command does not fit the current phase.
     #[error("not now: {0}")]
-    WrongPhase(&'static str),
+    NotNow(#[from] NotNow),
     /// The command would break a rule; it was not sent.
     #[error("refused: {0}")]
-    Refused(String),
+    Refused(#[from] Refusal),
     /// The seat is not in the game.
     #[error("this key holds no seat in the game")]
     NotASeat,
@@ -152,6 +157,44 @@ pub enum SessionError {
          another node?): nothing was sent"
     )]
     PositionTaken(u64),
+    /// A start commitment has no value in this seat's secrets: a fault of this
+    /// implementation (the keys and the values come from the same terms), never of a
+    /// peer.
+    #[error("not now: a start commitment has no value")]
+    NoStartValue,
+}
+
+/// Why this seat's command would break a rule, in its phase: the fault of whoever
+/// gave the command. Nothing was sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The envelope would be over the message cap.
+    #[error("the envelope would be {0} bytes")]
+    TooLarge(usize),
+    /// This seat's own engine finds the envelope at fault.
+    #[error("{}: {}", .0.kind, .0.detail)]
+    Fault(Box<Fault>),
+    /// A setup shown in the public log.
+    #[error("a setup is shown in a private log only")]
+    SetupInPublic,
+    /// This seat has no setup of that name.
+    #[error("this seat has no setup {0}")]
+    NoSetup(Name),
+    /// Sealing the public log.
+    #[error("only a private log is sealed")]
+    SealPublic,
+    /// An act out of turn.
+    #[error("it is not this seat's turn")]
+    NotYourTurn,
+    /// No draw of this seat's waits to be opened from the pool.
+    #[error("no draw to open from {0}")]
+    NoDraw(Name),
+    /// This seat owns no such slot.
+    #[error("no slot {1} in deck {0}")]
+    NoSlot(Name, u32),
+    /// This seat sealed no such value.
+    #[error("no sealed value {0}[{1}]")]
+    NoValue(Name, u32),
 }
 
 /// One seat's session.
@@ -159,8 +202,8 @@ pub struct Session<R: Rules> {
     seat: Seat,
     key: SecretKey,
     engine: Engine<R>,
-    secrets: Option<Secrets>,
-    phase: Option<Phase>,
+    /// Where the session stands, with what that phase holds (this seat's secrets).
+    phase: Phase,
     outbox: VecDeque<Action>,
     /// What the witness has said of when it held envelopes, and of its clock.
     witness: witness::Known,
@@ -184,15 +227,13 @@ impl<R: Rules> Session<R> {
             seat,
             key,
             engine,
-            secrets: None,
-            phase: Some(Phase::Terms),
+            phase: Phase::Decide(Decide { entropy }),
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
         };
         if s.engine.terms().proposal().proposer == seat {
-            s.join(entropy, true, now)?;
-        } else {
-            s.secrets = Some(Secrets::new(entropy));
+            let secrets = s.join(entropy, true, now)?;
+            s.phase = Phase::from_engine(&s.engine, seat, secrets);
         }
         s.drive(now);
         Ok(s)
@@ -214,16 +255,15 @@ impl<R: Rules> Session<R> {
         for e in envelopes {
             engine.insert(e)?;
         }
+        let phase = Phase::from_engine(&engine, seat, secrets);
         let mut s = Session {
             seat,
             key,
             engine,
-            secrets: Some(secrets),
-            phase: Some(Phase::Terms),
+            phase,
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
         };
-        s.phase = Some(Phase::from_engine(&s.engine, seat));
         s.drive(now);
         Ok(s)
     }
@@ -237,19 +277,17 @@ impl<R: Rules> Session<R> {
 
     /// Takes a decision of this seat's person or bot.
     pub fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
-        let phase = self.phase.take().unwrap_or(Phase::Terms);
-        let result = phase.clone().handle(self, cmd, now);
-        match result {
-            Ok(next) => {
-                self.phase = Some(next);
-                self.drive(now);
-                Ok(())
-            }
-            Err(e) => {
-                self.phase = Some(phase);
-                Err(e)
-            }
-        }
+        // The phase is done on a copy: a refused command leaves the session as it was.
+        let next = self.phase.clone().handle(self, cmd, now)?;
+        self.phase = next;
+        self.drive(now);
+        Ok(())
+    }
+
+    /// Whether the current phase takes `cmd`, else why not: what `handle_command`
+    /// asks first, and what a face asks before it offers or words a command.
+    pub fn allowed(&self, cmd: &Command) -> Result<(), NotNow> {
+        self.phase.allows(cmd)
     }
 
     /// The next thing the caller must do.
@@ -269,7 +307,7 @@ impl<R: Rules> Session<R> {
 
     /// The current phase.
     pub fn phase(&self) -> &Phase {
-        self.phase.as_ref().unwrap_or(&Phase::Terms)
+        &self.phase
     }
 
     /// The verdict on what this seat has.
@@ -277,16 +315,17 @@ impl<R: Rules> Session<R> {
         verdict(&self.engine)
     }
 
-    /// The secrets to persist.
+    /// The secrets to persist: those this seat's commitments bind; `None` before it
+    /// joins (it has committed to nothing).
     pub fn secrets(&self) -> Option<&Secrets> {
-        self.secrets.as_ref()
+        self.phase.secrets()
     }
 
     /// This seat's cards in hand for one of its decks: slots dealt or granted and not
     /// yet used, with the card each holds.
     pub fn hand(&self, deck: &Name) -> Vec<(u32, u32)> {
         let (Some(secrets), Some(spec)) = (
-            &self.secrets,
+            self.phase.secrets(),
             self.engine
                 .decks()
                 .into_iter()
@@ -307,8 +346,14 @@ impl<R: Rules> Session<R> {
 
     // ----- internals used by the phases -----
 
-    /// Sends the first envelope: acceptance (unless proposer) and start commitments.
-    fn join(&mut self, entropy: [u8; 32], proposer: bool, now: u64) -> Result<(), SessionError> {
+    /// Sends the first envelope: acceptance (unless proposer) and start commitments;
+    /// returns the secrets they bind.
+    fn join(
+        &mut self,
+        entropy: [u8; 32],
+        proposer: bool,
+        now: u64,
+    ) -> Result<Secrets, SessionError> {
         let secrets = Secrets::new(entropy);
         let decks = self.engine.decks();
         let game = self.engine.terms().game();
@@ -342,7 +387,7 @@ impl<R: Rules> Session<R> {
                         }
                     })
                     .collect::<Option<Vec<_>>>()
-                    .ok_or(SessionError::WrongPhase("a start commitment has no value"))?;
+                    .ok_or(SessionError::NoStartValue)?;
                 for (i, chunk) in hashes.chunks(crate::body::MAX_COMMITS).enumerate() {
                     body.push(Item::Commit(Commit {
                         purpose: purpose.clone(),
@@ -354,8 +399,8 @@ impl<R: Rules> Session<R> {
         }
         // Secrets are durable before the commitments that bind them leave the node.
         self.outbox.push_back(Action::Persist(secrets.clone()));
-        self.secrets = Some(secrets);
-        self.send(LogId::PUBLIC, body, now)
+        self.send(LogId::PUBLIC, body, now)?;
+        Ok(secrets)
     }
 
     /// Signs `body` as this seat's next envelope in `log`, checks it on a copy of the
@@ -394,10 +439,7 @@ impl<R: Rules> Session<R> {
             };
             let signed = unsigned.sign(&self.key);
             if signed.bytes.len() > crate::wire::MAX_MESSAGE {
-                return Err(SessionError::Refused(format!(
-                    "the envelope would be {} bytes",
-                    signed.bytes.len()
-                )));
+                return Err(Refusal::TooLarge(signed.bytes.len()).into());
             }
             trial.insert_signed(signed.clone())?;
             // An honest envelope acknowledges only what this seat processed, so it takes
@@ -407,12 +449,11 @@ impl<R: Rules> Session<R> {
             if trial.processed(chain) <= seq {
                 return Err(SessionError::PositionTaken(seq));
             }
-            let mine: Vec<&Fault> = trial.faults()[before..]
+            let mine = trial.faults()[before..]
                 .iter()
-                .filter(|f| f.seat == self.seat)
-                .collect();
-            if let Some(f) = mine.first() {
-                return Err(SessionError::Refused(format!("{}: {}", f.kind, f.detail)));
+                .find(|f| f.seat == self.seat);
+            if let Some(f) = mine {
+                return Err(Refusal::Fault(Box::new(f.clone())).into());
             }
             signed_all.push(signed);
         }
@@ -514,7 +555,7 @@ impl<R: Rules> Session<R> {
             return None;
         }
         let index = opened as u32 + 1;
-        let value = self.chain_value(self.secrets.as_ref()?, pool, index)?;
+        let value = self.chain_value(self.phase.secrets()?, pool, index)?;
         let contribution = self.engine.contribution(self.seat, pool, index)?;
         Some(crate::derive::draw_pick(
             self.engine.terms().game(),
@@ -527,10 +568,10 @@ impl<R: Rules> Session<R> {
     }
 
     /// The opening of this seat's next draw from a pool.
-    fn draw_open_item(&self, pool: &Name) -> Option<Item> {
+    fn draw_open_item(&self, secrets: &Secrets, pool: &Name) -> Option<Item> {
         let (_, _, opened) = self.engine.pool_counts(self.seat, pool)?;
         let index = opened as u32 + 1;
-        let value = self.chain_value(self.secrets.as_ref()?, pool, index)?;
+        let value = self.chain_value(secrets, pool, index)?;
         Some(Item::DrawOpen(crate::body::DrawOpen {
             pool: pool.clone(),
             index,
@@ -539,11 +580,8 @@ impl<R: Rules> Session<R> {
     }
 
     /// Items this seat owes now without deciding anything: deals and draw values.
-    fn due_items(&self) -> Vec<Item> {
-        let mut items = self.due_deals();
-        let Some(secrets) = &self.secrets else {
-            return items;
-        };
+    fn due_items(&self, secrets: &Secrets) -> Vec<Item> {
+        let mut items = self.due_deals(secrets);
         for p in self.engine.pools() {
             if p.contributor != self.seat {
                 continue;
@@ -564,10 +602,7 @@ impl<R: Rules> Session<R> {
         items
     }
 
-    fn due_deals(&self) -> Vec<Item> {
-        let Some(secrets) = &self.secrets else {
-            return vec![];
-        };
+    fn due_deals(&self, secrets: &Secrets) -> Vec<Item> {
         let game = self.engine.terms().game();
         let mut items = vec![];
         for d in self.engine.decks() {
@@ -598,10 +633,7 @@ impl<R: Rules> Session<R> {
     }
 
     /// Openings of every commitment of this seat not yet opened.
-    fn reveal_items(&self) -> Vec<(CommitKey, Item)> {
-        let Some(secrets) = &self.secrets else {
-            return vec![];
-        };
+    fn reveal_items(&self, secrets: &Secrets) -> Vec<(CommitKey, Item)> {
         let decks = self.engine.decks();
         self.engine
             .unopened(self.seat)
@@ -621,8 +653,7 @@ impl<R: Rules> Session<R> {
     }
 
     /// The opening of one own commitment.
-    fn open_item(&self, purpose: Purpose, index: u32) -> Option<Item> {
-        let secrets = self.secrets.as_ref()?;
+    fn open_item(&self, secrets: &Secrets, purpose: Purpose, index: u32) -> Option<Item> {
         let key = CommitKey {
             seat: self.seat,
             purpose,
@@ -641,9 +672,8 @@ impl<R: Rules> Session<R> {
     fn drive(&mut self, now: u64) {
         self.post_proofs(now);
         loop {
-            let phase = self.phase.take().unwrap_or(Phase::Terms);
-            let (next, progressed) = phase.advance(self, now);
-            self.phase = Some(next);
+            let (next, progressed) = self.phase.clone().advance(self, now);
+            self.phase = next;
             if !progressed {
                 break;
             }
