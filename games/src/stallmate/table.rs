@@ -21,9 +21,8 @@ use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
 use super::attempt::Attempt;
 use super::bot;
-use super::peer::{
-    Stallmate, State, VARIANT, color, mover, period_log, seat, setup_log, setup_name,
-};
+use super::VARIANT;
+use super::peer::{Stallmate, State, color, mover, period_log, seat, setup_log, setup_name};
 use super::referee::Referee;
 use super::setup::Setup;
 use super::timing::live::{self, Attempted};
