@@ -82,7 +82,7 @@ impl Core {
                 out.push(*id);
                 continue;
             }
-            let owed_by_other = p.table.verdict().claims.iter().any(|c| {
+            let owed_by_other = p.table.session().verdict().claims.iter().any(|c| {
                 c.open
                     && c.against != me
                     && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
@@ -93,7 +93,7 @@ impl Core {
             // Past the deadline by the witness's own times, or overdue by the players'
             // readings: worth asking. An opponent can sign his readings late to look
             // on time, so the witness is also asked now and then whatever they say.
-            let line = p.table.timeline();
+            let line = p.table.session().timeline();
             let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
                 crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
                     .overdue
@@ -169,7 +169,7 @@ impl Core {
             return;
         }
         if let Some(seat) = p.table.to_act()
-            && let Some(wait) = p.table.witness_wait(&statements, seat)
+            && let Some(wait) = p.table.session().witness_wait(&statements, seat)
         {
             let t = WitnessTimes {
                 held: processed(p),
@@ -218,7 +218,7 @@ impl Core {
         self.give_witness_what_it_lacks(game, statements, store);
         let now = self.now;
         let p = self.games.played.get_mut(&game)?;
-        Some(p.table.note_witness(statements, now))
+        Some(p.table.session_mut().note_witness(statements, now))
     }
 
     /// A witness's answer showed it holding less of a public chain than this seat's
@@ -284,5 +284,5 @@ const MAX_GIVEN: usize = 256;
 
 /// Envelopes a seat has processed, over all its chains.
 fn processed(p: &super::games::Played) -> u64 {
-    p.table.chain_counts().iter().map(|(_, n)| n).sum()
+    p.table.session().chain_counts().iter().map(|(_, n)| n).sum()
 }

@@ -147,7 +147,7 @@ impl Core {
                 players: players(p.table.terms(), Some(p.table.seat())),
                 options: options(p.table.terms()),
                 delivery: p.delivery(),
-                held: p.table.held(),
+                held: p.table.session().held(),
                 clock: self
                     .clocks(p)
                     .map(|c| c.line(&namer(p.table.terms(), p.table.seat()))),
@@ -445,7 +445,7 @@ impl Core {
         for (cmd, what) in waiting {
             let r = match self.games.played.get(&id) {
                 Some(p) => Ok(match what {
-                    Export::Transcript => Answer::Bytes(p.table.transcript()),
+                    Export::Transcript => Answer::Bytes(p.table.session().transcript()),
                     Export::Score => Answer::MaybeText(p.table.score()),
                     Export::Pgn => Answer::MaybeText(p.table.pgn()),
                 }),

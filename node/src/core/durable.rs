@@ -89,7 +89,7 @@ pub(super) struct Waiting {
 
 /// Every action a table has queued.
 pub(super) fn drain(t: &mut dyn Table) -> Vec<Action> {
-    std::iter::from_fn(|| t.poll_action()).collect()
+    std::iter::from_fn(|| t.session_mut().poll_action()).collect()
 }
 
 impl Core {
@@ -224,7 +224,7 @@ impl Core {
                 let mut t = table::open(terms, key, entropy, self.now)
                     .map_err(|e| unreadable(format!("opening it: {e}")))?;
                 for e in &envelopes {
-                    let _ = t.handle_envelope(e, self.now);
+                    let _ = t.session_mut().handle_envelope(e, self.now);
                 }
                 t
             }
@@ -603,7 +603,7 @@ impl Core {
         // the table rebuilt after the halt.
         let said = played
             .as_ref()
-            .map(|p| p.table.witness_said())
+            .map(|p| p.table.session().witness_said())
             .unwrap_or_default();
         let variant = played.map(|p| p.record.variant).or_else(|| {
             self.games
@@ -652,7 +652,7 @@ impl Core {
                     tracing::info!(game = %hex::encode(id), "game resumed");
                     self.install(id, loaded, store);
                     if let (Some(p), Some(said)) = (self.games.played.get_mut(&id), said) {
-                        p.table.note_witness(&said, self.now);
+                        p.table.session_mut().note_witness(&said, self.now);
                     }
                 }
                 // Still failing: tried again once the store is reopened.

@@ -38,7 +38,7 @@ impl Core {
             }
             let terms = p.table.terms();
             if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
-                games.push((*id, p.table.chain_counts()));
+                games.push((*id, p.table.session().chain_counts()));
             }
         }
         for (id, r) in &self.games.relayed {
@@ -255,7 +255,7 @@ impl Core {
                 let terms = p.table.terms();
                 if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
                     let chains: BTreeSet<ChainId> =
-                        p.table.chain_counts().into_iter().map(|(c, _)| c).collect();
+                        p.table.session().chain_counts().into_iter().map(|(c, _)| c).collect();
                     let heard = p.heard.entry(*peer).or_default();
                     for (c, n) in have.iter().filter(|(c, _)| chains.contains(c)) {
                         let k = heard.entry(*c).or_default();
@@ -436,14 +436,14 @@ impl Core {
         {
             // Window open on purpose: served from the table, which may be ahead of the
             // store.
-            return Ok(p.table.envelopes_after(have, seat));
+            return Ok(p.table.session().envelopes_after(have, seat));
         }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
         let played = self.games.played.get(game);
         // A dormant game is over: every log is public to its seats (§8.11.4).
         let dormant = self.games.dormant.contains_key(game);
         let visible = |chain: ChainId| match (played, audience) {
-            (Some(p), Some(seat)) => p.table.visible(chain, seat),
+            (Some(p), Some(seat)) => p.table.session().visible(chain, seat),
             (None, Some(_)) if dormant => true,
             _ => chain.log.is_public(),
         };

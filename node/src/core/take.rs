@@ -338,13 +338,13 @@ impl Core {
         let seat = p.table.seat();
         let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
             .into_iter()
-            .partition(|s| p.table.visible(s.at().chain, seat));
+            .partition(|s| p.table.session().visible(s.at().chain, seat));
         let mut keep: Vec<Vec<u8>> = vec![];
         for s in now_seen {
             take_one(p, s, &mut keep, self.now);
         }
         for s in later {
-            if p.table.visible(s.at().chain, seat) {
+            if p.table.session().visible(s.at().chain, seat) {
                 take_one(p, s, &mut keep, self.now);
             }
         }
@@ -379,7 +379,7 @@ fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<Vec<u8>>, now: u64) {
         // A third envelope at a position: the second already proves the fault.
         return;
     }
-    match p.table.handle_envelope(&s.bytes, now) {
+    match p.table.session_mut().handle_envelope(&s.bytes, now) {
         Ok(Inserted::Stored(_)) => keep.push(s.bytes),
         Ok(Inserted::Equivocation(at)) => {
             if p.evidence.insert((at.chain, at.seq)) {
