@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use sealed_games::stallmate::peer::{Stallmate, VARIANT};
+use sealed_games::stallmate::VARIANT;
+use sealed_games::stallmate::peer::Stallmate;
 use sealed_protocol::body::Item;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;

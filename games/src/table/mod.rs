@@ -60,8 +60,8 @@ pub use descriptor::{Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use grid::Grid;
 pub use sealed_protocol::session::Timeline;
-pub(crate) use table_of::nth;
 pub(crate) use table_of::TableOf;
+pub(crate) use table_of::nth;
 
 /// One seat's live game, whatever the variant — what its session does: the protocol's
 /// session itself ([`Table::session`]: envelopes and commands in, actions out, the

@@ -134,8 +134,7 @@ impl<R: Game> TableOf<R> {
             (_, _) if !player => only_players.into(),
             (Command::Resign, Ok(())) => return Some(Ok(cmd)),
             (Command::OfferDraw, Ok(())) if self.my_offer_stands() => {
-                "your draw offer already stands, until the other player moves or accepts it"
-                    .into()
+                "your draw offer already stands, until the other player moves or accepts it".into()
             }
             (Command::AcceptDraw, Ok(())) if !self.draw_offered() => {
                 "no draw offer stands for you".into()

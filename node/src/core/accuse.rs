@@ -284,5 +284,10 @@ const MAX_GIVEN: usize = 256;
 
 /// Envelopes a seat has processed, over all its chains.
 fn processed(p: &super::games::Played) -> u64 {
-    p.table.session().chain_counts().iter().map(|(_, n)| n).sum()
+    p.table
+        .session()
+        .chain_counts()
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }

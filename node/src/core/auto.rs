@@ -248,7 +248,13 @@ impl Core {
             return None;
         }
         let owing = p.table.to_act();
-        let clocks = Clocks::compute(&tc, terms.players(), &p.table.session().timeline(), owing, self.now);
+        let clocks = Clocks::compute(
+            &tc,
+            terms.players(),
+            &p.table.session().timeline(),
+            owing,
+            self.now,
+        );
         // With a witness, the wait in progress is the one a forfeit would count.
         Some(match self.witness_times(p) {
             Some(t) => clocks.by_witness(t.since(), t.deadline(), self.now),

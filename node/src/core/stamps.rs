@@ -167,7 +167,13 @@ impl Core {
         let Some(p) = self.games.played.get_mut(&game) else {
             return;
         };
-        let left: Vec<Hash> = p.table.session_mut().undeposited().iter().map(|d| d.hash).collect();
+        let left: Vec<Hash> = p
+            .table
+            .session_mut()
+            .undeposited()
+            .iter()
+            .map(|d| d.hash)
+            .collect();
         tracing::debug!(game = %hex::encode(&game[..4]), new, left = left.len(), "stamps came");
         if let Some(a) = self.stamp_asking.get_mut(&game) {
             a.pending.retain(|h, _| left.contains(h));

@@ -254,8 +254,13 @@ impl Core {
             if let Some(p) = self.games.played.get_mut(&game) {
                 let terms = p.table.terms();
                 if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
-                    let chains: BTreeSet<ChainId> =
-                        p.table.session().chain_counts().into_iter().map(|(c, _)| c).collect();
+                    let chains: BTreeSet<ChainId> = p
+                        .table
+                        .session()
+                        .chain_counts()
+                        .into_iter()
+                        .map(|(c, _)| c)
+                        .collect();
                     let heard = p.heard.entry(*peer).or_default();
                     for (c, n) in have.iter().filter(|(c, _)| chains.contains(c)) {
                         let k = heard.entry(*c).or_default();

@@ -76,4 +76,3 @@ pub enum Refusal {
     #[error("no sealed value {0}[{1}]")]
     NoValue(Name, u32),
 }
-

@@ -28,7 +28,6 @@ pub use secrets::{Secrets, start_keys};
 pub use witness::MAX_STAMPED;
 
 use crate::body::{Commit, Deal, Item, Open, Purpose};
-use phase::Decide;
 use crate::commit::CommitKey;
 use crate::derive::{DealStream, deal_key};
 use crate::engine::{Engine, Inserted};
@@ -38,6 +37,7 @@ use crate::keys::SecretKey;
 use crate::proposal::Terms;
 use crate::rules::{PoolSpec, Rules};
 use crate::verdict::{Verdict, verdict};
+use phase::Decide;
 
 /// Something the caller must do, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]

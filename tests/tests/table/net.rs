@@ -238,7 +238,10 @@ impl Net {
     /// A decision of seat `i`, now.
     pub(crate) fn command(&mut self, i: usize, cmd: Command) -> Result<(), SessionError> {
         let now = self.now;
-        self.sessions[i].table.session_mut().handle_command(cmd, now)
+        self.sessions[i]
+            .table
+            .session_mut()
+            .handle_command(cmd, now)
     }
 
     /// An envelope for seat `i`, now.
