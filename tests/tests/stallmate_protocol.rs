@@ -160,7 +160,7 @@ fn a_shown_setup_that_does_not_open_its_commitment_is_the_players_fault() {
             && p.sessions[2].engine().coin().is_some())
     );
     let white = &p.sessions[0];
-    let secrets = white.secrets().expect("secrets");
+    let secrets = white.secrets();
     let key = sealed_protocol::commit::CommitKey {
         seat: Seat(0),
         purpose: Purpose::Setup(sealed_games::stallmate::peer::setup_name()),

@@ -49,9 +49,8 @@ pub trait AnySession {
     fn poll_action(&mut self) -> Option<Action>;
     /// The verdict on everything this seat holds.
     fn verdict(&self) -> Verdict;
-    /// The secrets to persist (with the envelopes, all a restore needs); `None` before
-    /// this seat joins.
-    fn secrets(&self) -> Option<Secrets>;
+    /// The secrets to persist (with the envelopes, all a restore needs).
+    fn secrets(&self) -> Secrets;
     /// The transcript file of everything this seat holds.
     fn transcript(&self) -> Vec<u8>;
     /// What the held envelopes say about time, for the nodes' clocks.
@@ -132,8 +131,8 @@ impl<R: Rules> AnySession for Session<R> {
         Session::verdict(self)
     }
 
-    fn secrets(&self) -> Option<Secrets> {
-        self.phase.secrets().cloned()
+    fn secrets(&self) -> Secrets {
+        self.phase.secrets().clone()
     }
 
     fn transcript(&self) -> Vec<u8> {

@@ -161,7 +161,9 @@ impl<R: Rules> Session<R> {
             seat,
             key,
             engine,
-            phase: Phase::Decide(Decide { entropy }),
+            phase: Phase::Decide(Decide {
+                secrets: Secrets::new(entropy),
+            }),
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
         };
@@ -249,22 +251,22 @@ impl<R: Rules> Session<R> {
         verdict(&self.engine)
     }
 
-    /// The secrets to persist: those this seat's commitments bind; `None` before it
-    /// joins (it has committed to nothing).
-    pub fn secrets(&self) -> Option<&Secrets> {
+    /// The secrets to persist: those this seat's commitments bind (before it joins,
+    /// those they will).
+    pub fn secrets(&self) -> &Secrets {
         self.phase.secrets()
     }
 
     /// This seat's cards in hand for one of its decks: slots dealt or granted and not
     /// yet used, with the card each holds.
     pub fn hand(&self, deck: &Name) -> Vec<(u32, u32)> {
-        let (Some(secrets), Some(spec)) = (
-            self.phase.secrets(),
-            self.engine
-                .decks()
-                .into_iter()
-                .find(|d| d.owner == self.seat && &d.name == deck),
-        ) else {
+        let secrets = self.phase.secrets();
+        let Some(spec) = self
+            .engine
+            .decks()
+            .into_iter()
+            .find(|d| d.owner == self.seat && &d.name == deck)
+        else {
             return vec![];
         };
         let order = secrets.deck_order(spec);
@@ -489,7 +491,7 @@ impl<R: Rules> Session<R> {
             return None;
         }
         let index = opened as u32 + 1;
-        let value = self.chain_value(self.phase.secrets()?, pool, index)?;
+        let value = self.chain_value(self.phase.secrets(), pool, index)?;
         let contribution = self.engine.contribution(self.seat, pool, index)?;
         Some(crate::derive::draw_pick(
             self.engine.terms().game(),

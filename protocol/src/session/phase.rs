@@ -1,6 +1,6 @@
-//! The phases of a session, one type each, each holding what it needs: before this seat
-//! joins, the entropy it will commit with ([`Decide`]); from then on, the secrets its
-//! commitments bind (every later phase), so no phase can lack them.
+//! The phases of a session, one type each, each holding what it needs: the seat's
+//! secrets in every phase (before it joins, those it will commit to), the openings its
+//! engine refused while revealing; so no phase can lack its secrets.
 //!
 //! [`Phase::allows`] is the one answer to "is this command taken now"; `handle` asks it
 //! first and then does the command, and a face asks it too before it words a refusal.
@@ -22,8 +22,8 @@ use crate::rules::Rules;
 /// committed to nothing yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decide {
-    /// What this seat's secrets will derive from once it accepts.
-    pub(super) entropy: [u8; 32],
+    /// The secrets it commits to if it accepts (from its entropy alone).
+    pub(super) secrets: Secrets,
 }
 
 /// This seat's commitments are out; waiting for every other player's.
@@ -57,8 +57,8 @@ pub struct Reveal {
 /// or the proposal was declined before this seat joined.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Done {
-    /// The secrets of a seat that joined; a seat that never joined holds those its
-    /// entropy gives, having committed to nothing.
+    /// The secrets of a seat that joined; a seat that declined holds those it would
+    /// have committed to.
     pub(super) secrets: Secrets,
 }
 
@@ -102,9 +102,7 @@ impl Phase {
     /// restart).
     pub(super) fn from_engine<R: Rules>(engine: &Engine<R>, seat: Seat, secrets: Secrets) -> Phase {
         if !engine.has_joined(seat) {
-            Phase::Decide(Decide {
-                entropy: secrets.entropy,
-            })
+            Phase::Decide(Decide { secrets })
         } else if engine.is_over() {
             Phase::Reveal(Reveal::new(secrets))
         } else if engine.coin().is_some() {
@@ -128,19 +126,15 @@ impl Phase {
         }
     }
 
-    /// The secrets this seat's commitments bind; `None` before it joins.
-    pub fn secrets(&self) -> Option<&Secrets> {
-        self.joined().ok()
-    }
-
-    fn joined(&self) -> Result<&Secrets, NotNow> {
+    /// The secrets this seat's commitments bind (before it joins, those they will).
+    pub fn secrets(&self) -> &Secrets {
         match self {
-            Phase::Decide(_) => Err(NotNow::Undecided),
-            Phase::Commit(Commit { secrets })
+            Phase::Decide(Decide { secrets })
+            | Phase::Commit(Commit { secrets })
             | Phase::Coin(Coin { secrets })
             | Phase::Play(Play { secrets })
             | Phase::Reveal(Reveal { secrets, .. })
-            | Phase::Done(Done { secrets }) => Ok(secrets),
+            | Phase::Done(Done { secrets }) => secrets,
         }
     }
 
@@ -198,13 +192,12 @@ impl Phase {
         self.allows(&cmd)?;
         let p = match (self, cmd) {
             (Phase::Decide(d), Command::Accept) => {
-                let secrets = s.join(d.entropy, false, now)?;
+                let secrets = s.join(d.secrets.entropy, false, now)?;
                 return Ok(Phase::Commit(Commit { secrets }));
             }
             (Phase::Decide(d), Command::Decline) => {
                 s.send(LogId::PUBLIC, vec![Item::Decline], now)?;
-                let secrets = Secrets::new(d.entropy);
-                return Ok(Phase::Done(Done { secrets }));
+                return Ok(Phase::Done(Done { secrets: d.secrets }));
             }
             (Phase::Play(mut p), cmd @ Command::Act { .. }) => {
                 p.act(s, cmd, now)?;
@@ -213,7 +206,7 @@ impl Phase {
             (p, cmd) => (p, cmd),
         };
         let (p, cmd) = p;
-        let secrets = p.joined()?;
+        let secrets = p.secrets();
         match cmd {
             Command::Resign => single(s, secrets, Item::Resign, now)?,
             Command::OfferDraw => single(s, secrets, Item::OfferDraw, now)?,
@@ -266,13 +259,13 @@ fn send_due_deals<R: Rules>(s: &mut Session<R>, secrets: &Secrets, now: u64) -> 
 
 impl Decide {
     fn advance<R: Rules>(self, s: &mut Session<R>) -> (Phase, bool) {
-        let secrets = || Secrets::new(self.entropy);
+        let secrets = self.secrets;
         if s.engine.has_joined(s.seat) {
-            (Phase::Commit(Commit { secrets: secrets() }), true)
+            (Phase::Commit(Commit { secrets }), true)
         } else if s.engine.is_over() {
-            (Phase::Done(Done { secrets: secrets() }), true)
+            (Phase::Done(Done { secrets }), true)
         } else {
-            (Phase::Decide(self), false)
+            (Phase::Decide(Decide { secrets }), false)
         }
     }
 }
