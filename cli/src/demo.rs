@@ -93,7 +93,7 @@ async fn demo(
     walk: Walk,
     out: Option<std::fs::File>,
 ) -> Result<i32, String> {
-    let refereed = variant == sealed_games::stallmate::peer::VARIANT;
+    let refereed = variant == sealed_games::stallmate::VARIANT;
     let witnessed = walk == Walk::AwayWitnessed;
     let count = 2 + usize::from(refereed) + usize::from(witnessed);
     let mut dirs = Homes(vec![]);

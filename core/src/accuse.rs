@@ -86,7 +86,7 @@ impl Core {
                 out.push(*id);
                 continue;
             }
-            let owed_by_other = p.table.verdict().claims.iter().any(|c| {
+            let owed_by_other = p.table.session().verdict().claims.iter().any(|c| {
                 c.open
                     && c.against != me
                     && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
@@ -97,7 +97,7 @@ impl Core {
             // Past the deadline by the witness's own times, or overdue by the players'
             // readings: worth asking. An opponent can sign his readings late to look
             // on time, so the witness is also asked now and then whatever they say.
-            let line = p.table.timeline();
+            let line = p.table.session().timeline();
             let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
                 crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
                     .overdue
@@ -179,7 +179,7 @@ impl Core {
             return;
         }
         if let Some(seat) = p.table.to_act()
-            && let Some(wait) = p.table.witness_wait(&statements, seat)
+            && let Some(wait) = p.table.session().witness_wait(&statements, seat)
         {
             slot.witness.times = Some(WitnessTimes {
                 held: processed(p),
@@ -227,7 +227,7 @@ impl Core {
         self.give_witness_what_it_lacks(game, statements, store);
         let now = self.now;
         let p = self.games.played_mut(&game)?;
-        Some(p.table.note_witness(statements, now))
+        Some(p.table.session_mut().note_witness(statements, now))
     }
 
     /// A witness's answer showed it holding less of a public chain than this seat's
@@ -293,5 +293,10 @@ const MAX_GIVEN: usize = 256;
 
 /// Envelopes a seat has processed, over all its chains.
 fn processed(p: &super::games::Played) -> u64 {
-    p.table.chain_counts().iter().map(|(_, n)| n).sum()
+    p.table
+        .session()
+        .chain_counts()
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }

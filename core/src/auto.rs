@@ -32,6 +32,7 @@ impl Core {
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = self.now;
         p.table
+            .session_mut()
             .handle_command(cmd, self.now)
             .map_err(|e| NodeError::Refused(e.to_string()))?;
         let actions = super::durable::drain(&mut *p.table);
@@ -272,11 +273,17 @@ impl Core {
         let terms = p.table.terms();
         let tc = TimeControl::of(terms.proposal()).ok()??;
         // A finished game's clock says nothing anyone can act on: none is shown.
-        if p.table.is_done() || p.table.verdict().outcome.is_some() {
+        if p.table.is_done() || p.table.session().verdict().outcome.is_some() {
             return None;
         }
         let owing = p.table.to_act();
-        let clocks = Clocks::compute(&tc, terms.players(), &p.table.timeline(), owing, self.now);
+        let clocks = Clocks::compute(
+            &tc,
+            terms.players(),
+            &p.table.session().timeline(),
+            owing,
+            self.now,
+        );
         // With a witness, the wait in progress is the one a forfeit would count.
         Some(match self.witness_times(p) {
             Some(t) => clocks.by_witness(t.since(), t.deadline(), self.now),
@@ -296,7 +303,7 @@ impl Core {
                 if owing == p.table.seat() {
                     return None;
                 }
-                let line = p.table.timeline();
+                let line = p.table.session().timeline();
                 let since = line.acts.last().map(|a| a.1).or(line.started)?;
                 let claimed = line
                     .timeout_claims

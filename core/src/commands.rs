@@ -141,7 +141,7 @@ impl Core {
                 players: players(p.table.terms(), Some(p.table.seat())),
                 options: options(p.table.terms()),
                 delivery: p.delivery(),
-                held: p.table.held(),
+                held: p.table.session().held(),
                 clock: self
                     .clocks(p)
                     .map(|c| c.line(&namer(p.table.terms(), p.table.seat()))),
@@ -447,7 +447,7 @@ impl Core {
         for (cmd, what) in waiting {
             let r = match self.games.played(&id) {
                 Some(p) => Ok(match what {
-                    Export::Transcript => Answer::Bytes(p.table.transcript()),
+                    Export::Transcript => Answer::Bytes(p.table.session().transcript()),
                     Export::Score => Answer::MaybeText(p.table.score()),
                     Export::Pgn => Answer::MaybeText(p.table.pgn()),
                 }),
@@ -460,7 +460,7 @@ impl Core {
         }
     }
 
-    /// A game as JSON: the table's document (`sealed_games::seat`), with its clocks
+    /// A game as JSON: the table's document (`sealed_games::table`), with its clocks
     /// when it has a time control (`clock`), every seat (`players`), the options
     /// (`options`), where this seat's latest messages are (`delivery`), and the witness
     /// and mailboxes the proposal names (`helpers`: `role`, `peer`).

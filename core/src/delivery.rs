@@ -108,11 +108,12 @@ impl Played {
     pub(super) fn owed(&self, seat: Option<Seat>) -> Vec<(ChainId, u64)> {
         let me = self.table.seat();
         self.table
+            .session()
             .chain_counts()
             .into_iter()
             .filter(|(c, n)| c.seat == me && *n > 0)
             .filter(|(c, _)| match seat {
-                Some(s) => self.table.visible(*c, s),
+                Some(s) => self.table.session().visible(*c, s),
                 None => c.log.is_public(),
             })
             .collect()
@@ -133,7 +134,7 @@ impl Played {
         let me = self.table.seat();
         let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
         // A player lost on time is owed nothing more: he walked away.
-        let gone = self.table.lost_on_time();
+        let gone = self.table.session().lost_on_time();
         let mut out = vec![];
         for s in terms.seats().filter(|s| *s != me && !gone.contains(s)) {
             let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
@@ -174,7 +175,7 @@ impl Played {
     pub(super) fn owed_directly(&self) -> BTreeSet<PeerKey> {
         let terms = self.table.terms();
         let me = self.table.seat();
-        let gone = self.table.lost_on_time();
+        let gone = self.table.session().lost_on_time();
         terms
             .seats()
             .filter(|s| *s != me && !gone.contains(s))

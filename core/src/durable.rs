@@ -101,7 +101,7 @@ pub(super) struct Waiting {
 
 /// Every action a table has queued.
 pub(super) fn drain(t: &mut dyn Table) -> Vec<Action> {
-    std::iter::from_fn(|| t.poll_action()).collect()
+    std::iter::from_fn(|| t.session_mut().poll_action()).collect()
 }
 
 impl Core {
@@ -238,7 +238,7 @@ impl Core {
                 let mut t = table::open(terms, key, entropy, self.now)
                     .map_err(|e| unreadable(format!("opening it: {e}")))?;
                 for e in &envelopes {
-                    let _ = t.handle_envelope(e, self.now);
+                    let _ = t.session_mut().handle_envelope(e, self.now);
                 }
                 t
             }
@@ -672,7 +672,10 @@ impl Core {
         // What the game's witness said is fact, not state ahead of the store: kept for
         // the table rebuilt after the halt.
         let (said, variant) = match self.games.slot(&id).map(|s| &s.life) {
-            Some(Life::Played(p)) => (p.table.witness_said(), Some(p.record.variant.clone())),
+            Some(Life::Played(p)) => (
+                p.table.session().witness_said(),
+                Some(p.record.variant.clone()),
+            ),
             Some(Life::Relayed(r)) => (vec![], Some(r.terms.variant().to_owned())),
             _ => (vec![], None),
         };
@@ -726,7 +729,7 @@ impl Core {
                     tracing::info!(game = %hex::encode(id), "game resumed");
                     self.install(id, loaded, store);
                     if let (Some(p), Some(said)) = (self.games.played_mut(&id), said) {
-                        p.table.note_witness(&said, self.now);
+                        p.table.session_mut().note_witness(&said, self.now);
                     }
                 }
                 // Still failing: tried again once the store is reopened.

@@ -73,7 +73,8 @@ impl Played {
     /// Notes whether the game is settled, after a change.
     pub(super) fn settle(&mut self) {
         self.settled = self.table.is_done()
-            && self.table.verdict().status != sealed_protocol::verdict::Status::Unconfirmed
+            && self.table.session().verdict().status
+                != sealed_protocol::verdict::Status::Unconfirmed
             && self.undelivered().is_empty();
     }
 }

@@ -314,13 +314,14 @@ impl Core {
     /// memory. For the simulation's check of §16.4.
     pub fn sees(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> Option<bool> {
         let p = self.games.played(game)?;
-        Some(p.table.visible(chain, p.table.seat()))
+        Some(p.table.session().visible(chain, p.table.seat()))
     }
 
     /// Whether the game's table holds an envelope of `chain` (for the simulation).
     pub fn holds(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> bool {
         self.games.played(game).is_some_and(|p| {
             p.table
+                .session()
                 .chain_counts()
                 .iter()
                 .any(|(c, n)| *c == chain && *n > 0)

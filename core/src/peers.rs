@@ -13,7 +13,7 @@ use super::{Core, Durable, GameId, PeerKey, WriteId};
 use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use crate::origin::Origin;
 use crate::record::GameStatus;
-use crate::refusal::Refusal;
+use crate::refusal::PeerRefusal;
 use sealed_protocol::ids::ChainId;
 
 /// Requests to one peer that may await an answer at once.
@@ -274,12 +274,12 @@ impl Core {
         &mut self,
         proposer: &PeerKey,
         origin: Option<&str>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), PeerRefusal> {
         if self.peers.book.is_friend(proposer) {
             return Ok(());
         }
         if !self.cfg.strangers {
-            return Err(Refusal::OnlyFriends);
+            return Err(PeerRefusal::OnlyFriends);
         }
         let mut mine = 0;
         let mut all = 0;
@@ -303,13 +303,13 @@ impl Core {
             }
         }
         if mine >= super::STRANGER_OPEN {
-            return Err(Refusal::InvitationsFromPeer(mine));
+            return Err(PeerRefusal::InvitationsFromPeer(mine));
         }
         if here >= STRANGERS_PER_ORIGIN {
-            return Err(Refusal::InvitationsFromAddress);
+            return Err(PeerRefusal::InvitationsFromAddress);
         }
         if all >= super::STRANGERS_OPEN {
-            return Err(Refusal::InvitationsFromStrangers);
+            return Err(PeerRefusal::InvitationsFromStrangers);
         }
         Ok(())
     }

@@ -23,7 +23,7 @@ use sealed_protocol::proposal::{Role, Terms};
 use super::slot::Games;
 use super::{GameId, PeerKey};
 use crate::record::{GameStatus, Usage};
-use crate::refusal::Refusal;
+use crate::refusal::PeerRefusal;
 
 /// The quotas; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,13 +78,13 @@ impl Ledger {
     }
 
     /// Whether `who` may store `more` now; why not, if not.
-    pub(super) fn allows(&self, q: &Quotas, who: &PeerKey, more: Usage) -> Result<(), Refusal> {
+    pub(super) fn allows(&self, q: &Quotas, who: &PeerKey, more: Usage) -> Result<(), PeerRefusal> {
         let mine = self.by.get(who).copied().unwrap_or_default().plus(more);
         if !mine.within(q.per_proposer) {
-            return Err(Refusal::ProposerQuota(q.per_proposer));
+            return Err(PeerRefusal::ProposerQuota(q.per_proposer));
         }
         if !self.all.plus(more).within(q.total) {
-            return Err(Refusal::StrangersQuota);
+            return Err(PeerRefusal::StrangersQuota);
         }
         Ok(())
     }
@@ -169,12 +169,12 @@ pub(super) fn may_open(
     ledger: &Ledger,
     (mine, all): (usize, usize),
     who: &PeerKey,
-) -> Result<(), Refusal> {
+) -> Result<(), PeerRefusal> {
     if mine >= q.open_per_proposer {
-        return Err(Refusal::OpenForProposer(mine));
+        return Err(PeerRefusal::OpenForProposer(mine));
     }
     if all >= q.open_total {
-        return Err(Refusal::OpenForAll);
+        return Err(PeerRefusal::OpenForAll);
     }
     ledger.allows(
         q,

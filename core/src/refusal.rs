@@ -7,7 +7,7 @@ use crate::record::{ReadError, Usage};
 
 /// Why a peer's request is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
+pub enum PeerRefusal {
     /// The asker's: it holds no seat of the game and is not its mailbox.
     #[error("only the game's seats and mailboxes may post to it")]
     NotPoster,
@@ -88,8 +88,8 @@ pub enum Refusal {
     InvitationsFromStrangers,
 }
 
-impl From<Refusal> for crate::message::Response {
-    fn from(r: Refusal) -> Self {
+impl From<PeerRefusal> for crate::message::Response {
+    fn from(r: PeerRefusal) -> Self {
         crate::message::Response::Refused(r.to_string())
     }
 }

@@ -87,14 +87,14 @@ impl Core {
             if p.table.is_done() {
                 continue;
             }
-            let times_private = p.table.times_private();
+            let times_private = p.table.session().times_private();
             if !times_private {
                 continue;
             }
-            let undeposited = p.table.undeposited();
-            let wants_ledger = p.table.wants_ledger();
-            let owes = p.table.owes_stamps();
-            let ready = p.table.stamps_ready();
+            let undeposited = p.table.session_mut().undeposited();
+            let wants_ledger = p.table.session().wants_ledger();
+            let owes = p.table.session().owes_stamps();
+            let ready = p.table.session_mut().stamps_ready();
             let Some(asking) = self
                 .games
                 .slot_mut(&id)
@@ -114,7 +114,7 @@ impl Core {
                 .is_some_and(|t| now >= t.saturating_add(GIVE_UP_MS));
             if owes && (ready == Some(true) || silent) {
                 let statements = match self.games.played_mut(&id) {
-                    Some(p) => p.table.stamps_known(),
+                    Some(p) => p.table.session_mut().stamps_known(),
                     None => continue,
                 };
                 let n = statements.len();
@@ -182,7 +182,13 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };
-        let left: Vec<Hash> = p.table.undeposited().iter().map(|d| d.hash).collect();
+        let left: Vec<Hash> = p
+            .table
+            .session_mut()
+            .undeposited()
+            .iter()
+            .map(|d| d.hash)
+            .collect();
         tracing::debug!(game = %hex::encode(&game.bytes()[..4]), new, left = left.len(), "stamps came");
         if let Some(a) = self.stamps_of(&game) {
             a.pending.retain(|h, _| left.contains(h));

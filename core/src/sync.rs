@@ -17,7 +17,7 @@ use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
 use crate::record::GameStatus;
-use crate::refusal::Refusal;
+use crate::refusal::PeerRefusal;
 
 /// Writes waiting for the store past which a request that would write is refused
 /// ("busy"): the writer's queue is bounded by what the core lets into it.
@@ -41,7 +41,7 @@ impl Core {
             }
             let terms = p.table.terms();
             if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
-                games.push((*id, p.table.chain_counts()));
+                games.push((*id, p.table.session().chain_counts()));
             }
         }
         for (id, r) in self.games.all_relayed() {
@@ -105,13 +105,13 @@ impl Core {
     }
 
     /// Spends `cost` of `peer`'s budgets; why not, if they are spent.
-    pub(super) fn spend(&mut self, peer: &PeerKey, cost: f64) -> Result<(), Refusal> {
+    pub(super) fn spend(&mut self, peer: &PeerKey, cost: f64) -> Result<(), PeerRefusal> {
         let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
         self.budgets
             .spend(peer, origin.as_deref(), cost, self.now)
             .map_err(|whose| {
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
-                Refusal::RateLimit(whose)
+                PeerRefusal::RateLimit(whose)
             })
     }
 
@@ -130,7 +130,7 @@ impl Core {
                 | Request::Deposit { .. }
         );
         if writes && self.writes.len() >= MAX_QUEUED_WRITES {
-            return self.respond(id, Refusal::Busy.into());
+            return self.respond(id, PeerRefusal::Busy.into());
         }
         match req {
             Request::Propose { proposal } => {
@@ -160,7 +160,7 @@ impl Core {
                 self.respond(id, r);
             }
             // The shell reads the addresses and hands them in as `Input::Introduced`.
-            Request::Introduce { .. } => self.respond(id, Refusal::IntroductionHere.into()),
+            Request::Introduce { .. } => self.respond(id, PeerRefusal::IntroductionHere.into()),
             Request::Push { game, envelopes } => {
                 let w = Waiter::Peer(id);
                 self.watch(w);
@@ -226,7 +226,7 @@ impl Core {
     }
 
     /// Answers `w` with a refusal once what else it waits for is done.
-    pub(super) fn refuse_waiter(&mut self, w: Waiter, why: Refusal) {
+    pub(super) fn refuse_waiter(&mut self, w: Waiter, why: PeerRefusal) {
         if let Some(e) = self.waiting.get_mut(&w) {
             e.resp = Some(why.into());
         }
@@ -254,8 +254,13 @@ impl Core {
             if let Some(p) = self.games.played_mut(&game) {
                 let terms = p.table.terms();
                 if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
-                    let chains: BTreeSet<ChainId> =
-                        p.table.chain_counts().into_iter().map(|(c, _)| c).collect();
+                    let chains: BTreeSet<ChainId> = p
+                        .table
+                        .session()
+                        .chain_counts()
+                        .into_iter()
+                        .map(|(c, _)| c)
+                        .collect();
                     let heard = p.heard.entry(*peer).or_default();
                     for (c, n) in have.iter().filter(|(c, _)| chains.contains(c)) {
                         let k = heard.entry(*c).or_default();
@@ -366,14 +371,14 @@ impl Core {
             return self.respond(id, why.into());
         }
         if addrs.len() > MAX_INTRODUCED {
-            return self.respond(id, Refusal::TooManyAddresses.into());
+            return self.respond(id, PeerRefusal::TooManyAddresses.into());
         }
         let Some(p) = self.games.played(&game) else {
-            return self.respond(id, Refusal::UnknownGame.into());
+            return self.respond(id, PeerRefusal::UnknownGame.into());
         };
         let terms = p.table.terms().clone();
         if seat_of(&terms, &from).is_none() && !is_mailbox(&terms, &from) {
-            return self.respond(id, Refusal::NotIntroducer.into());
+            return self.respond(id, PeerRefusal::NotIntroducer.into());
         }
         if !p.accepted() || p.settled {
             return self.respond(id, Response::Ok { new: 0 });
@@ -411,11 +416,11 @@ impl Core {
         game: &GameId,
         have: &[(ChainId, u64)],
         store: &dyn Durable,
-    ) -> Result<Vec<Vec<u8>>, Refusal> {
-        let terms = self.games.terms(game).ok_or(Refusal::UnknownGame)?;
+    ) -> Result<Vec<Vec<u8>>, PeerRefusal> {
+        let terms = self.games.terms(game).ok_or(PeerRefusal::UnknownGame)?;
         let seat = seat_of(terms, peer);
         if seat.is_none() && !is_mailbox(terms, peer) {
-            return Err(Refusal::NotReader);
+            return Err(PeerRefusal::NotReader);
         }
         self.served(game, seat, have, store)
     }
@@ -429,20 +434,20 @@ impl Core {
         audience: Option<Seat>,
         have: &[(ChainId, u64)],
         store: &dyn Durable,
-    ) -> Result<Vec<Vec<u8>>, Refusal> {
+    ) -> Result<Vec<Vec<u8>>, PeerRefusal> {
         if self.cfg.windows.serve_from_memory
             && let (Some(p), Some(seat)) = (self.games.played(game), audience)
         {
             // Window open on purpose: served from the table, which may be ahead of the
             // store.
-            return Ok(p.table.envelopes_after(have, seat));
+            return Ok(p.table.session().envelopes_after(have, seat));
         }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
         let played = self.games.played(game);
         // A dormant game is over: every log is public to its seats (§8.11.4).
         let dormant = self.games.dormant(game).is_some();
         let visible = |chain: ChainId| match (played, audience) {
-            (Some(p), Some(seat)) => p.table.visible(chain, seat),
+            (Some(p), Some(seat)) => p.table.session().visible(chain, seat),
             (None, Some(_)) if dormant => true,
             _ => chain.log.is_public(),
         };
@@ -454,7 +459,7 @@ impl Core {
                 };
                 visible(chain).then(|| have.get(&chain).copied().unwrap_or(0))
             })
-            .map_err(Refusal::StoreUnreadable)?;
+            .map_err(PeerRefusal::StoreUnreadable)?;
         // At most half a message's caps: the rest comes in the next round.
         let mut bytes = 0;
         let fits = envs

@@ -25,7 +25,7 @@ use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
 use crate::record::{GameRecord, GameStatus, Usage};
-use crate::refusal::Refusal;
+use crate::refusal::PeerRefusal;
 
 /// One game's worth of the ledger.
 const ONE_GAME: Usage = Usage {
@@ -53,11 +53,11 @@ impl Core {
         envelopes: Vec<Vec<u8>>,
         w: Waiter,
         store: &dyn Durable,
-    ) -> Result<(), Refusal> {
-        let terms = self.games.terms(&game).ok_or(Refusal::UnknownGame)?;
+    ) -> Result<(), PeerRefusal> {
+        let terms = self.games.terms(&game).ok_or(PeerRefusal::UnknownGame)?;
         if seat_of(terms, &peer).is_none() && !is_mailbox(terms, &peer) {
             tracing::debug!("refused a push from a peer that holds no seat of the game");
-            return Err(Refusal::NotPoster);
+            return Err(PeerRefusal::NotPoster);
         }
         self.take_envelopes(peer, Some(game), envelopes, Some(w), store);
         Ok(())
@@ -75,7 +75,7 @@ impl Core {
     ) -> Option<Response> {
         let terms = match Terms::parse(bytes) {
             Ok(t) => t,
-            Err(e) => return Some(Refusal::Proposal(e).into()),
+            Err(e) => return Some(PeerRefusal::Proposal(e).into()),
         };
         let id = terms.game();
         if self.cfg.windows.forget_index {
@@ -97,7 +97,7 @@ impl Core {
                 Ok(false) => {}
                 Ok(true) => return Some(Response::Ok { new: 0 }),
                 Err(e) => {
-                    return Some(Refusal::StoreUnreadable(e).into());
+                    return Some(PeerRefusal::StoreUnreadable(e).into());
                 }
             }
         }
@@ -139,7 +139,7 @@ impl Core {
                 self.now,
             ) {
                 Ok(t) => t,
-                Err(e) => return Some(Refusal::Table(e.to_string()).into()),
+                Err(e) => return Some(PeerRefusal::Table(e.to_string()).into()),
             };
             let record = GameRecord {
                 id,
@@ -194,7 +194,7 @@ impl Core {
             self.stage(id, step, store);
             return None;
         }
-        Some(Refusal::NotOurs.into())
+        Some(PeerRefusal::NotOurs.into())
     }
 
     /// Envelopes received (pushed, pulled or mailed): given to the game, then stored
@@ -335,13 +335,13 @@ impl Core {
         let seat = p.table.seat();
         let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
             .into_iter()
-            .partition(|s| p.table.visible(s.at().chain, seat));
+            .partition(|s| p.table.session().visible(s.at().chain, seat));
         let mut keep: Vec<Vec<u8>> = vec![];
         for s in now_seen {
             take_one(p, s, &mut keep, self.now);
         }
         for s in later {
-            if p.table.visible(s.at().chain, seat) {
+            if p.table.session().visible(s.at().chain, seat) {
                 take_one(p, s, &mut keep, self.now);
             }
         }
@@ -376,7 +376,7 @@ fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<Vec<u8>>, now: u64) {
         // A third envelope at a position: the second already proves the fault.
         return;
     }
-    match p.table.handle_envelope(&s.bytes, now) {
+    match p.table.session_mut().handle_envelope(&s.bytes, now) {
         Ok(Inserted::Stored(_)) => keep.push(s.bytes),
         Ok(Inserted::Equivocation(at)) => {
             if p.evidence.insert((at.chain, at.seq)) {

@@ -35,7 +35,7 @@ use super::durable::{Step, Waiter};
 use super::{Core, Durable, GameId, InId, PeerKey};
 use crate::message::{MAX_DEPOSITS, Response};
 use crate::record::Usage;
-use crate::refusal::Refusal;
+use crate::refusal::PeerRefusal;
 
 /// How every envelope time's store key begins.
 pub(super) const RECEIPT_PREFIX: &str = "receipt/";
@@ -256,13 +256,13 @@ impl Core {
     }
 
     /// The game and terms a seat `peer` asks its witness about, or why not.
-    fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, Refusal> {
-        let r = self.games.relayed(game).ok_or(Refusal::NotWitnessed)?;
+    fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, PeerRefusal> {
+        let r = self.games.relayed(game).ok_or(PeerRefusal::NotWitnessed)?;
         if !self.witnesses(&r.terms) {
-            return Err(Refusal::NotTheWitness);
+            return Err(PeerRefusal::NotTheWitness);
         }
         if r.terms.seat_of(peer).is_none() {
-            return Err(Refusal::NotWitnessAsker);
+            return Err(PeerRefusal::NotWitnessAsker);
         }
         Ok(r.terms.clone())
     }
@@ -295,11 +295,14 @@ impl Core {
         game: GameId,
         with_times: bool,
         store: &dyn Durable,
-    ) -> Result<Vec<Ledger>, Refusal> {
+    ) -> Result<Vec<Ledger>, PeerRefusal> {
         let terms = self.witnessed_game(peer, &game)?;
         let at = self.ledger_moment(&game);
         let writing = &self.writing.times;
-        let r = self.games.relayed_mut(&game).ok_or(Refusal::NotWitnessed)?;
+        let r = self
+            .games
+            .relayed_mut(&game)
+            .ok_or(PeerRefusal::NotWitnessed)?;
         let held = r
             .witness
             .get_or_insert_with(|| Held::load(&terms, &game, store));
@@ -417,9 +420,9 @@ impl Core {
         deposits: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
-        let refuse = |core: &mut Core, why: Refusal| core.respond(id, why.into());
+        let refuse = |core: &mut Core, why: PeerRefusal| core.respond(id, why.into());
         if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > MAX_DEPOSIT) {
-            return refuse(self, Refusal::TooManyDeposits);
+            return refuse(self, PeerRefusal::TooManyDeposits);
         }
         let ledger = match self.ledgers(peer, game, false, store) {
             Ok(mut l) => l.remove(0),
@@ -438,7 +441,7 @@ impl Core {
                 Some(t) => t,
                 None => {
                     if count >= MAX_DEPOSITS_PER_GAME {
-                        return refuse(self, Refusal::DepositsFull);
+                        return refuse(self, PeerRefusal::DepositsFull);
                     }
                     let key = stamp_key(&game, &hash);
                     writes.push((deposit_key(&game, count), bytes));

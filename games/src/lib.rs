@@ -1,7 +1,7 @@
 //! Rule engines of the games sealed plays, and how each uses the protocol.
 //!
 //! A game is one folder: a struct implementing [`sealed_protocol::rules::Rules`], its
-//! adapter ([`seat::Game`]) and the [`seat::Descriptor`] it exports. The one line outside
+//! adapter ([`table::Game`]) and the [`table::Descriptor`] it exports. The one line outside
 //! its folder is its name in the `games!` list below, which declares the folder and puts
 //! the descriptor in the [`registry`]; every dispatch on a variant's name reads that.
 
@@ -9,7 +9,6 @@
 pub use sealed_chess as chess;
 pub mod registry;
 pub mod replay;
-pub mod seat;
 pub mod table;
 pub mod variant;
 
@@ -20,7 +19,7 @@ macro_rules! games {
         $(pub mod $game;)*
 
         /// Every game's descriptor, in the order of the `games!` list.
-        const GAMES: &[&seat::Descriptor] = &[$(&$game::DESCRIPTOR),*];
+        const GAMES: &[&table::Descriptor] = &[$(&$game::DESCRIPTOR),*];
     };
 }
 

@@ -12,7 +12,7 @@ use sealed_protocol::proposal::{
 };
 use sealed_protocol::session::{Secrets, SessionError};
 
-use crate::seat::{Descriptor, Setting, Table};
+use crate::table::{Descriptor, Setting, Table};
 
 /// Every game this build plays: the `games!` list in lib.rs, one line per game.
 pub const GAMES: &[&Descriptor] = crate::GAMES;

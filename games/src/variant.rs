@@ -5,7 +5,7 @@ use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile};
 
 use crate::registry::{GAMES, find};
 use crate::replay::{ReplayError, Replayed};
-use crate::seat::Descriptor;
+use crate::table::Descriptor;
 
 /// A variant this build knows.
 #[derive(Clone, Copy)]

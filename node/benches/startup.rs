@@ -83,7 +83,7 @@ struct Stored {
 }
 
 fn stored(t: &dyn Table) -> Stored {
-    let secrets = t.secrets().expect("seat 0 has secrets");
+    let secrets = t.session().secrets();
     Stored {
         record: GameRecord {
             id: t.game(),
@@ -94,7 +94,7 @@ fn stored(t: &dyn Table) -> Stored {
             status: GameStatus::Finished,
         },
         secrets: sealed_protocol::wire::encode(&secrets),
-        envelopes: t.envelopes(),
+        envelopes: t.session().envelopes(),
     }
 }
 

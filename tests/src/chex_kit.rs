@@ -115,7 +115,7 @@ pub fn open_next_draw(
         .into_iter()
         .find(|q| q.owner == seat)?
         .clone();
-    let last = s.secrets()?.draw_chain_last(&stack());
+    let last = s.secrets().draw_chain_last(&stack());
     let game = s.engine().terms().game();
     let value =
         sealed_protocol::derive::draw_chain_value(game, seat, &stack(), spec.draws, &last, index);

@@ -338,7 +338,7 @@ impl<R: Rules> Pair<R> {
     /// The true opening of one of `seat`'s commitments.
     pub fn opening(&self, seat: Seat, purpose: Purpose, index: u32) -> Item {
         let s = &self.sessions[seat.index()];
-        let secrets = s.secrets().expect("secrets");
+        let secrets = s.secrets();
         let key = CommitKey {
             seat,
             purpose: purpose.clone(),

@@ -41,15 +41,15 @@ impl<R: Rules> Peer for Session<R> {
 
 impl Peer for Box<dyn Table> {
     fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<(), SessionError> {
-        self.as_mut().handle_envelope(bytes, now).map(|_| ())
+        self.session_mut().handle_envelope(bytes, now).map(|_| ())
     }
 
     fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
-        self.as_mut().handle_command(cmd, now)
+        self.session_mut().handle_command(cmd, now)
     }
 
     fn poll_action(&mut self) -> Option<Action> {
-        self.as_mut().poll_action()
+        self.session_mut().poll_action()
     }
 
     fn asked_to_accept(&self) -> bool {

@@ -69,7 +69,7 @@ pub fn forged_play(p: &Pair<Duel>, seat: Seat, slot: u32, card: u32) -> Signed {
         purpose: Purpose::Deck(duel::deck()),
         index: slot,
     };
-    let nonce = s.secrets().expect("secrets").nonce(&key);
+    let nonce = s.secrets().nonce(&key);
     let open = Item::Open(Open {
         purpose: key.purpose,
         index: slot,
@@ -92,7 +92,7 @@ pub fn b_join<R: sealed_protocol::rules::Rules>(
     replace: &[(Purpose, Vec<Hash>)],
 ) -> Signed {
     let s = &p.sessions[B.index()];
-    let secrets = s.secrets().expect("secrets");
+    let secrets = s.secrets();
     let game = s.engine().terms().game();
     let decks = s.engine().decks();
     let mut body = vec![Item::Accept];
@@ -123,7 +123,7 @@ pub fn b_join<R: sealed_protocol::rules::Rules>(
 /// Seat B's deck commitments with `card` in every slot.
 fn deck_of(p: &Pair<Duel>, card: u32) -> Vec<Hash> {
     let s = &p.sessions[B.index()];
-    let secrets = s.secrets().expect("secrets");
+    let secrets = s.secrets();
     let game = s.engine().terms().game();
     (0..9)
         .map(|i| {
@@ -297,7 +297,7 @@ pub fn deal_not_from_seed() -> Cheat {
         purpose: Purpose::DealSeed(duel::deck()),
         index: 0,
     };
-    let seed_nonce = s.secrets().expect("secrets").nonce(&seed_key);
+    let seed_nonce = s.secrets().nonce(&seed_key);
     let forged = commitment(game, &seed_key, &seed_nonce, &other_seed);
     let env = b_join(&p, &[(seed_key.purpose.clone(), vec![forged])]);
     p.inject(&env);

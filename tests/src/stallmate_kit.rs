@@ -1,10 +1,11 @@
 //! Secret Stallmate terms, three seats and their deciders for tests: two random
 //! players who see only their own armies, and an honest referee.
 
+use sealed_games::stallmate::VARIANT;
 use sealed_games::stallmate::acts::{self, PeriodEnd, Private, Public};
 use sealed_games::stallmate::answer::Answer;
-use sealed_games::stallmate::peer::{Stallmate, VARIANT};
-use sealed_games::stallmate::seat::{bot_attempt, duty};
+use sealed_games::stallmate::peer::Stallmate;
+use sealed_games::stallmate::table::{bot_attempt, duty};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms, VERSION};
 use sealed_protocol::session::{Command, Session};

@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use sealed_games::stallmate::peer::{Stallmate, VARIANT};
+use sealed_games::stallmate::VARIANT;
+use sealed_games::stallmate::peer::Stallmate;
 use sealed_protocol::body::Item;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
@@ -349,7 +350,7 @@ pub fn slow_black(w: &mut TestWitness) {
 pub fn careless_referee() -> Decide {
     use sealed_games::stallmate::acts::{self, Private};
     use sealed_games::stallmate::peer::{mover, period_log};
-    use sealed_games::stallmate::seat::{duty, hidden_game};
+    use sealed_games::stallmate::table::{duty, hidden_game};
     let mut lied = false;
     Box::new(move |s: &Session<Stallmate>, now| {
         let e = s.engine();
@@ -457,7 +458,7 @@ pub fn forged_stamp(seed: u64) -> Pair<Stallmate> {
 pub fn slow_referee(delay: u64) -> Decide {
     use sealed_games::stallmate::acts::{self, Private};
     use sealed_games::stallmate::peer::period_log;
-    use sealed_games::stallmate::seat::duty;
+    use sealed_games::stallmate::table::duty;
     let mut seen: BTreeMap<sealed_protocol::ids::EnvRef, u64> = BTreeMap::new();
     Box::new(move |s: &Session<Stallmate>, now| {
         let cmd = duty(s, now)?;

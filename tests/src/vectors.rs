@@ -777,7 +777,7 @@ pub fn stallmate_transcript() -> (Value, Vec<u8>) {
         (REFEREE, seal.seq, head(REFEREE, seal.seq)),
     ];
     let digest = sealed_protocol::hidden::digest(e.terms().game(), log, &heads);
-    let score = sealed_games::stallmate::seat::hidden_game(e)
+    let score = sealed_games::stallmate::table::hidden_game(e)
         .map(|r| sealed_games::stallmate::record::write(&r))
         .expect("revealed");
     let value = json!({

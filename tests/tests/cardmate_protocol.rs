@@ -105,7 +105,7 @@ fn a_coin_seed_changed_to_steer_the_setup_is_caught_and_loses() {
         .unwrap()
         .clone();
     p.deliver_to(Seat(0), &join);
-    let secrets = p.sessions[1].secrets().unwrap().clone();
+    let secrets = p.sessions[1].secrets().clone();
     let key = sealed_protocol::commit::CommitKey {
         seat: Seat(1),
         purpose: Purpose::Coin,

@@ -209,7 +209,7 @@ fn a_premature_coin_reveal_and_a_commitment_after_it_are_both_faults() {
     p.run(&mut d);
     assert!(!p.sessions[1].engine().has_joined(B));
     // ...but a B that joins anyway voids its own commitments.
-    let secrets = p.sessions[1].secrets().unwrap().clone();
+    let secrets = p.sessions[1].secrets().clone();
     let game = p.sessions[1].engine().terms().game();
     let decks = p.sessions[1].engine().decks();
     let mut body = vec![Item::Accept];
@@ -417,7 +417,7 @@ fn a_sealed_value_opened_to_another_value_loses() {
     let mover = state.to_move;
     let prev = state.last_note[mover.index()].expect("a previous note");
     // The mover opens its previous note with a value it did not seal.
-    let secrets = p.sessions[mover.index()].secrets().unwrap().clone();
+    let secrets = p.sessions[mover.index()].secrets().clone();
     let name = sealed_protocol::ids::Name::new("note").unwrap();
     let key = CommitKey {
         seat: mover,

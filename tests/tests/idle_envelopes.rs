@@ -191,7 +191,7 @@ fn forfeit(p: &Pair<Duel>, noop: Option<&Signed>, after: u64) -> Result<Late, St
     let mut s = sealed_protocol::session::Session::<Duel>::restore(
         e.terms().clone(),
         sealed_conformance::sim::test_key(0),
-        p.sessions[0].secrets().cloned().expect("secrets"),
+        p.sessions[0].secrets().clone(),
         &e.stored()
             .0
             .iter()

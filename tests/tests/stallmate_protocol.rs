@@ -9,7 +9,7 @@ use sealed_games::stallmate::acts::PeriodEnd;
 use sealed_games::stallmate::answer::{Answer, Report};
 use sealed_games::stallmate::peer::{Stallmate, period_log, setup_log};
 use sealed_games::stallmate::record;
-use sealed_games::stallmate::seat::hidden_game;
+use sealed_games::stallmate::table::hidden_game;
 use sealed_games::variant::check_transcript;
 use sealed_protocol::body::{Item, Open, Purpose};
 use sealed_protocol::fault::FaultKind;
@@ -160,7 +160,7 @@ fn a_shown_setup_that_does_not_open_its_commitment_is_the_players_fault() {
             && p.sessions[2].engine().coin().is_some())
     );
     let white = &p.sessions[0];
-    let secrets = white.secrets().expect("secrets");
+    let secrets = white.secrets();
     let key = sealed_protocol::commit::CommitKey {
         seat: Seat(0),
         purpose: Purpose::Setup(sealed_games::stallmate::peer::setup_name()),
@@ -190,7 +190,7 @@ fn a_shown_setup_that_does_not_open_its_commitment_is_the_players_fault() {
         (Seat(0), FaultKind::OpeningMismatch)
     );
     // The referee never starts a game one of whose armies is unproven.
-    assert!(sealed_games::stallmate::seat::duty(&p.sessions[2], u64::MAX).is_none());
+    assert!(sealed_games::stallmate::table::duty(&p.sessions[2], u64::MAX).is_none());
     let outcome = v.outcome.expect("a result");
     assert_eq!(
         outcome.results,

@@ -734,7 +734,7 @@ fn deal_indices_that_the_revealed_seed_does_not_produce_lose() {
     let mut p = Pair::<Tempete>::new(tempete_terms(&[("ply-limit", "30")], 8), 88);
     let b = Seat(1);
     let game = p.sessions[1].engine().terms().game();
-    let secrets = p.sessions[1].secrets().expect("secrets").clone();
+    let secrets = p.sessions[1].secrets().clone();
     let seed_key = CommitKey {
         seat: b,
         purpose: Purpose::DealSeed(deck_name()),
@@ -856,7 +856,7 @@ fn black_slot(slot: u32) -> sealed_protocol::commit::CommitKey {
 fn black_joins_with_card_1_everywhere(p: &mut Pair<Tempete>) -> sealed_protocol::session::Secrets {
     use sealed_protocol::commit::{card_value, commitment};
     let game = p.sessions[1].engine().terms().game();
-    let secrets = p.sessions[1].secrets().expect("secrets").clone();
+    let secrets = p.sessions[1].secrets().clone();
     let forged: Vec<_> = (0..68)
         .map(|i| {
             let key = black_slot(i);

@@ -40,7 +40,7 @@ fn a_copy_of_a_seat_never_signs_where_its_key_already_signed() {
     }
     // Seat 0's home is copied: a twin with the same key, secrets and envelopes.
     let held = sealed_protocol::transcript::TranscriptFile::from_engine(a.engine()).envelopes;
-    let secrets = a.secrets().unwrap().clone();
+    let secrets = a.secrets().clone();
     let mut twin = Session::restore(terms, test_key(0), secrets, &held, t).unwrap();
     assert!(drain(&mut twin).is_empty());
     // Seat 1 offers a draw; the original answers with an offer of its own, which the

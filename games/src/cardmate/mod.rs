@@ -14,7 +14,7 @@ mod options;
 mod position;
 mod render;
 mod score;
-mod seat;
+mod table;
 
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +38,7 @@ use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, Violation};
 pub const VARIANT: &str = "cardmate";
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Cardmate>(
+pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<Cardmate>(
     "chess on a 10×10 board with a pack of cards as pieces; a random setup dealt by the joint coin",
     SETTINGS,
     &[("setup", "random"), ("ply-limit", "400")],
@@ -46,43 +46,43 @@ pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Ca
 );
 
 /// The options, as spec/GAMES.md §2.1 lists them.
-const SETTINGS: &[crate::seat::Setting] = &[
-    crate::seat::Setting {
+const SETTINGS: &[crate::table::Setting] = &[
+    crate::table::Setting {
         key: "setup",
         values: &["predefined", "random"],
         default: "predefined",
         example: "random",
         about: "the seed's diagram, or the suit-shuffled setup dealt by the joint coin",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "random-kings",
         values: &["no", "yes"],
         default: "no",
         example: "yes",
         about: "with a random setup: whether the four Kings' suits are shuffled too",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "palace",
         values: &["both-squares", "off"],
         default: "both-squares",
         example: "off",
         about: "palace conquest: your cards on both enemy palace squares after your move win",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "nine-retreat",
         values: &["one", "any"],
         default: "one",
         example: "any",
         about: "the Nine's quiet retreat: one square straight back, or any distance",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "no-move",
         values: &["loses", "draw"],
         default: "loses",
         example: "draw",
         about: "the player to move who has no legal move loses, or the game is drawn",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "ply-limit",
         values: &[],
         default: "0",

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::board::{Side, Square};
 use super::card::Suit;
 use super::position::Position;
-use crate::seat::grid::{Cell, Grid, Shade, Token};
+use crate::table::grid::{Cell, Grid, Shade, Token};
 
 /// The board as text, rank 9 at the top; Rearhand's cards in lower case.
 pub fn text(pos: &Position) -> String {

@@ -4,7 +4,7 @@
 //! colours belong to absolute squares, as in the engine's own drawings.
 
 use crate::chess;
-use crate::seat::grid::{Cell, Grid, Shade, Token, figurine};
+use crate::table::grid::{Cell, Grid, Shade, Token, figurine};
 
 use super::engine::{Color, Frame, Kind, Position, Square, file_name};
 

@@ -9,7 +9,7 @@
 
 pub mod engine;
 mod grid;
-mod seat;
+mod table;
 
 use serde::{Deserialize, Serialize};
 
@@ -26,9 +26,9 @@ use engine::{Color, End, Kind, Move, Position, Square};
 pub const VARIANT: &str = "chex";
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Chex>(
+pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<Chex>(
     "chess with no board: every piece is drawn blindly from a stack and placed next to the others",
-    &[crate::seat::Setting {
+    &[crate::table::Setting {
         key: "ply-limit",
         values: &[],
         default: "0",

@@ -8,7 +8,7 @@
 //! deal while cards remain. After `cards` rounds the player who took more rounds wins.
 
 mod score;
-mod seat;
+mod table;
 
 use serde::{Deserialize, Serialize};
 
@@ -25,17 +25,17 @@ pub use score::{replay, score_text};
 pub const VARIANT: &str = "duel";
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Duel>(
+pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<Duel>(
     "a card duel: each round both play a card from a secret hand; the higher card takes the round",
     &[
-        crate::seat::Setting {
+        crate::table::Setting {
             key: "cards",
             values: &[],
             default: "9",
             example: "9",
             about: "cards per deck (numbered 1 to cards), and the number of rounds; 2 to 64",
         },
-        crate::seat::Setting {
+        crate::table::Setting {
             key: "hand",
             values: &[],
             default: "3",

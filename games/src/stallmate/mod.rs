@@ -27,7 +27,7 @@
 //! Every rule the seed does not state is marked *Interpretation* where it is made.
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<peer::Stallmate>(
+pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<peer::Stallmate>(
     "Secret Stallmate: each player sees only his own army; a referee node answers every attempt",
     SETTINGS,
     &[("period", "1s"), ("ply-limit", "40")],
@@ -35,29 +35,29 @@ pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<pe
 );
 
 /// The options, as spec/GAMES.md §5.1 lists them.
-const SETTINGS: &[crate::seat::Setting] = &[
-    crate::seat::Setting {
+const SETTINGS: &[crate::table::Setting] = &[
+    crate::table::Setting {
         key: "must-try",
         values: &["on", "off"],
         default: "on",
         example: "off",
         about: "after a \"try\" the mover must attempt a pawn capture before any other move",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "name-capturer",
         values: &["off", "on"],
         default: "off",
         example: "on",
         about: "a capture announcement also says whether a pawn or a piece took",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "ply-limit",
         values: &[],
         default: "none",
         example: "80",
         about: "the game ends after that many moves with 0 points each; none: no limit",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "period",
         values: &[],
         default: "24h",
@@ -81,7 +81,7 @@ pub mod pgn;
 pub mod record;
 pub mod referee;
 pub mod repetition;
-pub mod seat;
+pub mod table;
 pub mod setup;
 pub mod suppress;
 pub mod timing;

@@ -29,9 +29,6 @@ use super::attempt::Attempt;
 use super::ending::{self, Ending};
 use super::options::Options;
 
-/// The variant name.
-pub const VARIANT: &str = "stallmate";
-
 /// The log where White shows his setup to the referee.
 pub const WHITE_SETUP_LOG: LogId = LogId(1);
 /// The log where Black shows his setup to the referee.

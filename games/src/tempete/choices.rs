@@ -1,5 +1,5 @@
 //! Every act open to a Tempête seat, for a board that is clicked (see
-//! `crate::seat::Choice`): the same acts the random bot picks among (`bot.rs`), all of
+//! `crate::table::Choice`): the same acts the random bot picks among (`bot.rs`), all of
 //! them, each written in the typed notation (`command.rs`) that reads it back.
 //!
 //! A turn: every plain move; every card played with one's own move, with each legal
@@ -11,7 +11,7 @@
 use sealed_protocol::session::Session;
 
 use crate::chess::Move;
-use crate::seat::{Ask, Choice, Named};
+use crate::table::{Ask, Choice, Named};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::board::Board;

@@ -61,7 +61,8 @@ pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
 /// This seat's traps still sealed: each one's index among its trap values, and the trap
 /// (known to this seat alone until it opens it).
 pub fn sealed_traps(s: &Session<Tempete>) -> Vec<(u32, Trap)> {
-    let (Some(secrets), Some(st)) = (s.secrets(), s.engine().state()) else {
+    let secrets = s.secrets();
+    let Some(st) = s.engine().state() else {
         return vec![];
     };
     let me = s.seat();

@@ -47,7 +47,7 @@ pub mod pgn;
 pub mod render;
 pub mod rules;
 pub mod score;
-pub mod seat;
+pub mod table;
 pub mod state;
 
 pub use board::{Board, Refusal, Trap};
@@ -60,7 +60,7 @@ pub use effects::{CardPlay, Params, Play, PlayError};
 pub use rules::{Tempete, VARIANT};
 
 /// The game, as the registry lists it.
-pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Tempete>(
+pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<Tempete>(
     "Tempête sur l'Echiquier: chess with secret hands of action cards, traps and interceptions",
     SETTINGS,
     &[("ply-limit", "300")],
@@ -68,22 +68,22 @@ pub const DESCRIPTOR: crate::seat::Descriptor = crate::seat::Descriptor::of::<Te
 );
 
 /// The options, as spec/GAMES.md §4.1 lists them.
-const SETTINGS: &[crate::seat::Setting] = &[
-    crate::seat::Setting {
+const SETTINGS: &[crate::table::Setting] = &[
+    crate::table::Setting {
         key: "cards",
         values: &[],
         default: "1-10,12-21,23-70",
         example: "1-10,12-21,23-70",
         about: "the agreed list of card numbers of the open deck (ranges and single numbers)",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "hand",
         values: &[],
         default: "5",
         example: "5",
         about: "the size of a full hand, 1 to 8",
     },
-    crate::seat::Setting {
+    crate::table::Setting {
         key: "ply-limit",
         values: &[],
         default: "0",

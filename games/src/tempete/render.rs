@@ -8,7 +8,7 @@
 use core::fmt::Write as _;
 
 use crate::chess::{Color, File, Piece, Rank, Square};
-use crate::seat::grid::{Mark, figurine};
+use crate::table::grid::{Mark, figurine};
 
 use super::board::Trap;
 use super::card::{FlowEffect, Pattern};

@@ -11,12 +11,13 @@ pub fn play_out(tables: &mut [Box<dyn Table>], pick: u64, steps: u64) {
     for step in 0..steps {
         let mut moved = false;
         for i in 0..tables.len() {
-            let out: Vec<_> = std::iter::from_fn(|| tables[i].poll_action()).collect();
+            let out: Vec<_> =
+                std::iter::from_fn(|| tables[i].session_mut().poll_action()).collect();
             for a in out {
                 if let Action::Send { env, .. } = a {
                     for (j, t) in tables.iter_mut().enumerate() {
                         if j != i {
-                            let _ = t.handle_envelope(&env.bytes, step);
+                            let _ = t.session_mut().handle_envelope(&env.bytes, step);
                         }
                     }
                     moved = true;
@@ -24,7 +25,7 @@ pub fn play_out(tables: &mut [Box<dyn Table>], pick: u64, steps: u64) {
             }
             pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
             if let Some(cmd) = tables[i].bot_action(pick >> 33) {
-                moved |= tables[i].handle_command(cmd, step).is_ok();
+                moved |= tables[i].session_mut().handle_command(cmd, step).is_ok();
             }
         }
         if !moved && tables.iter().all(|t| t.is_done()) {

@@ -9,29 +9,35 @@
 //!
 //! Over 600 lines on purpose: the session's state with its inputs, outputs and the one
 //! `send` every signed envelope goes through stay together; the phases are in
-//! `phase.rs`, the secrets in `secrets.rs`, what the witness said and what the seat posts of it in `witness.rs`.
+//! `phase.rs`, the secrets in `secrets.rs`, what the witness said and what the seat
+//! posts of it in `witness.rs`, the errors in `error.rs`, and the object-safe
+//! interface a node holds (with sync and the timeline) in `any.rs`.
 
-mod phase;
+mod any;
+mod error;
+pub mod phase;
 mod secrets;
 mod witness;
 
 use std::collections::VecDeque;
 
-pub use phase::Phase;
+pub use any::{AnySession, Timeline};
+pub use error::{Refusal, SessionError};
+pub use phase::{NotNow, Phase};
 pub use secrets::{Secrets, start_keys};
 pub use witness::MAX_STAMPED;
 
 use crate::body::{Commit, Deal, Item, Open, Purpose};
 use crate::commit::CommitKey;
 use crate::derive::{DealStream, deal_key};
-use crate::engine::{Engine, InsertError, Inserted};
+use crate::engine::{Engine, Inserted};
 use crate::envelope::{Signed, Unsigned};
-use crate::fault::Fault;
 use crate::ids::{ChainId, LogId, Name, Seat};
 use crate::keys::SecretKey;
 use crate::proposal::Terms;
-use crate::rules::{OptionError, PoolSpec, Rules};
+use crate::rules::{PoolSpec, Rules};
 use crate::verdict::{Verdict, verdict};
+use phase::Decide;
 
 /// Something the caller must do, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,42 +131,13 @@ impl Command {
     }
 }
 
-/// Why the session refused an input. Nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SessionError {
-    /// The bytes were not a validly signed envelope of this game.
-    #[error("refused envelope: {0}")]
-    Insert(#[from] InsertError),
-    /// The command does not fit the current phase.
-    #[error("not now: {0}")]
-    WrongPhase(&'static str),
-    /// The command would break a rule; it was not sent.
-    #[error("refused: {0}")]
-    Refused(String),
-    /// The seat is not in the game.
-    #[error("this key holds no seat in the game")]
-    NotASeat,
-    /// The game's options are not valid.
-    #[error(transparent)]
-    Options(#[from] OptionError),
-    /// The seat's own chain already holds another envelope at the position the new one
-    /// would take, and that one comes first: the seat's key signs somewhere else too (a
-    /// home copied to a second machine). Sending would be an equivocation.
-    #[error(
-        "this seat's chain already holds another envelope at seq {0} (is its key in use on \
-         another node?): nothing was sent"
-    )]
-    PositionTaken(u64),
-}
-
 /// One seat's session.
 pub struct Session<R: Rules> {
     seat: Seat,
     key: SecretKey,
     engine: Engine<R>,
-    secrets: Option<Secrets>,
-    phase: Option<Phase>,
+    /// Where the session stands, with what that phase holds (this seat's secrets).
+    phase: Phase,
     outbox: VecDeque<Action>,
     /// What the witness has said of when it held envelopes, and of its clock.
     witness: witness::Known,
@@ -184,15 +161,15 @@ impl<R: Rules> Session<R> {
             seat,
             key,
             engine,
-            secrets: None,
-            phase: Some(Phase::Terms),
+            phase: Phase::Decide(Decide {
+                secrets: Secrets::new(entropy),
+            }),
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
         };
         if s.engine.terms().proposal().proposer == seat {
-            s.join(entropy, true, now)?;
-        } else {
-            s.secrets = Some(Secrets::new(entropy));
+            let secrets = s.join(entropy, true, now)?;
+            s.phase = Phase::from_engine(&s.engine, seat, secrets);
         }
         s.drive(now);
         Ok(s)
@@ -214,16 +191,15 @@ impl<R: Rules> Session<R> {
         for e in envelopes {
             engine.insert(e)?;
         }
+        let phase = Phase::from_engine(&engine, seat, secrets);
         let mut s = Session {
             seat,
             key,
             engine,
-            secrets: Some(secrets),
-            phase: Some(Phase::Terms),
+            phase,
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
         };
-        s.phase = Some(Phase::from_engine(&s.engine, seat));
         s.drive(now);
         Ok(s)
     }
@@ -237,19 +213,17 @@ impl<R: Rules> Session<R> {
 
     /// Takes a decision of this seat's person or bot.
     pub fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
-        let phase = self.phase.take().unwrap_or(Phase::Terms);
-        let result = phase.clone().handle(self, cmd, now);
-        match result {
-            Ok(next) => {
-                self.phase = Some(next);
-                self.drive(now);
-                Ok(())
-            }
-            Err(e) => {
-                self.phase = Some(phase);
-                Err(e)
-            }
-        }
+        // The phase is done on a copy: a refused command leaves the session as it was.
+        let next = self.phase.clone().handle(self, cmd, now)?;
+        self.phase = next;
+        self.drive(now);
+        Ok(())
+    }
+
+    /// Whether the current phase takes `cmd`, else why not: what `handle_command`
+    /// asks first, and what a face asks before it offers or words a command.
+    pub fn allowed(&self, cmd: &Command) -> Result<(), NotNow> {
+        self.phase.allows(cmd)
     }
 
     /// The next thing the caller must do.
@@ -269,7 +243,7 @@ impl<R: Rules> Session<R> {
 
     /// The current phase.
     pub fn phase(&self) -> &Phase {
-        self.phase.as_ref().unwrap_or(&Phase::Terms)
+        &self.phase
     }
 
     /// The verdict on what this seat has.
@@ -277,21 +251,22 @@ impl<R: Rules> Session<R> {
         verdict(&self.engine)
     }
 
-    /// The secrets to persist.
-    pub fn secrets(&self) -> Option<&Secrets> {
-        self.secrets.as_ref()
+    /// The secrets to persist: those this seat's commitments bind (before it joins,
+    /// those they will).
+    pub fn secrets(&self) -> &Secrets {
+        self.phase.secrets()
     }
 
     /// This seat's cards in hand for one of its decks: slots dealt or granted and not
     /// yet used, with the card each holds.
     pub fn hand(&self, deck: &Name) -> Vec<(u32, u32)> {
-        let (Some(secrets), Some(spec)) = (
-            &self.secrets,
-            self.engine
-                .decks()
-                .into_iter()
-                .find(|d| d.owner == self.seat && &d.name == deck),
-        ) else {
+        let secrets = self.phase.secrets();
+        let Some(spec) = self
+            .engine
+            .decks()
+            .into_iter()
+            .find(|d| d.owner == self.seat && &d.name == deck)
+        else {
             return vec![];
         };
         let order = secrets.deck_order(spec);
@@ -307,8 +282,14 @@ impl<R: Rules> Session<R> {
 
     // ----- internals used by the phases -----
 
-    /// Sends the first envelope: acceptance (unless proposer) and start commitments.
-    fn join(&mut self, entropy: [u8; 32], proposer: bool, now: u64) -> Result<(), SessionError> {
+    /// Sends the first envelope: acceptance (unless proposer) and start commitments;
+    /// returns the secrets they bind.
+    fn join(
+        &mut self,
+        entropy: [u8; 32],
+        proposer: bool,
+        now: u64,
+    ) -> Result<Secrets, SessionError> {
         let secrets = Secrets::new(entropy);
         let decks = self.engine.decks();
         let game = self.engine.terms().game();
@@ -342,7 +323,7 @@ impl<R: Rules> Session<R> {
                         }
                     })
                     .collect::<Option<Vec<_>>>()
-                    .ok_or(SessionError::WrongPhase("a start commitment has no value"))?;
+                    .ok_or(SessionError::NoStartValue)?;
                 for (i, chunk) in hashes.chunks(crate::body::MAX_COMMITS).enumerate() {
                     body.push(Item::Commit(Commit {
                         purpose: purpose.clone(),
@@ -354,8 +335,8 @@ impl<R: Rules> Session<R> {
         }
         // Secrets are durable before the commitments that bind them leave the node.
         self.outbox.push_back(Action::Persist(secrets.clone()));
-        self.secrets = Some(secrets);
-        self.send(LogId::PUBLIC, body, now)
+        self.send(LogId::PUBLIC, body, now)?;
+        Ok(secrets)
     }
 
     /// Signs `body` as this seat's next envelope in `log`, checks it on a copy of the
@@ -394,10 +375,7 @@ impl<R: Rules> Session<R> {
             };
             let signed = unsigned.sign(&self.key);
             if signed.bytes.len() > crate::wire::MAX_MESSAGE {
-                return Err(SessionError::Refused(format!(
-                    "the envelope would be {} bytes",
-                    signed.bytes.len()
-                )));
+                return Err(Refusal::TooLarge(signed.bytes.len()).into());
             }
             trial.insert_signed(signed.clone())?;
             // An honest envelope acknowledges only what this seat processed, so it takes
@@ -407,12 +385,11 @@ impl<R: Rules> Session<R> {
             if trial.processed(chain) <= seq {
                 return Err(SessionError::PositionTaken(seq));
             }
-            let mine: Vec<&Fault> = trial.faults()[before..]
+            let mine = trial.faults()[before..]
                 .iter()
-                .filter(|f| f.seat == self.seat)
-                .collect();
-            if let Some(f) = mine.first() {
-                return Err(SessionError::Refused(format!("{}: {}", f.kind, f.detail)));
+                .find(|f| f.seat == self.seat);
+            if let Some(f) = mine {
+                return Err(Refusal::Fault(Box::new(f.clone())).into());
             }
             signed_all.push(signed);
         }
@@ -514,7 +491,7 @@ impl<R: Rules> Session<R> {
             return None;
         }
         let index = opened as u32 + 1;
-        let value = self.chain_value(self.secrets.as_ref()?, pool, index)?;
+        let value = self.chain_value(self.phase.secrets(), pool, index)?;
         let contribution = self.engine.contribution(self.seat, pool, index)?;
         Some(crate::derive::draw_pick(
             self.engine.terms().game(),
@@ -527,10 +504,10 @@ impl<R: Rules> Session<R> {
     }
 
     /// The opening of this seat's next draw from a pool.
-    fn draw_open_item(&self, pool: &Name) -> Option<Item> {
+    fn draw_open_item(&self, secrets: &Secrets, pool: &Name) -> Option<Item> {
         let (_, _, opened) = self.engine.pool_counts(self.seat, pool)?;
         let index = opened as u32 + 1;
-        let value = self.chain_value(self.secrets.as_ref()?, pool, index)?;
+        let value = self.chain_value(secrets, pool, index)?;
         Some(Item::DrawOpen(crate::body::DrawOpen {
             pool: pool.clone(),
             index,
@@ -539,11 +516,8 @@ impl<R: Rules> Session<R> {
     }
 
     /// Items this seat owes now without deciding anything: deals and draw values.
-    fn due_items(&self) -> Vec<Item> {
-        let mut items = self.due_deals();
-        let Some(secrets) = &self.secrets else {
-            return items;
-        };
+    fn due_items(&self, secrets: &Secrets) -> Vec<Item> {
+        let mut items = self.due_deals(secrets);
         for p in self.engine.pools() {
             if p.contributor != self.seat {
                 continue;
@@ -564,10 +538,7 @@ impl<R: Rules> Session<R> {
         items
     }
 
-    fn due_deals(&self) -> Vec<Item> {
-        let Some(secrets) = &self.secrets else {
-            return vec![];
-        };
+    fn due_deals(&self, secrets: &Secrets) -> Vec<Item> {
         let game = self.engine.terms().game();
         let mut items = vec![];
         for d in self.engine.decks() {
@@ -598,10 +569,7 @@ impl<R: Rules> Session<R> {
     }
 
     /// Openings of every commitment of this seat not yet opened.
-    fn reveal_items(&self) -> Vec<(CommitKey, Item)> {
-        let Some(secrets) = &self.secrets else {
-            return vec![];
-        };
+    fn reveal_items(&self, secrets: &Secrets) -> Vec<(CommitKey, Item)> {
         let decks = self.engine.decks();
         self.engine
             .unopened(self.seat)
@@ -621,8 +589,7 @@ impl<R: Rules> Session<R> {
     }
 
     /// The opening of one own commitment.
-    fn open_item(&self, purpose: Purpose, index: u32) -> Option<Item> {
-        let secrets = self.secrets.as_ref()?;
+    fn open_item(&self, secrets: &Secrets, purpose: Purpose, index: u32) -> Option<Item> {
         let key = CommitKey {
             seat: self.seat,
             purpose,
@@ -641,9 +608,8 @@ impl<R: Rules> Session<R> {
     fn drive(&mut self, now: u64) {
         self.post_proofs(now);
         loop {
-            let phase = self.phase.take().unwrap_or(Phase::Terms);
-            let (next, progressed) = phase.advance(self, now);
-            self.phase = Some(next);
+            let (next, progressed) = self.phase.clone().advance(self, now);
+            self.phase = next;
             if !progressed {
                 break;
             }

@@ -1,232 +1,289 @@
-//! The phases of a session, one type each.
+//! The phases of a session, one type each, each holding what it needs: the seat's
+//! secrets in every phase (before it joins, those it will commit to), the openings its
+//! engine refused while revealing; so no phase can lack its secrets.
 //!
+//! [`Phase::allows`] is the one answer to "is this command taken now"; `handle` asks it
+//! first and then does the command, and a face asks it too before it words a refusal.
 //! `advance` runs the automatic steps a phase calls for and says whether it did
-//! anything; `handle` takes a person's decision. Both consume the phase and return the
-//! next one, so a phase can only hold what that phase needs.
+//! anything. Both consume the phase and return the next one.
+//!
+//! Each phase has one name in the code (variant and type alike); [`Phase::name`] gives
+//! the words a person reads (`terms` for [`Decide`], `coin reveal` for [`Coin`]), which
+//! faces and JSON show and so stay as they are.
 
-use super::{Action, Command, Session, SessionError};
-use crate::body::{Commit, Item, Purpose};
+use super::{Action, Command, Refusal, Secrets, Session, SessionError};
+use crate::body::{Item, Purpose};
 use crate::commit::{CommitKey, commitment};
 use crate::engine::Engine;
 use crate::ids::{LogId, Seat};
 use crate::rules::Rules;
 
-/// Waiting for this seat to accept or decline (the proposer never waits here).
+/// Waiting for this seat to accept or decline (the proposer never waits here): it has
+/// committed to nothing yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AwaitDecision;
+pub struct Decide {
+    /// The secrets it commits to if it accepts (from its entropy alone).
+    pub(super) secrets: Secrets,
+}
 
 /// This seat's commitments are out; waiting for every other player's.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AwaitCommitments;
+pub struct Commit {
+    pub(super) secrets: Secrets,
+}
 
 /// This seat's coin seed is out; waiting for everyone's.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AwaitCoin;
+pub struct Coin {
+    pub(super) secrets: Secrets,
+}
 
 /// The game is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Playing;
+pub struct Play {
+    pub(super) secrets: Secrets,
+}
 
 /// The game is over; opening every commitment, then closing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Revealing {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reveal {
+    pub(super) secrets: Secrets,
     /// Openings this seat's own engine refused (it will not sign them): skipped, so
     /// that one bad opening can never keep the seat from closing.
     refused: Vec<CommitKey>,
 }
 
-/// Closed, and every seat closed after seeing the others: the transcript is complete.
+/// Closed, and every seat closed after seeing the others (the transcript is complete),
+/// or the proposal was declined before this seat joined.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finished;
+pub struct Done {
+    /// The secrets of a seat that joined; a seat that declined holds those it would
+    /// have committed to.
+    pub(super) secrets: Secrets,
+}
 
 /// Where a session stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
-    /// Before this seat's first envelope.
-    Terms,
     /// Waiting for this seat's decision.
-    Decide(AwaitDecision),
+    Decide(Decide),
     /// Waiting for the other players' commitments.
-    Commit(AwaitCommitments),
+    Commit(Commit),
     /// Waiting for the coin.
-    Coin(AwaitCoin),
+    Coin(Coin),
     /// Playing.
-    Play(Playing),
+    Play(Play),
     /// Revealing and closing.
-    End(Revealing),
-    /// Complete.
-    Done(Finished),
+    Reveal(Reveal),
+    /// Complete, or declined.
+    Done(Done),
+}
+
+/// Why a command is not taken in the current phase (nothing changed). The words are
+/// those of the session's refusal; a face words each reason its own way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotNow {
+    /// The seat must accept or decline the proposal first.
+    #[error("accept or decline first")]
+    Undecided,
+    /// The game has not started: commitments or the coin are awaited.
+    #[error("the game has not started")]
+    NotStarted,
+    /// The game is on, and the command belongs to another phase.
+    #[error("the game is on")]
+    GameOn,
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
 }
 
 impl Phase {
-    /// The phase the replay shows for a seat (used after a restart).
-    pub fn from_engine<R: Rules>(engine: &Engine<R>, seat: Seat) -> Phase {
+    /// The phase the replay shows for a seat holding `secrets` (at a start, or after a
+    /// restart).
+    pub(super) fn from_engine<R: Rules>(engine: &Engine<R>, seat: Seat, secrets: Secrets) -> Phase {
         if !engine.has_joined(seat) {
-            Phase::Decide(AwaitDecision)
+            Phase::Decide(Decide { secrets })
         } else if engine.is_over() {
-            Phase::End(Revealing::default())
+            Phase::Reveal(Reveal::new(secrets))
         } else if engine.coin().is_some() {
-            Phase::Play(Playing)
+            Phase::Play(Play { secrets })
         } else if engine.coin_revealed(seat) {
-            Phase::Coin(AwaitCoin)
+            Phase::Coin(Coin { secrets })
         } else {
-            Phase::Commit(AwaitCommitments)
+            Phase::Commit(Commit { secrets })
         }
     }
 
-    /// A short name.
+    /// The phase's words, as a person reads them (in `show` and its JSON's `phase`).
     pub fn name(&self) -> &'static str {
         match self {
-            Phase::Terms | Phase::Decide(_) => "terms",
+            Phase::Decide(_) => "terms",
             Phase::Commit(_) => "commit",
             Phase::Coin(_) => "coin reveal",
             Phase::Play(_) => "play",
-            Phase::End(_) => "reveal",
+            Phase::Reveal(_) => "reveal",
             Phase::Done(_) => "done",
+        }
+    }
+
+    /// The secrets this seat's commitments bind (before it joins, those they will).
+    pub fn secrets(&self) -> &Secrets {
+        match self {
+            Phase::Decide(Decide { secrets })
+            | Phase::Commit(Commit { secrets })
+            | Phase::Coin(Coin { secrets })
+            | Phase::Play(Play { secrets })
+            | Phase::Reveal(Reveal { secrets, .. })
+            | Phase::Done(Done { secrets }) => secrets,
+        }
+    }
+
+    /// Whether this phase takes `cmd` (the one place that says which command each phase
+    /// takes); else why not, by phase. A command taken may still be refused by the
+    /// rules when it is done.
+    pub fn allows(&self, cmd: &Command) -> Result<(), NotNow> {
+        use Command as C;
+        let taken = match self {
+            Phase::Decide(_) => matches!(cmd, C::Accept | C::Decline),
+            Phase::Commit(_) | Phase::Coin(_) => matches!(
+                cmd,
+                C::Resign
+                    | C::ShowSetup { .. }
+                    | C::Seal { .. }
+                    | C::Claim(_)
+                    | C::Forfeit(_)
+                    | C::Statements(_)
+            ),
+            Phase::Play(_) => !matches!(cmd, C::Accept | C::Decline),
+            Phase::Reveal(_) => matches!(cmd, C::Seal { .. } | C::Claim(_) | C::Statements(_)),
+            Phase::Done(_) => matches!(cmd, C::Claim(_)),
+        };
+        if taken { Ok(()) } else { Err(self.not_now()) }
+    }
+
+    /// Why a command this phase does not take is refused.
+    fn not_now(&self) -> NotNow {
+        match self {
+            Phase::Decide(_) => NotNow::Undecided,
+            Phase::Commit(_) | Phase::Coin(_) => NotNow::NotStarted,
+            Phase::Play(_) => NotNow::GameOn,
+            Phase::Reveal(_) | Phase::Done(_) => NotNow::GameOver,
         }
     }
 
     pub(super) fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         match self {
-            Phase::Terms => (Phase::from_engine(&s.engine, s.seat), true),
             Phase::Decide(p) => p.advance(s),
             Phase::Commit(p) => p.advance(s, now),
             Phase::Coin(p) => p.advance(s, now),
             Phase::Play(p) => p.advance(s, now),
-            Phase::End(p) => p.advance(s, now),
+            Phase::Reveal(p) => p.advance(s, now),
             Phase::Done(p) => p.advance(s, now),
         }
     }
 
+    /// Does `cmd`, once [`Phase::allows`] takes it.
     pub(super) fn handle<R: Rules>(
         self,
         s: &mut Session<R>,
         cmd: Command,
         now: u64,
     ) -> Result<Phase, SessionError> {
-        match (self, cmd) {
-            (Phase::Decide(_), Command::Accept) => {
-                let entropy = s
-                    .secrets
-                    .as_ref()
-                    .map(|x| x.entropy)
-                    .ok_or(SessionError::WrongPhase("no entropy"))?;
-                s.join(entropy, false, now)?;
-                Ok(Phase::Commit(AwaitCommitments))
+        self.allows(&cmd)?;
+        let p = match (self, cmd) {
+            (Phase::Decide(d), Command::Accept) => {
+                let secrets = s.join(d.secrets.entropy, false, now)?;
+                return Ok(Phase::Commit(Commit { secrets }));
             }
-            (Phase::Decide(_), Command::Decline) => {
+            (Phase::Decide(d), Command::Decline) => {
                 s.send(LogId::PUBLIC, vec![Item::Decline], now)?;
-                Ok(Phase::Done(Finished))
+                return Ok(Phase::Done(Done { secrets: d.secrets }));
             }
-            (Phase::Decide(_), _) => Err(SessionError::WrongPhase("accept or decline first")),
-            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Resign) => {
-                single(s, Item::Resign, now)?;
-                Ok(p)
-            }
-            (Phase::Play(p), cmd @ Command::Act { .. }) => {
+            (Phase::Play(mut p), cmd @ Command::Act { .. }) => {
                 p.act(s, cmd, now)?;
-                Ok(Phase::Play(Playing))
+                return Ok(Phase::Play(p));
             }
-            (Phase::Play(_), Command::PrivateAct { log, act }) => {
-                s.send(log, vec![Item::Act(act)], now)?;
-                Ok(Phase::Play(Playing))
-            }
-            (
-                p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)),
-                Command::ShowSetup { log, setup },
-            ) => {
+            (p, cmd) => (p, cmd),
+        };
+        let (p, cmd) = p;
+        let secrets = p.secrets();
+        match cmd {
+            Command::Resign => single(s, secrets, Item::Resign, now)?,
+            Command::OfferDraw => single(s, secrets, Item::OfferDraw, now)?,
+            Command::AcceptDraw => single(s, secrets, Item::AcceptDraw, now)?,
+            Command::Claim(c) => single(s, secrets, Item::Claim(c), now)?,
+            Command::PrivateAct { log, act } => s.send(log, vec![Item::Act(act)], now)?,
+            Command::ShowSetup { log, setup } => {
                 if log.is_public() {
-                    return Err(SessionError::Refused(
-                        "a setup is shown in a private log only".into(),
-                    ));
+                    return Err(Refusal::SetupInPublic.into());
                 }
                 let item = s
-                    .open_item(Purpose::Setup(setup.clone()), 0)
-                    .ok_or_else(|| {
-                        SessionError::Refused(format!("this seat has no setup {setup}"))
-                    })?;
+                    .open_item(secrets, Purpose::Setup(setup.clone()), 0)
+                    .ok_or(Refusal::NoSetup(setup))?;
                 s.send(log, vec![item], now)?;
-                Ok(p)
             }
-            (
-                p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_) | Phase::End(_)),
-                Command::Seal { log },
-            ) => {
+            Command::Seal { log } => {
                 if log.is_public() {
-                    return Err(SessionError::Refused("only a private log is sealed".into()));
+                    return Err(Refusal::SealPublic.into());
                 }
                 s.send(log, vec![Item::Close], now)?;
-                Ok(p)
             }
-            (Phase::Play(p), Command::OfferDraw) => {
-                single(s, Item::OfferDraw, now)?;
-                Ok(Phase::Play(p))
+            Command::Forfeit(f) => s.post_forfeit(secrets, f, now)?,
+            Command::Statements(statements) => s.post_statements(statements, now)?,
+            // Taken by the arms above, in the only phases that allow them.
+            Command::Accept | Command::Decline | Command::Act { .. } => {
+                return Err(p.not_now().into());
             }
-            (Phase::Play(p), Command::AcceptDraw) => {
-                single(s, Item::AcceptDraw, now)?;
-                Ok(Phase::Play(p))
-            }
-            (p, Command::Claim(c)) => {
-                single(s, Item::Claim(c), now)?;
-                Ok(p)
-            }
-            (p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)), Command::Forfeit(f)) => {
-                s.post_forfeit(f, now)?;
-                Ok(p)
-            }
-            (
-                p @ (Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_) | Phase::End(_)),
-                Command::Statements(statements),
-            ) => {
-                s.post_statements(statements, now)?;
-                Ok(p)
-            }
-            (Phase::Play(_), _) => Err(SessionError::WrongPhase("the game is on")),
-            (Phase::End(_) | Phase::Done(_), _) => {
-                Err(SessionError::WrongPhase("the game is over"))
-            }
-            _ => Err(SessionError::WrongPhase("the game has not started")),
         }
+        Ok(p)
     }
 }
 
 /// Sends one item, with any deals and draw values this seat owes riding along.
-fn single<R: Rules>(s: &mut Session<R>, item: Item, now: u64) -> Result<(), SessionError> {
-    let mut body = s.due_items();
+fn single<R: Rules>(
+    s: &mut Session<R>,
+    secrets: &Secrets,
+    item: Item,
+    now: u64,
+) -> Result<(), SessionError> {
+    let mut body = s.due_items(secrets);
     body.push(item);
     s.send(LogId::PUBLIC, body, now)
 }
 
 /// Sends the deals and draw values this seat owes, if any; returns whether it sent.
-fn send_due_deals<R: Rules>(s: &mut Session<R>, now: u64) -> bool {
-    let deals = s.due_items();
+fn send_due_deals<R: Rules>(s: &mut Session<R>, secrets: &Secrets, now: u64) -> bool {
+    let deals = s.due_items(secrets);
     !deals.is_empty() && s.send(LogId::PUBLIC, deals, now).is_ok()
 }
 
-impl AwaitDecision {
+impl Decide {
     fn advance<R: Rules>(self, s: &mut Session<R>) -> (Phase, bool) {
+        let secrets = self.secrets;
         if s.engine.has_joined(s.seat) {
-            (Phase::Commit(AwaitCommitments), true)
+            (Phase::Commit(Commit { secrets }), true)
         } else if s.engine.is_over() {
-            (Phase::Done(Finished), true)
+            (Phase::Done(Done { secrets }), true)
         } else {
-            (Phase::Decide(self), false)
+            (Phase::Decide(Decide { secrets }), false)
         }
     }
 }
 
-impl AwaitCommitments {
+impl Commit {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
-            return (Phase::End(Revealing::default()), true);
+            return (Phase::Reveal(Reveal::new(self.secrets)), true);
         }
         if s.engine.coin_revealed(s.seat) {
-            return (Phase::Coin(AwaitCoin), true);
+            let secrets = self.secrets;
+            return (Phase::Coin(Coin { secrets }), true);
         }
         // A seat that is not a player has no coin seed: it waits for the players'.
         if !s.engine.terms().is_player(s.seat) {
             if s.engine.coin().is_some() {
-                return (Phase::Play(Playing), true);
+                let secrets = self.secrets;
+                return (Phase::Play(Play { secrets }), true);
             }
             return (Phase::Commit(self), false);
         }
@@ -235,49 +292,59 @@ impl AwaitCommitments {
             .terms()
             .player_seats()
             .all(|p| s.engine.has_joined(p));
-        if !everyone || !s.engine.terms().is_player(s.seat) {
+        if !everyone {
             return (Phase::Commit(self), false);
         }
         // Every other player's commitments are acknowledged by this envelope, so the
         // seed can go out, with the opening deals.
-        let Some(open) = s.open_item(Purpose::Coin, 0) else {
+        let Some(open) = s.open_item(&self.secrets, Purpose::Coin, 0) else {
             return (Phase::Commit(self), false);
         };
         let mut body = vec![open];
-        body.extend(s.due_items());
+        body.extend(s.due_items(&self.secrets));
         match s.send(LogId::PUBLIC, body, now) {
-            Ok(()) => (Phase::Coin(AwaitCoin), true),
+            Ok(()) => {
+                let secrets = self.secrets;
+                (Phase::Coin(Coin { secrets }), true)
+            }
             Err(_) => (Phase::Commit(self), false),
         }
     }
 }
 
-impl AwaitCoin {
+impl Coin {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
             s.publish_private();
-            (Phase::End(Revealing::default()), true)
+            (Phase::Reveal(Reveal::new(self.secrets)), true)
         } else if s.engine.coin().is_some() {
-            (Phase::Play(Playing), true)
+            let secrets = self.secrets;
+            (Phase::Play(Play { secrets }), true)
         } else {
-            let sent = send_due_deals(s, now);
+            let sent = send_due_deals(s, &self.secrets, now);
             (Phase::Coin(self), sent)
         }
     }
 }
 
-impl Playing {
+impl Play {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.is_over() {
             s.outbox.push_back(Action::GameOver);
             s.publish_private();
-            return (Phase::End(Revealing::default()), true);
+            return (Phase::Reveal(Reveal::new(self.secrets)), true);
         }
-        let sent = send_due_deals(s, now);
+        let sent = send_due_deals(s, &self.secrets, now);
         (Phase::Play(self), sent)
     }
 
-    fn act<R: Rules>(self, s: &mut Session<R>, cmd: Command, now: u64) -> Result<(), SessionError> {
+    /// Makes a game act; the secrets it adds are kept only once it is sent.
+    fn act<R: Rules>(
+        &mut self,
+        s: &mut Session<R>,
+        cmd: Command,
+        now: u64,
+    ) -> Result<(), SessionError> {
         let Command::Act {
             act,
             open_slots,
@@ -286,31 +353,22 @@ impl Playing {
             open_draw,
         } = cmd
         else {
-            return Err(SessionError::WrongPhase("not an act"));
+            return Err(NotNow::GameOn.into());
         };
         if s.engine.to_act() != Some(s.seat) {
-            return Err(SessionError::Refused("it is not this seat's turn".into()));
+            return Err(Refusal::NotYourTurn.into());
         }
-        let mut body = s.due_items();
-        if let Some(pool) = &open_draw {
-            body.push(
-                s.draw_open_item(pool)
-                    .ok_or_else(|| SessionError::Refused(format!("no draw to open from {pool}")))?,
-            );
+        let mut body = s.due_items(&self.secrets);
+        if let Some(pool) = open_draw {
+            let item = s.draw_open_item(&self.secrets, &pool);
+            body.push(item.ok_or(Refusal::NoDraw(pool))?);
         }
         for (deck, slot) in open_slots {
-            body.push(
-                s.open_item(Purpose::Deck(deck.clone()), slot)
-                    .ok_or_else(|| {
-                        SessionError::Refused(format!("no slot {slot} in deck {deck}"))
-                    })?,
-            );
+            let item = s.open_item(&self.secrets, Purpose::Deck(deck.clone()), slot);
+            body.push(item.ok_or(Refusal::NoSlot(deck, slot))?);
         }
         // A sealed value chosen now must be durable before its commitment is sent.
-        let mut secrets = s
-            .secrets
-            .clone()
-            .ok_or(SessionError::WrongPhase("no secrets"))?;
+        let mut secrets = self.secrets.clone();
         let game = s.engine.terms().game();
         for (name, index, value) in &commit_values {
             let key = CommitKey {
@@ -320,45 +378,44 @@ impl Playing {
             };
             let hash = commitment(game, &key, &secrets.nonce(&key), value);
             secrets.values.push((name.clone(), *index, value.clone()));
-            body.push(Item::Commit(Commit {
+            body.push(Item::Commit(crate::body::Commit {
                 purpose: key.purpose,
                 first: *index,
                 hashes: vec![hash],
             }));
         }
-        let old = s.secrets.replace(secrets.clone());
         for (name, index) in open_values {
-            match s.open_item(Purpose::Value(name.clone()), index) {
-                Some(item) => body.push(item),
-                None => {
-                    s.secrets = old;
-                    return Err(SessionError::Refused(format!(
-                        "no sealed value {name}[{index}]"
-                    )));
-                }
-            }
+            let item = s.open_item(&secrets, Purpose::Value(name.clone()), index);
+            body.push(item.ok_or(Refusal::NoValue(name, index))?);
         }
         body.push(Item::Act(act));
         let outbox_len = s.outbox.len();
         if !commit_values.is_empty() {
-            s.outbox.push_back(Action::Persist(secrets));
+            s.outbox.push_back(Action::Persist(secrets.clone()));
         }
         if let Err(e) = s.send(LogId::PUBLIC, body, now) {
-            s.secrets = old;
             s.outbox.truncate(outbox_len);
             return Err(e);
         }
+        self.secrets = secrets;
         Ok(())
     }
 }
 
-impl Revealing {
+impl Reveal {
     /// Envelopes of openings stay well under the message cap.
     const BATCH_BYTES: usize = 48 * 1024;
 
+    fn new(secrets: Secrets) -> Reveal {
+        Reveal {
+            secrets,
+            refused: vec![],
+        }
+    }
+
     fn advance<R: Rules>(mut self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         let reveals: Vec<(CommitKey, Item)> = s
-            .reveal_items()
+            .reveal_items(&self.secrets)
             .into_iter()
             .filter(|(k, _)| !self.refused.contains(k))
             .collect();
@@ -367,7 +424,7 @@ impl Revealing {
         if let Some(defence) = s.defence()
             && s.post_statements(defence, now).is_ok()
         {
-            return (Phase::End(self), true);
+            return (Phase::Reveal(self), true);
         }
         if !reveals.is_empty() {
             let mut batch = vec![];
@@ -391,25 +448,26 @@ impl Revealing {
                     }
                 }
             }
-            return (Phase::End(self), true);
+            return (Phase::Reveal(self), true);
         }
         if s.owes_stamps() {
             // The node asks the witness and answers with Command::Statements (§17).
-            return (Phase::End(self), false);
+            return (Phase::Reveal(self), false);
         }
         if !s.engine.has_closed(s.seat) || s.engine.close_due(s.seat) {
             let sent = s.send(LogId::PUBLIC, vec![Item::Close], now).is_ok();
-            return (Phase::End(self), sent);
+            return (Phase::Reveal(self), sent);
         }
         if s.verdict().complete {
             s.outbox.push_back(Action::Complete);
-            return (Phase::Done(Finished), true);
+            let secrets = self.secrets;
+            return (Phase::Done(Done { secrets }), true);
         }
-        (Phase::End(self), false)
+        (Phase::Reveal(self), false)
     }
 }
 
-impl Finished {
+impl Done {
     fn advance<R: Rules>(self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
         if s.engine.has_closed(s.seat) && s.engine.close_due(s.seat) {
             let sent = s.send(LogId::PUBLIC, vec![Item::Close], now).is_ok();

@@ -291,14 +291,19 @@ impl<R: Rules> Session<R> {
     /// Posts a forfeit; statements that do not fit its envelope go in statements items
     /// before it (the forfeit reads every statement of its causal past). Nothing is
     /// sent unless the forfeit, after them, stands.
-    pub(super) fn post_forfeit(&mut self, f: Forfeit, now: u64) -> Result<(), SessionError> {
+    pub(super) fn post_forfeit(
+        &mut self,
+        secrets: &super::Secrets,
+        f: Forfeit,
+        now: u64,
+    ) -> Result<(), SessionError> {
         let mut parts = chunks(f.statements);
         let last = parts.pop().unwrap_or_default();
         let mut bodies: Vec<Vec<Item>> = parts
             .into_iter()
             .map(|c| vec![Item::Statements(c)])
             .collect();
-        let mut body = self.due_items();
+        let mut body = self.due_items(secrets);
         body.push(Item::Forfeit(Forfeit {
             against: f.against,
             statements: last,

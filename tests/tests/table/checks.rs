@@ -258,7 +258,7 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
     if is_referee(t) && t.phase() != "terms" {
         assert!(!t.my_turn(), "{text}");
     }
-    if t.is_done() && !t.verdict().declined {
+    if t.is_done() && !t.session().verdict().declined {
         assert!(t.score().is_some(), "{text}");
     }
 }
@@ -274,14 +274,14 @@ pub(crate) fn check_finished(net: &Net) -> Vec<u8> {
 pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
     let a = net.sessions[0].as_ref();
     assert!(net.all_done());
-    let file = a.transcript();
+    let file = a.session().transcript();
     for t in &net.sessions[1..] {
-        assert_eq!(file, t.transcript(), "transcripts differ");
+        assert_eq!(file, t.session().transcript(), "transcripts differ");
     }
     let checked = check_transcript(&file).expect("readable");
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
-    assert_eq!(checked.verdict, a.verdict());
-    assert_eq!(a.verdict().status, Status::Verified);
+    assert_eq!(checked.verdict, a.session().verdict());
+    assert_eq!(a.session().verdict().status, Status::Verified);
     for t in &net.sessions {
         assert_eq!(t.waiting_for(), "nothing: the game is complete");
         assert!(t.bot_action(0).is_none());
@@ -298,7 +298,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
         .replay(&score)
         .unwrap_or_else(|e| panic!("{e}\n{score}"));
     let board = a.show_json()["board"].as_str().unwrap().to_owned();
-    let verdict = a.verdict();
+    let verdict = a.session().verdict();
     match net.variant {
         "duel" => {
             assert_eq!(replayed.plies, a.ply());
@@ -348,7 +348,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
                 .unwrap()
                 .to_owned();
             assert!(
-                whole.starts_with(&sealed_games::stallmate::seat::diagram(&position)),
+                whole.starts_with(&sealed_games::stallmate::table::diagram(&position)),
                 "{whole}\n{score}"
             );
         }

@@ -128,7 +128,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         // A finished game restores as finished.
         restart(&mut net, 0);
         assert!(net.sessions[0].is_done());
-        assert_eq!(net.sessions[0].transcript(), expected);
+        assert_eq!(net.sessions[0].session().transcript(), expected);
     }
 }
 
@@ -136,13 +136,16 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
 /// order; the restored one must hold and show exactly what the old one did.
 fn restart(net: &mut Net, seat: usize) {
     let old = &net.sessions[seat];
-    let secrets = old.secrets().expect("secrets from the start");
-    let mut envelopes = old.envelopes();
+    let secrets = old.session().secrets();
+    let mut envelopes = old.session().envelopes();
     envelopes.reverse();
     let restored = table::restore(net.terms.clone(), key(seat), secrets, &envelopes, net.now)
         .expect("restore");
-    assert_eq!(restored.chain_counts(), old.chain_counts());
-    assert_eq!(restored.transcript(), old.transcript());
+    assert_eq!(
+        restored.session().chain_counts(),
+        old.session().chain_counts()
+    );
+    assert_eq!(restored.session().transcript(), old.session().transcript());
     assert_eq!(restored.phase(), old.phase());
     assert_eq!(restored.show_json(), old.show_json());
     assert_eq!(restored.score(), old.score());
@@ -155,8 +158,8 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
     for (n, &variant) in table::variants().iter().enumerate() {
         let mut net = Net::new(variant, 80 + n as u8);
         // Nothing counted: every chain from its start.
-        let all = net.sessions[0].envelopes();
-        assert_eq!(net.sessions[0].envelopes_after(&[], Seat(1)), all);
+        let all = net.sessions[0].session().envelopes();
+        assert_eq!(net.sessions[0].session().envelopes_after(&[], Seat(1)), all);
         net.run_until(Mode::Bot, |n| {
             n.sessions[0].ply() >= 5 && n.sessions[0].my_turn()
         });
@@ -170,8 +173,9 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
             net.run_until(Mode::Bot, |n| !n.held.is_empty());
         }
         let (a, b) = (net.sessions[0].as_ref(), net.sessions[1].as_ref());
-        let theirs: BTreeSet<Vec<u8>> = b.envelopes().into_iter().collect();
+        let theirs: BTreeSet<Vec<u8>> = b.session().envelopes().into_iter().collect();
         let mut lacking: Vec<Vec<u8>> = a
+            .session()
             .envelopes()
             .into_iter()
             .filter(|e| !theirs.contains(e))
@@ -193,17 +197,23 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
             lacking = public;
         }
         assert!(!lacking.is_empty());
-        let got = a.envelopes_after(&b.chain_counts(), b.seat());
+        let got = a
+            .session()
+            .envelopes_after(&b.session().chain_counts(), b.seat());
         assert_eq!(got, lacking);
         let held: BTreeSet<Vec<u8>> = net.held.iter().map(|(_, e)| e.clone()).collect();
         assert_eq!(got.iter().cloned().collect::<BTreeSet<_>>(), held);
         // The other way there is nothing to send.
-        assert!(b.envelopes_after(&a.chain_counts(), a.seat()).is_empty());
+        assert!(
+            b.session()
+                .envelopes_after(&a.session().chain_counts(), a.seat())
+                .is_empty()
+        );
 
         // Counts that undersell a chain get that chain's tail again.
-        let mut less = b.chain_counts();
+        let mut less = b.session().chain_counts();
         less[0].1 -= 2;
-        let more = a.envelopes_after(&less, b.seat());
+        let more = a.session().envelopes_after(&less, b.seat());
         assert_eq!(more.len(), got.len() + 2);
 
         // Delivering exactly that catches seat 1 up; the game goes on to its end.
@@ -224,7 +234,7 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
 /// public chains (with two seats, the same chains: there are no others).
 fn in_sync(net: &Net) -> bool {
     let public = |t: &dyn Table| -> Vec<(ChainId, u64)> {
-        let counts = t.chain_counts();
+        let counts = t.session().chain_counts();
         if net.sessions.len() == 2 {
             return counts;
         }
@@ -237,7 +247,10 @@ fn in_sync(net: &Net) -> bool {
     net.sessions.iter().all(|b| {
         public(a) == public(b.as_ref())
             && net.sessions.iter().all(|c| {
-                b.seat() == c.seat() || b.envelopes_after(&c.chain_counts(), c.seat()).is_empty()
+                b.seat() == c.seat()
+                    || b.session()
+                        .envelopes_after(&c.session().chain_counts(), c.seat())
+                        .is_empty()
             })
     })
 }
@@ -253,7 +266,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         net.pump();
         net.run(Mode::Bot);
         check_ended(&net, false);
-        let outcome = net.sessions[0].verdict().outcome.unwrap();
+        let outcome = net.sessions[0].session().verdict().outcome.unwrap();
         if variant == STALLMATE {
             // Stallmate scores a resignation as a forfeit: −10 to the resigner.
             assert_eq!(
@@ -300,7 +313,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         net.pump();
         net.run(Mode::Bot);
         check_ended(&net, false);
-        let outcome = net.sessions[0].verdict().outcome.unwrap();
+        let outcome = net.sessions[0].session().verdict().outcome.unwrap();
         if variant == STALLMATE {
             assert_eq!(
                 outcome.results,
@@ -321,13 +334,13 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         net.run(Mode::Bot);
         for t in &net.sessions {
             assert!(t.is_done());
-            assert!(t.verdict().declined);
+            assert!(t.session().verdict().declined);
             assert_eq!(t.waiting_for(), "nothing: the proposal was declined");
             assert_eq!(t.svg(), None);
             assert_eq!(t.score(), None);
             check_views(t.as_ref(), variant);
         }
-        let file = net.sessions[0].transcript();
+        let file = net.sessions[0].session().transcript();
         assert_eq!(check_transcript(&file).unwrap().exit_code(), 0);
     }
 }
@@ -605,8 +618,8 @@ fn open_refuses_unknown_variants_and_strangers() {
     assert!(referee.my_turn(), "he too accepts or declines");
     // Envelopes of another game are refused on restore.
     let other = Net::new("duel", 4);
-    let secrets = other.sessions[0].secrets().unwrap();
-    let envelopes = other.sessions[0].envelopes();
+    let secrets = other.sessions[0].session().secrets();
+    let envelopes = other.sessions[0].session().envelopes();
     assert!(matches!(
         table::restore(duel, key(0), secrets, &envelopes, 0),
         Err(TableError::Session(SessionError::Insert(_)))
@@ -617,7 +630,7 @@ fn open_refuses_unknown_variants_and_strangers() {
 fn chain_counts_name_each_chain_once() {
     let mut net = Net::new("duel", 140);
     net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
-    let counts = net.sessions[0].chain_counts();
+    let counts = net.sessions[0].session().chain_counts();
     let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
     assert_eq!(chains.len(), counts.len());
     assert_eq!(
@@ -625,14 +638,14 @@ fn chain_counts_name_each_chain_once() {
         [ChainId::public(Seat(0)), ChainId::public(Seat(1))].into()
     );
     let total: u64 = counts.iter().map(|(_, n)| n).sum();
-    assert_eq!(total as usize, net.sessions[0].envelopes().len());
+    assert_eq!(total as usize, net.sessions[0].session().envelopes().len());
 
     // With a referee: every seat's public chain, and the private chains of the logs
     // the table's seat is in the audience of (only its own, for a player).
     let mut net = Net::new(STALLMATE, 141);
     net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
     for t in &net.sessions {
-        let counts = t.chain_counts();
+        let counts = t.session().chain_counts();
         let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
         assert_eq!(chains.len(), counts.len());
         let public: BTreeSet<ChainId> = chains
@@ -661,7 +674,7 @@ fn chain_counts_name_each_chain_once() {
         };
         assert_eq!(setups, expected, "{}", t.seat());
         let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        assert_eq!(total as usize, t.held());
+        assert_eq!(total as usize, t.session().held());
     }
 }
 
@@ -736,10 +749,10 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .run(&text, |text| {
             for net in &nets {
                 for t in &net.sessions {
-                    let (ply, counts) = (t.ply(), t.chain_counts());
+                    let (ply, counts) = (t.ply(), t.session().chain_counts());
                     let _ = t.parse_action(&text);
                     prop_assert_eq!(t.ply(), ply);
-                    prop_assert_eq!(t.chain_counts(), counts);
+                    prop_assert_eq!(t.session().chain_counts(), counts);
                 }
             }
             Ok(())

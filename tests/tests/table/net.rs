@@ -134,11 +134,11 @@ impl Peer for Checked {
     }
 
     fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
-        self.table.handle_command(cmd, now)
+        self.table.session_mut().handle_command(cmd, now)
     }
 
     fn poll_action(&mut self) -> Option<Action> {
-        let a = self.table.poll_action();
+        let a = self.table.session_mut().poll_action();
         if let Some(Action::Send { env, to }) = &a {
             self.check_recipients(&env.bytes, to);
         }
@@ -238,7 +238,10 @@ impl Net {
     /// A decision of seat `i`, now.
     pub(crate) fn command(&mut self, i: usize, cmd: Command) -> Result<(), SessionError> {
         let now = self.now;
-        self.sessions[i].table.handle_command(cmd, now)
+        self.sessions[i]
+            .table
+            .session_mut()
+            .handle_command(cmd, now)
     }
 
     /// An envelope for seat `i`, now.

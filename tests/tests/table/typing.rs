@@ -156,15 +156,15 @@ pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
 
 /// Parses `text` expecting a refusal; checks nothing changed and returns the reason.
 pub(crate) fn refused(t: &dyn Table, text: &str) -> String {
-    let (ply, envelopes, counts) = (t.ply(), t.envelopes(), t.chain_counts());
+    let (ply, envelopes, counts) = (t.ply(), t.session().envelopes(), t.session().chain_counts());
     let err = match t.parse_action(text) {
         Ok(cmd) => panic!("{text:?} was taken as {cmd:?}\n{}", t.show_text()),
         Err(e) => e,
     };
     assert!(!err.is_empty());
     assert_eq!(t.ply(), ply);
-    assert_eq!(t.envelopes(), envelopes);
-    assert_eq!(t.chain_counts(), counts);
+    assert_eq!(t.session().envelopes(), envelopes);
+    assert_eq!(t.session().chain_counts(), counts);
     err
 }
 

@@ -1,42 +1,46 @@
 //! Everything about a seat's live game that is the same for every game, written once
-//! over the adapter: the session, turn-taking, the generic words (`resign`, draws), the
-//! verdict, the transcript, sync.
+//! over the adapter: turn-taking, the generic words (`resign`, draws) and how they are
+//! refused, the words of the result and of what is awaited. The session itself (sync,
+//! the verdict, the transcript, the witness) is the protocol's, handed out whole.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use sealed_protocol::body::{ClaimKind, Item};
-use sealed_protocol::engine::Inserted;
-use sealed_protocol::ids::{ChainId, GameId, Seat};
-use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::{Action, Command, Phase, Secrets, Session, SessionError};
-use sealed_protocol::transcript::TranscriptFile;
-use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, Verdict, awaited};
+use sealed_protocol::body::Item;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
+use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
-use super::{Choice, Game, Table, Timeline, words};
+use super::{Choice, Game, Table, TableFace, words};
 
-/// A session of one game with everything generic about a table.
-pub(super) struct Seated<R: Game> {
+/// The table of a game `R`: its session with everything generic about a table.
+pub(crate) struct TableOf<R: Game> {
     session: Session<R>,
 }
 
-impl<R: Game> Seated<R> {
+impl<R: Game> TableOf<R> {
     pub(super) fn boxed(session: Session<R>) -> Box<dyn Table> {
-        Box::new(Seated { session })
+        Box::new(TableOf { session })
     }
 
     fn state(&self) -> Option<&R::State> {
         self.session.engine().state()
     }
 
-    fn deciding(&self) -> bool {
-        matches!(self.session.phase(), Phase::Decide(_))
+    /// Whether the session takes `cmd` in its phase now.
+    fn taken(&self, cmd: &Command) -> bool {
+        self.session.allowed(cmd).is_ok()
     }
 
+    /// Whether this seat has the proposal to decide on.
+    fn deciding(&self) -> bool {
+        self.taken(&Command::Accept)
+    }
+
+    /// Whether the game is on: the session takes game acts.
     fn playing(&self) -> bool {
-        matches!(self.session.phase(), Phase::Play(_))
+        self.taken(&Command::act(vec![]))
     }
 
     /// It is this seat's act, whether or not it has what the act needs yet.
@@ -77,33 +81,19 @@ impl<R: Game> Seated<R> {
             .collect()
     }
 
-    /// The generic words open now (see [`Seated::actions`]), for buttons.
+    /// The generic words open now (see [`TableOf::actions`]), for buttons: those
+    /// [`TableOf::generic`] reads as a command.
     fn generic_words(&self) -> Vec<&'static str> {
-        let player = self.terms().is_player(self.seat());
-        match self.session.phase() {
-            Phase::Decide(_) => vec!["accept", "decline"],
-            _ if !player => vec![],
-            Phase::Commit(_) | Phase::Coin(_) => vec!["resign"],
-            Phase::Play(_) => {
-                let mut v = vec!["resign"];
-                if !self.my_offer_stands() {
-                    v.push("offer draw");
-                }
-                if self.draw_offered() {
-                    v.push("accept draw");
-                }
-                v
-            }
-            _ => vec![],
-        }
+        ["accept", "decline", "resign", "offer draw", "accept draw"]
+            .into_iter()
+            .filter(|w| matches!(self.generic(w), Some(Ok(_))))
+            .collect()
     }
 
     /// Whether the game's own acts are open to this seat now: a player's, on its turn
     /// in play (a referee acts by duties alone).
     fn own_acts(&self) -> Option<&R::State> {
-        let open = matches!(self.session.phase(), Phase::Play(_))
-            && self.terms().is_player(self.seat())
-            && self.my_turn();
+        let open = self.playing() && self.terms().is_player(self.seat()) && self.my_turn();
         self.state().filter(|_| open)
     }
 
@@ -116,97 +106,57 @@ impl<R: Game> Seated<R> {
         v
     }
 
-    /// Refuses a generic word outside the phases it belongs to, with the reason, so
-    /// that the person hears why at once rather than from the session.
+    /// Reads a generic word as its command, or refuses it with the reason, so that the
+    /// person hears why at once rather than from the session. Which phase takes which
+    /// command is the session's answer ([`Session::allowed`]); this words it, and adds
+    /// what only players may do and where a draw offer stands.
     fn generic(&self, word: &str) -> Option<Result<Command, String>> {
-        let phase = self.session.phase();
-        let decide = matches!(phase, Phase::Decide(_));
-        let over = matches!(phase, Phase::End(_) | Phase::Done(_));
-        let not_now = |why: &str| Err(format!("{word}: {why}"));
-        let player = self.terms().is_player(self.seat());
-        Some(match word {
-            "accept" | "decline" if decide => Ok(if word == "accept" {
-                Command::Accept
-            } else {
-                Command::Decline
-            }),
-            "accept" | "decline" => not_now(&format!(
-                "there is no proposal to decide on (phase {})",
-                phase.name()
-            )),
-            "resign" if decide => not_now("accept or decline the proposal first"),
-            "resign" if over => not_now("the game is over"),
-            "resign" | "offer draw" | "draw offer" | "accept draw" | "draw accept" if !player => {
-                not_now("only players resign or agree draws")
-            }
-            "resign" => Ok(Command::Resign),
-            "offer draw" | "draw offer" if self.my_offer_stands() => not_now(
-                "your draw offer already stands, until the other player moves or accepts it",
-            ),
-            "offer draw" | "draw offer" if self.playing() => Ok(Command::OfferDraw),
-            "accept draw" | "draw accept" if self.draw_offered() => Ok(Command::AcceptDraw),
-            "accept draw" | "draw accept" if self.playing() => {
-                not_now("no draw offer stands for you")
-            }
-            "offer draw" | "draw offer" | "accept draw" | "draw accept" => not_now(&format!(
-                "draw offers are made while the game is on (phase {})",
-                phase.name()
-            )),
+        let cmd = match word {
+            "accept" => Command::Accept,
+            "decline" => Command::Decline,
+            "resign" => Command::Resign,
+            "offer draw" | "draw offer" => Command::OfferDraw,
+            "accept draw" | "draw accept" => Command::AcceptDraw,
             _ => return None,
-        })
+        };
+        let phase = self.session.phase().name();
+        let player = self.terms().is_player(self.seat());
+        let only_players = "only players resign or agree draws";
+        let why: String = match (&cmd, self.session.allowed(&cmd)) {
+            (Command::Accept | Command::Decline, Ok(())) => return Some(Ok(cmd)),
+            (Command::Accept | Command::Decline, Err(_)) => {
+                format!("there is no proposal to decide on (phase {phase})")
+            }
+            (Command::Resign, Err(NotNow::Undecided)) => {
+                "accept or decline the proposal first".into()
+            }
+            (Command::Resign, Err(_)) => "the game is over".into(),
+            (_, _) if !player => only_players.into(),
+            (Command::Resign, Ok(())) => return Some(Ok(cmd)),
+            (Command::OfferDraw, Ok(())) if self.my_offer_stands() => {
+                "your draw offer already stands, until the other player moves or accepts it".into()
+            }
+            (Command::AcceptDraw, Ok(())) if !self.draw_offered() => {
+                "no draw offer stands for you".into()
+            }
+            (_, Ok(())) => return Some(Ok(cmd)),
+            (_, Err(_)) => format!("draw offers are made while the game is on (phase {phase})"),
+        };
+        Some(Err(format!("{word}: {why}")))
     }
 }
 
-impl<R: Game> Table for Seated<R> {
+impl<R: Game> Table for TableOf<R> {
+    fn session(&self) -> &dyn AnySession {
+        &self.session
+    }
+
+    fn session_mut(&mut self) -> &mut dyn AnySession {
+        &mut self.session
+    }
+
     fn variant(&self) -> &'static str {
         R::VARIANT
-    }
-
-    fn seat(&self) -> Seat {
-        self.session.seat()
-    }
-
-    fn game(&self) -> GameId {
-        self.terms().game()
-    }
-
-    fn terms(&self) -> &Terms {
-        self.session.engine().terms()
-    }
-
-    fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {
-        self.session.handle_envelope(bytes, now)
-    }
-
-    fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
-        self.session.handle_command(cmd, now)
-    }
-
-    fn poll_action(&mut self) -> Option<Action> {
-        self.session.poll_action()
-    }
-
-    fn result(&self) -> Option<String> {
-        let v = self.verdict();
-        let status = match v.status {
-            Status::Verified => "verified",
-            Status::Unconfirmed => "unconfirmed",
-            Status::ProvenFault => "proven fault",
-        };
-        v.outcome
-            .map(|o| format!("{} [{status}]", words::outcome(self.terms(), &o)))
-    }
-
-    fn verdict(&self) -> Verdict {
-        self.session.verdict()
-    }
-
-    fn phase(&self) -> &'static str {
-        self.session.phase().name()
-    }
-
-    fn is_done(&self) -> bool {
-        matches!(self.session.phase(), Phase::Done(_))
     }
 
     fn to_act(&self) -> Option<Seat> {
@@ -238,6 +188,23 @@ impl<R: Game> Table for Seated<R> {
                     .state()
                     .is_some_and(|state| R::ready(&self.session, state)))
     }
+}
+
+impl<R: Game> TableFace for TableOf<R> {
+    fn result(&self) -> Option<String> {
+        let v = self.session.verdict();
+        let status = match v.status {
+            Status::Verified => "verified",
+            Status::Unconfirmed => "unconfirmed",
+            Status::ProvenFault => "proven fault",
+        };
+        v.outcome
+            .map(|o| format!("{} [{status}]", words::outcome(self.terms(), &o)))
+    }
+
+    fn phase(&self) -> &'static str {
+        self.session.phase().name()
+    }
 
     fn ply(&self) -> usize {
         self.session.engine().main_line().len()
@@ -249,7 +216,7 @@ impl<R: Game> Table for Seated<R> {
             Phase::Decide(_) => return "you: accept or decline the proposal".into(),
             Phase::Done(_) if e.declined() => return "nothing: the proposal was declined".into(),
             Phase::Done(_) => return "nothing: the game is complete".into(),
-            _ => {}
+            Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_) | Phase::Reveal(_) => {}
         }
         let offer = "a draw offer stands for you (accept draw)";
         if self.my_turn()
@@ -270,7 +237,7 @@ impl<R: Game> Table for Seated<R> {
             .filter(|_| self.playing())
             .and_then(|state| R::awaiting(&self.session, state));
         let (me, terms) = (self.seat(), self.terms());
-        let v = self.verdict();
+        let v = self.session.verdict();
         let mut parts: Vec<String> = vec![];
         if v.claims.iter().any(|c| c.about == ClaimAbout::Unfinished) {
             let steps = awaited(self.session.engine());
@@ -307,11 +274,15 @@ impl<R: Game> Table for Seated<R> {
         if let Some(r) = self.generic(&words.to_lowercase()) {
             return r;
         }
-        match self.session.phase() {
-            Phase::Decide(_) => return Err("accept or decline the proposal first".into()),
-            Phase::End(_) | Phase::Done(_) => return Err("the game is over".into()),
-            Phase::Play(_) => {}
-            p => return Err(format!("the game has not started yet (phase {})", p.name())),
+        // Whether game acts are taken now is the session's answer; this words it.
+        match self.session.allowed(&Command::act(vec![])) {
+            Ok(()) => {}
+            Err(NotNow::Undecided) => return Err("accept or decline the proposal first".into()),
+            Err(NotNow::GameOver) => return Err("the game is over".into()),
+            Err(NotNow::NotStarted | NotNow::GameOn) => {
+                let phase = self.phase();
+                return Err(format!("the game has not started yet (phase {phase})"));
+            }
         }
         let state = self.state().ok_or("the game has not started yet")?;
         match self.to_act() {
@@ -369,7 +340,7 @@ impl<R: Game> Table for Seated<R> {
         if let Some(r) = self.result() {
             let _ = writeln!(s, "result: {r}");
         }
-        for f in &self.verdict().faults {
+        for f in &self.session.verdict().faults {
             let _ = writeln!(s, "fault: {f}");
         }
         let _ = writeln!(s, "{}", self.waiting_for());
@@ -404,7 +375,7 @@ impl<R: Game> Table for Seated<R> {
             "last": self.state().map(|state| R::last(&self.session, state, &self.acts())).unwrap_or_default(),
             "result": self.result(),
             "score": self.score(),
-            "verdict": serde_json::to_value(self.verdict()).unwrap_or(Value::Null),
+            "verdict": serde_json::to_value(self.session.verdict()).unwrap_or(Value::Null),
         })
     }
 
@@ -425,140 +396,12 @@ impl<R: Game> Table for Seated<R> {
         v
     }
 
-    fn transcript(&self) -> Vec<u8> {
-        TranscriptFile::from_engine(self.session.engine()).to_bytes()
-    }
-
     fn score(&self) -> Option<String> {
         R::score(&self.session, self.state()?, &self.acts())
     }
 
     fn pgn(&self) -> Option<String> {
         R::pgn(&self.session, self.state()?)
-    }
-
-    fn chain_counts(&self) -> Vec<(ChainId, u64)> {
-        let e = self.session.engine();
-        e.chains().map(|c| (c, e.processed(c))).collect()
-    }
-
-    fn held(&self) -> usize {
-        let (chains, others) = self.session.engine().stored();
-        chains.len() + others.len()
-    }
-
-    fn envelopes(&self) -> Vec<Vec<u8>> {
-        let (chains, others) = self.session.engine().stored();
-        chains
-            .into_iter()
-            .chain(others)
-            .map(|e| e.bytes.clone())
-            .collect()
-    }
-
-    fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>> {
-        let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
-        self.session
-            .engine()
-            .stored()
-            .0
-            .into_iter()
-            .filter(|env| {
-                let at = env.at();
-                self.visible(at.chain, audience)
-                    && at.seq >= have.get(&at.chain).copied().unwrap_or(0)
-            })
-            .map(|env| env.bytes.clone())
-            .collect()
-    }
-
-    fn visible(&self, chain: ChainId, audience: Seat) -> bool {
-        let e = self.session.engine();
-        // Once the game is over every private log is public (spec/PROTOCOL.md §8.11.4).
-        chain.log.is_public()
-            || e.is_over()
-            || e.rules()
-                .audience(chain.log)
-                .is_some_and(|a| a.contains(&audience))
-    }
-
-    fn secrets(&self) -> Option<Secrets> {
-        self.session.secrets().cloned()
-    }
-
-    fn witness_wait(
-        &self,
-        statements: &[Vec<u8>],
-        seat: Seat,
-    ) -> Option<sealed_protocol::engine::WitnessWait> {
-        self.session.engine().witness_wait(statements, seat)
-    }
-
-    fn times_private(&self) -> bool {
-        self.session.times_private()
-    }
-
-    fn undeposited(&mut self) -> Vec<sealed_protocol::deposit::Deposit> {
-        self.session.undeposited()
-    }
-
-    fn wants_ledger(&self) -> bool {
-        self.session.wants_ledger()
-    }
-
-    fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
-        self.session.note_witness(statements, now)
-    }
-
-    fn witness_said(&self) -> Vec<Vec<u8>> {
-        self.session.witness_said()
-    }
-
-    fn owes_stamps(&self) -> bool {
-        self.session.owes_stamps()
-    }
-
-    fn stamps_ready(&mut self) -> Option<bool> {
-        self.session.stamps_ready()
-    }
-
-    fn stamps_known(&mut self) -> Vec<Vec<u8>> {
-        self.session.stamps_known()
-    }
-
-    fn lost_on_time(&self) -> Vec<Seat> {
-        self.session.engine().lost_on_time()
-    }
-
-    fn timeline(&self) -> Timeline {
-        let e = self.session.engine();
-        let clock_of = |at| e.envelope(at).map(|env| env.unsigned().clock);
-        let started = e
-            .terms()
-            .player_seats()
-            .map(|p| {
-                clock_of(sealed_protocol::ids::EnvRef {
-                    chain: ChainId::public(p),
-                    seq: 0,
-                })
-                .filter(|_| e.has_joined(p))
-            })
-            .collect::<Option<Vec<u64>>>()
-            .and_then(|c| c.into_iter().max());
-        Timeline {
-            started,
-            acts: e
-                .main_line()
-                .iter()
-                .filter_map(|(at, seat)| Some((*seat, clock_of(*at)?)))
-                .collect(),
-            timeout_claims: e
-                .claims()
-                .iter()
-                .filter(|c| c.by == self.seat() && c.kind == ClaimKind::Timeout)
-                .map(|c| (c.against, c.clock))
-                .collect(),
-        }
     }
 }
 

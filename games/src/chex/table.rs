@@ -8,7 +8,7 @@ use sealed_protocol::session::{Command, Phase, Session};
 use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
 use super::Chex;
 
-use crate::seat::{Automation, Choice, Face, Game, Grid, nth};
+use crate::table::{Automation, Choice, Face, Game, Grid, nth};
 
 /// The piece this seat drew and must place, once the opponent's value is in.
 fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {

@@ -9,7 +9,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Duel;
 
-use crate::seat::{Automation, Choice, Face, Game};
+use crate::table::{Automation, Choice, Face, Game};
 
 fn duel_play(slot: u32) -> Command {
     Command::Act {

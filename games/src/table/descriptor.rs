@@ -8,7 +8,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Secrets, Session, SessionError};
 use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
-use super::seated::Seated;
+use super::TableOf;
 use super::{Game, Table};
 use crate::replay::{ReplayError, Replayed};
 
@@ -73,7 +73,7 @@ impl Descriptor {
 }
 
 fn open<R: Game>(terms: Terms, key: SecretKey, entropy: [u8; 32], now: u64) -> Opened {
-    Ok(Seated::<R>::boxed(Session::new(terms, key, entropy, now)?))
+    Ok(TableOf::<R>::boxed(Session::new(terms, key, entropy, now)?))
 }
 
 fn restore<R: Game>(
@@ -83,7 +83,7 @@ fn restore<R: Game>(
     envelopes: &[Vec<u8>],
     now: u64,
 ) -> Opened {
-    Ok(Seated::<R>::boxed(Session::restore(
+    Ok(TableOf::<R>::boxed(Session::restore(
         terms, key, secrets, envelopes, now,
     )?))
 }

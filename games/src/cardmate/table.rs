@@ -7,7 +7,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::Cardmate;
 
-use crate::seat::{Automation, Choice, Face, Game, Grid, nth};
+use crate::table::{Automation, Choice, Face, Game, Grid, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
 fn cardmate_written(

@@ -9,7 +9,7 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{Command, Session};
 
-use crate::seat::{Automation, Choice, Face, Game, Grid};
+use crate::table::{Automation, Choice, Face, Game, Grid};
 
 use super::act::{Act, Answer, CardRef};
 use super::bot;
@@ -93,7 +93,7 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
             })
         })
         .collect::<Result<_, String>>()?;
-    let secrets = s.secrets().ok_or("no secrets yet")?;
+    let secrets = s.secrets();
     let decks = s.engine().decks();
     let values: Vec<(Name, u32, Vec<u8>)> = open_values
         .iter()
@@ -352,7 +352,7 @@ impl Face for Tempete {
             ),
         ];
         tags.extend(
-            crate::seat::words::player_tags(s.engine().terms())
+            crate::table::words::player_tags(s.engine().terms())
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), v)),
         );

@@ -15,15 +15,14 @@ use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::{Color, Position, Square};
-use crate::seat::{Automation, Choice, Face, Game, Grid};
+use crate::table::{Automation, Choice, Face, Game, Grid};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
 use super::attempt::Attempt;
 use super::bot;
-use super::peer::{
-    Stallmate, State, VARIANT, color, mover, period_log, seat, setup_log, setup_name,
-};
+use super::VARIANT;
+use super::peer::{Stallmate, State, color, mover, period_log, seat, setup_log, setup_name};
 use super::referee::Referee;
 use super::setup::Setup;
 use super::timing::live::{self, Attempted};
@@ -314,7 +313,7 @@ impl Game for Stallmate {
     fn awaiting(s: &Session<Self>, state: &State) -> Option<String> {
         // Read after "waiting for ", with each seat named as its player reads it.
         let referee = s.engine().rules().referee;
-        let who = |x: Seat| crate::seat::words::who(s.engine().terms(), s.seat(), x);
+        let who = |x: Seat| crate::table::words::who(s.engine().terms(), s.seat(), x);
         if state.begun.is_none() {
             return Some(format!(
                 "{} to start the clock once both armies are shown to it",
@@ -499,7 +498,7 @@ impl Face for Stallmate {
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
         let r = hidden_game(s.engine())?;
         let site = format!("sealed {}", s.engine().terms().game().0.short());
-        let names = crate::seat::words::player_tags(s.engine().terms());
+        let names = crate::table::words::player_tags(s.engine().terms());
         let mut tags = vec![("Event", "sealed game"), ("Site", site.as_str())];
         tags.extend(names.iter().map(|(k, v)| (*k, v.as_str())));
         Some(super::pgn::to_pgn(&r, &tags))

@@ -1,0 +1,158 @@
+//! One seat's live game, whatever the variant: its table, in two parts — what the
+//! session does ([`Table`], which hands out the protocol's [`AnySession`] for sync, the
+//! verdict and the witness) and what a face shows ([`TableFace`]); and the layer every
+//! game implements to get one: the adapter trait [`Game`] (`game.rs`), the generic
+//! table over it, `TableOf` (`table_of.rs`), and the [`Descriptor`] each game folder
+//! exports (`descriptor.rs`), which the registry above lists (`crate::registry`). A game
+//! imports from here, never from the registry; the node comes in here too, and finds
+//! the registry's functions re-exported.
+//!
+//! The node drives sessions, stores envelopes and talks to a person or a bot; it should
+//! have no code path per game, or every new game would touch the node. So everything
+//! that is the same for every game (the session, sync, the verdict, the transcript,
+//! turn-taking, the generic words such as `resign`) is written once, in `TableOf<R>`,
+//! and only what a game alone knows (its notation, its bot, how it draws its board and
+//! writes its score) sits behind a small adapter trait, `Game`, with one impl per
+//! game. `crate::registry::open` and `restore` pick the impl from the proposal's variant.
+//!
+//! # `show_json`
+//!
+//! [`TableFace::show_json`] returns one object, the same keys for every variant:
+//!
+//! | key | value |
+//! |---|---|
+//! | `variant` | the variant name |
+//! | `game` | the game id, 64 lower-case hex digits |
+//! | `seat` | this seat's number |
+//! | `side` | this seat's side in the game (`White`, `Forehand`), or `null` (Duel) |
+//! | `phase` | [`TableFace::phase`] |
+//! | `ply` | [`TableFace::ply`] |
+//! | `to_act` | the seat number whose act is awaited, or `null` |
+//! | `my_turn` | [`Table::my_turn`] |
+//! | `waiting_for` | [`TableFace::waiting_for`] |
+//! | `actions` | what this seat may type now, one hint per entry |
+//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}]): the game's acts, then the generic words as buttons |
+//! | `draw_offered` | whether the opponent's draw offer stands for this seat |
+//! | `board` | the board as text (a line saying so before the game starts) |
+//! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], `divides`, and `note`: words a player needs to read the board, or `null`), or `null` (Duel, or before the game starts) |
+//! | `last` | the squares of the last act that moved or placed something, as `grid` names them (from, to; each move of a double move), empty when none or unseen |
+//! | `result` | the result in one line ([`TableFace::result`]), or `null`
+//! | `score` | the accepted acts in the game's score format ([`TableFace::score`]), or `null` |
+//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes"}`; Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
+//! | `verdict` | the verdict, as in `sealed verify --json` |
+
+mod choice;
+mod descriptor;
+mod game;
+pub mod grid;
+mod table_of;
+pub(crate) mod words;
+
+use serde_json::Value;
+
+use sealed_protocol::ids::{GameId, Seat};
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::session::{AnySession, Command};
+
+pub use crate::registry::{Invitees, TableError, demo_options, open, propose, restore, variants};
+pub use choice::{Ask, Choice, Named};
+pub use descriptor::{Descriptor, Setting};
+pub(crate) use game::{Automation, Face, Game};
+pub use grid::Grid;
+pub use sealed_protocol::session::Timeline;
+pub(crate) use table_of::TableOf;
+pub(crate) use table_of::nth;
+
+/// One seat's live game, whatever the variant — what its session does: the protocol's
+/// session itself ([`Table::session`]: envelopes and commands in, actions out, the
+/// verdict, sync, the transcript, the timeline, the witness), and what only the game
+/// knows of turns and duties. What a face shows is the other part, [`TableFace`]. Object
+/// safe, so the node holds a `Box<dyn Table>` and never names a game.
+pub trait Table: TableFace + Send {
+    /// The session, whatever the rules: a protocol feature is called here, on the
+    /// session, never forwarded through the table.
+    fn session(&self) -> &dyn AnySession;
+    /// The session, to give it envelopes and commands and take its actions.
+    fn session_mut(&mut self) -> &mut dyn AnySession;
+    /// The variant name, as in the proposal.
+    fn variant(&self) -> &'static str;
+    /// The seat whose game act is awaited, if the game is on.
+    fn to_act(&self) -> Option<Seat>;
+    /// Whether this seat must decide something now: accept or decline the proposal, or
+    /// make its act. An act waits until the game has handed this seat what it needs
+    /// (Duel: a card dealt to an empty hand; Chex: the opponent's value for a declared
+    /// draw), so this is false while the other side still owes that.
+    fn my_turn(&self) -> bool;
+    /// What this seat must do now, whatever a person or bot decides: the game's duties
+    /// at time `now` (Secret Stallmate's referee answers and closes periods; its players
+    /// show their setups to the referee). The node applies them as they come due.
+    fn duty(&self, now: u64) -> Option<Command>;
+    /// When a duty comes due with time alone, if one will (Secret Stallmate's referee:
+    /// the end of the running period), in milliseconds since the Unix epoch; the node
+    /// wakes for it instead of waiting for its next poll.
+    fn due_at(&self) -> Option<u64>;
+
+    /// The seat this table plays.
+    fn seat(&self) -> Seat {
+        self.session().seat()
+    }
+    /// The validated terms.
+    fn terms(&self) -> &Terms {
+        self.session().terms()
+    }
+    /// The game id.
+    fn game(&self) -> GameId {
+        self.terms().game()
+    }
+    /// Whether the session is done: complete, or the proposal declined.
+    fn is_done(&self) -> bool {
+        matches!(
+            self.session().phase(),
+            sealed_protocol::session::Phase::Done(_)
+        )
+    }
+}
+
+/// What a face shows of one seat's live game, and reads back from a person: the words,
+/// the board, the score, the acts open now.
+pub trait TableFace {
+    /// The session's phase, as [`sealed_protocol::session::Phase::name`] words it.
+    fn phase(&self) -> &'static str;
+    /// Number of accepted game acts.
+    fn ply(&self) -> usize;
+    /// The result in one line (`White wins: checkmate [verified]`), once there is one.
+    fn result(&self) -> Option<String>;
+    /// One line: what the game waits for and from whom (`you: …` when it is this
+    /// seat, `waiting: …` naming the seats that owe a step, `nothing: …` when done).
+    fn waiting_for(&self) -> String;
+    /// Parses one action into a command. Generic words, for every game: `resign`,
+    /// `offer draw` / `draw offer`, `accept draw` / `draw accept`, `accept`,
+    /// `decline`. Otherwise a game act in the game's notation: Duel `play <card>` or
+    /// just the card (it opens the slot holding that card in hand); Cardmate the
+    /// seed's notation (`4Ci3`, `9H:c5`, `1Sd5=A`); Chex the seed's notation (`Nf3`,
+    /// `b3-d4`, `bxc4`) or `draw`, and once a drawn piece waits `place <square>`,
+    /// `<square>` or `<Piece>@<square>` (display coordinates), which opens the draw.
+    /// A clear error naming why on bad notation, an illegal move, or not this seat's
+    /// turn; parsing never changes anything.
+    fn parse_action(&self, text: &str) -> Result<Command, String>;
+    /// What a random bot does now, `pick` choosing among its options; `None` when it
+    /// has nothing to do. It accepts the proposal, and makes a random legal act when
+    /// [`Table::my_turn`].
+    fn bot_action(&self, pick: u64) -> Option<Command>;
+    /// The game for a person: header, board, hand, whose turn, what may be typed now.
+    fn show_text(&self) -> String;
+    /// The game as JSON; the module documentation lists the keys.
+    fn show_json(&self) -> Value;
+    /// Every act this seat may make now, for a board that is clicked: the game's own
+    /// (see [`Choice`]), then the generic words (accept, decline, resign, offer draw,
+    /// accept draw) as buttons. Each text is read back by [`TableFace::parse_action`].
+    fn choices(&self) -> Vec<Choice>;
+    /// The board as a standalone SVG document (Cardmate and Chex, once started).
+    fn svg(&self) -> Option<String>;
+    /// The accepted acts so far as score text in the game's own format, which the
+    /// variant's `sealed replay` reads; `None` before the game starts.
+    fn score(&self) -> Option<String>;
+    /// The accepted acts as PGN, for games played on a chess board; `None` otherwise or
+    /// before the game starts.
+    fn pgn(&self) -> Option<String>;
+}

@@ -1,0 +1,256 @@
+//! What a seat's session does, whatever the game's rules: [`AnySession`], the
+//! object-safe interface of [`Session`], which a node holds behind a game's table and
+//! calls directly. Sync (what the seat holds, what another seat lacks, what it may see),
+//! the transcript, the timeline, and what the witness said and is owed are the
+//! protocol's, so they are written here once: a protocol feature reaches the node
+//! without passing through every game's table.
+
+use std::collections::BTreeMap;
+
+use super::{Action, Command, NotNow, Phase, Secrets, Session, SessionError};
+use crate::body::ClaimKind;
+use crate::deposit::Deposit;
+use crate::engine::{Inserted, WitnessWait};
+use crate::ids::{ChainId, EnvRef, Seat};
+use crate::proposal::Terms;
+use crate::rules::Rules;
+use crate::transcript::TranscriptFile;
+use crate::verdict::Verdict;
+
+/// What a transcript says about time: the signers' own clock readings, so every holder
+/// of the same envelopes reads the same timeline (spec/PROTOCOL.md §5.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// When the last player joined: the latest clock of the players' first envelopes,
+    /// once every player has joined.
+    pub started: Option<u64>,
+    /// Each accepted act in main-line order: who, and its envelope's clock.
+    pub acts: Vec<(Seat, u64)>,
+    /// This seat's timeout claims: against whom, and the claim envelope's clock.
+    pub timeout_claims: Vec<(Seat, u64)>,
+}
+
+/// One seat's session, whatever the rules: inputs, outputs, the verdict, sync and the
+/// witness. Object safe.
+pub trait AnySession {
+    /// The seat this session plays.
+    fn seat(&self) -> Seat;
+    /// The validated terms.
+    fn terms(&self) -> &Terms;
+    /// The current phase.
+    fn phase(&self) -> &Phase;
+    /// Whether the current phase takes `cmd`, else why not ([`Session::allowed`]).
+    fn allowed(&self, cmd: &Command) -> Result<(), NotNow>;
+    /// Takes an envelope received from the network, a mailbox or a file.
+    fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError>;
+    /// Takes a decision of this seat; nothing changes when it is refused.
+    fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError>;
+    /// The next thing the caller must do (persist, send, report).
+    fn poll_action(&mut self) -> Option<Action>;
+    /// The verdict on everything this seat holds.
+    fn verdict(&self) -> Verdict;
+    /// The secrets to persist (with the envelopes, all a restore needs).
+    fn secrets(&self) -> Secrets;
+    /// The transcript file of everything this seat holds.
+    fn transcript(&self) -> Vec<u8>;
+    /// What the held envelopes say about time, for the nodes' clocks.
+    fn timeline(&self) -> Timeline;
+
+    /// Processed envelopes per chain: what this seat tells the other side it holds.
+    fn chain_counts(&self) -> Vec<(ChainId, u64)>;
+    /// How many envelopes this seat holds (what [`AnySession::envelopes`] would return,
+    /// without copying them).
+    fn held(&self) -> usize;
+    /// Every envelope held, exact bytes: the chains in chain order, then the envelopes
+    /// kept beside them as evidence. Restoring from them rebuilds the session.
+    fn envelopes(&self) -> Vec<Vec<u8>>;
+    /// The envelopes of every chain `audience` may see ([`AnySession::visible`]) beyond
+    /// the counts `have` says the other side holds (a chain missing from `have` counts
+    /// 0), in chain order.
+    fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>>;
+    /// Whether `audience` may see the envelopes of `chain` now: a public chain always; a
+    /// private log's chain if the game puts `audience` in that log's audience, or once the
+    /// game is over (spec/PROTOCOL.md §8.11.4).
+    fn visible(&self, chain: ChainId, audience: Seat) -> bool;
+
+    /// `seat`'s wait in progress by the witness's signed statements, counted as a
+    /// forfeit would count it (spec/PROTOCOL.md §17), if they say.
+    fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait>;
+    /// Players lost on time in this seat's view (version 2): nothing is owed to them.
+    fn lost_on_time(&self) -> Vec<Seat>;
+    /// Whether the game times private logs with its witness ([`Session::times_private`]).
+    fn times_private(&self) -> bool;
+    /// Deposits the witness has not stamped yet ([`Session::undeposited`]).
+    fn undeposited(&mut self) -> Vec<Deposit>;
+    /// Whether a public act held has no time from the witness yet
+    /// ([`Session::wants_ledger`]).
+    fn wants_ledger(&self) -> bool;
+    /// The witness's statements arrived at `now` ([`Session::note_witness`]); returns
+    /// how many times were new.
+    fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize;
+    /// Everything the witness said to this seat that it keeps ([`Session::witness_said`]).
+    fn witness_said(&self) -> Vec<Vec<u8>>;
+    /// Whether this seat still owes its statements item ([`Session::owes_stamps`]).
+    fn owes_stamps(&self) -> bool;
+    /// Whether it knows every time, once it owes them ([`Session::stamps_ready`]).
+    fn stamps_ready(&mut self) -> Option<bool>;
+    /// What it posts ([`Session::stamps_known`]).
+    fn stamps_known(&mut self) -> Vec<Vec<u8>>;
+}
+
+impl<R: Rules> AnySession for Session<R> {
+    fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    fn terms(&self) -> &Terms {
+        self.engine.terms()
+    }
+
+    fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    fn allowed(&self, cmd: &Command) -> Result<(), NotNow> {
+        Session::allowed(self, cmd)
+    }
+
+    fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {
+        Session::handle_envelope(self, bytes, now)
+    }
+
+    fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {
+        Session::handle_command(self, cmd, now)
+    }
+
+    fn poll_action(&mut self) -> Option<Action> {
+        Session::poll_action(self)
+    }
+
+    fn verdict(&self) -> Verdict {
+        Session::verdict(self)
+    }
+
+    fn secrets(&self) -> Secrets {
+        self.phase.secrets().clone()
+    }
+
+    fn transcript(&self) -> Vec<u8> {
+        TranscriptFile::from_engine(&self.engine).to_bytes()
+    }
+
+    fn timeline(&self) -> Timeline {
+        let e = &self.engine;
+        let clock_of = |at| e.envelope(at).map(|env| env.unsigned().clock);
+        let started = e
+            .terms()
+            .player_seats()
+            .map(|p| {
+                clock_of(EnvRef {
+                    chain: ChainId::public(p),
+                    seq: 0,
+                })
+                .filter(|_| e.has_joined(p))
+            })
+            .collect::<Option<Vec<u64>>>()
+            .and_then(|c| c.into_iter().max());
+        Timeline {
+            started,
+            acts: e
+                .main_line()
+                .iter()
+                .filter_map(|(at, seat)| Some((*seat, clock_of(*at)?)))
+                .collect(),
+            timeout_claims: e
+                .claims()
+                .iter()
+                .filter(|c| c.by == self.seat && c.kind == ClaimKind::Timeout)
+                .map(|c| (c.against, c.clock))
+                .collect(),
+        }
+    }
+
+    fn chain_counts(&self) -> Vec<(ChainId, u64)> {
+        let e = &self.engine;
+        e.chains().map(|c| (c, e.processed(c))).collect()
+    }
+
+    fn held(&self) -> usize {
+        let (chains, others) = self.engine.stored();
+        chains.len() + others.len()
+    }
+
+    fn envelopes(&self) -> Vec<Vec<u8>> {
+        let (chains, others) = self.engine.stored();
+        chains
+            .into_iter()
+            .chain(others)
+            .map(|e| e.bytes.clone())
+            .collect()
+    }
+
+    fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>> {
+        let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
+        self.engine
+            .stored()
+            .0
+            .into_iter()
+            .filter(|env| {
+                let at = env.at();
+                self.visible(at.chain, audience)
+                    && at.seq >= have.get(&at.chain).copied().unwrap_or(0)
+            })
+            .map(|env| env.bytes.clone())
+            .collect()
+    }
+
+    fn visible(&self, chain: ChainId, audience: Seat) -> bool {
+        let e = &self.engine;
+        // Once the game is over every private log is public (spec/PROTOCOL.md §8.11.4).
+        chain.log.is_public()
+            || e.is_over()
+            || e.rules()
+                .audience(chain.log)
+                .is_some_and(|a| a.contains(&audience))
+    }
+
+    fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait> {
+        self.engine.witness_wait(statements, seat)
+    }
+
+    fn lost_on_time(&self) -> Vec<Seat> {
+        self.engine.lost_on_time()
+    }
+
+    fn times_private(&self) -> bool {
+        Session::times_private(self)
+    }
+
+    fn undeposited(&mut self) -> Vec<Deposit> {
+        Session::undeposited(self)
+    }
+
+    fn wants_ledger(&self) -> bool {
+        Session::wants_ledger(self)
+    }
+
+    fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
+        Session::note_witness(self, statements, now)
+    }
+
+    fn witness_said(&self) -> Vec<Vec<u8>> {
+        Session::witness_said(self)
+    }
+
+    fn owes_stamps(&self) -> bool {
+        Session::owes_stamps(self)
+    }
+
+    fn stamps_ready(&mut self) -> Option<bool> {
+        Session::stamps_ready(self)
+    }
+
+    fn stamps_known(&mut self) -> Vec<Vec<u8>> {
+        Session::stamps_known(self)
+    }
+}
