@@ -54,9 +54,16 @@
 //! `square.rs`, `piece.rs`, `bitboard.rs`: the vocabulary. `attacks.rs`: what each piece
 //! attacks. `castling.rs`: the rights. `position.rs`: the position, attacks on it, edits.
 //! `fen.rs`: FEN in and out. `movegen.rs`: move generation and legality. `play.rs`:
-//! making moves. `wire.rs` (feature `serde`): the wire form of a move.
-//! `text.rs`: move text (SAN, long algebraic, coordinates) read and printed, one grammar.
-//! `san.rs`: SAN in and out on a position. `perft.rs`: perft.
+//! making moves. `moves.rs`: a move. `wire.rs` (feature `serde`): the one wire form of a
+//! move, so Tempête and Stallmate send moves byte for byte alike. `text.rs`: move text
+//! (SAN, long algebraic, coordinates) read and printed by one reader and one writer,
+//! which chess's SAN, Tempête's score and typed moves and Stallmate's attempts all use.
+//! `san.rs`: SAN in and out on a position; the writer takes the candidate moves, so
+//! Tempête's moves under continuing effects are written by it too. `pgn.rs`: what every
+//! PGN export shares. `perft.rs`: perft.
+//!
+//! Cross-checked against cozy-chess in its tests and its benchmark. The crate imports
+//! nothing of sealed: the games crate re-exports it as `sealed_games::chess`.
 
 mod attacks;
 mod bitboard;

@@ -6,6 +6,12 @@
 //! `sealed demo` runs two nodes and a whole game. Every outcome is an exit code a script can act on
 //! (see `cli/JSON.md` for the codes and the `--json` document), and no input, however
 //! malformed, makes the program panic.
+//!
+//! Commands: `verify`, `replay`, `init`, `node`, `ui` (`ui.rs`: the board started on
+//! the node's runtime on first use, its port kept), `referee`, `dial`, `peers`,
+//! `mailbox`, `new`, `accept`, `decline`, `games`, `show`, `move`, `resign`, `draw`,
+//! `export`, `mail`, `completions`, `man`, `demo`; a node's ports are kept from one
+//! start to the next (`ports.rs`).
 
 #![forbid(unsafe_code)]
 

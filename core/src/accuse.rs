@@ -9,6 +9,11 @@
 //!
 //! The node also asks after each move, so that the clock it shows is the wait in
 //! progress as a forfeit would count it.
+//!
+//! A seat reads a witness's answer only if it holds at most [`MAX_LEDGERS`] (64)
+//! statements, the ledgers of a very long game (more is not from an honest witness); and
+//! after each answer it gives the witness what that ledger lacks, [`MAX_GIVEN`] (256)
+//! envelopes at a time.
 
 use sealed_protocol::body::Forfeit;
 use sealed_protocol::engine::WitnessWait;

@@ -1,5 +1,14 @@
 //! What a core does by itself: bots, duties, repair rounds, timeout claims, and the
 //! retries after a failed write.
+//!
+//! Every tick redials the peers of unfinished games and the standing mailboxes and
+//! rendezvous points (`book.rs`), and sends each connected peer its `Heads` (`sync.rs`
+//! `heads_for`). Duties are applied on every change and every tick (`run_duties`: a
+//! referee's answers, seals and period closes never wait for a person). Timeouts are
+//! only claimed (`claim_timeouts`). A bot's choice that its session refuses is logged
+//! and another pick tried, and a bot whose every pick was refused looks again on the
+//! next tick (`bot_turn`); `tests/tests/table/` plays the demo games of every variant
+//! for many seeds and fails on any refused bot choice.
 
 use std::collections::BTreeSet;
 

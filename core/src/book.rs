@@ -9,6 +9,11 @@
 //! address that failed since it was last seen or reached goes behind every one that did
 //! not; one that failed [`DROP_AFTER`] times in a row while another is known is
 //! forgotten, and so is one neither seen nor reached for [`STALE_MS`].
+//!
+//! A mailbox or rendezvous point a game or the home names is *standing*
+//! ([`Entry::standing`]): kept whatever the bounds, and dialled by every tick until
+//! connected (`auto.rs` `tick`), so an invitation through a mailbox reaches this node
+//! with no step by the invitee.
 
 use std::collections::BTreeMap;
 

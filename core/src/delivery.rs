@@ -12,9 +12,10 @@
 //! A mailbox's acknowledgement is enough to settle (the seat may be gone for good), but
 //! a mailbox could acknowledge and drop, and a seat with no direct path would never see
 //! the end. So a game settled while some seat had not acknowledged this seat's last
-//! envelopes itself is *owed* to that seat ([`Owed`], kept in the store): they are
+//! envelopes itself is *owed* to that seat ([`Debt`], kept in its slot and in the store): they are
 //! offered straight to it whenever it is connected, and it is dialled on every tick,
-//! until it acknowledges them (or [`OWED_FOR_MS`] passes).
+//! until it acknowledges them (or [`OWED_FOR_MS`], 30 days, passes). So a mailbox that
+//! acknowledges and drops cannot leave a seat short (attack 8 of `cli/tests/hostile.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 

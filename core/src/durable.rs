@@ -12,6 +12,22 @@
 //! in flight at most; steps made meanwhile are merged and wait for it. A failed write sets
 //! the game aside and drops its table, which is ahead of the store; nothing it held beyond
 //! the store is ever sent.
+//!
+//! In code: a step's sends, pushes and replies wait in the [`Step`] until
+//! [`Input::Written`](super::Input::Written) says it committed (`written`, `release`);
+//! the next step merges behind the one in flight (`stage`). This holds by construction,
+//! and the simulation (`node/tests/simulation.rs`) checks it: it reopens each window a
+//! node of before had through the core's `Windows` switches, to show it would be found.
+//! A failed write halts the game (`halt`); `recover_if_halted` asks the shell to reopen
+//! the store (redb latches a failure) and `resume_halted` rebuilds the game from it
+//! once writes work. `restore_game` sets aside a game whose record, secrets or
+//! envelopes do not read, or whose own envelopes lack their secrets, so it is never
+//! signed anew.
+//!
+//! Start-up is proportional to unfinished games: at start (`load`) a finished game
+//! stays dormant, its record only, and is replayed when something asks for it (`wake`);
+//! a game idle for `idle_unload_ms` (5 minutes by default) leaves memory again
+//! (`unload_idle`); the store's index still knows every id.
 
 use std::collections::HashMap;
 

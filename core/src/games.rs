@@ -2,6 +2,11 @@
 //! mailbox's), dormant (finished, in the store only, loaded when asked for) or set aside.
 //! The store's index is the list of every game; memory holds what is active. Each game's
 //! state sits in its slot with everything else the core holds of it (`slot.rs`).
+//!
+//! A relayed game is over when a seat declined or every seat closed (`Relayed::over`);
+//! then it goes dormant after 5 idle minutes (`durable.rs` `unload_idle`), is never
+//! replayed at start, and is woken — and charged — by a push or a witness's request
+//! (`restore_game`).
 
 use std::collections::{BTreeMap, BTreeSet};
 

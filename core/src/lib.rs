@@ -16,18 +16,21 @@
 //! ([`storage::Durable`]), never from a table. So nothing the core emits can carry an
 //! envelope the store does not hold.
 //!
-//! Files: the inputs and outputs `io.rs`; the sync protocol's messages `message.rs`; the
-//! read side of the store `storage.rs`, its records `record.rs`, a store in memory
-//! `memory.rs`; typed errors `error.rs`; one slot per game `slot.rs`, the states a game
-//! is in `games.rs`; the write path and rebuilding `durable.rs`; commands
-//! `commands.rs`; the sync protocol's answers and requests `sync.rs`, what it takes
-//! `take.rs`; peers and the requests in flight `peers.rs`; where each peer can be
-//! reached `book.rs`; bots, duties, repair rounds and timeout claims `auto.rs`; mail
-//! `mail.rs` and its armored text `armor.rs`; what strangers may make this node keep
-//! `quota.rs`; rate limits `limit.rs`; clocks `clock.rs`; where a connection comes from
-//! `origin.rs`; peer ids as text `peer_id.rs`; the witness `witness.rs`, asking it
-//! `accuse.rs`, deposits and stamps `stamps.rs`; delivery of the last envelopes
-//! `delivery.rs`; the players' names `players.rs`.
+//! Files: the `Core` and its config here; the inputs, outputs and commands `io.rs`; the
+//! sync protocol's messages `message.rs`; the read side of the store `storage.rs`, its
+//! records `record.rs`, a store in memory `memory.rs`; typed errors `error.rs`; one
+//! slot per game `slot.rs`, the states a game is in `games.rs`; the write path and
+//! rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's answers and
+//! requests `sync.rs`, what it takes `take.rs`; peers, their queues, the requests in
+//! flight (`Asked`), introductions and which invitations to take `peers.rs`; where each
+//! peer can be reached `book.rs`; bots, duties, repair rounds and timeout claims
+//! `auto.rs`; mail `mail.rs` and its armored text `armor.rs`; what strangers may make
+//! this node keep `quota.rs`; rate limits `limit.rs`; clocks `clock.rs`; where a
+//! connection comes from `origin.rs`; peer ids as text `peer_id.rs`; the witness
+//! `witness.rs`, a seat's asking, forfeits and giving the witness what it lacks
+//! `accuse.rs`, a seat's deposits, fetches and posted times for private logs
+//! `stamps.rs`; delivery of the last envelopes `delivery.rs`; the players' names
+//! `players.rs`.
 
 mod accuse;
 pub mod armor;

@@ -4,6 +4,11 @@
 //! three buckets at once — its peer's, its address's and everyone's ([`Budgets`]):
 //! keys cost a stranger nothing, addresses cost him something, and the total bounds
 //! what all of them together get. Pure: the caller passes the time in.
+//!
+//! The figures ([`Budgets`]): a peer's bucket holds 20,000 tokens and refills 1,000 a
+//! second, an address's twice that and everyone's ten times; at most [`MAX_BUCKETS`]
+//! (65,536) buckets are kept, past which strangers share one. What each request costs
+//! is `sync.rs` `cost`.
 
 use std::collections::HashMap;
 use std::hash::Hash;

@@ -3,6 +3,23 @@
 //! written in one transaction at a time, whatever the number of peers that changed
 //! (a flood of new peers is not a flood of fsyncs), and the rows of peers it forgets
 //! are removed with them: the book is as bounded on disk as in memory.
+//!
+//! Invitations from strangers (peers the node shares no game with) are bounded by
+//! `may_invite` — 8 waiting per stranger, 16 per address, 64 in all, across restarts —
+//! and refused altogether when the node takes none (`sealed node --only-known`).
+//! Friends are recorded when a game is accepted or proposed (`accepted_game`), never
+//! inferred at start (stores of before migrated once, `migrate_friends`). A proposal's
+//! mailboxes are stood — kept connected, registered at — only once its game is accepted
+//! or proposed, at addresses ending in the mailbox's own id (`mailbox_addrs`), never
+//! for a referee's games. The book is read back bounded (`recall`: a store of before is
+//! trimmed at start, a forgotten peer's row removed).
+//!
+//! Memory per peer: peers met (the latest [`MAX_MET`], 1024), unreachable ones only
+//! while in the book, what connected peers run and where they are (dropped when they
+//! leave). `pump` keeps at most 8 requests in flight per peer and merges queued pushes
+//! into one `PushMany` (`merge_pushes`); the requests in flight are one map, [`Asked`]
+//! by request. A peer that connects (`connected`) gets a round of `Heads` (`sync.rs`
+//! `heads_for`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 

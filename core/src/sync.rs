@@ -3,6 +3,27 @@
 //! is charged by what it costs (`crate::limit`): one token, one more per envelope or
 //! per 4 KiB it carries, per 64 heads entries, per 16 envelopes an answer reads from
 //! the store, and a dormant game's waking by its size.
+//!
+//! Also charged: each introduced address (`introduced`), and an answer by the envelopes
+//! it reads (`charge_answer`). Answers and requests are split to stay under a message's
+//! item cap (`heads_for`, `served`, `behind`; pushes are merged under it, `peers.rs`
+//! `merge_pushes`). At most [`MAX_QUEUED_WRITES`] (256) writes wait: past it, requests
+//! that would write are refused ("busy"). `Heads` claims are noted only from a seat or
+//! a mailbox, and only of chains the game has (`behind`).
+//!
+//! What is served is read from the store's chain index (`Durable::chain_envelopes`),
+//! each chain only to its audience (the session's `visible`; `served`). On every
+//! connect and tick a peer gets one `Heads` request of what this node holds of every
+//! unfinished game they share (`heads_for`): the answer is what it lacks, and a game
+//! the peer never heard of is offered with its proposal, so a mailbox offers a player
+//! his invitations as soon as he connects. Only a game's seats and its mailboxes post
+//! to it (`lacking`, `take.rs` `take_push`).
+//!
+//! Introductions: the proposer's `offer` and `introduce` send `Introduce` with the
+//! other seats' addresses; `introduced` keeps and dials them only for a game accepted
+//! or proposed and unsettled, from its seats or mailboxes, at a seat's own `/p2p` id, 4
+//! per seat, and non-global addresses only from a peer on one; `reintroduce` sends them
+//! again on every connect and tick until the seats have met.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -9,6 +9,14 @@
 //! - of envelopes, only what the game takes: the first envelope at each position, and
 //!   one more as evidence of an equivocation — a third at a position is dropped — and
 //!   for a game held for a stranger, only within his quota.
+//!
+//! At one position a game keeps 2 envelopes: the first, and one of evidence
+//! (`take_one`, `take_envelopes`; a relayed game's `games.rs` `Relayed::keep_signed`).
+//! A mailbox sends the kept one back to whoever pushes its twin, who then proves the
+//! equivocation. A private log's envelope from outside this seat's audience is taken
+//! only once the game is over in this seat's own view (§16.4). `take_proposal` asks the
+//! store whether it knows a game (`Durable::knows`), so a known game is never a new
+//! invitation.
 
 use sealed_games::table;
 use sealed_protocol::engine::Inserted;

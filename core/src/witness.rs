@@ -21,6 +21,16 @@
 //! the witness sealed to the other seat of its log (`sealed_protocol::deposit`): the
 //! witness stores the bytes, stamps the first time it held them (durable before the
 //! answer), and serves every deposit of the game to its seats. It never reads one.
+//!
+//! **Budgets.** Deposits are charged to the game's proposer as envelopes are
+//! (`quota.rs`), at most 65,536 per game, counted in the store, and 64 per request
+//! (`serve_deposit`); a ledger is answered per `Witness` request, charged as one more
+//! request plus a dormant game's envelopes (`sync.rs` `cost`).
+//!
+//! In code: an envelope's time is written with it (`receipts`); a ledger's moment and
+//! the ledgers (`ledger_moment`, `ledgers`); a deposit's stamp is written before the
+//! answer leaves, and forgotten with a failed write (`written_time`).
+//! `node/tests/witness_sim.rs` checks them against the witness's store.
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -11,6 +11,11 @@
 //! and turn, encodes the two players' inputs and decodes the answer; the differential
 //! test checks it against the referee of sealed-games, and `mpc/bench` runs it under
 //! polytune between two processes.
+//!
+//! Files: the Garble source and its compilation `circuit.rs`; the program written out
+//! per shape `program.rs`; inputs and commitments `inputs.rs`; the output read back
+//! `outputs.rs`. The differential test runs it against `Referee::attempt`; `mpc/bench`
+//! is outside the workspace. The crate imports nothing of sealed but in its tests.
 
 pub mod circuit;
 pub mod inputs;

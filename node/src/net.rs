@@ -5,6 +5,18 @@
 //! (ARCHITECTURE.md, *Budgets*): connections in all, pending, per peer and per address
 //! (`origin.rs`), none new while the process holds too much memory, streams per
 //! connection, bytes read (`sync/codec.rs`), and the relay's reservations and circuits.
+//!
+//! The figures: 128 connections being set up from outside, 4096 inbound, 4608 in all, 8
+//! per peer; 128 streams per connection (yamux), 32 sync requests and 8 lookups at
+//! once. The memory limit (no new connection while the process holds more than half the
+//! machine's memory) is a last resort: the other budgets keep a node under attack under
+//! 60 MiB. The relay reserves for peers registered at this node's lookup only, 512 in
+//! all and 2 per peer, within libp2p's rates per peer and address; it carries 128
+//! circuits, 4 per peer, an hour and 64 MiB each, and a source address opens 32 at once
+//! and one more per 15 s (players behind one NAT share an address: two of them
+//! restarting together must not wait, `cli/tests/netns.rs`
+//! `restart_latency_across_the_router`). AutoNAT (peers dial back) tells the shell when
+//! no peer can dial this node (`shell/reach.rs` `nat_changed`).
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};

@@ -20,6 +20,28 @@
 //! - [`witness`]: the statements a witness signs about time (version 2, in progress).
 //!
 //! The byte-level specification is `spec/PROTOCOL.md` in the repository.
+//!
+//! Files: hashing and framing `hash.rs`; canonical postcard `wire.rs`; strict Ed25519
+//! `keys.rs`; the proposal and game id `proposal.rs`; small identifiers `ids.rs`;
+//! envelopes and items `envelope.rs`, `body.rs`; commitments `commit.rs`; the ChaCha20
+//! stream `random.rs`; coin, setup and deal derivations `derive.rs`; the engine
+//! `engine/` — the replay loop `mod.rs`, judging `judge.rs` with the first envelope
+//! `first.rs` and pool draws `draws.rs`, what each seat holds `holdings.rs`, private
+//! logs and the audit `private.rs`, the deck ledger `ledger.rs`, chains as received
+//! `store.rs`, a posted forfeit judged against the poster's causal past `forfeit.rs`,
+//! steps and idle envelopes decided by their effect and the accused's clock counted
+//! from the witness's ledgers `clock.rs`, and the statements posted for the record, the
+//! witness's lies and the audit's times `statements.rs`; private-log types and the
+//! digest `hidden.rs`; proven faults `fault.rs` and chain-fault proofs `proof.rs`;
+//! results `outcome.rs` and the verdict `verdict.rs`; transcript files `transcript.rs`;
+//! one seat's live state machine `session/` (a seat's side of the witness — what it
+//! said, deposits, posting and its defence — in `session/witness.rs`); the `Rules`
+//! trait `rules.rs`; time controls `time.rs`; text from others (names, typed moves)
+//! escaped before it is shown `text.rs`; a witness's statements — ledgers and stamps —
+//! and the contradictions that prove it lied `witness.rs`; deposits of private
+//! envelopes sealed to their recipient `deposit.rs`; the proof that a seat let its time
+//! pass `lateness.rs`. The witness (version 2) is draft 2: spec/PROTOCOL.md §17,
+//! docs/design/witness.md.
 
 pub mod body;
 pub mod commit;

@@ -1,5 +1,12 @@
 //! sealed-conformance: the spec's vectors checked against the implementation,
 //! adversarial peers, and deterministic simulations.
+//!
+//! Files: the in-memory simulation `sim.rs`; seats in lock-step rounds with a hand on
+//! every envelope `pair.rs` (`Lockstep` over any `Peer` of `peer.rs`: a protocol
+//! session, as `Pair`, or a game's table, as the table tests in `tests/table/` drive
+//! it); cheat scenarios `scenarios.rs`; the vector generator `vectors.rs` with
+//! `bin/gen-vectors.rs` (the vectors in spec/vectors are written only by it); a kit per
+//! game (`*_kit.rs`); benches in `benches/`.
 
 pub mod cardmate_kit;
 pub mod chex_kit;

@@ -17,6 +17,13 @@
 //! after [`IDLE_MS`] unused. The board keeps only the SHA-256 of each session secret,
 //! and these [`Kept`] records can be saved so that a node restart does not sign its
 //! browsers out (`keep.rs`): a copy of the file opens nothing.
+//!
+//! Today [`TOKEN_LIFE_MS`] is 10 minutes and [`IDLE_MS`] 12 hours. `guard.rs` applies
+//! the door to every request, and the command line keeps the login address off every
+//! command line (`cli/src/ui.rs`). Tested by `web/tests/security.rs` (raw HTTP),
+//! `web/tests/browser/door.rs` (a hostile page; another local server replaying what the
+//! browser sent it on every route; two boards in one browser) and `cli/tests/ui.rs`
+//! (every process's command line read while `sealed ui` opens Chromium).
 
 use std::collections::VecDeque;
 

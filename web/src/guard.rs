@@ -5,6 +5,9 @@
 //! everyone, inside the binary, holding no secret and no game) and the login itself
 //! (which needs its token). Everything under `/api/` — every game, every change, the
 //! live stream — needs the session header, and a change needs the board's own Origin.
+//!
+//! The live stream is read with fetch, so it carries the header like every other
+//! request; every answer gets the content security policy.
 
 use axum::body::Body;
 use axum::extract::{Request, State};

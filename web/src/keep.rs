@@ -3,6 +3,9 @@
 //! does not sign its browsers out. Owner-only, replaced whole by a rename, so a crash
 //! leaves the old file or the new one; a file that does not read is no session at all
 //! (those browsers sign in again), never an error that stops the board.
+//!
+//! The board takes the file back as it starts; `web/tests/browser/door.rs` restarts a
+//! node under an open game page.
 
 use std::io::Write;
 use std::path::Path;

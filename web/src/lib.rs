@@ -15,7 +15,18 @@
 //! sessions kept across restarts `keep.rs`; the connections, their cap and their header
 //! deadline `serve.rs`; the JSON API and the live stream `api.rs`, with what the node
 //! knows now of the people a game names `people.rs`; the pages, scripts and style, all
-//! inside the binary, `assets.rs` (from `assets/`).
+//! inside the binary, `assets.rs` (from `assets/`: `session.js` the session, the API and
+//! the live stream, `board.js` the board and the act built one question at a time,
+//! `game.js`, `lists.js`, `ui.js`, `app.js`). The scripts draw the show document's
+//! `grid`, `choices` (with what each names) and `last`, and send the text of the act
+//! chosen: no rule lives in them. When the node does not answer, `session.js` tells that
+//! apart from a refused session, turns moves off and says exactly what to run
+//! (`sealed --home … ui`).
+//!
+//! Loopback only: [`serve`] refuses any other address. The browser tests
+//! (`tests/browser/`: Debian's Chromium over WebDriver) play every variant by clicks and
+//! one by keyboard, attack the session from other pages and other local servers, and run
+//! axe-core on every page.
 
 mod api;
 mod assets;

@@ -4,6 +4,9 @@
 //! thousand connections that never finish their headers were all still held minutes
 //! later. The body's deadline is a middleware (`guard::body`), since hyper reads a body
 //! only as the handler asks for it.
+//!
+//! A newcomer past the cap is closed at once. `web/tests/bounds.rs` sends slow heads, a
+//! body that never finishes, and one connection past the cap.
 
 use std::sync::Arc;
 

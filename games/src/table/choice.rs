@@ -16,6 +16,12 @@
 //! are the same, and their [`Named`] list says what differs, in the order a person is
 //! asked it — so a board asks one question at a time (which piece it freezes), each
 //! answer named by what it is, never fifteen buttons with the same words.
+//!
+//! What tells look-alike acts apart is their `names` (the piece a card freezes, what a
+//! pawn becomes), asked one question at a time by the board (`web/assets/board.js`).
+//! `tests/tests/table/checks.rs` checks on every bot game of every variant that acts on
+//! the same squares in the same words differ in what they name;
+//! `web/tests/browser/asks.rs` plays a freezing card.
 
 use serde::Serialize;
 

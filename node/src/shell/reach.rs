@@ -8,6 +8,13 @@
 //!
 //! A lookup keeps only a record signed by the peer asked for, and the core dates its
 //! addresses by the record's own time, not by when it was read.
+//!
+//! At most 4096 peers are looked up and still wanted ([`MAX_WANTED`]). When AutoNAT
+//! finds that no peer can dial this node (`nat_changed`), it listens through every
+//! relay among the mailboxes it keeps connected (`reserve`), and a relayed listener
+//! that closes is listened on again (`mod.rs` `listen_again`). Tested over loopback
+//! (`node/tests/discovery.rs`) and across network namespaces, behind a NAT router too
+//! (`cli/tests/netns.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};

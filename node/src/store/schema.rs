@@ -5,6 +5,9 @@
 //! | 1 | games, secrets, envelopes in first-stored order with their hashes and counts, meta |
 //! | 2 | + `chains`: every envelope's place in its chain, so that peers are served from the store chain by chain (spec/PROTOCOL.md §16.4); built from the envelopes when a version 1 file is opened |
 //! | 3 | + `quotas`: per proposer, what the games held here for him use (games, envelopes, bytes: `quota.rs`); built from the games when an older file is opened |
+//!
+//! `node/tests/migrate.rs` opens homes of an older layout kept as fixtures
+//! (`node/tests/fixtures/`).
 
 use redb::{ReadableTable, TableDefinition, WriteTransaction};
 

@@ -14,6 +14,9 @@
 //! envelope is idle — a draw accepted with no offer standing, a stray commitment, one
 //! of two draw values owed, a timeout claim — so nobody can hold a clock back, or
 //! restart it, by sending something that is not the step owed.
+//!
+//! Tested by `tests/tests/idle_envelopes.rs` (a property test: no idle envelope moves a
+//! clock) and `tests/tests/witness_attacks.rs`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

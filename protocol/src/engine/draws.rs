@@ -1,5 +1,10 @@
 //! Judging draws from public pools (spec/PROTOCOL.md §8.17): the contributor's fresh
 //! value for a declared draw, and the owner's next chain value that opens it.
+//!
+//! A contribution counts only after the declaration it answers, and an opening only
+//! after the contribution, its chain value hashing to the one before: nobody sees a
+//! draw before choosing to draw, and nobody steers it (Chex's rules then check the
+//! placed piece is the pick, `sealed_games::chex`).
 
 use super::judge::{Broken, Scratch, broken};
 use super::{Engine, store::Clock};

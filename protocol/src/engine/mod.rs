@@ -11,6 +11,12 @@
 //! Envelopes go in as bytes in any order; each is processed once its chain predecessor
 //! and everything it acknowledges have been processed, and it is judged against exactly
 //! that causal past (its vector clock), never against what happened to arrive first.
+//!
+//! So results never depend on arrival order: every envelope is judged against its
+//! causal past (the vector clocks of `store.rs`); acts must see the last accepted act
+//! (the single-chain rule, `crate::rules`); and chain faults are computed from the set
+//! of envelopes held (`Engine::chain_faults`), and become part of the causal record
+//! when posted as evidence.
 
 mod clock;
 pub use clock::WitnessWait;

@@ -10,6 +10,10 @@
 //! makes one record. If two of them cannot both be true the witness lied
 //! ([`Engine::witness_lied`]): then no time result stands in the game — no forfeit, no
 //! loss on time from the audit — whoever posted what.
+//!
+//! The contradictions themselves are found across the game's whole record by
+//! `crate::witness`; a stamp dates only a deposit, never a public envelope. Tested by
+//! `tests/tests/witness_attacks.rs` (one test per attack) and the vectors' twins.
 
 use std::collections::BTreeMap;
 
