@@ -179,7 +179,7 @@ pub struct Writes {
     /// Node settings to remove (after `meta`).
     pub forget: Vec<String>,
     /// What strangers' games used of their quotas, added to the ledger
-    /// (`core/quota.rs`).
+    /// (`core/src/quota.rs`).
     pub charges: Vec<(PeerKey, Usage)>,
 }
 

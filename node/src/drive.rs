@@ -6,8 +6,8 @@
 //! `fuzz/fuzz_targets/core_sync.rs` and the property test `node/tests/drive.rs` run it.
 //!
 //! Checked after every input (a panic is a finding): nothing is dialled at an address
-//! given by an introduction the rules refuse (`core/sync.rs` `introduced`); what each
-//! proposer and all strangers stored stays within the quotas (`core/quota.rs`), in
+//! given by an introduction the rules refuse (`core/src/sync.rs` `introduced`); what each
+//! proposer and all strangers stored stays within the quotas (`core/src/quota.rs`), in
 //! the core and in the store; no more than two envelopes are stored at one position
 //! (the first, and one of evidence); writes waiting stay bounded.
 //!

@@ -91,7 +91,7 @@ pub const MAX_PER_PEER: u32 = 8;
 /// Streams a connection may have open at once (every protocol together).
 pub const MAX_STREAMS: usize = 128;
 /// Sync requests a connection may have in flight at once, both ways: a peer keeps 8 in
-/// flight (`core/peers.rs`), so do we.
+/// flight (`core/src/peers.rs`), so do we.
 pub const MAX_SYNC_STREAMS: usize = 32;
 
 /// How to build a swarm.

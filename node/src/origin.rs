@@ -8,7 +8,7 @@
 //! Also here: [`Gate`], the behaviour that refuses an inbound connection from an origin
 //! that already holds its share (libp2p's connection limits count per peer and in all,
 //! never per address), and which addresses are global (dialled on a stranger's word
-//! only when he is himself on a global address, `core/sync.rs`).
+//! only when he is himself on a global address, `core/src/sync.rs`).
 
 use std::collections::HashMap;
 use std::task::{Context, Poll};

@@ -1,7 +1,7 @@
 //! What strangers have stored here (layout 3): per proposer, the games this node holds
 //! on their behalf — relayed as a mailbox or witness, refereed, or invitations not
 //! accepted — with their envelopes and bytes. The core decides what is charged and
-//! whether a quota allows it (`core/quota.rs`); the store adds each charge in the same
+//! whether a quota allows it (`core/src/quota.rs`); the store adds each charge in the same
 //! transaction as what it pays for, so the ledger never runs behind the disk.
 
 use redb::{ReadableTable, WriteTransaction};
