@@ -207,7 +207,7 @@ pub fn games(home: &Home, json: bool) -> i32 {
                 indent(&mut s, players::line(players));
             }
             let options = &g.options;
-            if g.status == "invited" {
+            if g.status == sealed_node::core::GameState::Invited {
                 // Who asks, and on what terms, before the player accepts.
                 let from = players
                     .iter()

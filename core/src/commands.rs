@@ -9,9 +9,12 @@ use sealed_games::table::{self, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
+use sealed_protocol::session::Phase;
 
 use super::games::Played;
-use super::io::{Answer, Cmd, CmdId, GameSummary, Invitation, Output, ProposeArgs, ShowFormat};
+use super::io::{
+    Answer, Cmd, CmdId, GameState, GameSummary, Invitation, Output, ProposeArgs, ShowFormat,
+};
 use super::players::{helpers, namer, players};
 use super::slot::Life;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
@@ -153,7 +156,7 @@ impl Core {
             GameSummary {
                 game: hex::encode(id),
                 variant: r.terms.variant().to_owned(),
-                status: "relayed".into(),
+                status: GameState::Relayed,
                 seat: None,
                 my_turn: false,
                 ply: 0,
@@ -171,7 +174,7 @@ impl Core {
             GameSummary {
                 game: hex::encode(id),
                 variant: d.record.variant.clone(),
-                status: format!("{:?}", d.record.status).to_lowercase(),
+                status: state_of(d.record.status),
                 seat: d.record.seat,
                 my_turn: false,
                 ply: 0,
@@ -191,7 +194,7 @@ impl Core {
         out.extend(self.games.all_aside().map(|(id, a)| GameSummary {
             game: hex::encode(id),
             variant: a.variant.clone().unwrap_or_else(|| "?".into()),
-            status: a.halt.status().into(),
+            status: a.halt.status(),
             seat: None,
             my_turn: false,
             ply: 0,
@@ -212,7 +215,7 @@ impl Core {
     /// acknowledged by the opponent, by a mailbox, or not yet (with the last dial's
     /// error).
     fn invitation(&self, p: &Played) -> Option<Invitation> {
-        if status_name(p.record.status, &*p.table) != "proposed" {
+        if status_name(p.record.status, &*p.table) != GameState::Proposed {
             return None;
         }
         let terms = p.table.terms();
@@ -526,12 +529,27 @@ fn options(terms: &Terms) -> Vec<String> {
 }
 
 /// The status `sealed games` shows.
-fn status_name(s: GameStatus, t: &dyn Table) -> String {
+fn status_name(s: GameStatus, t: &dyn Table) -> GameState {
+    let phase = t.session().phase();
     match s {
-        GameStatus::Invited if t.phase() != "terms" => "active".into(),
-        GameStatus::Proposed if t.phase() == "terms" || t.phase() == "commit" => "proposed".into(),
-        _ if t.is_done() => "finished".into(),
-        GameStatus::Proposed | GameStatus::Active => "active".into(),
-        other => format!("{other:?}").to_lowercase(),
+        GameStatus::Invited if !matches!(phase, Phase::Decide(_)) => GameState::Active,
+        GameStatus::Proposed if matches!(phase, Phase::Decide(_) | Phase::Commit(_)) => {
+            GameState::Proposed
+        }
+        _ if t.is_done() => GameState::Finished,
+        GameStatus::Proposed | GameStatus::Active => GameState::Active,
+        other => state_of(other),
+    }
+}
+
+/// The stored status as `sealed games` says it.
+fn state_of(s: GameStatus) -> GameState {
+    match s {
+        GameStatus::Proposed => GameState::Proposed,
+        GameStatus::Invited => GameState::Invited,
+        GameStatus::Active => GameState::Active,
+        GameStatus::Finished => GameState::Finished,
+        GameStatus::Declined => GameState::Declined,
+        GameStatus::Relayed => GameState::Relayed,
     }
 }

@@ -15,10 +15,10 @@ pub enum Halt {
 
 impl Halt {
     /// The status `sealed games` shows.
-    pub fn status(&self) -> &'static str {
+    pub fn status(&self) -> crate::io::GameState {
         match self {
-            Halt::Write(_) => "halted",
-            Halt::Unreadable(_) => "unreadable",
+            Halt::Write(_) => crate::io::GameState::Halted,
+            Halt::Unreadable(_) => crate::io::GameState::Unreadable,
         }
     }
 }

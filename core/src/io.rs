@@ -350,6 +350,51 @@ pub struct AddrView {
     pub failures: u32,
 }
 
+/// Where a game stands for this node's player, as `sealed games` says it (in JSON, the
+/// same lower-case word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameState {
+    /// This node proposed it; the opponent has not joined yet.
+    Proposed,
+    /// This node was invited; its player has not answered.
+    Invited,
+    /// Being played.
+    Active,
+    /// Over.
+    Finished,
+    /// A seat declined it.
+    Declined,
+    /// This node keeps it for others (a mailbox or witness).
+    Relayed,
+    /// Set aside after a failed write, until the store works again.
+    Halted,
+    /// Set aside: what the store holds of it does not read.
+    Unreadable,
+}
+
+impl GameState {
+    /// The word.
+    pub fn word(self) -> &'static str {
+        match self {
+            GameState::Proposed => "proposed",
+            GameState::Invited => "invited",
+            GameState::Active => "active",
+            GameState::Finished => "finished",
+            GameState::Declined => "declined",
+            GameState::Relayed => "relayed",
+            GameState::Halted => "halted",
+            GameState::Unreadable => "unreadable",
+        }
+    }
+}
+
+impl std::fmt::Display for GameState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.word())
+    }
+}
+
 /// One line of `sealed games`, as the faces read it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameSummary {
@@ -357,8 +402,8 @@ pub struct GameSummary {
     pub game: String,
     /// Variant.
     pub variant: String,
-    /// Status.
-    pub status: String,
+    /// Where it stands.
+    pub status: GameState,
     /// Our seat, if we play.
     pub seat: Option<u8>,
     /// Whether we must decide something now.

@@ -71,8 +71,9 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError};
 pub use io::{
-    AddrView, Answer, Cmd, CmdId, Delivery, GameSummary, Imported, InId, Input, Invitation, OutId,
-    Output, PeerView, PeersView, ProposeArgs, Reached, SeatDelivery, ShowFormat, Writes,
+    AddrView, Answer, Cmd, CmdId, Delivery, GameState, GameSummary, Imported, InId, Input,
+    Invitation, OutId, Output, PeerView, PeersView, ProposeArgs, Reached, SeatDelivery, ShowFormat,
+    Writes,
 };
 pub use players::PlayerView;
 pub use quota::Quotas;

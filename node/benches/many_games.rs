@@ -131,7 +131,10 @@ async fn until(
         last = Some(p);
         if said.elapsed() > Duration::from_secs(15) {
             said = Instant::now();
-            let finished = s[0].values().filter(|g| g.status == "finished").count();
+            let finished = s[0]
+                .values()
+                .filter(|g| g.status == sealed_node::core::GameState::Finished)
+                .count();
             println!(
                 "many_games:   … {what}: {:.0} s, {finished} games finished at A, \
                  envelopes held A {} B {}, plies A {} B {}",
@@ -322,7 +325,8 @@ async fn run(n: usize) -> bool {
     x.unwrap();
     y.unwrap();
     let finished = |x: &GameSummary, y: Option<&GameSummary>| {
-        x.status == "finished" && y.is_some_and(|y| y.status == "finished")
+        x.status == sealed_node::core::GameState::Finished
+            && y.is_some_and(|y| y.status == sealed_node::core::GameState::Finished)
     };
     let p = until(&a, &b, "playing", |s| {
         ids.iter().all(|id| finished(&s[0][id], s[1].get(id)))

@@ -295,7 +295,9 @@ impl Sealed {
                 line(&self.a, &game).await.unwrap(),
                 line(&self.b, &game).await.unwrap(),
             );
-            if la.status == "finished" && lb.status == "finished" {
+            if la.status == sealed_node::core::GameState::Finished
+                && lb.status == sealed_node::core::GameState::Finished
+            {
                 game = self.new_game().await;
                 last = None;
                 changed = Instant::now();

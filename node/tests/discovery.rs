@@ -91,7 +91,7 @@ async fn a_peer_known_by_its_peer_id_alone_is_found_at_the_mailbox() {
     // No mailbox in the game and no address: only who B is.
     let game = propose(&a.h, who(2), None).await;
     until(&b.h, &game, 20, "the invitation at B", |s| {
-        s.status == "invited"
+        s.status == sealed_node::core::GameState::Invited
     })
     .await;
     // B's answer (sent once the invitation is durable there) reaches A.
@@ -115,7 +115,10 @@ async fn both_restarted_on_new_ports_find_each_other_and_a_move_gets_through() {
     let b = player(db.path(), 2, &maddr).await;
     let baddr = addr(&b.h).await;
     let game = propose(&a.h, baddr, None).await;
-    until(&b.h, &game, 20, "the invitation", |s| s.status == "invited").await;
+    until(&b.h, &game, 20, "the invitation", |s| {
+        s.status == sealed_node::core::GameState::Invited
+    })
+    .await;
     b.h.accept(&game).await.unwrap();
     // The coin picks who leads: whoever is to act once the deals are done.
     let start = tokio::time::Instant::now();
@@ -170,7 +173,7 @@ async fn an_invitation_through_the_home_mailbox_arrives_with_no_dial() {
     // B starts and is told nothing: the book keeps the mailbox.
     let b = node_with(db.path(), 2, cfg(false)).await;
     let took = until(&b.h, &game, 20, "the invitation at B", |s| {
-        s.status == "invited"
+        s.status == sealed_node::core::GameState::Invited
     })
     .await;
     eprintln!("the invitation reached B {took:?} after it started");
@@ -201,7 +204,10 @@ async fn a_wrong_peer_id_is_said_and_the_invitation_waits() {
             .is_some_and(|i| i.starts_with("not delivered") && i.contains(&not_c))
     })
     .await;
-    assert_eq!(summary(&a.h, &game).await.unwrap().status, "proposed");
+    assert_eq!(
+        summary(&a.h, &game).await.unwrap().status,
+        sealed_node::core::GameState::Proposed
+    );
     assert!(summary(&b.h, &game).await.is_none());
     for r in [a, b] {
         stop(r).await;
@@ -274,7 +280,7 @@ async fn strangers_invitations_are_bounded_and_can_be_refused() {
                 .await
                 .unwrap()
                 .into_iter()
-                .filter(|g| g.status == "invited")
+                .filter(|g| g.status == sealed_node::core::GameState::Invited)
                 .count()
         }
     };
@@ -312,7 +318,10 @@ async fn strangers_invitations_are_bounded_and_can_be_refused() {
     // B accepts one: A is now a peer B has played, and the ninth comes in.
     let first = games.iter().find(|g| *g != ninth).unwrap();
     b.h.accept(first).await.unwrap();
-    until(&b.h, ninth, 20, "the ninth at B", |s| s.status == "invited").await;
+    until(&b.h, ninth, 20, "the ninth at B", |s| {
+        s.status == sealed_node::core::GameState::Invited
+    })
+    .await;
     for r in [a, b, c] {
         stop(r).await;
     }

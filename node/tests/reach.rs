@@ -110,7 +110,7 @@ async fn a_whole_game_through_a_mailbox_between_players_never_online_together() 
     // The mailbox relayed and could not play: it holds no seat.
     let ms = summary(&m.h, &game).await.unwrap();
     assert_eq!(ms.seat, None);
-    assert_eq!(ms.status, "relayed");
+    assert_eq!(ms.status, sealed_node::core::GameState::Relayed);
     eprintln!("mailbox game finished after {periods} online periods each");
 }
 

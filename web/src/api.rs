@@ -21,7 +21,7 @@ use sealed_games::registry::{GAMES, TIME_SETTINGS};
 use sealed_node::NodeHandle;
 use sealed_node::checked::FileReport;
 use sealed_node::control::{ControlRequest, Proposal, answer};
-use sealed_node::core::ShowFormat;
+use sealed_node::core::{GameState, ShowFormat};
 
 use crate::Limits;
 use crate::gate::Gate;
@@ -157,9 +157,9 @@ async fn games(State(app): State<App>) -> Response {
     let facts = crate::people::facts(&app.node).await;
     if let Some(Value::Array(list)) = v.get_mut("ok") {
         for g in list.iter_mut() {
-            if g["status"] == "invited"
-                && let Some(id) = g["game"].as_str()
-            {
+            let invited = serde_json::from_value::<GameState>(g["status"].clone())
+                .is_ok_and(|s| s == GameState::Invited);
+            if invited && let Some(id) = g["game"].as_str() {
                 let show = answer(
                     &app.node,
                     ControlRequest::Show {

@@ -265,7 +265,7 @@ fn a_64_byte_name_leaves_the_buttons_on_screen_at_1280_and_400_px() {
                 assert!(said.as_str().unwrap().contains("press again"), "{said}");
                 assert_eq!(
                     b.node.games().await.unwrap()[0].status,
-                    "invited",
+                    sealed_node::core::GameState::Invited,
                     "not declined yet"
                 );
             }
