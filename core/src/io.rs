@@ -64,6 +64,12 @@ pub enum Input {
         /// When its record was signed.
         seen: u64,
     },
+    /// The lookup points connected now (mailboxes and relays that serve lookups), after
+    /// any change: a new one is asked for every peer still wanted (`lookups.rs`).
+    LookupPoints {
+        /// Their keys.
+        points: Vec<PeerKey>,
+    },
     /// A dial to a peer opened no connection.
     DialFailed {
         /// The peer.
@@ -139,13 +145,19 @@ pub enum Output {
         resp: Response,
     },
     /// Reach a peer at these addresses (each ending in `/p2p/<peer id>`), best first,
-    /// several at once; with none (or if none answers), look it up at the rendezvous
-    /// points.
+    /// several at once. With none, the shell says so ([`Input::DialFailed`]), as for a
+    /// dial that fails: the core then looks the peer up ([`Output::LookUp`]).
     Dial {
         /// The peer.
         peer: PeerKey,
         /// Where.
         addrs: Vec<String>,
+    },
+    /// Ask every connected lookup point for a peer's record (`lookups.rs`); what comes
+    /// back is [`Input::Found`].
+    LookUp {
+        /// The peer.
+        peer: PeerKey,
     },
     /// Reopen the store after a failed write (redb refuses everything until then), and
     /// say whether it works again with [`Input::Written`] for `write`.

@@ -44,6 +44,7 @@ pub mod error;
 mod games;
 pub mod io;
 pub mod limit;
+mod lookups;
 mod mail;
 pub mod memory;
 pub mod message;
@@ -203,6 +204,8 @@ pub struct Core {
     last_view: u64,
     /// As a witness, the times and stamps being written (`witness.rs`).
     writing: witness::Writing,
+    /// When to look peers up at the lookup points (`lookups.rs`).
+    lookups: lookups::Lookups,
 }
 
 impl Core {
@@ -242,6 +245,7 @@ impl Core {
             out: VecDeque::new(),
             last_view: 0,
             writing: witness::Writing::default(),
+            lookups: lookups::Lookups::default(),
         };
         core.load(store)?;
         // Finished games whose last envelopes a seat has not acknowledged itself (a
@@ -272,11 +276,17 @@ impl Core {
                 // An address is as fresh as the record it came in, never fresher than
                 // now.
                 let seen = seen.min(self.now);
-                for a in addrs {
-                    self.learn_at(peer, a, seen);
+                for a in &addrs {
+                    self.learn_at(peer, a.clone(), seen);
                 }
+                self.found(peer, addrs);
             }
-            Input::DialFailed { peer, addrs, why } => self.dial_failed(peer, addrs, why),
+            Input::LookupPoints { points } => self.lookup_points(points),
+            Input::DialFailed { peer, addrs, why } => {
+                self.dial_failed(peer, addrs, why);
+                // It may have moved: looked up.
+                self.look_up(peer);
+            }
             Input::Request { peer, id, req } => self.serve(peer, id, req, store),
             Input::Introduced {
                 peer,

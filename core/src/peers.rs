@@ -511,6 +511,7 @@ impl Core {
         origin: Option<Origin>,
         store: &dyn Durable,
     ) {
+        self.reached_peer(&peer);
         if let Some(a) = addr {
             self.reached(peer, &a);
         }

@@ -578,6 +578,8 @@ impl World {
                     Response::Refused(_) => self.report.refused += 1,
                     _ => self.report.taken += 1,
                 },
+                // No lookup point is ever connected here: the core asks none.
+                Output::LookUp { .. } => panic!("a lookup with no lookup point connected"),
                 Output::Dial { peer, addrs } => {
                     self.report.dials += 1;
                     for a in &addrs {

@@ -73,7 +73,8 @@ pub fn answer(home: &Home, req: &ControlRequest) -> Result<Value, OfflineError> 
             Output::Reply { .. }
             | Output::Send { .. }
             | Output::Respond { .. }
-            | Output::Dial { .. } => {}
+            | Output::Dial { .. }
+            | Output::LookUp { .. } => {}
         }
     }
     Ok(value_of(answer.ok_or(OfflineError::NoAnswer)??))

@@ -363,6 +363,11 @@ impl Shell {
                         addrs.iter().filter_map(|a| a.parse().ok()).collect();
                     self.reach(p, addrs);
                 }
+                Output::LookUp { peer } => {
+                    if let Some(p) = net::peer_id(&peer) {
+                        self.look_up(p);
+                    }
+                }
                 Output::Reply { id, mut result } => {
                     if self.peer_cmds.remove(&id)
                         && let Ok(Answer::Peers(view)) = &mut result

@@ -1,22 +1,23 @@
 //! Reaching peers, the transport's half: the core says whom to reach and at which
 //! addresses (best first, from its peer book); the shell dials them all at once, tells
-//! the core which failed and why, and when none answers — or the book holds none — looks
-//! the peer up by its peer id at the lookup points the node keeps connected
-//! (`lookup.rs`). It registers this node's own record there (with no address when it
+//! the core which failed and why, and when the core says so (`sealed_core`'s
+//! `lookups.rs` keeps the timing) asks the lookup points the node keeps connected for a
+//! peer's record by its peer id (`lookup.rs`); it tells the core which points are
+//! connected. It registers this node's own record there (with no address when it
 //! does not announce itself: a relay reserves only for peers registered with it), and
 //! serves lookups when it is a mailbox or relay.
 //!
 //! A lookup keeps only a record signed by the peer asked for, and the core dates its
 //! addresses by the record's own time, not by when it was read.
 //!
-//! At most 4096 peers are looked up and still wanted ([`MAX_WANTED`]). When AutoNAT
+//! When AutoNAT
 //! finds that no peer can dial this node (`nat_changed`), it listens through every
 //! relay among the mailboxes it keeps connected (`reserve`), and a relayed listener
 //! that closes is listened on again (`mod.rs` `listen_again`). Tested over loopback
 //! (`node/tests/discovery.rs`) and across network namespaces, behind a NAT router too
 //! (`cli/tests/netns.rs`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use libp2p::request_response::{self, OutboundRequestId};
@@ -31,28 +32,14 @@ use crate::core::Input;
 use crate::lookup::{self, Request, Response};
 use crate::origin::Origin;
 
-/// A peer not found is looked up again after this long at first (it may register a
-/// moment later), then half as often each time, down to once per [`LOOKUP_MAX`].
-const LOOKUP_FIRST: Duration = Duration::from_secs(1);
-/// The longest wait between two lookups of one peer.
-const LOOKUP_MAX: Duration = Duration::from_secs(60);
-
 /// A registration is renewed this often (it lives two hours at the point).
 const RENEW_EVERY: Duration = Duration::from_secs(3600);
-
-/// Peers looked up and still wanted, at most: each is a peer of a game of this node or
-/// one it keeps connected, so this is far above any real need.
-const MAX_WANTED: usize = 4096;
 
 /// What the shell tracks of reaching peers.
 #[derive(Default)]
 pub(super) struct Reach {
     /// Dials the core asked for, by connection: the peer and the addresses tried.
     dials: HashMap<ConnectionId, PeerId>,
-    /// When each peer was last looked up, and how long to wait before the next time.
-    looked: HashMap<PeerId, (Instant, Duration)>,
-    /// Peers looked up and still to dial once found.
-    wanted: HashSet<PeerId>,
     /// Lookup points (peers that serve lookups and that the node keeps connected, or
     /// relays it listens through), with when it last registered there.
     points: HashMap<PeerId, Option<Instant>>,
@@ -77,7 +64,8 @@ impl Shell {
     /// Dials `peer` at every address at once (best first); with none, looks it up.
     pub(super) fn reach(&mut self, peer: PeerId, addrs: Vec<Multiaddr>) {
         if addrs.is_empty() {
-            let asked = self.lookup(peer);
+            // The core looks it up, told that the dial found nowhere to go.
+            let asked = self.has_point(peer);
             if let Some(key) = key_of(&peer) {
                 let why = if asked {
                     "no address known for it; asking the mailboxes this node keeps"
@@ -137,60 +125,53 @@ impl Shell {
             DialError::DialPeerConditionFalse(_) => return,
             other => (vec![], causes(other)),
         };
+        // The core looks it up (it may have moved).
         self.input(Input::DialFailed {
             peer: key,
             addrs,
             why,
         });
-        let _ = self.lookup(peer);
     }
 
-    /// Asks every connected lookup point for `peer`'s record, at most as often as
-    /// [`LOOKUP_FIRST`] and [`LOOKUP_MAX`] say; a point that connects later is asked
-    /// then. Whether there is a point to ask.
-    pub(super) fn lookup(&mut self, peer: PeerId) -> bool {
-        if self.reach.wanted.len() < MAX_WANTED {
-            self.reach.wanted.insert(peer);
-        }
-        let now = Instant::now();
-        let points: Vec<PeerId> = self
-            .reach
+    /// The lookup points connected now, other than `but`.
+    fn points_but(&self, but: Option<PeerId>) -> Vec<PeerId> {
+        self.reach
             .points
             .keys()
-            .filter(|p| **p != peer && self.swarm.is_connected(p))
+            .filter(|p| Some(**p) != but && self.swarm.is_connected(p))
             .copied()
-            .collect();
-        if self
-            .reach
-            .looked
-            .get(&peer)
-            .is_some_and(|(t, wait)| now.duration_since(*t) < *wait)
-        {
-            return !points.is_empty();
-        }
-        for point in &points {
+            .collect()
+    }
+
+    /// Whether a connected lookup point could be asked for `peer`.
+    fn has_point(&self, peer: PeerId) -> bool {
+        !self.points_but(Some(peer)).is_empty()
+    }
+
+    /// Asks every connected lookup point for `peer`'s record (the core says when,
+    /// `Output::LookUp`).
+    pub(super) fn look_up(&mut self, peer: PeerId) {
+        for point in self.points_but(Some(peer)) {
             let id = self.swarm.behaviour_mut().lookup.send_request(
-                point,
+                &point,
                 Request::Lookup {
                     peer: peer.to_bytes(),
                 },
             );
-            self.reach.asked.insert(id, (*point, Some(peer)));
+            self.reach.asked.insert(id, (point, Some(peer)));
         }
-        if !points.is_empty() {
-            let wait = self
-                .reach
-                .looked
-                .get(&peer)
-                .map_or(LOOKUP_FIRST, |(_, w)| (*w * 2).min(LOOKUP_MAX));
-            self.reach.looked.insert(peer, (now, wait));
-        }
-        !points.is_empty()
+    }
+
+    /// Tells the core which lookup points are connected now (a new one is asked for
+    /// the peers still wanted).
+    pub(super) fn points_changed(&mut self) {
+        let points = self.points_but(None).iter().filter_map(key_of).collect();
+        self.input(Input::LookupPoints { points });
     }
 
     /// A peer told us what it runs (identify): a lookup point the core keeps connected
-    /// (or a relay we listen through) is registered at and asked for the peers still
-    /// wanted.
+    /// (or a relay we listen through) is registered at, and the core told (it asks it
+    /// for the peers still wanted).
     pub(super) fn identified(&mut self, peer: PeerId, info: &libp2p::identify::Info) {
         self.reach.agents.insert(peer, info.agent_version.clone());
         let serves = info.protocols.contains(&lookup::PROTOCOL);
@@ -208,10 +189,7 @@ impl Shell {
         }
         self.reach.points.entry(peer).or_insert(None);
         self.register(peer);
-        let wanted: Vec<PeerId> = self.reach.wanted.iter().copied().collect();
-        for w in wanted {
-            let _ = self.lookup(w);
-        }
+        self.points_changed();
     }
 
     /// Registers our record at a lookup point: our addresses if the node announces
@@ -358,14 +336,12 @@ impl Shell {
                 }
                 let Some(key) = key_of(&peer) else { return };
                 tracing::debug!(%peer, addrs = ?rec.addrs, "found at a lookup point");
+                // The core dials it there if it still wants it.
                 self.input(Input::Found {
                     peer: key,
                     addrs: rec.addrs.iter().map(|a| with_peer(a, peer)).collect(),
                     seen: rec.seq.saturating_mul(1000),
                 });
-                if self.reach.wanted.remove(&peer) && !self.swarm.is_connected(&peer) {
-                    self.reach(peer, rec.addrs);
-                }
             }
             _ => {}
         }
@@ -373,8 +349,6 @@ impl Shell {
 
     /// A peer is connected (at `addr`, if we dialled): nothing more to look up for it.
     pub(super) fn reached(&mut self, peer: &PeerId, addr: Option<&Multiaddr>) {
-        self.reach.wanted.remove(peer);
-        self.reach.looked.remove(peer);
         if let Some(a) = addr {
             self.reach.dialled_at.insert(*peer, a.clone());
         }
@@ -383,6 +357,9 @@ impl Shell {
     /// The last connection to a peer closed: what was kept of it while connected goes,
     /// but what it runs if the core keeps it in its book (a proposal names it by it).
     pub(super) fn left(&mut self, peer: &PeerId) {
+        if self.reach.points.contains_key(peer) {
+            self.points_changed();
+        }
         self.reach.dialled_at.remove(peer);
         self.reach.origins.remove(peer);
         if !key_of(peer).is_some_and(|k| self.core.knows_peer(&k)) {

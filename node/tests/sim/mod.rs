@@ -482,6 +482,11 @@ impl World {
                     self.at(t, Ev::Connect { a: i, b: to });
                 }
             }
+            // The world has no lookup points, so the core never asks one.
+            Output::LookUp { .. } => self.violations.push(format!(
+                "{} looked a peer up with no lookup point",
+                self.nodes[i].name
+            )),
             Output::Reply { id, result } => {
                 self.replies.insert(id, result);
             }
