@@ -12,6 +12,7 @@
 
 use std::time::{Duration, Instant};
 
+use sealed_node::core::Stage;
 use sealed_node::{Home, NodeConfig, ProposeArgs};
 
 use crate::output;
@@ -171,7 +172,10 @@ async fn demo(
         // The second node knows the game once the proposal has reached it.
         let mut done = true;
         for n in &nodes {
-            done &= n.show(&game).await.unwrap_or_default()["phase"] == "done";
+            done &= n
+                .show(&game)
+                .await
+                .is_ok_and(|v| v.table.phase == Stage::Done);
         }
         if done {
             break;
@@ -220,20 +224,21 @@ async fn walk_away(
 ) -> Result<i32, String> {
     let limit = Duration::from_secs(120);
     loop {
-        let v = nodes[0].show(game).await.unwrap_or_default();
-        if v["phase"] == "play" && v["ply"].as_u64().unwrap_or(0) >= 2 {
+        let v = nodes[0].show(game).await.ok();
+        let (phase, ply) = v.map_or((None, 0), |v| (Some(v.table.phase), v.table.ply));
+        if phase == Some(Stage::Play) && ply >= 2 {
             break;
         }
-        if v["phase"] == "done" || started.elapsed() > limit {
+        if phase == Some(Stage::Done) || started.elapsed() > limit {
             return Err("the game ended before anyone could walk away".into());
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let _ = nodes[1].shutdown().await;
-    let at = nodes[0].show(game).await.unwrap_or_default();
+    let at = nodes[0].show(game).await.map_or(0, |v| v.table.ply);
     output::stdout(&format!(
         "bot 2 walks away at ply {} ({} s per move agreed{})\n",
-        at["ply"],
+        at,
         WALK_PER_MOVE.trim_end_matches('s'),
         if witnessed {
             ", a witness watches"
@@ -244,7 +249,10 @@ async fn walk_away(
     let bytes = loop {
         // The phase first, then the transcript: read the other way round, a game that
         // ended in between was reported from the envelopes before its last (exit 3).
-        let done = nodes[0].show(game).await.unwrap_or_default()["phase"] == "done";
+        let done = nodes[0]
+            .show(game)
+            .await
+            .is_ok_and(|v| v.table.phase == Stage::Done);
         let bytes = nodes[0].transcript(game).await.map_err(|e| e.to_string())?;
         let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
         let claimed = checked

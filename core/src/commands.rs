@@ -13,7 +13,8 @@ use sealed_protocol::session::Phase;
 
 use super::games::Played;
 use super::io::{
-    Answer, Cmd, CmdId, GameState, GameSummary, Invitation, Output, ProposeArgs, ShowFormat,
+    Answer, ClockView, Cmd, CmdId, GameState, GameSummary, GameView, Invitation, Output,
+    ProposeArgs, ShowFormat,
 };
 use super::players::{helpers, namer, players};
 use super::slot::Life;
@@ -55,7 +56,7 @@ impl Core {
                     let p = self.played_ref(&g)?;
                     Ok(match format {
                         ShowFormat::Text => Answer::Text(self.show_text(p)),
-                        _ => Answer::Json(self.show_json(p)),
+                        _ => Answer::Show(Box::new(self.view(p))),
                     })
                 });
                 return self.reply(id, r);
@@ -467,31 +468,21 @@ impl Core {
     /// when it has a time control (`clock`), every seat (`players`), the options
     /// (`options`), where this seat's latest messages are (`delivery`), and the witness
     /// and mailboxes the proposal names (`helpers`: `role`, `peer`).
-    fn show_json(&self, p: &Played) -> serde_json::Value {
-        let mut v = p.table.show_json();
-        if let serde_json::Value::Object(m) = &mut v {
-            let clocks = self.clocks(p).map(|c| {
-                let mut j = serde_json::to_value(&c).unwrap_or_default();
-                if let serde_json::Value::Object(o) = &mut j {
-                    let who = namer(p.table.terms(), p.table.seat());
-                    o.insert("text".into(), c.line(&who).into());
-                }
-                j
-            });
-            m.insert("clock".into(), clocks.unwrap_or_default());
-            let seats = players(p.table.terms(), Some(p.table.seat()));
-            m.insert("players".into(), serde_json::json!(seats));
-            m.insert(
-                "options".into(),
-                serde_json::json!(options(p.table.terms())),
-            );
-            m.insert("delivery".into(), serde_json::json!(p.delivery()));
-            m.insert(
-                "helpers".into(),
-                serde_json::json!(helpers(p.table.terms())),
-            );
+    fn view(&self, p: &Played) -> GameView {
+        let terms = p.table.terms();
+        let clock = self.clocks(p).map(|clocks| {
+            let who = namer(terms, p.table.seat());
+            let text = clocks.line(&who);
+            ClockView { clocks, text }
+        });
+        GameView {
+            table: p.table.view(),
+            clock,
+            players: players(terms, Some(p.table.seat())),
+            options: options(terms),
+            delivery: p.delivery(),
+            helpers: helpers(terms),
         }
-        v
     }
 
     /// A game as text, with a clock line when it has a time control.

@@ -303,8 +303,8 @@ pub enum Answer {
     Imported(Imported),
     /// The game list.
     Summaries(Vec<GameSummary>),
-    /// A game's document (`Cmd::Show` as JSON).
-    Json(serde_json::Value),
+    /// A game as every face shows it (`Cmd::Show` as JSON).
+    Show(Box<GameView>),
     /// The peer book.
     Peers(PeersView),
     /// Text.
@@ -313,6 +313,36 @@ pub enum Answer {
     MaybeText(Option<String>),
     /// Bytes (a transcript file).
     Bytes(Vec<u8>),
+}
+
+/// A game as every face shows it (`sealed show --json`, the web board): the table's
+/// view (`sealed_games::table::TableView`, whose keys `sealed_games::table` lists) and
+/// what the node adds beside it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameView {
+    /// The table's view.
+    #[serde(flatten)]
+    pub table: sealed_games::table::TableView,
+    /// The clocks, when the game has a time control.
+    pub clock: Option<ClockView>,
+    /// Every seat.
+    pub players: Vec<crate::players::PlayerView>,
+    /// The options, as `key=value`.
+    pub options: Vec<String>,
+    /// Where this seat's latest messages are.
+    pub delivery: Option<Delivery>,
+    /// The witness and mailboxes the proposal names.
+    pub helpers: Vec<crate::players::HelperView>,
+}
+
+/// A game's clocks, and the line that says them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ClockView {
+    /// The clocks.
+    #[serde(flatten)]
+    pub clocks: crate::clock::Clocks,
+    /// In one line.
+    pub text: String,
 }
 
 /// The peer book, as every face reads it (`sealed peers`, the board's names): what the

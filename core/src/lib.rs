@@ -72,12 +72,14 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError};
 pub use io::{
-    AddrView, Answer, Cmd, CmdId, Delivery, GameState, GameSummary, Imported, InId, Input,
-    Invitation, OutId, Output, PeerView, PeersView, ProposeArgs, Reached, SeatDelivery, ShowFormat,
-    Writes,
+    AddrView, Answer, ClockView, Cmd, CmdId, Delivery, GameState, GameSummary, GameView, Imported,
+    InId, Input, Invitation, OutId, Output, PeerView, PeersView, ProposeArgs, Reached,
+    SeatDelivery, ShowFormat, Writes,
 };
 pub use players::PlayerView;
 pub use quota::Quotas;
+/// A game's phase as its view shows it ([`GameView`]).
+pub use sealed_protocol::session::Stage;
 pub use storage::Durable;
 pub use sync::MAX_QUEUED_WRITES;
 

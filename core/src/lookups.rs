@@ -171,10 +171,9 @@ mod tests {
             &s,
         );
         let out = outputs(&mut c);
-        assert!(
-            out.iter()
-                .any(|o| matches!(o, Output::Dial { addrs, .. } if addrs == &[at.clone()]))
-        );
+        assert!(out.iter().any(
+            |o| matches!(o, Output::Dial { addrs, .. } if addrs == std::slice::from_ref(&at))
+        ));
         // Reached: the next failure looks it up at once again (a fresh start).
         let origin = None;
         c.handle(

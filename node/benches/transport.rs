@@ -324,7 +324,7 @@ impl Sealed {
     async fn move_rtt(&mut self) -> Duration {
         let (mover, other, game, ply) = self.ready().await;
         let shown = mover.show(&game).await.unwrap();
-        let card = shown["hand"]["cards"][0]["card"].as_u64().unwrap();
+        let card = shown.table.hand["cards"][0]["card"].as_u64().unwrap();
         let text = format!("play {card}");
         let start = Instant::now();
         mover.act(&game, &text, Some(ply)).await.unwrap();

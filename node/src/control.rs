@@ -249,7 +249,7 @@ pub fn value_of(a: Answer) -> Value {
         Answer::Games(ids) => json!(ids),
         Answer::Imported(i) => json!(i),
         Answer::Summaries(g) => json!(g),
-        Answer::Json(v) => v,
+        Answer::Show(v) => json!(v),
         Answer::Peers(p) => json!(p),
         Answer::Text(t) => Value::String(t),
         Answer::MaybeText(t) => t.map_or(Value::Null, Value::String),

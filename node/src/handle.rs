@@ -4,7 +4,7 @@
 use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::core::{Answer, Cmd, GameSummary, Imported, NodeError, PeersView, ShowFormat};
+use crate::core::{Answer, Cmd, GameSummary, GameView, Imported, NodeError, PeersView, ShowFormat};
 use crate::home::Home;
 use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
 use crate::store::Store;
@@ -162,13 +162,13 @@ impl NodeHandle {
         }
     }
 
-    /// A game as JSON.
-    pub async fn show(&self, game: &str) -> Result<serde_json::Value, NodeError> {
+    /// A game as every face shows it.
+    pub async fn show(&self, game: &str) -> Result<GameView, NodeError> {
         match self
             .command(Cmd::Show(game.to_owned(), ShowFormat::Json))
             .await?
         {
-            Answer::Json(v) => Ok(v),
+            Answer::Show(v) => Ok(*v),
             a => Err(unexpected(a)),
         }
     }

@@ -404,7 +404,7 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
                     BOB,
                     Cmd::Show(id.clone(), sealed_node::core::ShowFormat::Json),
                 ) {
-                    Some(sealed_node::core::Answer::Json(v)) => v,
+                    Some(sealed_node::core::Answer::Show(v)) => serde_json::to_value(v).unwrap(),
                     _ => serde_json::Value::Null,
                 };
                 in_play = v["phase"] == "play" && v["my_turn"] == true;

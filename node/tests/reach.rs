@@ -4,6 +4,7 @@
 
 mod common;
 
+use sealed_protocol::session::Stage;
 use std::path::Path;
 use std::time::Duration;
 
@@ -83,7 +84,7 @@ async fn a_whole_game_through_a_mailbox_between_players_never_online_together() 
             let p = online(dir, seed, &maddr).await;
             settle(&p.h, &m.h, &game).await;
             let v = p.h.show(&game).await.unwrap();
-            finished[i] = v["phase"] == "done";
+            finished[i] = v.table.phase == Stage::Done;
             let info = p.h.info().await.unwrap();
             let other = if seed == 1 { pb } else { pa };
             assert!(
@@ -212,7 +213,7 @@ async fn mail_alone_finishes_a_game_despite_duplicates_and_reordering() {
             a.h.show(&game).await.unwrap(),
             b.h.show(&game).await.unwrap(),
         );
-        if va["phase"] == "done" && vb["phase"] == "done" {
+        if va.table.phase == Stage::Done && vb.table.phase == Stage::Done {
             break;
         }
     }

@@ -4,6 +4,7 @@
 
 mod common;
 
+use sealed_protocol::session::Stage;
 use std::time::Duration;
 
 use common::{addr, cfg, node_with, summary, verified};
@@ -45,7 +46,7 @@ async fn a_whole_stallmate_between_three_nodes() {
             let on = h
                 .show(&game)
                 .await
-                .is_ok_and(|v| v["phase"] == "play" || v["phase"] == "commit");
+                .is_ok_and(|v| matches!(v.table.phase, Stage::Play | Stage::Commit));
             if !on {
                 continue;
             }
@@ -62,7 +63,10 @@ async fn a_whole_stallmate_between_three_nodes() {
                 };
                 if owner != me {
                     // The game may have ended between the two calls: then it is published.
-                    let over = h.show(&game).await.is_ok_and(|v| v["phase"] != "play");
+                    let over = h
+                        .show(&game)
+                        .await
+                        .is_ok_and(|v| v.table.phase != Stage::Play);
                     assert!(over, "seat {me} holds an envelope of log {log} during play");
                 }
             }
@@ -73,7 +77,7 @@ async fn a_whole_stallmate_between_three_nodes() {
             all &= n
                 .show(&game)
                 .await
-                .map(|v| v["phase"] == "done")
+                .map(|v| v.table.phase == Stage::Done)
                 .unwrap_or(false);
         }
         if all {

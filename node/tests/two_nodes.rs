@@ -88,7 +88,7 @@ async fn people_play_with_typed_moves_and_bad_input_changes_nothing() {
         Err(NodeError::Moved { at: 0, expected: 7 })
     );
     assert!(refused(b.h.act(&game, "4Db6", None).await));
-    assert_eq!(a.h.show(&game).await.unwrap()["ply"], 0);
+    assert_eq!(a.h.show(&game).await.unwrap().table.ply, 0);
     a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
     wait(&b.h, &game, 20, |v| v["ply"] == 1 && v["my_turn"] == true).await;
     b.h.act(&game, "4Db6", Some(1)).await.unwrap();

@@ -188,7 +188,7 @@ fn stallmate_walk_away(seed: u64) -> Result<(), String> {
             REFEREE,
             Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json),
         ) {
-            Some(Answer::Json(v)) => v,
+            Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
             _ => serde_json::Value::Null,
         };
         return Err(format!(

@@ -15,9 +15,10 @@
 //! writes its score) sits behind a small adapter trait, `Game`, with one impl per
 //! game. `crate::registry::open` and `restore` pick the impl from the proposal's variant.
 //!
-//! # `show_json`
+//! # The view (`show --json`)
 //!
-//! [`TableFace::show_json`] returns one object, the same keys for every variant:
+//! [`TableFace::view`] ([`TableView`], in JSON by [`TableFace::show_json`]) is one object, the
+//! same keys for every variant:
 //!
 //! | key | value |
 //! |---|---|
@@ -46,6 +47,7 @@ mod descriptor;
 mod game;
 pub mod grid;
 mod table_of;
+mod view;
 pub(crate) mod words;
 
 use serde_json::Value;
@@ -62,6 +64,7 @@ pub use grid::Grid;
 pub use sealed_protocol::session::Timeline;
 pub(crate) use table_of::TableOf;
 pub(crate) use table_of::nth;
+pub use view::TableView;
 
 /// One seat's live game, whatever the variant — what its session does: the protocol's
 /// session itself ([`Table::session`]: envelopes and commands in, actions out, the
@@ -141,8 +144,12 @@ pub trait TableFace {
     fn bot_action(&self, pick: u64) -> Option<Command>;
     /// The game for a person: header, board, hand, whose turn, what may be typed now.
     fn show_text(&self) -> String;
-    /// The game as JSON; the module documentation lists the keys.
-    fn show_json(&self) -> Value;
+    /// The game as every face shows it; the module documentation lists its keys.
+    fn view(&self) -> TableView;
+    /// [`TableFace::view`] as JSON.
+    fn show_json(&self) -> Value {
+        serde_json::to_value(self.view()).unwrap_or(Value::Null)
+    }
     /// Every act this seat may make now, for a board that is clicked: the game's own
     /// (see [`Choice`]), then the generic words (accept, decline, resign, offer draw,
     /// accept draw) as buttons. Each text is read back by [`TableFace::parse_action`].

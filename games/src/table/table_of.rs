@@ -5,14 +5,14 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use sealed_protocol::body::Item;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
 use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
-use super::{Choice, Game, Table, TableFace, words};
+use super::{Choice, Game, Table, TableFace, TableView, words};
 
 /// The table of a game `R`: its session with everything generic about a table.
 pub(crate) struct TableOf<R: Game> {
@@ -351,32 +351,35 @@ impl<R: Game> TableFace for TableOf<R> {
         s
     }
 
-    fn show_json(&self) -> Value {
+    fn view(&self) -> TableView {
         let seat = self.seat();
-        json!({
-            "variant": R::VARIANT,
-            "game": self.game().0.to_hex(),
-            "seat": seat.0,
-            "side": R::side(seat),
-            "phase": self.phase(),
-            "ply": self.ply(),
-            "to_act": self.to_act().map(|s| s.0),
-            "my_turn": self.my_turn(),
-            "waiting_for": self.waiting_for(),
-            "actions": self.actions(),
-            "choices": self.choices(),
-            "draw_offered": self.draw_offered(),
-            "board": match self.state() {
+        TableView {
+            variant: R::VARIANT.to_owned(),
+            game: self.game().0.to_hex(),
+            seat: seat.0,
+            side: R::side(seat),
+            phase: self.session.phase().stage(),
+            ply: self.ply(),
+            to_act: self.to_act().map(|s| s.0),
+            my_turn: self.my_turn(),
+            waiting_for: self.waiting_for(),
+            actions: self.actions(),
+            choices: self.choices(),
+            draw_offered: self.draw_offered(),
+            board: match self.state() {
                 Some(state) => R::board(&self.session, state),
                 None => "the game has not started\n".to_owned(),
             },
-            "hand": R::hand(&self.session).1,
-            "grid": self.state().and_then(|state| R::grid(&self.session, state)),
-            "last": self.state().map(|state| R::last(&self.session, state, &self.acts())).unwrap_or_default(),
-            "result": self.result(),
-            "score": self.score(),
-            "verdict": serde_json::to_value(self.session.verdict()).unwrap_or(Value::Null),
-        })
+            hand: R::hand(&self.session).1,
+            grid: self.state().and_then(|state| R::grid(&self.session, state)),
+            last: self
+                .state()
+                .map(|state| R::last(&self.session, state, &self.acts()))
+                .unwrap_or_default(),
+            result: self.result(),
+            score: self.score(),
+            verdict: serde_json::to_value(self.session.verdict()).unwrap_or(Value::Null),
+        }
     }
 
     fn svg(&self) -> Option<String> {

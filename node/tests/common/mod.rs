@@ -96,7 +96,8 @@ pub async fn wait(
 ) -> serde_json::Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
     loop {
-        if let Ok(v) = h.show(game).await
+        // As the control socket gives it.
+        if let Ok(v) = h.show(game).await.map(|v| serde_json::to_value(v).unwrap())
             && cond(&v)
         {
             return v;

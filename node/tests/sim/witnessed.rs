@@ -33,7 +33,7 @@ pub fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
         ALICE,
         Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json),
     ) {
-        Some(Answer::Json(v)) => v,
+        Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
         _ => serde_json::Value::Null,
     }
 }

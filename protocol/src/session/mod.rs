@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 
 pub use any::{AnySession, Timeline};
 pub use error::{Refusal, SessionError};
-pub use phase::{NotNow, Phase};
+pub use phase::{NotNow, Phase, Stage};
 pub use secrets::{Secrets, start_keys};
 pub use witness::MAX_STAMPED;
 

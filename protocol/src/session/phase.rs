@@ -114,16 +114,21 @@ impl Phase {
         }
     }
 
+    /// The phase without its data.
+    pub fn stage(&self) -> Stage {
+        match self {
+            Phase::Decide(_) => Stage::Decide,
+            Phase::Commit(_) => Stage::Commit,
+            Phase::Coin(_) => Stage::Coin,
+            Phase::Play(_) => Stage::Play,
+            Phase::Reveal(_) => Stage::Reveal,
+            Phase::Done(_) => Stage::Done,
+        }
+    }
+
     /// The phase's words, as a person reads them (in `show` and its JSON's `phase`).
     pub fn name(&self) -> &'static str {
-        match self {
-            Phase::Decide(_) => "terms",
-            Phase::Commit(_) => "commit",
-            Phase::Coin(_) => "coin reveal",
-            Phase::Play(_) => "play",
-            Phase::Reveal(_) => "reveal",
-            Phase::Done(_) => "done",
-        }
+        self.stage().name()
     }
 
     /// The secrets this seat's commitments bind (before it joins, those they will).
@@ -474,5 +479,43 @@ impl Done {
             return (Phase::Done(self), sent);
         }
         (Phase::Done(self), false)
+    }
+}
+
+/// A phase without its data, one variant per [`Phase`] and of the same name: what a face
+/// shows and tests. In JSON (`show`'s `phase`), the phase's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Stage {
+    /// [`Phase::Decide`].
+    #[serde(rename = "terms")]
+    Decide,
+    /// [`Phase::Commit`].
+    #[serde(rename = "commit")]
+    Commit,
+    /// [`Phase::Coin`].
+    #[serde(rename = "coin reveal")]
+    Coin,
+    /// [`Phase::Play`].
+    #[serde(rename = "play")]
+    Play,
+    /// [`Phase::Reveal`].
+    #[serde(rename = "reveal")]
+    Reveal,
+    /// [`Phase::Done`].
+    #[serde(rename = "done")]
+    Done,
+}
+
+impl Stage {
+    /// The words, as a person reads them.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Decide => "terms",
+            Stage::Commit => "commit",
+            Stage::Coin => "coin reveal",
+            Stage::Play => "play",
+            Stage::Reveal => "reveal",
+            Stage::Done => "done",
+        }
     }
 }

@@ -549,7 +549,7 @@ fn a_whole_game_by_keyboard_only() {
         }
         verified_at_both([&a, &b]).await;
         let show = a.node.show(&game).await.unwrap();
-        assert_eq!(show["ply"], 6, "the game ends at its ply limit");
+        assert_eq!(show.table.ply, 6, "the game ends at its ply limit");
         assert!(
             made.walked > 0 && made.typed > 0,
             "moves walked {}, typed {}",

@@ -304,7 +304,7 @@ fn cardmate_is_played_by_clicks_to_a_verified_end() {
         verified_at_both([&a, &b]).await;
         screenshot(&a.b, "cardmate-end").await;
         let show = a.node.show(&game).await.unwrap();
-        assert_eq!(show["ply"], 12, "the game ends at its ply limit");
+        assert_eq!(show.table.ply, 12, "the game ends at its ply limit");
     });
 }
 
@@ -404,7 +404,7 @@ fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_en
         verified_at_both([&a, &b]).await;
         screenshot(&a.b, "stallmate-end").await;
         let show = referee.show(&game).await.unwrap();
-        assert_eq!(show["phase"], "done");
+        assert_eq!(show.table.phase, sealed_node::core::Stage::Done);
         assert!(
             a.b.count("#heard li").await > 0,
             "the announcements heard are listed"
