@@ -82,15 +82,43 @@ pub struct Record {
     pub addrs: Vec<Multiaddr>,
 }
 
+/// Why a lookup point refuses a registration: the registering peer's doing (a bad or
+/// stale record), or the point's bounds. On the wire, its words (`Response::Refused`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordRefused {
+    /// Longer than [`MAX_RECORD`].
+    #[error("a record of {0} bytes")]
+    TooLong(usize),
+    /// Not a signed record, or its signature does not hold.
+    #[error("{0}")]
+    Unreadable(String),
+    /// More than [`MAX_RECORD_ADDRS`] addresses.
+    #[error("{0} addresses in a record")]
+    TooManyAddresses(usize),
+    /// Another peer's record.
+    #[error("a peer registers its own record only")]
+    NotOwn,
+    /// Older than the one held.
+    #[error("an older record than the one held")]
+    Older,
+    /// The point holds all the records it may.
+    #[error("this point holds all the records it may")]
+    Full,
+    /// This many records came from the address already.
+    #[error("{0} records registered from this address already")]
+    FromAddress(usize),
+}
+
 /// Reads and checks a signed record: it decodes, its signature holds, it is small.
-pub fn read_record(bytes: &[u8]) -> Result<Record, String> {
+pub fn read_record(bytes: &[u8]) -> Result<Record, RecordRefused> {
     if bytes.len() > MAX_RECORD {
-        return Err(format!("a record of {} bytes", bytes.len()));
+        return Err(RecordRefused::TooLong(bytes.len()));
     }
-    let env = SignedEnvelope::from_protobuf_encoding(bytes).map_err(|e| e.to_string())?;
-    let rec = PeerRecord::from_signed_envelope(env).map_err(|e| e.to_string())?;
+    let unreadable = |e: &dyn std::fmt::Display| RecordRefused::Unreadable(e.to_string());
+    let env = SignedEnvelope::from_protobuf_encoding(bytes).map_err(|e| unreadable(&e))?;
+    let rec = PeerRecord::from_signed_envelope(env).map_err(|e| unreadable(&e))?;
     if rec.addresses().len() > MAX_RECORD_ADDRS {
-        return Err(format!("{} addresses in a record", rec.addresses().len()));
+        return Err(RecordRefused::TooManyAddresses(rec.addresses().len()));
     }
     Ok(Record {
         peer: rec.peer_id(),
@@ -159,29 +187,24 @@ impl Registry {
         origin: &str,
         bytes: &[u8],
         now: u64,
-    ) -> Result<u64, String> {
+    ) -> Result<u64, RecordRefused> {
         self.prune(now);
         let rec = read_record(bytes)?;
         if rec.peer != *from {
-            return Err("a peer registers its own record only".into());
+            return Err(RecordRefused::NotOwn);
         }
         let moves = match self.entries.get(&rec.peer) {
-            Some(e) if rec.seq < e.seq => {
-                return Err("an older record than the one held".into());
-            }
+            Some(e) if rec.seq < e.seq => return Err(RecordRefused::Older),
             Some(e) => e.origin != origin,
             None => {
                 if self.entries.len() >= self.limits.total {
-                    return Err("this point holds all the records it may".into());
+                    return Err(RecordRefused::Full);
                 }
                 true
             }
         };
         if moves && self.per_origin.get(origin).copied().unwrap_or(0) >= self.limits.per_origin {
-            return Err(format!(
-                "{} records registered from this address already",
-                self.limits.per_origin
-            ));
+            return Err(RecordRefused::FromAddress(self.limits.per_origin));
         }
         if let Some(old) = self.entries.remove(&rec.peer) {
             self.uncount(&old.origin);

@@ -302,7 +302,7 @@ impl Shell {
                     Ok(ttl_ms) => Response::Registered { ttl_ms },
                     Err(why) => {
                         tracing::info!(%peer, "registration refused: {why}");
-                        Response::Refused(why)
+                        Response::Refused(why.to_string())
                     }
                 }
             }

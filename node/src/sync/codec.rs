@@ -19,7 +19,7 @@ use libp2p::StreamProtocol;
 use libp2p::request_response::Codec;
 use serde::Serialize;
 
-use super::shape::{ITEM_COST, request_items, response_items};
+use super::shape::{BadShape, ITEM_COST, request_items, response_items};
 use super::{MAX_SYNC_MESSAGE, Request, Response};
 
 /// What messages being read or waiting to be handled may hold in all, beyond each
@@ -220,7 +220,7 @@ async fn read_framed<T, M>(
     io: &mut T,
     max: usize,
     hold: &mut Hold,
-    items: fn(&[u8]) -> Result<usize, String>,
+    items: fn(&[u8]) -> Result<usize, BadShape>,
 ) -> io::Result<M>
 where
     T: futures::AsyncRead + Unpin + Send,

@@ -16,7 +16,7 @@ pub use codec::{
     Budget, FREE_PER_CONNECTION, Held, Hold, MAX_HELD, MAX_HELD_PER_CONNECTION, SyncCodec,
 };
 pub(crate) use codec::{read_small, write_framed};
-pub use shape::{ITEM_COST, MAX_ITEMS, request_items, response_items};
+pub use shape::{BadShape, ITEM_COST, MAX_ITEMS, request_items, response_items};
 
 use libp2p::StreamProtocol;
 

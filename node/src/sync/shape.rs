@@ -14,9 +14,30 @@ pub use sealed_core::message::MAX_ITEMS;
 /// for the read budget.
 pub const ITEM_COST: usize = 48;
 
+/// Why a peer's message is refused before it is decoded: the sender's fault, always
+/// (an honest node never sends one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadShape {
+    /// It ends before what it announces.
+    #[error("a message cut short")]
+    Short,
+    /// A number's encoding runs past ten bytes.
+    #[error("a varint too long")]
+    LongVarint,
+    /// A length beyond what this machine can address.
+    #[error("a length too large")]
+    LongLength,
+    /// A sequence announces more elements than the bytes left could hold.
+    #[error("a sequence longer than the message")]
+    LongSequence,
+    /// More than [`MAX_ITEMS`] items.
+    #[error("more than {MAX_ITEMS} items in one message")]
+    TooManyItems,
+}
+
 /// A message's items, or why it is refused (more than [`MAX_ITEMS`], or a shape that
 /// cannot be a message).
-pub fn request_items(bytes: &[u8]) -> Result<usize, String> {
+pub fn request_items(bytes: &[u8]) -> Result<usize, BadShape> {
     let mut w = Walk::new(bytes);
     match w.varint()? {
         // Propose: the proposal.
@@ -69,7 +90,7 @@ pub fn request_items(bytes: &[u8]) -> Result<usize, String> {
 }
 
 /// As [`request_items`], for a response.
-pub fn response_items(bytes: &[u8]) -> Result<usize, String> {
+pub fn response_items(bytes: &[u8]) -> Result<usize, BadShape> {
     let mut w = Walk::new(bytes);
     match w.varint()? {
         // Ok: a count.
@@ -115,50 +136,53 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn varint(&mut self) -> Result<u64, String> {
+    fn varint(&mut self) -> Result<u64, BadShape> {
         let mut v: u64 = 0;
         for shift in (0..70).step_by(7) {
-            let b = *self.bytes.get(self.at).ok_or("a message cut short")?;
+            let b = *self.bytes.get(self.at).ok_or(BadShape::Short)?;
             self.at += 1;
             v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
             if b & 0x80 == 0 {
                 return Ok(v);
             }
         }
-        Err("a varint too long".into())
+        Err(BadShape::LongVarint)
     }
 
-    fn skip(&mut self, n: usize) -> Result<(), String> {
+    fn skip(&mut self, n: usize) -> Result<(), BadShape> {
         if self.bytes.len() - self.at < n {
-            return Err("a message cut short".into());
+            return Err(BadShape::Short);
         }
         self.at += n;
         Ok(())
     }
 
     /// A byte string (or a UTF-8 one): its length, then its bytes.
-    fn bytes(&mut self) -> Result<(), String> {
+    fn bytes(&mut self) -> Result<(), BadShape> {
         let n = self.varint()?;
-        self.skip(usize::try_from(n).map_err(|_| "a length too large")?)
+        self.skip(usize::try_from(n).map_err(|_| BadShape::LongLength)?)
     }
 
     /// A heads entry: a chain (log, seat) and a count.
-    fn head(&mut self) -> Result<(), String> {
+    fn head(&mut self) -> Result<(), BadShape> {
         self.varint()?;
         self.skip(1)?;
         self.varint().map(drop)
     }
 
     /// A sequence: its length, then each element; every element is an item.
-    fn vec(&mut self, mut each: impl FnMut(&mut Self) -> Result<(), String>) -> Result<(), String> {
+    fn vec(
+        &mut self,
+        mut each: impl FnMut(&mut Self) -> Result<(), BadShape>,
+    ) -> Result<(), BadShape> {
         let n = self.varint()?;
         // Each element takes at least one byte: a length beyond what is left is a lie.
         if n > (self.bytes.len() - self.at) as u64 {
-            return Err("a sequence longer than the message".into());
+            return Err(BadShape::LongSequence);
         }
         self.items += n as usize;
         if self.items > MAX_ITEMS {
-            return Err(format!("more than {MAX_ITEMS} items in one message"));
+            return Err(BadShape::TooManyItems);
         }
         for _ in 0..n {
             each(self)?;
@@ -166,10 +190,10 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    fn unknown(&self) -> Result<usize, String> {
+    fn unknown(&self) -> Result<usize, BadShape> {
         let items = self.bytes.len() / 16;
         if items > MAX_ITEMS {
-            return Err(format!("more than {MAX_ITEMS} items in one message"));
+            return Err(BadShape::TooManyItems);
         }
         Ok(items)
     }
