@@ -81,11 +81,7 @@ impl Drop for Dir {
     }
 }
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+use sealed_node::shell::now_ms;
 
 /// A signed two-player proposal from `me` to `opponent`.
 fn proposal(

@@ -13,7 +13,7 @@ use sealed_protocol::session::Phase;
 
 use super::games::Played;
 use super::io::{
-    Answer, ClockView, Cmd, CmdId, GameState, GameSummary, GameView, Invitation, Output,
+    Answer, ClockView, Cmd, CmdId, GameRef, GameState, GameSummary, GameView, Invitation, Output,
     ProposeArgs, ShowFormat,
 };
 use super::players::{helpers, namer, players};
@@ -111,7 +111,11 @@ impl Core {
     }
 
     /// A game this node plays, by id or unique prefix, loaded if it was dormant.
-    pub(super) fn table(&mut self, g: &str, store: &dyn Durable) -> Result<&dyn Table, NodeError> {
+    pub(super) fn table(
+        &mut self,
+        g: &GameRef,
+        store: &dyn Durable,
+    ) -> Result<&dyn Table, NodeError> {
         let id = self.games.find(g)?;
         if let Some(a) = self.games.aside(&id) {
             return Err(NodeError::SetAside(a.halt.clone()));
@@ -123,7 +127,7 @@ impl Core {
         Ok(&*p.table)
     }
 
-    fn played_ref(&self, g: &str) -> Result<&Played, NodeError> {
+    fn played_ref(&self, g: &GameRef) -> Result<&Played, NodeError> {
         let id = self.games.find(g)?;
         self.games.played(&id).ok_or(NodeError::OnlyRelayed)
     }
@@ -365,7 +369,7 @@ impl Core {
     fn decide(
         &mut self,
         cmd: CmdId,
-        g: &str,
+        g: &GameRef,
         decision: SessionCommand,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
@@ -398,7 +402,7 @@ impl Core {
     fn act(
         &mut self,
         cmd: CmdId,
-        g: &str,
+        g: &GameRef,
         text: &str,
         expect: Option<usize>,
         store: &dyn Durable,
@@ -424,7 +428,7 @@ impl Core {
     fn export(
         &mut self,
         cmd: CmdId,
-        g: &str,
+        g: &GameRef,
         what: Export,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {

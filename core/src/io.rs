@@ -219,20 +219,56 @@ impl Writes {
     }
 }
 
+/// A game as a person names it: its id, or a unique prefix of the id's hex (`sealed
+/// show 3f2a`), read trimmed and in lower case; the core finds the game it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRef(String);
+
+impl GameRef {
+    /// The prefix, as read.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for GameRef {
+    fn from(text: &str) -> GameRef {
+        GameRef(text.trim().to_lowercase())
+    }
+}
+
+impl From<String> for GameRef {
+    fn from(text: String) -> GameRef {
+        GameRef::from(text.as_str())
+    }
+}
+
+impl From<GameId> for GameRef {
+    fn from(id: GameId) -> GameRef {
+        GameRef(hex::encode(id))
+    }
+}
+
+impl From<&GameId> for GameRef {
+    fn from(id: &GameId) -> GameRef {
+        GameRef(hex::encode(id))
+    }
+}
+
 /// A command a core takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cmd {
     /// Propose a game.
     Propose(Box<ProposeArgs>),
     /// Accept an invitation.
-    Accept(String),
+    Accept(GameRef),
     /// Decline an invitation.
-    Decline(String),
+    Decline(GameRef),
     /// A move in the game's notation (any act a player makes: a card, a claim,
     /// resign), refused unless the game is at ply `expect`.
     Move {
-        /// Game id or a unique prefix.
-        game: String,
+        /// The game.
+        game: GameRef,
         /// The action.
         text: String,
         /// The ply the person saw.
@@ -241,19 +277,19 @@ pub enum Cmd {
     /// Every game, one line each.
     Games,
     /// One game, in a format.
-    Show(String, ShowFormat),
+    Show(GameRef, ShowFormat),
     /// A game's transcript file, from the store.
-    Transcript(String),
+    Transcript(GameRef),
     /// A game's score text.
-    Score(String),
+    Score(GameRef),
     /// A game as PGN.
-    Pgn(String),
+    Pgn(GameRef),
     /// A game as armored mail.
-    MailExport(String),
+    MailExport(GameRef),
     /// Armored mail to take.
     MailImport(String),
     /// Bots on or off, for one game or all.
-    Bot(Option<String>, bool),
+    Bot(Option<GameRef>, bool),
     /// Keep connected to this mailbox or rendezvous point from now on (the home's
     /// default mailbox): its key and where it is.
     Stand(PeerKey, String),

@@ -72,8 +72,8 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError};
 pub use io::{
-    AddrView, Answer, ClockView, Cmd, CmdId, Delivery, GameState, GameSummary, GameView, Imported,
-    InId, Input, Invitation, OutId, Output, PeerView, PeersView, ProposeArgs, Reached,
+    AddrView, Answer, ClockView, Cmd, CmdId, Delivery, GameRef, GameState, GameSummary, GameView,
+    Imported, InId, Input, Invitation, OutId, Output, PeerView, PeersView, ProposeArgs, Reached,
     SeatDelivery, ShowFormat, Writes,
 };
 pub use players::PlayerView;

@@ -2,7 +2,7 @@
 //! node serves), and back in (taken as pushes from the game's seats).
 
 use super::durable::Waiter;
-use super::io::{Answer, CmdId, Imported};
+use super::io::{Answer, CmdId, GameRef, Imported};
 use super::{Core, Durable, NodeError};
 use crate::armor::{self as mail, Mail};
 use crate::message::Response;
@@ -13,7 +13,7 @@ impl Core {
     /// any of them, so only the public logs go.
     pub(super) fn mail_export(
         &mut self,
-        g: &str,
+        g: &GameRef,
         store: &dyn Durable,
     ) -> Result<String, NodeError> {
         let id = self.games.find(g)?;
@@ -24,7 +24,7 @@ impl Core {
             .games
             .terms(&id)
             .cloned()
-            .ok_or_else(|| NodeError::NoGame(g.to_owned()))?;
+            .ok_or_else(|| NodeError::NoGame(g.as_str().to_owned()))?;
         let reader = self.games.played(&id).and_then(|p| {
             let me = p.table.seat();
             let mut others = terms.seats().filter(|s| *s != me);

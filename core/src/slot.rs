@@ -14,7 +14,7 @@ use super::commands::Export;
 use super::delivery::Debt;
 use super::durable::Step;
 use super::games::{Dormant, Played, Relayed, SetAside};
-use super::io::CmdId;
+use super::io::{CmdId, GameRef};
 use super::stamps::Asking;
 use super::{GameId, NodeError, WriteId};
 
@@ -184,8 +184,8 @@ impl Games {
     }
 
     /// A game by id or unique prefix (of hex), whatever its state.
-    pub(super) fn find(&self, text: &str) -> Result<GameId, NodeError> {
-        let text = text.trim().to_lowercase();
+    pub(super) fn find(&self, g: &GameRef) -> Result<GameId, NodeError> {
+        let text = g.as_str().to_owned();
         let hits: Vec<GameId> = self
             .slots
             .keys()

@@ -218,17 +218,21 @@ pub async fn serve(
 /// shutdown, fault points).
 pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
     Some(match req.clone() {
-        ControlRequest::Accept { game } => Cmd::Accept(game),
-        ControlRequest::Decline { game } => Cmd::Decline(game),
-        ControlRequest::Move { game, text, expect } => Cmd::Move { game, text, expect },
+        ControlRequest::Accept { game } => Cmd::Accept(game.into()),
+        ControlRequest::Decline { game } => Cmd::Decline(game.into()),
+        ControlRequest::Move { game, text, expect } => Cmd::Move {
+            game: game.into(),
+            text,
+            expect,
+        },
         ControlRequest::Games => Cmd::Games,
-        ControlRequest::Show { game, format } => Cmd::Show(game, format),
-        ControlRequest::Transcript { game } => Cmd::Transcript(game),
-        ControlRequest::Score { game } => Cmd::Score(game),
-        ControlRequest::Pgn { game } => Cmd::Pgn(game),
-        ControlRequest::MailExport { game } => Cmd::MailExport(game),
+        ControlRequest::Show { game, format } => Cmd::Show(game.into(), format),
+        ControlRequest::Transcript { game } => Cmd::Transcript(game.into()),
+        ControlRequest::Score { game } => Cmd::Score(game.into()),
+        ControlRequest::Pgn { game } => Cmd::Pgn(game.into()),
+        ControlRequest::MailExport { game } => Cmd::MailExport(game.into()),
         ControlRequest::MailImport { text } => Cmd::MailImport(text),
-        ControlRequest::Bot { game, on } => Cmd::Bot(game, on),
+        ControlRequest::Bot { game, on } => Cmd::Bot(game.map(Into::into), on),
         ControlRequest::Peers => Cmd::Peers,
         ControlRequest::Info
         | ControlRequest::Dial { .. }

@@ -292,8 +292,8 @@ impl World {
                 let game = self.game_id(b);
                 let g = hex::encode(game);
                 let cmd = match b.below(4) {
-                    0 => Cmd::Accept(g),
-                    1 => Cmd::Decline(g),
+                    0 => Cmd::Accept(g.into()),
+                    1 => Cmd::Decline(g.into()),
                     2 => Cmd::Games,
                     _ => Cmd::Peers,
                 };

@@ -131,12 +131,12 @@ impl NodeHandle {
 
     /// Accepts an invitation.
     pub async fn accept(&self, game: &str) -> Result<(), NodeError> {
-        self.done(Cmd::Accept(game.to_owned())).await
+        self.done(Cmd::Accept(game.to_owned().into())).await
     }
 
     /// Declines an invitation.
     pub async fn decline(&self, game: &str) -> Result<(), NodeError> {
-        self.done(Cmd::Decline(game.to_owned())).await
+        self.done(Cmd::Decline(game.to_owned().into())).await
     }
 
     /// Makes a move in the game's notation (any act: a card, a claim, resign).
@@ -147,7 +147,7 @@ impl NodeHandle {
         expect: Option<usize>,
     ) -> Result<(), NodeError> {
         self.done(Cmd::Move {
-            game: game.to_owned(),
+            game: game.to_owned().into(),
             text: text.to_owned(),
             expect,
         })
@@ -165,7 +165,7 @@ impl NodeHandle {
     /// A game as every face shows it.
     pub async fn show(&self, game: &str) -> Result<GameView, NodeError> {
         match self
-            .command(Cmd::Show(game.to_owned(), ShowFormat::Json))
+            .command(Cmd::Show(game.to_owned().into(), ShowFormat::Json))
             .await?
         {
             Answer::Show(v) => Ok(*v),
@@ -175,19 +175,22 @@ impl NodeHandle {
 
     /// A game as text.
     pub async fn show_text(&self, game: &str) -> Result<String, NodeError> {
-        self.text(Cmd::Show(game.to_owned(), ShowFormat::Text))
+        self.text(Cmd::Show(game.to_owned().into(), ShowFormat::Text))
             .await
     }
 
     /// A game's board as SVG.
     pub async fn svg(&self, game: &str) -> Result<Option<String>, NodeError> {
-        self.maybe_text(Cmd::Show(game.to_owned(), ShowFormat::Svg))
+        self.maybe_text(Cmd::Show(game.to_owned().into(), ShowFormat::Svg))
             .await
     }
 
     /// A game's transcript file (what the store holds).
     pub async fn transcript(&self, game: &str) -> Result<Vec<u8>, NodeError> {
-        match self.command(Cmd::Transcript(game.to_owned())).await? {
+        match self
+            .command(Cmd::Transcript(game.to_owned().into()))
+            .await?
+        {
             Answer::Bytes(b) => Ok(b),
             a => Err(unexpected(a)),
         }
@@ -195,17 +198,17 @@ impl NodeHandle {
 
     /// A game's score text.
     pub async fn score(&self, game: &str) -> Result<Option<String>, NodeError> {
-        self.maybe_text(Cmd::Score(game.to_owned())).await
+        self.maybe_text(Cmd::Score(game.to_owned().into())).await
     }
 
     /// A game as PGN, for the games played on a chess board.
     pub async fn pgn(&self, game: &str) -> Result<Option<String>, NodeError> {
-        self.maybe_text(Cmd::Pgn(game.to_owned())).await
+        self.maybe_text(Cmd::Pgn(game.to_owned().into())).await
     }
 
     /// A game as armored mail.
     pub async fn mail_export(&self, game: &str) -> Result<String, NodeError> {
-        self.text(Cmd::MailExport(game.to_owned())).await
+        self.text(Cmd::MailExport(game.to_owned().into())).await
     }
 
     /// Imports armored mail; the games it touched, once what it carried is durable.
@@ -218,7 +221,7 @@ impl NodeHandle {
 
     /// Lets a bot decide in one game, or in all.
     pub async fn bot(&self, game: Option<&str>, on: bool) -> Result<(), NodeError> {
-        self.done(Cmd::Bot(game.map(str::to_owned), on)).await
+        self.done(Cmd::Bot(game.map(Into::into), on)).await
     }
 
     /// Stops the node.

@@ -223,7 +223,7 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
     let referee = refereed.then_some(2);
     let terms = {
         let Some(sealed_node::core::Answer::Bytes(b)) =
-            answer(&mut w, ALICE, Cmd::Transcript(id.clone()))
+            answer(&mut w, ALICE, Cmd::Transcript(id.clone().into()))
         else {
             return Err("no transcript".into());
         };
@@ -393,7 +393,7 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
         }
         if walked && !bots_asked_off && w.nodes[BOB].core.is_some() {
             let all = answer(&mut w, BOB, Cmd::Bot(None, false));
-            let this = answer(&mut w, BOB, Cmd::Bot(Some(id.clone()), false));
+            let this = answer(&mut w, BOB, Cmd::Bot(Some(id.clone().into()), false));
             bots_asked_off = all.is_some() && this.is_some();
             // A walk-away that must end in Bob's loss on time: his bots are off while the
             // game waits for his choice. (A game the bots finished before is none, nor one
@@ -402,7 +402,7 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
                 let v = match answer(
                     &mut w,
                     BOB,
-                    Cmd::Show(id.clone(), sealed_node::core::ShowFormat::Json),
+                    Cmd::Show(id.clone().into(), sealed_node::core::ShowFormat::Json),
                 ) {
                     Some(sealed_node::core::Answer::Show(v)) => serde_json::to_value(v).unwrap(),
                     _ => serde_json::Value::Null,

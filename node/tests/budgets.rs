@@ -196,7 +196,7 @@ fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only
     assert!(n.dials.is_empty(), "{:?}", n.dials);
     // Accepted: four of a seat's global addresses are kept and dialled; a private one
     // from a peer on a global address, and an address of a peer holding no seat, not.
-    n.command(Cmd::Accept(hex::encode(game)));
+    n.command(Cmd::Accept(hex::encode(game).into()));
     n.dials.clear();
     let mut addrs: Vec<String> = (0..6).map(|p| addr("9.8.7.6", 10 + p, &referee)).collect();
     addrs.push(addr("10.0.0.5", 20, &referee));
@@ -275,7 +275,7 @@ fn a_strangers_invitations_stay_capped_across_a_restart() {
     // Declining one makes room; accepting one makes a friend, whose invitations are
     // never capped.
     let ids: Vec<String> = n.store.game_ids().into_iter().map(hex::encode).collect();
-    n.command(Cmd::Accept(ids[0].clone()));
+    n.command(Cmd::Accept(ids[0].clone().into()));
     n.restart();
     n.connect(s, "9.9.9.9");
     for i in 20..40 {
@@ -323,7 +323,7 @@ fn an_invitation_keeps_nothing_standing_until_accepted() {
     assert!(n.dials.iter().all(|(p, _)| *p != fake), "{:?}", n.dials);
     // A decline goes to the game's mailboxes too (the proposer may be away): looked up
     // by key at this node's own lookup points, never at the proposal's address.
-    n.command(Cmd::Decline(hex::encode(t.game())));
+    n.command(Cmd::Decline(hex::encode(t.game()).into()));
     n.restart();
     n.input(Input::Tick);
     assert!(!n.core.is_standing(&fake));

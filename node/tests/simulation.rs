@@ -221,7 +221,10 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             // A game a failed write halted runs again within a tick or two.
             let mut answer = None;
             for _ in 0..20 {
-                let cmd = w.command(*s, sealed_node::core::Cmd::Transcript(hex::encode(g)));
+                let cmd = w.command(
+                    *s,
+                    sealed_node::core::Cmd::Transcript(hex::encode(g).into()),
+                );
                 w.run(60_000, &|w: &World| w.replies.contains_key(&cmd));
                 answer = w.replies.remove(&cmd);
                 if !matches!(answer, Some(Err(NodeError::SetAside(Halt::Write(_))))) {
@@ -456,7 +459,10 @@ fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
             "seed {seed}: Bob never got Alice's last close"
         );
         let bytes = |s: usize, w: &mut World| {
-            let cmd = w.command(s, sealed_node::core::Cmd::Transcript(hex::encode(game)));
+            let cmd = w.command(
+                s,
+                sealed_node::core::Cmd::Transcript(hex::encode(game).into()),
+            );
             w.run(60_000, &|w: &World| w.replies.contains_key(&cmd));
             w.replies.remove(&cmd)
         };

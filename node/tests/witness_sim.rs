@@ -90,7 +90,7 @@ fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
         w.sever(BOB, ALICE);
         w.sever(BOB, WITNESS);
         let terms = {
-            let file = match answer(&mut w, ALICE, Cmd::Transcript(id.clone())) {
+            let file = match answer(&mut w, ALICE, Cmd::Transcript(id.clone().into())) {
                 Some(Answer::Bytes(b)) => TranscriptFile::from_bytes(&b).expect("a file"),
                 _ => panic!("no transcript"),
             };
@@ -186,7 +186,10 @@ fn stallmate_walk_away(seed: u64) -> Result<(), String> {
         let referee = match answer(
             &mut w,
             REFEREE,
-            Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json),
+            Cmd::Show(
+                hex::encode(game).into(),
+                sealed_node::core::ShowFormat::Json,
+            ),
         ) {
             Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
             _ => serde_json::Value::Null,

@@ -31,7 +31,10 @@ pub fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
     match answer(
         w,
         ALICE,
-        Cmd::Show(hex::encode(game), sealed_node::core::ShowFormat::Json),
+        Cmd::Show(
+            hex::encode(game).into(),
+            sealed_node::core::ShowFormat::Json,
+        ),
     ) {
         Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
         _ => serde_json::Value::Null,
@@ -107,7 +110,7 @@ pub fn checked(
     w: &mut World,
     id: &str,
 ) -> Result<(Vec<u8>, sealed_protocol::transcript::Checked), String> {
-    let Some(Answer::Bytes(bytes)) = answer(w, ALICE, Cmd::Transcript(id.to_owned())) else {
+    let Some(Answer::Bytes(bytes)) = answer(w, ALICE, Cmd::Transcript(id.to_owned().into())) else {
         return Err("no transcript".into());
     };
     let c = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
