@@ -12,12 +12,10 @@ use sealed_protocol::session::Command as SessionCommand;
 use sealed_protocol::session::Phase;
 
 use super::games::Played;
-use super::io::{
-    Answer, ClockView, Cmd, CmdId, GameRef, GameState, GameSummary, GameView, Invitation, Output,
-    ProposeArgs, ShowFormat,
-};
+use super::io::{Answer, Cmd, CmdId, GameRef, Output, ProposeArgs, ShowFormat};
 use super::players::{helpers, namer, players};
 use super::slot::Life;
+use super::views::{ClockView, GameState, GameSummary, GameView, Invitation};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::record::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;

@@ -15,10 +15,10 @@ pub enum Halt {
 
 impl Halt {
     /// The status `sealed games` shows.
-    pub fn status(&self) -> crate::io::GameState {
+    pub fn status(&self) -> crate::views::GameState {
         match self {
-            Halt::Write(_) => crate::io::GameState::Halted,
-            Halt::Unreadable(_) => crate::io::GameState::Unreadable,
+            Halt::Write(_) => crate::views::GameState::Halted,
+            Halt::Unreadable(_) => crate::views::GameState::Unreadable,
         }
     }
 }

@@ -60,6 +60,7 @@ mod stamps;
 pub mod storage;
 mod sync;
 mod take;
+pub mod views;
 mod witness;
 
 use std::collections::{HashMap, VecDeque};
@@ -72,9 +73,8 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError};
 pub use io::{
-    AddrView, Answer, ClockView, Cmd, CmdId, Delivery, GameRef, GameState, GameSummary, GameView,
-    Imported, InId, Input, Invitation, OutId, Output, PeerView, PeersView, ProposeArgs, Reached,
-    SeatDelivery, ShowFormat, Writes,
+    Answer, Cmd, CmdId, GameRef, Imported, InId, Input, OutId, Output, ProposeArgs, ShowFormat,
+    Writes,
 };
 pub use players::PlayerView;
 pub use quota::Quotas;
@@ -82,6 +82,10 @@ pub use quota::Quotas;
 pub use sealed_protocol::session::Stage;
 pub use storage::Durable;
 pub use sync::MAX_QUEUED_WRITES;
+pub use views::{
+    AddrView, ClockView, Delivery, GameState, GameSummary, GameView, Invitation, PeerView,
+    PeersView, Reached, SeatDelivery,
+};
 
 use durable::{Waiter, Waiting, Written};
 use peers::Peers;

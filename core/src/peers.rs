@@ -25,7 +25,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::book::{self, Book};
 use super::games::game_peers;
-use super::io::{AddrView, OutId, Output, PeerView, PeersView, Writes};
+use super::io::{OutId, Output, Writes};
+use super::views::{AddrView, PeerView, PeersView};
 use super::{Core, Durable, GameId, PeerKey, WriteId};
 use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use crate::origin::Origin;

@@ -7,7 +7,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms};
 
 use super::games::Played;
-use super::io::{Delivery, Reached, SeatDelivery};
+use super::views::{Delivery, Reached, SeatDelivery};
 
 /// One seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
