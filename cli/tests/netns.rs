@@ -5,9 +5,10 @@
 //! never reach each other directly, nor M them. Also, for comparison, the same runs
 //! with every node on loopback.
 //!
-//! Namespaces need root (or CAP_NET_ADMIN); CI runs as root. Without the privilege each
-//! test fails and says so — it never passes silently. `SEALED_NETNS=skip` skips them
-//! on purpose (a developer's machine), and says that it did.
+//! Namespaces need root (or CAP_NET_ADMIN), `ip` and `iptables`; CI runs as root.
+//! Without them each test is skipped, saying in one line what it needs — unless
+//! `SEALED_REQUIRE=all` (which `.ci/run` sets), when it fails instead: CI never skips.
+//! `SEALED_NETNS=skip` skips them on purpose.
 //!
 //! The restart figures: `SEALED_RESTARTS=20 cargo test --release -p sealed-cli --test
 //! netns -- --nocapture restart` (CI runs 3 per case); docs/RELIABILITY.md keeps them.
@@ -33,22 +34,40 @@ fn probe_privilege() -> Result<bool, String> {
         eprintln!("SEALED_NETNS=skip: the network-namespace tests are skipped on purpose");
         return Ok(false);
     }
+    match probe_namespaces() {
+        Ok(()) => Ok(true),
+        Err(why) if std::env::var("SEALED_REQUIRE").as_deref() == Ok("all") => Err(why),
+        Err(why) => {
+            eprintln!("skipped: {why}; SEALED_REQUIRE=all makes this a failure");
+            Ok(false)
+        }
+    }
+}
+
+/// Whether namespaces can be made and a NAT router set up in one; why not.
+fn probe_namespaces() -> Result<(), String> {
+    if Command::new("iptables").arg("--version").output().is_err() {
+        return Err(
+            "the network-namespace tests need `iptables` for their NAT router \
+                    (`apt-get install iptables`)"
+                .into(),
+        );
+    }
     let probe = format!("sp{}", std::process::id());
     let made = Command::new("ip").args(["netns", "add", &probe]).output();
     match made {
         Ok(o) if o.status.success() => {
             let _ = Command::new("ip").args(["netns", "del", &probe]).output();
-            Ok(true)
+            Ok(())
         }
         Ok(o) => Err(format!(
-            "these tests make network namespaces, which needs root or CAP_NET_ADMIN: \
-             `ip netns add` said {:?}. Run as root (CI does), or set SEALED_NETNS=skip \
-             to skip them on purpose",
+            "the network-namespace tests need root or CAP_NET_ADMIN (CI runs as root): \
+             `ip netns add` said {:?}",
             String::from_utf8_lossy(&o.stderr).trim()
         )),
         Err(e) => Err(format!(
-            "these tests need the `ip` command (iproute2): {e}. Install it, or set \
-             SEALED_NETNS=skip to skip them on purpose"
+            "the network-namespace tests need the `ip` command (`apt-get install \
+             iproute2`): {e}"
         )),
     }
 }
@@ -313,8 +332,8 @@ fn propose(cast: &Cast, peer: &str, extra: &[&str]) -> (i32, String, String) {
     (code(&out), stdout(&out).trim().to_owned(), stderr(&out))
 }
 
-/// Whether to run a namespace test: yes with the privilege, no when skipped on purpose;
-/// without the privilege the test fails, saying why.
+/// Whether to run a namespace test: yes with the privilege, no when skipped (on purpose
+/// or for a missing part); a missing part fails it when required (`SEALED_REQUIRE=all`).
 fn available() -> bool {
     privileged().unwrap_or_else(|why| panic!("{why}"))
 }

@@ -16,14 +16,22 @@ const AXE: &str = concat!(
     "/../target/axe/node_modules/axe-core/axe.min.js"
 );
 
-fn axe_source() -> String {
+/// axe-core's source; `None` (the test skipped, saying what to install) when it is
+/// missing, unless a missing part must fail (`SEALED_REQUIRE=all`, as in CI).
+fn axe_source() -> Option<String> {
     let path = std::env::var("SEALED_AXE").unwrap_or_else(|_| AXE.to_owned());
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "axe-core is missing at {path} ({e}): `npm install --prefix target/axe --no-save \
-             axe-core@4.10.3` (.ci/run does), or SEALED_AXE=<axe.min.js>"
-        )
-    })
+    match std::fs::read_to_string(&path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            let why = format!(
+                "axe-core is missing at {path} ({e}): `npm install --prefix target/axe \
+                 --no-save axe-core@4.10.3` (.ci/run does), or SEALED_AXE=<axe.min.js>"
+            );
+            assert!(!driver::required(), "{why}");
+            eprintln!("skipped: {why}");
+            None
+        }
+    }
 }
 
 /// Runs axe on the page as it is now; the serious and critical violations, in words.
@@ -65,7 +73,9 @@ fn no_page_has_a_serious_accessibility_violation() {
     if driver::skipped() {
         return;
     }
-    let axe = axe_source();
+    let Some(axe) = axe_source() else {
+        return;
+    };
     with_driver(|d| async move {
         let mut rc = cfg();
         rc.core.referee = true;

@@ -30,10 +30,35 @@ impl Drop for Driver {
     }
 }
 
-/// Whether the browser tests are skipped on purpose (`SEALED_BROWSER=skip`); without
-/// Chromium they fail and say how to install it.
+/// Whether a missing system part fails a test instead of skipping it
+/// (`SEALED_REQUIRE=all`, which `.ci/run` sets: CI never skips).
+pub fn required() -> bool {
+    std::env::var("SEALED_REQUIRE").as_deref() == Ok("all")
+}
+
+/// Whether the browser tests are skipped: on purpose (`SEALED_BROWSER=skip`), or on a
+/// machine without Chromium, saying in one line what to install — unless
+/// [`required`], when a missing Chromium fails them.
 pub fn skipped() -> bool {
-    std::env::var("SEALED_BROWSER").as_deref() == Ok("skip")
+    static ONCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ONCE.get_or_init(|| {
+        if std::env::var("SEALED_BROWSER").as_deref() == Ok("skip") {
+            return true;
+        }
+        let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
+            .into_iter()
+            .filter(|t| !std::path::Path::new(t).exists())
+            .collect();
+        if missing.is_empty() || required() {
+            return false;
+        }
+        eprintln!(
+            "skipped: the browser tests need {} (`apt-get install chromium chromium-driver`); \
+             SEALED_REQUIRE=all makes this a failure",
+            missing.join(" and ")
+        );
+        true
+    })
 }
 
 impl Driver {

@@ -7,7 +7,8 @@
 //!
 //! `SEALED_SCREENSHOTS=<dir>` (an absolute path: tests run in web/) saves a PNG of each
 //! variant's game page there, and of a few others (the ones in docs/screens were made
-//! so). `SEALED_BROWSER=skip` skips these tests.
+//! so). `SEALED_BROWSER=skip` skips these tests; so does a machine without Chromium,
+//! saying what to install, unless `SEALED_REQUIRE=all` (`.ci/run`), when they fail.
 //!
 //! Beside the games played here: the session against other pages and other local
 //! servers, two boards in one browser and node restarts (`door.rs`); the questions a
@@ -244,7 +245,7 @@ fn built() -> tokio::runtime::Runtime {
 }
 
 /// Runs one browser test, one at a time, with a chromedriver of its own; nothing when
-/// the browser tests are skipped on purpose.
+/// the browser tests are skipped ([`driver::skipped`]).
 pub fn with_driver<F: std::future::Future<Output = ()>>(test: impl FnOnce(Driver) -> F) {
     if driver::skipped() {
         return;
