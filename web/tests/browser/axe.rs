@@ -28,7 +28,7 @@ fn axe_source() -> Option<String> {
                  --no-save axe-core@4.10.3` (.ci/run does), or SEALED_AXE=<axe.min.js>"
             );
             assert!(!driver::required(), "{why}");
-            eprintln!("skipped: {why}");
+            driver::skipped_line(&format!("skipped: {why}"));
             None
         }
     }

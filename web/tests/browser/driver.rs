@@ -52,11 +52,11 @@ pub fn skipped() -> bool {
         if missing.is_empty() || required() {
             return false;
         }
-        eprintln!(
+        skipped_line(&format!(
             "skipped: the browser tests need {} (`apt-get install chromium chromium-driver`); \
              SEALED_REQUIRE=all makes this a failure",
             missing.join(" and ")
-        );
+        ));
         true
     })
 }
@@ -232,4 +232,11 @@ impl Browser {
     pub async fn screenshot(&self) -> Vec<u8> {
         self.c.screenshot().await.unwrap()
     }
+}
+
+/// Says that a test is skipped, and why, on the terminal itself: past the test harness's
+/// capture, so that a contributor sees it without `--nocapture`.
+pub fn skipped_line(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
