@@ -66,10 +66,14 @@ pub enum Input {
         seen: u64,
     },
     /// The lookup points connected now (mailboxes and relays that serve lookups), after
-    /// any change: a new one is asked for every peer still wanted (`lookups.rs`).
+    /// any change (`lookups.rs`).
     LookupPoints {
         /// Their keys.
         points: Vec<PeerKey>,
+        /// A point just said what it serves (identify, on connecting and whenever its
+        /// addresses change): the points are asked for every peer still wanted whose
+        /// wait is over.
+        ask: bool,
     },
     /// A dial to a peer opened no connection.
     DialFailed {

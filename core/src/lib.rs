@@ -287,7 +287,7 @@ impl Core {
                 }
                 self.found(peer, addrs);
             }
-            Input::LookupPoints { points } => self.lookup_points(points),
+            Input::LookupPoints { points, ask } => self.lookup_points(points, ask),
             Input::DialFailed { peer, addrs, why } => {
                 self.dial_failed(peer, addrs, why);
                 // It may have moved: looked up.

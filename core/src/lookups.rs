@@ -6,7 +6,8 @@
 //! A peer is wanted when a dial to it fails or there is no address to dial; a wanted
 //! peer is looked up at once, then no sooner than 1 s later, the wait doubling each time
 //! up to once a minute ([`LOOKUP_FIRST_MS`], [`LOOKUP_MAX_MS`]); a point that connects
-//! later is asked for every wanted peer whose wait is over. A peer found is dialled at
+//! later, or says again what it serves, is asked for every wanted peer whose wait is
+//! over. A peer found is dialled at
 //! the addresses its record gives; a peer reached is wanted no more. At most
 //! [`MAX_WANTED`] peers are wanted at once (each is a peer of one of this node's games,
 //! or one it keeps connected: far above any real need).
@@ -61,12 +62,11 @@ impl Core {
         self.out.push_back(Output::LookUp { peer });
     }
 
-    /// The lookup points connected now: a new one is asked for every peer still wanted.
-    pub(super) fn lookup_points(&mut self, points: Vec<PeerKey>) {
-        let points: BTreeSet<PeerKey> = points.into_iter().collect();
-        let new = points.iter().any(|p| !self.lookups.points.contains(p));
-        self.lookups.points = points;
-        if new {
+    /// The lookup points connected now; with `ask` (a point just said what it serves),
+    /// they are asked for every peer still wanted whose wait is over.
+    pub(super) fn lookup_points(&mut self, points: Vec<PeerKey>, ask: bool) {
+        self.lookups.points = points.into_iter().collect();
+        if ask {
             let wanted: Vec<PeerKey> = self.lookups.wanted.iter().copied().collect();
             for w in wanted {
                 self.look_up(w);
@@ -145,6 +145,7 @@ mod tests {
             T0 + 10,
             Input::LookupPoints {
                 points: vec![point],
+                ask: true,
             },
             &s,
         );
@@ -154,6 +155,13 @@ mod tests {
         assert!(looked_up(&failed(&mut c, &s, T0 + 1_010, peer), peer));
         assert!(!looked_up(&failed(&mut c, &s, T0 + 2_900, peer), peer));
         assert!(looked_up(&failed(&mut c, &s, T0 + 3_010, peer), peer));
+        // The point says again what it serves: asked again once the wait is over only.
+        let again = |c: &mut Core, now| {
+            let points = vec![point];
+            c.handle(now, Input::LookupPoints { points, ask: true }, &s);
+            outputs(c)
+        };
+        assert!(!looked_up(&again(&mut c, T0 + 3_015), peer));
         // A point is not asked for itself.
         assert!(!looked_up(&failed(&mut c, &s, T0 + 3_020, point), point));
         // Found: dialled where its record says.

@@ -162,11 +162,11 @@ impl Shell {
         }
     }
 
-    /// Tells the core which lookup points are connected now (a new one is asked for
-    /// the peers still wanted).
-    pub(super) fn points_changed(&mut self) {
+    /// Tells the core which lookup points are connected now; with `ask` (a point just
+    /// identified itself), the core asks them for the peers it still wants.
+    pub(super) fn points_changed(&mut self, ask: bool) {
         let points = self.points_but(None).iter().filter_map(key_of).collect();
-        self.input(Input::LookupPoints { points });
+        self.input(Input::LookupPoints { points, ask });
     }
 
     /// A peer told us what it runs (identify): a lookup point the core keeps connected
@@ -189,7 +189,7 @@ impl Shell {
         }
         self.reach.points.entry(peer).or_insert(None);
         self.register(peer);
-        self.points_changed();
+        self.points_changed(true);
     }
 
     /// Registers our record at a lookup point: our addresses if the node announces
@@ -358,7 +358,7 @@ impl Shell {
     /// but what it runs if the core keeps it in its book (a proposal names it by it).
     pub(super) fn left(&mut self, peer: &PeerId) {
         if self.reach.points.contains_key(peer) {
-            self.points_changed();
+            self.points_changed(false);
         }
         self.reach.dialled_at.remove(peer);
         self.reach.origins.remove(peer);
