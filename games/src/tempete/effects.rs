@@ -2,15 +2,11 @@
 //! move(s), checked against the card, the continuing effects and the rules of chess, then
 //! carried out ([`Board::apply`]); and the plays a card allows ([`Board::legal_plays`]).
 //!
-//! Over 600 lines on purpose: each card effect is written here three times side by side —
+//! Over 900 lines on purpose: each card effect is written here three times side by side —
 //! what a play of it may do (`card_moves`, `edit`), how a play is checked (`card_play`),
 //! and which plays exist (`edit_plays`, `edit_candidates`) — and the bot, the clickable
 //! choices and the verifier rely on the three agreeing; apart, an effect changed in one
 //! place would silently disagree with the others.
-//!
-//! Over 600 lines on purpose: every card effect is checked, listed and carried out by
-//! the same per-effect matches on one [`Board`]; split by effect, the checks and the
-//! moves each effect allows would drift apart.
 //!
 //! Nothing in a play is trusted: the card's timing must allow a board play, its
 //! parameters must name what its effect needs, every move must be one the card (or

@@ -1,6 +1,6 @@
 //! Tempête on the protocol: the seed's flow with the referee replaced.
 //!
-//! Over 600 lines on purpose: it is one `Rules` implementation (the seed's whole turn
+//! Over 800 lines on purpose: it is one `Rules` implementation (the seed's whole turn
 //! flow: deals, openings, traps, interceptions, answers), whose phases hand state to one
 //! another; the pure parts (board, effects, acts, state) already live in their own files.
 //!
