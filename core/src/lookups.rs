@@ -164,6 +164,24 @@ mod tests {
         assert!(!looked_up(&again(&mut c, T0 + 3_015), peer));
         // A point is not asked for itself.
         assert!(!looked_up(&failed(&mut c, &s, T0 + 3_020, point), point));
+        // A lookup point that answers for a peer nobody wants here makes no dial: a
+        // point cannot make this node dial addresses of its choosing.
+        let stranger = key(9);
+        let elsewhere = format!(
+            "/ip4/6.6.6.6/tcp/1/p2p/{}",
+            crate::peer_id::text(&stranger).unwrap()
+        );
+        let found = |peer| Input::Found {
+            peer,
+            addrs: vec![elsewhere.clone()],
+            seen: T0,
+        };
+        c.handle(T0 + 3_050, found(stranger), &s);
+        assert!(
+            !outputs(&mut c)
+                .iter()
+                .any(|o| matches!(o, Output::Dial { .. }))
+        );
         // Found: dialled where its record says.
         let at = format!(
             "/ip4/1.2.3.4/tcp/1/p2p/{}",
@@ -194,6 +212,13 @@ mod tests {
             &s,
         );
         outputs(&mut c);
+        // Found again while connected: no dial.
+        c.handle(T0 + 3_250, found(peer), &s);
+        assert!(
+            !outputs(&mut c)
+                .iter()
+                .any(|o| matches!(o, Output::Dial { .. }))
+        );
         c.handle(T0 + 3_300, Input::Disconnected { peer }, &s);
         outputs(&mut c);
         assert!(looked_up(&failed(&mut c, &s, T0 + 3_400, peer), peer));
