@@ -189,6 +189,12 @@ pub enum Command {
         /// Game id (or a unique prefix).
         game: String,
     },
+    /// Take back a game you proposed, before anyone accepted it: signed, so every seat
+    /// shows it withdrawn (games of protocol version 2).
+    Withdraw {
+        /// Game id (or a unique prefix).
+        game: String,
+    },
     /// List the games: whose turn, what each waits for.
     Games {
         /// One JSON document.

@@ -177,6 +177,19 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
     })
 }
 
+/// `sealed withdraw`.
+pub fn withdraw(home: &Home, game: &str) -> i32 {
+    let running = sealed_node::control::answers(&home.socket_path());
+    let req = ControlRequest::Withdraw { game: game.into() };
+    done(ask(home, req), |_| {
+        if running {
+            format!("{game}: withdrawn; your node tells the other seats\n")
+        } else {
+            format!("{game}: withdrawn, in the store; it goes out when `sealed node` starts\n")
+        }
+    })
+}
+
 /// The games list the node answered, as the core wrote it (none if it is not one).
 fn summaries(v: Value) -> Vec<GameSummary> {
     serde_json::from_value(v).unwrap_or_default()

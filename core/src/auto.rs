@@ -40,6 +40,10 @@ impl Core {
     ) -> Result<(), NodeError> {
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = self.now;
+        if cmd == SessionCommand::Accept {
+            // The acceptance carries this player's own name, signed (version 2).
+            p.table.session_mut().set_name(&self.cfg.name);
+        }
         p.table
             .session_mut()
             .handle_command(cmd, self.now)

@@ -279,6 +279,29 @@ impl Book {
         Changed::Yes
     }
 
+    /// Forgets what an invitation taken back brought: the addresses of `peer` that no
+    /// dial ever reached (a mistyped one would otherwise stay, and its error with it),
+    /// and, when `friend` is false (no other game names the peer), that it shares a
+    /// game. A peer left with nothing goes; its row goes with [`Book::take_evicted`].
+    pub fn forget_unproven(&mut self, peer: PeerKey, friend: bool) -> Changed {
+        let Some(e) = self.peers.get_mut(&peer) else {
+            return Changed::No;
+        };
+        let before = e.clone();
+        e.addrs.retain(|a| a.worked > 0);
+        e.friend &= friend;
+        if e.addrs.is_empty() && !e.standing && !e.friend {
+            self.peers.remove(&peer);
+            self.evicted.push(peer);
+            return Changed::No;
+        }
+        if *e == before {
+            Changed::No
+        } else {
+            Changed::Yes
+        }
+    }
+
     /// Marks a peer to keep connected (a mailbox or rendezvous point).
     pub fn stand(&mut self, peer: PeerKey) -> Changed {
         let e = self.peers.entry(peer).or_default();

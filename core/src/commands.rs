@@ -13,7 +13,7 @@ use sealed_protocol::session::Phase;
 
 use super::games::Played;
 use super::io::{Answer, Cmd, CmdId, GameRef, Output, ProposeArgs, ShowFormat};
-use super::players::{helpers, namer, players};
+use super::players::{helpers, namer, players, seat_names};
 use super::slot::Life;
 use super::views::{ClockView, GameState, GameSummary, GameView, Invitation};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
@@ -35,6 +35,7 @@ impl Core {
             Cmd::Propose(args) => self.propose(id, *args, store),
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
+            Cmd::Withdraw(g) => self.withdraw(id, &g, store),
             Cmd::Move { game, text, expect } => self.act(id, &game, &text, expect, store),
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
             Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
@@ -144,14 +145,15 @@ impl Core {
                 ply: p.table.ply(),
                 waiting_for: p.table.waiting_for(),
                 result: p.table.result(),
-                players: players(p.table.terms(), Some(p.table.seat())),
+                players: players(p.table.terms(), &p.names(), Some(p.table.seat())),
                 options: options(p.table.terms()),
                 delivery: p.delivery(),
                 held: p.table.session().held(),
                 clock: self
                     .clocks(p)
-                    .map(|c| c.line(&namer(p.table.terms(), p.table.seat()))),
+                    .map(|c| c.line(&namer(&p.names(), p.table.seat()))),
                 invitation: self.invitation(p),
+                helpers: helpers(p.table.terms()),
             })
             .collect();
         out.extend(self.games.all_relayed().map(|(id, r)| {
@@ -165,12 +167,13 @@ impl Core {
                 ply: 0,
                 waiting_for: format!("{held} envelopes held"),
                 result: None,
-                players: players(&r.terms, None),
+                players: players(&r.terms, &seat_names(&r.terms, |_| None), None),
                 options: options(&r.terms),
                 delivery: None,
                 held,
                 clock: None,
                 invitation: None,
+                helpers: helpers(&r.terms),
             }
         }));
         out.extend(self.games.all_dormant().map(|(id, d)| {
@@ -185,13 +188,14 @@ impl Core {
                 result: d.result.clone(),
                 players: d
                     .terms()
-                    .map(|t| players(t, d.record.seat.map(Seat)))
+                    .map(|t| players(t, &d.names(t), d.record.seat.map(Seat)))
                     .unwrap_or_default(),
                 options: d.terms().map(options).unwrap_or_default(),
                 delivery: None,
                 held: 0,
                 clock: None,
                 invitation: None,
+                helpers: d.terms().map(helpers).unwrap_or_default(),
             }
         }));
         out.extend(self.games.all_aside().map(|(id, a)| GameSummary {
@@ -209,6 +213,7 @@ impl Core {
             held: 0,
             clock: None,
             invitation: None,
+            helpers: vec![],
         }));
         out.sort_by(|a, b| a.game.cmp(&b.game));
         out
@@ -397,6 +402,20 @@ impl Core {
         Ok(())
     }
 
+    /// Takes back a proposal no other seat has accepted yet: signed, so that every
+    /// seat shows it withdrawn; what the invitation put in the peer book and never
+    /// worked goes.
+    fn withdraw(&mut self, cmd: CmdId, g: &GameRef, store: &dyn Durable) -> Result<(), NodeError> {
+        let t = self.table(g, store)?;
+        t.session()
+            .may_withdraw()
+            .map_err(|e| NodeError::Refused(e.to_string()))?;
+        let id = self.games.find(g)?;
+        self.apply(id, SessionCommand::Withdraw, Some(cmd), store)?;
+        self.forget_invitation(&id);
+        Ok(())
+    }
+
     fn act(
         &mut self,
         cmd: CmdId,
@@ -417,6 +436,14 @@ impl Core {
         let decision = t.parse_action(text).map_err(NodeError::Refused)?;
         let id = self.games.find(g)?;
         self.apply(id, decision, Some(cmd), store)?;
+        // A resignation before anyone accepted takes the proposal back.
+        if self
+            .games
+            .played(&id)
+            .is_some_and(|p| p.table.session().withdrawn())
+        {
+            self.forget_invitation(&id);
+        }
         self.run_bots(store);
         Ok(())
     }
@@ -473,14 +500,15 @@ impl Core {
     fn view(&self, p: &Played) -> GameView {
         let terms = p.table.terms();
         let clock = self.clocks(p).map(|clocks| {
-            let who = namer(terms, p.table.seat());
+            let names = p.names();
+            let who = namer(&names, p.table.seat());
             let text = clocks.line(&who);
             ClockView { clocks, text }
         });
         GameView {
             table: p.table.view(),
             clock,
-            players: players(terms, Some(p.table.seat())),
+            players: players(terms, &p.names(), Some(p.table.seat())),
             options: options(terms),
             delivery: p.delivery(),
             helpers: helpers(terms),
@@ -492,8 +520,17 @@ impl Core {
         // After the table's first line (variant, game, seat): who plays, on what terms.
         let table = p.table.show_text();
         let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
-        let seats = players(p.table.terms(), Some(p.table.seat()));
+        let names = p.names();
+        let seats = players(p.table.terms(), &names, Some(p.table.seat()));
         let mut text = format!("{head}\nplayers: {}\n", super::players::line(&seats));
+        let trusted = helpers(p.table.terms());
+        if !trusted.is_empty() {
+            let list: Vec<String> = trusted
+                .iter()
+                .map(|h| format!("{} {}", h.role, h.peer))
+                .collect();
+            text.push_str(&format!("trusted: {}\n", list.join(", ")));
+        }
         let opts = options(p.table.terms());
         if !opts.is_empty() {
             text.push_str(&format!("options: {}\n", opts.join(" ")));
@@ -503,7 +540,7 @@ impl Core {
             text.push_str(&format!("what you sent last: {d}\n"));
         }
         if let Some(c) = self.clocks(p) {
-            let who = namer(p.table.terms(), p.table.seat());
+            let who = namer(&names, p.table.seat());
             text.push_str(&format!("clock: {}\n", c.line(&who)));
         }
         text
@@ -524,6 +561,9 @@ fn options(terms: &Terms) -> Vec<String> {
 /// The status `sealed games` shows.
 fn status_name(s: GameStatus, t: &dyn Table) -> GameState {
     let phase = t.session().phase();
+    if t.session().withdrawn() {
+        return GameState::Withdrawn;
+    }
     match s {
         GameStatus::Invited if !matches!(phase, Phase::Decide(_)) => GameState::Active,
         GameStatus::Proposed if matches!(phase, Phase::Decide(_) | Phase::Commit(_)) => {

@@ -388,7 +388,16 @@ impl Core {
                         && slot.queue.in_flight.is_none() =>
                 {
                     let terms = p.table.terms().clone();
-                    let dormant = Dormant::with_terms(p.record.clone(), terms, p.table.result());
+                    let dormant = Dormant::with_terms(
+                        p.record.clone(),
+                        terms,
+                        p.table.result(),
+                        p.table
+                            .terms()
+                            .seats()
+                            .map(|s| p.table.session().signed_name(s))
+                            .collect(),
+                    );
                     Some((*id, dormant))
                 }
                 _ => None,
@@ -405,7 +414,10 @@ impl Core {
             .filter_map(|(id, slot)| match &slot.life {
                 Life::Relayed(r) if r.over() && idle_since(r.used) && slot.queue.idle() => {
                     let record = r.record(*id, GameStatus::Finished);
-                    Some((*id, Dormant::with_terms(record, r.terms.clone(), None)))
+                    Some((
+                        *id,
+                        Dormant::with_terms(record, r.terms.clone(), None, vec![]),
+                    ))
                 }
                 _ => None,
             })

@@ -94,7 +94,7 @@ pub(super) struct Relayed {
     pub(super) evidence: Evidence,
     /// Seats whose public chain holds a close.
     pub(super) closed: BTreeSet<Seat>,
-    /// A seat declined the proposal.
+    /// A seat declined the proposal, or its proposer withdrew it.
     pub(super) declined: bool,
     /// When an envelope of it last arrived, or it was last asked for.
     pub(super) used: u64,
@@ -176,14 +176,18 @@ impl Relayed {
                 sealed_protocol::body::Item::Close => {
                     self.closed.insert(at.chain.seat);
                 }
-                sealed_protocol::body::Item::Decline => self.declined = true,
+                // Declined or withdrawn: no game, nothing more is owed.
+                sealed_protocol::body::Item::Decline | sealed_protocol::body::Item::Withdraw => {
+                    self.declined = true
+                }
                 _ => {}
             }
         }
         Kept::Fresh
     }
 
-    /// Whether the game is over as far as its public chains show: a seat declined, or
+    /// Whether the game is over as far as its public chains show: a seat declined (or
+    /// the proposer withdrew), or
     /// every seat has closed. A relayed game over goes dormant once idle (`durable.rs`)
     /// and wakes when a seat posts to it or its witness is asked.
     pub(super) fn over(&self) -> bool {
@@ -213,6 +217,9 @@ pub(super) struct Dormant {
     /// played (docs/PERFORMANCE.md, start-up). `None` inside when they do not read; the
     /// game is then set aside when woken.
     terms: std::cell::OnceCell<Option<Terms>>,
+    /// The names the seats signed, kept from the session when the game left memory
+    /// (empty for one read from the store: the proposal's names then stand).
+    signed: Vec<Option<String>>,
 }
 
 /// The store's key of a finished game's result line.
@@ -227,16 +234,29 @@ impl Dormant {
             record,
             result,
             terms: std::cell::OnceCell::new(),
+            signed: vec![],
         }
     }
 
-    /// A game whose terms are already read (one that leaves memory).
-    pub(super) fn with_terms(record: GameRecord, terms: Terms, result: Option<String>) -> Dormant {
+    /// A game whose terms are already read (one that leaves memory),
+    /// with the names its seats signed.
+    pub(super) fn with_terms(
+        record: GameRecord,
+        terms: Terms,
+        result: Option<String>,
+        signed: Vec<Option<String>>,
+    ) -> Dormant {
         Dormant {
             record,
             result,
             terms: std::cell::OnceCell::from(Some(terms)),
+            signed,
         }
+    }
+
+    /// Each seat's name ([`super::players::seat_names`]), from what the session held.
+    pub(super) fn names(&self, terms: &Terms) -> Vec<Option<String>> {
+        super::players::seat_names(terms, |s| self.signed.get(s.index()).cloned().flatten())
     }
 
     /// Its terms, if they read.

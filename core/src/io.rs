@@ -269,6 +269,9 @@ pub enum Cmd {
     Accept(GameRef),
     /// Decline an invitation.
     Decline(GameRef),
+    /// Take back a game this node proposed, before any other seat accepted it
+    /// (protocol version 2; a `resign` then does the same).
+    Withdraw(GameRef),
     /// A move in the game's notation (any act a player makes: a card, a claim,
     /// resign), refused unless the game is at ply `expect`.
     Move {

@@ -103,6 +103,9 @@ pub type WriteId = u64;
 /// How a core behaves.
 #[derive(Clone, Debug)]
 pub struct CoreConfig {
+    /// The name this node's player signs into each game it accepts (protocol version 2,
+    /// spec/PROTOCOL.md §17.15): the home's name; empty signs none.
+    pub name: String,
     /// Keep and forward games that name this node as a mailbox.
     pub mailbox: bool,
     /// Be the witness of games that name this node so (protocol version 2): date
@@ -150,6 +153,7 @@ pub struct Windows {
 impl Default for CoreConfig {
     fn default() -> Self {
         CoreConfig {
+            name: String::new(),
             mailbox: false,
             witness: false,
             bots: false,

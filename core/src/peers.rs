@@ -332,6 +332,32 @@ impl Core {
         Ok(())
     }
 
+    /// After this node's player took back an invitation: each invited peer's addresses
+    /// that never worked go from the book, with the error of the last dial to them,
+    /// and it stays a friend only if another game names it.
+    pub(super) fn forget_invitation(&mut self, id: &GameId) {
+        let me = self.key();
+        let Some(terms) = self.games.terms(id).cloned() else {
+            return;
+        };
+        for peer in super::games::game_peers(&terms, &me) {
+            if super::games::is_mailbox(&terms, &peer) {
+                continue;
+            }
+            let other_game = self.games.slots().any(|(g, _)| {
+                g != id
+                    && self
+                        .games
+                        .terms(g)
+                        .is_some_and(|t| t.seat_of(&peer).is_some())
+            });
+            self.peers.unreachable.remove(&peer);
+            if self.peers.book.forget_unproven(peer, other_game) == book::Changed::Yes {
+                self.peers.dirty.insert(peer);
+            }
+        }
+    }
+
     /// A dial reached `peer` at `addr`.
     fn reached(&mut self, peer: PeerKey, addr: &str) {
         if self.peers.book.worked(peer, addr, self.now) == book::Changed::Yes {

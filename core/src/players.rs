@@ -24,8 +24,24 @@ pub struct PlayerView {
     pub you: bool,
 }
 
-/// Every seat of a game, this node's marked.
-pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
+/// Each seat's name as the faces show it, escaped ([`sealed_protocol::text::name`]): the
+/// one the seat signed for itself (spec/PROTOCOL.md §17.15), else the one the proposal
+/// gives it; `None` when neither names it. `signed` is the session's
+/// (`AnySession::signed_name`), or nothing when only the terms are at hand.
+pub fn seat_names(terms: &Terms, signed: impl Fn(Seat) -> Option<String>) -> Vec<Option<String>> {
+    terms
+        .seats()
+        .map(|s| {
+            signed(s)
+                .map(|n| sealed_protocol::text::name(&n))
+                .filter(|n| !n.is_empty())
+                .or_else(|| terms.display_name(s))
+        })
+        .collect()
+}
+
+/// Every seat of a game, this node's marked, each named as [`seat_names`] gives.
+pub fn players(terms: &Terms, names: &[Option<String>], me: Option<Seat>) -> Vec<PlayerView> {
     terms
         .proposal()
         .seats
@@ -39,10 +55,7 @@ pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
                 Role::Witness => "witness",
             }
             .into(),
-            name: u8::try_from(i)
-                .ok()
-                .and_then(|i| terms.display_name(Seat(i)))
-                .unwrap_or_default(),
+            name: names.get(i).cloned().flatten().unwrap_or_default(),
             peer: crate::peer_id::name(&s.key),
             you: me.is_some_and(|m| usize::from(m.0) == i),
         })
@@ -52,7 +65,7 @@ pub fn players(terms: &Terms, me: Option<Seat>) -> Vec<PlayerView> {
 /// A node a game names besides its seats: its witness and its mailboxes, which a person
 /// accepting an invitation should know of (the witness keeps time; a mailbox keeps the
 /// public envelopes).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HelperView {
     /// `witness` or `mailbox` (a witness is the game's mailbox too, listed once).
     pub role: String,
@@ -108,20 +121,22 @@ pub fn line(players: &[PlayerView]) -> String {
 }
 
 /// Each seat as a clock line names it: `you`, its name, else `seat N`.
-pub(super) fn namer(terms: &Terms, me: Seat) -> impl Fn(u8) -> String + '_ {
+pub(super) fn namer(names: &[Option<String>], me: Seat) -> impl Fn(u8) -> String + '_ {
     move |s| {
         if s == me.0 {
             return "you".into();
         }
-        terms
-            .display_name(Seat(s))
+        names
+            .get(usize::from(s))
+            .cloned()
+            .flatten()
             .unwrap_or_else(|| format!("seat {s}"))
     }
 }
 
 /// A seat as a line about delivery names it: its name, else its role.
-fn called(terms: &Terms, s: Seat) -> String {
-    match terms.display_name(s) {
+fn called(terms: &Terms, names: &[Option<String>], s: Seat) -> String {
+    match names.get(s.index()).cloned().flatten() {
         Some(n) => n,
         None if terms.role(s) == Some(Role::Referee) => "the referee".into(),
         None => "the opponent".into(),
@@ -129,12 +144,19 @@ fn called(terms: &Terms, s: Seat) -> String {
 }
 
 impl Played {
+    /// Each seat's name, as [`seat_names`] gives it for this game's session.
+    pub(super) fn names(&self) -> Vec<Option<String>> {
+        let session = self.table.session();
+        seat_names(self.table.terms(), |s| session.signed_name(s))
+    }
+
     /// Where this seat's latest messages are, per other seat: acknowledged by it
     /// (durable there) or said held in its repair round, held for it by a mailbox, or
     /// not confirmed yet. `None` before this seat has sent anything.
     pub(super) fn delivery(&self) -> Option<Delivery> {
         let terms = self.table.terms();
         let me = self.table.seat();
+        let names = self.names();
         let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
         let mut parts = vec![];
         for s in terms.seats().filter(|s| *s != me) {
@@ -145,7 +167,7 @@ impl Played {
             if owed.is_empty() {
                 continue;
             }
-            let to = called(terms, s);
+            let to = called(terms, &names, s);
             let public = owed.iter().all(|(c, _)| c.log.is_public());
             let heard = self.heard.get(&key);
             let said_so = owed

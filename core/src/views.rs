@@ -96,6 +96,8 @@ pub enum GameState {
     Finished,
     /// A seat declined it.
     Declined,
+    /// Its proposer took it back before it was accepted.
+    Withdrawn,
     /// This node keeps it for others (a mailbox or witness).
     Relayed,
     /// Set aside after a failed write, until the store works again.
@@ -113,6 +115,7 @@ impl GameState {
             GameState::Active => "active",
             GameState::Finished => "finished",
             GameState::Declined => "declined",
+            GameState::Withdrawn => "withdrawn",
             GameState::Relayed => "relayed",
             GameState::Halted => "halted",
             GameState::Unreadable => "unreadable",
@@ -158,6 +161,9 @@ pub struct GameSummary {
     /// For an invitation this node made and that is not accepted yet: whether it reached
     /// the peer, its mailbox, or not yet and why.
     pub invitation: Option<Invitation>,
+    /// The witness and mailboxes the proposal names: whom its players trust.
+    #[serde(default)]
+    pub helpers: Vec<crate::players::HelperView>,
 }
 
 /// Where this seat's latest messages are for one other seat.

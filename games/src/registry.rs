@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use sealed_protocol::ids::{Name, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{
-    MailboxSpec, Proposal, Role, SeatSpec, SignedProposal, Terms, VERSION, VERSION_2, WitnessSpec,
+    MailboxSpec, Proposal, Role, SeatSpec, SignedProposal, Terms, VERSION_2, WitnessSpec,
 };
 use sealed_protocol::session::{Secrets, SessionError};
 
@@ -127,7 +127,7 @@ pub struct Invitees {
     /// Mailbox nodes both players trust.
     pub mailboxes: Vec<MailboxSpec>,
     /// A witness both players trust for time (protocol version 2, spec/PROTOCOL.md
-    /// §17): the proposal is then of version 2.
+    /// §17). Every new proposal is of version 2, with or without one.
     pub witness: Option<WitnessSpec>,
     /// The display names the proposal gives seat 0 (the proposer) and seat 1: each at
     /// most 64 bytes, empty when not known. No rule depends on them.
@@ -178,11 +178,9 @@ pub fn propose(
         name: String::new(),
     }));
     let proposal = Proposal {
-        version: if witness.is_some() {
-            VERSION_2
-        } else {
-            VERSION
-        },
+        // Every new game is version 2, with or without a witness: only it can be
+        // withdrawn and carries each seat's own name (spec/PROTOCOL.md §17).
+        version: VERSION_2,
         variant: Name::new(v.name).map_err(|e| e.to_string())?,
         options: opts,
         seats,

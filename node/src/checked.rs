@@ -44,10 +44,14 @@ impl FileReport {
         // The seats, from the proposal the check has just read (and verified the
         // signature of): a report says whose key was seat 0 and seat 1.
         let players = match (&bytes, &checked) {
-            (Ok(b), Ok(_)) => TranscriptFile::from_bytes(b)
+            (Ok(b), Ok(c)) => TranscriptFile::from_bytes(b)
                 .ok()
                 .and_then(|f| Terms::parse(&f.proposal).ok())
-                .map(|t| crate::core::players::players(&t, None))
+                .map(|t| {
+                    use crate::core::players::{players, seat_names};
+                    let names = seat_names(&t, |s| c.names.get(s.index()).cloned().flatten());
+                    players(&t, &names, None)
+                })
                 .unwrap_or_default(),
             _ => vec![],
         };

@@ -40,6 +40,11 @@ pub enum ControlRequest {
         /// Game id or prefix.
         game: String,
     },
+    /// Withdraw a proposal not yet accepted.
+    Withdraw {
+        /// Game id or prefix.
+        game: String,
+    },
     /// An action in the game's notation.
     Move {
         /// Game id or prefix.
@@ -220,6 +225,7 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
     Some(match req.clone() {
         ControlRequest::Accept { game } => Cmd::Accept(game.into()),
         ControlRequest::Decline { game } => Cmd::Decline(game.into()),
+        ControlRequest::Withdraw { game } => Cmd::Withdraw(game.into()),
         ControlRequest::Move { game, text, expect } => Cmd::Move {
             game: game.into(),
             text,

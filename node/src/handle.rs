@@ -26,7 +26,11 @@ pub async fn start(
     // a name `sealed init` would take (the file may have been edited since).
     let name = home.name();
     match crate::home::check_name(&name) {
-        Ok(()) => cfg.net.name = name,
+        Ok(()) => {
+            // Signed into the games this player accepts, too (version 2).
+            cfg.core.name = name.clone();
+            cfg.net.name = name;
+        }
         Err(e) => tracing::warn!("not announced, nor put in proposals: {e}"),
     }
     let store = Store::open(&home.store_path()).map_err(StartError::Store)?;

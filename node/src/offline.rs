@@ -54,7 +54,17 @@ pub fn answer(home: &Home, req: &ControlRequest) -> Result<Value, OfflineError> 
     })?;
     let seed = crate::home::random32()?;
     let now = crate::shell::now_ms();
-    let mut core = Core::start(key, CoreConfig::default(), seed, now, &store)?;
+    // An acceptance made here signs the home's name, as a running node's does.
+    let name = home.name();
+    let cfg = CoreConfig {
+        name: if crate::home::check_name(&name).is_ok() {
+            name
+        } else {
+            String::new()
+        },
+        ..CoreConfig::default()
+    };
+    let mut core = Core::start(key, cfg, seed, now, &store)?;
     core.handle(now, Input::Command { id: 0, cmd }, &store);
     let mut answer = None;
     while let Some(out) = core.poll_output() {

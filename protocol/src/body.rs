@@ -131,6 +131,27 @@ pub enum Item {
     /// show the witness contradicted itself, or ahead of a forfeit too long for one
     /// envelope. Empty says the sender has none to post.
     Statements(Vec<Vec<u8>>),
+    /// Version 2: the proposer takes the proposal back before it has seen every other
+    /// seat accept; the game never starts (spec/PROTOCOL.md §17.14).
+    Withdraw,
+    /// Version 2: the signer's own display name, at most [`MAX_NAME`] bytes, in the
+    /// first envelope of a seat that did not propose (spec/PROTOCOL.md §17.15). The
+    /// proposer's is in the proposal it signed.
+    Named(String),
+}
+
+/// Longest display name, in a proposal's seat or a [`Item::Named`].
+pub const MAX_NAME: usize = 64;
+
+impl Item {
+    /// Whether version 1 lacks this item: a version 1 envelope that carries one is not
+    /// a version 1 envelope (spec/PROTOCOL.md §17).
+    pub fn version_2_only(&self) -> bool {
+        matches!(
+            self,
+            Item::Forfeit(_) | Item::Statements(_) | Item::Withdraw | Item::Named(_)
+        )
+    }
 }
 
 /// A time forfeit: who is accused, and the witness's signed statements (each the bytes
@@ -207,6 +228,7 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                 return Err("a deal item holds 1 to 256 slots");
             }
             Item::Act(a) if a.len() > MAX_ACT => return Err("act too long"),
+            Item::Named(n) if n.len() > MAX_NAME => return Err("a name is at most 64 bytes"),
             Item::Forfeit(Forfeit { statements: st, .. }) | Item::Statements(st)
                 if st.len() > MAX_FORFEIT_STATEMENTS
                     || st.iter().any(|b| b.len() > crate::witness::MAX_STATEMENT) =>

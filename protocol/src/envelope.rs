@@ -73,6 +73,9 @@ pub enum EnvelopeError {
     /// Unsupported protocol version.
     #[error("envelope version {0} is not supported")]
     Version(u8),
+    /// A version 1 envelope carrying an item only version 2 has.
+    #[error("a version 1 envelope carries an item only version 2 has")]
+    Version2Item,
     /// Names another game.
     #[error("envelope belongs to game {0}")]
     OtherGame(GameId),
@@ -139,6 +142,9 @@ impl Signed {
         // Every envelope of a game carries the version its terms were proposed under.
         if u.version != terms.version() {
             return Err(EnvelopeError::Version(u.version));
+        }
+        if u.version == crate::proposal::VERSION && u.body.iter().any(Item::version_2_only) {
+            return Err(EnvelopeError::Version2Item);
         }
         if u.game != terms.game() {
             return Err(EnvelopeError::OtherGame(u.game));

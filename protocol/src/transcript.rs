@@ -117,6 +117,8 @@ pub struct Checked {
     pub unsigned: Vec<String>,
     /// Evidence entries the replay did not confirm, with why.
     pub unconfirmed_evidence: Vec<String>,
+    /// Per seat, the name it signed for itself (`Engine::signed_name`), if any.
+    pub names: Vec<Option<String>>,
 }
 
 impl Checked {
@@ -213,12 +215,18 @@ pub fn check_with_terms<R: Rules>(
         }
     }
     let verdict = verdict(&engine);
+    let names = engine
+        .terms()
+        .seats()
+        .map(|s| engine.signed_name(s).map(str::to_owned))
+        .collect();
     Ok((
         engine,
         Checked {
             verdict,
             unsigned,
             unconfirmed_evidence: unconfirmed,
+            names,
         },
     ))
 }

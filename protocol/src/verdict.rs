@@ -85,6 +85,8 @@ pub struct Verdict {
     pub board: Option<Outcome>,
     /// The proposal was declined: there was no game.
     pub declined: bool,
+    /// The proposer withdrew the proposal (version 2): there was no game.
+    pub withdrawn: bool,
     /// Every proven fault, sorted.
     pub faults: Vec<Fault>,
     /// Every claim, open or not.
@@ -119,6 +121,9 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let players = terms.players();
     let (faults, gaps) = engine.faults_and_gaps();
     let declined = engine.declined();
+    let withdrawn = engine.withdrawn();
+    // Declined or withdrawn: there was no game, and nothing is owed.
+    let called_off = engine.called_off();
     let over = engine.is_over();
     // A period the audit proves passed without a move in witness time (Secret
     // Stallmate, §17.8) is a loss on time, whatever the referee's close called it.
@@ -187,7 +192,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         );
     }
 
-    if !declined {
+    if !called_off {
         for gap in gaps {
             suspects.insert(gap.against);
             push_unique(
@@ -265,11 +270,11 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         .stuck()
         .iter()
         .any(|at| !on_time.contains(&at.chain.seat));
-    let complete = declined || (over && !unjudged && closed_both_ways(engine, &on_time));
+    let complete = called_off || (over && !unjudged && closed_both_ways(engine, &on_time));
     let open_claims = claims.iter().any(|c| c.open);
     let status = if !faults.is_empty() {
         Status::ProvenFault
-    } else if declined || (complete && verified && !open_claims) {
+    } else if called_off || (complete && verified && !open_claims) {
         Status::Verified
     } else {
         Status::Unconfirmed
@@ -281,6 +286,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         outcome,
         board,
         declined,
+        withdrawn,
         faults,
         claims,
         complete,

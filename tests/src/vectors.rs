@@ -379,6 +379,8 @@ pub fn item_text(i: &Item) -> String {
             f.statements.len()
         ),
         Item::Statements(st) => format!("statements ({})", st.len()),
+        Item::Withdraw => "withdraw".into(),
+        Item::Named(n) => format!("named {n:?}"),
     }
 }
 

@@ -85,7 +85,7 @@ const ctx = {
   decide: async (id, what) => {
     try {
       await api(`/api/games/${id}/${what}`, {});
-      toast(what === 'accept' ? 'accepted' : 'declined');
+      toast({ accept: 'accepted', decline: 'declined', withdraw: 'withdrawn' }[what] || what);
       refresh('act');
     } catch (e) { fail(e); }
   },

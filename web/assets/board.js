@@ -8,7 +8,7 @@
 
 import { h } from './ui.js';
 
-const GENERIC = new Set(['accept', 'decline', 'resign', 'offer draw', 'accept draw']);
+const GENERIC = new Set(['accept', 'decline', 'withdraw', 'resign', 'offer draw', 'accept draw']);
 
 // The act being built: the square selected, the acts still possible and the question
 // they raise, a chosen act that still asks something (a trap's square, cards), a start
@@ -194,7 +194,7 @@ export function drawQuestion(show, q, ctx) {
 }
 
 // The acts on no square, as buttons: the same words once (the question then asks what
-// tells them apart); resigning and declining ask to be pressed twice.
+// tells them apart); resigning, declining and withdrawing ask to be pressed twice.
 export function drawButtons(show, ctx) {
   const all = (show.choices || []).filter((c) => c.from === null && c.to === null)
     .filter((c) => !Q.then || (!c.ask && !GENERIC.has(c.text)));
@@ -206,7 +206,7 @@ export function drawButtons(show, ctx) {
   }
   return h('div', { class: 'actions', id: 'buttons' }, [...groups.entries()].map(([words, group]) => {
     const c = group[0];
-    const danger = c.text === 'resign' || c.text === 'decline';
+    const danger = c.text === 'resign' || c.text === 'decline' || c.text === 'withdraw';
     return h('button', {
       type: 'button', class: 'choice' + (danger ? ' danger' : '') + (c.text === 'accept' ? ' primary' : ''),
       'data-text': c.text, 'data-focus': `button-${words}`, disabled: ctx.down,

@@ -59,7 +59,10 @@ export function drawGames(games, ctx) {
     const decide = invited ? h('span', { class: 'actions' },
       h('button', { type: 'button', class: 'primary', 'data-act': 'accept', 'data-focus': `accept-${g.game}`, onclick: () => ctx.decide(g.game, 'accept') }, 'Accept'),
       confirmButton({ 'data-act': 'decline', class: 'danger', 'data-focus': `decline-${g.game}` }, 'Decline', 'Decline: press again to confirm',
-        () => ctx.decide(g.game, 'decline'))) : null;
+        () => ctx.decide(g.game, 'decline'))) : g.status === 'proposed' ? h('span', { class: 'actions' },
+      // The proposer's way back, until someone accepts.
+      confirmButton({ 'data-act': 'withdraw', class: 'danger', 'data-focus': `withdraw-${g.game}` }, 'Withdraw', 'Withdraw: press again to confirm',
+        () => ctx.decide(g.game, 'withdraw'))) : null;
     return h('tr', { class: g.my_turn ? 'turn' : '', 'data-game': g.game },
       h('td', { 'data-label': 'game' }, h('a', { href: `#/game/${g.game}`, 'aria-label': `game ${short(g.game)}, ${g.variant}` }, short(g.game))),
       h('td', { 'data-label': 'variant', text: g.variant }),

@@ -68,6 +68,7 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/games/{game}/move", post(make_move))
         .route("/api/games/{game}/accept", post(accept))
         .route("/api/games/{game}/decline", post(decline))
+        .route("/api/games/{game}/withdraw", post(withdraw))
         .route("/api/games/{game}/verify", get(verify))
         .route("/api/games/{game}/download/{what}", get(download))
         .route("/api/variants", get(variants))
@@ -224,6 +225,10 @@ async fn accept(State(app): State<App>, Path(game): Path<String>) -> Response {
 
 async fn decline(State(app): State<App>, Path(game): Path<String>) -> Response {
     ask(&app, ControlRequest::Decline { game }).await
+}
+
+async fn withdraw(State(app): State<App>, Path(game): Path<String>) -> Response {
+    ask(&app, ControlRequest::Withdraw { game }).await
 }
 
 /// The game's transcript as this node holds it, checked as `sealed verify` checks a

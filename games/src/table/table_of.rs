@@ -84,10 +84,21 @@ impl<R: Game> TableOf<R> {
     /// The generic words open now (see [`TableOf::actions`]), for buttons: those
     /// [`TableOf::generic`] reads as a command.
     fn generic_words(&self) -> Vec<&'static str> {
-        ["accept", "decline", "resign", "offer draw", "accept draw"]
-            .into_iter()
-            .filter(|w| matches!(self.generic(w), Some(Ok(_))))
-            .collect()
+        // Before anyone accepted, the proposer's way out is "withdraw" (a "resign" then
+        // does the same, so only the one word is offered).
+        let withdraw = self.session.may_withdraw().is_ok();
+        [
+            "accept",
+            "decline",
+            "withdraw",
+            "resign",
+            "offer draw",
+            "accept draw",
+        ]
+        .into_iter()
+        .filter(|w| !(withdraw && *w == "resign"))
+        .filter(|w| matches!(self.generic(w), Some(Ok(_))))
+        .collect()
     }
 
     /// Whether the game's own acts are open to this seat now: a player's, on its turn
@@ -115,6 +126,14 @@ impl<R: Game> TableOf<R> {
             "accept" => Command::Accept,
             "decline" => Command::Decline,
             "resign" => Command::Resign,
+            "withdraw" => {
+                return Some(
+                    self.session
+                        .may_withdraw()
+                        .map(|()| Command::Withdraw)
+                        .map_err(|e| format!("withdraw: {e}")),
+                );
+            }
             "offer draw" | "draw offer" => Command::OfferDraw,
             "accept draw" | "draw accept" => Command::AcceptDraw,
             _ => return None,
@@ -212,6 +231,9 @@ impl<R: Game> TableFace for TableOf<R> {
 
     fn waiting_for(&self) -> String {
         let e = self.session.engine();
+        if e.withdrawn() {
+            return "nothing: the proposal was withdrawn".into();
+        }
         match self.session.phase() {
             Phase::Decide(_) => return "you: accept or decline the proposal".into(),
             Phase::Done(_) if e.declined() => return "nothing: the proposal was declined".into(),

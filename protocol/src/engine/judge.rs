@@ -120,6 +120,40 @@ impl<R: Rules> Engine<R> {
         Ok(())
     }
 
+    /// A withdrawal (spec/PROTOCOL.md §17.14): the proposer's, before it has seen any
+    /// other seat's first envelope. One that has seen an acceptance is a fault: from
+    /// then on the proposer is bound, and only resigning ends the game. An acceptance
+    /// that crossed it (that the withdrawal had not seen) does not undo it: its past
+    /// alone decides, so no later envelope of anyone can revive a game taken back.
+    fn judge_withdraw(&mut self, at: EnvRef, seat: Seat, clock: &Clock) -> Result<(), Broken> {
+        if self.terms.proposal().proposer != seat {
+            return Err(broken(FaultKind::OutOfPhase, "only the proposer withdraws"));
+        }
+        if self.over_in(clock) {
+            self.note(
+                at,
+                "withdrawal after the game had ended in the sender's view",
+            );
+            return Ok(());
+        }
+        if let Some(s) = self.terms.seats().find(|s| {
+            *s != seat
+                && self.seats[s.index()]
+                    .first
+                    .is_some_and(|f| self.store.seen(clock, f))
+        }) {
+            return Err(broken(
+                FaultKind::OutOfPhase,
+                format!("withdrawn after seeing {s} accept: only resigning ends it now"),
+            ));
+        }
+        self.game.withdrawn.get_or_insert(at);
+        if !self.game.terminal.contains(&at) {
+            self.game.terminal.push(at);
+        }
+        Ok(())
+    }
+
     pub(super) fn over_in(&self, clock: &Clock) -> bool {
         self.game
             .terminal
@@ -218,6 +252,21 @@ impl<R: Rules> Engine<R> {
             Item::DrawOpen(o) => self.judge_draw_open(o, at, seat, clock, scratch),
             Item::Forfeit(f) => self.judge_forfeit(f, at, seat, clock),
             Item::Statements(st) => self.judge_statements(st, at),
+            Item::Withdraw => self.judge_withdraw(at, seat, clock),
+            Item::Named(name) => {
+                // Only in the first envelope of a seat that did not propose (the
+                // proposer's name is in the proposal it signed), and once.
+                let proposer = self.terms.proposal().proposer == seat;
+                let track = &mut self.seats[seat.index()];
+                if proposer || at.seq != 0 || track.name.is_some() {
+                    return Err(broken(
+                        FaultKind::OutOfPhase,
+                        "a name belongs once to the first envelope of a seat that did not propose",
+                    ));
+                }
+                track.name = Some(name.clone());
+                Ok(())
+            }
             Item::Evidence(proof) => {
                 let proven = proof
                     .check(&self.terms)

@@ -81,6 +81,8 @@ pub(crate) struct SeatTrack {
     pub close: Option<EnvRef>,
     /// Its last close.
     pub last_close: Option<EnvRef>,
+    /// The name it signed for itself (version 2, a seat that did not propose).
+    pub name: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +95,8 @@ pub(crate) struct GameTrack<S> {
     /// Envelopes after which the game is over for whoever has seen them.
     pub terminal: Vec<EnvRef>,
     pub declined: Option<EnvRef>,
+    /// Where the proposer withdrew (version 2).
+    pub withdrawn: Option<EnvRef>,
     pub offers: Vec<(Seat, EnvRef)>,
     pub claims: Vec<ClaimRecord>,
     /// Chain faults whose proofs an envelope has posted.
@@ -168,6 +172,7 @@ impl<R: Rules> Engine<R> {
                 endings: vec![],
                 terminal: vec![],
                 declined: None,
+                withdrawn: None,
                 offers: vec![],
                 claims: vec![],
                 posted: vec![],
@@ -518,6 +523,42 @@ impl<R: Rules> Engine<R> {
     /// Whether the proposal was declined.
     pub fn declined(&self) -> bool {
         self.game.declined.is_some()
+    }
+
+    /// Whether the proposer withdrew the proposal (version 2).
+    pub fn withdrawn(&self) -> bool {
+        self.game.withdrawn.is_some()
+    }
+
+    /// Whether `by`'s public chain holds an envelope that has seen `seat`'s first
+    /// public envelope (an acknowledgement of its joining).
+    pub fn acknowledged_by(&self, by: Seat, seat: Seat) -> bool {
+        let Some(first) = self.seats.get(seat.index()).and_then(|t| t.first) else {
+            return false;
+        };
+        let chain = crate::ids::ChainId::public(by);
+        let n = self.processed(chain);
+        n > 0
+            && self
+                .store
+                .clock_of(EnvRef { chain, seq: n - 1 })
+                .is_some_and(|c| self.store.seen(c, first))
+    }
+
+    /// Whether there was no game: declined or withdrawn.
+    pub fn called_off(&self) -> bool {
+        self.declined() || self.withdrawn()
+    }
+
+    /// The name a seat signed for itself: the proposer's in the proposal, any other
+    /// seat's in its first envelope (version 2). `None` when it signed none (a version 1
+    /// game's other seats: their names in the proposal are the proposer's words).
+    pub fn signed_name(&self, seat: Seat) -> Option<&str> {
+        let p = self.terms.proposal();
+        if p.proposer == seat {
+            return p.seats.get(seat.index()).map(|s| s.name.as_str());
+        }
+        self.seats.get(seat.index())?.name.as_deref()
     }
 
     /// The board result: the combined endings, before faults are weighed. A forfeit's

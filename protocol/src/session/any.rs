@@ -96,11 +96,35 @@ pub trait AnySession {
     fn stamps_ready(&mut self) -> Option<bool>;
     /// What it posts ([`Session::stamps_known`]).
     fn stamps_known(&mut self) -> Vec<Vec<u8>>;
+    /// The name this seat signs when it accepts ([`Session::set_name`]).
+    fn set_name(&mut self, name: &str);
+    /// Whether this seat may withdraw now ([`Session::may_withdraw`]).
+    fn may_withdraw(&self) -> Result<(), super::Refusal>;
+    /// Whether the proposer withdrew the proposal.
+    fn withdrawn(&self) -> bool;
+    /// The name a seat signed for itself, if any (`Engine::signed_name`).
+    fn signed_name(&self, seat: Seat) -> Option<String>;
 }
 
 impl<R: Rules> AnySession for Session<R> {
     fn seat(&self) -> Seat {
         self.seat
+    }
+
+    fn set_name(&mut self, name: &str) {
+        Session::set_name(self, name)
+    }
+
+    fn may_withdraw(&self) -> Result<(), super::Refusal> {
+        Session::may_withdraw(self)
+    }
+
+    fn withdrawn(&self) -> bool {
+        self.engine.withdrawn()
+    }
+
+    fn signed_name(&self, seat: Seat) -> Option<String> {
+        self.engine.signed_name(seat).map(str::to_owned)
     }
 
     fn terms(&self) -> &Terms {

@@ -75,4 +75,13 @@ pub enum Refusal {
     /// This seat sealed no such value.
     #[error("no sealed value {0}[{1}]")]
     NoValue(Name, u32),
+    /// A withdrawal by a seat that did not propose the game.
+    #[error("only the player who proposed a game withdraws it; decline it instead")]
+    NotProposer,
+    /// A withdrawal of a game of protocol version 1, which has no withdrawal.
+    #[error("this game was made under protocol version 1, which cannot take an invitation back")]
+    NoWithdrawal,
+    /// A withdrawal after another seat accepted: the proposer is bound from then on.
+    #[error("{0} has accepted: the game is on, and only resigning ends it")]
+    Accepted(crate::ids::Seat),
 }

@@ -100,8 +100,12 @@ pub enum Command {
         /// The log.
         log: LogId,
     },
-    /// Resign.
+    /// Resign. Before any other seat has accepted, the proposer of a version 2 game
+    /// withdraws instead (there is no game to lose yet).
     Resign,
+    /// Take the proposal back before any other seat has accepted it (version 2, the
+    /// proposer only).
+    Withdraw,
     /// Offer a draw.
     OfferDraw,
     /// Accept the opponent's draw offer.
@@ -141,6 +145,8 @@ pub struct Session<R: Rules> {
     outbox: VecDeque<Action>,
     /// What the witness has said of when it held envelopes, and of its clock.
     witness: witness::Known,
+    /// The name this seat signs into its first envelope when it accepts (version 2).
+    name: Option<String>,
 }
 
 impl<R: Rules> Session<R> {
@@ -166,6 +172,7 @@ impl<R: Rules> Session<R> {
             }),
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
+            name: None,
         };
         if s.engine.terms().proposal().proposer == seat {
             let secrets = s.join(entropy, true, now)?;
@@ -199,9 +206,46 @@ impl<R: Rules> Session<R> {
             phase,
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
+            name: None,
         };
         s.drive(now);
         Ok(s)
+    }
+
+    /// The name this seat signs into its acceptance (version 2; spec/PROTOCOL.md
+    /// §17.15): set before [`Command::Accept`]. An empty name, one over
+    /// [`crate::body::MAX_NAME`] bytes, or a version 1 game sign none.
+    pub fn set_name(&mut self, name: &str) {
+        let fits = !name.is_empty() && name.len() <= crate::body::MAX_NAME;
+        let v2 = crate::proposal::is_version_2(self.engine.terms().version());
+        self.name = (fits && v2).then(|| name.to_owned());
+    }
+
+    /// Whether this seat may take its proposal back now, else why not: it proposed a
+    /// version 2 game and has seen no other seat's first envelope.
+    pub fn may_withdraw(&self) -> Result<(), Refusal> {
+        let terms = self.engine.terms();
+        if terms.proposal().proposer != self.seat {
+            return Err(Refusal::NotProposer);
+        }
+        if !crate::proposal::is_version_2(terms.version()) {
+            return Err(Refusal::NoWithdrawal);
+        }
+        match terms
+            .seats()
+            .find(|s| *s != self.seat && self.engine.has_joined(*s))
+        {
+            Some(s) => Err(Refusal::Accepted(s)),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether every other seat's first envelope is acknowledged by an envelope of the
+    /// proposer: from then on the proposer cannot withdraw, so this seat may open what
+    /// it would not show to a proposer free to walk away (its coin seed, its deals).
+    fn proposer_bound(&self) -> bool {
+        let proposer = self.engine.terms().proposal().proposer;
+        proposer == self.seat || self.engine.acknowledged_by(proposer, self.seat)
     }
 
     /// Takes an envelope received from the network (or a mailbox, or a file).
@@ -332,6 +376,9 @@ impl<R: Rules> Session<R> {
                     }));
                 }
             }
+        }
+        if !proposer && let Some(name) = &self.name {
+            body.push(Item::Named(name.clone()));
         }
         // Secrets are durable before the commitments that bind them leave the node.
         self.outbox.push_back(Action::Persist(secrets.clone()));

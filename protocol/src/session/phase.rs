@@ -150,15 +150,28 @@ impl Phase {
         use Command as C;
         let taken = match self {
             Phase::Decide(_) => matches!(cmd, C::Accept | C::Decline),
-            Phase::Commit(_) | Phase::Coin(_) => matches!(
+            Phase::Commit(_) => matches!(
                 cmd,
                 C::Resign
+                    | C::Withdraw
                     | C::ShowSetup { .. }
                     | C::Seal { .. }
                     | C::Claim(_)
                     | C::Forfeit(_)
                     | C::Statements(_)
             ),
+            Phase::Coin(_) => matches!(
+                cmd,
+                C::Resign
+                    | C::Withdraw
+                    | C::ShowSetup { .. }
+                    | C::Seal { .. }
+                    | C::Claim(_)
+                    | C::Forfeit(_)
+                    | C::Statements(_)
+            ),
+            // A withdrawal is taken while the game is on only to be refused in words
+            // (`Session::may_withdraw`: who accepted).
             Phase::Play(_) => !matches!(cmd, C::Accept | C::Decline),
             Phase::Reveal(_) => matches!(cmd, C::Seal { .. } | C::Claim(_) | C::Statements(_)),
             Phase::Done(_) => matches!(cmd, C::Claim(_)),
@@ -213,6 +226,15 @@ impl Phase {
         let (p, cmd) = p;
         let secrets = p.secrets();
         match cmd {
+            // Before anyone accepted, a proposer of version 2 has no game to lose: its
+            // resignation takes the proposal back.
+            Command::Resign if matches!(p, Phase::Commit(_)) && s.may_withdraw().is_ok() => {
+                s.send(LogId::PUBLIC, vec![Item::Withdraw], now)?
+            }
+            Command::Withdraw => {
+                s.may_withdraw()?;
+                s.send(LogId::PUBLIC, vec![Item::Withdraw], now)?
+            }
             Command::Resign => single(s, secrets, Item::Resign, now)?,
             Command::OfferDraw => single(s, secrets, Item::OfferDraw, now)?,
             Command::AcceptDraw => single(s, secrets, Item::AcceptDraw, now)?,
@@ -297,7 +319,11 @@ impl Commit {
             .terms()
             .player_seats()
             .all(|p| s.engine.has_joined(p));
-        if !everyone {
+        // And, in version 2, the proposer has acknowledged this seat's acceptance: till
+        // then it may still withdraw, and must not see this seat's coin seed or deals
+        // first (it could take back a game whose start it disliked).
+        let v2 = crate::proposal::is_version_2(s.engine.terms().version());
+        if !everyone || (v2 && !s.proposer_bound()) {
             return (Phase::Commit(self), false);
         }
         // Every other player's commitments are acknowledged by this envelope, so the
