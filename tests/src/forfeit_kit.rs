@@ -46,12 +46,15 @@ pub fn proposal_for(rules: &Duel, options: &[(&str, &str)]) -> Proposal {
     p
 }
 
-/// The pair playing a proposal signed by seat 0.
+/// The pair playing a proposal signed by seat 0; seat 1 signs the name `p1`.
 pub fn pair(p: Proposal) -> Pair<Duel> {
-    Pair::new(
+    let mut pair = Pair::new(
         Terms::from_signed(p.sign(&test_key(0))).expect("valid terms"),
         8,
-    )
+    );
+    // Black signs its own name into its acceptance (version 2, §17.15).
+    pair.sessions[1].set_name("p1");
+    pair
 }
 
 /// A game with `time-per-move=1h` in which Black is to act in its second round, Black's

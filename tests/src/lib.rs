@@ -22,4 +22,5 @@ pub mod stallmate_witness;
 pub mod tempete_kit;
 pub mod time_attacks;
 pub mod vectors;
+pub mod withdraw_kit;
 pub mod witness_vectors;

@@ -269,7 +269,11 @@ pub fn run_witnessed(
 
 /// A trio playing witnessed terms.
 pub fn witnessed_trio(options: &[(&str, String)], seed: u64) -> Pair<Stallmate> {
-    Pair::new(witnessed_terms(options, seed as u8), seed)
+    let mut p = Pair::new(witnessed_terms(options, seed as u8), seed);
+    // Black and the referee sign their own names when they accept (version 2, §17.15).
+    p.sessions[1].set_name("p1");
+    p.sessions[2].set_name("referee");
+    p
 }
 
 /// White, Black.

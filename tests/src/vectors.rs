@@ -596,6 +596,34 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         None,
         include_bytes!("../../spec/vectors/draft1-forfeit-game.sealed"),
     ));
+    // And of its second draft (the forfeit vector as draft 2's generator wrote it, kept
+    // in spec/vectors/draft2-forfeit-game.sealed).
+    out.push(reject(
+        "version-2-draft-2",
+        "earlier-draft",
+        2,
+        vec![],
+        None,
+        include_bytes!("../../spec/vectors/draft2-forfeit-game.sealed"),
+    ));
+    // Withdrawals (version 2, §17.14): one an acceptance crossed, which stands (no game,
+    // exit 0); one signed after the acceptance it acknowledges, the proposer's fault.
+    out.push(reject(
+        "withdrawn-crossed",
+        "withdrawn",
+        0,
+        vec![],
+        None,
+        &crate::withdraw_kit::crossed().transcript(B),
+    ));
+    out.push(reject(
+        "withdrawn-after-acceptance",
+        "withdrawn-after-acceptance",
+        1,
+        vec![(A, "out-of-phase")],
+        Some(vec!["loss".into(), "win".into()]),
+        &crate::withdraw_kit::withdrawn_after_acceptance().transcript(B),
+    ));
     json!({
         "description": "transcripts that must be refused, each tagged with its reason, the exit code of `sealed verify`, the proven faults it must name and the adjudicated results",
         "vectors": out,

@@ -165,20 +165,37 @@ fn the_player_to_act_cannot_make_its_opponent_lose_on_time() {
 
 #[test]
 fn a_forfeit_needs_a_witness_and_a_time_control() {
-    for p in [proposal(&[]), {
-        let mut v1 = duel_proposal(&Duel::default(), 41);
-        v1.options
-            .push((Name::new("time-per-move").unwrap(), "1h".into()));
-        v1.options.sort();
-        v1
-    }] {
-        let mut p = pair(p);
-        until_turn(&mut p, B, 2);
-        p.deliver_all();
-        p.silence(B);
-        let statements = signed(&proof(&p, A, 2 * HOUR), &witness());
-        cheat(&mut p, A, B, statements, FaultKind::OutOfPhase);
-    }
+    // Version 2 without a time control: a fault of the poster's.
+    let mut p = pair(proposal(&[]));
+    until_turn(&mut p, B, 2);
+    p.deliver_all();
+    p.silence(B);
+    let statements = signed(&proof(&p, A, 2 * HOUR), &witness());
+    cheat(&mut p, A, B, statements, FaultKind::OutOfPhase);
+
+    // Version 1 has no forfeit item: an envelope carrying one is no version 1 envelope
+    // (spec/PROTOCOL.md §17), refused before any engine judges it.
+    let mut v1 = duel_proposal(&Duel::default(), 41);
+    v1.options
+        .push((Name::new("time-per-move").unwrap(), "1h".into()));
+    v1.options.sort();
+    let mut p = pair(v1);
+    until_turn(&mut p, B, 2);
+    p.deliver_all();
+    p.silence(B);
+    let statements = signed(&proof(&p, A, 2 * HOUR), &witness());
+    let env = p.forge(
+        A,
+        vec![Item::Forfeit(Forfeit {
+            against: B,
+            statements,
+        })],
+    );
+    let terms = p.sessions[1].engine().terms().clone();
+    assert_eq!(
+        sealed_protocol::envelope::Signed::parse(&terms, &env.bytes).unwrap_err(),
+        sealed_protocol::envelope::EnvelopeError::Version2Item
+    );
 }
 
 /// B answers after the deadline, concurrently with A's forfeit (neither saw the

@@ -3,7 +3,6 @@
 //! crossed it does not revive the game; a proposer who pretends not to have seen an
 //! acceptance learns nothing by it; each seat that did not propose signs its own name.
 
-use sealed_conformance::duel_kit::duel_proposal;
 use sealed_conformance::pair::Pair;
 use sealed_conformance::scenarios::{A, B, honest_pair};
 use sealed_conformance::sim::test_key;
@@ -13,16 +12,10 @@ use sealed_protocol::envelope::{EnvelopeError, Signed, Unsigned};
 use sealed_protocol::fault::FaultKind;
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::outcome::SeatResult;
-use sealed_protocol::proposal::{Terms, VERSION_2};
 use sealed_protocol::session::{Command, Phase, Refusal, SessionError};
 use sealed_protocol::verdict::Status;
 
-/// A version 2 Duel with no witness, between the test keys.
-fn pair(seed: u64) -> Pair<Duel> {
-    let mut p = duel_proposal(&Duel::default(), 7);
-    p.version = VERSION_2;
-    Pair::new(Terms::from_signed(p.sign(&test_key(0))).unwrap(), seed)
-}
+use sealed_conformance::withdraw_kit::{crossed, pair, withdrawn_after_acceptance};
 
 /// The envelopes `seat` has signed in its public chain, as `viewer` holds them.
 fn chain(p: &Pair<Duel>, viewer: Seat, seat: Seat) -> Vec<Signed> {
@@ -109,15 +102,10 @@ fn resigning_before_anyone_accepted_withdraws_instead_of_losing() {
 
 #[test]
 fn an_acceptance_that_crossed_the_withdrawal_does_not_revive_the_game() {
-    let mut p = pair(3);
-    p.deliver();
-    // Both at once: B accepts, A withdraws, neither has seen the other's.
-    p.sessions[1].handle_command(Command::Accept, 1).unwrap();
-    p.sessions[0].handle_command(Command::Withdraw, 1).unwrap();
-    p.collect();
-    // The acceptance reaches A first, then the withdrawal reaches B: any order gives
-    // the same verdict, since the withdrawal's own past decides.
-    settle(&mut p);
+    // Both at once: B accepts, A withdraws, neither has seen the other's. The acceptance
+    // reaches A first, then the withdrawal reaches B: any order gives the same verdict,
+    // since the withdrawal's own past decides.
+    let p = crossed();
     assert_withdrawn(&p);
     // B showed nothing but its commitments while A was free to leave: its coin seed
     // waited for an envelope of A's that had seen the acceptance, and the first such
@@ -166,18 +154,9 @@ fn the_acceptor_opens_its_coin_only_once_the_proposer_has_seen_the_acceptance() 
 
 #[test]
 fn a_withdrawal_signed_after_seeing_the_acceptance_is_the_proposers_fault() {
-    let mut p = pair(5);
-    p.deliver();
-    p.sessions[1].handle_command(Command::Accept, 1).unwrap();
-    p.collect();
-    // A holds B's acceptance (its answer, the coin opening, is not delivered).
-    let accept = p.pending.iter().find(|(to, _)| *to == A).unwrap().1.clone();
-    p.pending.clear();
-    p.sessions[0].handle_envelope(&accept, 1).unwrap();
-    // A cheating proposer signs, in place of that answer, a withdrawal that
-    // acknowledges the acceptance.
-    let w = p.forge_after(A, B, vec![Item::Withdraw]);
-    p.inject(&w);
+    // A holds B's acceptance; a cheating proposer signs, in place of its coin opening,
+    // a withdrawal that acknowledges it.
+    let p = withdrawn_after_acceptance();
     let v = p.sessions[1].verdict();
     assert!(!v.withdrawn, "{v:#?}");
     assert!(
@@ -271,7 +250,7 @@ fn only_the_proposer_withdraws_and_only_in_version_2() {
 fn each_seat_signs_its_own_name_and_a_name_elsewhere_is_a_fault() {
     let mut p = pair(9);
     p.deliver();
-    p.sessions[1].set_name("bob the invitee");
+    p.sessions[1].set_name("bob the invitee"); // in place of the kit's "p1"
     p.sessions[1].handle_command(Command::Accept, 1).unwrap();
     p.collect();
     settle(&mut p);
