@@ -1,0 +1,119 @@
+//! A mistaken invitation taken back (issue 32, point 2; spec/PROTOCOL.md §17.14) and each
+//! player's own name signed into the game (§17.15), with real nodes: `sealed withdraw`
+//! shows the game withdrawn on both sides, the invitee can no longer accept it, the
+//! address that never worked goes from the peer book, and an accepted game's transcript
+//! carries the name the invitee signed.
+
+mod common;
+
+use common::{
+    TempDir, at_home as run, code, free_port, init_peer_id, start_node, stderr, stdout, wait_for,
+};
+use serde_json::Value;
+
+fn games(home: &std::path::Path) -> Vec<Value> {
+    let out = run(home, &["games", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    serde_json::from_str::<Value>(&stdout(&out))
+        .unwrap()
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn status(home: &std::path::Path, game: &str) -> String {
+    games(home)
+        .into_iter()
+        .find(|g| g["game"] == game)
+        .map(|g| g["status"].as_str().unwrap_or_default().to_owned())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_mistaken_invitation_is_withdrawn_and_its_address_forgotten() {
+    let dir = TempDir::new("withdraw-typo");
+    let alice = dir.path().join("alice");
+    assert_eq!(code(&run(&alice, &["init", "--name", "alice"])), 0);
+    let _a = start_node(&alice, "node");
+    // A peer id whose node never runs, at an address where nothing listens: the
+    // invitation cannot be delivered.
+    let nobody = init_peer_id(&dir.path().join("nobody"), "nobody");
+    let wrong = format!("/ip4/127.0.0.1/tcp/{}/p2p/{nobody}", free_port());
+    let out = run(&alice, &["new", "duel", "--peer", &wrong, "--wait", "1"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    assert_eq!(status(&alice, &game), "proposed");
+    let peers = stdout(&run(&alice, &["peers", "--json"]));
+    assert!(peers.contains(&wrong), "the address given is in the book: {peers}");
+
+    let out = run(&alice, &["withdraw", &game[..12]]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("withdrawn"), "{}", stdout(&out));
+    assert_eq!(status(&alice, &game), "withdrawn");
+    let list = stdout(&run(&alice, &["games"]));
+    assert!(list.contains("withdrawn"), "{list}");
+    assert!(!list.contains("resigned"), "{list}");
+    // The address that never worked went with it.
+    let peers = stdout(&run(&alice, &["peers", "--json"]));
+    assert!(!peers.contains(&wrong), "a dead address stayed: {peers}");
+    // Once withdrawn, it is over: a second withdrawal or a resignation is refused.
+    let again = run(&alice, &["withdraw", &game[..12]]);
+    assert_eq!(code(&again), 2, "{}", stdout(&again));
+    assert_eq!(code(&run(&alice, &["resign", &game[..12]])), 2);
+}
+
+#[test]
+fn an_invitation_withdrawn_shows_so_on_both_sides_and_a_signed_name_travels() {
+    let dir = TempDir::new("withdraw-both");
+    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    let _a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
+
+    let out = run(&alice, &["new", "duel", "--peer", &b.addr]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    wait_for(&bob, &game[..12], "the invitation", |v| v["my_turn"] == true);
+    // The invitee cannot withdraw what it did not propose.
+    let out = run(&bob, &["withdraw", &game[..12]]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("decline"), "{}", stderr(&out));
+
+    // Resigning before anyone accepted takes the proposal back: no loss for anyone.
+    let out = run(&alice, &["resign", &game[..12]]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    wait_for(&bob, &game[..12], "the withdrawal", |v| {
+        v["waiting_for"]
+            .as_str()
+            .is_some_and(|w| w.contains("withdrawn"))
+    });
+    assert_eq!(status(&bob, &game), "withdrawn");
+    assert_eq!(status(&alice, &game), "withdrawn");
+    let out = run(&bob, &["accept", &game[..12]]);
+    assert_eq!(code(&out), 2, "accepted a withdrawn game: {}", stdout(&out));
+    for home in [&alice, &bob] {
+        let g = games(home).into_iter().find(|g| g["game"] == game).unwrap();
+        assert!(g["result"].is_null(), "a withdrawn game has no result: {g}");
+    }
+
+    // A game Bob accepts: his acceptance carries the name he signed, and the
+    // transcript says it is his own (not only Alice's word for it).
+    let out = run(&alice, &["new", "duel", "--peer", &b.addr]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    wait_for(&bob, &game[..12], "the invitation", |v| v["my_turn"] == true);
+    let out = run(&bob, &["accept", &game[..12]]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    wait_for(&alice, &game[..12], "the coin", |v| v["phase"] == "play");
+    let file = dir.path().join("g.sealed");
+    let out = run(
+        &alice,
+        &["export", &game[..12], "--transcript", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let c = sealed_games::variant::check_transcript(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(c.names[1].as_deref(), Some("bob"), "{:?}", c.names);
+    assert_eq!(c.names[0].as_deref(), Some("alice"));
+}
