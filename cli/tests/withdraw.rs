@@ -44,7 +44,10 @@ fn a_mistaken_invitation_is_withdrawn_and_its_address_forgotten() {
     let game = stdout(&out).trim().to_owned();
     assert_eq!(status(&alice, &game), "proposed");
     let peers = stdout(&run(&alice, &["peers", "--json"]));
-    assert!(peers.contains(&wrong), "the address given is in the book: {peers}");
+    assert!(
+        peers.contains(&wrong),
+        "the address given is in the book: {peers}"
+    );
 
     let out = run(&alice, &["withdraw", &game[..12]]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -75,7 +78,9 @@ fn an_invitation_withdrawn_shows_so_on_both_sides_and_a_signed_name_travels() {
     let out = run(&alice, &["new", "duel", "--peer", &b.addr]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let game = stdout(&out).trim().to_owned();
-    wait_for(&bob, &game[..12], "the invitation", |v| v["my_turn"] == true);
+    wait_for(&bob, &game[..12], "the invitation", |v| {
+        v["my_turn"] == true
+    });
     // The invitee cannot withdraw what it did not propose.
     let out = run(&bob, &["withdraw", &game[..12]]);
     assert_eq!(code(&out), 2);
@@ -103,17 +108,74 @@ fn an_invitation_withdrawn_shows_so_on_both_sides_and_a_signed_name_travels() {
     let out = run(&alice, &["new", "duel", "--peer", &b.addr]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let game = stdout(&out).trim().to_owned();
-    wait_for(&bob, &game[..12], "the invitation", |v| v["my_turn"] == true);
+    wait_for(&bob, &game[..12], "the invitation", |v| {
+        v["my_turn"] == true
+    });
     let out = run(&bob, &["accept", &game[..12]]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     wait_for(&alice, &game[..12], "the coin", |v| v["phase"] == "play");
     let file = dir.path().join("g.sealed");
     let out = run(
         &alice,
-        &["export", &game[..12], "--transcript", file.to_str().unwrap()],
+        &[
+            "export",
+            &game[..12],
+            "--transcript",
+            file.to_str().unwrap(),
+        ],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let c = sealed_games::variant::check_transcript(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(c.names[1].as_deref(), Some("bob"), "{:?}", c.names);
     assert_eq!(c.names[0].as_deref(), Some("alice"));
+}
+
+#[test]
+fn an_invitation_says_whom_the_invitee_would_trust_and_accept_names_them() {
+    let dir = TempDir::new("trusted");
+    let names = ["alice", "bob", "witness"];
+    let [alice, bob, witness] = names.map(|n| dir.path().join(n));
+    for (home, name) in [&alice, &bob, &witness].into_iter().zip(names) {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    let _a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
+    let any = "/ip4/127.0.0.1/tcp/0";
+    let x = common::start_node_with(&witness, "node", any, &["--witness"], &[]);
+    let x_id = common::peer_of(&x.addr).to_owned();
+    let args = [
+        "new",
+        "duel",
+        "--peer",
+        &b.addr,
+        "--witness",
+        &x.addr,
+        "-o",
+        "time-per-move=1h",
+    ];
+    let out = run(&alice, &args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    wait_for(&bob, &game[..12], "the invitation", |v| {
+        v["my_turn"] == true
+    });
+
+    // Before he accepts: `games`, `show` and their JSON name the witness by peer id.
+    let list = stdout(&run(&bob, &["games"]));
+    assert!(
+        list.contains(&format!("you would trust: witness {x_id}")),
+        "{list}"
+    );
+    let show = stdout(&run(&bob, &["show", &game[..12]]));
+    assert!(show.contains(&format!("trusted: witness {x_id}")), "{show}");
+    let listed = games(&bob).into_iter().find(|g| g["game"] == game).unwrap();
+    assert_eq!(listed["helpers"][0]["role"], "witness", "{listed}");
+    assert_eq!(listed["helpers"][0]["peer"], x_id.as_str(), "{listed}");
+
+    // Accepting says whom he now trusts, with the name the witness announces.
+    let out = run(&bob, &["accept", &game[..12]]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(said.contains("you trust: witness"), "{said}");
+    assert!(said.contains(&x_id), "{said}");
 }
