@@ -29,6 +29,7 @@ pub mod control;
 pub mod drive;
 pub mod faults;
 pub mod handle;
+pub mod handover;
 pub mod home;
 pub mod lookup;
 pub mod net;
