@@ -147,16 +147,19 @@ fn delay(round: u64, actor: u64, max_ms: u64) -> Duration {
     Duration::from_millis(x % (max_ms + 1))
 }
 
-/// When each of the four starts in round `r`, in ms from the round's start: the node
-/// first, the commands first, or all at random, in turn, within 0.4 s (a node takes
-/// about that to bind its control socket).
+/// When each of the four starts in round `r`, in ms from the round's start (node,
+/// `games`, `show`, `move`), in turn: the node first and the commands within 0.4 s (a
+/// node takes about that to bind its control socket); the commands first and the node
+/// within 60 ms (while they hold the store: where the node used to die); all at random
+/// within 0.4 s.
 fn plan(r: u64) -> [Duration; 4] {
     let mut at = [0, 1, 2, 3].map(|i| delay(r, i, 400));
     match r % 3 {
         0 => at[0] = Duration::ZERO,
         1 => {
+            at[0] = delay(r, 0, 60);
             for c in &mut at[1..] {
-                *c = delay(r, 9, 30);
+                *c = Duration::ZERO;
             }
         }
         _ => {}
