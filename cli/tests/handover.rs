@@ -14,8 +14,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    Node, TempDir, at_home, code, free_port, show_json, spawn_node, start_node_with,
-    stderr, stdout, wait_for,
+    Node, TempDir, at_home, code, free_port, show_json, spawn_node, start_node_with, stderr,
+    stdout, wait_for,
 };
 use sealed_node::store::{Store, StoreError};
 use serde_json::Value;
@@ -287,13 +287,19 @@ fn a_move_kept_in_the_store_goes_out_with_the_node_starting() {
             Err(StoreError::AlreadyOpen(_)) => break,
             r => drop(r),
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "the move never took the store");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the move never took the store"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let node = p.bob(&[]);
     let said = std::fs::read_to_string(p.b.with_extension("err")).unwrap_or_default();
     assert!(!node.addr.is_empty(), "bob's node died: {said}");
-    assert!(said.contains(NODE_WAITS), "the node did not say it waits: {said:?}");
+    assert!(
+        said.contains(NODE_WAITS),
+        "the node did not say it waits: {said:?}"
+    );
     assert_eq!(said.matches(NODE_WAITS).count(), 1, "said once: {said:?}");
     let moved = mover.wait_with_output().expect("the move ends");
     assert_eq!(code(&moved), 0, "{}", stderr(&moved));
@@ -320,7 +326,10 @@ fn two_commands_at_once_and_a_second_node() {
     let again = spawn_node(&p.b, "node", "/ip4/127.0.0.1/tcp/0", &[], &[]);
     assert!(again.addr.is_empty(), "a second node for the home ran");
     let said = std::fs::read_to_string(p.b.with_extension("err")).unwrap_or_default();
-    assert!(said.contains("a node already runs for this home"), "{said:?}");
+    assert!(
+        said.contains("a node already runs for this home"),
+        "{said:?}"
+    );
     stop(node, true, &p.b);
     // A command holds the store 1 s in its commit (`move`), another only reads.
     let v = show_json(&p.b, &game).expect("show with the node stopped");
@@ -339,7 +348,12 @@ fn two_commands_at_once_and_a_second_node() {
     let games = at_home(&p.b, &["games"]);
     assert_eq!(code(&games), 0, "{}", stderr(&games));
     assert!(stdout(&games).contains(&game[..8]), "{}", stdout(&games));
-    assert_eq!(stderr(&games).matches(COMMAND_WAITS).count(), 1, "{}", stderr(&games));
+    assert_eq!(
+        stderr(&games).matches(COMMAND_WAITS).count(),
+        1,
+        "{}",
+        stderr(&games)
+    );
     let moved = mover.wait_with_output().expect("the move ends");
     assert_eq!(code(&moved), 0, "{}", stderr(&moved));
 }

@@ -5,9 +5,9 @@ use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::core::{Answer, Cmd, GameSummary, GameView, Imported, NodeError, PeersView, ShowFormat};
+use crate::handover::{self, Taken, Taker};
 use crate::home::Home;
 use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
-use crate::handover::{self, Taken, Taker};
 
 /// A running node.
 #[derive(Clone)]

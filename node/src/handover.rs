@@ -174,10 +174,8 @@ mod tests {
     static SAID: AtomicUsize = AtomicUsize::new(0);
 
     fn dir(label: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!(
-            "sealed-handover-{}-{label}",
-            std::process::id()
-        ));
+        let d =
+            std::env::temp_dir().join(format!("sealed-handover-{}-{label}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).expect("temporary folder");
         d
@@ -233,7 +231,11 @@ mod tests {
         );
         freed.join().expect("the holder ends");
         assert!(matches!(got, Ok(Taken::Store(_))), "{got:?}");
-        assert_eq!(TOLD.load(Ordering::SeqCst), 1, "said once, however many tries");
+        assert_eq!(
+            TOLD.load(Ordering::SeqCst),
+            1,
+            "said once, however many tries"
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -72,11 +72,7 @@ pub fn answer(
 }
 
 /// Runs one command on one core over the store, with no socket.
-fn run(
-    key: SecretKey,
-    cmd: crate::core::Cmd,
-    store: &Store,
-) -> Result<Value, OfflineError> {
+fn run(key: SecretKey, cmd: crate::core::Cmd, store: &Store) -> Result<Value, OfflineError> {
     let seed = crate::home::random32()?;
     let now = crate::shell::now_ms();
     let mut core = Core::start(key, CoreConfig::default(), seed, now, store)?;
