@@ -37,11 +37,7 @@ pub async fn start(
         .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
     let store = match taken.map_err(StartError::Store)? {
         Taken::Store(store) => store,
-        Taken::Node => {
-            return Err(StartError::Running(
-                home.socket_path().display().to_string(),
-            ));
-        }
+        Taken::Node => return Err(StartError::Running(home.socket_path())),
     };
     let (changed, changes) = watch::channel(0);
     let shell = Shell::new(key, store, cfg, changed)?;

@@ -74,8 +74,9 @@ pub enum HandoverError {
     /// Someone held the store for the whole wait and no node answered: a command that
     /// does not finish, or another program with the file open.
     #[error(
-        "the store {} is still in use after {} s, and no node answers for this home: \
-         stop the command or program that holds it (is a `sealed` command stopped?) and try again",
+        "the store {} is still in use after {} s, and no node answers for this home: a node \
+         still starting, a `sealed` command that does not finish (stopped?), or another program \
+         holds it; try again when it is done",
         path.display(),
         waited.as_secs()
     )]

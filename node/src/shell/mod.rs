@@ -45,8 +45,8 @@ pub enum StartError {
     #[error(transparent)]
     Store(crate::handover::HandoverError),
     /// Another node already runs for this home (it answers on the control socket).
-    #[error("a node already runs for this home: it answers on {0}")]
-    Running(String),
+    #[error("a node already runs for this home: it answers on {}", .0.display())]
+    Running(std::path::PathBuf),
     /// The operating system gave no randomness for new games.
     #[error("randomness: {0}")]
     Random(crate::home::HomeError),
