@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use sealed_node::control::{CallError, ControlRequest, Proposal, call, transcript_bytes};
 use sealed_node::core::{Delivery, GameSummary, ShowFormat};
+use sealed_node::handover::StoreWait;
+use sealed_node::offline::Answerer;
 use sealed_node::{Home, core::players};
 use serde_json::Value;
 
@@ -20,8 +22,9 @@ fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
     match call(&home.socket_path(), &req) {
         Ok(v) => Ok(v),
         Err(CallError::NoNode { .. }) if sealed_node::control::core_command(&req).is_some() => {
-            let v = sealed_node::offline::answer(home, &req).map_err(|e| fail(e.to_string()))?;
-            if changes(&req) {
+            let (v, by) = sealed_node::offline::answer(home, &req, store_wait())
+                .map_err(|e| fail(e.to_string()))?;
+            if by == Answerer::Store && changes(&req) {
                 output::note(
                     "the node is not running: done in its store; it goes out when `sealed node` starts",
                 );
@@ -29,6 +32,15 @@ fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
             Ok(v)
         }
         Err(e) => Err(fail(e.to_string())),
+    }
+}
+
+/// How long a command waits for a store held by a starting node or another command,
+/// saying so on stderr.
+pub fn store_wait() -> StoreWait {
+    StoreWait {
+        say: output::note,
+        ..StoreWait::default()
     }
 }
 
@@ -167,8 +179,11 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
     };
     // One line saying what was done, as after every command that changes a game.
     let what = if accept { "accepted" } else { "declined" };
+    let asked = ask(home, req);
+    // Looked at after: a node that started while the command waited was asked, or
+    // offers what the store holds now.
     let running = sealed_node::control::answers(&home.socket_path());
-    done(ask(home, req), |_| {
+    done(asked, |_| {
         let mut s = if running {
             format!("{game}: {what}; your node tells the other seats\n")
         } else {
@@ -230,16 +245,19 @@ fn trusted(home: &Home, game: &str) -> Option<String> {
 fn ask_quiet(home: &Home, req: ControlRequest) -> Option<Value> {
     match call(&home.socket_path(), &req) {
         Ok(v) => Some(v),
-        Err(CallError::NoNode { .. }) => sealed_node::offline::answer(home, &req).ok(),
+        Err(CallError::NoNode { .. }) => sealed_node::offline::answer(home, &req, store_wait())
+            .ok()
+            .map(|(v, _)| v),
         Err(_) => None,
     }
 }
 
 /// `sealed withdraw`.
 pub fn withdraw(home: &Home, game: &str) -> i32 {
+    let asked = ask(home, ControlRequest::Withdraw { game: game.into() });
+    // Looked at after, as in `decide`.
     let running = sealed_node::control::answers(&home.socket_path());
-    let req = ControlRequest::Withdraw { game: game.into() };
-    done(ask(home, req), |_| {
+    done(asked, |_| {
         if running {
             format!("{game}: withdrawn; your node tells the other seats\n")
         } else {

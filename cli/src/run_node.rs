@@ -83,6 +83,7 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         cfg.core.witness = args.witness;
         cfg.core.bots = args.bots;
         cfg.core.referee = args.referee;
+        cfg.store_wait = crate::play::store_wait();
         // A relay we listen "via" is a listen address ending in /p2p-circuit: the
         // relay client reserves a slot there and others reach us through it.
         let listen = args.listen.iter().cloned();

@@ -5,9 +5,9 @@ use libp2p::Multiaddr;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::core::{Answer, Cmd, GameSummary, GameView, Imported, NodeError, PeersView, ShowFormat};
+use crate::handover::{self, Taken, Taker};
 use crate::home::Home;
 use crate::shell::{Info, Msg, NodeConfig, ProposeArgs, Reply, Shell, StartError};
-use crate::store::Store;
 
 /// A running node.
 #[derive(Clone)]
@@ -33,7 +33,16 @@ pub async fn start(
         }
         Err(e) => tracing::warn!("not announced, nor put in proposals: {e}"),
     }
-    let store = Store::open(&home.store_path()).map_err(StartError::Store)?;
+    // A command of this home may hold the store for a moment: wait for it (bounded),
+    // on a thread of its own, as the wait sleeps.
+    let (h, wait) = (home.clone(), cfg.store_wait);
+    let taken = tokio::task::spawn_blocking(move || handover::take(&h, Taker::Node, wait))
+        .await
+        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+    let store = match taken.map_err(StartError::Store)? {
+        Taken::Store(store) => store,
+        Taken::Node => return Err(StartError::Running(home.socket_path())),
+    };
     let (changed, changes) = watch::channel(0);
     let shell = Shell::new(key, store, cfg, changed)?;
     // Bounded: a flood of commands waits instead of growing memory.

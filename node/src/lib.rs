@@ -20,7 +20,8 @@
 //! home folder `home.rs`; the control socket `control.rs` (which requests are core
 //! commands, answered alike by a running node and by `offline.rs`, which runs one core
 //! over the store when no node runs, so that the game commands and mail work with the
-//! node stopped). Game clocks, rate limits and armored mail are the core's (`clock`,
+//! node stopped; the hand-over of the store between a starting node and such a command,
+//! each waiting for the other, `handover.rs`). Game clocks, rate limits and armored mail are the core's (`clock`,
 //! `limit`, `mail` below), and so are the store's record types and the store in memory.
 //! The deterministic simulation of many cores is in `node/tests/sim/`.
 
@@ -29,6 +30,7 @@ pub mod control;
 pub mod drive;
 pub mod faults;
 pub mod handle;
+pub mod handover;
 pub mod home;
 pub mod lookup;
 pub mod net;

@@ -7,15 +7,20 @@
 //! (spec/PROTOCOL.md §16.3).
 //!
 //! The store is one redb file that only one process may hold: while a node runs, its
-//! control socket answers instead; while a node is starting, opening the store fails
-//! and says so.
+//! control socket answers instead. A command that finds the store held with no node
+//! answering (a node starting, or another command) waits for whichever comes first —
+//! the node answering, then it is asked, or the store freeing, then the command runs
+//! on it — saying once what it waits for, for up to [`crate::handover::STORE_WAIT`]
+//! (the hand-over, `handover.rs`).
 
 use serde_json::Value;
 
-use crate::control::{ControlRequest, core_command, value_of};
+use crate::control::{CallError, ControlRequest, call, core_command, value_of};
 use crate::core::{Core, CoreConfig, Input, NodeError, Output};
+use crate::handover::{HandoverError, StoreWait, Taken, Taker};
 use crate::home::{Home, HomeError};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
+use sealed_protocol::keys::SecretKey;
 
 /// Why a command could not run with the node stopped.
 #[derive(Debug, thiserror::Error)]
@@ -26,14 +31,12 @@ pub enum OfflineError {
     /// The home has no key, or the operating system gave no randomness.
     #[error(transparent)]
     Home(#[from] HomeError),
-    /// The store could not be opened (in use by a node that is starting, or damaged).
-    #[error("the store {path}: {error}")]
-    Store {
-        /// The file.
-        path: String,
-        /// What went wrong.
-        error: StoreError,
-    },
+    /// The store could not be taken (held for the whole wait, or damaged).
+    #[error(transparent)]
+    Store(#[from] HandoverError),
+    /// A node that started while the command waited was asked, and refused or stopped.
+    #[error(transparent)]
+    Asked(#[from] CallError),
     /// The core refused the command (the same refusal a running node gives).
     #[error(transparent)]
     Node(#[from] NodeError),
@@ -42,40 +45,65 @@ pub enum OfflineError {
     NoAnswer,
 }
 
-/// Answers one control request from the home's store, with the node stopped; the
-/// value is the one a running node's control socket would give.
-pub fn answer(home: &Home, req: &ControlRequest) -> Result<Value, OfflineError> {
+/// Who answered a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answerer {
+    /// The home's node, which started while the command waited for the store.
+    Node,
+    /// The store, with the node stopped: what was written goes out when it starts.
+    Store,
+}
+
+/// Answers one control request from the home's store, with the node stopped (or, when a
+/// node starts while the store is held, from that node); the value is the one a running
+/// node's control socket would give.
+pub fn answer(
+    home: &Home,
+    req: &ControlRequest,
+    wait: StoreWait,
+) -> Result<(Value, Answerer), OfflineError> {
     let cmd = core_command(req).ok_or(OfflineError::NeedsNode)?;
     let key = home.key()?;
-    let path = home.store_path();
-    let store = Store::open(&path).map_err(|error| OfflineError::Store {
-        path: path.display().to_string(),
-        error,
-    })?;
+    let store = match crate::handover::take(home, Taker::Command, wait)? {
+        Taken::Store(store) => store,
+        Taken::Node => return Ok((call(&home.socket_path(), req)?, Answerer::Node)),
+    };
+    let name = home.name();
+    let name = if crate::home::check_name(&name).is_ok() {
+        name
+    } else {
+        String::new()
+    };
+    Ok((run(key, name, cmd, &store)?, Answerer::Store))
+}
+
+/// Runs one command on one core over the store, with no socket; an acceptance signs
+/// `name` (empty: none).
+fn run(
+    key: SecretKey,
+    name: String,
+    cmd: crate::core::Cmd,
+    store: &Store,
+) -> Result<Value, OfflineError> {
     let seed = crate::home::random32()?;
     let now = crate::shell::now_ms();
     // An acceptance made here signs the home's name, as a running node's does.
-    let name = home.name();
     let cfg = CoreConfig {
-        name: if crate::home::check_name(&name).is_ok() {
-            name
-        } else {
-            String::new()
-        },
+        name,
         ..CoreConfig::default()
     };
-    let mut core = Core::start(key, cfg, seed, now, &store)?;
-    core.handle(now, Input::Command { id: 0, cmd }, &store);
+    let mut core = Core::start(key, cfg, seed, now, store)?;
+    core.handle(now, Input::Command { id: 0, cmd }, store);
     let mut answer = None;
     while let Some(out) = core.poll_output() {
         match out {
             Output::Write { write, writes } => {
-                let result = crate::shell::commit(&store, &writes);
-                core.handle(now, Input::Written { write, result }, &store);
+                let result = crate::shell::commit(store, &writes);
+                core.handle(now, Input::Written { write, result }, store);
             }
             Output::Recover { write } => {
                 let result = store.recover().map(|_| 0).map_err(|e| e.to_string());
-                core.handle(now, Input::Written { write, result }, &store);
+                core.handle(now, Input::Written { write, result }, store);
             }
             Output::Reply { id: 0, result } => answer = Some(result),
             // Nothing leaves with the node stopped: no socket. What the store holds is

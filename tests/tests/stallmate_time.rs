@@ -248,3 +248,14 @@ fn stamps_without_a_witness_are_refused_in_version_1() {
     p.deliver_all();
     assert_eq!(p.sessions[BLACK.index()].verdict().faults, before.faults);
 }
+
+/// A referee who takes most of a period to answer each attempt (crashed and back, or
+/// stalling for the opponent) cannot run a mover out of time: each wait for his answer
+/// pushes the period's end back, so every mover still finds his move and the game
+/// verifies with no forfeit.
+#[test]
+fn a_slow_referee_never_runs_a_mover_out_of_time() {
+    for seed in [1, 2] {
+        plays_clean(seed, 12, Some(slow_referee(700)));
+    }
+}

@@ -40,10 +40,13 @@ pub enum StartError {
     /// The home's key cannot be read.
     #[error("the key: {0}")]
     Key(crate::home::HomeError),
-    /// The store cannot be opened (its file, a lock held by another node, a layout
-    /// this version cannot read).
-    #[error("the store: {0}")]
-    Store(crate::store::StoreError),
+    /// The store cannot be opened (its file, a layout this version cannot read, held
+    /// by a command for longer than the node waits).
+    #[error(transparent)]
+    Store(crate::handover::HandoverError),
+    /// Another node already runs for this home (it answers on the control socket).
+    #[error("a node already runs for this home: it answers on {}", .0.display())]
+    Running(std::path::PathBuf),
     /// The operating system gave no randomness for new games.
     #[error("randomness: {0}")]
     Random(crate::home::HomeError),
@@ -134,6 +137,9 @@ pub struct NodeConfig {
     /// rate limits, quotas, strangers. A witness is a mailbox too: it keeps the public
     /// envelopes it dates.
     pub core: CoreConfig,
+    /// How long a starting node waits for a command that holds the store, and where it
+    /// says so (`handover.rs`).
+    pub store_wait: crate::handover::StoreWait,
 }
 
 impl Default for NodeConfig {
@@ -143,6 +149,7 @@ impl Default for NodeConfig {
             listen: vec![],
             poll_every: Duration::from_secs(5),
             core: CoreConfig::default(),
+            store_wait: crate::handover::StoreWait::default(),
         }
     }
 }
