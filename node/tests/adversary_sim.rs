@@ -222,10 +222,9 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
     let witness = w.nodes.len() - 1;
     let referee = refereed.then_some(2);
     let terms = {
-        let Some(sealed_node::core::Answer::Bytes(b)) =
-            answer(&mut w, ALICE, Cmd::Transcript(id.clone().into()))
-        else {
-            return Err("no transcript".into());
+        let b = match answer(&mut w, ALICE, Cmd::Transcript(id.clone().into())) {
+            Some(sealed_node::core::Answer::Bytes(b)) => b,
+            other => return Err(format!("no transcript: {other:?}")),
         };
         let f = TranscriptFile::from_bytes(&b).map_err(|e| e.to_string())?;
         Terms::parse(&f.proposal).map_err(|e| e.to_string())?

@@ -21,9 +21,18 @@ pub const BOB: usize = 1;
 
 /// What a node answers to a command, once it has.
 pub fn answer(w: &mut World, node: usize, cmd: Cmd) -> Option<Answer> {
+    answer_any(w, node, cmd).and_then(Result::ok)
+}
+
+/// The answer to a command, refusal included.
+fn answer_any(
+    w: &mut World,
+    node: usize,
+    cmd: Cmd,
+) -> Option<Result<Answer, sealed_node::core::NodeError>> {
     let id = w.command(node, cmd);
     w.run(60_000, &|w: &World| w.replies.contains_key(&id));
-    w.replies.remove(&id).and_then(Result::ok)
+    w.replies.remove(&id)
 }
 
 /// Alice's view of the game as `sealed show` gives it.
@@ -110,8 +119,18 @@ pub fn checked(
     w: &mut World,
     id: &str,
 ) -> Result<(Vec<u8>, sealed_protocol::transcript::Checked), String> {
-    let Some(Answer::Bytes(bytes)) = answer(w, ALICE, Cmd::Transcript(id.to_owned().into())) else {
-        return Err("no transcript".into());
+    // A game set aside after a failed write (the chaos fills disks) comes back once the
+    // store is reopened: asked again each second of the world's time, for ten minutes.
+    let until = w.now + 600_000;
+    let bytes = loop {
+        match answer_any(w, ALICE, Cmd::Transcript(id.to_owned().into())) {
+            Some(Ok(Answer::Bytes(b))) => break b,
+            Some(Err(sealed_node::core::NodeError::SetAside(_))) if w.now < until => {
+                let t = w.now + 1000;
+                w.run(1000, &|w: &World| w.now >= t);
+            }
+            other => return Err(format!("no transcript: {other:?}")),
+        }
     };
     let c = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
     Ok((bytes, c))
