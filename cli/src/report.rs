@@ -139,7 +139,7 @@ fn unconfirmed_because(v: &Verdict) -> Vec<String> {
         return vec![];
     }
     let mut why = vec![];
-    if v.outcome.is_none() && !v.declined {
+    if v.outcome.is_none() && !v.declined && !v.withdrawn {
         why.push("the game is not over".to_owned());
     }
     if !v.complete {
@@ -159,6 +159,7 @@ fn result(v: &Verdict) -> String {
     match &v.outcome {
         Some(o) => o.to_string(),
         None if v.declined => "declined: there was no game".to_owned(),
+        None if v.withdrawn => "withdrawn by its proposer: there was no game".to_owned(),
         None => "none yet".to_owned(),
     }
 }

@@ -34,7 +34,7 @@ const FILE_KEYS: [&str; 8] = [
     "verdict",
 ];
 
-const VERDICT_KEYS: [&str; 13] = [
+const VERDICT_KEYS: [&str; 14] = [
     "board",
     "claims",
     "complete",
@@ -48,6 +48,7 @@ const VERDICT_KEYS: [&str; 13] = [
     "status",
     "variant",
     "verified",
+    "withdrawn",
 ];
 
 #[test]
