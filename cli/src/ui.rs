@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sealed_node::control::{BoardFailed, BoardHook, ControlRequest};
-use sealed_web::BoardError;
 use sealed_node::{Home, NodeHandle};
+use sealed_web::BoardError;
 
 use crate::output;
 

@@ -30,8 +30,8 @@ use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
-use addr::{causes, propose_args, with_peer};
 pub use addr::{ProbeError, Transport, key_of, peer_of, probe};
+use addr::{causes, propose_args, with_peer};
 pub(crate) use writer::commit;
 
 /// Why a node did not start, saying which part failed.
