@@ -15,8 +15,9 @@
 //! relay among the mailboxes it keeps connected (`reserve`), and a relayed listener
 //! that closes is listened on again (`mod.rs` `listen_again`). What AutoNAT found is
 //! kept in the store (`REMEMBERED`): a node that was private when it stopped reserves
-//! at its relays as soon as it starts, without waiting the ten seconds AutoNAT takes to
-//! decide again (its first probe, and a dial-back that the router drops), and drops
+//! at its relays as soon as it is registered there, without waiting for AutoNAT to
+//! decide again (its first probe comes two seconds after the start, and the peers
+//! that dialled it meanwhile found no reservation and try again only later), and drops
 //! those reservations if AutoNAT then finds it public. Tested over loopback
 //! (`node/tests/discovery.rs`) and across network namespaces, behind a NAT router too
 //! (`cli/tests/netns.rs`).
@@ -403,9 +404,9 @@ impl Shell {
 
     /// AutoNAT's verdict changed. A node that cannot be reached reserves a slot at every
     /// relay among the mailboxes it keeps connected, so peers reach it through them (and
-    /// hole punching may then make the connection direct).
-    /// A node found public drops the reservations it made only because it was
-    /// private (or remembered being so); the verdict is kept for the next start.
+    /// hole punching may then make the connection direct); a node found public drops
+    /// the reservations it made only because it was private (or remembered being so).
+    /// The verdict is kept for the next start.
     pub(super) fn nat_changed(&mut self, new: autonat::NatStatus) {
         tracing::info!(?new, "reachability");
         let decided = match new {

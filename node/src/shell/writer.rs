@@ -17,8 +17,8 @@ pub(super) enum Job {
     Recover(WriteId),
     /// Keep a setting of the shell's own, which no game waits for and the core never
     /// reads (whether this node was reachable, `reach.rs`): nothing is reported back.
-    /// A failure latches the store as any does, and the core's next write finds it
-    /// and reopens it.
+    /// A failure latches the store as any does: the core's next write then fails too,
+    /// and the core reopens the store as after any failed write.
     Remember(&'static str, Vec<u8>),
 }
 
