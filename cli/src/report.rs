@@ -70,7 +70,7 @@ pub fn table(code: i32, reports: &[FileReport]) -> String {
         .map(|r| {
             let (variant, result) = match &r.checked {
                 Ok(c) => (c.verdict.variant.clone(), result(&c.verdict)),
-                Err(e) => ("-".to_owned(), e.clone()),
+                Err(e) => ("-".to_owned(), e.to_string()),
             };
             [
                 r.file.clone(),

@@ -19,8 +19,9 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use sealed_node::control::{BoardHook, ControlRequest};
+use sealed_node::control::{BoardFailed, BoardHook, ControlRequest};
 use sealed_node::{Home, NodeHandle};
+use sealed_web::BoardError;
 
 use crate::output;
 
@@ -54,7 +55,7 @@ fn again(home: &Home) -> String {
 
 impl Slot {
     /// Serves the board if it is not served yet.
-    async fn start(&self) -> Result<sealed_web::Board, String> {
+    async fn start(&self) -> Result<sealed_web::Board, BoardError> {
         let mut board = self.board.lock().await;
         if let Some(b) = board.as_ref() {
             return Ok(b.clone());
@@ -66,9 +67,7 @@ impl Slot {
             again: again(&self.home),
             ..sealed_web::Config::at(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
         };
-        let b = sealed_web::serve(self.node.clone(), cfg)
-            .await
-            .map_err(|e| e.to_string())?;
+        let b = sealed_web::serve(self.node.clone(), cfg).await?;
         let mut now = self.home.ports();
         if now.insert("ui".into(), b.addr().port()) != Some(b.addr().port())
             && let Err(e) = self.home.save_ports(&now)
@@ -81,8 +80,8 @@ impl Slot {
         Ok(b)
     }
 
-    async fn login(&self) -> Result<String, String> {
-        self.start().await?.login_url().map_err(|e| e.to_string())
+    async fn login(&self) -> Result<String, BoardError> {
+        self.start().await?.login_url()
     }
 }
 
@@ -112,7 +111,7 @@ pub async fn hook(node: NodeHandle, home: Home) -> (BoardHook, Option<String>) {
     }
     let hook: BoardHook = Arc::new(move || {
         let slot = slot.clone();
-        Box::pin(async move { slot.login().await })
+        Box::pin(async move { slot.login().await.map_err(BoardFailed::from) })
     });
     (hook, back)
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use sealed_node::checked::FileReport;
+use sealed_node::checked::{FileReport, Unreadable};
 use sealed_protocol::transcript::MAGIC;
 use sealed_protocol::wire::MAX_TRANSCRIPT;
 
@@ -46,7 +46,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
                 Some(Err(e)) => FileReport {
                     file: path.display().to_string(),
                     exit: exit::UNREADABLE,
-                    checked: Err(e),
+                    checked: Err(Unreadable::File(e)),
                     players: vec![],
                 },
                 _ => check_file(path),
@@ -144,6 +144,6 @@ fn check_all(files: &[PathBuf]) -> Vec<FileReport> {
 
 /// Checks one transcript file.
 pub fn check_file(path: &Path) -> FileReport {
-    let bytes = read_capped(path, MAGIC.len() + MAX_TRANSCRIPT);
+    let bytes = read_capped(path, MAGIC.len() + MAX_TRANSCRIPT).map_err(Unreadable::File);
     FileReport::of_bytes(path.display().to_string(), bytes)
 }

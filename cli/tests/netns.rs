@@ -400,26 +400,8 @@ fn a_node_behind_nat_finds_it_is_not_reachable_and_listens_through_its_mailbox_r
         let a = cast.plain(0);
         let _b = cast.plain(1);
         let a_id = peer_of(&a.addr).to_owned();
-        let start = Instant::now();
-        loop {
-            let info = control(cast.home(0), &json!({"cmd": "info"}))["ok"].clone();
-            let relayed = info["addrs"].as_array().is_some_and(|a| {
-                a.iter()
-                    .any(|x| x.as_str().is_some_and(|s| s.contains("/p2p-circuit")))
-            });
-            if info["reachability"] == "private" && relayed {
-                eprintln!(
-                    "A found it is private and listens through M after {:?}",
-                    start.elapsed()
-                );
-                break;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "A never listened through M: {info}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let took = until_relayed(cast.home(0), 60);
+        eprintln!("A found it is private and listens through M after {took:?}");
         // B, as unreachable, invites A by peer id: it finds A's relayed address at M.
         let out = at_home(cast.home(1), &["new", "duel", "--peer", &a_id]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -428,6 +410,120 @@ fn a_node_behind_nat_finds_it_is_not_reachable_and_listens_through_its_mailbox_r
             "{}",
             stderr(&out)
         );
+    });
+}
+
+/// How many restarts a case makes: `SEALED_RESTARTS`, 3 in CI.
+fn rounds() -> usize {
+    std::env::var("SEALED_RESTARTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+}
+
+/// Waits until the node of `home` says it is private and listens through M; how long.
+fn until_relayed(home: &Path, secs: u64) -> Duration {
+    let start = Instant::now();
+    loop {
+        let (reach, relayed) = reach_of(home);
+        if reach == "private" && relayed {
+            return start.elapsed();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "it never listened through M: {reach}, relayed {relayed}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Whose turn it is in the game (once the duties before it are done): 0 A, 1 B.
+fn mover(cast: &Cast, game: &str) -> usize {
+    let start = Instant::now();
+    loop {
+        if let Some(w) =
+            (0..2).find(|&w| line(cast.home(w), game).is_some_and(|g| g["my_turn"] == true))
+        {
+            return w;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "nobody to act: {:?}",
+            line(cast.home(0), game)
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The node's `info`: its reachability and whether it listens through a relay.
+fn reach_of(home: &Path) -> (String, bool) {
+    let info = control(home, &json!({"cmd": "info"}))["ok"].clone();
+    let relayed = info["addrs"].as_array().is_some_and(|a| {
+        a.iter()
+            .any(|x| x.as_str().is_some_and(|s| s.contains("/p2p-circuit")))
+    });
+    (
+        info["reachability"].as_str().unwrap_or_default().to_owned(),
+        relayed,
+    )
+}
+
+#[test]
+fn a_node_private_when_it_stopped_listens_through_its_relay_at_once_and_not_once_public() {
+    run(|net| {
+        let cast = Cast::new(net);
+        let a = cast.plain(0);
+        until_relayed(cast.home(0), 60);
+        drop(a);
+        // Started again behind its router: it listens through M before AutoNAT has
+        // decided anything (today's node waits for AutoNAT to find it private again).
+        let a = cast.plain(0);
+        let start = Instant::now();
+        let said = loop {
+            let (reach, relayed) = reach_of(cast.home(0));
+            if relayed {
+                break reach;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "A never listened through M"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        eprintln!(
+            "A listened through M {:?} after it started, AutoNAT saying {said:?}",
+            start.elapsed()
+        );
+        assert_eq!(
+            said, "unknown",
+            "A waited for AutoNAT before it listened through its relay"
+        );
+        drop(a);
+        // The same home started where M can dial it: AutoNAT finds it public, and the
+        // reservation it made from memory goes.
+        let a = cast.net.node(2, cast.home(0), new_port(), &[]);
+        let start = Instant::now();
+        loop {
+            let (reach, relayed) = reach_of(cast.home(0));
+            if reach.starts_with("public") && !relayed {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "A, public now, still listens through M or never found it is public: \
+                 {reach} {relayed}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        drop(a);
+        // And it is remembered public: started there again, it does not reserve.
+        let _a = cast.net.node(2, cast.home(0), new_port(), &[]);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            let (reach, relayed) = reach_of(cast.home(0));
+            assert!(!relayed, "a node remembered public reserved at M ({reach})");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     });
 }
 
@@ -440,10 +536,7 @@ fn spread(mut d: Vec<Duration>) -> (Duration, Duration) {
 /// Restarts one node or both (each on a new port, or on the one its home keeps) and
 /// times how long an act of the side to move takes to reach the other.
 fn restarts(make: impl Fn() -> Net, label: &str) {
-    let rounds: usize = std::env::var("SEALED_RESTARTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
+    let rounds = rounds();
     // Each case on a fresh relay: a relay grants a peer about 30 reservations and
     // circuits an hour (libp2p's defaults), fewer than four cases of 20 restarts need.
     for (kind, new_ports) in [
@@ -469,22 +562,8 @@ fn restarts(make: impl Fn() -> Net, label: &str) {
         });
         let mut times = vec![];
         for round in 0..rounds {
-            // Whose turn it is (once the duties before it are done): that node acts,
-            // the other must see it.
-            let start = Instant::now();
-            let mover = loop {
-                let to_act = (0..2)
-                    .find(|&w| line(cast.home(w), &game).is_some_and(|g| g["my_turn"] == true));
-                if let Some(w) = to_act {
-                    break w;
-                }
-                assert!(
-                    start.elapsed() < Duration::from_secs(30),
-                    "nobody to act: {:?}",
-                    line(cast.home(0), &game)
-                );
-                std::thread::sleep(Duration::from_millis(5));
-            };
+            // Whose turn it is: that node acts, the other must see it.
+            let mover = mover(&cast, &game);
             let other = 1 - mover;
             let restarted: Vec<usize> = match kind {
                 "one" => vec![if round % 2 == 0 { mover } else { other }],
@@ -539,4 +618,95 @@ fn restart_latency_across_the_router() {
 #[test]
 fn restart_latency_on_loopback() {
     restarts(Net::loopback, "loopback");
+}
+
+/// Restarts of both on one relay, at most: a relay lets one peer, and one address
+/// (A and B share their router's), open about 30 circuits in two minutes (libp2p's
+/// limits, and ours in `node/src/net.rs`), and each restart of both opens one or two
+/// each way; a run of 20 restarts in a minute and a half would meet those limits,
+/// which no player does.
+const RESTARTS_PER_RELAY: usize = 5;
+
+/// The player's case: A and B behind their routers, started with only their home's
+/// mailbox M (no `--via`), so each finds by itself that it cannot be reached; both
+/// killed (kill -9) and started again each round, and the side to move (as the nodes
+/// say once started) moves at once. Timed from the kill, and from the restarts' spawn,
+/// to the move seen by the other side. The figures: `SEALED_RESTARTS=20 cargo test
+/// --release -p sealed-cli --test netns -- --nocapture restart_of_both_behind_nat`
+/// (docs/RELIABILITY.md).
+#[test]
+fn restart_of_both_behind_nat_with_no_relay_named() {
+    if !available() {
+        return;
+    }
+    let rounds = rounds();
+    let (mut from_kill, mut from_spawn) = (vec![], vec![]);
+    while from_kill.len() < rounds {
+        let batch = RESTARTS_PER_RELAY.min(rounds - from_kill.len());
+        let (kill, spawn) = restarts_of_both_behind_nat(batch);
+        from_kill.extend(kill);
+        from_spawn.extend(spawn);
+    }
+    let (kill_median, kill_max) = spread(from_kill);
+    let (spawn_median, spawn_max) = spread(from_spawn);
+    eprintln!(
+        "namespaces, no relay named: restart of both, {rounds} acts: from the kill median \
+         {kill_median:?}, max {kill_max:?}; from the spawn median {spawn_median:?}, max \
+         {spawn_max:?}"
+    );
+}
+
+/// `rounds` restarts of both on a fresh relay, and a game started there; the times from
+/// each kill, and from each spawn, to the move seen at the other side.
+fn restarts_of_both_behind_nat(rounds: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let cast = Cast::new(Net::private());
+    let mut nodes = [cast.plain(0), cast.plain(1)];
+    for w in 0..2 {
+        until_relayed(cast.home(w), 60);
+    }
+    let b_id = peer_of(&nodes[1].addr).to_owned();
+    let (c, game, said) = propose(&cast, &b_id, &[]);
+    assert_eq!(c, 0, "{said}");
+    assert!(said.contains("delivered to the peer"), "{said}");
+    let acc = at_home(cast.home(1), &["accept", &game]);
+    assert_eq!(code(&acc), 0, "{}", stderr(&acc));
+    until(cast.home(0), &game, 30, "the game starts", |g| {
+        g["status"] == "active"
+    });
+    let (mut from_kill, mut from_spawn) = (vec![], vec![]);
+    for _ in 0..rounds {
+        let killed = Instant::now();
+        // kill -9 of both.
+        drop(nodes);
+        let spawned = Instant::now();
+        nodes = [cast.plain(0), cast.plain(1)];
+        // Whose turn it is, as the nodes say once started again.
+        let mover = mover(&cast, &game);
+        let other = 1 - mover;
+        let ply = line(cast.home(mover), &game).expect("the game")["ply"]
+            .as_u64()
+            .expect("a ply");
+        let on = control(
+            cast.home(mover),
+            &json!({"cmd": "bot", "game": game, "on": true}),
+        );
+        assert_eq!(on, json!({"ok": null}));
+        until(cast.home(mover), &game, 10, "the act", |g| {
+            g["ply"].as_u64() > Some(ply)
+        });
+        control(
+            cast.home(mover),
+            &json!({"cmd": "bot", "game": game, "on": false}),
+        );
+        until(
+            cast.home(other),
+            &game,
+            60,
+            "the act at the other side",
+            |g| g["ply"].as_u64() > Some(ply),
+        );
+        from_kill.push(killed.elapsed());
+        from_spawn.push(spawned.elapsed());
+    }
+    (from_kill, from_spawn)
 }

@@ -583,7 +583,7 @@ impl Core {
     pub(super) fn written(
         &mut self,
         write: WriteId,
-        result: Result<usize, String>,
+        result: Result<usize, crate::WriteFailed>,
         store: &dyn Durable,
     ) {
         if self.recovering == Some(write) {
@@ -662,7 +662,7 @@ impl Core {
                 if let Some(next) = self.next_step(&id) {
                     step.merge(next);
                 }
-                self.halt(id, step, Halt::Write(e));
+                self.halt(id, step, Halt::Write(e.0));
                 self.flush_exports(id);
             }
         }

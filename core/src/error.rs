@@ -40,6 +40,14 @@ impl std::fmt::Display for Halt {
     }
 }
 
+/// Why a store write, or reopening the store, failed: the machine's fault (its disk, its
+/// file system, the store's file), never a peer's nor the player's. It keeps the store's
+/// own words: the core knows no store, and the shell (`sealed_node`'s store) says which
+/// of its failures this was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WriteFailed(pub String);
+
 /// Why a command was refused; nothing was signed or sent.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NodeError {

@@ -30,7 +30,7 @@ pub enum Input {
         /// Which write.
         write: WriteId,
         /// Envelopes new to the store, or why nothing was written.
-        result: Result<usize, String>,
+        result: Result<usize, crate::WriteFailed>,
     },
     /// A connection to a peer is up (its first); `addr` is where we reached it, when we
     /// dialled.

@@ -71,7 +71,7 @@ use sealed_protocol::random::Stream;
 
 use crate::limit::{BudgetLimits, Budgets, Limits};
 
-pub use error::{Halt, NodeError};
+pub use error::{Halt, NodeError, WriteFailed};
 pub use io::{
     Answer, Cmd, CmdId, GameRef, Imported, InId, Input, OutId, Output, ProposeArgs, ShowFormat,
     Writes,

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use sealed_games::variant::check_transcript;
+use sealed_games::variant::{CheckError, check_transcript};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::{Checked, TranscriptFile};
 use sealed_protocol::verdict::Verdict;
@@ -21,6 +21,20 @@ pub const UNREADABLE: i32 = 2;
 /// Readable, no fault, but not everything is confirmed.
 pub const UNCONFIRMED: i32 = 3;
 
+/// Why a file has no verdict, saying whose fault: the file's reader's (it could not be
+/// opened, listed or fetched) or the bytes' (not a validly signed transcript — whoever
+/// wrote or changed them).
+#[derive(Debug, thiserror::Error)]
+pub enum Unreadable {
+    /// The bytes could not be had, in the reader's words (`cannot open: …`, a size
+    /// over the limit, a folder that cannot be listed).
+    #[error("{0}")]
+    File(String),
+    /// The bytes are not a transcript the protocol accepts.
+    #[error(transparent)]
+    Transcript(#[from] CheckError),
+}
+
 /// What checking one file found.
 #[derive(Debug)]
 pub struct FileReport {
@@ -29,22 +43,22 @@ pub struct FileReport {
     /// The file's exit code.
     pub exit: i32,
     /// The check, or why there is none.
-    pub checked: Result<Checked, String>,
+    pub checked: Result<Checked, Unreadable>,
     /// Who sat where, as the transcript's proposal says (names escaped), when it reads.
     pub players: Vec<PlayerView>,
 }
 
 impl FileReport {
     /// Checks a transcript's bytes (or reports why they could not be read).
-    pub fn of_bytes(file: String, bytes: Result<Vec<u8>, String>) -> FileReport {
-        let checked = bytes
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|b| check_transcript(b).map_err(|e| e.to_string()));
+    pub fn of_bytes(file: String, bytes: Result<Vec<u8>, Unreadable>) -> FileReport {
+        let (checked, bytes) = match bytes {
+            Ok(b) => (check_transcript(&b).map_err(Unreadable::from), Some(b)),
+            Err(e) => (Err(e), None),
+        };
         // The seats, from the proposal the check has just read (and verified the
         // signature of): a report says whose key was seat 0 and seat 1.
         let players = match (&bytes, &checked) {
-            (Ok(b), Ok(c)) => TranscriptFile::from_bytes(b)
+            (Some(b), Ok(c)) => TranscriptFile::from_bytes(b)
                 .ok()
                 .and_then(|f| Terms::parse(&f.proposal).ok())
                 .map(|t| {
@@ -85,7 +99,7 @@ impl FileReport {
                 c.unconfirmed_evidence.as_slice(),
                 None,
             ),
-            Err(e) => (None, &[][..], &[][..], Some(e.as_str())),
+            Err(e) => (None, &[][..], &[][..], Some(e.to_string())),
         };
         FileJson {
             file: &self.file,
@@ -109,6 +123,6 @@ pub struct FileJson<'a> {
     verdict: Option<&'a Verdict>,
     unsigned: &'a [String],
     unconfirmed_evidence: &'a [String],
-    error: Option<&'a str>,
+    error: Option<String>,
     players: &'a [PlayerView],
 }

@@ -170,8 +170,14 @@ pub fn listen(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
 /// comes in as this: each call starts it if it is not served yet, and returns a new
 /// login address, or why not.
 pub type BoardHook = std::sync::Arc<
-    dyn Fn() -> futures::future::BoxFuture<'static, Result<String, String>> + Send + Sync,
+    dyn Fn() -> futures::future::BoxFuture<'static, Result<String, BoardFailed>> + Send + Sync,
 >;
+
+/// Why the web board was not served or gave no login address: the board's own error
+/// (sealed-web's `BoardError`, which says whose fault it is — a port another program
+/// holds, an address not on this machine, no randomness), boxed because the node lives
+/// below the board and cannot name its type.
+pub type BoardFailed = Box<dyn std::error::Error + Send + Sync>;
 
 /// Serves the control socket until the node stops; `board` answers `ui` requests.
 pub async fn serve(
@@ -193,7 +199,7 @@ pub async fn serve(
                         let a = match (&req, &board) {
                             (ControlRequest::Ui, Some(b)) => match b().await {
                                 Ok(url) => json!({ "ok": url }),
-                                Err(e) => json!({ "error": e }),
+                                Err(e) => json!({ "error": e.to_string() }),
                             },
                             _ => answer(&node, req).await,
                         };
@@ -336,7 +342,7 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
         // The points live in this process, not in the core.
         ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)
             .map(|()| Value::Null)
-            .map_err(NodeError::Refused),
+            .map_err(|e| NodeError::Refused(e.to_string())),
         // Answered above, by the core.
         _ => Err(NodeError::Unexpected("a core command".into())),
     };

@@ -257,7 +257,7 @@ impl World {
                     let result = if ok {
                         Ok(self.store.commit(&writes))
                     } else {
-                        Err("the disk is full (driven)".into())
+                        Err(crate::core::WriteFailed("the disk is full (driven)".into()))
                     };
                     self.input(Input::Written { write, result });
                 } else if let Some(write) = self.recover.pop_front() {

@@ -42,16 +42,27 @@ pub fn setup() -> Option<Box<dyn std::any::Any>> {
 
 /// Sets a fault point's actions (`fail`'s syntax: `off`, `return`, `3*off->return`),
 /// for a running node's control socket.
-pub fn configure(name: &str, actions: &str) -> Result<(), String> {
+pub fn configure(name: &str, actions: &str) -> Result<(), FaultError> {
     #[cfg(feature = "failpoints")]
     {
-        fail::cfg(name, actions)
+        fail::cfg(name, actions).map_err(FaultError::Actions)
     }
     #[cfg(not(feature = "failpoints"))]
     {
         let _ = (name, actions);
-        Err("this build has no fault points (build with the failpoints feature)".into())
+        Err(FaultError::NotBuilt)
     }
+}
+
+/// Why a fault point was not set.
+#[derive(Debug, thiserror::Error)]
+pub enum FaultError {
+    /// The build's: this binary was built without fault points.
+    #[error("this build has no fault points (build with the failpoints feature)")]
+    NotBuilt,
+    /// The caller's: actions `fail` cannot read (its own words).
+    #[error("{0}")]
+    Actions(String),
 }
 
 /// Stops the process at once, as a crash does: no destructor, no flush, no goodbye.

@@ -16,7 +16,7 @@
 use serde_json::Value;
 
 use crate::control::{CallError, ControlRequest, call, core_command, value_of};
-use crate::core::{Core, CoreConfig, Input, NodeError, Output};
+use crate::core::{Core, CoreConfig, Input, NodeError, Output, WriteFailed};
 use crate::handover::{HandoverError, StoreWait, Taken, Taker};
 use crate::home::{Home, HomeError};
 use crate::store::Store;
@@ -98,11 +98,11 @@ fn run(
     while let Some(out) = core.poll_output() {
         match out {
             Output::Write { write, writes } => {
-                let result = crate::shell::commit(store, &writes);
+                let result = crate::shell::commit(store, &writes).map_err(WriteFailed::from);
                 core.handle(now, Input::Written { write, result }, store);
             }
             Output::Recover { write } => {
-                let result = store.recover().map(|_| 0).map_err(|e| e.to_string());
+                let result = store.recover().map(|_| 0).map_err(WriteFailed::from);
                 core.handle(now, Input::Written { write, result }, store);
             }
             Output::Reply { id: 0, result } => answer = Some(result),

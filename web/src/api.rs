@@ -234,12 +234,15 @@ async fn withdraw(State(app): State<App>, Path(game): Path<String>) -> Response 
 /// The game's transcript as this node holds it, checked as `sealed verify` checks a
 /// file: the same document `sealed verify --json` prints (cli/JSON.md).
 async fn verify(State(app): State<App>, Path(game): Path<String>) -> Response {
-    let bytes = app.node.transcript(&game).await.map_err(|e| e.to_string());
-    if let Err(e) = &bytes {
-        return (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response();
-    }
+    let bytes = match app.node.transcript(&game).await {
+        Ok(b) => b,
+        Err(e) => {
+            let e = e.to_string();
+            return (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response();
+        }
+    };
     let name = format!("{}.sealed", file_stem(&game));
-    let report = FileReport::of_bytes(name, bytes);
+    let report = FileReport::of_bytes(name, Ok(bytes));
     Json(json!(report.json())).into_response()
 }
 

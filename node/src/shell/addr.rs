@@ -62,11 +62,54 @@ pub(super) fn introduced(addrs: Vec<String>) -> Vec<Option<(crate::core::PeerKey
         .collect()
 }
 
+/// TCP or UDP, as a refused port is named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// TCP.
+    Tcp,
+    /// UDP (QUIC).
+    Udp,
+}
+
+impl std::fmt::Display for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Transport::Tcp => "TCP",
+            Transport::Udp => "UDP",
+        })
+    }
+}
+
+/// Why a listen address cannot be used: this machine's (another program holds the
+/// port) or the address's (the system refuses it: not one of its own, a port kept for
+/// root).
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// Another program listens there.
+    #[error("{proto} port {port} is in use by another program (another sealed node?)")]
+    InUse {
+        /// TCP or UDP.
+        proto: Transport,
+        /// The port.
+        port: u16,
+    },
+    /// The system refused to bind it, for another reason it gives.
+    #[error("{proto} port {port}: {source}")]
+    Refused {
+        /// TCP or UDP.
+        proto: Transport,
+        /// The port.
+        port: u16,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
 /// Refuses a listen address whose port another program holds. libp2p listens with
 /// SO_REUSEPORT (dials from the listening port are what hole punching needs), so a
 /// second node on a busy port would start and take half the first one's connections;
 /// a plain bind, without SO_REUSEPORT, fails on such a port.
-pub fn probe(addr: &Multiaddr) -> Result<(), String> {
+pub fn probe(addr: &Multiaddr) -> Result<(), ProbeError> {
     if relay_of(addr).is_some() {
         return Ok(());
     }
@@ -83,17 +126,21 @@ pub fn probe(addr: &Multiaddr) -> Result<(), String> {
             }
             (Protocol::Tcp(port), Some(ip)) if port != 0 => std::net::TcpListener::bind((ip, port))
                 .err()
-                .map(|e| ("TCP", port, e)),
+                .map(|e| (Transport::Tcp, port, e)),
             (Protocol::Udp(port), Some(ip)) if port != 0 => std::net::UdpSocket::bind((ip, port))
                 .err()
-                .map(|e| ("UDP", port, e)),
+                .map(|e| (Transport::Udp, port, e)),
             _ => None,
         };
-        if let Some((proto, port, e)) = busy {
-            return Err(if e.kind() == std::io::ErrorKind::AddrInUse {
-                format!("{proto} port {port} is in use by another program (another sealed node?)")
+        if let Some((proto, port, source)) = busy {
+            return Err(if source.kind() == std::io::ErrorKind::AddrInUse {
+                ProbeError::InUse { proto, port }
             } else {
-                format!("{proto} port {port}: {e}")
+                ProbeError::Refused {
+                    proto,
+                    port,
+                    source,
+                }
             });
         }
     }

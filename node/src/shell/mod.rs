@@ -30,8 +30,8 @@ use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
+pub use addr::{ProbeError, Transport, key_of, peer_of, probe};
 use addr::{causes, propose_args, with_peer};
-pub use addr::{key_of, peer_of, probe};
 pub(crate) use writer::commit;
 
 /// Why a node did not start, saying which part failed.
@@ -219,6 +219,11 @@ impl Shell {
             ..cfg.core.clone()
         };
         let seed = crate::home::random32().map_err(StartError::Random)?;
+        // What AutoNAT found when the node last ran (`reach.rs`): unreadable, unknown.
+        let was_private = matches!(
+            store.meta(reach::REMEMBERED),
+            Ok(Some(v)) if v == b"private"
+        );
         let store = Arc::new(store);
         let core = Core::start(key, core_cfg, seed, now_ms(), &*store).map_err(StartError::Core)?;
         let (jobs, written, thread) = writer::start(store.clone());
@@ -245,6 +250,7 @@ impl Shell {
             peer_cmds: Default::default(),
             changed,
         };
+        shell.reach.was_private = was_private;
         for addr in shell.cfg.listen.clone() {
             // Through a relay: once registered there (it reserves only for peers
             // registered with it), so the relay is dialled first.
@@ -265,9 +271,9 @@ impl Shell {
                 }
                 continue;
             }
-            probe(&addr).map_err(|why| StartError::Listen {
+            probe(&addr).map_err(|e| StartError::Listen {
                 addr: addr.clone(),
-                why,
+                why: e.to_string(),
             })?;
             let id = shell
                 .swarm

@@ -13,7 +13,12 @@
 //! When AutoNAT
 //! finds that no peer can dial this node (`nat_changed`), it listens through every
 //! relay among the mailboxes it keeps connected (`reserve`), and a relayed listener
-//! that closes is listened on again (`mod.rs` `listen_again`). Tested over loopback
+//! that closes is listened on again (`mod.rs` `listen_again`). What AutoNAT found is
+//! kept in the store (`REMEMBERED`): a node that was private when it stopped reserves
+//! at its relays as soon as it is registered there, without waiting for AutoNAT to
+//! decide again (its first probe comes two seconds after the start, and the peers
+//! that dialled it meanwhile found no reservation and try again only later), and drops
+//! those reservations if AutoNAT then finds it public. Tested over loopback
 //! (`node/tests/discovery.rs`) and across network namespaces, behind a NAT router too
 //! (`cli/tests/netns.rs`).
 
@@ -34,6 +39,9 @@ use crate::origin::Origin;
 
 /// A registration is renewed this often (it lives two hours at the point).
 const RENEW_EVERY: Duration = Duration::from_secs(3600);
+
+/// The store's setting that keeps what AutoNAT last decided: `private` or `public`.
+pub(super) const REMEMBERED: &str = "reachability";
 
 /// What the shell tracks of reaching peers.
 #[derive(Default)]
@@ -58,6 +66,11 @@ pub(super) struct Reach {
     pub(super) origins: HashMap<PeerId, Origin>,
     /// Whether this node can be reached, as AutoNAT last found.
     pub(super) nat: Option<autonat::NatStatus>,
+    /// AutoNAT found this node private when it last ran, and has not decided since.
+    pub(super) was_private: bool,
+    /// The relayed addresses this node listens on (or will) because it is private, as
+    /// opposed to those it was told to (`--via`): dropped if it turns out public.
+    reserved: Vec<Multiaddr>,
 }
 
 impl Shell {
@@ -374,23 +387,75 @@ impl Shell {
             return;
         };
         self.reach.relays.insert(peer, at);
-        if self.reach.nat == Some(autonat::NatStatus::Private) {
+        if self.private() {
             self.reserve(peer);
+        }
+    }
+
+    /// Whether this node is taken to be unreachable: AutoNAT says so, or said so when
+    /// the node last ran and has not decided since.
+    fn private(&self) -> bool {
+        match &self.reach.nat {
+            Some(autonat::NatStatus::Private) => true,
+            Some(autonat::NatStatus::Public(_)) => false,
+            Some(autonat::NatStatus::Unknown) | None => self.reach.was_private,
         }
     }
 
     /// AutoNAT's verdict changed. A node that cannot be reached reserves a slot at every
     /// relay among the mailboxes it keeps connected, so peers reach it through them (and
-    /// hole punching may then make the connection direct).
+    /// hole punching may then make the connection direct); a node found public drops
+    /// the reservations it made only because it was private (or remembered being so).
+    /// The verdict is kept for the next start.
     pub(super) fn nat_changed(&mut self, new: autonat::NatStatus) {
         tracing::info!(?new, "reachability");
-        let private = new == autonat::NatStatus::Private;
+        let decided = match new {
+            autonat::NatStatus::Private => Some(true),
+            autonat::NatStatus::Public(_) => Some(false),
+            autonat::NatStatus::Unknown => None,
+        };
         self.reach.nat = Some(new);
-        if private {
-            let relays: Vec<PeerId> = self.reach.relays.keys().copied().collect();
-            for r in relays {
-                self.reserve(r);
+        match decided {
+            Some(true) => {
+                let relays: Vec<PeerId> = self.reach.relays.keys().copied().collect();
+                for r in relays {
+                    self.reserve(r);
+                }
             }
+            Some(false) => self.unreserve(),
+            None => {}
+        }
+        if let Some(private) = decided
+            && private != self.reach.was_private
+        {
+            self.reach.was_private = private;
+            let word: &[u8] = if private { b"private" } else { b"public" };
+            self.job(super::writer::Job::Remember(REMEMBERED, word.to_vec()));
+        }
+    }
+
+    /// Stops listening through the relays this node reserved at only because it was
+    /// private; those it was told to listen through stay.
+    fn unreserve(&mut self) {
+        let gone = std::mem::take(&mut self.reach.reserved);
+        if gone.is_empty() {
+            return;
+        }
+        self.reach.via.retain(|a| !gone.contains(a));
+        self.relisten.retain(|a| !gone.contains(a));
+        let ids: Vec<_> = self
+            .listeners
+            .iter()
+            .filter(|(_, a)| gone.contains(a))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            // Out of `listeners` first: its closing is then not taken for a relay that
+            // went away (`events.rs` listens again on those).
+            if let Some(addr) = self.listeners.remove(&id) {
+                tracing::info!(%addr, "reachable: no longer listening through a relay");
+            }
+            self.swarm.remove_listener(id);
         }
     }
 
@@ -411,6 +476,7 @@ impl Shell {
             .parse::<Multiaddr>()
             .map(|a| a.with(libp2p::multiaddr::Protocol::P2pCircuit));
         let Ok(addr) = addr else { return };
+        self.reach.reserved.push(addr.clone());
         self.reach.via.push(addr);
         if self.reach.points.get(&relay).is_some_and(Option::is_some) {
             self.listen_via(relay);

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use crate::core::{WriteId, Writes};
-use crate::store::{Batch, Store};
+use crate::core::{WriteFailed, WriteId, Writes};
+use crate::store::{Batch, Store, StoreError};
 
 /// What the writer is asked to do.
 pub(super) enum Job {
@@ -15,10 +15,15 @@ pub(super) enum Job {
     Write(WriteId, Writes),
     /// Reopen the store after a failure.
     Recover(WriteId),
+    /// Keep a setting of the shell's own, which no game waits for and the core never
+    /// reads (whether this node was reachable, `reach.rs`): nothing is reported back.
+    /// A failure latches the store as any does: the core's next write then fails too,
+    /// and the core reopens the store as after any failed write.
+    Remember(&'static str, Vec<u8>),
 }
 
 /// What the writer reports: the write, and the envelopes it added or why it failed.
-pub(super) type Done = mpsc::UnboundedReceiver<(WriteId, Result<usize, String>)>;
+pub(super) type Done = mpsc::UnboundedReceiver<(WriteId, Result<usize, WriteFailed>)>;
 
 /// Starts the writer; jobs go in the returned sender, results come out of the returned
 /// receiver. The thread ends when the sender is dropped.
@@ -36,9 +41,17 @@ pub(super) fn start(
         .spawn(move || {
             while let Ok(job) = jobs.recv() {
                 let (write, result) = match job {
-                    Job::Write(write, writes) => (write, commit(&store, &writes)),
+                    Job::Write(write, writes) => {
+                        (write, commit(&store, &writes).map_err(WriteFailed::from))
+                    }
                     Job::Recover(write) => {
-                        (write, store.recover().map(|_| 0).map_err(|e| e.to_string()))
+                        (write, store.recover().map(|_| 0).map_err(WriteFailed::from))
+                    }
+                    Job::Remember(key, value) => {
+                        if let Err(e) = store.commit(Batch::new().meta(key, &value)) {
+                            tracing::warn!(key, "a setting is not kept: {e}");
+                        }
+                        continue;
                     }
                 };
                 if done_tx.send((write, result)).is_err() {
@@ -51,7 +64,7 @@ pub(super) fn start(
 }
 
 /// One transaction of everything in `w`.
-pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, String> {
+pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, StoreError> {
     let mut b = Batch::new();
     for g in &w.games {
         b.game(g);
@@ -74,5 +87,12 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, String> {
     for (who, used) in &w.charges {
         b.charge(*who, *used);
     }
-    store.commit(&b).map_err(|e| e.to_string())
+    store.commit(&b)
+}
+
+/// The store's failure as the core takes it: the disk's fault, in the store's words.
+impl From<StoreError> for WriteFailed {
+    fn from(e: StoreError) -> WriteFailed {
+        WriteFailed(e.to_string())
+    }
 }

@@ -93,7 +93,7 @@ enum Ev {
         node: usize,
         life: u64,
         write: WriteId,
-        result: Result<usize, String>,
+        result: Result<usize, sealed_node::core::WriteFailed>,
     },
     Tick {
         node: usize,

@@ -4,7 +4,7 @@
 //! until it is reopened.
 
 use sealed_node::core::record::{GameRecord, GameRow, ReadError, Usage};
-use sealed_node::core::{Durable, GameId, PeerKey, Writes};
+use sealed_node::core::{Durable, GameId, PeerKey, WriteFailed, Writes};
 use sealed_node::store::{MemoryStore, StoreError};
 
 /// One node's durable state.
@@ -21,22 +21,24 @@ pub struct SimStore {
 
 impl SimStore {
     /// Commits `w` at once, or nothing of it.
-    pub fn commit(&mut self, w: &Writes) -> Result<usize, String> {
+    pub fn commit(&mut self, w: &Writes) -> Result<usize, WriteFailed> {
         if self.failed {
-            return Err("the store failed earlier and is not reopened yet".into());
+            return Err(WriteFailed(
+                "the store failed earlier and is not reopened yet".into(),
+            ));
         }
         if self.full {
             self.failed = true;
-            return Err("no space left on device (simulated)".into());
+            return Err(WriteFailed("no space left on device (simulated)".into()));
         }
         self.commits += 1;
         Ok(self.inner.commit(w))
     }
 
     /// Reopens after a failure; fails while the disk is still full.
-    pub fn recover(&mut self) -> Result<usize, String> {
+    pub fn recover(&mut self) -> Result<usize, WriteFailed> {
         if self.full {
-            return Err("no space left on device (simulated)".into());
+            return Err(WriteFailed("no space left on device (simulated)".into()));
         }
         self.failed = false;
         Ok(0)
