@@ -27,7 +27,7 @@ pub enum Command {
     /// content that does not check (bytes not validly signed, evidence the replay does
     /// not confirm); 3 unconfirmed (unfinished, unclosed, a reveal withheld, open
     /// claims). For a directory, the worst of its files, in the
-    /// order 1, 2, 3, 0.
+    /// order 1, 2, 3, 0; 2 when it holds no transcript (nothing was checked).
     Verify {
         /// A transcript file, or a directory of them (not searched recursively;
         /// hidden files are skipped).

@@ -420,11 +420,13 @@ fn hidden_files_and_subfolders_are_skipped() {
 }
 
 #[test]
-fn an_empty_directory_exits_0() {
+fn an_empty_directory_is_nothing_checked_exit_2() {
+    // Exit 0 would be a false success: nothing was verified (issue 32).
     let dir = TempDir::new("empty");
     let out = sealed(&["verify", "--json", dir.arg()]);
-    assert_eq!(code(&out), 0);
-    assert_eq!(json(&out), serde_json::json!({"exit": 0, "files": []}));
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out), serde_json::json!({"exit": 2, "files": []}));
+    assert!(stderr(&out).contains("nothing to check"), "{}", stderr(&out));
 }
 
 #[test]
