@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{TempDir, at_home, code, stderr};
+use common::{TempDir, at_home, code, refused, stderr, stdout};
 
 #[test]
 fn mail_larger_than_any_game_is_refused_at_once() {
@@ -134,4 +134,70 @@ fn a_demo_that_cannot_write_its_transcript_plays_nothing_and_leaves_nothing() {
     for v in ["duel", "cardmate", "chex", "tempete", "stallmate"] {
         assert!(String::from_utf8_lossy(&help.stdout).contains(v), "{v}");
     }
+}
+
+/// Issue 32: what `verify` and `replay` say of the wrong file, and of no file at all.
+#[test]
+fn the_wrong_file_is_named_for_what_it_is() {
+    let dir = TempDir::new("words-files");
+    let whole = common::verified();
+    // Cut short: said so, with what to do; not the decoder's words.
+    let cut = dir.write("cut.sealed", &whole[..whole.len() / 2]);
+    let out = common::sealed(&["verify", &cut]);
+    refused(&out, "the transcript is cut short");
+    assert!(stderr(&out).contains("get the whole file again"));
+    assert!(!stderr(&out).contains("Hit the end"), "{}", stderr(&out));
+    // A text file: named as text, not as "bad magic".
+    let score = "[Cards \"1-10,12-21,23-70\"]\n[Hand \"5\"]\n\n1. e4 e5 2. <18 Ng1-f3 Nf3-g5> *\n";
+    let text = dir.write("score.sealed", score.as_bytes());
+    let out = common::sealed(&["verify", &text]);
+    refused(&out, "this is a text file, not a sealed transcript");
+    assert!(!stderr(&out).contains("magic"), "{}", stderr(&out));
+
+    // A transcript given to replay: named, with the command that reads it.
+    let t = dir.write("game.sealed", whole);
+    let out = common::sealed(&["replay", "tempete", &t]);
+    refused(&out, "this is a sealed transcript, not a score");
+    assert!(
+        stderr(&out).contains(&format!("`sealed verify {t}`")),
+        "{}",
+        stderr(&out)
+    );
+    // A Tempête score given to duel: the variant it is, and the command.
+    let out = common::sealed(&["replay", "duel", &text]);
+    refused(&out, "It is not a duel score: it replays as a tempete score");
+    assert!(
+        stderr(&out).contains(&format!("`sealed replay tempete {text}`")),
+        "{}",
+        stderr(&out)
+    );
+    // Binary bytes that are no transcript: not text, said in words.
+    let bin = dir.write("bin.txt", b"1. e4 \xff\xfe");
+    refused(
+        &common::sealed(&["replay", "duel", &bin]),
+        "not text (byte 6 is not UTF-8): a score is a text file of moves",
+    );
+}
+
+/// Issue 32: a folder with no transcript in it is not "0 checked, all verified".
+#[test]
+fn a_folder_without_a_transcript_is_nothing_checked_not_success() {
+    let dir = TempDir::new("words-empty");
+    let out = common::sealed(&["verify", dir.arg()]);
+    assert_eq!(code(&out), 2, "a false success: {}", stdout(&out));
+    assert!(
+        stderr(&out).contains("nothing to check: the folder holds no transcript"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stdout(&out).contains("complete and verified"));
+    // Only documents an export writes beside transcripts: the same, and said.
+    dir.write("game.txt", b"1. 7 3\n");
+    let out = common::sealed(&["verify", dir.arg()]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("no transcript, only the document passed over above"),
+        "{}",
+        stderr(&out)
+    );
 }
