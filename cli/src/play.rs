@@ -22,9 +22,10 @@ fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
         Err(CallError::NoNode { .. }) if sealed_node::control::core_command(&req).is_some() => {
             let v = sealed_node::offline::answer(home, &req).map_err(|e| fail(e.to_string()))?;
             if changes(&req) {
-                output::note(
-                    "the node is not running: done in its store; it goes out when `sealed node` starts",
-                );
+                output::note(&format!(
+                    "the node is not running: done in its store; it goes out when `{}` starts",
+                    home.command("node")
+                ));
             }
             Ok(v)
         }
@@ -172,7 +173,10 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
         if running {
             format!("{game}: {what}; your node tells the other seats\n")
         } else {
-            format!("{game}: {what}, in the store; it goes out when `sealed node` starts\n")
+            format!(
+                "{game}: {what}, in the store; it goes out when `{}` starts\n",
+                home.command("node")
+            )
         }
     })
 }
@@ -217,9 +221,9 @@ pub fn games(home: &Home, json: bool) -> i32 {
                 indent(
                     &mut s,
                     format!(
-                        "invitation from {from}: `sealed accept {}` or `sealed decline {}`",
-                        &id[..id.len().min(12)],
-                        &id[..id.len().min(12)]
+                        "invitation from {from}: `{}` or `{}`",
+                        home.command(&format!("accept {}", &id[..id.len().min(12)])),
+                        home.command(&format!("decline {}", &id[..id.len().min(12)])),
                     ),
                 );
             }
@@ -336,7 +340,10 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
         .map(|p| format!(" (ply {p})"))
         .unwrap_or_default();
     let delivery = match (running, now.as_ref().and_then(delivery)) {
-        (false, _) => ", kept in the store: it goes out when `sealed node` starts".to_owned(),
+        (false, _) => format!(
+            ", kept in the store: it goes out when `{}` starts",
+            home.command("node")
+        ),
         (true, Some(d)) if d.pending() => format!(", {d}: the node keeps trying"),
         (true, Some(d)) => format!(", {d}"),
         (true, None) => String::new(),

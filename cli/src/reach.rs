@@ -99,8 +99,9 @@ pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
                     output::error(&e.to_string());
                     return 2;
                 }
-            } else if let Err(e) = a.parse::<sealed_node::Multiaddr>() {
-                output::error(&format!("{a:?}: {e}"));
+            } else if let Err(e) = sealed_node::shell::read_point("mailbox", a) {
+                // Read as the node will read it when it starts: refused now, not then.
+                output::error(&e.to_string());
                 return 2;
             }
             match home.set_mailbox(Some(a)) {

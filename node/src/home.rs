@@ -27,7 +27,7 @@ pub enum HomeError {
         err: std::io::Error,
     },
     /// `init` was not run.
-    #[error("{0} holds no key: run `sealed init` first")]
+    #[error("{} holds no key: run `{}` first", .0.display(), command_at(.0, "init --name NAME"))]
     NoKey(PathBuf),
     /// The key file is not 64 hex digits.
     #[error("{0}: not a key file")]
@@ -71,6 +71,24 @@ pub fn check_name(name: &str) -> Result<(), HomeError> {
     Ok(())
 }
 
+/// [`Home::command`] for the home at `dir`.
+pub fn command_at(dir: &Path, rest: &str) -> String {
+    if Home::locate(None).dir == dir {
+        return format!("sealed {rest}");
+    }
+    let text = dir.to_string_lossy();
+    // Quoted for a POSIX shell when it holds anything a shell would act on.
+    let plain = text
+        .chars()
+        .all(|c| c.is_alphanumeric() || "/._-+,:@%".contains(c));
+    let dir = if plain && !text.is_empty() {
+        text.into_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    };
+    format!("sealed --home {dir} {rest}")
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
     move |err| HomeError::Io {
         path: path.to_owned(),
@@ -96,6 +114,14 @@ impl Home {
             })
             .unwrap_or_else(|| PathBuf::from(".sealed"));
         Home { dir }
+    }
+
+    /// `sealed REST` as this home's player must type it for it to reach this home:
+    /// with `--home DIR` unless the home is the one found without it (`SEALED_HOME`, or
+    /// the platform's data folder). Hints printed with a command use this, so that they
+    /// work as printed on a machine with two homes.
+    pub fn command(&self, rest: &str) -> String {
+        command_at(&self.dir, rest)
     }
 
     /// A home at this folder.

@@ -31,7 +31,8 @@ use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
 use addr::{causes, propose_args, with_peer};
-pub use addr::{key_of, peer_of, probe};
+pub use addr::{key_of, peer_of, probe, read_peer, read_point};
+pub(crate) use addr::point;
 pub(crate) use writer::commit;
 
 /// Why a node did not start, saying which part failed.
