@@ -58,6 +58,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
                     exit: exit::UNREADABLE,
                     checked: Err(e),
                     players: vec![],
+                    witness: None,
                 },
                 _ => check_file(path),
             };

@@ -201,3 +201,54 @@ fn a_folder_without_a_transcript_is_nothing_checked_not_success() {
         stderr(&out)
     );
 }
+
+/// Issue 32: after a walk-away, the report says who stopped, what it left unopened and
+/// that it cannot change the result, naming the witness whose times decided; without a
+/// witness, the claim says what one would have made of it.
+#[test]
+fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
+    let dir = TempDir::new("words-walk");
+    let witnessed = dir.path().join("w.sealed");
+    let out = common::sealed(&["demo", "duel", "--walk-away", "--out", witnessed.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = common::sealed(&["verify", witnessed.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    let witness = text
+        .lines()
+        .find_map(|l| l.strip_prefix("witness     "))
+        .and_then(|l| l.split(':').next())
+        .unwrap_or_else(|| panic!("no witness line: {text}"))
+        .to_owned();
+    assert!(witness.starts_with("12D3KooW"), "{text}");
+    assert!(text.contains("after the end, not changing the result (2)"), "{text}");
+    assert!(
+        text.contains("seat 1 never opened the ") && text.contains(" values it sealed"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("the witness {witness} proved seat 1 out of time")),
+        "{text}"
+    );
+    assert!(text.contains("seat 1 never signed the end of the game"), "{text}");
+    for jargon in ["withheld-reveal", "withheld-close", "commitments never opened", "dropped claims"] {
+        assert!(!text.contains(jargon), "{jargon:?} in {text}");
+    }
+
+    let alone = dir.path().join("n.sealed");
+    let out = common::sealed(&[
+        "demo",
+        "duel",
+        "--walk-away",
+        "--no-witness",
+        "--out",
+        alone.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let out = common::sealed(&["verify", alone.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(code(&out), 3, "{text}");
+    assert!(text.contains("says seat 1 let the agreed time pass"), "{text}");
+    assert!(text.contains("No witness was agreed"), "{text}");
+    assert!(!text.contains("timeout against"), "{text}");
+}

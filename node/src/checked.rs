@@ -32,6 +32,9 @@ pub struct FileReport {
     pub checked: Result<Checked, String>,
     /// Who sat where, as the transcript's proposal says (names escaped), when it reads.
     pub players: Vec<PlayerView>,
+    /// The peer id of the witness the proposal names (version 2), when it reads: the
+    /// report names it where its times decided, or could have.
+    pub witness: Option<String>,
 }
 
 impl FileReport {
@@ -43,20 +46,27 @@ impl FileReport {
             .and_then(|b| check_transcript(b).map_err(|e| e.to_string()));
         // The seats, from the proposal the check has just read (and verified the
         // signature of): a report says whose key was seat 0 and seat 1.
-        let players = match (&bytes, &checked) {
+        let terms = match (&bytes, &checked) {
             (Ok(b), Ok(_)) => TranscriptFile::from_bytes(b)
                 .ok()
-                .and_then(|f| Terms::parse(&f.proposal).ok())
-                .map(|t| crate::core::players::players(&t, None))
-                .unwrap_or_default(),
-            _ => vec![],
+                .and_then(|f| Terms::parse(&f.proposal).ok()),
+            _ => None,
         };
+        let players = terms
+            .as_ref()
+            .map(|t| crate::core::players::players(t, None))
+            .unwrap_or_default();
+        let witness = terms.as_ref().and_then(|t| {
+            let w = t.proposal().witness.as_ref()?;
+            Some(crate::core::peer_id::name(&w.key))
+        });
         FileReport {
             file,
             // The protocol's own rule, so that every verifier built on it agrees.
             exit: checked.as_ref().map_or(UNREADABLE, Checked::exit_code),
             checked,
             players,
+            witness,
         }
     }
 
