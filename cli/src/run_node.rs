@@ -152,6 +152,11 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
             for a in &info.addrs {
                 s.push_str(&format!("listening {a}\n"));
             }
+            let serves: Vec<&str> = info.serves.iter().map(String::as_str).collect();
+            s.push_str(&format!(
+                "serves    {}\n",
+                crate::reach::serves_words(&serves)
+            ));
             s.push_str(&format!("control   {}\n", home.socket_path().display()));
             output::stdout(&s);
         }

@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{TempDir, at_home, code, refused, stderr, stdout};
+use common::{
+    TempDir, at_home, code, peer_of, refused, start_node, start_node_with, stderr, stdout,
+};
 
 #[test]
 fn mail_larger_than_any_game_is_refused_at_once() {
@@ -251,4 +253,105 @@ fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
     assert!(text.contains("says seat 1 let the agreed time pass"), "{text}");
     assert!(text.contains("No witness was agreed"), "{text}");
     assert!(!text.contains("timeout against"), "{text}");
+}
+
+/// Issue 32, at the terminal with nodes running: a mistyped peer id, an invitation to
+/// oneself, an unknown option, a mailbox without its peer id, the invitee's `show`, a
+/// move before the game starts, the clock before it runs, the hint `games` prints (run
+/// as printed, on a home that is not the default), and what each node serves.
+#[test]
+fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
+    let dir = TempDir::new("words-node");
+    let [alice, bob, boxed, carol] = ["alice", "bob", "box", "carol"].map(|n| {
+        let home = dir.path().join(n);
+        assert_eq!(code(&at_home(&home, &["init", "--name", n])), 0);
+        home
+    });
+    let m = start_node_with(&boxed, "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox", "--relay"], &[]);
+    assert!(m.said.contains("serves    a mailbox: keeps and forwards"), "{}", m.said);
+    assert!(m.said.contains("; a relay: carries live connections"), "{}", m.said);
+    let a = start_node(&alice, "node");
+    assert!(
+        a.said.contains("serves    its own player's games only"),
+        "{}",
+        a.said
+    );
+    let b = start_node(&bob, "node");
+    let alice_id = peer_of(&a.addr).to_owned();
+
+    let out = at_home(&alice, &["new", "duel", "--peer", "12D3KooWbogus"]);
+    refused(
+        &out,
+        "the peer \"12D3KooWbogus\" is not a whole peer id: it has 13 characters where a peer id has 52",
+    );
+    assert!(!stderr(&out).contains("invalid multiaddr"));
+    let out = at_home(&alice, &["new", "duel", "--peer", &alice_id]);
+    refused(&out, "that peer id is this node's own: you cannot invite yourself");
+    assert!(!stderr(&out).contains("two seats share a key"));
+    refused(
+        &at_home(&alice, &["new", "duel", "-o", "foo=bar", "--peer", &b.addr]),
+        "duel has no option foo",
+    );
+
+    // A mailbox without its peer id is refused when it is set, node running or not.
+    let out = at_home(&alice, &["mailbox", "/ip4/127.0.0.1/tcp/1"]);
+    refused(&out, "it says where the mailbox is, not who: add /p2p/");
+    let out = at_home(&carol, &["mailbox", "/ip4/127.0.0.1/tcp/1"]);
+    refused(&out, "it says where the mailbox is, not who: add /p2p/");
+    assert_eq!(stdout(&at_home(&carol, &["mailbox"])), "no default mailbox\n");
+
+    let out = at_home(&alice, &["new", "duel", "--peer", &b.addr, "-o", "time-per-move=1d"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    let short = &game[..12];
+    common::wait_for(&bob, short, "the invitation", |v| v["my_turn"] == true);
+
+    // The invitee reads whose move it is as his own decision; the clock line says why
+    // no time runs; nothing in the protocol's words.
+    let shown = stdout(&at_home(&bob, &["show", short]));
+    assert!(
+        shown.contains("\ninvitation · ply 0 · you are to accept or decline\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("clock: not running yet: it starts with the game's first move"),
+        "{shown}"
+    );
+    for jargon in ["phase ", "nobody is to act", "clock: \n"] {
+        assert!(!shown.contains(jargon), "{jargon:?} in {shown}");
+    }
+    let shown = stdout(&at_home(&alice, &["show", short]));
+    assert!(shown.contains("\nnot started · ply 0 · no moves until it starts\n"), "{shown}");
+    let out = at_home(&alice, &["move", short, "play", "1"]);
+    refused(&out, "the game has not started yet: it waits for your opponent");
+    assert!(!stderr(&out).contains("phase"), "{}", stderr(&out));
+
+    // The hint names this home, and works as printed.
+    let list = stdout(&at_home(&bob, &["games"]));
+    let hint = format!("`sealed --home {} accept {short}`", bob.display());
+    assert!(list.contains(&hint), "{list}");
+    let words: Vec<&str> = hint.trim_matches('`').split(' ').collect();
+    let out = common::sealed(&words[1..]);
+    assert_eq!(code(&out), 0, "{hint}: {}", stderr(&out));
+
+    // A node listening through a relay shows that address in `peers`, text and JSON.
+    let c = start_node_with(&carol, "node", "/ip4/127.0.0.1/tcp/0", &["--via", &m.addr], &[]);
+    let carol_id = peer_of(&c.addr).to_owned();
+    let text = stdout(&at_home(&carol, &["peers"]));
+    assert!(text.starts_with("this node: "), "{text}");
+    assert!(
+        text.contains(&format!("    relayed  {}/p2p-circuit/p2p/{carol_id}\n", m.addr)),
+        "{text}"
+    );
+    assert!(text.contains("    serves   its own player's games only"), "{text}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&stdout(&at_home(&carol, &["peers", "--json"]))).expect("JSON");
+    assert_eq!(
+        doc["this_node"]["relayed"],
+        serde_json::json!([format!("{}/p2p-circuit/p2p/{carol_id}", m.addr)]),
+        "{doc}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&stdout(&at_home(&boxed, &["peers", "--json"]))).expect("JSON");
+    assert_eq!(doc["this_node"]["serves"], serde_json::json!(["mailbox", "relay"]));
 }
