@@ -181,6 +181,16 @@ fn the_wrong_file_is_named_for_what_it_is() {
     );
 }
 
+/// Issue 32: the help says what the code does: a witness serves every variant.
+#[test]
+fn the_help_of_new_offers_the_witness_to_every_variant() {
+    let help = stdout(&common::sealed(&["new", "--help"]));
+    assert!(!help.to_lowercase().contains("not yet for"), "{help}");
+    assert!(help.contains("stallmate too"), "{help}");
+    let help = stdout(&common::sealed(&["peers", "--help"]));
+    assert!(help.contains("what it") && help.contains("serves"), "{help}");
+}
+
 /// Issue 32: a folder with no transcript in it is not "0 checked, all verified".
 #[test]
 fn a_folder_without_a_transcript_is_nothing_checked_not_success() {
