@@ -76,17 +76,20 @@ pub fn command_at(dir: &Path, rest: &str) -> String {
     if Home::locate(None).dir == dir {
         return format!("sealed {rest}");
     }
-    let text = dir.to_string_lossy();
-    // Quoted for a POSIX shell when it holds anything a shell would act on.
+    format!("sealed --home {} {rest}", shell_word(&dir.to_string_lossy()))
+}
+
+/// `text` as one word for a POSIX shell: as it is when it holds nothing a shell acts
+/// on, else in single quotes.
+pub fn shell_word(text: &str) -> String {
     let plain = text
         .chars()
-        .all(|c| c.is_alphanumeric() || "/._-+,:@%".contains(c));
-    let dir = if plain && !text.is_empty() {
-        text.into_owned()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c));
+    if plain && !text.is_empty() {
+        text.to_owned()
     } else {
         format!("'{}'", text.replace('\'', r"'\''"))
-    };
-    format!("sealed --home {dir} {rest}")
+    }
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
@@ -300,4 +303,25 @@ fn restrict(path: &Path, mode: u32) -> Result<(), HomeError> {
 #[cfg(not(unix))]
 fn restrict(_: &Path, _: u32) -> Result<(), HomeError> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_printed_command_names_a_home_that_is_not_the_default_as_a_shell_reads_it() {
+        let home = Home::at("/nonexistent/sealed homes/it's");
+        assert_eq!(
+            home.command("accept 3fa9c1"),
+            r"sealed --home '/nonexistent/sealed homes/it'\''s' accept 3fa9c1"
+        );
+        assert_eq!(
+            Home::at("/tmp/bob").command("node"),
+            "sealed --home /tmp/bob node"
+        );
+        assert_eq!(Home::locate(None).command("node"), "sealed node");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("a;b"), "'a;b'");
+    }
 }
