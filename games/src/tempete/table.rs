@@ -165,9 +165,10 @@ fn interceptors<'a>(
 }
 
 /// How to play a card on one's own move, in words, with an example the board allows
-/// now (the first legal play with it), e.g. `card 29 (Twin Leap): type "card 29", then
-/// "then" and the moves it allows; e.g. card 29 then g1-f3 f3-g5`.
-fn card_hint(r: &CardRef, c: &super::card::Card, state: &State) -> String {
+/// now (the first legal play with it), e.g. `card 18 (Twin Leap): type "card 18", "then"
+/// and the moves it allows, as from-to squares; e.g. card 18 then g1f3 f3g5`; without
+/// `full`, the card and its example alone (the words were said for an earlier card).
+fn card_hint(r: &CardRef, c: &super::card::Card, state: &State, full: bool) -> String {
     let example = state.board.legal_plays(Some(c)).into_iter().find_map(|p| {
         let act = Act::Turn {
             start: None,
@@ -180,6 +181,9 @@ fn card_hint(r: &CardRef, c: &super::card::Card, state: &State) -> String {
     let Some(example) = example else {
         return format!("card {} ({}): not playable now", c.number(), c.name());
     };
+    if !full {
+        return format!("card {} ({}): e.g. {example}", c.number(), c.name());
+    }
     let mut parts = vec![format!("type \"card {}\"", c.number())];
     if example.contains(" at ") {
         parts.push("\"at\" and the squares it acts on".into());
@@ -318,7 +322,9 @@ impl Face for Tempete {
                     Some(FlowEffect::SealTrapSquare(_)) => "trap <square> then <move>".to_owned(),
                     Some(FlowEffect::Redraw(n)) => format!("discard <{n} cards> then <move>"),
                     _ => {
-                        v.push(card_hint(r, c, state));
+                        // Said in full once; the next cards by their example alone.
+                        let full = !v.iter().any(|h: &String| h.contains(": type \"card "));
+                        v.push(card_hint(r, c, state, full));
                         continue;
                     }
                 };
