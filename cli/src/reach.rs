@@ -66,8 +66,9 @@ fn this_node_text(info: &Value) -> String {
         _ if reach == "private" => {
             "this node: private: peers reach it through its relays\n".to_owned()
         }
-        _ => "this node: reachability not known yet (it is asked of the peers it meets)\n"
-            .to_owned(),
+        _ => {
+            "this node: reachability not known yet (it is asked of the peers it meets)\n".to_owned()
+        }
     };
     for a in &relayed {
         s.push_str(&format!("    relayed  {a}\n"));

@@ -69,7 +69,11 @@ pub fn run(variant: &str, file: &Path, svg: Option<&Path>) -> i32 {
             if code == 1 {
                 (code, format!("illegal: {e}\n"))
             } else {
-                output::error(&format!("{}: {e}{}", file.display(), other_variant(v, &text, file)));
+                output::error(&format!(
+                    "{}: {e}{}",
+                    file.display(),
+                    other_variant(v, &text, file)
+                ));
                 (code, String::new())
             }
         }

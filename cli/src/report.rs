@@ -1,9 +1,9 @@
 //! The human-readable reports of `sealed verify`.
 
-use sealed_protocol::fault::Fault;
-use sealed_protocol::transcript::Checked;
 use sealed_node::core::PlayerView;
+use sealed_protocol::fault::Fault;
 use sealed_protocol::ids::Seat;
+use sealed_protocol::transcript::Checked;
 use sealed_protocol::verdict::{ClaimAbout, ClaimView, Status, Verdict};
 
 use crate::exit;
@@ -226,7 +226,9 @@ impl Words<'_> {
         // A claim dropped at the end is one against a player the witness proved out of
         // time, or one the claimant let go by playing on.
         let decided = match self.witness {
-            Some(w) => format!("the witness {w} proved {who} out of time, so it cannot change the result"),
+            Some(w) => {
+                format!("the witness {w} proved {who} out of time, so it cannot change the result")
+            }
             None => "it cannot change the result".to_owned(),
         };
         match (c.about, c.open) {
@@ -236,9 +238,9 @@ impl Words<'_> {
             (ClaimAbout::WithheldClose, false) => {
                 format!("{who} never signed the end of the game: it stopped playing; {decided}")
             }
-            (ClaimAbout::WithheldReveal, true) => format!(
-                "{who} has not opened {sealed}: until it does, the result is not confirmed"
-            ),
+            (ClaimAbout::WithheldReveal, true) => {
+                format!("{who} has not opened {sealed}: until it does, the result is not confirmed")
+            }
             (ClaimAbout::WithheldClose, true) => format!(
                 "{who} has not signed the end of the game ({evidence}): until it does, the \
                  file is not complete"
@@ -250,9 +252,9 @@ impl Words<'_> {
                 );
                 match (open, self.witness) {
                     (false, _) => format!("{said}; dropped: play went on after it"),
-                    (true, Some(w)) => format!(
-                        "{said}; the witness {w} decides it by its times, and has not yet"
-                    ),
+                    (true, Some(w)) => {
+                        format!("{said}; the witness {w} decides it by its times, and has not yet")
+                    }
                     (true, None) => format!(
                         "{said}. No witness was agreed, so it stays a claim: nobody can prove \
                          when a message was not sent. With a witness both trust (`sealed new \

@@ -426,7 +426,10 @@ fn a_node_behind_nat_finds_it_is_not_reachable_and_listens_through_its_mailbox_r
             text.starts_with("this node: private: peers reach it through its relays\n"),
             "{text}"
         );
-        assert!(text.contains("    relayed  /") && text.contains("/p2p-circuit/p2p/"), "{text}");
+        assert!(
+            text.contains("    relayed  /") && text.contains("/p2p-circuit/p2p/"),
+            "{text}"
+        );
         let doc: serde_json::Value =
             serde_json::from_str(&stdout(&at_home(cast.home(0), &["peers", "--json"])))
                 .expect("peers --json is JSON");

@@ -428,7 +428,11 @@ fn an_empty_directory_is_nothing_checked_exit_2() {
     let out = sealed(&["verify", "--json", dir.arg()]);
     assert_eq!(code(&out), 2);
     assert_eq!(json(&out), serde_json::json!({"exit": 2, "files": []}));
-    assert!(stderr(&out).contains("nothing to check"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("nothing to check"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -167,7 +167,10 @@ fn the_wrong_file_is_named_for_what_it_is() {
     );
     // A Tempête score given to duel: the variant it is, and the command.
     let out = common::sealed(&["replay", "duel", &text]);
-    refused(&out, "It is not a duel score: it replays as a tempete score");
+    refused(
+        &out,
+        "It is not a duel score: it replays as a tempete score",
+    );
     assert!(
         stderr(&out).contains(&format!("`sealed replay tempete {text}`")),
         "{}",
@@ -188,7 +191,10 @@ fn the_help_of_new_offers_the_witness_to_every_variant() {
     assert!(!help.to_lowercase().contains("not yet for"), "{help}");
     assert!(help.contains("stallmate too"), "{help}");
     let help = stdout(&common::sealed(&["peers", "--help"]));
-    assert!(help.contains("what it") && help.contains("serves"), "{help}");
+    assert!(
+        help.contains("what it") && help.contains("serves"),
+        "{help}"
+    );
 }
 
 /// Issue 32: a folder with no transcript in it is not "0 checked, all verified".
@@ -221,7 +227,13 @@ fn a_folder_without_a_transcript_is_nothing_checked_not_success() {
 fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
     let dir = TempDir::new("words-walk");
     let witnessed = dir.path().join("w.sealed");
-    let out = common::sealed(&["demo", "duel", "--walk-away", "--out", witnessed.to_str().unwrap()]);
+    let out = common::sealed(&[
+        "demo",
+        "duel",
+        "--walk-away",
+        "--out",
+        witnessed.to_str().unwrap(),
+    ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let out = common::sealed(&["verify", witnessed.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
@@ -233,7 +245,10 @@ fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
         .unwrap_or_else(|| panic!("no witness line: {text}"))
         .to_owned();
     assert!(witness.starts_with("12D3KooW"), "{text}");
-    assert!(text.contains("after the end, not changing the result (2)"), "{text}");
+    assert!(
+        text.contains("after the end, not changing the result (2)"),
+        "{text}"
+    );
     assert!(
         text.contains("seat 1 never opened the ") && text.contains(" values it sealed"),
         "{text}"
@@ -242,8 +257,16 @@ fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
         text.contains(&format!("the witness {witness} proved seat 1 out of time")),
         "{text}"
     );
-    assert!(text.contains("seat 1 never signed the end of the game"), "{text}");
-    for jargon in ["withheld-reveal", "withheld-close", "commitments never opened", "dropped claims"] {
+    assert!(
+        text.contains("seat 1 never signed the end of the game"),
+        "{text}"
+    );
+    for jargon in [
+        "withheld-reveal",
+        "withheld-close",
+        "commitments never opened",
+        "dropped claims",
+    ] {
         assert!(!text.contains(jargon), "{jargon:?} in {text}");
     }
 
@@ -260,7 +283,10 @@ fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
     let out = common::sealed(&["verify", alone.to_str().unwrap()]);
     let text = stdout(&out);
     assert_eq!(code(&out), 3, "{text}");
-    assert!(text.contains("says seat 1 let the agreed time pass"), "{text}");
+    assert!(
+        text.contains("says seat 1 let the agreed time pass"),
+        "{text}"
+    );
     assert!(text.contains("No witness was agreed"), "{text}");
     assert!(!text.contains("timeout against"), "{text}");
 }
@@ -277,9 +303,23 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
         assert_eq!(code(&at_home(&home, &["init", "--name", n])), 0);
         home
     });
-    let m = start_node_with(&boxed, "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox", "--relay"], &[]);
-    assert!(m.said.contains("serves    a mailbox: keeps and forwards"), "{}", m.said);
-    assert!(m.said.contains("; a relay: carries live connections"), "{}", m.said);
+    let m = start_node_with(
+        &boxed,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--mailbox", "--relay"],
+        &[],
+    );
+    assert!(
+        m.said.contains("serves    a mailbox: keeps and forwards"),
+        "{}",
+        m.said
+    );
+    assert!(
+        m.said.contains("; a relay: carries live connections"),
+        "{}",
+        m.said
+    );
     let a = start_node(&alice, "node");
     assert!(
         a.said.contains("serves    its own player's games only"),
@@ -296,7 +336,10 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
     );
     assert!(!stderr(&out).contains("invalid multiaddr"));
     let out = at_home(&alice, &["new", "duel", "--peer", &alice_id]);
-    refused(&out, "that peer id is this node's own: you cannot invite yourself");
+    refused(
+        &out,
+        "that peer id is this node's own: you cannot invite yourself",
+    );
     assert!(!stderr(&out).contains("two seats share a key"));
     refused(
         &at_home(&alice, &["new", "duel", "-o", "foo=bar", "--peer", &b.addr]),
@@ -308,9 +351,15 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
     refused(&out, "it says where the mailbox is, not who: add /p2p/");
     let out = at_home(&carol, &["mailbox", "/ip4/127.0.0.1/tcp/1"]);
     refused(&out, "it says where the mailbox is, not who: add /p2p/");
-    assert_eq!(stdout(&at_home(&carol, &["mailbox"])), "no default mailbox\n");
+    assert_eq!(
+        stdout(&at_home(&carol, &["mailbox"])),
+        "no default mailbox\n"
+    );
 
-    let out = at_home(&alice, &["new", "duel", "--peer", &b.addr, "-o", "time-per-move=1d"]);
+    let out = at_home(
+        &alice,
+        &["new", "duel", "--peer", &b.addr, "-o", "time-per-move=1d"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let game = stdout(&out).trim().to_owned();
     let short = &game[..12];
@@ -331,9 +380,15 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
         assert!(!shown.contains(jargon), "{jargon:?} in {shown}");
     }
     let shown = stdout(&at_home(&alice, &["show", short]));
-    assert!(shown.contains("\nnot started · ply 0 · no moves until it starts\n"), "{shown}");
+    assert!(
+        shown.contains("\nnot started · ply 0 · no moves until it starts\n"),
+        "{shown}"
+    );
     let out = at_home(&alice, &["move", short, "play", "1"]);
-    refused(&out, "the game has not started yet: it waits for your opponent");
+    refused(
+        &out,
+        "the game has not started yet: it waits for your opponent",
+    );
     assert!(!stderr(&out).contains("phase"), "{}", stderr(&out));
 
     // The hint names this home, and works as printed.
@@ -345,15 +400,27 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
     assert_eq!(code(&out), 0, "{hint}: {}", stderr(&out));
 
     // A node listening through a relay shows that address in `peers`, text and JSON.
-    let c = start_node_with(&carol, "node", "/ip4/127.0.0.1/tcp/0", &["--via", &m.addr], &[]);
+    let c = start_node_with(
+        &carol,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--via", &m.addr],
+        &[],
+    );
     let carol_id = peer_of(&c.addr).to_owned();
     let text = stdout(&at_home(&carol, &["peers"]));
     assert!(text.starts_with("this node: "), "{text}");
     assert!(
-        text.contains(&format!("    relayed  {}/p2p-circuit/p2p/{carol_id}\n", m.addr)),
+        text.contains(&format!(
+            "    relayed  {}/p2p-circuit/p2p/{carol_id}\n",
+            m.addr
+        )),
         "{text}"
     );
-    assert!(text.contains("    serves   its own player's games only"), "{text}");
+    assert!(
+        text.contains("    serves   its own player's games only"),
+        "{text}"
+    );
     let doc: serde_json::Value =
         serde_json::from_str(&stdout(&at_home(&carol, &["peers", "--json"]))).expect("JSON");
     assert_eq!(
@@ -363,5 +430,8 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
     );
     let doc: serde_json::Value =
         serde_json::from_str(&stdout(&at_home(&boxed, &["peers", "--json"]))).expect("JSON");
-    assert_eq!(doc["this_node"]["serves"], serde_json::json!(["mailbox", "relay"]));
+    assert_eq!(
+        doc["this_node"]["serves"],
+        serde_json::json!(["mailbox", "relay"])
+    );
 }

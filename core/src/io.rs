@@ -337,7 +337,9 @@ impl ProposeArgs {
             );
         }
         if referee == Some(mine) {
-            return Some("the referee's peer id is this node's own: a referee is a third party".into());
+            return Some(
+                "the referee's peer id is this node's own: a referee is a third party".into(),
+            );
         }
         if referee == Some(opponent) {
             return Some(
@@ -348,9 +350,9 @@ impl ProposeArgs {
             Some(w) if w == mine => {
                 Some("the witness's peer id is this node's own: a witness is a third party".into())
             }
-            Some(w) if w == opponent => Some(
-                "the witness's peer id is your opponent's: a witness is a third party".into(),
-            ),
+            Some(w) if w == opponent => {
+                Some("the witness's peer id is your opponent's: a witness is a third party".into())
+            }
             _ => None,
         }
     }

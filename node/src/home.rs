@@ -76,7 +76,10 @@ pub fn command_at(dir: &Path, rest: &str) -> String {
     if Home::locate(None).dir == dir {
         return format!("sealed {rest}");
     }
-    format!("sealed --home {} {rest}", shell_word(&dir.to_string_lossy()))
+    format!(
+        "sealed --home {} {rest}",
+        shell_word(&dir.to_string_lossy())
+    )
 }
 
 /// `text` as one word for a POSIX shell: as it is when it holds nothing a shell acts

@@ -312,7 +312,13 @@ mod tests {
             TranscriptFile::from_bytes(&long).unwrap_err(),
             TranscriptError::Text
         );
-        for binary in [&b""[..], b"\x00\x01\x02", b"PK\x03\x04zip", b"abc\x1b[2J", b"\xff\xfe"] {
+        for binary in [
+            &b""[..],
+            b"\x00\x01\x02",
+            b"PK\x03\x04zip",
+            b"abc\x1b[2J",
+            b"\xff\xfe",
+        ] {
             let e = TranscriptFile::from_bytes(binary).unwrap_err();
             assert_eq!(e, TranscriptError::Magic, "{binary:?}");
             assert!(e.to_string().starts_with("not a sealed transcript"));

@@ -59,9 +59,8 @@ pub(crate) fn point(what: &str, addr: &Multiaddr) -> Result<[u8; 32], NodeError>
              as its node prints it on its `listening` lines"
         )));
     };
-    let key = key_of(&peer).ok_or_else(|| {
-        bad("its peer id holds no Ed25519 key: it is not a sealed node's".into())
-    })?;
+    let key = key_of(&peer)
+        .ok_or_else(|| bad("its peer id holds no Ed25519 key: it is not a sealed node's".into()))?;
     if addr.iter().all(|p| matches!(p, Protocol::P2p(_))) {
         return Err(bad(format!(
             "it says who the {what} is, not where: give the whole `listening` line its \
@@ -217,7 +216,10 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
         a.as_ref()
             .map(|m| {
                 let k = point(what, m)?;
-                Ok((k, peer_of(m).map_or_else(|| m.to_string(), |p| with_peer(m, p))))
+                Ok((
+                    k,
+                    peer_of(m).map_or_else(|| m.to_string(), |p| with_peer(m, p)),
+                ))
             })
             .transpose()
     };

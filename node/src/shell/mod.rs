@@ -30,9 +30,9 @@ use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
+pub(crate) use addr::point;
 use addr::{causes, propose_args, with_peer};
 pub use addr::{key_of, peer_of, probe, read_peer, read_point};
-pub(crate) use addr::point;
 pub(crate) use writer::commit;
 
 /// Why a node did not start, saying which part failed.
