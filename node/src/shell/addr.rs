@@ -78,6 +78,12 @@ fn unreadable(what: &str, text: &str, e: &libp2p::multiaddr::Error) -> String {
     let shown = crate::text::shown(text, 80);
     if text.starts_with('/') {
         format!("the {what} address {shown} does not read ({e}): {SHAPE}")
+    } else if text.chars().count() == 52 && text.starts_with("12D3KooW") {
+        format!(
+            "the {what} {shown} is not a valid peer id, though it has a peer id's 52 \
+             characters: one is mistyped (copy it again from where `sealed init` or \
+             `sealed node` printed it)"
+        )
     } else if text.starts_with("12D3Koo") || text.starts_with("Qm") {
         format!(
             "the {what} {shown} is not a whole peer id: it has {} characters where a \
@@ -239,4 +245,63 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
         witness,
         names: Default::default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id() -> String {
+        libp2p::identity::Keypair::generate_ed25519()
+            .public()
+            .to_peer_id()
+            .to_string()
+    }
+
+    fn refused(r: Result<Multiaddr, NodeError>) -> String {
+        r.expect_err("refused").to_string()
+    }
+
+    #[test]
+    fn a_peer_given_wrong_is_refused_with_what_it_should_look_like() {
+        let cut = refused(read_peer("peer", "12D3KooWbogus"));
+        assert!(
+            cut.starts_with("the peer \"12D3KooWbogus\" is not a whole peer id: it has 13 characters where a peer id has 52"),
+            "{cut}"
+        );
+        // '0' is not in base58: one character mistyped in an id of the right length.
+        let mut typo = id();
+        typo.replace_range(20..21, "0");
+        let said = refused(read_peer("peer", &typo));
+        assert!(said.contains("one is mistyped"), "{said}");
+        let said = refused(read_peer("referee", "bob"));
+        assert!(
+            said.starts_with("the referee \"bob\" is neither a peer id nor an address"),
+            "{said}"
+        );
+        let said = refused(read_peer("peer", "/ip4/1.2.3.4/tcp/x"));
+        assert!(
+            said.starts_with("the peer address \"/ip4/1.2.3.4/tcp/x\" does not read"),
+            "{said}"
+        );
+        // Escaped, and cut: what a terminal would act on is not echoed.
+        let said = refused(read_peer("peer", &format!("\u{1b}[2J{}", "x".repeat(500))));
+        assert!(!said.contains('\u{1b}') && said.len() < 600, "{said}");
+        assert!(read_peer("peer", &id()).is_ok());
+    }
+
+    #[test]
+    fn a_mailbox_must_say_where_and_whose() {
+        let said = refused(read_point("mailbox", "/ip4/127.0.0.1/tcp/1"));
+        assert!(
+            said.contains("it says where the mailbox is, not who: add /p2p/"),
+            "{said}"
+        );
+        let said = refused(read_point("mailbox", &format!("/p2p/{}", id())));
+        assert!(
+            said.contains("it says who the mailbox is, not where"),
+            "{said}"
+        );
+        assert!(read_point("mailbox", &format!("/ip4/127.0.0.1/tcp/1/p2p/{}", id())).is_ok());
+    }
 }
