@@ -27,7 +27,7 @@ pub enum Command {
     /// content that does not check (bytes not validly signed, evidence the replay does
     /// not confirm); 3 unconfirmed (unfinished, unclosed, a reveal withheld, open
     /// claims). For a directory, the worst of its files, in the
-    /// order 1, 2, 3, 0.
+    /// order 1, 2, 3, 0; 2 when it holds no transcript (nothing was checked).
     Verify {
         /// A transcript file, or a directory of them (not searched recursively;
         /// hidden files are skipped).
@@ -55,8 +55,9 @@ pub enum Command {
         #[arg(long, default_value = "")]
         name: String,
     },
-    /// Run the node: listen, sync games, answer the other commands. Prints the peer id
-    /// and the addresses to give a friend.
+    /// Run the node: listen, sync games, answer the other commands. Prints the peer id,
+    /// the addresses to give a friend, and what it serves others (mailbox, witness,
+    /// relay).
     Node {
         /// Where to listen (repeatable).
         #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
@@ -130,8 +131,9 @@ pub enum Command {
         /// Its address.
         addr: String,
     },
-    /// Where each peer can be reached: the peer book, best address first, and what each
-    /// connected peer runs.
+    /// How peers reach this node (directly, or at its relayed addresses) and what it
+    /// serves others; then where each peer can be reached: the peer book, best address
+    /// first, and what each connected peer runs.
     Peers {
         /// One JSON document.
         #[arg(long)]
@@ -141,7 +143,8 @@ pub enum Command {
     /// sent through it arrive by themselves, and registers its addresses there so that
     /// friends find it by peer id. Without an address, shows the one set.
     Mailbox {
-        /// The mailbox's address, ending in /p2p/<peer id>.
+        /// The mailbox's address: where it is, ending in /p2p/<peer id> (as its node
+        /// prints it). Refused at once without the peer id.
         addr: Option<String>,
         /// Forget the default mailbox.
         #[arg(long, conflicts_with = "addr")]
@@ -171,8 +174,8 @@ pub enum Command {
         referee: Option<String>,
         /// A witness both of you trust for time (a `sealed node --witness`), ending in
         /// /p2p/<peer id>: with a time control (`-o time-per-move=1d`), a player who lets
-        /// it pass then loses on time instead of leaving the game open. Not yet for
-        /// stallmate.
+        /// it pass then loses on time instead of leaving the game open. Every variant,
+        /// stallmate too (beside its referee).
         #[arg(long)]
         witness: Option<String>,
         /// A rule option `key=value` (repeatable), e.g. `setup=random`.

@@ -25,9 +25,10 @@ fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
             let (v, by) = sealed_node::offline::answer(home, &req, store_wait())
                 .map_err(|e| fail(e.to_string()))?;
             if by == Answerer::Store && changes(&req) {
-                output::note(
-                    "the node is not running: done in its store; it goes out when `sealed node` starts",
-                );
+                output::note(&format!(
+                    "the node is not running: done in its store; it goes out when `{}` starts",
+                    home.command("node")
+                ));
             }
             Ok(v)
         }
@@ -187,7 +188,10 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
         let mut s = if running {
             format!("{game}: {what}; your node tells the other seats\n")
         } else {
-            format!("{game}: {what}, in the store; it goes out when `sealed node` starts\n")
+            format!(
+                "{game}: {what}, in the store; it goes out when `{}` starts\n",
+                home.command("node")
+            )
         };
         if accept && let Some(t) = trusted(home, game) {
             s.push_str(&t);
@@ -261,7 +265,10 @@ pub fn withdraw(home: &Home, game: &str) -> i32 {
         if running {
             format!("{game}: withdrawn; your node tells the other seats\n")
         } else {
-            format!("{game}: withdrawn, in the store; it goes out when `sealed node` starts\n")
+            format!(
+                "{game}: withdrawn, in the store; it goes out when `{}` starts\n",
+                home.command("node")
+            )
         }
     })
 }
@@ -306,9 +313,9 @@ pub fn games(home: &Home, json: bool) -> i32 {
                 indent(
                     &mut s,
                     format!(
-                        "invitation from {from}: `sealed accept {}` or `sealed decline {}`",
-                        &id[..id.len().min(12)],
-                        &id[..id.len().min(12)]
+                        "invitation from {from}: `{}` or `{}`",
+                        home.command(&format!("accept {}", &id[..id.len().min(12)])),
+                        home.command(&format!("decline {}", &id[..id.len().min(12)])),
                     ),
                 );
             }
@@ -434,7 +441,10 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
         .map(|p| format!(" (ply {p})"))
         .unwrap_or_default();
     let delivery = match (running, now.as_ref().and_then(delivery)) {
-        (false, _) => ", kept in the store: it goes out when `sealed node` starts".to_owned(),
+        (false, _) => format!(
+            ", kept in the store: it goes out when `{}` starts",
+            home.command("node")
+        ),
         (true, Some(d)) if d.pending() => format!(", {d}: the node keeps trying"),
         (true, Some(d)) => format!(", {d}"),
         (true, None) => String::new(),

@@ -15,14 +15,94 @@ pub fn peers(home: &Home, json: bool) -> i32 {
             return 2;
         }
     };
+    let info = call(&home.socket_path(), &ControlRequest::Info).unwrap_or_default();
     let text = if json {
+        // The book as the node gives it, and this node beside it (a key added).
+        let mut doc = doc;
+        if let Some(o) = doc.as_object_mut() {
+            o.insert("this_node".into(), this_node(&info));
+        }
         format!("{doc}\n")
     } else {
-        let info = call(&home.socket_path(), &ControlRequest::Info).unwrap_or_default();
-        let reach = info["reachability"].as_str().unwrap_or("unknown");
-        format!("this node: {reach}\n{}", book_text(&doc))
+        format!("{}{}", this_node_text(&info), book_text(&doc))
     };
     if output::stdout(&text) { 0 } else { 2 }
+}
+
+/// This node as `peers --json` gives it: its peer id, whether peers can dial it, the
+/// addresses it is reached at through relays, and what it serves others.
+fn this_node(info: &Value) -> Value {
+    serde_json::json!({
+        "peer": info["peer"],
+        "reachability": info["reachability"].as_str().unwrap_or("unknown"),
+        "relayed": relayed(info),
+        "serves": info["serves"].as_array().cloned().unwrap_or_default(),
+    })
+}
+
+/// The node's listen addresses that go through a relay (`…/p2p-circuit/p2p/<us>`): the
+/// ones a peer behind no NAT of ours dials when this node is private.
+fn relayed(info: &Value) -> Vec<String> {
+    info["addrs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|a| a.contains("/p2p-circuit"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// This node in words, for the top of `peers`: how peers reach it, and what it serves.
+fn this_node_text(info: &Value) -> String {
+    let relayed = relayed(info);
+    let reach = info["reachability"].as_str().unwrap_or("unknown");
+    let mut s = match reach.split_once(' ') {
+        Some(("public", at)) => format!("this node: public: peers dial it at {at}\n"),
+        _ if reach == "private" && relayed.is_empty() => "this node: private: peers cannot \
+            dial it, and it has no relayed address yet (a mailbox that relays gives one: \
+            `sealed mailbox ADDR`)\n"
+            .to_owned(),
+        _ if reach == "private" => {
+            "this node: private: peers reach it through its relays\n".to_owned()
+        }
+        _ => {
+            "this node: reachability not known yet (it is asked of the peers it meets)\n".to_owned()
+        }
+    };
+    for a in &relayed {
+        s.push_str(&format!("    relayed  {a}\n"));
+    }
+    let serves: Vec<&str> = info["serves"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    s.push_str(&format!("    serves   {}\n", serves_words(&serves)));
+    s
+}
+
+/// What a node serves others, in words (`sealed node`'s start lines and `peers`).
+pub fn serves_words(serves: &[&str]) -> String {
+    if serves.is_empty() {
+        return "its own player's games only (not a mailbox, relay or witness)".into();
+    }
+    serves
+        .iter()
+        .map(|role| match *role {
+            "mailbox" => "a mailbox: keeps and forwards the public envelopes of games that \
+                          name it, and finds its users by peer id"
+                .to_owned(),
+            "witness" => "a witness: dates the envelopes of games that name it, for their \
+                          time control, and keeps them as their mailbox"
+                .to_owned(),
+            "relay" => "a relay: carries live connections for peers behind NAT".to_owned(),
+            "referee" => "a referee: accepts and answers every game that names it".to_owned(),
+            other => other.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The book as lines: each peer, then its addresses with how long ago each was seen and
@@ -99,8 +179,9 @@ pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
                     output::error(&e.to_string());
                     return 2;
                 }
-            } else if let Err(e) = a.parse::<sealed_node::Multiaddr>() {
-                output::error(&format!("{a:?}: {e}"));
+            } else if let Err(e) = sealed_node::shell::read_point("mailbox", a) {
+                // Read as the node will read it when it starts: refused now, not then.
+                output::error(&e.to_string());
                 return 2;
             }
             match home.set_mailbox(Some(a)) {

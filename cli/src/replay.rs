@@ -4,6 +4,8 @@ use std::path::Path;
 
 use sealed_games::variant::Variant;
 
+use sealed_protocol::transcript::MAGIC;
+
 use crate::input::read_capped;
 use crate::output;
 
@@ -21,9 +23,7 @@ pub fn run(variant: &str, file: &Path, svg: Option<&Path>) -> i32 {
         ));
         return 2;
     };
-    let text = match read_capped(file, MAX_SCORE)
-        .and_then(|bytes| String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}")))
-    {
+    let text = match read_capped(file, MAX_SCORE).and_then(|bytes| score_text(file, bytes)) {
         Ok(text) => text,
         Err(e) => {
             output::error(&format!("{}: {e}", file.display()));
@@ -69,10 +69,49 @@ pub fn run(variant: &str, file: &Path, svg: Option<&Path>) -> i32 {
             if code == 1 {
                 (code, format!("illegal: {e}\n"))
             } else {
-                output::error(&format!("{}: {e}", file.display()));
+                output::error(&format!(
+                    "{}: {e}{}",
+                    file.display(),
+                    other_variant(v, &text, file)
+                ));
                 (code, String::new())
             }
         }
     };
     if output::stdout(&report) { code } else { 2 }
+}
+
+/// The bytes of a score as text, or why they are not one: a transcript given here is
+/// named as such, with the command that reads it.
+fn score_text(file: &Path, bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.starts_with(MAGIC) {
+        return Err(format!(
+            "this is a sealed transcript, not a score: check it with `sealed verify {f}`; \
+             a score is the text `sealed export GAME --score FILE` writes",
+            f = file.display()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not text (byte {} is not UTF-8): a score is a text file of moves",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// When a score does not read as `asked`'s but replays as another variant's, the
+/// words that say so and the command to use; empty otherwise.
+fn other_variant(asked: Variant, text: &str, file: &Path) -> String {
+    let fits: Vec<&str> = Variant::all()
+        .filter(|v| v.name() != asked.name() && v.replay(text).is_ok())
+        .map(|v| v.name())
+        .collect();
+    match fits.as_slice() {
+        [] => String::new(),
+        [one, ..] => format!(
+            ". It is not a {} score: it replays as a {one} score (`sealed replay {one} {}`)",
+            asked.name(),
+            file.display()
+        ),
+    }
 }

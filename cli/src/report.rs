@@ -1,8 +1,10 @@
 //! The human-readable reports of `sealed verify`.
 
+use sealed_node::core::PlayerView;
 use sealed_protocol::fault::Fault;
+use sealed_protocol::ids::Seat;
 use sealed_protocol::transcript::Checked;
-use sealed_protocol::verdict::{ClaimView, Status, Verdict};
+use sealed_protocol::verdict::{ClaimAbout, ClaimView, Status, Verdict};
 
 use crate::exit;
 use sealed_node::checked::FileReport;
@@ -31,6 +33,9 @@ pub fn file(r: &FileReport) -> String {
         out.push(format!("            {why}"));
     }
     out.push(format!("result      {}", one_line(&result(v))));
+    if let Some(w) = &r.witness {
+        out.push(format!("witness     {w}: its times decide a loss on time"));
+    }
     if let (Some(board), Some(outcome)) = (&v.board, &v.outcome)
         && board != outcome
     {
@@ -45,8 +50,20 @@ pub fn file(r: &FileReport) -> String {
     }
     section(&mut out, "proven faults", v.faults.iter().map(fault));
     let (open, dropped): (Vec<&ClaimView>, Vec<&ClaimView>) = v.claims.iter().partition(|c| c.open);
-    section(&mut out, "open claims", open.into_iter().map(claim));
-    section(&mut out, "dropped claims", dropped.into_iter().map(claim));
+    let words = Words {
+        players: &r.players,
+        witness: r.witness.as_deref(),
+    };
+    section(
+        &mut out,
+        "open claims",
+        open.into_iter().map(|c| words.claim(c)),
+    );
+    section(
+        &mut out,
+        "after the end, not changing the result",
+        dropped.into_iter().map(|c| words.claim(c)),
+    );
     section(&mut out, "notes", v.notes.iter().cloned());
     section(&mut out, "not validly signed", c.unsigned.iter().cloned());
     section(
@@ -177,17 +194,92 @@ fn fault(f: &Fault) -> String {
     )
 }
 
-fn claim(c: &ClaimView) -> String {
-    let by = match c.by {
-        Some(seat) => format!("claimed by {seat}"),
-        None => "found by the verifier".to_owned(),
-    };
-    format!(
-        "{} against {}, {by}: {}",
-        kebab(&c.about),
-        c.against,
-        one_line(&c.evidence)
-    )
+/// What the report knows to say a claim in a player's words: who sat where, and the
+/// witness. The JSON keeps the verdict's own terms (`about`, `evidence`).
+struct Words<'a> {
+    players: &'a [PlayerView],
+    witness: Option<&'a str>,
+}
+
+impl Words<'_> {
+    /// A seat as the report names it: `seat 1 (bob)`, or `seat 1` without a name.
+    fn who(&self, seat: Seat) -> String {
+        match self.players.iter().find(|p| p.seat == seat.0) {
+            Some(p) if !p.name.is_empty() => format!("{seat} ({})", p.name),
+            _ => seat.to_string(),
+        }
+    }
+
+    /// One claim: what happened, whose doing, and what it means for the result.
+    fn claim(&self, c: &ClaimView) -> String {
+        let who = self.who(c.against);
+        let by = c.by.map(|s| self.who(s));
+        let evidence = one_line(&c.evidence);
+        // What it hid, counted: the verifier says "N commitments never opened".
+        let sealed = match evidence
+            .strip_suffix(" commitments never opened")
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            Some(1) => "the 1 value it sealed (a card, a setup or a secret)".to_owned(),
+            Some(n) => format!("the {n} values it sealed (cards, a setup or secrets)"),
+            None => format!("what it sealed ({evidence})"),
+        };
+        // A claim dropped at the end is one against a player the witness proved out of
+        // time, or one the claimant let go by playing on.
+        let decided = match self.witness {
+            Some(w) => {
+                format!("the witness {w} proved {who} out of time, so it cannot change the result")
+            }
+            None => "it cannot change the result".to_owned(),
+        };
+        match (c.about, c.open) {
+            (ClaimAbout::WithheldReveal, false) => {
+                format!("{who} never opened {sealed}: it stopped playing; {decided}")
+            }
+            (ClaimAbout::WithheldClose, false) => {
+                format!("{who} never signed the end of the game: it stopped playing; {decided}")
+            }
+            (ClaimAbout::WithheldReveal, true) => {
+                format!("{who} has not opened {sealed}: until it does, the result is not confirmed")
+            }
+            (ClaimAbout::WithheldClose, true) => format!(
+                "{who} has not signed the end of the game ({evidence}): until it does, the \
+                 file is not complete"
+            ),
+            (ClaimAbout::Timeout, open) => {
+                let said = format!(
+                    "{} says {who} let the agreed time pass ({evidence})",
+                    by.unwrap_or_else(|| "the verifier".into())
+                );
+                match (open, self.witness) {
+                    (false, _) => format!("{said}; dropped: play went on after it"),
+                    (true, Some(w)) => {
+                        format!("{said}; the witness {w} decides it by its times, and has not yet")
+                    }
+                    (true, None) => format!(
+                        "{said}. No witness was agreed, so it stays a claim: nobody can prove \
+                         when a message was not sent. With a witness both trust (`sealed new \
+                         --witness ADDR`) it would be a loss on time"
+                    ),
+                }
+            }
+            (ClaimAbout::Abandoned, _) => format!(
+                "{} says {who} stopped answering ({evidence})",
+                by.unwrap_or_else(|| "the verifier".into())
+            ),
+            (ClaimAbout::Unfinished, _) => format!("{who} owes the next step: {evidence}"),
+            (ClaimAbout::MissingEnvelopes, _) => {
+                format!("messages of {who} are missing from the file: {evidence}")
+            }
+            (ClaimAbout::Unaudited, _) => {
+                format!("{who} left out part of the end-of-game check: {evidence}")
+            }
+            (ClaimAbout::WitnessLied, _) => format!(
+                "the witness{} contradicted itself, against {who}: {evidence}",
+                self.witness.map(|w| format!(" {w}")).unwrap_or_default()
+            ),
+        }
+    }
 }
 
 /// The kebab-case name serde gives a unit variant (a claim's subject, a seat's role), so

@@ -117,14 +117,18 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         };
         // The home's default mailbox: kept connected, and where the node registers.
         if let Some(m) = home.mailbox() {
-            let r = match m.parse() {
-                Ok(a) => node.stand(a).await.map_err(|e| e.to_string()),
-                Err(e) => Err(format!("{m:?}: {e}")),
+            let r = match sealed_node::shell::read_point("mailbox", &m) {
+                Ok(a) => node.stand(a).await,
+                Err(e) => Err(e),
             };
             if let Err(e) = r {
+                // Set before `sealed mailbox` checked what it keeps, or written by hand.
                 output::error(&format!(
-                    "the default mailbox ({}): {e}",
-                    home.mailbox_path().display()
+                    "the default mailbox ({}): {e}; set another with `{}` or forget it \
+                     with `{}`",
+                    home.mailbox_path().display(),
+                    home.command("mailbox ADDR"),
+                    home.command("mailbox --clear"),
                 ));
                 return 2;
             }
@@ -149,6 +153,11 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
             for a in &info.addrs {
                 s.push_str(&format!("listening {a}\n"));
             }
+            let serves: Vec<&str> = info.serves.iter().map(String::as_str).collect();
+            s.push_str(&format!(
+                "serves    {}\n",
+                crate::reach::serves_words(&serves)
+            ));
             s.push_str(&format!("control   {}\n", home.socket_path().display()));
             output::stdout(&s);
         }

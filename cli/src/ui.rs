@@ -41,16 +41,10 @@ fn sessions_path(home: &Home) -> PathBuf {
 /// the home spelt out, so that it is right whichever way the home was chosen.
 fn again(home: &Home) -> String {
     let dir = std::path::absolute(&home.dir).unwrap_or_else(|_| home.dir.clone());
-    let text = dir.display().to_string();
-    // Quoted for a shell when it needs to be.
-    let plain = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c));
-    if plain {
-        format!("sealed --home {text} ui")
-    } else {
-        format!("sealed --home '{}' ui", text.replace('\'', r"'\''"))
-    }
+    format!(
+        "sealed --home {} ui",
+        sealed_node::home::shell_word(&dir.display().to_string())
+    )
 }
 
 impl Slot {

@@ -27,6 +27,16 @@ pub fn run(path: &Path, json: bool) -> i32 {
                     o.display()
                 ));
             }
+            if files.is_empty() {
+                // Exit 0 here would read as "all verified" to a script: nothing was.
+                output::error(&nothing_to_check(path, others.len()));
+                let text = if json {
+                    json::dir(exit::UNREADABLE, &[])
+                } else {
+                    String::new()
+                };
+                return finish(exit::UNREADABLE, &text);
+            }
             let reports = check_all(&files);
             for r in &reports {
                 if let Err(e) = &r.checked {
@@ -48,6 +58,7 @@ pub fn run(path: &Path, json: bool) -> i32 {
                     exit: exit::UNREADABLE,
                     checked: Err(Unreadable::File(e)),
                     players: vec![],
+                    witness: None,
                 },
                 _ => check_file(path),
             };
@@ -66,12 +77,31 @@ pub fn run(path: &Path, json: bool) -> i32 {
             (r.exit, text)
         }
     };
-    if output::stdout(&text) {
+    finish(code, &text)
+}
+
+/// Prints the report and returns the exit code, or 2 if stdout cannot take it.
+fn finish(code: i32, text: &str) -> i32 {
+    if output::stdout(text) {
         code
     } else {
         output::error("cannot write to stdout");
         exit::UNREADABLE
     }
+}
+
+/// Why a folder gave nothing to check, and where transcripts come from.
+fn nothing_to_check(dir: &Path, passed_over: usize) -> String {
+    let holds = match passed_over {
+        0 => "no transcript".to_owned(),
+        1 => "no transcript, only the document passed over above".to_owned(),
+        n => format!("no transcript, only the {n} documents passed over above"),
+    };
+    format!(
+        "{}: nothing to check: the folder holds {holds}. A transcript is the file \
+         `sealed export GAME --transcript FILE` or `sealed demo VARIANT --out FILE` writes",
+        dir.display()
+    )
 }
 
 /// Whether a file in a folder is one of the documents the export and mail commands

@@ -173,7 +173,8 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
     // The commands that need the network say so.
     let out = run(&alice, &["dial", "/ip4/127.0.0.1/tcp/1"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("sealed node"), "{}", stderr(&out));
+    let start = format!("start one with `sealed --home {} node`", alice.display());
+    assert!(stderr(&out).contains(&start), "{}", stderr(&out));
 
     // Whoever leads the duel's first round (the coin chose) plays with the nodes stopped.
     let d = &duel[..12];
@@ -190,12 +191,12 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
     let act = v["choices"][0]["text"].as_str().unwrap().to_owned();
     let out = run(leader, &["move", d, &act]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(
-        stdout(&out)
-            .contains("made (ply 1), kept in the store: it goes out when `sealed node` starts"),
-        "{}",
-        stdout(&out)
+    // The command it names is the one that starts this home's node (issue 32).
+    let said = format!(
+        "made (ply 1), kept in the store: it goes out when `sealed --home {} node` starts",
+        leader.display()
     );
+    assert!(stdout(&out).contains(&said), "{}", stdout(&out));
 
     // Back up: the move made with the node stopped reaches the other player by itself.
     assert_eq!(view(other)["ply"], 0);

@@ -402,6 +402,26 @@ fn a_node_behind_nat_finds_it_is_not_reachable_and_listens_through_its_mailbox_r
         let a_id = peer_of(&a.addr).to_owned();
         let took = until_relayed(cast.home(0), 60);
         eprintln!("A found it is private and listens through M after {took:?}");
+        // `peers` says so, and shows the relayed address (issue 32), text and JSON.
+        let text = stdout(&at_home(cast.home(0), &["peers"]));
+        assert!(
+            text.starts_with("this node: private: peers reach it through its relays\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("    relayed  /") && text.contains("/p2p-circuit/p2p/"),
+            "{text}"
+        );
+        let doc: serde_json::Value =
+            serde_json::from_str(&stdout(&at_home(cast.home(0), &["peers", "--json"])))
+                .expect("peers --json is JSON");
+        assert_eq!(doc["this_node"]["reachability"], "private", "{doc}");
+        assert!(
+            doc["this_node"]["relayed"]
+                .as_array()
+                .is_some_and(|r| !r.is_empty()),
+            "{doc}"
+        );
         // B, as unreachable, invites A by peer id: it finds A's relayed address at M.
         let out = at_home(cast.home(1), &["new", "duel", "--peer", &a_id]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));

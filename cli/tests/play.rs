@@ -33,7 +33,7 @@ fn two_people_play_a_game_through_the_command_line() {
     assert_eq!(stdout(&run(&alice, &["games"])), "no games\n");
     refused(
         &run(&alice, &["dial", "/ip4/127.0.0.1/tcp/1"]),
-        "sealed node",
+        &format!("`sealed --home {} node`", alice.display()),
     );
 
     let _a = start_node(&alice, "node");

@@ -143,8 +143,10 @@ fn json_of_an_unreadable_file_has_the_same_keys_and_an_error() {
     assert_eq!(v["exit"], 2);
     assert_eq!(v["status"], "unreadable");
     assert_eq!(v["verdict"], Value::Null);
-    assert!(v["error"].as_str().expect("a message").contains("magic"));
-    assert!(stderr(&out).contains("magic"));
+    // Text given as a transcript is named as text (issue 32).
+    let said = "this is a text file, not a sealed transcript";
+    assert!(v["error"].as_str().expect("a message").contains(said));
+    assert!(stderr(&out).contains(said));
 }
 
 #[test]
@@ -421,11 +423,17 @@ fn hidden_files_and_subfolders_are_skipped() {
 }
 
 #[test]
-fn an_empty_directory_exits_0() {
+fn an_empty_directory_is_nothing_checked_exit_2() {
+    // Exit 0 would be a false success: nothing was verified (issue 32).
     let dir = TempDir::new("empty");
     let out = sealed(&["verify", "--json", dir.arg()]);
-    assert_eq!(code(&out), 0);
-    assert_eq!(json(&out), serde_json::json!({"exit": 0, "files": []}));
+    assert_eq!(code(&out), 2);
+    assert_eq!(json(&out), serde_json::json!({"exit": 2, "files": []}));
+    assert!(
+        stderr(&out).contains("nothing to check"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -434,7 +442,10 @@ fn a_directory_reports_unreadable_files_on_stderr() {
     let out = verify_dir("dir-stderr", &files, false);
     assert_eq!(code(&out), 2);
     let err = stderr(&out);
-    assert!(err.contains("b: not a sealed transcript"), "{err}");
+    assert!(
+        err.contains("b: this is a text file, not a sealed transcript"),
+        "{err}"
+    );
     assert!(!err.contains("a.sealed"), "{err}");
 }
 

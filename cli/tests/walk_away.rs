@@ -85,6 +85,12 @@ fn a_player_who_walks_away_loses_on_time_proven_by_the_witness() {
         text.contains("seat 0 win, seat 1 loss (seat 1 lost on time)"),
         "{text}"
     );
+    // The witness whose times decided is named (issue 32).
+    let witness_id = common::peer_of(&w.addr);
+    assert!(
+        text.contains(&format!("the witness {witness_id} proved seat 1")),
+        "{text}"
+    );
     // The witness relayed the game and holds it as such.
     let games = stdout(&at_home(&witness, &["games"]));
     assert!(games.contains("relayed"), "{games}");
@@ -186,7 +192,7 @@ fn n_moves_in_d_without_a_witness_is_refused() {
     );
     assert_eq!(code(&out), 2, "{}", common::stderr(&out));
     assert!(
-        common::stderr(&out).contains("from protocol version 2 time-moves"),
+        common::stderr(&out).contains("time-moves and time-period need a witness"),
         "{}",
         common::stderr(&out)
     );
@@ -203,9 +209,12 @@ fn without_a_witness_a_walk_away_stays_a_timeout_claim() {
     let start = Instant::now();
     loop {
         let (exit, text) = verify(&alice, &dir, &game);
-        if text.contains("timeout against seat 1") {
+        if text.contains("says seat 1") && text.contains("let the agreed time pass") {
             assert_eq!(exit, 3, "{text}");
             assert!(!text.contains("lost on time"), "{text}");
+            // No witness was agreed: the report says what one would have made of it.
+            assert!(text.contains("No witness was agreed"), "{text}");
+            assert!(text.contains("`sealed new --witness ADDR`"), "{text}");
             break;
         }
         assert!(

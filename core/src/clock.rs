@@ -187,7 +187,11 @@ impl Clocks {
                 show_duration(self.waited_ms),
                 show_duration(self.left_ms),
             ),
-            None => reserve.trim_start_matches("; ").to_owned(),
+            // Never an empty line: whose time runs, or why nobody's does.
+            None if self.seats.iter().all(|s| s.moves == 0) => {
+                format!("not running yet: it starts with the game's first move{reserve}")
+            }
+            None => format!("nobody's time runs now{reserve}"),
         }
     }
 }
@@ -376,7 +380,18 @@ mod tests {
             "bob to move: waited 1h, 3d 23h left; leave: you 3d, bob 3d"
         );
         let idle = Clocks::compute(&tc(DAY, 3 * DAY), 2, &timeline, None, 2 * DAY);
-        assert_eq!(idle.line(&who), "leave: you 3d, bob 3d");
+        assert_eq!(
+            idle.line(&who),
+            "nobody's time runs now; leave: you 3d, bob 3d"
+        );
+        // Never an empty line (issue 32): before the first move, and without a leave.
+        let unstarted = Clocks::compute(&tc(DAY, 0), 2, &Timeline::default(), None, DAY);
+        assert_eq!(
+            unstarted.line(&who),
+            "not running yet: it starts with the game's first move"
+        );
+        let between = Clocks::compute(&tc(DAY, 0), 2, &timeline, None, 2 * DAY);
+        assert_eq!(between.line(&who), "nobody's time runs now");
         let overdue = Clocks::compute(&tc(DAY, 0), 2, &timeline, Some(Seat(1)), 3 * DAY);
         assert_eq!(overdue.line(&who), "bob is overdue: waited 2d");
         // By the witness's times: its start and deadline, not the readings'.

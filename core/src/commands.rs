@@ -269,6 +269,9 @@ impl Core {
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
         let bad = NodeError::Proposal;
+        if let Some(why) = args.same_party(&self.key.public().to_bytes()) {
+            return Err(bad(why));
+        }
         // The addresses the person gave are stored with the game, in its first write: a
         // crash or a failed write must not leave a game whose peers cannot be found.
         let mut given = vec![];

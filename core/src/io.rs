@@ -325,6 +325,42 @@ pub struct ProposeArgs {
     pub names: [String; 2],
 }
 
+impl ProposeArgs {
+    /// Why these parties cannot make a game with `mine` as its proposer, in the
+    /// player's words: one key named for two parts (the protocol refuses a game whose
+    /// seats share a key, spec/PROTOCOL.md §5.1). None when each is someone else.
+    pub fn same_party(&self, mine: &PeerKey) -> Option<String> {
+        let opponent = &self.opponent.0;
+        let referee = self.referee.as_ref().map(|r| &r.0);
+        if opponent == mine {
+            return Some(
+                "that peer id is this node's own: you cannot invite yourself. Give your \
+                 opponent's peer id or address (the one their `sealed node` prints)"
+                    .into(),
+            );
+        }
+        if referee == Some(mine) {
+            return Some(
+                "the referee's peer id is this node's own: a referee is a third party".into(),
+            );
+        }
+        if referee == Some(opponent) {
+            return Some(
+                "the referee's peer id is your opponent's: a referee is a third party".into(),
+            );
+        }
+        match self.witness.as_ref().map(|w| &w.0) {
+            Some(w) if w == mine => {
+                Some("the witness's peer id is this node's own: a witness is a third party".into())
+            }
+            Some(w) if w == opponent => {
+                Some("the witness's peer id is your opponent's: a witness is a third party".into())
+            }
+            _ => None,
+        }
+    }
+}
+
 /// What a mail import did.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Imported {

@@ -164,6 +164,18 @@ pub fn propose(
         key,
         name,
     };
+    // "N moves in D" charges every wait, which only a witness's ledgers can prove;
+    // without one the time control would be words (spec/PROTOCOL.md §5.4, §17).
+    if invitees.witness.is_none()
+        && opts
+            .iter()
+            .any(|(k, _)| k.as_str() == "time-moves" || k.as_str() == "time-period")
+    {
+        return Err(
+            "time-moves and time-period need a witness to keep the time: name one with --witness"
+                .into(),
+        );
+    }
     let Invitees {
         opponent,
         referee,

@@ -46,6 +46,9 @@ pub struct FileReport {
     pub checked: Result<Checked, Unreadable>,
     /// Who sat where, as the transcript's proposal says (names escaped), when it reads.
     pub players: Vec<PlayerView>,
+    /// The peer id of the witness the proposal names (version 2), when it reads: the
+    /// report names it where its times decided, or could have.
+    pub witness: Option<String>,
 }
 
 impl FileReport {
@@ -57,24 +60,33 @@ impl FileReport {
         };
         // The seats, from the proposal the check has just read (and verified the
         // signature of): a report says whose key was seat 0 and seat 1.
-        let players = match (&bytes, &checked) {
-            (Some(b), Ok(c)) => TranscriptFile::from_bytes(b)
+        let terms = match (&bytes, &checked) {
+            (Some(b), Ok(_)) => TranscriptFile::from_bytes(b)
                 .ok()
-                .and_then(|f| Terms::parse(&f.proposal).ok())
-                .map(|t| {
-                    use crate::core::players::{players, seat_names};
-                    let names = seat_names(&t, |s| c.names.get(s.index()).cloned().flatten());
-                    players(&t, &names, None)
-                })
-                .unwrap_or_default(),
+                .and_then(|f| Terms::parse(&f.proposal).ok()),
+            _ => None,
+        };
+        // Each seat named as it signed itself (spec/PROTOCOL.md §17.15), else as the
+        // proposal names it.
+        let players = match (&terms, &checked) {
+            (Some(t), Ok(c)) => {
+                use crate::core::players::{players, seat_names};
+                let names = seat_names(t, |s| c.names.get(s.index()).cloned().flatten());
+                players(t, &names, None)
+            }
             _ => vec![],
         };
+        let witness = terms.as_ref().and_then(|t| {
+            let w = t.proposal().witness.as_ref()?;
+            Some(crate::core::peer_id::name(&w.key))
+        });
         FileReport {
             file,
             // The protocol's own rule, so that every verifier built on it agrees.
             exit: checked.as_ref().map_or(UNREADABLE, Checked::exit_code),
             checked,
             players,
+            witness,
         }
     }
 

@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use crate::core::{Answer, Cmd, NodeError, ShowFormat};
 use crate::handle::NodeHandle;
-use crate::shell::ProposeArgs;
+use crate::shell::{ProposeArgs, read_peer, read_point};
 
 /// One request.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -296,24 +296,12 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             referee,
             witness,
         }) => {
-            let address = |what: &str, a: &str, e: libp2p::multiaddr::Error| {
-                NodeError::Address(format!("{what} {a:?}: {e}"))
-            };
             // A peer id alone names the opponent: the node finds it at a rendezvous
             // point it keeps connected, or through the mailbox.
-            let peer = match peer.parse::<libp2p::PeerId>() {
-                Ok(id) => Ok(libp2p::Multiaddr::empty().with(libp2p::multiaddr::Protocol::P2p(id))),
-                Err(_) => peer.parse().map_err(|e| address("peer", &peer, e)),
-            };
-            let mailbox = mailbox
-                .map(|m| m.parse().map_err(|e| address("mailbox", &m, e)))
-                .transpose();
-            let referee = referee
-                .map(|m| m.parse().map_err(|e| address("referee", &m, e)))
-                .transpose();
-            let witness = witness
-                .map(|m| m.parse().map_err(|e| address("witness", &m, e)))
-                .transpose();
+            let peer = read_peer("peer", &peer);
+            let mailbox = mailbox.map(|m| read_peer("mailbox", &m)).transpose();
+            let referee = referee.map(|m| read_peer("referee", &m)).transpose();
+            let witness = witness.map(|m| read_peer("witness", &m)).transpose();
             match (peer, mailbox, referee, witness) {
                 (Ok(peer), Ok(mailbox), Ok(referee), Ok(witness)) => {
                     meet(node, &peer).await;
@@ -331,9 +319,9 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                 (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => Err(e),
             }
         }
-        ControlRequest::Mailbox { addr } => match addr.parse() {
+        ControlRequest::Mailbox { addr } => match read_point("mailbox", &addr) {
             Ok(a) => node.stand(a).await.map(|()| Value::Null),
-            Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
+            Err(e) => Err(e),
         },
         ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
         ControlRequest::Ui => Err(NodeError::Refused(
@@ -392,7 +380,10 @@ pub fn answers(socket: &Path) -> bool {
 pub enum CallError {
     /// No node listens on the home's socket (none runs, or one was killed): the commands
     /// that need no network can open the store instead ([`crate::offline`]).
-    #[error("no node running for this home ({socket}): {error}; start one with `sealed node`")]
+    #[error(
+        "no node running for this home ({socket}): {error}; start one with `{}`",
+        crate::home::command_at(Path::new(socket).parent().unwrap_or(Path::new(".")), "node")
+    )]
     NoNode {
         /// The socket's path.
         socket: String,
@@ -424,11 +415,13 @@ pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, CallError> {
     if answer.is_empty() {
         // The node died between taking the request and answering: what it did is in its
         // store, durable before anything was sent (spec/PROTOCOL.md §11.2).
-        return Err(failed(
+        let home = crate::Home::at(socket.parent().unwrap_or(Path::new(".")));
+        return Err(failed(format!(
             "the node stopped before it answered: what you asked may have been done. \
-                    Start it again (`sealed node`) and look with `sealed show` or `sealed games`"
-                .into(),
-        ));
+             Start it again (`{}`) and look with `{}`",
+            home.command("node"),
+            home.command("games"),
+        )));
     }
     let v: Value = serde_json::from_str(&answer)
         .map_err(|e| failed(format!("the node answered {answer:?}: {e}")))?;

@@ -121,16 +121,7 @@ impl NodeHandle {
     /// Keeps connected to a mailbox or rendezvous point from now on (its address ends
     /// in `/p2p/<peer id>`).
     pub async fn stand(&self, addr: Multiaddr) -> Result<(), NodeError> {
-        let bad = |why: &str| NodeError::Address(format!("{addr}: {why}"));
-        let key = crate::shell::peer_of(&addr)
-            .and_then(|p| crate::shell::key_of(&p))
-            .ok_or_else(|| bad("the address must end in /p2p/<peer id>"))?;
-        let somewhere = addr
-            .iter()
-            .any(|p| !matches!(p, libp2p::multiaddr::Protocol::P2p(_)));
-        if !somewhere {
-            return Err(bad("the address must say where the mailbox is"));
-        }
+        let key = crate::shell::point("mailbox", &addr)?;
         self.done(Cmd::Stand(key, addr.to_string())).await
     }
 

@@ -27,7 +27,7 @@ pub enum HomeError {
         err: std::io::Error,
     },
     /// `init` was not run.
-    #[error("{0} holds no key: run `sealed init` first")]
+    #[error("{} holds no key: run `{}` first", .0.display(), command_at(.0, "init --name NAME"))]
     NoKey(PathBuf),
     /// The key file is not 64 hex digits.
     #[error("{0}: not a key file")]
@@ -71,6 +71,30 @@ pub fn check_name(name: &str) -> Result<(), HomeError> {
     Ok(())
 }
 
+/// [`Home::command`] for the home at `dir`.
+pub fn command_at(dir: &Path, rest: &str) -> String {
+    if Home::locate(None).dir == dir {
+        return format!("sealed {rest}");
+    }
+    format!(
+        "sealed --home {} {rest}",
+        shell_word(&dir.to_string_lossy())
+    )
+}
+
+/// `text` as one word for a POSIX shell: as it is when it holds nothing a shell acts
+/// on, else in single quotes.
+pub fn shell_word(text: &str) -> String {
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c));
+    if plain && !text.is_empty() {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> HomeError + '_ {
     move |err| HomeError::Io {
         path: path.to_owned(),
@@ -96,6 +120,14 @@ impl Home {
             })
             .unwrap_or_else(|| PathBuf::from(".sealed"));
         Home { dir }
+    }
+
+    /// `sealed REST` as this home's player must type it for it to reach this home:
+    /// with `--home DIR` unless the home is the one found without it (`SEALED_HOME`, or
+    /// the platform's data folder). Hints printed with a command use this, so that they
+    /// work as printed on a machine with two homes.
+    pub fn command(&self, rest: &str) -> String {
+        command_at(&self.dir, rest)
     }
 
     /// A home at this folder.
@@ -274,4 +306,25 @@ fn restrict(path: &Path, mode: u32) -> Result<(), HomeError> {
 #[cfg(not(unix))]
 fn restrict(_: &Path, _: u32) -> Result<(), HomeError> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_printed_command_names_a_home_that_is_not_the_default_as_a_shell_reads_it() {
+        let home = Home::at("/nonexistent/sealed homes/it's");
+        assert_eq!(
+            home.command("accept 3fa9c1"),
+            r"sealed --home '/nonexistent/sealed homes/it'\''s' accept 3fa9c1"
+        );
+        assert_eq!(
+            Home::at("/tmp/bob").command("node"),
+            "sealed --home /tmp/bob node"
+        );
+        assert_eq!(Home::locate(None).command("node"), "sealed node");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("a;b"), "'a;b'");
+    }
 }

@@ -55,11 +55,27 @@ pub struct TranscriptFile {
 #[non_exhaustive]
 pub enum TranscriptError {
     /// Does not start with [`MAGIC`].
-    #[error("not a sealed transcript (bad magic)")]
+    #[error(
+        "not a sealed transcript: the file does not begin as every transcript does; \
+         a transcript is the file a game is exported to"
+    )]
     Magic,
+    /// Does not start with [`MAGIC`], and is text: a score, a note or mail given where
+    /// the binary transcript belongs.
+    #[error(
+        "this is a text file, not a sealed transcript (a transcript is the binary file \
+         a game is exported to; a score of moves is text, and is replayed, not verified)"
+    )]
+    Text,
+    /// Starts as a transcript, but the file ends before its content does.
+    #[error(
+        "the transcript is cut short: the file ends before its content does (a copy or \
+         download that stopped early?); get the whole file again"
+    )]
+    Truncated,
     /// The container does not decode.
-    #[error("transcript container: {0}")]
-    Wire(#[from] WireError),
+    #[error("the transcript is damaged: its content does not decode ({0})")]
+    Wire(WireError),
     /// The proposal is not acceptable.
     #[error("proposal: {0}")]
     Proposal(#[from] ProposalError),
@@ -78,10 +94,17 @@ impl TranscriptFile {
 
     /// Reads file bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, TranscriptError> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or(TranscriptError::Magic)?;
-        Ok(wire::decode(body, MAX_TRANSCRIPT)?)
+        let Some(body) = bytes.strip_prefix(MAGIC.as_slice()) else {
+            return Err(if looks_like_text(bytes) {
+                TranscriptError::Text
+            } else {
+                TranscriptError::Magic
+            });
+        };
+        wire::decode(body, MAX_TRANSCRIPT).map_err(|e| match e {
+            WireError::Truncated => TranscriptError::Truncated,
+            e => TranscriptError::Wire(e),
+        })
     }
 
     /// Everything an engine holds, as a file.
@@ -106,6 +129,26 @@ impl TranscriptFile {
             evidence,
         }
     }
+}
+
+/// Whether bytes read as text a person wrote or a program printed: valid UTF-8 (a
+/// character cut at the end of the first 4 KiB aside) with no control character but
+/// tab, line breaks and form feed. Only the start is looked at: a transcript's is
+/// binary from its magic on.
+fn looks_like_text(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        Err(e) if e.error_len().is_none() => {
+            // A character cut by the 4 KiB window.
+            std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0c'))
 }
 
 /// What checking a transcript found.
@@ -229,4 +272,64 @@ pub fn check_with_terms<R: Rules>(
             names,
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file() -> Vec<u8> {
+        TranscriptFile {
+            proposal: vec![7; 40],
+            envelopes: vec![vec![1; 300], vec![2; 300]],
+            evidence: vec![],
+        }
+        .to_bytes()
+    }
+
+    #[test]
+    fn a_file_cut_short_is_said_to_be_cut_short() {
+        let whole = file();
+        assert!(TranscriptFile::from_bytes(&whole).is_ok());
+        for len in [MAGIC.len() + 1, 100, whole.len() - 1] {
+            let e = TranscriptFile::from_bytes(&whole[..len]).unwrap_err();
+            assert_eq!(e, TranscriptError::Truncated, "cut at {len}");
+            let said = e.to_string();
+            assert!(said.contains("cut short"), "{said}");
+            assert!(said.contains("get the whole file again"), "{said}");
+            assert!(!said.contains("Hit the end of buffer"), "{said}");
+        }
+    }
+
+    #[test]
+    fn text_is_told_from_other_bytes_without_magic() {
+        for text in [
+            &b"1. e2-e4 e7-e5\n2. Ng1-f3\n"[..],
+            "Partie d'échecs\tÉ\r\n".as_bytes(),
+            b"-----BEGIN SEALED MAIL-----\n",
+        ] {
+            let e = TranscriptFile::from_bytes(text).unwrap_err();
+            assert_eq!(e, TranscriptError::Text);
+            assert!(e.to_string().contains("text file, not a sealed transcript"));
+            assert!(!e.to_string().contains("magic"));
+        }
+        // A character cut at the window's end is still text.
+        let mut long = "é".repeat(3000).into_bytes();
+        long.truncate(4097);
+        assert_eq!(
+            TranscriptFile::from_bytes(&long).unwrap_err(),
+            TranscriptError::Text
+        );
+        for binary in [
+            &b""[..],
+            b"\x00\x01\x02",
+            b"PK\x03\x04zip",
+            b"abc\x1b[2J",
+            b"\xff\xfe",
+        ] {
+            let e = TranscriptFile::from_bytes(binary).unwrap_err();
+            assert_eq!(e, TranscriptError::Magic, "{binary:?}");
+            assert!(e.to_string().starts_with("not a sealed transcript"));
+        }
+    }
 }

@@ -24,6 +24,9 @@ pub enum WireError {
         /// Cap in force.
         cap: usize,
     },
+    /// The bytes end before the value does: cut short in a copy or on the way.
+    #[error("the bytes end before the message does (cut short)")]
+    Truncated,
     /// Not a postcard encoding of the expected type.
     #[error("malformed encoding: {0}")]
     Malformed(String),
@@ -48,8 +51,10 @@ pub fn decode<T: Serialize + DeserializeOwned>(bytes: &[u8], cap: usize) -> Resu
             cap,
         });
     }
-    let (value, rest) =
-        postcard::take_from_bytes::<T>(bytes).map_err(|e| WireError::Malformed(e.to_string()))?;
+    let (value, rest) = postcard::take_from_bytes::<T>(bytes).map_err(|e| match e {
+        postcard::Error::DeserializeUnexpectedEnd => WireError::Truncated,
+        e => WireError::Malformed(e.to_string()),
+    })?;
     if !rest.is_empty() {
         return Err(WireError::Trailing(rest.len()));
     }

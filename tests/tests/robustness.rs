@@ -165,10 +165,10 @@ proptest! {
             Err(InsertError::Envelope(_))
         ));
         if !bytes.starts_with(MAGIC) {
-            prop_assert!(matches!(TranscriptFile::from_bytes(&bytes), Err(TranscriptError::Magic)));
+            prop_assert!(matches!(TranscriptFile::from_bytes(&bytes), Err(TranscriptError::Magic | TranscriptError::Text)));
             prop_assert!(matches!(
                 check_transcript(&bytes),
-                Err(CheckError::Transcript(TranscriptError::Magic))
+                Err(CheckError::Transcript(TranscriptError::Magic | TranscriptError::Text))
             ));
         }
         // Past the magic, the container decoder and the checker see the random bytes.

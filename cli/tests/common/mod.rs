@@ -68,6 +68,8 @@ pub struct Node {
     child: Child,
     /// The address it printed, ending in `/p2p/<peer id>`.
     pub addr: String,
+    /// Every line it printed as it started, up to its `control` line.
+    pub said: String,
 }
 
 impl Drop for Node {
@@ -145,8 +147,11 @@ pub fn spawn_node_in(
         .expect("the node starts");
     let mut lines = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
     let mut addr = None;
+    let mut said = String::new();
     for line in lines.by_ref() {
         let line = line.expect("the node's stdout reads");
+        said.push_str(&line);
+        said.push('\n');
         if let Some(a) = line.strip_prefix("listening ") {
             addr = Some(a.trim().to_owned());
         }
@@ -159,6 +164,7 @@ pub fn spawn_node_in(
     Node {
         child,
         addr: addr.unwrap_or_default(),
+        said,
     }
 }
 

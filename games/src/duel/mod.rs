@@ -102,14 +102,15 @@ impl Duel {
     pub fn from_options(options: &[(Name, String)]) -> Result<Self, OptionError> {
         let mut d = Duel::default();
         for (k, v) in options {
-            let n: u32 = v
+            // The key first: an unknown option is named as such whatever its value.
+            let field = match k.as_str() {
+                "cards" => &mut d.cards,
+                "hand" => &mut d.hand,
+                _ => return Err(OptionError(format!("duel has no option {k}"))),
+            };
+            *field = v
                 .parse()
                 .map_err(|_| OptionError(format!("option {k}: {v:?} is not a number")))?;
-            match k.as_str() {
-                "cards" => d.cards = n,
-                "hand" => d.hand = n,
-                _ => return Err(OptionError(format!("duel has no option {k}"))),
-            }
         }
         if !(2..=64).contains(&d.cards) {
             return Err(OptionError("cards must be 2 to 64".into()));

@@ -302,8 +302,15 @@ impl<R: Game> TableFace for TableOf<R> {
             Err(NotNow::Undecided) => return Err("accept or decline the proposal first".into()),
             Err(NotNow::GameOver) => return Err("the game is over".into()),
             Err(NotNow::NotStarted | NotNow::GameOn) => {
-                let phase = self.phase();
-                return Err(format!("the game has not started yet (phase {phase})"));
+                // The phase's name is the protocol's; the player reads what is awaited.
+                let waiting = self.waiting_for();
+                let why = waiting
+                    .strip_prefix("waiting for ")
+                    .map(|w| format!(": it waits for {w}"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "the game has not started yet{why}; nothing was played, move once it has"
+                ));
             }
         }
         let state = self.state().ok_or("the game has not started yet")?;
@@ -341,15 +348,28 @@ impl<R: Game> TableFace for TableOf<R> {
             R::VARIANT,
             self.game().0.short()
         );
-        let turn = match self.to_act() {
-            Some(t) if t == seat => "you are to act".to_owned(),
-            Some(t) => format!("{} is to act", words::who(self.terms(), seat, t)),
-            None => "nobody is to act".to_owned(),
+        // The stage in a player's words (the protocol's phase names, "terms" or
+        // "commit", are in the JSON's `phase`), and who moves: before the game starts
+        // and after it ends nobody does, and the line says why rather than "nobody".
+        let phase = self.session.phase();
+        let stage = match phase {
+            Phase::Decide(_) => "invitation",
+            Phase::Commit(_) | Phase::Coin(_) => "not started",
+            Phase::Play(_) => "playing",
+            Phase::Reveal(_) | Phase::Done(_) => "over",
+        };
+        let turn = match (self.to_act(), phase) {
+            (Some(t), _) if t == seat => "you are to act".to_owned(),
+            (Some(t), _) => format!("{} is to act", words::who(self.terms(), seat, t)),
+            (None, Phase::Decide(_)) => "you are to accept or decline".to_owned(),
+            (None, Phase::Commit(_) | Phase::Coin(_)) => "no moves until it starts".to_owned(),
+            (None, Phase::Play(_)) => "nobody is to move now".to_owned(),
+            (None, Phase::Reveal(_) | Phase::Done(_)) => "no more moves".to_owned(),
         };
         // The one ply count of the node and the command line: acts played, not the
         // board's own move count (a Chex draw and its placement are two acts). It is what
         // `move --expect` and `games` take and print; the board speaks of moves.
-        let _ = writeln!(s, "phase {} · ply {} · {turn}", self.phase(), self.ply());
+        let _ = writeln!(s, "{stage} · ply {} · {turn}", self.ply());
         s.push('\n');
         match self.state() {
             Some(state) => s.push_str(&R::board(&self.session, state)),

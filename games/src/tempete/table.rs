@@ -150,6 +150,58 @@ impl Game for Tempete {
     }
 }
 
+/// The cards of `hand` that may intercept now, `last` being the opponent's turn just
+/// made: one that replaces a move intercepts any turn, one that cancels a card only a
+/// turn that played a card.
+fn interceptors<'a>(
+    hand: &'a [(CardRef, super::card::Card)],
+    last: Option<&'a super::state::TurnMade>,
+) -> impl Iterator<Item = &'a super::card::Card> {
+    hand.iter().map(|(_, c)| c).filter(move |c| match c.effect() {
+        Effect::ReplaceMove => last.is_some(),
+        Effect::Cancel => last.is_some_and(|t| t.card.is_some()),
+        _ => false,
+    })
+}
+
+/// How to play a card on one's own move, in words, with an example the board allows
+/// now (the first legal play with it), e.g. `card 18 (Twin Leap): type "card 18", "then"
+/// and the moves it allows, as from-to squares; e.g. card 18 then g1f3 f3g5`; without
+/// `full`, the card and its example alone (the words were said for an earlier card).
+fn card_hint(r: &CardRef, c: &super::card::Card, state: &State, full: bool) -> String {
+    let example = state.board.legal_plays(Some(c)).into_iter().find_map(|p| {
+        let act = Act::Turn {
+            start: None,
+            card: Some(super::act::CardUse::new(*r, &p.params)),
+            moves: p.moves.iter().map(super::act::WireMove::of).collect(),
+            discard: vec![],
+        };
+        command::write(&act, &|_| Some(c.number()), None)
+    });
+    let Some(example) = example else {
+        return format!("card {} ({}): not playable now", c.number(), c.name());
+    };
+    if !full {
+        return format!("card {} ({}): e.g. {example}", c.number(), c.name());
+    }
+    let mut parts = vec![format!("type \"card {}\"", c.number())];
+    if example.contains(" at ") {
+        parts.push("\"at\" and the squares it acts on".into());
+    }
+    if example.contains(" as ") {
+        parts.push("\"as\" and the piece it makes (P N B R Q K)".into());
+    }
+    if example.contains(" then ") {
+        parts.push("\"then\" and the moves it allows, as from-to squares".into());
+    }
+    format!(
+        "card {} ({}): {}; e.g. {example}",
+        c.number(),
+        c.name(),
+        parts.join(", ")
+    )
+}
+
 impl Face for Tempete {
     fn side(seat: Seat) -> Option<String> {
         Some(
@@ -161,7 +213,7 @@ impl Face for Tempete {
         )
     }
 
-    fn prompt(_s: &Session<Self>, state: &State) -> String {
+    fn prompt(s: &Session<Self>, state: &State) -> String {
         match &state.pending {
             Pending::Answer { by, second, .. } => match by {
                 FlowEffect::CancelCard => {
@@ -172,8 +224,11 @@ impl Face for Tempete {
                 }
                 _ => "your turn was intercepted: make another move".into(),
             },
-            Pending::Turn(Some(_)) => "your move, or intercept the opponent's".into(),
-            Pending::Turn(None) => "your move".into(),
+            // Offered only when this hand holds a card that may intercept now.
+            Pending::Turn(last) if interceptors(&holding::hand(s), last.as_ref()).next().is_some() => {
+                "your move, or intercept the opponent's turn with a card".into()
+            }
+            Pending::Turn(_) => "your move".into(),
         }
     }
 
@@ -235,23 +290,16 @@ impl Face for Tempete {
                 return v;
             }
             Pending::Turn(last) => {
-                for (_, c) in &hand {
-                    let intercept = match c.effect() {
-                        Effect::ReplaceMove => last.is_some(),
-                        Effect::Cancel => last.as_ref().is_some_and(|t| t.card.is_some()),
-                        _ => false,
-                    };
-                    if intercept {
-                        v.push(format!("intercept {}", c.number()));
-                        let double = last
-                            .as_ref()
-                            .is_some_and(|t| s.engine().rules().double_move_card(t).is_some());
-                        if c.effect() == Effect::ReplaceMove && double {
-                            v.push(format!(
-                                "intercept second {}: only the second move of the double move",
-                                c.number()
-                            ));
-                        }
+                for c in interceptors(&hand, last.as_ref()) {
+                    v.push(format!("intercept {}", c.number()));
+                    let double = last
+                        .as_ref()
+                        .is_some_and(|t| s.engine().rules().double_move_card(t).is_some());
+                    if c.effect() == Effect::ReplaceMove && double {
+                        v.push(format!(
+                            "intercept second {}: only the second move of the double move",
+                            c.number()
+                        ));
                     }
                 }
             }
@@ -266,14 +314,19 @@ impl Face for Tempete {
         } else {
             v.push("yield (no legal move)".into());
         }
-        for (_, c) in &hand {
+        for (r, c) in &hand {
             if c.timing().is_own_move() && !state.board.legal_plays(Some(c)).is_empty() {
                 let how = match c.effect().flow() {
                     // Playable once the protocol can show a card without spending it.
                     Some(FlowEffect::ShowHand) => continue,
                     Some(FlowEffect::SealTrapSquare(_)) => "trap <square> then <move>".to_owned(),
                     Some(FlowEffect::Redraw(n)) => format!("discard <{n} cards> then <move>"),
-                    _ => "[at SQ…] [as K] then <moves>".to_owned(),
+                    _ => {
+                        // Said in full once; the next cards by their example alone.
+                        let full = !v.iter().any(|h: &String| h.contains(": type \"card "));
+                        v.push(card_hint(r, c, state, full));
+                        continue;
+                    }
                 };
                 v.push(format!("card {} {how}: {}", c.number(), c.name()));
             } else if state.board.check_timing(side, c, Moment::TurnStart).is_ok() {

@@ -27,6 +27,74 @@ pub fn peer_of(addr: &Multiaddr) -> Option<PeerId> {
         .last()
 }
 
+/// Reads what a person gave for a peer (`sealed new --peer`, `--referee`…): a peer id
+/// alone, or an address. `what` names the part ("peer", "mailbox"…). A text that is
+/// neither is refused with what a peer id and an address look like, and how far off it
+/// is: the person mistyped it or copied it in part.
+pub fn read_peer(what: &str, text: &str) -> Result<Multiaddr, NodeError> {
+    if let Ok(id) = text.parse::<PeerId>() {
+        return Ok(Multiaddr::empty().with(Protocol::P2p(id)));
+    }
+    text.parse::<Multiaddr>()
+        .map_err(|e| NodeError::Address(unreadable(what, text, &e)))
+}
+
+/// Reads the address of a point kept connected (a mailbox, a rendezvous point, a
+/// relay): it must say where the point is and end in the point's peer id. Refused with
+/// the reason when it is set, not when the node starts.
+pub fn read_point(what: &str, text: &str) -> Result<Multiaddr, NodeError> {
+    let addr = text
+        .parse::<Multiaddr>()
+        .map_err(|e| NodeError::Address(unreadable(what, text, &e)))?;
+    point(what, &addr)?;
+    Ok(addr)
+}
+
+/// The key of a point's address, which must say where the point is and whose.
+pub(crate) fn point(what: &str, addr: &Multiaddr) -> Result<[u8; 32], NodeError> {
+    let bad = |why: String| NodeError::Address(format!("the {what} address {addr}: {why}"));
+    let Some(peer) = peer_of(addr) else {
+        return Err(bad(format!(
+            "it says where the {what} is, not who: add /p2p/ and the {what}'s peer id, \
+             as its node prints it on its `listening` lines"
+        )));
+    };
+    let key = key_of(&peer)
+        .ok_or_else(|| bad("its peer id holds no Ed25519 key: it is not a sealed node's".into()))?;
+    if addr.iter().all(|p| matches!(p, Protocol::P2p(_))) {
+        return Err(bad(format!(
+            "it says who the {what} is, not where: give the whole `listening` line its \
+             node prints (/ip4/…/tcp/…/p2p/…)"
+        )));
+    }
+    Ok(key)
+}
+
+/// Why a text is neither a peer id nor an address, in words.
+fn unreadable(what: &str, text: &str, e: &libp2p::multiaddr::Error) -> String {
+    const SHAPE: &str = "a peer id is the 52 characters `sealed init` and `sealed node` \
+                         print (12D3KooW…); an address starts with /ip4/, /ip6/ or /dns/ \
+                         and ends in /p2p/ and a peer id";
+    let shown = crate::text::shown(text, 80);
+    if text.starts_with('/') {
+        format!("the {what} address {shown} does not read ({e}): {SHAPE}")
+    } else if text.chars().count() == 52 && text.starts_with("12D3KooW") {
+        format!(
+            "the {what} {shown} is not a valid peer id, though it has a peer id's 52 \
+             characters: one is mistyped (copy it again from where `sealed init` or \
+             `sealed node` printed it)"
+        )
+    } else if text.starts_with("12D3Koo") || text.starts_with("Qm") {
+        format!(
+            "the {what} {shown} is not a whole peer id: it has {} characters where a \
+             peer id has 52 (cut short or mistyped?); {SHAPE}",
+            text.chars().count()
+        )
+    } else {
+        format!("the {what} {shown} is neither a peer id nor an address: {SHAPE}")
+    }
+}
+
 /// The relay of a relayed listen address (`…/p2p/<relay>/p2p-circuit`).
 pub(super) fn relay_of(addr: &Multiaddr) -> Option<PeerId> {
     let mut relay = None;
@@ -177,10 +245,15 @@ pub(super) fn causes(e: &dyn std::error::Error) -> String {
 pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, NodeError> {
     let key = |addr: &Multiaddr, what: &str| -> Result<([u8; 32], Option<String>), NodeError> {
         let p = peer_of(addr).ok_or_else(|| {
-            NodeError::Address(format!("the {what} address must end in /p2p/<peer id>"))
+            NodeError::Address(format!(
+                "the {what} address {addr} says where, not who: add /p2p/ and the \
+                 {what}'s peer id, as its node prints it on its `listening` lines"
+            ))
         })?;
         let k = key_of(&p).ok_or_else(|| {
-            NodeError::Address(format!("the {what} peer id does not hold an Ed25519 key"))
+            NodeError::Address(format!(
+                "the {what} peer id {p} holds no Ed25519 key: it is not a sealed node's"
+            ))
         })?;
         // An address that is only `/p2p/<id>` says who, not where: the game then goes
         // through the mailbox alone.
@@ -194,11 +267,12 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
     // A mailbox or a witness is dialled by the seats: its address must say where.
     let located = |a: &Option<Multiaddr>, what: &str| -> Result<_, NodeError> {
         a.as_ref()
-            .map(|m| match key(m, what)? {
-                (k, Some(at)) => Ok((k, at)),
-                (_, None) => Err(NodeError::Address(format!(
-                    "the {what} address must say where it is"
-                ))),
+            .map(|m| {
+                let k = point(what, m)?;
+                Ok((
+                    k,
+                    peer_of(m).map_or_else(|| m.to_string(), |p| with_peer(m, p)),
+                ))
             })
             .transpose()
     };
@@ -218,4 +292,63 @@ pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs
         witness,
         names: Default::default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id() -> String {
+        libp2p::identity::Keypair::generate_ed25519()
+            .public()
+            .to_peer_id()
+            .to_string()
+    }
+
+    fn refused(r: Result<Multiaddr, NodeError>) -> String {
+        r.expect_err("refused").to_string()
+    }
+
+    #[test]
+    fn a_peer_given_wrong_is_refused_with_what_it_should_look_like() {
+        let cut = refused(read_peer("peer", "12D3KooWbogus"));
+        assert!(
+            cut.starts_with("the peer \"12D3KooWbogus\" is not a whole peer id: it has 13 characters where a peer id has 52"),
+            "{cut}"
+        );
+        // '0' is not in base58: one character mistyped in an id of the right length.
+        let mut typo = id();
+        typo.replace_range(20..21, "0");
+        let said = refused(read_peer("peer", &typo));
+        assert!(said.contains("one is mistyped"), "{said}");
+        let said = refused(read_peer("referee", "bob"));
+        assert!(
+            said.starts_with("the referee \"bob\" is neither a peer id nor an address"),
+            "{said}"
+        );
+        let said = refused(read_peer("peer", "/ip4/1.2.3.4/tcp/x"));
+        assert!(
+            said.starts_with("the peer address \"/ip4/1.2.3.4/tcp/x\" does not read"),
+            "{said}"
+        );
+        // Escaped, and cut: what a terminal would act on is not echoed.
+        let said = refused(read_peer("peer", &format!("\u{1b}[2J{}", "x".repeat(500))));
+        assert!(!said.contains('\u{1b}') && said.len() < 600, "{said}");
+        assert!(read_peer("peer", &id()).is_ok());
+    }
+
+    #[test]
+    fn a_mailbox_must_say_where_and_whose() {
+        let said = refused(read_point("mailbox", "/ip4/127.0.0.1/tcp/1"));
+        assert!(
+            said.contains("it says where the mailbox is, not who: add /p2p/"),
+            "{said}"
+        );
+        let said = refused(read_point("mailbox", &format!("/p2p/{}", id())));
+        assert!(
+            said.contains("it says who the mailbox is, not where"),
+            "{said}"
+        );
+        assert!(read_point("mailbox", &format!("/ip4/127.0.0.1/tcp/1/p2p/{}", id())).is_ok());
+    }
 }

@@ -30,7 +30,8 @@ use crate::lookup::Registry;
 use crate::net::{self, Behaviour};
 use crate::store::Store;
 use crate::sync::Response;
-pub use addr::{ProbeError, Transport, key_of, peer_of, probe};
+pub(crate) use addr::point;
+pub use addr::{ProbeError, Transport, key_of, peer_of, probe, read_peer, read_point};
 use addr::{causes, propose_args, with_peer};
 pub(crate) use writer::commit;
 
@@ -117,6 +118,9 @@ pub struct Info {
     /// Whether peers can dial this node, as AutoNAT found: `public <address>`,
     /// `private` (then it listens through the relays among its mailboxes) or `unknown`.
     pub reachability: String,
+    /// What this node serves others, as set when it started: `mailbox`, `witness`,
+    /// `relay`, `referee` (none for a player's node that serves only its own games).
+    pub serves: Vec<String>,
 }
 
 /// How often the node looks for duties that came due with time alone: checking costs
@@ -502,6 +506,16 @@ impl Shell {
                 Some(libp2p::autonat::NatStatus::Private) => "private".into(),
                 Some(libp2p::autonat::NatStatus::Unknown) | None => "unknown".into(),
             },
+            serves: [
+                ("mailbox", self.cfg.core.mailbox && !self.cfg.core.witness),
+                ("witness", self.cfg.core.witness),
+                ("relay", self.cfg.net.relay_server),
+                ("referee", self.cfg.core.referee),
+            ]
+            .into_iter()
+            .filter(|(_, on)| *on)
+            .map(|(role, _)| role.to_owned())
+            .collect(),
         }
     }
 }

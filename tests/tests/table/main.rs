@@ -15,6 +15,7 @@
 mod checks;
 mod net;
 mod typing;
+mod words;
 
 use std::collections::BTreeSet;
 

@@ -129,6 +129,7 @@ fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
             ("POST", "/api/games/{game}/move"),
             ("POST", "/api/games/{game}/accept"),
             ("POST", "/api/games/{game}/decline"),
+            ("POST", "/api/games/{game}/withdraw"),
             ("GET", "/api/games/{game}/verify"),
             ("GET", "/api/games/{game}/download/{what}"),
             ("GET", "/api/variants"),
