@@ -250,15 +250,18 @@ fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
         "{text}"
     );
     assert!(
-        text.contains("seat 1 never opened the ") && text.contains(" values it sealed"),
+        // Seat 1 is named as it signed itself (the demo's "bot 2").
+        text.contains("seat 1 (bot 2) never opened the ") && text.contains(" values it sealed"),
         "{text}"
     );
     assert!(
-        text.contains(&format!("the witness {witness} proved seat 1 out of time")),
+        text.contains(&format!(
+            "the witness {witness} proved seat 1 (bot 2) out of time"
+        )),
         "{text}"
     );
     assert!(
-        text.contains("seat 1 never signed the end of the game"),
+        text.contains("seat 1 (bot 2) never signed the end of the game"),
         "{text}"
     );
     for jargon in [
@@ -284,7 +287,7 @@ fn a_walk_away_is_told_in_a_players_words_with_the_witness_named() {
     let text = stdout(&out);
     assert_eq!(code(&out), 3, "{text}");
     assert!(
-        text.contains("says seat 1 let the agreed time pass"),
+        text.contains("says seat 1 (bot 2) let the agreed time pass"),
         "{text}"
     );
     assert!(text.contains("No witness was agreed"), "{text}");
