@@ -9,9 +9,10 @@
 //!
 //! Commands: `verify`, `replay`, `init`, `node`, `ui` (`ui.rs`: the board started on
 //! the node's runtime on first use, its port kept), `referee`, `dial`, `peers`,
-//! `mailbox`, `new`, `accept`, `decline`, `games`, `show`, `move`, `resign`, `draw`,
-//! `export`, `mail`, `completions`, `man`, `demo`; a node's ports are kept from one
-//! start to the next (`ports.rs`).
+//! `mailbox`, `new`, `accept` (whom it means trusting: `trusted.rs`), `decline`,
+//! `withdraw`, `games`, `show`, `move`, `resign`, `draw`, `export`, `mail`,
+//! `completions`, `man`, `demo`; a node's ports are kept from one start to the next
+//! (`ports.rs`).
 
 #![forbid(unsafe_code)]
 
@@ -28,6 +29,7 @@ mod reach;
 mod replay;
 mod report;
 mod run_node;
+mod trusted;
 mod ui;
 mod verify;
 

@@ -193,67 +193,11 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
                 home.command("node")
             )
         };
-        if accept && let Some(t) = trusted(home, game) {
+        if accept && let Some(t) = crate::trusted::line(home, game) {
             s.push_str(&t);
         }
         s
     })
-}
-
-/// Whom a game's players trust besides each other, one line: its referee, witness and
-/// mailboxes, each by peer id with the name it announces when the node knows it (a
-/// name is the peer's own word; the peer id is what identifies it). `None` when the
-/// game names none.
-fn trusted(home: &Home, game: &str) -> Option<String> {
-    let req = ControlRequest::Show {
-        game: game.into(),
-        format: ShowFormat::Json,
-    };
-    let view = ask_quiet(home, req)?;
-    // The names the peers announce, from the node's peer book (none with it stopped).
-    let names: std::collections::HashMap<String, String> =
-        sealed_node::control::call(&home.socket_path(), &ControlRequest::Peers)
-            .ok()
-            .and_then(|v| serde_json::from_value::<sealed_node::core::PeersView>(v).ok())
-            .map(|p| {
-                p.peers
-                    .into_iter()
-                    .filter_map(|p| Some((p.peer?, p.name?)))
-                    .collect()
-            })
-            .unwrap_or_default();
-    let named = |peer: &str, name: Option<&str>| match name.filter(|n| !n.is_empty()) {
-        Some(n) => format!("{} ({peer})", sealed_protocol::text::name(n)),
-        None => peer.to_owned(),
-    };
-    let mut parts = vec![];
-    for p in view["players"].as_array().into_iter().flatten() {
-        if p["role"] == "referee"
-            && let Some(peer) = p["peer"].as_str()
-        {
-            parts.push(format!("referee {}", named(peer, p["name"].as_str())));
-        }
-    }
-    for h in view["helpers"].as_array().into_iter().flatten() {
-        if let (Some(role), Some(peer)) = (h["role"].as_str(), h["peer"].as_str()) {
-            parts.push(format!(
-                "{role} {}",
-                named(peer, names.get(peer).map(String::as_str))
-            ));
-        }
-    }
-    (!parts.is_empty()).then(|| format!("you trust: {}\n", parts.join(", ")))
-}
-
-/// [`ask`] for a line that adds to an answer already given: nothing printed on failure.
-fn ask_quiet(home: &Home, req: ControlRequest) -> Option<Value> {
-    match call(&home.socket_path(), &req) {
-        Ok(v) => Some(v),
-        Err(CallError::NoNode { .. }) => sealed_node::offline::answer(home, &req, store_wait())
-            .ok()
-            .map(|(v, _)| v),
-        Err(_) => None,
-    }
 }
 
 /// `sealed withdraw`.

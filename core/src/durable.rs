@@ -2,7 +2,7 @@
 //! from what is durable — at start, after a failed write, when a dormant game is asked
 //! for.
 //!
-//! About 700 lines: the write path and the rebuild share the step and halt types, and
+//! About 800 lines: the write path and the rebuild share the step and halt types, and
 //! split apart each would need the other's private state.
 //!
 //! A session's actions become a [`Step`]: what to write, and what to send, answer and

@@ -1,5 +1,7 @@
 //! Reaching peers: who is connected and from where, where each can be reached, and the
-//! per-peer queue of requests with its in-flight limit. The peer book's changes are
+//! per-peer queue of requests with its in-flight limit. A little over 600 lines: each
+//! change to the book (met, reached, failed, an invitation taken back) is written here,
+//! beside the one write path the book's rows take. The peer book's changes are
 //! written in one transaction at a time, whatever the number of peers that changed
 //! (a flood of new peers is not a flood of fsyncs), and the rows of peers it forgets
 //! are removed with them: the book is as bounded on disk as in memory.

@@ -1,6 +1,10 @@
 //! The conformance vectors of spec/vectors/: how each file is built. Only the explicit
 //! generator (`cargo run -p sealed-conformance --bin gen-vectors`) writes them; the
 //! tests read them and recompute, never rewrite.
+//!
+//! Over 800 lines on purpose: one function per file of spec/PROTOCOL.md §13.2, in the
+//! table's order, so that a reader checks the spec's list against one file; the games'
+//! and the witness's own builders are in their kits (`*_kit.rs`, `witness_vectors.rs`).
 
 use curve25519_dalek::constants::{ED25519_BASEPOINT_POINT, EIGHT_TORSION};
 use curve25519_dalek::edwards::CompressedEdwardsY;
