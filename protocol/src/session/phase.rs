@@ -150,17 +150,7 @@ impl Phase {
         use Command as C;
         let taken = match self {
             Phase::Decide(_) => matches!(cmd, C::Accept | C::Decline),
-            Phase::Commit(_) => matches!(
-                cmd,
-                C::Resign
-                    | C::Withdraw
-                    | C::ShowSetup { .. }
-                    | C::Seal { .. }
-                    | C::Claim(_)
-                    | C::Forfeit(_)
-                    | C::Statements(_)
-            ),
-            Phase::Coin(_) => matches!(
+            Phase::Commit(_) | Phase::Coin(_) => matches!(
                 cmd,
                 C::Resign
                     | C::Withdraw
@@ -228,13 +218,8 @@ impl Phase {
         match cmd {
             // Before anyone accepted, a proposer of version 2 has no game to lose: its
             // resignation takes the proposal back.
-            Command::Resign if matches!(p, Phase::Commit(_)) && s.may_withdraw().is_ok() => {
-                s.send(LogId::PUBLIC, vec![Item::Withdraw], now)?
-            }
-            Command::Withdraw => {
-                s.may_withdraw()?;
-                s.send(LogId::PUBLIC, vec![Item::Withdraw], now)?
-            }
+            Command::Withdraw => withdraw(s, now)?,
+            Command::Resign if s.may_withdraw().is_ok() => withdraw(s, now)?,
             Command::Resign => single(s, secrets, Item::Resign, now)?,
             Command::OfferDraw => single(s, secrets, Item::OfferDraw, now)?,
             Command::AcceptDraw => single(s, secrets, Item::AcceptDraw, now)?,
@@ -264,6 +249,12 @@ impl Phase {
         }
         Ok(p)
     }
+}
+
+/// Takes the proposal back, if this seat may (`Session::may_withdraw`).
+fn withdraw<R: Rules>(s: &mut Session<R>, now: u64) -> Result<(), SessionError> {
+    s.may_withdraw()?;
+    s.send(LogId::PUBLIC, vec![Item::Withdraw], now)
 }
 
 /// Sends one item, with any deals and draw values this seat owes riding along.
