@@ -35,7 +35,8 @@ impl Core {
             Cmd::Propose(args) => self.propose(id, *args, store),
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
-            Cmd::Withdraw(g) => self.withdraw(id, &g, store),
+            // The table's word, as `move withdraw` would be: one path for both.
+            Cmd::Withdraw(g) => self.act(id, &g, "withdraw", None, store),
             Cmd::Move { game, text, expect } => self.act(id, &game, &text, expect, store),
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
             Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
@@ -405,20 +406,6 @@ impl Core {
         Ok(())
     }
 
-    /// Takes back a proposal no other seat has accepted yet: signed, so that every
-    /// seat shows it withdrawn; what the invitation put in the peer book and never
-    /// worked goes.
-    fn withdraw(&mut self, cmd: CmdId, g: &GameRef, store: &dyn Durable) -> Result<(), NodeError> {
-        let t = self.table(g, store)?;
-        t.session()
-            .may_withdraw()
-            .map_err(|e| NodeError::Refused(e.to_string()))?;
-        let id = self.games.find(g)?;
-        self.apply(id, SessionCommand::Withdraw, Some(cmd), store)?;
-        self.forget_invitation(&id);
-        Ok(())
-    }
-
     fn act(
         &mut self,
         cmd: CmdId,
@@ -439,7 +426,8 @@ impl Core {
         let decision = t.parse_action(text).map_err(NodeError::Refused)?;
         let id = self.games.find(g)?;
         self.apply(id, decision, Some(cmd), store)?;
-        // A resignation before anyone accepted takes the proposal back.
+        // Taken back (a withdrawal, or a resignation before anyone accepted): what the
+        // invitation put in the peer book and never worked goes.
         if self
             .games
             .played(&id)
