@@ -202,10 +202,21 @@ fn the_login_token_is_on_no_command_line_while_sealed_ui_opens_the_board() {
         return;
     }
     let chromium = "/usr/bin/chromium";
-    assert!(
-        Path::new(chromium).exists(),
-        "{chromium} is missing: `apt-get install chromium` (.ci/run does), or SEALED_BROWSER=skip"
-    );
+    if !Path::new(chromium).exists() {
+        // A contributor without Chromium is told what to install and goes on; CI
+        // (`SEALED_REQUIRE=all`, set by .ci/run) never skips.
+        let why = format!("{chromium} is missing (`apt-get install chromium`; .ci/run does)");
+        assert!(
+            std::env::var("SEALED_REQUIRE").as_deref() != Ok("all"),
+            "{why}"
+        );
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: the `sealed ui` browser test: {why}; SEALED_REQUIRE=all makes this a failure"
+        );
+        return;
+    }
     let dir = TempDir::new("ui-open");
     let home = dir.path().join("alice");
     assert_eq!(code(&run(&home, &["init", "--name", "alice"])), 0);
