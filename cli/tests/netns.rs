@@ -457,6 +457,35 @@ fn until_relayed(home: &Path, secs: u64) -> Duration {
     }
 }
 
+/// The mover's bot makes one act, and the other side sees it (within 60 s); when the
+/// act was made.
+fn act_and_deliver(cast: &Cast, game: &str, mover: usize, other: usize) -> Instant {
+    let ply = line(cast.home(mover), game).expect("the game")["ply"]
+        .as_u64()
+        .expect("a ply");
+    let on = control(
+        cast.home(mover),
+        &json!({"cmd": "bot", "game": game, "on": true}),
+    );
+    assert_eq!(on, json!({"ok": null}));
+    until(cast.home(mover), game, 10, "the act", |g| {
+        g["ply"].as_u64() > Some(ply)
+    });
+    let made = Instant::now();
+    control(
+        cast.home(mover),
+        &json!({"cmd": "bot", "game": game, "on": false}),
+    );
+    until(
+        cast.home(other),
+        game,
+        60,
+        "the act at the other side",
+        |g| g["ply"].as_u64() > Some(ply),
+    );
+    made
+}
+
 /// Whose turn it is in the game (once the duties before it are done): 0 A, 1 B.
 fn mover(cast: &Cast, game: &str) -> usize {
     let start = Instant::now();
@@ -596,28 +625,7 @@ fn restarts(make: impl Fn() -> Net, label: &str) {
                 let port = if new_ports { new_port() } else { 0 };
                 nodes[w] = Some(cast.player(w, port));
             }
-            let ply = line(cast.home(mover), &game).expect("the game")["ply"].clone();
-            let ply = ply.as_u64().expect("a ply");
-            let on = control(
-                cast.home(mover),
-                &json!({"cmd": "bot", "game": game, "on": true}),
-            );
-            assert_eq!(on, json!({"ok": null}));
-            until(cast.home(mover), &game, 10, "the act", |g| {
-                g["ply"].as_u64() > Some(ply)
-            });
-            let made = Instant::now();
-            control(
-                cast.home(mover),
-                &json!({"cmd": "bot", "game": game, "on": false}),
-            );
-            until(
-                cast.home(other),
-                &game,
-                60,
-                "the act at the other side",
-                |g| g["ply"].as_u64() > Some(ply),
-            );
+            let made = act_and_deliver(&cast, &game, mover, other);
             times.push(made.elapsed());
         }
         let (median, max) = spread(times);
@@ -703,28 +711,7 @@ fn restarts_of_both_behind_nat(rounds: usize) -> (Vec<Duration>, Vec<Duration>) 
         // Whose turn it is, as the nodes say once started again.
         let mover = mover(&cast, &game);
         let other = 1 - mover;
-        let ply = line(cast.home(mover), &game).expect("the game")["ply"]
-            .as_u64()
-            .expect("a ply");
-        let on = control(
-            cast.home(mover),
-            &json!({"cmd": "bot", "game": game, "on": true}),
-        );
-        assert_eq!(on, json!({"ok": null}));
-        until(cast.home(mover), &game, 10, "the act", |g| {
-            g["ply"].as_u64() > Some(ply)
-        });
-        control(
-            cast.home(mover),
-            &json!({"cmd": "bot", "game": game, "on": false}),
-        );
-        until(
-            cast.home(other),
-            &game,
-            60,
-            "the act at the other side",
-            |g| g["ply"].as_u64() > Some(ply),
-        );
+        act_and_deliver(&cast, &game, mover, other);
         from_kill.push(killed.elapsed());
         from_spawn.push(spawned.elapsed());
     }

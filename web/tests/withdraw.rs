@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{request, session_of};
+use common::Board;
 use sealed_node::ProposeArgs;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -26,45 +26,24 @@ async fn the_board_withdraws_an_invitation_nobody_accepted() {
         })
         .await
         .unwrap();
-    let board = sealed_web::serve(
-        node.clone(),
-        sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
-    )
-    .await
-    .unwrap();
-    let addr = board.addr();
-    let host = format!("127.0.0.1:{}", addr.port());
-    let origin = format!("http://{host}");
-    let login = board
-        .login_url()
-        .unwrap()
-        .split_once(&host)
-        .unwrap()
-        .1
-        .to_owned();
-    tokio::task::spawn_blocking(move || {
-        let (_, page) = request(addr, "GET", &login, &[("Host", &host)], "");
-        let bearer = format!("Bearer {}", session_of(&page));
-        let headers = [
-            ("Host", host.as_str()),
-            ("Authorization", bearer.as_str()),
-            ("Origin", origin.as_str()),
-        ];
-        let games = |want: &str| {
-            let (status, text) = request(addr, "GET", "/api/games", &headers[..2], "");
-            assert_eq!(status, 200, "{text}");
-            assert!(text.contains(want), "{want}: {text}");
-        };
-        games(r#""status":"proposed""#);
-        let path = format!("/api/games/{}/withdraw", &game[..12]);
-        let (status, text) = request(addr, "POST", &path, &headers, "{}");
-        assert_eq!(status, 200, "{text}");
-        games(r#""status":"withdrawn""#);
-        // Over: a second withdrawal is refused, saying why.
-        let (status, text) = request(addr, "POST", &path, &headers, "{}");
-        assert!(status >= 400, "{status}: {text}");
-        assert!(text.contains("over"), "{text}");
-    })
-    .await
-    .unwrap();
+    let (board, _served) = Board::open(&node).await;
+    let games = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .map(|g| g["status"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let (status, v) = board.call("GET", "/api/games", "").await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(games(&v), ["proposed"], "{v}");
+    let path = format!("/api/games/{}/withdraw", &game[..12]);
+    let (status, v) = board.call("POST", &path, "{}").await;
+    assert_eq!(status, 200, "{v}");
+    let (_, v) = board.call("GET", "/api/games", "").await;
+    assert_eq!(games(&v), ["withdrawn"], "{v}");
+    // Over: a second withdrawal is refused, saying why.
+    let (status, v) = board.call("POST", &path, "{}").await;
+    assert!(status >= 400, "{status}: {v}");
+    assert!(v.to_string().contains("over"), "{v}");
 }

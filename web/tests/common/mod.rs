@@ -67,3 +67,63 @@ pub fn session_of(answer: &str) -> String {
     let at = answer.find(key).expect("a session in the sign-in page") + key.len();
     answer[at..at + 64].to_owned()
 }
+
+/// One player's board, signed in (served for the node, its login taken).
+pub struct Board {
+    addr: SocketAddr,
+    host: String,
+    bearer: String,
+    origin: String,
+}
+
+impl Board {
+    pub async fn open(node: &sealed_node::NodeHandle) -> (Board, sealed_web::Board) {
+        let board = sealed_web::serve(
+            node.clone(),
+            sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
+        )
+        .await
+        .unwrap();
+        let addr = board.addr();
+        let host = format!("127.0.0.1:{}", addr.port());
+        let url = board.login_url().unwrap();
+        let login = url.split_once(&host).unwrap().1.to_owned();
+        let h = host.clone();
+        let page =
+            tokio::task::spawn_blocking(move || request(addr, "GET", &login, &[("Host", &h)], ""))
+                .await
+                .unwrap()
+                .1;
+        let b = Board {
+            addr,
+            origin: format!("http://{host}"),
+            host,
+            bearer: format!("Bearer {}", session_of(&page)),
+        };
+        (b, board)
+    }
+
+    /// A request to the API: the status and the JSON body.
+    pub async fn call(&self, method: &str, path: &str, body: &str) -> (u16, serde_json::Value) {
+        let (addr, host, bearer, origin) = (
+            self.addr,
+            self.host.clone(),
+            self.bearer.clone(),
+            self.origin.clone(),
+        );
+        let (method, at, body) = (method.to_owned(), path.to_owned(), body.to_owned());
+        let (status, text) = tokio::task::spawn_blocking(move || {
+            let headers = [
+                ("Host", host.as_str()),
+                ("Authorization", bearer.as_str()),
+                ("Origin", origin.as_str()),
+            ];
+            request(addr, &method, &at, &headers, &body)
+        })
+        .await
+        .unwrap();
+        let json = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        let v = serde_json::from_str(json).unwrap_or_else(|e| panic!("{path}: {e}: {text}"));
+        (status, v)
+    }
+}
