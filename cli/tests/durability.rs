@@ -114,18 +114,9 @@ fn both_verified(p: &Pair, game: &str) {
     assert_eq!(ta, tb, "the two seats hold different transcripts");
 }
 
-/// A legal move for the seat to move, from the hint `show` gives (`<move>, e.g. 9Sb1`).
+/// A legal move for the seat to move (`common::example_move`).
 fn example_move(home: &Path, game: &str) -> String {
-    let v = show_json(home, game).expect("the game shows");
-    v["actions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .find_map(|a| a.split("e.g. ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no example move in {v}"))
-        .to_owned()
+    common::example_move(&show_json(home, game).expect("the game shows"))
 }
 
 /// The line of `sealed games --json` for a game.

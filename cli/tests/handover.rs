@@ -14,8 +14,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    Node, TempDir, at_home, code, free_port, show_json, spawn_node, start_node_with, stderr,
-    stdout, wait_for,
+    Node, TempDir, at_home, code, example_move, free_port, show_json, spawn_node, start_node_with,
+    stderr, stdout, wait_for,
 };
 use sealed_node::store::{Store, StoreError};
 use serde_json::Value;
@@ -83,19 +83,6 @@ fn bobs_turn(v: &Value) -> bool {
 
 fn over(v: &Value) -> bool {
     !v["result"].is_null()
-}
-
-/// A legal move for the seat to move, from the hint `show` gives (`<move>, e.g. 9Sb1`).
-fn example_move(v: &Value) -> String {
-    v["actions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .find_map(|a| a.split("e.g. ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no example move in {v}"))
-        .to_owned()
 }
 
 /// Stops bob's node: gracefully (`shutdown` on its socket) or as a crash does, in turn.
@@ -272,13 +259,7 @@ fn a_move_kept_in_the_store_goes_out_with_the_node_starting() {
     let ply = v["ply"].as_u64().expect("a ply");
     let m = example_move(&v);
     // The move, made on the store: its commit pauses 2 s, as a slow disk would.
-    let mover = Command::new(env!("CARGO_BIN_EXE_sealed"))
-        .args(["--home", p.b.to_str().unwrap(), "move", &game, &m])
-        .env("FAILPOINTS", "store-commit-error=sleep(2000)")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the move runs");
+    let mover = slow_move(&p.b, &game, &m, 2000);
     // Once the command holds the store, bob's node starts.
     let path = p.b.join("store.redb");
     let start = Instant::now();
@@ -334,13 +315,7 @@ fn two_commands_at_once_and_a_second_node() {
     // A command holds the store 1 s in its commit (`move`), another only reads.
     let v = show_json(&p.b, &game).expect("show with the node stopped");
     let m = example_move(&v);
-    let mover = Command::new(env!("CARGO_BIN_EXE_sealed"))
-        .args(["--home", p.b.to_str().unwrap(), "move", &game, &m])
-        .env("FAILPOINTS", "store-commit-error=sleep(1000)")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the move runs");
+    let mover = slow_move(&p.b, &game, &m, 1000);
     let path = p.b.join("store.redb");
     while !matches!(Store::open(&path), Err(StoreError::AlreadyOpen(_))) {
         std::thread::sleep(Duration::from_millis(10));
@@ -356,4 +331,15 @@ fn two_commands_at_once_and_a_second_node() {
     );
     let moved = mover.wait_with_output().expect("the move ends");
     assert_eq!(code(&moved), 0, "{}", stderr(&moved));
+}
+
+/// `sealed move` on `home` whose store commit pauses `ms` first, as a slow disk would.
+fn slow_move(home: &Path, game: &str, m: &str, ms: u64) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_sealed"))
+        .args(["--home", home.to_str().unwrap(), "move", game, m])
+        .env("FAILPOINTS", format!("store-commit-error=sleep({ms})"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the move runs")
 }

@@ -403,3 +403,16 @@ pub fn unknown_variant() -> Vec<u8> {
     }
     .to_bytes()
 }
+
+/// A legal move for the seat to move, from the hint `show` gives (`<move>, e.g. 9Sb1`).
+pub fn example_move(v: &Value) -> String {
+    v["actions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find_map(|a| a.split("e.g. ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no example move in {v}"))
+        .to_owned()
+}
