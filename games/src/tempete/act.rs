@@ -14,6 +14,7 @@ use crate::chess::wire::{kind_at, square_at};
 use crate::chess::{Kind, Move, Square};
 
 use super::effects::Params;
+use super::physical::Edit;
 
 /// Where a played card comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +96,81 @@ pub enum Act {
         /// The intercepting card (`replace-move`).
         card: CardUse,
     },
+    /// Physical deck: a turn whose board part the player states — a card's effect, a
+    /// move citing a continuing effect, or what a sprung trap did.
+    Claim(Claim),
+    /// Physical deck: dispute act `act` of the opponent, made since one's own last act.
+    /// It does not pass the turn.
+    Dispute {
+        /// The act disputed (accepted acts counted from 0).
+        act: u32,
+        /// Why.
+        note: String,
+    },
+    /// Physical deck: offer to settle dispute `dispute` by these edits of the board as it
+    /// stands (none: the claim stands). The opponent's next act that does not dispute it
+    /// accepts it. It does not pass the turn.
+    Settle {
+        /// The dispute.
+        dispute: u32,
+        /// The correction.
+        edits: Vec<Edit>,
+        /// What is agreed.
+        note: String,
+    },
+    /// Physical deck: the arbiter's signed ruling on dispute `dispute`, posted by the
+    /// player to act; its edits correct the board as it stands. It does not pass the turn.
+    Ruling {
+        /// The dispute.
+        dispute: u32,
+        /// The correction (none: the claim stands).
+        edits: Vec<Edit>,
+        /// The arbiter's words.
+        note: String,
+        /// The arbiter's Ed25519 signature (64 bytes) on
+        /// [`super::physical::ruling::ruling_hash`].
+        signature: Vec<u8>,
+    },
+}
+
+/// Physical deck: a play whose board part is stated, not derived from a card's text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    /// A card played at the start of the turn (the procedures of 34 and 57).
+    pub start: Option<StartCard>,
+    /// The card played, if any.
+    pub card: Option<CardRef>,
+    /// A continuing effect cited: the act that stated it.
+    pub cite: Option<u32>,
+    /// What happens on the board, in order.
+    pub edits: Vec<Edit>,
+    /// Turns and answers the stated effect lasts (0: it does not continue).
+    pub lasting: u32,
+    /// The player's words: the card's effect as he reads it.
+    pub note: String,
+}
+
+impl Claim {
+    /// The moves among the edits, as chess moves (what an interception compares).
+    pub fn moves(&self) -> Vec<Move> {
+        self.edits
+            .iter()
+            .filter_map(|e| match *e {
+                Edit::Move {
+                    from,
+                    to,
+                    promotion,
+                } => WireMove {
+                    from,
+                    to,
+                    promotion,
+                }
+                .to_move()
+                .ok(),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// How an intercepted player answers.
@@ -120,6 +196,9 @@ pub enum Answer {
         /// The plain move (exactly one).
         moves: Vec<WireMove>,
     },
+    /// Physical deck: another play, its board part stated (a card of the hand, or the
+    /// intercepted turn's card again with `CardRef::Again`).
+    Claimed(Claim),
 }
 
 impl CardUse {

@@ -239,6 +239,9 @@ pub enum Effect {
     },
     /// The opponent shows you his hand (`show-hand`).
     ShowHand,
+    /// What the card does is stated by its player when he plays it, as board edits and
+    /// a note (`stated`): the physical deck's cards, whose texts the program never holds.
+    Stated,
 }
 
 /// The part of an effect the protocol flow carries out, not the board.
@@ -279,7 +282,7 @@ pub enum EffectError {
 }
 
 /// Every effect keyword, for counting kinds and for error messages.
-pub const EFFECT_KEYWORDS: [&str; 23] = [
+pub const EFFECT_KEYWORDS: [&str; 24] = [
     "extra-move",
     "pawn-rush",
     "move-as",
@@ -303,6 +306,7 @@ pub const EFFECT_KEYWORDS: [&str; 23] = [
     "replace-move",
     "redraw",
     "show-hand",
+    "stated",
 ];
 
 impl Effect {
@@ -332,6 +336,7 @@ impl Effect {
             Effect::ReplaceMove => "replace-move",
             Effect::Redraw { .. } => "redraw",
             Effect::ShowHand => "show-hand",
+            Effect::Stated => "stated",
         }
     }
 
@@ -359,6 +364,7 @@ impl Effect {
             | Effect::Trap { .. } => &[Before, Instead, After],
             Effect::SecondMove => &[After],
             Effect::Redraw { .. } | Effect::ShowHand => &[Before, After],
+            Effect::Stated => &[Instead],
             Effect::Cancel => &[Response],
             Effect::TakePlayed => &[TurnStart],
             Effect::PickUnplayed => &[AfterLoss],
@@ -438,6 +444,7 @@ impl Effect {
                 cards: number_arg("redraw", &args, 1, 5)?,
             },
             "show-hand" => no_args(Effect::ShowHand, &args)?,
+            "stated" => no_args(Effect::Stated, &args)?,
             _ => return Err(EffectError::Unknown(keyword.to_owned())),
         };
         Ok(effect)

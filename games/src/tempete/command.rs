@@ -21,7 +21,8 @@ use sealed_protocol::session::Command;
 
 use crate::chess::{Kind, Move, MoveKind, MoveText, Position, Square};
 
-use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
+use super::act::{Act, Answer, CardRef, CardUse, Claim, StartCard, WireMove};
+use super::physical::notation;
 use super::holding::{command, opens};
 use super::card::{Card, FlowEffect};
 use super::effects::Params;
@@ -35,12 +36,19 @@ pub struct Seat<'a> {
     pub traps: u32,
     /// The position moves are read on.
     pub pos: &'a Position,
+    /// Whether the game uses the physical deck (cards are played with stated effects).
+    pub physical: bool,
 }
 
 /// Parses an action into the session command.
 pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
     let text = text.trim();
     let mut used: Vec<CardRef> = vec![];
+    if me.physical
+        && let Some(cmd) = physical(me, text, &mut used)?
+    {
+        return Ok(cmd);
+    }
     if let Some(rest) = text.strip_prefix("intercept") {
         // `intercept second N` hits the second move of a double move (the seed's card
         // 18); `intercept N` the whole turn.
@@ -108,6 +116,111 @@ pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
         commit_values.push((trap_name(), me.traps, vec![sq.index()]));
     }
     Ok(cmd)
+}
+
+/// The physical deck's forms (`physical::notation`): a claim, a claimed answer, a
+/// dispute, a settlement, a ruling. `None`: a form both decks share.
+fn physical(
+    me: &Seat<'_>,
+    text: &str,
+    used: &mut Vec<CardRef>,
+) -> Result<Option<Command>, String> {
+    let (first, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let number = |w: &str, what: &str| -> Result<u32, String> {
+        w.parse().map_err(|_| format!("{what}: {w:?} is not a number"))
+    };
+    let (head, tail) = rest.trim().split_once(char::is_whitespace).unwrap_or((rest.trim(), ""));
+    match first {
+        "dispute" => {
+            let words = notation::read(me.pos, tail)?;
+            if !words.edits.is_empty() || words.lasting > 0 {
+                return Err("dispute ACT [note WHY]: a dispute changes nothing itself".into());
+            }
+            let act = Act::Dispute {
+                act: number(head, "dispute ACT")?,
+                note: words.note,
+            };
+            return Ok(Some(command(&act, vec![])));
+        }
+        "settle" | "ruling" => {
+            let dispute = number(head, "settle or ruling DISPUTE")?;
+            let words = notation::read(me.pos, tail)?;
+            let act = match (first, words.signature) {
+                ("settle", None) => Act::Settle {
+                    dispute,
+                    edits: words.edits,
+                    note: words.note,
+                },
+                ("ruling", Some(signature)) => Act::Ruling {
+                    dispute,
+                    edits: words.edits,
+                    note: words.note,
+                    signature,
+                },
+                ("ruling", None) => return Err("a ruling carries the arbiter's sig HEX".into()),
+                _ => return Err("only a ruling carries a signature".into()),
+            };
+            return Ok(Some(command(&act, vec![])));
+        }
+        "answer" => {
+            let (r, words_text) = match head {
+                "card" => {
+                    let (n, t) = tail.trim().split_once(char::is_whitespace).unwrap_or((tail.trim(), ""));
+                    let (r, _) = card(me, n, used)?;
+                    (Some(r), t)
+                }
+                "again" => (Some(CardRef::Again), tail),
+                "cite" => (None, rest.trim()),
+                _ => return Ok(None),
+            };
+            let w = notation::read(me.pos, words_text)?;
+            let claim = claim_of(r, w)?;
+            let opens = r.map(opens).unwrap_or_default();
+            return Ok(Some(command(&Act::Answer(Answer::Claimed(claim)), opens)));
+        }
+        _ => {}
+    }
+    let (start, turn) = match text.split_once(';') {
+        Some((s, t)) => (Some(start_card(me, s.trim(), used)?), t.trim()),
+        None => (None, text),
+    };
+    let (first, rest) = turn.split_once(char::is_whitespace).unwrap_or((turn, ""));
+    let (r, words_text) = match first {
+        "card" => {
+            let (n, t) = rest.trim().split_once(char::is_whitespace).unwrap_or((rest.trim(), ""));
+            let (r, _) = card(me, n, used)?;
+            (Some(r), t)
+        }
+        "cite" => (None, turn),
+        "sprung" => (None, rest),
+        _ => return Ok(None),
+    };
+    let w = notation::read(me.pos, words_text)?;
+    let trap = w.trap;
+    let mut claim = claim_of(r, w)?;
+    let mut open_slots = start.as_ref().map(|(_, o)| o.clone()).unwrap_or_default();
+    open_slots.extend(r.map(opens).unwrap_or_default());
+    claim.start = start.map(|(s, _)| s);
+    let mut cmd = command(&Act::Claim(claim), open_slots);
+    if let (Command::Act { commit_values, .. }, Some(sq)) = (&mut cmd, trap) {
+        commit_values.push((trap_name(), me.traps, vec![sq.index()]));
+    }
+    Ok(Some(cmd))
+}
+
+/// A claim from its card and words.
+fn claim_of(card: Option<CardRef>, w: notation::Words) -> Result<Claim, String> {
+    if w.signature.is_some() {
+        return Err("only a ruling carries a signature".into());
+    }
+    Ok(Claim {
+        start: None,
+        card,
+        cite: w.cite,
+        edits: w.edits,
+        lasting: w.lasting,
+        note: w.note,
+    })
 }
 
 /// A card in hand by number, not already used in this action.
@@ -337,6 +450,9 @@ pub fn write(
         }
         Some(w)
     };
+    if let Some(w) = notation::write(act, number, trap) {
+        return Some(w);
+    }
     Some(match act {
         Act::Yield => "yield".into(),
         Act::Intercept { card: u } => format!("intercept {}", number(u.card)?),
@@ -363,5 +479,10 @@ pub fn write(
             };
             format!("{start}{}", play(u.as_ref(), m, discard)?)
         }
+        Act::Claim(_)
+        | Act::Answer(Answer::Claimed(_))
+        | Act::Dispute { .. }
+        | Act::Settle { .. }
+        | Act::Ruling { .. } => return None,
     })
 }

@@ -219,6 +219,16 @@ impl Board {
     /// owner opens a square an enemy piece ended its move on in the last ply (the
     /// owner's own board sprang it inside [`Board::apply`]; both end equal).
     pub fn spring_trap(&self, trap: Trap) -> Result<Board, PlayError> {
+        self.trap_lands(&trap)?;
+        let mut next = self.clone();
+        next.traps.retain(|t| *t != trap);
+        next.trigger(trap);
+        Ok(next)
+    }
+
+    /// Whether `trap` springs on the board as it stands: an enemy piece other than a
+    /// king ended a move of the last ply, the enemy's, on its square and stands there.
+    pub fn trap_lands(&self, trap: &Trap) -> Result<(), PlayError> {
         let victim = !trap.owner;
         let landed = self.last_mover == Some(victim) && self.landed.contains(&trap.square);
         let piece = self.pos.piece_at(trap.square).filter(|p| p.color == victim);
@@ -236,10 +246,7 @@ impl Board {
                 victim,
             });
         }
-        let mut next = self.clone();
-        next.traps.retain(|t| *t != trap);
-        next.trigger(trap);
-        Ok(next)
+        Ok(())
     }
 
     /// Every legal play of the side to move with `card` (or a plain move with `None`):

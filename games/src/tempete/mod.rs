@@ -44,6 +44,7 @@ pub mod command;
 pub mod deck;
 pub mod effects;
 pub mod pgn;
+pub mod physical;
 pub mod render;
 pub mod rules;
 pub mod score;

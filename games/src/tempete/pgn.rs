@@ -315,6 +315,31 @@ pub fn pgn(
                 p.before.splice(0..0, notes);
                 emit(&mut items, &mut plies, &mut need_number, p);
             }
+            Act::Claim(_) | Act::Answer(Answer::Claimed(_)) => {
+                // A stated play is no chess move a viewer could replay: the words
+                // say what was stated, the position what the board became.
+                pending = None;
+                notes.push(format!("{who} plays {}", act_words(rules, s, sa)));
+                emit(
+                    &mut items,
+                    &mut plies,
+                    &mut need_number,
+                    Ply {
+                        before: notes,
+                        mv: "--".into(),
+                        after: vec![format!(
+                            "the position: {}",
+                            applied.state.board.position().fen()
+                        )],
+                    },
+                );
+            }
+            Act::Dispute { .. } | Act::Settle { .. } | Act::Ruling { .. } => {
+                notes.push(format!("{who}: {}", act_words(rules, s, sa)));
+                for n in notes {
+                    items.push(comment(&n));
+                }
+            }
             Act::Yield => {
                 notes.push(match &applied.outcome {
                     Some(o) => format!("{who} has no legal move: {}", o.reason),

@@ -36,6 +36,7 @@ use super::board::{Board, Trap};
 use super::card::{Card, Effect, FlowEffect, Moment};
 use super::deck::Deck;
 use super::effects::Params;
+use super::physical::{self, MAX_PHYSICAL, Physical};
 use super::state::{Hand, Pending, State, TurnMade, color, seat};
 
 /// The variant name.
@@ -62,6 +63,8 @@ pub struct Tempete {
     pub hand: u32,
     /// Turns and answers after which the game is drawn (`ply-limit`, 0 = none).
     pub ply_limit: u32,
+    /// The physical deck's terms (`deck=physical`); `None`: the open deck.
+    pub physical: Option<Physical>,
 }
 
 impl Default for Tempete {
@@ -72,6 +75,7 @@ impl Default for Tempete {
             deck: Arc::new(deck),
             hand: 5,
             ply_limit: 0,
+            physical: None,
         }
     }
 }
@@ -98,10 +102,26 @@ impl Tempete {
     /// Reads the options `cards`, `hand` and `ply-limit`.
     pub fn from_options(options: &[(Name, String)]) -> Result<Tempete, OptionError> {
         let mut t = Tempete::default();
+        let mut physical: Option<Physical> = None;
+        let (mut arbiter, mut ruling_plies) = (None, None);
         for (k, v) in options {
             let bad = |why: String| OptionError(format!("tempete: {k}: {why}"));
             match k.as_str() {
                 "cards" => t.list = parse_list(v).map_err(bad)?,
+                "deck" => match v.as_str() {
+                    "open" => physical = None,
+                    "physical" => physical = Some(Physical::default()),
+                    _ => return Err(bad(format!("{v:?} is neither open nor physical"))),
+                },
+                "arbiter" => arbiter = Some(physical::parse_arbiter(v).map_err(bad)?),
+                "ruling-plies" => {
+                    ruling_plies = Some(
+                        v.parse::<u32>()
+                            .ok()
+                            .filter(|n| (1..=1000).contains(n))
+                            .ok_or_else(|| bad(format!("{v:?} is not a number from 1 to 1000")))?,
+                    );
+                }
                 "hand" => {
                     t.hand = v
                         .parse()
@@ -115,9 +135,37 @@ impl Tempete {
                 other => return Err(OptionError(format!("tempete has no option {other}"))),
             }
         }
-        if let Some(n) = t.list.iter().find(|n| t.deck.card(**n).is_none()) {
-            return Err(OptionError(format!("tempete: the deck has no card {n}")));
+        match physical.as_mut() {
+            Some(p) => {
+                p.arbiter = arbiter;
+                if let Some(n) = ruling_plies {
+                    if p.arbiter.is_none() {
+                        return Err(OptionError(
+                            "tempete: ruling-plies needs an arbiter".into(),
+                        ));
+                    }
+                    p.ruling_plies = n;
+                }
+                if let Some(n) = t.list.iter().find(|n| !(1..=MAX_PHYSICAL).contains(*n)) {
+                    return Err(OptionError(format!(
+                        "tempete: the physical deck has no card {n} (1 to {MAX_PHYSICAL})"
+                    )));
+                }
+                t.deck = Arc::new(physical::deck());
+            }
+            None => {
+                if arbiter.is_some() || ruling_plies.is_some() {
+                    return Err(OptionError(
+                        "tempete: an arbiter rules on stated effects: only with deck=physical"
+                            .into(),
+                    ));
+                }
+                if let Some(n) = t.list.iter().find(|n| t.deck.card(**n).is_none()) {
+                    return Err(OptionError(format!("tempete: the deck has no card {n}")));
+                }
+            }
         }
+        t.physical = physical;
         if !(1..=8).contains(&t.hand) || t.list.len() < 2 * t.hand as usize {
             return Err(OptionError(
                 "tempete: hand must be 1 to 8 and the list at least two hands long".into(),
@@ -141,12 +189,12 @@ impl Tempete {
 }
 
 /// The slots an envelope opens, as the act names them: each must be named exactly once.
-struct Opened {
+pub(super) struct Opened {
     slots: Vec<(u32, u32)>,
 }
 
 impl Opened {
-    fn new(ctx: &ActCtx<'_>) -> Result<Opened, Violation> {
+    pub(super) fn new(ctx: &ActCtx<'_>) -> Result<Opened, Violation> {
         let deck = deck_name();
         if let Some(o) = ctx.opened_slots.iter().find(|o| o.deck != deck) {
             return Err(format!("tempete has no deck {}", o.deck).into());
@@ -157,7 +205,7 @@ impl Opened {
     }
 
     /// The card in `slot`, which this envelope opens; each slot is taken once.
-    fn take(&mut self, slot: u32) -> Result<u32, Violation> {
+    pub(super) fn take(&mut self, slot: u32) -> Result<u32, Violation> {
         let i = self
             .slots
             .iter()
@@ -166,7 +214,7 @@ impl Opened {
         Ok(self.slots.swap_remove(i).1)
     }
 
-    fn done(self) -> Result<(), Violation> {
+    pub(super) fn done(self) -> Result<(), Violation> {
         match self.slots.first() {
             Some((s, _)) => Err(format!("slot {s} is opened but not played").into()),
             None => Ok(()),
@@ -184,6 +232,20 @@ impl Tempete {
         opened: &mut Opened,
         again: Option<u32>,
     ) -> Result<&Card, Violation> {
+        let number = self.play_number(s, side, r, opened, again)?;
+        self.card(number)
+            .ok_or_else(|| Violation(format!("card {number} is not on the list")))
+    }
+
+    /// Takes a played card out of the hand: its number, on the agreed list.
+    pub(super) fn play_number(
+        &self,
+        s: &mut State,
+        side: Color,
+        r: CardRef,
+        opened: &mut Opened,
+        again: Option<u32>,
+    ) -> Result<u32, Violation> {
         let number = match r {
             CardRef::Slot(slot) => opened.take(slot)?,
             CardRef::Taken(n) => {
@@ -205,8 +267,10 @@ impl Tempete {
                 .ok_or("a card played from an empty hand")?;
             s.hand_mut(!side).takeable.push(number);
         }
-        self.card(number)
-            .ok_or_else(|| Violation(format!("card {number} is not on the list")))
+        if !self.list.contains(&number) {
+            return Err(format!("card {number} is not on the list").into());
+        }
+        Ok(number)
     }
 
     /// Springs the traps `side` opens in this envelope (on the ply just made).
@@ -225,14 +289,18 @@ impl Tempete {
                 _ => None,
             }
             .ok_or("a trap square is one byte, a1 = 0 to h8 = 63")?;
-            s.board = s
-                .board
-                .spring_trap(Trap {
-                    owner: side,
-                    square,
-                    effect,
-                })
-                .map_err(|e| Violation(format!("trap {index}: {e}")))?;
+            let trap = Trap {
+                owner: side,
+                square,
+                effect,
+            };
+            // In the physical deck the engine checks the landing only: what the trap
+            // does is the owner's to state in the act's edits.
+            let sprung = match self.physical {
+                Some(_) => s.board.trap_lands(&trap).map(|()| s.board.clone()),
+                None => s.board.spring_trap(trap),
+            };
+            s.board = sprung.map_err(|e| Violation(format!("trap {index}: {e}")))?;
             s.hand_mut(side).sprung += 1;
         }
         Ok(())
@@ -275,7 +343,31 @@ impl Tempete {
         if let Pending::Answer { .. } = s.pending {
             return Err("an interception must be answered first".into());
         }
-        // The start of the turn: what card 34 may take is fixed now.
+        self.turn_start(s, side, start, opened, applied)?;
+        let before = s.board.clone();
+        let (number, params) = self.board_play(s, side, card, wire_moves, opened, None, false)?;
+        let card_def = number.and_then(|n| self.card(n));
+        self.flow_with_move(s, side, card_def, discard, opened, ctx, applied)?;
+        s.pending = Pending::Turn(Some(TurnMade {
+            before,
+            card: number,
+            params,
+            moves: moves(wire_moves)?,
+            edits: vec![],
+        }));
+        Ok(())
+    }
+
+    /// The start of a turn: what card 34 may take is fixed now, and a start card (34's
+    /// or 57's kind) is played.
+    pub(super) fn turn_start(
+        &self,
+        s: &mut State,
+        side: Color,
+        start: Option<&StartCard>,
+        opened: &mut Opened,
+        applied: &mut AppliedParts,
+    ) -> Result<(), Violation> {
         let takeable = std::mem::take(&mut s.hand_mut(side).takeable);
         if let Some(st) = start {
             match st {
@@ -319,16 +411,6 @@ impl Tempete {
                 }
             }
         }
-        let before = s.board.clone();
-        let (number, params) = self.board_play(s, side, card, wire_moves, opened, None, false)?;
-        let card_def = number.and_then(|n| self.card(n));
-        self.flow_with_move(s, side, card_def, discard, opened, ctx, applied)?;
-        s.pending = Pending::Turn(Some(TurnMade {
-            before,
-            card: number,
-            params,
-            moves: moves(wire_moves)?,
-        }));
         Ok(())
     }
 
@@ -378,7 +460,7 @@ impl Tempete {
     /// What a card played with one's move does off the board: seal a trap square,
     /// discard and redraw.
     #[allow(clippy::too_many_arguments)]
-    fn flow_with_move(
+    pub(super) fn flow_with_move(
         &self,
         s: &mut State,
         side: Color,
@@ -506,7 +588,8 @@ impl Tempete {
         // An interception of the second move binds the answer only while another second
         // move exists; without one it counts as an interception of the first part, so
         // the player is never left without an answer.
-        let second = second && !self.other_second_moves(&turn).is_empty();
+        let second = second
+            && (self.physical.is_some() || !self.other_second_moves(&turn).is_empty());
         let double = self.double_move_card(&turn).is_some();
         match answer {
             Answer::Cancel { card } => {
@@ -518,18 +601,34 @@ impl Tempete {
                     return Err(format!("card {} cancels nothing", c.number()).into());
                 }
                 // The interception is void: the turn stands as it was made.
-                let replay = turn.before.apply(
-                    side,
-                    turn.card
-                        .and_then(|n| self.card(n))
-                        .map(|c| (c, &turn.params)),
-                    &turn.moves,
-                );
-                s.board = replay.map_err(|e| Violation(e.to_string()))?;
+                s.board = if turn.edits.is_empty() {
+                    turn.before
+                        .apply(
+                            side,
+                            turn.card
+                                .and_then(|n| self.card(n))
+                                .map(|c| (c, &turn.params)),
+                            &turn.moves,
+                        )
+                        .map_err(|e| Violation(e.to_string()))?
+                } else {
+                    turn.before
+                        .claim(side, &turn.edits)
+                        .map_err(|e| Violation(e.to_string()))?
+                        .board
+                };
             }
-            Answer::Replay { card, moves: mv } => {
-                let wanted = moves(mv)?;
-                let again = card.as_ref().is_some_and(|u| u.card == CardRef::Again);
+            Answer::Replay { .. } | Answer::Claimed(_) => {
+                let (wanted, again, card_given) = match answer {
+                    Answer::Replay { card, moves: mv } => (
+                        moves(mv)?,
+                        card.as_ref().is_some_and(|u| u.card == CardRef::Again),
+                        card.is_some(),
+                    ),
+                    // A claimed answer is never a plain move.
+                    Answer::Claimed(c) => (c.moves(), c.card == Some(CardRef::Again), true),
+                    _ => unreachable!("matched above"),
+                };
                 let first_kept = match (wanted.first(), turn.moves.first()) {
                     (Some(a), Some(b)) => same_move(a, b),
                     _ => false,
@@ -544,7 +643,7 @@ impl Tempete {
                                     with the same first move and another second move"
                             .into());
                     }
-                } else if by == FlowEffect::CancelCard && card.is_some() {
+                } else if by == FlowEffect::CancelCard && card_given {
                     return Err("after a cancelled card the answer is a plain move".into());
                 } else if by == FlowEffect::ReplaceMove && wanted == turn.moves {
                     return Err("the intercepted move must be replaced".into());
@@ -557,7 +656,13 @@ impl Tempete {
                             .into(),
                     );
                 }
-                self.board_play(s, side, card.as_ref(), mv, opened, turn.card, true)?;
+                match answer {
+                    Answer::Replay { card, moves: mv } => {
+                        self.board_play(s, side, card.as_ref(), mv, opened, turn.card, true)?;
+                    }
+                    Answer::Claimed(c) => self.claim_answer(s, side, c, opened, turn.card)?,
+                    _ => unreachable!("matched above"),
+                }
             }
             Answer::Keep { moves: mv } => {
                 if by != FlowEffect::ReplaceMove {
@@ -626,7 +731,7 @@ impl Tempete {
 
     /// The end of a turn or answer: refill the opponent, count the ply, end the game at
     /// the ply limit.
-    fn end_of_turn(&self, s: &mut State, side: Color, applied: &mut AppliedParts) {
+    pub(super) fn end_of_turn(&self, s: &mut State, side: Color, applied: &mut AppliedParts) {
         self.refill(s, side, &mut applied.owe);
         s.plies += 1;
         s.to_act = !side;
@@ -641,9 +746,9 @@ impl Tempete {
 
 /// The parts of `Applied` besides the state.
 #[derive(Default)]
-struct AppliedParts {
-    owe: Vec<Owe>,
-    grant: Vec<Grant>,
+pub(super) struct AppliedParts {
+    pub(super) owe: Vec<Owe>,
+    pub(super) grant: Vec<Grant>,
 }
 
 impl Rules for Tempete {
@@ -694,11 +799,12 @@ impl Rules for Tempete {
             hands: [hand.clone(), hand],
             plies: 0,
             end: None,
+            claims: physical::Claims::default(),
         }
     }
 
     fn decode_act(&self, bytes: &[u8]) -> Result<Act, Violation> {
-        sealed_protocol::wire::decode(bytes, 256)
+        sealed_protocol::wire::decode(bytes, self.act_cap())
             .map_err(|e| Violation(format!("tempete act: {e}")))
     }
 
@@ -727,16 +833,22 @@ impl Rules for Tempete {
         let mut s = state.clone();
         let mut opened = Opened::new(ctx)?;
         let mut parts = AppliedParts::default();
+        self.fits_deck(act)?;
+        if self.physical.is_some() {
+            s.claims.begin(side, matches!(act, Act::Dispute { .. }));
+        }
         // Traps spring first, and only with a turn: they act on the ply the opponent
         // just made, which an interception or an answer would take back or replace.
-        if matches!(act, Act::Turn { .. }) {
+        let turn = matches!(act, Act::Turn { .. } | Act::Claim(_));
+        if turn {
             self.spring_traps(&mut s, side, ctx)?;
         } else if !ctx.opened_values.is_empty() {
             return Err("a trap square is opened only with a turn".into());
         }
-        if !matches!(act, Act::Turn { .. }) && !ctx.committed_values.is_empty() {
+        if !turn && !ctx.committed_values.is_empty() {
             return Err("only a turn with a trap card seals a square".into());
         }
+        let mut settles = None;
         match act {
             Act::Turn {
                 start,
@@ -796,8 +908,30 @@ impl Rules for Tempete {
                     Outcome::draw(2, format!("{} is stalemated", side_name(side)))
                 });
             }
+            Act::Claim(claim) => {
+                self.claim_turn(&mut s, side, claim, &mut opened, ctx, &mut parts)?;
+            }
+            Act::Dispute { act, note } => self.dispute(&mut s, side, *act, note)?,
+            Act::Settle {
+                dispute,
+                edits,
+                note,
+            } => {
+                self.settle(&mut s, *dispute, edits, note)?;
+                settles = Some(*dispute);
+            }
+            Act::Ruling {
+                dispute,
+                edits,
+                note,
+                signature,
+            } => self.ruling(&mut s, ctx, *dispute, edits, note, signature)?,
         }
         opened.done()?;
+        if self.physical.is_some() {
+            let disputable = !matches!(act, Act::Dispute { .. } | Act::Ruling { .. });
+            s.claims.finish(side, disputable, settles);
+        }
         let outcome = s.end.clone();
         let mut applied = Applied::state(s);
         applied.outcome = outcome;

@@ -10,6 +10,7 @@ use sealed_protocol::outcome::Outcome;
 use super::board::Board;
 use super::card::{FlowEffect, TrapEffect};
 use super::effects::Params;
+use super::physical::{Claims, Edit};
 
 /// White is seat 0, the proposer.
 pub fn seat(c: Color) -> Seat {
@@ -56,6 +57,9 @@ pub struct TurnMade {
     pub params: Params,
     /// The moves made.
     pub moves: Vec<Move>,
+    /// Physical deck: the stated edits of a claimed turn (empty otherwise); a cancel
+    /// that voids the interception carries them out again.
+    pub edits: Vec<Edit>,
 }
 
 /// What the side to act may do.
@@ -92,6 +96,8 @@ pub struct State {
     pub plies: u32,
     /// Set when the game is over.
     pub end: Option<Outcome>,
+    /// Physical deck: the claims, disputes and continuing effects (empty otherwise).
+    pub claims: Claims,
 }
 
 impl State {

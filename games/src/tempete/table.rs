@@ -139,6 +139,7 @@ fn command_seat<'a>(
         hand,
         traps: state.hand(color(s.seat())).traps.len() as u32,
         pos: state.board.position(),
+        physical: s.engine().rules().physical.is_some(),
     }
 }
 
@@ -430,6 +431,14 @@ impl Face for Tempete {
                     at = at.saturating_sub(1);
                     continue;
                 }
+                // A dispute, a settlement or a ruling moves nothing of its own: the
+                // last play is still the one before it.
+                Act::Dispute { .. } | Act::Settle { .. } | Act::Ruling { .. } => continue,
+                Act::Claim(c) | Act::Answer(Answer::Claimed(c)) => &c
+                    .moves()
+                    .iter()
+                    .map(super::act::WireMove::of)
+                    .collect::<Vec<_>>(),
                 Act::Turn { moves, .. }
                 | Act::Answer(Answer::Replay { moves, .. } | Answer::Keep { moves }) => moves,
                 Act::Intercept { .. } | Act::InterceptSecond { .. } | Act::Yield => return vec![],

@@ -11,6 +11,7 @@ use crate::chess::Color;
 
 use crate::tempete::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use crate::tempete::board::Board;
+use crate::tempete::physical::notation;
 use crate::tempete::rules::{Tempete, deck_name, trap_name};
 use crate::tempete::state::{Pending, State, color, seat};
 
@@ -79,6 +80,21 @@ pub(super) fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<Str
             Some(u) => card_moves_text(rules, &board, number_of(u), u, moves),
         }
     };
+    let again = match &s.pending {
+        Pending::Answer { turn, .. } => turn.card,
+        Pending::Turn(_) => None,
+    };
+    let physical_number = |r: CardRef| match r {
+        CardRef::Slot(sl) => naming.number(sl).ok(),
+        CardRef::Taken(n) => Some(n),
+        CardRef::Again => again,
+    };
+    if let Some(w) = notation::write(&sa.act, &physical_number, None) {
+        // A note is free text: what would end the act's brackets is written as a
+        // parenthesis (the score is for reading; the transcript keeps the note whole).
+        words.push(w.replace(['<', '{'], "(").replace(['>', '}'], ")"));
+        return Ok(format!("<{}>", words.join(" ")));
+    }
     match &sa.act {
         Act::Yield => words.push("yield".into()),
         Act::Intercept { card } => words.push(format!("intercept {}", naming.card(card)?)),
@@ -136,6 +152,11 @@ pub(super) fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<Str
                 }
             }
         }
+        Act::Claim(_)
+        | Act::Answer(Answer::Claimed(_))
+        | Act::Dispute { .. }
+        | Act::Settle { .. }
+        | Act::Ruling { .. } => unreachable!("written by the physical notation above"),
     }
     Ok(format!("<{}>", words.join(" ")))
 }

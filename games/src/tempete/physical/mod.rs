@@ -1,0 +1,84 @@
+//! The physical deck (spec/GAMES.md §4.20): Tempête played with the cards the players own.
+//!
+//! The program never holds a published card's text. What it keeps is what the protocol
+//! can keep without it: *which* card a player is entitled to (the same committed decks
+//! and blind deals as the open deck), and for the ten numbers whose mail procedure the
+//! postal rules give (12, 18, 28, 32, 34, 42, 50, 52, 57, 66) that procedure — sealed
+//! squares, interceptions and answers, double moves, taking and picking cards. What a
+//! card does on the board is the player's to state ([`edit`]): board edits plus a note,
+//! shown to the opponent, who accepts it by his next act or disputes it ([`claims`]).
+//! A dispute is settled by agreement or by an arbiter named in the terms, whose signed
+//! ruling is an act the verifier applies ([`ruling`]).
+
+pub mod claims;
+pub mod edit;
+mod flow;
+pub mod notation;
+pub mod ruling;
+
+use sealed_protocol::keys::PublicKey;
+
+use super::card::{Card, Effect, Timing};
+use super::deck::Deck;
+
+pub use claims::{Claims, DisputeState, Lasting, Record};
+pub use edit::{Edit, EditError, MAX_EDITS, MAX_NOTE};
+
+/// The numbers whose mail procedure the engine runs in the physical deck; every other
+/// number's effect is stated by its player.
+pub const PROCEDURE_NUMBERS: [u32; 10] = [12, 18, 28, 32, 34, 42, 50, 52, 57, 66];
+
+/// The highest card number of the published deck.
+pub const MAX_PHYSICAL: u32 = 72;
+
+/// Plies an arbiter has to rule on a dispute unless the terms say otherwise.
+pub const DEFAULT_RULING_PLIES: u32 = 20;
+
+/// The physical deck's terms: who arbitrates, and for how long a ruling may come.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Physical {
+    /// The arbiter's public key (`arbiter`), if the players named one.
+    pub arbiter: Option<PublicKey>,
+    /// Plies after a dispute within which the arbiter's ruling is accepted
+    /// (`ruling-plies`).
+    pub ruling_plies: u32,
+}
+
+impl Default for Physical {
+    fn default() -> Self {
+        Physical {
+            arbiter: None,
+            ruling_plies: DEFAULT_RULING_PLIES,
+        }
+    }
+}
+
+/// The card definitions the physical deck uses: under the ten numbers, the open deck's
+/// cards of the same procedure (what the flow runs; their names are ours); under every
+/// other number from 1 to 72, a card whose effect its player states.
+pub fn deck() -> Deck {
+    let open = Deck::open();
+    Deck::from_cards((1..=MAX_PHYSICAL).filter_map(|n| {
+        if PROCEDURE_NUMBERS.contains(&n) {
+            return open.card(n).cloned();
+        }
+        Card::new(
+            n,
+            &format!("card {n}"),
+            Timing::Instead,
+            Effect::Stated,
+            "the effect printed on your own card, stated when you play it",
+        )
+        .ok()
+    }))
+}
+
+/// Reads `arbiter`: the arbiter's Ed25519 public key, 64 hexadecimal digits.
+pub fn parse_arbiter(text: &str) -> Result<PublicKey, String> {
+    let bytes = sealed_protocol::hash::from_hex(text.trim())
+        .filter(|b| b.len() == 32)
+        .ok_or("the arbiter is named by his public key: 64 hexadecimal digits")?;
+    let mut key = [0u8; 32];
+    key.copy_from_slice(&bytes);
+    PublicKey::from_bytes(&key).map_err(|e| format!("the arbiter's key: {e}"))
+}
