@@ -399,7 +399,7 @@ mod tests {
             Err(EditError::Occupied { .. })
         ));
         assert!(matches!(
-            b.claim(Color::White, &[mv("e2", "e1")]),
+            b.claim(Color::White, &[mv("d1", "e1")]),
             Err(EditError::King { .. })
         ));
         assert!(matches!(
