@@ -271,6 +271,9 @@ impl Words<'_> {
             (ClaimAbout::MissingEnvelopes, _) => {
                 format!("messages of {who} are missing from the file: {evidence}")
             }
+            (ClaimAbout::Disputed, _) => {
+                format!("a stated effect of {who} is disputed and was never settled: {evidence}")
+            }
             (ClaimAbout::Unaudited, _) => {
                 format!("{who} left out part of the end-of-game check: {evidence}")
             }

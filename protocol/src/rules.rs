@@ -240,6 +240,14 @@ pub trait Rules: Sized + Clone {
         Audit::default()
     }
 
+    /// Claims the game itself leaves open in `state`, each against the seat that made
+    /// the claim (Tempête's physical deck: a stated card effect disputed and never
+    /// settled). They leave the result unconfirmed and never change it. Default: none.
+    fn open_claims(&self, state: &Self::State) -> Vec<crate::hidden::Gap> {
+        let _ = state;
+        vec![]
+    }
+
     /// Combines endings made concurrently (none saw another), e.g. two resignations.
     /// Default: their common result when they agree, otherwise a draw for all.
     fn combine(&self, players: u8, endings: &[Outcome]) -> Outcome {

@@ -48,6 +48,9 @@ pub enum ClaimAbout {
     /// The game's end-of-game audit lacks something the accused should have posted or
     /// published (a private log, its seal).
     Unaudited,
+    /// A claim the game's own rules leave open against the accused (Tempête's physical
+    /// deck: a stated effect disputed and never settled): the result stands, unconfirmed.
+    Disputed,
     /// Version 2: a time forfeit against the accused stood, but the witness's posted
     /// statements contradict each other, so no time result stands (spec/PROTOCOL.md
     /// §17): the game ended with no result, and the witness is the one proven to lie.
@@ -205,6 +208,20 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
                     open: true,
                 },
             );
+        }
+        if let Some(state) = engine.state() {
+            for open in engine.rules().open_claims(state) {
+                push_unique(
+                    &mut claims,
+                    ClaimView {
+                        by: None,
+                        against: open.against,
+                        about: ClaimAbout::Disputed,
+                        evidence: open.what,
+                        open: true,
+                    },
+                );
+            }
         }
         if over {
             // A player proven out of time (version 2) has lost; what it withholds after

@@ -70,6 +70,10 @@ pub(super) fn after_the_end(who: &str, c: &ClaimView) -> Option<String> {
                 c.evidence
             )
         }
+        ClaimAbout::Disputed => format!(
+            "an agreement or the arbiter's ruling on what {who} stated ({})",
+            c.evidence
+        ),
         ClaimAbout::WitnessLied => {
             "nothing: the witness contradicted itself, so the loss on time does not stand and the game has no result".into()
         }

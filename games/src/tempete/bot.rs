@@ -7,13 +7,43 @@ use sealed_protocol::session::{Command, Session};
 
 use crate::chess::Color;
 
-use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
+use super::act::{Act, Answer, CardRef, CardUse, Claim, StartCard, WireMove};
 use super::board::Board;
 use super::card::{Card, Effect, FlowEffect, Moment};
 use super::effects::Params;
 use super::rules::{Tempete, deck_name, trap_name};
 use super::holding::{answer_plays, command, hand, opens, sprung, traps_to_open};
+use super::physical::Edit;
 use super::state::{Pending, color};
+
+/// In the physical deck the bot states what it plays plainly: a card's effect is the
+/// move it makes with it. Bots never dispute: they accept every claim (the demo).
+const BOT_NOTE: &str = "the bot states: the moves as written";
+
+/// An answer playing the intercepted turn's card again with `moves`: in the physical
+/// deck a claim of those moves, in the open deck the card with its moves.
+fn again_with(physical: bool, moves: Vec<WireMove>) -> Act {
+    if physical {
+        return Act::Answer(Answer::Claimed(Claim {
+            card: Some(CardRef::Again),
+            edits: moves.iter().map(edit_of).collect(),
+            note: BOT_NOTE.into(),
+            ..Claim::default()
+        }));
+    }
+    Act::Answer(Answer::Replay {
+        card: Some(CardUse::new(CardRef::Again, &Params::none())),
+        moves,
+    })
+}
+
+fn edit_of(m: &WireMove) -> Edit {
+    Edit::Move {
+        from: m.from,
+        to: m.to,
+        promotion: m.promotion,
+    }
+}
 
 /// A small deterministic chooser.
 struct Pick(u64);
@@ -49,14 +79,14 @@ pub fn choice(s: &Session<Tempete>, pick: u64) -> Option<Command> {
             st.board.clone()
         }
     };
-    let mut cmd = turn(s, &board, side, &my_hand, &mut rng)?;
+    let mut cmd = turn(s, &board, side, &my_hand, &mut rng, &springs)?;
     if is_yield(&cmd) {
         // Only a turn springs traps, and a yield is judged on the board as it stands:
         // when the springs alone leave no move, the turn is made without them (a
         // yield would be refused while a plain move exists), else the yield goes bare.
         // Found by the node soak: a yield carrying springs was refused, and the bot
         // offered it again for ever.
-        return turn(s, &st.board, side, &my_hand, &mut rng);
+        return turn(s, &st.board, side, &my_hand, &mut rng, &[]);
     }
     if let Command::Act { open_values, .. } = &mut cmd {
         *open_values = springs;
@@ -88,7 +118,7 @@ fn intercept_or_answer(
                 return Some(command(&act, opens(r)));
             }
             let rules = s.engine().rules();
-            let again = CardUse::new(CardRef::Again, &Params::none());
+            let physical = rules.physical.is_some();
             // The second move hit: the first stands, another second move is due (the
             // rules let any answer through only when there is none).
             let others = if *second {
@@ -99,10 +129,7 @@ fn intercept_or_answer(
             if let (Some(first), Some(other)) =
                 (turn.moves.first(), others.get(rng.below(others.len())))
             {
-                let act = Act::Answer(Answer::Replay {
-                    card: Some(again),
-                    moves: vec![WireMove::of(first), WireMove::of(other)],
-                });
+                let act = again_with(physical, vec![WireMove::of(first), WireMove::of(other)]);
                 return Some(command(&act, vec![]));
             }
             let made: Vec<WireMove> = turn.moves.iter().map(WireMove::of).collect();
@@ -131,10 +158,8 @@ fn intercept_or_answer(
                             .filter(|p| p.moves.first().map(WireMove::of).as_ref() != made.first())
                             .collect();
                         if let Some(p) = replays.get(rng.below(replays.len())) {
-                            let act = Act::Answer(Answer::Replay {
-                                card: Some(again),
-                                moves: p.moves.iter().map(WireMove::of).collect(),
-                            });
+                            let act =
+                                again_with(physical, p.moves.iter().map(WireMove::of).collect());
                             return Some(command(&act, vec![]));
                         }
                     }
@@ -178,8 +203,10 @@ fn turn(
     side: Color,
     my_hand: &[(CardRef, Card)],
     rng: &mut Pick,
+    springs: &[(sealed_protocol::ids::Name, u32)],
 ) -> Option<Command> {
     let st = s.engine().state()?;
+    let physical = s.engine().rules().physical.is_some();
     let mut open_slots = vec![];
     let mut start = None;
     let mut used = vec![];
@@ -235,7 +262,9 @@ fn turn(
             _ => c.timing().is_own_move(),
         };
         if ok {
-            let plays = board.legal_plays(Some(c));
+            // A stated card's effect is the bot's to state: a plain move.
+            let stated = c.effect() == Effect::Stated;
+            let plays = board.legal_plays((!stated).then_some(c));
             if let Some(p) = plays.get(rng.below(plays.len())) {
                 if let Some(FlowEffect::Redraw(n)) = flow {
                     discard = slots_left[..usize::from(n)].to_vec();
@@ -256,6 +285,7 @@ fn turn(
             }
         }
     }
+    let played = chosen.as_ref().map(|(r, _, _)| *r);
     let (card, moves) = match chosen {
         Some((r, params, moves)) => (Some(CardUse::new(r, &params)), moves),
         None => {
@@ -267,11 +297,31 @@ fn turn(
             (None, p.moves.iter().map(WireMove::of).collect())
         }
     };
-    let act = Act::Turn {
-        start,
-        card,
-        moves,
-        discard,
+    let act = if physical && (played.is_some() || !springs.is_empty()) {
+        // The seed's trap takes the piece: the bot states that, then its move.
+        let traps = super::holding::sealed_traps(s);
+        let mut edits: Vec<Edit> = springs
+            .iter()
+            .filter_map(|(_, i)| traps.iter().find(|(j, _)| j == i))
+            .map(|(_, t)| Edit::Remove {
+                square: t.square.index(),
+            })
+            .collect();
+        edits.extend(moves.iter().map(edit_of));
+        Act::Claim(Claim {
+            start,
+            card: played,
+            edits,
+            note: BOT_NOTE.into(),
+            ..Claim::default()
+        })
+    } else {
+        Act::Turn {
+            start,
+            card,
+            moves,
+            discard,
+        }
     };
     let mut cmd = command(&act, open_slots);
     if let Command::Act {

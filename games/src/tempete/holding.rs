@@ -110,10 +110,16 @@ pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
 /// The board once the traps `springs` names have sprung.
 pub fn sprung(s: &Session<Tempete>, board: &Board, springs: &[(Name, u32)]) -> Option<Board> {
     let traps = sealed_traps(s);
+    let physical = s.engine().rules().physical.is_some();
     let mut board = board.clone();
     for (_, i) in springs {
         let (_, trap) = traps.iter().find(|(j, _)| j == i)?;
-        board = board.spring_trap(*trap).ok()?;
+        // In the physical deck a trap's effect is stated in the act, not carried out.
+        if physical {
+            board.trap_lands(trap).ok()?;
+        } else {
+            board = board.spring_trap(*trap).ok()?;
+        }
     }
     Some(board)
 }

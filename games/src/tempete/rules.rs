@@ -808,6 +808,10 @@ impl Rules for Tempete {
             .map_err(|e| Violation(format!("tempete act: {e}")))
     }
 
+    fn open_claims(&self, s: &State) -> Vec<sealed_protocol::hidden::Gap> {
+        self.open_disputes(s)
+    }
+
     fn to_act(&self, s: &State) -> Option<Seat> {
         s.end.is_none().then(|| seat(s.to_act))
     }
