@@ -14,6 +14,7 @@ pub mod duel_kit;
 pub mod forfeit_kit;
 pub mod pair;
 pub mod peer;
+pub mod physical_kit;
 pub mod race;
 pub mod scenarios;
 pub mod sim;

@@ -35,7 +35,9 @@ pub fn scored_acts(s: &Session<Tempete>) -> Vec<ScoredAct> {
             let mut sprung = vec![];
             for item in &env.unsigned().body {
                 match item {
-                    Item::Act(bytes) => act = sealed_protocol::wire::decode(bytes, 256).ok(),
+                    Item::Act(bytes) => {
+                        act = sealed_protocol::wire::decode(bytes, e.rules().act_cap()).ok();
+                    }
                     Item::Open(o) if o.purpose == Purpose::Deck(deck.clone()) => {
                         if let Some(card) = sealed_protocol::commit::card_from_value(&o.value) {
                             cards.push((o.index, card));
@@ -63,6 +65,13 @@ pub fn scored_acts(s: &Session<Tempete>) -> Vec<ScoredAct> {
         .collect()
 }
 
+/// What a person types, read and judged as the node reads `sealed move`: for tests
+/// and tools outside the node.
+pub fn typed(s: &Session<Tempete>, text: &str) -> Result<Command, String> {
+    let state = s.engine().state().ok_or("the game has not started")?;
+    <Tempete as Face>::parse(s, state, text)
+}
+
 /// Judges a command with the game's own rules on the current state, as the envelope
 /// carrying it would be judged: a person hears at once why a move is refused.
 fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), String> {
@@ -76,7 +85,8 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
     else {
         return Ok(());
     };
-    let act: Act = sealed_protocol::wire::decode(act, 256).map_err(|e| e.to_string())?;
+    let act: Act = sealed_protocol::wire::decode(act, s.engine().rules().act_cap())
+        .map_err(|e| e.to_string())?;
     let hand = s.hand(&deck_name());
     let opened: Vec<OpenedSlot> = open_slots
         .iter()
@@ -243,8 +253,8 @@ impl Face for Tempete {
             act, open_values, ..
         } = &mut cmd
             && matches!(
-                sealed_protocol::wire::decode::<Act>(act, 256),
-                Ok(Act::Turn { .. })
+                sealed_protocol::wire::decode::<Act>(act, s.engine().rules().act_cap()),
+                Ok(Act::Turn { .. } | Act::Claim(_))
             )
         {
             *open_values = holding::traps_to_open(s, &state.board);

@@ -239,27 +239,33 @@ impl Tempete {
         Ok(())
     }
 
+    /// Whether dispute `d` lapsed: the terms name an arbiter and his time to rule has
+    /// passed with no ruling. The claim then stands as if accepted: the claimant cannot
+    /// make the arbiter rule, so his silence is held against nobody.
+    pub fn lapsed(&self, s: &State, d: &super::claims::Dispute) -> bool {
+        self.physical.as_ref().is_some_and(|p| {
+            p.arbiter.is_some() && s.plies >= d.ply.saturating_add(p.ruling_plies)
+        })
+    }
+
     /// Every dispute nothing closed, as an open claim against its claimant: the result
-    /// stands but is not confirmed (spec/GAMES.md §4.20).
+    /// stands but is not confirmed (spec/GAMES.md §4.20). A lapsed dispute is closed.
     pub fn open_disputes(&self, s: &State) -> Vec<Gap> {
         let Some(physical) = &self.physical else {
             return vec![];
         };
         s.claims
             .open()
+            .filter(|(_, d)| !self.lapsed(s, d))
             .map(|(i, d)| {
-                let deadline = d.ply.saturating_add(physical.ruling_plies);
-                let lapsed = match physical.arbiter {
-                    Some(_) if s.plies >= deadline || s.end.is_some() => {
-                        " (no ruling came in time)"
-                    }
-                    Some(_) => " (awaiting the arbiter's ruling)",
+                let waiting = match physical.arbiter {
+                    Some(_) => " (no ruling came before the game ended)",
                     None => "",
                 };
                 Gap {
                     against: seat(d.claimant),
                     what: format!(
-                        "dispute {i} of act {} is open{lapsed}: {}",
+                        "dispute {i} of act {} is open{waiting}: {}",
                         d.act,
                         if d.note.is_empty() { "no reason given" } else { &d.note }
                     ),
