@@ -279,6 +279,22 @@ pub enum Command {
     },
     /// Print the man page (roff): `sealed man > sealed.1; man ./sealed.1`.
     Man,
+    /// The arbiter of a Tempête game with the physical deck: list its disputes, or sign
+    /// a ruling. FILE is a transcript a player exported (`sealed export GAME
+    /// --transcript FILE`) and sent. With DISPUTE, the rest is the ruling as board edits
+    /// and a note (`then e5e2 remove d4 place n e5 exchange a1 h1 note …`; nothing: the
+    /// claim stands); it is signed with this home's key, which the terms must name, and
+    /// printed as the line a player posts with `sealed move`. Exit 0: listed or signed;
+    /// 2: unreadable, not this game's arbiter, or no such open dispute.
+    Rule {
+        /// The game's transcript.
+        file: PathBuf,
+        /// The dispute to rule on (its number, as listed).
+        dispute: Option<u32>,
+        /// The ruling: board edits, then `note` and the words.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        ruling: Vec<String>,
+    },
     /// Two nodes on 127.0.0.1 play a whole game between bots; the transcript is verified.
     Demo {
         /// Variant: duel, cardmate, chex, tempete, stallmate.
@@ -296,5 +312,9 @@ pub enum Command {
         /// With --walk-away, no witness: the walk-away stays a timeout claim, exit 3.
         #[arg(long, requires = "walk_away")]
         no_witness: bool,
+        /// Tempête only: `physical` plays with the cards the players own — each card's
+        /// effect stated by its player and accepted by the other (the bots accept all).
+        #[arg(long, value_name = "DECK", value_parser = ["open", "physical"])]
+        deck: Option<String>,
     },
 }

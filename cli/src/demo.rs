@@ -32,12 +32,22 @@ pub enum Walk {
 const WALK_PER_MOVE: &str = "2s";
 
 /// Runs the demo; exit 0 when the game finished and verified.
-pub fn run(variant: &str, seed: u64, walk: Walk, out: Option<&std::path::Path>) -> i32 {
+pub fn run(
+    variant: &str,
+    seed: u64,
+    walk: Walk,
+    deck: Option<&str>,
+    out: Option<&std::path::Path>,
+) -> i32 {
     if !sealed_games::table::variants().contains(&variant) {
         output::error(&format!(
             "unknown variant {variant:?} (known: {})",
             sealed_games::table::variants().join(", ")
         ));
+        return 2;
+    }
+    if deck.is_some() && variant != sealed_games::tempete::VARIANT {
+        output::error("--deck is an option of tempete only");
         return 2;
     }
     // Quiet unless asked (SEALED_LOG=info shows what the nodes do).
@@ -67,7 +77,7 @@ pub fn run(variant: &str, seed: u64, walk: Walk, out: Option<&std::path::Path>) 
         }
     };
     runtime.block_on(async move {
-        match demo(variant, seed, walk, file).await {
+        match demo(variant, seed, walk, deck, file).await {
             Ok(code) => code,
             Err(e) => {
                 output::error(&e);
@@ -92,6 +102,7 @@ async fn demo(
     variant: &str,
     seed: u64,
     walk: Walk,
+    deck: Option<&str>,
     out: Option<std::fs::File>,
 ) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::VARIANT;
@@ -147,6 +158,10 @@ async fn demo(
         None
     };
     let mut options = sealed_games::table::demo_options(variant);
+    if let Some(deck) = deck {
+        options.retain(|(k, _)| k != "deck");
+        options.push(("deck".into(), deck.into()));
+    }
     if walk != Walk::Stay {
         // Secret Stallmate's time is its move period; the others take a move time.
         let key = if refereed { "period" } else { "time-per-move" };

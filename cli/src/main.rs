@@ -28,6 +28,7 @@ mod ports;
 mod reach;
 mod replay;
 mod report;
+mod rule;
 mod run_node;
 mod trusted;
 mod ui;
@@ -62,6 +63,11 @@ fn main() {
         Command::Verify { path, json } => verify::run(&path, json),
         Command::Replay { variant, file, svg } => replay::run(&variant, &file, svg.as_deref()),
         Command::Init { name } => play::init(&home, &name),
+        Command::Rule {
+            file,
+            dispute,
+            ruling,
+        } => rule::run(&home, &file, dispute, &ruling),
         Command::Node {
             listen,
             mailbox,
@@ -175,13 +181,14 @@ fn main() {
             out,
             walk_away,
             no_witness,
+            deck,
         } => {
             let walk = match (walk_away, no_witness) {
                 (false, _) => demo::Walk::Stay,
                 (true, false) => demo::Walk::AwayWitnessed,
                 (true, true) => demo::Walk::AwayUnwitnessed,
             };
-            demo::run(&variant, seed, walk, out.as_deref())
+            demo::run(&variant, seed, walk, deck.as_deref(), out.as_deref())
         }
         Command::Completions { shell } => docs::completions(shell),
         Command::Man => docs::man(),

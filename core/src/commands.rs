@@ -309,10 +309,20 @@ impl Core {
                 addrs: vec![addr],
             }
         });
+        // The arbiter of a physical deck is named by his peer id, as every face names a
+        // peer; the terms hold his key in hex, which is what the rules read.
+        let options: Vec<(String, String)> = args
+            .options
+            .iter()
+            .map(|(k, v)| match crate::peer_id::key_of(v) {
+                Some(key) if k == "arbiter" => (k.clone(), hex::encode(key)),
+                _ => (k.clone(), v.clone()),
+            })
+            .collect();
         let nonce = self.random32();
         let signed = table::propose(
             &args.variant,
-            &args.options,
+            &options,
             &self.key,
             table::Invitees {
                 opponent,

@@ -75,7 +75,7 @@ const SETTINGS: &[crate::table::Setting] = &[
         values: &[],
         default: "1-10,12-21,23-70",
         example: "1-10,12-21,23-70",
-        about: "the agreed list of card numbers of the open deck (ranges and single numbers)",
+        about: "the agreed list of card numbers (ranges and single numbers): the open deck has 1-70 without 11 and 22, the physical deck 1-72",
     },
     crate::table::Setting {
         key: "hand",
@@ -83,6 +83,27 @@ const SETTINGS: &[crate::table::Setting] = &[
         default: "5",
         example: "5",
         about: "the size of a full hand, 1 to 8",
+    },
+    crate::table::Setting {
+        key: "deck",
+        values: &["open", "physical"],
+        default: "open",
+        example: "physical",
+        about: "open: our deck's cards, enforced; physical: the cards you own, each effect stated by its player and accepted or disputed by the other",
+    },
+    crate::table::Setting {
+        key: "arbiter",
+        values: &[],
+        default: "",
+        example: "3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29",
+        about: "physical deck: the public key (64 hex digits) of the person who rules on disputes",
+    },
+    crate::table::Setting {
+        key: "ruling-plies",
+        values: &[],
+        default: "20",
+        example: "20",
+        about: "with an arbiter: turns and answers after a dispute within which his ruling counts; after them the claim stands",
     },
     crate::table::Setting {
         key: "ply-limit",

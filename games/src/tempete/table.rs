@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use sealed_protocol::body::{Item, Purpose};
 use sealed_protocol::commit::CommitKey;
+use sealed_protocol::engine::Engine;
 use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{Command, Session};
@@ -21,8 +22,7 @@ use super::score::ScoredAct;
 use super::state::{Pending, State, color};
 
 /// Every accepted act with what its envelope opened and sealed, for the score.
-pub fn scored_acts(s: &Session<Tempete>) -> Vec<ScoredAct> {
-    let e = s.engine();
+pub fn scored_acts(e: &Engine<Tempete>) -> Vec<ScoredAct> {
     let deck = deck_name();
     let trap = trap_name();
     e.main_line()
@@ -325,6 +325,10 @@ impl Face for Tempete {
         } else {
             v.push("yield (no legal move)".into());
         }
+        if s.engine().rules().physical.is_some() {
+            v.extend(super::physical::view::hints(s, state, &hand));
+            return v;
+        }
         for (r, c) in &hand {
             if c.timing().is_own_move() && !state.board.legal_plays(Some(c)).is_empty() {
                 let how = match c.effect().flow() {
@@ -368,6 +372,11 @@ impl Face for Tempete {
         for (_, t) in holding::sealed_traps(s) {
             text.push_str(&format!("your sealed trap on {} ({})\n", t.square, t.effect));
         }
+        text.push_str(&super::physical::view::claims_text(
+            s.engine(),
+            Some(color(s.seat())),
+            state,
+        ));
         text
     }
 
@@ -392,7 +401,15 @@ impl Face for Tempete {
             .state()
             .map(|st| json!([st.hands[0].size, st.hands[1].size]))
             .unwrap_or(Value::Null);
-        (None, json!({ "cards": cards, "sizes": sizes }))
+        let claims = s
+            .engine()
+            .state()
+            .map(|st| super::physical::view::claims_json(s.engine(), Some(color(s.seat())), st))
+            .unwrap_or(Value::Null);
+        (
+            None,
+            json!({ "cards": cards, "sizes": sizes, "claims": claims }),
+        )
     }
 
     fn svg(state: &State) -> Option<String> {
@@ -424,7 +441,7 @@ impl Face for Tempete {
         let result = super::score::result_token(outcome.as_ref());
         Some(super::pgn::pgn(
             s.engine().rules(),
-            &scored_acts(s),
+            &scored_acts(s.engine()),
             &tags,
             Some(result),
         ))
@@ -465,7 +482,7 @@ impl Face for Tempete {
     fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
         Some(super::score::score_text_ending(
             s.engine().rules(),
-            &scored_acts(s),
+            &scored_acts(s.engine()),
             s.verdict().outcome.as_ref(),
         ))
     }

@@ -15,6 +15,7 @@ pub mod edit;
 mod flow;
 pub mod notation;
 pub mod ruling;
+pub mod view;
 
 use sealed_protocol::keys::PublicKey;
 

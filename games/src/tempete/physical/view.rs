@@ -1,0 +1,204 @@
+//! What a player sees of claims in the physical deck: the opponent's acts he has not yet
+//! accepted (his next act accepts them), the disputes and where they stand, and the
+//! continuing effects that later moves may cite — in words for the terminal, in JSON for
+//! the web board.
+
+use serde_json::{Value, json};
+
+use sealed_protocol::engine::Engine;
+use sealed_protocol::session::Session;
+
+use crate::chess::Color;
+
+use super::super::rules::Tempete;
+use super::super::state::{State, color};
+use super::super::table::scored_acts;
+use super::claims::DisputeState;
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Every accepted act in the typed words, by act number.
+pub fn act_words(e: &Engine<Tempete>) -> Vec<String> {
+    scored_acts(e)
+        .iter()
+        .map(|sa| {
+            let number = |r| match r {
+                super::super::act::CardRef::Slot(x) => {
+                    sa.cards.iter().find(|(y, _)| *y == x).map(|(_, n)| *n)
+                }
+                super::super::act::CardRef::Taken(n) => Some(n),
+                super::super::act::CardRef::Again => None,
+            };
+            super::super::command::write(&sa.act, &number, None)
+                .unwrap_or_else(|| "(an act that cannot be written)".into())
+        })
+        .collect()
+}
+
+/// The claims part of a physical game's view, `null` in the open deck:
+/// `{"answerable": [{"act", "by", "words"}], "disputes": [{"dispute", "act", "claimant",
+/// "note", "state", "until"}], "lasting": [{"act", "by", "card", "until", "note"}],
+/// "arbiter": bool}`. `answerable` lists the acts `me`'s opponent made that `me` may
+/// still dispute (every unanswered act when `me` is nobody: the arbiter's view); `state` is `open`, `offered` (a settlement awaits acceptance), `settled`,
+/// `ruled` or `lapsed`; `until` is the ply by which a ruling must come (arbiter games).
+pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value {
+    let rules = e.rules();
+    let Some(physical) = &rules.physical else {
+        return Value::Null;
+    };
+    let words = act_words(e);
+    let word = |act: u32| words.get(act as usize).cloned().unwrap_or_default();
+    let answerable: Vec<Value> = st
+        .claims
+        .unanswered
+        .iter()
+        .filter(|r| Some(r.side) != me)
+        .map(|r| json!({"act": r.act, "by": side(r.side), "words": word(r.act)}))
+        .collect();
+    let disputes: Vec<Value> = st
+        .claims
+        .disputes
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let state = match d.state {
+                DisputeState::Open | DisputeState::Settling { .. } if rules.lapsed(st, d) => "lapsed",
+                DisputeState::Open => "open",
+                DisputeState::Settling { .. } => "offered",
+                DisputeState::Settled { .. } => "settled",
+                DisputeState::Ruled { .. } => "ruled",
+            };
+            json!({
+                "dispute": i,
+                "act": d.act,
+                "claimant": side(d.claimant),
+                "words": word(d.act),
+                "note": d.note,
+                "state": state,
+                "until": physical.arbiter.map(|_| d.ply.saturating_add(physical.ruling_plies)),
+            })
+        })
+        .collect();
+    let lasting: Vec<Value> = st
+        .claims
+        .lasting
+        .iter()
+        .filter(|l| st.plies < l.until)
+        .map(|l| {
+            json!({"act": l.act, "by": side(l.side), "card": l.card, "until": l.until, "note": l.note})
+        })
+        .collect();
+    json!({
+        "answerable": answerable,
+        "disputes": disputes,
+        "lasting": lasting,
+        "arbiter": physical.arbiter.is_some(),
+    })
+}
+
+/// The same in lines for the terminal (`sealed show`), empty in the open deck.
+pub fn claims_text(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> String {
+    let v = claims_json(e, me, st);
+    let mut out = String::new();
+    let list = |key: &str| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+    let answerable = list("answerable");
+    if !answerable.is_empty() {
+        out.push_str(
+            "claims waiting for your answer (your next act accepts them; `dispute ACT note WHY` first to dispute one):\n",
+        );
+        for a in answerable {
+            out.push_str(&format!(
+                "  act {}: {} plays {}\n",
+                a["act"], a["by"].as_str().unwrap_or(""), a["words"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    for l in list("lasting") {
+        out.push_str(&format!(
+            "continuing effect of act {} ({}, card {}) until ply {}: {} — cite it with `cite {} then <move>`\n",
+            l["act"],
+            l["by"].as_str().unwrap_or(""),
+            l["card"],
+            l["until"],
+            l["note"].as_str().unwrap_or(""),
+            l["act"],
+        ));
+    }
+    for d in list("disputes") {
+        let state = d["state"].as_str().unwrap_or("");
+        if !matches!(state, "open" | "offered") {
+            continue;
+        }
+        let until = match d["until"].as_u64() {
+            Some(p) => format!(", the arbiter may rule until ply {p}"),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "dispute {} of act {} ({}: {}) is {state}{until}: {} — `settle {} <edits> note …` offers a settlement\n",
+            d["dispute"],
+            d["act"],
+            d["claimant"].as_str().unwrap_or(""),
+            d["words"].as_str().unwrap_or(""),
+            d["note"].as_str().unwrap_or(""),
+            d["dispute"],
+        ));
+    }
+    out
+}
+
+/// The physical deck's hints: how to state a card, cite an effect, dispute, settle.
+pub fn hints(
+    s: &Session<Tempete>,
+    st: &State,
+    hand: &[(super::super::act::CardRef, super::super::card::Card)],
+) -> Vec<String> {
+    use super::super::card::{Effect, FlowEffect, Moment};
+    let me = color(s.seat());
+    let mut v = vec![];
+    for r in st.claims.unanswered.iter().filter(|r| r.side != me) {
+        v.push(format!(
+            "dispute {} note <why>: before your act, which accepts it otherwise",
+            r.act
+        ));
+    }
+    let mut stated = false;
+    for (_, c) in hand {
+        match c.effect() {
+            Effect::Stated if !stated => {
+                stated = true;
+                v.push(format!(
+                    "card {} then <move>… [remove <sq>] [place <piece> <sq>] [exchange <sq> <sq>] [again] [for <plies>] note <what it does>",
+                    c.number()
+                ));
+            }
+            Effect::Stated => {}
+            e if matches!(e.flow(), Some(FlowEffect::SealTrapSquare(_))) => v.push(format!(
+                "card {} trap <square> then <move> note <what it does>",
+                c.number()
+            )),
+            Effect::ExtraMove { .. } => v.push(format!(
+                "card {} then <move> <move>: the double move (it may be intercepted part by part)",
+                c.number()
+            )),
+            _ if st.board.check_timing(me, c, Moment::TurnStart).is_ok() => {
+                v.push(format!("take <number> with {}; <turn>", c.number()));
+            }
+            _ if st.board.check_timing(me, c, Moment::AfterLoss).is_ok() => {
+                v.push(format!("pick <slot> with {}; <turn>", c.number()));
+            }
+            _ => {}
+        }
+    }
+    for l in st.claims.lasting.iter().filter(|l| st.plies < l.until) {
+        v.push(format!("cite {} then <move> note <how the effect allows it>", l.act));
+    }
+    for (i, _) in st.claims.open() {
+        v.push(format!("settle {i} [<edits>] note <what you agree>"));
+    }
+    v
+}
