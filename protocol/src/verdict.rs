@@ -310,11 +310,18 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         verified,
         missing_reveals,
         envelopes: engine.processed_total(),
-        notes: engine
-            .notes()
-            .iter()
-            .map(|n| format!("{}: {}", n.at, n.text))
-            .collect(),
+        // Sorted: the engine notes in the order it judged, which differs between seats
+        // for envelopes that did not see each other; the verdict must not.
+        notes: {
+            let mut notes: Vec<String> = engine
+                .notes()
+                .iter()
+                .map(|n| format!("{}: {}", n.at, n.text))
+                .collect();
+            notes.sort();
+            notes.dedup();
+            notes
+        },
     }
 }
 

@@ -91,7 +91,7 @@ fn bot_games(options: &[(&str, &str)], seeds: std::ops::Range<u64>, hostile: u64
         for (at, _) in e.main_line() {
             for item in &e.envelope(*at).expect("held").unsigned().body {
                 if let Item::Act(bytes) = item {
-                    let kind = match sealed_protocol::wire::decode::<Act>(bytes, 256) {
+                    let kind = match sealed_protocol::wire::decode::<Act>(bytes, 1024) {
                         Ok(Act::Turn { start: Some(_), .. }) => "start card",
                         Ok(Act::Turn {
                             card:
@@ -114,8 +114,17 @@ fn bot_games(options: &[(&str, &str)], seeds: std::ops::Range<u64>, hostile: u64
                                 }),
                             ..
                         })) => "answer with the card again",
+                        Ok(Act::Answer(Answer::Claimed(c))) if c.card == Some(CardRef::Again) => {
+                            "claimed answer with the card again"
+                        }
                         Ok(Act::Answer(_)) => "answer",
                         Ok(Act::Yield) => "yield",
+                        Ok(Act::Claim(c)) if c.start.is_some() => "start card",
+                        Ok(Act::Claim(c)) if c.card.is_some() => "claim of a card",
+                        Ok(Act::Claim(_)) => "claim of a sprung trap",
+                        Ok(Act::Dispute { .. } | Act::Settle { .. } | Act::Ruling { .. }) => {
+                            "dispute, settlement or ruling"
+                        }
                         Err(_) => "undecodable",
                     };
                     *out.kinds.entry(kind).or_insert(0) += 1;
@@ -190,6 +199,37 @@ fn bot_games_with_double_moves_use_the_seeds_card_18_options() {
             "card from the taken list",
         ],
     );
+}
+
+/// The physical deck between bots: every card played is a claim its player states (the
+/// bot states the moves it makes), the other bot accepts it by playing on, the seed's
+/// procedures run as in the open deck (interceptions, double moves, traps whose effect
+/// the owner states), and every game verifies offline. Bots never dispute.
+#[test]
+fn bot_games_with_the_physical_deck_state_their_cards_and_verify() {
+    let options = [
+        ("deck", "physical"),
+        ("cards", "1-6,12,18,28,32,34,50,57,66"),
+        ("ply-limit", "80"),
+    ];
+    let games = bot_games(&options, 0..60, 4);
+    assert_kinds(
+        &games,
+        &[
+            "claim of a card",
+            "claim of a sprung trap",
+            "interception",
+            "interception of a second move",
+            "claimed answer with the card again",
+            "plain move",
+        ],
+    );
+    assert!(
+        !games.kinds.contains_key("card with a move"),
+        "no open-deck card play in the physical deck: {:?}",
+        games.kinds
+    );
+    assert!(!games.kinds.contains_key("dispute, settlement or ruling"));
 }
 
 fn bots() -> [Decide<Tempete>; 2] {

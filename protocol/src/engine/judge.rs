@@ -628,11 +628,8 @@ impl<R: Rules> Engine<R> {
             slots: deal.slots.clone(),
             excluded,
         });
-        if !collisions.is_empty() {
-            self.note(
-                at,
-                format!("dealt slots {collisions:?} that a concurrent grant already gave"),
-            );
+        for s in collisions {
+            self.note(at, collision_note(s));
         }
         // A deal made after the seed was revealed is checked at once.
         let seed_key = CommitKey {
@@ -754,7 +751,16 @@ impl<R: Rules> Engine<R> {
         }
         for g in applied.grant {
             if let Some(d) = self.ledger.deck_index(g.owner, &g.deck) {
-                self.ledger.decks[d].granted.entry(g.slot).or_insert(at);
+                let deck = &mut self.ledger.decks[d];
+                let new = !deck.granted.contains_key(&g.slot);
+                deck.granted.entry(g.slot).or_insert(at);
+                // The same note whichever of a deal and a grant that did not see each
+                // other is judged first: a verdict never depends on arrival order.
+                if let Some(dealt) = deck.dealt.get(&g.slot).copied()
+                    && new
+                {
+                    self.note(dealt, collision_note(g.slot));
+                }
             }
         }
         for pool in applied.declare {
@@ -776,4 +782,9 @@ impl<R: Rules> Engine<R> {
         }
         Ok(())
     }
+}
+
+/// The note on a slot both dealt and granted by envelopes that did not see each other.
+fn collision_note(slot: u32) -> String {
+    format!("dealt slot {slot}, which a concurrent grant gave")
 }
