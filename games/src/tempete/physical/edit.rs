@@ -126,12 +126,19 @@ pub enum EditError {
     /// The note is longer than [`MAX_NOTE`] bytes.
     #[error("a note is at most {MAX_NOTE} bytes")]
     NoteTooLong,
+    /// The note holds a control, direction or invisible formatting character.
+    #[error("a note is plain text: no control, direction or invisible character")]
+    HiddenInNote,
 }
 
-/// Checks a note's length.
+/// Checks a note: at most [`MAX_NOTE`] bytes of plain text (no character a terminal acts
+/// on or that reorders text: the opponent reads it).
 pub fn check_note(note: &str) -> Result<(), EditError> {
     if note.len() > MAX_NOTE {
         return Err(EditError::NoteTooLong);
+    }
+    if note.chars().any(sealed_protocol::text::is_hidden) {
+        return Err(EditError::HiddenInNote);
     }
     Ok(())
 }

@@ -60,18 +60,39 @@ impl Default for Physical {
 pub fn deck() -> Deck {
     let open = Deck::open();
     Deck::from_cards((1..=MAX_PHYSICAL).filter_map(|n| {
-        if PROCEDURE_NUMBERS.contains(&n) {
-            return open.card(n).cloned();
-        }
-        Card::new(
-            n,
-            &format!("card {n}"),
-            Timing::Instead,
-            Effect::Stated,
-            "the effect printed on your own card, stated when you play it",
-        )
-        .ok()
+        let (timing, effect, text) = match open.card(n).filter(|_| PROCEDURE_NUMBERS.contains(&n)) {
+            Some(c) => (c.timing(), c.effect(), procedure_text(c.effect())),
+            None => (
+                Timing::Instead,
+                Effect::Stated,
+                "the effect printed on your own card: state it when you play it",
+            ),
+        };
+        Card::new(n, &format!("card {n}"), timing, effect, text).ok()
     }))
+}
+
+/// What the engine does for a procedure card, in our words (the card's own text is
+/// the players').
+fn procedure_text(effect: Effect) -> &'static str {
+    match effect {
+        Effect::Trap { .. } => {
+            "a secret square, sealed with your move; when an enemy piece lands on it, it is opened with your next turn, whose edits state what happens"
+        }
+        Effect::ExtraMove { .. } => {
+            "a double move: state its two moves; an interception may hit the first or the second"
+        }
+        Effect::Cancel => {
+            "against a card: intercept a turn that played one (the answer is then a plain move), or answer an interception to void it"
+        }
+        Effect::TakePlayed => {
+            "at the start of your turn: take a card the opponent played since your last turn"
+        }
+        Effect::PickUnplayed => {
+            "after you lost a piece other than a pawn: add a slot of your deck never dealt to your hand"
+        }
+        _ => "an interception: the opponent must make another play",
+    }
 }
 
 /// Reads `arbiter`: the arbiter's Ed25519 public key, 64 hexadecimal digits.

@@ -22,6 +22,18 @@ fn side(c: Color) -> &'static str {
     }
 }
 
+/// A side as people know it: the name its seat signed, with the colour.
+fn who(e: &Engine<Tempete>, c: Color) -> String {
+    match e
+        .signed_name(super::super::state::seat(c))
+        .map(sealed_protocol::text::name)
+        .filter(|n| !n.is_empty())
+    {
+        Some(n) => format!("{n} ({})", side(c)),
+        None => side(c).to_owned(),
+    }
+}
+
 /// Every accepted act in the typed words, by act number.
 pub fn act_words(e: &Engine<Tempete>) -> Vec<String> {
     scored_acts(e)
@@ -52,13 +64,15 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
         return Value::Null;
     };
     let words = act_words(e);
-    let word = |act: u32| words.get(act as usize).cloned().unwrap_or_default();
+    // What the opponent wrote is shown escaped, whatever the rules let through.
+    let shown = |t: &str| sealed_protocol::text::shown(t, 600);
+    let word = |act: u32| shown(words.get(act as usize).map_or("", String::as_str));
     let answerable: Vec<Value> = st
         .claims
         .unanswered
         .iter()
         .filter(|r| Some(r.side) != me)
-        .map(|r| json!({"act": r.act, "by": side(r.side), "words": word(r.act)}))
+        .map(|r| json!({"act": r.act, "by": who(e, r.side), "words": word(r.act)}))
         .collect();
     let disputes: Vec<Value> = st
         .claims
@@ -76,9 +90,9 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
             json!({
                 "dispute": i,
                 "act": d.act,
-                "claimant": side(d.claimant),
+                "claimant": who(e, d.claimant),
                 "words": word(d.act),
-                "note": d.note,
+                "note": shown(&d.note),
                 "state": state,
                 "until": physical.arbiter.map(|_| d.ply.saturating_add(physical.ruling_plies)),
             })
@@ -90,7 +104,7 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
         .iter()
         .filter(|l| st.plies < l.until)
         .map(|l| {
-            json!({"act": l.act, "by": side(l.side), "card": l.card, "until": l.until, "note": l.note})
+            json!({"act": l.act, "by": who(e, l.side), "card": l.card, "until": l.until, "note": shown(&l.note)})
         })
         .collect();
     json!({
