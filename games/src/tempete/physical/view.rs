@@ -64,8 +64,16 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
         return Value::Null;
     };
     let words = act_words(e);
-    // What the opponent wrote is shown escaped, whatever the rules let through.
-    let shown = |t: &str| sealed_protocol::text::shown(t, 600);
+    // What the opponent wrote is shown escaped, whatever the rules let through (a
+    // note is at most 280 bytes, an act's words a few more).
+    let shown = |t: &str| -> String {
+        t.chars()
+            .map(|c| match sealed_protocol::text::is_hidden(c) {
+                true => c.escape_unicode().to_string(),
+                false => c.to_string(),
+            })
+            .collect()
+    };
     let word = |act: u32| shown(words.get(act as usize).map_or("", String::as_str));
     let answerable: Vec<Value> = st
         .claims

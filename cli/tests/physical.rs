@@ -1,0 +1,172 @@
+//! Tempête with the cards the players own (issue 33; spec/GAMES.md §4.20), between two
+//! real nodes, with an arbiter who has a home but no node: every card outside the seed's
+//! ten states its effect with `sealed move`; the opponent's `show` lists the claims
+//! waiting for his answer; a continuing effect is cited; a dispute goes to the arbiter,
+//! who lists it and signs a ruling from the exported transcript (`sealed rule`), which a
+//! player posts; a second dispute is left to its deadline; `sealed verify` exits 0.
+
+mod common;
+
+use std::path::Path;
+
+use common::{TempDir, at_home as run, code, init_peer_id, start_node, stderr, stdout, wait_for};
+use serde_json::Value;
+
+/// The number of a card in the seat's hand whose effect it states.
+fn stated_card(v: &Value) -> u64 {
+    v["hand"]["cards"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["effect"] == "stated")
+        .and_then(|c| c["card"].as_u64())
+        .unwrap_or_else(|| panic!("no stated card in {}", v["hand"]))
+}
+
+/// `home` makes `action` in `game`, then waits until `other` is to act.
+fn play(home: &Path, other: &Path, game: &str, action: &str) {
+    let before = common::show_json(other, game).map_or(0, |v| v["ply"].as_u64().unwrap_or(0));
+    let out = run(home, &["move", game, action]);
+    assert_eq!(code(&out), 0, "{action}: {}", stderr(&out));
+    wait_for(other, game, action, |v| {
+        v["ply"].as_u64().unwrap_or(0) > before
+    });
+}
+
+fn export(home: &Path, game: &str, file: &Path) {
+    let out = run(
+        home,
+        &["export", game, "--transcript", file.to_str().unwrap()],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn a_physical_deck_game_with_claims_a_citation_a_ruling_and_a_lapsed_dispute_verifies() {
+    let dir = TempDir::new("physical");
+    let [alice, bob, arbiter] = ["alice", "bob", "arbiter"].map(|n| dir.path().join(n));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    let judge = init_peer_id(&arbiter, "arbiter");
+    let _a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
+    let out = run(
+        &alice,
+        &[
+            "new",
+            "tempete",
+            "--peer",
+            &b.addr,
+            "-o",
+            "deck=physical",
+            "-o",
+            &format!("arbiter={judge}"),
+            "-o",
+            "ruling-plies=6",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim()[..12].to_owned();
+    wait_for(&bob, &game, "the invitation", |v| v["my_turn"] == true);
+    assert_eq!(code(&run(&bob, &["accept", &game])), 0);
+    let v = wait_for(&alice, &game, "alice's hand", |v| {
+        v["my_turn"] == true && v["hand"]["cards"].as_array().is_some_and(|c| c.len() == 5)
+    });
+
+    // Act 0: a continuing effect, stated; Bob sees it waiting for his answer.
+    let card = stated_card(&v);
+    play(
+        &alice,
+        &bob,
+        &game,
+        &format!("card {card} then g1h4 for 6 note knights move as camels for three turns"),
+    );
+    let shown = stdout(&run(&bob, &["show", &game]));
+    assert!(
+        shown.contains("claims waiting for your answer")
+            && shown.contains("alice (White) plays card"),
+        "{shown}"
+    );
+    assert!(shown.contains("knights move as camels"), "{shown}");
+    // Act 1 accepts it; act 2 cites it; act 3 disputes act 2, act 4 plays on.
+    play(&bob, &alice, &game, "e5");
+    play(
+        &alice,
+        &bob,
+        &game,
+        "cite 0 then h4e5 note the camel takes on e5",
+    );
+    let out = run(&bob, &["move", &game, "dispute 2 note camels do not take"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    play(&bob, &alice, &game, "Nc6");
+
+    // The arbiter reads the transcript Alice sends him, and rules: the capture stands.
+    let file = dir.path().join("g.sealed");
+    export(&alice, &game, &file);
+    let list = run(&arbiter, &["rule", file.to_str().unwrap()]);
+    assert_eq!(code(&list), 0, "{}", stderr(&list));
+    assert!(
+        stdout(&list).contains("dispute 0 of act 2"),
+        "{}",
+        stdout(&list)
+    );
+    let ruled = run(
+        &arbiter,
+        &[
+            "rule",
+            file.to_str().unwrap(),
+            "0",
+            "note",
+            "the card lets the camel take",
+        ],
+    );
+    assert_eq!(code(&ruled), 0, "{}", stderr(&ruled));
+    let line = stdout(&ruled)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("sealed move <game> '"))
+        .and_then(|l| l.strip_suffix('\''))
+        .expect("the ruling line")
+        .to_owned();
+    // Bob cannot sign as the arbiter: his home's key is not the one the terms name.
+    let not_him = run(&bob, &["rule", file.to_str().unwrap(), "0"]);
+    assert_eq!(code(&not_him), 2);
+    assert!(
+        stderr(&not_him).contains("not this game's arbiter"),
+        "{}",
+        stderr(&not_him)
+    );
+    let out = run(&alice, &["move", &game, &line]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    play(&alice, &bob, &game, "d4");
+
+    // Bob states a card; Alice disputes it; nobody rules, and after six plies the
+    // dispute lapses: the claim stands.
+    let v = common::show_json(&bob, &game).unwrap();
+    let card = stated_card(&v);
+    play(
+        &bob,
+        &alice,
+        &game,
+        &format!("card {card} then d7d5 remove d4 note the charge clears d4"),
+    );
+    let out = run(
+        &alice,
+        &["move", &game, "dispute 7 note no card removes a pawn so"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for (w, bl) in [("a3", "a6"), ("b3", "b6"), ("c3", "h6")] {
+        play(&alice, &bob, &game, w);
+        play(&bob, &alice, &game, bl);
+    }
+    export(&alice, &game, &file);
+    let late = run(&arbiter, &["rule", file.to_str().unwrap(), "1"]);
+    assert_eq!(code(&late), 2, "{}", stdout(&late));
+
+    assert_eq!(code(&run(&bob, &["resign", &game])), 0);
+    wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
+    wait_for(&bob, &game, "the end", |v| v["phase"] == "done");
+    export(&bob, &game, &file);
+    let out = common::sealed(&["verify", file.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+}
