@@ -104,3 +104,79 @@ pub fn parse_arbiter(text: &str) -> Result<PublicKey, String> {
     key.copy_from_slice(&bytes);
     PublicKey::from_bytes(&key).map_err(|e| format!("the arbiter's key: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::act::{Act, Answer, CardRef, Claim};
+    use super::Edit;
+
+    fn hex(act: &Act) -> String {
+        sealed_protocol::hash::to_hex(&sealed_protocol::wire::encode(act))
+    }
+
+    /// The encodings spec/GAMES.md §4.5 gives as examples.
+    #[test]
+    fn the_physical_acts_encode_as_the_spec_says() {
+        let claim = Claim {
+            card: Some(CardRef::Slot(3)),
+            edits: vec![Edit::Move {
+                from: 6,
+                to: 31,
+                promotion: None,
+            }],
+            lasting: 6,
+            note: "camel".into(),
+            ..Claim::default()
+        };
+        assert_eq!(hex(&Act::Claim(claim)), "0500010003000100061f00060563616d656c");
+        let cite = Claim {
+            cite: Some(0),
+            edits: vec![Edit::Move {
+                from: 31,
+                to: 36,
+                promotion: None,
+            }],
+            ..Claim::default()
+        };
+        assert_eq!(hex(&Act::Claim(cite)), "050000010001001f24000000");
+        assert_eq!(
+            hex(&Act::Dispute {
+                act: 2,
+                note: String::new()
+            }),
+            "060200"
+        );
+        assert_eq!(
+            hex(&Act::Settle {
+                dispute: 0,
+                edits: vec![
+                    Edit::Remove { square: 28 },
+                    Edit::Place {
+                        square: 36,
+                        black: true,
+                        kind: 1
+                    },
+                    Edit::Exchange { a: 0, b: 7 },
+                    Edit::ExtraMove,
+                    Edit::SkipTurn
+                ],
+                note: String::new()
+            }),
+            "070005011c02240101030007040500"
+        );
+        assert_eq!(
+            hex(&Act::Answer(Answer::Claimed(Claim {
+                card: Some(CardRef::Again),
+                ..Claim::default()
+            }))),
+            "020300010200000000"
+        );
+        let ruling = Act::Ruling {
+            dispute: 1,
+            edits: vec![],
+            note: String::new(),
+            signature: vec![0xab; 64],
+        };
+        assert_eq!(hex(&ruling), format!("0801000040{}", "ab".repeat(64)));
+    }
+}
