@@ -381,3 +381,53 @@ fn each_deck_refuses_the_others_acts() {
     g.forge(WHITE, &act, Some(slot));
     assert_caught(&g, WHITE, FaultKind::IllegalAct);
 }
+
+#[test]
+fn a_note_with_hidden_characters_loses() {
+    let mut g = Physical::new(false, 12);
+    let (slot, _) = g.stated_card(WHITE);
+    let act = Act::Claim(Claim {
+        card: Some(CardRef::Slot(slot)),
+        edits: vec![mv("e2", "e4")],
+        note: "fine\u{202E}enif".into(),
+        ..Claim::default()
+    });
+    g.forge(WHITE, &act, Some(slot));
+    assert_caught(&g, WHITE, FaultKind::IllegalAct);
+}
+
+#[test]
+fn the_open_deck_refuses_the_physical_decks_acts() {
+    use sealed_conformance::pair::Pair;
+    use sealed_conformance::tempete_kit::tempete_terms;
+    let mut p = Pair::<Tempete>::new(tempete_terms(&[], 13), 7);
+    p.run(&mut [
+        Box::new(|s: &sealed_protocol::session::Session<Tempete>| {
+            matches!(s.phase(), sealed_protocol::session::Phase::Decide(_))
+                .then_some(Command::Accept)
+        }),
+        Box::new(|s: &sealed_protocol::session::Session<Tempete>| {
+            matches!(s.phase(), sealed_protocol::session::Phase::Decide(_))
+                .then_some(Command::Accept)
+        }),
+    ]);
+    let act = Act::Claim(Claim {
+        cite: Some(0),
+        edits: vec![mv("e2", "e4")],
+        ..Claim::default()
+    });
+    let env = p.forge(
+        WHITE,
+        vec![sealed_protocol::body::Item::Act(
+            sealed_protocol::wire::encode(&act),
+        )],
+    );
+    p.inject(&env);
+    let v = p.sessions[1].verdict();
+    assert!(
+        v.faults.iter().any(|f| f.seat == WHITE
+            && f.kind == FaultKind::IllegalAct
+            && f.detail.contains("physical deck")),
+        "{v:#?}"
+    );
+}
