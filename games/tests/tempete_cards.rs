@@ -1255,6 +1255,7 @@ mod double_move_interceptions {
             hand: &hand,
             traps: 0,
             pos: &pos,
+            physical: false,
         };
         let number = |r: CardRef| match r {
             CardRef::Slot(3) => Some(66),
@@ -1521,6 +1522,7 @@ mod double_move_interceptions {
             hands: [hand.clone(), hand],
             plies: 0,
             end: None,
+            claims: Default::default(),
         };
         let made = ok(
             &start,

@@ -233,6 +233,11 @@ fn variant(a: &Act) -> &'static str {
         }) => "answer-again",
         Act::Answer(Answer::Replay { card: Some(_), .. }) => "answer-card",
         Act::Yield => "yield",
+        Act::Claim(_)
+        | Act::Answer(Answer::Claimed(_))
+        | Act::Dispute { .. }
+        | Act::Settle { .. }
+        | Act::Ruling { .. } => "physical",
     }
 }
 

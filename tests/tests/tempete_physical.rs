@@ -156,6 +156,18 @@ fn a_whole_game_with_stated_effects_a_citation_a_ruling_and_a_lapsed_dispute_ver
     let (off, code) = offline(&g, BLACK);
     assert_eq!(off, v);
     assert_eq!(code, 0);
+    // The score is for reading: every act is written, with its note, and a replay says
+    // why it does not read it rather than failing on a word.
+    let e = g.session(WHITE).engine();
+    let score = sealed_games::tempete::score::score_text_ending(
+        e.rules(),
+        &sealed_games::tempete::table::scored_acts(e),
+        v.outcome.as_ref(),
+    );
+    assert!(score.contains("knights move as camels"), "{score}");
+    assert!(score.contains("[Deck \"physical\"]"), "{score}");
+    let err = sealed_games::tempete::score::replay(&score).unwrap_err().to_string();
+    assert!(err.contains("physical deck"), "{err}");
 }
 
 #[test]

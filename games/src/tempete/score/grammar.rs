@@ -127,6 +127,17 @@ pub(super) struct Line {
 }
 
 pub(super) fn read_group(words: &[String]) -> Result<Line, ReplayError> {
+    // The physical deck's words (spec/GAMES.md §4.20.6), none of which an open-deck act
+    // uses: such a score is for reading, and says so rather than fail on a word.
+    const PHYSICAL: [&str; 14] = [
+        "card", "cite", "dispute", "settle", "ruling", "then", "note", "remove", "place",
+        "exchange", "skip", "for", "sig", "with",
+    ];
+    if words.iter().any(|w| PHYSICAL.contains(&w.as_str())) {
+        return Err(unreadable(
+            "an act of the physical deck: its score is for reading, not replayed (spec/GAMES.md §4.20.6)",
+        ));
+    }
     let mut i = 0;
     let mut sprung = vec![];
     while words.get(i).map(String::as_str) == Some("sprung") {

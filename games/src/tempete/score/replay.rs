@@ -51,7 +51,7 @@ pub(super) fn judge(
     rules.apply(s, who, act, &ctx).map_err(|v| v.0)
 }
 
-/// The rules the tags name: `Cards`, `Hand`, `PlyLimit`.
+/// The rules the tags name: `Cards`, `Hand`, `PlyLimit` (`Deck "physical"` is refused).
 pub(super) fn rules_of(tags: &[(String, String)]) -> Result<Tempete, ReplayError> {
     let mut options = vec![];
     for (k, v) in tags {
@@ -61,6 +61,11 @@ pub(super) fn rules_of(tags: &[(String, String)]) -> Result<Tempete, ReplayError
             "PlyLimit" => "ply-limit",
             "SetUp" if v.trim() != "0" => {
                 return Err(unreadable("tempete starts from the standard position"));
+            }
+            "Deck" if v.trim() == "physical" => {
+                return Err(unreadable(
+                    "a game of the physical deck: its score is for reading, not replayed (spec/GAMES.md §4.20.6)",
+                ));
             }
             _ => continue,
         };

@@ -53,6 +53,9 @@ pub fn option_tags(rules: &Tempete) -> Vec<(String, String)> {
     if rules.ply_limit > 0 {
         t.push(("PlyLimit".to_owned(), rules.ply_limit.to_string()));
     }
+    if rules.physical.is_some() {
+        t.push(("Deck".to_owned(), "physical".to_owned()));
+    }
     t
 }
 
@@ -90,9 +93,14 @@ pub(super) fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<Str
         CardRef::Again => again,
     };
     if let Some(w) = notation::write(&sa.act, &physical_number, None) {
-        // A note is free text: what would end the act's brackets is written as a
-        // parenthesis (the score is for reading; the transcript keeps the note whole).
-        words.push(w.replace(['<', '{'], "(").replace(['>', '}'], ")"));
+        // A note is free text: what the score's reader takes for brackets, comments or
+        // side lines is written as square brackets and commas (a physical act's score is
+        // for reading, spec/GAMES.md §4.20.6; the transcript keeps the note whole).
+        words.push(
+            w.replace(['<', '{', '('], "[")
+                .replace(['>', '}', ')'], "]")
+                .replace(';', ","),
+        );
         return Ok(format!("<{}>", words.join(" ")));
     }
     match &sa.act {
