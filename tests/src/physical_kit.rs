@@ -147,3 +147,85 @@ impl Physical {
         self.session(seat).verdict()
     }
 }
+
+/// Black is White's opponent; White proposes.
+const WHITE: Seat = Seat(0);
+const BLACK: Seat = Seat(1);
+
+/// The scripted game of the tests and the vectors (spec/GAMES.md §4.20), with an
+/// arbiter: act 0 White states a continuing effect, act 1 Black's move accepts it, act 2
+/// White cites it, act 3 Black disputes act 2 and plays on (act 4), act 5 White posts
+/// the arbiter's ruling (the claim stands), act 6 White's move, act 7 Black states a
+/// card, act 8 White disputes it, and six plies later that dispute has lapsed. The game
+/// is left on, Black to move at ply 12; every step is checked as it is made.
+pub fn scripted_game() -> Physical {
+    let mut g = Physical::new(true, 1);
+    // Act 0: White states a continuing effect with a card outside the seed's ten.
+    let (_, card) = g.stated_card(WHITE);
+    g.typed(
+        WHITE,
+        &format!("card {card} then g1h4 for 6 note knights move as camels for three turns"),
+    );
+    let st = g.session(BLACK).engine().state().unwrap().clone();
+    assert_eq!(st.claims.lasting.len(), 1, "the effect is on record");
+    assert_eq!(
+        st.claims.unanswered.len(),
+        1,
+        "Black has not answered it yet"
+    );
+    // Act 1: Black's next act accepts it.
+    g.typed(BLACK, "e5");
+    let st = g.session(WHITE).engine().state().unwrap().clone();
+    assert!(
+        st.claims
+            .unanswered
+            .iter()
+            .all(|r| r.side == sealed_games::chess::Color::Black)
+    );
+    // Act 2: a move no chess rule allows, citing the effect.
+    g.typed(WHITE, "cite 0 then h4e5 note the camel takes on e5");
+    // Act 3: Black disputes it, then plays on (act 4): the capture stands meanwhile.
+    g.typed(BLACK, "dispute 2 note camels do not take");
+    assert!(
+        g.parse(BLACK, "dispute 2").is_err(),
+        "an act is disputed once"
+    );
+    g.typed(BLACK, "Nc6");
+    // Act 5: White posts the arbiter's ruling: the capture stands.
+    let ruling = g.ruling_text(&arbiter_key(), 0, &[], "the card lets the camel take");
+    g.typed(WHITE, &ruling);
+    let st = g.session(BLACK).engine().state().unwrap().clone();
+    assert!(
+        matches!(
+            st.claims.disputes[0].state,
+            sealed_games::tempete::physical::DisputeState::Ruled { .. }
+        ),
+        "{:?}",
+        st.claims.disputes
+    );
+    // Act 6: White's own move. Then Black states a card; White disputes it and nobody
+    // rules: after six plies the dispute lapses and the claim stands.
+    g.typed(WHITE, "d4");
+    let (_, card) = g.stated_card(BLACK);
+    g.typed(
+        BLACK,
+        &format!("card {card} then d7d5 remove d4 note the pawn's charge clears d4"),
+    );
+    let disputed = g.next_act() - 1;
+    g.typed(
+        WHITE,
+        &format!("dispute {disputed} note nothing on this card removes a pawn"),
+    );
+    for (w, b) in [("a3", "a6"), ("b3", "b6"), ("c3", "h6")] {
+        let v = g.verdict(WHITE);
+        assert!(
+            v.claims.iter().any(
+                |c| c.about == sealed_protocol::verdict::ClaimAbout::Disputed && c.against == BLACK
+            ),
+            "open while the arbiter may rule: {v:#?}"
+        );
+        g.typed(WHITE, w);
+        g.typed(BLACK, b);
+    }
+    g
+}

@@ -6,7 +6,7 @@
 //! unentitled card, a ruling after its deadline, and a loser who disputes the decisive
 //! claim with no arbiter (no draw).
 
-use sealed_conformance::physical_kit::{Physical, arbiter_key, impostor_key};
+use sealed_conformance::physical_kit::{Physical, arbiter_key, impostor_key, scripted_game};
 use sealed_games::tempete::Tempete;
 use sealed_games::tempete::act::{Act, CardRef, Claim};
 use sealed_games::tempete::physical::Edit;
@@ -73,74 +73,7 @@ fn assert_caught(g: &Physical, cheater: Seat, kind: FaultKind) {
 
 #[test]
 fn a_whole_game_with_stated_effects_a_citation_a_ruling_and_a_lapsed_dispute_verifies() {
-    let mut g = Physical::new(true, 1);
-    // Act 0: White states a continuing effect with a card outside the seed's ten.
-    let (_, card) = g.stated_card(WHITE);
-    g.typed(
-        WHITE,
-        &format!("card {card} then g1h4 for 6 note knights move as camels for three turns"),
-    );
-    let st = g.session(BLACK).engine().state().unwrap().clone();
-    assert_eq!(st.claims.lasting.len(), 1, "the effect is on record");
-    assert_eq!(
-        st.claims.unanswered.len(),
-        1,
-        "Black has not answered it yet"
-    );
-    // Act 1: Black's next act accepts it.
-    g.typed(BLACK, "e5");
-    let st = g.session(WHITE).engine().state().unwrap().clone();
-    assert!(
-        st.claims
-            .unanswered
-            .iter()
-            .all(|r| r.side == sealed_games::chess::Color::Black)
-    );
-    // Act 2: a move no chess rule allows, citing the effect.
-    g.typed(WHITE, "cite 0 then h4e5 note the camel takes on e5");
-    // Act 3: Black disputes it, then plays on (act 4): the capture stands meanwhile.
-    g.typed(BLACK, "dispute 2 note camels do not take");
-    assert!(
-        g.parse(BLACK, "dispute 2").is_err(),
-        "an act is disputed once"
-    );
-    g.typed(BLACK, "Nc6");
-    // Act 5: White posts the arbiter's ruling: the capture stands.
-    let ruling = g.ruling_text(&arbiter_key(), 0, &[], "the card lets the camel take");
-    g.typed(WHITE, &ruling);
-    let st = g.session(BLACK).engine().state().unwrap().clone();
-    assert!(
-        matches!(
-            st.claims.disputes[0].state,
-            sealed_games::tempete::physical::DisputeState::Ruled { .. }
-        ),
-        "{:?}",
-        st.claims.disputes
-    );
-    // Act 6: White's own move. Then Black states a card; White disputes it and nobody
-    // rules: after six plies the dispute lapses and the claim stands.
-    g.typed(WHITE, "d4");
-    let (_, card) = g.stated_card(BLACK);
-    g.typed(
-        BLACK,
-        &format!("card {card} then d7d5 remove d4 note the pawn's charge clears d4"),
-    );
-    let disputed = g.next_act() - 1;
-    g.typed(
-        WHITE,
-        &format!("dispute {disputed} note nothing on this card removes a pawn"),
-    );
-    for (w, b) in [("a3", "a6"), ("b3", "b6"), ("c3", "h6")] {
-        let v = g.verdict(WHITE);
-        assert!(
-            v.claims
-                .iter()
-                .any(|c| c.about == ClaimAbout::Disputed && c.against == BLACK),
-            "open while the arbiter may rule: {v:#?}"
-        );
-        g.typed(WHITE, w);
-        g.typed(BLACK, b);
-    }
+    let mut g = scripted_game();
     let late = g.ruling_text(&arbiter_key(), 1, &[], "too late");
     let err = g.parse(WHITE, &late).unwrap_err();
     assert!(err.contains("deadline"), "{err}");
@@ -166,7 +99,9 @@ fn a_whole_game_with_stated_effects_a_citation_a_ruling_and_a_lapsed_dispute_ver
     );
     assert!(score.contains("knights move as camels"), "{score}");
     assert!(score.contains("[Deck \"physical\"]"), "{score}");
-    let err = sealed_games::tempete::score::replay(&score).unwrap_err().to_string();
+    let err = sealed_games::tempete::score::replay(&score)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("physical deck"), "{err}");
 }
 
