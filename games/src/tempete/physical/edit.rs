@@ -307,7 +307,7 @@ impl Board {
                 }
                 Edit::ExtraMove | Edit::SkipTurn => again = true,
             }
-            if landings && let Some(to) = e.lands().and_then(|t| Square::from_index(t)) {
+            if landings && let Some(to) = e.lands().and_then(Square::from_index) {
                 self.landed.push(to);
             }
         }
