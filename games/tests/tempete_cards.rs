@@ -1118,6 +1118,7 @@ mod double_move_interceptions {
             .collect();
         let coin = Hash([0; 32]);
         let ctx = ActCtx {
+            shown_slots: &[], held_slots: &[],
             at: EnvRef {
                 chain: ChainId::public(seat(who)),
                 seq: 0,

@@ -60,6 +60,25 @@ pub struct Open {
     pub value: Vec<u8>,
 }
 
+/// Version 2: one of the sender's own deck slots shown without being spent
+/// (spec/PROTOCOL.md §17.16). Encoded as [`Open`] with `to` first. The envelope is
+/// public, so every seat and every verifier reads the card; `to` says only whom the
+/// game counts as shown (`None`: every seat).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Show {
+    /// The seat the card is shown to, or `None` for every seat.
+    pub to: Option<Seat>,
+    /// Purpose of the commitment: only `Deck(name)` is judged; any other is out of
+    /// phase.
+    pub purpose: Purpose,
+    /// The slot.
+    pub index: u32,
+    /// The 32-byte salt it was made with.
+    pub nonce: [u8; 32],
+    /// The committed value (the card, 4 bytes little-endian).
+    pub value: Vec<u8>,
+}
+
 /// Slot indices the sender deals from another seat's secret deck.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
@@ -138,6 +157,9 @@ pub enum Item {
     /// first envelope of a seat that did not propose (spec/PROTOCOL.md §17.15). The
     /// proposer's is in the proposal it signed.
     Named(String),
+    /// Version 2: one of the sender's deck slots shown to one seat or to all, the slot
+    /// kept in the hand (spec/PROTOCOL.md §17.16).
+    Show(Show),
 }
 
 /// Longest display name, in a proposal's seat or a [`Item::Named`].
@@ -149,7 +171,11 @@ impl Item {
     pub fn version_2_only(&self) -> bool {
         matches!(
             self,
-            Item::Forfeit(_) | Item::Statements(_) | Item::Withdraw | Item::Named(_)
+            Item::Forfeit(_)
+                | Item::Statements(_)
+                | Item::Withdraw
+                | Item::Named(_)
+                | Item::Show(_)
         )
     }
 }
@@ -224,6 +250,7 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                 return Err("commit indices overflow");
             }
             Item::Open(o) if o.value.len() > MAX_VALUE => return Err("opened value too long"),
+            Item::Show(o) if o.value.len() > MAX_VALUE => return Err("shown value too long"),
             Item::Deal(d) if d.slots.is_empty() || d.slots.len() > MAX_DEAL => {
                 return Err("a deal item holds 1 to 256 slots");
             }

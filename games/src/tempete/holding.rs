@@ -50,6 +50,7 @@ pub fn opens(r: CardRef) -> Vec<(Name, u32)> {
 /// The session command for an act that opens these slots.
 pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
     Command::Act {
+        show_slots: vec![],
         act: sealed_protocol::wire::encode(act),
         open_slots,
         commit_values: vec![],
