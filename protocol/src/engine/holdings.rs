@@ -93,7 +93,7 @@ impl<R: Rules> Engine<R> {
 
     /// Slots of a deck shown and kept (version 2, `Show`), with their cards and whom
     /// they were shown to (`None`: every seat), whether played since or not.
-    pub fn shown(
+    pub fn shown_slots(
         &self,
         owner: Seat,
         deck: &crate::ids::Name,
