@@ -230,7 +230,7 @@ fn turn(
             })
             .collect();
         let ok = match flow {
-            Some(FlowEffect::ShowHand) => false,
+            Some(FlowEffect::ShowHand) => s.engine().rules().shows,
             Some(FlowEffect::Redraw(n)) => slots_left.len() >= usize::from(n),
             _ => c.timing().is_own_move(),
         };
@@ -280,5 +280,6 @@ fn turn(
     {
         *cv = commit_values;
     }
+    super::holding::add_shows(s, &mut cmd);
     Some(cmd)
 }

@@ -47,6 +47,7 @@ pub mod pgn;
 pub mod render;
 pub mod rules;
 pub mod score;
+mod show;
 pub mod table;
 pub mod state;
 

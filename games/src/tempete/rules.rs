@@ -62,16 +62,22 @@ pub struct Tempete {
     pub hand: u32,
     /// Turns and answers after which the game is drawn (`ply-limit`, 0 = none).
     pub ply_limit: u32,
+    /// Whether a card can be shown without being played (protocol version 2): only
+    /// then is a `show-hand` card playable (super::show).
+    pub shows: bool,
 }
 
 impl Default for Tempete {
     fn default() -> Self {
         let deck = Deck::open();
         Tempete {
-            list: deck.numbers(),
+            // The seed's numbers: a card of ours numbered past them (73) is played
+            // only when `cards` lists it, so the default list never changes.
+            list: deck.numbers().into_iter().filter(|n| *n <= 72).collect(),
             deck: Arc::new(deck),
             hand: 5,
             ply_limit: 0,
+            shows: false,
         }
     }
 }
@@ -403,6 +409,9 @@ impl Tempete {
             }
             _ => {}
         }
+        if flow != Some(FlowEffect::ShowHand) {
+            super::show::none_shown(ctx)?;
+        }
         match flow {
             Some(FlowEffect::Redraw(n)) => {
                 if discard.len() != usize::from(n) {
@@ -428,11 +437,12 @@ impl Tempete {
                     });
                 }
             }
-            Some(FlowEffect::ShowHand) => {
-                // Showing a hand would open slots without playing them, which protocol
-                // version 1 cannot express; the card is refused before it is signed.
-                return Err("show-hand cards cannot be played in this version".into());
+            // Showing a hand shows slots without playing them, which protocol version 1
+            // cannot express; there the card is refused before it is signed.
+            Some(FlowEffect::ShowHand) if !self.shows => {
+                return Err("show-hand cards cannot be played under protocol version 1".into());
             }
+            Some(FlowEffect::ShowHand) => super::show::check_whole_hand(ctx, seat(!side))?,
             _ if !discard.is_empty() => return Err("only a redraw card discards".into()),
             _ => {}
         }
@@ -654,7 +664,8 @@ impl Rules for Tempete {
         if terms.players() != 2 {
             return Err(OptionError("tempete is for two players".into()));
         }
-        Tempete::from_options(&terms.proposal().rule_options())
+        let shows = sealed_protocol::proposal::is_version_2(terms.version());
+        Tempete::from_options(&terms.proposal().rule_options()).map(|t| Tempete { shows, ..t })
     }
 
     fn decks(&self) -> Vec<DeckSpec> {
@@ -736,6 +747,9 @@ impl Rules for Tempete {
         }
         if !matches!(act, Act::Turn { .. }) && !ctx.committed_values.is_empty() {
             return Err("only a turn with a trap card seals a square".into());
+        }
+        if !matches!(act, Act::Turn { .. }) {
+            super::show::none_shown(ctx)?;
         }
         match act {
             Act::Turn {

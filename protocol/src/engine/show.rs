@@ -68,15 +68,16 @@ impl<R: Rules> Engine<R> {
             ));
         }
         let (d, card) = self.check_slot(name, sh.index, &sh.value, seat, clock, false)?;
-        let deck = &mut self.ledger.decks[d];
-        if deck.shown.contains_key(&sh.index) {
-            // Bound to the same card: a second show says nothing new.
-            self.note(at, format!("{name} slot {} shown again ignored", sh.index));
-            return Ok(());
+        if self.ledger.decks[d].shown.contains_key(&sh.index) {
+            // Bound to the same card: a second show records nothing new, but the acts
+            // later in the envelope see it shown (a "show your hand" shows it again).
+            self.note(at, format!("{name} slot {} shown again", sh.index));
+        } else {
+            let deck = &mut self.ledger.decks[d];
+            deck.shown.insert(sh.index, (card, at, sh.to));
+            deck.card_slot.insert(card, sh.index);
+            deck.slot_card.insert(sh.index, card);
         }
-        deck.shown.insert(sh.index, (card, at, sh.to));
-        deck.card_slot.insert(card, sh.index);
-        deck.slot_card.insert(sh.index, card);
         scratch.shown_slots.push(ShownSlot {
             deck: name.clone(),
             slot: sh.index,
