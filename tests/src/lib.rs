@@ -16,6 +16,7 @@ pub mod pair;
 pub mod peer;
 pub mod race;
 pub mod scenarios;
+pub mod show_kit;
 pub mod sim;
 pub mod stallmate_kit;
 pub mod stallmate_witness;

@@ -385,6 +385,12 @@ pub fn item_text(i: &Item) -> String {
         Item::Statements(st) => format!("statements ({})", st.len()),
         Item::Withdraw => "withdraw".into(),
         Item::Named(n) => format!("named {n:?}"),
+        Item::Show(o) => format!(
+            "show {}[{}] to {}",
+            purpose_text(&o.purpose),
+            o.index,
+            o.to.map_or("all".into(), |t| t.0.to_string())
+        ),
     }
 }
 
