@@ -487,3 +487,63 @@ fn typed(p: &Pair<Tempete>, text: &str) -> Command {
     holding::add_shows(s, &mut cmd);
     cmd
 }
+
+// No input decoded or judged as a show panics.
+
+fn any_show() -> impl proptest::strategy::Strategy<Value = sealed_protocol::body::Show> {
+    use proptest::prelude::*;
+    let purpose = prop_oneof![
+        Just(Purpose::Coin),
+        Just(Purpose::Deck(duel::deck())),
+        Just(Purpose::Setup(duel::deck())),
+        Just(Purpose::DrawChain(duel::deck())),
+    ];
+    (
+        proptest::option::of(any::<u8>()),
+        purpose,
+        prop_oneof![0u32..12, any::<u32>()],
+        any::<[u8; 32]>(),
+        proptest::collection::vec(any::<u8>(), 0..8),
+    )
+        .prop_map(|(to, purpose, index, nonce, value)| sealed_protocol::body::Show {
+            to: to.map(Seat),
+            purpose,
+            index,
+            nonce,
+            value,
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+
+    #[test]
+    fn no_bytes_decoded_as_a_show_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..120)) {
+        use sealed_protocol::wire::{MAX_MESSAGE, decode, encode};
+        if let Ok(sh) = decode::<sealed_protocol::body::Show>(&bytes, MAX_MESSAGE) {
+            // Accepted only in its one canonical form.
+            proptest::prop_assert_eq!(encode(&sh), bytes.clone());
+        }
+        let mut item = vec![18u8];
+        item.extend(&bytes);
+        if let Ok(i) = decode::<Item>(&item, MAX_MESSAGE) {
+            proptest::prop_assert!(matches!(i, Item::Show(_)));
+            proptest::prop_assert_eq!(encode(&i), item);
+        }
+    }
+
+    #[test]
+    fn no_show_judged_panics(sh in any_show(), true_nonce in proptest::prelude::any::<bool>(), seed in 40u64..44) {
+        let mut p = duel_at(seed, A, 0);
+        let mut sh = sh;
+        if true_nonce && let Item::Show(t) = show(&p, A, duel::deck(), sh.index % 9, sh.to) {
+            sh = t;
+        }
+        let env = p.forge(A, vec![Item::Show(sh)]);
+        p.inject(&env);
+        finish(&mut p);
+        let v = judged(&p, B);
+        // Whatever it was, B is never blamed.
+        proptest::prop_assert!(v.faults.iter().all(|f| f.seat == A), "{:#?}", v);
+    }
+}
