@@ -220,6 +220,29 @@ fn the_tempete_transcript_verifies_with_cards_played() {
     );
 }
 
+/// The version 2 Tempête with card 73 verifies, and its envelopes show slots.
+#[test]
+fn the_tempete_show_transcript_verifies_with_a_hand_shown() {
+    let v = check_transcript_vector("transcript-tempete-show.json");
+    assert!(v["shows"].as_u64().unwrap() > 0, "{}", v["shows"]);
+    let file =
+        sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+    let shows = file
+        .envelopes
+        .iter()
+        .filter_map(|b| {
+            sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
+                b,
+                sealed_protocol::wire::MAX_MESSAGE,
+            )
+            .ok()
+        })
+        .flat_map(|e| e.unsigned.body)
+        .filter(|i| matches!(i, sealed_protocol::body::Item::Show(_)))
+        .count();
+    assert_eq!(shows as u64, v["shows"].as_u64().unwrap());
+}
+
 /// The Stallmate vector verifies; its first period's digest is the one posted in public
 /// and is computed from the inputs given; its score replays.
 #[test]
