@@ -31,8 +31,10 @@ pub(super) fn check_whole_hand(ctx: &ActCtx<'_>, opponent: Seat) -> Result<(), V
         if sh.deck != deck {
             return Err(format!("tempete has no deck {}", sh.deck).into());
         }
-        if sh.to.is_some_and(|t| t != opponent) {
-            return Err(format!("slot {} is shown to {}, not to the opponent", sh.slot, sh.to.unwrap_or(opponent)).into());
+        if let Some(to) = sh.to
+            && to != opponent
+        {
+            return Err(format!("slot {} is shown to {to}, not to the opponent", sh.slot).into());
         }
         if shown.contains(&sh.slot) {
             return Err(format!("slot {} is shown twice", sh.slot).into());
