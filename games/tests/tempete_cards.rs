@@ -1124,7 +1124,8 @@ mod double_move_interceptions {
             .collect();
         let coin = Hash([0; 32]);
         let ctx = ActCtx {
-            shown_slots: &[], held_slots: &[],
+            shown_slots: &[],
+            held_slots: &[],
             at: EnvRef {
                 chain: ChainId::public(seat(who)),
                 seq: 0,

@@ -284,19 +284,23 @@ mod tests {
             nonce: [7; 32],
             value: 73u32.to_le_bytes().to_vec(),
         });
-        let mut want = vec![0x12, 0x01, 0x01, 0x01, 0x05, b'c', b'a', b'r', b'd', b's', 0x03];
+        let mut want = vec![
+            0x12, 0x01, 0x01, 0x01, 0x05, b'c', b'a', b'r', b'd', b's', 0x03,
+        ];
         want.extend([7; 32]);
         want.extend([0x04, 0x49, 0x00, 0x00, 0x00]);
         assert_eq!(crate::wire::encode(&item), want);
         assert_eq!(want.len(), 48);
         assert!(item.version_2_only());
-        assert!(check_limits(&[Item::Show(Show {
-            to: None,
-            purpose: Purpose::Coin,
-            index: 0,
-            nonce: [0; 32],
-            value: vec![0; MAX_VALUE + 1],
-        })])
-        .is_err());
+        assert!(
+            check_limits(&[Item::Show(Show {
+                to: None,
+                purpose: Purpose::Coin,
+                index: 0,
+                nonce: [0; 32],
+                value: vec![0; MAX_VALUE + 1],
+            })])
+            .is_err()
+        );
     }
 }

@@ -21,7 +21,13 @@ use crate::scenarios::{A, B, Cheat, finish, true_play, until_turn};
 use crate::sim::{test_key, test_proposal};
 
 /// The true showing of `seat`'s slot `slot` of `deck` to `to` (`None`: to all).
-pub fn show<R: Rules>(p: &Pair<R>, seat: Seat, deck: sealed_protocol::ids::Name, slot: u32, to: Option<Seat>) -> Item {
+pub fn show<R: Rules>(
+    p: &Pair<R>,
+    seat: Seat,
+    deck: sealed_protocol::ids::Name,
+    slot: u32,
+    to: Option<Seat>,
+) -> Item {
     let Item::Open(Open {
         purpose,
         index,
@@ -53,7 +59,9 @@ pub fn duel_at(seed: u64, seat: Seat, rounds: u32) -> Pair<Duel> {
 pub fn show_never_dealt() -> Cheat {
     let mut p = duel_at(11, B, 1);
     let dealt = p.sessions[1].engine().dealt(B, &duel::deck());
-    let slot = (0..9).find(|s| !dealt.contains(s)).expect("an undealt slot");
+    let slot = (0..9)
+        .find(|s| !dealt.contains(s))
+        .expect("an undealt slot");
     let env = p.forge(B, vec![show(&p, B, duel::deck(), slot, Some(A))]);
     p.inject(&env);
     finish(&mut p);

@@ -10,8 +10,8 @@
 use sealed_conformance::pair::Pair;
 use sealed_conformance::scenarios::{A, B, Cheat, b_join, finish, forged_play, honest_pair};
 use sealed_conformance::show_kit::{
-    ShowLie, duel_at, show, show_hand_hides_a_card, show_never_dealt, show_used_slot,
-    tempete_bots, white_holds_73, white_shows_hand,
+    ShowLie, duel_at, show, show_hand_hides_a_card, show_never_dealt, show_used_slot, tempete_bots,
+    white_holds_73, white_shows_hand,
 };
 use sealed_conformance::sim::test_key;
 use sealed_games::duel::{self, Duel};
@@ -33,7 +33,10 @@ use sealed_protocol::verdict::{Status, Verdict};
 fn judged<R: Rules>(p: &Pair<R>, seat: Seat) -> Verdict {
     let live = p.sessions[seat.index()].verdict();
     let offline = sealed_games::variant::check_transcript(&p.transcript(seat)).expect("readable");
-    assert_eq!(offline.verdict, live, "offline verdict differs from the live one");
+    assert_eq!(
+        offline.verdict, live,
+        "offline verdict differs from the live one"
+    );
     live
 }
 
@@ -76,7 +79,10 @@ fn a_shown_slot_stays_in_the_hand_and_is_played_later() {
     let (played, shown, card) = (hand[0].0, hand[1].0, hand[1].1);
     let now = p.now;
     p.sessions[0]
-        .handle_command(play_showing(played, vec![(duel::deck(), shown, Some(B))]), now)
+        .handle_command(
+            play_showing(played, vec![(duel::deck(), shown, Some(B))]),
+            now,
+        )
         .expect("the session shows and plays");
     p.collect();
     p.deliver_all();
@@ -104,8 +110,16 @@ fn a_shown_slot_stays_in_the_hand_and_is_played_later() {
         e.shown_slots(A, &duel::deck()).get(&shown),
         Some(&(card, Some(B)))
     );
-    assert!(!e.used(A, &duel::deck()).contains_key(&shown), "kept, not used");
-    assert!(p.sessions[0].hand(&duel::deck()).iter().any(|(s, _)| *s == shown));
+    assert!(
+        !e.used(A, &duel::deck()).contains_key(&shown),
+        "kept, not used"
+    );
+    assert!(
+        p.sessions[0]
+            .hand(&duel::deck())
+            .iter()
+            .any(|(s, _)| *s == shown)
+    );
     // Played later by the honest bots (which play their first card): accepted.
     finish(&mut p);
     let v = judged(&p, B);
@@ -183,7 +197,9 @@ fn a_show_of_anything_but_a_deck_slot_is_out_of_phase() {
 #[test]
 fn a_show_to_oneself_or_to_no_seat_is_out_of_phase() {
     for (seed, to) in [(25, A), (26, Seat(7))] {
-        let p = forged_at_a(seed, |p, slot| vec![show(p, A, duel::deck(), slot, Some(to))]);
+        let p = forged_at_a(seed, |p, slot| {
+            vec![show(p, A, duel::deck(), slot, Some(to))]
+        });
         assert_caught(&p, A, FaultKind::OutOfPhase);
     }
 }
@@ -203,7 +219,11 @@ fn a_show_repeated_is_ignored_and_the_slot_still_plays() {
     let v = judged(&p, B);
     assert_eq!(v.status, Status::Verified, "{v:#?}");
     assert!(v.faults.is_empty(), "{v:#?}");
-    assert!(v.notes.iter().any(|n| n.contains("shown again")), "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("shown again")),
+        "{:?}",
+        v.notes
+    );
     finish(&mut p);
 }
 
@@ -282,8 +302,17 @@ fn a_show_after_the_game_is_over_in_view_is_ignored() {
     let v = judged(&p, B);
     assert!(v.faults.is_empty(), "{v:#?}");
     assert_eq!(v.outcome.expect("over").results[0], SeatResult::Loss);
-    assert!(v.notes.iter().any(|n| n.contains("show after the game")), "{:?}", v.notes);
-    assert!(p.sessions[1].engine().shown_slots(A, &duel::deck()).is_empty());
+    assert!(
+        v.notes.iter().any(|n| n.contains("show after the game")),
+        "{:?}",
+        v.notes
+    );
+    assert!(
+        p.sessions[1]
+            .engine()
+            .shown_slots(A, &duel::deck())
+            .is_empty()
+    );
 }
 
 #[test]
@@ -294,7 +323,10 @@ fn version_1_carries_no_show_and_its_session_refuses_one() {
     let hand = p.sessions[0].hand(&duel::deck());
     let now = p.now;
     let e = p.sessions[0]
-        .handle_command(play_showing(hand[0].0, vec![(duel::deck(), hand[1].0, Some(B))]), now)
+        .handle_command(
+            play_showing(hand[0].0, vec![(duel::deck(), hand[1].0, Some(B))]),
+            now,
+        )
         .expect_err("refused");
     assert_eq!(e, SessionError::Refused(Refusal::NoShow));
     assert!(e.to_string().contains("version 1"), "{e}");
@@ -313,7 +345,10 @@ fn a_game_of_draft_3_is_refused_by_name() {
     prop.version = 0x32;
     let e = Terms::from_signed(prop.sign(&test_key(0))).expect_err("refused");
     assert_eq!(e, ProposalError::EarlierDraft { draft: 3 });
-    assert!(e.to_string().contains("draft 3 of protocol version 2"), "{e}");
+    assert!(
+        e.to_string().contains("draft 3 of protocol version 2"),
+        "{e}"
+    );
     assert_eq!(VERSION_2, 0x42);
 }
 
@@ -359,7 +394,10 @@ fn white_shows_his_hand_with_card_73_and_plays_a_shown_card_later() {
         shown.iter().any(|s| used.contains_key(s)) || p.sessions[1].engine().is_over()
     });
     let used = p.sessions[1].engine().used(A, &deck_name());
-    let played = shown.iter().find(|s| used.contains_key(s)).expect("a shown card played");
+    let played = shown
+        .iter()
+        .find(|s| used.contains_key(s))
+        .expect("a shown card played");
     // Played, it is no longer listed as shown and held.
     assert!(
         !sealed_games::tempete::holding::shown_to_me(&p.sessions[1])
@@ -388,7 +426,9 @@ fn a_hidden_card_makes_the_show_hand_play_illegal() {
     let (p, kind) = show_hand_hides_a_card();
     let v = assert_caught(&p, A, kind);
     assert!(
-        v.faults.iter().any(|f| f.detail.contains("kept and not shown")),
+        v.faults
+            .iter()
+            .any(|f| f.detail.contains("kept and not shown")),
         "{v:#?}"
     );
 }
@@ -422,7 +462,9 @@ fn a_show_outside_a_show_hand_play_is_illegal() {
     p.run(&mut d);
     let v = assert_caught(&p, A, FaultKind::IllegalAct);
     assert!(
-        v.faults.iter().any(|f| f.detail.contains("only a show-hand card shows")),
+        v.faults
+            .iter()
+            .any(|f| f.detail.contains("only a show-hand card shows")),
         "{v:#?}"
     );
 }
@@ -467,7 +509,9 @@ fn card_73_stays_refused_under_version_1() {
     p.run(&mut d);
     let v = assert_caught(&p, A, FaultKind::IllegalAct);
     assert!(
-        v.faults.iter().any(|f| f.detail.contains("protocol version 1")),
+        v.faults
+            .iter()
+            .any(|f| f.detail.contains("protocol version 1")),
         "{v:#?}"
     );
 }
@@ -505,13 +549,15 @@ fn any_show() -> impl proptest::strategy::Strategy<Value = sealed_protocol::body
         any::<[u8; 32]>(),
         proptest::collection::vec(any::<u8>(), 0..8),
     )
-        .prop_map(|(to, purpose, index, nonce, value)| sealed_protocol::body::Show {
-            to: to.map(Seat),
-            purpose,
-            index,
-            nonce,
-            value,
-        })
+        .prop_map(
+            |(to, purpose, index, nonce, value)| sealed_protocol::body::Show {
+                to: to.map(Seat),
+                purpose,
+                index,
+                nonce,
+                value,
+            },
+        )
 }
 
 proptest::proptest! {

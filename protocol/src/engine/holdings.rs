@@ -99,7 +99,12 @@ impl<R: Rules> Engine<R> {
         deck: &crate::ids::Name,
     ) -> BTreeMap<u32, (u32, Option<Seat>)> {
         self.deck(owner, deck)
-            .map(|d| d.shown.iter().map(|(s, (c, _, to))| (*s, (*c, *to))).collect())
+            .map(|d| {
+                d.shown
+                    .iter()
+                    .map(|(s, (c, _, to))| (*s, (*c, *to)))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 

@@ -58,7 +58,10 @@ impl<R: Rules> Engine<R> {
         }
         if self.over_in(clock) {
             // After the game the reveals are openings; a show decides nothing.
-            self.note(at, "show after the game had ended in the sender's view ignored");
+            self.note(
+                at,
+                "show after the game had ended in the sender's view ignored",
+            );
             return Ok(());
         }
         if self.ledger.opened.contains_key(&key) {
