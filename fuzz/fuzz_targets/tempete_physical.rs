@@ -43,6 +43,8 @@ fuzz_target!(|data: &[u8]| {
         opened_values: &[],
         committed_values: &[],
         draws: &[],
+        shown_slots: &[],
+        held_slots: &[],
     };
     let start = rules.start(&coin);
     let _ = rules.apply(&start, who, &act, &ctx);

@@ -1961,6 +1961,8 @@ fn terms(options: &[(&str, &str)]) -> Terms {
 
 fn ctx(coin: &Hash) -> ActCtx<'_> {
     ActCtx {
+        shown_slots: &[],
+        held_slots: &[],
         at: EnvRef {
             chain: ChainId::public(Seat(0)),
             seq: 1,

@@ -108,18 +108,24 @@ fn bad_params(result: Result<Board, PlayError>) -> String {
 #[test]
 fn open_deck_has_the_seed_numbers_and_enough_kinds() {
     let deck = Deck::open();
-    let expected: Vec<u32> = (1..=72).filter(|n| ![11, 22, 71, 72].contains(n)).collect();
+    // The seed's numbers, and card 73 (ours, show-hand) past them.
+    let mut expected: Vec<u32> = (1..=72).filter(|n| ![11, 22, 71, 72].contains(n)).collect();
+    expected.push(73);
     assert_eq!(deck.numbers(), expected);
-    assert_eq!(deck.len(), 68);
+    assert_eq!(deck.len(), 69);
     let kinds = deck.effect_kinds();
-    assert!(kinds.len() >= 16, "only {} kinds: {kinds:?}", kinds.len());
-    // Every kind but show-hand, which protocol version 1 cannot carry out (a card shown
-    // would be a card spent): no card of the open deck is unplayable.
-    assert_eq!(kinds.len(), 22);
-    assert!(
-        deck.cards()
-            .all(|c| c.effect().flow() != Some(FlowEffect::ShowHand))
-    );
+    // Every kind of the vocabulary, show-hand (card 73, version 2) included.
+    assert_eq!(kinds.len(), 23, "{kinds:?}");
+    let shows: Vec<u32> = deck
+        .cards()
+        .filter(|c| c.effect().flow() == Some(FlowEffect::ShowHand))
+        .map(|c| c.number())
+        .collect();
+    assert_eq!(shows, [73]);
+    // The default list is the seed's numbers: card 73 is in play only when listed.
+    let t = sealed_games::tempete::Tempete::from_options(&[]).expect("defaults");
+    assert_eq!(t.list, expected[..68]);
+    assert!(!t.shows, "show-hand is playable only under version 2");
 }
 
 #[test]
@@ -1118,6 +1124,8 @@ mod double_move_interceptions {
             .collect();
         let coin = Hash([0; 32]);
         let ctx = ActCtx {
+            shown_slots: &[],
+            held_slots: &[],
             at: EnvRef {
                 chain: ChainId::public(seat(who)),
                 seq: 0,
@@ -1523,6 +1531,7 @@ mod double_move_interceptions {
             plies: 0,
             end: None,
             claims: Default::default(),
+            owes_show: None,
         };
         let made = ok(
             &start,

@@ -43,6 +43,8 @@ fn judge(
         opened_values: &[],
         committed_values: &[],
         draws: &[],
+        shown_slots: &[],
+        held_slots: &[],
     };
     rules
         .apply(state, who, act, &ctx)
@@ -68,6 +70,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         (0u8..70, 0u8..70).prop_map(|(a, b)| Edit::Exchange { a, b }),
         Just(Edit::ExtraMove),
         Just(Edit::SkipTurn),
+        Just(Edit::ShowHand),
     ]
 }
 

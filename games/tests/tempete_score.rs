@@ -479,6 +479,8 @@ fn judge(rules: &Tempete, s: &State, sa: &ScoredAct) -> Option<State> {
         .map(|(i, q)| (trap_name(), *i, vec![*q]))
         .collect();
     let ctx = ActCtx {
+        shown_slots: &[],
+        held_slots: &[],
         at: EnvRef {
             chain: ChainId::public(sa.seat),
             seq: 0,

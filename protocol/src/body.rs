@@ -60,6 +60,25 @@ pub struct Open {
     pub value: Vec<u8>,
 }
 
+/// Version 2: one of the sender's own deck slots shown without being spent
+/// (spec/PROTOCOL.md §17.16). Encoded as [`Open`] with `to` first. The envelope is
+/// public, so every seat and every verifier reads the card; `to` says only whom the
+/// game counts as shown (`None`: every seat).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Show {
+    /// The seat the card is shown to, or `None` for every seat.
+    pub to: Option<Seat>,
+    /// Purpose of the commitment: only `Deck(name)` is judged; any other is out of
+    /// phase.
+    pub purpose: Purpose,
+    /// The slot.
+    pub index: u32,
+    /// The 32-byte salt it was made with.
+    pub nonce: [u8; 32],
+    /// The committed value (the card, 4 bytes little-endian).
+    pub value: Vec<u8>,
+}
+
 /// Slot indices the sender deals from another seat's secret deck.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
@@ -138,6 +157,9 @@ pub enum Item {
     /// first envelope of a seat that did not propose (spec/PROTOCOL.md §17.15). The
     /// proposer's is in the proposal it signed.
     Named(String),
+    /// Version 2: one of the sender's deck slots shown to one seat or to all, the slot
+    /// kept in the hand (spec/PROTOCOL.md §17.16).
+    Show(Show),
 }
 
 /// Longest display name, in a proposal's seat or a [`Item::Named`].
@@ -149,7 +171,11 @@ impl Item {
     pub fn version_2_only(&self) -> bool {
         matches!(
             self,
-            Item::Forfeit(_) | Item::Statements(_) | Item::Withdraw | Item::Named(_)
+            Item::Forfeit(_)
+                | Item::Statements(_)
+                | Item::Withdraw
+                | Item::Named(_)
+                | Item::Show(_)
         )
     }
 }
@@ -224,6 +250,7 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
                 return Err("commit indices overflow");
             }
             Item::Open(o) if o.value.len() > MAX_VALUE => return Err("opened value too long"),
+            Item::Show(o) if o.value.len() > MAX_VALUE => return Err("shown value too long"),
             Item::Deal(d) if d.slots.is_empty() || d.slots.len() > MAX_DEAL => {
                 return Err("a deal item holds 1 to 256 slots");
             }
@@ -241,4 +268,39 @@ pub fn check_limits(body: &[Item]) -> Result<(), &'static str> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example of spec/PROTOCOL.md §1.7: slot 3 of `cards` shown to seat 1.
+    #[test]
+    fn a_show_encodes_as_the_spec_says() {
+        let item = Item::Show(Show {
+            to: Some(Seat(1)),
+            purpose: Purpose::Deck(Name::new("cards").unwrap()),
+            index: 3,
+            nonce: [7; 32],
+            value: 73u32.to_le_bytes().to_vec(),
+        });
+        let mut want = vec![
+            0x12, 0x01, 0x01, 0x01, 0x05, b'c', b'a', b'r', b'd', b's', 0x03,
+        ];
+        want.extend([7; 32]);
+        want.extend([0x04, 0x49, 0x00, 0x00, 0x00]);
+        assert_eq!(crate::wire::encode(&item), want);
+        assert_eq!(want.len(), 48);
+        assert!(item.version_2_only());
+        assert!(
+            check_limits(&[Item::Show(Show {
+                to: None,
+                purpose: Purpose::Coin,
+                index: 0,
+                nonce: [0; 32],
+                value: vec![0; MAX_VALUE + 1],
+            })])
+            .is_err()
+        );
+    }
 }

@@ -100,6 +100,31 @@ pub struct OpenedSlot {
     pub card: u32,
 }
 
+/// A deck slot shown earlier in the envelope being judged, and kept (version 2, the
+/// `Show` item, spec/PROTOCOL.md §17.16).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownSlot {
+    /// Which deck (the sender's own).
+    pub deck: Name,
+    /// The slot.
+    pub slot: u32,
+    /// The card it holds.
+    pub card: u32,
+    /// Whom the game counts it shown to (`None`: every seat). The envelope is public:
+    /// every seat reads the card whatever this says.
+    pub to: Option<Seat>,
+}
+
+/// A deck slot the sender holds: dealt or granted to it in the envelope's view and not
+/// used before this envelope (its own openings before the act still count as held).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct HeldSlot {
+    /// Which deck (the sender's own).
+    pub deck: Name,
+    /// The slot.
+    pub slot: u32,
+}
+
 /// What the rules see of the envelope carrying an act.
 #[derive(Clone, Debug)]
 pub struct ActCtx<'a> {
@@ -111,6 +136,11 @@ pub struct ActCtx<'a> {
     pub coin: &'a Hash,
     /// Deck slots of the sender opened earlier in this envelope.
     pub opened_slots: &'a [OpenedSlot],
+    /// Deck slots of the sender shown, and kept, earlier in this envelope (version 2).
+    pub shown_slots: &'a [ShownSlot],
+    /// The sender's deck slots held before this envelope's own openings, by deck then
+    /// slot (what a rule needs to check that a "show your hand" shows all of it).
+    pub held_slots: &'a [HeldSlot],
     /// Sealed values of the sender opened earlier in this envelope.
     pub opened_values: &'a [(Name, u32, Vec<u8>)],
     /// Sealed values the sender committed earlier in this envelope.

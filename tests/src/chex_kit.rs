@@ -51,6 +51,7 @@ pub fn place(s: &Session<Chex>, pick: u64) -> Option<Command> {
     };
     let at = squares.get((pick % squares.len().max(1) as u64) as usize)?;
     Some(Command::Act {
+        show_slots: vec![],
         act: Act::Place {
             kind: kind.index() as u8,
             x: at.x,

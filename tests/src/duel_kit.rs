@@ -37,6 +37,7 @@ pub fn duel_terms(rules: &Duel, nonce: u8) -> Terms {
 /// The command that plays a slot.
 pub fn play(slot: u32) -> Command {
     Command::Act {
+        show_slots: vec![],
         act: duel::play_bytes(slot),
         open_slots: vec![(duel::deck(), slot)],
         commit_values: vec![],

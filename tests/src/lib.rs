@@ -17,6 +17,7 @@ pub mod peer;
 pub mod physical_kit;
 pub mod race;
 pub mod scenarios;
+pub mod show_kit;
 pub mod sim;
 pub mod stallmate_kit;
 pub mod stallmate_witness;

@@ -229,3 +229,29 @@ pub fn scripted_game() -> Physical {
     }
     g
 }
+
+/// transcript-tempete-physical.json (and tempete-physical-game.sealed): the scripted
+/// game of [`scripted_game`] with Black resigning at the end — stated cards, a continuing
+/// effect cited, a dispute ruled by the arbiter, a dispute lapsed — checked offline.
+pub fn physical_transcript() -> (serde_json::Value, Vec<u8>) {
+    let mut g = scripted_game();
+    let now = g.pair.now;
+    g.pair.sessions[BLACK.index()]
+        .handle_command(Command::Resign, now)
+        .expect("resign");
+    g.pair.collect();
+    g.settle();
+    let bytes = g.pair.transcript(WHITE);
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("finished");
+    let st = g.session(WHITE).engine().state().expect("started");
+    let value = serde_json::json!({
+        "description": "a complete Tempête with the physical deck (version 2, an arbiter named by the key of test seed 8) between the test keys: stated cards, a continuing effect cited, a dispute the arbiter ruled, a dispute that lapsed, Black resigning; the same bytes as tempete-physical-game.sealed",
+        "file": "tempete-physical-game.sealed",
+        "acts": st.claims.acts,
+        "disputes": st.claims.disputes.len(),
+        "bytes": sealed_protocol::hash::to_hex(&bytes),
+        "verdict": crate::vectors::verdict_json(&checked, &o),
+    });
+    (value, bytes)
+}

@@ -170,6 +170,7 @@ pub fn add(session: &Session<Race>, n: u8, note_value: Vec<u8>) -> Option<Comman
     let state = session.engine().state()?;
     let me = session.seat();
     Some(Command::Act {
+        show_slots: vec![],
         act: sealed_protocol::wire::encode(&Add(n)),
         open_slots: vec![],
         commit_values: vec![(note(), state.plies, note_value)],

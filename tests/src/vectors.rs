@@ -385,6 +385,12 @@ pub fn item_text(i: &Item) -> String {
         Item::Statements(st) => format!("statements ({})", st.len()),
         Item::Withdraw => "withdraw".into(),
         Item::Named(n) => format!("named {n:?}"),
+        Item::Show(o) => format!(
+            "show {}[{}] to {}",
+            purpose_text(&o.purpose),
+            o.index,
+            o.to.map_or("all".into(), |t| t.0.to_string())
+        ),
     }
 }
 
@@ -610,6 +616,46 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         None,
         include_bytes!("../../spec/vectors/draft2-forfeit-game.sealed"),
     ));
+    // And of its third (kept in spec/vectors/draft3-forfeit-game.sealed).
+    out.push(reject(
+        "version-2-draft-3",
+        "earlier-draft",
+        2,
+        vec![],
+        None,
+        include_bytes!("../../spec/vectors/draft3-forfeit-game.sealed"),
+    ));
+    // Shown slots (version 2 draft 4, §17.16): a show of a slot never dealt, a show of a
+    // slot already played (version 2 Duels), and Tempête's card 73 played hiding a
+    // card the hand keeps.
+    for c in [
+        ("show-slot-never-dealt", crate::show_kit::show_never_dealt()),
+        ("show-slot-used", crate::show_kit::show_used_slot()),
+    ] {
+        let (name, c) = c;
+        let kind = c.kind.name();
+        let results = match c.cheater {
+            A => vec!["loss".into(), "win".into()],
+            _ => vec!["win".into(), "loss".into()],
+        };
+        out.push(reject(
+            name,
+            kind,
+            1,
+            vec![(c.cheater, kind)],
+            Some(results),
+            &c.pair.transcript(c.honest()),
+        ));
+    }
+    let (hidden, kind) = crate::show_kit::show_hand_hides_a_card();
+    out.push(reject(
+        "show-hand-hides-a-card",
+        kind.name(),
+        1,
+        vec![(B, kind.name())],
+        Some(vec!["win".into(), "loss".into()]),
+        &hidden.transcript(A),
+    ));
     // Withdrawals (version 2, §17.14): one an acceptance crossed, which stands (no game,
     // exit 0); one signed after the acceptance it acknowledges, the proposer's fault.
     out.push(reject(
@@ -769,6 +815,49 @@ pub fn tempete_transcript() -> (Value, Vec<u8>) {
         "verdict": verdict_json(&checked, &o),
     });
     (value, bytes)
+}
+
+/// transcript-tempete-show.json (and the bytes of tempete-show-game.sealed): a whole
+/// Tempête of protocol version 2 draft 4 with card 73 on the list, played by seeded
+/// random bots, in which a show-hand card is played and its envelope shows the hand
+/// (spec/PROTOCOL.md §17.16, spec/GAMES.md §4.6.2): the first seed from 1 whose game
+/// shows one.
+pub fn tempete_show_transcript() -> (Value, Vec<u8>) {
+    use crate::show_kit::{SHOW_OPTIONS, tempete_terms_v2};
+    use crate::sim::{NetConfig, Sim};
+    use crate::tempete_kit::tempete_bot;
+    for seed in 1..100u64 {
+        let mut sim = Sim::new(
+            tempete_terms_v2(&SHOW_OPTIONS, seed as u8),
+            vec![tempete_bot(), tempete_bot()],
+            NetConfig::perfect(),
+            seed,
+        );
+        sim.run(200_000_000);
+        let bytes = sim.transcripts().remove(0);
+        let e = sim.sessions[0].engine();
+        let shows: usize = e
+            .main_line()
+            .iter()
+            .filter_map(|(at, _)| e.envelope(*at))
+            .flat_map(|env| env.unsigned().body.iter())
+            .filter(|i| matches!(i, Item::Show(_)))
+            .count();
+        if shows == 0 {
+            continue;
+        }
+        let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+        let o = checked.verdict.outcome.clone().expect("finished");
+        let value = json!({
+            "description": format!("version 2 draft 4: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
+            "file": "tempete-show-game.sealed",
+            "shows": shows,
+            "bytes": h(&bytes),
+            "verdict": verdict_json(&checked, &o),
+        });
+        return (value, bytes);
+    }
+    panic!("no seed plays card 73");
 }
 
 /// transcript-stallmate.json (and the bytes of stallmate-game.sealed): a whole Secret

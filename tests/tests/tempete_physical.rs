@@ -277,7 +277,10 @@ fn a_loser_who_disputes_the_decisive_claim_without_an_arbiter_gets_no_draw() {
 fn a_settlement_accepted_closes_the_dispute_and_a_disputed_one_does_not() {
     let mut g = Physical::new(false, 10);
     let (_, card) = g.stated_card(WHITE);
-    g.typed(WHITE, &format!("card {card} then e2e5 note a long step"));
+    g.typed(
+        WHITE,
+        &format!("card {card} then e2e5 note a long step; two squares"),
+    );
     g.typed(BLACK, "dispute 0 note too long");
     // Black offers to settle: the pawn goes back one square. White disputes the offer.
     g.typed(BLACK, "settle 0 then e5e4 note one square less");

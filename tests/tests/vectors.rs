@@ -220,6 +220,37 @@ fn the_tempete_transcript_verifies_with_cards_played() {
     );
 }
 
+/// The physical-deck Tempête verifies, with its disputes (one ruled, one lapsed) closed.
+#[test]
+fn the_tempete_physical_transcript_verifies_with_its_disputes_closed() {
+    let v = check_transcript_vector("transcript-tempete-physical.json");
+    assert_eq!(v["disputes"].as_u64(), Some(2), "{v}");
+    assert!(v["acts"].as_u64().unwrap() > 10, "{v}");
+}
+
+/// The version 2 Tempête with card 73 verifies, and its envelopes show slots.
+#[test]
+fn the_tempete_show_transcript_verifies_with_a_hand_shown() {
+    let v = check_transcript_vector("transcript-tempete-show.json");
+    assert!(v["shows"].as_u64().unwrap() > 0, "{}", v["shows"]);
+    let file =
+        sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+    let shows = file
+        .envelopes
+        .iter()
+        .filter_map(|b| {
+            sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
+                b,
+                sealed_protocol::wire::MAX_MESSAGE,
+            )
+            .ok()
+        })
+        .flat_map(|e| e.unsigned.body)
+        .filter(|i| matches!(i, sealed_protocol::body::Item::Show(_)))
+        .count();
+    assert_eq!(shows as u64, v["shows"].as_u64().unwrap());
+}
+
 /// The Stallmate vector verifies; its first period's digest is the one posted in public
 /// and is computed from the inputs given; its score replays.
 #[test]

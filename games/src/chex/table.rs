@@ -21,6 +21,7 @@ fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
 
 fn chex_place(kind: Kind, at: chex_engine::Square) -> Command {
     Command::Act {
+        show_slots: vec![],
         act: super::Act::Place {
             kind: kind.index() as u8,
             x: at.x,

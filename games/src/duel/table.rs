@@ -13,6 +13,7 @@ use crate::table::{Automation, Choice, Face, Game};
 
 fn duel_play(slot: u32) -> Command {
     Command::Act {
+        show_slots: vec![],
         act: super::play_bytes(slot),
         open_slots: vec![(super::deck(), slot)],
         commit_values: vec![],

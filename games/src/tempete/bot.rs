@@ -58,8 +58,15 @@ impl Pick {
     }
 }
 
-/// What the random bot does now.
+/// What the random bot does now, with the hand it owes shown (a show-hand card was
+/// played against it).
 pub fn choice(s: &Session<Tempete>, pick: u64) -> Option<Command> {
+    let mut cmd = decide(s, pick)?;
+    super::holding::add_shows(s, &mut cmd);
+    Some(cmd)
+}
+
+fn decide(s: &Session<Tempete>, pick: u64) -> Option<Command> {
     if s.engine().to_act() != Some(s.seat()) {
         return None;
     }
@@ -257,7 +264,7 @@ fn turn(
             })
             .collect();
         let ok = match flow {
-            Some(FlowEffect::ShowHand) => false,
+            Some(FlowEffect::ShowHand) => s.engine().rules().shows,
             Some(FlowEffect::Redraw(n)) => slots_left.len() >= usize::from(n),
             _ => c.timing().is_own_move(),
         };

@@ -169,7 +169,8 @@ fn turn_choices(
     }
     for (r, c) in hand {
         let ask = match c.effect().flow() {
-            Some(FlowEffect::ShowHand) => continue,
+            // Playable where a card can be shown without being played (version 2).
+            Some(FlowEffect::ShowHand) if !s.engine().rules().shows => continue,
             Some(FlowEffect::SealTrapSquare(_)) => Some(("trap", Ask::Square {
                 why: "the square your trap seals".into(),
             })),

@@ -98,8 +98,8 @@ pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
         });
         return Ok(command(&act, play.opens));
     }
-    let (start, turn) = match text.split_once(';') {
-        Some((s, t)) => (Some(start_card(me, s.trim(), &mut used)?), t.trim()),
+    let (start, turn) = match split_start(text) {
+        Some((s, t)) => (Some(start_card(me, s, &mut used)?), t),
         None => (None, text),
     };
     let play = play(me, turn, &mut used, false)?;
@@ -180,8 +180,8 @@ fn physical(
         }
         _ => {}
     }
-    let (start, turn) = match text.split_once(';') {
-        Some((s, t)) => (Some(start_card(me, s.trim(), used)?), t.trim()),
+    let (start, turn) = match split_start(text) {
+        Some((s, t)) => (Some(start_card(me, s, used)?), t),
         None => (None, text),
     };
     let (first, rest) = turn.split_once(char::is_whitespace).unwrap_or((turn, ""));
@@ -206,6 +206,14 @@ fn physical(
         commit_values.push((trap_name(), me.traps, vec![sq.index()]));
     }
     Ok(Some(cmd))
+}
+
+/// A start card and the turn after it (`take 40 with 34; e4`): only when the words
+/// before the first `;` begin a start card, so that a `;` in a note stays in the note.
+fn split_start(text: &str) -> Option<(&str, &str)> {
+    let (start, turn) = text.split_once(';')?;
+    let first = start.split_whitespace().next()?;
+    matches!(first, "take" | "pick").then(|| (start.trim(), turn.trim()))
 }
 
 /// A claim from its card and words.

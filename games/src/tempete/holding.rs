@@ -5,7 +5,8 @@
 
 use sealed_protocol::body::Purpose;
 use sealed_protocol::commit::CommitKey;
-use sealed_protocol::ids::Name;
+use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::rules::{HeldSlot, ShownSlot};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::Square;
@@ -15,7 +16,7 @@ use super::board::{Board, Trap};
 use super::card::{Card, FlowEffect};
 use super::effects::Play;
 use super::rules::{Tempete, deck_name, trap_name};
-use super::state::{TurnMade, color};
+use super::state::{TurnMade, color, seat};
 
 fn card_of(rules: &Tempete, n: u32) -> Option<&Card> {
     rules.card(n)
@@ -50,12 +51,86 @@ pub fn opens(r: CardRef) -> Vec<(Name, u32)> {
 /// The session command for an act that opens these slots.
 pub fn command(act: &Act, open_slots: Vec<(Name, u32)>) -> Command {
     Command::Act {
+        show_slots: vec![],
         act: sealed_protocol::wire::encode(act),
         open_slots,
         commit_values: vec![],
         open_values: vec![],
         open_draw: None,
     }
+}
+
+/// Fills in the shows this seat owes (a `show-hand` card was played against it, version
+/// 2): every slot of the hand the envelope does not open, shown to the opponent, with
+/// whatever act it makes next. A seat that owes nothing is left as it is.
+pub fn add_shows(s: &Session<Tempete>, cmd: &mut Command) {
+    let Command::Act {
+        act,
+        show_slots,
+        open_slots,
+        ..
+    } = cmd
+    else {
+        return;
+    };
+    let me = color(s.seat());
+    let owed = s.engine().state().is_some_and(|st| st.owes_show == Some(me));
+    if !owed || act.is_empty() {
+        return;
+    }
+    let to = Some(seat(!me));
+    *show_slots = s
+        .hand(&deck_name())
+        .into_iter()
+        .filter(|(slot, _)| !open_slots.iter().any(|(_, o)| o == slot))
+        .map(|(slot, _)| (deck_name(), slot, to))
+        .collect();
+}
+
+/// What the rules see of a command's shows and of the hand before it, read from this
+/// seat's hand (slot, card): to judge the command as its envelope would be judged.
+pub fn shown_and_held(
+    hand: &[(u32, u32)],
+    show_slots: &[(Name, u32, Option<Seat>)],
+) -> Result<(Vec<ShownSlot>, Vec<HeldSlot>), String> {
+    let shown = show_slots
+        .iter()
+        .map(|(deck, slot, to)| {
+            let card = hand
+                .iter()
+                .find(|(x, _)| x == slot)
+                .map(|(_, c)| *c)
+                .ok_or_else(|| format!("slot {slot} is not in your hand"))?;
+            Ok(ShownSlot {
+                deck: deck.clone(),
+                slot: *slot,
+                card,
+                to: *to,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let mut held: Vec<HeldSlot> = hand
+        .iter()
+        .map(|(slot, _)| HeldSlot {
+            deck: deck_name(),
+            slot: *slot,
+        })
+        .collect();
+    held.sort();
+    Ok((shown, held))
+}
+
+/// The opponent's cards this seat was shown (`show-hand`, version 2) that he still
+/// keeps: slot and card, by slot.
+pub fn shown_to_me(s: &Session<Tempete>) -> Vec<(u32, Card)> {
+    let e = s.engine();
+    let other = seat(!color(s.seat()));
+    let used = e.used(other, &deck_name());
+    e.shown_slots(other, &deck_name())
+        .into_iter()
+        .filter(|(slot, (_, to))| !used.contains_key(slot) && to.is_none_or(|t| t == s.seat()))
+        .filter_map(|(slot, (n, _))| Some((slot, card_of(e.rules(), n)?.clone())))
+        .collect()
 }
 
 /// This seat's traps still sealed: each one's index among its trap values, and the trap

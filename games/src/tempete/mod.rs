@@ -48,6 +48,7 @@ pub mod physical;
 pub mod render;
 pub mod rules;
 pub mod score;
+mod show;
 pub mod table;
 pub mod state;
 

@@ -65,17 +65,23 @@ pub struct Tempete {
     pub ply_limit: u32,
     /// The physical deck's terms (`deck=physical`); `None`: the open deck.
     pub physical: Option<Physical>,
+    /// Whether a card can be shown without being played (protocol version 2): only
+    /// then is a `show-hand` card playable (super::show).
+    pub shows: bool,
 }
 
 impl Default for Tempete {
     fn default() -> Self {
         let deck = Deck::open();
         Tempete {
-            list: deck.numbers(),
+            // The seed's numbers: a card of ours numbered past them (73) is played
+            // only when `cards` lists it, so the default list never changes.
+            list: deck.numbers().into_iter().filter(|n| *n <= 72).collect(),
             deck: Arc::new(deck),
             hand: 5,
             ply_limit: 0,
             physical: None,
+            shows: false,
         }
     }
 }
@@ -510,11 +516,13 @@ impl Tempete {
                     });
                 }
             }
-            Some(FlowEffect::ShowHand) => {
-                // Showing a hand would open slots without playing them, which protocol
-                // version 1 cannot express; the card is refused before it is signed.
-                return Err("show-hand cards cannot be played in this version".into());
+            // Showing a hand shows slots without playing them, which protocol version 1
+            // cannot express; there the card is refused before it is signed.
+            Some(FlowEffect::ShowHand) if !self.shows => {
+                return Err("show-hand cards cannot be played under protocol version 1".into());
             }
+            // The opponent owes his hand, shown in his next act (`show`).
+            Some(FlowEffect::ShowHand) => s.owes_show = Some(!side),
             _ if !discard.is_empty() => return Err("only a redraw card discards".into()),
             _ => {}
         }
@@ -759,7 +767,8 @@ impl Rules for Tempete {
         if terms.players() != 2 {
             return Err(OptionError("tempete is for two players".into()));
         }
-        Tempete::from_options(&terms.proposal().rule_options())
+        let shows = sealed_protocol::proposal::is_version_2(terms.version());
+        Tempete::from_options(&terms.proposal().rule_options()).map(|t| Tempete { shows, ..t })
     }
 
     fn decks(&self) -> Vec<DeckSpec> {
@@ -800,6 +809,7 @@ impl Rules for Tempete {
             plies: 0,
             end: None,
             claims: physical::Claims::default(),
+            owes_show: None,
         }
     }
 
@@ -852,6 +862,9 @@ impl Rules for Tempete {
         if !turn && !ctx.committed_values.is_empty() {
             return Err("only a turn with a trap card seals a square".into());
         }
+        // A hand is shown only when owed, and in full (a show-hand card played against
+        // this side): never otherwise.
+        super::show::shows_owed(&mut s, side, ctx)?;
         let mut settles = None;
         match act {
             Act::Turn {

@@ -98,6 +98,9 @@ pub struct State {
     pub end: Option<Outcome>,
     /// Physical deck: the claims, disputes and continuing effects (empty otherwise).
     pub claims: Claims,
+    /// The side whose next act must show its whole hand to the other (a show-hand
+    /// card was played against it), if any.
+    pub owes_show: Option<Color>,
 }
 
 impl State {

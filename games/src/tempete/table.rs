@@ -77,6 +77,7 @@ pub fn typed(s: &Session<Tempete>, text: &str) -> Result<Command, String> {
 fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), String> {
     let Command::Act {
         act,
+        show_slots,
         open_slots,
         commit_values,
         open_values,
@@ -103,6 +104,7 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
             })
         })
         .collect::<Result<_, String>>()?;
+    let (shown, held) = holding::shown_and_held(&hand, show_slots)?;
     let secrets = s.secrets();
     let decks = s.engine().decks();
     let values: Vec<(Name, u32, Vec<u8>)> = open_values
@@ -129,6 +131,8 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
         clock: 0,
         coin: &coin,
         opened_slots: &opened,
+        shown_slots: &shown,
+        held_slots: &held,
         opened_values: &values,
         committed_values: &committed,
         draws: &[],
@@ -259,6 +263,7 @@ impl Face for Tempete {
         {
             *open_values = holding::traps_to_open(s, &state.board);
         }
+        holding::add_shows(s, &mut cmd);
         check(s, state, &cmd).map_err(|why| format!("{text}: {why}"))?;
         Ok(cmd)
     }
@@ -332,8 +337,8 @@ impl Face for Tempete {
         for (r, c) in &hand {
             if c.timing().is_own_move() && !state.board.legal_plays(Some(c)).is_empty() {
                 let how = match c.effect().flow() {
-                    // Playable once the protocol can show a card without spending it.
-                    Some(FlowEffect::ShowHand) => continue,
+                    // Playable where a card can be shown without being played (version 2).
+                    Some(FlowEffect::ShowHand) if !s.engine().rules().shows => continue,
                     Some(FlowEffect::SealTrapSquare(_)) => "trap <square> then <move>".to_owned(),
                     Some(FlowEffect::Redraw(n)) => format!("discard <{n} cards> then <move>"),
                     _ => {
@@ -372,6 +377,9 @@ impl Face for Tempete {
         for (_, t) in holding::sealed_traps(s) {
             text.push_str(&format!("your sealed trap on {} ({})\n", t.square, t.effect));
         }
+        for (_, c) in holding::shown_to_me(s) {
+            text.push_str(&format!("the opponent showed you card {} ({})\n", c.number(), c.name()));
+        }
         text.push_str(&super::physical::view::claims_text(
             s.engine(),
             Some(color(s.seat())),
@@ -406,10 +414,16 @@ impl Face for Tempete {
             .state()
             .map(|st| super::physical::view::claims_json(s.engine(), Some(color(s.seat())), st))
             .unwrap_or(Value::Null);
-        (
-            None,
-            json!({ "cards": cards, "sizes": sizes, "claims": claims }),
-        )
+        // The opponent's cards shown to this seat (show-hand) and still in his hand.
+        let shown: Vec<Value> = holding::shown_to_me(s)
+            .iter()
+            .map(|(_, c)| json!({ "card": c.number(), "name": c.name(), "text": c.text() }))
+            .collect();
+        let mut view = json!({ "cards": cards, "sizes": sizes, "claims": claims });
+        if !shown.is_empty() {
+            view["opponent_shown"] = Value::Array(shown);
+        }
+        (None, view)
     }
 
     fn svg(state: &State) -> Option<String> {

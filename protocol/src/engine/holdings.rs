@@ -91,6 +91,23 @@ impl<R: Rules> Engine<R> {
             .unwrap_or_default()
     }
 
+    /// Slots of a deck shown and kept (version 2, `Show`), with their cards and whom
+    /// they were shown to (`None`: every seat), whether played since or not.
+    pub fn shown_slots(
+        &self,
+        owner: Seat,
+        deck: &crate::ids::Name,
+    ) -> BTreeMap<u32, (u32, Option<Seat>)> {
+        self.deck(owner, deck)
+            .map(|d| {
+                d.shown
+                    .iter()
+                    .map(|(s, (c, _, to))| (*s, (*c, *to)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Slots the dealer owes now: everything due minus everything dealt.
     pub fn deal_due(&self, owner: Seat, deck: &crate::ids::Name) -> u32 {
         let Some(d) = self.deck(owner, deck) else {

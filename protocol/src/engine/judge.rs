@@ -4,7 +4,7 @@
 //! causal past and ledger in one order; the reading order is the rule (the first item
 //! that breaks one stops the envelope), so it stays in one place. What stands apart by
 //! its job is in files of its own: the first envelope (`first.rs`), draws from public
-//! pools (`draws.rs`) and time forfeits (`forfeit.rs`).
+//! pools (`draws.rs`), time forfeits (`forfeit.rs`) and shown slots (`show.rs`).
 //!
 //! Items are read in order. The first item that breaks a rule makes the envelope a
 //! proof against its signer and stops the reading: items before it stand (they are
@@ -20,7 +20,7 @@ use crate::envelope::Signed;
 use crate::fault::FaultKind;
 use crate::ids::{EnvRef, Name, Seat};
 use crate::outcome::Outcome;
-use crate::rules::{ActCtx, DrawResult, OpenedSlot, Rules};
+use crate::rules::{ActCtx, DrawResult, OpenedSlot, Rules, ShownSlot};
 
 /// A rule broken: the kind and a sentence.
 pub(super) type Broken = (FaultKind, String);
@@ -33,6 +33,7 @@ pub(super) fn broken(kind: FaultKind, detail: impl Into<String>) -> Broken {
 #[derive(Default)]
 pub(super) struct Scratch {
     pub(super) opened_slots: Vec<OpenedSlot>,
+    pub(super) shown_slots: Vec<ShownSlot>,
     pub(super) opened_values: Vec<(Name, u32, Vec<u8>)>,
     pub(super) committed_values: Vec<(Name, u32)>,
     pub(super) draws: Vec<DrawResult>,
@@ -253,6 +254,7 @@ impl<R: Rules> Engine<R> {
             Item::Forfeit(f) => self.judge_forfeit(f, at, seat, clock),
             Item::Statements(st) => self.judge_statements(st, at),
             Item::Withdraw => self.judge_withdraw(at, seat, clock),
+            Item::Show(sh) => self.judge_show(sh, at, seat, clock, scratch),
             Item::Named(name) => {
                 // Only in the first envelope of a seat that did not propose (the
                 // proposer's name is in the proposal it signed), and once.
@@ -490,6 +492,27 @@ impl<R: Rules> Engine<R> {
         clock: &Clock,
         over: bool,
     ) -> Result<u32, Broken> {
+        let (d, card) = self.check_slot(name, o.index, &o.value, seat, clock, over)?;
+        let deck = &mut self.ledger.decks[d];
+        deck.card_slot.insert(card, o.index);
+        deck.slot_card.insert(o.index, card);
+        if !over {
+            deck.used.insert(o.index, (card, at));
+        }
+        Ok(card)
+    }
+
+    /// The checks an opening of `name` slot `slot` to `value` passes (§8.5.2 steps 1–5),
+    /// shared by `Open` and `Show`: the deck's index and the card.
+    pub(super) fn check_slot(
+        &self,
+        name: &Name,
+        slot: u32,
+        value: &[u8],
+        seat: Seat,
+        clock: &Clock,
+        over: bool,
+    ) -> Result<(usize, u32), Broken> {
         let Some(d) = self.ledger.deck_index(seat, name) else {
             return Err(broken(
                 FaultKind::OpeningWithoutCommitment,
@@ -497,7 +520,6 @@ impl<R: Rules> Engine<R> {
             ));
         };
         let deck = &self.ledger.decks[d];
-        let slot = o.index;
         if !over {
             let in_view = |r: Option<&EnvRef>| r.is_some_and(|r| self.store.seen(clock, *r));
             if !in_view(deck.dealt.get(&slot)) && !in_view(deck.granted.get(&slot)) {
@@ -507,7 +529,7 @@ impl<R: Rules> Engine<R> {
                 ));
             }
         }
-        let card = card_from_value(&o.value)
+        let card = card_from_value(value)
             .ok_or_else(|| broken(FaultKind::CardNotOnList, "a card is 4 bytes"))?;
         if !deck.on_list.contains(&card) {
             return Err(broken(
@@ -515,19 +537,17 @@ impl<R: Rules> Engine<R> {
                 format!("card {card} is not on the agreed list"),
             ));
         }
-        if let Some(other) = deck.card_slot.get(&card) {
+        // A slot shown earlier (version 2) holds its card already: opening it is the
+        // same card from the same slot.
+        if let Some(other) = deck.card_slot.get(&card)
+            && *other != slot
+        {
             return Err(broken(
                 FaultKind::CardFromTwoSlots,
                 format!("card {card} opened from slots {other} and {slot}"),
             ));
         }
-        let deck = &mut self.ledger.decks[d];
-        deck.card_slot.insert(card, slot);
-        deck.slot_card.insert(slot, card);
-        if !over {
-            deck.used.insert(slot, (card, at));
-        }
-        Ok(card)
+        Ok((d, card))
     }
 
     /// Replays a dealer's stream from its revealed seed against every deal it made.
@@ -699,11 +719,14 @@ impl<R: Rules> Engine<R> {
             ));
         }
         let coin = self.game.coin.unwrap_or_default();
+        let held_slots = self.held_slots(at, seat, clock);
         let ctx = ActCtx {
             at,
             clock: sender_clock,
             coin: &coin,
             opened_slots: &scratch.opened_slots,
+            shown_slots: &scratch.shown_slots,
+            held_slots: &held_slots,
             opened_values: &scratch.opened_values,
             committed_values: &scratch.committed_values,
             draws: &scratch.draws,

@@ -33,7 +33,9 @@ pub(crate) struct DeckLedger {
     pub owed: Vec<(Option<EnvRef>, u32)>,
     /// Slot → card, for slots opened while the game was on (a card used).
     pub used: BTreeMap<u32, (u32, EnvRef)>,
-    /// Card → slot, for every opening, in play or at the end.
+    /// Slot → card, where, and to whom, for slots shown and kept (version 2, `Show`).
+    pub shown: BTreeMap<u32, (u32, EnvRef, Option<Seat>)>,
+    /// Card → slot, for every opening or showing, in play or at the end.
     pub card_slot: BTreeMap<u32, u32>,
     /// Slot → card, for every opening.
     pub slot_card: BTreeMap<u32, u32>,
@@ -49,6 +51,7 @@ impl DeckLedger {
             granted: BTreeMap::new(),
             owed: vec![],
             used: BTreeMap::new(),
+            shown: BTreeMap::new(),
             card_slot: BTreeMap::new(),
             slot_card: BTreeMap::new(),
         }

@@ -27,6 +27,7 @@ mod holdings;
 mod judge;
 mod ledger;
 mod private;
+mod show;
 mod statements;
 mod store;
 

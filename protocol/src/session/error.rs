@@ -81,6 +81,11 @@ pub enum Refusal {
     /// A withdrawal of a game of protocol version 1, which has no withdrawal.
     #[error("this game was made under protocol version 1, which cannot take an invitation back")]
     NoWithdrawal,
+    /// A slot shown without being spent in a game of protocol version 1, which cannot.
+    #[error(
+        "this game was made under protocol version 1, which cannot show a card without playing it"
+    )]
+    NoShow,
     /// A withdrawal after another seat accepted: the proposer is bound from then on.
     #[error("{0} has accepted: the game is on, and only resigning ends it")]
     Accepted(crate::ids::Seat),

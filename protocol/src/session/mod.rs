@@ -65,11 +65,14 @@ pub enum Command {
     Accept,
     /// Decline the proposal.
     Decline,
-    /// Make a game act: its bytes, the deck slots it opens, the sealed values it
-    /// commits (name, index, value) and those it opens (name, index).
+    /// Make a game act: its bytes, the deck slots it shows and opens, the sealed values
+    /// it commits (name, index, value) and those it opens (name, index).
     Act {
         /// The act, encoded by the game.
         act: Vec<u8>,
+        /// Own deck slots to show, kept, in the same envelope, each to a seat or to all
+        /// (`None`); version 2 only (spec/PROTOCOL.md §17.16).
+        show_slots: Vec<(Name, u32, Option<crate::ids::Seat>)>,
         /// Own deck slots to open in the same envelope.
         open_slots: Vec<(Name, u32)>,
         /// Sealed values to commit in the same envelope.
@@ -127,6 +130,7 @@ impl Command {
     pub fn act(bytes: Vec<u8>) -> Self {
         Command::Act {
             act: bytes,
+            show_slots: vec![],
             open_slots: vec![],
             commit_values: vec![],
             open_values: vec![],
@@ -648,6 +652,26 @@ impl<R: Rules> Session<R> {
             index,
             nonce: secrets.nonce(&key),
             value,
+        }))
+    }
+
+    /// The showing of one own deck slot, kept (version 2).
+    fn show_item(
+        &self,
+        secrets: &Secrets,
+        deck: Name,
+        slot: u32,
+        to: Option<crate::ids::Seat>,
+    ) -> Option<Item> {
+        let Some(Item::Open(o)) = self.open_item(secrets, Purpose::Deck(deck), slot) else {
+            return None;
+        };
+        Some(Item::Show(crate::body::Show {
+            to,
+            purpose: o.purpose,
+            index: o.index,
+            nonce: o.nonce,
+            value: o.value,
         }))
     }
 

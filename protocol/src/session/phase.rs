@@ -369,6 +369,7 @@ impl Play {
     ) -> Result<(), SessionError> {
         let Command::Act {
             act,
+            show_slots,
             open_slots,
             commit_values,
             open_values,
@@ -384,6 +385,13 @@ impl Play {
         if let Some(pool) = open_draw {
             let item = s.draw_open_item(&self.secrets, &pool);
             body.push(item.ok_or(Refusal::NoDraw(pool))?);
+        }
+        if !show_slots.is_empty() && !crate::proposal::is_version_2(s.engine.terms().version()) {
+            return Err(Refusal::NoShow.into());
+        }
+        for (deck, slot, to) in show_slots {
+            let item = s.show_item(&self.secrets, deck.clone(), slot, to);
+            body.push(item.ok_or(Refusal::NoSlot(deck, slot))?);
         }
         for (deck, slot) in open_slots {
             let item = s.open_item(&self.secrets, Purpose::Deck(deck.clone()), slot);

@@ -51,6 +51,14 @@ fn main() -> std::io::Result<()> {
     write("transcript-tempete.json", t)?;
     std::fs::write(dir.join("tempete-game.sealed"), bytes)?;
     println!("wrote spec/vectors/tempete-game.sealed");
+    let (t, bytes) = vectors::tempete_show_transcript();
+    write("transcript-tempete-show.json", t)?;
+    std::fs::write(dir.join("tempete-show-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/tempete-show-game.sealed");
+    let (t, bytes) = sealed_conformance::physical_kit::physical_transcript();
+    write("transcript-tempete-physical.json", t)?;
+    std::fs::write(dir.join("tempete-physical-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/tempete-physical-game.sealed");
     let (t, bytes) = vectors::stallmate_transcript();
     write("transcript-stallmate.json", t)?;
     std::fs::write(dir.join("stallmate-game.sealed"), bytes)?;

@@ -60,6 +60,9 @@ pub enum Edit {
     /// The opponent's next turn is skipped: the turn does not pass either (in a game of
     /// two, the same on the board as [`Edit::ExtraMove`]; kept apart for the reader).
     SkipTurn,
+    /// The opponent shows his whole hand with his next act (protocol version 2; the
+    /// open deck's `show-hand`): nothing on the board.
+    ShowHand,
 }
 
 /// Why stated edits cannot be carried out: the stating player's fault.
@@ -120,8 +123,9 @@ pub enum EditError {
         /// Which edit (from 1).
         index: usize,
     },
-    /// A correction (a settlement or a ruling) cannot hand out extra moves.
-    #[error("a correction changes the board only: no extra move or skipped turn")]
+    /// A correction (a settlement or a ruling) cannot hand out extra moves or ask for a
+    /// hand.
+    #[error("a correction changes the board only: no extra move, skipped turn or shown hand")]
     TurnInCorrection,
     /// The note is longer than [`MAX_NOTE`] bytes.
     #[error("a note is at most {MAX_NOTE} bytes")]
@@ -186,7 +190,7 @@ impl Board {
     /// the ply and the landing squares stay as they are.
     pub fn correct(&self, edits: &[Edit]) -> Result<Board, EditError> {
         let mut next = self.clone();
-        if next.apply_edits(edits, false)? {
+        if next.apply_edits(edits, false)? || edits.contains(&Edit::ShowHand) {
             return Err(EditError::TurnInCorrection);
         }
         Ok(next)
@@ -306,6 +310,8 @@ impl Board {
                     self.pos.set_piece(b, Some(pa));
                 }
                 Edit::ExtraMove | Edit::SkipTurn => again = true,
+                // Not the board's: the flow makes the opponent owe his hand.
+                Edit::ShowHand => {}
             }
             if landings && let Some(to) = e.lands().and_then(Square::from_index) {
                 self.landed.push(to);

@@ -97,6 +97,14 @@ impl Tempete {
         // The procedure's own part (a trap card seals its square); no card of the
         // physical deck redraws or shows through the flow.
         self.flow_with_move(s, side, procedure, &[], opened, ctx, parts)?;
+        if c.edits.contains(&Edit::ShowHand) {
+            // A card of the player's that makes the opponent show his hand: the
+            // procedure of the open deck's show-hand (spec/GAMES.md §4.6.2 step 5).
+            if !self.shows {
+                return Err("a hand is shown only under protocol version 2".into());
+            }
+            s.owes_show = Some(!side);
+        }
         let claimed = s.board.claim(side, &c.edits).map_err(fault)?;
         s.board = claimed.board;
         s.pending = Pending::Turn(Some(TurnMade {
@@ -142,8 +150,8 @@ impl Tempete {
             return Err("a claimed answer plays a card or cites a continuing effect".into());
         }
         let claimed = s.board.claim(side, &c.edits).map_err(fault)?;
-        if claimed.again {
-            return Err("an answer gives no extra move".into());
+        if claimed.again || c.edits.contains(&Edit::ShowHand) {
+            return Err("an answer gives no extra move and asks for no hand".into());
         }
         s.board = claimed.board;
         Ok(())

@@ -7,7 +7,8 @@
 //!          | "remove" SQ { SQ }
 //!          | "place" PIECE SQ                     ; PIECE: FEN letter, white upper case (Q, n)
 //!          | "exchange" SQ SQ
-//!          | "again" | "skip"                     ; another move; the opponent skips his turn
+//!          | "again" | "skip" | "show"            ; another move; the opponent skips his turn;
+//!                                                 ; the opponent shows his hand
 //!          | "for" PLIES                          ; a continuing effect, in turns and answers
 //!          | "trap" SQ                            ; a trap card's secret square (12, 28)
 //!          | "cite" ACT                           ; a continuing effect stated in act ACT
@@ -57,8 +58,8 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
     let is_clause = |w: &str| {
         matches!(
             w,
-            "then" | "remove" | "place" | "exchange" | "again" | "skip" | "for" | "trap" | "cite"
-                | "sig"
+            "then" | "remove" | "place" | "exchange" | "again" | "skip" | "show" | "for" | "trap"
+                | "cite" | "sig"
         )
     };
     while i < words.len() {
@@ -107,6 +108,7 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
             }
             "again" if args.is_empty() => out.edits.push(Edit::ExtraMove),
             "skip" if args.is_empty() => out.edits.push(Edit::SkipTurn),
+            "show" if args.is_empty() => out.edits.push(Edit::ShowHand),
             "for" => out.lasting = one_number(args, "for PLIES")?,
             "trap" => {
                 let [sq] = args else {
@@ -127,7 +129,7 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
             }
             other => {
                 return Err(format!(
-                    "{other:?}: expected then, remove, place, exchange, again, skip, for, trap, cite, sig or note"
+                    "{other:?}: expected then, remove, place, exchange, again, skip, show, for, trap, cite, sig or note"
                 ));
             }
         }
@@ -235,6 +237,7 @@ pub fn write_edits(edits: &[Edit]) -> Option<Vec<String>> {
                 Edit::Exchange { a, b } => format!("exchange {} {}", sq(a)?, sq(b)?),
                 Edit::ExtraMove => "again".into(),
                 Edit::SkipTurn => "skip".into(),
+                Edit::ShowHand => "show".into(),
             })
         })
         .collect()

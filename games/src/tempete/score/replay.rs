@@ -37,6 +37,7 @@ pub(super) fn judge(
         .map(|(i, sq)| (trap_name(), *i, vec![*sq]))
         .collect();
     let ctx = ActCtx {
+        shown_slots: &[], held_slots: &[],
         at: EnvRef {
             chain: ChainId::public(who),
             seq,
