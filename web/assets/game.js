@@ -197,8 +197,9 @@ export async function drawGame(show, ctx) {
   const side = h('div', { class: 'side' },
     statusBox(show),
     invited ? invitationFacts(show) : null,
-    editing ? phys.drawEdit(show, pctx, redraw) : [drawQuestion(show, q, a), drawButtons(show, a), drawTyping(show, a)],
+    // The opponent's claims come before one's own act, which accepts them.
     phys.drawClaims(show, pctx, redraw),
+    editing ? phys.drawEdit(show, pctx, redraw) : [drawQuestion(show, q, a), drawButtons(show, a), drawTyping(show, a)],
     drawHand(show),
     drawMoves(show),
     !board && show.board && !invited ? h('pre', { class: 'score', text: show.board }) : null,

@@ -275,6 +275,16 @@ function begin(mode, value, focus, redraw, answer) {
   redraw(focus);
 }
 
+// An act's typed words as a claim is read: what is played (`card 37`, `cite 0`), the
+// edits, and the note (everything after the word `note`, as the node reads it).
+function spoken(words) {
+  const at = ` ${words} `.indexOf(' note ');
+  const body = (at < 0 ? words : words.slice(0, Math.max(0, at - 1))).trim();
+  const note = at < 0 ? '' : words.slice(at + 5).trim();
+  const m = body.match(/^((?:answer )?(?:card \d+|cite \d+|sprung|again)|dispute \d+|settle \d+|ruling \d+)\s*(.*)$/);
+  return m ? { head: m[1], rest: m[2], note } : { head: body, rest: '', note };
+}
+
 // One claim of the opponent's: what he states, Accept and Dispute.
 function claimPanel(show, a, ctx, redraw) {
   const key = `${show.game}:${a.act}`;
@@ -289,8 +299,10 @@ function claimPanel(show, a, ctx, redraw) {
     oninput: (ev) => { P.why[a.act] = ev.currentTarget.value; },
   });
   const canDispute = show.my_turn && !ctx.down;
+  const said = spoken(a.words);
   return h('div', { class: 'claim', role: 'group', 'aria-labelledby': `claim-${a.act}`, 'data-act': a.act, 'data-state': 'answerable' },
-    h('p', { id: `claim-${a.act}`, class: 'claim-words', text: `${who} plays ${a.words}` }),
+    h('p', { id: `claim-${a.act}`, class: 'claim-words', text: `${who} plays ${said.head}${said.rest ? `: ${said.rest}` : ''}` }),
+    said.note ? h('p', { class: 'claim-note' }, 'Note: ', h('q', { text: said.note })) : null,
     h('p', { class: 'about', text: canDispute ? 'Your next move accepts it. To dispute it, do so before you move.' : 'Your next act accepts it; you can dispute it when it is your turn, before you move.' }),
     field(`why-${a.act}`, 'Why you dispute it (optional)', why),
     h('div', { class: 'actions' },
@@ -317,14 +329,14 @@ export function drawClaims(show, ctx, redraw) {
   const stated = ((show.hand && show.hand.cards) || []).filter((x) => x.effect === 'stated');
   const open = (c.disputes || []).filter((d) => d.state === 'open' || d.state === 'offered');
   const out = [];
-  if (stated.length && show.my_turn) {
+  for (const a of c.answerable || []) out.push(claimPanel(show, a, ctx, redraw));
+  if (stated.length && show.my_turn && !editing()) {
     out.push(h('div', { class: 'actions', role: 'group', 'aria-label': 'Play a card by stating its effect' },
       stated.map((x, i) => h('button', {
         type: 'button', class: 'state-card', 'data-card': x.card, 'data-focus': i === 0 ? 'phys-open' : `state-${x.card}`, disabled: !mine,
         onclick: () => begin('card', x.card, 'phys-title', redraw, answering),
       }, `Play card ${x.card}: state its effect`))));
   }
-  for (const a of c.answerable || []) out.push(claimPanel(show, a, ctx, redraw));
   if ((c.mine || []).length) {
     const other = sideName(show, show.side === 'White' ? 'Black' : 'White');
     const said = { waiting: `waiting: ${other}'s next act accepts it, or he disputes it first`, accepted: `accepted by ${other}`, disputed: `disputed by ${other}` };

@@ -152,7 +152,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             serde_json::Value::Bool(true),
             "sent without a note"
         );
-        play::fill(w, "#phys-note", "knights fly; a pawn falls").await;
+        play::fill(w, "#phys-note", "knights fly, a pawn falls").await;
         // A white pawn placed on the first rank: the node refuses it, in words, and the
         // edits stay for the player to undo.
         assert!(w.click("button.tool[data-tool=place]", WAIT).await);
@@ -182,7 +182,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         let sends = text(w, "#phys-text").await;
         assert_eq!(
             sends,
-            format!("card {card} then g1h3 remove e7 note knights fly; a pawn falls")
+            format!("card {card} then g1h3 remove e7 note knights fly, a pawn falls")
         );
         screenshot(w, "tempete-physical").await;
         if let Some(src) = &axe_js {
@@ -210,12 +210,9 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             text(k, "#main").await
         );
         let words = text(k, &format!("{panel} .claim-words")).await;
-        assert!(
-            words.starts_with(&format!("alice (White) plays card {card}"))
-                && words.contains("g1h3")
-                && words.contains("knights fly"),
-            "{words}"
-        );
+        assert_eq!(words, format!("alice (White) plays card {card}: then g1h3 remove e7"));
+        let note = text(k, &format!("{panel} .claim-note")).await;
+        assert_eq!(note, "Note: knights fly, a pawn falls");
         screenshot(k, "tempete-physical-claim").await;
         if let Some(src) = &axe_js {
             axe::check(k, src, "physical: the claim panel", &format!("return !!document.querySelector(\"{panel}\")"), &mut failed).await;
