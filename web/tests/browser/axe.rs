@@ -55,7 +55,13 @@ async fn violations(b: &Browser, axe: &str) -> Vec<String> {
 }
 
 /// Checks the page once `ready` (a script) is true; collects what fails under `name`.
-pub(crate) async fn check(b: &Browser, axe: &str, name: &str, ready: &str, failed: &mut Vec<String>) {
+pub(crate) async fn check(
+    b: &Browser,
+    axe: &str,
+    name: &str,
+    ready: &str,
+    failed: &mut Vec<String>,
+) {
     assert!(
         b.until(ready, Duration::from_secs(30)).await,
         "{name} never showed"

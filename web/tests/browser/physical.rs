@@ -4,7 +4,9 @@
 //! the placement was undone; Black's board shows the claim, Black accepts it with one
 //! click (nothing is sent) and moves by dragging a pawn, and White's board shows the
 //! claim accepted; White states another card, Black disputes it with one click, and
-//! both boards list the open dispute. The edit mode and the claim panel pass axe-core.
+//! both boards list the open dispute; Black offers a settlement from the keyboard alone
+//! (the knight put back), and White's next move settles it. The edit mode and the claim
+//! panel pass axe-core.
 //! `SEALED_SCREENSHOTS` saves docs/screens/tempete-physical.png (the edit mode, its
 //! edits listed) and tempete-physical-claim.png (the other board's claim panel).
 
@@ -13,6 +15,9 @@ use std::time::Duration;
 use fantoccini::Locator;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 
+use fantoccini::key::Key;
+
+use crate::asks::{arrows_to, focused, tab_until};
 use crate::driver::Browser;
 use crate::{axe, play, propose, screenshot, seat, with_driver};
 
@@ -102,6 +107,25 @@ async fn state_a_card(b: &Browser) -> u64 {
     card
 }
 
+/// Shift+Tab: the keyboard one element back.
+async fn shift_tab(b: &Browser) {
+    use fantoccini::actions::{KeyAction, KeyActions};
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down {
+            value: Key::Shift.into(),
+        })
+        .then(KeyAction::Down {
+            value: Key::Tab.into(),
+        })
+        .then(KeyAction::Up {
+            value: Key::Tab.into(),
+        })
+        .then(KeyAction::Up {
+            value: Key::Shift.into(),
+        });
+    b.c.perform_actions(keys).await.unwrap();
+}
+
 async fn ply(b: &Browser) -> u64 {
     b.game_attr("ply")
         .await
@@ -130,21 +154,31 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         let card = state_a_card(w).await;
         drag(w, "g1", "h3").await;
         assert!(
-            w.until("return document.querySelectorAll('#phys-edits li').length === 1", WAIT)
-                .await,
+            w.until(
+                "return document.querySelectorAll('#phys-edits li').length === 1",
+                WAIT
+            )
+            .await,
             "the drag made no edit: {}",
             text(w, "#phys-edit").await
         );
         square(w, "e7").await;
         assert!(
-            w.until("return document.querySelectorAll('#phys-edits li').length === 2", WAIT)
-                .await
+            w.until(
+                "return document.querySelectorAll('#phys-edits li').length === 2",
+                WAIT
+            )
+            .await
         );
         // The board shows the position after the edits.
         assert!(square_label(w, "h3").await.contains("White knight"));
         assert!(square_label(w, "g1").await.contains("empty"));
         assert!(square_label(w, "e7").await.contains("empty"));
-        assert!(square_label(w, "e7").await.contains("changed by your edits"));
+        assert!(
+            square_label(w, "e7")
+                .await
+                .contains("changed by your edits")
+        );
         // A stated card needs its note.
         assert_eq!(
             w.js("return document.getElementById('phys-send').disabled")
@@ -159,8 +193,11 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         assert!(w.click("button.piece-pick[data-piece=P]", WAIT).await);
         square(w, "g1").await;
         assert!(
-            w.until("return document.querySelectorAll('#phys-edits li').length === 3", WAIT)
-                .await
+            w.until(
+                "return document.querySelectorAll('#phys-edits li').length === 3",
+                WAIT
+            )
+            .await
         );
         let before = ply(w).await;
         assert!(w.click("#phys-send", WAIT).await);
@@ -176,8 +213,11 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         assert_eq!(ply(w).await, before, "nothing was sent");
         assert!(w.click("#phys-undo", WAIT).await);
         assert!(
-            w.until("return document.querySelectorAll('#phys-edits li').length === 2", WAIT)
-                .await
+            w.until(
+                "return document.querySelectorAll('#phys-edits li').length === 2",
+                WAIT
+            )
+            .await
         );
         let sends = text(w, "#phys-text").await;
         assert_eq!(
@@ -186,12 +226,22 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         );
         screenshot(w, "tempete-physical").await;
         if let Some(src) = &axe_js {
-            axe::check(w, src, "physical: the edit mode", "return !!document.getElementById('phys-edit')", &mut failed).await;
+            axe::check(
+                w,
+                src,
+                "physical: the edit mode",
+                "return !!document.getElementById('phys-edit')",
+                &mut failed,
+            )
+            .await;
         }
         assert!(w.click("#phys-send", WAIT).await);
         assert!(
-            w.until("return !!document.querySelector('#my-claims li[data-state=waiting]')", WAIT)
-                .await,
+            w.until(
+                "return !!document.querySelector('#my-claims li[data-state=waiting]')",
+                WAIT
+            )
+            .await,
             "White's board does not list the claim waiting: {}",
             text(w, "#main").await
         );
@@ -204,38 +254,68 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         // Black: the claim, in words, with Accept and Dispute.
         let panel = format!(".claim[data-act='{act}'][data-state=answerable]");
         assert!(
-            k.until(&format!("return !!document.querySelector(\"{panel}\")"), Duration::from_secs(60))
-                .await,
+            k.until(
+                &format!("return !!document.querySelector(\"{panel}\")"),
+                Duration::from_secs(60)
+            )
+            .await,
             "Black's board shows no claim: {}",
             text(k, "#main").await
         );
         let words = text(k, &format!("{panel} .claim-words")).await;
-        assert_eq!(words, format!("alice (White) plays card {card}: then g1h3 remove e7"));
+        assert_eq!(
+            words,
+            format!("alice (White) plays card {card}: then g1h3 remove e7")
+        );
         let note = text(k, &format!("{panel} .claim-note")).await;
         assert_eq!(note, "Note: knights fly, a pawn falls");
         screenshot(k, "tempete-physical-claim").await;
         if let Some(src) = &axe_js {
-            axe::check(k, src, "physical: the claim panel", &format!("return !!document.querySelector(\"{panel}\")"), &mut failed).await;
+            axe::check(
+                k,
+                src,
+                "physical: the claim panel",
+                &format!("return !!document.querySelector(\"{panel}\")"),
+                &mut failed,
+            )
+            .await;
         }
         // Accept sends nothing: the panel says so and folds away.
         let at = ply(k).await;
-        assert!(k.click(&format!("{panel} button[data-claim-act=accept]"), WAIT).await);
         assert!(
-            k.until(&format!("return !!document.querySelector(\".claim.accepted[data-act='{act}']\")"), WAIT)
+            k.click(&format!("{panel} button[data-claim-act=accept]"), WAIT)
                 .await
         );
-        assert!(text(k, ".claim.accepted").await.contains("Your next move sends the acceptance"));
+        assert!(
+            k.until(
+                &format!("return !!document.querySelector(\".claim.accepted[data-act='{act}']\")"),
+                WAIT
+            )
+            .await
+        );
+        assert!(
+            text(k, ".claim.accepted")
+                .await
+                .contains("Your next move sends the acceptance")
+        );
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert_eq!(ply(k).await, at, "Accept sent something");
         // Black's move, dragged: d7-d5.
         drag(k, "d7", "d5").await;
         assert!(
-            k.until(&format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"), WAIT)
-                .await,
+            k.until(
+                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
+                WAIT
+            )
+            .await,
             "Black's drag made no move: {}",
             text(k, "#main").await
         );
-        assert_eq!(k.count(&panel).await, 0, "still answerable after Black's move");
+        assert_eq!(
+            k.count(&panel).await,
+            0,
+            "still answerable after Black's move"
+        );
         assert!(
             w.until(&format!("return !!document.querySelector(\"#my-claims li[data-act='{act}'][data-state=accepted]\")"), Duration::from_secs(60))
                 .await,
@@ -249,10 +329,14 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         drag(w, "b1", "c3").await;
         play::fill(w, "#phys-note", "another flight").await;
         assert!(w.click("#phys-send", WAIT).await);
-        let disputed = format!(".claim[data-state=answerable] button[data-claim-act=dispute]:not([disabled])");
+        let disputed =
+            format!(".claim[data-state=answerable] button[data-claim-act=dispute]:not([disabled])");
         assert!(
-            k.until(&format!("return !!document.querySelector(\"{disputed}\")"), Duration::from_secs(60))
-                .await,
+            k.until(
+                &format!("return !!document.querySelector(\"{disputed}\")"),
+                Duration::from_secs(60)
+            )
+            .await,
             "the second claim is not on Black's board: {}",
             text(k, "#main").await
         );
@@ -275,9 +359,102 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             w.until(&format!("return !!document.querySelector(\"#my-claims li[data-act='{act2}'][data-state=disputed]\")"), WAIT)
                 .await
         );
-        // A dispute does not pass the turn: Black still moves, and may settle.
+        // A dispute does not pass the turn: Black still moves, and first offers a
+        // settlement, from the keyboard alone: the knight back to b1.
         assert_eq!(k.game_attr("myTurn").await.as_deref(), Some("yes"));
-        assert!(k.count("#disputes button.settle").await > 0);
+        assert!(
+            tab_until(k, "e.matches('button.settle')").await,
+            "Tab reaches Settle"
+        );
+        k.press(Key::Enter.into()).await;
+        assert!(
+            k.until("const e = document.getElementById('phys-edit'); return !!e && e.dataset.mode === 'settle'", WAIT)
+                .await
+        );
+        assert!(tab_until(k, "e.matches('button.tool[data-tool=move]')").await);
+        k.press(Key::Enter.into()).await;
+        assert!(k.until("return document.querySelector('button.tool[data-tool=move]').getAttribute('aria-pressed') === 'true'", WAIT).await);
+        for _ in 0..10 {
+            if focused(k).await.0.is_some() {
+                break;
+            }
+            shift_tab(k).await;
+        }
+        arrows_to(k, "c3").await;
+        k.press(Key::Enter.into()).await;
+        assert!(square_label(k, "c3").await.contains("selected"));
+        arrows_to(k, "b1").await;
+        k.press(Key::Enter.into()).await;
+        assert!(
+            k.until(
+                "return document.querySelectorAll('#phys-edits li').length === 1",
+                WAIT
+            )
+            .await,
+            "no edit from the keyboard: {}",
+            text(k, "#phys-edit").await
+        );
+        assert!(tab_until(k, "e.id === 'phys-note'").await);
+        k.type_text("the knight goes back").await;
+        assert_eq!(
+            text(k, "#phys-text").await,
+            format!("settle 0 then c3b1 note the knight goes back")
+        );
+        assert!(tab_until(k, "e.id === 'phys-send'").await);
+        k.press(Key::Enter.into()).await;
+        for (p, who) in [(k, "Black"), (w, "White")] {
+            assert!(
+                p.until(
+                    "return !!document.querySelector('#disputes li[data-state=offered]')",
+                    WAIT
+                )
+                .await,
+                "{who}'s board does not show the settlement offered: {}",
+                text(p, "#claims").await
+            );
+            assert!(
+                p.until("const e = document.querySelector(\"#board button.sq[data-square='b1']\"); return !!e && e.getAttribute('aria-label').includes('White knight')", WAIT)
+                    .await,
+                "{who}'s board has the knight back on b1"
+            );
+        }
+        // Black moves; White's next move accepts the settlement.
+        let at = ply(k).await;
+        drag(k, "a7", "a6").await;
+        assert!(
+            k.until(
+                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
+                WAIT
+            )
+            .await
+        );
+        assert!(
+            w.until(
+                "return document.getElementById('game').dataset.myTurn === 'yes'",
+                WAIT
+            )
+            .await
+        );
+        let at = ply(w).await;
+        drag(w, "a2", "a3").await;
+        assert!(
+            w.until(
+                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
+                WAIT
+            )
+            .await
+        );
+        for (p, who) in [(k, "Black"), (w, "White")] {
+            assert!(
+                p.until(
+                    "return !!document.querySelector('#disputes li[data-state=settled]')",
+                    WAIT
+                )
+                .await,
+                "{who}'s board does not show the dispute settled: {}",
+                text(p, "#claims").await
+            );
+        }
         assert!(failed.is_empty(), "accessibility:\n{}", failed.join("\n"));
     });
 }
