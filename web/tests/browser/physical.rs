@@ -5,8 +5,9 @@
 //! click (nothing is sent) and moves by dragging a pawn, and White's board shows the
 //! claim accepted; White states another card, Black disputes it with one click, and
 //! both boards list the open dispute; Black offers a settlement from the keyboard alone
-//! (the knight put back), and White's next move settles it. The edit mode and the claim
-//! panel pass axe-core.
+//! (the knight put back), and White's next move settles it; White then moves under his
+//! first card's continuing effect (a citation), which Black's board shows. The edit mode
+//! and the claim panel pass axe-core.
 //! `SEALED_SCREENSHOTS` saves docs/screens/tempete-physical.png (the edit mode, its
 //! edits listed) and tempete-physical-claim.png (the other board's claim panel).
 
@@ -187,6 +188,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             "sent without a note"
         );
         play::fill(w, "#phys-note", "knights fly, a pawn falls").await;
+        play::fill(w, "#phys-lasting", "10").await;
         // A white pawn placed on the first rank: the node refuses it, in words, and the
         // edits stay for the player to undo.
         assert!(w.click("button.tool[data-tool=place]", WAIT).await);
@@ -222,7 +224,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         let sends = text(w, "#phys-text").await;
         assert_eq!(
             sends,
-            format!("card {card} then g1h3 remove e7 note knights fly, a pawn falls")
+            format!("card {card} then g1h3 remove e7 for 10 note knights fly, a pawn falls")
         );
         screenshot(w, "tempete-physical").await;
         if let Some(src) = &axe_js {
@@ -265,7 +267,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         let words = text(k, &format!("{panel} .claim-words")).await;
         assert_eq!(
             words,
-            format!("alice (White) plays card {card}: then g1h3 remove e7")
+            format!("alice (White) plays card {card}: then g1h3 remove e7 for 10")
         );
         let note = text(k, &format!("{panel} .claim-note")).await;
         assert_eq!(note, "Note: knights fly, a pawn falls");
@@ -455,6 +457,49 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
                 text(p, "#claims").await
             );
         }
+        // The first card's effect continues: after Black's move, White moves under it
+        // (the knight as the card lets it), and Black's board shows the citation.
+        for (p, who) in [(k, "Black"), (w, "White")] {
+            assert!(
+                p.until(
+                    &format!("return !!document.querySelector(\"#lasting li[data-act='{act}']\")"),
+                    WAIT
+                )
+                .await,
+                "{who}'s board does not list the continuing effect: {}",
+                text(p, "#claims").await
+            );
+        }
+        let at = ply(k).await;
+        drag(k, "h7", "h6").await;
+        assert!(
+            k.until(
+                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
+                WAIT
+            )
+            .await
+        );
+        assert!(
+            w.click(&format!("#lasting li[data-act='{act}'] button.cite"), WAIT)
+                .await
+        );
+        assert!(
+            w.until("const e = document.getElementById('phys-edit'); return !!e && e.dataset.mode === 'cite'", WAIT)
+                .await
+        );
+        drag(w, "h3", "h5").await;
+        play::fill(w, "#phys-note", "the knight flies again").await;
+        assert_eq!(
+            text(w, "#phys-text").await,
+            format!("cite {act} then h3h5 note the knight flies again")
+        );
+        assert!(w.click("#phys-send", WAIT).await);
+        assert!(
+            k.until(&format!("return [...document.querySelectorAll('.claim .claim-words')].some(e => e.textContent === 'alice (White) plays cite {act}: then h3h5')"), Duration::from_secs(60))
+                .await,
+            "Black's board does not show the citation: {}",
+            text(k, "#claims").await
+        );
         assert!(failed.is_empty(), "accessibility:\n{}", failed.join("\n"));
     });
 }
