@@ -127,6 +127,32 @@ async fn shift_tab(b: &Browser) {
     b.c.perform_actions(keys).await.unwrap();
 }
 
+/// Drags a piece as this page's move, and waits until the page shows it made.
+async fn drag_move(b: &Browser, from: &str, to: &str) {
+    let at = ply(b).await;
+    drag(b, from, to).await;
+    assert!(
+        b.until(
+            &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
+            WAIT
+        )
+        .await,
+        "dragging {from} to {to} made no move: {}",
+        text(b, "#main").await
+    );
+}
+
+/// Waits until `script` is true on both boards; says which did not show `what`.
+async fn on_both(boards: [(&Browser, &str); 2], script: &str, what: &str) {
+    for (p, who) in boards {
+        assert!(
+            p.until(script, Duration::from_secs(60)).await,
+            "{who}'s board does not show {what}: {}",
+            text(p, "#claims").await
+        );
+    }
+}
+
 async fn ply(b: &Browser) -> u64 {
     b.game_attr("ply")
         .await
@@ -303,16 +329,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert_eq!(ply(k).await, at, "Accept sent something");
         // Black's move, dragged: d7-d5.
-        drag(k, "d7", "d5").await;
-        assert!(
-            k.until(
-                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
-                WAIT
-            )
-            .await,
-            "Black's drag made no move: {}",
-            text(k, "#main").await
-        );
+        drag_move(k, "d7", "d5").await;
         assert_eq!(
             k.count(&panel).await,
             0,
@@ -332,7 +349,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         play::fill(w, "#phys-note", "another flight").await;
         assert!(w.click("#phys-send", WAIT).await);
         let disputed =
-            format!(".claim[data-state=answerable] button[data-claim-act=dispute]:not([disabled])");
+            ".claim[data-state=answerable] button[data-claim-act=dispute]:not([disabled])";
         assert!(
             k.until(
                 &format!("return !!document.querySelector(\"{disputed}\")"),
@@ -348,15 +365,9 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             .as_u64()
             .unwrap();
         assert!(act2 > act);
-        assert!(k.click(&disputed, WAIT).await);
-        for (p, who) in [(k, "Black"), (w, "White")] {
-            assert!(
-                p.until(&format!("return !!document.querySelector(\"#disputes li[data-state=open]\") && document.querySelector('#disputes li').textContent.includes('of act {act2}')"), Duration::from_secs(60))
-                    .await,
-                "{who}'s board does not list the open dispute: {}",
-                text(p, "#claims").await
-            );
-        }
+        assert!(k.click(disputed, WAIT).await);
+        let boards = [(k, "Black"), (w, "White")];
+        on_both(boards, &format!("return !!document.querySelector(\"#disputes li[data-state=open]\") && document.querySelector('#disputes li').textContent.includes('of act {act2}')"), "the open dispute").await;
         assert!(
             w.until(&format!("return !!document.querySelector(\"#my-claims li[data-act='{act2}'][data-state=disputed]\")"), WAIT)
                 .await
@@ -400,36 +411,19 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         k.type_text("the knight goes back").await;
         assert_eq!(
             text(k, "#phys-text").await,
-            format!("settle 0 then c3b1 note the knight goes back")
+            "settle 0 then c3b1 note the knight goes back"
         );
         assert!(tab_until(k, "e.id === 'phys-send'").await);
         k.press(Key::Enter.into()).await;
-        for (p, who) in [(k, "Black"), (w, "White")] {
-            assert!(
-                p.until(
-                    "return !!document.querySelector('#disputes li[data-state=offered]')",
-                    WAIT
-                )
-                .await,
-                "{who}'s board does not show the settlement offered: {}",
-                text(p, "#claims").await
-            );
-            assert!(
-                p.until("const e = document.querySelector(\"#board button.sq[data-square='b1']\"); return !!e && e.getAttribute('aria-label').includes('White knight')", WAIT)
-                    .await,
-                "{who}'s board has the knight back on b1"
-            );
-        }
+        on_both(
+            boards,
+            "return !!document.querySelector('#disputes li[data-state=offered]')",
+            "the settlement offered",
+        )
+        .await;
+        on_both(boards, "const e = document.querySelector(\"#board button.sq[data-square='b1']\"); return !!e && e.getAttribute('aria-label').includes('White knight')", "the knight back on b1").await;
         // Black moves; White's next move accepts the settlement.
-        let at = ply(k).await;
-        drag(k, "a7", "a6").await;
-        assert!(
-            k.until(
-                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
-                WAIT
-            )
-            .await
-        );
+        drag_move(k, "a7", "a6").await;
         assert!(
             w.until(
                 "return document.getElementById('game').dataset.myTurn === 'yes'",
@@ -437,48 +431,22 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await
         );
-        let at = ply(w).await;
-        drag(w, "a2", "a3").await;
-        assert!(
-            w.until(
-                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
-                WAIT
-            )
-            .await
-        );
-        for (p, who) in [(k, "Black"), (w, "White")] {
-            assert!(
-                p.until(
-                    "return !!document.querySelector('#disputes li[data-state=settled]')",
-                    WAIT
-                )
-                .await,
-                "{who}'s board does not show the dispute settled: {}",
-                text(p, "#claims").await
-            );
-        }
+        drag_move(w, "a2", "a3").await;
+        on_both(
+            boards,
+            "return !!document.querySelector('#disputes li[data-state=settled]')",
+            "the dispute settled",
+        )
+        .await;
         // The first card's effect continues: after Black's move, White moves under it
         // (the knight as the card lets it), and Black's board shows the citation.
-        for (p, who) in [(k, "Black"), (w, "White")] {
-            assert!(
-                p.until(
-                    &format!("return !!document.querySelector(\"#lasting li[data-act='{act}']\")"),
-                    WAIT
-                )
-                .await,
-                "{who}'s board does not list the continuing effect: {}",
-                text(p, "#claims").await
-            );
-        }
-        let at = ply(k).await;
-        drag(k, "h7", "h6").await;
-        assert!(
-            k.until(
-                &format!("return parseInt(document.getElementById('game').dataset.ply) > {at}"),
-                WAIT
-            )
-            .await
-        );
+        on_both(
+            boards,
+            &format!("return !!document.querySelector(\"#lasting li[data-act='{act}']\")"),
+            "the continuing effect",
+        )
+        .await;
+        drag_move(k, "h7", "h6").await;
         assert!(
             w.click(&format!("#lasting li[data-act='{act}'] button.cite"), WAIT)
                 .await
