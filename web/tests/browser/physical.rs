@@ -3,14 +3,13 @@
 //! the node refused a placement that breaks the board in words shown on the page and
 //! the placement was undone; Black's board shows the claim, Black accepts it with one
 //! click (nothing is sent) and moves by dragging a pawn, and White's board shows the
-//! claim accepted; White states another card, Black disputes it with one click, and
-//! both boards list the open dispute; Black offers a settlement from the keyboard alone
-//! (the knight put back), and White's next move settles it; White then moves under his
-//! first card's continuing effect (a citation), which Black's board shows. The edit mode
-//! and the claim panel pass axe-core.
+//! claim accepted; White states another card, Black disputes it with one click (a
+//! reason typed), and both boards list the open dispute; Black offers a settlement from
+//! the keyboard alone (the knight put back), and White's next move settles it; White
+//! then moves under his first card's continuing effect (a citation), which Black's
+//! board shows. The edit mode and the claim panel pass axe-core.
 //! `SEALED_SCREENSHOTS` saves docs/screens/tempete-physical.png (the edit mode, its
 //! edits listed) and tempete-physical-claim.png (the other board's claim panel).
-
 use std::time::Duration;
 
 use fantoccini::Locator;
@@ -346,7 +345,8 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         let second = state_a_card(w).await;
         assert_ne!(second, card);
         drag(w, "b1", "c3").await;
-        play::fill(w, "#phys-note", "another flight").await;
+        // A note is the opponent's words: shown as text, never as markup.
+        play::fill(w, "#phys-note", "another <b>flight</b>").await;
         assert!(w.click("#phys-send", WAIT).await);
         let disputed =
             ".claim[data-state=answerable] button[data-claim-act=dispute]:not([disabled])";
@@ -365,9 +365,15 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             .as_u64()
             .unwrap();
         assert!(act2 > act);
+        assert_eq!(
+            text(k, &format!(".claim[data-act='{act2}'] .claim-note")).await,
+            "Note: another <b>flight</b>"
+        );
+        assert_eq!(k.count(".claim b").await, 0, "the note became markup");
+        play::fill(k, &format!("#why-{act2}"), "no card flies twice").await;
         assert!(k.click(disputed, WAIT).await);
         let boards = [(k, "Black"), (w, "White")];
-        on_both(boards, &format!("return !!document.querySelector(\"#disputes li[data-state=open]\") && document.querySelector('#disputes li').textContent.includes('of act {act2}')"), "the open dispute").await;
+        on_both(boards, &format!("return !!document.querySelector(\"#disputes li[data-state=open]\") && document.querySelector('#disputes li').textContent.includes('of act {act2}') && document.querySelector('#disputes li').textContent.includes(': no card flies twice')"), "the open dispute with its reason").await;
         assert!(
             w.until(&format!("return !!document.querySelector(\"#my-claims li[data-act='{act2}'][data-state=disputed]\")"), WAIT)
                 .await
