@@ -8,6 +8,7 @@
 // Files: the session, the API, the live stream and whether the node answers
 // `session.js`; element helpers `ui.js`; the games list and the new game form
 // `lists.js`; a game's page `game.js`; its board and the act being built `board.js`;
+// Tempête's physical deck — stating a card's effect, answering claims — `physical.js`;
 // the sign-in page's script `signin.js`; this one routes and refreshes.
 import { api, live, node, again, keepAgain, signOut, SignedOut, NodeDown, downWords } from './session.js';
 import { h, toast, short, peopleText, replaceMain } from './ui.js';
@@ -106,6 +107,16 @@ const gameCtx = () => ({
       await api(`/api/games/${show.game}/move`, { text, expect: show.ply });
     } catch (e) { fail(e); }
     refresh('act');
+  },
+  // The same, for a page that shows the node's refusal itself (the physical deck's
+  // edits stay on the board): the refusal is thrown, not shown as a passing notice.
+  post: async (text) => {
+    const show = S.show;
+    try {
+      await api(`/api/games/${show.game}/move`, { text, expect: show.ply });
+    } finally {
+      refresh('act');
+    }
   },
   fail,
   current: (game) => route().page === 'game' && game.startsWith(route().id),

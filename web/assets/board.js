@@ -69,7 +69,8 @@ function marked(show, q) {
 function squareName(c, m, last) {
   const parts = [c.square, c.piece ? c.piece.name : 'empty', ...c.marks.map((x) => x.words)];
   if (last.has(c.square)) parts.push('last move');
-  if (Q.sel === c.square) parts.push('selected');
+  if (Q.sel === c.square || c.picked) parts.push('selected');
+  if (c.edited) parts.push('changed by your edits');
   if (m.targets.has(c.square)) parts.push('you can move here');
   if (m.answers.has(c.square)) parts.push('an answer to the question');
   return parts.join(', ');
@@ -95,6 +96,9 @@ function walk(ev, files, count) {
   Q.focus = cells[to].dataset.square;
 }
 
+// Where a drag started (a redraw between the press and the release keeps it).
+let dragFrom = null;
+
 export function drawBoard(show, q, ctx) {
   const g = show.grid;
   if (!g) return null;
@@ -110,6 +114,22 @@ export function drawBoard(show, q, ctx) {
     class: 'board', id: 'board', role: 'group', 'data-files': files,
     'aria-label': `Board${side}. Arrow keys move between squares; Enter picks one.`,
     onkeydown: (ev) => walk(ev, files, g.cells.length),
+    onpointerdown: (ev) => {
+      const cell = ev.target.closest && ev.target.closest('button.sq');
+      dragFrom = cell && !cell.disabled && ev.button === 0 && ctx.drag ? cell.dataset.square : null;
+    },
+    // A press on one square let go on another is a drag: the board's own drag (a move,
+    // or in a physical card's edits a stated move). On the same square it is a click.
+    onpointerup: (ev) => {
+      const from = dragFrom;
+      dragFrom = null;
+      const at = document.elementFromPoint(ev.clientX, ev.clientY);
+      const cell = at && at.closest && at.closest('button.sq');
+      if (!from || !cell || cell.dataset.square === from || cell.disabled) return;
+      ev.preventDefault();
+      Q.focus = cell.dataset.square;
+      ctx.drag(from, cell.dataset.square);
+    },
   });
   board.style.setProperty('--files', String(files));
   board.style.gridTemplateColumns = `1.4em repeat(${files}, var(--cell))`;
@@ -120,7 +140,8 @@ export function drawBoard(show, q, ctx) {
       const cls = ['sq', c.shade];
       if (m.froms.has(c.square)) cls.push('movable');
       // The piece chosen, and where it goes once a question about the act is open.
-      if (Q.sel === c.square || (q && Q.cands && Q.cands[0].to === c.square)) cls.push('selected');
+      if (Q.sel === c.square || c.picked || (q && Q.cands && Q.cands[0].to === c.square)) cls.push('selected');
+      if (c.edited) cls.push('edited');
       if (m.targets.has(c.square)) cls.push('target');
       if (m.answers.has(c.square)) cls.push('answer');
       if (m.anySquare) cls.push('asking');
@@ -130,7 +151,7 @@ export function drawBoard(show, q, ctx) {
       const cell = h('button', {
         type: 'button', class: cls.join(' '), 'data-square': c.square, 'data-focus': `sq-${c.square}`,
         tabindex: c.square === home ? '0' : '-1', 'aria-label': squareName(c, m, last),
-        'aria-pressed': Q.sel === c.square ? 'true' : null,
+        'aria-pressed': Q.sel === c.square || c.picked ? 'true' : null,
         title: [c.square, c.piece && c.piece.name, ...c.marks.map((x) => x.words)].filter(Boolean).join(' · '),
         disabled: ctx.down,
         onclick: () => { Q.focus = c.square; ctx.square(c.square); },

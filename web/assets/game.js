@@ -5,6 +5,7 @@ import { api, download, node } from './session.js';
 import { h, people, replaceMain } from './ui.js';
 import { Q, resetAct, gameChoices, question, drawBoard, drawQuestion, drawButtons, drawTyping } from './board.js';
 import { invitationFacts, loadVariants } from './lists.js';
+import * as phys from './physical.js';
 
 // ---- building an act -------------------------------------------------------------------
 
@@ -54,6 +55,15 @@ function acts(show, redraw, send) {
       if (onto.length) return start(onto);
       Q.sel = null; Q.cands = null;
       return redraw();
+    },
+    // A piece dragged: the two clicks it stands for, from a piece that can move.
+    drag: (from, to) => {
+      if (Q.chosen || !gameChoices(show).some((c) => c.from === from)) return undefined;
+      Q.sel = from;
+      Q.cands = null;
+      const here = gameChoices(show).filter((c) => c.from === from && c.to === to);
+      if (here.length) return start(here);
+      return redraw(`sq-${from}`);
     },
     send,
     down: !node.up,
@@ -170,9 +180,16 @@ export async function drawGame(show, ctx) {
   }
   const invited = show.phase === 'terms' && show.my_turn;
   if (invited) await loadVariants().catch(() => null);
-  const a = acts(show, (focus) => drawGame(show, { ...ctx, focus }), ctx.send);
-  const q = question(Q.cands);
-  const board = drawBoard(show, q, a);
+  phys.sync(show);
+  const redraw = (focus) => drawGame(show, { ...ctx, focus });
+  const a = acts(show, redraw, ctx.send);
+  // Stating a physical card's effect: the board shows the position after the edits
+  // and takes edits, not moves.
+  const editing = phys.editing();
+  if (editing) resetAct();
+  const q = editing ? null : question(Q.cands);
+  const board = editing ? drawBoard(phys.preview(show), null, phys.boardCtx(show, redraw, a.down)) : drawBoard(show, q, a);
+  const pctx = { post: ctx.post, fail: ctx.fail, down: a.down };
   const head = h('div', { class: 'head' },
     h('h1', { text: `${show.variant} · game ${show.game.slice(0, 8)}` }),
     h('p', { class: 'players' }, people(show.players), show.side ? h('span', { class: 'muted', text: ` · you play ${show.side}` }) : null),
@@ -180,9 +197,9 @@ export async function drawGame(show, ctx) {
   const side = h('div', { class: 'side' },
     statusBox(show),
     invited ? invitationFacts(show) : null,
-    drawQuestion(show, q, a),
-    drawButtons(show, a),
-    drawTyping(show, a),
+    // The opponent's claims come before one's own act, which accepts them.
+    phys.drawClaims(show, pctx, redraw),
+    editing ? phys.drawEdit(show, pctx, redraw) : [drawQuestion(show, q, a), drawButtons(show, a), drawTyping(show, a)],
     drawHand(show),
     drawMoves(show),
     !board && show.board && !invited ? h('pre', { class: 'score', text: show.board }) : null,

@@ -39,7 +39,7 @@
 //! | `last` | the squares of the last act that moved or placed something, as `grid` names them (from, to; each move of a double move), empty when none or unseen |
 //! | `result` | the result in one line ([`TableFace::result`]), or `null`
 //! | `score` | the accepted acts in the game's score format ([`TableFace::score`]), or `null` |
-//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes"}`; Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
+//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims_json`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;

@@ -307,7 +307,7 @@ fn a_64_byte_name_leaves_the_buttons_on_screen_at_1280_and_400_px() {
 // ---- the keyboard alone ------------------------------------------------------------------
 
 /// What has the keyboard: its square on the board, or its `data-focus` key.
-async fn focused(b: &Browser) -> (Option<String>, Option<String>) {
+pub(crate) async fn focused(b: &Browser) -> (Option<String>, Option<String>) {
     let v = b
         .js("const e = document.activeElement; return e ? [e.dataset.square || null, e.dataset.focus || null] : [null, null]")
         .await;
@@ -319,7 +319,7 @@ async fn focused(b: &Browser) -> (Option<String>, Option<String>) {
 
 /// Presses Tab until `test` (a script) is true of the focused element; false if 80
 /// presses do not get there (saying where the keyboard went).
-async fn tab_until(b: &Browser, test: &str) -> bool {
+pub(crate) async fn tab_until(b: &Browser, test: &str) -> bool {
     let mut went = vec![];
     for _ in 0..80 {
         went.push(
@@ -344,7 +344,7 @@ async fn tab_until(b: &Browser, test: &str) -> bool {
 }
 
 /// Walks the keyboard over the board to `to` with the arrow keys.
-async fn arrows_to(b: &Browser, to: &str) {
+pub(crate) async fn arrows_to(b: &Browser, to: &str) {
     let files = b
         .js("return Number(document.querySelector('#game .board').dataset.files)")
         .await

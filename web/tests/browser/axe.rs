@@ -18,7 +18,7 @@ const AXE: &str = concat!(
 
 /// axe-core's source; `None` (the test skipped, saying what to install) when it is
 /// missing, unless a missing part must fail (`SEALED_REQUIRE=all`, as in CI).
-fn axe_source() -> Option<String> {
+pub(crate) fn axe_source() -> Option<String> {
     let path = std::env::var("SEALED_AXE").unwrap_or_else(|_| AXE.to_owned());
     match std::fs::read_to_string(&path) {
         Ok(s) => Some(s),
@@ -55,7 +55,13 @@ async fn violations(b: &Browser, axe: &str) -> Vec<String> {
 }
 
 /// Checks the page once `ready` (a script) is true; collects what fails under `name`.
-async fn check(b: &Browser, axe: &str, name: &str, ready: &str, failed: &mut Vec<String>) {
+pub(crate) async fn check(
+    b: &Browser,
+    axe: &str,
+    name: &str,
+    ready: &str,
+    failed: &mut Vec<String>,
+) {
     assert!(
         b.until(ready, Duration::from_secs(30)).await,
         "{name} never showed"

@@ -14,7 +14,8 @@
 //! servers, two boards in one browser and node restarts (`door.rs`); the questions a
 //! card asks, the last move, the result, long names, narrow windows and a game played
 //! from the keyboard alone (`asks.rs`); the accessibility check with axe-core
-//! (`axe.rs`).
+//! (`axe.rs`); the physical deck of Tempête: a card stated by clicks, a claim accepted
+//! and one disputed on the other board (`physical.rs`).
 
 mod asks;
 mod axe;
@@ -22,6 +23,7 @@ mod axe;
 mod common;
 mod door;
 mod driver;
+mod physical;
 mod play;
 
 use std::time::Duration;

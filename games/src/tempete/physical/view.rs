@@ -10,10 +10,15 @@ use sealed_protocol::session::Session;
 
 use crate::chess::Color;
 
+use super::super::act::{Act, Answer};
 use super::super::rules::Tempete;
 use super::super::state::{State, color};
 use super::super::table::scored_acts;
 use super::claims::DisputeState;
+
+/// How many of one's own claims the view lists (the latest): the board shows where
+/// the recent ones stand; the score keeps them all.
+pub const MINE_SHOWN: usize = 8;
 
 fn side(c: Color) -> &'static str {
     match c {
@@ -36,8 +41,11 @@ fn who(e: &Engine<Tempete>, c: Color) -> String {
 
 /// Every accepted act in the typed words, by act number.
 pub fn act_words(e: &Engine<Tempete>) -> Vec<String> {
-    scored_acts(e)
-        .iter()
+    words_of(&scored_acts(e))
+}
+
+fn words_of(acts: &[super::super::score::ScoredAct]) -> Vec<String> {
+    acts.iter()
         .map(|sa| {
             let number = |r| match r {
                 super::super::act::CardRef::Slot(x) => {
@@ -55,15 +63,19 @@ pub fn act_words(e: &Engine<Tempete>) -> Vec<String> {
 /// The claims part of a physical game's view, `null` in the open deck:
 /// `{"answerable": [{"act", "by", "words"}], "disputes": [{"dispute", "act", "claimant",
 /// "note", "state", "until"}], "lasting": [{"act", "by", "card", "until", "note"}],
-/// "arbiter": bool}`. `answerable` lists the acts `me`'s opponent made that `me` may
+/// "mine": [{"act", "words", "state"}], "arbiter": bool}`. `answerable` lists the acts `me`'s opponent made that `me` may
 /// still dispute (every unanswered act when `me` is nobody: the arbiter's view); `state` is `open`, `offered` (a settlement awaits acceptance), `settled`,
 /// `ruled` or `lapsed`; `until` is the ply by which a ruling must come (arbiter games).
+/// `mine` is what `me` stated (a card's claim, a citation, a settlement; the last
+/// [`MINE_SHOWN`]) and where each stands for him: `waiting` for the opponent's next
+/// act, `accepted` by it, or `disputed` — so that his board can say which.
 pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value {
     let rules = e.rules();
     let Some(physical) = &rules.physical else {
         return Value::Null;
     };
-    let words = act_words(e);
+    let acts = scored_acts(e);
+    let words = words_of(&acts);
     // What the opponent wrote is shown escaped, whatever the rules let through (a
     // note is at most 280 bytes, an act's words a few more).
     let shown = |t: &str| -> String {
@@ -75,6 +87,29 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
             .collect()
     };
     let word = |act: u32| shown(words.get(act as usize).map_or("", String::as_str));
+    let mine: Vec<Value> = acts
+        .iter()
+        .enumerate()
+        .filter(|(_, sa)| me.is_some_and(|c| super::super::state::seat(c) == sa.seat))
+        .filter(|(_, sa)| {
+            matches!(
+                sa.act,
+                Act::Claim(_) | Act::Answer(Answer::Claimed(_)) | Act::Settle { .. }
+            )
+        })
+        .map(|(i, _)| {
+            let act = i as u32;
+            let state = if st.claims.unanswered.iter().any(|r| r.act == act) {
+                "waiting"
+            } else if st.claims.disputes.iter().any(|d| d.act == act) {
+                "disputed"
+            } else {
+                "accepted"
+            };
+            json!({"act": act, "words": word(act), "state": state})
+        })
+        .collect();
+    let mine = mine[mine.len().saturating_sub(MINE_SHOWN)..].to_vec();
     let answerable: Vec<Value> = st
         .claims
         .unanswered
@@ -119,6 +154,7 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
         "answerable": answerable,
         "disputes": disputes,
         "lasting": lasting,
+        "mine": mine,
         "arbiter": physical.arbiter.is_some(),
     })
 }
