@@ -61,11 +61,13 @@ fn words_of(acts: &[super::super::score::ScoredAct]) -> Vec<String> {
 }
 
 /// The claims part of a physical game's view, `null` in the open deck:
-/// `{"answerable": [{"act", "by", "words"}], "disputes": [{"dispute", "act", "claimant",
-/// "note", "state", "until"}], "lasting": [{"act", "by", "card", "until", "note"}],
+/// `{"answerable": [{"act", "by", "who", "words"}], "disputes": [{"dispute", "act",
+/// "claimant", "who", "note", "state", "until"}], "lasting": [{"act", "by", "who", "card",
+/// "until", "note"}],
 /// "mine": [{"act", "words", "state"}], "arbiter": bool}`. `answerable` lists the acts `me`'s opponent made that `me` may
 /// still dispute (every unanswered act when `me` is nobody: the arbiter's view); `state` is `open`, `offered` (a settlement awaits acceptance), `settled`,
-/// `ruled` or `lapsed`; `until` is the ply by which a ruling must come (arbiter games).
+/// `ruled` or `lapsed`; `until` is the ply by which a ruling must come (arbiter games);
+/// `by` and `claimant` are colours, `who` the seat's signed name with its colour.
 /// `mine` is what `me` stated (a card's claim, a citation, a settlement; the last
 /// [`MINE_SHOWN`]) and where each stands for him: `waiting` for the opponent's next
 /// act, `accepted` by it, or `disputed` — so that his board can say which.
@@ -115,7 +117,7 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
         .unanswered
         .iter()
         .filter(|r| Some(r.side) != me)
-        .map(|r| json!({"act": r.act, "by": who(e, r.side), "words": word(r.act)}))
+        .map(|r| json!({"act": r.act, "by": side(r.side), "who": who(e, r.side), "words": word(r.act)}))
         .collect();
     let disputes: Vec<Value> = st
         .claims
@@ -133,7 +135,8 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
             json!({
                 "dispute": i,
                 "act": d.act,
-                "claimant": who(e, d.claimant),
+                "claimant": side(d.claimant),
+                "who": who(e, d.claimant),
                 "words": word(d.act),
                 "note": shown(&d.note),
                 "state": state,
@@ -147,7 +150,7 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
         .iter()
         .filter(|l| st.plies < l.until)
         .map(|l| {
-            json!({"act": l.act, "by": who(e, l.side), "card": l.card, "until": l.until, "note": shown(&l.note)})
+            json!({"act": l.act, "by": side(l.side), "who": who(e, l.side), "card": l.card, "until": l.until, "note": shown(&l.note)})
         })
         .collect();
     json!({
@@ -172,7 +175,7 @@ pub fn claims_text(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> String
         for a in answerable {
             out.push_str(&format!(
                 "  act {}: {} plays {}\n",
-                a["act"], a["by"].as_str().unwrap_or(""), a["words"].as_str().unwrap_or("")
+                a["act"], a["who"].as_str().unwrap_or(""), a["words"].as_str().unwrap_or("")
             ));
         }
     }
@@ -180,7 +183,7 @@ pub fn claims_text(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> String
         out.push_str(&format!(
             "continuing effect of act {} ({}, card {}) until ply {}: {} — cite it with `cite {} then <move>`\n",
             l["act"],
-            l["by"].as_str().unwrap_or(""),
+            l["who"].as_str().unwrap_or(""),
             l["card"],
             l["until"],
             l["note"].as_str().unwrap_or(""),
@@ -200,7 +203,7 @@ pub fn claims_text(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> String
             "dispute {} of act {} ({}: {}) is {state}{until}: {} — `settle {} <edits> note …` offers a settlement\n",
             d["dispute"],
             d["act"],
-            d["claimant"].as_str().unwrap_or(""),
+            d["who"].as_str().unwrap_or(""),
             d["words"].as_str().unwrap_or(""),
             d["note"].as_str().unwrap_or(""),
             d["dispute"],
