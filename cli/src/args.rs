@@ -316,5 +316,9 @@ pub enum Command {
         /// effect stated by its player and accepted by the other (the bots accept all).
         #[arg(long, value_name = "DECK", value_parser = ["open", "physical"])]
         deck: Option<String>,
+        /// A rule option `key=value` (repeatable) over the demo's own, e.g.
+        /// `-o cards=1-9,73` for a Tempête whose short list deals the show-hand card 73.
+        #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+        options: Vec<String>,
     },
 }

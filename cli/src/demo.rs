@@ -37,6 +37,7 @@ pub fn run(
     seed: u64,
     walk: Walk,
     deck: Option<&str>,
+    options: &[String],
     out: Option<&std::path::Path>,
 ) -> i32 {
     if !sealed_games::table::variants().contains(&variant) {
@@ -49,6 +50,21 @@ pub fn run(
     if deck.is_some() && variant != sealed_games::tempete::VARIANT {
         output::error("--deck is an option of tempete only");
         return 2;
+    }
+    let mut given: Vec<(String, String)> = vec![];
+    for o in options {
+        match o.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => {
+                given.push((k.trim().to_owned(), v.trim().to_owned()));
+            }
+            _ => {
+                output::error(&format!("{o:?}: an option is key=value"));
+                return 2;
+            }
+        }
+    }
+    if let Some(deck) = deck {
+        given.push(("deck".into(), deck.into()));
     }
     // Quiet unless asked (SEALED_LOG=info shows what the nodes do).
     let _ = tracing_subscriber::fmt()
@@ -77,7 +93,7 @@ pub fn run(
         }
     };
     runtime.block_on(async move {
-        match demo(variant, seed, walk, deck, file).await {
+        match demo(variant, seed, walk, &given, file).await {
             Ok(code) => code,
             Err(e) => {
                 output::error(&e);
@@ -102,7 +118,7 @@ async fn demo(
     variant: &str,
     seed: u64,
     walk: Walk,
-    deck: Option<&str>,
+    given: &[(String, String)],
     out: Option<std::fs::File>,
 ) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::VARIANT;
@@ -158,9 +174,16 @@ async fn demo(
         None
     };
     let mut options = sealed_games::table::demo_options(variant);
-    if let Some(deck) = deck {
-        options.retain(|(k, _)| k != "deck");
-        options.push(("deck".into(), deck.into()));
+    // The options given replace the demo's own of the same key. The demo's Tempête list
+    // holds the open deck's card 73, which the physical deck has not: a physical demo
+    // plays the default list unless one is given.
+    let physical = given.iter().any(|(k, v)| k == "deck" && v == "physical");
+    if physical && !given.iter().any(|(k, _)| k == "cards") {
+        options.retain(|(key, _)| key != "cards");
+    }
+    for (k, v) in given {
+        options.retain(|(key, _)| key != k);
+        options.push((k.clone(), v.clone()));
     }
     if walk != Walk::Stay {
         // Secret Stallmate's time is its move period; the others take a move time.

@@ -182,13 +182,21 @@ fn main() {
             walk_away,
             no_witness,
             deck,
+            options,
         } => {
             let walk = match (walk_away, no_witness) {
                 (false, _) => demo::Walk::Stay,
                 (true, false) => demo::Walk::AwayWitnessed,
                 (true, true) => demo::Walk::AwayUnwitnessed,
             };
-            demo::run(&variant, seed, walk, deck.as_deref(), out.as_deref())
+            demo::run(
+                &variant,
+                seed,
+                walk,
+                deck.as_deref(),
+                &options,
+                out.as_deref(),
+            )
         }
         Command::Completions { shell } => docs::completions(shell),
         Command::Man => docs::man(),

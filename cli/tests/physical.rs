@@ -170,3 +170,56 @@ fn a_physical_deck_game_with_claims_a_citation_a_ruling_and_a_lapsed_dispute_ver
     let out = common::sealed(&["verify", file.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
 }
+
+/// `sealed demo tempete --deck physical` plays a whole physical-deck game between bots
+/// and verifies it; `sealed demo tempete -o cards=1-9,73` deals a list short enough
+/// that the show-hand card is played, and a hand is shown with `Show` items.
+#[test]
+fn the_demos_play_the_physical_deck_and_the_show_hand_card() {
+    let dir = TempDir::new("physical-demo");
+    let file = dir.path().join("p.sealed");
+    let out = common::sealed(&[
+        "demo",
+        "tempete",
+        "--deck",
+        "physical",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("deck=physical"), "{}", stdout(&out));
+    // The short list: a few seeds, until one game shows a hand (nearly every one does).
+    let shown = (1..=5).any(|seed| {
+        let file = dir.path().join(format!("s{seed}.sealed"));
+        let out = common::sealed(&[
+            "demo",
+            "tempete",
+            "-o",
+            "cards=1-9,73",
+            "-o",
+            "ply-limit=80",
+            "--seed",
+            &seed.to_string(),
+            "--out",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+        let bytes = std::fs::read(&file).unwrap();
+        let t = sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes).unwrap();
+        t.envelopes.iter().any(|b| {
+            sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
+                b,
+                sealed_protocol::wire::MAX_MESSAGE,
+            )
+            .is_ok_and(|e| {
+                e.unsigned
+                    .body
+                    .iter()
+                    .any(|i| matches!(i, sealed_protocol::body::Item::Show(_)))
+            })
+        })
+    });
+    assert!(shown, "no demo game showed a hand");
+    let bad = common::sealed(&["demo", "duel", "--deck", "physical"]);
+    assert_eq!(code(&bad), 2);
+}
