@@ -4,6 +4,9 @@
 //! format, the suit-shuffled setup and the game's face on the protocol
 //! (spec/GAMES.md §2).
 //!
+//! Long on purpose: one small test per rule of §2, each on its own position, read in the
+//! order of the spec; split, the rules would lose their one place.
+//!
 //! Expected square sets are written out by hand from the rules, never computed with the
 //! engine's own direction tables.
 

@@ -3,6 +3,9 @@
 //! continuing effects and their expiry, traps, mate, and random play with every card of
 //! the open deck.
 //!
+//! Long on purpose: one test per effect and timing of spec/GAMES.md §4.8–§4.10, in its
+//! order, over one kit of boards and plays built at the top.
+//!
 //! Expected positions are written out by hand as FEN, never computed with the engine.
 
 use proptest::prelude::*;

@@ -3,6 +3,9 @@
 //! illegal acts are refused at their ply, garbage is unreadable and never panics; PGN
 //! export and rendering.
 //!
+//! Over 800 lines on purpose: the score format of spec/GAMES.md §4.16 is one grammar, and
+//! its writer, reader and replay are tested together on the same games.
+//!
 //! Final positions are FEN strings checked by hand against the games' published final
 //! positions.
 

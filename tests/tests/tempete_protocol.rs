@@ -4,7 +4,7 @@
 //! cheats: a card never dealt, a card played twice, a kept card played twice, a trap
 //! square opened where nothing landed.
 //!
-//! A little under 900 lines: the bot games and the cheats share one kit of hands, slots
+//! A little over 900 lines: the bot games and the cheats share one kit of hands, slots
 //! and answers built here, which each cheat bends in one place.
 
 use sealed_conformance::pair::{Decide, Pair};
