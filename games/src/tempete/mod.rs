@@ -65,7 +65,7 @@ pub use rules::{Tempete, VARIANT};
 pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<Tempete>(
     "Tempête sur l'Echiquier: chess with secret hands of action cards, traps and interceptions",
     SETTINGS,
-    &[("ply-limit", "300"), ("cards", "1-10,12-21,23-70,73")],
+    &[("ply-limit", "300")],
     score::replay,
 );
 
