@@ -43,6 +43,8 @@ pub mod holding;
 pub mod command;
 pub mod deck;
 pub mod effects;
+mod options;
+pub use options::parse_list;
 pub mod pgn;
 pub mod physical;
 pub mod render;

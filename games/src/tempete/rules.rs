@@ -2,7 +2,8 @@
 //!
 //! Over 800 lines on purpose: it is one `Rules` implementation (the seed's whole turn
 //! flow: deals, openings, traps, interceptions, answers), whose phases hand state to one
-//! another; the pure parts (board, effects, acts, state) already live in their own files.
+//! another; the pure parts (board, effects, acts, state), the options and the physical
+//! deck's acts (`options.rs`, `physical/`) already live in their own files.
 //!
 //! Each player owns a secret deck of the agreed card list; the *other* player deals its
 //! slots blindly (opening hands, then refills at the end of each of his turns), so the
@@ -36,7 +37,7 @@ use super::board::{Board, Trap};
 use super::card::{Card, Effect, FlowEffect, Moment};
 use super::deck::Deck;
 use super::effects::Params;
-use super::physical::{self, MAX_PHYSICAL, Physical};
+use super::physical::{self, Physical};
 use super::state::{Hand, Pending, State, TurnMade, color, seat};
 
 /// The variant name.
@@ -86,100 +87,7 @@ impl Default for Tempete {
     }
 }
 
-/// Parses a card list such as `1-10,12-21,23-70`.
-pub fn parse_list(text: &str) -> Result<Vec<u32>, String> {
-    let mut out = vec![];
-    for part in text.split(',').map(str::trim) {
-        let (a, b) = part.split_once('-').unwrap_or((part, part));
-        let (a, b): (u32, u32) = match (a.trim().parse(), b.trim().parse()) {
-            (Ok(a), Ok(b)) if a <= b && b - a < 1000 => (a, b),
-            _ => return Err(format!("{part:?} is not a number or a range a-b")),
-        };
-        out.extend(a..=b);
-    }
-    out.sort_unstable();
-    if out.windows(2).any(|w| w[0] == w[1]) {
-        return Err("a card is listed twice".into());
-    }
-    Ok(out)
-}
-
 impl Tempete {
-    /// Reads the options `cards`, `hand` and `ply-limit`.
-    pub fn from_options(options: &[(Name, String)]) -> Result<Tempete, OptionError> {
-        let mut t = Tempete::default();
-        let mut physical: Option<Physical> = None;
-        let (mut arbiter, mut ruling_plies) = (None, None);
-        for (k, v) in options {
-            let bad = |why: String| OptionError(format!("tempete: {k}: {why}"));
-            match k.as_str() {
-                "cards" => t.list = parse_list(v).map_err(bad)?,
-                "deck" => match v.as_str() {
-                    "open" => physical = None,
-                    "physical" => physical = Some(Physical::default()),
-                    _ => return Err(bad(format!("{v:?} is neither open nor physical"))),
-                },
-                "arbiter" => arbiter = Some(physical::parse_arbiter(v).map_err(bad)?),
-                "ruling-plies" => {
-                    ruling_plies = Some(
-                        v.parse::<u32>()
-                            .ok()
-                            .filter(|n| (1..=1000).contains(n))
-                            .ok_or_else(|| bad(format!("{v:?} is not a number from 1 to 1000")))?,
-                    );
-                }
-                "hand" => {
-                    t.hand = v
-                        .parse()
-                        .map_err(|_| bad(format!("{v:?} is not a number")))?
-                }
-                "ply-limit" => {
-                    t.ply_limit = v
-                        .parse()
-                        .map_err(|_| bad(format!("{v:?} is not a number")))?;
-                }
-                other => return Err(OptionError(format!("tempete has no option {other}"))),
-            }
-        }
-        match physical.as_mut() {
-            Some(p) => {
-                p.arbiter = arbiter;
-                if let Some(n) = ruling_plies {
-                    if p.arbiter.is_none() {
-                        return Err(OptionError(
-                            "tempete: ruling-plies needs an arbiter".into(),
-                        ));
-                    }
-                    p.ruling_plies = n;
-                }
-                if let Some(n) = t.list.iter().find(|n| !(1..=MAX_PHYSICAL).contains(*n)) {
-                    return Err(OptionError(format!(
-                        "tempete: the physical deck has no card {n} (1 to {MAX_PHYSICAL})"
-                    )));
-                }
-                t.deck = Arc::new(physical::deck());
-            }
-            None => {
-                if arbiter.is_some() || ruling_plies.is_some() {
-                    return Err(OptionError(
-                        "tempete: an arbiter rules on stated effects: only with deck=physical"
-                            .into(),
-                    ));
-                }
-                if let Some(n) = t.list.iter().find(|n| t.deck.card(**n).is_none()) {
-                    return Err(OptionError(format!("tempete: the deck has no card {n}")));
-                }
-            }
-        }
-        t.physical = physical;
-        if !(1..=8).contains(&t.hand) || t.list.len() < 2 * t.hand as usize {
-            return Err(OptionError(
-                "tempete: hand must be 1 to 8 and the list at least two hands long".into(),
-            ));
-        }
-        Ok(t)
-    }
-
     /// The card with this number, if it is on the agreed list.
     pub fn card(&self, number: u32) -> Option<&Card> {
         self.list
