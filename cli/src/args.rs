@@ -172,6 +172,13 @@ pub enum Command {
         /// The referee both of you chose, ending in /p2p/<peer id> (stallmate needs one).
         #[arg(long)]
         referee: Option<String>,
+        /// The arbiter both of you chose for Tempête's physical deck (`-o deck=physical`):
+        /// his node (a `sealed node --mailbox`), ending in /p2p/<peer id>. It is named in
+        /// the terms as the one whose signed ruling settles a dispute, and is the game's
+        /// mailbox: it holds the public envelopes he rules from (`sealed rule GAME`) and
+        /// sends his rulings to your nodes. Not with --mailbox.
+        #[arg(long, conflicts_with = "mailbox")]
+        arbiter: Option<String>,
         /// A witness both of you trust for time (a `sealed node --witness`), ending in
         /// /p2p/<peer id>: with a time control (`-o time-per-move=1d`), a player who lets
         /// it pass then loses on time instead of leaving the game open. Every variant,
@@ -280,15 +287,19 @@ pub enum Command {
     /// Print the man page (roff): `sealed man > sealed.1; man ./sealed.1`.
     Man,
     /// The arbiter of a Tempête game with the physical deck: list its disputes, or sign
-    /// a ruling. FILE is a transcript a player exported (`sealed export GAME
-    /// --transcript FILE`) and sent. With DISPUTE, the rest is the ruling as board edits
-    /// and a note (`then e5e2 remove d4 place n e5 exchange a1 h1 note …`; nothing: the
-    /// claim stands); it is signed with this home's key, which the terms must name, and
-    /// printed as the line a player posts with `sealed move`. Exit 0: listed or signed;
-    /// 2: unreadable, not this game's arbiter, or no such open dispute.
+    /// a ruling. GAME is a game your node relays as its arbiter (the players named it
+    /// with `--arbiter`; run it as `sealed node --mailbox`), or a transcript FILE a
+    /// player exported (`sealed export GAME --transcript FILE`) and sent; with neither,
+    /// every game your node relays that names you lists its open disputes. With DISPUTE,
+    /// the rest is the ruling as board edits and a note (`then e5e2 remove d4 place n e5
+    /// exchange a1 h1 note …`; nothing: the claim stands); it is signed with this home's
+    /// key, which the terms must name, and printed as the line a player posts with
+    /// `sealed move`; for a GAME your node also sends it to the players' nodes, which
+    /// post it themselves. Exit 0: listed or signed; 2: unreadable, not this game's
+    /// arbiter, or no such open dispute.
     Rule {
-        /// The game's transcript.
-        file: PathBuf,
+        /// The game (id or prefix) or its transcript's file.
+        game: Option<String>,
         /// The dispute to rule on (its number, as listed).
         dispute: Option<u32>,
         /// The ruling: board edits, then `note` and the words.

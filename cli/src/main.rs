@@ -64,10 +64,10 @@ fn main() {
         Command::Replay { variant, file, svg } => replay::run(&variant, &file, svg.as_deref()),
         Command::Init { name } => play::init(&home, &name),
         Command::Rule {
-            file,
+            game,
             dispute,
             ruling,
-        } => rule::run(&home, &file, dispute, &ruling),
+        } => rule::run(&home, game.as_deref(), dispute, &ruling),
         Command::Node {
             listen,
             mailbox,
@@ -128,6 +128,7 @@ fn main() {
             mailbox,
             referee,
             witness,
+            arbiter,
             options,
         } => play::new(
             &home,
@@ -137,6 +138,7 @@ fn main() {
                 mailbox: mailbox.as_deref(),
                 referee: referee.as_deref(),
                 witness: witness.as_deref(),
+                arbiter: arbiter.as_deref(),
             },
             &options,
             std::time::Duration::from_secs(wait),

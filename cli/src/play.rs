@@ -14,7 +14,7 @@ use crate::output;
 /// Runs one request against the home's node, or, with no node running, against its
 /// store directly (the commands that need no network; `sealed_node::offline`); prints
 /// the error and returns 2 on failure.
-fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
+pub fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
     let fail = |e: String| {
         output::error(&e);
         2
@@ -104,6 +104,8 @@ pub struct Helpers<'a> {
     pub referee: Option<&'a str>,
     /// A witness for time (protocol version 2).
     pub witness: Option<&'a str>,
+    /// The arbiter (Tempête's physical deck), also the game's mailbox.
+    pub arbiter: Option<&'a str>,
 }
 
 /// `sealed new`.
@@ -130,6 +132,7 @@ pub fn new(
         mailbox: helpers.mailbox.map(str::to_owned),
         referee: helpers.referee.map(str::to_owned),
         witness: helpers.witness.map(str::to_owned),
+        arbiter: helpers.arbiter.map(str::to_owned),
     });
     let game = match ask(home, req) {
         Ok(v) => v.as_str().unwrap_or_default().to_owned(),

@@ -4,12 +4,19 @@
 //! waiting for his answer; a continuing effect is cited; a dispute goes to the arbiter,
 //! who lists it and signs a ruling from the exported transcript (`sealed rule`), which a
 //! player posts; a second dispute is left to its deadline; `sealed verify` exits 0.
+//! Then the arbiter with a node of his own, named with `--arbiter`: it holds the game as
+//! its mailbox, lists the disputes (`sealed rule`), and sends his ruling to the
+//! players' nodes, which post it by themselves — also to a player's node that was down
+//! when he ruled.
 
 mod common;
 
 use std::path::Path;
 
-use common::{TempDir, at_home as run, code, init_peer_id, start_node, stderr, stdout, wait_for};
+use common::{
+    TempDir, at_home as run, code, init_peer_id, start_node, start_node_with, stderr, stdout,
+    wait_for,
+};
 use serde_json::Value;
 
 /// The number of a card in the seat's hand whose effect it states.
@@ -167,6 +174,151 @@ fn a_physical_deck_game_with_claims_a_citation_a_ruling_and_a_lapsed_dispute_ver
     wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
     wait_for(&bob, &game, "the end", |v| v["phase"] == "done");
     export(&bob, &game, &file);
+    let out = common::sealed(&["verify", file.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+}
+
+/// The state of dispute `d` as `home` shows it.
+fn dispute_state(home: &Path, game: &str, d: usize) -> String {
+    common::show_json(home, game).map_or_else(String::new, |v| {
+        v["hand"]["claims"]["disputes"][d]["state"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    })
+}
+
+#[test]
+fn an_arbiters_node_lists_the_disputes_and_the_players_nodes_post_its_ruling() {
+    let dir = TempDir::new("physical-arbiter");
+    let [alice, bob, arbiter] = ["alice", "bob", "arbiter"].map(|n| dir.path().join(n));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob"), (&arbiter, "arbiter")] {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    let j = start_node_with(
+        &arbiter,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--mailbox"],
+        &[],
+    );
+    let _a = start_node(&alice, "node");
+    let mut b = Some(start_node(&bob, "node"));
+    let bob_addr = b.as_ref().unwrap().addr.clone();
+    // Nothing to rule on yet.
+    let empty = run(&arbiter, &["rule"]);
+    assert_eq!(code(&empty), 0, "{}", stderr(&empty));
+    assert!(
+        stdout(&empty).contains("no game your node relays"),
+        "{}",
+        stdout(&empty)
+    );
+    let out = run(
+        &alice,
+        &[
+            "new",
+            "tempete",
+            "--peer",
+            &bob_addr,
+            "--arbiter",
+            &j.addr,
+            "-o",
+            "deck=physical",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim()[..12].to_owned();
+    wait_for(&bob, &game, "the invitation", |v| v["my_turn"] == true);
+    assert_eq!(code(&run(&bob, &["accept", &game])), 0);
+    let v = wait_for(&alice, &game, "alice's hand", |v| {
+        v["my_turn"] == true && v["hand"]["cards"].as_array().is_some_and(|c| c.len() == 5)
+    });
+    let terms = v["options"].to_string();
+    assert!(
+        terms.contains("arbiter"),
+        "the terms name the arbiter: {terms}"
+    );
+
+    // Act 0: a card's stated effect; Bob disputes it (dispute 0) and plays on (act 2).
+    let card = stated_card(&v);
+    play(
+        &alice,
+        &bob,
+        &game,
+        &format!("card {card} then g1f5 note the knight vaults"),
+    );
+    let out = run(&bob, &["move", &game, "dispute 0 note no knight vaults"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    play(&bob, &alice, &game, "e5");
+
+    // The arbiter's node holds the game as its mailbox: every dispute of every game
+    // naming him is listed, and so are those of the game named.
+    let listed = |what: &[&str]| {
+        let start = std::time::Instant::now();
+        loop {
+            let out = run(&arbiter, what);
+            if code(&out) == 0 && stdout(&out).contains("dispute 0 of act 0") {
+                return stdout(&out);
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "the arbiter never saw the dispute: {}{}",
+                stdout(&out),
+                stderr(&out)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    let all = listed(&["rule"]);
+    assert!(all.contains(&format!("game {game}")), "{all}");
+    let one = listed(&["rule", &game]);
+    assert!(one.contains("no knight vaults"), "{one}");
+    // Bob cannot rule from his node: the terms name another key.
+    let not_him = run(&bob, &["rule", &game, "0", "note", "mine"]);
+    assert_eq!(code(&not_him), 2);
+
+    // Bob's node is down when the arbiter rules: the knight goes back. Alice's node,
+    // to act, posts the ruling by itself.
+    drop(b.take());
+    let ruled = run(
+        &arbiter,
+        &[
+            "rule",
+            &game,
+            "0",
+            "then",
+            "f5g1",
+            "note",
+            "the card does not let it vault",
+        ],
+    );
+    assert_eq!(code(&ruled), 0, "{}", stderr(&ruled));
+    assert!(
+        stdout(&ruled).contains("your node has it"),
+        "{}",
+        stdout(&ruled)
+    );
+    let start = std::time::Instant::now();
+    while dispute_state(&alice, &game, 0) != "ruled" {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "alice's node never posted the ruling: {:?}",
+            common::show_json(&alice, &game)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let v = common::show_json(&alice, &game).unwrap();
+    assert_eq!(v["my_turn"], true, "posting the ruling took no turn: {v}");
+    // Bob's node, back, learns the ruling with the game.
+    let _b = start_node(&bob, "node");
+    play(&alice, &bob, &game, "d4");
+    wait_for(&bob, &game, "the ruling", |v| {
+        v["hand"]["claims"]["disputes"][0]["state"] == "ruled"
+    });
+    assert_eq!(code(&run(&bob, &["resign", &game])), 0);
+    wait_for(&alice, &game, "the end", |v| v["phase"] == "done");
+    let file = dir.path().join("g.sealed");
+    export(&alice, &game, &file);
     let out = common::sealed(&["verify", file.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
 }

@@ -39,6 +39,7 @@ impl Core {
             Cmd::Withdraw(g) => self.act(id, &g, "withdraw", None, store),
             Cmd::Move { game, text, expect } => self.act(id, &game, &text, expect, store),
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
+            Cmd::Ruling { game, dispute, act } => self.keep_ruling(id, &game, dispute, act, store),
             Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
             Cmd::Score(g) => self.export(id, &g, Export::Score, store),
             Cmd::Pgn(g) => self.export(id, &g, Export::Pgn, store),

@@ -303,6 +303,16 @@ pub enum Cmd {
     Stand(PeerKey, String),
     /// Where each peer in the book can be reached, best first.
     Peers,
+    /// As the arbiter of a game this node relays: keep his ruling on a dispute (the
+    /// game act's bytes, signed inside) and send it to the seats (`rulings.rs`).
+    Ruling {
+        /// The game.
+        game: GameRef,
+        /// The dispute ruled on.
+        dispute: u32,
+        /// The act.
+        act: Vec<u8>,
+    },
 }
 
 /// A proposal to make, as the core takes it: keys and addresses already read.

@@ -55,6 +55,7 @@ pub mod players;
 pub mod quota;
 pub mod record;
 pub mod refusal;
+mod rulings;
 mod slot;
 mod stamps;
 pub mod storage;

@@ -101,7 +101,21 @@ pub enum Request {
         /// order the witness first held them).
         from: u64,
     },
+    /// A ruling from outside the seats, for a seat's node to post as its next act
+    /// (spec/PROTOCOL.md §16.3): the act's bytes, signed inside by the one the terms name
+    /// to rule (Tempête's arbiter, spec/GAMES.md §4.20). A game's mailbox sends it to
+    /// each seat; the answer is `Ok` (kept, to be posted) or `Refused` with why.
+    Ruling {
+        /// The game.
+        game: GameId,
+        /// The game act, at most [`MAX_RULING`] bytes.
+        act: Vec<u8>,
+    },
 }
+
+/// Most bytes of a ruling's act: above any game act a ruling can be (a Tempête act of
+/// the physical deck is at most 1024 bytes).
+pub const MAX_RULING: usize = 4096;
 
 /// Most deposits one request may carry: the answer's stamps fit one statements item.
 pub const MAX_DEPOSITS: usize = 64;

@@ -563,6 +563,8 @@ impl Core {
             self.reintroduce(peer);
             // A finished game's last envelopes this peer never acknowledged itself.
             self.offer_owed(Some(peer), store);
+            // As an arbiter's node: the rulings for the games it plays.
+            self.send_rulings(&peer, store);
         }
     }
 

@@ -38,7 +38,14 @@ pub enum PeerRefusal {
     /// The asker's: more or larger deposits than one request carries.
     #[error("too many or too large deposits in one request")]
     TooManyDeposits,
-    /// The asker's: introductions are the shell's to take.
+    /// The asker's: a ruling longer than any game act.
+    #[error("a ruling of more than {} bytes", crate::message::MAX_RULING)]
+    RulingTooLarge,
+    /// The asker's: this node plays no such game now (it is unknown here, only relayed,
+    /// or over).
+    #[error("this node plays no such game now")]
+    NotPlayedHere,
+    /// The asker's: the introductions are the shell's to take.
     #[error("introductions go through the shell")]
     IntroductionHere,
     /// The asker's: the proposal does not read.

@@ -113,6 +113,8 @@ impl Core {
             Request::Propose { .. } => 16.0,
             Request::Deposit { game, deposits } => deposits.len() as f64 / 4.0 + dormant(game),
             Request::Deposits { game, .. } => 1.0 + dormant(game),
+            // A signature checked, as for an envelope.
+            Request::Ruling { act, .. } => 1.0 + act.len() as f64 / 4096.0,
             Request::Witness { game } => 1.0 + dormant(game),
             Request::Introduce { addrs, .. } => addrs.len() as f64,
         }
@@ -178,6 +180,10 @@ impl Core {
             Request::Deposits { game, from } => {
                 let _ = self.wake(&game, store);
                 let r = self.serve_deposits(&peer, game, from, store);
+                self.respond(id, r);
+            }
+            Request::Ruling { game, act } => {
+                let r = self.take_ruling(&peer, game, &act, store);
                 self.respond(id, r);
             }
             // The shell reads the addresses and hands them in as `Input::Introduced`.

@@ -105,6 +105,16 @@ pub enum ControlRequest {
     /// A new login address of the web board this node serves, started now if it was
     /// not (`sealed ui`).
     Ui,
+    /// As the arbiter of a game this node relays (`sealed rule GAME DISPUTE …`): keep
+    /// the ruling and send it to the players' nodes.
+    Ruling {
+        /// Game id or prefix.
+        game: String,
+        /// The dispute ruled on.
+        dispute: u32,
+        /// The ruling as the game's act bytes, signed inside.
+        act: Vec<u8>,
+    },
     /// Stop the node.
     Shutdown,
     /// Set a fault point's actions (tests only: a build with the `failpoints` feature;
@@ -138,6 +148,10 @@ pub struct Proposal {
     /// A witness's address with `/p2p/<id>` (protocol version 2).
     #[serde(default)]
     pub witness: Option<String>,
+    /// The arbiter's node, with `/p2p/<id>` (Tempête's physical deck): named in the
+    /// terms (`arbiter`) and made the game's mailbox, so it holds what he rules from.
+    #[serde(default)]
+    pub arbiter: Option<String>,
 }
 
 impl Proposal {
@@ -149,8 +163,45 @@ impl Proposal {
             mailbox: blank(self.mailbox),
             referee: blank(self.referee),
             witness: blank(self.witness),
+            arbiter: blank(self.arbiter),
             ..self
         }
+    }
+
+    /// The arbiter's node as what the terms hold (spec/GAMES.md §4.20): his peer id as
+    /// the `arbiter` option, his address as the game's mailbox. One mailbox is named per
+    /// proposal here, so the arbiter's node is it; an `arbiter` option naming someone
+    /// else is refused, as two names for one part.
+    fn arbiter_named(self) -> Result<Proposal, NodeError> {
+        let Some(text) = self.arbiter.clone() else {
+            return Ok(self);
+        };
+        let bad = |why: String| Err(NodeError::Proposal(why));
+        let addr = read_peer("arbiter", &text)?;
+        let Some(id) = crate::shell::peer_of(&addr) else {
+            return bad(format!(
+                "the arbiter's address {text:?} does not end in /p2p/<peer id>"
+            ));
+        };
+        if self.mailbox.as_ref().is_some_and(|m| *m != text) {
+            return bad("the arbiter's node is the game's mailbox: name the arbiter or another mailbox, not both".into());
+        }
+        let mut options = self.options;
+        match options.iter().find(|(k, _)| k == "arbiter") {
+            Some((_, v)) if *v != id.to_string() => {
+                return bad(format!(
+                    "-o arbiter={v} and --arbiter {text} name two arbiters"
+                ));
+            }
+            Some(_) => {}
+            None => options.push(("arbiter".into(), id.to_string())),
+        }
+        Ok(Proposal {
+            options,
+            mailbox: Some(text),
+            arbiter: None,
+            ..self
+        })
     }
 }
 
@@ -246,6 +297,11 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
         ControlRequest::MailImport { text } => Cmd::MailImport(text),
         ControlRequest::Bot { game, on } => Cmd::Bot(game.map(Into::into), on),
         ControlRequest::Peers => Cmd::Peers,
+        ControlRequest::Ruling { game, dispute, act } => Cmd::Ruling {
+            game: game.into(),
+            dispute,
+            act,
+        },
         ControlRequest::Info
         | ControlRequest::Dial { .. }
         | ControlRequest::New(_)
@@ -288,14 +344,19 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
             Ok(a) => node.dial(a).await.map(|()| Value::Null),
             Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
         },
-        ControlRequest::New(Proposal {
-            variant,
-            options,
-            peer,
-            mailbox,
-            referee,
-            witness,
-        }) => {
+        ControlRequest::New(p) => {
+            let Proposal {
+                variant,
+                options,
+                peer,
+                mailbox,
+                referee,
+                witness,
+                arbiter: _,
+            } = match p.arbiter_named() {
+                Ok(p) => p,
+                Err(e) => return json!({ "error": e.to_string() }),
+            };
             // A peer id alone names the opponent: the node finds it at a rendezvous
             // point it keeps connected, or through the mailbox.
             let peer = read_peer("peer", &peer);

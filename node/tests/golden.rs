@@ -120,6 +120,7 @@ fn play(variant: &str) -> String {
         mailbox: None,
         referee: refereed.then(|| sim::addr_of(&w.key(2))),
         witness: None,
+        arbiter: None,
     });
     let id = w.propose(0, 1, variant, &opts, refereed.then_some(2), None);
     assert!(w.run(60_000, &|w: &World| w.replies.contains_key(&id)));

@@ -381,3 +381,34 @@ fn the_open_deck_refuses_the_physical_decks_acts() {
         "{v:#?}"
     );
 }
+
+/// A ruling carries the arbiter's word, which a player's node posts by itself: it
+/// answers nothing, so the claims before it still wait for that player's own answer.
+#[test]
+fn a_ruling_posted_accepts_nothing() {
+    let mut g = Physical::new(true, 9);
+    let (_, card) = g.stated_card(WHITE);
+    g.typed(
+        WHITE,
+        &format!("card {card} then g1f5 note the knight vaults"),
+    );
+    g.typed(BLACK, "dispute 0 note no knight vaults");
+    g.typed(BLACK, "e5");
+    let (_, card) = g.stated_card(WHITE);
+    g.typed(
+        WHITE,
+        &format!("card {card} then b1b5 note and the other one"),
+    );
+    let act = g.next_act() - 1;
+    let ruling = g.ruling_text(&arbiter_key(), 0, &[mv("f5", "g1")], "it does not vault");
+    g.typed(BLACK, &ruling);
+    let st = g.session(WHITE).engine().state().unwrap().clone();
+    assert!(
+        st.claims.unanswered.iter().any(|r| r.act == act),
+        "the ruling accepted act {act}: {:?}",
+        st.claims.unanswered
+    );
+    g.typed(BLACK, &format!("dispute {act} note that one neither"));
+    let v = g.verdict(WHITE);
+    assert!(v.faults.is_empty(), "{v:#?}");
+}

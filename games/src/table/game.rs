@@ -106,4 +106,18 @@ pub(crate) trait Automation: Rules {
     fn duty(_s: &Session<Self>, _now: u64) -> Option<Command> {
         None
     }
+
+    /// A ruling from outside the seats, by the one the terms name to rule (Tempête's
+    /// arbiter, spec/GAMES.md §4.20), which either player posts as his act: `Err`
+    /// refuses it (not a ruling, not signed by him, or about nothing open any more);
+    /// `Ok(None)` keeps it for later; `Ok(Some)` is the command that posts it now. Posting
+    /// it is a duty, not a choice: it carries the arbiter's word and accepts nothing.
+    /// Default: the game takes no ruling.
+    fn ruling(
+        _s: &Session<Self>,
+        _state: &Self::State,
+        _act: &Self::Act,
+    ) -> Result<Option<Command>, String> {
+        Err("this game takes no ruling from outside its seats".into())
+    }
 }

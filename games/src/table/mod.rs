@@ -94,6 +94,14 @@ pub trait Table: TableFace + Send {
     /// the end of the running period), in milliseconds since the Unix epoch; the node
     /// wakes for it instead of waiting for its next poll.
     fn due_at(&self) -> Option<u64>;
+    /// Takes a ruling from outside the seats (act bytes; Tempête's arbiter, spec/GAMES.md
+    /// §4.20): kept if the game checks it — signed by the one the terms name, about a
+    /// dispute still open — and posted by [`Table::duty`] as this seat's act when it
+    /// comes (either player may post it; the first to act does). Refused with the reason
+    /// otherwise. Kept in memory only: whoever ruled sends it again.
+    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String>;
+    /// How many rulings taken are still waiting to be posted.
+    fn rulings_waiting(&self) -> usize;
 
     /// The seat this table plays.
     fn seat(&self) -> Seat {

@@ -17,11 +17,35 @@ use super::{Choice, Game, Table, TableFace, TableView, words};
 /// The table of a game `R`: its session with everything generic about a table.
 pub(crate) struct TableOf<R: Game> {
     session: Session<R>,
+    /// Rulings from outside the seats waiting to be posted, as act bytes (in memory
+    /// only: whoever ruled sends them again at every connection, `Table::offer_ruling`).
+    rulings: Vec<Vec<u8>>,
 }
+
+/// Most rulings kept waiting at once: a ruling is about an open dispute, and a game has
+/// few of those open; an older one goes first.
+const MAX_RULINGS: usize = 16;
 
 impl<R: Game> TableOf<R> {
     pub(super) fn boxed(session: Session<R>) -> Box<dyn Table> {
-        Box::new(TableOf { session })
+        Box::new(TableOf {
+            session,
+            rulings: vec![],
+        })
+    }
+
+    /// What a kept ruling is now: refused (no longer open), kept, or to post.
+    fn ruling_now(&self, bytes: &[u8]) -> Result<Option<Command>, String> {
+        let state = self.state().ok_or("the game has not started")?;
+        let act = self
+            .session
+            .engine()
+            .rules()
+            .decode_act(bytes)
+            .map_err(|v| v.0)?;
+        let post = R::ruling(&self.session, state, &act)?;
+        // Posted only as this seat's own act in play, never for another seat.
+        Ok(post.filter(|_| self.to_act_here()))
     }
 
     fn state(&self) -> Option<&R::State> {
@@ -190,7 +214,36 @@ impl<R: Game> Table for TableOf<R> {
         if self.is_done() {
             return None;
         }
-        R::duty(&self.session, now)
+        R::duty(&self.session, now).or_else(|| {
+            self.rulings
+                .iter()
+                .find_map(|r| self.ruling_now(r).ok().flatten())
+        })
+    }
+
+    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String> {
+        if self.is_done() || self.session.engine().is_over() {
+            return Err("the game is over".into());
+        }
+        self.ruling_now(act)?;
+        // Those no longer open go; a copy of one kept is not kept twice.
+        let kept = std::mem::take(&mut self.rulings);
+        self.rulings = kept
+            .into_iter()
+            .filter(|r| r.as_slice() != act && self.ruling_now(r).is_ok())
+            .collect();
+        if self.rulings.len() >= MAX_RULINGS {
+            self.rulings.remove(0);
+        }
+        self.rulings.push(act.to_vec());
+        Ok(())
+    }
+
+    fn rulings_waiting(&self) -> usize {
+        self.rulings
+            .iter()
+            .filter(|r| self.ruling_now(r).is_ok())
+            .count()
     }
 
     fn due_at(&self) -> Option<u64> {
@@ -379,6 +432,15 @@ impl<R: Game> TableFace for TableOf<R> {
             s.push_str(&hand);
         }
         s.push('\n');
+        match self.rulings_waiting() {
+            0 => {}
+            n => {
+                let _ = writeln!(
+                    s,
+                    "{n} ruling(s) from outside the seats came to this node: each is posted as the next act of whichever player acts first"
+                );
+            }
+        }
         if let Some(r) = self.result() {
             let _ = writeln!(s, "result: {r}");
         }

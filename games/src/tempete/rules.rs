@@ -757,7 +757,10 @@ impl Rules for Tempete {
         let mut parts = AppliedParts::default();
         self.fits_deck(act)?;
         if self.physical.is_some() {
-            s.claims.begin(side, matches!(act, Act::Dispute { .. }));
+            // A dispute answers nothing, and a ruling is the arbiter's word that a
+            // player's node may post by itself: neither accepts the acts before it.
+            s.claims
+                .begin(side, matches!(act, Act::Dispute { .. } | Act::Ruling { .. }));
         }
         // Traps spring first, and only with a turn: they act on the ply the opponent
         // just made, which an interception or an answer would take back or replace.

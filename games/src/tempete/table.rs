@@ -506,4 +506,44 @@ impl Automation for Tempete {
     fn bot(s: &Session<Self>, _state: &State, pick: u64) -> Option<Command> {
         bot::choice(s, pick)
     }
+
+    /// The arbiter's ruling, as his node sends it (spec/GAMES.md §4.20): checked as the
+    /// rules will check it, and posted when this seat is to act.
+    fn ruling(s: &Session<Self>, state: &State, act: &Act) -> Result<Option<Command>, String> {
+        let Act::Ruling {
+            dispute,
+            edits,
+            note,
+            signature,
+        } = act
+        else {
+            return Err("only the arbiter's ruling comes from outside the seats".into());
+        };
+        let rules = s.engine().rules();
+        let arbiter = rules
+            .physical
+            .as_ref()
+            .and_then(|p| p.arbiter.as_ref())
+            .ok_or("this game names no arbiter")?;
+        let coin = s.engine().coin().ok_or("the game has not started")?;
+        if !super::physical::ruling::ruling_is_signed(arbiter, coin, *dispute, edits, note, signature)
+        {
+            return Err(format!(
+                "the ruling on dispute {dispute} is not signed by the game's arbiter"
+            ));
+        }
+        state
+            .claims
+            .disputes
+            .get(*dispute as usize)
+            .filter(|d| d.is_open() && !rules.lapsed(state, d))
+            .ok_or_else(|| format!("dispute {dispute} is not open"))?;
+        if s.engine().to_act() != Some(s.seat()) {
+            return Ok(None);
+        }
+        let mut cmd = holding::command(act, vec![]);
+        holding::add_shows(s, &mut cmd);
+        // Refused now (another act is owed first): kept for the next chance.
+        Ok(check(s, state, &cmd).ok().map(|()| cmd))
+    }
 }

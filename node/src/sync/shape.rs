@@ -84,6 +84,11 @@ pub fn request_items(bytes: &[u8]) -> Result<usize, BadShape> {
             w.skip(32)?;
             w.varint()?;
         }
+        // Ruling: a game, an act.
+        10 => {
+            w.skip(32)?;
+            w.bytes()?;
+        }
         _ => return w.unknown(),
     }
     Ok(w.items)
@@ -285,6 +290,13 @@ mod tests {
                 Request::Deposits {
                     game: [1; 32].into(),
                     from: 300,
+                },
+                0,
+            ),
+            (
+                Request::Ruling {
+                    game: [1; 32].into(),
+                    act: vec![8; 300],
                 },
                 0,
             ),

@@ -275,6 +275,7 @@ pub async fn invite(
         mailbox: None,
         referee: referee.map(ToString::to_string),
         witness: None,
+        arbiter: None,
     });
     let v = sealed_node::control::answer(from, req).await;
     v["ok"]

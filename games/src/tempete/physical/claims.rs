@@ -137,10 +137,11 @@ pub struct Claims {
 }
 
 impl Claims {
-    /// Before an act of `side`: unless it is a dispute, it accepts every act of the
-    /// other side not yet accepted, and with it every settlement among them.
-    pub fn begin(&mut self, side: Color, dispute: bool) {
-        if dispute {
+    /// Before an act of `side`: unless it is a dispute or a ruling (`answers_nothing`),
+    /// it accepts every act of the other side not yet accepted, and with it every
+    /// settlement among them.
+    pub fn begin(&mut self, side: Color, answers_nothing: bool) {
+        if answers_nothing {
             return;
         }
         let (accepted, kept): (Vec<Record>, Vec<Record>) = std::mem::take(&mut self.unanswered)
