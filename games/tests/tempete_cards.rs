@@ -128,7 +128,7 @@ fn open_deck_has_the_seed_numbers_and_enough_kinds() {
     // The default list is the seed's numbers: card 73 is in play only when listed.
     let t = sealed_games::tempete::Tempete::from_options(&[]).expect("defaults");
     assert_eq!(t.list, expected[..68]);
-    assert!(!t.shows, "show-hand is playable only under version 2");
+    assert!(!t.version_2, "show-hand is playable only under version 2");
 }
 
 #[test]

@@ -52,13 +52,26 @@ impl Physical {
     /// The game under `deck=physical` (and `arbiter` when `arbiter`), run to White's
     /// first turn with both hands dealt.
     pub fn new(arbiter: bool, nonce: u8) -> Physical {
+        Physical::of_version(arbiter, nonce, tempete_terms)
+    }
+
+    /// As [`Physical::new`], a game of protocol version 2.
+    pub fn new_v2(arbiter: bool, nonce: u8) -> Physical {
+        Physical::of_version(arbiter, nonce, crate::show_kit::tempete_terms_v2)
+    }
+
+    fn of_version(
+        arbiter: bool,
+        nonce: u8,
+        terms: fn(&[(&str, &str)], u8) -> sealed_protocol::proposal::Terms,
+    ) -> Physical {
         let key = arbiter_option();
         let mut options = vec![("deck", "physical")];
         if arbiter {
             options.push(("arbiter", key.as_str()));
             options.push(("ruling-plies", "6"));
         }
-        let pair = Pair::<Tempete>::new(tempete_terms(&options, nonce), 90 + u64::from(nonce));
+        let pair = Pair::<Tempete>::new(terms(&options, nonce), 90 + u64::from(nonce));
         let mut g = Physical { pair };
         g.settle();
         assert!(
@@ -159,7 +172,7 @@ const BLACK: Seat = Seat(1);
 /// card, act 8 White disputes it, and six plies later that dispute has lapsed. The game
 /// is left on, Black to move at ply 12; every step is checked as it is made.
 pub fn scripted_game() -> Physical {
-    let mut g = Physical::new(true, 1);
+    let mut g = Physical::new_v2(true, 1);
     // Act 0: White states a continuing effect with a card outside the seed's ten.
     let (_, card) = g.stated_card(WHITE);
     g.typed(
@@ -246,7 +259,7 @@ pub fn physical_transcript() -> (serde_json::Value, Vec<u8>) {
     let o = checked.verdict.outcome.clone().expect("finished");
     let st = g.session(WHITE).engine().state().expect("started");
     let value = serde_json::json!({
-        "description": "a complete Tempête with the physical deck (version 2, an arbiter named by the key of test seed 8) between the test keys: stated cards, a continuing effect cited, a dispute the arbiter ruled, a dispute that lapsed, Black resigning; the same bytes as tempete-physical-game.sealed",
+        "description": "a complete Tempête with the physical deck (version 2 draft 5, an arbiter named by the key of test seed 8) between the test keys: stated cards, a continuing effect cited, a dispute the arbiter ruled, a dispute that lapsed, Black resigning; the same bytes as tempete-physical-game.sealed",
         "file": "tempete-physical-game.sealed",
         "acts": st.claims.acts,
         "disputes": st.claims.disputes.len(),

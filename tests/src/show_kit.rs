@@ -1,4 +1,4 @@
-//! Slots shown without being spent (protocol version 2 draft 4, spec/PROTOCOL.md
+//! Slots shown without being spent (protocol version 2 draft 5, spec/PROTOCOL.md
 //! §17.16) for tests and vectors: the true `Show` of a slot, Duel cheats that show what
 //! the seat does not hold, and Tempête's card 73 (`show-hand`) with White's hand shown,
 //! forged or hidden.

@@ -625,7 +625,16 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         None,
         include_bytes!("../../spec/vectors/draft3-forfeit-game.sealed"),
     ));
-    // Shown slots (version 2 draft 4, §17.16): a show of a slot never dealt, a show of a
+    // And of its fourth (kept in spec/vectors/draft4-forfeit-game.sealed).
+    out.push(reject(
+        "version-2-draft-4",
+        "earlier-draft",
+        2,
+        vec![],
+        None,
+        include_bytes!("../../spec/vectors/draft4-forfeit-game.sealed"),
+    ));
+    // Shown slots (version 2 draft 5, §17.16): a show of a slot never dealt, a show of a
     // slot already played (version 2 Duels), and Tempête's card 73 played hiding a
     // card the hand keeps.
     for c in [
@@ -818,7 +827,7 @@ pub fn tempete_transcript() -> (Value, Vec<u8>) {
 }
 
 /// transcript-tempete-show.json (and the bytes of tempete-show-game.sealed): a whole
-/// Tempête of protocol version 2 draft 4 with card 73 on the list, played by seeded
+/// Tempête of protocol version 2 draft 5 with card 73 on the list, played by seeded
 /// random bots, in which a show-hand card is played and its envelope shows the hand
 /// (spec/PROTOCOL.md §17.16, spec/GAMES.md §4.6.2): the first seed from 1 whose game
 /// shows one.
@@ -849,7 +858,7 @@ pub fn tempete_show_transcript() -> (Value, Vec<u8>) {
         let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
         let o = checked.verdict.outcome.clone().expect("finished");
         let value = json!({
-            "description": format!("version 2 draft 4: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
+            "description": format!("version 2 draft 5: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
             "file": "tempete-show-game.sealed",
             "shows": shows,
             "bytes": h(&bytes),

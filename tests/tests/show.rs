@@ -1,4 +1,4 @@
-//! Showing a deck slot without spending it (protocol version 2 draft 4, spec/PROTOCOL.md
+//! Showing a deck slot without spending it (protocol version 2 draft 5, spec/PROTOCOL.md
 //! §17.16): a shown slot stays in the hand and is played later; a show passes the
 //! checks of an opening of its slot (binding, dealt in view, not used, on the list, from
 //! one slot only), is out of phase for anything but a deck slot or to the sender itself,
@@ -349,7 +349,7 @@ fn a_game_of_draft_3_is_refused_by_name() {
         e.to_string().contains("draft 3 of protocol version 2"),
         "{e}"
     );
-    assert_eq!(VERSION_2, 0x42);
+    assert_eq!(VERSION_2, 0x52);
 }
 
 // Tempête's card 73.

@@ -382,11 +382,36 @@ fn the_open_deck_refuses_the_physical_decks_acts() {
     );
 }
 
-/// A ruling carries the arbiter's word, which a player's node posts by itself: it
-/// answers nothing, so the claims before it still wait for that player's own answer.
+/// A ruling carries the arbiter's word, which a player's node posts by itself: under
+/// version 2 (draft 5) it answers nothing, so the claims before it still wait for that
+/// player's own answer. Under version 1 it accepts them, as it always did there.
 #[test]
 fn a_ruling_posted_accepts_nothing() {
-    let mut g = Physical::new(true, 9);
+    let (mut g, act) = ruling_after_a_claim(Physical::new_v2(true, 9));
+    let st = g.session(WHITE).engine().state().unwrap().clone();
+    assert!(
+        st.claims.unanswered.iter().any(|r| r.act == act),
+        "the ruling accepted act {act}: {:?}",
+        st.claims.unanswered
+    );
+    g.typed(BLACK, &format!("dispute {act} note that one neither"));
+    let v = g.verdict(WHITE);
+    assert!(v.faults.is_empty(), "{v:#?}");
+}
+
+#[test]
+fn under_version_1_a_ruling_posted_accepts_as_before() {
+    let (g, act) = ruling_after_a_claim(Physical::new(true, 9));
+    let st = g.session(WHITE).engine().state().unwrap().clone();
+    assert!(!st.claims.unanswered.iter().any(|r| r.act == act));
+    assert!(g.parse(BLACK, &format!("dispute {act}")).is_err());
+    let v = g.verdict(WHITE);
+    assert!(v.faults.is_empty(), "{v:#?}");
+}
+
+/// White states a card, Black disputes it and plays on, White states another card, and
+/// Black posts the arbiter's ruling on the first; the number of White's second claim.
+fn ruling_after_a_claim(mut g: Physical) -> (Physical, u32) {
     let (_, card) = g.stated_card(WHITE);
     g.typed(
         WHITE,
@@ -402,13 +427,5 @@ fn a_ruling_posted_accepts_nothing() {
     let act = g.next_act() - 1;
     let ruling = g.ruling_text(&arbiter_key(), 0, &[mv("f5", "g1")], "it does not vault");
     g.typed(BLACK, &ruling);
-    let st = g.session(WHITE).engine().state().unwrap().clone();
-    assert!(
-        st.claims.unanswered.iter().any(|r| r.act == act),
-        "the ruling accepted act {act}: {:?}",
-        st.claims.unanswered
-    );
-    g.typed(BLACK, &format!("dispute {act} note that one neither"));
-    let v = g.verdict(WHITE);
-    assert!(v.faults.is_empty(), "{v:#?}");
+    (g, act)
 }

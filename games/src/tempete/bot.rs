@@ -264,7 +264,7 @@ fn turn(
             })
             .collect();
         let ok = match flow {
-            Some(FlowEffect::ShowHand) => s.engine().rules().shows,
+            Some(FlowEffect::ShowHand) => s.engine().rules().version_2,
             Some(FlowEffect::Redraw(n)) => slots_left.len() >= usize::from(n),
             _ => c.timing().is_own_move(),
         };

@@ -170,7 +170,7 @@ fn turn_choices(
     for (r, c) in hand {
         let ask = match c.effect().flow() {
             // Playable where a card can be shown without being played (version 2).
-            Some(FlowEffect::ShowHand) if !s.engine().rules().shows => continue,
+            Some(FlowEffect::ShowHand) if !s.engine().rules().version_2 => continue,
             Some(FlowEffect::SealTrapSquare(_)) => Some(("trap", Ask::Square {
                 why: "the square your trap seals".into(),
             })),

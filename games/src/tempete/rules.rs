@@ -66,9 +66,10 @@ pub struct Tempete {
     pub ply_limit: u32,
     /// The physical deck's terms (`deck=physical`); `None`: the open deck.
     pub physical: Option<Physical>,
-    /// Whether a card can be shown without being played (protocol version 2): only
-    /// then is a `show-hand` card playable (super::show).
-    pub shows: bool,
+    /// Protocol version 2: a card can be shown without being played, so only then is a
+    /// `show-hand` card playable (super::show); and in the physical deck an act posting
+    /// the arbiter's ruling accepts nothing (draft 5), so a player's node may post it.
+    pub version_2: bool,
 }
 
 impl Default for Tempete {
@@ -82,7 +83,7 @@ impl Default for Tempete {
             hand: 5,
             ply_limit: 0,
             physical: None,
-            shows: false,
+            version_2: false,
         }
     }
 }
@@ -426,7 +427,7 @@ impl Tempete {
             }
             // Showing a hand shows slots without playing them, which protocol version 1
             // cannot express; there the card is refused before it is signed.
-            Some(FlowEffect::ShowHand) if !self.shows => {
+            Some(FlowEffect::ShowHand) if !self.version_2 => {
                 return Err("show-hand cards cannot be played under protocol version 1".into());
             }
             // The opponent owes his hand, shown in his next act (`show`).
@@ -675,8 +676,8 @@ impl Rules for Tempete {
         if terms.players() != 2 {
             return Err(OptionError("tempete is for two players".into()));
         }
-        let shows = sealed_protocol::proposal::is_version_2(terms.version());
-        Tempete::from_options(&terms.proposal().rule_options()).map(|t| Tempete { shows, ..t })
+        let version_2 = sealed_protocol::proposal::is_version_2(terms.version());
+        Tempete::from_options(&terms.proposal().rule_options()).map(|t| Tempete { version_2, ..t })
     }
 
     fn decks(&self) -> Vec<DeckSpec> {
@@ -757,10 +758,11 @@ impl Rules for Tempete {
         let mut parts = AppliedParts::default();
         self.fits_deck(act)?;
         if self.physical.is_some() {
-            // A dispute answers nothing, and a ruling is the arbiter's word that a
-            // player's node may post by itself: neither accepts the acts before it.
+            // A dispute answers nothing; under version 2 neither does a ruling, the
+            // arbiter's word, which a player's node posts by itself.
+            let ruling = self.version_2 && matches!(act, Act::Ruling { .. });
             s.claims
-                .begin(side, matches!(act, Act::Dispute { .. } | Act::Ruling { .. }));
+                .begin(side, ruling || matches!(act, Act::Dispute { .. }));
         }
         // Traps spring first, and only with a turn: they act on the ply the opponent
         // just made, which an interception or an answer would take back or replace.

@@ -338,7 +338,7 @@ impl Face for Tempete {
             if c.timing().is_own_move() && !state.board.legal_plays(Some(c)).is_empty() {
                 let how = match c.effect().flow() {
                     // Playable where a card can be shown without being played (version 2).
-                    Some(FlowEffect::ShowHand) if !s.engine().rules().shows => continue,
+                    Some(FlowEffect::ShowHand) if !s.engine().rules().version_2 => continue,
                     Some(FlowEffect::SealTrapSquare(_)) => "trap <square> then <move>".to_owned(),
                     Some(FlowEffect::Redraw(n)) => format!("discard <{n} cards> then <move>"),
                     _ => {
@@ -525,6 +525,11 @@ impl Automation for Tempete {
             .as_ref()
             .and_then(|p| p.arbiter.as_ref())
             .ok_or("this game names no arbiter")?;
+        // Under version 1 a posted ruling accepts the claims before it: a node must
+        // not post one for a person there.
+        if !rules.version_2 {
+            return Err("a node posts a ruling only in games of protocol version 2".into());
+        }
         let coin = s.engine().coin().ok_or("the game has not started")?;
         if !super::physical::ruling::ruling_is_signed(arbiter, coin, *dispute, edits, note, signature)
         {

@@ -100,7 +100,7 @@ impl Tempete {
         if c.edits.contains(&Edit::ShowHand) {
             // A card of the player's that makes the opponent show his hand: the
             // procedure of the open deck's show-hand (spec/GAMES.md §4.6.2 step 5).
-            if !self.shows {
+            if !self.version_2 {
                 return Err("a hand is shown only under protocol version 2".into());
             }
             s.owes_show = Some(!side);
