@@ -213,7 +213,7 @@ impl Core {
         if record.seat.is_none() {
             let mut r = Relayed::new(terms, record.created, self.now);
             for e in &envelopes {
-                r.keep(e);
+                r.keep_stored(e);
             }
             return Ok(Loaded::Relayed(r));
         }
@@ -242,9 +242,9 @@ impl Core {
                 if terms.proposal().proposer == seat {
                     return Err(unreadable("the proposer's secrets are missing".into()));
                 }
-                let ours = envelopes
-                    .iter()
-                    .any(|b| Signed::parse(&terms, b).is_ok_and(|s| s.at().chain.seat == seat));
+                let ours = envelopes.iter().any(|b| {
+                    Signed::parse_kept(&terms, b).is_ok_and(|s| s.at().chain.seat == seat)
+                });
                 if ours {
                     return Err(unreadable(
                         "its envelopes are stored but not the secrets they bind".into(),
@@ -254,7 +254,10 @@ impl Core {
                 let mut t = table::open(terms, key, entropy, self.now)
                     .map_err(|e| unreadable(format!("opening it: {e}")))?;
                 for e in &envelopes {
-                    let _ = t.session_mut().handle_envelope(e, self.now);
+                    // Stored, so verified once already.
+                    if let Ok(s) = Signed::parse_kept(t.terms(), e) {
+                        let _ = t.session_mut().handle_signed(s, self.now);
+                    }
                 }
                 t
             }

@@ -143,9 +143,10 @@ impl Relayed {
         }
     }
 
-    /// Notes an envelope as held (public logs only, validly signed); what it is.
-    pub(super) fn keep(&mut self, bytes: &[u8]) -> Kept {
-        let Ok(s) = Signed::parse(&self.terms, bytes) else {
+    /// Notes an envelope of this node's store as held (public logs only); what it is.
+    /// Its signature was verified before it was stored, and is not again.
+    pub(super) fn keep_stored(&mut self, bytes: &[u8]) -> Kept {
+        let Ok(s) = Signed::parse_kept(&self.terms, bytes) else {
             return Kept::No;
         };
         self.keep_signed(&s)

@@ -6,6 +6,7 @@ use super::io::{Answer, CmdId, GameRef, Imported};
 use super::{Core, Durable, NodeError};
 use crate::armor::{self as mail, Mail};
 use crate::message::Response;
+use sealed_protocol::envelope::Signed;
 
 impl Core {
     /// A game as mail for the other player: only what that seat may see (a private log
@@ -71,21 +72,25 @@ impl Core {
         }
         // Every envelope that is not one of its game's, validly signed, is said: a changed
         // byte must not vanish without a word. The rest is taken as a push.
+        // Each envelope is verified here, once, and what is valid is taken as parsed.
         let mut refused = vec![];
+        let mut valid: Vec<Vec<Signed>> = vec![];
         for (m, id) in mails.iter().zip(&games) {
-            let Ok(terms) = sealed_protocol::proposal::Terms::parse(&m.proposal) else {
-                continue;
-            };
-            for (i, bytes) in m.envelopes.iter().enumerate() {
-                if let Err(e) = sealed_protocol::envelope::Signed::parse(&terms, bytes) {
-                    refused.push(format!(
-                        "game {}: envelope {} of {} not taken: {e}",
-                        &hex::encode(id)[..8],
-                        i + 1,
-                        m.envelopes.len()
-                    ));
+            let mut good = vec![];
+            if let Ok(terms) = sealed_protocol::proposal::Terms::parse(&m.proposal) {
+                for (i, bytes) in m.envelopes.iter().enumerate() {
+                    match Signed::parse(&terms, bytes) {
+                        Ok(s) => good.push(s),
+                        Err(e) => refused.push(format!(
+                            "game {}: envelope {} of {} not taken: {e}",
+                            &hex::encode(id)[..8],
+                            i + 1,
+                            m.envelopes.len()
+                        )),
+                    }
                 }
             }
+            valid.push(good);
         }
         let w = Waiter::Command(cmd);
         let touched = games.iter().map(hex::encode).collect();
@@ -94,14 +99,16 @@ impl Core {
             refused,
         };
         self.hold(w, Some(Answer::Imported(imported)));
-        for (m, id) in mails.into_iter().zip(games) {
+        for ((m, id), good) in mails.into_iter().zip(games).zip(valid) {
             if let Some(Response::Refused(why)) =
                 self.take_proposal(me, &m.proposal, Some(w), store)
             {
                 self.fail_waiter(w, NodeError::Mail(why));
                 continue;
             }
-            self.take_envelopes(me, Some(id), m.envelopes, Some(w), store);
+            if let Some(terms) = self.known_terms(&id, store) {
+                self.take_signed(me, id, &terms, good, Some(w), store);
+            }
         }
         self.let_go(w);
         Ok(())

@@ -219,21 +219,43 @@ impl Core {
         let Some(game) = game.or_else(|| super::sync::game_of(&envs)) else {
             return;
         };
-        if self.games.dormant(&game).is_some() && self.wake(&game, store).is_err() {
-            return;
-        }
-        let Some(terms) = self.games.terms(&game).cloned() else {
+        let Some(terms) = self.known_terms(&game, store) else {
             return;
         };
-        let me = self.key();
-        let book = &self.peers.book;
-        let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
         // Keep only validly signed envelopes of this game: a peer cannot make us store
-        // anything a seat did not sign. A mailbox keeps the public logs only.
-        let relayed = self.games.relayed(&game).is_some();
+        // anything a seat did not sign. Each is verified here, once.
         let valid: Vec<Signed> = envs
             .iter()
             .filter_map(|b| Signed::parse(&terms, b).ok())
+            .collect();
+        self.take_signed(from, game, &terms, valid, w, store);
+    }
+
+    /// The terms of a game this node holds, woken if it was dormant.
+    pub(super) fn known_terms(&mut self, game: &GameId, store: &dyn Durable) -> Option<Terms> {
+        if self.games.dormant(game).is_some() && self.wake(game, store).is_err() {
+            return None;
+        }
+        self.games.terms(game).cloned()
+    }
+
+    /// [`Core::take_envelopes`] for envelopes of `game` parsed, their signatures verified.
+    pub(super) fn take_signed(
+        &mut self,
+        from: PeerKey,
+        game: GameId,
+        terms: &Terms,
+        valid: Vec<Signed>,
+        w: Option<Waiter>,
+        store: &dyn Durable,
+    ) {
+        let me = self.key();
+        let book = &self.peers.book;
+        let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
+        // A mailbox keeps the public logs only.
+        let relayed = self.games.relayed(&game).is_some();
+        let valid: Vec<Signed> = valid
+            .into_iter()
             .filter(|s| !relayed || s.at().chain.log.is_public())
             .collect();
         // At most what the stranger's quota has left: checked on what may be kept,
@@ -281,7 +303,7 @@ impl Core {
             step.writes.meta.extend(receipts);
             // Forward what is new to the other seats that are connected, once stored.
             if !fresh.is_empty() {
-                for p in game_peers(&terms, &me) {
+                for p in game_peers(terms, &me) {
                     if p != from && self.peers.connected.contains(&p) {
                         step.sends.push((
                             p,
@@ -310,7 +332,8 @@ impl Core {
                 let kept: Vec<Vec<u8>> = read
                     .into_iter()
                     .filter(|b| {
-                        Signed::parse(&terms, b).is_ok_and(|s| {
+                        // Read from the store: verified once already.
+                        Signed::parse_kept(terms, b).is_ok_and(|s| {
                             twins.iter().any(|(c, q, h)| {
                                 s.at().chain == *c && s.at().seq == *q && s.hash == *h
                             })
@@ -384,11 +407,13 @@ fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<Vec<u8>>, now: u64) {
         // A third envelope at a position: the second already proves the fault.
         return;
     }
-    match p.table.session_mut().handle_envelope(&s.bytes, now) {
-        Ok(Inserted::Stored(_)) => keep.push(s.bytes),
+    // Parsed and its signature verified once, by the caller: not again.
+    let bytes = s.bytes.clone();
+    match p.table.session_mut().handle_signed(s, now) {
+        Ok(Inserted::Stored(_)) => keep.push(bytes),
         Ok(Inserted::Equivocation(at)) => {
             if p.evidence.insert((at.chain, at.seq)) {
-                keep.push(s.bytes);
+                keep.push(bytes);
             }
         }
         Ok(Inserted::Duplicate(_)) | Err(_) => {}

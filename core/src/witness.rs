@@ -114,7 +114,8 @@ impl Held {
     pub(super) fn load(terms: &Terms, game: &GameId, store: &dyn Durable) -> Held {
         let mut held = Held::default();
         for b in store.envelopes(game).unwrap_or_default() {
-            if let Ok(s) = Signed::parse(terms, &b) {
+            // Stored, so verified once already.
+            if let Ok(s) = Signed::parse_kept(terms, &b) {
                 held.add(&s);
             }
         }
@@ -233,7 +234,11 @@ impl Core {
         let held = r
             .witness
             .get_or_insert_with(|| Held::load(&terms, &game, store));
-        for s in fresh.iter().filter_map(|b| Signed::parse(&terms, b).ok()) {
+        // Verified as they were taken, a moment ago.
+        for s in fresh
+            .iter()
+            .filter_map(|b| Signed::parse_kept(&terms, b).ok())
+        {
             held.add(&s);
         }
         let dated = held.complete(at);

@@ -137,6 +137,19 @@ impl Signed {
     /// Parses travelling bytes and verifies the signature against the game's terms.
     /// Nothing about the chain is checked here; that is the engine's job.
     pub fn parse(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
+        Signed::read(terms, bytes, true)
+    }
+
+    /// As [`Signed::parse`], for bytes this process verified before and kept: a seat's
+    /// own store, whose every envelope passed [`Signed::parse`] before it was written
+    /// (a node restoring a game, spec/PROTOCOL.md §11). Every check is made but the
+    /// signature's: a signature is verified once per process, whatever path the
+    /// envelope takes. Never for bytes from a peer or a file.
+    pub fn parse_kept(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
+        Signed::read(terms, bytes, false)
+    }
+
+    fn read(terms: &Terms, bytes: &[u8], verify: bool) -> Result<Signed, EnvelopeError> {
         let env: Envelope = wire::decode(bytes, MAX_MESSAGE)?;
         let u = &env.unsigned;
         // Every envelope of a game carries the version its terms were proposed under.
@@ -153,7 +166,7 @@ impl Signed {
         // The unsigned part is everything but the last 64 bytes (the signature is a
         // fixed-size tuple at the end), and `decode` proved the bytes canonical.
         let unsigned_bytes = &bytes[..bytes.len() - 64];
-        if !key.verify(&signing_input(tag::SIGN_ENVELOPE, unsigned_bytes), &env.sig) {
+        if verify && !key.verify(&signing_input(tag::SIGN_ENVELOPE, unsigned_bytes), &env.sig) {
             return Err(EnvelopeError::BadSignature(u.at()));
         }
         let hash = hash_unsigned_bytes(unsigned_bytes);
@@ -207,6 +220,29 @@ mod tests {
         let s = unsigned(&t, 1).sign(&b);
         let back = Signed::parse(&t, &s.bytes).unwrap();
         assert_eq!(back, s);
+    }
+
+    /// What a store kept reads as it was parsed, with every check but the signature's:
+    /// the one check a process makes once.
+    #[test]
+    fn kept_bytes_read_the_same_without_the_signature_check() {
+        let (t, a, b) = terms();
+        let s = unsigned(&t, 1).sign(&b);
+        assert_eq!(Signed::parse_kept(&t, &s.bytes).unwrap(), s);
+        let forged = unsigned(&t, 1).sign(&a);
+        assert!(Signed::parse(&t, &forged.bytes).is_err());
+        assert!(Signed::parse_kept(&t, &forged.bytes).is_ok());
+        // The other checks stand: another game's terms, trailing bytes.
+        let (other, _, _) = {
+            let c = SecretKey::from_seed(&[3; 32]);
+            let d = SecretKey::from_seed(&[4; 32]);
+            let t = Terms::from_signed(two_player("duel", &[&c, &d]).sign(&c)).unwrap();
+            (t, c, d)
+        };
+        assert!(Signed::parse_kept(&other, &s.bytes).is_err());
+        let mut long = s.bytes.clone();
+        long.push(0);
+        assert!(Signed::parse_kept(&t, &long).is_err());
     }
 
     #[test]

@@ -58,7 +58,12 @@ fn a_copy_of_a_seat_never_signs_where_its_key_already_signed() {
         .engine()
         .processed(sealed_protocol::ids::ChainId::public(twin.seat()));
     // The twin is asked to resign: its envelope would take that very position.
+    let before = sealed_protocol::transcript::TranscriptFile::from_engine(twin.engine()).to_bytes();
     let r = twin.handle_command(Command::Resign, t + 2);
     assert_eq!(r, Err(SessionError::PositionTaken(seq)));
     assert!(drain(&mut twin).is_empty(), "the twin sent something");
+    // What it tried is undone: its engine holds what it held, and no fault of its own.
+    let after = sealed_protocol::transcript::TranscriptFile::from_engine(twin.engine()).to_bytes();
+    assert_eq!(before, after, "the refused envelope stayed in the engine");
+    assert!(twin.engine().chain_faults().is_empty());
 }

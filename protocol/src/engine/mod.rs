@@ -197,6 +197,29 @@ impl<R: Rules> Engine<R> {
         self.store.max_ahead = u64::MAX;
     }
 
+    /// The same replay without the envelopes whose hashes are given: every other
+    /// envelope held (in its chain or beside it) taken again, already verified, under the
+    /// same bound on how far ahead a chain is filled. A session's undo of what it tried
+    /// and may not send (`session::Session::send_all`): the replay is deterministic and
+    /// does not depend on arrival order, so this is what the engine was before them.
+    pub(crate) fn without(&self, hashes: &[Hash]) -> Self {
+        let mut e = Engine {
+            store: Store {
+                max_ahead: self.store.max_ahead,
+                ..Store::default()
+            },
+            ..Engine::new(self.terms.clone()).expect("these terms made this engine")
+        };
+        let (chains, others) = self.stored();
+        for env in chains.into_iter().chain(others) {
+            if !hashes.contains(&env.hash) {
+                // Held here already, so it is taken again.
+                let _ = e.insert_signed(env.clone());
+            }
+        }
+        e
+    }
+
     /// Parses, verifies and stores envelope bytes, then processes whatever became ready.
     pub fn insert(&mut self, bytes: &[u8]) -> Result<Inserted, InsertError> {
         let signed = Signed::parse(&self.terms, bytes)?;
@@ -368,10 +391,28 @@ impl<R: Rules> Engine<R> {
     /// Chain faults in the set of envelopes held, each with its proof: two different
     /// envelopes at one position, or an envelope whose `prev` does not name its
     /// chain's envelope before it.
+    ///
+    /// Only two kinds of position can hold one, so only they are looked at and the cost
+    /// does not grow with the game: a position where an envelope is kept beside the
+    /// chains (a second envelope there, or one that does not link), and a chain's first
+    /// unprocessed position (its envelope may not name the processed one before it).
+    /// Every processed slot links to the one before it: processing chose it so.
     pub fn chain_faults(&self) -> Vec<(Fault, Proof)> {
         let mut out = vec![];
         for (id, c) in &self.store.chains {
-            for seq in 0..c.envs.len() as u64 {
+            let held = c.envs.len() as u64;
+            let mut positions: std::collections::BTreeSet<u64> = self
+                .store
+                .others
+                .iter()
+                .map(Signed::at)
+                .filter(|at| at.chain == *id && at.seq < held)
+                .map(|at| at.seq)
+                .collect();
+            if c.processed < held {
+                positions.insert(c.processed);
+            }
+            for seq in positions {
                 let at = EnvRef { chain: *id, seq };
                 let all = self.store.all_at(at);
                 if let [first, second, ..] = all.as_slice() {

@@ -11,6 +11,7 @@ use super::{Action, Command, NotNow, Phase, Secrets, Session, SessionError};
 use crate::body::ClaimKind;
 use crate::deposit::Deposit;
 use crate::engine::{Inserted, WitnessWait};
+use crate::envelope::Signed;
 use crate::ids::{ChainId, EnvRef, Seat};
 use crate::proposal::Terms;
 use crate::rules::Rules;
@@ -43,6 +44,9 @@ pub trait AnySession {
     fn allowed(&self, cmd: &Command) -> Result<(), NotNow>;
     /// Takes an envelope received from the network, a mailbox or a file.
     fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError>;
+    /// As [`AnySession::handle_envelope`], for an envelope already parsed and its
+    /// signature verified: the node parses what a peer sends once.
+    fn handle_signed(&mut self, signed: Signed, now: u64) -> Result<Inserted, SessionError>;
     /// Takes a decision of this seat; nothing changes when it is refused.
     fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError>;
     /// The next thing the caller must do (persist, send, report).
@@ -141,6 +145,10 @@ impl<R: Rules> AnySession for Session<R> {
 
     fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {
         Session::handle_envelope(self, bytes, now)
+    }
+
+    fn handle_signed(&mut self, signed: Signed, now: u64) -> Result<Inserted, SessionError> {
+        Session::handle_signed(self, signed, now)
     }
 
     fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {

@@ -32,6 +32,7 @@ use crate::commit::CommitKey;
 use crate::derive::{DealStream, deal_key};
 use crate::engine::{Engine, Inserted};
 use crate::envelope::{Signed, Unsigned};
+use crate::hash::Hash;
 use crate::ids::{ChainId, LogId, Name, Seat};
 use crate::keys::SecretKey;
 use crate::proposal::Terms;
@@ -187,7 +188,9 @@ impl<R: Rules> Session<R> {
     }
 
     /// Rebuilds a session from stored secrets and stored envelopes (after a restart).
-    /// Envelopes may come in any order.
+    /// Envelopes may come in any order. They are the seat's own store, each verified
+    /// before it was kept, so their signatures are not verified again
+    /// ([`Signed::parse_kept`]); every other check is made.
     pub fn restore(
         terms: Terms,
         key: SecretKey,
@@ -200,7 +203,9 @@ impl<R: Rules> Session<R> {
             .ok_or(SessionError::NotASeat)?;
         let mut engine = Engine::new(terms)?;
         for e in envelopes {
-            engine.insert(e)?;
+            let signed =
+                Signed::parse_kept(engine.terms(), e).map_err(crate::engine::InsertError::from)?;
+            engine.insert_signed(signed)?;
         }
         let phase = Phase::from_engine(&engine, seat, secrets);
         let mut s = Session {
@@ -255,6 +260,14 @@ impl<R: Rules> Session<R> {
     /// Takes an envelope received from the network (or a mailbox, or a file).
     pub fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {
         let r = self.engine.insert(bytes)?;
+        self.drive(now);
+        Ok(r)
+    }
+
+    /// As [`Session::handle_envelope`], for an envelope the caller parsed, its signature
+    /// verified ([`Signed::parse`]): not verified again.
+    pub fn handle_signed(&mut self, signed: Signed, now: u64) -> Result<Inserted, SessionError> {
+        let r = self.engine.insert_signed(signed)?;
         self.drive(now);
         Ok(r)
     }
@@ -390,67 +403,102 @@ impl<R: Rules> Session<R> {
         Ok(secrets)
     }
 
-    /// Signs `body` as this seat's next envelope in `log`, checks it on a copy of the
-    /// engine, and only then keeps it and queues it for sending.
+    /// Signs `body` as this seat's next envelope in `log`, has its engine judge it, and
+    /// only then keeps it and queues it for sending ([`Session::send_all`]).
     fn send(&mut self, log: LogId, body: Vec<Item>, now: u64) -> Result<(), SessionError> {
         self.send_all(log, vec![body], now)
     }
 
     /// Signs one envelope per body, in order, each on the last; sends them all if every
     /// one takes effect at once without a fault of this seat's, and none otherwise.
+    ///
+    /// Each is judged by the engine itself, as every envelope is: nothing is sent before
+    /// it has. One that may not go is undone by replaying the engine without what was
+    /// tried (`Engine::without`), which costs what a restore does — a refused command is
+    /// rare (the faces check a command first) — where a copy of the engine made for
+    /// every envelope cost a move as much as the whole game held.
     fn send_all(
         &mut self,
         log: LogId,
         bodies: Vec<Vec<Item>>,
         now: u64,
     ) -> Result<(), SessionError> {
+        let before = self.engine.faults().len();
+        let mut signed_all: Vec<(Signed, bool)> = vec![];
+        let tried = self.try_all(log, bodies, now, before, &mut signed_all);
+        if let Err(e) = tried {
+            let fresh: Vec<Hash> = signed_all
+                .iter()
+                .filter(|(_, new)| *new)
+                .map(|(s, _)| s.hash)
+                .collect();
+            if !fresh.is_empty() {
+                self.engine = self.engine.without(&fresh);
+            }
+            return Err(e);
+        }
+        let to = self.audience(log);
+        for (signed, _) in signed_all {
+            self.outbox.push_back(Action::Send {
+                env: Box::new(signed),
+                to: to.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// [`Session::send_all`]'s envelopes, signed and judged one after the other; each one
+    /// signed is in `signed`, with whether the engine holds it anew (the undo drops those),
+    /// whatever the result.
+    fn try_all(
+        &mut self,
+        log: LogId,
+        bodies: Vec<Vec<Item>>,
+        now: u64,
+        faults_before: usize,
+        signed: &mut Vec<(Signed, bool)>,
+    ) -> Result<(), SessionError> {
         let chain = ChainId {
             log,
             seat: self.seat,
         };
-        let mut trial = self.engine.clone();
-        let before = trial.faults().len();
-        let mut signed_all = vec![];
         for body in bodies {
-            let (seq, prev) = trial.chain_tip(chain);
+            let e = &mut self.engine;
+            let (seq, prev) = e.chain_tip(chain);
             let unsigned = Unsigned {
-                version: trial.terms().version(),
-                game: trial.terms().game(),
+                version: e.terms().version(),
+                game: e.terms().game(),
                 log,
                 seat: self.seat,
                 seq,
                 prev,
-                acks: trial.heads_for(self.seat, log),
+                acks: e.heads_for(self.seat, log),
                 clock: now,
                 body,
             };
-            let signed = unsigned.sign(&self.key);
-            if signed.bytes.len() > crate::wire::MAX_MESSAGE {
-                return Err(Refusal::TooLarge(signed.bytes.len()).into());
+            let s = unsigned.sign(&self.key);
+            if s.bytes.len() > crate::wire::MAX_MESSAGE {
+                return Err(Refusal::TooLarge(s.bytes.len()).into());
             }
-            trial.insert_signed(signed.clone())?;
+            signed.push((s.clone(), true));
+            let taken = e.insert_signed(s);
+            if let Some(last) = signed.last_mut() {
+                last.1 = !matches!(taken, Ok(Inserted::Duplicate(_)) | Err(_));
+            }
+            taken?;
             // An honest envelope acknowledges only what this seat processed, so it takes
             // effect at once — unless another envelope of this seat's key already holds
             // the position. Sending it then would sign two envelopes at one seq; and an
             // automatic step that never takes effect would be owed, and signed, for ever.
-            if trial.processed(chain) <= seq {
+            if e.processed(chain) <= seq {
                 return Err(SessionError::PositionTaken(seq));
             }
-            let mine = trial.faults()[before..]
+            let mine = e.faults()[faults_before..]
                 .iter()
                 .find(|f| f.seat == self.seat);
             if let Some(f) = mine {
                 return Err(Refusal::Fault(Box::new(f.clone())).into());
             }
-            signed_all.push(signed);
-        }
-        self.engine = trial;
-        let to = self.audience(log);
-        for signed in signed_all {
-            self.outbox.push_back(Action::Send {
-                env: Box::new(signed),
-                to: to.clone(),
-            });
         }
         Ok(())
     }
