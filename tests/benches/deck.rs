@@ -1,0 +1,253 @@
+//! The cost of a secret deck (issue 34): a 68-card secret deck committed, 5 cards dealt
+//! blind, opened, verified, signatures included — with the envelopes the nodes really
+//! send, printed as a multiple of one strict Ed25519 verification measured in the same
+//! run (goal <= 12x).
+//!
+//! The envelopes are what two `Session<Tempete>` seats in lock-step emit (`pair.rs`)
+//! for a Tempête with the default options (the open deck of 68 cards, hands of 5) in
+//! which White resigns as soon as he is to act: each player commits his own 68-card
+//! deck and the seed with which he deals the other's, each deals the other 5 slots
+//! blind, and once the game is over each opens every slot of his deck (the 5 dealt and
+//! the 63 others: that is what proves the deck a permutation of the list,
+//! spec/PROTOCOL.md §8.5.2) and his dealing seed (which proves the deal blind, §8.7.3).
+//! So the file holds two decks, and beside them only the coin, the resignation and the
+//! closes; the bench prints every envelope's items so that the claim can be read.
+//!
+//! Measured in alternation, one call each per round, medians over the rounds:
+//! - **verify**: `check_transcript` of that file (decode, strict signatures, chains,
+//!   commitments, deal-stream replay, verdict) against one `PublicKey::verify`;
+//! - **produce**: the whole lock-step game (both seats derive, commit, build, sign,
+//!   check against their engine, send, receive and verify) against one
+//!   `SecretKey::sign` and one verify.
+//!
+//! `cargo bench -p sealed-conformance --bench deck` runs it; `cargo test --benches`
+//! runs the workload once as a check, without timing.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use sealed_conformance::pair::{Decide, Pair};
+use sealed_conformance::sim::test_key;
+use sealed_conformance::tempete_kit::tempete_terms;
+use sealed_conformance::transcript_size::item_kind;
+use sealed_games::tempete::rules::Tempete;
+use sealed_games::variant::check_transcript;
+use sealed_protocol::body::{Item, Purpose};
+use sealed_protocol::envelope::Envelope;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::keys::Signature;
+use sealed_protocol::session::{Command, Session};
+use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::wire;
+
+/// Cards in the default deck, and the hand.
+const CARDS: usize = 68;
+const HAND: usize = 5;
+
+/// The lock-step game: White resigns at his first turn; both seats then reveal and close.
+fn game() -> Pair<Tempete> {
+    let mut p: Pair<Tempete> = Pair::new(tempete_terms(&[], 1), 7);
+    let white: Decide<Tempete> = Box::new(|s: &Session<Tempete>| {
+        (s.engine().to_act() == Some(Seat(0))).then_some(Command::Resign)
+    });
+    let black: Decide<Tempete> = Box::new(|_: &Session<Tempete>| None);
+    p.run(&mut [white, black]);
+    p
+}
+
+/// The file the game leaves, checked: verified, both decks whole and opened, 5 dealt
+/// to each player.
+fn workload() -> Vec<u8> {
+    let p = game();
+    assert!(p.refused.is_empty(), "{:?}", p.refused);
+    let bytes = p.transcript(Seat(0));
+    assert_eq!(bytes, p.transcript(Seat(1)), "both seats hold the same file");
+    let checked = check_transcript(&bytes).expect("checkable");
+    assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
+    let file = TranscriptFile::from_bytes(&bytes).expect("readable");
+    let (mut deck_hashes, mut deck_opens, mut dealt) = (0, 0, 0);
+    println!(
+        "workload: Tempête, default options ({CARDS}-card open deck, hands of {HAND}), White \
+         resigns at his first turn: {} envelopes, {} bytes, outcome {:?}",
+        file.envelopes.len(),
+        bytes.len(),
+        checked.verdict.outcome.as_ref().map(|o| &o.reason)
+    );
+    for e in &file.envelopes {
+        let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+        let u = &env.unsigned;
+        let mut said: Vec<String> = vec![];
+        let mut opens = 0;
+        for item in &u.body {
+            match item {
+                Item::Commit(c) => {
+                    if matches!(c.purpose, Purpose::Deck(_)) {
+                        deck_hashes += c.hashes.len();
+                    }
+                    said.push(format!("commit {:?} x{}", c.purpose, c.hashes.len()));
+                }
+                Item::Deal(d) => {
+                    dealt += d.slots.len();
+                    said.push(format!("deal {} slots of {}'s deck", d.slots.len(), d.owner));
+                }
+                Item::Open(o) if matches!(o.purpose, Purpose::Deck(_)) => {
+                    deck_opens += 1;
+                    opens += 1;
+                }
+                other => said.push(item_kind(other).to_owned()),
+            }
+        }
+        if opens > 0 {
+            said.push(format!("open {opens} deck slots"));
+        }
+        println!(
+            "  {} seq {} ({} bytes, {} acks): {}",
+            u.seat,
+            u.seq,
+            e.len(),
+            u.acks.len(),
+            said.join(", ")
+        );
+    }
+    assert_eq!(deck_hashes, 2 * CARDS, "two decks committed");
+    assert_eq!(deck_opens, 2 * CARDS, "every slot of both decks opened");
+    assert_eq!(dealt, 2 * HAND, "a hand dealt to each player");
+    bytes
+}
+
+fn verify(bytes: &[u8]) {
+    let checked = check_transcript(black_box(bytes)).expect("checkable");
+    assert_eq!(checked.exit_code(), 0);
+    black_box(checked);
+}
+
+/// One strict signature check, over a real envelope's signed bytes.
+struct OneSignature {
+    key: sealed_protocol::keys::PublicKey,
+    message: Vec<u8>,
+    sig: Signature,
+}
+
+fn one_signature(bytes: &[u8]) -> OneSignature {
+    let file = TranscriptFile::from_bytes(bytes).expect("readable");
+    let e = &file.envelopes[0];
+    let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+    let mut message = b"sealed/v1/sign/envelope\x00".to_vec();
+    message.extend_from_slice(&e[..e.len() - 64]);
+    let key = test_key(env.unsigned.seat.0).public();
+    assert!(key.verify(&message, &env.sig), "a valid signature");
+    OneSignature {
+        key,
+        message,
+        sig: env.sig,
+    }
+}
+
+/// Per-round times of two workloads run in alternation, one call each per round.
+struct Rounds {
+    a: Vec<Duration>,
+    b: Vec<Duration>,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+impl Rounds {
+    fn run(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> Rounds {
+        for _ in 0..3 {
+            a();
+            b();
+        }
+        let time = |f: &mut dyn FnMut()| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        };
+        let mut r = Rounds {
+            a: Vec::with_capacity(rounds),
+            b: Vec::with_capacity(rounds),
+        };
+        for _ in 0..rounds {
+            r.a.push(time(&mut a));
+            r.b.push(time(&mut b));
+        }
+        r
+    }
+
+    fn median_a(&self) -> f64 {
+        median(&mut self.a.iter().map(Duration::as_secs_f64).collect::<Vec<_>>())
+    }
+
+    fn median_b(&self) -> f64 {
+        median(&mut self.b.iter().map(Duration::as_secs_f64).collect::<Vec<_>>())
+    }
+
+    /// The median of the per-round ratios a / b: a check on noise.
+    fn median_ratio(&self) -> f64 {
+        median(
+            &mut self
+                .a
+                .iter()
+                .zip(&self.b)
+                .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+fn main() {
+    let bytes = workload();
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not, and only checks
+    // the workload.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let quick = std::env::args().any(|a| a == "--quick");
+    let rounds = if quick { 100 } else { 1000 };
+    let one = one_signature(&bytes);
+    let verify_one = || {
+        assert!(one.key.verify(black_box(&one.message), black_box(&one.sig)));
+    };
+    let signatures = TranscriptFile::from_bytes(&bytes)
+        .expect("readable")
+        .envelopes
+        .len()
+        + 1;
+
+    let v = Rounds::run(rounds, || verify(&bytes), verify_one);
+    let (check, sig) = (v.median_a(), v.median_b());
+    println!(
+        "verify two {CARDS}-card decks (commit, deal {HAND} blind, open, verify, signatures \
+         included) / one strict verify = {:.1}x (goal <= 12x): medians {:.1} µs / {:.1} µs \
+         over {rounds} alternating rounds, median per-round ratio {:.1}x; per deck {:.1}x; \
+         the file holds {signatures} signatures (its envelopes and the proposal)",
+        check / sig,
+        check * 1e6,
+        sig * 1e6,
+        v.median_ratio(),
+        check / sig / 2.0,
+    );
+
+    let key = test_key(0);
+    let sign_one = || {
+        black_box(key.sign(black_box(&one.message)));
+    };
+    let produce = || {
+        black_box(game());
+    };
+    let prounds = rounds / 4;
+    let p = Rounds::run(prounds, produce, sign_one);
+    let q = Rounds::run(prounds, produce, verify_one);
+    println!(
+        "produce the same game in lock-step (both seats build, sign, check and receive) / one \
+         sign = {:.1}x, / one strict verify = {:.1}x: medians {:.1} µs, one sign {:.1} µs, one \
+         verify {:.1} µs over {prounds} alternating rounds each",
+        p.median_a() / p.median_b(),
+        q.median_a() / q.median_b(),
+        p.median_a() * 1e6,
+        p.median_b() * 1e6,
+        q.median_b() * 1e6,
+    );
+}
