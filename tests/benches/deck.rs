@@ -14,14 +14,20 @@
 //! closes; the bench prints every envelope's items so that the claim can be read.
 //!
 //! Measured in alternation, one call each per round, medians over the rounds:
-//! - **verify**: `check_transcript` of that file (decode, strict signatures, chains,
-//!   commitments, deal-stream replay, verdict) against one `PublicKey::verify`;
+//! - **verify**: `check_transcript` (decode, strict signatures, chains, commitments,
+//!   deal-stream replay, verdict) of the file without its closes (the envelopes that
+//!   carry the decks, and the resignation the end-of-game openings need) and of the
+//!   whole file, each against one `PublicKey::verify`, with the share of reading and
+//!   signatures apart;
 //! - **produce**: the whole lock-step game (both seats derive, commit, build, sign,
 //!   check against their engine, send, receive and verify) against one
-//!   `SecretKey::sign` and one verify.
+//!   `SecretKey::sign` and one verify;
+//! - **mental poker** for the same deck and deal (`common/poker.rs`, the `ziffle`
+//!   crate): verifying and producing one 68-card deck shuffled by both players with
+//!   proofs and 5 cards read by each.
 //!
-//! `cargo bench -p sealed-conformance --bench deck` runs it; `cargo test --benches`
-//! runs the workload once as a check, without timing.
+//! `cargo bench -p sealed-conformance --bench deck` runs it (`-- --quick`: fewer
+//! rounds); `cargo test --benches` runs the workload once as a check, without timing.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -38,9 +44,9 @@ use sealed_games::tempete::rules::Tempete;
 use sealed_games::variant::check_transcript;
 use sealed_protocol::body::{Item, Purpose};
 use sealed_protocol::envelope::{Envelope, Signed};
-use sealed_protocol::proposal::Terms;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::keys::Signature;
+use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Command, Session};
 use sealed_protocol::transcript::TranscriptFile;
 use sealed_protocol::wire;
@@ -66,7 +72,11 @@ fn workload() -> Workload {
     let p = game();
     assert!(p.refused.is_empty(), "{:?}", p.refused);
     let bytes = p.transcript(Seat(0));
-    assert_eq!(bytes, p.transcript(Seat(1)), "both seats hold the same file");
+    assert_eq!(
+        bytes,
+        p.transcript(Seat(1)),
+        "both seats hold the same file"
+    );
     let checked = check_transcript(&bytes).expect("checkable");
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
     let file = TranscriptFile::from_bytes(&bytes).expect("readable");
@@ -93,7 +103,11 @@ fn workload() -> Workload {
                 }
                 Item::Deal(d) => {
                     dealt += d.slots.len();
-                    said.push(format!("deal {} slots of {}'s deck", d.slots.len(), d.owner));
+                    said.push(format!(
+                        "deal {} slots of {}'s deck",
+                        d.slots.len(),
+                        d.owner
+                    ));
                 }
                 Item::Open(o) if matches!(o.purpose, Purpose::Deck(_)) => {
                     deck_opens += 1;
@@ -136,7 +150,10 @@ fn workload() -> Workload {
     println!(
         "without the closes: {} envelopes, {} bytes, exit code {} (no close: not a finished \
          transcript, every deck item judged)",
-        TranscriptFile::from_bytes(&decks).expect("readable").envelopes.len(),
+        TranscriptFile::from_bytes(&decks)
+            .expect("readable")
+            .envelopes
+            .len(),
         decks.len(),
         c.exit_code()
     );
@@ -266,7 +283,10 @@ fn main() {
         assert!(one.key.verify(black_box(&one.message), black_box(&one.sig)));
     };
     for (what, bytes) in [
-        ("the envelopes that carry the two decks (closes left out)", &w.decks),
+        (
+            "the envelopes that carry the two decks (closes left out)",
+            &w.decks,
+        ),
         ("the whole game (closes included)", &w.game),
     ] {
         let v = Rounds::run(rounds, || verify(bytes), verify_one);

@@ -38,7 +38,10 @@ use sealed_protocol::wire::{self, MAX_MESSAGE};
 pub const GOAL_BYTES_PER_PLY: f64 = 200.0;
 
 /// The variants the goal is set for.
-pub const GOAL_VARIANTS: [&str; 2] = [sealed_games::tempete::VARIANT, sealed_games::cardmate::VARIANT];
+pub const GOAL_VARIANTS: [&str; 2] = [
+    sealed_games::tempete::VARIANT,
+    sealed_games::cardmate::VARIANT,
+];
 
 /// The reference transcripts of spec/vectors, one per variant and mode.
 pub const VECTORS: [&str; 8] = [
@@ -272,8 +275,8 @@ pub fn split_envelope(
 fn main_line(file: &TranscriptFile) -> Result<Vec<EnvRef>, SizeError> {
     let terms = Terms::parse(&file.proposal).map_err(|e| SizeError::Transcript(e.to_string()))?;
     fn acts<R: Rules>(file: &TranscriptFile, terms: Terms) -> Result<Vec<EnvRef>, SizeError> {
-        let (engine, _) = check_with_terms::<R>(file, terms)
-            .map_err(|e| SizeError::Transcript(e.to_string()))?;
+        let (engine, _) =
+            check_with_terms::<R>(file, terms).map_err(|e| SizeError::Transcript(e.to_string()))?;
         Ok(engine.main_line().iter().map(|(at, _)| *at).collect())
     }
     match terms.variant() {
@@ -316,7 +319,8 @@ pub fn causal_past(envs: &[Envelope], from: EnvRef) -> HashSet<usize> {
 
 /// Measures transcript file bytes; an error unless every part adds up.
 pub fn measure(bytes: &[u8]) -> Result<FileSize, SizeError> {
-    let file = TranscriptFile::from_bytes(bytes).map_err(|e| SizeError::Transcript(e.to_string()))?;
+    let file =
+        TranscriptFile::from_bytes(bytes).map_err(|e| SizeError::Transcript(e.to_string()))?;
     let terms = Terms::parse(&file.proposal).map_err(|e| SizeError::Transcript(e.to_string()))?;
     let mut envs = Vec::with_capacity(file.envelopes.len());
     let mut splits = Vec::with_capacity(file.envelopes.len());
@@ -492,11 +496,11 @@ pub fn verdict_line(name: &str, f: &FileSize) -> String {
         } else {
             "not met"
         };
-        format!("goal <= {GOAL_BYTES_PER_PLY:.0} B/ply (Tempête and Cardmate): {met}, {x:.2}x the goal")
-    } else {
         format!(
-            "(the goal of {GOAL_BYTES_PER_PLY:.0} B/ply is set for Tempête and Cardmate only)"
+            "goal <= {GOAL_BYTES_PER_PLY:.0} B/ply (Tempête and Cardmate): {met}, {x:.2}x the goal"
         )
+    } else {
+        format!("(the goal of {GOAL_BYTES_PER_PLY:.0} B/ply is set for Tempête and Cardmate only)")
     };
     format!("{name}: {per:.1} B per ply of play; {goal}")
 }

@@ -39,7 +39,11 @@ fn every_reference_transcript_adds_up_to_its_file() {
             whole.bodies += s.bodies;
         }
         let (setup, play) = (&size.setup, &size.play);
-        assert_eq!(setup.envelopes + play.envelopes, file.envelopes.len(), "{name}");
+        assert_eq!(
+            setup.envelopes + play.envelopes,
+            file.envelopes.len(),
+            "{name}"
+        );
         assert_eq!(
             setup.split.total() + play.split.total(),
             file.envelopes.iter().map(Vec::len).sum::<usize>(),
@@ -50,7 +54,11 @@ fn every_reference_transcript_adds_up_to_its_file() {
             whole.signatures,
             "{name}"
         );
-        assert_eq!(setup.split.bodies + play.split.bodies, whole.bodies, "{name}");
+        assert_eq!(
+            setup.split.bodies + play.split.bodies,
+            whole.bodies,
+            "{name}"
+        );
         assert_eq!(size.proposal, file.proposal.len(), "{name}");
         assert!(size.plies > 0, "{name}: a reference game has plies");
         assert!(setup.envelopes > 0, "{name}: and a set-up");
@@ -63,7 +71,10 @@ fn every_reference_transcript_adds_up_to_its_file() {
 fn the_reference_duel_is_measured_as_before() {
     let (_, size) = measured("duel-game.sealed");
     let first = size.first_act.expect("a first act");
-    assert_eq!((first.chain.seat, first.chain.log.0, first.seq), GOLDEN_FIRST);
+    assert_eq!(
+        (first.chain.seat, first.chain.log.0, first.seq),
+        GOLDEN_FIRST
+    );
     let got = (
         size.total,
         size.magic,
@@ -102,7 +113,8 @@ fn the_tool_prints_every_reference_transcript() {
 }
 
 const GOLDEN_FIRST: (Seat, u32, u64) = (Seat(1), 0, 2);
-const GOLDEN_FILE: (usize, usize, usize, usize, usize, usize, usize) = (9101, 8, 84, 194, 18, 4, 36);
+const GOLDEN_FILE: (usize, usize, usize, usize, usize, usize, usize) =
+    (9101, 8, 84, 194, 18, 4, 36);
 const GOLDEN_SETUP: Split = Split {
     signatures: 256,
     prev_hashes: 128,

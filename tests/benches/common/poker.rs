@@ -10,8 +10,8 @@
 use ark_std::rand::SeedableRng;
 use ark_std::rand::rngs::StdRng;
 use ziffle::{
-    AggregatePublicKey, AggregateRevealToken, MaskedDeck, OwnershipProof, PublicKey,
-    RevealToken, RevealTokenProof, Shuffle, ShuffleProof,
+    AggregatePublicKey, AggregateRevealToken, MaskedDeck, OwnershipProof, PublicKey, RevealToken,
+    RevealTokenProof, Shuffle, ShuffleProof,
 };
 
 /// Cards in the deck, and the hand.

@@ -32,9 +32,10 @@ fn main() -> ExitCode {
     );
     let mut failed = false;
     for path in files {
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
         let measured = std::fs::read(&path)
             .map_err(|e| e.to_string())
             .and_then(|bytes| measure(&bytes).map_err(|e| e.to_string()));
