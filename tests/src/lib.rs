@@ -5,8 +5,9 @@
 //! every envelope `pair.rs` (`Lockstep` over any `Peer` of `peer.rs`: a protocol
 //! session, as `Pair`, or a game's table, as the table tests in `tests/table/` drive
 //! it); cheat scenarios `scenarios.rs`; the vector generator `vectors.rs` with
-//! `bin/gen-vectors.rs` (the vectors in spec/vectors are written only by it); a kit per
-//! game (`*_kit.rs`); benches in `benches/`.
+//! `bin/gen-vectors.rs` (the vectors in spec/vectors are written only by it); where a
+//! transcript's bytes go `transcript_size.rs`, printed by `bin/transcript-size.rs`; a kit
+//! per game (`*_kit.rs`); benches in `benches/`.
 
 pub mod cardmate_kit;
 pub mod chex_kit;
@@ -23,6 +24,7 @@ pub mod stallmate_kit;
 pub mod stallmate_witness;
 pub mod tempete_kit;
 pub mod time_attacks;
+pub mod transcript_size;
 pub mod vectors;
 pub mod withdraw_kit;
 pub mod witness_vectors;
