@@ -110,17 +110,20 @@ export async function drawNew(ctx) {
     h('input', { id, name: id, type: 'text', list: 'known-peers', autocomplete: 'off', 'aria-describedby': `${id}-about` }),
     h('div', { class: 'about', id: `${id}-about`, text: help }));
   const referee = field('referee', 'Referee', 'a referee node both of you trust (address ending in /p2p/<peer id>); Secret Stallmate needs one');
+  const arbiter = field('arbiter', 'Arbiter (optional)', "with Tempête's physical deck: the arbiter's node (a mailbox node, address ending in /p2p/<peer id>), whose signed ruling settles a dispute; it becomes the game's mailbox");
   const pick = () => {
     const g = V.variants.find((x) => x.name === variant.value);
     about.textContent = g.about;
     rules.replaceChildren(h('legend', { text: 'Rules' }), ...g.settings.map(settingInput));
     referee.hidden = g.name !== 'stallmate';
+    arbiter.hidden = g.name !== 'tempete';
   };
   variant.addEventListener('change', pick);
   form.append(
     h('label', { for: 'variant', text: 'Variant' }), variant, about, rules, time, known,
     field('peer', 'Opponent', 'their peer id, or an address ending in /p2p/<peer id>'),
     referee,
+    arbiter,
     field('mailbox', 'Mailbox (optional)', 'a mailbox node both of you use, for play while one of you is offline'),
     field('witness', 'Witness (optional)', 'a witness node both of you trust for time: a player who lets the time pass then loses on time'),
     h('p', {}, h('button', { class: 'primary', type: 'submit', id: 'propose' }, 'Propose')));
@@ -133,7 +136,7 @@ export async function drawNew(ctx) {
       if (v && v !== el.dataset.default) options.push([el.name, v]);
     }
     const val = (id) => form.querySelector(`#${id}`).value.trim() || null;
-    await ctx.propose({ variant: variant.value, options, peer: val('peer') || '', mailbox: val('mailbox'), referee: val('referee'), witness: val('witness') });
+    await ctx.propose({ variant: variant.value, options, peer: val('peer') || '', mailbox: val('mailbox'), referee: val('referee'), witness: val('witness'), arbiter: val('arbiter') });
   });
   replaceMain(h('div', {}, h('h1', { text: 'New game' }), form));
 }
