@@ -3,6 +3,10 @@
 //! The game id is the hash of the *unsigned* proposal bytes. The signature is left out
 //! on purpose: a signer can produce many valid signatures for the same bytes, and a
 //! game's identity must not depend on which one travelled.
+//!
+//! A little over 600 lines: the proposal's two encodings (version 1, and version 2 with
+//! its witness and drafts), its validation, and the terms read from it belong together;
+//! about a third is tests.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
