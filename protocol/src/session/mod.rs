@@ -152,6 +152,9 @@ pub struct Session<R: Rules> {
     witness: witness::Known,
     /// The name this seat signs into its first envelope when it accepts (version 2).
     name: Option<String>,
+    /// Proofs whose posting was refused, with how many envelopes the engine had
+    /// processed then (`post_proofs`).
+    refused_proofs: Vec<(crate::proof::Proof, u64)>,
 }
 
 impl<R: Rules> Session<R> {
@@ -178,6 +181,7 @@ impl<R: Rules> Session<R> {
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
             name: None,
+            refused_proofs: vec![],
         };
         if s.engine.terms().proposal().proposer == seat {
             let secrets = s.join(entropy, true, now)?;
@@ -216,6 +220,7 @@ impl<R: Rules> Session<R> {
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
             name: None,
+            refused_proofs: vec![],
         };
         s.drive(now);
         Ok(s)
@@ -552,13 +557,25 @@ impl<R: Rules> Session<R> {
         {
             return;
         }
+        // A proof refused is tried again only once the engine has moved on: a refusal
+        // costs a replay (`send_all`), which must not come with every step.
+        let at = self.engine.processed_total();
         for proof in self.engine.unposted_proofs() {
             if self
-                .send(LogId::PUBLIC, vec![Item::Evidence(proof)], now)
+                .refused_proofs
+                .iter()
+                .any(|(p, n)| *p == proof && *n == at)
+            {
+                continue;
+            }
+            if self
+                .send(LogId::PUBLIC, vec![Item::Evidence(proof.clone())], now)
                 .is_ok()
             {
                 return;
             }
+            self.refused_proofs.retain(|(p, _)| *p != proof);
+            self.refused_proofs.push((proof, at));
         }
     }
 
