@@ -40,6 +40,13 @@ fn play(home: &Path, other: &Path, game: &str, action: &str) {
     });
 }
 
+/// What `args` print at `home`, which must exit 0.
+fn said(home: &Path, args: &[&str]) -> String {
+    let out = run(home, args);
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
 fn export(home: &Path, game: &str, file: &Path) {
     let out = run(
         home,
@@ -111,13 +118,8 @@ fn a_physical_deck_game_with_claims_a_citation_a_ruling_and_a_lapsed_dispute_ver
     // The arbiter reads the transcript Alice sends him, and rules: the capture stands.
     let file = dir.path().join("g.sealed");
     export(&alice, &game, &file);
-    let list = run(&arbiter, &["rule", file.to_str().unwrap()]);
-    assert_eq!(code(&list), 0, "{}", stderr(&list));
-    assert!(
-        stdout(&list).contains("dispute 0 of act 2"),
-        "{}",
-        stdout(&list)
-    );
+    let list = said(&arbiter, &["rule", file.to_str().unwrap()]);
+    assert!(list.contains("dispute 0 of act 2"), "{list}");
     let ruled = run(
         &arbiter,
         &[
@@ -206,13 +208,8 @@ fn an_arbiters_node_lists_the_disputes_and_the_players_nodes_post_its_ruling() {
     let mut b = Some(start_node(&bob, "node"));
     let bob_addr = b.as_ref().unwrap().addr.clone();
     // Nothing to rule on yet.
-    let empty = run(&arbiter, &["rule"]);
-    assert_eq!(code(&empty), 0, "{}", stderr(&empty));
-    assert!(
-        stdout(&empty).contains("no game your node relays"),
-        "{}",
-        stdout(&empty)
-    );
+    let empty = said(&arbiter, &["rule"]);
+    assert!(empty.contains("no game your node relays"), "{empty}");
     let out = run(
         &alice,
         &[

@@ -2,8 +2,8 @@
 //! from what is durable — at start, after a failed write, when a dormant game is asked
 //! for.
 //!
-//! About 800 lines: the write path and the rebuild share the step and halt types, and
-//! split apart each would need the other's private state.
+//! A little over 800 lines: the write path and the rebuild share the step and halt
+//! types, and split apart each would need the other's private state.
 //!
 //! A session's actions become a [`Step`]: what to write, and what to send, answer and
 //! reply once the write is durable. [`Core::stage`] is the only way to anything visible

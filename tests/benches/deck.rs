@@ -30,11 +30,13 @@
 //! rounds); `cargo test --benches` runs the workload once as a check, without timing.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 mod common {
+    pub mod alternate;
     pub mod poker;
 }
+
+use common::alternate::alternate;
 
 use sealed_conformance::pair::{Decide, Pair};
 use sealed_conformance::sim::test_key;
@@ -215,60 +217,6 @@ fn one_signature(bytes: &[u8]) -> OneSignature {
     }
 }
 
-/// Per-round times of two workloads run in alternation, one call each per round.
-struct Rounds {
-    a: Vec<Duration>,
-    b: Vec<Duration>,
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
-impl Rounds {
-    fn run(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> Rounds {
-        for _ in 0..3 {
-            a();
-            b();
-        }
-        let time = |f: &mut dyn FnMut()| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        };
-        let mut r = Rounds {
-            a: Vec::with_capacity(rounds),
-            b: Vec::with_capacity(rounds),
-        };
-        for _ in 0..rounds {
-            r.a.push(time(&mut a));
-            r.b.push(time(&mut b));
-        }
-        r
-    }
-
-    fn median_a(&self) -> f64 {
-        median(&mut self.a.iter().map(Duration::as_secs_f64).collect::<Vec<_>>())
-    }
-
-    fn median_b(&self) -> f64 {
-        median(&mut self.b.iter().map(Duration::as_secs_f64).collect::<Vec<_>>())
-    }
-
-    /// The median of the per-round ratios a / b: a check on noise.
-    fn median_ratio(&self) -> f64 {
-        median(
-            &mut self
-                .a
-                .iter()
-                .zip(&self.b)
-                .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
-                .collect::<Vec<_>>(),
-        )
-    }
-}
-
 fn main() {
     let w = workload();
     // `cargo bench` passes `--bench`; `cargo test --benches` does not, and only checks
@@ -289,7 +237,7 @@ fn main() {
         ),
         ("the whole game (closes included)", &w.game),
     ] {
-        let v = Rounds::run(rounds, || verify(bytes), verify_one);
+        let v = alternate(rounds, || verify(bytes), verify_one);
         let (check, sig) = (v.median_a(), v.median_b());
         println!(
             "verify {what}: two {CARDS}-card decks committed, {HAND} dealt blind to each \
@@ -299,11 +247,11 @@ fn main() {
             check / sig,
             check * 1e6,
             sig * 1e6,
-            v.median_ratio(),
+            v.median,
             signatures(bytes),
             signatures(bytes),
         );
-        let s = Rounds::run(rounds, || parse(bytes), verify_one);
+        let s = alternate(rounds, || parse(bytes), verify_one);
         println!(
             "  of which reading and signatures (the file, Terms::parse and Signed::parse of \
              every envelope: decode, strict verify, hash) = {:.1}x, the rest (chains, \
@@ -321,8 +269,8 @@ fn main() {
         black_box(game());
     };
     let prounds = rounds / 4;
-    let p = Rounds::run(prounds, produce, sign_one);
-    let q = Rounds::run(prounds, produce, verify_one);
+    let p = alternate(prounds, produce, sign_one);
+    let q = alternate(prounds, produce, verify_one);
     println!(
         "produce the whole game in lock-step (both seats derive, commit, build, sign, check \
          against their engine, receive and verify) / one sign = {:.1}x, / one strict verify \
@@ -344,9 +292,9 @@ fn main() {
     cards.dedup();
     assert_eq!(cards.len(), 2 * common::poker::HAND);
     assert!(cards.iter().all(|c| *c < common::poker::CARDS));
-    let ours = Rounds::run(rounds / 10, || verify(&w.decks), verify_one).median_a();
+    let ours = alternate(rounds / 10, || verify(&w.decks), verify_one).median_a();
     let mrounds = if quick { 5 } else { 30 };
-    let m = Rounds::run(
+    let m = alternate(
         mrounds,
         || {
             black_box(common::poker::verify(black_box(&dealt)));
@@ -369,7 +317,7 @@ fn main() {
         ours * 1e6,
     );
     let mut seed = 1;
-    let mp = Rounds::run(
+    let mp = alternate(
         mrounds / 3,
         || {
             seed += 1;

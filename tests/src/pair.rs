@@ -369,3 +369,14 @@ fn is_reveal_or_close(body: &[Item]) -> bool {
     let close = body.iter().any(|i| matches!(i, Item::Close));
     (!act && reveal) || close
 }
+
+/// Every envelope a session has queued to send, in order, its other actions dropped: a
+/// test that wires two sessions by hand.
+pub fn sent<R: Rules>(s: &mut Session<R>) -> Vec<Vec<u8>> {
+    std::iter::from_fn(|| s.poll_action())
+        .filter_map(|a| match a {
+            Action::Send { env, .. } => Some(env.bytes.clone()),
+            _ => None,
+        })
+        .collect()
+}

@@ -119,6 +119,18 @@ impl Physical {
             .expect("a stated card in hand")
     }
 
+    /// White states a card (act 0: the knight vaults to f5), Black disputes it (dispute
+    /// 0) and plays on: White is to act, with dispute 0 open.
+    pub fn claim_disputed(&mut self) {
+        let (_, card) = self.stated_card(WHITE);
+        self.typed(
+            WHITE,
+            &format!("card {card} then g1f5 note the knight vaults"),
+        );
+        self.typed(BLACK, "dispute 0 note no knight vaults");
+        self.typed(BLACK, "e5");
+    }
+
     /// The number the next accepted act gets.
     pub fn next_act(&self) -> u32 {
         self.session(Seat(0))

@@ -4,24 +4,16 @@
 //! The next honest act takes the same position and the game verifies.
 
 use sealed_conformance::duel_kit::duel_terms;
+use sealed_conformance::pair::sent;
 use sealed_conformance::sim::test_key;
 use sealed_games::duel::Duel;
-use sealed_protocol::session::{Action, Command, Refusal, Session, SessionError};
+use sealed_protocol::session::{Command, Refusal, Session, SessionError};
 use sealed_protocol::transcript::TranscriptFile;
-
-fn drain(s: &mut Session<Duel>) -> Vec<Vec<u8>> {
-    std::iter::from_fn(|| s.poll_action())
-        .filter_map(|a| match a {
-            Action::Send { env, .. } => Some(env.bytes.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn exchange(a: &mut Session<Duel>, b: &mut Session<Duel>, t: u64) {
     loop {
-        let to_b = drain(a);
-        let to_a = drain(b);
+        let to_b = sent(a);
+        let to_a = sent(b);
         if to_a.is_empty() && to_b.is_empty() {
             return;
         }
@@ -37,8 +29,8 @@ fn exchange(a: &mut Session<Duel>, b: &mut Session<Duel>, t: u64) {
 #[test]
 fn a_refused_act_leaves_the_session_as_it_was_and_play_goes_on() {
     let terms = duel_terms(&Duel::default(), 3);
-    let mut a = Session::new(terms.clone(), test_key(0), [1; 32], 0).unwrap();
-    let mut b = Session::new(terms, test_key(1), [2; 32], 0).unwrap();
+    let mut a = Session::<Duel>::new(terms.clone(), test_key(0), [1; 32], 0).unwrap();
+    let mut b = Session::<Duel>::new(terms, test_key(1), [2; 32], 0).unwrap();
     let t = 1;
     exchange(&mut a, &mut b, t);
     b.handle_command(Command::Accept, t).unwrap();
@@ -61,7 +53,7 @@ fn a_refused_act_leaves_the_session_as_it_was_and_play_goes_on() {
         matches!(r, Err(SessionError::Refused(Refusal::Fault(_)))),
         "{r:?}"
     );
-    assert!(drain(mover).is_empty(), "a refused act went out");
+    assert!(sent(mover).is_empty(), "a refused act went out");
     assert_eq!(
         TranscriptFile::from_engine(mover.engine()).to_bytes(),
         before

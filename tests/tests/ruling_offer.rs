@@ -15,17 +15,6 @@ use sealed_protocol::session::Command;
 const WHITE: Seat = Seat(0);
 const BLACK: Seat = Seat(1);
 
-/// White states a card; Black disputes it and plays on: White is to act, dispute 0 open.
-fn disputed(g: &mut Physical) {
-    let (_, card) = g.stated_card(WHITE);
-    g.typed(
-        WHITE,
-        &format!("card {card} then g1f5 note the knight vaults"),
-    );
-    g.typed(BLACK, "dispute 0 note no knight vaults");
-    g.typed(BLACK, "e5");
-}
-
 /// Seat `seat`'s table, as its node holds it: restored from its secrets and envelopes.
 fn table_of(g: &Physical, seat: Seat) -> Box<dyn Table> {
     let s = g.session(seat);
@@ -53,7 +42,7 @@ fn ruling(g: &Physical, key: &sealed_protocol::keys::SecretKey, dispute: u32) ->
 #[test]
 fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
     let mut g = Physical::new_v2(true, 5);
-    disputed(&mut g);
+    g.claim_disputed();
     let good = ruling(&g, &arbiter_key(), 0);
     // Black is not to act: his table keeps the ruling and posts nothing.
     let mut black = table_of(&g, BLACK);
@@ -93,7 +82,7 @@ fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
 #[test]
 fn a_forged_garbled_or_misplaced_ruling_is_refused() {
     let mut g = Physical::new_v2(true, 6);
-    disputed(&mut g);
+    g.claim_disputed();
     let mut white = table_of(&g, WHITE);
     let forged = ruling(&g, &impostor_key(), 0);
     let err = white.offer_ruling(&forged).unwrap_err();
@@ -113,7 +102,7 @@ fn a_forged_garbled_or_misplaced_ruling_is_refused() {
     assert!(white.duty(g.pair.now).is_none());
     // A ruling of another game (another coin) is not this arbiter's word here.
     let mut other = Physical::new_v2(true, 7);
-    disputed(&mut other);
+    other.claim_disputed();
     let err = white
         .offer_ruling(&ruling(&other, &arbiter_key(), 0))
         .unwrap_err();
@@ -123,7 +112,7 @@ fn a_forged_garbled_or_misplaced_ruling_is_refused() {
 #[test]
 fn in_a_version_1_game_no_node_posts_a_ruling() {
     let mut g = Physical::new(true, 8);
-    disputed(&mut g);
+    g.claim_disputed();
     let mut white = table_of(&g, WHITE);
     let err = white
         .offer_ruling(&ruling(&g, &arbiter_key(), 0))

@@ -412,13 +412,7 @@ fn under_version_1_a_ruling_posted_accepts_as_before() {
 /// White states a card, Black disputes it and plays on, White states another card, and
 /// Black posts the arbiter's ruling on the first; the number of White's second claim.
 fn ruling_after_a_claim(mut g: Physical) -> (Physical, u32) {
-    let (_, card) = g.stated_card(WHITE);
-    g.typed(
-        WHITE,
-        &format!("card {card} then g1f5 note the knight vaults"),
-    );
-    g.typed(BLACK, "dispute 0 note no knight vaults");
-    g.typed(BLACK, "e5");
+    g.claim_disputed();
     let (_, card) = g.stated_card(WHITE);
     g.typed(
         WHITE,

@@ -1,6 +1,6 @@
 //! Judging one envelope against its causal past.
 //!
-//! Over 600 lines on purpose: one judge per item kind, all reading and writing the same
+//! Over 800 lines on purpose: one judge per item kind, all reading and writing the same
 //! causal past and ledger in one order; the reading order is the rule (the first item
 //! that breaks one stops the envelope), so it stays in one place. What stands apart by
 //! its job is in files of its own: the first envelope (`first.rs`), draws from public
