@@ -532,3 +532,78 @@ fn a_mailbox_sends_back_the_envelope_it_keeps_to_a_seat_that_pushes_its_twin() {
     );
     assert!(!n.sends.iter().any(|(p, _)| *p == w), "{:?}", n.sends);
 }
+
+/// A ruling (`Request::Ruling`, spec/PROTOCOL.md §16.3) is taken only from a mailbox or
+/// seat of a game this node plays, at most 4096 bytes, and only if the game takes it:
+/// a stranger, an unknown game, an oversize act and a game with no arbiter are each
+/// refused with their reason, and nothing is kept.
+#[test]
+fn a_ruling_is_taken_only_from_a_games_mailbox_or_seat_and_only_as_the_game_allows() {
+    let mut n = Node::new(CoreConfig::default());
+    let proposer = key(50);
+    let p = proposer.public().to_bytes();
+    let mailbox = key(51).public().to_bytes();
+    let stranger = key(52).public().to_bytes();
+    n.connect(p, "9.9.9.9");
+    n.connect(stranger, "8.8.8.8");
+    let t = duel(
+        &proposer,
+        n.me(),
+        vec![MailboxSpec {
+            key: mailbox,
+            addrs: vec![addr("9.7.7.7", 1, &mailbox)],
+        }],
+        2,
+    );
+    n.ask(
+        p,
+        Request::Propose {
+            proposal: t.bytes().to_vec(),
+        },
+    );
+    let game = t.game();
+    let refused = |r: Response| match r {
+        Response::Refused(why) => why,
+        other => panic!("taken: {other:?}"),
+    };
+    let why = refused(n.ask(
+        stranger,
+        Request::Ruling {
+            game,
+            act: vec![1; 40],
+        },
+    ));
+    assert!(why.contains("only the game's seats and mailboxes"), "{why}");
+    let why = refused(n.ask(
+        p,
+        Request::Ruling {
+            game: [9; 32].into(),
+            act: vec![1; 40],
+        },
+    ));
+    assert!(why.contains("plays no such game"), "{why}");
+    let why = refused(n.ask(
+        mailbox,
+        Request::Ruling {
+            game,
+            act: vec![1; 5000],
+        },
+    ));
+    assert!(why.contains("more than 4096 bytes"), "{why}");
+    // From the game's own mailbox, to a game not started: the game's refusal, and
+    // nothing to post.
+    let why = refused(n.ask(
+        mailbox,
+        Request::Ruling {
+            game,
+            act: vec![1; 40],
+        },
+    ));
+    assert!(why.contains("has not started"), "{why}");
+    n.command(Cmd::Accept(hex::encode(game).into()));
+    assert!(
+        n.sends
+            .iter()
+            .all(|(_, r)| !matches!(r, Request::Ruling { .. }))
+    );
+}
