@@ -223,7 +223,7 @@ impl Core {
             .map_err(|e| read_failed("its secrets", e))?
         {
             Some(b) => Some(
-                sealed_protocol::wire::decode(&b, sealed_protocol::wire::MAX_MESSAGE)
+                Secrets::from_stored(&b)
                     .map_err(|e| unreadable(format!("its secrets do not decode: {e}")))?,
             ),
             None => None,

@@ -79,6 +79,18 @@ pub struct Show {
     pub value: Vec<u8>,
 }
 
+/// A whole deck opened from its seed (version 2, spec/PROTOCOL.md §17.17): judged as
+/// the openings of its slots in ascending order, each slot's salt and card derived
+/// from `seed` ([`crate::commit::seeded_deck`]). One item of about 40 bytes stands for
+/// every slot's opening (46 bytes each) at the end of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenDeck {
+    /// The sender's deck.
+    pub deck: Name,
+    /// The seed of its salts and order.
+    pub seed: [u8; 32],
+}
+
 /// Slot indices the sender deals from another seat's secret deck.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
@@ -160,6 +172,9 @@ pub enum Item {
     /// Version 2: one of the sender's deck slots shown to one seat or to all, the slot
     /// kept in the hand (spec/PROTOCOL.md §17.16).
     Show(Show),
+    /// Version 2: every slot of one of the sender's decks opened at once from the seed
+    /// its salts and order came from, after the game (spec/PROTOCOL.md §17.17).
+    OpenDeck(OpenDeck),
 }
 
 /// Longest display name, in a proposal's seat or a [`Item::Named`].
@@ -176,6 +191,7 @@ impl Item {
                 | Item::Withdraw
                 | Item::Named(_)
                 | Item::Show(_)
+                | Item::OpenDeck(_)
         )
     }
 }

@@ -32,6 +32,43 @@ pub fn commitment(game: GameId, key: &CommitKey, nonce: &[u8; 32], value: &[u8])
         .finish()
 }
 
+/// A deck whose salts and order come from one seed (version 2, spec/PROTOCOL.md
+/// §17.17): slot `i`'s salt is `H("sealed/v2/deck-nonce"; seed, le32(i))` and its card
+/// element `i` of the agreed list shuffled by the stream keyed
+/// `H("sealed/v2/deck-order"; seed)`. Opening the seed after the game opens every slot
+/// in one item; before it, the seed stays secret and each slot's salt reveals nothing of
+/// the others'.
+pub fn seeded_deck(seed: &[u8; 32], list: &[u32]) -> SeededDeck {
+    let mut order = list.to_vec();
+    crate::random::Stream::new(&Framed::new(tag::DECK_ORDER).field(seed).finish())
+        .shuffle(&mut order);
+    SeededDeck { seed: *seed, order }
+}
+
+/// The salts and order a deck seed gives ([`seeded_deck`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeededDeck {
+    seed: [u8; 32],
+    /// Slot → card.
+    pub order: Vec<u32>,
+}
+
+impl SeededDeck {
+    /// The salt of slot `i`.
+    pub fn nonce(&self, slot: u32) -> [u8; 32] {
+        deck_nonce(&self.seed, slot)
+    }
+}
+
+/// The salt of slot `slot` of the deck seeded `seed` ([`seeded_deck`]).
+pub fn deck_nonce(seed: &[u8; 32], slot: u32) -> [u8; 32] {
+    Framed::new(tag::DECK_NONCE)
+        .field(seed)
+        .field(&slot.to_le_bytes())
+        .finish()
+        .0
+}
+
 /// The canonical value bytes of a deck slot: the card number, 4 bytes little-endian.
 pub fn card_value(card: u32) -> [u8; 4] {
     card.to_le_bytes()

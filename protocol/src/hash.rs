@@ -120,6 +120,10 @@ pub mod tag {
     pub const SIGN_ENVELOPE: &str = "sealed/v1/sign/envelope";
     /// Signature context of a proposal.
     pub const SIGN_PROPOSAL: &str = "sealed/v1/sign/proposal";
+    /// Version 2: the salt of slot `i` of a deck opened whole from its seed (§17.17).
+    pub const DECK_NONCE: &str = "sealed/v2/deck-nonce";
+    /// Version 2: the key of the stream that orders a deck opened whole (§17.17).
+    pub const DECK_ORDER: &str = "sealed/v2/deck-order";
 }
 
 /// Incremental framed hash: `SHA-256(len(tag) ‖ tag ‖ len(f1) ‖ f1 ‖ …)`.

@@ -39,8 +39,8 @@ mod common {
 use common::alternate::alternate;
 
 use sealed_conformance::pair::{Decide, Pair};
+use sealed_conformance::show_kit::tempete_terms_v2;
 use sealed_conformance::sim::test_key;
-use sealed_conformance::tempete_kit::tempete_terms;
 use sealed_conformance::transcript_size::item_kind;
 use sealed_games::tempete::rules::Tempete;
 use sealed_games::variant::check_transcript;
@@ -59,7 +59,8 @@ const HAND: usize = 5;
 
 /// The lock-step game: White resigns at his first turn; both seats then reveal and close.
 fn game() -> Pair<Tempete> {
-    let mut p: Pair<Tempete> = Pair::new(tempete_terms(&[], 1), 7);
+    // Version 2, as every node makes a game now: each deck opened whole after it.
+    let mut p: Pair<Tempete> = Pair::new(tempete_terms_v2(&[], 1), 7);
     let white: Decide<Tempete> = Box::new(|s: &Session<Tempete>| {
         (s.engine().to_act() == Some(Seat(0))).then_some(Command::Resign)
     });
@@ -114,6 +115,11 @@ fn workload() -> Workload {
                 Item::Open(o) if matches!(o.purpose, Purpose::Deck(_)) => {
                     deck_opens += 1;
                     opens += 1;
+                }
+                // Every slot not opened in play (here: all of them).
+                Item::OpenDeck(_) => {
+                    deck_opens += CARDS;
+                    said.push("open the whole deck from its seed".into());
                 }
                 other => said.push(item_kind(other).to_owned()),
             }

@@ -9,6 +9,11 @@ use crate::sim::{Bot, FnBot, test_key};
 
 /// Terms of a Cardmate between the fixed test keys, signed by seat 0 (Forehand).
 pub fn cardmate_terms(options: &Options, nonce: u8) -> Terms {
+    cardmate_terms_of(options, nonce, VERSION)
+}
+
+/// As [`cardmate_terms`], under protocol `version`.
+pub fn cardmate_terms_of(options: &Options, nonce: u8, version: u8) -> Terms {
     let seats = (0..2)
         .map(|i| SeatSpec {
             role: Role::Player,
@@ -17,7 +22,7 @@ pub fn cardmate_terms(options: &Options, nonce: u8) -> Terms {
         })
         .collect();
     let p = Proposal {
-        version: VERSION,
+        version,
         variant: Name::new(cardmate::VARIANT).expect("valid"),
         options: options.to_proposal(),
         seats,

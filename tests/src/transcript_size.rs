@@ -44,11 +44,13 @@ pub const GOAL_VARIANTS: [&str; 2] = [
 ];
 
 /// The reference transcripts of spec/vectors, one per variant and mode.
-pub const VECTORS: [&str; 8] = [
+pub const VECTORS: [&str; 10] = [
     "duel-game.sealed",
     "cardmate-game.sealed",
+    "cardmate-v2-game.sealed",
     "chex-game.sealed",
     "tempete-game.sealed",
+    "tempete-v2-game.sealed",
     "tempete-physical-game.sealed",
     "tempete-show-game.sealed",
     "stallmate-game.sealed",
@@ -223,6 +225,8 @@ pub fn item_kind(item: &Item) -> &'static str {
         Item::Withdraw => "withdraw",
         Item::Named(_) => "named",
         Item::Show(_) => "show",
+        // A whole deck's opening counts with the slot openings it stands for.
+        Item::OpenDeck(_) => "open",
     }
 }
 

@@ -391,6 +391,7 @@ pub fn item_text(i: &Item) -> String {
             o.index,
             o.to.map_or("all".into(), |t| t.0.to_string())
         ),
+        Item::OpenDeck(o) => format!("open-deck {}", o.deck),
     }
 }
 
@@ -634,7 +635,16 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         None,
         include_bytes!("../../spec/vectors/draft4-forfeit-game.sealed"),
     ));
-    // Shown slots (version 2 draft 5, §17.16): a show of a slot never dealt, a show of a
+    // And of its fifth (kept in spec/vectors/draft5-forfeit-game.sealed).
+    out.push(reject(
+        "version-2-draft-5",
+        "earlier-draft",
+        2,
+        vec![],
+        None,
+        include_bytes!("../../spec/vectors/draft5-forfeit-game.sealed"),
+    ));
+    // Shown slots (version 2, §17.16): a show of a slot never dealt, a show of a
     // slot already played (version 2 Duels), and Tempête's card 73 played hiding a
     // card the hand keeps.
     for c in [
@@ -748,10 +758,21 @@ pub(crate) fn verdict_json(
 /// transcript-cardmate.json (and the bytes of cardmate-game.sealed): a whole Cardmate
 /// with the suit-shuffled setup the coin deals, played by seeded random bots.
 pub fn cardmate_transcript() -> (Value, Vec<u8>) {
-    use crate::cardmate_kit::{cardmate_bot, cardmate_terms, random_setup};
+    cardmate_transcript_of(sealed_protocol::proposal::VERSION)
+}
+
+/// The same game under protocol version 2 (transcript-cardmate-v2.json,
+/// cardmate-v2-game.sealed): the reference for its size per ply (issue 34).
+pub fn cardmate_v2_transcript() -> (Value, Vec<u8>) {
+    cardmate_transcript_of(sealed_protocol::proposal::VERSION_2)
+}
+
+fn cardmate_transcript_of(version: u8) -> (Value, Vec<u8>) {
+    use crate::cardmate_kit::{cardmate_bot, cardmate_terms_of, random_setup};
     use crate::sim::{NetConfig, Sim};
+    let v2 = version != sealed_protocol::proposal::VERSION;
     let mut sim = Sim::new(
-        cardmate_terms(&random_setup(400), 6),
+        cardmate_terms_of(&random_setup(400), 6, version),
         vec![cardmate_bot(), cardmate_bot()],
         NetConfig::perfect(),
         6,
@@ -762,8 +783,12 @@ pub fn cardmate_transcript() -> (Value, Vec<u8>) {
     let o = checked.verdict.outcome.clone().expect("finished");
     let coin = *sim.sessions[0].engine().coin().expect("coin");
     let value = json!({
-        "description": "a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-game.sealed",
-        "file": "cardmate-game.sealed",
+        "description": if v2 {
+            "version 2 draft 6: a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-v2-game.sealed"
+        } else {
+            "a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-game.sealed"
+        },
+        "file": if v2 { "cardmate-v2-game.sealed" } else { "cardmate-game.sealed" },
         "coin": h(coin.as_bytes()),
         "bytes": h(&bytes),
         "verdict": verdict_json(&checked, &o),
@@ -799,10 +824,27 @@ pub fn chex_transcript() -> (Value, Vec<u8>) {
 /// hands dealt blindly from the open deck, cards played by opening their slots,
 /// interceptions, answers and sealed trap squares, played by seeded random bots.
 pub fn tempete_transcript() -> (Value, Vec<u8>) {
+    tempete_transcript_of(sealed_protocol::proposal::VERSION)
+}
+
+/// The same game under protocol version 2 (transcript-tempete-v2.json,
+/// tempete-v2-game.sealed): decks opened whole after the game (§17.17), deals riding
+/// with acts; the reference for its size per ply (issue 34).
+pub fn tempete_v2_transcript() -> (Value, Vec<u8>) {
+    tempete_transcript_of(sealed_protocol::proposal::VERSION_2)
+}
+
+fn tempete_transcript_of(version: u8) -> (Value, Vec<u8>) {
     use crate::sim::{NetConfig, Sim};
-    use crate::tempete_kit::{tempete_bot, tempete_terms};
+    use crate::tempete_kit::tempete_bot;
+    let v2 = version != sealed_protocol::proposal::VERSION;
+    let terms = if v2 {
+        crate::show_kit::tempete_terms_v2(&[("ply-limit", "120")], 4)
+    } else {
+        crate::tempete_kit::tempete_terms(&[("ply-limit", "120")], 4)
+    };
     let mut sim = Sim::new(
-        tempete_terms(&[("ply-limit", "120")], 4),
+        terms,
         vec![tempete_bot(), tempete_bot()],
         NetConfig::perfect(),
         4,
@@ -817,8 +859,12 @@ pub fn tempete_transcript() -> (Value, Vec<u8>) {
         .map(|p| e.used(sealed_protocol::ids::Seat(p), &deck).len())
         .sum();
     let value = json!({
-        "description": "a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots; the same bytes as tempete-game.sealed",
-        "file": "tempete-game.sealed",
+        "description": if v2 {
+            "version 2 draft 6: a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots, each deck opened whole after the game; the same bytes as tempete-v2-game.sealed"
+        } else {
+            "a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots; the same bytes as tempete-game.sealed"
+        },
+        "file": if v2 { "tempete-v2-game.sealed" } else { "tempete-game.sealed" },
         "cards_played": played,
         "bytes": h(&bytes),
         "verdict": verdict_json(&checked, &o),
@@ -827,7 +873,7 @@ pub fn tempete_transcript() -> (Value, Vec<u8>) {
 }
 
 /// transcript-tempete-show.json (and the bytes of tempete-show-game.sealed): a whole
-/// Tempête of protocol version 2 draft 5 with card 73 on the list, played by seeded
+/// Tempête of protocol version 2 draft 6 with card 73 on the list, played by seeded
 /// random bots, in which a show-hand card is played and its envelope shows the hand
 /// (spec/PROTOCOL.md §17.16, spec/GAMES.md §4.6.2): the first seed from 1 whose game
 /// shows one.
@@ -858,7 +904,7 @@ pub fn tempete_show_transcript() -> (Value, Vec<u8>) {
         let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
         let o = checked.verdict.outcome.clone().expect("finished");
         let value = json!({
-            "description": format!("version 2 draft 5: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
+            "description": format!("version 2 draft 6: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
             "file": "tempete-show-game.sealed",
             "shows": shows,
             "bytes": h(&bytes),

@@ -109,7 +109,7 @@ fn the_tool_prints_every_reference_transcript() {
             "{name} in\n{text}"
         );
     }
-    assert_eq!(text.matches("goal <= 200 B/ply").count(), 4, "{text}");
+    assert_eq!(text.matches("goal <= 200 B/ply").count(), 6, "{text}");
 }
 
 const GOLDEN_FIRST: (Seat, u32, u64) = (Seat(1), 0, 2);

@@ -205,6 +205,37 @@ fn the_cardmate_transcript_verifies_on_the_board_the_coin_deals() {
     assert_eq!(engine.coin().copied(), Some(hash(&v["coin"])));
 }
 
+/// The version 2 references: each deck opened whole after the game (§17.17), so no
+/// deck slot is opened one by one then.
+#[test]
+fn the_version_2_references_verify_with_their_decks_opened_whole() {
+    for name in ["transcript-tempete-v2.json", "transcript-cardmate-v2.json"] {
+        let v = check_transcript_vector(name);
+        let file =
+            sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+        let items: Vec<sealed_protocol::body::Item> = file
+            .envelopes
+            .iter()
+            .flat_map(|e| {
+                sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
+                    e,
+                    sealed_protocol::wire::MAX_MESSAGE,
+                )
+                .unwrap()
+                .unsigned
+                .body
+            })
+            .collect();
+        let whole = items
+            .iter()
+            .filter(|i| matches!(i, sealed_protocol::body::Item::OpenDeck(_)))
+            .count();
+        if name.contains("tempete") {
+            assert_eq!(whole, 2, "{name}: one per player's deck");
+        }
+    }
+}
+
 #[test]
 fn the_chex_transcript_verifies() {
     check_transcript_vector("transcript-chex.json");

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use super::{ClaimRecord, Engine, store::Clock};
 use crate::body::{Claim, Commit, Deal, Item, Open, Purpose, check_limits};
-use crate::commit::{CommitKey, card_from_value, commitment, seed_from_value};
+use crate::commit::{CommitKey, card_from_value, card_value, commitment, seed_from_value};
 use crate::derive;
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
@@ -255,6 +255,7 @@ impl<R: Rules> Engine<R> {
             Item::Statements(st) => self.judge_statements(st, at),
             Item::Withdraw => self.judge_withdraw(at, seat, clock),
             Item::Show(sh) => self.judge_show(sh, at, seat, clock, scratch),
+            Item::OpenDeck(od) => self.judge_open_deck(od, at, seat, clock, scratch),
             Item::Named(name) => {
                 // Only in the first envelope of a seat that did not propose (the
                 // proposer's name is in the proposal it signed), and once.
@@ -449,6 +450,43 @@ impl<R: Rules> Engine<R> {
             }
         }
         self.ledger.opened.insert(key, (o.value.clone(), at));
+        Ok(())
+    }
+
+    /// A whole deck opened from its seed (§17.17): after the game only, then judged as
+    /// the openings of every slot in ascending order, so each slot passes exactly the
+    /// checks of its own `Open` (a slot opened in play opens again to the same card,
+    /// which its commitment binds).
+    fn judge_open_deck(
+        &mut self,
+        od: &crate::body::OpenDeck,
+        at: EnvRef,
+        seat: Seat,
+        clock: &Clock,
+        scratch: &mut Scratch,
+    ) -> Result<(), Broken> {
+        let Some(d) = self.ledger.deck_index(seat, &od.deck) else {
+            return Err(broken(
+                FaultKind::OpeningWithoutCommitment,
+                format!("no deck {} of {seat}", od.deck),
+            ));
+        };
+        if !self.over_in(clock) {
+            return Err(broken(
+                FaultKind::EarlyReveal,
+                "a whole deck is opened from its seed only after the game",
+            ));
+        }
+        let deck = crate::commit::seeded_deck(&od.seed, &self.ledger.decks[d].spec.cards);
+        for (slot, card) in (0u32..).zip(deck.order.iter()) {
+            let open = Open {
+                purpose: Purpose::Deck(od.deck.clone()),
+                index: slot,
+                nonce: deck.nonce(slot),
+                value: card_value(*card).to_vec(),
+            };
+            self.judge_open(&open, at, seat, clock, scratch)?;
+        }
         Ok(())
     }
 

@@ -170,13 +170,14 @@ impl<R: Rules> Session<R> {
         let seat = terms
             .seat_of(&key.public().to_bytes())
             .ok_or(SessionError::NotASeat)?;
+        let terms_version = terms.version();
         let engine = Engine::new(terms)?;
         let mut s = Session {
             seat,
             key,
             engine,
             phase: Phase::Decide(Decide {
-                secrets: Secrets::new(entropy),
+                secrets: Secrets::for_version(entropy, terms_version),
             }),
             outbox: VecDeque::new(),
             witness: witness::Known::default(),
@@ -356,7 +357,7 @@ impl<R: Rules> Session<R> {
         proposer: bool,
         now: u64,
     ) -> Result<Secrets, SessionError> {
-        let secrets = Secrets::new(entropy);
+        let secrets = Secrets::for_version(entropy, self.engine.terms().version());
         let decks = self.engine.decks();
         let game = self.engine.terms().game();
         let mut body = vec![];
@@ -684,24 +685,46 @@ impl<R: Rules> Session<R> {
         items
     }
 
-    /// Openings of every commitment of this seat not yet opened.
-    fn reveal_items(&self, secrets: &Secrets) -> Vec<(CommitKey, Item)> {
+    /// Openings of every commitment of this seat not yet opened, but those in
+    /// `refused`. With seeded decks (version 2) one `OpenDeck` opens each deck with an
+    /// unopened slot; it goes under the key of slot `u32::MAX`, and if its own engine
+    /// ever refused it, the deck's slots are opened one by one instead.
+    fn reveal_items(&self, secrets: &Secrets, refused: &[CommitKey]) -> Vec<(CommitKey, Item)> {
         let decks = self.engine.decks();
-        self.engine
-            .unopened(self.seat)
-            .into_iter()
-            .filter_map(|key| {
-                let value = secrets.value(&key, &decks)?;
-                let nonce = secrets.nonce(&key);
-                let item = Item::Open(Open {
-                    purpose: key.purpose.clone(),
-                    index: key.index,
-                    nonce,
-                    value,
-                });
-                Some((key, item))
-            })
-            .collect()
+        let whole = |name: &Name| CommitKey {
+            seat: self.seat,
+            purpose: Purpose::Deck(name.clone()),
+            index: u32::MAX,
+        };
+        let mut out: Vec<(CommitKey, Item)> = vec![];
+        for key in self.engine.unopened(self.seat) {
+            if refused.contains(&key) {
+                continue;
+            }
+            if let (true, Purpose::Deck(name)) = (secrets.deck_seeds, &key.purpose)
+                && !refused.contains(&whole(name))
+            {
+                if !out.iter().any(|(k, _)| *k == whole(name)) {
+                    let item = Item::OpenDeck(crate::body::OpenDeck {
+                        deck: name.clone(),
+                        seed: secrets.deck_seed(name),
+                    });
+                    out.push((whole(name), item));
+                }
+                continue;
+            }
+            let Some(value) = secrets.value(&key, &decks) else {
+                continue;
+            };
+            let item = Item::Open(Open {
+                purpose: key.purpose.clone(),
+                index: key.index,
+                nonce: secrets.nonce(&key),
+                value,
+            });
+            out.push((key, item));
+        }
+        out
     }
 
     /// The opening of one own commitment.

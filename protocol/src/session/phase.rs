@@ -444,11 +444,7 @@ impl Reveal {
     }
 
     fn advance<R: Rules>(mut self, s: &mut Session<R>, now: u64) -> (Phase, bool) {
-        let reveals: Vec<(CommitKey, Item)> = s
-            .reveal_items(&self.secrets)
-            .into_iter()
-            .filter(|(k, _)| !self.refused.contains(k))
-            .collect();
+        let reveals: Vec<(CommitKey, Item)> = s.reveal_items(&self.secrets, &self.refused);
         // A forfeit against this seat that the witness's own word to it contradicts:
         // shown before anything else (no time result then stands).
         if let Some(defence) = s.defence()

@@ -21,6 +21,7 @@ const LOCAL_NONCE: &str = "sealed/v1/local/nonce";
 const LOCAL_SEED: &str = "sealed/v1/local/seed";
 const LOCAL_DECK: &str = "sealed/v1/local/deck";
 const LOCAL_CONTRIBUTION: &str = "sealed/v1/local/contribution";
+const LOCAL_DECK_SEED: &str = "sealed/v1/local/deck-seed";
 
 /// What a seat must keep to open its commitments: the entropy, and any sealed values
 /// chosen during play.
@@ -30,15 +31,58 @@ pub struct Secrets {
     pub entropy: [u8; 32],
     /// Sealed values chosen during play, by name and index.
     pub values: Vec<(Name, u32, Vec<u8>)>,
+    /// Whether each deck's salts and order come from its own deck seed, so that the
+    /// whole deck can be opened with one `OpenDeck` after the game (version 2,
+    /// spec/PROTOCOL.md §17.17). Version 1 games keep the derivation they were
+    /// committed with.
+    pub deck_seeds: bool,
+}
+
+/// The stored form before `deck_seeds` existed: a version 1 game in progress when the
+/// node was upgraded still opens what it committed.
+#[derive(Serialize, Deserialize)]
+struct Legacy {
+    entropy: [u8; 32],
+    values: Vec<(Name, u32, Vec<u8>)>,
 }
 
 impl Secrets {
-    /// Secrets from fresh entropy.
+    /// Secrets from fresh entropy, deriving decks as version 1 does.
     pub fn new(entropy: [u8; 32]) -> Self {
         Secrets {
             entropy,
             values: vec![],
+            deck_seeds: false,
         }
+    }
+
+    /// Secrets from fresh entropy for a game of protocol `version`: in version 2 every
+    /// deck is seeded.
+    pub fn for_version(entropy: [u8; 32], version: u8) -> Self {
+        Secrets {
+            deck_seeds: crate::proposal::is_version_2(version),
+            ..Secrets::new(entropy)
+        }
+    }
+
+    /// Reads secrets as a node stored them (`wire::encode`), the form older nodes
+    /// wrote included.
+    pub fn from_stored(bytes: &[u8]) -> Result<Secrets, crate::wire::WireError> {
+        let max = crate::wire::MAX_MESSAGE;
+        crate::wire::decode::<Secrets>(bytes, max).or_else(|e| {
+            let old: Legacy = crate::wire::decode(bytes, max).map_err(|_| e)?;
+            Ok(Secrets {
+                entropy: old.entropy,
+                values: old.values,
+                deck_seeds: false,
+            })
+        })
+    }
+
+    /// The seed of one of this seat's decks, opened whole after the game when
+    /// `deck_seeds` (spec/PROTOCOL.md §17.17).
+    pub fn deck_seed(&self, name: &Name) -> [u8; 32] {
+        self.derive(LOCAL_DECK_SEED, name.as_str().as_bytes()).0
     }
 
     fn derive(&self, tag: &str, what: &[u8]) -> Hash {
@@ -47,6 +91,9 @@ impl Secrets {
 
     /// The nonce of a commitment.
     pub fn nonce(&self, key: &CommitKey) -> [u8; 32] {
+        if let (true, Purpose::Deck(name)) = (self.deck_seeds, &key.purpose) {
+            return crate::commit::deck_nonce(&self.deck_seed(name), key.index);
+        }
         let mut what = vec![key.seat.0];
         what.extend(crate::wire::encode(&key.purpose));
         what.extend(key.index.to_le_bytes());
@@ -62,6 +109,9 @@ impl Secrets {
 
     /// The owner's secret order of a deck: slot → card.
     pub fn deck_order(&self, deck: &DeckSpec) -> Vec<u32> {
+        if self.deck_seeds {
+            return crate::commit::seeded_deck(&self.deck_seed(&deck.name), &deck.cards).order;
+        }
         let mut cards = deck.cards.clone();
         Stream::new(&self.derive(LOCAL_DECK, deck.name.as_str().as_bytes())).shuffle(&mut cards);
         cards

@@ -43,6 +43,10 @@ fn main() -> std::io::Result<()> {
     write("transcript-cardmate.json", t)?;
     std::fs::write(dir.join("cardmate-game.sealed"), bytes)?;
     println!("wrote spec/vectors/cardmate-game.sealed");
+    let (t, bytes) = vectors::cardmate_v2_transcript();
+    write("transcript-cardmate-v2.json", t)?;
+    std::fs::write(dir.join("cardmate-v2-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/cardmate-v2-game.sealed");
     let (t, bytes) = vectors::chex_transcript();
     write("transcript-chex.json", t)?;
     std::fs::write(dir.join("chex-game.sealed"), bytes)?;
@@ -51,6 +55,10 @@ fn main() -> std::io::Result<()> {
     write("transcript-tempete.json", t)?;
     std::fs::write(dir.join("tempete-game.sealed"), bytes)?;
     println!("wrote spec/vectors/tempete-game.sealed");
+    let (t, bytes) = vectors::tempete_v2_transcript();
+    write("transcript-tempete-v2.json", t)?;
+    std::fs::write(dir.join("tempete-v2-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/tempete-v2-game.sealed");
     let (t, bytes) = vectors::tempete_show_transcript();
     write("transcript-tempete-show.json", t)?;
     std::fs::write(dir.join("tempete-show-game.sealed"), bytes)?;
