@@ -26,6 +26,7 @@ mod forfeit;
 mod holdings;
 mod judge;
 mod ledger;
+mod preview;
 mod private;
 mod show;
 mod statements;

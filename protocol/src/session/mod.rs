@@ -656,33 +656,55 @@ impl<R: Rules> Session<R> {
     }
 
     fn due_deals(&self, secrets: &Secrets) -> Vec<Item> {
+        self.deals(secrets, &[]).0
+    }
+
+    /// The deals this seat owes now, and those that `owes` — what its own act is about
+    /// to make due ([`Engine::preview_owes`]) — add after them: one walk of each dealing
+    /// stream, the first slots owed now, the next ones after the act.
+    pub(crate) fn deals(
+        &self,
+        secrets: &Secrets,
+        owes: &[crate::rules::Owe],
+    ) -> (Vec<Item>, Vec<Item>) {
         let game = self.engine.terms().game();
-        let mut items = vec![];
+        let (mut now_items, mut after_items) = (vec![], vec![]);
         for d in self.engine.decks() {
             if d.dealer != self.seat || !self.engine.has_joined(d.owner) {
                 continue;
             }
             let due = self.engine.deal_due(d.owner, &d.name);
-            if due == 0 {
+            let extra: u32 = owes
+                .iter()
+                .filter(|o| o.dealer == self.seat && o.owner == d.owner && o.deck == d.name)
+                .map(|o| o.count)
+                .sum();
+            let dealt = self.engine.dealt(d.owner, &d.name);
+            let granted = self.engine.deal_exclusions(d.owner, &d.name);
+            let left = (d.cards.len() as u32)
+                .saturating_sub(dealt.len() as u32 + granted.len() as u32);
+            let total = due.saturating_add(extra).min(left);
+            if total == 0 {
                 continue;
             }
             let seed = secrets.seed(&Purpose::DealSeed(d.name.clone()), u32::from(d.owner.0));
             let key = deal_key(game, self.seat, d.owner, &d.name, &seed);
-            let dealt = self.engine.dealt(d.owner, &d.name);
-            let granted = self.engine.deal_exclusions(d.owner, &d.name);
             // Walking the whole stream again, skipping everything already out, gives the
             // same slots as continuing it: every earlier position was dealt or skipped.
             let slots = DealStream::new(&key, d.cards.len() as u32)
-                .next(due as usize, |s| dealt.contains(&s) || granted.contains(&s));
-            for chunk in slots.chunks(crate::body::MAX_DEAL) {
-                items.push(Item::Deal(Deal {
-                    owner: d.owner,
-                    deck: d.name.clone(),
-                    slots: chunk.to_vec(),
-                }));
+                .next(total as usize, |s| dealt.contains(&s) || granted.contains(&s));
+            let split = (due as usize).min(slots.len());
+            for (part, items) in [(&slots[..split], &mut now_items), (&slots[split..], &mut after_items)] {
+                for chunk in part.chunks(crate::body::MAX_DEAL) {
+                    items.push(Item::Deal(Deal {
+                        owner: d.owner,
+                        deck: d.name.clone(),
+                        slots: chunk.to_vec(),
+                    }));
+                }
             }
         }
-        items
+        (now_items, after_items)
     }
 
     /// Openings of every commitment of this seat not yet opened, but those in

@@ -418,12 +418,26 @@ impl Play {
             let item = s.open_item(&secrets, Purpose::Value(name.clone()), index);
             body.push(item.ok_or(Refusal::NoValue(name, index))?);
         }
+        // The deals this act makes this seat owe go after it in the same envelope, so
+        // that the next mover has his card with the move (one envelope where there were
+        // two). The engine judges the envelope as any other; should it refuse what the
+        // preview foresaw, the act goes alone.
+        let owes = s.engine.preview_owes(s.seat, &body, &act, now);
+        let after = owes.map_or_else(Vec::new, |o| s.deals(&secrets, &o).1);
         body.push(Item::Act(act));
         let outbox_len = s.outbox.len();
         if !commit_values.is_empty() {
             s.outbox.push_back(Action::Persist(secrets.clone()));
         }
-        if let Err(e) = s.send(LogId::PUBLIC, body, now) {
+        let sent = if after.is_empty() {
+            s.send(LogId::PUBLIC, body, now)
+        } else {
+            let mut with = body.clone();
+            with.extend(after);
+            s.send(LogId::PUBLIC, with, now)
+                .or_else(|_| s.send(LogId::PUBLIC, body, now))
+        };
+        if let Err(e) = sent {
             s.outbox.truncate(outbox_len);
             return Err(e);
         }
