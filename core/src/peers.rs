@@ -99,6 +99,9 @@ pub(super) enum Asked {
     Deposit(GameId),
     /// Deposits fetched from a game's witness (`stamps.rs`).
     Deposits(GameId),
+    /// A pull: the game whose envelopes the answer carries (a version 2 envelope does
+    /// not name its game, spec/PROTOCOL.md §1.6).
+    Pull(GameId),
 }
 
 impl Core {
@@ -138,10 +141,14 @@ impl Core {
             self.peers.next_out += 1;
             let places = super::sync::places;
             let asked = match &req {
-                Request::Offer { envelopes, .. } => match super::sync::game_of(envelopes) {
+                Request::Offer {
+                    proposal,
+                    envelopes,
+                } => match super::sync::proposal_game(proposal) {
                     Some(game) => Asked::Offer(game, places(envelopes)),
                     None => Asked::Nothing,
                 },
+                Request::Pull { game, .. } => Asked::Pull(*game),
                 Request::Push { game, envelopes } => Asked::Push(vec![(*game, places(envelopes))]),
                 Request::PushMany { games } => {
                     Asked::Push(games.iter().map(|(g, e)| (*g, places(e))).collect())

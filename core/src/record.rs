@@ -94,8 +94,15 @@ pub type GameRow = (GameId, Result<GameRecord, ReadError>);
 /// for bytes that are not an envelope (the store keeps them, but serves no chain with
 /// them).
 pub fn chain_place(bytes: &[u8]) -> Option<(u32, u8, u64)> {
-    let env: sealed_protocol::envelope::Envelope =
-        sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()?;
+    let env = envelope_header(bytes)?;
     let u = &env.unsigned;
     Some((u.log.0, u.seat.0, u.seq))
+}
+
+/// Decodes an envelope's bytes for its header only (chain, seq, body), whichever game it
+/// is of: a version 2 envelope travels without its game id (spec/PROTOCOL.md §1.6), so
+/// it is read with a zero game id put in its place. Never for anything signed or judged.
+pub fn envelope_header(bytes: &[u8]) -> Option<sealed_protocol::envelope::Envelope> {
+    let zero = sealed_protocol::ids::GameId(sealed_protocol::hash::Hash::ZERO);
+    sealed_protocol::envelope::Envelope::decode(bytes, zero).ok()
 }

@@ -319,8 +319,11 @@ impl Core {
             self.owed_answered(peer, *game, matches!(resp, Some(Response::Ok { .. })));
         }
         match resp {
+            // The envelopes a pull asked for: of the game it named.
             Some(Response::Envelopes(envs)) => {
-                self.take_envelopes(peer, None, envs, None, store);
+                if let Asked::Pull(game) = &asked {
+                    self.take_envelopes(peer, Some(*game), envs, None, store);
+                }
             }
             Some(Response::Behind { envelopes, unknown }) => {
                 // The peer holds every game it did not call unknown: an invitation it
@@ -553,9 +556,11 @@ impl Core {
     }
 }
 
-/// An envelope's header, if its bytes decode (its signature is checked elsewhere).
+/// An envelope's header, if its bytes decode (its signature is checked elsewhere). A
+/// version 2 envelope travels without its game id: the caller knows the game from the
+/// message, and only the header is read here.
 fn envelope(bytes: &[u8]) -> Option<sealed_protocol::envelope::Envelope> {
-    sealed_protocol::wire::decode(bytes, sealed_protocol::wire::MAX_MESSAGE).ok()
+    crate::record::envelope_header(bytes)
 }
 
 /// The (chain, seq) of every envelope of a batch that decodes.
@@ -567,7 +572,10 @@ pub(super) fn places(envelopes: &[Vec<u8>]) -> Vec<(ChainId, u64)> {
         .collect()
 }
 
-/// The game of a batch's first envelope.
-pub(super) fn game_of(envelopes: &[Vec<u8>]) -> Option<GameId> {
-    Some(envelope(envelopes.first()?)?.unsigned.game)
+/// The game a signed proposal's bytes name (its signature is checked elsewhere): what
+/// an offer's envelopes belong to.
+pub(super) fn proposal_game(proposal: &[u8]) -> Option<GameId> {
+    let signed: sealed_protocol::proposal::SignedProposal =
+        sealed_protocol::wire::decode(proposal, sealed_protocol::wire::MAX_MESSAGE).ok()?;
+    Some(signed.proposal.game_id())
 }

@@ -216,7 +216,7 @@ impl Core {
         w: Option<Waiter>,
         store: &dyn Durable,
     ) {
-        let Some(game) = game.or_else(|| super::sync::game_of(&envs)) else {
+        let Some(game) = game else {
             return;
         };
         let Some(terms) = self.known_terms(&game, store) else {

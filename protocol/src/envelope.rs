@@ -54,7 +54,9 @@ pub struct Unsigned {
     pub body: Vec<Item>,
 }
 
-/// An envelope as it travels: the unsigned part followed by 64 signature bytes.
+/// An envelope: the unsigned part followed by 64 signature bytes. Its encoding is what
+/// travels in version 1; a version 2 envelope travels without the game id
+/// ([`travelling`], spec/PROTOCOL.md §1.6), which every receiver knows from the terms.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Envelope {
     /// The signed content.
@@ -98,6 +100,64 @@ pub struct Signed {
     pub bytes: Vec<u8>,
 }
 
+/// Where the game id sits in `enc(Unsigned)`: right after the one `version` byte.
+const GAME_AT: usize = 1;
+
+/// Whether envelopes of this `version` byte travel without their game id: version 2's
+/// (spec/PROTOCOL.md §1.6, §17).
+fn game_implied(version: u8) -> bool {
+    crate::proposal::is_version_2(version)
+}
+
+/// The travelling form of an envelope's encoding `full` (`enc(Envelope)`): in version 2
+/// the 32 bytes of the game id are left out (every receiver knows them from the terms,
+/// and the signature and hash still cover them); in version 1 `full` itself.
+pub fn travelling(full: &[u8]) -> Vec<u8> {
+    match full.first() {
+        Some(v) if game_implied(*v) && full.len() >= GAME_AT + 32 => {
+            let mut out = Vec::with_capacity(full.len() - 32);
+            out.extend_from_slice(&full[..GAME_AT]);
+            out.extend_from_slice(&full[GAME_AT + 32..]);
+            out
+        }
+        _ => full.to_vec(),
+    }
+}
+
+/// `enc(Envelope)` of travelling bytes of the game `game`: the game id put back in a
+/// version 2 envelope (the inverse of [`travelling`]).
+pub fn full_form(bytes: &[u8], game: GameId) -> std::borrow::Cow<'_, [u8]> {
+    match bytes.first() {
+        Some(v) if game_implied(*v) => {
+            let mut out = Vec::with_capacity(bytes.len() + 32);
+            out.extend_from_slice(&bytes[..GAME_AT]);
+            out.extend_from_slice(game.0.as_bytes());
+            out.extend_from_slice(&bytes[GAME_AT..]);
+            std::borrow::Cow::Owned(out)
+        }
+        _ => std::borrow::Cow::Borrowed(bytes),
+    }
+}
+
+impl Envelope {
+    /// Decodes travelling bytes of the game `game` (no signature check: for tools that
+    /// read what they already trust; a receiver uses [`Signed::parse`]).
+    pub fn decode(bytes: &[u8], game: GameId) -> Result<Envelope, WireError> {
+        if bytes.len() > MAX_MESSAGE {
+            return Err(WireError::TooLarge {
+                len: bytes.len(),
+                cap: MAX_MESSAGE,
+            });
+        }
+        wire::decode(&full_form(bytes, game), MAX_MESSAGE + 32)
+    }
+
+    /// The travelling bytes.
+    pub fn to_travelling(&self) -> Vec<u8> {
+        travelling(&wire::encode(self))
+    }
+}
+
 impl Unsigned {
     /// Where the envelope claims to sit.
     pub fn at(&self) -> EnvRef {
@@ -124,7 +184,7 @@ impl Unsigned {
             unsigned: self,
             sig,
         };
-        let bytes = wire::encode(&env);
+        let bytes = env.to_travelling();
         Signed { env, hash, bytes }
     }
 }
@@ -150,7 +210,8 @@ impl Signed {
     }
 
     fn read(terms: &Terms, bytes: &[u8], verify: bool) -> Result<Signed, EnvelopeError> {
-        let env: Envelope = wire::decode(bytes, MAX_MESSAGE)?;
+        let full = full_form(bytes, terms.game());
+        let env = Envelope::decode(bytes, terms.game())?;
         let u = &env.unsigned;
         // Every envelope of a game carries the version its terms were proposed under.
         if u.version != terms.version() {
@@ -165,7 +226,7 @@ impl Signed {
         let key = terms.key(u.seat).ok_or(EnvelopeError::NoSuchSeat(u.seat))?;
         // The unsigned part is everything but the last 64 bytes (the signature is a
         // fixed-size tuple at the end), and `decode` proved the bytes canonical.
-        let unsigned_bytes = &bytes[..bytes.len() - 64];
+        let unsigned_bytes = &full[..full.len() - 64];
         if verify && !key.verify(&signing_input(tag::SIGN_ENVELOPE, unsigned_bytes), &env.sig) {
             return Err(EnvelopeError::BadSignature(u.at()));
         }
@@ -264,5 +325,46 @@ mod tests {
             bytes[i] ^= 1;
             assert!(Signed::parse(&t, &bytes).is_err(), "byte {i}");
         }
+    }
+
+    fn terms_v2() -> (Terms, SecretKey, SecretKey) {
+        let a = SecretKey::from_seed(&[1; 32]);
+        let b = SecretKey::from_seed(&[2; 32]);
+        let mut p = two_player("duel", &[&a, &b]);
+        p.version = crate::proposal::VERSION_2;
+        (Terms::from_signed(p.sign(&a)).unwrap(), a, b)
+    }
+
+    /// Version 2 travels without the game id, which the hash and signature still cover:
+    /// 32 bytes fewer, read back under the terms; the whole encoding, or the travelling
+    /// bytes under another game's terms, are refused.
+    #[test]
+    fn version_2_travels_without_its_game_id() {
+        let (t, _, b) = terms_v2();
+        let mut u = unsigned(&t, 1);
+        u.version = crate::proposal::VERSION_2;
+        let s = u.clone().sign(&b);
+        let full = wire::encode(&s.env);
+        assert_eq!(s.bytes.len() + 32, full.len());
+        assert_eq!(s.bytes, travelling(&full));
+        assert_eq!(&*full_form(&s.bytes, t.game()), &full[..]);
+        assert_eq!(s.hash, u.hash(), "the hash covers the game id");
+        assert_eq!(Signed::parse(&t, &s.bytes).unwrap(), s);
+        assert!(Signed::parse(&t, &full).is_err(), "one form only");
+        // The same seats' keys in another game (another nonce): its terms put another
+        // game id in, and the signature does not verify.
+        let other = {
+            let a = SecretKey::from_seed(&[1; 32]);
+            let mut p = two_player("duel", &[&a, &b]);
+            p.version = crate::proposal::VERSION_2;
+            p.nonce = [9; 32];
+            Terms::from_signed(p.sign(&a)).unwrap()
+        };
+        assert_ne!(other.game(), t.game());
+        assert!(Signed::parse(&other, &s.bytes).is_err());
+        // And version 1 travels whole.
+        let (t1, _, b1) = terms();
+        let s1 = unsigned(&t1, 1).sign(&b1);
+        assert_eq!(s1.bytes, wire::encode(&s1.env));
     }
 }

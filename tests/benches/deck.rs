@@ -51,7 +51,6 @@ use sealed_protocol::keys::Signature;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Command, Session};
 use sealed_protocol::transcript::TranscriptFile;
-use sealed_protocol::wire;
 
 /// Cards in the default deck, and the hand.
 const CARDS: usize = 68;
@@ -83,6 +82,7 @@ fn workload() -> Workload {
     let checked = check_transcript(&bytes).expect("checkable");
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);
     let file = TranscriptFile::from_bytes(&bytes).expect("readable");
+    let game = Terms::parse(&file.proposal).expect("terms").game();
     let (mut deck_hashes, mut deck_opens, mut dealt) = (0, 0, 0);
     println!(
         "workload: Tempête, default options ({CARDS}-card open deck, hands of {HAND}), White \
@@ -92,7 +92,7 @@ fn workload() -> Workload {
         checked.verdict.outcome.as_ref().map(|o| &o.reason)
     );
     for e in &file.envelopes {
-        let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+        let env = Envelope::decode(e, game).expect("envelope");
         let u = &env.unsigned;
         let mut said: Vec<String> = vec![];
         let mut opens = 0;
@@ -145,7 +145,7 @@ fn workload() -> Workload {
             .envelopes
             .iter()
             .filter(|e| {
-                let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+                let env = Envelope::decode(e, game).expect("envelope");
                 env.unsigned.body != [Item::Close]
             })
             .cloned()
@@ -210,8 +210,9 @@ struct OneSignature {
 
 fn one_signature(bytes: &[u8]) -> OneSignature {
     let file = TranscriptFile::from_bytes(bytes).expect("readable");
-    let e = &file.envelopes[0];
-    let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+    let game = Terms::parse(&file.proposal).expect("terms").game();
+    let e = &*sealed_protocol::envelope::full_form(&file.envelopes[0], game);
+    let env = Envelope::decode(&file.envelopes[0], game).expect("envelope");
     let mut message = b"sealed/v1/sign/envelope\x00".to_vec();
     message.extend_from_slice(&e[..e.len() - 64]);
     let key = test_key(env.unsigned.seat.0).public();

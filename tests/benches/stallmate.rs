@@ -20,7 +20,6 @@ use sealed_games::variant::check_transcript;
 use sealed_protocol::engine::Engine;
 use sealed_protocol::envelope::Envelope;
 use sealed_protocol::transcript::{TranscriptFile, check};
-use sealed_protocol::wire;
 
 struct Workload {
     bytes: Vec<u8>,
@@ -43,7 +42,7 @@ fn workload() -> Workload {
         .envelopes
         .iter()
         .filter(|e| {
-            wire::decode::<Envelope>(e, wire::MAX_MESSAGE)
+            Envelope::decode(e, engine.terms().game())
                 .is_ok_and(|env| !env.unsigned.log.is_public())
         })
         .count();

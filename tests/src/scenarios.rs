@@ -174,9 +174,9 @@ pub fn ended_with(first: u64, pick: impl Fn(&[SeatResult], Seat) -> bool) -> (Pa
 
 /// Drops everything `seat` has waiting for delivery and silences it.
 pub fn hold_back(p: &mut Pair<Duel>, seat: Seat) {
-    p.pending.retain(|(_, b)| {
-        wire::decode::<Envelope>(b, wire::MAX_MESSAGE).map_or(true, |e| e.unsigned.seat != seat)
-    });
+    let game = p.sessions[0].engine().terms().game();
+    p.pending
+        .retain(|(_, b)| Envelope::decode(b, game).map_or(true, |e| e.unsigned.seat != seat));
     p.silent.push(seat);
 }
 

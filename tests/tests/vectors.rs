@@ -213,17 +213,17 @@ fn the_version_2_references_verify_with_their_decks_opened_whole() {
         let v = check_transcript_vector(name);
         let file =
             sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+        let game = sealed_protocol::proposal::Terms::parse(&file.proposal)
+            .unwrap()
+            .game();
         let items: Vec<sealed_protocol::body::Item> = file
             .envelopes
             .iter()
             .flat_map(|e| {
-                sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                    e,
-                    sealed_protocol::wire::MAX_MESSAGE,
-                )
-                .unwrap()
-                .unsigned
-                .body
+                sealed_protocol::envelope::Envelope::decode(e, game)
+                    .unwrap()
+                    .unsigned
+                    .body
             })
             .collect();
         let whole = items

@@ -19,7 +19,7 @@ use sealed_protocol::fault::FaultKind;
 use sealed_protocol::ids::Name;
 use sealed_protocol::proof::Proof;
 use sealed_protocol::transcript::{Evidence, FraudProof, TranscriptFile};
-use sealed_protocol::wire::{self, MAX_MESSAGE};
+use sealed_protocol::wire;
 use serde_json::Value;
 
 /// Runs `sealed` with these arguments.
@@ -376,12 +376,15 @@ pub fn false_accusation() -> Vec<u8> {
 /// of one it already signed (same content, another clock reading): an equivocation.
 pub fn equivocating() -> Vec<u8> {
     let mut f = verified_file();
+    let game = sealed_protocol::proposal::Terms::parse(&f.proposal)
+        .expect("terms")
+        .game();
     let (i, mut env) = f
         .envelopes
         .iter()
         .enumerate()
         .find_map(|(i, b)| {
-            let env: Envelope = wire::decode(b, MAX_MESSAGE).ok()?;
+            let env = Envelope::decode(b, game).ok()?;
             (env.unsigned.seat.0 == 0 && env.unsigned.seq == 2).then_some((i, env))
         })
         .expect("seat 0 signed at least three envelopes");

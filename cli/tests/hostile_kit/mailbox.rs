@@ -13,7 +13,6 @@ use sealed_protocol::body::Item;
 use sealed_protocol::envelope::Envelope;
 use sealed_protocol::ids::ChainId;
 use sealed_protocol::proposal::Terms;
-use sealed_protocol::wire;
 
 use super::client::{Event, Stranger};
 
@@ -210,7 +209,7 @@ fn take(
     };
     let mut new = 0;
     for bytes in envelopes {
-        let Ok(env) = wire::decode::<Envelope>(&bytes, wire::MAX_MESSAGE) else {
+        let Ok(env) = Envelope::decode(&bytes, game) else {
             continue;
         };
         let u = &env.unsigned;
@@ -221,8 +220,7 @@ fn take(
         let closes_only = !u.body.is_empty() && u.body.iter().all(|i| *i == Item::Close);
         let closed_before = h.envelopes.iter().any(|((c, _), b)| {
             *c == at.0
-                && wire::decode::<Envelope>(b, wire::MAX_MESSAGE)
-                    .is_ok_and(|e| e.unsigned.body.contains(&Item::Close))
+                && Envelope::decode(b, game).is_ok_and(|e| e.unsigned.body.contains(&Item::Close))
         });
         if closes_only && closed_before && !h.dropped {
             h.dropped = true;

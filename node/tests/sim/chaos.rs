@@ -102,13 +102,7 @@ impl World {
                 .store
                 .all_envelopes(game)
                 .iter()
-                .filter_map(|b| {
-                    sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                        b,
-                        sealed_protocol::wire::MAX_MESSAGE,
-                    )
-                    .ok()
-                })
+                .filter_map(|b| sealed_protocol::envelope::Envelope::decode(b, *game).ok())
                 .any(|e| e.unsigned.at().chain == *chain);
             let Some(core) = self.nodes[to].core.as_ref() else {
                 return;
@@ -134,30 +128,44 @@ pub(super) fn carried(
     req: &Request,
 ) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
     match req {
-        Request::Push { envelopes, .. } | Request::Offer { envelopes, .. } => chains(envelopes),
-        Request::PushMany { games } => games.iter().flat_map(|(_, e)| chains(e)).collect(),
+        Request::Push { game, envelopes } => chains(*game, envelopes),
+        Request::Offer {
+            proposal,
+            envelopes,
+        } => {
+            let Ok(terms) = sealed_protocol::proposal::Terms::parse(proposal) else {
+                return vec![];
+            };
+            chains(terms.game(), envelopes)
+        }
+        Request::PushMany { games } => games.iter().flat_map(|(g, e)| chains(*g, e)).collect(),
         _ => vec![],
     }
 }
 
+/// The (game, chain) of every envelope an answer carries; `pulled`: the game of the
+/// pull it answers.
 pub(super) fn carried_resp(
     resp: &Response,
+    pulled: Option<sealed_node::core::GameId>,
 ) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
     match resp {
-        Response::Envelopes(e) => chains(e),
+        Response::Envelopes(e) => pulled.map_or_else(Vec::new, |g| chains(g, e)),
         Response::Behind { envelopes, .. } => {
-            envelopes.iter().flat_map(|(_, e)| chains(e)).collect()
+            envelopes.iter().flat_map(|(g, e)| chains(*g, e)).collect()
         }
         _ => vec![],
     }
 }
 
-fn chains(envs: &[Vec<u8>]) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+fn chains(
+    game: sealed_node::core::GameId,
+    envs: &[Vec<u8>],
+) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
     envs.iter()
         .filter_map(|b| {
-            let e: sealed_protocol::envelope::Envelope =
-                sealed_protocol::wire::decode(b, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-            Some((e.unsigned.game, e.unsigned.at().chain))
+            let e = sealed_protocol::envelope::Envelope::decode(b, game).ok()?;
+            Some((game, e.unsigned.at().chain))
         })
         .collect()
 }

@@ -48,7 +48,9 @@ pub struct Node {
     inbound: BTreeMap<InId, (usize, OutId)>,
     next_in: InId,
     /// Our requests: to which node.
-    outbound: BTreeMap<OutId, usize>,
+    /// Where each request went, and for a pull the game it asked for (a version 2
+    /// envelope does not name its game).
+    outbound: BTreeMap<OutId, (usize, Option<sealed_node::core::GameId>)>,
     /// Bumped at every crash: what was in flight to the dead process is dropped.
     life: u64,
     /// The next `Due` scheduled.
@@ -437,7 +439,11 @@ impl World {
                     return;
                 };
 
-                self.nodes[i].outbound.insert(id, to);
+                let pulled = match &req {
+                    Request::Pull { game, .. } => Some(*game),
+                    _ => None,
+                };
+                self.nodes[i].outbound.insert(id, (to, pulled));
                 let timeout = self.now + TIMEOUT;
                 self.at(
                     timeout,
@@ -581,9 +587,8 @@ impl World {
                         self.check_seen(to, &carried);
                     }
                     Msg::Response { out, resp } => {
-                        self.nodes[to].outbound.remove(&out)?;
-
-                        let carried = carried_resp(&resp);
+                        let (_, pulled) = self.nodes[to].outbound.remove(&out)?;
+                        let carried = carried_resp(&resp, pulled);
                         self.input(to, Input::Response { id: out, resp });
                         self.check_seen(to, &carried);
                     }

@@ -20,7 +20,13 @@ impl<R: Rules> Engine<R> {
     /// The deals an act of `seat` (`act`, encoded) would make due if sent on its public
     /// chain now after the items `before`; `None` if it would not be accepted or the
     /// preview cannot tell.
-    pub fn preview_owes(&self, seat: Seat, before: &[Item], act: &[u8], clock: u64) -> Option<Vec<Owe>> {
+    pub fn preview_owes(
+        &self,
+        seat: Seat,
+        before: &[Item],
+        act: &[u8],
+        clock: u64,
+    ) -> Option<Vec<Owe>> {
         let state = self.game.state.as_ref()?;
         let coin = self.game.coin?;
         let act = self.rules.decode_act(act).ok()?;

@@ -681,8 +681,8 @@ impl<R: Rules> Session<R> {
                 .sum();
             let dealt = self.engine.dealt(d.owner, &d.name);
             let granted = self.engine.deal_exclusions(d.owner, &d.name);
-            let left = (d.cards.len() as u32)
-                .saturating_sub(dealt.len() as u32 + granted.len() as u32);
+            let left =
+                (d.cards.len() as u32).saturating_sub(dealt.len() as u32 + granted.len() as u32);
             let total = due.saturating_add(extra).min(left);
             if total == 0 {
                 continue;
@@ -691,10 +691,14 @@ impl<R: Rules> Session<R> {
             let key = deal_key(game, self.seat, d.owner, &d.name, &seed);
             // Walking the whole stream again, skipping everything already out, gives the
             // same slots as continuing it: every earlier position was dealt or skipped.
-            let slots = DealStream::new(&key, d.cards.len() as u32)
-                .next(total as usize, |s| dealt.contains(&s) || granted.contains(&s));
+            let slots = DealStream::new(&key, d.cards.len() as u32).next(total as usize, |s| {
+                dealt.contains(&s) || granted.contains(&s)
+            });
             let split = (due as usize).min(slots.len());
-            for (part, items) in [(&slots[..split], &mut now_items), (&slots[split..], &mut after_items)] {
+            for (part, items) in [
+                (&slots[..split], &mut now_items),
+                (&slots[split..], &mut after_items),
+            ] {
                 for chunk in part.chunks(crate::body::MAX_DEAL) {
                     items.push(Item::Deal(Deal {
                         owner: d.owner,

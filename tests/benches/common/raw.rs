@@ -7,7 +7,6 @@ use sealed_conformance::sim::test_key;
 use sealed_protocol::envelope::Envelope;
 use sealed_protocol::hash::tag;
 use sealed_protocol::transcript::TranscriptFile;
-use sealed_protocol::wire;
 
 /// A signature check made ready: key, signed message, signature.
 pub type Check = (VerifyingKey, Vec<u8>, Signature);
@@ -16,10 +15,16 @@ pub type Check = (VerifyingKey, Vec<u8>, Signature);
 /// each verified once here so that a bench never times a failing check.
 pub fn checks(file: &TranscriptFile) -> Vec<Check> {
     assert_eq!(tag::SIGN_ENVELOPE, "sealed/v1/sign/envelope");
+    let game = sealed_protocol::proposal::Terms::parse(&file.proposal)
+        .expect("terms")
+        .game();
     file.envelopes
         .iter()
-        .map(|e| {
-            let env: Envelope = wire::decode(e, wire::MAX_MESSAGE).expect("envelope");
+        .map(|travelling| {
+            // What is signed is the whole envelope, the game id in it (version 2
+            // leaves it out of the travelling bytes).
+            let e = &*sealed_protocol::envelope::full_form(travelling, game);
+            let env: Envelope = Envelope::decode(travelling, game).expect("envelope");
             let key = VerifyingKey::from_bytes(&test_key(env.unsigned.seat.0).public().to_bytes())
                 .expect("a valid key");
             let (unsigned, sig) = e.split_at(e.len() - 64);
