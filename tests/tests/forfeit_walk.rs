@@ -184,7 +184,7 @@ fn times(p: &Pair<Duel>, rng: &mut Rng) -> std::collections::BTreeMap<EnvRef, u6
 }
 
 /// Random ledgers and a view: each ledger holds every chain White holds (or, now and
-/// then, fewer of one) and dates a random range of each; the view comes a random delay
+/// then, fewer of one) and dates a random range of each (most often to its end); the view comes a random delay
 /// after the last time.
 fn statements(p: &Pair<Duel>, rng: &mut Rng) -> Vec<Statement> {
     let e = p.sessions[A.index()].engine();
@@ -196,7 +196,7 @@ fn statements(p: &Pair<Duel>, rng: &mut Rng) -> Vec<Statement> {
         let chains = heads
             .iter()
             .map(|h| {
-                let count = if rng.chance(15) {
+                let count = if rng.chance(4) {
                     rng.below(h.count + 1)
                 } else {
                     h.count
@@ -211,7 +211,11 @@ fn statements(p: &Pair<Duel>, rng: &mut Rng) -> Vec<Statement> {
                     })
                     .map_or(Hash::ZERO, |x| x.hash);
                 let first = rng.below(count + 1);
-                let end = first + rng.below(count - first + 1);
+                let end = if rng.chance(75) {
+                    count
+                } else {
+                    first + rng.below(count - first + 1)
+                };
                 let dates: Vec<u64> = (first..end)
                     .map(|seq| {
                         times[&EnvRef {
