@@ -83,7 +83,12 @@ fn both<R: Rules>(terms: &Terms, envelopes: &[Signed]) -> (Engine<R>, Engine<R>)
 /// Asserts the two computations agree on `envelopes`: verdict, faults, forfeits, every
 /// processed envelope's being a step (asked from each chain's end, as `starts` asks),
 /// and each seat's wait by `statements`. Returns whether a forfeit stood.
-fn agree<R: Rules>(terms: &Terms, envelopes: &[Signed], statements: &[Vec<u8>], case: &str) -> bool {
+fn agree<R: Rules>(
+    terms: &Terms,
+    envelopes: &[Signed],
+    statements: &[Vec<u8>],
+    case: &str,
+) -> bool {
     let (fast, slow) = both::<R>(terms, envelopes);
     assert_eq!(verdict(&fast), verdict(&slow), "{case}: verdict");
     assert_eq!(fast.all_faults(), slow.all_faults(), "{case}: faults");
@@ -295,7 +300,11 @@ fn random_forfeit(seed: u64) -> bool {
     let e = p.sessions[A.index()].engine();
     let envelopes: Vec<Signed> = e.stored().0.into_iter().cloned().collect();
     let stood = agree::<Duel>(e.terms(), &envelopes, &st, &format!("seed {seed}"));
-    assert_eq!(stood, honest.is_ok(), "seed {seed}: White's session and the verdict");
+    assert_eq!(
+        stood,
+        honest.is_ok(),
+        "seed {seed}: White's session and the verdict"
+    );
     stood
 }
 

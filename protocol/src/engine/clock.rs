@@ -316,7 +316,10 @@ impl<R: Rules> Engine<R> {
             return e.running();
         }
         if !self.effects.by_replay {
-            return self.owed_before(at).map(|o| running(&o)).unwrap_or_default();
+            return self
+                .owed_before(at)
+                .map(|o| running(&o))
+                .unwrap_or_default();
         }
         self.replay_past(at, clock)
             .map(|r| running(&awaited(&r)))
