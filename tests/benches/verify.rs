@@ -5,7 +5,9 @@
 //! verdict), and compared with the bare floor: 200 strict Ed25519 verifications of the
 //! same messages and signatures. Signatures should dominate; the goal is a ratio of at
 //! most 1.25. After the criterion groups the ratio is measured again in-process and
-//! printed on one line, followed by a rough split of the time by phase.
+//! printed on one line, followed by a rough split of the time by phase, and then the
+//! same ratio for every variant's reference game in spec/vectors (medians of
+//! alternating rounds); `-- --vectors` prints those alone.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -199,7 +201,52 @@ fn phases(w: &Workload) {
     }
 }
 
+/// The reference game of every variant in spec/vectors, Stallmate's with its audit
+/// and the witnessed forfeits: each file's `check_transcript` against one strict
+/// verification of each of its envelopes' signatures, in alternation.
+const VECTORS: &[&str] = &[
+    "duel-game.sealed",
+    "cardmate-game.sealed",
+    "chex-game.sealed",
+    "tempete-game.sealed",
+    "stallmate-game.sealed",
+    "forfeit-game.sealed",
+    "stallmate-forfeit-game.sealed",
+];
+
+fn vectors(rounds: usize) {
+    for name in VECTORS {
+        let path = format!("{}/../spec/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).expect("a vector");
+        let file = TranscriptFile::from_bytes(&bytes).expect("readable");
+        let raw = common::raw::checks(&file);
+        let m = common::alternate::alternate(
+            rounds,
+            || {
+                black_box(check_transcript(black_box(&bytes)).expect("checkable"));
+            },
+            || common::raw::verify_all(&raw),
+        );
+        println!(
+            "vector {name:<30} {:>4} envelopes: check_transcript / raw verify_strict = {:.2} \
+             (goal <= 1.25; medians {:.3} ms / {:.3} ms, median per-round ratio {:.2}, \
+             {rounds} alternating rounds)",
+            file.envelopes.len(),
+            m.median_a() / m.median_b(),
+            m.median_a() * 1e3,
+            m.median_b() * 1e3,
+            m.median,
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--vectors") {
+        // Only the vectors' ratios: `cargo bench -p sealed-conformance --bench verify
+        // -- --vectors`.
+        vectors(200);
+        return;
+    }
     let w = workload();
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c, &w);
@@ -209,5 +256,6 @@ fn main() {
     if std::env::args().any(|a| a == "--bench") {
         ratio(&w);
         phases(&w);
+        vectors(200);
     }
 }

@@ -123,29 +123,48 @@ fn running(owed: &[(Seat, Awaited)]) -> Vec<Seat> {
     }
 }
 
-/// Effects computed so far, by envelope: each is a replay of that envelope's causal
-/// past, a fact that never changes once the envelope is processed, so a copy of the
-/// engine keeps them.
+/// Effects computed so far, by envelope: each is what the envelope changed in its own
+/// causal past, a fact that never changes once the envelope is processed, so a copy of
+/// the engine keeps them. They are computed a chain at a time by one replay that grows
+/// along the chain (`walk.rs`); `by_replay` makes the engine compute each by a replay
+/// of its own past instead, the rule as written, for tests that compare the two.
 #[derive(Default)]
-pub(crate) struct Effects(std::sync::Mutex<BTreeMap<EnvRef, Arc<Effect>>>);
+pub(crate) struct Effects {
+    map: std::sync::Mutex<BTreeMap<EnvRef, Arc<Effect>>>,
+    pub(super) by_replay: bool,
+}
 
 impl Effects {
-    fn get(&self, at: EnvRef) -> Option<Arc<Effect>> {
-        self.0.lock().ok()?.get(&at).cloned()
+    pub(super) fn get(&self, at: EnvRef) -> Option<Arc<Effect>> {
+        self.map.lock().ok()?.get(&at).cloned()
     }
 
-    fn put(&self, at: EnvRef, e: Arc<Effect>) {
-        if let Ok(mut m) = self.0.lock() {
+    pub(super) fn put(&self, at: EnvRef, e: Arc<Effect>) {
+        if let Ok(mut m) = self.map.lock() {
             m.insert(at, e);
         }
+    }
+
+    /// Whether the effects of the first `count` envelopes of `chain` are all known.
+    pub(super) fn has_below(&self, chain: ChainId, count: u64) -> bool {
+        let Ok(m) = self.map.lock() else {
+            return false;
+        };
+        let from = EnvRef { chain, seq: 0 };
+        count == 0
+            || m.range(from..)
+                .take_while(|(k, _)| k.chain == chain && k.seq < count)
+                .count() as u64
+                == count
     }
 }
 
 impl Clone for Effects {
     fn clone(&self) -> Self {
-        Effects(std::sync::Mutex::new(
-            self.0.lock().map(|m| m.clone()).unwrap_or_default(),
-        ))
+        Effects {
+            map: std::sync::Mutex::new(self.map.lock().map(|m| m.clone()).unwrap_or_default()),
+            by_replay: self.by_replay,
+        }
     }
 }
 
@@ -236,12 +255,23 @@ impl<R: Rules> Engine<R> {
         self.effect(at).is_some_and(|e| e.is_step(at.chain.seat))
     }
 
-    /// The effect of the processed envelope at `at`, from a replay of its causal past
-    /// (computed once).
+    /// The effect of the processed envelope at `at`, from its causal past (computed
+    /// once, with every effect before it in its chain).
     pub(crate) fn effect(&self, at: EnvRef) -> Option<Arc<Effect>> {
         if let Some(e) = self.effects.get(at) {
             return Some(e);
         }
+        if self.effects.by_replay {
+            return self.effect_by_replay(at);
+        }
+        self.effects_below(at.chain, at.seq + 1);
+        self.effects.get(at)
+    }
+
+    /// The effect of `at` by a replay of its causal past alone, as the rule is written
+    /// (§17.6): one replay per envelope, so quadratic over a game. The reference the
+    /// one-pass walk (`walk.rs`) is tested against.
+    fn effect_by_replay(&self, at: EnvRef) -> Option<Arc<Effect>> {
         let clock = self.store.clock_of(at)?.clone();
         let env = self.store.chains.get(&at.chain)?.get(at.seq)?.clone();
         let mut replay = self.replay_past(at, &clock)?;
@@ -259,8 +289,7 @@ impl<R: Rules> Engine<R> {
     /// A fresh engine that has replayed exactly the causal past `clock` of the envelope
     /// at `at`, without that envelope (in ascending `(seq, chain)` order).
     pub(super) fn replay_past(&self, at: EnvRef, clock: &Clock) -> Option<Engine<R>> {
-        let mut replay = Engine::<R>::new(self.terms.clone()).ok()?;
-        replay.unbounded_ahead();
+        let mut replay = self.fresh_replay()?;
         let mut envelopes: Vec<(u64, ChainId)> = vec![];
         for (chain, slots) in &self.store.chains {
             let mut n = self.store.seen_count(clock, *chain).min(slots.processed);
@@ -286,6 +315,12 @@ impl<R: Rules> Engine<R> {
         if let Some(e) = self.effects.get(at) {
             return e.running();
         }
+        if !self.effects.by_replay {
+            return self
+                .owed_before(at)
+                .map(|o| running(&o))
+                .unwrap_or_default();
+        }
         self.replay_past(at, clock)
             .map(|r| running(&awaited(&r)))
             .unwrap_or_default()
@@ -306,6 +341,8 @@ impl<R: Rules> Engine<R> {
             .iter()
             .find(|h| h.chain == chain)
             .map_or(0, |h| h.count);
+        // Every effect the loop reads, in one walk of the chain.
+        self.effects_below(chain, count);
         let (mut moves, mut charged) = (0u64, 0u64);
         for seq in 0..count {
             let Some(s) = self.store.chains.get(&chain).and_then(|c| c.get(seq)) else {

@@ -142,6 +142,9 @@ impl<R: Rules> Engine<R> {
         let mut statements = self.posted_statements(Some(clock));
         statements.extend(own.iter().cloned());
         let known = self.knowledge(at, clock);
+        // Read first, though judged last: it walks the sender's chain up to the
+        // forfeit, which gives `starts` below the steps of that chain too.
+        let running = self.running_in_past(at, clock);
         let past = Past {
             engine: self,
             clock: Some(clock),
@@ -150,7 +153,6 @@ impl<R: Rules> Engine<R> {
         let starts = self.starts(&known);
         let proven = late(&statements, &starts, &known, f.against, allowance, &past)
             .map_err(|e| false_(e.to_string()))?;
-        let running = self.running_in_past(at, clock);
         if running.contains(&seat) {
             return Err(false_(format!("{seat} itself owed a step in its own view")));
         }

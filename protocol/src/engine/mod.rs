@@ -31,6 +31,7 @@ mod private;
 mod show;
 mod statements;
 mod store;
+mod walk;
 
 use std::collections::BTreeMap;
 
@@ -196,6 +197,16 @@ impl<R: Rules> Engine<R> {
     /// process); a verifier reading a whole file, already bounded in size, does not.
     pub fn unbounded_ahead(&mut self) {
         self.store.max_ahead = u64::MAX;
+    }
+
+    /// The slow reference for tests: this engine then computes what each envelope
+    /// changed (§17.6) by a replay of that envelope's own causal past, one replay per
+    /// envelope, as the rule is written — quadratic over a game — instead of one walk
+    /// per chain (`walk.rs`). Call it before inserting anything. Nothing but the tests
+    /// that check the two agree (`tests/tests/forfeit_walk.rs`) uses it.
+    #[doc(hidden)]
+    pub fn reference_effects_by_replay(&mut self) {
+        self.effects.by_replay = true;
     }
 
     /// The same replay without the envelopes whose hashes are given: every other
