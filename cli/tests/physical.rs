@@ -355,12 +355,11 @@ fn the_demos_play_the_physical_deck_and_the_show_hand_card() {
         assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
         let bytes = std::fs::read(&file).unwrap();
         let t = sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes).unwrap();
+        let game = sealed_protocol::proposal::Terms::parse(&t.proposal)
+            .unwrap()
+            .game();
         t.envelopes.iter().any(|b| {
-            sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                b,
-                sealed_protocol::wire::MAX_MESSAGE,
-            )
-            .is_ok_and(|e| {
+            sealed_protocol::envelope::Envelope::decode(b, game).is_ok_and(|e| {
                 e.unsigned
                     .body
                     .iter()

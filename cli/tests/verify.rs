@@ -249,11 +249,14 @@ fn an_equivocation_proven_in_the_evidence_section_exits_1() {
     use sealed_protocol::transcript::{Evidence, TranscriptFile};
     let mut f = TranscriptFile::from_bytes(&equivocating()).expect("readable");
     let twin = f.envelopes.pop().expect("the twin is last");
+    let game = sealed_protocol::proposal::Terms::parse(&f.proposal)
+        .expect("terms")
+        .game();
     let first = f
         .envelopes
         .iter()
         .find(|e| {
-            sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(e, 1 << 16)
+            sealed_protocol::envelope::Envelope::decode(e, game)
                 .is_ok_and(|e| e.unsigned.seat.0 == 0 && e.unsigned.seq == 2)
         })
         .expect("the original")

@@ -624,10 +624,9 @@ impl World {
             let mine = |seat| terms.and_then(|t| t.key(seat)).map(|k| k.to_bytes()) == Some(me);
             let mut at: BTreeMap<(ChainId, u64), usize> = BTreeMap::new();
             for e in self.store.all_envelopes(&id) {
-                if let Ok(env) = sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                    &e,
-                    sealed_protocol::wire::MAX_MESSAGE,
-                ) && !mine(env.unsigned.at().chain.seat)
+                // A version 2 envelope travels without its game id: read under this one.
+                if let Ok(env) = sealed_protocol::envelope::Envelope::decode(&e, id)
+                    && !mine(env.unsigned.at().chain.seat)
                 {
                     *at.entry((env.unsigned.at().chain, env.unsigned.seq))
                         .or_default() += 1;

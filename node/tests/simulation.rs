@@ -162,9 +162,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             for g in &games {
                 for s in &seats {
                     for e in w.nodes[*s].store.all_envelopes(g) {
-                        let env: sealed_protocol::envelope::Envelope =
-                            sealed_protocol::wire::decode(&e, sealed_protocol::wire::MAX_MESSAGE)
-                                .unwrap();
+                        let env = sealed_protocol::envelope::Envelope::decode(&e, *g).unwrap();
                         eprintln!(
                             "{s} holds {:?} seq {} body {:?}",
                             env.unsigned.at().chain,

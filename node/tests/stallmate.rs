@@ -56,8 +56,7 @@ async fn a_whole_stallmate_between_three_nodes() {
             let t = h.transcript(&game).await.unwrap();
             let f = sealed_protocol::transcript::TranscriptFile::from_bytes(&t).unwrap();
             for e in &f.envelopes {
-                let env: sealed_protocol::envelope::Envelope =
-                    sealed_protocol::wire::decode(e, 1 << 20).unwrap();
+                let env = sealed_protocol::envelope::Envelope::decode(e, game).unwrap();
                 let log = env.unsigned.log.0;
                 let owner = match log {
                     0 => continue,
@@ -95,8 +94,7 @@ async fn a_whole_stallmate_between_three_nodes() {
             let t = n.transcript(&game).await.unwrap();
             let f = sealed_protocol::transcript::TranscriptFile::from_bytes(&t).unwrap();
             for e in &f.envelopes {
-                let env: sealed_protocol::envelope::Envelope =
-                    sealed_protocol::wire::decode(e, 1 << 20).unwrap();
+                let env = sealed_protocol::envelope::Envelope::decode(e, game).unwrap();
                 eprintln!(
                     "  log {} seat {} seq {} items {}",
                     env.unsigned.log.0,

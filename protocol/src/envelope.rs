@@ -204,7 +204,10 @@ impl Signed {
     /// own store, whose every envelope passed [`Signed::parse`] before it was written
     /// (a node restoring a game, spec/PROTOCOL.md §11). Every check is made but the
     /// signature's: a signature is verified once per process, whatever path the
-    /// envelope takes. Never for bytes from a peer or a file.
+    /// envelope takes. Never for bytes from a peer or a file. A version 2 envelope's
+    /// bytes do not name its game, so only the signature would tell another game's bytes
+    /// apart: a caller keeps its bytes by game (as a node's store does) and verifies each
+    /// chain's first envelope, to which its `prev` hashes tie the rest.
     pub fn parse_kept(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
         Signed::read(terms, bytes, false)
     }

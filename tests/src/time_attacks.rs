@@ -25,13 +25,24 @@ pub fn prestamped() -> Pair<Duel> {
     let mut p = stalled();
     let k = known(&p, A);
     let moved = k[0].head;
+    let moved_seq = k[0].count - 1;
+    // The witness first holds the move two hours on, and so whatever has seen it no
+    // earlier (Black's deal that answers the move's refill, since deals ride in the
+    // act's envelope): an honest ledger never dates an envelope before what it saw.
+    let seen_move = |e: &sealed_protocol::envelope::Signed| {
+        e.hash == moved
+            || e.unsigned()
+                .acks
+                .iter()
+                .any(|a| a.chain == k[0].chain && a.seq >= moved_seq)
+    };
     let st = [
         Statement::Stamp(Stamp {
             game: game(&p),
             deposit: moved,
             at: 1_000,
         }),
-        receipts(&p, A, |e| if e.hash == moved { 2 * HOUR } else { 1_000 }),
+        receipts(&p, A, |e| if seen_move(e) { 2 * HOUR } else { 1_000 }),
         view(game(&p), 2 * HOUR + 5 * MINUTE, k),
     ];
     forged(&mut p, signed(&st, &witness()));

@@ -266,16 +266,13 @@ fn the_tempete_show_transcript_verifies_with_a_hand_shown() {
     assert!(v["shows"].as_u64().unwrap() > 0, "{}", v["shows"]);
     let file =
         sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+    let game = sealed_protocol::proposal::Terms::parse(&file.proposal)
+        .unwrap()
+        .game();
     let shows = file
         .envelopes
         .iter()
-        .filter_map(|b| {
-            sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                b,
-                sealed_protocol::wire::MAX_MESSAGE,
-            )
-            .ok()
-        })
+        .filter_map(|b| sealed_protocol::envelope::Envelope::decode(b, game).ok())
         .flat_map(|e| e.unsigned.body)
         .filter(|i| matches!(i, sealed_protocol::body::Item::Show(_)))
         .count();
