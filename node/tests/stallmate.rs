@@ -55,8 +55,11 @@ async fn a_whole_stallmate_between_three_nodes() {
             }
             let t = h.transcript(&game).await.unwrap();
             let f = sealed_protocol::transcript::TranscriptFile::from_bytes(&t).unwrap();
+            let id = sealed_protocol::proposal::Terms::parse(&f.proposal)
+                .unwrap()
+                .game();
             for e in &f.envelopes {
-                let env = sealed_protocol::envelope::Envelope::decode(e, game).unwrap();
+                let env = sealed_protocol::envelope::Envelope::decode(e, id).unwrap();
                 let log = env.unsigned.log.0;
                 let owner = match log {
                     0 => continue,
@@ -93,8 +96,11 @@ async fn a_whole_stallmate_between_three_nodes() {
             eprintln!("{:?}", summary(n, &game).await);
             let t = n.transcript(&game).await.unwrap();
             let f = sealed_protocol::transcript::TranscriptFile::from_bytes(&t).unwrap();
+            let id = sealed_protocol::proposal::Terms::parse(&f.proposal)
+                .unwrap()
+                .game();
             for e in &f.envelopes {
-                let env = sealed_protocol::envelope::Envelope::decode(e, game).unwrap();
+                let env = sealed_protocol::envelope::Envelope::decode(e, id).unwrap();
                 eprintln!(
                     "  log {} seat {} seq {} items {}",
                     env.unsigned.log.0,

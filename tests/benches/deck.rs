@@ -9,7 +9,9 @@
 //! deck and the seed with which he deals the other's, each deals the other 5 slots
 //! blind, and once the game is over each opens every slot of his deck (the 5 dealt and
 //! the 63 others: that is what proves the deck a permutation of the list,
-//! spec/PROTOCOL.md §8.5.2) and his dealing seed (which proves the deal blind, §8.7.3).
+//! spec/PROTOCOL.md §8.5.2) — in version 2 with one `OpenDeck` from the seed of the
+//! deck's salts and order (§17.17) — and his dealing seed (which proves the deal blind,
+//! §8.7.3).
 //! So the file holds two decks, and beside them only the coin, the resignation and the
 //! closes; the bench prints every envelope's items so that the claim can be read.
 //!
