@@ -34,14 +34,18 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
+use sealed_games::table::{self, Invitees, Table};
 use sealed_node::{GameSummary, Home, NodeConfig, NodeHandle, ProposeArgs, start};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::session::{Action, Command};
 
 /// Games by default; `SEALED_BENCH_GAMES` overrides.
 const DEFAULT_GAMES: usize = 1000;
 
-/// How often the progress is polled, which is also the grain of the play time. Each
-/// poll makes both actors copy every envelope they hold (`games()` counts them that
-/// way: a few milliseconds with a thousand games), so not much more often.
+/// How often the progress is polled at most, which is also the grain of the play time.
+/// Each poll makes both actors summarise every game (a few milliseconds with a thousand
+/// games), so with many games the pause is four times what the last poll took.
 const POLL: Duration = Duration::from_millis(250);
 
 /// Games proposed and accepted at once while setting up. The node sends one sync
@@ -94,6 +98,20 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// Bytes of the files under `dir`.
+fn du(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => du(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
 /// Each node's summaries by game.
 async fn both(a: &NodeHandle, b: &NodeHandle) -> [HashMap<String, GameSummary>; 2] {
     let by_game = |v: Vec<GameSummary>| v.into_iter().map(|g| (g.game.clone(), g)).collect();
@@ -137,7 +155,10 @@ async fn until(
     let mut last_change = start;
     let (mut last, mut said) = (None, Instant::now());
     loop {
+        let asked = Instant::now();
         let s = both(a, b).await;
+        // A poll of ten thousand games takes its time from the nodes: at most a fifth.
+        let pause = POLL.max(asked.elapsed() * 4);
         let p = progress(&s);
         if last != Some(p) {
             last_change = Instant::now();
@@ -165,21 +186,32 @@ async fn until(
                 p[3]
             );
         }
-        tokio::time::sleep(POLL).await;
+        tokio::time::sleep(pause).await;
     }
 }
 
-/// Polls briefly (a wave of the set-up) until `done` holds, for at most five seconds:
-/// what is lost is reported by [`until`] once the set-up is over.
+/// Whether each side must act in a game: `None` where the node does not have it.
+type Turns = [Option<bool>; 2];
+
+/// Polls the games of a wave of the set-up, one by one (a poll of every game would
+/// make the set-up's cost grow with the games already made), until `done` holds of
+/// each, for at most five seconds: what is lost is reported by [`until`] once the
+/// set-up is over. Each game's turns, in `wave`'s order.
 async fn quick(
     a: &NodeHandle,
     b: &NodeHandle,
-    done: impl Fn(&[HashMap<String, GameSummary>; 2]) -> bool,
-) -> [HashMap<String, GameSummary>; 2] {
+    wave: &[String],
+    done: impl Fn(Turns) -> bool,
+) -> Vec<Turns> {
     let deadline = Instant::now() + Duration::from_secs(5);
+    let turn = |r: Result<sealed_node::core::GameView, _>| r.ok().map(|v| v.table.my_turn);
     loop {
-        let s = both(a, b).await;
-        if done(&s) || Instant::now() > deadline {
+        let s: Vec<Turns> = join_all(wave.iter().map(|id| async move {
+            let (x, y) = tokio::join!(a.show(id), b.show(id));
+            [turn(x), turn(y)]
+        }))
+        .await;
+        if s.iter().all(|t| done(*t)) || Instant::now() > deadline {
             return s;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -246,7 +278,6 @@ async fn set_up(
     ids: &mut Vec<String>,
     spent: &mut SetUp,
 ) {
-    let invited = |_: &GameSummary, y: Option<&GameSummary>| y.is_some_and(|y| y.my_turn);
     let mut made = 0;
     while made < count {
         let k = WAVE.min(count - made);
@@ -266,23 +297,72 @@ async fn set_up(
         .map(Result::unwrap)
         .collect();
         spent.proposing += t.elapsed();
-        let s = quick(a, b, |s| {
-            wave.iter().all(|id| invited(&s[0][id], s[1].get(id)))
-        })
-        .await;
-        let at_b = wave.iter().filter(|id| s[1].contains_key(*id));
+        let s = quick(a, b, &wave, |[_, y]| y == Some(true)).await;
+        let at_b = wave.iter().zip(&s).filter(|(_, t)| t[1].is_some());
         let t = Instant::now();
-        for r in join_all(at_b.map(|id| b.accept(id))).await {
+        for r in join_all(at_b.map(|(id, _)| b.accept(id))).await {
             r.unwrap();
         }
         spent.accepting += t.elapsed();
-        quick(a, b, |s| {
-            wave.iter().all(|id| ready(&s[0][id], s[1].get(id)))
+        quick(a, b, &wave, |[x, y]| {
+            y.is_some() && (x == Some(true) || y == Some(true))
         })
         .await;
         made += k;
         ids.extend(wave);
     }
+}
+
+/// Settled Duels between tables in memory, no node: both seats' tables of games
+/// `from..from + count`, each proposed, accepted and exchanged until nothing moves
+/// (commitments, coins and the opening deals, as a node's idle game), no act made.
+/// What of an idle game's memory is its seats' sessions, engines and games.
+fn settled_tables(from: u64, count: u64) -> Vec<Box<dyn Table>> {
+    let key = |seat: u8| SecretKey::from_seed(&[seat + 1; 32]);
+    let mut all = vec![];
+    for n in from..from + count {
+        let mut nonce = [0u8; 32];
+        nonce[..8].copy_from_slice(&n.to_le_bytes());
+        let signed = table::propose(
+            "duel",
+            &[],
+            &key(0),
+            Invitees {
+                opponent: key(1).public().to_bytes(),
+                ..Default::default()
+            },
+            1,
+            nonce,
+        )
+        .expect("a proposal");
+        let terms = Terms::from_signed(signed).expect("terms");
+        let mut t: Vec<Box<dyn Table>> = (0..2u8)
+            .map(|s| {
+                let mut entropy = nonce;
+                entropy[31] = s + 1;
+                table::open(terms.clone(), key(s), entropy, 1).expect("a table")
+            })
+            .collect();
+        t[1].session_mut()
+            .handle_command(Command::Accept, 1)
+            .expect("accepted");
+        let mut moved = true;
+        while moved {
+            moved = false;
+            for i in 0..2 {
+                let out: Vec<_> = std::iter::from_fn(|| t[i].session_mut().poll_action()).collect();
+                for a in out {
+                    if let Action::Send { env, .. } = a {
+                        let _ = t[1 - i].session_mut().handle_envelope(&env.bytes, 1);
+                        moved = true;
+                    }
+                }
+            }
+        }
+        assert!(t[0].my_turn() || t[1].my_turn(), "duel {n} did not settle");
+        all.extend(t);
+    }
+    all
 }
 
 fn main() {
@@ -315,6 +395,32 @@ fn main() {
 
 /// Whether every game ended with every envelope on both sides.
 async fn run(n: usize) -> bool {
+    // 0. The tables alone, kept to the end so that the nodes' memory is not what they
+    //    freed. Growth over the second half, as below.
+    let k = (n as u64 / 10).clamp(100, 1000);
+    let r0 = rss_kib();
+    let mut tables = settled_tables(0, k / 2);
+    let r1 = rss_kib();
+    tables.extend(settled_tables(k / 2, k - k / 2));
+    let r2 = rss_kib();
+    let raw: usize = tables
+        .iter()
+        .map(|t| t.session().envelopes().iter().map(Vec::len).sum::<usize>())
+        .sum();
+    let table_kib = r2.saturating_sub(r1) as f64 / (2 * (k - k / 2)) as f64;
+    println!(
+        "many_games: a settled Duel's table alone (session, engine, game; in memory, no \
+         node; {k} games): {table_kib:.1} KiB per seat ({:.1} from the start), holding {:.1} \
+         envelopes of {:.0} bytes in all",
+        r2.saturating_sub(r0) as f64 / (2 * k) as f64,
+        tables
+            .iter()
+            .map(|t| t.session().envelopes().len())
+            .sum::<usize>() as f64
+            / tables.len() as f64,
+        raw as f64 / tables.len() as f64,
+    );
+
     // Not /tmp, which may be a tmpfs where fsync is free.
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let (da, db) = (
@@ -400,6 +506,14 @@ async fn run(n: usize) -> bool {
         rss1.saturating_sub(rss0) as f64 / n as f64 / 2.0,
     );
 
+    println!(
+        "many_games: of which the table (above) {table_kib:.1} KiB per seat, and the node \
+         around it {:.1} KiB per seat: the core's slot and record, delivery, the shell, \
+         redb's cache; the stores on disk {:.1} KiB per game and seat",
+        per_seat - table_kib,
+        (du(da.path()) + du(db.path())) as f64 / 1024.0 / n as f64 / 2.0,
+    );
+
     // 2. Bots on, every game played out.
     let t = Instant::now();
     let (x, y) = tokio::join!(a.bot(None, true), b.bot(None, true));
@@ -482,6 +596,7 @@ async fn run(n: usize) -> bool {
         sample.len()
     );
     let _ = tokio::join!(a.shutdown(), b.shutdown());
+    drop(tables);
     // Figures printed, the run still fails: a game that cannot finish is a bug.
     lost == 0 && ok == sample.len()
 }
