@@ -55,9 +55,13 @@ const POLL: Duration = Duration::from_millis(250);
 /// about 2W streams at once.
 const WAVE: usize = 20;
 
-/// A run that makes no progress for this long has stalled: twice the nodes' periodic
-/// tick, and far longer than any step of a game takes.
-const STALL: Duration = Duration::from_secs(10);
+/// A run that makes no progress for this long has stalled: six of the nodes' periodic
+/// ticks, each of which sends the peer a `Heads` round that repairs what was lost or
+/// refused. Not two: with thousands of games the peer's rate budget (`core/src/limit.rs`,
+/// 1,000 tokens a second) refuses pushes, and a refused push waits for a round after
+/// the budget has refilled (at 10,000 games, 10 s declared 781 games lost that were
+/// only waiting).
+const STALL: Duration = Duration::from_secs(30);
 
 /// What a Duel with the default options (9 cards, 3 in hand) makes, whole: 18 plays;
 /// 6 refill deals of their own (after each of the 6 rounds that leave cards, both hands
