@@ -57,10 +57,10 @@ const WAVE: usize = 20;
 
 /// A run that makes no progress for this long has stalled: six of the nodes' periodic
 /// ticks, each of which sends the peer a `Heads` round that repairs what was lost or
-/// refused. Not two: with thousands of games the peer's rate budget (`core/src/limit.rs`,
-/// 1,000 tokens a second) refuses pushes, and a refused push waits for a round after
-/// the budget has refilled (at 10,000 games, 10 s declared 781 games lost that were
-/// only waiting).
+/// refused. Not two: at 10,000 games the last envelopes came through repairs in a slow
+/// tail (most likely pushes refused by the peer's rate budget, `core/src/limit.rs`,
+/// 1,000 tokens a second), and 10 s declared 781 games lost in a run that, run again
+/// with 30 s, finished every game.
 const STALL: Duration = Duration::from_secs(30);
 
 /// What a Duel with the default options (9 cards, 3 in hand) makes, whole: 18 plays;
@@ -317,56 +317,70 @@ async fn set_up(
     }
 }
 
-/// Settled Duels between tables in memory, no node: both seats' tables of games
-/// `from..from + count`, each proposed, accepted and exchanged until nothing moves
+/// The terms of Duel `n` (default options) between the seats' keys, with its nonce.
+fn duel_terms(n: u64) -> (Terms, [u8; 32]) {
+    let mut nonce = [0u8; 32];
+    nonce[..8].copy_from_slice(&n.to_le_bytes());
+    let signed = table::propose(
+        "duel",
+        &[],
+        &seat_key(0),
+        Invitees {
+            opponent: seat_key(1).public().to_bytes(),
+            ..Default::default()
+        },
+        1,
+        nonce,
+    )
+    .expect("a proposal");
+    (Terms::from_signed(signed).expect("terms"), nonce)
+}
+
+fn seat_key(seat: u8) -> SecretKey {
+    SecretKey::from_seed(&[seat + 1; 32])
+}
+
+/// Seat `seat`'s table of Duel `n`, just opened: the proposer's (seat 0) has made its
+/// commitments, the other's waits for its acceptance.
+fn opened(n: u64, seat: u8) -> Box<dyn Table> {
+    let (terms, mut entropy) = duel_terms(n);
+    entropy[31] = seat + 1;
+    table::open(terms, seat_key(seat), entropy, 1).expect("a table")
+}
+
+/// Both seats' tables of Duel `n`, accepted and exchanged until nothing moves
 /// (commitments, coins and the opening deals, as a node's idle game), no act made.
-/// What of an idle game's memory is its seats' sessions, engines and games.
-fn settled_tables(from: u64, count: u64) -> Vec<Box<dyn Table>> {
-    let key = |seat: u8| SecretKey::from_seed(&[seat + 1; 32]);
-    let mut all = vec![];
-    for n in from..from + count {
-        let mut nonce = [0u8; 32];
-        nonce[..8].copy_from_slice(&n.to_le_bytes());
-        let signed = table::propose(
-            "duel",
-            &[],
-            &key(0),
-            Invitees {
-                opponent: key(1).public().to_bytes(),
-                ..Default::default()
-            },
-            1,
-            nonce,
-        )
-        .expect("a proposal");
-        let terms = Terms::from_signed(signed).expect("terms");
-        let mut t: Vec<Box<dyn Table>> = (0..2u8)
-            .map(|s| {
-                let mut entropy = nonce;
-                entropy[31] = s + 1;
-                table::open(terms.clone(), key(s), entropy, 1).expect("a table")
-            })
-            .collect();
-        t[1].session_mut()
-            .handle_command(Command::Accept, 1)
-            .expect("accepted");
-        let mut moved = true;
-        while moved {
-            moved = false;
-            for i in 0..2 {
-                let out: Vec<_> = std::iter::from_fn(|| t[i].session_mut().poll_action()).collect();
-                for a in out {
-                    if let Action::Send { env, .. } = a {
-                        let _ = t[1 - i].session_mut().handle_envelope(&env.bytes, 1);
-                        moved = true;
-                    }
+fn settled(n: u64) -> [Box<dyn Table>; 2] {
+    let mut t = [opened(n, 0), opened(n, 1)];
+    t[1].session_mut()
+        .handle_command(Command::Accept, 1)
+        .expect("accepted");
+    let mut moved = true;
+    while moved {
+        moved = false;
+        for i in 0..2 {
+            let out: Vec<Action> =
+                std::iter::from_fn(|| t[i].session_mut().poll_action()).collect();
+            for a in out {
+                if let Action::Send { env, .. } = a {
+                    let _ = t[1 - i].session_mut().handle_envelope(&env.bytes, 1);
+                    moved = true;
                 }
             }
         }
-        assert!(t[0].my_turn() || t[1].my_turn(), "duel {n} did not settle");
-        all.extend(t);
     }
-    all
+    assert!(t[0].my_turn() || t[1].my_turn(), "duel {n} did not settle");
+    t
+}
+
+/// Makes `2k` things into `kept` (kept to the end, so that nothing later reuses what
+/// they freed) and returns the VmRSS growth over the second `k` of them, per thing,
+/// in KiB.
+fn grown<T>(k: u64, make: impl Fn(u64) -> T, kept: &mut Vec<T>) -> f64 {
+    kept.extend((0..k).map(&make));
+    let before = rss_kib();
+    kept.extend((k..2 * k).map(&make));
+    rss_kib().saturating_sub(before) as f64 / k as f64
 }
 
 fn main() {
@@ -399,30 +413,26 @@ fn main() {
 
 /// Whether every game ended with every envelope on both sides.
 async fn run(n: usize) -> bool {
-    // 0. The tables alone, kept to the end so that the nodes' memory is not what they
-    //    freed. Growth over the second half, as below.
-    let k = (n as u64 / 10).clamp(100, 1000);
-    let r0 = rss_kib();
-    let mut tables = settled_tables(0, k / 2);
-    let r1 = rss_kib();
-    tables.extend(settled_tables(k / 2, k - k / 2));
-    let r2 = rss_kib();
-    let raw: usize = tables
-        .iter()
-        .map(|t| t.session().envelopes().iter().map(Vec::len).sum::<usize>())
-        .sum();
-    let table_kib = r2.saturating_sub(r1) as f64 / (2 * (k - k / 2)) as f64;
+    // 0. The tables alone, no node, measured as the nodes are below: what of an idle
+    //    game is its seats' sessions, engines and games, step by step.
+    let k = (n as u64 / 20).clamp(50, 500);
+    let mut terms = vec![];
+    let terms_kib = grown(k, |n| duel_terms(n).0, &mut terms);
+    let mut tables = vec![];
+    let waiting_kib = grown(k, |n| opened(n, 1), &mut tables);
+    let committed_kib = grown(k, |n| opened(n, 0), &mut tables);
+    let mut pairs = vec![];
+    let table_kib = grown(k, settled, &mut pairs) / 2.0;
+    let seats = pairs.iter().flatten();
+    let envelopes: Vec<Vec<u8>> = seats.flat_map(|t| t.session().envelopes()).collect();
     println!(
-        "many_games: a settled Duel's table alone (session, engine, game; in memory, no \
-         node; {k} games): {table_kib:.1} KiB per seat ({:.1} from the start), holding {:.1} \
-         envelopes of {:.0} bytes in all",
-        r2.saturating_sub(r0) as f64 / (2 * k) as f64,
-        tables
-            .iter()
-            .map(|t| t.session().envelopes().len())
-            .sum::<usize>() as f64
-            / tables.len() as f64,
-        raw as f64 / tables.len() as f64,
+        "many_games: a Duel's table alone (in memory, no node; growth over the second {k} \
+         of {}): its terms {terms_kib:.1} KiB; a table opened, acceptance awaited \
+         {waiting_kib:.1} KiB; the proposer's, its commitments made {committed_kib:.1} KiB; \
+         a settled seat's {table_kib:.1} KiB, holding {:.1} envelopes of {:.0} bytes in all",
+        2 * k,
+        envelopes.len() as f64 / (2 * pairs.len()) as f64,
+        envelopes.iter().map(Vec::len).sum::<usize>() as f64 / (2 * pairs.len()) as f64,
     );
 
     // Not /tmp, which may be a tmpfs where fsync is free.
@@ -600,7 +610,7 @@ async fn run(n: usize) -> bool {
         sample.len()
     );
     let _ = tokio::join!(a.shutdown(), b.shutdown());
-    drop(tables);
+    drop((terms, tables, pairs));
     // Figures printed, the run still fails: a game that cannot finish is a bug.
     lost == 0 && ok == sample.len()
 }
