@@ -320,8 +320,7 @@ impl World {
                 // No secrets: nothing of its own can be stored (they come first).
                 assert!(
                     !node.stored.iter().any(|b| {
-                        Signed::parse_kept(&self.terms, b)
-                            .is_ok_and(|s| s.at().chain.seat == seat)
+                        Signed::parse_kept(&self.terms, b).is_ok_and(|s| s.at().chain.seat == seat)
                     }) || self.forged[i],
                     "seat {i} stored its envelopes before its secrets"
                 );
@@ -504,15 +503,16 @@ impl World {
                 let n = b.below(40);
                 Some(Command::act(b.take(n)))
             }
-            _ => t.parse_action(match b.below(6) {
-                0 => "resign",
-                1 => "offer draw",
-                2 => "accept draw",
-                3 => "accept",
-                4 => "decline",
-                _ => "claim timeout",
-            })
-            .ok(),
+            _ => t
+                .parse_action(match b.below(6) {
+                    0 => "resign",
+                    1 => "offer draw",
+                    2 => "accept draw",
+                    3 => "accept",
+                    4 => "decline",
+                    _ => "claim timeout",
+                })
+                .ok(),
         };
         let Some(cmd) = cmd else { return };
         let before = self.snapshot(i);

@@ -642,7 +642,9 @@ impl World {
                     _ => self.report.taken += 1,
                 },
                 // The core asks a lookup only of the lookup points it was told of.
-                Output::LookUp { .. } => assert!(self.lookups, "a lookup with no lookup point connected"),
+                Output::LookUp { .. } => {
+                    assert!(self.lookups, "a lookup with no lookup point connected")
+                }
                 Output::Dial { peer, addrs } => {
                     self.report.dials += 1;
                     for a in &addrs {

@@ -14,8 +14,18 @@ impl World {
         let (id, cmd) = match b.below(14) {
             0..=3 => {
                 const WORDS: [&str; 12] = [
-                    "resign", "offer draw", "accept draw", "accept", "decline", "e4", "e2e4",
-                    "Nf3", "play 1", "draw", "d4", "claim timeout",
+                    "resign",
+                    "offer draw",
+                    "accept draw",
+                    "accept",
+                    "decline",
+                    "e4",
+                    "e2e4",
+                    "Nf3",
+                    "play 1",
+                    "draw",
+                    "d4",
+                    "claim timeout",
                 ];
                 let text = if b.below(3) == 0 {
                     String::from_utf8_lossy(&(0..b.below(12)).map(|_| b.u8()).collect::<Vec<_>>())
@@ -24,7 +34,14 @@ impl World {
                     WORDS[b.below(WORDS.len())].to_owned()
                 };
                 let expect = (b.below(2) == 0).then(|| b.below(8));
-                (0, Cmd::Move { game: g, text, expect })
+                (
+                    0,
+                    Cmd::Move {
+                        game: g,
+                        text,
+                        expect,
+                    },
+                )
             }
             4 => (0, Cmd::Withdraw(g)),
             5 => {
@@ -66,11 +83,14 @@ impl World {
             }
             10 => {
                 let act = (0..b.below(40)).map(|_| b.u8()).collect();
-                (0, Cmd::Ruling {
-                    game: g,
-                    dispute: b.below(3) as u32,
-                    act,
-                })
+                (
+                    0,
+                    Cmd::Ruling {
+                        game: g,
+                        dispute: b.below(3) as u32,
+                        act,
+                    },
+                )
             }
             11 => {
                 let opponent = self.peer(b.below(5));
@@ -132,5 +152,4 @@ impl World {
         };
         self.input(Input::Command { id, cmd });
     }
-
 }

@@ -34,7 +34,13 @@ pub(super) struct Live {
 impl Live {
     /// The proposer's table, its first envelopes waiting to go; `None` for a game the
     /// node holds no seat in (or proposed itself).
-    pub(super) fn open(terms: &Terms, peer: usize, key: SecretKey, node: &[u8; 32], now: u64) -> Option<Live> {
+    pub(super) fn open(
+        terms: &Terms,
+        peer: usize,
+        key: SecretKey,
+        node: &[u8; 32],
+        now: u64,
+    ) -> Option<Live> {
         let node = terms.seat_of(node)?;
         let mut entropy = [0x5A; 32];
         entropy[..8].copy_from_slice(&now.to_le_bytes());
@@ -162,7 +168,9 @@ impl World {
             Request::Heads { games } => {
                 let envelopes: Vec<_> = games
                     .iter()
-                    .filter_map(|(g, have)| Some((*g, self.live[self.live_of(peer, g)?].behind(have))))
+                    .filter_map(|(g, have)| {
+                        Some((*g, self.live[self.live_of(peer, g)?].behind(have)))
+                    })
                     .collect();
                 if !envelopes.is_empty() {
                     self.answers.insert(
@@ -201,7 +209,9 @@ impl World {
         }
         let l = b.below(self.live.len());
         let pick = b.u8();
-        let text: String = (0..b.below(8)).map(|_| char::from(b'a' + b.below(26) as u8)).collect();
+        let text: String = (0..b.below(8))
+            .map(|_| char::from(b'a' + b.below(26) as u8))
+            .collect();
         self.live[l].act(pick, &text, self.now);
         self.live_push_one(l, usize::MAX);
     }
@@ -212,7 +222,11 @@ impl World {
             return;
         }
         let l = b.below(self.live.len());
-        let n = if b.below(2) == 0 { usize::MAX } else { b.below(3) };
+        let n = if b.below(2) == 0 {
+            usize::MAX
+        } else {
+            b.below(3)
+        };
         self.live_push_one(l, n);
     }
 
@@ -233,5 +247,4 @@ impl World {
         };
         self.request(from, req);
     }
-
 }
