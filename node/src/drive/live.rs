@@ -77,7 +77,7 @@ impl Live {
     /// A decision at its seat: the bot's (a legal act, accepting, answering), or a
     /// command read from any text.
     pub(super) fn act(&mut self, pick: u8, text: &str, now: u64) {
-        let cmd = if pick % 4 == 0 {
+        let cmd = if pick.is_multiple_of(4) {
             self.table.parse_action(text).ok()
         } else {
             self.table
@@ -239,7 +239,7 @@ impl World {
         let game = self.live[l].game;
         let from = self.live[l].peer;
         let req = match self.games.iter().find(|t| t.game() == game) {
-            Some(t) if envelopes.len() % 2 == 0 => Request::Offer {
+            Some(t) if envelopes.len().is_multiple_of(2) => Request::Offer {
                 proposal: t.bytes().to_vec(),
                 envelopes,
             },
