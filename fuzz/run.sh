@@ -16,7 +16,8 @@
 # fuzz/artifacts/<target>/ and the script goes on to the next target. Each run's output
 # is in fuzz/logs/<target>.log, and a line per run is added to fuzz/logs/summary.md:
 # target, executions, crashes, exec/s, date, command (the table docs/RELIABILITY.md
-# keeps). The exit status is 1 if any target crashed.
+# keeps). The exit status is 1 if any target crashed. FUZZ_BUILD=0 skips the build and
+# runs the targets as last built.
 set -eu
 cd "$(dirname "$0")"
 if ! command -v c++ >/dev/null 2>&1; then
@@ -45,7 +46,10 @@ else
     targets=$(cargo fuzz list)
 fi
 # Built once, before any run: a source edited while the runs go on changes nothing.
-cargo fuzz build -s "$sanitizer"
+# FUZZ_BUILD=0 runs the targets as last built.
+if [ "${FUZZ_BUILD:-1}" != 0 ]; then
+    cargo fuzz build -s "$sanitizer"
+fi
 bin="target/$(rustc -vV | sed -n 's/^host: //p')/release"
 mkdir -p logs
 [ -f logs/summary.md ] || {
