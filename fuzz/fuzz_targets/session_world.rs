@@ -317,24 +317,42 @@ impl World {
             Some(s) => table::restore(self.terms.clone(), key, s, &node.stored, self.now)
                 .unwrap_or_else(|e| panic!("seat {i} does not restore from its store: {e}")),
             None => {
-                // No secrets: nothing of its own can be stored (they come first).
+                // No secrets: nothing it stored of its own binds any (its commitments
+                // come after them); a refusal (a decline) binds none.
+                let own: Vec<Signed> = node
+                    .stored
+                    .iter()
+                    .filter_map(|b| Signed::parse_kept(&self.terms, b).ok())
+                    .filter(|s| s.at().chain.seat == seat)
+                    .collect();
                 assert!(
-                    !node.stored.iter().any(|b| {
-                        Signed::parse_kept(&self.terms, b).is_ok_and(|s| s.at().chain.seat == seat)
-                    }) || self.forged[i],
-                    "seat {i} stored its envelopes before its secrets"
+                    self.forged[i]
+                        || own.iter().all(|s| {
+                            !s.unsigned()
+                                .body
+                                .iter()
+                                .any(|it| matches!(it, Item::Commit(_)))
+                        }),
+                    "seat {i} stored commitments before the secrets they bind"
                 );
-                let mut t = table::open(
-                    self.terms.clone(),
-                    key,
-                    entropy(seat.0, self.entropy),
-                    self.now,
-                )
-                .expect("a seat opens");
-                for e in &node.stored {
-                    let _ = t.session_mut().handle_envelope(e, self.now);
+                let fresh = entropy(seat.0, self.entropy);
+                if own.is_empty() {
+                    let mut t = table::open(self.terms.clone(), key, fresh, self.now)
+                        .expect("a seat opens");
+                    for e in &node.stored {
+                        let _ = t.session_mut().handle_envelope(e, self.now);
+                    }
+                    t
+                } else {
+                    table::restore(
+                        self.terms.clone(),
+                        key,
+                        Secrets::new(fresh),
+                        &node.stored,
+                        self.now,
+                    )
+                    .unwrap_or_else(|e| panic!("seat {i} does not restore from its store: {e}"))
                 }
-                t
             }
         };
     }
