@@ -18,6 +18,9 @@
 //! (`check_transcript`): it checks, every byte in it is validly signed, every evidence
 //! entry is confirmed, and no honest seat is at fault. When no key was used by the
 //! forger and the seats hold the same chains, their verdicts agree.
+//!
+//! A little over 600 lines: the steps and the checks after them read one world's state
+//! (the seats, their stores, what is in flight, which keys the forger used).
 
 use sealed_conformance::sim::test_key;
 use sealed_games::table::{self, Invitees, Table};
