@@ -1,27 +1,88 @@
 #!/bin/sh
-# Installs cargo-fuzz when missing, then runs fuzz targets for a while each:
+# Installs what the fuzz targets need (cargo-fuzz; a C++ compiler for libFuzzer), then
+# runs targets one at a time, on one core, at low priority (nice 10):
 #
-#   fuzz/run.sh                    every target, 60 s each
-#   FUZZ_SECONDS=3600 fuzz/run.sh core_sync sync_message
+#   fuzz/run.sh                               every target, 60 s each
+#   FUZZ_SECONDS=3600 fuzz/run.sh core_sync   one target for an hour
+#   FUZZ_RUNS=10000000 fuzz/run.sh            every target to 10 M executions
+#   FUZZ_RUNS=10000000 FUZZ_SECONDS=1800 fuzz/run.sh session
+#                                             10 M executions or 30 min, whichever first
 #
-# libFuzzer needs nightly compiler flags; RUSTC_BOOTSTRAP=1 unlocks them on a stable
-# toolchain. The corpus grows in fuzz/corpus/<target> (ignored by git), starting from
-# fuzz/seeds/<target>; a crash is written to fuzz/artifacts/<target>/.
+# With FUZZ_RUNS alone there is no time limit. libFuzzer needs nightly compiler flags;
+# RUSTC_BOOTSTRAP=1 unlocks them on a stable toolchain. FUZZ_SANITIZER (default
+# `address`, cargo-fuzz's own) is passed to `cargo fuzz` (`none` runs about twice as
+# fast; the targets are safe Rust). The corpus grows in fuzz/corpus/<target> (ignored by
+# git), starting from fuzz/seeds/<target>; a crash is written to
+# fuzz/artifacts/<target>/ and the script goes on to the next target. Each run's output
+# is in fuzz/logs/<target>.log, and a line per run is added to fuzz/logs/summary.md:
+# target, executions, crashes, exec/s, date, command (the table docs/RELIABILITY.md
+# keeps). The exit status is 1 if any target crashed. FUZZ_BUILD=0 skips the build and
+# runs the targets as last built.
 set -eu
 cd "$(dirname "$0")"
+if ! command -v c++ >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        apt-get install -y g++
+    else
+        echo "libFuzzer needs a C++ compiler (g++ or clang++)" >&2
+        exit 2
+    fi
+fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
-secs=${FUZZ_SECONDS:-60}
+export RUSTC_BOOTSTRAP=1
+sanitizer=${FUZZ_SANITIZER:-address}
+limits=""
+if [ -n "${FUZZ_RUNS:-}" ]; then
+    limits="-runs=$FUZZ_RUNS"
+    [ -n "${FUZZ_SECONDS:-}" ] && limits="$limits -max_total_time=$FUZZ_SECONDS"
+else
+    limits="-max_total_time=${FUZZ_SECONDS:-60}"
+fi
 if [ "$#" -gt 0 ]; then
     targets="$*"
 else
-    targets=$(RUSTC_BOOTSTRAP=1 cargo fuzz list)
+    targets=$(cargo fuzz list)
 fi
+# Built once, before any run: a source edited while the runs go on changes nothing.
+# FUZZ_BUILD=0 runs the targets as last built.
+if [ "${FUZZ_BUILD:-1}" != 0 ]; then
+    cargo fuzz build -s "$sanitizer"
+fi
+bin="target/$(rustc -vV | sed -n 's/^host: //p')/release"
+mkdir -p logs
+[ -f logs/summary.md ] || {
+    echo "| target | executions | crashes | exec/s | date | command |"
+    echo "|---|---|---|---|---|---|"
+} >logs/summary.md
+failed=0
 for t in $targets; do
-    mkdir -p "corpus/$t"
+    mkdir -p "corpus/$t" "artifacts/$t"
     if [ -d "seeds/$t" ]; then seeds="seeds/$t"; else seeds=""; fi
-    echo "== $t ($secs s)"
+    before=$(find "artifacts/$t" -type f | wc -l)
+    cmd="${FUZZ_RUNS:+FUZZ_RUNS=$FUZZ_RUNS }${FUZZ_SECONDS:+FUZZ_SECONDS=$FUZZ_SECONDS }fuzz/run.sh $t"
+    echo "== $t: $bin/$t corpus/$t $seeds $limits"
+    start=$(date -u +%Y-%m-%d)
     # shellcheck disable=SC2086
-    RUSTC_BOOTSTRAP=1 cargo fuzz run "$t" "corpus/$t" $seeds -- -max_total_time="$secs"
+    if nice -n 10 "$bin/$t" "corpus/$t" $seeds $limits -artifact_prefix="artifacts/$t/" \
+        -print_final_stats=1 >"logs/$t.log" 2>&1; then
+        :
+    else
+        failed=1
+    fi
+    crashes=$(($(find "artifacts/$t" -type f | wc -l) - before))
+    # libFuzzer's last words: "Done N runs in S second(s)" (absent after a crash, when
+    # the last status line counts the runs).
+    runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1/p' "logs/$t.log" | tail -n 1)
+    secs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\2/p' "logs/$t.log" | tail -n 1)
+    if [ -z "$runs" ]; then
+        runs=$(sed -n 's/^#\([0-9]*\).*/\1/p' "logs/$t.log" | tail -n 1)
+        secs=""
+    fi
+    rate=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' "logs/$t.log" | tail -n 1)
+    if [ -n "$runs" ] && [ -n "$secs" ] && [ "$secs" -gt 0 ]; then rate=$((runs / secs)); fi
+    echo "| \`$t\` | ${runs:-?} | $crashes | ${rate:-?} | $start | \`$cmd\` |" | tee -a logs/summary.md
+    tail -n 3 "logs/$t.log"
 done
+exit $failed

@@ -2,17 +2,27 @@
 //! the network could make them: proposals of every variant (valid and signed, from
 //! keys the driver holds), envelopes chained and signed, equivocations, `Heads` of any
 //! size, `Pull`, `Introduce` of any address, connections from global and local
-//! addresses, writes that succeed or fail, answers, ticks, restarts. The fuzz target
+//! addresses, addresses learned, dials failed, lookup points, writes that succeed or
+//! fail, answers, ticks, duties due, restarts, and a person's commands (accept, decline,
+//! withdraw, moves in any words, bots on and off, show, transcript, score, PGN, mail out
+//! and in, rulings, proposals, standing mailboxes). A game a peer proposes to this node
+//! may be played for real: the proposer's seat is a live table (`drive/live.rs`) that
+//! takes what the node sends it and pushes what its bot decides. The fuzz target
 //! `fuzz/fuzz_targets/core_sync.rs` and the property test `node/tests/drive.rs` run it.
 //!
 //! Checked after every input (a panic is a finding): nothing is dialled at an address
 //! given by an introduction the rules refuse (`core/src/sync.rs` `introduced`); what each
 //! proposer and all strangers stored stays within the quotas (`core/src/quota.rs`), in
 //! the core and in the store; no more than two envelopes are stored at one position
-//! (the first, and one of evidence); writes waiting stay bounded.
+//! (the first, and one of evidence); writes waiting stay bounded; nothing the node
+//! signed is sent or served before its store holds it; no live opponent finds the
+//! node's seat at fault, whatever writes failed and however often it restarted.
 //!
-//! A little over 600 lines: the inputs it makes and the checks after them read one
-//! world's state (the games made, the chains' heads, the addresses given).
+//! Over 600 lines: the inputs it makes and the checks after them read one world's
+//! state (the games made, the chains' heads, the addresses given, what was stored).
+
+mod commands;
+mod live;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -30,6 +40,7 @@ use crate::limit::Limits;
 use crate::origin::Origin;
 use crate::store::{MemoryStore, Usage};
 use crate::sync::{Request, Response};
+use live::Live;
 
 /// What a run did, for a test to look at.
 #[derive(Debug, Default)]
@@ -125,7 +136,20 @@ struct World {
     /// a non-global address from a global peer.
     forbidden: BTreeSet<String>,
     report: Report,
+    /// Games peers proposed to this node, their proposer's seat played for real.
+    live: Vec<Live>,
+    /// Envelopes the driver signed with this node's key (a thief's).
+    stolen: BTreeSet<Vec<u8>>,
+    /// Answers prepared for the core's requests to a live opponent (`Behind`).
+    answers: HashMap<OutId, Response>,
+    /// The last game mail the core exported.
+    mail: Option<String>,
+    /// Whether the core was told of a lookup point.
+    lookups: bool,
 }
+
+/// The command number of a mail export, to keep its answer.
+const MAIL_EXPORT: u64 = 7;
 
 fn key(seed: u8) -> SecretKey {
     SecretKey::from_seed(&[seed; 32])
@@ -158,6 +182,11 @@ pub fn run(data: &[u8]) -> Report {
         next_port: 1000,
         forbidden: BTreeSet::new(),
         report: Report::default(),
+        live: vec![],
+        stolen: BTreeSet::new(),
+        answers: HashMap::new(),
+        mail: None,
+        lookups: false,
     };
     w.drain();
     while !b.done() {
@@ -188,7 +217,7 @@ impl World {
     }
 
     fn step(&mut self, b: &mut Bytes<'_>) {
-        match b.below(14) {
+        match b.below(17) {
             0 => self.propose(b),
             1 | 2 => self.envelopes(b, false),
             3 => self.envelopes(b, true),
@@ -269,7 +298,9 @@ impl World {
             }
             10 => {
                 if let Some((_, id)) = self.sends.pop_front() {
+                    let prepared = self.answers.remove(&id);
                     let resp = match b.below(4) {
+                        0 if prepared.is_some() => prepared,
                         0 => Some(Response::Ok { new: 0 }),
                         1 => Some(Response::Refused("driven".into())),
                         2 => Some(Response::Behind {
@@ -299,6 +330,9 @@ impl World {
                 };
                 self.input(Input::Command { id: 0, cmd });
             }
+            14 => self.live_act(b),
+            15 => self.live_push(b),
+            16 => self.more(b),
             _ => {
                 if b.below(4) == 0 {
                     // A restart: what was not committed is lost.
@@ -307,6 +341,8 @@ impl World {
                     self.sends.clear();
                     self.connected.clear();
                     self.origins.clear();
+                    self.answers.clear();
+                    self.lookups = false;
                     self.core = Core::start(
                         SecretKey::from_seed(&self.me.seed()),
                         self.cfg.clone(),
@@ -403,6 +439,11 @@ impl World {
             return;
         };
         let bytes = terms.bytes().to_vec();
+        if opponent == me && referee.is_none() && b.below(2) == 0 {
+            let key = SecretKey::from_seed(&self.peers[proposer].seed());
+            self.live
+                .extend(Live::open(&terms, proposer, key, &me, self.now));
+        }
         self.games.push(terms);
         let from = if b.below(2) == 0 {
             proposer
@@ -434,7 +475,13 @@ impl World {
         let Some(k) = terms.key(seat).map(|k| k.to_bytes()) else {
             return vec![];
         };
-        let signer = if k == self.me.public().to_bytes() {
+        let thief = k == self.me.public().to_bytes();
+        if thief {
+            for l in self.live.iter_mut().filter(|l| l.game == terms.game()) {
+                l.thief = true;
+            }
+        }
+        let signer = if thief {
             SecretKey::from_seed(&self.me.seed())
         } else {
             match self.peers.iter().find(|p| p.public().to_bytes() == k) {
@@ -483,6 +530,9 @@ impl World {
             .sign(&signer);
             if !equivocate {
                 self.chains.insert((game, log, seat.0), (seq + 1, s.hash));
+            }
+            if thief {
+                self.stolen.insert(s.bytes.clone());
             }
             out.push(s.bytes);
         }
@@ -573,13 +623,28 @@ impl World {
             match out {
                 Output::Write { write, writes } => self.writes.push_back((write, writes)),
                 Output::Recover { write } => self.recover.push_back(write),
-                Output::Send { peer, id, .. } => self.sends.push_back((peer, id)),
+                Output::Send { peer, id, req } => {
+                    self.sent(peer, id, &req);
+                    self.sends.push_back((peer, id));
+                }
                 Output::Respond { resp, .. } => match resp {
                     Response::Refused(_) => self.report.refused += 1,
+                    Response::Behind { envelopes, .. } => {
+                        for (_, envs) in &envelopes {
+                            self.durable(envs);
+                        }
+                        self.report.taken += 1;
+                    }
+                    Response::Envelopes(envs) => {
+                        self.durable(&envs);
+                        self.report.taken += 1;
+                    }
                     _ => self.report.taken += 1,
                 },
-                // No lookup point is ever connected here: the core asks none.
-                Output::LookUp { .. } => panic!("a lookup with no lookup point connected"),
+                // The core asks a lookup only of the lookup points it was told of.
+                Output::LookUp { .. } => {
+                    assert!(self.lookups, "a lookup with no lookup point connected")
+                }
                 Output::Dial { peer, addrs } => {
                     self.report.dials += 1;
                     for a in &addrs {
@@ -590,12 +655,21 @@ impl World {
                         );
                     }
                 }
-                Output::Reply { .. } => {}
+                Output::Reply { id, result } => {
+                    if id == MAIL_EXPORT
+                        && let Ok(crate::core::Answer::Text(t)) = result
+                    {
+                        self.mail = Some(t);
+                    }
+                }
             }
         }
     }
 
     fn check(&self) {
+        for l in &self.live {
+            l.check();
+        }
         let q = self.cfg.quotas;
         let mut stored: BTreeMap<PeerKey, Usage> = BTreeMap::new();
         for (who, used) in self.store.quotas().expect("reads") {

@@ -107,6 +107,10 @@ impl Store {
         }
         match &slots.envs[i] {
             None => {
+                // It may have been kept beside the chains already (an envelope of a
+                // proof, processed before its chain reached it): it is held once, in
+                // its slot now, or a proof built from what is held would name it twice.
+                self.others.retain(|o| o.hash != signed.hash);
                 slots.envs[i] = Some(signed);
                 Ok(Inserted::Stored(at))
             }
@@ -173,5 +177,46 @@ pub(crate) fn join(into: &mut Clock, other: &Clock) {
     }
     for (a, b) in into.iter_mut().zip(other) {
         *a = (*a).max(*b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::Item;
+    use crate::envelope::Unsigned;
+    use crate::ids::{GameId, LogId, Seat};
+    use crate::keys::SecretKey;
+
+    fn at_seq_0(body: Item) -> Signed {
+        Unsigned {
+            version: 1,
+            game: GameId(Hash([7; 32])),
+            log: LogId::PUBLIC,
+            seat: Seat(1),
+            seq: 0,
+            prev: Hash::ZERO,
+            acks: vec![],
+            clock: 0,
+            body: vec![body],
+        }
+        .sign(&SecretKey::from_seed(&[2; 32]))
+    }
+
+    /// Found by the `session` fuzz target: a proof's envelopes kept beside the chains
+    /// before the chain reached them, then one of them arriving in its chain, was held
+    /// twice, and the equivocation proof built from what was held named it twice (a
+    /// transcript whose evidence does not check, from an honest seat).
+    #[test]
+    fn an_envelope_kept_beside_then_arriving_in_its_chain_is_held_once() {
+        let mut store = Store::default();
+        let x = at_seq_0(Item::Resign);
+        let y = at_seq_0(Item::OfferDraw);
+        store.insert_beside(x.clone());
+        store.insert_beside(y.clone());
+        assert_eq!(store.insert(x.clone()), Ok(Inserted::Stored(x.at())));
+        let held: Vec<Hash> = store.all_at(x.at()).iter().map(|e| e.hash).collect();
+        assert_eq!(held, vec![x.hash, y.hash]);
+        assert_eq!(store.insert(y.clone()), Ok(Inserted::Duplicate(y.at())));
     }
 }
