@@ -31,7 +31,6 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{LogId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command, Secrets};
-use sealed_protocol::wire::{self, MAX_MESSAGE};
 
 /// At most this many steps per input: a longer input is cut (a run stays quick).
 const MAX_STEPS: usize = 400;
@@ -367,7 +366,8 @@ impl World {
             return;
         }
         let (_, bytes) = self.sent[b.below(self.sent.len())].clone();
-        let Ok(mut env) = wire::decode::<Envelope>(&bytes, MAX_MESSAGE) else {
+        // A version 2 envelope travels without its game id: read under this world's game.
+        let Ok(mut env) = Envelope::decode(&bytes, self.terms.game()) else {
             panic!("a sent envelope decodes");
         };
         let u = &mut env.unsigned;
@@ -420,7 +420,7 @@ impl World {
                 9 => {
                     // An item of another envelope.
                     let (_, other) = self.sent[b.below(self.sent.len())].clone();
-                    if let Ok(o) = wire::decode::<Envelope>(&other, MAX_MESSAGE)
+                    if let Ok(o) = Envelope::decode(&other, self.terms.game())
                         && !o.unsigned.body.is_empty()
                     {
                         let item = o.unsigned.body[b.below(o.unsigned.body.len())].clone();

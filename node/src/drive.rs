@@ -630,13 +630,13 @@ impl World {
                 Output::Respond { resp, .. } => match resp {
                     Response::Refused(_) => self.report.refused += 1,
                     Response::Behind { envelopes, .. } => {
-                        for (_, envs) in &envelopes {
-                            self.durable(envs);
+                        for (game, envs) in &envelopes {
+                            self.durable(Some(*game), envs);
                         }
                         self.report.taken += 1;
                     }
                     Response::Envelopes(envs) => {
-                        self.durable(&envs);
+                        self.durable(None, &envs);
                         self.report.taken += 1;
                     }
                     _ => self.report.taken += 1,

@@ -114,21 +114,26 @@ impl Live {
 impl World {
     /// Nothing this node signed leaves it before it is in the store (a thief's
     /// envelopes, signed by the driver with its key, aside).
-    pub(super) fn durable(&self, envelopes: &[Vec<u8>]) {
+    pub(super) fn durable(&self, game: Option<GameId>, envelopes: &[Vec<u8>]) {
         let me = self.me.public().to_bytes();
         for e in envelopes {
-            let Ok(env) = sealed_protocol::wire::decode::<sealed_protocol::envelope::Envelope>(
-                e,
-                sealed_protocol::wire::MAX_MESSAGE,
-            ) else {
-                continue;
-            };
-            let game = env.unsigned.game;
-            let mine = self
+            // A version 2 envelope does not name its game: the message does, or else the
+            // one game under whose terms its signature verifies.
+            let found = self
                 .games
                 .iter()
-                .find(|t| t.game() == game)
-                .and_then(|t| t.key(env.unsigned.seat))
+                .filter(|t| game.is_none_or(|g| t.game() == g))
+                .find_map(|t| {
+                    sealed_protocol::envelope::Signed::parse(t, e)
+                        .ok()
+                        .map(|s| (t, s))
+                });
+            let Some((terms, env)) = found else {
+                continue;
+            };
+            let game = terms.game();
+            let mine = terms
+                .key(env.unsigned().seat)
                 .is_some_and(|k| k.to_bytes() == me);
             if mine && !self.stolen.contains(e) {
                 assert!(
@@ -186,7 +191,7 @@ impl World {
             _ => vec![],
         };
         for (game, envelopes) in games {
-            self.durable(envelopes);
+            self.durable(Some(game), envelopes);
             if let Some(l) = self.live_of(peer, &game) {
                 for e in envelopes {
                     self.live[l].take(e, self.now);
