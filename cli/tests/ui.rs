@@ -264,7 +264,10 @@ fn the_login_token_is_on_no_command_line_while_sealed_ui_opens_the_board() {
     };
     while !done() {
         assert!(
-            start.elapsed() < Duration::from_secs(90),
+            // Only a browser that never ends is caught here: a clean-clone CI run once
+            // saw the first headless Chromium of the run take over 90 s (it then
+            // passed in 1.3 s), so the bound is generous.
+            start.elapsed() < Duration::from_secs(300),
             "the browser never finished"
         );
         for (pid, line) in command_lines() {
