@@ -25,6 +25,7 @@
 use sealed_conformance::sim::test_key;
 use sealed_games::table::{self, Invitees, Table};
 use sealed_games::variant::check_transcript;
+use sealed_node::drive::Bytes;
 use sealed_protocol::body::{Claim, ClaimKind, Item};
 use sealed_protocol::envelope::{Envelope, Signed};
 use sealed_protocol::hash::Hash;
@@ -42,31 +43,6 @@ const GAMES: [(&str, &[(&str, &str)]); 5] = [
     ("chex", &[("ply-limit", "24")]),
     ("stallmate", &[("ply-limit", "12"), ("period", "50ms")]),
 ];
-
-pub struct Bytes<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
-        let v = self.b.get(self.at).copied().unwrap_or(0);
-        self.at += 1;
-        v
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { self.u8() as usize % n }
-    }
-
-    fn take(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.u8()).collect()
-    }
-
-    fn done(&self) -> bool {
-        self.at >= self.b.len()
-    }
-}
 
 /// One seat: its table and its store.
 struct Node {
@@ -93,7 +69,7 @@ struct World {
 }
 
 pub fn run(data: &[u8]) {
-    let mut b = Bytes { b: data, at: 0 };
+    let mut b = Bytes::new(data);
     let (variant, options) = GAMES[b.below(GAMES.len())];
     let options: Vec<(String, String)> = options
         .iter()

@@ -90,23 +90,39 @@ pub fn config(flags: u8) -> CoreConfig {
     }
 }
 
-struct Bytes<'a> {
+/// A fuzz input read as a stream of choices: past its end every byte reads 0, so any
+/// input, however short, drives a whole run (the `session` fuzz target reads its input
+/// the same way).
+pub struct Bytes<'a> {
     b: &'a [u8],
     at: usize,
 }
 
-impl Bytes<'_> {
-    fn u8(&mut self) -> u8 {
+impl<'a> Bytes<'a> {
+    /// Reads `b` from its start.
+    pub fn new(b: &'a [u8]) -> Self {
+        Bytes { b, at: 0 }
+    }
+
+    /// The next byte.
+    pub fn u8(&mut self) -> u8 {
         let v = self.b.get(self.at).copied().unwrap_or(0);
         self.at += 1;
         v
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
         if n == 0 { 0 } else { self.u8() as usize % n }
     }
 
-    fn done(&self) -> bool {
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.u8()).collect()
+    }
+
+    /// Whether the input is used up.
+    pub fn done(&self) -> bool {
         self.at >= self.b.len()
     }
 }
@@ -157,7 +173,7 @@ fn key(seed: u8) -> SecretKey {
 
 /// Runs the inputs `data` describes; panics if a check fails.
 pub fn run(data: &[u8]) -> Report {
-    let mut b = Bytes { b: data, at: 0 };
+    let mut b = Bytes::new(data);
     let cfg = config(b.u8());
     let me = key(1);
     let store = MemoryStore::default();

@@ -563,3 +563,40 @@ pub fn all_cheats() -> Vec<(&'static str, Build)> {
         ("copied-commitment", copied_commitment),
     ]
 }
+
+/// The seat's live verdict, after checking that the offline check of its transcript says
+/// the same.
+pub fn judged<R: sealed_protocol::rules::Rules>(
+    p: &Pair<R>,
+    seat: Seat,
+) -> sealed_protocol::verdict::Verdict {
+    let live = p.sessions[seat.index()].verdict();
+    let offline = sealed_games::variant::check_transcript(&p.transcript(seat)).expect("readable");
+    assert_eq!(
+        offline.verdict, live,
+        "offline verdict differs from the live one"
+    );
+    live
+}
+
+/// `kind` against `cheater` and nobody else, in the other seat's verdict (live and
+/// offline alike); the cheater loses, the other wins.
+pub fn assert_caught<R: sealed_protocol::rules::Rules>(
+    p: &Pair<R>,
+    cheater: Seat,
+    kind: FaultKind,
+) -> sealed_protocol::verdict::Verdict {
+    use sealed_protocol::verdict::Status;
+    let honest = Seat(1 - cheater.0);
+    let v = judged(p, honest);
+    assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
+    assert!(
+        v.faults.iter().any(|f| f.seat == cheater && f.kind == kind),
+        "no {kind} against {cheater}: {v:#?}"
+    );
+    assert!(v.faults.iter().all(|f| f.seat == cheater), "{v:#?}");
+    let o = v.outcome.as_ref().expect("adjudicated");
+    assert_eq!(o.results[cheater.index()], SeatResult::Loss);
+    assert_eq!(o.results[honest.index()], SeatResult::Win);
+    v
+}

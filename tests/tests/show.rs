@@ -8,7 +8,9 @@
 //! forged show is White's fault, and a hidden card makes the play illegal.
 
 use sealed_conformance::pair::Pair;
-use sealed_conformance::scenarios::{A, B, Cheat, b_join, finish, forged_play, honest_pair};
+use sealed_conformance::scenarios::{
+    A, B, Cheat, assert_caught, b_join, finish, forged_play, honest_pair, judged,
+};
 use sealed_conformance::show_kit::{
     ShowLie, black_shows_hand, duel_at, show, show_hand_hides_a_card, show_never_dealt,
     show_used_slot, tempete_bots, white_holds_73, white_plays_73,
@@ -24,37 +26,8 @@ use sealed_protocol::fault::FaultKind;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::{ProposalError, Terms, VERSION_2};
-use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Refusal, SessionError};
-use sealed_protocol::verdict::{Status, Verdict};
-
-/// The seat's live verdict, after checking the offline check of its transcript says
-/// the same.
-fn judged<R: Rules>(p: &Pair<R>, seat: Seat) -> Verdict {
-    let live = p.sessions[seat.index()].verdict();
-    let offline = sealed_games::variant::check_transcript(&p.transcript(seat)).expect("readable");
-    assert_eq!(
-        offline.verdict, live,
-        "offline verdict differs from the live one"
-    );
-    live
-}
-
-/// `kind` against `cheater` and nobody else; the cheater loses, the other wins.
-fn assert_caught<R: Rules>(p: &Pair<R>, cheater: Seat, kind: FaultKind) -> Verdict {
-    let honest = Seat(1 - cheater.0);
-    let v = judged(p, honest);
-    assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
-    assert!(
-        v.faults.iter().any(|f| f.seat == cheater && f.kind == kind),
-        "no {kind} against {cheater}: {v:#?}"
-    );
-    assert!(v.faults.iter().all(|f| f.seat == cheater), "{v:#?}");
-    let o = v.outcome.as_ref().expect("adjudicated");
-    assert_eq!(o.results[cheater.index()], SeatResult::Loss);
-    assert_eq!(o.results[honest.index()], SeatResult::Win);
-    v
-}
+use sealed_protocol::verdict::Status;
 
 fn caught(c: Cheat) {
     assert_caught(&c.pair, c.cheater, c.kind);
