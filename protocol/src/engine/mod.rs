@@ -297,7 +297,9 @@ impl<R: Rules> Engine<R> {
             }
             let old = slots.envs[i].replace(env.clone());
             self.store.others.retain(|o| o.hash != env.hash);
-            self.store.others.extend(old);
+            if let Some(old) = old {
+                self.store.keep_other(old);
+            }
         }
 
         let malformed = ack_shape(&env, &self.terms, &self.rules);

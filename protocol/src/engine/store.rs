@@ -68,7 +68,10 @@ pub(crate) struct Store {
     pub chains: BTreeMap<ChainId, ChainSlots>,
     /// How far ahead of its chain's processing an envelope may be stored.
     pub max_ahead: u64,
-    /// Validly signed envelopes at a position whose slot holds a different one.
+    /// Validly signed envelopes at a position whose slot holds a different one, in
+    /// the order of their position and then their hash ([`Store::keep_other`]): the
+    /// same set of envelopes is held in the same order however it arrived, so an
+    /// engine replayed from what it holds (`Engine::without`) is the engine it was.
     pub others: Vec<Signed>,
 }
 
@@ -119,7 +122,7 @@ impl Store {
                 if self.others.iter().any(|o| o.hash == signed.hash) {
                     return Ok(Inserted::Duplicate(at));
                 }
-                self.others.push(signed);
+                self.keep_other(signed);
                 Ok(Inserted::Equivocation(at))
             }
         }
@@ -134,8 +137,17 @@ impl Store {
             .and_then(|c| c.get(at.seq))
             .is_some_and(|s| s.hash == signed.hash);
         if !in_slot && !self.others.iter().any(|o| o.hash == signed.hash) {
-            self.others.push(signed);
+            self.keep_other(signed);
         }
+    }
+
+    /// Puts an envelope among the others at its place in their canonical order: by
+    /// chain, then position, then hash.
+    pub fn keep_other(&mut self, signed: Signed) {
+        let key = |e: &Signed| (e.at().chain, e.at().seq, e.hash.0);
+        let k = key(&signed);
+        let i = self.others.partition_point(|o| key(o) < k);
+        self.others.insert(i, signed);
     }
 
     /// Every envelope held at a position: the slot's, then the others.
@@ -218,5 +230,34 @@ mod tests {
         let held: Vec<Hash> = store.all_at(x.at()).iter().map(|e| e.hash).collect();
         assert_eq!(held, vec![x.hash, y.hash]);
         assert_eq!(store.insert(y.clone()), Ok(Inserted::Duplicate(y.at())));
+    }
+
+    /// Found by the `session` fuzz target: a refused command's undo replays the engine
+    /// from what it holds (`Engine::without`), and the envelopes beside the chains came
+    /// back in another order than they had arrived in, so the undone session held the
+    /// same envelopes in another order. They are now held in one order whatever the
+    /// order of arrival.
+    #[test]
+    fn the_others_are_held_in_one_order_whatever_the_order_of_arrival() {
+        let first = at_seq_0(Item::Resign);
+        let twins: Vec<Signed> = [Item::OfferDraw, Item::AcceptDraw, Item::Withdraw]
+            .into_iter()
+            .map(at_seq_0)
+            .collect();
+        let order = |s: &Store| s.others.iter().map(|e| e.hash).collect::<Vec<_>>();
+        let mut seen = None;
+        for perm in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [2, 0, 1]] {
+            let mut store = Store::default();
+            store.insert(first.clone()).unwrap();
+            for i in perm {
+                store.insert(twins[i].clone()).unwrap();
+            }
+            let now = order(&store);
+            assert!(
+                now.windows(2).all(|w| w[0] < w[1]),
+                "sorted by hash at one place"
+            );
+            assert_eq!(*seen.get_or_insert_with(|| now.clone()), now);
+        }
     }
 }
