@@ -77,31 +77,31 @@ struct Hostile {
 /// Game `n` proposed by the hostile seat to the node: its table, and its offer.
 fn open(n: u8, node_key: [u8; 32]) -> (Box<dyn Table>, Request) {
     let key = SecretKey::from_seed(&HOSTILE_SEED);
-        let mut nonce = [0u8; 32];
-        nonce[0] = n;
-        let signed = table::propose(
-            "duel",
-            &[],
-            &key,
-            Invitees {
-                opponent: node_key,
-                ..Default::default()
-            },
-            now_ms(),
-            nonce,
-        )
-        .expect("a proposal");
-        let terms = Terms::from_signed(signed).expect("terms");
-        let proposal = terms.bytes().to_vec();
-        let mut t = table::open(terms, key, [n; 32], now_ms()).unwrap();
-        let envelopes = sends(&mut *t);
-        (
-            t,
-            Request::Offer {
-                proposal,
-                envelopes,
-            },
-        )
+    let mut nonce = [0u8; 32];
+    nonce[0] = n;
+    let signed = table::propose(
+        "duel",
+        &[],
+        &key,
+        Invitees {
+            opponent: node_key,
+            ..Default::default()
+        },
+        now_ms(),
+        nonce,
+    )
+    .expect("a proposal");
+    let terms = Terms::from_signed(signed).expect("terms");
+    let proposal = terms.bytes().to_vec();
+    let mut t = table::open(terms, key, [n; 32], now_ms()).unwrap();
+    let envelopes = sends(&mut *t);
+    (
+        t,
+        Request::Offer {
+            proposal,
+            envelopes,
+        },
+    )
 }
 
 impl Hostile {
@@ -116,14 +116,18 @@ impl Hostile {
         let end = tokio::time::Instant::now() + d;
         while let Ok(ev) = tokio::time::timeout_at(end, self.swarm.select_next_some()).await {
             if let SwarmEvent::Behaviour(request_response::Event::Message {
-                message: request_response::Message::Request {
-                    request, channel, ..
-                },
+                message:
+                    request_response::Message::Request {
+                        request, channel, ..
+                    },
                 ..
             }) = ev
             {
                 let resp = self.answer(request.into_inner());
-                let _ = self.swarm.behaviour_mut().send_response(channel, resp.into());
+                let _ = self
+                    .swarm
+                    .behaviour_mut()
+                    .send_response(channel, resp.into());
             }
             self.play();
         }
@@ -236,26 +240,26 @@ async fn answers_are_read_under_the_game_asked_about() {
     let node_peer = common::peer_of_seed(NODE_SEED);
     let node_key = SecretKey::from_seed(&[NODE_SEED; 32]).public().to_bytes();
 
-    let swarm = libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(
-        &HOSTILE_SEED,
-    ))
-    .with_tokio()
-    .with_tcp(
-        tcp::Config::default().nodelay(true),
-        noise::Config::new,
-        yamux::Config::default,
-    )
-    .unwrap()
-    .with_behaviour(|_| {
-        request_response::Behaviour::with_codec(
-            SyncCodec::default(),
-            [(PROTOCOL, ProtocolSupport::Full)],
-            request_response::Config::default().with_request_timeout(Duration::from_secs(30)),
-        )
-    })
-    .unwrap()
-    .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
-    .build();
+    let swarm =
+        libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&HOSTILE_SEED))
+            .with_tokio()
+            .with_tcp(
+                tcp::Config::default().nodelay(true),
+                noise::Config::new,
+                yamux::Config::default,
+            )
+            .unwrap()
+            .with_behaviour(|_| {
+                request_response::Behaviour::with_codec(
+                    SyncCodec::default(),
+                    [(PROTOCOL, ProtocolSupport::Full)],
+                    request_response::Config::default()
+                        .with_request_timeout(Duration::from_secs(30)),
+                )
+            })
+            .unwrap()
+            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+            .build();
     let (table_a, offer_a) = open(1, node_key);
     let (table_b, offer_b) = open(2, node_key);
     let (a, b) = (table_a.game(), table_b.game());
