@@ -57,6 +57,9 @@ enum Mode {
     Foreign,
 }
 
+/// Envelopes a request carried, by game.
+type Carried = Vec<(GameId, Vec<Vec<u8>>)>;
+
 /// The hostile seat of both games.
 struct Hostile {
     swarm: Swarm<request_response::Behaviour<SyncCodec>>,
@@ -137,7 +140,7 @@ impl Hostile {
     /// The answer to one of the node's requests; what it carries is taken first.
     fn answer(&mut self, req: Request) -> Response {
         let now = now_ms();
-        let (carried, heads): (Vec<(GameId, Vec<Vec<u8>>)>, bool) = match req {
+        let (carried, heads): (Carried, bool) = match req {
             Request::Push { game, envelopes } => (vec![(game, envelopes)], false),
             Request::PushMany { games } => (games, false),
             Request::Offer {
