@@ -11,9 +11,11 @@
 //!    a marginal figure, free of what the first games warm up once (allocator arenas,
 //!    libp2p's buffers, the tokio workers) and of freed memory the allocator keeps
 //!    from the set-up (the same in both readings once warmed). Both nodes are in this
-//!    process, so a seat's cost is half a game's. (`malloc_trim` or a counting allocator
-//!    would need `unsafe`, which the workspace forbids.) redb's page cache is capped per
-//!    store (`node/src/store`, 32 MiB) and counts in the figure while it fills.
+//!    process, so a seat's cost is half a game's. Beside the RSS, the live heap bytes
+//!    the same way, counted by a counting global allocator (`stats_alloc`, which needs
+//!    no `unsafe` of ours): exact, free of the allocator's fragmentation, and the
+//!    figure to read for where the bytes go. redb's page cache is capped per store
+//!    (`node/src/store`, 32 MiB) and counts in both figures while it fills.
 //! 2. Bots go on at both nodes and all N games are played to their end concurrently.
 //!    Printed: acts (plies) and envelopes per second, and, per game, the envelopes each
 //!    side holds against what a Duel makes, so that a lost envelope shows.
@@ -39,6 +41,11 @@ use sealed_node::{GameSummary, Home, NodeConfig, NodeHandle, ProposeArgs, start}
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Command};
+use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
+
+/// Counts every allocation of the process: the live heap bytes ([`heap`]).
+#[global_allocator]
+static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
 /// Games by default; `SEALED_BENCH_GAMES` overrides.
 const DEFAULT_GAMES: usize = 1000;
@@ -100,6 +107,37 @@ fn rss_kib() -> u64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// Live heap bytes of this process: allocated and not yet freed (`stats_alloc` counts
+/// a reallocation's growth as allocated and its shrinking as freed already).
+fn heap() -> i64 {
+    let s = GLOBAL.stats();
+    s.bytes_allocated as i64 - s.bytes_deallocated as i64
+}
+
+/// Resident and heap memory at one moment.
+#[derive(Clone, Copy)]
+struct Mem {
+    rss_kib: u64,
+    heap: i64,
+}
+
+impl Mem {
+    fn now() -> Mem {
+        Mem {
+            rss_kib: rss_kib(),
+            heap: heap(),
+        }
+    }
+
+    /// The growth since `before`, per thing of `k`: (RSS, heap), in KiB.
+    fn per(self, before: Mem, k: f64) -> (f64, f64) {
+        (
+            self.rss_kib.saturating_sub(before.rss_kib) as f64 / k,
+            (self.heap - before.heap) as f64 / 1024.0 / k,
+        )
+    }
 }
 
 /// Bytes of the files under `dir`.
@@ -374,13 +412,13 @@ fn settled(n: u64) -> [Box<dyn Table>; 2] {
 }
 
 /// Makes `2k` things into `kept` (kept to the end, so that nothing later reuses what
-/// they freed) and returns the VmRSS growth over the second `k` of them, per thing,
-/// in KiB.
-fn grown<T>(k: u64, make: impl Fn(u64) -> T, kept: &mut Vec<T>) -> f64 {
+/// they freed) and returns the growth over the second `k` of them, per thing, in KiB:
+/// (VmRSS, live heap).
+fn grown<T>(k: u64, make: impl Fn(u64) -> T, kept: &mut Vec<T>) -> (f64, f64) {
     kept.extend((0..k).map(&make));
-    let before = rss_kib();
+    let before = Mem::now();
     kept.extend((k..2 * k).map(&make));
-    rss_kib().saturating_sub(before) as f64 / k as f64
+    Mem::now().per(before, k as f64)
 }
 
 fn main() {
@@ -422,15 +460,21 @@ async fn run(n: usize) -> bool {
     let waiting_kib = grown(k, |n| opened(n, 1), &mut tables);
     let committed_kib = grown(k, |n| opened(n, 0), &mut tables);
     let mut pairs = vec![];
-    let table_kib = grown(k, settled, &mut pairs) / 2.0;
+    let (table_rss, table_heap) = grown(k, settled, &mut pairs);
+    let table_kib = (table_rss / 2.0, table_heap / 2.0);
     let seats = pairs.iter().flatten();
     let envelopes: Vec<Vec<u8>> = seats.flat_map(|t| t.session().envelopes()).collect();
+    let kib = |(rss, heap): (f64, f64)| format!("{rss:.1} KiB ({heap:.1} KiB of heap)");
     println!(
         "many_games: a Duel's table alone (in memory, no node; growth over the second {k} \
-         of {}): its terms {terms_kib:.1} KiB; a table opened, acceptance awaited \
-         {waiting_kib:.1} KiB; the proposer's, its commitments made {committed_kib:.1} KiB; \
-         a settled seat's {table_kib:.1} KiB, holding {:.1} envelopes of {:.0} bytes in all",
+         of {}, RSS and live heap): its terms {}; a table opened, acceptance awaited {}; \
+         the proposer's, its commitments made {}; a settled seat's {}, holding {:.1} \
+         envelopes of {:.0} bytes in all",
         2 * k,
+        kib(terms_kib),
+        kib(waiting_kib),
+        kib(committed_kib),
+        kib(table_kib),
         envelopes.len() as f64 / (2 * pairs.len()) as f64,
         envelopes.iter().map(Vec::len).sum::<usize>() as f64 / (2 * pairs.len()) as f64,
     );
@@ -454,7 +498,8 @@ async fn run(n: usize) -> bool {
     while b.info().await.unwrap().met.is_empty() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let rss0 = rss_kib();
+    let mem0 = Mem::now();
+    let rss0 = mem0.rss_kib;
     println!("many_games: {n} Duels (9 cards, 3 in hand) between two nodes on 127.0.0.1");
 
     // 1. Proposed, accepted and settled with bots off, in waves (all at once, the node
@@ -471,7 +516,8 @@ async fn run(n: usize) -> bool {
     .await;
     let settling_half = p.last_change - t;
     tokio::time::sleep(QUIET).await;
-    let rss_half = rss_kib();
+    let mem_half = Mem::now();
+    let rss_half = mem_half.rss_kib;
     let t2 = Instant::now();
     set_up(&a, &b, &b_addr, n - half, &mut ids, &mut spent).await;
     let p = until(&a, &b, "settling", |s| {
@@ -482,7 +528,8 @@ async fn run(n: usize) -> bool {
     // Until the first poll that saw everything settled, the quiet wait left out.
     let settled = settling_half + (p.last_change - t2);
     tokio::time::sleep(QUIET).await;
-    let rss1 = rss_kib();
+    let mem1 = Mem::now();
+    let rss1 = mem1.rss_kib;
     let held_idle = progress(&p.s);
     println!(
         "many_games: set-up: {n} games proposed, accepted and settled in {:.1} s: \
@@ -496,21 +543,25 @@ async fn run(n: usize) -> bool {
         spent.accepting.as_secs_f64(),
     );
     let second = (n - half).max(1) as f64;
-    let per_game = rss1.saturating_sub(rss_half) as f64 / second;
-    let per_seat = per_game / 2.0;
+    let (per_game, heap_per_game) = mem1.per(mem_half, second);
+    let (per_seat, heap_per_seat) = (per_game / 2.0, heap_per_game / 2.0);
     println!(
         "many_games: RSS {:.1} MiB before, {:.1} MiB with {half} idle games, {:.1} MiB with \
-         {n}, holding {} + {} envelopes",
+         {n}, holding {} + {} envelopes; live heap {:.1} MiB, {:.1} MiB, {:.1} MiB",
         rss0 as f64 / 1024.0,
         rss_half as f64 / 1024.0,
         rss1 as f64 / 1024.0,
         held_idle[0],
-        held_idle[1]
+        held_idle[1],
+        mem0.heap as f64 / 1048576.0,
+        mem_half.heap as f64 / 1048576.0,
+        mem1.heap as f64 / 1048576.0,
     );
     println!(
         "many_games: RSS per idle game (growth over the second {} games): {per_game:.1} KiB, \
          both seats; {per_seat:.1} KiB per seat, goal ≤ {GOAL_KIB_PER_SEAT} KiB: {} \
-         (from the start, first games' warm-up included: {:.1} KiB per seat)",
+         (from the start, first games' warm-up included: {:.1} KiB per seat); live heap \
+         {heap_per_seat:.1} KiB per seat",
         n - half,
         if per_seat <= GOAL_KIB_PER_SEAT {
             "met"
@@ -521,10 +572,14 @@ async fn run(n: usize) -> bool {
     );
 
     println!(
-        "many_games: of which the table (above) {table_kib:.1} KiB per seat, and the node \
-         around it {:.1} KiB per seat: the core's slot and record, delivery, the shell, \
-         redb's cache; the stores on disk {:.1} KiB per game and seat",
-        per_seat - table_kib,
+        "many_games: of which the table (above) {:.1} KiB per seat ({:.1} KiB of heap), and \
+         the node around it {:.1} KiB per seat ({:.1} KiB of heap): the core's slot and \
+         record, delivery, the shell, redb's cache; the stores on disk {:.1} KiB per game \
+         and seat",
+        table_kib.0,
+        table_kib.1,
+        per_seat - table_kib.0,
+        heap_per_seat - table_kib.1,
         (du(da.path()) + du(db.path())) as f64 / 1024.0 / n as f64 / 2.0,
     );
 
