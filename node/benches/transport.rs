@@ -6,6 +6,11 @@
 //!   the node's own `SyncCodec`), already connected, one `Push` of one 256-byte envelope
 //!   answered by `Ok`: the floor of the node's transport, a fresh substream per request
 //!   as the node uses them;
+//! - `bare_libp2p_stream`: the same two swarms' transport with one long-lived substream
+//!   (libp2p's own `stream` behaviour) opened once, on which the same `Push` goes out
+//!   and the same `Ok` comes back through the same `SyncCodec` framing: what a node
+//!   would pay per message with one stream per peer instead of a fresh substream (and
+//!   its protocol negotiation) per request;
 //! - `sealed_move_disk`: two real nodes (their own homes and redb stores under Cargo's
 //!   target dir, so on the real disk) playing Duel: one seat's `act` until the other
 //!   node shows the ply advanced. This is the move made durable at the mover, pushed,
@@ -173,6 +178,120 @@ async fn bare_rtt(p: &mut BarePair) -> Duration {
             _ => {}
         }
     }
+}
+
+// ----- bare libp2p, one long-lived stream -----
+
+const STREAM_PROTOCOL: libp2p::StreamProtocol =
+    libp2p::StreamProtocol::new("/sealed/bench-stream/1");
+
+fn stream_swarm(seed: u8) -> Swarm<libp2p_stream::Behaviour> {
+    libp2p::SwarmBuilder::with_existing_identity(keypair(&[seed; 32]))
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .unwrap()
+        .with_behaviour(|_| libp2p_stream::Behaviour::new())
+        .unwrap()
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(3600)))
+        .build()
+}
+
+/// A client's end of one stream to a server (both swarms driven by tasks of their own)
+/// that answers every `Push` read from the stream with `Ok`, framed by the node's codec.
+struct StreamPair {
+    stream: libp2p::Stream,
+    codec: SyncCodec,
+    request: Request,
+}
+
+async fn stream_pair() -> StreamPair {
+    use libp2p::request_response::Codec;
+    let mut server = stream_swarm(13);
+    let mut incoming = server
+        .behaviour()
+        .new_control()
+        .accept(STREAM_PROTOCOL)
+        .unwrap();
+    server
+        .listen_on("/ip4/127.0.0.1/tcp/0".parse().unwrap())
+        .unwrap();
+    let addr = loop {
+        if let SwarmEvent::NewListenAddr { address, .. } = server.select_next_some().await {
+            break address;
+        }
+    };
+    let server_peer = *server.local_peer_id();
+    tokio::spawn(async move {
+        loop {
+            server.select_next_some().await;
+        }
+    });
+    tokio::spawn(async move {
+        while let Some((_, mut s)) = incoming.next().await {
+            tokio::spawn(async move {
+                let mut codec = SyncCodec::default();
+                while codec.read_request(&STREAM_PROTOCOL, &mut s).await.is_ok() {
+                    let ok = Response::Ok { new: 1 }.into();
+                    if codec
+                        .write_response(&STREAM_PROTOCOL, &mut s, ok)
+                        .await
+                        .is_err()
+                    {
+                        break;
+                    }
+                    use futures::AsyncWriteExt;
+                    if s.flush().await.is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    let mut client = stream_swarm(14);
+    let mut control = client.behaviour().new_control();
+    client.dial(addr).unwrap();
+    loop {
+        if let SwarmEvent::ConnectionEstablished { .. } = client.select_next_some().await {
+            break;
+        }
+    }
+    tokio::spawn(async move {
+        loop {
+            client.select_next_some().await;
+        }
+    });
+    let stream = control
+        .open_stream(server_peer, STREAM_PROTOCOL)
+        .await
+        .unwrap();
+    StreamPair {
+        stream,
+        codec: SyncCodec::default(),
+        request: Request::Push {
+            game: [7; 32].into(),
+            envelopes: vec![vec![0xa5; ENVELOPE]],
+        },
+    }
+}
+
+async fn stream_rtt(p: &mut StreamPair) -> Duration {
+    use futures::AsyncWriteExt;
+    use libp2p::request_response::Codec;
+    let start = Instant::now();
+    p.codec
+        .write_request(&STREAM_PROTOCOL, &mut p.stream, p.request.clone().into())
+        .await
+        .unwrap();
+    p.stream.flush().await.unwrap();
+    p.codec
+        .read_response(&STREAM_PROTOCOL, &mut p.stream)
+        .await
+        .unwrap();
+    start.elapsed()
 }
 
 // ----- sealed nodes -----
@@ -397,6 +516,7 @@ fn tmpfs() -> Option<&'static Path> {
 struct Kit {
     tcp: TcpStream,
     bare: BarePair,
+    stream: StreamPair,
     disk: Sealed,
     shm: Option<Sealed>,
     commit: Commit,
@@ -412,6 +532,11 @@ fn bench(c: &mut Criterion, rt: &Runtime, k: &mut Kit) {
     });
     g.bench_function("bare_libp2p_request_256B", |b| {
         b.iter_custom(|n| rt.block_on(async { sum(n, async || bare_rtt(&mut k.bare).await).await }))
+    });
+    g.bench_function("bare_libp2p_stream_256B", |b| {
+        b.iter_custom(|n| {
+            rt.block_on(async { sum(n, async || stream_rtt(&mut k.stream).await).await })
+        })
     });
     // Milliseconds each: one iteration per sample point rather than a growing count.
     g.sampling_mode(SamplingMode::Flat);
@@ -450,7 +575,7 @@ fn us(d: Duration) -> f64 {
 /// Every kind once per round, in the same order, `ROUNDS` times; the ratios of the
 /// medians.
 fn ratios(rt: &Runtime, k: &mut Kit) {
-    let mut t: [Vec<Duration>; 5] = Default::default();
+    let mut t: [Vec<Duration>; 6] = Default::default();
     rt.block_on(async {
         for _ in 0..ROUNDS {
             // One untimed round trip first: after the milliseconds of a sealed move the
@@ -465,13 +590,17 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
                 t[3].push(shm.move_rtt().await);
             }
             t[4].push(k.commit.once());
+            stream_rtt(&mut k.stream).await;
+            t[5].push(stream_rtt(&mut k.stream).await);
         }
     });
     let has_shm = !t[3].is_empty();
-    let [tcp, bare, disk, shm, commit] = t.map(|v| if v.is_empty() { 0.0 } else { us(median(v)) });
+    let [tcp, bare, disk, shm, commit, stream] =
+        t.map(|v| if v.is_empty() { 0.0 } else { us(median(v)) });
     println!("transport: medians of {ROUNDS} alternating rounds on 127.0.0.1, 256-byte payloads");
     println!("transport:   raw TCP echo              {tcp:>9.1} us");
     println!("transport:   bare libp2p request       {bare:>9.1} us");
+    println!("transport:   bare libp2p, one stream   {stream:>9.1} us");
     println!("transport:   sealed move (disk store)  {disk:>9.1} us");
     if has_shm {
         println!("transport:   sealed move (tmpfs store) {shm:>9.1} us");
@@ -488,6 +617,10 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
     println!(
         "transport: bare libp2p RTT / raw TCP RTT     = {:.1}",
         bare / tcp
+    );
+    println!(
+        "transport: one long-lived stream / request-response (bare) = {:.2}",
+        stream / bare
     );
     println!(
         "transport: redb commit / sealed move RTT     = {:.2}",
@@ -533,6 +666,7 @@ fn main() {
         Kit {
             tcp: tcp_echo().await,
             bare: bare_pair().await,
+            stream: stream_pair().await,
             disk: sealed_pair(root, 1).await,
             shm,
             commit: Commit::new(root),
