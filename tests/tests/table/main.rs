@@ -49,9 +49,11 @@ fn variants_are_the_five_games() {
 fn bots_play_every_variant_to_a_verified_end() {
     for (n, &variant) in table::variants().iter().enumerate() {
         // Under protocol version 2 draft 6 the Stallmate game of nonce 44 ends with Black's
-        // bot letting a period pass: a forfeit by time, which only a witness's ledgers
-        // prove (unconfirmed here, where there is none). That game is not what this test
-        // is about, so Stallmate plays nonce 45.
+        // bot letting a period pass: at ply 17 a bishop it cannot see gives check, and the
+        // random bot tries 25 moves, every one illegal, before the 50 ms period of this
+        // net (`PERIOD`) ends. A forfeit by time, which only a witness's ledgers prove
+        // (unconfirmed here, where there is none). That game is not what this test is
+        // about, so Stallmate plays nonce 45.
         let nonce = if variant == STALLMATE {
             45
         } else {
