@@ -62,6 +62,21 @@ impl PublicKey {
         self.key.to_montgomery()
     }
 
+    /// X25519 with this key in Montgomery form: the u-coordinate of `[clamp(secret)]`
+    /// times this key's point, as `to_montgomery().mul_clamped(secret)` computes it by
+    /// the Montgomery ladder, but multiplied on the Edwards point the key already holds
+    /// (constant time, on the vector backend where the ladder has none) and with no
+    /// conversion of the key first: a verifier computes one per private envelope
+    /// (`crate::deposit::seal`). Both give the same bytes for every key
+    /// (`deposit::tests::x25519_on_the_edwards_point_is_the_ladders`).
+    pub(crate) fn x25519(&self, secret: [u8; 32]) -> [u8; 32] {
+        self.key
+            .to_edwards()
+            .mul_clamped(secret)
+            .to_montgomery()
+            .to_bytes()
+    }
+
     /// Strict single verification of `sig` over `message` (see the module docs).
     pub fn verify(&self, message: &[u8], sig: &Signature) -> bool {
         let sig = ed25519_dalek::Signature::from_bytes(&sig.0);

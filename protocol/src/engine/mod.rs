@@ -133,6 +133,12 @@ pub struct Engine<R: Rules> {
     dangling: Vec<EnvRef>,
     /// What each processed envelope changed, computed when a time forfeit asks.
     effects: clock::Effects,
+    /// The witness's key the terms name, decoded and validated once (`forfeit.rs`).
+    witness: Option<crate::keys::PublicKey>,
+    /// Witness statements whose signature this engine has verified, by their exact
+    /// bytes: a ledger is posted again in each forfeit and statements item that needs
+    /// it, and its signature is checked once (`forfeit.rs`).
+    statements_read: BTreeMap<Vec<u8>, crate::witness::Statement>,
 }
 
 impl<R: Rules> Engine<R> {
@@ -161,6 +167,9 @@ impl<R: Rules> Engine<R> {
                 }
             }
         }
+        let witness = terms
+            .witness()
+            .and_then(|w| crate::keys::PublicKey::from_bytes(&w.key).ok());
         Ok(Engine {
             seats: vec![SeatTrack::default(); terms.seat_count()],
             terms,
@@ -189,6 +198,8 @@ impl<R: Rules> Engine<R> {
             notes: vec![],
             dangling: vec![],
             effects: Default::default(),
+            witness,
+            statements_read: BTreeMap::new(),
         })
     }
 
@@ -471,19 +482,27 @@ impl<R: Rules> Engine<R> {
 
     /// [`Engine::all_faults`] and the audit's gaps, from one run of the audit.
     pub fn faults_and_gaps(&self) -> (Vec<Fault>, Vec<crate::hidden::Gap>) {
+        let (all, audit) = self.faults_and_audit();
+        (all, audit.gaps)
+    }
+
+    /// [`Engine::all_faults`] and the whole audit they include, from one run of the
+    /// audit: the verdict reads its gaps and who it proves out of time as well, and the
+    /// audit (which dates every private envelope by its deposit) is the costliest query.
+    pub fn faults_and_audit(&self) -> (Vec<Fault>, crate::hidden::Audit) {
         let audit = self.audit();
         let mut all = self.faults.clone();
         all.extend(self.chain_faults().into_iter().map(|(f, _)| f));
-        all.extend(audit.findings.into_iter().map(|f| Fault {
+        all.extend(audit.findings.iter().map(|f| Fault {
             seat: f.seat,
             role: self.role_of(f.seat),
             at: f.at,
             kind: FaultKind::GameRule,
-            detail: f.detail,
+            detail: f.detail.clone(),
         }));
         all.sort();
         all.dedup();
-        (all, audit.gaps)
+        (all, audit)
     }
 
     /// Chain faults whose proof no processed envelope has posted yet.
