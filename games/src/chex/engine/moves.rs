@@ -1,6 +1,5 @@
 //! Chess moves on the unbounded board, and the rule that the board must stay one group.
 
-use std::collections::BTreeSet;
 
 use super::board::{Board, Color, Kind, NEIGHBOURS, Square, bounds_of, connected};
 
@@ -194,6 +193,7 @@ pub fn can_capture(board: &Board, color: Color, target: Square) -> bool {
 mod tests {
     use super::super::position::Position;
     use super::*;
+    use std::collections::BTreeSet;
 
     /// The connectivity rule as it was first written, over a set: the reference the
     /// list search of `board::connected` must agree with.
