@@ -22,14 +22,16 @@ pub struct CommitKey {
 
 /// Computes a commitment.
 pub fn commitment(game: GameId, key: &CommitKey, nonce: &[u8; 32], value: &[u8]) -> Hash {
-    Framed::new(tag::COMMIT)
-        .field(game.0.as_bytes())
-        .field(&[key.seat.0])
-        .field(&wire::encode(&key.purpose))
-        .field(&key.index.to_le_bytes())
-        .field(nonce)
-        .field(value)
-        .finish()
+    wire::with_encoded(&key.purpose, |purpose| {
+        Framed::new(tag::COMMIT)
+            .field(game.0.as_bytes())
+            .field(&[key.seat.0])
+            .field(purpose)
+            .field(&key.index.to_le_bytes())
+            .field(nonce)
+            .field(value)
+            .finish()
+    })
 }
 
 /// A deck whose salts and order come from one seed (version 2, spec/PROTOCOL.md

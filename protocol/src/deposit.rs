@@ -73,7 +73,7 @@ pub fn seal(game: GameId, envelope: &[u8], recipient: &PublicKey) -> Deposit {
         .finish()
         .0;
     let ephemeral = MontgomeryPoint::mul_base_clamped(secret).to_bytes();
-    let shared = recipient.to_montgomery().mul_clamped(secret).to_bytes();
+    let shared = recipient.x25519(secret);
     let mut bytes = Vec::with_capacity(32 + envelope.len());
     bytes.extend_from_slice(&ephemeral);
     bytes.extend_from_slice(envelope);
@@ -121,6 +121,32 @@ mod tests {
         // One envelope, one deposit: anyone holding it recomputes the same bytes.
         assert_eq!(seal(game(), &env, &to.public()), d.clone());
         assert_eq!(d.hash, hash_of(game(), &d.bytes));
+    }
+
+    /// The shared secret of [`seal`] as the ladder computes it, on any recipient key:
+    /// prime-order ones, and ones with a torsion component (a key need only be canonical
+    /// and not of small order, `PublicKey::from_bytes`).
+    #[test]
+    fn x25519_on_the_edwards_point_is_the_ladders() {
+        use curve25519_dalek::constants::EIGHT_TORSION;
+        use curve25519_dalek::edwards::EdwardsPoint;
+        let mut n = 0;
+        for i in 0u8..64 {
+            let base = EdwardsPoint::mul_base_clamped(Framed::new("k").field(&[i]).finish().0);
+            for t in EIGHT_TORSION {
+                let point = base + t;
+                let Ok(key) = PublicKey::from_bytes(&point.compress().to_bytes()) else {
+                    continue;
+                };
+                for j in 0u8..4 {
+                    let secret = Framed::new("s").field(&[i, j]).finish().0;
+                    let ladder = key.to_montgomery().mul_clamped(secret).to_bytes();
+                    assert_eq!(key.x25519(secret), ladder, "key {i}+{t:?}, secret {j}");
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, 64 * 8 * 4, "every key accepted");
     }
 
     #[test]

@@ -42,7 +42,7 @@ impl PublicKey {
     /// Parses and validates a public key.
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, KeyError> {
         let key = VerifyingKey::from_bytes(bytes).map_err(|_| KeyError::NotAPoint)?;
-        if key.to_edwards().compress().to_bytes() != *bytes {
+        if !canonical(bytes) {
             return Err(KeyError::NonCanonical);
         }
         if key.is_weak() {
@@ -62,11 +62,52 @@ impl PublicKey {
         self.key.to_montgomery()
     }
 
+    /// X25519 with this key in Montgomery form: the u-coordinate of `[clamp(secret)]`
+    /// times this key's point, as `to_montgomery().mul_clamped(secret)` computes it by
+    /// the Montgomery ladder, but multiplied on the Edwards point the key already holds
+    /// (constant time, on the vector backend where the ladder has none) and with no
+    /// conversion of the key first: a verifier computes one per private envelope
+    /// (`crate::deposit::seal`). Both give the same bytes for every key
+    /// (`deposit::tests::x25519_on_the_edwards_point_is_the_ladders`).
+    pub(crate) fn x25519(&self, secret: [u8; 32]) -> [u8; 32] {
+        self.key
+            .to_edwards()
+            .mul_clamped(secret)
+            .to_montgomery()
+            .to_bytes()
+    }
+
     /// Strict single verification of `sig` over `message` (see the module docs).
     pub fn verify(&self, message: &[u8], sig: &Signature) -> bool {
         let sig = ed25519_dalek::Signature::from_bytes(&sig.0);
         self.key.verify_strict(message, &sig).is_ok()
     }
+}
+
+/// Whether the encoding of a point that decompresses is the one its point compresses
+/// to, read from the bytes: `y` below p = 2^255 − 19 (decompression reduces a larger one
+/// mod p), and no sign bit on x = 0 (the points y = ±1, whose x has no sign). This is
+/// what `decompress(bytes).compress() == bytes` decides without the field inversion of
+/// `compress` — each seat's key is checked whenever terms are read — and the test
+/// `canonical_is_the_round_trip` compares the two on every non-canonical encoding
+/// there is and on random ones.
+fn canonical(bytes: &[u8; 32]) -> bool {
+    const P: [u8; 32] = {
+        let mut p = [0xff; 32];
+        p[0] = 0xed;
+        p[31] = 0x7f;
+        p
+    };
+    let mut y = *bytes;
+    y[31] &= 0x7f;
+    let sign = bytes[31] >> 7 == 1;
+    // Little-endian: the most significant byte last.
+    let below_p = y.iter().rev().lt(P.iter().rev());
+    let mut one = [0; 32];
+    one[0] = 1;
+    let mut minus_one = P;
+    minus_one[0] = 0xec;
+    below_p && !(sign && (y == one || y == minus_one))
 }
 
 impl fmt::Debug for PublicKey {
@@ -196,6 +237,54 @@ mod tests {
         y[0] = 0xee; // p + 1 = 2^255 - 18 → 0xee ff .. 7f
         y[31] = 0x7f;
         assert!(PublicKey::from_bytes(&y).is_err());
+    }
+
+    /// The byte reading of canonical encodings agrees with the round trip through the
+    /// curve on every non-canonical encoding (y from p to 2^255 − 1, and y = ±1, each
+    /// with both sign bits) and on many random and valid ones.
+    #[test]
+    fn canonical_is_the_round_trip() {
+        use curve25519_dalek::edwards::CompressedEdwardsY;
+        let round_trip = |b: &[u8; 32]| {
+            CompressedEdwardsY(*b)
+                .decompress()
+                .map(|p| p.compress().to_bytes() == *b)
+        };
+        let mut candidates: Vec<[u8; 32]> = vec![];
+        for low in 0xec..=0xffu8 {
+            for sign in [0, 0x80] {
+                let mut b = [0xff; 32];
+                b[0] = low;
+                b[31] = 0x7f | sign;
+                candidates.push(b);
+                let mut small = [0; 32];
+                small[0] = low.wrapping_sub(0xeb); // 1 ..= 20
+                small[31] |= sign;
+                candidates.push(small);
+            }
+        }
+        let mut h = [7u8; 32];
+        for i in 0..4000u32 {
+            h = crate::hash::Framed::new("k")
+                .field(&h)
+                .field(&i.to_le_bytes())
+                .finish()
+                .0;
+            candidates.push(h);
+            candidates.push(SecretKey::from_seed(&h).public().to_bytes());
+        }
+        let (mut points, mut refused) = (0, 0);
+        for b in &candidates {
+            if let Some(same) = round_trip(b) {
+                assert_eq!(canonical(b), same, "{b:02x?}");
+                points += 1;
+                refused += usize::from(!same);
+            }
+        }
+        assert!(
+            points > 4000 && refused >= 4,
+            "{points} points, {refused} refused"
+        );
     }
 
     #[test]

@@ -122,7 +122,7 @@ impl Verdict {
 pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let terms = engine.terms();
     let players = terms.players();
-    let (faults, gaps) = engine.faults_and_gaps();
+    let (faults, audit) = engine.faults_and_audit();
     let declined = engine.declined();
     let withdrawn = engine.withdrawn();
     // Declined or withdrawn: there was no game, and nothing is owed.
@@ -130,7 +130,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     let over = engine.is_over();
     // A period the audit proves passed without a move in witness time (Secret
     // Stallmate, §17.8) is a loss on time, whatever the referee's close called it.
-    let audited_late = engine.audit().out_of_time;
+    let audited_late = audit.out_of_time;
     let board = match &audited_late {
         Some(late) => Some(engine.rules().on_time(players, late.seat)),
         None => engine.board_outcome(),
@@ -196,7 +196,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     }
 
     if !called_off {
-        for gap in gaps {
+        for gap in audit.gaps {
             suspects.insert(gap.against);
             push_unique(
                 &mut claims,

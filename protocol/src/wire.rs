@@ -43,6 +43,17 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     postcard::to_allocvec(value).expect("postcard encoding into a Vec is infallible")
 }
 
+/// Calls `f` with the encoding of a value, the same bytes as [`encode`]'s, written on the
+/// stack when it is short (a purpose in a commitment, hashed for every slot of a deck)
+/// and in a `Vec` only when it is not.
+pub fn with_encoded<T: Serialize, R>(value: &T, f: impl FnOnce(&[u8]) -> R) -> R {
+    let mut buf = [0u8; 64];
+    match postcard::to_slice(value, &mut buf) {
+        Ok(bytes) => f(bytes),
+        Err(_) => f(&encode(value)),
+    }
+}
+
 /// Decodes exactly one canonical value from `bytes`, refusing anything larger than `cap`.
 pub fn decode<T: Serialize + DeserializeOwned>(bytes: &[u8], cap: usize) -> Result<T, WireError> {
     if bytes.len() > cap {
@@ -67,6 +78,14 @@ pub fn decode<T: Serialize + DeserializeOwned>(bytes: &[u8], cap: usize) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_encoded_on_the_stack_is_encoded_as_in_a_vec() {
+        for len in [0, 1, 20, 61, 62, 63, 64, 65, 200] {
+            let v: (u8, String) = (3, "x".repeat(len));
+            assert_eq!(with_encoded(&v, <[u8]>::to_vec), encode(&v), "{len}");
+        }
+    }
 
     #[test]
     fn overlong_varint_is_refused() {

@@ -215,7 +215,16 @@ const VECTORS: &[&str] = &[
 ];
 
 fn vectors(rounds: usize) {
-    for name in VECTORS {
+    // `-- --vectors chex` measures only the vectors whose names contain "chex".
+    let only: Vec<String> = std::env::args()
+        .skip_while(|a| a != "--vectors")
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    for name in VECTORS
+        .iter()
+        .filter(|n| only.is_empty() || only.iter().any(|o| n.contains(o.as_str())))
+    {
         let path = format!("{}/../spec/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
         let bytes = std::fs::read(&path).expect("a vector");
         let file = TranscriptFile::from_bytes(&bytes).expect("readable");
@@ -243,7 +252,7 @@ fn vectors(rounds: usize) {
 fn main() {
     if std::env::args().any(|a| a == "--vectors") {
         // Only the vectors' ratios: `cargo bench -p sealed-conformance --bench verify
-        // -- --vectors`.
+        // -- --vectors [name ...]`.
         vectors(200);
         return;
     }

@@ -16,6 +16,7 @@
 //! original open deck of the 68 numbers 1..=72 without 11, 22, 71 and 72.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use super::card::{Card, CardError, Effect, EffectError, MAX_NUMBER, Timing};
 
@@ -104,6 +105,14 @@ impl Deck {
     /// it unreadable this would be the empty deck rather than a panic.
     pub fn open() -> Deck {
         Deck::parse(OPEN_DECK).unwrap_or_default()
+    }
+
+    /// [`Deck::open`], read once per process and shared: rules are built from the terms
+    /// of every game a node opens or restores and every transcript a verifier checks,
+    /// and reading the 68 lines cost more than judging a deck's commitments.
+    pub fn open_shared() -> Arc<Deck> {
+        static OPEN: OnceLock<Arc<Deck>> = OnceLock::new();
+        Arc::clone(OPEN.get_or_init(|| Arc::new(Deck::open())))
     }
 
     /// A deck of these cards; a later card with the same number replaces an earlier one.

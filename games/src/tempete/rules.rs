@@ -74,12 +74,12 @@ pub struct Tempete {
 
 impl Default for Tempete {
     fn default() -> Self {
-        let deck = Deck::open();
+        let deck = Deck::open_shared();
         Tempete {
             // The seed's numbers: a card of ours numbered past them (73) is played
             // only when `cards` lists it, so the default list never changes.
             list: deck.numbers().into_iter().filter(|n| *n <= 72).collect(),
-            deck: Arc::new(deck),
+            deck,
             hand: 5,
             ply_limit: 0,
             physical: None,

@@ -78,9 +78,11 @@ impl<R: Rules> Engine<R> {
         }
         let mut want = self.required_commitments(seat);
         want.sort();
-        let mut have: Vec<CommitKey> = got.iter().map(|(k, _)| k.clone()).collect();
+        // Compared by reference: a deck's first envelope commits every slot.
+        let mut have: Vec<&CommitKey> = got.iter().map(|(k, _)| k).collect();
         have.sort();
         let dup = have.windows(2).any(|w| w[0] == w[1]);
+        let (exact, have) = (have.iter().copied().eq(&want), have.len());
         for (k, h) in got {
             if let (Purpose::DrawChain(name), 0) = (&k.purpose, k.index)
                 && let Some(p) = self.ledger.pool_index(seat, name)
@@ -95,14 +97,10 @@ impl<R: Rules> Engine<R> {
                 "a start commitment is repeated",
             ));
         }
-        if have != want {
+        if !exact {
             return Err(broken(
                 FaultKind::WrongStartCommitments,
-                format!(
-                    "expected {} start commitments, got {}",
-                    want.len(),
-                    have.len()
-                ),
+                format!("expected {} start commitments, got {have}", want.len()),
             ));
         }
         Ok(consumed)

@@ -70,14 +70,32 @@ impl<R: Rules> Chains for Past<'_, R> {
 impl<R: Rules> Engine<R> {
     /// The key of the witness the terms name, if any.
     pub(super) fn witness_key(&self) -> Option<PublicKey> {
-        PublicKey::from_bytes(&self.terms.witness()?.key).ok()
+        self.witness
     }
 
-    /// Reads one signed statement of this game's witness.
+    /// Reads one signed statement of this game's witness. Bytes this engine has read
+    /// before are not verified again: with the game, the witness and the seat count
+    /// fixed by the terms, the same bytes always read the same.
     pub(super) fn read_statement(&self, bytes: &[u8]) -> Result<Statement, StatementError> {
+        if let Some(s) = self.statements_read.get(bytes) {
+            return Ok(s.clone());
+        }
         let witness = self.witness_key().ok_or(StatementError::BadSignature)?;
         SignedStatement::from_bytes(bytes, self.terms.game(), &witness, self.terms.seat_count())
             .map(|s| s.statement)
+    }
+
+    /// [`Engine::read_statement`], keeping what it read for the next time these bytes
+    /// are posted (a judged item's statements).
+    pub(super) fn read_statement_once(
+        &mut self,
+        bytes: &[u8],
+    ) -> Result<Statement, StatementError> {
+        let s = self.read_statement(bytes)?;
+        if !self.statements_read.contains_key(bytes) {
+            self.statements_read.insert(bytes.to_vec(), s.clone());
+        }
+        Ok(s)
     }
 
     /// The statements of this game's witness among `bytes`, the others dropped.
@@ -133,7 +151,7 @@ impl<R: Rules> Engine<R> {
         let mut own = vec![];
         for (i, b) in f.statements.iter().enumerate() {
             own.push(
-                self.read_statement(b)
+                self.read_statement_once(b)
                     .map_err(|e| false_(format!("statement {i}: {e}")))?,
             );
         }

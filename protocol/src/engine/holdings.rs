@@ -19,7 +19,7 @@ impl<R: Rules> Engine<R> {
 
     /// Commitments of a seat not yet opened.
     pub fn unopened(&self, seat: Seat) -> Vec<CommitKey> {
-        self.ledger.unopened(seat).cloned().collect()
+        self.ledger.unopened(seat).into_iter().cloned().collect()
     }
 
     /// The revealed value of a commitment.

@@ -478,13 +478,19 @@ impl<R: Rules> Engine<R> {
             ));
         }
         let deck = crate::commit::seeded_deck(&od.seed, &self.ledger.decks[d].spec.cards);
+        // One `Open` rewritten for each slot: 68 slots a deck, each otherwise a copy of
+        // the deck's name and a value of its own.
+        let mut open = Open {
+            purpose: Purpose::Deck(od.deck.clone()),
+            index: 0,
+            nonce: [0; 32],
+            value: vec![],
+        };
         for (slot, card) in (0u32..).zip(deck.order.iter()) {
-            let open = Open {
-                purpose: Purpose::Deck(od.deck.clone()),
-                index: slot,
-                nonce: deck.nonce(slot),
-                value: card_value(*card).to_vec(),
-            };
+            open.index = slot;
+            open.nonce = deck.nonce(slot);
+            open.value.clear();
+            open.value.extend_from_slice(&card_value(*card));
             self.judge_open(&open, at, seat, clock, scratch)?;
         }
         Ok(())

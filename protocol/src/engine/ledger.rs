@@ -1,6 +1,6 @@
 //! Commitments, their openings, and the entitlement ledger of every secret deck.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::body::Purpose;
 use crate::commit::CommitKey;
@@ -105,10 +105,15 @@ impl PoolLedger {
 }
 
 /// Every commitment and opening, and the decks.
+///
+/// Commitments and openings are looked up by key, three times for each slot opened (a
+/// deck's 68 at the end of a game), and only [`Ledger::unopened`] lists them, sorted:
+/// so hash maps, whose lookups do not compare names along a tree's path, and whose
+/// order is never read.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Ledger {
-    pub commits: BTreeMap<CommitKey, (Hash, EnvRef)>,
-    pub opened: BTreeMap<CommitKey, (Vec<u8>, EnvRef)>,
+    pub commits: HashMap<CommitKey, (Hash, EnvRef)>,
+    pub opened: HashMap<CommitKey, (Vec<u8>, EnvRef)>,
     pub decks: Vec<DeckLedger>,
     /// Each player's coin seed once validly opened.
     pub coin_seeds: BTreeMap<Seat, ([u8; 32], EnvRef)>,
@@ -129,12 +134,19 @@ impl Ledger {
     /// Commitments of `seat` not yet opened.
     /// Draw chain heads are not commitments to open: their unused values stay secret
     /// and prove nothing.
-    pub fn unopened(&self, seat: Seat) -> impl Iterator<Item = &CommitKey> {
-        self.commits.keys().filter(move |k| {
-            k.seat == seat
-                && !self.opened.contains_key(*k)
-                && !matches!(k.purpose, Purpose::DrawChain(_))
-        })
+    /// In the keys' order.
+    pub fn unopened(&self, seat: Seat) -> Vec<&CommitKey> {
+        let mut keys: Vec<&CommitKey> = self
+            .commits
+            .keys()
+            .filter(move |k| {
+                k.seat == seat
+                    && !self.opened.contains_key(*k)
+                    && !matches!(k.purpose, Purpose::DrawChain(_))
+            })
+            .collect();
+        keys.sort_unstable();
+        keys
     }
 
     pub fn pool_index(&self, owner: Seat, name: &crate::ids::Name) -> Option<usize> {

@@ -133,6 +133,12 @@ pub struct Engine<R: Rules> {
     dangling: Vec<EnvRef>,
     /// What each processed envelope changed, computed when a time forfeit asks.
     effects: clock::Effects,
+    /// The witness's key the terms name, decoded and validated once (`forfeit.rs`).
+    witness: Option<crate::keys::PublicKey>,
+    /// Witness statements whose signature this engine has verified, by their exact
+    /// bytes: a ledger is posted again in each forfeit and statements item that needs
+    /// it, and its signature is checked once (`forfeit.rs`).
+    statements_read: BTreeMap<Vec<u8>, crate::witness::Statement>,
 }
 
 impl<R: Rules> Engine<R> {
@@ -161,6 +167,9 @@ impl<R: Rules> Engine<R> {
                 }
             }
         }
+        let witness = terms
+            .witness()
+            .and_then(|w| crate::keys::PublicKey::from_bytes(&w.key).ok());
         Ok(Engine {
             seats: vec![SeatTrack::default(); terms.seat_count()],
             terms,
@@ -189,6 +198,8 @@ impl<R: Rules> Engine<R> {
             notes: vec![],
             dangling: vec![],
             effects: Default::default(),
+            witness,
+            statements_read: BTreeMap::new(),
         })
     }
 
@@ -265,6 +276,11 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Processes the next envelope of one chain if it is ready.
+    ///
+    /// Asked of every chain after every insertion, so a chain whose next envelope still
+    /// waits for what it acknowledges is answered without copying or allocating
+    /// anything: the envelope is read where it is held, and copied out (to be judged
+    /// while the engine changes) only once it is ready.
     fn step(&mut self, id: ChainId) -> bool {
         let Some(slots) = self.store.chains.get(&id) else {
             return false;
@@ -276,18 +292,30 @@ impl<R: Rules> Engine<R> {
             slots.processed_hash(k - 1).unwrap_or_default()
         };
         let at = EnvRef { chain: id, seq: k };
-        // Of everything held at this position, follow the envelope that links; with
-        // none, wait (a linking one may still come; a broken one is a chain fault).
-        let Some(env) = self
-            .store
-            .all_at(at)
-            .into_iter()
-            .find(|e| e.unsigned().prev == expected_prev)
-            .cloned()
+        // Of everything held at this position (the slot's, then the others: the order
+        // of `Store::all_at`), follow the envelope that links; with none, wait (a
+        // linking one may still come; a broken one is a chain fault).
+        let slot = slots.get(k);
+        let Some(link) = slot
+            .filter(|e| e.unsigned().prev == expected_prev)
+            .or_else(|| {
+                self.store
+                    .others
+                    .iter()
+                    .find(|o| o.at() == at && o.unsigned().prev == expected_prev)
+            })
+            .map(|e| e.hash)
         else {
             return false;
         };
-        if self.store.chains[&id].get(k).map(|s| s.hash) != Some(env.hash) {
+        if slot.map(|s| s.hash) != Some(link) {
+            let env = self
+                .store
+                .others
+                .iter()
+                .find(|o| o.hash == link)
+                .cloned()
+                .expect("the linking envelope is among the others");
             let slots = self.store.chains.get_mut(&id).expect("chain exists");
             // The linking envelope may have waited among the others with no slot of
             // its own yet (a twin came first, then went to the others): make its slot.
@@ -295,20 +323,22 @@ impl<R: Rules> Engine<R> {
             if slots.envs.len() <= i {
                 slots.envs.resize(i + 1, None);
             }
-            let old = slots.envs[i].replace(env.clone());
-            self.store.others.retain(|o| o.hash != env.hash);
+            let old = slots.envs[i].replace(env);
+            self.store.others.retain(|o| o.hash != link);
             if let Some(old) = old {
                 self.store.keep_other(old);
             }
         }
+        let env = self.store.chains[&id]
+            .get(k)
+            .expect("the linking envelope is in its slot");
 
-        let malformed = ack_shape(&env, &self.terms, &self.rules);
+        let malformed = ack_shape(env, &self.terms, &self.rules);
         if malformed.is_none() {
             for ack in &env.unsigned().acks {
                 match self.store.chains.get(&ack.chain) {
                     Some(t) if t.processed > ack.seq => {
                         if t.processed_hash(ack.seq) != Some(ack.hash) {
-                            let at = env.at();
                             if !self.dangling.contains(&at) {
                                 self.dangling.push(at);
                             }
@@ -319,6 +349,7 @@ impl<R: Rules> Engine<R> {
                 }
             }
         }
+        let env = env.clone();
 
         // The causal clock: own predecessor, everything acknowledged, and itself.
         let slots: &ChainSlots = &self.store.chains[&id];
@@ -331,8 +362,7 @@ impl<R: Rules> Engine<R> {
         if malformed.is_none() {
             for ack in &env.unsigned().acks {
                 if let Some(c) = self.store.clock_of(ack.target()) {
-                    let c = c.clone();
-                    store::join(&mut clock, &c);
+                    store::join(&mut clock, c);
                 }
             }
         }
@@ -473,19 +503,27 @@ impl<R: Rules> Engine<R> {
 
     /// [`Engine::all_faults`] and the audit's gaps, from one run of the audit.
     pub fn faults_and_gaps(&self) -> (Vec<Fault>, Vec<crate::hidden::Gap>) {
+        let (all, audit) = self.faults_and_audit();
+        (all, audit.gaps)
+    }
+
+    /// [`Engine::all_faults`] and the whole audit they include, from one run of the
+    /// audit: the verdict reads its gaps and who it proves out of time as well, and the
+    /// audit (which dates every private envelope by its deposit) is the costliest query.
+    pub fn faults_and_audit(&self) -> (Vec<Fault>, crate::hidden::Audit) {
         let audit = self.audit();
         let mut all = self.faults.clone();
         all.extend(self.chain_faults().into_iter().map(|(f, _)| f));
-        all.extend(audit.findings.into_iter().map(|f| Fault {
+        all.extend(audit.findings.iter().map(|f| Fault {
             seat: f.seat,
             role: self.role_of(f.seat),
             at: f.at,
             kind: FaultKind::GameRule,
-            detail: f.detail,
+            detail: f.detail.clone(),
         }));
         all.sort();
         all.dedup();
-        (all, audit.gaps)
+        (all, audit)
     }
 
     /// Chain faults whose proof no processed envelope has posted yet.

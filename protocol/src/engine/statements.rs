@@ -44,7 +44,7 @@ impl<R: Rules> Engine<R> {
         let mut read = vec![];
         for (i, b) in statements.iter().enumerate() {
             read.push(
-                self.read_statement(b).map_err(|e| {
+                self.read_statement_once(b).map_err(|e| {
                     broken(FaultKind::FalseStatement, format!("statement {i}: {e}"))
                 })?,
             );

@@ -350,7 +350,7 @@ impl Board {
 
     /// Whether the pieces form one 8-connected group (an empty board does).
     pub fn is_connected(&self) -> bool {
-        connected(self.squares.keys().copied().collect())
+        connected(&self.squares.keys().copied().collect::<Vec<_>>())
     }
 
     /// The empty squares where a drawn piece may go: the origin on an empty board,
@@ -380,18 +380,26 @@ pub(crate) fn bounds_of(squares: impl Iterator<Item = Square>) -> Option<(Square
     })
 }
 
-/// Whether a set of squares is one 8-connected group.
-pub(crate) fn connected(mut rest: BTreeSet<Square>) -> bool {
-    let Some(start) = rest.pop_first() else {
+/// Whether some distinct squares are one 8-connected group. A search over the list
+/// itself, a flag per square: a board holds a few dozen pieces, and the connectivity
+/// rule is asked of every candidate move, so scanning the list for a square's
+/// neighbours costs less than building a set and looking each neighbour up in it.
+pub(crate) fn connected(squares: &[Square]) -> bool {
+    let Some(&first) = squares.first() else {
         return true;
     };
-    let mut frontier = vec![start];
+    let mut reached = vec![false; squares.len()];
+    reached[0] = true;
+    let mut count = 1;
+    let mut frontier = vec![first];
     while let Some(s) = frontier.pop() {
-        for n in s.neighbours() {
-            if rest.remove(&n) {
-                frontier.push(n);
+        for (r, &other) in reached.iter_mut().zip(squares) {
+            if !*r && s.touches(other) {
+                *r = true;
+                count += 1;
+                frontier.push(other);
             }
         }
     }
-    rest.is_empty()
+    count == squares.len()
 }

@@ -1,6 +1,5 @@
 //! Chess moves on the unbounded board, and the rule that the board must stay one group.
 
-use std::collections::BTreeSet;
 
 use super::board::{Board, Color, Kind, NEIGHBOURS, Square, bounds_of, connected};
 
@@ -137,10 +136,14 @@ pub fn pseudo_moves(board: &Board, color: Color) -> Vec<Move> {
 /// Whether all pieces still form one 8-connected group after the move (and the
 /// removal of what it takes).
 pub fn keeps_connected(board: &Board, m: &Move) -> bool {
-    let mut squares: BTreeSet<Square> = board.iter().map(|(s, _)| s).collect();
-    squares.remove(&m.from);
-    squares.insert(m.to);
-    connected(squares)
+    // The squares after the move, each once: the set `board − {from} ∪ {to}`.
+    let mut squares: Vec<Square> = board
+        .iter()
+        .map(|(s, _)| s)
+        .filter(|&s| s != m.from && s != m.to)
+        .collect();
+    squares.push(m.to);
+    connected(&squares)
 }
 
 /// Every legal move of `color`: movement plus the connectivity rule. Being left with
@@ -150,6 +153,28 @@ pub fn legal_moves(board: &Board, color: Color) -> Vec<Move> {
         .into_iter()
         .filter(|m| keeps_connected(board, m))
         .collect()
+}
+
+/// Whether `m` is one of [`legal_moves`]`(board, color)`, without computing them all:
+/// every move there starts on a square of `color`'s and is one of that piece's
+/// [`pseudo_moves_from`], so only that piece's moves and `m`'s connectivity are looked
+/// at (the replay checks each move made, and each would otherwise cost the whole list).
+pub fn is_legal(board: &Board, color: Color, m: &Move) -> bool {
+    board.get(m.from).is_some_and(|p| p.color == color)
+        && pseudo_moves_from(board, m.from).contains(m)
+        && keeps_connected(board, m)
+}
+
+/// Whether [`legal_moves`]`(board, color)` is not empty, stopping at the first.
+pub fn has_legal_move(board: &Board, color: Color) -> bool {
+    board
+        .iter()
+        .filter(|(_, p)| p.color == color)
+        .any(|(s, _)| {
+            pseudo_moves_from(board, s)
+                .iter()
+                .any(|m| keeps_connected(board, m))
+        })
 }
 
 /// Whether `color` has a legal move that takes the piece on `target`.
@@ -162,4 +187,94 @@ pub fn can_capture(board: &Board, color: Color, target: Square) -> bool {
         .filter(|(_, p)| p.color == color)
         .flat_map(|(s, _)| pseudo_moves_from(board, s))
         .any(|m| m.to == target && keeps_connected(board, &m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::position::Position;
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The connectivity rule as it was first written, over a set: the reference the
+    /// list search of `board::connected` must agree with.
+    fn connected_by_set(mut rest: BTreeSet<Square>) -> bool {
+        let Some(start) = rest.pop_first() else {
+            return true;
+        };
+        let mut frontier = vec![start];
+        while let Some(s) = frontier.pop() {
+            for n in s.neighbours() {
+                if rest.remove(&n) {
+                    frontier.push(n);
+                }
+            }
+        }
+        rest.is_empty()
+    }
+
+    /// The shortcuts the replay takes (`is_legal`, `has_legal_move`, the list search in
+    /// `keeps_connected`) give what the whole list of legal moves and the set search
+    /// give, for both colours, on every position of many random games, and for moves
+    /// that are legal, illegal by movement, from an empty or enemy square, or that
+    /// break the board.
+    #[test]
+    fn the_replays_shortcuts_agree_with_the_whole_move_list() {
+        let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            usize::try_from(rng % n.max(1) as u64).unwrap_or(0)
+        };
+        let (mut positions, mut moves_checked, mut broke) = (0, 0, 0);
+        for _ in 0..40 {
+            let mut pos = Position::new(0);
+            for _ in 0..160 {
+                if pos.is_over() {
+                    break;
+                }
+                positions += 1;
+                for color in Color::BOTH {
+                    let all = legal_moves(&pos.board, color);
+                    assert_eq!(has_legal_move(&pos.board, color), !all.is_empty());
+                    let squares: Vec<Square> = pos.board.iter().map(|(s, _)| s).collect();
+                    let mut tried: Vec<Move> = pseudo_moves(&pos.board, color);
+                    for _ in 0..if squares.is_empty() { 0 } else { 12 } {
+                        let from = squares[next(squares.len())];
+                        let to = squares[next(squares.len())]
+                            .offset(next(5) as i32 - 2, next(5) as i32 - 2)
+                            .unwrap_or(from);
+                        tried.push(Move::new(from, to));
+                    }
+                    for m in &tried {
+                        assert_eq!(
+                            is_legal(&pos.board, color, m),
+                            all.contains(m),
+                            "{color} {m:?}"
+                        );
+                        let mut after: BTreeSet<Square> = squares.iter().copied().collect();
+                        after.remove(&m.from);
+                        after.insert(m.to);
+                        let by_set = connected_by_set(after);
+                        assert_eq!(keeps_connected(&pos.board, m), by_set, "{m:?}");
+                        broke += usize::from(!by_set);
+                        moves_checked += 1;
+                    }
+                }
+                let moves = pos.legal_moves();
+                if pos.can_draw() && (moves.is_empty() || next(3) == 0) {
+                    let pool = pos.draw_pool(pos.to_move);
+                    let kind = pool[next(pool.len())];
+                    pos.declare_draw(pos.to_move).expect("may draw");
+                    let at = pos.placement_squares();
+                    pos.place(kind, at[next(at.len())]).expect("placed");
+                } else if !moves.is_empty() {
+                    pos.play_move(&moves[next(moves.len())]).expect("legal");
+                } else {
+                    break;
+                }
+            }
+        }
+        assert!(positions > 2_000 && moves_checked > 100_000 && broke > 1_000);
+    }
 }

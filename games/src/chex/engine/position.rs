@@ -265,7 +265,7 @@ impl Position {
                 self.to_move
             ));
         }
-        if !self.legal_moves().contains(m) {
+        if !moves::is_legal(&self.board, self.to_move, m) {
             return Err(match self.board.get(m.from) {
                 Some(p) if p.color == self.to_move => {
                     if moves::pseudo_moves_from(&self.board, m.from).contains(m) {
@@ -341,7 +341,7 @@ impl Position {
         self.to_move = self.to_move.other();
         self.end = end.or_else(|| {
             let next = self.to_move;
-            if self.stack(next).is_empty() && moves::legal_moves(&self.board, next).is_empty() {
+            if self.stack(next).is_empty() && !moves::has_legal_move(&self.board, next) {
                 Some(End::NoMove { color: next })
             } else if self.ply_limit > 0 && self.ply >= self.ply_limit {
                 Some(End::PlyLimit)
