@@ -391,7 +391,32 @@ struct Made {
 }
 
 /// One act of this seat by the keyboard alone, if it is its turn; whether it acted.
+/// After a move it waits (up to 5 s, as a person would look) until the page drew what
+/// the move changed, so that the next step never reads a board from before its own
+/// move: a loaded machine once showed the next step a stale "your turn", and its Enter
+/// then fell on a board already redrawn for the other seat.
 async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
+    let ply = b.game_attr("ply").await;
+    let Some(moved) = keyboard_act(b, rng, made).await else {
+        return false;
+    };
+    if moved {
+        let ply = serde_json::to_string(&ply).unwrap_or_default();
+        b.until(
+            &format!(
+                "const g = document.getElementById('game'); return !g || g.dataset.ply !== ({ply} ?? undefined) \
+                 || g.dataset.myTurn !== 'yes' || !!document.querySelector('#question, #result')"
+            ),
+            Duration::from_secs(5),
+        )
+        .await;
+    }
+    true
+}
+
+/// [`keyboard_step`]'s act: `None` if it did not act, else whether the act was a move
+/// or a button (rather than an answer to a question).
+async fn keyboard_act(b: &Browser, rng: &mut Rng, made: &mut Made) -> Option<bool> {
     if b.count("#question").await > 0 {
         // The question takes the keyboard to its first answer (a redraw in between
         // may have left it elsewhere: then Tab goes there, as a person would); Enter
@@ -407,7 +432,7 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
             );
         }
         b.press(Key::Enter.into()).await;
-        return true;
+        return Some(false);
     }
     // Over (the result is on the page, the last envelopes may still be going out), or
     // not this seat's turn.
@@ -415,7 +440,7 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
         || b.game_attr("myTurn").await.as_deref() != Some("yes")
         || b.game_attr("phase").await.as_deref() == Some("done")
     {
-        return false;
+        return None;
     }
     let movable: Vec<String> = serde_json::from_value(
         b.js("return [...document.querySelectorAll('#game .board .sq.movable')].map(e => e.dataset.square)")
@@ -438,13 +463,13 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
         let text = &offered[rng.below(offered.len())];
         b.type_text(text).await;
         b.press(Key::Enter.into()).await;
-        return true;
+        return Some(true);
     }
     if movable.is_empty() {
         // A button act (yielding): Tab to it. None: the turn waits for something
         // (a card dealt), as a person would.
         if b.count(crate::play::BUTTONS).await == 0 {
-            return false;
+            return None;
         }
         let button = format!(
             "e.matches(\"{}\")",
@@ -452,7 +477,7 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
         );
         assert!(tab_until(b, &button).await, "Tab reaches the act's button");
         b.press(Key::Enter.into()).await;
-        return true;
+        return Some(true);
     }
 
     assert!(
@@ -485,7 +510,7 @@ async fn keyboard_step(b: &Browser, rng: &mut Rng, made: &mut Made) -> bool {
     let to = &targets[rng.below(targets.len())];
     arrows_to(b, to).await;
     b.press(Key::Enter.into()).await;
-    true
+    Some(true)
 }
 
 /// A whole game of Tempête from the keyboard alone: the invitation accepted with Tab
