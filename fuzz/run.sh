@@ -60,7 +60,7 @@ failed=0
 for t in $targets; do
     mkdir -p "corpus/$t" "artifacts/$t"
     if [ -d "seeds/$t" ]; then seeds="seeds/$t"; else seeds=""; fi
-    before=$(find "artifacts/$t" -type f | wc -l)
+    before=$(find "artifacts/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
     cmd="${FUZZ_RUNS:+FUZZ_RUNS=$FUZZ_RUNS }${FUZZ_SECONDS:+FUZZ_SECONDS=$FUZZ_SECONDS }fuzz/run.sh $t"
     echo "== $t: $bin/$t corpus/$t $seeds $limits"
     start=$(date -u +%Y-%m-%d)
@@ -71,7 +71,9 @@ for t in $targets; do
     else
         failed=1
     fi
-    crashes=$(($(find "artifacts/$t" -type f | wc -l) - before))
+    # A slow unit (libFuzzer's `slow-unit-`, written when one input takes seconds on a
+    # loaded machine) is no crash: only crash-, leak-, timeout- and oom- files count.
+    crashes=$(($(find "artifacts/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l) - before))
     # libFuzzer's last words: "Done N runs in S second(s)" (absent after a crash, when
     # the last status line counts the runs).
     runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1/p' "logs/$t.log" | tail -n 1)
