@@ -91,8 +91,11 @@ async fn tcp_rtt(s: &mut TcpStream) -> Duration {
 
 type Bare = Swarm<request_response::Behaviour<SyncCodec>>;
 
-/// The node's transport stack with nothing but the sync protocol on it.
-fn bare_swarm(seed: u8) -> Bare {
+/// The node's transport stack (TCP, Noise, Yamux, Nagle off) with `behaviour` on it.
+fn swarm_with<B: libp2p::swarm::NetworkBehaviour>(
+    seed: u8,
+    behaviour: impl FnOnce() -> B,
+) -> Swarm<B> {
     libp2p::SwarmBuilder::with_existing_identity(keypair(&[seed; 32]))
         .with_tokio()
         .with_tcp(
@@ -101,16 +104,21 @@ fn bare_swarm(seed: u8) -> Bare {
             yamux::Config::default,
         )
         .unwrap()
-        .with_behaviour(|_| {
-            request_response::Behaviour::with_codec(
-                SyncCodec::default(),
-                [(PROTOCOL, ProtocolSupport::Full)],
-                request_response::Config::default(),
-            )
-        })
+        .with_behaviour(|_| behaviour())
         .unwrap()
         .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(3600)))
         .build()
+}
+
+/// The node's transport stack with nothing but the sync protocol on it.
+fn bare_swarm(seed: u8) -> Bare {
+    swarm_with(seed, || {
+        request_response::Behaviour::with_codec(
+            SyncCodec::default(),
+            [(PROTOCOL, ProtocolSupport::Full)],
+            request_response::Config::default(),
+        )
+    })
 }
 
 /// A client swarm connected to a server swarm (running in its own task) that answers
@@ -189,18 +197,7 @@ const STREAM_PROTOCOL: libp2p::StreamProtocol =
     libp2p::StreamProtocol::new("/sealed/bench-stream/1");
 
 fn stream_swarm(seed: u8) -> Swarm<libp2p_stream::Behaviour> {
-    libp2p::SwarmBuilder::with_existing_identity(keypair(&[seed; 32]))
-        .with_tokio()
-        .with_tcp(
-            tcp::Config::default().nodelay(true),
-            noise::Config::new,
-            yamux::Config::default,
-        )
-        .unwrap()
-        .with_behaviour(|_| libp2p_stream::Behaviour::new())
-        .unwrap()
-        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(3600)))
-        .build()
+    swarm_with(seed, libp2p_stream::Behaviour::new)
 }
 
 /// A client's end of one stream to a server (both swarms driven by tasks of their own)
