@@ -115,6 +115,23 @@ impl Driver {
                 ],
             }),
         );
+        self.session(caps).await
+    }
+
+    /// The browser already running with its DevTools at `address` (`127.0.0.1:<port>`),
+    /// one that another program started: this driver reads its pages and leaves it
+    /// running (`sealed ui`'s test, cli/tests/ui.rs, which includes this file).
+    pub async fn attach(&self, address: &str) -> Browser {
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({ "debuggerAddress": address }),
+        );
+        self.session(caps).await
+    }
+
+    /// A WebDriver session with these capabilities.
+    async fn session(&self, caps: serde_json::Map<String, Value>) -> Browser {
         let mut last = None;
         // A loaded machine may take a while to bring a browser up; try a few times.
         for _ in 0..3 {
