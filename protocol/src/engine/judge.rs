@@ -278,8 +278,14 @@ impl<R: Rules> Engine<R> {
                 // make sure they are held, and end the game for whoever sees this.
                 // Kept beside the chains, never in a slot: a proof must not change which
                 // branch of a chain is followed.
+                let by = self
+                    .store
+                    .chains
+                    .get(&at.chain)
+                    .and_then(|c| c.get(at.seq))
+                    .map_or(crate::hash::Hash::ZERO, |e| e.hash);
                 for e in proven.envelopes {
-                    self.store.insert_beside(e);
+                    self.store.insert_beside(e, by);
                 }
                 let f = self.chain_fault(proven.at, proven.kind.clone());
                 if !self.faults.contains(&f) {

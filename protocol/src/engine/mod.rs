@@ -220,26 +220,69 @@ impl<R: Rules> Engine<R> {
         self.effects.by_replay = true;
     }
 
-    /// The same replay without the envelopes whose hashes are given: every other
-    /// envelope held (in its chain or beside it) taken again, already verified, under the
-    /// same bound on how far ahead a chain is filled. A session's undo of what it tried
-    /// and may not send (`session::Session::send_all`): the replay is deterministic and
-    /// does not depend on arrival order, so this is what the engine was before them.
+    /// The engine as it was before the envelopes whose hashes are given: a session's
+    /// undo of what it tried and may not send (`session::Session::send_all`).
+    ///
+    /// Every other envelope held is put back where it was held — each chain's places
+    /// first, then the envelopes beside them, never into an empty place — and the
+    /// engine then processes them all, already verified. So each place holds what it
+    /// held whatever the order envelopes arrived in, and a proof's envelopes held beside
+    /// stay beside. Those a proof in one of the given envelopes brought
+    /// ([`Store::brought`](store::Store)) go with it: the engine before it did not hold
+    /// them.
     pub(crate) fn without(&self, hashes: &[Hash]) -> Self {
         let mut e = Engine {
             store: Store {
-                max_ahead: self.store.max_ahead,
+                // Put back as held: how far ahead of its processing a chain was filled
+                // was checked when each envelope came.
+                max_ahead: u64::MAX,
                 ..Store::default()
             },
             ..Engine::new(self.terms.clone()).expect("these terms made this engine")
         };
-        let (chains, others) = self.stored();
-        for env in chains.into_iter().chain(others) {
-            if !hashes.contains(&env.hash) {
-                // Held here already, so it is taken again.
-                let _ = e.insert_signed(env.clone());
+        let brought_by_undone = |h: &Hash| {
+            self.store
+                .brought
+                .iter()
+                .any(|(b, by)| b == h && hashes.contains(by))
+        };
+        let kept = |env: &&Signed| !hashes.contains(&env.hash) && !brought_by_undone(&env.hash);
+        let (chains, mut others) = self.stored();
+        for env in chains.into_iter().filter(kept) {
+            let _ = e.store.insert(env.clone());
+        }
+        // What an undone envelope displaced goes back first, into the place it held.
+        let displaced_by_undone = |h: &Hash| {
+            self.store
+                .displaced
+                .iter()
+                .any(|(d, by)| d == h && hashes.contains(by))
+        };
+        others.sort_by_key(|o| !displaced_by_undone(&o.hash));
+        for env in others.into_iter().filter(kept) {
+            if self.store.brought.iter().any(|(b, _)| *b == env.hash) {
+                e.store.insert_beside(env.clone(), Hash::ZERO);
+            } else {
+                // Received: back into its place if an envelope undone held it.
+                let _ = e.store.insert(env.clone());
             }
         }
+        e.store.brought = self
+            .store
+            .brought
+            .iter()
+            .filter(|(b, by)| !hashes.contains(b) && !hashes.contains(by))
+            .copied()
+            .collect();
+        e.store.displaced = self
+            .store
+            .displaced
+            .iter()
+            .filter(|(d, by)| !hashes.contains(d) && !hashes.contains(by))
+            .copied()
+            .collect();
+        e.store.max_ahead = self.store.max_ahead;
+        e.process();
         e
     }
 
@@ -326,6 +369,7 @@ impl<R: Rules> Engine<R> {
             let old = slots.envs[i].replace(env);
             self.store.others.retain(|o| o.hash != link);
             if let Some(old) = old {
+                self.store.displaced.push((old.hash, link));
                 self.store.keep_other(old);
             }
         }

@@ -73,6 +73,14 @@ pub(crate) struct Store {
     /// same set of envelopes is held in the same order however it arrived, so an
     /// engine replayed from what it holds (`Engine::without`) is the engine it was.
     pub others: Vec<Signed>,
+    /// The envelopes held only because a proof brought them ([`Store::insert_beside`]),
+    /// never received by themselves, each with the hash of the envelope whose proof
+    /// brought it: an undo of that envelope (`Engine::without`) lets go of them too.
+    pub brought: Vec<(Hash, Hash)>,
+    /// Envelopes that held a place until a twin that links took it (`Engine::step`),
+    /// each with the hash of that twin: an undo of the twin (`Engine::without`) puts
+    /// them back first, so the place holds what it held before.
+    pub displaced: Vec<(Hash, Hash)>,
 }
 
 /// Refusal to store an envelope (no fault of anyone we can prove).
@@ -89,6 +97,8 @@ impl Default for Store {
             chains: BTreeMap::new(),
             max_ahead: MAX_AHEAD,
             others: vec![],
+            brought: vec![],
+            displaced: vec![],
         }
     }
 }
@@ -104,6 +114,8 @@ impl Store {
         if at.seq >= slots.processed.saturating_add(self.max_ahead) {
             return Err(StoreError::TooFarAhead(at));
         }
+        // Whatever it was held as before, it is now received.
+        self.brought.retain(|(h, _)| *h != signed.hash);
         let i = at.seq as usize;
         if slots.envs.len() <= i {
             slots.envs.resize(i + 1, None);
@@ -128,8 +140,9 @@ impl Store {
         }
     }
 
-    /// Keeps an envelope beside the chains (never in a slot), unless already held.
-    pub fn insert_beside(&mut self, signed: Signed) {
+    /// Keeps an envelope that the proof in envelope `by` brought beside the chains
+    /// (never in a slot), unless already held.
+    pub fn insert_beside(&mut self, signed: Signed, by: Hash) {
         let at = signed.at();
         let in_slot = self
             .chains
@@ -137,6 +150,7 @@ impl Store {
             .and_then(|c| c.get(at.seq))
             .is_some_and(|s| s.hash == signed.hash);
         if !in_slot && !self.others.iter().any(|o| o.hash == signed.hash) {
+            self.brought.push((signed.hash, by));
             self.keep_other(signed);
         }
     }
@@ -224,12 +238,20 @@ mod tests {
         let mut store = Store::default();
         let x = at_seq_0(Item::Resign);
         let y = at_seq_0(Item::OfferDraw);
-        store.insert_beside(x.clone());
-        store.insert_beside(y.clone());
+        let by = Hash([9; 32]);
+        store.insert_beside(x.clone(), by);
+        store.insert_beside(y.clone(), by);
+        assert_eq!(
+            store.brought,
+            vec![(x.hash, by), (y.hash, by)],
+            "both brought"
+        );
         assert_eq!(store.insert(x.clone()), Ok(Inserted::Stored(x.at())));
         let held: Vec<Hash> = store.all_at(x.at()).iter().map(|e| e.hash).collect();
         assert_eq!(held, vec![x.hash, y.hash]);
+        assert_eq!(store.brought, vec![(y.hash, by)], "x is received now");
         assert_eq!(store.insert(y.clone()), Ok(Inserted::Duplicate(y.at())));
+        assert!(store.brought.is_empty(), "y is received now");
     }
 
     /// Found by the `session` fuzz target: a refused command's undo replays the engine
