@@ -32,7 +32,9 @@ use libp2p::{
 use crate::limit::{Limits, RateLimiter};
 use crate::lookup::{self, LookupCodec, Registry};
 use crate::origin::{Gate, GateLimits};
-use crate::sync::{Budget, FREE_PER_CONNECTION, MAX_HELD, MAX_HELD_PER_CONNECTION, PROTOCOL, SyncCodec};
+use crate::sync::{
+    Budget, FREE_PER_CONNECTION, MAX_HELD, MAX_HELD_PER_CONNECTION, PROTOCOL, SyncCodec,
+};
 
 pub use behaviour::{Behaviour, BehaviourEvent};
 

@@ -132,20 +132,19 @@ async fn a_hostile_peer_on_the_sync_stream_is_refused_and_a_game_goes_on() {
         .unwrap();
 
     // The hostile peer: the node's transport, and nothing but the stream behaviour.
-    let mut swarm = libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(
-        &HOSTILE,
-    ))
-    .with_tokio()
-    .with_tcp(
-        tcp::Config::default().nodelay(true),
-        noise::Config::new,
-        yamux::Config::default,
-    )
-    .unwrap()
-    .with_behaviour(|_| libp2p_stream::Behaviour::new())
-    .unwrap()
-    .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
-    .build();
+    let mut swarm =
+        libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&HOSTILE))
+            .with_tokio()
+            .with_tcp(
+                tcp::Config::default().nodelay(true),
+                noise::Config::new,
+                yamux::Config::default,
+            )
+            .unwrap()
+            .with_behaviour(|_| libp2p_stream::Behaviour::new())
+            .unwrap()
+            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+            .build();
     let mut control = swarm.behaviour().new_control();
     let mut incoming = control.accept(STREAM_PROTOCOL).unwrap();
     swarm.dial(a_addr).unwrap();
@@ -194,7 +193,13 @@ async fn a_hostile_peer_on_the_sync_stream_is_refused_and_a_game_goes_on() {
     // Garbage: a frame of no kind; then a request whose bytes are no message.
     for junk in [
         [3u64.to_le_bytes().as_slice(), &[9], &[0xff; 64]].concat(),
-        [3u64.to_le_bytes().as_slice(), &[0], &16u32.to_le_bytes(), &[0xff; 16]].concat(),
+        [
+            3u64.to_le_bytes().as_slice(),
+            &[0],
+            &16u32.to_le_bytes(),
+            &[0xff; 16],
+        ]
+        .concat(),
     ] {
         let mut s = open_answered(&mut control, node).await;
         s.write_all(&junk).await.unwrap();
@@ -204,7 +209,9 @@ async fn a_hostile_peer_on_the_sync_stream_is_refused_and_a_game_goes_on() {
 
     // A response on a stream that carries requests to the node: closed.
     let mut s = open_answered(&mut control, node).await;
-    write_response(&mut s, 1, &Response::Ok { new: 0 }).await.unwrap();
+    write_response(&mut s, 1, &Response::Ok { new: 0 })
+        .await
+        .unwrap();
     closed(&mut s).await;
     drop(s);
 

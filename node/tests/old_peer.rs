@@ -211,7 +211,10 @@ async fn a_peer_speaking_only_request_response_plays_a_whole_game() {
             break;
         }
     }
-    assert!(old.asked > 0, "the node sent its requests by request-response");
+    assert!(
+        old.asked > 0,
+        "the node sent its requests by request-response"
+    );
     common::verified(&h.transcript(&game.to_string()).await.unwrap());
     common::stop(node).await;
 }

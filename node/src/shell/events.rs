@@ -5,11 +5,11 @@ use libp2p::swarm::SwarmEvent;
 
 use super::Shell;
 use super::addr::{causes, introduced, key_of, relay_of, with_peer};
-use crate::core::{Input, NodeError};
-use crate::net::BehaviourEvent;
 use super::link::Event;
 use super::streams::Delivered;
 use crate::core::PeerKey;
+use crate::core::{Input, NodeError};
+use crate::net::BehaviourEvent;
 use crate::sync::{Held, Request, Response};
 
 /// A peer's request as the core takes it. The addresses of an introduction are read

@@ -9,8 +9,7 @@ use libp2p_stream::OpenStreamError;
 use tokio::sync::mpsc;
 
 use crate::sync::{
-    Frame, Request, Response, StreamRequestId, SyncCodec, read_frame, write_request,
-    write_response,
+    Frame, Request, Response, StreamRequestId, SyncCodec, read_frame, write_request, write_response,
 };
 
 /// A stream's number in the shell.

@@ -15,7 +15,6 @@ mod reach;
 mod streams;
 mod writer;
 
-
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

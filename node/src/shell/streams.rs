@@ -43,7 +43,9 @@ use tokio::sync::mpsc;
 use super::link::{self, Event, LinkId, Out};
 use crate::core::{InId, OutId};
 use crate::net::{MAX_INBOUND_SYNC_STREAMS, MAX_SYNC_STREAMS};
-use crate::sync::{Budget, Frame, Held, Request, Response, STREAM_PROTOCOL, StreamRequestId, SyncCodec};
+use crate::sync::{
+    Budget, Frame, Held, Request, Response, STREAM_PROTOCOL, StreamRequestId, SyncCodec,
+};
 
 /// Frames (and stream events) waiting for the shell. Each frame holds its bytes of the
 /// budget; past this many, the streams' tasks wait.
@@ -390,7 +392,14 @@ impl Streams {
                 l.asked.insert(id);
                 let deadline = now + self.timeout;
                 self.in_deadlines.insert((deadline, id));
-                self.inbound.insert(id, Inbound { link, rid, deadline });
+                self.inbound.insert(
+                    id,
+                    Inbound {
+                        link,
+                        rid,
+                        deadline,
+                    },
+                );
                 Some(Delivered::Request { peer, id, req })
             }
             (true, Frame::Response(rid, resp)) => {
@@ -530,11 +539,7 @@ impl Streams {
     }
 
     fn forget_if_idle(&mut self, peer: PeerId) {
-        if self
-            .peers
-            .get(&peer)
-            .is_some_and(|p| p.idle() && !p.legacy)
-        {
+        if self.peers.get(&peer).is_some_and(|p| p.idle() && !p.legacy) {
             self.peers.remove(&peer);
         }
     }

@@ -59,19 +59,23 @@ pub async fn write_request<T>(io: &mut T, id: StreamRequestId, req: &Request) ->
 where
     T: futures::AsyncWrite + Unpin + Send,
 {
-    write_all(io, &encode_framed(&head(id, REQUEST), req, MAX_SYNC_MESSAGE)?).await
+    write_all(
+        io,
+        &encode_framed(&head(id, REQUEST), req, MAX_SYNC_MESSAGE)?,
+    )
+    .await
 }
 
 /// Writes one response frame.
-pub async fn write_response<T>(
-    io: &mut T,
-    id: StreamRequestId,
-    resp: &Response,
-) -> io::Result<()>
+pub async fn write_response<T>(io: &mut T, id: StreamRequestId, resp: &Response) -> io::Result<()>
 where
     T: futures::AsyncWrite + Unpin + Send,
 {
-    write_all(io, &encode_framed(&head(id, RESPONSE), resp, MAX_SYNC_MESSAGE)?).await
+    write_all(
+        io,
+        &encode_framed(&head(id, RESPONSE), resp, MAX_SYNC_MESSAGE)?,
+    )
+    .await
 }
 
 fn head(id: StreamRequestId, kind: u8) -> [u8; 9] {
