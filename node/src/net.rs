@@ -4,11 +4,19 @@
 //! mailboxes and relays), AutoNAT, and the sync protocol — each within a budget
 //! (ARCHITECTURE.md, *Budgets*): connections in all, pending, per peer and per address
 //! (`origin.rs`), none new while the process holds too much memory, streams per
-//! connection, bytes read (`sync/codec.rs`), and the relay's reservations and circuits.
+//! connection, sync streams and requests per peer, bytes read (`sync/codec.rs`, one
+//! budget for both sync protocols), and the relay's reservations and circuits.
+//!
+//! The sync protocol has two carriers: one long-lived stream per peer and direction
+//! (`/sealed/sync-stream/1`, libp2p's `stream` behaviour, driven by
+//! `shell/streams.rs`), which the node uses, and request-response (`/sealed/sync/1`,
+//! a substream per request), which it answers for every peer and uses towards peers
+//! that refuse the stream's protocol (nodes of before it).
 //!
 //! The figures: 128 connections being set up from outside, 4096 inbound, 4608 in all, 8
 //! per peer; 128 streams per connection (yamux), 32 sync requests and 8 lookups at
-//! once. The memory limit (no new connection while the process holds more than half the
+//! once; on the sync streams, one of ours and at most 4 of theirs per peer, 32 requests
+//! in flight each way per peer, each timed out after `NetConfig::request_timeout`. The memory limit (no new connection while the process holds more than half the
 //! machine's memory) is a last resort: the other budgets keep a node under attack under
 //! 60 MiB. The relay reserves for peers registered at this node's lookup only, 512 in
 //! all and 2 per peer, within libp2p's rates per peer and address; it carries 128
