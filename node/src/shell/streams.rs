@@ -19,7 +19,9 @@
 //!   (a response after that is not sent);
 //! - a stream that ends or errors fails every request of ours outstanding on it, and
 //!   the next request opens a new one; a stream idle (nothing outstanding) for
-//!   `NetConfig::idle_timeout` is closed, so that idle connections close as before;
+//!   `NetConfig::idle_timeout` is closed, since an open stream keeps its connection
+//!   alive: an idle connection then closes one `idle_timeout` after its streams (with
+//!   request-response it closed one `idle_timeout` after its last request);
 //! - what a frame holds is read under the same budget as request-response's messages
 //!   (`sync/codec.rs`), each peer's streams sharing one per-connection share, until the
 //!   core has handled it.
