@@ -4,13 +4,14 @@
 //!   Nagle off: the floor of any transport;
 //! - `bare_libp2p_request`: two minimal swarms (TCP, Noise, Yamux, request/response with
 //!   the node's own `SyncCodec`), already connected, one `Push` of one 256-byte envelope
-//!   answered by `Ok`: the floor of the node's transport, a fresh substream per request
-//!   as the node uses them;
+//!   answered by `Ok`: a fresh substream per request, as the node sent every message
+//!   before its sync stream (and still does to older peers);
 //! - `bare_libp2p_stream`: the same two swarms' transport with one long-lived substream
 //!   (libp2p's own `stream` behaviour) opened once, on which the same `Push` goes out
-//!   and the same `Ok` comes back through the same `SyncCodec` framing: what a node
-//!   would pay per message with one stream per peer instead of a fresh substream (and
-//!   its protocol negotiation) per request;
+//!   and the same `Ok` comes back through the same `SyncCodec` framing: what the node
+//!   pays per message on its one stream per peer (`shell/streams.rs`, which adds a
+//!   9-byte request id and kind to each frame) instead of a fresh substream (and its
+//!   protocol negotiation) per request;
 //! - `sealed_move_disk`: two real nodes (their own homes and redb stores under Cargo's
 //!   target dir, so on the real disk) playing Duel: one seat's `act` until the other
 //!   node shows the ply advanced. This is the move made durable at the mover, pushed,

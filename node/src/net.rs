@@ -4,11 +4,19 @@
 //! mailboxes and relays), AutoNAT, and the sync protocol — each within a budget
 //! (ARCHITECTURE.md, *Budgets*): connections in all, pending, per peer and per address
 //! (`origin.rs`), none new while the process holds too much memory, streams per
-//! connection, bytes read (`sync/codec.rs`), and the relay's reservations and circuits.
+//! connection, sync streams and requests per peer, bytes read (`sync/codec.rs`, one
+//! budget for both sync protocols), and the relay's reservations and circuits.
+//!
+//! The sync protocol has two carriers: one long-lived stream per peer and direction
+//! (`/sealed/sync-stream/1`, libp2p's `stream` behaviour, driven by
+//! `shell/streams.rs`), which the node uses, and request-response (`/sealed/sync/1`,
+//! a substream per request), which it answers for every peer and uses towards peers
+//! that refuse the stream's protocol (nodes of before it).
 //!
 //! The figures: 128 connections being set up from outside, 4096 inbound, 4608 in all, 8
 //! per peer; 128 streams per connection (yamux), 32 sync requests and 8 lookups at
-//! once. The memory limit (no new connection while the process holds more than half the
+//! once; on the sync streams, one of ours and at most 4 of theirs per peer, 32 requests
+//! in flight each way per peer, each timed out after `NetConfig::request_timeout`. The memory limit (no new connection while the process holds more than half the
 //! machine's memory) is a last resort: the other budgets keep a node under attack under
 //! 60 MiB. The relay reserves for peers registered at this node's lookup only, 512 in
 //! all and 2 per peer, within libp2p's rates per peer and address; it carries 128
@@ -32,7 +40,9 @@ use libp2p::{
 use crate::limit::{Limits, RateLimiter};
 use crate::lookup::{self, LookupCodec, Registry};
 use crate::origin::{Gate, GateLimits};
-use crate::sync::{PROTOCOL, SyncCodec};
+use crate::sync::{
+    Budget, FREE_PER_CONNECTION, MAX_HELD, MAX_HELD_PER_CONNECTION, PROTOCOL, SyncCodec,
+};
 
 pub use behaviour::{Behaviour, BehaviourEvent};
 
@@ -52,8 +62,12 @@ mod behaviour {
         pub memory: memory_connection_limits::Behaviour,
         /// Inbound connections per address.
         pub gate: Gate,
-        /// The game sync protocol.
+        /// The game sync protocol, one request per substream: answered for every
+        /// peer, used towards peers that do not speak the stream protocol.
         pub sync: request_response::Behaviour<SyncCodec>,
+        /// The game sync protocol on one long-lived stream per peer and direction
+        /// (`shell/streams.rs`).
+        pub stream: libp2p_stream::Behaviour,
         /// Finding peers by peer id: asking always, answering on mailboxes and relays.
         pub lookup: request_response::Behaviour<LookupCodec>,
         /// Tells peers our addresses and protocols.
@@ -90,9 +104,13 @@ pub const MAX_CONNECTIONS: u32 = 4608;
 pub const MAX_PER_PEER: u32 = 8;
 /// Streams a connection may have open at once (every protocol together).
 pub const MAX_STREAMS: usize = 128;
-/// Sync requests a connection may have in flight at once, both ways: a peer keeps 8 in
-/// flight (`core/src/peers.rs`), so do we.
+/// Sync requests in flight at once each way: per connection by request-response, per
+/// peer on the sync streams (`shell/streams.rs`). A peer keeps 8 in flight
+/// (`core/src/peers.rs`), so do we.
 pub const MAX_SYNC_STREAMS: usize = 32;
+/// A peer's sync streams to us at once (`shell/streams.rs`): one is all an honest peer
+/// keeps; more allow for a stream it opened again before we saw its last one end.
+pub const MAX_INBOUND_SYNC_STREAMS: usize = 4;
 
 /// How to build a swarm.
 #[derive(Clone, Debug)]
@@ -237,12 +255,28 @@ pub const CIRCUITS_PER_ADDRESS: f64 = 32.0;
 /// the relay's 128 circuits at once, plus four a minute (each lives an hour at most).
 pub const CIRCUIT_REFILL: Duration = Duration::from_secs(15);
 
+/// The read budget of a node's sync messages, both protocols together.
+pub fn sync_budget() -> Arc<Budget> {
+    Budget::new(MAX_HELD, MAX_HELD_PER_CONNECTION, FREE_PER_CONNECTION)
+}
+
 /// Builds the swarm; `registry` is this node's lookup registry (a relay reserves for
 /// the peers registered there).
 pub fn swarm(
     key: &Keypair,
     cfg: &NetConfig,
     registry: Arc<Mutex<Registry>>,
+) -> Result<Swarm<Behaviour>, Box<dyn std::error::Error + Send + Sync>> {
+    swarm_with_budget(key, cfg, registry, sync_budget())
+}
+
+/// Builds the swarm, its request-response sync messages read under `budget` (which
+/// the shell's streams share).
+pub fn swarm_with_budget(
+    key: &Keypair,
+    cfg: &NetConfig,
+    registry: Arc<Mutex<Registry>>,
+    budget: Arc<Budget>,
 ) -> Result<Swarm<Behaviour>, Box<dyn std::error::Error + Send + Sync>> {
     let cfg = cfg.clone();
     let yamux = || {
@@ -283,12 +317,13 @@ pub fn swarm(
                 memory: memory_connection_limits::Behaviour::with_max_percentage(MAX_MEMORY_SHARE),
                 gate: Gate::new(cfg.gate),
                 sync: request_response::Behaviour::with_codec(
-                    SyncCodec::default(),
+                    SyncCodec::new(budget.clone()),
                     [(PROTOCOL, request_response::ProtocolSupport::Full)],
                     request_response::Config::default()
                         .with_request_timeout(cfg.request_timeout)
                         .with_max_concurrent_streams(MAX_SYNC_STREAMS),
                 ),
+                stream: libp2p_stream::Behaviour::new(),
                 lookup: request_response::Behaviour::with_codec(
                     LookupCodec,
                     [(lookup::PROTOCOL, lookup_support)],

@@ -5,9 +5,26 @@ use libp2p::swarm::SwarmEvent;
 
 use super::Shell;
 use super::addr::{causes, introduced, key_of, relay_of, with_peer};
+use super::link::Event;
+use super::streams::Delivered;
+use crate::core::PeerKey;
 use crate::core::{Input, NodeError};
 use crate::net::BehaviourEvent;
 use crate::sync::{Held, Request, Response};
+
+/// A peer's request as the core takes it. The addresses of an introduction are read
+/// here: the core knows keys, not libp2p's peer ids.
+fn request_input(peer: PeerKey, id: crate::core::InId, request: Request) -> Input {
+    match request {
+        Request::Introduce { game, addrs } => Input::Introduced {
+            peer,
+            id,
+            game,
+            addrs: introduced(addrs),
+        },
+        req => Input::Request { peer, id, req },
+    }
+}
 
 impl Shell {
     pub(super) fn event(&mut self, event: SwarmEvent<BehaviourEvent>) {
@@ -79,6 +96,7 @@ impl Shell {
                 ..
             } => {
                 self.left(&peer_id);
+                self.streams.disconnected(&peer_id);
                 if let Some(peer) = key_of(&peer_id) {
                     self.input(Input::Disconnected { peer });
                 }
@@ -160,6 +178,34 @@ impl Shell {
         }
     }
 
+    /// What a stream's task says (`streams.rs`).
+    pub(super) fn stream_event(&mut self, e: Event) {
+        match e {
+            Event::Opened { peer, result } => self.streams.opened(peer, result),
+            Event::Closed { link } => self.streams.close(link),
+            Event::Frame { link, frame } => {
+                match self.streams.frame(link, frame, &mut self.next_in) {
+                    Some(Delivered::Request { peer, id, req }) => {
+                        let Some(key) = key_of(&peer) else { return };
+                        // Its hold of the read budget is given back once the core has
+                        // taken it.
+                        let (req, _hold) = req.into_parts();
+                        self.input(request_input(key, id, req));
+                        return;
+                    }
+                    Some(Delivered::Response { id, resp }) => {
+                        let (resp, _hold) = resp.into_parts();
+                        self.input(Input::Response { id, resp });
+                        return;
+                    }
+                    None => {}
+                }
+            }
+        }
+        // What a stream's end failed.
+        self.perform();
+    }
+
     fn sync_event(&mut self, e: request_response::Event<Held<Request>, Held<Response>>) {
         match e {
             request_response::Event::Message { peer, message, .. } => {
@@ -174,18 +220,7 @@ impl Shell {
                         // What the request holds of the read budget is given back once
                         // the core has taken it.
                         let (request, _hold) = request.into_parts();
-                        let input = match request {
-                            // The addresses are read here: the core knows keys, not
-                            // libp2p's peer ids.
-                            Request::Introduce { game, addrs } => Input::Introduced {
-                                peer: key,
-                                id,
-                                game,
-                                addrs: introduced(addrs),
-                            },
-                            req => Input::Request { peer: key, id, req },
-                        };
-                        self.input(input);
+                        self.input(request_input(key, id, request));
                     }
                     request_response::Message::Response {
                         request_id,

@@ -5,11 +5,14 @@
 //!
 //! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
 //! lookups and registrations at lookup points `reach.rs`; addresses, the listen probe
-//! and error causes `addr.rs`; the store's writer thread `writer.rs`.
+//! and error causes `addr.rs`; the store's writer thread `writer.rs`; the sync
+//! protocol's long-lived streams `streams.rs`, each run by a task of `link.rs`.
 
 mod addr;
 mod events;
+mod link;
 mod reach;
+mod streams;
 mod writer;
 
 use std::collections::HashMap;
@@ -200,6 +203,8 @@ pub struct Shell {
     peer_cmds: std::collections::HashSet<CmdId>,
     /// Counts the committed writes, for those who show the games (`NodeHandle::changes`).
     changed: watch::Sender<u64>,
+    /// The sync protocol's streams (`streams.rs`).
+    streams: streams::Streams,
 }
 
 impl Shell {
@@ -215,8 +220,16 @@ impl Shell {
         net_cfg.lookup_server |= cfg.core.mailbox || cfg.core.witness || net_cfg.relay_server;
         let keypair = net::keypair(&key.seed());
         let registry = Arc::new(Mutex::new(Registry::default()));
-        let swarm = net::swarm(&keypair, &net_cfg, registry.clone())
+        // One read budget for both sync protocols.
+        let budget = net::sync_budget();
+        let swarm = net::swarm_with_budget(&keypair, &net_cfg, registry.clone(), budget.clone())
             .map_err(|e| StartError::Network(causes(&*e)))?;
+        let streams = streams::Streams::new(
+            swarm.behaviour().stream.new_control(),
+            budget,
+            net_cfg.request_timeout,
+            net_cfg.idle_timeout,
+        );
         let core_cfg = CoreConfig {
             // A witness keeps the public envelopes it dates, as a mailbox does.
             mailbox: cfg.core.mailbox || cfg.core.witness,
@@ -253,6 +266,7 @@ impl Shell {
             relisten: vec![],
             peer_cmds: Default::default(),
             changed,
+            streams,
         };
         shell.reach.was_private = was_private;
         for addr in shell.cfg.listen.clone() {
@@ -298,6 +312,7 @@ impl Shell {
         // Duties that come due with time alone (a move period's end) must not wait for
         // the next poll: the node wakes at the earliest such moment.
         let mut due = tokio::time::interval(DUTY_CHECK);
+        self.streams.start();
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -314,14 +329,22 @@ impl Shell {
                     }
                 }
                 event = self.swarm.select_next_some() => self.event(event),
+                Some(event) = self.streams.events.recv() => self.stream_event(event),
+                Some((peer, stream)) = self.streams.accepted.recv() => {
+                    self.streams.accept(peer, stream);
+                }
                 _ = tick.tick() => {
+                    self.streams.close_idle(std::time::Instant::now());
                     self.input(Input::Tick);
                     self.renew();
                     self.listen_again(None);
                 }
                 _ = due.tick() => {
+                    self.streams.expire(std::time::Instant::now());
                     if self.core.due_at().is_some_and(|t| t <= now_ms()) {
                         self.input(Input::Due);
+                    } else {
+                        self.perform();
                     }
                 }
             }
@@ -350,8 +373,27 @@ impl Shell {
         self.perform();
     }
 
-    /// Carries out everything the core asks.
+    /// Carries out everything the core asks, and gives it what the streams settled.
     fn perform(&mut self) {
+        loop {
+            self.perform_outputs();
+            let failed = std::mem::take(&mut self.streams.failed);
+            let legacy = std::mem::take(&mut self.streams.legacy);
+            if failed.is_empty() && legacy.is_empty() {
+                return;
+            }
+            for (p, id, req) in legacy {
+                let rid = self.swarm.behaviour_mut().sync.send_request(&p, req.into());
+                self.outbound.insert(rid, id);
+            }
+            for id in failed {
+                self.core
+                    .handle(now_ms(), Input::RequestFailed { id }, &*self.store);
+            }
+        }
+    }
+
+    fn perform_outputs(&mut self) {
         while let Some(out) = self.core.poll_output() {
             match out {
                 Output::Write { write, writes } => self.job(writer::Job::Write(write, writes)),
@@ -360,10 +402,12 @@ impl Shell {
                     let Some(p) = net::peer_id(&peer) else {
                         continue;
                     };
-                    let rid = self.swarm.behaviour_mut().sync.send_request(&p, req.into());
-                    self.outbound.insert(rid, id);
+                    self.streams.send(p, id, req);
                 }
                 Output::Respond { id, resp } => {
+                    let Err(resp) = self.streams.respond(id, resp) else {
+                        continue;
+                    };
                     if let Some(channel) = self.inbound.remove(&id) {
                         let _ = self
                             .swarm

@@ -147,6 +147,14 @@ pub struct Held<T> {
 }
 
 impl<T> Held<T> {
+    /// A message read under `hold`.
+    pub(super) fn holding(msg: T, hold: Hold) -> Held<T> {
+        Held {
+            msg,
+            hold: Some(hold),
+        }
+    }
+
     /// The message.
     pub fn get(&self) -> &T {
         &self.msg
@@ -187,7 +195,9 @@ impl SyncCodec {
         }
     }
 
-    fn hold(&self) -> Hold {
+    /// A hold for one message read on this codec's connection (or, for the stream
+    /// protocol, its peer: `frame.rs`).
+    pub(super) fn hold(&self) -> Hold {
         let connection = self.connection.clone().unwrap_or_default();
         Hold::new(self.budget.clone(), connection)
     }
@@ -216,7 +226,7 @@ impl Clone for SyncCodec {
 
 /// Reads one framed message of at most `max` bytes, growing the buffer only as bytes
 /// arrive, each growth held in `hold` first; `items` counts what decoding will cost.
-async fn read_framed<T, M>(
+pub(super) async fn read_framed<T, M>(
     io: &mut T,
     max: usize,
     hold: &mut Hold,
@@ -274,6 +284,12 @@ where
     T: futures::AsyncWrite + Unpin + Send,
     M: Serialize,
 {
+    write_all(io, &encode_framed(&[], m, max)?).await
+}
+
+/// `prefix`, then one framed message of at most `max` bytes, in one buffer: written
+/// with one write, a message leaves in one muxer frame and one TCP segment.
+pub(super) fn encode_framed<M: Serialize>(prefix: &[u8], m: &M, max: usize) -> io::Result<Vec<u8>> {
     let bytes = sealed_protocol::wire::encode(m);
     if bytes.len() > max {
         return Err(io::Error::new(
@@ -281,8 +297,19 @@ where
             "message too large",
         ));
     }
-    io.write_all(&(bytes.len() as u32).to_le_bytes()).await?;
-    io.write_all(&bytes).await?;
+    let mut out = Vec::with_capacity(prefix.len() + 4 + bytes.len());
+    out.extend_from_slice(prefix);
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(&bytes);
+    Ok(out)
+}
+
+/// Writes `bytes` and flushes.
+pub(super) async fn write_all<T>(io: &mut T, bytes: &[u8]) -> io::Result<()>
+where
+    T: futures::AsyncWrite + Unpin + Send,
+{
+    io.write_all(bytes).await?;
     io.flush().await
 }
 

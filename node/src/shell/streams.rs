@@ -1,0 +1,548 @@
+//! The sync protocol on one long-lived stream per peer and direction
+//! (`/sealed/sync-stream/1`, libp2p's `libp2p-stream` behaviour): a request costs one
+//! frame on a stream already open, not a new substream and its protocol negotiation
+//! (about half the latency, docs/PERFORMANCE.md). The core sees what request-response
+//! gave it: `Output::Send` and `Output::Respond` go out, `Input::Request`, `Response`
+//! and `RequestFailed` come in.
+//!
+//! What request-response did, done here, with the same figures:
+//! - per peer, one stream of ours, opened at the first request and reused for all; its
+//!   requests carry ids of ours, and a response is taken only on that stream, only for
+//!   an id outstanding there, once. A response to an id never given closes the stream; a
+//!   late or second one is dropped. Neither reaches the core;
+//! - per peer, at most [`MAX_INBOUND_SYNC_STREAMS`] streams of theirs (more are
+//!   refused: dropped at once), carrying their requests and our responses, never the
+//!   reverse (a frame of the wrong kind closes the stream);
+//! - at most [`MAX_SYNC_STREAMS`] requests in flight each way per peer: ours past it
+//!   fail at once, theirs past it close the stream they came on;
+//! - `NetConfig::request_timeout` per request: ours then fail, theirs are forgotten
+//!   (a response after that is not sent);
+//! - a stream that ends or errors fails every request of ours outstanding on it, and
+//!   the next request opens a new one; a stream idle (nothing outstanding) for
+//!   `NetConfig::idle_timeout` is closed, since an open stream keeps its connection
+//!   alive: an idle connection then closes one `idle_timeout` after its streams (with
+//!   request-response it closed one `idle_timeout` after its last request);
+//! - what a frame holds is read under the same budget as request-response's messages
+//!   (`sync/codec.rs`), each peer's streams sharing one per-connection share, until the
+//!   core has handled it.
+//!
+//! Compatibility: every node still answers `/sealed/sync/1` requests (older nodes send
+//! nothing else). If a peer refuses our stream's protocol, it is an older node: it is
+//! sent requests by request-response until it disconnects (it may come back upgraded).
+//! The choice is made per peer on the first stream opened, so an older peer costs one
+//! failed negotiation per connection, and nothing changes for a newer one.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::io;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt as _;
+use libp2p::{PeerId, Stream};
+use libp2p_stream::{Control, OpenStreamError};
+use tokio::sync::mpsc;
+
+use super::link::{self, Event, LinkId, Out};
+use crate::core::{InId, OutId};
+use crate::net::{MAX_INBOUND_SYNC_STREAMS, MAX_SYNC_STREAMS};
+use crate::sync::{
+    Budget, Frame, Held, Request, Response, STREAM_PROTOCOL, StreamRequestId, SyncCodec,
+};
+
+/// Frames (and stream events) waiting for the shell. Each frame holds its bytes of the
+/// budget; past this many, the streams' tasks wait.
+const EVENTS: usize = 64;
+
+/// Inbound streams waiting for the shell to take them; more at once are refused.
+const ACCEPTS: usize = 32;
+
+/// What a frame read gives the core.
+pub(super) enum Delivered {
+    /// A request of the peer's, numbered for the core.
+    Request {
+        /// The peer.
+        peer: PeerId,
+        /// Its number for `Output::Respond`.
+        id: InId,
+        /// The request.
+        req: Held<Request>,
+    },
+    /// The response to one of ours.
+    Response {
+        /// The core's number of the request.
+        id: OutId,
+        /// The response.
+        resp: Held<Response>,
+    },
+}
+
+/// One open stream.
+struct Link {
+    peer: PeerId,
+    /// We opened it: it carries our requests and their responses.
+    ours: bool,
+    out: mpsc::UnboundedSender<Out>,
+    task: tokio::task::JoinHandle<()>,
+    /// Ours: our requests outstanding on it.
+    sent: HashSet<StreamRequestId>,
+    /// Theirs: their requests not yet answered.
+    asked: HashSet<InId>,
+    /// When a frame last went either way.
+    used: Instant,
+}
+
+/// Our stream to a peer.
+#[derive(Default)]
+enum Ours {
+    /// None yet.
+    #[default]
+    None,
+    /// Being opened, with the requests waiting for it.
+    Opening(Vec<StreamRequestId>),
+    /// Open.
+    Open(LinkId),
+}
+
+/// What is kept of one peer.
+#[derive(Default)]
+struct PeerLinks {
+    ours: Ours,
+    /// Its streams to us.
+    theirs: usize,
+    /// Its requests not yet answered, on all its streams.
+    asked: usize,
+    /// Our requests outstanding or waiting for our stream.
+    sent: usize,
+    /// It does not speak the stream protocol (until it disconnects).
+    legacy: bool,
+    /// One count of held bytes for all its streams.
+    codec: Option<SyncCodec>,
+}
+
+impl PeerLinks {
+    fn idle(&self) -> bool {
+        matches!(self.ours, Ours::None) && self.theirs == 0 && self.asked == 0 && self.sent == 0
+    }
+}
+
+/// One of our requests.
+struct Outbound {
+    peer: PeerId,
+    id: OutId,
+    deadline: Instant,
+    /// The stream it went on, or the request itself while our stream is being opened.
+    on: Result<LinkId, Request>,
+}
+
+/// One of a peer's requests, until answered.
+struct Inbound {
+    link: LinkId,
+    rid: StreamRequestId,
+    deadline: Instant,
+}
+
+/// Every sync stream of the node.
+pub(super) struct Streams {
+    control: Control,
+    incoming: Option<libp2p_stream::IncomingStreams>,
+    /// Inbound streams, from the task that takes them from libp2p.
+    pub(super) accepted: mpsc::Receiver<(PeerId, Stream)>,
+    accepted_tx: mpsc::Sender<(PeerId, Stream)>,
+    /// What the streams' tasks say.
+    pub(super) events: mpsc::Receiver<Event>,
+    events_tx: mpsc::Sender<Event>,
+    budget: Arc<Budget>,
+    timeout: Duration,
+    idle: Duration,
+    peers: HashMap<PeerId, PeerLinks>,
+    links: HashMap<LinkId, Link>,
+    next_link: LinkId,
+    next_rid: StreamRequestId,
+    outbound: HashMap<StreamRequestId, Outbound>,
+    out_deadlines: BTreeSet<(Instant, StreamRequestId)>,
+    inbound: HashMap<InId, Inbound>,
+    in_deadlines: BTreeSet<(Instant, InId)>,
+    /// Our requests that failed, for the core.
+    pub(super) failed: Vec<OutId>,
+    /// Our requests to send by request-response (the peer is an older node).
+    pub(super) legacy: Vec<(PeerId, OutId, Request)>,
+}
+
+impl Streams {
+    /// The streams of a swarm's stream behaviour; requests time out after `timeout`,
+    /// streams idle for `idle` close.
+    pub(super) fn new(
+        mut control: Control,
+        budget: Arc<Budget>,
+        timeout: Duration,
+        idle: Duration,
+    ) -> Streams {
+        let incoming = control.accept(STREAM_PROTOCOL).ok();
+        let (accepted_tx, accepted) = mpsc::channel(ACCEPTS);
+        let (events_tx, events) = mpsc::channel(EVENTS);
+        Streams {
+            control,
+            incoming,
+            accepted,
+            accepted_tx,
+            events,
+            events_tx,
+            budget,
+            timeout,
+            idle,
+            peers: HashMap::new(),
+            links: HashMap::new(),
+            next_link: 0,
+            next_rid: 0,
+            outbound: HashMap::new(),
+            out_deadlines: BTreeSet::new(),
+            inbound: HashMap::new(),
+            in_deadlines: BTreeSet::new(),
+            failed: vec![],
+            legacy: vec![],
+        }
+    }
+
+    /// Starts taking inbound streams (on the runtime): libp2p holds one waiting at a
+    /// time and drops the next, so they are taken at once into a queue of our own.
+    pub(super) fn start(&mut self) {
+        let Some(mut incoming) = self.incoming.take() else {
+            return;
+        };
+        let tx = self.accepted_tx.clone();
+        tokio::spawn(async move {
+            while let Some(s) = incoming.next().await {
+                if tx.is_closed() {
+                    return;
+                }
+                // Full: refused (dropped), as libp2p would.
+                let _ = tx.try_send(s);
+            }
+        });
+    }
+
+    /// One of the core's requests to `peer`.
+    pub(super) fn send(&mut self, peer: PeerId, id: OutId, req: Request) {
+        let p = self.peers.entry(peer).or_default();
+        if p.legacy {
+            self.legacy.push((peer, id, req));
+            return;
+        }
+        if p.sent >= MAX_SYNC_STREAMS {
+            self.failed.push(id);
+            return;
+        }
+        p.sent += 1;
+        let rid = self.next_rid;
+        self.next_rid += 1;
+        let now = Instant::now();
+        let deadline = now + self.timeout;
+        self.out_deadlines.insert((deadline, rid));
+        let on = match &mut p.ours {
+            Ours::Open(l) => match self.links.get_mut(l) {
+                Some(link) => {
+                    link.used = now;
+                    link.sent.insert(rid);
+                    // A task that ended says so: its `Closed` fails the request.
+                    let _ = link.out.send(Out::Request(rid, req));
+                    Ok(*l)
+                }
+                None => Err(req),
+            },
+            Ours::Opening(waiting) => {
+                waiting.push(rid);
+                Err(req)
+            }
+            Ours::None => {
+                p.ours = Ours::Opening(vec![rid]);
+                self.open(peer);
+                Err(req)
+            }
+        };
+        self.outbound.insert(
+            rid,
+            Outbound {
+                peer,
+                id,
+                deadline,
+                on,
+            },
+        );
+    }
+
+    /// Opens our stream to `peer`, in a task (libp2p dials the peer if need be).
+    fn open(&self, peer: PeerId) {
+        let mut control = self.control.clone();
+        let events = self.events_tx.clone();
+        let timeout = self.timeout;
+        tokio::spawn(async move {
+            let result = tokio::time::timeout(timeout, control.open_stream(peer, STREAM_PROTOCOL))
+                .await
+                .unwrap_or_else(|_| Err(io::Error::from(io::ErrorKind::TimedOut).into()));
+            let _ = events.send(Event::Opened { peer, result }).await;
+        });
+    }
+
+    /// Our stream to `peer` opened, or did not.
+    pub(super) fn opened(&mut self, peer: PeerId, result: Result<Stream, OpenStreamError>) {
+        let Some(p) = self.peers.get_mut(&peer) else {
+            return;
+        };
+        let Ours::Opening(waiting) = std::mem::take(&mut p.ours) else {
+            return;
+        };
+        match result {
+            Ok(stream) => {
+                let link = self.spawn(peer, stream, true);
+                self.peers.get_mut(&peer).expect("kept").ours = Ours::Open(link);
+                let l = self.links.get_mut(&link).expect("just made");
+                for rid in waiting {
+                    let Some(o) = self.outbound.get_mut(&rid) else {
+                        continue; // timed out
+                    };
+                    if let Err(req) = std::mem::replace(&mut o.on, Ok(link)) {
+                        l.sent.insert(rid);
+                        let _ = l.out.send(Out::Request(rid, req));
+                    }
+                }
+            }
+            Err(e) => {
+                let unsupported = matches!(e, OpenStreamError::UnsupportedProtocol(_));
+                tracing::debug!(%peer, "sync stream not opened: {e}");
+                p.legacy = unsupported;
+                for rid in waiting {
+                    let Some(o) = self.outbound.remove(&rid) else {
+                        continue;
+                    };
+                    self.out_deadlines.remove(&(o.deadline, rid));
+                    p.sent -= 1;
+                    match o.on {
+                        Err(req) if unsupported => self.legacy.push((peer, o.id, req)),
+                        _ => self.failed.push(o.id),
+                    }
+                }
+                self.forget_if_idle(peer);
+            }
+        }
+    }
+
+    /// A stream of the peer's, opened to us.
+    pub(super) fn accept(&mut self, peer: PeerId, stream: Stream) {
+        if super::addr::key_of(&peer).is_none() {
+            return;
+        }
+        let p = self.peers.entry(peer).or_default();
+        if p.theirs >= MAX_INBOUND_SYNC_STREAMS {
+            tracing::debug!(%peer, "sync stream refused: {} open", p.theirs);
+            return;
+        }
+        p.theirs += 1;
+        self.spawn(peer, stream, false);
+    }
+
+    fn spawn(&mut self, peer: PeerId, stream: Stream, ours: bool) -> LinkId {
+        let link = self.next_link;
+        self.next_link += 1;
+        let budget = &self.budget;
+        let codec = self
+            .peers
+            .entry(peer)
+            .or_default()
+            .codec
+            .get_or_insert_with(|| SyncCodec::new(budget.clone()).clone())
+            .clone();
+        let (out, rx) = mpsc::unbounded_channel();
+        let task = link::spawn(link, stream, codec, self.events_tx.clone(), rx);
+        self.links.insert(
+            link,
+            Link {
+                peer,
+                ours,
+                out,
+                task,
+                sent: HashSet::new(),
+                asked: HashSet::new(),
+                used: Instant::now(),
+            },
+        );
+        link
+    }
+
+    /// A frame read on `link`: what it gives the core, if anything. `next_in` numbers
+    /// the peers' requests (shared with request-response's).
+    pub(super) fn frame(
+        &mut self,
+        link: LinkId,
+        frame: Frame,
+        next_in: &mut InId,
+    ) -> Option<Delivered> {
+        let l = self.links.get_mut(&link)?;
+        let peer = l.peer;
+        let now = Instant::now();
+        match (l.ours, frame) {
+            (false, Frame::Request(rid, req)) => {
+                let p = self.peers.get_mut(&peer)?;
+                if p.asked >= MAX_SYNC_STREAMS {
+                    tracing::debug!(%peer, "sync stream closed: past {MAX_SYNC_STREAMS} requests");
+                    self.close(link);
+                    return None;
+                }
+                p.asked += 1;
+                l.used = now;
+                let id = *next_in;
+                *next_in += 1;
+                l.asked.insert(id);
+                let deadline = now + self.timeout;
+                self.in_deadlines.insert((deadline, id));
+                self.inbound.insert(
+                    id,
+                    Inbound {
+                        link,
+                        rid,
+                        deadline,
+                    },
+                );
+                Some(Delivered::Request { peer, id, req })
+            }
+            (true, Frame::Response(rid, resp)) => {
+                if l.sent.remove(&rid) {
+                    l.used = now;
+                    let o = self.outbound.remove(&rid).expect("sent on the link");
+                    self.out_deadlines.remove(&(o.deadline, rid));
+                    if let Some(p) = self.peers.get_mut(&peer) {
+                        p.sent -= 1;
+                    }
+                    return Some(Delivered::Response { id: o.id, resp });
+                }
+                if rid >= self.next_rid {
+                    tracing::debug!(%peer, "sync stream closed: a response to id {rid}, never asked");
+                    self.close(link);
+                }
+                // Late (timed out) or a second one: dropped.
+                None
+            }
+            (ours, _) => {
+                tracing::debug!(%peer, ours, "sync stream closed: a frame of the wrong kind");
+                self.close(link);
+                None
+            }
+        }
+    }
+
+    /// Our response to a peer's request read on a stream; given back if the request
+    /// came by request-response.
+    pub(super) fn respond(&mut self, id: InId, resp: Response) -> Result<(), Response> {
+        let Some(i) = self.inbound.remove(&id) else {
+            return Err(resp);
+        };
+        self.in_deadlines.remove(&(i.deadline, id));
+        if let Some(l) = self.links.get_mut(&i.link) {
+            l.asked.remove(&id);
+            l.used = Instant::now();
+            let _ = l.out.send(Out::Response(i.rid, resp));
+            if let Some(p) = self.peers.get_mut(&l.peer) {
+                p.asked -= 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// A stream is gone: ended on its own, or closed here. Our requests on it fail; the
+    /// peer's are forgotten.
+    pub(super) fn close(&mut self, link: LinkId) {
+        let Some(l) = self.links.remove(&link) else {
+            return;
+        };
+        l.task.abort();
+        let p = self.peers.get_mut(&l.peer).expect("a link's peer is kept");
+        if l.ours {
+            if matches!(p.ours, Ours::Open(x) if x == link) {
+                p.ours = Ours::None;
+            }
+            for rid in l.sent {
+                if let Some(o) = self.outbound.remove(&rid) {
+                    self.out_deadlines.remove(&(o.deadline, rid));
+                    p.sent -= 1;
+                    self.failed.push(o.id);
+                }
+            }
+        } else {
+            p.theirs -= 1;
+            for id in l.asked {
+                if let Some(i) = self.inbound.remove(&id) {
+                    self.in_deadlines.remove(&(i.deadline, id));
+                    p.asked -= 1;
+                }
+            }
+        }
+        self.forget_if_idle(l.peer);
+    }
+
+    /// Requests past their time: ours fail, the peers' are forgotten.
+    pub(super) fn expire(&mut self, now: Instant) {
+        while let Some(&(at, rid)) = self.out_deadlines.first() {
+            if at > now {
+                break;
+            }
+            self.out_deadlines.pop_first();
+            let Some(o) = self.outbound.remove(&rid) else {
+                continue;
+            };
+            if let Ok(l) = o.on
+                && let Some(link) = self.links.get_mut(&l)
+            {
+                link.sent.remove(&rid);
+            }
+            if let Some(p) = self.peers.get_mut(&o.peer) {
+                p.sent -= 1;
+            }
+            self.failed.push(o.id);
+            self.forget_if_idle(o.peer);
+        }
+        while let Some(&(at, id)) = self.in_deadlines.first() {
+            if at > now {
+                break;
+            }
+            self.in_deadlines.pop_first();
+            let Some(i) = self.inbound.remove(&id) else {
+                continue;
+            };
+            if let Some(l) = self.links.get_mut(&i.link) {
+                l.asked.remove(&id);
+                if let Some(p) = self.peers.get_mut(&l.peer) {
+                    p.asked -= 1;
+                }
+            }
+        }
+    }
+
+    /// Closes the streams with nothing outstanding for `idle`.
+    pub(super) fn close_idle(&mut self, now: Instant) {
+        let idle: Vec<LinkId> = self
+            .links
+            .iter()
+            .filter(|(_, l)| {
+                l.sent.is_empty() && l.asked.is_empty() && now.duration_since(l.used) >= self.idle
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        for link in idle {
+            self.close(link);
+        }
+    }
+
+    /// The last connection to `peer` closed: whether it speaks the stream protocol is
+    /// asked again next time (its streams end with the connection).
+    pub(super) fn disconnected(&mut self, peer: &PeerId) {
+        if let Some(p) = self.peers.get_mut(peer) {
+            p.legacy = false;
+            self.forget_if_idle(*peer);
+        }
+    }
+
+    fn forget_if_idle(&mut self, peer: PeerId) {
+        if self.peers.get(&peer).is_some_and(|p| p.idle() && !p.legacy) {
+            self.peers.remove(&peer);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The node's own sync stream fails its requests as request-response did: one not
+//! answered within `NetConfig::request_timeout` fails, and a stream that ends fails
+//! every request outstanding on it, after which the next request opens a new stream.
+//!
+//! The core keeps at most 8 requests in flight per peer (`core/src/peers.rs`) and sends
+//! a peer it shares an unfinished game with a heads round at every tick. So a peer that
+//! never answers receives 8 requests and then nothing more, unless the node's failures
+//! free the room: each test below waits for the node's requests past those 8 (untimed:
+//! a node that never fails them leaves the test waiting).
+//!
+//! The peer is the test's own libp2p client that offers the node a Duel (the node's bot
+//! accepts, and has then something to send it) and reads the node's stream.
+
+mod common;
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use libp2p::swarm::SwarmEvent;
+use libp2p::{PeerId, Stream, noise, tcp, yamux};
+use sealed_games::table::{self, Invitees};
+use sealed_node::sync::{Frame, Request, STREAM_PROTOCOL, SyncCodec, read_frame, write_request};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::session::Action;
+
+/// Requests the core keeps in flight to one peer.
+const CORE_IN_FLIGHT: usize = 8;
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// A Duel proposed by `key` to the node of `node_key`: the offer.
+fn offer(seed: [u8; 32], node_key: [u8; 32]) -> Request {
+    let key = SecretKey::from_seed(&seed);
+    let signed = table::propose(
+        "duel",
+        &[],
+        &key,
+        Invitees {
+            opponent: node_key,
+            ..Default::default()
+        },
+        now_ms(),
+        [9; 32],
+    )
+    .unwrap();
+    let terms = Terms::from_signed(signed).unwrap();
+    let proposal = terms.bytes().to_vec();
+    let mut t = table::open(terms, key, [9; 32], now_ms()).unwrap();
+    let envelopes = std::iter::from_fn(|| t.session_mut().poll_action())
+        .filter_map(|a| match a {
+            Action::Send { env, .. } => Some(env.bytes.clone()),
+            _ => None,
+        })
+        .collect();
+    Request::Offer {
+        proposal,
+        envelopes,
+    }
+}
+
+/// A node (bots on) with `timeout` for its requests, and a peer connected to it that
+/// offered it a game: the node's first stream to the peer, and what keeps it all alive.
+struct Setup {
+    node: common::Running,
+    incoming: libp2p_stream::IncomingStreams,
+    _asker: Stream,
+    _dir: tempfile::TempDir,
+}
+
+async fn setup(node_seed: u8, peer_seed: [u8; 32], timeout: Duration) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = common::cfg(true);
+    cfg.net.request_timeout = timeout;
+    let node = common::node_with(dir.path(), node_seed, cfg).await;
+    let addr = common::addr(&node.h).await;
+    let node_peer: PeerId = common::peer_of_seed(node_seed);
+    let node_key = SecretKey::from_seed(&[node_seed; 32]).public().to_bytes();
+    let mut swarm =
+        libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&peer_seed))
+            .with_tokio()
+            .with_tcp(
+                tcp::Config::default().nodelay(true),
+                noise::Config::new,
+                yamux::Config::default,
+            )
+            .unwrap()
+            .with_behaviour(|_| libp2p_stream::Behaviour::new())
+            .unwrap()
+            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+            .build();
+    let mut control = swarm.behaviour().new_control();
+    let incoming = control.accept(STREAM_PROTOCOL).unwrap();
+    swarm.dial(addr).unwrap();
+    loop {
+        if let SwarmEvent::ConnectionEstablished { .. } = swarm.select_next_some().await {
+            break;
+        }
+    }
+    tokio::spawn(async move {
+        loop {
+            swarm.select_next_some().await;
+        }
+    });
+    let mut asker = control
+        .open_stream(node_peer, STREAM_PROTOCOL)
+        .await
+        .unwrap();
+    write_request(&mut asker, 1, &offer(peer_seed, node_key))
+        .await
+        .unwrap();
+    Setup {
+        node,
+        incoming,
+        _asker: asker,
+        _dir: dir,
+    }
+}
+
+/// Reads `n` requests of the node's on `s`, answering none.
+async fn requests(s: &mut Stream, n: usize) {
+    for _ in 0..n {
+        let Ok(Frame::Request(..)) = read_frame(s, &SyncCodec::default()).await else {
+            panic!("the node's stream ended, or carried no request")
+        };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_not_answered_in_time_fails_and_frees_its_room() {
+    let mut s = setup(51, [52; 32], Duration::from_millis(500)).await;
+    let (_, mut ours) = s.incoming.next().await.unwrap();
+    // Past the core's 8 in flight, on the same stream: the earlier ones timed out.
+    requests(&mut ours, 3 * CORE_IN_FLIGHT).await;
+    common::stop(s.node).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_ends_fails_its_requests_and_the_next_opens_another() {
+    let mut s = setup(53, [54; 32], Duration::from_secs(3600)).await;
+    let (_, mut ours) = s.incoming.next().await.unwrap();
+    requests(&mut ours, CORE_IN_FLIGHT).await;
+    // The node has 8 requests in flight and, with an hour to wait for them, sends no
+    // more until the stream's end fails them.
+    drop(ours);
+    let (_, mut again) = s.incoming.next().await.unwrap();
+    requests(&mut again, CORE_IN_FLIGHT).await;
+    common::stop(s.node).await;
+}
