@@ -1,7 +1,7 @@
 //! The engine: the one deterministic replay of a game's envelopes, used live by every
 //! seat and offline by every verifier.
 //!
-//! About 900 lines on purpose: the engine's state and the one replay loop that orders
+//! About 1,000 lines on purpose: the engine's state and the one replay loop that orders
 //! envelopes causally (insertion, readiness, processing, the queries the verdict uses;
 //! what each seat committed, opened, was dealt and drew is asked in `holdings.rs`);
 //! judging, the ledger, private logs and the store of envelopes are files of their own.
