@@ -23,6 +23,7 @@
 
 mod common;
 
+use common::{now_ms, sends};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -30,23 +31,15 @@ use futures::StreamExt;
 use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, PeerId, Swarm, noise, tcp, yamux};
-use sealed_games::table::{self, Invitees, Table};
+use sealed_games::table::Table;
 use sealed_node::NodeHandle;
 use sealed_node::sync::{PROTOCOL, Request, Response, SyncCodec};
 use sealed_protocol::ids::GameId;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::Action;
 
 const NODE_SEED: u8 = 11;
 const HOSTILE_SEED: [u8; 32] = [66; 32];
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
-}
 
 /// How the hostile peer answers the node's requests.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -79,32 +72,9 @@ struct Hostile {
 
 /// Game `n` proposed by the hostile seat to the node: its table, and its offer.
 fn open(n: u8, node_key: [u8; 32]) -> (Box<dyn Table>, Request) {
-    let key = SecretKey::from_seed(&HOSTILE_SEED);
     let mut nonce = [0u8; 32];
     nonce[0] = n;
-    let signed = table::propose(
-        "duel",
-        &[],
-        &key,
-        Invitees {
-            opponent: node_key,
-            ..Default::default()
-        },
-        now_ms(),
-        nonce,
-    )
-    .expect("a proposal");
-    let terms = Terms::from_signed(signed).expect("terms");
-    let proposal = terms.bytes().to_vec();
-    let mut t = table::open(terms, key, [n; 32], now_ms()).unwrap();
-    let envelopes = sends(&mut *t);
-    (
-        t,
-        Request::Offer {
-            proposal,
-            envelopes,
-        },
-    )
+    common::offer(HOSTILE_SEED, node_key, nonce, [n; 32])
 }
 
 impl Hostile {
@@ -216,16 +186,6 @@ impl Hostile {
         let kept = sends(&mut **b);
         self.held_back.extend(kept);
     }
-}
-
-/// The envelopes a table has to send.
-fn sends(t: &mut dyn Table) -> Vec<Vec<u8>> {
-    std::iter::from_fn(|| t.session_mut().poll_action())
-        .filter_map(|a| match a {
-            Action::Send { env, .. } => Some(env.bytes.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 async fn held(h: &NodeHandle, game: &GameId) -> usize {

@@ -16,26 +16,16 @@ use std::time::Duration;
 use futures::{AsyncReadExt, AsyncWriteExt, StreamExt};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{PeerId, Stream, noise, tcp, yamux};
-use sealed_games::table::{self, Invitees};
 use sealed_node::net::{MAX_INBOUND_SYNC_STREAMS, MAX_SYNC_STREAMS};
 use sealed_node::sync::{
     Frame, MAX_SYNC_MESSAGE, Request, Response, STREAM_PROTOCOL, SyncCodec, read_frame,
     write_request, write_response,
 };
 use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::Action;
 
 const A: u8 = 31;
 const B: u8 = 32;
 const HOSTILE: [u8; 32] = [77; 32];
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
-}
 
 /// Resident memory of this process (both nodes and the hostile peer), in bytes.
 fn rss() -> u64 {
@@ -70,32 +60,7 @@ async fn finished(h: &sealed_node::NodeHandle, game: &str) {
 
 /// A Duel proposed by the hostile key to the node of `node_key`: the offer.
 fn offer(node_key: [u8; 32]) -> Request {
-    let key = SecretKey::from_seed(&HOSTILE);
-    let signed = table::propose(
-        "duel",
-        &[],
-        &key,
-        Invitees {
-            opponent: node_key,
-            ..Default::default()
-        },
-        now_ms(),
-        [5; 32],
-    )
-    .unwrap();
-    let terms = Terms::from_signed(signed).unwrap();
-    let proposal = terms.bytes().to_vec();
-    let mut t = table::open(terms, key, [5; 32], now_ms()).unwrap();
-    let envelopes = std::iter::from_fn(|| t.session_mut().poll_action())
-        .filter_map(|a| match a {
-            Action::Send { env, .. } => Some(env.bytes.clone()),
-            _ => None,
-        })
-        .collect();
-    Request::Offer {
-        proposal,
-        envelopes,
-    }
+    common::offer(HOSTILE, node_key, [5; 32], [5; 32]).1
 }
 
 /// A new stream of the hostile peer's to the node (libp2p gives it before the node has

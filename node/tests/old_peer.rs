@@ -7,37 +7,19 @@
 
 mod common;
 
+use common::{now_ms, sends};
 use std::time::Duration;
 
 use futures::StreamExt;
 use libp2p::request_response::{self, ProtocolSupport};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{PeerId, Swarm, noise, tcp, yamux};
-use sealed_games::table::{self, Invitees, Table};
+use sealed_games::table::Table;
 use sealed_node::sync::{PROTOCOL, Request, Response, SyncCodec};
 use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::Action;
 
 const NODE_SEED: u8 = 41;
 const OLD_SEED: [u8; 32] = [42; 32];
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
-}
-
-/// The envelopes a table has to send.
-fn sends(t: &mut dyn Table) -> Vec<Vec<u8>> {
-    std::iter::from_fn(|| t.session_mut().poll_action())
-        .filter_map(|a| match a {
-            Action::Send { env, .. } => Some(env.bytes.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 /// The old peer: request-response on `/sealed/sync/1`, nothing else.
 struct Old {
@@ -167,23 +149,7 @@ async fn a_peer_speaking_only_request_response_plays_a_whole_game() {
         .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
         .build();
 
-    let key = SecretKey::from_seed(&OLD_SEED);
-    let signed = table::propose(
-        "duel",
-        &[],
-        &key,
-        Invitees {
-            opponent: node_key,
-            ..Default::default()
-        },
-        now_ms(),
-        [1; 32],
-    )
-    .unwrap();
-    let terms = Terms::from_signed(signed).unwrap();
-    let proposal = terms.bytes().to_vec();
-    let mut table = table::open(terms, key, [1; 32], now_ms()).unwrap();
-    let envelopes = sends(&mut *table);
+    let (table, offer) = common::offer(OLD_SEED, node_key, [1; 32], [1; 32]);
     let game = table.game();
     let mut old = Old {
         swarm,
@@ -196,10 +162,7 @@ async fn a_peer_speaking_only_request_response_plays_a_whole_game() {
     while !old.swarm.is_connected(&old.node) {
         old.pump(Duration::from_millis(50)).await;
     }
-    old.send(Request::Offer {
-        proposal,
-        envelopes,
-    });
+    old.send(offer);
 
     // Untimed: until both seats see the game over.
     loop {

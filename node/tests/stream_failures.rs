@@ -18,50 +18,15 @@ use std::time::Duration;
 use futures::StreamExt;
 use libp2p::swarm::SwarmEvent;
 use libp2p::{PeerId, Stream, noise, tcp, yamux};
-use sealed_games::table::{self, Invitees};
 use sealed_node::sync::{Frame, Request, STREAM_PROTOCOL, SyncCodec, read_frame, write_request};
 use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::Action;
 
 /// Requests the core keeps in flight to one peer.
 const CORE_IN_FLIGHT: usize = 8;
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
-}
-
 /// A Duel proposed by `key` to the node of `node_key`: the offer.
 fn offer(seed: [u8; 32], node_key: [u8; 32]) -> Request {
-    let key = SecretKey::from_seed(&seed);
-    let signed = table::propose(
-        "duel",
-        &[],
-        &key,
-        Invitees {
-            opponent: node_key,
-            ..Default::default()
-        },
-        now_ms(),
-        [9; 32],
-    )
-    .unwrap();
-    let terms = Terms::from_signed(signed).unwrap();
-    let proposal = terms.bytes().to_vec();
-    let mut t = table::open(terms, key, [9; 32], now_ms()).unwrap();
-    let envelopes = std::iter::from_fn(|| t.session_mut().poll_action())
-        .filter_map(|a| match a {
-            Action::Send { env, .. } => Some(env.bytes.clone()),
-            _ => None,
-        })
-        .collect();
-    Request::Offer {
-        proposal,
-        envelopes,
-    }
+    common::offer(seed, node_key, [9; 32], [9; 32]).1
 }
 
 /// A node (bots on) with `timeout` for its requests, and a peer connected to it that

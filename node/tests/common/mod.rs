@@ -143,3 +143,53 @@ pub async fn stop(r: Running) {
     r.h.shutdown().await.unwrap();
     r.task.await.unwrap();
 }
+
+/// Milliseconds since the Unix epoch: the clock the nodes' sessions read.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// The bytes of every envelope a table gives to send now.
+pub fn sends(t: &mut dyn sealed_games::table::Table) -> Vec<Vec<u8>> {
+    std::iter::from_fn(|| t.session_mut().poll_action())
+        .filter_map(|a| match a {
+            sealed_protocol::session::Action::Send { env, .. } => Some(env.bytes.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A Duel proposed by the key of `seed` to the node whose key is `node_key`, with this
+/// nonce and the proposer's table opened with this entropy: the proposer's table, and
+/// the offer a test client sends the node (the proposal and its first envelopes).
+pub fn offer(
+    seed: [u8; 32],
+    node_key: [u8; 32],
+    nonce: [u8; 32],
+    entropy: [u8; 32],
+) -> (
+    Box<dyn sealed_games::table::Table>,
+    sealed_node::sync::Request,
+) {
+    use sealed_games::table::{self, Invitees};
+    let key = sealed_protocol::keys::SecretKey::from_seed(&seed);
+    let invitees = Invitees {
+        opponent: node_key,
+        ..Default::default()
+    };
+    let signed = table::propose("duel", &[], &key, invitees, now_ms(), nonce).expect("a proposal");
+    let terms = sealed_protocol::proposal::Terms::from_signed(signed).expect("terms");
+    let proposal = terms.bytes().to_vec();
+    let mut t = table::open(terms, key, entropy, now_ms()).expect("a table");
+    let envelopes = sends(&mut *t);
+    (
+        t,
+        sealed_node::sync::Request::Offer {
+            proposal,
+            envelopes,
+        },
+    )
+}
