@@ -206,8 +206,10 @@ pub fn check_with_terms<R: Rules>(
     let mut engine: Engine<R> = Engine::new(terms)?;
     engine.unbounded_ahead();
     let mut unsigned = vec![];
-    // Each envelope is parsed (and its signature checked) once; they go in by sequence
-    // number across chains, so each chain's processing keeps up with the others'.
+    // Each envelope is parsed (and its signature checked) once. All are held before
+    // any is processed (§10.6 step 2), in ascending (seq, place in the file): of two at
+    // one position the earlier fills the slot, and an envelope a proof inside the file
+    // brings is never followed where the file holds another.
     let mut parsed: Vec<(u64, usize, Signed)> = vec![];
     for (i, bytes) in file.envelopes.iter().enumerate() {
         match Signed::parse(engine.terms(), bytes) {
@@ -216,8 +218,10 @@ pub fn check_with_terms<R: Rules>(
         }
     }
     parsed.sort_unstable_by_key(|(seq, i, _)| (*seq, *i));
-    for (_, i, s) in parsed {
-        if let Err(e) = engine.insert_signed(s) {
+    let places: Vec<usize> = parsed.iter().map(|(_, i, _)| *i).collect();
+    let held = engine.insert_all_signed(parsed.into_iter().map(|(_, _, s)| s));
+    for (i, r) in places.into_iter().zip(held) {
+        if let Err(e) = r {
             unsigned.push(format!("envelope {i}: {e}"));
         }
     }

@@ -25,6 +25,7 @@ pub mod stallmate_witness;
 pub mod tempete_kit;
 pub mod time_attacks;
 pub mod transcript_size;
+pub mod twin_kit;
 pub mod vectors;
 pub mod withdraw_kit;
 pub mod witness_vectors;

@@ -693,6 +693,17 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         Some(vec!["loss".into(), "win".into()]),
         &crate::withdraw_kit::withdrawn_after_acceptance().transcript(B),
     ));
+    // §10.6 step 2: the checker holds every envelope of the file before it processes
+    // any, so the twin the file lists is followed, not the one A's earlier proof brings.
+    let (twins, _) = crate::twin_kit::proof_before_its_twin();
+    out.push(reject(
+        "proof-before-its-twin",
+        "undecodable-act",
+        1,
+        vec![(B, "equivocation"), (B, "undecodable-act")],
+        Some(vec!["win".into(), "loss".into()]),
+        &twins.transcript(A),
+    ));
     json!({
         "description": "transcripts that must be refused, each tagged with its reason, the exit code of `sealed verify`, the proven faults it must name and the adjudicated results",
         "vectors": out,

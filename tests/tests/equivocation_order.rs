@@ -138,3 +138,64 @@ fn a_refused_act_gives_the_place_it_took_back_to_the_envelope_that_held_it() {
         );
     }
 }
+
+/// Found by the `session` fuzz target (`sealed_conformance::twin_kit` has the case): A
+/// proves B's two twins before it can follow either, then follows `X`, the one in the
+/// place, and finds its act undecodable. A's file lists `X` in the place and carries
+/// both proofs. Before the fix the checker processed each envelope of the file as it
+/// took it in, by ascending seq: A's proof has a lower seq than `X`, so it came first
+/// and brought both twins beside the chains, and the place went to whichever sorts
+/// first by hash — `Y`: the checker never judged `X` and called A's fraud proof
+/// unconfirmed (exit 2, not 1).
+#[test]
+fn a_checked_file_follows_its_own_twin_whatever_a_proof_inside_it_brings() {
+    use sealed_games::variant::check_transcript;
+    use sealed_protocol::envelope::Signed;
+    let (p, x) = sealed_conformance::twin_kit::proof_before_its_twin();
+    let a = p.sessions[A.index()].engine();
+    let undecodable = |faults: &[sealed_protocol::fault::Fault]| {
+        faults
+            .iter()
+            .any(|f| f.kind == FaultKind::UndecodableAct && f.at == x.at())
+    };
+    assert!(undecodable(&a.faults()), "A judged X: {:?}", a.faults());
+    assert!(
+        a.faults()
+            .iter()
+            .any(|f| f.seat == B && f.kind == FaultKind::Equivocation),
+        "A holds the equivocation: {:?}",
+        a.faults()
+    );
+    let file = p.transcript(A);
+    let proof_seq = sealed_protocol::transcript::TranscriptFile::from_bytes(&file)
+        .expect("A's file")
+        .envelopes
+        .iter()
+        .map(|e| Signed::parse(a.terms(), e).expect("signed"))
+        .find(|s| {
+            s.unsigned()
+                .body
+                .iter()
+                .any(|i| matches!(i, Item::Evidence(_)))
+        })
+        .expect("A posted its proof")
+        .unsigned()
+        .seq;
+    assert!(
+        proof_seq < x.unsigned().seq,
+        "the case: the proof sorts first"
+    );
+    let checked = check_transcript(&file).expect("readable");
+    assert!(
+        checked.unconfirmed_evidence.is_empty(),
+        "A's file asserts only what it shows: {:?}",
+        checked.unconfirmed_evidence
+    );
+    assert!(
+        undecodable(&checked.verdict.faults),
+        "the checker follows X: {:?}",
+        checked.verdict.faults
+    );
+    assert_eq!(checked.exit_code(), 1, "a proven fault");
+    assert!(checked.verdict.faults.iter().all(|f| f.seat == B));
+}

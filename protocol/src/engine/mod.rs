@@ -302,6 +302,23 @@ impl<R: Rules> Engine<R> {
         Ok(r)
     }
 
+    /// Holds every envelope first, then processes what became ready, as a transcript
+    /// file is checked (spec/PROTOCOL.md §10.6 step 2): each position's slot is the
+    /// file's envelope before anything is processed, so an envelope a proof inside the
+    /// file brings beside the chains can never be followed in its place. Each result is
+    /// that envelope's holding, in the order given.
+    pub fn insert_all_signed(
+        &mut self,
+        envelopes: impl IntoIterator<Item = Signed>,
+    ) -> Vec<Result<Inserted, InsertError>> {
+        let held = envelopes
+            .into_iter()
+            .map(|s| self.store.insert(s).map_err(InsertError::from))
+            .collect();
+        self.process();
+        held
+    }
+
     /// Processes every envelope whose causal past is complete.
     fn process(&mut self) {
         loop {
