@@ -133,6 +133,19 @@ fn book_text(doc: &Value) -> String {
         if let Some(why) = p["unreachable"].as_str() {
             s.push_str(&format!("    unreachable: {why}\n"));
         }
+        let sync = &p["sync"];
+        if let (Some(stream), Some(rr)) =
+            (sync["stream"].as_u64(), sync["request_response"].as_u64())
+        {
+            s.push_str(&format!(
+                "    sync messages since it connected: {stream} on the stream{}\n",
+                if rr > 0 {
+                    format!(", {rr} by request-response (a node of before the stream)")
+                } else {
+                    String::new()
+                }
+            ));
+        }
         for a in p["addrs"].as_array().into_iter().flatten() {
             s.push_str(&format!(
                 "    {}  seen {}, reached {}{}\n",

@@ -85,7 +85,7 @@ pub use storage::Durable;
 pub use sync::MAX_QUEUED_WRITES;
 pub use views::{
     AddrView, ClockView, Delivery, GameState, GameSummary, GameView, Invitation, PeerView,
-    PeersView, Reached, SeatDelivery,
+    PeersView, Reached, SeatDelivery, SyncCounts,
 };
 
 use durable::{Waiter, Waiting, Written};

@@ -524,6 +524,7 @@ impl Core {
                 .collect(),
             agent: None,
             name: None,
+            sync: None,
         });
         PeersView {
             now_ms: self.now,

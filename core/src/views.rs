@@ -66,6 +66,20 @@ pub struct PeerView {
     /// The name it announces in its agent version: the shell adds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// How its sync messages came since it connected: the shell adds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncCounts>,
+}
+
+/// The sync messages taken from one connected peer (its requests and its answers to
+/// ours), by the way they came (spec/PROTOCOL.md §16.1): on the long-lived stream, or
+/// by request-response, which only a node of before the stream uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SyncCounts {
+    /// On `/sealed/sync-stream/1`.
+    pub stream: u64,
+    /// On `/sealed/sync/1`.
+    pub request_response: u64,
 }
 
 /// One address of a peer.

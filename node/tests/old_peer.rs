@@ -178,6 +178,11 @@ async fn a_peer_speaking_only_request_response_plays_a_whole_game() {
         old.asked > 0,
         "the node sent its requests by request-response"
     );
+    let c = common::sync_counts(h, 42).await.expect("connected");
+    assert!(
+        c.request_response > 0 && c.stream == 0,
+        "the node's peer book says how the old peer synced: {c:?}"
+    );
     common::verified(&h.transcript(&game.to_string()).await.unwrap());
     common::stop(node).await;
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{addr, cfg, done, node, node_with, propose, verified, wait};
+use common::{addr, cfg, done, node, node_with, propose, sync_counts, verified, wait};
 use sealed_node::ProposeArgs;
 
 async fn play(variant: &str, options: Vec<(String, String)>) {
@@ -31,6 +31,14 @@ async fn play(variant: &str, options: Vec<(String, String)>) {
         "both nodes hold the same transcript"
     );
     verified(&ta);
+    // Two nodes of today sync on the stream; request-response is for nodes of before.
+    for (h, other) in [(&a.h, 2), (&b.h, 1)] {
+        let c = sync_counts(h, other).await.expect("connected, and synced");
+        assert!(
+            c.stream > 0 && c.request_response == 0,
+            "{variant}: the sync went by {c:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

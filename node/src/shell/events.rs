@@ -187,13 +187,15 @@ impl Shell {
                 match self.streams.frame(link, frame, &mut self.next_in) {
                     Some(Delivered::Request { peer, id, req }) => {
                         let Some(key) = key_of(&peer) else { return };
+                        self.reach.sync_use.entry(peer).or_default().stream += 1;
                         // Its hold of the read budget is given back once the core has
                         // taken it.
                         let (req, _hold) = req.into_parts();
                         self.input(request_input(key, id, req));
                         return;
                     }
-                    Some(Delivered::Response { id, resp }) => {
+                    Some(Delivered::Response { peer, id, resp }) => {
+                        self.reach.sync_use.entry(peer).or_default().stream += 1;
                         let (resp, _hold) = resp.into_parts();
                         self.input(Input::Response { id, resp });
                         return;
@@ -210,6 +212,11 @@ impl Shell {
         match e {
             request_response::Event::Message { peer, message, .. } => {
                 let Some(key) = key_of(&peer) else { return };
+                self.reach
+                    .sync_use
+                    .entry(peer)
+                    .or_default()
+                    .request_response += 1;
                 match message {
                     request_response::Message::Request {
                         request, channel, ..

@@ -511,10 +511,8 @@ impl Shell {
         self.input(Input::Command { id, cmd });
     }
 
-    /// The peer book's document with each peer's peer id, and what each connected peer
-    /// runs.
-    /// Adds to the peer book's view what each connected peer runs (identify), which
-    /// only the shell knows.
+    /// Adds to the peer book's view each peer's peer id, what each connected peer runs
+    /// (identify) and how its sync messages came, which only the shell knows.
     fn with_agents(&self, view: &mut PeersView) {
         for p in &mut view.peers {
             let key = hex::decode(&p.key)
@@ -528,6 +526,7 @@ impl Shell {
                 p.name = net::announced_name(agent);
                 p.agent = Some(agent.clone());
             }
+            p.sync = self.reach.sync_use.get(&id).copied();
         }
     }
 

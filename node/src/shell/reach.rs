@@ -33,7 +33,7 @@ use libp2p::{Multiaddr, PeerId, autonat, relay};
 
 use super::Shell;
 use super::addr::{causes, key_of, relay_of, with_peer};
-use crate::core::Input;
+use crate::core::{Input, SyncCounts};
 use crate::lookup::{self, Request, Response};
 use crate::origin::Origin;
 
@@ -56,6 +56,8 @@ pub(super) struct Reach {
     asked: HashMap<OutboundRequestId, (PeerId, Option<PeerId>)>,
     /// What each connected peer says it runs (identify's agent version).
     pub(super) agents: HashMap<PeerId, String>,
+    /// The sync messages taken from each connected peer, by the way they came.
+    pub(super) sync_use: HashMap<PeerId, SyncCounts>,
     /// Where we reached each connected peer we dialled.
     dialled_at: HashMap<PeerId, Multiaddr>,
     /// Relays among the mailboxes the node keeps connected, with where we reached them.
@@ -375,6 +377,7 @@ impl Shell {
         }
         self.reach.dialled_at.remove(peer);
         self.reach.origins.remove(peer);
+        self.reach.sync_use.remove(peer);
         if !key_of(peer).is_some_and(|k| self.core.knows_peer(&k)) {
             self.reach.agents.remove(peer);
         }

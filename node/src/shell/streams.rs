@@ -69,6 +69,8 @@ pub(super) enum Delivered {
     },
     /// The response to one of ours.
     Response {
+        /// The peer that answered.
+        peer: PeerId,
         /// The core's number of the request.
         id: OutId,
         /// The response.
@@ -412,7 +414,11 @@ impl Streams {
                     if let Some(p) = self.peers.get_mut(&peer) {
                         p.sent -= 1;
                     }
-                    return Some(Delivered::Response { id: o.id, resp });
+                    return Some(Delivered::Response {
+                        peer,
+                        id: o.id,
+                        resp,
+                    });
                 }
                 if rid >= self.next_rid {
                     tracing::debug!(%peer, "sync stream closed: a response to id {rid}, never asked");

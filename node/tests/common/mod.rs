@@ -129,6 +129,20 @@ pub fn peer_of_seed(seed: u8) -> libp2p::PeerId {
     sealed_node::net::peer_id(&key.public().to_bytes()).unwrap()
 }
 
+/// How the sync messages of the node whose key seed is `[seed; 32]` came to `h`, by
+/// `h`'s peer book (none while it is not connected).
+#[allow(dead_code)]
+pub async fn sync_counts(h: &NodeHandle, seed: u8) -> Option<sealed_node::core::SyncCounts> {
+    let id = peer_of_seed(seed).to_string();
+    h.peers()
+        .await
+        .unwrap()
+        .peers
+        .into_iter()
+        .find(|p| p.peer.as_deref() == Some(id.as_str()))
+        .and_then(|p| p.sync)
+}
+
 /// The node's line for a game in `games`.
 pub async fn summary(h: &NodeHandle, game: &str) -> Option<sealed_node::GameSummary> {
     h.games()
