@@ -223,10 +223,17 @@ impl Core {
             return;
         };
         // Keep only validly signed envelopes of this game: a peer cannot make us store
-        // anything a seat did not sign. Each is verified here, once.
+        // anything a seat did not sign. Each is verified here, once: bytes the game's
+        // table already holds, exactly, were verified when they first came (a peer
+        // sends again what we have not yet acknowledged).
+        let table = self.games.played(&game).map(|p| &p.table);
         let valid: Vec<Signed> = envs
             .iter()
-            .filter_map(|b| Signed::parse(&terms, b).ok())
+            .filter_map(|b| {
+                let s = Signed::parse_kept(&terms, b).ok()?;
+                let held = table.is_some_and(|t| t.session().holds_exact(&s));
+                (held || s.verify(&terms).is_ok()).then_some(s)
+            })
             .collect();
         self.take_signed(from, game, &terms, valid, w, store);
     }

@@ -20,7 +20,9 @@
 //! - `sealed_move_tmpfs`: the same with both homes on /dev/shm, where fsync is free: the
 //!   node's transport and processing alone (skipped when /dev/shm is not a tmpfs);
 //! - `redb_commit_1_envelope`: one durable `Store::put_envelopes` of one fresh envelope
-//!   on the target dir's file system, the unit of the disk's share.
+//!   on the target dir's file system, the unit of the disk's share; in the alternating
+//!   rounds also the same commit on /dev/shm, which with one bare request is the floor
+//!   of a move on tmpfs (the mover commits before it sends, spec/PROTOCOL.md §11.2).
 //!
 //! After criterion, every kind is measured again in alternation, one of each per round,
 //! so that the machine's drift hits all alike, and one block of ratios of the medians is
@@ -521,6 +523,8 @@ struct Kit {
     disk: Sealed,
     shm: Option<Sealed>,
     commit: Commit,
+    /// The same commit with the store on the tmpfs (where fsync is free).
+    commit_shm: Option<Commit>,
 }
 
 fn bench(c: &mut Criterion, rt: &Runtime, k: &mut Kit) {
@@ -576,7 +580,7 @@ fn us(d: Duration) -> f64 {
 /// Every kind once per round, in the same order, `ROUNDS` times; the ratios of the
 /// medians.
 fn ratios(rt: &Runtime, k: &mut Kit) {
-    let mut t: [Vec<Duration>; 6] = Default::default();
+    let mut t: [Vec<Duration>; 7] = Default::default();
     rt.block_on(async {
         for _ in 0..ROUNDS {
             // One untimed round trip first: after the milliseconds of a sealed move the
@@ -591,12 +595,15 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
                 t[3].push(shm.move_rtt().await);
             }
             t[4].push(k.commit.once());
+            if let Some(c) = &mut k.commit_shm {
+                t[6].push(c.once());
+            }
             stream_rtt(&mut k.stream).await;
             t[5].push(stream_rtt(&mut k.stream).await);
         }
     });
     let has_shm = !t[3].is_empty();
-    let [tcp, bare, disk, shm, commit, stream] =
+    let [tcp, bare, disk, shm, commit, stream, commit_shm] =
         t.map(|v| if v.is_empty() { 0.0 } else { us(median(v)) });
     println!("transport: medians of {ROUNDS} alternating rounds on 127.0.0.1, 256-byte payloads");
     println!("transport:   raw TCP echo              {tcp:>9.1} us");
@@ -607,6 +614,9 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
         println!("transport:   sealed move (tmpfs store) {shm:>9.1} us");
     }
     println!("transport:   redb commit, 1 envelope   {commit:>9.1} us");
+    if has_shm {
+        println!("transport:   the same commit on tmpfs  {commit_shm:>9.1} us");
+    }
     println!(
         "transport: sealed move RTT / bare libp2p RTT = {:.1}",
         disk / bare
@@ -631,6 +641,12 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
         println!(
             "transport: sealed move on tmpfs / bare libp2p = {:.1} (the node without the disk)",
             shm / bare
+        );
+        // What no node can go under while it writes before it sends (spec/PROTOCOL.md
+        // §11.2): the mover's commit, then one message to the other node.
+        println!(
+            "transport: floor (tmpfs commit + bare request) / bare libp2p = {:.2}",
+            (commit_shm + bare) / bare
         );
         println!(
             "transport: disk share of a sealed move        = {:.0}% ({:.1} redb commits' worth)",
@@ -671,6 +687,7 @@ fn main() {
             disk: sealed_pair(root, 1).await,
             shm,
             commit: Commit::new(root),
+            commit_shm: tmpfs().map(Commit::new),
         }
     });
     let mut c = Criterion::default().configure_from_args();

@@ -212,6 +212,25 @@ impl Signed {
         Signed::read(terms, bytes, false)
     }
 
+    /// Verifies the signature of an envelope read by [`Signed::parse_kept`]: together
+    /// they are [`Signed::parse`], for a caller that first looks whether it already
+    /// holds these exact bytes (verified when they first came: a signature is verified
+    /// once per process).
+    pub fn verify(&self, terms: &Terms) -> Result<(), EnvelopeError> {
+        let u = &self.env.unsigned;
+        let key = terms.key(u.seat).ok_or(EnvelopeError::NoSuchSeat(u.seat))?;
+        let full = full_form(&self.bytes, terms.game());
+        let unsigned_bytes = &full[..full.len() - 64];
+        if key.verify(
+            &signing_input(tag::SIGN_ENVELOPE, unsigned_bytes),
+            &self.env.sig,
+        ) {
+            Ok(())
+        } else {
+            Err(EnvelopeError::BadSignature(u.at()))
+        }
+    }
+
     fn read(terms: &Terms, bytes: &[u8], verify: bool) -> Result<Signed, EnvelopeError> {
         let full = full_form(bytes, terms.game());
         let env = Envelope::decode(bytes, terms.game())?;

@@ -8,9 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Engine;
+use crate::engine::{Engine, InsertError};
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
+use crate::ids::EnvRef;
 use crate::proof::Proof;
 use crate::proposal::{ProposalError, Terms};
 use crate::rules::{OptionError, Rules};
@@ -184,16 +185,25 @@ pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), Tr
     check_with_terms(file, Terms::parse(&file.proposal)?)
 }
 
-/// Parses and inserts one envelope, recording why if it is not a validly signed
-/// envelope of this game.
-fn take<R: Rules>(engine: &mut Engine<R>, unsigned: &mut Vec<String>, what: String, bytes: &[u8]) {
-    match Signed::parse(engine.terms(), bytes) {
-        Ok(s) => {
-            if let Err(e) = engine.insert_signed(s) {
-                unsigned.push(format!("{what}: {e}"));
-            }
+/// Parses and inserts one envelope (its signature verified unless the engine holds
+/// these exact bytes), recording why if it is not a validly signed envelope of this
+/// game; its position, if it reads as one of this game's envelopes at all.
+fn take<R: Rules>(
+    engine: &mut Engine<R>,
+    unsigned: &mut Vec<String>,
+    what: String,
+    bytes: &[u8],
+) -> Option<EnvRef> {
+    let at = Signed::parse_kept(engine.terms(), bytes)
+        .ok()
+        .map(|s| s.at());
+    match engine.insert(bytes) {
+        Ok(_) => at,
+        Err(e) => {
+            unsigned.push(format!("{what}: {e}"));
+            // Validly signed but not held: it still names its position.
+            matches!(e, InsertError::Store(_)).then_some(at).flatten()
         }
-        Err(e) => unsigned.push(format!("{what}: {e}")),
     }
 }
 
@@ -228,7 +238,7 @@ pub fn check_with_terms<R: Rules>(
     let mut unconfirmed = vec![];
     for (i, ev) in file.evidence.iter().enumerate() {
         match ev {
-            Evidence::Chain(p) => match p.check(engine.terms()) {
+            Evidence::Chain(p) => match p.check_with(engine.terms(), |s| engine.holds_exact(s)) {
                 Ok(proven) => {
                     for e in proven.envelopes {
                         if let Err(err) = engine.insert_signed(e) {
@@ -239,14 +249,13 @@ pub fn check_with_terms<R: Rules>(
                 Err(why) => unconfirmed.push(format!("evidence {i}: {why}")),
             },
             Evidence::Fraud(p) => {
-                take(
+                let at = take(
                     &mut engine,
                     &mut unsigned,
                     format!("evidence {i}"),
                     &p.envelope,
                 );
-                let at = Signed::parse(engine.terms(), &p.envelope).map(|s| s.at());
-                let found = at.as_ref().is_ok_and(|at| {
+                let found = at.as_ref().is_some_and(|at| {
                     engine
                         .all_faults()
                         .iter()

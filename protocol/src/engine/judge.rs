@@ -271,8 +271,9 @@ impl<R: Rules> Engine<R> {
                 Ok(())
             }
             Item::Evidence(proof) => {
+                let store = &self.store;
                 let proven = proof
-                    .check(&self.terms)
+                    .check_with(&self.terms, |s| store.holds_exact(s))
                     .map_err(|why| broken(FaultKind::FalseEvidence, why))?;
                 // The accused's fault is a chain fault (found from the envelopes held);
                 // make sure they are held, and end the game for whoever sees this.

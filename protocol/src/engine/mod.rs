@@ -287,9 +287,21 @@ impl<R: Rules> Engine<R> {
     }
 
     /// Parses, verifies and stores envelope bytes, then processes whatever became ready.
+    /// Bytes equal to an envelope held are not verified again: they were when they
+    /// first came (or, restored, when the store took them), and the same bytes carry
+    /// the same signature. A copy of a held envelope under another signature is
+    /// verified, and refused if it does not check (spec/PROTOCOL.md §7.1).
     pub fn insert(&mut self, bytes: &[u8]) -> Result<Inserted, InsertError> {
-        let signed = Signed::parse(&self.terms, bytes)?;
+        let signed = Signed::parse_kept(&self.terms, bytes)?;
+        if !self.store.holds_exact(&signed) {
+            signed.verify(&self.terms)?;
+        }
         self.insert_signed(signed)
+    }
+
+    /// Whether these exact bytes (signature included) are held, in a slot or beside.
+    pub fn holds_exact(&self, signed: &Signed) -> bool {
+        self.store.holds_exact(signed)
     }
 
     /// Stores an envelope already verified, then processes whatever became ready.

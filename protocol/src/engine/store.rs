@@ -155,6 +155,25 @@ impl Store {
         }
     }
 
+    /// Whether these exact bytes (signature included) are held, in their slot or
+    /// beside it: what was verified when it first came need not be again.
+    pub fn holds_exact(&self, signed: &Signed) -> bool {
+        let at = signed.at();
+        let same = |e: &Signed| e.hash == signed.hash && e.bytes == signed.bytes;
+        if self
+            .chains
+            .get(&at.chain)
+            .and_then(|c| c.get(at.seq))
+            .is_some_and(same)
+        {
+            return true;
+        }
+        let key = |e: &Signed| (e.at().chain, e.at().seq, e.hash.0);
+        let k = key(signed);
+        let i = self.others.partition_point(|o| key(o) < k);
+        self.others.get(i).is_some_and(same)
+    }
+
     /// Puts an envelope among the others at its place in their canonical order: by
     /// chain, then position, then hash.
     pub fn keep_other(&mut self, signed: Signed) {

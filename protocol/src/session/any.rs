@@ -65,6 +65,9 @@ pub trait AnySession {
     /// How many envelopes this seat holds (what [`AnySession::envelopes`] would return,
     /// without copying them).
     fn held(&self) -> usize;
+    /// Whether it holds these exact bytes, signature included (`Engine::holds_exact`):
+    /// a caller that parsed them with [`Signed::parse_kept`] need not verify them.
+    fn holds_exact(&self, signed: &Signed) -> bool;
     /// Every envelope held, exact bytes: the chains in chain order, then the envelopes
     /// kept beside them as evidence. Restoring from them rebuilds the session.
     fn envelopes(&self) -> Vec<Vec<u8>>;
@@ -210,6 +213,10 @@ impl<R: Rules> AnySession for Session<R> {
     fn held(&self) -> usize {
         let (chains, others) = self.engine.stored();
         chains.len() + others.len()
+    }
+
+    fn holds_exact(&self, signed: &Signed) -> bool {
+        self.engine.holds_exact(signed)
     }
 
     fn envelopes(&self) -> Vec<Vec<u8>> {
