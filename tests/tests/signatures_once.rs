@@ -10,7 +10,7 @@ use sealed_games::duel::Duel;
 use sealed_protocol::body::Item;
 use sealed_protocol::engine::{InsertError, Inserted};
 use sealed_protocol::envelope::{EnvelopeError, Signed};
-use sealed_protocol::fault::FaultKind;
+use sealed_protocol::fault::{Fault, FaultKind};
 use sealed_protocol::proof::Proof;
 use sealed_protocol::session::AnySession;
 
@@ -65,22 +65,33 @@ fn a_held_envelope_under_a_signature_that_does_not_check_is_refused() {
     assert_eq!(p.sessions[A.index()].envelopes(), before);
 }
 
-#[test]
-fn a_proof_naming_a_held_envelope_under_a_spoiled_signature_is_false_evidence() {
-    let (mut p, last) = a_holds_bs_last();
-    // A true twin of B's last envelope, and B's last envelope itself (its hash held by
-    // the judge) under a signature that does not check.
+/// A twin of B's last envelope, signed by B's key: another body at the same place.
+fn twin_of(last: &Signed) -> Signed {
     let mut u = last.unsigned().clone();
     u.body = vec![Item::OfferDraw];
-    let twin = Pair::<Duel>::sign(B, u);
+    Pair::<Duel>::sign(B, u)
+}
+
+/// A posts an equivocation proof of `first` and `second`; what B's judge finds.
+fn posted_to_b(p: &mut Pair<Duel>, first: &[u8], second: &[u8]) -> (Signed, Vec<Fault>) {
     let proof = Proof::Equivocation {
-        first: twin.bytes.clone(),
-        second: with_bad_signature(&last.bytes),
+        first: first.to_vec(),
+        second: second.to_vec(),
     };
     let posted = p.forge(A, vec![Item::Evidence(proof)]);
     p.deliver_to(B, &posted);
     p.deliver_all();
-    let faults = p.sessions[B.index()].engine().faults();
+    let faults = p.sessions[B.index()].engine().faults().to_vec();
+    (posted, faults)
+}
+
+#[test]
+fn a_proof_naming_a_held_envelope_under_a_spoiled_signature_is_false_evidence() {
+    let (mut p, last) = a_holds_bs_last();
+    // A true twin, and B's last envelope itself (its hash held by the judge) under a
+    // signature that does not check.
+    let twin = twin_of(&last);
+    let (posted, faults) = posted_to_b(&mut p, &twin.bytes, &with_bad_signature(&last.bytes));
     assert!(
         faults
             .iter()
@@ -93,17 +104,8 @@ fn a_proof_naming_a_held_envelope_under_a_spoiled_signature_is_false_evidence() 
 #[test]
 fn a_proof_of_held_envelopes_stands() {
     let (mut p, last) = a_holds_bs_last();
-    let mut u = last.unsigned().clone();
-    u.body = vec![Item::OfferDraw];
-    let twin = Pair::<Duel>::sign(B, u);
-    let proof = Proof::Equivocation {
-        first: last.bytes.clone(),
-        second: twin.bytes.clone(),
-    };
-    let posted = p.forge(A, vec![Item::Evidence(proof)]);
-    p.deliver_to(B, &posted);
-    p.deliver_all();
-    let faults = p.sessions[B.index()].engine().faults();
+    let twin = twin_of(&last);
+    let (_, faults) = posted_to_b(&mut p, &last.bytes, &twin.bytes);
     assert!(
         faults
             .iter()
