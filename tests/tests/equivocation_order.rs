@@ -158,7 +158,7 @@ fn a_checked_file_follows_its_own_twin_whatever_a_proof_inside_it_brings() {
             .iter()
             .any(|f| f.kind == FaultKind::UndecodableAct && f.at == x.at())
     };
-    assert!(undecodable(&a.faults()), "A judged X: {:?}", a.faults());
+    assert!(undecodable(a.faults()), "A judged X: {:?}", a.faults());
     assert!(
         a.faults()
             .iter()
