@@ -59,6 +59,10 @@ fn until_bobs_turn_with(alice: &Path, bob: &Path, b: &Node, extra: &[&str]) -> S
     wait_for(bob, &game, "his turn", |v| {
         v["phase"] == "play" && v["my_turn"] == true
     });
+    // Bob's node shows his turn once his coin reveal is made, maybe before it reached
+    // Alice: he walks away at his turn in play only once Alice holds it too (else he
+    // walked away in the coin phase, where no clock runs).
+    wait_for(alice, &game, "Bob's coin reveal", |v| v["phase"] == "play");
     game
 }
 
