@@ -74,8 +74,10 @@ async fn open(control: &mut libp2p_stream::Control, node: PeerId) -> Stream {
 async fn open_answered(control: &mut libp2p_stream::Control, node: PeerId) -> Stream {
     loop {
         let mut s = open(control, node).await;
-        write_request(&mut s, 1, &harmless()).await.unwrap();
-        if let Some(Frame::Response(1, _)) = answered_or_closed(&mut s).await {
+        // A refused stream may be closed before the request is written: open again.
+        if write_request(&mut s, 1, &harmless()).await.is_ok()
+            && let Some(Frame::Response(1, _)) = answered_or_closed(&mut s).await
+        {
             return s;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
