@@ -229,10 +229,9 @@ impl Core {
         let table = self.games.played(&game).map(|p| &p.table);
         let valid: Vec<Signed> = envs
             .iter()
-            .filter_map(|b| {
-                let s = Signed::parse_kept(&terms, b).ok()?;
-                let held = table.is_some_and(|t| t.session().holds_exact(&s));
-                (held || s.verify(&terms).is_ok()).then_some(s)
+            .filter_map(|b| match table {
+                Some(t) => t.session().parse_once(b).ok(),
+                None => Signed::parse(&terms, b).ok(),
             })
             .collect();
         self.take_signed(from, game, &terms, valid, w, store);

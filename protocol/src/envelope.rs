@@ -197,7 +197,9 @@ impl Signed {
     /// Parses travelling bytes and verifies the signature against the game's terms.
     /// Nothing about the chain is checked here; that is the engine's job.
     pub fn parse(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
-        Signed::read(terms, bytes, true)
+        let s = Signed::parse_kept(terms, bytes)?;
+        s.verify(terms)?;
+        Ok(s)
     }
 
     /// As [`Signed::parse`], for bytes this process verified before and kept: a seat's
@@ -209,7 +211,30 @@ impl Signed {
     /// apart: a caller keeps its bytes by game (as a node's store does) and verifies each
     /// chain's first envelope, to which its `prev` hashes tie the rest.
     pub fn parse_kept(terms: &Terms, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
-        Signed::read(terms, bytes, false)
+        let full = full_form(bytes, terms.game());
+        let env = Envelope::decode(bytes, terms.game())?;
+        let u = &env.unsigned;
+        // Every envelope of a game carries the version its terms were proposed under.
+        if u.version != terms.version() {
+            return Err(EnvelopeError::Version(u.version));
+        }
+        if u.version == crate::proposal::VERSION && u.body.iter().any(Item::version_2_only) {
+            return Err(EnvelopeError::Version2Item);
+        }
+        if u.game != terms.game() {
+            return Err(EnvelopeError::OtherGame(u.game));
+        }
+        if terms.key(u.seat).is_none() {
+            return Err(EnvelopeError::NoSuchSeat(u.seat));
+        }
+        // The unsigned part is everything but the last 64 bytes (the signature is a
+        // fixed-size tuple at the end), and `decode` proved the bytes canonical.
+        let hash = hash_unsigned_bytes(&full[..full.len() - 64]);
+        Ok(Signed {
+            env,
+            hash,
+            bytes: bytes.to_vec(),
+        })
     }
 
     /// Verifies the signature of an envelope read by [`Signed::parse_kept`]: together
@@ -229,35 +254,6 @@ impl Signed {
         } else {
             Err(EnvelopeError::BadSignature(u.at()))
         }
-    }
-
-    fn read(terms: &Terms, bytes: &[u8], verify: bool) -> Result<Signed, EnvelopeError> {
-        let full = full_form(bytes, terms.game());
-        let env = Envelope::decode(bytes, terms.game())?;
-        let u = &env.unsigned;
-        // Every envelope of a game carries the version its terms were proposed under.
-        if u.version != terms.version() {
-            return Err(EnvelopeError::Version(u.version));
-        }
-        if u.version == crate::proposal::VERSION && u.body.iter().any(Item::version_2_only) {
-            return Err(EnvelopeError::Version2Item);
-        }
-        if u.game != terms.game() {
-            return Err(EnvelopeError::OtherGame(u.game));
-        }
-        let key = terms.key(u.seat).ok_or(EnvelopeError::NoSuchSeat(u.seat))?;
-        // The unsigned part is everything but the last 64 bytes (the signature is a
-        // fixed-size tuple at the end), and `decode` proved the bytes canonical.
-        let unsigned_bytes = &full[..full.len() - 64];
-        if verify && !key.verify(&signing_input(tag::SIGN_ENVELOPE, unsigned_bytes), &env.sig) {
-            return Err(EnvelopeError::BadSignature(u.at()));
-        }
-        let hash = hash_unsigned_bytes(unsigned_bytes);
-        Ok(Signed {
-            env,
-            hash,
-            bytes: bytes.to_vec(),
-        })
     }
 
     /// The unsigned content.

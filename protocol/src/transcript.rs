@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, InsertError};
+use crate::engine::{Engine, InsertError, Inserted, StoreError};
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
 use crate::ids::EnvRef;
@@ -187,22 +187,22 @@ pub fn check<R: Rules>(file: &TranscriptFile) -> Result<(Engine<R>, Checked), Tr
 
 /// Parses and inserts one envelope (its signature verified unless the engine holds
 /// these exact bytes), recording why if it is not a validly signed envelope of this
-/// game; its position, if it reads as one of this game's envelopes at all.
+/// game; its position, if it is one.
 fn take<R: Rules>(
     engine: &mut Engine<R>,
     unsigned: &mut Vec<String>,
     what: String,
     bytes: &[u8],
 ) -> Option<EnvRef> {
-    let at = Signed::parse_kept(engine.terms(), bytes)
-        .ok()
-        .map(|s| s.at());
     match engine.insert(bytes) {
-        Ok(_) => at,
+        Ok(Inserted::Stored(at) | Inserted::Duplicate(at) | Inserted::Equivocation(at)) => Some(at),
         Err(e) => {
             unsigned.push(format!("{what}: {e}"));
             // Validly signed but not held: it still names its position.
-            matches!(e, InsertError::Store(_)).then_some(at).flatten()
+            match e {
+                InsertError::Store(StoreError::TooFarAhead(at)) => Some(at),
+                InsertError::Envelope(_) => None,
+            }
         }
     }
 }

@@ -292,11 +292,18 @@ impl<R: Rules> Engine<R> {
     /// the same signature. A copy of a held envelope under another signature is
     /// verified, and refused if it does not check (spec/PROTOCOL.md §7.1).
     pub fn insert(&mut self, bytes: &[u8]) -> Result<Inserted, InsertError> {
+        let signed = self.parse_once(bytes)?;
+        self.insert_signed(signed)
+    }
+
+    /// [`Signed::parse`] for this game, its signature verified unless these exact bytes
+    /// (signature included) are held already: verified when they first came.
+    pub fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
         let signed = Signed::parse_kept(&self.terms, bytes)?;
         if !self.store.holds_exact(&signed) {
             signed.verify(&self.terms)?;
         }
-        self.insert_signed(signed)
+        Ok(signed)
     }
 
     /// Whether these exact bytes (signature included) are held, in a slot or beside.

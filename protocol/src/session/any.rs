@@ -11,7 +11,7 @@ use super::{Action, Command, NotNow, Phase, Secrets, Session, SessionError};
 use crate::body::ClaimKind;
 use crate::deposit::Deposit;
 use crate::engine::{Inserted, WitnessWait};
-use crate::envelope::Signed;
+use crate::envelope::{EnvelopeError, Signed};
 use crate::ids::{ChainId, EnvRef, Seat};
 use crate::proposal::Terms;
 use crate::rules::Rules;
@@ -65,9 +65,9 @@ pub trait AnySession {
     /// How many envelopes this seat holds (what [`AnySession::envelopes`] would return,
     /// without copying them).
     fn held(&self) -> usize;
-    /// Whether it holds these exact bytes, signature included (`Engine::holds_exact`):
-    /// a caller that parsed them with [`Signed::parse_kept`] need not verify them.
-    fn holds_exact(&self, signed: &Signed) -> bool;
+    /// Reads bytes as an envelope of this game, its signature verified unless these
+    /// exact bytes are held already (`Engine::parse_once`).
+    fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError>;
     /// Every envelope held, exact bytes: the chains in chain order, then the envelopes
     /// kept beside them as evidence. Restoring from them rebuilds the session.
     fn envelopes(&self) -> Vec<Vec<u8>>;
@@ -215,8 +215,8 @@ impl<R: Rules> AnySession for Session<R> {
         chains.len() + others.len()
     }
 
-    fn holds_exact(&self, signed: &Signed) -> bool {
-        self.engine.holds_exact(signed)
+    fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
+        self.engine.parse_once(bytes)
     }
 
     fn envelopes(&self) -> Vec<Vec<u8>> {
