@@ -143,6 +143,13 @@ fn new_by_peer_id_says_where_the_invitation_got_to() {
     let _a = start_node(&h[0], "node");
     let b = start_node(&h[1], "node");
     let b_id = peer_of(&b.addr).to_owned();
+    // Both keep the mailbox connected before A asks it for B (untimed: on a loaded
+    // machine a node's first connection can take longer than `new`'s 10 s of trying).
+    for home in &h[..2] {
+        while !stdout(&at_home(home, &["peers"])).contains("connected, mailbox, sealed/") {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
 
     // B's peer id alone: A finds B at the mailbox they both keep.
     let out = at_home(&h[0], &["new", "duel", "--peer", &b_id]);
