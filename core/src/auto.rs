@@ -213,6 +213,7 @@ impl Core {
         self.recover_if_halted();
         self.save_settings();
         self.unload_idle();
+        self.sleep_idle();
         // A bot whose every pick was refused looks again.
         let waiting: Vec<GameId> = self
             .games
@@ -247,6 +248,13 @@ impl Core {
                     want.insert(peer);
                 }
             }
+        }
+        // A game asleep is unfinished: its peers are reached as any (`sleep.rs`).
+        for (_, a) in self.games.all_asleep() {
+            want.extend(
+                a.peers()
+                    .filter(|p| **p != me && !self.peers.connected.contains(*p)),
+            );
         }
         // Mailboxes and rendezvous points stay connected: an invitation through one
         // reaches this node with no `dial`, and lookups need one.

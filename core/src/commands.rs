@@ -30,6 +30,14 @@ pub(super) enum Export {
 
 impl Core {
     pub(super) fn command(&mut self, id: CmdId, cmd: Cmd, store: &dyn Durable) {
+        // A game asleep wakes for any command that names it (`sleep.rs`): each command
+        // below then finds it as it was before it slept.
+        if let Some(g) = cmd.game()
+            && let Ok(gid) = self.games.find(g)
+            && let Err(e) = self.rouse(&gid, store)
+        {
+            return self.reply(id, Err(e));
+        }
         let result = match cmd {
             // These answer once what they signed is durable.
             Cmd::Propose(args) => self.propose(id, *args, store),
@@ -70,6 +78,9 @@ impl Core {
                 let r = match g {
                     None => {
                         self.bots.all = on;
+                        if on {
+                            self.rouse_my_turns(store);
+                        }
                         Ok(Answer::Done)
                     }
                     Some(g) => self.games.find(&g).map(|gid| {
@@ -133,31 +144,38 @@ impl Core {
         self.games.played(&id).ok_or(NodeError::OnlyRelayed)
     }
 
-    /// One line per game: played, relayed, dormant or set aside.
+    /// A played game's line.
+    pub(super) fn summary_of(&self, id: &GameId, p: &Played) -> GameSummary {
+        GameSummary {
+            game: hex::encode(id),
+            variant: p.table.variant().to_owned(),
+            status: status_name(p.record.status, &*p.table),
+            seat: Some(p.table.seat().0),
+            my_turn: p.table.my_turn(),
+            ply: p.table.ply(),
+            waiting_for: p.table.waiting_for(),
+            result: p.table.result(),
+            players: players(p.table.terms(), &p.names(), Some(p.table.seat())),
+            options: options(p.table.terms()),
+            delivery: p.delivery(),
+            held: p.table.session().held(),
+            clock: self
+                .clocks(p)
+                .map(|c| c.line(&namer(&p.names(), p.table.seat()))),
+            invitation: self.invitation(p),
+            helpers: helpers(p.table.terms()),
+        }
+    }
+
+    /// One line per game: played, asleep, relayed, dormant or set aside.
     pub(super) fn summaries(&self) -> Vec<GameSummary> {
         let mut out: Vec<GameSummary> = self
             .games
             .all_played()
-            .map(|(id, p)| GameSummary {
-                game: hex::encode(id),
-                variant: p.table.variant().to_owned(),
-                status: status_name(p.record.status, &*p.table),
-                seat: Some(p.table.seat().0),
-                my_turn: p.table.my_turn(),
-                ply: p.table.ply(),
-                waiting_for: p.table.waiting_for(),
-                result: p.table.result(),
-                players: players(p.table.terms(), &p.names(), Some(p.table.seat())),
-                options: options(p.table.terms()),
-                delivery: p.delivery(),
-                held: p.table.session().held(),
-                clock: self
-                    .clocks(p)
-                    .map(|c| c.line(&namer(&p.names(), p.table.seat()))),
-                invitation: self.invitation(p),
-                helpers: helpers(p.table.terms()),
-            })
+            .map(|(id, p)| self.summary_of(id, p))
             .collect();
+        // As it was when it fell asleep: nothing that would change it has come since.
+        out.extend(self.games.all_asleep().map(|(_, a)| a.summary.clone()));
         out.extend(self.games.all_relayed().map(|(id, r)| {
             let held = r.held.values().map(std::collections::BTreeMap::len).sum();
             GameSummary {
@@ -561,7 +579,7 @@ fn options(terms: &Terms) -> Vec<String> {
 }
 
 /// The status `sealed games` shows.
-fn status_name(s: GameStatus, t: &dyn Table) -> GameState {
+pub(super) fn status_name(s: GameStatus, t: &dyn Table) -> GameState {
     let phase = t.session().phase();
     if t.session().withdrawn() {
         return GameState::Withdrawn;

@@ -143,7 +143,7 @@ impl Core {
         Ok(())
     }
 
-    fn set_aside(&mut self, id: GameId, variant: Option<String>, halt: Halt) {
+    pub(super) fn set_aside(&mut self, id: GameId, variant: Option<String>, halt: Halt) {
         self.games.put(
             id,
             Life::Aside(Box::new(SetAside {
@@ -268,10 +268,10 @@ impl Core {
         Ok(Loaded::Played(played, actions))
     }
 
-    /// Loads a dormant game when something asks for it.
+    /// Loads a dormant or sleeping game when something asks for it.
     pub(super) fn wake(&mut self, id: &GameId, store: &dyn Durable) -> Result<(), NodeError> {
         let Some(d) = self.games.dormant(id) else {
-            return Ok(());
+            return self.rouse(id, store);
         };
         let (record, variant) = (d.record.clone(), d.record.variant.clone());
         match self.restore_game(record, true, store) {
@@ -802,7 +802,7 @@ fn evidence_of(envelopes: &[Vec<u8>]) -> super::games::Evidence {
 /// A read of the store that failed: a failure of the store itself (redb latched an
 /// I/O error) sets the game aside only until the store is reopened, like a failed
 /// write; anything else means the bytes are bad and the game stays set aside.
-fn read_failed(what: &str, e: crate::record::ReadError) -> Halt {
+pub(super) fn read_failed(what: &str, e: crate::record::ReadError) -> Halt {
     if e.storage {
         Halt::Write(format!("{what}: {e}"))
     } else {

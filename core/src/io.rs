@@ -315,6 +315,31 @@ pub enum Cmd {
     },
 }
 
+impl Cmd {
+    /// The game the command names, if it names one.
+    pub fn game(&self) -> Option<&GameRef> {
+        match self {
+            Cmd::Accept(g)
+            | Cmd::Decline(g)
+            | Cmd::Withdraw(g)
+            | Cmd::Show(g, _)
+            | Cmd::Transcript(g)
+            | Cmd::Score(g)
+            | Cmd::Pgn(g)
+            | Cmd::MailExport(g)
+            | Cmd::Bot(Some(g), _)
+            | Cmd::Move { game: g, .. }
+            | Cmd::Ruling { game: g, .. } => Some(g),
+            Cmd::Propose(_)
+            | Cmd::Games
+            | Cmd::MailImport(_)
+            | Cmd::Bot(None, _)
+            | Cmd::Stand(..)
+            | Cmd::Peers => None,
+        }
+    }
+}
+
 /// A proposal to make, as the core takes it: keys and addresses already read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProposeArgs {

@@ -19,7 +19,8 @@
 //! Files: the `Core` and its config here; the inputs, outputs and commands `io.rs`; the
 //! sync protocol's messages `message.rs`; the read side of the store `storage.rs`, its
 //! records `record.rs`, a store in memory `memory.rs`; typed errors `error.rs`; one
-//! slot per game `slot.rs`, the states a game is in `games.rs`; the write path and
+//! slot per game `slot.rs`, the states a game is in `games.rs`, idle unfinished games
+//! out of memory `sleep.rs`; the write path and
 //! rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's answers and
 //! requests `sync.rs`, what it takes `take.rs`; peers, their queues, the requests in
 //! flight (`Asked`), introductions and which invitations to take `peers.rs`; where each
@@ -56,6 +57,7 @@ pub mod quota;
 pub mod record;
 pub mod refusal;
 mod rulings;
+pub mod sleep;
 mod slot;
 mod stamps;
 pub mod storage;
@@ -126,6 +128,9 @@ pub struct CoreConfig {
     pub quotas: Quotas,
     /// How long a finished game stays in memory after it was last asked for, in ms.
     pub idle_unload_ms: u64,
+    /// How long an unfinished game with nothing to do stays in memory after it was last
+    /// used, in ms (`sleep.rs`).
+    pub sleep_ms: u64,
     /// Take invitations from peers this node shares no game with (a bounded number at
     /// once); when off, only from peers it has played.
     pub strangers: bool,
@@ -163,6 +168,7 @@ impl Default for CoreConfig {
             limits: Limits::default(),
             quotas: Quotas::default(),
             idle_unload_ms: 5 * 60 * 1000,
+            sleep_ms: 5 * 60 * 1000,
             strangers: true,
             windows: Windows::default(),
         }
@@ -365,6 +371,29 @@ impl Core {
         self.games.played(game).map(|p| p.table.is_done())
     }
 
+    /// How many games are in memory (played or relayed), and how many unfinished ones
+    /// are asleep (`sleep.rs`).
+    pub fn held(&self) -> (usize, usize) {
+        let awake = self.games.all_played().count() + self.games.all_relayed().count();
+        (awake, self.games.all_asleep().count())
+    }
+
+    /// Why each game in memory that is not asleep stays so, counted (`sleep.rs`).
+    pub fn awake_counts(&self) -> std::collections::BTreeMap<sleep::Awake, usize> {
+        let mut out = std::collections::BTreeMap::new();
+        for (id, _) in self.games.all_played() {
+            if let Some(why) = self.awake_for(id) {
+                *out.entry(why).or_default() += 1;
+            }
+        }
+        out
+    }
+
+    /// Whether an unfinished game is asleep, out of memory (`sleep.rs`), for tests.
+    pub fn asleep(&self, game: &GameId) -> bool {
+        self.games.asleep(game).is_some()
+    }
+
     /// Writes in flight, for the simulation's crash classes.
     pub fn writes_in_flight(&self) -> usize {
         self.games.writes_in_flight()
@@ -379,9 +408,12 @@ impl Core {
     /// Whether this node proposed a game or its player accepted it, and it is not
     /// settled: the games for which introductions are taken.
     pub fn game_accepted(&self, game: &GameId) -> bool {
-        self.games
-            .played(game)
-            .is_some_and(|p| p.accepted() && !p.settled)
+        // A game asleep is accepted and unfinished (`sleep.rs`).
+        self.games.asleep(game).is_some()
+            || self
+                .games
+                .played(game)
+                .is_some_and(|p| p.accepted() && !p.settled)
     }
 
     /// Whether the peer book has an entry for a peer.

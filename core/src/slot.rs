@@ -15,6 +15,7 @@ use super::delivery::Debt;
 use super::durable::Step;
 use super::games::{Dormant, Played, Relayed, SetAside};
 use super::io::{CmdId, GameRef};
+use super::sleep::Asleep;
 use super::stamps::Asking;
 use super::{GameId, NodeError, WriteId};
 
@@ -26,6 +27,9 @@ pub(super) enum Life {
     Relayed(Box<Relayed>),
     /// Finished, in the store only until asked for.
     Dormant(Box<Dormant>),
+    /// Unfinished and idle, its table in the store only until something happens in
+    /// it (`sleep.rs`).
+    Asleep(Box<Asleep>),
     /// Known but not run now.
     Aside(Box<SetAside>),
 }
@@ -133,6 +137,7 @@ impl Games {
     state!(played, all_played, Played, Played, played_mut);
     state!(relayed, all_relayed, Relayed, Relayed, relayed_mut);
     state!(dormant, all_dormant, Dormant, Dormant);
+    state!(asleep, all_asleep, Asleep, Asleep);
     state!(aside, all_aside, Aside, SetAside, aside_mut);
 
     /// A game's slot.
@@ -204,13 +209,14 @@ impl Games {
         self.slots.contains_key(id)
     }
 
-    /// A known game's terms (none for a game set aside).
+    /// A known game's terms (none for a game asleep or set aside).
     pub(super) fn terms(&self, id: &GameId) -> Option<&Terms> {
         match &self.slots.get(id)?.life {
             Life::Played(p) => Some(p.table.terms()),
             Life::Relayed(r) => Some(&r.terms),
             Life::Dormant(d) => d.terms(),
-            Life::Aside(_) => None,
+            // Its terms are read again when it wakes (`sleep.rs` `rouse`).
+            Life::Asleep(_) | Life::Aside(_) => None,
         }
     }
 

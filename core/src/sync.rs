@@ -65,6 +65,11 @@ impl Core {
                 games.push((*id, p.table.session().chain_counts()));
             }
         }
+        for (id, a) in self.games.all_asleep() {
+            if a.reader(peer).is_some() {
+                games.push((*id, a.heads.clone()));
+            }
+        }
         for (id, r) in self.games.all_relayed() {
             if seat_of(&r.terms, peer).is_some() {
                 games.push((*id, r.heads()));
@@ -403,6 +408,15 @@ impl Core {
         if addrs.len() > MAX_INTRODUCED {
             return self.respond(id, PeerRefusal::TooManyAddresses.into());
         }
+        if let Some(a) = self.games.asleep(&game) {
+            // A game of two seats: an introduction names no seat but the two that have
+            // met already (`sleep.rs`).
+            let r = match a.reader(&from) {
+                Some(_) => Response::Ok { new: 0 },
+                None => PeerRefusal::NotIntroducer.into(),
+            };
+            return self.respond(id, r);
+        }
         let Some(p) = self.games.played(&game) else {
             return self.respond(id, PeerRefusal::UnknownGame.into());
         };
@@ -447,11 +461,19 @@ impl Core {
         have: &[(ChainId, u64)],
         store: &dyn Durable,
     ) -> Result<Vec<Vec<u8>>, PeerRefusal> {
-        let terms = self.games.terms(game).ok_or(PeerRefusal::UnknownGame)?;
-        let seat = seat_of(terms, peer);
-        if seat.is_none() && !is_mailbox(terms, peer) {
-            return Err(PeerRefusal::NotReader);
-        }
+        // A game asleep answers from what it kept, without waking (`sleep.rs`): every
+        // round of every peer asks.
+        let seat = match self.games.asleep(game) {
+            Some(a) => a.reader(peer).ok_or(PeerRefusal::NotReader)?,
+            None => {
+                let terms = self.games.terms(game).ok_or(PeerRefusal::UnknownGame)?;
+                let seat = seat_of(terms, peer);
+                if seat.is_none() && !is_mailbox(terms, peer) {
+                    return Err(PeerRefusal::NotReader);
+                }
+                seat
+            }
+        };
         self.served(game, seat, have, store)
     }
 
@@ -474,11 +496,13 @@ impl Core {
         }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
         let played = self.games.played(game);
+        let asleep = self.games.asleep(game);
         // A dormant game is over: every log is public to its seats (§8.11.4).
         let dormant = self.games.dormant(game).is_some();
-        let visible = |chain: ChainId| match (played, audience) {
-            (Some(p), Some(seat)) => p.table.session().visible(chain, seat),
-            (None, Some(_)) if dormant => true,
+        let visible = |chain: ChainId| match (played, asleep, audience) {
+            (Some(p), _, Some(seat)) => p.table.session().visible(chain, seat),
+            (None, Some(a), Some(seat)) => a.visible(chain, seat),
+            (None, None, Some(_)) if dormant => true,
             _ => chain.log.is_public(),
         };
         let mut envs = store
@@ -508,6 +532,10 @@ impl Core {
     /// mailbox: the proposal and every envelope it may see, in one message, and the
     /// addresses of the game's other seats.
     pub(super) fn offer(&mut self, peer: PeerKey, game: GameId, store: &dyn Durable) {
+        // The offer carries the proposal: a game asleep wakes for it.
+        if self.rouse(&game, store).is_err() {
+            return;
+        }
         let Some(terms) = self.games.terms(&game).cloned() else {
             return;
         };

@@ -62,6 +62,15 @@ impl Core {
         w: Waiter,
         store: &dyn Durable,
     ) -> Result<(), PeerRefusal> {
+        // Only from a peer of the game does a push wake it (`sleep.rs`).
+        if let Some(a) = self.games.asleep(&game) {
+            if a.reader(&peer).is_none() {
+                return Err(PeerRefusal::NotPoster);
+            }
+            // Set aside if its store does not read: nothing is taken then.
+            self.rouse(&game, store)
+                .map_err(|_| PeerRefusal::NotPlayedHere)?;
+        }
         let terms = self.games.terms(&game).ok_or(PeerRefusal::UnknownGame)?;
         if seat_of(terms, &peer).is_none() && !is_mailbox(terms, &peer) {
             tracing::debug!("refused a push from a peer that holds no seat of the game");
@@ -237,9 +246,9 @@ impl Core {
         self.take_signed(from, game, &terms, valid, w, store);
     }
 
-    /// The terms of a game this node holds, woken if it was dormant.
+    /// The terms of a game this node holds, woken if it was dormant or asleep.
     pub(super) fn known_terms(&mut self, game: &GameId, store: &dyn Durable) -> Option<Terms> {
-        if self.games.dormant(game).is_some() && self.wake(game, store).is_err() {
+        if self.wake(game, store).is_err() {
             return None;
         }
         self.games.terms(game).cloned()

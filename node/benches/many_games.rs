@@ -6,7 +6,9 @@
 //! 1. Node A proposes N Duels (default options) to node B and B accepts them, bots off,
 //!    in waves of [`WAVE`] games, in two halves. Once every game of a half has settled
 //!    (commitments and coins exchanged, the first deals made, nothing in flight for two
-//!    polls and [`QUIET`] more), the process's VmRSS is read. The cost of an idle game is
+//!    polls), every game has gone to sleep, out of memory (core `sleep.rs`, after
+//!    [`SLEEP`] idle), and [`QUIET`] more has passed, the process's VmRSS is read. The
+//!    cost of an idle game is
 //!    the growth from the first half to the second divided by the games of the second:
 //!    a marginal figure, free of what the first games warm up once (allocator arenas,
 //!    libp2p's buffers, the tokio workers) and of freed memory the allocator keeps
@@ -82,6 +84,10 @@ const DUEL_ENVELOPES: usize = 2 * 9 + (9 - 3) + 2 * 5;
 /// polls and ticks allocated for a moment is freed.
 const QUIET: Duration = Duration::from_secs(3);
 
+/// How long an unfinished game with nothing to do stays in memory: 2 s, where a
+/// node's default is 5 minutes, so that the idle figure is that of games asleep.
+const SLEEP: Duration = Duration::from_secs(2);
+
 /// The goal of issue 34: an idle game's resident memory per seat.
 const GOAL_KIB_PER_SEAT: f64 = 16.0;
 
@@ -90,7 +96,34 @@ fn cfg() -> NodeConfig {
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
     c.core.bots = false;
+    c.core.sleep_ms = SLEEP.as_millis() as u64;
     c
+}
+
+/// Waits until each node holds `k` games asleep (core `sleep.rs`); how long that took.
+async fn until_asleep(a: &NodeHandle, b: &NodeHandle, k: usize) -> Duration {
+    let t = Instant::now();
+    loop {
+        let (x, y) = tokio::join!(a.info(), b.info());
+        let (x, y) = (x.unwrap(), y.unwrap());
+        if x.games_asleep == k && y.games_asleep == k {
+            return t.elapsed();
+        }
+        if t.elapsed() > STALL {
+            println!(
+                "many_games: not every idle game went to sleep: {} and {} of {k} asleep, \
+                 {} and {} in memory, for {:?} and {:?}",
+                x.games_asleep,
+                y.games_asleep,
+                x.games_in_memory,
+                y.games_in_memory,
+                x.games_awake_for,
+                y.games_awake_for
+            );
+            return t.elapsed();
+        }
+        tokio::time::sleep(POLL).await;
+    }
 }
 
 async fn node(dir: &Path, seed: u8) -> NodeHandle {
@@ -305,9 +338,45 @@ struct SetUp {
     accepting: Duration,
 }
 
-/// Settled: one side may act.
+/// Settled: accepted, and one side may act.
 fn ready(x: &GameSummary, y: Option<&GameSummary>) -> bool {
-    y.is_some_and(|y| x.my_turn || y.my_turn)
+    let active = |g: &GameSummary| g.status == sealed_node::core::GameState::Active;
+    y.is_some_and(|y| active(x) && active(y) && (x.my_turn || y.my_turn))
+}
+
+/// B accepts the invitations of `ids` that reached it after its wave's poll gave up
+/// (the next repair round brings them), until none is left or [`STALL`] passes.
+async fn accept_late(b: &NodeHandle, ids: &[String], spent: &mut SetUp) {
+    let t = Instant::now();
+    loop {
+        let at_b: HashMap<String, GameSummary> = b
+            .games()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|g| (g.game.clone(), g))
+            .collect();
+        let late: Vec<&String> = ids
+            .iter()
+            .filter(|id| {
+                at_b.get(*id)
+                    .is_none_or(|g| g.status == sealed_node::core::GameState::Invited)
+            })
+            .collect();
+        if late.is_empty() || t.elapsed() > STALL {
+            if !late.is_empty() {
+                println!("many_games: {} invitations never reached B", late.len());
+            }
+            return;
+        }
+        let here = late.into_iter().filter(|id| at_b.contains_key(*id));
+        let started = Instant::now();
+        for r in join_all(here.map(|id| b.accept(id))).await {
+            r.unwrap();
+        }
+        spent.accepting += started.elapsed();
+        tokio::time::sleep(POLL).await;
+    }
 }
 
 /// A proposes `count` Duels to B in waves of [`WAVE`], B accepts each once its
@@ -510,16 +579,19 @@ async fn run(n: usize) -> bool {
     let mut spent = SetUp::default();
     let half = n / 2;
     set_up(&a, &b, &b_addr, half, &mut ids, &mut spent).await;
+    accept_late(&b, &ids, &mut spent).await;
     let p = until(&a, &b, "settling the first half", |s| {
         ids.iter().all(|id| ready(&s[0][id], s[1].get(id)))
     })
     .await;
     let settling_half = p.last_change - t;
+    let slept_half = until_asleep(&a, &b, half).await;
     tokio::time::sleep(QUIET).await;
     let mem_half = Mem::now();
     let rss_half = mem_half.rss_kib;
     let t2 = Instant::now();
     set_up(&a, &b, &b_addr, n - half, &mut ids, &mut spent).await;
+    accept_late(&b, &ids, &mut spent).await;
     let p = until(&a, &b, "settling", |s| {
         ids.iter().all(|id| ready(&s[0][id], s[1].get(id)))
     })
@@ -527,6 +599,14 @@ async fn run(n: usize) -> bool {
     let lost_setting_up = stuck("settling", &ids, &p.s, ready);
     // Until the first poll that saw everything settled, the quiet wait left out.
     let settled = settling_half + (p.last_change - t2);
+    let slept = until_asleep(&a, &b, n).await;
+    println!(
+        "many_games: every idle game asleep on both nodes {:.1} s after the first half \
+         settled, {:.1} s after the second (sleep after {} s idle; a tick every 5 s)",
+        slept_half.as_secs_f64(),
+        slept.as_secs_f64(),
+        SLEEP.as_secs()
+    );
     tokio::time::sleep(QUIET).await;
     let mem1 = Mem::now();
     let rss1 = mem1.rss_kib;
@@ -572,14 +652,11 @@ async fn run(n: usize) -> bool {
     );
 
     println!(
-        "many_games: of which the table (above) {:.1} KiB per seat ({:.1} KiB of heap), and \
-         the node around it {:.1} KiB per seat ({:.1} KiB of heap): the core's slot and \
-         record, delivery, the shell, redb's cache; the stores on disk {:.1} KiB per game \
-         and seat",
+        "many_games: asleep, a seat holds no table (a settled one alone is {:.1} KiB, \
+         above): what stays is the node's (the game's slot and its line for `games`, the \
+         heads and readers it answers from, delivery, the shell, redb's cache); the stores \
+         on disk {:.1} KiB per game and seat",
         table_kib.0,
-        table_kib.1,
-        per_seat - table_kib.0,
-        heap_per_seat - table_kib.1,
         (du(da.path()) + du(db.path())) as f64 / 1024.0 / n as f64 / 2.0,
     );
 

@@ -86,6 +86,8 @@ pub fn config(flags: u8) -> CoreConfig {
             open_total: 4,
         },
         idle_unload_ms: 20_000,
+        // Idle games sleep and wake under the fuzzer too (`sleep.rs`).
+        sleep_ms: 20_000,
         ..CoreConfig::default()
     }
 }

@@ -74,6 +74,14 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
         windows,
         // Finished games stay in memory: the checks read them there.
         idle_unload_ms: u64::MAX / 2,
+        // An unfinished game idle for a second leaves memory in every other seed
+        // (core `sleep.rs`): a cut or a crash of the other seat puts it to sleep, and
+        // what comes next wakes it.
+        sleep_ms: if seed.is_multiple_of(2) {
+            100
+        } else {
+            u64::MAX / 2
+        },
         ..CoreConfig::default()
     };
     let mut nodes = vec![("alice", 1u8, player(true)), ("bob", 2, player(true))];
@@ -335,7 +343,8 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
     eprintln!(
         "simulation: {} seeds; games {by_variant:?} ({through_mailbox} through a mailbox); \
          crashes by point {:?}, {} of both players at once; {} disks filled ({} writes \
-         failed); {} partitions; {} messages ({} lost); {} events; {} failing seeds",
+         failed); {} partitions; {} messages ({} lost); {} events; {} ticks with a game \
+         asleep; {} failing seeds",
         seeds.len(),
         total.crashes,
         total.both_at_once,
@@ -345,6 +354,7 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
         total.messages,
         total.dropped,
         total.events,
+        total.asleep,
         failures.len(),
     );
     golden.write();

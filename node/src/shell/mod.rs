@@ -124,6 +124,12 @@ pub struct Info {
     /// What this node serves others, as set when it started: `mailbox`, `witness`,
     /// `relay`, `referee` (none for a player's node that serves only its own games).
     pub serves: Vec<String>,
+    /// Games held in memory now: played or relayed.
+    pub games_in_memory: usize,
+    /// Unfinished games asleep, in the store only until something happens in them.
+    pub games_asleep: usize,
+    /// Why the games this node plays stay in memory, counted by reason.
+    pub games_awake_for: std::collections::BTreeMap<crate::core::sleep::Awake, usize>,
 }
 
 /// How often the node looks for duties that came due with time alone: checking costs
@@ -539,7 +545,11 @@ impl Shell {
             .filter_map(net::peer_id)
             .map(|p| p.to_string())
             .collect();
+        let (games_in_memory, games_asleep) = self.core.held();
         Info {
+            games_in_memory,
+            games_asleep,
+            games_awake_for: self.core.awake_counts(),
             peer: peer.to_string(),
             addrs,
             met,

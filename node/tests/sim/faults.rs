@@ -69,6 +69,8 @@ pub struct Tally {
     pub messages: u64,
     pub dropped: u64,
     pub events: u64,
+    /// Ticks at which a node held a game asleep, out of memory (core `sleep.rs`).
+    pub asleep: u64,
 }
 
 impl Tally {
@@ -84,5 +86,6 @@ impl Tally {
         self.messages += o.messages;
         self.dropped += o.dropped;
         self.events += o.events;
+        self.asleep += o.asleep;
     }
 }

@@ -653,6 +653,10 @@ impl World {
                     return None;
                 }
                 self.input(node, Input::Tick);
+                if let Some(core) = &self.nodes[node].core {
+                    let ids = self.nodes[node].store.game_ids();
+                    self.tally.asleep += ids.iter().filter(|g| core.asleep(g)).count() as u64;
+                }
                 let t = self.now + TICK;
                 self.at(t, Ev::Tick { node, life });
                 Some(node)

@@ -1,0 +1,255 @@
+//! Unfinished games that leave memory while nothing happens in them (issue 34's idle
+//! memory): a game waiting for a person, or for an opponent who is away, needs none of
+//! its table until something arrives. After [`CoreConfig::sleep_ms`] with nothing done
+//! in it, such a game is put to sleep ([`Asleep`]): its table goes, and the slot keeps
+//! only what the core reads of every game on every tick without anything having
+//! changed — its line for `sealed games`, the peers to keep reaching, the heads to send
+//! them and which of its chains the other seat may see. Those do not change while it
+//! sleeps: anything that would change them wakes it first (`rouse`): an envelope of it
+//! from anyone, a command that names it, a peer that does not know it.
+//!
+//! So only a game the ticks have nothing to do for sleeps (`sleepy`): two seats and no
+//! referee, no witness and no time control (their clocks, stamps and asks run every
+//! tick), no duty due now or later, no bot to move, no write under way, nothing owed,
+//! no evidence, no ruling kept, and this seat's last envelopes acknowledged by the other
+//! seat (its `sealed games` line says so, and stays true). A woken game is rebuilt from
+//! the store exactly as at a restart (`durable.rs` `restore_game`), which the
+//! simulation crashes at every step; this seat signs nothing in it while it sleeps, so
+//! its table and the store agree when it goes.
+//!
+//! [`CoreConfig::sleep_ms`]: super::CoreConfig::sleep_ms
+
+use sealed_protocol::ids::{ChainId, Seat};
+
+use super::delivery::Acked;
+use super::games::Played;
+use super::slot::Life;
+use super::views::{GameState, GameSummary, Reached};
+use super::{Core, Durable, GameId, NodeError, PeerKey};
+use crate::clock::TimeControl;
+use crate::record::GameStatus;
+
+/// An unfinished game out of memory, its table in the store only.
+pub(super) struct Asleep {
+    /// Its line for `sealed games`, as it was when it fell asleep.
+    pub(super) summary: GameSummary,
+    /// The other seat: its key and seat.
+    pub(super) other: (PeerKey, Seat),
+    /// The game's mailboxes.
+    pub(super) mailboxes: Vec<PeerKey>,
+    /// What this seat holds of each chain (its heads).
+    pub(super) heads: Vec<(ChainId, u64)>,
+    /// The chains the other seat may see now.
+    pub(super) seen_by_other: Vec<ChainId>,
+    /// What peers acknowledged and said they hold, given back to the table when it
+    /// wakes (`games.rs` `Played::acked`, `Played::heard`).
+    acked: Acked,
+    heard: Acked,
+}
+
+/// Why a game stays in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Awake {
+    /// Not a game this node plays (relayed, finished, set aside).
+    NotPlayed,
+    /// Used less than `sleep_ms` ago.
+    Used,
+    /// Not under way: an invitation, a proposal not accepted, a game done.
+    NotUnderway,
+    /// A write of it under way, an export waiting, its last envelopes owed.
+    Writing,
+    /// A bot has to look at it, or to move.
+    Bot,
+    /// Evidence of a fault held, or a ruling kept.
+    Evidence,
+    /// More than two seats, a referee, a witness or a time control: the ticks look at
+    /// its clocks, stamps and asks.
+    Watched,
+    /// A duty due now or later.
+    Duty,
+    /// The other seat has not confirmed this seat's last envelopes.
+    Undelivered,
+}
+
+impl Asleep {
+    /// Whether `peer` is the other seat (`Some` of it) or a mailbox (`Some(None)`).
+    pub(super) fn reader(&self, peer: &PeerKey) -> Option<Option<Seat>> {
+        if *peer == self.other.0 {
+            Some(Some(self.other.1))
+        } else if self.mailboxes.contains(peer) {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `audience` may see `chain` now: this seat's view, which does not change
+    /// while the game sleeps.
+    pub(super) fn visible(&self, chain: ChainId, audience: Seat) -> bool {
+        if audience == self.other.1 {
+            self.seen_by_other.contains(&chain)
+        } else {
+            // This seat itself.
+            self.heads.iter().any(|(c, _)| *c == chain)
+        }
+    }
+
+    /// Every peer of the game but this node.
+    pub(super) fn peers(&self) -> impl Iterator<Item = &PeerKey> {
+        std::iter::once(&self.other.0).chain(&self.mailboxes)
+    }
+}
+
+impl Core {
+    /// Puts every unfinished game that has been idle for `sleep_ms` and needs nothing
+    /// from the ticks to sleep.
+    pub(super) fn sleep_idle(&mut self) {
+        let ids: Vec<GameId> = self
+            .games
+            .slots()
+            .filter(|(id, _)| self.sleepy(id))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let Some(p) = self.games.played(&id) else {
+                continue;
+            };
+            let Some(asleep) = self.asleep_of(&id, p) else {
+                continue;
+            };
+            self.games.put(id, Life::Asleep(Box::new(asleep)));
+        }
+    }
+
+    /// Whether game `id` may sleep now.
+    fn sleepy(&self, id: &GameId) -> bool {
+        self.awake_for(id).is_none()
+    }
+
+    /// Why game `id` stays in memory now, if it does (see the module documentation).
+    pub(super) fn awake_for(&self, id: &GameId) -> Option<Awake> {
+        let slot = self.games.slot(id)?;
+        let Life::Played(p) = &slot.life else {
+            return Some(Awake::NotPlayed);
+        };
+        let terms = p.table.terms();
+        let table = &*p.table;
+        let why = if p.used.saturating_add(self.cfg.sleep_ms) > self.now {
+            Awake::Used
+        // The proposer's record says `Proposed` all game long: the table says whether
+        // the other seat accepted.
+        } else if !matches!(p.record.status, GameStatus::Proposed | GameStatus::Active)
+            || super::commands::status_name(p.record.status, table) != GameState::Active
+            || p.settled
+            || table.is_done()
+        {
+            Awake::NotUnderway
+        } else if !slot.queue.idle() || !slot.queue.exports.is_empty() || slot.owed.is_some() {
+            Awake::Writing
+        } else if slot.bot.dirty || ((self.bots.all || slot.bot.on) && table.my_turn()) {
+            Awake::Bot
+        } else if !p.evidence.is_empty() || table.rulings_waiting() > 0 {
+            Awake::Evidence
+        } else if terms.seat_count() != 2
+            || terms.referee().is_some()
+            || terms.witness().is_some()
+            || !matches!(TimeControl::of(terms.proposal()), Ok(None))
+        {
+            Awake::Watched
+        } else if table.due_at().is_some() || table.duty(self.now).is_some() {
+            Awake::Duty
+        } else if p
+            .delivery()
+            .is_some_and(|d| d.0.iter().any(|s| s.reached != Reached::Seat))
+        {
+            Awake::Undelivered
+        } else {
+            return None;
+        };
+        Some(why)
+    }
+
+    /// What the slot keeps of a played game that goes to sleep.
+    fn asleep_of(&self, id: &GameId, p: &Played) -> Option<Asleep> {
+        let terms = p.table.terms();
+        let me = p.table.seat();
+        let other = terms.seats().find(|s| *s != me)?;
+        let key = terms.key(other)?.to_bytes();
+        let heads = p.table.session().chain_counts();
+        let seen_by_other = heads
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| p.table.session().visible(*c, other))
+            .collect();
+        Some(Asleep {
+            summary: self.summary_of(id, p),
+            other: (key, other),
+            mailboxes: terms.proposal().mailboxes.iter().map(|m| m.key).collect(),
+            heads,
+            seen_by_other,
+            acked: p.acked.clone(),
+            heard: p.heard.clone(),
+        })
+    }
+
+    /// Wakes game `id` if it sleeps: rebuilt from the store as at a restart, with what
+    /// its peers acknowledged given back. A game whose store does not read is set aside.
+    pub(super) fn rouse(&mut self, id: &GameId, store: &dyn Durable) -> Result<(), NodeError> {
+        if self.games.asleep(id).is_none() {
+            return Ok(());
+        }
+        let variant = self.games.asleep(id).map(|a| a.summary.variant.clone());
+        // A store that fails now (a write failed and it is not reopened yet) sets the
+        // game aside as a failed write does: it is rebuilt once the store works.
+        let record = match store.game(id) {
+            Ok(Some(r)) => Ok(r),
+            Ok(None) => Err(super::Halt::Unreadable(
+                "its record is gone from the store".into(),
+            )),
+            Err(e) => Err(super::durable::read_failed("its record", e)),
+        };
+        let record = match record {
+            Ok(r) => r,
+            Err(halt) => {
+                self.set_aside(*id, variant, halt.clone());
+                return Err(NodeError::SetAside(halt));
+            }
+        };
+        match self.restore_game(record, true, store) {
+            Ok(super::durable::Loaded::Played(mut p, actions)) => {
+                if let Some(Life::Asleep(a)) = self.games.slot(id).map(|s| &s.life) {
+                    p.acked = a.acked.clone();
+                    p.heard = a.heard.clone();
+                }
+                p.used = self.now;
+                p.settle();
+                self.install(*id, super::durable::Loaded::Played(p, actions), store);
+                self.bot_dirty(*id);
+                Ok(())
+            }
+            Ok(other) => {
+                self.install(*id, other, store);
+                Ok(())
+            }
+            Err(halt) => {
+                self.set_aside(*id, variant, halt.clone());
+                Err(NodeError::SetAside(halt))
+            }
+        }
+    }
+
+    /// Wakes every sleeping game in which it is this seat's turn (the bots were just
+    /// turned on for every game).
+    pub(super) fn rouse_my_turns(&mut self, store: &dyn Durable) {
+        let ids: Vec<GameId> = self
+            .games
+            .all_asleep()
+            .filter(|(_, a)| a.summary.my_turn)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let _ = self.rouse(&id, store);
+        }
+    }
+}
