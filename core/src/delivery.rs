@@ -366,6 +366,10 @@ impl Core {
         places: &[(ChainId, u64)],
         store: &dyn Durable,
     ) {
+        if let Some(a) = self.games.asleep_mut(&game) {
+            // Not done, so not settled by it: only its line says it (`sleep.rs`).
+            return a.acked(peer, places);
+        }
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };

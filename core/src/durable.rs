@@ -268,10 +268,11 @@ impl Core {
         Ok(Loaded::Played(played, actions))
     }
 
-    /// Loads a dormant or sleeping game when something asks for it.
+    /// Loads a dormant game when something asks for it (a game asleep wakes by
+    /// `sleep.rs` `rouse`, only for a peer of it or a command).
     pub(super) fn wake(&mut self, id: &GameId, store: &dyn Durable) -> Result<(), NodeError> {
         let Some(d) = self.games.dormant(id) else {
-            return self.rouse(id, store);
+            return Ok(());
         };
         let (record, variant) = (d.record.clone(), d.record.variant.clone());
         match self.restore_game(record, true, store) {

@@ -223,6 +223,8 @@ pub struct Core {
     writing: witness::Writing,
     /// When to look peers up at the lookup points (`lookups.rs`).
     lookups: lookups::Lookups,
+    /// Games woken from sleep since the core started (`sleep.rs`).
+    woken: u64,
 }
 
 impl Core {
@@ -259,6 +261,7 @@ impl Core {
             unsaved: std::collections::BTreeMap::new(),
             waiting: HashMap::new(),
             next_write: 0,
+            woken: 0,
             out: VecDeque::new(),
             last_view: 0,
             writing: witness::Writing::default(),
@@ -371,11 +374,13 @@ impl Core {
         self.games.played(game).map(|p| p.table.is_done())
     }
 
-    /// How many games are in memory (played or relayed), and how many unfinished ones
-    /// are asleep (`sleep.rs`).
-    pub fn held(&self) -> (usize, usize) {
-        let awake = self.games.all_played().count() + self.games.all_relayed().count();
-        (awake, self.games.all_asleep().count())
+    /// How many games are in memory and asleep, and how many woke (`sleep.rs`).
+    pub fn held(&self) -> sleep::Held {
+        sleep::Held {
+            in_memory: self.games.all_played().count() + self.games.all_relayed().count(),
+            asleep: self.games.all_asleep().count(),
+            woken: self.woken,
+        }
     }
 
     /// Why each game in memory that is not asleep stays so, counted (`sleep.rs`).

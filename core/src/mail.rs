@@ -61,6 +61,8 @@ impl Core {
             let terms = sealed_protocol::proposal::Terms::parse(&m.proposal)
                 .map_err(|e| NodeError::Mail(format!("mail: {e}")))?;
             let id = terms.game();
+            // A game asleep wakes for the mail that names it (`sleep.rs`).
+            let _ = self.rouse(&id, store);
             if let Some(a) = self.games.aside(&id) {
                 return Err(NodeError::Mail(format!(
                     "game {}: {}",

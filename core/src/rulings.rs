@@ -107,6 +107,16 @@ impl Core {
         if act.len() > MAX_RULING {
             return PeerRefusal::RulingTooLarge.into();
         }
+        // A ruling from the game's mailbox or other seat wakes a game asleep; nobody
+        // else's does (`sleep.rs`).
+        if let Some(a) = self.games.asleep(&game) {
+            if a.reader(peer).is_none() {
+                return PeerRefusal::NotPoster.into();
+            }
+            if self.rouse(&game, store).is_err() {
+                return PeerRefusal::NotPlayedHere.into();
+            }
+        }
         let Some(p) = self.games.played_mut(&game) else {
             return PeerRefusal::NotPlayedHere.into();
         };

@@ -11,8 +11,10 @@
 //! So only a game the ticks have nothing to do for sleeps (`sleepy`): two seats and no
 //! referee, no witness and no time control (their clocks, stamps and asks run every
 //! tick), no duty due now or later, no bot to move, no write under way, nothing owed,
-//! no evidence, no ruling kept, and this seat's last envelopes acknowledged by the other
-//! seat (its `sealed games` line says so, and stays true). A woken game is rebuilt from
+//! no evidence, no ruling kept. What the other seat and the mailboxes confirm holding
+//! while it sleeps updates its line's delivery, as it would the table's (`said`,
+//! `acked`); their repair rounds get what they lack from the store, by what the other
+//! seat may see (`sync.rs` `served`). A woken game is rebuilt from
 //! the store exactly as at a restart (`durable.rs` `restore_game`), which the
 //! simulation crashes at every step; this seat signs nothing in it while it sleeps, so
 //! its table and the store agree when it goes.
@@ -41,10 +43,24 @@ pub(super) struct Asleep {
     pub(super) heads: Vec<(ChainId, u64)>,
     /// The chains the other seat may see now.
     pub(super) seen_by_other: Vec<ChainId>,
+    /// This seat's chains the other seat should hold, with their counts (`delivery.rs`
+    /// `Played::owed`): what its line's delivery is measured against while it sleeps.
+    owed: Vec<(ChainId, u64)>,
     /// What peers acknowledged and said they hold, given back to the table when it
     /// wakes (`games.rs` `Played::acked`, `Played::heard`).
     acked: Acked,
     heard: Acked,
+}
+
+/// Games in memory and out of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    /// Played or relayed, in memory.
+    pub in_memory: usize,
+    /// Unfinished and asleep.
+    pub asleep: usize,
+    /// Woken since the core started.
+    pub woken: u64,
 }
 
 /// Why a game stays in memory.
@@ -68,8 +84,6 @@ pub enum Awake {
     Watched,
     /// A duty due now or later.
     Duty,
-    /// The other seat has not confirmed this seat's last envelopes.
-    Undelivered,
 }
 
 impl Asleep {
@@ -92,6 +106,56 @@ impl Asleep {
         } else {
             // This seat itself.
             self.heads.iter().any(|(c, _)| *c == chain)
+        }
+    }
+
+    /// Notes what `peer` says it holds of each chain (its `Heads`): the line's delivery
+    /// follows, as the table's would.
+    pub(super) fn said(&mut self, peer: PeerKey, have: &[(ChainId, u64)]) {
+        let heard = self.heard.entry(peer).or_default();
+        for (c, n) in have {
+            if self.heads.iter().any(|(h, _)| h == c) {
+                let k = heard.entry(*c).or_default();
+                *k = (*k).max(*n);
+            }
+        }
+        self.redeliver();
+    }
+
+    /// Notes what `peer` acknowledged holding of this seat's chains (`Played::ack`).
+    pub(super) fn acked(&mut self, peer: PeerKey, places: &[(ChainId, u64)]) {
+        let me = self.summary.seat.map(Seat);
+        let acked = self.acked.entry(peer).or_default();
+        for (c, seq) in places.iter().filter(|(c, _)| Some(c.seat) == me) {
+            let n = acked.entry(*c).or_default();
+            *n = (*n).max(seq + 1);
+        }
+        self.redeliver();
+    }
+
+    /// The line's delivery again, from what the other seat and the mailboxes confirmed
+    /// (`players.rs` `Played::delivery`, for the one other seat).
+    fn redeliver(&mut self) {
+        let holds = |by: &Acked, peer: &PeerKey| {
+            let got = by.get(peer);
+            self.owed
+                .iter()
+                .all(|(c, n)| got.and_then(|g| g.get(c)).is_some_and(|k| k >= n))
+        };
+        let other = self.other.0;
+        let reached = if holds(&self.acked, &other) || holds(&self.heard, &other) {
+            Reached::Seat
+        } else if self.owed.iter().all(|(c, _)| c.log.is_public())
+            && self.mailboxes.iter().any(|m| holds(&self.acked, m))
+        {
+            Reached::Mailbox
+        } else {
+            Reached::NotYet
+        };
+        if let Some(d) = self.summary.delivery.as_mut() {
+            for s in &mut d.0 {
+                s.reached = reached;
+            }
         }
     }
 
@@ -159,11 +223,6 @@ impl Core {
             Awake::Watched
         } else if table.due_at().is_some() || table.duty(self.now).is_some() {
             Awake::Duty
-        } else if p
-            .delivery()
-            .is_some_and(|d| d.0.iter().any(|s| s.reached != Reached::Seat))
-        {
-            Awake::Undelivered
         } else {
             return None;
         };
@@ -188,6 +247,7 @@ impl Core {
             mailboxes: terms.proposal().mailboxes.iter().map(|m| m.key).collect(),
             heads,
             seen_by_other,
+            owed: p.owed(Some(other)),
             acked: p.acked.clone(),
             heard: p.heard.clone(),
         })
@@ -224,6 +284,7 @@ impl Core {
                 }
                 p.used = self.now;
                 p.settle();
+                self.woken += 1;
                 self.install(*id, super::durable::Loaded::Played(p, actions), store);
                 self.bot_dirty(*id);
                 Ok(())

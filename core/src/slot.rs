@@ -137,7 +137,7 @@ impl Games {
     state!(played, all_played, Played, Played, played_mut);
     state!(relayed, all_relayed, Relayed, Relayed, relayed_mut);
     state!(dormant, all_dormant, Dormant, Dormant);
-    state!(asleep, all_asleep, Asleep, Asleep);
+    state!(asleep, all_asleep, Asleep, Asleep, asleep_mut);
     state!(aside, all_aside, Aside, SetAside, aside_mut);
 
     /// A game's slot.

@@ -2,7 +2,7 @@
 //! from the store — and what it asks of them; what it takes is `take.rs`. Every request
 //! is charged by what it costs (`crate::limit`): one token, one more per envelope or
 //! per 4 KiB it carries, per 64 heads entries, per 16 envelopes an answer reads from
-//! the store, and a dormant game's waking by its size.
+//! the store, and a dormant or sleeping game's waking by its size.
 //!
 //! Also charged: each introduced address (`introduced`), and an answer by the envelopes
 //! it reads (`charge_answer`). Answers and requests are split to stay under a message's
@@ -96,8 +96,9 @@ impl Core {
         let carried = |envelopes: &[Vec<u8>]| {
             envelopes.len() as f64 + envelopes.iter().map(Vec::len).sum::<usize>() as f64 / 4096.0
         };
+        // Waking a game out of memory replays it: dormant, or asleep (`sleep.rs`).
         let dormant = |game: &GameId| {
-            if self.games.dormant(game).is_some() {
+            if self.games.dormant(game).is_some() || self.games.asleep(game).is_some() {
                 store.envelope_count(game).unwrap_or(0) as f64 / 16.0
             } else {
                 0.0
@@ -119,7 +120,7 @@ impl Core {
             Request::Deposit { game, deposits } => deposits.len() as f64 / 4.0 + dormant(game),
             Request::Deposits { game, .. } => 1.0 + dormant(game),
             // A signature checked, as for an envelope.
-            Request::Ruling { act, .. } => 1.0 + act.len() as f64 / 4096.0,
+            Request::Ruling { game, act } => 1.0 + act.len() as f64 / 4096.0 + dormant(game),
             Request::Witness { game } => 1.0 + dormant(game),
             Request::Introduce { addrs, .. } => addrs.len() as f64,
         }
@@ -299,6 +300,11 @@ impl Core {
                         *k = (*k).max(*n);
                     }
                 }
+            }
+            if let Some(a) = self.games.asleep_mut(&game)
+                && a.reader(peer).is_some()
+            {
+                a.said(*peer, &have);
             }
             // Half the message's caps: the rest comes in the next round.
             if bytes > MAX_SYNC_MESSAGE / 2 || items > MAX_ITEMS / 2 {

@@ -228,6 +228,14 @@ impl Core {
         let Some(game) = game else {
             return;
         };
+        // Envelopes from a peer of a game asleep wake it; an outsider's, which an offer
+        // or an answer may carry, do not: a replay costs the game's length
+        // (`sleep.rs`).
+        if let Some(a) = self.games.asleep(&game)
+            && (a.reader(&from).is_none() || self.rouse(&game, store).is_err())
+        {
+            return;
+        }
         let Some(terms) = self.known_terms(&game, store) else {
             return;
         };
@@ -246,9 +254,9 @@ impl Core {
         self.take_signed(from, game, &terms, valid, w, store);
     }
 
-    /// The terms of a game this node holds, woken if it was dormant or asleep.
+    /// The terms of a game this node holds, woken if it was dormant.
     pub(super) fn known_terms(&mut self, game: &GameId, store: &dyn Durable) -> Option<Terms> {
-        if self.wake(game, store).is_err() {
+        if self.games.dormant(game).is_some() && self.wake(game, store).is_err() {
             return None;
         }
         self.games.terms(game).cloned()

@@ -256,3 +256,83 @@ async fn a_sleeping_game_serves_a_seat_what_it_served_awake_and_an_outsider_noth
     assert!(!awake.is_empty());
     stop(a).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mail_for_a_sleeping_game_wakes_it() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = sleepy(da.path(), 1).await;
+    let b = sleepy(db.path(), 2).await;
+    let game = propose(&a.h, "cardmate", &[], addr(&b.h).await)
+        .await
+        .unwrap();
+    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
+    b.h.accept(&game).await.unwrap();
+    wait(&a.h, &game, 20, |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    })
+    .await;
+    until_asleep(&b.h, 1).await;
+    // Bob's node stops; Alice moves and mails the game, then stops too.
+    stop(b).await;
+    a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
+    let mail = a.h.mail_export(&game).await.unwrap();
+    stop(a).await;
+    // Bob's node starts alone, the game sleeps, and the mail wakes it.
+    let b = sleepy(db.path(), 2).await;
+    until_asleep(&b.h, 1).await;
+    let imported = b.h.mail_import(&mail).await.unwrap();
+    assert!(imported.refused.is_empty(), "{imported:?}");
+    let line = summary(&b.h, &game).await.unwrap();
+    assert!(line.ply == 1 && line.my_turn, "{line:?}");
+    stop(b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn asleep_a_game_gives_the_other_seat_what_it_lacks_and_its_line_follows_delivery() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = sleepy(da.path(), 1).await;
+    let b = sleepy(db.path(), 2).await;
+    let game = propose(&a.h, "cardmate", &[], addr(&b.h).await)
+        .await
+        .unwrap();
+    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
+    b.h.accept(&game).await.unwrap();
+    wait(&a.h, &game, 20, |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    })
+    .await;
+    // Bob's node is away when Alice moves: her game sleeps with the move undelivered.
+    stop(b).await;
+    a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
+    until_asleep(&a.h, 1).await;
+    let pending = |s: &sealed_node::GameSummary| s.delivery.as_ref().is_some_and(|d| d.pending());
+    assert!(pending(&summary(&a.h, &game).await.unwrap()));
+    let woken = a.h.info().await.unwrap().games_woken;
+    // Bob comes back: his repair round gets the move from Alice's sleeping game, and
+    // what he then says he holds turns her line to delivered, all without waking it.
+    let b = sleepy(db.path(), 2).await;
+    let mut line = summary(&b.h, &game).await.unwrap();
+    for _ in 0..600 {
+        if line.ply == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        line = summary(&b.h, &game).await.unwrap();
+    }
+    assert!(line.ply == 1 && line.my_turn, "{line:?}");
+    for _ in 0..600 {
+        if !pending(&summary(&a.h, &game).await.unwrap()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let line = summary(&a.h, &game).await.unwrap();
+    assert!(!pending(&line), "{line:?}");
+    assert_eq!(
+        a.h.info().await.unwrap().games_woken,
+        woken,
+        "Alice's game woke"
+    );
+    stop(a).await;
+    stop(b).await;
+}

@@ -128,6 +128,8 @@ pub struct Info {
     pub games_in_memory: usize,
     /// Unfinished games asleep, in the store only until something happens in them.
     pub games_asleep: usize,
+    /// Games woken from sleep since the node started.
+    pub games_woken: u64,
     /// Why the games this node plays stay in memory, counted by reason.
     pub games_awake_for: std::collections::BTreeMap<crate::core::sleep::Awake, usize>,
 }
@@ -545,10 +547,11 @@ impl Shell {
             .filter_map(net::peer_id)
             .map(|p| p.to_string())
             .collect();
-        let (games_in_memory, games_asleep) = self.core.held();
+        let held = self.core.held();
         Info {
-            games_in_memory,
-            games_asleep,
+            games_in_memory: held.in_memory,
+            games_asleep: held.asleep,
+            games_woken: held.woken,
             games_awake_for: self.core.awake_counts(),
             peer: peer.to_string(),
             addrs,
