@@ -37,6 +37,11 @@ fn this_node(info: &Value) -> Value {
         "reachability": info["reachability"].as_str().unwrap_or("unknown"),
         "relayed": relayed(info),
         "serves": info["serves"].as_array().cloned().unwrap_or_default(),
+        "games": {
+            "in_memory": info["games_in_memory"],
+            "asleep": info["games_asleep"],
+            "woken": info["games_woken"],
+        },
     })
 }
 
@@ -80,6 +85,14 @@ fn this_node_text(info: &Value) -> String {
         .filter_map(Value::as_str)
         .collect();
     s.push_str(&format!("    serves   {}\n", serves_words(&serves)));
+    let count = |k: &str| info[k].as_u64().unwrap_or(0);
+    s.push_str(&format!(
+        "    games    {} in memory, {} asleep (in the store until something happens in \
+         them; {} woken since the node started)\n",
+        count("games_in_memory"),
+        count("games_asleep"),
+        count("games_woken"),
+    ));
     s
 }
 

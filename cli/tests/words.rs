@@ -424,8 +424,13 @@ fn at_the_terminal_each_message_says_what_happened_and_what_to_do() {
         text.contains("    serves   its own player's games only"),
         "{text}"
     );
+    assert!(
+        text.contains("    games    0 in memory, 0 asleep (in the store until"),
+        "{text}"
+    );
     let doc: serde_json::Value =
         serde_json::from_str(&stdout(&at_home(&carol, &["peers", "--json"]))).expect("JSON");
+    assert_eq!(doc["this_node"]["games"]["asleep"], 0, "{doc}");
     assert_eq!(
         doc["this_node"]["relayed"],
         serde_json::json!([format!("{}/p2p-circuit/p2p/{carol_id}", m.addr)]),
