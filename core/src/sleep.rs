@@ -5,8 +5,11 @@
 //! only what the core reads of every game on every tick without anything having
 //! changed — its line for `sealed games`, the peers to keep reaching, the heads to send
 //! them and which of its chains the other seat may see. Those do not change while it
-//! sleeps: anything that would change them wakes it first (`rouse`): an envelope of it
-//! from anyone, a command that names it, a peer that does not know it.
+//! sleeps: anything that would change them wakes it first (`rouse`): an envelope, offer
+//! or ruling of it from the other seat or a mailbox of it (never an outsider's: a wake
+//! replays the game, and is charged by its size, `sync.rs` `cost`), a command or mail
+//! that names it, the bots turned on while it is this seat's turn, a peer of it that
+//! does not know it.
 //!
 //! So only a game the ticks have nothing to do for sleeps (`sleepy`): two seats and no
 //! referee, no witness and no time control (their clocks, stamps and asks run every
@@ -14,10 +17,10 @@
 //! no evidence, no ruling kept. What the other seat and the mailboxes confirm holding
 //! while it sleeps updates its line's delivery, as it would the table's (`said`,
 //! `acked`); their repair rounds get what they lack from the store, by what the other
-//! seat may see (`sync.rs` `served`). A woken game is rebuilt from
-//! the store exactly as at a restart (`durable.rs` `restore_game`), which the
-//! simulation crashes at every step; this seat signs nothing in it while it sleeps, so
-//! its table and the store agree when it goes.
+//! seat may see (`sync.rs` `served`). A woken game is rebuilt from the store exactly as
+//! at a restart (`durable.rs` `restore_game`), which the simulation crashes at every
+//! step; this seat signs nothing in it while it sleeps, and nothing of it is being
+//! written when it goes, so its table and the store agree.
 //!
 //! [`CoreConfig::sleep_ms`]: super::CoreConfig::sleep_ms
 

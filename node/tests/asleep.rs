@@ -226,8 +226,22 @@ async fn a_sleeping_game_serves_a_seat_what_it_served_awake_and_an_outsider_noth
     stop(b).await;
     let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
 
-    // An outsider's push of bytes, and its reads, are refused without waking the game.
+    // An outsider's push of bytes, an offer of the game with its own envelopes, and
+    // its reads, are refused or taken as nothing, without waking the game.
+    let woken = a.h.info().await.unwrap().games_woken;
     let (mut c, pa) = raw(3, &a_addr).await;
+    let mail = sealed_node::mail::dearmor(&a.h.mail_export(&game).await.unwrap()).unwrap();
+    until_asleep(&a.h, 1).await;
+    let woken_by_export = a.h.info().await.unwrap().games_woken;
+    assert_eq!(woken_by_export, woken + 1, "a command wakes it");
+    let offer = Request::Offer {
+        proposal: mail[0].proposal.clone(),
+        envelopes: mail[0].envelopes.clone(),
+    };
+    assert!(matches!(
+        ask(&mut c, pa, offer).await,
+        Response::Ok { new: 0 }
+    ));
     let push = Request::Push {
         game: id.into(),
         envelopes: vec![vec![0u8; 40]],
@@ -243,6 +257,7 @@ async fn a_sleeping_game_serves_a_seat_what_it_served_awake_and_an_outsider_noth
     assert!(matches!(ask(&mut c, pa, pull).await, Response::Refused(_)));
     assert!(served(&mut c, pa, id).await.is_empty());
     assert_eq!(asleep(&a.h).await, 1);
+    assert_eq!(a.h.info().await.unwrap().games_woken, woken_by_export);
 
     // Bob's key, holding nothing: asleep, Alice serves him exactly what she would awake
     // (what his seat may see, by the session's rule, kept when the game fell asleep).
