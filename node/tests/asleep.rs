@@ -19,6 +19,18 @@ async fn sleepy(dir: &Path, seed: u8) -> Running {
     node_with(dir, seed, c).await
 }
 
+/// A Cardmate proposed by `a` and accepted by `b`, `a` to move first.
+async fn cardmate(a: &NodeHandle, b: &NodeHandle) -> String {
+    let game = propose(a, "cardmate", &[], addr(b).await).await.unwrap();
+    wait(b, &game, 20, |v| v["my_turn"] == true).await;
+    b.accept(&game).await.unwrap();
+    wait(a, &game, 20, |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    })
+    .await;
+    game
+}
+
 /// Games asleep on the node, by its info (which wakes nothing).
 async fn asleep(h: &NodeHandle) -> usize {
     h.info().await.unwrap().games_asleep
@@ -43,14 +55,7 @@ async fn an_idle_game_sleeps_on_both_sides_and_wakes_for_whatever_comes_to_it() 
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = sleepy(da.path(), 1).await;
     let b = sleepy(db.path(), 2).await;
-    let peer = addr(&b.h).await;
-    let game = propose(&a.h, "cardmate", &[], peer).await.unwrap();
-    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
-    b.h.accept(&game).await.unwrap();
-    wait(&a.h, &game, 20, |v| {
-        v["my_turn"] == true && v["phase"] == "play"
-    })
-    .await;
+    let game = cardmate(&a.h, &b.h).await;
     a.h.act(&game, "4Ci3", Some(0)).await.unwrap();
     wait(&b.h, &game, 20, |v| v["ply"] == 1).await;
 
@@ -132,61 +137,6 @@ async fn a_game_with_a_time_control_stays_in_memory() {
     assert_eq!((asleep(&a.h).await, asleep(&b.h).await), (0, 0));
     stop(a).await;
     stop(b).await;
-}
-
-/// A bare swarm with the key `[seed; 32]`, connected to `to`, speaking the sync
-/// protocol by request-response.
-async fn raw(
-    seed: u8,
-    to: &libp2p::Multiaddr,
-) -> (libp2p::Swarm<sealed_node::net::Behaviour>, libp2p::PeerId) {
-    use futures::StreamExt;
-    let c = sealed_node::net::NetConfig {
-        mdns: false,
-        ..sealed_node::net::NetConfig::default()
-    };
-    let key = sealed_node::net::keypair(&[seed; 32]);
-    let mut swarm = sealed_node::net::swarm(&key, &c, Default::default()).unwrap();
-    let peer = sealed_node::shell::peer_of(to).unwrap();
-    swarm.dial(to.clone()).unwrap();
-    loop {
-        if let libp2p::swarm::SwarmEvent::ConnectionEstablished { peer_id, .. } =
-            swarm.select_next_some().await
-            && peer_id == peer
-        {
-            return (swarm, peer);
-        }
-    }
-}
-
-/// Sends one request and waits for its answer.
-async fn ask(
-    swarm: &mut libp2p::Swarm<sealed_node::net::Behaviour>,
-    peer: libp2p::PeerId,
-    req: sealed_node::sync::Request,
-) -> sealed_node::sync::Response {
-    use futures::StreamExt;
-    use libp2p::request_response::{Event, Message};
-    let id = swarm.behaviour_mut().sync.send_request(&peer, req.into());
-    loop {
-        let ev = tokio::time::timeout(Duration::from_secs(20), swarm.select_next_some())
-            .await
-            .expect("no answer");
-        if let libp2p::swarm::SwarmEvent::Behaviour(sealed_node::net::BehaviourEvent::Sync(
-            Event::Message {
-                message:
-                    Message::Response {
-                        request_id,
-                        response,
-                    },
-                ..
-            },
-        )) = ev
-            && request_id == id
-        {
-            return response.into_inner();
-        }
-    }
 }
 
 /// The envelopes a `Heads` round of someone holding nothing of `game` gets back.
@@ -277,15 +227,7 @@ async fn mail_for_a_sleeping_game_wakes_it() {
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = sleepy(da.path(), 1).await;
     let b = sleepy(db.path(), 2).await;
-    let game = propose(&a.h, "cardmate", &[], addr(&b.h).await)
-        .await
-        .unwrap();
-    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
-    b.h.accept(&game).await.unwrap();
-    wait(&a.h, &game, 20, |v| {
-        v["my_turn"] == true && v["phase"] == "play"
-    })
-    .await;
+    let game = cardmate(&a.h, &b.h).await;
     until_asleep(&b.h, 1).await;
     // Bob's node stops; Alice moves and mails the game, then stops too.
     stop(b).await;
@@ -307,15 +249,7 @@ async fn asleep_a_game_gives_the_other_seat_what_it_lacks_and_its_line_follows_d
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = sleepy(da.path(), 1).await;
     let b = sleepy(db.path(), 2).await;
-    let game = propose(&a.h, "cardmate", &[], addr(&b.h).await)
-        .await
-        .unwrap();
-    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
-    b.h.accept(&game).await.unwrap();
-    wait(&a.h, &game, 20, |v| {
-        v["my_turn"] == true && v["phase"] == "play"
-    })
-    .await;
+    let game = cardmate(&a.h, &b.h).await;
     // Bob's node is away when Alice moves: her game sleeps with the move undelivered.
     stop(b).await;
     a.h.act(&game, "4Ci3", Some(0)).await.unwrap();

@@ -6,55 +6,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{addr, cfg, done, node, node_with, stop, summary, verified, wait};
-use futures::StreamExt;
-use libp2p::request_response::{Event, Message};
-use libp2p::swarm::SwarmEvent;
-use libp2p::{Multiaddr, PeerId, Swarm};
+use common::{addr, ask, cfg, done, node, node_with, raw, stop, summary, verified, wait};
 use sealed_node::ProposeArgs;
-use sealed_node::net::{self, Behaviour, BehaviourEvent};
 use sealed_node::sync::{Request, Response};
-
-/// A bare swarm with the key `[seed; 32]`, connected to `to`.
-async fn raw(seed: u8, to: &Multiaddr) -> (Swarm<Behaviour>, PeerId) {
-    let c = net::NetConfig {
-        mdns: false,
-        ..net::NetConfig::default()
-    };
-    let mut swarm = net::swarm(&net::keypair(&[seed; 32]), &c, Default::default()).unwrap();
-    let peer = sealed_node::shell::peer_of(to).unwrap();
-    swarm.dial(to.clone()).unwrap();
-    loop {
-        if let SwarmEvent::ConnectionEstablished { peer_id, .. } = swarm.select_next_some().await
-            && peer_id == peer
-        {
-            return (swarm, peer);
-        }
-    }
-}
-
-/// Sends one request and waits for its response (answering nothing the node asks).
-async fn ask(swarm: &mut Swarm<Behaviour>, peer: PeerId, req: Request) -> Response {
-    let id = swarm.behaviour_mut().sync.send_request(&peer, req.into());
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let ev = tokio::time::timeout_at(deadline, swarm.select_next_some())
-            .await
-            .expect("no response");
-        if let SwarmEvent::Behaviour(BehaviourEvent::Sync(Event::Message {
-            message:
-                Message::Response {
-                    request_id,
-                    response,
-                },
-            ..
-        })) = ev
-            && request_id == id
-        {
-            return response.into_inner();
-        }
-    }
-}
 
 fn game_bytes(game: &str) -> [u8; 32] {
     hex::decode(game).unwrap().try_into().unwrap()

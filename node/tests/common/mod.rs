@@ -207,3 +207,60 @@ pub fn offer(
         },
     )
 }
+
+/// A bare swarm with the key `[seed; 32]`, connected to `to`: a peer that speaks the
+/// sync protocol by request-response, as a misbehaving one would.
+pub async fn raw(
+    seed: u8,
+    to: &Multiaddr,
+) -> (libp2p::Swarm<sealed_node::net::Behaviour>, libp2p::PeerId) {
+    use futures::StreamExt;
+    let c = sealed_node::net::NetConfig {
+        mdns: false,
+        ..sealed_node::net::NetConfig::default()
+    };
+    let key = sealed_node::net::keypair(&[seed; 32]);
+    let mut swarm = sealed_node::net::swarm(&key, &c, Default::default()).unwrap();
+    let peer = sealed_node::shell::peer_of(to).unwrap();
+    swarm.dial(to.clone()).unwrap();
+    loop {
+        if let libp2p::swarm::SwarmEvent::ConnectionEstablished { peer_id, .. } =
+            swarm.select_next_some().await
+            && peer_id == peer
+        {
+            return (swarm, peer);
+        }
+    }
+}
+
+/// Sends one request from a [`raw`] swarm and waits up to 20 s for its answer
+/// (answering nothing the node asks meanwhile).
+pub async fn ask(
+    swarm: &mut libp2p::Swarm<sealed_node::net::Behaviour>,
+    peer: libp2p::PeerId,
+    req: sealed_node::sync::Request,
+) -> sealed_node::sync::Response {
+    use futures::StreamExt;
+    use libp2p::request_response::{Event, Message};
+    let id = swarm.behaviour_mut().sync.send_request(&peer, req.into());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let ev = tokio::time::timeout_at(deadline, swarm.select_next_some())
+            .await
+            .expect("no response");
+        if let libp2p::swarm::SwarmEvent::Behaviour(sealed_node::net::BehaviourEvent::Sync(
+            Event::Message {
+                message:
+                    Message::Response {
+                        request_id,
+                        response,
+                    },
+                ..
+            },
+        )) = ev
+            && request_id == id
+        {
+            return response.into_inner();
+        }
+    }
+}
