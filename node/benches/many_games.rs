@@ -32,6 +32,9 @@
 //! `SEALED_BENCH_GAMES=40 …` for a quick run. `SEALED_LOG=warn` shows the streams
 //! libp2p drops. Not criterion: the figures are throughputs and counts of one long run,
 //! printed as `many_games:` lines.
+//!
+//! Over 600 lines: the set-up, the memory readings and the play are phases of one run on
+//! the same two nodes, and each reading is taken against the one before it.
 
 use std::collections::HashMap;
 use std::path::Path;

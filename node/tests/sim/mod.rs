@@ -6,6 +6,10 @@
 //! but its result not yet back (so nothing it allows was sent), several games' writes
 //! in flight at once — both players at once, and fills disks for a while. Everything
 //! random comes from one seed, so a failing seed replays exactly.
+//!
+//! Over 600 lines: the world's event loop and the plumbing of each node's inputs and
+//! outputs share the world's private state (queues, links, lives); the faults, the
+//! store, the chaos and the records are files of their own.
 
 #![allow(dead_code)]
 
