@@ -103,6 +103,37 @@ fn owed_key(game: &GameId) -> String {
 /// Per peer, per chain of this seat, how many envelopes the peer acknowledged holding.
 pub(super) type Acked = BTreeMap<PeerKey, BTreeMap<ChainId, u64>>;
 
+/// Whether `by` says `peer` holds every chain of `owed`.
+fn holds_all(by: &Acked, peer: &PeerKey, owed: &[(ChainId, u64)]) -> bool {
+    let got = by.get(peer);
+    owed.iter()
+        .all(|(c, n)| got.and_then(|g| g.get(c)).is_some_and(|k| k >= n))
+}
+
+/// How far this seat's `owed` envelopes got toward the seat `to`: acknowledged or said
+/// held by it, held for it by one of the game's mailboxes (public chains only), or not
+/// confirmed yet. For a game's line, in memory (`players.rs`) or asleep (`sleep.rs`).
+pub(super) fn reached(
+    owed: &[(ChainId, u64)],
+    to: &PeerKey,
+    mailboxes: &[PeerKey],
+    acked: &Acked,
+    heard: &Acked,
+) -> crate::views::Reached {
+    use crate::views::Reached;
+    if holds_all(acked, to, owed) || holds_all(heard, to, owed) {
+        Reached::Seat
+    } else if owed.iter().all(|(c, _)| c.log.is_public())
+        && mailboxes.iter().any(|m| holds_all(acked, m, owed))
+    {
+        Reached::Mailbox
+    } else {
+        // All this node can say: the peer has not confirmed it since the node started
+        // (with the node stopped, it knows nothing of peers at all).
+        Reached::NotYet
+    }
+}
+
 impl Played {
     /// This seat's chains that `peer` should hold, with how many envelopes each has:
     /// those its seat may see (a mailbox: the public ones).
@@ -122,9 +153,7 @@ impl Played {
 
     /// Whether `peer` acknowledged every chain of `owed`.
     pub(super) fn holds(&self, peer: &PeerKey, owed: &[(ChainId, u64)]) -> bool {
-        let acked = self.acked.get(peer);
-        owed.iter()
-            .all(|(c, n)| acked.and_then(|a| a.get(c)).is_some_and(|k| k >= n))
+        holds_all(&self.acked, peer, owed)
     }
 
     /// The peers that still lack this seat's last envelopes, each with the chains it

@@ -7,7 +7,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms};
 
 use super::games::Played;
-use super::views::{Delivery, Reached, SeatDelivery};
+use super::views::{Delivery, SeatDelivery};
 
 /// One seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -168,20 +168,8 @@ impl Played {
                 continue;
             }
             let to = called(terms, &names, s);
-            let public = owed.iter().all(|(c, _)| c.log.is_public());
-            let heard = self.heard.get(&key);
-            let said_so = owed
-                .iter()
-                .all(|(c, n)| heard.and_then(|h| h.get(c)).is_some_and(|k| k >= n));
-            let reached = if self.holds(&key, &owed) || said_so {
-                Reached::Seat
-            } else if public && mailboxes.iter().any(|m| self.holds(m, &owed)) {
-                Reached::Mailbox
-            } else {
-                // All this node can say: the peer has not confirmed it since the node
-                // started (with the node stopped, it knows nothing of peers at all).
-                Reached::NotYet
-            };
+            let reached =
+                super::delivery::reached(&owed, &key, &mailboxes, &self.acked, &self.heard);
             parts.push(SeatDelivery { to, reached });
         }
         (!parts.is_empty()).then_some(Delivery(parts))

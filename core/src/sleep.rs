@@ -29,7 +29,7 @@ use sealed_protocol::ids::{ChainId, Seat};
 use super::delivery::Acked;
 use super::games::Played;
 use super::slot::Life;
-use super::views::{GameState, GameSummary, Reached};
+use super::views::{GameState, GameSummary};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::clock::TimeControl;
 use crate::record::GameStatus;
@@ -139,22 +139,13 @@ impl Asleep {
     /// The line's delivery again, from what the other seat and the mailboxes confirmed
     /// (`players.rs` `Played::delivery`, for the one other seat).
     fn redeliver(&mut self) {
-        let holds = |by: &Acked, peer: &PeerKey| {
-            let got = by.get(peer);
-            self.owed
-                .iter()
-                .all(|(c, n)| got.and_then(|g| g.get(c)).is_some_and(|k| k >= n))
-        };
-        let other = self.other.0;
-        let reached = if holds(&self.acked, &other) || holds(&self.heard, &other) {
-            Reached::Seat
-        } else if self.owed.iter().all(|(c, _)| c.log.is_public())
-            && self.mailboxes.iter().any(|m| holds(&self.acked, m))
-        {
-            Reached::Mailbox
-        } else {
-            Reached::NotYet
-        };
+        let reached = super::delivery::reached(
+            &self.owed,
+            &self.other.0,
+            &self.mailboxes,
+            &self.acked,
+            &self.heard,
+        );
         if let Some(d) = self.summary.delivery.as_mut() {
             for s in &mut d.0 {
                 s.reached = reached;
