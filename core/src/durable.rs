@@ -2,8 +2,8 @@
 //! from what is durable — at start, after a failed write, when a dormant game is asked
 //! for.
 //!
-//! A little over 800 lines: the write path and the rebuild share the step and halt
-//! types, and split apart each would need the other's private state.
+//! Over 700 lines: the write path and the rebuild share the step and halt types, and
+//! split apart each would need the other's private state.
 //!
 //! A session's actions become a [`Step`]: what to write, and what to send, answer and
 //! reply once the write is durable. [`Core::stage`] is the only way to anything visible
@@ -26,8 +26,9 @@
 //!
 //! Start-up is proportional to unfinished games: at start (`load`) a finished game
 //! stays dormant, its record only, and is replayed when something asks for it (`wake`);
-//! a game idle for `idle_unload_ms` (5 minutes by default) leaves memory again
-//! (`unload_idle`); the store's index still knows every id.
+//! a finished game idle for `idle_unload_ms` (5 minutes by default) leaves memory again
+//! (`sleep.rs` `unload_idle`, beside unfinished games' sleep); the store's index still
+//! knows every id.
 
 use std::collections::HashMap;
 
@@ -374,64 +375,6 @@ impl Core {
                     None => Ok(e.answer.unwrap_or(Answer::Done)),
                 },
             }),
-        }
-    }
-
-    /// A finished game asked for by nobody for a while leaves memory (it stays in the
-    /// store and wakes when asked for).
-    pub(super) fn unload_idle(&mut self) {
-        let idle_since = |used: u64| used.saturating_add(self.cfg.idle_unload_ms) <= self.now;
-        let idle: Vec<(GameId, Dormant)> = self
-            .games
-            .slots()
-            .filter_map(|(id, slot)| match &slot.life {
-                Life::Played(p)
-                    if p.settled
-                        && p.record.status == GameStatus::Finished
-                        && idle_since(p.used)
-                        && slot.queue.in_flight.is_none() =>
-                {
-                    let terms = p.table.terms().clone();
-                    let dormant = Dormant::with_terms(
-                        p.record.clone(),
-                        terms,
-                        p.table.result(),
-                        p.table
-                            .terms()
-                            .seats()
-                            .map(|s| p.table.session().signed_name(s))
-                            .collect(),
-                    );
-                    Some((*id, dormant))
-                }
-                _ => None,
-            })
-            .collect();
-        for (id, dormant) in idle {
-            self.games.put(id, Life::Dormant(Box::new(dormant)));
-        }
-        // A relayed game over and idle is finished here too: in the store only, from
-        // this start on, until a seat posts to it or its witness is asked.
-        let over: Vec<(GameId, Dormant)> = self
-            .games
-            .slots()
-            .filter_map(|(id, slot)| match &slot.life {
-                Life::Relayed(r) if r.over() && idle_since(r.used) && slot.queue.idle() => {
-                    let record = r.record(*id, GameStatus::Finished);
-                    Some((
-                        *id,
-                        Dormant::with_terms(record, r.terms.clone(), None, vec![]),
-                    ))
-                }
-                _ => None,
-            })
-            .collect();
-        for (id, dormant) in over {
-            self.write_writes(Writes {
-                statuses: vec![(id, GameStatus::Finished)],
-                ..Writes::default()
-            });
-            self.games.put(id, Life::Dormant(Box::new(dormant)));
         }
     }
 

@@ -4,7 +4,7 @@
 //! state sits in its slot with everything else the core holds of it (`slot.rs`).
 //!
 //! A relayed game is over when a seat declined or every seat closed (`Relayed::over`);
-//! then it goes dormant after 5 idle minutes (`durable.rs` `unload_idle`), is never
+//! then it goes dormant after 5 idle minutes (`sleep.rs` `unload_idle`), is never
 //! replayed at start, and is woken — and charged — by a push or a witness's request
 //! (`restore_game`).
 

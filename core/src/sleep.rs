@@ -1,6 +1,7 @@
-//! Unfinished games that leave memory while nothing happens in them (issue 34's idle
-//! memory): a game waiting for a person, or for an opponent who is away, needs none of
-//! its table until something arrives. After [`CoreConfig::sleep_ms`] with nothing done
+//! Games that leave memory while nothing happens in them: a finished game idle for
+//! `idle_unload_ms` goes dormant (`unload_idle`; `durable.rs` `wake` loads it again),
+//! and an unfinished one sleeps (issue 34's idle memory): a game waiting for a person,
+//! or for an opponent who is away, needs none of its table until something arrives. After [`CoreConfig::sleep_ms`] with nothing done
 //! in it, such a game is put to sleep ([`Asleep`]): its table goes, and the slot keeps
 //! only what the core reads of every game on every tick without anything having
 //! changed — its line for `sealed games`, the peers to keep reaching, the heads to send
@@ -27,10 +28,10 @@
 use sealed_protocol::ids::{ChainId, Seat};
 
 use super::delivery::Acked;
-use super::games::Played;
+use super::games::{Dormant, Played};
 use super::slot::Life;
 use super::views::{GameState, GameSummary};
-use super::{Core, Durable, GameId, NodeError, PeerKey};
+use super::{Core, Durable, GameId, NodeError, PeerKey, Writes};
 use crate::clock::TimeControl;
 use crate::record::GameStatus;
 
@@ -160,6 +161,64 @@ impl Asleep {
 }
 
 impl Core {
+    /// A finished game asked for by nobody for a while leaves memory (it stays in the
+    /// store and wakes when asked for).
+    pub(super) fn unload_idle(&mut self) {
+        let idle_since = |used: u64| used.saturating_add(self.cfg.idle_unload_ms) <= self.now;
+        let idle: Vec<(GameId, Dormant)> = self
+            .games
+            .slots()
+            .filter_map(|(id, slot)| match &slot.life {
+                Life::Played(p)
+                    if p.settled
+                        && p.record.status == GameStatus::Finished
+                        && idle_since(p.used)
+                        && slot.queue.in_flight.is_none() =>
+                {
+                    let terms = p.table.terms().clone();
+                    let dormant = Dormant::with_terms(
+                        p.record.clone(),
+                        terms,
+                        p.table.result(),
+                        p.table
+                            .terms()
+                            .seats()
+                            .map(|s| p.table.session().signed_name(s))
+                            .collect(),
+                    );
+                    Some((*id, dormant))
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, dormant) in idle {
+            self.games.put(id, Life::Dormant(Box::new(dormant)));
+        }
+        // A relayed game over and idle is finished here too: in the store only, from
+        // this start on, until a seat posts to it or its witness is asked.
+        let over: Vec<(GameId, Dormant)> = self
+            .games
+            .slots()
+            .filter_map(|(id, slot)| match &slot.life {
+                Life::Relayed(r) if r.over() && idle_since(r.used) && slot.queue.idle() => {
+                    let record = r.record(*id, GameStatus::Finished);
+                    Some((
+                        *id,
+                        Dormant::with_terms(record, r.terms.clone(), None, vec![]),
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, dormant) in over {
+            self.write_writes(Writes {
+                statuses: vec![(id, GameStatus::Finished)],
+                ..Writes::default()
+            });
+            self.games.put(id, Life::Dormant(Box::new(dormant)));
+        }
+    }
+
     /// Puts every unfinished game that has been idle for `sleep_ms` and needs nothing
     /// from the ticks to sleep.
     pub(super) fn sleep_idle(&mut self) {
