@@ -10,9 +10,19 @@ const PREFIX: [u8; 6] = [0x00, 0x24, 0x08, 0x01, 0x12, 0x20];
 /// The peer id of an Ed25519 public key, as text; `None` for bytes that are no key.
 pub fn text(key: &[u8; 32]) -> Option<String> {
     ed25519_dalek::VerifyingKey::from_bytes(key).ok()?;
+    Some(encode(key))
+}
+
+/// The peer id of a key parsed already, as text. Not checked again: checking is the
+/// point's decompression, and `sealed games` names every seat of every game.
+pub fn of(key: &sealed_protocol::keys::PublicKey) -> String {
+    encode(&key.to_bytes())
+}
+
+fn encode(key: &[u8; 32]) -> String {
     let mut bytes = PREFIX.to_vec();
     bytes.extend_from_slice(key);
-    Some(bs58::encode(bytes).into_string())
+    bs58::encode(bytes).into_string()
 }
 
 /// The Ed25519 key a peer id names, if it is one.
@@ -56,5 +66,7 @@ mod tests {
         ));
         assert!(!names(&format!("/ip4/1.2.3.4/tcp/1/p2p/x{id}"), &key));
         assert_eq!(key_of("not a peer id"), None);
+        let parsed = sealed_protocol::keys::PublicKey::from_bytes(&key).unwrap();
+        assert_eq!(of(&parsed), id);
     }
 }

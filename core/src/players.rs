@@ -56,7 +56,9 @@ pub fn players(terms: &Terms, names: &[Option<String>], me: Option<Seat>) -> Vec
             }
             .into(),
             name: names.get(i).cloned().flatten().unwrap_or_default(),
-            peer: crate::peer_id::name(&s.key),
+            peer: terms
+                .key(Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+                .map_or_else(|| crate::peer_id::name(&s.key), crate::peer_id::of),
             you: me.is_some_and(|m| usize::from(m.0) == i),
         })
         .collect()

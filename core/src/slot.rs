@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use sealed_protocol::hash::Hash;
 use sealed_protocol::proposal::Terms;
 
 use super::accuse::WitnessTimes;
@@ -188,20 +189,11 @@ impl Games {
         self.slots.remove(id)
     }
 
-    /// A game by id or unique prefix (of hex), whatever its state.
+    /// A game by id or unique prefix (of hex), whatever its state. Every command naming
+    /// a game asks this, so it reads the ids in the prefix's range of the map (ids sort
+    /// as their hex does) instead of writing out every id: a node holds thousands.
     pub(super) fn find(&self, g: &GameRef) -> Result<GameId, NodeError> {
-        let text = g.as_str().to_owned();
-        let hits: Vec<GameId> = self
-            .slots
-            .keys()
-            .filter(|id| hex::encode(id).starts_with(&text))
-            .copied()
-            .collect();
-        match hits.as_slice() {
-            [one] if !text.is_empty() => Ok(*one),
-            [] | [_] => Err(NodeError::NoGame(text)),
-            _ => Err(NodeError::Ambiguous(text)),
-        }
+        find_among(&self.slots, g.as_str())
     }
 
     /// Whether the core knows the game in any state.
@@ -226,5 +218,109 @@ impl Games {
             .values()
             .filter(|s| s.queue.in_flight.is_some())
             .count()
+    }
+}
+
+/// The one id in `ids` whose hex starts with `text`.
+fn find_among<V>(ids: &BTreeMap<GameId, V>, text: &str) -> Result<GameId, NodeError> {
+    let none = || NodeError::NoGame(text.to_owned());
+    if text.is_empty() {
+        return Err(match ids.len() {
+            0 | 1 => none(),
+            _ => NodeError::Ambiguous(String::new()),
+        });
+    }
+    let (low, high) = prefix_range(text).ok_or_else(none)?;
+    let mut hits = ids.range(low..=high).map(|(id, _)| *id);
+    match (hits.next(), hits.next()) {
+        (Some(one), None) => Ok(one),
+        (None, _) => Err(none()),
+        (Some(_), Some(_)) => Err(NodeError::Ambiguous(text.to_owned())),
+    }
+}
+
+/// The first and last ids whose hex starts with `text` (lowercase hex, at most 64
+/// digits); `None` for anything else, which names no game.
+fn prefix_range(text: &str) -> Option<(GameId, GameId)> {
+    if text.len() > 64 {
+        return None;
+    }
+    let (mut low, mut high) = ([0u8; 32], [0xffu8; 32]);
+    for (i, c) in text.bytes().enumerate() {
+        let digit = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => return None,
+        };
+        let shift = if i % 2 == 0 { 4 } else { 0 };
+        let keep = !(0x0f << shift);
+        low[i / 2] = (low[i / 2] & keep) | (digit << shift);
+        high[i / 2] = (high[i / 2] & keep) | (digit << shift);
+    }
+    Some((GameId(Hash(low)), GameId(Hash(high))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What `find` answered when it wrote out every id: the ids whose hex starts with
+    /// the text, one of them only if the text is not empty.
+    fn by_hex(ids: &[GameId], text: &str) -> Result<GameId, &'static str> {
+        let hits: Vec<GameId> = ids
+            .iter()
+            .filter(|id| hex::encode(id).starts_with(text))
+            .copied()
+            .collect();
+        match hits.as_slice() {
+            [one] if !text.is_empty() => Ok(*one),
+            [] | [_] => Err("none"),
+            _ => Err("ambiguous"),
+        }
+    }
+
+    fn found(ids: &BTreeMap<GameId, ()>, text: &str) -> Result<GameId, &'static str> {
+        find_among(ids, text).map_err(|e| match e {
+            NodeError::NoGame(_) => "none",
+            NodeError::Ambiguous(_) => "ambiguous",
+            _ => "other",
+        })
+    }
+
+    proptest! {
+        /// Ids that share prefixes of every length, and texts cut from them at every
+        /// length, changed in a digit, or not hex at all.
+        #[test]
+        fn find_answers_as_the_hex_of_every_id_did(
+            seeds in proptest::collection::vec((0u8..4, any::<[u8; 32]>()), 0..12),
+            pick in any::<usize>(),
+            cut in 0usize..70,
+            change in proptest::option::of((0usize..64, "[0-9a-fA-Fg-z ]")),
+        ) {
+            // Few distinct first bytes, so that prefixes are shared.
+            let ids: Vec<GameId> = seeds.iter().map(|(first, rest)| {
+                let mut b = *rest;
+                b[0] = *first;
+                if first % 2 == 0 { b[1] = 0x5a; }
+                GameId(Hash(b))
+            }).collect();
+            let games: BTreeMap<GameId, ()> = ids.iter().map(|id| (*id, ())).collect();
+            let mut text = ids
+                .get(pick % ids.len().max(1))
+                .map(hex::encode)
+                .unwrap_or_default();
+            text.truncate(cut);
+            if let Some((at, c)) = change
+                && at < text.len()
+            {
+                text.replace_range(at..=at, &c);
+            }
+            let text = GameRef::from(text.as_str()).as_str().to_owned();
+            let mut unique = ids.clone();
+            unique.sort();
+            unique.dedup();
+            prop_assert_eq!(found(&games, &text), by_hex(&unique, &text));
+        }
     }
 }
