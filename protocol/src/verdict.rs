@@ -228,17 +228,15 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
             // that is recorded but blocks nobody's result (spec/PROTOCOL.md §17).
             let blocks = |seat: Seat| !on_time.contains(&seat);
             for seat in terms.seats() {
-                if !engine.unopened(seat).is_empty() {
+                let unopened = engine.unopened_count(seat);
+                if unopened > 0 {
                     missing_reveals.push(seat);
                     suspects.insert(seat);
                     claims.push(ClaimView {
                         by: None,
                         against: seat,
                         about: ClaimAbout::WithheldReveal,
-                        evidence: format!(
-                            "{} commitments never opened",
-                            engine.unopened(seat).len()
-                        ),
+                        evidence: format!("{unopened} commitments never opened"),
                         open: blocks(seat),
                     });
                 }

@@ -89,7 +89,7 @@ impl<R: Rules> Engine<R> {
             {
                 self.ledger.pools[p].head.get_or_insert(h.0);
             }
-            self.ledger.commits.entry(k).or_insert((h, at));
+            self.ledger.commit(k, (h, at));
         }
         if dup {
             return Err(broken(

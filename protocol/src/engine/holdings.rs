@@ -22,6 +22,11 @@ impl<R: Rules> Engine<R> {
         self.ledger.unopened(seat).into_iter().cloned().collect()
     }
 
+    /// How many commitments of a seat are not yet opened.
+    pub fn unopened_count(&self, seat: Seat) -> usize {
+        self.ledger.unopened_count(seat)
+    }
+
     /// The revealed value of a commitment.
     pub fn opened_value(&self, seat: Seat, purpose: Purpose, index: u32) -> Option<&[u8]> {
         self.ledger.opened_value(seat, purpose, index)

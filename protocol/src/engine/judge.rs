@@ -355,14 +355,14 @@ impl<R: Rules> Engine<R> {
                 purpose: c.purpose.clone(),
                 index: c.first + i as u32,
             };
-            if self.ledger.commits.contains_key(&key) {
+            if self.ledger.commits().contains_key(&key) {
                 return Err(broken(
                     FaultKind::DuplicateCommitment,
                     format!("{name}[{}] committed twice", key.index),
                 ));
             }
             scratch.committed_values.push((name.clone(), key.index));
-            self.ledger.commits.insert(key, (*h, at));
+            self.ledger.commit(key, (*h, at));
         }
         Ok(())
     }
@@ -386,7 +386,7 @@ impl<R: Rules> Engine<R> {
             purpose: o.purpose.clone(),
             index: o.index,
         };
-        let Some((hash, _)) = self.ledger.commits.get(&key) else {
+        let Some((hash, _)) = self.ledger.commits().get(&key) else {
             return Err(broken(
                 FaultKind::OpeningWithoutCommitment,
                 format!("{:?}[{}] was never committed", o.purpose, o.index),
@@ -398,7 +398,7 @@ impl<R: Rules> Engine<R> {
                 format!("{:?}[{}] does not open its commitment", o.purpose, o.index),
             ));
         }
-        if self.ledger.opened.contains_key(&key) {
+        if self.ledger.opened().contains_key(&key) {
             // A commitment opens to one value only, so a repeat says nothing new; but a
             // deck slot opened again in play is a card used twice.
             if let Purpose::Deck(name) = &o.purpose
@@ -433,7 +433,7 @@ impl<R: Rules> Engine<R> {
                 }
                 let seed = seed_from_value(&o.value)
                     .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a seed is 32 bytes"))?;
-                self.ledger.opened.insert(key, (o.value.clone(), at));
+                self.ledger.open(key, (o.value.clone(), at));
                 if let Ok(owner) = u8::try_from(o.index) {
                     self.check_deals(seat, name, Seat(owner), &seed);
                 }
@@ -456,7 +456,7 @@ impl<R: Rules> Engine<R> {
                     .push((name.clone(), o.index, o.value.clone()))
             }
         }
-        self.ledger.opened.insert(key, (o.value.clone(), at));
+        self.ledger.open(key, (o.value.clone(), at));
         Ok(())
     }
 
@@ -710,7 +710,7 @@ impl<R: Rules> Engine<R> {
         };
         if let Some(seed) = self
             .ledger
-            .opened
+            .opened()
             .get(&seed_key)
             .and_then(|(v, _)| seed_from_value(v))
         {

@@ -110,10 +110,17 @@ impl PoolLedger {
 /// deck's 68 at the end of a game), and only [`Ledger::unopened`] lists them, sorted:
 /// so hash maps, whose lookups do not compare names along a tree's path, and whose
 /// order is never read.
+///
+/// The two maps change only through [`Ledger::commit`] and [`Ledger::open`], which keep
+/// the count of each seat's commitments not yet opened: a verdict asks it of every
+/// finished game each time the game's line is drawn.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Ledger {
-    pub commits: HashMap<CommitKey, (Hash, EnvRef)>,
-    pub opened: HashMap<CommitKey, (Vec<u8>, EnvRef)>,
+    commits: HashMap<CommitKey, (Hash, EnvRef)>,
+    opened: HashMap<CommitKey, (Vec<u8>, EnvRef)>,
+    /// Per seat, the commitments in `commits` that are not in `opened`, draw chain
+    /// heads left out.
+    unopened: BTreeMap<Seat, usize>,
     pub decks: Vec<DeckLedger>,
     /// Each player's coin seed once validly opened.
     pub coin_seeds: BTreeMap<Seat, ([u8; 32], EnvRef)>,
@@ -124,7 +131,55 @@ pub(crate) struct Ledger {
     pub pools: Vec<PoolLedger>,
 }
 
+/// Whether a commitment is one to open: draw chain heads are not (their unused values
+/// stay secret and prove nothing).
+fn counted(key: &CommitKey) -> bool {
+    !matches!(key.purpose, Purpose::DrawChain(_))
+}
+
 impl Ledger {
+    /// A ledger of these decks and pools, holding nothing yet.
+    pub fn new(decks: Vec<DeckLedger>, pools: Vec<PoolLedger>) -> Ledger {
+        Ledger {
+            decks,
+            pools,
+            ..Default::default()
+        }
+    }
+
+    /// Every commitment held.
+    pub fn commits(&self) -> &HashMap<CommitKey, (Hash, EnvRef)> {
+        &self.commits
+    }
+
+    /// Every opening held.
+    pub fn opened(&self) -> &HashMap<CommitKey, (Vec<u8>, EnvRef)> {
+        &self.opened
+    }
+
+    /// Holds a commitment; one held under the key already is kept, not replaced.
+    pub fn commit(&mut self, key: CommitKey, value: (Hash, EnvRef)) {
+        if self.commits.contains_key(&key) {
+            return;
+        }
+        if counted(&key) && !self.opened.contains_key(&key) {
+            *self.unopened.entry(key.seat).or_default() += 1;
+        }
+        self.commits.insert(key, value);
+    }
+
+    /// Holds an opening, replacing one held under the key.
+    pub fn open(&mut self, key: CommitKey, value: (Vec<u8>, EnvRef)) {
+        if counted(&key)
+            && self.commits.contains_key(&key)
+            && !self.opened.contains_key(&key)
+            && let Some(n) = self.unopened.get_mut(&key.seat)
+        {
+            *n -= 1;
+        }
+        self.opened.insert(key, value);
+    }
+
     pub fn deck_index(&self, owner: Seat, name: &crate::ids::Name) -> Option<usize> {
         self.decks
             .iter()
@@ -136,17 +191,20 @@ impl Ledger {
     /// and prove nothing.
     /// In the keys' order.
     pub fn unopened(&self, seat: Seat) -> Vec<&CommitKey> {
-        let mut keys: Vec<&CommitKey> = self
-            .commits
-            .keys()
-            .filter(move |k| {
-                k.seat == seat
-                    && !self.opened.contains_key(*k)
-                    && !matches!(k.purpose, Purpose::DrawChain(_))
-            })
-            .collect();
+        let mut keys: Vec<&CommitKey> = self.unopened_keys(seat).collect();
         keys.sort_unstable();
         keys
+    }
+
+    /// How many commitments of `seat` are not yet opened, kept as they come.
+    pub fn unopened_count(&self, seat: Seat) -> usize {
+        self.unopened.get(&seat).copied().unwrap_or(0)
+    }
+
+    fn unopened_keys(&self, seat: Seat) -> impl Iterator<Item = &CommitKey> {
+        self.commits
+            .keys()
+            .filter(move |k| k.seat == seat && counted(k) && !self.opened.contains_key(*k))
     }
 
     pub fn pool_index(&self, owner: Seat, name: &crate::ids::Name) -> Option<usize> {
@@ -164,5 +222,50 @@ impl Ledger {
                 index,
             })
             .map(|(v, _)| v.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{ChainId, Name};
+    use proptest::prelude::*;
+
+    fn key(seat: u8, purpose: u8, index: u32) -> CommitKey {
+        let name = Name::new("d").unwrap();
+        CommitKey {
+            seat: Seat(seat),
+            purpose: match purpose {
+                0 => Purpose::Coin,
+                1 => Purpose::Deck(name),
+                2 => Purpose::DealSeed(name),
+                3 => Purpose::Value(name),
+                _ => Purpose::DrawChain(name),
+            },
+            index,
+        }
+    }
+
+    proptest! {
+        /// Commitments and openings in any order, repeated, opened before committed
+        /// or never committed: the count kept is the count listed.
+        #[test]
+        fn the_count_kept_is_the_count_listed(
+            ops in proptest::collection::vec((any::<bool>(), 0u8..3, 0u8..5, 0u32..4), 0..80)
+        ) {
+            let mut l = Ledger::default();
+            let at = EnvRef { chain: ChainId::public(Seat(0)), seq: 0 };
+            for (open, seat, purpose, index) in ops {
+                let k = key(seat, purpose, index);
+                if open {
+                    l.open(k, (vec![1], at));
+                } else {
+                    l.commit(k, (Hash([0; 32]), at));
+                }
+                for s in 0..3 {
+                    prop_assert_eq!(l.unopened_count(Seat(s)), l.unopened(Seat(s)).len());
+                }
+            }
+        }
     }
 }

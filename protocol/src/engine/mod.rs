@@ -149,11 +149,10 @@ impl<R: Rules> Engine<R> {
         let setups = rules.setups();
         let pools = rules.pools();
         check_specs(&terms, &decks, &setups, &pools)?;
-        let mut ledger = Ledger {
-            decks: decks.into_iter().map(DeckLedger::new).collect(),
-            pools: pools.into_iter().map(ledger::PoolLedger::new).collect(),
-            ..Default::default()
-        };
+        let mut ledger = Ledger::new(
+            decks.into_iter().map(DeckLedger::new).collect(),
+            pools.into_iter().map(ledger::PoolLedger::new).collect(),
+        );
         for owe in rules.opening_deals() {
             match ledger.deck_index(owe.owner, &owe.deck) {
                 Some(d) if ledger.decks[d].spec.dealer == owe.dealer => {

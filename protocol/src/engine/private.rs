@@ -80,7 +80,7 @@ impl<R: Rules> Engine<R> {
         // Judged against the sender's causal past only: the commitment must be in it.
         let Some((hash, _)) = self
             .ledger
-            .commits
+            .commits()
             .get(&key)
             .filter(|(_, c)| self.store.seen(clock, *c))
         else {

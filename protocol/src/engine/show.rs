@@ -44,7 +44,7 @@ impl<R: Rules> Engine<R> {
             purpose: sh.purpose.clone(),
             index: sh.index,
         };
-        let Some((hash, _)) = self.ledger.commits.get(&key) else {
+        let Some((hash, _)) = self.ledger.commits().get(&key) else {
             return Err(broken(
                 FaultKind::OpeningWithoutCommitment,
                 format!("{name} slot {} was never committed", sh.index),
@@ -64,7 +64,7 @@ impl<R: Rules> Engine<R> {
             );
             return Ok(());
         }
-        if self.ledger.opened.contains_key(&key) {
+        if self.ledger.opened().contains_key(&key) {
             return Err(broken(
                 FaultKind::SlotUsedTwice,
                 format!("{name} slot {} shown after it was used", sh.index),
