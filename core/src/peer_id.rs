@@ -14,9 +14,28 @@ pub fn text(key: &[u8; 32]) -> Option<String> {
 }
 
 /// The peer id of a key parsed already, as text. Not checked again: checking is the
-/// point's decompression, and `sealed games` names every seat of every game.
+/// point's decompression, and `sealed games` names every seat of every game, each time.
+/// For that reason too the texts last written are kept (base58 divides the whole number
+/// for each digit): a node deals with a few peers, and a pure function's memo changes
+/// no answer.
 pub fn of(key: &sealed_protocol::keys::PublicKey) -> String {
-    encode(&key.to_bytes())
+    const KEPT: usize = 1024;
+    thread_local! {
+        static TEXTS: std::cell::RefCell<std::collections::HashMap<[u8; 32], String>> =
+            Default::default();
+    }
+    let bytes = key.to_bytes();
+    TEXTS.with_borrow_mut(|texts| {
+        if let Some(t) = texts.get(&bytes) {
+            return t.clone();
+        }
+        if texts.len() >= KEPT {
+            texts.clear();
+        }
+        let t = encode(&bytes);
+        texts.insert(bytes, t.clone());
+        t
+    })
 }
 
 fn encode(key: &[u8; 32]) -> String {
@@ -68,5 +87,6 @@ mod tests {
         assert_eq!(key_of("not a peer id"), None);
         let parsed = sealed_protocol::keys::PublicKey::from_bytes(&key).unwrap();
         assert_eq!(of(&parsed), id);
+        assert_eq!(of(&parsed), id, "kept");
     }
 }
