@@ -89,4 +89,22 @@ mod tests {
         assert_eq!(of(&parsed), id);
         assert_eq!(of(&parsed), id, "kept");
     }
+
+    /// More keys than are kept (a stranger proposing games under fresh keys): the memo
+    /// starts again, and every text is still its key's.
+    #[test]
+    fn more_keys_than_kept_are_still_named_right() {
+        let keys: Vec<_> = (0..1100u32)
+            .map(|i| {
+                let mut seed = [0u8; 32];
+                seed[..4].copy_from_slice(&i.to_le_bytes());
+                sealed_protocol::keys::SecretKey::from_seed(&seed).public()
+            })
+            .collect();
+        for _ in 0..2 {
+            for k in &keys {
+                assert_eq!(Some(of(k)), text(&k.to_bytes()));
+            }
+        }
+    }
 }

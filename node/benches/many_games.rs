@@ -726,6 +726,32 @@ async fn run(n: usize) -> bool {
         "many_games: games lost (not finished on both sides with all {DUEL_ENVELOPES} \
          envelopes on each): {lost} of {n}"
     );
+    // What a face pays to read the games, every game finished and its table still in
+    // memory (a finished game leaves memory after five idle minutes): the list of every
+    // game, and the cheapest command naming one game by a prefix of its id.
+    // Apart, so that neither is timed while the node still frees what the other left.
+    let mut list = vec![];
+    for _ in 0..21 {
+        let t = Instant::now();
+        std::hint::black_box(a.games().await.unwrap());
+        list.push(t.elapsed());
+    }
+    let mut named = vec![];
+    for id in ids.iter().cycle().step_by(7).take(201) {
+        let t = Instant::now();
+        // Refused after the game is found: the empty text is no action.
+        assert!(a.act(&id[..12], "", None).await.is_err());
+        named.push(t.elapsed());
+    }
+    list.sort();
+    named.sort();
+    println!(
+        "many_games: with {n} finished games in memory: the games' list {:.2} ms \
+         ({:.1} us a game), a command naming one game {:.1} us (medians of 21 and 201)",
+        list[10].as_secs_f64() * 1e3,
+        list[10].as_secs_f64() * 1e6 / n as f64,
+        named[100].as_secs_f64() * 1e6,
+    );
     // Up to a hundred finished transcripts, spread over the run, checked offline as
     // `sealed verify` would.
     let sample: Vec<&String> = ids

@@ -580,7 +580,13 @@ fn us(d: Duration) -> f64 {
 /// Every kind once per round, in the same order, `ROUNDS` times; the ratios of the
 /// medians.
 fn ratios(rt: &Runtime, k: &mut Kit) {
-    let mut t: [Vec<Duration>; 7] = Default::default();
+    let mut t: [Vec<Duration>; 9] = Default::default();
+    // What a move signs and verifies at the least: the mover's act, once, and its check
+    // at the other node, once (an envelope of a Duel is about this long).
+    let key = sealed_protocol::keys::SecretKey::from_seed(&[9; 32]);
+    let public = key.public();
+    let message = [0x5a_u8; 300];
+    let signature = key.sign(&message);
     rt.block_on(async {
         for _ in 0..ROUNDS {
             // One untimed round trip first: after the milliseconds of a sealed move the
@@ -600,11 +606,26 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
             }
             stream_rtt(&mut k.stream).await;
             t[5].push(stream_rtt(&mut k.stream).await);
+            let start = Instant::now();
+            std::hint::black_box(key.sign(std::hint::black_box(&message)));
+            t[7].push(start.elapsed());
+            let start = Instant::now();
+            assert!(public.verify(std::hint::black_box(&message), &signature));
+            t[8].push(start.elapsed());
         }
     });
     let has_shm = !t[3].is_empty();
-    let [tcp, bare, disk, shm, commit, stream, commit_shm] =
-        t.map(|v| if v.is_empty() { 0.0 } else { us(median(v)) });
+    let [
+        tcp,
+        bare,
+        disk,
+        shm,
+        commit,
+        stream,
+        commit_shm,
+        sign,
+        verify,
+    ] = t.map(|v| if v.is_empty() { 0.0 } else { us(median(v)) });
     println!("transport: medians of {ROUNDS} alternating rounds on 127.0.0.1, 256-byte payloads");
     println!("transport:   raw TCP echo              {tcp:>9.1} us");
     println!("transport:   bare libp2p request       {bare:>9.1} us");
@@ -617,6 +638,8 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
     if has_shm {
         println!("transport:   the same commit on tmpfs  {commit_shm:>9.1} us");
     }
+    println!("transport:   Ed25519 sign, 300 bytes   {sign:>9.1} us");
+    println!("transport:   the strict verification   {verify:>9.1} us");
     println!(
         "transport: sealed move RTT / bare libp2p RTT = {:.1}",
         disk / bare
@@ -647,6 +670,16 @@ fn ratios(rt: &Runtime, k: &mut Kit) {
         println!(
             "transport: floor (tmpfs commit + bare request) / bare libp2p = {:.2}",
             (commit_shm + bare) / bare
+        );
+        // The same floor with the node's transport (one stream) and the one signature
+        // made and checked that no move can do without.
+        let floor = commit_shm + stream + sign + verify;
+        println!(
+            "transport: floor with the node's stream and one signature made and checked \
+             (tmpfs commit + one-stream message + sign + verify) = {floor:.1} us, {:.2} × \
+             bare libp2p; the tmpfs move is {:.2} × this floor",
+            floor / bare,
+            shm / floor
         );
         println!(
             "transport: disk share of a sealed move        = {:.0}% ({:.1} redb commits' worth)",
