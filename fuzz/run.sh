@@ -32,6 +32,11 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 export RUSTC_BOOTSTRAP=1
+# The cryptographic crates without coverage instrumentation (rustc-wrapper.sh says why).
+# Cargo does not rebuild for a new wrapper; the cfg, in the flags it does compare, makes
+# a build made before the wrapper be redone once.
+export RUSTC_WRAPPER="${RUSTC_WRAPPER:-$(pwd)/rustc-wrapper.sh}"
+export RUSTFLAGS="${RUSTFLAGS:-} --cfg sealed_fuzz_plain_crypto"
 sanitizer=${FUZZ_SANITIZER:-address}
 limits=""
 if [ -n "${FUZZ_RUNS:-}" ]; then
