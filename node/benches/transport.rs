@@ -22,7 +22,11 @@
 //! - `redb_commit_1_envelope`: one durable `Store::put_envelopes` of one fresh envelope
 //!   on the target dir's file system, the unit of the disk's share; in the alternating
 //!   rounds also the same commit on /dev/shm, which with one bare request is the floor
-//!   of a move on tmpfs (the mover commits before it sends, spec/PROTOCOL.md §11.2).
+//!   of a move on tmpfs (the mover commits before it sends, spec/PROTOCOL.md §11.2);
+//! - in the alternating rounds only: one Ed25519 signature of 300 bytes and its strict
+//!   verification. With the tmpfs commit and one message on a stream they make the
+//!   floor of a move by the node's own transport: the mover signs once, the other node
+//!   verifies once.
 //!
 //! After criterion, every kind is measured again in alternation, one of each per round,
 //! so that the machine's drift hits all alike, and one block of ratios of the medians is
@@ -31,7 +35,7 @@
 //! `cargo bench -p sealed-node --bench transport`. `SEALED_LOG=debug` shows what the
 //! nodes do.
 //!
-//! Over 600 lines: the six paths are measured in one run, in one alternation, against
+//! Over 600 lines: the paths are measured in one run, in one alternation, against
 //! one another, so their set-ups live beside the measurement that compares them.
 
 use std::path::Path;
