@@ -1,8 +1,9 @@
 //! Games that leave memory while nothing happens in them: a finished game idle for
 //! `idle_unload_ms` goes dormant (`unload_idle`; `durable.rs` `wake` loads it again),
 //! and an unfinished one sleeps (issue 34's idle memory): a game waiting for a person,
-//! or for an opponent who is away, needs none of its table until something arrives. After [`CoreConfig::sleep_ms`] with nothing done
-//! in it, such a game is put to sleep ([`Asleep`]): its table goes, and the slot keeps
+//! or for an opponent who is away, needs none of its table until something arrives.
+//! After [`CoreConfig::sleep_ms`] with nothing done in it, such a game is put to sleep
+//! ([`Asleep`]): its table goes, and the slot keeps
 //! only what the core reads of every game on every tick without anything having
 //! changed — its line for `sealed games`, the peers to keep reaching, the heads to send
 //! them and which of its chains the other seat may see. Those do not change while it
