@@ -240,6 +240,23 @@ pub fn other_literal(s: &Secrets, pad: &Answer, p: &Public) -> String {
     )
 }
 
+/// One player's fresh input to an attempt's computation with the state kept
+/// (`kept.rs`), as a Garble literal: the attempt (0 from the player not moving) and his
+/// pad.
+pub fn fresh_literal(attempt: u16, pad: &Answer) -> String {
+    format!("Fresh {{ attempt: {attempt}u16, pad: {} }}", pad.literal())
+}
+
+/// Items as a Garble array literal (one zero item for none: Garble has no empty array).
+pub fn items_literal(v: &[u16]) -> String {
+    items(v)
+}
+
+/// A back rank as a Garble literal.
+pub fn rank_literal(r: &[u8; 8]) -> String {
+    bytes(r)
+}
+
 /// The options as the computation takes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {

@@ -22,5 +22,6 @@
 pub mod circuit;
 pub mod gc;
 pub mod inputs;
+pub mod kept;
 pub mod outputs;
 pub mod program;

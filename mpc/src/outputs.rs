@@ -27,7 +27,10 @@ pub struct Out {
     pub next_period: [u8; 32],
 }
 
-fn field<'a>(fields: &'a [(String, Literal)], name: &str) -> Result<&'a Literal, String> {
+pub(crate) fn field<'a>(
+    fields: &'a [(String, Literal)],
+    name: &str,
+) -> Result<&'a Literal, String> {
     fields
         .iter()
         .find(|(n, _)| n == name)
@@ -35,7 +38,7 @@ fn field<'a>(fields: &'a [(String, Literal)], name: &str) -> Result<&'a Literal,
         .ok_or_else(|| format!("no field {name}"))
 }
 
-fn boolean(l: &Literal) -> Result<bool, String> {
+pub(crate) fn boolean(l: &Literal) -> Result<bool, String> {
     match l {
         Literal::True => Ok(true),
         Literal::False => Ok(false),
@@ -50,7 +53,7 @@ fn number(l: &Literal) -> Result<u64, String> {
     }
 }
 
-fn answer(l: &Literal) -> Result<Answer, String> {
+pub(crate) fn answer(l: &Literal) -> Result<Answer, String> {
     let Literal::Struct(_, f) = l else {
         return Err(format!("not a struct: {l}"));
     };

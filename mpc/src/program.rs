@@ -204,17 +204,6 @@ struct Out {{
     next_period: [u32; 8],
 }}
 
-fn king_home(rank: [u8; 8], white: bool) -> u8 {{
-    let mut home = 0u8;
-    let mut f = 0usize;
-    let mut at = if white {{ 0u8 }} else {{ 56u8 }};
-    for _file in 0u8..8u8 {{
-        home = home ^ (if rank[f] == 5u8 {{ at }} else {{ 0u8 }});
-        f = f + 1usize;
-        at = at + 1u8;
-    }}
-    home
-}}
 ",
         mmx = mm.max(1),
         omx = om.max(1),
@@ -297,9 +286,7 @@ pub fn main({wp}, {bp}) -> Out {{
     }
     let keys: Vec<String> = seen.iter().map(|j| format!("key(p{j})")).collect();
     let keys = if keys.is_empty() {
-        // A key no position has (two kings on every square): never equal.
-        "[Key { k: [0u64, 0u64, 0u64, 0u64, 0u64, all()], w: 0u64, cr: 0u64, ep: false }]"
-            .to_owned()
+        format!("[{}]", crate::kept::NEVER_KEY)
     } else {
         format!("[{}]", keys.join(", "))
     };

@@ -10,6 +10,11 @@
 //! docs/RELIABILITY.md uses 200); `SEALED_MPC_PLIES` their length (24; 40 there). Most attempts
 //! run the chess alone; every attempt of the first game also checks the commitments
 //! (SHA-256 in the circuit against the `sha2` crate).
+//!
+//! Every attempt also runs through the computation with the state kept
+//! (`sealed_mpc::kept`): its state carried as bits from one computation's outputs to the
+//! next one's inputs, as the garbled wires' labels are carried, never decoded in between.
+//! Its answers must be the referee's too.
 
 use std::collections::HashMap;
 
@@ -21,9 +26,10 @@ use sealed_games::stallmate::{
 };
 use sealed_mpc::circuit::{compile_shape, evaluate};
 use sealed_mpc::inputs::{
-    ANY, Answer, Attempting, Rules, Secrets, commitments, digest, item, mover_literal,
-    other_literal,
+    ANY, Answer, Attempting, Rules, Secrets, commitments, digest, fresh_literal, item,
+    items_literal, mover_literal, other_literal, rank_literal,
 };
+use sealed_mpc::kept::{self, KeptShape};
 use sealed_mpc::program::Shape;
 
 struct Rng(u64);
@@ -211,19 +217,90 @@ struct Game {
     earlier: Vec<u16>,
     period_salt: [u8; 15],
     ply_limit: Option<u32>,
+    kept: KeptState,
 }
 
-struct Compiled(HashMap<Shape, GarbleProgram>);
+/// The state of the computation with the state kept, as the bits its wires carry: the
+/// `Fixed` group, and each side's window, a key's bits per position since the last
+/// capture (a capture is announced: both windows empty then, in public).
+struct KeptState {
+    fixed: Vec<bool>,
+    windows: [Vec<Vec<bool>>; 2],
+}
+
+struct Compiled {
+    shot: HashMap<Shape, GarbleProgram>,
+    kept: HashMap<KeptShape, GarbleProgram>,
+    start: Option<GarbleProgram>,
+}
 
 impl Compiled {
+    fn new() -> Compiled {
+        Compiled {
+            shot: HashMap::new(),
+            kept: HashMap::new(),
+            start: None,
+        }
+    }
+
     fn get(&mut self, shape: Shape) -> &GarbleProgram {
-        self.0.entry(shape).or_insert_with(|| {
+        self.shot.entry(shape).or_insert_with(|| {
             compile_shape(&shape, false).unwrap_or_else(|e| panic!("{shape:?}: {e}"))
+        })
+    }
+
+    fn kept(&mut self, shape: KeptShape) -> &GarbleProgram {
+        self.kept
+            .entry(shape)
+            .or_insert_with(|| kept::compile(&shape).unwrap_or_else(|e| panic!("{shape:?}: {e}")))
+    }
+
+    fn start(&mut self) -> &GarbleProgram {
+        self.start.get_or_insert_with(|| {
+            kept::compile_source(&kept::start_source()).unwrap_or_else(|e| panic!("start: {e}"))
         })
     }
 }
 
-fn new_game(rng: &mut Rng, white: u16, black: u16, options: Options) -> Game {
+/// The kept state at the start, from the start computation on the two back ranks.
+fn kept_start(compiled: &mut Compiled, white: &[u8; 8], black: &[u8; 8]) -> KeptState {
+    let prg = compiled.start();
+    let c = prg.circuit.unwrap_ssa_ref();
+    let w = prg.parse_arg(0, &rank_literal(white)).unwrap().as_bits();
+    let b = prg.parse_arg(1, &rank_literal(black)).unwrap().as_bits();
+    let out = c.eval(&[w, b]);
+    let garble_lang::literal::Literal::Tuple(t) = prg.parse_output(&out).unwrap() else {
+        panic!("the start gives a tuple");
+    };
+    let yes = garble_lang::literal::Literal::True;
+    assert!(t[0] == yes && t[1] == yes, "both ranks are Chess960 ones");
+    let (key, fixed) = tail(&out, KEY_BITS, FIXED_BITS);
+    KeptState {
+        fixed,
+        windows: [vec![], vec![key]],
+    }
+}
+
+/// Bits of a key and of `Fixed` in the kept computations (`kept.rs`): three class
+/// bitboards, the white men, 16 bits of castling rights and the en passant flag; the
+/// position's ten words, the en passant square after the last irreversible move, two
+/// home squares.
+const KEY_BITS: usize = 4 * 64 + 16 + 1;
+const FIXED_BITS: usize = 11 * 64 + 2 * 8;
+
+/// The last two groups of an output: `a` bits, then `b` bits that end it.
+fn tail(out: &[bool], a: usize, b: usize) -> (Vec<bool>, Vec<bool>) {
+    let n = out.len();
+    (out[n - a - b..n - b].to_vec(), out[n - b..].to_vec())
+}
+
+fn new_game(
+    rng: &mut Rng,
+    compiled: &mut Compiled,
+    white: u16,
+    black: u16,
+    options: Options,
+) -> Game {
     let (ws, bs) = (Setup::new(white).unwrap(), Setup::new(black).unwrap());
     let rank = |s: Setup| -> [u8; 8] { s.back_rank().map(kind_code) };
     let secrets = [
@@ -240,7 +317,9 @@ fn new_game(rng: &mut Rng, white: u16, black: u16, options: Options) -> Game {
             log_salt: rng.bytes(),
         },
     ];
+    let kept = kept_start(compiled, &secrets[0].rank, &secrets[1].rank);
     Game {
+        kept,
         ply_limit: options.ply_limit,
         referee: Referee::new(ws, bs, options),
         secrets,
@@ -320,6 +399,7 @@ fn step(
     let (wl, bl) = (lit(0), lit(1));
     let prg = compiled.get(shape);
     let out = evaluate(prg, &wl, &bl).unwrap();
+    let kept_out = kept_attempt(g, compiled, seat, &attempting, &pads, rules);
 
     let before = g.referee.position().clone();
     let answer = g.referee.attempt(a).expect("the referee judges it");
@@ -348,6 +428,28 @@ fn step(
     );
     let made = matches!(answer, RefAnswer::Yes(_));
     assert_eq!(out.made, made, "{context}: made");
+    let (kept_made, kept_mover, kept_other, key, fixed) = kept_out;
+    assert_eq!(
+        kept_mover.unmask(&pads[seat]),
+        want,
+        "{context}: the mover's answer, state kept"
+    );
+    assert_eq!(
+        kept_other.unmask(&pads[1 - seat]),
+        heard_got,
+        "{context}: what the opponent hears, state kept"
+    );
+    assert_eq!(kept_made, made, "{context}: made, state kept");
+    // The state goes on as the labels would: `Fixed` always from the outputs; the key
+    // into the mover's window when a move was made, both windows emptied first by an
+    // announced capture.
+    g.kept.fixed = fixed;
+    if made {
+        if want.capture {
+            g.kept.windows = [vec![], vec![]];
+        }
+        g.kept.windows[seat].push(key);
+    }
     seen.note(&want, &a, &before);
     if hashed {
         let mut moves = g.secrets[seat].moves.clone();
@@ -369,6 +471,63 @@ fn step(
         g.period_salt = attempting.next_period_salt;
     }
     made
+}
+
+/// One attempt through the computation with the state kept, on the state as its wires
+/// carry it: whether a move was made, the mover's answer and what the other hears (under
+/// their pads), and the position's key and `Fixed` to carry on.
+fn kept_attempt(
+    g: &Game,
+    compiled: &mut Compiled,
+    seat: usize,
+    attempting: &Attempting,
+    pads: &[Answer; 2],
+    rules: Rules,
+) -> (bool, Answer, Answer, Vec<bool>, Vec<bool>) {
+    // Windows and earlier attempts padded to a multiple of 4 with entries that repeat
+    // nothing, so that fewer shapes are compiled (the padding is checked to change
+    // nothing by every answer here).
+    let held = g.kept.windows[seat].len();
+    let window = held.div_ceil(4) * 4;
+    let mut earlier_items = g.earlier.clone();
+    earlier_items.resize(g.earlier.len().div_ceil(4) * 4, kept::NEVER_ITEM);
+    let shape = KeptShape {
+        mover_white: seat == 0,
+        window,
+        earlier: earlier_items.len(),
+        first_turn: g.secrets[seat].moves.is_empty(),
+        must_try: rules.must_try,
+        name_capturer: rules.name_capturer,
+        limit: rules.limit,
+    };
+    let prg = compiled.kept(shape);
+    let c = prg.circuit.unwrap_ssa_ref();
+    assert_eq!(c.input_gates[0], FIXED_BITS);
+    let never = vec![kept::NEVER_KEY; window.max(1)].join(", ");
+    let never = prg.parse_arg(1, &format!("[{never}]")).unwrap().as_bits();
+    let mut window_bits = g.kept.windows[seat].concat();
+    window_bits.extend_from_slice(&never[window_bits.len()..]);
+    let earlier = prg
+        .parse_arg(2, &items_literal(&earlier_items))
+        .unwrap()
+        .as_bits();
+    let fresh = |s: usize| {
+        let attempt = if s == seat { attempting.attempt } else { 0 };
+        prg.parse_arg(3 + s, &fresh_literal(attempt, &pads[s]))
+            .unwrap()
+            .as_bits()
+    };
+    let inputs = [
+        g.kept.fixed.clone(),
+        window_bits,
+        earlier,
+        fresh(0),
+        fresh(1),
+    ];
+    let out = c.eval(&inputs);
+    let (made, mover, other) = kept::read(&prg.parse_output(&out).unwrap()).unwrap();
+    let (key, fixed) = tail(&out, KEY_BITS, FIXED_BITS);
+    (made, mover, other, key, fixed)
 }
 
 fn as_attempt(m: &Move) -> Attempt {
@@ -469,7 +628,7 @@ fn count(name: &str, default: usize) -> usize {
 fn the_circuit_answers_every_attempt_as_the_referee_does() {
     let games = count("SEALED_MPC_GAMES", 8);
     let plies = count("SEALED_MPC_PLIES", 24);
-    let mut compiled = Compiled(HashMap::new());
+    let mut compiled = Compiled::new();
     let mut rng = Rng(0x5eed_2b2b_0001);
     let (mut attempts, mut made, mut seen) = (0usize, 0usize, Seen::default());
     for n in 0..games {
@@ -480,7 +639,7 @@ fn the_circuit_answers_every_attempt_as_the_referee_does() {
             ..Options::default()
         };
         let (w, b) = (rng.below(960) as u16, rng.below(960) as u16);
-        let mut g = new_game(&mut rng, w, b, options);
+        let mut g = new_game(&mut rng, &mut compiled, w, b, options);
         let mut last: [Option<Attempt>; 2] = [None, None];
         while g.referee.ending().is_none() && g.referee.plies() < plies as u32 {
             let Some(mover) = g.referee.mover() else {
@@ -505,8 +664,9 @@ fn the_circuit_answers_every_attempt_as_the_referee_does() {
         }
     }
     println!(
-        "{attempts} attempts in {games} games, {made} moves made, {} circuits compiled\n{seen:?}",
-        compiled.0.len()
+        "{attempts} attempts in {games} games, {made} moves made, {} + {} circuits compiled\n{seen:?}",
+        compiled.shot.len(),
+        compiled.kept.len()
     );
     // Every answer and every silence a random game can reach was met, and captures and
     // checks were announced: a circuit that knew less would have been caught here.
@@ -547,11 +707,11 @@ fn checkmate_stalemate_repetition_en_passant_promotion_and_castling_alike() {
             "castling refused",
         ),
     ];
-    let mut compiled = Compiled(HashMap::new());
+    let mut compiled = Compiled::new();
     let mut rng = Rng(7);
     let mut seen = Seen::default();
     for (moves, what) in scripts {
-        let mut g = new_game(&mut rng, 518, 518, Options::default());
+        let mut g = new_game(&mut rng, &mut compiled, 518, 518, Options::default());
         for m in moves.split(' ') {
             // `!e1-h1`: an attempt the referee refuses; the period goes on.
             let (refused, m) = m.strip_prefix('!').map_or((false, m), |m| (true, m));

@@ -50,6 +50,19 @@ fn start(wr: [u8; 8], br: [u8; 8]) -> Pos {
     Pos { k: k, w: 65535u64, b: 18446462598732840960u64, ep: 0u64, cr: k[3] }
 }
 
+// The square a back rank's king starts on, for the side `white`.
+fn king_home(rank: [u8; 8], white: bool) -> u8 {
+    let mut home = 0u8;
+    let mut f = 0usize;
+    let mut at = if white { 0u8 } else { 56u8 };
+    for _file in 0u8..8u8 {
+        home = home ^ (if rank[f] == 5u8 { at } else { 0u8 });
+        f = f + 1usize;
+        at = at + 1u8;
+    }
+    home
+}
+
 // Whether a back rank is one of Chess960's: two rooks with the king between them, two
 // bishops on squares of both colours, two knights, one queen.
 fn valid_rank(r: [u8; 8]) -> bool {

@@ -85,33 +85,47 @@ fn pawn_capture_form(p: Pos, item: u16, white: bool, home: u8) -> bool {
         & !never_moves_so(kind, white, from, to, item_promo(item), home)
 }
 
-// The position's key for repetition, less its en passant chance.
+// The position's key for repetition, less its en passant chance: each square's class
+// in three bitboards (empty 000, pawn 001, knight 010, bishop 011, rook 100, queen 101,
+// king 110, read bit by bit from `a`, `b`, `c`), the white men, and the castling rights,
+// which only ever stand on the first and last ranks. The kinds' boards are disjoint, so
+// each class bit is an XOR of boards: the key costs no AND gate, and comparing two costs
+// one per bit, 273 bits in all rather than the 513 of the boards themselves.
 struct Key {
-    k: [u64; 6],
+    a: u64,
+    b: u64,
+    c: u64,
     w: u64,
-    cr: u64,
+    cr: u16,
     ep: bool,
 }
 
 fn key(p: Pos) -> Key {
-    Key { k: p.k, w: p.w, cr: p.cr, ep: nz(p.ep) }
+    Key {
+        a: p.k[0] ^ p.k[2] ^ p.k[4],
+        b: p.k[1] ^ p.k[2] ^ p.k[5],
+        c: p.k[3] ^ p.k[4] ^ p.k[5],
+        w: p.w,
+        cr: ((p.cr & 255u64) as u16) ^ (((p.cr >> 48u8) & 65280u64) as u16),
+        ep: nz(p.ep),
+    }
 }
 
 // The ending a made move brings on the position after it (games/src/stallmate/referee.rs
 // `make`): checkmate, stalemate, bare kings, threefold repetition, the ply limit, first
-// match wins. `seen` counts the earlier positions equal to this one.
+// match wins. `repeated` says the position stood twice before.
 struct Ending {
     end: u8,
     pieces: u8,
 }
 
-fn ending(after: Pos, mover_white: bool, gives_check: bool, seen: u8, limit: bool) -> Ending {
+fn ending(after: Pos, mover_white: bool, gives_check: bool, repeated: bool, limit: bool) -> Ending {
     let e = exists(after, !mover_white);
     let occ = occupied(after);
     let mate = gives_check & !e.any;
     let stale = !gives_check & !e.any;
     let bare = occ == after.k[5];
-    let rep = seen >= 2u8;
+    let rep = repeated;
     let end = if mate {
         1u8
     } else if stale {
@@ -130,8 +144,9 @@ fn ending(after: Pos, mover_white: bool, gives_check: bool, seen: u8, limit: boo
 
 // One attempt judged on `p` (the mover `white` to move): `earlier` are the attempts he
 // made before it this period, `home` his king's first square, `turn` says whether it is
-// his first turn, `seen` how often the position after a move would already have stood
-// (computed by the caller for the made move). The options come as constants.
+// his first turn, `seen_after` the earlier positions the position after a move may
+// repeat (those with the same side to move), `ep_last` the en passant square just after
+// the last irreversible move. The options come as constants.
 fn attempt(p: Pos, item: u16, earlier: [u16; EARLIER], white: bool, home: u8, first_turn: bool, must_try: bool, name_capturer: bool, limit: bool, seen_after: [Key; SEEN], ep_last: u64) -> (Answer, Made) {
     let g = guard(p, white);
     let now = exists(p, white);
@@ -167,12 +182,16 @@ fn attempt(p: Pos, item: u16, earlier: [u16; EARLIER], white: bool, home: u8, fi
     let ka = key(after);
     let probe = Pos { k: after.k, w: after.w, b: after.b, ep: ep_last, cr: after.cr };
     let ep_chance = nz(en_passant(probe, !white));
-    let mut seen = 0u8;
+    // Only "twice or more" matters (the third occurrence ends the game): two flags, not
+    // a count.
+    let mut once = false;
+    let mut twice = false;
     for s in seen_after {
-        let same = (s.k == ka.k) & (s.w == ka.w) & (s.cr == ka.cr) & !(s.ep & ep_chance);
-        seen = add8(seen, same as u8);
+        let same = (s.a == ka.a) & (s.b == ka.b) & (s.c == ka.c) & (s.w == ka.w) & (s.cr == ka.cr) & !(s.ep & ep_chance);
+        twice = twice | (once & same);
+        once = once | same;
     }
-    let ends = ending(after, white, c.any, seen, limit);
+    let ends = ending(after, white, c.any, twice, limit);
     let yes = !any & !refused & j.legal;
     let code = if any {
         if now.pawn_capture { 3u8 } else { 2u8 }
