@@ -15,13 +15,16 @@
 //! Files: the Garble source and its compilation `circuit.rs`; the program written out
 //! per shape `program.rs`; inputs and commitments `inputs.rs`; the output read back
 //! `outputs.rs`. The differential test runs it against `Referee::attempt`; `mpc/bench`
-//! is outside the workspace. `gc` is the garbling engine of issue 35: half gates with
-//! free XOR over fixed-key AES, every random choice from a seed the audit can open. The
-//! crate imports nothing of sealed but in its tests.
+//! is outside the workspace. Issue 35's second attempt: `gc`, half-gates garbling with
+//! free XOR over fixed-key AES, every random choice from a seed the audit can open; `ot`,
+//! the oblivious transfers that give the evaluator his input labels; `kept`, the
+//! referee's attempt with the game's state kept between computations. The crate imports
+//! nothing of sealed but in its tests.
 
 pub mod circuit;
 pub mod gc;
 pub mod inputs;
 pub mod kept;
+pub mod ot;
 pub mod outputs;
 pub mod program;

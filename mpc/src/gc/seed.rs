@@ -3,8 +3,9 @@
 //!
 //! The stream is AES-128 in counter mode under `K = SHA-256("sealed/v2/garble/seed" ‖
 //! seed)[0..16]`: block `n` is `AES_K(n)`, `n` as 16 little-endian bytes. `Δ` is block
-//! `2¹²⁸ − 1` with its least significant bit set; the zero label of input wire `w` of run
-//! `r` is block `r·2⁶⁴ + w`. Runs are numbered by the caller (one per computation of a
+//! `2¹²⁸ − 1` with its least significant bit set; the secret `s` of the OT extension
+//! (`ot::extension`) is block `2¹²⁸ − 2`; the zero label of input wire `w` of run `r` is
+//! block `r·2⁶⁴ + w`. Runs are numbered by the caller (one per computation of a
 //! game), so no two runs under one seed share a label.
 
 use aes::Aes128;
@@ -47,6 +48,11 @@ impl Stream {
     /// point-and-permute bit.
     pub fn delta(&self) -> Block {
         self.block(u128::MAX) | 1
+    }
+
+    /// The garbler's secret in the OT extension, whose bits are his base OTs' choices.
+    pub fn ot_secret(&self) -> Block {
+        self.block(u128::MAX - 1)
     }
 
     /// The zero label of input wire `wire` in run `run`.

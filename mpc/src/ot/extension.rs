@@ -1,0 +1,198 @@
+//! Oblivious-transfer extension (Ishai, Kilian, Nissim and Petrank, Crypto 2003): the
+//! 128 base OTs, made once per game, give each computation `m` fresh transfers.
+//!
+//! ```text
+//! receiver (choices r, base keys k_i^0, k_i^1)      sender (s, base keys k_i^{s_i})
+//! t_i = G(k_i^0), u_i = t_i ⊕ G(k_i^1) ⊕ r  ── u ──▶ q_i = G(k_i^{s_i}) ⊕ s_i·u_i
+//!                                                    (so row q_j = t_j ⊕ r_j·s)
+//!                                 ◀── y ──  y_j^0 = x_j^0 ⊕ H(q_j, τ_j)
+//!                                           y_j^1 = x_j^1 ⊕ H(q_j ⊕ s, τ_j)
+//! x_j = y_j^{r_j} ⊕ H(t_j, τ_j)
+//! ```
+//!
+//! `G(k)` for run `R` is AES-128 under `k` on the blocks `R·2⁶⁴ + n`, `n = 0, 1, …`, the
+//! `m` bits taken from the 16-byte little-endian blocks in order, least significant bit
+//! first. `H` is the garbling's hash (`gc::hash`) with tweak `τ_j = 2¹²⁷ + R·2⁶⁴ + j`,
+//! apart from every tweak of the garbling (whose top bit is 0). Runs are below 2⁶³.
+//! On the wire: `u` is the 128 columns in order, each `⌈m / 128⌉` blocks; `y` is each
+//! transfer's `y^0` then `y^1`; blocks as 16 little-endian bytes.
+
+use aes::Aes128;
+use aes::cipher::generic_array::GenericArray;
+use aes::cipher::{BlockEncrypt, KeyInit};
+
+use super::{KAPPA, OtError};
+use crate::gc::Block;
+use crate::gc::hash::Hash;
+
+/// `m` bits of `G(k)` for run `run`, as 128-bit words.
+fn expand(k: Block, run: u64, m: usize) -> Vec<Block> {
+    let aes = Aes128::new(&GenericArray::from(k.to_le_bytes()));
+    (0..m.div_ceil(128))
+        .map(|n| {
+            let mut b = GenericArray::from(((u128::from(run) << 64) | n as u128).to_le_bytes());
+            aes.encrypt_block(&mut b);
+            let mut out = [0u8; 16];
+            out.copy_from_slice(&b);
+            Block::from_le_bytes(out)
+        })
+        .collect()
+}
+
+fn tweak(run: u64, j: usize) -> Block {
+    (1u128 << 127) | (u128::from(run & (u64::MAX >> 1)) << 64) | j as u128
+}
+
+/// Row `j` of the matrix whose columns are `cols`.
+fn row(cols: &[Vec<Block>], j: usize) -> Block {
+    let (w, b) = (j / 128, j % 128);
+    cols.iter()
+        .enumerate()
+        .fold(0u128, |acc, (i, c)| acc | (((c[w] >> b) & 1) << i))
+}
+
+fn blocks_bytes(blocks: impl Iterator<Item = Block>) -> Vec<u8> {
+    blocks.flat_map(|b| b.to_le_bytes()).collect()
+}
+
+fn read_blocks(bytes: &[u8]) -> Vec<Block> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(c);
+            Block::from_le_bytes(b)
+        })
+        .collect()
+}
+
+/// The extension's receiver (the evaluator), holding both keys of every base OT.
+pub struct Receiver {
+    keys: Vec<(Block, Block)>,
+    hash: Hash,
+}
+
+/// What the receiver keeps of one run until the sender answers.
+pub struct Pending {
+    run: u64,
+    choices: Vec<bool>,
+    rows: Vec<Block>,
+}
+
+impl Receiver {
+    /// From the base OTs' keys (`base::Sender::keys`).
+    pub fn new(keys: Vec<(Block, Block)>) -> Receiver {
+        Receiver {
+            keys,
+            hash: Hash::new(),
+        }
+    }
+
+    /// The message `u` asking for one label per choice in run `run`, and what to keep.
+    pub fn request(&self, run: u64, choices: &[bool]) -> (Vec<u8>, Pending) {
+        let m = choices.len();
+        let words = m.div_ceil(128);
+        let mut r = vec![0u128; words];
+        for (j, &c) in choices.iter().enumerate() {
+            r[j / 128] |= u128::from(c) << (j % 128);
+        }
+        let mut t_cols = Vec::with_capacity(KAPPA);
+        let mut u = Vec::with_capacity(KAPPA * words);
+        for &(k0, k1) in &self.keys {
+            let t = expand(k0, run, m);
+            let g1 = expand(k1, run, m);
+            u.extend((0..words).map(|w| t[w] ^ g1[w] ^ r[w]));
+            t_cols.push(t);
+        }
+        let rows = (0..m).map(|j| row(&t_cols, j)).collect();
+        (
+            blocks_bytes(u.into_iter()),
+            Pending {
+                run,
+                choices: choices.to_vec(),
+                rows,
+            },
+        )
+    }
+
+    /// The label of each choice, from the sender's `y`.
+    pub fn finish(&self, p: &Pending, y: &[u8]) -> Result<Vec<Block>, OtError> {
+        let m = p.choices.len();
+        if y.len() != m * 32 {
+            return Err(OtError::Length {
+                expected: m * 32,
+                got: y.len(),
+            });
+        }
+        let y = read_blocks(y);
+        Ok((0..m)
+            .map(|j| {
+                let pick = y[2 * j + usize::from(p.choices[j])];
+                pick ^ self.hash.one(p.rows[j], tweak(p.run, j))
+            })
+            .collect())
+    }
+}
+
+/// The extension's sender (the garbler): his secret `s` (his base OTs' choices) and the
+/// key of each base OT he chose.
+pub struct Sender {
+    s: Block,
+    keys: Vec<Block>,
+    hash: Hash,
+}
+
+impl Sender {
+    /// From `s` and the keys the base OTs gave him (`base::Receiver::reply`).
+    pub fn new(s: Block, keys: Vec<Block>) -> Sender {
+        Sender {
+            s,
+            keys,
+            hash: Hash::new(),
+        }
+    }
+
+    /// The base OTs' choices for a secret `s`: its bits, least significant first.
+    pub fn choices(s: Block) -> [bool; KAPPA] {
+        std::array::from_fn(|i| (s >> i) & 1 == 1)
+    }
+
+    /// The answer `y` to the receiver's `u` in run `run`, carrying `pairs` (the two
+    /// labels of each transfer, for a choice of 0 and of 1).
+    pub fn respond(
+        &self,
+        run: u64,
+        u: &[u8],
+        pairs: &[(Block, Block)],
+    ) -> Result<Vec<u8>, OtError> {
+        let m = pairs.len();
+        let words = m.div_ceil(128);
+        if u.len() != KAPPA * words * 16 {
+            return Err(OtError::Length {
+                expected: KAPPA * words * 16,
+                got: u.len(),
+            });
+        }
+        let u = read_blocks(u);
+        let q_cols: Vec<Vec<Block>> = self
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                let g = expand(k, run, m);
+                let on = (self.s >> i) & 1 == 1;
+                (0..words)
+                    .map(|w| if on { g[w] ^ u[i * words + w] } else { g[w] })
+                    .collect()
+            })
+            .collect();
+        let mut y = Vec::with_capacity(2 * m);
+        for (j, &(x0, x1)) in pairs.iter().enumerate() {
+            let q = row(&q_cols, j);
+            let [h0, h1] = self.hash.many([q, q ^ self.s], [tweak(run, j); 2]);
+            y.push(x0 ^ h0);
+            y.push(x1 ^ h1);
+        }
+        Ok(blocks_bytes(y.into_iter()))
+    }
+}
