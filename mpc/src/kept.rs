@@ -36,6 +36,17 @@ pub const NEVER_KEY: &str = "Key { a: 18446744073709551615u64, b: 18446744073709
 /// the earlier attempts with it changes no answer (the differential test pads so).
 pub const NEVER_ITEM: u16 = 0x7000;
 
+/// Bits of a `Key`: three class bitboards, the white men, 16 bits of castling rights
+/// and the en passant flag.
+pub const KEY_BITS: usize = 4 * 64 + 16 + 1;
+
+/// Bits of `Fixed`: the position's ten words, the en passant square after the last
+/// irreversible move, and the two kings' first squares.
+pub const FIXED_BITS: usize = 11 * 64 + 2 * 8;
+
+/// Bits of an item (a move or attempt).
+pub const ITEM_BITS: usize = 16;
+
 /// The public shape of one attempt's computation with the state kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KeptShape {

@@ -27,4 +27,5 @@ pub mod inputs;
 pub mod kept;
 pub mod ot;
 pub mod outputs;
+pub mod play;
 pub mod program;

@@ -5,7 +5,7 @@
 //! seed)[0..16]`: block `n` is `AES_K(n)`, `n` as 16 little-endian bytes. `Δ` is block
 //! `2¹²⁸ − 1` with its least significant bit set; the secret `s` of the OT extension
 //! (`ot::extension`) is block `2¹²⁸ − 2`; the zero label of input wire `w` of run `r` is
-//! block `r·2⁶⁴ + w`. Runs are numbered by the caller (one per computation of a
+//! block `r·2⁶⁴ + w`; a player's pad for run `r` (`play`) is block `2¹²⁷ + r`. Runs are numbered by the caller (one per computation of a
 //! game), so no two runs under one seed share a label.
 
 use aes::Aes128;
@@ -53,6 +53,11 @@ impl Stream {
     /// The garbler's secret in the OT extension, whose bits are his base OTs' choices.
     pub fn ot_secret(&self) -> Block {
         self.block(u128::MAX - 1)
+    }
+
+    /// The player's pad for run `run` (below 2⁶³), whoever garbles.
+    pub fn pad(&self, run: u64) -> Block {
+        self.block((1u128 << 127) | u128::from(run))
     }
 
     /// The zero label of input wire `wire` in run `run`.

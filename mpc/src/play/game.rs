@@ -1,0 +1,616 @@
+//! A game of Secret Stallmate computed by the two players: White garbles, Black
+//! evaluates. Once, the 128 base OTs (Black's `A`, White's reply). Then the start
+//! computation (the two back ranks to the first state), and one computation per attempt
+//! (`kept.rs`), each the four messages of `run.rs`.
+//!
+//! The state between computations is labels: the evaluator holds one per wire, the
+//! garbler its zero label. What goes where next is public (`Public::after`): `Fixed`
+//! always from the kept outputs; the position's key into the mover's window when a move
+//! is made, after emptying both windows if it captured; the attempt's own input labels
+//! onto the period's earlier attempts when no move is made, which a move clears.
+//!
+//! Every random choice comes from a player's seed: White's labels, `Δ` and OT secret,
+//! Black's base-OT scalar, each player's pads (`Stream::pad`, run by run). So the audit
+//! (`audit.rs`) can play both sides again.
+
+use std::collections::HashMap;
+
+use garble_lang::GarbleProgram;
+
+use super::run::{Answered, Asking, Evaluated, Garbled, Layout};
+use super::{Fault, Party};
+use crate::gc::Block;
+use crate::gc::seed::{Seed, Stream};
+use crate::inputs::{Answer, fresh_literal, rank_literal};
+use crate::kept::{self, FIXED_BITS, ITEM_BITS, KEY_BITS, KeptShape};
+use crate::ot::{base, extension};
+
+/// The options the computation reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Option `must-try`.
+    pub must_try: bool,
+    /// Option `name-capturer`.
+    pub name_capturer: bool,
+    /// Option `ply-limit`.
+    pub ply_limit: Option<u32>,
+}
+
+/// What both players know of the game: enough to name the next computation's shape and
+/// where its labels go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Public {
+    /// The options.
+    pub options: Options,
+    /// Moves made.
+    pub plies: u32,
+    /// Whether White is to move.
+    pub white_to_move: bool,
+    /// Positions in each side's window.
+    pub windows: [usize; 2],
+    /// The mover's attempts so far this period.
+    pub earlier: usize,
+    /// Moves made by each side.
+    pub moves: [u32; 2],
+    /// Computations run so far (the start is run 0).
+    pub run: u64,
+}
+
+impl Public {
+    fn new(options: Options) -> Public {
+        Public {
+            options,
+            plies: 0,
+            white_to_move: true,
+            windows: [0, 0],
+            earlier: 0,
+            moves: [0, 0],
+            run: 0,
+        }
+    }
+
+    fn mover(&self) -> usize {
+        usize::from(!self.white_to_move)
+    }
+
+    /// The shape of the next attempt's computation.
+    pub fn shape(&self) -> KeptShape {
+        let m = self.mover();
+        KeptShape {
+            mover_white: self.white_to_move,
+            window: self.windows[m],
+            earlier: self.earlier,
+            first_turn: self.moves[m] == 0,
+            must_try: self.options.must_try,
+            name_capturer: self.options.name_capturer,
+            limit: self.options.ply_limit.is_some_and(|l| self.plies + 1 >= l),
+        }
+    }
+
+    /// After the start: the start position is the first of Black's window (after his
+    /// first move White is to move, as at the start).
+    fn started(&mut self) {
+        self.run += 1;
+        self.windows = [0, 1];
+    }
+
+    /// After an attempt's computation: whether it made a move, and whether that move
+    /// captured.
+    fn after(&mut self, made: bool, capture: bool) {
+        self.run += 1;
+        if made {
+            let m = self.mover();
+            if capture {
+                self.windows = [0, 0];
+            }
+            self.windows[m] += 1;
+            self.earlier = 0;
+            self.moves[m] += 1;
+            self.plies += 1;
+            self.white_to_move = !self.white_to_move;
+        } else {
+            self.earlier += 1;
+        }
+    }
+}
+
+/// The compiled circuits, by shape: compiling one takes about a second, so both sides
+/// keep them.
+#[derive(Default)]
+pub struct Circuits {
+    start: Option<GarbleProgram>,
+    attempts: HashMap<KeptShape, GarbleProgram>,
+}
+
+/// Why a computation could not go on: a fault of the other side's, or a circuit that
+/// would not compile (a bug of ours, no player's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// A message the other side sent.
+    Fault(Fault),
+    /// The circuit of this shape did not compile.
+    Compile(String),
+    /// A step asked out of turn (the caller's mistake).
+    OutOfTurn(&'static str),
+}
+
+impl From<Fault> for PlayError {
+    fn from(f: Fault) -> Self {
+        PlayError::Fault(f)
+    }
+}
+
+impl Circuits {
+    fn start(&mut self) -> Result<&GarbleProgram, PlayError> {
+        if self.start.is_none() {
+            let p = kept::compile_source(&kept::start_source()).map_err(PlayError::Compile)?;
+            self.start = Some(p);
+        }
+        self.start
+            .as_ref()
+            .ok_or(PlayError::Compile("the start".into()))
+    }
+
+    fn attempt(&mut self, shape: KeptShape) -> Result<&GarbleProgram, PlayError> {
+        use std::collections::hash_map::Entry;
+        match self.attempts.entry(shape) {
+            Entry::Occupied(e) => Ok(e.into_mut()),
+            Entry::Vacant(e) => Ok(e.insert(kept::compile(&shape).map_err(PlayError::Compile)?)),
+        }
+    }
+
+    /// The next computation's program: the start before it, else the attempt's.
+    fn next(&mut self, public: &Public, started: bool) -> Result<&GarbleProgram, PlayError> {
+        if started {
+            self.attempt(public.shape())
+        } else {
+            self.start()
+        }
+    }
+}
+
+fn layout(prg: &GarbleProgram, started: bool) -> Layout {
+    let c = prg.circuit.unwrap_ssa_ref();
+    let g = &c.input_gates;
+    let kept = KEY_BITS + FIXED_BITS;
+    let returned = c.output_gates.len().saturating_sub(kept);
+    if started {
+        Layout {
+            carried: g[0] + g[1] + g[2],
+            garbler: g[3],
+            evaluator: g[4],
+            returned,
+        }
+    } else {
+        Layout {
+            carried: 0,
+            garbler: g[0],
+            evaluator: g[1],
+            returned,
+        }
+    }
+}
+
+/// A player's pad for a run, as the answer's fields.
+fn pad(stream: &Stream, run: u64) -> Answer {
+    let b = stream.pad(run).to_le_bytes();
+    Answer {
+        code: b[0],
+        capture: b[1] & 1 == 1,
+        at: b[2],
+        en_passant: b[3] & 1 == 1,
+        by_pawn: b[4] & 1 == 1,
+        rank: b[5],
+        file: b[6],
+        long: b[7],
+        short: b[8],
+        knight: b[9],
+        end: b[10],
+        pieces: b[11],
+        silence: b[12],
+    }
+}
+
+/// A side's fresh bits for the next computation: his back rank for the start, else his
+/// attempt (0 when he does not move) and his pad.
+fn fresh(
+    prg: &GarbleProgram,
+    started: bool,
+    side: usize,
+    rank: &[u8; 8],
+    attempt: u16,
+    pad: &Answer,
+) -> Result<Vec<bool>, PlayError> {
+    let (arg, lit) = if started {
+        (3 + side, fresh_literal(attempt, pad))
+    } else {
+        (side, rank_literal(rank))
+    };
+    prg.parse_arg(arg, &lit)
+        .map(|l| l.as_bits())
+        .map_err(|e| PlayError::Compile(format!("an input literal: {e:?}")))
+}
+
+/// What a computation told this side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The start: whether each back rank is a Chess960 one.
+    Started {
+        /// White's.
+        white: bool,
+        /// Black's.
+        black: bool,
+    },
+    /// An attempt.
+    Attempt {
+        /// Whether a move was made.
+        made: bool,
+        /// The mover's answer, if this side moved; what he hears, if not.
+        answer: Answer,
+    },
+}
+
+/// Reads the returned bits of a computation (the kept ones are unknown: zeros stand in).
+fn read(
+    prg: &GarbleProgram,
+    started: bool,
+    bits: &[bool],
+    side: usize,
+    mover: usize,
+    pads: &Answer,
+) -> Result<(Outcome, bool), PlayError> {
+    let c = prg.circuit.unwrap_ssa_ref();
+    let mut all = bits.to_vec();
+    all.resize(c.output_gates.len(), false);
+    let lit = prg
+        .parse_output(&all)
+        .map_err(|e| PlayError::Compile(format!("an output: {e:?}")))?;
+    if !started {
+        use garble_lang::literal::Literal;
+        let Literal::Tuple(t) = &lit else {
+            return Err(PlayError::Compile("the start's output".into()));
+        };
+        let yes = |i: usize| t.get(i) == Some(&Literal::True);
+        return Ok((
+            Outcome::Started {
+                white: yes(0),
+                black: yes(1),
+            },
+            false,
+        ));
+    }
+    let (made, mover_masked, other_masked) = kept::read(&lit).map_err(PlayError::Compile)?;
+    let answer = if side == mover {
+        mover_masked.unmask(pads)
+    } else {
+        other_masked.unmask(pads)
+    };
+    // A capture is announced to both: the mover reads it in his answer, the other in
+    // what he hears.
+    let capture = made && answer.capture;
+    Ok((Outcome::Attempt { made, answer }, capture))
+}
+
+/// The labels the state is made of, as one side holds them (the garbler: zero labels).
+#[derive(Clone, Debug, Default)]
+struct State {
+    fixed: Vec<Block>,
+    windows: [Vec<Vec<Block>>; 2],
+    earlier: Vec<Vec<Block>>,
+}
+
+impl State {
+    /// The carried inputs of the next attempt, placeholders (never read) for an empty
+    /// window or period.
+    fn carried(&self, public: &Public) -> Vec<Block> {
+        let m = public.mover();
+        let mut out = self.fixed.clone();
+        if self.windows[m].is_empty() {
+            out.extend(std::iter::repeat_n(0, KEY_BITS));
+        } else {
+            out.extend(self.windows[m].iter().flatten());
+        }
+        if self.earlier.is_empty() {
+            out.extend(std::iter::repeat_n(0, ITEM_BITS));
+        } else {
+            out.extend(self.earlier.iter().flatten());
+        }
+        out
+    }
+
+    /// Carries the kept outputs (the key, then `Fixed`) and the mover's attempt labels
+    /// on, as `Public::after` says.
+    fn after(
+        &mut self,
+        started: bool,
+        public: &Public,
+        kept: &[Block],
+        attempt: &[Block],
+        made: bool,
+        capture: bool,
+    ) {
+        let (key, fixed) = kept.split_at(KEY_BITS.min(kept.len()));
+        self.fixed = fixed.to_vec();
+        if !started {
+            self.windows = [vec![], vec![key.to_vec()]];
+            return;
+        }
+        let m = public.mover();
+        if made {
+            if capture {
+                self.windows = [vec![], vec![]];
+            }
+            self.windows[m].push(key.to_vec());
+            self.earlier.clear();
+        } else {
+            self.earlier.push(attempt.to_vec());
+        }
+    }
+}
+
+/// White, who garbles.
+pub struct White {
+    seed: Seed,
+    stream: Stream,
+    rank: [u8; 8],
+    public: Public,
+    started: bool,
+    ot: Option<extension::Sender>,
+    state: State,
+    answered: Option<(Answered, Layout)>,
+}
+
+impl White {
+    /// White with his seed and back rank.
+    pub fn new(seed: Seed, rank: [u8; 8], options: Options) -> White {
+        White {
+            stream: Stream::new(&seed),
+            seed,
+            rank,
+            public: Public::new(options),
+            started: false,
+            ot: None,
+            state: State::default(),
+            answered: None,
+        }
+    }
+
+    /// What both know.
+    pub fn public(&self) -> &Public {
+        &self.public
+    }
+
+    /// His reply to Black's base-OT message.
+    pub fn base(&mut self, a: &[u8]) -> Result<Vec<u8>, PlayError> {
+        let s = self.stream.ot_secret();
+        let r = base::Receiver::new(&self.seed, extension::Sender::choices(s));
+        let (reply, keys) = r.reply(a).map_err(|_| {
+            PlayError::Fault(Fault::Malformed {
+                by: Party::Evaluator,
+                what: "a base OT message that is no point",
+            })
+        })?;
+        self.ot = Some(extension::Sender::new(s, keys));
+        Ok(reply)
+    }
+
+    /// G1, his answer to Black's E1 for the next computation; `attempt` is his own when
+    /// he is to move.
+    pub fn answer(
+        &mut self,
+        circuits: &mut Circuits,
+        e1: &[u8],
+        attempt: u16,
+    ) -> Result<Vec<u8>, PlayError> {
+        let ot = self
+            .ot
+            .as_ref()
+            .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
+        let run = self.public.run;
+        let prg = circuits.next(&self.public, self.started)?;
+        let l = layout(prg, self.started);
+        let mine = if self.started && self.public.white_to_move {
+            attempt
+        } else {
+            0
+        };
+        let bits = fresh(
+            prg,
+            self.started,
+            0,
+            &self.rank,
+            mine,
+            &pad(&self.stream, run),
+        )?;
+        let carried = if self.started {
+            self.state.carried(&self.public)
+        } else {
+            vec![]
+        };
+        let g = Garbled::new(
+            prg.circuit.unwrap_ssa_ref(),
+            &self.stream,
+            run,
+            l,
+            &carried,
+            bits,
+        );
+        let (g1, answered) = g.answer(ot, e1)?;
+        self.answered = Some((answered, l));
+        Ok(g1)
+    }
+
+    /// Reads E2: G2 for Black, and what the computation told White.
+    pub fn decode(
+        &mut self,
+        circuits: &mut Circuits,
+        e2: &[u8],
+    ) -> Result<(Vec<u8>, Outcome), PlayError> {
+        let (answered, l) = self
+            .answered
+            .take()
+            .ok_or(PlayError::OutOfTurn("nothing garbled"))?;
+        let (g2, d) = answered.decode(e2)?;
+        let prg = circuits.next(&self.public, self.started)?;
+        let run = self.public.run;
+        let (outcome, capture) = read(
+            prg,
+            self.started,
+            &d.bits,
+            0,
+            self.public.mover(),
+            &pad(&self.stream, run),
+        )?;
+        let made = matches!(outcome, Outcome::Attempt { made: true, .. });
+        let attempt = mover_attempt(&d.fresh, l, self.public.white_to_move);
+        self.state
+            .after(self.started, &self.public, &d.kept, &attempt, made, capture);
+        if self.started {
+            self.public.after(made, capture);
+        } else {
+            self.public.started();
+            self.started = true;
+        }
+        Ok((g2, outcome))
+    }
+}
+
+/// The mover's attempt's labels among the fresh inputs (the garbler's first, then the
+/// evaluator's; a fresh input starts with its attempt).
+fn mover_attempt(fresh: &[Block], l: Layout, white_moves: bool) -> Vec<Block> {
+    let at = if white_moves { 0 } else { l.garbler };
+    fresh
+        .get(at..at + ITEM_BITS)
+        .map(<[Block]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// Black, who evaluates.
+pub struct Black {
+    stream: Stream,
+    rank: [u8; 8],
+    public: Public,
+    started: bool,
+    base: base::Sender,
+    ot: Option<extension::Receiver>,
+    state: State,
+    asking: Option<(Asking, Layout)>,
+    evaluated: Option<(Evaluated, Layout)>,
+}
+
+impl Black {
+    /// Black with his seed and back rank.
+    pub fn new(seed: Seed, rank: [u8; 8], options: Options) -> Black {
+        Black {
+            stream: Stream::new(&seed),
+            base: base::Sender::new(&seed),
+            rank,
+            public: Public::new(options),
+            started: false,
+            ot: None,
+            state: State::default(),
+            asking: None,
+            evaluated: None,
+        }
+    }
+
+    /// What both know.
+    pub fn public(&self) -> &Public {
+        &self.public
+    }
+
+    /// His base-OT message.
+    pub fn base_message(&self) -> Vec<u8> {
+        self.base.message().to_vec()
+    }
+
+    /// Reads White's base-OT reply.
+    pub fn base_keys(&mut self, reply: &[u8]) -> Result<(), PlayError> {
+        let keys = self.base.keys(reply).map_err(|_| {
+            PlayError::Fault(Fault::Malformed {
+                by: Party::Garbler,
+                what: "a base OT reply of the wrong length or with no point",
+            })
+        })?;
+        self.ot = Some(extension::Receiver::new(keys));
+        Ok(())
+    }
+
+    /// E1 for the next computation; `attempt` is his own when he is to move.
+    pub fn ask(&mut self, circuits: &mut Circuits, attempt: u16) -> Result<Vec<u8>, PlayError> {
+        let ot = self
+            .ot
+            .as_ref()
+            .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
+        let run = self.public.run;
+        let prg = circuits.next(&self.public, self.started)?;
+        let l = layout(prg, self.started);
+        let mine = if self.started && !self.public.white_to_move {
+            attempt
+        } else {
+            0
+        };
+        let bits = fresh(
+            prg,
+            self.started,
+            1,
+            &self.rank,
+            mine,
+            &pad(&self.stream, run),
+        )?;
+        let carried = if self.started {
+            self.state.carried(&self.public)
+        } else {
+            vec![]
+        };
+        let (e1, asking) = Asking::new(ot, run, l, carried, &bits);
+        self.asking = Some((asking, l));
+        Ok(e1)
+    }
+
+    /// Reads G1, evaluates: E2.
+    pub fn evaluate(&mut self, circuits: &mut Circuits, g1: &[u8]) -> Result<Vec<u8>, PlayError> {
+        let ot = self
+            .ot
+            .as_ref()
+            .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
+        let (asking, l) = self
+            .asking
+            .take()
+            .ok_or(PlayError::OutOfTurn("nothing asked"))?;
+        let prg = circuits.next(&self.public, self.started)?;
+        let (e2, evaluated) = asking.evaluate(ot, prg.circuit.unwrap_ssa_ref(), g1)?;
+        self.evaluated = Some((evaluated, l));
+        Ok(e2)
+    }
+
+    /// Reads G2: what the computation told Black.
+    pub fn finish(&mut self, circuits: &mut Circuits, g2: &[u8]) -> Result<Outcome, PlayError> {
+        let (evaluated, l) = self
+            .evaluated
+            .take()
+            .ok_or(PlayError::OutOfTurn("nothing evaluated"))?;
+        let f = evaluated.finish(g2)?;
+        let prg = circuits.next(&self.public, self.started)?;
+        let run = self.public.run;
+        let (outcome, capture) = read(
+            prg,
+            self.started,
+            &f.bits,
+            1,
+            self.public.mover(),
+            &pad(&self.stream, run),
+        )?;
+        let made = matches!(outcome, Outcome::Attempt { made: true, .. });
+        let attempt = mover_attempt(&f.fresh, l, self.public.white_to_move);
+        self.state
+            .after(self.started, &self.public, &f.kept, &attempt, made, capture);
+        if self.started {
+            self.public.after(made, capture);
+        } else {
+            self.public.started();
+            self.started = true;
+        }
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,339 @@
+//! Secret Stallmate computed by the two players alone (src/play): whole games between a
+//! garbler and an evaluator whose every message passes as bytes, checked against the
+//! referee; and the audit, which finds each way a side can deviate — another function
+//! garbled, a corrupted transfer watched for a failure, a wrong label returned, another
+//! request, a lie about the decoded bits, a walk-away — and names the right side.
+
+use sealed_games::chess::{Kind, Square};
+use sealed_games::stallmate::{
+    Answer as RefAnswer, Attempt, Options as RefOptions, Referee, Setup,
+};
+use sealed_mpc::inputs::{ANY, item};
+use sealed_mpc::play::audit::{Finding, Opened, Sent, audit};
+use sealed_mpc::play::game::{Black, Circuits, Options, Outcome, PlayError, White};
+use sealed_mpc::play::{Fault, Party};
+
+const WHITE_SEED: [u8; 32] = [41; 32];
+const BLACK_SEED: [u8; 32] = [42; 32];
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn rank(s: Setup) -> [u8; 8] {
+    s.back_rank().map(|k| k.idx() as u8)
+}
+
+fn code(a: &RefAnswer) -> u8 {
+    match a {
+        RefAnswer::Illegal => 0,
+        RefAnswer::Yes(_) => 1,
+        RefAnswer::No => 2,
+        RefAnswer::Try => 3,
+        RefAnswer::PawnCaptureFirst => 4,
+    }
+}
+
+fn as_item(a: &Attempt) -> u16 {
+    match a {
+        Attempt::Any => ANY,
+        Attempt::Move {
+            from,
+            to,
+            promotion,
+        } => item(
+            from.index(),
+            to.index(),
+            promotion.map_or(0, |k| if k == Kind::Pawn { 6 } else { k.idx() as u8 }),
+        ),
+    }
+}
+
+/// A game played by the two sides with the referee beside them; `tamper` may change any
+/// message before it is delivered. Gives the messages as sent, the attempts made, and
+/// the fault that stopped the game, if one did.
+struct Played {
+    sent: Vec<Sent>,
+    attempts: Vec<u16>,
+    fault: Option<Fault>,
+    moves: usize,
+}
+
+fn play(
+    circuits: &mut Circuits,
+    plies: usize,
+    seed: u64,
+    mut tamper: impl FnMut(usize, &mut Sent),
+) -> Played {
+    let mut rng = Rng(seed);
+    let (ws, bs) = (
+        Setup::new(518).unwrap(),
+        Setup::new(rng.below(960) as u16).unwrap(),
+    );
+    let options = Options {
+        must_try: true,
+        name_capturer: true,
+        ply_limit: None,
+    };
+    let mut referee = Referee::new(ws, bs, RefOptions::default());
+    let mut w = White::new(WHITE_SEED, rank(ws), options);
+    let mut b = Black::new(BLACK_SEED, rank(bs), options);
+    let mut sent: Vec<Sent> = vec![];
+    let mut attempts = vec![];
+    let mut moves = 0;
+    let mut deliver = |by: Party, bytes: Vec<u8>, sent: &mut Vec<Sent>| -> Vec<u8> {
+        let mut s = Sent { by, bytes };
+        tamper(sent.len(), &mut s);
+        sent.push(s.clone());
+        s.bytes
+    };
+    let stop = |e: PlayError, sent: Vec<Sent>, attempts: Vec<u16>, moves| match e {
+        PlayError::Fault(f) => Played {
+            sent,
+            attempts,
+            fault: Some(f),
+            moves,
+        },
+        other => panic!("{other:?}"),
+    };
+    let e0 = deliver(Party::Evaluator, b.base_message(), &mut sent);
+    let g0 = match w.base(&e0) {
+        Ok(g) => deliver(Party::Garbler, g, &mut sent),
+        Err(e) => return stop(e, sent, attempts, moves),
+    };
+    if let Err(e) = b.base_keys(&g0) {
+        return stop(e, sent, attempts, moves);
+    }
+    let mut started = false;
+    let mut tries = 0;
+    while moves < plies && referee.ending().is_none() {
+        // The attempt: the start's placeholder first, then the mover's.
+        let (a, item) = if started {
+            let pos = referee.position();
+            let legal = pos.legal_moves();
+            let a = if tries >= 4 || rng.below(100) < 60 {
+                let m = &legal[rng.below(legal.len())];
+                Attempt::Move {
+                    from: m.from,
+                    to: m.to,
+                    promotion: m.promotion,
+                }
+            } else if rng.below(5) == 0 {
+                Attempt::Any
+            } else {
+                Attempt::Move {
+                    from: Square::from_index(rng.below(64) as u8).unwrap(),
+                    to: Square::from_index(rng.below(64) as u8).unwrap(),
+                    promotion: None,
+                }
+            };
+            (Some(a), as_item(&a))
+        } else {
+            (None, 0)
+        };
+        // The attempt is the mover's before the computation starts (it is committed
+        // first), so the audit knows it even if the computation never ends.
+        if a.is_some() {
+            attempts.push(item);
+        }
+        let step = (|| -> Result<(Outcome, Outcome), PlayError> {
+            let e1 = deliver(Party::Evaluator, b.ask(circuits, item)?, &mut sent);
+            let g1 = deliver(Party::Garbler, w.answer(circuits, &e1, item)?, &mut sent);
+            let e2 = deliver(Party::Evaluator, b.evaluate(circuits, &g1)?, &mut sent);
+            let (g2, white_out) = w.decode(circuits, &e2)?;
+            let g2 = deliver(Party::Garbler, g2, &mut sent);
+            Ok((white_out, b.finish(circuits, &g2)?))
+        })();
+        let (white_out, black_out) = match step {
+            Ok(o) => o,
+            Err(e) => return stop(e, sent, attempts, moves),
+        };
+        let Some(a) = a else {
+            assert_eq!(
+                white_out,
+                Outcome::Started {
+                    white: true,
+                    black: true
+                }
+            );
+            assert_eq!(black_out, white_out);
+            started = true;
+            continue;
+        };
+        let mover_white = w.public().white_to_move;
+        let answer = referee.attempt(a).expect("the referee judges it");
+        let (mine, theirs) = if mover_white {
+            (white_out, black_out)
+        } else {
+            (black_out, white_out)
+        };
+        let made = matches!(answer, RefAnswer::Yes(_));
+        let Outcome::Attempt {
+            made: m,
+            answer: got,
+        } = mine
+        else {
+            panic!("an attempt's outcome");
+        };
+        let Outcome::Attempt { made: m2, .. } = theirs else {
+            panic!("an attempt's outcome");
+        };
+        assert_eq!((m, m2), (made, made), "{a:?}");
+        assert_eq!(got.code, code(&answer), "{a:?}: the mover's answer");
+        if let RefAnswer::Yes(r) = &answer {
+            assert_eq!(got.capture, r.capture.is_some(), "{a:?}: a capture");
+        }
+        if made {
+            moves += 1;
+            tries = 0;
+            let _ = referee.end_period();
+        } else {
+            tries += 1;
+        }
+    }
+    Played {
+        sent,
+        attempts,
+        fault: None,
+        moves,
+    }
+}
+
+fn opened(p: &Played, black_rank_seed: u64) -> Opened {
+    let mut rng = Rng(black_rank_seed);
+    let bs = Setup::new(rng.below(960) as u16).unwrap();
+    Opened {
+        white: (WHITE_SEED, rank(Setup::new(518).unwrap())),
+        black: (BLACK_SEED, rank(bs)),
+        options: Options {
+            must_try: true,
+            name_capturer: true,
+            ply_limit: None,
+        },
+        attempts: p.attempts.clone(),
+    }
+}
+
+/// A whole game between the two sides agrees with the referee at every attempt, and the
+/// audit of its messages finds nothing.
+#[test]
+fn a_game_between_the_two_players_alone() {
+    let mut circuits = Circuits::default();
+    let p = play(&mut circuits, 12, 7, |_, _| {});
+    assert!(p.fault.is_none(), "{:?}", p.fault);
+    assert_eq!(p.moves, 12);
+    println!("{} attempts, {} messages", p.attempts.len(), p.sent.len());
+    assert_eq!(
+        audit(&opened(&p, 7), &mut circuits, &p.sent),
+        Ok(Finding::Honest)
+    );
+}
+
+/// A change made to a message's bytes.
+type Change = Box<dyn Fn(&mut Vec<u8>)>;
+
+/// Each deviation, at a message of the third attempt's computation: what stops the game
+/// at once (if anything), and what the audit proves.
+#[test]
+fn the_audit_names_whoever_deviated() {
+    let mut circuits = Circuits::default();
+    // Messages: 2 base OT, then 4 per computation (the start first). The third
+    // attempt's computation starts at 2 + 4 * 3.
+    let at = 2 + 4 * 3;
+    let cases: Vec<(&str, usize, Change, Party)> = vec![
+        // A row of the garbled circuit changed: another function garbled.
+        (
+            "another function",
+            at + 1,
+            Box::new(|b: &mut Vec<u8>| {
+                let n = b.len();
+                b[n - 40] ^= 0x10;
+            }),
+            Party::Garbler,
+        ),
+        // The label of one transfer corrupted, to watch whether the evaluation fails:
+        // a selective failure.
+        (
+            "a corrupted transfer",
+            at + 1,
+            Box::new(|b: &mut Vec<u8>| b[3 * 32 + 16] ^= 1),
+            Party::Garbler,
+        ),
+        // The evaluator's request made for other choices.
+        (
+            "another request",
+            at,
+            Box::new(|b: &mut Vec<u8>| b[0] ^= 1),
+            Party::Evaluator,
+        ),
+        // A returned label that is not the one he computed.
+        (
+            "a wrong label",
+            at + 2,
+            Box::new(|b: &mut Vec<u8>| b[20] ^= 4),
+            Party::Evaluator,
+        ),
+        // The garbler tells the evaluator another bit than he decoded.
+        (
+            "a lie about the bits",
+            at + 3,
+            Box::new(|b: &mut Vec<u8>| {
+                let n = b.len();
+                b[n - 1] ^= 1;
+            }),
+            Party::Garbler,
+        ),
+    ];
+    for (what, index, change, culprit) in cases {
+        let p = play(&mut circuits, 6, 11, |i, s| {
+            if i == index {
+                change(&mut s.bytes);
+            }
+        });
+        let finding = audit(&opened(&p, 11), &mut circuits, &p.sent).expect("the audit runs");
+        println!("{what}: stopped by {:?}, audit {finding:?}", p.fault);
+        match finding {
+            Finding::Deviated { by, at } => {
+                assert_eq!(by, culprit, "{what}");
+                assert_eq!(at, index, "{what}");
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+        if what == "a wrong label" {
+            // Refused at once, by the garbler's decoding.
+            assert!(matches!(
+                p.fault,
+                Some(Fault::NotALabel {
+                    by: Party::Evaluator,
+                    ..
+                })
+            ));
+        }
+    }
+}
+
+/// A side that stops sending: the audit names who owed the next message.
+#[test]
+fn a_walk_away_is_owed_by_whoever_stopped() {
+    let mut circuits = Circuits::default();
+    let p = play(&mut circuits, 4, 13, |_, _| {});
+    let o = opened(&p, 13);
+    for cut in [2usize, 7, 9, p.sent.len() - 1] {
+        let finding = audit(&o, &mut circuits, &p.sent[..cut]).expect("the audit runs");
+        let by = if cut % 2 == 0 {
+            Party::Evaluator
+        } else {
+            Party::Garbler
+        };
+        assert_eq!(finding, Finding::Missing { by, at: cut }, "cut at {cut}");
+    }
+}
