@@ -141,6 +141,11 @@ impl From<Fault> for PlayError {
 }
 
 impl Circuits {
+    /// Attempt shapes compiled so far.
+    pub fn shapes(&self) -> usize {
+        self.attempts.len()
+    }
+
     fn start(&mut self) -> Result<&GarbleProgram, PlayError> {
         if self.start.is_none() {
             let p = kept::compile_source(&kept::start_source()).map_err(PlayError::Compile)?;
