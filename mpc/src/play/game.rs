@@ -17,11 +17,11 @@ use std::collections::HashMap;
 
 use garble_lang::GarbleProgram;
 
-use super::run::{Answered, Asking, Evaluated, Garbled, Layout};
+use super::run::{Answered, Asking, Evaluated, Garbled, Layout, Source};
 use super::{Fault, Party};
 use crate::gc::Block;
 use crate::gc::seed::{Seed, Stream};
-use crate::inputs::{Answer, fresh_literal, rank_literal};
+use crate::inputs::{Answer, fresh_literal, items_literal, rank_literal};
 use crate::kept::{self, FIXED_BITS, ITEM_BITS, KEY_BITS, KeptShape};
 use crate::ot::{base, extension};
 
@@ -35,6 +35,11 @@ pub struct Options {
     /// Option `ply-limit`.
     pub ply_limit: Option<u32>,
 }
+
+/// A window is padded to a multiple of this many positions (`Public::shape`).
+pub const WINDOW_STEP: usize = 8;
+/// The earlier attempts, to a multiple of this many.
+pub const EARLIER_STEP: usize = 4;
 
 /// What both players know of the game: enough to name the next computation's shape and
 /// where its labels go.
@@ -73,13 +78,16 @@ impl Public {
         usize::from(!self.white_to_move)
     }
 
-    /// The shape of the next attempt's computation.
+    /// The shape of the next attempt's computation: the window padded to a multiple of
+    /// 8 and the earlier attempts to one of 4 with entries that repeat nothing, so that
+    /// one compiled shape serves several states (a shape takes about a second to
+    /// compile; the padding, at most 7 × 275 AND gates).
     pub fn shape(&self) -> KeptShape {
         let m = self.mover();
         KeptShape {
             mover_white: self.white_to_move,
-            window: self.windows[m],
-            earlier: self.earlier,
+            window: self.windows[m].div_ceil(WINDOW_STEP) * WINDOW_STEP,
+            earlier: self.earlier.div_ceil(EARLIER_STEP) * EARLIER_STEP,
             first_turn: self.moves[m] == 0,
             must_try: self.options.must_try,
             name_capturer: self.options.name_capturer,
@@ -174,26 +182,66 @@ impl Circuits {
     }
 }
 
-fn layout(prg: &GarbleProgram, started: bool) -> Layout {
+/// The next computation's layout and its public bits: for an attempt, `Fixed` and the
+/// window's and earlier attempts' real entries carried, their padding public (keys and
+/// items that repeat nothing; a group with no entry at all is one unused entry), then
+/// White's and Black's fresh bits.
+fn layout(
+    prg: &GarbleProgram,
+    public: &Public,
+    started: bool,
+) -> Result<(Layout, Vec<bool>), PlayError> {
     let c = prg.circuit.unwrap_ssa_ref();
     let g = &c.input_gates;
     let kept = KEY_BITS + FIXED_BITS;
     let returned = c.output_gates.len().saturating_sub(kept);
-    if started {
-        Layout {
-            carried: g[0] + g[1] + g[2],
-            garbler: g[3],
-            evaluator: g[4],
-            returned,
-        }
-    } else {
-        Layout {
-            carried: 0,
-            garbler: g[0],
-            evaluator: g[1],
-            returned,
-        }
+    if !started {
+        let inputs = vec![(Source::Garbler, g[0]), (Source::Evaluator, g[1])];
+        return Ok((Layout { inputs, returned }, vec![]));
     }
+    let shape = public.shape();
+    let m = public.mover();
+    let mut inputs = vec![(Source::Carried, g[0])];
+    let mut bits = vec![];
+    let mut group = |arg: usize,
+                     real: usize,
+                     padded: usize,
+                     width: usize,
+                     never: String|
+     -> Result<(), PlayError> {
+        if padded == 0 {
+            inputs.push((Source::Public, width));
+            bits.extend(std::iter::repeat_n(false, width));
+            return Ok(());
+        }
+        let all = prg
+            .parse_arg(arg, &never)
+            .map_err(|e| PlayError::Compile(format!("padding: {e:?}")))?
+            .as_bits();
+        inputs.push((Source::Carried, real * width));
+        inputs.push((Source::Public, (padded - real) * width));
+        bits.extend_from_slice(all.get(real * width..).unwrap_or_default());
+        Ok(())
+    };
+    let keys = vec![kept::NEVER_KEY; shape.window.max(1)].join(", ");
+    group(
+        1,
+        public.windows[m],
+        shape.window,
+        KEY_BITS,
+        format!("[{keys}]"),
+    )?;
+    let items = vec![kept::NEVER_ITEM; shape.earlier.max(1)];
+    group(
+        2,
+        public.earlier,
+        shape.earlier,
+        ITEM_BITS,
+        items_literal(&items),
+    )?;
+    inputs.push((Source::Garbler, g[3]));
+    inputs.push((Source::Evaluator, g[4]));
+    Ok((Layout { inputs, returned }, bits))
 }
 
 /// A player's pad for a run, as the answer's fields.
@@ -305,21 +353,13 @@ struct State {
 }
 
 impl State {
-    /// The carried inputs of the next attempt, placeholders (never read) for an empty
-    /// window or period.
+    /// The carried inputs of the next attempt: `Fixed`, the mover's window, the
+    /// period's earlier attempts.
     fn carried(&self, public: &Public) -> Vec<Block> {
         let m = public.mover();
         let mut out = self.fixed.clone();
-        if self.windows[m].is_empty() {
-            out.extend(std::iter::repeat_n(0, KEY_BITS));
-        } else {
-            out.extend(self.windows[m].iter().flatten());
-        }
-        if self.earlier.is_empty() {
-            out.extend(std::iter::repeat_n(0, ITEM_BITS));
-        } else {
-            out.extend(self.earlier.iter().flatten());
-        }
+        out.extend(self.windows[m].iter().flatten());
+        out.extend(self.earlier.iter().flatten());
         out
     }
 
@@ -413,7 +453,7 @@ impl White {
             .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
         let run = self.public.run;
         let prg = circuits.next(&self.public, self.started)?;
-        let l = layout(prg, self.started);
+        let (l, public_bits) = layout(prg, &self.public, self.started)?;
         let mine = if self.started && self.public.white_to_move {
             attempt
         } else {
@@ -436,9 +476,10 @@ impl White {
             prg.circuit.unwrap_ssa_ref(),
             &self.stream,
             run,
-            l,
+            l.clone(),
             &carried,
             bits,
+            public_bits,
         );
         let (g1, answered) = g.answer(ot, e1)?;
         self.answered = Some((answered, l));
@@ -467,7 +508,7 @@ impl White {
             &pad(&self.stream, run),
         )?;
         let made = matches!(outcome, Outcome::Attempt { made: true, .. });
-        let attempt = mover_attempt(&d.fresh, l, self.public.white_to_move);
+        let attempt = mover_attempt(&d.fresh, &l, self.public.white_to_move);
         self.state
             .after(self.started, &self.public, &d.kept, &attempt, made, capture);
         if self.started {
@@ -482,8 +523,12 @@ impl White {
 
 /// The mover's attempt's labels among the fresh inputs (the garbler's first, then the
 /// evaluator's; a fresh input starts with its attempt).
-fn mover_attempt(fresh: &[Block], l: Layout, white_moves: bool) -> Vec<Block> {
-    let at = if white_moves { 0 } else { l.garbler };
+fn mover_attempt(fresh: &[Block], l: &Layout, white_moves: bool) -> Vec<Block> {
+    let at = if white_moves {
+        0
+    } else {
+        l.count(Source::Garbler)
+    };
     fresh
         .get(at..at + ITEM_BITS)
         .map(<[Block]>::to_vec)
@@ -549,7 +594,7 @@ impl Black {
             .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
         let run = self.public.run;
         let prg = circuits.next(&self.public, self.started)?;
-        let l = layout(prg, self.started);
+        let (l, _) = layout(prg, &self.public, self.started)?;
         let mine = if self.started && !self.public.white_to_move {
             attempt
         } else {
@@ -568,7 +613,7 @@ impl Black {
         } else {
             vec![]
         };
-        let (e1, asking) = Asking::new(ot, run, l, carried, &bits);
+        let (e1, asking) = Asking::new(ot, run, l.clone(), carried, &bits);
         self.asking = Some((asking, l));
         Ok(e1)
     }
@@ -607,7 +652,7 @@ impl Black {
             &pad(&self.stream, run),
         )?;
         let made = matches!(outcome, Outcome::Attempt { made: true, .. });
-        let attempt = mover_attempt(&f.fresh, l, self.public.white_to_move);
+        let attempt = mover_attempt(&f.fresh, &l, self.public.white_to_move);
         self.state
             .after(self.started, &self.public, &f.kept, &attempt, made, capture);
         if self.started {

@@ -9,11 +9,14 @@
 //!        ◀── G2: those outputs' bits, one byte each ── (Decoded)
 //! ```
 //!
-//! The circuit's inputs are, in order, carried wires (labels kept from earlier
-//! computations: the evaluator holds one label of each, the garbler its zero label), the
-//! garbler's fresh bits, then the evaluator's fresh bits. Its outputs are, in order, the
-//! returned ones (decoded by the garbler, told to both) and the kept ones (left as labels
-//! for later computations).
+//! The circuit's input wires are of four sources, in runs a `Layout` lists: carried
+//! (labels kept from earlier computations: the evaluator holds one label of each, the
+//! garbler its zero label), the garbler's fresh bits, the evaluator's fresh bits (by
+//! oblivious transfer), and public bits both know (padding that lets one compiled shape
+//! serve several states), whose labels the garbler sends as he sends his own. G1 carries
+//! the transfers, then the labels of the garbler's bits, then of the public bits, each in
+//! wire order, then the rows. Its outputs are, in order, the returned ones (decoded by
+//! the garbler, told to both) and the kept ones (left as labels for later computations).
 
 use super::{Fault, Party};
 use crate::gc::garble::{Garbling, Row, rows_from_bytes};
@@ -21,17 +24,51 @@ use crate::gc::seed::Stream;
 use crate::gc::{Block, Circuit, DecodeError, EvalError, evaluate, garble};
 use crate::ot::{OtError, extension};
 
-/// How a computation's inputs and outputs divide.
+/// Where an input wire's label comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Kept from an earlier computation.
+    Carried,
+    /// The garbler's fresh bit.
+    Garbler,
+    /// The evaluator's fresh bit.
+    Evaluator,
+    /// A bit both know.
+    Public,
+}
+
+/// How a computation's inputs and outputs divide: the input wires as runs of one
+/// source each, in wire order, and how many outputs come first to be returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
-    /// Carried input wires, first.
-    pub carried: usize,
-    /// The garbler's fresh input bits, next.
-    pub garbler: usize,
-    /// The evaluator's fresh input bits, last.
-    pub evaluator: usize,
+    /// Runs of input wires: the source and how many.
+    pub inputs: Vec<(Source, usize)>,
     /// Outputs returned and decoded, first; the rest are kept as labels.
     pub returned: usize,
+}
+
+impl Layout {
+    /// The wires of one source, in order.
+    pub fn wires(&self, source: Source) -> Vec<usize> {
+        let mut at = 0;
+        let mut out = vec![];
+        for &(s, n) in &self.inputs {
+            if s == source {
+                out.extend(at..at + n);
+            }
+            at += n;
+        }
+        out
+    }
+
+    /// How many wires of one source.
+    pub fn count(&self, source: Source) -> usize {
+        self.inputs
+            .iter()
+            .filter(|(s, _)| *s == source)
+            .map(|(_, n)| n)
+            .sum()
+    }
 }
 
 fn blocks(bytes: &[u8]) -> Vec<Block> {
@@ -65,12 +102,13 @@ pub struct Garbled {
     run: u64,
     layout: Layout,
     own: Vec<bool>,
+    public: Vec<bool>,
     outputs: usize,
 }
 
 impl Garbled {
     /// Garbles `c` for run `run`: the carried wires' zero labels are `carried` (one per
-    /// carried wire, in order), the garbler's fresh bits `own`.
+    /// carried wire, in order), the garbler's fresh bits `own`, the public bits `public`.
     pub fn new(
         c: &Circuit,
         stream: &Stream,
@@ -78,39 +116,54 @@ impl Garbled {
         layout: Layout,
         carried: &[Block],
         own: Vec<bool>,
+        public: Vec<bool>,
     ) -> Garbled {
-        let pinned: Vec<(usize, Block)> = carried.iter().copied().enumerate().collect();
+        let pinned: Vec<(usize, Block)> = layout
+            .wires(Source::Carried)
+            .into_iter()
+            .zip(carried.iter().copied())
+            .collect();
         Garbled {
             garbling: garble(c, stream, run, &pinned),
             run,
             layout,
             own,
+            public,
             outputs: c.output_gates.len(),
         }
     }
 
     /// G1, the answer to the evaluator's E1.
     pub fn answer(self, ot: &extension::Sender, e1: &[u8]) -> Result<(Vec<u8>, Answered), Fault> {
-        let l = self.layout;
+        let l = &self.layout;
         let g = &self.garbling;
-        let their = l.carried + l.garbler;
-        let pairs: Vec<(Block, Block)> = (0..l.evaluator)
-            .map(|k| {
-                let z = g.input(their + k, false).unwrap_or_default();
-                (z, g.input(their + k, true).unwrap_or_default())
+        let pairs: Vec<(Block, Block)> = l
+            .wires(Source::Evaluator)
+            .into_iter()
+            .map(|w| {
+                let z = g.input(w, false).unwrap_or_default();
+                (z, g.input(w, true).unwrap_or_default())
             })
             .collect();
         let y = ot
             .respond(self.run, e1, &pairs)
             .map_err(|e| ot_fault(Party::Evaluator, e))?;
-        let own: Vec<Block> = self
-            .own
-            .iter()
-            .enumerate()
-            .map(|(k, &b)| g.input(l.carried + k, b).unwrap_or_default())
+        let label = |(w, &b): (usize, &bool)| g.input(w, b).unwrap_or_default();
+        let own: Vec<Block> = l
+            .wires(Source::Garbler)
+            .into_iter()
+            .zip(&self.own)
+            .map(label)
+            .collect();
+        let public: Vec<Block> = l
+            .wires(Source::Public)
+            .into_iter()
+            .zip(&self.public)
+            .map(label)
             .collect();
         let mut g1 = y;
         g1.extend(to_bytes(&own));
+        g1.extend(to_bytes(&public));
         g1.extend(g.wire_bytes());
         Ok((g1, Answered { garbled: self }))
     }
@@ -138,7 +191,7 @@ impl Answered {
     /// labels, else the evaluator is at fault. Gives G2 and what the garbler keeps.
     pub fn decode(self, e2: &[u8]) -> Result<(Vec<u8>, Decoded), Fault> {
         let g = &self.garbled;
-        let r = g.layout.returned;
+        let r = g.layout.returned.min(g.outputs);
         if e2.len() != r * 16 {
             return Err(Fault::Malformed {
                 by: Party::Evaluator,
@@ -171,8 +224,11 @@ impl Answered {
             }
         };
         let g2 = bits.iter().map(|&b| u8::from(b)).collect();
-        let l = g.layout;
-        let fresh = (l.carried..l.carried + l.garbler + l.evaluator)
+        let l = &g.layout;
+        let fresh = l
+            .wires(Source::Garbler)
+            .into_iter()
+            .chain(l.wires(Source::Evaluator))
             .map(|w| g.garbling.input(w, false).unwrap_or_default())
             .collect();
         Ok((g2, Decoded { bits, kept, fresh }))
@@ -215,39 +271,52 @@ impl Asking {
         c: &Circuit,
         g1: &[u8],
     ) -> Result<(Vec<u8>, Evaluated), Fault> {
-        let l = self.layout;
+        let l = &self.layout;
         let malformed = Fault::Malformed {
             by: Party::Garbler,
             what: "garbled rows and labels of the wrong length",
         };
-        let y_len = l.evaluator * 32;
-        let own_len = l.garbler * 16;
-        if g1.len() < y_len + own_len {
+        let y_len = l.count(Source::Evaluator) * 32;
+        let own_len = l.count(Source::Garbler) * 16;
+        let public_len = l.count(Source::Public) * 16;
+        if g1.len() < y_len + own_len + public_len {
             return Err(malformed);
         }
         let (y, rest) = g1.split_at(y_len);
-        let (own, rows) = rest.split_at(own_len);
+        let (own, rest) = rest.split_at(own_len);
+        let (public, rows) = rest.split_at(public_len);
         let theirs = ot
             .finish(&self.pending, y)
             .map_err(|e| ot_fault(Party::Garbler, e))?;
         let rows: Vec<Row> = rows_from_bytes(rows).ok_or(malformed)?;
-        let mut labels = self.carried;
-        let fresh_at = labels.len();
-        labels.extend(blocks(own));
-        labels.extend(theirs);
+        // Every input wire's label, in wire order, from its source.
+        let total: usize = l.inputs.iter().map(|(_, n)| n).sum();
+        let mut labels = vec![0; total];
+        let mut place = |source: Source, from: Vec<Block>| {
+            for (w, b) in l.wires(source).into_iter().zip(from) {
+                labels[w] = b;
+            }
+        };
+        place(Source::Carried, self.carried);
+        let own = blocks(own);
+        place(Source::Garbler, own.clone());
+        place(Source::Evaluator, theirs.clone());
+        place(Source::Public, blocks(public));
+        let fresh: Vec<Block> = own.into_iter().chain(theirs).collect();
         let out = evaluate(c, &rows, self.run, &labels).map_err(|e| match e {
             EvalError::Rows { .. } | EvalError::Inputs { .. } => Fault::Malformed {
                 by: Party::Garbler,
                 what: "garbled rows and labels of the wrong length",
             },
         })?;
-        let e2 = to_bytes(&out[..l.returned]);
+        let returned = l.returned.min(out.len());
+        let e2 = to_bytes(&out[..returned]);
         Ok((
             e2,
             Evaluated {
-                kept: out[l.returned..].to_vec(),
-                returned: l.returned,
-                fresh: labels[fresh_at..].to_vec(),
+                kept: out[returned..].to_vec(),
+                returned,
+                fresh,
             },
         ))
     }
