@@ -11,10 +11,10 @@
 //! run the chess alone; every attempt of the first game also checks the commitments
 //! (SHA-256 in the circuit against the `sha2` crate).
 //!
-//! Every attempt also runs through the computation with the state kept
-//! (`sealed_mpc::kept`): its state carried as bits from one computation's outputs to the
-//! next one's inputs, as the garbled wires' labels are carried, never decoded in between.
-//! Its answers must be the referee's too.
+//! Every attempt also runs through the two players' garbled computation with the state
+//! kept (`sealed_mpc::play`): White garbles, Black evaluates, the messages pass as bytes,
+//! the state stays labels from one computation to the next. The mover's answer, what the
+//! other hears and whether a move was made must be the referee's there too.
 
 use std::collections::HashMap;
 
@@ -26,10 +26,10 @@ use sealed_games::stallmate::{
 };
 use sealed_mpc::circuit::{compile_shape, evaluate};
 use sealed_mpc::inputs::{
-    ANY, Answer, Attempting, Rules, Secrets, commitments, digest, fresh_literal, item,
-    items_literal, mover_literal, other_literal, rank_literal,
+    ANY, Answer, Attempting, Rules, Secrets, commitments, digest, item, mover_literal,
+    other_literal,
 };
-use sealed_mpc::kept::{self, KeptShape};
+use sealed_mpc::play::game::{Black, Circuits, Options as PlayOptions, Outcome, White};
 use sealed_mpc::program::Shape;
 
 struct Rng(u64);
@@ -217,29 +217,19 @@ struct Game {
     earlier: Vec<u16>,
     period_salt: [u8; 15],
     ply_limit: Option<u32>,
-    kept: KeptState,
-}
-
-/// The state of the computation with the state kept, as the bits its wires carry: the
-/// `Fixed` group, and each side's window, a key's bits per position since the last
-/// capture (a capture is announced: both windows empty then, in public).
-struct KeptState {
-    fixed: Vec<bool>,
-    windows: [Vec<Vec<bool>>; 2],
+    two: (White, Black),
 }
 
 struct Compiled {
     shot: HashMap<Shape, GarbleProgram>,
-    kept: HashMap<KeptShape, GarbleProgram>,
-    start: Option<GarbleProgram>,
+    play: Circuits,
 }
 
 impl Compiled {
     fn new() -> Compiled {
         Compiled {
             shot: HashMap::new(),
-            kept: HashMap::new(),
-            start: None,
+            play: Circuits::default(),
         }
     }
 
@@ -248,50 +238,37 @@ impl Compiled {
             compile_shape(&shape, false).unwrap_or_else(|e| panic!("{shape:?}: {e}"))
         })
     }
-
-    fn kept(&mut self, shape: KeptShape) -> &GarbleProgram {
-        self.kept
-            .entry(shape)
-            .or_insert_with(|| kept::compile(&shape).unwrap_or_else(|e| panic!("{shape:?}: {e}")))
-    }
-
-    fn start(&mut self) -> &GarbleProgram {
-        self.start.get_or_insert_with(|| {
-            kept::compile_source(&kept::start_source()).unwrap_or_else(|e| panic!("start: {e}"))
-        })
-    }
 }
 
-/// The kept state at the start, from the start computation on the two back ranks.
-fn kept_start(compiled: &mut Compiled, white: &[u8; 8], black: &[u8; 8]) -> KeptState {
-    let prg = compiled.start();
-    let c = prg.circuit.unwrap_ssa_ref();
-    let w = prg.parse_arg(0, &rank_literal(white)).unwrap().as_bits();
-    let b = prg.parse_arg(1, &rank_literal(black)).unwrap().as_bits();
-    let out = c.eval(&[w, b]);
-    let garble_lang::literal::Literal::Tuple(t) = prg.parse_output(&out).unwrap() else {
-        panic!("the start gives a tuple");
+/// The two players of the garbled computation, their base OTs made and the start
+/// computed (both back ranks must be Chess960 ones).
+fn two_players(
+    compiled: &mut Compiled,
+    rng: &mut Rng,
+    secrets: &[Secrets; 2],
+    options: &Options,
+) -> (White, Black) {
+    let o = PlayOptions {
+        must_try: options.must_try,
+        name_capturer: options.name_capturer,
+        ply_limit: options.ply_limit,
     };
-    let yes = garble_lang::literal::Literal::True;
-    assert!(t[0] == yes && t[1] == yes, "both ranks are Chess960 ones");
-    let (key, fixed) = tail(&out, KEY_BITS, FIXED_BITS);
-    KeptState {
-        fixed,
-        windows: [vec![], vec![key]],
-    }
-}
-
-/// Bits of a key and of `Fixed` in the kept computations (`kept.rs`): three class
-/// bitboards, the white men, 16 bits of castling rights and the en passant flag; the
-/// position's ten words, the en passant square after the last irreversible move, two
-/// home squares.
-const KEY_BITS: usize = 4 * 64 + 16 + 1;
-const FIXED_BITS: usize = 11 * 64 + 2 * 8;
-
-/// The last two groups of an output: `a` bits, then `b` bits that end it.
-fn tail(out: &[bool], a: usize, b: usize) -> (Vec<bool>, Vec<bool>) {
-    let n = out.len();
-    (out[n - a - b..n - b].to_vec(), out[n - b..].to_vec())
+    let mut w = White::new(rng.bytes(), secrets[0].rank, o);
+    let mut b = Black::new(rng.bytes(), secrets[1].rank, o);
+    let g0 = w.base(&b.base_message()).unwrap();
+    b.base_keys(&g0).unwrap();
+    let c = &mut compiled.play;
+    let e1 = b.ask(c, 0).unwrap();
+    let g1 = w.answer(c, &e1, 0).unwrap();
+    let e2 = b.evaluate(c, &g1).unwrap();
+    let (g2, out) = w.decode(c, &e2).unwrap();
+    let started = Outcome::Started {
+        white: true,
+        black: true,
+    };
+    assert_eq!(out, started);
+    assert_eq!(b.finish(c, &g2).unwrap(), started);
+    (w, b)
 }
 
 fn new_game(
@@ -317,9 +294,9 @@ fn new_game(
             log_salt: rng.bytes(),
         },
     ];
-    let kept = kept_start(compiled, &secrets[0].rank, &secrets[1].rank);
+    let two = two_players(compiled, rng, &secrets, &options);
     Game {
-        kept,
+        two,
         ply_limit: options.ply_limit,
         referee: Referee::new(ws, bs, options),
         secrets,
@@ -399,7 +376,7 @@ fn step(
     let (wl, bl) = (lit(0), lit(1));
     let prg = compiled.get(shape);
     let out = evaluate(prg, &wl, &bl).unwrap();
-    let kept_out = kept_attempt(g, compiled, seat, &attempting, &pads, rules);
+    let (white_out, black_out) = garbled_attempt(g, compiled, attempting.attempt);
 
     let before = g.referee.position().clone();
     let answer = g.referee.attempt(a).expect("the referee judges it");
@@ -428,28 +405,24 @@ fn step(
     );
     let made = matches!(answer, RefAnswer::Yes(_));
     assert_eq!(out.made, made, "{context}: made");
-    let (kept_made, kept_mover, kept_other, key, fixed) = kept_out;
+    let (mine, theirs) = if seat == 0 {
+        (white_out, black_out)
+    } else {
+        (black_out, white_out)
+    };
     assert_eq!(
-        kept_mover.unmask(&pads[seat]),
-        want,
-        "{context}: the mover's answer, state kept"
+        mine,
+        Outcome::Attempt { made, answer: want },
+        "{context}: the mover's outcome, garbled"
     );
     assert_eq!(
-        kept_other.unmask(&pads[1 - seat]),
-        heard_got,
-        "{context}: what the opponent hears, state kept"
+        theirs,
+        Outcome::Attempt {
+            made,
+            answer: heard_got
+        },
+        "{context}: the other's outcome, garbled"
     );
-    assert_eq!(kept_made, made, "{context}: made, state kept");
-    // The state goes on as the labels would: `Fixed` always from the outputs; the key
-    // into the mover's window when a move was made, both windows emptied first by an
-    // announced capture.
-    g.kept.fixed = fixed;
-    if made {
-        if want.capture {
-            g.kept.windows = [vec![], vec![]];
-        }
-        g.kept.windows[seat].push(key);
-    }
     seen.note(&want, &a, &before);
     if hashed {
         let mut moves = g.secrets[seat].moves.clone();
@@ -473,61 +446,16 @@ fn step(
     made
 }
 
-/// One attempt through the computation with the state kept, on the state as its wires
-/// carry it: whether a move was made, the mover's answer and what the other hears (under
-/// their pads), and the position's key and `Fixed` to carry on.
-fn kept_attempt(
-    g: &Game,
-    compiled: &mut Compiled,
-    seat: usize,
-    attempting: &Attempting,
-    pads: &[Answer; 2],
-    rules: Rules,
-) -> (bool, Answer, Answer, Vec<bool>, Vec<bool>) {
-    // Windows and earlier attempts padded to a multiple of 4 with entries that repeat
-    // nothing, so that fewer shapes are compiled (the padding is checked to change
-    // nothing by every answer here).
-    let held = g.kept.windows[seat].len();
-    let window = held.div_ceil(4) * 4;
-    let mut earlier_items = g.earlier.clone();
-    earlier_items.resize(g.earlier.len().div_ceil(4) * 4, kept::NEVER_ITEM);
-    let shape = KeptShape {
-        mover_white: seat == 0,
-        window,
-        earlier: earlier_items.len(),
-        first_turn: g.secrets[seat].moves.is_empty(),
-        must_try: rules.must_try,
-        name_capturer: rules.name_capturer,
-        limit: rules.limit,
-    };
-    let prg = compiled.kept(shape);
-    let c = prg.circuit.unwrap_ssa_ref();
-    assert_eq!(c.input_gates[0], FIXED_BITS);
-    let never = vec![kept::NEVER_KEY; window.max(1)].join(", ");
-    let never = prg.parse_arg(1, &format!("[{never}]")).unwrap().as_bits();
-    let mut window_bits = g.kept.windows[seat].concat();
-    window_bits.extend_from_slice(&never[window_bits.len()..]);
-    let earlier = prg
-        .parse_arg(2, &items_literal(&earlier_items))
-        .unwrap()
-        .as_bits();
-    let fresh = |s: usize| {
-        let attempt = if s == seat { attempting.attempt } else { 0 };
-        prg.parse_arg(3 + s, &fresh_literal(attempt, &pads[s]))
-            .unwrap()
-            .as_bits()
-    };
-    let inputs = [
-        g.kept.fixed.clone(),
-        window_bits,
-        earlier,
-        fresh(0),
-        fresh(1),
-    ];
-    let out = c.eval(&inputs);
-    let (made, mover, other) = kept::read(&prg.parse_output(&out).unwrap()).unwrap();
-    let (key, fixed) = tail(&out, KEY_BITS, FIXED_BITS);
-    (made, mover, other, key, fixed)
+/// One attempt through the two players' garbled computation: what each side learns.
+fn garbled_attempt(g: &mut Game, compiled: &mut Compiled, item: u16) -> (Outcome, Outcome) {
+    let (w, b) = &mut g.two;
+    let c = &mut compiled.play;
+    let e1 = b.ask(c, item).unwrap();
+    let g1 = w.answer(c, &e1, item).unwrap();
+    let e2 = b.evaluate(c, &g1).unwrap();
+    let (g2, white_out) = w.decode(c, &e2).unwrap();
+    let black_out = b.finish(c, &g2).unwrap();
+    (white_out, black_out)
 }
 
 fn as_attempt(m: &Move) -> Attempt {
@@ -666,7 +594,7 @@ fn the_circuit_answers_every_attempt_as_the_referee_does() {
     println!(
         "{attempts} attempts in {games} games, {made} moves made, {} + {} circuits compiled\n{seen:?}",
         compiled.shot.len(),
-        compiled.kept.len()
+        compiled.play.shapes()
     );
     // Every answer and every silence a random game can reach was met, and captures and
     // checks were announced: a circuit that knew less would have been caught here.
