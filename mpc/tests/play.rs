@@ -339,3 +339,41 @@ fn a_walk_away_is_owed_by_whoever_stopped() {
         assert_eq!(finding, Finding::Missing { by, at: cut }, "cut at {cut}");
     }
 }
+
+/// Hostile bytes in place of any message, of any length: no panic, the game stops or
+/// goes on, and the audit proves the sender of those bytes at fault at that message.
+#[test]
+fn garbage_at_any_message_is_proven_against_its_sender() {
+    let mut circuits = Circuits::default();
+    let honest = play(&mut circuits, 2, 17, |_, _| {});
+    let mut rng = Rng(0xdead_beef_1234_5678);
+    for index in 0..honest.sent.len() {
+        let len = honest.sent[index].bytes.len();
+        let new_len = match rng.below(4) {
+            0 => 0,
+            1 => len,
+            2 => rng.below(2 * len + 2),
+            _ => len + 1,
+        };
+        let garbage: Vec<u8> = (0..new_len).map(|_| rng.next() as u8).collect();
+        let p = play(&mut circuits, 2, 17, |i, s| {
+            if i == index {
+                s.bytes = garbage.clone();
+            }
+        });
+        let by = honest.sent[index].by;
+        if let Some(f) = p.fault {
+            // A message that cannot be read is its sender's at once; a label that is
+            // no label is the evaluator's for now (the audit decides).
+            if let Fault::Malformed { by: b, .. } = f {
+                assert_eq!(b, by, "message {index}: {f:?}");
+            }
+        }
+        let finding = audit(&opened(&p, 17), &mut circuits, &p.sent).expect("the audit runs");
+        assert_eq!(
+            finding,
+            Finding::Deviated { by, at: index },
+            "message {index} ({new_len} bytes)"
+        );
+    }
+}
