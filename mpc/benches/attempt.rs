@@ -35,7 +35,9 @@ use libp2p::swarm::SwarmEvent;
 use libp2p::{Stream, StreamProtocol, Swarm, identity, noise, tcp, yamux};
 use sealed_games::stallmate::{Attempt, Options, Referee, Setup};
 use sealed_mpc::gc::seed::Stream as SeedStream;
-use sealed_mpc::gc::{Block, Circuit, evaluate, garble};
+use sealed_mpc::gc::{
+    Block, Circuit, blocks_from_bytes as blocks, blocks_to_bytes, evaluate, garble,
+};
 use sealed_mpc::inputs::{Answer, fresh_literal};
 use sealed_mpc::kept::{self, KeptShape};
 use sealed_mpc::ot::{base, extension};
@@ -127,17 +129,6 @@ impl Link {
     }
 }
 
-fn blocks(bytes: &[u8]) -> Vec<Block> {
-    bytes
-        .chunks_exact(16)
-        .map(|c| Block::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn to_bytes(b: &[Block]) -> Vec<u8> {
-    b.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 /// The circuit of one case and its input layout.
 struct Case {
     name: &'static str,
@@ -224,7 +215,7 @@ async fn attempt(
         labels.extend(blocks(own));
         labels.extend(theirs);
         let out = evaluate(&c.circuit, &rows, run, &labels).unwrap();
-        black.send(&[&to_bytes(&out[..c.returned])]).await;
+        black.send(&[&blocks_to_bytes(&out[..c.returned])]).await;
         let ack = black.recv().await;
         assert_eq!(ack, [1]);
         out
@@ -246,7 +237,9 @@ async fn attempt(
             .enumerate()
             .map(|(k, &b)| g.input(white_at + k, b).unwrap())
             .collect();
-        white.send(&[&y, &to_bytes(&own), &g.wire_bytes()]).await;
+        white
+            .send(&[&y, &blocks_to_bytes(&own), &g.wire_bytes()])
+            .await;
         let back = blocks(&white.recv().await);
         // The garbler checks every returned label: `decode` wants all outputs, so the
         // state's are filled with their zero labels (they stay with Black).

@@ -137,12 +137,8 @@ impl Garbling {
 
 /// Rows as sent (see [`Garbling::wire_bytes`]).
 pub fn rows_bytes(rows: &[Row]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(rows.len() * 32);
-    for [tg, te] in rows {
-        out.extend_from_slice(&tg.to_le_bytes());
-        out.extend_from_slice(&te.to_le_bytes());
-    }
-    out
+    let flat: Vec<Block> = rows.iter().flatten().copied().collect();
+    super::blocks_to_bytes(&flat)
 }
 
 /// Rows read back from bytes: `None` unless the length is a whole number of rows.
@@ -150,16 +146,6 @@ pub fn rows_from_bytes(bytes: &[u8]) -> Option<Vec<Row>> {
     if !bytes.len().is_multiple_of(32) {
         return None;
     }
-    Some(
-        bytes
-            .chunks_exact(32)
-            .map(|r| {
-                let mut a = [0u8; 16];
-                let mut b = [0u8; 16];
-                a.copy_from_slice(&r[..16]);
-                b.copy_from_slice(&r[16..]);
-                [Block::from_le_bytes(a), Block::from_le_bytes(b)]
-            })
-            .collect(),
-    )
+    let flat = super::blocks_from_bytes(bytes);
+    Some(flat.chunks_exact(2).map(|r| [r[0], r[1]]).collect())
 }

@@ -37,6 +37,25 @@ pub fn lsb(b: Block) -> bool {
     b & 1 == 1
 }
 
+/// Blocks as bytes: each its 16 little-endian bytes, in order (every message of `ot` and
+/// `play` that carries labels).
+pub fn blocks_to_bytes(blocks: &[Block]) -> Vec<u8> {
+    blocks.iter().flat_map(|b| b.to_le_bytes()).collect()
+}
+
+/// Blocks read back from bytes; a trailing part shorter than a block is ignored (the
+/// callers check lengths first).
+pub fn blocks_from_bytes(bytes: &[u8]) -> Vec<Block> {
+    bytes
+        .chunks_exact(16)
+        .map(|c| {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(c);
+            Block::from_le_bytes(b)
+        })
+        .collect()
+}
+
 /// The circuit format: garble_lang's, inputs first (every party's in order), then the
 /// gates, each one wire.
 pub use garble_lang::circuit::{Circuit, Gate};

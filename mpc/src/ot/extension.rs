@@ -22,8 +22,8 @@ use aes::cipher::generic_array::GenericArray;
 use aes::cipher::{BlockEncrypt, KeyInit};
 
 use super::{KAPPA, OtError};
-use crate::gc::Block;
 use crate::gc::hash::Hash;
+use crate::gc::{Block, blocks_from_bytes, blocks_to_bytes};
 
 /// `m` bits of `G(k)` for run `run`, as 128-bit words.
 fn expand(k: Block, run: u64, m: usize) -> Vec<Block> {
@@ -49,21 +49,6 @@ fn row(cols: &[Vec<Block>], j: usize) -> Block {
     cols.iter()
         .enumerate()
         .fold(0u128, |acc, (i, c)| acc | (((c[w] >> b) & 1) << i))
-}
-
-fn blocks_bytes(blocks: impl Iterator<Item = Block>) -> Vec<u8> {
-    blocks.flat_map(|b| b.to_le_bytes()).collect()
-}
-
-fn read_blocks(bytes: &[u8]) -> Vec<Block> {
-    bytes
-        .chunks_exact(16)
-        .map(|c| {
-            let mut b = [0u8; 16];
-            b.copy_from_slice(c);
-            Block::from_le_bytes(b)
-        })
-        .collect()
 }
 
 /// The extension's receiver (the evaluator), holding both keys of every base OT.
@@ -106,7 +91,7 @@ impl Receiver {
         }
         let rows = (0..m).map(|j| row(&t_cols, j)).collect();
         (
-            blocks_bytes(u.into_iter()),
+            blocks_to_bytes(&u),
             Pending {
                 run,
                 choices: choices.to_vec(),
@@ -124,7 +109,7 @@ impl Receiver {
                 got: y.len(),
             });
         }
-        let y = read_blocks(y);
+        let y = blocks_from_bytes(y);
         Ok((0..m)
             .map(|j| {
                 let pick = y[2 * j + usize::from(p.choices[j])];
@@ -173,7 +158,7 @@ impl Sender {
                 got: u.len(),
             });
         }
-        let u = read_blocks(u);
+        let u = blocks_from_bytes(u);
         let q_cols: Vec<Vec<Block>> = self
             .keys
             .iter()
@@ -193,6 +178,6 @@ impl Sender {
             y.push(x0 ^ h0);
             y.push(x1 ^ h1);
         }
-        Ok(blocks_bytes(y.into_iter()))
+        Ok(blocks_to_bytes(&y))
     }
 }

@@ -393,15 +393,121 @@ impl State {
     }
 }
 
-/// White, who garbles.
-pub struct White {
-    seed: Seed,
+/// What each side keeps of the game, whichever it is: its seed's stream and back rank,
+/// what both know, and the state's labels as it holds them.
+struct Side {
+    /// 0 for White, 1 for Black.
+    index: usize,
     stream: Stream,
     rank: [u8; 8],
     public: Public,
     started: bool,
-    ot: Option<extension::Sender>,
     state: State,
+}
+
+/// A side's inputs to the next computation.
+struct Inputs {
+    run: u64,
+    layout: Layout,
+    public: Vec<bool>,
+    own: Vec<bool>,
+    carried: Vec<Block>,
+}
+
+impl Side {
+    fn new(index: usize, seed: &Seed, rank: [u8; 8], options: Options) -> Side {
+        Side {
+            index,
+            stream: Stream::new(seed),
+            rank,
+            public: Public::new(options),
+            started: false,
+            state: State::default(),
+        }
+    }
+
+    /// The next computation's layout, public bits, this side's fresh bits (with
+    /// `attempt` if it is to move) and carried labels.
+    fn inputs(&self, circuits: &mut Circuits, attempt: u16) -> Result<Inputs, PlayError> {
+        let run = self.public.run;
+        let prg = circuits.next(&self.public, self.started)?;
+        let (layout, public) = layout(prg, &self.public, self.started)?;
+        let moving = self.started && self.public.mover() == self.index;
+        let mine = if moving { attempt } else { 0 };
+        let own = fresh(
+            prg,
+            self.started,
+            self.index,
+            &self.rank,
+            mine,
+            &pad(&self.stream, run),
+        )?;
+        let carried = if self.started {
+            self.state.carried(&self.public)
+        } else {
+            vec![]
+        };
+        Ok(Inputs {
+            run,
+            layout,
+            public,
+            own,
+            carried,
+        })
+    }
+
+    /// After a computation: what it told this side, and the state carried on.
+    fn conclude(
+        &mut self,
+        circuits: &mut Circuits,
+        bits: &[bool],
+        kept: &[Block],
+        fresh: &[Block],
+        l: &Layout,
+    ) -> Result<Outcome, PlayError> {
+        let prg = circuits.next(&self.public, self.started)?;
+        let pads = pad(&self.stream, self.public.run);
+        let (outcome, capture) = read(
+            prg,
+            self.started,
+            bits,
+            self.index,
+            self.public.mover(),
+            &pads,
+        )?;
+        let made = matches!(outcome, Outcome::Attempt { made: true, .. });
+        let attempt = mover_attempt(fresh, l, self.public.white_to_move);
+        self.state
+            .after(self.started, &self.public, kept, &attempt, made, capture);
+        if self.started {
+            self.public.after(made, capture);
+        } else {
+            self.public.started();
+            self.started = true;
+        }
+        Ok(outcome)
+    }
+}
+
+/// The mover's attempt's labels among the fresh inputs (the garbler's first, then the
+/// evaluator's; a fresh input starts with its attempt).
+fn mover_attempt(fresh: &[Block], l: &Layout, white_moves: bool) -> Vec<Block> {
+    let at = if white_moves {
+        0
+    } else {
+        l.count(Source::Garbler)
+    };
+    fresh
+        .get(at..at + ITEM_BITS)
+        .map(<[Block]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// White, who garbles.
+pub struct White {
+    seed: Seed,
+    side: Side,
+    ot: Option<extension::Sender>,
     answered: Option<(Answered, Layout)>,
 }
 
@@ -409,25 +515,21 @@ impl White {
     /// White with his seed and back rank.
     pub fn new(seed: Seed, rank: [u8; 8], options: Options) -> White {
         White {
-            stream: Stream::new(&seed),
             seed,
-            rank,
-            public: Public::new(options),
-            started: false,
+            side: Side::new(0, &seed, rank, options),
             ot: None,
-            state: State::default(),
             answered: None,
         }
     }
 
     /// What both know.
     pub fn public(&self) -> &Public {
-        &self.public
+        &self.side.public
     }
 
     /// His reply to Black's base-OT message.
     pub fn base(&mut self, a: &[u8]) -> Result<Vec<u8>, PlayError> {
-        let s = self.stream.ot_secret();
+        let s = self.side.stream.ot_secret();
         let r = base::Receiver::new(&self.seed, extension::Sender::choices(s));
         let (reply, keys) = r.reply(a).map_err(|_| {
             PlayError::Fault(Fault::Malformed {
@@ -451,38 +553,19 @@ impl White {
             .ot
             .as_ref()
             .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
-        let run = self.public.run;
-        let prg = circuits.next(&self.public, self.started)?;
-        let (l, public_bits) = layout(prg, &self.public, self.started)?;
-        let mine = if self.started && self.public.white_to_move {
-            attempt
-        } else {
-            0
-        };
-        let bits = fresh(
-            prg,
-            self.started,
-            0,
-            &self.rank,
-            mine,
-            &pad(&self.stream, run),
-        )?;
-        let carried = if self.started {
-            self.state.carried(&self.public)
-        } else {
-            vec![]
-        };
+        let i = self.side.inputs(circuits, attempt)?;
+        let prg = circuits.next(&self.side.public, self.side.started)?;
         let g = Garbled::new(
             prg.circuit.unwrap_ssa_ref(),
-            &self.stream,
-            run,
-            l.clone(),
-            &carried,
-            bits,
-            public_bits,
+            &self.side.stream,
+            i.run,
+            i.layout.clone(),
+            &i.carried,
+            i.own,
+            i.public,
         );
         let (g1, answered) = g.answer(ot, e1)?;
-        self.answered = Some((answered, l));
+        self.answered = Some((answered, i.layout));
         Ok(g1)
     }
 
@@ -497,53 +580,18 @@ impl White {
             .take()
             .ok_or(PlayError::OutOfTurn("nothing garbled"))?;
         let (g2, d) = answered.decode(e2)?;
-        let prg = circuits.next(&self.public, self.started)?;
-        let run = self.public.run;
-        let (outcome, capture) = read(
-            prg,
-            self.started,
-            &d.bits,
-            0,
-            self.public.mover(),
-            &pad(&self.stream, run),
-        )?;
-        let made = matches!(outcome, Outcome::Attempt { made: true, .. });
-        let attempt = mover_attempt(&d.fresh, &l, self.public.white_to_move);
-        self.state
-            .after(self.started, &self.public, &d.kept, &attempt, made, capture);
-        if self.started {
-            self.public.after(made, capture);
-        } else {
-            self.public.started();
-            self.started = true;
-        }
+        let outcome = self
+            .side
+            .conclude(circuits, &d.bits, &d.kept, &d.fresh, &l)?;
         Ok((g2, outcome))
     }
 }
 
-/// The mover's attempt's labels among the fresh inputs (the garbler's first, then the
-/// evaluator's; a fresh input starts with its attempt).
-fn mover_attempt(fresh: &[Block], l: &Layout, white_moves: bool) -> Vec<Block> {
-    let at = if white_moves {
-        0
-    } else {
-        l.count(Source::Garbler)
-    };
-    fresh
-        .get(at..at + ITEM_BITS)
-        .map(<[Block]>::to_vec)
-        .unwrap_or_default()
-}
-
 /// Black, who evaluates.
 pub struct Black {
-    stream: Stream,
-    rank: [u8; 8],
-    public: Public,
-    started: bool,
+    side: Side,
     base: base::Sender,
     ot: Option<extension::Receiver>,
-    state: State,
     asking: Option<(Asking, Layout)>,
     evaluated: Option<(Evaluated, Layout)>,
 }
@@ -552,13 +600,9 @@ impl Black {
     /// Black with his seed and back rank.
     pub fn new(seed: Seed, rank: [u8; 8], options: Options) -> Black {
         Black {
-            stream: Stream::new(&seed),
+            side: Side::new(1, &seed, rank, options),
             base: base::Sender::new(&seed),
-            rank,
-            public: Public::new(options),
-            started: false,
             ot: None,
-            state: State::default(),
             asking: None,
             evaluated: None,
         }
@@ -566,7 +610,7 @@ impl Black {
 
     /// What both know.
     pub fn public(&self) -> &Public {
-        &self.public
+        &self.side.public
     }
 
     /// His base-OT message.
@@ -592,29 +636,9 @@ impl Black {
             .ot
             .as_ref()
             .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
-        let run = self.public.run;
-        let prg = circuits.next(&self.public, self.started)?;
-        let (l, _) = layout(prg, &self.public, self.started)?;
-        let mine = if self.started && !self.public.white_to_move {
-            attempt
-        } else {
-            0
-        };
-        let bits = fresh(
-            prg,
-            self.started,
-            1,
-            &self.rank,
-            mine,
-            &pad(&self.stream, run),
-        )?;
-        let carried = if self.started {
-            self.state.carried(&self.public)
-        } else {
-            vec![]
-        };
-        let (e1, asking) = Asking::new(ot, run, l.clone(), carried, &bits);
-        self.asking = Some((asking, l));
+        let i = self.side.inputs(circuits, attempt)?;
+        let (e1, asking) = Asking::new(ot, i.run, i.layout.clone(), i.carried, &i.own);
+        self.asking = Some((asking, i.layout));
         Ok(e1)
     }
 
@@ -628,7 +652,7 @@ impl Black {
             .asking
             .take()
             .ok_or(PlayError::OutOfTurn("nothing asked"))?;
-        let prg = circuits.next(&self.public, self.started)?;
+        let prg = circuits.next(&self.side.public, self.side.started)?;
         let (e2, evaluated) = asking.evaluate(ot, prg.circuit.unwrap_ssa_ref(), g1)?;
         self.evaluated = Some((evaluated, l));
         Ok(e2)
@@ -641,26 +665,6 @@ impl Black {
             .take()
             .ok_or(PlayError::OutOfTurn("nothing evaluated"))?;
         let f = evaluated.finish(g2)?;
-        let prg = circuits.next(&self.public, self.started)?;
-        let run = self.public.run;
-        let (outcome, capture) = read(
-            prg,
-            self.started,
-            &f.bits,
-            1,
-            self.public.mover(),
-            &pad(&self.stream, run),
-        )?;
-        let made = matches!(outcome, Outcome::Attempt { made: true, .. });
-        let attempt = mover_attempt(&f.fresh, &l, self.public.white_to_move);
-        self.state
-            .after(self.started, &self.public, &f.kept, &attempt, made, capture);
-        if self.started {
-            self.public.after(made, capture);
-        } else {
-            self.public.started();
-            self.started = true;
-        }
-        Ok(outcome)
+        self.side.conclude(circuits, &f.bits, &f.kept, &f.fresh, &l)
     }
 }

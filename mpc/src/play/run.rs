@@ -21,7 +21,10 @@
 use super::{Fault, Party};
 use crate::gc::garble::{Garbling, Row, rows_from_bytes};
 use crate::gc::seed::Stream;
-use crate::gc::{Block, Circuit, DecodeError, EvalError, evaluate, garble};
+use crate::gc::{
+    Block, Circuit, DecodeError, EvalError, blocks_from_bytes as blocks,
+    blocks_to_bytes as to_bytes, evaluate, garble,
+};
 use crate::ot::{OtError, extension};
 
 /// Where an input wire's label comes from.
@@ -69,21 +72,6 @@ impl Layout {
             .map(|(_, n)| n)
             .sum()
     }
-}
-
-fn blocks(bytes: &[u8]) -> Vec<Block> {
-    bytes
-        .chunks_exact(16)
-        .map(|c| {
-            let mut b = [0u8; 16];
-            b.copy_from_slice(c);
-            Block::from_le_bytes(b)
-        })
-        .collect()
-}
-
-fn to_bytes(b: &[Block]) -> Vec<u8> {
-    b.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 fn ot_fault(by: Party, e: OtError) -> Fault {
