@@ -16,7 +16,11 @@
 //! the state stays labels from one computation to the next. The mover's answer, what the
 //! other hears and whether a move was made must be the referee's there too.
 
+mod common;
+
 use std::collections::HashMap;
+
+use common::Rng;
 
 use garble_lang::GarbleProgram;
 use sealed_games::chess::{Kind, Move, Position, Square};
@@ -31,29 +35,6 @@ use sealed_mpc::inputs::{
 };
 use sealed_mpc::play::game::{Black, Circuits, Options as PlayOptions, Outcome, White};
 use sealed_mpc::program::Shape;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn bytes<const N: usize>(&mut self) -> [u8; N] {
-        std::array::from_fn(|_| self.next() as u8)
-    }
-}
 
 fn kind_code(k: Kind) -> u8 {
     // The circuit's kind codes are the chess crate's indices (mpc/src/inputs.rs).

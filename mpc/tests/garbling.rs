@@ -4,6 +4,9 @@
 //! must catch — a garbler who garbled another function, an evaluator who returns a label
 //! that is not his.
 
+mod common;
+
+use common::bits;
 use proptest::prelude::*;
 use sealed_mpc::circuit::compile_shape;
 use sealed_mpc::gc::garble::{rows_bytes, rows_from_bytes};
@@ -47,18 +50,6 @@ fn random_circuit(inputs: usize, picks: &[(u8, usize, usize)]) -> Circuit {
         gates,
         output_gates,
     }
-}
-
-/// Bits of `n` from a seed.
-fn bits(n: usize, mut s: u64) -> Vec<bool> {
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s & 1 == 1
-        })
-        .collect()
 }
 
 proptest! {

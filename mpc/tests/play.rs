@@ -4,6 +4,9 @@
 //! garbled, a corrupted transfer watched for a failure, a wrong label returned, another
 //! request, a lie about the decoded bits, a walk-away — and names the right side.
 
+mod common;
+
+use common::Rng;
 use sealed_games::chess::{Kind, Square};
 use sealed_games::stallmate::{
     Answer as RefAnswer, Attempt, Options as RefOptions, Referee, Setup,
@@ -15,19 +18,6 @@ use sealed_mpc::play::{Fault, Party};
 
 const WHITE_SEED: [u8; 32] = [41; 32];
 const BLACK_SEED: [u8; 32] = [42; 32];
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn rank(s: Setup) -> [u8; 8] {
     s.back_rank().map(|k| k.idx() as u8)

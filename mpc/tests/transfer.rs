@@ -3,6 +3,9 @@
 //! and the audit that, seeds opened at the end, makes every message again and finds a
 //! party that sent another.
 
+mod common;
+
+use common::bits;
 use sealed_mpc::gc::seed::Stream;
 use sealed_mpc::gc::{Block, evaluate, garble};
 use sealed_mpc::ot::{KAPPA, OtError, base, extension};
@@ -28,17 +31,6 @@ fn setup(
         extension::Receiver::new(keys),
         reply,
     )
-}
-
-fn bits(n: usize, mut s: u64) -> Vec<bool> {
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s & 1 == 1
-        })
-        .collect()
 }
 
 #[test]
