@@ -15,6 +15,10 @@
 //! kept (`sealed_mpc::play`): White garbles, Black evaluates, the messages pass as bytes,
 //! the state stays labels from one computation to the next. The mover's answer, what the
 //! other hears and whether a move was made must be the referee's there too.
+//!
+//! Over 600 lines: one harness drives the random and the scripted games through the
+//! referee and both computations, and the translations of the referee's answers into the
+//! circuit's fields live beside the comparisons that use them.
 
 mod common;
 

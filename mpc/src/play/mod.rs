@@ -1,6 +1,8 @@
 //! Secret Stallmate's attempts computed by the two players alone (issue 35), sans IO:
 //! White garbles, Black evaluates, every computation in four messages (`run.rs`), the
-//! game's state kept between computations as labels (`game.rs`), and the audit that,
+//! game's state kept between computations as labels (`game.rs`), what both know and the
+//! next computation's shape (`public.rs`), the compiled circuits and how a computation's
+//! inputs divide (`circuits.rs`), and the audit that,
 //! seeds and inputs opened at the end, plays both sides again and names the first
 //! message that differs from the one sent (`audit.rs`).
 //!
@@ -10,7 +12,9 @@
 //! the earliest message that differs from the honest one is its sender's.
 
 pub mod audit;
+pub mod circuits;
 pub mod game;
+pub mod public;
 pub mod run;
 
 /// Which side of the computation.
