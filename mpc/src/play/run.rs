@@ -4,7 +4,7 @@
 //! ```text
 //! evaluator                                   garbler
 //! Asking ── E1: u (his input bits' OT) ──────▶ Garbled
-//!        ◀── G1: y ‖ the garbler's own labels ‖ rows ──
+//!        ◀── G1: y ‖ the garbler's labels ‖ public labels ‖ rows ──
 //! Evaluated ── E2: the returned outputs' labels ─▶
 //!        ◀── G2: those outputs' bits, one byte each ── (Decoded)
 //! ```
