@@ -367,3 +367,26 @@ fn garbage_at_any_message_is_proven_against_its_sender() {
         );
     }
 }
+
+/// A mover who does not open one of his attempts at the end: the messages of its
+/// computation are more than the openings explain, and the audit names him.
+#[test]
+fn an_attempt_not_opened_is_owed_by_its_mover() {
+    let mut circuits = Circuits::default();
+    let p = play(&mut circuits, 3, 19, |_, _| {});
+    let mut o = opened(&p, 19);
+    let last = o.attempts.len() - 1;
+    o.attempts.truncate(last);
+    // The last computation starts at 2 (base OTs) + 4 (the start) + 4 per attempt
+    // before it. The game stopped at its third move, which that attempt made: White's.
+    let at = 2 + 4 + 4 * last;
+    assert_eq!(p.moves, 3);
+    let finding = audit(&o, &mut circuits, &p.sent).expect("the audit runs");
+    assert_eq!(
+        finding,
+        Finding::Unopened {
+            by: Party::Garbler,
+            at
+        }
+    );
+}

@@ -50,14 +50,23 @@ pub enum Finding {
         /// Its position.
         at: usize,
     },
+    /// More messages than the opened attempts explain: the mover of the computation
+    /// starting at this position did not open his attempt.
+    Unopened {
+        /// The mover who owes the opening.
+        by: Party,
+        /// The position of the computation's first message.
+        at: usize,
+    },
 }
 
-/// The honest messages of a game with these openings, as many as `upto`.
+/// The honest messages of a game with these openings, as many as `upto`, and who would
+/// move in the computation after the last.
 pub fn honest(
     opened: &Opened,
     circuits: &mut Circuits,
     upto: usize,
-) -> Result<Vec<Sent>, super::game::PlayError> {
+) -> Result<(Vec<Sent>, Party), super::game::PlayError> {
     let mut w = White::new(opened.white.0, opened.white.1, opened.options);
     let mut b = Black::new(opened.black.0, opened.black.1, opened.options);
     let mut out = vec![];
@@ -92,7 +101,12 @@ pub fn honest(
             out.push(Sent { by, bytes });
         }
     }
-    Ok(out)
+    let next = if w.public().white_to_move {
+        Party::Garbler
+    } else {
+        Party::Evaluator
+    };
+    Ok((out, next))
 }
 
 /// Compares what was sent with what the openings make.
@@ -101,7 +115,7 @@ pub fn audit(
     circuits: &mut Circuits,
     sent: &[Sent],
 ) -> Result<Finding, super::game::PlayError> {
-    let want = honest(opened, circuits, sent.len() + 4)?;
+    let (want, next) = honest(opened, circuits, sent.len() + 4)?;
     for (at, (s, w)) in sent.iter().zip(&want).enumerate() {
         if s != w {
             return Ok(Finding::Deviated { by: w.by, at });
@@ -111,6 +125,12 @@ pub fn audit(
         return Ok(Finding::Missing {
             by: want[sent.len()].by,
             at: sent.len(),
+        });
+    }
+    if sent.len() > want.len() {
+        return Ok(Finding::Unopened {
+            by: next,
+            at: want.len(),
         });
     }
     Ok(Finding::Honest)
