@@ -15,10 +15,8 @@
 //! 3. White's fresh input; 4. Black's: the mover's attempt and his pad, the other's pad.
 //!
 //! Groups 0–2 are state: under garbling they are labels the evaluator kept from earlier
-//! computations, never decoded (`Kept::carry` says which output bits become which input
-//! bits next time). The outputs end with the new `Fixed` and the key of the position the
-//! attempt would make, which joins the mover's window when a move is made: whether one
-//! was made is public (the turn passes), so which labels go where next is too.
+//! computations, never decoded (`play/game.rs` carries them from one computation's
+//! outputs to the next one's inputs).
 //!
 //! The shape is public: who moves, how many positions each window holds, how many
 //! attempts came before this one, whether it is the mover's first turn, the options, and
@@ -33,7 +31,7 @@ use crate::inputs::Answer;
 pub const NEVER_KEY: &str = "Key { a: 18446744073709551615u64, b: 18446744073709551615u64, c: 18446744073709551615u64, w: 0u64, cr: 0u16, ep: false }";
 
 /// An item no attempt is (a1 to a1 promoting to code 7: promotions stop at 6): padding
-/// the earlier attempts with it changes no answer (the differential test pads so).
+/// the earlier attempts with it changes no answer (`play` pads so).
 pub const NEVER_ITEM: u16 = 0x7000;
 
 /// Bits of a `Key`: three class bitboards, the white men, 16 bits of castling rights
@@ -52,9 +50,9 @@ pub const ITEM_BITS: usize = 16;
 pub struct KeptShape {
     /// Whether White is to move.
     pub mover_white: bool,
-    /// Positions in the mover's window.
+    /// Positions in the mover's window, padding included.
     pub window: usize,
-    /// Attempts the mover made before this one this period.
+    /// Attempts the mover made before this one this period, padding included.
     pub earlier: usize,
     /// Whether this is the mover's first turn ("Any?" is too early then).
     pub first_turn: bool,
