@@ -16,7 +16,13 @@
 //!
 //! Groups 0–2 are state: under garbling they are labels the evaluator kept from earlier
 //! computations, never decoded (`play/game.rs` carries them from one computation's
-//! outputs to the next one's inputs).
+//! outputs to the next one's inputs). The outputs are a tuple (a Garble struct lays its
+//! fields out in the order of their names, a tuple in its own): whether a move was
+//! made, the mover's answer and what the other hears (each under its owner's pad), the
+//! key of the position the attempt would make, and the next `Fixed`. The last two are
+//! state: the key joins the mover's window when a move is made, and a capture empties
+//! both windows first. Whether a move was made and whether it captured are announced
+//! anyway, so which labels go where next is public too.
 //!
 //! The shape is public: who moves, how many positions each window holds, how many
 //! attempts came before this one, whether it is the mover's first turn, the options, and
