@@ -158,3 +158,29 @@ fn messages_of_the_wrong_length_are_refused() {
     ));
     assert_eq!(KAPPA, 128);
 }
+
+/// A request whose columns do not carry one choice vector (a bit of `u` changed), or
+/// whose check values are changed, is refused before any label is sent: the receiver
+/// cannot probe the sender's secret column by column.
+#[test]
+fn an_inconsistent_request_is_refused() {
+    let (sender, receiver, _) = setup(&GARBLER, &EVALUATOR);
+    let choices = bits(115, 3);
+    let pairs = vec![(5u128, 6u128); 115];
+    let (request, _) = receiver.request(4, &choices);
+    assert!(
+        sender.respond(4, &request, &pairs).is_ok(),
+        "an honest request passes"
+    );
+    let mut rng = common::Rng(77);
+    for _ in 0..40 {
+        let mut bad = request.clone();
+        let at = rng.below(bad.len());
+        bad[at] ^= 1 << rng.below(8);
+        assert_eq!(
+            sender.respond(4, &bad, &pairs),
+            Err(OtError::Inconsistent),
+            "byte {at} changed"
+        );
+    }
+}

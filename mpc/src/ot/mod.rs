@@ -4,7 +4,9 @@
 //! Base OT (`base.rs`): Chou and Orlandi's "simplest OT" (Latincrypt 2015) over
 //! Ristretto255, 128 of them once per game. Extension (`extension.rs`): Ishai, Kilian,
 //! Nissim and Petrank (Crypto 2003), which turns those 128 into as many transfers as
-//! each computation needs, for a few AES calls each.
+//! each computation needs, for a few AES calls each, with the consistency check of
+//! Keller, Orsini and Scholl (Crypto 2015), so that a receiver cannot learn the sender's
+//! secret by asking with different choices in different columns.
 //!
 //! Roles: the garbler sends the two labels of each evaluator input wire, so he is the
 //! extension's sender, which makes him the base OTs' *receiver* (his choice bits are the
@@ -19,6 +21,7 @@
 
 pub mod base;
 pub mod extension;
+pub mod field;
 
 /// Transfers bootstrapped by the base OTs: the security parameter of the extension.
 pub const KAPPA: usize = 128;
@@ -40,4 +43,7 @@ pub enum OtError {
         /// Its index in the message.
         index: usize,
     },
+    /// An extension request that fails its consistency check: not one choice vector
+    /// across the columns (`extension.rs`).
+    Inconsistent,
 }

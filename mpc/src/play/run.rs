@@ -80,6 +80,7 @@ fn ot_fault(by: Party, e: OtError) -> Fault {
         what: match e {
             OtError::Length { .. } => "an oblivious transfer message of the wrong length",
             OtError::NotAPoint { .. } => "an oblivious transfer message with no point",
+            OtError::Inconsistent => "an oblivious transfer request that fails its check",
         },
     }
 }
