@@ -24,7 +24,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::Rng;
+use common::{Rng, attempt_item};
 
 use garble_lang::GarbleProgram;
 use sealed_games::chess::{Kind, Move, Position, Square};
@@ -34,8 +34,7 @@ use sealed_games::stallmate::{
 };
 use sealed_mpc::circuit::{compile_shape, evaluate};
 use sealed_mpc::inputs::{
-    ANY, Answer, Attempting, Rules, Secrets, commitments, digest, item, mover_literal,
-    other_literal,
+    ANY, Answer, Attempting, Rules, Secrets, commitments, digest, mover_literal, other_literal,
 };
 use sealed_mpc::play::game::{Black, Circuits, Options as PlayOptions, Outcome, White};
 use sealed_mpc::program::Shape;
@@ -43,27 +42,6 @@ use sealed_mpc::program::Shape;
 fn kind_code(k: Kind) -> u8 {
     // The circuit's kind codes are the chess crate's indices (mpc/src/inputs.rs).
     k.idx() as u8
-}
-
-/// A promotion as an item names it: the kind's code, a pawn 6 (never legal, but judged as
-/// the referee judges it, not read as no promotion).
-fn promotion_code(k: Kind) -> u8 {
-    if k == Kind::Pawn { 6 } else { kind_code(k) }
-}
-
-fn attempt_item(a: &Attempt) -> u16 {
-    match a {
-        Attempt::Any => ANY,
-        Attempt::Move {
-            from,
-            to,
-            promotion,
-        } => item(
-            from.index(),
-            to.index(),
-            promotion.map_or(0, promotion_code),
-        ),
-    }
 }
 
 fn silence_code(s: Option<Silence>) -> u8 {

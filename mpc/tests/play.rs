@@ -6,12 +6,11 @@
 
 mod common;
 
-use common::Rng;
-use sealed_games::chess::{Kind, Square};
+use common::{Rng, attempt_item};
+use sealed_games::chess::Square;
 use sealed_games::stallmate::{
     Answer as RefAnswer, Attempt, Options as RefOptions, Referee, Setup,
 };
-use sealed_mpc::inputs::{ANY, item};
 use sealed_mpc::play::audit::{Finding, Opened, Sent, audit};
 use sealed_mpc::play::game::{Black, Circuits, Options, Outcome, PlayError, White};
 use sealed_mpc::play::{Fault, Party};
@@ -30,21 +29,6 @@ fn code(a: &RefAnswer) -> u8 {
         RefAnswer::No => 2,
         RefAnswer::Try => 3,
         RefAnswer::PawnCaptureFirst => 4,
-    }
-}
-
-fn as_item(a: &Attempt) -> u16 {
-    match a {
-        Attempt::Any => ANY,
-        Attempt::Move {
-            from,
-            to,
-            promotion,
-        } => item(
-            from.index(),
-            to.index(),
-            promotion.map_or(0, |k| if k == Kind::Pawn { 6 } else { k.idx() as u8 }),
-        ),
     }
 }
 
@@ -126,7 +110,7 @@ fn play(
                     promotion: None,
                 }
             };
-            (Some(a), as_item(&a))
+            (Some(a), attempt_item(&a))
         } else {
             (None, 0)
         };

@@ -6,7 +6,7 @@
 //! Asking ── E1: u (his input bits' OT) ──────▶ Garbled
 //!        ◀── G1: y ‖ the garbler's labels ‖ public labels ‖ rows ──
 //! Evaluated ── E2: the returned outputs' labels ─▶
-//!        ◀── G2: those outputs' bits, one byte each ── (Decoded)
+//!        ◀── G2: those outputs' bits, one byte each ── (Ended)
 //! ```
 //!
 //! The circuit's input wires are of four sources, in runs a `Layout` lists: carried
@@ -163,22 +163,23 @@ pub struct Answered {
     garbled: Garbled,
 }
 
-/// The garbler's side once the returned outputs are decoded: their bits, the zero labels
-/// of the kept outputs, and those of the fresh inputs (an attempt is carried on as the
-/// period's earlier attempts).
-pub struct Decoded {
+/// What a side has once a computation ends: the returned outputs' bits, and the labels
+/// it carries on — the kept outputs' and the fresh inputs' (the garbler's first, then
+/// the evaluator's; an attempt is carried on as the period's earlier attempts). The
+/// garbler holds zero labels, the evaluator the labels he computed or received.
+pub struct Ended {
     /// The returned outputs' bits.
     pub bits: Vec<bool>,
-    /// The kept outputs' zero labels, in order.
+    /// The kept outputs' labels, in order.
     pub kept: Vec<Block>,
-    /// The fresh input wires' zero labels: the garbler's, then the evaluator's.
+    /// The fresh input wires' labels.
     pub fresh: Vec<Block>,
 }
 
 impl Answered {
     /// Reads E2, the returned outputs' labels: each must be one of its wire's two
     /// labels, else the evaluator is at fault. Gives G2 and what the garbler keeps.
-    pub fn decode(self, e2: &[u8]) -> Result<(Vec<u8>, Decoded), Fault> {
+    pub fn decode(self, e2: &[u8]) -> Result<(Vec<u8>, Ended), Fault> {
         let g = &self.garbled;
         let r = g.layout.returned.min(g.outputs);
         if e2.len() != r * 16 {
@@ -220,7 +221,7 @@ impl Answered {
             .chain(l.wires(Source::Evaluator))
             .map(|w| g.garbling.input(w, false).unwrap_or_default())
             .collect();
-        Ok((g2, Decoded { bits, kept, fresh }))
+        Ok((g2, Ended { bits, kept, fresh }))
     }
 }
 
@@ -319,26 +320,16 @@ pub struct Evaluated {
     fresh: Vec<Block>,
 }
 
-/// What the evaluator has once a computation ends.
-pub struct Finished {
-    /// The returned outputs' bits, as the garbler decoded them.
-    pub bits: Vec<bool>,
-    /// The kept outputs' labels, in order.
-    pub kept: Vec<Block>,
-    /// The fresh input wires' labels: the garbler's, then his own.
-    pub fresh: Vec<Block>,
-}
-
 impl Evaluated {
     /// Reads G2.
-    pub fn finish(self, g2: &[u8]) -> Result<Finished, Fault> {
+    pub fn finish(self, g2: &[u8]) -> Result<Ended, Fault> {
         if g2.len() != self.returned || g2.iter().any(|&b| b > 1) {
             return Err(Fault::Malformed {
                 by: Party::Garbler,
                 what: "decoded bits of the wrong length or not bits",
             });
         }
-        Ok(Finished {
+        Ok(Ended {
             bits: g2.iter().map(|&b| b == 1).collect(),
             kept: self.kept,
             fresh: self.fresh,
