@@ -13,6 +13,7 @@ use sealed_games::stallmate::{
 };
 use sealed_mpc::play::audit::{Finding, Opened, Sent, audit};
 use sealed_mpc::play::game::{Black, Circuits, Options, Outcome, PlayError, White};
+use sealed_mpc::play::record::{self, audit_posted, step_hash};
 use sealed_mpc::play::{Fault, Party};
 
 const WHITE_SEED: [u8; 32] = [41; 32];
@@ -197,6 +198,29 @@ fn opened(p: &Played, black_rank_seed: u64) -> Opened {
     }
 }
 
+/// The game a transcript names; any 32 bytes.
+const GAME: [u8; 32] = [9; 32];
+
+/// The audit over the messages themselves, and over their hashes as a transcript keeps
+/// them (`record::audit_posted`): both must find the same.
+fn audited(o: &Opened, circuits: &mut Circuits, sent: &[Sent]) -> Finding {
+    let by_bytes = audit(o, circuits, sent).expect("the audit runs");
+    let hashes: Vec<_> = sent
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            assert_eq!(record::sender(i as u64), s.by, "message {i}'s sender");
+            step_hash(&GAME, i as u64, &s.bytes)
+        })
+        .collect();
+    let by_hash = audit_posted(o, circuits, &GAME, &hashes).expect("the audit runs");
+    assert_eq!(
+        by_bytes, by_hash,
+        "the audit over hashes finds what it finds over bytes"
+    );
+    by_hash
+}
+
 /// A whole game between the two sides agrees with the referee at every attempt, and the
 /// audit of its messages finds nothing.
 #[test]
@@ -207,8 +231,8 @@ fn a_game_between_the_two_players_alone() {
     assert_eq!(p.moves, 12);
     println!("{} attempts, {} messages", p.attempts.len(), p.sent.len());
     assert_eq!(
-        audit(&opened(&p, 7), &mut circuits, &p.sent),
-        Ok(Finding::Honest)
+        audited(&opened(&p, 7), &mut circuits, &p.sent),
+        Finding::Honest
     );
 }
 
@@ -273,7 +297,7 @@ fn the_audit_names_whoever_deviated() {
                 change(&mut s.bytes);
             }
         });
-        let finding = audit(&opened(&p, 11), &mut circuits, &p.sent).expect("the audit runs");
+        let finding = audited(&opened(&p, 11), &mut circuits, &p.sent);
         println!("{what}: stopped by {:?}, audit {finding:?}", p.fault);
         match finding {
             Finding::Deviated { by, at } => {
@@ -304,7 +328,7 @@ fn a_walk_away_is_owed_by_whoever_stopped() {
     let p = play(&mut circuits, 4, 13, |_, _| {});
     let o = opened(&p, 13);
     for cut in 0..p.sent.len() {
-        let finding = audit(&o, &mut circuits, &p.sent[..cut]).expect("the audit runs");
+        let finding = audited(&o, &mut circuits, &p.sent[..cut]);
         let by = if cut % 2 == 0 {
             Party::Evaluator
         } else {
@@ -343,7 +367,7 @@ fn garbage_at_any_message_is_proven_against_its_sender() {
                 assert_eq!(b, by, "message {index}: {f:?}");
             }
         }
-        let finding = audit(&opened(&p, 17), &mut circuits, &p.sent).expect("the audit runs");
+        let finding = audited(&opened(&p, 17), &mut circuits, &p.sent);
         assert_eq!(
             finding,
             Finding::Deviated { by, at: index },
@@ -365,7 +389,7 @@ fn an_attempt_not_opened_is_owed_by_its_mover() {
     // before it. The game stopped at its third move, which that attempt made: White's.
     let at = 2 + 4 + 4 * last;
     assert_eq!(p.moves, 3);
-    let finding = audit(&o, &mut circuits, &p.sent).expect("the audit runs");
+    let finding = audited(&o, &mut circuits, &p.sent);
     assert_eq!(
         finding,
         Finding::Unopened {

@@ -5,7 +5,8 @@
 //! seed)[0..16]`: block `n` is `AES_K(n)`, `n` as 16 little-endian bytes. `Δ` is block
 //! `2¹²⁸ − 1` with its least significant bit set; the secret `s` of the OT extension
 //! (`ot::extension`) is block `2¹²⁸ − 2`; the zero label of input wire `w` of run `r` is
-//! block `r·2⁶⁴ + w`; a player's pad for run `r` (`play`) is block `2¹²⁷ + r`. Runs are numbered by the caller (one per computation of a
+//! block `r·2⁶⁴ + w`; a player's pad for run `r` (`play`) is block `2¹²⁷ + r`, the salt
+//! of his commitment to his attempt in run `r` (`play::record`) block `3·2¹²⁶ + r`. Runs are numbered by the caller (one per computation of a
 //! game), so no two runs under one seed share a label.
 
 use aes::Aes128;
@@ -58,6 +59,12 @@ impl Stream {
     /// The player's pad for run `run` (below 2⁶³), whoever garbles.
     pub fn pad(&self, run: u64) -> Block {
         self.block((1u128 << 127) | u128::from(run))
+    }
+
+    /// The salt of the player's commitment to his attempt in run `run` (below 2⁶³):
+    /// opening the seed opens it.
+    pub fn salt(&self, run: u64) -> Block {
+        self.block((3u128 << 126) | u128::from(run))
     }
 
     /// The zero label of input wire `wire` in run `run`.

@@ -60,33 +60,36 @@ pub enum Finding {
     },
 }
 
-/// The honest messages of a game with these openings, as many as `upto`, and who would
-/// move in the computation after the last.
-pub fn honest(
+/// Plays both sides again from the openings and hands each honest message to `check`,
+/// in order, with its position and sender, until `check` says stop or `upto` messages
+/// were made; returns how many were made and who would move in the computation after
+/// the last. Nothing is kept: a long game's messages (250 MB for 100 plies) need not fit
+/// in memory at once.
+pub fn replay(
     opened: &Opened,
     circuits: &mut Circuits,
     upto: usize,
-) -> Result<(Vec<Sent>, Party), super::game::PlayError> {
+    mut check: impl FnMut(usize, &Sent) -> bool,
+) -> Result<(usize, Party), super::game::PlayError> {
     let mut w = White::new(opened.white.0, opened.white.1, opened.options);
     let mut b = Black::new(opened.black.0, opened.black.1, opened.options);
-    let mut out = vec![];
+    let mut made = 0usize;
+    let mut give = |made: &mut usize, by: Party, bytes: Vec<u8>| {
+        let go = *made < upto && check(*made, &Sent { by, bytes });
+        *made += 1;
+        go
+    };
     let e0 = b.base_message();
     let g0 = w.base(&e0)?;
     b.base_keys(&g0)?;
-    out.push(Sent {
-        by: Party::Evaluator,
-        bytes: e0,
-    });
-    out.push(Sent {
-        by: Party::Garbler,
-        bytes: g0,
-    });
+    if !give(&mut made, Party::Evaluator, e0) || !give(&mut made, Party::Garbler, g0) {
+        return Ok((made.min(upto), next(&w)));
+    }
     // The start, then one computation per attempt.
-    let mut attempts = std::iter::once(0u16).chain(opened.attempts.iter().copied());
-    while out.len() < upto {
-        let Some(a) = attempts.next() else {
+    for a in std::iter::once(0u16).chain(opened.attempts.iter().copied()) {
+        if made >= upto {
             break;
-        };
+        }
         let e1 = b.ask(circuits, a)?;
         let g1 = w.answer(circuits, &e1, a)?;
         let e2 = b.evaluate(circuits, &g1)?;
@@ -98,14 +101,35 @@ pub fn honest(
             (Party::Evaluator, e2),
             (Party::Garbler, g2),
         ] {
-            out.push(Sent { by, bytes });
+            if !give(&mut made, by, bytes) {
+                return Ok((made.min(upto), next(&w)));
+            }
         }
     }
-    let next = if w.public().white_to_move {
+    Ok((made.min(upto), next(&w)))
+}
+
+/// Who moves in the next computation.
+fn next(w: &White) -> Party {
+    if w.public().white_to_move {
         Party::Garbler
     } else {
         Party::Evaluator
-    };
+    }
+}
+
+/// The honest messages of a game with these openings, as many as `upto`, and who would
+/// move in the computation after the last.
+pub fn honest(
+    opened: &Opened,
+    circuits: &mut Circuits,
+    upto: usize,
+) -> Result<(Vec<Sent>, Party), super::game::PlayError> {
+    let mut out = vec![];
+    let (_, next) = replay(opened, circuits, upto, |_, s| {
+        out.push(s.clone());
+        true
+    })?;
     Ok((out, next))
 }
 
@@ -115,23 +139,39 @@ pub fn audit(
     circuits: &mut Circuits,
     sent: &[Sent],
 ) -> Result<Finding, super::game::PlayError> {
-    let (want, next) = honest(opened, circuits, sent.len() + 4)?;
-    for (at, (s, w)) in sent.iter().zip(&want).enumerate() {
-        if s != w {
-            return Ok(Finding::Deviated { by: w.by, at });
+    audit_by(opened, circuits, sent.len(), |at, want| sent[at] == *want)
+}
+
+/// The audit over anything that stands for `posted` messages: `same(at, honest)` says
+/// whether the message posted at `at` is the honest one (its bytes, or its hash).
+pub fn audit_by(
+    opened: &Opened,
+    circuits: &mut Circuits,
+    posted: usize,
+    mut same: impl FnMut(usize, &Sent) -> bool,
+) -> Result<Finding, super::game::PlayError> {
+    let mut finding = None;
+    let mut owed = None;
+    // One message past the posted ones tells who owed the first missing message.
+    let (made, next) = replay(opened, circuits, posted + 1, |at, want| {
+        if at == posted {
+            owed = Some(want.by);
+            return false;
         }
+        if !same(at, want) {
+            finding = Some(Finding::Deviated { by: want.by, at });
+            return false;
+        }
+        true
+    })?;
+    if let Some(f) = finding {
+        return Ok(f);
     }
-    if sent.len() < want.len() {
-        return Ok(Finding::Missing {
-            by: want[sent.len()].by,
-            at: sent.len(),
-        });
+    if made < posted {
+        return Ok(Finding::Unopened { by: next, at: made });
     }
-    if sent.len() > want.len() {
-        return Ok(Finding::Unopened {
-            by: next,
-            at: want.len(),
-        });
-    }
-    Ok(Finding::Honest)
+    Ok(match owed {
+        Some(by) => Finding::Missing { by, at: posted },
+        None => Finding::Honest,
+    })
 }

@@ -15,6 +15,7 @@ pub mod audit;
 pub mod circuits;
 pub mod game;
 pub mod public;
+pub mod record;
 pub mod run;
 
 /// Which side of the computation.
