@@ -23,6 +23,8 @@
 //! - [`view`] — [`MoverView`]: what one player knows (his own army only);
 //! - [`bot`] — a random player that uses only a [`MoverView`];
 //! - [`record`] — the score format (writer and reader), [`pgn`] — PGN export;
+//! - [`duo`] — the game without a referee: the two players compute each answer together
+//!   (`stallmate-duo`, spec/GAMES.md §5.15; not yet a mode of the node);
 //!
 //! Every rule the seed does not state is marked *Interpretation* where it is made.
 
@@ -73,6 +75,7 @@ pub mod attempt;
 pub mod audit;
 pub mod bot;
 pub mod checks;
+pub mod duo;
 pub mod ending;
 pub mod options;
 pub mod peer;

@@ -198,10 +198,6 @@ impl<R: Rules> Engine<R> {
     /// A setup's derived value (§4.5), once the owner's seed (opened in public or shown
     /// to this seat) and the contributor's coin seed are both known.
     pub fn setup_value(&self, owner: Seat, name: &Name) -> Option<Hash> {
-        let spec = self
-            .setups
-            .iter()
-            .find(|s| s.owner == owner && &s.name == name)?;
         let seed = self
             .ledger
             .opened_value(owner, Purpose::Setup(name.clone()), 0)
@@ -213,12 +209,22 @@ impl<R: Rules> Engine<R> {
                     .find(|s| s.owner == owner && &s.name == name)
                     .map(|s| s.seed)
             })?;
+        self.setup_value_from(owner, name, &seed)
+    }
+
+    /// A setup's derived value from its owner's seed — a seat's own, which it holds
+    /// before it opens it — once the contributor's coin seed is known.
+    pub fn setup_value_from(&self, owner: Seat, name: &Name, seed: &[u8; 32]) -> Option<Hash> {
+        let spec = self
+            .setups
+            .iter()
+            .find(|s| s.owner == owner && &s.name == name)?;
         let (contribution, _) = self.ledger.coin_seeds.get(&spec.contributor)?;
         Some(derive::setup(
             self.terms.game(),
             owner,
             name,
-            &seed,
+            seed,
             contribution,
         ))
     }

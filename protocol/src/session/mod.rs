@@ -332,6 +332,13 @@ impl<R: Rules> Session<R> {
         self.phase.secrets()
     }
 
+    /// The value of this seat's own private setup `name` (§4.5), from its seed, which
+    /// it holds before it opens it, once the contributor's coin seed is known.
+    pub fn own_setup_value(&self, name: &Name) -> Option<Hash> {
+        let seed = self.secrets().seed(&Purpose::Setup(name.clone()), 0);
+        self.engine.setup_value_from(self.seat, name, &seed)
+    }
+
     /// This seat's cards in hand for one of its decks: slots dealt or granted and not
     /// yet used, with the card each holds.
     pub fn hand(&self, deck: &Name) -> Vec<(u32, u32)> {

@@ -1,0 +1,229 @@
+//! The audit of a game without a referee (spec/GAMES.md §5.15): both setups revealed —
+//! each army and each engine seed — every attempt is opened from its commitment, every
+//! message of the computations is made again from the seeds, back ranks and attempts and
+//! its hash compared with the one its sender signed, and every `Done` is held against
+//! the game replayed in the clear by the referee's rules.
+//!
+//! The first false act in the order of the computations is the finding, against its
+//! signer: a commitment that opens to no attempt (before its computation), a message
+//! hash that is not the honest message's (at that message; every message before it was
+//! honest, so what the other side sent after it is never blamed), a `Done` that says
+//! another move, capture or ending than the rules give (after its computation's last
+//! message). From there on the game is not the one the protocol made, and nothing later
+//! is judged.
+
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use sealed_mpc::play::audit::{Finding as MpcFinding, Opened};
+use sealed_mpc::play::game::Circuits;
+use sealed_mpc::play::record::{self, audit_posted};
+use sealed_mpc::play::Party;
+use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
+use sealed_protocol::ids::{EnvRef, Seat};
+
+use super::acts::{self, Act, Done};
+use super::item::{from_item, mpc_options};
+use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, engine_name};
+use crate::chess::Color;
+use crate::stallmate::answer::Answer;
+use crate::stallmate::peer::{seat, setup_name};
+use crate::stallmate::referee::Referee;
+use crate::stallmate::setup::Setup;
+
+/// What the public acts hold, in order.
+#[derive(Default)]
+struct Acts {
+    /// Each message's hash, where it was signed.
+    steps: Vec<([u8; 32], EnvRef)>,
+    /// Each attempt's commitment: its run, mover and act.
+    commitments: Vec<(u64, Color, [u8; 32], EnvRef)>,
+    /// Each `Done`: its computation and act.
+    dones: Vec<(u64, Done, EnvRef)>,
+    /// The halt, if one stopped the game: by whom, where.
+    halt: Option<(Color, EnvRef)>,
+}
+
+impl Acts {
+    fn read(r: &Revealed<'_>) -> Acts {
+        let mut out = Acts::default();
+        let mut computations = 0u64;
+        for post in &r.public {
+            let color = if post.seat == Seat(0) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            match acts::decode(&post.bytes) {
+                Ok(Act::Attempt(c)) => out.commitments.push((computations, color, c.0, post.at)),
+                Ok(Act::Step(h)) => out.steps.push((h.0, post.at)),
+                Ok(Act::Done(d)) => {
+                    out.steps.push((d.hash.0, post.at));
+                    out.dones.push((computations, d, post.at));
+                    computations += 1;
+                }
+                Ok(Act::Halt) => out.halt = Some((color, post.at)),
+                Err(_) => {}
+            }
+        }
+        out
+    }
+}
+
+/// Where in the order of the computations a finding falls: a commitment just before its
+/// computation's first message, a message at its place, a `Done`'s claims just after
+/// its computation's last message.
+fn before_run(run: u64) -> u64 {
+    2 * (BASE_MESSAGES + COMPUTATION_MESSAGES * run) - 1
+}
+fn at_message(m: u64) -> u64 {
+    2 * m
+}
+fn after_run(run: u64) -> u64 {
+    2 * (BASE_MESSAGES + COMPUTATION_MESSAGES * run + COMPUTATION_MESSAGES - 1) + 1
+}
+
+/// Audits a revealed game.
+pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
+    let mut out = Audit::default();
+    let (army, engine) = (setup_name(), engine_name());
+    let value = |c: Color, name: &str| r.setup(seat(c), name).map(|h| h.0);
+    let (Some(wa), Some(ba), Some(we), Some(be)) = (
+        value(Color::White, army.as_str()),
+        value(Color::Black, army.as_str()),
+        value(Color::White, engine.as_str()),
+        value(Color::Black, engine.as_str()),
+    ) else {
+        return out;
+    };
+    let setups = [Setup::from_seed(&wa), Setup::from_seed(&ba)];
+    let seeds = [we, be];
+    let game = r.game.0.0;
+    let acts = Acts::read(r);
+    let mut found: Vec<(u64, Finding)> = vec![];
+
+    // The attempts, each from its commitment and its mover's seed.
+    let mut attempts = vec![];
+    // The run of a commitment is the count of computations finished before it.
+    for &(run, mover, c, at) in &acts.commitments {
+        let item = record::open(&seeds[mover.idx()], &game, run, &c);
+        match item.filter(|i| from_item(*i).is_some()) {
+            Some(item) => attempts.push(item),
+            None => {
+                found.push((
+                    before_run(run),
+                    Finding {
+                        seat: seat(mover),
+                        at,
+                        detail: format!(
+                            "the commitment to the attempt of computation {run} opens to no \
+                             attempt under his revealed seed"
+                        ),
+                    },
+                ));
+                break;
+            }
+        }
+    }
+
+    // Every message, made again and hashed.
+    let opened = Opened {
+        white: (we, rank(setups[0])),
+        black: (be, rank(setups[1])),
+        options: mpc_options(&rules.options),
+        attempts: attempts.clone(),
+    };
+    let hashes: Vec<[u8; 32]> = acts.steps.iter().map(|s| s.0).collect();
+    // A shape takes about a second to compile: once per process, whatever it audits.
+    static CIRCUITS: OnceLock<Mutex<Circuits>> = OnceLock::new();
+    let mut circuits = CIRCUITS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    match audit_posted(&opened, &mut circuits, &game, &hashes) {
+        Ok(MpcFinding::Deviated { by, at }) => {
+            let who = match by {
+                Party::Garbler => Color::White,
+                Party::Evaluator => Color::Black,
+            };
+            found.push((
+                at_message(at as u64),
+                Finding {
+                    seat: seat(who),
+                    at: acts.steps[at].1,
+                    detail: format!(
+                        "signed the hash of message {at} of the computations, which is not \
+                         the message the protocol makes from the revealed seeds and inputs"
+                    ),
+                },
+            ));
+        }
+        // Fewer messages than the openings call for: the game stopped, and the time
+        // rules name who owed the next one. More than they explain: a commitment did not
+        // open, found above.
+        Ok(_) => {}
+        Err(e) => out.gaps.push(Gap {
+            against: seat(Color::White),
+            what: format!("the computations could not be made again: {e:?}"),
+        }),
+    }
+
+    // Every `Done` against the game in the clear.
+    let mut referee = Referee::new(setups[0], setups[1], rules.options);
+    for (run, done, at) in &acts.dones {
+        let truth = if *run == 0 {
+            Some((false, false, None))
+        } else {
+            attempts
+                .get(*run as usize - 1)
+                .and_then(|item| from_item(*item))
+                .and_then(|a| referee.attempt(a).ok())
+                .map(|answer| match answer {
+                    Answer::Yes(report) => (true, report.capture.is_some(), report.end),
+                    _ => (false, false, None),
+                })
+        };
+        let Some((made, capture, ending)) = truth else {
+            break;
+        };
+        if made {
+            let _ = referee.end_period();
+        }
+        if (done.made, done.capture, done.ending) != (made, capture, ending) {
+            found.push((
+                after_run(*run),
+                Finding {
+                    seat: seat(Color::White),
+                    at: *at,
+                    detail: format!(
+                        "computation {run} told: move made {made}, capture {capture}, ending \
+                         {ending:?}; his Done says {}, {}, {:?}",
+                        done.made, done.capture, done.ending
+                    ),
+                },
+            ));
+            break;
+        }
+    }
+
+    match found.into_iter().min_by_key(|f| f.0) {
+        Some((_, first)) => out.findings.push(first),
+        // A halt with nothing false before it stopped an honest game.
+        None => {
+            if let Some((by, at)) = acts.halt {
+                out.findings.push(Finding {
+                    seat: seat(by),
+                    at,
+                    detail: "halted the game, but every message and claim before the halt \
+                             is the one the protocol makes"
+                        .into(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A back rank as the computation takes it: each kind's index.
+fn rank(s: Setup) -> [u8; 8] {
+    s.back_rank().map(|k| k.idx() as u8)
+}

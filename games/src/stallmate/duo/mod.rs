@@ -1,0 +1,280 @@
+//! Secret Stallmate between the two players alone (spec/GAMES.md §5.15): no referee
+//! seat; each attempt is judged by a computation the two players run together
+//! (`sealed_mpc::play`: White garbles, Black evaluates), and the transcript keeps the
+//! hash of every message of it, signed by its sender, and each attempt's commitment.
+//! At the end both reveal their setups — the army and the seed every message was made
+//! from — and the audit makes every message again ([`audit`]).
+//!
+//! Live, only the order is judged ([`State::owed`]): who owes the next message, and the
+//! mover's commitment before each attempt's computation. Whoever owes the next act and
+//! lets the time pass loses on time (spec/PROTOCOL.md §17.7): an abort is never free.
+//!
+//! # Files
+//!
+//! - [`acts`] — the public acts and their encoding;
+//! - [`item`] — an attempt as the computation's item, the answer's ending, the options;
+//! - [`audit`] — the audit: every message's hash, every commitment, every `Done`.
+
+pub mod acts;
+pub mod audit;
+pub mod item;
+
+use sealed_protocol::hash::Hash;
+use sealed_protocol::hidden::{Audit, Revealed};
+use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::outcome::{Outcome, SeatResult};
+use sealed_protocol::proposal::{Terms, is_version_2};
+use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, SetupSpec, Violation};
+use sealed_protocol::time::TimeControl;
+
+use self::acts::{Act, Done};
+use super::ending::{self, Ending};
+use super::options::Options;
+use super::peer::{seat, setup_name};
+use crate::chess::Color;
+
+/// The variant's name in proposals.
+pub const VARIANT: &str = "stallmate-duo";
+
+/// The name of each player's private setup whose value seeds his side of every
+/// computation.
+pub fn engine_name() -> Name {
+    Name::new("engine").expect("a valid name")
+}
+
+/// Messages before the first computation: the base oblivious transfers' two.
+pub const BASE_MESSAGES: u64 = 2;
+/// Messages of one computation: E1, G1, E2, G2.
+pub const COMPUTATION_MESSAGES: u64 = 4;
+
+/// The rules of one game: its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duo {
+    /// The agreed options.
+    pub options: Options,
+}
+
+/// What the next act must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owed {
+    /// The mover's commitment to his next attempt.
+    Attempt(Color),
+    /// The message at this position, by its sender: Black the even positions, White
+    /// the odd ones. The last of a computation is White's `Done`.
+    Step(u64),
+}
+
+/// The public state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Messages whose hash is posted.
+    pub steps: u64,
+    /// Computations finished (the start is the first).
+    pub computations: u64,
+    /// Whether the mover has committed to the attempt of the next computation.
+    pub committed: bool,
+    /// Who is to move.
+    pub to_move: Color,
+    /// Moves made.
+    pub plies: u32,
+    /// Moves that captured.
+    pub captures: u32,
+    /// How the game ended on the board, as White's `Done` said.
+    pub ending: Option<Ending>,
+    /// Who halted the game, if one did.
+    pub halted: Option<Color>,
+}
+
+impl State {
+    /// What the next act must be, while the game runs.
+    pub fn owed(&self) -> Option<Owed> {
+        if self.ending.is_some() || self.halted.is_some() {
+            return None;
+        }
+        let in_run = self
+            .steps
+            .checked_sub(BASE_MESSAGES)
+            .map(|n| n % COMPUTATION_MESSAGES);
+        // Between computations (the start needs no commitment) the mover commits first.
+        if in_run == Some(0) && self.computations > 0 && !self.committed {
+            return Some(Owed::Attempt(self.to_move));
+        }
+        Some(Owed::Step(self.steps))
+    }
+
+    /// Whether the message at `index` ends a computation.
+    fn ends_computation(index: u64) -> bool {
+        index >= BASE_MESSAGES && (index - BASE_MESSAGES) % COMPUTATION_MESSAGES == 3
+    }
+}
+
+/// Who sends the message at `index`.
+pub fn sender(index: u64) -> Color {
+    if index.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+impl Rules for Duo {
+    type State = State;
+    type Act = Act;
+
+    fn from_terms(terms: &Terms) -> Result<Self, OptionError> {
+        if terms.players() != 2 || terms.referee().is_some() || terms.seat_count() != 2 {
+            return Err(OptionError(
+                "stallmate-duo is for two players and no referee".into(),
+            ));
+        }
+        // An abort must cost whoever owes the next message: only a witness's times
+        // prove who that was (spec/GAMES.md §5.15).
+        let timed = matches!(TimeControl::of(terms.proposal()), Ok(Some(_)));
+        if !is_version_2(terms.version()) || terms.witness().is_none() || !timed {
+            return Err(OptionError(
+                "stallmate-duo needs a witness (protocol version 2) and a time control".into(),
+            ));
+        }
+        let options = Options::from_proposal(&terms.proposal().rule_options())?;
+        Ok(Duo { options })
+    }
+
+    fn setups(&self) -> Vec<SetupSpec> {
+        // The army as with a referee; the engine seed the same way, so that neither
+        // player chooses his own alone and both open at the end.
+        [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|c| {
+                [setup_name(), engine_name()].map(|name| SetupSpec {
+                    owner: seat(c),
+                    name,
+                    contributor: seat(!c),
+                })
+            })
+            .collect()
+    }
+
+    fn start(&self, _coin: &Hash) -> State {
+        State {
+            steps: 0,
+            computations: 0,
+            committed: false,
+            to_move: Color::White,
+            plies: 0,
+            captures: 0,
+            ending: None,
+            halted: None,
+        }
+    }
+
+    fn decode_act(&self, bytes: &[u8]) -> Result<Act, Violation> {
+        acts::decode(bytes)
+    }
+
+    fn to_act(&self, state: &State) -> Option<Seat> {
+        match state.owed()? {
+            Owed::Attempt(mover) => Some(seat(mover)),
+            Owed::Step(i) => Some(seat(sender(i))),
+        }
+    }
+
+    fn apply(
+        &self,
+        state: &State,
+        _seat: Seat,
+        act: &Act,
+        _ctx: &ActCtx<'_>,
+    ) -> Result<Applied<State>, Violation> {
+        let owed = state.owed().ok_or("the game is over")?;
+        let mut next = state.clone();
+        match (owed, act) {
+            (owed, Act::Halt) => {
+                let by = match owed {
+                    Owed::Attempt(mover) => mover,
+                    Owed::Step(i) => sender(i),
+                };
+                next.halted = Some(by);
+                let mut applied = Applied::state(next);
+                // No result of its own: the audit's findings decide (`adjudicate`),
+                // and it always has one for a halted game.
+                applied.outcome = Some(Outcome {
+                    results: vec![SeatResult::Score(0); 2],
+                    reason: format!("halted by {by}"),
+                });
+                Ok(applied)
+            }
+            (Owed::Attempt(_), Act::Attempt(_)) => {
+                next.committed = true;
+                Ok(Applied::state(next))
+            }
+            (Owed::Attempt(_), _) => Err("the mover commits to his attempt first".into()),
+            (Owed::Step(_), Act::Attempt(_)) => Err("an attempt's computation is running".into()),
+            (Owed::Step(i), Act::Step(_)) => {
+                if State::ends_computation(i) {
+                    return Err("a computation's last message comes with what it told".into());
+                }
+                next.steps += 1;
+                Ok(Applied::state(next))
+            }
+            (Owed::Step(i), Act::Done(done)) => {
+                if !State::ends_computation(i) {
+                    return Err("a computation ends only with its last message".into());
+                }
+                self.done(state, next, done)
+            }
+        }
+    }
+
+    fn audit(&self, revealed: &Revealed<'_>) -> Audit {
+        audit::audit(self, revealed)
+    }
+
+    /// Endings made concurrently, and the verdict with faults, as with a referee
+    /// (§5.12): a resignation is a forfeit, a player's proven fault −10 for him.
+    fn combine(&self, players: u8, endings: &[Outcome]) -> Outcome {
+        super::peer::Stallmate::new(self.options).combine(players, endings)
+    }
+
+    fn on_time(&self, players: u8, late: Seat) -> Outcome {
+        super::peer::Stallmate::new(self.options).on_time(players, late)
+    }
+
+    fn adjudicate(
+        &self,
+        players: u8,
+        outcome: Option<&Outcome>,
+        faulty: &[Seat],
+    ) -> Option<Outcome> {
+        super::peer::Stallmate::new(self.options).adjudicate(players, outcome, faulty)
+    }
+}
+
+impl Duo {
+    /// White's `Done`: the computation is over, and what it told both moves the game on.
+    fn done(
+        &self,
+        state: &State,
+        mut next: State,
+        done: &Done,
+    ) -> Result<Applied<State>, Violation> {
+        let start = state.computations == 0;
+        if start && (done.made || done.capture || done.ending.is_some()) {
+            return Err("the start makes no move".into());
+        }
+        if !done.made && (done.capture || done.ending.is_some()) {
+            return Err("no capture and no ending without a move".into());
+        }
+        next.steps += 1;
+        next.computations += 1;
+        next.committed = false;
+        if done.made {
+            next.plies = next.plies.saturating_add(1);
+            next.captures = next.captures.saturating_add(u32::from(done.capture));
+            next.to_move = !state.to_move;
+        }
+        next.ending = done.ending.map(Ending::Board);
+        let mut applied = Applied::state(next);
+        applied.outcome = applied.state.ending.as_ref().map(ending::outcome);
+        Ok(applied)
+    }
+}

@@ -1,0 +1,130 @@
+//! Secret Stallmate between the two players alone (spec/GAMES.md §5.15), two in-memory
+//! sessions passing the computations' messages between them: an honest game ends with
+//! a verdict both seats and the offline check agree on, and each way a player can
+//! deviate — another message than his seed makes, a `Done` that lies, a commitment that
+//! opens to nothing — is proven against him, and only him, at the end.
+
+use sealed_conformance::duo_kit::*;
+use sealed_conformance::pair::Pair;
+use sealed_games::stallmate::duo::Duo;
+use sealed_protocol::fault::FaultKind;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::transcript::{TranscriptFile, check};
+use sealed_protocol::verdict::{Status, Verdict};
+
+/// Every seat's verdict and the offline check of every seat's transcript.
+fn verdicts(p: &Pair<Duo>) -> Vec<Verdict> {
+    let mut out: Vec<Verdict> = p.sessions.iter().map(|s| s.verdict()).collect();
+    for seat in 0..2u8 {
+        let file = TranscriptFile::from_bytes(&p.transcript(Seat(seat))).expect("readable");
+        out.push(check::<Duo>(&file).expect("checked").1.verdict);
+    }
+    out
+}
+
+#[test]
+fn an_honest_game_between_the_two_alone_verifies_everywhere() {
+    for seed in [3u64, 4] {
+        let (p, table) = play(8, seed, |_| {});
+        assert!(all_done(&p), "seed {seed}: the game did not finish");
+        let t = table.borrow();
+        println!(
+            "seed {seed}: {} computations, {} messages, {} MB",
+            t.computations,
+            t.messages.len(),
+            t.messages.iter().map(Vec::len).sum::<usize>() / 1_000_000
+        );
+        for v in verdicts(&p) {
+            assert_eq!(v.status, Status::Verified, "seed {seed}: {v:#?}");
+            assert!(v.faults.is_empty());
+            assert!(v.outcome.is_some());
+        }
+    }
+}
+
+/// Every seat and the offline check find `culprit`, and only him, at fault with a
+/// game-rule finding saying `what`; he scores −10, the other 0.
+fn proven(p: &Pair<Duo>, culprit: Seat, what: &str) {
+    for v in verdicts(p) {
+        assert_eq!(v.status, Status::ProvenFault, "{v:#?}");
+        assert!(
+            v.faults.iter().all(|f| f.seat == culprit),
+            "{:#?}",
+            v.faults
+        );
+        let f = v.faults.first().expect("a fault");
+        assert_eq!(f.kind, FaultKind::GameRule);
+        assert!(f.detail.contains(what), "{} should say {what:?}", f.detail);
+        let o = v.outcome.expect("a result");
+        let score = |s: Seat| o.results[s.index()];
+        use sealed_protocol::outcome::SeatResult::Score;
+        assert_eq!(score(culprit), Score(-10));
+        assert_eq!(score(Seat(1 - culprit.0)), Score(0));
+    }
+}
+
+/// A message changed by its sender before he hashed it — so his signed hash stands for
+/// it — is a message his seed does not make: proven against him at that message, whoever
+/// sent it and whatever it was (rows, transfers, a request, returned labels, decoded bits).
+#[test]
+fn a_message_the_seed_does_not_make_is_proven_against_its_sender() {
+    // Messages: 2 base OTs, then 4 a computation (the start first); the second
+    // attempt's computation starts at 2 + 4 * 2.
+    for (at, culprit) in [
+        (10u64, Seat(1)),
+        (11, Seat(0)),
+        (12, Seat(1)),
+        (13, Seat(0)),
+        (1, Seat(0)),
+    ] {
+        let (p, _) = play(6, 5, |t| {
+            t.tamper = Box::new(move |i, bytes| {
+                if i == at {
+                    let n = bytes.len();
+                    bytes[n / 2] ^= 0x04;
+                }
+            })
+        });
+        proven(&p, culprit, &format!("message {at} "));
+    }
+}
+
+/// White's `Done` that claims a checkmate the move did not give.
+#[test]
+fn a_done_that_lies_is_proven_against_white() {
+    let (p, _) = play(6, 7, |t| {
+        t.lie = Box::new(|k, d| {
+            if k >= 2 && d.made && d.ending.is_none() {
+                d.ending = Some(sealed_games::stallmate::BoardEnd::Checkmate);
+            }
+        })
+    });
+    proven(&p, Seat(0), "told: move made true");
+}
+
+/// A mover who commits to something his seed does not open.
+#[test]
+fn a_commitment_that_opens_to_nothing_is_proven_against_its_mover() {
+    // Computation 2 is Black's first attempt when White's first attempt made a move;
+    // whichever it is, the mover of computation 2 is the culprit.
+    let (p, _) = play(6, 9, |t| {
+        t.commit_to = Some(Box::new(|run| (run == 2).then_some([0x55; 32])))
+    });
+    let culprit = mover_of(&p, 2);
+    proven(&p, culprit, "opens to no attempt");
+}
+
+/// Who committed to the attempt of computation `run`.
+fn mover_of(p: &Pair<Duo>, run: u64) -> Seat {
+    use sealed_games::stallmate::duo::acts::{Act, decode};
+    let e = p.sessions[0].engine();
+    let mut computations = 0;
+    for post in e.revealed().expect("over").public {
+        match decode(&post.bytes) {
+            Ok(Act::Attempt(_)) if computations == run => return post.seat,
+            Ok(Act::Done(_)) => computations += 1,
+            _ => {}
+        }
+    }
+    panic!("no commitment for computation {run}");
+}
