@@ -19,11 +19,13 @@ use sealed_games::stallmate::setup::Setup;
 use sealed_mpc::play::game::{Black, Circuits, Outcome, White};
 use sealed_mpc::play::record::{commitment, step_hash};
 use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
+use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
 
-use crate::forfeit_kit::witness;
-use crate::pair::{DecideAt, Pair};
+use crate::forfeit_kit::{HOUR, proof, signed, witness};
+use crate::pair::{DecideAt, Pace, Pair};
 use crate::sim::{test_key, test_proposal};
 
 /// Version 2 terms of a game between the test keys (White 0, Black 1), naming the test
@@ -51,7 +53,6 @@ pub type Commit = Box<dyn FnMut(u64) -> Option<[u8; 32]>>;
 pub struct Table {
     /// Every message sent, by position.
     pub messages: Vec<Vec<u8>>,
-    circuits: Circuits,
     /// The game in the clear, to choose attempts that make progress (the test's eye).
     referee: Option<Referee>,
     armies: [Option<Setup>; 2],
@@ -69,6 +70,9 @@ pub struct Table {
     pub lie: Lie,
     /// Computations finished (each `Done` posted).
     pub computations: u64,
+    /// The position of a message whose sender halts instead of sending it, for no
+    /// reason: a halt of an honest game.
+    pub halt_at: Option<u64>,
 }
 
 impl Table {
@@ -76,7 +80,6 @@ impl Table {
     pub fn new(seed: u64) -> Rc<RefCell<Table>> {
         Rc::new(RefCell::new(Table {
             messages: vec![],
-            circuits: Circuits::default(),
             referee: None,
             armies: [None, None],
             white: None,
@@ -88,6 +91,7 @@ impl Table {
             tamper: Box::new(|_, _| {}),
             lie: Box::new(|_, _| {}),
             computations: 0,
+            halt_at: None,
         }))
     }
 
@@ -170,6 +174,9 @@ impl Table {
                 if self.messages.len() as u64 != i {
                     return None;
                 }
+                if self.halt_at == Some(i) {
+                    return Some(Command::act(acts::encode(&Act::Halt)));
+                }
                 // A message received that cannot be used: this side halts.
                 let Some((mut bytes, done)) = self.message(color, i, state.to_move) else {
                     return Some(Command::act(acts::encode(&Act::Halt)));
@@ -207,12 +214,9 @@ impl Table {
         let (k, p) = ((i - 2) / 4, (i - 2) % 4);
         let attempt = mine(self);
         let received = prev(self);
-        let Table {
-            circuits,
-            white,
-            black,
-            ..
-        } = self;
+        let mut circuits = shared_circuits();
+        let circuits = &mut *circuits;
+        let Table { white, black, .. } = self;
         match p {
             0 => {
                 let b = black.as_mut()?;
@@ -270,6 +274,16 @@ impl Table {
     }
 }
 
+/// The compiled shapes, shared by every table of the process (a shape takes about a
+/// second to compile).
+fn shared_circuits() -> std::sync::MutexGuard<'static, Circuits> {
+    static CIRCUITS: std::sync::OnceLock<std::sync::Mutex<Circuits>> = std::sync::OnceLock::new();
+    CIRCUITS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn duo(s: &Session<Duo>) -> &Duo {
     s.engine().rules()
 }
@@ -302,12 +316,92 @@ pub fn play(
     seed: u64,
     rig: impl FnOnce(&mut Table),
 ) -> (Pair<Duo>, Rc<RefCell<Table>>) {
+    play_until(plies, seed, rig, |_| {}, all_done)
+}
+
+/// As [`play`], with the pair prepared first (a seat that withholds, say), until `stop`.
+pub fn play_until(
+    plies: u32,
+    seed: u64,
+    rig: impl FnOnce(&mut Table),
+    prepare: impl FnOnce(&mut Pair<Duo>),
+    stop: impl FnMut(&Pair<Duo>) -> bool,
+) -> (Pair<Duo>, Rc<RefCell<Table>>) {
     let limit = plies.to_string();
     let terms = duo_terms(&[("ply-limit", limit.as_str())], seed as u8);
     let mut p = Pair::<Duo>::new(terms, seed);
+    prepare(&mut p);
     let table = Table::new(seed);
     rig(&mut table.borrow_mut());
     let mut d = deciders(&table);
-    p.run_clocked(&mut d, 50, all_done);
+    p.run_clocked(&mut d, 50, stop);
     (p, table)
+}
+
+/// The acts of the computations made so far in `s`'s view: messages and commitments.
+pub fn acts_made(s: &Session<Duo>) -> u64 {
+    s.engine().state().map_or(0, |st| {
+        st.steps + st.computations.saturating_sub(1) + u64::from(st.committed)
+    })
+}
+
+/// Plays until `cut` acts of the computations are made in both seats' views; then the
+/// seat that owes the next one goes silent for good (its reveals too), and an hour and a
+/// second later the other posts a forfeit with the witness's proof. Runs out; gives the
+/// seats and who walked away.
+pub fn walk_away(cut: u64, seed: u64) -> (Pair<Duo>, Seat) {
+    let terms = duo_terms(&[("ply-limit", "6")], seed as u8);
+    let mut p = Pair::<Duo>::new(terms, seed);
+    let table = Table::new(seed);
+    let mut d = deciders(&table);
+    // One act a seat a round, so that the run stops just before the seat that owes
+    // act `cut` makes it (everything before it delivered).
+    let about_to = |s: &Session<Duo>| {
+        s.engine().state().is_some_and(|st| {
+            acts_made(s) == cut && s.engine().rules().to_act(st) == Some(s.seat())
+        })
+    };
+    let reached = p.rounds(
+        2,
+        |i, s, now| d.get_mut(i).and_then(|d| d(s, now)),
+        Pace::Once,
+        |p| p.sessions.iter().any(about_to),
+    );
+    assert!(reached, "the game reached act {cut}");
+    let walker = p
+        .sessions
+        .iter()
+        .find(|s| about_to(s))
+        .expect("found")
+        .seat();
+    let other = Seat(1 - walker.0);
+    assert_eq!(
+        acts_made(&p.sessions[other.index()]),
+        cut,
+        "the other holds every act before"
+    );
+    p.silence(walker);
+    p.withhold.push(walker);
+    let statements = signed(&proof(&p, other, HOUR + 1_000), &witness());
+    p.sessions[other.index()]
+        .handle_command(
+            Command::Forfeit(sealed_protocol::body::Forfeit {
+                against: walker,
+                statements,
+            }),
+            p.now,
+        )
+        .expect("the forfeit stands");
+    p.run_clocked(&mut d, 50, |p| {
+        p.sessions[other.index()].engine().is_over() && all_done_for(p, other)
+    });
+    (p, walker)
+}
+
+/// Whether seat `s` is done.
+pub fn all_done_for(p: &Pair<Duo>, s: Seat) -> bool {
+    matches!(
+        p.sessions[s.index()].phase(),
+        sealed_protocol::session::Phase::Done(_)
+    )
 }

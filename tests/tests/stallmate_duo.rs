@@ -10,7 +10,7 @@ use sealed_games::stallmate::duo::Duo;
 use sealed_protocol::fault::FaultKind;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::transcript::{TranscriptFile, check};
-use sealed_protocol::verdict::{Status, Verdict};
+use sealed_protocol::verdict::{ClaimAbout, Status, Verdict};
 
 /// Every seat's verdict and the offline check of every seat's transcript.
 fn verdicts(p: &Pair<Duo>) -> Vec<Verdict> {
@@ -127,4 +127,73 @@ fn mover_of(p: &Pair<Duo>, run: u64) -> Seat {
         }
     }
     panic!("no commitment for computation {run}");
+}
+
+/// A walk-away at every act of the first computations — each message, each commitment —
+/// is lost on time by whoever owed it, once the witness's ledgers prove the hour passed:
+/// −10 for him, 0 for the other, and the other's verdict says so.
+#[test]
+fn a_walk_away_at_any_act_is_lost_on_time_by_whoever_owed_it() {
+    let mut walkers = [0; 2];
+    for cut in 0..16u64 {
+        let (p, walker) = walk_away(cut, 21);
+        walkers[walker.index()] += 1;
+        let other = Seat(1 - walker.0);
+        let v = p.sessions[other.index()].verdict();
+        let o = v
+            .outcome
+            .as_ref()
+            .unwrap_or_else(|| panic!("cut {cut}: {v:#?}"));
+        use sealed_protocol::outcome::SeatResult::Score;
+        assert_eq!(o.results[walker.index()], Score(-10), "cut {cut}: {v:#?}");
+        assert_eq!(o.results[other.index()], Score(0), "cut {cut}");
+        assert!(v.faults.is_empty(), "cut {cut}: {:#?}", v.faults);
+        assert!(
+            v.verified,
+            "cut {cut}: the walker's loss stands whatever he hides: {v:#?}"
+        );
+    }
+    // Both sides owed something among those acts.
+    assert!(walkers.iter().all(|n| *n > 0), "{walkers:?}");
+}
+
+/// A player who halts an honest game: his halt is the fault.
+#[test]
+fn a_halt_with_nothing_false_before_it_is_the_halters_fault() {
+    // Black, owing E2 of the second computation, halts instead.
+    let (p, _) = play(6, 23, |t| {
+        t.halt_at = Some(8);
+    });
+    proven(&p, Seat(1), "halted the game");
+}
+
+/// A player who plays on to the end but never reveals his setups — his seed among them:
+/// nothing he did can be audited, so no result is confirmed, and the verdict holds the
+/// withheld reveal against him alone.
+#[test]
+fn a_player_who_never_opens_his_seed_has_the_claim_against_him() {
+    for withholder in [Seat(0), Seat(1)] {
+        let honest = Seat(1 - withholder.0);
+        let (p, _) = play_until(
+            6,
+            25,
+            |_| {},
+            |p| p.withhold.push(withholder),
+            |p| all_done_for(p, honest),
+        );
+        let v = p.sessions[honest.index()].verdict();
+        println!(
+            "{withholder} withholds: {:?} {:?} {:?}",
+            v.status, v.outcome, v.claims
+        );
+        assert_ne!(v.status, Status::Verified, "{v:#?}");
+        assert!(v.faults.is_empty(), "{v:#?}");
+        assert!(
+            v.claims.iter().all(|c| c.against == withholder)
+                && v.claims
+                    .iter()
+                    .any(|c| c.about == ClaimAbout::WithheldReveal),
+            "{v:#?}"
+        );
+    }
 }
