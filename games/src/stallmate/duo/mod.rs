@@ -278,3 +278,138 @@ impl Duo {
         Ok(applied)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use sealed_protocol::ids::{ChainId, EnvRef};
+
+    use super::*;
+    use crate::stallmate::ending::BoardEnd;
+
+    fn rules() -> Duo {
+        Duo {
+            options: Options::default(),
+        }
+    }
+
+    /// Applies `act` as `to_act`'s, as the engine would.
+    fn step(state: &State, act: &Act) -> Result<Applied<State>, Violation> {
+        let r = rules();
+        let seat = r.to_act(state).ok_or("nobody is to act")?;
+        let coin = Hash::ZERO;
+        let ctx = ActCtx {
+            at: EnvRef {
+                chain: ChainId::public(seat),
+                seq: 0,
+            },
+            clock: 0,
+            coin: &coin,
+            opened_slots: &[],
+            shown_slots: &[],
+            held_slots: &[],
+            opened_values: &[],
+            committed_values: &[],
+            draws: &[],
+        };
+        r.apply(state, seat, act, &ctx)
+    }
+
+    fn done(made: bool, capture: bool, ending: Option<BoardEnd>) -> Act {
+        Act::Done(Done {
+            hash: Hash::ZERO,
+            made,
+            capture,
+            ending,
+        })
+    }
+
+    #[test]
+    fn the_order_is_base_start_then_commitment_and_four_messages() {
+        let mut s = rules().start(&Hash::ZERO);
+        let h = Act::Step(Hash::ZERO);
+        // Base OTs, Black then White; the start's four messages, no commitment.
+        for (i, who) in [(0, 1u8), (1, 0), (2, 1), (3, 0), (4, 1)] {
+            assert_eq!(rules().to_act(&s), Some(Seat(who)), "message {i}");
+            assert!(step(&s, &Act::Attempt(Hash::ZERO)).is_err(), "no commitment at {i}");
+            s = step(&s, &h).expect("in order").state;
+        }
+        assert!(step(&s, &h).is_err(), "the start's last message is a Done");
+        assert!(step(&s, &done(true, false, None)).is_err(), "the start makes no move");
+        s = step(&s, &done(false, false, None)).expect("the start").state;
+        // White commits, then the four messages; a move made passes the turn to Black.
+        assert_eq!(s.owed(), Some(Owed::Attempt(Color::White)));
+        assert!(step(&s, &h).is_err(), "the commitment comes first");
+        s = step(&s, &Act::Attempt(Hash::ZERO)).expect("commits").state;
+        for _ in 0..3 {
+            assert!(step(&s, &Act::Attempt(Hash::ZERO)).is_err());
+            s = step(&s, &h).expect("in order").state;
+        }
+        assert!(step(&s, &done(false, true, None)).is_err(), "no capture without a move");
+        s = step(&s, &done(true, false, None)).expect("a move").state;
+        assert_eq!(s.owed(), Some(Owed::Attempt(Color::Black)));
+        assert_eq!(s.plies, 1);
+        // Black halts: the game is over, nobody owes anything.
+        let halted = step(&s, &Act::Halt).expect("a halt");
+        assert!(halted.outcome.is_some());
+        assert_eq!(halted.state.halted, Some(Color::Black));
+        assert_eq!(rules().to_act(&halted.state), None);
+    }
+
+    #[test]
+    fn an_ending_ends_the_game_with_its_points() {
+        let mut s = rules().start(&Hash::ZERO);
+        for _ in 0..5 {
+            s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
+        }
+        s = step(&s, &done(false, false, None)).expect("start").state;
+        s = step(&s, &Act::Attempt(Hash::ZERO)).expect("commit").state;
+        for _ in 0..3 {
+            s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
+        }
+        let a = step(&s, &done(true, false, Some(BoardEnd::Checkmate))).expect("mate");
+        assert!(a.outcome.is_some());
+        assert_eq!(rules().to_act(&a.state), None);
+    }
+
+    fn any_act() -> impl Strategy<Value = Act> {
+        let ending = prop_oneof![
+            Just(None),
+            Just(Some(BoardEnd::Checkmate)),
+            any::<u8>().prop_map(|pieces| Some(BoardEnd::Stalemate { pieces })),
+            Just(Some(BoardEnd::PlyLimit)),
+        ];
+        prop_oneof![
+            Just(Act::Attempt(Hash::ZERO)),
+            Just(Act::Step(Hash::ZERO)),
+            (any::<bool>(), any::<bool>(), ending).prop_map(|(m, c, e)| done(m, c, e)),
+            Just(Act::Halt),
+        ]
+    }
+
+    proptest! {
+        /// Any acts in any order, and any bytes: a clear refusal or a state that still
+        /// names who owes what; never a panic; messages and computations only grow, and
+        /// a game over owes nothing.
+        #[test]
+        fn any_acts_in_any_order_never_panic(
+            acts in proptest::collection::vec(any_act(), 0..80),
+            junk in proptest::collection::vec(any::<u8>(), 0..48),
+        ) {
+            // Bytes that are no act are refused, never a panic.
+            let _ = rules().decode_act(&junk);
+            let mut s = rules().start(&Hash::ZERO);
+            for act in acts {
+                prop_assert_eq!(rules().decode_act(&acts::encode(&act)), Ok(act.clone()));
+                if let Ok(a) = step(&s, &act) {
+                    prop_assert!(a.state.steps >= s.steps);
+                    prop_assert!(a.state.computations >= s.computations);
+                    if a.outcome.is_some() {
+                        prop_assert_eq!(rules().to_act(&a.state), None);
+                    }
+                    s = a.state;
+                }
+            }
+        }
+    }
+}
