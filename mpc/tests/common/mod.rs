@@ -2,31 +2,10 @@
 //! attempt written as the circuit's item. Each test binary uses part of it.
 #![allow(dead_code)]
 
-use sealed_games::chess::Kind;
-use sealed_games::stallmate::Attempt;
-use sealed_mpc::inputs::{ANY, item};
-
-/// A promotion as an item names it: the kind's code (the chess crate's index), a pawn 6
-/// (never legal, but judged as the referee judges it, not read as no promotion).
-pub fn promotion_code(k: Kind) -> u8 {
-    if k == Kind::Pawn { 6 } else { k.idx() as u8 }
-}
-
-/// An attempt as the circuit's item (mpc/src/inputs.rs).
-pub fn attempt_item(a: &Attempt) -> u16 {
-    match a {
-        Attempt::Any => ANY,
-        Attempt::Move {
-            from,
-            to,
-            promotion,
-        } => item(
-            from.index(),
-            to.index(),
-            promotion.map_or(0, promotion_code),
-        ),
-    }
-}
+/// An attempt as the circuit's item (mpc/src/inputs.rs): the game's own translation,
+/// which `stallmate-duo` commits to.
+#[allow(unused_imports)] // not every test binary uses it
+pub use sealed_games::stallmate::duo::item::to_item as attempt_item;
 
 /// Xorshift64: the same games and inputs on every run.
 pub struct Rng(pub u64);
