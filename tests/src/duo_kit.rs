@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use sealed_games::chess::{Color, Square};
 use sealed_games::stallmate::Attempt;
+use sealed_games::stallmate::BoardEnd;
 use sealed_games::stallmate::answer::Answer;
 use sealed_games::stallmate::duo::acts::{self, Act, Done};
 use sealed_games::stallmate::duo::item::{ending, to_item};
@@ -73,6 +74,12 @@ pub struct Table {
     /// The position of a message whose sender halts instead of sending it, for no
     /// reason: a halt of an honest game.
     pub halt_at: Option<u64>,
+    /// The last `Done` White posted, as Black reads it from the public acts.
+    last_done: Option<Done>,
+    /// Computations whose G2 Black has read.
+    black_read: u64,
+    /// Whether Black found a `Done` that says what his G2 did not: he halts.
+    black_halts: bool,
 }
 
 impl Table {
@@ -92,6 +99,9 @@ impl Table {
             lie: Box::new(|_, _| {}),
             computations: 0,
             halt_at: None,
+            last_done: None,
+            black_read: 0,
+            black_halts: false,
         }))
     }
 
@@ -158,6 +168,12 @@ impl Table {
             self.referee = Some(Referee::new(w, b, duo(s).options));
         }
         let game = s.engine().terms().game().0.0;
+        if color == Color::Black {
+            self.black_reads();
+            if self.black_halts && s.engine().rules().to_act(state) == Some(s.seat()) {
+                return Some(Command::act(acts::encode(&Act::Halt)));
+            }
+        }
         match owed {
             Owed::Attempt(mover) if mover == color => {
                 self.referee.as_ref()?;
@@ -188,6 +204,7 @@ impl Table {
                     Some(mut d) => {
                         d.hash = hash;
                         (self.lie)(self.computations, &mut d);
+                        self.last_done = Some(d);
                         self.computations += 1;
                         Act::Done(d)
                     }
@@ -222,8 +239,6 @@ impl Table {
                 let b = black.as_mut()?;
                 if k == 0 {
                     b.base_keys(&self.messages[1]).ok()?;
-                } else {
-                    b.finish(circuits, &received).ok()?;
                 }
                 Some((b.ask(circuits, attempt).ok()?, None))
             }
@@ -234,23 +249,43 @@ impl Table {
             2 => Some((black.as_mut()?.evaluate(circuits, &received).ok()?, None)),
             _ => {
                 let (g2, outcome) = white.as_mut()?.decode(circuits, &received).ok()?;
-                let done = match outcome {
-                    Outcome::Started { .. } => Done {
-                        hash: Hash::ZERO,
-                        made: false,
-                        capture: false,
-                        ending: None,
-                    },
-                    Outcome::Attempt { made, answer } => Done {
-                        hash: Hash::ZERO,
-                        made,
-                        capture: made && answer.capture,
-                        ending: if made { ending(&answer) } else { None },
-                    },
+                let (made, capture, ending) = claims(&outcome);
+                let done = Done {
+                    hash: Hash::ZERO,
+                    made,
+                    capture,
+                    ending,
                 };
                 self.after(k);
                 Some((g2, Some(done)))
             }
+        }
+    }
+
+    /// Black reads each computation's G2 as soon as it is posted, and holds White's
+    /// `Done` against it: what the computation told him must be what White said.
+    fn black_reads(&mut self) {
+        if self.black_halts || self.black_read >= self.computations {
+            return;
+        }
+        let g2 = (2 + 4 * self.black_read + 3) as usize;
+        let Some(bytes) = self.messages.get(g2).cloned() else {
+            return;
+        };
+        self.black_read += 1;
+        let mut circuits = shared_circuits();
+        let Some(outcome) = self
+            .black
+            .as_mut()
+            .and_then(|b| b.finish(&mut circuits, &bytes).ok())
+        else {
+            self.black_halts = true;
+            return;
+        };
+        let told = claims(&outcome);
+        let said = self.last_done.map(|d| (d.made, d.capture, d.ending));
+        if said != Some(told) {
+            self.black_halts = true;
         }
     }
 
@@ -271,6 +306,18 @@ impl Table {
         } else {
             self.tries += 1;
         }
+    }
+}
+
+/// What a computation told a side, as a `Done` says it: a move made, a capture, an ending.
+fn claims(outcome: &Outcome) -> (bool, bool, Option<BoardEnd>) {
+    match outcome {
+        Outcome::Started { .. } => (false, false, None),
+        Outcome::Attempt { made, answer } => (
+            *made,
+            *made && answer.capture,
+            if *made { ending(answer) } else { None },
+        ),
     }
 }
 

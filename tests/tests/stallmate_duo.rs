@@ -102,6 +102,30 @@ fn a_done_that_lies_is_proven_against_white() {
     proven(&p, Seat(0), "told: move made true");
 }
 
+/// White's `Done` that says no move was made when one was: the public record and the
+/// computation part; Black, reading his G2, sees it, halts, and the audit proves White.
+#[test]
+fn a_done_that_hides_a_move_is_caught_by_black_and_proven() {
+    let mut hidden_at = None;
+    let (p, _) = play(6, 27, |t| {
+        t.lie = Box::new(move |k, d| {
+            if hidden_at.is_none() && k >= 2 && d.made {
+                hidden_at = Some(k);
+                d.made = false;
+                d.capture = false;
+                d.ending = None;
+            }
+        })
+    });
+    let state = p.sessions[1].engine().state().expect("started");
+    assert_eq!(
+        state.halted,
+        Some(sealed_games::chess::Color::Black),
+        "{state:?}"
+    );
+    proven(&p, Seat(0), "told: move made true");
+}
+
 /// A mover who commits to something his seed does not open.
 #[test]
 fn a_commitment_that_opens_to_nothing_is_proven_against_its_mover() {
