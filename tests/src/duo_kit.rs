@@ -71,6 +71,8 @@ pub struct Table {
     pub lie: Lie,
     /// Computations finished (each `Done` posted).
     pub computations: u64,
+    /// Every attempt committed to, in order, as its item.
+    pub attempts: Vec<u16>,
     /// The position of a message whose sender halts instead of sending it, for no
     /// reason: a halt of an honest game.
     pub halt_at: Option<u64>,
@@ -98,6 +100,7 @@ impl Table {
             tamper: Box::new(|_, _| {}),
             lie: Box::new(|_, _| {}),
             computations: 0,
+            attempts: vec![],
             halt_at: None,
             last_done: None,
             black_read: 0,
@@ -179,6 +182,7 @@ impl Table {
                 self.referee.as_ref()?;
                 let a = self.choose();
                 self.attempt = to_item(&a);
+                self.attempts.push(self.attempt);
                 let honest = commitment(&my_seed, &game, state.computations, self.attempt);
                 let c = match self.commit_to.as_mut() {
                     Some(f) => f(state.computations).unwrap_or(honest),
@@ -451,4 +455,32 @@ pub fn all_done_for(p: &Pair<Duo>, s: Seat) -> bool {
         p.sessions[s.index()].phase(),
         sealed_protocol::session::Phase::Done(_)
     )
+}
+
+/// transcript-stallmate-duo.json (and the bytes of stallmate-duo-game.sealed): a whole
+/// Secret Stallmate without a referee (ply limit 4) between the test keys, every attempt
+/// computed by the two; with each player's revealed engine seed and the attempts their
+/// commitments open to, for a second implementation's audit (spec/GAMES.md §5.15).
+pub fn duo_transcript() -> (serde_json::Value, Vec<u8>) {
+    let (p, table) = play(4, 5, |_| {});
+    let bytes = p.transcript(Seat(0));
+    let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
+    let o = checked.verdict.outcome.clone().expect("finished");
+    let e = p.sessions[0].engine();
+    let seed = |s: u8| {
+        e.setup_value(Seat(s), &engine_name())
+            .expect("revealed")
+            .to_hex()
+    };
+    let t = table.borrow();
+    let value = serde_json::json!({
+        "description": "a complete Secret Stallmate without a referee (stallmate-duo, ply-limit 4, time-per-move 1h, a witness named) between the test keys: White seat 0 garbles, Black seat 1 evaluates; seeded random attempts; the same bytes as stallmate-duo-game.sealed",
+        "file": "stallmate-duo-game.sealed",
+        "bytes": hex::encode(&bytes),
+        "verdict": crate::vectors::verdict_json(&checked, &o),
+        "engine_seeds": [seed(0), seed(1)],
+        "attempts": t.attempts,
+        "messages": t.messages.len(),
+    });
+    (value, bytes)
 }

@@ -352,6 +352,9 @@ fn the_walk_gives_the_rule_s_verdict_on_every_vector() {
             sealed_games::stallmate::VARIANT => {
                 agree::<sealed_games::stallmate::peer::Stallmate>(&terms, &envelopes, &[], &case)
             }
+            sealed_games::stallmate::duo::VARIANT => {
+                agree::<sealed_games::stallmate::duo::Duo>(&terms, &envelopes, &[], &case)
+            }
             other => panic!("{case}: variant {other}"),
         };
         checked += 1;

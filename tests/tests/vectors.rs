@@ -316,6 +316,45 @@ fn the_stallmate_transcript_verifies_and_its_digest_and_score_agree() {
     assert!(replayed.plies > 0);
 }
 
+/// The vector of Secret Stallmate without a referee verifies, and each commitment in it
+/// opens, under its mover's revealed engine seed, to the attempt the vector lists.
+#[test]
+fn the_duo_transcript_verifies_and_its_commitments_open_to_its_attempts() {
+    use sealed_games::stallmate::duo::acts::{Act, decode};
+    let v = check_transcript_vector("transcript-stallmate-duo.json");
+    let seeds: Vec<[u8; 32]> = v["engine_seeds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| hash(h).0)
+        .collect();
+    let attempts: Vec<u16> = v["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_u64().unwrap() as u16)
+        .collect();
+    let file =
+        sealed_protocol::transcript::TranscriptFile::from_bytes(&bytes(&v["bytes"])).unwrap();
+    let (engine, _) =
+        sealed_protocol::transcript::check::<sealed_games::stallmate::duo::Duo>(&file).unwrap();
+    let game = engine.terms().game().0.0;
+    let revealed = engine.revealed().expect("over");
+    let (mut runs, mut opened) = (0u64, vec![]);
+    for post in &revealed.public {
+        match decode(&post.bytes) {
+            Ok(Act::Attempt(c)) => opened.push(
+                sealed_mpc::play::record::open(&seeds[post.seat.index()], &game, runs, &c.0)
+                    .expect("opens"),
+            ),
+            Ok(Act::Done(_)) => runs += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(opened, attempts);
+    assert!(!attempts.is_empty());
+}
+
 /// Checks a complete-transcript vector: the file on disk is the vector's bytes, and
 /// the check gives the vector's exit code, results, reason and envelope count.
 fn check_transcript_vector(name: &str) -> Value {

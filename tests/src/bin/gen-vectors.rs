@@ -71,5 +71,9 @@ fn main() -> std::io::Result<()> {
     write("transcript-stallmate.json", t)?;
     std::fs::write(dir.join("stallmate-game.sealed"), bytes)?;
     println!("wrote spec/vectors/stallmate-game.sealed");
+    let (t, bytes) = sealed_conformance::duo_kit::duo_transcript();
+    write("transcript-stallmate-duo.json", t)?;
+    std::fs::write(dir.join("stallmate-duo-game.sealed"), bytes)?;
+    println!("wrote spec/vectors/stallmate-duo-game.sealed");
     Ok(())
 }

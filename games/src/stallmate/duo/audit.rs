@@ -161,9 +161,15 @@ pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
         // rules name who owed the next one. More than they explain: a commitment did not
         // open, found above.
         Ok(_) => {}
+        // The honest replay of revealed seeds and valid back ranks cannot fail but by a
+        // fault of this verifier (a circuit that does not compile): the game stays
+        // unaudited, a gap named against the garbler only because a gap names someone.
         Err(e) => out.gaps.push(Gap {
             against: seat(Color::White),
-            what: format!("the computations could not be made again: {e:?}"),
+            what: format!(
+                "the computations could not be made again by this verifier ({e:?}): the game \
+                 is not audited"
+            ),
         }),
     }
 

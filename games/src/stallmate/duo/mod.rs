@@ -30,7 +30,7 @@ use sealed_protocol::time::TimeControl;
 use self::acts::{Act, Done};
 use super::ending::{self, Ending};
 use super::options::Options;
-use super::peer::{seat, setup_name};
+use super::peer::{MAX_ATTEMPTS, seat, setup_name};
 use crate::chess::Color;
 
 /// The variant's name in proposals.
@@ -77,6 +77,8 @@ pub struct State {
     pub to_move: Color,
     /// Moves made.
     pub plies: u32,
+    /// The mover's attempts so far in this period (since the last move).
+    pub tries: u32,
     /// Moves that captured.
     pub captures: u32,
     /// How the game ended on the board, as White's `Done` said.
@@ -161,6 +163,7 @@ impl Rules for Duo {
             committed: false,
             to_move: Color::White,
             plies: 0,
+            tries: 0,
             captures: 0,
             ending: None,
             halted: None,
@@ -204,7 +207,13 @@ impl Rules for Duo {
                 Ok(applied)
             }
             (Owed::Attempt(_), Act::Attempt(_)) => {
+                // Far more than the moves a side can try: only a flood is refused, and
+                // a hostile transcript's audit stays bounded.
+                if state.tries as usize >= MAX_ATTEMPTS {
+                    return Err("too many attempts in one period".into());
+                }
                 next.committed = true;
+                next.tries += 1;
                 Ok(Applied::state(next))
             }
             (Owed::Attempt(_), _) => Err("the mover commits to his attempt first".into()),
@@ -268,6 +277,7 @@ impl Duo {
         next.computations += 1;
         next.committed = false;
         if done.made {
+            next.tries = 0;
             next.plies = next.plies.saturating_add(1);
             next.captures = next.captures.saturating_add(u32::from(done.capture));
             next.to_move = !state.to_move;
@@ -385,6 +395,24 @@ mod tests {
             (any::<bool>(), any::<bool>(), ending).prop_map(|(m, c, e)| done(m, c, e)),
             Just(Act::Halt),
         ]
+    }
+
+    #[test]
+    fn a_period_holds_at_most_the_attempts_allowed() {
+        let mut s = rules().start(&Hash::ZERO);
+        for _ in 0..5 {
+            s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
+        }
+        s = step(&s, &done(false, false, None)).expect("start").state;
+        for _ in 0..MAX_ATTEMPTS {
+            s = step(&s, &Act::Attempt(Hash::ZERO)).expect("commit").state;
+            for _ in 0..3 {
+                s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
+            }
+            s = step(&s, &done(false, false, None)).expect("no move").state;
+        }
+        assert!(step(&s, &Act::Attempt(Hash::ZERO)).is_err());
+        assert!(step(&s, &Act::Halt).is_ok(), "he may still halt");
     }
 
     proptest! {
