@@ -41,6 +41,7 @@ fuzz_target!(|data: &[u8]| {
         coin: &coin,
         opened_slots: &opened,
         opened_values: &[],
+        opened_setups: &[],
         committed_values: &[],
         draws: &[],
         shown_slots: &[],

@@ -1974,6 +1974,7 @@ fn ctx(coin: &Hash) -> ActCtx<'_> {
         coin,
         opened_slots: &[],
         opened_values: &[],
+        opened_setups: &[],
         committed_values: &[],
         draws: &[],
     }

@@ -1137,6 +1137,7 @@ mod double_move_interceptions {
             coin: &coin,
             opened_slots: &opened,
             opened_values: &[],
+            opened_setups: &[],
             committed_values: &[],
             draws: &[],
         };

@@ -41,6 +41,7 @@ fn judge(
         coin: &coin,
         opened_slots: &opened,
         opened_values: &[],
+        opened_setups: &[],
         committed_values: &[],
         draws: &[],
         shown_slots: &[],

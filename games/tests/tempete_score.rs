@@ -492,6 +492,7 @@ fn judge(rules: &Tempete, s: &State, sa: &ScoredAct) -> Option<State> {
         coin: &coin,
         opened_slots: &opened,
         opened_values: &values,
+        opened_setups: &[],
         committed_values: &committed,
         draws: &[],
     };

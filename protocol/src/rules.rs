@@ -143,6 +143,9 @@ pub struct ActCtx<'a> {
     pub held_slots: &'a [HeldSlot],
     /// Sealed values of the sender opened earlier in this envelope.
     pub opened_values: &'a [(Name, u32, Vec<u8>)],
+    /// Setups of the sender opened in play earlier in this envelope (version 2, for
+    /// rules whose [`Rules::setups_open_in_play`] says so).
+    pub opened_setups: &'a [Name],
     /// Sealed values the sender committed earlier in this envelope.
     pub committed_values: &'a [(Name, u32)],
     /// Draws from the sender's pools opened earlier in this envelope.
@@ -240,6 +243,21 @@ pub trait Rules: Sized + Clone {
         act: &Self::Act,
         ctx: &ActCtx<'_>,
     ) -> Result<Applied<Self::State>, Violation>;
+
+    /// Version 2: whether a seat may open its setups' seeds while the game runs, in the
+    /// envelope of an act that needs them (spec/PROTOCOL.md §8.5.4): Secret Stallmate
+    /// without a referee, whose players owe, on time, the seeds every computation was
+    /// made from. Default: no — a setup opened before the end is an early reveal.
+    fn setups_open_in_play(&self) -> bool {
+        false
+    }
+
+    /// The acting seat's setups an act must open in its own envelope, before it (then in
+    /// [`ActCtx::opened_setups`]); a session adds their openings itself. Default: none.
+    fn setups_to_open(&self, state: &Self::State, seat: Seat, act: &Self::Act) -> Vec<Name> {
+        let _ = (state, seat, act);
+        vec![]
+    }
 
     /// The audience of a private log, or `None` if the game has no such log.
     fn audience(&self, log: LogId) -> Option<Vec<Seat>> {

@@ -173,7 +173,8 @@ impl Table {
         let game = s.engine().terms().game().0.0;
         if color == Color::Black {
             self.black_reads();
-            if self.black_halts && s.engine().rules().to_act(state) == Some(s.seat()) {
+            let running = matches!(owed, Owed::Attempt(_) | Owed::Step(_));
+            if self.black_halts && running && s.engine().rules().to_act(state) == Some(s.seat()) {
                 return Some(Command::act(acts::encode(&Act::Halt)));
             }
         }
@@ -216,6 +217,9 @@ impl Table {
                 };
                 Some(Command::act(acts::encode(&act)))
             }
+            // Each player opens his setups once the game has ended; the session puts
+            // them in the act's envelope.
+            Owed::Open(c) if c == color => Some(Command::act(acts::encode(&Act::Open))),
             _ => None,
         }
     }
@@ -401,16 +405,28 @@ pub fn acts_made(s: &Session<Duo>) -> u64 {
 /// second later the other posts a forfeit with the witness's proof. Runs out; gives the
 /// seats and who walked away.
 pub fn walk_away(cut: u64, seed: u64) -> (Pair<Duo>, Seat) {
-    let terms = duo_terms(&[("ply-limit", "6")], seed as u8);
+    walk_away_when(seed, 6, |s| acts_made(s) == cut)
+}
+
+/// Plays a game of at most `plies` moves until the first moment `at` holds in the view of
+/// the seat that is to act, just before it acts (everything before delivered); gives the
+/// seats, the deciders and that seat.
+pub fn reach(
+    seed: u64,
+    plies: u32,
+    at: impl Fn(&Session<Duo>) -> bool,
+) -> (Pair<Duo>, Vec<DecideAt<Duo>>, Seat) {
+    let limit = plies.to_string();
+    let terms = duo_terms(&[("ply-limit", limit.as_str())], seed as u8);
     let mut p = Pair::<Duo>::new(terms, seed);
     let table = Table::new(seed);
     let mut d = deciders(&table);
     // One act a seat a round, so that the run stops just before the seat that owes
-    // act `cut` makes it (everything before it delivered).
+    // the act makes it (everything before it delivered).
     let about_to = |s: &Session<Duo>| {
-        s.engine().state().is_some_and(|st| {
-            acts_made(s) == cut && s.engine().rules().to_act(st) == Some(s.seat())
-        })
+        s.engine()
+            .state()
+            .is_some_and(|st| at(s) && s.engine().rules().to_act(st) == Some(s.seat()))
     };
     let reached = p.rounds(
         2,
@@ -418,17 +434,28 @@ pub fn walk_away(cut: u64, seed: u64) -> (Pair<Duo>, Seat) {
         Pace::Once,
         |p| p.sessions.iter().any(about_to),
     );
-    assert!(reached, "the game reached act {cut}");
+    assert!(reached, "the game reached the act asked for");
     let walker = p
         .sessions
         .iter()
         .find(|s| about_to(s))
         .expect("found")
         .seat();
+    (p, d, walker)
+}
+
+/// As [`walk_away`], at the first moment `at` holds in the view of the seat that is to
+/// act (with a game of at most `plies` moves).
+pub fn walk_away_when(
+    seed: u64,
+    plies: u32,
+    at: impl Fn(&Session<Duo>) -> bool,
+) -> (Pair<Duo>, Seat) {
+    let (mut p, mut d, walker) = reach(seed, plies, at);
     let other = Seat(1 - walker.0);
     assert_eq!(
         acts_made(&p.sessions[other.index()]),
-        cut,
+        acts_made(&p.sessions[walker.index()]),
         "the other holds every act before"
     );
     p.silence(walker);

@@ -10,7 +10,7 @@ use sealed_games::stallmate::duo::Duo;
 use sealed_protocol::fault::FaultKind;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::transcript::{TranscriptFile, check};
-use sealed_protocol::verdict::{ClaimAbout, Status, Verdict};
+use sealed_protocol::verdict::{Status, Verdict};
 
 /// Every seat's verdict and the offline check of every seat's transcript.
 fn verdicts(p: &Pair<Duo>) -> Vec<Verdict> {
@@ -191,33 +191,49 @@ fn a_halt_with_nothing_false_before_it_is_the_halters_fault() {
     proven(&p, Seat(1), "halted the game");
 }
 
-/// A player who plays on to the end but never reveals his setups — his seed among them:
-/// nothing he did can be audited, so no result is confirmed, and the verdict holds the
-/// withheld reveal against him alone.
+/// A player who plays to the end but, owing his setups — his seed among them — never
+/// opens them: lost on time like any act left owed, once the witness proves the hour
+/// passed. Whoever the game ended for, White (who opens first) or Black.
 #[test]
-fn a_player_who_never_opens_his_seed_has_the_claim_against_him() {
-    for withholder in [Seat(0), Seat(1)] {
-        let honest = Seat(1 - withholder.0);
-        let (p, _) = play_until(
-            6,
-            25,
-            |_| {},
-            |p| p.withhold.push(withholder),
-            |p| all_done_for(p, honest),
-        );
-        let v = p.sessions[honest.index()].verdict();
-        println!(
-            "{withholder} withholds: {:?} {:?} {:?}",
-            v.status, v.outcome, v.claims
-        );
-        assert_ne!(v.status, Status::Verified, "{v:#?}");
+fn a_player_who_never_opens_his_seed_loses_on_time() {
+    use sealed_games::chess::Color;
+    use sealed_games::stallmate::duo::Owed;
+    for side in [Color::White, Color::Black] {
+        let (p, walker) = walk_away_when(25, 6, |s| {
+            s.engine().state().and_then(|st| st.owed()) == Some(Owed::Open(side))
+        });
+        assert_eq!(walker, sealed_games::stallmate::peer::seat(side));
+        let other = Seat(1 - walker.0);
+        let v = p.sessions[other.index()].verdict();
+        let o = v.outcome.as_ref().expect("a result");
+        use sealed_protocol::outcome::SeatResult::Score;
+        assert_eq!(o.results[walker.index()], Score(-10), "{v:#?}");
+        assert_eq!(o.results[other.index()], Score(0), "{v:#?}");
+        assert!(v.verified, "{v:#?}");
         assert!(v.faults.is_empty(), "{v:#?}");
+    }
+}
+
+/// A player who signs the `Open` act without opening his setups in its envelope: the
+/// act is refused by every seat's engine, a proven fault against him.
+#[test]
+fn an_open_act_without_the_setups_is_his_proven_fault() {
+    use sealed_games::chess::Color;
+    use sealed_games::stallmate::duo::Owed;
+    use sealed_games::stallmate::duo::acts::{Act, encode};
+    use sealed_protocol::body::Item;
+    let (mut p, _, cheat) = reach(29, 6, |s| {
+        s.engine().state().and_then(|st| st.owed()) == Some(Owed::Open(Color::White))
+    });
+    let env = p.forge(cheat, vec![Item::Act(encode(&Act::Open))]);
+    p.inject(&env);
+    for v in [p.sessions[0].verdict(), p.sessions[1].verdict()] {
         assert!(
-            v.claims.iter().all(|c| c.against == withholder)
-                && v.claims
-                    .iter()
-                    .any(|c| c.about == ClaimAbout::WithheldReveal),
+            v.faults
+                .iter()
+                .any(|f| f.seat == cheat && f.kind == FaultKind::IllegalAct),
             "{v:#?}"
         );
+        assert!(v.faults.iter().all(|f| f.seat == cheat), "{v:#?}");
     }
 }

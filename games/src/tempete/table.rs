@@ -134,6 +134,7 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
         shown_slots: &shown,
         held_slots: &held,
         opened_values: &values,
+        opened_setups: &[],
         committed_values: &committed,
         draws: &[],
     };

@@ -35,6 +35,7 @@ pub(super) struct Scratch {
     pub(super) opened_slots: Vec<OpenedSlot>,
     pub(super) shown_slots: Vec<ShownSlot>,
     pub(super) opened_values: Vec<(Name, u32, Vec<u8>)>,
+    pub(super) opened_setups: Vec<Name>,
     pub(super) committed_values: Vec<(Name, u32)>,
     pub(super) draws: Vec<DrawResult>,
 }
@@ -439,8 +440,10 @@ impl<R: Rules> Engine<R> {
                 }
                 return Ok(());
             }
-            Purpose::Setup(_) => {
-                if !over {
+            Purpose::Setup(name) => {
+                let in_play = crate::proposal::is_version_2(self.terms.version())
+                    && self.rules.setups_open_in_play();
+                if !over && !in_play {
                     return Err(broken(
                         FaultKind::EarlyReveal,
                         "a setup seed is revealed only after the game",
@@ -448,6 +451,9 @@ impl<R: Rules> Engine<R> {
                 }
                 seed_from_value(&o.value)
                     .ok_or_else(|| broken(FaultKind::OpeningMismatch, "a seed is 32 bytes"))?;
+                if !over {
+                    scratch.opened_setups.push(name.clone());
+                }
             }
             Purpose::DrawChain(_) => unreachable!("refused above"),
             Purpose::Value(name) => {
@@ -779,6 +785,7 @@ impl<R: Rules> Engine<R> {
             shown_slots: &scratch.shown_slots,
             held_slots: &held_slots,
             opened_values: &scratch.opened_values,
+            opened_setups: &scratch.opened_setups,
             committed_values: &scratch.committed_values,
             draws: &scratch.draws,
         };

@@ -32,6 +32,7 @@ impl<R: Rules> Engine<R> {
         let act = self.rules.decode_act(act).ok()?;
         let (mut opened_slots, mut shown_slots) = (vec![], vec![]);
         let (mut opened_values, mut committed_values) = (vec![], vec![]);
+        let mut opened_setups = vec![];
         for item in before {
             match item {
                 Item::Open(o) => match &o.purpose {
@@ -43,6 +44,7 @@ impl<R: Rules> Engine<R> {
                     Purpose::Value(name) => {
                         opened_values.push((name.clone(), o.index, o.value.clone()))
                     }
+                    Purpose::Setup(name) => opened_setups.push(name.clone()),
                     _ => {}
                 },
                 Item::Show(sh) => {
@@ -84,6 +86,7 @@ impl<R: Rules> Engine<R> {
             shown_slots: &shown_slots,
             held_slots: &held_slots,
             opened_values: &opened_values,
+            opened_setups: &opened_setups,
             committed_values: &committed_values,
             draws: &[],
         };

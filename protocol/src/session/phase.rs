@@ -418,6 +418,14 @@ impl Play {
             let item = s.open_item(&secrets, Purpose::Value(name.clone()), index);
             body.push(item.ok_or(Refusal::NoValue(name, index))?);
         }
+        // The setups this act must open in play go before it in its envelope (version
+        // 2, §8.5.4): the session adds them, so no caller forgets one.
+        if let (Some(state), Ok(parsed)) = (s.engine.state(), s.engine.rules().decode_act(&act)) {
+            for name in s.engine.rules().setups_to_open(state, s.seat, &parsed) {
+                let item = s.open_item(&secrets, Purpose::Setup(name.clone()), 0);
+                body.push(item.ok_or(Refusal::NoSetup(name))?);
+            }
+        }
         // The deals this act makes this seat owe go after it in the same envelope, so
         // that the next mover has his card with the move (one envelope where there were
         // two). The engine judges the envelope as any other; should it refuse what the

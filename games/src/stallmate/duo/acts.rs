@@ -30,6 +30,11 @@ pub enum Act {
     /// says what the computation did not tell. The audit decides who deviated; if no
     /// one did, the halt itself is the fault.
     Halt,
+    /// Once the game has ended on the board or by a halt, each player in turn — White,
+    /// then Black — opens his two setups, army and engine seed, in the envelope of this
+    /// act: owed on time like any act, so a player who walks away instead of opening
+    /// them loses on time.
+    Open,
 }
 
 /// The last message of a computation, and what the computation told both.

@@ -62,7 +62,7 @@ impl Acts {
                     computations += 1;
                 }
                 Ok(Act::Halt) => out.halt = Some((color, post.at)),
-                Err(_) => {}
+                Ok(Act::Open) | Err(_) => {}
             }
         }
         out

@@ -62,6 +62,8 @@ pub enum Owed {
     /// The message at this position, by its sender: Black the even positions, White
     /// the odd ones. The last of a computation is White's `Done`.
     Step(u64),
+    /// After the end on the board or a halt: this player's `Open`, with his setups.
+    Open(Color),
 }
 
 /// The public state.
@@ -85,13 +87,19 @@ pub struct State {
     pub ending: Option<Ending>,
     /// Who halted the game, if one did.
     pub halted: Option<Color>,
+    /// Which players have opened their setups (White first), once the game has ended
+    /// on the board or by a halt.
+    pub opened: [bool; 2],
 }
 
 impl State {
     /// What the next act must be, while the game runs.
     pub fn owed(&self) -> Option<Owed> {
         if self.ending.is_some() || self.halted.is_some() {
-            return None;
+            return [Color::White, Color::Black]
+                .into_iter()
+                .find(|c| !self.opened[c.idx()])
+                .map(Owed::Open);
         }
         let in_run = self
             .steps
@@ -167,6 +175,7 @@ impl Rules for Duo {
             captures: 0,
             ending: None,
             halted: None,
+            opened: [false, false],
         }
     }
 
@@ -178,6 +187,7 @@ impl Rules for Duo {
         match state.owed()? {
             Owed::Attempt(mover) => Some(seat(mover)),
             Owed::Step(i) => Some(seat(sender(i))),
+            Owed::Open(c) => Some(seat(c)),
         }
     }
 
@@ -186,25 +196,36 @@ impl Rules for Duo {
         state: &State,
         _seat: Seat,
         act: &Act,
-        _ctx: &ActCtx<'_>,
+        ctx: &ActCtx<'_>,
     ) -> Result<Applied<State>, Violation> {
         let owed = state.owed().ok_or("the game is over")?;
         let mut next = state.clone();
         match (owed, act) {
+            (Owed::Open(c), Act::Open) => {
+                let army = setup_name();
+                let engine = engine_name();
+                if !(ctx.opened_setups.contains(&army) && ctx.opened_setups.contains(&engine)) {
+                    return Err("the Open act opens the army and the engine seed in its \
+                                envelope"
+                        .into());
+                }
+                next.opened[c.idx()] = true;
+                let mut applied = Applied::state(next);
+                if applied.state.owed().is_none() {
+                    applied.outcome = Some(self.outcome(&applied.state));
+                }
+                Ok(applied)
+            }
+            (Owed::Open(_), _) => Err("the game is over: each player opens his setups".into()),
+            (_, Act::Open) => Err("the setups are opened once the game has ended".into()),
             (owed, Act::Halt) => {
                 let by = match owed {
                     Owed::Attempt(mover) => mover,
                     Owed::Step(i) => sender(i),
+                    Owed::Open(_) => unreachable!("matched above"),
                 };
                 next.halted = Some(by);
-                let mut applied = Applied::state(next);
-                // No result of its own: the audit's findings decide (`adjudicate`),
-                // and it always has one for a halted game.
-                applied.outcome = Some(Outcome {
-                    results: vec![SeatResult::Score(0); 2],
-                    reason: format!("halted by {by}"),
-                });
-                Ok(applied)
+                Ok(Applied::state(next))
             }
             (Owed::Attempt(_), Act::Attempt(_)) => {
                 // Far more than the moves a side can try: only a flood is refused, and
@@ -231,6 +252,17 @@ impl Rules for Duo {
                 }
                 self.done(state, next, done)
             }
+        }
+    }
+
+    fn setups_open_in_play(&self) -> bool {
+        true
+    }
+
+    fn setups_to_open(&self, _state: &State, _seat: Seat, act: &Act) -> Vec<Name> {
+        match act {
+            Act::Open => vec![setup_name(), engine_name()],
+            _ => vec![],
         }
     }
 
@@ -282,10 +314,22 @@ impl Duo {
             next.captures = next.captures.saturating_add(u32::from(done.capture));
             next.to_move = !state.to_move;
         }
+        // An ending on the board ends the game once both have opened their setups.
         next.ending = done.ending.map(Ending::Board);
-        let mut applied = Applied::state(next);
-        applied.outcome = applied.state.ending.as_ref().map(ending::outcome);
-        Ok(applied)
+        Ok(Applied::state(next))
+    }
+
+    /// The result once both have opened: the ending's points (§5.6), or for a halt none
+    /// of its own — 0 each, which the audit's findings then decide (it always has one
+    /// for a halted game).
+    fn outcome(&self, state: &State) -> Outcome {
+        match (&state.ending, state.halted) {
+            (Some(e), _) => ending::outcome(e),
+            (None, by) => Outcome {
+                results: vec![SeatResult::Score(0); 2],
+                reason: by.map_or_else(|| "halted".into(), |c| format!("halted by {c}")),
+            },
+        }
     }
 }
 
@@ -305,6 +349,15 @@ mod tests {
 
     /// Applies `act` as `to_act`'s, as the engine would.
     fn step(state: &State, act: &Act) -> Result<Applied<State>, Violation> {
+        step_opening(state, act, &[])
+    }
+
+    /// As [`step`], with these setups opened in the act's envelope.
+    fn step_opening(
+        state: &State,
+        act: &Act,
+        opened: &[Name],
+    ) -> Result<Applied<State>, Violation> {
         let r = rules();
         let seat = r.to_act(state).ok_or("nobody is to act")?;
         let coin = Hash::ZERO;
@@ -319,6 +372,7 @@ mod tests {
             shown_slots: &[],
             held_slots: &[],
             opened_values: &[],
+            opened_setups: opened,
             committed_values: &[],
             draws: &[],
         };
@@ -359,11 +413,29 @@ mod tests {
         s = step(&s, &done(true, false, None)).expect("a move").state;
         assert_eq!(s.owed(), Some(Owed::Attempt(Color::Black)));
         assert_eq!(s.plies, 1);
-        // Black halts: the game is over, nobody owes anything.
+        // Black halts: each player then owes his setups, White first.
         let halted = step(&s, &Act::Halt).expect("a halt");
-        assert!(halted.outcome.is_some());
+        assert!(halted.outcome.is_none());
         assert_eq!(halted.state.halted, Some(Color::Black));
-        assert_eq!(rules().to_act(&halted.state), None);
+        let s = halted.state;
+        assert_eq!(s.owed(), Some(Owed::Open(Color::White)));
+        let end = open_both(&s);
+        assert_eq!(end.outcome.expect("over").reason, "halted by black");
+    }
+
+    /// White, then Black, opens his setups; the second ends the game.
+    fn open_both(s: &State) -> Applied<State> {
+        let both = [setup_name(), engine_name()];
+        assert!(step(s, &Act::Halt).is_err(), "no halt once it has ended");
+        assert!(step(s, &Act::Step(Hash::ZERO)).is_err());
+        assert!(step(s, &Act::Open).is_err(), "the setups go with the act");
+        assert!(step_opening(s, &Act::Open, &both[..1]).is_err(), "both of them");
+        let white = step_opening(s, &Act::Open, &both).expect("White opens");
+        assert!(white.outcome.is_none());
+        assert_eq!(white.state.owed(), Some(Owed::Open(Color::Black)));
+        let black = step_opening(&white.state, &Act::Open, &both).expect("Black opens");
+        assert_eq!(rules().to_act(&black.state), None);
+        black
     }
 
     #[test]
@@ -378,8 +450,10 @@ mod tests {
             s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
         }
         let a = step(&s, &done(true, false, Some(BoardEnd::Checkmate))).expect("mate");
-        assert!(a.outcome.is_some());
-        assert_eq!(rules().to_act(&a.state), None);
+        assert!(a.outcome.is_none(), "not before both have opened");
+        assert!(step(&a.state, &Act::Attempt(Hash::ZERO)).is_err());
+        let end = open_both(&a.state);
+        assert_eq!(end.outcome.expect("over").reason, "checkmate");
     }
 
     fn any_act() -> impl Strategy<Value = Act> {
@@ -394,6 +468,7 @@ mod tests {
             Just(Act::Step(Hash::ZERO)),
             (any::<bool>(), any::<bool>(), ending).prop_map(|(m, c, e)| done(m, c, e)),
             Just(Act::Halt),
+            Just(Act::Open),
         ]
     }
 

@@ -46,6 +46,7 @@ pub(super) fn judge(
         coin: &coin,
         opened_slots: opened,
         opened_values: &values,
+        opened_setups: &[],
         committed_values: committed,
         draws: &[],
     };
