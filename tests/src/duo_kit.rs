@@ -153,9 +153,7 @@ impl Table {
         let (Some(my_army), Some(my_seed)) = (own(setup_name()), own(engine_name())) else {
             return None;
         };
-        let rank = Setup::from_seed(&my_army)
-            .back_rank()
-            .map(|k| k.idx() as u8);
+        let rank = sealed_games::stallmate::duo::item::rank(Setup::from_seed(&my_army));
         match color {
             Color::White if self.white.is_none() => {
                 self.white = Some(White::new(my_seed, rank, options));

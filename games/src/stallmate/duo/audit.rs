@@ -22,7 +22,7 @@ use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
 use sealed_protocol::ids::{EnvRef, Seat};
 
 use super::acts::{self, Act, Done};
-use super::item::{from_item, mpc_options};
+use super::item::{from_item, mpc_options, rank};
 use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, engine_name};
 use crate::chess::Color;
 use crate::stallmate::answer::Answer;
@@ -227,9 +227,4 @@ pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
         }
     }
     out
-}
-
-/// A back rank as the computation takes it: each kind's index.
-fn rank(s: Setup) -> [u8; 8] {
-    s.back_rank().map(|k| k.idx() as u8)
 }

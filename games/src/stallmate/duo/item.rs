@@ -7,6 +7,7 @@ use sealed_mpc::play::public::Options as MpcOptions;
 use super::super::attempt::Attempt;
 use super::super::ending::BoardEnd;
 use super::super::options::Options;
+use super::super::setup::Setup;
 use crate::chess::{Kind, Square};
 
 /// A promotion's code in an item: the kind's index, a pawn 6 (never legal, judged as the
@@ -66,6 +67,11 @@ pub fn ending(bits: &Bits) -> Option<BoardEnd> {
         5 => Some(BoardEnd::PlyLimit),
         _ => None,
     }
+}
+
+/// A back rank as the computation takes it: each kind's index.
+pub fn rank(s: Setup) -> [u8; 8] {
+    s.back_rank().map(|k| k.idx() as u8)
 }
 
 /// The options the computation reads.
