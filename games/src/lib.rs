@@ -53,11 +53,12 @@ pub mod variant;
 /// Declares each game's folder and lists its descriptor, in this order, as the
 /// registry's [`registry::GAMES`].
 macro_rules! games {
-    ($($game:ident),* $(,)?) => {
+    ($($game:ident),* $(,)? ; $($within:path),* $(,)?) => {
         $(pub mod $game;)*
 
-        /// Every game's descriptor, in the order of the `games!` list.
-        const GAMES: &[&table::Descriptor] = &[$(&$game::DESCRIPTOR),*];
+        /// Every game's descriptor, in the order of the `games!` list: each folder's,
+        /// then those of games that live inside another's folder.
+        const GAMES: &[&table::Descriptor] = &[$(&$game::DESCRIPTOR,)* $(&$within,)*];
     };
 }
 
@@ -66,5 +67,7 @@ games! {
     cardmate,
     chex,
     tempete,
-    stallmate,
+    stallmate;
+    // Secret Stallmate without a referee shares the board's rules and words.
+    stallmate::duo::DESCRIPTOR,
 }

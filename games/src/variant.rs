@@ -64,13 +64,6 @@ pub fn check_transcript(bytes: &[u8]) -> Result<Checked, CheckError> {
     let terms = Terms::parse(&file.proposal).map_err(TranscriptError::from)?;
     match find(terms.variant()) {
         Some(g) => Ok((g.check)(&file, terms)?),
-        // Verified here, not yet played by a node: the registry lists what a node plays.
-        None if terms.variant() == crate::stallmate::duo::VARIANT => Ok(
-            sealed_protocol::transcript::check_with_terms::<crate::stallmate::duo::Duo>(
-                &file, terms,
-            )?
-            .1,
-        ),
         None => Err(CheckError::UnknownVariant(terms.variant().to_owned())),
     }
 }

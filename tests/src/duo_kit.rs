@@ -9,15 +9,15 @@ use std::rc::Rc;
 
 use sealed_games::chess::{Color, Square};
 use sealed_games::stallmate::Attempt;
-use sealed_games::stallmate::BoardEnd;
 use sealed_games::stallmate::answer::Answer;
 use sealed_games::stallmate::duo::acts::{self, Act, Done};
-use sealed_games::stallmate::duo::item::{ending, to_item};
+use sealed_games::stallmate::duo::item::to_item;
+use sealed_games::stallmate::duo::player::claims;
 use sealed_games::stallmate::duo::{Duo, Owed, VARIANT, engine_name, sender};
 use sealed_games::stallmate::peer::setup_name;
 use sealed_games::stallmate::referee::Referee;
 use sealed_games::stallmate::setup::Setup;
-use sealed_mpc::play::game::{Black, Circuits, Outcome, White};
+use sealed_mpc::play::game::{Black, White};
 use sealed_mpc::play::record::{commitment, step_hash};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
@@ -237,7 +237,7 @@ impl Table {
         let (k, p) = ((i - 2) / 4, (i - 2) % 4);
         let attempt = mine(self);
         let received = prev(self);
-        let mut circuits = shared_circuits();
+        let mut circuits = sealed_games::stallmate::duo::circuits();
         let circuits = &mut *circuits;
         let Table { white, black, .. } = self;
         match p {
@@ -279,7 +279,7 @@ impl Table {
             return;
         };
         self.black_read += 1;
-        let mut circuits = shared_circuits();
+        let mut circuits = sealed_games::stallmate::duo::circuits();
         let Some(outcome) = self
             .black
             .as_mut()
@@ -313,28 +313,6 @@ impl Table {
             self.tries += 1;
         }
     }
-}
-
-/// What a computation told a side, as a `Done` says it: a move made, a capture, an ending.
-fn claims(outcome: &Outcome) -> (bool, bool, Option<BoardEnd>) {
-    match outcome {
-        Outcome::Started { .. } => (false, false, None),
-        Outcome::Attempt { made, answer } => (
-            *made,
-            *made && answer.capture,
-            if *made { ending(answer) } else { None },
-        ),
-    }
-}
-
-/// The compiled shapes, shared by every table of the process (a shape takes about a
-/// second to compile).
-fn shared_circuits() -> std::sync::MutexGuard<'static, Circuits> {
-    static CIRCUITS: std::sync::OnceLock<std::sync::Mutex<Circuits>> = std::sync::OnceLock::new();
-    CIRCUITS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn duo(s: &Session<Duo>) -> &Duo {

@@ -36,8 +36,9 @@ pub const DESCRIPTOR: crate::table::Descriptor = crate::table::Descriptor::of::<
     record::replay,
 );
 
-/// The options, as spec/GAMES.md §5.1 lists them.
-const SETTINGS: &[crate::table::Setting] = &[
+/// The options of the game on the board, with or without a referee (spec/GAMES.md
+/// §5.1).
+const BOARD_SETTINGS: [crate::table::Setting; 3] = [
     crate::table::Setting {
         key: "must-try",
         values: &["on", "off"],
@@ -59,6 +60,13 @@ const SETTINGS: &[crate::table::Setting] = &[
         example: "80",
         about: "the game ends after that many moves with 0 points each; none: no limit",
     },
+];
+
+/// The options, as spec/GAMES.md §5.1 lists them: the board's, and the referee's period.
+const SETTINGS: &[crate::table::Setting] = &[
+    BOARD_SETTINGS[0],
+    BOARD_SETTINGS[1],
+    BOARD_SETTINGS[2],
     crate::table::Setting {
         key: "period",
         values: &[],

@@ -279,6 +279,45 @@ pub fn bot_attempt(s: &Session<Stallmate>, pick: u64) -> Option<Command> {
     <Stallmate as Automation>::bot(s, state, pick)
 }
 
+/// How a player types an attempt, whoever answers it (a referee, or the computation of
+/// the two players: `duo`).
+pub(crate) const HINTS: [&str; 2] = [
+    "<from>-<to>, e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)",
+    "any? (is there a pawn capture?)",
+];
+
+/// The attempts a player may click, from his own view: every candidate move, and "Any?".
+pub(crate) fn view_choices(view: &MoverView) -> Vec<Choice> {
+    let mut v: Vec<Choice> = view
+        .candidates()
+        .into_iter()
+        .filter_map(|a| {
+            let (from, to, _) = a.squares()?;
+            Some(Choice::shift(from, to, a.to_string(), a.to_string()))
+        })
+        .collect();
+    v.push(Choice::button("Any? (is there a pawn capture?)", "any?"));
+    v
+}
+
+/// A player's own army as text, with this period's attempts and their answers.
+pub(crate) fn view_board(view: &MoverView) -> String {
+    let mut out = String::from("your army (the opponent's is hidden):\n");
+    out.push_str(&diagram(view.board()));
+    for (a, answer) in view.entries() {
+        out.push_str(&format!("{a}: {answer}\n"));
+    }
+    out
+}
+
+/// This period's attempts and answers, for a page that lists them.
+pub(crate) fn view_attempts(view: &MoverView) -> Vec<Value> {
+    view.entries()
+        .iter()
+        .map(|(a, answer)| json!({"attempt": a.to_string(), "answer": answer.to_string()}))
+        .collect()
+}
+
 /// A board as eight lines of text, White's side at the bottom; `.` for an empty square.
 pub fn diagram(pos: &Position) -> String {
     let mut out = String::new();
@@ -380,29 +419,16 @@ impl Face for Stallmate {
     }
 
     fn hints(_s: &Session<Self>, _state: &State) -> Vec<String> {
-        vec![
-            "<from>-<to>, e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)".into(),
-            "any? (is there a pawn capture?)".into(),
-        ]
+        HINTS.iter().map(|h| (*h).to_owned()).collect()
     }
 
     fn choices(s: &Session<Self>, state: &State) -> Vec<Choice> {
         if !can_attempt(s, state) {
             return vec![];
         }
-        let Some(view) = mover_view(s.engine(), s.seat()) else {
-            return vec![];
-        };
-        let mut v: Vec<Choice> = view
-            .candidates()
-            .into_iter()
-            .filter_map(|a| {
-                let (from, to, _) = a.squares()?;
-                Some(Choice::shift(from, to, a.to_string(), a.to_string()))
-            })
-            .collect();
-        v.push(Choice::button("Any? (is there a pawn capture?)", "any?"));
-        v
+        mover_view(s.engine(), s.seat())
+            .map(|view| view_choices(&view))
+            .unwrap_or_default()
     }
 
     fn board(s: &Session<Self>, state: &State) -> String {
@@ -416,11 +442,7 @@ impl Face for Stallmate {
         if let Some(r) = whole {
             out.push_str(&diagram(r.position()));
         } else if let Some(view) = mover_view(e, s.seat()) {
-            out.push_str("your army (the opponent's is hidden):\n");
-            out.push_str(&diagram(view.board()));
-            for (a, answer) in view.entries() {
-                out.push_str(&format!("{a}: {answer}\n"));
-            }
+            out.push_str(&view_board(&view));
         }
         if let Some(last) = state.heard.last() {
             let words: Vec<String> = last.heard.iter().map(ToString::to_string).collect();
@@ -445,13 +467,8 @@ impl Face for Stallmate {
             .flatten();
         // This period's attempts with the referee's answers (the mover's own), and what
         // every seat heard at the end of each period, for a page that lists them.
-        let attempts: Vec<Value> = mover_view(e, s.seat())
-            .map(|v| {
-                v.entries()
-                    .iter()
-                    .map(|(a, answer)| json!({"attempt": a.to_string(), "answer": answer.to_string()}))
-                    .collect()
-            })
+        let attempts = mover_view(e, s.seat())
+            .map(|v| view_attempts(&v))
             .unwrap_or_default();
         let heard: Vec<Value> = e
             .state()

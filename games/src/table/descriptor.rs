@@ -13,7 +13,7 @@ use super::{Game, Table};
 use crate::replay::{ReplayError, Replayed};
 
 /// A table, or why the session refused it.
-type Opened = Result<Box<dyn Table>, SessionError>;
+pub(crate) type Opened = Result<Box<dyn Table>, SessionError>;
 
 /// A rule option a proposal may set, as a form offers it (spec/GAMES.md lists each
 /// game's; a test proposes every value listed here).
@@ -68,6 +68,24 @@ impl Descriptor {
             restore: restore::<R>,
             validate: validate::<R>,
             check: check::<R>,
+        }
+    }
+
+    /// The descriptor of a game `R` whose table is its own (it keeps more beside the
+    /// session than [`TableOf`] does: `stallmate::duo`), opened and restored by `open`
+    /// and `restore`.
+    pub(crate) const fn of_table<R: Game>(
+        about: &'static str,
+        settings: &'static [Setting],
+        demo: &'static [(&'static str, &'static str)],
+        replay: fn(&str) -> Result<Replayed, ReplayError>,
+        open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
+        restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
+    ) -> Descriptor {
+        Descriptor {
+            open,
+            restore,
+            ..Descriptor::of::<R>(about, settings, demo, replay)
         }
     }
 }

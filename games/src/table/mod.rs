@@ -43,7 +43,7 @@
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;
-mod descriptor;
+pub(crate) mod descriptor;
 mod game;
 pub mod grid;
 mod table_of;
@@ -102,6 +102,21 @@ pub trait Table: TableFace + Send {
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String>;
     /// How many rulings taken are still waiting to be posted.
     fn rulings_waiting(&self) -> usize;
+    /// Takes a message the other player's node sent beside the transcript, at its
+    /// position (Secret Stallmate without a referee: the messages of the two players'
+    /// computations, whose hashes the transcript signs, spec/GAMES.md §5.15). `Ok(true)`:
+    /// new, and the node stores it before anything this seat does next can depend on it
+    /// (durable before visible); `Ok(false)`: held already. Refused with the reason,
+    /// changing nothing, when it is not the next message or not the one signed.
+    fn take_message(&mut self, _index: u64, _bytes: Vec<u8>) -> Result<bool, String> {
+        Err("this game sends no messages beside its transcript".into())
+    }
+    /// This seat's last message for the other player, once the act that signs its hash
+    /// is accepted and while the other has not answered it: only if not handed out yet,
+    /// or `again` (the other reconnected, or has waited). With its position.
+    fn message_out(&mut self, _again: bool) -> Option<(u64, Vec<u8>)> {
+        None
+    }
 
     /// The seat this table plays.
     fn seat(&self) -> Seat {

@@ -28,10 +28,20 @@ const MAX_RULINGS: usize = 16;
 
 impl<R: Game> TableOf<R> {
     pub(super) fn boxed(session: Session<R>) -> Box<dyn Table> {
-        Box::new(TableOf {
+        Box::new(TableOf::new(session))
+    }
+
+    /// The table of `session`, for a game whose table wraps this one.
+    pub(crate) fn new(session: Session<R>) -> TableOf<R> {
+        TableOf {
             session,
             rulings: vec![],
-        })
+        }
+    }
+
+    /// The session, with its rules' type.
+    pub(crate) fn typed(&self) -> &Session<R> {
+        &self.session
     }
 
     /// What a kept ruling is now: refused (no longer open), kept, or to post.

@@ -35,10 +35,17 @@ use crate::net::*;
 use crate::typing::*;
 
 #[test]
-fn variants_are_the_five_games() {
+fn variants_are_the_five_games_and_stallmate_without_a_referee() {
     assert_eq!(
         table::variants(),
-        ["duel", "cardmate", "chex", "tempete", "stallmate"]
+        [
+            "duel",
+            "cardmate",
+            "chex",
+            "tempete",
+            "stallmate",
+            "stallmate-duo"
+        ]
     );
     for v in table::variants() {
         assert!(Variant::parse(v).is_some());
@@ -47,7 +54,7 @@ fn variants_are_the_five_games() {
 
 #[test]
 fn bots_play_every_variant_to_a_verified_end() {
-    for (n, &variant) in table::variants().iter().enumerate() {
+    for (n, &variant) in variants().iter().enumerate() {
         // Under protocol version 2 draft 6 the Stallmate game of nonce 44 ends with Black's
         // bot letting a period pass: at ply 17 a bishop it cannot see gives check, and the
         // random bot tries 25 moves, every one illegal, before the 50 ms period of this
@@ -81,7 +88,7 @@ fn bots_finish_the_demo_games_of_every_variant_for_many_seeds() {
         .ok()
         .and_then(|v| v.parse().ok())
         .map_or(4, |n: u16| n.min(256));
-    for &variant in table::variants() {
+    for variant in variants() {
         for nonce in (0..seeds).map(|n| n as u8).chain([105, 117]) {
             let terms = terms_with(variant, &table::demo_options(variant), nonce);
             let mut net = Net::with_terms(variant, terms, nonce);
@@ -97,7 +104,7 @@ fn bots_finish_the_demo_games_of_every_variant_for_many_seeds() {
 
 #[test]
 fn games_typed_in_notation_play_to_the_end_and_bad_input_is_refused() {
-    for (n, &variant) in table::variants().iter().enumerate() {
+    for (n, &variant) in variants().iter().enumerate() {
         for nonce in [1u8, 2] {
             let mut net = Net::new(variant, 10 * nonce + n as u8);
             net.run(Mode::Typed);
@@ -108,7 +115,7 @@ fn games_typed_in_notation_play_to_the_end_and_bad_input_is_refused() {
 
 #[test]
 fn a_restored_table_finishes_the_game_as_the_original_would() {
-    for (n, &variant) in table::variants().iter().enumerate() {
+    for (n, &variant) in variants().iter().enumerate() {
         let nonce = 60 + n as u8;
         let mut straight = Net::new(variant, nonce);
         straight.run(Mode::Bot);
@@ -167,7 +174,7 @@ fn restart(net: &mut Net, seat: usize) {
 
 #[test]
 fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
-    for (n, &variant) in table::variants().iter().enumerate() {
+    for (n, &variant) in variants().iter().enumerate() {
         let mut net = Net::new(variant, 80 + n as u8);
         // Nothing counted: every chain from its start.
         let all = net.sessions[0].session().envelopes();
@@ -269,7 +276,7 @@ fn in_sync(net: &Net) -> bool {
 
 #[test]
 fn resignation_draw_agreement_and_decline_by_the_generic_words() {
-    for (n, &variant) in table::variants().iter().enumerate() {
+    for (n, &variant) in variants().iter().enumerate() {
         // Resignation.
         let mut net = Net::new(variant, 100 + n as u8);
         net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 3);
@@ -741,7 +748,7 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
     ]);
     let text = prop::collection::vec(prop_oneof![words.prop_map(str::to_owned), ".{0,8}"], 0..7)
         .prop_map(|w| w.join(" "));
-    let nets: Vec<Net> = table::variants()
+    let nets: Vec<Net> = variants()
         .iter()
         .enumerate()
         .map(|(n, &variant)| {

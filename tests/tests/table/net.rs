@@ -20,6 +20,18 @@ pub(crate) fn key(seat: usize) -> SecretKey {
     SecretKey::from_seed(&[seat as u8 + 1; 32])
 }
 
+/// The variants these tests play: every one but Secret Stallmate without a referee,
+/// whose seats also pass the computations' messages beside their envelopes and whose
+/// table restores with them; tests/tests/duo_table.rs plays it through the same table
+/// interface.
+pub(crate) fn variants() -> Vec<&'static str> {
+    table::variants()
+        .iter()
+        .copied()
+        .filter(|v| *v != sealed_games::stallmate::duo::VARIANT)
+        .collect()
+}
+
 /// The variant played with a referee seat, whose move periods end by time.
 pub(crate) const STALLMATE: &str = "stallmate";
 

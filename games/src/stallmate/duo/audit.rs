@@ -12,16 +12,12 @@
 //! message). From there on the game is not the one the protocol made, and nothing later
 //! is judged.
 
-use std::sync::{Mutex, OnceLock, PoisonError};
-
 use sealed_mpc::play::audit::{Finding as MpcFinding, Opened};
-use sealed_mpc::play::game::Circuits;
 use sealed_mpc::play::record::{self, audit_posted};
 use sealed_mpc::play::Party;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
-use sealed_protocol::ids::{EnvRef, Seat};
 
-use super::acts::{self, Act, Done};
+use super::posted::Posted;
 use super::item::{from_item, mpc_options, rank};
 use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, engine_name};
 use crate::chess::Color;
@@ -29,45 +25,6 @@ use crate::stallmate::answer::Answer;
 use crate::stallmate::peer::{seat, setup_name};
 use crate::stallmate::referee::Referee;
 use crate::stallmate::setup::Setup;
-
-/// What the public acts hold, in order.
-#[derive(Default)]
-struct Acts {
-    /// Each message's hash, where it was signed.
-    steps: Vec<([u8; 32], EnvRef)>,
-    /// Each attempt's commitment: its run, mover and act.
-    commitments: Vec<(u64, Color, [u8; 32], EnvRef)>,
-    /// Each `Done`: its computation and act.
-    dones: Vec<(u64, Done, EnvRef)>,
-    /// The halt, if one stopped the game: by whom, where.
-    halt: Option<(Color, EnvRef)>,
-}
-
-impl Acts {
-    fn read(r: &Revealed<'_>) -> Acts {
-        let mut out = Acts::default();
-        let mut computations = 0u64;
-        for post in &r.public {
-            let color = if post.seat == Seat(0) {
-                Color::White
-            } else {
-                Color::Black
-            };
-            match acts::decode(&post.bytes) {
-                Ok(Act::Attempt(c)) => out.commitments.push((computations, color, c.0, post.at)),
-                Ok(Act::Step(h)) => out.steps.push((h.0, post.at)),
-                Ok(Act::Done(d)) => {
-                    out.steps.push((d.hash.0, post.at));
-                    out.dones.push((computations, d, post.at));
-                    computations += 1;
-                }
-                Ok(Act::Halt) => out.halt = Some((color, post.at)),
-                Ok(Act::Open) | Err(_) => {}
-            }
-        }
-        out
-    }
-}
 
 /// Where in the order of the computations a finding falls: a commitment just before its
 /// computation's first message, a message at its place, a `Done`'s claims just after
@@ -98,7 +55,7 @@ pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
     let setups = [Setup::from_seed(&wa), Setup::from_seed(&ba)];
     let seeds = [we, be];
     let game = r.game.0.0;
-    let acts = Acts::read(r);
+    let acts = Posted::of_revealed(r);
     let mut found: Vec<(u64, Finding)> = vec![];
 
     // The attempts, each from its commitment and its mover's seed.
@@ -133,12 +90,7 @@ pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
         attempts: attempts.clone(),
     };
     let hashes: Vec<[u8; 32]> = acts.steps.iter().map(|s| s.0).collect();
-    // A shape takes about a second to compile: once per process, whatever it audits.
-    static CIRCUITS: OnceLock<Mutex<Circuits>> = OnceLock::new();
-    let mut circuits = CIRCUITS
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
+    let mut circuits = super::circuits();
     match audit_posted(&opened, &mut circuits, &game, &hashes) {
         Ok(MpcFinding::Deviated { by, at }) => {
             let who = match by {

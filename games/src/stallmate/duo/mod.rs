@@ -13,12 +13,27 @@
 //!
 //! - [`acts`] — the public acts and their encoding;
 //! - [`item`] — an attempt as the computation's item, the answer's ending, the options;
-//! - [`audit`] — the audit: every message's hash, every commitment, every `Done`.
+//! - [`posted`] — what the public acts hold of the computations, for the audit and a
+//!   player's table alike;
+//! - [`audit`] — the audit: every message's hash, every commitment, every `Done`;
+//! - [`told`] — what a computation told a side, in the game's words;
+//! - [`player`] — one player's side of the computations at his own table: his messages
+//!   made, the other's taken, his view kept;
+//! - [`table`] — the table a node holds: the session, the player beside it, the face.
 
 pub mod acts;
 pub mod audit;
 pub mod item;
+pub mod player;
+pub mod posted;
+pub mod table;
+pub mod told;
 
+pub use table::DESCRIPTOR;
+
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+
+use sealed_mpc::play::game::Circuits;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::hidden::{Audit, Revealed};
 use sealed_protocol::ids::{Name, Seat};
@@ -32,6 +47,16 @@ use super::ending::{self, Ending};
 use super::options::Options;
 use super::peer::{MAX_ATTEMPTS, seat, setup_name};
 use crate::chess::Color;
+
+/// The compiled circuit shapes, one set per process, whatever it plays or audits: a
+/// shape takes about a second to compile.
+pub fn circuits() -> MutexGuard<'static, Circuits> {
+    static CIRCUITS: OnceLock<Mutex<Circuits>> = OnceLock::new();
+    CIRCUITS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
 
 /// The variant's name in proposals.
 pub const VARIANT: &str = "stallmate-duo";

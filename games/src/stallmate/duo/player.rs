@@ -1,0 +1,393 @@
+//! One player's side of the computations at his own table (spec/GAMES.md §5.15): it
+//! makes his messages from his engine seed, his back rank, his attempts and the other's
+//! messages; takes the other's messages once their hashes are signed; and keeps his view
+//! of the game (his army, his answers, what he heard) from what each computation told
+//! him. Sans-IO like the session beside it: messages in ([`Player::take`]), acts and
+//! messages out ([`Player::duty`], [`Player::outgoing`]).
+//!
+//! Everything it holds comes again from the public acts, its own setups and the other's
+//! messages: after a restart the node gives it the messages it stored and it makes its
+//! own again ([`Player::follow`]), checking each against the hash it signed. So only the
+//! other's messages are stored, never its own, and its own attempts are opened from
+//! their commitments under its seed rather than kept.
+
+use sealed_mpc::play::game::{Black, Outcome, White};
+use sealed_mpc::play::record::{open, step_hash};
+use sealed_protocol::hash::Hash;
+use sealed_protocol::session::{Command, Session};
+
+use super::acts::{self, Act, Done};
+use super::item::{ending, from_item, mpc_options, rank};
+use super::posted::Posted;
+use super::told;
+use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, Owed, engine_name, sender};
+use crate::chess::Color;
+use crate::stallmate::announce::Heard;
+use crate::stallmate::peer::{color, setup_name};
+use crate::stallmate::setup::Setup;
+use crate::stallmate::view::MoverView;
+
+/// The largest message a side takes: the garbled tables of the largest computation
+/// (about 85,000 AND gates at 32 bytes, spec/GAMES.md §5.15) with room to spare.
+pub const MAX_MESSAGE: usize = 16 << 20;
+
+/// The side of the computations this player runs.
+enum Party {
+    White(Box<White>),
+    Black(Box<Black>),
+}
+
+/// A message this side made, with the act that signs its hash.
+struct Made {
+    index: u64,
+    bytes: Vec<u8>,
+    act: Act,
+    /// Whether the node has had it to send since it was made.
+    handed: bool,
+}
+
+/// What [`Player::take`] did with a message.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// Kept: the node stores it (before this side acts on it), then asks for duties.
+    New,
+    /// Held already, or no longer needed: nothing to store.
+    Known,
+}
+
+/// One player's side of the computations.
+pub struct Player {
+    color: Color,
+    game: [u8; 32],
+    seed: [u8; 32],
+    options: crate::stallmate::options::Options,
+    party: Party,
+    view: MoverView,
+    /// The position of the next message to take or make.
+    next: u64,
+    /// The other's last message taken, the input of this side's next.
+    received: Option<(u64, Vec<u8>)>,
+    /// The other's next message, come before its hash was signed.
+    early: Option<(u64, Vec<u8>)>,
+    /// This side's last message.
+    made: Option<Made>,
+    /// What this side heard of the other's attempts in the running period.
+    hearing: Vec<Heard>,
+    /// Why this side stops the game: a message of the other's that does not serve, or a
+    /// `Done` that says what the computation did not tell.
+    broken: Option<String>,
+}
+
+impl Player {
+    /// The player of `s`'s seat, once its own setups are known (after the coin).
+    pub fn new(s: &Session<Duo>) -> Option<Player> {
+        let army = s.own_setup_value(&setup_name())?.0;
+        let seed = s.own_setup_value(&engine_name())?.0;
+        let color = color(s.seat());
+        let duo = s.engine().rules();
+        let setup = Setup::from_seed(&army);
+        let (rank, options) = (rank(setup), mpc_options(&duo.options));
+        let party = match color {
+            Color::White => Party::White(Box::new(White::new(seed, rank, options))),
+            Color::Black => Party::Black(Box::new(Black::new(seed, rank, options))),
+        };
+        Some(Player {
+            color,
+            game: s.engine().terms().game().0.0,
+            seed,
+            options: duo.options,
+            party,
+            view: MoverView::new(color, setup, duo.options),
+            next: 0,
+            received: None,
+            early: None,
+            made: None,
+            hearing: vec![],
+            broken: None,
+        })
+    }
+
+    /// This player's view of the game: his army, his answers, what he heard.
+    pub fn view(&self) -> &MoverView {
+        &self.view
+    }
+
+    /// Why this side halts, if it does.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// The position of the next message this side takes or makes.
+    pub fn next(&self) -> u64 {
+        self.next
+    }
+
+    /// Takes the other's message at `index`. Only the next one is kept, and only if
+    /// its hash, once signed, is the message's: anything else is refused and changes
+    /// nothing.
+    pub fn take(&mut self, s: &Session<Duo>, index: u64, bytes: Vec<u8>) -> Result<Taken, String> {
+        if sender(index) == self.color {
+            return Err(format!("message {index} is this side's own to send"));
+        }
+        if bytes.len() > MAX_MESSAGE {
+            return Err(format!(
+                "message {index} takes {} bytes, more than the {MAX_MESSAGE} a message may",
+                bytes.len()
+            ));
+        }
+        // Its own messages signed before (after a restart) are made again first.
+        let posted = Posted::of_engine(s.engine());
+        self.follow_posted(&posted);
+        if index < self.next || self.early.as_ref().is_some_and(|e| e.0 == index && e.1 == bytes) {
+            return Ok(Taken::Known);
+        }
+        if index != self.next {
+            return Err(format!(
+                "message {index} is not the next one (message {} is)",
+                self.next
+            ));
+        }
+        if let Some(h) = posted.hash(index)
+            && step_hash(&self.game, index, &bytes) != h
+        {
+            return Err(format!(
+                "message {index} is not the one whose hash its sender signed"
+            ));
+        }
+        self.early = Some((index, bytes));
+        self.follow_posted(&posted);
+        Ok(Taken::New)
+    }
+
+    /// Follows the public acts: makes again each own message whose hash is signed (after
+    /// a restart), and takes each of the other's once its hash is.
+    pub fn follow(&mut self, s: &Session<Duo>) {
+        self.follow_posted(&Posted::of_engine(s.engine()));
+    }
+
+    fn follow_posted(&mut self, posted: &Posted) {
+        while self.broken.is_none() {
+            let i = self.next;
+            let Some(hash) = posted.hash(i) else {
+                break;
+            };
+            if sender(i) == self.color {
+                if self.made.as_ref().is_none_or(|m| m.index != i) {
+                    match self.make(i, posted) {
+                        Ok((bytes, act)) => {
+                            self.made = Some(Made {
+                                index: i,
+                                bytes,
+                                act,
+                                handed: false,
+                            });
+                        }
+                        Err(e) => {
+                            self.broken = Some(e);
+                            break;
+                        }
+                    }
+                }
+                let ours = self.made.as_ref().map(|m| step_hash(&self.game, i, &m.bytes));
+                if ours != Some(hash) {
+                    // Its own signed hash is not what its seed makes: the store is not
+                    // this seat's (nothing honest gets here); stop rather than sign on.
+                    self.broken = Some(format!(
+                        "this side's own message {i} is not the one its signed hash names"
+                    ));
+                    break;
+                }
+            } else {
+                let Some((j, bytes)) = self.early.take() else {
+                    break;
+                };
+                if j != i || step_hash(&self.game, i, &bytes) != hash {
+                    // Not the message signed: the sender may send the right one again.
+                    break;
+                }
+                if let Err(e) = self.consume(i, bytes, posted) {
+                    self.broken = Some(e);
+                    break;
+                }
+            }
+            self.next += 1;
+        }
+    }
+
+    /// The act this side owes now as its duty, if any: its next message's hash (made
+    /// now), its `Open` once the game has ended, or a `Halt` when it cannot go on.
+    /// Choosing an attempt is not a duty: a person or a bot does it.
+    pub fn duty(&mut self, s: &Session<Duo>) -> Option<Command> {
+        let posted = Posted::of_engine(s.engine());
+        self.follow_posted(&posted);
+        let state = s.engine().state()?;
+        let owed = state.owed()?;
+        let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        match owed {
+            Owed::Open(c) if c == self.color => return Some(Command::act(acts::encode(&Act::Open))),
+            Owed::Open(_) => return None,
+            _ if self.broken.is_some() && mine => {
+                return Some(Command::act(acts::encode(&Act::Halt)));
+            }
+            Owed::Step(i) if sender(i) == self.color && self.next == i => {}
+            _ => return None,
+        }
+        let i = self.next;
+        if self.made.as_ref().is_none_or(|m| m.index != i) {
+            match self.make(i, &posted) {
+                Ok((bytes, act)) => {
+                    self.made = Some(Made {
+                        index: i,
+                        bytes,
+                        act,
+                        handed: false,
+                    });
+                }
+                Err(e) => {
+                    self.broken = Some(e);
+                    return Some(Command::act(acts::encode(&Act::Halt)));
+                }
+            }
+        }
+        self.made.as_ref().map(|m| Command::act(acts::encode(&m.act)))
+    }
+
+    /// This side's last message for the node to send, once its hash is signed and while
+    /// the other has not answered it: only if not handed out yet, or `again` (the other
+    /// reconnected, or has waited long).
+    pub fn outgoing(&mut self, s: &Session<Duo>, again: bool) -> Option<(u64, Vec<u8>)> {
+        let posted = Posted::of_engine(s.engine());
+        self.follow_posted(&posted);
+        let m = self.made.as_mut()?;
+        let signed = posted.hash(m.index).is_some();
+        let answered = posted.steps.len() as u64 > m.index + 1;
+        if !signed || answered || (m.handed && !again) || s.engine().is_over() {
+            return None;
+        }
+        m.handed = true;
+        Some((m.index, m.bytes.clone()))
+    }
+
+    /// The attempt of computation `run` as this side puts it in: its own, opened from its
+    /// commitment, when it moves; 0 when it does not, and for the start.
+    fn attempt(&self, run: u64, posted: &Posted) -> Result<u16, String> {
+        if run == 0 {
+            return Ok(0);
+        }
+        let (mover, c) = posted
+            .commitment(run)
+            .ok_or_else(|| format!("no commitment before computation {run}"))?;
+        if mover != self.color {
+            return Ok(0);
+        }
+        open(&self.seed, &self.game, run, &c)
+            .ok_or_else(|| format!("this side's commitment of computation {run} opens to nothing"))
+    }
+
+    /// Makes this side's message `i`, with its act.
+    fn make(&mut self, i: u64, posted: &Posted) -> Result<(Vec<u8>, Act), String> {
+        let received = match &self.received {
+            Some((j, b)) if *j + 1 == i => b.as_slice(),
+            _ if i == 0 => &[],
+            _ => return Err(format!("message {i} needs the other's message {} first", i.wrapping_sub(1))),
+        };
+        let err = |e: sealed_mpc::play::game::PlayError| format!("message {i}: {e:?}");
+        if i < BASE_MESSAGES {
+            let bytes = match &mut self.party {
+                Party::Black(b) => b.base_message(),
+                Party::White(w) => w.base(received).map_err(err)?,
+            };
+            let act = Act::Step(Hash(step_hash(&self.game, i, &bytes)));
+            return Ok((bytes, act));
+        }
+        let (run, p) = ((i - BASE_MESSAGES) / COMPUTATION_MESSAGES, (i - BASE_MESSAGES) % COMPUTATION_MESSAGES);
+        let attempt = self.attempt(run, posted)?;
+        let mut circuits = super::circuits();
+        let (bytes, outcome) = match (&mut self.party, p) {
+            (Party::Black(b), 0) => {
+                if run == 0 {
+                    b.base_keys(received).map_err(err)?;
+                }
+                (b.ask(&mut circuits, attempt).map_err(err)?, None)
+            }
+            (Party::White(w), 1) => (w.answer(&mut circuits, received, attempt).map_err(err)?, None),
+            (Party::Black(b), 2) => (b.evaluate(&mut circuits, received).map_err(err)?, None),
+            (Party::White(w), 3) => {
+                let (g2, outcome) = w.decode(&mut circuits, received).map_err(err)?;
+                (g2, Some(outcome))
+            }
+            _ => return Err(format!("message {i} is the other side's")),
+        };
+        drop(circuits);
+        let hash = Hash(step_hash(&self.game, i, &bytes));
+        let act = match outcome {
+            Some(o) => {
+                let (made, capture, ending) = claims(&o);
+                self.told(run, &o, posted);
+                Act::Done(Done {
+                    hash,
+                    made,
+                    capture,
+                    ending,
+                })
+            }
+            None => Act::Step(hash),
+        };
+        Ok((bytes, act))
+    }
+
+    /// Takes the other's message `i`, its hash checked: Black reads each G2 at once and
+    /// holds White's `Done` against what it told him.
+    fn consume(&mut self, i: u64, bytes: Vec<u8>, posted: &Posted) -> Result<(), String> {
+        let ends_run = i >= BASE_MESSAGES && (i - BASE_MESSAGES) % COMPUTATION_MESSAGES == 3;
+        if let (Party::Black(b), true) = (&mut self.party, ends_run) {
+            let run = (i - BASE_MESSAGES) / COMPUTATION_MESSAGES;
+            let outcome = b
+                .finish(&mut super::circuits(), &bytes)
+                .map_err(|e| format!("message {i}: {e:?}"))?;
+            let said = posted.done(run).map(|d| (d.made, d.capture, d.ending));
+            if said != Some(claims(&outcome)) {
+                return Err(format!(
+                    "White's Done of computation {run} says what the computation did not tell"
+                ));
+            }
+            self.told(run, &outcome, posted);
+        }
+        self.received = Some((i, bytes));
+        Ok(())
+    }
+
+    /// What computation `run` told this side, into its view.
+    fn told(&mut self, run: u64, outcome: &Outcome, posted: &Posted) {
+        let Outcome::Attempt { made, answer } = outcome else {
+            return;
+        };
+        let Some((mover, _)) = posted.commitment(run) else {
+            return;
+        };
+        if mover == self.color {
+            let attempt = self.attempt(run, posted).ok().and_then(from_item);
+            if let Some(a) = attempt {
+                self.view.record(a, told::answer(answer, &self.options));
+            }
+        } else {
+            self.hearing.extend(told::heard(answer, &self.options));
+            if *made {
+                let heard = std::mem::take(&mut self.hearing);
+                self.view.hear(&heard);
+            }
+        }
+    }
+}
+
+/// What a computation told, as a `Done` says it: a move made, a capture, an ending.
+pub fn claims(outcome: &Outcome) -> (bool, bool, Option<crate::stallmate::BoardEnd>) {
+    match outcome {
+        Outcome::Started { .. } => (false, false, None),
+        Outcome::Attempt { made, answer } => (
+            *made,
+            *made && answer.capture,
+            if *made { ending(answer) } else { None },
+        ),
+    }
+}

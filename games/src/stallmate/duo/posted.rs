@@ -1,0 +1,85 @@
+//! What the public acts hold of the computations, in order: each message's hash, each
+//! attempt's commitment, each `Done`, the halt. Read the same way by the audit (from the
+//! revealed game) and by a player's own table while the game runs (from its main line).
+
+use sealed_protocol::engine::Engine;
+use sealed_protocol::hidden::Revealed;
+use sealed_protocol::ids::{EnvRef, Seat};
+
+use super::Duo;
+use super::acts::{self, Act, Done};
+use crate::chess::Color;
+use crate::stallmate::peer::color;
+
+/// The computations' acts, in order.
+#[derive(Default)]
+pub struct Posted {
+    /// Each message's hash, where it was signed.
+    pub steps: Vec<([u8; 32], EnvRef)>,
+    /// Each attempt's commitment: its run, mover and act.
+    pub commitments: Vec<(u64, Color, [u8; 32], EnvRef)>,
+    /// Each `Done`: its computation and act.
+    pub dones: Vec<(u64, Done, EnvRef)>,
+    /// The halt, if one stopped the game: by whom, where.
+    pub halt: Option<(Color, EnvRef)>,
+}
+
+impl Posted {
+    /// Reads acts, each with its signer and envelope, in the order of the game.
+    pub fn read<'a>(acts: impl IntoIterator<Item = (Seat, EnvRef, &'a [u8])>) -> Posted {
+        let mut out = Posted::default();
+        let mut computations = 0u64;
+        for (seat, at, bytes) in acts {
+            let color = color(seat);
+            match acts::decode(bytes) {
+                // The run of a commitment is the count of computations finished before it.
+                Ok(Act::Attempt(c)) => out.commitments.push((computations, color, c.0, at)),
+                Ok(Act::Step(h)) => out.steps.push((h.0, at)),
+                Ok(Act::Done(d)) => {
+                    out.steps.push((d.hash.0, at));
+                    out.dones.push((computations, d, at));
+                    computations += 1;
+                }
+                Ok(Act::Halt) => out.halt = Some((color, at)),
+                Ok(Act::Open) | Err(_) => {}
+            }
+        }
+        out
+    }
+
+    /// The public acts of a revealed game.
+    pub fn of_revealed(r: &Revealed<'_>) -> Posted {
+        Posted::read(r.public.iter().map(|p| (p.seat, p.at, p.bytes.as_slice())))
+    }
+
+    /// The acts of a live game's main line, as one seat's engine holds them.
+    pub fn of_engine(e: &Engine<Duo>) -> Posted {
+        let acts = e.main_line().iter().filter_map(|(at, seat)| {
+            let env = e.envelope(*at)?;
+            env.unsigned().body.iter().find_map(|i| match i {
+                sealed_protocol::body::Item::Act(bytes) => Some((*seat, *at, bytes.as_slice())),
+                _ => None,
+            })
+        });
+        Posted::read(acts)
+    }
+
+    /// The commitment made before computation `run` (from 1): its mover and hash.
+    pub fn commitment(&self, run: u64) -> Option<(Color, [u8; 32])> {
+        self.commitments
+            .iter()
+            .rev()
+            .find(|c| c.0 == run)
+            .map(|c| (c.1, c.2))
+    }
+
+    /// The hash of message `index`, once signed.
+    pub fn hash(&self, index: u64) -> Option<[u8; 32]> {
+        self.steps.get(usize::try_from(index).ok()?).map(|s| s.0)
+    }
+
+    /// The `Done` of computation `run`, once posted.
+    pub fn done(&self, run: u64) -> Option<&Done> {
+        self.dones.get(usize::try_from(run).ok()?).map(|d| &d.1)
+    }
+}

@@ -1,0 +1,327 @@
+//! Secret Stallmate without a referee at a table: the session, and beside it the
+//! player's side of the computations ([`Player`]), which a node drives like a referee's
+//! duties — every message made and its hash signed as soon as it is owed, the other's
+//! messages taken as they come, the setups opened once the game has ended. A person or
+//! a bot chooses only the attempts, from the player's own view.
+//!
+//! The generic table ([`TableOf`]) asks the game's face with the session alone, but what
+//! this player knows of the board (his answers, what he heard) is in the computations'
+//! outcomes, which only the [`Player`] holds. So [`DuoTable`] wraps the generic table
+//! and lends the face the player's view for the length of each call it forwards
+//! ([`DuoTable::shown`]): a thread-local set and restored around the call, never read
+//! outside one.
+
+use std::cell::{RefCell, RefMut};
+
+use serde_json::{Value, json};
+
+use sealed_mpc::play::record::commitment;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::session::{AnySession, Command, Secrets, Session};
+
+use super::acts::{self, Act};
+use super::item::to_item;
+use super::player::{Player, Taken};
+use super::{Duo, Owed, State, VARIANT, engine_name, sender};
+use crate::stallmate::attempt::Attempt;
+use crate::stallmate::bot;
+use crate::stallmate::peer::color;
+use crate::stallmate::table::{HINTS, view_attempts, view_board, view_choices};
+use crate::stallmate::view::MoverView;
+use crate::table::descriptor::Opened;
+use crate::table::{
+    Automation, Choice, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
+};
+
+/// The game as the registry lists it.
+pub const DESCRIPTOR: Descriptor = Descriptor::of_table::<Duo>(
+    "Secret Stallmate without a referee: the two players' nodes answer every attempt together, garbled, and prove it at the end",
+    &crate::stallmate::BOARD_SETTINGS,
+    &[("ply-limit", "6"), ("time-per-move", "1h")],
+    crate::stallmate::record::replay,
+    open,
+    restore,
+);
+
+fn open(terms: Terms, key: SecretKey, entropy: [u8; 32], now: u64) -> Opened {
+    Ok(Box::new(DuoTable::new(Session::new(terms, key, entropy, now)?)))
+}
+
+fn restore(
+    terms: Terms,
+    key: SecretKey,
+    secrets: Secrets,
+    envelopes: &[Vec<u8>],
+    now: u64,
+) -> Opened {
+    let session = Session::restore(terms, key, secrets, envelopes, now)?;
+    Ok(Box::new(DuoTable::new(session)))
+}
+
+thread_local! {
+    /// The player's view lent to the face for one forwarded call ([`DuoTable::shown`]).
+    static VIEW: RefCell<Option<MoverView>> = const { RefCell::new(None) };
+}
+
+/// The view lent for the call in progress, if the player has one yet.
+fn lent() -> Option<MoverView> {
+    VIEW.with(|v| v.borrow().clone())
+}
+
+/// One seat's table: the generic table and the player beside its session.
+pub(crate) struct DuoTable {
+    inner: TableOf<Duo>,
+    /// Made once the seat's own setups are known; in a cell because duties are asked
+    /// through `&self` (making a message is filling a cache: asked twice, the same act).
+    player: RefCell<Option<Player>>,
+}
+
+impl DuoTable {
+    fn new(session: Session<Duo>) -> DuoTable {
+        DuoTable {
+            inner: TableOf::new(session),
+            player: RefCell::new(None),
+        }
+    }
+
+    fn session(&self) -> &Session<Duo> {
+        self.inner.typed()
+    }
+
+    /// The player, made as soon as the seat's setups are known.
+    fn player(&self) -> RefMut<'_, Option<Player>> {
+        let mut p = self.player.borrow_mut();
+        if p.is_none() && self.session().engine().state().is_some() {
+            *p = Player::new(self.session());
+        }
+        p
+    }
+
+    /// Runs `f` on the generic table with the player's view lent to the face.
+    fn shown<T>(&self, f: impl FnOnce(&TableOf<Duo>) -> T) -> T {
+        let view = {
+            let mut p = self.player();
+            if let Some(p) = p.as_mut() {
+                p.follow(self.session());
+            }
+            p.as_ref().map(|p| p.view().clone())
+        };
+        let before = VIEW.with(|v| v.replace(view));
+        let out = f(&self.inner);
+        VIEW.with(|v| *v.borrow_mut() = before);
+        out
+    }
+}
+
+impl Table for DuoTable {
+    fn session(&self) -> &dyn AnySession {
+        self.inner.session()
+    }
+    fn session_mut(&mut self) -> &mut dyn AnySession {
+        self.inner.session_mut()
+    }
+    fn variant(&self) -> &'static str {
+        VARIANT
+    }
+    fn to_act(&self) -> Option<Seat> {
+        self.inner.to_act()
+    }
+    fn my_turn(&self) -> bool {
+        self.shown(|t| t.my_turn())
+    }
+    fn duty(&self, now: u64) -> Option<Command> {
+        if self.is_done() {
+            return None;
+        }
+        let own = self.player().as_mut().and_then(|p| p.duty(self.session()));
+        own.or_else(|| self.inner.duty(now))
+    }
+    fn due_at(&self) -> Option<u64> {
+        None
+    }
+    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String> {
+        self.inner.offer_ruling(act)
+    }
+    fn rulings_waiting(&self) -> usize {
+        self.inner.rulings_waiting()
+    }
+    fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, String> {
+        let mut p = self.player();
+        let p = p.as_mut().ok_or("the game has not started at this seat")?;
+        Ok(p.take(self.inner.typed(), index, bytes)? == Taken::New)
+    }
+    fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
+        self.player()
+            .as_mut()
+            .and_then(|p| p.outgoing(self.inner.typed(), again))
+    }
+}
+
+impl TableFace for DuoTable {
+    fn phase(&self) -> &'static str {
+        self.inner.phase()
+    }
+    fn ply(&self) -> usize {
+        self.inner.ply()
+    }
+    fn result(&self) -> Option<String> {
+        self.inner.result()
+    }
+    fn waiting_for(&self) -> String {
+        self.shown(|t| t.waiting_for())
+    }
+    fn parse_action(&self, text: &str) -> Result<Command, String> {
+        self.shown(|t| t.parse_action(text))
+    }
+    fn bot_action(&self, pick: u64) -> Option<Command> {
+        self.shown(|t| t.bot_action(pick))
+    }
+    fn show_text(&self) -> String {
+        self.shown(|t| t.show_text())
+    }
+    fn view(&self) -> TableView {
+        self.shown(|t| t.view())
+    }
+    fn choices(&self) -> Vec<Choice> {
+        self.shown(|t| t.choices())
+    }
+    fn svg(&self) -> Option<String> {
+        None
+    }
+    fn score(&self) -> Option<String> {
+        self.inner.score()
+    }
+    fn pgn(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Whether the seat of `s` is to choose its next attempt, its view up to date.
+fn attempting(s: &Session<Duo>, state: &State) -> Option<MoverView> {
+    let view = lent()?;
+    let mine = state.owed() == Some(Owed::Attempt(color(s.seat())));
+    (mine && view.my_turn()).then_some(view)
+}
+
+/// The commitment to `attempt` as the act that posts it: under this seat's engine seed,
+/// for the computation that comes next.
+fn attempt_command(s: &Session<Duo>, state: &State, attempt: &Attempt) -> Option<Command> {
+    let seed = s.own_setup_value(&engine_name())?.0;
+    let game = s.engine().terms().game().0.0;
+    let c = commitment(&seed, &game, state.computations, to_item(attempt));
+    Some(Command::act(acts::encode(&Act::Attempt(Hash(c)))))
+}
+
+impl Game for Duo {
+    const VARIANT: &'static str = VARIANT;
+
+    fn ready(s: &Session<Self>, state: &State) -> bool {
+        attempting(s, state).is_some()
+    }
+
+    fn awaiting(s: &Session<Self>, state: &State) -> Option<String> {
+        let who = |c| crate::table::words::who(s.engine().terms(), s.seat(), seat_of(c));
+        Some(match state.owed()? {
+            Owed::Attempt(c) => format!("{} to choose an attempt", who(c)),
+            Owed::Step(i) => format!("{} to send message {i} of the computations", who(sender(i))),
+            Owed::Open(c) => format!("{} to open his setups", who(c)),
+        })
+    }
+}
+
+fn seat_of(c: crate::chess::Color) -> Seat {
+    crate::stallmate::peer::seat(c)
+}
+
+impl Face for Duo {
+    fn side(seat: Seat) -> Option<String> {
+        Some(color(seat).to_string())
+    }
+
+    fn prompt(_s: &Session<Self>, _state: &State) -> String {
+        match lent().map_or(0, |v| v.entries().len()) {
+            0 => "your move: try a move or ask any?".into(),
+            _ => "still your move: try another".into(),
+        }
+    }
+
+    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
+        let attempt: Attempt = text.trim().parse().map_err(|e| format!("{e}"))?;
+        if attempting(s, state).is_none() {
+            return Err("not your attempt now: the computation is running".into());
+        }
+        attempt_command(s, state, &attempt).ok_or_else(|| "your engine seed is not known yet".into())
+    }
+
+    fn hints(_s: &Session<Self>, _state: &State) -> Vec<String> {
+        HINTS.iter().map(|h| (*h).to_owned()).collect()
+    }
+
+    fn choices(s: &Session<Self>, state: &State) -> Vec<Choice> {
+        attempting(s, state)
+            .map(|v| view_choices(&v))
+            .unwrap_or_default()
+    }
+
+    fn board(_s: &Session<Self>, state: &State) -> String {
+        let Some(view) = lent() else {
+            return "your army is not known yet\n".into();
+        };
+        let mut out = view_board(&view);
+        if let Some(last) = view.heard().last() {
+            let words: Vec<String> = last.iter().map(ToString::to_string).collect();
+            let words = if words.is_empty() {
+                "nothing".to_owned()
+            } else {
+                words.join(", ")
+            };
+            out.push_str(&format!("heard in the opponent's last move: {words}\n"));
+        }
+        out.push_str(&format!("moves made: {}\n", state.plies));
+        out
+    }
+
+    fn hand(_s: &Session<Self>) -> (Option<String>, Value) {
+        let Some(view) = lent() else {
+            return (None, Value::Null);
+        };
+        let army = view.setup().letters();
+        let heard: Vec<Value> = view
+            .heard()
+            .iter()
+            .enumerate()
+            .map(|(n, h)| {
+                let words: Vec<String> = h.iter().map(ToString::to_string).collect();
+                json!({"period": n + 1, "words": words})
+            })
+            .collect();
+        (
+            Some(format!("your army: {army}")),
+            json!({"army": army, "attempts": view_attempts(&view), "heard": heard}),
+        )
+    }
+
+    fn svg(_state: &State) -> Option<String> {
+        None
+    }
+
+    fn grid(s: &Session<Self>, _state: &State) -> Option<Grid> {
+        let view = lent()?;
+        Some(Grid::chess(view.board(), color(s.seat()), |_| vec![]))
+    }
+
+    fn score(_s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
+        None
+    }
+}
+
+impl Automation for Duo {
+    fn bot(s: &Session<Self>, state: &State, pick: u64) -> Option<Command> {
+        let view = attempting(s, state)?;
+        let attempt = bot::choose(&view, pick)?;
+        attempt_command(s, state, &attempt)
+    }
+}

@@ -1,0 +1,241 @@
+//! Secret Stallmate without a referee through the table a node holds (`table::open`,
+//! spec/GAMES.md §5.15): two tables in the lock-step harness whose seats do their duties
+//! (every message of the computations, made and signed as soon as it is owed) while
+//! bots choose the attempts, and between rounds each table's outgoing message is given
+//! to the other, as the nodes' stream does. The game ends verified; a table restored
+//! mid-computation from its secrets, its envelopes and the messages it took finishes it
+//! exactly as the original would; a message that is not the next one, or not the one
+//! signed, or too large, is refused and changes nothing.
+
+use sealed_conformance::pair::{Lockstep, Pace};
+use sealed_games::stallmate::duo::VARIANT;
+use sealed_games::stallmate::duo::player::MAX_MESSAGE;
+use sealed_games::table::{self, Table};
+use sealed_games::variant::check_transcript;
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{Terms, WitnessSpec};
+use sealed_protocol::session::Command;
+
+fn key(seat: usize) -> SecretKey {
+    SecretKey::from_seed(&[seat as u8 + 1; 32])
+}
+
+fn terms(plies: u32, nonce: u8) -> Terms {
+    let options = [
+        ("ply-limit".to_owned(), plies.to_string()),
+        ("time-per-move".to_owned(), "1h".to_owned()),
+    ];
+    let signed = table::propose(
+        VARIANT,
+        &options,
+        &key(0),
+        table::Invitees {
+            opponent: key(1).public().to_bytes(),
+            witness: Some(WitnessSpec {
+                key: key(7).public().to_bytes(),
+                addrs: vec![],
+            }),
+            ..Default::default()
+        },
+        1_000,
+        [nonce; 32],
+    )
+    .expect("a valid proposal");
+    Terms::from_signed(signed).expect("valid terms")
+}
+
+/// The two tables, and every message each has taken (what its node stores).
+struct Duo {
+    terms: Terms,
+    net: Lockstep<Box<dyn Table>>,
+    taken: [Vec<(u64, Vec<u8>)>; 2],
+    rounds: u64,
+}
+
+impl Duo {
+    fn new(plies: u32, nonce: u8) -> Duo {
+        let terms = terms(plies, nonce);
+        let tables = (0..2)
+            .map(|i| {
+                let mut e = [nonce; 32];
+                e[0] = 0xE0 + i as u8;
+                table::open(terms.clone(), key(i), e, 0).expect("open")
+            })
+            .collect();
+        let mut net = Lockstep::from_peers(tables);
+        net.deliver_all();
+        Duo {
+            terms,
+            net,
+            taken: [vec![], vec![]],
+            rounds: 0,
+        }
+    }
+
+    /// Each table's outgoing message, to the other.
+    fn pass(&mut self) -> bool {
+        let mut moved = false;
+        for from in 0..2 {
+            let Some((index, bytes)) = self.net.sessions[from].message_out(false) else {
+                continue;
+            };
+            let to = 1 - from;
+            let new = self.net.sessions[to]
+                .take_message(index, bytes.clone())
+                .expect("an honest message is taken");
+            if new {
+                self.taken[to].push((index, bytes));
+                moved = true;
+            }
+        }
+        moved
+    }
+
+    /// One round: messages passed, then each seat's duty or its bot's attempt.
+    fn step(&mut self) -> bool {
+        self.rounds += 1;
+        let passed = self.pass();
+        let round = self.rounds;
+        let moved = self.net.round(
+            2,
+            |i, t, now| {
+                // Every view works in every phase, and only a seat to choose is asked.
+                let _ = (t.show_text(), t.view(), t.choices(), t.waiting_for());
+                t.duty(now).or_else(|| {
+                    let cmd = t.bot_action(round.wrapping_mul(0x9E37_79B9) ^ i as u64)?;
+                    assert!(t.my_turn() || cmd == Command::Accept, "{}", t.show_text());
+                    Some(cmd)
+                })
+            },
+            Pace::Once,
+        );
+        passed || moved
+    }
+
+    fn run_until(&mut self, stop: impl Fn(&Duo) -> bool) {
+        for _ in 0..5_000 {
+            if stop(self) || !self.step() {
+                return;
+            }
+        }
+        panic!("the game never settled");
+    }
+
+    fn done(&self) -> bool {
+        self.net.sessions.iter().all(|t| t.is_done())
+    }
+
+    /// Replaces seat `i`'s table by one restored from its secrets, its envelopes and
+    /// the messages it took, as its node does after a restart.
+    fn restart(&mut self, i: usize) {
+        let old = &self.net.sessions[i];
+        let mut envelopes = old.session().envelopes();
+        envelopes.reverse();
+        let mut t = table::restore(
+            self.terms.clone(),
+            key(i),
+            old.session().secrets(),
+            &envelopes,
+            self.net.now,
+        )
+        .expect("restore");
+        for (index, bytes) in &self.taken[i] {
+            t.take_message(*index, bytes.clone())
+                .expect("a stored message is taken again");
+        }
+        assert_eq!(t.session().transcript(), old.session().transcript());
+        assert_eq!(
+            t.show_json(),
+            old.show_json(),
+            "the same view, answers and all"
+        );
+        self.net.sessions[i] = t;
+        self.net.deliver_all();
+    }
+
+    /// Acts accepted, as seat 0 sees them: messages signed, commitments, `Done`s.
+    fn acts(&self) -> usize {
+        self.net.sessions[0].ply()
+    }
+}
+
+#[test]
+fn bots_play_a_game_without_a_referee_to_a_verified_end() {
+    let mut d = Duo::new(4, 3);
+    d.run_until(Duo::done);
+    assert!(d.done(), "{}", d.net.sessions[0].show_text());
+    for t in &d.net.sessions {
+        let checked = check_transcript(&t.session().transcript()).expect("readable");
+        assert!(
+            checked.verdict.faults.is_empty(),
+            "{:?}",
+            checked.verdict.faults
+        );
+        assert!(checked.verdict.outcome.is_some());
+        assert!(
+            t.result().expect("a result").contains("[verified]"),
+            "{:?}",
+            t.result()
+        );
+    }
+    // Each player saw his own army move: the moves made are on his board.
+    let text = d.net.sessions[1].show_text();
+    assert!(text.contains("your army"), "{text}");
+    assert!(!d.taken[0].is_empty() && !d.taken[1].is_empty());
+}
+
+#[test]
+fn a_table_restored_mid_computation_finishes_the_game_as_the_original_would() {
+    let mut straight = Duo::new(4, 4);
+    straight.run_until(Duo::done);
+    let expected = straight.net.sessions[0].session().transcript();
+
+    let mut d = Duo::new(4, 4);
+    d.run_until(|d| d.acts() >= 9);
+    d.restart(1);
+    d.run_until(|d| d.acts() >= 17);
+    d.restart(0);
+    d.restart(1);
+    d.run_until(Duo::done);
+    assert_eq!(d.net.sessions[0].session().transcript(), expected);
+}
+
+#[test]
+fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
+    let mut d = Duo::new(4, 5);
+    // Until Black's message 0 is signed (its first act), before White has it.
+    d.run_until(|d| d.acts() >= 1);
+    let (index, bytes) = d.net.sessions[1].message_out(true).expect("message 0");
+    assert_eq!(index, 0);
+    let white = &mut d.net.sessions[0];
+    let before = white.show_json();
+    let mut changed = bytes.clone();
+    changed[0] ^= 1;
+    let e = white
+        .take_message(0, changed)
+        .expect_err("not the message signed");
+    assert!(e.contains("not the one whose hash"), "{e}");
+    let e = white
+        .take_message(2, bytes.clone())
+        .expect_err("not the next");
+    assert!(e.contains("not the next"), "{e}");
+    let e = white
+        .take_message(1, bytes.clone())
+        .expect_err("White's own");
+    assert!(e.contains("own to send"), "{e}");
+    let e = white
+        .take_message(0, vec![0; MAX_MESSAGE + 1])
+        .expect_err("too large");
+    assert!(e.contains("more than"), "{e}");
+    assert_eq!(white.show_json(), before, "nothing changed");
+    assert_eq!(
+        white.duty(d.net.now),
+        None,
+        "nothing to make without message 0"
+    );
+    // The right one is taken, once.
+    assert!(white.take_message(0, bytes.clone()).expect("taken"));
+    assert!(!white.take_message(0, bytes).expect("known"));
+    d.run_until(Duo::done);
+    assert!(d.done());
+}
