@@ -156,7 +156,8 @@ pub enum Command {
     /// Exit codes: 0 delivered; 2 refused; 3 made but not delivered within `--wait`
     /// (why is printed; the node keeps trying).
     New {
-        /// Variant: duel, cardmate, chex, tempete, stallmate.
+        /// Variant: duel, cardmate, chex, tempete, stallmate (stallmate-duo: stallmate
+        /// with --no-referee).
         variant: String,
         /// The peer's address ending in /p2p/<peer id>, or its peer id alone (found
         /// through the mailbox or a rendezvous point both use).
@@ -172,6 +173,13 @@ pub enum Command {
         /// The referee both of you chose, ending in /p2p/<peer id> (stallmate needs one).
         #[arg(long)]
         referee: Option<String>,
+        /// Secret Stallmate with no referee (variant `stallmate-duo`): your two nodes
+        /// answer every attempt together, by garbled computation, and the transcript
+        /// proves at the end that both computed honestly. Needs --witness and a time
+        /// control (`-o time-per-move=1d`); both nodes online while an attempt is
+        /// computed.
+        #[arg(long, conflicts_with = "referee")]
+        no_referee: bool,
         /// The arbiter both of you chose for Tempête's physical deck (`-o deck=physical`):
         /// his node (a `sealed node --mailbox`), ending in /p2p/<peer id>. It is named in
         /// the terms as the one whose signed ruling settles a dispute, and is the game's
@@ -323,6 +331,10 @@ pub enum Command {
         /// With --walk-away, no witness: the walk-away stays a timeout claim, exit 3.
         #[arg(long, requires = "walk_away")]
         no_witness: bool,
+        /// Secret Stallmate with no referee (variant `stallmate-duo`): the two players'
+        /// nodes compute every answer together; a third node is the witness.
+        #[arg(long)]
+        no_referee: bool,
         /// Tempête only: `physical` plays with the cards the players own — each card's
         /// effect stated by its player and accepted by the other (the bots accept all).
         #[arg(long, value_name = "DECK", value_parser = ["open", "physical"])]

@@ -1,6 +1,8 @@
 //! `sealed demo <variant>`: two nodes on 127.0.0.1 — real sockets, real libp2p, separate
 //! stores — let bots play a whole game, then the transcript is verified like any file.
-//! Secret Stallmate takes a third node, the referee, which answers by itself.
+//! Secret Stallmate takes a third node, the referee, which answers by itself; without a
+//! referee (`--no-referee`, variant `stallmate-duo`) the two players' nodes compute
+//! every answer together and a third node is the witness their time control needs.
 //!
 //! `--walk-away`: the second player's node stops a few moves in. With a witness (a third
 //! node, `--witness` mode, named in a version 2 proposal with a 2-second move time) the
@@ -122,8 +124,13 @@ async fn demo(
     out: Option<std::fs::File>,
 ) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::VARIANT;
-    let witnessed = walk == Walk::AwayWitnessed;
+    // Without a referee, Secret Stallmate always needs a witness: whoever owes the
+    // next message of a computation and lets the time pass loses on time.
+    let duo = variant == sealed_games::stallmate::duo::VARIANT;
+    let witnessed = walk == Walk::AwayWitnessed || duo;
     let count = 2 + usize::from(refereed) + usize::from(witnessed);
+    // The nodes that hold a seat (the witness, last, holds none).
+    let seated = count - usize::from(witnessed);
     let mut dirs = Homes(vec![]);
     for _ in 0..count {
         dirs.0.push(tempdir()?);
@@ -141,7 +148,7 @@ async fn demo(
         cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
         cfg.core.bots = true;
         cfg.core.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
-        // The last node of a walk-away is the witness.
+        // The last node of a walk-away (or of a game without a referee) is the witness.
         cfg.core.witness = witnessed && i == count - 1;
         let (node, _task) = sealed_node::start(&home, cfg)
             .await
@@ -209,7 +216,7 @@ async fn demo(
     loop {
         // The second node knows the game once the proposal has reached it.
         let mut done = true;
-        for n in &nodes {
+        for n in &nodes[..seated] {
             done &= n
                 .show(&game)
                 .await
@@ -232,7 +239,7 @@ async fn demo(
         .transcript(&game)
         .await
         .map_err(|e| e.to_string())?;
-    for n in &nodes[1..] {
+    for n in &nodes[1..seated] {
         if bytes != n.transcript(&game).await.map_err(|e| e.to_string())? {
             return Err("the nodes hold different transcripts".into());
         }

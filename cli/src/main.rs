@@ -127,22 +127,26 @@ fn main() {
             wait,
             mailbox,
             referee,
+            no_referee,
             witness,
             arbiter,
             options,
-        } => play::new(
-            &home,
-            &variant,
-            &peer,
-            play::Helpers {
-                mailbox: mailbox.as_deref(),
-                referee: referee.as_deref(),
-                witness: witness.as_deref(),
-                arbiter: arbiter.as_deref(),
-            },
-            &options,
-            std::time::Duration::from_secs(wait),
-        ),
+        } => match without_referee(&variant, no_referee) {
+            Err(code) => code,
+            Ok(variant) => play::new(
+                &home,
+                &variant,
+                &peer,
+                play::Helpers {
+                    mailbox: mailbox.as_deref(),
+                    referee: referee.as_deref(),
+                    witness: witness.as_deref(),
+                    arbiter: arbiter.as_deref(),
+                },
+                &options,
+                std::time::Duration::from_secs(wait),
+            ),
+        },
         Command::Accept { game } => play::decide(&home, &game, true),
         Command::Decline { game } => play::decide(&home, &game, false),
         Command::Withdraw { game } => play::withdraw(&home, &game),
@@ -183,9 +187,14 @@ fn main() {
             out,
             walk_away,
             no_witness,
+            no_referee,
             deck,
             options,
         } => {
+            let variant = match without_referee(&variant, no_referee) {
+                Ok(v) => v,
+                Err(code) => std::process::exit(code),
+            };
             let walk = match (walk_away, no_witness) {
                 (false, _) => demo::Walk::Stay,
                 (true, false) => demo::Walk::AwayWitnessed,
@@ -210,4 +219,23 @@ fn main() {
 fn random_tag() -> [u8; 4] {
     let r = sealed_node::home::random32().unwrap_or_default();
     [r[0], r[1], r[2], r[3]]
+}
+
+/// The variant a command plays: `stallmate` with `--no-referee` is `stallmate-duo`
+/// (spec/GAMES.md §5.15). Exit code 2 for `--no-referee` with another game.
+fn without_referee(variant: &str, no_referee: bool) -> Result<String, i32> {
+    if !no_referee {
+        return Ok(variant.to_owned());
+    }
+    match variant {
+        sealed_games::stallmate::VARIANT | sealed_games::stallmate::duo::VARIANT => {
+            Ok(sealed_games::stallmate::duo::VARIANT.to_owned())
+        }
+        other => {
+            output::error(&format!(
+                "--no-referee is for stallmate (every other game has no referee): not {other}"
+            ));
+            Err(2)
+        }
+    }
 }

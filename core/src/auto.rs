@@ -214,6 +214,7 @@ impl Core {
         self.save_settings();
         self.unload_idle();
         self.sleep_idle();
+        self.resend_messages(None);
         // A bot whose every pick was refused looks again.
         let waiting: Vec<GameId> = self
             .games

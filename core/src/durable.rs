@@ -57,6 +57,9 @@ pub(super) struct Step {
     pub(super) replies: Vec<(CmdId, Result<Answer, NodeError>)>,
     /// Offer the game to its peers once durable (a new proposal).
     pub(super) offer: bool,
+    /// Messages of the game's computations to send once durable: to whom, at what
+    /// position (`messages.rs`).
+    pub(super) messages: Vec<(PeerKey, u64, Vec<u8>)>,
 }
 
 impl Step {
@@ -66,6 +69,7 @@ impl Step {
         self.answers.extend(other.answers);
         self.replies.extend(other.replies);
         self.offer |= other.offer;
+        self.messages.extend(other.messages);
     }
 }
 
@@ -263,6 +267,16 @@ impl Core {
                 t
             }
         };
+        // The other player's messages this seat took (a game without a referee): its
+        // side of the computations is made again from them.
+        for (index, bytes) in store
+            .messages(&id)
+            .map_err(|e| read_failed("its messages", e))?
+        {
+            if let Err(e) = table.take_message(index, bytes) {
+                return Err(unreadable(format!("a stored message does not serve: {e}")));
+            }
+        }
         let actions = drain(&mut *table);
         let mut played = Played::new(table, record, self.now);
         played.evidence = evidence;
@@ -420,6 +434,9 @@ impl Core {
         if p.settled && p.record.status != GameStatus::Finished {
             p.record.status = GameStatus::Finished;
             step.writes.statuses.push((id, GameStatus::Finished));
+            // The computations' messages (a game without a referee) served it only
+            // while it ran.
+            step.writes.forget_messages.push(id);
             step.writes.meta.extend(self.owe(id));
         }
         let mut peers: Vec<_> = batch.into_iter().collect();
@@ -437,6 +454,14 @@ impl Core {
                 )
             })
             .collect();
+        // Its own message of the computations, whose hash these actions signed, leaves
+        // with them once durable.
+        if let Some(p) = self.games.played_mut(&id)
+            && let Some((index, bytes)) = p.table.message_out(false)
+            && let Some(to) = super::messages::other_player(p.table.terms(), p.table.seat())
+        {
+            step.messages.push((to, index, bytes));
+        }
         self.bot_dirty(id);
         step
     }
@@ -633,6 +658,9 @@ impl Core {
         }
         if step.offer {
             self.offer_all(id, store);
+        }
+        for (peer, index, bytes) in step.messages {
+            self.send_message(peer, id, index, bytes);
         }
     }
 

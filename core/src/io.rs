@@ -117,6 +117,20 @@ pub enum Input {
         /// Which request.
         id: OutId,
     },
+    /// A message of a game's computations (Secret Stallmate without a referee,
+    /// spec/GAMES.md §5.15) a peer sent on its own stream, beside the transcript: taken
+    /// only from the game's other player, only if it is the next one and the one whose
+    /// hash he signed, and stored before anything this node does next can depend on it.
+    Message {
+        /// The peer.
+        peer: PeerKey,
+        /// The game.
+        game: GameId,
+        /// Its position among the game's messages.
+        index: u64,
+        /// The message.
+        bytes: Vec<u8>,
+    },
     /// The periodic tick: repair rounds, dialling absent peers, timeout claims, retries.
     Tick,
     /// A duty may have come due with time alone ([`super::Core::due_at`]).
@@ -141,6 +155,19 @@ pub enum Output {
         id: OutId,
         /// The request.
         req: Request,
+    },
+    /// Send a message of a game's computations to a peer on the message stream (see
+    /// [`Input::Message`]); lost if the peer is not connected (it is sent again when
+    /// the peer connects, and while it has not answered).
+    Message {
+        /// The peer.
+        peer: PeerKey,
+        /// The game.
+        game: GameId,
+        /// Its position among the game's messages.
+        index: u64,
+        /// The message.
+        bytes: Vec<u8>,
     },
     /// Answer a peer's request.
     Respond {
@@ -191,6 +218,11 @@ pub struct Writes {
     pub secrets: Vec<(GameId, Vec<u8>)>,
     /// Envelopes to add (duplicates are skipped).
     pub envelopes: Vec<(GameId, Vec<u8>)>,
+    /// Messages of a game's computations taken from the other player, by position
+    /// ([`Input::Message`]).
+    pub messages: Vec<(GameId, u64, Vec<u8>)>,
+    /// Games whose messages are removed (after `messages`): over, none is needed again.
+    pub forget_messages: Vec<GameId>,
     /// Node settings.
     pub meta: Vec<(String, Vec<u8>)>,
     /// Node settings to remove (after `meta`).
@@ -207,6 +239,8 @@ impl Writes {
             && self.statuses.is_empty()
             && self.secrets.is_empty()
             && self.envelopes.is_empty()
+            && self.messages.is_empty()
+            && self.forget_messages.is_empty()
             && self.meta.is_empty()
             && self.forget.is_empty()
             && self.charges.is_empty()
@@ -218,6 +252,8 @@ impl Writes {
         self.statuses.extend(other.statuses);
         self.secrets.extend(other.secrets);
         self.envelopes.extend(other.envelopes);
+        self.messages.extend(other.messages);
+        self.forget_messages.extend(other.forget_messages);
         self.meta.extend(other.meta);
         self.forget.extend(other.forget);
         self.charges.extend(other.charges);

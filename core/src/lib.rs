@@ -49,6 +49,7 @@ mod lookups;
 mod mail;
 pub mod memory;
 pub mod message;
+mod messages;
 pub mod origin;
 pub mod peer_id;
 mod peers;
@@ -316,6 +317,12 @@ impl Core {
             } => self.introduced(peer, id, game, addrs),
             Input::Response { id, resp } => self.answered(id, Some(resp), store),
             Input::RequestFailed { id } => self.answered(id, None, store),
+            Input::Message {
+                peer,
+                game,
+                index,
+                bytes,
+            } => self.message(peer, game, index, bytes, store),
             Input::Tick => self.tick(store),
             Input::Due => self.due(store),
         }

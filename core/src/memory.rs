@@ -22,6 +22,8 @@ pub struct MemoryStore {
     chains: BTreeSet<(GameId, u32, u8, u64, u64)>,
     meta: BTreeMap<String, Vec<u8>>,
     quotas: BTreeMap<PeerKey, Usage>,
+    /// The computations' messages, by game and position.
+    messages: BTreeMap<(GameId, u64), Vec<u8>>,
 }
 
 impl MemoryStore {
@@ -47,6 +49,12 @@ impl MemoryStore {
         for (who, used) in &w.charges {
             let e = self.quotas.entry(*who).or_default();
             *e = e.plus(*used);
+        }
+        for (id, index, bytes) in &w.messages {
+            self.messages.insert((*id, *index), bytes.clone());
+        }
+        for id in &w.forget_messages {
+            self.messages.retain(|(g, _), _| g != id);
         }
         let mut new = 0;
         for (id, e) in &w.envelopes {
@@ -114,6 +122,14 @@ impl Durable for MemoryStore {
 
     fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, ReadError> {
         Ok(self.all_envelopes(id))
+    }
+
+    fn messages(&self, id: &GameId) -> Result<Vec<(u64, Vec<u8>)>, ReadError> {
+        Ok(self
+            .messages
+            .range((*id, 0)..=(*id, u64::MAX))
+            .map(|((_, i), b)| (*i, b.clone()))
+            .collect())
     }
 
     fn chain_envelopes(

@@ -573,6 +573,8 @@ impl Core {
             self.offer_owed(Some(peer), store);
             // As an arbiter's node: the rulings for the games it plays.
             self.send_rulings(&peer, store);
+            // The last message of each computation it has not answered.
+            self.resend_messages(Some(peer));
         }
     }
 

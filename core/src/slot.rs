@@ -96,6 +96,8 @@ pub(super) struct Slot {
     /// As the game's witness: the deposits it holds, durable or being written
     /// (`witness.rs`), once counted.
     pub(super) deposits: Option<u64>,
+    /// When this seat's last message of the game's computations went (`messages.rs`).
+    pub(super) message_sent: u64,
 }
 
 /// Every game the core knows, one slot each.
@@ -177,6 +179,7 @@ impl Games {
                         refused: None,
                         owed: None,
                         deposits: None,
+                        message_sent: 0,
                     },
                 );
                 None

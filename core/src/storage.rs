@@ -35,6 +35,11 @@ pub trait Durable {
     fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         Ok(vec![])
     }
+    /// The messages of a game's computations taken from the other player, in order of
+    /// position (`Writes::messages`); none for the games that send none.
+    fn messages(&self, _id: &GameId) -> Result<Vec<(u64, Vec<u8>)>, ReadError> {
+        Ok(vec![])
+    }
     /// How many envelopes a game has.
     fn envelope_count(&self, id: &GameId) -> Result<u64, ReadError> {
         self.envelopes(id).map(|e| e.len() as u64)

@@ -110,6 +110,7 @@ fn run(
             // offered to the peers when the node starts.
             Output::Reply { .. }
             | Output::Send { .. }
+            | Output::Message { .. }
             | Output::Respond { .. }
             | Output::Dial { .. }
             | Output::LookUp { .. } => {}

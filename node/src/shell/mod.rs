@@ -6,9 +6,11 @@
 //! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
 //! lookups and registrations at lookup points `reach.rs`; addresses, the listen probe
 //! and error causes `addr.rs`; the store's writer thread `writer.rs`; the sync
-//! protocol's long-lived streams `streams.rs`, each run by a task of `link.rs`.
+//! protocol's long-lived streams `streams.rs`, each run by a task of `link.rs`; the
+//! messages of a game's computations on their own stream protocol `computations.rs`.
 
 mod addr;
+mod computations;
 mod events;
 mod link;
 mod reach;
@@ -213,6 +215,7 @@ pub struct Shell {
     changed: watch::Sender<u64>,
     /// The sync protocol's streams (`streams.rs`).
     streams: streams::Streams,
+    computations: computations::Computations,
 }
 
 impl Shell {
@@ -238,6 +241,7 @@ impl Shell {
             net_cfg.request_timeout,
             net_cfg.idle_timeout,
         );
+        let computations = computations::Computations::new(swarm.behaviour().stream.new_control());
         let core_cfg = CoreConfig {
             // A witness keeps the public envelopes it dates, as a mailbox does.
             mailbox: cfg.core.mailbox || cfg.core.witness,
@@ -275,6 +279,7 @@ impl Shell {
             peer_cmds: Default::default(),
             changed,
             streams,
+            computations,
         };
         shell.reach.was_private = was_private;
         for addr in shell.cfg.listen.clone() {
@@ -321,6 +326,7 @@ impl Shell {
         // the next poll: the node wakes at the earliest such moment.
         let mut due = tokio::time::interval(DUTY_CHECK);
         self.streams.start();
+        self.computations.start();
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
@@ -340,6 +346,13 @@ impl Shell {
                 Some(event) = self.streams.events.recv() => self.stream_event(event),
                 Some((peer, stream)) = self.streams.accepted.recv() => {
                     self.streams.accept(peer, stream);
+                }
+                Some(arrived) = self.computations.arrived.recv() => {
+                    let (peer, game, index, bytes) = arrived.take();
+                    if let Some(peer) = key_of(&peer) {
+                        let game = crate::core::GameId(sealed_protocol::hash::Hash(game));
+                        self.input(Input::Message { peer, game, index, bytes });
+                    }
                 }
                 _ = tick.tick() => {
                     self.streams.close_idle(std::time::Instant::now());
@@ -422,6 +435,16 @@ impl Shell {
                             .behaviour_mut()
                             .sync
                             .send_response(channel, resp.into());
+                    }
+                }
+                Output::Message {
+                    peer,
+                    game,
+                    index,
+                    bytes,
+                } => {
+                    if let Some(p) = net::peer_id(&peer) {
+                        self.computations.send(p, *game.bytes(), index, bytes);
                     }
                 }
                 Output::Dial { peer, addrs } => {

@@ -78,6 +78,12 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, StoreError> {
     for (id, e) in &w.envelopes {
         b.envelope(*id, e);
     }
+    for (id, index, bytes) in &w.messages {
+        b.message(*id, *index, bytes);
+    }
+    for id in &w.forget_messages {
+        b.forget_messages(*id);
+    }
     for (k, v) in &w.meta {
         b.meta(k, v);
     }

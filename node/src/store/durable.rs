@@ -40,6 +40,10 @@ impl Durable for Store {
         Store::envelopes(self, id).map_err(ReadError::from)
     }
 
+    fn messages(&self, id: &GameId) -> Result<Vec<(u64, Vec<u8>)>, ReadError> {
+        Store::messages(self, id).map_err(ReadError::from)
+    }
+
     fn chain_envelopes(
         &self,
         id: &GameId,

@@ -62,7 +62,7 @@ use sha2::{Digest, Sha256};
 pub use error::StoreError;
 pub use quota::Usage;
 pub use record::{GameRecord, GameStatus};
-use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, META, SECRETS};
+use schema::{CHAINS, ENVELOPE_COUNTS, ENVELOPE_HASHES, ENVELOPES, GAMES, MESSAGES, META, SECRETS};
 pub use sealed_core::memory::MemoryStore;
 
 #[cfg_attr(not(feature = "failpoints"), allow(unused_imports))]
@@ -79,6 +79,8 @@ pub struct Batch<'a> {
     statuses: Vec<(GameId, GameStatus)>,
     secrets: Vec<(GameId, &'a [u8])>,
     envelopes: Vec<(GameId, &'a [u8])>,
+    messages: Vec<(GameId, u64, &'a [u8])>,
+    forget_messages: Vec<GameId>,
     meta: Vec<(&'a str, &'a [u8])>,
     forget: Vec<&'a str>,
     charges: Vec<([u8; 32], Usage)>,
@@ -115,6 +117,19 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Keeps a message of a game's computations at its position (replacing one kept
+    /// there).
+    pub fn message(&mut self, id: GameId, index: u64, bytes: &'a [u8]) -> &mut Self {
+        self.messages.push((id, index, bytes));
+        self
+    }
+
+    /// Removes every message of a game (once it is over, none is needed again).
+    pub fn forget_messages(&mut self, id: GameId) -> &mut Self {
+        self.forget_messages.push(id);
+        self
+    }
+
     /// Sets a small node setting.
     pub fn meta(&mut self, key: &'a str, value: &'a [u8]) -> &mut Self {
         self.meta.push((key, value));
@@ -139,6 +154,8 @@ impl<'a> Batch<'a> {
             && self.statuses.is_empty()
             && self.secrets.is_empty()
             && self.envelopes.is_empty()
+            && self.messages.is_empty()
+            && self.forget_messages.is_empty()
             && self.meta.is_empty()
             && self.forget.is_empty()
             && self.charges.is_empty()
@@ -290,6 +307,18 @@ impl Store {
                 }
                 for key in &batch.forget {
                     changed |= meta.remove(*key)?.is_some();
+                }
+            }
+            {
+                let mut messages = tx.open_table(MESSAGES)?;
+                for (id, index, bytes) in &batch.messages {
+                    messages.insert((*id.bytes(), *index), *bytes)?;
+                    changed = true;
+                }
+                for id in &batch.forget_messages {
+                    let id = id.bytes();
+                    messages.retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
+                    changed = true;
                 }
             }
             changed |= quota::charge(tx, &batch.charges)?;
@@ -479,6 +508,21 @@ impl Store {
         })
     }
 
+    /// The messages of game `id`'s computations kept here, in order of position.
+    pub fn messages(&self, id: &GameId) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
+        let id = id.bytes();
+        self.with_db(|db| {
+            let tx = db.begin_read()?;
+            let table = tx.open_table(MESSAGES)?;
+            let mut out = Vec::new();
+            for row in table.range((*id, 0)..=(*id, u64::MAX))? {
+                let (k, v) = row?;
+                out.push((k.value().1, v.value().to_vec()));
+            }
+            Ok(out)
+        })
+    }
+
     /// Removes game `id`: its record, secrets and envelopes, in one durable transaction.
     /// Removing a game that is not stored is not an error.
     pub fn delete_game(&self, id: &GameId) -> Result<(), StoreError> {
@@ -487,6 +531,8 @@ impl Store {
             tx.open_table(GAMES)?.remove(id)?;
             tx.open_table(SECRETS)?.remove(id)?;
             tx.open_table(ENVELOPE_COUNTS)?.remove(id)?;
+            tx.open_table(MESSAGES)?
+                .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
             tx.open_table(ENVELOPES)?
                 .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
             tx.open_table(ENVELOPE_HASHES)?

@@ -5,6 +5,7 @@
 //! | 1 | games, secrets, envelopes in first-stored order with their hashes and counts, meta |
 //! | 2 | + `chains`: every envelope's place in its chain, so that peers are served from the store chain by chain (spec/PROTOCOL.md §16.4); built from the envelopes when a version 1 file is opened |
 //! | 3 | + `quotas`: per proposer, what the games held here for him use (games, envelopes, bytes: `quota.rs`); built from the games when an older file is opened |
+//! | 4 | + `messages`: the messages of a game's computations taken from the other player (Secret Stallmate without a referee), by position; empty when an older file is opened |
 //!
 //! `node/tests/migrate.rs` opens homes of an older layout kept as fixtures
 //! (`node/tests/fixtures/`).
@@ -14,7 +15,7 @@ use redb::{ReadableTable, TableDefinition, WriteTransaction};
 use super::error::StoreError;
 
 /// The layout this node writes; a file with a newer one is refused rather than misread.
-pub(super) const SCHEMA_VERSION: u32 = 3;
+pub(super) const SCHEMA_VERSION: u32 = 4;
 
 /// The one row of [`SCHEMA`].
 const SCHEMA_KEY: &str = "schema";
@@ -41,6 +42,10 @@ pub(super) const CHAINS: TableDefinition<([u8; 32], u32, u8, u64, u64), ()> =
     TableDefinition::new("chains");
 /// Small node settings.
 pub(super) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// (game id, position) → a message of the game's computations taken from the other
+/// player (`sealed_core::io::Writes::messages`).
+pub(super) const MESSAGES: TableDefinition<([u8; 32], u64), &[u8]> =
+    TableDefinition::new("messages");
 /// Proposer key → (games, envelopes, bytes) held here for him (`quota.rs`).
 pub(super) const QUOTAS: TableDefinition<[u8; 32], (u64, u64, u64)> =
     TableDefinition::new("quotas");
@@ -67,6 +72,7 @@ pub(super) fn init(tx: &WriteTransaction) -> Result<Option<u32>, StoreError> {
     tx.open_table(CHAINS)?;
     tx.open_table(META)?;
     tx.open_table(QUOTAS)?;
+    tx.open_table(MESSAGES)?;
     if found == Some(1) {
         index_chains(tx)?;
     }

@@ -76,6 +76,13 @@ enum Msg {
         out: OutId,
         resp: Response,
     },
+    /// A message of a game's computations, on its own stream.
+    Message {
+        from: usize,
+        game: sealed_node::core::GameId,
+        index: u64,
+        bytes: Vec<u8>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -437,6 +444,23 @@ impl World {
                     self.at(t, Ev::Commit { node: i, life });
                 }
             }
+            Output::Message {
+                peer,
+                game,
+                index,
+                bytes,
+            } => {
+                if let Some(to) = self.node_of(&peer) {
+                    let to_life = self.nodes[to].life;
+                    let msg = Msg::Message {
+                        from: i,
+                        game,
+                        index,
+                        bytes,
+                    };
+                    self.send(i, to, to_life, msg);
+                }
+            }
             Output::Send { peer, id, req } => {
                 self.record.request(i, &req);
                 let Some(to) = self.node_of(&peer) else {
@@ -507,11 +531,13 @@ impl World {
     fn send(&mut self, from: usize, to: usize, life: u64, mut msg: Msg) {
         self.tally.messages += 1;
         let mut held = 0;
-        if let Some(f) = self.filter.as_mut() {
-            let mut payload = match &mut msg {
-                Msg::Request { req, .. } => Payload::Request(req),
-                Msg::Response { resp, .. } => Payload::Response(resp),
-            };
+        let filtered = self.filter.as_mut().zip(match &mut msg {
+            Msg::Request { req, .. } => Some(Payload::Request(req)),
+            Msg::Response { resp, .. } => Some(Payload::Response(resp)),
+            // The faults of the world (below) reach the computations' messages too.
+            Msg::Message { .. } => None,
+        });
+        if let Some((f, mut payload)) = filtered {
             match f(self.now, from, to, &mut payload) {
                 Fate::Pass => {}
                 Fate::Drop => return,
@@ -589,6 +615,26 @@ impl World {
                         };
                         self.input(to, input);
                         self.check_seen(to, &carried);
+                    }
+                    Msg::Message {
+                        from,
+                        game,
+                        index,
+                        bytes,
+                    } => {
+                        if !self.connected.contains(&pair(from, to)) {
+                            return None;
+                        }
+                        let peer = self.key(from);
+                        self.input(
+                            to,
+                            Input::Message {
+                                peer,
+                                game,
+                                index,
+                                bytes,
+                            },
+                        );
                     }
                     Msg::Response { out, resp } => {
                         let (_, pulled) = self.nodes[to].outbound.remove(&out)?;

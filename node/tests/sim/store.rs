@@ -101,6 +101,11 @@ impl Durable for SimStore {
         self.inner.envelopes(id)
     }
 
+    fn messages(&self, id: &GameId) -> Result<Vec<(u64, Vec<u8>)>, ReadError> {
+        self.check()?;
+        self.inner.messages(id)
+    }
+
     fn chain_envelopes(
         &self,
         id: &GameId,
