@@ -204,11 +204,15 @@ async fn read(peer: PeerId, mut stream: Stream, held: Arc<AtomicUsize>) -> Optio
         bytes: len,
         of: held,
     };
-    let mut bytes = vec![0u8; len];
-    stream.read_exact(&mut bytes).await.ok()?;
-    // Exactly one message: anything after it breaks the frame.
-    let mut extra = [0u8; 1];
-    if stream.read(&mut extra).await.ok()? != 0 {
+    // Grown as the bytes come, never set aside on the length's word alone; one byte
+    // more than the length is read to see that the sender closed after it.
+    let mut bytes = Vec::new();
+    (&mut stream)
+        .take(len as u64 + 1)
+        .read_to_end(&mut bytes)
+        .await
+        .ok()?;
+    if bytes.len() != len {
         return None;
     }
     Some(Arrived {

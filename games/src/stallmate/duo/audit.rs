@@ -39,8 +39,70 @@ fn after_run(run: u64) -> u64 {
     2 * (BASE_MESSAGES + COMPUTATION_MESSAGES * run + COMPUTATION_MESSAGES - 1) + 1
 }
 
-/// Audits a revealed game.
+/// Audits a revealed game. A verdict is asked for at every look at a finished game
+/// (each `show` of a node's board), and making every message again takes seconds: the
+/// audit is a function of the rules, the game, the setups and the public acts alone, so
+/// its result is kept for the process under a hash of them ([`remembered`]).
 pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
+    remembered(key(rules, r), || audit_all(rules, r))
+}
+
+/// How many audits are kept: the games a node has over at once, and a verifier's one.
+const KEPT: usize = 64;
+
+/// The audit under `key`, made by `make` if not kept; the oldest goes past [`KEPT`].
+fn remembered(key: [u8; 32], make: impl FnOnce() -> Audit) -> Audit {
+    use std::collections::VecDeque;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static KEPT_AUDITS: OnceLock<Mutex<VecDeque<([u8; 32], Audit)>>> = OnceLock::new();
+    let kept = KEPT_AUDITS.get_or_init(Mutex::default);
+    let found = kept
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, a)| a.clone());
+    if let Some(a) = found {
+        return a;
+    }
+    // Made outside the lock: two games' audits do not wait for each other here.
+    let a = make();
+    let mut k = kept.lock().unwrap_or_else(PoisonError::into_inner);
+    if k.len() >= KEPT {
+        k.pop_front();
+    }
+    k.push_back((key, a.clone()));
+    a
+}
+
+/// Everything the audit reads, hashed: the rules' options, the game, the setups opened
+/// and every public act with its signer and place.
+fn key(rules: &Duo, r: &Revealed<'_>) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"sealed/duo-audit-key");
+    h.update(sealed_protocol::wire::encode(&rules.options));
+    h.update(r.game.0.0);
+    for c in [Color::White, Color::Black] {
+        for name in [setup_name(), engine_name()] {
+            match r.setup(seat(c), name.as_str()) {
+                Some(v) => {
+                    h.update([1]);
+                    h.update(v.0);
+                }
+                None => h.update([0]),
+            }
+        }
+    }
+    for p in &r.public {
+        h.update(sealed_protocol::wire::encode(&(p.seat, p.at)));
+        h.update((p.bytes.len() as u64).to_le_bytes());
+        h.update(&p.bytes);
+    }
+    h.finalize().into()
+}
+
+fn audit_all(rules: &Duo, r: &Revealed<'_>) -> Audit {
     let mut out = Audit::default();
     let (army, engine) = (setup_name(), engine_name());
     let value = |c: Color, name: &str| r.setup(seat(c), name).map(|h| h.0);
