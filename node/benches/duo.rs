@@ -9,8 +9,9 @@
 //! attempt's time is from the mover's commitment to White's `Done` of its computation
 //! (four messages, each made, hashed, signed, stored and sent); with a referee, from
 //! the mover's attempt to the referee's answer. Printed: the median at the first moves
-//! (plies 0–4), around ply 40 and at the last ten plies, and the last over the first
-//! (state kept between computations: no replay). Traffic per attempt is the messages'
+//! (plies 0–4, where each new circuit shape is compiled, about a second, once per
+//! process), around ply 40 and at the last ten plies, and the last over those around ply
+//! 40 (the state kept between computations: no replay). Traffic per attempt is the messages'
 //! bytes, counted where they are made (`cargo bench -p sealed-conformance --bench duo`).
 //!
 //! `cargo bench -p sealed-node --bench duo` (`SEALED_DUO_PLIES=100` for ply 100)
@@ -84,7 +85,10 @@ async fn play(variant: &str, plies: u32) -> (Vec<u8>, Duration) {
     loop {
         let mut done = true;
         for (h, _) in &nodes[..2] {
-            done &= h.show(&game).await.is_ok_and(|v| v.table.phase == Stage::Done);
+            done &= h
+                .show(&game)
+                .await
+                .is_ok_and(|v| v.table.phase == Stage::Done);
         }
         if done {
             break;
@@ -200,13 +204,16 @@ fn timeline(path: &str) {
     for (clock, _, a) in acts(&bytes) {
         let gap = last.map_or(0, |l| clock - l);
         last = Some(clock);
-        println!("{gap:>6} ms  {:?}", duo_acts::decode(&a).map(|a| match a {
-            Act::Attempt(_) => "attempt".to_owned(),
-            Act::Step(_) => "step".to_owned(),
-            Act::Done(d) => format!("done made={}", d.made),
-            Act::Halt => "halt".to_owned(),
-            Act::Open => "open".to_owned(),
-        }));
+        println!(
+            "{gap:>6} ms  {:?}",
+            duo_acts::decode(&a).map(|a| match a {
+                Act::Attempt(_) => "attempt".to_owned(),
+                Act::Step(_) => "step".to_owned(),
+                Act::Done(d) => format!("done made={}", d.made),
+                Act::Halt => "halt".to_owned(),
+                Act::Open => "open".to_owned(),
+            })
+        );
     }
 }
 
@@ -253,14 +260,21 @@ fn main() {
         show(r40),
         show(rn)
     );
-    if let (Some(first), Some(last)) = (d0, dn) {
+    // The first attempts compile the circuit shapes (about a second each, once per
+    // process); from ply 36 on they are all compiled, and the last plies over those say
+    // whether an attempt's cost grows with the game.
+    if let (Some(mid), Some(last)) = (d40, dn) {
         println!(
-            "  without a referee, the last plies over the first: {:.2}x",
-            last as f64 / first.max(1) as f64
+            "  without a referee, the last 10 plies over plies 36-44: {:.2}x",
+            last as f64 / mid.max(1) as f64
         );
     }
     for (name, bytes) in [("without", &duo), ("with", &refd)] {
         let c = sealed_games::variant::check_transcript(bytes).expect("checkable");
-        assert!(c.verdict.faults.is_empty(), "{name}: {:?}", c.verdict.faults);
+        assert!(
+            c.verdict.faults.is_empty(),
+            "{name}: {:?}",
+            c.verdict.faults
+        );
     }
 }

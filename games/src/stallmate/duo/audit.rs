@@ -50,12 +50,14 @@ pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
 /// How many audits are kept: the games a node has over at once, and a verifier's one.
 const KEPT: usize = 64;
 
+/// Audits kept, each under its key, oldest first.
+type Kept = std::sync::Mutex<std::collections::VecDeque<([u8; 32], Audit)>>;
+
 /// The audit under `key`, made by `make` if not kept; the oldest goes past [`KEPT`].
 fn remembered(key: [u8; 32], make: impl FnOnce() -> Audit) -> Audit {
-    use std::collections::VecDeque;
-    use std::sync::{Mutex, OnceLock, PoisonError};
-    static KEPT_AUDITS: OnceLock<Mutex<VecDeque<([u8; 32], Audit)>>> = OnceLock::new();
-    let kept = KEPT_AUDITS.get_or_init(Mutex::default);
+    use std::sync::{OnceLock, PoisonError};
+    static KEPT_AUDITS: OnceLock<Kept> = OnceLock::new();
+    let kept = KEPT_AUDITS.get_or_init(Kept::default);
     let found = kept
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
