@@ -94,7 +94,7 @@ fn an_unknown_variant_exits_2() {
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains(
-            "unknown variant \"chess\" (known: duel, cardmate, chex, tempete, stallmate)"
+            "unknown variant \"chess\" (known: duel, cardmate, chex, tempete, stallmate, stallmate-duo)"
         ),
         "{}",
         stderr(&out)

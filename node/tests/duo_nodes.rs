@@ -97,7 +97,7 @@ async fn a_player_node_killed_mid_computation_finishes_the_game_after_a_restart(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hostile_peer_on_the_message_stream_is_refused_and_a_game_goes_on() {
     use futures::{AsyncReadExt as _, AsyncWriteExt as _, StreamExt as _};
-    use libp2p::{StreamProtocol, noise, tcp, yamux};
+    use libp2p::StreamProtocol;
     use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 
     const PROTOCOL: StreamProtocol = StreamProtocol::new("/sealed/computations/1");
@@ -114,19 +114,7 @@ async fn a_hostile_peer_on_the_message_stream_is_refused_and_a_game_goes_on() {
     };
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     let (a, b, w) = three(&dirs).await;
-    let mut swarm =
-        libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&[77; 32]))
-            .with_tokio()
-            .with_tcp(
-                tcp::Config::default().nodelay(true),
-                noise::Config::new,
-                yamux::Config::default,
-            )
-            .unwrap()
-            .with_behaviour(|_| libp2p_stream::Behaviour::new())
-            .unwrap()
-            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
-            .build();
+    let mut swarm = common::stream_peer([77; 32]);
     let control = swarm.behaviour().new_control();
     swarm.dial(addr(&b.h).await).unwrap();
     loop {

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use futures::{AsyncReadExt, AsyncWriteExt, StreamExt};
 use libp2p::swarm::SwarmEvent;
-use libp2p::{PeerId, Stream, noise, tcp, yamux};
+use libp2p::{PeerId, Stream};
 use sealed_node::net::{MAX_INBOUND_SYNC_STREAMS, MAX_SYNC_STREAMS};
 use sealed_node::sync::{
     Frame, MAX_SYNC_MESSAGE, Request, Response, STREAM_PROTOCOL, SyncCodec, read_frame,
@@ -99,19 +99,7 @@ async fn a_hostile_peer_on_the_sync_stream_is_refused_and_a_game_goes_on() {
         .unwrap();
 
     // The hostile peer: the node's transport, and nothing but the stream behaviour.
-    let mut swarm =
-        libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&HOSTILE))
-            .with_tokio()
-            .with_tcp(
-                tcp::Config::default().nodelay(true),
-                noise::Config::new,
-                yamux::Config::default,
-            )
-            .unwrap()
-            .with_behaviour(|_| libp2p_stream::Behaviour::new())
-            .unwrap()
-            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
-            .build();
+    let mut swarm = common::stream_peer(HOSTILE);
     let mut control = swarm.behaviour().new_control();
     let mut incoming = control.accept(STREAM_PROTOCOL).unwrap();
     swarm.dial(a_addr).unwrap();

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use libp2p::swarm::SwarmEvent;
-use libp2p::{PeerId, Stream, noise, tcp, yamux};
+use libp2p::{PeerId, Stream};
 use sealed_node::sync::{Frame, Request, STREAM_PROTOCOL, SyncCodec, read_frame, write_request};
 use sealed_protocol::keys::SecretKey;
 
@@ -46,19 +46,7 @@ async fn setup(node_seed: u8, peer_seed: [u8; 32], timeout: Duration) -> Setup {
     let addr = common::addr(&node.h).await;
     let node_peer: PeerId = common::peer_of_seed(node_seed);
     let node_key = SecretKey::from_seed(&[node_seed; 32]).public().to_bytes();
-    let mut swarm =
-        libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&peer_seed))
-            .with_tokio()
-            .with_tcp(
-                tcp::Config::default().nodelay(true),
-                noise::Config::new,
-                yamux::Config::default,
-            )
-            .unwrap()
-            .with_behaviour(|_| libp2p_stream::Behaviour::new())
-            .unwrap()
-            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
-            .build();
+    let mut swarm = common::stream_peer(peer_seed);
     let mut control = swarm.behaviour().new_control();
     let incoming = control.accept(STREAM_PROTOCOL).unwrap();
     swarm.dial(addr).unwrap();

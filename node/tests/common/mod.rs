@@ -264,3 +264,22 @@ pub async fn ask(
         }
     }
 }
+
+/// A bare libp2p peer with the key `[seed; 32]`: the node's transport (TCP, Noise, Yamux)
+/// and nothing but the stream behaviour, for a test that speaks a stream protocol
+/// itself, well or badly.
+pub fn stream_peer(seed: [u8; 32]) -> libp2p::Swarm<libp2p_stream::Behaviour> {
+    use libp2p::{noise, tcp, yamux};
+    libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&seed))
+        .with_tokio()
+        .with_tcp(
+            tcp::Config::default().nodelay(true),
+            noise::Config::new,
+            yamux::Config::default,
+        )
+        .unwrap()
+        .with_behaviour(|_| libp2p_stream::Behaviour::new())
+        .unwrap()
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+        .build()
+}

@@ -172,21 +172,8 @@ impl Player {
                 break;
             };
             if sender(i) == self.color {
-                if self.made.as_ref().is_none_or(|m| m.index != i) {
-                    match self.make(i, posted) {
-                        Ok((bytes, act)) => {
-                            self.made = Some(Made {
-                                index: i,
-                                bytes,
-                                act,
-                                handed: false,
-                            });
-                        }
-                        Err(e) => {
-                            self.broken = Some(e);
-                            break;
-                        }
-                    }
+                if !self.made_now(i, posted) {
+                    break;
                 }
                 let ours = self.made.as_ref().map(|m| step_hash(&self.game, i, &m.bytes));
                 if ours != Some(hash) {
@@ -232,22 +219,8 @@ impl Player {
             Owed::Step(i) if sender(i) == self.color && self.next == i => {}
             _ => return None,
         }
-        let i = self.next;
-        if self.made.as_ref().is_none_or(|m| m.index != i) {
-            match self.make(i, &posted) {
-                Ok((bytes, act)) => {
-                    self.made = Some(Made {
-                        index: i,
-                        bytes,
-                        act,
-                        handed: false,
-                    });
-                }
-                Err(e) => {
-                    self.broken = Some(e);
-                    return Some(Command::act(acts::encode(&Act::Halt)));
-                }
-            }
+        if !self.made_now(self.next, &posted) {
+            return Some(Command::act(acts::encode(&Act::Halt)));
         }
         self.made.as_ref().map(|m| Command::act(acts::encode(&m.act)))
     }
@@ -266,6 +239,29 @@ impl Player {
         }
         m.handed = true;
         Some((m.index, m.bytes.clone()))
+    }
+
+    /// Makes this side's message `i` unless it is the one made last (making is a step
+    /// of the computation: never twice); whether it is made. A failure breaks this side.
+    fn made_now(&mut self, i: u64, posted: &Posted) -> bool {
+        if self.made.as_ref().is_some_and(|m| m.index == i) {
+            return true;
+        }
+        match self.make(i, posted) {
+            Ok((bytes, act)) => {
+                self.made = Some(Made {
+                    index: i,
+                    bytes,
+                    act,
+                    handed: false,
+                });
+                true
+            }
+            Err(e) => {
+                self.broken = Some(e);
+                false
+            }
+        }
     }
 
     /// The attempt of computation `run` as this side puts it in: its own, opened from its
