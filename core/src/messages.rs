@@ -44,8 +44,12 @@ impl Core {
         {
             return;
         }
-        // A game asleep is rebuilt first, its stored messages with it.
-        if self.rouse(&game, store).is_err() {
+        // A game asleep is rebuilt first, its stored messages with it: only for its
+        // other player, so that nobody else can make this node rebuild a game.
+        let asleep_with = self.games.asleep(&game).map(|a| a.other.0);
+        if let Some(other) = asleep_with
+            && (other != peer || self.rouse(&game, store).is_err())
+        {
             return;
         }
         let Some(p) = self.games.played_mut(&game) else {
