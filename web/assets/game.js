@@ -112,7 +112,7 @@ function drawHand(show) {
   } else if (show.variant === 'chex' && hand.stacks) {
     out.push(h('h2', { text: 'Stacks' }), h('p', {}, `White: ${hand.stacks.white.text}`, h('br'), `Black: ${hand.stacks.black.text}`));
     if (hand.drawn) out.push(h('p', { class: 'status turn', text: `You drew a ${hand.drawn}: choose a highlighted square to place it` }));
-  } else if (show.variant === 'stallmate') {
+  } else if (show.variant === 'stallmate' || show.variant === 'stallmate-duo') {
     if (hand.army) out.push(h('p', { text: `Your army: ${hand.army}` }));
     if (hand.attempts && hand.attempts.length) {
       out.push(h('h2', { text: 'Your attempts this period' }), h('ul', { id: 'attempts' }, hand.attempts.map((a) => h('li', { text: `${a.attempt}: ${a.answer}` }))));
@@ -167,7 +167,7 @@ function drawVerdict(show, v, fail) {
     h('p', { class: 'downloads' }, 'Download: ',
       get('transcript', 'transcript'), get('score', 'score'),
       show.grid && show.variant !== 'cardmate' && show.variant !== 'chex' ? get('pgn', 'PGN') : null,
-      show.variant !== 'duel' && show.variant !== 'stallmate' ? get('svg', 'SVG') : null));
+      show.variant !== 'duel' && !show.variant.startsWith('stallmate') ? get('svg', 'SVG') : null));
 }
 
 // ---- the page --------------------------------------------------------------------------
