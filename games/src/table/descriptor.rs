@@ -8,12 +8,11 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Secrets, Session, SessionError};
 use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
-use super::TableOf;
 use super::{Game, Table};
 use crate::replay::{ReplayError, Replayed};
 
 /// A table, or why the session refused it.
-pub(crate) type Opened = Result<Box<dyn Table>, SessionError>;
+type Opened = Result<Box<dyn Table>, SessionError>;
 
 /// A rule option a proposal may set, as a form offers it (spec/GAMES.md lists each
 /// game's; a test proposes every value listed here).
@@ -70,28 +69,10 @@ impl Descriptor {
             check: check::<R>,
         }
     }
-
-    /// The descriptor of a game `R` whose table is its own (it keeps more beside the
-    /// session than [`TableOf`] does: `stallmate::duo`), opened and restored by `open`
-    /// and `restore`.
-    pub(crate) const fn of_table<R: Game>(
-        about: &'static str,
-        settings: &'static [Setting],
-        demo: &'static [(&'static str, &'static str)],
-        replay: fn(&str) -> Result<Replayed, ReplayError>,
-        open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
-        restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
-    ) -> Descriptor {
-        Descriptor {
-            open,
-            restore,
-            ..Descriptor::of::<R>(about, settings, demo, replay)
-        }
-    }
 }
 
 fn open<R: Game>(terms: Terms, key: SecretKey, entropy: [u8; 32], now: u64) -> Opened {
-    Ok(TableOf::<R>::boxed(Session::new(terms, key, entropy, now)?))
+    Ok(R::table(Session::new(terms, key, entropy, now)?))
 }
 
 fn restore<R: Game>(
@@ -101,7 +82,7 @@ fn restore<R: Game>(
     envelopes: &[Vec<u8>],
     now: u64,
 ) -> Opened {
-    Ok(TableOf::<R>::boxed(Session::restore(
+    Ok(R::table(Session::restore(
         terms, key, secrets, envelopes, now,
     )?))
 }

@@ -36,6 +36,13 @@ pub(crate) trait Game: Face + Automation + Rules<State: Send> + Send + 'static {
     fn awaiting(_s: &Session<Self>, _state: &Self::State) -> Option<String> {
         None
     }
+
+    /// The table a node holds for a session of this game. Default: the generic table;
+    /// a game that keeps more beside its session (Secret Stallmate without a referee:
+    /// the player's side of the computations) wraps it.
+    fn table(session: Session<Self>) -> Box<dyn super::Table> {
+        super::TableOf::boxed(session)
+    }
 }
 
 /// How a game is shown to a person and written down: its sides, prompts, notation,

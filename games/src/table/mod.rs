@@ -43,7 +43,7 @@
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;
-pub(crate) mod descriptor;
+mod descriptor;
 mod game;
 pub mod grid;
 mod table_of;

@@ -18,9 +18,7 @@ use serde_json::{Value, json};
 use sealed_mpc::play::record::commitment;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
-use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::{AnySession, Command, Secrets, Session};
+use sealed_protocol::session::{AnySession, Command, Session};
 
 use super::acts::{self, Act};
 use super::item::to_item;
@@ -31,35 +29,17 @@ use crate::stallmate::bot;
 use crate::stallmate::peer::color;
 use crate::stallmate::table::{HINTS, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
-use crate::table::descriptor::Opened;
 use crate::table::{
     Automation, Choice, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
 };
 
 /// The game as the registry lists it.
-pub const DESCRIPTOR: Descriptor = Descriptor::of_table::<Duo>(
+pub const DESCRIPTOR: Descriptor = Descriptor::of::<Duo>(
     "Secret Stallmate without a referee: the two players' nodes answer every attempt together, garbled, and prove it at the end",
     &crate::stallmate::BOARD_SETTINGS,
     &[("ply-limit", "6"), ("time-per-move", "1h")],
     crate::stallmate::record::replay,
-    open,
-    restore,
 );
-
-fn open(terms: Terms, key: SecretKey, entropy: [u8; 32], now: u64) -> Opened {
-    Ok(Box::new(DuoTable::new(Session::new(terms, key, entropy, now)?)))
-}
-
-fn restore(
-    terms: Terms,
-    key: SecretKey,
-    secrets: Secrets,
-    envelopes: &[Vec<u8>],
-    now: u64,
-) -> Opened {
-    let session = Session::restore(terms, key, secrets, envelopes, now)?;
-    Ok(Box::new(DuoTable::new(session)))
-}
 
 thread_local! {
     /// The player's view lent to the face for one forwarded call ([`DuoTable::shown`]).
@@ -220,6 +200,10 @@ impl Game for Duo {
 
     fn ready(s: &Session<Self>, state: &State) -> bool {
         attempting(s, state).is_some()
+    }
+
+    fn table(session: Session<Self>) -> Box<dyn Table> {
+        Box::new(DuoTable::new(session))
     }
 
     fn awaiting(s: &Session<Self>, state: &State) -> Option<String> {
