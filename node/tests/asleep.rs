@@ -285,3 +285,57 @@ async fn asleep_a_game_gives_the_other_seat_what_it_lacks_and_its_line_follows_d
     stop(a).await;
     stop(b).await;
 }
+
+/// A message of a computation (`/sealed/computations/1`) for a game asleep, from a key
+/// that is not the game's other player, wakes nothing: only the other player may make a
+/// node rebuild a game out of memory (core `messages.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
+    use futures::{AsyncWriteExt as _, StreamExt as _};
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = sleepy(da.path(), 1).await;
+    let b = sleepy(db.path(), 2).await;
+    let game = cardmate(&a.h, &b.h).await;
+    until_asleep(&a.h, 1).await;
+    let woken = a.h.info().await.unwrap().games_woken;
+
+    let mut swarm = stream_peer([78; 32]);
+    let control = swarm.behaviour().new_control();
+    swarm.dial(addr(&a.h).await).unwrap();
+    loop {
+        if let libp2p::swarm::SwarmEvent::ConnectionEstablished { .. } =
+            swarm.select_next_some().await
+        {
+            break;
+        }
+    }
+    tokio::spawn(async move {
+        loop {
+            swarm.select_next_some().await;
+        }
+    });
+    let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
+    for index in 0..4u64 {
+        let mut s = control
+            .clone()
+            .open_stream(
+                peer_of_seed(1),
+                libp2p::StreamProtocol::new("/sealed/computations/1"),
+            )
+            .await
+            .unwrap();
+        let frame = [
+            id.as_slice(),
+            &index.to_le_bytes(),
+            &8u32.to_le_bytes(),
+            &[1; 8],
+        ]
+        .concat();
+        s.write_all(&frame).await.unwrap();
+        s.close().await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let info = a.h.info().await.unwrap();
+    assert_eq!(info.games_woken, woken, "woken by a stranger's message");
+    assert_eq!(info.games_asleep, 1);
+}
