@@ -86,7 +86,14 @@ pub fn seal(game: GameId, envelope: &[u8], recipient: &PublicKey) -> Deposit {
 /// well formed: it decrypts, and sealing what it decrypts to gives the same bytes back
 /// (so its ephemeral key is the one the envelope fixes). `None` otherwise.
 pub fn open(game: GameId, bytes: &[u8], key: &SecretKey) -> Option<Vec<u8>> {
-    if bytes.len() <= 32 || bytes.len() > MAX_DEPOSIT {
+    open_within(game, bytes, key, MAX_DEPOSIT)
+}
+
+/// As [`open`], for a deposit of at most `max` bytes: a game whose own messages are
+/// left with the witness (Secret Stallmate without a referee, spec/GAMES.md §5.15) seals
+/// them the same way, and they are larger than an envelope.
+pub fn open_within(game: GameId, bytes: &[u8], key: &SecretKey, max: usize) -> Option<Vec<u8>> {
+    if bytes.len() <= 32 || bytes.len() > max {
         return None;
     }
     let ephemeral: [u8; 32] = bytes[..32].try_into().ok()?;

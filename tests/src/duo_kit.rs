@@ -12,18 +12,21 @@ use sealed_games::stallmate::Attempt;
 use sealed_games::stallmate::answer::Answer;
 use sealed_games::stallmate::duo::acts::{self, Act, Done};
 use sealed_games::stallmate::duo::item::to_item;
-use sealed_games::stallmate::duo::player::claims;
+use sealed_games::stallmate::duo::player::{self, claims};
+use sealed_games::stallmate::duo::posted::Posted;
 use sealed_games::stallmate::duo::{Duo, Owed, VARIANT, engine_name, sender};
 use sealed_games::stallmate::peer::setup_name;
 use sealed_games::stallmate::referee::Referee;
 use sealed_games::stallmate::setup::Setup;
 use sealed_mpc::play::game::{Black, White};
 use sealed_mpc::play::record::{commitment, step_hash};
+use sealed_protocol::deposit::{open_within, seal};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
+use sealed_protocol::witness::{Stamp, Statement};
 
 use crate::forfeit_kit::{HOUR, proof, signed, witness};
 use crate::pair::{DecideAt, Pace, Pair};
@@ -49,6 +52,20 @@ pub type Tamper = Box<dyn FnMut(u64, &mut Vec<u8>)>;
 pub type Lie = Box<dyn FnMut(u64, &mut Done)>;
 /// What a mover commits to in place of his attempt's commitment, by computation.
 pub type Commit = Box<dyn FnMut(u64) -> Option<[u8; 32]>>;
+
+/// What the sender of a withheld message leaves with the witness once its receiver says
+/// he lacks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deposit {
+    /// The message, sealed to the receiver.
+    Honest,
+    /// Other bytes, sealed to the receiver.
+    Other,
+    /// The message, sealed to the sender himself: the receiver cannot open it.
+    ToHimself,
+    /// Nothing: the sender lets his time pass.
+    Never,
+}
 
 /// What both seats' deciders share.
 pub struct Table {
@@ -82,6 +99,15 @@ pub struct Table {
     black_read: u64,
     /// Whether Black found a `Done` that says what his G2 did not: he halts.
     black_halts: bool,
+    /// The position of a message whose sender signs its hash but never sends the bytes:
+    /// its receiver has it only from the witness.
+    pub withhold: Option<u64>,
+    /// What that sender leaves with the witness.
+    pub deposit: Deposit,
+    /// The deposit the witness holds, if one was left.
+    held: Option<Vec<u8>>,
+    /// Whether the receiver has the withheld message (opened from the witness).
+    fetched: bool,
 }
 
 impl Table {
@@ -105,6 +131,10 @@ impl Table {
             last_done: None,
             black_read: 0,
             black_halts: false,
+            withhold: None,
+            deposit: Deposit::Honest,
+            held: None,
+            fetched: false,
         }))
     }
 
@@ -143,8 +173,69 @@ impl Table {
         }
     }
 
+    /// Whether `color` lacks message `i`: it was withheld from him and he has not opened
+    /// it from the witness.
+    fn lacks(&self, color: Color, i: u64) -> bool {
+        self.withhold == Some(i) && sender(i) != color && !self.fetched
+    }
+
+    /// The receiver of a withheld message, owing the next act: says he lacks it, or once
+    /// its deposit is posted, opens it from the witness — or halts if it is not the
+    /// message whose hash was signed.
+    fn lacking(&mut self, color: Color, s: &Session<Duo>) -> Option<Command> {
+        let state = s.engine().state()?;
+        let owed = state.owed()?;
+        let last = state.steps.checked_sub(1)?;
+        let mine = s.engine().rules().to_act(state) == Some(s.seat());
+        if !mine || !matches!(owed, Owed::Attempt(_) | Owed::Step(_)) || !self.lacks(color, last) {
+            return None;
+        }
+        if state.lackable(owed) == Some(last) {
+            return Some(Command::act(acts::encode(&Act::Lacking)));
+        }
+        let game = s.engine().terms().game();
+        let posted = Posted::of_engine(s.engine()).hash(last)?;
+        let opened = self
+            .held
+            .as_ref()
+            .and_then(|d| open_within(game, d, &test_key(s.seat().0), player::MAX_MESSAGE + 32));
+        match opened {
+            Some(bytes) if step_hash(&game.0.0, last, &bytes) == posted => {
+                self.fetched = true;
+                None
+            }
+            _ => Some(Command::act(acts::encode(&Act::Halt))),
+        }
+    }
+
+    /// The sender of a lacked message leaves it with the witness, as the rig says.
+    fn deposit(&mut self, s: &Session<Duo>, i: u64, now: u64) -> Option<Command> {
+        let game = s.engine().terms().game();
+        let me = s.seat();
+        let to = test_key(1 - me.0).public();
+        let message = self.messages.get(i as usize)?.clone();
+        let d = match self.deposit {
+            Deposit::Honest => seal(game, &message, &to),
+            Deposit::Other => seal(game, b"not the message", &to),
+            Deposit::ToHimself => seal(game, &message, &test_key(me.0).public()),
+            Deposit::Never => return None,
+        };
+        let stamp = Statement::Stamp(Stamp {
+            game,
+            deposit: d.hash,
+            at: now,
+        })
+        .sign(&witness())
+        .to_bytes();
+        self.held = Some(d.bytes);
+        Some(Command::act(acts::encode(&Act::Deposited(stamp))))
+    }
+
     /// What seat `color` does next in `s`, if it owes anything.
-    fn decide(&mut self, color: Color, s: &Session<Duo>) -> Option<Command> {
+    fn decide(&mut self, color: Color, s: &Session<Duo>, now: u64) -> Option<Command> {
+        if let Some(c) = self.lacking(color, s) {
+            return Some(c);
+        }
         let state = s.engine().state()?;
         let owed = state.owed()?;
         let own = |name| s.own_setup_value(&name).map(|h| h.0);
@@ -190,7 +281,9 @@ impl Table {
                 Some(Command::act(acts::encode(&Act::Attempt(Hash(c)))))
             }
             Owed::Step(i) if sender(i) == color => {
-                if self.messages.len() as u64 != i {
+                if self.messages.len() as u64 != i
+                    || i.checked_sub(1).is_some_and(|l| self.lacks(color, l))
+                {
                     return None;
                 }
                 if self.halt_at == Some(i) {
@@ -218,6 +311,7 @@ impl Table {
             // Each player opens his setups once the game has ended; the session puts
             // them in the act's envelope.
             Owed::Open(c) if c == color => Some(Command::act(acts::encode(&Act::Open))),
+            Owed::Deposit(i) if sender(i) == color => self.deposit(s, i, now),
             _ => None,
         }
     }
@@ -275,6 +369,9 @@ impl Table {
             return;
         }
         let g2 = (2 + 4 * self.black_read + 3) as usize;
+        if self.lacks(Color::Black, g2 as u64) {
+            return;
+        }
         let Some(bytes) = self.messages.get(g2).cloned() else {
             return;
         };
@@ -325,9 +422,9 @@ pub fn deciders(table: &Rc<RefCell<Table>>) -> Vec<DecideAt<Duo>> {
         .into_iter()
         .map(|c| {
             let t = table.clone();
-            Box::new(move |s: &Session<Duo>, _now| {
+            Box::new(move |s: &Session<Duo>, now| {
                 let mut t = t.borrow_mut();
-                t.decide(c, s)
+                t.decide(c, s, now)
             }) as DecideAt<Duo>
         })
         .collect()
@@ -392,10 +489,21 @@ pub fn reach(
     plies: u32,
     at: impl Fn(&Session<Duo>) -> bool,
 ) -> (Pair<Duo>, Vec<DecideAt<Duo>>, Seat) {
+    reach_rigged(seed, plies, |_| {}, at)
+}
+
+/// As [`reach`], with the table `rig` prepares (cheats).
+pub fn reach_rigged(
+    seed: u64,
+    plies: u32,
+    rig: impl FnOnce(&mut Table),
+    at: impl Fn(&Session<Duo>) -> bool,
+) -> (Pair<Duo>, Vec<DecideAt<Duo>>, Seat) {
     let limit = plies.to_string();
     let terms = duo_terms(&[("ply-limit", limit.as_str())], seed as u8);
     let mut p = Pair::<Duo>::new(terms, seed);
     let table = Table::new(seed);
+    rig(&mut table.borrow_mut());
     let mut d = deciders(&table);
     // One act a seat a round, so that the run stops just before the seat that owes
     // the act makes it (everything before it delivered).
@@ -427,7 +535,17 @@ pub fn walk_away_when(
     plies: u32,
     at: impl Fn(&Session<Duo>) -> bool,
 ) -> (Pair<Duo>, Seat) {
-    let (mut p, mut d, walker) = reach(seed, plies, at);
+    walk_away_rigged(seed, plies, |_| {}, at)
+}
+
+/// As [`walk_away_when`], with the table `rig` prepares (cheats).
+pub fn walk_away_rigged(
+    seed: u64,
+    plies: u32,
+    rig: impl FnOnce(&mut Table),
+    at: impl Fn(&Session<Duo>) -> bool,
+) -> (Pair<Duo>, Seat) {
+    let (mut p, mut d, walker) = reach_rigged(seed, plies, rig, at);
     let other = Seat(1 - walker.0);
     assert_eq!(
         acts_made(&p.sessions[other.index()]),

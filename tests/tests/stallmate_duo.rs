@@ -237,3 +237,92 @@ fn an_open_act_without_the_setups_is_his_proven_fault() {
         assert!(v.faults.iter().all(|f| f.seat == cheat), "{v:#?}");
     }
 }
+
+/// The acts of `p`'s game (seat 0's view), decoded.
+fn acts_of(p: &Pair<Duo>) -> Vec<sealed_games::stallmate::duo::acts::Act> {
+    use sealed_games::stallmate::duo::acts::decode;
+    let e = p.sessions[0].engine();
+    let r = e.revealed().expect("over");
+    r.public
+        .iter()
+        .filter_map(|a| decode(&a.bytes).ok())
+        .collect()
+}
+
+/// A sender who signs a message's hash and never sends the bytes cannot make the
+/// receiver owe the next message: the receiver says he lacks it, the sender owes it to
+/// the witness, the receiver opens it there, and the game ends as the honest one does,
+/// no fault — whichever message it was (a base transfer, G1, E2, a G2 that ends the start
+/// or a move).
+#[test]
+fn a_withheld_message_is_taken_from_the_witness_and_the_game_ends_as_without() {
+    use sealed_games::stallmate::duo::acts::Act;
+    let (honest, _) = play(6, 31, |_| {});
+    let want = honest.sessions[0].verdict().outcome.expect("over");
+    for at in [1u64, 3, 4, 5, 13] {
+        let (p, _) = play(6, 31, |t| t.withhold = Some(at));
+        assert!(all_done(&p), "message {at}: the game did not finish");
+        for v in verdicts(&p) {
+            assert_eq!(v.status, Status::Verified, "message {at}: {v:#?}");
+            assert!(v.faults.is_empty(), "message {at}: {v:#?}");
+            assert_eq!(v.outcome.as_ref(), Some(&want), "message {at}");
+        }
+        let acts = acts_of(&p);
+        assert_eq!(acts.iter().filter(|a| **a == Act::Lacking).count(), 1);
+        let deposits = acts.iter().filter(|a| matches!(a, Act::Deposited(_)));
+        assert_eq!(deposits.count(), 1, "message {at}");
+    }
+}
+
+/// A sender who, told his message is lacked, leaves nothing with the witness: his wait,
+/// lost on time once the witness's ledgers prove the hour passed — never the receiver's.
+#[test]
+fn a_sender_who_withholds_and_never_deposits_loses_on_time() {
+    use sealed_games::stallmate::duo::Owed;
+    for at in [3u64, 5] {
+        let (p, walker) = walk_away_rigged(
+            33,
+            6,
+            |t| {
+                t.withhold = Some(at);
+                t.deposit = Deposit::Never;
+            },
+            |s| s.engine().state().and_then(|st| st.owed()) == Some(Owed::Deposit(at)),
+        );
+        assert_eq!(walker, Seat(0), "White sent message {at}");
+        let v = p.sessions[1].verdict();
+        let o = v.outcome.as_ref().expect("a result");
+        use sealed_protocol::outcome::SeatResult::Score;
+        assert_eq!(o.results[0], Score(-10), "message {at}: {v:#?}");
+        assert_eq!(o.results[1], Score(0), "message {at}: {v:#?}");
+        assert!(v.verified && v.faults.is_empty(), "message {at}: {v:#?}");
+    }
+}
+
+/// A sender who leaves something else with the witness — other bytes, or the message
+/// sealed so that the receiver cannot open it: the receiver halts, and the audit proves
+/// the deposit false against the sender, not the halt against the receiver.
+#[test]
+fn a_false_deposit_is_proven_against_its_sender() {
+    for (deposit, at, culprit) in [
+        (Deposit::Other, 3u64, Seat(0)),
+        (Deposit::ToHimself, 5, Seat(0)),
+        (Deposit::Other, 4, Seat(1)),
+    ] {
+        let (p, _) = play(6, 35, |t| {
+            t.withhold = Some(at);
+            t.deposit = deposit;
+        });
+        let state = p.sessions[0].engine().state().expect("started");
+        assert_eq!(
+            state.halted.map(sealed_games::stallmate::peer::seat),
+            Some(Seat(1 - culprit.0)),
+            "{deposit:?} at {at}: the receiver halts"
+        );
+        proven(
+            &p,
+            culprit,
+            &format!("message {at} of the computations that the other"),
+        );
+    }
+}

@@ -35,6 +35,15 @@ pub enum Act {
     /// act: owed on time like any act, so a player who walks away instead of opening
     /// them loses on time.
     Open,
+    /// The seat that owes the next act has not received the other player's last message,
+    /// whose hash is signed: the other then owes [`Act::Deposited`], and the wait is his.
+    /// Once a message: a sender who signs a hash and withholds the bytes cannot make the
+    /// receiver owe the next message (spec/GAMES.md §5.15, "A message withheld").
+    Lacking,
+    /// The sender of the message lacked leaves it with the witness, sealed to the receiver
+    /// as a deposit (spec/PROTOCOL.md §17.10): the bytes of the witness's signed stamp of
+    /// it. The receiver fetches it there; the audit checks that it seals that message.
+    Deposited(Vec<u8>),
 }
 
 /// The last message of a computation, and what the computation told both.

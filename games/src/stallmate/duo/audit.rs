@@ -9,11 +9,13 @@
 //! hash that is not the honest message's (at that message; every message before it was
 //! honest, so what the other side sent after it is never blamed), a `Done` that says
 //! another move, capture or ending than the rules give (after its computation's last
-//! message). From there on the game is not the one the protocol made, and nothing later
+//! message), a deposit of a lacked message that is not that message sealed to its
+//! receiver (after the message). From there on the game is not the one the protocol made, and nothing later
 //! is judged.
 
-use sealed_mpc::play::audit::{Finding as MpcFinding, Opened};
-use sealed_mpc::play::record::{self, audit_posted};
+use sealed_mpc::play::audit::{Finding as MpcFinding, Opened, audit_by};
+use sealed_mpc::play::record;
+use sealed_protocol::deposit::seal;
 use sealed_mpc::play::Party;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
 
@@ -26,17 +28,20 @@ use crate::stallmate::peer::{seat, setup_name};
 use crate::stallmate::referee::Referee;
 use crate::stallmate::setup::Setup;
 
-/// Where in the order of the computations a finding falls: a commitment just before its
-/// computation's first message, a message at its place, a `Done`'s claims just after
-/// its computation's last message.
-fn before_run(run: u64) -> u64 {
-    2 * (BASE_MESSAGES + COMPUTATION_MESSAGES * run) - 1
-}
+/// Where in the order of the computations a finding falls: a message at its place, a
+/// `Done`'s claims just after its computation's last message, a message's deposit after
+/// both, a commitment just before its computation's first message.
 fn at_message(m: u64) -> u64 {
-    2 * m
+    4 * m
 }
 fn after_run(run: u64) -> u64 {
-    2 * (BASE_MESSAGES + COMPUTATION_MESSAGES * run + COMPUTATION_MESSAGES - 1) + 1
+    at_message(BASE_MESSAGES + COMPUTATION_MESSAGES * run + COMPUTATION_MESSAGES - 1) + 1
+}
+fn deposit_of(m: u64) -> u64 {
+    at_message(m) + 2
+}
+fn before_run(run: u64) -> u64 {
+    at_message(BASE_MESSAGES + COMPUTATION_MESSAGES * run) - 1
 }
 
 /// Audits a revealed game. A verdict is asked for at every look at a finished game
@@ -155,7 +160,33 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> Audit {
     };
     let hashes: Vec<[u8; 32]> = acts.steps.iter().map(|s| s.0).collect();
     let mut circuits = super::circuits();
-    match audit_posted(&opened, &mut circuits, &game, &hashes) {
+    // A message left with the witness must be the message, sealed to its receiver: the
+    // deposit is one fixed string of the message's bytes (PROTOCOL §17.10).
+    let mut false_deposit = None;
+    let replayed = audit_by(&opened, &mut circuits, hashes.len(), |at, want| {
+        let same = record::step_hash(&game, at as u64, &want.bytes) == hashes[at];
+        for &(i, d, env) in acts.deposits.iter().filter(|d| d.0 == at as u64) {
+            let to = &rules.keys[(!super::sender(i)).idx()];
+            if same && false_deposit.is_none() && seal(r.game, &want.bytes, to).hash.0 != d {
+                false_deposit = Some((i, env));
+            }
+        }
+        same
+    });
+    if let Some((i, at)) = false_deposit {
+        found.push((
+            deposit_of(i),
+            Finding {
+                seat: seat(super::sender(i)),
+                at,
+                detail: format!(
+                    "left with the witness, for message {i} of the computations that the \
+                     other player lacked, a deposit that is not that message sealed to him"
+                ),
+            },
+        ));
+    }
+    match replayed {
         Ok(MpcFinding::Deviated { by, at }) => {
             let who = match by {
                 Party::Garbler => Color::White,

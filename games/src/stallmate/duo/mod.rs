@@ -36,7 +36,9 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use sealed_mpc::play::game::Circuits;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::hidden::{Audit, Revealed};
-use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::ids::{GameId, Name, Seat};
+use sealed_protocol::keys::PublicKey;
+use sealed_protocol::witness::{SignedStatement, Statement};
 use sealed_protocol::outcome::{Outcome, SeatResult};
 use sealed_protocol::proposal::{Terms, is_version_2};
 use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, SetupSpec, Violation};
@@ -72,11 +74,18 @@ pub const BASE_MESSAGES: u64 = 2;
 /// Messages of one computation: E1, G1, E2, G2.
 pub const COMPUTATION_MESSAGES: u64 = 4;
 
-/// The rules of one game: its options.
+/// The rules of one game: its options, and what a message left with the witness is
+/// checked against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Duo {
     /// The agreed options.
     pub options: Options,
+    /// The game.
+    pub game: GameId,
+    /// The witness the terms name, whose stamp a [`Act::Deposited`] carries.
+    pub witness: PublicKey,
+    /// Each player's key (White, Black): a deposit is sealed to its receiver's.
+    pub keys: [PublicKey; 2],
 }
 
 /// What the next act must be.
@@ -89,6 +98,9 @@ pub enum Owed {
     Step(u64),
     /// After the end on the board or a halt: this player's `Open`, with his setups.
     Open(Color),
+    /// The receiver of this message said he lacks it: its sender leaves it with the
+    /// witness ([`Act::Deposited`]).
+    Deposit(u64),
 }
 
 /// The public state.
@@ -115,6 +127,10 @@ pub struct State {
     /// Which players have opened their setups (White first), once the game has ended
     /// on the board or by a halt.
     pub opened: [bool; 2],
+    /// The last message its receiver said he lacked ([`Act::Lacking`]): once a message.
+    pub lacked: Option<u64>,
+    /// Whether that message's deposit is still owed.
+    pub deposit_owed: bool,
 }
 
 impl State {
@@ -126,6 +142,11 @@ impl State {
                 .find(|c| !self.opened[c.idx()])
                 .map(Owed::Open);
         }
+        if self.deposit_owed
+            && let Some(i) = self.lacked
+        {
+            return Some(Owed::Deposit(i));
+        }
         let in_run = self
             .steps
             .checked_sub(BASE_MESSAGES)
@@ -135,6 +156,18 @@ impl State {
             return Some(Owed::Attempt(self.to_move));
         }
         Some(Owed::Step(self.steps))
+    }
+
+    /// The message whose bytes the seat owing `owed` needs first, if the other player
+    /// sent it and its receiver may still say he lacks it: the last one posted.
+    pub fn lackable(&self, owed: Owed) -> Option<u64> {
+        let owing = match owed {
+            Owed::Step(i) => sender(i),
+            Owed::Attempt(mover) => mover,
+            Owed::Open(_) | Owed::Deposit(_) => return None,
+        };
+        let last = self.steps.checked_sub(1)?;
+        (sender(last) != owing && self.lacked != Some(last)).then_some(last)
     }
 
     /// Whether the message at `index` ends a computation.
@@ -171,7 +204,21 @@ impl Rules for Duo {
             ));
         }
         let options = Options::from_proposal(&terms.proposal().rule_options())?;
-        Ok(Duo { options })
+        let key = |c: Color| terms.key(seat(c)).copied();
+        let (Some(white), Some(black)) = (key(Color::White), key(Color::Black)) else {
+            return Err(OptionError("stallmate-duo: a player without a key".into()));
+        };
+        // The witness's key was checked with the proposal (PROTOCOL §17.2).
+        let witness = terms
+            .witness()
+            .and_then(|w| PublicKey::from_bytes(&w.key).ok())
+            .ok_or_else(|| OptionError("stallmate-duo: the witness's key is no key".into()))?;
+        Ok(Duo {
+            options,
+            game: terms.game(),
+            witness,
+            keys: [white, black],
+        })
     }
 
     fn setups(&self) -> Vec<SetupSpec> {
@@ -201,6 +248,8 @@ impl Rules for Duo {
             ending: None,
             halted: None,
             opened: [false, false],
+            lacked: None,
+            deposit_owed: false,
         }
     }
 
@@ -213,6 +262,7 @@ impl Rules for Duo {
             Owed::Attempt(mover) => Some(seat(mover)),
             Owed::Step(i) => Some(seat(sender(i))),
             Owed::Open(c) => Some(seat(c)),
+            Owed::Deposit(i) => Some(seat(sender(i))),
         }
     }
 
@@ -246,12 +296,29 @@ impl Rules for Duo {
             (owed, Act::Halt) => {
                 let by = match owed {
                     Owed::Attempt(mover) => mover,
-                    Owed::Step(i) => sender(i),
+                    Owed::Step(i) | Owed::Deposit(i) => sender(i),
                     Owed::Open(_) => unreachable!("matched above"),
                 };
                 next.halted = Some(by);
                 Ok(Applied::state(next))
             }
+            (owed, Act::Lacking) => {
+                let Some(last) = state.lackable(owed) else {
+                    return Err("nothing to lack: the last message is his own, or was \
+                                lacked once already"
+                        .into());
+                };
+                next.lacked = Some(last);
+                next.deposit_owed = true;
+                Ok(Applied::state(next))
+            }
+            (Owed::Deposit(_), Act::Deposited(stamp)) => {
+                self.stamp(stamp)?;
+                next.deposit_owed = false;
+                Ok(Applied::state(next))
+            }
+            (Owed::Deposit(_), _) => Err("the lacked message is owed to the witness".into()),
+            (_, Act::Deposited(_)) => Err("no message is lacked".into()),
             (Owed::Attempt(_), Act::Attempt(_)) => {
                 // Far more than the moves a side can try: only a flood is refused, and
                 // a hostile transcript's audit stays bounded.
@@ -316,6 +383,17 @@ impl Rules for Duo {
 }
 
 impl Duo {
+    /// The deposit a [`Act::Deposited`] says the witness holds: its stamp must be the
+    /// witness's, of this game. What the deposit holds is the audit's to check.
+    pub fn stamp(&self, bytes: &[u8]) -> Result<Hash, Violation> {
+        let s = SignedStatement::from_bytes(bytes, self.game, &self.witness, 2)
+            .map_err(|e| Violation(format!("the deposit's stamp: {e}")))?;
+        match s.statement {
+            Statement::Stamp(stamp) => Ok(stamp.deposit),
+            Statement::Ledger(_) => Err("the deposit's stamp is a ledger".into()),
+        }
+    }
+
     /// White's `Done`: the computation is over, and what it told both moves the game on.
     fn done(
         &self,
@@ -362,14 +440,33 @@ impl Duo {
 mod tests {
     use proptest::prelude::*;
     use sealed_protocol::ids::{ChainId, EnvRef};
+    use sealed_protocol::keys::SecretKey;
+    use sealed_protocol::witness::{Ledger, Stamp};
 
     use super::*;
     use crate::stallmate::ending::BoardEnd;
 
+    fn key(n: u8) -> SecretKey {
+        SecretKey::from_seed(&[n; 32])
+    }
+
     fn rules() -> Duo {
         Duo {
             options: Options::default(),
+            game: GameId(Hash([5; 32])),
+            witness: key(9).public(),
+            keys: [key(1).public(), key(2).public()],
         }
+    }
+
+    /// A stamp's bytes, of `game`, signed by `by`.
+    fn stamp(game: GameId, by: u8) -> Vec<u8> {
+        let s = Stamp {
+            game,
+            deposit: Hash([3; 32]),
+            at: 1_000,
+        };
+        Statement::Stamp(s).sign(&key(by)).to_bytes()
     }
 
     /// Applies `act` as `to_act`'s, as the engine would.
@@ -481,6 +578,75 @@ mod tests {
         assert_eq!(end.outcome.expect("over").reason, "checkmate");
     }
 
+    #[test]
+    fn a_lacked_message_is_owed_to_the_witness_once_and_only_by_its_sender() {
+        let r = rules();
+        let game = r.game;
+        let mut s = r.start(&Hash::ZERO);
+        assert!(step(&s, &Act::Lacking).is_err(), "nothing sent yet");
+        s = step(&s, &Act::Step(Hash::ZERO)).expect("Black's message 0").state;
+        // White lacks message 0: Black owes its deposit, and nothing else goes first.
+        let lacked = step(&s, &Act::Lacking).expect("White lacks it").state;
+        assert_eq!(lacked.owed(), Some(Owed::Deposit(0)));
+        assert_eq!(r.to_act(&lacked), Some(Seat(1)));
+        for wrong in [Act::Step(Hash::ZERO), Act::Lacking, Act::Attempt(Hash::ZERO)] {
+            assert!(step(&lacked, &wrong).is_err(), "{wrong:?} before the deposit");
+        }
+        // A stamp that is not the witness's, or not of this game, or not a stamp.
+        let ledger = Statement::Ledger(Ledger {
+            game,
+            at: 1,
+            chains: vec![],
+        })
+        .sign(&key(9))
+        .to_bytes();
+        for bad in [
+            stamp(game, 1),
+            stamp(GameId(Hash([6; 32])), 9),
+            ledger,
+            vec![1, 2, 3],
+        ] {
+            assert!(step(&lacked, &Act::Deposited(bad)).is_err());
+        }
+        let deposited = step(&lacked, &Act::Deposited(stamp(game, 9)))
+            .expect("the witness's stamp")
+            .state;
+        assert_eq!(deposited.owed(), Some(Owed::Step(1)), "White's wait again");
+        assert!(step(&deposited, &Act::Lacking).is_err(), "once a message");
+        assert!(
+            step(&deposited, &Act::Deposited(stamp(game, 9))).is_err(),
+            "nothing lacked now"
+        );
+        // The next message may be lacked in its turn; the sender may halt instead.
+        let s = step(&deposited, &Act::Step(Hash::ZERO)).expect("message 1").state;
+        let lacked = step(&s, &Act::Lacking).expect("Black lacks message 1").state;
+        let halted = step(&lacked, &Act::Halt).expect("White halts").state;
+        assert_eq!(halted.halted, Some(Color::White));
+    }
+
+    #[test]
+    fn a_mover_lacks_the_last_message_only_when_the_other_sent_it() {
+        let mut s = rules().start(&Hash::ZERO);
+        for _ in 0..5 {
+            s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
+        }
+        s = step(&s, &done(false, false, None)).expect("start").state;
+        // White to move: the last message, G2, is his own.
+        assert_eq!(s.owed(), Some(Owed::Attempt(Color::White)));
+        assert!(step(&s, &Act::Lacking).is_err());
+        s = step(&s, &Act::Attempt(Hash::ZERO)).expect("commit").state;
+        for _ in 0..3 {
+            s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
+        }
+        s = step(&s, &done(true, false, None)).expect("a move").state;
+        // Black to move lacks White's G2.
+        assert_eq!(s.owed(), Some(Owed::Attempt(Color::Black)));
+        let lacked = step(&s, &Act::Lacking).expect("Black lacks G2").state;
+        assert_eq!(lacked.owed(), Some(Owed::Deposit(s.steps - 1)));
+        let back = step(&lacked, &Act::Deposited(stamp(rules().game, 9))).expect("deposited");
+        assert_eq!(back.state.owed(), Some(Owed::Attempt(Color::Black)));
+    }
+
     fn any_act() -> impl Strategy<Value = Act> {
         let ending = prop_oneof![
             Just(None),
@@ -494,6 +660,9 @@ mod tests {
             (any::<bool>(), any::<bool>(), ending).prop_map(|(m, c, e)| done(m, c, e)),
             Just(Act::Halt),
             Just(Act::Open),
+            Just(Act::Lacking),
+            Just(Act::Deposited(stamp(GameId(Hash([5; 32])), 9))),
+            any::<Vec<u8>>().prop_map(Act::Deposited),
         ]
     }
 

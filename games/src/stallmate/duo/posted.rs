@@ -5,6 +5,7 @@
 use sealed_protocol::engine::Engine;
 use sealed_protocol::hidden::Revealed;
 use sealed_protocol::ids::{EnvRef, Seat};
+use sealed_protocol::witness::{SignedStatement, Statement};
 
 use super::Duo;
 use super::acts::{self, Act, Done};
@@ -22,6 +23,9 @@ pub struct Posted {
     pub dones: Vec<(u64, Done, EnvRef)>,
     /// The halt, if one stopped the game: by whom, where.
     pub halt: Option<(Color, EnvRef)>,
+    /// Each message left with the witness: its position, the deposit's hash its stamp
+    /// names, and the `Deposited` act.
+    pub deposits: Vec<(u64, [u8; 32], EnvRef)>,
 }
 
 impl Posted {
@@ -29,6 +33,7 @@ impl Posted {
     pub fn read<'a>(acts: impl IntoIterator<Item = (Seat, EnvRef, &'a [u8])>) -> Posted {
         let mut out = Posted::default();
         let mut computations = 0u64;
+        let mut lacked = None;
         for (seat, at, bytes) in acts {
             let color = color(seat);
             match acts::decode(bytes) {
@@ -41,6 +46,22 @@ impl Posted {
                     computations += 1;
                 }
                 Ok(Act::Halt) => out.halt = Some((color, at)),
+                // Lacked: the last message posted (the rules accept nothing else).
+                Ok(Act::Lacking) => lacked = (out.steps.len() as u64).checked_sub(1),
+                Ok(Act::Deposited(stamp)) => {
+                    // The engine accepted it: its stamp is the witness's, of this game.
+                    let stamp = sealed_protocol::wire::decode::<SignedStatement>(
+                        &stamp,
+                        sealed_protocol::witness::MAX_STATEMENT,
+                    );
+                    if let (Some(i), Ok(SignedStatement {
+                        statement: Statement::Stamp(s),
+                        ..
+                    })) = (lacked, stamp)
+                    {
+                        out.deposits.push((i, s.deposit.0, at));
+                    }
+                }
                 Ok(Act::Open) | Err(_) => {}
             }
         }

@@ -212,6 +212,10 @@ impl Game for Duo {
             Owed::Attempt(c) => format!("{} to choose an attempt", who(c)),
             Owed::Step(i) => format!("{} to send message {i} of the computations", who(sender(i))),
             Owed::Open(c) => format!("{} to open his setups", who(c)),
+            Owed::Deposit(i) => format!(
+                "{} to leave message {i} of the computations with the witness",
+                who(sender(i))
+            ),
         })
     }
 }
