@@ -63,6 +63,7 @@ impl Core {
         let dirty: Vec<GameId> = self.bots_dirty();
         // What changed is stamped at once (a game with a witness and private logs).
         self.stamp_round_for(&dirty, store);
+        self.lacked_round(Some(&dirty));
         self.run_duties(dirty, store);
         for _ in 0..MAX_ACTS {
             let ids: Vec<GameId> = self
@@ -347,6 +348,7 @@ impl Core {
         let asks = self.witness_due();
         self.ask_witnesses(&asks);
         self.stamp_round(store);
+        self.lacked_round(None);
         for (id, against) in due {
             tracing::info!(game = %hex::encode(id), %against, "claiming a timeout");
             let claim = SessionCommand::Claim(Claim {

@@ -44,6 +44,7 @@ mod durable;
 pub mod error;
 mod games;
 pub mod io;
+mod lacked;
 pub mod limit;
 mod lookups;
 mod mail;

@@ -61,24 +61,36 @@ impl Core {
             return;
         }
         match p.table.take_message(index, bytes.clone()) {
-            Ok(true) => {
-                p.used = self.now;
-                let step = super::durable::Step {
-                    writes: Writes {
-                        messages: vec![(game, index, bytes)],
-                        ..Writes::default()
-                    },
-                    ..Default::default()
-                };
-                self.stage(game, step, store);
-                self.bot_dirty(game);
-                self.run_bots(store);
-            }
+            Ok(true) => self.store_message(game, index, bytes, store),
             Ok(false) => {}
             Err(e) => {
                 tracing::info!(game = %hex::encode(&game.bytes()[..4]), "a message refused: {e}");
             }
         }
+    }
+
+    /// A message the table took: stored in the game's write queue ahead of any act that
+    /// follows it (durable before anything signed can depend on it), then the duties.
+    pub(super) fn store_message(
+        &mut self,
+        game: GameId,
+        index: u64,
+        bytes: Vec<u8>,
+        store: &dyn Durable,
+    ) {
+        if let Some(p) = self.games.played_mut(&game) {
+            p.used = self.now;
+        }
+        let step = super::durable::Step {
+            writes: Writes {
+                messages: vec![(game, index, bytes)],
+                ..Writes::default()
+            },
+            ..Default::default()
+        };
+        self.stage(game, step, store);
+        self.bot_dirty(game);
+        self.run_bots(store);
     }
 
     /// Sends a message to `peer` if connected (else it goes again when it connects).

@@ -16,6 +16,7 @@ use super::delivery::Debt;
 use super::durable::Step;
 use super::games::{Dormant, Played, Relayed, SetAside};
 use super::io::{CmdId, GameRef};
+use super::lacked::Lacked;
 use super::sleep::Asleep;
 use super::stamps::Asking;
 use super::{GameId, NodeError, WriteId};
@@ -66,6 +67,8 @@ pub(super) struct WithWitness {
     pub(super) times: Option<WitnessTimes>,
     /// Deposits and stamps of this seat's private logs (`stamps.rs`).
     pub(super) stamps: Option<Asking>,
+    /// A computation's message lacked, left with the witness or fetched (`lacked.rs`).
+    pub(super) lacked: Option<Lacked>,
 }
 
 /// Whether a bot decides this game, and whether it changed since the bots last looked.

@@ -176,6 +176,9 @@ impl Core {
         if statements.len() > MAX_DEPOSITS + 1 {
             return;
         }
+        if self.stamp_of_lacked(game, &statements, store) {
+            return;
+        }
         let Some(new) = self.take_statements(game, &statements, store) else {
             return;
         };
@@ -206,6 +209,7 @@ impl Core {
         next: u64,
         store: &dyn Durable,
     ) {
+        self.fetched_lacked(game, &deposits, next, store);
         let Some(p) = self.games.played(&game) else {
             return;
         };

@@ -117,7 +117,11 @@ impl Core {
                 .sum(),
             Request::Pull { have, .. } => have.len() as f64 / 64.0,
             Request::Propose { .. } => 16.0,
-            Request::Deposit { game, deposits } => deposits.len() as f64 / 4.0 + dormant(game),
+            // A computation's message left alone is up to megabytes: charged by size too.
+            Request::Deposit { game, deposits } => {
+                let bytes: usize = deposits.iter().map(Vec::len).sum();
+                deposits.len() as f64 / 4.0 + bytes as f64 / 65_536.0 + dormant(game)
+            }
             Request::Deposits { game, .. } => 1.0 + dormant(game),
             // A signature checked, as for an envelope.
             Request::Ruling { game, act } => 1.0 + act.len() as f64 / 4096.0 + dormant(game),

@@ -34,6 +34,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use sealed_games::stallmate::duo::player::MAX_DEPOSIT as MAX_MESSAGE_DEPOSIT;
 use sealed_protocol::deposit::{self, MAX_DEPOSIT};
 use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
@@ -436,7 +437,13 @@ impl Core {
         store: &dyn Durable,
     ) {
         let refuse = |core: &mut Core, why: PeerRefusal| core.respond(id, why.into());
-        if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > MAX_DEPOSIT) {
+        // A deposit alone may be a computation's message (spec/GAMES.md §5.15), larger
+        // than an envelope; several together are private envelopes.
+        let cap = match deposits.len() {
+            1 => MAX_MESSAGE_DEPOSIT,
+            _ => MAX_DEPOSIT,
+        };
+        if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > cap) {
             return refuse(self, PeerRefusal::TooManyDeposits);
         }
         let ledger = match self.ledgers(peer, game, false, store) {

@@ -212,6 +212,8 @@ fn timeline(path: &str) {
                 Act::Done(d) => format!("done made={}", d.made),
                 Act::Halt => "halt".to_owned(),
                 Act::Open => "open".to_owned(),
+                Act::Lacking => "lacking".to_owned(),
+                Act::Deposited(_) => "deposited".to_owned(),
             })
         );
     }

@@ -22,6 +22,26 @@ pub const CRASH_BEFORE_COMMIT: &str = "store-crash-before-commit";
 /// anything with it (nothing it just made durable is sent).
 pub const CRASH_AFTER_COMMIT: &str = "store-crash-after-commit";
 
+/// The node signs the hash of the computation's message at the position this point
+/// returns (`return(5)`) and never sends its bytes to the other player: the sender that
+/// frames the receiver, for the tests of spec/GAMES.md §5.15 "A message withheld".
+pub const WITHHOLD_MESSAGE: &str = "computations-withhold";
+
+/// Whether [`WITHHOLD_MESSAGE`] says to keep the message at `index` back.
+pub fn withholds(index: u64) -> bool {
+    #[cfg(feature = "failpoints")]
+    {
+        fail::eval(WITHHOLD_MESSAGE, |arg| arg)
+            .flatten()
+            .is_some_and(|a| a.trim().parse::<u64>() == Ok(index))
+    }
+    #[cfg(not(feature = "failpoints"))]
+    {
+        let _ = index;
+        false
+    }
+}
+
 /// Whether this build has fault points.
 pub fn enabled() -> bool {
     cfg!(feature = "failpoints")

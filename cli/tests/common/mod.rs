@@ -250,6 +250,17 @@ pub fn show_json(home: &Path, game: &str) -> Option<Value> {
 /// Polls `show --json` until `cond` holds (nodes sync in the background); fails after
 /// a minute, naming `what` it waited for and the last view.
 pub fn wait_for(home: &Path, game: &str, what: &str, cond: impl Fn(&Value) -> bool) -> Value {
+    wait_for_within(home, game, what, 60, cond)
+}
+
+/// As [`wait_for`], for up to `secs` seconds (a wait the protocol itself times).
+pub fn wait_for_within(
+    home: &Path,
+    game: &str,
+    what: &str,
+    secs: u64,
+    cond: impl Fn(&Value) -> bool,
+) -> Value {
     let start = Instant::now();
     loop {
         if let Some(v) = show_json(home, game)
@@ -258,7 +269,7 @@ pub fn wait_for(home: &Path, game: &str, what: &str, cond: impl Fn(&Value) -> bo
             return v;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(60),
+            start.elapsed() < Duration::from_secs(secs),
             "{} never got to {what}: {:?}",
             home.display(),
             show_json(home, game)

@@ -52,6 +52,7 @@ pub(crate) mod words;
 
 use serde_json::Value;
 
+use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{GameId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{AnySession, Command};
@@ -117,6 +118,26 @@ pub trait Table: TableFace + Send {
     fn message_out(&mut self, _again: bool) -> Option<(u64, Vec<u8>)> {
         None
     }
+    /// This seat's message that the other player said he lacks, sealed to him as a
+    /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while
+    /// the deposit is owed and the witness's stamp of it has not come.
+    fn deposit_out(&mut self) -> Option<Vec<u8>> {
+        None
+    }
+    /// A statement of the witness (its bytes): kept when it is the stamp of the deposit
+    /// this seat owes, which [`Table::duty`] then posts. Whether it was.
+    fn take_stamp(&mut self, _statement: &[u8]) -> bool {
+        false
+    }
+    /// The deposit this seat waits for, left with the witness for a message it lacks:
+    /// the message's position and the deposit's hash the sender's stamp names.
+    fn deposit_wanted(&mut self) -> Option<(u64, Hash)> {
+        None
+    }
+    /// The deposit the stamp names does not open, with this seat's key, to the message
+    /// whose hash was signed: this seat halts ([`Table::duty`]), and the audit proves
+    /// the deposit against its sender.
+    fn deposit_false(&mut self, _why: String) {}
 
     /// The seat this table plays.
     fn seat(&self) -> Seat {

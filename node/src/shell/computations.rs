@@ -37,7 +37,7 @@ pub const PER_PEER: usize = 2;
 /// Bytes held by every message being read or waiting for the core, from all peers.
 pub const HELD: usize = 4 * MAX_MESSAGE;
 
-/// How long a stream may take to deliver its message (a 16 MiB message on a slow link
+/// How long a stream may take to deliver its message (a 7 MiB message on a slow link
 /// takes a while; a stream that trickles is dropped).
 pub const READ_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -155,6 +155,10 @@ impl Computations {
     /// Sends a message to `peer` on a stream of its own, in a task; a failure is only
     /// logged (the core sends it again).
     pub(super) fn send(&self, peer: PeerId, game: [u8; 32], index: u64, bytes: Vec<u8>) {
+        if crate::faults::withholds(index) {
+            tracing::warn!(index, "withholding a computation's message (fault point)");
+            return;
+        }
         let mut control = self.control.clone();
         tokio::spawn(async move {
             let sent = tokio::time::timeout(SEND_TIMEOUT, async {

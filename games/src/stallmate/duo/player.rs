@@ -29,7 +29,18 @@ use crate::stallmate::view::MoverView;
 
 /// The largest message a side takes: the garbled tables of the largest computation
 /// (about 85,000 AND gates at 32 bytes, spec/GAMES.md §5.15) with room to spare.
-pub const MAX_MESSAGE: usize = 16 << 20;
+pub const MAX_MESSAGE: usize = 7 << 20;
+
+/// The most bytes of a message's deposit with the witness: the message and the 32 bytes
+/// of the ephemeral key (spec/PROTOCOL.md §17.10). With its request's framing it fits
+/// one sync message of 8 MiB (spec/PROTOCOL.md §16.2), so a message of any size the game
+/// takes can be left with the witness.
+pub const MAX_DEPOSIT: usize = MAX_MESSAGE + 32;
+
+/// How long a seat that owes the next act waits for the other's last message before it
+/// says it lacks it ([`Act::Lacking`]): the bytes go out once the act that signs them is
+/// durable, so an honest sender's message is long there by then, even relayed.
+pub const LACK_AFTER_MS: u64 = 60_000;
 
 /// The side of the computations this player runs.
 enum Party {
@@ -73,9 +84,14 @@ pub struct Player {
     made: Option<Made>,
     /// What this side heard of the other's attempts in the running period.
     hearing: Vec<Heard>,
-    /// Why this side stops the game: a message of the other's that does not serve, or a
-    /// `Done` that says what the computation did not tell.
+    /// Why this side stops the game: a message of the other's that does not serve, a
+    /// `Done` that says what the computation did not tell, or a deposit that is not the
+    /// message lacked.
     broken: Option<String>,
+    /// Since when this side has owed the next act without the other's last message.
+    lack_since: Option<u64>,
+    /// The witness's stamp of the deposit this side owes, once it came.
+    stamp: Option<Vec<u8>>,
 }
 
 impl Player {
@@ -104,6 +120,8 @@ impl Player {
             made: None,
             hearing: vec![],
             broken: None,
+            lack_since: None,
+            stamp: None,
         })
     }
 
@@ -202,19 +220,36 @@ impl Player {
     }
 
     /// The act this side owes now as its duty, if any: its next message's hash (made
-    /// now), its `Open` once the game has ended, or a `Halt` when it cannot go on.
-    /// Choosing an attempt is not a duty: a person or a bot does it.
-    pub fn duty(&mut self, s: &Session<Duo>) -> Option<Command> {
+    /// now), its `Open` once the game has ended, a `Halt` when it cannot go on, a
+    /// `Lacking` when the other's last message has not come [`LACK_AFTER_MS`] after this
+    /// side owes the next act, the `Deposited` of a message it owes the witness once the
+    /// stamp came. Choosing an attempt is not a duty: a person or a bot does it.
+    pub fn duty(&mut self, s: &Session<Duo>, now: u64) -> Option<Command> {
         let posted = Posted::of_engine(s.engine());
         self.follow_posted(&posted);
         let state = s.engine().state()?;
         let owed = state.owed()?;
         let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        let act = |a: &Act| Some(Command::act(acts::encode(a)));
+        match self.lacking(s) {
+            Some(_) if self.broken.is_none() => {
+                let since = *self.lack_since.get_or_insert(now);
+                return (now >= since.saturating_add(LACK_AFTER_MS))
+                    .then(|| Command::act(acts::encode(&Act::Lacking)));
+            }
+            _ => self.lack_since = None,
+        }
+        // A stamp serves the one deposit owed; the next lacked message needs its own.
+        if !matches!(owed, Owed::Deposit(_)) {
+            self.stamp = None;
+        }
         match owed {
-            Owed::Open(c) if c == self.color => return Some(Command::act(acts::encode(&Act::Open))),
+            Owed::Open(c) if c == self.color => return act(&Act::Open),
             Owed::Open(_) => return None,
-            _ if self.broken.is_some() && mine => {
-                return Some(Command::act(acts::encode(&Act::Halt)));
+            _ if self.broken.is_some() && mine => return act(&Act::Halt),
+            Owed::Deposit(_) if mine => {
+                let stamp = self.stamp.clone()?;
+                return act(&Act::Deposited(stamp));
             }
             Owed::Step(i) if sender(i) == self.color && self.next == i => {}
             _ => return None,
@@ -223,6 +258,79 @@ impl Player {
             return Some(Command::act(acts::encode(&Act::Halt)));
         }
         self.made.as_ref().map(|m| Command::act(acts::encode(&m.act)))
+    }
+
+    /// When [`Player::duty`] will say `Lacking`, if this side waits for the other's
+    /// last message.
+    pub fn due_at(&self) -> Option<u64> {
+        self.lack_since.map(|t| t.saturating_add(LACK_AFTER_MS))
+    }
+
+    /// The other's last message, if this side owes the next act, lacks that message and
+    /// may still say so.
+    fn lacking(&self, s: &Session<Duo>) -> Option<u64> {
+        let state = s.engine().state()?;
+        let owed = state.owed()?;
+        let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        state
+            .lackable(owed)
+            .filter(|&last| mine && self.next <= last)
+    }
+
+    /// This side's message the other lacks, sealed to him for the witness, while its
+    /// deposit is owed and unstamped.
+    pub fn deposit_out(&self, s: &Session<Duo>) -> Option<sealed_protocol::deposit::Deposit> {
+        let state = s.engine().state()?;
+        let Some(Owed::Deposit(i)) = state.owed() else {
+            return None;
+        };
+        let m = self.made.as_ref().filter(|m| m.index == i)?;
+        if sender(i) != self.color || self.stamp.is_some() {
+            return None;
+        }
+        let duo = s.engine().rules();
+        let to = &duo.keys[(!self.color).idx()];
+        Some(sealed_protocol::deposit::seal(duo.game, &m.bytes, to))
+    }
+
+    /// Keeps the witness's stamp if it is of the deposit this side owes.
+    pub fn take_stamp(&mut self, s: &Session<Duo>, statement: &[u8]) -> bool {
+        let Some(d) = self.deposit_out(s) else {
+            return false;
+        };
+        let ok = s.engine().rules().stamp(statement) == Ok(d.hash);
+        if ok {
+            self.stamp = Some(statement.to_vec());
+        }
+        ok
+    }
+
+    /// The deposit this side waits for: a message it lacks, said so, whose sender has
+    /// posted the stamp of its deposit. Its position and the deposit's hash.
+    pub fn deposit_wanted(&self, s: &Session<Duo>) -> Option<(u64, Hash)> {
+        let state = s.engine().state()?;
+        let owed = state.owed()?;
+        let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        let last = state.steps.checked_sub(1)?;
+        if !mine
+            || !matches!(owed, Owed::Attempt(_) | Owed::Step(_))
+            || state.lacked != Some(last)
+            || self.next > last
+        {
+            return None;
+        }
+        let posted = Posted::of_engine(s.engine());
+        posted
+            .deposits
+            .iter()
+            .rev()
+            .find(|d| d.0 == last)
+            .map(|d| (last, Hash(d.1)))
+    }
+
+    /// The deposit waited for does not serve: this side halts.
+    pub fn deposit_false(&mut self, why: String) {
+        self.broken.get_or_insert(why);
     }
 
     /// This side's last message for the node to send, once its hash is signed and while

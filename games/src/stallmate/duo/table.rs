@@ -116,11 +116,11 @@ impl Table for DuoTable {
         if self.is_done() {
             return None;
         }
-        let own = self.player().as_mut().and_then(|p| p.duty(self.session()));
+        let own = self.player().as_mut().and_then(|p| p.duty(self.session(), now));
         own.or_else(|| self.inner.duty(now))
     }
     fn due_at(&self) -> Option<u64> {
-        None
+        self.player().as_ref().and_then(Player::due_at)
     }
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String> {
         self.inner.offer_ruling(act)
@@ -137,6 +137,24 @@ impl Table for DuoTable {
         self.player()
             .as_mut()
             .and_then(|p| p.outgoing(self.inner.typed(), again))
+    }
+    fn deposit_out(&mut self) -> Option<Vec<u8>> {
+        let p = self.player();
+        p.as_ref()?.deposit_out(self.inner.typed()).map(|d| d.bytes)
+    }
+    fn take_stamp(&mut self, statement: &[u8]) -> bool {
+        let mut p = self.player();
+        p.as_mut()
+            .is_some_and(|p| p.take_stamp(self.inner.typed(), statement))
+    }
+    fn deposit_wanted(&mut self) -> Option<(u64, Hash)> {
+        let p = self.player();
+        p.as_ref()?.deposit_wanted(self.inner.typed())
+    }
+    fn deposit_false(&mut self, why: String) {
+        if let Some(p) = self.player().as_mut() {
+            p.deposit_false(why);
+        }
     }
 }
 
