@@ -23,8 +23,10 @@
 //! answer), and serves every deposit of the game to its seats. It never reads one.
 //!
 //! **Budgets.** Deposits are charged to the game's proposer as envelopes are
-//! (`quota.rs`), at most 65,536 per game, counted in the store, and 64 per request
-//! (`serve_deposit`); a ledger is answered per `Witness` request, charged as one more
+//! (`quota.rs`), at most 65,536 per game, counted in the store, and 64 per request of
+//! at most an envelope's size each, or one alone of at most a computation's message
+//! (`serve_deposit`; Secret Stallmate without a referee leaves a message its receiver
+//! lacks so, spec/GAMES.md §5.15); a ledger is answered per `Witness` request, charged as one more
 //! request plus a dormant game's envelopes (`sync.rs` `cost`).
 //!
 //! In code: an envelope's time is written with it (`receipts`); a ledger's moment and
