@@ -30,8 +30,9 @@
 //! connection comes from `origin.rs`; peer ids as text `peer_id.rs`; the witness
 //! `witness.rs`, a seat's asking, forfeits and giving the witness what it lacks
 //! `accuse.rs`, a seat's deposits, fetches and posted times for private logs
-//! `stamps.rs`; delivery of the last envelopes `delivery.rs`; the players' names
-//! `players.rs`.
+//! `stamps.rs`; the computations' messages of a game without a referee `messages.rs`,
+//! and a message withheld, through the witness, `lacked.rs`; delivery of the last
+//! envelopes `delivery.rs`; the players' names `players.rs`.
 
 mod accuse;
 pub mod armor;
