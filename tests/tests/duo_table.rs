@@ -8,6 +8,7 @@
 //! signed, or too large, is refused and changes nothing.
 
 use sealed_conformance::pair::{Lockstep, Pace};
+use sealed_conformance::peer::Peer as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 use sealed_games::table::{self, Table};
@@ -50,6 +51,8 @@ struct Duo {
     net: Lockstep<Box<dyn Table>>,
     taken: [Vec<(u64, Vec<u8>)>; 2],
     rounds: u64,
+    /// A message its sender's node never passes on (it signed the hash).
+    withhold: Option<u64>,
 }
 
 impl Duo {
@@ -69,6 +72,7 @@ impl Duo {
             net,
             taken: [vec![], vec![]],
             rounds: 0,
+            withhold: None,
         }
     }
 
@@ -79,6 +83,9 @@ impl Duo {
             let Some((index, bytes)) = self.net.sessions[from].message_out(false) else {
                 continue;
             };
+            if self.withhold == Some(index) {
+                continue;
+            }
             let to = 1 - from;
             let new = self.net.sessions[to]
                 .take_message(index, bytes.clone())
@@ -238,4 +245,81 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
     assert!(!white.take_message(0, bytes).expect("known"));
     d.run_until(Duo::done);
     assert!(d.done());
+}
+
+/// A message withheld at the table (spec/GAMES.md §5.15, "A message withheld"): the
+/// receiver's duty says `Lacking` a minute after he owes the next act and not before;
+/// the sender's table gives its deposit, keeps only the witness's stamp of it and posts
+/// it; the receiver's table names the deposit it waits for, takes the message opened
+/// from it, and the game ends verified with no fault. A receiver whose node calls an
+/// honest deposit false halts, and that halt is his own fault.
+#[test]
+fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposit() {
+    use sealed_games::stallmate::duo::acts::{Act, encode};
+    use sealed_games::stallmate::duo::player::{LACK_AFTER_MS, MAX_DEPOSIT};
+    use sealed_protocol::deposit::{hash_of, open_within};
+    use sealed_protocol::witness::{Stamp, Statement};
+    for honest in [true, false] {
+        let mut d = Duo::new(4, 6);
+        // White's G1 of the start: megabytes of garbled tables.
+        d.withhold = Some(3);
+        d.run_until(|_| false);
+        let game = d.terms.game();
+        let black = &d.net.sessions[1];
+        let due = black.due_at().expect("Black waits for message 3");
+        assert_eq!(black.duty(due - 1), None, "not before a minute");
+        let lacking = black.duty(due).expect("Lacking, a minute on");
+        assert_eq!(lacking, Command::act(encode(&Act::Lacking)));
+        assert!(due >= d.net.now + LACK_AFTER_MS - 1_000);
+        d.net.now = due;
+        d.net.sessions[1]
+            .handle_command(lacking, due)
+            .expect("accepted");
+        d.net.deliver_all();
+        // White owes the deposit: only the witness's stamp of it is kept.
+        let white = &mut d.net.sessions[0];
+        let deposit = white.deposit_out().expect("the deposit owed");
+        let stamp = |by: usize, deposit| {
+            let s = Stamp {
+                game,
+                deposit,
+                at: due,
+            };
+            Statement::Stamp(s).sign(&key(by)).to_bytes()
+        };
+        assert!(
+            !white.take_stamp(&stamp(6, hash_of(game, &deposit))),
+            "not the witness's"
+        );
+        assert!(
+            !white.take_stamp(&stamp(7, hash_of(game, b"else"))),
+            "another deposit"
+        );
+        assert!(white.take_stamp(&stamp(7, hash_of(game, &deposit))));
+        d.run_until(|d| d.net.sessions[1].deposit_wanted().is_some());
+        let (index, hash) = d.net.sessions[1]
+            .deposit_wanted()
+            .expect("the deposit named");
+        assert_eq!((index, hash), (3, hash_of(game, &deposit)));
+        let black = &mut d.net.sessions[1];
+        if honest {
+            let bytes = open_within(game, &deposit, &key(1), MAX_DEPOSIT).expect("opens");
+            assert!(black.take_message(index, bytes).expect("the message"));
+        } else {
+            black.deposit_false("called false".into());
+        }
+        d.run_until(Duo::done);
+        assert!(d.done(), "{}", d.net.sessions[1].show_text());
+        let checked =
+            check_transcript(&d.net.sessions[0].session().transcript()).expect("readable");
+        let faults = &checked.verdict.faults;
+        if honest {
+            assert!(faults.is_empty(), "{faults:?}");
+        } else {
+            assert!(
+                faults.iter().all(|f| f.seat.0 == 1) && !faults.is_empty(),
+                "the halter's fault: {faults:?}"
+            );
+        }
+    }
 }

@@ -131,7 +131,7 @@ pub trait Table: TableFace + Send {
     }
     /// The deposit this seat waits for, left with the witness for a message it lacks:
     /// the message's position and the deposit's hash the sender's stamp names.
-    fn deposit_wanted(&mut self) -> Option<(u64, Hash)> {
+    fn deposit_wanted(&self) -> Option<(u64, Hash)> {
         None
     }
     /// The deposit the stamp names does not open, with this seat's key, to the message

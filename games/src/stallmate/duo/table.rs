@@ -147,7 +147,7 @@ impl Table for DuoTable {
         p.as_mut()
             .is_some_and(|p| p.take_stamp(self.inner.typed(), statement))
     }
-    fn deposit_wanted(&mut self) -> Option<(u64, Hash)> {
+    fn deposit_wanted(&self) -> Option<(u64, Hash)> {
         let p = self.player();
         p.as_ref()?.deposit_wanted(self.inner.typed())
     }
