@@ -323,3 +323,48 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
         }
     }
 }
+
+/// Once both have opened their setups the game is in the clear for both seats and for
+/// any reader: the same score file (which the variant's replay reads back), the same PGN
+/// and a board with both armies — also at a table restored without a single message of
+/// the computations (its node deletes them at the end).
+#[test]
+fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_messages() {
+    let mut d = Duo::new(4, 3);
+    d.run_until(Duo::done);
+    assert!(d.done());
+    let score = d.net.sessions[0].score().expect("a score file");
+    assert_eq!(d.net.sessions[1].score().as_deref(), Some(score.as_str()));
+    let pgn = d.net.sessions[0].pgn().expect("a PGN");
+    assert_eq!(d.net.sessions[1].pgn().as_deref(), Some(pgn.as_str()));
+    assert!(pgn.contains("[Event \"sealed game\"]"), "{pgn}");
+    let replayed = sealed_games::variant::Variant::parse(VARIANT)
+        .expect("listed")
+        .replay(&score)
+        .expect("the score file reads back");
+    // The moves made are in it: as many as the game's plies.
+    let checked = check_transcript(&d.net.sessions[0].session().transcript()).expect("readable");
+    assert!(checked.verdict.outcome.is_some());
+    let before = d.net.sessions[1].show_text();
+    let made: usize = before
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("moves made: "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the board says the moves made: {before}"));
+    assert!(made > 0, "{before}");
+    assert_eq!(replayed.plies, made, "{score}");
+    // A table restored from its secrets and envelopes alone, no message given back.
+    let old = &d.net.sessions[1];
+    let mut envelopes = old.session().envelopes();
+    envelopes.reverse();
+    let t = table::restore(
+        d.terms.clone(),
+        key(1),
+        old.session().secrets(),
+        &envelopes,
+        d.net.now,
+    )
+    .expect("restore");
+    assert_eq!(t.show_text(), before, "the same board without the messages");
+    assert_eq!(t.score().as_deref(), Some(score.as_str()));
+}

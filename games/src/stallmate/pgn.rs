@@ -43,6 +43,16 @@ pub fn result_token(ending: Option<&Ending>) -> &'static str {
     }
 }
 
+/// The PGN of a game of these terms, with the tags every sealed game's PGN carries:
+/// the event, the site (the game's short id) and the players' names.
+pub fn of_game(referee: &Referee, terms: &sealed_protocol::proposal::Terms) -> String {
+    let site = format!("sealed {}", terms.game().0.short());
+    let names = crate::table::words::player_tags(terms);
+    let mut tags = vec![("Event", "sealed game"), ("Site", site.as_str())];
+    tags.extend(names.iter().map(|(k, v)| (*k, v.as_str())));
+    to_pgn(referee, &tags)
+}
+
 /// The PGN of the game so far; `tags` are the caller's (`Event`, `White`, …), which
 /// replace the roster's defaults and come before the game's own tags.
 pub fn to_pgn(referee: &Referee, tags: &[(&str, &str)]) -> String {

@@ -514,11 +514,7 @@ impl Face for Stallmate {
 
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
         let r = hidden_game(s.engine())?;
-        let site = format!("sealed {}", s.engine().terms().game().0.short());
-        let names = crate::table::words::player_tags(s.engine().terms());
-        let mut tags = vec![("Event", "sealed game"), ("Site", site.as_str())];
-        tags.extend(names.iter().map(|(k, v)| (*k, v.as_str())));
-        Some(super::pgn::to_pgn(&r, &tags))
+        Some(super::pgn::of_game(&r, s.engine().terms()))
     }
 }
 

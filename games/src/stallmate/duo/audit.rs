@@ -19,14 +19,13 @@ use sealed_protocol::deposit::seal;
 use sealed_mpc::play::Party;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
 
+use super::clear::{self, Open, Unopened};
+use super::item::{mpc_options, rank};
 use super::posted::Posted;
-use super::item::{from_item, mpc_options, rank};
 use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, engine_name};
 use crate::chess::Color;
-use crate::stallmate::answer::Answer;
 use crate::stallmate::peer::{seat, setup_name};
 use crate::stallmate::referee::Referee;
-use crate::stallmate::setup::Setup;
 
 /// Where in the order of the computations a finding falls: a message at its place, a
 /// `Done`'s claims just after its computation's last message, a message's deposit after
@@ -49,17 +48,28 @@ fn before_run(run: u64) -> u64 {
 /// audit is a function of the rules, the game, the setups and the public acts alone, so
 /// its result is kept for the process under a hash of them ([`remembered`]).
 pub fn audit(rules: &Duo, r: &Revealed<'_>) -> Audit {
+    kept(rules, r).0
+}
+
+/// The attempts the commitments open to, in order, as the audit opened them (kept with
+/// it: opening one tries up to 65,536 items).
+pub fn attempts(rules: &Duo, r: &Revealed<'_>) -> Vec<u16> {
+    kept(rules, r).1
+}
+
+/// The audit and the attempts of a revealed game, made once.
+fn kept(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
     remembered(key(rules, r), || audit_all(rules, r))
 }
 
 /// How many audits are kept: the games a node has over at once, and a verifier's one.
 const KEPT: usize = 64;
 
-/// Audits kept, each under its key, oldest first.
-type Kept = std::sync::Mutex<std::collections::VecDeque<([u8; 32], Audit)>>;
+/// Audits kept, each under its key with its attempts, oldest first.
+type Kept = std::sync::Mutex<std::collections::VecDeque<([u8; 32], (Audit, Vec<u16>))>>;
 
 /// The audit under `key`, made by `make` if not kept; the oldest goes past [`KEPT`].
-fn remembered(key: [u8; 32], make: impl FnOnce() -> Audit) -> Audit {
+fn remembered(key: [u8; 32], make: impl FnOnce() -> (Audit, Vec<u16>)) -> (Audit, Vec<u16>) {
     use std::sync::{OnceLock, PoisonError};
     static KEPT_AUDITS: OnceLock<Kept> = OnceLock::new();
     let kept = KEPT_AUDITS.get_or_init(Kept::default);
@@ -109,52 +119,35 @@ fn key(rules: &Duo, r: &Revealed<'_>) -> [u8; 32] {
     h.finalize().into()
 }
 
-fn audit_all(rules: &Duo, r: &Revealed<'_>) -> Audit {
+fn audit_all(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
     let mut out = Audit::default();
-    let (army, engine) = (setup_name(), engine_name());
-    let value = |c: Color, name: &str| r.setup(seat(c), name).map(|h| h.0);
-    let (Some(wa), Some(ba), Some(we), Some(be)) = (
-        value(Color::White, army.as_str()),
-        value(Color::Black, army.as_str()),
-        value(Color::White, engine.as_str()),
-        value(Color::Black, engine.as_str()),
-    ) else {
-        return out;
+    let Some(open) = Open::of(r) else {
+        return (out, vec![]);
     };
-    let setups = [Setup::from_seed(&wa), Setup::from_seed(&ba)];
-    let seeds = [we, be];
     let game = r.game.0.0;
     let acts = Posted::of_revealed(r);
     let mut found: Vec<(u64, Finding)> = vec![];
 
     // The attempts, each from its commitment and its mover's seed.
-    let mut attempts = vec![];
-    // The run of a commitment is the count of computations finished before it.
-    for &(run, mover, c, at) in &acts.commitments {
-        let item = record::open(&seeds[mover.idx()], &game, run, &c);
-        match item.filter(|i| from_item(*i).is_some()) {
-            Some(item) => attempts.push(item),
-            None => {
-                found.push((
-                    before_run(run),
-                    Finding {
-                        seat: seat(mover),
-                        at,
-                        detail: format!(
-                            "the commitment to the attempt of computation {run} opens to no \
-                             attempt under his revealed seed"
-                        ),
-                    },
-                ));
-                break;
-            }
-        }
+    let (attempts, unopened) = clear::attempts(&open, &game, &acts);
+    if let Some(Unopened { run, mover, at }) = unopened {
+        found.push((
+            before_run(run),
+            Finding {
+                seat: seat(mover),
+                at,
+                detail: format!(
+                    "the commitment to the attempt of computation {run} opens to no attempt \
+                     under his revealed seed"
+                ),
+            },
+        ));
     }
 
     // Every message, made again and hashed.
     let opened = Opened {
-        white: (we, rank(setups[0])),
-        black: (be, rank(setups[1])),
+        white: (open.seeds[0], rank(open.setups[0])),
+        black: (open.seeds[1], rank(open.setups[1])),
         options: mpc_options(&rules.options),
         attempts: attempts.clone(),
     };
@@ -221,26 +214,11 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> Audit {
     }
 
     // Every `Done` against the game in the clear.
-    let mut referee = Referee::new(setups[0], setups[1], rules.options);
+    let mut referee = Referee::new(open.setups[0], open.setups[1], rules.options);
     for (run, done, at) in &acts.dones {
-        let truth = if *run == 0 {
-            Some((false, false, None))
-        } else {
-            attempts
-                .get(*run as usize - 1)
-                .and_then(|item| from_item(*item))
-                .and_then(|a| referee.attempt(a).ok())
-                .map(|answer| match answer {
-                    Answer::Yes(report) => (true, report.capture.is_some(), report.end),
-                    _ => (false, false, None),
-                })
-        };
-        let Some((made, capture, ending)) = truth else {
+        let Some((made, capture, ending)) = clear::told(&mut referee, *run, &attempts) else {
             break;
         };
-        if made {
-            let _ = referee.end_period();
-        }
         if (done.made, done.capture, done.ending) != (made, capture, ending) {
             found.push((
                 after_run(*run),
@@ -273,5 +251,5 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> Audit {
             }
         }
     }
-    out
+    (out, attempts)
 }

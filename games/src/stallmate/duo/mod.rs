@@ -16,6 +16,8 @@
 //! - [`posted`] — what the public acts hold of the computations, for the audit and a
 //!   player's table alike;
 //! - [`audit`] — the audit: every message's hash, every commitment, every `Done`;
+//! - [`clear`] — the game in the clear once both have opened: the attempts from their
+//!   commitments, the referee's rules replayed (for the audit and a finished board);
 //! - [`told`] — what a computation told a side, in the game's words;
 //! - [`player`] — one player's side of the computations at his own table: his messages
 //!   made, the other's taken, his view kept;
@@ -23,6 +25,7 @@
 
 pub mod acts;
 pub mod audit;
+pub mod clear;
 pub mod item;
 pub mod player;
 pub mod posted;

@@ -21,13 +21,14 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, Session};
 
 use super::acts::{self, Act};
+use super::clear;
 use super::item::to_item;
 use super::player::{Player, Taken};
 use super::{Duo, Owed, State, VARIANT, engine_name, sender};
 use crate::stallmate::attempt::Attempt;
 use crate::stallmate::bot;
 use crate::stallmate::peer::color;
-use crate::stallmate::table::{HINTS, view_attempts, view_board, view_choices};
+use crate::stallmate::table::{HINTS, diagram, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
 use crate::table::{
     Automation, Choice, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
@@ -193,7 +194,7 @@ impl TableFace for DuoTable {
         self.inner.score()
     }
     fn pgn(&self) -> Option<String> {
-        None
+        self.inner.pgn()
     }
 }
 
@@ -272,7 +273,12 @@ impl Face for Duo {
             .unwrap_or_default()
     }
 
-    fn board(_s: &Session<Self>, state: &State) -> String {
+    fn board(s: &Session<Self>, state: &State) -> String {
+        // Once both have opened, the game in the clear: both armies, as with a referee,
+        // whatever this node still holds of the computations (a restart deletes them).
+        if let Some(r) = clear::game(s.engine()) {
+            return format!("{}moves made: {}\n", diagram(r.position()), state.plies);
+        }
         let Some(view) = lent() else {
             return "your army is not known yet\n".into();
         };
@@ -315,12 +321,21 @@ impl Face for Duo {
     }
 
     fn grid(s: &Session<Self>, _state: &State) -> Option<Grid> {
+        if let Some(r) = clear::game(s.engine()) {
+            return Some(Grid::chess(r.position(), color(s.seat()), |_| vec![]));
+        }
         let view = lent()?;
         Some(Grid::chess(view.board(), color(s.seat()), |_| vec![]))
     }
 
-    fn score(_s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
-        None
+    fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
+        // The whole game can be written once both seeds and armies are open.
+        clear::game(s.engine()).map(|r| crate::stallmate::record::write(&r))
+    }
+
+    fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
+        let r = clear::game(s.engine())?;
+        Some(crate::stallmate::pgn::of_game(&r, s.engine().terms()))
     }
 }
 
