@@ -4,7 +4,9 @@
 //! fault point `computations-withhold`). Black's node says it lacks the message a minute
 //! later; White's node leaves it with the witness, sealed to Black, and posts the stamp;
 //! Black's node fetches it there and the game goes on to its end, verified (exit 0),
-//! with no fault against anyone — the honest receiver never owes the wait.
+//! with no fault against anyone — the honest receiver never owes the wait. White's node
+//! is killed and started again while Black waits for the message: it makes the message
+//! again from its seed for the deposit.
 
 mod common;
 
@@ -29,7 +31,7 @@ fn a_message_withheld_is_taken_from_the_witness_and_the_game_verifies() {
     }
     let any = "/ip4/127.0.0.1/tcp/0";
     let withhold = [("FAILPOINTS", "computations-withhold=return(3)")];
-    let _w = start_node_with(&white, "node", any, &["--bots"], &withhold);
+    let w = start_node_with(&white, "node", any, &["--bots"], &withhold);
     let b = start_node_with(&black, "node", any, &["--bots"], &[]);
     let x = start_node_with(&witness, "node", any, &["--witness"], &[]);
     let args = [
@@ -48,6 +50,13 @@ fn a_message_withheld_is_taken_from_the_witness_and_the_game_verifies() {
     let out = at_home(&white, &args);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let game = stdout(&out).trim().to_owned();
+    // Message 3 signed (Black's 0 and 2, White's 1 and 3): Black waits for its bytes.
+    wait_for_within(&black, &game, "message 3 signed", 120, |v| {
+        v["ply"].as_u64() >= Some(4)
+    });
+    drop(w);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _w = start_node_with(&white, "node", any, &["--bots"], &withhold);
     // A minute for Black to say he lacks it, then the game.
     for home in [&white, &black] {
         wait_for_within(home, &game, "the end", 400, |v| v["phase"] == "done");
