@@ -26,8 +26,8 @@
 //! (`quota.rs`), at most 65,536 per game, counted in the store, and 64 per request of
 //! at most an envelope's size each, or one alone of at most a computation's message
 //! (`serve_deposit`; Secret Stallmate without a referee leaves a message its receiver
-//! lacks so, spec/GAMES.md §5.15); a ledger is answered per `Witness` request, charged as one more
-//! request plus a dormant game's envelopes (`sync.rs` `cost`).
+//! lacks so, spec/GAMES.md §5.15); a ledger is answered per `Witness` request, charged
+//! as one more request plus a dormant game's envelopes (`sync.rs` `cost`).
 //!
 //! In code: an envelope's time is written with it (`receipts`); a ledger's moment and
 //! the ledgers (`ledger_moment`, `ledgers`); a deposit's stamp is written before the

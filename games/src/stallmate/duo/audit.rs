@@ -10,13 +10,13 @@
 //! honest, so what the other side sent after it is never blamed), a `Done` that says
 //! another move, capture or ending than the rules give (after its computation's last
 //! message), a deposit of a lacked message that is not that message sealed to its
-//! receiver (after the message). From there on the game is not the one the protocol made, and nothing later
-//! is judged.
+//! receiver (after the message). From there on the game is not the one the protocol
+//! made, and nothing later is judged.
 
+use sealed_mpc::play::Party;
 use sealed_mpc::play::audit::{Finding as MpcFinding, Opened, audit_by};
 use sealed_mpc::play::record;
 use sealed_protocol::deposit::seal;
-use sealed_mpc::play::Party;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
 
 use super::clear::{self, Open, Unopened};

@@ -27,6 +27,11 @@ use crate::stallmate::peer::{color, setup_name};
 use crate::stallmate::setup::Setup;
 use crate::stallmate::view::MoverView;
 
+/// Whether the seat of `s` owes the next act.
+fn owes(s: &Session<Duo>, state: &super::State) -> bool {
+    sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat())
+}
+
 /// The largest message a side takes: the garbled tables of the largest computation
 /// (about 85,000 AND gates at 32 bytes, spec/GAMES.md §5.15) with room to spare.
 pub const MAX_MESSAGE: usize = 7 << 20;
@@ -229,7 +234,7 @@ impl Player {
         self.follow_posted(&posted);
         let state = s.engine().state()?;
         let owed = state.owed()?;
-        let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        let mine = owes(s, state);
         let act = |a: &Act| Some(Command::act(acts::encode(a)));
         match self.lacking(s) {
             Some(_) if self.broken.is_none() => {
@@ -271,7 +276,7 @@ impl Player {
     fn lacking(&self, s: &Session<Duo>) -> Option<u64> {
         let state = s.engine().state()?;
         let owed = state.owed()?;
-        let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        let mine = owes(s, state);
         state
             .lackable(owed)
             .filter(|&last| mine && self.next <= last)
@@ -310,7 +315,7 @@ impl Player {
     pub fn deposit_wanted(&self, s: &Session<Duo>) -> Option<(u64, Hash)> {
         let state = s.engine().state()?;
         let owed = state.owed()?;
-        let mine = sealed_protocol::rules::Rules::to_act(s.engine().rules(), state) == Some(s.seat());
+        let mine = owes(s, state);
         let last = state.steps.checked_sub(1)?;
         if !mine
             || !matches!(owed, Owed::Attempt(_) | Owed::Step(_))
