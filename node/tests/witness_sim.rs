@@ -243,3 +243,54 @@ fn a_stallmate_walk_away_is_a_forfeit_while_the_referee_and_the_witness_crash() 
     eprintln!("{} seeds, {} failed", seeds, failed.len());
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// A deposit alone in its request may be as large as a computation's message of Secret
+/// Stallmate without a referee (spec/PROTOCOL.md §17.11; spec/GAMES.md §5.15): from a
+/// seat of the game the witness stamps it and keeps it; one byte more, two such deposits
+/// in one request, or any deposit from a peer who is no seat of the game, are refused
+/// and nothing of them is kept.
+#[test]
+fn a_lone_deposit_as_large_as_a_message_is_kept_for_a_seat_only() {
+    use sealed_games::stallmate::duo::player::MAX_DEPOSIT;
+    use sealed_node::core::Durable as _;
+    use sealed_node::core::message::{Request, Response};
+    let (mut w, game, _) = game_on(4).expect("the game is on");
+    let kept = |w: &World| {
+        let prefix = format!("deposit/{}/", hex::encode(game));
+        w.nodes[WITNESS]
+            .store
+            .metas(&prefix)
+            .expect("readable")
+            .len()
+    };
+    let before = kept(&w);
+    let seat = w.key(ALICE);
+    let ask = |w: &mut World, peer, deposits: Vec<Vec<u8>>| {
+        let id = w.ask(WITNESS, peer, Request::Deposit { game, deposits });
+        assert!(
+            w.run(60_000, &|w: &World| w.answers.contains_key(&id)),
+            "answered"
+        );
+        w.answers.remove(&id).expect("an answer")
+    };
+    let message = vec![0x5A; MAX_DEPOSIT];
+    for (what, peer, deposits) in [
+        ("one byte over", seat, vec![vec![1; MAX_DEPOSIT + 1]]),
+        (
+            "two of a message's size",
+            seat,
+            vec![message.clone(), message.clone()],
+        ),
+        ("no seat of the game", [0x42; 32], vec![message.clone()]),
+    ] {
+        let r = ask(&mut w, peer, deposits);
+        assert!(matches!(r, Response::Refused(_)), "{what}: {r:?}");
+        assert_eq!(kept(&w), before, "{what}: nothing kept");
+    }
+    match ask(&mut w, seat, vec![message]) {
+        // A stamp, then a ledger telling the witness's clock.
+        Response::Statements(s) => assert_eq!(s.len(), 2),
+        other => panic!("a seat's lone deposit: {other:?}"),
+    }
+    assert_eq!(kept(&w), before + 1);
+}
