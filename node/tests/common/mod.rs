@@ -1,6 +1,8 @@
 //! Real nodes on loopback for tests: separate homes and stores, real libp2p.
 #![allow(dead_code)]
 
+pub mod duo;
+
 use std::path::Path;
 use std::time::Duration;
 
