@@ -3,6 +3,11 @@
 //! share that passes the computations' messages between them (as the nodes' stream
 //! would) and chooses each mover's attempt. A hook may change any message before its
 //! sender hashes and sends it, or the claims of any `Done`: the cheats.
+//!
+//! A little over 600 lines on purpose: every cheat (a message changed, a `Done` that
+//! lies, a commitment, a withheld message and its deposit) is a hook on the one honest
+//! table that makes both sides' messages, so that each cheat differs from the honest
+//! game in exactly one place.
 
 use std::cell::RefCell;
 use std::rc::Rc;
