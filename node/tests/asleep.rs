@@ -291,7 +291,7 @@ async fn asleep_a_game_gives_the_other_seat_what_it_lacks_and_its_line_follows_d
 /// node rebuild a game out of memory (core `messages.rs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
-    use futures::{AsyncWriteExt as _, StreamExt as _};
+    use futures::AsyncWriteExt as _;
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = sleepy(da.path(), 1).await;
     let b = sleepy(db.path(), 2).await;
@@ -299,21 +299,7 @@ async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
     until_asleep(&a.h, 1).await;
     let woken = a.h.info().await.unwrap().games_woken;
 
-    let mut swarm = stream_peer([78; 32]);
-    let control = swarm.behaviour().new_control();
-    swarm.dial(addr(&a.h).await).unwrap();
-    loop {
-        if let libp2p::swarm::SwarmEvent::ConnectionEstablished { .. } =
-            swarm.select_next_some().await
-        {
-            break;
-        }
-    }
-    tokio::spawn(async move {
-        loop {
-            swarm.select_next_some().await;
-        }
-    });
+    let control = stream_peer_to([78; 32], addr(&a.h).await).await;
     let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
     for index in 0..4u64 {
         let mut s = control

@@ -20,7 +20,7 @@ use common::{addr, done};
 /// sending a message at every position.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hostile_peer_on_the_message_stream_is_refused_and_a_game_goes_on() {
-    use futures::{AsyncReadExt as _, AsyncWriteExt as _, StreamExt as _};
+    use futures::{AsyncReadExt as _, AsyncWriteExt as _};
     use libp2p::StreamProtocol;
     use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 
@@ -38,21 +38,7 @@ async fn a_hostile_peer_on_the_message_stream_is_refused_and_a_game_goes_on() {
     };
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     let (a, b, w) = three(&dirs).await;
-    let mut swarm = common::stream_peer([77; 32]);
-    let control = swarm.behaviour().new_control();
-    swarm.dial(addr(&b.h).await).unwrap();
-    loop {
-        if let libp2p::swarm::SwarmEvent::ConnectionEstablished { .. } =
-            swarm.select_next_some().await
-        {
-            break;
-        }
-    }
-    tokio::spawn(async move {
-        loop {
-            swarm.select_next_some().await;
-        }
-    });
+    let control = common::stream_peer_to([77; 32], addr(&b.h).await).await;
     let node = common::peer_of_seed(42);
     let header = |game: [u8; 32], index: u64, len: u32| {
         [game.as_slice(), &index.to_le_bytes(), &len.to_le_bytes()].concat()

@@ -285,3 +285,25 @@ pub fn stream_peer(seed: [u8; 32]) -> libp2p::Swarm<libp2p_stream::Behaviour> {
         .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
         .build()
 }
+
+/// A [`stream_peer`] connected to `to`, its swarm driven in a task of its own: the
+/// control that opens its streams.
+pub async fn stream_peer_to(seed: [u8; 32], to: libp2p::Multiaddr) -> libp2p_stream::Control {
+    use futures::StreamExt as _;
+    let mut swarm = stream_peer(seed);
+    let control = swarm.behaviour().new_control();
+    swarm.dial(to).unwrap();
+    loop {
+        if let libp2p::swarm::SwarmEvent::ConnectionEstablished { .. } =
+            swarm.select_next_some().await
+        {
+            break;
+        }
+    }
+    tokio::spawn(async move {
+        loop {
+            swarm.select_next_some().await;
+        }
+    });
+    control
+}
