@@ -12,6 +12,11 @@ pub const LIBRARY: &[&str] = &[
     include_str!("garble/referee.garble.rs"),
 ];
 
+/// The exact repetition key, which the one-shot program (`program.rs`) compares; the
+/// computation with the state kept compares fingerprints instead (`fingerprint.rs`).
+/// The library's `HASH_KEY` is what `key` takes besides the position.
+pub const EXACT_KEY: &str = include_str!("garble/exact_key.garble.rs");
+
 /// Compiles the computation of one attempt of this shape. `dedup` merges gates that
 /// compute the same thing: about 10 % fewer AND gates, the circuit to run and count; the
 /// tests that only evaluate it leave it off (it changes no output, and costs memory).

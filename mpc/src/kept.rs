@@ -8,9 +8,10 @@
 //!
 //! 0. `Fixed`: the position, the en passant square just after the last irreversible
 //!    move (what repetition needs of en passant, spec/GAMES.md §5.13.1), both kings'
-//!    first squares;
+//!    first squares, and the fingerprints' key (`fingerprint.rs`);
 //! 1. the mover's window: every position after one of his moves so far (and, for Black,
-//!    the start), the positions a move now may repeat, each as a `Key`;
+//!    the start), the positions a move now may repeat, each as a `Key` (its
+//!    fingerprint and en passant flag);
 //! 2. the attempts the mover made before this one in the period, as items;
 //! 3. White's fresh input; 4. Black's: the mover's attempt and his pad, the other's pad.
 //!
@@ -24,6 +25,10 @@
 //! both windows first. Whether a move was made and whether it captured are announced
 //! anyway, so which labels go where next is public too.
 //!
+//! The start takes each player's back rank and his share of the fingerprints' key (a
+//! block of his seed's stream): the key is their XOR, made inside the computation, so
+//! neither player knows it until the seeds are opened.
+//!
 //! The shape is public: who moves, how many positions each window holds, how many
 //! attempts came before this one, whether it is the mover's first turn, the options, and
 //! whether a move now reaches the ply limit.
@@ -32,21 +37,47 @@ use std::fmt::Write as _;
 
 use crate::inputs::Answer;
 
-/// A key no position has (class 111 on every square, which no man has): it repeats
-/// nothing. A window may be padded with it so that fewer shapes are compiled.
-pub const NEVER_KEY: &str = "Key { a: 18446744073709551615u64, b: 18446744073709551615u64, c: 18446744073709551615u64, w: 0u64, cr: 0u16, ep: false }";
+/// A key that stands for no position (`real` is false): it repeats nothing. A window
+/// may be padded with it so that fewer shapes are compiled.
+pub const NEVER_KEY: &str = "Key { h: 0u64, real: false, ep: false }";
 
 /// An item no attempt is (a1 to a1 promoting to code 7: promotions stop at 6): padding
 /// the earlier attempts with it changes no answer (`play` pads so).
 pub const NEVER_ITEM: u16 = 0x7000;
 
-/// Bits of a `Key`: three class bitboards, the white men, 16 bits of castling rights
-/// and the en passant flag.
-pub const KEY_BITS: usize = 4 * 64 + 16 + 1;
+/// Bits of a `Key`: the fingerprint, whether it is a position's, and the en passant
+/// flag.
+pub const KEY_BITS: usize = 64 + 2;
 
 /// Bits of `Fixed`: the position's ten words, the en passant square after the last
-/// irreversible move, and the two kings' first squares.
-pub const FIXED_BITS: usize = 11 * 64 + 2 * 8;
+/// irreversible move, the two kings' first squares and the fingerprints' key.
+pub const FIXED_BITS: usize = 11 * 64 + 2 * 8 + 5 * 64;
+
+/// The state every computation passes on, and the key of a position as the window holds
+/// it: its fingerprint under `hk` (`fingerprint.rs`), `real` (padding is not), and
+/// whether en passant was possible.
+const STATE: &str = "
+struct Fixed {
+    pos: Pos,
+    ep_last: u64,
+    homes: [u8; 2],
+    hk: [u64; 5],
+}
+
+struct Key {
+    h: u64,
+    real: bool,
+    ep: bool,
+}
+
+fn key(p: Pos, hk: [u64; 5]) -> Key {
+    Key { h: fingerprint(exact(p), hk), real: true, ep: nz(p.ep) }
+}
+
+fn same_key(s: Key, k: Key) -> bool {
+    s.real & (s.h == k.h)
+}
+";
 
 /// Bits of an item (a move or attempt).
 pub const ITEM_BITS: usize = 16;
@@ -93,12 +124,6 @@ pub fn source(shape: &KeptShape) -> String {
     let _ = write!(
         s,
         "
-struct Fixed {{
-    pos: Pos,
-    ep_last: u64,
-    homes: [u8; 2],
-}}
-
 struct Fresh {{
     attempt: u16,
     pad: Answer,
@@ -106,15 +131,16 @@ struct Fresh {{
 
 pub fn main(fixed: Fixed, window: [Key; {w}], earlier: [u16; {e}], white: Fresh, black: Fresh) -> (bool, Answer, Answer, Key, Fixed) {{
     let p = fixed.pos;
-    let (answer, made) = attempt(p, {m}.attempt, {earlier}, {mw}, fixed.homes[{mi}usize], {first}, {must_try}, {name_capturer}, {limit}, {keys}, fixed.ep_last);
+    let (answer, made) = attempt(p, {m}.attempt, {earlier}, {mw}, fixed.homes[{mi}usize], {first}, {must_try}, {name_capturer}, {limit}, {keys}, fixed.hk, fixed.ep_last);
     let yes = answer.code == 1u8;
     let after = made.pos;
     let next = Fixed {{
         pos: if yes {{ after }} else {{ p }},
         ep_last: if yes & made.irreversible {{ after.ep }} else {{ fixed.ep_last }},
         homes: fixed.homes,
+        hk: fixed.hk,
     }};
-    (yes, mask_answer(answer, {m}.pad), mask_answer(heard(answer), {o}.pad), key(after), next)
+    (yes, mask_answer(answer, {m}.pad), mask_answer(heard(answer), {o}.pad), key(after, fixed.hk), next)
 }}
 ",
         mw = shape.mover_white,
@@ -127,34 +153,51 @@ pub fn main(fixed: Fixed, window: [Key; {w}], earlier: [u16; {e}], white: Fresh,
     s
 }
 
-/// The Garble source of the start: from the two back ranks (White's input, then
-/// Black's), whether each is a Chess960 one, the start position's key (the first of
-/// Black's window: after Black's first move White is to move again) and the first
-/// `Fixed`. Its outputs end as an attempt's do, with the key and then `Fixed` (a tuple:
-/// a Garble struct lays its fields out in the order of their names, a tuple in its own).
+/// The Garble source of the start: from the two players' setups (White's input, then
+/// Black's: the back rank and the share of the fingerprints' key), whether each rank is
+/// a Chess960 one, the start position's key (the first of Black's window: after Black's
+/// first move White is to move again) and the first `Fixed`. Its outputs end as an
+/// attempt's do, with the key and then `Fixed` (a tuple: a Garble struct lays its fields
+/// out in the order of their names, a tuple in its own).
 pub fn start_source() -> String {
     let mut s = library(0, 0);
     s.push_str(
         "
-struct Fixed {
-    pos: Pos,
-    ep_last: u64,
-    homes: [u8; 2],
+struct Setup {
+    rank: [u8; 8],
+    share: [u64; 5],
 }
 
-pub fn main(white: [u8; 8], black: [u8; 8]) -> (bool, bool, Key, Fixed) {
-    let p = start(white, black);
-    let homes = [king_home(white, true), king_home(black, false)];
-    (valid_rank(white), valid_rank(black), key(p), Fixed { pos: p, ep_last: 0u64, homes: homes })
+pub fn main(white: Setup, black: Setup) -> (bool, bool, Key, Fixed) {
+    let p = start(white.rank, black.rank);
+    let homes = [king_home(white.rank, true), king_home(black.rank, false)];
+    let mut hk = [0u64; 5];
+    let mut i = 0usize;
+    for _share in 0u8..5u8 {
+        hk[i] = white.share[i] ^ black.share[i];
+        i = i + 1usize;
+    }
+    (valid_rank(white.rank), valid_rank(black.rank), key(p, hk), Fixed { pos: p, ep_last: 0u64, homes: homes, hk: hk })
 }
 ",
     );
     s
 }
 
-/// The library with the sizes of a shape written in.
+/// One player's input to the start, as a Garble literal: his back rank and his share of
+/// the fingerprints' key.
+pub fn setup_literal(rank: &[u8; 8], share: &[u64; 5]) -> String {
+    let share: Vec<String> = share.iter().map(|x| format!("{x}u64")).collect();
+    format!(
+        "Setup {{ rank: {}, share: [{}] }}",
+        crate::inputs::rank_literal(rank),
+        share.join(", ")
+    )
+}
+
+/// The library with the sizes of a shape written in, the state and the fingerprint.
 fn library(earlier: usize, window: usize) -> String {
-    crate::circuit::LIBRARY
+    let mut s = crate::circuit::LIBRARY
         .iter()
         .filter(|part| !part.contains("fn compress("))
         .copied()
@@ -162,6 +205,10 @@ fn library(earlier: usize, window: usize) -> String {
         .join("\n")
         .replace("EARLIER", &earlier.max(1).to_string())
         .replace("SEEN", &window.max(1).to_string())
+        .replace("HASH_KEY", "[u64; 5]");
+    s.push_str(STATE);
+    s.push_str(&crate::fingerprint::garble_source());
+    s
 }
 
 /// Compiles a program of this module, unused library items pruned and duplicate gates

@@ -22,6 +22,7 @@
 //! nothing of sealed but in its tests.
 
 pub mod circuit;
+pub mod fingerprint;
 pub mod gc;
 pub mod inputs;
 pub mod kept;

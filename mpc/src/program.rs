@@ -7,6 +7,10 @@
 
 use std::fmt::Write as _;
 
+/// An exact key no position has (class 111 on every square, which no man has): it
+/// repeats nothing.
+const NEVER_EXACT: &str = "Key { x: Exact { a: 18446744073709551615u64, b: 18446744073709551615u64, c: 18446744073709551615u64, w: 0u64, cr: 0u16 }, ep: false }";
+
 /// The public shape of one attempt's computation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
@@ -150,8 +154,11 @@ pub fn source(shape: &Shape) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         .replace("EARLIER", &e.max(1).to_string())
-        .replace("SEEN", &seen.len().max(1).to_string());
+        .replace("SEEN", &seen.len().max(1).to_string())
+        .replace("HASH_KEY", "bool");
     let mut s = lib;
+    s.push('\n');
+    s.push_str(crate::circuit::EXACT_KEY);
     s.push('\n');
     let _ = write!(
         s,
@@ -284,16 +291,16 @@ pub fn main({wp}, {bp}) -> Out {{
             i = j - 1
         );
     }
-    let keys: Vec<String> = seen.iter().map(|j| format!("key(p{j})")).collect();
+    let keys: Vec<String> = seen.iter().map(|j| format!("key(p{j}, false)")).collect();
     let keys = if keys.is_empty() {
-        format!("[{}]", crate::kept::NEVER_KEY)
+        format!("[{NEVER_EXACT}]")
     } else {
         format!("[{}]", keys.join(", "))
     };
     let earlier = items(&format!("{m}.earlier"), e, None);
     let _ = write!(
         s,
-        "    let (answer, _made) = attempt(p{plies}, {m}.attempt, {earlier}, {mover_white}, king_home({m}.rank, {mover_white}), {first}, pb.must_try, pb.name_capturer, pb.limit, {keys}, ep{plies});
+        "    let (answer, _made) = attempt(p{plies}, {m}.attempt, {earlier}, {mover_white}, king_home({m}.rank, {mover_white}), {first}, pb.must_try, pb.name_capturer, pb.limit, {keys}, false, ep{plies});
     let ok = inputs_white & inputs_black & same_public & mover_ok;
     Out {{
         inputs_white: inputs_white,

@@ -85,29 +85,28 @@ fn pawn_capture_form(p: Pos, item: u16, white: bool, home: u8) -> bool {
         & !never_moves_so(kind, white, from, to, item_promo(item), home)
 }
 
-// The position's key for repetition, less its en passant chance: each square's class
+// The position as repetition reads it, less its en passant chance: each square's class
 // in three bitboards (empty 000, pawn 001, knight 010, bishop 011, rook 100, queen 101,
 // king 110, read bit by bit from `a`, `b`, `c`), the white men, and the castling rights,
 // which only ever stand on the first and last ranks. The kinds' boards are disjoint, so
-// each class bit is an XOR of boards: the key costs no AND gate, and comparing two costs
-// one per bit, 273 bits in all rather than the 513 of the boards themselves.
-struct Key {
+// each class bit is an XOR of boards: no AND gate, 273 bits in all (with the en passant
+// flag) rather than the 513 of the boards themselves. `Key` and `key` (the exact key, or
+// its fingerprint) are the program's: src/garble/exact_key.garble.rs, src/fingerprint.rs.
+struct Exact {
     a: u64,
     b: u64,
     c: u64,
     w: u64,
     cr: u16,
-    ep: bool,
 }
 
-fn key(p: Pos) -> Key {
-    Key {
+fn exact(p: Pos) -> Exact {
+    Exact {
         a: p.k[0] ^ p.k[2] ^ p.k[4],
         b: p.k[1] ^ p.k[2] ^ p.k[5],
         c: p.k[3] ^ p.k[4] ^ p.k[5],
         w: p.w,
         cr: ((p.cr & 255u64) as u16) ^ (((p.cr >> 48u8) & 65280u64) as u16),
-        ep: nz(p.ep),
     }
 }
 
@@ -145,9 +144,10 @@ fn ending(after: Pos, mover_white: bool, gives_check: bool, repeated: bool, limi
 // One attempt judged on `p` (the mover `white` to move): `earlier` are the attempts he
 // made before it this period, `home` his king's first square, `turn` says whether it is
 // his first turn, `seen_after` the earlier positions the position after a move may
-// repeat (those with the same side to move), `ep_last` the en passant square just after
-// the last irreversible move. The options come as constants.
-fn attempt(p: Pos, item: u16, earlier: [u16; EARLIER], white: bool, home: u8, first_turn: bool, must_try: bool, name_capturer: bool, limit: bool, seen_after: [Key; SEEN], ep_last: u64) -> (Answer, Made) {
+// repeat (those with the same side to move), `hk` what `key` needs besides the position
+// (the fingerprint's key, or nothing for the exact key), `ep_last` the en passant square
+// just after the last irreversible move. The options come as constants.
+fn attempt(p: Pos, item: u16, earlier: [u16; EARLIER], white: bool, home: u8, first_turn: bool, must_try: bool, name_capturer: bool, limit: bool, seen_after: [Key; SEEN], hk: HASH_KEY, ep_last: u64) -> (Answer, Made) {
     let g = guard(p, white);
     let now = exists(p, white);
     let castling = castles(p, white, g);
@@ -179,7 +179,7 @@ fn attempt(p: Pos, item: u16, earlier: [u16; EARLIER], white: bool, home: u8, fi
     // rights and side to move; an earlier position just after a double step differs from
     // it only if taking en passant was legal there (the chance counts in the key), and
     // such a position can only be the one after the last irreversible move.
-    let ka = key(after);
+    let ka = key(after, hk);
     let probe = Pos { k: after.k, w: after.w, b: after.b, ep: ep_last, cr: after.cr };
     let ep_chance = nz(en_passant(probe, !white));
     // Only "twice or more" matters (the third occurrence ends the game): two flags, not
@@ -187,7 +187,7 @@ fn attempt(p: Pos, item: u16, earlier: [u16; EARLIER], white: bool, home: u8, fi
     let mut once = false;
     let mut twice = false;
     for s in seen_after {
-        let same = (s.a == ka.a) & (s.b == ka.b) & (s.c == ka.c) & (s.w == ka.w) & (s.cr == ka.cr) & !(s.ep & ep_chance);
+        let same = same_key(s, ka) & !(s.ep & ep_chance);
         twice = twice | (once & same);
         once = once | same;
     }

@@ -56,6 +56,20 @@ impl Stream {
         self.block(u128::MAX - 1)
     }
 
+    /// The player's share of the fingerprints' key, whoever garbles: five words from
+    /// blocks `2¹²⁸ − 3`, `2¹²⁸ − 4`, `2¹²⁸ − 5` (each block's low word first, the last
+    /// block's high word unused).
+    pub fn hash_share(&self) -> [u64; 5] {
+        let words = |n: u128| {
+            let b = self.block(n);
+            [b as u64, (b >> 64) as u64]
+        };
+        let [a, b] = words(u128::MAX - 2);
+        let [c, d] = words(u128::MAX - 3);
+        let [e, _] = words(u128::MAX - 4);
+        [a, b, c, d, e]
+    }
+
     /// The player's pad for run `run` (below 2⁶³), whoever garbles.
     pub fn pad(&self, run: u64) -> Block {
         self.block((1u128 << 127) | u128::from(run))

@@ -22,7 +22,7 @@ use super::run::{Answered, Asking, Evaluated, Garbled, Layout, Source};
 use super::{Fault, Party};
 use crate::gc::Block;
 use crate::gc::seed::{Seed, Stream};
-use crate::inputs::{Answer, fresh_literal, rank_literal};
+use crate::inputs::{Answer, fresh_literal};
 use crate::kept::{self, ITEM_BITS, KEY_BITS};
 use crate::ot::{base, extension};
 
@@ -46,20 +46,22 @@ fn pad(stream: &Stream, run: u64) -> Answer {
     }
 }
 
-/// A side's fresh bits for the next computation: his back rank for the start, else his
-/// attempt (0 when he does not move) and his pad.
+/// A side's fresh bits for the next computation: his back rank and his share of the
+/// fingerprints' key for the start, else his attempt (0 when he does not move) and his
+/// pad.
 fn fresh(
     prg: &GarbleProgram,
     started: bool,
     side: usize,
     rank: &[u8; 8],
+    stream: &Stream,
     attempt: u16,
     pad: &Answer,
 ) -> Result<Vec<bool>, PlayError> {
     let (arg, lit) = if started {
         (3 + side, fresh_literal(attempt, pad))
     } else {
-        (side, rank_literal(rank))
+        (side, kept::setup_literal(rank, &stream.hash_share()))
     };
     prg.parse_arg(arg, &lit)
         .map(|l| l.as_bits())
@@ -221,6 +223,7 @@ impl Side {
             self.started,
             self.index,
             &self.rank,
+            &self.stream,
             mine,
             &pad(&self.stream, run),
         )?;
