@@ -40,7 +40,7 @@
 //! escaped before it is shown `text.rs`; a witness's statements — ledgers and stamps —
 //! and the contradictions that prove it lied `witness.rs`; deposits of private
 //! envelopes sealed to their recipient `deposit.rs`; the proof that a seat let its time
-//! pass `lateness.rs`. Version 2 (the witness, withdrawal, names, shown slots, decks opened whole, the stallmate-duo deposit rule) is draft 7: spec/PROTOCOL.md §17,
+//! pass `lateness.rs`. Version 2 (the witness, withdrawal, names, shown slots, decks opened whole, the stallmate-duo deposit rule and fingerprints) is draft 8: spec/PROTOCOL.md §17,
 //! docs/design/witness.md.
 
 pub mod body;
