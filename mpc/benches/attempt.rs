@@ -170,7 +170,7 @@ fn case(name: &'static str, window: usize, mover_white: bool) -> Case {
         .unwrap()
         .as_bits();
     let circuit = prg.circuit.unwrap_ssa_ref().clone();
-    let returned = circuit.output_gates.len() - (4 * 64 + 16 + 1) - (11 * 64 + 16);
+    let returned = circuit.output_gates.len() - kept::KEY_BITS - kept::FIXED_BITS;
     Case {
         name,
         window,

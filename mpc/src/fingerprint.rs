@@ -83,10 +83,9 @@ pub struct Exact {
 /// The fingerprint of `x` under `key`, in the clear: what the circuit's `fingerprint`
 /// computes.
 pub fn fingerprint(x: &Exact, key: &[u64; 5]) -> u64 {
-    let h = gf_mul(x.a ^ key[0], x.b ^ key[1])
+    gf_mul(x.a ^ key[0], x.b ^ key[1])
         ^ gf_mul(x.c ^ key[2], x.w ^ key[3])
-        ^ gf_mul(u64::from(x.cr), key[4]);
-    h
+        ^ gf_mul(u64::from(x.cr), key[4])
 }
 
 /// The Garble source of `fn gf_mul(a: u64, b: u64) -> u64` (the product in GF(2⁶⁴)) and
@@ -229,9 +228,13 @@ mod tests {
     fn the_product_is_the_fields() {
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let a = s;
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let b = s;
             assert_eq!(gf_mul(a, b), slow(a, b));
             assert_eq!(gf_mul(a, b), gf_mul(b, a));
@@ -268,21 +271,32 @@ mod tests {
         assert!(ands < 3 * 729, "{ands} AND gates");
         let mut s = 0x0123_4567_89AB_CDEFu64;
         let mut next = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             s
         };
         for _ in 0..20 {
             let (a, b) = (next(), next());
             let got = eval(&prg, &[format!("{a}u64"), format!("{b}u64")]);
             assert_eq!(got, gf_mul(a, b).to_string());
-            let x = Exact { a: next(), b: next(), c: next(), w: next(), cr: next() as u16 };
+            let x = Exact {
+                a: next(),
+                b: next(),
+                c: next(),
+                w: next(),
+                cr: next() as u16,
+            };
             let k = [next(), next(), next(), next(), next()];
             let got = eval(
                 &fp,
                 &[
                     format!("[{}u64, {}u64, {}u64, {}u64]", x.a, x.b, x.c, x.w),
                     format!("{}u16", x.cr),
-                    format!("[{}u64, {}u64, {}u64, {}u64, {}u64]", k[0], k[1], k[2], k[3], k[4]),
+                    format!(
+                        "[{}u64, {}u64, {}u64, {}u64, {}u64]",
+                        k[0], k[1], k[2], k[3], k[4]
+                    ),
                 ],
             );
             assert_eq!(got, fingerprint(&x, &k).to_string());
@@ -295,7 +309,13 @@ mod tests {
     #[test]
     fn fingerprints_differ_and_are_never_padding() {
         let k = [3, 5, 7, 11, 13];
-        let base = Exact { a: 1, b: 2, c: 4, w: 8, cr: 16 };
+        let base = Exact {
+            a: 1,
+            b: 2,
+            c: 4,
+            w: 8,
+            cr: 16,
+        };
         let f = fingerprint(&base, &k);
         for bit in 0..64 {
             for which in 0..5 {

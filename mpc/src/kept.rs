@@ -131,7 +131,7 @@ struct Fresh {{
 
 pub fn main(fixed: Fixed, window: [Key; {w}], earlier: [u16; {e}], white: Fresh, black: Fresh) -> (bool, Answer, Answer, Key, Fixed) {{
     let p = fixed.pos;
-    let (answer, made) = attempt(p, {m}.attempt, {earlier}, {mw}, fixed.homes[{mi}usize], {first}, {must_try}, {name_capturer}, {limit}, {keys}, fixed.hk, fixed.ep_last);
+    let (answer, made, ka) = attempt(p, {m}.attempt, {earlier}, {mw}, fixed.homes[{mi}usize], {first}, {must_try}, {name_capturer}, {limit}, {keys}, fixed.hk, fixed.ep_last);
     let yes = answer.code == 1u8;
     let after = made.pos;
     let next = Fixed {{
@@ -140,7 +140,7 @@ pub fn main(fixed: Fixed, window: [Key; {w}], earlier: [u16; {e}], white: Fresh,
         homes: fixed.homes,
         hk: fixed.hk,
     }};
-    (yes, mask_answer(answer, {m}.pad), mask_answer(heard(answer), {o}.pad), key(after, fixed.hk), next)
+    (yes, mask_answer(answer, {m}.pad), mask_answer(heard(answer), {o}.pad), ka, next)
 }}
 ",
         mw = shape.mover_white,

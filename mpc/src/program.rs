@@ -300,7 +300,7 @@ pub fn main({wp}, {bp}) -> Out {{
     let earlier = items(&format!("{m}.earlier"), e, None);
     let _ = write!(
         s,
-        "    let (answer, _made) = attempt(p{plies}, {m}.attempt, {earlier}, {mover_white}, king_home({m}.rank, {mover_white}), {first}, pb.must_try, pb.name_capturer, pb.limit, {keys}, false, ep{plies});
+        "    let (answer, _made, _key) = attempt(p{plies}, {m}.attempt, {earlier}, {mover_white}, king_home({m}.rank, {mover_white}), {first}, pb.must_try, pb.name_capturer, pb.limit, {keys}, false, ep{plies});
     let ok = inputs_white & inputs_black & same_public & mover_ok;
     Out {{
         inputs_white: inputs_white,

@@ -11,7 +11,7 @@ use sealed_games::chess::Square;
 use sealed_games::stallmate::{
     Answer as RefAnswer, Attempt, Options as RefOptions, Referee, Setup,
 };
-use sealed_mpc::play::audit::{Finding, Opened, Sent, audit};
+use sealed_mpc::play::audit::{Finding, Opened, Sent, audit, audit_told};
 use sealed_mpc::play::game::{Black, Circuits, Options, Outcome, PlayError, White};
 use sealed_mpc::play::record::{self, audit_posted, step_hash};
 use sealed_mpc::play::{Fault, Party};
@@ -41,6 +41,8 @@ struct Played {
     attempts: Vec<u16>,
     fault: Option<Fault>,
     moves: usize,
+    /// What each computation told White, the start first (a game played to its end).
+    told: Vec<Outcome>,
 }
 
 fn play(
@@ -77,6 +79,7 @@ fn play(
             attempts,
             fault: Some(f),
             moves,
+            told: vec![],
         },
         other => panic!("{other:?}"),
     };
@@ -90,6 +93,7 @@ fn play(
     }
     let mut started = false;
     let mut tries = 0;
+    let mut told = vec![];
     while moves < plies && referee.ending().is_none() {
         // The attempt: the start's placeholder first, then the mover's.
         let (a, item) = if started {
@@ -132,6 +136,7 @@ fn play(
             Ok(o) => o,
             Err(e) => return stop(e, sent, attempts, moves),
         };
+        told.push(white_out);
         let Some(a) = a else {
             assert_eq!(
                 white_out,
@@ -180,6 +185,7 @@ fn play(
         attempts,
         fault: None,
         moves,
+        told,
     }
 }
 
@@ -234,6 +240,18 @@ fn a_game_between_the_two_players_alone() {
         audited(&opened(&p, 7), &mut circuits, &p.sent),
         Finding::Honest
     );
+    // What the audit's replay says each computation told White is what it told him in
+    // play: the `Done`s of a game are held against it (not against the rules in the
+    // clear, which a fingerprint collision could make differ).
+    let hashes: Vec<_> = (0..p.sent.len())
+        .map(|i| step_hash(&GAME, i as u64, &p.sent[i].bytes))
+        .collect();
+    let (finding, told) = audit_told(&opened(&p, 7), &mut circuits, hashes.len(), |at, want| {
+        step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
+    })
+    .expect("the audit runs");
+    assert_eq!(finding, Finding::Honest);
+    assert_eq!(told.get(..p.told.len()), Some(p.told.as_slice()));
 }
 
 /// A change made to a message's bytes.

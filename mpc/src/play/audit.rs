@@ -5,7 +5,7 @@
 //! deviation, which depend on it, are never blamed.
 
 use super::Party;
-use super::game::{Black, Circuits, Options, White};
+use super::game::{Black, Circuits, Options, Outcome, White};
 use crate::gc::seed::Seed;
 
 /// One message of a game, as sent.
@@ -60,17 +60,29 @@ pub enum Finding {
     },
 }
 
+/// What a replay made: how many messages, who would move in the computation after the
+/// last, and what each computation it finished told White (the start first), which his
+/// `Done` must say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// Messages made.
+    pub made: usize,
+    /// Who moves in the next computation.
+    pub next: Party,
+    /// What each finished computation told the garbler, in order.
+    pub told: Vec<Outcome>,
+}
+
 /// Plays both sides again from the openings and hands each honest message to `check`,
 /// in order, with its position and sender, until `check` says stop or `upto` messages
-/// were made; returns how many were made and who would move in the computation after
-/// the last. Nothing is kept: a long game's messages (250 MB for 100 plies) need not fit
-/// in memory at once.
+/// were made. Nothing is kept but what each computation told: a long game's messages
+/// (250 MB for 100 plies) need not fit in memory at once.
 pub fn replay(
     opened: &Opened,
     circuits: &mut Circuits,
     upto: usize,
     mut check: impl FnMut(usize, &Sent) -> bool,
-) -> Result<(usize, Party), super::game::PlayError> {
+) -> Result<Replayed, super::game::PlayError> {
     let mut w = White::new(opened.white.0, opened.white.1, opened.options);
     let mut b = Black::new(opened.black.0, opened.black.1, opened.options);
     let mut made = 0usize;
@@ -82,8 +94,14 @@ pub fn replay(
     let e0 = b.base_message();
     let g0 = w.base(&e0)?;
     b.base_keys(&g0)?;
+    let mut told = vec![];
+    let done = |made: usize, w: &White, told: Vec<Outcome>| Replayed {
+        made: made.min(upto),
+        next: next(w),
+        told,
+    };
     if !give(&mut made, Party::Evaluator, e0) || !give(&mut made, Party::Garbler, g0) {
-        return Ok((made.min(upto), next(&w)));
+        return Ok(done(made, &w, told));
     }
     // The start, then one computation per attempt.
     for a in std::iter::once(0u16).chain(opened.attempts.iter().copied()) {
@@ -93,8 +111,9 @@ pub fn replay(
         let e1 = b.ask(circuits, a)?;
         let g1 = w.answer(circuits, &e1, a)?;
         let e2 = b.evaluate(circuits, &g1)?;
-        let (g2, _) = w.decode(circuits, &e2)?;
+        let (g2, outcome) = w.decode(circuits, &e2)?;
         b.finish(circuits, &g2)?;
+        told.push(outcome);
         for (by, bytes) in [
             (Party::Evaluator, e1),
             (Party::Garbler, g1),
@@ -102,11 +121,11 @@ pub fn replay(
             (Party::Garbler, g2),
         ] {
             if !give(&mut made, by, bytes) {
-                return Ok((made.min(upto), next(&w)));
+                return Ok(done(made, &w, told));
             }
         }
     }
-    Ok((made.min(upto), next(&w)))
+    Ok(done(made, &w, told))
 }
 
 /// Who moves in the next computation.
@@ -126,11 +145,11 @@ pub fn honest(
     upto: usize,
 ) -> Result<(Vec<Sent>, Party), super::game::PlayError> {
     let mut out = vec![];
-    let (_, next) = replay(opened, circuits, upto, |_, s| {
+    let r = replay(opened, circuits, upto, |_, s| {
         out.push(s.clone());
         true
     })?;
-    Ok((out, next))
+    Ok((out, r.next))
 }
 
 /// Compares what was sent with what the openings make.
@@ -148,12 +167,24 @@ pub fn audit_by(
     opened: &Opened,
     circuits: &mut Circuits,
     posted: usize,
-    mut same: impl FnMut(usize, &Sent) -> bool,
+    same: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<Finding, super::game::PlayError> {
+    audit_told(opened, circuits, posted, same).map(|(f, _)| f)
+}
+
+/// [`audit_by`], with what each computation the replay finished told White: what his
+/// `Done` of it must say, whatever the rules in the clear say (a fingerprint collision,
+/// spec/GAMES.md §5.13.6, is the computation's answer and nobody's fault).
+pub fn audit_told(
+    opened: &Opened,
+    circuits: &mut Circuits,
+    posted: usize,
+    mut same: impl FnMut(usize, &Sent) -> bool,
+) -> Result<(Finding, Vec<Outcome>), super::game::PlayError> {
     let mut finding = None;
     let mut owed = None;
     // One message past the posted ones tells who owed the first missing message.
-    let (made, next) = replay(opened, circuits, posted + 1, |at, want| {
+    let Replayed { made, next, told } = replay(opened, circuits, posted + 1, |at, want| {
         if at == posted {
             owed = Some(want.by);
             return false;
@@ -164,14 +195,11 @@ pub fn audit_by(
         }
         true
     })?;
-    if let Some(f) = finding {
-        return Ok(f);
-    }
-    if made < posted {
-        return Ok(Finding::Unopened { by: next, at: made });
-    }
-    Ok(match owed {
-        Some(by) => Finding::Missing { by, at: posted },
-        None => Finding::Honest,
-    })
+    let finding = match (finding, owed) {
+        (Some(f), _) => f,
+        _ if made < posted => Finding::Unopened { by: next, at: made },
+        (None, Some(by)) => Finding::Missing { by, at: posted },
+        (None, None) => Finding::Honest,
+    };
+    Ok((finding, told))
 }

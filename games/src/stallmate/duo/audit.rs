@@ -2,30 +2,33 @@
 //! each army and each engine seed — every attempt is opened from its commitment, every
 //! message of the computations is made again from the seeds, back ranks and attempts and
 //! its hash compared with the one its sender signed, and every `Done` is held against
-//! the game replayed in the clear by the referee's rules.
+//! what its computation, made again, told White. (The computation is the rules: its
+//! repetition compares fingerprints, spec/GAMES.md §5.13.6, so on a collision it ends a
+//! game the rules in the clear would not, and then White's honest `Done` says what the
+//! computation told. The differential test holds the computation to the rules.)
 //!
 //! The first false act in the order of the computations is the finding, against its
 //! signer: a commitment that opens to no attempt (before its computation), a message
 //! hash that is not the honest message's (at that message; every message before it was
 //! honest, so what the other side sent after it is never blamed), a `Done` that says
-//! another move, capture or ending than the rules give (after its computation's last
-//! message), a deposit of a lacked message that is not that message sealed to its
+//! another move, capture or ending than its computation told (after the computation's
+//! last message), a deposit of a lacked message that is not that message sealed to its
 //! receiver (after the message). From there on the game is not the one the protocol
 //! made, and nothing later is judged.
 
 use sealed_mpc::play::Party;
-use sealed_mpc::play::audit::{Finding as MpcFinding, Opened, audit_by};
+use sealed_mpc::play::audit::{Finding as MpcFinding, Opened, audit_told};
 use sealed_mpc::play::record;
 use sealed_protocol::deposit::seal;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
 
 use super::clear::{self, Open, Unopened};
+use super::player::claims;
 use super::item::{mpc_options, rank};
 use super::posted::Posted;
 use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, engine_name};
 use crate::chess::Color;
 use crate::stallmate::peer::{seat, setup_name};
-use crate::stallmate::referee::Referee;
 
 /// Where in the order of the computations a finding falls: a message at its place, a
 /// `Done`'s claims just after its computation's last message, a message's deposit after
@@ -156,7 +159,7 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
     // A message left with the witness must be the message, sealed to its receiver: the
     // deposit is one fixed string of the message's bytes (PROTOCOL §17.10).
     let mut false_deposit = None;
-    let replayed = audit_by(&opened, &mut circuits, hashes.len(), |at, want| {
+    let replayed = audit_told(&opened, &mut circuits, hashes.len(), |at, want| {
         let same = record::step_hash(&game, at as u64, &want.bytes) == hashes[at];
         for &(i, d, env) in acts.deposits.iter().filter(|d| d.0 == at as u64) {
             let to = &rules.keys[(!super::sender(i)).idx()];
@@ -179,8 +182,13 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
             },
         ));
     }
-    match replayed {
-        Ok(MpcFinding::Deviated { by, at }) => {
+    let told = match &replayed {
+        Ok((_, told)) => told.as_slice(),
+        Err(_) => &[],
+    };
+    match &replayed {
+        Ok((MpcFinding::Deviated { by, at }, _)) => {
+            let (by, at) = (*by, *at);
             let who = match by {
                 Party::Garbler => Color::White,
                 Party::Evaluator => Color::Black,
@@ -213,10 +221,13 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
         }),
     }
 
-    // Every `Done` against the game in the clear.
-    let mut referee = Referee::new(open.setups[0], open.setups[1], rules.options);
+    // Every `Done` against what its computation told White.
     for (run, done, at) in &acts.dones {
-        let Some((made, capture, ending)) = clear::told(&mut referee, *run, &attempts) else {
+        let Some((made, capture, ending)) = usize::try_from(*run)
+            .ok()
+            .and_then(|r| told.get(r))
+            .map(claims)
+        else {
             break;
         };
         if (done.made, done.capture, done.ending) != (made, capture, ending) {
