@@ -271,6 +271,27 @@ fn main() {
             last as f64 / mid.max(1) as f64
         );
     }
+    // The medians by ten plies, and how many attempts each holds: a new circuit shape
+    // (a window grown past a multiple of 8, the ply limit's last move) costs its first
+    // attempt about a second of compiling, wherever it falls.
+    println!("  by ten plies     without a referee (attempts)   with a referee (attempts)");
+    for lo in (0..plies).step_by(10) {
+        let of = |v: &[(u32, u64)]| {
+            let in_: Vec<u64> = v
+                .iter()
+                .filter(|(p, _)| (lo..lo + 10).contains(p))
+                .map(|a| a.1)
+                .collect();
+            (in_.len(), median(in_))
+        };
+        let ((dn, dm), (rn, rm)) = (of(&d), of(&r));
+        println!(
+            "  plies {lo:>3}-{:<3}  {:>16} ({dn:>3})  {:>22} ({rn:>3})",
+            lo + 9,
+            show(dm),
+            show(rm)
+        );
+    }
     for (name, bytes) in [("without", &duo), ("with", &refd)] {
         let c = sealed_games::variant::check_transcript(bytes).expect("checkable");
         assert!(

@@ -7,6 +7,7 @@
 use sealed_conformance::duo_kit::*;
 use sealed_conformance::pair::Pair;
 use sealed_games::stallmate::duo::Duo;
+use sealed_games::stallmate::duo::posted::Posted;
 use sealed_protocol::fault::FaultKind;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::transcript::{TranscriptFile, check};
@@ -325,4 +326,62 @@ fn a_false_deposit_is_proven_against_its_sender() {
             &format!("message {at} of the computations that the other"),
         );
     }
+}
+
+/// What a table reads of the public acts, to compare.
+type Read = (
+    Vec<([u8; 32], sealed_protocol::ids::EnvRef)>,
+    Vec<(
+        u64,
+        sealed_games::chess::Color,
+        [u8; 32],
+        sealed_protocol::ids::EnvRef,
+    )>,
+    Vec<(
+        u64,
+        sealed_games::stallmate::duo::acts::Done,
+        sealed_protocol::ids::EnvRef,
+    )>,
+    Option<(sealed_games::chess::Color, sealed_protocol::ids::EnvRef)>,
+    Vec<(u64, [u8; 32], sealed_protocol::ids::EnvRef)>,
+);
+
+fn read(p: &Posted) -> Read {
+    (
+        p.steps.clone(),
+        p.commitments.clone(),
+        p.dones.clone(),
+        p.halt,
+        p.deposits.clone(),
+    )
+}
+
+/// A player reads the public acts on from where he stopped (`Posted::follow`, so that
+/// an attempt's cost does not grow with the game): at every step of a game, what he has
+/// read is what reading the whole main line gives; and a line that does not start with
+/// what was read (another game's, here) is read again from its start.
+#[test]
+fn the_acts_read_on_are_the_acts_read_whole() {
+    let mut posted = [Posted::default(), Posted::default()];
+    let mut checks = 0;
+    let (_, _) = play_until(
+        6,
+        3,
+        |_| {},
+        |_| {},
+        |p| {
+            for (i, s) in p.sessions.iter().enumerate() {
+                posted[i].follow(s.engine());
+                assert_eq!(read(&posted[i]), read(&Posted::of_engine(s.engine())));
+                checks += 1;
+            }
+            all_done(p)
+        },
+    );
+    assert!(checks > 50, "{checks} steps");
+    assert!(!posted[0].dones.is_empty());
+    let (other, _) = play(4, 4, |_| {});
+    let e = other.sessions[0].engine();
+    posted[0].follow(e);
+    assert_eq!(read(&posted[0]), read(&Posted::of_engine(e)));
 }

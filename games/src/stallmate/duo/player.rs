@@ -97,6 +97,8 @@ pub struct Player {
     lack_since: Option<u64>,
     /// The witness's stamp of the deposit this side owes, once it came.
     stamp: Option<Vec<u8>>,
+    /// The public acts read so far, read on at each call ([`Player::posted`]).
+    posted: Posted,
 }
 
 impl Player {
@@ -127,7 +129,14 @@ impl Player {
             broken: None,
             lack_since: None,
             stamp: None,
+            posted: Posted::default(),
         })
+    }
+
+    /// The public acts of `s`'s main line, read on from where the last call stopped.
+    fn posted(&mut self, s: &Session<Duo>) -> Posted {
+        self.posted.follow(s.engine());
+        self.posted.clone()
     }
 
     /// This player's view of the game: his army, his answers, what he heard.
@@ -159,7 +168,7 @@ impl Player {
             ));
         }
         // Its own messages signed before (after a restart) are made again first.
-        let posted = Posted::of_engine(s.engine());
+        let posted = self.posted(s);
         self.follow_posted(&posted);
         if index < self.next || self.early.as_ref().is_some_and(|e| e.0 == index && e.1 == bytes) {
             return Ok(Taken::Known);
@@ -185,7 +194,8 @@ impl Player {
     /// Follows the public acts: makes again each own message whose hash is signed (after
     /// a restart), and takes each of the other's once its hash is.
     pub fn follow(&mut self, s: &Session<Duo>) {
-        self.follow_posted(&Posted::of_engine(s.engine()));
+        let posted = self.posted(s);
+        self.follow_posted(&posted);
     }
 
     fn follow_posted(&mut self, posted: &Posted) {
@@ -230,7 +240,7 @@ impl Player {
     /// side owes the next act, the `Deposited` of a message it owes the witness once the
     /// stamp came. Choosing an attempt is not a duty: a person or a bot does it.
     pub fn duty(&mut self, s: &Session<Duo>, now: u64) -> Option<Command> {
-        let posted = Posted::of_engine(s.engine());
+        let posted = self.posted(s);
         self.follow_posted(&posted);
         let state = s.engine().state()?;
         let owed = state.owed()?;
@@ -342,7 +352,7 @@ impl Player {
     /// the other has not answered it: only if not handed out yet, or `again` (the other
     /// reconnected, or has waited long).
     pub fn outgoing(&mut self, s: &Session<Duo>, again: bool) -> Option<(u64, Vec<u8>)> {
-        let posted = Posted::of_engine(s.engine());
+        let posted = self.posted(s);
         self.follow_posted(&posted);
         let m = self.made.as_mut()?;
         let signed = posted.hash(m.index).is_some();

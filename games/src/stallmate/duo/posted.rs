@@ -13,7 +13,7 @@ use crate::chess::Color;
 use crate::stallmate::peer::color;
 
 /// The computations' acts, in order.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Posted {
     /// Each message's hash, where it was signed.
     pub steps: Vec<([u8; 32], EnvRef)>,
@@ -26,46 +26,55 @@ pub struct Posted {
     /// Each message left with the witness: its position, the deposit's hash its stamp
     /// names, and the `Deposited` act.
     pub deposits: Vec<(u64, [u8; 32], EnvRef)>,
+    /// Computations finished so far, and the message a `Lacking` named: what reading on
+    /// needs.
+    computations: u64,
+    lacked: Option<u64>,
+    /// The main line read so far ([`Posted::follow`]).
+    line: Vec<(EnvRef, Seat)>,
 }
 
 impl Posted {
     /// Reads acts, each with its signer and envelope, in the order of the game.
     pub fn read<'a>(acts: impl IntoIterator<Item = (Seat, EnvRef, &'a [u8])>) -> Posted {
         let mut out = Posted::default();
-        let mut computations = 0u64;
-        let mut lacked = None;
         for (seat, at, bytes) in acts {
-            let color = color(seat);
-            match acts::decode(bytes) {
-                // The run of a commitment is the count of computations finished before it.
-                Ok(Act::Attempt(c)) => out.commitments.push((computations, color, c.0, at)),
-                Ok(Act::Step(h)) => out.steps.push((h.0, at)),
-                Ok(Act::Done(d)) => {
-                    out.steps.push((d.hash.0, at));
-                    out.dones.push((computations, d, at));
-                    computations += 1;
-                }
-                Ok(Act::Halt) => out.halt = Some((color, at)),
-                // Lacked: the last message posted (the rules accept nothing else).
-                Ok(Act::Lacking) => lacked = (out.steps.len() as u64).checked_sub(1),
-                Ok(Act::Deposited(stamp)) => {
-                    // The engine accepted it: its stamp is the witness's, of this game.
-                    let stamp = sealed_protocol::wire::decode::<SignedStatement>(
-                        &stamp,
-                        sealed_protocol::witness::MAX_STATEMENT,
-                    );
-                    if let (Some(i), Ok(SignedStatement {
-                        statement: Statement::Stamp(s),
-                        ..
-                    })) = (lacked, stamp)
-                    {
-                        out.deposits.push((i, s.deposit.0, at));
-                    }
-                }
-                Ok(Act::Open) | Err(_) => {}
-            }
+            out.push(seat, at, bytes);
         }
         out
+    }
+
+    /// Reads one more act.
+    fn push(&mut self, seat: Seat, at: EnvRef, bytes: &[u8]) {
+        let color = color(seat);
+        match acts::decode(bytes) {
+            // The run of a commitment is the count of computations finished before it.
+            Ok(Act::Attempt(c)) => self.commitments.push((self.computations, color, c.0, at)),
+            Ok(Act::Step(h)) => self.steps.push((h.0, at)),
+            Ok(Act::Done(d)) => {
+                self.steps.push((d.hash.0, at));
+                self.dones.push((self.computations, d, at));
+                self.computations += 1;
+            }
+            Ok(Act::Halt) => self.halt = Some((color, at)),
+            // Lacked: the last message posted (the rules accept nothing else).
+            Ok(Act::Lacking) => self.lacked = (self.steps.len() as u64).checked_sub(1),
+            Ok(Act::Deposited(stamp)) => {
+                // The engine accepted it: its stamp is the witness's, of this game.
+                let stamp = sealed_protocol::wire::decode::<SignedStatement>(
+                    &stamp,
+                    sealed_protocol::witness::MAX_STATEMENT,
+                );
+                if let (Some(i), Ok(SignedStatement {
+                    statement: Statement::Stamp(s),
+                    ..
+                })) = (self.lacked, stamp)
+                {
+                    self.deposits.push((i, s.deposit.0, at));
+                }
+            }
+            Ok(Act::Open) | Err(_) => {}
+        }
     }
 
     /// The public acts of a revealed game.
@@ -75,14 +84,32 @@ impl Posted {
 
     /// The acts of a live game's main line, as one seat's engine holds them.
     pub fn of_engine(e: &Engine<Duo>) -> Posted {
-        let acts = e.main_line().iter().filter_map(|(at, seat)| {
-            let env = e.envelope(*at)?;
-            env.unsigned().body.iter().find_map(|i| match i {
-                sealed_protocol::body::Item::Act(bytes) => Some((*seat, *at, bytes.as_slice())),
-                _ => None,
-            })
-        });
-        Posted::read(acts)
+        let mut out = Posted::default();
+        out.follow(e);
+        out
+    }
+
+    /// Brings this up to `e`'s main line: only the envelopes added since the last call
+    /// are read, as long as the line still starts with what was read (else it is all
+    /// read again). A player asks at every event, and decoding every act of a long game
+    /// each time made an attempt's cost grow with the game (docs/PERFORMANCE.md).
+    pub fn follow(&mut self, e: &Engine<Duo>) {
+        let line = e.main_line();
+        if !line.starts_with(&self.line) {
+            *self = Posted::default();
+        }
+        for &(at, seat) in &line[self.line.len()..] {
+            let act = e.envelope(at).and_then(|env| {
+                env.unsigned().body.iter().find_map(|i| match i {
+                    sealed_protocol::body::Item::Act(bytes) => Some(bytes.as_slice()),
+                    _ => None,
+                })
+            });
+            if let Some(bytes) = act {
+                self.push(seat, at, bytes);
+            }
+            self.line.push((at, seat));
+        }
     }
 
     /// The commitment made before computation `run` (from 1): its mover and hash.
