@@ -61,7 +61,7 @@ impl Public {
     /// The shape of the next attempt's computation: the window padded to a multiple of
     /// 8 and the earlier attempts to one of 4 with entries that repeat nothing, so that
     /// one compiled shape serves several states (a shape takes about a second to
-    /// compile; the padding, at most 7 × 275 AND gates).
+    /// compile; the padding, at most 7 × 68 AND gates of fingerprint comparisons).
     pub fn shape(&self) -> KeptShape {
         let m = self.mover();
         KeptShape {
