@@ -102,15 +102,19 @@ pub(crate) enum Mode {
     Typed,
 }
 
-/// Stallmate's move period in the tests.
-pub(crate) const PERIOD: &str = "50ms";
+/// Stallmate's move period in the tests: long enough for a bot to try every candidate
+/// move of its view, one a round (about 140 at most), so that no bot game ends by a
+/// period let pass. (At 50 ms a bot in check from a piece it could not see tried 25
+/// illegal moves before its period ended, in more than one game: a forfeit by time,
+/// unconfirmed without a witness, in tests that are not about time.)
+pub(crate) const PERIOD: &str = "300ms";
 
 /// How rounds advance: for games that only messages move on, until nothing moves; for
 /// Stallmate, whose referee closes each period at its fixed end, an idle round lets a
 /// fifth of a period pass, so a period ends within a few idle rounds.
 pub(crate) fn pace(variant: &str) -> Pace {
     if variant == STALLMATE {
-        Pace::Clocked(10)
+        Pace::Clocked(60)
     } else {
         Pace::Once
     }
