@@ -11,7 +11,8 @@
 //!    first squares, and the fingerprints' key (`fingerprint.rs`);
 //! 1. the mover's window: every position after one of his moves so far (and, for Black,
 //!    the start), the positions a move now may repeat, each as a `Key` (its
-//!    fingerprint and en passant flag);
+//!    fingerprint, a flag that it is a position's and not padding, and its en passant
+//!    flag);
 //! 2. the attempts the mover made before this one in the period, as items;
 //! 3. White's fresh input; 4. Black's: the mover's attempt and his pad, the other's pad.
 //!
