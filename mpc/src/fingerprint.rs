@@ -49,17 +49,18 @@ pub fn gf_mul(a: u64, b: u64) -> u64 {
     for (i, bit) in c.iter_mut().enumerate() {
         *bit = (wide >> i) & 1 == 1;
     }
-    reduce(&mut c);
+    reduction(|from, to| c[to] ^= c[from]);
     (0..64).fold(0u64, |acc, i| acc | u64::from(c[i]) << i)
 }
 
-/// Folds the coefficients of degree 64 and up into the low 64, highest first (a high
-/// coefficient may land above 63 again, and is then folded in its turn).
-fn reduce<T: Copy + std::ops::BitXorAssign>(c: &mut [T]) {
-    for i in (64..c.len()).rev() {
-        let v = c[i];
+/// The reduction of a product's 127 coefficients: `fold(from, to)` adds coefficient
+/// `from` (64 and up) into `to`, highest first (a high coefficient may land above 63
+/// again, and is then folded in its turn). The clear product folds bits, the circuit's
+/// lists of terms.
+fn reduction(mut fold: impl FnMut(usize, usize)) {
+    for from in (64..127).rev() {
         for r in REDUCE {
-            c[i - 64 + r] ^= v;
+            fold(from, from - 64 + r);
         }
     }
 }
@@ -99,12 +100,10 @@ pub fn garble_source() -> String {
     c.resize(127, Bit::Zero);
     let mut folded: Vec<Vec<Bit>> = c.iter().map(|&x| vec![x]).collect();
     // The reduction is linear: each low coefficient is an XOR of product coefficients.
-    for i in (64..127).rev() {
-        let v = folded[i].clone();
-        for r in REDUCE {
-            folded[i - 64 + r].extend(v.iter().copied());
-        }
-    }
+    reduction(|from, to| {
+        let v = folded[from].clone();
+        folded[to].extend(v);
+    });
     let out: Vec<Bit> = folded
         .iter()
         .take(64)
