@@ -44,11 +44,12 @@ async fn a_hostile_peer_on_the_message_stream_is_refused_and_a_game_goes_on() {
         [game.as_slice(), &index.to_le_bytes(), &len.to_le_bytes()].concat()
     };
     let before = peak();
-    // A length past the cap: the node closes the stream before reading more.
+    // A length past the cap: the node closes the stream before reading more (or
+    // libp2p-stream drops it untaken, when its acceptor is busy: the write fails).
     for len in [MAX_MESSAGE as u32 + 1, u32::MAX] {
         let mut s = control.clone().open_stream(node, PROTOCOL).await.unwrap();
-        s.write_all(&header([1; 32], 2, len)).await.unwrap();
-        s.flush().await.unwrap();
+        let _ = s.write_all(&header([1; 32], 2, len)).await;
+        let _ = s.flush().await;
         let mut buf = [0u8; 16];
         while matches!(s.read(&mut buf).await, Ok(n) if n > 0) {}
     }
