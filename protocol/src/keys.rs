@@ -79,8 +79,14 @@ impl PublicKey {
 
     /// Strict single verification of `sig` over `message` (see the module docs).
     pub fn verify(&self, message: &[u8], sig: &Signature) -> bool {
-        let sig = ed25519_dalek::Signature::from_bytes(&sig.0);
-        self.key.verify_strict(message, &sig).is_ok()
+        let check = || {
+            let s = ed25519_dalek::Signature::from_bytes(&sig.0);
+            self.key.verify_strict(message, &s).is_ok()
+        };
+        #[cfg(feature = "fuzz-memo")]
+        return crate::memo::verified(self.key.as_bytes(), &sig.0, message, check);
+        #[cfg(not(feature = "fuzz-memo"))]
+        check()
     }
 }
 
@@ -148,7 +154,11 @@ impl SecretKey {
 
     /// Signs `message` (deterministic RFC 8032 signature).
     pub fn sign(&self, message: &[u8]) -> Signature {
-        Signature(self.0.sign(message).to_bytes())
+        let sign = || self.0.sign(message).to_bytes();
+        #[cfg(feature = "fuzz-memo")]
+        return Signature(crate::memo::signed(self.0.as_bytes(), message, sign));
+        #[cfg(not(feature = "fuzz-memo"))]
+        Signature(sign())
     }
 }
 

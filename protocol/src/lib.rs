@@ -40,7 +40,8 @@
 //! escaped before it is shown `text.rs`; a witness's statements — ledgers and stamps —
 //! and the contradictions that prove it lied `witness.rs`; deposits of private
 //! envelopes sealed to their recipient `deposit.rs`; the proof that a seat let its time
-//! pass `lateness.rs`. Version 2 (the witness, withdrawal, names, shown slots, decks opened whole, the stallmate-duo deposit rule and fingerprints) is draft 8: spec/PROTOCOL.md §17,
+//! pass `lateness.rs`; for fuzz builds only, signatures answered once per thread for
+//! the same bytes `memo.rs`. Version 2 (the witness, withdrawal, names, shown slots, decks opened whole, the stallmate-duo deposit rule and fingerprints) is draft 8: spec/PROTOCOL.md §17,
 //! docs/design/witness.md.
 
 pub mod body;
@@ -55,6 +56,9 @@ pub mod hidden;
 pub mod ids;
 pub mod keys;
 pub mod lateness;
+// Used only by fuzz builds (the `fuzz-memo` feature); compiled always, so its tests run.
+#[cfg_attr(not(feature = "fuzz-memo"), allow(dead_code))]
+mod memo;
 pub mod outcome;
 pub mod proof;
 pub mod proposal;
