@@ -13,6 +13,11 @@
 //! signed for real. What the memory holds is keyed by SHA-256 of the exact bytes, and it
 //! is emptied when it reaches [`CAP`] entries, so a long run's memory stays bounded.
 
+// The guarantee that no build verifies for real through this memory: cargo-fuzz sets
+// `--cfg fuzzing`, and nothing else may turn the feature on.
+#[cfg(all(feature = "fuzz-memo", not(fuzzing)))]
+compile_error!("the fuzz-memo feature is for fuzz builds only (cargo fuzz sets --cfg fuzzing)");
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 
