@@ -20,27 +20,24 @@ compile_error!("the fuzz-memo feature is for fuzz builds only (cargo fuzz sets -
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::thread::LocalKey;
 
 use sha2::{Digest as _, Sha256};
 
-/// Entries kept before the memory is emptied (about 100 bytes each).
+/// Entries each memory keeps before it is emptied (about 100 bytes each).
 const CAP: usize = 1 << 18;
 
-/// One answer kept.
-#[derive(Clone, Copy)]
-enum Kept {
-    Verified(bool),
-    Signed([u8; 64]),
-}
+/// A memory of answers of one kind, by the key of the bytes asked.
+type Memory<T> = RefCell<HashMap<[u8; 32], T>>;
 
 thread_local! {
-    static KEPT: RefCell<HashMap<[u8; 32], Kept>> = RefCell::new(HashMap::new());
+    static VERIFIED: Memory<bool> = RefCell::new(HashMap::new());
+    static SIGNED: Memory<[u8; 64]> = RefCell::new(HashMap::new());
 }
 
-/// SHA-256 of `what` and each part with its length, so no two questions share a key.
-fn key(what: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+/// SHA-256 of each part with its length, so no two questions share a key.
+fn key(parts: &[&[u8]]) -> [u8; 32] {
     let mut h = Sha256::new();
-    h.update(what);
     for p in parts {
         h.update((p.len() as u64).to_le_bytes());
         h.update(p);
@@ -48,20 +45,24 @@ fn key(what: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// The kept answer for `key`, or `work`'s, kept.
-fn once(key: [u8; 32], work: impl FnOnce() -> Kept) -> Kept {
-    if let Some(k) = KEPT.with(|m| m.borrow().get(&key).copied()) {
-        return k;
+/// The answer `memory` keeps for `key`, or `work`'s, kept.
+fn once<T: Copy + 'static>(
+    memory: &'static LocalKey<Memory<T>>,
+    key: [u8; 32],
+    work: impl FnOnce() -> T,
+) -> T {
+    if let Some(kept) = memory.with(|m| m.borrow().get(&key).copied()) {
+        return kept;
     }
-    let k = work();
-    KEPT.with(|m| {
+    let answer = work();
+    memory.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= CAP {
             m.clear();
         }
-        m.insert(key, k);
+        m.insert(key, answer);
     });
-    k
+    answer
 }
 
 /// Whether `sig` verifies over `message` under the key of bytes `public`, by `check`
@@ -72,12 +73,7 @@ pub(crate) fn verified(
     message: &[u8],
     check: impl FnOnce() -> bool,
 ) -> bool {
-    match once(key(b"verify", &[public, sig, message]), || {
-        Kept::Verified(check())
-    }) {
-        Kept::Verified(ok) => ok,
-        Kept::Signed(_) => unreachable!("the keys of verifying and signing differ"),
-    }
+    once(&VERIFIED, key(&[public, sig, message]), check)
 }
 
 /// The signature of `message` by the secret key of bytes `secret`, by `sign` the first
@@ -87,10 +83,7 @@ pub(crate) fn signed(
     message: &[u8],
     sign: impl FnOnce() -> [u8; 64],
 ) -> [u8; 64] {
-    match once(key(b"sign", &[secret, message]), || Kept::Signed(sign())) {
-        Kept::Signed(sig) => sig,
-        Kept::Verified(_) => unreachable!("the keys of verifying and signing differ"),
-    }
+    once(&SIGNED, key(&[secret, message]), sign)
 }
 
 #[cfg(test)]
@@ -129,7 +122,7 @@ mod tests {
         for i in 0..CAP as u64 + 1 {
             verified(&[0; 32], &[0; 64], &i.to_le_bytes(), || true);
         }
-        assert_eq!(KEPT.with(|m| m.borrow().len()), 1);
+        assert_eq!(VERIFIED.with(|m| m.borrow().len()), 1);
     }
 
     #[test]
