@@ -131,6 +131,18 @@ pub enum Input {
         /// The message.
         bytes: Vec<u8>,
     },
+    /// A message this node sent ([`Output::Message`]) did not arrive whole: its stream
+    /// ended without the receiver's answer byte (spec/PROTOCOL.md §16.7) — the receiver
+    /// dropped it (busy, or past a cap), the connection broke, or it took too long. The
+    /// core sends it again sooner than its periodic wait if it is still unanswered.
+    MessageLost {
+        /// The peer it went to.
+        peer: PeerKey,
+        /// The game.
+        game: GameId,
+        /// Its position among the game's messages.
+        index: u64,
+    },
     /// The periodic tick: repair rounds, dialling absent peers, timeout claims, retries.
     Tick,
     /// A duty may have come due with time alone ([`super::Core::due_at`]).
@@ -158,7 +170,8 @@ pub enum Output {
     },
     /// Send a message of a game's computations to a peer on the message stream (see
     /// [`Input::Message`]); lost if the peer is not connected (it is sent again when
-    /// the peer connects, and while it has not answered).
+    /// the peer connects, and while it has not answered). The shell says when its
+    /// stream ended without the receiver's answer ([`Input::MessageLost`]).
     Message {
         /// The peer.
         peer: PeerKey,

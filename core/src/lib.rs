@@ -325,6 +325,7 @@ impl Core {
                 index,
                 bytes,
             } => self.message(peer, game, index, bytes, store),
+            Input::MessageLost { peer, game, index } => self.message_lost(peer, game, index),
             Input::Tick => self.tick(store),
             Input::Due => self.due(store),
         }

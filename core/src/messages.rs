@@ -7,7 +7,10 @@
 //!
 //! A message lost on the way (a closed stream, a restart of either side) is sent again:
 //! when the other player connects, and on a tick while he has not answered and
-//! [`RESEND_MS`] have passed since it last went. The receiver takes only the next
+//! [`RESEND_MS`] have passed since it last went. A stream that ended without the
+//! receiver's answer byte (spec/PROTOCOL.md §16.7; the shell says so with
+//! [`crate::Input::MessageLost`]) makes it go again sooner: at once the first time, then
+//! after [`lost_wait`]. The receiver takes only the next
 //! message, only from the game's other player, and only if it is the one signed (the
 //! table checks, `Table::take_message`): anything else is dropped and changes nothing.
 
@@ -20,6 +23,17 @@ use crate::io::{Output, Writes};
 
 /// How long a message waits for its answer before it is sent again.
 pub const RESEND_MS: u64 = 30_000;
+
+/// How long a message whose stream was lost `lost` times in a row waits before it goes
+/// again: 2, 4, 8, 16 s, then [`RESEND_MS`] (the first loss sends it at once). A receiver
+/// that drops every stream, or answers no byte (an older node), costs a few copies in
+/// the first half minute and then no more than before.
+pub fn lost_wait(lost: u32) -> u64 {
+    match lost {
+        0 => RESEND_MS,
+        n => (1_000u64 << n.min(5)).min(RESEND_MS),
+    }
+}
 
 /// The key of the game's other player, seen from seat `me`.
 pub(super) fn other_player(terms: &Terms, me: Seat) -> Option<PeerKey> {
@@ -100,6 +114,10 @@ impl Core {
         }
         if let Some(s) = self.games.slot_mut(&game) {
             s.message_sent = self.now;
+            // A new message starts its count of losses again.
+            if s.message_lost.0 != index {
+                s.message_lost = (index, 0);
+            }
         }
         self.out.push_back(Output::Message {
             peer,
@@ -107,6 +125,38 @@ impl Core {
             index,
             bytes,
         });
+    }
+
+    /// The stream of the message at `index` to `peer` ended without the receiver's
+    /// answer byte. Counted only for the message this seat last sent and still owes
+    /// that peer (the game's other player, the message unanswered): the first loss
+    /// sends it again at once, later ones on a tick after [`lost_wait`]. It went once
+    /// already, so the act that signs it is durable, whatever of the game is being
+    /// written now. Anything else changes nothing: the report is the shell's, but what
+    /// it names comes from a stream a peer may have cut at will.
+    pub(super) fn message_lost(&mut self, peer: PeerKey, game: GameId, index: u64) {
+        let Some(s) = self.games.slot_mut(&game) else {
+            return;
+        };
+        if s.message_lost.0 != index || s.message_sent == 0 {
+            return;
+        }
+        let Life::Played(p) = &mut s.life else {
+            return;
+        };
+        if other_player(p.table.terms(), p.table.seat()) != Some(peer) {
+            return;
+        }
+        let Some((owed, bytes)) = p.table.message_out(true) else {
+            return;
+        };
+        if owed != index {
+            return;
+        }
+        s.message_lost.1 = s.message_lost.1.saturating_add(1);
+        if s.message_lost.1 == 1 {
+            self.send_message(peer, game, index, bytes);
+        }
     }
 
     /// Sends again each game's last message its other player has not answered: to
@@ -119,7 +169,7 @@ impl Core {
             if s.queue.in_flight.is_some() || s.queue.next.is_some() {
                 continue;
             }
-            if peer.is_none() && now.saturating_sub(s.message_sent) < RESEND_MS {
+            if peer.is_none() && now.saturating_sub(s.message_sent) < lost_wait(s.message_lost.1) {
                 continue;
             }
             let Life::Played(p) = &mut s.life else {
@@ -138,5 +188,22 @@ impl Core {
         for (to, id, index, bytes) in due {
             self.send_message(to, id, index, bytes);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lost_message_waits_two_four_eight_sixteen_seconds_then_the_periodic_wait() {
+        let waits: Vec<u64> = (0..8).map(lost_wait).collect();
+        assert_eq!(
+            waits,
+            [
+                RESEND_MS, 2_000, 4_000, 8_000, 16_000, RESEND_MS, RESEND_MS, RESEND_MS
+            ]
+        );
+        assert_eq!(lost_wait(u32::MAX), RESEND_MS, "no shift past the word");
     }
 }

@@ -101,6 +101,10 @@ pub(super) struct Slot {
     pub(super) deposits: Option<u64>,
     /// When this seat's last message of the game's computations went (`messages.rs`).
     pub(super) message_sent: u64,
+    /// That message's position, and how many times in a row its stream was lost
+    /// ([`crate::Input::MessageLost`]): it then goes again sooner than every `RESEND_MS`
+    /// (`messages.rs`).
+    pub(super) message_lost: (u64, u32),
 }
 
 /// Every game the core knows, one slot each.
@@ -183,6 +187,7 @@ impl Games {
                         owed: None,
                         deposits: None,
                         message_sent: 0,
+                        message_lost: (0, 0),
                     },
                 );
                 None

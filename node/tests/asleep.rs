@@ -291,7 +291,7 @@ async fn asleep_a_game_gives_the_other_seat_what_it_lacks_and_its_line_follows_d
 /// node rebuild a game out of memory (core `messages.rs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
-    use futures::AsyncWriteExt as _;
+    use futures::{AsyncReadExt as _, AsyncWriteExt as _};
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = sleepy(da.path(), 1).await;
     let b = sleepy(db.path(), 2).await;
@@ -302,8 +302,8 @@ async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
     let control = stream_peer_to([78; 32], addr(&a.h).await).await;
     let id: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
     // libp2p-stream drops an inbound stream its acceptor has not yet taken (its
-    // channel holds none waiting), and the stranger sees his write fail: each message
-    // is sent again until one stream carries it whole, so the node takes all four.
+    // channel holds none waiting): each message is sent again until the node answers
+    // that it read it whole (spec/PROTOCOL.md §16.7), so the node takes all four.
     for index in 0..4u64 {
         let frame = [
             id.as_slice(),
@@ -322,7 +322,12 @@ async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
                 )
                 .await
                 .unwrap();
-            if s.write_all(&frame).await.is_ok() && s.close().await.is_ok() {
+            let mut answer = [0u8; 1];
+            if s.write_all(&frame).await.is_ok()
+                && s.close().await.is_ok()
+                && s.read_exact(&mut answer).await.is_ok()
+            {
+                assert_eq!(answer, [0x01], "the answer to a message read whole");
                 break;
             }
             tries += 1;

@@ -111,14 +111,14 @@ impl World {
             }
             12 => {
                 // What the transport says of peers: addresses learned, dials failed, a
-                // duty due, lookup points.
+                // duty due, lookup points, a computation's message lost on its stream.
                 let p = self.peer(b.below(5));
                 let addr = format!(
                     "/ip4/9.9.9.{}/tcp/4001/p2p/{}",
                     b.below(4),
                     crate::net::peer_id(&p).expect("a key")
                 );
-                let input = match b.below(4) {
+                let input = match b.below(5) {
                     0 => Input::Learned {
                         peer: p,
                         addrs: vec![addr],
@@ -129,6 +129,11 @@ impl World {
                         why: "driven".into(),
                     },
                     2 => Input::Due,
+                    3 => Input::MessageLost {
+                        peer: p,
+                        game: self.game_id(b),
+                        index: u64::from(b.u8()),
+                    },
                     _ => {
                         let points: Vec<PeerKey> = if b.below(2) == 0 { vec![p] } else { vec![] };
                         self.lookups = !points.is_empty();

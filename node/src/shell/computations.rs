@@ -5,7 +5,12 @@
 //! message's position (8 bytes, little-endian), its length (4 bytes, little-endian) —
 //! then the message, then the stream is closed. Nothing is answered on it: the
 //! receiver's next signed act says it had the message, and the sender sends again
-//! while it has not (`sealed_core` `messages.rs`).
+//! while it has not (`sealed_core` `messages.rs`). The receiver answers one byte,
+//! [`READ_WHOLE`], once it has read the message whole: a stream it dropped unread (over
+//! a cap below, or by libp2p-stream, which drops an inbound stream when the acceptor has
+//! not yet taken the one before) ends without it, and the sender tells the core
+//! (`Input::MessageLost`), which sends the message again at once rather than after its
+//! periodic wait.
 //!
 //! A message takes up to [`MAX_MESSAGE`] bytes, so what a stranger can make the node
 //! hold is bounded apart from the sync protocol's budget: a length over the cap closes
@@ -46,6 +51,14 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Messages read and waiting for the shell; past this, readers wait.
 const WAITING: usize = 8;
+
+/// The receiver's answer on a message's stream once it has read the message whole
+/// (spec/PROTOCOL.md §16.7).
+pub const READ_WHOLE: u8 = 0x01;
+
+/// Reports of messages lost waiting for the shell; past this, a report is dropped (the
+/// core's periodic resend still covers the message).
+const LOST_WAITING: usize = 64;
 
 /// A message read: from whom, for which game, at what position.
 pub(super) struct Arrived {
@@ -91,6 +104,10 @@ pub(super) struct Computations {
     /// Messages read, for the shell.
     pub(super) arrived: mpsc::Receiver<Arrived>,
     arrived_tx: mpsc::Sender<Arrived>,
+    /// Messages this node sent whose stream ended without [`READ_WHOLE`], for the
+    /// shell: the peer, the game and the position.
+    pub(super) lost: mpsc::Receiver<(PeerId, [u8; 32], u64)>,
+    lost_tx: mpsc::Sender<(PeerId, [u8; 32], u64)>,
     held: Arc<AtomicUsize>,
     /// Each peer's streams being read now.
     reading: Arc<std::sync::Mutex<HashMap<PeerId, usize>>>,
@@ -101,11 +118,14 @@ impl Computations {
     pub(super) fn new(mut control: Control) -> Computations {
         let incoming = control.accept(PROTOCOL).ok();
         let (arrived_tx, arrived) = mpsc::channel(WAITING);
+        let (lost_tx, lost) = mpsc::channel(LOST_WAITING);
         Computations {
             control,
             incoming,
             arrived,
             arrived_tx,
+            lost,
+            lost_tx,
             held: Arc::new(AtomicUsize::new(0)),
             reading: Arc::default(),
         }
@@ -152,36 +172,61 @@ impl Computations {
         });
     }
 
-    /// Sends a message to `peer` on a stream of its own, in a task; a failure is only
-    /// logged (the core sends it again).
+    /// Sends a message to `peer` on a stream of its own, in a task; when the stream ends
+    /// without the receiver's [`READ_WHOLE`], says so on [`Computations::lost`].
     pub(super) fn send(&self, peer: PeerId, game: [u8; 32], index: u64, bytes: Vec<u8>) {
         if crate::faults::withholds(index) {
             tracing::warn!(index, "withholding a computation's message (fault point)");
             return;
         }
-        let mut control = self.control.clone();
+        let control = self.control.clone();
+        let lost = self.lost_tx.clone();
         tokio::spawn(async move {
-            let sent = tokio::time::timeout(SEND_TIMEOUT, async {
-                let mut s = control
-                    .open_stream(peer, PROTOCOL)
-                    .await
-                    .map_err(|e| std::io::Error::other(e.to_string()))?;
-                let len = u32::try_from(bytes.len()).map_err(std::io::Error::other)?;
-                let mut header = Vec::with_capacity(44);
-                header.extend_from_slice(&game);
-                header.extend_from_slice(&index.to_le_bytes());
-                header.extend_from_slice(&len.to_le_bytes());
-                s.write_all(&header).await?;
-                s.write_all(&bytes).await?;
-                s.close().await
-            })
-            .await;
-            match sent {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => tracing::debug!(%peer, index, "a message not sent: {e}"),
-                Err(_) => tracing::debug!(%peer, index, "a message not sent in time"),
+            if let Err(why) = deliver(control, peer, game, index, &bytes).await {
+                tracing::debug!(%peer, index, "a message not delivered: {why}");
+                // A report that finds the queue full is dropped: the periodic resend stays.
+                let _ = lost.try_send((peer, game, index));
             }
         });
+    }
+}
+
+/// Sends one message on a stream of its own and waits for the receiver's
+/// [`READ_WHOLE`]: `Ok` once it came, else why not (the stream failed or ended without
+/// it, or [`SEND_TIMEOUT`] passed).
+async fn deliver(
+    mut control: Control,
+    peer: PeerId,
+    game: [u8; 32],
+    index: u64,
+    bytes: &[u8],
+) -> Result<(), String> {
+    let sent = tokio::time::timeout(SEND_TIMEOUT, async {
+        let mut s = control
+            .open_stream(peer, PROTOCOL)
+            .await
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let len = u32::try_from(bytes.len()).map_err(std::io::Error::other)?;
+        let mut header = Vec::with_capacity(44);
+        header.extend_from_slice(&game);
+        header.extend_from_slice(&index.to_le_bytes());
+        header.extend_from_slice(&len.to_le_bytes());
+        s.write_all(&header).await?;
+        s.write_all(bytes).await?;
+        s.close().await?;
+        // Our side closed; the receiver answers once it has read it all.
+        let mut answer = [0u8; 1];
+        s.read_exact(&mut answer).await?;
+        if answer[0] != READ_WHOLE {
+            return Err(std::io::Error::other("an answer that is not READ_WHOLE"));
+        }
+        Ok(())
+    })
+    .await;
+    match sent {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("not answered in time".to_owned()),
     }
 }
 
@@ -219,6 +264,10 @@ async fn read(peer: PeerId, mut stream: Stream, held: Arc<AtomicUsize>) -> Optio
     if bytes.len() != len {
         return None;
     }
+    // Read whole: said to the sender, whatever the core makes of it. A sender gone by
+    // now changes nothing (the message is taken all the same).
+    let _ = stream.write_all(&[READ_WHOLE]).await;
+    let _ = stream.close().await;
     Some(Arrived {
         peer,
         game,
@@ -226,4 +275,124 @@ async fn read(peer: PeerId, mut stream: Stream, held: Arc<AtomicUsize>) -> Optio
         bytes,
         held,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The message stream between two real libp2p swarms on loopback: the receiver's
+    //! answer byte, and the sender's report when it does not come.
+    use super::*;
+    use libp2p::swarm::SwarmEvent;
+    use libp2p::{Multiaddr, Swarm};
+
+    fn swarm(seed: u8) -> Swarm<libp2p_stream::Behaviour> {
+        use libp2p::{noise, tcp, yamux};
+        libp2p::SwarmBuilder::with_existing_identity(crate::net::keypair(&[seed; 32]))
+            .with_tokio()
+            .with_tcp(
+                tcp::Config::default().nodelay(true),
+                noise::Config::new,
+                yamux::Config::default,
+            )
+            .expect("tcp")
+            .with_behaviour(|_| libp2p_stream::Behaviour::new())
+            .expect("behaviour")
+            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+            .build()
+    }
+
+    /// Two swarms, the second connected to the first, both driven in tasks: their
+    /// controls and peer ids.
+    async fn pair() -> ((Control, PeerId), (Control, PeerId)) {
+        let mut a = swarm(1);
+        a.listen_on("/ip4/127.0.0.1/tcp/0".parse().expect("addr"))
+            .expect("listen");
+        let at: Multiaddr = loop {
+            if let SwarmEvent::NewListenAddr { address, .. } = a.select_next_some().await {
+                break address;
+            }
+        };
+        let mut b = swarm(2);
+        b.dial(at).expect("dial");
+        let (ca, ia) = (a.behaviour().new_control(), *a.local_peer_id());
+        let (cb, ib) = (b.behaviour().new_control(), *b.local_peer_id());
+        tokio::spawn(async move {
+            loop {
+                a.select_next_some().await;
+            }
+        });
+        loop {
+            if let SwarmEvent::ConnectionEstablished { .. } = b.select_next_some().await {
+                break;
+            }
+        }
+        tokio::spawn(async move {
+            loop {
+                b.select_next_some().await;
+            }
+        });
+        ((ca, ia), (cb, ib))
+    }
+
+    /// The next message the sender reports lost. The wait is bounded so that a sender
+    /// that never reports fails the test instead of hanging it; it is no measure of speed.
+    async fn reported(c: &mut Computations) -> (PeerId, [u8; 32], u64) {
+        tokio::time::timeout(Duration::from_secs(60), c.lost.recv())
+            .await
+            .expect("a report within a minute")
+            .expect("the channel open")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_message_read_whole_is_answered_and_one_dropped_is_reported_lost() {
+        let ((ca, ia), (mut cb, ib)) = pair().await;
+        // A receives with the node's reader.
+        let mut a = Computations::new(ca);
+        a.start();
+        // Read whole: answered, and handed on.
+        deliver(cb.clone(), ia, [5; 32], 3, b"hello")
+            .await
+            .expect("answered");
+        let got = a.arrived.recv().await.expect("arrived").take();
+        assert_eq!(got, (ib, [5; 32], 3, b"hello".to_vec()));
+        // Past the cap: closed before its bytes are read, and not answered.
+        let why = deliver(cb.clone(), ia, [5; 32], 4, &vec![0; MAX_MESSAGE + 1])
+            .await
+            .expect_err("a message past the cap is not answered");
+        assert!(!why.is_empty());
+        // The next one is still taken, and nothing of the one refused came through.
+        deliver(cb.clone(), ia, [5; 32], 6, b"again")
+            .await
+            .expect("answered");
+        let got = a.arrived.recv().await.expect("arrived").take();
+        assert_eq!((got.2, got.3), (6, b"again".to_vec()));
+
+        // B reads A's message whole and answers nothing (as a node of document 2.8
+        // does): A's sender reports it lost, its side having closed without error.
+        let mut incoming = cb.accept(PROTOCOL).expect("accept");
+        let mut sender = Computations::new(a.control.clone());
+        sender.send(ib, [7; 32], 9, b"unanswered".to_vec());
+        let (_, mut stream) = incoming.next().await.expect("a stream");
+        let mut all = Vec::new();
+        stream.read_to_end(&mut all).await.expect("read whole");
+        assert_eq!(&all[44..], b"unanswered");
+        stream.close().await.expect("closed");
+        assert_eq!(reported(&mut sender).await, (ib, [7; 32], 9));
+        // Answered by hand: no report.
+        sender.send(ib, [7; 32], 10, b"kept".to_vec());
+        let (_, mut stream) = incoming.next().await.expect("a stream");
+        let mut header = [0u8; 44];
+        stream.read_exact(&mut header).await.expect("header");
+        let mut body = Vec::new();
+        stream.read_to_end(&mut body).await.expect("body");
+        assert_eq!(body, b"kept");
+        stream.write_all(&[READ_WHOLE]).await.expect("answer");
+        stream.close().await.expect("closed");
+        // A third, dropped unread (as libp2p-stream does when its acceptor is busy):
+        // the next report names it, not the one answered.
+        sender.send(ib, [7; 32], 11, b"dropped".to_vec());
+        let (_, stream) = incoming.next().await.expect("a stream");
+        drop(stream);
+        assert_eq!(reported(&mut sender).await, (ib, [7; 32], 11));
+    }
 }

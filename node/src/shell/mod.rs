@@ -354,6 +354,12 @@ impl Shell {
                         self.input(Input::Message { peer, game, index, bytes });
                     }
                 }
+                Some((peer, game, index)) = self.computations.lost.recv() => {
+                    if let Some(peer) = key_of(&peer) {
+                        let game = crate::core::GameId(sealed_protocol::hash::Hash(game));
+                        self.input(Input::MessageLost { peer, game, index });
+                    }
+                }
                 _ = tick.tick() => {
                     self.streams.close_idle(std::time::Instant::now());
                     self.input(Input::Tick);

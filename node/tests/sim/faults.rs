@@ -71,6 +71,10 @@ pub struct Tally {
     pub events: u64,
     /// Ticks at which a node held a game asleep, out of memory (core `sleep.rs`).
     pub asleep: u64,
+    /// Each computation's message a node put out: (time, node, game, position).
+    pub computation_sends: Vec<(u64, usize, sealed_node::core::GameId, u64)>,
+    /// Each one that did not arrive whole: (time, sender, game, position).
+    pub computation_losses: Vec<(u64, usize, sealed_node::core::GameId, u64)>,
 }
 
 impl Tally {
@@ -87,5 +91,7 @@ impl Tally {
         self.dropped += o.dropped;
         self.events += o.events;
         self.asleep += o.asleep;
+        self.computation_sends.extend(&o.computation_sends);
+        self.computation_losses.extend(&o.computation_losses);
     }
 }

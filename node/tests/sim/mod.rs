@@ -79,6 +79,9 @@ enum Msg {
     /// A message of a game's computations, on its own stream.
     Message {
         from: usize,
+        /// The sender's life when it sent it: a stream that does not arrive whole is
+        /// reported to that process only (the shell's `MessageLost`).
+        from_life: u64,
         game: sealed_node::core::GameId,
         index: u64,
         bytes: Vec<u8>,
@@ -115,6 +118,15 @@ enum Ev {
     Due {
         node: usize,
         life: u64,
+    },
+    /// A computation's message `node` sent did not arrive whole: its stream ended
+    /// without the receiver's answer byte (spec/PROTOCOL.md §16.7).
+    Lost {
+        node: usize,
+        life: u64,
+        to: usize,
+        game: sealed_node::core::GameId,
+        index: u64,
     },
     Connect {
         a: usize,
@@ -178,6 +190,10 @@ pub struct World {
     /// A scripted adversary's hand on every message a node puts on the wire (the
     /// adversarial simulation): it may rewrite it, drop it or hold it back.
     pub filter: Option<Box<Filter>>,
+    /// The receivers of the computations' messages answer nothing (nodes of document
+    /// 2.8, spec/PROTOCOL.md §16.7): every message taken is also reported lost to its
+    /// sender.
+    pub unanswered: bool,
     /// Every byte the nodes put on the wire and hand to their stores, in order
     /// (`record.rs`): what the golden tests compare.
     pub record: Record,
@@ -192,6 +208,12 @@ pub enum Payload<'a> {
     Request(&'a mut Request),
     /// A response.
     Response(&'a mut Response),
+    /// A message of a game's computations (its game and position): a hand may drop or
+    /// hold it, not rewrite it (its hash is signed in the transcript).
+    Message {
+        game: sealed_node::core::GameId,
+        index: u64,
+    },
 }
 
 /// What becomes of a message a [`Filter`] saw.
@@ -240,6 +262,7 @@ impl World {
             violations: vec![],
             answers: BTreeMap::new(),
             filter: None,
+            unanswered: false,
             record: Record::default(),
         };
         for (name, seed_byte, cfg) in nodes {
@@ -450,10 +473,14 @@ impl World {
                 index,
                 bytes,
             } => {
+                self.tally
+                    .computation_sends
+                    .push((self.now, i, game, index));
                 if let Some(to) = self.node_of(&peer) {
                     let to_life = self.nodes[to].life;
                     let msg = Msg::Message {
                         from: i,
+                        from_life: life,
                         game,
                         index,
                         bytes,
@@ -534,18 +561,23 @@ impl World {
         let filtered = self.filter.as_mut().zip(match &mut msg {
             Msg::Request { req, .. } => Some(Payload::Request(req)),
             Msg::Response { resp, .. } => Some(Payload::Response(resp)),
-            // The faults of the world (below) reach the computations' messages too.
-            Msg::Message { .. } => None,
+            Msg::Message { game, index, .. } => Some(Payload::Message {
+                game: *game,
+                index: *index,
+            }),
         });
-        if let Some((f, mut payload)) = filtered {
-            match f(self.now, from, to, &mut payload) {
-                Fate::Pass => {}
-                Fate::Drop => return,
-                Fate::Hold(ms) => held = ms,
+        let fate = filtered.map(|(f, mut payload)| f(self.now, from, to, &mut payload));
+        match fate {
+            None | Some(Fate::Pass) => {}
+            Some(Fate::Drop) => {
+                self.lost(to, &msg);
+                return;
             }
+            Some(Fate::Hold(ms)) => held = ms,
         }
         if !self.connected.contains(&pair(from, to)) || self.chance(self.faults.drop) {
             self.tally.dropped += 1;
+            self.lost(to, &msg);
             return;
         }
         let copies = if self.chance(self.faults.dup) { 2 } else { 1 };
@@ -560,6 +592,36 @@ impl World {
                 },
             );
         }
+    }
+
+    /// A computation's message to `to` that does not arrive whole: its sender learns it
+    /// a moment later, as the shell does when the stream ends without the answer byte.
+    /// Anything else lost says nothing (requests time out).
+    fn lost(&mut self, to: usize, msg: &Msg) {
+        let Msg::Message {
+            from,
+            from_life,
+            game,
+            index,
+            ..
+        } = msg
+        else {
+            return;
+        };
+        self.tally
+            .computation_losses
+            .push((self.now, *from, *game, *index));
+        let t = self.now + self.between(LATENCY);
+        self.at(
+            t,
+            Ev::Lost {
+                node: *from,
+                life: *from_life,
+                to,
+                game: *game,
+                index: *index,
+            },
+        );
     }
 
     /// Runs until every game in `games` is done on every node of `seats` and nothing is
@@ -592,6 +654,7 @@ impl World {
         match ev {
             Ev::Deliver { to, life, msg } => {
                 if self.nodes[to].life != life || !self.up(to) {
+                    self.lost(to, &msg);
                     return None;
                 }
                 match msg {
@@ -618,14 +681,33 @@ impl World {
                     }
                     Msg::Message {
                         from,
+                        from_life,
                         game,
                         index,
                         bytes,
                     } => {
                         if !self.connected.contains(&pair(from, to)) {
+                            let msg = Msg::Message {
+                                from,
+                                from_life,
+                                game,
+                                index,
+                                bytes,
+                            };
+                            self.lost(to, &msg);
                             return None;
                         }
                         let peer = self.key(from);
+                        if self.unanswered {
+                            let msg = Msg::Message {
+                                from,
+                                from_life,
+                                game,
+                                index,
+                                bytes: vec![],
+                            };
+                            self.lost(to, &msg);
+                        }
                         self.input(
                             to,
                             Input::Message {
@@ -709,6 +791,20 @@ impl World {
                 }
                 let t = self.now + TICK;
                 self.at(t, Ev::Tick { node, life });
+                Some(node)
+            }
+            Ev::Lost {
+                node,
+                life,
+                to,
+                game,
+                index,
+            } => {
+                if self.nodes[node].life != life || !self.up(node) {
+                    return None;
+                }
+                let peer = self.key(to);
+                self.input(node, Input::MessageLost { peer, game, index });
                 Some(node)
             }
             Ev::Due { node, life } => {

@@ -62,6 +62,14 @@ pub fn started(
     plies: u64,
     limit: u64,
 ) -> Result<(World, GameId, String), String> {
+    let mut w = world(seed, refereed);
+    let (game, id) = start(&mut w, variant, options, refereed, plies, limit)?;
+    Ok((w, game, id))
+}
+
+/// The world of [`started`] before anything is proposed: Alice and Bob with bots, the
+/// referee when `refereed`, the witness last.
+pub fn world(seed: u64, refereed: bool) -> World {
     let player = CoreConfig {
         bots: true,
         bot_seed: seed,
@@ -84,9 +92,21 @@ pub fn started(
         nodes.push(("referee", 3, referee));
     }
     nodes.push(("witness", 5, witness));
-    let last = nodes.len() - 1;
     let mut w = World::new(seed, Faults::none(), nodes);
     w.players = vec![ALICE, BOB];
+    w
+}
+
+/// In a world of [`world`], the game of [`started`] proposed and played until it is on.
+pub fn start(
+    w: &mut World,
+    variant: &str,
+    options: Vec<(String, String)>,
+    refereed: bool,
+    plies: u64,
+    limit: u64,
+) -> Result<(GameId, String), String> {
+    let last = w.nodes.len() - 1;
     let args = ProposeArgs {
         variant: variant.into(),
         options,
@@ -96,7 +116,7 @@ pub fn started(
         witness: Some((w.key(last), addr_of(&w.key(last)))),
         names: ["alice".into(), "bob".into()],
     };
-    let Some(Answer::Game(id)) = answer(&mut w, ALICE, Cmd::Propose(Box::new(args))) else {
+    let Some(Answer::Game(id)) = answer(w, ALICE, Cmd::Propose(Box::new(args))) else {
         return Err("no game proposed".into());
     };
     let game: GameId = hex::decode(&id)
@@ -106,12 +126,12 @@ pub fn started(
         .ok_or("a game id")?;
     let on = |v: &serde_json::Value| v["phase"] == "play" && v["ply"].as_u64() >= Some(plies);
     let start = w.now;
-    while !on(&shown(&mut w, &game)) {
+    while !on(&shown(w, &game)) {
         if w.now > start + limit {
-            return Err(format!("never got going: {}", shown(&mut w, &game)));
+            return Err(format!("never got going: {}", shown(w, &game)));
         }
     }
-    Ok((w, game, id))
+    Ok((game, id))
 }
 
 /// Alice's transcript, checked.

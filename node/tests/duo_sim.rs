@@ -1,0 +1,143 @@
+//! Secret Stallmate without a referee (spec/GAMES.md §5.15) in the deterministic
+//! simulation (`sim/`): the messages of the computations on their own streams, with the
+//! receiver's answer byte (spec/PROTOCOL.md §16.7). The world loses the first stream of
+//! every message, as libp2p-stream does when the receiver's acceptor is busy; the sender
+//! hears that the stream ended unanswered (the shell's `MessageLost`) and sends the
+//! message again at once, not after the 30 s of its periodic resend. The game plays to
+//! its end, and its transcript verifies with no fault against anyone. Against receivers
+//! that never answer (nodes of document 2.8), every message is taken once and sent again
+//! only a bounded number of times while it stays unanswered.
+//!
+//! `cargo test -p sealed-node --test duo_sim` runs two seeds;
+//! `SEALED_SIM_SEEDS=20 cargo test --release -p sealed-node --test duo_sim -- --nocapture`
+//! more.
+
+mod sim;
+
+use std::collections::BTreeSet;
+
+use sim::witnessed::{ALICE, BOB, checked, settled, start, world};
+use sim::{Fate, Payload};
+
+/// A message whose stream was lost goes again within this much of the world's time:
+/// the report's trip back (the world's latency, 40 ms at most) and nothing more. The
+/// periodic resend alone would take 30 s (core `messages.rs`).
+const AGAIN_WITHIN: u64 = 1_000;
+
+fn lost_once(seed: u64) -> Result<(usize, u64), String> {
+    let mut w = world(seed, false);
+    // The first copy of each message, from each sender, is lost.
+    let mut seen = BTreeSet::new();
+    w.filter = Some(Box::new(move |_, from, _, p: &mut Payload<'_>| match p {
+        Payload::Message { game, index } if seen.insert((from, *game, *index)) => Fate::Drop,
+        _ => Fate::Pass,
+    }));
+    let options = vec![
+        ("ply-limit".into(), "2".into()),
+        ("time-per-move".into(), "1h".into()),
+    ];
+    let (game, id) = start(&mut w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
+    let begun = w.now;
+    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
+        return Err(format!(
+            "not over in an hour of the world's time (seed {seed})"
+        ));
+    }
+    let over = w.now;
+    let took = over - begun;
+    let (_, c) = checked(&mut w, &id)?;
+    if !c.verdict.faults.is_empty() {
+        return Err(format!("faults: {:?}", c.verdict.faults));
+    }
+    let losses = &w.tally.computation_losses;
+    if losses.is_empty() {
+        return Err("no message of the computations went".into());
+    }
+    // Each lost stream is followed by its message again, from the same sender, soon;
+    // only one lost as the game ended is not (over, it owes nothing more).
+    for (t, from, g, index) in losses {
+        let again = w
+            .tally
+            .computation_sends
+            .iter()
+            .find(|(at, node, sg, si)| at > t && node == from && sg == g && si == index)
+            .map(|(at, ..)| at - t);
+        match again {
+            Some(d) if d <= AGAIN_WITHIN => {}
+            None if over - t <= AGAIN_WITHIN => {}
+            other => {
+                return Err(format!(
+                    "seed {seed}: message {index} of node {from}, lost at {t}, sent again \
+                     after {other:?} ms"
+                ));
+            }
+        }
+    }
+    Ok((losses.len(), took))
+}
+
+/// Receivers that never answer: the game ends verified, each message taken once, and
+/// sent at most twice (once, and again at once on the report) — the next act answers it
+/// before the schedule's 2 s. The most copies of one message, and the game's time.
+fn never_answered(seed: u64) -> Result<(usize, u64), String> {
+    let mut w = world(seed, false);
+    w.unanswered = true;
+    let options = vec![
+        ("ply-limit".into(), "2".into()),
+        ("time-per-move".into(), "1h".into()),
+    ];
+    let (game, id) = start(&mut w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
+    let begun = w.now;
+    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
+        return Err(format!(
+            "not over in an hour of the world's time (seed {seed})"
+        ));
+    }
+    let took = w.now - begun;
+    let (_, c) = checked(&mut w, &id)?;
+    if !c.verdict.faults.is_empty() {
+        return Err(format!("faults: {:?}", c.verdict.faults));
+    }
+    let mut copies = std::collections::BTreeMap::new();
+    for (_, node, g, index) in &w.tally.computation_sends {
+        *copies.entry((*node, *g, *index)).or_insert(0usize) += 1;
+    }
+    let most = copies.values().copied().max().unwrap_or(0);
+    if most == 0 || most > 2 {
+        return Err(format!("seed {seed}: a message sent {most} times"));
+    }
+    Ok((most, took))
+}
+
+fn seeds() -> u64 {
+    std::env::var("SEALED_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2)
+}
+
+#[test]
+fn against_receivers_that_never_answer_a_message_goes_at_most_twice() {
+    for seed in 1..=seeds() {
+        match never_answered(seed) {
+            Ok((most, took)) => println!(
+                "seed {seed}: at most {most} copies of a message, game over in {took} ms of the world's time"
+            ),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+#[test]
+fn a_message_whose_stream_is_lost_goes_again_at_once_and_the_game_ends_verified() {
+    for seed in 1..=seeds() {
+        match lost_once(seed) {
+            Ok((lost, took)) => {
+                println!(
+                    "seed {seed}: {lost} streams lost, game over in {took} ms of the world's time"
+                )
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
