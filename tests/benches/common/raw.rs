@@ -38,6 +38,27 @@ pub fn checks(file: &TranscriptFile) -> Vec<Check> {
         .collect()
 }
 
+/// How many distinct witness statements the envelopes of `file` post (forfeit and
+/// statements items): each is one more signature a checker must verify, so with the
+/// envelopes' they bound what checking the file can cost against [`checks`] alone.
+#[allow(dead_code)] // not every bench that shares this module asks it
+pub fn statements(file: &TranscriptFile) -> usize {
+    use sealed_protocol::body::{Forfeit, Item};
+    let game = sealed_protocol::proposal::Terms::parse(&file.proposal)
+        .expect("terms")
+        .game();
+    let mut seen = std::collections::BTreeSet::new();
+    for travelling in &file.envelopes {
+        let env = Envelope::decode(travelling, game).expect("envelope");
+        for item in &env.unsigned.body {
+            if let Item::Forfeit(Forfeit { statements, .. }) | Item::Statements(statements) = item {
+                seen.extend(statements.iter().cloned());
+            }
+        }
+    }
+    seen.len()
+}
+
 /// Runs every check.
 pub fn verify_all(checks: &[Check]) {
     for (key, message, sig) in checks {
