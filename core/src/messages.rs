@@ -24,10 +24,11 @@ use crate::io::{Output, Writes};
 /// How long a message waits for its answer before it is sent again.
 pub const RESEND_MS: u64 = 30_000;
 
-/// How long a message whose stream was lost `lost` times in a row waits before it goes
-/// again: 2, 4, 8, 16 s, then [`RESEND_MS`] (the first loss sends it at once). A receiver
-/// that drops every stream, or answers no byte (an older node), costs a few copies in
-/// the first half minute and then no more than before.
+/// How long a lost message waits before it goes again, by its count: one more for each
+/// report of a lost stream and for each copy the tick sends after one. The first loss
+/// sends it at once; then 2, 4, 8, 16 s, then [`RESEND_MS`]. A receiver that drops every
+/// stream, holds them open unanswered, or answers no byte (an older node), costs a few
+/// copies in the first half minute and then no more than before.
 pub fn lost_wait(lost: u32) -> u64 {
     match lost {
         0 => RESEND_MS,
@@ -130,7 +131,7 @@ impl Core {
     /// The stream of the message at `index` to `peer` ended without the receiver's
     /// answer byte. Counted only for the message this seat last sent and still owes
     /// that peer (the game's other player, the message unanswered): the first loss
-    /// sends it again at once, later ones on a tick after [`lost_wait`]. It went once
+    /// sends it again at once, later copies go on a tick after [`lost_wait`]. It went once
     /// already, so the act that signs it is durable, whatever of the game is being
     /// written now. Anything else changes nothing: the report is the shell's, but what
     /// it names comes from a stream a peer may have cut at will.
@@ -182,6 +183,12 @@ impl Core {
                 continue;
             }
             if let Some((index, bytes)) = p.table.message_out(true) {
+                // A lost message's wait doubles with each copy the tick sends, whether
+                // or not a report came back for the last one (a stream the receiver
+                // holds open unanswered reports only when it times out).
+                if peer.is_none() && s.message_lost.1 > 0 && s.message_lost.0 == index {
+                    s.message_lost.1 = s.message_lost.1.saturating_add(1);
+                }
                 due.push((to, *id, index, bytes));
             }
         }

@@ -6,7 +6,8 @@
 //! message again at once, not after the 30 s of its periodic resend. The game plays to
 //! its end, and its transcript verifies with no fault against anyone. Against receivers
 //! that never answer (nodes of document 2.8), every message is taken once and sent again
-//! only a bounded number of times while it stays unanswered.
+//! only a bounded number of times while it stays unanswered. A message that never
+//! arrives goes a few times, its wait doubling, and then by the witness.
 //!
 //! `cargo test -p sealed-node --test duo_sim` runs two seeds;
 //! `SEALED_SIM_SEEDS=20 cargo test --release -p sealed-node --test duo_sim -- --nocapture`
@@ -107,6 +108,79 @@ fn never_answered(seed: u64) -> Result<(usize, u64), String> {
         return Err(format!("seed {seed}: a message sent {most} times"));
     }
     Ok((most, took))
+}
+
+/// The message at this position never arrives: its first stream is reported lost, every
+/// later one vanishes unanswered (a receiver that holds streams open).
+const NEVER: u64 = 3;
+
+/// Copies of one message its sender may make in the minute after its first loss: the
+/// original, one at once on the report, then after 2, 4, 8 and 16 s (the 30 s wait
+/// comes at 60 s). Without the wait doubling on its own, a copy would go on every tick
+/// once 2 s passed: about 24 in the minute.
+const MOST_IN_A_MINUTE: usize = 7;
+
+/// A message that never arrives: its copies in the minute after the first loss stay
+/// within [`MOST_IN_A_MINUTE`], and the game still ends verified (the receiver says he
+/// lacks it, and takes it from the witness, spec/GAMES.md §5.15). The copies, and the
+/// game's time.
+fn never_arrives(seed: u64) -> Result<(usize, u64), String> {
+    let mut w = world(seed, false);
+    let mut first = BTreeSet::new();
+    w.filter = Some(Box::new(move |_, from, _, p: &mut Payload<'_>| match p {
+        Payload::Message { index, .. } if *index == NEVER => {
+            if first.insert(from) {
+                Fate::Drop
+            } else {
+                Fate::Vanish
+            }
+        }
+        _ => Fate::Pass,
+    }));
+    let options = vec![
+        ("ply-limit".into(), "2".into()),
+        ("time-per-move".into(), "1h".into()),
+    ];
+    let (game, id) = start(&mut w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
+    let begun = w.now;
+    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
+        return Err(format!(
+            "not over in an hour of the world's time (seed {seed})"
+        ));
+    }
+    let took = w.now - begun;
+    let (_, c) = checked(&mut w, &id)?;
+    if !c.verdict.faults.is_empty() {
+        return Err(format!("faults: {:?}", c.verdict.faults));
+    }
+    let Some(&(lost_at, ..)) = w.tally.computation_losses.iter().find(|l| l.3 == NEVER) else {
+        return Err(format!("seed {seed}: message {NEVER} never went"));
+    };
+    let copies = w
+        .tally
+        .computation_sends
+        .iter()
+        .filter(|(at, _, _, index)| *index == NEVER && *at >= lost_at && *at < lost_at + 60_000)
+        .count();
+    if copies > MOST_IN_A_MINUTE {
+        return Err(format!(
+            "seed {seed}: {copies} copies of message {NEVER} in the minute after it was lost"
+        ));
+    }
+    Ok((copies, took))
+}
+
+#[test]
+fn a_message_that_never_arrives_goes_a_few_times_and_then_by_the_witness() {
+    for seed in 1..=seeds() {
+        match never_arrives(seed) {
+            Ok((copies, took)) => println!(
+                "seed {seed}: {copies} copies in the minute after the loss, game over in {took} ms \
+                 of the world's time"
+            ),
+            Err(e) => panic!("{e}"),
+        }
+    }
 }
 
 fn seeds() -> u64 {

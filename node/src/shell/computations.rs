@@ -108,6 +108,12 @@ pub(super) struct Computations {
     /// shell: the peer, the game and the position.
     pub(super) lost: mpsc::Receiver<(PeerId, [u8; 32], u64)>,
     lost_tx: mpsc::Sender<(PeerId, [u8; 32], u64)>,
+    /// The send in flight to each peer for each game: a new one replaces it, so that a
+    /// receiver who holds streams open unanswered makes this node hold one copy of a
+    /// game's message, not one per copy sent.
+    sending: HashMap<(PeerId, [u8; 32]), tokio::task::AbortHandle>,
+    /// The bytes the sends in flight hold.
+    sending_bytes: Arc<AtomicUsize>,
     held: Arc<AtomicUsize>,
     /// Each peer's streams being read now.
     reading: Arc<std::sync::Mutex<HashMap<PeerId, usize>>>,
@@ -126,6 +132,8 @@ impl Computations {
             arrived_tx,
             lost,
             lost_tx,
+            sending: HashMap::new(),
+            sending_bytes: Arc::default(),
             held: Arc::new(AtomicUsize::new(0)),
             reading: Arc::default(),
         }
@@ -174,20 +182,38 @@ impl Computations {
 
     /// Sends a message to `peer` on a stream of its own, in a task; when the stream ends
     /// without the receiver's [`READ_WHOLE`], says so on [`Computations::lost`].
-    pub(super) fn send(&self, peer: PeerId, game: [u8; 32], index: u64, bytes: Vec<u8>) {
+    /// The send it replaces, to the same peer for the same game, is stopped.
+    pub(super) fn send(&mut self, peer: PeerId, game: [u8; 32], index: u64, bytes: Vec<u8>) {
         if crate::faults::withholds(index) {
             tracing::warn!(index, "withholding a computation's message (fault point)");
             return;
         }
         let control = self.control.clone();
         let lost = self.lost_tx.clone();
-        tokio::spawn(async move {
+        self.sending_bytes.fetch_add(bytes.len(), Ordering::AcqRel);
+        let held = Held {
+            bytes: bytes.len(),
+            of: self.sending_bytes.clone(),
+        };
+        let task = tokio::spawn(async move {
+            // Given back when the send ends or is stopped.
+            let _held = held;
             if let Err(why) = deliver(control, peer, game, index, &bytes).await {
                 tracing::debug!(%peer, index, "a message not delivered: {why}");
                 // A report that finds the queue full is dropped: the periodic resend stays.
                 let _ = lost.try_send((peer, game, index));
             }
         });
+        self.sending.retain(|_, t| !t.is_finished());
+        if let Some(before) = self.sending.insert((peer, game), task.abort_handle()) {
+            before.abort();
+        }
+    }
+
+    /// The bytes the sends not yet over hold.
+    #[cfg(test)]
+    fn sending_bytes(&self) -> usize {
+        self.sending_bytes.load(Ordering::Acquire)
     }
 }
 
@@ -316,9 +342,17 @@ mod tests {
         b.dial(at).expect("dial");
         let (ca, ia) = (a.behaviour().new_control(), *a.local_peer_id());
         let (cb, ib) = (b.behaviour().new_control(), *b.local_peer_id());
+        // Each side connected in its own view before either opens a stream (a stream
+        // to a peer not yet connected would be a dial, with no address to dial).
+        let (up, a_up) = tokio::sync::oneshot::channel();
         tokio::spawn(async move {
+            let mut up = Some(up);
             loop {
-                a.select_next_some().await;
+                if let SwarmEvent::ConnectionEstablished { .. } = a.select_next_some().await
+                    && let Some(up) = up.take()
+                {
+                    let _ = up.send(());
+                }
             }
         });
         loop {
@@ -331,6 +365,7 @@ mod tests {
                 b.select_next_some().await;
             }
         });
+        a_up.await.expect("A connected");
         ((ca, ia), (cb, ib))
     }
 
@@ -394,5 +429,37 @@ mod tests {
         let (_, stream) = incoming.next().await.expect("a stream");
         drop(stream);
         assert_eq!(reported(&mut sender).await, (ib, [7; 32], 11));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_new_send_of_a_games_message_stops_the_one_before() {
+        let ((ca, _), (mut cb, ib)) = pair().await;
+        let mut incoming = cb.accept(PROTOCOL).expect("accept");
+        let mut sender = Computations::new(ca);
+        // B reads each stream whole and holds it open, answering nothing.
+        let mut held = vec![];
+        for index in [5, 5, 6] {
+            sender.send(ib, [8; 32], index, vec![1; 1000]);
+            let (_, mut stream) = incoming.next().await.expect("a stream");
+            let mut all = Vec::new();
+            stream.read_to_end(&mut all).await.expect("read whole");
+            held.push(stream);
+        }
+        // Another game's send is its own.
+        sender.send(ib, [9; 32], 0, vec![2; 10]);
+        let (_, stream) = incoming.next().await.expect("a stream");
+        held.push(stream);
+        // One send in flight per game, holding its message: the last of game 8's and
+        // game 9's. The bound only keeps a broken build from hanging the test; it
+        // measures nothing.
+        tokio::time::timeout(Duration::from_secs(30), async {
+            while sender.sending_bytes() != 1000 + 10 {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await
+        .expect("the sends replaced are stopped");
+        // A stopped send reports nothing.
+        assert!(sender.lost.try_recv().is_err());
     }
 }

@@ -220,8 +220,12 @@ pub enum Payload<'a> {
 pub enum Fate {
     /// It goes on as it is now.
     Pass,
-    /// It is lost.
+    /// It is lost (a computation's message: its sender hears so, as from a stream that
+    /// ended unanswered).
     Drop,
+    /// It is lost, and its sender hears nothing of it (a computation's message on a
+    /// stream the receiver holds open and never answers).
+    Vanish,
     /// It arrives this many ms later than it would have.
     Hold(u64),
 }
@@ -573,6 +577,7 @@ impl World {
                 self.lost(to, &msg);
                 return;
             }
+            Some(Fate::Vanish) => return,
             Some(Fate::Hold(ms)) => held = ms,
         }
         if !self.connected.contains(&pair(from, to)) || self.chance(self.faults.drop) {
