@@ -3,14 +3,16 @@
 //! `/sealed/computations/1`, over the node's libp2p connection to the other player (a
 //! relayed one too): one stream per message, a header — the game id (32 bytes), the
 //! message's position (8 bytes, little-endian), its length (4 bytes, little-endian) —
-//! then the message, then the stream is closed. Nothing is answered on it: the
-//! receiver's next signed act says it had the message, and the sender sends again
-//! while it has not (`sealed_core` `messages.rs`). The receiver answers one byte,
-//! [`READ_WHOLE`], once it has read the message whole: a stream it dropped unread (over
-//! a cap below, or by libp2p-stream, which drops an inbound stream when the acceptor has
-//! not yet taken the one before) ends without it, and the sender tells the core
+//! then the message, then the sender closes its side. The receiver's next signed act
+//! says it took the message, and the sender sends again while it has not (`sealed_core`
+//! `messages.rs`). On the stream the receiver answers only one byte, [`READ_WHOLE`],
+//! once it has read the message whole: a stream it dropped unread (over a cap below, or
+//! by libp2p-stream, which drops an inbound stream when the acceptor has not yet taken
+//! the one before) ends without it, and the sender tells the core
 //! (`Input::MessageLost`), which sends the message again at once rather than after its
-//! periodic wait.
+//! periodic wait. One copy of a game's message is on its way to a peer at a time: a copy
+//! asked for while one is still being sent is not made (on a slow link the first is
+//! let finish), and a newer message stops the older one's.
 //!
 //! A message takes up to [`MAX_MESSAGE`] bytes, so what a stranger can make the node
 //! hold is bounded apart from the sync protocol's budget: a length over the cap closes
@@ -60,6 +62,23 @@ pub const READ_WHOLE: u8 = 0x01;
 /// core's periodic resend still covers the message).
 const LOST_WAITING: usize = 64;
 
+/// A send in flight.
+struct Sending {
+    /// The message's position.
+    index: u64,
+    /// Set by the send as it ends, before it reports anything, so that a copy the core
+    /// asks for on its report is made.
+    over: Arc<std::sync::atomic::AtomicBool>,
+    /// To stop it when a newer message of the game goes.
+    task: tokio::task::AbortHandle,
+}
+
+impl Sending {
+    fn live(&self) -> bool {
+        !self.over.load(Ordering::Acquire) && !self.task.is_finished()
+    }
+}
+
 /// A message read: from whom, for which game, at what position.
 pub(super) struct Arrived {
     pub(super) peer: PeerId,
@@ -108,10 +127,10 @@ pub(super) struct Computations {
     /// shell: the peer, the game and the position.
     pub(super) lost: mpsc::Receiver<(PeerId, [u8; 32], u64)>,
     lost_tx: mpsc::Sender<(PeerId, [u8; 32], u64)>,
-    /// The send in flight to each peer for each game: a new one replaces it, so that a
-    /// receiver who holds streams open unanswered makes this node hold one copy of a
-    /// game's message, not one per copy sent.
-    sending: HashMap<(PeerId, [u8; 32]), tokio::task::AbortHandle>,
+    /// The send in flight to each peer for each game, by the message's position (see
+    /// [`Sending`]): a receiver who holds streams open unanswered makes this node hold
+    /// one copy of a game's message, not one per copy asked for.
+    sending: HashMap<(PeerId, [u8; 32]), Sending>,
     /// The bytes the sends in flight hold.
     sending_bytes: Arc<AtomicUsize>,
     held: Arc<AtomicUsize>,
@@ -181,13 +200,23 @@ impl Computations {
     }
 
     /// Sends a message to `peer` on a stream of its own, in a task; when the stream ends
-    /// without the receiver's [`READ_WHOLE`], says so on [`Computations::lost`].
-    /// The send it replaces, to the same peer for the same game, is stopped.
+    /// without the receiver's [`READ_WHOLE`], says so on [`Computations::lost`]. Not
+    /// while the same message is still on its way to that peer; a send of an older
+    /// message of the game is stopped.
     pub(super) fn send(&mut self, peer: PeerId, game: [u8; 32], index: u64, bytes: Vec<u8>) {
         if crate::faults::withholds(index) {
             tracing::warn!(index, "withholding a computation's message (fault point)");
             return;
         }
+        self.sending.retain(|_, s| s.live());
+        if let Some(before) = self.sending.get(&(peer, game)) {
+            if before.index == index {
+                tracing::debug!(%peer, index, "a message still on its way: no second copy");
+                return;
+            }
+            before.task.abort();
+        }
+        let over = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let control = self.control.clone();
         let lost = self.lost_tx.clone();
         self.sending_bytes.fetch_add(bytes.len(), Ordering::AcqRel);
@@ -195,19 +224,26 @@ impl Computations {
             bytes: bytes.len(),
             of: self.sending_bytes.clone(),
         };
+        let ended = over.clone();
         let task = tokio::spawn(async move {
             // Given back when the send ends or is stopped.
             let _held = held;
-            if let Err(why) = deliver(control, peer, game, index, &bytes).await {
+            let delivered = deliver(control, peer, game, index, &bytes).await;
+            ended.store(true, Ordering::Release);
+            if let Err(why) = delivered {
                 tracing::debug!(%peer, index, "a message not delivered: {why}");
                 // A report that finds the queue full is dropped: the periodic resend stays.
                 let _ = lost.try_send((peer, game, index));
             }
         });
-        self.sending.retain(|_, t| !t.is_finished());
-        if let Some(before) = self.sending.insert((peer, game), task.abort_handle()) {
-            before.abort();
-        }
+        self.sending.insert(
+            (peer, game),
+            Sending {
+                index,
+                over,
+                task: task.abort_handle(),
+            },
+        );
     }
 
     /// The bytes the sends not yet over hold.
@@ -429,36 +465,51 @@ mod tests {
         let (_, stream) = incoming.next().await.expect("a stream");
         drop(stream);
         assert_eq!(reported(&mut sender).await, (ib, [7; 32], 11));
+        // The copy the core asks for on that report goes (the lost send is over).
+        sender.send(ib, [7; 32], 11, b"again".to_vec());
+        let (_, mut stream) = incoming.next().await.expect("a stream");
+        let mut all = Vec::new();
+        stream.read_to_end(&mut all).await.expect("read whole");
+        assert_eq!(&all[44..], b"again");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_new_send_of_a_games_message_stops_the_one_before() {
+    async fn one_copy_of_a_games_message_is_on_its_way_at_a_time() {
         let ((ca, _), (mut cb, ib)) = pair().await;
         let mut incoming = cb.accept(PROTOCOL).expect("accept");
         let mut sender = Computations::new(ca);
-        // B reads each stream whole and holds it open, answering nothing.
+        // B reads each stream whole and holds it open, answering nothing; the
+        // position in its header says which send opened it.
         let mut held = vec![];
-        for index in [5, 5, 6] {
-            sender.send(ib, [8; 32], index, vec![1; 1000]);
+        let mut next = async || {
             let (_, mut stream) = incoming.next().await.expect("a stream");
             let mut all = Vec::new();
             stream.read_to_end(&mut all).await.expect("read whole");
+            let index = u64::from_le_bytes(all[32..40].try_into().expect("8 bytes"));
             held.push(stream);
-        }
+            index
+        };
+        sender.send(ib, [8; 32], 5, vec![1; 1000]);
+        assert_eq!(next().await, 5);
+        // The same message again while the first copy waits: no second stream (the
+        // next one B sees is message 6's), and the first copy is left to finish.
+        sender.send(ib, [8; 32], 5, vec![1; 1000]);
+        assert_eq!(sender.sending_bytes(), 1000);
+        // A newer message of the game stops the older one's send.
+        sender.send(ib, [8; 32], 6, vec![2; 700]);
+        assert_eq!(next().await, 6);
         // Another game's send is its own.
-        sender.send(ib, [9; 32], 0, vec![2; 10]);
-        let (_, stream) = incoming.next().await.expect("a stream");
-        held.push(stream);
-        // One send in flight per game, holding its message: the last of game 8's and
-        // game 9's. The bound only keeps a broken build from hanging the test; it
-        // measures nothing.
+        sender.send(ib, [9; 32], 0, vec![3; 10]);
+        assert_eq!(next().await, 0);
+        // What the sends hold: message 6 and game 9's. The bound only keeps a broken
+        // build from hanging the test; it measures nothing.
         tokio::time::timeout(Duration::from_secs(30), async {
-            while sender.sending_bytes() != 1000 + 10 {
+            while sender.sending_bytes() != 700 + 10 {
                 tokio::task::yield_now().await;
             }
         })
         .await
-        .expect("the sends replaced are stopped");
+        .expect("the older message's send is stopped");
         // A stopped send reports nothing.
         assert!(sender.lost.try_recv().is_err());
     }
