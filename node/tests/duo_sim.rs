@@ -18,12 +18,49 @@ mod sim;
 use std::collections::BTreeSet;
 
 use sim::witnessed::{ALICE, BOB, checked, settled, start, world};
-use sim::{Fate, Payload};
+use sim::{Fate, Payload, World};
 
 /// A message whose stream was lost goes again within this much of the world's time:
 /// the report's trip back (the world's latency, 40 ms at most) and nothing more. The
 /// periodic resend alone would take 30 s (core `messages.rs`).
 const AGAIN_WITHIN: u64 = 1_000;
+
+/// Plays a game of Secret Stallmate without a referee (ply limit 2, a witness) in `w`
+/// to its end, both players settled, and checks Alice's transcript: verified, no fault.
+/// When it began and when it was over, in the world's time.
+fn play(w: &mut World, seed: u64) -> Result<(u64, u64), String> {
+    let options = vec![
+        ("ply-limit".into(), "2".into()),
+        ("time-per-move".into(), "1h".into()),
+    ];
+    let (game, id) = start(w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
+    let begun = w.now;
+    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
+        return Err(format!(
+            "not over in an hour of the world's time (seed {seed})"
+        ));
+    }
+    let over = w.now;
+    let (_, c) = checked(w, &id)?;
+    if !c.verdict.faults.is_empty() {
+        return Err(format!("seed {seed}: faults: {:?}", c.verdict.faults));
+    }
+    Ok((begun, over))
+}
+
+/// Runs `one` on each seed (`SEALED_SIM_SEEDS`, 2 unless set), printing what it gives.
+fn each_seed(one: fn(u64) -> Result<String, String>) {
+    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    for seed in 1..=seeds {
+        match one(seed) {
+            Ok(said) => println!("seed {seed}: {said}"),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
 
 fn lost_once(seed: u64) -> Result<(usize, u64), String> {
     let mut w = world(seed, false);
@@ -33,23 +70,8 @@ fn lost_once(seed: u64) -> Result<(usize, u64), String> {
         Payload::Message { game, index } if seen.insert((from, *game, *index)) => Fate::Drop,
         _ => Fate::Pass,
     }));
-    let options = vec![
-        ("ply-limit".into(), "2".into()),
-        ("time-per-move".into(), "1h".into()),
-    ];
-    let (game, id) = start(&mut w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
-    let begun = w.now;
-    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
-        return Err(format!(
-            "not over in an hour of the world's time (seed {seed})"
-        ));
-    }
-    let over = w.now;
+    let (begun, over) = play(&mut w, seed)?;
     let took = over - begun;
-    let (_, c) = checked(&mut w, &id)?;
-    if !c.verdict.faults.is_empty() {
-        return Err(format!("faults: {:?}", c.verdict.faults));
-    }
     let losses = &w.tally.computation_losses;
     if losses.is_empty() {
         return Err("no message of the computations went".into());
@@ -83,22 +105,8 @@ fn lost_once(seed: u64) -> Result<(usize, u64), String> {
 fn never_answered(seed: u64) -> Result<(usize, u64), String> {
     let mut w = world(seed, false);
     w.unanswered = true;
-    let options = vec![
-        ("ply-limit".into(), "2".into()),
-        ("time-per-move".into(), "1h".into()),
-    ];
-    let (game, id) = start(&mut w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
-    let begun = w.now;
-    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
-        return Err(format!(
-            "not over in an hour of the world's time (seed {seed})"
-        ));
-    }
-    let took = w.now - begun;
-    let (_, c) = checked(&mut w, &id)?;
-    if !c.verdict.faults.is_empty() {
-        return Err(format!("faults: {:?}", c.verdict.faults));
-    }
+    let (begun, over) = play(&mut w, seed)?;
+    let took = over - begun;
     let mut copies = std::collections::BTreeMap::new();
     for (_, node, g, index) in &w.tally.computation_sends {
         *copies.entry((*node, *g, *index)).or_insert(0usize) += 1;
@@ -137,22 +145,8 @@ fn never_arrives(seed: u64) -> Result<(usize, u64), String> {
         }
         _ => Fate::Pass,
     }));
-    let options = vec![
-        ("ply-limit".into(), "2".into()),
-        ("time-per-move".into(), "1h".into()),
-    ];
-    let (game, id) = start(&mut w, "stallmate-duo", options, false, 0, 10 * 60_000)?;
-    let begun = w.now;
-    if !w.run(60 * 60_000, &|w| settled(w, &[ALICE, BOB], &game)) {
-        return Err(format!(
-            "not over in an hour of the world's time (seed {seed})"
-        ));
-    }
-    let took = w.now - begun;
-    let (_, c) = checked(&mut w, &id)?;
-    if !c.verdict.faults.is_empty() {
-        return Err(format!("faults: {:?}", c.verdict.faults));
-    }
+    let (begun, over) = play(&mut w, seed)?;
+    let took = over - begun;
     let Some(&(lost_at, ..)) = w.tally.computation_losses.iter().find(|l| l.3 == NEVER) else {
         return Err(format!("seed {seed}: message {NEVER} never went"));
     };
@@ -172,46 +166,30 @@ fn never_arrives(seed: u64) -> Result<(usize, u64), String> {
 
 #[test]
 fn a_message_that_never_arrives_goes_a_few_times_and_then_by_the_witness() {
-    for seed in 1..=seeds() {
-        match never_arrives(seed) {
-            Ok((copies, took)) => println!(
-                "seed {seed}: {copies} copies in the minute after the loss, game over in {took} ms \
-                 of the world's time"
-            ),
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
-
-fn seeds() -> u64 {
-    std::env::var("SEALED_SIM_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2)
+    each_seed(|seed| {
+        let (copies, took) = never_arrives(seed)?;
+        Ok(format!(
+            "{copies} copies in the minute after the loss, game over in {took} ms of the world's time"
+        ))
+    });
 }
 
 #[test]
 fn against_receivers_that_never_answer_a_message_goes_at_most_twice() {
-    for seed in 1..=seeds() {
-        match never_answered(seed) {
-            Ok((most, took)) => println!(
-                "seed {seed}: at most {most} copies of a message, game over in {took} ms of the world's time"
-            ),
-            Err(e) => panic!("{e}"),
-        }
-    }
+    each_seed(|seed| {
+        let (most, took) = never_answered(seed)?;
+        Ok(format!(
+            "at most {most} copies of a message, game over in {took} ms of the world's time"
+        ))
+    });
 }
 
 #[test]
 fn a_message_whose_stream_is_lost_goes_again_at_once_and_the_game_ends_verified() {
-    for seed in 1..=seeds() {
-        match lost_once(seed) {
-            Ok((lost, took)) => {
-                println!(
-                    "seed {seed}: {lost} streams lost, game over in {took} ms of the world's time"
-                )
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
+    each_seed(|seed| {
+        let (lost, took) = lost_once(seed)?;
+        Ok(format!(
+            "{lost} streams lost, game over in {took} ms of the world's time"
+        ))
+    });
 }
