@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures::{AsyncReadExt as _, AsyncWriteExt as _, StreamExt as _};
@@ -68,7 +68,7 @@ struct Sending {
     index: u64,
     /// Set by the send as it ends, before it reports anything, so that a copy the core
     /// asks for on its report is made.
-    over: Arc<std::sync::atomic::AtomicBool>,
+    over: Arc<AtomicBool>,
     /// To stop it when a newer message of the game goes.
     task: tokio::task::AbortHandle,
 }
@@ -216,7 +216,7 @@ impl Computations {
             }
             before.task.abort();
         }
-        let over = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let over = Arc::new(AtomicBool::new(false));
         let control = self.control.clone();
         let lost = self.lost_tx.clone();
         self.sending_bytes.fetch_add(bytes.len(), Ordering::AcqRel);

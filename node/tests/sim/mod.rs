@@ -662,6 +662,17 @@ impl World {
                     self.lost(to, &msg);
                     return None;
                 }
+                // A computation's message: lost between nodes not connected, and
+                // reported lost though taken by receivers that never answer.
+                if let Msg::Message { from, .. } = &msg {
+                    if !self.connected.contains(&pair(*from, to)) {
+                        self.lost(to, &msg);
+                        return None;
+                    }
+                    if self.unanswered {
+                        self.lost(to, &msg);
+                    }
+                }
                 match msg {
                     Msg::Request { from, out, req } => {
                         if !self.connected.contains(&pair(from, to)) {
@@ -686,33 +697,12 @@ impl World {
                     }
                     Msg::Message {
                         from,
-                        from_life,
                         game,
                         index,
                         bytes,
+                        ..
                     } => {
-                        if !self.connected.contains(&pair(from, to)) {
-                            let msg = Msg::Message {
-                                from,
-                                from_life,
-                                game,
-                                index,
-                                bytes,
-                            };
-                            self.lost(to, &msg);
-                            return None;
-                        }
                         let peer = self.key(from);
-                        if self.unanswered {
-                            let msg = Msg::Message {
-                                from,
-                                from_life,
-                                game,
-                                index,
-                                bytes: vec![],
-                            };
-                            self.lost(to, &msg);
-                        }
                         self.input(
                             to,
                             Input::Message {
