@@ -207,6 +207,12 @@ pub enum Command {
         /// Game id (or a unique prefix).
         game: String,
     },
+    /// Take up again a game set aside because the node stopped while restoring it
+    /// (`sealed games` lists it as crashed, with why).
+    Resume {
+        /// Game id (or a unique prefix).
+        game: String,
+    },
     /// Take back a game you proposed, before anyone accepted it: signed, so every seat
     /// shows it withdrawn (games of protocol version 2).
     Withdraw {

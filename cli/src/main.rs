@@ -150,6 +150,7 @@ fn main() {
         Command::Accept { game } => play::decide(&home, &game, true),
         Command::Decline { game } => play::decide(&home, &game, false),
         Command::Withdraw { game } => play::withdraw(&home, &game),
+        Command::Resume { game } => play::resume(&home, &game),
         Command::Games { json } => play::games(&home, json),
         Command::Show { game, json, svg } => play::show(&home, &game, json, svg.as_deref()),
         Command::Move {

@@ -42,6 +42,7 @@ fn this_node(info: &Value) -> Value {
             "asleep": info["games_asleep"],
             "woken": info["games_woken"],
         },
+        "door": info["door"],
     })
 }
 
@@ -92,6 +93,16 @@ fn this_node_text(info: &Value) -> String {
         count("games_in_memory"),
         count("games_asleep"),
         count("games_woken"),
+    ));
+    let door = |k: &str| info["door"][k].as_u64().unwrap_or(0);
+    s.push_str(&format!(
+        "    door     {} of {} connections being set up; since the start {} gave their \
+         place to a newcomer from a network holding fewer, {} refused (their network held \
+         most)\n",
+        door("waiting"),
+        door("places"),
+        door("evicted"),
+        door("refused"),
     ));
     s
 }

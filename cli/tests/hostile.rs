@@ -30,14 +30,13 @@
 
 mod hostile_kit;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hostile_kit::client::{Promise, Stranger, stranger};
 use hostile_kit::{
-    Peaks, Proc, Report, Trap, init, invite, mib, random_peer_id, sealed, seed, start, until,
+    Dir, Peaks, Proc, proposal, Report, Trap, init, invite, mib, random_peer_id, sealed, seed, start, until,
 };
-use sealed_games::table::{self, Invitees};
 use sealed_node::sync::{Request, Response};
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::Unsigned;
@@ -56,60 +55,6 @@ const STRANGERS: &str = "127.0.0.2";
 /// Where the addresses strangers name point.
 const TRAPS: &str = "127.0.0.3";
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(label: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("sealed-hostile-{}-{label}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("a temporary folder");
-        Dir(p)
-    }
-
-    fn home(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        // Kept when the test fails, or when asked (`SEALED_HOSTILE_KEEP=1`), to read
-        // the nodes' logs.
-        if !std::thread::panicking() && std::env::var_os("SEALED_HOSTILE_KEEP").is_none() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-use sealed_node::shell::now_ms;
-
-/// A signed two-player proposal from `me` to `opponent`.
-fn proposal(
-    variant: &str,
-    me: &SecretKey,
-    opponent: [u8; 32],
-    referee: Option<[u8; 32]>,
-    mailboxes: Vec<MailboxSpec>,
-    nonce: u64,
-) -> Terms {
-    let mut n = [0x5a; 32];
-    n[..8].copy_from_slice(&nonce.to_le_bytes());
-    let signed = table::propose(
-        variant,
-        &[],
-        me,
-        Invitees {
-            opponent,
-            referee,
-            mailboxes,
-            ..Invitees::default()
-        },
-        now_ms(),
-        n,
-    )
-    .expect("a valid proposal");
-    Terms::from_signed(signed).expect("valid terms")
-}
 
 /// An envelope of `seat`'s public chain at `seq`, signed by `key`, carrying `pad` bytes.
 fn envelope(terms: &Terms, key: &SecretKey, seat: u8, seq: u64, clock: u64, pad: usize) -> Vec<u8> {

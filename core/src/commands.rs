@@ -112,6 +112,7 @@ impl Core {
                 return self.reply(id, Ok(Answer::Done));
             }
             Cmd::Peers => return self.reply(id, Ok(Answer::Peers(self.peers_view()))),
+            Cmd::Resume(g) => return self.resume_crashed(id, &g, store),
         };
         if let Err(e) = result {
             self.reply(id, Err(e));

@@ -127,13 +127,26 @@ pub(super) fn drain(t: &mut dyn Table) -> Vec<Action> {
 
 impl Core {
     /// Rebuilds every game from the store: unfinished ones in memory, finished ones
-    /// dormant, unreadable ones set aside with a warning.
-    pub(super) fn load(&mut self, store: &dyn Durable) -> Result<(), NodeError> {
+    /// dormant, unreadable ones set aside with a warning, and those the node stopped
+    /// restoring at an earlier start set aside as they are (`crashed.rs`). `restoring`
+    /// is told each game's id before its restore starts (the shell's start journal).
+    pub(super) fn load(
+        &mut self,
+        store: &dyn Durable,
+        restoring: &mut dyn FnMut(&GameId),
+    ) -> Result<(), NodeError> {
         let rows = store
             .game_rows()
             .map_err(|e| NodeError::Store(format!("reading the store's games: {e}")))?;
+        let crashed = super::crashed::marked(store);
         for (id, row) in rows {
             let variant = row.as_ref().ok().map(|r| r.variant.clone());
+            if let Some(why) = crashed.get(&id) {
+                tracing::warn!(game = %hex::encode(id), "set aside: the node stopped restoring it");
+                self.set_aside(id, variant, Halt::Crashed(why.clone()));
+                continue;
+            }
+            restoring(&id);
             match row
                 .map_err(|e| Halt::Unreadable(e.to_string()))
                 .and_then(|record| self.restore_game(record, false, store))
@@ -739,7 +752,7 @@ impl Core {
                     }
                 }
                 // Still failing: tried again once the store is reopened.
-                Err(Halt::Write(e) | Halt::Unreadable(e)) => {
+                Err(Halt::Write(e) | Halt::Unreadable(e) | Halt::Crashed(e)) => {
                     if let Some(a) = self.games.aside_mut(&id) {
                         a.halt = Halt::Write(e);
                     }

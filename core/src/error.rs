@@ -11,6 +11,11 @@ pub enum Halt {
     /// Its record, terms, secrets or envelopes could not be read or restored. Its id stays
     /// known, so nothing is ever signed for it anew.
     Unreadable(String),
+    /// The node stopped (a crash, an abort) while it was restoring this game at a start:
+    /// set aside at the next start, so that the node starts without it
+    /// (`sealed_node`'s start journal). Kept whole in the store, taken up again by
+    /// `sealed resume`.
+    Crashed(String),
 }
 
 impl Halt {
@@ -19,6 +24,7 @@ impl Halt {
         match self {
             Halt::Write(_) => crate::views::GameState::Halted,
             Halt::Unreadable(_) => crate::views::GameState::Unreadable,
+            Halt::Crashed(_) => crate::views::GameState::Crashed,
         }
     }
 }
@@ -35,6 +41,12 @@ impl std::fmt::Display for Halt {
                 f,
                 "this game could not be read from the store ({e}): it is set aside, and \
                  nothing is signed for it"
+            ),
+            Halt::Crashed(e) => write!(
+                f,
+                "the node stopped while it was restoring this game ({e}): it is set aside, \
+                 whole, so that the node starts without it; `sealed resume <game>` takes it \
+                 up again"
             ),
         }
     }

@@ -352,6 +352,9 @@ pub enum Cmd {
     Stand(PeerKey, String),
     /// Where each peer in the book can be reached, best first.
     Peers,
+    /// Take up again a game set aside because the node stopped while restoring it
+    /// (`crashed.rs`).
+    Resume(GameRef),
     /// As the arbiter of a game this node relays: keep his ruling on a dispute (the
     /// game act's bytes, signed inside) and send it to the seats (`rulings.rs`).
     Ruling {
@@ -377,6 +380,7 @@ impl Cmd {
             | Cmd::Pgn(g)
             | Cmd::MailExport(g)
             | Cmd::Bot(Some(g), _)
+            | Cmd::Resume(g)
             | Cmd::Move { game: g, .. }
             | Cmd::Ruling { game: g, .. } => Some(g),
             Cmd::Propose(_)

@@ -40,6 +40,7 @@ mod auto;
 mod book;
 pub mod clock;
 mod commands;
+pub mod crashed;
 mod delivery;
 mod durable;
 pub mod error;
@@ -241,6 +242,20 @@ impl Core {
         now: u64,
         store: &dyn Durable,
     ) -> Result<Core, NodeError> {
+        Core::start_watched(key, cfg, seed, now, store, &mut |_| {})
+    }
+
+    /// As [`Core::start`], telling `restoring` each game's id before its restore starts:
+    /// the shell keeps it in a journal that outlives a crash, so that a game whose
+    /// restore stopped the node is set aside at the next start (`crashed.rs`).
+    pub fn start_watched(
+        key: SecretKey,
+        cfg: CoreConfig,
+        seed: [u8; 32],
+        now: u64,
+        store: &dyn Durable,
+        restoring: &mut dyn FnMut(&GameId),
+    ) -> Result<Core, NodeError> {
         let rng = Stream::new(&Framed::new("sealed/node/entropy").field(&seed).finish());
         let mut core = Core {
             bots: Bots {
@@ -270,7 +285,7 @@ impl Core {
             writing: witness::Writing::default(),
             lookups: lookups::Lookups::default(),
         };
-        core.load(store)?;
+        core.load(store, restoring)?;
         // Finished games whose last envelopes a seat has not acknowledged itself (a
         // mailbox did): offered to it whenever it connects (`delivery.rs`).
         for (id, debt) in delivery::Debt::load(store) {

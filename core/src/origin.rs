@@ -20,6 +20,24 @@ impl Origin {
     pub fn relayed(&self) -> bool {
         self.key.starts_with("relay/")
     }
+
+    /// The network the address belongs to, as the budgets share places between
+    /// networks (ARCHITECTURE.md, *Budgets*): an IPv4 /24 (`ip4/1.2.3/24`), an IPv6 /48
+    /// (`ip6/2a01:4f8:1/48`) — what one network, one carrier-grade NAT or one hosting
+    /// customer usually holds, so that a stranger with many addresses of one network
+    /// still counts once. A relay, or anything else, is its own group.
+    pub fn group(&self) -> String {
+        if let Some(v4) = self.key.strip_prefix("ip4/")
+            && let Some((net, _)) = v4.rsplit_once('.')
+        {
+            return format!("ip4/{net}/24");
+        }
+        if let Some(v6) = self.key.strip_prefix("ip6/") {
+            let net: Vec<&str> = v6.split(':').take(3).collect();
+            return format!("ip6/{}/48", net.join(":"));
+        }
+        self.key.clone()
+    }
 }
 
 /// Whether an address, as text, reaches the internet: its first IP (a relayed
@@ -99,6 +117,20 @@ pub fn ip_is_global(ip: IpAddr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn groups_are_v4_slash_24s_and_v6_slash_48s() {
+        let o = |key: &str| Origin {
+            key: key.into(),
+            global: true,
+        };
+        assert_eq!(o("ip4/1.2.3.4").group(), "ip4/1.2.3/24");
+        assert_eq!(o("ip4/1.2.3.4").group(), o("ip4/1.2.3.200").group());
+        assert_ne!(o("ip4/1.2.3.4").group(), o("ip4/1.2.4.4").group());
+        assert_eq!(o("ip6/2a01:4f8:1:2").group(), "ip6/2a01:4f8:1/48");
+        assert_eq!(o("ip6/2a01:4f8:1:2").group(), o("ip6/2a01:4f8:1:ff").group());
+        assert_eq!(o("relay/12D3Koo").group(), "relay/12D3Koo");
+    }
 
     #[test]
     fn an_address_is_global_by_its_first_ip_or_a_name() {

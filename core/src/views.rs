@@ -118,6 +118,8 @@ pub enum GameState {
     Halted,
     /// Set aside: what the store holds of it does not read.
     Unreadable,
+    /// Set aside: the node stopped while restoring it at a start.
+    Crashed,
 }
 
 impl GameState {
@@ -133,6 +135,7 @@ impl GameState {
             GameState::Relayed => "relayed",
             GameState::Halted => "halted",
             GameState::Unreadable => "unreadable",
+            GameState::Crashed => "crashed",
         }
     }
 }

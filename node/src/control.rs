@@ -40,6 +40,11 @@ pub enum ControlRequest {
         /// Game id or prefix.
         game: String,
     },
+    /// Take up again a game set aside after a crash.
+    Resume {
+        /// Game id or prefix.
+        game: String,
+    },
     /// Withdraw a proposal not yet accepted.
     Withdraw {
         /// Game id or prefix.
@@ -283,6 +288,7 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
         ControlRequest::Accept { game } => Cmd::Accept(game.into()),
         ControlRequest::Decline { game } => Cmd::Decline(game.into()),
         ControlRequest::Withdraw { game } => Cmd::Withdraw(game.into()),
+        ControlRequest::Resume { game } => Cmd::Resume(game.into()),
         ControlRequest::Move { game, text, expect } => Cmd::Move {
             game: game.into(),
             text,

@@ -42,6 +42,29 @@ pub fn withholds(index: u64) -> bool {
     }
 }
 
+/// The process dies (abort, as a stack overflow would stop it) as the node begins to
+/// restore the game whose id starts with the hex this point returns (`return(3f2a)`):
+/// for the tests of the start journal (`journal.rs`).
+pub const RESTORE_CRASH: &str = "restore-crash";
+
+/// Dies if [`RESTORE_CRASH`] names `id`.
+pub fn crash_restoring(id: &sealed_core::GameId) {
+    #[cfg(feature = "failpoints")]
+    {
+        let hex = hex::encode(id);
+        if fail::eval(RESTORE_CRASH, |arg| arg)
+            .flatten()
+            .is_some_and(|p| !p.trim().is_empty() && hex.starts_with(p.trim()))
+        {
+            std::process::abort();
+        }
+    }
+    #[cfg(not(feature = "failpoints"))]
+    {
+        let _ = id;
+    }
+}
+
 /// Whether this build has fault points.
 pub fn enabled() -> bool {
     cfg!(feature = "failpoints")

@@ -44,6 +44,7 @@ pub async fn start(
         Taken::Node => return Err(StartError::Running(home.socket_path())),
     };
     let (changed, changes) = watch::channel(0);
+    cfg.journal = Some(home.journal_path());
     let shell = Shell::new(key, store, cfg, changed)?;
     // Bounded: a flood of commands waits instead of growing memory.
     let (tx, rx) = mpsc::channel(64);

@@ -145,6 +145,11 @@ impl Home {
         self.dir.join("store.redb")
     }
 
+    /// The node's start journal (`journal.rs`).
+    pub fn journal_path(&self) -> PathBuf {
+        self.dir.join("start.journal")
+    }
+
     /// The control socket of a running node.
     pub fn socket_path(&self) -> PathBuf {
         self.dir.join("node.sock")

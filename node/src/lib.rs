@@ -27,11 +27,13 @@
 
 pub mod checked;
 pub mod control;
+pub mod door;
 pub mod drive;
 pub mod faults;
 pub mod handle;
 pub mod handover;
 pub mod home;
+pub mod journal;
 pub mod lookup;
 pub mod net;
 pub mod offline;

@@ -196,15 +196,13 @@ impl Registry {
         let moves = match self.entries.get(&rec.peer) {
             Some(e) if rec.seq < e.seq => return Err(RecordRefused::Older),
             Some(e) => e.origin != origin,
-            None => {
-                if self.entries.len() >= self.limits.total {
-                    return Err(RecordRefused::Full);
-                }
-                true
-            }
+            None => true,
         };
         if moves && self.per_origin.get(origin).copied().unwrap_or(0) >= self.limits.per_origin {
             return Err(RecordRefused::FromAddress(self.limits.per_origin));
+        }
+        if !self.entries.contains_key(&rec.peer) && self.entries.len() >= self.limits.total {
+            self.evict_for(origin)?;
         }
         if let Some(old) = self.entries.remove(&rec.peer) {
             self.uncount(&old.origin);
@@ -258,6 +256,41 @@ impl Registry {
                 self.uncount(&e.origin);
             }
         }
+    }
+
+    /// Makes room for a record from `origin` when every place is taken: the oldest
+    /// record of the network holding most goes, if `origin`'s network holds fewer (as the
+    /// door shares its places, `door.rs`): whoever fills the registry from a few
+    /// networks only ever displaces himself. Only when full, so a pass over the records.
+    fn evict_for(&mut self, origin: &str) -> Result<(), RecordRefused> {
+        let group = |key: &str| {
+            sealed_core::origin::Origin {
+                key: key.to_owned(),
+                global: true,
+            }
+            .group()
+        };
+        let mut groups: HashMap<String, usize> = HashMap::new();
+        for e in self.entries.values() {
+            *groups.entry(group(&e.origin)).or_default() += 1;
+        }
+        let mine = groups.get(&group(origin)).copied().unwrap_or(0);
+        let Some((most, held)) = groups.into_iter().max_by_key(|(_, n)| *n) else {
+            return Err(RecordRefused::Full);
+        };
+        if mine >= held {
+            return Err(RecordRefused::Full);
+        }
+        let oldest = self
+            .entries
+            .iter()
+            .filter(|(_, e)| group(&e.origin) == most)
+            .min_by_key(|(_, e)| e.expires)
+            .map(|(p, _)| *p);
+        if let Some(e) = oldest.and_then(|p| self.entries.remove(&p)) {
+            self.uncount(&e.origin);
+        }
+        Ok(())
     }
 
     fn uncount(&mut self, origin: &str) {
@@ -380,9 +413,24 @@ mod tests {
             r.register(&p, "ip4/8.8.8.8", &record(&k, "/ip4/8.8.8.8/tcp/1"), 0)
                 .is_ok()
         );
+        // Full: a newcomer from a network holding fewer displaces the oldest record of
+        // the network holding most (6.6.6.0/24, 3 of 5)…
         let k = key(22);
         let p = k.public().to_peer_id();
-        let full = r.register(&p, "ip4/8.8.8.9", &record(&k, "/ip4/8.8.8.9/tcp/1"), 0);
-        assert!(full.is_err(), "{full:?}");
+        assert!(
+            r.register(&p, "ip4/8.8.8.9", &record(&k, "/ip4/8.8.8.9/tcp/1"), 1)
+                .is_ok()
+        );
+        assert_eq!(r.len(), 5);
+        assert!(r.lookup(&p, 2).is_some());
+        let left_of_six = (10..13)
+            .filter(|n| r.lookup(&key(*n).public().to_peer_id(), 2).is_some())
+            .count();
+        assert_eq!(left_of_six, 2, "one of the crowd's records gave its place");
+        // …but a network that holds as many as any other is refused (now 2, 1, 2).
+        let k = key(23);
+        let p = k.public().to_peer_id();
+        let full = r.register(&p, "ip4/6.6.6.7", &record(&k, "/ip4/6.6.6.7/tcp/1"), 2);
+        assert_eq!(full, Err(RecordRefused::Full));
     }
 }

@@ -30,6 +30,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use libp2p::identity::{Keypair, PublicKey, ed25519};
+use libp2p::core::muxing::StreamMuxerBox;
+use libp2p::core::Transport as _;
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
@@ -55,7 +57,8 @@ mod behaviour {
     /// others nothing.
     #[derive(NetworkBehaviour)]
     pub struct Behaviour {
-        /// Connections pending, in all and per peer.
+        /// Connections established, in all, inbound and per peer (those being set up
+        /// are the gate's: `door.rs`).
         pub limits: connection_limits::Behaviour,
         /// No new connection while the process holds more than [`MAX_MEMORY_SHARE`] of
         /// the machine's memory.
@@ -94,8 +97,6 @@ mod behaviour {
 /// shut out peers of a node that legitimately holds hundreds of live games in memory.
 pub const MAX_MEMORY_SHARE: f64 = 0.5;
 
-/// Connections being set up from outside at once.
-pub const MAX_PENDING_INCOMING: u32 = 128;
 /// Inbound connections at once: a public mailbox's players all keep theirs open.
 pub const MAX_INCOMING: u32 = 4096;
 /// Connections at once, both ways.
@@ -284,14 +285,25 @@ pub fn swarm_with_budget(
         y.set_max_num_streams(MAX_STREAMS);
         y
     };
+    // The door (`door.rs`): direct inbound handshakes, each cancellable by the gate.
+    let handles = crate::door::Handles::default();
+    let door = handles.clone();
     let swarm = libp2p::SwarmBuilder::with_existing_identity(key.clone())
         .with_tokio()
-        .with_tcp(
-            tcp::Config::default().nodelay(true),
-            noise::Config::new,
-            yamux,
-        )?
-        .with_quic()
+        .with_other_transport(|key| {
+            // What `with_tcp` and `with_quic` would build, behind the door.
+            let tcp = tcp::tokio::Transport::new(tcp::Config::default().nodelay(true))
+                .upgrade(libp2p::core::upgrade::Version::V1Lazy)
+                .authenticate(noise::Config::new(key)?)
+                .multiplex(yamux())
+                .map(|(p, c), _| (p, StreamMuxerBox::new(c)));
+            let quic = libp2p::quic::tokio::Transport::new(libp2p::quic::Config::new(key))
+                .map(|(p, c), _| (p, StreamMuxerBox::new(c)));
+            let both = tcp.or_transport(quic).map(|either, _| either.into_inner());
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(crate::door::Evictable::new(
+                both, door,
+            ))
+        })?
         .with_dns()?
         .with_relay_client(noise::Config::new, yamux)?
         .with_behaviour(|key, relay_client| {
@@ -309,13 +321,12 @@ pub fn swarm_with_budget(
             Behaviour {
                 limits: connection_limits::Behaviour::new(
                     connection_limits::ConnectionLimits::default()
-                        .with_max_pending_incoming(Some(MAX_PENDING_INCOMING))
                         .with_max_established_incoming(Some(MAX_INCOMING))
                         .with_max_established(Some(MAX_CONNECTIONS))
                         .with_max_established_per_peer(Some(MAX_PER_PEER)),
                 ),
                 memory: memory_connection_limits::Behaviour::with_max_percentage(MAX_MEMORY_SHARE),
-                gate: Gate::new(cfg.gate),
+                gate: Gate::new(cfg.gate, handles.clone()),
                 sync: request_response::Behaviour::with_codec(
                     SyncCodec::new(budget.clone()),
                     [(PROTOCOL, request_response::ProtocolSupport::Full)],
@@ -347,6 +358,7 @@ pub fn swarm_with_budget(
             }
         })?
         .with_swarm_config(|c| c.with_idle_connection_timeout(cfg.idle_timeout))
+        .with_connection_timeout(crate::door::HANDSHAKE_TIMEOUT)
         .build();
     Ok(swarm)
 }

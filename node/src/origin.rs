@@ -81,6 +81,9 @@ pub struct GateLimits {
     pub per_address: usize,
     /// Through one relay.
     pub per_relay: usize,
+    /// Being set up (handshakes under way) from everyone at once, shared between
+    /// networks by eviction (`door.rs`).
+    pub pending: usize,
 }
 
 impl Default for GateLimits {
@@ -88,14 +91,20 @@ impl Default for GateLimits {
         GateLimits {
             per_address: 16,
             per_relay: 64,
+            pending: crate::door::MAX_PENDING,
         }
     }
 }
 
-/// Refuses an inbound connection whose origin holds its share already.
+/// Refuses an inbound connection whose origin holds its share already, and keeps the
+/// door (`door.rs`): the connections being set up, shared between networks.
 #[derive(Debug, Default)]
 pub struct Gate {
     limits: GateLimits,
+    /// The handshakes under way, by who would be evicted first.
+    waitlist: crate::door::Waitlist<ConnectionId>,
+    /// Their cancel handles, filed by the transport.
+    handles: crate::door::Handles,
     /// Connections pending or established, per origin key.
     held: HashMap<String, usize>,
     /// The origin key of each counted connection.
@@ -108,11 +117,56 @@ pub struct Gate {
 pub struct Crowded(usize, String);
 
 impl Gate {
-    /// A gate with these limits.
-    pub fn new(limits: GateLimits) -> Gate {
+    /// A gate with these limits, evicting through `handles` (those of the transport,
+    /// `door::Evictable`).
+    pub fn new(limits: GateLimits, handles: crate::door::Handles) -> Gate {
         Gate {
             limits,
+            handles,
             ..Gate::default()
+        }
+    }
+
+    /// Handshakes under way, evicted and refused at the door so far.
+    pub fn door(&self) -> (usize, u64, u64) {
+        (
+            self.waitlist.len(),
+            self.waitlist.evicted,
+            self.waitlist.refused,
+        )
+    }
+
+    /// A connection being set up: counted for its address, then given a place at the
+    /// door, perhaps another's.
+    fn wait(&mut self, id: ConnectionId, remote: &Multiaddr) -> Result<(), ConnectionDenied> {
+        self.admit(id, remote)?;
+        let origin = of(remote);
+        if origin.relayed() {
+            return Ok(());
+        }
+        use crate::door::Admit;
+        match self.waitlist.admit(
+            id,
+            remote,
+            &origin.key,
+            &origin.group(),
+            self.limits.pending,
+        ) {
+            Admit::Free => Ok(()),
+            Admit::Evict(_, at) => {
+                // Its address's count goes when the swarm reports the handshake failed.
+                if !self.handles.evict(&at) {
+                    tracing::debug!("no handshake under way from {at} to evict");
+                }
+                Ok(())
+            }
+            Admit::Full => {
+                self.release(id);
+                Err(ConnectionDenied::new(Crowded(
+                    self.limits.pending,
+                    format!("the door, {} holding most", origin.group()),
+                )))
+            }
         }
     }
 
@@ -162,7 +216,7 @@ impl NetworkBehaviour for Gate {
         _local: &Multiaddr,
         remote: &Multiaddr,
     ) -> Result<(), ConnectionDenied> {
-        self.admit(id, remote)
+        self.wait(id, remote)
     }
 
     fn handle_established_inbound_connection(
@@ -173,6 +227,7 @@ impl NetworkBehaviour for Gate {
         remote: &Multiaddr,
     ) -> Result<THandler<Self>, ConnectionDenied> {
         // Counted when pending; a relayed connection is only seen established.
+        self.waitlist.done(id);
         self.admit(id, remote)?;
         Ok(dummy::ConnectionHandler)
     }
@@ -192,6 +247,7 @@ impl NetworkBehaviour for Gate {
         match event {
             FromSwarm::ConnectionClosed(ConnectionClosed { connection_id, .. })
             | FromSwarm::ListenFailure(ListenFailure { connection_id, .. }) => {
+                self.waitlist.done(connection_id);
                 self.release(connection_id);
             }
             _ => {}
@@ -247,10 +303,14 @@ mod tests {
 
     #[test]
     fn the_gate_counts_per_origin_and_forgets_closed_connections() {
-        let mut g = Gate::new(GateLimits {
-            per_address: 2,
-            per_relay: 3,
-        });
+        let mut g = Gate::new(
+            GateLimits {
+                per_address: 2,
+                per_relay: 3,
+                pending: 128,
+            },
+            crate::door::Handles::default(),
+        );
         let from = a("/ip4/9.9.9.9/tcp/1");
         let ids: Vec<ConnectionId> = (1..=3).map(ConnectionId::new_unchecked).collect();
         let local = a("/ip4/0.0.0.0/tcp/1");

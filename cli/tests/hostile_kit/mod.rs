@@ -49,6 +49,60 @@ pub fn init(home: &Path, name: &str) -> sealed_protocol::keys::SecretKey {
     sealed_node::Home::at(home).key().expect("the home's key")
 }
 
+/// A signed two-player proposal from `me` to `opponent`.
+pub fn proposal(
+    variant: &str,
+    me: &sealed_protocol::keys::SecretKey,
+    opponent: [u8; 32],
+    referee: Option<[u8; 32]>,
+    mailboxes: Vec<sealed_protocol::proposal::MailboxSpec>,
+    nonce: u64,
+) -> sealed_protocol::proposal::Terms {
+    let mut n = [0x5a; 32];
+    n[..8].copy_from_slice(&nonce.to_le_bytes());
+    let signed = sealed_games::table::propose(
+        variant,
+        &[],
+        me,
+        sealed_games::table::Invitees {
+            opponent,
+            referee,
+            mailboxes,
+            ..sealed_games::table::Invitees::default()
+        },
+        sealed_node::shell::now_ms(),
+        n,
+    )
+    .expect("a valid proposal");
+    sealed_protocol::proposal::Terms::from_signed(signed).expect("valid terms")
+}
+
+/// A folder of homes for one test, removed at its end unless it failed.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new(label: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("sealed-hostile-{}-{label}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("a temporary folder");
+        Dir(p)
+    }
+
+    pub fn home(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        // Kept when the test fails, or when asked (`SEALED_HOSTILE_KEEP=1`), to read
+        // the nodes' logs.
+        if !std::thread::panicking() && std::env::var_os("SEALED_HOSTILE_KEEP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// A running `sealed` node, killed when dropped.
 pub struct Proc {
     child: Child,
@@ -112,6 +166,11 @@ pub fn start(home: &Path, command: &str, listen: &str, extra: &[&str]) -> Proc {
 }
 
 impl Proc {
+    /// Whether the process still runs (it has not exited, crashed or aborted).
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// The process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -199,6 +258,54 @@ pub fn status_kib(pid: u32, field: &str) -> u64 {
         .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
+}
+
+/// The CPU time a process has used, user and system, in seconds (/proc/PID/stat, in
+/// clock ticks of 1/100 s on Linux); "self" for this process.
+pub fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's name (which may hold spaces) in parentheses.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    // utime and stime are fields 14 and 15, 12 and 13 after the name.
+    (f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)) as f64 / 100.0
+}
+
+/// What an attack cost its victim and its attacker, from one moment to another.
+#[derive(Clone, Copy, Debug)]
+pub struct Spent {
+    victim_cpu: f64,
+    attacker_cpu: f64,
+    store: u64,
+}
+
+impl Spent {
+    /// The counters now, of `victim` and of this process (the attacker).
+    pub fn now(victim: &Proc) -> Spent {
+        Spent {
+            victim_cpu: cpu_seconds(&victim.pid().to_string()),
+            attacker_cpu: cpu_seconds("self"),
+            store: victim.store_bytes(),
+        }
+    }
+
+    /// Since `self`, in words: the victim's CPU seconds per attacker CPU second, and
+    /// what its store grew.
+    pub fn since(&self, victim: &Proc) -> String {
+        let now = Spent::now(victim);
+        let v = now.victim_cpu - self.victim_cpu;
+        let a = (now.attacker_cpu - self.attacker_cpu).max(0.01);
+        format!(
+            "victim CPU {v:.2} s for the attacker's {a:.2} s ({:.2} per attacker second), \
+             store +{} KiB, peak RSS {}",
+            v / a,
+            now.store.saturating_sub(self.store) >> 10,
+            mib(victim.peak_kib())
+        )
+    }
 }
 
 /// A TCP port that counts every connection made to it (and closes each): where a node

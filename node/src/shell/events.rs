@@ -205,7 +205,7 @@ impl Shell {
             }
         }
         // What a stream's end failed.
-        self.perform();
+        self.drain();
     }
 
     fn sync_event(&mut self, e: request_response::Event<Held<Request>, Held<Response>>) {

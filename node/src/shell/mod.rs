@@ -134,6 +134,22 @@ pub struct Info {
     pub games_woken: u64,
     /// Why the games this node plays stay in memory, counted by reason.
     pub games_awake_for: std::collections::BTreeMap<crate::core::sleep::Awake, usize>,
+    /// The door (`door.rs`): inbound handshakes under way now, and those evicted or
+    /// refused since the node started.
+    pub door: Door,
+}
+
+/// The door's figures, for `sealed peers`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Door {
+    /// Handshakes under way now.
+    pub waiting: usize,
+    /// Places there are for them.
+    pub places: usize,
+    /// Handshakes ended to give their place to a newcomer from a network holding fewer.
+    pub evicted: u64,
+    /// Newcomers refused because every place was taken and their network held most.
+    pub refused: u64,
 }
 
 /// How often the node looks for duties that came due with time alone: checking costs
@@ -157,6 +173,8 @@ pub struct NodeConfig {
     /// How long a starting node waits for a command that holds the store, and where it
     /// says so (`handover.rs`).
     pub store_wait: crate::handover::StoreWait,
+    /// The start journal's file (`journal.rs`); none: no journal (the simulation).
+    pub journal: Option<std::path::PathBuf>,
 }
 
 impl Default for NodeConfig {
@@ -167,6 +185,7 @@ impl Default for NodeConfig {
             poll_every: Duration::from_secs(5),
             core: CoreConfig::default(),
             store_wait: crate::handover::StoreWait::default(),
+            journal: None,
         }
     }
 }
@@ -209,6 +228,8 @@ pub struct Shell {
     listeners: HashMap<libp2p::core::transport::ListenerId, Multiaddr>,
     /// Relayed listen addresses whose listener closed: listened on again.
     relisten: Vec<Multiaddr>,
+    /// The start journal, kept for `sealed resume` (`journal.rs`).
+    journal: Option<crate::journal::Journal>,
     /// `sealed peers` commands, whose answer gets what each peer runs.
     peer_cmds: std::collections::HashSet<CmdId>,
     /// Counts the committed writes, for those who show the games (`NodeHandle::changes`).
@@ -216,6 +237,14 @@ pub struct Shell {
     /// The sync protocol's streams (`streams.rs`).
     streams: streams::Streams,
     computations: computations::Computations,
+    /// Inputs waiting for the core, taken in order by [`Shell::input`]'s one loop: an
+    /// input that arises while an output is carried out (a dial that fails at once) is
+    /// queued here, never handed to the core from inside that output, so no chain of
+    /// outputs and inputs grows the stack (issue 52: 1,123 unreachable players, one
+    /// stack level each, overflowed it).
+    queued: std::collections::VecDeque<Input>,
+    /// Whether [`Shell::input`]'s loop is running further up this stack.
+    draining: bool,
 }
 
 impl Shell {
@@ -253,8 +282,33 @@ impl Shell {
             store.meta(reach::REMEMBERED),
             Ok(Some(v)) if v == b"private"
         );
+        // A game the last start stopped in is marked before this start restores
+        // anything (`journal.rs`), durably: it stays aside if this start stops too.
+        let mut journal = cfg.journal.clone().map(crate::journal::Journal::at);
+        if let Some(id) = journal.as_ref().and_then(crate::journal::Journal::left) {
+            tracing::warn!(
+                game = %hex::encode(id),
+                "the node stopped while restoring this game: it is set aside (sealed resume)"
+            );
+            let why = format!(
+                "its restore at a start did not finish; set aside at the start at {} ms",
+                now_ms()
+            );
+            store
+                .put_meta(&crate::core::crashed::key(&id), why.as_bytes())
+                .map_err(|e| StartError::Core(NodeError::Store(e.to_string())))?;
+        }
         let store = Arc::new(store);
-        let core = Core::start(key, core_cfg, seed, now_ms(), &*store).map_err(StartError::Core)?;
+        let core = Core::start_watched(key, core_cfg, seed, now_ms(), &*store, &mut |id| {
+            if let Some(j) = &mut journal {
+                j.restoring(id);
+            }
+            crate::faults::crash_restoring(id);
+        })
+        .map_err(StartError::Core)?;
+        if let Some(j) = &mut journal {
+            j.done();
+        }
         let (jobs, written, thread) = writer::start(store.clone());
         let mut shell = Shell {
             core,
@@ -276,10 +330,13 @@ impl Shell {
             failed: vec![],
             listeners: HashMap::new(),
             relisten: vec![],
+            journal,
             peer_cmds: Default::default(),
             changed,
             streams,
             computations,
+            queued: Default::default(),
+            draining: false,
         };
         shell.reach.was_private = was_private;
         for addr in shell.cfg.listen.clone() {
@@ -315,7 +372,7 @@ impl Shell {
                 })?;
             shell.listeners.insert(id, addr);
         }
-        shell.perform();
+        shell.drain();
         Ok(shell)
     }
 
@@ -371,7 +428,7 @@ impl Shell {
                     if self.core.due_at().is_some_and(|t| t <= now_ms()) {
                         self.input(Input::Due);
                     } else {
-                        self.perform();
+                        self.drain();
                     }
                 }
             }
@@ -395,12 +452,34 @@ impl Shell {
         }
     }
 
+    /// Gives the core an input and carries out what it asks, then every input that
+    /// arose meanwhile, in order (`drain`).
     fn input(&mut self, input: Input) {
-        self.core.handle(now_ms(), input, &*self.store);
-        self.perform();
+        self.queued.push_back(input);
+        self.drain();
+    }
+
+    /// Carries out what the core asks and hands it the queued inputs, one at a time,
+    /// until neither is left. Called again from inside an output (`reach` with no
+    /// address queues a failed dial), it returns at once: the loop further up the stack
+    /// takes what was queued next, so the stack never grows with the queue.
+    fn drain(&mut self) {
+        if self.draining {
+            return;
+        }
+        self.draining = true;
+        loop {
+            self.perform();
+            let Some(input) = self.queued.pop_front() else {
+                break;
+            };
+            self.core.handle(now_ms(), input, &*self.store);
+        }
+        self.draining = false;
     }
 
     /// Carries out everything the core asks, and gives it what the streams settled.
+    /// Only `drain` calls it.
     fn perform(&mut self) {
         loop {
             self.perform_outputs();
@@ -533,6 +612,21 @@ impl Shell {
                     let _ = r.send(Err(e));
                 }
             },
+            Msg::Core(Cmd::Resume(g), r) => {
+                // Journalled as a start's restore is: if it stops the node again, the
+                // game is set aside again at the next start.
+                let id = self.core.crashed_game(&g);
+                if let (Some(j), Some(id)) = (&mut self.journal, id) {
+                    j.restoring(&id);
+                }
+                if let Some(id) = id {
+                    crate::faults::crash_restoring(&id);
+                }
+                self.command(Cmd::Resume(g), r);
+                if let Some(j) = &mut self.journal {
+                    j.done();
+                }
+            }
             Msg::Core(cmd, r) => self.command(cmd, r),
             Msg::Shutdown(_) => {}
         }
@@ -577,7 +671,14 @@ impl Shell {
             .map(|p| p.to_string())
             .collect();
         let held = self.core.held();
+        let (waiting, evicted, refused) = self.swarm.behaviour().gate.door();
         Info {
+            door: Door {
+                waiting,
+                places: self.cfg.net.gate.pending,
+                evicted,
+                refused,
+            },
             games_in_memory: held.in_memory,
             games_asleep: held.asleep,
             games_woken: held.woken,
