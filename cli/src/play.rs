@@ -222,9 +222,10 @@ pub fn withdraw(home: &Home, game: &str) -> i32 {
 
 /// `sealed resume`.
 pub fn resume(home: &Home, game: &str) -> i32 {
-    done(ask(home, ControlRequest::Resume { game: game.into() }), |_| {
-        format!("{game}: taken up again\n")
-    })
+    done(
+        ask(home, ControlRequest::Resume { game: game.into() }),
+        |_| format!("{game}: taken up again\n"),
+    )
 }
 
 /// The games list the node answered, as the core wrote it (none if it is not one).

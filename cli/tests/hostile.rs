@@ -35,7 +35,8 @@ use std::time::{Duration, Instant};
 
 use hostile_kit::client::{Promise, Stranger, stranger};
 use hostile_kit::{
-    Dir, Peaks, Proc, proposal, Report, Trap, init, invite, mib, random_peer_id, sealed, seed, start, until,
+    Dir, Peaks, Proc, Report, Trap, init, invite, mib, proposal, random_peer_id, sealed, seed,
+    start, until,
 };
 use sealed_node::sync::{Request, Response};
 use sealed_protocol::body::Item;
@@ -54,7 +55,6 @@ const STRANGERS: &str = "127.0.0.2";
 
 /// Where the addresses strangers name point.
 const TRAPS: &str = "127.0.0.3";
-
 
 /// An envelope of `seat`'s public chain at `seq`, signed by `key`, carrying `pad` bytes.
 fn envelope(terms: &Terms, key: &SecretKey, seat: u8, seq: u64, clock: u64, pad: usize) -> Vec<u8> {

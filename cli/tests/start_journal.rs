@@ -54,7 +54,10 @@ fn a_game_whose_restore_stops_the_node_is_set_aside_and_taken_up_again() {
         .arg("--home")
         .arg(&home)
         .args(["node", "--listen", "/ip4/127.0.0.1/tcp/0", "--no-mdns"])
-        .env("FAILPOINTS", format!("restore-crash=return({})", &victim[..16]))
+        .env(
+            "FAILPOINTS",
+            format!("restore-crash=return({})", &victim[..16]),
+        )
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()

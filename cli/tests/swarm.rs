@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use hostile_kit::client::stranger;
 use hostile_kit::{Dir, Peaks, Report, Spent, init, proposal, seed, start};
-use tokio::io::AsyncReadExt as _;
 use sealed_node::sync::{Request, Response};
 use sealed_protocol::keys::SecretKey;
+use tokio::io::AsyncReadExt as _;
 
 /// A runtime for the strangers' swarms.
 fn runtime() -> tokio::runtime::Runtime {
@@ -64,7 +64,11 @@ fn unreachable_players_neither_crash_a_referee_nor_stop_its_restart() {
                     .to_vec(),
             })
             .collect();
-        taken += rt.block_on(s.ask_all(rp, reqs)).iter().filter(|a| ok(a)).count();
+        taken += rt
+            .block_on(s.ask_all(rp, reqs))
+            .iter()
+            .filter(|a| ok(a))
+            .count();
         if !r.alive() {
             break;
         }
@@ -82,7 +86,10 @@ fn unreachable_players_neither_crash_a_referee_nor_stop_its_restart() {
         ),
         lived,
     );
-    assert!(lived, "the referee crashed under the games it was seated in");
+    assert!(
+        lived,
+        "the referee crashed under the games it was seated in"
+    );
     // And it starts again on the same home, games and all, and answers.
     let mut peaks = Peaks::default();
     let mut r = r.restart(&mut peaks);
@@ -148,7 +155,7 @@ fn silent_connections_from_a_few_networks_do_not_shut_the_door() {
     let dir = Dir::new("swarm-door");
     let home = dir.home("mailbox");
     init(&home, "mailbox");
-    let m = start(&home, "mailbox", "/ip4/127.0.0.1/tcp/0", &[]);
+    let m = start(&home, "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox"]);
     let to = SocketAddr::from((Ipv4Addr::LOCALHOST, tcp_port(&m.addr)));
     let rt = runtime();
     let _entered = rt.enter();
@@ -191,7 +198,9 @@ fn silent_connections_from_a_few_networks_do_not_shut_the_door() {
              honest handshakes from a ninth /24 got through in {:.1} s{}; {}",
             opened.load(Ordering::Relaxed),
             took.as_secs_f64(),
-            why.first().map(|w| format!(" (first failure: {w})")).unwrap_or_default(),
+            why.first()
+                .map(|w| format!(" (first failure: {w})"))
+                .unwrap_or_default(),
             spent.since(&m)
         ),
         through == NEWCOMERS,

@@ -128,7 +128,10 @@ mod tests {
         assert_eq!(o("ip4/1.2.3.4").group(), o("ip4/1.2.3.200").group());
         assert_ne!(o("ip4/1.2.3.4").group(), o("ip4/1.2.4.4").group());
         assert_eq!(o("ip6/2a01:4f8:1:2").group(), "ip6/2a01:4f8:1/48");
-        assert_eq!(o("ip6/2a01:4f8:1:2").group(), o("ip6/2a01:4f8:1:ff").group());
+        assert_eq!(
+            o("ip6/2a01:4f8:1:2").group(),
+            o("ip6/2a01:4f8:1:ff").group()
+        );
         assert_eq!(o("relay/12D3Koo").group(), "relay/12D3Koo");
     }
 

@@ -36,8 +36,8 @@ use std::time::Duration;
 
 use futures::channel::oneshot;
 use libp2p::Multiaddr;
-use libp2p::core::transport::{DialOpts, ListenerId, TransportError, TransportEvent};
 use libp2p::core::Transport;
+use libp2p::core::transport::{DialOpts, ListenerId, TransportError, TransportEvent};
 
 /// Connections being set up from outside at once.
 pub const MAX_PENDING: usize = 128;
@@ -70,7 +70,9 @@ impl Handles {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Multiaddr, oneshot::Sender<()>>> {
         // A poisoned map is still a map of senders: nothing in it is half-written.
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -112,7 +114,10 @@ impl<F> Drop for Cancellable<F> {
         // port filed its own meanwhile (that one's receiver is still open).
         self.cancel.close();
         let mut map = self.handles.lock();
-        if map.get(&self.remote).is_some_and(oneshot::Sender::is_canceled) {
+        if map
+            .get(&self.remote)
+            .is_some_and(oneshot::Sender::is_canceled)
+        {
             map.remove(&self.remote);
         }
     }
@@ -349,7 +354,10 @@ mod tests {
         let mut w = Waitlist::default();
         // 8 places, filled from two /24s: 5 from 10.0.1.x, 3 from 10.0.2.x.
         for id in 0..5 {
-            assert_eq!(admit(&mut w, id, &format!("10.0.1.{}", id % 2 + 1), 8), Admit::Free);
+            assert_eq!(
+                admit(&mut w, id, &format!("10.0.1.{}", id % 2 + 1), 8),
+                Admit::Free
+            );
         }
         for id in 5..8 {
             assert_eq!(admit(&mut w, id, "10.0.2.1", 8), Admit::Free);
@@ -361,7 +369,10 @@ mod tests {
         }
         // The crowd's group refused outright; the smaller group evicts from the crowd.
         assert_eq!(admit(&mut w, 9, "10.0.1.7", 8), Admit::Full);
-        assert!(matches!(admit(&mut w, 10, "10.0.2.9", 8), Admit::Evict(_, _)));
+        assert!(matches!(
+            admit(&mut w, 10, "10.0.2.9", 8),
+            Admit::Evict(_, _)
+        ));
         assert_eq!(w.len(), 8);
         assert_eq!((w.evicted, w.refused), (2, 1));
     }
@@ -372,7 +383,10 @@ mod tests {
         assert_eq!(admit(&mut w, 0, "10.0.1.1", 2), Admit::Free);
         assert_eq!(admit(&mut w, 1, "10.0.2.1", 2), Admit::Free);
         // A third group holds 0 < 1: it evicts the older of the two.
-        assert!(matches!(admit(&mut w, 2, "10.0.3.1", 2), Admit::Evict(0, _)));
+        assert!(matches!(
+            admit(&mut w, 2, "10.0.3.1", 2),
+            Admit::Evict(0, _)
+        ));
         // Every group holds one: nobody holds more than a newcomer of them would.
         assert_eq!(admit(&mut w, 3, "10.0.2.2", 2), Admit::Full);
         w.done(1);

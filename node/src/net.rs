@@ -29,9 +29,9 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use libp2p::identity::{Keypair, PublicKey, ed25519};
-use libp2p::core::muxing::StreamMuxerBox;
 use libp2p::core::Transport as _;
+use libp2p::core::muxing::StreamMuxerBox;
+use libp2p::identity::{Keypair, PublicKey, ed25519};
 use libp2p::swarm::NetworkBehaviour;
 use libp2p::swarm::behaviour::toggle::Toggle;
 use libp2p::{
