@@ -56,12 +56,17 @@ fn unreachable_players_neither_crash_a_referee_nor_stop_its_restart() {
     let mut taken = 0;
     for k in 0..KEYS {
         let me = SecretKey::from_seed(&seed(53, k));
-        let other = SecretKey::from_seed(&seed(54, k)).public().to_bytes();
+        // A player of its own in every game: 1,360 players the referee cannot reach.
         let reqs = (0..PER_KEY)
-            .map(|i| Request::Propose {
-                proposal: proposal("stallmate", &me, other, Some(referee), vec![], k * 100 + i)
-                    .bytes()
-                    .to_vec(),
+            .map(|i| {
+                let other = SecretKey::from_seed(&seed(54, k * 100 + i))
+                    .public()
+                    .to_bytes();
+                Request::Propose {
+                    proposal: proposal("stallmate", &me, other, Some(referee), vec![], k * 100 + i)
+                        .bytes()
+                        .to_vec(),
+                }
             })
             .collect();
         taken += rt
