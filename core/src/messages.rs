@@ -43,6 +43,22 @@ pub(super) fn other_player(terms: &Terms, me: Seat) -> Option<PeerKey> {
 }
 
 impl Core {
+    /// The games played here whose computations are under way (`Table::computes`), each
+    /// with its other player: the only pairs whose messages the shell reads
+    /// (spec/PROTOCOL.md §16.7), so that nobody else can make it hold a message's bytes.
+    /// A game asleep is none of them: a game with computations has a witness and a time
+    /// control, and such a game never sleeps (`sleep.rs`). One pass over the games
+    /// played here, as `Core::due_at` is.
+    pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId)> + '_ {
+        self.games.all_played().filter_map(|(id, p)| {
+            if !p.table.computes() {
+                return None;
+            }
+            let other = other_player(p.table.terms(), p.table.seat())?;
+            Some((other, *id))
+        })
+    }
+
     /// A message from `peer` for `game`, at `index`.
     pub(super) fn message(
         &mut self,

@@ -112,6 +112,13 @@ pub trait Table: TableFace + Send {
     fn take_message(&mut self, _index: u64, _bytes: Vec<u8>) -> Result<bool, String> {
         Err("this game sends no messages beside its transcript".into())
     }
+    /// Whether the game's computations are under way at this seat, so that messages
+    /// from the other player may come ([`Table::take_message`]): the node reads a
+    /// message's bytes only for such a game, from its other player (spec/PROTOCOL.md
+    /// §16.7), and closes anyone else's stream after its header.
+    fn computes(&self) -> bool {
+        false
+    }
     /// This seat's last message for the other player, once the act that signs its hash
     /// is accepted and while the other has not answered it: only if not handed out yet,
     /// or `again` (the other reconnected, or has waited). With its position.

@@ -400,13 +400,19 @@ impl Shell {
         self.perform();
     }
 
-    /// Carries out everything the core asks, and gives it what the streams settled.
+    /// Carries out everything the core asks, and gives it what the streams settled;
+    /// then tells the message streams whose messages to read now (`computations.rs`).
     fn perform(&mut self) {
         loop {
             self.perform_outputs();
             let failed = std::mem::take(&mut self.streams.failed);
             let legacy = std::mem::take(&mut self.streams.legacy);
             if failed.is_empty() && legacy.is_empty() {
+                let pairs = self
+                    .core
+                    .computing()
+                    .map(|(peer, game)| (peer, *game.bytes()));
+                self.computations.allow(pairs);
                 return;
             }
             for (p, id, req) in legacy {

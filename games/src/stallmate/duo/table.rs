@@ -134,6 +134,10 @@ impl Table for DuoTable {
         let p = p.as_mut().ok_or("the game has not started at this seat")?;
         Ok(p.take(self.inner.typed(), index, bytes)? == Taken::New)
     }
+    fn computes(&self) -> bool {
+        // From the proposal on: nothing before the end is too early for a message.
+        !self.is_done()
+    }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
         self.player()
             .as_mut()
