@@ -77,8 +77,9 @@ impl Step {
 pub(super) enum Written {
     /// A game's: its step waits in the game's slot (`slot.rs` `Queue`).
     Game(GameId),
-    /// Node settings, which no game waits for.
-    Settings(Writes),
+    /// Node settings, which no game waits for (boxed: a game's write is the common
+    /// one).
+    Settings(Box<Writes>),
 }
 
 /// A game rebuilt from the store.
@@ -220,6 +221,13 @@ impl Core {
             for e in &envelopes {
                 r.keep_stored(e);
             }
+            // Whose it is and when it was last renewed, as the store kept them
+            // (`held.rs`); one held for nobody in particular lives from now.
+            if let Some(row) = self.held_of(&id, store) {
+                r.holder = Some(row.holder);
+                r.renewed = row.renewed;
+                r.renewal_written = row.renewed;
+            }
             return Ok(Loaded::Relayed(r));
         }
         let evidence = evidence_of(&envelopes);
@@ -281,8 +289,15 @@ impl Core {
             }
         }
         let actions = drain(&mut *table);
+        let held_for_others = record.status == GameStatus::Invited
+            || table.terms().role(seat) == Some(sealed_protocol::proposal::Role::Referee);
+        let holder = held_for_others
+            .then(|| self.held_of(&id, store))
+            .flatten()
+            .map(|row| row.holder);
         let mut played = Played::new(table, record, self.now);
         played.evidence = evidence;
+        played.holder = holder;
         Ok(Loaded::Played(played, actions))
     }
 
@@ -550,7 +565,8 @@ impl Core {
             write,
             writes: writes.clone(),
         });
-        self.writes.insert(write, Written::Settings(writes));
+        self.writes
+            .insert(write, Written::Settings(Box::new(writes)));
         write
     }
 
@@ -574,7 +590,7 @@ impl Core {
             Some(Written::Settings(writes)) => (
                 None,
                 Step {
-                    writes,
+                    writes: *writes,
                     ..Step::default()
                 },
             ),

@@ -20,6 +20,34 @@ impl Origin {
     pub fn relayed(&self) -> bool {
         self.key.starts_with("relay/")
     }
+
+    /// The network the address is in, as the eviction of games held for strangers counts
+    /// it (`held.rs`): an IPv4 /24 (`ip4/1.2.3/24`), an IPv6 /48 (`ip6/2a01:4f8:1/48`), or
+    /// the key itself for anything else (a relay, an address that does not read). One
+    /// operator rarely holds many of these, where keys and even addresses come cheap.
+    pub fn group(&self) -> String {
+        group_of(&self.key)
+    }
+}
+
+/// [`Origin::group`] of an origin's key.
+pub fn group_of(key: &str) -> String {
+    if let Some(a) = key.strip_prefix("ip4/")
+        && let Ok(a) = a.parse::<Ipv4Addr>()
+    {
+        let o = a.octets();
+        return format!("ip4/{}.{}.{}/24", o[0], o[1], o[2]);
+    }
+    if let Some(a) = key.strip_prefix("ip6/") {
+        let parts: Vec<Option<u16>> = a
+            .split(':')
+            .map(|p| u16::from_str_radix(p, 16).ok())
+            .collect();
+        if let [Some(a), Some(b), Some(c), Some(_)] = parts[..] {
+            return format!("ip6/{a:x}:{b:x}:{c:x}/48");
+        }
+    }
+    key.to_owned()
 }
 
 /// Whether an address, as text, reaches the internet: its first IP (a relayed
@@ -99,6 +127,20 @@ pub fn ip_is_global(ip: IpAddr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_is_a_slash_24_or_a_slash_48() {
+        let o = |key: &str| Origin {
+            key: key.into(),
+            global: true,
+        };
+        assert_eq!(o("ip4/1.2.3.4").group(), "ip4/1.2.3/24");
+        assert_eq!(o("ip6/2a01:4f8:1:2").group(), "ip6/2a01:4f8:1/48");
+        assert_eq!(o("relay/12D3KooW").group(), "relay/12D3KooW");
+        assert_eq!(o("ip4/1.2.3").group(), "ip4/1.2.3");
+        assert_eq!(o("ip6/2a01:4f8:1").group(), "ip6/2a01:4f8:1");
+        assert_eq!(o("/unix/x").group(), "/unix/x");
+    }
 
     #[test]
     fn an_address_is_global_by_its_first_ip_or_a_name() {

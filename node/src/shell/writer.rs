@@ -11,8 +11,8 @@ use crate::store::{Batch, Store, StoreError};
 
 /// What the writer is asked to do.
 pub(super) enum Job {
-    /// Commit these writes.
-    Write(WriteId, Writes),
+    /// Commit these writes (boxed: the other jobs are small).
+    Write(WriteId, Box<Writes>),
     /// Reopen the store after a failure.
     Recover(WriteId),
     /// Keep a setting of the shell's own, which no game waits for and the core never
@@ -92,6 +92,12 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, StoreError> {
     }
     for (who, used) in &w.charges {
         b.charge(*who, *used);
+    }
+    for id in &w.drop_games {
+        b.drop_game(*id);
+    }
+    for prefix in &w.forget_under {
+        b.forget_under(prefix);
     }
     store.commit(&b)
 }
