@@ -23,8 +23,9 @@
 //!   envelope; an accepted one as long as its time terms let one wait last, plus
 //!   [`Lifetime::grace_ms`] (7 days) for a forfeit to be claimed and dated by the
 //!   witness, or [`Lifetime::idle_ms`] (30 days) with no envelope when it has no time
-//!   terms; a relayed game over lives `idle_ms` after its last envelope too (its seats
-//!   hold it whole; a late seat has a month to fetch it). Any envelope renews a game.
+//!   terms. Any envelope renews a game. (A relayed game over goes dormant, in the store
+//!   only, after 5 idle minutes, `sleep.rs`, and is not expired: it keeps no renewal
+//!   time there. Its bytes stay, as they did before lifetimes.)
 //!   An expired game at a mailbox, witness or referee is dropped with its bytes and
 //!   leaves a tombstone (`gone/<game>`, kept [`TOMBSTONE_MS`]) so that the same
 //!   proposal offered again is refused as expired, not taken anew; at a player a
