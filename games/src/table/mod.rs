@@ -125,6 +125,20 @@ pub trait Table: TableFace + Send {
     fn message_out(&mut self, _again: bool) -> Option<(u64, Vec<u8>)> {
         None
     }
+    /// This seat's state of the computations once one is finished and the act ending it
+    /// signed, if newer than the last handed out: the position of the first message it
+    /// does not cover, and its bytes. The node stores the bytes with that act or after
+    /// it, and in the same write forgets the other player's messages before that
+    /// position: nothing here reads them again ([`Table::resume`] takes their place).
+    fn kept_out(&mut self) -> Option<(u64, Vec<u8>)> {
+        None
+    }
+    /// Takes back the state [`Table::kept_out`] handed out, after a restart, before the
+    /// messages stored since ([`Table::take_message`]). Refused, with why, when the
+    /// bytes do not read.
+    fn resume(&mut self, _kept: &[u8]) -> Result<(), String> {
+        Err("this game keeps no state of computations".into())
+    }
     /// This seat's message that the other player said he lacks, sealed to him as a
     /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while
     /// the deposit is owed and the witness's stamp of it has not come.

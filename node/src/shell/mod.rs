@@ -429,7 +429,9 @@ impl Shell {
     fn perform_outputs(&mut self) {
         while let Some(out) = self.core.poll_output() {
             match out {
-                Output::Write { write, writes } => self.job(writer::Job::Write(write, writes)),
+                Output::Write { write, writes } => {
+                    self.job(writer::Job::Write(write, Box::new(writes)))
+                }
                 Output::Recover { write } => self.job(writer::Job::Recover(write)),
                 Output::Send { peer, id, req } => {
                     let Some(p) = net::peer_id(&peer) else {
