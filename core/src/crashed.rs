@@ -65,16 +65,10 @@ impl Core {
             };
             return self.reply(cmd, Err(why));
         };
-        let restored = match store.game(&id) {
-            Ok(Some(record)) => self.restore_game(record, false, store),
-            Ok(None) => Err(Halt::Unreadable("its record is gone".into())),
-            Err(e) => Err(Halt::Unreadable(e.to_string())),
-        };
-        match restored {
-            Ok(loaded) => {
+        match self.take_up(id, Halt::Unreadable, store) {
+            Ok(()) => {
                 tracing::info!(game = %hex::encode(id), "game taken up again after a crash");
                 self.forget_meta(key(&id));
-                self.install(id, loaded, store);
                 self.reply(cmd, Ok(Answer::Game(hex::encode(id))));
             }
             Err(halt) => {

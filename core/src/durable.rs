@@ -734,23 +734,8 @@ impl Core {
             .map(|(id, _)| *id)
             .collect();
         for id in halted {
-            let restored = match store.game(&id) {
-                Ok(Some(record)) => self.restore_game(record, false, store),
-                Ok(None) => Err(Halt::Write("its record is gone".into())),
-                Err(e) => Err(Halt::Write(e.to_string())),
-            };
-            match restored {
-                Ok(loaded) => {
-                    let said = self
-                        .games
-                        .aside_mut(&id)
-                        .map(|a| std::mem::take(&mut a.said));
-                    tracing::info!(game = %hex::encode(id), "game resumed");
-                    self.install(id, loaded, store);
-                    if let (Some(p), Some(said)) = (self.games.played_mut(&id), said) {
-                        p.table.session_mut().note_witness(&said, self.now);
-                    }
-                }
+            match self.take_up(id, Halt::Write, store) {
+                Ok(()) => tracing::info!(game = %hex::encode(id), "game resumed"),
                 // Still failing: tried again once the store is reopened.
                 Err(Halt::Write(e) | Halt::Unreadable(e) | Halt::Crashed(e)) => {
                     if let Some(a) = self.games.aside_mut(&id) {
@@ -759,6 +744,31 @@ impl Core {
                 }
             }
         }
+    }
+
+    /// Rebuilds a game set aside from what the store holds and puts it to work, with
+    /// what the witness said of it meanwhile; why not (in `halt`'s words) if it cannot be
+    /// read. The game stays aside on an error.
+    pub(super) fn take_up(
+        &mut self,
+        id: GameId,
+        halt: fn(String) -> Halt,
+        store: &dyn Durable,
+    ) -> Result<(), Halt> {
+        let loaded = match store.game(&id) {
+            Ok(Some(record)) => self.restore_game(record, false, store)?,
+            Ok(None) => return Err(halt("its record is gone".into())),
+            Err(e) => return Err(halt(e.to_string())),
+        };
+        let said = self
+            .games
+            .aside_mut(&id)
+            .map(|a| std::mem::take(&mut a.said));
+        self.install(id, loaded, store);
+        if let (Some(p), Some(said)) = (self.games.played_mut(&id), said) {
+            p.table.session_mut().note_witness(&said, self.now);
+        }
+        Ok(())
     }
 
     /// Asks the shell to reopen the store after a failed write, or while a game a
