@@ -82,6 +82,14 @@ impl<P: Eq + Hash + Clone> RateLimiter<P> {
         self.bucket(key, now_ms).0 -= cost;
     }
 
+    /// Gives `tokens` back to `key`, never past its burst: what a request paid for
+    /// before it was served and did not use.
+    pub fn give_back(&mut self, key: &P, tokens: f64, now_ms: u64) {
+        let burst = self.limits.burst;
+        let b = self.bucket(key, now_ms);
+        b.0 = (b.0 + tokens.max(0.0)).min(burst);
+    }
+
     /// Spends `cost` tokens of `key` at `now_ms`; `false` (and nothing spent) if it
     /// has not got them.
     pub fn spend(&mut self, key: &P, cost: f64, now_ms: u64) -> bool {
@@ -197,6 +205,16 @@ impl<P: Eq + Hash + Clone> Budgets<P> {
         self.all.charge(&(), cost, now_ms);
     }
 
+    /// Gives `tokens` back to all three, never past a burst: a request charged for the
+    /// most it could cost before it was served, then for what it did cost.
+    pub fn give_back(&mut self, peer: &P, origin: Option<&str>, tokens: f64, now_ms: u64) {
+        self.peer.give_back(peer, tokens, now_ms);
+        if let Some(o) = origin {
+            self.origin.give_back(&o.to_owned(), tokens, now_ms);
+        }
+        self.all.give_back(&(), tokens, now_ms);
+    }
+
     /// Forgets full buckets.
     pub fn prune(&mut self, now_ms: u64) {
         self.peer.prune(now_ms);
@@ -303,5 +321,16 @@ mod tests {
         // What an answer turned out to cost is charged into debt.
         b.charge(&3, Some("ip4/2.2.2.2"), 100.0, 0);
         assert_eq!(b.spend(&3, None, 0.5, 0), Err("this peer's"));
+    }
+
+    #[test]
+    fn what_is_given_back_is_spent_again_and_never_past_the_burst() {
+        let mut r = small();
+        assert!(r.spend(&1, 8.0, 0));
+        r.give_back(&1, 6.0, 0);
+        assert!(r.spend(&1, 8.0, 0), "8 of 10 spent, 6 given back");
+        r.give_back(&1, 100.0, 0);
+        assert!(!r.spend(&1, 10.5, 0), "no more than the burst");
+        assert!(r.spend(&1, 10.0, 0));
     }
 }

@@ -174,7 +174,43 @@ impl Durable for MemoryStore {
             .collect())
     }
 
+    fn metas_from(
+        &self,
+        prefix: &str,
+        from: &str,
+        max_entries: usize,
+        max_bytes: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, ReadError> {
+        let rows = self
+            .meta
+            .range(from.max(prefix).to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix));
+        Ok(bounded(rows, max_entries, max_bytes)
+            .into_iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect())
+    }
+
     fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         Ok(self.quotas.iter().map(|(k, v)| (*k, *v)).collect())
     }
+}
+
+/// The first of `rows` that [`Durable::metas_from`] gives: at most `max_entries`, none
+/// that would take the values past `max_bytes` but the first.
+fn bounded<'a>(
+    rows: impl Iterator<Item = (&'a String, &'a Vec<u8>)>,
+    max_entries: usize,
+    max_bytes: usize,
+) -> Vec<(&'a String, &'a Vec<u8>)> {
+    let mut out = vec![];
+    let mut bytes = 0usize;
+    for (k, v) in rows.take(max_entries) {
+        if !out.is_empty() && bytes.saturating_add(v.len()) > max_bytes {
+            break;
+        }
+        bytes = bytes.saturating_add(v.len());
+        out.push((k, v));
+    }
+    out
 }

@@ -60,6 +60,14 @@ pub enum PeerRefusal {
     /// This node's: too many writes wait.
     #[error("busy: the store has too many writes waiting")]
     Busy,
+    /// The asker's: this many bytes of answers to it wait unwritten (it does not read
+    /// them), and this one would pass its share (the node's shell says so in place of
+    /// the answer).
+    #[error("busy: {0} bytes of answers to you wait unread: read them, then ask again")]
+    AnswersUnread(usize),
+    /// This node's: its answers to every peer wait unwritten, past what it holds.
+    #[error("busy: this node's answers to its peers wait unwritten: ask again later")]
+    AnswersWaiting,
     /// This node's: its store cannot be read now.
     #[error("the store cannot be read: {0}")]
     StoreUnreadable(ReadError),

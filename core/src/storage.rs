@@ -31,6 +31,19 @@ pub trait Durable {
     fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, ReadError>;
     /// Every node setting whose key starts with `prefix`, in key order.
     fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, ReadError>;
+    /// The node settings whose key starts with `prefix`, from the key `from` on (one
+    /// that starts with `prefix`), in key order: at most `max_entries` of them, and none
+    /// that would take their values past `max_bytes` in all but the first (given
+    /// whatever its size, so that a reader always gets on). Nothing before `from` is
+    /// read, and past what it gives only the one entry found not to fit: a witness's
+    /// answer to `Deposits` reads what it sends (`witness.rs` `serve_deposits`).
+    fn metas_from(
+        &self,
+        prefix: &str,
+        from: &str,
+        max_entries: usize,
+        max_bytes: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, ReadError>;
     /// What every proposer's games held for him use (none kept: none).
     fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         Ok(vec![])

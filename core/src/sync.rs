@@ -4,8 +4,10 @@
 //! per 4 KiB it carries, per 64 heads entries, per 16 envelopes an answer reads from
 //! the store, and a dormant or sleeping game's waking by its size.
 //!
-//! Also charged: each introduced address (`introduced`), and an answer by the envelopes
-//! it reads (`charge_answer`). Answers and requests are split to stay under a message's
+//! Also charged: each introduced address (`introduced`), an answer by the envelopes
+//! it reads (`charge_answer`), and a witness's answer to `Deposits` by its bytes, a
+//! token per KiB ([`answer_cost`]), paid before anything is read (`witness.rs`
+//! `serve_deposits`). Answers and requests are split to stay under a message's
 //! item cap (`heads_for`, `served`, `behind`; pushes are merged under it, `peers.rs`
 //! `merge_pushes`). At most [`MAX_QUEUED_WRITES`] (256) writes wait: past it, requests
 //! that would write are refused ("busy"). `Heads` claims are noted only from a seat or
@@ -49,6 +51,21 @@ const MAX_INTRODUCED_PER_SEAT: usize = 4;
 
 /// Heads entries one `Heads` request carries at most (the rest go in another).
 const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
+
+/// Bytes an answer reads from the store and sends per token, when the answer is bytes
+/// the node only moves (a witness's deposits). A peer's refill (1,000 a second) then
+/// makes the node read and send at most about 1 MiB a second for it, an address's 2 and
+/// everyone's 10: a few percent of a core (a witness read a game's 63 MiB of deposits in
+/// about 100 ms). A seat that lacks a computation's message (7 MiB, spec/GAMES.md
+/// §5.15) fetches it with 7,168 tokens of its burst of 20,000.
+pub(super) const ANSWER_BYTES_PER_TOKEN: f64 = 1024.0;
+
+/// What an answer of `entries` items and `bytes` in all read from the store costs: a
+/// token per [`ANSWER_BYTES_PER_TOKEN`], and one per 16 items as envelopes read are
+/// (`charge_answer`).
+pub(super) fn answer_cost(bytes: usize, entries: usize) -> f64 {
+    bytes as f64 / ANSWER_BYTES_PER_TOKEN + entries as f64 / 16.0
+}
 
 impl Core {
     /// What we hold of every unfinished game `peer` holds a seat of or relays, and of
@@ -122,6 +139,7 @@ impl Core {
                 let bytes: usize = deposits.iter().map(Vec::len).sum();
                 deposits.len() as f64 / 4.0 + bytes as f64 / 65_536.0 + dormant(game)
             }
+            // And its answer's bytes, before they are read (`witness.rs`).
             Request::Deposits { game, .. } => 1.0 + dormant(game),
             // A signature checked, as for an envelope.
             Request::Ruling { game, act } => 1.0 + act.len() as f64 / 4096.0 + dormant(game),
@@ -135,6 +153,13 @@ impl Core {
         let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
         self.budgets
             .charge(peer, origin.as_deref(), envelopes as f64 / 16.0, self.now);
+    }
+
+    /// Gives `peer` back tokens spent on what its request did not cost after all.
+    pub(super) fn give_back(&mut self, peer: &PeerKey, tokens: f64) {
+        let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
+        self.budgets
+            .give_back(peer, origin.as_deref(), tokens, self.now);
     }
 
     /// Spends `cost` of `peer`'s budgets; why not, if they are spent.

@@ -27,7 +27,12 @@
 //! at most an envelope's size each, or one alone of at most a computation's message
 //! (`serve_deposit`; Secret Stallmate without a referee leaves a message its receiver
 //! lacks so, spec/GAMES.md §5.15); a ledger is answered per `Witness` request, charged
-//! as one more request plus a dormant game's envelopes (`sync.rs` `cost`).
+//! as one more request plus a dormant game's envelopes (`sync.rs` `cost`). An answer to
+//! `Deposits` reads only the deposits it carries, from the number asked on, and is paid
+//! for before anything is read: the most it can read (a computation's message, or a
+//! MiB in 4096 deposits) at a token per KiB, what it did not read given back
+//! (`serve_deposits`). How long it then waits to be written is the shell's budget
+//! (`sealed_node::sync::owed`).
 //!
 //! In code: an envelope's time is written with it (`receipts`); a ledger's moment and
 //! the ledgers (`ledger_moment`, `ledgers`); a deposit's stamp is written before the
@@ -45,6 +50,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::witness::{Held as HeldChain, Ledger, MAX_STATEMENT, Stamp, Statement};
 
 use super::durable::{Step, Waiter};
+use super::sync::answer_cost;
 use super::{Core, Durable, GameId, InId, PeerKey};
 use crate::message::{MAX_DEPOSITS, Response};
 use crate::record::Usage;
@@ -66,8 +72,21 @@ const MAX_DEPOSITS_PER_GAME: u64 = 65_536;
 /// Most times in one ledger: about 6 bytes each, well inside a statement's cap.
 const TIMES_PER_LEDGER: usize = (MAX_STATEMENT - 2048) / 8;
 
-/// Most deposit bytes in one answer to a fetch.
+/// Most deposit bytes in one answer to a fetch (but one deposit alone, which may be
+/// larger: a computation's message).
 const DEPOSITS_PER_ANSWER: usize = 1024 * 1024;
+
+/// Most deposits in one answer to a fetch: 1 MiB of envelopes of 256 bytes, far inside
+/// a message's item cap.
+const ENTRIES_PER_ANSWER: usize = 4096;
+
+/// The most deposit bytes one answer to a fetch reads and carries: a MiB of them, or a
+/// computation's message alone (the largest deposit taken, `serve_deposit`).
+const MOST_ANSWERED: usize = if MAX_MESSAGE_DEPOSIT > DEPOSITS_PER_ANSWER {
+    MAX_MESSAGE_DEPOSIT
+} else {
+    DEPOSITS_PER_ANSWER
+};
 
 /// The store key of an envelope's time: the game and the envelope hash, both hex.
 pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
@@ -525,6 +544,17 @@ impl Core {
 
     /// Answers a seat's `Deposits` request: the game's deposits from number `from` on,
     /// as many as one answer carries, and the number to ask from next.
+    ///
+    /// Nothing is read before it is paid for. The game's count of deposits (8 bytes,
+    /// paid by the request's own token) says whether there is anything from `from` on:
+    /// if not, the answer is empty and costs nothing more, as a seat's poll every few
+    /// seconds mostly is. Otherwise the most an answer can read ([`MOST_ANSWERED`]
+    /// bytes in [`ENTRIES_PER_ANSWER`] deposits, charged as `sync.rs` `answer_cost`
+    /// says) is spent from the asker's budgets first, or the request is refused and
+    /// nothing is read; what the answer did not read is given back. Only the deposits
+    /// from `from` on are read (`Durable::metas_from`): a deposit's key ends in its
+    /// number as 16 hex digits (`deposit_key`, so since the first store), so key order
+    /// is number order.
     pub(super) fn serve_deposits(
         &mut self,
         peer: &PeerKey,
@@ -535,26 +565,51 @@ impl Core {
         if let Err(why) = self.witnessed_game(peer, &game) {
             return why.into();
         }
+        // Written in the same write as the deposits it counts; a count being written
+        // may name deposits not yet durable, which the read then does not find.
+        let count = match self.games.slot(&game).and_then(|s| s.deposits) {
+            Some(n) => n,
+            None => read_u64(store, &count_key(&game)).unwrap_or(0),
+        };
+        if from >= count {
+            return Response::Deposits {
+                deposits: vec![],
+                next: from,
+            };
+        }
+        let most = answer_cost(MOST_ANSWERED, ENTRIES_PER_ANSWER);
+        if let Err(why) = self.spend(peer, most) {
+            return why.into();
+        }
         let prefix = format!("{DEPOSIT_PREFIX}{}/", hex::encode(game));
-        let mut stored: Vec<(u64, Vec<u8>)> = store
-            .metas(&prefix)
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|(k, v)| {
-                let n = u64::from_str_radix(k.strip_prefix(&prefix)?, 16).ok()?;
-                (n >= from).then_some((n, v))
-            })
-            .collect();
-        stored.sort_by_key(|(n, _)| *n);
-        let (mut deposits, mut bytes, mut next) = (vec![], 0, from);
-        for (n, d) in stored {
-            if bytes + d.len() > DEPOSITS_PER_ANSWER && !deposits.is_empty() {
-                break;
+        let rows = match store.metas_from(
+            &prefix,
+            &deposit_key(&game, from),
+            ENTRIES_PER_ANSWER,
+            DEPOSITS_PER_ANSWER,
+        ) {
+            Ok(rows) => rows,
+            Err(e) => {
+                self.give_back(peer, most);
+                return PeerRefusal::StoreUnreadable(e).into();
             }
+        };
+        let (mut deposits, mut bytes, mut next) = (vec![], 0, from);
+        for (k, d) in rows {
+            let Some(n) = k
+                .strip_prefix(&prefix)
+                .and_then(|n| u64::from_str_radix(n, 16).ok())
+            else {
+                continue;
+            };
             bytes += d.len();
             deposits.push(d);
-            next = n + 1;
+            next = n.saturating_add(1);
         }
+        self.give_back(peer, most - answer_cost(bytes, deposits.len()));
         Response::Deposits { deposits, next }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -16,7 +16,10 @@
 //! The figures: 128 connections being set up from outside, 4096 inbound, 4608 in all, 8
 //! per peer; 128 streams per connection (yamux), 32 sync requests and 8 lookups at
 //! once; on the sync streams, one of ours and at most 4 of theirs per peer, 32 requests
-//! in flight each way per peer, each timed out after `NetConfig::request_timeout`. The memory limit (no new connection while the process holds more than half the
+//! in flight each way per peer, each timed out after `NetConfig::request_timeout`; our
+//! answers waiting to be written, 16 MiB and 32 answers per peer and 64 MiB in all
+//! beyond 64 KiB per peer, each for at most `request_timeout` (`sync/owed.rs`). The
+//! memory limit (no new connection while the process holds more than half the
 //! machine's memory) is a last resort: the other budgets keep a node under attack under
 //! 60 MiB. The relay reserves for peers registered at this node's lookup only, 512 in
 //! all and 2 per peer, within libp2p's rates per peer and address; it carries 128
@@ -112,6 +115,29 @@ pub const MAX_SYNC_STREAMS: usize = 32;
 /// A peer's sync streams to us at once (`shell/streams.rs`): one is all an honest peer
 /// keeps; more allow for a stream it opened again before we saw its last one end.
 pub const MAX_INBOUND_SYNC_STREAMS: usize = 4;
+
+/// Bytes of our answers waiting to be written to one peer, on all its sync streams and
+/// request-response substreams together (`sync/owed.rs`): two messages of the largest
+/// size, so that a peer reading a large answer slowly still has the next one queued.
+/// An answer past it is not queued: a "busy" refusal (the asker's fault) goes in its
+/// place; and the peer's streams are not read while there is no room for one more of
+/// the largest. Symmetric with what its messages may hold being read
+/// (`sync::MAX_HELD_PER_CONNECTION`).
+pub const MAX_OWED_PER_PEER: usize = 16 << 20;
+/// Bytes of our answers waiting to be written to every peer together, beyond each
+/// peer's free share: four peers' worth, as for what messages read may hold
+/// (`sync::MAX_HELD`). Past it a large answer is refused as busy (this node's fault):
+/// strangers who ask and never read hold at most this of the node's memory, for at
+/// most `NetConfig::request_timeout` per answer.
+pub const MAX_OWED: usize = 64 << 20;
+/// What each peer's answers may hold outside [`MAX_OWED`]: small answers (heads,
+/// acknowledgements, refusals) to the peers that read them are never refused for the
+/// strangers who do not.
+pub const FREE_OWED_PER_PEER: usize = 64 << 10;
+/// Answers waiting to be written to one peer past which its streams are not read: as
+/// many as it may have requests in flight (an honest peer keeps 8,
+/// `core/src/peers.rs`), so the refusals queued in place of answers stay few.
+pub const MAX_OWED_ANSWERS: usize = MAX_SYNC_STREAMS;
 
 /// How to build a swarm.
 #[derive(Clone, Debug)]

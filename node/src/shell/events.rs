@@ -223,7 +223,7 @@ impl Shell {
                     } => {
                         let id = self.next_in;
                         self.next_in += 1;
-                        self.inbound.insert(id, channel);
+                        self.inbound.insert(id, (peer, channel));
                         // What the request holds of the read budget is given back once
                         // the core has taken it.
                         let (request, _hold) = request.into_parts();

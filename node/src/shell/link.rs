@@ -1,15 +1,24 @@
 //! One sync stream's IO, in a task of its own: it reads frames (under the read budget,
 //! `sync/frame.rs`) and hands them to the shell, and writes what the shell gives it.
 //! The shell's queue of events is bounded: while it is full, a stream's task reads
-//! nothing more, and its peer waits on the muxer's window.
+//! nothing more, and its peer waits on the muxer's window. So does a peer's stream to
+//! us while our answers to it wait unwritten past its room (`sync/owed.rs`): a peer
+//! that does not read is not read. An answer is written by its request's deadline or
+//! not at all: one whose asker has given up is dropped unwritten, and a write still
+//! going at the deadline closes the stream (the peer does not read it).
+
+use std::time::Instant;
 
 use futures::AsyncReadExt as _;
 use libp2p::{PeerId, Stream};
 use libp2p_stream::OpenStreamError;
 use tokio::sync::mpsc;
 
+use crate::net::{MAX_OWED_ANSWERS, MAX_OWED_PER_PEER};
+use crate::sync::owed::{Debt, Share};
 use crate::sync::{
-    Frame, Request, Response, StreamRequestId, SyncCodec, read_frame, write_request, write_response,
+    FRAME_HEAD, Frame, MAX_SYNC_MESSAGE, Request, StreamRequestId, SyncCodec, read_frame,
+    request_frame, write_all,
 };
 
 /// A stream's number in the shell.
@@ -42,23 +51,41 @@ pub(super) enum Event {
 pub(super) enum Out {
     /// One of our requests.
     Request(StreamRequestId, Request),
-    /// Our response to one of the peer's.
-    Response(StreamRequestId, Response),
+    /// Our response to one of the peer's: its frame's bytes, what they hold of the
+    /// answers' budget, and its request's deadline.
+    Response {
+        /// The frame, as written.
+        bytes: Vec<u8>,
+        /// Given back once written or dropped.
+        debt: Debt,
+        /// When its asker gives up waiting.
+        deadline: Instant,
+    },
 }
+
+/// Bytes of a peer's answers waiting past which its streams are not read: no room for
+/// one more of the largest message.
+const READ_UNTIL: usize = MAX_OWED_PER_PEER - MAX_SYNC_MESSAGE - FRAME_HEAD;
 
 /// Runs one stream until it ends, fails, or the shell aborts the task: reads frames
 /// into `events`, writes what comes from `out`. Says `Closed` when it ends on its own.
+/// A stream of the peer's (`owed`: its answers' share) is read only while the answers
+/// waiting for the peer leave room.
 pub(super) fn spawn(
     link: LinkId,
     stream: Stream,
     codec: SyncCodec,
     events: mpsc::Sender<Event>,
     mut out: mpsc::UnboundedReceiver<Out>,
+    owed: Option<std::sync::Arc<Share>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let (mut r, mut w) = stream.split();
         let read = async {
             loop {
+                if let Some(share) = &owed {
+                    share.room(READ_UNTIL, MAX_OWED_ANSWERS).await;
+                }
                 match read_frame(&mut r, &codec).await {
                     Ok(frame) => {
                         if events.send(Event::Frame { link, frame }).await.is_err() {
@@ -74,9 +101,31 @@ pub(super) fn spawn(
         };
         let write = async {
             while let Some(o) = out.recv().await {
-                let done = match &o {
-                    Out::Request(id, req) => write_request(&mut w, *id, req).await,
-                    Out::Response(id, resp) => write_response(&mut w, *id, resp).await,
+                let done = match o {
+                    Out::Request(id, req) => match request_frame(id, &req) {
+                        Ok(bytes) => write_all(&mut w, &bytes).await,
+                        Err(e) => Err(e),
+                    },
+                    Out::Response {
+                        bytes,
+                        debt,
+                        deadline,
+                    } => {
+                        if Instant::now() >= deadline {
+                            // Its asker has given up: not written, and given back.
+                            continue;
+                        }
+                        let deadline = tokio::time::Instant::from_std(deadline);
+                        let written = tokio::time::timeout_at(deadline, write_all(&mut w, &bytes));
+                        let done = written.await.unwrap_or_else(|_| {
+                            Err(std::io::Error::new(
+                                std::io::ErrorKind::TimedOut,
+                                "an answer not read by its request's deadline",
+                            ))
+                        });
+                        drop(debt);
+                        done
+                    }
                 };
                 if let Err(e) = done {
                     tracing::debug!(link, "sync stream write: {e}");

@@ -214,7 +214,9 @@ pub struct Shell {
     written: writer::Done,
     writer: Option<std::thread::JoinHandle<()>>,
     outbound: HashMap<OutboundRequestId, OutId>,
-    inbound: HashMap<InId, ResponseChannel<crate::sync::Held<Response>>>,
+    /// Requests that came by request-response, with their peer (whose share of the
+    /// answers' budget the answer holds, `streams.rs` `owe_held`).
+    inbound: HashMap<InId, (PeerId, ResponseChannel<crate::sync::Held<Response>>)>,
     next_in: InId,
     replies: HashMap<CmdId, Reply<Answer>>,
     next_cmd: CmdId,
@@ -514,12 +516,9 @@ impl Shell {
                     let Err(resp) = self.streams.respond(id, resp) else {
                         continue;
                     };
-                    if let Some(channel) = self.inbound.remove(&id) {
-                        let _ = self
-                            .swarm
-                            .behaviour_mut()
-                            .sync
-                            .send_response(channel, resp.into());
+                    if let Some((peer, channel)) = self.inbound.remove(&id) {
+                        let resp = self.streams.owe_held(peer, resp);
+                        let _ = self.swarm.behaviour_mut().sync.send_response(channel, resp);
                     }
                 }
                 Output::Message {

@@ -24,7 +24,13 @@
 //!   request-response it closed one `idle_timeout` after its last request);
 //! - what a frame holds is read under the same budget as request-response's messages
 //!   (`sync/codec.rs`), each peer's streams sharing one per-connection share, until the
-//!   core has handled it.
+//!   core has handled it;
+//! - our answers, once the core has made them, hold their bytes of the answers' budget
+//!   (`sync/owed.rs`) until written, per peer on its streams and request-response
+//!   substreams together ([`Streams::owe`]): an answer past the peer's share or
+//!   everyone's is replaced by a "busy" refusal, a peer's stream is not read while its
+//!   answers leave no room, and an answer not written by its request's deadline is
+//!   dropped (`link.rs`).
 //!
 //! Compatibility: every node still answers `/sealed/sync/1` requests (older nodes send
 //! nothing else). If a peer refuses our stream's protocol, it is an older node: it is
@@ -44,9 +50,13 @@ use tokio::sync::mpsc;
 
 use super::link::{self, Event, LinkId, Out};
 use crate::core::{InId, OutId};
-use crate::net::{MAX_INBOUND_SYNC_STREAMS, MAX_SYNC_STREAMS};
+use crate::net::{
+    FREE_OWED_PER_PEER, MAX_INBOUND_SYNC_STREAMS, MAX_OWED, MAX_OWED_PER_PEER, MAX_SYNC_STREAMS,
+};
+use crate::sync::owed::{Debt, Owed, Share, owe};
 use crate::sync::{
-    Budget, Frame, Held, Request, Response, STREAM_PROTOCOL, StreamRequestId, SyncCodec,
+    Budget, FRAME_HEAD, Frame, Held, Request, Response, STREAM_PROTOCOL, StreamRequestId,
+    SyncCodec, response_frame,
 };
 
 /// Frames (and stream events) waiting for the shell. Each frame holds its bytes of the
@@ -119,11 +129,17 @@ struct PeerLinks {
     legacy: bool,
     /// One count of held bytes for all its streams.
     codec: Option<SyncCodec>,
+    /// Our answers to it waiting to be written, on its streams and substreams.
+    owed: Arc<Share>,
 }
 
 impl PeerLinks {
     fn idle(&self) -> bool {
-        matches!(self.ours, Ours::None) && self.theirs == 0 && self.asked == 0 && self.sent == 0
+        matches!(self.ours, Ours::None)
+            && self.theirs == 0
+            && self.asked == 0
+            && self.sent == 0
+            && self.owed.is_empty()
     }
 }
 
@@ -154,6 +170,8 @@ pub(super) struct Streams {
     pub(super) events: mpsc::Receiver<Event>,
     events_tx: mpsc::Sender<Event>,
     budget: Arc<Budget>,
+    /// What our answers waiting to be written hold, both protocols together.
+    owed: Arc<Owed>,
     timeout: Duration,
     idle: Duration,
     peers: HashMap<PeerId, PeerLinks>,
@@ -190,6 +208,7 @@ impl Streams {
             events,
             events_tx,
             budget,
+            owed: Owed::new(MAX_OWED, MAX_OWED_PER_PEER, FREE_OWED_PER_PEER),
             timeout,
             idle,
             peers: HashMap::new(),
@@ -346,15 +365,15 @@ impl Streams {
         let link = self.next_link;
         self.next_link += 1;
         let budget = &self.budget;
-        let codec = self
-            .peers
-            .entry(peer)
-            .or_default()
+        let p = self.peers.entry(peer).or_default();
+        let codec = p
             .codec
             .get_or_insert_with(|| SyncCodec::new(budget.clone()).clone())
             .clone();
+        // Its streams to us carry our answers: read only while they leave room.
+        let owed = (!ours).then(|| p.owed.clone());
         let (out, rx) = mpsc::unbounded_channel();
-        let task = link::spawn(link, stream, codec, self.events_tx.clone(), rx);
+        let task = link::spawn(link, stream, codec, self.events_tx.clone(), rx, owed);
         self.links.insert(
             link,
             Link {
@@ -435,22 +454,52 @@ impl Streams {
         }
     }
 
-    /// Our response to a peer's request read on a stream; given back if the request
-    /// came by request-response.
+    /// Our response to a peer's request read on a stream, framed and queued on it with
+    /// its debt (or a refusal in its place, [`Streams::owe`]); given back if the
+    /// request came by request-response.
     pub(super) fn respond(&mut self, id: InId, resp: Response) -> Result<(), Response> {
         let Some(i) = self.inbound.remove(&id) else {
             return Err(resp);
         };
         self.in_deadlines.remove(&(i.deadline, id));
-        if let Some(l) = self.links.get_mut(&i.link) {
-            l.asked.remove(&id);
-            l.used = Instant::now();
-            let _ = l.out.send(Out::Response(i.rid, resp));
-            if let Some(p) = self.peers.get_mut(&l.peer) {
-                p.asked -= 1;
-            }
+        let Some(l) = self.links.get_mut(&i.link) else {
+            return Ok(());
+        };
+        l.asked.remove(&id);
+        l.used = Instant::now();
+        let peer = l.peer;
+        if let Some(p) = self.peers.get_mut(&peer) {
+            p.asked -= 1;
+        }
+        let (resp, debt) = self.owe(peer, resp, FRAME_HEAD);
+        // The core cuts its answers to a message's size: always framed.
+        let Ok(bytes) = response_frame(i.rid, &resp) else {
+            return Ok(());
+        };
+        drop(resp);
+        if let Some(l) = self.links.get(&i.link) {
+            // A task that ended drops it, and its debt with it.
+            let _ = l.out.send(Out::Response {
+                bytes,
+                debt,
+                deadline: i.deadline,
+            });
         }
         Ok(())
+    }
+
+    /// Our response to a peer's request that came by request-response, holding its
+    /// debt until libp2p has written it (or dropped it at its substream's timeout).
+    pub(super) fn owe_held(&mut self, peer: PeerId, resp: Response) -> Held<Response> {
+        let (resp, debt) = self.owe(peer, resp, 4);
+        Held::owing(resp, debt)
+    }
+
+    /// An answer to `peer`, with what it holds of the answers' budget, or a refusal in
+    /// its place (`owed.rs` `owe`).
+    fn owe(&mut self, peer: PeerId, resp: Response, framing: usize) -> (Response, Debt) {
+        let share = self.peers.entry(peer).or_default().owed.clone();
+        owe(&self.owed, &share, resp, framing)
     }
 
     /// A stream is gone: ended on its own, or closed here. Our requests on it fail; the
@@ -535,6 +584,8 @@ impl Streams {
         for link in idle {
             self.close(link);
         }
+        // A peer on request-response is kept only while answers to it wait.
+        self.peers.retain(|_, p| !p.idle() || p.legacy);
     }
 
     /// The last connection to `peer` closed: whether it speaks the stream protocol is

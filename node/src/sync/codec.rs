@@ -19,6 +19,7 @@ use libp2p::StreamProtocol;
 use libp2p::request_response::Codec;
 use serde::Serialize;
 
+use super::owed::Debt;
 use super::shape::{BadShape, ITEM_COST, request_items, response_items};
 use super::{MAX_SYNC_MESSAGE, Request, Response};
 
@@ -138,12 +139,14 @@ fn busy(whose: &str) -> io::Error {
 }
 
 /// A message with the budget it holds: the hold is given back when the message is
-/// dropped, so a message read but not yet handled still counts. Messages made here to
-/// be sent hold nothing.
+/// dropped, so a message read but not yet handled still counts. An answer made here to
+/// be sent holds its bytes of the answers' budget (`owed.rs`) until it is written or
+/// dropped; other messages made here hold nothing.
 #[derive(Debug)]
 pub struct Held<T> {
     msg: T,
     hold: Option<Hold>,
+    owed: Option<Debt>,
 }
 
 impl<T> Held<T> {
@@ -152,6 +155,16 @@ impl<T> Held<T> {
         Held {
             msg,
             hold: Some(hold),
+            owed: None,
+        }
+    }
+
+    /// An answer to be written, holding `debt` of the answers' budget until it is.
+    pub fn owing(msg: T, debt: Debt) -> Held<T> {
+        Held {
+            msg,
+            hold: None,
+            owed: Some(debt),
         }
     }
 
@@ -173,7 +186,11 @@ impl<T> Held<T> {
 
 impl<T> From<T> for Held<T> {
     fn from(msg: T) -> Self {
-        Held { msg, hold: None }
+        Held {
+            msg,
+            hold: None,
+            owed: None,
+        }
     }
 }
 
@@ -305,7 +322,7 @@ pub(super) fn encode_framed<M: Serialize>(prefix: &[u8], m: &M, max: usize) -> i
 }
 
 /// Writes `bytes` and flushes.
-pub(super) async fn write_all<T>(io: &mut T, bytes: &[u8]) -> io::Result<()>
+pub(crate) async fn write_all<T>(io: &mut T, bytes: &[u8]) -> io::Result<()>
 where
     T: futures::AsyncWrite + Unpin + Send,
 {
@@ -324,10 +341,7 @@ impl Codec for SyncCodec {
     {
         let mut hold = self.hold();
         let msg = read_framed(io, MAX_SYNC_MESSAGE, &mut hold, request_items).await?;
-        Ok(Held {
-            msg,
-            hold: Some(hold),
-        })
+        Ok(Held::holding(msg, hold))
     }
 
     async fn read_response<T>(
@@ -340,10 +354,7 @@ impl Codec for SyncCodec {
     {
         let mut hold = self.hold();
         let msg = read_framed(io, MAX_SYNC_MESSAGE, &mut hold, response_items).await?;
-        Ok(Held {
-            msg,
-            hold: Some(hold),
-        })
+        Ok(Held::holding(msg, hold))
     }
 
     async fn write_request<T>(
@@ -367,7 +378,15 @@ impl Codec for SyncCodec {
     where
         T: futures::AsyncWrite + Unpin + Send,
     {
-        write_framed(io, &res.msg, MAX_SYNC_MESSAGE).await
+        // The answer's bytes alone wait for the peer to read them: the message goes
+        // once encoded, and its debt once written (or dropped with this future, when
+        // libp2p's substream times out).
+        let Held { msg, owed, .. } = res;
+        let bytes = encode_framed(&[], &msg, MAX_SYNC_MESSAGE)?;
+        drop(msg);
+        write_all(io, &bytes).await?;
+        drop(owed);
+        Ok(())
     }
 }
 

@@ -54,16 +54,25 @@ where
     }
 }
 
+/// A frame's bytes before the message's own: the id, the kind and the length.
+pub(crate) const FRAME_HEAD: usize = 8 + 1 + 4;
+
+/// One request frame's bytes, as written.
+pub(crate) fn request_frame(id: StreamRequestId, req: &Request) -> io::Result<Vec<u8>> {
+    encode_framed(&head(id, REQUEST), req, MAX_SYNC_MESSAGE)
+}
+
+/// One response frame's bytes, as written.
+pub(crate) fn response_frame(id: StreamRequestId, resp: &Response) -> io::Result<Vec<u8>> {
+    encode_framed(&head(id, RESPONSE), resp, MAX_SYNC_MESSAGE)
+}
+
 /// Writes one request frame.
 pub async fn write_request<T>(io: &mut T, id: StreamRequestId, req: &Request) -> io::Result<()>
 where
     T: futures::AsyncWrite + Unpin + Send,
 {
-    write_all(
-        io,
-        &encode_framed(&head(id, REQUEST), req, MAX_SYNC_MESSAGE)?,
-    )
-    .await
+    write_all(io, &request_frame(id, req)?).await
 }
 
 /// Writes one response frame.
@@ -71,11 +80,7 @@ pub async fn write_response<T>(io: &mut T, id: StreamRequestId, resp: &Response)
 where
     T: futures::AsyncWrite + Unpin + Send,
 {
-    write_all(
-        io,
-        &encode_framed(&head(id, RESPONSE), resp, MAX_SYNC_MESSAGE)?,
-    )
-    .await
+    write_all(io, &response_frame(id, resp)?).await
 }
 
 fn head(id: StreamRequestId, kind: u8) -> [u8; 9] {

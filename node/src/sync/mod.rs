@@ -9,16 +9,18 @@
 //!
 //! Files: the messages in the core (`sealed_core::message`, re-exported here); framing
 //! under a memory budget `codec.rs`; the stream protocol's frames `frame.rs`; counting a message's items before decoding it
-//! `shape.rs`.
+//! `shape.rs`; the budget of answers waiting to be written `owed.rs`.
 
 mod codec;
 mod frame;
+pub mod owed;
 mod shape;
 
 pub use codec::{
     Budget, FREE_PER_CONNECTION, Held, Hold, MAX_HELD, MAX_HELD_PER_CONNECTION, SyncCodec,
 };
-pub(crate) use codec::{read_small, write_framed};
+pub(crate) use codec::{read_small, write_all, write_framed};
+pub(crate) use frame::{FRAME_HEAD, request_frame, response_frame};
 pub use frame::{Frame, StreamRequestId, read_frame, write_request, write_response};
 pub use shape::{BadShape, ITEM_COST, MAX_ITEMS, request_items, response_items};
 

@@ -125,6 +125,17 @@ impl Durable for SimStore {
         self.inner.metas(prefix)
     }
 
+    fn metas_from(
+        &self,
+        prefix: &str,
+        from: &str,
+        max_entries: usize,
+        max_bytes: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, ReadError> {
+        self.check()?;
+        self.inner.metas_from(prefix, from, max_entries, max_bytes)
+    }
+
     fn quotas(&self) -> Result<Vec<(PeerKey, Usage)>, ReadError> {
         self.check()?;
         self.inner.quotas()

@@ -1,0 +1,246 @@
+//! A witness's answer to `Deposits` reads only what it carries, and is paid for before
+//! anything is read: a core witnessing a stranger's game with ten deposits, served from
+//! a store in memory that counts the deposit bytes each read gives (a double of the
+//! store, for this pure code only).
+
+use std::cell::Cell;
+
+use sealed_games::table::{self, Invitees};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
+
+use crate::io::{Input, Output};
+use crate::memory::MemoryStore;
+use crate::message::{Request, Response};
+use crate::record::{GameRecord, GameRow, ReadError};
+use crate::{Core, CoreConfig, Durable, GameId, PeerKey};
+
+const T0: u64 = 1_700_000_000_000;
+/// Each deposit's size: ten of them are 1 MB, one answer of the first ones.
+const DEPOSIT: usize = 100_000;
+
+/// The store in memory, counting the bytes of deposits it has given.
+struct Counting {
+    inner: MemoryStore,
+    deposit_bytes: Cell<usize>,
+}
+
+impl Counting {
+    fn count(&self, rows: &[(String, Vec<u8>)]) {
+        let n: usize = rows
+            .iter()
+            .filter(|(k, _)| k.starts_with(super::DEPOSIT_PREFIX))
+            .map(|(_, v)| v.len())
+            .sum();
+        self.deposit_bytes.set(self.deposit_bytes.get() + n);
+    }
+}
+
+impl Durable for Counting {
+    fn game_rows(&self) -> Result<Vec<GameRow>, ReadError> {
+        self.inner.game_rows()
+    }
+    fn game(&self, id: &GameId) -> Result<Option<GameRecord>, ReadError> {
+        self.inner.game(id)
+    }
+    fn knows(&self, id: &GameId) -> Result<bool, ReadError> {
+        self.inner.knows(id)
+    }
+    fn secrets(&self, id: &GameId) -> Result<Option<Vec<u8>>, ReadError> {
+        self.inner.secrets(id)
+    }
+    fn envelopes(&self, id: &GameId) -> Result<Vec<Vec<u8>>, ReadError> {
+        self.inner.envelopes(id)
+    }
+    fn chain_envelopes(
+        &self,
+        id: &GameId,
+        from: &mut dyn FnMut(u32, u8) -> Option<u64>,
+    ) -> Result<Vec<Vec<u8>>, ReadError> {
+        self.inner.chain_envelopes(id, from)
+    }
+    fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, ReadError> {
+        let v = self.inner.meta(key)?;
+        if let Some(v) = &v {
+            self.count(&[(key.to_owned(), v.clone())]);
+        }
+        Ok(v)
+    }
+    fn metas(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, ReadError> {
+        let rows = self.inner.metas(prefix)?;
+        self.count(&rows);
+        Ok(rows)
+    }
+    fn metas_from(
+        &self,
+        prefix: &str,
+        from: &str,
+        max_entries: usize,
+        max_bytes: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, ReadError> {
+        let rows = self
+            .inner
+            .metas_from(prefix, from, max_entries, max_bytes)?;
+        self.count(&rows);
+        Ok(rows)
+    }
+}
+
+fn key(n: u8) -> SecretKey {
+    SecretKey::from_seed(&[n; 32])
+}
+
+/// Carries out the core's outputs: writes committed and reported; the answers given.
+fn settle(c: &mut Core, s: &mut Counting) -> Vec<(u64, Response)> {
+    let mut answers = vec![];
+    while let Some(out) = c.poll_output() {
+        match out {
+            Output::Write { write, writes } => {
+                let n = s.inner.commit(&writes);
+                c.handle(
+                    T0,
+                    Input::Written {
+                        write,
+                        result: Ok(n),
+                    },
+                    s,
+                );
+            }
+            Output::Respond { id, resp } => answers.push((id, resp)),
+            _ => {}
+        }
+    }
+    answers
+}
+
+/// Asks `req` of the core as `peer`; its answer.
+fn ask(c: &mut Core, s: &mut Counting, peer: PeerKey, id: u64, req: Request) -> Response {
+    c.handle(T0, Input::Request { peer, id, req }, s);
+    settle(c, s)
+        .into_iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, r)| r)
+        .expect("answered")
+}
+
+/// A witness's core, and the game a stranger proposed naming it (both seats his own
+/// keys) with ten deposits of [`DEPOSIT`] bytes, numbered 0 to 9.
+fn witnessed_game() -> (Core, Counting, PeerKey, GameId) {
+    let mut s = Counting {
+        inner: MemoryStore::default(),
+        deposit_bytes: Cell::new(0),
+    };
+    let witness = key(1);
+    let w = witness.public().to_bytes();
+    let cfg = CoreConfig {
+        witness: true,
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    let mut c = Core::start(witness, cfg, [0; 32], T0, &s).unwrap();
+    settle(&mut c, &mut s);
+    let (stranger, other) = (key(2), key(3));
+    let addr = format!(
+        "/ip4/1.2.3.4/tcp/1/p2p/{}",
+        crate::peer_id::text(&w).unwrap()
+    );
+    let invitees = Invitees {
+        opponent: other.public().to_bytes(),
+        mailboxes: vec![MailboxSpec {
+            key: w,
+            addrs: vec![addr.clone()],
+        }],
+        witness: Some(WitnessSpec {
+            key: w,
+            addrs: vec![addr],
+        }),
+        ..Default::default()
+    };
+    let signed = table::propose("duel", &[], &stranger, invitees, T0, [9; 32]).unwrap();
+    let terms = Terms::from_signed(signed).unwrap();
+    let game = terms.game();
+    let p = stranger.public().to_bytes();
+    let proposal = terms.bytes().to_vec();
+    let r = ask(&mut c, &mut s, p, 1, Request::Propose { proposal });
+    assert!(matches!(r, Response::Ok { .. }), "{r:?}");
+    for i in 0..10u8 {
+        let deposits = vec![vec![i; DEPOSIT]];
+        let r = ask(
+            &mut c,
+            &mut s,
+            p,
+            10 + u64::from(i),
+            Request::Deposit { game, deposits },
+        );
+        assert!(matches!(r, Response::Statements(_)), "{r:?}");
+    }
+    s.deposit_bytes.set(0);
+    (c, s, p, game)
+}
+
+#[test]
+fn a_fetch_from_a_late_number_reads_only_the_deposits_it_carries() {
+    let (mut c, mut s, p, game) = witnessed_game();
+    let r = ask(&mut c, &mut s, p, 100, Request::Deposits { game, from: 9 });
+    let Response::Deposits { deposits, next } = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!((deposits, next), (vec![vec![9u8; DEPOSIT]], 10));
+    assert_eq!(
+        s.deposit_bytes.get(),
+        DEPOSIT,
+        "the deposits before the 9th were read too"
+    );
+    // From the start: as many as one answer carries (1 MiB), and no more read.
+    s.deposit_bytes.set(0);
+    let r = ask(&mut c, &mut s, p, 101, Request::Deposits { game, from: 0 });
+    let Response::Deposits { deposits, next } = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!((deposits.len(), next), (10, 10));
+    assert_eq!(s.deposit_bytes.get(), 10 * DEPOSIT);
+    // Past the last: nothing read, an empty answer.
+    s.deposit_bytes.set(0);
+    let r = ask(&mut c, &mut s, p, 102, Request::Deposits { game, from: 10 });
+    assert_eq!(
+        r,
+        Response::Deposits {
+            deposits: vec![],
+            next: 10
+        }
+    );
+    assert_eq!(s.deposit_bytes.get(), 0);
+}
+
+#[test]
+fn a_fetch_is_paid_for_before_anything_is_read() {
+    let (mut c, mut s, p, game) = witnessed_game();
+    // The clock stands still: nothing refills. Each answer of 1 MB costs about 1,000
+    // tokens of the 20,000; past some twenty, the asker cannot pay the most an answer
+    // may cost (a computation's message, 7 MiB) and is refused.
+    let mut answered = 0;
+    let mut refused = None;
+    for id in 200..300 {
+        let read = s.deposit_bytes.get();
+        match ask(&mut c, &mut s, p, id, Request::Deposits { game, from: 0 }) {
+            Response::Deposits { deposits, .. } => {
+                assert_eq!(deposits.len(), 10);
+                answered += 1;
+            }
+            Response::Refused(why) => {
+                assert_eq!(s.deposit_bytes.get(), read, "read before it was paid for");
+                refused = Some(why);
+                break;
+            }
+            r => panic!("{r:?}"),
+        }
+    }
+    let why = refused.expect("refused once its budget is spent");
+    assert!(why.contains("rate limit"), "{why}");
+    // What it paid: about a token per KiB answered, the unread rest given back (at the
+    // most an answer could cost, 7 MiB, it would have been refused after two).
+    assert!((12..=20).contains(&answered), "{answered} answered");
+    // An empty answer (nothing new) reads nothing and costs no more than a request.
+    let r = ask(&mut c, &mut s, p, 400, Request::Deposits { game, from: 10 });
+    assert!(matches!(r, Response::Deposits { .. }), "{r:?}");
+}
