@@ -77,8 +77,9 @@ impl Step {
 pub(super) enum Written {
     /// A game's: its step waits in the game's slot (`slot.rs` `Queue`).
     Game(GameId),
-    /// Node settings, which no game waits for.
-    Settings(Writes),
+    /// Node settings, which no game waits for (boxed: a game's write, the most
+    /// frequent, carries only its id).
+    Settings(Box<Writes>),
 }
 
 /// A game rebuilt from the store.
@@ -281,14 +282,22 @@ impl Core {
             }
         };
         // The other player's messages this seat took (a game without a referee): its
-        // side of the computations is made again from them. One stored before its hash
-        // was signed may not be the one signed (the other player's doing): it is passed
-        // over, and the right one asked for again as any lost message is, never a
-        // reason to set this seat's game aside.
-        for (index, bytes) in store
+        // side of the computations is made again from them, after the state it kept of
+        // those finished (`Table::kept_out`), whose messages are forgotten. One stored
+        // before its hash was signed may not be the one signed (the other player's
+        // doing): it is passed over, and the right one asked for again as any lost
+        // message is, never a reason to set this seat's game aside. A kept state that
+        // does not read is: the messages it stood for are gone.
+        let mut messages = store
             .messages(&id)
-            .map_err(|e| read_failed("its messages", e))?
-        {
+            .map_err(|e| read_failed("its messages", e))?;
+        if let Some(at) = messages.iter().position(|(i, _)| *i == crate::io::KEPT_AT) {
+            let (_, kept) = messages.remove(at);
+            table
+                .resume(&kept)
+                .map_err(|e| unreadable(format!("its computations: {e}")))?;
+        }
+        for (index, bytes) in messages {
             if let Err(e) = table.take_message(index, bytes) {
                 tracing::info!(game = %hex::encode(&id.bytes()[..4]), "a stored message passed over: {e}");
             }
@@ -478,6 +487,9 @@ impl Core {
         {
             step.messages.push((to, index, bytes));
         }
+        // The seat's state once a computation is finished, with the act that ends it:
+        // the messages before it are forgotten in the same write.
+        self.keep_state(id, &mut step.writes);
         self.bot_dirty(id);
         step
     }
@@ -563,7 +575,8 @@ impl Core {
             write,
             writes: writes.clone(),
         });
-        self.writes.insert(write, Written::Settings(writes));
+        self.writes
+            .insert(write, Written::Settings(Box::new(writes)));
         write
     }
 
@@ -587,7 +600,7 @@ impl Core {
             Some(Written::Settings(writes)) => (
                 None,
                 Step {
-                    writes,
+                    writes: *writes,
                     ..Step::default()
                 },
             ),

@@ -219,6 +219,11 @@ pub enum Output {
     },
 }
 
+/// The position at which a game's messages hold the seat's state of its computations
+/// (`Table::kept_out`): past any message's (a game has at most about 2⁴⁰ of them), and
+/// forgotten with them when the game is over.
+pub const KEPT_AT: u64 = u64::MAX;
+
 /// Writes that commit together: one transaction, all or nothing. Owned, so that the
 /// shell's store thread (or the simulated store) can take them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -236,6 +241,10 @@ pub struct Writes {
     pub messages: Vec<(GameId, u64, Vec<u8>)>,
     /// Games whose messages are removed (after `messages`): over, none is needed again.
     pub forget_messages: Vec<GameId>,
+    /// A game's messages before a position, removed (after `messages`): the seat's
+    /// state of its computations, stored at [`KEPT_AT`] in the same write or before,
+    /// takes their place (`Table::kept_out`).
+    pub forget_messages_before: Vec<(GameId, u64)>,
     /// Node settings.
     pub meta: Vec<(String, Vec<u8>)>,
     /// Node settings to remove (after `meta`).
@@ -254,6 +263,7 @@ impl Writes {
             && self.envelopes.is_empty()
             && self.messages.is_empty()
             && self.forget_messages.is_empty()
+            && self.forget_messages_before.is_empty()
             && self.meta.is_empty()
             && self.forget.is_empty()
             && self.charges.is_empty()
@@ -267,6 +277,8 @@ impl Writes {
         self.envelopes.extend(other.envelopes);
         self.messages.extend(other.messages);
         self.forget_messages.extend(other.forget_messages);
+        self.forget_messages_before
+            .extend(other.forget_messages_before);
         self.meta.extend(other.meta);
         self.forget.extend(other.forget);
         self.charges.extend(other.charges);

@@ -56,6 +56,9 @@ impl MemoryStore {
         for id in &w.forget_messages {
             self.messages.retain(|(g, _), _| g != id);
         }
+        for (id, before) in &w.forget_messages_before {
+            self.messages.retain(|(g, i), _| g != id || i >= before);
+        }
         let mut new = 0;
         for (id, e) in &w.envelopes {
             let h: [u8; 32] = Sha256::digest(e).into();

@@ -3,7 +3,9 @@
 //! duties (`auto.rs`), signs each one's hash in an act, and sends the bytes to the other
 //! player on the message stream once that act is durable (`durable.rs` `Step::messages`);
 //! the other takes them ([`Core::message`]) and stores each before anything it does next
-//! can depend on it.
+//! can depend on it, until its computation is finished: the seat's state then takes the
+//! place of every message before it ([`Core::keep_state`]), so that what a seat keeps of a
+//! game does not grow with its attempts.
 //!
 //! A message lost on the way (a closed stream, a restart of either side) is sent again:
 //! when the other player connects, and on a tick while he has not answered and
@@ -19,7 +21,7 @@ use sealed_protocol::proposal::Terms;
 
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
-use crate::io::{Output, Writes};
+use crate::io::{KEPT_AT, Output, Writes};
 
 /// How long a message waits for its answer before it is sent again.
 pub const RESEND_MS: u64 = 30_000;
@@ -43,6 +45,22 @@ pub(super) fn other_player(terms: &Terms, me: Seat) -> Option<PeerKey> {
 }
 
 impl Core {
+    /// The games played here whose computations are under way (`Table::computes`), each
+    /// with its other player: the only pairs whose messages the shell reads
+    /// (spec/PROTOCOL.md §16.7), so that nobody else can make it hold a message's bytes.
+    /// A game asleep is none of them: a game with computations has a witness and a time
+    /// control, and such a game never sleeps (`sleep.rs`). One pass over the games
+    /// played here, as `Core::due_at` is.
+    pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId)> + '_ {
+        self.games.all_played().filter_map(|(id, p)| {
+            if !p.table.computes() {
+                return None;
+            }
+            let other = other_player(p.table.terms(), p.table.seat())?;
+            Some((other, *id))
+        })
+    }
+
     /// A message from `peer` for `game`, at `index`.
     pub(super) fn message(
         &mut self,
@@ -96,16 +114,34 @@ impl Core {
         if let Some(p) = self.games.played_mut(&game) {
             p.used = self.now;
         }
-        let step = super::durable::Step {
+        let mut step = super::durable::Step {
             writes: Writes {
                 messages: vec![(game, index, bytes)],
                 ..Writes::default()
             },
             ..Default::default()
         };
+        // The message may finish a computation here (Black's G2): the seat's state then
+        // takes the place of every message before, this one too.
+        self.keep_state(game, &mut step.writes);
         self.stage(game, step, store);
         self.bot_dirty(game);
         self.run_bots(store);
+    }
+
+    /// The seat's state of the game's computations, if its table has a newer one
+    /// (`Table::kept_out`): stored at [`KEPT_AT`] with `writes`, and the other player's
+    /// messages before it forgotten in the same write (after this write's own), so that
+    /// what the seat keeps of a game does not grow with its attempts (spec/GAMES.md
+    /// §5.15, "What a seat keeps"). The table hands it out only once the act ending its
+    /// computation is accepted, which is written with `writes` or before.
+    pub(super) fn keep_state(&mut self, game: GameId, writes: &mut Writes) {
+        if let Some(p) = self.games.played_mut(&game)
+            && let Some((before, kept)) = p.table.kept_out()
+        {
+            writes.messages.push((game, KEPT_AT, kept));
+            writes.forget_messages_before.push((game, before));
+        }
     }
 
     /// Sends a message to `peer` if connected (else it goes again when it connects).

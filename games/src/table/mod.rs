@@ -112,11 +112,32 @@ pub trait Table: TableFace + Send {
     fn take_message(&mut self, _index: u64, _bytes: Vec<u8>) -> Result<bool, String> {
         Err("this game sends no messages beside its transcript".into())
     }
+    /// Whether the game's computations are under way at this seat, so that messages
+    /// from the other player may come ([`Table::take_message`]): the node reads a
+    /// message's bytes only for such a game, from its other player (spec/PROTOCOL.md
+    /// §16.7), and closes anyone else's stream after its header.
+    fn computes(&self) -> bool {
+        false
+    }
     /// This seat's last message for the other player, once the act that signs its hash
     /// is accepted and while the other has not answered it: only if not handed out yet,
     /// or `again` (the other reconnected, or has waited). With its position.
     fn message_out(&mut self, _again: bool) -> Option<(u64, Vec<u8>)> {
         None
+    }
+    /// This seat's state of the computations once one is finished and the act ending it
+    /// signed, if newer than the last handed out: the position of the first message it
+    /// does not cover, and its bytes. The node stores the bytes with that act or after
+    /// it, and in the same write forgets the other player's messages before that
+    /// position: nothing here reads them again ([`Table::resume`] takes their place).
+    fn kept_out(&mut self) -> Option<(u64, Vec<u8>)> {
+        None
+    }
+    /// Takes back the state [`Table::kept_out`] handed out, after a restart, before the
+    /// messages stored since ([`Table::take_message`]). Refused, with why, when the
+    /// bytes do not read.
+    fn resume(&mut self, _kept: &[u8]) -> Result<(), String> {
+        Err("this game keeps no state of computations".into())
     }
     /// This seat's message that the other player said he lacks, sealed to him as a
     /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while

@@ -13,6 +13,8 @@
 //! Black's base-OT scalar, each player's pads (`Stream::pad`, run by run). So the audit
 //! (`audit.rs`) can play both sides again.
 
+mod checkpoint;
+
 use garble_lang::GarbleProgram;
 
 use super::circuits::layout;

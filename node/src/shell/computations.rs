@@ -6,25 +6,54 @@
 //! then the message, then the sender closes its side. The receiver's next signed act
 //! says it took the message, and the sender sends again while it has not (`sealed_core`
 //! `messages.rs`). On the stream the receiver answers only one byte, [`READ_WHOLE`],
-//! once it has read the message whole: a stream it dropped unread (over a cap below, or
-//! by libp2p-stream, which drops an inbound stream when the acceptor has not yet taken
-//! the one before) ends without it, and the sender tells the core
-//! (`Input::MessageLost`), which sends the message again at once rather than after its
-//! periodic wait. One copy of a game's message is on its way to a peer at a time: a copy
-//! asked for while one is still being sent is not made (on a slow link the first is
-//! let finish), and a newer message stops the older one's.
+//! once it has read the message whole: a stream it dropped unread (from a peer it does
+//! not read, over a cap below, or by libp2p-stream, which drops an inbound stream when
+//! the acceptor has not yet taken the one before) ends without it, and the sender tells
+//! the core (`Input::MessageLost`), which sends the message again at once rather than
+//! after its periodic wait. One copy of a game's message is on its way to a peer at a
+//! time: a copy asked for while one is still being sent is not made (on a slow link the
+//! first is let finish), and a newer message stops the older one's.
 //!
-//! A message takes up to [`MAX_MESSAGE`] bytes, so what a stranger can make the node
-//! hold is bounded apart from the sync protocol's budget: a length over the cap closes
-//! the stream before anything is read; at most [`PER_PEER`] of a peer's streams are read
-//! at once, the rest dropped unread; all the bytes being read or waiting for the core,
-//! from every peer, stay under [`HELD`] (a stream that would pass it is dropped unread);
-//! and a stream must deliver its message within [`READ_TIMEOUT`]. The core charges each
-//! message to the peer's budgets and takes it only from the game's other player.
+//! # What a peer can make the node hold
+//!
+//! A message takes up to [`MAX_MESSAGE`] bytes (7 MiB), and its header claims its
+//! length before any of it comes. A budget taken on that claim would let anyone hold
+//! it: four streams from two fresh peer ids, each a 44-byte header claiming 7 MiB, once
+//! took all of a shared 28 MiB, and a real opponent's message was then dropped unread
+//! for two minutes. So the budget is taken as bytes arrive, and only a game's other
+//! player holds any of it. Each byte the reader holds, with its owner, size and
+//! lifetime:
+//!
+//! - **A header**: 44 bytes a stream, from anyone, at most [`PER_PEER`] of a peer's
+//!   streams at once (the rest dropped unread), for at most [`READ_TIMEOUT`].
+//! - **A message's body**: only for a pair the core allows — the other player of a game
+//!   played here whose computations are under way (`Core::computing`, which the shell
+//!   hands over after every input, [`Computations::allow`]). A stream from anyone else,
+//!   or for any other game, is closed right after its header, holding nothing. The
+//!   pair's bytes are charged to its own account ([`Account`]): at most [`PER_GAME`] =
+//!   one message's worth across all its streams, set aside [`CHUNK`] at a time just
+//!   before that chunk is read (a stream that stalls holds what it sent and one chunk,
+//!   for at most [`READ_TIMEOUT`]), and given back when the core has taken the message
+//!   ([`Arrived::take`]), or when the stream ends short, breaks a cap or times out. A
+//!   chunk past the account is refused and the stream dropped unread: an honest sender
+//!   has one copy of a game's message on its way at a time, so only a copy sent again
+//!   while the first is still held meets it, and it goes again after its wait.
+//! - **A message read whole, waiting for the core** (at most [`WAITING`] of them): still
+//!   on its pair's account until the core takes it.
+//!
+//! So no account is shared: nobody but a game's other player can take any of his, a
+//! real opponent's message always has its full message's worth, and the most the reader
+//! holds is 7 MiB for each game computing here, games this node's person or bots
+//! accepted, plus 88 bytes for each connected peer. The core charges each message to
+//! the peer's budgets and takes it only if it is the next one signed.
+//!
+//! A pair the core stops allowing (the game over, set aside or unloaded) gets no further
+//! chunk; its account stays until what it holds is given back, so that the same pair
+//! allowed again never holds two messages' worth.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use futures::{AsyncReadExt as _, AsyncWriteExt as _, StreamExt as _};
@@ -41,8 +70,15 @@ pub const PROTOCOL: StreamProtocol = StreamProtocol::new("/sealed/computations/1
 /// sent again while the first is still read.
 pub const PER_PEER: usize = 2;
 
-/// Bytes held by every message being read or waiting for the core, from all peers.
-pub const HELD: usize = 4 * MAX_MESSAGE;
+/// The bytes one game's other player may hold at once, in all his streams for it and
+/// his messages waiting for the core: one message, the largest. Only a copy sent again
+/// while the first is still held needs more, and waits for its resend.
+pub const PER_GAME: usize = MAX_MESSAGE;
+
+/// The bytes set aside at a time as a message's body is read: a stream that stalls
+/// holds what it sent and at most this beyond, and a message takes
+/// `PER_GAME / CHUNK` = 112 reservations at most.
+pub const CHUNK: usize = 64 << 10;
 
 /// How long a stream may take to deliver its message (a 7 MiB message on a slow link
 /// takes a while; a stream that trickles is dropped).
@@ -79,30 +115,100 @@ impl Sending {
     }
 }
 
+/// A game's other player's key and the game: who owns an account ([`Account`]).
+type Pair = ([u8; 32], [u8; 32]);
+
+/// The bytes one pair holds, and whether its messages are read at all.
+#[derive(Debug, Default)]
+struct Account {
+    /// The core allows the pair now: its game computes here, and he is its other player.
+    allowed: bool,
+    /// The bytes its streams and waiting messages hold.
+    held: usize,
+}
+
+/// The accounts of the pairs allowed, and of those no longer allowed that still hold
+/// bytes; shared by the shell, which sets them ([`Computations::allow`]), and the
+/// readers.
+type Accounts = Arc<Mutex<HashMap<Pair, Account>>>;
+
+fn lock(accounts: &Accounts) -> MutexGuard<'_, HashMap<Pair, Account>> {
+    // A reader that panicked holding the lock left the counts whole (each change is one
+    // statement), so they are used as they are.
+    accounts.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A message read: from whom, for which game, at what position.
 pub(super) struct Arrived {
     pub(super) peer: PeerId,
     pub(super) game: [u8; 32],
     pub(super) index: u64,
     pub(super) bytes: Vec<u8>,
-    /// Its share of [`HELD`], given back when the core has it.
+    /// Its charge to its pair's account, given back when the core has it.
     held: Held,
 }
 
-/// A share of [`HELD`], given back when dropped.
+/// A stream's charge to its pair's account, given back when dropped.
 struct Held {
+    pair: Pair,
+    bytes: usize,
+    of: Accounts,
+}
+
+impl Held {
+    /// An empty charge to `pair`'s account, if the core allows the pair.
+    fn open(pair: Pair, of: &Accounts) -> Option<Held> {
+        if !lock(of).get(&pair).is_some_and(|a| a.allowed) {
+            return None;
+        }
+        Some(Held {
+            pair,
+            bytes: 0,
+            of: of.clone(),
+        })
+    }
+
+    /// Charges `n` more bytes, if the pair is still allowed and its account has room.
+    fn grow(&mut self, n: usize) -> bool {
+        let mut accounts = lock(&self.of);
+        let Some(a) = accounts.get_mut(&self.pair) else {
+            return false;
+        };
+        if !a.allowed || a.held.saturating_add(n) > PER_GAME {
+            return false;
+        }
+        a.held += n;
+        self.bytes += n;
+        true
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut accounts = lock(&self.of);
+        if let Some(a) = accounts.get_mut(&self.pair) {
+            a.held = a.held.saturating_sub(self.bytes);
+            if !a.allowed && a.held == 0 {
+                accounts.remove(&self.pair);
+            }
+        }
+    }
+}
+
+/// A share of the bytes the sends hold, given back when dropped.
+struct Sent {
     bytes: usize,
     of: Arc<AtomicUsize>,
 }
 
-impl Drop for Held {
+impl Drop for Sent {
     fn drop(&mut self) {
         self.of.fetch_sub(self.bytes, Ordering::AcqRel);
     }
 }
 
 impl Arrived {
-    /// The message, its share of the budget given back.
+    /// The message, its charge given back.
     pub(super) fn take(self) -> (PeerId, [u8; 32], u64, Vec<u8>) {
         let Arrived {
             peer,
@@ -133,7 +239,11 @@ pub(super) struct Computations {
     sending: HashMap<(PeerId, [u8; 32]), Sending>,
     /// The bytes the sends in flight hold.
     sending_bytes: Arc<AtomicUsize>,
-    held: Arc<AtomicUsize>,
+    /// The pairs whose messages are read, and what each holds.
+    accounts: Accounts,
+    /// The pairs allowed, as last handed over, sorted: the accounts change only when
+    /// these do.
+    allowed: Vec<Pair>,
     /// Each peer's streams being read now.
     reading: Arc<std::sync::Mutex<HashMap<PeerId, usize>>>,
 }
@@ -153,7 +263,8 @@ impl Computations {
             lost_tx,
             sending: HashMap::new(),
             sending_bytes: Arc::default(),
-            held: Arc::new(AtomicUsize::new(0)),
+            accounts: Arc::default(),
+            allowed: vec![],
             reading: Arc::default(),
         }
     }
@@ -163,9 +274,9 @@ impl Computations {
         let Some(mut incoming) = self.incoming.take() else {
             return;
         };
-        let (tx, held, reading) = (
+        let (tx, accounts, reading) = (
             self.arrived_tx.clone(),
-            self.held.clone(),
+            self.accounts.clone(),
             self.reading.clone(),
         );
         tokio::spawn(async move {
@@ -181,9 +292,10 @@ impl Computations {
                     }
                     *n += 1;
                 }
-                let (tx, held, reading) = (tx.clone(), held.clone(), reading.clone());
+                let (tx, accounts, reading) = (tx.clone(), accounts.clone(), reading.clone());
                 tokio::spawn(async move {
-                    let read = tokio::time::timeout(READ_TIMEOUT, read(peer, stream, held)).await;
+                    let read =
+                        tokio::time::timeout(READ_TIMEOUT, read(peer, stream, &accounts)).await;
                     if let Ok(Some(arrived)) = read {
                         let _ = tx.send(arrived).await;
                     }
@@ -197,6 +309,28 @@ impl Computations {
                 });
             }
         });
+    }
+
+    /// The pairs whose messages are read from now on: the other player of each game
+    /// whose computations are under way here, by key, with the game
+    /// (`Core::computing`). Cheap when they did not change, as after most inputs.
+    pub(super) fn allow(&mut self, pairs: impl Iterator<Item = Pair>) {
+        let mut now: Vec<Pair> = pairs.collect();
+        now.sort_unstable();
+        now.dedup();
+        if now == self.allowed {
+            return;
+        }
+        let mut accounts = lock(&self.accounts);
+        for a in accounts.values_mut() {
+            a.allowed = false;
+        }
+        for p in &now {
+            accounts.entry(*p).or_default().allowed = true;
+        }
+        accounts.retain(|_, a| a.allowed || a.held > 0);
+        drop(accounts);
+        self.allowed = now;
     }
 
     /// Sends a message to `peer` on a stream of its own, in a task; when the stream ends
@@ -220,7 +354,7 @@ impl Computations {
         let control = self.control.clone();
         let lost = self.lost_tx.clone();
         self.sending_bytes.fetch_add(bytes.len(), Ordering::AcqRel);
-        let held = Held {
+        let held = Sent {
             bytes: bytes.len(),
             of: self.sending_bytes.clone(),
         };
@@ -292,8 +426,10 @@ async fn deliver(
     }
 }
 
-/// Reads one message from `stream`, within the caps; `None` if it breaks one.
-async fn read(peer: PeerId, mut stream: Stream, held: Arc<AtomicUsize>) -> Option<Arrived> {
+/// Reads one message from `stream`, within the caps; `None` if it breaks one. Its body
+/// only if the core allows the pair (the sender's key, the game named), charged to the
+/// pair's account a chunk at a time as it comes.
+async fn read(peer: PeerId, mut stream: Stream, accounts: &Accounts) -> Option<Arrived> {
     let mut header = [0u8; 44];
     stream.read_exact(&mut header).await.ok()?;
     let mut game = [0u8; 32];
@@ -304,26 +440,32 @@ async fn read(peer: PeerId, mut stream: Stream, held: Arc<AtomicUsize>) -> Optio
         tracing::debug!(%peer, len, "a message over the cap: dropped unread");
         return None;
     }
-    // The bytes are counted before they are set aside, so a flood of headers claiming
-    // large messages holds nothing beyond the cap.
-    if held.fetch_add(len, Ordering::AcqRel) + len > HELD {
-        held.fetch_sub(len, Ordering::AcqRel);
-        tracing::debug!(%peer, "messages held at the cap: one dropped unread");
+    let Some(mut held) = super::key_of(&peer).and_then(|k| Held::open((k, game), accounts)) else {
+        tracing::debug!(%peer, "a message from a peer who is not the other player of a game computing here: dropped unread");
         return None;
-    }
-    let held = Held {
-        bytes: len,
-        of: held,
     };
-    // Grown as the bytes come, never set aside on the length's word alone; one byte
-    // more than the length is read to see that the sender closed after it.
+    // Grown as the bytes come, a chunk charged before it is read, never set aside on
+    // the length's word alone.
     let mut bytes = Vec::new();
-    (&mut stream)
-        .take(len as u64 + 1)
-        .read_to_end(&mut bytes)
-        .await
-        .ok()?;
-    if bytes.len() != len {
+    while bytes.len() < len {
+        let chunk = CHUNK.min(len - bytes.len());
+        if !held.grow(chunk) {
+            tracing::debug!(%peer, index, "the game's other player holds a message's worth already: dropped");
+            return None;
+        }
+        bytes.reserve_exact(chunk);
+        let got = (&mut stream)
+            .take(chunk as u64)
+            .read_to_end(&mut bytes)
+            .await
+            .ok()?;
+        if got < chunk {
+            return None;
+        }
+    }
+    // Then the sender's side must have closed.
+    let mut more = [0u8; 1];
+    if stream.read(&mut more).await.ok()? != 0 {
         return None;
     }
     // Read whole: said to the sender, whatever the core makes of it. A sender gone by
@@ -340,177 +482,4 @@ async fn read(peer: PeerId, mut stream: Stream, held: Arc<AtomicUsize>) -> Optio
 }
 
 #[cfg(test)]
-mod tests {
-    //! The message stream between two real libp2p swarms on loopback: the receiver's
-    //! answer byte, and the sender's report when it does not come.
-    use super::*;
-    use libp2p::swarm::SwarmEvent;
-    use libp2p::{Multiaddr, Swarm};
-
-    fn swarm(seed: u8) -> Swarm<libp2p_stream::Behaviour> {
-        use libp2p::{noise, tcp, yamux};
-        libp2p::SwarmBuilder::with_existing_identity(crate::net::keypair(&[seed; 32]))
-            .with_tokio()
-            .with_tcp(
-                tcp::Config::default().nodelay(true),
-                noise::Config::new,
-                yamux::Config::default,
-            )
-            .expect("tcp")
-            .with_behaviour(|_| libp2p_stream::Behaviour::new())
-            .expect("behaviour")
-            .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
-            .build()
-    }
-
-    /// Two swarms, the second connected to the first, both driven in tasks: their
-    /// controls and peer ids.
-    async fn pair() -> ((Control, PeerId), (Control, PeerId)) {
-        let mut a = swarm(1);
-        a.listen_on("/ip4/127.0.0.1/tcp/0".parse().expect("addr"))
-            .expect("listen");
-        let at: Multiaddr = loop {
-            if let SwarmEvent::NewListenAddr { address, .. } = a.select_next_some().await {
-                break address;
-            }
-        };
-        let mut b = swarm(2);
-        b.dial(at).expect("dial");
-        let (ca, ia) = (a.behaviour().new_control(), *a.local_peer_id());
-        let (cb, ib) = (b.behaviour().new_control(), *b.local_peer_id());
-        // Each side connected in its own view before either opens a stream (a stream
-        // to a peer not yet connected would be a dial, with no address to dial).
-        let (up, a_up) = tokio::sync::oneshot::channel();
-        tokio::spawn(async move {
-            let mut up = Some(up);
-            loop {
-                if let SwarmEvent::ConnectionEstablished { .. } = a.select_next_some().await
-                    && let Some(up) = up.take()
-                {
-                    let _ = up.send(());
-                }
-            }
-        });
-        loop {
-            if let SwarmEvent::ConnectionEstablished { .. } = b.select_next_some().await {
-                break;
-            }
-        }
-        tokio::spawn(async move {
-            loop {
-                b.select_next_some().await;
-            }
-        });
-        a_up.await.expect("A connected");
-        ((ca, ia), (cb, ib))
-    }
-
-    /// The next message the sender reports lost. The wait is bounded so that a sender
-    /// that never reports fails the test instead of hanging it; it is no measure of speed.
-    async fn reported(c: &mut Computations) -> (PeerId, [u8; 32], u64) {
-        tokio::time::timeout(Duration::from_secs(60), c.lost.recv())
-            .await
-            .expect("a report within a minute")
-            .expect("the channel open")
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_message_read_whole_is_answered_and_one_dropped_is_reported_lost() {
-        let ((ca, ia), (mut cb, ib)) = pair().await;
-        // A receives with the node's reader.
-        let mut a = Computations::new(ca);
-        a.start();
-        // Read whole: answered, and handed on.
-        deliver(cb.clone(), ia, [5; 32], 3, b"hello")
-            .await
-            .expect("answered");
-        let got = a.arrived.recv().await.expect("arrived").take();
-        assert_eq!(got, (ib, [5; 32], 3, b"hello".to_vec()));
-        // Past the cap: closed before its bytes are read, and not answered.
-        let why = deliver(cb.clone(), ia, [5; 32], 4, &vec![0; MAX_MESSAGE + 1])
-            .await
-            .expect_err("a message past the cap is not answered");
-        assert!(!why.is_empty());
-        // The next one is still taken, and nothing of the one refused came through.
-        deliver(cb.clone(), ia, [5; 32], 6, b"again")
-            .await
-            .expect("answered");
-        let got = a.arrived.recv().await.expect("arrived").take();
-        assert_eq!((got.2, got.3), (6, b"again".to_vec()));
-
-        // B reads A's message whole and answers nothing (as a node of document 2.8
-        // does): A's sender reports it lost, its side having closed without error.
-        let mut incoming = cb.accept(PROTOCOL).expect("accept");
-        let mut sender = Computations::new(a.control.clone());
-        sender.send(ib, [7; 32], 9, b"unanswered".to_vec());
-        let (_, mut stream) = incoming.next().await.expect("a stream");
-        let mut all = Vec::new();
-        stream.read_to_end(&mut all).await.expect("read whole");
-        assert_eq!(&all[44..], b"unanswered");
-        stream.close().await.expect("closed");
-        assert_eq!(reported(&mut sender).await, (ib, [7; 32], 9));
-        // Answered by hand: no report.
-        sender.send(ib, [7; 32], 10, b"kept".to_vec());
-        let (_, mut stream) = incoming.next().await.expect("a stream");
-        let mut header = [0u8; 44];
-        stream.read_exact(&mut header).await.expect("header");
-        let mut body = Vec::new();
-        stream.read_to_end(&mut body).await.expect("body");
-        assert_eq!(body, b"kept");
-        stream.write_all(&[READ_WHOLE]).await.expect("answer");
-        stream.close().await.expect("closed");
-        // A third, dropped unread (as libp2p-stream does when its acceptor is busy):
-        // the next report names it, not the one answered.
-        sender.send(ib, [7; 32], 11, b"dropped".to_vec());
-        let (_, stream) = incoming.next().await.expect("a stream");
-        drop(stream);
-        assert_eq!(reported(&mut sender).await, (ib, [7; 32], 11));
-        // The copy the core asks for on that report goes (the lost send is over).
-        sender.send(ib, [7; 32], 11, b"again".to_vec());
-        let (_, mut stream) = incoming.next().await.expect("a stream");
-        let mut all = Vec::new();
-        stream.read_to_end(&mut all).await.expect("read whole");
-        assert_eq!(&all[44..], b"again");
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn one_copy_of_a_games_message_is_on_its_way_at_a_time() {
-        let ((ca, _), (mut cb, ib)) = pair().await;
-        let mut incoming = cb.accept(PROTOCOL).expect("accept");
-        let mut sender = Computations::new(ca);
-        // B reads each stream whole and holds it open, answering nothing; the
-        // position in its header says which send opened it.
-        let mut held = vec![];
-        let mut next = async || {
-            let (_, mut stream) = incoming.next().await.expect("a stream");
-            let mut all = Vec::new();
-            stream.read_to_end(&mut all).await.expect("read whole");
-            let index = u64::from_le_bytes(all[32..40].try_into().expect("8 bytes"));
-            held.push(stream);
-            index
-        };
-        sender.send(ib, [8; 32], 5, vec![1; 1000]);
-        assert_eq!(next().await, 5);
-        // The same message again while the first copy waits: no second stream (the
-        // next one B sees is message 6's), and the first copy is left to finish.
-        sender.send(ib, [8; 32], 5, vec![1; 1000]);
-        assert_eq!(sender.sending_bytes(), 1000);
-        // A newer message of the game stops the older one's send.
-        sender.send(ib, [8; 32], 6, vec![2; 700]);
-        assert_eq!(next().await, 6);
-        // Another game's send is its own.
-        sender.send(ib, [9; 32], 0, vec![3; 10]);
-        assert_eq!(next().await, 0);
-        // What the sends hold: message 6 and game 9's. The bound only keeps a broken
-        // build from hanging the test; it measures nothing.
-        tokio::time::timeout(Duration::from_secs(30), async {
-            while sender.sending_bytes() != 700 + 10 {
-                tokio::task::yield_now().await;
-            }
-        })
-        .await
-        .expect("the older message's send is stopped");
-        // A stopped send reports nothing.
-        assert!(sender.lost.try_recv().is_err());
-    }
-}
+mod tests;

@@ -480,7 +480,8 @@ impl Shell {
         self.draining = false;
     }
 
-    /// Carries out everything the core asks, and gives it what the streams settled.
+    /// Carries out everything the core asks, and gives it what the streams settled;
+    /// then tells the message streams whose messages to read now (`computations.rs`).
     /// Only `drain` calls it.
     fn perform(&mut self) {
         loop {
@@ -488,6 +489,11 @@ impl Shell {
             let failed = std::mem::take(&mut self.streams.failed);
             let legacy = std::mem::take(&mut self.streams.legacy);
             if failed.is_empty() && legacy.is_empty() {
+                let pairs = self
+                    .core
+                    .computing()
+                    .map(|(peer, game)| (peer, *game.bytes()));
+                self.computations.allow(pairs);
                 return;
             }
             for (p, id, req) in legacy {
@@ -504,7 +510,9 @@ impl Shell {
     fn perform_outputs(&mut self) {
         while let Some(out) = self.core.poll_output() {
             match out {
-                Output::Write { write, writes } => self.job(writer::Job::Write(write, writes)),
+                Output::Write { write, writes } => {
+                    self.job(writer::Job::Write(write, Box::new(writes)))
+                }
                 Output::Recover { write } => self.job(writer::Job::Recover(write)),
                 Output::Send { peer, id, req } => {
                     let Some(p) = net::peer_id(&peer) else {

@@ -11,8 +11,9 @@ use crate::store::{Batch, Store, StoreError};
 
 /// What the writer is asked to do.
 pub(super) enum Job {
-    /// Commit these writes.
-    Write(WriteId, Writes),
+    /// Commit these writes (boxed: the other jobs are small, and a channel slot is the
+    /// size of the largest).
+    Write(WriteId, Box<Writes>),
     /// Reopen the store after a failure.
     Recover(WriteId),
     /// Keep a setting of the shell's own, which no game waits for and the core never
@@ -83,6 +84,9 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, StoreError> {
     }
     for id in &w.forget_messages {
         b.forget_messages(*id);
+    }
+    for (id, before) in &w.forget_messages_before {
+        b.forget_messages_before(*id, *before);
     }
     for (k, v) in &w.meta {
         b.meta(k, v);

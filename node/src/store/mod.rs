@@ -81,6 +81,7 @@ pub struct Batch<'a> {
     envelopes: Vec<(GameId, &'a [u8])>,
     messages: Vec<(GameId, u64, &'a [u8])>,
     forget_messages: Vec<GameId>,
+    forget_messages_before: Vec<(GameId, u64)>,
     meta: Vec<(&'a str, &'a [u8])>,
     forget: Vec<&'a str>,
     charges: Vec<([u8; 32], Usage)>,
@@ -130,6 +131,13 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Removes a game's messages before position `before` (the seat's state of its
+    /// computations, kept at `sealed_core::io::KEPT_AT`, takes their place).
+    pub fn forget_messages_before(&mut self, id: GameId, before: u64) -> &mut Self {
+        self.forget_messages_before.push((id, before));
+        self
+    }
+
     /// Sets a small node setting.
     pub fn meta(&mut self, key: &'a str, value: &'a [u8]) -> &mut Self {
         self.meta.push((key, value));
@@ -156,6 +164,7 @@ impl<'a> Batch<'a> {
             && self.envelopes.is_empty()
             && self.messages.is_empty()
             && self.forget_messages.is_empty()
+            && self.forget_messages_before.is_empty()
             && self.meta.is_empty()
             && self.forget.is_empty()
             && self.charges.is_empty()
@@ -318,6 +327,11 @@ impl Store {
                 for id in &batch.forget_messages {
                     let id = id.bytes();
                     messages.retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
+                    changed = true;
+                }
+                for (id, before) in &batch.forget_messages_before {
+                    let id = id.bytes();
+                    messages.retain_in((*id, 0)..(*id, *before), |_, _| false)?;
                     changed = true;
                 }
             }

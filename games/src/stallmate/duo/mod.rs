@@ -27,6 +27,7 @@ pub mod acts;
 pub mod audit;
 pub mod clear;
 pub mod item;
+pub mod kept;
 pub mod player;
 pub mod posted;
 pub mod table;

@@ -9,7 +9,10 @@
 //! messages: after a restart the node gives it the messages it stored and it makes its
 //! own again ([`Player::follow`]), checking each against the hash it signed. So only the
 //! other's messages are stored, never its own, and its own attempts are opened from
-//! their commitments under its seed rather than kept.
+//! their commitments under its seed rather than kept. Once a computation is finished
+//! and the act that ends it signed, the side's state takes the place of every message
+//! before it ([`Player::kept`], [`Player::resume`]; `kept.rs`): the node forgets
+//! those, so that what it keeps of a game does not grow with its attempts.
 
 use sealed_mpc::play::game::{Black, Outcome, White};
 use sealed_mpc::play::record::{open, step_hash};
@@ -18,6 +21,7 @@ use sealed_protocol::session::{Command, Session};
 
 use super::acts::{self, Act, Done};
 use super::item::{ending, from_item, mpc_options, rank};
+use super::kept::Kept;
 use super::posted::Posted;
 use super::told;
 use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, Owed, engine_name, sender};
@@ -57,7 +61,9 @@ enum Party {
 struct Made {
     index: u64,
     bytes: Vec<u8>,
-    act: Act,
+    /// `None` for White's last message taken back from his kept state: its act is
+    /// signed already (it is kept only once it is), and an act is read only while owed.
+    act: Option<Act>,
     /// Whether the node has had it to send since it was made.
     handed: bool,
 }
@@ -99,6 +105,13 @@ pub struct Player {
     stamp: Option<Vec<u8>>,
     /// The public acts read so far, read on at each call ([`Player::posted`]).
     posted: Posted,
+    /// What each computation told this side, in order: its view is made again from
+    /// them after a restart ([`Player::resume`]).
+    outcomes: Vec<Outcome>,
+    /// The other side's base-OT message, which this side's OT keys come from.
+    other_base: Option<Vec<u8>>,
+    /// The position up to which the state was last handed out ([`Player::kept`]).
+    kept_at: u64,
 }
 
 impl Player {
@@ -130,7 +143,75 @@ impl Player {
             lack_since: None,
             stamp: None,
             posted: Posted::default(),
+            outcomes: vec![],
+            other_base: None,
+            kept_at: 0,
         })
+    }
+
+    /// This side's state once a computation is finished here and the act that ends it
+    /// is signed (in the session: the node writes the state with that act or after it),
+    /// if newer than the one last handed out: the position of the first message it does
+    /// not cover, and its bytes (`kept.rs`). Every message before that position is then
+    /// needed by nobody here: the node forgets them once the state is stored.
+    pub fn kept(&mut self, s: &Session<Duo>) -> Option<(u64, Vec<u8>)> {
+        let posted = self.posted(s);
+        self.follow_posted(&posted);
+        let n = self.next;
+        let first = BASE_MESSAGES + COMPUTATION_MESSAGES;
+        let between = n >= first && (n - BASE_MESSAGES).is_multiple_of(COMPUTATION_MESSAGES);
+        if !between || n <= self.kept_at || self.broken.is_some() {
+            return None;
+        }
+        let side = match &self.party {
+            Party::White(w) => w.kept(),
+            Party::Black(b) => b.kept(),
+        }?;
+        let base = self.other_base.clone()?;
+        // White's G2, which he may still owe Black (again, or to the witness).
+        let made = self
+            .made
+            .as_ref()
+            .filter(|m| m.index + 1 == n && sender(m.index) == self.color)
+            .map(|m| (m.index, m.bytes.clone()));
+        self.kept_at = n;
+        let kept = Kept {
+            next: n,
+            base,
+            made,
+            outcomes: self.outcomes.clone(),
+            side,
+        };
+        Some((n, kept.encode()))
+    }
+
+    /// This side as it was when it handed out `kept` ([`Player::kept`]), its view made
+    /// again from what each computation told it; the messages from that position on
+    /// are then taken as they come. Refused, with why, when the bytes do not read.
+    pub fn resume(&mut self, s: &Session<Duo>, kept: &[u8]) -> Result<(), String> {
+        let k = Kept::decode(kept).ok_or("the kept state of the computations does not read")?;
+        let mut fresh = Player::new(s).ok_or("the game has not started at this seat")?;
+        match &mut fresh.party {
+            Party::White(w) => w.resume(&k.base, &k.side),
+            Party::Black(b) => b.resume(&k.base, &k.side),
+        }
+        .map_err(|e| format!("the kept state of the computations: {e:?}"))?;
+        let posted = fresh.posted(s);
+        for (run, o) in k.outcomes.iter().enumerate() {
+            fresh.told(run as u64, o, &posted);
+        }
+        fresh.outcomes = k.outcomes;
+        fresh.next = k.next;
+        fresh.kept_at = k.next;
+        fresh.other_base = Some(k.base);
+        fresh.made = k.made.map(|(index, bytes)| Made {
+            index,
+            bytes,
+            act: None,
+            handed: false,
+        });
+        *self = fresh;
+        Ok(())
     }
 
     /// The public acts of `s`'s main line, read on from where the last call stopped.
@@ -272,7 +353,10 @@ impl Player {
         if !self.made_now(self.next, &posted) {
             return Some(Command::act(acts::encode(&Act::Halt)));
         }
-        self.made.as_ref().map(|m| Command::act(acts::encode(&m.act)))
+        self.made
+            .as_ref()
+            .and_then(|m| m.act.as_ref())
+            .map(|a| Command::act(acts::encode(a)))
     }
 
     /// When [`Player::duty`] will say `Lacking`, if this side waits for the other's
@@ -375,7 +459,7 @@ impl Player {
                 self.made = Some(Made {
                     index: i,
                     bytes,
-                    act,
+                    act: Some(act),
                     handed: false,
                 });
                 true
@@ -405,16 +489,22 @@ impl Player {
 
     /// Makes this side's message `i`, with its act.
     fn make(&mut self, i: u64, posted: &Posted) -> Result<(Vec<u8>, Act), String> {
+        // A computation's first message (Black's E1) reads nothing of the other's: after
+        // a restart from the kept state, there is no message before it to hold.
+        let opens_run = i >= BASE_MESSAGES && (i - BASE_MESSAGES).is_multiple_of(COMPUTATION_MESSAGES);
         let received = match &self.received {
             Some((j, b)) if *j + 1 == i => b.as_slice(),
-            _ if i == 0 => &[],
+            _ if i == 0 || (opens_run && i > BASE_MESSAGES) => &[],
             _ => return Err(format!("message {i} needs the other's message {} first", i.wrapping_sub(1))),
         };
         let err = |e: sealed_mpc::play::game::PlayError| format!("message {i}: {e:?}");
         if i < BASE_MESSAGES {
             let bytes = match &mut self.party {
                 Party::Black(b) => b.base_message(),
-                Party::White(w) => w.base(received).map_err(err)?,
+                Party::White(w) => {
+                    self.other_base = Some(received.to_vec());
+                    w.base(received).map_err(err)?
+                }
             };
             let act = Act::Step(Hash(step_hash(&self.game, i, &bytes)));
             return Ok((bytes, act));
@@ -425,6 +515,7 @@ impl Player {
         let (bytes, outcome) = match (&mut self.party, p) {
             (Party::Black(b), 0) => {
                 if run == 0 {
+                    self.other_base = Some(received.to_vec());
                     b.base_keys(received).map_err(err)?;
                 }
                 (b.ask(&mut circuits, attempt).map_err(err)?, None)
@@ -443,6 +534,7 @@ impl Player {
             Some(o) => {
                 let (made, capture, ending) = claims(&o);
                 self.told(run, &o, posted);
+                self.outcomes.push(o);
                 Act::Done(Done {
                     hash,
                     made,
@@ -471,6 +563,7 @@ impl Player {
                 ));
             }
             self.told(run, &outcome, posted);
+            self.outcomes.push(outcome);
         }
         self.received = Some((i, bytes));
         Ok(())

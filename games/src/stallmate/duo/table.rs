@@ -134,10 +134,24 @@ impl Table for DuoTable {
         let p = p.as_mut().ok_or("the game has not started at this seat")?;
         Ok(p.take(self.inner.typed(), index, bytes)? == Taken::New)
     }
+    fn computes(&self) -> bool {
+        // From the proposal on: nothing before the end is too early for a message.
+        !self.is_done()
+    }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
         self.player()
             .as_mut()
             .and_then(|p| p.outgoing(self.inner.typed(), again))
+    }
+    fn kept_out(&mut self) -> Option<(u64, Vec<u8>)> {
+        self.player()
+            .as_mut()
+            .and_then(|p| p.kept(self.inner.typed()))
+    }
+    fn resume(&mut self, kept: &[u8]) -> Result<(), String> {
+        let mut p = self.player();
+        let p = p.as_mut().ok_or("the game has not started at this seat")?;
+        p.resume(self.inner.typed(), kept)
     }
     fn deposit_out(&mut self) -> Option<Vec<u8>> {
         let p = self.player();
