@@ -95,6 +95,19 @@ pub enum Command {
         /// (`sealed ui` prints a new one at any time).
         #[arg(long)]
         ui: bool,
+        /// How many games this node holds open for strangers at once (relayed as a
+        /// mailbox or witness): when full, a game from the network holding most yields
+        /// its place to a newcomer's from another.
+        #[arg(long, value_name = "N", default_value_t = sealed_node::core::Quotas::default().open_total)]
+        open_total: usize,
+        /// How long a game held for a stranger that nobody accepted is kept with
+        /// nothing new in it (e.g. 7d, 12h, 30s): then it expires and its bytes go.
+        #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = duration)]
+        keep_open: u64,
+        /// How long an accepted or finished game held for a stranger, with no time
+        /// control, is kept with no envelope in it.
+        #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = duration)]
+        keep_idle: u64,
     },
     /// The board in a browser: prints a login address of the running node's web board
     /// (on 127.0.0.1, started now if it was not) and opens it. With no node running for
@@ -350,4 +363,9 @@ pub enum Command {
         #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
         options: Vec<String>,
     },
+}
+
+/// A duration as the time options read it (`30s`, `10m`, `12h`, `7d`), in ms.
+fn duration(text: &str) -> Result<u64, String> {
+    sealed_protocol::time::parse_duration(text).map_err(|e| e.to_string())
 }

@@ -79,6 +79,9 @@ fn main() {
             only_known,
             witness,
             ui,
+            open_total,
+            keep_open,
+            keep_idle,
         } => run_node::run(
             &home,
             run_node::NodeArgs {
@@ -93,6 +96,7 @@ fn main() {
                 announce: !no_announce,
                 strangers: !only_known,
                 ui: ui.then_some(false),
+                held: Some((open_total, keep_open, keep_idle)),
             },
         ),
         Command::Ui { no_open, listen } => match ui::ask_running(&home, !no_open) {

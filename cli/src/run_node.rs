@@ -32,6 +32,10 @@ pub struct NodeArgs {
     /// Serve the web board from the start and print its login address (opened in a
     /// browser too when `true`); without, the board starts on the first `sealed ui`.
     pub ui: Option<bool>,
+    /// Games held open for strangers in all, and how long one nobody accepted and one
+    /// idle are kept, in ms (`sealed node --open-total --keep-open --keep-idle`); the
+    /// defaults when `None`.
+    pub held: Option<(usize, u64, u64)>,
 }
 
 impl NodeArgs {
@@ -50,6 +54,7 @@ impl NodeArgs {
             announce: true,
             strangers: true,
             ui: None,
+            held: None,
         }
     }
 }
@@ -83,6 +88,11 @@ pub fn run(home: &Home, args: NodeArgs) -> i32 {
         cfg.core.witness = args.witness;
         cfg.core.bots = args.bots;
         cfg.core.referee = args.referee;
+        if let Some((open_total, open_ms, idle_ms)) = args.held {
+            cfg.core.quotas.open_total = open_total;
+            cfg.core.lifetime.open_ms = open_ms;
+            cfg.core.lifetime.idle_ms = idle_ms;
+        }
         cfg.store_wait = crate::play::store_wait();
         // A relay we listen "via" is a listen address ending in /p2p-circuit: the
         // relay client reserves a slot there and others reach us through it.

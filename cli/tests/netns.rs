@@ -362,7 +362,7 @@ fn an_invitation_through_the_mailbox_reaches_a_private_network_with_no_manual_st
         let a = cast.player(0, 0);
         let (c, game, said) = propose(&cast, &b_id, &["--mailbox", &cast.m.addr]);
         assert_eq!(c, 0, "{said}");
-        assert!(said.contains("delivered to the mailbox"), "{said}");
+        assert!(said.contains("left at the mailbox"), "{said}");
         drop(a);
         // B comes back, is told nothing, and finds the invitation.
         let _b = cast.player(1, 0);

@@ -214,6 +214,7 @@ impl Core {
         self.recover_if_halted();
         self.save_settings();
         self.unload_idle();
+        self.expire_held(store);
         self.sleep_idle();
         self.resend_messages(None);
         // A bot whose every pick was refused looks again.

@@ -165,6 +165,7 @@ impl Core {
                 .map(|c| c.line(&namer(&p.names(), p.table.seat()))),
             invitation: self.invitation(p),
             helpers: helpers(p.table.terms()),
+            expires_ms: self.expires_at(id),
         }
     }
 
@@ -195,6 +196,7 @@ impl Core {
                 clock: None,
                 invitation: None,
                 helpers: helpers(&r.terms),
+                expires_ms: self.expires_at(id),
             }
         }));
         out.extend(self.games.all_dormant().map(|(id, d)| {
@@ -217,6 +219,7 @@ impl Core {
                 clock: None,
                 invitation: None,
                 helpers: d.terms().map(helpers).unwrap_or_default(),
+                expires_ms: None,
             }
         }));
         out.extend(self.games.all_aside().map(|(id, a)| GameSummary {
@@ -235,6 +238,7 @@ impl Core {
             clock: None,
             invitation: None,
             helpers: vec![],
+            expires_ms: None,
         }));
         out.sort_by(|a, b| a.game.cmp(&b.game));
         out
@@ -260,16 +264,18 @@ impl Core {
         // A seat holds the game once it acknowledged an offer or push of it, or named it
         // in (or answered) a heads round, whoever offered it first.
         let holds = |k: &PeerKey| p.acked.contains_key(k) || p.heard.contains_key(k);
-        let state = if seats.iter().all(holds) {
-            Invitation::Peer
-        } else if mailboxes.iter().any(holds) {
-            Invitation::Mailbox
-        } else if let Some(why) = self
+        let refused = self
             .games
             .slot(&terms.game())
-            .and_then(|s| s.refused.as_ref())
-        {
+            .and_then(|s| s.refused.as_ref());
+        // A refusal comes before a mailbox's word: a mailbox that holds the game says
+        // so when the seat it relayed it to refused it.
+        let state = if seats.iter().all(holds) {
+            Invitation::Peer
+        } else if let Some(why) = refused {
             Invitation::Refused(why.clone())
+        } else if mailboxes.iter().any(holds) {
+            Invitation::Mailbox
         } else {
             let why = seats
                 .iter()

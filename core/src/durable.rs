@@ -234,6 +234,13 @@ impl Core {
             for e in &envelopes {
                 r.keep_stored(e);
             }
+            // Whose it is and when it was last renewed, as the store kept them
+            // (`held.rs`); one held for nobody in particular lives from now.
+            if let Some(row) = self.held_of(&id, store) {
+                r.holder = Some(row.holder);
+                r.renewed = row.renewed;
+                r.renewal_written = row.renewed;
+            }
             return Ok(Loaded::Relayed(r));
         }
         let evidence = evidence_of(&envelopes);
@@ -303,8 +310,15 @@ impl Core {
             }
         }
         let actions = drain(&mut *table);
+        let held_for_others = record.status == GameStatus::Invited
+            || table.terms().role(seat) == Some(sealed_protocol::proposal::Role::Referee);
+        let holder = held_for_others
+            .then(|| self.held_of(&id, store))
+            .flatten()
+            .map(|row| row.holder);
         let mut played = Played::new(table, record, self.now);
         played.evidence = evidence;
+        played.holder = holder;
         Ok(Loaded::Played(played, actions))
     }
 

@@ -35,9 +35,10 @@ pub(super) struct Played {
     /// player where a move is after a restart, never for settling (a peer's heads may
     /// run ahead of its store, its acknowledgements may not).
     pub(super) heard: super::delivery::Acked,
-    /// Where the invitation came from (the sender's address, as the budgets count it),
-    /// while it waits; in memory only.
-    pub(super) origin: Option<String>,
+    /// Where the invitation came from, as the budgets count it (`held.rs`): the
+    /// sender's address, or the one the mailbox that relayed it said; kept in the store
+    /// beside the game, so that it is counted there after a restart.
+    pub(super) holder: Option<super::held::Holder>,
     /// Whether that address was not global (a LAN, loopback): the proposal's
     /// non-global addresses may then be dialled once accepted.
     pub(super) origin_local: Option<bool>,
@@ -58,7 +59,7 @@ impl Played {
             settled: false,
             acked: Default::default(),
             heard: Default::default(),
-            origin: None,
+            holder: None,
             origin_local: None,
             evidence: Evidence::new(),
         };
@@ -103,6 +104,16 @@ pub(super) struct Relayed {
     /// As the game's witness: what it holds and when it first held each envelope with
     /// its causal past (`witness.rs`), built from the store when first needed.
     pub(super) witness: Option<super::witness::Held>,
+    /// Whom it is held for, when it is held for a stranger (`held.rs`).
+    pub(super) holder: Option<super::held::Holder>,
+    /// When it was taken or an envelope of it last arrived: its lifetime runs from
+    /// here (`held.rs`).
+    pub(super) renewed: u64,
+    /// When its renewal was last written to the store.
+    pub(super) renewal_written: u64,
+    /// Why a seat refused it when this mailbox offered it, until a seat takes it: its
+    /// proposer is told when he asks (`Request::Offer` answered `Refused`).
+    pub(super) refused: Option<String>,
 }
 
 /// Whether an envelope is worth storing.
@@ -128,7 +139,18 @@ impl Relayed {
             used: now,
             created,
             witness: None,
+            holder: None,
+            renewed: now,
+            renewal_written: now,
+            refused: None,
         }
+    }
+
+    /// Whether a seat other than the proposer has posted to it (accepted, declined,
+    /// or more): a game nobody accepted may be evicted (`held.rs`).
+    pub(super) fn accepted(&self) -> bool {
+        let proposer = self.terms.proposal().proposer;
+        self.held.keys().any(|c| c.seat != proposer)
     }
 
     /// Its record, as the store holds it, with this status.

@@ -252,6 +252,12 @@ pub struct Writes {
     /// What strangers' games used of their quotas, added to the ledger
     /// (`core/src/quota.rs`).
     pub charges: Vec<(PeerKey, Usage)>,
+    /// Games removed from the store whole, after everything above: record, secrets,
+    /// envelopes and messages (a game held for a stranger that expired or was evicted,
+    /// `held.rs`).
+    pub drop_games: Vec<GameId>,
+    /// Settings removed by prefix, after `forget`: those of the games dropped.
+    pub forget_under: Vec<String>,
 }
 
 impl Writes {
@@ -267,6 +273,8 @@ impl Writes {
             && self.meta.is_empty()
             && self.forget.is_empty()
             && self.charges.is_empty()
+            && self.drop_games.is_empty()
+            && self.forget_under.is_empty()
     }
 
     /// Appends `other`, in order.
@@ -282,6 +290,8 @@ impl Writes {
         self.meta.extend(other.meta);
         self.forget.extend(other.forget);
         self.charges.extend(other.charges);
+        self.drop_games.extend(other.drop_games);
+        self.forget_under.extend(other.forget_under);
     }
 }
 

@@ -26,7 +26,9 @@
 //! flight (`Asked`), introductions and which invitations to take `peers.rs`; where each
 //! peer can be reached `book.rs`; bots, duties, repair rounds and timeout claims
 //! `auto.rs`; mail `mail.rs` and its armored text `armor.rs`; what strangers may make
-//! this node keep `quota.rs`; rate limits `limit.rs`; clocks `clock.rs`; where a
+//! this node keep `quota.rs`, whose each game held for a stranger is, how long it lives and
+//! who yields when the node is full `held.rs` (the core's side `holding.rs`); rate limits
+//! `limit.rs`; clocks `clock.rs`; where a
 //! connection comes from `origin.rs`; peer ids as text `peer_id.rs`; the witness
 //! `witness.rs`, a seat's asking, forfeits and giving the witness what it lacks
 //! `accuse.rs`, a seat's deposits, fetches and posted times for private logs
@@ -45,6 +47,10 @@ mod delivery;
 mod durable;
 pub mod error;
 mod games;
+pub mod held;
+#[cfg(test)]
+mod held_tests;
+mod holding;
 pub mod io;
 mod lacked;
 pub mod limit;
@@ -138,6 +144,8 @@ pub struct CoreConfig {
     /// Take invitations from peers this node shares no game with (a bounded number at
     /// once); when off, only from peers it has played.
     pub strangers: bool,
+    /// How long a game held for a stranger lives with nothing new in it (`held.rs`).
+    pub lifetime: held::Lifetime,
     /// Durability windows opened on purpose, for the simulation to show it finds each;
     /// all closed by default, and the shell never opens one.
     pub windows: Windows,
@@ -174,6 +182,7 @@ impl Default for CoreConfig {
             idle_unload_ms: 5 * 60 * 1000,
             sleep_ms: 5 * 60 * 1000,
             strangers: true,
+            lifetime: held::Lifetime::default(),
             windows: Windows::default(),
         }
     }
@@ -229,6 +238,10 @@ pub struct Core {
     lookups: lookups::Lookups,
     /// Games woken from sleep since the core started (`sleep.rs`).
     woken: u64,
+    /// When the tick next looks for games held for strangers that expired (`held.rs`).
+    next_expiry: u64,
+    /// The day old tombstones were last swept (`held.rs`).
+    tombstones_swept: Option<u64>,
 }
 
 impl Core {
@@ -280,6 +293,8 @@ impl Core {
             waiting: HashMap::new(),
             next_write: 0,
             woken: 0,
+            next_expiry: 0,
+            tombstones_swept: None,
             out: VecDeque::new(),
             last_view: 0,
             writing: witness::Writing::default(),

@@ -103,7 +103,7 @@ impl Core {
         self.hold(w, Some(Answer::Imported(imported)));
         for ((m, id), good) in mails.into_iter().zip(games).zip(valid) {
             if let Some(Response::Refused(why)) =
-                self.take_proposal(me, &m.proposal, Some(w), store)
+                self.take_proposal(me, &m.proposal, None, Some(w), store)
             {
                 self.fail_waiter(w, NodeError::Mail(why));
                 continue;

@@ -73,6 +73,17 @@ impl MemoryStore {
             }
             new += 1;
         }
+        for id in &w.drop_games {
+            self.games.remove(id);
+            self.secrets.remove(id);
+            self.envelopes.remove(id);
+            self.hashes.retain(|(g, _)| g != id);
+            self.chains.retain(|(g, ..)| g != id);
+            self.messages.retain(|(g, _), _| g != id);
+        }
+        for prefix in &w.forget_under {
+            self.meta.retain(|k, _| !k.starts_with(prefix.as_str()));
+        }
         new
     }
 

@@ -111,6 +111,22 @@ pub enum Request {
         /// The game act, at most [`MAX_RULING`] bytes.
         act: Vec<u8>,
     },
+    /// An [`Request::Offer`] from a mailbox of the game to a seat, saying where the
+    /// proposal came from (spec/PROTOCOL.md §16.4, *Strangers' invitations*): the seat
+    /// counts the invitation at that origin, not at the mailbox's own address. Unsigned
+    /// and only a mailbox's word; sent to a peer only on `/sealed/sync/1`, where a node
+    /// of before that does not read it fails that one request (the mailbox then sends
+    /// it a plain `Offer`).
+    OfferFrom {
+        /// The signed proposal.
+        proposal: Vec<u8>,
+        /// The envelopes.
+        envelopes: Vec<Vec<u8>>,
+        /// The origin's key, as the budgets count an address (`ip4/<address>`,
+        /// `ip6/<first 64 bits>`, `relay/<id>`), at most [`crate::held::MAX_ORIGIN`]
+        /// bytes; the receiver reads its network from it.
+        origin: String,
+    },
 }
 
 /// Most bytes of a ruling's act: above any game act a ruling can be (a Tempête act of

@@ -21,23 +21,33 @@ impl Origin {
         self.key.starts_with("relay/")
     }
 
-    /// The network the address belongs to, as the budgets share places between
-    /// networks (ARCHITECTURE.md, *Budgets*): an IPv4 /24 (`ip4/1.2.3/24`), an IPv6 /48
-    /// (`ip6/2a01:4f8:1/48`) — what one network, one carrier-grade NAT or one hosting
-    /// customer usually holds, so that a stranger with many addresses of one network
-    /// still counts once. A relay, or anything else, is its own group.
+    /// The network the address is in, as the eviction of games held for strangers counts
+    /// it (`held.rs`): an IPv4 /24 (`ip4/1.2.3/24`), an IPv6 /48 (`ip6/2a01:4f8:1/48`), or
+    /// the key itself for anything else (a relay, an address that does not read). One
+    /// operator rarely holds many of these, where keys and even addresses come cheap.
     pub fn group(&self) -> String {
-        if let Some(v4) = self.key.strip_prefix("ip4/")
-            && let Some((net, _)) = v4.rsplit_once('.')
-        {
-            return format!("ip4/{net}/24");
-        }
-        if let Some(v6) = self.key.strip_prefix("ip6/") {
-            let net: Vec<&str> = v6.split(':').take(3).collect();
-            return format!("ip6/{}/48", net.join(":"));
-        }
-        self.key.clone()
+        group_of(&self.key)
     }
+}
+
+/// [`Origin::group`] of an origin's key.
+pub fn group_of(key: &str) -> String {
+    if let Some(a) = key.strip_prefix("ip4/")
+        && let Ok(a) = a.parse::<Ipv4Addr>()
+    {
+        let o = a.octets();
+        return format!("ip4/{}.{}.{}/24", o[0], o[1], o[2]);
+    }
+    if let Some(a) = key.strip_prefix("ip6/") {
+        let parts: Vec<Option<u16>> = a
+            .split(':')
+            .map(|p| u16::from_str_radix(p, 16).ok())
+            .collect();
+        if let [Some(a), Some(b), Some(c), Some(_)] = parts[..] {
+            return format!("ip6/{a:x}:{b:x}:{c:x}/48");
+        }
+    }
+    key.to_owned()
 }
 
 /// Whether an address, as text, reaches the internet: its first IP (a relayed
@@ -119,7 +129,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn groups_are_v4_slash_24s_and_v6_slash_48s() {
+    fn a_group_is_a_slash_24_or_a_slash_48() {
         let o = |key: &str| Origin {
             key: key.into(),
             global: true,
@@ -127,12 +137,15 @@ mod tests {
         assert_eq!(o("ip4/1.2.3.4").group(), "ip4/1.2.3/24");
         assert_eq!(o("ip4/1.2.3.4").group(), o("ip4/1.2.3.200").group());
         assert_ne!(o("ip4/1.2.3.4").group(), o("ip4/1.2.4.4").group());
-        assert_eq!(o("ip6/2a01:4f8:1:2").group(), "ip6/2a01:4f8:1/48");
         assert_eq!(
             o("ip6/2a01:4f8:1:2").group(),
             o("ip6/2a01:4f8:1:ff").group()
         );
-        assert_eq!(o("relay/12D3Koo").group(), "relay/12D3Koo");
+        assert_eq!(o("ip6/2a01:4f8:1:2").group(), "ip6/2a01:4f8:1/48");
+        assert_eq!(o("relay/12D3KooW").group(), "relay/12D3KooW");
+        assert_eq!(o("ip4/1.2.3").group(), "ip4/1.2.3");
+        assert_eq!(o("ip6/2a01:4f8:1").group(), "ip6/2a01:4f8:1");
+        assert_eq!(o("/unix/x").group(), "/unix/x");
     }
 
     #[test]

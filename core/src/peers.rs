@@ -7,8 +7,9 @@
 //! are removed with them: the book is as bounded on disk as in memory.
 //!
 //! Invitations from strangers (peers the node shares no game with) are bounded by
-//! `may_invite` — 8 waiting per stranger, 16 per address, 64 in all, across restarts —
-//! and refused altogether when the node takes none (`sealed node --only-known`).
+//! `may_invite` — 8 waiting per stranger, 16 per address (the one a relaying mailbox
+//! says), 64 in all, the network holding most yielding when full (`held.rs`), across
+//! restarts — and refused altogether when the node takes none (`sealed node --only-known`).
 //! Friends are recorded when a game is accepted or proposed (`accepted_game`), never
 //! inferred at start (stores of before migrated once, `migrate_friends`). A proposal's
 //! mailboxes are stood — kept connected, registered at — only once its game is accepted
@@ -27,6 +28,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::book::{self, Book};
 use super::games::game_peers;
+use super::held::{Counted, Holder, Room};
 use super::io::{OutId, Output, Writes};
 use super::views::{AddrView, PeerView, PeersView};
 use super::{Core, Durable, GameId, PeerKey, WriteId};
@@ -77,6 +79,9 @@ pub(super) struct Peers {
     /// an answer or a failure clears all that was kept for its request at once.
     pending: HashMap<OutId, (PeerKey, Asked)>,
     next_out: OutId,
+    /// Connected peers that did not take an offer saying where its proposal came from
+    /// (nodes of before it): they are sent plain offers until they disconnect.
+    pub(super) plain_offers: HashSet<PeerKey>,
 }
 
 /// What the answer to a request in flight settles.
@@ -86,6 +91,9 @@ pub(super) enum Asked {
     /// An offer: its game and the places of what it carries, which an answer
     /// acknowledges (`delivery.rs`).
     Offer(GameId, Places),
+    /// An offer saying where its proposal came from (a mailbox's to a seat): as
+    /// `Offer`, and if it fails the peer gets a plain one.
+    OfferFrom(GameId, Places),
     /// A push: the places it carries per game; once the peer says they are durable
     /// there, `sealed move` can say the move was delivered.
     Push(Vec<(GameId, Places)>),
@@ -146,6 +154,14 @@ impl Core {
                     envelopes,
                 } => match super::sync::proposal_game(proposal) {
                     Some(game) => Asked::Offer(game, places(envelopes)),
+                    None => Asked::Nothing,
+                },
+                Request::OfferFrom {
+                    proposal,
+                    envelopes,
+                    ..
+                } => match super::sync::proposal_game(proposal) {
+                    Some(game) => Asked::OfferFrom(game, places(envelopes)),
                     None => Asked::Nothing,
                 },
                 Request::Pull { game, .. } => Asked::Pull(*game),
@@ -295,23 +311,27 @@ impl Core {
     /// invitations, and then only while that stranger has fewer than
     /// [`super::STRANGER_OPEN`] invitations waiting here and all strangers together fewer
     /// than [`super::STRANGERS_OPEN`]: a public mailbox must not become a spam channel,
-    /// and keys cost nothing. A refused invitation is offered again by the repair round
-    /// once there is room.
+    /// and keys cost nothing. An invitation is counted at the address it came from
+    /// (`holder`: for one relayed by a mailbox, the address the mailbox says, `held.rs`),
+    /// [`STRANGERS_PER_ORIGIN`] per address; when all strangers' are waiting, one from a
+    /// network holding fewer than the network holding most takes the place of that
+    /// network's oldest (`Room::Evict`: declined). A refused invitation is offered again
+    /// by the repair round once there is room.
     pub(super) fn may_invite(
         &mut self,
         proposer: &PeerKey,
-        origin: Option<&str>,
-    ) -> Result<(), PeerRefusal> {
+        holder: Option<&Holder>,
+    ) -> Result<Room, PeerRefusal> {
         if self.peers.book.is_friend(proposer) {
-            return Ok(());
+            return Ok(Room::Free);
         }
         if !self.cfg.strangers {
             return Err(PeerRefusal::OnlyFriends);
         }
         let mut mine = 0;
-        let mut all = 0;
         let mut here = 0;
-        for p in self.games.all_played().map(|(_, g)| g) {
+        let mut waiting: Vec<Counted> = vec![];
+        for (id, p) in self.games.all_played() {
             if p.record.status != GameStatus::Invited {
                 continue;
             }
@@ -321,13 +341,19 @@ impl Core {
             if self.peers.book.is_friend(&from) {
                 continue;
             }
-            all += 1;
             if from == *proposer {
                 mine += 1;
             }
-            if origin.is_some() && p.origin.as_deref() == origin {
+            if holder.is_some_and(|h| p.holder.as_ref().is_some_and(|o| o.key == h.key)) {
                 here += 1;
             }
+            waiting.push(Counted {
+                id: *id,
+                holder: p.holder.as_ref(),
+                taken: p.record.created,
+                // An invitation being written is declined once it is durable, not now.
+                evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
+            });
         }
         if mine >= super::STRANGER_OPEN {
             return Err(PeerRefusal::InvitationsFromPeer(mine));
@@ -335,10 +361,11 @@ impl Core {
         if here >= STRANGERS_PER_ORIGIN {
             return Err(PeerRefusal::InvitationsFromAddress);
         }
-        if all >= super::STRANGERS_OPEN {
-            return Err(PeerRefusal::InvitationsFromStrangers);
+        let group = holder.map_or("", |h| h.group.as_str());
+        match super::held::room(&waiting, super::STRANGERS_OPEN, group) {
+            Room::Full => Err(PeerRefusal::InvitationsFromStrangers),
+            room => Ok(room),
         }
-        Ok(())
     }
 
     /// After this node's player took back an invitation: each invited peer's addresses
@@ -528,6 +555,7 @@ impl Core {
         });
         PeersView {
             now_ms: self.now,
+            held: Some(self.cfg.lifetime),
             peers: peers.collect(),
         }
     }
@@ -584,6 +612,7 @@ impl Core {
         self.peers.connected.remove(&peer);
         self.peers.queue.remove(&peer);
         self.peers.origins.remove(&peer);
+        self.peers.plain_offers.remove(&peer);
     }
 
     /// Where a connected peer comes from, as the budgets count it.

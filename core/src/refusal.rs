@@ -101,10 +101,68 @@ pub enum PeerRefusal {
     /// This node's: too many invitations from unknown peers wait here.
     #[error("too many invitations from unknown peers wait here")]
     InvitationsFromStrangers,
+    /// This node's: it held the game for a stranger and dropped it (its lifetime ran
+    /// out, or a newcomer from a smaller network took its place); the same proposal is
+    /// not taken anew for a while (`held.rs`).
+    #[error("{}", match .0 {
+        crate::held::Gone::Expired => "expired: this node held that game past its lifetime and dropped it; propose a new game",
+        crate::held::Gone::Evicted => "evicted: this node was full and dropped that game for a newcomer; propose a new game",
+    })]
+    Gone(crate::held::Gone),
+    /// The player's: a seat the game was relayed to refused it, saying why (a mailbox
+    /// tells the proposer).
+    #[error("the player's node refused it: {0}")]
+    SeatRefused(String),
+}
+
+impl PeerRefusal {
+    /// Whether a refusal's words (as `Response::Refused` carries them) are a seat's
+    /// refusal of an invitation by its bounds on strangers' invitations — not a passing
+    /// one (busy, a rate, its store): what a mailbox keeps to tell the proposer.
+    pub fn refuses_invitation(words: &str) -> bool {
+        [
+            PeerRefusal::OnlyFriends,
+            PeerRefusal::InvitationsFromAddress,
+            PeerRefusal::InvitationsFromStrangers,
+        ]
+        .iter()
+        .any(|r| r.to_string() == words)
+            || words.split_once(' ').is_some_and(|(n, rest)| {
+                n.parse::<usize>().is_ok_and(|n| {
+                    PeerRefusal::InvitationsFromPeer(n).to_string() == format!("{n} {rest}")
+                })
+            })
+    }
 }
 
 impl From<PeerRefusal> for crate::message::Response {
     fn from(r: PeerRefusal) -> Self {
         crate::message::Response::Refused(r.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_invitations_refusal_is_told_from_a_passing_one() {
+        for r in [
+            PeerRefusal::OnlyFriends,
+            PeerRefusal::InvitationsFromPeer(8),
+            PeerRefusal::InvitationsFromAddress,
+            PeerRefusal::InvitationsFromStrangers,
+        ] {
+            assert!(PeerRefusal::refuses_invitation(&r.to_string()), "{r}");
+        }
+        for r in [
+            PeerRefusal::Busy,
+            PeerRefusal::RateLimit("the peer's"),
+            PeerRefusal::UnknownGame,
+        ] {
+            assert!(!PeerRefusal::refuses_invitation(&r.to_string()), "{r}");
+        }
+        assert!(!PeerRefusal::refuses_invitation("8"));
+        assert!(!PeerRefusal::refuses_invitation(""));
     }
 }

@@ -49,6 +49,9 @@ pub const MAX_QUEUED_WRITES: usize = 256;
 /// Addresses of one seat an introduction may make this node keep and dial.
 const MAX_INTRODUCED_PER_SEAT: usize = 4;
 
+/// Most characters of a seat's refusal a mailbox keeps for the game's proposer.
+const MAX_REFUSAL: usize = 256;
+
 /// Heads entries one `Heads` request carries at most (the rest go in another).
 const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
 
@@ -123,7 +126,9 @@ impl Core {
         };
         1.0 + match req {
             Request::Push { game, envelopes } => carried(envelopes) + dormant(game),
-            Request::Offer { envelopes, .. } => 16.0 + carried(envelopes),
+            Request::Offer { envelopes, .. } | Request::OfferFrom { envelopes, .. } => {
+                16.0 + carried(envelopes)
+            }
             Request::PushMany { games } => games
                 .iter()
                 .map(|(g, e)| 1.0 + carried(e) + dormant(g))
@@ -185,6 +190,7 @@ impl Core {
                 | Request::Push { .. }
                 | Request::PushMany { .. }
                 | Request::Offer { .. }
+                | Request::OfferFrom { .. }
                 | Request::Deposit { .. }
         );
         if writes && self.writes.len() >= MAX_QUEUED_WRITES {
@@ -194,7 +200,7 @@ impl Core {
             Request::Propose { proposal } => {
                 let w = Waiter::Peer(id);
                 self.watch(w);
-                match self.take_proposal(peer, &proposal, Some(w), store) {
+                match self.take_proposal(peer, &proposal, None, Some(w), store) {
                     Some(r) => {
                         self.abandon(w);
                         self.respond(id, r);
@@ -265,22 +271,39 @@ impl Core {
             Request::Offer {
                 proposal,
                 envelopes,
-            } => {
-                let w = Waiter::Peer(id);
-                // The answer waits for a new game's record and the envelopes: one step,
-                // or two merged (the envelopes' wait behind the record's write).
-                self.watch(w);
-                if let Some(Response::Refused(why)) =
-                    self.take_proposal(peer, &proposal, Some(w), store)
-                {
-                    self.abandon(w);
-                    return self.respond(id, Response::Refused(why));
-                }
-                let game = Terms::parse(&proposal).map(|t| t.game()).ok();
-                self.take_envelopes(peer, game, envelopes, Some(w), store);
-                self.let_go(w);
-            }
+            } => self.serve_offer(peer, id, proposal, envelopes, None, store),
+            Request::OfferFrom {
+                proposal,
+                envelopes,
+                origin,
+            } => self.serve_offer(peer, id, proposal, envelopes, Some(origin), store),
         }
+    }
+
+    /// An offer: the proposal, then its envelopes; `said`, where a mailbox of the game
+    /// says the proposal came from.
+    fn serve_offer(
+        &mut self,
+        peer: PeerKey,
+        id: InId,
+        proposal: Vec<u8>,
+        envelopes: Vec<Vec<u8>>,
+        said: Option<String>,
+        store: &dyn Durable,
+    ) {
+        let w = Waiter::Peer(id);
+        // The answer waits for a new game's record and the envelopes: one step, or two
+        // merged (the envelopes' wait behind the record's write).
+        self.watch(w);
+        if let Some(Response::Refused(why)) =
+            self.take_proposal(peer, &proposal, said.as_deref(), Some(w), store)
+        {
+            self.abandon(w);
+            return self.respond(id, Response::Refused(why));
+        }
+        let game = Terms::parse(&proposal).map(|t| t.game()).ok();
+        self.take_envelopes(peer, game, envelopes, Some(w), store);
+        self.let_go(w);
     }
 
     pub(super) fn respond(&mut self, id: InId, resp: Response) {
@@ -307,6 +330,15 @@ impl Core {
             }
             let forgotten = self.cfg.windows.forget_index && self.games.dormant(&game).is_some();
             if !self.games.knows(&game) || forgotten {
+                unknown.push(game);
+                continue;
+            }
+            // A game relayed here that a seat refused: its proposer is asked to offer it
+            // again, and the answer says why (`take.rs` `known_proposal`).
+            if let Some(r) = self.games.relayed(&game)
+                && r.refused.is_some()
+                && super::quota::proposer(&r.terms).as_ref() == Some(peer)
+            {
                 unknown.push(game);
                 continue;
             }
@@ -355,8 +387,31 @@ impl Core {
         let Some((peer, asked)) = self.room(id) else {
             return;
         };
+        // An offer that said where its proposal came from, not taken at all: a node of
+        // before it, which gets plain offers from now on (and this one again now).
+        if let (Asked::OfferFrom(game, _), None) = (&asked, &resp) {
+            self.peers.plain_offers.insert(peer);
+            return self.offer(peer, *game, store);
+        }
+        let asked = match asked {
+            Asked::OfferFrom(game, places) => Asked::Offer(game, places),
+            other => other,
+        };
         if let Asked::Offer(game, _) = &asked {
             self.owed_answered(peer, *game, matches!(resp, Some(Response::Ok { .. })));
+            // A mailbox keeps why a seat refused the game it relays by its bounds on
+            // strangers' invitations (not a passing refusal), for its proposer.
+            if let Some(r) = self.games.relayed_mut(game)
+                && seat_of(&r.terms, &peer).is_some_and(|s| s != r.terms.proposal().proposer)
+            {
+                match &resp {
+                    Some(Response::Refused(why)) if PeerRefusal::refuses_invitation(why) => {
+                        r.refused = Some(why.chars().take(MAX_REFUSAL).collect());
+                    }
+                    Some(Response::Ok { .. }) => r.refused = None,
+                    _ => {}
+                }
+            }
         }
         match resp {
             // The envelopes a pull asked for: of the game it named.
@@ -577,13 +632,28 @@ impl Core {
         let Ok(envelopes) = self.lacking(&peer, &game, &[], store) else {
             return;
         };
-        self.request(
-            peer,
-            Request::Offer {
-                proposal: terms.bytes().to_vec(),
+        let proposal = terms.bytes().to_vec();
+        // A mailbox says to a seat where the game it holds for a stranger came from,
+        // so that the seat counts the invitation there and not at the mailbox.
+        let said = self
+            .games
+            .relayed(&game)
+            .filter(|_| seat_of(&terms, &peer).is_some())
+            .filter(|_| !self.peers.plain_offers.contains(&peer))
+            .and_then(|r| r.holder.as_ref())
+            .map(|h| h.key.clone());
+        let req = match said {
+            Some(origin) => Request::OfferFrom {
+                proposal,
+                envelopes,
+                origin,
+            },
+            None => Request::Offer {
+                proposal,
                 envelopes,
             },
-        );
+        };
+        self.request(peer, req);
         self.introduce(peer, game, &terms);
     }
 

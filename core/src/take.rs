@@ -28,7 +28,8 @@ use sealed_protocol::proposal::{Role, Terms};
 
 use super::durable::{Step, Waiter};
 use super::games::{Kept, Played, Relayed, game_peers, is_mailbox, seat_of};
-use super::quota::{self, may_open};
+use super::held::{Holder, Room};
+use super::quota;
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
@@ -81,12 +82,15 @@ impl Core {
     }
 
     /// A proposal, from a proposer or a mailbox: a game to play if it names us, to relay
-    /// if we are a mailbox it names. `None` when the answer waits for the game's record
-    /// to be durable (`w` gets it); else the answer now.
+    /// if we are a mailbox it names. `said` is the origin a mailbox of the game says the
+    /// proposal came from (`Request::OfferFrom`): the invitation is counted there, not
+    /// at the mailbox's own address (`held.rs`). `None` when the answer waits for the
+    /// game's record to be durable (`w` gets it); else the answer now.
     pub(super) fn take_proposal(
         &mut self,
         peer: PeerKey,
         bytes: &[u8],
+        said: Option<&str>,
         w: Option<Waiter>,
         store: &dyn Durable,
     ) -> Option<Response> {
@@ -105,7 +109,7 @@ impl Core {
             }
         } else {
             if self.games.knows(&id) {
-                return Some(Response::Ok { new: 0 });
+                return Some(self.known_proposal(&peer, &id));
             }
             // The store's index alone says whether a game is known: an offer of a game it
             // holds, loaded or not, is never a new invitation (that would sign a second,
@@ -118,10 +122,19 @@ impl Core {
                 }
             }
         }
+        // A game held here for a stranger and dropped is not taken anew for a while.
+        if let Some(why) = self.tombstone(&id, store) {
+            return Some(PeerRefusal::Gone(why).into());
+        }
         let me = self.key();
         let proposer = quota::proposer(&terms);
-        let origin = self.origin_of(&peer).map(|o| o.key.clone());
         let origin_local = self.origin_of(&peer).map(|o| !o.global);
+        // Whose the game is: where the proposal came from, or where a mailbox of the
+        // game says it came from (a mailbox that lies harms only its own players).
+        let holder = match said.filter(|_| is_mailbox(&terms, &peer)) {
+            Some(key) => Holder::said(key),
+            None => self.origin_of(&peer).map(Holder::of),
+        };
         let stranger = proposer.filter(|p| *p != me && !self.peers.book.is_friend(p));
         if let Some(seat) = terms.seat_of(&me) {
             // A referee node takes every game that seats it, within the proposer's
@@ -129,25 +142,26 @@ impl Core {
             // bounded as invitations are.
             let refereeing = self.cfg.referee && terms.role(seat) == Some(Role::Referee);
             let allowed = match (refereeing, proposer) {
-                (true, Some(p)) => may_open(
-                    &self.cfg.quotas,
-                    &self.ledger,
-                    self.games.open_for(&p, &me),
-                    &p,
-                ),
+                (true, Some(p)) => self.may_hold(&p, holder.as_ref()),
                 (false, Some(p)) if p != me => {
-                    self.may_invite(&p, origin.as_deref())
-                        .and_then(|()| match stranger {
-                            Some(s) => self.ledger.allows(&self.cfg.quotas, &s, ONE_GAME),
-                            None => Ok(()),
+                    self.may_invite(&p, holder.as_ref())
+                        .and_then(|room| match stranger {
+                            Some(s) => self
+                                .ledger
+                                .allows(&self.cfg.quotas, &s, ONE_GAME)
+                                .map(|()| room),
+                            None => Ok(room),
                         })
                 }
-                _ => Ok(()),
+                _ => Ok(Room::Free),
             };
-            if let Err(why) = allowed {
-                tracing::info!(game = %hex::encode(id), "invitation refused: {why}");
-                return Some(why.into());
-            }
+            let room = match allowed {
+                Ok(room) => room,
+                Err(why) => {
+                    tracing::info!(game = %hex::encode(id), "invitation refused: {why}");
+                    return Some(why.into());
+                }
+            };
             let entropy = self.random32();
             let t = match table::open(
                 terms.clone(),
@@ -158,6 +172,9 @@ impl Core {
                 Ok(t) => t,
                 Err(e) => return Some(PeerRefusal::Table(e.to_string()).into()),
             };
+            if let Room::Evict(victim) = room {
+                self.evict(victim, store);
+            }
             let record = GameRecord {
                 id,
                 terms: bytes.to_vec(),
@@ -169,13 +186,18 @@ impl Core {
             tracing::info!(game = %hex::encode(id), peer = %hex::encode(&peer[..4]), "invited to a game");
             let mut step = Step::default();
             step.writes.games.push(record.clone());
-            if let Some(p) = proposer.filter(|_| refereeing).or(stranger) {
+            let charged = proposer.filter(|_| refereeing).or(stranger);
+            if let Some(p) = charged {
                 step.writes.charges.push((p, ONE_GAME));
                 self.ledger.add(p, ONE_GAME);
             }
+            // Its owner is kept beside it, for the counts after a restart.
+            if let (Some(h), Some(_)) = (&holder, charged) {
+                step.writes.meta.push(self.held_row(&id, h));
+            }
             step.answers.extend(w);
             let mut played = Played::new(t, record, self.now);
-            played.origin = origin;
+            played.holder = holder;
             played.origin_local = origin_local;
             self.games.put(id, Life::Played(Box::new(played)));
             if refereeing {
@@ -188,23 +210,26 @@ impl Core {
             return None;
         }
         if self.cfg.mailbox && terms.proposal().mailboxes.iter().any(|m| m.key == me) {
-            if let Some(p) = stranger
-                && let Err(why) = may_open(
-                    &self.cfg.quotas,
-                    &self.ledger,
-                    self.games.open_for(&p, &me),
-                    &p,
-                )
-            {
-                tracing::info!(game = %hex::encode(id), "game to relay refused: {why}");
-                return Some(why.into());
+            if let Some(p) = stranger {
+                match self.may_hold(&p, holder.as_ref()) {
+                    Ok(Room::Evict(victim)) => self.evict(victim, store),
+                    Ok(_) => {}
+                    Err(why) => {
+                        tracing::info!(game = %hex::encode(id), "game to relay refused: {why}");
+                        return Some(why.into());
+                    }
+                }
             }
-            let r = Relayed::new(terms, self.now, self.now);
+            let mut r = Relayed::new(terms, self.now, self.now);
             let mut step = Step::default();
             step.writes.games.push(r.record(id, GameStatus::Relayed));
             if let Some(p) = stranger {
                 step.writes.charges.push((p, ONE_GAME));
                 self.ledger.add(p, ONE_GAME);
+                if let Some(h) = &holder {
+                    step.writes.meta.push(self.held_row(&id, h));
+                }
+                r.holder = holder;
             }
             step.answers.extend(w);
             self.games.put(id, Life::Relayed(Box::new(r)));
@@ -212,6 +237,19 @@ impl Core {
             return None;
         }
         Some(PeerRefusal::NotOurs.into())
+    }
+
+    /// The answer to a proposal of a game this node knows: taken already, unless it is
+    /// a game relayed here that a seat refused and `peer` is its proposer, who is told
+    /// why (his `sealed new` says so).
+    fn known_proposal(&self, peer: &PeerKey, id: &GameId) -> Response {
+        if let Some(r) = self.games.relayed(id)
+            && let Some(why) = &r.refused
+            && quota::proposer(&r.terms).as_ref() == Some(peer)
+        {
+            return PeerRefusal::SeatRefused(why.clone()).into();
+        }
+        Response::Ok { new: 0 }
     }
 
     /// Envelopes received (pushed, pulled or mailed): given to the game, then stored
@@ -324,6 +362,10 @@ impl Core {
             // A witness's receipts of what it first holds now, in the same write.
             let receipts = self.receipts(game, &fresh, store);
             step.writes.meta.extend(receipts);
+            // Any envelope renews a game held for a stranger (`held.rs`).
+            if !fresh.is_empty() {
+                self.renew(&game, &mut step.writes);
+            }
             // Forward what is new to the other seats that are connected, once stored.
             if !fresh.is_empty() {
                 for p in game_peers(terms, &me) {

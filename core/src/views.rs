@@ -40,6 +40,10 @@ pub struct ClockView {
 pub struct PeersView {
     /// The core's time when it answered, ms since the Unix epoch.
     pub now_ms: u64,
+    /// How long this node keeps a game it holds for a stranger with nothing new in it
+    /// (`held.rs`): what it announces to those who leave games here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<crate::held::Lifetime>,
     /// Every peer in the book.
     pub peers: Vec<PeerView>,
 }
@@ -181,6 +185,10 @@ pub struct GameSummary {
     /// The witness and mailboxes the proposal names: whom its players trust.
     #[serde(default)]
     pub helpers: Vec<crate::players::HelperView>,
+    /// For a game held here for a stranger (relayed, refereed, an invitation): when it
+    /// expires unless an envelope renews it, ms since the Unix epoch (`held.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_ms: Option<u64>,
 }
 
 /// Where this seat's latest messages are for one other seat.
@@ -277,7 +285,8 @@ impl std::str::FromStr for Delivery {
 pub enum Invitation {
     /// Every other seat holds it.
     Peer,
-    /// A mailbox of the game holds it.
+    /// A mailbox of the game holds it, and no seat has said it holds it: left at the
+    /// mailbox, not delivered (the player's node may yet refuse it).
     Mailbox,
     /// A seat refused it, saying why.
     Refused(String),
@@ -286,7 +295,8 @@ pub enum Invitation {
 }
 
 impl Invitation {
-    /// Whether it got there (to the peer, or to a mailbox that keeps it for the peer).
+    /// Whether it got there (to the peer, or to a mailbox that keeps it for the peer):
+    /// nothing more for `sealed new` to wait for.
     pub fn delivered(&self) -> bool {
         matches!(self, Invitation::Peer | Invitation::Mailbox)
     }
@@ -296,7 +306,7 @@ impl std::fmt::Display for Invitation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Invitation::Peer => f.write_str("delivered to the peer"),
-            Invitation::Mailbox => f.write_str("delivered to the mailbox"),
+            Invitation::Mailbox => f.write_str("left at the mailbox"),
             Invitation::Refused(why) => write!(f, "not delivered: refused: {why}"),
             Invitation::NotYet(why) => write!(f, "not delivered: {why}"),
         }
@@ -309,7 +319,8 @@ impl std::str::FromStr for Invitation {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "delivered to the peer" => Invitation::Peer,
-            "delivered to the mailbox" => Invitation::Mailbox,
+            // The words of nodes of before, which said delivered.
+            "left at the mailbox" | "delivered to the mailbox" => Invitation::Mailbox,
             _ => match s.strip_prefix("not delivered: ") {
                 Some(why) => match why.strip_prefix("refused: ") {
                     Some(why) => Invitation::Refused(why.to_owned()),

@@ -263,13 +263,7 @@ impl Registry {
     /// door shares its places, `door.rs`): whoever fills the registry from a few
     /// networks only ever displaces himself. Only when full, so a pass over the records.
     fn evict_for(&mut self, origin: &str) -> Result<(), RecordRefused> {
-        let group = |key: &str| {
-            sealed_core::origin::Origin {
-                key: key.to_owned(),
-                global: true,
-            }
-            .group()
-        };
+        let group = sealed_core::origin::group_of;
         let mut groups: HashMap<String, usize> = HashMap::new();
         for e in self.entries.values() {
             *groups.entry(group(&e.origin)).or_default() += 1;

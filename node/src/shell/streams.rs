@@ -245,7 +245,10 @@ impl Streams {
     /// One of the core's requests to `peer`.
     pub(super) fn send(&mut self, peer: PeerId, id: OutId, req: Request) {
         let p = self.peers.entry(peer).or_default();
-        if p.legacy {
+        // An offer that says where its proposal came from goes on a substream of its
+        // own: a node of before that cannot read it ends that substream only, and the
+        // core sends it a plain offer (spec/PROTOCOL.md §16.3).
+        if p.legacy || matches!(req, Request::OfferFrom { .. }) {
             self.legacy.push((peer, id, req));
             return;
         }

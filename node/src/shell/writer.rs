@@ -97,6 +97,12 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, StoreError> {
     for (who, used) in &w.charges {
         b.charge(*who, *used);
     }
+    for id in &w.drop_games {
+        b.drop_game(*id);
+    }
+    for prefix in &w.forget_under {
+        b.forget_under(prefix);
+    }
     store.commit(&b)
 }
 

@@ -85,6 +85,8 @@ pub struct Batch<'a> {
     meta: Vec<(&'a str, &'a [u8])>,
     forget: Vec<&'a str>,
     charges: Vec<([u8; 32], Usage)>,
+    drop_games: Vec<GameId>,
+    forget_under: Vec<&'a str>,
 }
 
 impl<'a> Batch<'a> {
@@ -156,6 +158,20 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Removes a game whole (after the batch's other writes): its record, secrets,
+    /// envelopes with their index, and messages.
+    pub fn drop_game(&mut self, id: GameId) -> &mut Self {
+        self.drop_games.push(id);
+        self
+    }
+
+    /// Removes every node setting whose key starts with `prefix` (after the batch's
+    /// other writes).
+    pub fn forget_under(&mut self, prefix: &'a str) -> &mut Self {
+        self.forget_under.push(prefix);
+        self
+    }
+
     /// Whether the batch writes nothing.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
@@ -168,6 +184,8 @@ impl<'a> Batch<'a> {
             && self.meta.is_empty()
             && self.forget.is_empty()
             && self.charges.is_empty()
+            && self.drop_games.is_empty()
+            && self.forget_under.is_empty()
     }
 }
 
@@ -337,6 +355,28 @@ impl Store {
             }
             changed |= quota::charge(tx, &batch.charges)?;
             let new = add_envelopes(tx, &batch.envelopes)?;
+            for id in &batch.drop_games {
+                remove_game(tx, id)?;
+                changed = true;
+            }
+            if !batch.forget_under.is_empty() {
+                let mut meta = tx.open_table(META)?;
+                for prefix in &batch.forget_under {
+                    let keys: Vec<String> = meta
+                        .range(*prefix..)?
+                        .map_while(|row| match row {
+                            Ok((k, _)) if k.value().starts_with(*prefix) => {
+                                Some(Ok(k.value().to_owned()))
+                            }
+                            Ok(_) => None,
+                            Err(e) => Some(Err(e)),
+                        })
+                        .collect::<Result<_, _>>()?;
+                    for k in keys {
+                        changed |= meta.remove(k.as_str())?.is_some();
+                    }
+                }
+            }
             Ok((new, changed || new > 0))
         })
     }
@@ -540,21 +580,8 @@ impl Store {
     /// Removes game `id`: its record, secrets and envelopes, in one durable transaction.
     /// Removing a game that is not stored is not an error.
     pub fn delete_game(&self, id: &GameId) -> Result<(), StoreError> {
-        let id = id.bytes();
         self.write(|tx| {
-            tx.open_table(GAMES)?.remove(id)?;
-            tx.open_table(SECRETS)?.remove(id)?;
-            tx.open_table(ENVELOPE_COUNTS)?.remove(id)?;
-            tx.open_table(MESSAGES)?
-                .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
-            tx.open_table(ENVELOPES)?
-                .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
-            tx.open_table(ENVELOPE_HASHES)?
-                .retain_in((*id, [0u8; 32])..=(*id, [0xff; 32]), |_, _| false)?;
-            tx.open_table(CHAINS)?.retain_in(
-                (*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX),
-                |_, _| false,
-            )?;
+            remove_game(tx, id)?;
             // What the game used of a quota stays used: a deletion is not a refund.
             Ok(((), true))
         })
@@ -626,6 +653,26 @@ fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
     schema::init(&tx)?;
     tx.commit()?;
     Ok(db)
+}
+
+/// Removes game `id` whole in `tx`: its record, secrets, envelopes with their index,
+/// and messages.
+fn remove_game(tx: &WriteTransaction, id: &GameId) -> Result<(), StoreError> {
+    let id = id.bytes();
+    tx.open_table(GAMES)?.remove(id)?;
+    tx.open_table(SECRETS)?.remove(id)?;
+    tx.open_table(ENVELOPE_COUNTS)?.remove(id)?;
+    tx.open_table(MESSAGES)?
+        .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
+    tx.open_table(ENVELOPES)?
+        .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
+    tx.open_table(ENVELOPE_HASHES)?
+        .retain_in((*id, [0u8; 32])..=(*id, [0xff; 32]), |_, _| false)?;
+    tx.open_table(CHAINS)?.retain_in(
+        (*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX),
+        |_, _| false,
+    )?;
+    Ok(())
 }
 
 /// Adds the envelopes of `envs` not yet stored, in order, with their chain places;

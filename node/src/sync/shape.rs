@@ -89,6 +89,12 @@ pub fn request_items(bytes: &[u8]) -> Result<usize, BadShape> {
             w.skip(32)?;
             w.bytes()?;
         }
+        // OfferFrom: the proposal, envelopes, an origin.
+        11 => {
+            w.bytes()?;
+            w.vec(|w| w.bytes())?;
+            w.bytes()?;
+        }
         _ => return w.unknown(),
     }
     Ok(w.items)
@@ -265,6 +271,14 @@ mod tests {
                     envelopes: vec![vec![1; 129]],
                 },
                 1,
+            ),
+            (
+                Request::OfferFrom {
+                    proposal: vec![9; 10],
+                    envelopes: vec![vec![1; 129], vec![]],
+                    origin: "ip4/1.2.3.4".into(),
+                },
+                2,
             ),
             (
                 Request::Introduce {

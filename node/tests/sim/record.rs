@@ -92,6 +92,12 @@ impl Record {
             }
             self.frame(b"charge", node, &bytes);
         }
+        for id in &w.drop_games {
+            self.frame(b"drop", node, &id.bytes()[..]);
+        }
+        for prefix in &w.forget_under {
+            self.frame(b"forget-under", node, prefix.as_bytes());
+        }
     }
 
     /// One line: the counts and the digest so far.

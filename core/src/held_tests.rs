@@ -1,0 +1,381 @@
+//! Games held for strangers, end to end in one core on a store in memory, with time
+//! given by the test (`held.rs`): owners by origin and network, eviction of the network
+//! holding most, lifetimes, and an invitation a mailbox relays counted at its sender.
+
+use sealed_games::table::{self, Invitees};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{MailboxSpec, Terms};
+
+use crate::held::DAY_MS;
+use crate::io::{Input, Output};
+use crate::memory::MemoryStore;
+use crate::message::{Request, Response};
+use crate::origin::Origin;
+use crate::{Core, CoreConfig, Durable, GameId, PeerKey};
+
+const NOW: u64 = 1_700_000_000_000;
+
+fn key(n: u64) -> SecretKey {
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&n.to_le_bytes());
+    seed[8] = 0x5e;
+    SecretKey::from_seed(&seed)
+}
+
+/// One core, its store, and what it said.
+struct Node {
+    core: Core,
+    store: MemoryStore,
+    now: u64,
+    next: u64,
+    answers: Vec<Response>,
+    sends: Vec<(PeerKey, Request)>,
+}
+
+impl Node {
+    fn new(cfg: CoreConfig) -> Node {
+        let store = MemoryStore::default();
+        let core = Core::start(key(1), cfg, [3; 32], NOW, &store).unwrap();
+        let mut n = Node {
+            core,
+            store,
+            now: NOW,
+            next: 0,
+            answers: vec![],
+            sends: vec![],
+        };
+        n.drain();
+        n
+    }
+
+    fn me(&self) -> PeerKey {
+        self.core.key()
+    }
+
+    fn drain(&mut self) {
+        while let Some(out) = self.core.poll_output() {
+            match out {
+                Output::Write { write, writes } => {
+                    let new = self.store.commit(&writes);
+                    self.core.handle(
+                        self.now,
+                        Input::Written {
+                            write,
+                            result: Ok(new),
+                        },
+                        &self.store,
+                    );
+                }
+                Output::Respond { resp, .. } => self.answers.push(resp),
+                Output::Send { peer, req, .. } => self.sends.push((peer, req)),
+                _ => {}
+            }
+        }
+    }
+
+    fn input(&mut self, input: Input) {
+        self.core.handle(self.now, input, &self.store);
+        self.drain();
+    }
+
+    fn connect(&mut self, peer: PeerKey, ip: &str) {
+        self.input(Input::Connected {
+            peer,
+            addr: None,
+            origin: Some(Origin {
+                key: format!("ip4/{ip}"),
+                global: true,
+            }),
+        });
+    }
+
+    fn ask(&mut self, peer: PeerKey, req: Request) -> Response {
+        let id = self.next;
+        self.next += 1;
+        self.input(Input::Request { peer, id, req });
+        self.answers.pop().expect("an answer")
+    }
+
+    fn tick_at(&mut self, now: u64) {
+        self.now = now;
+        self.input(Input::Tick);
+    }
+
+    fn knows(&self, game: &GameId) -> bool {
+        self.store.knows(game).unwrap()
+    }
+}
+
+/// A duel `from` proposes to `to`, through `mailbox` if any.
+fn duel(from: &SecretKey, to: PeerKey, mailbox: Option<PeerKey>, nonce: u64) -> Terms {
+    let mut n = [0u8; 32];
+    n[..8].copy_from_slice(&nonce.to_le_bytes());
+    let signed = table::propose(
+        "duel",
+        &[],
+        from,
+        Invitees {
+            opponent: to,
+            mailboxes: mailbox
+                .map(|key| MailboxSpec { key, addrs: vec![] })
+                .into_iter()
+                .collect(),
+            ..Invitees::default()
+        },
+        NOW,
+        n,
+    )
+    .unwrap();
+    Terms::from_signed(signed).unwrap()
+}
+
+fn propose(t: &Terms) -> Request {
+    Request::Propose {
+        proposal: t.bytes().to_vec(),
+    }
+}
+
+fn mailbox(open_total: usize) -> Node {
+    let mut cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    cfg.quotas.open_total = open_total;
+    Node::new(cfg)
+}
+
+#[test]
+fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
+    let mut n = mailbox(8);
+    let me = n.me();
+    let opponent = key(999).public().to_bytes();
+    // 8 fresh keys from 1.1.1/24 fill the mailbox's open games.
+    let mut theirs = vec![];
+    for i in 0..8u64 {
+        let k = key(100 + i);
+        let p = k.public().to_bytes();
+        n.connect(p, &format!("1.1.1.{}", 1 + i % 2));
+        let t = duel(&k, opponent, Some(me), i);
+        assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });
+        theirs.push(t.game());
+    }
+    // A ninth from the same network is refused: it holds most.
+    let k = key(200);
+    n.connect(k.public().to_bytes(), "1.1.1.9");
+    let t = duel(&k, opponent, Some(me), 50);
+    assert!(matches!(
+        n.ask(k.public().to_bytes(), propose(&t)),
+        Response::Refused(_)
+    ));
+    // A newcomer from a clean network takes the place of the oldest game of the
+    // busiest address of 1.1.1/24 (1.1.1.1 and .2 hold four each: the first in order).
+    let honest = key(300);
+    n.connect(honest.public().to_bytes(), "2.2.2.2");
+    let t = duel(&honest, opponent, Some(me), 60);
+    assert_eq!(
+        n.ask(honest.public().to_bytes(), propose(&t)),
+        Response::Ok { new: 0 }
+    );
+    assert!(n.knows(&t.game()));
+    assert!(!n.knows(&theirs[0]), "the oldest of 1.1.1.1 is dropped");
+    assert!(theirs[1..].iter().all(|g| n.knows(g)));
+    // Offered again, the evicted game is refused as such, not taken anew.
+    let k0 = key(100).public().to_bytes();
+    let again = duel(&key(100), opponent, Some(me), 0);
+    assert_eq!(
+        n.ask(k0, propose(&again)),
+        Response::Refused(
+            crate::refusal::PeerRefusal::Gone(crate::held::Gone::Evicted).to_string()
+        )
+    );
+}
+
+#[test]
+fn owners_are_kept_across_a_restart() {
+    let mut n = mailbox(4);
+    let me = n.me();
+    let opponent = key(999).public().to_bytes();
+    for i in 0..4u64 {
+        let k = key(100 + i);
+        n.connect(k.public().to_bytes(), "1.1.1.1");
+        let t = duel(&k, opponent, Some(me), i);
+        assert_eq!(
+            n.ask(k.public().to_bytes(), propose(&t)),
+            Response::Ok { new: 0 }
+        );
+    }
+    let cfg = CoreConfig {
+        mailbox: true,
+        quotas: crate::Quotas {
+            open_total: 4,
+            ..crate::Quotas::default()
+        },
+        ..CoreConfig::default()
+    };
+    n.core = Core::start(key(1), cfg, [4; 32], n.now, &n.store).unwrap();
+    n.drain();
+    // After the restart the games are still 1.1.1/24's: a newcomer from elsewhere
+    // evicts one, where an unknown owner would have made them a group of their own.
+    let k = key(300);
+    n.connect(k.public().to_bytes(), "1.1.1.7");
+    let t = duel(&k, opponent, Some(me), 70);
+    assert!(matches!(
+        n.ask(k.public().to_bytes(), propose(&t)),
+        Response::Refused(_)
+    ));
+    let k = key(301);
+    n.connect(k.public().to_bytes(), "3.3.3.3");
+    let t = duel(&k, opponent, Some(me), 71);
+    assert_eq!(
+        n.ask(k.public().to_bytes(), propose(&t)),
+        Response::Ok { new: 0 }
+    );
+}
+
+#[test]
+fn a_game_nobody_accepted_expires_at_its_time_and_an_envelope_renews_it() {
+    let mut n = mailbox(16);
+    let me = n.me();
+    let opponent = key(999).public().to_bytes();
+    let k = key(100);
+    let p = k.public().to_bytes();
+    n.connect(p, "1.1.1.1");
+    let (a, b) = (
+        duel(&k, opponent, Some(me), 1),
+        duel(&k, opponent, Some(me), 2),
+    );
+    n.ask(p, propose(&a));
+    n.ask(p, propose(&b));
+    let open = crate::held::Lifetime::default().open_ms;
+    // Half way, an envelope of `b` (its proposer's first) renews it.
+    n.now = NOW + open / 2;
+    let env = sealed_protocol::envelope::Unsigned {
+        version: b.version(),
+        game: b.game(),
+        log: sealed_protocol::ids::LogId::PUBLIC,
+        seat: sealed_protocol::ids::Seat(0),
+        seq: 0,
+        prev: sealed_protocol::hash::Hash([0; 32]),
+        acks: vec![],
+        clock: 0,
+        body: vec![],
+    }
+    .sign(&k);
+    assert_eq!(
+        n.ask(
+            p,
+            Request::Push {
+                game: b.game(),
+                envelopes: vec![env.bytes]
+            }
+        ),
+        Response::Ok { new: 1 }
+    );
+    // A moment before its time `a` is held; at it, it is gone, with its envelopes.
+    n.tick_at(NOW + open - 1);
+    assert!(n.knows(&a.game()));
+    n.tick_at(NOW + open + 60_000);
+    assert!(!n.knows(&a.game()), "expired");
+    assert!(n.knows(&b.game()), "renewed half way");
+    assert_eq!(
+        n.ask(p, propose(&a)),
+        Response::Refused(
+            crate::refusal::PeerRefusal::Gone(crate::held::Gone::Expired).to_string()
+        )
+    );
+    n.tick_at(NOW + open / 2 + open + 60_000);
+    assert!(!n.knows(&b.game()));
+    assert!(
+        n.store.envelopes(&b.game()).unwrap().is_empty(),
+        "its bytes go"
+    );
+    // The tombstones go after 30 days: the game could be taken anew then.
+    n.tick_at(NOW + 60 * DAY_MS);
+    assert_eq!(n.store.settings(crate::held::GONE), 0);
+}
+
+#[test]
+fn a_friends_invitation_never_expires_and_a_strangers_is_declined() {
+    let mut n = Node::new(CoreConfig::default());
+    let me = n.me();
+    let friend = key(7);
+    let f = friend.public().to_bytes();
+    n.connect(f, "4.4.4.4");
+    // His first invitation, accepted: he is a friend now.
+    let theirs = duel(&friend, me, None, 2);
+    assert_eq!(n.ask(f, propose(&theirs)), Response::Ok { new: 0 });
+    n.input(Input::Command {
+        id: 1,
+        cmd: crate::Cmd::Accept(theirs.game().into()),
+    });
+    let again = duel(&friend, me, None, 3);
+    assert_eq!(n.ask(f, propose(&again)), Response::Ok { new: 0 });
+    let stranger = key(8);
+    let s = stranger.public().to_bytes();
+    n.connect(s, "5.5.5.5");
+    let spam = duel(&stranger, me, None, 4);
+    assert_eq!(n.ask(s, propose(&spam)), Response::Ok { new: 0 });
+    n.tick_at(NOW + 365 * DAY_MS);
+    let status = |n: &Node, g: &GameId| n.store.game(g).unwrap().map(|r| r.status);
+    assert_eq!(
+        status(&n, &again.game()),
+        Some(crate::record::GameStatus::Invited),
+        "a friend's invitation waits"
+    );
+    assert_eq!(
+        status(&n, &spam.game()),
+        Some(crate::record::GameStatus::Declined),
+        "a stranger's is declined once its week is over"
+    );
+}
+
+#[test]
+fn an_invitation_a_mailbox_relays_counts_at_the_origin_it_says() {
+    let mut n = Node::new(CoreConfig::default());
+    let me = n.me();
+    let mb = key(5);
+    let m = mb.public().to_bytes();
+    n.connect(m, "6.6.6.6");
+    // 16 invitations relayed from one sender's address fill that address's share.
+    for i in 0..16u64 {
+        let k = key(400 + i / 8 * 100 + i);
+        let t = duel(&k, me, Some(m), i);
+        let r = n.ask(
+            m,
+            Request::OfferFrom {
+                proposal: t.bytes().to_vec(),
+                envelopes: vec![],
+                origin: "ip4/7.7.7.7".into(),
+            },
+        );
+        assert_eq!(r, Response::Ok { new: 0 }, "{i}");
+    }
+    let k = key(900);
+    let t = duel(&k, me, Some(m), 90);
+    assert!(matches!(
+        n.ask(
+            m,
+            Request::OfferFrom {
+                proposal: t.bytes().to_vec(),
+                envelopes: vec![],
+                origin: "ip4/7.7.7.7".into(),
+            },
+        ),
+        Response::Refused(_)
+    ));
+    // Another sender through the same mailbox is still taken: it is his address that
+    // counts, not the mailbox's.
+    let k = key(901);
+    let t = duel(&k, me, Some(m), 91);
+    assert_eq!(
+        n.ask(
+            m,
+            Request::OfferFrom {
+                proposal: t.bytes().to_vec(),
+                envelopes: vec![],
+                origin: "ip4/8.8.8.8".into(),
+            },
+        ),
+        Response::Ok { new: 0 }
+    );
+}

@@ -1,0 +1,254 @@
+//! The core's side of `held.rs`: counting the games held for strangers by their
+//! owners, making room by eviction, and dropping (or, at a player, declining) what
+//! expired or was evicted, on the tick. What the rules are, and why, is in `held.rs`.
+
+use sealed_protocol::session::Command as SessionCommand;
+
+use super::held::{
+    self, Counted, GONE, Gone, HeldRow, Holder, RENEW_WRITE_MS, Room, TOMBSTONE_MS, Tombstone,
+};
+use super::io::Writes;
+use super::quota::{self, may_open};
+use super::{Core, Durable, GameId, PeerKey};
+use crate::record::GameStatus;
+use crate::refusal::PeerRefusal;
+
+/// How often the tick looks for games whose lifetime ran out, at most (a lifetime
+/// shorter than ten of these is looked at ten times in it).
+const EXPIRY_EVERY_MS: u64 = 60_000;
+
+/// Settings of a game, by prefix: removed with it when it is dropped.
+fn settings_of(id: &GameId) -> Vec<String> {
+    let hex = hex::encode(id);
+    [
+        super::witness::RECEIPT_PREFIX,
+        "stamp/",
+        "deposit/",
+        "deposits/",
+        "result/",
+        "ruling/",
+        super::delivery::OWED_PREFIX,
+        "held/",
+    ]
+    .iter()
+    .map(|p| format!("{p}{hex}"))
+    .collect()
+}
+
+impl Core {
+    /// The store's row of a held game's owner, taken now.
+    pub(super) fn held_row(&self, id: &GameId, h: &Holder) -> (String, Vec<u8>) {
+        let row = HeldRow {
+            holder: h.clone(),
+            renewed: self.now,
+        };
+        (held::row_key(id), row.encode())
+    }
+
+    /// Why a game of `id` dropped here lately is not taken anew, if it was.
+    pub(super) fn tombstone(&self, id: &GameId, store: &dyn Durable) -> Option<Gone> {
+        let bytes = store.meta(&held::tombstone_key(id)).ok()??;
+        let t = Tombstone::decode(&bytes)?;
+        (t.at.saturating_add(TOMBSTONE_MS) > self.now).then_some(t.why)
+    }
+
+    /// The games a mailbox, witness or referee holds open for strangers, as
+    /// [`held::room`] counts them: relayed games in memory and refereed games not
+    /// settled (a game with a write under way is not evicted: its write is in flight).
+    fn open_held(&self) -> Vec<Counted<'_>> {
+        let me = self.key();
+        let mut out = vec![];
+        for (id, slot) in self.games.slots() {
+            let idle = slot.queue.idle();
+            match &slot.life {
+                super::slot::Life::Relayed(r) => out.push(Counted {
+                    id: *id,
+                    holder: r.holder.as_ref(),
+                    taken: r.created,
+                    evictable: idle && !r.accepted(),
+                }),
+                super::slot::Life::Played(p)
+                    if !p.settled && quota::referees(p.table.terms(), &me) =>
+                {
+                    out.push(Counted {
+                        id: *id,
+                        holder: p.holder.as_ref(),
+                        taken: p.record.created,
+                        evictable: idle && !refereed_accepted(p),
+                    })
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Whether a game may be held for `proposer`, who came from `holder`: within his
+    /// share of open games and of the ledger, and with room in all (`held.rs`).
+    pub(super) fn may_hold(
+        &self,
+        proposer: &PeerKey,
+        holder: Option<&Holder>,
+    ) -> Result<Room, PeerRefusal> {
+        let held = self.open_held();
+        let mine = held
+            .iter()
+            .filter(|c| {
+                self.games
+                    .terms(&c.id)
+                    .and_then(quota::proposer)
+                    .is_some_and(|p| p == *proposer)
+            })
+            .count();
+        may_open(&self.cfg.quotas, &self.ledger, mine, proposer)?;
+        let group = holder.map_or("", |h| h.group.as_str());
+        match held::room(&held, self.cfg.quotas.open_total, group) {
+            Room::Full => Err(PeerRefusal::OpenForAll),
+            room => Ok(room),
+        }
+    }
+
+    /// Makes room: a mailbox's, witness's or referee's game is dropped, a player's
+    /// invitation declined.
+    pub(super) fn evict(&mut self, victim: GameId, store: &dyn Durable) {
+        tracing::info!(game = %hex::encode(victim), "evicted: a newcomer from a smaller network takes its place");
+        self.let_go_of(victim, Gone::Evicted, store);
+    }
+
+    /// Drops a game held for a stranger (a mailbox's, witness's or referee's) or
+    /// declines an invitation (a player's), for `why`.
+    fn let_go_of(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
+        let invitation = self.games.played(&id).is_some_and(|p| {
+            p.record.status == GameStatus::Invited && !quota::referees(p.table.terms(), &self.key())
+        });
+        if invitation {
+            // Declined as the player would: its proposer learns it from the seat's
+            // signed decline.
+            if let Err(e) = self.apply(id, SessionCommand::Decline, None, store) {
+                tracing::warn!(game = %hex::encode(id), "an invitation not declined: {e}");
+                return;
+            }
+            self.set_status(id, GameStatus::Declined, store);
+            return;
+        }
+        let mut writes = Writes {
+            drop_games: vec![id],
+            forget_under: settings_of(&id),
+            ..Writes::default()
+        };
+        writes.meta.push((
+            held::tombstone_key(&id),
+            Tombstone { why, at: self.now }.encode(),
+        ));
+        self.games.forget(&id);
+        self.write_writes(writes);
+    }
+
+    /// When a game held here for a stranger expires, if it does (`held.rs`).
+    pub(super) fn expires_at(&self, id: &GameId) -> Option<u64> {
+        let me = self.key();
+        let lifetime = &self.cfg.lifetime;
+        if let Some(r) = self.games.relayed(id) {
+            quota::proposer(&r.terms).filter(|p| !self.peers.book.is_friend(p))?;
+            return Some(lifetime.expires(&r.terms, r.accepted() || r.over(), r.renewed));
+        }
+        let p = self.games.played(id)?;
+        let terms = p.table.terms();
+        let proposer = quota::proposer(terms)?;
+        if proposer == me || self.peers.book.is_friend(&proposer) {
+            return None;
+        }
+        if quota::referees(terms, &me) && !p.settled {
+            return Some(lifetime.expires(terms, refereed_accepted(p), p.used));
+        }
+        (p.record.status == GameStatus::Invited)
+            .then(|| lifetime.expires(terms, false, p.record.created))
+    }
+
+    /// On the tick, at most once a minute: every game held for a stranger whose
+    /// lifetime ran out is dropped (or declined), and old tombstones go.
+    pub(super) fn expire_held(&mut self, store: &dyn Durable) {
+        if self.now < self.next_expiry {
+            return;
+        }
+        let every = EXPIRY_EVERY_MS.min(self.cfg.lifetime.open_ms / 10).max(1);
+        self.next_expiry = self.now.saturating_add(every);
+        let due: Vec<GameId> = self
+            .games
+            .slots()
+            .filter(|(_, s)| s.queue.idle())
+            .filter_map(|(id, _)| {
+                self.expires_at(id)
+                    .filter(|at| *at <= self.now)
+                    .map(|_| *id)
+            })
+            .collect();
+        for id in due {
+            tracing::info!(game = %hex::encode(id), "expired: held for a stranger past its lifetime");
+            self.let_go_of(id, Gone::Expired, store);
+        }
+        // Tombstones past their time, once a day.
+        let day = self.now / held::DAY_MS;
+        if self.tombstones_swept != Some(day) {
+            self.tombstones_swept = Some(day);
+            let old: Vec<String> = store
+                .metas(GONE)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(_, v)| {
+                    Tombstone::decode(v)
+                        .is_none_or(|t| t.at.saturating_add(TOMBSTONE_MS) <= self.now)
+                })
+                .map(|(k, _)| k)
+                .collect();
+            if !old.is_empty() {
+                self.write_writes(Writes {
+                    forget: old,
+                    ..Writes::default()
+                });
+            }
+        }
+    }
+
+    /// A relayed game's envelope arrived: its lifetime starts again, and the store
+    /// learns it with the envelope's write when what it holds is an hour old.
+    pub(super) fn renew(&mut self, id: &GameId, writes: &mut Writes) {
+        let now = self.now;
+        let Some(r) = self.games.relayed_mut(id) else {
+            return;
+        };
+        r.renewed = now;
+        if let Some(h) = &r.holder
+            && r.renewal_written.saturating_add(RENEW_WRITE_MS) <= now
+        {
+            r.renewal_written = now;
+            let row = HeldRow {
+                holder: h.clone(),
+                renewed: now,
+            };
+            writes.meta.push((held::row_key(id), row.encode()));
+        }
+    }
+
+    /// What the store says of a held game's owner, read when the game is rebuilt.
+    pub(super) fn held_of(&self, id: &GameId, store: &dyn Durable) -> Option<HeldRow> {
+        store
+            .meta(&held::row_key(id))
+            .ok()
+            .flatten()
+            .and_then(|b| HeldRow::decode(&b))
+    }
+}
+
+/// Whether a seat other than the proposer and the referee (this node) has posted to a
+/// refereed game: the opponent accepted or declined it.
+fn refereed_accepted(p: &super::games::Played) -> bool {
+    let terms = p.table.terms();
+    let proposer = terms.proposal().proposer;
+    let me = p.table.seat();
+    p.table
+        .session()
+        .chain_counts()
+        .iter()
+        .any(|(c, n)| *n > 0 && c.seat != proposer && c.seat != me)
+}
