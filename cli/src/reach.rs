@@ -43,6 +43,7 @@ fn this_node(info: &Value) -> Value {
             "woken": info["games_woken"],
         },
         "door": info["door"],
+        "inbound": info["inbound"],
     })
 }
 
@@ -103,6 +104,15 @@ fn this_node_text(info: &Value) -> String {
         door("places"),
         door("evicted"),
         door("refused"),
+    ));
+    let inbound = |k: &str| info["inbound"][k].as_u64().unwrap_or(0);
+    s.push_str(&format!(
+        "    inbound  {} of {} connections from others; since the start {} closed for a \
+         newcomer from a network holding fewer, {} refused (their network held most)\n",
+        inbound("waiting"),
+        inbound("places"),
+        inbound("evicted"),
+        inbound("refused"),
     ));
     s
 }

@@ -379,3 +379,57 @@ fn an_invitation_a_mailbox_relays_counts_at_the_origin_it_says() {
         Response::Ok { new: 0 }
     );
 }
+
+#[test]
+fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
+    use crate::record::Usage;
+    use crate::refusal::PeerRefusal;
+    let games = |games| Usage {
+        games,
+        envelopes: 1 << 20,
+        bytes: 1 << 30,
+    };
+    let cfg = CoreConfig {
+        mailbox: true,
+        quotas: crate::Quotas {
+            per_proposer: games(2),
+            per_network: games(3),
+            total: games(5),
+            ..crate::Quotas::default()
+        },
+        ..CoreConfig::default()
+    };
+    let mut n = Node::new(cfg.clone());
+    let me = n.me();
+    let opponent = key(999).public().to_bytes();
+    let mut nonce = 0;
+    let mut offer = |n: &mut Node, who: u64, ip: &str| {
+        let k = key(who);
+        n.connect(k.public().to_bytes(), ip);
+        nonce += 1;
+        let t = duel(&k, opponent, Some(me), nonce);
+        n.ask(k.public().to_bytes(), propose(&t))
+    };
+    let ok = Response::Ok { new: 0 };
+    // Fresh keys from one network: its share is three games a day.
+    assert_eq!(offer(&mut n, 100, "1.1.1.1"), ok);
+    assert_eq!(offer(&mut n, 100, "1.1.1.1"), ok);
+    assert_eq!(offer(&mut n, 101, "1.1.1.2"), ok);
+    let network = Response::Refused(PeerRefusal::NetworkQuota(games(3)).to_string());
+    assert_eq!(offer(&mut n, 102, "1.1.1.3"), network);
+    // Others have theirs, up to everyone's five.
+    assert_eq!(offer(&mut n, 200, "2.2.2.2"), ok);
+    assert_eq!(offer(&mut n, 300, "3.3.3.3"), ok);
+    let all = Response::Refused(PeerRefusal::StrangersQuota.to_string());
+    assert_eq!(offer(&mut n, 400, "4.4.4.4"), all);
+    // A restart forgets nothing of today's total.
+    n.core = Core::start(key(1), cfg, [4; 32], n.now, &n.store).unwrap();
+    n.drain();
+    assert_eq!(offer(&mut n, 401, "4.4.4.5"), all);
+    // The next day the shares are whole again, and the store keeps today's only.
+    n.tick_at(NOW + DAY_MS);
+    assert_eq!(offer(&mut n, 102, "1.1.1.3"), ok);
+    let kept = n.store.quotas().unwrap();
+    assert_eq!(kept.len(), 1, "yesterday's counts left the store");
+    assert_eq!(kept[0].1.games, 1);
+}

@@ -10,12 +10,39 @@ use super::held::{
 use super::io::Writes;
 use super::quota::{self, may_open};
 use super::{Core, Durable, GameId, PeerKey};
-use crate::record::GameStatus;
+use crate::record::{GameStatus, Usage};
 use crate::refusal::PeerRefusal;
 
 /// How often the tick looks for games whose lifetime ran out, at most (a lifetime
 /// shorter than ten of these is looked at ten times in it).
 const EXPIRY_EVERY_MS: u64 = 60_000;
+
+impl Core {
+    /// The network a game held here came from, as its charges are counted
+    /// (`quota.rs`): `None` for a game with no known origin.
+    pub(super) fn network_of(&self, id: &GameId) -> Option<String> {
+        let holder = match self.games.relayed(id) {
+            Some(r) => r.holder.as_ref(),
+            None => self.games.played(id)?.holder.as_ref(),
+        };
+        holder.map(|h| h.group.clone())
+    }
+
+    /// Charges `used` to `who`, of `network`, in the ledger and in `writes` (which
+    /// start the ledger's day anew in the store when it is the day's first charge).
+    pub(super) fn charge_to(
+        &mut self,
+        writes: &mut Writes,
+        who: PeerKey,
+        network: Option<&str>,
+        used: Usage,
+    ) {
+        if let Some(day) = self.ledger.add(self.now, who, network, used) {
+            writes.quota_day = Some(day);
+        }
+        writes.charges.push((who, used));
+    }
+}
 
 /// Settings of a game, by prefix: removed with it when it is dropped.
 fn settings_of(id: &GameId) -> Vec<String> {
@@ -100,8 +127,15 @@ impl Core {
                     .is_some_and(|p| p == *proposer)
             })
             .count();
-        may_open(&self.cfg.quotas, &self.ledger, mine, proposer)?;
         let group = holder.map_or("", |h| h.group.as_str());
+        may_open(
+            &self.cfg.quotas,
+            &self.ledger,
+            self.now,
+            mine,
+            proposer,
+            holder.map(|h| h.group.as_str()),
+        )?;
         match held::room(&held, self.cfg.quotas.open_total, group) {
             Room::Full => Err(PeerRefusal::OpenForAll),
             room => Ok(room),

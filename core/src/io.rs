@@ -224,6 +224,10 @@ pub enum Output {
 /// forgotten with them when the game is over.
 pub const KEPT_AT: u64 = u64::MAX;
 
+/// The node setting that holds the day of the quotas' ledger (UTC days since the Unix
+/// epoch, 8 bytes little-endian), written by the store with [`Writes::quota_day`].
+pub const QUOTA_DAY_KEY: &str = "quota-day";
+
 /// Writes that commit together: one transaction, all or nothing. Owned, so that the
 /// shell's store thread (or the simulated store) can take them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -249,6 +253,10 @@ pub struct Writes {
     pub meta: Vec<(String, Vec<u8>)>,
     /// Node settings to remove (after `meta`).
     pub forget: Vec<String>,
+    /// A new day of the ledger (`core/src/quota.rs`; UTC days since the Unix epoch):
+    /// every count of an earlier day removed and the day noted at [`QUOTA_DAY_KEY`],
+    /// before `charges`.
+    pub quota_day: Option<u64>,
     /// What strangers' games used of their quotas, added to the ledger
     /// (`core/src/quota.rs`).
     pub charges: Vec<(PeerKey, Usage)>,
@@ -272,6 +280,7 @@ impl Writes {
             && self.forget_messages_before.is_empty()
             && self.meta.is_empty()
             && self.forget.is_empty()
+            && self.quota_day.is_none()
             && self.charges.is_empty()
             && self.drop_games.is_empty()
             && self.forget_under.is_empty()
@@ -289,6 +298,7 @@ impl Writes {
             .extend(other.forget_messages_before);
         self.meta.extend(other.meta);
         self.forget.extend(other.forget);
+        self.quota_day = other.quota_day.max(self.quota_day);
         self.charges.extend(other.charges);
         self.drop_games.extend(other.drop_games);
         self.forget_under.extend(other.forget_under);

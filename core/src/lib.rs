@@ -86,8 +86,8 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 
 pub use error::{Halt, NodeError, WriteFailed};
 pub use io::{
-    Answer, Cmd, CmdId, GameRef, Imported, InId, Input, OutId, Output, ProposeArgs, ShowFormat,
-    Writes,
+    Answer, Cmd, CmdId, GameRef, Imported, InId, Input, OutId, Output, ProposeArgs, QUOTA_DAY_KEY,
+    ShowFormat, Writes,
 };
 pub use players::PlayerView;
 pub use quota::Quotas;
@@ -276,10 +276,18 @@ impl Core {
                 counter: cfg.bot_seed,
             },
             budgets: Budgets::new(BudgetLimits::from_peer(cfg.limits)),
-            ledger: quota::Ledger::load(store.quotas().unwrap_or_else(|e| {
-                tracing::warn!("the quotas' ledger cannot be read: {e}");
-                vec![]
-            })),
+            ledger: quota::Ledger::load(
+                store
+                    .meta(QUOTA_DAY_KEY)
+                    .ok()
+                    .flatten()
+                    .and_then(|b| Some(u64::from_le_bytes(b.try_into().ok()?))),
+                store.quotas().unwrap_or_else(|e| {
+                    tracing::warn!("the quotas' ledger cannot be read: {e}");
+                    vec![]
+                }),
+                now,
+            ),
             key,
             cfg,
             rng,

@@ -46,6 +46,11 @@ impl MemoryStore {
         for k in &w.forget {
             self.meta.remove(k);
         }
+        if let Some(day) = w.quota_day {
+            self.quotas.clear();
+            self.meta
+                .insert(crate::QUOTA_DAY_KEY.to_owned(), day.to_le_bytes().to_vec());
+        }
         for (who, used) in &w.charges {
             let e = self.quotas.entry(*who).or_default();
             *e = e.plus(*used);

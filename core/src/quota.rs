@@ -1,13 +1,20 @@
 //! What a stranger may make this node keep. A public mailbox, witness or referee takes
 //! games from anyone (that is its job), and a player's node takes invitations from
-//! strangers; keys cost nothing, so each stranger has a share and all strangers
-//! together a total, kept in the store (`store/quota.rs`) so that a restart forgets
-//! nothing:
+//! strangers; keys cost nothing, so each stranger has a share, each network a larger
+//! one, and all strangers together a total:
 //!
 //! - games held open at once for one proposer and for all ([`Quotas::open_per_proposer`],
 //!   [`Quotas::open_total`]): relayed games not over, refereed games not settled;
-//! - everything ever stored on their behalf, per proposer and in total: games,
-//!   envelopes, bytes ([`Quotas::per_proposer`], [`Quotas::total`]).
+//! - what is stored on their behalf **in one day** (UTC), per proposer, per network
+//!   (an IPv4 /24 or IPv6 /48, `origin.rs`) and in total: games, envelopes, bytes
+//!   ([`Quotas::per_proposer`], [`Quotas::per_network`], [`Quotas::total`]).
+//!
+//! The stored totals are windows that come back, not totals ever: a stranger who spent
+//! everyone's share for today has shut the door until midnight, not for good (the
+//! disk itself is given back as held games expire, `held.rs`). The counts per proposer
+//! and in total are kept in the store (`store/quota.rs`) with the day they are of, so
+//! that a restart forgets nothing of today; those per network are kept in memory only,
+//! because the total bounds what a restart could give back.
 //!
 //! A game is charged to its proposer when this node holds it for someone else: it
 //! relays it, referees it, or it is an invitation from a stranger not accepted yet.
@@ -28,9 +35,11 @@ use crate::refusal::PeerRefusal;
 /// The quotas; see the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quotas {
-    /// Stored for one proposer, ever.
+    /// Stored for one proposer in a day.
     pub per_proposer: Usage,
-    /// Stored for all strangers together, ever.
+    /// Stored for the proposers of one network in a day.
+    pub per_network: Usage,
+    /// Stored for all strangers together in a day.
     pub total: Usage,
     /// Games held open at once for one proposer (relayed or refereed).
     pub open_per_proposer: usize,
@@ -41,13 +50,20 @@ pub struct Quotas {
 impl Default for Quotas {
     fn default() -> Self {
         // A game of any variant is a few hundred envelopes of a few hundred bytes: a
-        // proposer's share holds hundreds of games, the total a busy public mailbox's
-        // year, and a disk of a few GiB holds it.
+        // proposer's share holds hundreds of games a day, a network's sixteen times
+        // that (a university or a carrier-grade NAT has many players), and the total a
+        // busy public mailbox's months, which a disk of a few GiB holds. It takes
+        // sixteen networks to spend the total, and it comes back the next day.
         Quotas {
             per_proposer: Usage {
                 games: 1024,
                 envelopes: 262_144,
                 bytes: 64 << 20,
+            },
+            per_network: Usage {
+                games: 16_384,
+                envelopes: 1 << 20,
+                bytes: 256 << 20,
             },
             total: Usage {
                 games: 262_144,
@@ -60,48 +76,115 @@ impl Default for Quotas {
     }
 }
 
-/// What strangers have stored here, per proposer and in all.
+/// The day (UTC, days since the Unix epoch) of a moment in ms.
+pub(super) fn day_of(now_ms: u64) -> u64 {
+    now_ms / crate::held::DAY_MS
+}
+
+/// What strangers have stored here today, per proposer, per network and in all.
 #[derive(Debug, Default)]
 pub(super) struct Ledger {
+    /// The day the counts are of.
+    day: u64,
     by: HashMap<PeerKey, Usage>,
+    networks: HashMap<String, Usage>,
     all: Usage,
+    /// Whether the store still holds an earlier day's counts: the next charge written
+    /// clears them first ([`Ledger::add`]).
+    unsaved_day: bool,
 }
 
 impl Ledger {
-    /// The ledger as the store holds it.
-    pub(super) fn load(rows: Vec<(PeerKey, Usage)>) -> Ledger {
-        let mut l = Ledger::default();
-        for (who, u) in rows {
-            l.add(who, u);
+    /// The ledger as the store holds it: counts of `day` (`None` for a store that never
+    /// noted one, whose counts are of an earlier day), read at `now`.
+    pub(super) fn load(day: Option<u64>, rows: Vec<(PeerKey, Usage)>, now: u64) -> Ledger {
+        let today = day_of(now);
+        let mut l = Ledger {
+            day: today,
+            unsaved_day: day != Some(today),
+            ..Ledger::default()
+        };
+        if day == Some(today) {
+            for (who, u) in rows {
+                l.count(who, None, u);
+            }
         }
         l
     }
 
-    /// Whether `who` may store `more` now; why not, if not.
-    pub(super) fn allows(&self, q: &Quotas, who: &PeerKey, more: Usage) -> Result<(), PeerRefusal> {
-        let mine = self.by.get(who).copied().unwrap_or_default().plus(more);
-        if !mine.within(q.per_proposer) {
+    /// The counts as of `now`: none of an earlier day.
+    fn today(&self, now: u64) -> Option<&Ledger> {
+        (day_of(now) == self.day).then_some(self)
+    }
+
+    /// Whether `who`, of network `network` (`None`: not known, a friend's relay), may
+    /// store `more` at `now`; why not, if not.
+    pub(super) fn allows(
+        &self,
+        q: &Quotas,
+        now: u64,
+        who: &PeerKey,
+        network: Option<&str>,
+        more: Usage,
+    ) -> Result<(), PeerRefusal> {
+        let today = self.today(now);
+        let mine = today.map_or_else(Usage::default, |l| l.of(who));
+        if !mine.plus(more).within(q.per_proposer) {
             return Err(PeerRefusal::ProposerQuota(q.per_proposer));
         }
-        if !self.all.plus(more).within(q.total) {
+        if let Some(n) = network {
+            let ours = today
+                .and_then(|l| l.networks.get(n).copied())
+                .unwrap_or_default();
+            if !ours.plus(more).within(q.per_network) {
+                return Err(PeerRefusal::NetworkQuota(q.per_network));
+            }
+        }
+        let all = today.map_or_else(Usage::default, |l| l.all);
+        if !all.plus(more).within(q.total) {
             return Err(PeerRefusal::StrangersQuota);
         }
         Ok(())
     }
 
-    /// Notes what `who` stored.
-    pub(super) fn add(&mut self, who: PeerKey, more: Usage) {
+    /// Notes what `who`, of `network`, stored at `now`. Returns the day to note in the
+    /// store, with every earlier count removed, when this is the first charge written
+    /// since the day began (`Writes::quota_day`).
+    pub(super) fn add(
+        &mut self,
+        now: u64,
+        who: PeerKey,
+        network: Option<&str>,
+        more: Usage,
+    ) -> Option<u64> {
+        let today = day_of(now);
+        if today != self.day {
+            *self = Ledger {
+                day: today,
+                unsaved_day: true,
+                ..Ledger::default()
+            };
+        }
+        self.count(who, network, more);
+        std::mem::take(&mut self.unsaved_day).then_some(today)
+    }
+
+    fn count(&mut self, who: PeerKey, network: Option<&str>, more: Usage) {
         let e = self.by.entry(who).or_default();
         *e = e.plus(more);
+        if let Some(n) = network {
+            let e = self.networks.entry(n.to_owned()).or_default();
+            *e = e.plus(more);
+        }
         self.all = self.all.plus(more);
     }
 
-    /// What `who` has stored.
+    /// What `who` has stored on the ledger's day.
     pub(super) fn of(&self, who: &PeerKey) -> Usage {
         self.by.get(who).copied().unwrap_or_default()
     }
 
-    /// What all have.
+    /// What all have, on the ledger's day.
     pub(super) fn all(&self) -> Usage {
         self.all
     }
@@ -150,15 +233,19 @@ impl Games {
 pub(super) fn may_open(
     q: &Quotas,
     ledger: &Ledger,
+    now: u64,
     mine: usize,
     who: &PeerKey,
+    network: Option<&str>,
 ) -> Result<(), PeerRefusal> {
     if mine >= q.open_per_proposer {
         return Err(PeerRefusal::OpenForProposer(mine));
     }
     ledger.allows(
         q,
+        now,
         who,
+        network,
         Usage {
             games: 1,
             ..Usage::default()
@@ -170,58 +257,151 @@ pub(super) fn may_open(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_proposer_and_all_strangers_have_their_shares() {
-        let q = Quotas {
+    const DAY: u64 = crate::held::DAY_MS;
+
+    fn small() -> Quotas {
+        Quotas {
             per_proposer: Usage {
                 games: 2,
                 envelopes: 10,
                 bytes: 1000,
             },
-            total: Usage {
+            per_network: Usage {
                 games: 3,
+                envelopes: 12,
+                bytes: 1200,
+            },
+            total: Usage {
+                games: 4,
                 envelopes: 15,
                 bytes: 1500,
             },
             open_per_proposer: 1,
             open_total: 2,
-        };
-        let mut l = Ledger::default();
-        let (a, b, c) = ([1; 32], [2; 32], [3; 32]);
-        let game = Usage {
-            games: 1,
-            ..Usage::default()
-        };
-        assert!(may_open(&q, &l, 0, &a).is_ok());
-        assert!(may_open(&q, &l, 1, &a).is_err(), "one open game each");
-        l.add(a, game);
-        l.add(a, game);
-        assert!(may_open(&q, &l, 0, &a).is_err(), "two games ever");
-        assert!(may_open(&q, &l, 0, &b).is_ok());
-        l.add(b, game);
-        assert!(may_open(&q, &l, 0, &c).is_err(), "three games in all");
-        let env = |n| Usage {
+        }
+    }
+
+    const GAME: Usage = Usage {
+        games: 1,
+        envelopes: 0,
+        bytes: 0,
+    };
+
+    fn env(n: u64) -> Usage {
+        Usage {
             games: 0,
             envelopes: n,
             bytes: n * 100,
-        };
-        assert!(l.allows(&q, &b, env(10)).is_ok());
-        assert!(l.allows(&q, &b, env(11)).is_err());
-        l.add(b, env(10));
+        }
+    }
+
+    #[test]
+    fn a_proposer_a_network_and_all_strangers_have_their_shares() {
+        let q = small();
+        let now = 3 * DAY + 5;
+        let mut l = Ledger::load(Some(3), vec![], now);
+        let (a, b, c, d) = ([1; 32], [2; 32], [3; 32], [4; 32]);
+        let (n1, n2) = (Some("ip4/10.0.0/24"), Some("ip4/10.0.1/24"));
+        assert!(may_open(&q, &l, now, 0, &a, n1).is_ok());
         assert!(
-            l.allows(&q, &a, env(6)).is_err(),
+            may_open(&q, &l, now, 1, &a, n1).is_err(),
+            "one open game each"
+        );
+        l.add(now, a, n1, GAME);
+        l.add(now, a, n1, GAME);
+        assert!(may_open(&q, &l, now, 0, &a, n1).is_err(), "two games a day");
+        l.add(now, b, n1, GAME);
+        assert_eq!(
+            may_open(&q, &l, now, 0, &c, n1),
+            Err(PeerRefusal::NetworkQuota(q.per_network)),
+            "three games a day from one network, whatever the keys"
+        );
+        assert!(may_open(&q, &l, now, 0, &c, n2).is_ok());
+        l.add(now, c, n2, GAME);
+        assert_eq!(
+            may_open(&q, &l, now, 0, &d, Some("ip4/10.0.2/24")),
+            Err(PeerRefusal::StrangersQuota),
+            "four games a day in all"
+        );
+        assert!(l.allows(&q, now, &c, n2, env(10)).is_ok());
+        assert!(l.allows(&q, now, &c, n2, env(11)).is_err());
+        l.add(now, c, n2, env(10));
+        assert!(
+            l.allows(&q, now, &d, None, env(6)).is_err(),
             "fifteen envelopes in all"
         );
         assert_eq!(
-            l.of(&b),
+            l.of(&c),
             Usage {
                 games: 1,
                 envelopes: 10,
                 bytes: 1000
             }
         );
-        assert_eq!(l.all().games, 3);
-        let back = Ledger::load(vec![(a, l.of(&a)), (b, l.of(&b))]);
-        assert_eq!(back.all(), l.all());
+        assert_eq!(l.all().games, 4);
+    }
+
+    #[test]
+    fn the_shares_come_back_the_next_day_and_the_store_is_told_once() {
+        let q = small();
+        let now = 7 * DAY + 1;
+        let mut l = Ledger::load(Some(7), vec![], now);
+        let a = [1; 32];
+        let n = Some("ip4/10.0.0/24");
+        assert_eq!(
+            l.add(now, a, n, GAME),
+            None,
+            "the store holds today's counts"
+        );
+        l.add(now, a, n, GAME);
+        assert!(may_open(&q, &l, now, 0, &a, n).is_err());
+        let tomorrow = 8 * DAY;
+        assert!(
+            may_open(&q, &l, tomorrow, 0, &a, n).is_ok(),
+            "yesterday's counts do not refuse today"
+        );
+        assert_eq!(
+            l.add(tomorrow, a, n, GAME),
+            Some(8),
+            "the first charge of a day clears the store's"
+        );
+        assert_eq!(l.add(tomorrow + 1, a, n, env(1)), None);
+        assert_eq!(
+            l.of(&a),
+            Usage {
+                games: 1,
+                envelopes: 1,
+                bytes: 100
+            }
+        );
+    }
+
+    #[test]
+    fn a_restart_keeps_today_and_forgets_an_earlier_day() {
+        let a = [1; 32];
+        let used = Usage {
+            games: 2,
+            envelopes: 3,
+            bytes: 4,
+        };
+        let now = 9 * DAY + 10;
+        let mut same = Ledger::load(Some(9), vec![(a, used)], now);
+        assert_eq!(same.of(&a), used);
+        assert_eq!(same.all(), used);
+        assert_eq!(same.add(now, a, None, GAME), None);
+        let mut later = Ledger::load(Some(8), vec![(a, used)], now);
+        assert_eq!(later.all(), Usage::default());
+        assert_eq!(
+            later.add(now, a, None, GAME),
+            Some(9),
+            "the store's old day is cleared"
+        );
+        let mut never = Ledger::load(None, vec![(a, used)], now);
+        assert_eq!(
+            never.of(&a),
+            Usage::default(),
+            "counts of a store before days are of no day"
+        );
+        assert_eq!(never.add(now, a, None, GAME), Some(9));
     }
 }

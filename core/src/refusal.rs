@@ -73,12 +73,18 @@ pub enum PeerRefusal {
     StoreUnreadable(ReadError),
     /// This node's: the proposer's quota is used (`quota.rs`).
     #[error(
-        "quota: this node keeps at most {} games, {} envelopes and {} bytes for one proposer",
+        "quota: this node keeps at most {} games, {} envelopes and {} bytes a day for one proposer",
         .0.games, .0.envelopes, .0.bytes
     )]
     ProposerQuota(Usage),
-    /// This node's: the strangers' quota is used.
-    #[error("quota: this node keeps no more for strangers")]
+    /// This node's: the share of the proposer's network is used for today.
+    #[error(
+        "quota: this node keeps at most {} games, {} envelopes and {} bytes a day for one network",
+        .0.games, .0.envelopes, .0.bytes
+    )]
+    NetworkQuota(Usage),
+    /// This node's: the strangers' quota is used for today.
+    #[error("quota: this node keeps no more for strangers today")]
     StrangersQuota,
     /// This node's: this many games of the proposer are open here.
     #[error("quota: {0} games of this proposer are open here already")]

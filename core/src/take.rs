@@ -148,7 +148,13 @@ impl Core {
                         .and_then(|room| match stranger {
                             Some(s) => self
                                 .ledger
-                                .allows(&self.cfg.quotas, &s, ONE_GAME)
+                                .allows(
+                                    &self.cfg.quotas,
+                                    self.now,
+                                    &s,
+                                    holder.as_ref().map(|h| h.group.as_str()),
+                                    ONE_GAME,
+                                )
                                 .map(|()| room),
                             None => Ok(room),
                         })
@@ -188,8 +194,8 @@ impl Core {
             step.writes.games.push(record.clone());
             let charged = proposer.filter(|_| refereeing).or(stranger);
             if let Some(p) = charged {
-                step.writes.charges.push((p, ONE_GAME));
-                self.ledger.add(p, ONE_GAME);
+                let network = holder.as_ref().map(|h| h.group.as_str());
+                self.charge_to(&mut step.writes, p, network, ONE_GAME);
             }
             // Its owner is kept beside it, for the counts after a restart.
             if let (Some(h), Some(_)) = (&holder, charged) {
@@ -224,8 +230,8 @@ impl Core {
             let mut step = Step::default();
             step.writes.games.push(r.record(id, GameStatus::Relayed));
             if let Some(p) = stranger {
-                step.writes.charges.push((p, ONE_GAME));
-                self.ledger.add(p, ONE_GAME);
+                let network = holder.as_ref().map(|h| h.group.as_str());
+                self.charge_to(&mut step.writes, p, network, ONE_GAME);
                 if let Some(h) = &holder {
                     step.writes.meta.push(self.held_row(&id, h));
                 }
@@ -321,10 +327,15 @@ impl Core {
             .collect();
         // At most what the stranger's quota has left: checked on what may be kept,
         // before anything of it is taken.
+        let network = self.network_of(&game);
         if let Some(p) = charged
-            && let Err(why) =
-                self.ledger
-                    .allows(&self.cfg.quotas, &p, usage(valid.iter().map(|s| &s.bytes)))
+            && let Err(why) = self.ledger.allows(
+                &self.cfg.quotas,
+                self.now,
+                &p,
+                network.as_deref(),
+                usage(valid.iter().map(|s| &s.bytes)),
+            )
         {
             tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");
             if let Some(w) = w {
@@ -416,7 +427,7 @@ impl Core {
                     ));
                 }
             }
-            self.charge(&mut step, charged, &keep);
+            self.charge(&mut step, charged, &game, &keep);
             step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
             return self.stage(game, step, store);
         }
@@ -443,7 +454,7 @@ impl Core {
         }
         let actions = super::durable::drain(&mut *p.table);
         // What was received is stored with what it made this seat sign: one write.
-        self.charge(&mut step, charged, &keep);
+        self.charge(&mut step, charged, &game, &keep);
         step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
         let mine = self.step_of(game, actions);
         step.writes.extend(mine.writes);
@@ -453,13 +464,13 @@ impl Core {
     }
 
     /// Charges what `keep` stores to the stranger the game is held for, in the step.
-    fn charge(&mut self, step: &mut Step, to: Option<PeerKey>, keep: &[Vec<u8>]) {
+    fn charge(&mut self, step: &mut Step, to: Option<PeerKey>, game: &GameId, keep: &[Vec<u8>]) {
         let used = usage(keep);
         if let Some(p) = to
             && !used.is_zero()
         {
-            step.writes.charges.push((p, used));
-            self.ledger.add(p, used);
+            let network = self.network_of(game);
+            self.charge_to(&mut step.writes, p, network.as_deref(), used);
         }
     }
 }

@@ -515,14 +515,17 @@ impl Core {
         if let Some(p) = charged
             && !used.is_zero()
         {
-            if let Err(why) = self.ledger.allows(&self.cfg.quotas, &p, used) {
+            let network = self.network_of(&game);
+            if let Err(why) =
+                self.ledger
+                    .allows(&self.cfg.quotas, self.now, &p, network.as_deref(), used)
+            {
                 for (k, _) in writes.iter().skip(1).step_by(2) {
                     self.writing.times.remove(k);
                 }
                 return refuse(self, why);
             }
-            step.writes.charges.push((p, used));
-            self.ledger.add(p, used);
+            self.charge_to(&mut step.writes, p, network.as_deref(), used);
         }
         if !writes.is_empty() {
             writes.push((count_key(&game), count.to_le_bytes().to_vec()));

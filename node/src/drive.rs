@@ -77,6 +77,11 @@ pub fn config(flags: u8) -> CoreConfig {
                 envelopes: 40,
                 bytes: 24 << 10,
             },
+            per_network: Usage {
+                games: 5,
+                envelopes: 60,
+                bytes: 36 << 10,
+            },
             total: Usage {
                 games: 6,
                 envelopes: 80,

@@ -38,6 +38,7 @@ pub mod lookup;
 pub mod net;
 pub mod offline;
 pub mod origin;
+pub mod reservations;
 pub mod shell;
 pub mod store;
 pub mod sync;

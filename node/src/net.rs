@@ -100,8 +100,13 @@ mod behaviour {
 /// shut out peers of a node that legitimately holds hundreds of live games in memory.
 pub const MAX_MEMORY_SHARE: f64 = 0.5;
 
-/// Inbound connections at once: a public mailbox's players all keep theirs open.
+/// Inbound connections at once: a public mailbox's players all keep theirs open. The
+/// gate shares them between networks (`origin.rs` `Gate`): when all are taken, a
+/// newcomer from a network holding fewer closes the oldest of the network holding most.
 pub const MAX_INCOMING: u32 = 4096;
+/// Above [`MAX_INCOMING`], the places of connections the gate closed for a newcomer and
+/// that are still closing (libp2p's limit counts them until they are gone).
+pub const CLOSING_INCOMING: u32 = 64;
 /// Connections at once, both ways.
 pub const MAX_CONNECTIONS: u32 = 4608;
 /// Connections to one peer at once (direct, relayed, a hole punch, a dial race).
@@ -237,27 +242,31 @@ pub fn announced_name(agent: &str) -> Option<String> {
 
 /// A relay for game traffic, on our terms: it reserves only for peers registered at
 /// this node's lookup (so a stranger cannot take the slots of the players it serves),
-/// within libp2p's rate limits per peer and per address; circuits last an hour and
+/// each address and network within its share of the places (`reservations.rs`); circuits last an hour and
 /// carry 64 MiB (players whose routers defeat hole punching play whole games through
 /// it), at most 4 per source peer, 128 in all, and each source address opens at most
 /// [`CIRCUITS_PER_ADDRESS`] at once and one more each [`CIRCUIT_REFILL`].
 fn relay_config(registry: Arc<Mutex<Registry>>) -> relay::Config {
     let mut c = relay::Config {
-        max_reservations: 512,
+        max_reservations: crate::reservations::MAX,
         max_reservations_per_peer: 2,
+        reservation_duration: crate::reservations::LIFETIME,
         max_circuits: 128,
         max_circuits_per_peer: 4,
         max_circuit_duration: Duration::from_secs(3600),
         max_circuit_bytes: 64 << 20,
         ..relay::Config::default()
     };
-    c.reservation_rate_limiters
-        .push(Box::new(move |peer: PeerId, _: &Multiaddr, _: Instant| {
+    let mut shares = crate::reservations::Reservations::default();
+    c.reservation_rate_limiters.push(Box::new(
+        move |peer: PeerId, addr: &Multiaddr, now: Instant| {
             registry
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .holds(&peer, crate::shell::now_ms())
-        }));
+                && shares.admit(peer, addr, now)
+        },
+    ));
     let start = Instant::now();
     let mut per_address = RateLimiter::new(Limits {
         burst: CIRCUITS_PER_ADDRESS,
@@ -347,7 +356,7 @@ pub fn swarm_with_budget(
             Behaviour {
                 limits: connection_limits::Behaviour::new(
                     connection_limits::ConnectionLimits::default()
-                        .with_max_established_incoming(Some(MAX_INCOMING))
+                        .with_max_established_incoming(Some(MAX_INCOMING + CLOSING_INCOMING))
                         .with_max_established(Some(MAX_CONNECTIONS))
                         .with_max_established_per_peer(Some(MAX_PER_PEER)),
                 ),

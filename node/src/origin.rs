@@ -7,7 +7,9 @@
 //!
 //! Also here: [`Gate`], the behaviour that refuses an inbound connection from an origin
 //! that already holds its share (libp2p's connection limits count per peer and in all,
-//! never per address), and which addresses are global (dialled on a stranger's word
+//! never per address), shares the places of inbound connections between networks by
+//! eviction (those being set up, `door.rs`, and those established), and which addresses
+//! are global (dialled on a stranger's word
 //! only when he is himself on a global address, `core/src/sync.rs`).
 
 use std::collections::HashMap;
@@ -84,6 +86,10 @@ pub struct GateLimits {
     /// Being set up (handshakes under way) from everyone at once, shared between
     /// networks by eviction (`door.rs`).
     pub pending: usize,
+    /// Established from everyone at once, shared between networks the same way: when
+    /// all are taken, a newcomer from a network holding fewer closes the oldest
+    /// connection of the network holding most (its address holding most).
+    pub inbound: usize,
 }
 
 impl Default for GateLimits {
@@ -92,6 +98,7 @@ impl Default for GateLimits {
             per_address: 16,
             per_relay: 64,
             pending: crate::door::MAX_PENDING,
+            inbound: crate::net::MAX_INCOMING as usize,
         }
     }
 }
@@ -105,6 +112,13 @@ pub struct Gate {
     waitlist: crate::door::Waitlist<ConnectionId>,
     /// Their cancel handles, filed by the transport.
     handles: crate::door::Handles,
+    /// The inbound connections established, by who would be closed first, and their
+    /// peers.
+    inbound: crate::door::Waitlist<ConnectionId>,
+    peers: HashMap<ConnectionId, PeerId>,
+    /// Connections to close, evicted for a newcomer; and the swarm's waker, to say so.
+    closing: Vec<(PeerId, ConnectionId)>,
+    waker: Option<std::task::Waker>,
     /// Connections pending or established, per origin key.
     held: HashMap<String, usize>,
     /// The origin key of each counted connection.
@@ -134,6 +148,50 @@ impl Gate {
             self.waitlist.evicted,
             self.waitlist.refused,
         )
+    }
+
+    /// Inbound connections established, closed for a newcomer and refused so far.
+    pub fn inbound(&self) -> (usize, u64, u64) {
+        (
+            self.inbound.len(),
+            self.inbound.evicted,
+            self.inbound.refused,
+        )
+    }
+
+    /// An inbound connection established: given a place, perhaps another's, whose
+    /// connection is then closed.
+    fn settle(
+        &mut self,
+        id: ConnectionId,
+        peer: PeerId,
+        remote: &Multiaddr,
+    ) -> Result<(), ConnectionDenied> {
+        use crate::door::Admit;
+        let origin = of(remote);
+        let group = origin.group();
+        match self
+            .inbound
+            .admit(id, remote, &origin.key, &group, self.limits.inbound)
+        {
+            Admit::Free => {}
+            Admit::Evict(victim, _) => {
+                if let Some(p) = self.peers.remove(&victim) {
+                    self.closing.push((p, victim));
+                    if let Some(w) = self.waker.take() {
+                        w.wake();
+                    }
+                }
+            }
+            Admit::Full => {
+                return Err(ConnectionDenied::new(Crowded(
+                    self.limits.inbound,
+                    format!("inbound, {group} holding most"),
+                )));
+            }
+        }
+        self.peers.insert(id, peer);
+        Ok(())
     }
 
     /// A connection being set up: counted for its address, then given a place at the
@@ -222,13 +280,17 @@ impl NetworkBehaviour for Gate {
     fn handle_established_inbound_connection(
         &mut self,
         id: ConnectionId,
-        _peer: PeerId,
+        peer: PeerId,
         _local: &Multiaddr,
         remote: &Multiaddr,
     ) -> Result<THandler<Self>, ConnectionDenied> {
         // Counted when pending; a relayed connection is only seen established.
         self.waitlist.done(id);
         self.admit(id, remote)?;
+        if let Err(e) = self.settle(id, peer, remote) {
+            self.release(id);
+            return Err(e);
+        }
         Ok(dummy::ConnectionHandler)
     }
 
@@ -248,6 +310,8 @@ impl NetworkBehaviour for Gate {
             FromSwarm::ConnectionClosed(ConnectionClosed { connection_id, .. })
             | FromSwarm::ListenFailure(ListenFailure { connection_id, .. }) => {
                 self.waitlist.done(connection_id);
+                self.inbound.done(connection_id);
+                self.peers.remove(&connection_id);
                 self.release(connection_id);
             }
             _ => {}
@@ -263,7 +327,17 @@ impl NetworkBehaviour for Gate {
         libp2p::core::util::unreachable(event)
     }
 
-    fn poll(&mut self, _: &mut Context<'_>) -> Poll<ToSwarm<Self::ToSwarm, THandlerInEvent<Self>>> {
+    fn poll(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Poll<ToSwarm<Self::ToSwarm, THandlerInEvent<Self>>> {
+        if let Some((peer_id, id)) = self.closing.pop() {
+            return Poll::Ready(ToSwarm::CloseConnection {
+                peer_id,
+                connection: libp2p::swarm::CloseConnection::One(id),
+            });
+        }
+        self.waker = Some(cx.waker().clone());
         Poll::Pending
     }
 }
@@ -308,6 +382,7 @@ mod tests {
                 per_address: 2,
                 per_relay: 3,
                 pending: 128,
+                inbound: 128,
             },
             crate::door::Handles::default(),
         );
@@ -338,5 +413,60 @@ mod tests {
                 .is_ok()
         );
         assert_eq!(g.counted(), 3);
+    }
+
+    #[test]
+    fn a_newcomer_from_another_network_closes_an_established_connection_of_the_crowd() {
+        let mut g = Gate::new(
+            GateLimits {
+                per_address: 4,
+                per_relay: 4,
+                pending: 128,
+                inbound: 4,
+            },
+            crate::door::Handles::default(),
+        );
+        let local = a("/ip4/0.0.0.0/tcp/1");
+        let establish = |g: &mut Gate, id: usize, from: &str| {
+            let id = ConnectionId::new_unchecked(id);
+            let remote = a(from);
+            g.handle_pending_inbound_connection(id, &local, &remote)?;
+            g.handle_established_inbound_connection(id, PeerId::random(), &local, &remote)
+                .map(drop)
+        };
+        for i in 0..4 {
+            assert!(
+                establish(
+                    &mut g,
+                    i,
+                    &format!("/ip4/10.0.1.{}/tcp/{}", i % 2 + 1, 100 + i)
+                )
+                .is_ok()
+            );
+        }
+        // The crowd's own network is refused when full.
+        assert!(establish(&mut g, 4, "/ip4/10.0.1.9/tcp/1").is_err());
+        let waker = futures::task::noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        assert!(g.poll(&mut cx).is_pending(), "nothing to close yet");
+        // Another network walks in, and the crowd's oldest is closed.
+        assert!(establish(&mut g, 5, "/ip4/10.0.2.1/tcp/1").is_ok());
+        match g.poll(&mut cx) {
+            Poll::Ready(ToSwarm::CloseConnection { connection, .. }) => {
+                assert!(matches!(
+                    connection,
+                    libp2p::swarm::CloseConnection::One(id) if id == ConnectionId::new_unchecked(0)
+                ));
+            }
+            _ => panic!("the oldest of the crowd is closed"),
+        }
+        assert_eq!(g.inbound(), (4, 1, 1));
+        // Equal networks then: a third one is let in only in place of the larger.
+        assert!(establish(&mut g, 6, "/ip4/10.0.3.1/tcp/1").is_ok());
+        assert!(establish(&mut g, 7, "/ip4/10.0.4.1/tcp/1").is_ok());
+        assert!(
+            establish(&mut g, 8, "/ip4/10.0.2.2/tcp/1").is_err(),
+            "every network holds one: none holds more than a newcomer's would"
+        );
     }
 }

@@ -458,3 +458,35 @@ fn kill_dash_nine_loses_nothing_reported() {
         reported_total = count;
     }
 }
+
+#[test]
+fn the_quotas_ledger_starts_a_new_day_in_the_same_write_as_its_first_charge() {
+    use sealed_node::store::{Batch, Usage};
+    let dir = tempdir();
+    let (s, path) = open(dir.path());
+    let used = |games| Usage {
+        games,
+        envelopes: 2 * games,
+        bytes: 100 * games,
+    };
+    let (a, b) = ([1u8; 32], [2u8; 32]);
+    s.commit(
+        Batch::new()
+            .quota_day(20_000)
+            .charge(a, used(1))
+            .charge(b, used(2)),
+    )
+    .unwrap();
+    s.commit(Batch::new().charge(a, used(1))).unwrap();
+    assert_eq!(s.quotas().unwrap(), vec![(a, used(2)), (b, used(2))]);
+    // The next day: yesterday's counts go, today's first charge stays.
+    s.commit(Batch::new().quota_day(20_001).charge(b, used(3)))
+        .unwrap();
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.quotas().unwrap(), vec![(b, used(3))]);
+    assert_eq!(
+        s.meta(sealed_node::core::QUOTA_DAY_KEY).unwrap().unwrap(),
+        20_001u64.to_le_bytes()
+    );
+}

@@ -137,16 +137,21 @@ pub struct Info {
     /// The door (`door.rs`): inbound handshakes under way now, and those evicted or
     /// refused since the node started.
     pub door: Door,
+    /// The inbound connections established, shared between networks the same way
+    /// (`origin.rs` `Gate`): now, and those closed for a newcomer or refused since the
+    /// start.
+    pub inbound: Door,
 }
 
-/// The door's figures, for `sealed peers`.
+/// The figures of places shared between networks (the door's, or the inbound
+/// connections'), for `sealed peers`.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Door {
-    /// Handshakes under way now.
+    /// Places taken now.
     pub waiting: usize,
-    /// Places there are for them.
+    /// Places there are.
     pub places: usize,
-    /// Handshakes ended to give their place to a newcomer from a network holding fewer.
+    /// Connections ended to give their place to a newcomer from a network holding fewer.
     pub evicted: u64,
     /// Newcomers refused because every place was taken and their network held most.
     pub refused: u64,
@@ -678,13 +683,21 @@ impl Shell {
             .map(|p| p.to_string())
             .collect();
         let held = self.core.held();
-        let (waiting, evicted, refused) = self.swarm.behaviour().gate.door();
+        let gate = &self.swarm.behaviour().gate;
+        let (waiting, evicted, refused) = gate.door();
+        let (open, closed, turned) = gate.inbound();
         Info {
             door: Door {
                 waiting,
                 places: self.cfg.net.gate.pending,
                 evicted,
                 refused,
+            },
+            inbound: Door {
+                waiting: open,
+                places: self.cfg.net.gate.inbound,
+                evicted: closed,
+                refused: turned,
             },
             games_in_memory: held.in_memory,
             games_asleep: held.asleep,

@@ -94,6 +94,9 @@ pub(crate) fn commit(store: &Store, w: &Writes) -> Result<usize, StoreError> {
     for k in &w.forget {
         b.forget_meta(k);
     }
+    if let Some(day) = w.quota_day {
+        b.quota_day(day);
+    }
     for (who, used) in &w.charges {
         b.charge(*who, *used);
     }

@@ -84,6 +84,7 @@ pub struct Batch<'a> {
     forget_messages_before: Vec<(GameId, u64)>,
     meta: Vec<(&'a str, &'a [u8])>,
     forget: Vec<&'a str>,
+    quota_day: Option<u64>,
     charges: Vec<([u8; 32], Usage)>,
     drop_games: Vec<GameId>,
     forget_under: Vec<&'a str>,
@@ -152,6 +153,12 @@ impl<'a> Batch<'a> {
         self
     }
 
+    /// Starts the quotas' ledger anew for `day` (`quota.rs`), before the charges.
+    pub fn quota_day(&mut self, day: u64) -> &mut Self {
+        self.quota_day = Some(day);
+        self
+    }
+
     /// Adds to what a proposer's games use of its quota (`quota.rs`).
     pub fn charge(&mut self, proposer: [u8; 32], used: Usage) -> &mut Self {
         self.charges.push((proposer, used));
@@ -183,6 +190,7 @@ impl<'a> Batch<'a> {
             && self.forget_messages_before.is_empty()
             && self.meta.is_empty()
             && self.forget.is_empty()
+            && self.quota_day.is_none()
             && self.charges.is_empty()
             && self.drop_games.is_empty()
             && self.forget_under.is_empty()
@@ -352,6 +360,10 @@ impl Store {
                     messages.retain_in((*id, 0)..(*id, *before), |_, _| false)?;
                     changed = true;
                 }
+            }
+            if let Some(day) = batch.quota_day {
+                quota::new_day(tx, day)?;
+                changed = true;
             }
             changed |= quota::charge(tx, &batch.charges)?;
             let new = add_envelopes(tx, &batch.envelopes)?;

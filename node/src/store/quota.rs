@@ -9,9 +9,18 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms};
 
 use super::error::StoreError;
-use super::schema::{ENVELOPES, GAMES, QUOTAS};
+use super::schema::{ENVELOPES, GAMES, META, QUOTAS};
 use super::{GameStatus, record};
 pub use sealed_core::record::Usage;
+
+/// Starts the ledger of `day` in `tx`: every count of an earlier day removed, the day
+/// noted (`core/src/quota.rs`: the quotas are a day's).
+pub(super) fn new_day(tx: &WriteTransaction, day: u64) -> Result<(), StoreError> {
+    tx.open_table(QUOTAS)?.retain(|_, _| false)?;
+    tx.open_table(META)?
+        .insert(sealed_core::QUOTA_DAY_KEY, day.to_le_bytes().as_slice())?;
+    Ok(())
+}
 
 /// Adds charges (deltas) to the ledger, in `tx`.
 pub(super) fn charge(
