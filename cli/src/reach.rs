@@ -24,7 +24,12 @@ pub fn peers(home: &Home, json: bool) -> i32 {
         }
         format!("{doc}\n")
     } else {
-        format!("{}{}", this_node_text(&info), book_text(&doc))
+        format!(
+            "{}{}{}",
+            this_node_text(&info),
+            strangers_text(&doc),
+            book_text(&doc)
+        )
     };
     if output::stdout(&text) { 0 } else { 2 }
 }
@@ -141,6 +146,57 @@ pub fn serves_words(serves: &[&str]) -> String {
 
 /// The book as lines: each peer, then its addresses with how long ago each was seen and
 /// reached.
+/// What strangers hold here and what was refused, in words: how long a game held for a
+/// stranger lives (the policy this node announces), the networks holding most, and the
+/// refusals since the start by reason.
+fn strangers_text(doc: &Value) -> String {
+    let mut s = String::new();
+    let held = &doc["held"];
+    if let (Some(open), Some(idle), Some(grace)) = (
+        held["open_ms"].as_u64(),
+        held["idle_ms"].as_u64(),
+        held["grace_ms"].as_u64(),
+    ) {
+        s.push_str(&format!(
+            "    keeps    a game held for a stranger {} if nobody accepts it, {} idle without \
+             a time control, or {} past its longest wait; any envelope renews it\n",
+            span(open),
+            span(idle),
+            span(grace)
+        ));
+    }
+    for n in doc["strangers"].as_array().into_iter().flatten() {
+        let today = &n["today"];
+        s.push_str(&format!(
+            "    network  {}: {} games open; today {} games, {} envelopes, {} KiB\n",
+            n["network"].as_str().unwrap_or("?"),
+            n["open"].as_u64().unwrap_or(0),
+            today["games"].as_u64().unwrap_or(0),
+            today["envelopes"].as_u64().unwrap_or(0),
+            today["bytes"].as_u64().unwrap_or(0) / 1024,
+        ));
+    }
+    for r in doc["refused"].as_array().into_iter().flatten() {
+        s.push_str(&format!(
+            "    refused  {} × {}\n",
+            r[1].as_u64().unwrap_or(0),
+            r[0].as_str().unwrap_or("?")
+        ));
+    }
+    s
+}
+
+/// A duration in ms as a person reads it: days, hours, minutes or seconds.
+fn span(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        s if s >= 86_400 && s % 86_400 == 0 => format!("{} days", s / 86_400),
+        s if s >= 3600 && s % 3600 == 0 => format!("{} hours", s / 3600),
+        s if s >= 60 && s % 60 == 0 => format!("{} minutes", s / 60),
+        s => format!("{s} s"),
+    }
+}
+
 fn book_text(doc: &Value) -> String {
     let now = doc["now_ms"].as_u64().unwrap_or(0);
     let ago = |ms: &Value| match ms.as_u64() {

@@ -413,14 +413,14 @@ impl Core {
             return;
         };
         match w {
-            Waiter::Peer(id) => self.out.push_back(Output::Respond {
-                id,
-                resp: match (e.resp, e.failed) {
+            Waiter::Peer(id) => {
+                let resp = match (e.resp, e.failed) {
                     (Some(_), Some(_)) => Response::Refused("the store failed".into()),
                     (Some(r), None) => r,
                     (None, _) => Response::Ok { new: e.new },
-                },
-            }),
+                };
+                self.respond(id, resp);
+            }
             Waiter::Command(id) => self.out.push_back(Output::Reply {
                 id,
                 result: match e.failed {

@@ -422,6 +422,22 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
     assert_eq!(offer(&mut n, 300, "3.3.3.3"), ok);
     let all = Response::Refused(PeerRefusal::StrangersQuota.to_string());
     assert_eq!(offer(&mut n, 400, "4.4.4.4"), all);
+    // The operator sees who holds what, and what was refused and why.
+    let view = n.core.peers_view();
+    let first = &view.strangers[0];
+    assert_eq!(
+        (first.network.as_str(), first.open, first.today.games),
+        ("ip4/1.1.1/24", 3, 3)
+    );
+    assert_eq!(view.strangers.len(), 3);
+    let reasons: Vec<&str> = view.refused.iter().map(|(r, _)| r.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "quota: this node keeps at most N games, N envelopes and N bytes a day for one network",
+            "quota: this node keeps no more for strangers today",
+        ]
+    );
     // A restart forgets nothing of today's total.
     n.core = Core::start(key(1), cfg, [4; 32], n.now, &n.store).unwrap();
     n.drain();

@@ -10,14 +10,63 @@ use super::held::{
 use super::io::Writes;
 use super::quota::{self, may_open};
 use super::{Core, Durable, GameId, PeerKey};
+use std::collections::{BTreeSet, HashMap};
+
 use crate::record::{GameStatus, Usage};
 use crate::refusal::PeerRefusal;
+use crate::views::{NetworkView, STRANGERS_SHOWN};
 
 /// How often the tick looks for games whose lifetime ran out, at most (a lifetime
 /// shorter than ten of these is looked at ten times in it).
 const EXPIRY_EVERY_MS: u64 = 60_000;
 
+/// Distinct reasons [`Core::note_refused`] counts; later ones are counted as "other".
+const REASONS: usize = 64;
+
 impl Core {
+    /// Counts a refusal by its reason, numbers read as `N` (for `sealed peers`).
+    pub(super) fn note_refused(&mut self, words: &str) {
+        let mut reason = String::new();
+        for c in words.chars().take(160) {
+            if !c.is_ascii_digit() {
+                reason.push(c);
+            } else if !reason.ends_with('N') {
+                reason.push('N');
+            }
+        }
+        let reason = if self.refused.len() >= REASONS && !self.refused.contains_key(&reason) {
+            "other".to_owned()
+        } else {
+            reason
+        };
+        *self.refused.entry(reason).or_default() += 1;
+    }
+
+    /// What strangers hold here by network, those holding most first (`sealed peers`).
+    pub(super) fn strangers_view(&self) -> Vec<NetworkView> {
+        let held = self.open_held();
+        let mut open: HashMap<&str, usize> = HashMap::new();
+        for c in &held {
+            let network = c.holder.map_or("unknown", |h| h.group.as_str());
+            *open.entry(network).or_default() += 1;
+        }
+        let mut networks: BTreeSet<&str> = open.keys().copied().collect();
+        networks.extend(self.ledger.networks(self.now));
+        let mut all: Vec<NetworkView> = networks
+            .into_iter()
+            .map(|n| NetworkView {
+                network: n.to_owned(),
+                open: open.get(n).copied().unwrap_or(0),
+                today: self.ledger.of_network(self.now, n),
+            })
+            .collect();
+        all.sort_by(|a, b| {
+            (b.open, b.today.bytes, &a.network).cmp(&(a.open, a.today.bytes, &b.network))
+        });
+        all.truncate(STRANGERS_SHOWN);
+        all
+    }
+
     /// The network a game held here came from, as its charges are counted
     /// (`quota.rs`): `None` for a game with no known origin.
     pub(super) fn network_of(&self, id: &GameId) -> Option<String> {

@@ -96,8 +96,8 @@ pub use sealed_protocol::session::Stage;
 pub use storage::Durable;
 pub use sync::MAX_QUEUED_WRITES;
 pub use views::{
-    AddrView, ClockView, Delivery, GameState, GameSummary, GameView, Invitation, PeerView,
-    PeersView, Reached, SeatDelivery, SyncCounts,
+    AddrView, ClockView, Delivery, GameState, GameSummary, GameView, Invitation, NetworkView,
+    PeerView, PeersView, Reached, SeatDelivery, SyncCounts,
 };
 
 use durable::{Waiter, Waiting, Written};
@@ -229,6 +229,8 @@ pub struct Core {
     budgets: Budgets<PeerKey>,
     /// What strangers' games hold here (`quota.rs`).
     ledger: quota::Ledger,
+    /// What was refused to peers since the start, by reason (`holding.rs` `note_refused`).
+    refused: std::collections::BTreeMap<String, u64>,
     out: VecDeque<Output>,
     /// The moment of the last ledger this node signed as a witness (`witness.rs`).
     last_view: u64,
@@ -288,6 +290,7 @@ impl Core {
                 }),
                 now,
             ),
+            refused: Default::default(),
             key,
             cfg,
             rng,

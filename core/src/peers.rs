@@ -556,6 +556,13 @@ impl Core {
         PeersView {
             now_ms: self.now,
             held: Some(self.cfg.lifetime),
+            strangers: self.strangers_view(),
+            refused: {
+                let mut r: Vec<(String, u64)> =
+                    self.refused.iter().map(|(k, n)| (k.clone(), *n)).collect();
+                r.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                r
+            },
             peers: peers.collect(),
         }
     }

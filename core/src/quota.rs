@@ -188,6 +188,20 @@ impl Ledger {
     pub(super) fn all(&self) -> Usage {
         self.all
     }
+
+    /// What `network` stored at `now`'s day.
+    pub(super) fn of_network(&self, now: u64, network: &str) -> Usage {
+        self.today(now)
+            .and_then(|l| l.networks.get(network).copied())
+            .unwrap_or_default()
+    }
+
+    /// The networks that stored anything at `now`'s day.
+    pub(super) fn networks(&self, now: u64) -> impl Iterator<Item = &str> {
+        self.today(now)
+            .into_iter()
+            .flat_map(|l| l.networks.keys().map(String::as_str))
+    }
 }
 
 /// The proposer of a game with these terms.

@@ -44,7 +44,7 @@ pub enum GameStatus {
 }
 
 /// Games, envelopes and bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Usage {
     /// Games.
     pub games: u64,

@@ -307,6 +307,9 @@ impl Core {
     }
 
     pub(super) fn respond(&mut self, id: InId, resp: Response) {
+        if let Response::Refused(why) = &resp {
+            self.note_refused(why);
+        }
         self.out.push_back(Output::Respond { id, resp });
     }
 

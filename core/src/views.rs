@@ -44,8 +44,30 @@ pub struct PeersView {
     /// (`held.rs`): what it announces to those who leave games here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held: Option<crate::held::Lifetime>,
+    /// What strangers hold here, by network (an IPv4 /24, an IPv6 /48), those holding
+    /// most first, at most [`STRANGERS_SHOWN`] of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strangers: Vec<NetworkView>,
+    /// What this node refused its peers since it started, by reason (numbers in the
+    /// reason read `N`), most first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<(String, u64)>,
     /// Every peer in the book.
     pub peers: Vec<PeerView>,
+}
+
+/// Networks [`PeersView::strangers`] shows.
+pub const STRANGERS_SHOWN: usize = 16;
+
+/// What the strangers of one network hold at this node.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NetworkView {
+    /// The network (`ip4/1.2.3/24`, `ip6/2a01:4f8:1/48`, a relay's key, or `unknown`).
+    pub network: String,
+    /// Games held open for it now (relayed, witnessed, refereed, invitations).
+    pub open: usize,
+    /// What it stored today (games, envelopes, bytes) against its day's share.
+    pub today: crate::record::Usage,
 }
 
 /// One peer of the book.
