@@ -213,3 +213,135 @@ fn silent_connections_from_a_few_networks_do_not_shut_the_door() {
     report.print();
     assert!(report.failed().is_empty(), "{:?}", report.failed());
 }
+
+/// Raises this process's limit of open files to at least `n` (its children, the nodes,
+/// inherit it): a crowd of connections needs a socket each on both sides.
+fn open_files(n: u64) {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).expect("the limit reads");
+    if soft < n {
+        // Past the hard limit only as root (CI runs as root).
+        let hard = hard.max(n);
+        setrlimit(Resource::RLIMIT_NOFILE, n, hard)
+            .or_else(|_| setrlimit(Resource::RLIMIT_NOFILE, soft.max(n.min(hard)), hard))
+            .expect("the limit of open files rises");
+    }
+}
+
+/// Attack 8 (issue 52, by arithmetic then): 4096 connections established and held
+/// silent — every inbound place — from one /24 (16 from each of 254 addresses, 2
+/// peer ids an address, 8 connections each) and a few from a second. Before, libp2p's
+/// fixed limit then refused every newcomer; now the gate (`origin.rs`) shares the places
+/// between networks, and a newcomer from a third /24 closes the crowd's oldest. Also
+/// measured: what 4096 idle connections cost the node's memory.
+#[test]
+fn a_crowd_of_established_connections_yields_to_a_newcomer() {
+    const PER_PEER: usize = 8;
+    open_files(16_384);
+    let dir = Dir::new("swarm-crowd");
+    let home = dir.home("mailbox");
+    init(&home, "mailbox");
+    let mut m = start(&home, "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox", "--relay"]);
+    let to: libp2p::Multiaddr = m.addr.parse().expect("an address");
+    let rt = runtime();
+    let _entered = rt.enter();
+    let spent = Spent::now(&m);
+    let rss_before = m.rss_kib();
+    let sources: Vec<Ipv4Addr> = (1..=254)
+        .map(|i| Ipv4Addr::new(127, 30, 0, i))
+        .chain((1..=2).map(|i| Ipv4Addr::new(127, 31, 0, i)))
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut n = 0;
+    let crowd: Vec<_> = sources
+        .iter()
+        .flat_map(|ip| [ip.to_string(), ip.to_string()])
+        .map(|ip| {
+            n += 1;
+            let mut member = hostile_kit::client::bare(seed(56, n), &ip);
+            let (to, stop, open) = (to.clone(), stop.clone(), open.clone());
+            rt.spawn(async move {
+                use futures::StreamExt as _;
+                use libp2p::swarm::SwarmEvent;
+                // Dials until it holds its share, again after a refusal (the door takes
+                // 128 handshakes at once, and the crowd is larger).
+                let (mut mine, mut dialling, mut closed) = (0usize, 0usize, false);
+                while !stop.load(Ordering::Relaxed) {
+                    while !closed && mine + dialling < PER_PEER {
+                        hostile_kit::client::dial_again(&mut member, &to);
+                        dialling += 1;
+                    }
+                    let next = tokio::time::timeout(
+                        Duration::from_millis(200),
+                        member.select_next_some(),
+                    );
+                    match next.await {
+                        Ok(SwarmEvent::ConnectionEstablished { .. }) => {
+                            dialling = dialling.saturating_sub(1);
+                            mine += 1;
+                            open.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Ok(SwarmEvent::OutgoingConnectionError { .. }) => {
+                            dialling = dialling.saturating_sub(1);
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        }
+                        Ok(SwarmEvent::ConnectionClosed { .. }) => {
+                            mine = mine.saturating_sub(1);
+                            open.fetch_sub(1, Ordering::Relaxed);
+                            // Closed for a newcomer: the crowd does not come back, so
+                            // that the count after shows what the gate did.
+                            closed = true;
+                        }
+                        _ => {}
+                    }
+                }
+            })
+        })
+        .collect();
+    let want = sources.len() * 2 * PER_PEER;
+    let settled = hostile_kit::until(180, || open.load(Ordering::Relaxed) >= want);
+    let held = open.load(Ordering::Relaxed);
+    let rss_full = m.rss_kib();
+    // A newcomer from a network of its own, during the crowd: a handshake and an answer.
+    let mut s = stranger(seed(57, 0), "127.201.0.2");
+    let answered = rt
+        .block_on(async {
+            let p = s.connect(&m.addr).await?;
+            s.ask(p, Request::Heads { games: vec![] }).await
+        })
+        .map(|r| format!("{r:?}"));
+    let peers: serde_json::Value = serde_json::from_str(&hostile_kit::text(&hostile_kit::sealed(
+        &home,
+        &["peers", "--json"],
+    )))
+    .unwrap_or_default();
+    let inbound = peers["this_node"]["inbound"].clone();
+    let held_after = open.load(Ordering::Relaxed);
+    stop.store(true, Ordering::Relaxed);
+    for c in crowd {
+        let _ = rt.block_on(c);
+    }
+    let lived = m.alive();
+    let mut report = Report::default();
+    report.row(
+        "8 4096 silent connections established from two /24s, then a newcomer from a third",
+        format!(
+            "{held} of {want} held (settled: {settled}); RSS {} before, {} with them ({:.1} \
+             KiB a connection); the newcomer: {answered:?}; the crowd then held \
+             {held_after}; the node's inbound figures {inbound}; runs: {lived}; {}",
+            hostile_kit::mib(rss_before),
+            hostile_kit::mib(rss_full),
+            rss_full.saturating_sub(rss_before) as f64 / held.max(1) as f64,
+            spent.since(&m)
+        ),
+        lived && answered.is_ok() && inbound["evicted"].as_u64() >= Some(1),
+    );
+    report.print();
+    assert!(report.failed().is_empty(), "{:?}", report.failed());
+    assert!(
+        m.peak_kib() <= 256 * 1024,
+        "the node's peak resident set passed 256 MiB: {}",
+        hostile_kit::mib(m.peak_kib())
+    );
+}

@@ -224,6 +224,40 @@ pub fn stranger(seed: [u8; 32], ip: &str) -> Stranger {
     }
 }
 
+/// A member of a crowd: a libp2p client from `ip` that only holds connections (Noise
+/// and yamux, no protocol of its own), for attacks that count connections, not requests.
+/// Each [`dial_again`] opens one more connection to the same peer.
+pub fn bare(seed: [u8; 32], ip: &str) -> Swarm<libp2p::swarm::dummy::Behaviour> {
+    use libp2p::core::Transport as _;
+    let source: std::net::Ipv4Addr = ip.parse().expect("an IPv4 address");
+    libp2p::SwarmBuilder::with_existing_identity(sealed_node::net::keypair(&seed))
+        .with_tokio()
+        .with_other_transport(|key| {
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(
+                Bound(source)
+                    .upgrade(libp2p::core::upgrade::Version::V1)
+                    .authenticate(noise::Config::new(key)?)
+                    .multiplex(yamux::Config::default()),
+            )
+        })
+        .expect("tcp from the member's address")
+        .with_behaviour(|_| libp2p::swarm::dummy::Behaviour)
+        .expect("behaviour")
+        .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))
+        .build()
+}
+
+/// Dials `addr` (ending in `/p2p/<peer id>`) once more, connected or not.
+pub fn dial_again<B: NetworkBehaviour>(swarm: &mut Swarm<B>, addr: &Multiaddr) {
+    use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
+    let _ = swarm.dial(
+        DialOpts::peer_id(peer_of(addr))
+            .addresses(vec![addr.clone()])
+            .condition(PeerCondition::Always)
+            .build(),
+    );
+}
+
 /// The peer id at the end of an address.
 pub fn peer_of(addr: &Multiaddr) -> PeerId {
     addr.iter()
