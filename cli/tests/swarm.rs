@@ -241,7 +241,12 @@ fn a_crowd_of_established_connections_yields_to_a_newcomer() {
     let dir = Dir::new("swarm-crowd");
     let home = dir.home("mailbox");
     init(&home, "mailbox");
-    let mut m = start(&home, "node", "/ip4/127.0.0.1/tcp/0", &["--mailbox", "--relay"]);
+    let mut m = start(
+        &home,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--mailbox", "--relay"],
+    );
     let to: libp2p::Multiaddr = m.addr.parse().expect("an address");
     let rt = runtime();
     let _entered = rt.enter();
@@ -272,10 +277,8 @@ fn a_crowd_of_established_connections_yields_to_a_newcomer() {
                         hostile_kit::client::dial_again(&mut member, &to);
                         dialling += 1;
                     }
-                    let next = tokio::time::timeout(
-                        Duration::from_millis(200),
-                        member.select_next_some(),
-                    );
+                    let next =
+                        tokio::time::timeout(Duration::from_millis(200), member.select_next_some());
                     match next.await {
                         Ok(SwarmEvent::ConnectionEstablished { .. }) => {
                             dialling = dialling.saturating_sub(1);
