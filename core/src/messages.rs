@@ -52,7 +52,7 @@ impl Core {
     /// control, and such a game never sleeps (`sleep.rs`). One pass over the games
     /// played here, as `Core::due_at` is.
     pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId)> + '_ {
-        self.games.all_played().filter_map(|(id, p)| {
+        self.games.with_computations().filter_map(|(id, p)| {
             if !p.table.computes() {
                 return None;
             }

@@ -5,7 +5,7 @@
 //! changing its life (loaded, unloaded, set aside, resumed) keeps the rest of its slot,
 //! and forgetting it drops all of it at once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use sealed_protocol::hash::Hash;
 use sealed_protocol::proposal::Terms;
@@ -111,6 +111,10 @@ pub(super) struct Slot {
 #[derive(Default)]
 pub(super) struct Games {
     slots: BTreeMap<GameId, Slot>,
+    /// The played games whose variant has computations (`Table::has_computations`):
+    /// what `messages.rs` `computing` looks at after every input, where every game
+    /// would cost a pass over thousands.
+    with_computations: BTreeSet<GameId>,
 }
 
 macro_rules! state {
@@ -173,6 +177,14 @@ impl Games {
     /// Puts the game in `life`, keeping the rest of its slot (a new game gets a fresh
     /// one); what it was before.
     pub(super) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
+        match &life {
+            Life::Played(p) if p.table.has_computations() => {
+                self.with_computations.insert(id);
+            }
+            _ => {
+                self.with_computations.remove(&id);
+            }
+        }
         match self.slots.get_mut(&id) {
             Some(s) => Some(std::mem::replace(&mut s.life, life)),
             None => {
@@ -197,7 +209,15 @@ impl Games {
 
     /// Forgets the game and everything held of it.
     pub(super) fn forget(&mut self, id: &GameId) -> Option<Slot> {
+        self.with_computations.remove(id);
         self.slots.remove(id)
+    }
+
+    /// The played games whose variant has computations, in id order.
+    pub(super) fn with_computations(&self) -> impl Iterator<Item = (&GameId, &Played)> {
+        self.with_computations
+            .iter()
+            .filter_map(|id| Some((id, self.played(id)?)))
     }
 
     /// A game by id or unique prefix (of hex), whatever its state. Every command naming

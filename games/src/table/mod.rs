@@ -119,6 +119,11 @@ pub trait Table: TableFace + Send {
     fn computes(&self) -> bool {
         false
     }
+    /// Whether [`Table::computes`] can ever be true for this game (its variant has
+    /// computations): the node looks only at such games after each input.
+    fn has_computations(&self) -> bool {
+        false
+    }
     /// This seat's last message for the other player, once the act that signs its hash
     /// is accepted and while the other has not answered it: only if not handed out yet,
     /// or `again` (the other reconnected, or has waited). With its position.

@@ -138,6 +138,9 @@ impl Table for DuoTable {
         // From the proposal on: nothing before the end is too early for a message.
         !self.is_done()
     }
+    fn has_computations(&self) -> bool {
+        true
+    }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
         self.player()
             .as_mut()
