@@ -449,3 +449,64 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
     assert_eq!(kept.len(), 1, "yesterday's counts left the store");
     assert_eq!(kept[0].1.games, 1);
 }
+
+/// An envelope of `seat`'s public chain of `t`, signed by `key`, at `seq`.
+fn envelope(t: &Terms, key: &SecretKey, seat: u8, seq: u64) -> Vec<u8> {
+    use sealed_protocol::body::Item;
+    use sealed_protocol::envelope::Unsigned;
+    use sealed_protocol::hash::Hash;
+    use sealed_protocol::ids::{LogId, Seat};
+    Unsigned {
+        version: t.version(),
+        game: t.game(),
+        log: LogId::PUBLIC,
+        seat: Seat(seat),
+        seq,
+        prev: Hash([0; 32]),
+        acks: vec![],
+        clock: 1,
+        body: vec![Item::Act(vec![7; 100])],
+    }
+    .sign(key)
+    .bytes
+}
+
+#[test]
+fn each_seat_pays_for_its_own_envelopes_and_one_past_its_share_is_refused_alone() {
+    use crate::record::Usage;
+    let mut cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    cfg.quotas.per_proposer = Usage {
+        games: 16,
+        envelopes: 4,
+        bytes: 1 << 20,
+    };
+    let mut n = Node::new(cfg);
+    let me = n.me();
+    let (alice, bob) = (key(100), key(101));
+    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    n.connect(a, "1.1.1.1");
+    n.connect(b, "2.2.2.2");
+    let t = duel(&alice, b, Some(me), 1);
+    let push = |envelopes| Request::Push {
+        game: t.game(),
+        envelopes,
+    };
+    assert_eq!(n.ask(a, propose(&t)), Response::Ok { new: 0 });
+    let bobs: Vec<Vec<u8>> = (0..6).map(|q| envelope(&t, &bob, 1, q)).collect();
+    // Bob, who did not propose, spends his own share, not Alice's.
+    assert_eq!(n.ask(b, push(bobs[..4].to_vec())), Response::Ok { new: 4 });
+    assert!(matches!(
+        n.ask(b, push(vec![bobs[4].clone()])),
+        Response::Refused(_)
+    ));
+    // Alice's envelopes are taken, even beside one of Bob's past his share.
+    let mut mixed: Vec<Vec<u8>> = (0..2).map(|q| envelope(&t, &alice, 0, q)).collect();
+    mixed.push(bobs[5].clone());
+    assert_eq!(n.ask(a, push(mixed)), Response::Ok { new: 2 });
+    assert_eq!(n.store.envelopes(&t.game()).unwrap().len(), 6);
+    assert_eq!(n.core.used_by(&b).0.envelopes, 4);
+    assert_eq!(n.core.used_by(&a).0.envelopes, 2);
+}

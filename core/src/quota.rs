@@ -16,12 +16,13 @@
 //! that a restart forgets nothing of today; those per network are kept in memory only,
 //! because the total bounds what a restart could give back.
 //!
-//! A game is charged to its proposer when this node holds it for someone else: it
-//! relays it, referees it, or it is an invitation from a stranger not accepted yet.
-//! Games this node proposed or its player accepted are its own. Only what is stored is
-//! charged: fresh envelopes, and one envelope of evidence per position (`sync.rs`).
-//! A witness's deposits are charged the same way, as envelopes (`witness.rs`
-//! `serve_deposit`).
+//! What a game held for someone else stores is charged when this node relays it,
+//! referees it, or holds it as an invitation from a stranger not accepted yet (games
+//! this node proposed or its player accepted are its own): the game to its proposer, each
+//! envelope to the seat that signed it, each deposit to the seat that left it
+//! (`witness.rs` `serve_deposit`), so that within a game one seat never spends another's
+//! share, and a seat past its share is refused alone (`take.rs` `within_shares`). Only
+//! what is stored is charged: fresh envelopes, and one envelope of evidence per position.
 
 use std::collections::HashMap;
 

@@ -18,11 +18,13 @@
 //! store whether it knows a game (`Durable::knows`), so a known game is never a new
 //! invitation.
 
+use std::collections::BTreeMap;
+
 use sealed_games::table;
 use sealed_protocol::engine::Inserted;
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::ChainId;
+use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Role, Terms};
 
@@ -318,36 +320,40 @@ impl Core {
     ) {
         let me = self.key();
         let book = &self.peers.book;
-        let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
+        let held_for_stranger = self
+            .games
+            .charged_to(&game, &me, |p| book.is_friend(p))
+            .is_some();
         // A mailbox keeps the public logs only.
         let relayed = self.games.relayed(&game).is_some();
         let valid: Vec<Signed> = valid
             .into_iter()
             .filter(|s| !relayed || s.at().chain.log.is_public())
             .collect();
-        // At most what the stranger's quota has left: checked on what may be kept,
-        // before anything of it is taken.
-        let network = self.network_of(&game);
-        if let Some(p) = charged
-            && let Err(why) = self.ledger.allows(
-                &self.cfg.quotas,
-                self.now,
-                &p,
-                network.as_deref(),
-                usage(valid.iter().map(|s| &s.bytes)),
-            )
-        {
-            tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");
-            if let Some(w) = w {
-                self.refuse_waiter(w, why);
+        // At most what each signer's quota has left: checked on what may be kept,
+        // before anything of it is taken. In a game held for a stranger each seat's
+        // envelopes are charged to that seat (`quota.rs`), so a seat past its share is
+        // refused alone: the envelopes of the others, even pushed beside its own, are
+        // taken.
+        let valid = if held_for_stranger {
+            match self.within_shares(&game, terms, valid) {
+                Ok(valid) => valid,
+                Err(why) => {
+                    tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");
+                    if let Some(w) = w {
+                        self.refuse_waiter(w, why);
+                    }
+                    return;
+                }
             }
-            return;
-        }
+        } else {
+            valid
+        };
         let mut step = Step::default();
         step.answers.extend(w);
         if let Some(r) = self.games.relayed_mut(&game) {
             r.used = self.now;
-            let mut keep: Vec<Vec<u8>> = vec![];
+            let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
             let mut fresh: Vec<Vec<u8>> = vec![];
             // Places where the pusher holds another envelope than the one kept here:
             // the pusher gets the kept one back, and proves the equivocation (a seat
@@ -364,9 +370,9 @@ impl Core {
                 match r.keep_signed(&s) {
                     Kept::Fresh => {
                         fresh.push(s.bytes.clone());
-                        keep.push(s.bytes);
+                        keep.push((s.bytes, at.chain.seat));
                     }
-                    Kept::Evidence => keep.push(s.bytes),
+                    Kept::Evidence => keep.push((s.bytes, at.chain.seat)),
                     Kept::No => {}
                 }
             }
@@ -427,8 +433,10 @@ impl Core {
                     ));
                 }
             }
-            self.charge(&mut step, charged, &game, &keep);
-            step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
+            if held_for_stranger {
+                self.charge(&mut step, terms, &game, &keep);
+            }
+            step.writes.envelopes = keep.into_iter().map(|(b, _)| (game, b)).collect();
             return self.stage(game, step, store);
         }
         let Some(p) = self.games.played_mut(&game) else {
@@ -443,7 +451,7 @@ impl Core {
         let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
             .into_iter()
             .partition(|s| p.table.session().visible(s.at().chain, seat));
-        let mut keep: Vec<Vec<u8>> = vec![];
+        let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
         for s in now_seen {
             take_one(p, s, &mut keep, self.now);
         }
@@ -454,8 +462,10 @@ impl Core {
         }
         let actions = super::durable::drain(&mut *p.table);
         // What was received is stored with what it made this seat sign: one write.
-        self.charge(&mut step, charged, &game, &keep);
-        step.writes.envelopes = keep.into_iter().map(|b| (game, b)).collect();
+        if held_for_stranger {
+            self.charge(&mut step, terms, &game, &keep);
+        }
+        step.writes.envelopes = keep.into_iter().map(|(b, _)| (game, b)).collect();
         let mine = self.step_of(game, actions);
         step.writes.extend(mine.writes);
         step.sends = mine.sends;
@@ -463,33 +473,78 @@ impl Core {
         self.run_bots(store);
     }
 
-    /// Charges what `keep` stores to the stranger the game is held for, in the step.
-    fn charge(&mut self, step: &mut Step, to: Option<PeerKey>, game: &GameId, keep: &[Vec<u8>]) {
-        let used = usage(keep);
-        if let Some(p) = to
-            && !used.is_zero()
-        {
-            let network = self.network_of(game);
-            self.charge_to(&mut step.writes, p, network.as_deref(), used);
+    /// The envelopes of a game held for a stranger that their signers' shares allow
+    /// (each seat's envelopes charged to that seat, `quota.rs`): those of a seat past
+    /// its share are left out, and only when none is left is the push refused, with why.
+    fn within_shares(
+        &self,
+        game: &GameId,
+        terms: &Terms,
+        valid: Vec<Signed>,
+    ) -> Result<Vec<Signed>, PeerRefusal> {
+        let network = self.network_of(game);
+        let mut by_seat: BTreeMap<Seat, Usage> = BTreeMap::new();
+        for s in &valid {
+            let u = by_seat.entry(s.at().chain.seat).or_default();
+            *u = u.plus(usage([&s.bytes]));
+        }
+        let mut refused: BTreeMap<Seat, PeerRefusal> = BTreeMap::new();
+        for (seat, used) in by_seat {
+            let Some(key) = terms.key(seat).map(|k| k.to_bytes()) else {
+                continue;
+            };
+            if let Err(why) =
+                self.ledger
+                    .allows(&self.cfg.quotas, self.now, &key, network.as_deref(), used)
+            {
+                refused.insert(seat, why);
+            }
+        }
+        let total = valid.len();
+        let kept: Vec<Signed> = valid
+            .into_iter()
+            .filter(|s| !refused.contains_key(&s.at().chain.seat))
+            .collect();
+        match refused.into_values().next() {
+            Some(why) if kept.is_empty() && total > 0 => Err(why),
+            _ => Ok(kept),
+        }
+    }
+
+    /// Charges what `keep` stores of a game held for a stranger, each envelope to the
+    /// seat that signed it, in the step.
+    fn charge(&mut self, step: &mut Step, terms: &Terms, game: &GameId, keep: &[(Vec<u8>, Seat)]) {
+        let mut by_seat: BTreeMap<Seat, Usage> = BTreeMap::new();
+        for (b, seat) in keep {
+            let u = by_seat.entry(*seat).or_default();
+            *u = u.plus(usage([b]));
+        }
+        let network = self.network_of(game);
+        for (seat, used) in by_seat {
+            if let Some(key) = terms.key(seat).map(|k| k.to_bytes())
+                && !used.is_zero()
+            {
+                self.charge_to(&mut step.writes, key, network.as_deref(), used);
+            }
         }
     }
 }
 
 /// Gives one envelope to a played game's table; keeps its bytes to store if the table
 /// took it as new, or as the first evidence at its position.
-fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<Vec<u8>>, now: u64) {
+fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64) {
     let at = s.at();
     if p.evidence.contains(&(at.chain, at.seq)) {
         // A third envelope at a position: the second already proves the fault.
         return;
     }
     // Parsed and its signature verified once, by the caller: not again.
-    let bytes = s.bytes.clone();
+    let kept = (s.bytes.clone(), at.chain.seat);
     match p.table.session_mut().handle_signed(s, now) {
-        Ok(Inserted::Stored(_)) => keep.push(bytes),
+        Ok(Inserted::Stored(_)) => keep.push(kept),
         Ok(Inserted::Equivocation(at)) => {
             if p.evidence.insert((at.chain, at.seq)) {
-                keep.push(bytes);
+                keep.push(kept);
             }
         }
         Ok(Inserted::Duplicate(_)) | Err(_) => {}

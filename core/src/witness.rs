@@ -501,11 +501,16 @@ impl Core {
             });
             statements.push(stamp.sign(&self.key).to_bytes());
         }
-        // What a stranger's game makes the witness keep is charged to its proposer, as
-        // the game's envelopes are (`quota.rs`): checked before anything is taken.
+        // What a stranger's game makes the witness keep is charged to the seat that
+        // deposits it, as the game's envelopes are to the seat that signed them
+        // (`quota.rs`): checked before anything is taken, so a seat past its share is
+        // refused alone.
         let me = self.key();
         let book = &self.peers.book;
-        let charged = self.games.charged_to(&game, &me, |p| book.is_friend(p));
+        let charged = self
+            .games
+            .charged_to(&game, &me, |p| book.is_friend(p))
+            .map(|_| *peer);
         let used = Usage {
             games: 0,
             envelopes: (writes.len() / 2) as u64,
