@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod client;
+pub mod flood;
 pub mod mailbox;
 
 use std::io::{BufRead, BufReader};
