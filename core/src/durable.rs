@@ -229,6 +229,7 @@ impl Core {
         let envelopes = store
             .envelopes(&id)
             .map_err(|e| read_failed("its envelopes", e))?;
+        let stored_bytes: u64 = envelopes.iter().map(|e| e.len() as u64).sum();
         if record.seat.is_none() {
             let mut r = Relayed::new(terms, record.created, self.now);
             for e in &envelopes {
@@ -319,6 +320,7 @@ impl Core {
         let mut played = Played::new(table, record, self.now);
         played.evidence = evidence;
         played.holder = holder;
+        played.bytes = stored_bytes;
         Ok(Loaded::Played(played, actions))
     }
 

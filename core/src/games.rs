@@ -44,6 +44,9 @@ pub(super) struct Played {
     pub(super) origin_local: Option<bool>,
     /// Positions of which a second envelope is stored, as evidence: a third is not.
     pub(super) evidence: Evidence,
+    /// The bytes of its envelopes in the store (as restored, then as taken), against
+    /// the bound of a game held for a stranger (`take.rs` `game_room`).
+    pub(super) bytes: u64,
 }
 
 /// Positions (chain, seq) at which a second, different envelope is stored.
@@ -62,6 +65,7 @@ impl Played {
             holder: None,
             origin_local: None,
             evidence: Evidence::new(),
+            bytes: 0,
         };
         p.settle();
         p
@@ -74,6 +78,24 @@ impl Played {
             self.record.status,
             GameStatus::Proposed | GameStatus::Active | GameStatus::Finished
         )
+    }
+
+    /// Whether this node's seat took the game up: proposed it, or accepted it. An
+    /// invitation that ended before any answer (its proposer's fault, a withdrawal) was
+    /// not, though it reads finished: what comes for it is still held for a stranger.
+    pub(super) fn taken_up(&self) -> bool {
+        match self.record.status {
+            GameStatus::Proposed | GameStatus::Active => true,
+            GameStatus::Finished => {
+                let mine = ChainId::public(self.table.seat());
+                self.table
+                    .session()
+                    .chain_counts()
+                    .iter()
+                    .any(|(c, n)| *c == mine && *n > 0)
+            }
+            _ => false,
+        }
     }
 
     /// Notes whether the game is settled, after a change.

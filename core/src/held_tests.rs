@@ -452,6 +452,11 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
 
 /// An envelope of `seat`'s public chain of `t`, signed by `key`, at `seq`.
 fn envelope(t: &Terms, key: &SecretKey, seat: u8, seq: u64) -> Vec<u8> {
+    padded(t, key, seat, seq, 100)
+}
+
+/// As [`envelope`], its act `pad` bytes long.
+fn padded(t: &Terms, key: &SecretKey, seat: u8, seq: u64, pad: usize) -> Vec<u8> {
     use sealed_protocol::body::Item;
     use sealed_protocol::envelope::Unsigned;
     use sealed_protocol::hash::Hash;
@@ -465,7 +470,7 @@ fn envelope(t: &Terms, key: &SecretKey, seat: u8, seq: u64) -> Vec<u8> {
         prev: Hash([0; 32]),
         acks: vec![],
         clock: 1,
-        body: vec![Item::Act(vec![7; 100])],
+        body: vec![Item::Act(vec![7; pad])],
     }
     .sign(key)
     .bytes
@@ -509,4 +514,47 @@ fn each_seat_pays_for_its_own_envelopes_and_one_past_its_share_is_refused_alone(
     assert_eq!(n.store.envelopes(&t.game()).unwrap().len(), 6);
     assert_eq!(n.core.used_by(&b).0.envelopes, 4);
     assert_eq!(n.core.used_by(&a).0.envelopes, 2);
+}
+
+#[test]
+fn an_invitation_holds_a_bounded_size_whatever_its_proposer_pushes() {
+    let mut n = Node::new(CoreConfig::default());
+    let me = n.me();
+    let stranger = key(100);
+    let s = stranger.public().to_bytes();
+    n.connect(s, "1.1.1.1");
+    let t = duel(&stranger, me, None, 1);
+    assert_eq!(n.ask(s, propose(&t)), Response::Ok { new: 0 });
+    let junk: Vec<Vec<u8>> = (0..40)
+        .map(|q| padded(&t, &stranger, 0, q, 60_000))
+        .collect();
+    let push = |envelopes: &[Vec<u8>]| Request::Push {
+        game: t.game(),
+        envelopes: envelopes.to_vec(),
+    };
+    let Response::Ok { new } = n.ask(s, push(&junk[..20])) else {
+        panic!("a first push within the bound is taken");
+    };
+    let stored = n.store.envelopes(&t.game()).unwrap();
+    let bytes: u64 = stored.iter().map(|e| e.len() as u64).sum();
+    assert!(new > 0 && new < 20, "{new} of 20 taken, {bytes} bytes");
+    assert!(
+        bytes <= crate::take::INVITATION_BYTES,
+        "{bytes} bytes stored"
+    );
+    assert_eq!(
+        n.ask(s, push(&junk[20..])),
+        Response::Refused(
+            crate::refusal::PeerRefusal::GameFull(crate::take::INVITATION_BYTES).to_string()
+        )
+    );
+    // After a restart the bound still counts what is stored (and the invitation,
+    // though it ended before any answer, made its proposer no friend).
+    n.tick_at(n.now + 1_000);
+    n.core = Core::start(key(1), CoreConfig::default(), [4; 32], n.now, &n.store).unwrap();
+    n.drain();
+    n.connect(s, "1.1.1.1");
+    let after = n.ask(s, push(&junk[30..]));
+    assert!(matches!(after, Response::Refused(_)), "{after:?}");
+    assert_eq!(n.store.envelopes(&t.game()).unwrap().len(), stored.len());
 }

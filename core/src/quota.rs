@@ -30,7 +30,7 @@ use sealed_protocol::proposal::{Role, Terms};
 
 use super::slot::Games;
 use super::{GameId, PeerKey};
-use crate::record::{GameStatus, Usage};
+use crate::record::Usage;
 use crate::refusal::PeerRefusal;
 
 /// The quotas; see the module documentation.
@@ -235,7 +235,7 @@ impl Games {
         if who == *me {
             return None;
         }
-        if referees(terms, me) || (p.record.status == GameStatus::Invited && !friend(&who)) {
+        if referees(terms, me) || (!p.taken_up() && !friend(&who)) {
             return Some(who);
         }
         None

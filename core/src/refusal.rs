@@ -92,6 +92,10 @@ pub enum PeerRefusal {
     /// This node's: it holds all the open games it may for others.
     #[error("quota: this node holds all the open games it may for others")]
     OpenForAll,
+    /// This node's: the game, held here for a stranger, stores this many bytes of
+    /// envelopes at most, and has them (`take.rs` `STRANGERS_GAME_BYTES`).
+    #[error("this game holds all the {0} bytes of envelopes this node keeps for it")]
+    GameFull(u64),
     /// This node's: the game has all the deposits it may have.
     #[error("this game has all the deposits it may have")]
     DepositsFull,

@@ -349,6 +349,39 @@ impl Core {
         } else {
             valid
         };
+        // A game held for a stranger stores at most its bound: what would pass it is
+        // left out, and a push of nothing else is refused, saying so.
+        let valid = match self.games.played(&game).filter(|_| held_for_stranger) {
+            Some(p) => {
+                let cap = if !p.taken_up() {
+                    INVITATION_BYTES
+                } else {
+                    STRANGERS_GAME_BYTES
+                };
+                let mut room = cap.saturating_sub(p.bytes);
+                let total = valid.len();
+                let fits: Vec<Signed> = valid
+                    .into_iter()
+                    .filter(|s| {
+                        let n = s.bytes.len() as u64;
+                        let fit = n <= room;
+                        if fit {
+                            room -= n;
+                        }
+                        fit
+                    })
+                    .collect();
+                if fits.is_empty() && total > 0 {
+                    tracing::info!(game = %hex::encode(game), "envelopes refused: the game holds {} bytes, its bound", p.bytes);
+                    if let Some(w) = w {
+                        self.refuse_waiter(w, PeerRefusal::GameFull(cap));
+                    }
+                    return;
+                }
+                fits
+            }
+            None => valid,
+        };
         let mut step = Step::default();
         step.answers.extend(w);
         if let Some(r) = self.games.relayed_mut(&game) {
@@ -532,6 +565,16 @@ impl Core {
 
 /// Gives one envelope to a played game's table; keeps its bytes to store if the table
 /// took it as new, or as the first evidence at its position.
+/// The most a game held for a stranger may store here, in envelopes' bytes: an
+/// invitation nobody accepted yet (what its proposer sets up before an answer; honest
+/// ones are a few KiB), and any other (a refereed game, an invitation accepted: an honest
+/// whole game is 80 to 200 KiB, docs/PERFORMANCE.md). Past it the game's envelopes are
+/// refused, so that whatever a stranger sends, one game costs this node at most this
+/// much (its bytes in memory while the game is, and on disk).
+pub const INVITATION_BYTES: u64 = 1 << 20;
+/// See [`INVITATION_BYTES`].
+pub const STRANGERS_GAME_BYTES: u64 = 16 << 20;
+
 fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64) {
     let at = s.at();
     if p.evidence.contains(&(at.chain, at.seq)) {
@@ -540,10 +583,15 @@ fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64
     }
     // Parsed and its signature verified once, by the caller: not again.
     let kept = (s.bytes.clone(), at.chain.seat);
+    let size = kept.0.len() as u64;
     match p.table.session_mut().handle_signed(s, now) {
-        Ok(Inserted::Stored(_)) => keep.push(kept),
+        Ok(Inserted::Stored(_)) => {
+            p.bytes += size;
+            keep.push(kept);
+        }
         Ok(Inserted::Equivocation(at)) => {
             if p.evidence.insert((at.chain, at.seq)) {
+                p.bytes += size;
                 keep.push(kept);
             }
         }

@@ -336,6 +336,11 @@ impl Core {
         let terms = self.witnessed_game(peer, &game)?;
         let at = self.ledger_moment(&game);
         let writing = &self.writing.times;
+        // Whether any time of this game is still being written: only then is each place
+        // looked up among them (a key formatted per envelope was most of a request's
+        // cost in a long game).
+        let prefix = format!("{RECEIPT_PREFIX}{}/", hex::encode(game));
+        let pending = writing.keys().any(|k| k.starts_with(&prefix));
         let r = self
             .games
             .relayed_mut(&game)
@@ -353,7 +358,7 @@ impl Core {
                 let Some((h, _)) = held.places.get(&(chain, q as u64)) else {
                     break;
                 };
-                if *t > at || writing.contains_key(&receipt_key(&game, h)) {
+                if *t > at || (pending && writing.contains_key(&receipt_key(&game, h))) {
                     break;
                 }
                 times.push(*t);
@@ -426,12 +431,23 @@ impl Core {
         store: &dyn Durable,
     ) -> Response {
         match self.ledgers(peer, game, true, store) {
-            Ok(ledgers) => Response::Statements(
-                ledgers
-                    .into_iter()
-                    .map(|l| Statement::Ledger(l).sign(&self.key).to_bytes())
-                    .collect(),
-            ),
+            Ok(ledgers) => {
+                // Paid by its size, as an answer's envelopes are: a ledger's times are
+                // read per envelope the game holds, so a long game's answer costs more
+                // than the request's flat price (`sync.rs` `cost`).
+                let times: usize = ledgers
+                    .iter()
+                    .flat_map(|l| &l.chains)
+                    .map(|c| c.times.len())
+                    .sum();
+                self.charge_answer(peer, times);
+                Response::Statements(
+                    ledgers
+                        .into_iter()
+                        .map(|l| Statement::Ledger(l).sign(&self.key).to_bytes())
+                        .collect(),
+                )
+            }
             Err(why) => why.into(),
         }
     }
