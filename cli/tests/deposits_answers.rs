@@ -15,7 +15,6 @@
 
 mod hostile_kit;
 
-use std::io;
 use std::net::Ipv4Addr;
 use std::time::Duration;
 
@@ -37,61 +36,6 @@ const DEPOSIT: usize = 7 << 20;
 /// Requests each seat key asks and never reads, on each carrier.
 const ASKS: u64 = 16;
 
-/// TCP dials from a source address of our choosing (the kernel would pick 127.0.0.1),
-/// so that each of the stranger's keys comes from an address of its own, as the budgets
-/// kept per address see them.
-struct Bound(Ipv4Addr);
-
-impl libp2p::core::Transport for Bound {
-    type Output = libp2p::tcp::tokio::TcpStream;
-    type Error = io::Error;
-    type ListenerUpgrade = futures::future::Pending<Result<Self::Output, Self::Error>>;
-    type Dial = futures::future::BoxFuture<'static, Result<Self::Output, Self::Error>>;
-
-    fn listen_on(
-        &mut self,
-        _: libp2p::core::transport::ListenerId,
-        addr: Multiaddr,
-    ) -> Result<(), libp2p::core::transport::TransportError<io::Error>> {
-        Err(libp2p::core::transport::TransportError::MultiaddrNotSupported(addr))
-    }
-
-    fn remove_listener(&mut self, _: libp2p::core::transport::ListenerId) -> bool {
-        false
-    }
-
-    fn dial(
-        &mut self,
-        addr: Multiaddr,
-        _: libp2p::core::transport::DialOpts,
-    ) -> Result<Self::Dial, libp2p::core::transport::TransportError<io::Error>> {
-        use futures::FutureExt as _;
-        use libp2p::multiaddr::Protocol;
-        let mut parts = addr.iter();
-        let (Some(Protocol::Ip4(ip)), Some(Protocol::Tcp(port))) = (parts.next(), parts.next())
-        else {
-            return Err(libp2p::core::transport::TransportError::MultiaddrNotSupported(addr));
-        };
-        let src = self.0;
-        Ok(async move {
-            let s = tokio::net::TcpSocket::new_v4()?;
-            s.bind((src, 0).into())?;
-            let stream = s.connect((ip, port).into()).await?;
-            stream.set_nodelay(true)?;
-            Ok(libp2p::tcp::tokio::TcpStream(stream))
-        }
-        .boxed())
-    }
-
-    fn poll(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<libp2p::core::transport::TransportEvent<Self::ListenerUpgrade, Self::Error>>
-    {
-        std::task::Poll::Pending
-    }
-}
-
 /// A peer of the test's own with the key of `seed`, connected to `to` from `ip`, its
 /// swarm driven in a task (aborted to disconnect): the control that opens its streams,
 /// on either carrier of the sync protocol.
@@ -106,7 +50,7 @@ async fn connect(
             .with_tokio()
             .with_other_transport(|key| {
                 Ok::<_, Box<dyn std::error::Error + Send + Sync>>(
-                    Bound(ip)
+                    hostile_kit::client::Bound(ip)
                         .upgrade(libp2p::core::upgrade::Version::V1)
                         .authenticate(noise::Config::new(key)?)
                         .multiplex(yamux::Config::default()),

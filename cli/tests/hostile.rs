@@ -39,9 +39,6 @@ use hostile_kit::{
     start, until,
 };
 use sealed_node::sync::{Request, Response};
-use sealed_protocol::body::Item;
-use sealed_protocol::envelope::Unsigned;
-use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{LogId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms};
@@ -55,23 +52,6 @@ const STRANGERS: &str = "127.0.0.2";
 
 /// Where the addresses strangers name point.
 const TRAPS: &str = "127.0.0.3";
-
-/// An envelope of `seat`'s public chain at `seq`, signed by `key`, carrying `pad` bytes.
-fn envelope(terms: &Terms, key: &SecretKey, seat: u8, seq: u64, clock: u64, pad: usize) -> Vec<u8> {
-    Unsigned {
-        version: terms.version(),
-        game: terms.game(),
-        log: LogId::PUBLIC,
-        seat: Seat(seat),
-        seq,
-        prev: Hash([0; 32]),
-        acks: vec![],
-        clock,
-        body: vec![Item::Act(vec![7; pad])],
-    }
-    .sign(key)
-    .bytes
-}
 
 fn mailbox_spec(key: [u8; 32], addr: String) -> MailboxSpec {
     MailboxSpec {
@@ -428,7 +408,14 @@ fn strangers_cannot_exhaust_a_node() {
         let reqs = (0..pushes)
             .map(|i| Request::Push {
                 game: t.game(),
-                envelopes: vec![envelope(t, &me, 0, 0, 1_000 + i, 4 * 1024)],
+                envelopes: vec![hostile_kit::flood::envelope_at(
+                    t,
+                    &me,
+                    0,
+                    0,
+                    1_000 + i,
+                    4 * 1024,
+                )],
             })
             .collect();
         let answers = rt.block_on(s.ask_all(mp, reqs));
@@ -463,7 +450,7 @@ fn strangers_cannot_exhaust_a_node() {
             let (mut taken, mut seq, mut why) = (0u64, 1u64, String::new());
             while why.is_empty() && taken < 2 * quota {
                 let envelopes: Vec<Vec<u8>> = (0..16)
-                    .map(|i| envelope(t, &me, 0, seq + i, 7, 4 * 1024))
+                    .map(|i| hostile_kit::flood::envelope_at(t, &me, 0, seq + i, 7, 4 * 1024))
                     .collect();
                 let size: u64 = envelopes.iter().map(|e| e.len() as u64).sum();
                 match rt.block_on(s.ask(

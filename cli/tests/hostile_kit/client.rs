@@ -107,7 +107,7 @@ pub struct Stranger {
 /// its dials to the unspecified address (the kernel then picks 127.0.0.1 on loopback),
 /// and a stranger must come from an address of its own for the budgets kept per
 /// address to see it as one. It only dials; listening is libp2p's.
-struct Bound(std::net::Ipv4Addr);
+pub struct Bound(pub std::net::Ipv4Addr);
 
 impl libp2p::core::Transport for Bound {
     type Output = libp2p::tcp::tokio::TcpStream;

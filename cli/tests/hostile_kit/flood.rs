@@ -386,9 +386,8 @@ pub fn terms(
         key,
         addrs: vec![addr.to_owned()],
     });
-    let signed = sealed_games::table::propose(
+    super::proposed(
         variant,
-        &[],
         me,
         sealed_games::table::Invitees {
             opponent,
@@ -397,16 +396,25 @@ pub fn terms(
             witness,
             ..sealed_games::table::Invitees::default()
         },
-        sealed_node::shell::now_ms(),
         n,
     )
-    .expect("a valid proposal");
-    Terms::from_signed(signed).expect("valid terms")
 }
 
 /// An envelope of `seat`'s public chain at `seq` of the game of `terms`, signed by
 /// `key`, carrying `size` bytes in acts of at most [`MAX_ACT`].
 pub fn envelope(terms: &Terms, key: &SecretKey, seat: u8, seq: u64, size: usize) -> Vec<u8> {
+    envelope_at(terms, key, seat, seq, sealed_node::shell::now_ms(), size)
+}
+
+/// As [`envelope`], with the clock `clock`.
+pub fn envelope_at(
+    terms: &Terms,
+    key: &SecretKey,
+    seat: u8,
+    seq: u64,
+    clock: u64,
+    size: usize,
+) -> Vec<u8> {
     let mut body = vec![];
     let mut left = size;
     while left > 0 || body.is_empty() {
@@ -422,7 +430,7 @@ pub fn envelope(terms: &Terms, key: &SecretKey, seat: u8, seq: u64, size: usize)
         seq,
         prev: Hash([0; 32]),
         acks: vec![],
-        clock: sealed_node::shell::now_ms(),
+        clock,
         body,
     }
     .sign(key)

@@ -61,9 +61,8 @@ pub fn proposal(
 ) -> sealed_protocol::proposal::Terms {
     let mut n = [0x5a; 32];
     n[..8].copy_from_slice(&nonce.to_le_bytes());
-    let signed = sealed_games::table::propose(
+    proposed(
         variant,
-        &[],
         me,
         sealed_games::table::Invitees {
             opponent,
@@ -71,8 +70,25 @@ pub fn proposal(
             mailboxes,
             ..sealed_games::table::Invitees::default()
         },
-        sealed_node::shell::now_ms(),
         n,
+    )
+}
+
+/// The terms of a proposal of `variant` that `me` signs now for `invitees`; `nonce`
+/// makes it a game of its own.
+pub fn proposed(
+    variant: &str,
+    me: &sealed_protocol::keys::SecretKey,
+    invitees: sealed_games::table::Invitees,
+    nonce: [u8; 32],
+) -> sealed_protocol::proposal::Terms {
+    let signed = sealed_games::table::propose(
+        variant,
+        &[],
+        me,
+        invitees,
+        sealed_node::shell::now_ms(),
+        nonce,
     )
     .expect("a valid proposal");
     sealed_protocol::proposal::Terms::from_signed(signed).expect("valid terms")
