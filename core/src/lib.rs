@@ -66,6 +66,7 @@ pub mod players;
 pub mod quota;
 pub mod record;
 pub mod refusal;
+mod restore;
 mod rulings;
 pub mod sleep;
 mod slot;

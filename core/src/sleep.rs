@@ -321,7 +321,7 @@ impl Core {
             Ok(None) => Err(super::Halt::Unreadable(
                 "its record is gone from the store".into(),
             )),
-            Err(e) => Err(super::durable::read_failed("its record", e)),
+            Err(e) => Err(super::restore::read_failed("its record", e)),
         };
         let record = match record {
             Ok(r) => r,
@@ -331,7 +331,7 @@ impl Core {
             }
         };
         match self.restore_game(record, true, store) {
-            Ok(super::durable::Loaded::Played(mut p, actions)) => {
+            Ok(super::restore::Loaded::Played(mut p, actions)) => {
                 if let Some(Life::Asleep(a)) = self.games.slot(id).map(|s| &s.life) {
                     p.acked = a.acked.clone();
                     p.heard = a.heard.clone();
@@ -339,7 +339,7 @@ impl Core {
                 p.used = self.now;
                 p.settle();
                 self.woken += 1;
-                self.install(*id, super::durable::Loaded::Played(p, actions), store);
+                self.install(*id, super::restore::Loaded::Played(p, actions), store);
                 self.bot_dirty(*id);
                 Ok(())
             }

@@ -313,8 +313,16 @@ async fn variants() -> Response {
     Json(json!({ "variants": variants, "time": TIME_SETTINGS })).into_response()
 }
 
+/// The player's peers. What strangers hold here and what was refused are the
+/// operator's figures (`sealed peers`), not the board's: a count that moves with every
+/// refusal is left out.
 async fn peers(State(app): State<App>) -> Response {
-    ask(&app, ControlRequest::Peers).await
+    let mut v = answer(&app.node, ControlRequest::Peers).await;
+    if let Some(ok) = v.get_mut("ok").and_then(Value::as_object_mut) {
+        ok.remove("refused");
+        ok.remove("strangers");
+    }
+    reply(v)
 }
 
 /// Proposes a game, as `sealed new` does (without waiting for delivery: the games list
