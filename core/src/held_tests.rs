@@ -2,147 +2,11 @@
 //! given by the test (`held.rs`): owners by origin and network, eviction of the network
 //! holding most, lifetimes, and an invitation a mailbox relays counted at its sender.
 
-use sealed_games::table::{self, Invitees};
-use sealed_protocol::keys::SecretKey;
-use sealed_protocol::proposal::{MailboxSpec, Terms};
-
 use crate::held::DAY_MS;
-use crate::io::{Input, Output};
-use crate::memory::MemoryStore;
+use crate::io::Input;
 use crate::message::{Request, Response};
-use crate::origin::Origin;
-use crate::{Core, CoreConfig, Durable, GameId, PeerKey};
-
-const NOW: u64 = 1_700_000_000_000;
-
-fn key(n: u64) -> SecretKey {
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&n.to_le_bytes());
-    seed[8] = 0x5e;
-    SecretKey::from_seed(&seed)
-}
-
-/// One core, its store, and what it said.
-struct Node {
-    core: Core,
-    store: MemoryStore,
-    now: u64,
-    next: u64,
-    answers: Vec<Response>,
-    sends: Vec<(PeerKey, Request)>,
-}
-
-impl Node {
-    fn new(cfg: CoreConfig) -> Node {
-        let store = MemoryStore::default();
-        let core = Core::start(key(1), cfg, [3; 32], NOW, &store).unwrap();
-        let mut n = Node {
-            core,
-            store,
-            now: NOW,
-            next: 0,
-            answers: vec![],
-            sends: vec![],
-        };
-        n.drain();
-        n
-    }
-
-    fn me(&self) -> PeerKey {
-        self.core.key()
-    }
-
-    fn drain(&mut self) {
-        while let Some(out) = self.core.poll_output() {
-            match out {
-                Output::Write { write, writes } => {
-                    let new = self.store.commit(&writes);
-                    self.core.handle(
-                        self.now,
-                        Input::Written {
-                            write,
-                            result: Ok(new),
-                        },
-                        &self.store,
-                    );
-                }
-                Output::Respond { resp, .. } => self.answers.push(resp),
-                Output::Send { peer, req, .. } => self.sends.push((peer, req)),
-                _ => {}
-            }
-        }
-    }
-
-    fn input(&mut self, input: Input) {
-        self.core.handle(self.now, input, &self.store);
-        self.drain();
-    }
-
-    fn connect(&mut self, peer: PeerKey, ip: &str) {
-        self.input(Input::Connected {
-            peer,
-            addr: None,
-            origin: Some(Origin {
-                key: format!("ip4/{ip}"),
-                global: true,
-            }),
-        });
-    }
-
-    fn ask(&mut self, peer: PeerKey, req: Request) -> Response {
-        let id = self.next;
-        self.next += 1;
-        self.input(Input::Request { peer, id, req });
-        self.answers.pop().expect("an answer")
-    }
-
-    fn tick_at(&mut self, now: u64) {
-        self.now = now;
-        self.input(Input::Tick);
-    }
-
-    fn knows(&self, game: &GameId) -> bool {
-        self.store.knows(game).unwrap()
-    }
-}
-
-/// A duel `from` proposes to `to`, through `mailbox` if any.
-fn duel(from: &SecretKey, to: PeerKey, mailbox: Option<PeerKey>, nonce: u64) -> Terms {
-    let mut n = [0u8; 32];
-    n[..8].copy_from_slice(&nonce.to_le_bytes());
-    let signed = table::propose(
-        "duel",
-        &[],
-        from,
-        Invitees {
-            opponent: to,
-            mailboxes: mailbox
-                .map(|key| MailboxSpec { key, addrs: vec![] })
-                .into_iter()
-                .collect(),
-            ..Invitees::default()
-        },
-        NOW,
-        n,
-    )
-    .unwrap();
-    Terms::from_signed(signed).unwrap()
-}
-
-fn propose(t: &Terms) -> Request {
-    Request::Propose {
-        proposal: t.bytes().to_vec(),
-    }
-}
-
-fn mailbox(open_total: usize) -> Node {
-    let mut cfg = CoreConfig {
-        mailbox: true,
-        ..CoreConfig::default()
-    };
-    cfg.quotas.open_total = open_total;
-    Node::new(cfg)
-}
+use crate::test_kit::*;
+use crate::{Core, CoreConfig, Durable, GameId};
 
 #[test]
 fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
@@ -450,32 +314,6 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
     assert_eq!(kept[0].1.games, 1);
 }
 
-/// An envelope of `seat`'s public chain of `t`, signed by `key`, at `seq`.
-fn envelope(t: &Terms, key: &SecretKey, seat: u8, seq: u64) -> Vec<u8> {
-    padded(t, key, seat, seq, 100)
-}
-
-/// As [`envelope`], its act `pad` bytes long.
-fn padded(t: &Terms, key: &SecretKey, seat: u8, seq: u64, pad: usize) -> Vec<u8> {
-    use sealed_protocol::body::Item;
-    use sealed_protocol::envelope::Unsigned;
-    use sealed_protocol::hash::Hash;
-    use sealed_protocol::ids::{LogId, Seat};
-    Unsigned {
-        version: t.version(),
-        game: t.game(),
-        log: LogId::PUBLIC,
-        seat: Seat(seat),
-        seq,
-        prev: Hash([0; 32]),
-        acks: vec![],
-        clock: 1,
-        body: vec![Item::Act(vec![7; pad])],
-    }
-    .sign(key)
-    .bytes
-}
-
 #[test]
 fn each_seat_pays_for_its_own_envelopes_and_one_past_its_share_is_refused_alone() {
     use crate::record::Usage;
@@ -557,4 +395,49 @@ fn an_invitation_holds_a_bounded_size_whatever_its_proposer_pushes() {
     let after = n.ask(s, push(&junk[30..]));
     assert!(matches!(after, Response::Refused(_)), "{after:?}");
     assert_eq!(n.store.envelopes(&t.game()).unwrap().len(), stored.len());
+}
+
+#[test]
+fn the_friends_migration_counts_an_invitation_that_ended_unanswered_as_none() {
+    let mut n = Node::new(CoreConfig::default());
+    let me = n.me();
+    let (stranger, friend) = (key(100), key(101));
+    let (s, f) = (stranger.public().to_bytes(), friend.public().to_bytes());
+    n.connect(s, "1.1.1.1");
+    n.connect(f, "2.2.2.2");
+    // A stranger's invitation that his own junk ends before any answer...
+    let junk = duel(&stranger, me, None, 1);
+    assert_eq!(n.ask(s, propose(&junk)), Response::Ok { new: 0 });
+    let bad = vec![
+        padded(&junk, &stranger, 0, 0, 60_000),
+        envelope(&junk, &stranger, 0, 5),
+    ];
+    let _ = n.ask(
+        s,
+        Request::Push {
+            game: junk.game(),
+            envelopes: bad,
+        },
+    );
+    let status = n.store.game(&junk.game()).unwrap().map(|r| r.status);
+    assert_eq!(status, Some(crate::record::GameStatus::Finished));
+    // ...and one this seat accepted.
+    let real = duel(&friend, me, None, 2);
+    assert_eq!(n.ask(f, propose(&real)), Response::Ok { new: 0 });
+    n.input(Input::Command {
+        id: 1,
+        cmd: crate::Cmd::Accept(real.game().into()),
+    });
+    // A store of before the migration: its mark removed, the friends forgotten.
+    n.store.commit(&crate::Writes {
+        forget: vec!["migrated/friends".into()],
+        ..Default::default()
+    });
+    n.core = Core::start(key(1), CoreConfig::default(), [4; 32], n.now, &n.store).unwrap();
+    n.drain();
+    assert!(n.core.peers.book.is_friend(&f), "the accepted game's seat");
+    assert!(
+        !n.core.peers.book.is_friend(&s),
+        "the unanswered invitation's"
+    );
 }

@@ -286,6 +286,20 @@ impl Writes {
             && self.forget_under.is_empty()
     }
 
+    /// The bytes it carries (envelopes, messages, secrets, settings, game records'
+    /// terms): what it holds of memory until it is written.
+    pub fn size(&self) -> u64 {
+        let lens = self
+            .envelopes
+            .iter()
+            .map(|(_, b)| b.len())
+            .chain(self.messages.iter().map(|(_, _, b)| b.len()))
+            .chain(self.secrets.iter().map(|(_, b)| b.len()))
+            .chain(self.meta.iter().map(|(k, v)| k.len() + v.len()))
+            .chain(self.games.iter().map(|g| g.terms.len()));
+        lens.map(|n| n as u64).sum()
+    }
+
     /// Appends `other`, in order.
     pub fn extend(&mut self, other: Writes) {
         self.games.extend(other.games);

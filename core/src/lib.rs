@@ -66,6 +66,9 @@ pub mod players;
 pub mod quota;
 pub mod record;
 pub mod refusal;
+pub mod resident;
+#[cfg(test)]
+mod resident_tests;
 mod restore;
 mod rulings;
 pub mod sleep;
@@ -74,6 +77,8 @@ mod stamps;
 pub mod storage;
 mod sync;
 mod take;
+#[cfg(test)]
+mod test_kit;
 pub mod views;
 mod witness;
 
@@ -147,6 +152,9 @@ pub struct CoreConfig {
     pub strangers: bool,
     /// How long a game held for a stranger lives with nothing new in it (`held.rs`).
     pub lifetime: held::Lifetime,
+    /// Bytes of strangers' envelopes the games in memory may hold before a network past
+    /// its share is refused; twice it at most (`resident.rs`).
+    pub resident_for_strangers: u64,
     /// Durability windows opened on purpose, for the simulation to show it finds each;
     /// all closed by default, and the shell never opens one.
     pub windows: Windows,
@@ -184,6 +192,7 @@ impl Default for CoreConfig {
             sleep_ms: 5 * 60 * 1000,
             strangers: true,
             lifetime: held::Lifetime::default(),
+            resident_for_strangers: resident::RESIDENT_FOR_STRANGERS,
             windows: Windows::default(),
         }
     }

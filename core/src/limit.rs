@@ -1,14 +1,23 @@
 //! Rate limits: token buckets, charged by what a request costs (one token per request,
 //! one per envelope it carries, more for what it makes the node read or verify), so a
 //! peer cannot make the node verify and store without bound. A request is charged to
-//! three buckets at once — its peer's, its address's and everyone's ([`Budgets`]):
-//! keys cost a stranger nothing, addresses cost him something, and the total bounds
-//! what all of them together get. Pure: the caller passes the time in.
+//! four buckets at once — its peer's, its address's, its network's and everyone's
+//! ([`Budgets`]): keys cost a stranger nothing, addresses cost him something, networks
+//! (an IPv4 /24, an IPv6 /48, `origin.rs` `group_of`) more, and the total bounds what all
+//! of them together get. Pure: the caller passes the time in.
+//!
+//! **Everyone's bucket is shared by network** (issue 52): a total that a few networks
+//! can spend would refuse everyone else. So when it is empty, a request is still served
+//! if its network has spent less than its share of the total — the total's burst over
+//! the networks spending now — and the total goes into debt for it; a network past its
+//! share waits for the total to refill, and when it refills anyone may take it. The
+//! debt is bounded: every network admitted past the total is within its share, so the
+//! total is overdrawn by at most about one burst.
 //!
 //! The figures ([`Budgets`]): a peer's bucket holds 20,000 tokens and refills 1,000 a
-//! second, an address's twice that and everyone's ten times; at most [`MAX_BUCKETS`]
-//! (65,536) buckets are kept, past which strangers share one. What each request costs
-//! is `sync.rs` `cost`.
+//! second, an address's twice that, a network's four times and everyone's ten times;
+//! at most [`MAX_BUCKETS`] (65,536) buckets are kept of each kind, past which strangers
+//! share one. What each request costs is `sync.rs` `cost`.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -120,14 +129,16 @@ impl<P: Eq + Hash + Clone> RateLimiter<P> {
     }
 }
 
-/// The three budgets a request is charged to.
+/// The budgets a request is charged to.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BudgetLimits {
     /// Each peer's.
     pub peer: Limits,
     /// Each address's (`crate::origin`): a few peers' worth.
     pub origin: Limits,
-    /// Everyone's together.
+    /// Each network's (`crate::origin::group_of`): a few addresses' worth.
+    pub network: Limits,
+    /// Everyone's together, shared by network when spent.
     pub all: Limits,
 }
 
@@ -138,28 +149,54 @@ impl Default for BudgetLimits {
 }
 
 impl BudgetLimits {
-    /// An address's budget twice a peer's, everyone's ten times.
+    /// An address's budget twice a peer's, a network's four times, everyone's ten times.
     pub fn from_peer(peer: Limits) -> Self {
+        let times = |k: f64| Limits {
+            burst: k * peer.burst,
+            per_second: k * peer.per_second,
+        };
         BudgetLimits {
             peer,
-            origin: Limits {
-                burst: 2.0 * peer.burst,
-                per_second: 2.0 * peer.per_second,
-            },
-            all: Limits {
-                burst: 10.0 * peer.burst,
-                per_second: 10.0 * peer.per_second,
-            },
+            origin: times(2.0),
+            network: times(4.0),
+            all: times(10.0),
         }
     }
 }
 
-/// Buckets per peer, per address and for all.
+/// Which budget refused a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spent {
+    /// The peer's own.
+    Peer,
+    /// Its address's.
+    Origin,
+    /// Its network's.
+    Network,
+    /// Everyone's, and the network has had its share of it.
+    Share,
+}
+
+impl Spent {
+    /// Whose budget, as a refusal says it.
+    pub fn whose(self) -> &'static str {
+        match self {
+            Spent::Peer => "this peer's",
+            Spent::Origin => "this address's",
+            Spent::Network => "this network's",
+            Spent::Share => "this network's share of every peer's",
+        }
+    }
+}
+
+/// Buckets per peer, per address, per network and for all.
 #[derive(Debug)]
 pub struct Budgets<P> {
     peer: RateLimiter<P>,
     origin: RateLimiter<String>,
+    network: RateLimiter<String>,
     all: RateLimiter<()>,
+    limits: BudgetLimits,
 }
 
 impl<P: Eq + Hash + Clone> Budgets<P> {
@@ -168,49 +205,77 @@ impl<P: Eq + Hash + Clone> Budgets<P> {
         Budgets {
             peer: RateLimiter::new(limits.peer),
             origin: RateLimiter::new(limits.origin),
+            network: RateLimiter::new(limits.network),
             all: RateLimiter::new(limits.all),
+            limits,
         }
     }
 
-    /// Spends `cost` from `peer`'s, `origin`'s (if known) and everyone's buckets, or
-    /// from none; which one is empty, if one is.
+    /// Spends `cost` from `peer`'s, `origin`'s (if known), its network's and everyone's
+    /// buckets, or from none; which one refused, if one did. Everyone's, when empty,
+    /// still serves a network within its share (see the module documentation).
     pub fn spend(
         &mut self,
         peer: &P,
         origin: Option<&str>,
         cost: f64,
         now_ms: u64,
-    ) -> Result<(), &'static str> {
+    ) -> Result<(), Spent> {
         if self.peer.available(peer, now_ms) < cost {
-            return Err("this peer's");
+            return Err(Spent::Peer);
         }
+        let network = origin.map(crate::origin::group_of);
         if let Some(o) = origin
             && self.origin.available(&o.to_owned(), now_ms) < cost
         {
-            return Err("this address's");
+            return Err(Spent::Origin);
         }
-        if self.all.available(&(), now_ms) < cost {
-            return Err("every peer's");
+        if let Some(n) = &network
+            && self.network.available(n, now_ms) < cost
+        {
+            return Err(Spent::Network);
+        }
+        if self.all.available(&(), now_ms) < cost
+            && !self.within_share(network.as_deref(), cost, now_ms)
+        {
+            return Err(Spent::Share);
         }
         self.charge(peer, origin, cost, now_ms);
         Ok(())
     }
 
-    /// Charges `cost` to all three, into debt if need be.
+    /// Whether `network` has spent less than its share of everyone's budget, `cost`
+    /// included: the total's burst over the networks with a bucket (those that spent
+    /// lately, this one counted; full ones are pruned on the tick). A peer with no known
+    /// address is no network's: it gets no share.
+    fn within_share(&mut self, network: Option<&str>, cost: f64, now_ms: u64) -> bool {
+        let Some(n) = network else {
+            return false;
+        };
+        let spent = self.limits.network.burst - self.network.available(&n.to_owned(), now_ms);
+        let share = self.limits.all.burst / self.network.len().max(1) as f64;
+        spent + cost <= share
+    }
+
+    /// Charges `cost` to all four, into debt if need be.
     pub fn charge(&mut self, peer: &P, origin: Option<&str>, cost: f64, now_ms: u64) {
         self.peer.charge(peer, cost, now_ms);
         if let Some(o) = origin {
             self.origin.charge(&o.to_owned(), cost, now_ms);
+            self.network
+                .charge(&crate::origin::group_of(o), cost, now_ms);
         }
         self.all.charge(&(), cost, now_ms);
     }
 
-    /// Gives `tokens` back to all three, never past a burst: a request charged for the
+    /// Gives `tokens` back to all four, never past a burst: a request charged for the
     /// most it could cost before it was served, then for what it did cost.
     pub fn give_back(&mut self, peer: &P, origin: Option<&str>, tokens: f64, now_ms: u64) {
         self.peer.give_back(peer, tokens, now_ms);
         if let Some(o) = origin {
             self.origin.give_back(&o.to_owned(), tokens, now_ms);
+            self.network
+                .give_back(&crate::origin::group_of(o), tokens, now_ms);
         }
         self.all.give_back(&(), tokens, now_ms);
     }
@@ -219,6 +284,7 @@ impl<P: Eq + Hash + Clone> Budgets<P> {
     pub fn prune(&mut self, now_ms: u64) {
         self.peer.prune(now_ms);
         self.origin.prune(now_ms);
+        self.network.prune(now_ms);
         self.all.prune(now_ms);
     }
 }
@@ -304,23 +370,62 @@ mod tests {
         let mut b: Budgets<u8> = Budgets::new(BudgetLimits {
             peer: per(10.0),
             origin: per(15.0),
+            network: per(20.0),
             all: per(25.0),
         });
         assert!(b.spend(&1, Some("ip4/1.1.1.1"), 10.0, 0).is_ok());
         // A new key at the same address: the address's budget is what is left.
         assert_eq!(
             b.spend(&2, Some("ip4/1.1.1.1"), 10.0, 0),
-            Err("this address's")
+            Err(Spent::Origin)
         );
         assert!(b.spend(&2, Some("ip4/1.1.1.1"), 5.0, 0).is_ok());
-        assert!(b.spend(&3, Some("ip4/2.2.2.2"), 10.0, 0).is_ok());
+        // Another address of the same /24: the network's budget is what is left.
         assert_eq!(
-            b.spend(&4, Some("ip4/3.3.3.3"), 1.0, 0),
-            Err("every peer's")
+            b.spend(&5, Some("ip4/1.1.1.9"), 6.0, 0),
+            Err(Spent::Network)
         );
+        assert!(b.spend(&3, Some("ip4/2.2.2.2"), 10.0, 0).is_ok());
+        // Everyone's is spent (25 of 25); 2.2.2/24 is at its share of it (25 over
+        // two networks spending: 12.5).
+        assert_eq!(b.spend(&6, Some("ip4/2.2.2.3"), 3.0, 0), Err(Spent::Share));
         // What an answer turned out to cost is charged into debt.
         b.charge(&3, Some("ip4/2.2.2.2"), 100.0, 0);
-        assert_eq!(b.spend(&3, None, 0.5, 0), Err("this peer's"));
+        assert_eq!(b.spend(&3, None, 0.5, 0), Err(Spent::Peer));
+    }
+
+    #[test]
+    fn a_network_that_spent_everyones_budget_leaves_a_newcomers_share() {
+        let per = |b, r| Limits {
+            burst: b,
+            per_second: r,
+        };
+        let mut b: Budgets<u32> = Budgets::new(BudgetLimits {
+            peer: per(100.0, 10.0),
+            origin: per(200.0, 20.0),
+            network: per(400.0, 40.0),
+            all: per(1000.0, 100.0),
+        });
+        // Three networks of a flood, many keys and addresses each, spend everyone's.
+        let mut key = 0;
+        for net in 1..=3 {
+            for host in 1..=4 {
+                let o = format!("ip4/10.0.{net}.{host}");
+                key += 1;
+                while b.spend(&key, Some(&o), 10.0, 0).is_ok() {}
+            }
+        }
+        // Nobody of the flood gets more while the total is empty...
+        for net in 1..=3 {
+            let o = format!("ip4/10.0.{net}.99");
+            assert!(b.spend(&999, Some(&o), 10.0, 0).is_err(), "{o}");
+        }
+        // ...but a newcomer from a clean network is served, within its share.
+        assert!(b.spend(&1000, Some("ip4/192.0.2.7"), 10.0, 0).is_ok());
+        // And a peer with no known address is not.
+        assert_eq!(b.spend(&1001, None, 1.0, 0), Err(Spent::Share));
+        // Once everyone's has refilled, anyone may take it, the flood too.
+        assert!(b.spend(&1, Some("ip4/10.0.1.1"), 10.0, 10_000).is_ok());
     }
 
     #[test]

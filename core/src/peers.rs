@@ -36,7 +36,7 @@ use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
 use crate::origin::Origin;
 use crate::record::GameStatus;
 use crate::refusal::PeerRefusal;
-use sealed_protocol::ids::ChainId;
+use sealed_protocol::ids::{ChainId, LogId};
 
 /// Requests to one peer that may await an answer at once.
 const MAX_IN_FLIGHT: usize = 8;
@@ -479,17 +479,26 @@ impl Core {
         if let Ok(rows) = store.game_rows() {
             for (_, row) in rows {
                 let Ok(g) = row else { continue };
-                let accepted = matches!(
-                    g.status,
-                    GameStatus::Proposed | GameStatus::Active | GameStatus::Finished
-                );
-                if g.seat.is_none() || !accepted {
-                    continue;
-                }
+                let Some(seat) = g.seat else { continue };
                 let Ok(t) = sealed_protocol::proposal::Terms::parse(&g.terms) else {
                     continue;
                 };
-                if super::quota::referees(&t, &me) {
+                // Taken up as `Played::taken_up` reads it: proposed, accepted, or over
+                // with an envelope of this seat's (an invitation that ended before any
+                // answer, by its proposer's fault or withdrawal, was not).
+                let taken_up = match g.status {
+                    GameStatus::Proposed | GameStatus::Active => true,
+                    GameStatus::Finished => {
+                        t.proposal().proposer.0 == seat
+                            || store
+                                .chain_envelopes(&g.id, &mut |log, s| {
+                                    (log == LogId::PUBLIC.0 && s == seat).then_some(0)
+                                })
+                                .is_ok_and(|e| !e.is_empty())
+                    }
+                    _ => false,
+                };
+                if !taken_up || super::quota::referees(&t, &me) {
                     continue;
                 }
                 for seat in &t.proposal().seats {

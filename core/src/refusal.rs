@@ -92,10 +92,16 @@ pub enum PeerRefusal {
     /// This node's: it holds all the open games it may for others.
     #[error("quota: this node holds all the open games it may for others")]
     OpenForAll,
-    /// This node's: the game, held here for a stranger, stores this many bytes of
-    /// envelopes at most, and has them (`take.rs` `STRANGERS_GAME_BYTES`).
+    /// This node's: the game stores this many bytes of envelopes at most, and has them
+    /// (`take.rs` `GAME_BYTES`, `INVITATION_BYTES`).
     #[error("this game holds all the {0} bytes of envelopes this node keeps for it")]
     GameFull(u64),
+    /// This node's: the games of the asker's network hold their share of what this node
+    /// keeps in memory for strangers, and the total is reached (`resident.rs`).
+    #[error(
+        "busy: the games of your network hold their share of this node's memory for strangers: ask again later"
+    )]
+    MemoryShare,
     /// This node's: the game has all the deposits it may have.
     #[error("this game has all the deposits it may have")]
     DepositsFull,

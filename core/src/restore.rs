@@ -212,12 +212,10 @@ impl Core {
             }
         }
         let actions = drain(&mut *table);
-        let held_for_others = record.status == GameStatus::Invited
-            || table.terms().role(seat) == Some(sealed_protocol::proposal::Role::Referee);
-        let holder = held_for_others
-            .then(|| self.held_of(&id, store))
-            .flatten()
-            .map(|row| row.holder);
+        // Whose the game is, if a stranger brought it (an invitation, accepted or not; a
+        // refereed game): counted where it was, for its charges and for the memory
+        // strangers' games hold (`resident.rs`).
+        let holder = self.held_of(&id, store).map(|row| row.holder);
         let mut played = Played::new(table, record, self.now);
         played.evidence = evidence;
         played.holder = holder;

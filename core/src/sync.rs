@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::proposal::Terms;
 
-use super::durable::Waiter;
+use super::durable::{Waiter, Written};
 use super::games::{game_peers, is_mailbox, seat_of};
 use super::io::{InId, OutId, Output};
 use super::peers::Asked;
@@ -45,6 +45,12 @@ use crate::refusal::PeerRefusal;
 /// Writes waiting for the store past which a request that would write is refused
 /// ("busy"): the writer's queue is bounded by what the core lets into it.
 pub const MAX_QUEUED_WRITES: usize = 256;
+/// Bytes of writes waiting for the store (in flight, and the steps merged behind them)
+/// past which a request that would write is refused ("busy"): 256 writes of deposits
+/// of megabytes each would otherwise hold gigabytes until the disk caught up. A write
+/// is held twice meanwhile (the core's step, the store's copy), so this is half of what
+/// it costs at most, plus the one request that passes it.
+pub const MAX_QUEUED_BYTES: u64 = 32 << 20;
 
 /// Addresses of one seat an introduction may make this node keep and dial.
 const MAX_INTRODUCED_PER_SEAT: usize = 4;
@@ -172,10 +178,28 @@ impl Core {
         let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
         self.budgets
             .spend(peer, origin.as_deref(), cost, self.now)
-            .map_err(|whose| {
+            .map_err(|spent| {
+                let whose = spent.whose();
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
                 PeerRefusal::RateLimit(whose)
             })
+    }
+
+    /// Bytes of the writes waiting for the store: each in flight with the step merged
+    /// behind it. A walk over the writes in flight (at most [`MAX_QUEUED_WRITES`]), not
+    /// over the games.
+    fn queued_bytes(&self) -> u64 {
+        self.writes
+            .values()
+            .map(|w| match w {
+                Written::Settings(writes) => writes.size(),
+                Written::Game(id) => self.games.slot(id).map_or(0, |s| {
+                    let q = &s.queue;
+                    q.in_flight.as_ref().map_or(0, |(_, st)| st.writes.size())
+                        + q.next.as_ref().map_or(0, |st| st.writes.size())
+                }),
+            })
+            .sum()
     }
 
     /// Answers a request from `peer` (or stages the answer behind the writes it makes).
@@ -193,7 +217,9 @@ impl Core {
                 | Request::OfferFrom { .. }
                 | Request::Deposit { .. }
         );
-        if writes && self.writes.len() >= MAX_QUEUED_WRITES {
+        if writes
+            && (self.writes.len() >= MAX_QUEUED_WRITES || self.queued_bytes() >= MAX_QUEUED_BYTES)
+        {
             return self.respond(id, PeerRefusal::Busy.into());
         }
         match req {

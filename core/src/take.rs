@@ -37,6 +37,7 @@ use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
 use crate::record::{GameRecord, GameStatus, Usage};
 use crate::refusal::PeerRefusal;
+use crate::resident::admits;
 
 /// One game's worth of the ledger.
 const ONE_GAME: Usage = Usage {
@@ -349,38 +350,18 @@ impl Core {
         } else {
             valid
         };
-        // A game held for a stranger stores at most its bound: what would pass it is
-        // left out, and a push of nothing else is refused, saying so.
-        let valid = match self.games.played(&game).filter(|_| held_for_stranger) {
-            Some(p) => {
-                let cap = if !p.taken_up() {
-                    INVITATION_BYTES
-                } else {
-                    STRANGERS_GAME_BYTES
-                };
-                let mut room = cap.saturating_sub(p.bytes);
-                let total = valid.len();
-                let fits: Vec<Signed> = valid
-                    .into_iter()
-                    .filter(|s| {
-                        let n = s.bytes.len() as u64;
-                        let fit = n <= room;
-                        if fit {
-                            room -= n;
-                        }
-                        fit
-                    })
-                    .collect();
-                if fits.is_empty() && total > 0 {
-                    tracing::info!(game = %hex::encode(game), "envelopes refused: the game holds {} bytes, its bound", p.bytes);
-                    if let Some(w) = w {
-                        self.refuse_waiter(w, PeerRefusal::GameFull(cap));
-                    }
-                    return;
+        // A game stores at most its bound, whoever its seats are, and what strangers'
+        // games hold in memory is shared by network (`resident.rs`): what would pass
+        // either is left out, and a push of nothing else is refused, saying so.
+        let valid = match self.within_bounds(&game, held_for_stranger, valid) {
+            Ok(valid) => valid,
+            Err(why) => {
+                tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");
+                if let Some(w) = w {
+                    self.refuse_waiter(w, why);
                 }
-                fits
+                return;
             }
-            None => valid,
         };
         let mut step = Step::default();
         step.answers.extend(w);
@@ -506,6 +487,59 @@ impl Core {
         self.run_bots(store);
     }
 
+    /// The envelopes of a played game that fit its bound ([`GAME_BYTES`], or
+    /// [`INVITATION_BYTES`] for a stranger's invitation not taken up) and its owner's
+    /// share of memory (`resident.rs`), in order; only when none fits is the push refused,
+    /// with why. This seat's own envelopes (sent back by a peer) are stored already and
+    /// cost nothing.
+    fn within_bounds(
+        &self,
+        game: &GameId,
+        held_for_stranger: bool,
+        valid: Vec<Signed>,
+    ) -> Result<Vec<Signed>, PeerRefusal> {
+        let Some(p) = self.games.played(game) else {
+            return Ok(valid);
+        };
+        let cap = if held_for_stranger && !p.taken_up() {
+            INVITATION_BYTES
+        } else {
+            GAME_BYTES
+        };
+        let me = p.table.seat();
+        // Strangers' bytes in memory by network, when this game is a stranger's.
+        let owner = p.holder.as_ref().map(|h| h.group.as_str());
+        let resident = owner.map(|_| self.resident_by_network());
+        let mut room = cap.saturating_sub(p.bytes);
+        let total = valid.len();
+        let mut why = PeerRefusal::GameFull(cap);
+        let mut taken = 0u64;
+        let mut fits = Vec::with_capacity(total);
+        for s in valid {
+            let n = s.bytes.len() as u64;
+            if s.at().chain.seat == me {
+                fits.push(s);
+                continue;
+            }
+            if n > room {
+                continue;
+            }
+            if let (Some(network), Some(held)) = (owner, &resident)
+                && !admits(held, network, taken + n, self.cfg.resident_for_strangers)
+            {
+                why = PeerRefusal::MemoryShare;
+                continue;
+            }
+            room -= n;
+            taken += n;
+            fits.push(s);
+        }
+        if fits.is_empty() && total > 0 {
+            return Err(why);
+        }
+        Ok(fits)
+    }
+
     /// The envelopes of a game held for a stranger that their signers' shares allow
     /// (each seat's envelopes charged to that seat, `quota.rs`): those of a seat past
     /// its share are left out, and only when none is left is the push refused, with why.
@@ -563,18 +597,20 @@ impl Core {
     }
 }
 
+/// The most an invitation nobody accepted may store here, in envelopes' bytes: what its
+/// proposer sets up before an answer (honest ones are a few KiB).
+pub const INVITATION_BYTES: u64 = 1 << 20;
+/// The most any other game may store at this seat in envelopes' bytes, whatever its
+/// other seats send: an honest whole game is 80 to 200 KiB (docs/PERFORMANCE.md), so
+/// only a seat that signs junk reaches it, and what it signs past it is refused
+/// (`GameFull`), so that whatever an opponent, or a stranger whose game this node
+/// referees, sends, one game costs this node at most this much (its bytes in memory
+/// while the game is, and on disk). The seat that reaches it cannot move on: its own
+/// envelopes stay unheard, and a game with time terms is lost by it on time.
+pub const GAME_BYTES: u64 = 16 << 20;
+
 /// Gives one envelope to a played game's table; keeps its bytes to store if the table
 /// took it as new, or as the first evidence at its position.
-/// The most a game held for a stranger may store here, in envelopes' bytes: an
-/// invitation nobody accepted yet (what its proposer sets up before an answer; honest
-/// ones are a few KiB), and any other (a refereed game, an invitation accepted: an honest
-/// whole game is 80 to 200 KiB, docs/PERFORMANCE.md). Past it the game's envelopes are
-/// refused, so that whatever a stranger sends, one game costs this node at most this
-/// much (its bytes in memory while the game is, and on disk).
-pub const INVITATION_BYTES: u64 = 1 << 20;
-/// See [`INVITATION_BYTES`].
-pub const STRANGERS_GAME_BYTES: u64 = 16 << 20;
-
 fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64) {
     let at = s.at();
     if p.evidence.contains(&(at.chain, at.seq)) {

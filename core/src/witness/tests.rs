@@ -244,3 +244,58 @@ fn a_fetch_is_paid_for_before_anything_is_read() {
     let r = ask(&mut c, &mut s, p, 400, Request::Deposits { game, from: 10 });
     assert!(matches!(r, Response::Deposits { .. }), "{r:?}");
 }
+
+#[test]
+fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
+    let (mut c, mut s, p, game) = witnessed_game();
+    // The store is slow: nothing staged is written yet. Deposits of 7 MiB (a
+    // computation's message) pile up behind the first write.
+    let big = sealed_games::stallmate::duo::player::MAX_MESSAGE;
+    let mut held = vec![];
+    let mut busy = None;
+    for i in 0..16u64 {
+        let deposits = vec![vec![i as u8; big]];
+        c.handle(
+            T0,
+            Input::Request {
+                peer: p,
+                id: 200 + i,
+                req: Request::Deposit { game, deposits },
+            },
+            &s,
+        );
+        while let Some(out) = c.poll_output() {
+            match out {
+                Output::Write { write, writes } => held.push((write, writes)),
+                Output::Respond { resp, .. } => {
+                    assert_eq!(resp, crate::refusal::PeerRefusal::Busy.into());
+                    busy.get_or_insert(i);
+                }
+                _ => {}
+            }
+        }
+    }
+    // 32 MiB wait at most, and the one deposit that passed it: the sixth is refused.
+    let limit = crate::sync::MAX_QUEUED_BYTES;
+    assert_eq!(
+        busy,
+        Some(limit / big as u64 + 1),
+        "refused from the sixth on"
+    );
+    // Once the store has caught up, deposits are taken again.
+    for (write, writes) in held {
+        let n = s.inner.commit(&writes);
+        c.handle(
+            T0,
+            Input::Written {
+                write,
+                result: Ok(n),
+            },
+            &s,
+        );
+    }
+    settle(&mut c, &mut s);
+    let deposits = vec![vec![99; big]];
+    let r = ask(&mut c, &mut s, p, 300, Request::Deposit { game, deposits });
+    assert!(matches!(r, Response::Statements(_)), "{r:?}");
+}

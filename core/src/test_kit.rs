@@ -1,0 +1,170 @@
+//! What the core's tests of games held for strangers share (`held_tests.rs`,
+//! `resident_tests.rs`): one core on a store in memory, with time given by the test,
+//! and the proposals and envelopes strangers send it.
+
+use sealed_games::table::{self, Invitees};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::{MailboxSpec, Terms};
+
+use crate::io::{Input, Output};
+use crate::memory::MemoryStore;
+use crate::message::{Request, Response};
+use crate::origin::Origin;
+use crate::{Core, CoreConfig, Durable, GameId, PeerKey};
+
+pub(crate) const NOW: u64 = 1_700_000_000_000;
+
+pub(crate) fn key(n: u64) -> SecretKey {
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&n.to_le_bytes());
+    seed[8] = 0x5e;
+    SecretKey::from_seed(&seed)
+}
+
+/// One core, its store, and what it said.
+pub(crate) struct Node {
+    pub(crate) core: Core,
+    pub(crate) store: MemoryStore,
+    pub(crate) now: u64,
+    pub(crate) next: u64,
+    pub(crate) answers: Vec<Response>,
+    pub(crate) sends: Vec<(PeerKey, Request)>,
+}
+
+impl Node {
+    pub(crate) fn new(cfg: CoreConfig) -> Node {
+        let store = MemoryStore::default();
+        let core = Core::start(key(1), cfg, [3; 32], NOW, &store).unwrap();
+        let mut n = Node {
+            core,
+            store,
+            now: NOW,
+            next: 0,
+            answers: vec![],
+            sends: vec![],
+        };
+        n.drain();
+        n
+    }
+
+    pub(crate) fn me(&self) -> PeerKey {
+        self.core.key()
+    }
+
+    pub(crate) fn drain(&mut self) {
+        while let Some(out) = self.core.poll_output() {
+            match out {
+                Output::Write { write, writes } => {
+                    let new = self.store.commit(&writes);
+                    self.core.handle(
+                        self.now,
+                        Input::Written {
+                            write,
+                            result: Ok(new),
+                        },
+                        &self.store,
+                    );
+                }
+                Output::Respond { resp, .. } => self.answers.push(resp),
+                Output::Send { peer, req, .. } => self.sends.push((peer, req)),
+                _ => {}
+            }
+        }
+    }
+
+    pub(crate) fn input(&mut self, input: Input) {
+        self.core.handle(self.now, input, &self.store);
+        self.drain();
+    }
+
+    pub(crate) fn connect(&mut self, peer: PeerKey, ip: &str) {
+        self.input(Input::Connected {
+            peer,
+            addr: None,
+            origin: Some(Origin {
+                key: format!("ip4/{ip}"),
+                global: true,
+            }),
+        });
+    }
+
+    pub(crate) fn ask(&mut self, peer: PeerKey, req: Request) -> Response {
+        let id = self.next;
+        self.next += 1;
+        self.input(Input::Request { peer, id, req });
+        self.answers.pop().expect("an answer")
+    }
+
+    pub(crate) fn tick_at(&mut self, now: u64) {
+        self.now = now;
+        self.input(Input::Tick);
+    }
+
+    pub(crate) fn knows(&self, game: &GameId) -> bool {
+        self.store.knows(game).unwrap()
+    }
+}
+
+/// A duel `from` proposes to `to`, through `mailbox` if any.
+pub(crate) fn duel(from: &SecretKey, to: PeerKey, mailbox: Option<PeerKey>, nonce: u64) -> Terms {
+    let mut n = [0u8; 32];
+    n[..8].copy_from_slice(&nonce.to_le_bytes());
+    let signed = table::propose(
+        "duel",
+        &[],
+        from,
+        Invitees {
+            opponent: to,
+            mailboxes: mailbox
+                .map(|key| MailboxSpec { key, addrs: vec![] })
+                .into_iter()
+                .collect(),
+            ..Invitees::default()
+        },
+        NOW,
+        n,
+    )
+    .unwrap();
+    Terms::from_signed(signed).unwrap()
+}
+
+pub(crate) fn propose(t: &Terms) -> Request {
+    Request::Propose {
+        proposal: t.bytes().to_vec(),
+    }
+}
+
+pub(crate) fn mailbox(open_total: usize) -> Node {
+    let mut cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    cfg.quotas.open_total = open_total;
+    Node::new(cfg)
+}
+
+/// An envelope of `seat`'s public chain of `t`, signed by `key`, at `seq`.
+pub(crate) fn envelope(t: &Terms, key: &SecretKey, seat: u8, seq: u64) -> Vec<u8> {
+    padded(t, key, seat, seq, 100)
+}
+
+/// As [`envelope`], its act `pad` bytes long.
+pub(crate) fn padded(t: &Terms, key: &SecretKey, seat: u8, seq: u64, pad: usize) -> Vec<u8> {
+    use sealed_protocol::body::Item;
+    use sealed_protocol::envelope::Unsigned;
+    use sealed_protocol::hash::Hash;
+    use sealed_protocol::ids::{LogId, Seat};
+    Unsigned {
+        version: t.version(),
+        game: t.game(),
+        log: LogId::PUBLIC,
+        seat: Seat(seat),
+        seq,
+        prev: Hash([0; 32]),
+        acks: vec![],
+        clock: 1,
+        body: vec![Item::Act(vec![7; pad])],
+    }
+    .sign(key)
+    .bytes
+}
