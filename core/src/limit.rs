@@ -6,13 +6,15 @@
 //! (an IPv4 /24, an IPv6 /48, `origin.rs` `group_of`) more, and the total bounds what all
 //! of them together get. Pure: the caller passes the time in.
 //!
-//! **Everyone's bucket is shared by network** (issue 52): a total that a few networks
-//! can spend would refuse everyone else. So when it is empty, a request is still served
-//! if its network has spent less than its share of the total — the total's burst over
-//! the networks spending now — and the total goes into debt for it; a network past its
-//! share waits for the total to refill, and when it refills anyone may take it. The
-//! debt is bounded: every network admitted past the total is within its share, so the
-//! total is overdrawn by at most about one burst.
+//! **Everyone's bucket keeps a reserve shared by network** (issue 52): a total that a
+//! few networks can spend would refuse everyone else. So the last quarter of it
+//! ([`RESERVE`]) is only for a network that has spent little: less than the reserve over
+//! the networks spending now (those with a bucket). A flood from a few networks drains
+//! everyone's bucket down to the reserve and is refused there, each of its networks
+//! having spent far more than that; a newcomer from a clean network is served from the
+//! reserve — even when answers charged after the work (`charge`) have put everyone's
+//! bucket into debt, which a flood's answers do. What the networks within their share
+//! take past the total is at most the reserve, all of them together.
 //!
 //! The figures ([`Budgets`]): a peer's bucket holds 20,000 tokens and refills 1,000 a
 //! second, an address's twice that, a network's four times and everyone's ten times;
@@ -164,6 +166,9 @@ impl BudgetLimits {
     }
 }
 
+/// The share of everyone's bucket kept for networks that have spent little.
+pub const RESERVE: f64 = 0.25;
+
 /// Which budget refused a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spent {
@@ -173,8 +178,10 @@ pub enum Spent {
     Origin,
     /// Its network's.
     Network,
-    /// Everyone's, and the network has had its share of it.
+    /// Everyone's, down to its reserve, and the network has had its share of that.
     Share,
+    /// Everyone's, all of it (and the network has had its share of the reserve).
+    All,
 }
 
 impl Spent {
@@ -185,6 +192,7 @@ impl Spent {
             Spent::Origin => "this address's",
             Spent::Network => "this network's",
             Spent::Share => "this network's share of every peer's",
+            Spent::All => "every peer's",
         }
     }
 }
@@ -212,8 +220,9 @@ impl<P: Eq + Hash + Clone> Budgets<P> {
     }
 
     /// Spends `cost` from `peer`'s, `origin`'s (if known), its network's and everyone's
-    /// buckets, or from none; which one refused, if one did. Everyone's, when empty,
-    /// still serves a network within its share (see the module documentation).
+    /// buckets, or from none; which one refused, if one did. Everyone's last
+    /// [`RESERVE`], and past it, serve only a network within its share of the reserve
+    /// (see the module documentation).
     pub fn spend(
         &mut self,
         peer: &P,
@@ -235,25 +244,26 @@ impl<P: Eq + Hash + Clone> Budgets<P> {
         {
             return Err(Spent::Network);
         }
-        if self.all.available(&(), now_ms) < cost
+        let all = self.all.available(&(), now_ms);
+        if all - cost < self.limits.all.burst * RESERVE
             && !self.within_share(network.as_deref(), cost, now_ms)
         {
-            return Err(Spent::Share);
+            return Err(if all < cost { Spent::All } else { Spent::Share });
         }
         self.charge(peer, origin, cost, now_ms);
         Ok(())
     }
 
-    /// Whether `network` has spent less than its share of everyone's budget, `cost`
-    /// included: the total's burst over the networks with a bucket (those that spent
-    /// lately, this one counted; full ones are pruned on the tick). A peer with no known
+    /// Whether `network` has spent less than its share of everyone's reserve, `cost`
+    /// included: the reserve over the networks with a bucket (those that spent lately,
+    /// this one counted; full ones are pruned on the tick). A peer with no known
     /// address is no network's: it gets no share.
     fn within_share(&mut self, network: Option<&str>, cost: f64, now_ms: u64) -> bool {
         let Some(n) = network else {
             return false;
         };
         let spent = self.limits.network.burst - self.network.available(&n.to_owned(), now_ms);
-        let share = self.limits.all.burst / self.network.len().max(1) as f64;
+        let share = self.limits.all.burst * RESERVE / self.network.len().max(1) as f64;
         spent + cost <= share
     }
 
@@ -371,7 +381,7 @@ mod tests {
             peer: per(10.0),
             origin: per(15.0),
             network: per(20.0),
-            all: per(25.0),
+            all: per(40.0),
         });
         assert!(b.spend(&1, Some("ip4/1.1.1.1"), 10.0, 0).is_ok());
         // A new key at the same address: the address's budget is what is left.
@@ -386,12 +396,28 @@ mod tests {
             Err(Spent::Network)
         );
         assert!(b.spend(&3, Some("ip4/2.2.2.2"), 10.0, 0).is_ok());
-        // Everyone's is spent (25 of 25); 2.2.2/24 is at its share of it (25 over
-        // two networks spending: 12.5).
-        assert_eq!(b.spend(&6, Some("ip4/2.2.2.3"), 3.0, 0), Err(Spent::Share));
+        // Everyone's has 15 of 40 left; its reserve is 10. 2.2.2/24 has spent 10, past
+        // its share of the reserve (10 over two networks).
+        assert_eq!(b.spend(&6, Some("ip4/2.2.2.3"), 6.0, 0), Err(Spent::Share));
+        // Above the reserve anyone is served; inside it a network within its share
+        // (10 over four networks).
+        assert!(b.spend(&7, Some("ip4/3.3.3.3"), 3.0, 0).is_ok());
+        assert_eq!(b.spend(&8, Some("ip4/4.4.4.4"), 3.0, 0), Err(Spent::Share));
+        assert!(b.spend(&8, Some("ip4/4.4.4.4"), 2.0, 0).is_ok());
         // What an answer turned out to cost is charged into debt.
         b.charge(&3, Some("ip4/2.2.2.2"), 100.0, 0);
         assert_eq!(b.spend(&3, None, 0.5, 0), Err(Spent::Peer));
+        // Nobody is served past everyone's whole bucket.
+        let mut small: Budgets<u8> = Budgets::new(BudgetLimits {
+            peer: per(10.0),
+            origin: per(10.0),
+            network: per(10.0),
+            all: per(5.0),
+        });
+        assert_eq!(
+            small.spend(&1, Some("ip4/1.1.1.1"), 6.0, 0),
+            Err(Spent::All)
+        );
     }
 
     #[test]
@@ -415,17 +441,30 @@ mod tests {
                 while b.spend(&key, Some(&o), 10.0, 0).is_ok() {}
             }
         }
-        // Nobody of the flood gets more while the total is empty...
+        // Everyone's is down to its reserve (250): nobody of the flood gets more...
         for net in 1..=3 {
             let o = format!("ip4/10.0.{net}.99");
             assert!(b.spend(&999, Some(&o), 10.0, 0).is_err(), "{o}");
         }
-        // ...but a newcomer from a clean network is served, within its share.
-        assert!(b.spend(&1000, Some("ip4/192.0.2.7"), 10.0, 0).is_ok());
+        // ...but a newcomer from a clean network is served from the reserve, within its
+        // share of it (250 over four networks).
+        assert!(b.spend(&1000, Some("ip4/192.0.2.7"), 60.0, 0).is_ok());
+        assert_eq!(
+            b.spend(&1001, Some("ip4/192.0.2.8"), 10.0, 0),
+            Err(Spent::Share)
+        );
         // And a peer with no known address is not.
-        assert_eq!(b.spend(&1001, None, 1.0, 0), Err(Spent::Share));
+        assert_eq!(b.spend(&1002, None, 1.0, 0), Err(Spent::Share));
+        // The flood's answers, charged after the work, put everyone's into debt: a
+        // newcomer from another clean network is still served within its share.
+        b.charge(&1, Some("ip4/10.0.1.1"), 5000.0, 0);
+        assert!(b.spend(&1003, Some("ip4/198.51.100.1"), 10.0, 0).is_ok());
+        assert_eq!(
+            b.spend(&1004, Some("ip4/10.0.3.99"), 1.0, 0),
+            Err(Spent::All)
+        );
         // Once everyone's has refilled, anyone may take it, the flood too.
-        assert!(b.spend(&1, Some("ip4/10.0.1.1"), 10.0, 10_000).is_ok());
+        assert!(b.spend(&5, Some("ip4/10.0.2.1"), 10.0, 100_000).is_ok());
     }
 
     #[test]

@@ -69,6 +69,11 @@ const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
 /// §5.15) fetches it with 7,168 tokens of its burst of 20,000.
 pub(super) const ANSWER_BYTES_PER_TOKEN: f64 = 1024.0;
 
+/// Bytes of envelopes an answer reads from the store per token (`charge_answer`): a
+/// peer's refill then reads at most 4 MiB a second for it, everyone's 40; an honest
+/// game's envelopes (about 1 KiB) cost a quarter of a token each this way.
+pub(super) const ENVELOPE_BYTES_PER_TOKEN: f64 = 4096.0;
+
 /// What an answer of `entries` items and `bytes` in all read from the store costs: a
 /// token per [`ANSWER_BYTES_PER_TOKEN`], and one per 16 items as envelopes read are
 /// (`charge_answer`).
@@ -159,11 +164,13 @@ impl Core {
         }
     }
 
-    /// Charges `peer` for what an answer read from the store.
-    pub(super) fn charge_answer(&mut self, peer: &PeerKey, envelopes: usize) {
+    /// Charges `peer` for what an answer read from the store: a token per 16 entries
+    /// and one per [`ENVELOPE_BYTES_PER_TOKEN`] of their bytes (a `Pull` of a game of
+    /// large envelopes reads megabytes for a few entries).
+    pub(super) fn charge_answer(&mut self, peer: &PeerKey, entries: usize, bytes: usize) {
         let origin = self.peers.origins.get(peer).map(|o| o.key.clone());
-        self.budgets
-            .charge(peer, origin.as_deref(), envelopes as f64 / 16.0, self.now);
+        let cost = entries as f64 / 16.0 + bytes as f64 / ENVELOPE_BYTES_PER_TOKEN;
+        self.budgets.charge(peer, origin.as_deref(), cost, self.now);
     }
 
     /// Gives `peer` back tokens spent on what its request did not cost after all.
@@ -279,7 +286,8 @@ impl Core {
             Request::Pull { game, have } => {
                 let resp = match self.lacking(&peer, &game, &have, store) {
                     Ok(envs) => {
-                        self.charge_answer(&peer, envs.len());
+                        let bytes = envs.iter().map(Vec::len).sum();
+                        self.charge_answer(&peer, envs.len(), bytes);
                         Response::Envelopes(envs)
                     }
                     Err(why) => why.into(),
@@ -290,7 +298,8 @@ impl Core {
                 let resp = self.behind(&peer, games, store);
                 if let Response::Behind { envelopes, .. } = &resp {
                     let n = envelopes.iter().map(|(_, e)| e.len()).sum();
-                    self.charge_answer(&peer, n);
+                    let bytes = envelopes.iter().flat_map(|(_, e)| e).map(Vec::len).sum();
+                    self.charge_answer(&peer, n, bytes);
                 }
                 self.respond(id, resp);
             }

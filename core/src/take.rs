@@ -424,7 +424,7 @@ impl Core {
                 let read = store
                     .chain_envelopes(&game, &mut from_seq)
                     .unwrap_or_default();
-                let n = read.len();
+                let (n, bytes) = (read.len(), read.iter().map(Vec::len).sum());
                 let kept: Vec<Vec<u8>> = read
                     .into_iter()
                     .filter(|b| {
@@ -436,7 +436,7 @@ impl Core {
                         })
                     })
                     .collect();
-                self.charge_answer(&from, n);
+                self.charge_answer(&from, n, bytes);
                 if !kept.is_empty() {
                     step.sends.push((
                         from,

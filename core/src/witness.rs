@@ -440,7 +440,7 @@ impl Core {
                     .flat_map(|l| &l.chains)
                     .map(|c| c.times.len())
                     .sum();
-                self.charge_answer(peer, times);
+                self.charge_answer(peer, times, 0);
                 Response::Statements(
                     ledgers
                         .into_iter()

@@ -30,6 +30,8 @@ use super::client::{Event, Stranger, stranger};
 pub struct Tally {
     /// Requests sent (for silent connections: connections opened).
     pub sent: u64,
+    /// Their bytes, as encoded on the wire (postcard, without the 4-byte length).
+    pub bytes: u64,
     /// Answered with anything but a refusal (`Ok`, envelopes, statements, …).
     pub answered: u64,
     /// Envelopes the `Ok` answers said were new.
@@ -46,6 +48,7 @@ impl Tally {
     /// Adds another's counts.
     pub fn add(&mut self, o: &Tally) {
         self.sent += o.sent;
+        self.bytes += o.bytes;
         self.answered += o.answered;
         self.new += o.new;
         self.refused += o.refused;
@@ -143,6 +146,7 @@ pub async fn pump(
                 Some(req) => {
                     n += 1;
                     t.sent += 1;
+                    t.bytes += postcard::to_allocvec(&req).map_or(0, |b| b.len() as u64);
                     let id = s.swarm.behaviour_mut().sync.send_request(&peer, req.into());
                     flying.insert(id);
                 }

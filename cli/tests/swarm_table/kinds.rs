@@ -232,6 +232,12 @@ pub(super) struct Row {
     pub(super) peak_kib: u64,
     pub(super) rss_kib: u64,
     pub(super) store_kib: i64,
+    /// The victim's resident set above its level at the window's start, summed over
+    /// the window (sampled every 100 ms), in KiB·s.
+    pub(super) held_kib_s: f64,
+    /// Bytes the strangers sent: their requests in the window, as encoded, and the
+    /// fills of the setup.
+    pub(super) sent_bytes: u64,
     pub(super) newcomer: Newcomer,
     pub(super) newcomer_game: String,
     pub(super) took: (Duration, Duration),
@@ -242,6 +248,13 @@ pub(super) struct Row {
 impl Row {
     pub(super) fn ratio(&self) -> f64 {
         self.victim_cpu / self.attacker_cpu.max(0.01)
+    }
+
+    /// Byte-seconds the victim held per byte the attacker sent (issue 52's goal: at
+    /// most the request's timeout, 30 s); none for floods that send no sync requests
+    /// (silent connections, lookup records: their resource is a slot, in its own row).
+    pub(super) fn held_per_byte(&self) -> Option<f64> {
+        (self.sent_bytes > 0).then(|| self.held_kib_s * 1024.0 / self.sent_bytes as f64)
     }
 }
 
@@ -269,20 +282,21 @@ pub(super) async fn connect_all(
 }
 
 /// A row's strangers' setup: their games proposed, and (the public node's) filled with
-/// what the flood reads: envelopes to pull, to be witnessed, a deposit to fetch.
+/// what the flood reads: envelopes to pull, to be witnessed, a deposit to fetch. How
+/// many games were taken, how many fills, and the fills' bytes.
 pub(super) async fn set_up(
     kind: Kind,
     role: Role,
     pairs: &mut [(Stranger, PeerId)],
     units: &mut [Unit],
-) -> (usize, usize) {
+) -> (usize, usize, u64) {
     let steps = pairs
         .iter_mut()
         .zip(units.iter_mut())
         .map(|((s, p), unit)| {
             let p = *p;
             async move {
-                let (mut games, mut filled) = (0, 0);
+                let (mut games, mut filled, mut bytes) = (0, 0, 0u64);
                 for t in &unit.games {
                     let r = settle(
                         s,
@@ -296,7 +310,7 @@ pub(super) async fn set_up(
                     games += usize::from(matches!(r, Ok(Response::Ok { .. })));
                 }
                 if role != Role::Public || unit.games.is_empty() {
-                    return (games, filled);
+                    return (games, filled, bytes);
                 }
                 let t = unit.games[0].clone();
                 let fill: Vec<Request> = match kind {
@@ -324,17 +338,18 @@ pub(super) async fn set_up(
                     _ => 0,
                 };
                 for req in fill {
+                    bytes += postcard::to_allocvec(&req).map_or(0, |b| b.len() as u64);
                     let r = settle(s, p, req, Duration::from_secs(20)).await;
                     filled +=
                         usize::from(matches!(&r, Ok(r) if !matches!(r, Response::Refused(_))));
                 }
-                (games, filled)
+                (games, filled, bytes)
             }
         });
     futures::future::join_all(steps)
         .await
         .into_iter()
-        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+        .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
 }
 
 /// What stranger `unit` sends in a flood of `kind` against `role`.

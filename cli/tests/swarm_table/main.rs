@@ -64,12 +64,18 @@ use hostile_kit::flood::{
     Newcomer, Next, Tally, envelope, hold_silent, newcomer, nonce, pump, register_again,
     reset_peak, settle, terms,
 };
-use hostile_kit::{Dir, Peaks, Proc, cpu_seconds, init, proposal, random_peer_id, seed, start};
+use hostile_kit::{
+    Dir, Peaks, Proc, cpu_seconds, init, proposal, random_peer_id, seed, start, status_kib,
+};
 use libp2p::PeerId;
 use sealed_node::sync::{Request, Response};
 use sealed_protocol::ids::GameId;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
+
+/// The bar for the bytes a victim holds, in byte-seconds per byte the attacker
+/// sent: a request's timeout (`NetConfig::request_timeout`, 30 s).
+const HELD_BAR: f64 = 30.0;
 
 /// The bar for a node's peak resident set under attack.
 const RSS_BAR_KIB: u64 = 256 * 1024;
@@ -136,7 +142,8 @@ fn run_row(
             }
         })
         .collect();
-    let (proposed, filled) = rt.block_on(set_up(kind, role, &mut pairs, &mut unit_list));
+    let (proposed, filled, fill_bytes) =
+        rt.block_on(set_up(kind, role, &mut pairs, &mut unit_list));
     let setup = match kind {
         Kind::Silent => "8 silent connections from each of 16 addresses, reopened".to_owned(),
         _ => format!(
@@ -176,8 +183,21 @@ fn run_row(
         victim.store_bytes(),
     );
     let to = SocketAddr::from((Ipv4Addr::LOCALHOST, tcp_port(&addr)));
-    let (tally, nc) = rt.block_on(async {
+    let (tally, nc, held_kib_s) = rt.block_on(async {
         let stop = Arc::new(AtomicBool::new(false));
+        // The victim's memory over the window, above where it began.
+        let sampler = {
+            let stop = stop.clone();
+            let base = status_kib(pid, "VmRSS");
+            tokio::spawn(async move {
+                let mut kib_s = 0.0;
+                while !stop.load(Ordering::Relaxed) {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    kib_s += status_kib(pid, "VmRSS").saturating_sub(base) as f64 * 0.1;
+                }
+                kib_s
+            })
+        };
         let opened = Arc::new(AtomicU64::new(0));
         let mut handles: Vec<tokio::task::JoinHandle<Tally>> = vec![];
         match kind {
@@ -225,8 +245,12 @@ fn run_row(
             tally.add(&h.await.expect("a stranger's task"));
         }
         tally.sent += opened.load(Ordering::Relaxed);
-        (tally, nc)
+        let held = sampler.await.expect("the sampler's task");
+        (tally, nc, held)
     });
+    // The strangers' requests, and what they stored in the setup (the fills a `Pull`
+    // or a `Deposits` answer reads back were sent then).
+    let sent_bytes = tally.bytes + fill_bytes;
     let victim = v.get(role);
     let victim_cpu = cpu_seconds(&pid.to_string()) - v0;
     let attacker_cpu = cpu_seconds("self") - a0;
@@ -244,6 +268,8 @@ fn run_row(
         peak_kib,
         rss_kib,
         store_kib,
+        held_kib_s,
+        sent_bytes,
         newcomer: nc,
         newcomer_game: hex::encode(nc_terms.game()),
         took: (set, began.elapsed() - set),
@@ -264,7 +290,7 @@ fn tcp_port(addr: &str) -> u16 {
 fn print_row(r: &Row) {
     let t = &r.tally;
     eprintln!(
-        "{:<11} | {:<19} | {:>6} | {:>17} | {:>14} | {:>6.2} | {:>13} | {:>9} | {}",
+        "{:<11} | {:<19} | {:>6} | {:>17} | {:>14} | {:>6.2} | {:>13} | {:>9} | {:>10} | {}",
         r.role.name(),
         r.kind.name(),
         t.sent,
@@ -277,13 +303,15 @@ fn print_row(r: &Row) {
             r.rss_kib as f64 / 1024.0
         ),
         r.store_kib,
+        r.held_per_byte()
+            .map_or("—".to_owned(), |h| format!("{h:.3}")),
         r.newcomer.text(),
     );
 }
 
 fn print_header() {
     eprintln!(
-        "{:<11} | {:<19} | {:>6} | {:>17} | {:>14} | {:>6} | {:>13} | {:>9} | newcomer (dial to answer)",
+        "{:<11} | {:<19} | {:>6} | {:>17} | {:>14} | {:>6} | {:>13} | {:>9} | {:>10} | newcomer (dial to answer)",
         "role",
         "request kind",
         "sent",
@@ -292,8 +320,9 @@ fn print_header() {
         "ratio",
         "peak/end MiB",
         "store +KiB",
+        "held B·s/B",
     );
-    eprintln!("{}", "-".repeat(150));
+    eprintln!("{}", "-".repeat(162));
 }
 
 /// A share of a bound, in words (a newcomer never answered: past it).
@@ -380,6 +409,9 @@ fn the_hostile_swarms_table() {
             if r.peak_kib > RSS_BAR_KIB {
                 missed.push(format!("{what}: peak RSS {} KiB", r.peak_kib));
             }
+            if let Some(held) = r.held_per_byte().filter(|h| *h > HELD_BAR) {
+                missed.push(format!("{what}: {held:.1} B·s held per B sent"));
+            }
             if !r.newcomer.ok() {
                 missed.push(format!("{what}: newcomer {}", r.newcomer.text()));
             }
@@ -454,6 +486,7 @@ fn the_hostile_swarms_table() {
     };
     let cpu = near(&|r| r.ratio() / CPU_BAR);
     let rss = near(&|r| r.peak_kib as f64 / RSS_BAR_KIB as f64);
+    let held = near(&|r| r.held_per_byte().map_or(0.0, |h| h / HELD_BAR));
     let late = near(&|r| {
         r.newcomer
             .request
@@ -464,6 +497,10 @@ fn the_hostile_swarms_table() {
     for (goal, n) in [
         ("victim CPU per attacker CPU ≤ 10", cpu),
         ("peak RSS ≤ 256 MiB", rss),
+        (
+            "byte-seconds held per byte sent ≤ 30 (the request timeout)",
+            held,
+        ),
         ("newcomer answered within 5 s", late),
     ] {
         if let Some((share, r)) = n {
@@ -475,7 +512,7 @@ fn the_hostile_swarms_table() {
             );
         }
     }
-    let closest = [cpu, rss, late]
+    let closest = [cpu, rss, held, late]
         .into_iter()
         .flatten()
         .max_by(|a, b| a.0.total_cmp(&b.0));
