@@ -1,8 +1,13 @@
 //! The sync protocol (spec/PROTOCOL.md §16): what a core answers to peers — always read
 //! from the store — and what it asks of them; what it takes is `take.rs`. Every request
 //! is charged by what it costs (`crate::limit`): one token, one more per envelope or
-//! per 4 KiB it carries, per 64 heads entries, per 16 envelopes an answer reads from
-//! the store, and a dormant or sleeping game's waking by its size.
+//! per 4 KiB it carries, per 64 heads entries, per 16 envelopes and per 4 KiB of them an
+//! answer reads from the store, and a dormant or sleeping game's waking by its size.
+//!
+//! About 750 lines, over the ~600 of the style: what each request kind costs and how it
+//! is answered are kept side by side, so that a new kind cannot be answered without
+//! being priced; the answers that grew their own rules live in their own files
+//! (`take.rs`, `witness.rs`, `rulings.rs`, `lookups.rs`).
 //!
 //! Also charged: each introduced address (`introduced`), an answer by the envelopes
 //! it reads (`charge_answer`), and a witness's answer to `Deposits` by its bytes, a

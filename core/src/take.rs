@@ -17,6 +17,9 @@
 //! only once the game is over in this seat's own view (§16.4). `take_proposal` asks the
 //! store whether it knows a game (`Durable::knows`), so a known game is never a new
 //! invitation.
+//!
+//! About 640 lines, over the ~600 of the style: taking a proposal and taking envelopes
+//! share their bounds (whose the game is, its size, the shares), kept in one place.
 
 use std::collections::BTreeMap;
 
