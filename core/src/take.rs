@@ -339,24 +339,15 @@ impl Core {
         // envelopes are charged to that seat (`quota.rs`), so a seat past its share is
         // refused alone: the envelopes of the others, even pushed beside its own, are
         // taken.
-        let valid = if held_for_stranger {
-            match self.within_shares(&game, terms, valid) {
-                Ok(valid) => valid,
-                Err(why) => {
-                    tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");
-                    if let Some(w) = w {
-                        self.refuse_waiter(w, why);
-                    }
-                    return;
-                }
-            }
-        } else {
-            valid
-        };
-        // A game stores at most its bound, whoever its seats are, and what strangers'
+        // Then a game stores at most its bound, whoever its seats are, and what strangers'
         // games hold in memory is shared by network (`resident.rs`): what would pass
         // either is left out, and a push of nothing else is refused, saying so.
-        let valid = match self.within_bounds(&game, held_for_stranger, valid) {
+        let kept = if held_for_stranger {
+            self.within_shares(&game, terms, valid)
+        } else {
+            Ok(valid)
+        };
+        let valid = match kept.and_then(|v| self.within_bounds(&game, held_for_stranger, v)) {
             Ok(valid) => valid,
             Err(why) => {
                 tracing::info!(game = %hex::encode(game), "envelopes refused: {why}");

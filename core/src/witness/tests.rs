@@ -95,22 +95,25 @@ fn settle(c: &mut Core, s: &mut Counting) -> Vec<(u64, Response)> {
     let mut answers = vec![];
     while let Some(out) = c.poll_output() {
         match out {
-            Output::Write { write, writes } => {
-                let n = s.inner.commit(&writes);
-                c.handle(
-                    T0,
-                    Input::Written {
-                        write,
-                        result: Ok(n),
-                    },
-                    s,
-                );
-            }
+            Output::Write { write, writes } => commit(c, s, write, &writes),
             Output::Respond { id, resp } => answers.push((id, resp)),
             _ => {}
         }
     }
     answers
+}
+
+/// Commits a write the core asked for, and tells it.
+fn commit(c: &mut Core, s: &mut Counting, write: crate::WriteId, writes: &crate::Writes) {
+    let n = s.inner.commit(writes);
+    c.handle(
+        T0,
+        Input::Written {
+            write,
+            result: Ok(n),
+        },
+        s,
+    );
 }
 
 /// Asks `req` of the core as `peer`; its answer.
@@ -284,15 +287,7 @@ fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
     );
     // Once the store has caught up, deposits are taken again.
     for (write, writes) in held {
-        let n = s.inner.commit(&writes);
-        c.handle(
-            T0,
-            Input::Written {
-                write,
-                result: Ok(n),
-            },
-            &s,
-        );
+        commit(&mut c, &mut s, write, &writes);
     }
     settle(&mut c, &mut s);
     let deposits = vec![vec![99; big]];
