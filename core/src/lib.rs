@@ -100,7 +100,7 @@ pub use quota::Quotas;
 /// A game's phase as its view shows it ([`GameView`]).
 pub use sealed_protocol::session::Stage;
 pub use storage::Durable;
-pub use sync::MAX_QUEUED_WRITES;
+pub use sync::{MAX_QUEUED_BYTES, MAX_QUEUED_WRITES};
 pub use views::{
     AddrView, ClockView, Delivery, GameState, GameSummary, GameView, Invitation, NetworkView,
     PeerView, PeersView, Reached, SeatDelivery, SyncCounts,

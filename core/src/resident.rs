@@ -24,9 +24,9 @@
 //! would otherwise let any stranger's game grow in memory unshared.)
 //!
 //! The figure: an envelope in a table costs about three times its bytes in memory
-//! (parsed, hashed, indexed; the swarm's table, docs/RELIABILITY.md), so twice 32 MiB
-//! of envelopes is about 190 MiB resident at most, under the 256 MiB a public node is
-//! meant to stay within with its connections and buffers.
+//! (parsed, hashed, indexed; the swarm's table, docs/RELIABILITY.md), so twice 16 MiB
+//! of envelopes is about 96 MiB resident at most: the largest part of the node's memory
+//! plan (`node/src/memory.rs`), under the 256 MiB a public node is meant to stay within.
 
 use std::collections::BTreeMap;
 
@@ -35,7 +35,7 @@ use super::Core;
 /// Bytes of strangers' envelopes the tables in memory may hold, all networks together,
 /// before a network past its share is refused; twice it is the hard bound (see the
 /// module documentation).
-pub const RESIDENT_FOR_STRANGERS: u64 = 32 << 20;
+pub const RESIDENT_FOR_STRANGERS: u64 = 16 << 20;
 
 /// Whether `network` may add `n` bytes to what `held` counts by network, within `limit`.
 pub fn admits(held: &BTreeMap<&str, u64>, network: &str, n: u64, limit: u64) -> bool {

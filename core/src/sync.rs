@@ -54,8 +54,8 @@ pub const MAX_QUEUED_WRITES: usize = 256;
 /// past which a request that would write is refused ("busy"): 256 writes of deposits
 /// of megabytes each would otherwise hold gigabytes until the disk caught up. A write
 /// is held twice meanwhile (the core's step, the store's copy), so this is half of what
-/// it costs at most, plus the one request that passes it.
-pub const MAX_QUEUED_BYTES: u64 = 32 << 20;
+/// it costs at most, plus the one request that passes it (`node/src/memory.rs`).
+pub const MAX_QUEUED_BYTES: u64 = 24 << 20;
 
 /// Addresses of one seat an introduction may make this node keep and dial.
 const MAX_INTRODUCED_PER_SEAT: usize = 4;

@@ -35,6 +35,7 @@ pub mod handover;
 pub mod home;
 pub mod journal;
 pub mod lookup;
+pub mod memory;
 pub mod net;
 pub mod offline;
 pub mod origin;

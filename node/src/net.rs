@@ -130,11 +130,12 @@ pub const MAX_INBOUND_SYNC_STREAMS: usize = 4;
 /// (`sync::MAX_HELD_PER_CONNECTION`).
 pub const MAX_OWED_PER_PEER: usize = 16 << 20;
 /// Bytes of our answers waiting to be written to every peer together, beyond each
-/// peer's free share: four peers' worth, as for what messages read may hold
-/// (`sync::MAX_HELD`). Past it a large answer is refused as busy (this node's fault):
-/// strangers who ask and never read hold at most this of the node's memory, for at
-/// most `NetConfig::request_timeout` per answer.
-pub const MAX_OWED: usize = 64 << 20;
+/// peer's free share: two peers' worth, as for what messages read may hold
+/// (`sync::MAX_HELD`; both are parts of the memory plan, `memory.rs`). Past it a large
+/// answer is refused as busy (this node's fault): strangers who ask and never read hold
+/// at most this of the node's memory, for at most `NetConfig::request_timeout` per
+/// answer.
+pub const MAX_OWED: usize = 32 << 20;
 /// What each peer's answers may hold outside [`MAX_OWED`]: small answers (heads,
 /// acknowledgements, refusals) to the peers that read them are never refused for the
 /// strangers who do not.

@@ -641,8 +641,10 @@ impl Store {
 
 /// redb's page cache: its default is 1 GiB, which a node's memory would grow to under a
 /// stream of writes (a mailbox filled to its strangers' quotas reached 151 MiB and
-/// rising); the file's pages stay in the operating system's cache beyond it.
-const CACHE_BYTES: usize = 32 << 20;
+/// rising); the file's pages stay in the operating system's cache beyond it, so a
+/// smaller cache costs a read from that cache, not from the disk (a part of the memory
+/// plan, `memory.rs`).
+pub const CACHE_BYTES: usize = 16 << 20;
 
 /// Opens (or creates) the file with the fault-pointed backend and brings its layout up
 /// to date.

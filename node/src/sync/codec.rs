@@ -24,8 +24,9 @@ use super::shape::{BadShape, ITEM_COST, request_items, response_items};
 use super::{MAX_SYNC_MESSAGE, Request, Response};
 
 /// What messages being read or waiting to be handled may hold in all, beyond each
-/// connection's free share.
-pub const MAX_HELD: usize = 64 << 20;
+/// connection's free share: two connections' worth of the largest messages (a part of
+/// the memory plan, `memory.rs`).
+pub const MAX_HELD: usize = 32 << 20;
 
 /// What one connection's messages may hold at once: one message of the largest size
 /// and its decoding.
