@@ -258,7 +258,8 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
         quotas: crate::Quotas {
             per_proposer: games(2),
             per_network: games(3),
-            total: games(5),
+            // Six of them anyone's, the last quarter shared by network (`quota.rs`).
+            total: games(8),
             ..crate::Quotas::default()
         },
         ..CoreConfig::default()
@@ -281,11 +282,13 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
     assert_eq!(offer(&mut n, 101, "1.1.1.2"), ok);
     let network = Response::Refused(PeerRefusal::NetworkQuota(games(3)).to_string());
     assert_eq!(offer(&mut n, 102, "1.1.1.3"), network);
-    // Others have theirs, up to everyone's five.
+    // Others have theirs, up to everyone's six; a fifth network's share of the
+    // reserve (two games over five networks) is none.
     assert_eq!(offer(&mut n, 200, "2.2.2.2"), ok);
     assert_eq!(offer(&mut n, 300, "3.3.3.3"), ok);
+    assert_eq!(offer(&mut n, 400, "4.4.4.4"), ok);
     let all = Response::Refused(PeerRefusal::StrangersQuota.to_string());
-    assert_eq!(offer(&mut n, 400, "4.4.4.4"), all);
+    assert_eq!(offer(&mut n, 500, "5.5.5.5"), all);
     // The operator sees who holds what, and what was refused and why.
     let view = n.core.peers_view();
     let first = &view.strangers[0];
@@ -293,7 +296,7 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
         (first.network.as_str(), first.open, first.today.games),
         ("ip4/1.1.1/24", 3, 3)
     );
-    assert_eq!(view.strangers.len(), 3);
+    assert_eq!(view.strangers.len(), 4);
     let reasons: Vec<&str> = view.refused.iter().map(|(r, _)| r.as_str()).collect();
     assert_eq!(
         reasons,
@@ -302,10 +305,14 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
             "quota: this node keeps no more for strangers today",
         ]
     );
-    // A restart forgets nothing of today's total.
+    // A restart forgets nothing of today's total. It forgets what each network stored
+    // (kept in memory only), so the reserve is shared anew among the networks that come
+    // after it; the total is still the bound.
     n.core = Core::start(key(1), cfg, [4; 32], n.now, &n.store).unwrap();
     n.drain();
-    assert_eq!(offer(&mut n, 401, "4.4.4.5"), all);
+    assert_eq!(offer(&mut n, 501, "5.5.5.6"), ok);
+    assert_eq!(offer(&mut n, 600, "6.6.6.6"), ok);
+    assert_eq!(offer(&mut n, 700, "7.7.7.7"), all);
     // The next day the shares are whole again, and the store keeps today's only.
     n.tick_at(NOW + DAY_MS);
     assert_eq!(offer(&mut n, 102, "1.1.1.3"), ok);
@@ -440,4 +447,52 @@ fn the_friends_migration_counts_an_invitation_that_ended_unanswered_as_none() {
         !n.core.peers.book.is_friend(&s),
         "the unanswered invitation's"
     );
+}
+
+#[test]
+fn a_proposer_who_spends_his_networks_share_does_not_stop_his_opponents_envelopes() {
+    use crate::record::Usage;
+    // Issue 53: what a game held for a stranger stores was charged to the network the
+    // game came from, so the proposer, spending his network's day with his own
+    // envelopes (or other games), had his opponent's envelopes refused too: the
+    // opponent then could not answer in time. Each envelope is now charged to the
+    // network of the peer that brings it.
+    let mut cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    cfg.quotas.per_network = Usage {
+        games: 16,
+        envelopes: 4,
+        bytes: 1 << 20,
+    };
+    let mut n = Node::new(cfg);
+    let me = n.me();
+    let (alice, bob) = (key(110), key(111));
+    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    n.connect(a, "1.1.1.1");
+    n.connect(b, "2.2.2.2");
+    let t = duel(&bob, a, Some(me), 2);
+    let push = |envelopes| Request::Push {
+        game: t.game(),
+        envelopes,
+    };
+    assert_eq!(n.ask(b, propose(&t)), Response::Ok { new: 0 });
+    let bobs: Vec<Vec<u8>> = (0..5).map(|q| envelope(&t, &bob, 0, q)).collect();
+    assert_eq!(n.ask(b, push(bobs[..4].to_vec())), Response::Ok { new: 4 });
+    let r = n.ask(b, push(vec![bobs[4].clone()]));
+    assert!(
+        matches!(&r, Response::Refused(why) if why.contains("network")),
+        "Bob's network spent its day: {r:?}"
+    );
+    let alices: Vec<Vec<u8>> = (0..3).map(|q| envelope(&t, &alice, 1, q)).collect();
+    assert_eq!(
+        n.ask(a, push(alices)),
+        Response::Ok { new: 3 },
+        "Alice's envelopes are charged to her own network"
+    );
+    // What Bob forwards of Alice's is charged to Bob's network: refused with his.
+    let more = vec![envelope(&t, &alice, 1, 3)];
+    assert!(matches!(n.ask(b, push(more.clone())), Response::Refused(_)));
+    assert_eq!(n.ask(a, push(more)), Response::Ok { new: 1 });
 }

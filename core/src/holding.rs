@@ -77,6 +77,18 @@ impl Core {
         holder.map(|h| h.group.clone())
     }
 
+    /// The network what `peer` brings to a game held for a stranger is charged to in the
+    /// day's quotas: the peer's own, where its connection comes from, so that a seat
+    /// spends its own network's share and never that of the network the game came from
+    /// (issue 53: an opponent who proposed the game from his network, and spent its
+    /// share with other games, does not stop this seat's envelopes); the game's when the
+    /// peer's is not known (a command, mail).
+    pub(super) fn network_for(&self, peer: &PeerKey, game: &GameId) -> Option<String> {
+        self.origin_of(peer)
+            .map(|o| o.group())
+            .or_else(|| self.network_of(game))
+    }
+
     /// Charges `used` to `who`, of `network`, in the ledger and in `writes` (which
     /// start the ledger's day anew in the store when it is the day's first charge).
     pub(super) fn charge_to(

@@ -77,6 +77,11 @@ impl Default for Quotas {
     }
 }
 
+/// The part of everyone's day total kept for networks that stored little, as
+/// (denominator, numerator): its last quarter, shared by the networks that stored anything
+/// today ([`Ledger::allows`]).
+const RESERVE: (u64, u64) = (4, 1);
+
 /// The day (UTC, days since the Unix epoch) of a moment in ms.
 pub(super) fn day_of(now_ms: u64) -> u64 {
     now_ms / crate::held::DAY_MS
@@ -141,11 +146,29 @@ impl Ledger {
                 return Err(PeerRefusal::NetworkQuota(q.per_network));
             }
         }
-        let all = today.map_or_else(Usage::default, |l| l.all);
-        if !all.plus(more).within(q.total) {
-            return Err(PeerRefusal::StrangersQuota);
+        // Everyone's total keeps a reserve shared by network, as everyone's token
+        // bucket does (`limit.rs`): the networks that spent the rest cannot spend it for a
+        // network that stored little today (issue 53: a player's envelopes in a game whose
+        // opponent spent the total from networks of his own are still taken).
+        let all = today.map_or_else(Usage::default, |l| l.all).plus(more);
+        if all.within(q.total.part(RESERVE.0 - RESERVE.1, RESERVE.0)) {
+            return Ok(());
         }
-        Ok(())
+        if all.within(q.total)
+            && let Some(n) = network
+        {
+            let spending = today.map_or(0, |l| {
+                l.networks.len() + usize::from(!l.networks.contains_key(n))
+            });
+            let ours = today
+                .and_then(|l| l.networks.get(n).copied())
+                .unwrap_or_default();
+            let share = q.total.part(RESERVE.1, RESERVE.0 * spending.max(1) as u64);
+            if ours.plus(more).within(share) {
+                return Ok(());
+            }
+        }
+        Err(PeerRefusal::StrangersQuota)
     }
 
     /// Notes what `who`, of `network`, stored at `now`. Returns the day to note in the
@@ -286,10 +309,11 @@ mod tests {
                 envelopes: 12,
                 bytes: 1200,
             },
+            // Three quarters of it are anyone's: 4 games, 15 envelopes, 1500 bytes.
             total: Usage {
-                games: 4,
-                envelopes: 15,
-                bytes: 1500,
+                games: 6,
+                envelopes: 20,
+                bytes: 2000,
             },
             open_per_proposer: 1,
             open_total: 2,
@@ -336,7 +360,7 @@ mod tests {
         assert_eq!(
             may_open(&q, &l, now, 0, &d, Some("ip4/10.0.2/24")),
             Err(PeerRefusal::StrangersQuota),
-            "four games a day in all"
+            "four games a day in all, and a third network's share of the reserve is none"
         );
         assert!(l.allows(&q, now, &c, n2, env(10)).is_ok());
         assert!(l.allows(&q, now, &c, n2, env(11)).is_err());
@@ -354,6 +378,68 @@ mod tests {
             }
         );
         assert_eq!(l.all().games, 4);
+    }
+
+    #[test]
+    fn networks_that_spent_the_total_leave_the_reserve_to_a_network_that_stored_little() {
+        let q = Quotas {
+            per_network: Usage {
+                games: 1000,
+                envelopes: 1000,
+                bytes: 1 << 20,
+            },
+            per_proposer: Usage {
+                games: 1000,
+                envelopes: 1000,
+                bytes: 1 << 20,
+            },
+            total: Usage {
+                games: 1000,
+                envelopes: 1000,
+                bytes: 4000,
+            },
+            ..small()
+        };
+        let now = 3 * DAY;
+        let mut l = Ledger::load(Some(3), vec![], now);
+        let bytes = |n| Usage {
+            games: 0,
+            envelopes: 1,
+            bytes: n,
+        };
+        // Three networks of one attacker store three quarters of the day's total.
+        for (i, n) in ["ip4/10.0.1/24", "ip4/10.0.2/24", "ip4/10.0.3/24"]
+            .into_iter()
+            .enumerate()
+        {
+            l.add(now, [i as u8; 32], Some(n), bytes(1000));
+        }
+        assert_eq!(
+            l.allows(&q, now, &[0; 32], Some("ip4/10.0.1/24"), bytes(1)),
+            Err(PeerRefusal::StrangersQuota),
+            "a network that stored its share of the reserve and more is refused there"
+        );
+        assert_eq!(
+            l.allows(&q, now, &[9; 32], None, bytes(1)),
+            Err(PeerRefusal::StrangersQuota),
+            "what has no network has no share of the reserve"
+        );
+        // A fourth network's share: the reserve (1000) over four networks.
+        let clean = Some("ip4/10.9.9/24");
+        assert!(l.allows(&q, now, &[9; 32], clean, bytes(250)).is_ok());
+        assert!(l.allows(&q, now, &[9; 32], clean, bytes(251)).is_err());
+        l.add(now, [9; 32], clean, bytes(200));
+        assert!(
+            l.allows(&q, now, &[9; 32], clean, bytes(50)).is_ok(),
+            "it stores up to its share"
+        );
+        assert!(l.allows(&q, now, &[9; 32], clean, bytes(51)).is_err());
+        // The total is the hard bound: no network passes it.
+        l.add(now, [8; 32], Some("ip4/10.8.8/24"), bytes(800));
+        assert_eq!(
+            l.allows(&q, now, &[7; 32], Some("ip4/10.7.7/24"), bytes(1)),
+            Err(PeerRefusal::StrangersQuota)
+        );
     }
 
     #[test]

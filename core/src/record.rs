@@ -69,6 +69,16 @@ impl Usage {
         self.games <= limit.games && self.envelopes <= limit.envelopes && self.bytes <= limit.bytes
     }
 
+    /// `num / den` of each part, rounded down.
+    pub fn part(self, num: u64, den: u64) -> Usage {
+        let f = |x: u64| (u128::from(x) * u128::from(num) / u128::from(den.max(1))) as u64;
+        Usage {
+            games: f(self.games),
+            envelopes: f(self.envelopes),
+            bytes: f(self.bytes),
+        }
+    }
+
     /// Nothing.
     pub fn is_zero(self) -> bool {
         self == Usage::default()

@@ -98,7 +98,7 @@ pub(super) struct Slot {
     pub(super) owed: Option<Debt>,
     /// As the game's witness: the deposits it holds, durable or being written
     /// (`witness.rs`), once counted.
-    pub(super) deposits: Option<u64>,
+    pub(super) deposits: Option<super::witness::DepositCount>,
     /// When this seat's last message of the game's computations went (`messages.rs`).
     pub(super) message_sent: u64,
     /// That message's position, and how many times in a row its stream was lost

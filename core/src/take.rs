@@ -343,7 +343,7 @@ impl Core {
         // games hold in memory is shared by network (`resident.rs`): what would pass
         // either is left out, and a push of nothing else is refused, saying so.
         let kept = if held_for_stranger {
-            self.within_shares(&game, terms, valid)
+            self.within_shares(&from, &game, terms, valid)
         } else {
             Ok(valid)
         };
@@ -442,7 +442,7 @@ impl Core {
                 }
             }
             if held_for_stranger {
-                self.charge(&mut step, terms, &game, &keep);
+                self.charge(&mut step, &from, terms, &game, &keep);
             }
             step.writes.envelopes = keep.into_iter().map(|(b, _)| (game, b)).collect();
             return self.stage(game, step, store);
@@ -471,7 +471,7 @@ impl Core {
         let actions = super::durable::drain(&mut *p.table);
         // What was received is stored with what it made this seat sign: one write.
         if held_for_stranger {
-            self.charge(&mut step, terms, &game, &keep);
+            self.charge(&mut step, &from, terms, &game, &keep);
         }
         step.writes.envelopes = keep.into_iter().map(|(b, _)| (game, b)).collect();
         let mine = self.step_of(game, actions);
@@ -535,15 +535,17 @@ impl Core {
     }
 
     /// The envelopes of a game held for a stranger that their signers' shares allow
-    /// (each seat's envelopes charged to that seat, `quota.rs`): those of a seat past
-    /// its share are left out, and only when none is left is the push refused, with why.
+    /// (each seat's envelopes charged to that seat, and to the network of the peer that
+    /// brought them, `quota.rs`): those of a seat past its share are left out, and only
+    /// when none is left is the push refused, with why.
     fn within_shares(
         &self,
+        from: &PeerKey,
         game: &GameId,
         terms: &Terms,
         valid: Vec<Signed>,
     ) -> Result<Vec<Signed>, PeerRefusal> {
-        let network = self.network_of(game);
+        let network = self.network_for(from, game);
         let mut by_seat: BTreeMap<Seat, Usage> = BTreeMap::new();
         for s in &valid {
             let u = by_seat.entry(s.at().chain.seat).or_default();
@@ -573,14 +575,21 @@ impl Core {
     }
 
     /// Charges what `keep` stores of a game held for a stranger, each envelope to the
-    /// seat that signed it, in the step.
-    fn charge(&mut self, step: &mut Step, terms: &Terms, game: &GameId, keep: &[(Vec<u8>, Seat)]) {
+    /// seat that signed it and to the network of `from`, who brought it, in the step.
+    fn charge(
+        &mut self,
+        step: &mut Step,
+        from: &PeerKey,
+        terms: &Terms,
+        game: &GameId,
+        keep: &[(Vec<u8>, Seat)],
+    ) {
         let mut by_seat: BTreeMap<Seat, Usage> = BTreeMap::new();
         for (b, seat) in keep {
             let u = by_seat.entry(*seat).or_default();
             *u = u.plus(usage([b]));
         }
-        let network = self.network_of(game);
+        let network = self.network_for(from, game);
         for (seat, used) in by_seat {
             if let Some(key) = terms.key(seat).map(|k| k.to_bytes())
                 && !used.is_zero()

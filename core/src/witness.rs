@@ -45,7 +45,7 @@ use sealed_games::stallmate::duo::player::MAX_DEPOSIT as MAX_MESSAGE_DEPOSIT;
 use sealed_protocol::deposit::{self, MAX_DEPOSIT};
 use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::ChainId;
+use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::witness::{Held as HeldChain, Ledger, MAX_STATEMENT, Stamp, Statement};
 
@@ -66,8 +66,24 @@ const DEPOSIT_PREFIX: &str = "deposit/";
 const DEPOSIT_COUNT_PREFIX: &str = "deposits/";
 
 /// Most deposits a witness keeps for one game: a long game's attempts and answers,
-/// with room to spare; more is a seat filling the witness's disk.
+/// with room to spare; more is a seat filling the witness's disk. Each seat has its
+/// share of it ([`seat_cap`]): a seat that fills its own leaves the others theirs
+/// (issue 53: the opponent who filled the game's deposits made the mover's attempts
+/// impossible to date, and the mover lose on time).
 const MAX_DEPOSITS_PER_GAME: u64 = 65_536;
+
+/// A seat's share of [`MAX_DEPOSITS_PER_GAME`] in a game of `seats` seats.
+fn seat_cap(seats: usize) -> u64 {
+    MAX_DEPOSITS_PER_GAME / seats.max(1) as u64
+}
+
+/// The deposits a witness holds of one game, durable or being written: in all (they
+/// are numbered by it), and by the seat that left them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct DepositCount {
+    all: u64,
+    by_seat: BTreeMap<Seat, u64>,
+}
 
 /// Most times in one ledger: about 6 bytes each, well inside a statement's cap.
 const TIMES_PER_LEDGER: usize = (MAX_STATEMENT - 2048) / 8;
@@ -111,6 +127,12 @@ fn deposit_key(game: &GameId, n: u64) -> String {
 
 fn count_key(game: &GameId) -> String {
     format!("{DEPOSIT_COUNT_PREFIX}{}", hex::encode(game))
+}
+
+/// The key of one seat's count of deposits in a game (under the game's, so removed with
+/// it, `holding.rs`).
+fn seat_count_key(game: &GameId, seat: Seat) -> String {
+    format!("{DEPOSIT_COUNT_PREFIX}{}/{}", hex::encode(game), seat.0)
 }
 
 fn read_u64(store: &dyn Durable, key: &str) -> Option<u64> {
@@ -487,9 +509,24 @@ impl Core {
             Ok(mut l) => l.remove(0),
             Err(why) => return refuse(self, why),
         };
-        let mut count = match self.games.slot(&game).and_then(|s| s.deposits) {
-            Some(n) => n,
-            None => read_u64(store, &count_key(&game)).unwrap_or(0),
+        let Some(seat) = self.games.terms(&game).and_then(|t| t.seat_of(peer)) else {
+            return refuse(self, PeerRefusal::NotWitnessAsker);
+        };
+        let seats = self
+            .games
+            .terms(&game)
+            .map_or(1, |t| t.proposal().seats.len());
+        let mut counts = match self.games.slot(&game).and_then(|s| s.deposits.clone()) {
+            Some(c) => c,
+            None => DepositCount {
+                all: read_u64(store, &count_key(&game)).unwrap_or(0),
+                by_seat: BTreeMap::new(),
+            },
+        };
+        let mut count = counts.all;
+        let mut mine = match counts.by_seat.get(&seat) {
+            Some(n) => *n,
+            None => read_u64(store, &seat_count_key(&game, seat)).unwrap_or(0),
         };
         let at = self.fresh_time();
         let mut writes = vec![];
@@ -499,7 +536,10 @@ impl Core {
             let time = match self.stamp_time(&game, &hash, store) {
                 Some(t) => t,
                 None => {
-                    if count >= MAX_DEPOSITS_PER_GAME {
+                    if count >= MAX_DEPOSITS_PER_GAME || mine >= seat_cap(seats) {
+                        for (k, _) in writes.iter().skip(1).step_by(2) {
+                            self.writing.times.remove(k);
+                        }
                         return refuse(self, PeerRefusal::DepositsFull);
                     }
                     let key = stamp_key(&game, &hash);
@@ -507,6 +547,7 @@ impl Core {
                     writes.push((key.clone(), at.to_le_bytes().to_vec()));
                     self.writing.times.insert(key, at);
                     count += 1;
+                    mine += 1;
                     at
                 }
             };
@@ -536,7 +577,7 @@ impl Core {
         if let Some(p) = charged
             && !used.is_zero()
         {
-            let network = self.network_of(&game);
+            let network = self.network_for(peer, &game);
             if let Err(why) =
                 self.ledger
                     .allows(&self.cfg.quotas, self.now, &p, network.as_deref(), used)
@@ -550,8 +591,11 @@ impl Core {
         }
         if !writes.is_empty() {
             writes.push((count_key(&game), count.to_le_bytes().to_vec()));
+            writes.push((seat_count_key(&game, seat), mine.to_le_bytes().to_vec()));
+            counts.all = count;
+            counts.by_seat.insert(seat, mine);
             if let Some(slot) = self.games.slot_mut(&game) {
-                slot.deposits = Some(count);
+                slot.deposits = Some(counts);
             }
         }
         statements.push(Statement::Ledger(ledger).sign(&self.key).to_bytes());
@@ -591,8 +635,8 @@ impl Core {
         }
         // Written in the same write as the deposits it counts; a count being written
         // may name deposits not yet durable, which the read then does not find.
-        let count = match self.games.slot(&game).and_then(|s| s.deposits) {
-            Some(n) => n,
+        let count = match self.games.slot(&game).and_then(|s| s.deposits.as_ref()) {
+            Some(c) => c.all,
             None => read_u64(store, &count_key(&game)).unwrap_or(0),
         };
         if from >= count {

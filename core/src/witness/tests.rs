@@ -278,12 +278,13 @@ fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
             }
         }
     }
-    // 32 MiB wait at most, and the one deposit that passed it: the sixth is refused.
+    // `MAX_QUEUED_BYTES` wait at most, and the one deposit that passed it: with 24 MiB
+    // and 7 MiB deposits, the fifth is refused.
     let limit = crate::sync::MAX_QUEUED_BYTES;
     assert_eq!(
         busy,
         Some(limit / big as u64 + 1),
-        "refused from the sixth on"
+        "refused from the fifth on"
     );
     // Once the store has caught up, deposits are taken again.
     for (write, writes) in held {
@@ -293,4 +294,90 @@ fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
     let deposits = vec![vec![99; big]];
     let r = ask(&mut c, &mut s, p, 300, Request::Deposit { game, deposits });
     assert!(matches!(r, Response::Statements(_)), "{r:?}");
+}
+
+/// Deposits `n` small distinct deposits for `seat_key`, `per` a request, the clock
+/// moving a second a request (the token buckets refill); the first refusal, if any, and
+/// how many were taken before it.
+fn deposit_many(
+    c: &mut Core,
+    s: &mut Counting,
+    who: PeerKey,
+    game: GameId,
+    tag: u8,
+    n: usize,
+    t: &mut u64,
+) -> (usize, Option<Response>) {
+    let per = crate::message::MAX_DEPOSITS;
+    let mut taken = 0;
+    while taken < n {
+        let deposits: Vec<Vec<u8>> = (taken..(taken + per).min(n))
+            .map(|i| [&[tag][..], &(i as u64).to_le_bytes()[..]].concat())
+            .collect();
+        let k = deposits.len();
+        *t += 1000;
+        let id = 1_000_000 + *t;
+        c.handle(
+            *t,
+            Input::Request {
+                peer: who,
+                id,
+                req: Request::Deposit { game, deposits },
+            },
+            s,
+        );
+        let r = settle(c, s)
+            .into_iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, r)| r)
+            .expect("answered");
+        if !matches!(r, Response::Statements(_)) {
+            return (taken, Some(r));
+        }
+        taken += k;
+    }
+    (taken, None)
+}
+
+#[test]
+fn a_seat_that_fills_its_deposits_leaves_the_other_seat_its_own() {
+    let (mut c, mut s, p, game) = witnessed_game();
+    let other = key(3).public().to_bytes();
+    let mut t = T0;
+    // The proposer's seat left ten already: it fills its half of the game's deposits.
+    let half = (super::MAX_DEPOSITS_PER_GAME / 2) as usize;
+    let (taken, refused) = deposit_many(&mut c, &mut s, p, game, 1, half - 10, &mut t);
+    assert_eq!(
+        (taken, refused),
+        (half - 10, None),
+        "its half, less the ten before"
+    );
+    let (taken, refused) = deposit_many(&mut c, &mut s, p, game, 5, 1, &mut t);
+    assert_eq!(taken, 0);
+    assert_eq!(
+        refused,
+        Some(crate::refusal::PeerRefusal::DepositsFull.into()),
+        "refused past its half"
+    );
+    // The other seat's deposits are still taken: its half is its own.
+    let (taken, refused) = deposit_many(&mut c, &mut s, other, game, 2, 100, &mut t);
+    assert_eq!((taken, refused), (100, None));
+    // And after a restart, each seat's count is read back from the store.
+    let witness = key(1);
+    let cfg = CoreConfig {
+        witness: true,
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    let mut c = Core::start(witness, cfg, [0; 32], t, &s).unwrap();
+    settle(&mut c, &mut s);
+    let (taken, refused) = deposit_many(&mut c, &mut s, p, game, 3, 1, &mut t);
+    assert_eq!(taken, 0);
+    assert_eq!(
+        refused,
+        Some(crate::refusal::PeerRefusal::DepositsFull.into()),
+        "still full after a restart"
+    );
+    let (taken, refused) = deposit_many(&mut c, &mut s, other, game, 4, 64, &mut t);
+    assert_eq!((taken, refused), (64, None));
 }
