@@ -11,7 +11,9 @@ use sealed_protocol::ids::{ChainId, LogId};
 use sealed_protocol::session::Command;
 use sealed_protocol::witness::{Stamp, Statement};
 
-use crate::forfeit_kit::{HOUR, dated, game, known, receipts, signed, stalled, view, witness};
+use crate::forfeit_kit::{
+    HOUR, dated, game, known, proof, receipts, signed, stalled, view, witness,
+};
 use crate::pair::Pair;
 use crate::scenarios::{A, B, honest_pair};
 
@@ -145,6 +147,57 @@ pub fn future_dated_ledger() -> Pair<Duel> {
         )
         .expect("White's session cannot tell");
     p.silent.clear();
+    p.deliver_all();
+    p.run(&mut honest_pair());
+    p
+}
+
+/// Attack 5 (issue 53): a loss on time turned into a draw. White offers a draw, which
+/// Black sees and leaves standing while his time runs out; White's forfeit stands. Black,
+/// his node stopped (so never having seen the forfeit), then accepts the draw. Both
+/// endings are in the record, concurrent; before draft 9 they combined to a draw.
+/// Now the acceptance, which holds an envelope of Black's that the forfeit's past did not
+/// (signed after the silent ledger), is left out (§8.14): Black lost on time.
+pub fn late_acceptance() -> Pair<Duel> {
+    let mut p = stalled();
+    let now = p.now;
+    p.sessions[A.index()]
+        .handle_command(Command::OfferDraw, now)
+        .expect("White offers a draw");
+    p.deliver_all();
+    // Black's node is stopped: it hears nothing more, and signs its acceptance offline.
+    p.deaf.push(B);
+    p.sessions[B.index()]
+        .handle_command(Command::AcceptDraw, now)
+        .expect("Black accepts the standing offer");
+    p.collect();
+    let e = p.sessions[B.index()].engine();
+    let accept = e
+        .stored()
+        .0
+        .into_iter()
+        .find(|s| s.at().chain.seat == B && s.unsigned().body.contains(&Item::AcceptDraw))
+        .expect("Black's acceptance")
+        .clone();
+    let st = proof(&p, A, HOUR + 1);
+    let now = p.now;
+    p.sessions[A.index()]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against: B,
+                statements: signed(&st, &witness()),
+            }),
+            now,
+        )
+        .expect("White's forfeit stands");
+    p.deliver_all();
+    // Black's node comes back: the acceptance reaches White, the forfeit Black.
+    p.deliver_to(A, &accept);
+    p.deaf.clear();
+    p.silent.clear();
+    for (to, bytes) in std::mem::take(&mut p.held) {
+        p.deliver_bytes(to, &bytes);
+    }
     p.deliver_all();
     p.run(&mut honest_pair());
     p

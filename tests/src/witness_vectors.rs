@@ -436,7 +436,8 @@ pub fn forfeit_transcript() -> (Value, Vec<u8>) {
         p.transcript(B)
     };
     use crate::time_attacks::{
-        dangling_acknowledgement, future_dated_ledger, noop_before_the_deadline, prestamped,
+        dangling_acknowledgement, future_dated_ledger, late_acceptance, noop_before_the_deadline,
+        prestamped,
     };
     let mut rejects: Vec<Value> = [
         ("at-the-deadline", twin(HOUR, &witness())),
@@ -462,15 +463,21 @@ pub fn forfeit_transcript() -> (Value, Vec<u8>) {
             0,
         ),
         ("dangling-acknowledgement", dangling_acknowledgement(), 0),
+        ("late-acceptance", late_acceptance(), 0),
         ("future-dated-ledger", future_dated_ledger(), 3),
     ] {
-        let r = reject(name, &p.transcript(A));
+        let mut r = reject(name, &p.transcript(A));
         assert_eq!(r["exit"], json!(exit), "{name}: {r}");
         assert_eq!(r["faults"], json!([]), "{name}");
+        // The result too, where there is one: these attacks are about it.
+        let c = sealed_games::variant::check_transcript(&p.transcript(A)).expect("readable");
+        if let Some(o) = c.verdict.outcome.as_ref() {
+            r["reason"] = json!(o.reason);
+        }
         rejects.push(r);
     }
     let value = json!({
-        "description": "version 2 draft 8 (spec/PROTOCOL.md §17): a Duel with time-per-move=1h naming the witness of witness.json; Black (signing the name p1 into his acceptance) stops at his second turn and White posts the witness's two ledgers (1 s, dating every envelope at 1 s, and 1 h + 1 ms later, holding the same) as a forfeit; White reveals and closes, Black never does. The same bytes as forfeit-game.sealed. Twins: the same forfeit at the deadline exactly, with ledgers White signed itself, and with a stamp of White's move hash at 1 s while the ledger dates the move two hours later (each White's false-forfeit, exit 1); Black's no-op a minute before his deadline and Black's envelope acknowledging an envelope of White's that does not exist (the forfeit stands, exit 0); a ledger dated ten hours on lacking Black's answer, against the ledger Black posts in his defence (no result, exit 3)",
+        "description": "version 2 draft 9 (spec/PROTOCOL.md §17): a Duel with time-per-move=1h naming the witness of witness.json; Black (signing the name p1 into his acceptance) stops at his second turn and White posts the witness's two ledgers (1 s, dating every envelope at 1 s, and 1 h + 1 ms later, holding the same) as a forfeit; White reveals and closes, Black never does. The same bytes as forfeit-game.sealed. Twins: the same forfeit at the deadline exactly, with ledgers White signed itself, and with a stamp of White's move hash at 1 s while the ledger dates the move two hours later (each White's false-forfeit, exit 1); Black's no-op a minute before his deadline and Black's envelope acknowledging an envelope of White's that does not exist (the forfeit stands, exit 0); White's draw offer left standing, then Black, having never seen the forfeit, accepting it (the acceptance is processed, its ending left out: Black lost on time, exit 0, §8.14); a ledger dated ten hours on lacking Black's answer, against the ledger Black posts in his defence (no result, exit 3)",
         "file": "forfeit-game.sealed",
         "bytes": hex(&bytes),
         "verdict": crate::vectors::verdict_json(&checked, &o),
@@ -513,7 +520,7 @@ pub fn stallmate_forfeit_transcript() -> (Value, Vec<u8>) {
     .map(|(name, p)| reject(name, &p.transcript(Seat(0))))
     .collect();
     let value = json!({
-        "description": "version 2 draft 8 (spec/PROTOCOL.md §17, deposits; spec/GAMES.md §5.14): a Secret Stallmate (period 1s, ply-limit 30) between the test keys (White 0, Black 1, referee 2) naming the witness of witness.json; Black makes no attempt after his third, his period passes, the referee calls it his forfeit, and every seat posts the witness's stamps before it closes: Black lost on time, -10 / 0, verified. The same bytes as stallmate-forfeit-game.sealed. Rejects (each White's transcript): a yes to an attempt stamped after its period (the referee's game-rule fault), an attempt stamped in time that the referee's seal left out (no result), a witness giving the close two times (no result), a stamp White signed himself (White's false-statement), Black's attempts neither sent to the referee nor left with the witness, something else stamped in their place (they never counted: Black lost on time, -10 / 0)",
+        "description": "version 2 draft 9 (spec/PROTOCOL.md §17, deposits; spec/GAMES.md §5.14): a Secret Stallmate (period 1s, ply-limit 30) between the test keys (White 0, Black 1, referee 2) naming the witness of witness.json; Black makes no attempt after his third, his period passes, the referee calls it his forfeit, and every seat posts the witness's stamps before it closes: Black lost on time, -10 / 0, verified. The same bytes as stallmate-forfeit-game.sealed. Rejects (each White's transcript): a yes to an attempt stamped after its period (the referee's game-rule fault), an attempt stamped in time that the referee's seal left out (no result), a witness giving the close two times (no result), a stamp White signed himself (White's false-statement), Black's attempts neither sent to the referee nor left with the witness, something else stamped in their place (they never counted: Black lost on time, -10 / 0)",
         "file": "stallmate-forfeit-game.sealed",
         "bytes": hex(&bytes),
         "verdict": crate::vectors::verdict_json(&checked, &o),

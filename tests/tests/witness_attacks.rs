@@ -9,7 +9,8 @@ use sealed_conformance::forfeit_kit::{game, known, stalled};
 use sealed_conformance::scenarios::{A, B};
 use sealed_conformance::stallmate_witness::withheld_attempts;
 use sealed_conformance::time_attacks::{
-    dangling_acknowledgement, future_dated_ledger, noop_before_the_deadline, prestamped,
+    dangling_acknowledgement, future_dated_ledger, late_acceptance, noop_before_the_deadline,
+    prestamped,
 };
 use sealed_games::variant::check_transcript;
 use sealed_protocol::body::{Claim, ClaimKind, Item};
@@ -43,6 +44,32 @@ fn an_envelope_that_discharges_nothing_restarts_no_wait() {
         assert!(c.verdict.faults.is_empty(), "{:#?}", c.verdict.faults);
         assert_eq!(c.exit_code(), 0, "{body:?}: {:#?}", c.verdict);
     }
+}
+
+/// B lets his time run out with A's draw offer standing; A's forfeit stands; B, who
+/// never saw it, accepts the draw. The two endings are concurrent, yet the loss on time
+/// stays a loss for every holder of the record, whatever it holds (§8.14): the
+/// acceptance was made after the silent ledger. (A draw on draft 8, issue 53.)
+#[test]
+fn a_loss_on_time_stays_a_loss_whatever_the_late_player_signs() {
+    let p = late_acceptance();
+    for seat in [A, B] {
+        let c = check_transcript(&p.transcript(seat)).expect("readable");
+        let o = c.verdict.outcome.clone().expect("a result");
+        assert_eq!(o.reason, "seat 1 lost on time", "seat {seat:?}'s file");
+        assert_eq!(o.results, vec![SeatResult::Win, SeatResult::Loss]);
+        assert!(c.verdict.faults.is_empty(), "{:#?}", c.verdict.faults);
+    }
+    // Both endings are in the record: the acceptance was taken, and left out.
+    let e = p.sessions[A.index()].engine();
+    assert_eq!(e.forfeits().len(), 1);
+    assert!(
+        e.stored()
+            .0
+            .iter()
+            .any(|s| s.unsigned().seat == B && s.unsigned().body.contains(&Item::AcceptDraw)),
+        "Black's late acceptance is in White's record"
+    );
 }
 
 /// A, the mover, has the witness stamp his move's hash before he sends the move, then

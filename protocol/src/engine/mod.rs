@@ -734,15 +734,25 @@ impl<R: Rules> Engine<R> {
         self.seats.get(seat.index())?.name.as_deref()
     }
 
-    /// The board result: the combined endings, before faults are weighed. A forfeit's
-    /// ending counts only while the witness is not proven to have lied.
+    /// The board result: the combined endings, before faults are weighed
+    /// (spec/PROTOCOL.md §8.14). A forfeit's ending counts only while the witness is not
+    /// proven to have lied; while it counts, a loss on time stays a loss: an ending
+    /// whose past holds an envelope of the seat lost on time that the forfeit's past did
+    /// not hold (a late act, signed after the silent ledger) is left out.
     pub fn board_outcome(&self) -> Option<Outcome> {
         let void = !self.game.forfeits.is_empty() && self.witness_lied().is_some();
+        let is_forfeit = |at: &EnvRef| self.game.forfeits.iter().any(|f| f.0 == *at);
         let endings: Vec<Outcome> = self
             .game
             .endings
             .iter()
-            .filter(|(at, _)| !(void && self.game.forfeits.iter().any(|f| f.0 == *at)))
+            .filter(|(at, _)| {
+                if is_forfeit(at) {
+                    !void
+                } else {
+                    void || !self.after_a_loss_on_time(*at)
+                }
+            })
             .map(|(_, o)| o.clone())
             .collect();
         if endings.is_empty() {
@@ -750,6 +760,24 @@ impl<R: Rules> Engine<R> {
         } else {
             Some(self.rules.combine(self.terms.players(), &endings))
         }
+    }
+
+    /// Whether the envelope at `at` holds in its past an envelope of a seat lost on time
+    /// that the forfeit against it did not hold (§8.14): an act made late.
+    fn after_a_loss_on_time(&self, at: EnvRef) -> bool {
+        let Some(clock) = self.store.clock_of(at) else {
+            return false;
+        };
+        self.game.forfeits.iter().any(|(f, against, _)| {
+            let Some(known) = self.store.clock_of(*f) else {
+                return false;
+            };
+            self.store
+                .chains
+                .keys()
+                .filter(|c| c.seat == *against)
+                .any(|c| self.store.seen_count(clock, *c) > self.store.seen_count(known, *c))
+        })
     }
 
     /// The seat whose game act is awaited, if the game is on.
