@@ -32,15 +32,15 @@ mod sim;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use sealed_node::core::{Cmd, GameId};
+use sealed_node::core::Cmd;
 use sealed_node::sync::{Request, Response};
 use sealed_protocol::body::Item;
-use sealed_protocol::envelope::{Ack, Signed, Unsigned};
+use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::{ChainId, LogId, Seat};
+use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, settled, shown, started};
+use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, forge, settled, shown, signed, started};
 use sim::{Fate, Faults, Payload, World};
 
 /// How long Bob holds a move back: more than a move's 20 s.
@@ -121,10 +121,6 @@ struct Hand {
     dangling: Option<(u64, sealed_protocol::hash::Hash)>,
 }
 
-fn signed(terms: &Terms, bytes: &[u8]) -> Option<Signed> {
-    Signed::parse(terms, bytes).ok()
-}
-
 /// Removes from `envs` every envelope the hand keeps back now; whether any was.
 fn strip(envs: &mut Vec<Vec<u8>>, keep_back: &dyn Fn(&Signed) -> bool, terms: &Terms) -> bool {
     let before = envs.len();
@@ -144,51 +140,6 @@ fn carried<'a>(p: &'a mut Payload<'_>) -> Vec<&'a mut Vec<Vec<u8>>> {
         }
         _ => vec![],
     }
-}
-
-/// The next envelope of Bob's public chain as his store holds it, with `body`; its
-/// acknowledgement of Alice's chain is `ack` when given, else the last Alice envelope
-/// Bob holds.
-fn forge(w: &World, terms: &Terms, game: &GameId, body: Vec<Item>, ack: Option<Ack>) -> Signed {
-    let held: Vec<Signed> = w.nodes[BOB]
-        .store
-        .all_envelopes(game)
-        .iter()
-        .filter_map(|b| signed(terms, b))
-        .filter(|s| s.at().chain.log.is_public())
-        .collect();
-    let last = |seat: Seat| {
-        let chain = ChainId::public(seat);
-        let mut mine: Vec<&Signed> = held.iter().filter(|s| s.at().chain == chain).collect();
-        mine.sort_by_key(|s| s.at().seq);
-        // The gap-free prefix.
-        let n = mine
-            .iter()
-            .enumerate()
-            .take_while(|(i, s)| s.at().seq == *i as u64)
-            .count();
-        n.checked_sub(1).map(|i| mine[i].clone())
-    };
-    let bob = last(Seat(1)).expect("Bob has signed");
-    let alice_ack = ack.or_else(|| {
-        last(Seat(0)).map(|a| Ack {
-            chain: ChainId::public(Seat(0)),
-            seq: a.at().seq,
-            hash: a.hash,
-        })
-    });
-    let unsigned = Unsigned {
-        version: terms.version(),
-        game: terms.game(),
-        log: LogId::PUBLIC,
-        seat: Seat(1),
-        seq: bob.at().seq + 1,
-        prev: bob.hash,
-        acks: alice_ack.into_iter().collect(),
-        clock: w.now,
-        body,
-    };
-    unsigned.sign(&w.nodes[BOB].key)
 }
 
 /// One seed; Err says what broke, Ok what happened and the golden record of it.

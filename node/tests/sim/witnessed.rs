@@ -2,11 +2,13 @@
 //! (`witness_sim.rs`, `adversary_sim.rs`): a world of two players with bots, a referee
 //! when the game needs one, and the witness; the game proposed and played until it is on;
 //! what a node answers; the transcript checked; every time posted held against the
-//! witness's store.
+//! witness's store; Bob's next envelope forged, for the cheaters (`adversary_sim.rs`,
+//! `adversary_late.rs`).
 
 use sealed_node::core::{Answer, Cmd, CoreConfig, GameId, ProposeArgs};
 use sealed_protocol::body::Item;
-use sealed_protocol::envelope::Signed;
+use sealed_protocol::envelope::{Ack, Signed, Unsigned};
+use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::keys::PublicKey;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
@@ -253,4 +255,54 @@ pub fn posted_times(
         }
     }
     Ok(n)
+}
+
+/// The envelope of `terms`' game in `bytes`, if it is one, signed.
+pub fn signed(terms: &Terms, bytes: &[u8]) -> Option<Signed> {
+    Signed::parse(terms, bytes).ok()
+}
+
+/// The next envelope of Bob's public chain as his store holds it, with `body`; its
+/// acknowledgement of Alice's chain is `ack` when given, else the last Alice envelope
+/// Bob holds.
+pub fn forge(w: &World, terms: &Terms, game: &GameId, body: Vec<Item>, ack: Option<Ack>) -> Signed {
+    let held: Vec<Signed> = w.nodes[BOB]
+        .store
+        .all_envelopes(game)
+        .iter()
+        .filter_map(|b| signed(terms, b))
+        .filter(|s| s.at().chain.log.is_public())
+        .collect();
+    let last = |seat: Seat| {
+        let chain = ChainId::public(seat);
+        let mut mine: Vec<&Signed> = held.iter().filter(|s| s.at().chain == chain).collect();
+        mine.sort_by_key(|s| s.at().seq);
+        // The gap-free prefix.
+        let n = mine
+            .iter()
+            .enumerate()
+            .take_while(|(i, s)| s.at().seq == *i as u64)
+            .count();
+        n.checked_sub(1).map(|i| mine[i].clone())
+    };
+    let bob = last(Seat(1)).expect("Bob has signed");
+    let alice_ack = ack.or_else(|| {
+        last(Seat(0)).map(|a| Ack {
+            chain: ChainId::public(Seat(0)),
+            seq: a.at().seq,
+            hash: a.hash,
+        })
+    });
+    let unsigned = Unsigned {
+        version: terms.version(),
+        game: terms.game(),
+        log: LogId::PUBLIC,
+        seat: Seat(1),
+        seq: bob.at().seq + 1,
+        prev: bob.hash,
+        acks: alice_ack.into_iter().collect(),
+        clock: w.now,
+        body,
+    };
+    unsigned.sign(&w.nodes[BOB].key)
 }

@@ -1,0 +1,232 @@
+//! A player lost on time who signs an ending late, in the deterministic simulation
+//! (`sim/`), while nodes crash and messages drop (issue 53). Bob's node runs the honest
+//! core; an adversary holds a hand on what it hears and signs with its key:
+//!
+//! - as soon as the game is on, Bob walks away (his bots off): it waits for him at his
+//!   next choice;
+//! - Alice offers a draw, which Bob's node receives and leaves standing;
+//! - from then on Bob's node hears nothing (his node stopped, as far as the game knows),
+//!   so it never sees Alice's forfeit when his time has gone;
+//! - once Alice has posted her forfeit, Bob accepts the draw — an envelope that saw the
+//!   offer and not the forfeit — and sends it to Alice and the witness; then his node
+//!   hears again.
+//!
+//! Under draft 8 the two endings combined to a draw ("concurrent endings disagree").
+//! After each seed, from Alice's transcript: Alice is never faulted, the result is a
+//! result, and Bob lost it — on time, or by a fault of his own — never a draw or a win.
+//!
+//! `cargo test --workspace --test adversary_late` runs 4 seeds;
+//! `SEALED_SIM_SEEDS=1000 cargo test --workspace --release --test adversary_late --
+//! --nocapture` the long run; `SEALED_SIM_SEED=17` one seed.
+
+mod sim;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use sealed_node::core::{Answer, Cmd, ShowFormat};
+use sealed_node::sync::Request;
+use sealed_protocol::body::Item;
+use sealed_protocol::ids::Seat;
+use sealed_protocol::outcome::SeatResult;
+use sealed_protocol::proposal::Terms;
+use sealed_protocol::transcript::TranscriptFile;
+use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, forge, settled, signed, started};
+use sim::{Fate, Faults, World};
+
+/// The variants with a time control and draw offers.
+const VARIANTS: [&str; 4] = ["duel", "cardmate", "chex", "tempete"];
+
+/// Whether `node`'s store holds an envelope of `seat` in `game` with an item `is`.
+fn holds(
+    w: &World,
+    node: usize,
+    terms: &Terms,
+    game: &sealed_node::core::GameId,
+    seat: u8,
+    is: impl Fn(&Item) -> bool,
+) -> bool {
+    w.nodes[node]
+        .store
+        .all_envelopes(game)
+        .iter()
+        .filter_map(|b| signed(terms, b))
+        .any(|s| s.at().chain.seat == Seat(seat) && s.unsigned().body.iter().any(&is))
+}
+
+/// Alice's view of the game, as JSON.
+fn shown_to(w: &mut World, node: usize, id: &str) -> serde_json::Value {
+    match answer(w, node, Cmd::Show(id.to_owned().into(), ShowFormat::Json)) {
+        Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// One seed; Err says what broke, Ok what happened.
+fn late(seed: u64) -> Result<String, String> {
+    let variant = VARIANTS[(seed % VARIANTS.len() as u64) as usize];
+    let options = vec![
+        ("time-leave".into(), "60s".into()),
+        ("time-per-move".into(), "20s".into()),
+    ];
+    let (mut w, game, id) = started(seed, variant, options, false, 2, 20 * 60_000)?;
+    let witness = w.nodes.len() - 1;
+    let terms = {
+        let b = match answer(&mut w, ALICE, Cmd::Transcript(id.clone().into())) {
+            Some(Answer::Bytes(b)) => b,
+            other => return Err(format!("no transcript: {other:?}")),
+        };
+        let f = TranscriptFile::from_bytes(&b).map_err(|e| e.to_string())?;
+        Terms::parse(&f.proposal).map_err(|e| e.to_string())?
+    };
+    // Bob's node hears nothing while this is set.
+    let deaf = Rc::new(Cell::new(false));
+    {
+        let deaf = deaf.clone();
+        w.filter = Some(Box::new(move |_, _, to, _| {
+            if to == BOB && deaf.get() {
+                Fate::Drop
+            } else {
+                Fate::Pass
+            }
+        }));
+    }
+    w.faults = CHAOS;
+    let start = w.now;
+    let limit = 2 * 60 * 60_000;
+    let mut walked = false;
+    let mut offered = false;
+    let mut accepted = false;
+    let mut late_push: Option<Request> = None;
+    let mut next_send = 0;
+    // Done once Alice's game is settled and, when the attack is under way, her store
+    // holds Bob's late acceptance (the chaos may drop it: Bob's node sends it again).
+    let done = |w: &World, deaf: bool, accepted: bool| {
+        settled(w, &[ALICE], &game)
+            && (!deaf || accepted)
+            && (!accepted || holds(w, ALICE, &terms, &game, 1, |i| *i == Item::AcceptDraw))
+    };
+    while !done(&w, deaf.get(), accepted) {
+        if w.now > start + limit {
+            let v = shown_to(&mut w, ALICE, &id);
+            return Err(format!(
+                "no end after {} minutes; Alice's node shows phase {}, {}; offered {offered}, accepted {accepted}",
+                limit / 60_000,
+                v["phase"],
+                v["waiting_for"],
+            ));
+        }
+        // Bob walks away at once, his bots off for good: the game waits for him at his
+        // next choice.
+        if !walked && w.nodes[BOB].core.is_some() {
+            let all = answer(&mut w, BOB, Cmd::Bot(None, false));
+            let this = answer(&mut w, BOB, Cmd::Bot(Some(id.clone().into()), false));
+            walked = all.is_some() && this.is_some();
+        }
+        if walked {
+            w.nodes[BOB].cfg.bots = false;
+        }
+        // Alice offers a draw; once Bob's node holds it, it hears no more.
+        if walked && !offered && w.nodes[ALICE].core.is_some() {
+            let ply = shown_to(&mut w, ALICE, &id)["ply"].as_u64();
+            let r = answer(
+                &mut w,
+                ALICE,
+                Cmd::Move {
+                    game: id.clone().into(),
+                    text: "offer draw".into(),
+                    expect: ply.map(|p| p as usize),
+                },
+            );
+            offered = r.is_some();
+        }
+        if offered && !deaf.get() && holds(&w, BOB, &terms, &game, 0, |i| *i == Item::OfferDraw) {
+            deaf.set(true);
+        }
+        // Alice's forfeit is posted: Bob, who never saw it, accepts the draw.
+        if deaf.get()
+            && !accepted
+            && holds(&w, ALICE, &terms, &game, 0, |i| {
+                matches!(i, Item::Forfeit(_))
+            })
+        {
+            let env = forge(&w, &terms, &game, vec![Item::AcceptDraw], None);
+            let saw_forfeit = holds(&w, BOB, &terms, &game, 0, |i| matches!(i, Item::Forfeit(_)));
+            if saw_forfeit {
+                return Err("Bob's node saw the forfeit before it accepted".into());
+            }
+            let push = Request::Push {
+                game,
+                envelopes: vec![env.bytes.clone()],
+            };
+            // Bob's own node takes it first (as from the witness, a mailbox of the game),
+            // so his chain goes on from it; then it goes to Alice and the witness, and
+            // his node hears again.
+            w.ask(BOB, w.key(witness), push.clone());
+            late_push = Some(push);
+            accepted = true;
+            deaf.set(false);
+        }
+        // Bob sends it to Alice and the witness every few seconds until Alice holds it
+        // (the chaos drops messages).
+        if let Some(push) = &late_push
+            && w.now >= next_send
+            && !holds(&w, ALICE, &terms, &game, 1, |i| *i == Item::AcceptDraw)
+        {
+            w.inject(BOB, ALICE, push.clone());
+            w.inject(BOB, witness, push.clone());
+            next_send = w.now + 5_000;
+        }
+        let until = w.now + 500;
+        w.run(500, &|w: &World| w.now >= until);
+    }
+    w.faults = Faults::none();
+    let (_, c) = checked(&mut w, &id)?;
+    let v = &c.verdict;
+    if v.faults.iter().any(|f| f.seat == Seat(0)) {
+        return Err(format!("Alice faulted: {:#?}", v.faults));
+    }
+    let Some(o) = &v.outcome else {
+        return Err(format!("no result: {v:#?}"));
+    };
+    if o.results.first() != Some(&SeatResult::Win) {
+        return Err(format!(
+            "Bob did not lose (accepted late: {accepted}): {v:#?}"
+        ));
+    }
+    // The attack took place: else the seed proves nothing.
+    if !accepted || !holds(&w, ALICE, &terms, &game, 1, |i| *i == Item::AcceptDraw) {
+        return Err(format!(
+            "no late acceptance in Alice's record (walked {walked}, offered {offered}, accepted {accepted}): {}",
+            o.reason
+        ));
+    }
+    let crashes: u64 = w.tally.crashes.values().sum();
+    Ok(format!(
+        "seed {seed} {variant}: {} after {} envelopes, exit {}; {crashes} crashes, {} dropped",
+        o.reason,
+        v.envelopes,
+        c.exit_code(),
+        w.tally.dropped
+    ))
+}
+
+#[test]
+fn a_player_lost_on_time_cannot_turn_it_into_a_draw_by_signing_late() {
+    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4);
+    let only: Option<u64> = std::env::var("SEALED_SIM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let mut failed = vec![];
+    for seed in (0..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
+        match late(seed) {
+            Ok(line) => eprintln!("{line}"),
+            Err(e) => failed.push((seed, e)),
+        }
+    }
+    eprintln!("{seeds} seeds, {} failed", failed.len());
+    assert!(failed.is_empty(), "{failed:#?}");
+}
