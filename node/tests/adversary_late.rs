@@ -33,8 +33,8 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, forge, settled, started};
-use sim::{Fate, Faults, World};
+use sim::witnessed::{ALICE, BOB, CHAOS, alices_result, answer, forge, settled, started};
+use sim::{Fate, World};
 
 /// The variants with a time control and draw offers.
 const VARIANTS: [&str; 4] = ["duel", "cardmate", "chex", "tempete"];
@@ -195,15 +195,8 @@ fn late(seed: u64) -> Result<String, String> {
         let until = w.now + 500;
         w.run(500, &|w: &World| w.now >= until);
     }
-    w.faults = Faults::none();
-    let (_, c) = checked(&mut w, &id)?;
+    let (c, o) = alices_result(&mut w, &id)?;
     let v = &c.verdict;
-    if v.faults.iter().any(|f| f.seat == Seat(0)) {
-        return Err(format!("Alice faulted: {:#?}", v.faults));
-    }
-    let Some(o) = &v.outcome else {
-        return Err(format!("no result: {v:#?}"));
-    };
     if o.results.first() != Some(&SeatResult::Win) {
         return Err(format!(
             "Bob did not lose (accepted late: {accepted}): {v:#?}"

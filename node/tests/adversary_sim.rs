@@ -40,8 +40,10 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, forge, settled, shown, signed, started};
-use sim::{Fate, Faults, Payload, World};
+use sim::witnessed::{
+    ALICE, BOB, CHAOS, alices_result, answer, forge, settled, shown, signed, started,
+};
+use sim::{Fate, Payload, World};
 
 /// How long Bob holds a move back: more than a move's 20 s.
 const HOLD_MS: u64 = 50_000;
@@ -394,15 +396,8 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
         let until = w.now + 500;
         w.run(500, &|w: &World| w.now >= until);
     }
-    w.faults = Faults::none();
-    let (_, c) = checked(&mut w, &id)?;
+    let (c, o) = alices_result(&mut w, &id)?;
     let v = &c.verdict;
-    if v.faults.iter().any(|f| f.seat == Seat(0)) {
-        return Err(format!("Alice faulted: {:#?}", v.faults));
-    }
-    let Some(o) = &v.outcome else {
-        return Err(format!("no result: {v:#?}"));
-    };
     if o.reason == "seat 0 lost on time" {
         return Err(format!("Bob won on time: {v:#?}"));
     }

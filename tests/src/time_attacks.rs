@@ -179,17 +179,8 @@ pub fn late_acceptance() -> Pair<Duel> {
         .find(|s| s.at().chain.seat == B && s.unsigned().body.contains(&Item::AcceptDraw))
         .expect("Black's acceptance")
         .clone();
-    let st = proof(&p, A, HOUR + 1);
-    let now = p.now;
-    p.sessions[A.index()]
-        .handle_command(
-            Command::Forfeit(Forfeit {
-                against: B,
-                statements: signed(&st, &witness()),
-            }),
-            now,
-        )
-        .expect("White's forfeit stands");
+    let statements = signed(&proof(&p, A, HOUR + 1), &witness());
+    post(&mut p, statements);
     p.deliver_all();
     // Black's node comes back: the acceptance reaches White, the forfeit Black.
     p.deliver_to(A, &accept);
@@ -205,16 +196,7 @@ pub fn late_acceptance() -> Pair<Duel> {
 
 /// White posts a forfeit his honest session signs; the game runs out.
 fn posted(p: &mut Pair<Duel>, statements: Vec<Vec<u8>>) {
-    let now = p.now;
-    p.sessions[A.index()]
-        .handle_command(
-            Command::Forfeit(Forfeit {
-                against: B,
-                statements,
-            }),
-            now,
-        )
-        .expect("White's forfeit stands");
+    post(p, statements);
     p.deliver_all();
     p.run(&mut honest_pair());
 }
@@ -236,4 +218,18 @@ fn forged(p: &mut Pair<Duel>, statements: Vec<Vec<u8>>) {
     p.inject(&env);
     p.deliver_all();
     p.run(&mut honest_pair());
+}
+
+/// White's honest session signs a forfeit against Black with `statements`.
+fn post(p: &mut Pair<Duel>, statements: Vec<Vec<u8>>) {
+    let now = p.now;
+    p.sessions[A.index()]
+        .handle_command(
+            Command::Forfeit(Forfeit {
+                against: B,
+                statements,
+            }),
+            now,
+        )
+        .expect("White's forfeit stands");
 }

@@ -306,3 +306,27 @@ pub fn forge(w: &World, terms: &Terms, game: &GameId, body: Vec<Item>, ack: Opti
     };
     unsigned.sign(&w.nodes[BOB].key)
 }
+
+/// The game's result as Alice's transcript gives it, the chaos over: an error when Alice
+/// is at fault or there is no result (what no cheater may bring about).
+pub fn alices_result(
+    w: &mut World,
+    id: &str,
+) -> Result<
+    (
+        sealed_protocol::transcript::Checked,
+        sealed_protocol::outcome::Outcome,
+    ),
+    String,
+> {
+    w.faults = Faults::none();
+    let (_, c) = checked(w, id)?;
+    let v = &c.verdict;
+    if v.faults.iter().any(|f| f.seat == Seat(0)) {
+        return Err(format!("Alice faulted: {:#?}", v.faults));
+    }
+    let Some(o) = v.outcome.clone() else {
+        return Err(format!("no result: {v:#?}"));
+    };
+    Ok((c, o))
+}
