@@ -30,6 +30,7 @@ pub mod control;
 pub mod door;
 pub mod drive;
 pub mod faults;
+pub mod fresh_port;
 pub mod handle;
 pub mod handover;
 pub mod home;

@@ -328,11 +328,14 @@ pub fn swarm_with_budget(
         .with_tokio()
         .with_other_transport(|key| {
             // What `with_tcp` and `with_quic` would build, behind the door.
-            let tcp = tcp::tokio::Transport::new(tcp::Config::default().nodelay(true))
-                .upgrade(libp2p::core::upgrade::Version::V1Lazy)
-                .authenticate(noise::Config::new(key)?)
-                .multiplex(yamux())
-                .map(|(p, c), _| (p, StreamMuxerBox::new(c)));
+            // A dial from the listening port falls back to a fresh one (`fresh_port.rs`).
+            let tcp = crate::fresh_port::FreshPort(tcp::tokio::Transport::new(
+                tcp::Config::default().nodelay(true),
+            ))
+            .upgrade(libp2p::core::upgrade::Version::V1Lazy)
+            .authenticate(noise::Config::new(key)?)
+            .multiplex(yamux())
+            .map(|(p, c), _| (p, StreamMuxerBox::new(c)));
             let quic = libp2p::quic::tokio::Transport::new(libp2p::quic::Config::new(key))
                 .map(|(p, c), _| (p, StreamMuxerBox::new(c)));
             let both = tcp.or_transport(quic).map(|either, _| either.into_inner());
