@@ -11,7 +11,8 @@
 //! progress as a forfeit would count it.
 //!
 //! A seat reads a witness's answer only if it holds at most [`MAX_LEDGERS`] (64)
-//! statements, the ledgers of a very long game (more is not from an honest witness); and
+//! statements: an honest witness's answer never holds more (it keeps at most
+//! `HELD_PLACES` places of a game, `take.rs`), so every answer is read whole; and
 //! after each answer it gives the witness what that ledger lacks, [`MAX_GIVEN`] (256)
 //! envelopes at a time.
 
@@ -24,8 +25,16 @@ use super::slot::Life;
 use super::{Core, Durable, GameId};
 use crate::message::Request;
 
-/// Most statements in a witness's answer a seat reads: the ledgers of a very long game.
+/// Most statements in a witness's answer a seat reads. An honest witness's answer is
+/// whole within it: a witness keeps at most `HELD_PLACES` places of a game
+/// (`take.rs`), so it answers at most `MAX_ANSWER_LEDGERS` ledgers (issue 53: a seat
+/// that ignored longer answers would never prove a long game's walker late).
 const MAX_LEDGERS: usize = 64;
+
+const _: () = assert!(
+    crate::take::MAX_ANSWER_LEDGERS <= MAX_LEDGERS,
+    "a witness's whole answer is read"
+);
 
 /// The wait in progress by a witness's answer, and the state it was counted in.
 #[derive(Clone, Copy, Debug)]
@@ -183,6 +192,7 @@ impl Core {
             slot.witness.times = None;
             return;
         }
+        let me = p.table.seat();
         if let Some(seat) = p.table.to_act()
             && let Some(wait) = p.table.session().witness_wait(&statements, seat)
         {
@@ -191,31 +201,99 @@ impl Core {
                 seat,
                 wait,
             });
+            // The first answer signed past another seat's deadline is kept for this
+            // wait: its ledger is the one a forfeit needs (below).
+            let past = ledgers(p, &statements)
+                .iter()
+                .any(|l| l.at > wait.deadline());
+            let same_wait = |k: &PastDeadline| k.seat == seat && k.since == wait.since;
+            if seat != me && past && !slot.witness.past_deadline.as_ref().is_some_and(same_wait) {
+                slot.witness.past_deadline = Some(PastDeadline {
+                    seat,
+                    since: wait.since,
+                    statements: statements.clone(),
+                });
+            }
         }
-        let me = p.table.seat();
         let others: Vec<Seat> = p
             .table
             .terms()
             .player_seats()
             .filter(|s| *s != me)
             .collect();
+        // The first answer past the deadline, then this one. A witness's counts only
+        // grow, so the first ledger past the deadline is the likeliest silent one: an
+        // accused who keeps sending idle envelopes to the witness a little before this
+        // seat gets them makes every later answer hold one more than this seat knows
+        // ("answered"), never the first once this seat has caught up with it (issue 53).
+        let kept = slot
+            .witness
+            .past_deadline
+            .as_ref()
+            .map(|k| k.statements.clone());
+        let mut answers: Vec<Vec<Vec<u8>>> =
+            kept.into_iter().filter(|k| *k != statements).collect();
+        answers.push(statements);
         for against in others {
-            let cmd = SessionCommand::Forfeit(Forfeit {
-                against,
-                statements: statements.clone(),
-            });
-            match self.apply(game, cmd, None, store) {
-                Ok(()) => {
-                    tracing::info!(game = %hex::encode(game), %against, "posted a time forfeit");
-                    self.run_bots(store);
-                    return;
-                }
-                Err(e) => {
-                    tracing::debug!(game = %hex::encode(game), %against, "no forfeit yet: {e}")
+            for answer in &answers {
+                let cmd = SessionCommand::Forfeit(Forfeit {
+                    against,
+                    statements: answer.clone(),
+                });
+                match self.apply(game, cmd, None, store) {
+                    Ok(()) => {
+                        tracing::info!(game = %hex::encode(game), %against, "posted a time forfeit");
+                        if let Some(slot) = self.games.slot_mut(&game) {
+                            slot.witness.past_deadline = None;
+                        }
+                        self.run_bots(store);
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::debug!(game = %hex::encode(game), %against, "no forfeit yet: {e}")
+                    }
                 }
             }
         }
     }
+}
+
+/// The first answer of the witness signed after the deadline of another seat's wait,
+/// kept for that wait (one per game, in memory: at most [`MAX_LEDGERS`] statements).
+#[derive(Clone, Debug)]
+pub(super) struct PastDeadline {
+    /// The seat waited for.
+    seat: Seat,
+    /// When its wait started, by the witness's times: another start is another wait.
+    since: u64,
+    /// The answer, as signed bytes.
+    statements: Vec<Vec<u8>>,
+}
+
+/// The ledgers among a witness's `statements` for `p`'s game that read as its
+/// witness's.
+fn ledgers(
+    p: &super::games::Played,
+    statements: &[Vec<u8>],
+) -> Vec<sealed_protocol::witness::Ledger> {
+    let terms = p.table.terms();
+    let Some(key) = terms
+        .witness()
+        .and_then(|w| sealed_protocol::keys::PublicKey::from_bytes(&w.key).ok())
+    else {
+        return vec![];
+    };
+    let (id, seats) = (terms.game(), terms.seat_count());
+    statements
+        .iter()
+        .filter_map(|b| {
+            sealed_protocol::witness::SignedStatement::from_bytes(b, id, &key, seats).ok()
+        })
+        .filter_map(|s| match s.statement {
+            sealed_protocol::witness::Statement::Ledger(l) => Some(l),
+            sealed_protocol::witness::Statement::Stamp(_) => None,
+        })
+        .collect()
 }
 
 impl Core {
@@ -250,33 +328,40 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let terms = p.table.terms();
-        let Some(w) = terms.witness().map(|w| w.key) else {
+        let Some(w) = p.table.terms().witness().map(|w| w.key) else {
             return;
         };
-        let Ok(key) = sealed_protocol::keys::PublicKey::from_bytes(&w) else {
-            return;
-        };
-        let (id, seats) = (terms.game(), terms.seat_count());
         // The latest ledger's counts: what the witness held last.
-        let held = statements
-            .iter()
-            .filter_map(|b| {
-                sealed_protocol::witness::SignedStatement::from_bytes(b, id, &key, seats).ok()
-            })
-            .filter_map(|s| match s.statement {
-                sealed_protocol::witness::Statement::Ledger(l) => Some(l),
-                sealed_protocol::witness::Statement::Stamp(_) => None,
-            })
-            .max_by_key(|l| l.at);
+        let held = ledgers(p, statements).into_iter().max_by_key(|l| l.at);
         let Some(held) = held else {
             return;
         };
         let have: Vec<(sealed_protocol::ids::ChainId, u64)> =
             held.chains.iter().map(|h| (h.chain, h.count)).collect();
+        // Heads are compared by hash, not only by count: where the witness's last
+        // envelope of a chain is not the one this seat holds there, the signer sent
+        // each a different one (twins). This seat's goes to the witness, which keeps it
+        // as evidence and answers with its own (`take.rs`): both then hold the proof,
+        // though the witness's one forward of its envelope was lost. Repeated at every
+        // answer until it is no longer so.
+        let twins: Vec<Vec<u8>> = held
+            .chains
+            .iter()
+            .filter_map(|h| {
+                let ours = p
+                    .table
+                    .session()
+                    .processed_at(sealed_protocol::ids::EnvRef {
+                        chain: h.chain,
+                        seq: h.count.checked_sub(1)?,
+                    })?;
+                (ours.hash != h.head).then(|| ours.bytes.clone())
+            })
+            .collect();
         let Ok(mut lacking) = self.served(&game, None, &have, store) else {
             return;
         };
+        lacking.splice(0..0, twins);
         if lacking.is_empty() {
             return;
         }

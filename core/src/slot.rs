@@ -65,6 +65,8 @@ pub(super) struct WithWitness {
     pub(super) unanswered_since: Option<u64>,
     /// The wait in progress by the witness's last answer (`accuse.rs`).
     pub(super) times: Option<WitnessTimes>,
+    /// The first answer signed past the deadline of the wait in progress (`accuse.rs`).
+    pub(super) past_deadline: Option<super::accuse::PastDeadline>,
     /// Deposits and stamps of this seat's private logs (`stamps.rs`).
     pub(super) stamps: Option<Asking>,
     /// A computation's message lacked, left with the witness or fetched (`lacked.rs`).

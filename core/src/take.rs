@@ -18,8 +18,9 @@
 //! store whether it knows a game (`Durable::knows`), so a known game is never a new
 //! invitation.
 //!
-//! About 640 lines, over the ~600 of the style: taking a proposal and taking envelopes
-//! share their bounds (whose the game is, its size, the shares), kept in one place.
+//! About 700 lines, over the ~600 of the style: taking a proposal and taking envelopes
+//! share their bounds (whose the game is, its size, the shares, a seat's places), kept in
+//! one place.
 
 use std::collections::BTreeMap;
 
@@ -492,6 +493,9 @@ impl Core {
         held_for_stranger: bool,
         valid: Vec<Signed>,
     ) -> Result<Vec<Signed>, PeerRefusal> {
+        if let Some(r) = self.games.relayed(game) {
+            return within_places(r, valid);
+        }
         let Some(p) = self.games.played(game) else {
             return Ok(valid);
         };
@@ -612,6 +616,60 @@ pub const INVITATION_BYTES: u64 = 1 << 20;
 /// envelopes stay unheard, and a game with time terms is lost by it on time.
 pub const GAME_BYTES: u64 = 16 << 20;
 
+/// The most places of a game's public chains a mailbox or witness keeps, shared
+/// equally by its seats ([`seat_places`]): an honest game of thousands of moves uses a
+/// few per cent of it. Per seat, so that a seat that signs without end fills its own
+/// share only, and what the other seats send is still taken and dated (issue 53: no seat
+/// spends another's share). And so that a witness's answer, which dates every place it
+/// holds, is at most [`MAX_ANSWER_LEDGERS`] ledgers, every one of which a seat reads
+/// (`accuse.rs`). The seat that fills its share cannot move on: its envelopes past it
+/// are never dated, and a game with time terms is lost by it on time.
+pub const HELD_PLACES: u64 = 196_608;
+
+/// A seat's share of [`HELD_PLACES`] in a game of `seats` seats.
+pub fn seat_places(seats: usize) -> u64 {
+    HELD_PLACES / seats.max(1) as u64
+}
+
+/// The most ledgers a witness's answer holds: its places, [`HELD_PLACES`] at most, a
+/// ledger's times at a time (`witness.rs`), and one more for the counts.
+pub const MAX_ANSWER_LEDGERS: usize =
+    (HELD_PLACES as usize).div_ceil(crate::witness::TIMES_PER_LEDGER) + 1;
+
+/// The envelopes of a relayed game whose signers have room among their places
+/// ([`seat_places`]), in order; only when none has is the push refused.
+fn within_places(r: &Relayed, valid: Vec<Signed>) -> Result<Vec<Signed>, PeerRefusal> {
+    let share = seat_places(r.terms.seat_count());
+    let mut held: BTreeMap<Seat, u64> = BTreeMap::new();
+    for (chain, places) in &r.held {
+        *held.entry(chain.seat).or_default() += places.len() as u64;
+    }
+    let total = valid.len();
+    let mut fits = Vec::with_capacity(total);
+    for s in valid {
+        let at = s.at();
+        // A place held already (the same envelope, or its twin kept as evidence) and a
+        // private log's envelope (kept by a witness as a deposit, not here) take none.
+        let new = at.chain.log.is_public()
+            && !r
+                .held
+                .get(&at.chain)
+                .is_some_and(|m| m.contains_key(&at.seq));
+        if new {
+            let n = held.entry(at.chain.seat).or_default();
+            if *n >= share {
+                continue;
+            }
+            *n += 1;
+        }
+        fits.push(s);
+    }
+    if fits.is_empty() && total > 0 {
+        return Err(PeerRefusal::SeatFull(share));
+    }
+    Ok(fits)
+}
+
 /// Gives one envelope to a played game's table; keeps its bytes to store if the table
 /// took it as new, or as the first evidence at its position.
 fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64) {
@@ -637,3 +695,7 @@ fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64
         Ok(Inserted::Duplicate(_)) | Err(_) => {}
     }
 }
+
+#[cfg(test)]
+#[path = "take_tests.rs"]
+mod tests;

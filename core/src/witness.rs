@@ -86,7 +86,7 @@ pub(super) struct DepositCount {
 }
 
 /// Most times in one ledger: about 6 bytes each, well inside a statement's cap.
-const TIMES_PER_LEDGER: usize = (MAX_STATEMENT - 2048) / 8;
+pub(crate) const TIMES_PER_LEDGER: usize = (MAX_STATEMENT - 2048) / 8;
 
 /// Most deposit bytes in one answer to a fetch (but one deposit alone, which may be
 /// larger: a computation's message).

@@ -30,7 +30,7 @@ pub enum Status {
 }
 
 /// What a claim is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClaimAbout {
     /// A claimant says the accused let the agreed time pass.
@@ -58,7 +58,7 @@ pub enum ClaimAbout {
 }
 
 /// A claim with its evidence.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ClaimView {
     /// The claimant, or `None` when the verifier derived it from the transcript.
     pub by: Option<Seat>,
@@ -173,6 +173,11 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         }
     }
     let mut missing_reveals = vec![];
+    // The claims the verifier derives are each recorded once; a set, not a search of
+    // the list, so that a transcript of many envelopes nothing can judge (an opponent
+    // who signs past a gap without end) costs time in proportion to them, not to
+    // their square.
+    let mut unique = Unique(claims.iter().cloned().collect());
 
     for at in engine.stuck() {
         let missing = first_missing(engine, at);
@@ -183,7 +188,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         if answers {
             suspects.insert(missing.chain.seat);
         }
-        push_unique(
+        unique.push(
             &mut claims,
             ClaimView {
                 by: None,
@@ -198,7 +203,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     if !called_off {
         for gap in audit.gaps {
             suspects.insert(gap.against);
-            push_unique(
+            unique.push(
                 &mut claims,
                 ClaimView {
                     by: None,
@@ -211,7 +216,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
         }
         if let Some(state) = engine.state() {
             for open in engine.rules().open_claims(state) {
-                push_unique(
+                unique.push(
                     &mut claims,
                     ClaimView {
                         by: None,
@@ -323,9 +328,15 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     }
 }
 
-fn push_unique(claims: &mut Vec<ClaimView>, c: ClaimView) {
-    if !claims.contains(&c) {
-        claims.push(c);
+/// The claims recorded so far, to record each derived one once.
+struct Unique(std::collections::HashSet<ClaimView>);
+
+impl Unique {
+    /// Records `c` unless it is recorded already.
+    fn push(&mut self, claims: &mut Vec<ClaimView>, c: ClaimView) {
+        if self.0.insert(c.clone()) {
+            claims.push(c);
+        }
     }
 }
 

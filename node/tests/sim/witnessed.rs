@@ -286,13 +286,30 @@ pub fn forge(w: &World, terms: &Terms, game: &GameId, body: Vec<Item>, ack: Opti
         n.checked_sub(1).map(|i| mine[i].clone())
     };
     let bob = last(Seat(1)).expect("Bob has signed");
-    let alice_ack = ack.or_else(|| {
-        last(Seat(0)).map(|a| Ack {
-            chain: ChainId::public(Seat(0)),
-            seq: a.at().seq,
-            hash: a.hash,
-        })
-    });
+    forge_after(
+        w,
+        terms,
+        &bob,
+        body,
+        ack.or_else(|| {
+            last(Seat(0)).map(|a| Ack {
+                chain: ChainId::public(Seat(0)),
+                seq: a.at().seq,
+                hash: a.hash,
+            })
+        }),
+    )
+}
+
+/// The envelope of Bob's public chain after `bob`, with `body` and the acknowledgement
+/// `ack` of Alice's chain (an adversary that keeps its own place in Bob's chain).
+pub fn forge_after(
+    w: &World,
+    terms: &Terms,
+    bob: &Signed,
+    body: Vec<Item>,
+    alice_ack: Option<Ack>,
+) -> Signed {
     let unsigned = Unsigned {
         version: terms.version(),
         game: terms.game(),

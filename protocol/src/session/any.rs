@@ -65,6 +65,8 @@ pub trait AnySession {
     /// How many envelopes this seat holds (what [`AnySession::envelopes`] would return,
     /// without copying them).
     fn held(&self) -> usize;
+    /// The processed envelope at `at`, if there is one.
+    fn processed_at(&self, at: crate::ids::EnvRef) -> Option<&Signed>;
     /// Reads bytes as an envelope of this game, its signature verified unless these
     /// exact bytes are held already (`Engine::parse_once`).
     fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError>;
@@ -213,6 +215,10 @@ impl<R: Rules> AnySession for Session<R> {
     fn held(&self) -> usize {
         let (chains, others) = self.engine.stored();
         chains.len() + others.len()
+    }
+
+    fn processed_at(&self, at: crate::ids::EnvRef) -> Option<&Signed> {
+        self.engine.envelope(at)
     }
 
     fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
