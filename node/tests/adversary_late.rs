@@ -116,13 +116,38 @@ fn late(seed: u64) -> Result<String, String> {
     while !done(&w, deaf.get(), accepted) {
         if w.now > start + limit {
             let v = shown_to(&mut w, ALICE, &id);
+            // What Alice's store holds, by signer, and the items of Alice's last five.
+            let held: Vec<Signed> = w.nodes[ALICE]
+                .store
+                .all_envelopes(&game)
+                .iter()
+                .filter_map(|b| Signed::parse_kept(&terms, b).ok())
+                .collect();
+            let mut alices: Vec<&Signed> = held
+                .iter()
+                .filter(|s| s.at().chain.seat == Seat(0))
+                .collect();
+            alices.sort_by_key(|s| (s.at().chain.log.0, s.at().seq));
+            let last: Vec<String> = alices
+                .iter()
+                .rev()
+                .take(5)
+                .map(|s| {
+                    format!("{:?}", s.unsigned().body)
+                        .chars()
+                        .take(80)
+                        .collect()
+                })
+                .collect();
             return Err(format!(
-                "no end after {} minutes; Alice's node shows phase {}, {}, claims {}; offered {offered}, Bob deaf {}, accepted {accepted}",
+                "no end after {} minutes; Alice's node shows phase {}, {}, claims {}; offered {offered}, Bob deaf {}, accepted {accepted}; Alice's store {} envelopes, {} hers, her last: {last:?}",
                 limit / 60_000,
                 v["phase"],
                 v["waiting_for"],
                 v["claims"],
                 deaf.get(),
+                held.len(),
+                alices.len(),
             ));
         }
         // Bob walks away at once, his bots off for good: the game waits for him at his
@@ -192,8 +217,7 @@ fn late(seed: u64) -> Result<String, String> {
             w.inject(BOB, witness, push.clone());
             next_send = w.now + 5_000;
         }
-        let until = w.now + 500;
-        w.run(500, &|w: &World| w.now >= until);
+        w.wait(500);
     }
     let (c, o) = alices_result(&mut w, &id)?;
     let v = &c.verdict;

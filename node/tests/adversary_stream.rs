@@ -96,8 +96,7 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
         if w.now > start + 10 * 60_000 {
             return Err(format!("never Bob's turn: {v}"));
         }
-        let until = w.now + 500;
-        w.run(500, &|w: &World| w.now >= until);
+        w.wait(500);
     }
     let sending = Rc::new(Cell::new(false));
     let cut = Rc::new(Cell::new(true));
@@ -206,8 +205,7 @@ impl Setup {
                     v["ply"]
                 );
             }
-            let until = self.w.now + EVERY_MS;
-            self.w.run(EVERY_MS, &|w: &World| w.now >= until);
+            self.w.wait(EVERY_MS);
         }
         let (c, o) = alices_result(&mut self.w, &self.id)?;
         if o.results.first() != Some(&SeatResult::Win) {

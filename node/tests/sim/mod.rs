@@ -654,6 +654,16 @@ impl World {
         done(self)
     }
 
+    /// Lets `ms` virtual ms pass: every event due by then happens, and the clock then
+    /// reads the end even when nothing was due (where [`World::run`] stops at the last
+    /// event, so that a loop of short runs while every node is down, its restart further
+    /// off, would never reach it).
+    pub fn wait(&mut self, ms: u64) {
+        let end = self.now + ms;
+        self.run(ms, &|_| false);
+        self.now = self.now.max(end);
+    }
+
     /// One event; the node it happened at, if any.
     fn event(&mut self, ev: Ev) -> Option<usize> {
         match ev {
