@@ -106,6 +106,13 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
         w.filter = Some(Box::new(move |_, from, to, payload| {
             let bobs = cut.get() && ((from == BOB && !sending.get()) || to == BOB);
             let lost = from == witness && to == ALICE && !forward(payload);
+            if std::env::var("SEALED_SIM_TRACE").is_ok()
+                && from == witness
+                && to == BOB
+                && let Payload::Response(Response::Refused(why)) = payload
+            {
+                eprintln!("the witness refused Bob: {why}");
+            }
             if bobs || lost { Fate::Drop } else { Fate::Pass }
         }));
     }
