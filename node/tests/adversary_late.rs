@@ -33,7 +33,9 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{ALICE, BOB, CHAOS, alices_result, answer, forge, settled, started};
+use sim::witnessed::{
+    ALICE, BOB, CHAOS, alices_result, answer, each_seed, env_u64, forge, settled, started,
+};
 use sim::{Fate, World};
 
 /// The variants with a time control and draw offers.
@@ -96,10 +98,7 @@ fn late(seed: u64) -> Result<String, String> {
     }
     w.faults = CHAOS;
     let start = w.now;
-    let limit = std::env::var("SEALED_SIM_LIMIT_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2 * 60 * 60_000);
+    let limit = env_u64("SEALED_SIM_LIMIT_MS").unwrap_or(2 * 60 * 60_000);
     let mut walked = false;
     let mut offered = false;
     let mut offered_at = 0;
@@ -245,20 +244,5 @@ fn late(seed: u64) -> Result<String, String> {
 
 #[test]
 fn a_player_lost_on_time_cannot_turn_it_into_a_draw_by_signing_late() {
-    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(4);
-    let only: Option<u64> = std::env::var("SEALED_SIM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok());
-    let mut failed = vec![];
-    for seed in (0..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
-        match late(seed) {
-            Ok(line) => eprintln!("{line}"),
-            Err(e) => failed.push((seed, e)),
-        }
-    }
-    eprintln!("{seeds} seeds, {} failed", failed.len());
-    assert!(failed.is_empty(), "{failed:#?}");
+    each_seed(4, late);
 }

@@ -419,18 +419,10 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
 
 #[test]
 fn a_cheater_never_wins_on_time_and_every_game_ends_with_a_result() {
-    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
-    let only: Option<u64> = std::env::var("SEALED_SIM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok());
+    let seeds: u64 = sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(20);
+    let only: Option<u64> = sim::witnessed::env_u64("SEALED_SIM_SEED");
     // `SEALED_SIM_FROM` starts later: two runs share a long range between two cores.
-    let from: u64 = std::env::var("SEALED_SIM_FROM")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let from: u64 = sim::witnessed::env_u64("SEALED_SIM_FROM").unwrap_or(0);
     let mut failed = vec![];
     // Every byte sent and written, per seed, as before issue 31's refactors (`sim/record.rs`).
     let mut golden = sim::record::Golden::read("adversary_sim");

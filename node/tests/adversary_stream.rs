@@ -42,7 +42,8 @@ use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{
-    ALICE, BOB, CHAOS, alices_result, answer, forge, forge_after, settled, shown, started,
+    ALICE, BOB, CHAOS, alices_result, answer, each_seed, env_u64, forge, forge_after, settled,
+    shown, started,
 };
 use sim::{Fate, Faults, Payload, World};
 
@@ -110,7 +111,7 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
     {
         let (sending, cut) = (sending.clone(), cut.clone());
         let mut forward = forward;
-        let trace = std::env::var("SEALED_SIM_TRACE").is_ok();
+        let trace = tracing();
         let (game_id, seats) = (terms.game(), terms.seat_count());
         let wkey = sealed_protocol::keys::PublicKey::from_bytes(&w.key(witness)).ok();
         w.filter = Some(Box::new(move |now, from, to, payload| {
@@ -137,7 +138,7 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
             }
             let bobs = cut.get() && ((from == BOB && !sending.get()) || to == BOB);
             let lost = from == witness && to == ALICE && !forward(payload);
-            if std::env::var("SEALED_SIM_TRACE").is_ok()
+            if tracing()
                 && from == witness
                 && to == BOB
                 && let Payload::Response(Response::Refused(why)) = payload
@@ -180,10 +181,7 @@ impl Setup {
     /// result, which must be a win.
     fn until_settled(&mut self, mut each: impl FnMut(&mut Setup)) -> Result<String, String> {
         let start = self.w.now;
-        let limit = std::env::var("SEALED_SIM_LIMIT_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(15 * 60_000);
+        let limit = env_u64("SEALED_SIM_LIMIT_MS").unwrap_or(15 * 60_000);
         while !settled(&self.w, &[ALICE], &self.game) {
             if self.w.now > start + limit {
                 let v = shown(&mut self.w, &self.game);
@@ -231,8 +229,7 @@ impl Setup {
             } else {
                 each(self);
             }
-            if std::env::var("SEALED_SIM_TRACE").is_ok() && (self.w.now - start) % 30_000 < EVERY_MS
-            {
+            if tracing() && (self.w.now - start) % 30_000 < EVERY_MS {
                 let v = shown(&mut self.w, &self.game);
                 eprintln!(
                     "{} s: {} {} claims {} ply {}",
@@ -244,7 +241,7 @@ impl Setup {
                 );
             }
             self.w.wait(EVERY_MS);
-            if std::env::var("SEALED_SIM_TRACE").is_ok() {
+            if tracing() {
                 let n = bobs_places(&self.w, ALICE, &self.terms, &self.game).len();
                 eprintln!("{}: Alice holds {n} of Bob's", self.w.now);
             }
@@ -262,6 +259,11 @@ impl Setup {
             self.w.tally.dropped
         ))
     }
+}
+
+/// Whether `SEALED_SIM_TRACE` asks for the simulation's trace.
+fn tracing() -> bool {
+    std::env::var("SEALED_SIM_TRACE").is_ok()
 }
 
 /// The places of Bob's public chain `node`'s store holds.
@@ -389,32 +391,12 @@ fn twins(seed: u64) -> Result<String, String> {
     Ok(format!("seed {seed} {line}"))
 }
 
-/// Runs `attack` on `SEALED_SIM_SEEDS` seeds (4 by default), or `SEALED_SIM_SEED` alone.
-fn seeds(attack: fn(u64) -> Result<String, String>) {
-    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(4);
-    let only: Option<u64> = std::env::var("SEALED_SIM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok());
-    let mut failed = vec![];
-    for seed in (0..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
-        match attack(seed) {
-            Ok(line) => eprintln!("{line}"),
-            Err(e) => failed.push((seed, e)),
-        }
-    }
-    eprintln!("{seeds} seeds, {} failed", failed.len());
-    assert!(failed.is_empty(), "{failed:#?}");
-}
-
 #[test]
 fn a_player_who_keeps_the_witness_busy_still_loses_on_time() {
-    seeds(stream);
+    each_seed(4, stream);
 }
 
 #[test]
 fn twin_envelopes_to_the_witness_and_to_the_opponent_are_found_though_the_forward_is_lost() {
-    seeds(twins);
+    each_seed(4, twins);
 }

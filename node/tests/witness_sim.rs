@@ -67,10 +67,7 @@ fn walk_away(seed: u64) -> Result<(), String> {
 
 #[test]
 fn a_walk_away_ends_on_time_while_the_witness_and_the_winner_crash() {
-    let seeds: u64 = std::env::var("SEALED_SIM_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(6);
+    let seeds: u64 = sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(6);
     let failed: Vec<(u64, String)> = (0..seeds)
         .filter_map(|seed| walk_away(seed).err().map(|e| (seed, e)))
         .collect();

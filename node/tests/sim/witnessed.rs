@@ -347,3 +347,25 @@ pub fn alices_result(
     };
     Ok((c, o))
 }
+
+/// A number from the environment variable `name`, if set and a number.
+pub fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|s| s.parse().ok())
+}
+
+/// Runs `attack` on seeds `0..SEALED_SIM_SEEDS` (`default` when unset), or
+/// `SEALED_SIM_SEED` alone, printing each seed's line; fails listing every seed that
+/// returned an error.
+pub fn each_seed(default: u64, attack: impl Fn(u64) -> Result<String, String>) {
+    let seeds = env_u64("SEALED_SIM_SEEDS").unwrap_or(default);
+    let only = env_u64("SEALED_SIM_SEED");
+    let mut failed = vec![];
+    for seed in (0..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
+        match attack(seed) {
+            Ok(line) => eprintln!("{line}"),
+            Err(e) => failed.push((seed, e)),
+        }
+    }
+    eprintln!("{seeds} seeds, {} failed", failed.len());
+    assert!(failed.is_empty(), "{failed:#?}");
+}
