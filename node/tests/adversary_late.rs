@@ -34,7 +34,7 @@ use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{
-    ALICE, BOB, CHAOS, alices_result, answer, each_seed, env_u64, forge, settled, started,
+    ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, settled, started,
 };
 use sim::{Fate, World};
 
@@ -68,7 +68,7 @@ fn shown_to(w: &mut World, node: usize, id: &str) -> serde_json::Value {
 }
 
 /// One seed; Err says what broke, Ok what happened.
-fn late(seed: u64) -> Result<String, String> {
+fn late(seed: u64) -> Result<Ran, String> {
     let variant = VARIANTS[(seed % VARIANTS.len() as u64) as usize];
     let options = vec![
         ("time-leave".into(), "60s".into()),
@@ -220,26 +220,31 @@ fn late(seed: u64) -> Result<String, String> {
     }
     let (c, o) = alices_result(&mut w, &id)?;
     let v = &c.verdict;
-    if o.results.first() != Some(&SeatResult::Win) {
-        return Err(format!(
-            "Bob did not lose (accepted late: {accepted}): {v:#?}"
-        ));
+    // The attack took place: else the seed proves nothing (Bob lost on time before his
+    // node held the offer, or the bots ended the game before he walked away).
+    if !accepted {
+        return Ok(Ran::Missed(format!(
+            "{variant}, {} (walked {walked}, offered {offered})",
+            o.reason
+        )));
     }
-    // The attack took place: else the seed proves nothing.
-    if !accepted || !holds(&w, ALICE, &terms, &game, 1, |i| *i == Item::AcceptDraw) {
+    if o.results.first() != Some(&SeatResult::Win) {
+        return Err(format!("Bob did not lose (accepted late): {v:#?}"));
+    }
+    if !holds(&w, ALICE, &terms, &game, 1, |i| *i == Item::AcceptDraw) {
         return Err(format!(
-            "no late acceptance in Alice's record (walked {walked}, offered {offered}, accepted {accepted}): {}",
+            "no late acceptance in Alice's record (walked {walked}, offered {offered}): {}",
             o.reason
         ));
     }
     let crashes: u64 = w.tally.crashes.values().sum();
-    Ok(format!(
+    Ok(Ran::Held(format!(
         "seed {seed} {variant}: {} after {} envelopes, exit {}; {crashes} crashes, {} dropped",
         o.reason,
         v.envelopes,
         c.exit_code(),
         w.tally.dropped
-    ))
+    )))
 }
 
 #[test]

@@ -42,7 +42,7 @@ use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{
-    ALICE, BOB, CHAOS, alices_result, answer, each_seed, env_u64, forge, forge_after, settled,
+    ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, forge_after, settled,
     shown, started,
 };
 use sim::{Fate, Faults, Payload, World};
@@ -393,10 +393,10 @@ fn twins(seed: u64) -> Result<String, String> {
 
 #[test]
 fn a_player_who_keeps_the_witness_busy_still_loses_on_time() {
-    each_seed(4, stream);
+    each_seed(4, |seed| stream(seed).map(Ran::Held));
 }
 
 #[test]
 fn twin_envelopes_to_the_witness_and_to_the_opponent_are_found_though_the_forward_is_lost() {
-    each_seed(4, twins);
+    each_seed(4, |seed| twins(seed).map(Ran::Held));
 }
