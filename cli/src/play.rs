@@ -295,6 +295,9 @@ pub fn games(home: &Home, json: bool) -> i32 {
             if let Some(inv) = &g.invitation {
                 indent(&mut s, format!("invitation {inv}"));
             }
+            if let Some(why) = &g.witness_refused {
+                indent(&mut s, sealed_node::core::witness_refused_line(why));
+            }
         }
         if s.is_empty() { "no games\n".into() } else { s }
     })
@@ -407,9 +410,12 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
     let next = field("waiting_for")
         .map(|w| format!("; {}", w.strip_prefix("nothing: ").unwrap_or(&w)))
         .unwrap_or_default();
+    let refused = field("witness_refused")
+        .map(|why| format!("; {}", sealed_node::core::witness_refused_line(&why)))
+        .unwrap_or_default();
     let verb = if running { "sent" } else { "made" };
     i32::from(!output::stdout(&format!(
-        "{text}: {verb}{at}{delivery}{next}\n"
+        "{text}: {verb}{at}{delivery}{refused}{next}\n"
     ))) * 2
 }
 

@@ -159,6 +159,7 @@ impl Core {
             players: players(p.table.terms(), &p.names(), Some(p.table.seat())),
             options: options(p.table.terms()),
             delivery: p.delivery(),
+            witness_refused: self.witness_refused(id),
             held: p.table.session().held(),
             clock: self
                 .clocks(p)
@@ -192,6 +193,7 @@ impl Core {
                 players: players(&r.terms, &seat_names(&r.terms, |_| None), None),
                 options: options(&r.terms),
                 delivery: None,
+                witness_refused: None,
                 held,
                 clock: None,
                 invitation: None,
@@ -215,6 +217,7 @@ impl Core {
                     .unwrap_or_default(),
                 options: d.terms().map(options).unwrap_or_default(),
                 delivery: None,
+                witness_refused: None,
                 held: 0,
                 clock: None,
                 invitation: None,
@@ -234,6 +237,7 @@ impl Core {
             players: vec![],
             options: vec![],
             delivery: None,
+            witness_refused: None,
             held: 0,
             clock: None,
             invitation: None,
@@ -538,8 +542,18 @@ impl Core {
             players: players(terms, &p.names(), Some(p.table.seat())),
             options: options(terms),
             delivery: p.delivery(),
+            witness_refused: self.witness_refused(&p.table.game()),
             helpers: helpers(terms),
         }
+    }
+
+    /// Why the game's witness refused this seat's last push, until it takes one; not
+    /// once the game is settled, when no wait is left for its record to end.
+    fn witness_refused(&self, id: &GameId) -> Option<String> {
+        if self.games.played(id).is_none_or(|p| p.settled) {
+            return None;
+        }
+        self.games.slot(id)?.witness.refused.clone()
     }
 
     /// A game as text, with a clock line when it has a time control.
@@ -565,6 +579,9 @@ impl Core {
         text.push_str(rest);
         if let Some(d) = p.delivery() {
             text.push_str(&format!("what you sent last: {d}\n"));
+        }
+        if let Some(why) = self.witness_refused(&p.table.game()) {
+            text.push_str(&format!("{}\n", crate::views::witness_refused_line(&why)));
         }
         if let Some(c) = self.clocks(p) {
             let who = namer(&names, p.table.seat());

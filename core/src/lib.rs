@@ -103,7 +103,7 @@ pub use storage::Durable;
 pub use sync::{MAX_QUEUED_BYTES, MAX_QUEUED_WRITES};
 pub use views::{
     AddrView, ClockView, Delivery, GameState, GameSummary, GameView, Invitation, NetworkView,
-    PeerView, PeersView, Reached, SeatDelivery, SyncCounts,
+    PeerView, PeersView, Reached, SeatDelivery, SyncCounts, witness_refused_line,
 };
 
 use durable::{Waiter, Waiting, Written};

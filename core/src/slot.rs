@@ -71,6 +71,9 @@ pub(super) struct WithWitness {
     pub(super) stamps: Option<Asking>,
     /// A computation's message lacked, left with the witness or fetched (`lacked.rs`).
     pub(super) lacked: Option<Lacked>,
+    /// Why the witness refused this seat's last push of the game, until it takes one
+    /// (`sync.rs`): what it refused it has not dated, so `show` and `games` say it.
+    pub(super) refused: Option<String>,
 }
 
 /// Whether a bot decides this game, and whether it changed since the bots last looked.

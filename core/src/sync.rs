@@ -40,7 +40,7 @@ use sealed_protocol::proposal::Terms;
 use super::durable::{Waiter, Written};
 use super::games::{game_peers, is_mailbox, seat_of};
 use super::io::{InId, OutId, Output};
-use super::peers::Asked;
+use super::peers::{Asked, Places};
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
@@ -494,6 +494,9 @@ impl Core {
             }
             Some(Response::Refused(why)) => {
                 tracing::debug!(peer = %hex::encode(&peer[..4]), "request refused: {why}");
+                if let Asked::Push(pushed) = &asked {
+                    self.witness_took(peer, pushed, Some(&why));
+                }
                 // Said by `sealed games` while the invitation is not delivered.
                 if let Asked::Offer(game, _) = asked
                     && let Some(slot) = self.games.slot_mut(&game)
@@ -510,6 +513,7 @@ impl Core {
                     self.acknowledged(peer, game, &places, store);
                 }
                 Asked::Push(pushed) => {
+                    self.witness_took(peer, &pushed, None);
                     for (game, places) in pushed {
                         self.acknowledged(peer, game, &places, store);
                     }
@@ -518,6 +522,21 @@ impl Core {
             },
             // Lost: the next heads round repairs what it carried.
             None => {}
+        }
+    }
+
+    /// What the witness said of a push of this seat's envelopes: for each game of it
+    /// that `peer` witnesses, the refusal is kept (shortened) until a push is taken.
+    fn witness_took(&mut self, peer: PeerKey, pushed: &[(GameId, Places)], refused: Option<&str>) {
+        for (game, _) in pushed {
+            let witnessed = self
+                .games
+                .played(game)
+                .and_then(|p| p.table.terms().witness())
+                .is_some_and(|w| w.key == peer);
+            if witnessed && let Some(slot) = self.games.slot_mut(game) {
+                slot.witness.refused = refused.map(|why| why.chars().take(MAX_REFUSAL).collect());
+            }
         }
     }
 

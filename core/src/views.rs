@@ -20,6 +20,10 @@ pub struct GameView {
     pub options: Vec<String>,
     /// Where this seat's latest messages are.
     pub delivery: Option<Delivery>,
+    /// Why the game's witness refused this seat's last envelopes, until it takes them:
+    /// it has not dated them, so a wait they answer is not over in its record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_refused: Option<String>,
     /// The witness and mailboxes the proposal names.
     pub helpers: Vec<crate::players::HelperView>,
 }
@@ -197,6 +201,9 @@ pub struct GameSummary {
     pub options: Vec<String>,
     /// Where this seat's latest messages are ("delivered to bob"), for a game it plays.
     pub delivery: Option<Delivery>,
+    /// Why the game's witness refused this seat's last envelopes (as [`GameView`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness_refused: Option<String>,
     /// Envelopes this node holds for the game.
     pub held: usize,
     /// The clocks in one line, when the game has a time control.
@@ -231,6 +238,15 @@ pub struct SeatDelivery {
     pub to: String,
     /// How far the messages got.
     pub reached: Reached,
+}
+
+/// The line `show`, `games` and `move` print while the witness refuses this seat's
+/// envelopes ([`GameView::witness_refused`]).
+pub fn witness_refused_line(why: &str) -> String {
+    format!(
+        "the witness refused your last envelopes ({why}): it has not dated them, so a wait \
+         they end is not over in its record"
+    )
 }
 
 /// Where this seat's latest messages are, per other seat: what `sealed move` and the

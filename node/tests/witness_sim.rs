@@ -21,7 +21,7 @@ use sealed_protocol::envelope::Signed;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, posted_times, settled, shown, started};
-use sim::{Faults, World};
+use sim::{Fate, Faults, Payload, World};
 
 const WITNESS: usize = 2;
 
@@ -290,4 +290,94 @@ fn a_lone_deposit_as_large_as_a_message_is_kept_for_a_seat_only() {
         other => panic!("a seat's lone deposit: {other:?}"),
     }
     assert_eq!(kept(&w), before + 1);
+}
+
+/// A witness that refuses a player's envelopes (its store's share for him spent, as a
+/// quota would) has not dated them: his node says so in the game's view, its text and
+/// its line in `games`, and stops saying it once the witness takes one again. The
+/// refusal is the world's hand on the witness's answers to Alice.
+#[test]
+fn a_player_is_told_when_the_witness_refuses_his_envelopes() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use sealed_node::core::refusal::PeerRefusal;
+    use sealed_node::core::{ShowFormat, witness_refused_line};
+    use sealed_node::sync::Response;
+
+    // Chex: a game long enough for the refusal to start and end while it is played.
+    let options = vec![("time-per-move".into(), "20s".into())];
+    let (mut w, game, id) = started(0, "chex", options, false, 2, 10 * 60_000).expect("on");
+    let refusing = Rc::new(Cell::new(true));
+    let why = PeerRefusal::SeatFull(98_304).to_string();
+    {
+        let (refusing, why) = (refusing.clone(), why.clone());
+        w.filter = Some(Box::new(move |_, from, to, msg| {
+            if let Payload::Response(r) = msg
+                && from == WITNESS
+                && to == ALICE
+                && refusing.get()
+                && matches!(r, Response::Ok { .. })
+            {
+                **r = Response::Refused(why.clone());
+            }
+            Fate::Pass
+        }));
+    }
+    let said = |w: &mut World| {
+        shown(w, &game)["witness_refused"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    let start = w.now;
+    while said(&mut w).is_none() {
+        assert!(
+            w.now < start + 120_000,
+            "never said: {}",
+            shown(&mut w, &game)
+        );
+        w.wait(500);
+    }
+    assert_eq!(said(&mut w).as_deref(), Some(why.as_str()));
+    let line = witness_refused_line(&why);
+    match answer(
+        &mut w,
+        ALICE,
+        Cmd::Show(id.clone().into(), ShowFormat::Text),
+    ) {
+        Some(Answer::Text(t)) => assert!(t.contains(&line), "{t}"),
+        other => panic!("no text: {other:?}"),
+    }
+    match answer(&mut w, ALICE, Cmd::Games) {
+        Some(Answer::Summaries(s)) => {
+            let g = s.iter().find(|g| g.game == id).expect("the game's line");
+            assert_eq!(g.witness_refused.as_deref(), Some(why.as_str()));
+        }
+        other => panic!("no games: {other:?}"),
+    }
+    // Bob's node was told nothing of the kind: the witness took his envelopes.
+    assert!(
+        !matches!(
+            answer(&mut w, BOB, Cmd::Show(id.clone().into(), ShowFormat::Json)),
+            Some(Answer::Show(v)) if v.witness_refused.is_some()
+        ),
+        "Bob's node says the witness refused him"
+    );
+    // The witness takes Alice's envelopes again: the next it acknowledges ends it,
+    // while the game is still played (once it is over, nothing is said).
+    refusing.set(false);
+    let start = w.now;
+    while said(&mut w).is_some() {
+        assert!(
+            w.now < start + 120_000,
+            "still said: {}",
+            shown(&mut w, &game)
+        );
+        w.wait(100);
+    }
+    assert_eq!(
+        shown(&mut w, &game)["phase"],
+        "play",
+        "the game ended first"
+    );
 }

@@ -91,6 +91,8 @@ function statusBox(show) {
     // Before the first move, what went out is the setup, which the node confirms by
     // itself: a move's delivery is what a player wants to know.
     show.delivery && show.ply > 0 && !over ? h('div', { class: 'muted', text: `your last move: ${show.delivery}` }) : null,
+    // What the witness has not dated can lose the player his game on time.
+    show.witness_refused && !over ? h('div', { role: 'alert', id: 'witness-refused', text: `The witness refused your last envelopes (${show.witness_refused}): it has not dated them, so a wait they end is not over in its record.` }) : null,
     show.draw_offered ? h('div', { text: 'Your opponent offers a draw.' }) : null);
 }
 
