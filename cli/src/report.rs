@@ -4,7 +4,7 @@ use sealed_node::core::PlayerView;
 use sealed_protocol::fault::Fault;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::transcript::Checked;
-use sealed_protocol::verdict::{ClaimAbout, ClaimView, Status, Verdict};
+use sealed_protocol::verdict::{ClaimAbout, ClaimView, Finality, Status, Verdict};
 
 use crate::exit;
 use sealed_node::checked::FileReport;
@@ -42,6 +42,7 @@ pub fn file(r: &FileReport) -> String {
         out.push(format!("on board    {}", one_line(&board.to_string())));
     }
     out.push(format!("complete    {}", yes_no(v.complete)));
+    out.push(format!("final       {}", finality(v.finality)));
     out.push(format!("verified    {}", yes_no(v.verified)));
     out.push(format!("envelopes   {}", v.envelopes));
     if !v.missing_reveals.is_empty() {
@@ -146,6 +147,18 @@ fn invalid_because(c: &Checked) -> Vec<String> {
         ));
     }
     why
+}
+
+/// Whether the result can still change (spec/PROTOCOL.md §10.5), in a line.
+fn finality(f: Finality) -> &'static str {
+    match f {
+        Finality::Final => "yes: nothing a seat can still sign changes the result",
+        Finality::UnlessWitness => {
+            "yes, unless the witness is shown to have contradicted itself: its times decide \
+             the loss on time"
+        }
+        Finality::Open => "no: what the file lacks may still come and change the result",
+    }
 }
 
 /// Why a verdict without faults is not verified, in the terms a reader can act on.

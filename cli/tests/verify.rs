@@ -23,10 +23,11 @@ fn keys(v: &Value) -> Vec<&str> {
     k
 }
 
-const FILE_KEYS: [&str; 8] = [
+const FILE_KEYS: [&str; 9] = [
     "error",
     "exit",
     "file",
+    "final",
     "players",
     "status",
     "unconfirmed_evidence",
@@ -110,6 +111,7 @@ fn json_of_a_file_has_the_documented_shape() {
     assert_eq!(v["file"], f.as_str());
     assert_eq!(v["exit"], 0);
     assert_eq!(v["status"], "verified");
+    assert_eq!(v["final"], "final");
     assert_eq!(v["error"], Value::Null);
     assert_eq!(v["unsigned"], serde_json::json!([]));
     assert_eq!(v["unconfirmed_evidence"], serde_json::json!([]));
@@ -142,6 +144,7 @@ fn json_of_an_unreadable_file_has_the_same_keys_and_an_error() {
     assert_eq!(keys(&v), FILE_KEYS);
     assert_eq!(v["exit"], 2);
     assert_eq!(v["status"], "unreadable");
+    assert_eq!(v["final"], Value::Null);
     assert_eq!(v["verdict"], Value::Null);
     // Text given as a transcript is named as text (issue 32).
     let said = "this is a text file, not a sealed transcript";
@@ -285,7 +288,36 @@ fn an_unfinished_transcript_exits_3() {
     let text = stdout(&out);
     assert!(text.contains("status      unconfirmed\n"), "{text}");
     assert!(text.contains("complete    no\n"), "{text}");
+    assert!(text.contains("final       no: "), "{text}");
     assert!(text.contains("two-step close"), "{text}");
+}
+
+/// A result is final when nothing a seat can still sign changes it; a loss on time is
+/// final unless the witness is shown to have contradicted itself (spec §10.5).
+#[test]
+fn verify_says_whether_the_result_is_final() {
+    let vectors = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/vectors/");
+    for (file, word, line) in [
+        ("duel-game.sealed", "final", "final       yes: "),
+        (
+            "forfeit-game.sealed",
+            "unless-witness",
+            "final       yes, unless the witness",
+        ),
+        (
+            "stallmate-forfeit-game.sealed",
+            "unless-witness",
+            "final       yes, unless the witness",
+        ),
+    ] {
+        let f = format!("{vectors}{file}");
+        let out = sealed(&["verify", &f]);
+        assert_eq!(code(&out), 0, "{}", stdout(&out));
+        assert!(stdout(&out).contains(line), "{file}: {}", stdout(&out));
+        let out = sealed(&["verify", "--json", &f]);
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(v["final"], word, "{file}");
+    }
 }
 
 #[test]

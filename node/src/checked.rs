@@ -8,7 +8,7 @@ use serde::Serialize;
 use sealed_games::variant::{CheckError, check_transcript};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::{Checked, TranscriptFile};
-use sealed_protocol::verdict::Verdict;
+use sealed_protocol::verdict::{Finality, Verdict};
 
 use crate::core::PlayerView;
 
@@ -117,6 +117,7 @@ impl FileReport {
             file: &self.file,
             exit: self.exit,
             status: self.status(),
+            r#final: verdict.map(|v| v.finality),
             verdict,
             unsigned,
             unconfirmed_evidence,
@@ -132,6 +133,8 @@ pub struct FileJson<'a> {
     file: &'a str,
     exit: i32,
     status: &'a str,
+    /// Whether the result can still change (spec/PROTOCOL.md §10.5).
+    r#final: Option<Finality>,
     verdict: Option<&'a Verdict>,
     unsigned: &'a [String],
     unconfirmed_evidence: &'a [String],

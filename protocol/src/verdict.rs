@@ -104,6 +104,29 @@ pub struct Verdict {
     pub envelopes: u64,
     /// Things ignored without blame.
     pub notes: Vec<String>,
+    /// Whether anything still to be signed could change the result (spec §10.5). Not in
+    /// the verdict's JSON, whose keys the vectors fix: `sealed verify` says it beside.
+    #[serde(skip)]
+    pub finality: Finality,
+}
+
+/// Whether the result can still change (spec/PROTOCOL.md §10.5): could an envelope that
+/// is not in the file, signed by any seat now or later, change it to its signer's gain
+/// or to another seat's loss?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finality {
+    /// No: there was no game (declined, withdrawn), or every seat that had to close did
+    /// so after seeing the others close, with no loss on time in the result. An envelope
+    /// past a seat's close is a fault of that seat's, never a gain of its own.
+    Final,
+    /// As [`Finality::Final`], but the result holds a loss on time: it gives way only if
+    /// the witness is shown to have contradicted itself (§17.5), by statements of its
+    /// own that this file need not hold.
+    UnlessWitness,
+    /// Yes: the status is unconfirmed, or the file is not complete. What is missing may
+    /// still come, and a verifier cannot tell what it would say.
+    Open,
 }
 
 impl Verdict {
@@ -299,10 +322,20 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
     } else {
         Status::Unconfirmed
     };
+    let finality = if called_off {
+        Finality::Final
+    } else if !complete || status == Status::Unconfirmed {
+        Finality::Open
+    } else if on_time.is_empty() {
+        Finality::Final
+    } else {
+        Finality::UnlessWitness
+    };
     Verdict {
         game: terms.game(),
         variant: terms.variant().to_owned(),
         status,
+        finality,
         outcome,
         board,
         declined,
