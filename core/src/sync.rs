@@ -63,6 +63,21 @@ const MAX_INTRODUCED_PER_SEAT: usize = 4;
 /// Most characters of a seat's refusal a mailbox keeps for the game's proposer.
 const MAX_REFUSAL: usize = 256;
 
+/// A peer's reason for refusing, as this node keeps it to show its player: at most
+/// [`MAX_REFUSAL`] characters, each one a terminal would act on or that would hide or
+/// reorder the line escaped (`sealed_protocol::text`): the words are the peer's.
+fn kept_reason(why: &str) -> String {
+    let mut out = String::new();
+    for c in why.chars().take(MAX_REFUSAL) {
+        if sealed_protocol::text::is_hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Heads entries one `Heads` request carries at most (the rest go in another).
 const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
 
@@ -502,7 +517,7 @@ impl Core {
                     && let Some(slot) = self.games.slot_mut(&game)
                     && matches!(slot.life, Life::Played(_))
                 {
-                    slot.refused = Some(why);
+                    slot.refused = Some(kept_reason(&why));
                 }
             }
             Some(Response::Ok { .. }) => match asked {
@@ -535,7 +550,7 @@ impl Core {
                 .and_then(|p| p.table.terms().witness())
                 .is_some_and(|w| w.key == peer);
             if witnessed && let Some(slot) = self.games.slot_mut(game) {
-                slot.witness.refused = refused.map(|why| why.chars().take(MAX_REFUSAL).collect());
+                slot.witness.refused = refused.map(kept_reason);
             }
         }
     }
