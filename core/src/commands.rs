@@ -2,6 +2,10 @@
 //! something is answered once that is durable; an export waits until the game's table
 //! and the store agree (no write of it in flight), so it never shows what the store does
 //! not hold.
+//!
+//! About 630 lines, a little over the ~600 of the style: every command is dispatched in
+//! one match beside the game lines and views it answers with; the view types and their
+//! sentences are `views.rs`, the players' `players.rs`.
 
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 //! per 4 KiB it carries, per 64 heads entries, per 16 envelopes and per 4 KiB of them an
 //! answer reads from the store, and a dormant or sleeping game's waking by its size.
 //!
-//! About 750 lines, over the ~600 of the style: what each request kind costs and how it
+//! About 800 lines, over the ~600 of the style: what each request kind costs and how it
 //! is answered are kept side by side, so that a new kind cannot be answered without
 //! being priced; the answers that grew their own rules live in their own files
 //! (`take.rs`, `witness.rs`, `rulings.rs`, `lookups.rs`).
