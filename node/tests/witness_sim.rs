@@ -333,15 +333,7 @@ fn a_player_is_told_when_the_witness_refuses_his_envelopes() {
             .as_str()
             .map(str::to_owned)
     };
-    let start = w.now;
-    while said(&mut w).is_none() {
-        assert!(
-            w.now < start + 120_000,
-            "never said: {}",
-            shown(&mut w, &game)
-        );
-        w.wait(500);
-    }
+    wait_until(&mut w, &game, "never said", 500, |w| said(w).is_some());
     assert_eq!(said(&mut w).as_deref(), Some(kept.as_str()));
     let line = witness_refused_line(&kept);
     match answer(
@@ -370,18 +362,26 @@ fn a_player_is_told_when_the_witness_refuses_his_envelopes() {
     // The witness takes Alice's envelopes again: the next it acknowledges ends it,
     // while the game is still played (once it is over, nothing is said).
     refusing.set(false);
-    let start = w.now;
-    while said(&mut w).is_some() {
-        assert!(
-            w.now < start + 120_000,
-            "still said: {}",
-            shown(&mut w, &game)
-        );
-        w.wait(100);
-    }
+    wait_until(&mut w, &game, "still said", 100, |w| said(w).is_none());
     assert_eq!(
         shown(&mut w, &game)["phase"],
         "play",
         "the game ended first"
     );
+}
+
+/// Lets the world's time pass, `step` ms at a time, until `done`; fails saying `what`
+/// and Alice's view of `game` after two virtual minutes.
+fn wait_until(
+    w: &mut World,
+    game: &GameId,
+    what: &str,
+    step: u64,
+    done: impl Fn(&mut World) -> bool,
+) {
+    let start = w.now;
+    while !done(w) {
+        assert!(w.now < start + 120_000, "{what}: {}", shown(w, game));
+        w.wait(step);
+    }
 }
