@@ -33,6 +33,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
+use sealed_protocol::verdict::Finality;
 use sim::witnessed::{
     ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, settled, started,
 };
@@ -230,6 +231,13 @@ fn late(seed: u64) -> Result<Ran, String> {
     }
     if o.results.first() != Some(&SeatResult::Win) {
         return Err(format!("Bob did not lose (accepted late): {v:#?}"));
+    }
+    // The result is final for Alice with Bob's late acceptance in it (spec §10.5): only
+    // a witness shown to have contradicted itself could undo a loss on time.
+    if v.finality == Finality::Open {
+        return Err(format!(
+            "Alice's result is not final with the late acceptance: {v:#?}"
+        ));
     }
     if !holds(&w, ALICE, &terms, &game, 1, |i| *i == Item::AcceptDraw) {
         return Err(format!(
