@@ -3,6 +3,7 @@
 //! refused, the words of the result and of what is awaited. The session itself (sync,
 //! the verdict, the transcript, the witness) is the protocol's, handed out whole.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -20,6 +21,17 @@ pub(crate) struct TableOf<R: Game> {
     /// Rulings from outside the seats waiting to be posted, as act bytes (in memory
     /// only: whoever ruled sends them again at every connection, `Table::offer_ruling`).
     rulings: Vec<Vec<u8>>,
+    /// The score and the last move as of the engine's revision: both replay the whole
+    /// game, and a board asks for them at every look, so a look between two insertions
+    /// reuses them (everything they read comes from the engine).
+    drawn: RefCell<Option<Drawn>>,
+}
+
+/// What a view rebuilds from the whole game, as of the engine's `revision`.
+struct Drawn {
+    revision: u64,
+    score: Option<String>,
+    last: Vec<String>,
 }
 
 /// Most rulings kept waiting at once: a ruling is about an open dispute, and a game has
@@ -36,6 +48,7 @@ impl<R: Game> TableOf<R> {
         TableOf {
             session,
             rulings: vec![],
+            drawn: RefCell::new(None),
         }
     }
 
@@ -60,6 +73,31 @@ impl<R: Game> TableOf<R> {
 
     fn state(&self) -> Option<&R::State> {
         self.session.engine().state()
+    }
+
+    /// `read` of the score and last move, rebuilt only when the engine took something
+    /// since they were last.
+    fn drawn<T>(&self, read: impl Fn(&Drawn) -> T) -> T {
+        let revision = self.session.engine().revision();
+        let mut kept = self.drawn.borrow_mut();
+        if let Some(d) = kept.as_ref().filter(|d| d.revision == revision) {
+            return read(d);
+        }
+        let (score, last) = match self.state() {
+            Some(state) => {
+                let acts = self.acts();
+                (
+                    R::score(&self.session, state, &acts),
+                    R::last(&self.session, state, &acts),
+                )
+            }
+            None => (None, vec![]),
+        };
+        read(kept.insert(Drawn {
+            revision,
+            score,
+            last,
+        }))
     }
 
     /// Whether the session takes `cmd` in its phase now.
@@ -486,10 +524,7 @@ impl<R: Game> TableFace for TableOf<R> {
             },
             hand: R::hand(&self.session).1,
             grid: self.state().and_then(|state| R::grid(&self.session, state)),
-            last: self
-                .state()
-                .map(|state| R::last(&self.session, state, &self.acts()))
-                .unwrap_or_default(),
+            last: self.drawn(|d| d.last.clone()),
             result: self.result(),
             score: self.score(),
             verdict: serde_json::to_value(self.session.verdict()).unwrap_or(Value::Null),
@@ -514,7 +549,7 @@ impl<R: Game> TableFace for TableOf<R> {
     }
 
     fn score(&self) -> Option<String> {
-        R::score(&self.session, self.state()?, &self.acts())
+        self.drawn(|d| d.score.clone())
     }
 
     fn pgn(&self) -> Option<String> {

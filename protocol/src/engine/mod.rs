@@ -141,6 +141,8 @@ pub struct Engine<R: Rules> {
     /// bytes: a ledger is posted again in each forfeit and statements item that needs
     /// it, and its signature is checked once (`forfeit.rs`).
     statements_read: BTreeMap<Vec<u8>, crate::witness::Statement>,
+    /// Insertions so far ([`Engine::revision`]).
+    revision: u64,
 }
 
 impl<R: Rules> Engine<R> {
@@ -201,6 +203,7 @@ impl<R: Rules> Engine<R> {
             effects: Default::default(),
             witness,
             statements_read: BTreeMap::new(),
+            revision: 0,
         })
     }
 
@@ -284,6 +287,9 @@ impl<R: Rules> Engine<R> {
             .collect();
         e.store.max_ahead = self.store.max_ahead;
         e.process();
+        // Past every revision of the engine it replaces: what was read from that one is
+        // not taken for this one's.
+        e.revision = self.revision + 1;
         e
     }
 
@@ -339,8 +345,16 @@ impl<R: Rules> Engine<R> {
         held
     }
 
+    /// A count that moves whenever what the engine holds may have changed: anything read
+    /// from the engine alone (a score, a last move) stays true while it stays the same.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
     /// Processes every envelope whose causal past is complete.
     fn process(&mut self) {
+        // Every insertion comes through here, whatever it held.
+        self.revision += 1;
         loop {
             let mut progress = false;
             let ids: Vec<ChainId> = self.store.chains.keys().copied().collect();

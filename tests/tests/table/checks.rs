@@ -84,8 +84,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
                 Ask::Cards { count, .. } => {
                     // Other cards of the hand than the one played (`card N …`).
                     let played = c.text.split_whitespace().nth(1).unwrap_or_default();
-                    let hand = t.show_json()["hand"]["cards"].clone();
-                    let others: Vec<String> = hand
+                    let others: Vec<String> = show["hand"]["cards"]
                         .as_array()
                         .unwrap()
                         .iter()
@@ -109,7 +108,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             Err(e) => panic!("{c:?} is refused: {e}\n{}", t.show_text()),
         }
     }
-    let actions = t.show_json()["actions"].clone();
+    let actions = &show["actions"];
     for word in ["resign", "offer draw", "accept draw", "accept", "decline"] {
         if actions.as_array().unwrap().iter().any(|a| a == word) {
             assert!(choices.iter().any(|c| c.text == word), "{word}");
