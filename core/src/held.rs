@@ -41,7 +41,9 @@
 use sealed_protocol::proposal::Terms;
 use serde::{Deserialize, Serialize};
 
-use super::GameId;
+use std::collections::{BTreeMap, HashMap};
+
+use super::{GameId, PeerKey};
 use crate::origin::{Origin, group_of};
 
 /// Where a game held for a stranger came from: its owner, as the budgets count it.
@@ -219,51 +221,98 @@ pub enum Room {
 
 /// Whether a game from `group` may be taken with `held` counted against `limit`, and
 /// whose place it takes (see the module documentation).
-pub fn room(held: &[Counted], limit: usize, group: &str) -> Room {
+pub fn room(held: &[Counted<'_>], limit: usize, group: &str) -> Room {
     if held.len() < limit {
         return Room::Free;
     }
-    let group_of = |c: &Counted| c.holder.map_or("", |h| h.group.as_str()).to_owned();
-    let mut groups: std::collections::BTreeMap<String, usize> = Default::default();
-    for c in held {
-        *groups.entry(group_of(c)).or_default() += 1;
+    Crowd::of(held.iter().map(|c| (c.clone(), None))).room(limit, group)
+}
+
+/// What [`room`] reads of the games held, summed up in one pass so that it can be kept
+/// while the games do not change: a full node is asked at every stranger's proposal,
+/// and a pass over thousands of games each time was most of what a flood of proposals
+/// cost it (issue 52).
+#[derive(Clone, Debug, Default)]
+pub struct Crowd {
+    /// Games counted.
+    pub total: usize,
+    /// Games counted per proposer.
+    pub by_proposer: HashMap<PeerKey, usize>,
+    /// Games per network (`""`: not known).
+    groups: HashMap<String, usize>,
+    /// The network holding most and how many; of equals, the first in order (any fixed
+    /// order will do).
+    largest: Option<(String, usize)>,
+    /// The game that yields first: of the largest network's games nobody accepted, the
+    /// oldest of its address holding most.
+    victim: Option<GameId>,
+}
+
+impl Crowd {
+    /// The sum of `held`, each with its proposer if known.
+    pub fn of<'a>(held: impl IntoIterator<Item = (Counted<'a>, Option<PeerKey>)>) -> Crowd {
+        let held: Vec<(Counted<'a>, Option<PeerKey>)> = held.into_iter().collect();
+        let group_of = |c: &Counted<'a>| -> &'a str { c.holder.map_or("", |h| h.group.as_str()) };
+        let mut crowd = Crowd {
+            total: held.len(),
+            ..Crowd::default()
+        };
+        let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
+        for (c, proposer) in &held {
+            *groups.entry(group_of(c)).or_default() += 1;
+            if let Some(p) = proposer {
+                *crowd.by_proposer.entry(*p).or_default() += 1;
+            }
+        }
+        let largest = groups
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(g, n)| (*g, *n));
+        crowd.groups = groups.iter().map(|(g, n)| ((*g).to_owned(), *n)).collect();
+        let Some((largest, most)) = largest else {
+            return crowd;
+        };
+        crowd.largest = Some((largest.to_owned(), most));
+        // Of the largest group's games nobody accepted, the address holding most, and its
+        // oldest game.
+        let victims: Vec<&Counted> = held
+            .iter()
+            .map(|(c, _)| c)
+            .filter(|c| c.evictable && group_of(c) == largest)
+            .collect();
+        let mut by_key: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in &victims {
+            *by_key
+                .entry(c.holder.map_or("", |h| h.key.as_str()))
+                .or_default() += 1;
+        }
+        let key = by_key
+            .iter()
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(k, _)| *k);
+        crowd.victim = key.and_then(|key| {
+            victims
+                .iter()
+                .filter(|c| c.holder.map_or("", |h| h.key.as_str()) == key)
+                .min_by_key(|c| (c.taken, c.id))
+                .map(|c| c.id)
+        });
+        crowd
     }
-    // The largest group; of equals, the first in order (any fixed order will do).
-    let Some((largest, most)) = groups
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(g, n)| (g.clone(), *n))
-    else {
-        return Room::Full;
-    };
-    let mine = groups.get(group).copied().unwrap_or(0);
-    if mine >= most {
-        return Room::Full;
+
+    /// [`room`] for a game from `group`.
+    pub fn room(&self, limit: usize, group: &str) -> Room {
+        if self.total < limit {
+            return Room::Free;
+        }
+        let Some((_, most)) = &self.largest else {
+            return Room::Full;
+        };
+        if self.groups.get(group).copied().unwrap_or(0) >= *most {
+            return Room::Full;
+        }
+        self.victim.map_or(Room::Full, Room::Evict)
     }
-    // Of the largest group's games nobody accepted, the address holding most, and its
-    // oldest game.
-    let victims: Vec<&Counted> = held
-        .iter()
-        .filter(|c| c.evictable && group_of(c) == largest)
-        .collect();
-    let mut by_key: std::collections::BTreeMap<&str, usize> = Default::default();
-    for c in &victims {
-        *by_key
-            .entry(c.holder.map_or("", |h| h.key.as_str()))
-            .or_default() += 1;
-    }
-    let Some(key) = by_key
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map(|(k, _)| *k)
-    else {
-        return Room::Full;
-    };
-    victims
-        .iter()
-        .filter(|c| c.holder.map_or("", |h| h.key.as_str()) == key)
-        .min_by_key(|c| (c.taken, c.id))
-        .map_or(Room::Full, |c| Room::Evict(c.id))
 }
 
 #[cfg(test)]

@@ -2,10 +2,12 @@
 //! owners, making room by eviction, and dropping (or, at a player, declining) what
 //! expired or was evicted, on the tick. What the rules are, and why, is in `held.rs`.
 
+use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::held::{
-    self, Counted, GONE, Gone, HeldRow, Holder, RENEW_WRITE_MS, Room, TOMBSTONE_MS, Tombstone,
+    self, Counted, Crowd, GONE, Gone, HeldRow, Holder, RENEW_WRITE_MS, Room, TOMBSTONE_MS,
+    Tombstone,
 };
 use super::io::Writes;
 use super::quota::{self, may_open};
@@ -144,31 +146,44 @@ impl Core {
     /// [`held::room`] counts them: relayed games in memory and refereed games not
     /// settled (a game with a write under way is not evicted: its write is in flight).
     fn open_held(&self) -> Vec<Counted<'_>> {
-        let me = self.key();
         let mut out = vec![];
+        self.each_open_held(true, |c, _| out.push(c));
+        out
+    }
+
+    /// [`Core::open_held`]'s games one by one, each with its terms: one pass over the
+    /// slots with no lookup per game. Whether a game may be evicted is read only when
+    /// `evictable` is asked (it reads the game's chains), else it is `false`.
+    fn each_open_held<'a>(&'a self, evictable: bool, mut f: impl FnMut(Counted<'a>, &'a Terms)) {
+        let me = self.key();
         for (id, slot) in self.games.slots() {
             let idle = slot.queue.idle();
             match &slot.life {
-                super::slot::Life::Relayed(r) => out.push(Counted {
-                    id: *id,
-                    holder: r.holder.as_ref(),
-                    taken: r.created,
-                    evictable: idle && !r.accepted(),
-                }),
+                super::slot::Life::Relayed(r) => f(
+                    Counted {
+                        id: *id,
+                        holder: r.holder.as_ref(),
+                        taken: r.created,
+                        evictable: evictable && idle && !r.accepted(),
+                    },
+                    &r.terms,
+                ),
                 super::slot::Life::Played(p)
                     if !p.settled && quota::referees(p.table.terms(), &me) =>
                 {
-                    out.push(Counted {
-                        id: *id,
-                        holder: p.holder.as_ref(),
-                        taken: p.record.created,
-                        evictable: idle && !refereed_accepted(p),
-                    })
+                    f(
+                        Counted {
+                            id: *id,
+                            holder: p.holder.as_ref(),
+                            taken: p.record.created,
+                            evictable: evictable && idle && !refereed_accepted(p),
+                        },
+                        p.table.terms(),
+                    )
                 }
                 _ => {}
             }
         }
-        out
     }
 
     /// Whether a game may be held for `proposer`, who came from `holder`: within his
@@ -178,17 +193,11 @@ impl Core {
         proposer: &PeerKey,
         holder: Option<&Holder>,
     ) -> Result<Room, PeerRefusal> {
-        let held = self.open_held();
-        let mine = held
-            .iter()
-            .filter(|c| {
-                self.games
-                    .terms(&c.id)
-                    .and_then(quota::proposer)
-                    .is_some_and(|p| p == *proposer)
-            })
-            .count();
         let group = holder.map_or("", |h| h.group.as_str());
+        let (mine, room) = self.with_crowd(|c| {
+            let mine = c.by_proposer.get(proposer).copied().unwrap_or(0);
+            (mine, c.room(self.cfg.quotas.open_total, group))
+        });
         may_open(
             &self.cfg.quotas,
             &self.ledger,
@@ -197,10 +206,30 @@ impl Core {
             proposer,
             holder.map(|h| h.group.as_str()),
         )?;
-        match held::room(&held, self.cfg.quotas.open_total, group) {
+        match room {
             Room::Full => Err(PeerRefusal::OpenForAll),
             room => Ok(room),
         }
+    }
+
+    /// `f` of the games held open for strangers summed up ([`Crowd`]), summed again only
+    /// when a slot may have changed since: a flood of proposals at a full node is
+    /// refused without a pass over its games each time.
+    fn with_crowd<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
+        let generation = self.games.generation();
+        let mut kept = self.games.crowd.borrow_mut();
+        if let Some((_, c)) = kept.as_ref().filter(|(at, _)| *at == generation) {
+            return f(c);
+        }
+        let mut held = vec![];
+        self.each_open_held(false, |c, terms| held.push((c, quota::proposer(terms))));
+        // Who would yield matters only once the node is full.
+        if held.len() >= self.cfg.quotas.open_total {
+            held.clear();
+            self.each_open_held(true, |c, terms| held.push((c, quota::proposer(terms))));
+        }
+        let (_, c) = kept.insert((generation, Crowd::of(held)));
+        f(c)
     }
 
     /// Makes room: a mailbox's, witness's or referee's game is dropped, a player's

@@ -120,6 +120,12 @@ pub(super) struct Games {
     /// what `messages.rs` `computing` looks at after every input, where every game
     /// would cost a pass over thousands.
     with_computations: BTreeSet<GameId>,
+    /// Moves at every access that could change a slot: what is summed up over all the
+    /// games (`holding.rs` `crowd`) is kept while it stays.
+    generation: u64,
+    /// The games held for strangers summed up (`holding.rs` `with_crowd`), as of a
+    /// generation.
+    pub(super) crowd: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
 }
 
 macro_rules! state {
@@ -135,6 +141,7 @@ macro_rules! state {
         $(
             /// The game, if it is in this state.
             pub(super) fn $one_mut(&mut self, id: &GameId) -> Option<&mut $ty> {
+                self.generation += 1;
                 match &mut self.slots.get_mut(id)?.life {
                     Life::$variant(g) => Some(&mut **g),
                     _ => None,
@@ -159,6 +166,11 @@ impl Games {
     state!(asleep, all_asleep, Asleep, Asleep, asleep_mut);
     state!(aside, all_aside, Aside, SetAside, aside_mut);
 
+    /// A count that moves whenever a slot may have changed.
+    pub(super) fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// A game's slot.
     pub(super) fn slot(&self, id: &GameId) -> Option<&Slot> {
         self.slots.get(id)
@@ -166,6 +178,7 @@ impl Games {
 
     /// A game's slot.
     pub(super) fn slot_mut(&mut self, id: &GameId) -> Option<&mut Slot> {
+        self.generation += 1;
         self.slots.get_mut(id)
     }
 
@@ -176,12 +189,14 @@ impl Games {
 
     /// Every slot, in id order.
     pub(super) fn slots_mut(&mut self) -> impl Iterator<Item = (&GameId, &mut Slot)> {
+        self.generation += 1;
         self.slots.iter_mut()
     }
 
     /// Puts the game in `life`, keeping the rest of its slot (a new game gets a fresh
     /// one); what it was before.
     pub(super) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
+        self.generation += 1;
         match &life {
             Life::Played(p) if p.table.has_computations() => {
                 self.with_computations.insert(id);
@@ -214,6 +229,7 @@ impl Games {
 
     /// Forgets the game and everything held of it.
     pub(super) fn forget(&mut self, id: &GameId) -> Option<Slot> {
+        self.generation += 1;
         self.with_computations.remove(id);
         self.slots.remove(id)
     }

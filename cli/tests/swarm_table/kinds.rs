@@ -123,6 +123,9 @@ pub(super) struct Plan {
     pub(super) long: bool,
     pub(super) flood: Duration,
     pub(super) drain: Duration,
+    /// Only the rows whose request kind's name contains this (`SEALED_SWARM_ONLY`), to
+    /// look at one attack closely; every row when unset.
+    pub(super) only: Option<String>,
 }
 
 impl Plan {
@@ -132,6 +135,7 @@ impl Plan {
             long,
             flood: Duration::from_secs(if long { 20 } else { 2 }),
             drain: Duration::from_secs(if long { 30 } else { 20 }),
+            only: std::env::var("SEALED_SWARM_ONLY").ok(),
         }
     }
 }

@@ -45,7 +45,8 @@
 //! `SEALED_SWARM=long cargo test --workspace --test swarm_table -- --nocapture`, and
 //! `SEALED_BIN=target/release/sealed` runs either against a release build (the ratios
 //! of a debug build of `sealed` against this test's optimised dependencies are not a
-//! release node's).
+//! release node's); `SEALED_SWARM_ONLY=Propose` runs only the rows of the request kinds
+//! whose names contain the word.
 
 #[path = "../hostile_kit/mod.rs"]
 mod hostile_kit;
@@ -385,6 +386,13 @@ fn the_hostile_swarms_table() {
     let mut row = 0;
     for role in [Role::Public, Role::Referee, Role::Player] {
         for (index, kind) in Kind::of(role).into_iter().enumerate() {
+            if plan
+                .only
+                .as_ref()
+                .is_some_and(|o| !kind.name().contains(o.as_str()))
+            {
+                continue;
+            }
             let r = run_row(&rt, &plan, &mut v, &mut peaks, role, kind, index, row);
             row += 1;
             if rows.is_empty() {
