@@ -121,7 +121,7 @@ pub(super) struct Games {
     /// would cost a pass over thousands.
     with_computations: BTreeSet<GameId>,
     /// Moves at every access that could change a slot: what is summed up over all the
-    /// games (`holding.rs` `crowd`) is kept while it stays.
+    /// games (`holding.rs` `with_crowd`) is kept while it stays.
     generation: u64,
     /// The games held for strangers summed up (`holding.rs` `with_crowd`), as of a
     /// generation.

@@ -141,7 +141,7 @@ pub struct Engine<R: Rules> {
     /// bytes: a ledger is posted again in each forfeit and statements item that needs
     /// it, and its signature is checked once (`forfeit.rs`).
     statements_read: BTreeMap<Vec<u8>, crate::witness::Statement>,
-    /// Insertions so far ([`Engine::revision`]).
+    /// Moves at every insertion ([`Engine::revision`]).
     revision: u64,
 }
 
