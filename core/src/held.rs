@@ -300,6 +300,11 @@ impl Crowd {
         crowd
     }
 
+    /// Games per network, `""` for those whose network is not known.
+    pub fn networks(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.groups.iter().map(|(g, n)| (g.as_str(), *n))
+    }
+
     /// [`room`] for a game from `group`.
     pub fn room(&self, limit: usize, group: &str) -> Room {
         if self.total < limit {

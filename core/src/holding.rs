@@ -46,13 +46,13 @@ impl Core {
 
     /// What strangers hold here by network, those holding most first (`sealed peers`).
     pub(super) fn strangers_view(&self) -> Vec<NetworkView> {
-        let held = self.open_held();
-        let mut open: HashMap<&str, usize> = HashMap::new();
-        for c in &held {
-            let network = c.holder.map_or("unknown", |h| h.group.as_str());
-            *open.entry(network).or_default() += 1;
-        }
-        let mut networks: BTreeSet<&str> = open.keys().copied().collect();
+        // The same sum a proposal is weighed against.
+        let open: HashMap<String, usize> = self.with_crowd(|c| {
+            c.networks()
+                .map(|(n, count)| (if n.is_empty() { "unknown" } else { n }.to_owned(), count))
+                .collect()
+        });
+        let mut networks: BTreeSet<&str> = open.keys().map(String::as_str).collect();
         networks.extend(self.ledger.networks(self.now));
         let mut all: Vec<NetworkView> = networks
             .into_iter()
@@ -143,17 +143,11 @@ impl Core {
     }
 
     /// The games a mailbox, witness or referee holds open for strangers, as
-    /// [`held::room`] counts them: relayed games in memory and refereed games not
-    /// settled (a game with a write under way is not evicted: its write is in flight).
-    fn open_held(&self) -> Vec<Counted<'_>> {
-        let mut out = vec![];
-        self.each_open_held(true, |c, _| out.push(c));
-        out
-    }
-
-    /// [`Core::open_held`]'s games one by one, each with its terms: one pass over the
-    /// slots with no lookup per game. Whether a game may be evicted is read only when
-    /// `evictable` is asked (it reads the game's chains), else it is `false`.
+    /// [`held::room`] counts them, one by one with their terms: relayed games in memory
+    /// and refereed games not settled (a game with a write under way is not evicted: its
+    /// write is in flight). One pass over the slots with no lookup per game; whether a
+    /// game may be evicted is read only when `evictable` is asked (it reads the game's
+    /// chains), else it is `false`.
     fn each_open_held<'a>(&'a self, evictable: bool, mut f: impl FnMut(Counted<'a>, &'a Terms)) {
         let me = self.key();
         for (id, slot) in self.games.slots() {
