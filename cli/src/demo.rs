@@ -33,6 +33,11 @@ pub enum Walk {
 /// The move time of a walk-away demo.
 const WALK_PER_MOVE: &str = "2s";
 
+/// How long a demo waits for a game in which no seat's phase or count of acts changes:
+/// far longer than any one step of a game takes, even in a debug build on a loaded
+/// machine.
+const STALL: Duration = Duration::from_secs(120);
+
 /// Runs the demo; exit 0 when the game finished and verified.
 pub fn run(
     variant: &str,
@@ -213,19 +218,32 @@ async fn demo(
     if walk != Walk::Stay {
         return walk_away(&nodes, &game, witnessed, refereed, started, out).await;
     }
+    // The demo gives up on a game that stopped moving, not on a long one: a slow machine
+    // plays a 300-ply Tempête for minutes, and a total limit failed such a game at its
+    // last ply. What moves is any seat's phase or count of accepted acts.
+    let mut seen = vec![];
+    let mut moved = Instant::now();
     loop {
         // The second node knows the game once the proposal has reached it.
         let mut done = true;
+        let mut now = vec![];
         for n in &nodes[..seated] {
-            done &= n
+            let view = n
                 .show(&game)
                 .await
-                .is_ok_and(|v| v.table.phase == Stage::Done);
+                .ok()
+                .map(|v| (v.table.phase, v.table.ply));
+            done &= view.is_some_and(|(phase, _)| phase == Stage::Done);
+            now.push(view);
         }
         if done {
             break;
         }
-        if started.elapsed() > Duration::from_secs(if refereed { 120 } else { 300 }) {
+        if now != seen {
+            seen = now;
+            moved = Instant::now();
+        }
+        if moved.elapsed() > STALL {
             let mut views = String::new();
             for n in &nodes {
                 views.push_str(&n.show_text(&game).await.unwrap_or_default());

@@ -136,6 +136,22 @@ fn bot_games(options: &[(&str, &str)], seeds: std::ops::Range<u64>, hostile: u64
                 }
             }
         }
+        // A seat that sealed two traps on one square (every trap square is open by the
+        // end): the case in which a landing piece springs the first only.
+        let trap = Purpose::Value(sealed_games::tempete::rules::trap_name());
+        for seat in [Seat(0), Seat(1)] {
+            let squares: Vec<&[u8]> =
+                (0..e.state().map_or(0, |st| st.hand(color(seat)).traps.len()))
+                    .filter_map(|i| e.opened_value(seat, trap.clone(), i as u32))
+                    .collect();
+            if squares
+                .iter()
+                .enumerate()
+                .any(|(i, a)| squares[..i].contains(a))
+            {
+                *out.kinds.entry("two traps on one square").or_insert(0) += 1;
+            }
+        }
         *out.endings
             .entry(v.outcome.expect("ended").reason)
             .or_insert(0) += 1;
@@ -230,6 +246,25 @@ fn bot_games_with_the_physical_deck_state_their_cards_and_verify() {
         games.kinds
     );
     assert!(!games.kinds.contains_key("dispute, settlement or ruling"));
+}
+
+/// Two trap cards in a list of ten: the bots seal many trap squares at random, now and
+/// then two on one square. A piece landing there springs the first only; the second stays
+/// sealed. The bot once claimed the square's piece removed twice, was refused, and
+/// offered the same claim for ever (seeds 67 and 99 of this range; the physical demo
+/// stalled about one game in a hundred).
+#[test]
+fn two_traps_on_one_square_spring_one_at_a_time() {
+    let options = [
+        ("deck", "physical"),
+        ("cards", "1-8,12,28"),
+        ("ply-limit", "200"),
+    ];
+    let games = bot_games(&options, 60..100, 1000);
+    assert_kinds(
+        &games,
+        &["two traps on one square", "claim of a sprung trap"],
+    );
 }
 
 fn bots() -> [Decide<Tempete>; 2] {
