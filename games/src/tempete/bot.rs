@@ -307,13 +307,20 @@ fn turn(
     let act = if physical && (played.is_some() || !springs.is_empty()) {
         // The seed's trap takes the piece: the bot states that, then its move.
         let traps = super::holding::sealed_traps(s);
-        let mut edits: Vec<Edit> = springs
+        // One removal a square: a `freeze` and a `remove` sealed on one square both
+        // spring, and a second removal of the square would be refused.
+        let mut edits: Vec<Edit> = vec![];
+        for (_, t) in springs
             .iter()
             .filter_map(|(_, i)| traps.iter().find(|(j, _)| j == i))
-            .map(|(_, t)| Edit::Remove {
+        {
+            let remove = Edit::Remove {
                 square: t.square.index(),
-            })
-            .collect();
+            };
+            if !edits.contains(&remove) {
+                edits.push(remove);
+            }
+        }
         edits.extend(moves.iter().map(edit_of));
         Act::Claim(Claim {
             start,

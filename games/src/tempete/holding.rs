@@ -173,20 +173,21 @@ pub fn sealed_traps(s: &Session<Tempete>) -> Vec<(u32, Trap)> {
         .collect()
 }
 
-/// This seat's sealed trap squares that spring on the ply just made: one trap a square,
-/// the first sealed. Two traps may seal one square, and the piece that landed there is
-/// taken once: the second would spring on an empty square, which the rules refuse (and
-/// in the physical deck, a second removal of the square). It stays sealed for the next
-/// piece. Found by the physical-deck demo: its bot offered both for ever.
+/// This seat's sealed trap squares that spring on the ply just made, each on the board
+/// the ones before it left (the rules spring them in turn, spec/GAMES.md §4.10). Two
+/// traps may seal one square: after a `remove` the second finds no piece, and opening it
+/// would be refused; it stays sealed for the next piece. Found by the physical-deck
+/// demo, whose bot opened both and was refused for ever.
 pub fn traps_to_open(s: &Session<Tempete>, board: &Board) -> Vec<(Name, u32)> {
-    let mut squares = vec![];
+    let mut board = board.clone();
     sealed_traps(s)
         .into_iter()
-        .filter(|(_, trap)| board.spring_trap(*trap).is_ok())
-        .filter(|(_, trap)| {
-            let first = !squares.contains(&trap.square);
-            squares.push(trap.square);
-            first
+        .filter(|(_, trap)| match board.spring_trap(*trap) {
+            Ok(after) => {
+                board = after;
+                true
+            }
+            Err(_) => false,
         })
         .map(|(i, _)| (trap_name(), i))
         .collect()
