@@ -218,9 +218,10 @@ async fn demo(
     if walk != Walk::Stay {
         return walk_away(&nodes, &game, witnessed, refereed, started, out).await;
     }
-    // The demo gives up on a game that stopped moving, not on a long one: a slow machine
-    // plays a 300-ply Tempête for minutes, and a total limit failed such a game at its
-    // last ply. What moves is any seat's phase or count of accepted acts.
+    // The demo gives up on a game that stopped moving, not on a long one: a game that
+    // moves on a slow machine is played to its end, and one that stalls (as a bot once
+    // stalled the physical deck) is reported after `STALL`, not after minutes. What
+    // moves is any seat's phase or count of accepted acts.
     let mut seen = vec![];
     let mut moved = Instant::now();
     loop {

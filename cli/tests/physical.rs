@@ -332,10 +332,6 @@ fn the_demos_play_the_physical_deck_and_the_show_hand_card() {
         "tempete",
         "--deck",
         "physical",
-        // A whole game still, drawn at the limit when nobody wins before: the default
-        // 300 plies took five minutes of a debug build on CI's two cores.
-        "-o",
-        "ply-limit=120",
         "--out",
         file.to_str().unwrap(),
     ]);
