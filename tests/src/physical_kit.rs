@@ -10,12 +10,12 @@ use sealed_games::tempete::rules::deck_name;
 use sealed_protocol::body::{Item, Purpose};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::keys::SecretKey;
-use sealed_protocol::session::{Command, Phase, Session};
+use sealed_protocol::session::{Command, Session};
 use sealed_protocol::verdict::Verdict;
 
-use crate::pair::{Decide, Pair};
+use crate::pair::Pair;
 use crate::sim::test_key;
-use crate::tempete_kit::tempete_terms;
+use crate::tempete_kit::{accepting, tempete_terms};
 
 /// The arbiter's test key (no seat of the game holds it).
 pub fn arbiter_key() -> SecretKey {
@@ -36,16 +36,6 @@ pub fn arbiter_option() -> String {
 pub struct Physical {
     /// The two seats.
     pub pair: Pair<Tempete>,
-}
-
-/// Seats that accept the proposal and otherwise only do the automatic steps.
-fn accepting() -> [Decide<Tempete>; 2] {
-    let d = || -> Decide<Tempete> {
-        Box::new(|s: &Session<Tempete>| {
-            matches!(s.phase(), Phase::Decide(_)).then_some(Command::Accept)
-        })
-    };
-    [d(), d()]
 }
 
 impl Physical {
@@ -98,15 +88,7 @@ impl Physical {
 
     /// `seat` types `text`; it is signed, sent and delivered.
     pub fn typed(&mut self, seat: Seat, text: &str) {
-        let cmd = self
-            .parse(seat, text)
-            .unwrap_or_else(|e| panic!("seat {} types {text:?}: {e}", seat.0));
-        let now = self.pair.now;
-        self.pair.sessions[seat.index()]
-            .handle_command(cmd, now)
-            .unwrap_or_else(|e| panic!("seat {} types {text:?}: {e}", seat.0));
-        self.pair.collect();
-        self.settle();
+        crate::tempete_kit::typed(&mut self.pair, seat, text);
     }
 
     /// A card of `seat`'s hand whose effect is stated (none of the ten procedure

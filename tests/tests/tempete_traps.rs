@@ -2,38 +2,15 @@
 //! lands there, the turn he types opens the first only. Opening both was refused, and
 //! every turn he typed with it (the node opens the traps that spring, whatever he types).
 
-use sealed_conformance::pair::{Decide, Pair};
-use sealed_conformance::tempete_kit::tempete_terms;
+use sealed_conformance::pair::Pair;
+use sealed_conformance::tempete_kit::{accepting, tempete_terms, typed};
 use sealed_games::tempete::Tempete;
 use sealed_games::tempete::holding::sealed_traps;
 use sealed_games::tempete::rules::deck_name;
 use sealed_protocol::ids::Seat;
-use sealed_protocol::session::{Command, Phase, Session};
 
 const WHITE: Seat = Seat(0);
 const BLACK: Seat = Seat(1);
-
-/// Seats that accept and otherwise do only their automatic steps.
-fn accepting() -> [Decide<Tempete>; 2] {
-    let d = || -> Decide<Tempete> {
-        Box::new(|s: &Session<Tempete>| {
-            matches!(s.phase(), Phase::Decide(_)).then_some(Command::Accept)
-        })
-    };
-    [d(), d()]
-}
-
-/// `seat` types `text`, read as `sealed move` reads it; signed, sent and delivered.
-fn typed(p: &mut Pair<Tempete>, seat: Seat, text: &str) {
-    let cmd = sealed_games::tempete::table::typed(&p.sessions[seat.index()], text)
-        .unwrap_or_else(|e| panic!("seat {} types {text:?}: {e}", seat.0));
-    let now = p.now;
-    p.sessions[seat.index()]
-        .handle_command(cmd, now)
-        .unwrap_or_else(|e| panic!("seat {} types {text:?}: {e}", seat.0));
-    p.collect();
-    p.run(&mut accepting());
-}
 
 #[test]
 fn a_piece_landing_on_two_traps_is_taken_by_the_first_and_the_second_stays_sealed() {
