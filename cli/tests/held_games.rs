@@ -300,3 +300,52 @@ fn an_invitation_through_the_players_mailbox_counts_at_its_sender() {
     );
     drop(c);
 }
+
+#[test]
+fn a_strangers_invitation_left_unanswered_is_declined_dropped_and_its_proposer_told() {
+    let dir = Dir::new("declined");
+    // The player keeps a stranger's invitation unanswered for 3 s.
+    let v_home = dir.home("victim");
+    init(&v_home, "victim");
+    let v = start(
+        &v_home,
+        "node",
+        "/ip4/127.0.0.1/tcp/0",
+        &["--keep-open", "3s"],
+    );
+    let c_home = dir.home("carol");
+    init(&c_home, "carol");
+    let c = start(&c_home, "node", "/ip4/127.0.0.1/tcp/0", &[]);
+    let (code, _, said) = invite(&c.home, &["duel", "--peer", &v.addr, "--wait", "30"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(until(30, || v.games().len() == 1), "{:?}", v.games());
+    // Its week (here 3 s) over, the player's node declines it and keeps nothing of
+    // it: no line in `sealed games`, no game in the store.
+    assert!(until(60, || v.games().is_empty()), "{:?}", v.games());
+    // The proposer has the signed decline: his game is over, declined.
+    let carols = || c.games().into_iter().next().unwrap_or_default();
+    assert!(
+        until(60, || carols()["waiting_for"]
+            .as_str()
+            .is_some_and(|r| r.contains("declined"))),
+        "{}",
+        carols()
+    );
+    assert!(carols()["delivery"].is_null(), "owed nothing: {}", carols());
+    // And settled: a seat that declined is owed nothing, so nothing is offered again
+    // to a node that dropped the game (it would refuse every offer, for a week).
+    let refused = || {
+        let out = sealed(&v.home, &["peers", "--json"]);
+        let peers: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let all = peers["refused"].as_array().cloned().unwrap_or_default();
+        all.iter()
+            .filter(|r| r[0].as_str().is_some_and(|w| w.starts_with("expired")))
+            .map(|r| r[1].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let before = refused();
+    std::thread::sleep(std::time::Duration::from_secs(15));
+    assert!(refused() <= before.max(1), "offered again: {}", refused());
+    drop(c);
+    drop(v);
+}

@@ -19,7 +19,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use sealed_protocol::ids::{ChainId, LogId, Seat};
+use sealed_protocol::body::Item;
+use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 
 use super::games::{Played, seat_of};
 use super::{Core, Durable, GameId, PeerKey};
@@ -157,16 +158,13 @@ impl Played {
     }
 
     /// The peers that still lack this seat's last envelopes, each with the chains it
-    /// lacks: every other seat but a player lost on time, unless one of the game's
-    /// mailboxes holds all it may see (it serves them to that seat).
+    /// lacks: every seat they are owed to ([`Played::owed_seats`]), unless one of the
+    /// game's mailboxes holds all it may see (it serves them to that seat).
     pub(super) fn undelivered(&self) -> Vec<(PeerKey, Option<Seat>)> {
         let terms = self.table.terms();
-        let me = self.table.seat();
         let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
-        // A player lost on time is owed nothing more: he walked away.
-        let gone = self.table.session().lost_on_time();
         let mut out = vec![];
-        for s in terms.seats().filter(|s| *s != me && !gone.contains(s)) {
+        for s in self.owed_seats() {
             let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
                 continue;
             };
@@ -200,20 +198,43 @@ impl Played {
         out
     }
 
-    /// The other seats (not lost on time) that have not acknowledged this seat's last
-    /// envelopes themselves.
+    /// The seats they are owed to ([`Played::owed_seats`]) that have not acknowledged
+    /// this seat's last envelopes themselves.
     pub(super) fn owed_directly(&self) -> BTreeSet<PeerKey> {
         let terms = self.table.terms();
-        let me = self.table.seat();
-        let gone = self.table.session().lost_on_time();
-        terms
-            .seats()
-            .filter(|s| *s != me && !gone.contains(s))
+        self.owed_seats()
+            .into_iter()
             .filter_map(|s| {
                 let key = terms.key(s)?.to_bytes();
                 (!self.holds(&key, &self.owed(Some(s)))).then_some(key)
             })
             .collect()
+    }
+
+    /// The other seats this seat's last envelopes are owed to: not a player lost on
+    /// time (he walked away), nor a seat that declined the game (there was no game, and
+    /// its node may keep nothing of it: a stranger's invitation a node declined is
+    /// dropped, `held.rs`, and would never acknowledge them).
+    fn owed_seats(&self) -> Vec<Seat> {
+        let me = self.table.seat();
+        let gone = self.table.session().lost_on_time();
+        self.table
+            .terms()
+            .seats()
+            .filter(|s| *s != me && !gone.contains(s) && !self.declined_by(*s))
+            .collect()
+    }
+
+    /// Whether seat `s` declined the game (its first public envelope says so).
+    pub(super) fn declined_by(&self, s: Seat) -> bool {
+        let first = EnvRef {
+            chain: ChainId::public(s),
+            seq: 0,
+        };
+        self.table
+            .session()
+            .processed_at(first)
+            .is_some_and(|e| e.unsigned().body.contains(&Item::Decline))
     }
 
     /// Notes what `peer` acknowledged holding.

@@ -54,10 +54,14 @@ pub(super) struct Step {
     /// Messages of the game's computations to send once durable: to whom, at what
     /// position (`messages.rs`).
     pub(super) messages: Vec<(PeerKey, u64, Vec<u8>)>,
+    /// The write drops the game (a declined invitation, `holding.rs`): once it is
+    /// durable and released, the game leaves memory too.
+    pub(super) then_forget: bool,
 }
 
 impl Step {
     fn merge(&mut self, other: Step) {
+        self.then_forget |= other.then_forget;
         self.writes.extend(other.writes);
         self.sends.extend(other.sends);
         self.answers.extend(other.answers);
@@ -425,6 +429,10 @@ impl Core {
             return;
         };
         match result {
+            Ok(new) if step.then_forget => {
+                self.release(id, step, new, store);
+                self.forget_dropped(id);
+            }
             Ok(new) => {
                 self.release(id, step, new, store);
                 if let Some(next) = self.next_step(&id) {
@@ -450,6 +458,26 @@ impl Core {
                 self.flush_exports(id);
             }
         }
+    }
+
+    /// A game whose write dropped it from the store leaves memory. What came for it
+    /// while that write was in flight is not written: its waiters are told.
+    fn forget_dropped(&mut self, id: GameId) {
+        let Some(slot) = self.games.forget(&id) else {
+            return;
+        };
+        if let Some(next) = slot.queue.next {
+            for (cmd, _) in next.replies {
+                self.out.push_back(Output::Reply {
+                    id: cmd,
+                    result: Err(NodeError::NoGame(hex::encode(id))),
+                });
+            }
+            for w in next.answers {
+                self.step_done(w, 0, Some(NodeError::NoGame(hex::encode(id))));
+            }
+        }
+        self.answer_exports(id, slot.queue.exports);
     }
 
     /// The step made while game `id`'s write was in flight, which goes next.

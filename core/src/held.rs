@@ -16,8 +16,8 @@
 //!   and fresh keys from a few networks can no longer fill a public mailbox for good.
 //!   A mailbox, witness or referee drops the game it evicts (its bytes leave the store,
 //!   `Writes::drop_games`); a player declines the invitation it evicts, so its
-//!   proposer learns it as from a person's refusal. A friend's game is neither counted
-//!   nor evicted.
+//!   proposer learns it as from a person's refusal, and drops it in the write that
+//!   keeps the decline (below). A friend's game is neither counted nor evicted.
 //! - **A lifetime** ([`Lifetime`], announced in `sealed peers --json` as `held`): a game
 //!   nobody accepted lives [`Lifetime::open_ms`] (7 days) after it was taken or its last
 //!   envelope; an accepted one as long as its time terms let one wait last, plus
@@ -31,6 +31,16 @@
 //!   proposal offered again is refused as expired, not taken anew; at a player a
 //!   stranger's invitation that expired is declined. A friend's invitation never
 //!   expires unasked.
+//! - **A declined invitation is not kept.** A stranger's invitation a player's node
+//!   declines (evicted or expired) is dropped in the same write that makes the decline
+//!   durable, and its tombstone keeps the signed decline for [`DECLINE_KEPT_MS`]: the
+//!   node pushes it to the proposer (and the game's mailboxes) once it is durable, and
+//!   again whenever one of them offers or asks for the game, so a proposer who was away
+//!   still learns it, signed. Nothing else of the game stays — no table in memory, no
+//!   line in `sealed games`, no chains in the store — so a flood of fresh keys costs a
+//!   player a tombstone of about 200 bytes an invitation, for a week, within the day's
+//!   quota of games (`quota.rs`), where it cost a whole game in memory and in the store
+//!   for good. An invitation the person declines is his game, and stays.
 //!
 //! Why these times: a person who does not answer an invitation for a week is not going
 //! to, and a week keeps the slots of never-started games from being held long; a
@@ -131,20 +141,55 @@ pub enum Gone {
     Evicted,
 }
 
-/// A tombstone: why and when.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A tombstone: why and when, and at a player what the seat signed in declining the
+/// invitation it stands for (its decline, served to the proposer and the game's
+/// mailboxes when they ask for the game again: `take.rs`, `sync.rs` `behind`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Tombstone {
     pub(super) why: Gone,
     pub(super) at: u64,
+    /// The seat's envelopes that declined it (at a player; empty elsewhere).
+    pub(super) declined: Vec<Vec<u8>>,
 }
 
+/// How long a tombstone that keeps a declined invitation's decline is kept: as long as
+/// an invitation waits unanswered ([`Lifetime::open_ms`]'s default), so that a proposer
+/// away for that long still gets the signed decline; not [`TOMBSTONE_MS`], because it
+/// is a few hundred bytes and a stranger's flood may leave a day's quota of them.
+pub const DECLINE_KEPT_MS: u64 = 7 * DAY_MS;
+
+/// Most envelopes a tombstone keeps of a decline (one, in every session today).
+const MAX_DECLINED: usize = 4;
+
 impl Tombstone {
+    /// `(why, at)` in postcard, then, when the seat declined, the envelopes that did
+    /// (a tombstone of before them is the first part alone, and still reads).
     pub(super) fn encode(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).unwrap_or_default()
+        let mut bytes = postcard::to_allocvec(&(self.why, self.at)).unwrap_or_default();
+        if !self.declined.is_empty() {
+            bytes.extend(postcard::to_allocvec(&self.declined).unwrap_or_default());
+        }
+        bytes
     }
 
     pub(super) fn decode(bytes: &[u8]) -> Option<Tombstone> {
-        postcard::from_bytes(bytes).ok()
+        let ((why, at), rest) = postcard::take_from_bytes::<(Gone, u64)>(bytes).ok()?;
+        let declined: Vec<Vec<u8>> = if rest.is_empty() {
+            vec![]
+        } else {
+            postcard::from_bytes(rest).ok()?
+        };
+        (declined.len() <= MAX_DECLINED).then_some(Tombstone { why, at, declined })
+    }
+
+    /// Until when it stands.
+    pub(super) fn until(&self) -> u64 {
+        let keep = if self.declined.is_empty() {
+            TOMBSTONE_MS
+        } else {
+            DECLINE_KEPT_MS
+        };
+        self.at.saturating_add(keep)
     }
 }
 
@@ -505,8 +550,26 @@ mod tests {
         let t = Tombstone {
             why: Gone::Expired,
             at: 5,
+            declined: vec![],
         };
-        assert_eq!(Tombstone::decode(&t.encode()), Some(t));
+        assert_eq!(Tombstone::decode(&t.encode()), Some(t.clone()));
+        // A tombstone of before declines were kept is `(why, at)` alone, as postcard
+        // wrote the struct of two fields then: it still reads.
+        assert_eq!(t.encode(), [0, 5]);
+        assert_eq!(t.until(), 5 + TOMBSTONE_MS);
+        let d = Tombstone {
+            why: Gone::Evicted,
+            at: 9,
+            declined: vec![vec![1, 2, 3]],
+        };
+        assert_eq!(Tombstone::decode(&d.encode()), Some(d.clone()));
+        assert_eq!(d.until(), 9 + DECLINE_KEPT_MS);
+        // Bytes past the envelopes, or too many envelopes, do not read.
+        let many = Tombstone {
+            declined: vec![vec![]; MAX_DECLINED + 1],
+            ..d
+        };
+        assert_eq!(Tombstone::decode(&many.encode()), None);
         assert_eq!(HeldRow::decode(b"\xff\xff"), None);
         assert!(Holder::said("").is_none());
         assert!(Holder::said(&"x".repeat(MAX_ORIGIN + 1)).is_none());

@@ -7,6 +7,8 @@ use crate::io::Input;
 use crate::message::{Request, Response};
 use crate::test_kit::*;
 use crate::{Core, CoreConfig, Durable, GameId};
+use sealed_protocol::keys::SecretKey;
+use sealed_protocol::proposal::Terms;
 
 #[test]
 fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
@@ -194,11 +196,117 @@ fn a_friends_invitation_never_expires_and_a_strangers_is_declined() {
         Some(crate::record::GameStatus::Invited),
         "a friend's invitation waits"
     );
-    assert_eq!(
-        status(&n, &spam.game()),
-        Some(crate::record::GameStatus::Declined),
-        "a stranger's is declined once its week is over"
+    // A stranger's is declined once its week is over, and dropped in the same write:
+    // only its tombstone stays, with the decline (the next test).
+    assert_eq!(status(&n, &spam.game()), None);
+    assert!(!n.knows(&spam.game()));
+    assert!(n.core.games.slot(&spam.game()).is_none(), "not in memory");
+    assert_eq!(n.store.settings(crate::held::GONE), 1);
+}
+
+/// Whether `bytes` are one envelope, a decline of `t` signed by its seat 1 (`me`).
+fn is_decline(t: &sealed_protocol::proposal::Terms, bytes: &[Vec<u8>]) -> bool {
+    use sealed_protocol::body::Item;
+    let [one] = bytes else {
+        return false;
+    };
+    sealed_protocol::envelope::Signed::parse(t, one).is_ok_and(|s| {
+        let u = s.unsigned();
+        u.game == t.game() && u.seat.0 == 1 && u.body.contains(&Item::Decline)
+    })
+}
+
+#[test]
+fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_for_a_week() {
+    let mut n = Node::new(CoreConfig::default());
+    let me = n.me();
+    // 64 invitations from fresh keys of one network fill a player's strangers' slots.
+    let mut all = vec![];
+    for i in 0..crate::STRANGERS_OPEN as u64 {
+        let k = key(100 + i);
+        let p = k.public().to_bytes();
+        n.connect(p, &format!("5.5.5.{}", i / 8));
+        let t = duel(&k, me, None, i);
+        assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 }, "{i}");
+        all.push((k, t));
+    }
+    n.sends.clear();
+    // A newcomer from another network takes the place of one of them.
+    let b = key(9);
+    let pb = b.public().to_bytes();
+    n.connect(pb, "6.6.6.6");
+    let second = duel(&b, me, None, 99);
+    assert_eq!(n.ask(pb, propose(&second)), Response::Ok { new: 0 });
+    let gone: Vec<&(SecretKey, Terms)> = all.iter().filter(|(_, t)| !n.knows(&t.game())).collect();
+    let [(a, first)] = &gone[..] else {
+        panic!("one evicted: {}", gone.len());
+    };
+    let pa = a.public().to_bytes();
+    // The evicted one is declined, durably, and gone from the store and from memory.
+    assert!(n.core.games.slot(&first.game()).is_none(), "not in memory");
+    assert!(n.knows(&second.game()));
+    // Its proposer got the signed decline once it was durable.
+    let pushed: Vec<&Vec<Vec<u8>>> = n
+        .sends
+        .iter()
+        .filter_map(|(to, r)| match r {
+            Request::Push { game, envelopes } if *to == pa && *game == first.game() => {
+                Some(envelopes)
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(
+        pushed.len() == 1 && is_decline(&first, pushed[0]),
+        "{:?}",
+        n.sends
     );
+    // Asked for the game again (a heads round), the node serves the decline, not
+    // "unknown", to anyone who names it (a public envelope).
+    let first = first.clone();
+    let heads = Request::Heads {
+        games: vec![(first.game(), vec![])],
+    };
+    match n.ask(pa, heads.clone()) {
+        Response::Behind { envelopes, unknown } => {
+            assert!(unknown.is_empty());
+            assert_eq!(envelopes.len(), 1);
+            assert!(is_decline(&first, &envelopes[0].1));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Offered again by its proposer: refused as evicted, and the decline pushed again;
+    // offered by anyone else: refused, and nothing pushed.
+    n.sends.clear();
+    assert_eq!(
+        n.ask(pb, propose(&first)),
+        Response::Refused(
+            crate::refusal::PeerRefusal::Gone(crate::held::Gone::Evicted).to_string()
+        )
+    );
+    assert!(n.sends.is_empty(), "{:?}", n.sends);
+    assert!(matches!(n.ask(pa, propose(&first)), Response::Refused(_)));
+    assert!(
+        matches!(&n.sends[..], [(to, Request::Push { envelopes, .. })] if *to == pa && is_decline(&first, envelopes))
+    );
+    // After a week the tombstone goes, and with it the decline.
+    let week = crate::held::DECLINE_KEPT_MS;
+    let tombstone = |n: &Node| {
+        n.store
+            .meta(&crate::held::tombstone_key(&first.game()))
+            .unwrap()
+    };
+    n.tick_at(NOW + week - 1);
+    assert!(tombstone(&n).is_some());
+    n.tick_at(NOW + week + DAY_MS);
+    assert!(tombstone(&n).is_none());
+    match n.ask(pa, heads) {
+        Response::Behind { envelopes, unknown } => {
+            assert!(envelopes.is_empty());
+            assert_eq!(unknown, vec![first.game()]);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -6,8 +6,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::held::{
-    self, Counted, Crowd, GONE, Gone, HeldRow, Holder, RENEW_WRITE_MS, Room, TOMBSTONE_MS,
-    Tombstone,
+    self, Counted, Crowd, GONE, Gone, HeldRow, Holder, RENEW_WRITE_MS, Room, Tombstone,
 };
 use super::io::Writes;
 use super::quota::{self, may_open};
@@ -107,6 +106,20 @@ impl Core {
     }
 }
 
+/// The write that drops a game held here for a stranger, for `why`, leaving its
+/// tombstone (with the seat's decline, at a player).
+fn dropped(id: GameId, why: Gone, at: u64, declined: Vec<Vec<u8>>) -> Writes {
+    Writes {
+        drop_games: vec![id],
+        forget_under: settings_of(&id),
+        meta: vec![(
+            held::tombstone_key(&id),
+            Tombstone { why, at, declined }.encode(),
+        )],
+        ..Writes::default()
+    }
+}
+
 /// Settings of a game, by prefix: removed with it when it is dropped.
 fn settings_of(id: &GameId) -> Vec<String> {
     let hex = hex::encode(id);
@@ -139,7 +152,20 @@ impl Core {
     pub(super) fn tombstone(&self, id: &GameId, store: &dyn Durable) -> Option<Gone> {
         let bytes = store.meta(&held::tombstone_key(id)).ok()??;
         let t = Tombstone::decode(&bytes)?;
-        (t.at.saturating_add(TOMBSTONE_MS) > self.now).then_some(t.why)
+        (t.until() > self.now).then_some(t.why)
+    }
+
+    /// The decline a dropped invitation's tombstone keeps, while it stands (`held.rs`):
+    /// empty if none.
+    pub(super) fn kept_decline(&self, id: &GameId, store: &dyn Durable) -> Vec<Vec<u8>> {
+        let t = store
+            .meta(&held::tombstone_key(id))
+            .ok()
+            .flatten()
+            .and_then(|b| Tombstone::decode(&b));
+        t.filter(|t| t.until() > self.now)
+            .map(|t| t.declined)
+            .unwrap_or_default()
     }
 
     /// The games a mailbox, witness or referee holds open for strangers, as
@@ -240,26 +266,54 @@ impl Core {
             p.record.status == GameStatus::Invited && !quota::referees(p.table.terms(), &self.key())
         });
         if invitation {
-            // Declined as the player would: its proposer learns it from the seat's
-            // signed decline.
-            if let Err(e) = self.apply(id, SessionCommand::Decline, None, store) {
-                tracing::warn!(game = %hex::encode(id), "an invitation not declined: {e}");
-                return;
-            }
-            self.set_status(id, GameStatus::Declined, store);
+            self.decline_and_drop(id, why, store);
             return;
         }
-        let mut writes = Writes {
-            drop_games: vec![id],
-            forget_under: settings_of(&id),
-            ..Writes::default()
-        };
-        writes.meta.push((
-            held::tombstone_key(&id),
-            Tombstone { why, at: self.now }.encode(),
-        ));
         self.games.forget(&id);
-        self.write_writes(writes);
+        self.write_writes(dropped(id, why, self.now, vec![]));
+    }
+
+    /// Declines a stranger's invitation as the player would, and drops it in the write
+    /// that makes the decline durable: its tombstone keeps the decline, which goes to
+    /// the proposer (and the game's mailboxes) once durable, and again when they ask
+    /// (`held.rs`). The caller saw its write queue idle.
+    fn decline_and_drop(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
+        let now = self.now;
+        let Some(p) = self.games.played_mut(&id) else {
+            return;
+        };
+        if let Err(e) = p
+            .table
+            .session_mut()
+            .handle_command(SessionCommand::Decline, now)
+        {
+            // Nothing signed: dropped as a mailbox drops a game.
+            tracing::warn!(game = %hex::encode(id), "an invitation not declined ({e}): dropped");
+            self.games.forget(&id);
+            self.write_writes(dropped(id, why, now, vec![]));
+            return;
+        }
+        // Not an open invitation any more, for the counts, while the write is in flight.
+        p.record.status = GameStatus::Declined;
+        let actions = super::durable::drain(&mut *p.table);
+        let mut step = self.step_of(id, actions);
+        let declined: Vec<Vec<u8>> = step
+            .writes
+            .envelopes
+            .drain(..)
+            .filter(|(g, _)| *g == id)
+            .map(|(_, e)| e)
+            .collect();
+        // The game's own writes go with it: only the tombstone and the ledger stay.
+        let charges = std::mem::take(&mut step.writes.charges);
+        let quota_day = step.writes.quota_day.take();
+        step.writes = Writes {
+            charges,
+            quota_day,
+            ..dropped(id, why, now, declined)
+        };
+        step.then_forget = true;
+        self.stage(id, step, store);
     }
 
     /// When a game held here for a stranger expires, if it does (`held.rs`).
@@ -313,10 +367,7 @@ impl Core {
                 .metas(GONE)
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|(_, v)| {
-                    Tombstone::decode(v)
-                        .is_none_or(|t| t.at.saturating_add(TOMBSTONE_MS) <= self.now)
-                })
+                .filter(|(_, v)| Tombstone::decode(v).is_none_or(|t| t.until() <= self.now))
                 .map(|(k, _)| k)
                 .collect();
             if !old.is_empty() {

@@ -154,14 +154,15 @@ impl Played {
 
     /// Where this seat's latest messages are, per other seat: acknowledged by it
     /// (durable there) or said held in its repair round, held for it by a mailbox, or
-    /// not confirmed yet. `None` before this seat has sent anything.
+    /// not confirmed yet. `None` before this seat has sent anything, and nothing for a
+    /// seat that declined (it is owed nothing, `delivery.rs`).
     pub(super) fn delivery(&self) -> Option<Delivery> {
         let terms = self.table.terms();
         let me = self.table.seat();
         let names = self.names();
         let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
         let mut parts = vec![];
-        for s in terms.seats().filter(|s| *s != me) {
+        for s in terms.seats().filter(|s| *s != me && !self.declined_by(*s)) {
             let owed = self.owed(Some(s));
             let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
                 continue;

@@ -388,7 +388,17 @@ impl Core {
             }
             let forgotten = self.cfg.windows.forget_index && self.games.dormant(&game).is_some();
             if !self.games.knows(&game) || forgotten {
-                unknown.push(game);
+                // An invitation declined here and dropped: the seat's decline, which
+                // is all it signed, rather than "unknown" (its proposer would offer it
+                // again, `held.rs`).
+                let declined = self.kept_decline(&game, store);
+                if declined.is_empty() {
+                    unknown.push(game);
+                } else {
+                    bytes += declined.iter().map(Vec::len).sum::<usize>();
+                    items += declined.len() + 1;
+                    envelopes.push((game, declined));
+                }
                 continue;
             }
             // A game relayed here that a seat refused: its proposer is asked to offer it

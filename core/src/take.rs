@@ -131,6 +131,21 @@ impl Core {
         }
         // A game held here for a stranger and dropped is not taken anew for a while.
         if let Some(why) = self.tombstone(&id, store) {
+            // An invitation declined here and dropped: its proposer, or a mailbox of
+            // it, gets the signed decline back (`held.rs`), as it would have had it.
+            let proposer = quota::proposer(&terms);
+            if proposer == Some(peer) || is_mailbox(&terms, &peer) {
+                let envelopes = self.kept_decline(&id, store);
+                if !envelopes.is_empty() {
+                    self.request(
+                        peer,
+                        Request::Push {
+                            game: id,
+                            envelopes,
+                        },
+                    );
+                }
+            }
             return Some(PeerRefusal::Gone(why).into());
         }
         let me = self.key();
