@@ -257,7 +257,7 @@ fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_fo
         })
         .collect();
     assert!(
-        pushed.len() == 1 && is_decline(&first, pushed[0]),
+        pushed.len() == 1 && is_decline(first, pushed[0]),
         "{:?}",
         n.sends
     );
