@@ -285,6 +285,8 @@ pub struct Crowd {
     pub by_proposer: HashMap<PeerKey, usize>,
     /// Games per network (`""`: not known).
     groups: HashMap<String, usize>,
+    /// Games per address key (`""`: not known).
+    by_key: HashMap<String, usize>,
     /// The network holding most and how many; of equals, the first in order (any fixed
     /// order will do).
     largest: Option<(String, usize)>,
@@ -305,6 +307,10 @@ impl Crowd {
         let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
         for (c, proposer) in &held {
             *groups.entry(group_of(c)).or_default() += 1;
+            *crowd
+                .by_key
+                .entry(c.holder.map_or("", |h| h.key.as_str()).to_owned())
+                .or_default() += 1;
             if let Some(p) = proposer {
                 *crowd.by_proposer.entry(*p).or_default() += 1;
             }
@@ -343,6 +349,11 @@ impl Crowd {
                 .map(|c| c.id)
         });
         crowd
+    }
+
+    /// Games from the address `key`.
+    pub fn of_key(&self, key: &str) -> usize {
+        self.by_key.get(key).copied().unwrap_or(0)
     }
 
     /// Games per network, `""` for those whose network is not known.

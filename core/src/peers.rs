@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::book::{self, Book};
 use super::games::game_peers;
-use super::held::{Counted, Holder, Room};
+use super::held::{Counted, Crowd, Holder, Room};
 use super::io::{OutId, Output, Writes};
 use super::views::{AddrView, PeerView, PeersView};
 use super::{Core, Durable, GameId, PeerKey, WriteId};
@@ -328,9 +328,36 @@ impl Core {
         if !self.cfg.strangers {
             return Err(PeerRefusal::OnlyFriends);
         }
-        let mut mine = 0;
-        let mut here = 0;
-        let mut waiting: Vec<Counted> = vec![];
+        let group = holder.map_or("", |h| h.group.as_str());
+        let (mine, here, room) = self.with_invited(|c| {
+            (
+                c.by_proposer.get(proposer).copied().unwrap_or(0),
+                holder.map_or(0, |h| c.of_key(&h.key)),
+                c.room(super::STRANGERS_OPEN, group),
+            )
+        });
+        if mine >= super::STRANGER_OPEN {
+            return Err(PeerRefusal::InvitationsFromPeer(mine));
+        }
+        if here >= STRANGERS_PER_ORIGIN {
+            return Err(PeerRefusal::InvitationsFromAddress);
+        }
+        match room {
+            Room::Full => Err(PeerRefusal::InvitationsFromStrangers),
+            room => Ok(room),
+        }
+    }
+
+    /// `f` of the strangers' invitations waiting here summed up, summed again only when
+    /// a slot may have changed since (`slot.rs` `Games::generation`): a flood of
+    /// invitations at a full player is refused without a pass over its games each time.
+    fn with_invited<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
+        let generation = self.games.generation();
+        let mut kept = self.games.invited.borrow_mut();
+        if let Some((_, c)) = kept.as_ref().filter(|(at, _)| *at == generation) {
+            return f(c);
+        }
+        let mut waiting: Vec<(Counted, Option<PeerKey>)> = vec![];
         for (id, p) in self.games.all_played() {
             if p.record.status != GameStatus::Invited {
                 continue;
@@ -341,31 +368,17 @@ impl Core {
             if self.peers.book.is_friend(&from) {
                 continue;
             }
-            if from == *proposer {
-                mine += 1;
-            }
-            if holder.is_some_and(|h| p.holder.as_ref().is_some_and(|o| o.key == h.key)) {
-                here += 1;
-            }
-            waiting.push(Counted {
+            let counted = Counted {
                 id: *id,
                 holder: p.holder.as_ref(),
                 taken: p.record.created,
                 // An invitation being written is declined once it is durable, not now.
                 evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
-            });
+            };
+            waiting.push((counted, Some(from)));
         }
-        if mine >= super::STRANGER_OPEN {
-            return Err(PeerRefusal::InvitationsFromPeer(mine));
-        }
-        if here >= STRANGERS_PER_ORIGIN {
-            return Err(PeerRefusal::InvitationsFromAddress);
-        }
-        let group = holder.map_or("", |h| h.group.as_str());
-        match super::held::room(&waiting, super::STRANGERS_OPEN, group) {
-            Room::Full => Err(PeerRefusal::InvitationsFromStrangers),
-            room => Ok(room),
-        }
+        let (_, c) = kept.insert((generation, Crowd::of(waiting)));
+        f(c)
     }
 
     /// After this node's player took back an invitation: each invited peer's addresses

@@ -126,6 +126,9 @@ pub(super) struct Games {
     /// The games held for strangers summed up (`holding.rs` `with_crowd`), as of a
     /// generation.
     pub(super) crowd: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
+    /// Strangers' invitations waiting at this player summed up (`peers.rs`
+    /// `may_invite`), as of a generation.
+    pub(super) invited: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
 }
 
 macro_rules! state {
