@@ -136,6 +136,8 @@ pub(super) struct Relayed {
     /// Why a seat refused it when this mailbox offered it, until a seat takes it: its
     /// proposer is told when he asks (`Request::Offer` answered `Refused`).
     pub(super) refused: Option<String>,
+    /// What each seat spent of its reserve for the step it owes (`reserve.rs`).
+    pub(super) reserve: crate::reserve::Reserve,
 }
 
 /// Whether an envelope is worth storing.
@@ -165,6 +167,7 @@ impl Relayed {
             renewed: now,
             renewal_written: now,
             refused: None,
+            reserve: Default::default(),
         }
     }
 

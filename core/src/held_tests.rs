@@ -612,3 +612,127 @@ fn a_proposer_who_spends_his_networks_share_does_not_stop_his_opponents_envelope
     assert!(matches!(n.ask(b, push(more.clone())), Response::Refused(_)));
     assert_eq!(n.ask(a, push(more)), Response::Ok { new: 1 });
 }
+
+/// An envelope of `seat`'s public chain of `t` at `seq`, acknowledging `acked` (the
+/// other seats' envelopes), its act `pad` bytes long.
+fn reply(
+    t: &Terms,
+    key: &SecretKey,
+    seat: u8,
+    seq: u64,
+    acked: &[&Vec<u8>],
+    pad: usize,
+) -> Vec<u8> {
+    use sealed_protocol::body::Item;
+    use sealed_protocol::envelope::{Ack, Signed, Unsigned};
+    use sealed_protocol::ids::{LogId, Seat};
+    let mut acks: Vec<Ack> = acked
+        .iter()
+        .map(|b| {
+            let s = Signed::parse(t, b).expect("an envelope of the game");
+            Ack {
+                chain: s.at().chain,
+                seq: s.at().seq,
+                hash: s.hash,
+            }
+        })
+        .collect();
+    acks.sort_by_key(|a| a.chain);
+    Unsigned {
+        version: t.version(),
+        game: t.game(),
+        log: LogId::PUBLIC,
+        seat: Seat(seat),
+        seq,
+        prev: sealed_protocol::hash::Hash([0; 32]),
+        acks,
+        clock: 1,
+        body: vec![Item::Act(vec![7; pad])],
+    }
+    .sign(key)
+    .bytes
+}
+
+#[test]
+fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_the_proposer() {
+    use crate::record::Usage;
+    use crate::reserve::{RESERVE_ENVELOPE, RESERVE_PER_SEAT};
+    let mut cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    // Two envelopes a day per proposer: Alice's are spent by her own first two.
+    cfg.quotas.per_proposer = Usage {
+        games: 16,
+        envelopes: 2,
+        bytes: 1 << 30,
+    };
+    let mut n = Node::new(cfg);
+    let me = n.me();
+    let (alice, bob) = (key(100), key(101));
+    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    n.connect(a, "1.1.1.1");
+    n.connect(b, "2.2.2.2");
+    // Bob proposes; Alice is seat 1.
+    let t = duel(&bob, a, Some(me), 1);
+    let push = |envelopes: Vec<Vec<u8>>| Request::Push {
+        game: t.game(),
+        envelopes,
+    };
+    let ok = |new| Response::Ok { new };
+    assert_eq!(n.ask(b, propose(&t)), ok(0));
+    let b0 = reply(&t, &bob, 0, 0, &[], 100);
+    assert_eq!(n.ask(b, push(vec![b0.clone()])), ok(1));
+    let a0 = reply(&t, &alice, 1, 0, &[&b0], 100);
+    let a1 = reply(&t, &alice, 1, 1, &[&b0], 100);
+    assert_eq!(n.ask(a, push(vec![a0.clone(), a1.clone()])), ok(2));
+    // Past her share, Alice's next envelope is refused unless it is her reply.
+    let b1 = reply(&t, &bob, 0, 1, &[&a1], 100);
+    assert_eq!(n.ask(b, push(vec![b1.clone()])), ok(1));
+    let not_a_reply = reply(&t, &alice, 1, 2, &[&b0], 100);
+    assert!(matches!(
+        n.ask(a, push(vec![not_a_reply])),
+        Response::Refused(_)
+    ));
+    let too_big = reply(&t, &alice, 1, 2, &[&b1], RESERVE_ENVELOPE as usize);
+    assert!(matches!(
+        n.ask(a, push(vec![too_big])),
+        Response::Refused(_)
+    ));
+    let gap = reply(&t, &alice, 1, 3, &[&b1], 100);
+    assert!(matches!(n.ask(a, push(vec![gap])), Response::Refused(_)));
+    let a2 = reply(&t, &alice, 1, 2, &[&b1], 100);
+    let bobs_before = n.core.used_by(&b).0.envelopes;
+    assert_eq!(n.ask(a, push(vec![a2.clone()])), ok(1));
+    // Charged to the proposer, not to her.
+    assert_eq!(n.core.used_by(&a).0.envelopes, 2);
+    assert_eq!(n.core.used_by(&b).0.envelopes, bobs_before + 1);
+    // One reply per envelope of the other seat: a second to `b1` is refused.
+    let again = reply(&t, &alice, 1, 3, &[&b1], 100);
+    assert!(matches!(n.ask(a, push(vec![again])), Response::Refused(_)));
+    // Both seats past their shares, replying to each other (a stranger holding both
+    // seats): each reserve runs out after its bytes, and no more is taken.
+    let mut last_b = b1.clone();
+    let mut last_a = a2.clone();
+    let mut taken = 0u64;
+    let pad = (RESERVE_ENVELOPE - 1_000) as usize;
+    for q in 2..64u64 {
+        let nb = reply(&t, &bob, 0, q, &[&last_a], pad);
+        let rb = n.ask(b, push(vec![nb.clone()]));
+        let na = reply(&t, &alice, 1, q + 1, &[&nb], pad);
+        let ra = n.ask(a, push(vec![na.clone()]));
+        match (rb, ra) {
+            (Response::Ok { new: 1 }, Response::Ok { new: 1 }) => {
+                taken += 2;
+                (last_a, last_b) = (na, nb);
+            }
+            _ => break,
+        }
+    }
+    let _ = last_b;
+    let most = 2 * (RESERVE_PER_SEAT / (RESERVE_ENVELOPE - 1_000 + 200));
+    assert!(
+        taken > 0 && taken <= most,
+        "{taken} taken past the quotas, {most} at most"
+    );
+}

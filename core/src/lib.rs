@@ -66,6 +66,7 @@ pub mod players;
 pub mod quota;
 pub mod record;
 pub mod refusal;
+pub mod reserve;
 pub mod resident;
 #[cfg(test)]
 mod resident_tests;

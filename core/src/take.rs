@@ -41,6 +41,7 @@ use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
 use crate::record::{GameRecord, GameStatus, Usage};
 use crate::refusal::PeerRefusal;
+use crate::reserve::Reply;
 use crate::resident::admits;
 
 /// One game's worth of the ledger.
@@ -358,8 +359,13 @@ impl Core {
         // Then a game stores at most its bound, whoever its seats are, and what strangers'
         // games hold in memory is shared by network (`resident.rs`): what would pass
         // either is left out, and a push of nothing else is refused, saying so.
+        let mut replies = vec![];
         let kept = if held_for_stranger {
             self.within_shares(&from, &game, terms, valid)
+                .map(|(kept, r)| {
+                    replies = r;
+                    kept
+                })
         } else {
             Ok(valid)
         };
@@ -378,6 +384,8 @@ impl Core {
         if let Some(r) = self.games.relayed_mut(&game) {
             r.used = self.now;
             let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
+            // Replies taken from their seats' reserves (`reserve.rs`).
+            let mut reserved: Vec<(Vec<u8>, Seat)> = vec![];
             let mut fresh: Vec<Vec<u8>> = vec![];
             // Places where the pusher holds another envelope than the one kept here:
             // the pusher gets the kept one back, and proves the equivocation (a seat
@@ -391,13 +399,19 @@ impl Core {
                 {
                     twins.push((at.chain, at.seq, *h));
                 }
-                match r.keep_signed(&s) {
-                    Kept::Fresh => {
-                        fresh.push(s.bytes.clone());
-                        keep.push((s.bytes, at.chain.seat));
+                let reply = replies.iter().find(|x| x.hash == s.hash);
+                let kept = r.keep_signed(&s);
+                if kept == Kept::Fresh {
+                    r.reserve.saw(&s);
+                    fresh.push(s.bytes.clone());
+                }
+                match (kept, reply) {
+                    (Kept::No, _) => {}
+                    (_, Some(reply)) => {
+                        r.reserve.spend(reply);
+                        reserved.push((s.bytes, at.chain.seat));
                     }
-                    Kept::Evidence => keep.push((s.bytes, at.chain.seat)),
-                    Kept::No => {}
+                    (_, None) => keep.push((s.bytes, at.chain.seat)),
                 }
             }
             // A witness's receipts of what it first holds now, in the same write.
@@ -457,9 +471,13 @@ impl Core {
                     ));
                 }
             }
+            // What the reserves stored is charged to the proposer; the rest to the
+            // seats that signed it.
             if held_for_stranger {
                 self.charge(&mut step, &from, terms, &game, &keep);
+                self.charge_proposer(&mut step, terms, &game, &reserved);
             }
+            keep.extend(reserved);
             step.writes.envelopes = keep.into_iter().map(|(b, _)| (game, b)).collect();
             return self.stage(game, step, store);
         }
@@ -563,7 +581,7 @@ impl Core {
         game: &GameId,
         terms: &Terms,
         valid: Vec<Signed>,
-    ) -> Result<Vec<Signed>, PeerRefusal> {
+    ) -> Result<(Vec<Signed>, Vec<Reply>), PeerRefusal> {
         let network = self.network_for(from, game);
         let mut by_seat: BTreeMap<Seat, Usage> = BTreeMap::new();
         for s in &valid {
@@ -583,13 +601,41 @@ impl Core {
             }
         }
         let total = valid.len();
-        let kept: Vec<Signed> = valid
-            .into_iter()
-            .filter(|s| !refused.contains_key(&s.at().chain.seat))
-            .collect();
+        // A refused seat's reply, at a mailbox or witness, comes from its reserve.
+        let relayed = self.games.relayed(game);
+        let mut replies: Vec<Reply> = vec![];
+        let mut kept = Vec::with_capacity(total);
+        for s in valid {
+            if !refused.contains_key(&s.at().chain.seat) {
+                kept.push(s);
+            } else if let Some(reply) = relayed.and_then(|r| r.reserve.reply(&r.held, &replies, &s))
+            {
+                replies.push(reply);
+                kept.push(s);
+            }
+        }
         match refused.into_values().next() {
             Some(why) if kept.is_empty() && total > 0 => Err(why),
-            _ => Ok(kept),
+            _ => Ok((kept, replies)),
+        }
+    }
+
+    /// Charges what a game's seats stored from their reserves (`reserve.rs`) to its
+    /// proposer, and to the network the game came from.
+    fn charge_proposer(
+        &mut self,
+        step: &mut Step,
+        terms: &Terms,
+        game: &GameId,
+        reserved: &[(Vec<u8>, Seat)],
+    ) {
+        let used = usage(reserved.iter().map(|(b, _)| b));
+        let Some(proposer) = quota::proposer(terms) else {
+            return;
+        };
+        if !used.is_zero() {
+            let network = self.network_of(game);
+            self.charge_to(&mut step.writes, proposer, network.as_deref(), used);
         }
     }
 

@@ -578,16 +578,38 @@ impl Core {
             && !used.is_zero()
         {
             let network = self.network_for(peer, &game);
-            if let Err(why) =
-                self.ledger
-                    .allows(&self.cfg.quotas, self.now, &p, network.as_deref(), used)
+            match self
+                .ledger
+                .allows(&self.cfg.quotas, self.now, &p, network.as_deref(), used)
             {
-                for (k, _) in writes.iter().skip(1).step_by(2) {
-                    self.writing.times.remove(k);
+                Ok(()) => self.charge_to(&mut step.writes, p, network.as_deref(), used),
+                Err(why) => {
+                    // Past the day's quotas, from the seat's reserve (`reserve.rs`),
+                    // charged to the game's proposer.
+                    let each: Vec<u64> = writes
+                        .iter()
+                        .step_by(2)
+                        .map(|(_, b)| b.len() as u64)
+                        .collect();
+                    let proposer = self.games.terms(&game).and_then(super::quota::proposer);
+                    let reserved = self
+                        .games
+                        .relayed_mut(&game)
+                        .is_some_and(|r| r.reserve.deposits(seat, &each));
+                    match proposer.filter(|_| reserved) {
+                        Some(proposer) => {
+                            let network = self.network_of(&game);
+                            self.charge_to(&mut step.writes, proposer, network.as_deref(), used);
+                        }
+                        None => {
+                            for (k, _) in writes.iter().skip(1).step_by(2) {
+                                self.writing.times.remove(k);
+                            }
+                            return refuse(self, why);
+                        }
+                    }
                 }
-                return refuse(self, why);
             }
-            self.charge_to(&mut step.writes, p, network.as_deref(), used);
         }
         if !writes.is_empty() {
             writes.push((count_key(&game), count.to_le_bytes().to_vec()));

@@ -129,6 +129,11 @@ fn ask(c: &mut Core, s: &mut Counting, peer: PeerKey, id: u64, req: Request) -> 
 /// A witness's core, and the game a stranger proposed naming it (both seats his own
 /// keys) with ten deposits of [`DEPOSIT`] bytes, numbered 0 to 9.
 fn witnessed_game() -> (Core, Counting, PeerKey, GameId) {
+    witnessed_game_with(crate::Quotas::default())
+}
+
+/// [`witnessed_game`] at a witness with these quotas.
+fn witnessed_game_with(quotas: crate::Quotas) -> (Core, Counting, PeerKey, GameId) {
     let mut s = Counting {
         inner: MemoryStore::default(),
         deposit_bytes: Cell::new(0),
@@ -138,6 +143,7 @@ fn witnessed_game() -> (Core, Counting, PeerKey, GameId) {
     let cfg = CoreConfig {
         witness: true,
         mailbox: true,
+        quotas,
         ..CoreConfig::default()
     };
     let mut c = Core::start(witness, cfg, [0; 32], T0, &s).unwrap();
@@ -380,4 +386,48 @@ fn a_seat_that_fills_its_deposits_leaves_the_other_seat_its_own() {
     );
     let (taken, refused) = deposit_many(&mut c, &mut s, other, game, 4, 64, &mut t);
     assert_eq!((taken, refused), (64, None));
+}
+
+#[test]
+fn a_seat_past_the_quotas_has_small_deposits_taken_from_its_reserve_and_no_more() {
+    use crate::reserve::{RESERVE_ENVELOPE, RESERVE_PER_SEAT};
+    // The proposer's share is the 10 deposits of 100,000 bytes it left already.
+    let mut quotas = crate::Quotas::default();
+    quotas.per_proposer.bytes = 10 * DEPOSIT as u64;
+    let (mut c, mut s, p, game) = witnessed_game_with(quotas);
+    let mut t = T0;
+    let ask_at = |c: &mut Core, s: &mut Counting, t: &mut u64, deposits: Vec<Vec<u8>>| {
+        *t += 1000;
+        let id = 2_000_000 + *t;
+        c.handle(
+            *t,
+            Input::Request {
+                peer: p,
+                id,
+                req: Request::Deposit { game, deposits },
+            },
+            s,
+        );
+        settle(c, s)
+            .into_iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, r)| r)
+            .expect("answered")
+    };
+    // Too big for the reserve: refused by the quota, as before.
+    let big = vec![vec![7; RESERVE_ENVELOPE as usize + 1]];
+    assert!(matches!(
+        ask_at(&mut c, &mut s, &mut t, big),
+        Response::Refused(_)
+    ));
+    // Small ones are taken from the reserve, up to its bytes, then refused.
+    let each = RESERVE_ENVELOPE as usize / 2;
+    let mut taken = 0;
+    for i in 0..64u8 {
+        match ask_at(&mut c, &mut s, &mut t, vec![vec![i; each]]) {
+            Response::Statements(_) => taken += 1,
+            _ => break,
+        }
+    }
+    assert_eq!(taken, RESERVE_PER_SEAT as usize / each);
 }
