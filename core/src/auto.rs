@@ -137,11 +137,17 @@ impl Core {
                 return;
             };
             let accept = cmd == SessionCommand::Accept;
+            // A stranger's invitation within the hosted games' bounds only (`hosted.rs`);
+            // else it waits, and the next tick looks again.
+            if accept && !self.may_host(&id, store) {
+                return;
+            }
             match self.apply(id, cmd, None, store) {
                 Ok(()) => {
                     if accept {
                         self.set_status(id, GameStatus::Active, store);
-                        self.accepted_game(&id);
+                        // A bot's acceptance befriends nobody.
+                        self.accepted_game(&id, false);
                     }
                     return;
                 }

@@ -736,3 +736,89 @@ fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_
         "{taken} taken past the quotas, {most} at most"
     );
 }
+
+#[test]
+fn a_bots_node_hosts_a_bounded_number_of_strangers_games_and_befriends_none() {
+    use crate::record::GameStatus;
+    let mut cfg = CoreConfig {
+        bots: true,
+        ..CoreConfig::default()
+    };
+    // A hosted game with no time terms lives a day with nothing done in it (30 by
+    // default): before the invitations waiting meanwhile expire (7 days).
+    cfg.lifetime.idle_ms = DAY_MS;
+    let mut n = Node::new(cfg);
+    let me = n.me();
+    let status = |n: &Node, t: &Terms| n.core.games.played(&t.game()).map(|p| p.record.status);
+    // One stranger: his first 8 invitations are accepted, the rest wait.
+    let k = key(500);
+    let p = k.public().to_bytes();
+    n.connect(p, "5.5.5.5");
+    let his: Vec<Terms> = (0..10).map(|i| duel(&k, me, None, 1000 + i)).collect();
+    for t in &his[..8] {
+        assert_eq!(n.ask(p, propose(t)), Response::Ok { new: 0 });
+    }
+    let accepted = |n: &Node, ts: &[Terms]| {
+        ts.iter()
+            .filter(|t| status(n, t) == Some(GameStatus::Active))
+            .count()
+    };
+    assert_eq!(accepted(&n, &his[..8]), 8);
+    assert!(
+        !n.core.peers.book.is_friend(&p),
+        "a bot's acceptance befriends nobody"
+    );
+    // His invitations past 8 are taken as invitations (8 waiting at most), not games.
+    for t in &his[8..] {
+        assert_eq!(n.ask(p, propose(t)), Response::Ok { new: 0 });
+    }
+    n.tick_at(NOW + 1_000);
+    assert_eq!(accepted(&n, &his), 8);
+    assert_eq!(status(&n, &his[9]), Some(GameStatus::Invited));
+    // 56 more strangers' games from one network fill the 64 places.
+    let mut theirs = vec![];
+    for i in 0..56u64 {
+        let k = key(600 + i);
+        let p = k.public().to_bytes();
+        n.connect(p, &format!("5.5.6.{}", i / 14));
+        let t = duel(&k, me, None, 2000 + i);
+        assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });
+        theirs.push(t);
+    }
+    assert_eq!(accepted(&n, &theirs), 56);
+    // The next one of that network waits; one from another network takes the place of
+    // the oldest game of the busiest address of the network holding most, which the
+    // bots resign.
+    let k = key(700);
+    let p = k.public().to_bytes();
+    n.connect(p, "5.5.6.200");
+    let waits = duel(&k, me, None, 3000);
+    assert_eq!(n.ask(p, propose(&waits)), Response::Ok { new: 0 });
+    assert_eq!(status(&n, &waits), Some(GameStatus::Invited));
+    let k = key(800);
+    let p = k.public().to_bytes();
+    n.connect(p, "9.9.9.9");
+    let newcomer = duel(&k, me, None, 4000);
+    assert_eq!(n.ask(p, propose(&newcomer)), Response::Ok { new: 0 });
+    assert_eq!(status(&n, &newcomer), Some(GameStatus::Active));
+    let hosted = |n: &Node| {
+        let ids: Vec<GameId> = n.core.games.all_played().map(|(id, _)| *id).collect();
+        ids.iter().filter(|id| n.core.hosted(id)).count()
+    };
+    assert_eq!(hosted(&n), 64);
+    // Hosted games stay awake, counted; after their lifetime the bots resign them
+    // all, and the invitations that waited are accepted in their place.
+    n.tick_at(NOW + DAY_MS + 60_000);
+    n.tick_at(NOW + DAY_MS + 120_000);
+    assert!(
+        [&his[..8], &theirs[..], &[newcomer]]
+            .concat()
+            .iter()
+            .all(|t| !n.core.hosted(&t.game())),
+        "resigned"
+    );
+    for t in [&his[8], &his[9], &waits] {
+        assert!(n.core.hosted(&t.game()), "taken once there was room");
+    }
+    assert_eq!(hosted(&n), 3);
+}

@@ -269,6 +269,12 @@ impl Core {
             self.decline_and_drop(id, why, store);
             return;
         }
+        // A game the bots accepted for a stranger is resigned, not dropped: it is this
+        // seat's game (`hosted.rs`).
+        if self.hosted(&id) {
+            self.resign_hosted(id, store);
+            return;
+        }
         self.games.forget(&id);
         self.write_writes(dropped(id, why, self.now, vec![]));
     }
@@ -332,6 +338,9 @@ impl Core {
         }
         if quota::referees(terms, &me) && !p.settled {
             return Some(lifetime.expires(terms, refereed_accepted(p), p.used));
+        }
+        if self.hosted(id) {
+            return Some(lifetime.expires(terms, true, p.used));
         }
         (p.record.status == GameStatus::Invited)
             .then(|| lifetime.expires(terms, false, p.record.created))

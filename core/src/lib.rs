@@ -51,6 +51,7 @@ pub mod held;
 #[cfg(test)]
 mod held_tests;
 mod holding;
+mod hosted;
 pub mod io;
 mod lacked;
 pub mod limit;

@@ -275,8 +275,10 @@ impl Core {
     /// that makes nobody a friend and keeps no mailbox connected; it only learns where
     /// the game's witness is, whose stamps its duty waits for. Addresses from the
     /// proposal must name their node's own peer id, and be global unless the invitation
-    /// came from a non-global address (as introductions, `sync.rs`).
-    pub(super) fn accepted_game(&mut self, id: &GameId) {
+    /// came from a non-global address (as introductions, `sync.rs`). A game the bots
+    /// accepted (`befriend` false) makes nobody a friend either: it is hosted for a
+    /// stranger (`hosted.rs`).
+    pub(super) fn accepted_game(&mut self, id: &GameId, befriend: bool) {
         let Some((terms, created, local)) = self.games.played(id).map(|p| {
             (
                 p.table.terms().clone(),
@@ -295,7 +297,7 @@ impl Core {
             }
             return;
         }
-        for seat in &terms.proposal().seats {
+        for seat in terms.proposal().seats.iter().filter(|_| befriend) {
             if seat.key != me && self.peers.book.befriend(seat.key) == book::Changed::Yes {
                 self.peers.dirty.insert(seat.key);
             }

@@ -89,6 +89,9 @@ pub enum Awake {
     Watched,
     /// A duty due now or later.
     Duty,
+    /// Hosted for a stranger by the bots: counted and its lifetime watched
+    /// (`hosted.rs`).
+    Hosted,
 }
 
 impl Asleep {
@@ -265,6 +268,8 @@ impl Core {
             Awake::NotUnderway
         } else if !slot.queue.idle() || !slot.queue.exports.is_empty() || slot.owed.is_some() {
             Awake::Writing
+        } else if self.hosted(id) {
+            Awake::Hosted
         } else if slot.bot.dirty || ((self.bots.all || slot.bot.on) && table.my_turn()) {
             Awake::Bot
         } else if !p.evidence.is_empty() || table.rulings_waiting() > 0 {

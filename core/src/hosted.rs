@@ -1,0 +1,126 @@
+//! Games a node's bots accepted for strangers (issue 52). A person who accepts a
+//! stranger's invitation makes him a friend (`peers.rs` `accepted_game`): that is the
+//! person's trust, and a friend's invitations are not bounded. A bot trusts nobody: a
+//! node run with `--bots` accepted every invitation, befriended its proposer, and so
+//! took every later invitation of his, of any number — the hostile swarm's player
+//! took 9,540 games in 20 s, each kept for good (docs/RELIABILITY.md).
+//!
+//! So a game whose proposer is a stranger and which this node plays (its seat accepted
+//! and the proposer is still no friend: the bots accepted it) is **hosted** for him,
+//! and held like a game a referee takes (`held.rs`):
+//!
+//! - **bounded**: the bots accept a stranger's invitation only while the hosted games
+//!   number fewer than 64 ([`super::STRANGERS_OPEN`]), [`super::STRANGER_OPEN`] per
+//!   stranger and 16 per address; when all are taken, one from a network holding fewer
+//!   than the network holding most takes the place of that network's oldest game of its
+//!   busiest address, which the bots resign. Otherwise the invitation waits, as for a
+//!   person, within the invitations' own bounds (`peers.rs` `may_invite`), and is
+//!   accepted once there is room;
+//! - **with a lifetime**: as an accepted game held for a stranger, as long as its time
+//!   terms let one wait last and 7 days more, or 30 days with nothing done in it
+//!   without time terms ([`crate::held::Lifetime`]); then the bots resign it. A hosted
+//!   game stays in memory meanwhile (it does not sleep, `sleep.rs`), so that it is
+//!   counted and its lifetime is watched: at most 64 tables;
+//! - **no friend**: the bots' acceptance befriends nobody.
+//!
+//! Attacks, and what happens:
+//! - *Fresh keys*: 8 games a key, 16 an address, and the network holding most yields.
+//! - *Accepted, then never played*: the game ends by its time terms (a loss on time for
+//!   the stranger) or after its idle lifetime (resigned by the bots), and the newcomer
+//!   of a smaller network takes its place at once.
+//! - *A stranger who plays slowly on purpose* holds one place for his game's length,
+//!   within his key's, address's and network's shares.
+
+use sealed_protocol::session::Command as SessionCommand;
+use sealed_protocol::session::Phase;
+
+use super::held::{Counted, Crowd, Room};
+use super::{Core, Durable, GameId};
+use crate::record::GameStatus;
+
+/// Hosted games from one address at most.
+const HOSTED_PER_ORIGIN: usize = 16;
+
+impl Core {
+    /// Whether game `id` is hosted for a stranger (see the module documentation).
+    pub(super) fn hosted(&self, id: &GameId) -> bool {
+        let Some(p) = self.games.played(id) else {
+            return false;
+        };
+        let terms = p.table.terms();
+        let me = self.key();
+        // Once resigned (or otherwise over) its place is free, whether or not the
+        // stranger ever closes it.
+        let playing = matches!(
+            p.table.session().phase(),
+            Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)
+        );
+        p.record.status == GameStatus::Active
+            && playing
+            && !super::quota::referees(terms, &me)
+            && super::quota::proposer(terms)
+                .is_some_and(|from| from != me && !self.peers.book.is_friend(&from))
+    }
+
+    /// The hosted games summed up (in one pass over the games in memory: hosted games
+    /// stay there).
+    fn hosted_crowd(&self) -> Crowd {
+        let ids: Vec<GameId> = self
+            .games
+            .all_played()
+            .map(|(id, _)| *id)
+            .filter(|id| self.hosted(id))
+            .collect();
+        Crowd::of(ids.iter().filter_map(|id| {
+            let p = self.games.played(id)?;
+            let counted = Counted {
+                id: *id,
+                holder: p.holder.as_ref(),
+                taken: p.record.created,
+                evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
+            };
+            Some((counted, super::quota::proposer(p.table.terms())))
+        }))
+    }
+
+    /// Whether the bots may accept invitation `id`: always a friend's; a stranger's
+    /// within the hosted games' bounds, making room by resigning another if the
+    /// newcomer's network holds fewer than the network holding most.
+    pub(super) fn may_host(&mut self, id: &GameId, store: &dyn Durable) -> bool {
+        let Some(p) = self.games.played(id) else {
+            return false;
+        };
+        let me = self.key();
+        let Some(from) = super::quota::proposer(p.table.terms()) else {
+            return true;
+        };
+        if from == me || self.peers.book.is_friend(&from) {
+            return true;
+        }
+        let holder = p.holder.clone();
+        let crowd = self.hosted_crowd();
+        let mine = crowd.by_proposer.get(&from).copied().unwrap_or(0);
+        let here = holder.as_ref().map_or(0, |h| crowd.of_key(&h.key));
+        if mine >= super::STRANGER_OPEN || here >= HOSTED_PER_ORIGIN {
+            return false;
+        }
+        let group = holder.as_ref().map_or("", |h| h.group.as_str());
+        match crowd.room(super::STRANGERS_OPEN, group) {
+            Room::Free => true,
+            Room::Full => false,
+            Room::Evict(victim) => {
+                tracing::info!(game = %hex::encode(victim), "resigned: a stranger from a smaller network takes its place");
+                self.resign_hosted(victim, store);
+                true
+            }
+        }
+    }
+
+    /// The bots resign a hosted game: its place is free at once (the game is past its
+    /// play).
+    pub(super) fn resign_hosted(&mut self, id: GameId, store: &dyn Durable) {
+        if let Err(e) = self.apply(id, SessionCommand::Resign, None, store) {
+            tracing::warn!(game = %hex::encode(id), "a hosted game not resigned: {e}");
+        }
+    }
+}
