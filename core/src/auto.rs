@@ -146,8 +146,7 @@ impl Core {
                 Ok(()) => {
                     if accept {
                         self.set_status(id, GameStatus::Active, store);
-                        // A bot's acceptance befriends nobody.
-                        self.accepted_game(&id, false);
+                        self.accepted_game(&id);
                     }
                     return;
                 }

@@ -444,7 +444,7 @@ impl Core {
         self.apply(id, decision, Some(cmd), store)?;
         self.set_status(id, status, store);
         if accepted {
-            self.accepted_game(&id, true);
+            self.accepted_game(&id);
         }
         self.run_bots(store);
         Ok(())

@@ -738,7 +738,7 @@ fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_
 }
 
 #[test]
-fn a_bots_node_hosts_a_bounded_number_of_strangers_games_and_befriends_none() {
+fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     use crate::record::GameStatus;
     let mut cfg = CoreConfig {
         bots: true,
@@ -764,10 +764,8 @@ fn a_bots_node_hosts_a_bounded_number_of_strangers_games_and_befriends_none() {
             .count()
     };
     assert_eq!(accepted(&n, &his[..8]), 8);
-    assert!(
-        !n.core.peers.book.is_friend(&p),
-        "a bot's acceptance befriends nobody"
-    );
+    // He shares games with the node now, yet is not vouched for: its bots chose him.
+    assert!(n.core.peers.book.is_friend(&p) && !n.core.vouched(&p));
     // His invitations past 8 are taken as invitations (8 waiting at most), not games.
     for t in &his[8..] {
         assert_eq!(n.ask(p, propose(t)), Response::Ok { new: 0 });

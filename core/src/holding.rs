@@ -150,22 +150,21 @@ impl Core {
 
     /// Why a game of `id` dropped here lately is not taken anew, if it was.
     pub(super) fn tombstone(&self, id: &GameId, store: &dyn Durable) -> Option<Gone> {
-        let bytes = store.meta(&held::tombstone_key(id)).ok()??;
-        let t = Tombstone::decode(&bytes)?;
-        (t.until() > self.now).then_some(t.why)
+        self.standing_tombstone(id, store).map(|t| t.why)
     }
 
     /// The decline a dropped invitation's tombstone keeps, while it stands (`held.rs`):
     /// empty if none.
     pub(super) fn kept_decline(&self, id: &GameId, store: &dyn Durable) -> Vec<Vec<u8>> {
-        let t = store
-            .meta(&held::tombstone_key(id))
-            .ok()
-            .flatten()
-            .and_then(|b| Tombstone::decode(&b));
-        t.filter(|t| t.until() > self.now)
+        self.standing_tombstone(id, store)
             .map(|t| t.declined)
             .unwrap_or_default()
+    }
+
+    /// A dropped game's tombstone, while it stands.
+    fn standing_tombstone(&self, id: &GameId, store: &dyn Durable) -> Option<Tombstone> {
+        let bytes = store.meta(&held::tombstone_key(id)).ok()??;
+        Tombstone::decode(&bytes).filter(|t| t.until() > self.now)
     }
 
     /// The games a mailbox, witness or referee holds open for strangers, as
@@ -333,7 +332,7 @@ impl Core {
         let p = self.games.played(id)?;
         let terms = p.table.terms();
         let proposer = quota::proposer(terms)?;
-        if proposer == me || self.peers.book.is_friend(&proposer) {
+        if proposer == me || self.vouched(&proposer) {
             return None;
         }
         if quota::referees(terms, &me) && !p.settled {

@@ -1,30 +1,33 @@
-//! Games a node's bots accepted for strangers (issue 52). A person who accepts a
-//! stranger's invitation makes him a friend (`peers.rs` `accepted_game`): that is the
-//! person's trust, and a friend's invitations are not bounded. A bot trusts nobody: a
-//! node run with `--bots` accepted every invitation, befriended its proposer, and so
-//! took every later invitation of his, of any number — the hostile swarm's player
-//! took 9,540 games in 20 s, each kept for good (docs/RELIABILITY.md).
+//! Games a node's bots accepted for strangers (issue 52). A node's peers it shares a
+//! game with are its friends (`peers.rs` `accepted_game`), and a friend's invitations
+//! are not bounded: a person chose to play with him. A node whose bots decide every game
+//! (`sealed node --bots`, the demo) chose nobody: it accepted every invitation, made its
+//! proposer a friend, and so took every later invitation of his, of any number — the
+//! hostile swarm's player took 9,540 games in 20 s, each kept for good
+//! (docs/RELIABILITY.md). So at such a node nobody is **vouched for** ([`Core::vouched`]):
+//! a friend's invitations are bounded as a stranger's (`peers.rs` `may_invite`) and
+//! expire as his (`holding.rs`).
 //!
-//! So a game whose proposer is a stranger and which this node plays (its seat accepted
-//! and the proposer is still no friend: the bots accepted it) is **hosted** for him,
-//! and held like a game a referee takes (`held.rs`):
+//! A game whose proposer is not vouched for and which this node plays (its seat
+//! accepted; in play: not over, not resigned) is **hosted** for him, and held like a game
+//! a referee takes (`held.rs`):
 //!
-//! - **bounded**: the bots accept a stranger's invitation only while the hosted games
+//! - **bounded**: the bots accept such an invitation only while the hosted games
 //!   number fewer than 64 ([`super::STRANGERS_OPEN`]), [`super::STRANGER_OPEN`] per
-//!   stranger and 16 per address; when all are taken, one from a network holding fewer
+//!   proposer and 16 per address; when all are taken, one from a network holding fewer
 //!   than the network holding most takes the place of that network's oldest game of its
 //!   busiest address, which the bots resign. Otherwise the invitation waits, as for a
-//!   person, within the invitations' own bounds (`peers.rs` `may_invite`), and is
-//!   accepted once there is room;
+//!   person, within the invitations' own bounds, and is accepted once there is room;
 //! - **with a lifetime**: as an accepted game held for a stranger, as long as its time
 //!   terms let one wait last and 7 days more, or 30 days with nothing done in it
 //!   without time terms ([`crate::held::Lifetime`]); then the bots resign it. A hosted
 //!   game stays in memory meanwhile (it does not sleep, `sleep.rs`), so that it is
-//!   counted and its lifetime is watched: at most 64 tables;
-//! - **no friend**: the bots' acceptance befriends nobody.
+//!   counted and its lifetime is watched: at most 64 tables.
 //!
 //! Attacks, and what happens:
 //! - *Fresh keys*: 8 games a key, 16 an address, and the network holding most yields.
+//! - *A friend of an earlier game* floods invitations: at a bots' node he is bounded as
+//!   anyone (a person's node still takes its friends' invitations unbounded: his choice).
 //! - *Accepted, then never played*: the game ends by its time terms (a loss on time for
 //!   the stranger) or after its idle lifetime (resigned by the bots), and the newcomer
 //!   of a smaller network takes its place at once.
@@ -42,6 +45,12 @@ use crate::record::GameStatus;
 const HOSTED_PER_ORIGIN: usize = 16;
 
 impl Core {
+    /// Whether `peer` is a friend whose invitations are taken unbounded: one this node
+    /// shares a game with, unless its bots decide every game (see above).
+    pub(super) fn vouched(&self, peer: &super::PeerKey) -> bool {
+        !self.bots.all && self.peers.book.is_friend(peer)
+    }
+
     /// Whether game `id` is hosted for a stranger (see the module documentation).
     pub(super) fn hosted(&self, id: &GameId) -> bool {
         let Some(p) = self.games.played(id) else {
@@ -58,8 +67,7 @@ impl Core {
         p.record.status == GameStatus::Active
             && playing
             && !super::quota::referees(terms, &me)
-            && super::quota::proposer(terms)
-                .is_some_and(|from| from != me && !self.peers.book.is_friend(&from))
+            && super::quota::proposer(terms).is_some_and(|from| from != me && !self.vouched(&from))
     }
 
     /// The hosted games summed up (in one pass over the games in memory: hosted games
@@ -94,7 +102,7 @@ impl Core {
         let Some(from) = super::quota::proposer(p.table.terms()) else {
             return true;
         };
-        if from == me || self.peers.book.is_friend(&from) {
+        if from == me || self.vouched(&from) {
             return true;
         }
         let holder = p.holder.clone();

@@ -275,10 +275,8 @@ impl Core {
     /// that makes nobody a friend and keeps no mailbox connected; it only learns where
     /// the game's witness is, whose stamps its duty waits for. Addresses from the
     /// proposal must name their node's own peer id, and be global unless the invitation
-    /// came from a non-global address (as introductions, `sync.rs`). A game the bots
-    /// accepted (`befriend` false) makes nobody a friend either: it is hosted for a
-    /// stranger (`hosted.rs`).
-    pub(super) fn accepted_game(&mut self, id: &GameId, befriend: bool) {
+    /// came from a non-global address (as introductions, `sync.rs`).
+    pub(super) fn accepted_game(&mut self, id: &GameId) {
         let Some((terms, created, local)) = self.games.played(id).map(|p| {
             (
                 p.table.terms().clone(),
@@ -297,7 +295,7 @@ impl Core {
             }
             return;
         }
-        for seat in terms.proposal().seats.iter().filter(|_| befriend) {
+        for seat in &terms.proposal().seats {
             if seat.key != me && self.peers.book.befriend(seat.key) == book::Changed::Yes {
                 self.peers.dirty.insert(seat.key);
             }
@@ -324,7 +322,7 @@ impl Core {
         proposer: &PeerKey,
         holder: Option<&Holder>,
     ) -> Result<Room, PeerRefusal> {
-        if self.peers.book.is_friend(proposer) {
+        if self.vouched(proposer) {
             return Ok(Room::Free);
         }
         if !self.cfg.strangers {
@@ -367,7 +365,7 @@ impl Core {
             let Some(from) = super::quota::proposer(p.table.terms()) else {
                 continue;
             };
-            if self.peers.book.is_friend(&from) {
+            if self.vouched(&from) {
                 continue;
             }
             let counted = Counted {

@@ -158,7 +158,7 @@ impl Core {
             Some(key) => Holder::said(key),
             None => self.origin_of(&peer).map(Holder::of),
         };
-        let stranger = proposer.filter(|p| *p != me && !self.peers.book.is_friend(p));
+        let stranger = proposer.filter(|p| *p != me && !self.vouched(p));
         if let Some(seat) = terms.seat_of(&me) {
             // A referee node takes every game that seats it, within the proposer's
             // quota of games open and kept; anyone else's invitation from a stranger is
