@@ -80,9 +80,9 @@ pub enum Command {
         /// Listen through a relay too (its address, ending in /p2p/<relay id>).
         #[arg(long, value_name = "MULTIADDR")]
         via: Vec<String>,
-        /// Let bots decide in every game (for testing). A stranger's invitation is
-        /// accepted only while fewer than 64 strangers' games are in play (8 a
-        /// stranger), and accepting makes nobody a friend.
+        /// Let bots decide in every game (for testing). Another's invitation is
+        /// accepted only while fewer than 64 such games are in play (8 a proposer),
+        /// friends' included: bots vouch for nobody.
         #[arg(long)]
         bots: bool,
         /// Do not register this node's addresses at its mailboxes and relays (whoever
