@@ -77,6 +77,8 @@ pub mod sleep;
 mod slot;
 mod stamps;
 pub mod storage;
+#[cfg(test)]
+mod strangers_tests;
 mod sync;
 mod take;
 #[cfg(test)]
