@@ -26,6 +26,9 @@
 //! a finished game idle for `idle_unload_ms` (5 minutes by default) leaves memory again
 //! (`sleep.rs` `unload_idle`, beside unfinished games' sleep); the store's index still
 //! knows every id.
+//!
+//! A little over 600 lines: staging a step, its write and what the write releases (or
+//! halts) are one path, and kept in one file.
 
 use std::collections::HashMap;
 
