@@ -271,7 +271,7 @@ impl Core {
         // A game the bots accepted for a stranger is resigned, not dropped: it is this
         // seat's game (`hosted.rs`).
         if self.hosted(&id) {
-            self.resign_hosted(id, store);
+            let _ = self.resign_hosted(id, store);
             return;
         }
         self.games.forget(&id);

@@ -118,17 +118,21 @@ impl Core {
             Room::Full => false,
             Room::Evict(victim) => {
                 tracing::info!(game = %hex::encode(victim), "resigned: a stranger from a smaller network takes its place");
-                self.resign_hosted(victim, store);
-                true
+                // A place is taken only if one was freed.
+                self.resign_hosted(victim, store)
             }
         }
     }
 
     /// The bots resign a hosted game: its place is free at once (the game is past its
-    /// play).
-    pub(super) fn resign_hosted(&mut self, id: GameId, store: &dyn Durable) {
-        if let Err(e) = self.apply(id, SessionCommand::Resign, None, store) {
-            tracing::warn!(game = %hex::encode(id), "a hosted game not resigned: {e}");
+    /// play). Whether it was.
+    pub(super) fn resign_hosted(&mut self, id: GameId, store: &dyn Durable) -> bool {
+        match self.apply(id, SessionCommand::Resign, None, store) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(game = %hex::encode(id), "a hosted game not resigned: {e}");
+                false
+            }
         }
     }
 }
