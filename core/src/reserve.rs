@@ -114,7 +114,8 @@ impl Reserve {
         if at.seq != next {
             return None;
         }
-        // The latest position of `chain` this seat replied to from its reserve.
+        // The latest position of `chain` this seat's envelopes held here acknowledged,
+        // or a reply of this push did.
         let replied = |chain: ChainId| {
             let before = spent.and_then(|x| x.replied.get(&chain)).copied();
             let now = pending
