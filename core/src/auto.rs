@@ -38,6 +38,20 @@ impl Core {
         reply: Option<super::CmdId>,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
+        let mut step = self.command_step(id, cmd)?;
+        if let Some(r) = reply {
+            step.replies.push((r, Ok(super::Answer::Done)));
+        }
+        self.stage(id, step, store);
+        Ok(())
+    }
+
+    /// Gives a decision to a game's session: the step it asks, not staged yet.
+    pub(super) fn command_step(
+        &mut self,
+        id: GameId,
+        cmd: SessionCommand,
+    ) -> Result<super::durable::Step, NodeError> {
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = self.now;
         if cmd == SessionCommand::Accept {
@@ -49,12 +63,7 @@ impl Core {
             .handle_command(cmd, self.now)
             .map_err(|e| NodeError::Refused(e.to_string()))?;
         let actions = super::durable::drain(&mut *p.table);
-        let mut step = self.step_of(id, actions);
-        if let Some(r) = reply {
-            step.replies.push((r, Ok(super::Answer::Done)));
-        }
-        self.stage(id, step, store);
-        Ok(())
+        Ok(self.step_of(id, actions))
     }
 
     /// Lets the bots act in the games that changed since they last looked (a bot's own

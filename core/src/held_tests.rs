@@ -332,27 +332,11 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
 
 #[test]
 fn each_seat_pays_for_its_own_envelopes_and_one_past_its_share_is_refused_alone() {
-    use crate::record::Usage;
-    let mut cfg = CoreConfig {
-        mailbox: true,
-        ..CoreConfig::default()
-    };
-    cfg.quotas.per_proposer = Usage {
-        games: 16,
-        envelopes: 4,
-        bytes: 1 << 20,
-    };
-    let mut n = Node::new(cfg);
+    let (mut n, alice, bob) = mailbox_for_two(4, 1 << 20);
     let me = n.me();
-    let (alice, bob) = (key(100), key(101));
     let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
-    n.connect(a, "1.1.1.1");
-    n.connect(b, "2.2.2.2");
     let t = duel(&alice, b, Some(me), 1);
-    let push = |envelopes| Request::Push {
-        game: t.game(),
-        envelopes,
-    };
+    let push = |envelopes| push(&t, envelopes);
     assert_eq!(n.ask(a, propose(&t)), Response::Ok { new: 0 });
     let bobs: Vec<Vec<u8>> = (0..6).map(|q| envelope(&t, &bob, 1, q)).collect();
     // Bob, who did not propose, spends his own share, not Alice's.

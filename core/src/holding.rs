@@ -231,24 +231,20 @@ impl Core {
         }
     }
 
-    /// `f` of the games held open for strangers summed up ([`Crowd`]), summed again only
-    /// when a slot may have changed since: a flood of proposals at a full node is
-    /// refused without a pass over its games each time.
+    /// `f` of the games held open for strangers summed up ([`Crowd`], kept while no slot
+    /// changes: `slot.rs` `Games::kept_sum`).
     fn with_crowd<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
-        let generation = self.games.generation();
-        let mut kept = self.games.crowd.borrow_mut();
-        if let Some((_, c)) = kept.as_ref().filter(|(at, _)| *at == generation) {
-            return f(c);
-        }
-        let mut held = vec![];
-        self.each_open_held(false, |c, terms| held.push((c, quota::proposer(terms))));
-        // Who would yield matters only once the node is full.
-        if held.len() >= self.cfg.quotas.open_total {
-            held.clear();
-            self.each_open_held(true, |c, terms| held.push((c, quota::proposer(terms))));
-        }
-        let (_, c) = kept.insert((generation, Crowd::of(held)));
-        f(c)
+        let sum = || {
+            let mut held = vec![];
+            self.each_open_held(false, |c, terms| held.push((c, quota::proposer(terms))));
+            // Who would yield matters only once the node is full.
+            if held.len() >= self.cfg.quotas.open_total {
+                held.clear();
+                self.each_open_held(true, |c, terms| held.push((c, quota::proposer(terms))));
+            }
+            Crowd::of(held)
+        };
+        self.games.kept_sum(&self.games.crowd, sum, f)
     }
 
     /// Makes room: a mailbox's, witness's or referee's game is dropped, a player's
@@ -284,24 +280,20 @@ impl Core {
     /// (`held.rs`). The caller saw its write queue idle.
     fn decline_and_drop(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
         let now = self.now;
-        let Some(p) = self.games.played_mut(&id) else {
-            return;
+        let mut step = match self.command_step(id, SessionCommand::Decline) {
+            Ok(step) => step,
+            Err(e) => {
+                // Nothing signed: dropped as a mailbox drops a game.
+                tracing::warn!(game = %hex::encode(id), "an invitation not declined ({e}): dropped");
+                self.games.forget(&id);
+                self.write_writes(dropped(id, why, now, vec![]));
+                return;
+            }
         };
-        if let Err(e) = p
-            .table
-            .session_mut()
-            .handle_command(SessionCommand::Decline, now)
-        {
-            // Nothing signed: dropped as a mailbox drops a game.
-            tracing::warn!(game = %hex::encode(id), "an invitation not declined ({e}): dropped");
-            self.games.forget(&id);
-            self.write_writes(dropped(id, why, now, vec![]));
-            return;
-        }
         // Not an open invitation any more, for the counts, while the write is in flight.
-        p.record.status = GameStatus::Declined;
-        let actions = super::durable::drain(&mut *p.table);
-        let mut step = self.step_of(id, actions);
+        if let Some(p) = self.games.played_mut(&id) {
+            p.record.status = GameStatus::Declined;
+        }
         let declined: Vec<Vec<u8>> = step
             .writes
             .envelopes

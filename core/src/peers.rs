@@ -348,37 +348,33 @@ impl Core {
         }
     }
 
-    /// `f` of the strangers' invitations waiting here summed up, summed again only when
-    /// a slot may have changed since (`slot.rs` `Games::generation`): a flood of
-    /// invitations at a full player is refused without a pass over its games each time.
+    /// `f` of the strangers' invitations waiting here summed up ([`Crowd`], kept while no
+    /// slot changes: `slot.rs` `Games::kept_sum`).
     fn with_invited<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
-        let generation = self.games.generation();
-        let mut kept = self.games.invited.borrow_mut();
-        if let Some((_, c)) = kept.as_ref().filter(|(at, _)| *at == generation) {
-            return f(c);
-        }
-        let mut waiting: Vec<(Counted, Option<PeerKey>)> = vec![];
-        for (id, p) in self.games.all_played() {
-            if p.record.status != GameStatus::Invited {
-                continue;
+        let sum = || {
+            let mut waiting: Vec<(Counted, Option<PeerKey>)> = vec![];
+            for (id, p) in self.games.all_played() {
+                if p.record.status != GameStatus::Invited {
+                    continue;
+                }
+                let Some(from) = super::quota::proposer(p.table.terms()) else {
+                    continue;
+                };
+                if self.vouched(&from) {
+                    continue;
+                }
+                let counted = Counted {
+                    id: *id,
+                    holder: p.holder.as_ref(),
+                    taken: p.record.created,
+                    // An invitation being written is declined once it is durable.
+                    evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
+                };
+                waiting.push((counted, Some(from)));
             }
-            let Some(from) = super::quota::proposer(p.table.terms()) else {
-                continue;
-            };
-            if self.vouched(&from) {
-                continue;
-            }
-            let counted = Counted {
-                id: *id,
-                holder: p.holder.as_ref(),
-                taken: p.record.created,
-                // An invitation being written is declined once it is durable, not now.
-                evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
-            };
-            waiting.push((counted, Some(from)));
-        }
-        let (_, c) = kept.insert((generation, Crowd::of(waiting)));
-        f(c)
+            Crowd::of(waiting)
+        };
+        self.games.kept_sum(&self.games.invited, sum, f)
     }
 
     /// After this node's player took back an invitation: each invited peer's addresses

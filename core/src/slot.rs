@@ -169,9 +169,22 @@ impl Games {
     state!(asleep, all_asleep, Asleep, Asleep, asleep_mut);
     state!(aside, all_aside, Aside, SetAside, aside_mut);
 
-    /// A count that moves whenever a slot may have changed.
-    pub(super) fn generation(&self) -> u64 {
-        self.generation
+    /// `f` of a sum over the games kept in `kept` (`crowd` or `invited`), summed again
+    /// by `sum` only when a slot may have changed since it was: a flood of proposals or
+    /// invitations at a full node is refused without a pass over its games each time.
+    pub(super) fn kept_sum<T>(
+        &self,
+        kept: &std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
+        sum: impl FnOnce() -> crate::held::Crowd,
+        f: impl FnOnce(&crate::held::Crowd) -> T,
+    ) -> T {
+        let generation = self.generation;
+        let mut kept = kept.borrow_mut();
+        if let Some((_, c)) = kept.as_ref().filter(|(at, _)| *at == generation) {
+            return f(c);
+        }
+        let (_, c) = kept.insert((generation, sum()));
+        f(c)
     }
 
     /// A game's slot.

@@ -116,72 +116,16 @@ fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_fo
     }
 }
 
-/// An envelope of `seat`'s public chain of `t` at `seq`, acknowledging `acked` (the
-/// other seats' envelopes), its act `pad` bytes long.
-fn reply(
-    t: &Terms,
-    key: &SecretKey,
-    seat: u8,
-    seq: u64,
-    acked: &[&Vec<u8>],
-    pad: usize,
-) -> Vec<u8> {
-    use sealed_protocol::body::Item;
-    use sealed_protocol::envelope::{Ack, Signed, Unsigned};
-    use sealed_protocol::ids::{LogId, Seat};
-    let mut acks: Vec<Ack> = acked
-        .iter()
-        .map(|b| {
-            let s = Signed::parse(t, b).expect("an envelope of the game");
-            Ack {
-                chain: s.at().chain,
-                seq: s.at().seq,
-                hash: s.hash,
-            }
-        })
-        .collect();
-    acks.sort_by_key(|a| a.chain);
-    Unsigned {
-        version: t.version(),
-        game: t.game(),
-        log: LogId::PUBLIC,
-        seat: Seat(seat),
-        seq,
-        prev: sealed_protocol::hash::Hash([0; 32]),
-        acks,
-        clock: 1,
-        body: vec![Item::Act(vec![7; pad])],
-    }
-    .sign(key)
-    .bytes
-}
-
 #[test]
 fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_the_proposer() {
-    use crate::record::Usage;
     use crate::reserve::{RESERVE_ENVELOPE, RESERVE_PER_SEAT};
-    let mut cfg = CoreConfig {
-        mailbox: true,
-        ..CoreConfig::default()
-    };
     // Two envelopes a day per proposer: Alice's are spent by her own first two.
-    cfg.quotas.per_proposer = Usage {
-        games: 16,
-        envelopes: 2,
-        bytes: 1 << 30,
-    };
-    let mut n = Node::new(cfg);
+    let (mut n, alice, bob) = mailbox_for_two(2, 1 << 30);
     let me = n.me();
-    let (alice, bob) = (key(100), key(101));
     let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
-    n.connect(a, "1.1.1.1");
-    n.connect(b, "2.2.2.2");
     // Bob proposes; Alice is seat 1.
     let t = duel(&bob, a, Some(me), 1);
-    let push = |envelopes: Vec<Vec<u8>>| Request::Push {
-        game: t.game(),
-        envelopes,
-    };
+    let push = |envelopes: Vec<Vec<u8>>| push(&t, envelopes);
     let ok = |new| Response::Ok { new };
     assert_eq!(n.ask(b, propose(&t)), ok(0));
     let b0 = reply(&t, &bob, 0, 0, &[], 100);

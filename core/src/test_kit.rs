@@ -1,5 +1,5 @@
 //! What the core's tests of games held for strangers share (`held_tests.rs`,
-//! `resident_tests.rs`): one core on a store in memory, with time given by the test,
+//! `strangers_tests.rs`, `resident_tests.rs`): one core on a store in memory, with time given by the test,
 //! and the proposals and envelopes strangers send it.
 
 use sealed_games::table::{self, Invitees};
@@ -150,10 +150,34 @@ pub(crate) fn envelope(t: &Terms, key: &SecretKey, seat: u8, seq: u64) -> Vec<u8
 
 /// As [`envelope`], its act `pad` bytes long.
 pub(crate) fn padded(t: &Terms, key: &SecretKey, seat: u8, seq: u64, pad: usize) -> Vec<u8> {
+    reply(t, key, seat, seq, &[], pad)
+}
+
+/// As [`padded`], acknowledging `acked` (other seats' envelopes of `t`).
+pub(crate) fn reply(
+    t: &Terms,
+    key: &SecretKey,
+    seat: u8,
+    seq: u64,
+    acked: &[&Vec<u8>],
+    pad: usize,
+) -> Vec<u8> {
     use sealed_protocol::body::Item;
-    use sealed_protocol::envelope::Unsigned;
+    use sealed_protocol::envelope::{Ack, Signed, Unsigned};
     use sealed_protocol::hash::Hash;
     use sealed_protocol::ids::{LogId, Seat};
+    let mut acks: Vec<Ack> = acked
+        .iter()
+        .map(|b| {
+            let s = Signed::parse(t, b).expect("an envelope of the game");
+            Ack {
+                chain: s.at().chain,
+                seq: s.at().seq,
+                hash: s.hash,
+            }
+        })
+        .collect();
+    acks.sort_by_key(|a| a.chain);
     Unsigned {
         version: t.version(),
         game: t.game(),
@@ -161,10 +185,38 @@ pub(crate) fn padded(t: &Terms, key: &SecretKey, seat: u8, seq: u64, pad: usize)
         seat: Seat(seat),
         seq,
         prev: Hash([0; 32]),
-        acks: vec![],
+        acks,
         clock: 1,
         body: vec![Item::Act(vec![7; pad])],
     }
     .sign(key)
     .bytes
+}
+
+/// A mailbox that keeps, a day, 16 games and `envelopes` envelopes of `bytes` bytes per
+/// proposer, with Alice (key 100, from 1.1.1.1) and Bob (key 101, from 2.2.2.2)
+/// connected: the node and their keys.
+pub(crate) fn mailbox_for_two(envelopes: u64, bytes: u64) -> (Node, SecretKey, SecretKey) {
+    let mut cfg = CoreConfig {
+        mailbox: true,
+        ..CoreConfig::default()
+    };
+    cfg.quotas.per_proposer = crate::record::Usage {
+        games: 16,
+        envelopes,
+        bytes,
+    };
+    let mut n = Node::new(cfg);
+    let (alice, bob) = (key(100), key(101));
+    n.connect(alice.public().to_bytes(), "1.1.1.1");
+    n.connect(bob.public().to_bytes(), "2.2.2.2");
+    (n, alice, bob)
+}
+
+/// A push of `envelopes` of game `t`.
+pub(crate) fn push(t: &Terms, envelopes: Vec<Vec<u8>>) -> Request {
+    Request::Push {
+        game: t.game(),
+        envelopes,
+    }
 }

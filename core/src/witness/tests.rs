@@ -302,6 +302,33 @@ fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
     assert!(matches!(r, Response::Statements(_)), "{r:?}");
 }
 
+/// `who` deposits `deposits` a second after `t` (the token buckets refill): the answer.
+fn deposit_at(
+    c: &mut Core,
+    s: &mut Counting,
+    who: PeerKey,
+    game: GameId,
+    deposits: Vec<Vec<u8>>,
+    t: &mut u64,
+) -> Response {
+    *t += 1000;
+    let id = 1_000_000 + *t;
+    c.handle(
+        *t,
+        Input::Request {
+            peer: who,
+            id,
+            req: Request::Deposit { game, deposits },
+        },
+        s,
+    );
+    settle(c, s)
+        .into_iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, r)| r)
+        .expect("answered")
+}
+
 /// Deposits `n` small distinct deposits for `seat_key`, `per` a request, the clock
 /// moving a second a request (the token buckets refill); the first refusal, if any, and
 /// how many were taken before it.
@@ -321,22 +348,7 @@ fn deposit_many(
             .map(|i| [&[tag][..], &(i as u64).to_le_bytes()[..]].concat())
             .collect();
         let k = deposits.len();
-        *t += 1000;
-        let id = 1_000_000 + *t;
-        c.handle(
-            *t,
-            Input::Request {
-                peer: who,
-                id,
-                req: Request::Deposit { game, deposits },
-            },
-            s,
-        );
-        let r = settle(c, s)
-            .into_iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, r)| r)
-            .expect("answered");
+        let r = deposit_at(c, s, who, game, deposits, t);
         if !matches!(r, Response::Statements(_)) {
             return (taken, Some(r));
         }
@@ -397,22 +409,7 @@ fn a_seat_past_the_quotas_has_small_deposits_taken_from_its_reserve_and_no_more(
     let (mut c, mut s, p, game) = witnessed_game_with(quotas);
     let mut t = T0;
     let ask_at = |c: &mut Core, s: &mut Counting, t: &mut u64, deposits: Vec<Vec<u8>>| {
-        *t += 1000;
-        let id = 2_000_000 + *t;
-        c.handle(
-            *t,
-            Input::Request {
-                peer: p,
-                id,
-                req: Request::Deposit { game, deposits },
-            },
-            s,
-        );
-        settle(c, s)
-            .into_iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, r)| r)
-            .expect("answered")
+        deposit_at(c, s, p, game, deposits, t)
     };
     // Too big for the reserve: refused by the quota, as before.
     let big = vec![vec![7; RESERVE_ENVELOPE as usize + 1]];
