@@ -388,9 +388,8 @@ impl Core {
             }
             let forgotten = self.cfg.windows.forget_index && self.games.dormant(&game).is_some();
             if !self.games.knows(&game) || forgotten {
-                // An invitation declined here and dropped: the seat's decline, which
-                // is all it signed, rather than "unknown" (its proposer would offer it
-                // again, `held.rs`).
+                // An invitation declined here and dropped: its decline, not "unknown"
+                // (its proposer would offer it again, `held.rs`).
                 let declined = self.kept_decline(&game, store);
                 if declined.is_empty() {
                     unknown.push(game);
