@@ -267,3 +267,29 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     }
     assert_eq!(hosted(&n), 3);
 }
+
+#[test]
+fn a_reply_to_an_envelope_not_the_latest_is_still_taken_from_the_reserve() {
+    // Two envelopes a day per proposer.
+    let (mut n, alice, bob) = mailbox_for_two(2, 1 << 30);
+    let me = n.me();
+    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    let t = duel(&alice, b, Some(me), 7);
+    assert_eq!(n.ask(a, propose(&t)), Response::Ok { new: 0 });
+    let a0 = reply(&t, &alice, 0, 0, &[], 100);
+    let a1 = reply(&t, &alice, 0, 1, &[], 100);
+    assert_eq!(
+        n.ask(a, push(&t, vec![a0, a1.clone()])),
+        Response::Ok { new: 2 }
+    );
+    // Bob moves, then pushes a no-op ahead of Alice, within his own share.
+    let b0 = reply(&t, &bob, 1, 0, &[&a1], 100);
+    let b1 = reply(&t, &bob, 1, 1, &[&a1], 100);
+    assert_eq!(
+        n.ask(b, push(&t, vec![b0.clone(), b1])),
+        Response::Ok { new: 2 }
+    );
+    // Alice, past her share, answers the move she saw: taken, though not his latest.
+    let a2 = reply(&t, &alice, 0, 2, &[&b0], 100);
+    assert_eq!(n.ask(a, push(&t, vec![a2])), Response::Ok { new: 1 });
+}
