@@ -64,6 +64,7 @@
 //!
 //! Cross-checked against cozy-chess in its tests and its benchmark. The crate imports
 //! nothing of sealed: the games crate re-exports it as `sealed_games::chess`.
+#![forbid(unsafe_code)]
 
 mod attacks;
 mod bitboard;

@@ -35,6 +35,7 @@
 //! `stamps.rs`; the computations' messages of a game without a referee `messages.rs`,
 //! and a message withheld, through the witness, `lacked.rs`; delivery of the last
 //! envelopes `delivery.rs`; the players' names `players.rs`.
+#![forbid(unsafe_code)]
 
 mod accuse;
 pub mod armor;

@@ -269,6 +269,47 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
 }
 
 #[test]
+fn a_bots_node_hosts_at_most_16_games_from_one_address() {
+    use crate::record::GameStatus;
+    let mut n = Node::new(CoreConfig {
+        bots: true,
+        ..CoreConfig::default()
+    });
+    let me = n.me();
+    let status = |n: &Node, t: &Terms| n.core.games.played(&t.game()).map(|p| p.record.status);
+    // Fresh keys from one address, one game each: no key is past its own 8.
+    let from_one: Vec<Terms> = (0..17u64)
+        .map(|i| {
+            let k = key(900 + i);
+            n.connect(k.public().to_bytes(), "7.7.7.7");
+            let t = duel(&k, me, None, 5000 + i);
+            assert_eq!(
+                n.ask(k.public().to_bytes(), propose(&t)),
+                Response::Ok { new: 0 }
+            );
+            t
+        })
+        .collect();
+    n.tick_at(NOW + 1_000);
+    let active = |n: &Node, ts: &[Terms]| {
+        ts.iter()
+            .filter(|t| status(n, t) == Some(GameStatus::Active))
+            .count()
+    };
+    assert_eq!(active(&n, &from_one), 16, "16 hosted from one address");
+    assert_eq!(status(&n, &from_one[16]), Some(GameStatus::Invited));
+    // Another address of the same network still has room of its own.
+    let k = key(950);
+    n.connect(k.public().to_bytes(), "7.7.7.8");
+    let next_door = duel(&k, me, None, 6000);
+    assert_eq!(
+        n.ask(k.public().to_bytes(), propose(&next_door)),
+        Response::Ok { new: 0 }
+    );
+    assert_eq!(status(&n, &next_door), Some(GameStatus::Active));
+}
+
+#[test]
 fn a_reply_to_an_envelope_not_the_latest_is_still_taken_from_the_reserve() {
     // Two envelopes a day per proposer.
     let (mut n, alice, bob) = mailbox_for_two(2, 1 << 30);

@@ -42,6 +42,7 @@
 //! `registry.rs` picks a game by name for opening, restoring, proposing and the demo's
 //! options; `variant.rs` (transcript checks and score replays by name) reads the
 //! registry. The score-replay frame is `replay.rs`.
+#![forbid(unsafe_code)]
 
 /// The chess board our chess games share (the sealed-chess crate).
 pub use sealed_chess as chess;

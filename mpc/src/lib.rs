@@ -20,6 +20,7 @@
 //! the oblivious transfers that give the evaluator his input labels; `kept`, the
 //! referee's attempt with the game's state kept between computations. The crate imports
 //! nothing of sealed but in its tests.
+#![forbid(unsafe_code)]
 
 pub mod circuit;
 pub mod fingerprint;

@@ -8,6 +8,7 @@
 //! `bin/gen-vectors.rs` (the vectors in spec/vectors are written only by it); where a
 //! transcript's bytes go `transcript_size.rs`, printed by `bin/transcript-size.rs`; a kit
 //! per game (`*_kit.rs`); benches in `benches/`.
+#![forbid(unsafe_code)]
 
 pub mod cardmate_kit;
 pub mod chex_kit;

@@ -27,6 +27,7 @@
 //! (`tests/browser/`: Debian's Chromium over WebDriver) play every variant by clicks and
 //! one by keyboard, attack the session from other pages and other local servers, and run
 //! axe-core on every page.
+#![forbid(unsafe_code)]
 
 mod api;
 mod assets;

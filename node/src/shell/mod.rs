@@ -13,6 +13,7 @@ mod addr;
 mod computations;
 mod events;
 mod link;
+mod memory;
 mod reach;
 mod streams;
 mod writer;
@@ -391,6 +392,7 @@ impl Shell {
         let mut due = tokio::time::interval(DUTY_CHECK);
         self.streams.start();
         self.computations.start();
+        memory::give_back_freed_memory();
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
