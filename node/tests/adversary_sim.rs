@@ -401,7 +401,13 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
     if o.reason == "seat 0 lost on time" {
         return Err(format!("Bob won on time: {v:#?}"));
     }
-    if in_play && o.reason != "seat 1 lost on time" {
+    // Lost on time, and judged so on the board even when a forged no-op Bob signed after
+    // his own node had closed is a proven fault of his too (`after-close`): he loses
+    // then by his fault, as the game's `adjudicate` says of a late player who cheated.
+    let on_board = v.board.as_ref().map(|b| b.reason.as_str()) == Some("seat 1 lost on time");
+    let only_bob_at_fault = !v.faults.is_empty() && v.faults.iter().all(|f| f.seat == Seat(1));
+    let lost_on_time = o.reason == "seat 1 lost on time" || (on_board && only_bob_at_fault);
+    if in_play && !lost_on_time {
         return Err(format!("Bob walked away and did not lose on time: {v:#?}"));
     }
     let crashes: u64 = w.tally.crashes.values().sum();

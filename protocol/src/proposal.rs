@@ -95,14 +95,14 @@ pub struct Proposal {
 
 /// Protocol version 2 as the `version` byte writes it while version 2 is open: the
 /// low four bits say 2, the high four the draft (spec/PROTOCOL.md §17, "drafts"). This
-/// is draft 9 (0x92).
-pub const VERSION_2: u8 = 0x92;
+/// is draft 10 (0xA2).
+pub const VERSION_2: u8 = 0xA2;
 
 /// The `version` bytes of earlier drafts of version 2, each with its draft number: a
 /// game made under one is refused, saying so (`ProposalError::EarlierDraft`). Draft 1
 /// was written 2, draft 2 0x22, draft 3 0x32, draft 4 0x42, draft 5 0x52, draft 6 0x62,
-/// draft 7 0x72, draft 8 0x82.
-pub const EARLIER_DRAFTS: [(u8, u8); 8] = [
+/// draft 7 0x72, draft 8 0x82, draft 9 0x92.
+pub const EARLIER_DRAFTS: [(u8, u8); 9] = [
     (0x02, 1),
     (0x22, 2),
     (0x32, 3),
@@ -111,6 +111,7 @@ pub const EARLIER_DRAFTS: [(u8, u8); 8] = [
     (0x62, 6),
     (0x72, 7),
     (0x82, 8),
+    (0x92, 9),
 ];
 
 /// Whether a `version` byte is one of version 2's, any draft: such a proposal encodes
@@ -223,7 +224,7 @@ pub enum ProposalError {
     /// Made under an earlier draft of version 2, which changed before it was final.
     #[error(
         "made under draft {draft} of protocol version 2, which changed before it was final; \
-         this implementation reads version 1 and version 2 draft 9 (spec/PROTOCOL.md §17)"
+         this implementation reads version 1 and version 2 draft 10 (spec/PROTOCOL.md §17)"
     )]
     EarlierDraft {
         /// The draft.

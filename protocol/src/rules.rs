@@ -180,6 +180,19 @@ impl<S> Applied<S> {
     }
 }
 
+/// Moves as a time control counts them (version 2, from draft 10, spec/PROTOCOL.md
+/// §17.7), for a game in which an accepted act is not always a move: Secret Stallmate
+/// without a referee, where a chess move takes attempts and computations, many acts of
+/// both players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moves {
+    /// The moves each seat has made, by seat.
+    pub made: Vec<u64>,
+    /// The seat whose move is under way, if any: its steps until its count grows are
+    /// the waits of one move.
+    pub mover: Option<Seat>,
+}
+
 /// Why the rules refuse an act: a sentence naming the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation(pub String);
@@ -294,6 +307,14 @@ pub trait Rules: Sized + Clone {
     fn open_claims(&self, state: &Self::State) -> Vec<crate::hidden::Gap> {
         let _ = state;
         vec![]
+    }
+
+    /// The moves made in `state`, when the game counts them by its own rules rather
+    /// than an accepted act each (spec/PROTOCOL.md §17.7, from draft 10). Default:
+    /// `None`, every accepted act is a move.
+    fn moves(&self, state: &Self::State) -> Option<Moves> {
+        let _ = state;
+        None
     }
 
     /// Combines endings made concurrently (none saw another), e.g. two resignations.

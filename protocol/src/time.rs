@@ -181,6 +181,25 @@ impl TimeControl {
                 .saturating_sub(charged_ms),
         }
     }
+
+    /// [`TimeControl::allowance`] for a wait that continues a move of the player's own
+    /// whose earlier waits took `spent_ms` (a game that counts moves by its own rules,
+    /// spec/PROTOCOL.md §17.7 from draft 10): the per-move time is the move's, once,
+    /// whatever number of waits the move takes, and what the move spent beyond it comes
+    /// out of the leave. `charged_ms` is what the player's other waits were charged.
+    /// With nothing spent, the same as [`TimeControl::allowance`].
+    pub fn allowance_within(&self, moves: u64, charged_ms: u64, spent_ms: u64) -> u64 {
+        match self.pace {
+            Pace::PerMove(free) => {
+                let over = spent_ms.saturating_sub(free);
+                free.saturating_sub(spent_ms).saturating_add(
+                    self.leave_ms
+                        .saturating_sub(charged_ms.saturating_add(over)),
+                )
+            }
+            Pace::Period { .. } => self.allowance(moves, charged_ms.saturating_add(spent_ms)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -317,6 +336,19 @@ mod tests {
         // The 10th move made: the next ten moves have another 1000.
         assert_eq!(period.allowance(10, 900), 1300);
         assert_eq!(period.allowance(10, 5000), 0);
+        // A move of many waits (draft 10): its per-move time once, then the leave.
+        for (spent, left) in [(0, 150), (60, 90), (100, 50), (130, 20), (150, 0), (400, 0)] {
+            assert_eq!(
+                per_move.allowance_within(7, 0, spent),
+                left,
+                "spent {spent}"
+            );
+        }
+        assert_eq!(per_move.allowance_within(7, 30, 110), 10);
+        assert_eq!(
+            period.allowance_within(9, 600, 300),
+            period.allowance(9, 900)
+        );
         let huge = TimeControl {
             pace: Pace::Period {
                 moves: 1,

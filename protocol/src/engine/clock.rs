@@ -27,7 +27,7 @@ use super::store::Clock;
 use crate::body::Item;
 use crate::ids::{ChainId, EnvRef, Seat};
 use crate::lateness::since;
-use crate::rules::Rules;
+use crate::rules::{Moves, Rules};
 use crate::time::TimeControl;
 use crate::verdict::{Awaited, awaited};
 use crate::witness::{Head, Statement, contradiction, time_of};
@@ -56,6 +56,14 @@ pub(crate) struct Effect {
     pub before: Vec<(Seat, Awaited)>,
     pub after: Vec<(Seat, Awaited)>,
     pub acted: bool,
+    /// The game's moves in the past without the envelope, when the game counts moves by
+    /// its own rules (§17.7, from draft 10).
+    pub moves: Option<Moves>,
+}
+
+/// The moves `seat` has made by `moves`.
+fn made_by(moves: &Moves, seat: Seat) -> u64 {
+    moves.made.get(usize::from(seat.0)).copied().unwrap_or(0)
 }
 
 /// An obligation without its count: one of two draw values, or a deal short by some
@@ -198,7 +206,13 @@ impl<R: Rules> Engine<R> {
             })
             .collect();
         let since = since(&statements, &self.starts(&known)).ok()?;
-        let allowance = self.allowance(seat, &control, &statements, &known);
+        let allowance = self.allowance(
+            seat,
+            &control,
+            &statements,
+            &known,
+            self.moves_now().as_ref(),
+        );
         Some(WitnessWait { since, allowance })
     }
 
@@ -276,11 +290,13 @@ impl<R: Rules> Engine<R> {
         let env = self.store.chains.get(&at.chain)?.get(at.seq)?.clone();
         let mut replay = self.replay_past(at, &clock)?;
         let before = awaited(&replay);
+        let moves = replay.moves_now();
         let _ = replay.insert_signed(env);
         let e = Arc::new(Effect {
             before,
             after: awaited(&replay),
             acted: replay.main_line().iter().any(|(a, _)| *a == at),
+            moves,
         });
         self.effects.put(at, e.clone());
         Some(e)
@@ -308,33 +324,39 @@ impl<R: Rules> Engine<R> {
     }
 
     /// The seats whose clock runs in the state of `at`'s causal past without `at`
-    /// itself (see [`Effect::running`]). Computed by a replay of that past alone, so
-    /// that an envelope of the accused the sender had not seen (a late answer,
-    /// concurrent with the forfeit) changes nothing.
-    pub(super) fn running_in_past(&self, at: EnvRef, clock: &Clock) -> Vec<Seat> {
+    /// itself (see [`Effect::running`]), and the game's moves there. Computed by a replay
+    /// of that past alone, so that an envelope of the accused the sender had not seen (a
+    /// late answer, concurrent with the forfeit) changes nothing.
+    pub(super) fn standing_in_past(&self, at: EnvRef, clock: &Clock) -> (Vec<Seat>, Option<Moves>) {
         if let Some(e) = self.effects.get(at) {
-            return e.running();
+            return (e.running(), e.moves.clone());
         }
-        if !self.effects.by_replay {
-            return self
-                .owed_before(at)
-                .map(|o| running(&o))
-                .unwrap_or_default();
-        }
-        self.replay_past(at, clock)
-            .map(|r| running(&awaited(&r)))
-            .unwrap_or_default()
+        let replay = if self.effects.by_replay {
+            self.replay_past(at, clock)
+        } else {
+            self.past_walked(at)
+        };
+        replay.map_or((vec![], None), |r| (running(&awaited(&r)), r.moves_now()))
     }
 
-    /// The time `accused` may take over the wait in progress in the state of `known`:
-    /// the control's allowance for its moves so far, less what its earlier waits are
-    /// proven by `statements` to have been charged.
+    /// The game's moves in this engine's state, when the game counts them (§17.7).
+    pub(super) fn moves_now(&self) -> Option<Moves> {
+        self.rules.moves(self.state()?)
+    }
+
+    /// The time `accused` may take over the wait in progress in the state of `known`
+    /// (whose game counts `now` moves, if it counts them by its own rules): the
+    /// control's allowance for its moves so far, less what its earlier waits are proven
+    /// by `statements` to have been charged. From draft 10, in a game that counts its
+    /// own moves, the waits of one move of the accused's (while it was the mover) are
+    /// charged as one, and the wait in progress continues the move under way.
     pub(super) fn allowance(
         &self,
         accused: Seat,
         control: &TimeControl,
         statements: &[Statement],
         known: &[Head],
+        now: Option<&Moves>,
     ) -> u64 {
         let chain = ChainId::public(accused);
         let count = known
@@ -343,7 +365,9 @@ impl<R: Rules> Engine<R> {
             .map_or(0, |h| h.count);
         // Every effect the loop reads, in one walk of the chain.
         self.effects_below(chain, count);
-        let (mut moves, mut charged) = (0u64, 0u64);
+        let (mut acts, mut charged) = (0u64, 0u64);
+        // The proven waits of each of the accused's own moves, by move number.
+        let mut own: BTreeMap<u64, u64> = BTreeMap::new();
         for seq in 0..count {
             let Some(s) = self.store.chains.get(&chain).and_then(|c| c.get(seq)) else {
                 continue;
@@ -354,13 +378,34 @@ impl<R: Rules> Engine<R> {
                 .iter()
                 .any(|i| matches!(i, Item::Act(_)))
             {
-                moves += 1;
+                acts += 1;
             }
-            if let Some(wait) = self.proven_wait(accused, EnvRef { chain, seq }, statements) {
-                charged = charged.saturating_add(control.charge(wait));
+            let at = EnvRef { chain, seq };
+            let Some(wait) = self.proven_wait(accused, at, statements) else {
+                continue;
+            };
+            let moves = self.effect(at).and_then(|e| e.moves.clone());
+            match moves.filter(|m| m.mover == Some(accused)) {
+                Some(m) => {
+                    let w = own.entry(made_by(&m, accused)).or_insert(0);
+                    *w = w.saturating_add(wait);
+                }
+                None => charged = charged.saturating_add(control.charge(wait)),
             }
         }
-        control.allowance(moves, charged)
+        let Some(now) = now else {
+            return control.allowance(acts, charged);
+        };
+        let made = made_by(now, accused);
+        let spent = if now.mover == Some(accused) {
+            own.remove(&made).unwrap_or(0)
+        } else {
+            0
+        };
+        for w in own.values() {
+            charged = charged.saturating_add(control.charge(*w));
+        }
+        control.allowance_within(made, charged, spent)
     }
 
     /// How long the statements prove `accused` waited before its envelope at `at`, if

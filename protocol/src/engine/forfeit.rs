@@ -162,12 +162,12 @@ impl<R: Rules> Engine<R> {
         let known = self.knowledge(at, clock);
         // Read first, though judged last: it walks the sender's chain up to the
         // forfeit, which gives `starts` below the steps of that chain too.
-        let running = self.running_in_past(at, clock);
+        let (running, moves) = self.standing_in_past(at, clock);
         let past = Past {
             engine: self,
             clock: Some(clock),
         };
-        let allowance = self.allowance(f.against, &control, &statements, &known);
+        let allowance = self.allowance(f.against, &control, &statements, &known, moves.as_ref());
         let starts = self.starts(&known);
         let proven = late(&statements, &starts, &known, f.against, allowance, &past)
             .map_err(|e| false_(e.to_string()))?;

@@ -20,9 +20,9 @@ use std::sync::Arc;
 
 use super::Engine;
 use super::clock::Effect;
-use crate::ids::{ChainId, EnvRef, Seat};
+use crate::ids::{ChainId, EnvRef};
 use crate::rules::Rules;
-use crate::verdict::{Awaited, awaited};
+use crate::verdict::awaited;
 
 impl<R: Rules> Engine<R> {
     /// A fresh engine to replay part of this one: the same terms, no bound on how far
@@ -46,13 +46,13 @@ impl<R: Rules> Engine<R> {
         }
     }
 
-    /// Who owed what in the causal past of the processed envelope at `at`, without it:
-    /// the walk of its chain up to it (its earlier envelopes' effects kept on the way).
-    pub(super) fn owed_before(&self, at: EnvRef) -> Option<Vec<(Seat, Awaited)>> {
+    /// A replay of the causal past of the processed envelope at `at`, without it: the
+    /// walk of its chain up to it (its earlier envelopes' effects kept on the way).
+    pub(super) fn past_walked(&self, at: EnvRef) -> Option<Engine<R>> {
         if at.seq >= self.processed(at.chain) {
             return None;
         }
-        self.walk(at.chain, at.seq).map(|r| awaited(&r))
+        self.walk(at.chain, at.seq)
     }
 
     /// A replay that grows along `chain`: the effect of each of its first `upto`
@@ -99,10 +99,12 @@ impl<R: Rules> Engine<R> {
                 continue;
             }
             let before = awaited(&replay);
+            let moves = replay.moves_now();
             let main = replay.main_line().len();
             let _ = replay.insert_signed(env);
             let e = Effect {
                 before,
+                moves,
                 after: awaited(&replay),
                 // Accepted acts are only ever appended, and only `at` was processed.
                 acted: replay.main_line().iter().skip(main).any(|(a, _)| *a == at),

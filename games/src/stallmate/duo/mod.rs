@@ -45,7 +45,7 @@ use sealed_protocol::keys::PublicKey;
 use sealed_protocol::witness::{SignedStatement, Statement};
 use sealed_protocol::outcome::{Outcome, SeatResult};
 use sealed_protocol::proposal::{Terms, is_version_2};
-use sealed_protocol::rules::{ActCtx, Applied, OptionError, Rules, SetupSpec, Violation};
+use sealed_protocol::rules::{ActCtx, Applied, Moves, OptionError, Rules, SetupSpec, Violation};
 use sealed_protocol::time::TimeControl;
 
 use self::acts::{Act, Done};
@@ -374,6 +374,21 @@ impl Rules for Duo {
 
     fn on_time(&self, players: u8, late: Seat) -> Outcome {
         super::peer::Stallmate::new(self.options).on_time(players, late)
+    }
+
+    /// A move is a chess move (draft 10, spec/GAMES.md §5.15 "Time"): the attempts it
+    /// took, and both players' messages, are acts but not moves, so that illegal
+    /// attempts and computations earn no time under "N moves in D", and the mover's
+    /// waits until his move is made are one wait under a per-move pace. White moves
+    /// first and the moves alternate. Once the game has ended on the board or halted,
+    /// nobody's move is under way: each `Open` is a wait of its own.
+    fn moves(&self, state: &State) -> Option<Moves> {
+        let plies = u64::from(state.plies);
+        let on = state.ending.is_none() && state.halted.is_none();
+        Some(Moves {
+            made: vec![plies.div_ceil(2), plies / 2],
+            mover: on.then(|| seat(state.to_move)),
+        })
     }
 
     fn adjudicate(
