@@ -4,9 +4,6 @@
 //! time per move, so a mover whose attempts were refused could take an hour for each,
 //! up to 1,024 of them, on one move; the first test's forfeit did not stand then.
 
-use std::cell::Cell;
-use std::rc::Rc;
-
 use sealed_conformance::duo_kit::*;
 use sealed_conformance::forfeit_kit::{game, known, receipts, signed, view, witness};
 use sealed_conformance::pair::{DecideAt, Pace, Pair};
@@ -40,7 +37,7 @@ fn slow_mover(seed: u64, failed: u32, think: u64) -> Option<(Pair<Duo>, Vec<Deci
     let table = Table::new(seed);
     let mut d = deciders(&table);
     // When each seat was first seen owing the attempt it owes now, by computation.
-    let owed: Vec<Rc<Cell<Option<(u64, u64)>>>> = (0..2).map(|_| Rc::default()).collect();
+    let mut owed: [Option<(u64, u64)>; 2] = [None; 2];
     let reached = |p: &Pair<Duo>| {
         let movers: Vec<Option<Color>> =
             p.sessions.iter().map(|s| owes_another(s, failed)).collect();
@@ -53,10 +50,10 @@ fn slow_mover(seed: u64, failed: u32, think: u64) -> Option<(Pair<Duo>, Vec<Deci
         |i, s, now| {
             let st = s.engine().state();
             if let Some(st) = st.filter(|st| st.owed() == Some(Owed::Attempt(color(s.seat())))) {
-                let since = match owed[i].get() {
+                let since = match owed[i] {
                     Some((k, t)) if k == st.computations => t,
                     _ => {
-                        owed[i].set(Some((st.computations, now)));
+                        owed[i] = Some((st.computations, now));
                         now
                     }
                 };
