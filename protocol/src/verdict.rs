@@ -272,7 +272,7 @@ pub fn verdict<R: Rules>(engine: &Engine<R>) -> Verdict {
             for seat in terms.seats().filter(|s| engine.has_joined(*s)) {
                 let evidence = if !engine.has_closed(seat) {
                     "no close"
-                } else if engine.close_due(seat) {
+                } else if engine.close_due_but(seat, &on_time) {
                     "its last close does not acknowledge every other seat's close (second step missing)"
                 } else {
                     continue;

@@ -375,8 +375,27 @@ pub fn witness(bytes: &[u8]) -> Value {
         sealed_protocol::deposit::open(f.game, &d.bytes, &recipient),
         Some(envelope.clone())
     );
+    // The same of a version 2 envelope, whose travelling bytes lack the game id (§1.6):
+    // what is sealed is those bytes, not the encoding with the game id, and the game id
+    // is given beside them (§17.10).
+    let v2 = crate::forfeit_kit::stalled();
+    let v2_game = v2.sessions[0].engine().terms().game();
+    let v2_envelope = v2.sessions[1]
+        .engine()
+        .envelope(sealed_protocol::ids::EnvRef {
+            chain: sealed_protocol::ids::ChainId::public(sealed_protocol::ids::Seat(1)),
+            seq: 0,
+        })
+        .expect("seat 1's first envelope")
+        .bytes
+        .clone();
+    let d2 = sealed_protocol::deposit::seal(v2_game, &v2_envelope, &recipient.public());
+    assert_eq!(
+        sealed_protocol::deposit::open(v2_game, &d2.bytes, &recipient),
+        Some(v2_envelope.clone())
+    );
     json!({
-        "description": "a witness's statements about the game of duel-game.sealed (spec/PROTOCOL.md §17): each statement as its signed bytes (ledgers date an envelope one second per envelope of its public causal past); statements a reader refuses, with why; sets of statements with the contradiction they prove, or null; lateness cases: statements, what the accuser had seen of each public chain and where the wait started, the accused seat and the allowance, and the proof's since/deadline/ledger or the reason it fails; a deposit of seat 1's first envelope sealed to a recipient, with the recipient's secret seed",
+        "description": "a witness's statements about the game of duel-game.sealed (spec/PROTOCOL.md §17): each statement as its signed bytes (ledgers date an envelope one second per envelope of its public causal past); statements a reader refuses, with why; sets of statements with the contradiction they prove, or null; lateness cases: statements, what the accuser had seen of each public chain and where the wait started, the accused seat and the allowance, and the proof's since/deadline/ledger or the reason it fails; a deposit of seat 1's first envelope sealed to a recipient, with the recipient's secret seed; deposit-v2, the same of a version 2 envelope (its travelling bytes, without the game id, which is given beside them)",
         "transcript": "duel-game.sealed",
         "witness_secret_seed": hex(&WITNESS_SEED),
         "witness_public": hex(&key.public().to_bytes()),
@@ -391,6 +410,14 @@ pub fn witness(bytes: &[u8]) -> Value {
             "recipient_public": hex(&recipient.public().to_bytes()),
             "bytes": hex(&d.bytes),
             "hash": hex(&d.hash.0),
+        },
+        "deposit-v2": {
+            "game": hex(&v2_game.0.0),
+            "envelope": hex(&v2_envelope),
+            "recipient_secret_seed": hex(&[0x44; 32]),
+            "recipient_public": hex(&recipient.public().to_bytes()),
+            "bytes": hex(&d2.bytes),
+            "hash": hex(&d2.hash.0),
         },
     })
 }
@@ -518,15 +545,53 @@ pub fn stallmate_forfeit_transcript() -> (Value, Vec<u8>) {
     ]
     .into_iter()
     .map(|(name, p)| reject(name, &p.transcript(Seat(0))))
+    .chain([reject(
+        "referee-closed-once",
+        &without_second_close(&bytes, Seat(2)),
+    )])
     .collect();
     let value = json!({
-        "description": "version 2 draft 10 (spec/PROTOCOL.md §17, deposits; spec/GAMES.md §5.14): a Secret Stallmate (period 1s, ply-limit 30) between the test keys (White 0, Black 1, referee 2) naming the witness of witness.json; Black makes no attempt after his third, his period passes, the referee calls it his forfeit, and every seat posts the witness's stamps before it closes: Black lost on time, -10 / 0, verified. The same bytes as stallmate-forfeit-game.sealed. Rejects (each White's transcript): a yes to an attempt stamped after its period (the referee's game-rule fault), an attempt stamped in time that the referee's seal left out (no result), a witness giving the close two times (no result), a stamp White signed himself (White's false-statement), Black's attempts neither sent to the referee nor left with the witness, something else stamped in their place (they never counted: Black lost on time, -10 / 0)",
+        "description": "version 2 draft 10 (spec/PROTOCOL.md §17, deposits; spec/GAMES.md §5.14): a Secret Stallmate (period 1s, ply-limit 30) between the test keys (White 0, Black 1, referee 2) naming the witness of witness.json; Black makes no attempt after his third, his period passes, the referee calls it his forfeit, and every seat posts the witness's stamps before it closes: Black lost on time, -10 / 0, verified. The same bytes as stallmate-forfeit-game.sealed. Rejects (each White's transcript): a yes to an attempt stamped after its period (the referee's game-rule fault), an attempt stamped in time that the referee's seal left out (no result), a witness giving the close two times (no result), a stamp White signed himself (White's false-statement), Black's attempts neither sent to the referee nor left with the witness, something else stamped in their place (they never counted: Black lost on time, -10 / 0), the file without the referee's second close, the one that saw Black's close (Black lost on time is waited for by no close, §17.7: complete, verified, exit 0)",
         "file": "stallmate-forfeit-game.sealed",
         "bytes": hex(&bytes),
         "verdict": crate::vectors::verdict_json(&checked, &o),
         "rejects": rejects,
     });
     (value, bytes)
+}
+
+/// The transcript file `bytes` without the last close of `seat`'s public chain, which
+/// must have closed twice: its first close saw every other seat's but that of the seat
+/// lost on time, which nobody's close waits for (spec/PROTOCOL.md §17.7).
+fn without_second_close(bytes: &[u8], seat: sealed_protocol::ids::Seat) -> Vec<u8> {
+    use sealed_protocol::body::Item;
+    use sealed_protocol::envelope::Envelope;
+    use sealed_protocol::ids::LogId;
+    let checked = sealed_games::variant::check_transcript(bytes).expect("readable");
+    let game = checked.verdict.game;
+    let mut f = sealed_protocol::transcript::TranscriptFile::from_bytes(bytes).expect("readable");
+    let closes: Vec<(u64, usize)> = f
+        .envelopes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let e = Envelope::decode(b, game).ok()?;
+            let u = &e.unsigned;
+            (u.seat == seat && u.log == LogId::PUBLIC && u.body.contains(&Item::Close))
+                .then_some((u.seq, i))
+        })
+        .collect();
+    assert!(closes.len() >= 2, "{seat} closed twice: {closes:?}");
+    let last = closes.iter().max().expect("a close").1;
+    f.envelopes.remove(last);
+    let cut = f.to_bytes();
+    let c = sealed_games::variant::check_transcript(&cut).expect("readable");
+    assert!(
+        c.verdict.complete && c.exit_code() == 0,
+        "without {seat}'s second close: {:#?}",
+        c.verdict
+    );
+    cut
 }
 
 /// A reject twin of a transcript vector: its name, the exit code and faults its check

@@ -877,6 +877,12 @@ impl<R: Rules> Engine<R> {
     /// Whether a seat must close (again): it has closed, but its last close did not
     /// see the first close of every other seat that joined.
     pub fn close_due(&self, seat: Seat) -> bool {
+        self.close_due_but(seat, &[])
+    }
+
+    /// [`Engine::close_due`], the closes of the seats `unwaited` aside: players lost on
+    /// time, whose closes nobody waits for (spec/PROTOCOL.md §17.7).
+    pub fn close_due_but(&self, seat: Seat, unwaited: &[Seat]) -> bool {
         let Some(t) = self.seats.get(seat.index()) else {
             return false;
         };
@@ -888,6 +894,7 @@ impl<R: Rules> Engine<R> {
         };
         self.seats.iter().enumerate().any(|(i, o)| {
             i != seat.index()
+                && !unwaited.iter().any(|u| u.index() == i)
                 && o.first.is_some()
                 && o.close.is_some_and(|c| !self.store.seen(clock, c))
         })
