@@ -184,6 +184,18 @@ fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_
     );
 }
 
+/// The status of the game of `t` at `n`, if it plays it.
+fn status_of(n: &Node, t: &Terms) -> Option<crate::record::GameStatus> {
+    n.core.games.played(&t.game()).map(|p| p.record.status)
+}
+
+/// How many of the games of `ts` are in play at `n`.
+fn active(n: &Node, ts: &[Terms]) -> usize {
+    ts.iter()
+        .filter(|t| status_of(n, t) == Some(crate::record::GameStatus::Active))
+        .count()
+}
+
 #[test]
 fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     use crate::record::GameStatus;
@@ -196,7 +208,7 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     cfg.lifetime.idle_ms = DAY_MS;
     let mut n = Node::new(cfg);
     let me = n.me();
-    let status = |n: &Node, t: &Terms| n.core.games.played(&t.game()).map(|p| p.record.status);
+    let status = status_of;
     // One stranger: his first 8 invitations are accepted, the rest wait.
     let k = key(500);
     let p = k.public().to_bytes();
@@ -205,11 +217,7 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     for t in &his[..8] {
         assert_eq!(n.ask(p, propose(t)), Response::Ok { new: 0 });
     }
-    let accepted = |n: &Node, ts: &[Terms]| {
-        ts.iter()
-            .filter(|t| status(n, t) == Some(GameStatus::Active))
-            .count()
-    };
+    let accepted = active;
     assert_eq!(accepted(&n, &his[..8]), 8);
     // He shares games with the node now, yet is not vouched for: its bots chose him.
     assert!(n.core.peers.book.is_friend(&p) && !n.core.vouched(&p));
@@ -276,7 +284,7 @@ fn a_bots_node_hosts_at_most_16_games_from_one_address() {
         ..CoreConfig::default()
     });
     let me = n.me();
-    let status = |n: &Node, t: &Terms| n.core.games.played(&t.game()).map(|p| p.record.status);
+    let status = status_of;
     // Fresh keys from one address, one game each: no key is past its own 8.
     let from_one: Vec<Terms> = (0..17u64)
         .map(|i| {
@@ -291,11 +299,6 @@ fn a_bots_node_hosts_at_most_16_games_from_one_address() {
         })
         .collect();
     n.tick_at(NOW + 1_000);
-    let active = |n: &Node, ts: &[Terms]| {
-        ts.iter()
-            .filter(|t| status(n, t) == Some(GameStatus::Active))
-            .count()
-    };
     assert_eq!(active(&n, &from_one), 16, "16 hosted from one address");
     assert_eq!(status(&n, &from_one[16]), Some(GameStatus::Invited));
     // Another address of the same network still has room of its own.
