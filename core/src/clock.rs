@@ -20,8 +20,11 @@
 //! now, leave included (`TimeControl::allowance`). With a witness the clock that decides
 //! is the witness's (spec/PROTOCOL.md §17); this one says how things stand.
 
+use std::collections::BTreeMap;
+
 use sealed_games::table::Timeline;
 use sealed_protocol::ids::Seat;
+use sealed_protocol::rules::Moves;
 
 pub use sealed_protocol::time::{Pace, TimeControl, parse_duration};
 
@@ -40,6 +43,11 @@ pub fn show_duration(ms: u64) -> String {
     } else {
         parts.join(" ")
     }
+}
+
+/// The moves `seat` has made by `moves`.
+fn made_by(moves: &Moves, seat: Seat) -> u64 {
+    moves.made.get(usize::from(seat.0)).copied().unwrap_or(0)
 }
 
 /// One player's clock.
@@ -79,7 +87,10 @@ pub struct Clocks {
 impl Clocks {
     /// Charges every wait of `timeline` to the seat that made it, and the wait in
     /// progress to `owing`. A clock reading earlier than the one before (a skewed or
-    /// lying clock) counts as no wait, never as negative time.
+    /// lying clock) counts as no wait, never as negative time. In a game that counts
+    /// its own moves (Secret Stallmate without a referee), the waits of one move of the
+    /// mover's are charged as one and the wait in progress continues the move under
+    /// way, as the witness's clock counts them (spec/PROTOCOL.md §17.7).
     pub fn compute(
         tc: &TimeControl,
         players: u8,
@@ -89,13 +100,28 @@ impl Clocks {
     ) -> Clocks {
         let n = usize::from(players);
         let (mut charged, mut moves) = (vec![0u64; n], vec![0u64; n]);
+        // A game that counts its moves: each seat's waits as the mover, by move number.
+        let counted = timeline
+            .moves_now
+            .as_ref()
+            .filter(|_| timeline.moves.len() == timeline.acts.len());
+        let mut own: Vec<BTreeMap<u64, u64>> = vec![BTreeMap::new(); n];
         let mut last = timeline.started;
-        for &(seat, clock) in &timeline.acts {
+        for (k, &(seat, clock)) in timeline.acts.iter().enumerate() {
             let Some(i) = Some(usize::from(seat.0)).filter(|i| *i < n) else {
                 continue;
             };
-            if let Some(prev) = last {
-                charged[i] = charged[i].saturating_add(tc.charge(clock.saturating_sub(prev)));
+            let wait = last.map(|prev| clock.saturating_sub(prev));
+            let mover = counted
+                .and_then(|_| timeline.moves.get(k))
+                .filter(|m| m.mover == Some(seat));
+            match (wait, mover) {
+                (Some(w), Some(m)) => {
+                    let spent = own[i].entry(made_by(m, seat)).or_default();
+                    *spent = spent.saturating_add(w);
+                }
+                (Some(w), None) => charged[i] = charged[i].saturating_add(tc.charge(w)),
+                (None, _) => {}
             }
             moves[i] += 1;
             last = Some(last.map_or(clock, |p| p.max(clock)));
@@ -105,15 +131,30 @@ impl Clocks {
             _ => 0,
         };
         let owing_i = owing.map(|s| usize::from(s.0)).filter(|i| *i < n);
+        // The move under way: what the owing seat spent on it before this wait.
+        let mut spent = 0;
+        if let Some(m) = counted {
+            for (i, waits) in own.iter_mut().enumerate() {
+                let seat = Seat(i as u8);
+                moves[i] = made_by(m, seat);
+                if m.mover == Some(seat) && owing_i == Some(i) {
+                    spent = waits.remove(&moves[i]).unwrap_or(0);
+                }
+                for w in waits.values() {
+                    charged[i] = charged[i].saturating_add(tc.charge(*w));
+                }
+            }
+        }
         let (left_ms, overdue) = match owing_i {
             Some(i) => {
-                let allowed = tc.allowance(moves[i], charged[i]);
+                let allowed = tc.allowance_within(moves[i], charged[i], spent);
                 (allowed.saturating_sub(waited), waited > allowed)
             }
             None => (0, false),
         };
         if let Some(i) = owing_i {
-            charged[i] = charged[i].saturating_add(tc.charge(waited));
+            // The move's earlier waits and this one, charged as one.
+            charged[i] = charged[i].saturating_add(tc.charge(spent.saturating_add(waited)));
         }
         // The leave left is what the pace allows beyond its own time, at most the leave.
         let pace_only = TimeControl { leave_ms: 0, ..*tc };
@@ -339,6 +380,69 @@ mod tests {
         let c = Clocks::compute(&tc(1000, 0), 2, &t, None, 50_000);
         assert!(!c.overdue);
         assert_eq!(c.owing, None);
+    }
+
+    /// Secret Stallmate without a referee: seat 0's move under way, `made` moves made.
+    fn moving(made: [u64; 2], mover: u8) -> Moves {
+        Moves {
+            made: made.to_vec(),
+            mover: Some(Seat(mover)),
+        }
+    }
+
+    #[test]
+    fn a_move_of_many_attempts_has_the_time_of_one_move() {
+        const MIN: u64 = 60_000;
+        // An hour a move, no leave. Seat 0 attempts after 40 minutes and again after 15,
+        // seat 1 answering each within a second: one chess move, still under way.
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![
+                (Seat(0), 40 * MIN),
+                (Seat(1), 40 * MIN + 1000),
+                (Seat(0), 55 * MIN + 1000),
+                (Seat(1), 55 * MIN + 2000),
+            ],
+            moves: vec![moving([0, 0], 0); 4],
+            moves_now: Some(moving([0, 0], 0)),
+            ..Timeline::default()
+        };
+        let hour = tc(60 * MIN, 0);
+        let at = |now| Clocks::compute(&hour, 2, &t, Some(Seat(0)), now);
+        // 55 minutes spent on the move: 5 are left, not the hour a new act would have.
+        let c = at(55 * MIN + 2000 + 4 * MIN);
+        assert_eq!((c.left_ms, c.overdue), (MIN, false));
+        assert!(at(55 * MIN + 2000 + 6 * MIN).overdue);
+        // Counted as acts, the same waits were each a move's own.
+        let acts = Timeline {
+            moves: vec![],
+            moves_now: None,
+            ..t.clone()
+        };
+        assert!(
+            !Clocks::compute(&hour, 2, &acts, Some(Seat(0)), 55 * MIN + 2000 + 6 * MIN).overdue
+        );
+        // Seat 1's answers are its own waits, each charged on its own; its moves are
+        // the chess moves made, none yet.
+        assert_eq!((c.seats[1].moves, c.seats[1].charged_ms), (0, 0));
+    }
+
+    #[test]
+    fn a_finished_move_is_charged_once_and_the_next_starts_afresh() {
+        const MIN: u64 = 60_000;
+        // Ten minutes a move and an hour of leave: seat 0's move took 8 + 7 minutes.
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(0), 8 * MIN), (Seat(1), 8 * MIN), (Seat(0), 15 * MIN)],
+            moves: vec![moving([0, 0], 0), moving([0, 0], 0), moving([0, 0], 0)],
+            moves_now: Some(moving([1, 0], 1)),
+            ..Timeline::default()
+        };
+        let c = Clocks::compute(&tc(10 * MIN, 60 * MIN), 2, &t, Some(Seat(1)), 15 * MIN);
+        assert_eq!((c.seats[0].moves, c.seats[0].charged_ms), (1, 5 * MIN));
+        assert_eq!(c.seats[0].leave_left_ms, 55 * MIN);
+        // Seat 1's first move: the whole per-move time and its leave.
+        assert_eq!(c.left_ms, 70 * MIN);
     }
 
     #[test]

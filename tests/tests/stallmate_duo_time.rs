@@ -13,7 +13,7 @@ use sealed_games::stallmate::peer::seat;
 use sealed_protocol::body::Forfeit;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::SeatResult::Score;
-use sealed_protocol::session::{Command, Session};
+use sealed_protocol::session::{AnySession, Command, Session};
 
 const MINUTE: u64 = 60_000;
 
@@ -150,4 +150,27 @@ fn a_move_keeps_what_its_attempts_left_of_its_time() {
         forfeit_after(&mut p, mover, 31 * MINUTE),
         "the hour is spent"
     );
+}
+
+/// The players' own clock (`sealed_protocol::session::Timeline`, read by the nodes'
+/// clocks) counts the same moves: every act of the game comes with the moves made
+/// before it, and the move under way is the mover's however many attempts it took.
+#[test]
+fn the_players_clock_counts_chess_moves_not_acts() {
+    let (p, _, mover) = first_slow_mover(2, 15 * MINUTE);
+    for s in &p.sessions {
+        let line = s.timeline();
+        assert_eq!(line.moves.len(), line.acts.len(), "one count of moves an act");
+        let now = line.moves_now.expect("the game counts its moves");
+        assert_eq!(now.mover, Some(mover));
+        // The two refused attempts were acts of the mover's, in the move under way.
+        let made = now.made[mover.index()];
+        let in_move = line
+            .acts
+            .iter()
+            .zip(&line.moves)
+            .filter(|((seat, _), m)| *seat == mover && m.made[mover.index()] == made)
+            .count();
+        assert!(in_move >= 2, "{in_move} acts of the move under way");
+    }
 }

@@ -340,8 +340,14 @@ impl<R: Rules> Engine<R> {
     }
 
     /// The game's moves in this engine's state, when the game counts them (§17.7).
-    pub(super) fn moves_now(&self) -> Option<Moves> {
+    pub(crate) fn moves_now(&self) -> Option<Moves> {
         self.rules.moves(self.state()?)
+    }
+
+    /// The game's moves in the causal past of the envelope at `at` without it, when the
+    /// game counts them (§17.7): what the players' clocks group its waits by.
+    pub(crate) fn moves_before(&self, at: EnvRef) -> Option<Moves> {
+        self.effect(at).and_then(|e| e.moves.clone())
     }
 
     /// The time `accused` may take over the wait in progress in the state of `known`

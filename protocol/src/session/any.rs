@@ -14,7 +14,7 @@ use crate::engine::{Inserted, WitnessWait};
 use crate::envelope::{EnvelopeError, Signed};
 use crate::ids::{ChainId, EnvRef, Seat};
 use crate::proposal::Terms;
-use crate::rules::Rules;
+use crate::rules::{Moves, Rules};
 use crate::transcript::TranscriptFile;
 use crate::verdict::Verdict;
 
@@ -27,6 +27,11 @@ pub struct Timeline {
     pub started: Option<u64>,
     /// Each accepted act in main-line order: who, and its envelope's clock.
     pub acts: Vec<(Seat, u64)>,
+    /// In a game that counts its own moves (§17.7, from draft 10), the game's moves
+    /// before each act of `acts`, one for each; empty in any other game.
+    pub moves: Vec<Moves>,
+    /// The game's moves now, in a game that counts them.
+    pub moves_now: Option<Moves>,
     /// This seat's timeout claims: against whom, and the claim envelope's clock.
     pub timeout_claims: Vec<(Seat, u64)>,
 }
@@ -191,13 +196,26 @@ impl<R: Rules> AnySession for Session<R> {
             })
             .collect::<Option<Vec<u64>>>()
             .and_then(|c| c.into_iter().max());
+        let moves_now = e.moves_now();
+        let acts: Vec<((Seat, u64), Option<Moves>)> = e
+            .main_line()
+            .iter()
+            .filter_map(|(at, seat)| {
+                let moves = moves_now.as_ref().and_then(|_| e.moves_before(*at));
+                Some(((*seat, clock_of(*at)?), moves))
+            })
+            .collect();
+        // Every act's moves, or none: a clock that had some would group by half a game.
+        let moves = acts
+            .iter()
+            .map(|(_, m)| m.clone())
+            .collect::<Option<Vec<Moves>>>()
+            .unwrap_or_default();
         Timeline {
             started,
-            acts: e
-                .main_line()
-                .iter()
-                .filter_map(|(at, seat)| Some((*seat, clock_of(*at)?)))
-                .collect(),
+            acts: acts.into_iter().map(|(a, _)| a).collect(),
+            moves,
+            moves_now,
             timeout_claims: e
                 .claims()
                 .iter()
