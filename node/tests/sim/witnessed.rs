@@ -72,6 +72,12 @@ pub fn started(
 /// The world of [`started`] before anything is proposed: Alice and Bob with bots, the
 /// referee when `refereed`, the witness last.
 pub fn world(seed: u64, refereed: bool) -> World {
+    world_with(seed, refereed, |_| {})
+}
+
+/// [`world`], with the witness's configuration changed by `tune` first (smaller quotas,
+/// so that a simulation spends them in seconds).
+pub fn world_with(seed: u64, refereed: bool, tune: impl FnOnce(&mut CoreConfig)) -> World {
     let player = CoreConfig {
         bots: true,
         bot_seed: seed,
@@ -83,12 +89,13 @@ pub fn world(seed: u64, refereed: bool) -> World {
         referee: true,
         ..player.clone()
     };
-    let witness = CoreConfig {
+    let mut witness = CoreConfig {
         bots: false,
         mailbox: true,
         witness: true,
         ..player.clone()
     };
+    tune(&mut witness);
     let mut nodes = vec![("alice", 1, player.clone()), ("bob", 2, player)];
     if refereed {
         nodes.push(("referee", 3, referee));
