@@ -12,6 +12,7 @@
 
 pub mod cardmate_kit;
 pub mod chex_kit;
+pub mod conformance;
 pub mod duel_kit;
 pub mod duo_kit;
 pub mod forfeit_kit;

@@ -451,11 +451,18 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         } else {
             results.into_iter().rev().collect()
         };
+        // Every fault the file proves: the forged envelope of `wrong-previous-hash`
+        // takes the place the cheater's own next envelope also holds, which is an
+        // equivocation too (§8).
+        let mut faults = vec![(c.cheater, kind)];
+        if name == "wrong-previous-hash" {
+            faults.push((c.cheater, "equivocation"));
+        }
         out.push(reject(
             name,
             kind,
             1,
-            vec![(c.cheater, kind)],
+            faults,
             Some(results),
             &c.pair.transcript(c.honest()),
         ));
