@@ -364,7 +364,7 @@ fn double_move_interceptions_round_trip() {
     }
     let (_, again, n) = replay_state(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
     assert_eq!((n, again), (acts.len(), state), "{written}");
-    let p = pgn(&rules, &acts, &[], None);
+    let p = pgn(&rules, &Hash([0; 32]), &acts, &[], None);
     assert!(p.contains("intercepts the second move with card 66"), "{p}");
     assert!(p.contains("keeps card 50"), "{p}");
 }
@@ -771,7 +771,7 @@ fn random_games_round_trip() {
         assert_eq!(again.board, state.board, "seed {seed}\n{text}");
         assert_eq!(again, state, "seed {seed}\n{text}");
         // PGN and rendering never fail.
-        let p = pgn(&rules, &acts, &[], None);
+        let p = pgn(&rules, &Hash([0; 32]), &acts, &[], None);
         assert!(p.starts_with("[Event \"?\"]"));
         assert!(render::text(&state, None).contains("a  b  c"));
         assert!(render::svg(&state).ends_with("</svg>\n"));
@@ -804,7 +804,7 @@ fn pgn_of_a_plain_game_replays_as_plain_san() {
             ("White".to_owned(), "Paul \"the\" Morphy".to_owned()),
             ("Annotator".to_owned(), "sealed".to_owned()),
         ];
-        let p = pgn(&rules, &acts, &tags, Some("1-0"));
+        let p = pgn(&rules, &Hash([0; 32]), &acts, &tags, Some("1-0"));
         for roster in [
             "[Event \"?\"]",
             "[Site \"?\"]",
@@ -823,6 +823,7 @@ fn pgn_of_a_plain_game_replays_as_plain_san() {
     }
     let p = pgn(
         &Tempete::default(),
+        &Hash([0; 32]),
         &replay_acts(&file("opera_1858.pgn")).unwrap().2,
         &[],
         None,
@@ -837,14 +838,14 @@ fn pgn_of_a_plain_game_replays_as_plain_san() {
 fn pgn_of_a_card_game_explains_the_cards() {
     let (rules, _, acts) =
         replay_acts(&file("cards_interceptions.txt")).unwrap_or_else(|e| panic!("{e}"));
-    let p = pgn(&rules, &acts, &[], None);
+    let p = pgn(&rules, &Hash([0; 32]), &acts, &[], None);
     assert!(p.contains("card 18 Twin Leap (extra-move knight)"), "{p}");
     assert!(p.contains("then f3-g5"), "{p}");
     assert!(p.contains("intercepts with card 32"), "{p}");
     assert!(p.contains("opens trap 0 on d4"), "{p}");
     assert!(p.contains("2. Nf3 "), "{p}");
     let (rules, _, acts) = replay_acts(&file("cards_edits.txt")).unwrap_or_else(|e| panic!("{e}"));
-    let p = pgn(&rules, &acts, &[], None);
+    let p = pgn(&rules, &Hash([0; 32]), &acts, &[], None);
     assert!(
         p.contains("[Result \"0-1\"]") && p.trim_end().ends_with("0-1"),
         "{p}"

@@ -160,7 +160,11 @@ fn the_players_clock_counts_chess_moves_not_acts() {
     let (p, _, mover) = first_slow_mover(2, 15 * MINUTE);
     for s in &p.sessions {
         let line = s.timeline();
-        assert_eq!(line.moves.len(), line.acts.len(), "one count of moves an act");
+        assert_eq!(
+            line.moves.len(),
+            line.acts.len(),
+            "one count of moves an act"
+        );
         let now = line.moves_now.expect("the game counts its moves");
         assert_eq!(now.mover, Some(mover));
         // The two refused attempts were acts of the mover's, in the move under way.

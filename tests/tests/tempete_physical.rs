@@ -94,11 +94,27 @@ fn a_whole_game_with_stated_effects_a_citation_a_ruling_and_a_lapsed_dispute_ver
     let e = g.session(WHITE).engine();
     let score = sealed_games::tempete::score::score_text_ending(
         e.rules(),
+        e.coin().expect("the coin"),
         &sealed_games::tempete::table::scored_acts(e),
         v.outcome.as_ref(),
     );
     assert!(score.contains("knights move as camels"), "{score}");
     assert!(score.contains("[Deck \"physical\"]"), "{score}");
+    // The arbiter's ruling is signed over the game's coin: written with it, every act
+    // stands, and nobody reading the score is told the arbiter did not sign (issue 55).
+    assert!(!score.contains("is refused"), "{score}");
+    assert!(score.trim_end().ends_with("1-0"), "{score}");
+    let pgn = sealed_games::tempete::pgn::pgn(
+        e.rules(),
+        e.coin().expect("the coin"),
+        &sealed_games::tempete::table::scored_acts(e),
+        &[],
+        Some(sealed_games::tempete::score::result_token(
+            v.outcome.as_ref(),
+        )),
+    );
+    assert!(!pgn.contains("is refused"), "{pgn}");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     let err = sealed_games::tempete::score::replay(&score)
         .unwrap_err()
         .to_string();

@@ -26,6 +26,8 @@
 
 use core::fmt::Write as _;
 
+use sealed_protocol::hash::Hash;
+
 use crate::chess::pgn::{ROSTER, comment, roster, tag, wrap};
 use crate::chess::{MoveText, Square};
 
@@ -151,11 +153,12 @@ fn play_ply(
 /// module docs for what a viewer makes of them).
 pub fn pgn(
     rules: &Tempete,
+    coin: &Hash,
     acts: &[ScoredAct],
     tags: &[(String, String)],
     result: Option<&str>,
 ) -> String {
-    let played = states(rules, acts);
+    let played = states(rules, coin, acts);
     let end = played.last().and_then(|(_, a)| a.state.end.clone());
     let result = result
         .filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*"))

@@ -456,6 +456,7 @@ impl Face for Tempete {
         let result = super::score::result_token(outcome.as_ref());
         Some(super::pgn::pgn(
             s.engine().rules(),
+            &s.engine().coin().copied().unwrap_or_default(),
             &scored_acts(s.engine()),
             &tags,
             Some(result),
@@ -497,6 +498,7 @@ impl Face for Tempete {
     fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
         Some(super::score::score_text_ending(
             s.engine().rules(),
+            &s.engine().coin().copied().unwrap_or_default(),
             &scored_acts(s.engine()),
             s.verdict().outcome.as_ref(),
         ))

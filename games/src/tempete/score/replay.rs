@@ -23,6 +23,7 @@ use super::{ScoredAct, illegal, unreadable};
 #[allow(clippy::too_many_arguments)]
 pub(super) fn judge(
     rules: &Tempete,
+    coin: &Hash,
     s: &State,
     who: Seat,
     act: &Act,
@@ -31,7 +32,6 @@ pub(super) fn judge(
     sprung: &[(u32, u8)],
     seq: u64,
 ) -> Result<Applied<State>, String> {
-    let coin = Hash([0; 32]);
     let values: Vec<(Name, u32, Vec<u8>)> = sprung
         .iter()
         .map(|(i, sq)| (trap_name(), *i, vec![*sq]))
@@ -43,7 +43,7 @@ pub(super) fn judge(
             seq,
         },
         clock: 0,
-        coin: &coin,
+        coin,
         opened_slots: opened,
         opened_values: &values,
         opened_setups: &[],
@@ -151,8 +151,11 @@ pub fn replay_acts(text: &str) -> Result<(Tempete, State, Vec<ScoredAct>), Repla
         }
         let built = build(&rules, &s, &line, acts)?;
         let who = seat(s.to_act);
+        // The coin decides only whether an arbiter signed a ruling, and a score of the
+        // physical deck is not replayed (`rules_of`).
         let applied = judge(
             &rules,
+            &Hash([0; 32]),
             &s,
             who,
             &built.act,

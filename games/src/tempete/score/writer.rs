@@ -212,6 +212,7 @@ pub(super) fn side_name(c: Color) -> &'static str {
 /// Builds the synthetic envelope of a scored act and judges it.
 pub(super) fn judge_scored(
     rules: &Tempete,
+    coin: &Hash,
     s: &State,
     sa: &ScoredAct,
     seq: u64,
@@ -231,7 +232,7 @@ pub(super) fn judge_scored(
         vec![]
     };
     judge(
-        rules, s, sa.seat, &sa.act, &opened, &committed, &sa.sprung, seq,
+        rules, coin, s, sa.seat, &sa.act, &opened, &committed, &sa.sprung, seq,
     )
 }
 
@@ -260,13 +261,21 @@ impl Lines {
 /// The text replays with [`replay`] to the same state. An act the rules refuse (which
 /// the protocol never hands over) ends the text with a comment saying so.
 pub fn score_text(rules: &Tempete, acts: &[ScoredAct]) -> String {
-    score_text_ending(rules, acts, None)
+    score_text_ending(rules, &Hash([0; 32]), acts, None)
 }
 
 /// [`score_text`], for a game that ended off the board (a resignation, a draw agreed,
 /// an adjudication): when the acts leave the game on, `ending`'s reason is written as a
-/// comment and its result as the result token.
-pub fn score_text_ending(rules: &Tempete, acts: &[ScoredAct], ending: Option<&Outcome>) -> String {
+/// comment and its result as the result token. `coin` is the game's (spec/PROTOCOL.md
+/// §4.3): an arbiter's ruling is signed over it, so a game of the physical deck is
+/// written with its own coin or its rulings read as unsigned. [`score_text`] writes with
+/// a zero coin, for games without an arbiter.
+pub fn score_text_ending(
+    rules: &Tempete,
+    coin: &Hash,
+    acts: &[ScoredAct],
+    ending: Option<&Outcome>,
+) -> String {
     let mut head = String::new();
     for (k, v) in option_tags(rules) {
         let _ = writeln!(head, "[{k} \"{v}\"]");
@@ -291,7 +300,8 @@ pub fn score_text_ending(rules: &Tempete, acts: &[ScoredAct], ending: Option<&Ou
         } else {
             act_text(rules, &s, sa)
         };
-        let applied = written.and_then(|t| judge_scored(rules, &s, sa, i as u64).map(|a| (t, a)));
+        let applied =
+            written.and_then(|t| judge_scored(rules, coin, &s, sa, i as u64).map(|a| (t, a)));
         let (text, applied) = match applied {
             Ok(x) => x,
             Err(e) => {
@@ -346,15 +356,19 @@ pub fn score_text_ending(rules: &Tempete, acts: &[ScoredAct], ending: Option<&Ou
 }
 
 /// Runs a scored game through the rules: the state before each act and its result, up
-/// to the first act refused (for the PGN writer).
-pub(crate) fn states(rules: &Tempete, acts: &[ScoredAct]) -> Vec<(State, Applied<State>)> {
+/// to the first act refused (for the PGN writer; `coin` as for [`score_text_ending`]).
+pub(crate) fn states(
+    rules: &Tempete,
+    coin: &Hash,
+    acts: &[ScoredAct],
+) -> Vec<(State, Applied<State>)> {
     let mut s = rules.start(&Hash([0; 32]));
     let mut out = vec![];
     for (i, sa) in acts.iter().enumerate() {
         if s.end.is_some() || sa.seat != seat(s.to_act) {
             break;
         }
-        match judge_scored(rules, &s, sa, i as u64) {
+        match judge_scored(rules, coin, &s, sa, i as u64) {
             Ok(a) => {
                 let next = a.state.clone();
                 out.push((s, a));
