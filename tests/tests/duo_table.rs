@@ -338,6 +338,9 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     let pgn = d.net.sessions[0].pgn().expect("a PGN");
     assert_eq!(d.net.sessions[1].pgn().as_deref(), Some(pgn.as_str()));
     assert!(pgn.contains("[Event \"sealed game\"]"), "{pgn}");
+    // No referee, so no period (issue 55: it said the default 24h), and the day it began.
+    assert!(!pgn.contains("[Period "), "{pgn}");
+    assert!(!pgn.contains("????.??.??"), "{pgn}");
     let replayed = sealed_games::variant::Variant::parse(VARIANT)
         .expect("listed")
         .replay(&score)

@@ -33,4 +33,4 @@ pub use notation::{
 };
 pub use position::{End, Phase, Ply, Position};
 pub use render::{diagram, status, svg, text};
-pub use score::{replay, replay_score, result_token, write_score};
+pub use score::{replay, replay_score, result_token, write_score, write_score_ended};

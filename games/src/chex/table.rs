@@ -240,7 +240,11 @@ impl Face for Chex {
                 ))),
             })
             .collect();
-        chex_engine::write_score(s.engine().rules().ply_limit, &plies).ok()
+        let outcome = s.verdict().outcome;
+        let ending = outcome
+            .as_ref()
+            .map(|o| (crate::table::pgn_tags::result(o), o.reason.as_str()));
+        chex_engine::write_score_ended(s.engine().rules().ply_limit, &plies, ending).ok()
     }
 }
 

@@ -43,20 +43,46 @@ pub fn result_token(ending: Option<&Ending>) -> &'static str {
     }
 }
 
-/// The PGN of a game of these terms, with the tags every sealed game's PGN carries:
-/// the event, the site (the game's short id) and the players' names.
-pub fn of_game(referee: &Referee, terms: &sealed_protocol::proposal::Terms) -> String {
-    let site = format!("sealed {}", terms.game().0.short());
-    let names = crate::table::words::player_tags(terms);
-    let mut tags = vec![("Event", "sealed game"), ("Site", site.as_str())];
-    tags.extend(names.iter().map(|(k, v)| (*k, v.as_str())));
-    to_pgn(referee, &tags)
+/// The PGN of a game of these terms, with the tags every sealed game's PGN carries
+/// (`table/pgn_tags.rs`: the event, the site, the date it started, the players' names).
+/// A game that ended off the board (a resignation, an agreed draw, a loss on time) has
+/// the seats' `outcome` as its result and termination, which the board cannot give. A
+/// game without a referee has no period, whatever its options say.
+pub fn of_game(
+    referee: &Referee,
+    terms: &sealed_protocol::proposal::Terms,
+    started: Option<u64>,
+    outcome: Option<&sealed_protocol::outcome::Outcome>,
+) -> String {
+    let mut tags = crate::table::pgn_tags::game_tags(terms, started);
+    let off_board = outcome.filter(|_| referee.ending().is_none());
+    if let Some(o) = off_board {
+        tags.push(("Result", crate::table::pgn_tags::result(o).to_owned()));
+        tags.push(("Termination", o.reason.clone()));
+    }
+    let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let skip: &[&str] = if terms.referee().is_none() {
+        &["Period"]
+    } else {
+        &[]
+    };
+    write(referee, &tags, skip)
 }
 
 /// The PGN of the game so far; `tags` are the caller's (`Event`, `White`, …), which
 /// replace the roster's defaults and come before the game's own tags.
 pub fn to_pgn(referee: &Referee, tags: &[(&str, &str)]) -> String {
-    let result = result_token(referee.ending());
+    write(referee, tags, &[])
+}
+
+/// [`to_pgn`], leaving out the option tags named in `skip`; a `Result` among `tags`
+/// stands where the board has no ending.
+fn write(referee: &Referee, tags: &[(&str, &str)], skip: &[&str]) -> String {
+    let given = tags.iter().find(|(k, _)| *k == "Result").map(|(_, v)| *v);
+    let result = match referee.ending() {
+        Some(e) => result_token(Some(e)),
+        None => given.unwrap_or("*"),
+    };
     let mut out = String::new();
     roster(
         &mut out,
@@ -79,7 +105,7 @@ pub fn to_pgn(referee: &Referee, tags: &[(&str, &str)]) -> String {
     line("WhiteSetup", &referee.setup(Color::White).to_string());
     line("BlackSetup", &referee.setup(Color::Black).to_string());
     let pairs = referee.options().to_pairs();
-    for (name, key) in OPTION_TAGS {
+    for (name, key) in OPTION_TAGS.into_iter().filter(|(n, _)| !skip.contains(n)) {
         if let Some((_, v)) = pairs.iter().find(|(k, _)| *k == key) {
             line(name, v);
         }

@@ -514,7 +514,12 @@ impl Face for Stallmate {
 
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
         let r = hidden_game(s.engine())?;
-        Some(super::pgn::of_game(&r, s.engine().terms()))
+        Some(super::pgn::of_game(
+            &r,
+            s.engine().terms(),
+            sealed_protocol::session::AnySession::timeline(s).started,
+            s.verdict().outcome.as_ref(),
+        ))
     }
 }
 

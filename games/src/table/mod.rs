@@ -46,6 +46,7 @@ mod choice;
 mod descriptor;
 mod game;
 pub mod grid;
+pub(crate) mod pgn_tags;
 mod table_of;
 mod view;
 pub(crate) mod words;

@@ -8,7 +8,7 @@ use sealed_protocol::commit::CommitKey;
 use sealed_protocol::engine::Engine;
 use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
-use sealed_protocol::session::{Command, Session};
+use sealed_protocol::session::{AnySession, Command, Session};
 
 use crate::table::{Automation, Choice, Face, Game, Grid};
 
@@ -440,18 +440,11 @@ impl Face for Tempete {
     }
 
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
-        let mut tags = vec![
-            ("Event".to_owned(), "sealed game".to_owned()),
-            (
-                "Site".to_owned(),
-                format!("sealed {}", s.engine().terms().game().0.short()),
-            ),
-        ];
-        tags.extend(
-            crate::table::words::player_tags(s.engine().terms())
+        let tags: Vec<(String, String)> =
+            crate::table::pgn_tags::game_tags(s.engine().terms(), s.timeline().started)
                 .into_iter()
-                .map(|(k, v)| (k.to_owned(), v)),
-        );
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect();
         let outcome = s.verdict().outcome;
         let result = super::score::result_token(outcome.as_ref());
         Some(super::pgn::pgn(

@@ -360,5 +360,38 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
             }
         }
     }
+    check_result_written(net, &score, played_out);
     file
+}
+
+/// A score and PGN say the game's result whether the board ended it or the players did
+/// (a resignation, a draw agreed), and a PGN says the day the game started (issue 55).
+fn check_result_written(net: &Net, score: &str, played_out: bool) {
+    let a = net.sessions[0].as_ref();
+    let Some(o) = a.session().verdict().outcome else {
+        return;
+    };
+    use sealed_protocol::outcome::SeatResult::*;
+    let token = match (&o.results[0], &o.results[1]) {
+        (Win, _) | (_, Loss) => "1-0",
+        (Loss, _) | (_, Win) => "0-1",
+        (Score(w), Score(b)) if w > b => "1-0",
+        (Score(w), Score(b)) if w < b => "0-1",
+        _ => "1/2-1/2",
+    };
+    if net.variant == "chex" && !played_out {
+        assert!(score.trim_end().ends_with(token), "{token}\n{score}");
+        assert!(score.contains(&format!("{{{}}}", o.reason)), "{score}");
+    }
+    if let Some(pgn) = a.pgn() {
+        assert!(
+            pgn.contains(&format!("[Result \"{token}\"]")),
+            "{token}\n{pgn}"
+        );
+        assert!(pgn.trim_end().ends_with(token), "{token}\n{pgn}");
+        assert!(!pgn.contains("????.??.??"), "{pgn}");
+        if net.variant == STALLMATE && a.session().terms().referee().is_none() {
+            assert!(!pgn.contains("[Period "), "{pgn}");
+        }
+    }
 }

@@ -216,6 +216,18 @@ pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
 /// numbered plies in canonical notation, and the result token (`*` while unfinished).
 /// Fails at the first illegal ply.
 pub fn write_score(ply_limit: u32, plies: &[Ply]) -> Result<String, String> {
+    write_score_ended(ply_limit, plies, None)
+}
+
+/// [`write_score`] of a game that may have ended off the board: when the plies leave the
+/// position unfinished and `ending` gives a result token and a reason (a resignation, an
+/// agreed draw, a loss on time), the reason is written as a comment and the token as the
+/// result (a replay takes both: only a position's own end is checked against the token).
+pub fn write_score_ended(
+    ply_limit: u32,
+    plies: &[Ply],
+    ending: Option<(&str, &str)>,
+) -> Result<String, String> {
     let mut s = String::new();
     if ply_limit > 0 {
         s.push_str(&format!("[PlyLimit \"{ply_limit}\"]\n\n"));
@@ -231,7 +243,13 @@ pub fn write_score(ply_limit: u32, plies: &[Ply]) -> Result<String, String> {
         s.push_str(&written);
         s.push(if i % 10 == 9 { '\n' } else { ' ' });
     }
-    s.push_str(result_token(pos.end));
+    match ending.filter(|_| pos.end.is_none()) {
+        Some((token, reason)) => {
+            let reason = reason.replace('}', ")").replace('{', "(");
+            s.push_str(&format!("{{{reason}}} {token}"));
+        }
+        None => s.push_str(result_token(pos.end)),
+    }
     s.push('\n');
     Ok(s)
 }

@@ -352,7 +352,12 @@ impl Face for Duo {
 
     fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
         let r = clear::game(s.engine())?;
-        Some(crate::stallmate::pgn::of_game(&r, s.engine().terms()))
+        Some(crate::stallmate::pgn::of_game(
+            &r,
+            s.engine().terms(),
+            sealed_protocol::session::AnySession::timeline(s).started,
+            s.verdict().outcome.as_ref(),
+        ))
     }
 }
 
