@@ -289,6 +289,29 @@ fn a_loser_who_disputes_the_decisive_claim_without_an_arbiter_gets_no_draw() {
     assert_eq!(code, 3);
 }
 
+/// A dispute awaiting the arbiter's ruling while the game goes on says until when he may
+/// rule, not that no ruling came before the game ended (issue 55).
+#[test]
+fn an_open_dispute_says_the_arbiter_may_still_rule_while_the_game_goes_on() {
+    let mut g = Physical::new(true, 12);
+    let (_, card) = g.stated_card(WHITE);
+    g.typed(WHITE, &format!("card {card} then e2e5 note a long step"));
+    g.typed(BLACK, "dispute 0 note too long");
+    let v = g.verdict(WHITE);
+    let open: Vec<&str> = v
+        .claims
+        .iter()
+        .filter(|c| c.about == ClaimAbout::Disputed)
+        .map(|c| c.evidence.as_str())
+        .collect();
+    assert_eq!(open.len(), 1, "{v:#?}");
+    assert!(
+        open[0].contains("the arbiter may rule until ply"),
+        "{open:?}"
+    );
+    assert!(!open[0].contains("before the game ended"), "{open:?}");
+}
+
 #[test]
 fn a_settlement_accepted_closes_the_dispute_and_a_disputed_one_does_not() {
     let mut g = Physical::new(false, 10);

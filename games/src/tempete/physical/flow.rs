@@ -266,9 +266,15 @@ impl Tempete {
             .open()
             .filter(|(_, d)| !self.lapsed(s, d))
             .map(|(i, d)| {
-                let waiting = match physical.arbiter {
-                    Some(_) => " (no ruling came before the game ended)",
-                    None => "",
+                // While the game goes on the arbiter may still rule; once it is over,
+                // no ruling came in time.
+                let waiting = match (physical.arbiter.as_ref(), &s.end) {
+                    (Some(_), None) => format!(
+                        " (the arbiter may rule until ply {})",
+                        d.ply.saturating_add(physical.ruling_plies)
+                    ),
+                    (Some(_), Some(_)) => " (no ruling came before the game ended)".into(),
+                    (None, _) => String::new(),
                 };
                 Gap {
                     against: seat(d.claimant),
