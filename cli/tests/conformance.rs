@@ -3,7 +3,7 @@
 //! results. And the runner can fail: a "verifier" that says 0 to everything disagrees
 //! wherever a case expects another code.
 
-use sealed_conformance::conformance::{cases, run_all, vectors_dir};
+use sealed_conformance::conformance::{CASE_TIMEOUT, cases, run_all, vectors_dir};
 
 fn scratch(tag: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("sealed-conformance-{tag}-{}", std::process::id()))
@@ -17,7 +17,8 @@ fn sealed_verify_agrees_with_every_case_of_the_suite() {
         "verify".into(),
         "--json".into(),
     ];
-    let rows = run_all(&vectors_dir(), &command, true, &dir).expect("the runner runs");
+    let rows =
+        run_all(&vectors_dir(), &command, true, &dir, CASE_TIMEOUT).expect("the runner runs");
     let _ = std::fs::remove_dir_all(&dir);
     let differ: Vec<String> = rows
         .iter()
@@ -31,7 +32,14 @@ fn sealed_verify_agrees_with_every_case_of_the_suite() {
 #[test]
 fn a_verifier_that_accepts_everything_disagrees() {
     let dir = scratch("true");
-    let rows = run_all(&vectors_dir(), &["true".to_owned()], false, &dir).expect("runs");
+    let rows = run_all(
+        &vectors_dir(),
+        &["true".to_owned()],
+        false,
+        &dir,
+        CASE_TIMEOUT,
+    )
+    .expect("runs");
     let _ = std::fs::remove_dir_all(&dir);
     let expect_nonzero = cases(&vectors_dir())
         .expect("the cases")

@@ -16,8 +16,15 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+/// How long a verifier may take on one case before it is killed, unless told otherwise.
+pub const CASE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What of a verifier's output is read: a verdict's JSON is far smaller.
+const MAX_OUTPUT: u64 = 16 << 20;
 
 /// One case: a whole transcript file and what a verifier must say of it.
 pub struct Case {
@@ -131,26 +138,63 @@ pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
     Ok(out)
 }
 
-/// Runs the verifier `command` on `file`.
-pub fn run(command: &[String], file: &Path, sealed_json: bool) -> Result<Said, String> {
+/// Runs the verifier `command` on `file`, killed after `timeout`.
+pub fn run(
+    command: &[String],
+    file: &Path,
+    sealed_json: bool,
+    timeout: Duration,
+) -> Result<Said, String> {
     let path = file.to_string_lossy().into_owned();
     let mut args: Vec<String> = command.to_vec();
     match args.iter_mut().find(|a| *a == "{}") {
         Some(a) => *a = path,
         None => args.push(path),
     }
-    let out = Command::new(&args[0])
-        .args(&args[1..])
+    let mut cmd = Command::new(&args[0]);
+    cmd.args(&args[1..])
         .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    // Its own process group, so that a verifier that hangs is killed with whatever it
+    // started (a script's children would otherwise hold its output open).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
         .map_err(|e| format!("could not run {}: {e}", args[0]))?;
+    // Read on a thread, so that a verifier that writes more than a pipe holds is not
+    // stopped by it; what it writes past MAX_OUTPUT is not read.
+    let mut pipe = child.stdout.take().ok_or("no stdout")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = vec![];
+        let _ =
+            std::io::Read::read_to_end(&mut std::io::Read::take(&mut pipe, MAX_OUTPUT), &mut out);
+        let _ = tx.send(out);
+    });
+    // A verifier that hangs is killed: no exit code, so it disagrees with every case.
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => break Some(status),
+            None if started.elapsed() > timeout => {
+                kill_group(&mut child);
+                let _ = child.wait();
+                break None;
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    // Whatever it wrote; a descendant that escaped its group and keeps the pipe open
+    // leaves its reader behind, not the runner.
+    let stdout = rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default();
     let mut said = Said {
-        exit: out.status.code(),
+        exit: status.and_then(|s| s.code()),
         faults: None,
         results: None,
     };
-    if sealed_json && let Ok(doc) = serde_json::from_slice::<Value>(&out.stdout) {
+    if sealed_json && let Ok(doc) = serde_json::from_slice::<Value>(&stdout) {
         let v = &doc["verdict"];
         // An unreadable file has no verdict, so nothing is proven in it.
         said.faults = if v.is_null() {
@@ -164,6 +208,21 @@ pub fn run(command: &[String], file: &Path, sealed_json: bool) -> Result<Said, S
         };
     }
     Ok(said)
+}
+
+/// Kills a verifier and its process group (by `kill`, the workspace having no unsafe
+/// code for `killpg`); where there are no groups, the process alone.
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        let group = format!("-{}", child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
 }
 
 /// Where the verifier and the case part ways, if they do.
@@ -208,12 +267,14 @@ pub struct Row {
     pub differs: Option<String>,
 }
 
-/// Puts every case of `dir` to `command`, each file written in `scratch`.
+/// Puts every case of `dir` to `command`, each file written in `scratch`, each run
+/// killed after `timeout`.
 pub fn run_all(
     dir: &Path,
     command: &[String],
     sealed_json: bool,
     scratch: &Path,
+    timeout: Duration,
 ) -> Result<Vec<Row>, String> {
     std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     cases(dir)?
@@ -221,7 +282,7 @@ pub fn run_all(
         .map(|c| {
             let file = scratch.join(format!("{}.sealed", c.name.replace('/', "--")));
             std::fs::write(&file, &c.bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-            let said = run(command, &file, sealed_json)?;
+            let said = run(command, &file, sealed_json, timeout)?;
             Ok(Row {
                 differs: disagreement(&c, &said, sealed_json),
                 name: c.name,

@@ -2,7 +2,7 @@
 //! of spec/vectors/ put to any verifier, and the agreement table printed.
 //!
 //! ```text
-//! cargo run -p sealed-conformance --bin conformance -- [--vectors DIR] [--sealed-json] [--keep DIR] -- COMMAND [ARG…]
+//! cargo run -p sealed-conformance --bin conformance -- [--vectors DIR] [--sealed-json] [--keep DIR] [--timeout SECS] -- COMMAND [ARG…]
 //! ```
 //!
 //! What a case is and how it is compared: `src/conformance.rs`. Exits 0 when every case
@@ -10,18 +10,20 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use sealed_conformance::conformance::{run_all, vectors_dir};
+use sealed_conformance::conformance::{CASE_TIMEOUT, run_all, vectors_dir};
 
 struct Args {
     vectors: PathBuf,
     sealed_json: bool,
     keep: Option<PathBuf>,
+    timeout: Duration,
     command: Vec<String>,
 }
 
 fn usage() -> String {
-    "usage: conformance [--vectors DIR] [--sealed-json] [--keep DIR] -- COMMAND [ARG...]\n\
+    "usage: conformance [--vectors DIR] [--sealed-json] [--keep DIR] [--timeout SECS] -- COMMAND [ARG...]\n\
      the case's file replaces an argument {} or follows the last argument"
         .into()
 }
@@ -32,6 +34,7 @@ fn parse_args() -> Result<Args, String> {
         vectors: vectors_dir(),
         sealed_json: false,
         keep: None,
+        timeout: CASE_TIMEOUT,
         command: vec![],
     };
     while let Some(arg) = it.next() {
@@ -39,6 +42,10 @@ fn parse_args() -> Result<Args, String> {
             "--vectors" => a.vectors = it.next().ok_or_else(usage)?.into(),
             "--keep" => a.keep = Some(it.next().ok_or_else(usage)?.into()),
             "--sealed-json" => a.sealed_json = true,
+            "--timeout" => {
+                let secs = it.next().and_then(|s| s.parse().ok()).ok_or_else(usage)?;
+                a.timeout = Duration::from_secs(secs);
+            }
             "--" => {
                 a.command = it.by_ref().collect();
                 break;
@@ -63,7 +70,13 @@ fn main() -> ExitCode {
     let scratch = args.keep.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("sealed-conformance-{}", std::process::id()))
     });
-    let rows = run_all(&args.vectors, &args.command, args.sealed_json, &scratch);
+    let rows = run_all(
+        &args.vectors,
+        &args.command,
+        args.sealed_json,
+        &scratch,
+        args.timeout,
+    );
     if args.keep.is_none() {
         let _ = std::fs::remove_dir_all(&scratch);
     }
