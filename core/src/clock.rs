@@ -24,7 +24,6 @@ use std::collections::BTreeMap;
 
 use sealed_games::table::Timeline;
 use sealed_protocol::ids::Seat;
-use sealed_protocol::rules::Moves;
 
 pub use sealed_protocol::time::{Pace, TimeControl, parse_duration};
 
@@ -43,11 +42,6 @@ pub fn show_duration(ms: u64) -> String {
     } else {
         parts.join(" ")
     }
-}
-
-/// The moves `seat` has made by `moves`.
-fn made_by(moves: &Moves, seat: Seat) -> u64 {
-    moves.made.get(usize::from(seat.0)).copied().unwrap_or(0)
 }
 
 /// One player's clock.
@@ -117,7 +111,7 @@ impl Clocks {
                 .filter(|m| m.mover == Some(seat));
             match (wait, mover) {
                 (Some(w), Some(m)) => {
-                    let spent = own[i].entry(made_by(m, seat)).or_default();
+                    let spent = own[i].entry(m.made_by(seat)).or_default();
                     *spent = spent.saturating_add(w);
                 }
                 (Some(w), None) => charged[i] = charged[i].saturating_add(tc.charge(w)),
@@ -136,7 +130,7 @@ impl Clocks {
         if let Some(m) = counted {
             for (i, waits) in own.iter_mut().enumerate() {
                 let seat = Seat(i as u8);
-                moves[i] = made_by(m, seat);
+                moves[i] = m.made_by(seat);
                 if m.mover == Some(seat) && owing_i == Some(i) {
                     spent = waits.remove(&moves[i]).unwrap_or(0);
                 }
@@ -240,6 +234,7 @@ impl Clocks {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sealed_protocol::rules::Moves;
 
     const DAY: u64 = 86_400_000;
 

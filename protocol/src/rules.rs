@@ -193,6 +193,13 @@ pub struct Moves {
     pub mover: Option<Seat>,
 }
 
+impl Moves {
+    /// The moves `seat` has made (0 for a seat the count does not name).
+    pub fn made_by(&self, seat: Seat) -> u64 {
+        self.made.get(usize::from(seat.0)).copied().unwrap_or(0)
+    }
+}
+
 /// Why the rules refuse an act: a sentence naming the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation(pub String);

@@ -61,11 +61,6 @@ pub(crate) struct Effect {
     pub moves: Option<Moves>,
 }
 
-/// The moves `seat` has made by `moves`.
-fn made_by(moves: &Moves, seat: Seat) -> u64 {
-    moves.made.get(usize::from(seat.0)).copied().unwrap_or(0)
-}
-
 /// An obligation without its count: one of two draw values, or a deal short by some
 /// slots, is still the same obligation.
 fn kind(a: &Awaited) -> Awaited {
@@ -393,7 +388,7 @@ impl<R: Rules> Engine<R> {
             let moves = self.effect(at).and_then(|e| e.moves.clone());
             match moves.filter(|m| m.mover == Some(accused)) {
                 Some(m) => {
-                    let w = own.entry(made_by(&m, accused)).or_insert(0);
+                    let w = own.entry(m.made_by(accused)).or_insert(0);
                     *w = w.saturating_add(wait);
                 }
                 None => charged = charged.saturating_add(control.charge(wait)),
@@ -402,7 +397,7 @@ impl<R: Rules> Engine<R> {
         let Some(now) = now else {
             return control.allowance(acts, charged);
         };
-        let made = made_by(now, accused);
+        let made = now.made_by(accused);
         let spent = if now.mover == Some(accused) {
             own.remove(&made).unwrap_or(0)
         } else {
