@@ -26,10 +26,10 @@ mod sim;
 
 use sealed_node::core::record::Usage;
 use sealed_node::core::{Answer, Cmd, Durable, ShowFormat};
-use sealed_node::sync::Request;
 use sealed_protocol::outcome::SeatResult;
 use sim::witnessed::{
-    ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, settled, start, world_with,
+    ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, leave_junk, settled, start,
+    world_with,
 };
 
 /// The variants with a time control.
@@ -109,14 +109,7 @@ fn fill(seed: u64) -> Result<Ran, String> {
             filled = bobs_usage(&w, witness) + JUNK as u64 > SHARE;
             for _ in 0..if filled { 0 } else { 4 } {
                 let junk = vec![(sent as u8).wrapping_add(seed as u8); JUNK];
-                w.inject(
-                    BOB,
-                    witness,
-                    Request::Deposit {
-                        game,
-                        deposits: vec![junk],
-                    },
-                );
+                leave_junk(&mut w, witness, game, junk);
                 sent += 1;
             }
         }

@@ -41,7 +41,7 @@ use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{
-    ALICE, BOB, CHAOS, alices_result, answer, forge, settled, shown, signed, started,
+    ALICE, BOB, CHAOS, alices_result, answer, forge, leave_junk, settled, shown, signed, started,
 };
 use sim::{Fate, Payload, World};
 
@@ -322,14 +322,7 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
             let n = std::mem::take(&mut hand.borrow_mut().withheld);
             for i in 0..n.min(4) {
                 let junk = vec![(i as u8).wrapping_add(w.now as u8); 64];
-                w.inject(
-                    BOB,
-                    witness,
-                    Request::Deposit {
-                        game,
-                        deposits: vec![junk],
-                    },
-                );
+                leave_junk(&mut w, witness, game, junk);
             }
         }
         // Bob stops moving a few minutes in (a move held back first, when he does both).

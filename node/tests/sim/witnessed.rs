@@ -21,6 +21,19 @@ pub const ALICE: usize = 0;
 /// Bob, the other player.
 pub const BOB: usize = 1;
 
+/// Bob leaves `junk` at the witness as a deposit of `game`: bytes it cannot tell from an
+/// envelope sealed to Alice.
+pub fn leave_junk(w: &mut World, witness: usize, game: GameId, junk: Vec<u8>) {
+    w.inject(
+        BOB,
+        witness,
+        sealed_node::sync::Request::Deposit {
+            game,
+            deposits: vec![junk],
+        },
+    );
+}
+
 /// What a node answers to a command, once it has.
 pub fn answer(w: &mut World, node: usize, cmd: Cmd) -> Option<Answer> {
     answer_any(w, node, cmd).and_then(Result::ok)
