@@ -4,7 +4,7 @@
 
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
-use sealed_protocol::outcome::{Outcome, SeatResult};
+use sealed_protocol::outcome::Outcome;
 use sealed_protocol::rules::{ActCtx, Applied, OpenedSlot, Rules};
 
 use crate::chess::Color;
@@ -77,14 +77,10 @@ pub(super) fn rules_of(tags: &[(String, String)]) -> Result<Tempete, ReplayError
     Tempete::from_options(&options).map_err(|e| unreadable(e.0))
 }
 
-/// The result token of an outcome: `1-0`, `0-1`, `1/2-1/2`, or `*` while unfinished.
+/// The result token of an outcome: `1-0`, `0-1`, `1/2-1/2`, or `*` while unfinished
+/// (`table/pgn_tags.rs`, as every variant's export reads a result).
 pub fn result_token(end: Option<&Outcome>) -> &'static str {
-    match end.and_then(|o| o.results.first()) {
-        None => "*",
-        Some(SeatResult::Win) => "1-0",
-        Some(SeatResult::Loss) => "0-1",
-        Some(_) => "1/2-1/2",
-    }
+    end.map_or("*", crate::table::pgn_tags::result)
 }
 
 /// Replays score text with the rules its tags name; returns the rules, the final state
