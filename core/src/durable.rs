@@ -326,7 +326,7 @@ impl Core {
             writes: step.writes.clone(),
         });
         if let Some(s) = self.games.slot_mut(&id) {
-            s.queue.in_flight = Some((write, step));
+            s.queue.in_flight = Some((write, Box::new(step)));
         }
         self.writes.insert(write, Written::Game(id));
     }
@@ -397,7 +397,7 @@ impl Core {
             Some(Written::Game(id)) => {
                 let queue = self.games.slot_mut(&id).map(|s| &mut s.queue);
                 let step = queue.and_then(|q| match q.in_flight.take() {
-                    Some((w, step)) if w == write => Some(step),
+                    Some((w, step)) if w == write => Some(*step),
                     other => {
                         q.in_flight = other;
                         None
@@ -485,7 +485,10 @@ impl Core {
 
     /// The step made while game `id`'s write was in flight, which goes next.
     fn next_step(&mut self, id: &GameId) -> Option<Step> {
-        self.games.slot_mut(id).and_then(|s| s.queue.next.take())
+        self.games
+            .slot_mut(id)
+            .and_then(|s| s.queue.next.take())
+            .map(|b| *b)
     }
 
     /// What a durable step makes visible.

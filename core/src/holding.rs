@@ -2,7 +2,6 @@
 //! owners, making room by eviction, and dropping (or, at a player, declining) what
 //! expired or was evicted, on the tick. What the rules are, and why, is in `held.rs`.
 
-use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::held::{
@@ -71,9 +70,10 @@ impl Core {
     /// The network a game held here came from, as its charges are counted
     /// (`quota.rs`): `None` for a game with no known origin.
     pub(super) fn network_of(&self, id: &GameId) -> Option<String> {
-        let holder = match self.games.relayed(id) {
-            Some(r) => r.holder.as_ref(),
-            None => self.games.played(id)?.holder.as_ref(),
+        let holder = match (self.games.relayed(id), self.games.asleep(id)) {
+            (Some(r), _) => r.holder.as_ref(),
+            (None, Some(a)) => a.held.as_ref()?.holder.as_ref(),
+            (None, None) => self.games.played(id)?.holder.as_ref(),
         };
         holder.map(|h| h.group.clone())
     }
@@ -173,7 +173,11 @@ impl Core {
     /// write is in flight). One pass over the slots with no lookup per game; whether a
     /// game may be evicted is read only when `evictable` is asked (it reads the game's
     /// chains), else it is `false`.
-    fn each_open_held<'a>(&'a self, evictable: bool, mut f: impl FnMut(Counted<'a>, &'a Terms)) {
+    fn each_open_held<'a>(
+        &'a self,
+        evictable: bool,
+        mut f: impl FnMut(Counted<'a>, Option<PeerKey>),
+    ) {
         let me = self.key();
         for (id, slot) in self.games.slots() {
             let idle = slot.queue.idle();
@@ -185,7 +189,7 @@ impl Core {
                         taken: r.created,
                         evictable: evictable && idle && !r.accepted(),
                     },
-                    &r.terms,
+                    quota::proposer(&r.terms),
                 ),
                 super::slot::Life::Played(p)
                     if !p.settled && quota::referees(p.table.terms(), &me) =>
@@ -197,8 +201,22 @@ impl Core {
                             taken: p.record.created,
                             evictable: evictable && idle && !refereed_accepted(p),
                         },
-                        p.table.terms(),
+                        quota::proposer(p.table.terms()),
                     )
+                }
+                // A refereed game asleep is one nobody else joined (`sleep.rs`).
+                super::slot::Life::Asleep(a) => {
+                    if let Some(h) = &a.held {
+                        f(
+                            Counted {
+                                id: *id,
+                                holder: h.holder.as_ref(),
+                                taken: h.taken,
+                                evictable: evictable && idle,
+                            },
+                            h.proposer,
+                        )
+                    }
                 }
                 _ => {}
             }
@@ -236,11 +254,11 @@ impl Core {
     fn with_crowd<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
         let sum = || {
             let mut held = vec![];
-            self.each_open_held(false, |c, terms| held.push((c, quota::proposer(terms))));
+            self.each_open_held(false, |c, proposer| held.push((c, proposer)));
             // Who would yield matters only once the node is full.
             if held.len() >= self.cfg.quotas.open_total {
                 held.clear();
-                self.each_open_held(true, |c, terms| held.push((c, quota::proposer(terms))));
+                self.each_open_held(true, |c, proposer| held.push((c, proposer)));
             }
             Crowd::of(held)
         };
@@ -320,6 +338,10 @@ impl Core {
         if let Some(r) = self.games.relayed(id) {
             quota::proposer(&r.terms).filter(|p| !self.peers.book.is_friend(p))?;
             return Some(lifetime.expires(&r.terms, r.accepted() || r.over(), r.renewed));
+        }
+        // Nothing renews a game asleep: anything that would wakes it first.
+        if let Some(a) = self.games.asleep(id) {
+            return a.held.as_ref()?.expires;
         }
         let p = self.games.played(id)?;
         let terms = p.table.terms();
@@ -411,7 +433,7 @@ impl Core {
 
 /// Whether a seat other than the proposer and the referee (this node) has posted to a
 /// refereed game: the opponent accepted or declined it.
-fn refereed_accepted(p: &super::games::Played) -> bool {
+pub(super) fn refereed_accepted(p: &super::games::Played) -> bool {
     let terms = p.table.terms();
     let proposer = terms.proposal().proposer;
     let me = p.table.seat();

@@ -67,6 +67,8 @@ mod peers;
 pub mod players;
 pub mod quota;
 pub mod record;
+#[cfg(test)]
+mod refereed_tests;
 pub mod refusal;
 pub mod reserve;
 pub mod resident;

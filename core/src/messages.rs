@@ -79,9 +79,9 @@ impl Core {
         }
         // A game asleep is rebuilt first, its stored messages with it: only for its
         // other player, so that nobody else can make this node rebuild a game.
-        let asleep_with = self.games.asleep(&game).map(|a| a.other.0);
-        if let Some(other) = asleep_with
-            && (other != peer || self.rouse(&game, store).is_err())
+        let asleep_with = self.games.asleep(&game).map(|a| a.is_seat(&peer));
+        if let Some(seat) = asleep_with
+            && (!seat || self.rouse(&game, store).is_err())
         {
             return;
         }

@@ -24,6 +24,22 @@
 //! step; this seat signs nothing in it while it sleeps, and nothing of it is being
 //! written when it goes, so its table and the store agree.
 //!
+//! **A game this node referees that no other player has joined** sleeps at the first
+//! tick after its acceptance is durable, whatever its seats, witness or time terms
+//! (issue 52: a stranger's proposal bought 10.7 KB of memory for its 7-day lifetime at
+//! a public referee, docs/RELIABILITY.md). Nothing runs in it before its other player
+//! posts: no clock has started, and the referee's only choice, to accept, is made. What
+//! the count of games held for strangers reads of it stays in the slot ([`HeldAsleep`]:
+//! owner, proposer, when taken, when it expires), so it is counted, evicted and expired
+//! asleep as awake (`holding.rs`). Its other player's first envelope wakes it, and from
+//! then it stays in memory as any refereed game. Attacks on it:
+//! - *the proposer wakes his games* by pushing to them: each push is charged as a wake
+//!   (`sync.rs` `cost`, a replay of the game's few envelopes), and the game sleeps again
+//!   at the next tick, since still nobody joined;
+//! - *a stranger* cannot wake one: only a seat or mailbox of it can (`reader`);
+//! - *fresh keys* hold no more asleep than awake: the same shares per key, address and
+//!   network, and the network holding most yields (`held.rs`).
+//!
 //! [`CoreConfig::sleep_ms`]: super::CoreConfig::sleep_ms
 
 use sealed_protocol::ids::{ChainId, Seat};
@@ -40,21 +56,44 @@ use crate::record::GameStatus;
 pub(super) struct Asleep {
     /// Its line for `sealed games`, as it was when it fell asleep.
     pub(super) summary: GameSummary,
-    /// The other seat: its key and seat.
-    pub(super) other: (PeerKey, Seat),
+    /// The other seats, in seat order.
+    others: Vec<Reader>,
     /// The game's mailboxes.
     pub(super) mailboxes: Vec<PeerKey>,
     /// What this seat holds of each chain (its heads).
     pub(super) heads: Vec<(ChainId, u64)>,
-    /// The chains the other seat may see now.
-    pub(super) seen_by_other: Vec<ChainId>,
-    /// This seat's chains the other seat should hold, with their counts (`delivery.rs`
-    /// `Played::owed`): what its line's delivery is measured against while it sleeps.
-    owed: Vec<(ChainId, u64)>,
     /// What peers acknowledged and said they hold, given back to the table when it
     /// wakes (`games.rs` `Played::acked`, `Played::heard`).
     acked: Acked,
     heard: Acked,
+    /// A game this node referees for a stranger that no other player has joined yet:
+    /// counted among the games held for strangers, and dropped when its lifetime runs
+    /// out (`holding.rs`), asleep as awake.
+    pub(super) held: Option<HeldAsleep>,
+}
+
+/// Another seat of a game asleep.
+struct Reader {
+    key: PeerKey,
+    seat: Seat,
+    /// The chains it may see now.
+    sees: Vec<ChainId>,
+    /// This seat's chains it should hold, with their counts (`delivery.rs`
+    /// `Played::owed`): what the line's delivery to it is measured against.
+    owed: Vec<(ChainId, u64)>,
+}
+
+/// What the count of games held for strangers reads of a refereed game asleep
+/// (`holding.rs` `each_open_held`, `expires_at`).
+pub(super) struct HeldAsleep {
+    /// Its owner, as the game awake had it.
+    pub(super) holder: Option<crate::held::Holder>,
+    /// Its proposer.
+    pub(super) proposer: Option<PeerKey>,
+    /// When it was taken.
+    pub(super) taken: u64,
+    /// When it expires, if it does (not for a friend's game).
+    pub(super) expires: Option<u64>,
 }
 
 /// Games in memory and out of it.
@@ -95,10 +134,10 @@ pub enum Awake {
 }
 
 impl Asleep {
-    /// Whether `peer` is the other seat (`Some` of it) or a mailbox (`Some(None)`).
+    /// Whether `peer` is another seat (`Some` of it) or a mailbox (`Some(None)`).
     pub(super) fn reader(&self, peer: &PeerKey) -> Option<Option<Seat>> {
-        if *peer == self.other.0 {
-            Some(Some(self.other.1))
+        if let Some(r) = self.others.iter().find(|r| r.key == *peer) {
+            Some(Some(r.seat))
         } else if self.mailboxes.contains(peer) {
             Some(None)
         } else {
@@ -106,14 +145,18 @@ impl Asleep {
         }
     }
 
+    /// Whether `peer` holds a seat of the game.
+    pub(super) fn is_seat(&self, peer: &PeerKey) -> bool {
+        self.others.iter().any(|r| r.key == *peer)
+    }
+
     /// Whether `audience` may see `chain` now: this seat's view, which does not change
     /// while the game sleeps.
     pub(super) fn visible(&self, chain: ChainId, audience: Seat) -> bool {
-        if audience == self.other.1 {
-            self.seen_by_other.contains(&chain)
-        } else {
+        match self.others.iter().find(|r| r.seat == audience) {
+            Some(r) => r.sees.contains(&chain),
             // This seat itself.
-            self.heads.iter().any(|(c, _)| *c == chain)
+            None => self.heads.iter().any(|(c, _)| *c == chain),
         }
     }
 
@@ -141,26 +184,28 @@ impl Asleep {
         self.redeliver();
     }
 
-    /// The line's delivery again, from what the other seat and the mailboxes confirmed
-    /// (`players.rs` `Played::delivery`, for the one other seat).
+    /// The line's delivery again, from what the other seats and the mailboxes
+    /// confirmed (`players.rs` `Played::delivery`: one part for each other seat owed
+    /// something, in seat order; no seat of a game asleep has declined).
     fn redeliver(&mut self) {
-        let reached = super::delivery::reached(
-            &self.owed,
-            &self.other.0,
-            &self.mailboxes,
-            &self.acked,
-            &self.heard,
-        );
-        if let Some(d) = self.summary.delivery.as_mut() {
-            for s in &mut d.0 {
-                s.reached = reached;
-            }
+        let Some(d) = self.summary.delivery.as_mut() else {
+            return;
+        };
+        let owed = self.others.iter().filter(|r| !r.owed.is_empty());
+        for (part, r) in d.0.iter_mut().zip(owed) {
+            part.reached = super::delivery::reached(
+                &r.owed,
+                &r.key,
+                &self.mailboxes,
+                &self.acked,
+                &self.heard,
+            );
         }
     }
 
     /// Every peer of the game but this node.
     pub(super) fn peers(&self) -> impl Iterator<Item = &PeerKey> {
-        std::iter::once(&self.other.0).chain(&self.mailboxes)
+        self.others.iter().map(|r| &r.key).chain(&self.mailboxes)
     }
 }
 
@@ -236,9 +281,7 @@ impl Core {
             let Some(p) = self.games.played(&id) else {
                 continue;
             };
-            let Some(asleep) = self.asleep_of(&id, p) else {
-                continue;
-            };
+            let asleep = self.asleep_of(&id, p);
             self.games.put(id, Life::Asleep(Box::new(asleep)));
         }
     }
@@ -256,7 +299,13 @@ impl Core {
         };
         let terms = p.table.terms();
         let table = &*p.table;
-        let why = if p.used.saturating_add(self.cfg.sleep_ms) > self.now {
+        // A game this node referees that no other player has joined sleeps as soon as
+        // its acceptance is durable: a stranger's proposal must not buy a table in
+        // memory for its lifetime (issue 52), and nothing runs in it until its other
+        // player's first envelope, which wakes it.
+        let unjoined =
+            super::quota::referees(terms, &self.key()) && !super::holding::refereed_accepted(p);
+        let why = if !unjoined && p.used.saturating_add(self.cfg.sleep_ms) > self.now {
             Awake::Used
         // The proposer's record says `Proposed` all game long: the table says whether
         // the other seat accepted.
@@ -274,10 +323,11 @@ impl Core {
             Awake::Bot
         } else if !p.evidence.is_empty() || table.rulings_waiting() > 0 {
             Awake::Evidence
-        } else if terms.seat_count() != 2
-            || terms.referee().is_some()
-            || terms.witness().is_some()
-            || !matches!(TimeControl::of(terms.proposal()), Ok(None))
+        } else if !unjoined
+            && (terms.seat_count() != 2
+                || terms.referee().is_some()
+                || terms.witness().is_some()
+                || !matches!(TimeControl::of(terms.proposal()), Ok(None)))
         {
             Awake::Watched
         } else if table.due_at().is_some() || table.duty(self.now).is_some() {
@@ -289,27 +339,41 @@ impl Core {
     }
 
     /// What the slot keeps of a played game that goes to sleep.
-    fn asleep_of(&self, id: &GameId, p: &Played) -> Option<Asleep> {
+    fn asleep_of(&self, id: &GameId, p: &Played) -> Asleep {
         let terms = p.table.terms();
         let me = p.table.seat();
-        let other = terms.seats().find(|s| *s != me)?;
-        let key = terms.key(other)?.to_bytes();
         let heads = p.table.session().chain_counts();
-        let seen_by_other = heads
-            .iter()
-            .map(|(c, _)| *c)
-            .filter(|c| p.table.session().visible(*c, other))
+        let others = terms
+            .seats()
+            .filter(|s| *s != me)
+            .filter_map(|seat| {
+                Some(Reader {
+                    key: terms.key(seat)?.to_bytes(),
+                    seat,
+                    sees: heads
+                        .iter()
+                        .map(|(c, _)| *c)
+                        .filter(|c| p.table.session().visible(*c, seat))
+                        .collect(),
+                    owed: p.owed(Some(seat)),
+                })
+            })
             .collect();
-        Some(Asleep {
+        let held = super::quota::referees(terms, &self.key()).then(|| HeldAsleep {
+            holder: p.holder.clone(),
+            proposer: super::quota::proposer(terms),
+            taken: p.record.created,
+            expires: self.expires_at(id),
+        });
+        Asleep {
             summary: self.summary_of(id, p),
-            other: (key, other),
+            others,
             mailboxes: terms.proposal().mailboxes.iter().map(|m| m.key).collect(),
             heads,
-            seen_by_other,
-            owed: p.owed(Some(other)),
             acked: p.acked.clone(),
             heard: p.heard.clone(),
-        })
+            held,
+        }
     }
 
     /// Wakes game `id` if it sleeps: rebuilt from the store as at a restart, with what

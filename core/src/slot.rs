@@ -37,13 +37,15 @@ pub(super) enum Life {
 }
 
 /// A game's writes: at most one in flight, the steps made meanwhile, the exports that
-/// wait for the table and the store to agree (`durable.rs`).
+/// wait for the table and the store to agree (`durable.rs`). The steps are boxed: a
+/// step is 400 bytes, and most games, most of the time, have none under way, so the
+/// slot of every game held (thousands asleep at a public referee) stays small.
 #[derive(Default)]
 pub(super) struct Queue {
     /// The write in flight and the step it makes visible once durable.
-    pub(super) in_flight: Option<(WriteId, Step)>,
+    pub(super) in_flight: Option<(WriteId, Box<Step>)>,
     /// Steps made since, merged: they go with the next write.
-    pub(super) next: Option<Step>,
+    pub(super) next: Option<Box<Step>>,
     /// Exports waiting until nothing of the game is being written.
     pub(super) exports: Vec<(CmdId, Export)>,
 }

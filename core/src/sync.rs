@@ -585,8 +585,9 @@ impl Core {
             return self.respond(id, PeerRefusal::TooManyAddresses.into());
         }
         if let Some(a) = self.games.asleep(&game) {
-            // A game of two seats: an introduction names no seat but the two that have
-            // met already (`sleep.rs`).
+            // A game of two seats, whose seats have met already, or a refereed game
+            // no other player has joined, whose referee learns nothing of them before
+            // they post to it (`sleep.rs`).
             let r = match a.reader(&from) {
                 Some(_) => Response::Ok { new: 0 },
                 None => PeerRefusal::NotIntroducer.into(),
