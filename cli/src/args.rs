@@ -55,9 +55,10 @@ pub enum Command {
         #[arg(long, default_value = "")]
         name: String,
     },
-    /// Run the node: listen, sync games, answer the other commands. Prints the peer id,
-    /// the addresses to give a friend, and what it serves others (mailbox, witness,
-    /// relay).
+    /// Run the node: listen, sync games, answer the other commands.
+    ///
+    /// Prints the peer id, the addresses to give a friend, and what it serves others
+    /// (mailbox, witness, relay).
     Node {
         /// Where to listen (repeatable).
         #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
@@ -111,10 +112,12 @@ pub enum Command {
         #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = duration)]
         keep_idle: u64,
     },
-    /// The board in a browser: prints a login address of the running node's web board
-    /// (on 127.0.0.1, started now if it was not) and opens it. With no node running for
-    /// this home, runs one (as `sealed node --ui`) until interrupted. Each address signs
-    /// one browser in, once, within 10 minutes.
+    /// The board in a browser: open the running node's web board.
+    ///
+    /// Prints a login address of the node's web board (on 127.0.0.1, started now if it
+    /// was not) and opens it. With no node running for this home, runs one (as `sealed
+    /// node --ui`) until interrupted. Each address signs one browser in, once, within 10
+    /// minutes.
     Ui {
         /// Print the address only; do not open a browser.
         #[arg(long)]
@@ -123,9 +126,10 @@ pub enum Command {
         #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
         listen: Vec<String>,
     },
-    /// Run a referee node: a node that accepts every game that names it as referee
-    /// (Secret Stallmate) and answers for it by itself. Prints its address: both
-    /// players give it to `sealed new --referee`.
+    /// Run a referee node for Secret Stallmate.
+    ///
+    /// A node that accepts every game that names it as referee and answers for it by
+    /// itself. Prints its address: both players give it to `sealed new --referee`.
     Referee {
         /// Where to listen (repeatable).
         #[arg(long, value_name = "MULTIADDR", default_values_t = ["/ip4/0.0.0.0/tcp/0".to_string(), "/ip4/0.0.0.0/udp/0/quic-v1".to_string()])]
@@ -137,26 +141,32 @@ pub enum Command {
         #[arg(long, value_name = "MULTIADDR")]
         via: Vec<String>,
     },
-    /// Dial a peer. `dial`, `peers` and `new` need a running node; `mailbox` and the game
-    /// commands (`games`, `show`, `move`, `accept`, `export`, `mail`…) work with it
-    /// stopped too, on its store: what they change goes out when the node starts.
+    /// Dial a peer.
+    ///
+    /// `dial`, `peers` and `new` need a running node; `mailbox` and the game commands
+    /// (`games`, `show`, `move`, `accept`, `export`, `mail`…) work with it stopped too,
+    /// on its store: what they change goes out when the node starts.
     ///
     /// Exit codes: 0 connected; 2 not (a dead address, a wrong peer id, this node).
     Dial {
         /// Its address.
         addr: String,
     },
-    /// How peers reach this node (directly, or at its relayed addresses) and what it
-    /// serves others; then where each peer can be reached: the peer book, best address
+    /// How peers reach this node, what it serves, and where each peer can be reached.
+    ///
+    /// First how peers reach this node (directly, or at its relayed addresses) and what
+    /// it serves others and what strangers hold there; then the peer book, best address
     /// first, and what each connected peer runs.
     Peers {
         /// One JSON document.
         #[arg(long)]
         json: bool,
     },
-    /// Set this home's default mailbox: the node keeps connected to it, so invitations
-    /// sent through it arrive by themselves, and registers its addresses there so that
-    /// friends find it by peer id. Without an address, shows the one set.
+    /// Set this home's default mailbox, or show the one set.
+    ///
+    /// The node keeps connected to it, so invitations sent through it arrive by
+    /// themselves, and registers its addresses there so that friends find it by peer id.
+    /// Without an address, shows the one set.
     Mailbox {
         /// The mailbox's address: where it is, ending in /p2p/<peer id> (as its node
         /// prints it). Refused at once without the peer id.
@@ -165,8 +175,9 @@ pub enum Command {
         #[arg(long, conflicts_with = "addr")]
         clear: bool,
     },
-    /// Propose a game to a peer, and say whether the invitation reached it (or its
-    /// mailbox).
+    /// Propose a game to a peer, and say whether the invitation reached it.
+    ///
+    /// It says whether the invitation reached the peer, or only its mailbox.
     ///
     /// Exit codes: 0 delivered; 2 refused; 3 made but not delivered within `--wait`
     /// (why is printed; the node keeps trying).
@@ -222,14 +233,17 @@ pub enum Command {
         /// Game id (or a unique prefix).
         game: String,
     },
-    /// Take up again a game set aside because the node stopped while restoring it
-    /// (`sealed games` lists it as crashed, with why).
+    /// Take up again a game set aside because the node stopped while restoring it.
+    ///
+    /// `sealed games` lists such a game as crashed, with why.
     Resume {
         /// Game id (or a unique prefix).
         game: String,
     },
-    /// Take back a game you proposed, before anyone accepted it: signed, so every seat
-    /// shows it withdrawn (games of protocol version 2).
+    /// Take back a game you proposed, before anyone accepted it.
+    ///
+    /// The withdrawal is signed, so every seat shows the game withdrawn (games of
+    /// protocol version 2).
     Withdraw {
         /// Game id (or a unique prefix).
         game: String,
@@ -307,16 +321,21 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
-    /// Print the completion script for a shell, e.g.
-    /// `sealed completions bash > ~/.local/share/bash-completion/completions/sealed`.
+    /// Print the completion script for a shell.
+    ///
+    /// For example `sealed completions bash >
+    /// ~/.local/share/bash-completion/completions/sealed`.
     Completions {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff): `sealed man > sealed.1; man ./sealed.1`.
+    /// Print the man page (roff).
+    ///
+    /// For example `sealed man > sealed.1; man ./sealed.1`.
     Man,
-    /// The arbiter of a Tempête game with the physical deck: list its disputes, or sign
-    /// a ruling. GAME is a game your node relays as its arbiter (the players named it
+    /// As the arbiter of a physical-deck Tempête game: list its disputes, or sign a ruling.
+    ///
+    /// GAME is a game your node relays as its arbiter (the players named it
     /// with `--arbiter`; run it as `sealed node --mailbox`), or a transcript FILE a
     /// player exported (`sealed export GAME --transcript FILE`) and sent; with neither,
     /// every game your node relays that names you lists its open disputes. With DISPUTE,
@@ -336,6 +355,8 @@ pub enum Command {
         ruling: Vec<String>,
     },
     /// Two nodes on 127.0.0.1 play a whole game between bots; the transcript is verified.
+    ///
+    /// With `--out`, the transcript is also written there, for `sealed verify`.
     Demo {
         /// Variant: duel, cardmate, chex, tempete, stallmate.
         variant: String,

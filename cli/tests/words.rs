@@ -197,6 +197,30 @@ fn the_help_of_new_offers_the_witness_to_every_variant() {
     );
 }
 
+/// Issue 55: `sealed --help` lists every command on one line of at most 110
+/// characters, and the details stay in the command's own help.
+#[test]
+fn the_help_lists_each_command_on_one_short_line() {
+    let help = stdout(&common::sealed(&["--help"]));
+    let list: Vec<&str> = help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert!(list.len() >= 20, "{help}");
+    for line in &list {
+        assert!(line.chars().count() <= 110, "too long: {line}");
+        // A command's line starts with its name; a wrapped paragraph would not.
+        assert!(
+            line.starts_with("  ") && !line.starts_with("   "),
+            "wrapped: {line}"
+        );
+    }
+    let rule = stdout(&common::sealed(&["help", "rule"]));
+    assert!(rule.contains("Exit 0: listed or signed"), "{rule}");
+}
+
 /// Issue 32: a folder with no transcript in it is not "0 checked, all verified".
 #[test]
 fn a_folder_without_a_transcript_is_nothing_checked_not_success() {
