@@ -853,6 +853,75 @@ fn pgn_of_a_card_game_explains_the_cards() {
     assert!(p.contains("White has no legal move"), "{p}");
 }
 
+/// The comments of a PGN's movetext, each with the move before it, as a PGN reader
+/// (python-chess, SCID, lichess) attaches them: `None` for one before the first move.
+fn attached(pgn: &str) -> Vec<(Option<String>, String)> {
+    let text: String = pgn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = vec![];
+    let mut last: Option<String> = None;
+    let mut rest = text.as_str();
+    while let Some(c) = rest.chars().next() {
+        if c == '{' {
+            let end = rest.find('}').expect("a closed comment");
+            out.push((last.clone(), rest[1..end].to_owned()));
+            rest = &rest[end + 1..];
+        } else if c.is_whitespace() {
+            rest = &rest[c.len_utf8()..];
+        } else {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
+            let token = &rest[..end];
+            let number = token
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit());
+            if !number {
+                last = Some(token.to_owned());
+            }
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// Issue 55: a card's comment follows the move it was played with, so that a PGN
+/// reader gives it to that move and not to the opponent's before it.
+#[test]
+fn pgn_comments_follow_the_move_they_belong_to() {
+    let (rules, _, acts) =
+        replay_acts(&file("cards_interceptions.txt")).unwrap_or_else(|e| panic!("{e}"));
+    let p = pgn(&rules, &Hash([0; 32]), &acts, &[], None);
+    let notes = attached(&p);
+    let on = |needle: &str| {
+        notes
+            .iter()
+            .find(|(_, c)| c.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} not in\n{p}"))
+            .0
+            .clone()
+    };
+    // White's second turn: card 18 with the knight, intercepted, the interception
+    // cancelled: every word of it is on White's Nf3, none on Black's e5.
+    assert_eq!(on("card 18 Twin Leap").as_deref(), Some("Nf3"), "{p}");
+    assert_eq!(on("intercepts with card 32").as_deref(), Some("Nf3"), "{p}");
+    assert_eq!(
+        on("cancels the interception").as_deref(),
+        Some("Nf3"),
+        "{p}"
+    );
+    // Black's card 34 goes with his Nc6, and White's trap with his Bc4.
+    assert_eq!(on("takes card 18").as_deref(), Some("Nc6"), "{p}");
+    assert_eq!(on("a trap square is sealed").as_deref(), Some("Bc4"), "{p}");
+    assert!(notes.iter().all(|(m, _)| m.is_some()), "{p}");
+    // After a commented White move, Black's is numbered again (`2... Nc6`).
+    assert!(p.contains("2... Nc6"), "{p}");
+}
+
 #[test]
 fn rendering_shows_the_effects() {
     let text = "1. e4 e5 2. <10@d4 Nf3> <24@b8 Nc6> 3. <29@c6 Bc4>";

@@ -6,7 +6,9 @@
 //! defaults. The movetext has one SAN move per turn that stood, numbered as in PGN; all
 //! that is not chess is in `{…}` comments:
 //!
-//! - the card played with a turn, its parameters and its text, before the move;
+//! - the card played with a turn, its parameters and its text, after the move (every
+//!   comment of a ply follows its move: a PGN reader gives a comment to the move
+//!   before it);
 //! - the second move of a double move (`{… then Nf3-g5}`), after the move;
 //! - a start card (34, 57), a redraw's discards, a trap sealed or sprung;
 //! - a turn intercepted: the intercepted play and the interception (of the whole turn
@@ -190,23 +192,38 @@ pub fn pgn(
     // The turn waiting to see whether it is intercepted: its ply, and its score text.
     let mut pending: Option<Ply> = None;
     let mut need_number = true;
-    let emit = |items: &mut Vec<String>, plies: &mut u32, need_number: &mut bool, p: Ply| {
+    // What an intercepted turn said before its answer: it belongs to the move that
+    // turn finally makes, so it follows that move.
+    let mut carry: Vec<String> = vec![];
+    // A ply's comments follow its move, never precede it: a PGN reader attaches a
+    // comment to the move before it (issue 55: `1. e4 e5 {card 35} 2. Nf3` gave
+    // White's card to Black's e5).
+    let emit = |items: &mut Vec<String>,
+                plies: &mut u32,
+                need_number: &mut bool,
+                carry: &mut Vec<String>,
+                p: Ply| {
         let n = *plies / 2 + 1;
-        for b in &p.before {
-            items.push(comment(b));
-            *need_number = true;
-        }
         if (*plies).is_multiple_of(2) {
             items.push(format!("{n}."));
         } else if *need_number {
             items.push(format!("{n}..."));
         }
         items.push(p.mv);
-        *need_number = !p.after.is_empty();
-        for a in &p.after {
+        let notes: Vec<String> = carry.drain(..).chain(p.before).chain(p.after).collect();
+        *need_number = !notes.is_empty();
+        for a in &notes {
             items.push(comment(a));
         }
         *plies += 1;
+    };
+    // Comments of no move (an interception not answered yet, a dispute, a yield):
+    // after the last move, before the next.
+    let loose = |items: &mut Vec<String>, need_number: &mut bool, notes: Vec<String>| {
+        *need_number |= !notes.is_empty();
+        for n in notes {
+            items.push(comment(&n));
+        }
     };
     for (i, (s, applied)) in played.iter().enumerate() {
         let sa = &acts[i];
@@ -259,15 +276,11 @@ pub fn pgn(
                         .push(format!("discards {} and redraws", d.join(", ")));
                 }
                 if next_is_intercept {
-                    let mut c = p.before.clone();
-                    c.push(format!("{who} plays {}", act_words(rules, s, sa)));
-                    for b in c {
-                        items.push(comment(&b));
-                    }
-                    need_number = true;
+                    carry.extend(p.before.iter().cloned());
+                    carry.push(format!("{who} plays {}", act_words(rules, s, sa)));
                     pending = Some(p);
                 } else {
-                    emit(&mut items, &mut plies, &mut need_number, p);
+                    emit(&mut items, &mut plies, &mut need_number, &mut carry, p);
                 }
             }
             Act::Intercept { card } => {
@@ -275,18 +288,14 @@ pub fn pgn(
                     "{who} intercepts with {}",
                     card_words(rules, number_of(sa, s, card.card))
                 ));
-                for n in notes {
-                    items.push(comment(&n));
-                }
+                carry.extend(notes);
             }
             Act::InterceptSecond { card } => {
                 notes.push(format!(
                     "{who} intercepts the second move with {}",
                     card_words(rules, number_of(sa, s, card.card))
                 ));
-                for n in notes {
-                    items.push(comment(&n));
-                }
+                carry.extend(notes);
             }
             Act::Answer(Answer::Cancel { card }) => {
                 notes.push(format!(
@@ -299,14 +308,14 @@ pub fn pgn(
                     after: vec![],
                 });
                 p.before = notes;
-                emit(&mut items, &mut plies, &mut need_number, p);
+                emit(&mut items, &mut plies, &mut need_number, &mut carry, p);
             }
             Act::Answer(Answer::Replay { card, moves }) => {
                 pending = None;
                 notes.push(format!("{who} answers with another play"));
                 let mut p = play_ply(rules, s, sa, card.as_ref(), moves);
                 p.before.splice(0..0, notes);
-                emit(&mut items, &mut plies, &mut need_number, p);
+                emit(&mut items, &mut plies, &mut need_number, &mut carry, p);
             }
             Act::Answer(Answer::Keep { moves }) => {
                 pending = None;
@@ -316,7 +325,7 @@ pub fn pgn(
                 ));
                 let mut p = play_ply(rules, s, sa, None, moves);
                 p.before.splice(0..0, notes);
-                emit(&mut items, &mut plies, &mut need_number, p);
+                emit(&mut items, &mut plies, &mut need_number, &mut carry, p);
             }
             Act::Claim(_) | Act::Answer(Answer::Claimed(_)) => {
                 // A stated play is no chess move a viewer could replay: the words
@@ -327,6 +336,7 @@ pub fn pgn(
                     &mut items,
                     &mut plies,
                     &mut need_number,
+                    &mut carry,
                     Ply {
                         before: notes,
                         mv: "--".into(),
@@ -339,21 +349,19 @@ pub fn pgn(
             }
             Act::Dispute { .. } | Act::Settle { .. } | Act::Ruling { .. } => {
                 notes.push(format!("{who}: {}", act_words(rules, s, sa)));
-                for n in notes {
-                    items.push(comment(&n));
-                }
+                loose(&mut items, &mut need_number, notes);
             }
             Act::Yield => {
                 notes.push(match &applied.outcome {
                     Some(o) => format!("{who} has no legal move: {}", o.reason),
                     None => format!("{who} yields"),
                 });
-                for n in notes {
-                    items.push(comment(&n));
-                }
+                loose(&mut items, &mut need_number, notes);
             }
         }
     }
+    // An interception the game ended before its answer.
+    loose(&mut items, &mut need_number, std::mem::take(&mut carry));
     if played.len() < acts.len() {
         items.push(comment(&format!(
             "act {} and after are not shown: the rules refuse it",
