@@ -83,6 +83,14 @@ fn a_physical_deck_game_with_claims_a_citation_a_ruling_and_a_lapsed_dispute_ver
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let game = stdout(&out).trim()[..12].to_owned();
     wait_for(&bob, &game, "the invitation", |v| v["my_turn"] == true);
+    // Issue 55: the invitee is told whom he would trust to rule, by peer id, beside
+    // the terms, not as a key in hex among the options.
+    let listed = stdout(&run(&bob, &["games"]));
+    assert!(
+        listed.contains(&format!("you would trust: arbiter {judge}")),
+        "{listed}"
+    );
+    assert!(!listed.contains("arbiter="), "{listed}");
     assert_eq!(code(&run(&bob, &["accept", &game])), 0);
     let v = wait_for(&alice, &game, "alice's hand", |v| {
         v["my_turn"] == true && v["hand"]["cards"].as_array().is_some_and(|c| c.len() == 5)
@@ -230,10 +238,12 @@ fn an_arbiters_node_lists_the_disputes_and_the_players_nodes_post_its_ruling() {
     let v = wait_for(&alice, &game, "alice's hand", |v| {
         v["my_turn"] == true && v["hand"]["cards"].as_array().is_some_and(|c| c.len() == 5)
     });
-    let terms = v["options"].to_string();
+    // The terms name the arbiter, shown with those the players trust, by peer id.
+    let trusted = v["helpers"].to_string();
+    let judge = j.addr.rsplit('/').next().unwrap();
     assert!(
-        terms.contains("arbiter"),
-        "the terms name the arbiter: {terms}"
+        trusted.contains("\"arbiter\"") && trusted.contains(judge),
+        "the terms name the arbiter: {trusted}"
     );
 
     // Act 0: a card's stated effect; Bob disputes it (dispute 0) and plays on (act 2).

@@ -161,7 +161,7 @@ impl Core {
             waiting_for: p.table.waiting_for(),
             result: p.table.result(),
             players: players(p.table.terms(), &p.names(), Some(p.table.seat())),
-            options: options(p.table.terms()),
+            options: options_words(p.table.terms()),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(id),
             held: p.table.session().held(),
@@ -195,7 +195,7 @@ impl Core {
                 waiting_for: format!("{held} envelopes held"),
                 result: None,
                 players: players(&r.terms, &seat_names(&r.terms, |_| None), None),
-                options: options(&r.terms),
+                options: options_words(&r.terms),
                 delivery: None,
                 witness_refused: None,
                 held,
@@ -219,7 +219,7 @@ impl Core {
                     .terms()
                     .map(|t| players(t, &d.names(t), d.record.seat.map(Seat)))
                     .unwrap_or_default(),
-                options: d.terms().map(options).unwrap_or_default(),
+                options: d.terms().map(options_words).unwrap_or_default(),
                 delivery: None,
                 witness_refused: None,
                 held: 0,
@@ -349,7 +349,7 @@ impl Core {
             .options
             .iter()
             .map(|(k, v)| match crate::peer_id::key_of(v) {
-                Some(key) if k == "arbiter" => (k.clone(), hex::encode(key)),
+                Some(key) if k == super::players::ARBITER => (k.clone(), hex::encode(key)),
                 _ => (k.clone(), v.clone()),
             })
             .collect();
@@ -544,7 +544,7 @@ impl Core {
             table: p.table.view(),
             clock,
             players: players(terms, &p.names(), Some(p.table.seat())),
-            options: options(terms),
+            options: options_words(terms),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(&p.table.game()),
             helpers: helpers(terms),
@@ -576,7 +576,7 @@ impl Core {
                 .collect();
             text.push_str(&format!("trusted: {}\n", list.join(", ")));
         }
-        let opts = options(p.table.terms());
+        let opts = options_words(p.table.terms());
         if !opts.is_empty() {
             text.push_str(&format!("options: {}\n", opts.join(" ")));
         }
@@ -596,12 +596,15 @@ impl Core {
 }
 
 /// A game's rule options as `key=value` words (names and values are the proposal's,
-/// escaped).
-fn options(terms: &Terms) -> Vec<String> {
+/// escaped); an arbiter who reads is with the others trusted (`players.rs` `helpers`),
+/// by peer id, not here as a key in hex.
+pub(super) fn options_words(terms: &Terms) -> Vec<String> {
+    let arbiter = super::players::arbiter(terms).is_some();
     terms
         .proposal()
         .options
         .iter()
+        .filter(|(k, _)| !(arbiter && k.as_str() == super::players::ARBITER))
         .map(|(k, v)| format!("{k}={}", sealed_protocol::text::name(v)))
         .collect()
 }

@@ -24,21 +24,7 @@ pub struct PlayerView {
     pub you: bool,
 }
 
-/// Each seat's name as the faces show it, escaped ([`sealed_protocol::text::name`]): the
-/// one the seat signed for itself (spec/PROTOCOL.md §17.15), else the one the proposal
-/// gives it; `None` when neither names it. `signed` is the session's
-/// (`AnySession::signed_name`), or nothing when only the terms are at hand.
-pub fn seat_names(terms: &Terms, signed: impl Fn(Seat) -> Option<String>) -> Vec<Option<String>> {
-    terms
-        .seats()
-        .map(|s| {
-            signed(s)
-                .map(|n| sealed_protocol::text::name(&n))
-                .filter(|n| !n.is_empty())
-                .or_else(|| terms.display_name(s))
-        })
-        .collect()
-}
+pub use sealed_games::table::seat_names;
 
 /// Every seat of a game, this node's marked, each named as [`seat_names`] gives.
 pub fn players(terms: &Terms, names: &[Option<String>], me: Option<Seat>) -> Vec<PlayerView> {
@@ -69,13 +55,31 @@ pub fn players(terms: &Terms, names: &[Option<String>], me: Option<Seat>) -> Vec
 /// public envelopes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HelperView {
-    /// `witness` or `mailbox` (a witness is the game's mailbox too, listed once).
+    /// `witness`, `mailbox` (a witness is the game's mailbox too, listed once) or
+    /// `arbiter` (a physical-deck Tempête game's, who rules on disputes).
     pub role: String,
     /// Its libp2p peer id.
     pub peer: String,
 }
 
-/// The witness, then every other mailbox, of a game's proposal.
+/// The option that names a physical-deck Tempête game's arbiter (spec/GAMES.md §4.20):
+/// his key, in hex in the terms, typed and shown as a peer id.
+pub const ARBITER: &str = "arbiter";
+
+/// The arbiter's key a game's options name, if they name one that reads.
+pub fn arbiter(terms: &Terms) -> Option<[u8; 32]> {
+    let (_, v) = terms
+        .proposal()
+        .options
+        .iter()
+        .find(|(k, _)| k.as_str() == ARBITER)?;
+    let mut key = [0u8; 32];
+    hex::decode_to_slice(v, &mut key).ok()?;
+    Some(key)
+}
+
+/// The witness, then every other mailbox, then the arbiter, of a game's proposal:
+/// everyone a player trusts besides the other player (and the referee, a seat).
 pub fn helpers(terms: &Terms) -> Vec<HelperView> {
     let proposal = terms.proposal();
     let peer = |key: &[u8; 32]| crate::peer_id::name(key);
@@ -96,6 +100,10 @@ pub fn helpers(terms: &Terms) -> Vec<HelperView> {
                     peer: peer(&m.key),
                 }),
         )
+        .chain(arbiter(terms).map(|k| HelperView {
+            role: ARBITER.into(),
+            peer: peer(&k),
+        }))
         .collect()
 }
 
@@ -222,6 +230,41 @@ mod tests {
         )
         .unwrap();
         Terms::from_signed(signed).unwrap()
+    }
+
+    /// Issue 55: the arbiter of a physical deck is among those the invitee would trust,
+    /// by peer id, and not an option in hex.
+    #[test]
+    fn the_arbiter_is_trusted_by_peer_id() {
+        let arbiter = key(8);
+        let options = [
+            ("arbiter".to_owned(), hex::encode(arbiter)),
+            ("deck".to_owned(), "physical".to_owned()),
+        ];
+        let signed = table::propose(
+            "tempete",
+            &options,
+            &SecretKey::from_seed(&[1; 32]),
+            Invitees {
+                opponent: key(2),
+                ..Invitees::default()
+            },
+            1_000,
+            [7; 32],
+        )
+        .unwrap();
+        let t = Terms::from_signed(signed).unwrap();
+        assert_eq!(
+            helpers(&t),
+            vec![HelperView {
+                role: "arbiter".into(),
+                peer: crate::peer_id::text(&arbiter).unwrap(),
+            }]
+        );
+        assert_eq!(
+            super::super::commands::options_words(&t),
+            vec!["deck=physical"]
+        );
     }
 
     #[test]

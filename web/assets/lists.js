@@ -114,7 +114,9 @@ export async function drawNew(ctx) {
   const pick = () => {
     const g = V.variants.find((x) => x.name === variant.value);
     about.textContent = g.about;
-    rules.replaceChildren(h('legend', { text: 'Rules' }), ...g.settings.map(settingInput));
+    // The arbiter has his own field (by address or peer id, as every helper), not the
+    // rule's hex key as well: one question, asked once.
+    rules.replaceChildren(h('legend', { text: 'Rules' }), ...g.settings.filter((st) => st.key !== 'arbiter').map(settingInput));
     referee.hidden = g.name !== 'stallmate';
     arbiter.hidden = g.name !== 'tempete';
   };

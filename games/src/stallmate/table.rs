@@ -279,12 +279,18 @@ pub fn bot_attempt(s: &Session<Stallmate>, pick: u64) -> Option<Command> {
     <Stallmate as Automation>::bot(s, state, pick)
 }
 
-/// How a player types an attempt, whoever answers it (a referee, or the computation of
-/// the two players: `duo`).
-pub(crate) const HINTS: [&str; 2] = [
-    "<from>-<to>, e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)",
-    "any? (is there a pawn capture?)",
-];
+/// How the player at `seat` types an attempt, whoever answers it (a referee, or the
+/// computation of the two players: `duo`): the examples are his own side's moves.
+pub(crate) fn hints(seat: Seat) -> Vec<String> {
+    let example = match super::peer::color(seat) {
+        crate::chess::Color::White => "e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)",
+        crate::chess::Color::Black => "e.g. e7-e5 (castling: the king onto its own rook, e.g. e8-h8; promotion e2-e1=Q)",
+    };
+    vec![
+        format!("<from>-<to>, {example}"),
+        "any? (is there a pawn capture?)".to_owned(),
+    ]
+}
 
 /// The attempts a player may click, from his own view: every candidate move, and "Any?".
 pub(crate) fn view_choices(view: &MoverView) -> Vec<Choice> {
@@ -418,8 +424,8 @@ impl Face for Stallmate {
         Ok(attempt_command(state, attempt))
     }
 
-    fn hints(_s: &Session<Self>, _state: &State) -> Vec<String> {
-        HINTS.iter().map(|h| (*h).to_owned()).collect()
+    fn hints(s: &Session<Self>, _state: &State) -> Vec<String> {
+        hints(s.seat())
     }
 
     fn choices(s: &Session<Self>, state: &State) -> Vec<Choice> {
@@ -551,5 +557,20 @@ impl Automation for Stallmate {
         }
         let view = mover_view(s.engine(), s.seat())?;
         bot::choose(&view, pick).map(|a| attempt_command(state, a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sealed_protocol::ids::Seat;
+
+    /// Issue 55: Black is shown Black's moves as examples, not `e2-e4`.
+    #[test]
+    fn each_side_is_shown_its_own_moves() {
+        let white = super::hints(Seat(0)).join(" ");
+        let black = super::hints(Seat(1)).join(" ");
+        assert!(white.contains("e2-e4") && white.contains("e1-h1"), "{white}");
+        assert!(black.contains("e7-e5") && black.contains("e8-h8"), "{black}");
+        assert!(!black.contains("e2-e4") && !black.contains("e1-h1"), "{black}");
     }
 }

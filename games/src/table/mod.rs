@@ -67,6 +67,7 @@ pub use sealed_protocol::session::Timeline;
 pub(crate) use table_of::TableOf;
 pub(crate) use table_of::nth;
 pub use view::TableView;
+pub use words::seat_names;
 
 /// One seat's live game, whatever the variant — what its session does: the protocol's
 /// session itself ([`Table::session`]: envelopes and commands in, actions out, the

@@ -318,8 +318,10 @@ impl<R: Game> TableFace for TableOf<R> {
             Status::Unconfirmed => "unconfirmed",
             Status::ProvenFault => "proven fault",
         };
-        v.outcome
-            .map(|o| format!("{} [{status}]", words::outcome(self.terms(), &o)))
+        v.outcome.map(|o| {
+            let names = words::seat_names(self.terms(), |s| self.session.signed_name(s));
+            format!("{} [{status}]", words::outcome(self.terms(), &names, &o))
+        })
     }
 
     fn phase(&self) -> &'static str {

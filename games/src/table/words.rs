@@ -92,14 +92,36 @@ pub(crate) fn player_tags(terms: &Terms) -> Vec<(&'static str, String)> {
         .collect()
 }
 
-/// A result in the players' names where the proposal gives them (`alice loss, bob win
-/// (alice resigned)`), else as the verdict says it (`seat 0 loss, …`).
-pub(crate) fn outcome(terms: &Terms, o: &Outcome) -> String {
+/// Each seat's name as the faces show it, escaped ([`sealed_protocol::text::name`]): the
+/// one the seat signed for itself (spec/PROTOCOL.md §17.15), else the one the proposal
+/// gives it; `None` when neither names it. `signed` is the session's
+/// (`AnySession::signed_name`), or nothing when only the terms are at hand.
+pub fn seat_names(terms: &Terms, signed: impl Fn(Seat) -> Option<String>) -> Vec<Option<String>> {
+    terms
+        .seats()
+        .map(|s| {
+            signed(s)
+                .map(|n| sealed_protocol::text::name(&n))
+                .filter(|n| !n.is_empty())
+                .or_else(|| terms.display_name(s))
+        })
+        .collect()
+}
+
+/// A result in the players' names (`names`, as [`seat_names`] gives them: `alice
+/// loss, bob win (alice resigned)`), a seat without one by its role (`the referee`),
+/// else as the verdict says it (`seat 1 loss`).
+pub(crate) fn outcome(terms: &Terms, names: &[Option<String>], o: &Outcome) -> String {
     let seats = terms.seat_count();
     let called = |i: usize| {
-        u8::try_from(i)
-            .ok()
-            .and_then(|s| terms.display_name(Seat(s)))
+        names
+            .get(i)
+            .cloned()
+            .flatten()
+            .or_else(|| {
+                let s = Seat(u8::try_from(i).ok()?);
+                (terms.role(s) == Some(Role::Referee)).then(|| "the referee".to_owned())
+            })
             .unwrap_or_else(|| format!("seat {i}"))
     };
     let results: Vec<String> = o

@@ -163,6 +163,19 @@ pub async fn propose(
         )
         .await
     );
+    if variant == "tempete" {
+        // Issue 55: the arbiter is asked once, in his own field, not also as the
+        // rule's key in hex.
+        assert!(
+            b.until(
+                "return document.querySelector('#opt-arbiter') === null \
+                 && document.querySelector('#arbiter') !== null",
+                Duration::from_secs(5)
+            )
+            .await,
+            "one arbiter field"
+        );
+    }
     for (k, v) in options {
         play::fill(b, &format!("#opt-{k}"), v).await;
     }

@@ -28,7 +28,7 @@ use super::{Duo, Owed, State, VARIANT, engine_name, sender};
 use crate::stallmate::attempt::Attempt;
 use crate::stallmate::bot;
 use crate::stallmate::peer::color;
-use crate::stallmate::table::{HINTS, diagram, view_attempts, view_board, view_choices};
+use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
 use crate::table::{
     Automation, Choice, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
@@ -280,8 +280,8 @@ impl Face for Duo {
         attempt_command(s, state, &attempt).ok_or_else(|| "your engine seed is not known yet".into())
     }
 
-    fn hints(_s: &Session<Self>, _state: &State) -> Vec<String> {
-        HINTS.iter().map(|h| (*h).to_owned()).collect()
+    fn hints(s: &Session<Self>, _state: &State) -> Vec<String> {
+        hints(s.seat())
     }
 
     fn choices(s: &Session<Self>, state: &State) -> Vec<Choice> {
