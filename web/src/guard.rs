@@ -49,7 +49,14 @@ pub(crate) async fn door(State(app): State<App>, req: Request, next: Next) -> Re
         r
     };
     match check {
-        Ok(_) => next.run(req).await,
+        Ok(_) => {
+            // A live session came on this connection: the player's, never ended to
+            // make room (`serve.rs`).
+            if api && let Some(conn) = req.extensions().get::<crate::serve::Conn>() {
+                conn.trust();
+            }
+            next.run(req).await
+        }
         Err(r) => refuse(&app, r),
     }
 }

@@ -67,9 +67,11 @@ pub enum BoardError {
 }
 
 /// What the server holds for whom, at most: a connection that does not finish its
-/// headers, or its body, in time is closed; past the cap a new connection is closed at
-/// once. The defaults fit one person's browser tabs (a tab holds its live stream and
-/// at most five other connections, as browsers do per origin).
+/// headers, or its body, in time is closed; past the cap a new connection takes the
+/// slot of the oldest one nobody uses (no live session came on it and nothing is being
+/// answered), or is closed at once when there is none (`serve.rs`). The defaults fit
+/// one person's browser tabs (a tab holds its live stream and at most five other
+/// connections, as browsers do per origin).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// The time a request's head may take to arrive; also how long an idle kept-alive

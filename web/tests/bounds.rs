@@ -1,9 +1,11 @@
 //! What the board's server holds, at most, over real sockets: connections that never
 //! finish their request heads are closed once the head's deadline passes, a body that
-//! trickles in is answered 408 once the body's deadline passes, and past the cap a new
-//! connection is closed at once — after which the board still answers its own page.
-//! The board runs with its default limits, as `sealed ui` serves it. `SEALED_SLOW=1000`
-//! tries a thousand connections past the cap instead of one.
+//! trickles in is answered 408 once the body's deadline passes, and past the cap a
+//! newcomer takes the slot of the oldest connection nobody uses (a slow head), so that
+//! slow clients cannot shut the player out; only when every slot is the player's (a
+//! live session came on it) or busy is a newcomer closed at once. The board runs with
+//! its default limits, as `sealed ui` serves it. `SEALED_SLOW=1000` sends a thousand
+//! newcomers past the cap instead of three.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -90,21 +92,48 @@ async fn slow_requests_are_closed_and_connections_capped() {
             .collect();
         let opened = Instant::now();
         std::thread::sleep(Duration::from_millis(300));
-        // More: past the cap, each closed at once, with no answer (`SEALED_SLOW` of
-        // them, one by default).
+        // More: past the cap, each newcomer ends the oldest slow head and is answered
+        // (`SEALED_SLOW` of them, three by default); the slow body, whose request
+        // carries a live session, is never the one ended.
         let more: usize = std::env::var("SEALED_SLOW")
             .ok()
             .and_then(|n| n.parse().ok())
-            .unwrap_or(1);
+            .unwrap_or(3);
+        // Each newcomer keeps its connection (a page's head, kept alive), so that the
+        // next one finds the cap full again.
+        let mut slowest = Duration::ZERO;
+        let mut newcomers = vec![];
         for i in 0..more {
-            let mut extra = TcpStream::connect(addr).unwrap();
-            let _ = write!(extra, "GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
-            let (text, closed) = until_closed(&mut extra, Duration::from_secs(5));
+            let t = Instant::now();
+            let mut s = TcpStream::connect(addr).unwrap();
+            write!(s, "HEAD / HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            let mut head = vec![];
+            let mut buf = [0u8; 1024];
+            while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                match s.read(&mut buf) {
+                    Ok(n) if n > 0 => head.extend_from_slice(&buf[..n]),
+                    _ => break,
+                }
+            }
+            slowest = slowest.max(t.elapsed());
+            let head = String::from_utf8_lossy(&head).into_owned();
             assert!(
-                closed && text.is_empty(),
-                "past the cap, {i}: {closed} {text:?}"
+                head.starts_with("HTTP/1.1 200"),
+                "past the cap, {i}: {head:?}"
             );
+            newcomers.push(s);
         }
+        // With more newcomers than slow heads, the later ones end earlier newcomers
+        // (idle, untrusted): the slow heads all went first, oldest first.
+        let room = more.min(slow.len());
+        let mut ended = 0;
+        for s in slow.iter_mut().take(room) {
+            if until_closed(s, Duration::from_millis(300)).1 {
+                ended += 1;
+            }
+        }
+        assert_eq!(ended, room, "the oldest slow heads made room");
         // The body that never finishes: answered 408 and closed once its deadline
         // passes.
         let start = Instant::now();
@@ -124,14 +153,72 @@ async fn slow_requests_are_closed_and_connections_capped() {
         // The board answers again.
         assert_eq!(get(addr, "/").0, 200);
         println!(
-            "bounds: {} held ({} slow heads, 1 slow body), {more} past the cap closed at once, \
-             every held one closed by {:.1} s after they were opened (deadlines {:?} and {:?})",
+            "bounds: {} held ({} slow heads, 1 slow body), {more} newcomers past the cap each \
+             answered (the slowest in {:.3} s) in place of the oldest slow head, every held \
+             one closed by {:.1} s after they were opened (deadlines {:?} and {:?})",
             limits.connections,
             limits.connections - 1,
+            slowest.as_secs_f64(),
             opened.elapsed().as_secs_f64(),
             limits.header,
             limits.body
         );
+    })
+    .await
+    .unwrap();
+    node.shutdown().await.unwrap();
+}
+
+/// Every slot the player's (a request with a live session came on it, kept alive): a
+/// newcomer is closed at once, and none of the player's connections is ended for it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_players_own_connections_are_never_ended_for_a_newcomer() {
+    let (node, _dir) = common::node("fay", 5).await;
+    let board = sealed_web::serve(
+        node.clone(),
+        sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
+    )
+    .await
+    .unwrap();
+    let addr = board.addr();
+    let login = board.login_url().unwrap();
+    let limits = Limits::default();
+    tokio::task::spawn_blocking(move || {
+        let host = format!("127.0.0.1:{}", addr.port());
+        let (status, page) = get(addr, login.split_once(&host).unwrap().1);
+        assert_eq!(status, 200, "{page}");
+        let session = common::session_of(&page);
+        // Each slot: one answered API request with the session, the connection kept.
+        let mut mine: Vec<TcpStream> = (0..limits.connections)
+            .map(|i| {
+                let mut s = TcpStream::connect(addr).unwrap();
+                write!(
+                    s,
+                    "GET /api/games HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {session}\r\n\r\n"
+                )
+                .unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+                let mut buf = [0u8; 4096];
+                let n = s.read(&mut buf).unwrap();
+                let head = String::from_utf8_lossy(&buf[..n]);
+                assert!(head.starts_with("HTTP/1.1 200"), "{i}: {head}");
+                s
+            })
+            .collect();
+        let mut extra = TcpStream::connect(addr).unwrap();
+        let _ = write!(extra, "GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let (text, closed) = until_closed(&mut extra, Duration::from_secs(5));
+        assert!(closed && text.is_empty(), "past a full cap: {closed} {text:?}");
+        // The player's connections all still answer.
+        for (i, s) in mine.iter_mut().enumerate() {
+            write!(
+                s,
+                "GET /api/games HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {session}\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let (text, _) = until_closed(s, Duration::from_secs(10));
+            assert!(text.contains("HTTP/1.1 200"), "{i}: {text:?}");
+        }
     })
     .await
     .unwrap();
