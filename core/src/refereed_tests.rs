@@ -47,11 +47,21 @@ fn acceptance(t: &Terms, key: &SecretKey) -> Vec<Vec<u8>> {
     out
 }
 
-fn referee() -> Node {
-    Node::new(CoreConfig {
+/// A referee node's configuration.
+fn referee_cfg() -> CoreConfig {
+    CoreConfig {
         referee: true,
         ..CoreConfig::default()
-    })
+    }
+}
+
+fn referee() -> Node {
+    Node::new(referee_cfg())
+}
+
+/// The games the node holds open for strangers, by `sealed peers`' count.
+fn held_open(n: &Node) -> usize {
+    n.core.strangers_view().iter().map(|v| v.open).sum()
 }
 
 #[test]
@@ -130,10 +140,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
 
 #[test]
 fn a_refereed_game_asleep_expires_and_frees_its_place() {
-    let mut cfg = CoreConfig {
-        referee: true,
-        ..CoreConfig::default()
-    };
+    let mut cfg = referee_cfg();
     cfg.lifetime.open_ms = 3_600_000;
     let mut n = Node::new(cfg);
     let me = n.me();
@@ -152,14 +159,7 @@ fn a_refereed_game_asleep_expires_and_frees_its_place() {
     n.tick_at(NOW + 3_700_000);
     assert!(!n.knows(&t.game()), "dropped from the store");
     assert!(n.core.games.slot(&t.game()).is_none(), "and from memory");
-    assert_eq!(
-        n.core
-            .strangers_view()
-            .iter()
-            .map(|v| v.open)
-            .sum::<usize>(),
-        0
-    );
+    assert_eq!(held_open(&n), 0);
     assert!(matches!(n.ask(pw, propose(&t)), Response::Refused(_)));
 }
 
@@ -187,10 +187,7 @@ fn a_proposer_cannot_hold_more_refereed_games_asleep_than_awake() {
 
 #[test]
 fn a_full_referee_evicts_a_game_asleep_for_a_newcomer_and_a_restart_keeps_the_counts() {
-    let mut cfg = CoreConfig {
-        referee: true,
-        ..CoreConfig::default()
-    };
+    let mut cfg = referee_cfg();
     cfg.quotas.open_total = 8;
     let mut n = Node::new(cfg.clone());
     let me = n.me();
@@ -225,14 +222,7 @@ fn a_full_referee_evicts_a_game_asleep_for_a_newcomer_and_a_restart_keeps_the_co
             .map(|s| s.status)
             .collect::<Vec<_>>()
     );
-    assert_eq!(
-        n.core
-            .strangers_view()
-            .iter()
-            .map(|v| v.open)
-            .sum::<usize>(),
-        8
-    );
+    assert_eq!(held_open(&n), 8);
     // A newcomer from another network takes the place of one of them.
     let newcomer = key(500);
     let pn = newcomer.public().to_bytes();

@@ -50,15 +50,36 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     (common::status(&text), text)
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn slow_requests_are_closed_and_connections_capped() {
-    let (node, _dir) = common::node("erin", 5).await;
+/// A node's board, as `sealed ui` serves it, and its login address.
+async fn served(
+    name: &str,
+) -> (
+    sealed_node::NodeHandle,
+    tempfile::TempDir,
+    sealed_web::Board,
+) {
+    let (node, dir) = common::node(name, 5).await;
     let board = sealed_web::serve(
         node.clone(),
         sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
     )
     .await
     .unwrap();
+    (node, dir, board)
+}
+
+/// Signs in at `login` (the board's login address): the `Host` header's value and the
+/// session's bearer.
+fn sign_in(addr: SocketAddr, login: &str) -> (String, String) {
+    let host = format!("127.0.0.1:{}", addr.port());
+    let (status, page) = get(addr, login.split_once(&host).unwrap().1);
+    assert_eq!(status, 200, "{page}");
+    (host, common::session_of(&page))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_requests_are_closed_and_connections_capped() {
+    let (node, _dir, board) = served("erin").await;
     let addr = board.addr();
     let login = board.login_url().unwrap();
     let limits = Limits::default();
@@ -66,12 +87,9 @@ async fn slow_requests_are_closed_and_connections_capped() {
     // them, not a measure of speed.
     let patience = limits.header.max(limits.body) * 3;
     tokio::task::spawn_blocking(move || {
-        let host = format!("127.0.0.1:{}", addr.port());
         // A session, to reach the body's deadline (without one the door answers 401
         // before reading any body).
-        let (status, page) = get(addr, login.split_once(&host).unwrap().1);
-        assert_eq!(status, 200, "{page}");
-        let session = common::session_of(&page);
+        let (host, session) = sign_in(addr, &login);
 
         // As many connections as the cap: one whose body never finishes, the others
         // with half a request head.
@@ -173,21 +191,12 @@ async fn slow_requests_are_closed_and_connections_capped() {
 /// newcomer is closed at once, and none of the player's connections is ended for it.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_players_own_connections_are_never_ended_for_a_newcomer() {
-    let (node, _dir) = common::node("fay", 5).await;
-    let board = sealed_web::serve(
-        node.clone(),
-        sealed_web::Config::at("127.0.0.1:0".parse().unwrap()),
-    )
-    .await
-    .unwrap();
+    let (node, _dir, board) = served("fay").await;
     let addr = board.addr();
     let login = board.login_url().unwrap();
     let limits = Limits::default();
     tokio::task::spawn_blocking(move || {
-        let host = format!("127.0.0.1:{}", addr.port());
-        let (status, page) = get(addr, login.split_once(&host).unwrap().1);
-        assert_eq!(status, 200, "{page}");
-        let session = common::session_of(&page);
+        let (host, session) = sign_in(addr, &login);
         // Each slot: one answered API request with the session, the connection kept.
         let mut mine: Vec<TcpStream> = (0..limits.connections)
             .map(|i| {
