@@ -283,14 +283,23 @@ pub fn games(home: &Home, json: bool) -> i32 {
                     .collect();
                 indent(&mut s, format!("you would trust: {}", list.join(", ")));
             }
+            let invited = g.status == sealed_node::core::GameState::Invited;
             if !options.is_empty() {
                 indent(&mut s, format!("options: {}", options.join(" ")));
+            } else if invited {
+                // Every term is said before the player accepts, the defaults too.
+                indent(&mut s, "options: none (the variant's own rules)".into());
             }
             if let Some(r) = &g.result {
                 indent(&mut s, format!("result: {r}"));
             }
             if let Some(clock) = &g.clock {
                 indent(&mut s, format!("clock: {clock}"));
+            } else if invited {
+                indent(
+                    &mut s,
+                    "clock: none (no time control: nobody loses on time)".into(),
+                );
             }
             if let Some(inv) = &g.invitation {
                 indent(&mut s, format!("invitation {inv}"));

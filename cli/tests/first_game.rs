@@ -63,6 +63,15 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
         "{list}"
     );
     assert!(list.contains("options: hand=3"), "{list}");
+    // With the variant's own rules and no time terms, the invitation says so.
+    assert!(
+        list.contains("options: none (the variant's own rules)"),
+        "{list}"
+    );
+    assert!(
+        list.contains("clock: none (no time control: nobody loses on time)"),
+        "{list}"
+    );
     let out = run(&bob, &["accept", short]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(

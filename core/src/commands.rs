@@ -160,14 +160,14 @@ impl Core {
             ply: p.table.ply(),
             waiting_for: p.table.waiting_for(),
             result: p.table.result(),
-            players: players(p.table.terms(), &p.names(), Some(p.table.seat())),
+            players: players(p.table.terms(), &self.names_shown(p), Some(p.table.seat())),
             options: options_words(p.table.terms()),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(id),
             held: p.table.session().held(),
             clock: self
                 .clocks(p)
-                .map(|c| c.line(&namer(&p.names(), p.table.seat()))),
+                .map(|c| c.line(&namer(&self.names_shown(p), p.table.seat()))),
             invitation: self.invitation(p),
             helpers: helpers(p.table.terms()),
             expires_ms: self.expires_at(id),
@@ -535,7 +535,7 @@ impl Core {
     fn view(&self, p: &Played) -> GameView {
         let terms = p.table.terms();
         let clock = self.clocks(p).map(|clocks| {
-            let names = p.names();
+            let names = self.names_shown(p);
             let who = namer(&names, p.table.seat());
             let text = clocks.line(&who);
             ClockView { clocks, text }
@@ -543,7 +543,7 @@ impl Core {
         GameView {
             table: p.table.view(),
             clock,
-            players: players(terms, &p.names(), Some(p.table.seat())),
+            players: players(terms, &self.names_shown(p), Some(p.table.seat())),
             options: options_words(terms),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(&p.table.game()),
@@ -565,7 +565,7 @@ impl Core {
         // After the table's first line (variant, game, seat): who plays, on what terms.
         let table = p.table.show_text();
         let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
-        let names = p.names();
+        let names = self.names_shown(p);
         let seats = players(p.table.terms(), &names, Some(p.table.seat()));
         let mut text = format!("{head}\nplayers: {}\n", super::players::line(&seats));
         let trusted = helpers(p.table.terms());

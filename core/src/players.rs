@@ -153,6 +153,23 @@ fn called(terms: &Terms, names: &[Option<String>], s: Seat) -> String {
     }
 }
 
+impl super::Core {
+    /// Each seat's name as this node shows game `p`: as [`seat_names`] gives it, and
+    /// this seat's own name where neither the proposal nor a signature gives one yet (an
+    /// invitation by peer id: its player is named before he accepts, issue 55).
+    pub(super) fn names_shown(&self, p: &Played) -> Vec<Option<String>> {
+        let mut names = p.names();
+        let own = sealed_protocol::text::name(&self.cfg.name);
+        if let Some(n) = names.get_mut(p.table.seat().index())
+            && n.is_none()
+            && !own.is_empty()
+        {
+            *n = Some(own);
+        }
+        names
+    }
+}
+
 impl Played {
     /// Each seat's name, as [`seat_names`] gives it for this game's session.
     pub(super) fn names(&self) -> Vec<Option<String>> {

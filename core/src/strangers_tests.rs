@@ -337,3 +337,24 @@ fn a_reply_to_an_envelope_not_the_latest_is_still_taken_from_the_reserve() {
     let a2 = reply(&t, &alice, 0, 2, &[&b0], 100);
     assert_eq!(n.ask(a, push(&t, vec![a2])), Response::Ok { new: 1 });
 }
+
+/// Issue 55: invited by peer id (the proposal gives no name for this seat), the player
+/// is named by his own name in his list before he accepts, not `seat 1`.
+#[test]
+fn an_invitation_without_my_name_shows_my_own() {
+    let mut n = Node::new(CoreConfig {
+        name: "bob".into(),
+        ..CoreConfig::default()
+    });
+    let me = n.me();
+    let alice = key(100);
+    let pa = alice.public().to_bytes();
+    n.connect(pa, "1.1.1.1");
+    let t = duel(&alice, me, None, 0);
+    assert_eq!(n.ask(pa, propose(&t)), Response::Ok { new: 0 });
+    let lines = n.core.summaries();
+    let mine = lines[0].players.iter().find(|p| p.you).expect("my seat");
+    assert_eq!(mine.name, "bob");
+    let hers = lines[0].players.iter().find(|p| !p.you).expect("hers");
+    assert_eq!(hers.name, "", "no name is made up for the other seat");
+}
