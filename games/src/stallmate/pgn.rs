@@ -8,10 +8,12 @@
 //! `BlackScore`).
 //!
 //! The movetext has one SAN move per period that ended with a "yes". What is not chess
-//! goes into `{…}` comments: before the move, the period's other attempts with their
-//! answers (`{any? try; d4-e5 illegal; g1-g3 illegal (not heard)}`, where "not heard"
-//! marks what the opponent was not told); after it, the move's announcements
-//! (`{capture at d5, check on file}`); at the end, the ending and the points.
+//! goes into `{…}` comments, each after the move it belongs to (a PGN reader gives a
+//! comment to the move before it): the move's announcements (`{capture at d5, check on
+//! file}`), then the period's other attempts with their answers (`{tried first: any?
+//! try; d4-e5 illegal; g1-g3 illegal (not heard)}`, where "not heard" marks what the
+//! opponent was not told); a period still open, with no move yet, has its attempts after
+//! its number; at the end, the ending and the points.
 //!
 //! *Interpretation:* the `Result` tag and token. The seed scores instead of winning, and
 //! everything but a forfeit scores alike for both, so a board ending is `1/2-1/2`; a
@@ -150,14 +152,15 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
             Color::Black => format!("{}...", turn.number),
         };
         tokens.push(number);
-        if let Some(t) = tries(turn) {
-            tokens.push(comment(&t));
-        }
         let Some((from, to, promotion)) = turn.moved().and_then(|a| a.squares()) else {
+            // A period still open: its attempts so far, after its number.
+            tokens.extend(tries(turn).map(|t| comment(&t)));
             continue;
         };
+        let tried = tries(turn).map(|t| comment(&format!("tried first: {t}")));
         let Some(mv) = pos.find_legal(from, to, promotion) else {
             tokens.push(comment(&format!("{from}-{to} (not legal here)")));
+            tokens.extend(tried);
             continue;
         };
         tokens.push(pos.san(&mv).unwrap_or_else(|_| mv.uci()));
@@ -167,6 +170,7 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
                 tokens.push(comment(announced));
             }
         }
+        tokens.extend(tried);
         pos = pos.play_unchecked(&mv);
     }
     if let Some(ending) = referee.ending() {
