@@ -14,22 +14,12 @@ use crate::{CoreConfig, Durable};
 
 /// Secret Stallmate that `from` proposes to `to`, refereed by `referee`.
 fn refereed(from: &SecretKey, to: &SecretKey, referee: [u8; 32], nonce: u64) -> Terms {
-    let mut n = [0u8; 32];
-    n[..8].copy_from_slice(&nonce.to_le_bytes());
-    let signed = table::propose(
-        "stallmate",
-        &[],
-        from,
-        Invitees {
-            opponent: to.public().to_bytes(),
-            referee: Some(referee),
-            ..Invitees::default()
-        },
-        NOW,
-        n,
-    )
-    .unwrap();
-    Terms::from_signed(signed).unwrap()
+    let invitees = Invitees {
+        opponent: to.public().to_bytes(),
+        referee: Some(referee),
+        ..Invitees::default()
+    };
+    proposed("stallmate", from, invitees, nonce)
 }
 
 /// The envelopes `key`, at seat `seat`'s table, signs to accept `t`.

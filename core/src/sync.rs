@@ -4,7 +4,7 @@
 //! per 4 KiB it carries, per 64 heads entries, per 16 envelopes and per 4 KiB of them an
 //! answer reads from the store, and a dormant or sleeping game's waking by its size.
 //!
-//! About 800 lines, over the ~600 of the style: what each request kind costs and how it
+//! Up to 800 lines, over the ~600 of the style: what each request kind costs and how it
 //! is answered are kept side by side, so that a new kind cannot be answered without
 //! being priced; the answers that grew their own rules live in their own files
 //! (`take.rs`, `witness.rs`, `rulings.rs`, `lookups.rs`).
@@ -585,9 +585,8 @@ impl Core {
             return self.respond(id, PeerRefusal::TooManyAddresses.into());
         }
         if let Some(a) = self.games.asleep(&game) {
-            // A game of two seats, whose seats have met already, or a refereed game
-            // no other player has joined, whose referee learns nothing of them before
-            // they post to it (`sleep.rs`).
+            // Its seats met already, or (a refereed game nobody joined) the referee
+            // learns of them only when they post to it (`sleep.rs`): nothing to learn.
             let r = match a.reader(&from) {
                 Some(_) => Response::Ok { new: 0 },
                 None => PeerRefusal::NotIntroducer.into(),

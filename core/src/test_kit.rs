@@ -105,27 +105,26 @@ impl Node {
     }
 }
 
-/// A duel `from` proposes to `to`, through `mailbox` if any.
-pub(crate) fn duel(from: &SecretKey, to: PeerKey, mailbox: Option<PeerKey>, nonce: u64) -> Terms {
+/// The terms of a game of `variant` that `from` proposes to `invitees`, made unique by
+/// `nonce`.
+pub(crate) fn proposed(variant: &str, from: &SecretKey, invitees: Invitees, nonce: u64) -> Terms {
     let mut n = [0u8; 32];
     n[..8].copy_from_slice(&nonce.to_le_bytes());
-    let signed = table::propose(
-        "duel",
-        &[],
-        from,
-        Invitees {
-            opponent: to,
-            mailboxes: mailbox
-                .map(|key| MailboxSpec { key, addrs: vec![] })
-                .into_iter()
-                .collect(),
-            ..Invitees::default()
-        },
-        NOW,
-        n,
-    )
-    .unwrap();
+    let signed = table::propose(variant, &[], from, invitees, NOW, n).unwrap();
     Terms::from_signed(signed).unwrap()
+}
+
+/// A duel `from` proposes to `to`, through `mailbox` if any.
+pub(crate) fn duel(from: &SecretKey, to: PeerKey, mailbox: Option<PeerKey>, nonce: u64) -> Terms {
+    let invitees = Invitees {
+        opponent: to,
+        mailboxes: mailbox
+            .map(|key| MailboxSpec { key, addrs: vec![] })
+            .into_iter()
+            .collect(),
+        ..Invitees::default()
+    };
+    proposed("duel", from, invitees, nonce)
 }
 
 pub(crate) fn propose(t: &Terms) -> Request {
