@@ -8,13 +8,16 @@
 // Files: the session, the API, the live stream and whether the node answers
 // `session.js`; element helpers `ui.js`; the games list and the new game form
 // `lists.js`; a game's page `game.js`; its board and the act being built `board.js`;
+// the move list, stepping through it, the board turned and the pieces lost
+// `moves.js`, with the plain chess they need (check, replaying a score) `chess.js`;
 // Tempête's physical deck — stating a card's effect, answering claims — `physical.js`;
 // the sign-in page's script `signin.js`; this one routes and refreshes.
 import { api, live, node, again, keepAgain, signOut, SignedOut, NodeDown, downWords } from './session.js';
 import { h, toast, short, peopleText, replaceMain } from './ui.js';
 import { drawGames, drawNew } from './lists.js';
-import { drawGame } from './game.js';
+import { drawGame, lastActWords } from './game.js';
 import { Q, resetAct } from './board.js';
+import { cardNames, onKey } from './moves.js';
 
 const S = {
   myTurn: new Map(), // game id → whether it was this seat's move, for notifications
@@ -137,10 +140,29 @@ async function refreshOnce() {
   else if (r.page === 'new') { if (!document.querySelector('form.new')) await drawNew(ctx); }
   else {
     const show = await api(`/api/games/${r.id}`);
+    if (show.variant === 'tempete' && !cardNames.size) await loadCardNames();
+    announce(S.show, show);
     if (!S.show || S.show.game !== show.game || S.show.ply !== show.ply || S.show.phase !== show.phase) resetAct();
     S.show = show;
     await drawGame(show, gameCtx());
   }
+}
+
+// The open deck's names, for the move list's cards in words (once; a failure leaves
+// the numbers).
+async function loadCardNames() {
+  try {
+    for (const c of await api('/api/cards')) cardNames.set(c.card, c.name);
+  } catch (e) { /* the numbers stay */ }
+}
+
+// A screen reader is told of the opponent's act: the page's polite live region says it
+// when the game moved on while this seat waited (or by more than the seat's own act).
+function announce(before, show) {
+  if (!before || before.game !== show.game || show.ply <= before.ply) return;
+  if (before.my_turn && show.ply < before.ply + 2) return;
+  const words = lastActWords(show);
+  document.getElementById('announce').textContent = words ? `Opponent played ${words}` : 'Your opponent moved';
 }
 
 function titleFor(games) {
@@ -191,6 +213,9 @@ async function start() {
     notify.hidden = false;
     notify.addEventListener('click', async () => { await Notification.requestPermission(); notify.hidden = true; });
   }
+  // Before the board's own keys (the capture phase): f turns the board, and the arrows,
+  // Home and End step through the moves (on the board, only End, to return).
+  document.addEventListener('keydown', (ev) => { if (route().page === 'game') onKey(ev); }, true);
   window.addEventListener('hashchange', () => { resetAct(); Q.focus = null; S.show = null; refresh('nav'); });
   live(() => { lastEvent = Date.now(); refresh('event'); }, signedOut);
   setInterval(() => {

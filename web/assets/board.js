@@ -66,8 +66,9 @@ function marked(show, q) {
   return { choices, targets: (q || anySquare) ? new Set() : targets, answers, anySquare, froms: new Set(choices.map((c) => c.from).filter(Boolean)) };
 }
 
-function squareName(c, m, last) {
+function squareName(c, m, last, check) {
   const parts = [c.square, c.piece ? c.piece.name : 'empty', ...c.marks.map((x) => x.words)];
+  if (check.has(c.square)) parts.push('check');
   if (last.has(c.square)) parts.push('last move');
   if (Q.sel === c.square || c.picked) parts.push('selected');
   if (c.edited) parts.push('changed by your edits');
@@ -99,19 +100,29 @@ function walk(ev, files, count) {
 // Where a drag started (a redraw between the press and the release keeps it).
 let dragFrom = null;
 
-export function drawBoard(show, q, ctx) {
+// `look`: the board turned (`flip`: the other side at the bottom) and the kings in
+// check (`check`, their squares).
+export function drawBoard(show, q, ctx, look = {}) {
   const g = show.grid;
   if (!g) return null;
   const m = marked(show, q);
   const last = new Set(show.last || []);
+  const check = look.check || new Set();
   const files = g.files.length;
+  const rows = g.ranks.length;
+  // Turned, the board is read from the other corner: the last cell first.
+  const at = (row, col) => (look.flip ? g.cells[(rows - 1 - row) * files + (files - 1 - col)] : g.cells[row * files + col]);
+  const ranks = look.flip ? g.ranks.slice().reverse() : g.ranks;
+  const fileLabels = look.flip ? g.files.slice().reverse() : g.files;
+  const divideBelow = (row) => g.divides.includes(look.flip ? rows - 2 - row : row);
   // The one square the Tab key reaches: where the keyboard was, else the selection,
   // else the first piece that can move, else the first square.
   const home = [Q.focus, Q.sel, [...m.answers][0], [...m.froms][0], g.cells[0] && g.cells[0].square]
     .find((s) => s && g.cells.some((c) => c.square === s));
-  const side = show.side ? `, as ${show.side} sees it` : '';
+  const other = { White: 'Black', Black: 'White' }[show.side];
+  const side = look.flip ? (other ? `, as ${other} sees it` : ', turned around') : show.side ? `, as ${show.side} sees it` : '';
   const board = h('div', {
-    class: 'board', id: 'board', role: 'group', 'data-files': files,
+    class: 'board', id: 'board', role: 'group', 'data-files': files, 'data-flipped': look.flip ? 'yes' : 'no',
     'aria-label': `Board${side}. Arrow keys move between squares; Enter picks one.`,
     onkeydown: (ev) => walk(ev, files, g.cells.length),
     onpointerdown: (ev) => {
@@ -133,10 +144,10 @@ export function drawBoard(show, q, ctx) {
   });
   board.style.setProperty('--files', String(files));
   board.style.gridTemplateColumns = `1.4em repeat(${files}, var(--cell))`;
-  g.ranks.forEach((rank, row) => {
+  ranks.forEach((rank, row) => {
     board.append(h('div', { class: 'label', 'aria-hidden': 'true', text: rank }));
     for (let col = 0; col < files; col++) {
-      const c = g.cells[row * files + col];
+      const c = at(row, col);
       const cls = ['sq', c.shade];
       if (m.froms.has(c.square)) cls.push('movable');
       // The piece chosen, and where it goes once a question about the act is open.
@@ -147,10 +158,11 @@ export function drawBoard(show, q, ctx) {
       if (m.anySquare) cls.push('asking');
       if (last.has(c.square)) cls.push('last');
       if (c.piece) cls.push('occupied');
-      if (g.divides.includes(row)) cls.push('divide-below');
+      if (check.has(c.square)) cls.push('check');
+      if (divideBelow(row)) cls.push('divide-below');
       const cell = h('button', {
         type: 'button', class: cls.join(' '), 'data-square': c.square, 'data-focus': `sq-${c.square}`,
-        tabindex: c.square === home ? '0' : '-1', 'aria-label': squareName(c, m, last),
+        tabindex: c.square === home ? '0' : '-1', 'aria-label': squareName(c, m, last, check),
         'aria-pressed': Q.sel === c.square || c.picked ? 'true' : null,
         title: [c.square, c.piece && c.piece.name, ...c.marks.map((x) => x.words)].filter(Boolean).join(' · '),
         disabled: ctx.down,
@@ -161,7 +173,7 @@ export function drawBoard(show, q, ctx) {
       board.append(cell);
     }
   });
-  board.append(h('div', { class: 'label', 'aria-hidden': 'true' }), ...g.files.map((f) => h('div', { class: 'label', 'aria-hidden': 'true', text: f })));
+  board.append(h('div', { class: 'label', 'aria-hidden': 'true' }), ...fileLabels.map((f) => h('div', { class: 'label', 'aria-hidden': 'true', text: f })));
   return h('div', { class: 'board-box' }, board, g.note ? h('p', { class: 'note', id: 'board-note', text: g.note }) : null);
 }
 

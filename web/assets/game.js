@@ -6,6 +6,8 @@ import { h, people, replaceMain } from './ui.js';
 import { Q, resetAct, gameChoices, question, drawBoard, drawQuestion, drawButtons, drawTyping } from './board.js';
 import { invitationFacts, loadVariants } from './lists.js';
 import * as phys from './physical.js';
+import * as chess from './chess.js';
+import * as mv from './moves.js';
 
 // ---- building an act -------------------------------------------------------------------
 
@@ -82,11 +84,13 @@ function resultBanner(show, verdict) {
     status ? h('p', { class: 'muted', text: status === 'verified' ? 'verified: every envelope checks, as `sealed verify` finds' : `sealed verify finds: ${status}` }) : null);
 }
 
-// What the game waits for, the clock, where one's last move is, a draw offer.
-function statusBox(show) {
+// What the game waits for, a king in check, the clock, where one's last move is, a
+// draw offer.
+function statusBox(show, checked) {
   const over = show.phase === 'done';
   const waiting = over ? 'The game is over.' : show.waiting_for;
   return h('div', { class: 'status' + (show.my_turn ? ' turn' : ''), id: 'status' }, waiting,
+    checked.length ? h('div', { class: 'check-words', id: 'check-status', text: checked.map((c) => `${c.side === show.side ? 'You are' : `${c.side} is`} in check (king on ${c.square})`).join('; ') }) : null,
     show.clock && show.clock.text ? h('div', { class: 'muted', id: 'clock', text: show.clock.text }) : null,
     // Before the first move, what went out is the setup, which the node confirms by
     // itself: a move's delivery is what a player wants to know.
@@ -129,28 +133,6 @@ function drawHand(show) {
   return out;
 }
 
-// The score as moves: its tag lines (the options, the coin) folded away, its movetext
-// one numbered move to a line.
-function drawMoves(show) {
-  if (!show.score) return null;
-  const lines = show.score.split('\n');
-  const tags = lines.filter((l) => /^\[\w+ ".*"\]$/.test(l.trim()));
-  const text = lines.filter((l) => !/^\[\w+ ".*"\]$/.test(l.trim())).join(' ').replace(/\s+/g, ' ').trim();
-  // A game with no move yet is written as its result token alone (`*`).
-  const rows = text && text !== '*' ? text.split(/ (?=\d+\.(?:\.\.)? )/).filter(Boolean) : [];
-  return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
-    h('h2', { id: 'moves-title', text: 'Moves' }),
-    rows.length ? h('ol', { class: 'movelist', id: 'score' }, rows.map((r) => {
-      const m = r.match(/^(\d+\.(?:\.\.)?) (.*)$/);
-      return h('li', {}, m ? [h('span', { class: 'num', text: m[1] }), ' ', m[2]] : r);
-    })) : h('p', { class: 'muted', id: 'score', text: 'no move yet' }),
-    tags.length ? h('details', { class: 'tags' }, h('summary', { text: 'Game tags' }),
-      h('dl', {}, tags.map((t) => {
-        const m = t.trim().match(/^\[(\w+) "(.*)"\]$/);
-        return [h('dt', { text: m[1] }), h('dd', { text: m[2] })];
-      }))) : null);
-}
-
 function drawVerdict(show, v, fail) {
   if (!v) return null;
   const verdict = v.verdict || {};
@@ -172,7 +154,39 @@ function drawVerdict(show, v, fail) {
       show.variant !== 'duel' && !show.variant.startsWith('stallmate') ? get('svg', 'SVG') : null));
 }
 
+// ---- check -------------------------------------------------------------------------------
+
+// The kings in check on the board shown, each with its side. Tempête's board shows
+// every piece to both sides, so check is read from it; Secret Stallmate's shows only
+// one's own army, so only the referee's words heard after the opponent's move say it
+// (GAMES §5.5), and only for the game as it stands. Chex and Cardmate have no check.
+function checked(show, grid, live) {
+  if (!grid) return [];
+  const sideAt = (s) => {
+    const c = grid.cells.find((x) => x.square === s);
+    return c && c.piece ? c.piece.name.split(' ')[0] : null;
+  };
+  if (show.variant === 'tempete') {
+    const at = chess.fromGrid(grid);
+    return at ? chess.checks(at).map((s) => ({ square: s, side: sideAt(s) })) : [];
+  }
+  if (show.variant.startsWith('stallmate') && live && show.my_turn && show.phase === 'play' && show.side) {
+    const heard = (show.hand && show.hand.heard) || [];
+    const last = heard.length ? heard[heard.length - 1].words : [];
+    if (!last.some((w) => /^check/.test(w))) return [];
+    const king = grid.cells.find((c) => c.piece && c.piece.name === `${show.side} king`);
+    return king ? [{ square: king.square, side: show.side }] : [];
+  }
+  return [];
+}
+
 // ---- the page --------------------------------------------------------------------------
+
+// The opponent's last act in words, for a screen reader's announcement.
+export function lastActWords(show) {
+  const acts = mv.readScore(show.score).acts;
+  return acts.length ? mv.actWords(acts[acts.length - 1]) : null;
+}
 
 export async function drawGame(show, ctx) {
   const over = show.phase === 'done' || (show.verdict && show.verdict.outcome);
@@ -185,32 +199,65 @@ export async function drawGame(show, ctx) {
   phys.sync(show);
   const redraw = (focus) => drawGame(show, { ...ctx, focus });
   const a = acts(show, redraw, ctx.send);
+  // Stepping: the acts of the score, the positions after each where the page can draw
+  // them, and the one shown (V.at; null is the game as it stands). A new act that
+  // arrives while the player looks back is said, not shown.
+  mv.enter(show);
+  const read = mv.readScore(show.score);
+  const steps = mv.positions(show, read.acts);
+  const count = read.acts.length;
+  if (!steps.all || (mv.V.at !== null && mv.V.at >= count)) { mv.V.at = null; mv.V.arrived = null; }
+  if (mv.V.at !== null && mv.V.count < count) mv.V.arrived = mv.actWords(read.acts[count - 1]);
+  Object.assign(mv.V, { count, off: steps.all ? null : steps.off, redraw });
+  const viewing = mv.V.at !== null;
+  const go = (to) => {
+    mv.V.at = to === null || to >= count ? null : to;
+    if (mv.V.at === null) mv.V.arrived = null;
+    resetAct();
+    redraw();
+  };
+  const turn = () => { mv.flip(); redraw('flip'); };
   // Stating a physical card's effect: the board shows the position after the edits
   // and takes edits, not moves.
-  const editing = phys.editing();
-  if (editing) resetAct();
-  const q = editing ? null : question(Q.cands);
-  const board = editing ? drawBoard(phys.preview(show), null, phys.boardCtx(show, redraw, a.down)) : drawBoard(show, q, a);
+  const editing = phys.editing() && !viewing;
+  if (editing || viewing) resetAct();
+  const q = editing || viewing ? null : question(Q.cands);
+  const shown = viewing ? { ...show, grid: mv.gridAt(show.grid, steps.all[mv.V.at].at), last: steps.all[mv.V.at].squares, choices: [] } : show;
+  const kings = checked(show, shown.grid, !viewing);
+  const look = { flip: mv.V.flip, check: new Set(kings.map((k) => k.square)) };
+  // While an earlier position is shown, a click on the board does nothing.
+  const still = { square: () => {}, drag: null, down: a.down };
+  const boardBox = editing ? drawBoard(phys.preview(show), null, phys.boardCtx(show, redraw, a.down), look)
+    : drawBoard(shown, q, viewing ? still : a, look);
+  // The pieces lost, where both sides' pieces are all on the board (Tempête).
+  const at = show.variant === 'tempete' && shown.grid ? chess.fromGrid(shown.grid) : null;
+  const taken = at ? mv.drawTaken(at, (show.side !== 'Black') !== mv.V.flip) : null;
+  const board = boardBox ? h('div', { class: 'board-col' }, mv.drawControls(steps, count, go, turn),
+    taken ? taken.top : null, boardBox, taken ? taken.bottom : null) : null;
   const pctx = { post: ctx.post, fail: ctx.fail, down: a.down };
   const head = h('div', { class: 'head' },
     h('h1', { text: `${show.variant} · game ${show.game.slice(0, 8)}` }),
     h('p', { class: 'players' }, people(show.players), show.side ? h('span', { class: 'muted', text: ` · you play ${show.side}` }) : null),
     show.options && show.options.length && !invited ? h('p', { class: 'muted', text: `options: ${show.options.join(' ')}` }) : null);
   const side = h('div', { class: 'side' },
-    statusBox(show),
+    statusBox(show, kings),
+    mv.viewingNotice(read),
     invited ? invitationFacts(show) : null,
     // The opponent's claims come before one's own act, which accepts them.
     phys.drawClaims(show, pctx, redraw),
-    editing ? phys.drawEdit(show, pctx, redraw) : [drawQuestion(show, q, a), drawButtons(show, a), drawTyping(show, a)],
+    viewing ? null : editing ? phys.drawEdit(show, pctx, redraw) : [drawQuestion(show, q, a), drawButtons(show, a), drawTyping(show, a)],
     drawHand(show),
-    drawMoves(show),
+    mv.drawMoves(show, read, steps, viewing ? mv.V.at : count, go),
     !board && show.board && !invited ? h('pre', { class: 'score', text: show.board }) : null,
     drawVerdict(show, verdict, ctx.fail));
   const page = h('div', {
     id: 'game', 'data-game': show.game, 'data-ply': show.ply, 'data-phase': show.phase,
     'data-my-turn': show.my_turn ? 'yes' : 'no', 'data-variant': show.variant, 'data-node': node.up ? 'up' : 'down',
+    'data-viewing': viewing ? String(mv.V.at) : null,
   }, head, resultBanner(show, verdict), h('div', { class: 'game' }, board, side));
   if (!ctx.current(show.game)) return;
-  replaceMain(page, ctx.focus);
+  // The keyboard's fallback: the square it was on, else where the last move went.
+  const lastTo = (show.last || [])[(show.last || []).length - 1];
+  replaceMain(page, ctx.focus, Q.focus ? `sq-${Q.focus}` : lastTo ? `sq-${lastTo}` : null);
   ctx.drawn(show);
 }

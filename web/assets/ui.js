@@ -67,13 +67,17 @@ export function peopleText(players) {
 // Redraws `main` with `page`, keeping the keyboard where it was: the element that had
 // the focus is found again by its `data-focus` key (a square, a button), or `focus`
 // names where it should go now (a question just asked).
-export function replaceMain(page, focus) {
+//
+// `fallback` names where the keyboard goes when what had it is gone (the question a
+// move answered, the typing field once the turn has passed): never the page's body,
+// where a keyboard player would have to start again from the top.
+export function replaceMain(page, focus, fallback) {
   const active = document.activeElement;
-  const had = active && main().contains(active) ? active.dataset.focus : null;
+  const inside = !!active && main().contains(active);
+  const had = inside ? active.dataset.focus : null;
   main().replaceChildren(page);
-  const key = focus || had;
-  if (!key) return;
-  const el = main().querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  const find = (k) => (k ? main().querySelector(`[data-focus="${CSS.escape(k)}"]`) : null);
+  const el = find(focus || had) || (inside || focus ? find(fallback) : null);
   if (el) el.focus({ preventScroll: !focus });
 }
 

@@ -72,6 +72,7 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/games/{game}/verify", get(verify))
         .route("/api/games/{game}/download/{what}", get(download))
         .route("/api/variants", get(variants))
+        .route("/api/cards", get(cards))
         .route("/api/peers", get(peers))
         .route("/api/new", post(new))
         .route("/api/events", get(events))
@@ -311,6 +312,17 @@ async fn variants() -> Response {
         .map(|g| json!({ "name": g.name, "about": g.about, "settings": g.settings }))
         .collect();
     Json(json!({ "variants": variants, "time": TIME_SETTINGS })).into_response()
+}
+
+/// The open deck's cards by number and name, for a Tempête move list that names the
+/// cards played (a game's view names only the cards in this seat's hand).
+async fn cards() -> Response {
+    let deck = sealed_games::tempete::Deck::open_shared();
+    let cards: Vec<Value> = deck
+        .cards()
+        .map(|c| json!({ "card": c.number(), "name": c.name() }))
+        .collect();
+    Json(cards).into_response()
 }
 
 /// The player's peers. What strangers hold here and what was refused are the

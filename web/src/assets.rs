@@ -16,6 +16,8 @@ const FILES: &[(&str, &str, &str)] = &[
     ("lists.js", JS, include_str!("../assets/lists.js")),
     ("game.js", JS, include_str!("../assets/game.js")),
     ("board.js", JS, include_str!("../assets/board.js")),
+    ("moves.js", JS, include_str!("../assets/moves.js")),
+    ("chess.js", JS, include_str!("../assets/chess.js")),
     ("physical.js", JS, include_str!("../assets/physical.js")),
     ("signin.js", JS, include_str!("../assets/signin.js")),
     ("app.css", CSS, include_str!("../assets/app.css")),

@@ -15,7 +15,9 @@
 //! card asks, the last move, the result, long names, narrow windows and a game played
 //! from the keyboard alone (`asks.rs`); the accessibility check with axe-core
 //! (`axe.rs`); the physical deck of Tempête: a card stated by clicks, a claim accepted
-//! and one disputed on the other board (`physical.rs`).
+//! and one disputed on the other board (`physical.rs`); check, the board turned, stepping
+//! through the moves, the pieces lost, the keyboard kept after a move and the opponent's
+//! move told to a screen reader (`view.rs`).
 
 mod asks;
 mod axe;
@@ -25,6 +27,7 @@ mod door;
 mod driver;
 mod physical;
 mod play;
+mod view;
 
 use std::time::Duration;
 

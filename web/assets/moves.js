@@ -1,0 +1,251 @@
+// The moves of a game as a player reads them: the score's acts one numbered move to a
+// line (a card's act in words, not as `<62@a7 f2-f3>`), stepping back and forward
+// through the positions after each act where this page can draw them, the board
+// turned, the pieces each side has lost, and the words a screen reader hears when the
+// opponent moves. What is shown while stepping is drawn here from the score; the node
+// is asked nothing, and no act can be made until the player returns to the game.
+import { h } from './ui.js';
+import * as chess from './chess.js';
+
+// The view of the open game: the act shown (null: the game as it stands), what
+// arrived while the player looked back, whether the board is turned, and what the
+// keys need between two drawings (the number of acts, why stepping is off, how to
+// draw again).
+export const V = { game: null, at: null, arrived: null, flip: false, count: 0, off: null, redraw: null };
+
+const flipKey = (game) => `sealed-flip:${game}`;
+
+// A new game's page starts at the game as it stands, turned as the player left it in
+// this tab.
+export function enter(show) {
+  if (V.game === show.game) return;
+  V.game = show.game;
+  V.at = null;
+  V.arrived = null;
+  try { V.flip = sessionStorage.getItem(flipKey(show.game)) === 'yes'; } catch (e) { V.flip = false; }
+}
+
+export function flip() {
+  V.flip = !V.flip;
+  try { sessionStorage.setItem(flipKey(V.game), V.flip ? 'yes' : 'no'); } catch (e) { /* a tab without storage keeps it until reload */ }
+}
+
+// ---- the score, read -------------------------------------------------------------------------
+
+const isNumber = (t) => /^\d+\.(\.\.)?$/.test(t);
+const isResult = (t) => /^(1-0|0-1|1\/2-1\/2|\*)$/.test(t);
+
+// The score's tags, and its movetext as rows (a move number and what follows it: acts,
+// each with its index from 1, and comments).
+export function readScore(score) {
+  const lines = (score || '').split('\n');
+  const tagLine = (l) => /^\[\w+ ".*"\]$/.test(l.trim());
+  const tags = lines.filter(tagLine).map((t) => t.trim().match(/^\[(\w+) "(.*)"\]$/).slice(1));
+  const text = lines.filter((l) => !tagLine(l)).join('\n');
+  const rows = [];
+  const acts = [];
+  for (const t of text.match(/\{[^}]*\}|<[^>]*>|;[^\n]*|\S+/g) || []) {
+    if (isNumber(t)) { rows.push({ num: t, items: [] }); continue; }
+    if (isResult(t)) continue;
+    if (!rows.length) rows.push({ num: null, items: [] });
+    const row = rows[rows.length - 1];
+    if (t.startsWith('{') || t.startsWith(';')) row.items.push({ comment: t.replace(/^[{;]\s*|\s*}$/g, '') });
+    else { acts.push(t); row.items.push({ act: t, ply: acts.length }); }
+  }
+  return { tags, rows, acts };
+}
+
+// ---- cards in words ---------------------------------------------------------------------------
+
+// The open deck's names by number, asked once of the board's server.
+export const cardNames = new Map();
+
+function cardWords(ref) {
+  const m = ref.match(/^(again|t?\d+)(?:@([a-h][1-8](?:,[a-h][1-8])*))?(?:=([PNBRQK]))?$/);
+  if (!m) return null;
+  let w;
+  if (m[1] === 'again') w = 'the intercepted card again';
+  else {
+    const n = Number(m[1].replace('t', ''));
+    const name = cardNames.get(n);
+    w = `${m[1].startsWith('t') ? 'the taken ' : ''}${name ? `${name} (card ${n})` : `card ${n}`}`;
+  }
+  if (m[2]) w += ` on ${m[2].split(',').join(' and ')}`;
+  if (m[3]) w += ` as a ${chess.WORDS[m[3].toLowerCase()]}`;
+  return w;
+}
+
+// A Tempête act in words (GAMES §4.16's grammar): `<62@a7 f2-f3>` reads "Tempest
+// (card 62) on a7: f2-f3". What is not understood stays as written.
+export function actWords(act) {
+  if (!act.startsWith('<')) return act;
+  const w = act.slice(1, -1).trim().split(/\s+/);
+  const out = [];
+  let i = 0;
+  const moves = () => {
+    const ms = [];
+    while (i < w.length && w[i] !== 'discard') ms.push(w[i++]);
+    return ms.join(' ');
+  };
+  while (w[i] === 'sprung') { out.push(`trap sprung on ${w[i + 2]}`); i += 3; }
+  if (w[i] === 'yield') { out.push('yields: no legal move'); i += 1; }
+  else if (w[i] === 'intercept') {
+    i += 1;
+    const second = w[i] === 'second';
+    if (second) i += 1;
+    out.push(`intercepts${second ? ' the second move' : ''} with ${cardWords(w[i]) || w[i]}`);
+    i += 1;
+  } else if (w[i] === 'answer') {
+    i += 1;
+    if (w[i] === 'cancel') { out.push(`answers: cancels ${cardWords(w[i + 1]) || w[i + 1]}`); i += 2; }
+    else if (w[i] === 'keep') { i += 1; out.push(`answers: keeps the card, plays ${moves()}`); }
+    else {
+      const c = cardWords(w[i] || '');
+      if (c) i += 1;
+      const ms = moves();
+      out.push(`answers: ${[c, ms].filter(Boolean).join(': ')}`);
+    }
+  } else if (i < w.length) {
+    let c = cardWords(w[i] || '');
+    if (c) {
+      i += 1;
+      if (w[i] === 'takes') { c += ` takes ${cardWords(w[i + 1]) || w[i + 1]}`; i += 2; }
+      else if (w[i] === 'picks') { c += ` picks slot ${w[i + 2]}`; i += 3; }
+      // A start card's own card follows it.
+      const then = cardWords(w[i] || '');
+      if (then && !/^[a-h][1-8]/.test(w[i])) { c += `, then ${then}`; i += 1; }
+    }
+    const ms = moves();
+    out.push([c, ms].filter(Boolean).join(': '));
+  }
+  if (w[i] === 'discard') out.push(`discards ${w.slice(i + 1).join(', ')}`);
+  return out.filter(Boolean).join('; ') || act;
+}
+
+// ---- positions ---------------------------------------------------------------------------------
+
+// The positions after each act, and why there are none where there are none. Only a
+// board every piece of which both sides see can be drawn from the score; and only when
+// the replay ends on the very board the node shows is it trusted.
+export function positions(show, acts) {
+  if (show.variant !== 'tempete') {
+    return { off: show.variant.startsWith('stallmate') ? 'Stepping is off: this board shows only your own army, so earlier positions cannot be drawn'
+      : `Stepping is off: this page cannot replay ${show.variant}'s moves` };
+  }
+  if ((show.options || []).includes('deck=physical')) return { off: 'Stepping is off: a physical card’s effect is stated in words this page does not replay' };
+  const now = chess.fromGrid(show.grid);
+  const all = now && chess.replay(acts);
+  if (!all || !chess.same(all[all.length - 1].at, now)) return { off: 'Stepping is off: a card played in this game changes the board in a way this page does not replay' };
+  return { all };
+}
+
+// The grid of the shown act: the node's squares with the pieces of that position, no
+// marks (they belong to the game as it stands).
+export function gridAt(grid, at) {
+  return { ...grid, cells: grid.cells.map((c) => ({ ...c, piece: at.has(c.square) ? chess.token(at.get(c.square)) : null, marks: [] })) };
+}
+
+// ---- drawing -----------------------------------------------------------------------------------
+
+// The move list; with positions, each act a button that shows its position, the one
+// shown marked.
+export function drawMoves(show, read, steps, shown, go) {
+  if (!show.score) return null;
+  const rows = read.rows.filter((r) => r.items.length || r.num);
+  const item = (x) => {
+    if (x.comment !== undefined) return h('span', { class: 'comment', text: ` {${x.comment}}` });
+    const words = actWords(x.act);
+    const current = shown === x.ply;
+    const attrs = { class: 'act' + (current ? ' current' : ''), 'data-ply': x.ply, 'aria-current': current ? 'true' : null };
+    return [' ', steps.all
+      ? h('button', { ...attrs, type: 'button', 'data-focus': `act-${x.ply}`, title: `show the position after ${words}`, onclick: () => go(x.ply) }, words)
+      : h('span', { ...attrs, text: words })];
+  };
+  return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
+    h('h2', { id: 'moves-title', text: 'Moves' }),
+    rows.length ? h('ol', { class: 'movelist', id: 'score' }, rows.map((r) =>
+      h('li', {}, r.num ? h('span', { class: 'num', text: r.num }) : null, r.items.map(item))))
+      : h('p', { class: 'muted', id: 'score', text: 'no move yet' }),
+    read.tags.length ? h('details', { class: 'tags' }, h('summary', { text: 'Game tags' }),
+      h('dl', {}, read.tags.map(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]))) : null);
+}
+
+// The stepping buttons and the flip, above the board.
+export function drawControls(steps, count, go, turn) {
+  const off = steps.all ? null : steps.off;
+  const at = V.at === null ? count : V.at;
+  const b = (id, label, glyph, to, can) => h('button', {
+    type: 'button', id, class: 'step', 'data-focus': id, 'aria-label': label, title: off || label,
+    disabled: !steps.all || !can, onclick: () => go(to),
+  }, h('span', { 'aria-hidden': 'true', text: glyph }));
+  return h('div', { class: 'controls', role: 'group', 'aria-label': 'Moves and board' },
+    b('step-first', 'First position', '⏮', 0, at > 0),
+    b('step-back', 'Previous move', '◀', Math.max(0, at - 1), at > 0),
+    b('step-next', 'Next move', '▶', Math.min(count, at + 1), at < count),
+    b('step-last', 'Last move: the game as it stands', '⏭', null, at < count),
+    h('button', { type: 'button', id: 'flip', class: 'step', 'data-focus': 'flip', 'aria-pressed': V.flip ? 'true' : 'false', title: 'Turn the board (key f)', onclick: turn }, 'Flip board'),
+    off ? h('span', { class: 'muted step-off', id: 'step-off', text: off }) : null);
+}
+
+// What the page says while an earlier position is shown.
+export function viewingNotice(read) {
+  if (V.at === null) return null;
+  const where = (() => {
+    for (const r of read.rows) {
+      const x = r.items.find((i) => i.ply === V.at);
+      if (x) return `${r.num ? `${r.num} ` : ''}${actWords(x.act)}`;
+    }
+    return 'the start';
+  })();
+  return h('div', { class: 'viewing', id: 'viewing', role: 'status' },
+    V.at === 0 ? 'viewing the start position — press End to return' : `viewing move ${where} — press End to return`,
+    V.arrived ? h('div', { id: 'arrived', text: `A new move arrived: ${V.arrived}` }) : null);
+}
+
+// The pieces each side has lost, beside the board: the top side's row above it, the
+// bottom side's below, with the lead in material on the side that has it.
+export function drawTaken(at, whiteBelow) {
+  const m = chess.material(at);
+  const row = (white) => {
+    const took = white ? m.black : m.white;
+    const lead = white ? m.lead : -m.lead;
+    const side = white ? 'White' : 'Black';
+    const words = took.length ? took.map((l) => chess.WORDS[l.toLowerCase()]).join(', ') : 'nothing';
+    return h('div', { class: 'taken', id: `taken-${white ? 'white' : 'black'}`, 'data-lead': lead > 0 ? String(lead) : '0' },
+      h('span', { class: 'sr-only', text: `${side} has taken: ${words}${lead > 0 ? `; ${side} leads by ${lead}` : ''}` }),
+      h('span', { 'aria-hidden': 'true' }, took.map((l) => h('span', { class: 'piece-small', text: chess.glyph(l) })),
+        lead > 0 ? h('span', { class: 'lead', text: ` +${lead}` }) : null));
+  };
+  return { top: row(!whiteBelow), bottom: row(whiteBelow) };
+}
+
+// ---- keys ---------------------------------------------------------------------------------------
+
+const typing = (t) => !!(t && t.closest && t.closest('input, textarea, select, [contenteditable]'));
+
+// The page's keys, outside text fields: f turns the board; Left, Right, Home and End
+// step through the moves — except on the board, where they walk its squares, but for
+// End while an earlier position is shown (the page says "press End to return").
+export function onKey(ev) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || typing(ev.target) || !V.redraw) return;
+  const onBoard = !!(ev.target && ev.target.closest && ev.target.closest('#board'));
+  let to;
+  if (ev.key === 'f' || ev.key === 'F') {
+    flip();
+  } else if (ev.key === 'End' && V.at !== null) {
+    to = null;
+  } else if (onBoard || V.off !== null || !['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(ev.key)) {
+    return;
+  } else {
+    const at = V.at === null ? V.count : V.at;
+    to = { ArrowLeft: Math.max(0, at - 1), ArrowRight: at + 1, Home: 0, End: null }[ev.key];
+    if (to !== null && to >= V.count) to = null;
+  }
+  ev.preventDefault();
+  ev.stopPropagation();
+  if (ev.key !== 'f' && ev.key !== 'F') {
+    V.at = to;
+    if (to === null) V.arrived = null;
+  }
+  V.redraw();
+}
