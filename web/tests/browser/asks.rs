@@ -139,6 +139,30 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
             .await,
             "bob's d7 is frozen"
         );
+        // Both move lists name the card in words, not as `<29@d7 Ng1-f3>` (issue 55 item
+        // 10); the card aimed at a square is not replayed, so stepping is off, saying why.
+        for (who, page) in [("alice", p), ("bob", &b.b)] {
+            assert!(
+                page.until(
+                    "const s = document.getElementById('score'); return !!s && /(Hoarfrost \\(card 29\\)|Chill \\(card 46\\)) on d7: (Nf3|Ng1-f3)/.test(s.textContent) && !s.textContent.includes('<')",
+                    Duration::from_secs(30)
+                )
+                .await,
+                "{who}'s move list: {}",
+                page.js("return document.getElementById('score').textContent").await
+            );
+            let off = page
+                .js("const b = document.getElementById('step-back'); return [b.disabled, b.title]")
+                .await;
+            assert_eq!(off[0], Value::Bool(true), "{who}: {off}");
+            assert!(
+                off[1]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("Stepping is off"),
+                "{who}: {off}"
+            );
+        }
     });
 }
 
