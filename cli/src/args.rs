@@ -354,16 +354,19 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         ruling: Vec<String>,
     },
-    /// Two nodes on 127.0.0.1 play a whole game between bots; the transcript is verified.
+    /// Two nodes on 127.0.0.1 play a whole game between bots, verified and saved to a file.
     ///
-    /// With `--out`, the transcript is also written there, for `sealed verify`.
+    /// The transcript is written to `sealed-demo-VARIANT.sealed` in the current folder (or
+    /// `sealed-demo-VARIANT-2.sealed`, `-3`, …: a file you did not name is never
+    /// overwritten), or to `--out FILE`; the last line printed names it and the command
+    /// that checks it, `sealed verify FILE`.
     Demo {
         /// Variant: duel, cardmate, chex, tempete, stallmate.
         variant: String,
         /// Seed of the bots' choices (secrets always come from the OS).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Write the transcript here.
+        /// Write the transcript to FILE (replacing it), not to sealed-demo-VARIANT.sealed.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// The second player's node stops a few moves in, with a 2 s move time: a

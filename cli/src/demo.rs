@@ -11,6 +11,12 @@
 //! In Secret Stallmate (a fourth node is the witness) the walker's period passes
 //! without a move: with a witness the stamps prove it and he forfeits (−10 / 0); without
 //! one the referee's close says so, a claim with no result.
+//!
+//! The transcript is written to a file, for `sealed verify`: `--out FILE`, or else
+//! `sealed-demo-<variant>.sealed` in the current folder, or the first of
+//! `sealed-demo-<variant>-2.sealed`, `-3`, … that does not exist (a file the user did not
+//! name is never overwritten). The last line printed names the file and the command
+//! that checks it.
 
 use std::time::{Duration, Instant};
 
@@ -89,25 +95,89 @@ pub fn run(
         }
     };
     // Where the transcript goes is checked before a game is played for nothing.
-    let file = match out.map(std::fs::File::create).transpose() {
-        Ok(f) => f,
-        Err(e) => {
-            output::error(&format!(
-                "{}: {e}",
-                out.map(|p| p.display().to_string()).unwrap_or_default()
-            ));
-            return 2;
-        }
+    let (path, file) = match out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => (path.to_path_buf(), f),
+            Err(e) => {
+                output::error(&format!("{}: {e}", path.display()));
+                return 2;
+            }
+        },
+        None => match free_file(variant) {
+            Ok(found) => found,
+            Err(e) => {
+                output::error(&format!("{e}; --out FILE writes the transcript elsewhere"));
+                return 2;
+            }
+        },
     };
-    runtime.block_on(async move {
+    let code = runtime.block_on(async move {
         match demo(variant, seed, walk, &given, file).await {
-            Ok(code) => code,
+            Ok(code) => Some(code),
             Err(e) => {
                 output::error(&e);
-                2
+                None
             }
         }
-    })
+    });
+    match code {
+        Some(code) => {
+            let shown = path.display().to_string();
+            output::stdout(&format!(
+                "saved     {shown}; check it with: sealed verify {}\n",
+                quoted(&shown)
+            ));
+            code
+        }
+        None => {
+            // No game to keep: a file the demo chose goes again (one named with `--out`
+            // stays, as `File::create` left it).
+            if out.is_none() {
+                let _ = std::fs::remove_file(&path);
+            }
+            2
+        }
+    }
+}
+
+/// The first of `sealed-demo-<variant>.sealed`, `sealed-demo-<variant>-2.sealed`, … in
+/// the current folder that does not exist, created (`create_new`, so a file that
+/// appears meanwhile is never overwritten either).
+fn free_file(variant: &str) -> Result<(std::path::PathBuf, std::fs::File), String> {
+    for n in 1..=1000u32 {
+        let name = if n == 1 {
+            format!("sealed-demo-{variant}.sealed")
+        } else {
+            format!("sealed-demo-{variant}-{n}.sealed")
+        };
+        let path = std::path::PathBuf::from(name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => return Ok((path, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    Err(format!(
+        "sealed-demo-{variant}.sealed and the next 999 names are taken"
+    ))
+}
+
+/// A path as a shell reads it: as it is when it has only plain characters, else in
+/// single quotes.
+fn quoted(path: &str) -> String {
+    let plain = !path.is_empty()
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./+,:@%".contains(c));
+    if plain {
+        path.to_owned()
+    } else {
+        format!("'{}'", path.replace('\'', "'\\''"))
+    }
 }
 
 /// The demo's temporary homes (keys included), removed however the demo ends.
@@ -126,7 +196,7 @@ async fn demo(
     seed: u64,
     walk: Walk,
     given: &[(String, String)],
-    out: Option<std::fs::File>,
+    out: std::fs::File,
 ) -> Result<i32, String> {
     let refereed = variant == sealed_games::stallmate::VARIANT;
     // Without a referee, Secret Stallmate always needs a witness: whoever owes the
@@ -267,9 +337,7 @@ async fn demo(
     for n in &nodes {
         let _ = n.shutdown().await;
     }
-    if let Some(mut file) = out {
-        std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
-    }
+    write(out, &bytes)?;
     let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
     Ok(report(&board, &checked, "none", started))
 }
@@ -284,7 +352,7 @@ async fn walk_away(
     witnessed: bool,
     refereed: bool,
     started: Instant,
-    out: Option<std::fs::File>,
+    out: std::fs::File,
 ) -> Result<i32, String> {
     let limit = Duration::from_secs(120);
     loop {
@@ -339,9 +407,7 @@ async fn walk_away(
             let _ = n.shutdown().await;
         }
     }
-    if let Some(mut file) = out {
-        std::io::Write::write_all(&mut file, &bytes).map_err(|e| format!("the transcript: {e}"))?;
-    }
+    write(out, &bytes)?;
     let checked = sealed_games::variant::check_transcript(&bytes).map_err(|e| e.to_string())?;
     let none = if refereed {
         "none (the referee's word on time is a claim)"
@@ -377,6 +443,13 @@ fn report(
         checked.exit_code()
     ));
     checked.exit_code()
+}
+
+/// Writes the transcript to its file, to the disk (`sync_all`) before the file is named.
+fn write(mut file: std::fs::File, bytes: &[u8]) -> Result<(), String> {
+    std::io::Write::write_all(&mut file, bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("the transcript: {e}"))
 }
 
 fn tempdir() -> Result<std::path::PathBuf, String> {
