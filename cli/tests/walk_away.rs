@@ -254,12 +254,24 @@ fn the_winner_crashing_after_his_last_move_still_wins_on_time() {
     assert!(text.contains("(seat 1 lost on time)"), "{text}");
 }
 
+/// `sealed demo ARGS` run in a folder of its own: the demo saves its transcript in the
+/// folder it runs in, and a test must leave the checkout as it found it.
+fn demo(dir: &TempDir, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sealed"))
+        .arg("demo")
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs")
+}
+
 /// `sealed demo <variant> --walk-away`, as the README shows it: a proven loss on time
 /// with a witness (exit 0), a timeout claim without one (exit 3).
 #[test]
 fn the_walk_away_demo_ends_on_time_with_a_witness_and_not_without() {
+    let dir = TempDir::new("walk-demo");
     for variant in ["duel", "chex"] {
-        let out = common::sealed(&["demo", variant, "--walk-away"]);
+        let out = demo(&dir, &[variant, "--walk-away"]);
         assert_eq!(code(&out), 0, "{}{}", stdout(&out), common::stderr(&out));
         assert!(
             stdout(&out).contains("seat 1 lost on time"),
@@ -267,7 +279,7 @@ fn the_walk_away_demo_ends_on_time_with_a_witness_and_not_without() {
             stdout(&out)
         );
     }
-    let out = common::sealed(&["demo", "duel", "--walk-away", "--no-witness"]);
+    let out = demo(&dir, &["duel", "--walk-away", "--no-witness"]);
     assert_eq!(code(&out), 3, "{}", stdout(&out));
     assert!(
         stdout(&out).contains("a timeout is only claimed"),
@@ -282,14 +294,15 @@ fn the_walk_away_demo_ends_on_time_with_a_witness_and_not_without() {
 /// claim with no result (exit 3).
 #[test]
 fn the_stallmate_walk_away_demo_is_a_proven_forfeit_with_a_witness_and_a_claim_without() {
-    let out = common::sealed(&["demo", "stallmate", "--walk-away"]);
+    let dir = TempDir::new("walk-demo-stallmate");
+    let out = demo(&dir, &["stallmate", "--walk-away"]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), common::stderr(&out));
     assert!(
         stdout(&out).contains("seat 0 +0, seat 1 -10 (seat 1 lost on time)"),
         "{}",
         stdout(&out)
     );
-    let out = common::sealed(&["demo", "stallmate", "--walk-away", "--no-witness"]);
+    let out = demo(&dir, &["stallmate", "--walk-away", "--no-witness"]);
     assert_eq!(code(&out), 3, "{}", stdout(&out));
     assert!(
         stdout(&out).contains("the referee's word on time is a claim"),
