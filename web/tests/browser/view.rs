@@ -210,7 +210,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             "{}",
             text(q, "#announce").await
         );
-        shots(q, "check").await;
+        shots(q, "tempete-check").await;
         let axe = axe_source();
         let mut failed = vec![];
         if let Some(axe) = &axe {
@@ -275,7 +275,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             "{}",
             text(p, "#arrived").await
         );
-        shots(p, "stepping").await;
+        shots(p, "tempete-stepping").await;
         // Home, Right (the keyboard on a step button, not the board), a move of the list.
         p.press(Key::Home.into()).await;
         assert!(
@@ -387,7 +387,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
         }
         assert!(failed.is_empty(), "axe-core: {failed:#?}");
         assert!(text(p, "#taken-white").await.is_empty() || p.js("const t = document.getElementById('taken-white'), b = document.getElementById('board'); return !!(b.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING)").await == serde_json::json!(true));
-        shots(p, "flip").await;
+        shots(p, "tempete-flip").await;
         p.c.refresh().await.unwrap();
         assert!(p.until("return !!document.getElementById('board') && document.getElementById('board').dataset.flipped === 'yes'", Duration::from_secs(30)).await, "the flip kept in this tab");
         p.js("document.activeElement && document.activeElement.blur(); return true;")
