@@ -28,7 +28,7 @@ pub fn peers(home: &Home, json: bool) -> i32 {
             "{}{}{}",
             this_node_text(&info),
             strangers_text(&doc),
-            book_text(&doc)
+            book_text(&doc, home.mailbox().as_deref().and_then(peer_of_addr))
         )
     };
     if output::stdout(&text) { 0 } else { 2 }
@@ -197,7 +197,14 @@ fn span(ms: u64) -> String {
     }
 }
 
-fn book_text(doc: &Value) -> String {
+/// The peer id an address ends with (`…/p2p/<id>`).
+fn peer_of_addr(addr: &str) -> Option<&str> {
+    addr.rsplit_once("/p2p/").map(|(_, id)| id)
+}
+
+/// The book in lines: each peer with what it is to this node (`default` is the peer id
+/// of the home's default mailbox), then its addresses.
+fn book_text(doc: &Value, default: Option<&str>) -> String {
     let now = doc["now_ms"].as_u64().unwrap_or(0);
     let ago = |ms: &Value| match ms.as_u64() {
         Some(0) | None => "never".to_owned(),
@@ -209,8 +216,29 @@ fn book_text(doc: &Value) -> String {
         if p["connected"] == Value::Bool(true) {
             tags.push("connected".to_owned());
         }
-        if p["standing"] == Value::Bool(true) {
-            tags.push("mailbox".to_owned());
+        // What the peer is to this node: its default mailbox, and to its games a
+        // witness or a mailbox; a peer kept connected for none of those was named by
+        // the player as a rendezvous point.
+        let mut roles: Vec<&str> = vec![];
+        if default.is_some() && p["peer"].as_str() == default {
+            roles.push("default mailbox");
+        }
+        roles.extend(
+            p["roles"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|r| match r {
+                    "witness" => "witness of a game",
+                    "mailbox" => "mailbox of a game",
+                    other => other,
+                }),
+        );
+        if !roles.is_empty() {
+            tags.push(roles.join(" and "));
+        } else if p["standing"] == Value::Bool(true) {
+            tags.push("kept connected".to_owned());
         }
         if let Some(a) = p["agent"].as_str() {
             tags.push(a.to_owned());

@@ -107,7 +107,7 @@ fn the_home_mailbox_is_set_shown_kept_connected_and_cleared() {
     let mut book = String::new();
     for _ in 0..100 {
         book = stdout(&at_home(&h[0], &["peers"]));
-        if book.contains("connected, mailbox, sealed/") {
+        if book.contains("connected, default mailbox, sealed/") {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -115,7 +115,7 @@ fn the_home_mailbox_is_set_shown_kept_connected_and_cleared() {
     assert!(book.contains(m_id), "{book}");
     assert!(
         book.contains(&format!(
-            "connected, mailbox, sealed/{}",
+            "connected, default mailbox, sealed/{}",
             env!("CARGO_PKG_VERSION")
         )),
         "{book}"
@@ -146,7 +146,7 @@ fn new_by_peer_id_says_where_the_invitation_got_to() {
     // Both keep the mailbox connected before A asks it for B (untimed: on a loaded
     // machine a node's first connection can take longer than `new`'s 10 s of trying).
     for home in &h[..2] {
-        while !stdout(&at_home(home, &["peers"])).contains("connected, mailbox, sealed/") {
+        while !stdout(&at_home(home, &["peers"])).contains("connected, default mailbox, sealed/") {
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
     }

@@ -171,6 +171,18 @@ fn the_clock_shown_is_the_witnesss() {
         );
         assert!(text.ends_with(leave), "{text}");
     }
+    // Both players keep the witness connected, and `peers` says it is their game's
+    // witness (it said "mailbox", issue 55 item 4).
+    let witness_id = common::peer_of(&w.addr);
+    for home in [&alice, &bob] {
+        let book = stdout(&at_home(home, &["peers"]));
+        let line = book
+            .lines()
+            .find(|l| l.starts_with(witness_id))
+            .unwrap_or_else(|| panic!("the witness is in the book: {book}"));
+        assert!(line.contains("witness of a game"), "{line}");
+        assert!(!line.contains("mailbox"), "{line}");
+    }
 }
 
 /// "N moves in D" needs protocol version 2: without a witness the proposal is refused,

@@ -112,22 +112,27 @@ fn holds_all(by: &Acked, peer: &PeerKey, owed: &[(ChainId, u64)]) -> bool {
 }
 
 /// How far this seat's `owed` envelopes got toward the seat `to`: acknowledged or said
-/// held by it, held for it by one of the game's mailboxes (public chains only), or not
-/// confirmed yet. For a game's line, in memory (`players.rs`) or asleep (`sleep.rs`).
+/// held by it, held for it by one of the game's mailboxes (public chains only; the
+/// witness, a mailbox of its game too, named as the witness when it is the one that
+/// holds them), or not confirmed yet. For a game's line, in memory (`players.rs`) or
+/// asleep (`sleep.rs`).
 pub(super) fn reached(
     owed: &[(ChainId, u64)],
     to: &PeerKey,
     mailboxes: &[PeerKey],
+    witness: Option<&PeerKey>,
     acked: &Acked,
     heard: &Acked,
 ) -> crate::views::Reached {
     use crate::views::Reached;
+    let public = owed.iter().all(|(c, _)| c.log.is_public());
+    let holds = |m: &PeerKey| public && holds_all(acked, m, owed);
     if holds_all(acked, to, owed) || holds_all(heard, to, owed) {
         Reached::Seat
-    } else if owed.iter().all(|(c, _)| c.log.is_public())
-        && mailboxes.iter().any(|m| holds_all(acked, m, owed))
-    {
+    } else if mailboxes.iter().any(|m| Some(m) != witness && holds(m)) {
         Reached::Mailbox
+    } else if witness.is_some_and(holds) {
+        Reached::Witness
     } else {
         // All this node can say: the peer has not confirmed it since the node started
         // (with the node stopped, it knows nothing of peers at all).
@@ -428,5 +433,86 @@ impl Core {
         if p.settled {
             self.set_status(game, GameStatus::Finished, store);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sealed_protocol::ids::{ChainId, LogId, Seat};
+
+    use super::*;
+    use crate::views::Reached;
+
+    const BOB: PeerKey = [2; 32];
+    const MAILBOX: PeerKey = [3; 32];
+    const WITNESS: PeerKey = [4; 32];
+
+    fn holding(peers: &[PeerKey], log: u32) -> Acked {
+        let chain = ChainId {
+            log: LogId(log),
+            seat: Seat(0),
+        };
+        peers
+            .iter()
+            .map(|p| (*p, BTreeMap::from([(chain, 3)])))
+            .collect()
+    }
+
+    /// The line names who holds this seat's envelopes for the other seat: the seat
+    /// itself, else a plain mailbox, else the witness as the witness (issue 55 item 4:
+    /// a game with a witness said "delivered to the mailbox", naming no mailbox the
+    /// players chose), and never a helper for a private chain, which only the seat
+    /// may read.
+    #[test]
+    fn the_witness_is_named_as_the_witness_and_a_mailbox_as_a_mailbox() {
+        let public = [(
+            ChainId {
+                log: LogId::PUBLIC,
+                seat: Seat(0),
+            },
+            3,
+        )];
+        let both = [MAILBOX, WITNESS];
+        let none = Acked::new();
+        let at = |acked: &Acked, mailboxes: &[PeerKey], witness: Option<&PeerKey>| {
+            reached(&public, &BOB, mailboxes, witness, acked, &none)
+        };
+        assert_eq!(
+            at(&holding(&[WITNESS], 0), &both, Some(&WITNESS)),
+            Reached::Witness
+        );
+        assert_eq!(
+            at(&holding(&[WITNESS], 0), &[WITNESS], Some(&WITNESS)),
+            Reached::Witness
+        );
+        assert_eq!(
+            at(&holding(&[MAILBOX], 0), &both, Some(&WITNESS)),
+            Reached::Mailbox
+        );
+        assert_eq!(
+            at(&holding(&both, 0), &both, Some(&WITNESS)),
+            Reached::Mailbox
+        );
+        assert_eq!(
+            at(&holding(&[BOB, WITNESS], 0), &both, Some(&WITNESS)),
+            Reached::Seat
+        );
+        assert_eq!(at(&none, &both, Some(&WITNESS)), Reached::NotYet);
+        // A game without a witness: its mailbox, as before.
+        assert_eq!(
+            at(&holding(&[MAILBOX], 0), &[MAILBOX], None),
+            Reached::Mailbox
+        );
+        // A private chain: no helper holds it for the seat.
+        let private = [(
+            ChainId {
+                log: LogId(1),
+                seat: Seat(0),
+            },
+            3,
+        )];
+        let acked = holding(&both, 1);
+        let r = reached(&private, &BOB, &both, Some(&WITNESS), &acked, &none);
+        assert_eq!(r, Reached::NotYet);
     }
 }

@@ -549,13 +549,48 @@ impl Core {
         out.into_iter().collect()
     }
 
+    /// What each peer is to this node's games in memory or asleep: its witness or a
+    /// mailbox (a witness is a mailbox of its game too: named once, as the witness).
+    pub(super) fn helper_roles(&self) -> BTreeMap<PeerKey, BTreeSet<&'static str>> {
+        let mut roles: BTreeMap<PeerKey, BTreeSet<&'static str>> = BTreeMap::new();
+        let mut note = |mailboxes: &mut dyn Iterator<Item = PeerKey>, witness: Option<PeerKey>| {
+            for m in mailboxes {
+                let role = if Some(m) == witness {
+                    "witness"
+                } else {
+                    "mailbox"
+                };
+                roles.entry(m).or_default().insert(role);
+            }
+            if let Some(w) = witness {
+                roles.entry(w).or_default().insert("witness");
+            }
+        };
+        for (_, p) in self.games.all_played() {
+            let proposal = p.table.terms().proposal();
+            let witness = proposal.witness.as_ref().map(|w| w.key);
+            note(&mut proposal.mailboxes.iter().map(|m| m.key), witness);
+        }
+        for (_, a) in self.games.all_asleep() {
+            note(&mut a.mailboxes.iter().copied(), a.witness);
+        }
+        roles
+    }
+
     /// The peer book as `sealed peers` shows it.
     pub(super) fn peers_view(&self) -> PeersView {
+        let mut roles = self.helper_roles();
         let peers = self.peers.book.iter().map(|(key, e)| PeerView {
             key: hex::encode(key),
             peer: None,
             connected: self.peers.connected.contains(key),
             standing: e.standing,
+            roles: roles
+                .remove(key)
+                .into_iter()
+                .flatten()
+                .map(str::to_owned)
+                .collect(),
             unreachable: self.peers.unreachable.get(key).cloned(),
             addrs: e
                 .addrs

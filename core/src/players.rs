@@ -186,6 +186,7 @@ impl Played {
         let me = self.table.seat();
         let names = self.names();
         let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
+        let witness = terms.witness().map(|w| w.key);
         let mut parts = vec![];
         for s in terms.seats().filter(|s| *s != me && !self.declined_by(*s)) {
             let owed = self.owed(Some(s));
@@ -196,8 +197,14 @@ impl Played {
                 continue;
             }
             let to = called(terms, &names, s);
-            let reached =
-                super::delivery::reached(&owed, &key, &mailboxes, &self.acked, &self.heard);
+            let reached = super::delivery::reached(
+                &owed,
+                &key,
+                &mailboxes,
+                witness.as_ref(),
+                &self.acked,
+                &self.heard,
+            );
             parts.push(SeatDelivery { to, reached });
         }
         (!parts.is_empty()).then_some(Delivery(parts))

@@ -60,6 +60,9 @@ pub(super) struct Asleep {
     others: Vec<Reader>,
     /// The game's mailboxes.
     pub(super) mailboxes: Vec<PeerKey>,
+    /// Its witness (one of the mailboxes), named as such in the line's delivery and in
+    /// `sealed peers`.
+    pub(super) witness: Option<PeerKey>,
     /// What this seat holds of each chain (its heads).
     pub(super) heads: Vec<(ChainId, u64)>,
     /// What peers acknowledged and said they hold, given back to the table when it
@@ -197,6 +200,7 @@ impl Asleep {
                 &r.owed,
                 &r.key,
                 &self.mailboxes,
+                self.witness.as_ref(),
                 &self.acked,
                 &self.heard,
             );
@@ -369,6 +373,7 @@ impl Core {
             summary: self.summary_of(id, p),
             others,
             mailboxes: terms.proposal().mailboxes.iter().map(|m| m.key).collect(),
+            witness: terms.witness().map(|w| w.key),
             heads,
             acked: p.acked.clone(),
             heard: p.heard.clone(),

@@ -358,3 +358,36 @@ fn an_invitation_without_my_name_shows_my_own() {
     let hers = lines[0].players.iter().find(|p| !p.you).expect("hers");
     assert_eq!(hers.name, "", "no name is made up for the other seat");
 }
+
+/// `sealed peers` says what a peer is to this node's games: a game's witness as its
+/// witness (a witness is its game's mailbox too, and was listed as "mailbox"), a
+/// mailbox as a mailbox (issue 55 item 4; a game asleep keeps its witness for this,
+/// `sleep.rs`).
+#[test]
+fn a_games_witness_and_mailbox_are_named_for_what_they_are_to_it() {
+    use sealed_protocol::proposal::{MailboxSpec, WitnessSpec};
+    let mut n = Node::new(CoreConfig::default());
+    let me = n.me();
+    let (w, m) = ([0x77; 32], [0x66; 32]);
+    let a = key(9);
+    let pa = a.public().to_bytes();
+    n.connect(pa, "6.6.6.6");
+    let invitees = sealed_games::table::Invitees {
+        opponent: me,
+        mailboxes: [w, m]
+            .map(|key| MailboxSpec { key, addrs: vec![] })
+            .to_vec(),
+        witness: Some(WitnessSpec {
+            key: w,
+            addrs: vec![],
+        }),
+        ..Default::default()
+    };
+    let t = proposed("duel", &a, invitees, 1);
+    assert_eq!(n.ask(pa, propose(&t)), Response::Ok { new: 0 });
+    let roles = n.core.helper_roles();
+    let named = |k: &[u8; 32]| roles.get(k).map(|r| r.iter().copied().collect::<Vec<_>>());
+    assert_eq!(named(&w), Some(vec!["witness"]));
+    assert_eq!(named(&m), Some(vec!["mailbox"]));
+    assert_eq!(named(&pa), None, "a seat is no helper");
+}

@@ -86,6 +86,11 @@ pub struct PeerView {
     pub connected: bool,
     /// Kept connected (a mailbox or rendezvous point).
     pub standing: bool,
+    /// What it is to this node's games, in memory or asleep: `witness`, `mailbox` (a
+    /// witness is its games' mailbox too, and named only as the witness there), each
+    /// once. Empty for a peer kept connected for no game (a rendezvous point).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
     /// Why the last dial failed, until a connection opens.
     pub unreachable: Option<String>,
     /// Where it was seen and reached.
@@ -227,6 +232,9 @@ pub enum Reached {
     Seat,
     /// Held for it by a mailbox of the game (public envelopes only).
     Mailbox,
+    /// Held for it by the game's witness, which is a mailbox of the game too and is
+    /// named as what the players chose it for.
+    Witness,
     /// Not confirmed yet (since the node started: a stopped node knows nothing).
     NotYet,
 }
@@ -264,6 +272,7 @@ impl Delivery {
 }
 
 const TO_MAILBOX: &str = "delivered to the mailbox, for ";
+const TO_WITNESS: &str = "delivered to the witness, for ";
 const TO_SEAT: &str = "delivered to ";
 const NOT_YET: &str = "not yet confirmed by ";
 
@@ -273,6 +282,7 @@ impl std::fmt::Display for Delivery {
             let words = match d.reached {
                 Reached::Seat => TO_SEAT,
                 Reached::Mailbox => TO_MAILBOX,
+                Reached::Witness => TO_WITNESS,
                 Reached::NotYet => NOT_YET,
             };
             let sep = if i == 0 { "" } else { "; " };
@@ -293,6 +303,7 @@ impl std::str::FromStr for Delivery {
         for part in s.split("; ") {
             let read = [
                 (TO_MAILBOX, Reached::Mailbox),
+                (TO_WITNESS, Reached::Witness),
                 (TO_SEAT, Reached::Seat),
                 (NOT_YET, Reached::NotYet),
             ]
@@ -410,11 +421,16 @@ mod tests {
                 to: "carol".into(),
                 reached: Reached::NotYet,
             },
+            SeatDelivery {
+                to: "dave".into(),
+                reached: Reached::Witness,
+            },
         ]);
         let s = d.to_string();
         assert_eq!(
             s,
-            "delivered to bob; delivered to the mailbox, for the referee; not yet confirmed by carol"
+            "delivered to bob; delivered to the mailbox, for the referee; not yet confirmed by carol; \
+             delivered to the witness, for dave"
         );
         assert_eq!(s.parse::<Delivery>().unwrap(), d);
         assert!(d.pending());
