@@ -179,10 +179,11 @@ export function drawControls(steps, count, go, turn) {
     disabled: !steps.all || !can, onclick: () => go(to),
   }, h('span', { 'aria-hidden': 'true', text: glyph }));
   return h('div', { class: 'controls', role: 'group', 'aria-label': 'Moves and board' },
-    b('step-first', 'First position', '⏮', 0, at > 0),
+    // ⏮ and ⏭ are missing from DejaVu Sans (empty boxes): drawn from the arrows it has.
+    b('step-first', 'First position', '|◀', 0, at > 0),
     b('step-back', 'Previous move', '◀', Math.max(0, at - 1), at > 0),
     b('step-next', 'Next move', '▶', Math.min(count, at + 1), at < count),
-    b('step-last', 'Last move: the game as it stands', '⏭', null, at < count),
+    b('step-last', 'Last move: the game as it stands', '▶|', null, at < count),
     h('button', { type: 'button', id: 'flip', class: 'step', 'data-focus': 'flip', 'aria-pressed': V.flip ? 'true' : 'false', title: 'Turn the board (key f)', onclick: turn }, 'Flip board'),
     off ? h('span', { class: 'muted step-off', id: 'step-off', text: off }) : null);
 }
@@ -192,8 +193,11 @@ export function viewingNotice(read) {
   if (V.at === null) return null;
   const where = (() => {
     for (const r of read.rows) {
-      const x = r.items.find((i) => i.ply === V.at);
-      if (x) return `${r.num ? `${r.num} ` : ''}${actWords(x.act)}`;
+      const acts = r.items.filter((i) => i.act !== undefined);
+      const k = acts.findIndex((i) => i.ply === V.at);
+      // The row's number is White's; a later act of the row is written as Black's.
+      const num = r.num && k > 0 && !r.num.endsWith('...') ? r.num.replace(/\.$/, '...') : r.num;
+      if (k >= 0) return `${num ? `${num} ` : ''}${actWords(acts[k].act)}`;
     }
     return 'the start';
   })();

@@ -236,7 +236,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
         );
         let viewing = text(p, "#viewing").await;
         assert!(
-            viewing.contains("viewing move") && viewing.contains("press End to return"),
+            viewing.contains("viewing move 1... f6 — press End to return"),
             "{viewing}"
         );
         assert!(
