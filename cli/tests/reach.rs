@@ -2,7 +2,8 @@
 //! `--via` that is no relay are errors with their cause; `sealed mailbox` sets, shows and
 //! clears the home's mailbox; `sealed peers` shows the book and what each peer runs;
 //! `sealed new` by peer id alone says where the invitation got to, and `games` shows an
-//! undelivered one. Real `sealed` processes on loopback (network topologies are in
+//! undelivered one; an address typed to `new` is dialled at once, whatever dial is
+//! under way. Real `sealed` processes on loopback (network topologies are in
 //! netns.rs).
 
 mod common;
@@ -181,4 +182,52 @@ fn new_by_peer_id_says_where_the_invitation_got_to() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(line.contains("invitation not delivered"), "{games}");
+}
+
+/// A place that takes TCP connections and never answers (a node that hangs, a firewall
+/// that holds): a dial there stays under way until its timeout. The listener's port.
+fn tarpit() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = l.local_addr().expect("its address").port();
+    std::thread::spawn(move || {
+        let mut held = vec![];
+        for s in l.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    port
+}
+
+/// An address typed to `new --peer` is dialled at once, even while a dial to the same
+/// peer at an address the book held is still under way, and a failure names it (issue
+/// 55 item 4: `new` waited for the old dial, and named only the book's old address).
+#[test]
+fn an_address_typed_to_new_is_dialled_while_an_old_dial_hangs() {
+    let dir = TempDir::new("reach-typed");
+    let h = homes(&dir, &["a", "b"]);
+    let _a = start_node(&h[0], "node");
+    let b = start_node(&h[1], "node");
+    let b_id = peer_of(&b.addr).to_owned();
+    // A first invitation at an address that hangs: its dial stays under way.
+    let hang = format!("/ip4/127.0.0.1/tcp/{}/p2p/{b_id}", tarpit());
+    let out = at_home(&h[0], &["new", "duel", "--peer", &hang, "--wait", "0"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    // A dead address typed now: the failure names it, not the one that hangs.
+    let dead = format!("/ip4/127.0.0.1/tcp/{}/p2p/{b_id}", free_port());
+    let out = at_home(&h[0], &["new", "duel", "--peer", &dead, "--wait", "3"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let port = dead.split('/').nth(4).expect("a port");
+    assert!(
+        stderr(&out).contains(&format!("tcp/{port}")),
+        "names the typed address: {}",
+        stderr(&out)
+    );
+    // B's real address typed now: delivered, with the first dial still hanging.
+    let out = at_home(&h[0], &["new", "duel", "--peer", &b.addr, "--wait", "5"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("delivered to the peer"),
+        "{}",
+        stderr(&out)
+    );
 }

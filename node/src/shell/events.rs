@@ -42,6 +42,7 @@ impl Shell {
                 if let Some((_, r)) = self.dials.remove(&connection_id) {
                     let _ = r.send(Ok(()));
                 }
+                self.dial_done(connection_id);
                 self.reached(
                     &peer_id,
                     endpoint.is_dialer().then(|| endpoint.get_remote_address()),

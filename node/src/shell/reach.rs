@@ -46,8 +46,10 @@ pub(super) const REMEMBERED: &str = "reachability";
 /// What the shell tracks of reaching peers.
 #[derive(Default)]
 pub(super) struct Reach {
-    /// Dials the core asked for, by connection: the peer and the addresses tried.
-    dials: HashMap<ConnectionId, PeerId>,
+    /// Dials the core asked for and still under way, by connection: the peer and the
+    /// addresses tried. An entry goes when its connection is made or fails: at most one
+    /// dial per address the core's book holds for a peer.
+    dials: HashMap<ConnectionId, (PeerId, Vec<Multiaddr>)>,
     /// Lookup points (peers that serve lookups and that the node keeps connected, or
     /// relays it listens through), with when it last registered there.
     points: HashMap<PeerId, Option<Instant>>,
@@ -96,20 +98,45 @@ impl Shell {
             }
             return;
         }
+        // A dial under way tries the addresses it was given and no other: an address
+        // learned since (one the player just typed, `sealed new --peer ADDR`) would wait
+        // for the next tick's dial, and the failure said would name only the old ones.
+        // Such addresses get a dial of their own beside it.
+        let trying: Vec<&Multiaddr> = self
+            .reach
+            .dials
+            .values()
+            .filter(|(p, _)| *p == peer)
+            .flat_map(|(_, a)| a)
+            .collect();
+        let (condition, addrs) = if trying.is_empty() {
+            (PeerCondition::DisconnectedAndNotDialing, addrs)
+        } else {
+            let new: Vec<Multiaddr> = addrs.into_iter().filter(|a| !trying.contains(&a)).collect();
+            if new.is_empty() {
+                return;
+            }
+            (PeerCondition::Disconnected, new)
+        };
         let opts = DialOpts::peer_id(peer)
-            .addresses(addrs)
-            .condition(PeerCondition::DisconnectedAndNotDialing)
+            .addresses(addrs.clone())
+            .condition(condition)
             .build();
         let id = opts.connection_id();
         if self.swarm.dial(opts).is_ok() {
-            self.reach.dials.insert(id, peer);
+            self.reach.dials.insert(id, (peer, addrs));
         }
+    }
+
+    /// A connection was made: a dial of ours that made it is over.
+    pub(super) fn dial_done(&mut self, id: ConnectionId) {
+        self.reach.dials.remove(&id);
     }
 
     /// A dial the core asked for failed: which addresses, and why, go to the core's book;
     /// then the peer is looked up (it may have moved).
     pub(super) fn dial_failed(&mut self, id: ConnectionId, error: &DialError) {
-        let Some(peer) = self.reach.dials.remove(&id) else {
+        let Some((peer, _)) = self.reach.dials.remove(&id) else {
             return;
         };
         let Some(key) = key_of(&peer) else { return };
