@@ -11,6 +11,8 @@
 // the move list, stepping through it, the board turned and the pieces lost
 // `moves.js`, with the plain chess they need (check, replaying a score) `chess.js`;
 // Tempête's physical deck — stating a card's effect, answering claims — `physical.js`;
+// the players' clocks counting down, Secret Stallmate's period and a result lost on
+// time `clocks.js`;
 // the sign-in page's script `signin.js`; this one routes and refreshes.
 import { api, live, node, again, keepAgain, signOut, SignedOut, NodeDown, downWords } from './session.js';
 import { h, toast, short, peopleText, replaceMain } from './ui.js';

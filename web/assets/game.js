@@ -8,6 +8,7 @@ import { invitationFacts, loadVariants } from './lists.js';
 import * as phys from './physical.js';
 import * as chess from './chess.js';
 import * as mv from './moves.js';
+import * as clk from './clocks.js';
 
 // ---- building an act -------------------------------------------------------------------
 
@@ -80,7 +81,7 @@ function resultBanner(show, verdict) {
   const status = verdict ? verdict.status : null;
   return h('section', { class: 'result-banner' + (status && status !== 'verified' ? ' bad' : ''), id: 'result', role: 'status', 'aria-labelledby': 'result-title' },
     h('h2', { id: 'result-title', text: 'Game over' }),
-    h('p', { class: 'result', text: show.result || 'no result: the game ended without one' }),
+    h('p', { class: 'result', text: show.result || clk.noResultWords(show) || 'no result: the game ended without one' }),
     status ? h('p', { class: 'muted', text: status === 'verified' ? 'verified: every envelope checks, as `sealed verify` finds' : `sealed verify finds: ${status}` }) : null);
 }
 
@@ -91,7 +92,10 @@ function statusBox(show, checked) {
   const waiting = over ? 'The game is over.' : show.waiting_for;
   return h('div', { class: 'status' + (show.my_turn ? ' turn' : ''), id: 'status' }, waiting,
     checked.length ? h('div', { class: 'check-words', id: 'check-status', text: checked.map((c) => `${c.side === show.side ? 'You are' : `${c.side} is`} in check (king on ${c.square})`).join('; ') }) : null,
-    show.clock && show.clock.text ? h('div', { class: 'muted', id: 'clock', text: show.clock.text }) : null,
+    // The node's own line (whose time runs, by whose clock, the leave): the figures of
+    // its last answer, which the clocks by the board count on from.
+    show.clock && show.clock.text ? h('div', { class: 'muted', id: 'clock', text: `${show.clock.text} (your node, at ${clk.takenAt(show)})` }) : null,
+    over ? null : clk.drawPeriod(show),
     // Before the first move, what went out is the setup, which the node confirms by
     // itself: a move's delivery is what a player wants to know.
     show.delivery && show.ply > 0 && !over ? h('div', { class: 'muted', text: `your last move: ${show.delivery}` }) : null,
@@ -137,7 +141,7 @@ function drawVerdict(show, v, fail) {
   if (!v) return null;
   const verdict = v.verdict || {};
   const outcome = verdict.outcome ? (verdict.outcome.reason || JSON.stringify(verdict.outcome)) : 'none yet';
-  const lines = [['status', v.status], ['result', show.result || outcome], ['complete', verdict.complete ? 'yes' : 'no'],
+  const lines = [['status', v.status], ['result', show.result || (verdict.outcome ? outcome : clk.noResultWords(show) || outcome)], ['complete', verdict.complete ? 'yes' : 'no'],
     ['verified', verdict.verified ? 'yes' : 'no'], ['envelopes', verdict.envelopes], ['exit', `${v.exit}`]];
   const faults = (verdict.faults || []).map((f) => `${f.seat}: ${f.kind}: ${f.detail}`);
   const claims = (verdict.claims || []).filter((c) => c.open).map((c) => `${c.about} against ${c.against}: ${c.evidence}`);
@@ -189,6 +193,7 @@ export function lastActWords(show) {
 }
 
 export async function drawGame(show, ctx) {
+  clk.took(show);
   const over = show.phase === 'done' || (show.verdict && show.verdict.outcome);
   let verdict = null;
   if (over) {
@@ -232,14 +237,18 @@ export async function drawGame(show, ctx) {
   // The pieces lost, where both sides' pieces are all on the board (Tempête).
   const at = show.variant === 'tempete' && shown.grid ? chess.fromGrid(shown.grid) : null;
   const taken = at ? mv.drawTaken(at, (show.side !== 'Black') !== mv.V.flip) : null;
+  // The clocks by each side of the board, as it is turned (in a column of their own
+  // when the game has no board).
+  const clocks = clk.drawClocks(show, mv.V.flip);
   const board = boardBox ? h('div', { class: 'board-col' }, mv.drawControls(steps, count, go, turn),
-    taken ? taken.top : null, boardBox, taken ? taken.bottom : null) : null;
+    clocks ? clocks.top : null, taken ? taken.top : null, boardBox, taken ? taken.bottom : null, clocks ? clocks.bottom : null) : null;
   const pctx = { post: ctx.post, fail: ctx.fail, down: a.down };
   const head = h('div', { class: 'head' },
     h('h1', { text: `${show.variant} · game ${show.game.slice(0, 8)}` }),
     h('p', { class: 'players' }, people(show.players), show.side ? h('span', { class: 'muted', text: ` · you play ${show.side}` }) : null),
     show.options && show.options.length && !invited ? h('p', { class: 'muted', text: `options: ${show.options.join(' ')}` }) : null);
   const side = h('div', { class: 'side' },
+    !boardBox && clocks ? h('div', { class: 'clocks' }, clocks.top, clocks.bottom) : null,
     statusBox(show, kings),
     mv.viewingNotice(read),
     invited ? invitationFacts(show) : null,

@@ -19,6 +19,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("moves.js", JS, include_str!("../assets/moves.js")),
     ("chess.js", JS, include_str!("../assets/chess.js")),
     ("physical.js", JS, include_str!("../assets/physical.js")),
+    ("clocks.js", JS, include_str!("../assets/clocks.js")),
     ("signin.js", JS, include_str!("../assets/signin.js")),
     ("app.css", CSS, include_str!("../assets/app.css")),
 ];

@@ -17,10 +17,13 @@
 //! (`axe.rs`); the physical deck of Tempête: a card stated by clicks, a claim accepted
 //! and one disputed on the other board (`physical.rs`); check, the board turned, stepping
 //! through the moves, the pieces lost, the keyboard kept after a move and the opponent's
-//! move told to a screen reader (`view.rs`).
+//! move told to a screen reader (`view.rs`); both players' clocks ticking by the board,
+//! a loss on time as the result, Secret Stallmate's period closing and its forfeit
+//! (`clocks.rs`).
 
 mod asks;
 mod axe;
+mod clocks;
 #[path = "../common/mod.rs"]
 mod common;
 mod door;
@@ -157,6 +160,20 @@ pub async fn propose(
     options: &[(&str, &str)],
     referee: Option<&Multiaddr>,
 ) -> String {
+    let referee = referee.map(ToString::to_string);
+    let helpers: Vec<(&str, &str)> = referee.iter().map(|r| ("referee", r.as_str())).collect();
+    propose_with(from, to, variant, options, &helpers).await
+}
+
+/// [`propose`], with the form's fields for the nodes a game names besides the players
+/// (`referee`, `witness`, `mailbox`) filled with their addresses.
+pub async fn propose_with(
+    from: &Seat,
+    to: &Seat,
+    variant: &str,
+    options: &[(&str, &str)],
+    helpers: &[(&str, &str)],
+) -> String {
     let b = &from.b;
     b.goto(&format!("http://{}/#/new", from.board.addr())).await;
     assert!(
@@ -183,8 +200,8 @@ pub async fn propose(
         play::fill(b, &format!("#opt-{k}"), v).await;
     }
     play::fill(b, "#peer", &to.addr.to_string()).await;
-    if let Some(r) = referee {
-        play::fill(b, "#referee", &r.to_string()).await;
+    for (field, addr) in helpers {
+        play::fill(b, &format!("#{field}"), addr).await;
     }
     assert!(b.click("#propose", Duration::from_secs(5)).await);
     assert!(

@@ -118,7 +118,7 @@ async fn label(b: &Browser, square: &str) -> String {
 }
 
 /// Both widths the screenshots are made at.
-async fn shots(b: &Browser, name: &str) {
+pub(crate) async fn shots(b: &Browser, name: &str) {
     if std::env::var("SEALED_SCREENSHOTS").is_err() {
         return;
     }
