@@ -223,14 +223,39 @@ fn autonat_config() -> autonat::Config {
     }
 }
 
-/// What identify tells peers this node runs, and the player's name if it has one:
-/// `sealed/<version>` or `sealed/<version>; name=<name>` (spec/PROTOCOL.md §16.5).
-pub fn agent_version(name: &str) -> String {
-    let v = format!("sealed/{}", env!("CARGO_PKG_VERSION"));
+/// What identify tells peers this node runs, this process's boot (random at each
+/// start), and the player's name if it has one: `sealed/<version>; boot=<16 hex>` then
+/// `; name=<name>` (spec/PROTOCOL.md §16.5).
+pub fn agent_version(name: &str, boot: u64) -> String {
+    let v = format!("sealed/{}; boot={boot:016x}", env!("CARGO_PKG_VERSION"));
     if name.is_empty() {
         v
     } else {
         format!("{v}; name={name}")
+    }
+}
+
+/// The boot a peer announced in its agent version, if any (a node of before it gives
+/// none): a connection identified under another boot of the same peer id than a newer
+/// one is to a process that is gone (`shell/restarts.rs`).
+pub fn announced_boot(agent: &str) -> Option<u64> {
+    let (_, rest) = agent.split_once("; boot=")?;
+    let hex = rest.split(';').next()?;
+    (hex.len() == 16)
+        .then(|| u64::from_str_radix(hex, 16).ok())
+        .flatten()
+}
+
+/// An agent version as a person reads it: without the boot, a number that changes at
+/// every start of the peer and means nothing to him.
+pub fn shown_agent(agent: &str) -> String {
+    let name_at = agent.find("; name=").unwrap_or(agent.len());
+    match agent[..name_at].split_once("; boot=") {
+        Some((head, rest)) => {
+            let tail = rest.find(';').map_or("", |i| &rest[i..]);
+            format!("{head}{tail}{}", &agent[name_at..])
+        }
+        None => agent.to_owned(),
     }
 }
 
@@ -324,6 +349,12 @@ pub fn swarm_with_budget(
     // The door (`door.rs`): direct inbound handshakes, each cancellable by the gate.
     let handles = crate::door::Handles::default();
     let door = handles.clone();
+    // This process's boot: a peer that sees it change knows this node restarted.
+    let boot = {
+        let mut b = [0u8; 8];
+        getrandom::fill(&mut b).map_err(|e| std::io::Error::other(e.to_string()))?;
+        u64::from_le_bytes(b)
+    };
     let swarm = libp2p::SwarmBuilder::with_existing_identity(key.clone())
         .with_tokio()
         .with_other_transport(|key| {
@@ -383,7 +414,7 @@ pub fn swarm_with_budget(
                 ),
                 identify: identify::Behaviour::new(
                     identify::Config::new("/sealed/1".into(), key.public())
-                        .with_agent_version(agent_version(&cfg.name)),
+                        .with_agent_version(agent_version(&cfg.name, boot)),
                 ),
                 ping: ping::Behaviour::new(ping::Config::new()),
                 mdns: mdns.into(),
@@ -404,6 +435,38 @@ pub fn swarm_with_budget(
 
 #[cfg(test)]
 mod tests {
+    use super::{agent_version, announced_boot, announced_name, shown_agent};
+
+    /// The boot is read back from the agent version, before or without a name, and a
+    /// name holding `; boot=` is still the name (everything after `; name=`).
+    #[test]
+    fn the_agent_version_carries_the_boot_and_the_name() {
+        let v = env!("CARGO_PKG_VERSION");
+        let a = agent_version("alice", 0x0123_4567_89ab_cdef);
+        assert_eq!(a, format!("sealed/{v}; boot=0123456789abcdef; name=alice"));
+        assert_eq!(announced_boot(&a), Some(0x0123_4567_89ab_cdef));
+        assert_eq!(announced_name(&a).as_deref(), Some("alice"));
+        assert_eq!(shown_agent(&a), format!("sealed/{v}; name=alice"));
+        let plain = agent_version("", 7);
+        assert_eq!(announced_boot(&plain), Some(7));
+        assert_eq!(announced_name(&plain), None);
+        // A node of before boots announces none; a malformed boot is none.
+        assert_eq!(announced_boot("sealed/0.1.0; name=bob"), None);
+        assert_eq!(announced_boot("sealed/0.1.0; boot=12; name=bob"), None);
+        assert_eq!(announced_boot("sealed/0.1.0; boot=zzzzzzzzzzzzzzzz"), None);
+        let odd = agent_version("x; boot=0000000000000001", 2);
+        assert_eq!(announced_boot(&odd), Some(2));
+        assert_eq!(
+            announced_name(&odd).as_deref(),
+            Some("x; boot=0000000000000001")
+        );
+        assert_eq!(
+            shown_agent(&odd),
+            format!("sealed/{v}; name=x; boot=0000000000000001")
+        );
+        assert_eq!(shown_agent(&plain), format!("sealed/{v}"));
+    }
+
     /// The core writes peer ids without libp2p (`sealed_core::peer_id`): the same text
     /// as libp2p's, for keys and for bytes that are no key.
     #[test]

@@ -93,9 +93,16 @@ impl Shell {
             }
             SwarmEvent::ConnectionClosed {
                 peer_id,
-                num_established: 0,
+                connection_id,
+                num_established,
+                ..
+            } if num_established > 0 => self.boot_closed(connection_id, peer_id, num_established),
+            SwarmEvent::ConnectionClosed {
+                peer_id,
+                connection_id,
                 ..
             } => {
+                self.boot_closed(connection_id, peer_id, 0);
                 self.left(&peer_id);
                 self.streams.disconnected(&peer_id);
                 if let Some(peer) = key_of(&peer_id) {
@@ -163,8 +170,13 @@ impl Shell {
                 }
             }
             SwarmEvent::Behaviour(BehaviourEvent::Identify(
-                libp2p::identify::Event::Received { peer_id, info, .. },
+                libp2p::identify::Event::Received {
+                    peer_id,
+                    info,
+                    connection_id,
+                },
             )) => {
+                self.boot_seen(connection_id, peer_id, &info.agent_version);
                 self.identified(peer_id, &info);
                 if let Some(peer) = key_of(&peer_id) {
                     let addrs = info

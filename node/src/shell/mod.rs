@@ -4,7 +4,8 @@
 //! nothing about games: that is all in `crate::core`.
 //!
 //! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
-//! lookups and registrations at lookup points `reach.rs`; addresses, the listen probe
+//! lookups and registrations at lookup points `reach.rs`; a peer's restart seen by the
+//! boot it announces `restarts.rs`; addresses, the listen probe
 //! and error causes `addr.rs`; the store's writer thread `writer.rs`; the sync
 //! protocol's long-lived streams `streams.rs`, each run by a task of `link.rs`; the
 //! messages of a game's computations on their own stream protocol `computations.rs`.
@@ -15,6 +16,7 @@ mod events;
 mod link;
 mod memory;
 mod reach;
+mod restarts;
 mod streams;
 mod writer;
 
@@ -230,6 +232,8 @@ pub struct Shell {
     dials: HashMap<libp2p::swarm::ConnectionId, (Multiaddr, Reply<()>)>,
     /// Dials, lookups and registrations (`reach.rs`).
     reach: reach::Reach,
+    /// The boots peers announced per connection (`restarts.rs`).
+    boots: restarts::Boots,
     /// Listen addresses that failed (a relay that refused a reservation), with why.
     failed: Vec<String>,
     /// The listen addresses asked for, by listener.
@@ -335,6 +339,7 @@ impl Shell {
             next_cmd: 0,
             dials: HashMap::new(),
             reach: reach::Reach::default(),
+            boots: restarts::Boots::default(),
             failed: vec![],
             listeners: HashMap::new(),
             relisten: vec![],
@@ -669,7 +674,7 @@ impl Shell {
             p.peer = Some(id.to_string());
             if let Some(agent) = self.reach.agents.get(&id) {
                 p.name = net::announced_name(agent);
-                p.agent = Some(agent.clone());
+                p.agent = Some(net::shown_agent(agent));
             }
             p.sync = self.reach.sync_use.get(&id).copied();
         }

@@ -593,6 +593,16 @@ impl Streams {
 
     /// The last connection to `peer` closed: whether it speaks the stream protocol is
     /// asked again next time (its streams end with the connection).
+    /// Our stream to `peer` is closed, its requests failed: it may run on a connection
+    /// to a process of the peer's that is gone (`restarts.rs`); the next request opens
+    /// one on a connection open now.
+    pub(super) fn drop_ours(&mut self, peer: &PeerId) {
+        if let Some(Ours::Open(link)) = self.peers.get(peer).map(|p| &p.ours) {
+            let link = *link;
+            self.close(link);
+        }
+    }
+
     pub(super) fn disconnected(&mut self, peer: &PeerId) {
         if let Some(p) = self.peers.get_mut(peer) {
             p.legacy = false;
