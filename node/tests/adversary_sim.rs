@@ -424,12 +424,21 @@ fn a_cheater_never_wins_on_time_and_every_game_ends_with_a_result() {
     let from: u64 = sim::witnessed::env_u64("SEALED_SIM_FROM").unwrap_or(0);
     let mut failed = vec![];
     // Every byte sent and written, per seed, as before issue 31's refactors (`sim/record.rs`).
+    // The record is of this harness as it runs by default: with Bob's node signing on
+    // after the dangling envelope (`SEALED_SIM_EQUIVOCATE`), those seeds play otherwise,
+    // and are judged by the checks alone.
+    let equivocate = std::env::var("SEALED_SIM_EQUIVOCATE").is_ok();
     let mut golden = sim::record::Golden::read("adversary_sim");
     for seed in (from..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
         match adversary(seed) {
             Ok((line, record)) => {
                 eprintln!("{line}");
-                if let Err(e) = golden.check(seed, &format!("{line}; {record}")) {
+                let checked = if equivocate {
+                    Ok(())
+                } else {
+                    golden.check(seed, &format!("{line}; {record}"))
+                };
+                if let Err(e) = checked {
                     failed.push((seed, e));
                 }
             }

@@ -246,13 +246,32 @@ impl Game for Duo {
         let who = |c| crate::table::words::who(s.engine().terms(), s.seat(), seat_of(c));
         Some(match state.owed()? {
             Owed::Attempt(c) => format!("{} to choose an attempt", who(c)),
-            Owed::Step(i) => format!("{} to send message {i} of the computations", who(sender(i))),
+            Owed::Step(i) => format!("{} to send {}", who(sender(i)), step_words(i)),
             Owed::Open(c) => format!("{} to open his setups", who(c)),
             Owed::Deposit(i) => format!(
-                "{} to leave message {i} of the computations with the witness",
-                who(sender(i))
+                "{} to leave {} with the witness",
+                who(sender(i)),
+                step_words(i)
             ),
         })
+    }
+}
+
+/// Message `i` of the computations as a player reads it (issue 57: "message 19 of the
+/// computations" told him nothing): the computation it belongs to — the set-up, the
+/// one that sets the board, or the one that judges an attempt — and which of its steps.
+fn step_words(i: u64) -> String {
+    use super::{BASE_MESSAGES, COMPUTATION_MESSAGES};
+    match i.checked_sub(BASE_MESSAGES) {
+        None => format!("step {} of {BASE_MESSAGES} of the computations' set-up", i + 1),
+        Some(j) => {
+            let (run, step) = (j / COMPUTATION_MESSAGES, j % COMPUTATION_MESSAGES + 1);
+            let what = match run {
+                0 => "the computation that sets up the board".to_owned(),
+                n => format!("the computation that judges the game's attempt {n}"),
+            };
+            format!("step {step} of {COMPUTATION_MESSAGES} of {what}")
+        }
     }
 }
 
@@ -366,5 +385,22 @@ impl Automation for Duo {
         let view = attempting(s, state)?;
         let attempt = bot::choose(&view, pick)?;
         attempt_command(s, state, &attempt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_words;
+
+    #[test]
+    fn a_message_of_the_computations_is_named_by_its_computation_and_step() {
+        assert_eq!(step_words(0), "step 1 of 2 of the computations' set-up");
+        assert_eq!(step_words(1), "step 2 of 2 of the computations' set-up");
+        assert_eq!(step_words(2), "step 1 of 4 of the computation that sets up the board");
+        assert_eq!(step_words(5), "step 4 of 4 of the computation that sets up the board");
+        assert_eq!(
+            step_words(19),
+            "step 2 of 4 of the computation that judges the game's attempt 4"
+        );
     }
 }
