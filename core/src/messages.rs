@@ -61,6 +61,14 @@ impl Core {
         })
     }
 
+    /// The games this node plays whose variant computes, with their terms: what the
+    /// shell compiles ahead for (`node/src/shell/warm.rs`).
+    pub fn computation_terms(&self) -> impl Iterator<Item = (&GameId, &Terms)> + '_ {
+        self.games
+            .with_computations()
+            .map(|(id, p)| (id, p.table.terms()))
+    }
+
     /// A message from `peer` for `game`, at `index`.
     pub(super) fn message(
         &mut self,

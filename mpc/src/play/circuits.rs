@@ -43,10 +43,36 @@ impl Circuits {
         self.attempts.len()
     }
 
+    /// Whether the start's program is compiled.
+    pub fn has_start(&self) -> bool {
+        self.start.is_some()
+    }
+
+    /// The attempt shapes compiled, in no order.
+    pub fn compiled(&self) -> Vec<KeptShape> {
+        self.attempts.keys().copied().collect()
+    }
+
+    /// Whether the attempt's program of this shape is compiled.
+    pub fn has(&self, shape: &KeptShape) -> bool {
+        self.attempts.contains_key(shape)
+    }
+
+    /// Takes the start's program compiled elsewhere ([`compile_start`]), unless one is
+    /// here already: a caller that shares these circuits compiles without holding them.
+    pub fn put_start(&mut self, prg: GarbleProgram) {
+        self.start.get_or_insert(prg);
+    }
+
+    /// Takes an attempt's program compiled elsewhere ([`kept::compile`]), unless one of
+    /// that shape is here already.
+    pub fn put(&mut self, shape: KeptShape, prg: GarbleProgram) {
+        self.attempts.entry(shape).or_insert(prg);
+    }
+
     fn start(&mut self) -> Result<&GarbleProgram, PlayError> {
         if self.start.is_none() {
-            let p = kept::compile_source(&kept::start_source()).map_err(PlayError::Compile)?;
-            self.start = Some(p);
+            self.start = Some(compile_start()?);
         }
         self.start
             .as_ref()
@@ -73,6 +99,11 @@ impl Circuits {
             self.start()
         }
     }
+}
+
+/// Compiles the start's program.
+pub fn compile_start() -> Result<GarbleProgram, PlayError> {
+    kept::compile_source(&kept::start_source()).map_err(PlayError::Compile)
 }
 
 /// The next computation's layout and its public bits: for an attempt, `Fixed` and the

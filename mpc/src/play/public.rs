@@ -41,6 +41,29 @@ pub struct Public {
     pub run: u64,
 }
 
+/// Turns of each side whose shapes [`first_shapes`] lists.
+const FIRST_TURNS: usize = 2;
+
+/// The shapes a game under `options` meets first, in the order it meets them: each
+/// side's first turns, at their first attempt and after one that made no move. What a
+/// node compiles ahead (`Circuits::put`), so that no player waits for a compiler on his
+/// first moves; walked with the game's own steps, so they are the shapes it will ask.
+pub fn first_shapes(options: Options) -> Vec<KeptShape> {
+    let mut p = Public::new(options);
+    p.started();
+    let mut out: Vec<KeptShape> = vec![];
+    for _ in 0..2 * FIRST_TURNS {
+        for made in [false, true] {
+            let s = p.shape();
+            if !out.contains(&s) {
+                out.push(s);
+            }
+            p.after(made, false);
+        }
+    }
+    out
+}
+
 impl Public {
     pub(super) fn new(options: Options) -> Public {
         Public {

@@ -5,7 +5,7 @@
 //!
 //! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
 //! lookups and registrations at lookup points `reach.rs`; a peer's restart seen by the
-//! boot it announces `restarts.rs`; addresses, the listen probe
+//! boot it announces `restarts.rs`; circuits compiled ahead `warm.rs`; addresses, the listen probe
 //! and error causes `addr.rs`; the store's writer thread `writer.rs`; the sync
 //! protocol's long-lived streams `streams.rs`, each run by a task of `link.rs`; the
 //! messages of a game's computations on their own stream protocol `computations.rs`.
@@ -18,6 +18,7 @@ mod memory;
 mod reach;
 mod restarts;
 mod streams;
+mod warm;
 mod writer;
 
 use std::collections::HashMap;
@@ -234,6 +235,8 @@ pub struct Shell {
     reach: reach::Reach,
     /// The boots peers announced per connection (`restarts.rs`).
     boots: restarts::Boots,
+    /// Circuits compiled ahead (`warm.rs`).
+    warm: warm::Warm,
     /// Listen addresses that failed (a relay that refused a reservation), with why.
     failed: Vec<String>,
     /// The listen addresses asked for, by listener.
@@ -340,6 +343,7 @@ impl Shell {
             dials: HashMap::new(),
             reach: reach::Reach::default(),
             boots: restarts::Boots::default(),
+            warm: warm::Warm::default(),
             failed: vec![],
             listeners: HashMap::new(),
             relisten: vec![],
@@ -506,6 +510,7 @@ impl Shell {
                     .computing()
                     .map(|(peer, game)| (peer, *game.bytes()));
                 self.computations.allow(pairs);
+                self.warm_circuits();
                 return;
             }
             for (p, id, req) in legacy {

@@ -511,6 +511,13 @@ impl Player {
         }
         let (run, p) = ((i - BASE_MESSAGES) / COMPUTATION_MESSAGES, (i - BASE_MESSAGES) % COMPUTATION_MESSAGES);
         let attempt = self.attempt(run, posted)?;
+        // The program this computation runs, compiled once in the process: a warm-up
+        // may be compiling it now (`super::ensure`).
+        let public = match &self.party {
+            Party::Black(b) => b.public(),
+            Party::White(w) => w.public(),
+        };
+        super::ensure((run > 0).then(|| public.shape()))?;
         let mut circuits = super::circuits();
         let (bytes, outcome) = match (&mut self.party, p) {
             (Party::Black(b), 0) => {
