@@ -16,16 +16,6 @@ use crate::driver::Browser;
 use crate::view::shots;
 use crate::{Seat, cfg, node, propose, propose_with, seat, with_driver};
 
-async fn text(b: &Browser, css: &str) -> String {
-    b.js(&format!(
-        "const e = document.querySelector('{css}'); return e ? e.textContent : ''"
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
 /// Both clocks as the page shows them now: for each, (seat, place, running, ms left,
 /// face, accessible name).
 async fn clocks(b: &Browser) -> Vec<(u64, String, bool, u64, String, String)> {
@@ -109,7 +99,7 @@ fn both_clocks_tick_by_the_board_and_a_loss_on_time_is_the_result() {
                 )
                 .await,
                 "both clocks, one running: {}",
-                text(&s.b, "#main").await
+                s.b.text("#main").await
             );
         }
         // The mover: the page whose turn it is.
@@ -244,10 +234,10 @@ fn both_clocks_tick_by_the_board_and_a_loss_on_time_is_the_result() {
                 .await,
                 "{}: the result: {:?} (status: {:?})",
                 names(s),
-                text(&s.b, "#result").await,
-                text(&s.b, "#status").await
+                s.b.text("#result").await,
+                s.b.text("#status").await
             );
-            let result = text(&s.b, "#result .result").await;
+            let result = s.b.text("#result .result").await;
             assert!(
                 result.contains(&format!("{loser} loss")) && !result.contains("no result"),
                 "{result}"
@@ -284,11 +274,11 @@ fn the_stallmate_period_counts_down_and_a_forfeit_is_the_pages_result() {
                 )
                 .await,
                 "{who}: the period shown: {:?}",
-                text(&s.b, "#status").await
+                s.b.text("#status").await
             );
         }
         let p = &white.b;
-        let said = text(p, "#period").await;
+        let said = p.text("#period").await;
         assert!(
             said.contains("Period 0 (15s) closes in at most 00:") && said.contains("saw it begin"),
             "{said}"
@@ -337,9 +327,9 @@ fn the_stallmate_period_counts_down_and_a_forfeit_is_the_pages_result() {
                 )
                 .await,
                 "{who}: the game did not end: {:?}",
-                text(&s.b, "#status").await
+                s.b.text("#status").await
             );
-            let result = text(&s.b, "#result .result").await;
+            let result = s.b.text("#result .result").await;
             let name = if std::ptr::eq(white, &a) {
                 "alice"
             } else {
@@ -352,14 +342,14 @@ fn the_stallmate_period_counts_down_and_a_forfeit_is_the_pages_result() {
                 "{who}: {result}"
             );
             assert!(
-                text(&s.b, "#score").await.contains("forfeit by white"),
+                s.b.text("#score").await.contains("forfeit by white"),
                 "{who}: the move list: {}",
-                text(&s.b, "#score").await
+                s.b.text("#score").await
             );
             assert!(
-                text(&s.b, "#verdict").await.contains("forfeited on time"),
+                s.b.text("#verdict").await.contains("forfeited on time"),
                 "{who}: {}",
-                text(&s.b, "#verdict").await
+                s.b.text("#verdict").await
             );
         }
     });

@@ -166,6 +166,31 @@ impl Browser {
         self.c.execute(script, vec![]).await.unwrap_or(Value::Null)
     }
 
+    /// The text of the first element `css` finds; empty when there is none.
+    pub async fn text(&self, css: &str) -> String {
+        let css = Value::String(css.to_owned());
+        self.js(&format!(
+            "const e = document.querySelector({css}); return e ? e.textContent : ''"
+        ))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+    }
+
+    /// What a screen reader says of the board's square `sq` (its accessible name);
+    /// empty when there is no such square.
+    pub async fn square_label(&self, sq: &str) -> String {
+        self.js(&format!(
+            "const e = document.querySelector(\"#board .sq[data-square='{sq}']\"); \
+             return e ? e.getAttribute('aria-label') : ''"
+        ))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+    }
+
     /// Clicks the first element `css` finds, waiting up to `wait` for it.
     pub async fn click(&self, css: &str, wait: Duration) -> bool {
         let start = Instant::now();

@@ -52,26 +52,6 @@ async fn drag(b: &Browser, from: &str, to: &str) {
     b.c.release_actions().await.unwrap();
 }
 
-async fn text(b: &Browser, css: &str) -> String {
-    b.js(&format!(
-        "const e = document.querySelector(\"{css}\"); return e ? e.textContent : '';"
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
-async fn square_label(b: &Browser, sq: &str) -> String {
-    b.js(&format!(
-        "const e = document.querySelector(\"#board button.sq[data-square='{sq}']\"); return e ? e.getAttribute('aria-label') : '';"
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
 /// Clicks a square of the board.
 async fn square(b: &Browser, sq: &str) {
     assert!(
@@ -137,7 +117,7 @@ async fn drag_move(b: &Browser, from: &str, to: &str) {
         )
         .await,
         "dragging {from} to {to} made no move: {}",
-        text(b, "#main").await
+        b.text("#main").await
     );
 }
 
@@ -147,7 +127,7 @@ async fn on_both(boards: [(&Browser, &str); 2], script: &str, what: &str) {
         assert!(
             p.until(script, Duration::from_secs(60)).await,
             "{who}'s board does not show {what}: {}",
-            text(p, "#claims").await
+            p.text("#claims").await
         );
     }
 }
@@ -186,7 +166,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await,
             "the drag made no edit: {}",
-            text(w, "#phys-edit").await
+            w.text("#phys-edit").await
         );
         square(w, "e7").await;
         assert!(
@@ -197,14 +177,10 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             .await
         );
         // The board shows the position after the edits.
-        assert!(square_label(w, "h3").await.contains("White knight"));
-        assert!(square_label(w, "g1").await.contains("empty"));
-        assert!(square_label(w, "e7").await.contains("empty"));
-        assert!(
-            square_label(w, "e7")
-                .await
-                .contains("changed by your edits")
-        );
+        assert!(w.square_label("h3").await.contains("White knight"));
+        assert!(w.square_label("g1").await.contains("empty"));
+        assert!(w.square_label("e7").await.contains("empty"));
+        assert!(w.square_label("e7").await.contains("changed by your edits"));
         // A stated card needs its note.
         assert_eq!(
             w.js("return document.getElementById('phys-send').disabled")
@@ -235,7 +211,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await,
             "the refusal is not shown: {}",
-            text(w, "#phys-edit").await
+            w.text("#phys-edit").await
         );
         assert_eq!(ply(w).await, before, "nothing was sent");
         assert!(w.click("#phys-undo", WAIT).await);
@@ -246,7 +222,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await
         );
-        let sends = text(w, "#phys-text").await;
+        let sends = w.text("#phys-text").await;
         assert_eq!(
             sends,
             format!("card {card} then g1h3 remove e7 for 10 note knights fly, a pawn falls")
@@ -270,7 +246,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await,
             "White's board does not list the claim waiting: {}",
-            text(w, "#main").await
+            w.text("#main").await
         );
         let act = w
             .js("return parseInt(document.querySelector('#my-claims li[data-state=waiting]').dataset.act)")
@@ -287,14 +263,14 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await,
             "Black's board shows no claim: {}",
-            text(k, "#main").await
+            k.text("#main").await
         );
-        let words = text(k, &format!("{panel} .claim-words")).await;
+        let words = k.text(&format!("{panel} .claim-words")).await;
         assert_eq!(
             words,
             format!("alice (White) plays card {card}: then g1h3 remove e7 for 10")
         );
-        let note = text(k, &format!("{panel} .claim-note")).await;
+        let note = k.text(&format!("{panel} .claim-note")).await;
         assert_eq!(note, "Note: knights fly, a pawn falls");
         screenshot(k, "tempete-physical-claim").await;
         if let Some(src) = &axe_js {
@@ -321,7 +297,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             .await
         );
         assert!(
-            text(k, ".claim.accepted")
+            k.text(".claim.accepted")
                 .await
                 .contains("Your next move sends the acceptance")
         );
@@ -338,7 +314,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             w.until(&format!("return !!document.querySelector(\"#my-claims li[data-act='{act}'][data-state=accepted]\")"), Duration::from_secs(60))
                 .await,
             "White's board does not show the claim accepted: {}",
-            text(w, "#claims").await
+            w.text("#claims").await
         );
 
         // White states another card (a knight dragged); Black disputes it, one click.
@@ -357,7 +333,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await,
             "the second claim is not on Black's board: {}",
-            text(k, "#main").await
+            k.text("#main").await
         );
         let act2 = k
             .js("return parseInt(document.querySelector('.claim[data-state=answerable]').dataset.act)")
@@ -366,7 +342,8 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             .unwrap();
         assert!(act2 > act);
         assert_eq!(
-            text(k, &format!(".claim[data-act='{act2}'] .claim-note")).await,
+            k.text(&format!(".claim[data-act='{act2}'] .claim-note"))
+                .await,
             "Note: another <b>flight</b>"
         );
         assert_eq!(k.count(".claim b").await, 0, "the note became markup");
@@ -401,7 +378,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         }
         arrows_to(k, "c3").await;
         k.press(Key::Enter.into()).await;
-        assert!(square_label(k, "c3").await.contains("selected"));
+        assert!(k.square_label("c3").await.contains("selected"));
         arrows_to(k, "b1").await;
         k.press(Key::Enter.into()).await;
         assert!(
@@ -411,12 +388,12 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             )
             .await,
             "no edit from the keyboard: {}",
-            text(k, "#phys-edit").await
+            k.text("#phys-edit").await
         );
         assert!(tab_until(k, "e.id === 'phys-note'").await);
         k.type_text("the knight goes back").await;
         assert_eq!(
-            text(k, "#phys-text").await,
+            k.text("#phys-text").await,
             "settle 0 then c3b1 note the knight goes back"
         );
         assert!(tab_until(k, "e.id === 'phys-send'").await);
@@ -464,7 +441,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
         drag(w, "h3", "h5").await;
         play::fill(w, "#phys-note", "the knight flies again").await;
         assert_eq!(
-            text(w, "#phys-text").await,
+            w.text("#phys-text").await,
             format!("cite {act} then h3h5 note the knight flies again")
         );
         assert!(w.click("#phys-send", WAIT).await);
@@ -472,7 +449,7 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             k.until(&format!("return [...document.querySelectorAll('.claim .claim-words')].some(e => e.textContent === 'alice (White) plays cite {act}: then h3h5')"), Duration::from_secs(60))
                 .await,
             "Black's board does not show the citation: {}",
-            text(k, "#claims").await
+            k.text("#claims").await
         );
         assert!(failed.is_empty(), "accessibility:\n{}", failed.join("\n"));
     });

@@ -97,26 +97,6 @@ async fn key_move(b: &Browser, from: &str, to: &str) {
     plain_if_asked(b).await;
 }
 
-async fn text(b: &Browser, css: &str) -> String {
-    b.js(&format!(
-        "const e = document.querySelector('{css}'); return e ? e.textContent : ''"
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
-async fn label(b: &Browser, square: &str) -> String {
-    b.js(&format!(
-        "return document.querySelector('#board .sq[data-square={square}]').getAttribute('aria-label')"
-    ))
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_owned()
-}
-
 /// Both widths the screenshots are made at.
 pub(crate) async fn shots(b: &Browser, name: &str) {
     if std::env::var("SEALED_SCREENSHOTS").is_err() {
@@ -169,7 +149,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             )
             .await,
             "the opponent's move announced: {:?}",
-            text(p, "#announce").await
+            p.text("#announce").await
         );
 
         // 2. Qh5+: Black's king on e8 is in check, marked and said at both boards.
@@ -193,22 +173,20 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
                 "{who}: one king in check"
             );
             assert!(
-                label(page, "e8").await.contains("check"),
+                page.square_label("e8").await.contains("check"),
                 "{who}: {}",
-                label(page, "e8").await
+                page.square_label("e8").await
             );
             assert!(
-                text(page, "#status").await.contains(words),
+                page.text("#status").await.contains(words),
                 "{who}: {}",
-                text(page, "#status").await
+                page.text("#status").await
             );
         }
         assert!(
-            text(q, "#announce")
-                .await
-                .starts_with("Opponent played Qh5"),
+            q.text("#announce").await.starts_with("Opponent played Qh5"),
             "{}",
-            text(q, "#announce").await
+            q.text("#announce").await
         );
         shots(q, "tempete-check").await;
         let axe = axe_source();
@@ -234,16 +212,16 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             )
             .await
         );
-        let viewing = text(p, "#viewing").await;
+        let viewing = p.text("#viewing").await;
         assert!(
             viewing.contains("viewing move 1... f6 — press End to return"),
             "{viewing}"
         );
         assert!(
-            label(p, "d1").await.contains("White queen"),
+            p.square_label("d1").await.contains("White queen"),
             "the queen is home before 2. Qh5"
         );
-        assert!(label(p, "h5").await.contains("empty"));
+        assert!(p.square_label("h5").await.contains("empty"));
         assert_eq!(p.count("#board .sq.check").await, 0, "no check before Qh5");
         assert_eq!(
             p.count("#board .sq.movable").await,
@@ -251,7 +229,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             "no move while looking back"
         );
         assert_eq!(
-            text(p, "#score .act.current").await,
+            p.text("#score .act.current").await,
             "f6",
             "the move shown is marked in the list"
         );
@@ -271,9 +249,9 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             "not yanked to the new move"
         );
         assert!(
-            text(p, "#arrived").await.contains("g6"),
+            p.text("#arrived").await.contains("g6"),
             "{}",
-            text(p, "#arrived").await
+            p.text("#arrived").await
         );
         shots(p, "tempete-stepping").await;
         // Home, Right (the keyboard on a step button, not the board), a move of the list.
@@ -286,7 +264,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             .await,
             "Home"
         );
-        assert!(label(p, "e2").await.contains("White pawn"));
+        assert!(p.square_label("e2").await.contains("White pawn"));
         p.press(Key::Right.into()).await;
         assert!(
             p.until(
@@ -317,7 +295,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             .await,
             "a click in the list"
         );
-        assert!(label(p, "h5").await.contains("White queen"));
+        assert!(p.square_label("h5").await.contains("White queen"));
         assert_eq!(
             p.count("#board .sq.check").await,
             1,
@@ -336,7 +314,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
         // End: back to the game as it stands, its moves open again.
         p.press(Key::End.into()).await;
         assert!(p.until("return !document.getElementById('game').dataset.viewing && !document.getElementById('viewing')", Duration::from_secs(5)).await, "End");
-        assert!(label(p, "g6").await.contains("Black pawn"));
+        assert!(p.square_label("g6").await.contains("Black pawn"));
 
         // 3. Qxg6+ hxg6: each side's losses and Black's lead of 8.
         click_move(p, "h5", "g6").await;
@@ -346,13 +324,13 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
         let took = |side: &str| format!("#taken-{side} .sr-only");
         assert!(
             p.until("return document.querySelector('#taken-black') && document.querySelector('#taken-black').dataset.lead === '8'", Duration::from_secs(10)).await,
-            "{}", text(p, &took("black")).await
+            "{}", p.text(&took("black")).await
         );
         assert_eq!(
-            text(p, &took("black")).await,
+            p.text(&took("black")).await,
             "Black has taken: queen; Black leads by 8"
         );
-        assert_eq!(text(p, &took("white")).await, "White has taken: pawn");
+        assert_eq!(p.text(&took("white")).await, "White has taken: pawn");
         // White's row is below White's board, Black's above.
         let order = p
             .js("const t = document.getElementById('taken-white'), b = document.getElementById('board'); return !!(b.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING)")
@@ -386,7 +364,7 @@ fn check_flip_stepping_captures_focus_and_announcements_on_a_tempete_board() {
             .await;
         }
         assert!(failed.is_empty(), "axe-core: {failed:#?}");
-        assert!(text(p, "#taken-white").await.is_empty() || p.js("const t = document.getElementById('taken-white'), b = document.getElementById('board'); return !!(b.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING)").await == serde_json::json!(true));
+        assert!(p.text("#taken-white").await.is_empty() || p.js("const t = document.getElementById('taken-white'), b = document.getElementById('board'); return !!(b.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING)").await == serde_json::json!(true));
         shots(p, "tempete-flip").await;
         p.c.refresh().await.unwrap();
         assert!(p.until("return !!document.getElementById('board') && document.getElementById('board').dataset.flipped === 'yes'", Duration::from_secs(30)).await, "the flip kept in this tab");
