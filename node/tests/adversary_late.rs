@@ -25,7 +25,7 @@ mod sim;
 use std::cell::Cell;
 use std::rc::Rc;
 
-use sealed_node::core::{Answer, Cmd, ShowFormat};
+use sealed_node::core::{Answer, Cmd};
 use sealed_node::sync::Request;
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::Signed;
@@ -35,7 +35,8 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sealed_protocol::verdict::Finality;
 use sim::witnessed::{
-    ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, settled, started,
+    ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, settled, shown_to,
+    started,
 };
 use sim::{Fate, World};
 
@@ -58,14 +59,6 @@ fn holds(
         // Read from a store: verified when taken.
         .filter_map(|b| Signed::parse_kept(terms, b).ok())
         .any(|s| s.at().chain.seat == Seat(seat) && s.unsigned().body.iter().any(&is))
-}
-
-/// Alice's view of the game, as JSON.
-fn shown_to(w: &mut World, node: usize, id: &str) -> serde_json::Value {
-    match answer(w, node, Cmd::Show(id.to_owned().into(), ShowFormat::Json)) {
-        Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
-        _ => serde_json::Value::Null,
-    }
 }
 
 /// One seed; Err says what broke, Ok what happened.

@@ -52,13 +52,16 @@ fn answer_any(
 
 /// Alice's view of the game as `sealed show` gives it.
 pub fn shown(w: &mut World, game: &GameId) -> serde_json::Value {
+    shown_to(w, ALICE, &hex::encode(game))
+}
+
+/// `node`'s view of the game `id` (hex) as `sealed show` gives it; null when it answers
+/// nothing (stopped, or the game unknown to it).
+pub fn shown_to(w: &mut World, node: usize, id: &str) -> serde_json::Value {
     match answer(
         w,
-        ALICE,
-        Cmd::Show(
-            hex::encode(game).into(),
-            sealed_node::core::ShowFormat::Json,
-        ),
+        node,
+        Cmd::Show(id.to_owned().into(), sealed_node::core::ShowFormat::Json),
     ) {
         Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
         _ => serde_json::Value::Null,
