@@ -147,6 +147,16 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
 
     // Both nodes stop. Every game command that needs no network still works, on the
     // store: the list, a game, its export, its mail, and a move in the unfinished duel.
+    let line = |home: &Path| -> Value {
+        let all: Value = serde_json::from_str(&stdout(&run(home, &["games", "--json"]))).unwrap();
+        let found = all
+            .as_array()
+            .and_then(|a| a.iter().find(|g| g["game"] == game.as_str()));
+        found
+            .cloned()
+            .unwrap_or_else(|| panic!("{game} not listed: {all}"))
+    };
+    let before = line(&alice);
     drop(a);
     drop(b);
     let list = stdout(&run(&alice, &["games"]));
@@ -154,6 +164,16 @@ fn a_first_game_names_its_players_and_works_with_the_nodes_stopped() {
         list.contains("result: ") && list.contains(&duel[..12]),
         "{list}"
     );
+    // The finished game, read from the store and not replayed, is listed as it was in
+    // memory: its result, its acts and both names (issue 54).
+    let after = line(&alice);
+    for field in ["ply", "result", "players", "status"] {
+        assert_eq!(
+            after[field], before[field],
+            "{field}: {before} then {after}"
+        );
+    }
+    assert!(before["ply"].as_u64() >= Some(1), "{before}");
     let text = stdout(&run(&alice, &["show", short]));
     assert!(text.contains("players: alice"), "{text}");
     let offline = dir.path().join("offline.sealed");

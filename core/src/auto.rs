@@ -176,13 +176,12 @@ impl Core {
             let mut step = super::durable::Step::default();
             step.writes.statuses.push((id, status));
             // Kept beside the game, so that `sealed games` says how a finished game
-            // ended without replaying it.
-            if let (GameStatus::Finished, Some(r)) = (status, p.table.result()) {
+            // ended without replaying it (`listed.rs`).
+            if status == GameStatus::Finished {
+                let line = super::listed::Listed::of(&*p.table);
                 step.writes
                     .meta
-                    .push((super::games::result_key(&id), r.into_bytes()));
-            }
-            if status == GameStatus::Finished {
+                    .push((super::listed::listed_key(&id), line.to_bytes()));
                 step.writes.meta.extend(self.owe(id));
             }
             self.stage(id, step, store);

@@ -212,9 +212,9 @@ impl Core {
                 status: state_of(d.record.status),
                 seat: d.record.seat,
                 my_turn: false,
-                ply: 0,
+                ply: d.listed.ply.map_or(0, |p| p as usize),
                 waiting_for: "nothing: the game is complete (in the store; `show` loads it)".into(),
-                result: d.result.clone(),
+                result: d.listed.result.clone(),
                 players: d
                     .terms()
                     .map(|t| players(t, &d.names(t), d.record.seat.map(Seat)))

@@ -15,6 +15,7 @@ use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 
+use super::listed::Listed;
 use super::{GameId, Halt, PeerKey};
 use crate::record::{GameRecord, GameStatus};
 
@@ -257,54 +258,39 @@ impl Relayed {
 /// A finished (or declined) game that is only in the store until asked for.
 pub(super) struct Dormant {
     pub(super) record: GameRecord,
-    /// Its result in one line, as stored when it finished (`None` for a game finished
-    /// by a node that did not store it): `sealed games` shows it without loading it.
-    pub(super) result: Option<String>,
+    /// Its line as stored when it finished (`listed.rs`): its result, acts and the names
+    /// its seats signed, which `sealed games` shows without loading it.
+    pub(super) listed: Listed,
     /// Its terms, read when first needed (a peer asks for the game): reading them checks
     /// the proposal's signature, which at start would cost every finished game ever
     /// played (docs/PERFORMANCE.md, start-up). `None` inside when they do not read; the
     /// game is then set aside when woken.
     terms: std::cell::OnceCell<Option<Terms>>,
-    /// The names the seats signed, kept from the session when the game left memory
-    /// (empty for one read from the store: the proposal's names then stand).
-    signed: Vec<Option<String>>,
-}
-
-/// The store's key of a finished game's result line.
-pub(super) fn result_key(id: &GameId) -> String {
-    format!("result/{}", hex::encode(id))
 }
 
 impl Dormant {
-    /// A game from its record and stored result alone.
-    pub(super) fn new(record: GameRecord, result: Option<String>) -> Dormant {
+    /// A game from its record and stored line alone.
+    pub(super) fn new(record: GameRecord, listed: Listed) -> Dormant {
         Dormant {
             record,
-            result,
+            listed,
             terms: std::cell::OnceCell::new(),
-            signed: vec![],
         }
     }
 
-    /// A game whose terms are already read (one that leaves memory),
-    /// with the names its seats signed.
-    pub(super) fn with_terms(
-        record: GameRecord,
-        terms: Terms,
-        result: Option<String>,
-        signed: Vec<Option<String>>,
-    ) -> Dormant {
+    /// A game whose terms are already read (one that leaves memory).
+    pub(super) fn with_terms(record: GameRecord, terms: Terms, listed: Listed) -> Dormant {
         Dormant {
             record,
-            result,
+            listed,
             terms: std::cell::OnceCell::from(Some(terms)),
-            signed,
         }
     }
 
-    /// Each seat's name ([`super::players::seat_names`]), from what the session held.
+    /// Each seat's name ([`super::players::seat_names`]), from what its seats signed.
     pub(super) fn names(&self, terms: &Terms) -> Vec<Option<String>> {
-        super::players::seat_names(terms, |s| self.signed.get(s.index()).cloned().flatten())
+        let signed = &self.listed.names;
+        super::players::seat_names(terms, |s| signed.get(s.index()).cloned().flatten())
     }
 
     /// Its terms, if they read.

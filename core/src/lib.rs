@@ -56,6 +56,7 @@ mod hosted;
 pub mod io;
 mod lacked;
 pub mod limit;
+mod listed;
 mod lookups;
 mod mail;
 pub mod memory;

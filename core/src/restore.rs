@@ -117,12 +117,8 @@ impl Core {
         // once over (`unload_idle`), which nodes of before re-verified at every start.
         if over && !wake {
             // One key read per finished game: what `sealed games` says of it.
-            let result = store
-                .meta(&super::games::result_key(&id))
-                .ok()
-                .flatten()
-                .and_then(|b| String::from_utf8(b).ok());
-            return Ok(Loaded::Dormant(Dormant::new(record, result)));
+            let listed = super::listed::Listed::read(store, &id);
+            return Ok(Loaded::Dormant(Dormant::new(record, listed)));
         }
         let unreadable = |e: String| Halt::Unreadable(e);
         let terms =

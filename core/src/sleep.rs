@@ -46,6 +46,7 @@ use sealed_protocol::ids::{ChainId, Seat};
 
 use super::delivery::Acked;
 use super::games::{Dormant, Played};
+use super::listed::Listed;
 use super::slot::Life;
 use super::views::{GameState, GameSummary};
 use super::{Core, Durable, GameId, NodeError, PeerKey, Writes};
@@ -232,12 +233,7 @@ impl Core {
                     let dormant = Dormant::with_terms(
                         p.record.clone(),
                         terms,
-                        p.table.result(),
-                        p.table
-                            .terms()
-                            .seats()
-                            .map(|s| p.table.session().signed_name(s))
-                            .collect(),
+                        super::listed::Listed::of(&*p.table),
                     );
                     Some((*id, dormant))
                 }
@@ -257,7 +253,7 @@ impl Core {
                     let record = r.record(*id, GameStatus::Finished);
                     Some((
                         *id,
-                        Dormant::with_terms(record, r.terms.clone(), None, vec![]),
+                        Dormant::with_terms(record, r.terms.clone(), Listed::default()),
                     ))
                 }
                 _ => None,

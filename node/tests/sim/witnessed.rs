@@ -404,7 +404,11 @@ pub fn each_seed(default: u64, attack: impl Fn(u64) -> Result<Ran, String>) {
                 missed += 1;
                 eprintln!("seed {seed}, no attack: {line}");
             }
-            Err(e) => failed.push((seed, e)),
+            Err(e) => {
+                // Said at once: a long run read while it goes shows its failures.
+                eprintln!("seed {seed} FAILED: {e}");
+                failed.push((seed, e));
+            }
         }
     }
     eprintln!(
