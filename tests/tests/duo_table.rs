@@ -247,6 +247,53 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
     assert!(d.done());
 }
 
+/// A message that outruns the envelopes that make its receiver's game start (Black signs
+/// message 0 as his first act; White's node may get the message's stream before it has
+/// the envelopes that start the game at its seat): kept, and taken once they come, as
+/// spec/PROTOCOL.md §16.7 holds a message that comes before its act. It used to be
+/// refused ("the game has not started at this seat"), and its sender, told it arrived,
+/// sent it again only after 30 s (issue 57's 34-37 s first answer).
+#[test]
+fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_has() {
+    // The first round after which White, hearing nothing more, has not started while
+    // Black's message 0 goes out.
+    let found = (0..30).find_map(|rounds| {
+        let mut d = Duo::new(4, 6);
+        for _ in 0..rounds {
+            d.step();
+        }
+        d.net.deaf.push(sealed_protocol::ids::Seat(0));
+        for _ in 0..50 {
+            if let Some(out) = d.net.sessions[1].message_out(false) {
+                let started = !d.net.sessions[0]
+                    .show_text()
+                    .contains("the game has not started");
+                return (!started).then_some((d, out));
+            }
+            d.step();
+        }
+        None
+    });
+    let (mut d, (index, bytes)) = found.expect("a round where the message outruns the start");
+    assert_eq!(index, 0);
+    let white = &mut d.net.sessions[0];
+    assert!(
+        white
+            .take_message(0, bytes.clone())
+            .expect("kept, not refused"),
+        "new: stored by the node"
+    );
+    assert!(!white.take_message(0, bytes.clone()).expect("known"));
+    d.taken[0].push((0, bytes));
+    // White hears again: his game starts, takes the message kept, and plays to the end.
+    d.net.deaf.clear();
+    d.net.pending.append(&mut d.net.held);
+    d.net.deliver_all();
+    d.withhold = Some(0);
+    d.run_until(Duo::done);
+    assert!(d.done(), "{}", d.net.sessions[0].show_text());
+}
+
 /// A message withheld at the table (spec/GAMES.md §5.15, "A message withheld"): the
 /// receiver's duty says `Lacking` a minute after he owes the next act and not before;
 /// the sender's table gives its deposit, keeps only the witness's stamp of it and posts

@@ -23,7 +23,7 @@ use sealed_protocol::session::{AnySession, Command, Session};
 use super::acts::{self, Act};
 use super::clear;
 use super::item::to_item;
-use super::player::{Player, Taken};
+use super::player::{MAX_MESSAGE, Player, Taken};
 use super::{Duo, Owed, State, VARIANT, engine_name, sender};
 use crate::stallmate::attempt::Attempt;
 use crate::stallmate::bot;
@@ -58,6 +58,12 @@ pub(crate) struct DuoTable {
     /// Made once the seat's own setups are known; in a cell because duties are asked
     /// through `&self` (making a message is filling a cache: asked twice, the same act).
     player: RefCell<Option<Player>>,
+    /// The other side's message that came before the player was made (its first
+    /// messages go as soon as its own setups are, and may outrun the envelopes that make
+    /// this side's known): given to the player when it is made, as spec/PROTOCOL.md
+    /// §16.7 holds a message that comes before its act. One at most, the lowest index.
+    /// Dropped, it waited for the sender's 30 s resend (issue 57's 34-37 s first answer).
+    before_player: RefCell<Option<(u64, Vec<u8>)>>,
 }
 
 impl DuoTable {
@@ -65,6 +71,7 @@ impl DuoTable {
         DuoTable {
             inner: TableOf::new(session),
             player: RefCell::new(None),
+            before_player: RefCell::new(None),
         }
     }
 
@@ -77,8 +84,35 @@ impl DuoTable {
         let mut p = self.player.borrow_mut();
         if p.is_none() && self.session().engine().state().is_some() {
             *p = Player::new(self.session());
+            if let (Some(player), Some((index, bytes))) =
+                (p.as_mut(), self.before_player.borrow_mut().take())
+            {
+                // Judged now as if it had just come: refused, it changes nothing, and
+                // its sender sends it again.
+                let _refused_or_taken = player.take(self.session(), index, bytes);
+            }
         }
         p
+    }
+
+    /// Keeps the other side's message `index` until the player is made; whether it is
+    /// new (then stored, as any message taken).
+    fn keep_before_player(&self, index: u64, bytes: Vec<u8>) -> Result<bool, String> {
+        if sender(index) == color(self.session().seat()) {
+            return Err(format!("message {index} is this side's own to send"));
+        }
+        if bytes.len() > MAX_MESSAGE {
+            return Err(format!(
+                "message {index} takes {} bytes, more than the {MAX_MESSAGE} a message may",
+                bytes.len()
+            ));
+        }
+        let mut kept = self.before_player.borrow_mut();
+        if kept.as_ref().is_some_and(|(i, b)| *i < index || (*i == index && *b == bytes)) {
+            return Ok(false);
+        }
+        *kept = Some((index, bytes));
+        Ok(true)
     }
 
     /// Runs `f` on the generic table with the player's view lent to the face.
@@ -131,8 +165,13 @@ impl Table for DuoTable {
     }
     fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, String> {
         let mut p = self.player();
-        let p = p.as_mut().ok_or("the game has not started at this seat")?;
-        Ok(p.take(self.inner.typed(), index, bytes)? == Taken::New)
+        match p.as_mut() {
+            Some(p) => Ok(p.take(self.inner.typed(), index, bytes)? == Taken::New),
+            None => {
+                drop(p);
+                self.keep_before_player(index, bytes)
+            }
+        }
     }
     fn computes(&self) -> bool {
         // From the proposal on: nothing before the end is too early for a message.
