@@ -135,32 +135,48 @@ export function drawClocks(show, flipped) {
 
 const periodKey = (game, n) => `sealed-period:${game}:${n}`;
 
-// When the running period closes. The view says which period runs (in its words) and
-// the terms its length, but not when it began: the referee's clock starts it, and no
-// time of it is in the view. So the page counts from when it first saw the period,
-// kept in the tab: the period cannot close later than that, only sooner.
-export function drawPeriod(show) {
-  if (show.variant !== 'stallmate' || show.phase !== 'play') return null;
-  const m = /\bperiod (\d+)/.exec(show.waiting_for || '');
-  if (!m) return null;
-  const n = m[1];
-  const length = duration(option(show, 'period')) || 24 * 3600000;
+// When the running period closes. The board's server adds to the view when that is
+// (`hand.period_ends_ms`: the referee's clock reading of the period's start plus its
+// length) and its node's clock as it answered (`hand.node_now_ms`): the page counts
+// down their difference from when it took the view, as the players' clocks do, so
+// neither its own clock nor when it was opened moves it. Without them (a transcript
+// the server could not read) it counts from when it first saw the period, kept in the
+// tab: the period cannot close later than that, only sooner.
+function periodLeft(show, n, length) {
+  const hand = show.hand || {};
+  const ends = Number(hand.period_ends_ms);
+  const now = Number(hand.node_now_ms);
+  if (ends > 0 && now > 0) {
+    const at = took(show);
+    return { exact: true, left: () => ends - now - (performance.now() - at) };
+  }
   let seen = Date.now();
   try {
     const kept = Number(sessionStorage.getItem(periodKey(show.game, n)));
     if (kept > 0 && kept <= seen) seen = kept;
     else sessionStorage.setItem(periodKey(show.game, n), String(seen));
   } catch (e) { /* a tab without storage counts from this drawing */ }
+  return { exact: false, left: () => seen + length - Date.now() };
+}
+
+export function drawPeriod(show) {
+  if (show.variant !== 'stallmate' || show.phase !== 'play') return null;
+  const m = /\bperiod (\d+)/.exec(show.waiting_for || '');
+  if (!m) return null;
+  const n = m[1];
+  const length = duration(option(show, 'period')) || 24 * 3600000;
+  const { exact, left: leftNow } = periodLeft(show, n, length);
+  const within = exact ? 'closes in' : 'closes in at most';
   const time = h('span', { class: 'clock-time', 'aria-hidden': 'true' });
-  const el = h('div', { class: 'period', id: 'period', role: 'timer', 'data-period': n },
-    h('span', { 'aria-hidden': 'true', text: `Period ${n} (${option(show, 'period') || '24h'}) closes in at most ` }), time,
-    h('div', { class: 'about', text: 'counted from when this page saw it begin; the referee closes it by his clock' }));
+  const el = h('div', { class: 'period', id: 'period', role: 'timer', 'data-period': n, 'data-exact': exact ? 'yes' : 'no' },
+    h('span', { 'aria-hidden': 'true', text: `Period ${n} (${option(show, 'period') || '24h'}) ${within} ` }), time,
+    h('div', { class: 'about', text: exact ? 'by the referee’s clock, which closes it' : 'counted from when this page saw it begin; the referee closes it by his clock' }));
   const update = () => {
-    const left = Math.max(0, seen + length - Date.now());
+    const left = Math.max(0, Math.round(leftNow()));
     el.dataset.left = String(left);
     el.classList.toggle('low', left < 20000 || left < length / 10);
     time.textContent = left > 0 ? face(left) : '00:00 — the referee closes it now';
-    el.setAttribute('aria-label', left > 0 ? `period ${n} closes in at most ${words(left)}` : `period ${n} is over: the referee closes it now`);
+    el.setAttribute('aria-label', left > 0 ? `period ${n} ${within} ${words(left)}` : `period ${n} is over: the referee closes it now`);
   };
   update();
   ticking.push(update);

@@ -181,7 +181,7 @@ async fn games(State(app): State<App>) -> Response {
 }
 
 /// One game as `sealed show --json` gives it, each seat and node it names said to be
-/// connected now or not.
+/// connected now or not, and a Secret Stallmate period's close (`period.rs`).
 async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
     let mut v = answer(
         &app.node,
@@ -193,6 +193,7 @@ async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
     .await;
     if let Some(doc) = v.get_mut("ok") {
         crate::people::enrich(doc, &crate::people::facts(&app.node).await);
+        crate::period::enrich(&app.node, doc).await;
     }
     reply(v)
 }

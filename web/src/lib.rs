@@ -35,6 +35,7 @@ pub mod gate;
 mod guard;
 pub mod keep;
 mod people;
+mod period;
 mod serve;
 
 use std::net::SocketAddr;

@@ -99,3 +99,54 @@ impl fmt::Display for Period {
         write!(f, "{}{unit}", self.0 / per)
     }
 }
+
+/// When the running period of a game with a referee closes, from its transcript (the
+/// bytes a node gives for `sealed export`): the referee's clock reading of the `Begin`
+/// or of the last close, plus the period, in milliseconds since the Unix epoch; `None`
+/// before the clock starts, once the game is over, or for bytes that are no such game.
+///
+/// A face that shows the countdown reads it here because the table's view does not
+/// carry it: the view's words are pinned by the control socket's golden replies.
+pub fn running_ends_at(transcript: &[u8]) -> Option<u64> {
+    let file = sealed_protocol::transcript::TranscriptFile::from_bytes(transcript).ok()?;
+    let (engine, _) = sealed_protocol::transcript::check::<super::peer::Stallmate>(&file).ok()?;
+    if engine.is_over() {
+        return None;
+    }
+    engine.state()?.ends_at
+}
+
+#[cfg(test)]
+mod tests {
+    use sealed_protocol::transcript::TranscriptFile;
+
+    /// A game in play has a deadline; a finished game, another variant's file and bytes
+    /// that are no transcript have none, and none of them panics.
+    #[test]
+    fn only_a_game_in_play_has_a_deadline() {
+        assert_eq!(super::running_ends_at(b""), None);
+        assert_eq!(super::running_ends_at(b"not a transcript"), None);
+        let vector = |f: &str| {
+            std::fs::read(format!(
+                "{}/../spec/vectors/{f}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap_or_else(|e| panic!("{f}: {e}"))
+        };
+        assert_eq!(super::running_ends_at(&vector("stallmate-duo-game.sealed")), None);
+        for f in ["stallmate-game.sealed", "stallmate-forfeit-game.sealed"] {
+            let bytes = vector(f);
+            assert_eq!(super::running_ends_at(&bytes), None, "{f} is over");
+            // The same game cut short of its end: still in play, with a deadline.
+            let file = TranscriptFile::from_bytes(&bytes).unwrap();
+            let in_play = (1..file.envelopes.len()).rev().find_map(|n| {
+                let cut = TranscriptFile {
+                    envelopes: file.envelopes[..n].to_vec(),
+                    ..file.clone()
+                };
+                super::running_ends_at(&cut.to_bytes())
+            });
+            assert!(in_play.is_some_and(|t| t > 0), "{f}: no deadline in play");
+        }
+    }
+}
