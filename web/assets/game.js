@@ -2,7 +2,7 @@
 // last move marked, the act being built (board.js), the buttons, typing a move, the
 // hand, the moves as a list, and the verdict `sealed verify` gives.
 import { api, download, node } from './session.js';
-import { h, people, replaceMain } from './ui.js';
+import { h, people, replaceMain, seatsNamed } from './ui.js';
 import { Q, resetAct, gameChoices, question, drawBoard, drawQuestion, drawButtons, drawTyping } from './board.js';
 import { invitationFacts, loadVariants } from './lists.js';
 import * as phys from './physical.js';
@@ -140,7 +140,7 @@ function drawHand(show) {
 function drawVerdict(show, v, fail) {
   if (!v) return null;
   const verdict = v.verdict || {};
-  const outcome = verdict.outcome ? (verdict.outcome.reason || JSON.stringify(verdict.outcome)) : 'none yet';
+  const outcome = verdict.outcome ? (verdict.outcome.reason ? seatsNamed(verdict.outcome.reason, show.players) : JSON.stringify(verdict.outcome)) : 'none yet';
   const lines = [['status', v.status], ['result', show.result || (verdict.outcome ? outcome : clk.noResultWords(show) || outcome)], ['complete', verdict.complete ? 'yes' : 'no'],
     ['verified', verdict.verified ? 'yes' : 'no'], ['envelopes', verdict.envelopes], ['exit', `${v.exit}`]];
   const faults = (verdict.faults || []).map((f) => `${f.seat}: ${f.kind}: ${f.detail}`);

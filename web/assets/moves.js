@@ -4,7 +4,7 @@
 // turned, the pieces each side has lost, and the words a screen reader hears when the
 // opponent moves. What is shown while stepping is drawn here from the score; the node
 // is asked nothing, and no act can be made until the player returns to the game.
-import { h } from './ui.js';
+import { h, seatsNamed } from './ui.js';
 import * as chess from './chess.js';
 
 // The view of the open game: the act shown (null: the game as it stands), what
@@ -148,12 +148,13 @@ export function gridAt(grid, at) {
 // ---- drawing -----------------------------------------------------------------------------------
 
 // The move list; with positions, each act a button that shows its position, the one
-// shown marked.
+// shown marked. A comment or tag that names a seat (a loss on time's `{seat 0 lost on
+// time}`) names its player.
 export function drawMoves(show, read, steps, shown, go) {
   if (!show.score) return null;
   const rows = read.rows.filter((r) => r.items.length || r.num);
   const item = (x) => {
-    if (x.comment !== undefined) return h('span', { class: 'comment', text: ` {${x.comment}}` });
+    if (x.comment !== undefined) return h('span', { class: 'comment', text: ` {${seatsNamed(x.comment, show.players)}}` });
     const words = actWords(x.act);
     const current = shown === x.ply;
     const attrs = { class: 'act' + (current ? ' current' : ''), 'data-ply': x.ply, 'aria-current': current ? 'true' : null };
@@ -167,7 +168,7 @@ export function drawMoves(show, read, steps, shown, go) {
       h('li', {}, r.num ? h('span', { class: 'num', text: r.num }) : null, r.items.map(item))))
       : h('p', { class: 'muted', id: 'score', text: 'no move yet' }),
     read.tags.length ? h('details', { class: 'tags' }, h('summary', { text: 'Game tags' }),
-      h('dl', {}, read.tags.map(([k, v]) => [h('dt', { text: k }), h('dd', { text: v })]))) : null);
+      h('dl', {}, read.tags.map(([k, v]) => [h('dt', { text: k }), h('dd', { text: seatsNamed(v, show.players) })]))) : null);
 }
 
 // The stepping buttons and the flip, above the board.

@@ -58,6 +58,18 @@ export function people(players) {
   return h('span', { class: 'people' }, out);
 }
 
+// Words of the verdict that name seats as the spec writes them, `seat 0 lost on time`
+// (protocol/src/rules.rs), with each seat said by its player's name instead, as the
+// node's result line says it (games/src/table/words.rs): a nameless referee is "the
+// referee", a seat with no name stays "seat N".
+export function seatsNamed(text, players) {
+  return String(text).replace(/\bseat (\d)\b/g, (all, n) => {
+    const p = (players || []).find((x) => x.seat === Number(n));
+    if (p && p.name) return p.name;
+    return p && p.role === 'referee' ? 'the referee' : all;
+  });
+}
+
 // The same in one line of text (for a notification's body).
 export function peopleText(players) {
   return (players || []).filter((p) => p.role === 'player')

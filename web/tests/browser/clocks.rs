@@ -244,6 +244,14 @@ fn both_clocks_tick_by_the_board_and_a_loss_on_time_is_the_result() {
                 "{result}"
             );
             assert_eq!(s.b.count("#game .clock").await, 0, "no clock once over");
+            // Issue 55: the move list's comment names the player, not the verdict's
+            // `seat N` (the spec's words, which the score keeps).
+            let moves = s.b.text("#score").await;
+            assert!(
+                moves.contains(&format!("{{{loser} lost on time}}")) && !moves.contains("seat "),
+                "{}: the move list: {moves}",
+                names(s)
+            );
         }
         shots(p, "clocks-lost-on-time").await;
     });
