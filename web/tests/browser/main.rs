@@ -19,7 +19,7 @@
 //! through the moves, the pieces lost, the keyboard kept after a move and the opponent's
 //! move told to a screen reader (`view.rs`); both players' clocks ticking by the board,
 //! a loss on time as the result, Secret Stallmate's period closing and its forfeit
-//! (`clocks.rs`).
+//! (`clocks.rs`); Secret Stallmate's check marked from the words heard (`heard.rs`).
 
 mod asks;
 mod axe;
@@ -28,6 +28,7 @@ mod clocks;
 mod common;
 mod door;
 mod driver;
+mod heard;
 mod physical;
 mod play;
 mod view;
