@@ -135,13 +135,13 @@ export function drawClocks(show, flipped) {
 
 const periodKey = (game, n) => `sealed-period:${game}:${n}`;
 
-// When the running period closes. The board's server adds to the view when that is
+// When the running period closes. The game's view says when that is
 // (`hand.period_ends_ms`: the referee's clock reading of the period's start plus its
-// length) and its node's clock as it answered (`hand.node_now_ms`): the page counts
-// down their difference from when it took the view, as the players' clocks do, so
-// neither its own clock nor when it was opened moves it. Without them (a transcript
-// the server could not read) it counts from when it first saw the period, kept in the
-// tab: the period cannot close later than that, only sooner.
+// length) and the board's server adds its node's clock as it answered
+// (`hand.node_now_ms`): the page counts down their difference from when it took the
+// view, as the players' clocks do, so neither its own clock nor when it was opened
+// moves it. Without them (a node of before) it counts from when it first saw the
+// period, kept in the tab: the period cannot close later than that, only sooner.
 function periodLeft(show, n, length) {
   const hand = show.hand || {};
   const ends = Number(hand.period_ends_ms);

@@ -193,7 +193,7 @@ async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
     .await;
     if let Some(doc) = v.get_mut("ok") {
         crate::people::enrich(doc, &crate::people::facts(&app.node).await);
-        crate::period::enrich(&app.node, doc).await;
+        crate::period::stamp_now(doc);
     }
     reply(v)
 }

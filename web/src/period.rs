@@ -1,37 +1,39 @@
-//! Secret Stallmate's running period, exact on the board: when it closes, which the
-//! game's view does not say (its words are pinned by the control socket's golden
-//! replies), read from the game's transcript and added to the view the page gets.
+//! Secret Stallmate's running period, exact on the board: the game's view says when the
+//! period closes (`hand.period_ends_ms`, by the referee's clock); the page counts down
+//! from that less the node's clock as it answered, added here, so that what the page's
+//! own clock says, and when the page was opened, do not matter.
 
 use serde_json::{Value, json};
 
-use sealed_node::NodeHandle;
-
-/// Adds to a Secret Stallmate game's view in play, in its `hand`, `period_ends_ms`
-/// (when the running period closes: the referee's clock reading of the period's start
-/// plus its length, ms since the Unix epoch) and `node_now_ms` (this node's clock as it
-/// answered), so that the page counts down from their difference whatever its own clock
-/// says. Anything else, or a transcript that cannot be read, leaves the view as it is:
-/// the page then counts from when it saw the period begin.
-pub(crate) async fn enrich(node: &NodeHandle, doc: &mut Value) {
-    if doc["variant"] != "stallmate" || doc["phase"] != "play" {
-        return;
-    }
-    let Some(game) = doc["game"].as_str() else {
+/// Adds `node_now_ms` (this node's clock now, ms since the Unix epoch) to a view whose
+/// `hand` names a period's close; anything else is left as it is.
+pub(crate) fn stamp_now(doc: &mut Value) {
+    let Some(hand) = doc.get_mut("hand").and_then(Value::as_object_mut) else {
         return;
     };
-    let Ok(bytes) = node.transcript(game).await else {
-        return;
-    };
-    // The replay checks every envelope's signature: work for a blocking thread, not
-    // for the one serving requests.
-    let ends = tokio::task::spawn_blocking(move || {
-        sealed_games::stallmate::period::running_ends_at(&bytes)
-    })
-    .await
-    .ok()
-    .flatten();
-    if let (Some(ends), Some(hand)) = (ends, doc.get_mut("hand").and_then(Value::as_object_mut)) {
-        hand.insert("period_ends_ms".into(), json!(ends));
+    if hand.get("period_ends_ms").is_some_and(Value::is_u64) {
         hand.insert("node_now_ms".into(), json!(crate::now_ms()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn only_a_view_with_a_period_close_gets_the_nodes_time() {
+        let mut with = json!({"hand": {"period_ends_ms": 5}});
+        super::stamp_now(&mut with);
+        assert!(with["hand"]["node_now_ms"].is_u64(), "{with}");
+        for mut v in [
+            json!({"hand": {"period_ends_ms": null}}),
+            json!({"hand": {}}),
+            json!({"hand": []}),
+            json!({}),
+        ] {
+            let before = v.clone();
+            super::stamp_now(&mut v);
+            assert_eq!(v, before);
+        }
     }
 }

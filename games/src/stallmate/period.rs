@@ -105,8 +105,9 @@ impl fmt::Display for Period {
 /// or of the last close, plus the period, in milliseconds since the Unix epoch; `None`
 /// before the clock starts, once the game is over, or for bytes that are no such game.
 ///
-/// A face that shows the countdown reads it here because the table's view does not
-/// carry it: the view's words are pinned by the control socket's golden replies.
+/// The table's view carries the same figure (`hand.period_ends_ms`); this reads it from
+/// the file alone, for a reader that holds no table (the board's tests check the view
+/// against it).
 pub fn running_ends_at(transcript: &[u8]) -> Option<u64> {
     let file = sealed_protocol::transcript::TranscriptFile::from_bytes(transcript).ok()?;
     let (engine, _) = sealed_protocol::transcript::check::<super::peer::Stallmate>(&file).ok()?;

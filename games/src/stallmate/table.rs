@@ -488,9 +488,14 @@ impl Face for Stallmate {
                     .collect()
             })
             .unwrap_or_default();
+        // When the running period closes, by the referee's clock (ms since the Unix
+        // epoch): the board counts down to it (`web/assets/clocks.js`).
+        let ends = (!e.is_over())
+            .then(|| e.state().and_then(|st| st.ends_at))
+            .flatten();
         (
             mine.as_ref().map(|m| format!("your army: {m}")),
-            json!({ "army": mine, "attempts": attempts, "heard": heard }),
+            json!({ "army": mine, "attempts": attempts, "heard": heard, "period_ends_ms": ends }),
         )
     }
 
