@@ -59,9 +59,10 @@ impl Listed {
         }
     }
 
-    /// The value stored under [`listed_key`].
+    /// The value stored under [`listed_key`] (postcard encodes these types whatever
+    /// they hold; empty bytes, were it ever not, read back as no line).
     pub(super) fn to_bytes(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).expect("a listed line encodes")
+        postcard::to_allocvec(self).unwrap_or_default()
     }
 
     /// The game's line from the store: the line if stored, else the result line a node
