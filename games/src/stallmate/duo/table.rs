@@ -58,11 +58,12 @@ pub(crate) struct DuoTable {
     /// Made once the seat's own setups are known; in a cell because duties are asked
     /// through `&self` (making a message is filling a cache: asked twice, the same act).
     player: RefCell<Option<Player>>,
-    /// The other side's message that came before the player was made (its first
-    /// messages go as soon as its own setups are, and may outrun the envelopes that make
-    /// this side's known): given to the player when it is made, as spec/PROTOCOL.md
-    /// §16.7 holds a message that comes before its act. One at most, the lowest index.
-    /// Dropped, it waited for the sender's 30 s resend (issue 57's 34-37 s first answer).
+    /// The other side's first message if it came before the player was made (it goes
+    /// as soon as the other side's game starts, and may outrun the envelopes that start
+    /// this side's): given to the player when it is made, as spec/PROTOCOL.md §16.7
+    /// holds a message that comes before its act. Only the other side's first index,
+    /// so that what is kept, and stored, is one message (7 MiB at most) whatever the
+    /// other player sends. Dropped, it waited for the sender's 30 s resend.
     before_player: RefCell<Option<(u64, Vec<u8>)>>,
 }
 
@@ -101,6 +102,13 @@ impl DuoTable {
         if sender(index) == color(self.session().seat()) {
             return Err(format!("message {index} is this side's own to send"));
         }
+        // The other side's first message: the lowest index it sends.
+        let first = (0..2).find(|i| sender(*i) != color(self.session().seat()));
+        if Some(index) != first {
+            return Err(format!(
+                "message {index} is not the first, and this side's game has not started"
+            ));
+        }
         if bytes.len() > MAX_MESSAGE {
             return Err(format!(
                 "message {index} takes {} bytes, more than the {MAX_MESSAGE} a message may",
@@ -108,7 +116,7 @@ impl DuoTable {
             ));
         }
         let mut kept = self.before_player.borrow_mut();
-        if kept.as_ref().is_some_and(|(i, b)| *i < index || (*i == index && *b == bytes)) {
+        if kept.as_ref().is_some_and(|(_, b)| *b == bytes) {
             return Ok(false);
         }
         *kept = Some((index, bytes));
