@@ -277,6 +277,14 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
     let (mut d, (index, bytes)) = found.expect("a round where the message outruns the start");
     assert_eq!(index, 0);
     let white = &mut d.net.sessions[0];
+    // Only the other side's first message is kept before the game starts here: what a
+    // node holds, and stores, for it is one message whatever the other player sends.
+    for later in [2, 4, 1_000] {
+        let e = white
+            .take_message(later, bytes.clone())
+            .expect_err("not the first");
+        assert!(e.contains("not the first"), "{e}");
+    }
     assert!(
         white
             .take_message(0, bytes.clone())
