@@ -30,19 +30,24 @@ addr() {
 game=$("$S" --home a new stallmate --no-referee --peer "$(addr b)" --witness "$(addr w)" \
     -o time-per-move=1d 2>/dev/null | head -1)
 for _ in $(seq 50); do "$S" --home b accept "$game" >/dev/null 2>&1 && break; sleep 0.2; done
+# Waits (polling Alice's `show` every 50 ms) until attempt $1 has its answer and no
+# step of its computation is still owed.
+answered() {
+    for _ in $(seq 1200); do
+        v=$("$S" --home a show "$game" 2>/dev/null || true)
+        if grep -q "^$1: " <<<"$v" && ! grep -q "to send step\|to leave step" <<<"$v"; then
+            return
+        fi
+        sleep 0.05
+    done
+}
 if [ "${EARLY:-0}" = 1 ]; then
     t0=$(date +%s.%N)
     for _ in $(seq 600); do
         "$S" --home a move "$game" a2-a5 >/dev/null 2>&1 && break
         sleep 0.05
     done
-    for _ in $(seq 1200); do
-        v=$("$S" --home a show "$game" 2>/dev/null || true)
-        if grep -q "^a2-a5: " <<<"$v" && ! grep -q "to send step\|to leave step" <<<"$v"; then
-            break
-        fi
-        sleep 0.05
-    done
+    answered a2-a5
     printf 'a2-a5 (typed from the acceptance on) answered %.3f s after the acceptance\n' \
         "$(echo "$(date +%s.%N) - $t0" | bc)"
     exit 0
@@ -59,12 +64,6 @@ for mv in a2-a5 b2-b5 a2-a3; do
         echo "$mv: refused"
         continue
     fi
-    for _ in $(seq 1200); do
-        v=$("$S" --home a show "$game" 2>/dev/null || true)
-        if grep -q "^$mv: " <<<"$v" && ! grep -q "to send step\|to leave step" <<<"$v"; then
-            break
-        fi
-        sleep 0.05
-    done
+    answered "$mv"
     printf '%s answered in %.3f s\n' "$mv" "$(echo "$(date +%s.%N) - $t0" | bc)"
 done

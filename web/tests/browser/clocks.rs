@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::axe::{axe_source, check};
 use crate::driver::Browser;
 use crate::view::shots;
-use crate::{Seat, cfg, node, propose, propose_with, seat, with_driver};
+use crate::{Seat, cfg, node, propose, propose_with, refereed_seats, seat, with_driver};
 
 /// Both clocks as the page shows them now: for each, (seat, place, running, ms left,
 /// face, accessible name).
@@ -260,12 +260,7 @@ fn both_clocks_tick_by_the_board_and_a_loss_on_time_is_the_result() {
 #[test]
 fn the_stallmate_period_counts_down_and_a_forfeit_is_the_pages_result() {
     with_driver(|d| async move {
-        let mut rc = cfg();
-        rc.core.referee = true;
-        let (_referee, raddr, _rdir) = node("referee", 78, rc).await;
-        let (a, b) = (seat(&d, "alice", 73).await, seat(&d, "bob", 74).await);
-        a.node.dial(raddr.clone()).await.unwrap();
-        b.node.dial(raddr.clone()).await.unwrap();
+        let (_referee, raddr, _rdir, a, b) = refereed_seats(&d, [78, 73, 74]).await;
         // A period of 30 s, and White never moves in it. The view numbers periods
         // from 0, as the status and the announcements heard do.
         let game = propose(&a, &b, "stallmate", &[("period", "30s")], Some(&raddr)).await;

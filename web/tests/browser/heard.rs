@@ -13,7 +13,7 @@ use sealed_games::table::TableView;
 
 use crate::driver::Browser;
 use crate::view::shots;
-use crate::{Seat, cfg, node, propose, seat, with_driver};
+use crate::{Seat, propose, refereed_seats, with_driver};
 
 /// Both armies as the referee's board shows them (`8 r n b q k b n r` … `  a b c d e f
 /// g h`), with `turn` to move; `None` before the game's board exists.
@@ -114,12 +114,7 @@ async fn shown_check(b: &Browser) -> (Vec<String>, String) {
 #[test]
 fn a_stallmate_check_heard_marks_the_players_king() {
     with_driver(|d| async move {
-        let mut rc = cfg();
-        rc.core.referee = true;
-        let (referee, raddr, _rdir) = node("referee", 81, rc).await;
-        let (a, b) = (seat(&d, "alice", 82).await, seat(&d, "bob", 83).await);
-        a.node.dial(raddr.clone()).await.unwrap();
-        b.node.dial(raddr.clone()).await.unwrap();
+        let (referee, raddr, _rdir, a, b) = refereed_seats(&d, [81, 82, 83]).await;
         let game = propose(&a, &b, "stallmate", &[("period", "15s")], Some(&raddr)).await;
         let side = |s: &Seat| {
             let game = game.clone();

@@ -131,6 +131,25 @@ pub async fn sign_in(b: &Browser, board: &Board, name: &str) {
     );
 }
 
+/// A referee node and two players, alice and bob, each connected to it: the start of
+/// every Secret Stallmate game with a referee. `seeds` are the referee's, alice's and
+/// bob's keys' seeds.
+pub async fn refereed_seats(
+    driver: &Driver,
+    seeds: [u8; 3],
+) -> (NodeHandle, Multiaddr, tempfile::TempDir, Seat, Seat) {
+    let mut rc = cfg();
+    rc.core.referee = true;
+    let (referee, raddr, rdir) = node("referee", seeds[0], rc).await;
+    let (a, b) = (
+        seat(driver, "alice", seeds[1]).await,
+        seat(driver, "bob", seeds[2]).await,
+    );
+    a.node.dial(raddr.clone()).await.unwrap();
+    b.node.dial(raddr.clone()).await.unwrap();
+    (referee, raddr, rdir, a, b)
+}
+
 /// A player whose browser (a profile of its own) has signed in with its board's login
 /// address.
 pub async fn seat(driver: &Driver, name: &str, seed: u8) -> Seat {
@@ -416,12 +435,7 @@ fn tempete_cards_an_interception_and_an_answer_are_clicked_to_a_verified_end() {
 #[test]
 fn secret_stallmate_attempts_are_clicked_against_a_referee_node_to_a_verified_end() {
     with_driver(|d| async move {
-        let mut rc = cfg();
-        rc.core.referee = true;
-        let (referee, raddr, _rdir) = node("referee", 9, rc).await;
-        let (a, b) = (seat(&d, "alice", 7).await, seat(&d, "bob", 8).await);
-        a.node.dial(raddr.clone()).await.unwrap();
-        b.node.dial(raddr.clone()).await.unwrap();
+        let (referee, raddr, _rdir, a, b) = refereed_seats(&d, [9, 7, 8]).await;
         let game = propose(
             &a,
             &b,
