@@ -114,6 +114,21 @@ pub struct Player {
     kept_at: u64,
 }
 
+/// Whether a message at `index` of `len` bytes may come to the side playing `me`: one the
+/// other side sends, within [`MAX_MESSAGE`]. The first checks of every message taken,
+/// whether the player is made yet or not (`table.rs`).
+pub(crate) fn from_the_other(me: Color, index: u64, len: usize) -> Result<(), String> {
+    if sender(index) == me {
+        return Err(format!("message {index} is this side's own to send"));
+    }
+    if len > MAX_MESSAGE {
+        return Err(format!(
+            "message {index} takes {len} bytes, more than the {MAX_MESSAGE} a message may"
+        ));
+    }
+    Ok(())
+}
+
 impl Player {
     /// The player of `s`'s seat, once its own setups are known (after the coin).
     pub fn new(s: &Session<Duo>) -> Option<Player> {
@@ -239,15 +254,7 @@ impl Player {
     /// its hash, once signed, is the message's: anything else is refused and changes
     /// nothing.
     pub fn take(&mut self, s: &Session<Duo>, index: u64, bytes: Vec<u8>) -> Result<Taken, String> {
-        if sender(index) == self.color {
-            return Err(format!("message {index} is this side's own to send"));
-        }
-        if bytes.len() > MAX_MESSAGE {
-            return Err(format!(
-                "message {index} takes {} bytes, more than the {MAX_MESSAGE} a message may",
-                bytes.len()
-            ));
-        }
+        from_the_other(self.color, index, bytes.len())?;
         // Its own messages signed before (after a restart) are made again first.
         let posted = self.posted(s);
         self.follow_posted(&posted);

@@ -23,7 +23,7 @@ use sealed_protocol::session::{AnySession, Command, Session};
 use super::acts::{self, Act};
 use super::clear;
 use super::item::to_item;
-use super::player::{MAX_MESSAGE, Player, Taken};
+use super::player::{Player, Taken, from_the_other};
 use super::{Duo, Owed, State, VARIANT, engine_name, sender};
 use crate::stallmate::attempt::Attempt;
 use crate::stallmate::bot;
@@ -99,20 +99,12 @@ impl DuoTable {
     /// Keeps the other side's message `index` until the player is made; whether it is
     /// new (then stored, as any message taken).
     fn keep_before_player(&self, index: u64, bytes: Vec<u8>) -> Result<bool, String> {
-        if sender(index) == color(self.session().seat()) {
-            return Err(format!("message {index} is this side's own to send"));
-        }
+        let me = color(self.session().seat());
+        from_the_other(me, index, bytes.len())?;
         // The other side's first message: the lowest index it sends.
-        let first = (0..2).find(|i| sender(*i) != color(self.session().seat()));
-        if Some(index) != first {
+        if Some(index) != (0..2).find(|i| sender(*i) != me) {
             return Err(format!(
                 "message {index} is not the first, and this side's game has not started"
-            ));
-        }
-        if bytes.len() > MAX_MESSAGE {
-            return Err(format!(
-                "message {index} takes {} bytes, more than the {MAX_MESSAGE} a message may",
-                bytes.len()
             ));
         }
         let mut kept = self.before_player.borrow_mut();
