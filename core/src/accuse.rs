@@ -10,9 +10,9 @@
 //! The node also asks after each move, so that the clock it shows is the wait in
 //! progress as a forfeit would count it.
 //!
-//! A seat reads a witness's answer only if it holds at most [`MAX_LEDGERS`] (64)
-//! statements: an honest witness's answer never holds more (it keeps at most
-//! `HELD_PLACES` places of a game, `take.rs`), so every answer is read whole; and
+//! A seat reads a witness's answer only if it holds at most [`READ_LEDGERS`] (64)
+//! statements: an honest witness's answer never holds more (it keeps a bounded number
+//! of places of a game, `places.rs`), so every answer is read whole; and
 //! after each answer it gives the witness what that ledger lacks, [`MAX_GIVEN`] (256)
 //! envelopes at a time.
 
@@ -24,17 +24,7 @@ use sealed_protocol::session::Command as SessionCommand;
 use super::slot::Life;
 use super::{Core, Durable, GameId};
 use crate::message::Request;
-
-/// Most statements in a witness's answer a seat reads. An honest witness's answer is
-/// whole within it: a witness keeps at most `HELD_PLACES` places of a game
-/// (`take.rs`), so it answers at most `MAX_ANSWER_LEDGERS` ledgers (issue 53: a seat
-/// that ignored longer answers would never prove a long game's walker late).
-const MAX_LEDGERS: usize = 64;
-
-const _: () = assert!(
-    crate::take::MAX_ANSWER_LEDGERS <= MAX_LEDGERS,
-    "a witness's whole answer is read"
-);
+use crate::places::READ_LEDGERS;
 
 /// The wait in progress by a witness's answer, and the state it was counted in.
 #[derive(Clone, Copy, Debug)]
@@ -168,7 +158,7 @@ impl Core {
         }
         // A witness answers with a ledger, split in a few for a long game; more is not
         // from an honest witness, and would only cost this node time to judge.
-        if statements.len() > MAX_LEDGERS {
+        if statements.len() > READ_LEDGERS {
             tracing::debug!(
                 game = %hex::encode(game),
                 n = statements.len(),
@@ -259,7 +249,7 @@ impl Core {
 }
 
 /// The first answer of the witness signed after the deadline of another seat's wait,
-/// kept for that wait (one per game, in memory: at most [`MAX_LEDGERS`] statements).
+/// kept for that wait (one per game, in memory: at most [`READ_LEDGERS`] statements).
 #[derive(Clone, Debug)]
 pub(super) struct PastDeadline {
     /// The seat waited for.

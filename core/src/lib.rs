@@ -65,6 +65,7 @@ mod messages;
 pub mod origin;
 pub mod peer_id;
 mod peers;
+pub mod places;
 pub mod players;
 pub mod quota;
 pub mod record;
@@ -150,6 +151,9 @@ pub struct CoreConfig {
     pub limits: Limits,
     /// What strangers may make this node keep (`quota.rs`).
     pub quotas: Quotas,
+    /// How much of a game's public chains this node keeps as a mailbox or witness, and
+    /// how it cuts a witness's answer into ledgers (`places.rs`).
+    pub places: places::Places,
     /// How long a finished game stays in memory after it was last asked for, in ms.
     pub idle_unload_ms: u64,
     /// How long an unfinished game with nothing to do stays in memory after it was last
@@ -196,6 +200,7 @@ impl Default for CoreConfig {
             referee: false,
             limits: Limits::default(),
             quotas: Quotas::default(),
+            places: places::Places::REFERENCE,
             idle_unload_ms: 5 * 60 * 1000,
             sleep_ms: 5 * 60 * 1000,
             strangers: true,

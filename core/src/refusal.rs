@@ -97,7 +97,7 @@ pub enum PeerRefusal {
     #[error("this game holds all the {0} bytes of envelopes this node keeps for it")]
     GameFull(u64),
     /// This node's: the signer of the envelopes has this many places in the game's
-    /// public chains here, its share (`take.rs` `HELD_PLACES`).
+    /// public chains here, its share (`places.rs`).
     #[error("this game's seat has all the {0} envelopes this node keeps of one seat")]
     SeatFull(u64),
     /// This node's: the games of the asker's network hold their share of what this node

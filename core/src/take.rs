@@ -39,6 +39,7 @@ use super::quota;
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
+use crate::places::Places;
 use crate::record::{GameRecord, GameStatus, Usage};
 use crate::refusal::PeerRefusal;
 use crate::reserve::Reply;
@@ -527,7 +528,7 @@ impl Core {
         valid: Vec<Signed>,
     ) -> Result<Vec<Signed>, PeerRefusal> {
         if let Some(r) = self.games.relayed(game) {
-            return within_places(r, valid);
+            return within_places(r, &self.cfg.places, valid);
         }
         let Some(p) = self.games.played(game) else {
             return Ok(valid);
@@ -677,30 +678,18 @@ pub const INVITATION_BYTES: u64 = 1 << 20;
 /// envelopes stay unheard, and a game with time terms is lost by it on time.
 pub const GAME_BYTES: u64 = 16 << 20;
 
-/// The most places of a game's public chains a mailbox or witness keeps, shared
-/// equally by its seats ([`seat_places`]): an honest game of thousands of moves uses a
-/// few per cent of it. Per seat, so that a seat that signs without end fills its own
-/// share only, and what the other seats send is still taken and dated (issue 53: no seat
-/// spends another's share). And so that a witness's answer, which dates every place it
-/// holds, is at most [`MAX_ANSWER_LEDGERS`] ledgers, every one of which a seat reads
-/// (`accuse.rs`). The seat that fills its share cannot move on: its envelopes past it
+/// The envelopes of a relayed game whose signers have room among their places (each
+/// seat its share of `places`, `places.rs`), in order; only when none has is the push
+/// refused. Per seat, so that a seat that signs without end fills its own share only,
+/// and what the other seats send is still taken and dated (issue 53: no seat spends
+/// another's share). The seat that fills its share cannot move on: its envelopes past it
 /// are never dated, and a game with time terms is lost by it on time.
-pub const HELD_PLACES: u64 = 196_608;
-
-/// A seat's share of [`HELD_PLACES`] in a game of `seats` seats.
-pub fn seat_places(seats: usize) -> u64 {
-    HELD_PLACES / seats.max(1) as u64
-}
-
-/// The most ledgers a witness's answer holds: its places, [`HELD_PLACES`] at most, a
-/// ledger's times at a time (`witness.rs`), and one more for the counts.
-pub const MAX_ANSWER_LEDGERS: usize =
-    (HELD_PLACES as usize).div_ceil(crate::witness::TIMES_PER_LEDGER) + 1;
-
-/// The envelopes of a relayed game whose signers have room among their places
-/// ([`seat_places`]), in order; only when none has is the push refused.
-fn within_places(r: &Relayed, valid: Vec<Signed>) -> Result<Vec<Signed>, PeerRefusal> {
-    let share = seat_places(r.terms.seat_count());
+fn within_places(
+    r: &Relayed,
+    places: &Places,
+    valid: Vec<Signed>,
+) -> Result<Vec<Signed>, PeerRefusal> {
+    let share = places.seat_share(r.terms.seat_count());
     let mut held: BTreeMap<Seat, u64> = BTreeMap::new();
     for (chain, places) in &r.held {
         *held.entry(chain.seat).or_default() += places.len() as u64;

@@ -15,7 +15,7 @@ fn full_seat() -> (
     let (alice, bob) = (key(1), key(2));
     let terms = duel(&alice, bob.public().to_bytes(), None, 1);
     let mut r = Relayed::new(terms, 0, 0);
-    let share = seat_places(2);
+    let share = Places::REFERENCE.seat_share(2);
     let chain = r.held.entry(ChainId::public(Seat(1))).or_default();
     for q in 0..share {
         chain.insert(q, Hash([1; 32]));
@@ -31,15 +31,16 @@ fn signed(r: &Relayed, key: &sealed_protocol::keys::SecretKey, seat: u8, seq: u6
 fn a_seat_that_filled_its_places_is_refused_alone() {
     let (r, alice, bob) = full_seat();
     let (bobs, alices) = (
-        signed(&r, &bob, 1, seat_places(2)),
+        signed(&r, &bob, 1, Places::REFERENCE.seat_share(2)),
         signed(&r, &alice, 0, 0),
     );
-    let kept = within_places(&r, vec![bobs.clone(), alices.clone()]).expect("Alice's is kept");
+    let kept = within_places(&r, &Places::REFERENCE, vec![bobs.clone(), alices.clone()])
+        .expect("Alice's is kept");
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].hash, alices.hash);
     assert_eq!(
-        within_places(&r, vec![bobs]).map(|v| v.len()),
-        Err(PeerRefusal::SeatFull(seat_places(2)))
+        within_places(&r, &Places::REFERENCE, vec![bobs]).map(|v| v.len()),
+        Err(PeerRefusal::SeatFull(Places::REFERENCE.seat_share(2)))
     );
 }
 
@@ -48,5 +49,8 @@ fn a_place_held_already_takes_no_room() {
     // Its twin is evidence the relay must take, full or not.
     let (r, _, bob) = full_seat();
     let twin = signed(&r, &bob, 1, 5);
-    assert_eq!(within_places(&r, vec![twin]).map(|v| v.len()), Ok(1));
+    assert_eq!(
+        within_places(&r, &Places::REFERENCE, vec![twin]).map(|v| v.len()),
+        Ok(1)
+    );
 }

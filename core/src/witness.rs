@@ -51,7 +51,7 @@ use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
-use sealed_protocol::witness::{Held as HeldChain, Ledger, MAX_STATEMENT, Stamp, Statement};
+use sealed_protocol::witness::{Held as HeldChain, Ledger, Stamp, Statement};
 
 use super::durable::{Step, Waiter};
 use super::sync::answer_cost;
@@ -88,9 +88,6 @@ pub(super) struct DepositCount {
     all: u64,
     by_seat: BTreeMap<Seat, u64>,
 }
-
-/// Most times in one ledger: about 6 bytes each, well inside a statement's cap.
-pub(crate) const TIMES_PER_LEDGER: usize = (MAX_STATEMENT - 2048) / 8;
 
 /// Most deposit bytes in one answer to a fetch (but one deposit alone, which may be
 /// larger: a computation's message).
@@ -424,7 +421,7 @@ impl Core {
             .enumerate()
             .flat_map(|(i, c)| c.3.iter().enumerate().map(move |(q, t)| (i, q as u64, *t)))
             .collect();
-        for run in places.chunks(TIMES_PER_LEDGER.max(1)) {
+        for run in places.chunks(self.cfg.places.times_per_ledger()) {
             let mut l = empty();
             for (i, q, t) in run {
                 let h = &mut l[*i];

@@ -1,4 +1,4 @@
-//! Two cheats of a player who walks away, in the deterministic simulation (`sim/`),
+//! Three cheats of a player who walks away, in the deterministic simulation (`sim/`),
 //! while messages repeat and come late (issue 53). Bob's node runs the honest core with
 //! its bots off, and hears and says nothing once it is his turn (until the game is over
 //! in Alice's view); an adversary signs with his key.
@@ -22,6 +22,17 @@
 //! of 4 seeds froze (each side held one twin, the witness's ledgers contradicted Alice's
 //! copy, no forfeit and no claim); with it, 4 of 4 end with Bob's loss.
 //!
+//! **The flood** (`a_player_who_signs_without_end_…`): every second 40 idle envelopes of
+//! Bob's go to the witness. A seat reads a witness's answer of at most 64 ledgers
+//! (`core/src/places.rs`); a witness that kept every place would answer a long enough
+//! flood in more, and Alice's node would ignore every answer: no forfeit and no claim.
+//! Here the witness keeps 1,200 places of a game, 20 times a ledger (the reference's
+//! 196,608 and 3,840 would take hours a seed), 600 a seat: Bob fills his share, the
+//! witness refuses the rest of his envelopes as his alone, and he is lost on time. With
+//! the share taken out (every envelope kept), 4 of 4 seeds froze: after 5 simulated
+//! minutes Alice's node still waited for Bob, with 11,315 to 11,443 of his envelopes
+//! and no claim.
+//!
 //! `cargo test --workspace --test adversary_stream` runs 4 seeds of each;
 //! `SEALED_SIM_SEEDS=1000 cargo test --workspace --release --test adversary_stream --
 //! --nocapture` the long run; `SEALED_SIM_SEED=n` one seed; `SEALED_SIM_LIMIT_MS` the
@@ -30,10 +41,11 @@
 
 mod sim;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use sealed_node::core::{Answer, Cmd};
+use sealed_node::core::places::Places;
+use sealed_node::core::{Answer, Cmd, CoreConfig};
 use sealed_node::sync::{Request, Response};
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::Signed;
@@ -43,7 +55,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sim::witnessed::{
     ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, forge_after, settled,
-    shown, started,
+    shown, start, world_with,
 };
 use sim::{Fate, Faults, Payload, World};
 
@@ -60,6 +72,16 @@ const MOST_SENT: usize = 100;
 /// How often Bob's adversary signs an idle envelope.
 const EVERY_MS: u64 = 1_000;
 
+/// The flood's witness keeps this many places of a game, [`FLOOD_TIMES`] times a ledger:
+/// an answer of 60 ledgers at most (the reference keeps 196,608 and 3,840, which would
+/// take a seed hours to fill).
+const FLOOD_PLACES: u64 = 1_200;
+const FLOOD_TIMES: usize = 20;
+
+/// Idle envelopes the flood signs every [`EVERY_MS`]: past 64 ledgers' worth of places
+/// (1,280 here) well before Bob's deadline, about 80 s after his turn comes.
+const FLOOD: usize = 40;
+
 /// A game between Alice and Bob with a witness, on and at Bob's turn with his bots off;
 /// from then on his node hears and says nothing but what [`World::inject`] sends while
 /// `sending` is set, and the witness's pushes to Alice pass only where `forward` says.
@@ -73,15 +95,22 @@ struct Setup {
     sending: Rc<Cell<bool>>,
     /// Bob's node is cut off while set.
     cut: Rc<Cell<bool>>,
+    /// Why the witness refused what Bob's adversary sent it, in order.
+    refused: Rc<RefCell<Vec<String>>>,
 }
 
-fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Result<Setup, String> {
+fn setup(
+    seed: u64,
+    tune: impl FnOnce(&mut CoreConfig),
+    forward: impl FnMut(&Payload<'_>) -> bool + 'static,
+) -> Result<Setup, String> {
     let variant = VARIANTS[(seed % VARIANTS.len() as u64) as usize];
     let options = vec![
         ("time-leave".into(), "60s".into()),
         ("time-per-move".into(), "20s".into()),
     ];
-    let (mut w, game, id) = started(seed, variant, options, false, 2, 20 * 60_000)?;
+    let mut w = world_with(seed, false, tune);
+    let (game, id) = start(&mut w, variant, options, false, 2, 20 * 60_000)?;
     let witness = w.nodes.len() - 1;
     let terms = {
         let b = match answer(&mut w, ALICE, Cmd::Transcript(id.clone().into())) {
@@ -108,8 +137,9 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
     }
     let sending = Rc::new(Cell::new(false));
     let cut = Rc::new(Cell::new(true));
+    let refused = Rc::new(RefCell::new(vec![]));
     {
-        let (sending, cut) = (sending.clone(), cut.clone());
+        let (sending, cut, refused) = (sending.clone(), cut.clone(), refused.clone());
         let mut forward = forward;
         let trace = tracing();
         let (game_id, seats) = (terms.game(), terms.seat_count());
@@ -138,12 +168,14 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
             }
             let bobs = cut.get() && ((from == BOB && !sending.get()) || to == BOB);
             let lost = from == witness && to == ALICE && !forward(payload);
-            if tracing()
-                && from == witness
+            if from == witness
                 && to == BOB
                 && let Payload::Response(Response::Refused(why)) = payload
             {
-                eprintln!("the witness refused Bob: {why}");
+                if tracing() {
+                    eprintln!("the witness refused Bob: {why}");
+                }
+                refused.borrow_mut().push(why.clone());
             }
             if bobs || lost { Fate::Drop } else { Fate::Pass }
         }));
@@ -166,6 +198,7 @@ fn setup(seed: u64, forward: impl FnMut(&Payload<'_>) -> bool + 'static) -> Resu
         variant,
         sending,
         cut,
+        refused,
     })
 }
 
@@ -288,13 +321,17 @@ fn bobs_places(
 fn stream(seed: u64) -> Result<String, String> {
     // The witness's forwards to Alice are lost, and so are its answers that carry
     // envelopes (repair): Alice knows of Bob's chain only what the adversary sends her.
-    let mut s = setup(seed, |p| {
-        !matches!(
-            p,
-            Payload::Request(Request::Push { .. })
-                | Payload::Response(Response::Envelopes(_) | Response::Behind { .. })
-        )
-    })?;
+    let mut s = setup(
+        seed,
+        |_| {},
+        |p| {
+            !matches!(
+                p,
+                Payload::Request(Request::Push { .. })
+                    | Payload::Response(Response::Envelopes(_) | Response::Behind { .. })
+            )
+        },
+    )?;
     let mut forged: Vec<Signed> = vec![];
     let line = s.until_settled(|s| {
         // Chained from the adversary's own last envelope: Bob's store may not have
@@ -348,19 +385,23 @@ fn twins(seed: u64) -> Result<String, String> {
     // lost, every later push passes.
     let x: Rc<Cell<Option<Vec<u8>>>> = Rc::new(Cell::new(None));
     let lost = x.clone();
-    let mut s = setup(seed, move |p| {
-        let Payload::Request(Request::Push { envelopes, .. }) = p else {
-            return true;
-        };
-        let Some(b) = lost.take() else {
-            return true;
-        };
-        if envelopes.contains(&b) {
-            return false;
-        }
-        lost.set(Some(b));
-        true
-    })?;
+    let mut s = setup(
+        seed,
+        |_| {},
+        move |p| {
+            let Payload::Request(Request::Push { envelopes, .. }) = p else {
+                return true;
+            };
+            let Some(b) = lost.take() else {
+                return true;
+            };
+            if envelopes.contains(&b) {
+                return false;
+            }
+            lost.set(Some(b));
+            true
+        },
+    )?;
     let to_witness = forge(
         &s.w,
         &s.terms,
@@ -391,6 +432,66 @@ fn twins(seed: u64) -> Result<String, String> {
     Ok(format!("seed {seed} {line}"))
 }
 
+/// The flood: one seed; Err says what broke, Ok what happened.
+fn flood(seed: u64) -> Result<String, String> {
+    let places = Places::new(FLOOD_PLACES, FLOOD_TIMES).ok_or("places a seat reads")?;
+    let share = places.seat_share(2);
+    let mut s = setup(seed, |witness| witness.places = places, |_| true)?;
+    let mut forged: Vec<Signed> = vec![];
+    let line = s.until_settled(|s| {
+        for _ in 0..FLOOD {
+            let body = vec![Item::Statements(vec![])];
+            let env: Signed = match forged.last() {
+                None => forge(&s.w, &s.terms, &s.game, body, None),
+                Some(prev) => {
+                    let ack = prev.unsigned().acks.first().cloned();
+                    forge_after(&s.w, &s.terms, prev, body, ack)
+                }
+            };
+            forged.push(env);
+        }
+        let push = |envs: &[Signed]| Request::Push {
+            game: s.game,
+            envelopes: envs.iter().map(|e| e.bytes.clone()).collect(),
+        };
+        // Bob's node takes the new ones (as from the witness), so that it signs after
+        // them once the attack is over.
+        let from = s.w.key(s.witness);
+        s.w.ask(BOB, from, push(&forged[forged.len() - FLOOD..]));
+        // The witness gets what it lacks of them, in order.
+        let held = bobs_places(&s.w, s.witness, &s.terms, &s.game);
+        let lacks: Vec<Signed> = forged
+            .iter()
+            .filter(|e| !held.contains(&e.at().seq))
+            .take(64)
+            .cloned()
+            .collect();
+        if !lacks.is_empty() {
+            s.send(s.witness, push(&lacks));
+        }
+    })?;
+    if !line.contains("lost on time") {
+        return Err(format!("not on time: {line}"));
+    }
+    // The attack was carried out: Bob's share filled, the rest refused as his alone.
+    let held = bobs_places(&s.w, s.witness, &s.terms, &s.game).len() as u64;
+    let full = s
+        .refused
+        .borrow()
+        .iter()
+        .filter(|why| why.contains("envelopes this node keeps of one seat"))
+        .count();
+    if held != share || full == 0 {
+        return Err(format!(
+            "the flood did not fill Bob's share: the witness holds {held} of his {share} places, refused {full} pushes as full ({line})"
+        ));
+    }
+    Ok(format!(
+        "seed {seed} {line}; {} idle envelopes signed, {full} pushes refused past his {share} places",
+        forged.len()
+    ))
+}
+
 #[test]
 fn a_player_who_keeps_the_witness_busy_still_loses_on_time() {
     each_seed(4, |seed| stream(seed).map(Ran::Held));
@@ -399,4 +500,9 @@ fn a_player_who_keeps_the_witness_busy_still_loses_on_time() {
 #[test]
 fn twin_envelopes_to_the_witness_and_to_the_opponent_are_found_though_the_forward_is_lost() {
     each_seed(4, |seed| twins(seed).map(Ran::Held));
+}
+
+#[test]
+fn a_player_who_signs_without_end_fills_his_own_places_and_still_loses_on_time() {
+    each_seed(4, |seed| flood(seed).map(Ran::Held));
 }
