@@ -7,6 +7,14 @@
 //! exactly as the original would; a message that is not the next one, or not the one
 //! signed, or too large, is refused and changes nothing.
 
+// The table tests' PGN reader (tests/tests/table/pgn_read.rs and pgn_replay.rs); this
+// test uses one variant's part of it.
+#[path = "table/pgn_read.rs"]
+mod pgn_read;
+#[allow(dead_code)]
+#[path = "table/pgn_replay.rs"]
+mod pgn_replay;
+
 use sealed_conformance::pair::{Lockstep, Pace};
 use sealed_conformance::peer::Peer as _;
 use sealed_games::stallmate::duo::VARIANT;
@@ -403,6 +411,16 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     // The moves made are in it: as many as the game's plies.
     let checked = check_transcript(&d.net.sessions[0].session().transcript()).expect("readable");
     assert!(checked.verdict.outcome.is_some());
+    // Read back by a strict PGN reader: every move of the game's record, each comment
+    // after its move, the verdict's result (issue 55).
+    let read = pgn_read::read(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+    assert_eq!(
+        read.result,
+        pgn_replay::token(checked.verdict.outcome.as_ref()),
+        "{pgn}"
+    );
+    let record = sealed_games::stallmate::record::read(&score).expect("the record");
+    pgn_replay::check_stallmate(&read, &record).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
     let before = d.net.sessions[1].show_text();
     let made: usize = before
         .lines()

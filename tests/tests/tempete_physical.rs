@@ -6,6 +6,14 @@
 //! unentitled card, a ruling after its deadline, and a loser who disputes the decisive
 //! claim with no arbiter (no draw).
 
+// The table tests' PGN reader (tests/tests/table/pgn_read.rs and pgn_replay.rs); this
+// test uses one variant's part of it.
+#[path = "table/pgn_read.rs"]
+mod pgn_read;
+#[allow(dead_code)]
+#[path = "table/pgn_replay.rs"]
+mod pgn_replay;
+
 use sealed_conformance::physical_kit::{Physical, arbiter_key, impostor_key, scripted_game};
 use sealed_games::tempete::Tempete;
 use sealed_games::tempete::act::{Act, CardRef, Claim};
@@ -115,6 +123,27 @@ fn a_whole_game_with_stated_effects_a_citation_a_ruling_and_a_lapsed_dispute_ver
     );
     assert!(!pgn.contains("is refused"), "{pgn}");
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    // Read back by a strict PGN reader: every play that stood, the stated ones as `--`,
+    // each card after its move, the verdict's result (issue 55).
+    let read = pgn_read::read(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+    assert_eq!(read.result, pgn_replay::token(v.outcome.as_ref()), "{pgn}");
+    pgn_replay::check_tempete(
+        &read,
+        e.rules(),
+        e.coin().expect("the coin"),
+        &sealed_games::tempete::table::scored_acts(e),
+    )
+    .unwrap_or_else(|err| panic!("{err}\n{pgn}"));
+    assert!(
+        read.moves.iter().any(|m| m.san == "--"),
+        "a stated play\n{pgn}"
+    );
+    // The dispute follows the play it disputes (the third, White's citation), and the
+    // arbiter's ruling comes after the move it was posted after (Black's Nc6).
+    let said = |ply: usize, words: &str| read.moves[ply].comments.iter().any(|c| c.contains(words));
+    assert!(said(2, "camels do not take"), "{pgn}");
+    assert_eq!(read.moves[3].san, "Nc6", "{pgn}");
+    assert!(said(3, "the card lets the camel take"), "{pgn}");
     let err = sealed_games::tempete::score::replay(&score)
         .unwrap_err()
         .to_string();

@@ -361,6 +361,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
         }
     }
     check_result_written(net, &score, played_out);
+    check_pgn_reads_back(net, &score);
     file
 }
 
@@ -392,6 +393,52 @@ fn check_result_written(net: &Net, score: &str, played_out: bool) {
         assert!(!pgn.contains("????.??.??"), "{pgn}");
         if net.variant == STALLMATE && a.session().terms().referee().is_none() {
             assert!(!pgn.contains("[Period "), "{pgn}");
+        }
+    }
+}
+
+/// The PGN, read by a strict PGN reader and replayed on the variant's rules, has every
+/// move of the game in order, each comment after its move, and the verdict's result as
+/// its result tag and termination marker (issue 55).
+pub(crate) fn check_pgn_reads_back(net: &Net, score: &str) {
+    let a = net.sessions[0].as_ref();
+    let Some(text) = a.pgn() else {
+        // Only Tempête and Secret Stallmate write PGN (see pgn_replay.rs).
+        assert!(!matches!(
+            net.variant,
+            "tempete" | STALLMATE | "stallmate-duo"
+        ));
+        return;
+    };
+    let token = crate::pgn_replay::token(a.session().verdict().outcome.as_ref());
+    pgn_reads_back(net.variant, &text, score, token)
+        .unwrap_or_else(|e| panic!("{e}\n{text}\n{score}"));
+}
+
+/// [`check_pgn_reads_back`]'s reading of one PGN `text` of a game of `variant` with
+/// this `score`, whose verdict's result is `token`.
+pub(crate) fn pgn_reads_back(
+    variant: &str,
+    text: &str,
+    score: &str,
+    token: &str,
+) -> Result<(), String> {
+    let pgn = crate::pgn_read::read(text)?;
+    if pgn.result != token {
+        return Err(format!(
+            "the result {} is not the verdict's {token}",
+            pgn.result
+        ));
+    }
+    match variant {
+        "tempete" => {
+            let (rules, _, acts) =
+                sealed_games::tempete::score::replay_acts(score).map_err(|e| e.to_string())?;
+            crate::pgn_replay::check_tempete(&pgn, &rules, &Default::default(), &acts)
+        }
+        _ => {
+            let record = sealed_games::stallmate::record::read(score).map_err(|e| e.to_string())?;
+            crate::pgn_replay::check_stallmate(&pgn, &record)
         }
     }
 }

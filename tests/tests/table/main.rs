@@ -14,6 +14,9 @@
 
 mod checks;
 mod net;
+mod pgn_games;
+mod pgn_read;
+mod pgn_replay;
 mod typing;
 mod words;
 

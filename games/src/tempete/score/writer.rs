@@ -380,6 +380,17 @@ pub(crate) fn states(
     out
 }
 
+/// The board each act's moves are read on, up to the first act the rules refuse: for a
+/// reader of the PGN, whose SAN is written on these boards (a card may have changed the
+/// board in a way no chess viewer sees); `coin` as for [`score_text_ending`].
+pub fn boards(rules: &Tempete, coin: &Hash, acts: &[ScoredAct]) -> Vec<Board> {
+    states(rules, coin, acts)
+        .iter()
+        .zip(acts)
+        .map(|((s, _), sa)| board_for(s, sa))
+        .collect()
+}
+
 /// One act in score text on the state before it (for the PGN writer's comments).
 pub(crate) fn act_words(rules: &Tempete, s: &State, sa: &ScoredAct) -> String {
     act_text(rules, s, sa).unwrap_or_else(|e| format!("<unwritable: {e}>"))
