@@ -6,6 +6,14 @@
 //! side never loses by it. The scenarios are the kit's (`stallmate_witness`), shared
 //! with spec/vectors/transcript-stallmate-forfeit.json.
 
+// The table tests' PGN reader (tests/tests/table/pgn_read.rs and pgn_replay.rs); this
+// test uses one variant's part of it.
+#[path = "table/pgn_read.rs"]
+mod pgn_read;
+#[allow(dead_code)]
+#[path = "table/pgn_replay.rs"]
+mod pgn_replay;
+
 use sealed_conformance::pair::{Pace, Pair};
 use sealed_conformance::stallmate_kit::{REFEREE, deciders, quick};
 use sealed_conformance::stallmate_witness::{
@@ -81,6 +89,18 @@ fn a_player_who_walks_away_from_his_period_loses_on_time_proven_by_the_stamps() 
     for s in &p.sessions {
         let v = s.verdict();
         lost_on_time(&v, BLACK);
+        // Its PGN reads back in a PGN reader, every move, with the verdict's result
+        // (issue 55).
+        let game = sealed_games::stallmate::table::hidden_game(s.engine()).expect("the game");
+        let pgn = sealed_games::stallmate::pgn::of_game(
+            &game,
+            s.engine().terms(),
+            sealed_protocol::session::AnySession::timeline(s).started,
+            v.outcome.as_ref(),
+        );
+        let read = pgn_read::read(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+        assert_eq!(read.result, pgn_replay::token(v.outcome.as_ref()), "{pgn}");
+        pgn_replay::check_stallmate(&read, &game).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
         assert_eq!(v.status, Status::Verified, "{v:#?}");
         assert!(
             s.engine()

@@ -12,8 +12,11 @@
 //! comment to the move before it): the move's announcements (`{capture at d5, check on
 //! file}`), then the period's other attempts with their answers (`{tried first: any?
 //! try; d4-e5 illegal; g1-g3 illegal (not heard)}`, where "not heard" marks what the
-//! opponent was not told); a period still open, with no move yet, has its attempts after
-//! its number; at the end, the ending and the points.
+//! opponent was not told); a period without a move (let pass, ended by a resignation,
+//! still open) has no move number, which with no move is no PGN, and its attempts in a
+//! comment after the last move (`{Black's period 2... ended without a move: tried …}`,
+//! or `so far` while it is open);
+//! at the end, the ending and the points.
 //!
 //! *Interpretation:* the `Result` tag and token. The seed scores instead of winning, and
 //! everything but a forfeit scores alike for both, so a board ending is `1/2-1/2`; a
@@ -146,23 +149,35 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
     let mut tokens = Vec::new();
     let mut pos = referee.start_position();
     let open = referee.current().filter(|t| !t.entries.is_empty());
-    for turn in referee.history().iter().chain(open) {
-        let number = match turn.mover {
-            Color::White => format!("{}.", turn.number),
-            Color::Black => format!("{}...", turn.number),
+    let closed = referee.history().len();
+    for (i, turn) in referee.history().iter().chain(open).enumerate() {
+        let (side, number) = match turn.mover {
+            Color::White => ("White", format!("{}.", turn.number)),
+            Color::Black => ("Black", format!("{}...", turn.number)),
+        };
+        let squares = turn.moved().and_then(|a| a.squares());
+        let legal = squares.and_then(|(from, to, promotion)| pos.find_legal(from, to, promotion));
+        let Some(mv) = legal else {
+            // A period with no move (let pass, ended by a resignation, still open): no
+            // move number, which with no move after it is no PGN and would give a
+            // reader's next move to the wrong side; what was tried is a comment after
+            // the last move.
+            let mut words: Vec<String> = vec![];
+            if let Some((from, to, _)) = squares {
+                words.push(format!("{from}-{to} (not legal here)"));
+            }
+            words.extend(tries(turn));
+            if !words.is_empty() {
+                let state = if i < closed { "ended" } else { "so far" };
+                tokens.push(comment(&format!(
+                    "{side}'s period {number} {state} without a move: tried {}",
+                    words.join("; ")
+                )));
+            }
+            continue;
         };
         tokens.push(number);
-        let Some((from, to, promotion)) = turn.moved().and_then(|a| a.squares()) else {
-            // A period still open: its attempts so far, after its number.
-            tokens.extend(tries(turn).map(|t| comment(&t)));
-            continue;
-        };
         let tried = tries(turn).map(|t| comment(&format!("tried first: {t}")));
-        let Some(mv) = pos.find_legal(from, to, promotion) else {
-            tokens.push(comment(&format!("{from}-{to} (not legal here)")));
-            tokens.extend(tried);
-            continue;
-        };
         tokens.push(pos.san(&mv).unwrap_or_else(|_| mv.uci()));
         if let Some(report) = turn.report() {
             let text = report.to_string();
@@ -179,4 +194,53 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
     }
     tokens.push(result.to_owned());
     tokens
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stallmate::{Attempt, Options, Setup};
+
+    fn after_e4() -> Referee {
+        let mut r = Referee::new(Setup::STANDARD, Setup::STANDARD, Options::default());
+        let e4: Attempt = "e2-e4".parse().expect("an attempt");
+        assert!(matches!(r.attempt(e4), Ok(Answer::Yes(_))));
+        r.end_period().expect("closes");
+        r
+    }
+
+    /// The movetext, on one line.
+    fn moves(r: &Referee) -> String {
+        let pgn = to_pgn(r, &[]);
+        let text = pgn.split("\n\n").nth(1).unwrap_or_default();
+        text.trim_end().replace('\n', " ")
+    }
+
+    /// Issue 55: a period with no move had its number written with no move after it,
+    /// which is no PGN (a reader would give the next move to the wrong side).
+    #[test]
+    fn a_period_without_a_move_has_no_move_number() {
+        // Let pass: a forfeit on time.
+        let mut r = after_e4();
+        r.end_period().expect("closes");
+        assert_eq!(moves(&r), "1. e4 {forfeit by black: White +0, Black -10} 1-0");
+        // Resigned after an illegal attempt: the attempt is said after the last move.
+        let mut r = after_e4();
+        let bad: Attempt = "e7-e4".parse().expect("an attempt");
+        assert_eq!(r.attempt(bad), Ok(Answer::Illegal));
+        r.forfeit(Color::Black).expect("resigns");
+        assert_eq!(
+            moves(&r),
+            "1. e4 {Black's period 1... ended without a move: tried e7-e4 illegal (not heard)} \
+             {forfeit by black: White +0, Black -10} 1-0"
+        );
+        // Still open: the same, and the game goes on.
+        let mut r = after_e4();
+        let bad: Attempt = "e7-e4".parse().expect("an attempt");
+        assert_eq!(r.attempt(bad), Ok(Answer::Illegal));
+        assert_eq!(
+            moves(&r),
+            "1. e4 {Black's period 1... so far without a move: tried e7-e4 illegal (not heard)} *"
+        );
+    }
 }

@@ -1,10 +1,56 @@
-//! PGN read back (issue 55): the Tempête sample scores' PGN, and the reader's own
-//! failures on real games' PGN broken one way at a time: a move that is not the game's,
-//! a card's comment after the wrong move, a result that is not the verdict's.
+//! PGN read back (issue 55) for what the other table tests do not reach — a Secret
+//! Stallmate period let pass, its loss on time; the Tempête sample scores' every card
+//! flow — and the reader's own failures on real games' PGN broken one way at a time: a
+//! move that is not the game's, a card's comment after the wrong move, a result that is
+//! not the verdict's.
+
+use sealed_conformance::pair::Pace;
+use sealed_protocol::verdict::Status;
 
 use crate::checks::*;
 use crate::net::*;
 use crate::pgn_read::{Pgn, read};
+
+/// Seat `idle` decides nothing any more; every seat's duties go on, and the others'
+/// bots play, until every table is done.
+fn run_without(net: &mut Net, idle: usize) {
+    let count = net.sessions.len();
+    for step in 0..20_000u64 {
+        if net.all_done() {
+            return;
+        }
+        let decide = |i: usize, t: &Checked, now: u64| {
+            t.duty(now)
+                .or_else(|| (i != idle).then(|| t.bot_action(pick(step, i))).flatten())
+        };
+        let pace = Pace::Clocked(60);
+        net.net.round(count, decide, pace);
+    }
+    panic!("not done");
+}
+
+#[test]
+fn a_stallmate_period_let_pass_is_a_loss_on_time_whose_pgn_reads_back() {
+    for nonce in [150u8, 151] {
+        let mut net = Net::new(STALLMATE, nonce);
+        net.run_until(Mode::Bot, |n| {
+            n.sessions[2].ply() >= 4 + usize::from(nonce % 2)
+        });
+        let idle = net.sessions[2].to_act().expect("a mover").index();
+        run_without(&mut net, idle);
+        let a = net.sessions[0].as_ref();
+        // Without a witness the loss on time is the referee's word alone: the verdict
+        // is unconfirmed and its result is the board's (the referee's record).
+        let v = a.session().verdict();
+        assert_eq!(v.status, Status::Unconfirmed, "{v:#?}");
+        let o = v.outcome.as_ref().or(v.board.as_ref()).expect("a result");
+        assert!(o.reason.contains("forfeit by"), "{v:#?}");
+        let token = crate::pgn_replay::token(Some(o));
+        let (pgn, score) = (a.pgn().unwrap(), a.score().unwrap());
+        pgn_reads_back(STALLMATE, &pgn, &score, token)
+            .unwrap_or_else(|e| panic!("{e}\n{pgn}\n{score}"));
+    }
+}
 
 /// A finished game of `variant` with its PGN, score and verdict's result token.
 fn finished(variant: &'static str, nonce: u8) -> (String, String, &'static str) {
