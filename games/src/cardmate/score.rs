@@ -340,6 +340,19 @@ pub fn write_score(
     coin: Option<&Hash>,
     moves: &[super::moves::Move],
 ) -> Result<String, String> {
+    write_score_ended(options, coin, moves, None)
+}
+
+/// [`write_score`], for a game that may have ended off the board (a resignation, an
+/// agreed draw, a loss on time): when the moves leave the game on, `ending`'s reason (a
+/// result token, the words) is written as a comment and its token as the result, as a
+/// PGN reader needs it (issue 55: a resigned game's score said `*`).
+pub fn write_score_ended(
+    options: &Options,
+    coin: Option<&Hash>,
+    moves: &[super::moves::Move],
+    ending: Option<(&str, &str)>,
+) -> Result<String, String> {
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| s.push_str(&format!("[{k} \"{v}\"]\n"));
     for (k, v) in options.to_proposal() {
@@ -379,7 +392,13 @@ pub fn write_score(
         s.push_str(&notation::write(m, mark));
         s.push(if i % 12 == 11 { '\n' } else { ' ' });
     }
-    s.push_str(result_token(pos.end));
+    match ending.filter(|_| pos.end.is_none()) {
+        Some((token, reason)) => {
+            let reason = reason.replace('}', ")").replace('{', "(");
+            s.push_str(&format!("{{{reason}}} {token}"));
+        }
+        None => s.push_str(result_token(pos.end)),
+    }
     s.push('\n');
     Ok(s)
 }

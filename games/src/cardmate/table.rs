@@ -142,7 +142,11 @@ impl Face for Cardmate {
             pos.play_unchecked(&m, opts);
             moves.push(m);
         }
-        super::write_score(opts, e.coin(), &moves).ok()
+        let outcome = s.verdict().outcome;
+        let ending = outcome
+            .as_ref()
+            .map(|o| (crate::table::pgn_tags::result(o), o.reason.as_str()));
+        super::score::write_score_ended(opts, e.coin(), &moves, ending).ok()
     }
 }
 

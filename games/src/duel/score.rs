@@ -18,6 +18,19 @@ use crate::replay::{ReplayError, Replayed};
 
 /// Writes a finished or unfinished game as score text.
 pub fn score_text(rules: &Duel, first_leader: Seat, state: &State) -> String {
+    score_text_ended(rules, first_leader, state, None)
+}
+
+/// [`score_text`], for a game that may have ended off the cards (a resignation, an
+/// agreed draw, a loss on time): when the cards leave the game on, `ending`'s reason
+/// (a result token, the words) is written as a comment and its token as the result, as
+/// a PGN reader needs it (issue 55: a resigned game's score had no result).
+pub fn score_text_ended(
+    rules: &Duel,
+    first_leader: Seat,
+    state: &State,
+    ending: Option<(&str, &str)>,
+) -> String {
     let mut s = format!(
         "[Cards \"{}\"]\n[Hand \"{}\"]\n[Leader \"{}\"]\n",
         rules.cards, rules.hand, first_leader.0
@@ -28,8 +41,13 @@ pub fn score_text(rules: &Duel, first_leader: Seat, state: &State) -> String {
     if let Some(led) = state.led {
         s.push_str(&format!("{}. {led} ", state.history.len() + 1));
     }
-    if let Some(o) = rules.result(state) {
-        s.push_str(result_token(&o.results));
+    match (rules.result(state), ending) {
+        (Some(o), _) => s.push_str(result_token(&o.results)),
+        (None, Some((token, reason))) => {
+            let reason = reason.replace('}', ")").replace('{', "(");
+            s.push_str(&format!("{{{reason}}} {token}"));
+        }
+        (None, None) => {}
     }
     s.trim_end().to_owned() + "\n"
 }

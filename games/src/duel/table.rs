@@ -140,7 +140,16 @@ impl Face for Duel {
     fn score(s: &Session<Self>, state: &Self::State, _acts: &[Self::Act]) -> Option<String> {
         // The state keeps every round's cards; the acts only name slots.
         let first = Duel::first_leader(s.engine().coin()?);
-        Some(super::score_text(s.engine().rules(), first, state))
+        let outcome = s.verdict().outcome;
+        let ending = outcome
+            .as_ref()
+            .map(|o| (crate::table::pgn_tags::result(o), o.reason.as_str()));
+        Some(super::score::score_text_ended(
+            s.engine().rules(),
+            first,
+            state,
+            ending,
+        ))
     }
 }
 

@@ -403,11 +403,15 @@ fn check_result_written(net: &Net, score: &str, played_out: bool) {
 pub(crate) fn check_pgn_reads_back(net: &Net, score: &str) {
     let a = net.sessions[0].as_ref();
     let Some(text) = a.pgn() else {
-        // Only Tempête and Secret Stallmate write PGN (see pgn_replay.rs).
+        // Only Tempête and Secret Stallmate write PGN (see pgn_replay.rs); the others'
+        // scores are read in the PGN reader's score dialect (pgn_scores.rs).
         assert!(!matches!(
             net.variant,
             "tempete" | STALLMATE | "stallmate-duo"
         ));
+        let token = crate::pgn_replay::token(a.session().verdict().outcome.as_ref());
+        score_reads_back(net.variant, score, token, a.ply())
+            .unwrap_or_else(|e| panic!("{e}\n{score}"));
         return;
     };
     let token = crate::pgn_replay::token(a.session().verdict().outcome.as_ref());
@@ -441,4 +445,31 @@ pub(crate) fn pgn_reads_back(
             crate::pgn_replay::check_stallmate(&pgn, &record)
         }
     }
+}
+
+/// A score of a game that writes no PGN, read by the PGN reader's score dialect: its
+/// result is the verdict's `token`, and its moves replay on the game's rules, no more
+/// than the game's `acts` (Chex's draws and Duel's deal are acts with no move).
+pub(crate) fn score_reads_back(
+    variant: &str,
+    score: &str,
+    token: &str,
+    acts: usize,
+) -> Result<(), String> {
+    let pgn = crate::pgn_read::read_score(score)?;
+    if pgn.result != token {
+        return Err(format!(
+            "the result {} is not the verdict's {token}",
+            pgn.result
+        ));
+    }
+    let moves = match variant {
+        "chex" => crate::pgn_scores::check_chex(&pgn)?,
+        "cardmate" => crate::pgn_scores::check_cardmate(&pgn)?,
+        _ => pgn.moves.len(),
+    };
+    if moves > acts {
+        return Err(format!("{moves} moves, {acts} acts"));
+    }
+    Ok(())
 }

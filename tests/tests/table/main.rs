@@ -17,6 +17,7 @@ mod net;
 mod pgn_games;
 mod pgn_read;
 mod pgn_replay;
+mod pgn_scores;
 mod typing;
 mod words;
 

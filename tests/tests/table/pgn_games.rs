@@ -170,3 +170,28 @@ fn the_tempete_sample_scores_export_pgn_that_reads_back() {
     }
     assert!(read_any >= 6);
 }
+
+/// The Chex and Cardmate sample scores of the games crate (drops, the 10×10 board,
+/// side lines, `18. ...`, `??`, `×`) read in the PGN reader's score dialect and replay
+/// on their game's rules, every move of the main line.
+#[test]
+fn the_chex_and_cardmate_sample_scores_read_in_the_score_dialect() {
+    for (game, check) in [
+        (
+            "chex",
+            crate::pgn_scores::check_chex as fn(&Pgn) -> Result<usize, String>,
+        ),
+        ("cardmate", crate::pgn_scores::check_cardmate),
+    ] {
+        let dir = format!("{}/../games/scores/{game}", env!("CARGO_MANIFEST_DIR"));
+        for entry in std::fs::read_dir(&dir).expect("the samples") {
+            let path = entry.expect("an entry").path();
+            let text = std::fs::read_to_string(&path).expect("a sample");
+            let pgn = crate::pgn_read::read_score(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let n = check(&pgn).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(n, pgn.moves.len());
+            assert!(n > 0, "{}", path.display());
+        }
+    }
+}

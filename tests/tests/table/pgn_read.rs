@@ -66,8 +66,27 @@ enum Tok {
     Result(String),
 }
 
-/// Reads one game; an error says what is not PGN and where.
+/// How strictly to read: the export format, or a game's score file, which is PGN's
+/// movetext with its own move symbols (Chex's drops `N@a1`, Cardmate's cards `4Ci3`,
+/// `9H:c5`, `QS:f0×`), its option tags instead of the roster, and `7. ...` for Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Export,
+    Score,
+}
+
+/// Reads one game in PGN's export format; an error says what is not PGN and where.
 pub(crate) fn read(text: &str) -> Result<Pgn, String> {
+    read_as(text, Dialect::Export)
+}
+
+/// Reads one game's score file (see [`Dialect::Score`]): the same movetext rules, no
+/// roster, and a `Result` tag only if the score has one.
+pub(crate) fn read_score(text: &str) -> Result<Pgn, String> {
+    read_as(text, Dialect::Score)
+}
+
+fn read_as(text: &str, dialect: Dialect) -> Result<Pgn, String> {
     let mut pgn = Pgn::default();
     let mut lines = text.lines().enumerate().peekable();
     while let Some((n, line)) = lines.next_if(|(_, l)| l.starts_with('[')) {
@@ -78,26 +97,29 @@ pub(crate) fn read(text: &str) -> Result<Pgn, String> {
         pgn.tags.push((k, v));
     }
     let keys: Vec<&str> = pgn.tags.iter().take(7).map(|(k, _)| k.as_str()).collect();
-    if keys != ROSTER {
+    if dialect == Dialect::Export && keys != ROSTER {
         return Err(format!(
             "the seven-tag roster is not first and in order: {keys:?}"
         ));
     }
-    match lines.next() {
-        Some((_, "")) => {}
-        Some((n, l)) => {
-            return Err(format!(
-                "line {}: no blank line after the tags: {l:?}",
-                n + 1
-            ));
+    // A score's movetext may follow its tags at once (Duel's does).
+    if dialect == Dialect::Export {
+        match lines.next() {
+            Some((_, "")) => {}
+            Some((n, l)) => {
+                return Err(format!(
+                    "line {}: no blank line after the tags: {l:?}",
+                    n + 1
+                ));
+            }
+            None => return Err("no movetext".into()),
         }
-        None => return Err("no movetext".into()),
     }
     let rest: Vec<&str> = lines.map(|(_, l)| l).collect();
     if let Some(l) = rest.iter().find(|l| l.chars().count() > 255) {
         return Err(format!("a movetext line is over 255 characters: {l:?}"));
     }
-    let toks = tokens(&rest.join("\n"))?;
+    let toks = tokens(&rest.join("\n"), dialect)?;
     if let Some(at) = toks.iter().position(|t| matches!(t, Tok::Result(_)))
         && at + 1 != toks.len()
     {
@@ -110,7 +132,10 @@ pub(crate) fn read(text: &str) -> Result<Pgn, String> {
         return Err("the movetext does not end with a game termination marker".into());
     };
     pgn.result = end.clone();
-    let tagged = pgn.tag("Result").unwrap_or_default();
+    let tagged = pgn.tag("Result").unwrap_or(match dialect {
+        Dialect::Export => "",
+        Dialect::Score => end,
+    });
     if tagged != end {
         return Err(format!(
             "the Result tag {tagged:?} is not the termination marker {end:?}"
@@ -184,7 +209,7 @@ fn tag_pair(line: &str) -> Result<(String, String), String> {
     Ok((key.to_owned(), out))
 }
 
-fn tokens(text: &str) -> Result<Vec<Tok>, String> {
+fn tokens(text: &str, dialect: Dialect) -> Result<Vec<Tok>, String> {
     let mut out = vec![];
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -232,15 +257,30 @@ fn tokens(text: &str) -> Result<Vec<Tok>, String> {
                 }) {
                     w.push(c);
                 }
-                out.push(word(&w).map_err(|e| format!("{e} at {i}"))?);
+                let tok = word(&w, dialect).map_err(|e| format!("{e} at {i}"))?;
+                // A score's `7. ...`: Black's move 7.
+                if let (Tok::Symbol(d), Some(Tok::Number(n, true))) = (&tok, out.last())
+                    && d == "..."
+                {
+                    let n = *n;
+                    out.pop();
+                    out.push(Tok::Number(n, false));
+                    continue;
+                }
+                out.push(tok);
             }
         }
     }
     Ok(out)
 }
 
-/// A word of movetext: a move number, a result, or a SAN symbol.
-fn word(w: &str) -> Result<Tok, String> {
+/// A word of movetext: a move number, a result, or a SAN symbol (in a score, the game's
+/// own symbol, which may start with a card's digit, and `...` after a move number).
+fn word(w: &str, dialect: Dialect) -> Result<Tok, String> {
+    let score = dialect == Dialect::Score;
+    if score && w == "..." {
+        return Ok(Tok::Symbol(w.to_owned()));
+    }
     if RESULTS.contains(&w) {
         return Ok(Tok::Result(w.to_owned()));
     }
@@ -248,18 +288,23 @@ fn word(w: &str) -> Result<Tok, String> {
     if !digits.is_empty() {
         let dots = &w[digits.len()..];
         let n = digits.parse().map_err(|_| format!("move number {w:?}"))?;
-        return match dots {
-            "." => Ok(Tok::Number(n, true)),
-            "..." => Ok(Tok::Number(n, false)),
-            _ => Err(format!("{w:?} is neither a move number nor a move")),
-        };
+        match dots {
+            "." => return Ok(Tok::Number(n, true)),
+            "..." => return Ok(Tok::Number(n, false)),
+            // Cardmate's card (`4Ci3`), Duel's card number (`7`).
+            "" if score => return Ok(Tok::Symbol(w.to_owned())),
+            _ if score && dots.starts_with(|c: char| c.is_ascii_alphabetic()) => {}
+            _ => return Err(format!("{w:?} is neither a move number nor a move")),
+        }
     }
     let san = w.trim_end_matches(['!', '?']);
+    let extra = if score { "@~×" } else { "" };
     let symbol_ok = san == "--"
-        || (san.starts_with(|c: char| c.is_ascii_alphabetic())
+        || (san.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && (score || san.starts_with(|c: char| c.is_ascii_alphabetic()))
             && san
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(c)));
+                .all(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(c) || extra.contains(c)));
     if !symbol_ok {
         return Err(format!("{w:?} is not a SAN symbol"));
     }
@@ -420,6 +465,21 @@ mod tests {
         assert!(e.contains("with no move"), "{e}");
         let e = read(&game("*", "1. e4 {a card} e5 *")).unwrap_err();
         assert!(e.contains("has no `1...`"), "{e}");
+    }
+
+    #[test]
+    fn a_score_reads_without_a_roster_but_not_without_its_result() {
+        let duel = "[Cards \"6\"]\n1. 1 4 2. 1 {Black resigns} 1-0\n";
+        let pgn = read_score(duel).unwrap();
+        assert_eq!(pgn.moves.len(), 3);
+        assert_eq!(pgn.moves[2].comments, ["Black resigns"]);
+        // A resigned Duel's score as it was written before issue 55's fix.
+        let e = read_score("[Cards \"6\"]\n1. 1 4 2. 1\n").unwrap_err();
+        assert!(e.contains("termination marker"), "{e}");
+        let cardmate = "[Setup \"predefined\"]\n\n1. 4Ci3 4Db6 2. 8Dj2 ( 2. 9H:c5 ) 2. ... 8Ca7 *";
+        assert_eq!(read_score(cardmate).unwrap().moves.len(), 4);
+        // Not in the export format.
+        assert!(read(cardmate).is_err());
     }
 
     #[test]

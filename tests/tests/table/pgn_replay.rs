@@ -20,8 +20,7 @@
 //!   move. A card played with a turn must be named in a comment after that turn's move,
 //!   and not after the next ply's.
 //! - **Duel, Cardmate, Chex** write no PGN (`Table::pgn` is `None`): their scores are
-//!   their own formats (cards by number, a 10×10 board, drops), replayed by their own
-//!   readers in `checks.rs`; nothing here reads them.
+//!   read in the reader's score dialect and replayed in `pgn_scores.rs`.
 
 use sealed_games::chess::wire::WireMove;
 use sealed_games::chess::{MoveText, Position};
