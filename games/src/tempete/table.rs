@@ -439,13 +439,18 @@ impl Face for Tempete {
         }))
     }
 
-    fn pgn(s: &Session<Self>, _state: &State) -> Option<String> {
-        let tags: Vec<(String, String)> =
+    fn pgn(s: &Session<Self>, state: &State) -> Option<String> {
+        let mut tags: Vec<(String, String)> =
             crate::table::pgn_tags::game_tags(s.engine().terms(), s.timeline().started)
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), v))
                 .collect();
         let outcome = s.verdict().outcome;
+        // A game ended off the board (a resignation, an agreed draw, a loss on time)
+        // says how, as Stallmate's does: its result alone does not (issue 55).
+        if let Some(o) = outcome.as_ref().filter(|_| state.end.is_none()) {
+            tags.push(("Termination".to_owned(), o.reason.clone()));
+        }
         let result = super::score::result_token(outcome.as_ref());
         Some(super::pgn::pgn(
             s.engine().rules(),

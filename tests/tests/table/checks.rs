@@ -361,7 +361,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
         }
     }
     check_result_written(net, &score, played_out);
-    check_pgn_reads_back(net, &score);
+    check_pgn_reads_back(net, &score, played_out);
     file
 }
 
@@ -400,7 +400,7 @@ fn check_result_written(net: &Net, score: &str, played_out: bool) {
 /// The PGN, read by a strict PGN reader and replayed on the variant's rules, has every
 /// move of the game in order, each comment after its move, and the verdict's result as
 /// its result tag and termination marker (issue 55).
-pub(crate) fn check_pgn_reads_back(net: &Net, score: &str) {
+pub(crate) fn check_pgn_reads_back(net: &Net, score: &str, played_out: bool) {
     let a = net.sessions[0].as_ref();
     let Some(text) = a.pgn() else {
         // Only Tempête and Secret Stallmate write PGN (see pgn_replay.rs); the others'
@@ -414,9 +414,16 @@ pub(crate) fn check_pgn_reads_back(net: &Net, score: &str) {
             .unwrap_or_else(|e| panic!("{e}\n{score}"));
         return;
     };
-    let token = crate::pgn_replay::token(a.session().verdict().outcome.as_ref());
+    let verdict = a.session().verdict();
+    let token = crate::pgn_replay::token(verdict.outcome.as_ref());
     pgn_reads_back(net.variant, &text, score, token)
         .unwrap_or_else(|e| panic!("{e}\n{text}\n{score}"));
+    // A game ended off the board says how in its Termination tag, which a reader shows
+    // beside the result (the board alone cannot say it was a resignation).
+    if !played_out && verdict.outcome.is_some() {
+        let pgn = crate::pgn_read::read(&text).unwrap_or_default();
+        assert!(pgn.tag("Termination").is_some(), "no Termination\n{text}");
+    }
 }
 
 /// [`check_pgn_reads_back`]'s reading of one PGN `text` of a game of `variant` with

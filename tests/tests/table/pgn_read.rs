@@ -13,6 +13,10 @@
 //! shifts every move after it to the other side without a word), and Black's move after a
 //! comment, a NAG or a variation carries its number (`3...`). It does not play the moves:
 //! `pgn_replay.rs` does, on each variant's own rules.
+//!
+//! Its score dialect ([`read_score`]) reads the score files of the games that write no
+//! PGN by the same movetext rules, with each game's own move symbols, their option tags
+//! instead of the roster, and a `Result` tag only where they write one.
 
 /// One move of the main line or of a variation, as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -380,13 +384,11 @@ fn line(
             Tok::Open => {
                 needs_number = true;
                 let (w, n) = last.ok_or("a variation before any move")?;
-                let (pre, var) = line(toks, at, w, n, depth + 1)?;
-                if !pre.is_empty() || var.is_empty() {
-                    // A comment before a variation's first move is the variation's; we
-                    // keep none, and a variation has at least one move.
-                    if var.is_empty() {
-                        return Err("an empty variation".into());
-                    }
+                // A comment before a variation's first move is the variation's own:
+                // it is kept by no move.
+                let (_, var) = line(toks, at, w, n, depth + 1)?;
+                if var.is_empty() {
+                    return Err("an empty variation".into());
                 }
                 moves.last_mut().ok_or("no move")?.variations.push(var);
             }
