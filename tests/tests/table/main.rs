@@ -3,7 +3,10 @@
 //! notation; bad input is refused with a reason and changes nothing; a table restored
 //! from its secrets and envelopes finishes the game exactly as the original would; sync
 //! sends exactly what the other side lacks and may see; every view works in every
-//! phase; and the score each table writes replays to its final board.
+//! phase; the score each table writes replays to its final board; and its PGN (or, for
+//! a game that writes none, its score) reads back in a strict PGN reader with every
+//! move and the verdict's result (`pgn_read.rs`, `pgn_replay.rs`, `pgn_scores.rs`, and
+//! `pgn_games.rs` for the endings and the reader's failures).
 //!
 //! Over 600 lines: every test of one harness (`net.rs`) and its checks (`checks.rs`,
 //! `typing.rs`), which build on one another; split across files they would each build the

@@ -195,3 +195,25 @@ fn the_chex_and_cardmate_sample_scores_read_in_the_score_dialect() {
         }
     }
 }
+
+#[test]
+fn a_stallmate_announcement_after_the_wrong_move_is_refused() {
+    for nonce in 44..80u8 {
+        let (text, score, token) = finished(STALLMATE, nonce);
+        let pgn = read(&text).unwrap();
+        pgn_reads_back(STALLMATE, &write(&pgn), &score, token).unwrap();
+        let Some(i) = (0..pgn.moves.len().saturating_sub(1))
+            .find(|&i| !pgn.moves[i].comments.is_empty() && pgn.moves[i + 1].comments.is_empty())
+        else {
+            continue;
+        };
+        // The move's first comment (its announcements or attempts) after the next move.
+        let mut broken = pgn.clone();
+        let c = broken.moves[i].comments.remove(0);
+        broken.moves[i + 1].comments.push(c);
+        let e = pgn_reads_back(STALLMATE, &write(&broken), &score, token).unwrap_err();
+        assert!(e.contains("is not among its comments"), "{e}\n{text}");
+        return;
+    }
+    panic!("no game with a comment");
+}
