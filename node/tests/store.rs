@@ -146,6 +146,68 @@ fn duplicates_are_stored_once_and_order_is_kept() {
     assert_eq!(s.envelopes(&id).unwrap().last().unwrap(), b"");
 }
 
+/// A group commit (the writer's, under load) is batches in order in one transaction: each
+/// counts its own new envelopes against those before it, and one batch's failure writes
+/// none of them.
+#[test]
+fn batches_committed_together_count_in_order_and_fail_together() {
+    use sealed_node::store::Batch;
+    let dir = tempdir();
+    let (s, path) = open(dir.path());
+    let (a, b, c) = (env(1, 0), env(1, 1), env(2, 0));
+    let (g1, g2) = (game(1, 1), game(2, 2));
+    let mut first = Batch::new();
+    first.game(&g1).envelope(gid(1), &a);
+    let mut second = Batch::new();
+    second.envelope(gid(1), &a).envelope(gid(1), &b);
+    let mut third = Batch::new();
+    third
+        .game(&g2)
+        .envelope(gid(2), &c)
+        .status(gid(1), GameStatus::Active);
+    let news = s.commit_all(&[first, Batch::new(), second, third]).unwrap();
+    assert_eq!(news, vec![1, 0, 1, 1]);
+    assert_eq!(s.commit_all(&[]).unwrap(), Vec::<usize>::new());
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.envelopes(&gid(1)).unwrap(), vec![a, b]);
+    assert_eq!(s.envelopes(&gid(2)).unwrap(), vec![c]);
+    assert_eq!(s.game(&gid(1)).unwrap().unwrap().status, GameStatus::Active);
+    drop(s);
+
+    // Game 1's record made unreadable behind the store's back: a status for it fails its
+    // batch, and the batches around it are not written either.
+    {
+        let db = redb::Database::open(&path).unwrap();
+        let games: redb::TableDefinition<[u8; 32], &[u8]> = redb::TableDefinition::new("games");
+        let tx = db.begin_write().unwrap();
+        tx.open_table(games)
+            .unwrap()
+            .insert(gid(1).bytes(), [0xffu8; 3].as_slice())
+            .unwrap();
+        tx.commit().unwrap();
+    }
+    let s = Store::open(&path).unwrap();
+    let (d, e) = (env(3, 0), env(2, 1));
+    let mut before = Batch::new();
+    before.envelope(gid(3), &d);
+    let mut bad = Batch::new();
+    bad.status(gid(1), GameStatus::Finished);
+    let mut after = Batch::new();
+    after.envelope(gid(2), &e);
+    let err = s.commit_all(&[before, bad, after]).unwrap_err();
+    assert!(
+        matches!(err, StoreError::Corrupt { table: "games", .. }),
+        "{err}"
+    );
+    assert!(
+        s.failure().is_none(),
+        "a corrupt record is not the disk's failure"
+    );
+    assert_eq!(s.envelope_count(&gid(3)).unwrap(), 0);
+    assert_eq!(s.envelope_count(&gid(2)).unwrap(), 1);
+}
+
 #[test]
 fn many_games_are_isolated() {
     const GAMES: u64 = 1_000;

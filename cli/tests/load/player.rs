@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use tokio::sync::Barrier;
+
 use futures::StreamExt;
 use libp2p::PeerId;
 use libp2p::request_response::{self, OutboundRequestId};
@@ -36,8 +38,11 @@ pub struct Tally {
     pub relayed: AtomicU64,
     /// Signed statements (ledgers) in the witness's answers.
     pub ledgers: AtomicU64,
-    /// Answers that refused a request, by why.
+    /// Answers that refused a request for good, by why.
     pub refused: Mutex<HashMap<String, u64>>,
+    /// Pushes refused for a moment (the node busy, a budget spent) and sent again, as a
+    /// seat's node does: the node sheds load this way rather than queue without bound.
+    pub retried: Mutex<HashMap<String, u64>>,
     /// Requests that failed (no answer, a connection lost).
     pub failed: AtomicU64,
     /// Relay latencies of this second, in µs: from the push of an envelope by one seat
@@ -53,15 +58,15 @@ pub struct Tally {
 
 impl Tally {
     fn refuse(&self, why: &str) {
-        // The reason without its figures, so that a table of reasons stays short.
-        let key: String = why.chars().take_while(|c| !c.is_ascii_digit()).collect();
-        *self
-            .refused
-            .lock()
-            .expect("not poisoned")
-            .entry(key)
-            .or_default() += 1;
+        count(&self.refused, why);
     }
+}
+
+/// Counts a refusal by its reason without its figures, so that a table of reasons stays
+/// short.
+fn count(by_why: &Mutex<HashMap<String, u64>>, why: &str) {
+    let key: String = why.chars().take_while(|c| !c.is_ascii_digit()).collect();
+    *by_why.lock().expect("not poisoned").entry(key).or_default() += 1;
 }
 
 /// One game at this player's seat.
@@ -87,14 +92,16 @@ pub async fn run(
     node: String,
     seated: Vec<Seated>,
     every: Duration,
+    proposed: Arc<Barrier>,
     tally: Arc<Tally>,
     stop: Arc<AtomicBool>,
 ) {
-    let node = match s.connect(&node).await {
+    let node = match connect(&mut s, &node).await {
         Ok(p) => p,
         Err(e) => {
             eprintln!("a player did not connect: {e}");
             tally.failed.fetch_add(1, Ordering::Relaxed);
+            proposed.wait().await;
             return;
         }
     };
@@ -106,6 +113,7 @@ pub async fn run(
         asked: HashMap::new(),
         tally,
         turn: 0,
+        again: vec![],
     };
     // The proposals first, each answered before its game's first envelopes are pushed
     // (a mailbox takes envelopes only of a game it holds).
@@ -116,6 +124,7 @@ pub async fn run(
                 .await;
         }
     }
+    proposed.wait().await;
     let now = sealed_node::shell::now_ms();
     for (i, g) in seated.into_iter().enumerate() {
         let mut entropy = [0u8; 32];
@@ -149,10 +158,27 @@ pub async fn run(
             Ok(ev) => p.event(ev),
             Err(_) => {
                 next += every;
+                for req in std::mem::take(&mut p.again) {
+                    p.send(req);
+                }
                 p.move_once();
             }
         }
     }
+}
+
+/// Connects as a node dials: again after a failure, up to five times, a little later
+/// each time (a public node's door may turn a handshake away while it is full).
+async fn connect(s: &mut Stranger, node: &str) -> Result<PeerId, String> {
+    let mut last = String::new();
+    for attempt in 1..=5u64 {
+        match s.connect(node).await {
+            Ok(p) => return Ok(p),
+            Err(e) => last = e,
+        }
+        tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+    }
+    Err(last)
 }
 
 struct Player {
@@ -164,11 +190,14 @@ struct Player {
     tally: Arc<Tally>,
     /// Where the round robin of moves stands.
     turn: usize,
+    /// Pushes refused for a moment, sent again at the next tick.
+    again: Vec<Request>,
 }
 
 /// What a request in flight asked, to read its answer.
 enum Asked {
-    Push,
+    /// A push, kept to be sent again if it is refused for a moment.
+    Push(Request),
     Witness,
 }
 
@@ -264,18 +293,22 @@ impl Player {
         self.tally
             .pushed
             .fetch_add(out.len() as u64, Ordering::Relaxed);
-        let req = Request::Push {
+        self.send(Request::Push {
             game: id,
             envelopes: out.into_iter().map(|e| e.bytes).collect(),
-        };
+        });
+        true
+    }
+
+    /// Sends a push to the public node.
+    fn send(&mut self, req: Request) {
         let r = self
             .s
             .swarm
             .behaviour_mut()
             .sync
-            .send_request(&self.node, req.into());
-        self.asked.insert(r, Asked::Push);
-        true
+            .send_request(&self.node, req.clone().into());
+        self.asked.insert(r, Asked::Push(req));
     }
 
     fn event(&mut self, ev: SwarmEvent<Event>) {
@@ -293,7 +326,13 @@ impl Player {
             } => {
                 let asked = self.asked.remove(&request_id);
                 match response.into_inner() {
-                    Response::Refused(why) => self.tally.refuse(&why),
+                    Response::Refused(why) => match asked {
+                        Some(Asked::Push(req)) if crate::hostile_kit::flood::passing(&why) => {
+                            count(&self.tally.retried, &why);
+                            self.again.push(req);
+                        }
+                        _ => self.tally.refuse(&why),
+                    },
                     Response::Statements(st) if matches!(asked, Some(Asked::Witness)) => {
                         self.tally
                             .ledgers

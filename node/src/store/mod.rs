@@ -15,8 +15,9 @@
 //! of order, and the guarantee would have to be reasoned about per call.
 //!
 //! The price is one fsync per write call; put what belongs together (a game's record,
-//! its secrets and the envelopes they bind) in one [`Batch`]. Writes that change nothing (duplicate envelopes only)
-//! skip the commit and cost no fsync, so a peer resending what we hold is cheap.
+//! its secrets and the envelopes they bind) in one [`Batch`], and batches that are ready
+//! together in one [`Store::commit_all`]. Writes that change nothing (duplicate envelopes
+//! only) skip the commit and cost no fsync, so a peer resending what we hold is cheap.
 //!
 //! # Privacy
 //!
@@ -305,91 +306,27 @@ impl Store {
 
     /// Commits a batch; returns how many of its envelopes were new.
     pub fn commit(&self, batch: &Batch<'_>) -> Result<usize, StoreError> {
-        if batch.is_empty() {
-            return Ok(0);
+        let news = self.commit_all(std::slice::from_ref(batch))?;
+        Ok(news.first().copied().unwrap_or(0))
+    }
+
+    /// Commits batches in their order in one transaction, so one fsync makes them all
+    /// durable (a group commit: the writer's way to keep up when many games write at
+    /// once, docs/PERFORMANCE.md). Each batch sees those before it; returns, for each,
+    /// how many of its envelopes were new. All or none: on an error nothing is written.
+    pub fn commit_all(&self, batches: &[Batch<'_>]) -> Result<Vec<usize>, StoreError> {
+        if batches.iter().all(Batch::is_empty) {
+            return Ok(vec![0; batches.len()]);
         }
         self.write(|tx| {
+            let mut news = Vec::with_capacity(batches.len());
             let mut changed = false;
-            {
-                let mut games = tx.open_table(GAMES)?;
-                for g in &batch.games {
-                    games.insert(g.id.bytes(), record::encode(g)?.as_slice())?;
-                    changed = true;
-                }
-                for (id, s) in &batch.statuses {
-                    let id = id.bytes();
-                    let mut g = match games.get(id)? {
-                        Some(v) => record::decode(id, v.value())?,
-                        None => continue,
-                    };
-                    if g.status != *s {
-                        g.status = *s;
-                        games.insert(id, record::encode(&g)?.as_slice())?;
-                        changed = true;
-                    }
-                }
+            for batch in batches {
+                let (new, c) = apply(tx, batch)?;
+                news.push(new);
+                changed |= c;
             }
-            {
-                let mut secrets = tx.open_table(SECRETS)?;
-                for (id, bytes) in &batch.secrets {
-                    secrets.insert(id.bytes(), *bytes)?;
-                    changed = true;
-                }
-                let mut meta = tx.open_table(META)?;
-                for (key, value) in &batch.meta {
-                    meta.insert(*key, *value)?;
-                    changed = true;
-                }
-                for key in &batch.forget {
-                    changed |= meta.remove(*key)?.is_some();
-                }
-            }
-            {
-                let mut messages = tx.open_table(MESSAGES)?;
-                for (id, index, bytes) in &batch.messages {
-                    messages.insert((*id.bytes(), *index), *bytes)?;
-                    changed = true;
-                }
-                for id in &batch.forget_messages {
-                    let id = id.bytes();
-                    messages.retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
-                    changed = true;
-                }
-                for (id, before) in &batch.forget_messages_before {
-                    let id = id.bytes();
-                    messages.retain_in((*id, 0)..(*id, *before), |_, _| false)?;
-                    changed = true;
-                }
-            }
-            if let Some(day) = batch.quota_day {
-                quota::new_day(tx, day)?;
-                changed = true;
-            }
-            changed |= quota::charge(tx, &batch.charges)?;
-            let new = add_envelopes(tx, &batch.envelopes)?;
-            for id in &batch.drop_games {
-                remove_game(tx, id)?;
-                changed = true;
-            }
-            if !batch.forget_under.is_empty() {
-                let mut meta = tx.open_table(META)?;
-                for prefix in &batch.forget_under {
-                    let keys: Vec<String> = meta
-                        .range(*prefix..)?
-                        .map_while(|row| match row {
-                            Ok((k, _)) if k.value().starts_with(*prefix) => {
-                                Some(Ok(k.value().to_owned()))
-                            }
-                            Ok(_) => None,
-                            Err(e) => Some(Err(e)),
-                        })
-                        .collect::<Result<_, _>>()?;
-                    for k in keys {
-                        changed |= meta.remove(k.as_str())?.is_some();
-                    }
-                }
-            }
-            Ok((new, changed || new > 0))
+            Ok((news, changed))
         })
     }
 
@@ -667,6 +604,90 @@ fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
     schema::init(&tx)?;
     tx.commit()?;
     Ok(db)
+}
+
+/// Writes one batch into an open transaction; returns how many of its envelopes were new
+/// and whether it changed anything.
+fn apply(tx: &WriteTransaction, batch: &Batch<'_>) -> Result<(usize, bool), StoreError> {
+    let mut changed = false;
+    {
+        let mut games = tx.open_table(GAMES)?;
+        for g in &batch.games {
+            games.insert(g.id.bytes(), record::encode(g)?.as_slice())?;
+            changed = true;
+        }
+        for (id, s) in &batch.statuses {
+            let id = id.bytes();
+            let mut g = match games.get(id)? {
+                Some(v) => record::decode(id, v.value())?,
+                None => continue,
+            };
+            if g.status != *s {
+                g.status = *s;
+                games.insert(id, record::encode(&g)?.as_slice())?;
+                changed = true;
+            }
+        }
+    }
+    {
+        let mut secrets = tx.open_table(SECRETS)?;
+        for (id, bytes) in &batch.secrets {
+            secrets.insert(id.bytes(), *bytes)?;
+            changed = true;
+        }
+        let mut meta = tx.open_table(META)?;
+        for (key, value) in &batch.meta {
+            meta.insert(*key, *value)?;
+            changed = true;
+        }
+        for key in &batch.forget {
+            changed |= meta.remove(*key)?.is_some();
+        }
+    }
+    {
+        let mut messages = tx.open_table(MESSAGES)?;
+        for (id, index, bytes) in &batch.messages {
+            messages.insert((*id.bytes(), *index), *bytes)?;
+            changed = true;
+        }
+        for id in &batch.forget_messages {
+            let id = id.bytes();
+            messages.retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
+            changed = true;
+        }
+        for (id, before) in &batch.forget_messages_before {
+            let id = id.bytes();
+            messages.retain_in((*id, 0)..(*id, *before), |_, _| false)?;
+            changed = true;
+        }
+    }
+    if let Some(day) = batch.quota_day {
+        quota::new_day(tx, day)?;
+        changed = true;
+    }
+    changed |= quota::charge(tx, &batch.charges)?;
+    let new = add_envelopes(tx, &batch.envelopes)?;
+    for id in &batch.drop_games {
+        remove_game(tx, id)?;
+        changed = true;
+    }
+    if !batch.forget_under.is_empty() {
+        let mut meta = tx.open_table(META)?;
+        for prefix in &batch.forget_under {
+            let keys: Vec<String> = meta
+                .range(*prefix..)?
+                .map_while(|row| match row {
+                    Ok((k, _)) if k.value().starts_with(*prefix) => Some(Ok(k.value().to_owned())),
+                    Ok(_) => None,
+                    Err(e) => Some(Err(e)),
+                })
+                .collect::<Result<_, _>>()?;
+            for k in keys {
+                changed |= meta.remove(k.as_str())?.is_some();
+            }
+        }
+    }
+    Ok((new, changed || new > 0))
 }
 
 /// Removes game `id` whole in `tx`: its record, secrets, envelopes with their index,
