@@ -284,8 +284,9 @@ impl Core {
             self.dial(peer);
         }
         let peers: Vec<PeerKey> = sorted(self.peers.connected.iter().copied());
+        let mut heads = self.heads_for_each(&peers);
         for peer in peers {
-            for games in self.heads_for(&peer) {
+            for games in heads.remove(&peer).unwrap_or_default() {
                 self.request(peer, Request::Heads { games });
             }
             self.reintroduce(peer);

@@ -149,6 +149,14 @@ impl Asleep {
         }
     }
 
+    /// Every peer [`Asleep::reader`] answers for: the other seats and the mailboxes.
+    pub(super) fn readers(&self) -> impl Iterator<Item = PeerKey> + '_ {
+        self.others
+            .iter()
+            .map(|r| r.key)
+            .chain(self.mailboxes.iter().copied())
+    }
+
     /// Whether `peer` holds a seat of the game.
     pub(super) fn is_seat(&self, peer: &PeerKey) -> bool {
         self.others.iter().any(|r| r.key == *peer)

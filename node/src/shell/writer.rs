@@ -43,6 +43,7 @@ pub(super) fn start(
     std::thread::JoinHandle<()>,
 ) {
     let (jobs_tx, jobs) = std::sync::mpsc::channel::<Job>();
+    let most = group_size();
     let (done_tx, done) = mpsc::unbounded_channel();
     let thread = std::thread::Builder::new()
         .name("sealed-store".into())
@@ -52,7 +53,7 @@ pub(super) fn start(
                 let results = match job {
                     Job::Write(write, writes) => {
                         let mut group = vec![(write, writes)];
-                        while group.len() < GROUP {
+                        while group.len() < most {
                             match jobs.try_recv() {
                                 Ok(Job::Write(write, writes)) => group.push((write, writes)),
                                 // A reopen or a setting keeps its place after the group.
@@ -88,6 +89,16 @@ pub(super) fn start(
 /// of a moment (the core holds at most `MAX_QUEUED_WRITES` in all), few enough that a
 /// group's transaction stays small.
 const GROUP: usize = 64;
+
+/// [`GROUP`], or `SEALED_WRITE_GROUP` (1 to 64) where a benchmark sets it: 1 commits each
+/// write alone, the baseline the load bench compares group commit with
+/// (docs/PERFORMANCE.md). Durability is the same either way.
+fn group_size() -> usize {
+    std::env::var("SEALED_WRITE_GROUP")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(GROUP, |n| n.clamp(1, GROUP))
+}
 
 /// One result per write of `group`, in order, after one transaction of them all. If that
 /// transaction fails for a reason of one write's own (not the disk's: the store did not
