@@ -30,7 +30,7 @@ impl Game for Cardmate {
 
 impl Face for Cardmate {
     fn side(seat: Seat) -> Option<String> {
-        Some(if seat.0 == 0 { "Forehand" } else { "Rearhand" }.into())
+        Some(format!("{:?}", side_of(seat)))
     }
 
     fn prompt(_s: &Session<Self>, _state: &Self::State) -> String {
@@ -94,60 +94,79 @@ impl Face for Cardmate {
     }
 
     fn grid(s: &Session<Self>, pos: &Self::State) -> Option<Grid> {
-        let from = if s.seat().0 == 0 {
-            super::Side::Forehand
-        } else {
-            super::Side::Rearhand
-        };
-        Some(super::grid(pos, from))
+        Some(super::grid(pos, side_of(s.seat())))
     }
 
     fn last(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Vec<String> {
         // An act names a card and where it goes; where it came from is found by
         // replaying, as the score does.
-        let e = s.engine();
-        let opts = &e.rules().options;
-        let Some(coin) = e.coin() else {
-            return vec![];
-        };
-        let mut pos = e.rules().start_position(coin);
         let mut last = None;
-        for act in acts {
-            let Some(m) = pos
-                .legal_moves(opts)
-                .into_iter()
-                .find(|m| super::Act::of(m) == *act)
-            else {
-                return vec![];
-            };
-            pos.play_unchecked(&m, opts);
-            last = Some(m);
+        if replay(s, acts, |m, _| last = m.copied()).is_none() {
+            return vec![];
         }
         last.map(|m| vec![m.from.to_string(), m.to.to_string()])
             .unwrap_or_default()
     }
 
+    fn boards(s: &Session<Self>, acts: &[Self::Act]) -> Vec<(Grid, Vec<String>)> {
+        let from = side_of(s.seat());
+        let mut out = Vec::with_capacity(acts.len() + 1);
+        let played = replay(s, acts, |m, pos| {
+            let moved = m.map(|m| vec![m.from.to_string(), m.to.to_string()]);
+            out.push((super::grid(pos, from), moved.unwrap_or_default()));
+        });
+        if played.is_none() {
+            return vec![];
+        }
+        out
+    }
+
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {
         // An act names a card and a square; the score needs the move (what it takes,
-        // its mark), so the game is replayed from the start the coin dealt.
-        let e = s.engine();
-        let opts = &e.rules().options;
-        let mut pos = e.rules().start_position(e.coin()?);
+        // its mark), found by replaying.
         let mut moves = Vec::with_capacity(acts.len());
-        for act in acts {
-            let m = pos
-                .legal_moves(opts)
-                .into_iter()
-                .find(|m| super::Act::of(m) == *act)?;
-            pos.play_unchecked(&m, opts);
-            moves.push(m);
-        }
+        replay(s, acts, |m, _| moves.extend(m.copied()))?;
+        let e = s.engine();
         let outcome = s.verdict().outcome;
         let ending = outcome
             .as_ref()
             .map(|o| (crate::table::pgn_tags::result(o), o.reason.as_str()));
-        super::score::write_score_ended(opts, e.coin(), &moves, ending).ok()
+        super::score::write_score_ended(&e.rules().options, e.coin(), &moves, ending).ok()
     }
+}
+
+/// The side a seat plays, whose view of the board it is shown.
+fn side_of(seat: Seat) -> super::Side {
+    if seat.0 == 0 {
+        super::Side::Forehand
+    } else {
+        super::Side::Rearhand
+    }
+}
+
+/// Plays `acts` from the start the coin dealt, telling `seen` the start (no move) and
+/// then each move with the position after it: an act names only a card and where it
+/// goes, so where it came from, what it takes and its mark (the score, the last move,
+/// each position stepped back to) are found so, in one place. `None` before the deal,
+/// or at an act no legal move makes.
+fn replay(
+    s: &Session<Cardmate>,
+    acts: &[super::Act],
+    mut seen: impl FnMut(Option<&super::Move>, &super::Position),
+) -> Option<()> {
+    let e = s.engine();
+    let opts = &e.rules().options;
+    let mut pos = e.rules().start_position(e.coin()?);
+    seen(None, &pos);
+    for act in acts {
+        let m = pos
+            .legal_moves(opts)
+            .into_iter()
+            .find(|m| super::Act::of(m) == *act)?;
+        pos.play_unchecked(&m, opts);
+        seen(Some(&m), &pos);
+    }
+    Some(())
 }
 
 impl Automation for Cardmate {

@@ -223,23 +223,33 @@ impl Face for Chex {
         squares.into_iter().flatten().collect()
     }
 
+    fn boards(s: &Session<Self>, acts: &[Self::Act]) -> Vec<(Grid, Vec<String>)> {
+        // Each ply's board as the grid draws it, in the box of its moment: a square
+        // is named as it was named then.
+        let from = super::color(s.seat());
+        let mut pos = Position::new(s.engine().rules().ply_limit);
+        let mut out = vec![(super::grid::grid(&pos, from), vec![])];
+        for ply in score_plies(acts) {
+            if pos.play_ply(&ply).is_err() {
+                return vec![];
+            }
+            let frame = chex_engine::Frame::of(&pos.board);
+            let moved = match ply {
+                Ply::Place { at, .. } => vec![frame.name(at)],
+                Ply::Move(m) => vec![frame.name(m.from), frame.name(m.to)],
+            };
+            out.push((
+                super::grid::grid(&pos, from),
+                moved.into_iter().flatten().collect(),
+            ));
+        }
+        out
+    }
+
     fn score(s: &Session<Self>, _state: &Self::State, acts: &[Self::Act]) -> Option<String> {
         // A score writes a draw and its placement as one ply (`N@c4`), so the
         // declaration adds nothing and a pending draw is not written yet.
-        let plies: Vec<Ply> = acts
-            .iter()
-            .filter_map(|act| match *act {
-                super::Act::Draw => None,
-                super::Act::Place { kind, x, y } => Some(Ply::Place {
-                    kind: Kind::from_index(usize::from(kind))?,
-                    at: chex_engine::Square::new(x, y),
-                }),
-                super::Act::Move { from, to } => Some(Ply::Move(chex_engine::Move::new(
-                    chex_engine::Square::new(from.0, from.1),
-                    chex_engine::Square::new(to.0, to.1),
-                ))),
-            })
-            .collect();
+        let plies = score_plies(acts);
         let outcome = s.verdict().outcome;
         let ending = outcome
             .as_ref()
@@ -272,4 +282,22 @@ impl Automation for Chex {
         }
         nth(&moves, pick / 3).map(|m| Command::act(super::Act::of_move(m).bytes()))
     }
+}
+
+/// The plies a score writes of `acts`: a draw is written with its placement (`N@c4`), so
+/// the declaration adds nothing and a pending draw is not written yet.
+fn score_plies(acts: &[super::Act]) -> Vec<Ply> {
+    acts.iter()
+        .filter_map(|act| match *act {
+            super::Act::Draw => None,
+            super::Act::Place { kind, x, y } => Some(Ply::Place {
+                kind: Kind::from_index(usize::from(kind))?,
+                at: chex_engine::Square::new(x, y),
+            }),
+            super::Act::Move { from, to } => Some(Ply::Move(chex_engine::Move::new(
+                chex_engine::Square::new(from.0, from.1),
+                chex_engine::Square::new(to.0, to.1),
+            ))),
+        })
+        .collect()
 }

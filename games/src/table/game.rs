@@ -87,6 +87,15 @@ pub(crate) trait Face: Rules {
         vec![]
     }
 
+    /// The board at the start and after each act of the score (one per act the score
+    /// writes, not per protocol act: Chex's draw is written with its placement), each
+    /// with the squares its act moved or placed, for a page that steps back through a
+    /// game it cannot replay itself ([`Steps`](super::steps::Steps)); empty when the
+    /// page needs none or this seat may not see them.
+    fn boards(_s: &Session<Self>, _acts: &[Self::Act]) -> Vec<(Grid, Vec<String>)> {
+        vec![]
+    }
+
     /// Score text of the accepted acts, in order.
     fn score(s: &Session<Self>, state: &Self::State, acts: &[Self::Act]) -> Option<String>;
 

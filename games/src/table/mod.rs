@@ -37,6 +37,7 @@
 //! | `board` | the board as text (a line saying so before the game starts) |
 //! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], `divides`, and `note`: words a player needs to read the board, or `null`), or `null` (Duel, or before the game starts) |
 //! | `last` | the squares of the last act that moved or placed something, as `grid` names them (from, to; each move of a double move), empty when none or unseen |
+//! | `steps` | the start and the position after each act of the score, for a page that cannot replay the score (Chex, Cardmate; `null` otherwise): [`Steps`] (`sides`, `tokens` as in `grid`, `positions` each with `pieces`, and `files`, `ranks`, `shades`, `took`, `last` where they apply; `steps.rs` says the encoding) |
 //! | `result` | the result in one line ([`TableFace::result`]), or `null`
 //! | `score` | the accepted acts in the game's score format ([`TableFace::score`]), or `null` |
 //! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims_json`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
@@ -47,6 +48,7 @@ mod descriptor;
 mod game;
 pub mod grid;
 pub(crate) mod pgn_tags;
+pub mod steps;
 mod table_of;
 mod view;
 pub(crate) mod words;
@@ -64,6 +66,7 @@ pub use descriptor::{Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use grid::Grid;
 pub use sealed_protocol::session::Timeline;
+pub use steps::Steps;
 pub(crate) use table_of::TableOf;
 pub(crate) use table_of::nth;
 pub use view::TableView;

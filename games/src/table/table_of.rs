@@ -13,7 +13,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
 use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
-use super::{Choice, Game, Table, TableFace, TableView, words};
+use super::{Choice, Game, Steps, Table, TableFace, TableView, words};
 
 /// The table of a game `R`: its session with everything generic about a table.
 pub(crate) struct TableOf<R: Game> {
@@ -32,6 +32,7 @@ struct Drawn {
     revision: u64,
     score: Option<String>,
     last: Vec<String>,
+    steps: Option<Steps>,
 }
 
 /// Most rulings kept waiting at once: a ruling is about an open dispute, and a game has
@@ -83,20 +84,26 @@ impl<R: Game> TableOf<R> {
         if let Some(d) = kept.as_ref().filter(|d| d.revision == revision) {
             return read(d);
         }
-        let (score, last) = match self.state() {
+        let (score, last, steps) = match self.state() {
             Some(state) => {
                 let acts = self.acts();
+                let boards = R::boards(&self.session, &acts);
+                let sides = (0..2).filter_map(|s| R::side(Seat(s))).collect();
                 (
                     R::score(&self.session, state, &acts),
                     R::last(&self.session, state, &acts),
+                    (!boards.is_empty())
+                        .then(|| super::steps::encode(sides, boards))
+                        .flatten(),
                 )
             }
-            None => (None, vec![]),
+            None => (None, vec![], None),
         };
         read(kept.insert(Drawn {
             revision,
             score,
             last,
+            steps,
         }))
     }
 
@@ -527,6 +534,7 @@ impl<R: Game> TableFace for TableOf<R> {
             hand: R::hand(&self.session).1,
             grid: self.state().and_then(|state| R::grid(&self.session, state)),
             last: self.drawn(|d| d.last.clone()),
+            steps: self.drawn(|d| d.steps.clone()),
             result: self.result(),
             score: self.score(),
             verdict: serde_json::to_value(self.session.verdict()).unwrap_or(Value::Null),

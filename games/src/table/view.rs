@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use sealed_protocol::session::Stage;
 
-use super::{Choice, Grid};
+use super::{Choice, Grid, Steps};
 
 /// One seat's game, whatever the variant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -44,6 +44,9 @@ pub struct TableView {
     pub grid: Option<Grid>,
     /// The squares of the last act that moved or placed something.
     pub last: Vec<String>,
+    /// The positions after each act, where the page cannot replay the score (Chex,
+    /// Cardmate).
+    pub steps: Option<Steps>,
     /// The result in one line.
     pub result: Option<String>,
     /// The accepted acts in the game's score format.

@@ -21,6 +21,7 @@ mod pgn_games;
 mod pgn_read;
 mod pgn_replay;
 mod pgn_scores;
+mod steps;
 mod typing;
 mod words;
 

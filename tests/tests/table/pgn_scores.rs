@@ -40,21 +40,28 @@ pub(crate) fn check_chex(pgn: &Pgn) -> Result<usize, String> {
 /// Replays a Cardmate score's main line, as read, with Cardmate's own reader; returns
 /// how many moves it played.
 pub(crate) fn check_cardmate(pgn: &Pgn) -> Result<usize, String> {
+    let text = cardmate_line(pgn, pgn.moves.len());
+    let (_, plies) = sealed_games::cardmate::replay_score(&text).map_err(|e| format!("{e}"))?;
+    if plies != pgn.moves.len() {
+        return Err(format!("{} moves read, {plies} played", pgn.moves.len()));
+    }
+    Ok(plies)
+}
+
+/// A Cardmate score's tags and the first `upto` moves of its main line as read, numbered,
+/// for Cardmate's own reader (which keeps its notation to itself).
+pub(crate) fn cardmate_line(pgn: &Pgn, upto: usize) -> String {
     let mut text = String::new();
     for (k, v) in &pgn.tags {
         text.push_str(&format!("[{k} \"{v}\"]\n"));
     }
     text.push('\n');
-    for (i, m) in pgn.moves.iter().enumerate() {
+    for (i, m) in pgn.moves.iter().take(upto).enumerate() {
         if i % 2 == 0 {
             text.push_str(&format!("{}. ", i / 2 + 1));
         }
         text.push_str(&m.san);
         text.push(' ');
     }
-    let (_, plies) = sealed_games::cardmate::replay_score(&text).map_err(|e| format!("{e}"))?;
-    if plies != pgn.moves.len() {
-        return Err(format!("{} moves read, {plies} played", pgn.moves.len()));
-    }
-    Ok(plies)
+    text
 }

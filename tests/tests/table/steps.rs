@@ -1,0 +1,333 @@
+//! The positions a view carries for a page that steps back through a game it cannot
+//! replay (Chex, Cardmate; games/src/table/steps.rs): one per ply of the score and the
+//! start. Each is read back as the page reads it (web/assets/steps.js) and compared with
+//! the position the score's own text gives after as many plies, replayed by the game's
+//! notation, not by its acts: every piece on its square, named as the score names
+//! squares at that moment (Chex's box moves), and the pieces each ply took. They are
+//! small too: the view of a game 200 plies long is measured with them and without
+//! (`--nocapture` prints the figures).
+
+use std::collections::BTreeMap;
+
+use sealed_conformance::pair::Pace;
+
+use sealed_games::cardmate::{self, Side};
+use sealed_games::chex::engine::{self as chex_engine, Position as ChexPosition};
+use sealed_games::table::TableView;
+use sealed_games::table::steps::{ALPHABET, Steps};
+
+use crate::net::*;
+use crate::pgn_read::{Pgn, read_score};
+use crate::pgn_scores::cardmate_line;
+
+/// At most this many bytes of JSON a position, on average, in a game 200 acts long:
+/// a move is its changed cells and squares, a whole board (the start, Chex's box
+/// moved) about a character a piece, its labels only when they change.
+const BOUND: usize = 80;
+
+/// A position: each piece's name by the name of its square.
+type Pieces = BTreeMap<String, String>;
+
+/// One position as the page reads it back: its pieces, what its ply took (names, in
+/// order) and the squares it marks as moved.
+#[derive(Debug)]
+struct Read {
+    pieces: Pieces,
+    took: Vec<String>,
+    last: Vec<String>,
+}
+
+/// Reads the steps back as steps.js does: a whole board's cells row by row (a run of
+/// empty cells as its length), or the cells changed on the board before, named by the
+/// labels in force.
+fn read_back(steps: &Steps) -> Result<Vec<Read>, String> {
+    let name = |b: u8| -> Result<String, String> {
+        let k = ALPHABET
+            .iter()
+            .position(|x| *x == b)
+            .ok_or(format!("{:?} is no piece letter", char::from(b)))?;
+        let t = steps.tokens.get(k).ok_or(format!("no token {k}"))?;
+        Ok(t.name.clone())
+    };
+    let (mut files, mut ranks) = (Vec::<String>::new(), Vec::<String>::new());
+    let mut cells: Vec<Option<u8>> = vec![];
+    let mut out = vec![];
+    for (n, p) in steps.positions.iter().enumerate() {
+        files = p.files.clone().unwrap_or(files);
+        ranks = p.ranks.clone().unwrap_or(ranks);
+        match &p.pieces {
+            Some(full) => {
+                cells.clear();
+                let mut run = String::new();
+                for b in full.bytes() {
+                    if b.is_ascii_digit() {
+                        run.push(char::from(b));
+                        continue;
+                    }
+                    cells.extend(std::iter::repeat_n(None, run.parse().unwrap_or(0)));
+                    run.clear();
+                    cells.push(Some(b));
+                }
+                cells.extend(std::iter::repeat_n(None, run.parse().unwrap_or(0)));
+            }
+            None => {
+                let mut at = String::new();
+                for b in p.changed.bytes() {
+                    if b.is_ascii_digit() {
+                        at.push(char::from(b));
+                        continue;
+                    }
+                    let i: usize = at.parse().map_err(|_| format!("position {n}: no cell"))?;
+                    let cell = cells
+                        .get_mut(i)
+                        .ok_or(format!("position {n}: cell {i} off the board"))?;
+                    *cell = (b != b'.').then_some(b);
+                    at.clear();
+                }
+            }
+        }
+        let width = files.len();
+        if width == 0 || cells.len() != width * ranks.len() {
+            return Err(format!(
+                "position {n}: {} cells on {width}×{}",
+                cells.len(),
+                ranks.len()
+            ));
+        }
+        let mut pieces = Pieces::new();
+        for (i, c) in cells.iter().enumerate() {
+            if let Some(b) = c {
+                pieces.insert(
+                    format!("{}{}", files[i % width], ranks[i / width]),
+                    name(*b)?,
+                );
+            }
+        }
+        let took = p.took.bytes().map(name).collect::<Result<_, _>>()?;
+        out.push(Read {
+            pieces,
+            took,
+            last: p.last.clone(),
+        });
+    }
+    Ok(out)
+}
+
+/// Chex's positions after each ply of its score, its squares named in the box of the
+/// moment, as its notation reads and plays them from the empty board.
+fn chex_replayed(score: &Pgn) -> Vec<Pieces> {
+    let limit = score
+        .tag("PlyLimit")
+        .map(|v| v.parse().expect("a ply limit"))
+        .unwrap_or(0);
+    let mut pos = ChexPosition::new(limit);
+    let named = |pos: &ChexPosition| -> Pieces {
+        let frame = chex_engine::Frame::of(&pos.board);
+        pos.board
+            .iter()
+            .map(|(sq, p)| {
+                (
+                    frame.name(sq).expect("a square in its box"),
+                    format!("{} {}", p.color, p.kind.name()),
+                )
+            })
+            .collect()
+    };
+    let mut out = vec![named(&pos)];
+    for ply in &score.moves {
+        let w = chex_engine::read(&ply.san).expect("a ply in Chex's notation");
+        let p = chex_engine::resolve(&pos, &w).expect("a ply of this position");
+        pos.play_ply(&p).expect("a legal ply");
+        out.push(named(&pos));
+    }
+    out
+}
+
+/// Cardmate's positions after each move of its score, each replayed from the start its
+/// tags give by Cardmate's own score reader.
+fn cardmate_replayed(score: &Pgn) -> Vec<Pieces> {
+    (0..=score.moves.len())
+        .map(|n| {
+            let (pos, _) = cardmate::replay_score(&cardmate_line(score, n))
+                .unwrap_or_else(|e| panic!("the first {n} moves replay: {e}"));
+            cardmate::grid(&pos, Side::Forehand)
+                .cells
+                .into_iter()
+                .filter_map(|c| Some((c.square, c.piece?.name)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The pieces `before` has that `after` has not, by name (a multiset difference).
+fn lost(before: &Pieces, after: &Pieces) -> Vec<String> {
+    let mut left: Vec<&String> = after.values().collect();
+    let mut out = vec![];
+    for name in before.values() {
+        match left.iter().position(|x| *x == name) {
+            Some(i) => {
+                left.swap_remove(i);
+            }
+            None => out.push(name.clone()),
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every position of `view`'s steps is its score's after as many plies, replayed, with
+/// what its ply took and a moved piece on the last square it marks; the last is the
+/// board the view shows.
+fn each_step_is_the_scores(view: &TableView) {
+    let who = format!("{} seat {}", view.variant, view.seat);
+    let steps = view
+        .steps
+        .as_ref()
+        .unwrap_or_else(|| panic!("{who}: steps"));
+    let read = read_back(steps).unwrap_or_else(|e| panic!("{who}: {e}"));
+    let text = view
+        .score
+        .as_deref()
+        .unwrap_or_else(|| panic!("{who}: a score"));
+    let score = read_score(text).unwrap_or_else(|e| panic!("{who}: {e}\n{text}"));
+    let want = match view.variant.as_str() {
+        "chex" => chex_replayed(&score),
+        "cardmate" => cardmate_replayed(&score),
+        other => panic!("{other}: no replay here"),
+    };
+    assert_eq!(
+        read.len(),
+        want.len(),
+        "{who}: a position for the start and each of the score's {} plies",
+        score.moves.len()
+    );
+    for (n, (got, want)) in read.iter().zip(&want).enumerate() {
+        let ply = n
+            .checked_sub(1)
+            .and_then(|i| score.moves.get(i))
+            .map_or("the start", |p| p.san.as_str());
+        assert_eq!(got.pieces, *want, "{who}: position {n}, after {ply}");
+        let mut took = got.took.clone();
+        took.sort();
+        let before = n.checked_sub(1).map(|i| &read[i].pieces);
+        assert_eq!(
+            took,
+            before.map(|b| lost(b, want)).unwrap_or_default(),
+            "{who}: what {ply} took"
+        );
+        match got.last.last() {
+            None => assert_eq!(n, 0, "{who}: {ply} marks no square"),
+            Some(to) => assert!(
+                got.pieces.contains_key(to),
+                "{who}: {ply} marks {:?}, and {to} holds no piece",
+                got.last
+            ),
+        }
+    }
+    let grid = view
+        .grid
+        .as_ref()
+        .unwrap_or_else(|| panic!("{who}: a board"));
+    let shown: Pieces = grid
+        .cells
+        .iter()
+        .filter_map(|c| Some((c.square.clone(), c.piece.as_ref()?.name.clone())))
+        .collect();
+    assert_eq!(
+        read.last().map(|r| &r.pieces),
+        Some(&shown),
+        "{who}: the last position is the board shown"
+    );
+}
+
+/// A game of `variant` played by the bots until its score has 200 acts, or `None` when
+/// it ended before (a king taken).
+fn at_200(variant: &'static str, options: &[(&str, &str)], nonce: u8) -> Option<Net> {
+    let opts: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let mut net = Net::with_terms(variant, terms_with(variant, &opts, nonce), nonce);
+    let long = |n: &Net| {
+        n.sessions[0]
+            .view()
+            .steps
+            .is_some_and(|s| s.positions.len() > 200)
+    };
+    net.run_until(Mode::Bot, |n| long(n) || n.all_done());
+    long(&net).then_some(net)
+}
+
+/// A long game's steps, checked at both seats and measured.
+fn measured(variant: &'static str, options: &[(&str, &str)]) {
+    let net = (1..40)
+        .find_map(|nonce| at_200(variant, options, nonce))
+        .unwrap_or_else(|| panic!("{variant}: no bot game reached 200 acts"));
+    for s in &net.sessions {
+        each_step_is_the_scores(&s.view());
+    }
+    let view = net.sessions[0].view();
+    let steps = view.steps.clone().expect("steps");
+    let with = serde_json::to_string(&view).expect("json").len();
+    let mut bare = view.clone();
+    bare.steps = None;
+    let without = serde_json::to_string(&bare).expect("json").len();
+    let part = serde_json::to_string(&steps).expect("json").len();
+    let acts = steps.positions.len() - 1;
+    println!(
+        "{variant}: {acts} acts; the view {without} bytes without steps, {with} with (steps {part} bytes, {} a position)",
+        part / steps.positions.len()
+    );
+    assert!(
+        part <= BOUND * steps.positions.len(),
+        "{variant}: steps of {part} bytes for {acts} acts"
+    );
+}
+
+/// Games of `variant` played to their end by the bots (the tests' ply limits), each
+/// seat's steps checked after every round of acts and at the end: a game under way, a
+/// capture, the box moving, an ended game's score with its result.
+fn played_through(variant: &'static str) {
+    for nonce in 1..4 {
+        let mut net = Net::new(variant, nonce);
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let moved = net.step(Mode::Bot);
+            let views: Vec<TableView> = net.sessions.iter().map(|s| s.view()).collect();
+            for v in views.iter().filter(|v| v.steps.is_some()) {
+                each_step_is_the_scores(v);
+                checked += 1;
+            }
+            if !moved && (net.pace == Pace::Once || net.all_done()) {
+                break;
+            }
+        }
+        for s in &net.sessions {
+            each_step_is_the_scores(&s.view());
+        }
+        assert!(
+            checked > 10,
+            "{variant} nonce {nonce}: {checked} views checked"
+        );
+    }
+}
+
+#[test]
+fn chex_views_carry_each_acts_position_compactly() {
+    measured("chex", &[]);
+}
+
+#[test]
+fn cardmate_views_carry_each_acts_position_compactly() {
+    measured("cardmate", &[("setup", "random")]);
+}
+
+#[test]
+fn chex_steps_are_the_positions_of_its_score() {
+    played_through("chex");
+}
+
+#[test]
+fn cardmate_steps_are_the_positions_of_its_score() {
+    played_through("cardmate");
+}
