@@ -8,6 +8,7 @@ import { invitationFacts, loadVariants } from './lists.js';
 import * as phys from './physical.js';
 import * as chess from './chess.js';
 import * as mv from './moves.js';
+import * as st from './steps.js';
 import * as clk from './clocks.js';
 
 // ---- building an act -------------------------------------------------------------------
@@ -104,7 +105,7 @@ function statusBox(show, checked) {
     show.draw_offered ? h('div', { text: 'Your opponent offers a draw.' }) : null);
 }
 
-function drawHand(show) {
+function drawHand(show, then) {
   const hand = show.hand;
   if (!hand) return null;
   const out = [];
@@ -120,8 +121,10 @@ function drawHand(show) {
     }
     if (hand.sizes) out.push(h('p', { class: 'muted', text: `cards in hand: White ${hand.sizes[0]}, Black ${hand.sizes[1]}` }));
   } else if (show.variant === 'chex' && hand.stacks) {
-    out.push(h('h2', { text: 'Stacks' }), h('p', {}, `White: ${hand.stacks.white.text}`, h('br'), `Black: ${hand.stacks.black.text}`));
-    if (hand.drawn) out.push(h('p', { class: 'status turn', text: `You drew a ${hand.drawn}: choose a highlighted square to place it` }));
+    // While an earlier position is shown, the stacks as they stood then.
+    const s = then || { white: hand.stacks.white.text, black: hand.stacks.black.text };
+    out.push(h('h2', { text: then ? 'Stacks at the position shown' : 'Stacks' }), h('p', { id: 'stacks' }, `White: ${s.white}`, h('br'), `Black: ${s.black}`));
+    if (hand.drawn && !then) out.push(h('p', { class: 'status turn', text: `You drew a ${hand.drawn}: choose a highlighted square to place it` }));
   } else if (show.variant === 'stallmate' || show.variant === 'stallmate-duo') {
     if (hand.army) out.push(h('p', { text: `Your army: ${hand.army}` }));
     if (hand.attempts && hand.attempts.length) {
@@ -143,8 +146,10 @@ function drawVerdict(show, v, fail) {
   const outcome = verdict.outcome ? (verdict.outcome.reason ? seatsNamed(verdict.outcome.reason, show.players) : JSON.stringify(verdict.outcome)) : 'none yet';
   const lines = [['status', v.status], ['result', show.result || (verdict.outcome ? outcome : clk.noResultWords(show) || outcome)], ['complete', verdict.complete ? 'yes' : 'no'],
     ['verified', verdict.verified ? 'yes' : 'no'], ['envelopes', verdict.envelopes], ['exit', `${v.exit}`]];
-  const faults = (verdict.faults || []).map((f) => `${f.seat}: ${f.kind}: ${f.detail}`);
-  const claims = (verdict.claims || []).filter((c) => c.open).map((c) => `${c.about} against ${c.against}: ${c.evidence}`);
+  // The seats the verdict numbers, named as everywhere else on the board.
+  const named = (text) => seatsNamed(text, show.players);
+  const faults = (verdict.faults || []).map((f) => named(`seat ${f.seat}: ${f.kind}: ${f.detail}`));
+  const claims = (verdict.claims || []).filter((c) => c.open).map((c) => named(`${c.about} against seat ${c.against}: ${c.evidence}`));
   const base = `/api/games/${show.game}/download`;
   const get = (what, label) => h('button', { type: 'button', class: 'link', onclick: () => download(`${base}/${what}`).catch(fail) }, label);
   return h('section', { 'aria-labelledby': 'verdict-title' }, h('h2', { id: 'verdict-title', text: 'Verdict (as sealed verify gives it)' }),
@@ -227,16 +232,23 @@ export async function drawGame(show, ctx) {
   const editing = phys.editing() && !viewing;
   if (editing || viewing) resetAct();
   const q = editing || viewing ? null : question(Q.cands);
-  const shown = viewing ? { ...show, grid: mv.gridAt(show.grid, steps.all[mv.V.at].at), last: steps.all[mv.V.at].squares, choices: [] } : show;
+  const step = viewing ? steps.all[mv.V.at] : null;
+  const shown = viewing ? { ...show, grid: step.grid || mv.gridAt(show.grid, step.at), last: step.squares, choices: [] } : show;
   const kings = checked(show, shown.grid, !viewing);
   const look = { flip: mv.V.flip, check: new Set(kings.map((k) => k.square)) };
   // While an earlier position is shown, a click on the board does nothing.
   const still = { square: () => {}, drag: null, down: a.down };
   const boardBox = editing ? drawBoard(phys.preview(show), null, phys.boardCtx(show, redraw, a.down), look)
     : drawBoard(shown, q, viewing ? still : a, look);
-  // The pieces lost, where both sides' pieces are all on the board (Tempête).
+  // The pieces lost, where both sides' pieces are all on the board: Tempête's read
+  // from it, Chex's and Cardmate's from the positions the node gives.
   const at = show.variant === 'tempete' && shown.grid ? chess.fromGrid(shown.grid) : null;
-  const taken = at ? mv.drawTaken(at, (show.side !== 'Black') !== mv.V.flip) : null;
+  const lostAt = steps.all && steps.all[0].lost ? (step || steps.all[steps.all.length - 1]) : null;
+  const below = mv.V.flip ? 1 - show.seat : show.seat;
+  const taken = at ? mv.drawTaken(at, (show.side !== 'Black') !== mv.V.flip)
+    : lostAt ? mv.drawLost(show, lostAt.lost, below) : null;
+  // Chex's stacks as they stood at the position shown.
+  const stacks = step && step.lost ? st.stacksAt(show, steps.all[steps.all.length - 1], step) : null;
   // The clocks by each side of the board, as it is turned (in a column of their own
   // when the game has no board).
   const clocks = clk.drawClocks(show, mv.V.flip);
@@ -255,7 +267,7 @@ export async function drawGame(show, ctx) {
     // The opponent's claims come before one's own act, which accepts them.
     phys.drawClaims(show, pctx, redraw),
     viewing ? null : editing ? phys.drawEdit(show, pctx, redraw) : [drawQuestion(show, q, a), drawButtons(show, a), drawTyping(show, a)],
-    drawHand(show),
+    drawHand(show, stacks),
     mv.drawMoves(show, read, steps, viewing ? mv.V.at : count, go),
     !board && show.board && !invited ? h('pre', { class: 'score', text: show.board }) : null,
     drawVerdict(show, verdict, ctx.fail));

@@ -2,10 +2,12 @@
 // line (a card's act in words, not as `<62@a7 f2-f3>`), stepping back and forward
 // through the positions after each act where this page can draw them, the board
 // turned, the pieces each side has lost, and the words a screen reader hears when the
-// opponent moves. What is shown while stepping is drawn here from the score; the node
-// is asked nothing, and no act can be made until the player returns to the game.
+// opponent moves. What is shown while stepping is drawn here from the score (Tempête)
+// or from the positions the view carries (Chex, Cardmate: steps.js); the node is asked
+// nothing, and no act can be made until the player returns to the game.
 import { h, seatsNamed } from './ui.js';
 import * as chess from './chess.js';
+import * as steps from './steps.js';
 
 // The view of the open game: the act shown (null: the game as it stands), what
 // arrived while the player looked back, whether the board is turned, and what the
@@ -128,6 +130,13 @@ export function actWords(act) {
 // board every piece of which both sides see can be drawn from the score; and only when
 // the replay ends on the very board the node shows is it trusted.
 export function positions(show, acts) {
+  // Chex and Cardmate: the positions the node gives, trusted only when they end on the
+  // board it shows.
+  if (show.steps) {
+    const all = steps.read(show, acts.length);
+    if (!all || !steps.samePieces(all[all.length - 1].grid, show.grid)) return { off: 'Stepping is off: the positions the node gave do not end on its board' };
+    return { all };
+  }
   if (show.variant !== 'tempete') {
     return { off: show.variant.startsWith('stallmate') ? 'Stepping is off: this board shows only your own army, so earlier positions cannot be drawn'
       : `Stepping is off: this page cannot replay ${show.variant}'s moves` };
@@ -207,21 +216,34 @@ export function viewingNotice(read) {
     V.arrived ? h('div', { id: 'arrived', text: `A new move arrived: ${V.arrived}` }) : null);
 }
 
+// One side's row beside the board: the pieces it has taken (tokens as a grid gives
+// them, `words` what a screen reader hears of each) and its lead in material where the
+// game counts one. Every variant's row is drawn here, whatever found its pieces.
+function takenRow(side, took, words, lead, card) {
+  const said = took.length ? took.map(words).join(', ') : 'nothing';
+  return h('div', { class: 'taken', id: `taken-${side.toLowerCase()}`, 'data-count': String(took.length), 'data-lead': String(Math.max(0, lead)) },
+    h('span', { class: 'sr-only', text: `${side} has taken: ${said}${lead > 0 ? `; ${side} leads by ${lead}` : ''}` }),
+    h('span', { 'aria-hidden': 'true' }, took.map((t) => h('span', {
+      class: `piece-small side${t.side}${t.red ? ' red' : ''}${card ? ' card' : ''}`, title: t.name, text: t.glyph,
+    })), lead > 0 ? h('span', { class: 'lead', text: ` +${lead}` }) : null));
+}
+
 // The pieces each side has lost, beside the board: the top side's row above it, the
-// bottom side's below, with the lead in material on the side that has it.
+// bottom side's below. Tempête's are read from the board shown, with the lead in
+// material on the side that has it.
 export function drawTaken(at, whiteBelow) {
   const m = chess.material(at);
-  const row = (white) => {
-    const took = white ? m.black : m.white;
-    const lead = white ? m.lead : -m.lead;
-    const side = white ? 'White' : 'Black';
-    const words = took.length ? took.map((l) => chess.WORDS[l.toLowerCase()]).join(', ') : 'nothing';
-    return h('div', { class: 'taken', id: `taken-${white ? 'white' : 'black'}`, 'data-lead': lead > 0 ? String(lead) : '0' },
-      h('span', { class: 'sr-only', text: `${side} has taken: ${words}${lead > 0 ? `; ${side} leads by ${lead}` : ''}` }),
-      h('span', { 'aria-hidden': 'true' }, took.map((l) => h('span', { class: 'piece-small', text: chess.glyph(l) })),
-        lead > 0 ? h('span', { class: 'lead', text: ` +${lead}` }) : null));
-  };
+  const row = (white) => takenRow(white ? 'White' : 'Black', (white ? m.black : m.white).map(chess.token),
+    (t) => t.name.split(' ')[1], white ? m.lead : -m.lead, false);
   return { top: row(!whiteBelow), bottom: row(whiteBelow) };
+}
+
+// The same from the positions the node gives (Chex, Cardmate: steps.js), `lost` each
+// seat's pieces lost by the position shown, `below` the seat whose side is below.
+export function drawLost(show, lost, below) {
+  const sides = (show.steps && show.steps.sides) || ['seat 0', 'seat 1'];
+  const row = (seat) => takenRow(sides[seat] || `seat ${seat}`, lost[1 - seat] || [], (t) => t.name, 0, show.variant === 'cardmate');
+  return { top: row(1 - below), bottom: row(below) };
 }
 
 // ---- keys ---------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("game.js", JS, include_str!("../assets/game.js")),
     ("board.js", JS, include_str!("../assets/board.js")),
     ("moves.js", JS, include_str!("../assets/moves.js")),
+    ("steps.js", JS, include_str!("../assets/steps.js")),
     ("chess.js", JS, include_str!("../assets/chess.js")),
     ("physical.js", JS, include_str!("../assets/physical.js")),
     ("clocks.js", JS, include_str!("../assets/clocks.js")),

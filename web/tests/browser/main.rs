@@ -19,7 +19,9 @@
 //! through the moves, the pieces lost, the keyboard kept after a move and the opponent's
 //! move told to a screen reader (`view.rs`); both players' clocks ticking by the board,
 //! a loss on time as the result, Secret Stallmate's period closing and its forfeit
-//! (`clocks.rs`); Secret Stallmate's check marked from the words heard (`heard.rs`).
+//! (`clocks.rs`); Secret Stallmate's check marked from the words heard (`heard.rs`);
+//! stepping and the pieces lost in Chex and Cardmate, and the verdict's claims naming
+//! the players (`steps.rs`).
 
 mod asks;
 mod axe;
@@ -31,6 +33,7 @@ mod driver;
 mod heard;
 mod physical;
 mod play;
+mod steps;
 mod view;
 
 use std::time::Duration;
