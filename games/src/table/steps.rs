@@ -83,7 +83,7 @@ fn shades_of(grid: &Grid) -> String {
     };
     let chequer = grid.cells.iter().enumerate().all(|(i, c)| {
         c.shade
-            == if (i / width + i % width) % 2 == 0 {
+            == if (i / width + i % width).is_multiple_of(2) {
                 first
             } else {
                 other
@@ -117,16 +117,14 @@ pub fn encode(sides: Vec<String>, boards: Vec<(Grid, Vec<String>)>) -> Option<St
             if cell.square != format!("{file}{rank}") {
                 return None;
             }
-            cells.push(match &cell.piece {
-                None => None,
-                Some(token) => Some(match tokens.iter().position(|t| t == token) {
-                    Some(k) => k,
-                    None => {
-                        tokens.push(token.clone());
-                        tokens.len() - 1
-                    }
-                }),
+            // A piece not met before gets the next letter.
+            let letter = cell.piece.as_ref().map(|token| {
+                tokens.iter().position(|t| t == token).unwrap_or_else(|| {
+                    tokens.push(token.clone());
+                    tokens.len() - 1
+                })
             });
+            cells.push(letter);
         }
         let letter = |k: usize| ALPHABET.get(k).map(|b| char::from(*b));
         let shades = shades_of(grid);

@@ -123,14 +123,15 @@ async fn play_to_a_capture(seats: [&Seat; 2], game: &str, acts: usize) -> Captur
         if score_act(&v.variant, &chosen.text) {
             made += 1;
         }
-        if capture.is_none() && chosen.from.is_some() {
-            if let Some(p) = chosen.to.as_deref().and_then(own) {
-                capture = Some(Capture {
-                    act: made,
-                    square: chosen.to.clone().unwrap_or_default(),
-                    piece: p.name.clone(),
-                });
-            }
+        if capture.is_none()
+            && chosen.from.is_some()
+            && let Some(p) = chosen.to.as_deref().and_then(own)
+        {
+            capture = Some(Capture {
+                act: made,
+                square: chosen.to.clone().unwrap_or_default(),
+                piece: p.name.clone(),
+            });
         }
         seats[m]
             .node
