@@ -10,7 +10,8 @@
 //! they are compared by their shape — every key, every value's type, and the words of
 //! the fields a face branches on (status, phase, role, side, seat numbers, booleans,
 //! ply) exactly; other strings and numbers as `"<string>"` and `"<number>"`, an array
-//! as its first element, the dealt `grid` and `hand` as `"<board>"`, and in the
+//! as its first element, the dealt `grid` and `hand` as `"<board>"`, a piece's `red`
+//! (whether the first card a random Cardmate setup deals is red) as `"<bool>"`, and in the
 //! documents of the seat to move (drawn per game) the seat-bound values as `"<seat>"`. A key renamed, added or dropped, or a value whose type or
 //! enumerated words change: the test fails. The exact words of the documents are
 //! pinned by the control socket's golden test (node/tests/golden.rs), which the board
@@ -62,6 +63,8 @@ fn shape(v: &Value, key: Option<&str>) -> Value {
                 .collect::<Map<String, Value>>(),
         ),
         Value::Array(a) => Value::Array(a.iter().take(1).map(|v| shape(v, key)).collect()),
+        // Whether the first card of the deal is red: drawn per game.
+        Value::Bool(_) if key == Some("red") => Value::String("<bool>".into()),
         Value::String(_) | Value::Number(_) if exact => v.clone(),
         Value::String(_) => Value::String("<string>".into()),
         Value::Number(_) => Value::String("<number>".into()),
