@@ -174,7 +174,14 @@ export function drawBoard(show, q, ctx, look = {}) {
     }
   });
   board.append(h('div', { class: 'label', 'aria-hidden': 'true' }), ...fileLabels.map((f) => h('div', { class: 'label', 'aria-hidden': 'true', text: f })));
-  return h('div', { class: 'board-box' }, board, g.note ? h('p', { class: 'note', id: 'board-note', text: g.note }) : null);
+  // The grid's note is drawn here unless the page puts it below what goes under the
+  // board (the pieces lost, a clock): `look.note === false`, and boardNote draws it.
+  return h('div', { class: 'board-box' }, board, look.note === false ? null : boardNote(g));
+}
+
+// What the grid says of itself (Chex: how its squares are named), under the board.
+export function boardNote(g) {
+  return g && g.note ? h('p', { class: 'note', id: 'board-note', text: g.note }) : null;
 }
 
 // ---- what is asked now -----------------------------------------------------------------

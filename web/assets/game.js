@@ -3,7 +3,7 @@
 // hand, the moves as a list, and the verdict `sealed verify` gives.
 import { api, download, node } from './session.js';
 import { h, people, replaceMain, seatsNamed } from './ui.js';
-import { Q, resetAct, gameChoices, question, drawBoard, drawQuestion, drawButtons, drawTyping } from './board.js';
+import { Q, resetAct, gameChoices, question, drawBoard, boardNote, drawQuestion, drawButtons, drawTyping } from './board.js';
 import { invitationFacts, loadVariants } from './lists.js';
 import * as phys from './physical.js';
 import * as chess from './chess.js';
@@ -235,7 +235,8 @@ export async function drawGame(show, ctx) {
   const step = viewing ? steps.all[mv.V.at] : null;
   const shown = viewing ? { ...show, grid: step.grid || mv.gridAt(show.grid, step.at), last: step.squares, choices: [] } : show;
   const kings = checked(show, shown.grid, !viewing);
-  const look = { flip: mv.V.flip, check: new Set(kings.map((k) => k.square)) };
+  // The grid's note goes below the pieces lost and the clock, which stay by the board.
+  const look = { flip: mv.V.flip, check: new Set(kings.map((k) => k.square)), note: false };
   // While an earlier position is shown, a click on the board does nothing.
   const still = { square: () => {}, drag: null, down: a.down };
   const boardBox = editing ? drawBoard(phys.preview(show), null, phys.boardCtx(show, redraw, a.down), look)
@@ -253,7 +254,8 @@ export async function drawGame(show, ctx) {
   // when the game has no board).
   const clocks = clk.drawClocks(show, mv.V.flip);
   const board = boardBox ? h('div', { class: 'board-col' }, mv.drawControls(steps, count, go, turn),
-    clocks ? clocks.top : null, taken ? taken.top : null, boardBox, taken ? taken.bottom : null, clocks ? clocks.bottom : null) : null;
+    clocks ? clocks.top : null, taken ? taken.top : null, boardBox, taken ? taken.bottom : null, clocks ? clocks.bottom : null,
+    boardNote(shown.grid)) : null;
   const pctx = { post: ctx.post, fail: ctx.fail, down: a.down };
   const head = h('div', { class: 'head' },
     h('h1', { text: `${show.variant} · game ${show.game.slice(0, 8)}` }),

@@ -16,7 +16,7 @@ use sealed_games::table::TableView;
 
 use crate::axe::{axe_source, check};
 use crate::view::shots;
-use crate::{Seat, propose, seat, with_driver};
+use crate::{Seat, propose, screenshot, seat, with_driver};
 
 /// The words that are no act of the game's own.
 const GENERIC: &[&str] = &[
@@ -28,10 +28,11 @@ const GENERIC: &[&str] = &[
     "accept draw",
 ];
 
-/// A capture made in the game: the score's act that made it (from 1), the square it
-/// took on as the board named it before, and the piece taken.
+/// A capture made in the game: the score's act that made it (from 1), as written, the
+/// square it took on as the board named it before, and the piece taken.
 struct Capture {
     act: usize,
+    text: String,
     square: String,
     piece: String,
 }
@@ -129,6 +130,7 @@ async fn play_to_a_capture(seats: [&Seat; 2], game: &str, acts: usize) -> Captur
         {
             capture = Some(Capture {
                 act: made,
+                text: chosen.text.clone(),
                 square: chosen.to.clone().unwrap_or_default(),
                 piece: p.name.clone(),
             });
@@ -203,6 +205,19 @@ fn steps_through(variant: &str, options: &[(&str, &str)], seeds: [u8; 2], sides:
             t0.contains(&capture.piece) || t1.contains(&capture.piece),
             "the piece taken ({}) is shown as lost now: {t0:?} / {t1:?}",
             capture.piece
+        );
+
+        // The move list's act of that number is the capture (the acts counted as the
+        // score counts them: a Chex draw is none).
+        let written = p
+            .text(&format!("#score button.act[data-ply='{}']", capture.act))
+            .await;
+        let bare = |t: &str| t.trim().trim_end_matches(['+', '#']).to_owned();
+        assert_eq!(
+            bare(&written),
+            bare(&capture.text),
+            "act {} of the move list is the capture",
+            capture.act
         );
 
         // Back to the position before the capture: the piece still stands on its
@@ -334,7 +349,16 @@ fn the_verdicts_claims_and_faults_name_the_players() {
         let lines = v.as_str().unwrap_or_default().to_owned();
         assert!(lines.contains("bob"), "bob named: {lines}");
         assert!(!regex_seat(&lines), "no bare seat number left: {lines}");
-        shots(&a.b, "verdict-claims").await;
+        // The verdict is below the fold on a narrow window: each shot scrolled to it.
+        if std::env::var("SEALED_SCREENSHOTS").is_ok() {
+            for (width, name) in [(1280, "verdict-claims"), (400, "verdict-claims-narrow")] {
+                a.b.size(width, 1000).await;
+                a.b.js("document.getElementById('verdict').scrollIntoView({ block: 'center' }); return true;")
+                    .await;
+                screenshot(&a.b, name).await;
+            }
+            a.b.size(1280, 1000).await;
+        }
     });
 }
 
