@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use hostile_kit::client::stranger;
 use hostile_kit::flood::terms;
 use hostile_kit::{Dir, cpu_seconds, init, seed, start, status_kib};
-use player::{Seated, Tally};
+use player::{Load, Seated, Tally};
 
 /// Players of one /24 network.
 const PER_NETWORK: usize = 8;
@@ -153,6 +153,13 @@ fn a_public_node_carries_players_moves() {
     // learns of a game from the mailbox, after its proposal, and the node refuses
     // envelopes of a game it does not hold.
     let proposed = Arc::new(tokio::sync::Barrier::new(players));
+    let load = Load {
+        node: addr.clone(),
+        every,
+        proposed,
+        tally: tally.clone(),
+        stop: stop.clone(),
+    };
     let tasks: Vec<_> = rt.block_on(async {
         seated
             .into_iter()
@@ -160,16 +167,7 @@ fn a_public_node_carries_players_moves() {
             .map(|(i, mine)| {
                 let ip = format!("127.20.{}.{}", i / PER_NETWORK, i % PER_NETWORK + 1);
                 let s = stranger(seed(0x4c, i as u64), &ip);
-                rt.spawn(player::run(
-                    s,
-                    seed(0x4c, i as u64),
-                    addr.clone(),
-                    mine,
-                    every,
-                    proposed.clone(),
-                    tally.clone(),
-                    stop.clone(),
-                ))
+                rt.spawn(player::run(s, seed(0x4c, i as u64), mine, load.clone()))
             })
             .collect()
     });

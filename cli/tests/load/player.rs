@@ -84,18 +84,30 @@ struct Game {
     done: bool,
 }
 
+/// What every player of one load shares.
+#[derive(Clone)]
+pub struct Load {
+    /// The public node's address.
+    pub node: String,
+    /// How often a player moves.
+    pub every: Duration,
+    /// Passed by every player once its proposals are taken.
+    pub proposed: Arc<Barrier>,
+    pub tally: Arc<Tally>,
+    /// Set when the load is over.
+    pub stop: Arc<AtomicBool>,
+}
+
 /// Runs one player until `stop`: connects from its own address, proposes or accepts its
 /// games, then moves once every `every` in the game whose turn it is, round robin.
-pub async fn run(
-    mut s: Stranger,
-    seed: [u8; 32],
-    node: String,
-    seated: Vec<Seated>,
-    every: Duration,
-    proposed: Arc<Barrier>,
-    tally: Arc<Tally>,
-    stop: Arc<AtomicBool>,
-) {
+pub async fn run(mut s: Stranger, seed: [u8; 32], seated: Vec<Seated>, load: Load) {
+    let Load {
+        node,
+        every,
+        proposed,
+        tally,
+        stop,
+    } = load;
     let node = match connect(&mut s, &node).await {
         Ok(p) => p,
         Err(e) => {
