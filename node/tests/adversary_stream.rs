@@ -203,6 +203,20 @@ fn setup(
 }
 
 impl Setup {
+    /// An idle envelope of Bob's, chained from the adversary's own last one (`prev`):
+    /// Bob's store may not have written the one before yet, and a second envelope at its
+    /// place would be an equivocation, another way to lose.
+    fn idle_after(&self, prev: Option<&Signed>) -> Signed {
+        let body = vec![Item::Statements(vec![])];
+        match prev {
+            None => forge(&self.w, &self.terms, &self.game, body, None),
+            Some(prev) => {
+                let ack = prev.unsigned().acks.first().cloned();
+                forge_after(&self.w, &self.terms, prev, body, ack)
+            }
+        }
+    }
+
     /// Bob's adversary sends `push` from Bob's node to `to`.
     fn send(&mut self, to: usize, push: Request) {
         self.sending.set(true);
@@ -334,17 +348,7 @@ fn stream(seed: u64) -> Result<String, String> {
     )?;
     let mut forged: Vec<Signed> = vec![];
     let line = s.until_settled(|s| {
-        // Chained from the adversary's own last envelope: Bob's store may not have
-        // written the one before yet, and a second envelope at its place would be an
-        // equivocation, another way to lose.
-        let body = vec![Item::Statements(vec![])];
-        let env: Signed = match forged.last() {
-            None => forge(&s.w, &s.terms, &s.game, body, None),
-            Some(prev) => {
-                let ack = prev.unsigned().acks.first().cloned();
-                forge_after(&s.w, &s.terms, prev, body, ack)
-            }
-        };
+        let env = s.idle_after(forged.last());
         forged.push(env.clone());
         // Bob's node takes it (as from the witness), so the next one follows it.
         let from = s.w.key(s.witness);
@@ -440,14 +444,7 @@ fn flood(seed: u64) -> Result<String, String> {
     let mut forged: Vec<Signed> = vec![];
     let line = s.until_settled(|s| {
         for _ in 0..FLOOD {
-            let body = vec![Item::Statements(vec![])];
-            let env: Signed = match forged.last() {
-                None => forge(&s.w, &s.terms, &s.game, body, None),
-                Some(prev) => {
-                    let ack = prev.unsigned().acks.first().cloned();
-                    forge_after(&s.w, &s.terms, prev, body, ack)
-                }
-            };
+            let env = s.idle_after(forged.last());
             forged.push(env);
         }
         let push = |envs: &[Signed]| Request::Push {
