@@ -48,6 +48,7 @@ mod delivery;
 mod durable;
 pub mod error;
 mod games;
+mod heads;
 pub mod held;
 #[cfg(test)]
 mod held_tests;

@@ -44,7 +44,6 @@ use super::peers::{Asked, Places};
 use super::slot::Life;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
-use crate::record::GameStatus;
 use crate::refusal::PeerRefusal;
 
 /// Writes waiting for the store past which a request that would write is refused
@@ -79,7 +78,7 @@ fn kept_reason(why: &str) -> String {
 }
 
 /// Heads entries one `Heads` request carries at most (the rest go in another).
-const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
+pub(super) const HEADS_PER_REQUEST: usize = MAX_ITEMS / 2;
 
 /// Bytes an answer reads from the store and sends per token, when the answer is bytes
 /// the node only moves (a witness's deposits). A peer's refill (1,000 a second) then
@@ -102,64 +101,6 @@ pub(super) fn answer_cost(bytes: usize, entries: usize) -> f64 {
 }
 
 impl Core {
-    /// What we hold of every unfinished game `peer` holds a seat of or relays, and of
-    /// every game we relay that it plays, in requests of at most [`HEADS_PER_REQUEST`]
-    /// entries.
-    pub(super) fn heads_for(&self, peer: &PeerKey) -> Vec<Vec<GameHeads>> {
-        self.heads_for_each(std::slice::from_ref(peer))
-            .remove(peer)
-            .unwrap_or_default()
-    }
-
-    /// [`Core::heads_for`] of each of `peers`, in one pass over the games: a tick asks it
-    /// of every connected peer, and a pass a peer cost a public node its peers times its
-    /// games (1,000 players and 10,000 games: ten million looks a tick,
-    /// docs/PERFORMANCE.md, *A public node under honest load*).
-    pub(super) fn heads_for_each(
-        &self,
-        peers: &[PeerKey],
-    ) -> BTreeMap<PeerKey, Vec<Vec<GameHeads>>> {
-        let wanted: BTreeSet<&PeerKey> = peers.iter().collect();
-        let mut by_peer: BTreeMap<PeerKey, Vec<GameHeads>> = BTreeMap::new();
-        // Each game once to each of its peers asked about, however many parts it has.
-        let mut add =
-            |id: &GameId, keys: &mut Vec<PeerKey>, heads: &dyn Fn() -> Vec<(ChainId, u64)>| {
-                keys.retain(|k| wanted.contains(k));
-                keys.sort_unstable();
-                keys.dedup();
-                if keys.is_empty() {
-                    return;
-                }
-                let heads = heads();
-                for k in keys.iter() {
-                    by_peer.entry(*k).or_default().push((*id, heads.clone()));
-                }
-            };
-        for (id, p) in self.games.all_played() {
-            if p.settled && p.record.status != GameStatus::Proposed {
-                continue;
-            }
-            let mut keys = game_keys(p.table.terms());
-            add(id, &mut keys, &|| p.table.session().chain_counts());
-        }
-        for (id, a) in self.games.all_asleep() {
-            let mut keys: Vec<PeerKey> = a.readers().collect();
-            add(id, &mut keys, &|| a.heads.clone());
-        }
-        for (id, r) in self.games.all_relayed() {
-            let mut keys: Vec<PeerKey> = r.terms.proposal().seats.iter().map(|s| s.key).collect();
-            add(id, &mut keys, &|| r.heads());
-        }
-        by_peer
-            .into_iter()
-            .map(|(peer, mut games)| {
-                // A stable order: the simulation replays from its seed.
-                games.sort_by_key(|g| g.0);
-                (peer, in_requests(games))
-            })
-            .collect()
-    }
-
     /// What a request costs in tokens, before it is served.
     fn cost(&self, req: &Request, store: &dyn Durable) -> f64 {
         let carried = |envelopes: &[Vec<u8>]| {
@@ -815,30 +756,4 @@ pub(super) fn proposal_game(proposal: &[u8]) -> Option<GameId> {
     let signed: sealed_protocol::proposal::SignedProposal =
         sealed_protocol::wire::decode(proposal, sealed_protocol::wire::MAX_MESSAGE).ok()?;
     Some(signed.proposal.game_id())
-}
-
-/// A game's seats and mailboxes: the peers [`Core::heads_for`] tells of it.
-fn game_keys(terms: &Terms) -> Vec<PeerKey> {
-    let p = terms.proposal();
-    p.seats
-        .iter()
-        .map(|s| s.key)
-        .chain(p.mailboxes.iter().map(|m| m.key))
-        .collect()
-}
-
-/// Games' heads in requests of at most [`HEADS_PER_REQUEST`] entries, in their order.
-fn in_requests(games: Vec<GameHeads>) -> Vec<Vec<GameHeads>> {
-    let mut out: Vec<Vec<GameHeads>> = vec![];
-    let mut items = usize::MAX;
-    for g in games {
-        let n = g.1.len() + 1;
-        if items.saturating_add(n) > HEADS_PER_REQUEST {
-            out.push(vec![]);
-            items = 0;
-        }
-        items += n;
-        out.last_mut().expect("one pushed").push(g);
-    }
-    out
 }

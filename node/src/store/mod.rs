@@ -45,6 +45,7 @@
 //! writes are serialised by redb. One process at a time may open a file: a second open,
 //! in this process or another, fails with [`StoreError::AlreadyOpen`].
 
+mod apply;
 mod backend;
 mod durable;
 mod error;
@@ -322,7 +323,7 @@ impl Store {
             let mut news = Vec::with_capacity(batches.len());
             let mut changed = false;
             for batch in batches {
-                let (new, c) = apply(tx, batch)?;
+                let (new, c) = apply::apply(tx, batch)?;
                 news.push(new);
                 changed |= c;
             }
@@ -530,7 +531,7 @@ impl Store {
     /// Removing a game that is not stored is not an error.
     pub fn delete_game(&self, id: &GameId) -> Result<(), StoreError> {
         self.write(|tx| {
-            remove_game(tx, id)?;
+            apply::remove_game(tx, id)?;
             // What the game used of a quota stays used: a deletion is not a refund.
             Ok(((), true))
         })
@@ -604,139 +605,6 @@ fn open_db(path: &Path) -> Result<redb::Database, StoreError> {
     schema::init(&tx)?;
     tx.commit()?;
     Ok(db)
-}
-
-/// Writes one batch into an open transaction; returns how many of its envelopes were new
-/// and whether it changed anything.
-fn apply(tx: &WriteTransaction, batch: &Batch<'_>) -> Result<(usize, bool), StoreError> {
-    let mut changed = false;
-    {
-        let mut games = tx.open_table(GAMES)?;
-        for g in &batch.games {
-            games.insert(g.id.bytes(), record::encode(g)?.as_slice())?;
-            changed = true;
-        }
-        for (id, s) in &batch.statuses {
-            let id = id.bytes();
-            let mut g = match games.get(id)? {
-                Some(v) => record::decode(id, v.value())?,
-                None => continue,
-            };
-            if g.status != *s {
-                g.status = *s;
-                games.insert(id, record::encode(&g)?.as_slice())?;
-                changed = true;
-            }
-        }
-    }
-    {
-        let mut secrets = tx.open_table(SECRETS)?;
-        for (id, bytes) in &batch.secrets {
-            secrets.insert(id.bytes(), *bytes)?;
-            changed = true;
-        }
-        let mut meta = tx.open_table(META)?;
-        for (key, value) in &batch.meta {
-            meta.insert(*key, *value)?;
-            changed = true;
-        }
-        for key in &batch.forget {
-            changed |= meta.remove(*key)?.is_some();
-        }
-    }
-    {
-        let mut messages = tx.open_table(MESSAGES)?;
-        for (id, index, bytes) in &batch.messages {
-            messages.insert((*id.bytes(), *index), *bytes)?;
-            changed = true;
-        }
-        for id in &batch.forget_messages {
-            let id = id.bytes();
-            messages.retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
-            changed = true;
-        }
-        for (id, before) in &batch.forget_messages_before {
-            let id = id.bytes();
-            messages.retain_in((*id, 0)..(*id, *before), |_, _| false)?;
-            changed = true;
-        }
-    }
-    if let Some(day) = batch.quota_day {
-        quota::new_day(tx, day)?;
-        changed = true;
-    }
-    changed |= quota::charge(tx, &batch.charges)?;
-    let new = add_envelopes(tx, &batch.envelopes)?;
-    for id in &batch.drop_games {
-        remove_game(tx, id)?;
-        changed = true;
-    }
-    if !batch.forget_under.is_empty() {
-        let mut meta = tx.open_table(META)?;
-        for prefix in &batch.forget_under {
-            let keys: Vec<String> = meta
-                .range(*prefix..)?
-                .map_while(|row| match row {
-                    Ok((k, _)) if k.value().starts_with(*prefix) => Some(Ok(k.value().to_owned())),
-                    Ok(_) => None,
-                    Err(e) => Some(Err(e)),
-                })
-                .collect::<Result<_, _>>()?;
-            for k in keys {
-                changed |= meta.remove(k.as_str())?.is_some();
-            }
-        }
-    }
-    Ok((new, changed || new > 0))
-}
-
-/// Removes game `id` whole in `tx`: its record, secrets, envelopes with their index,
-/// and messages.
-fn remove_game(tx: &WriteTransaction, id: &GameId) -> Result<(), StoreError> {
-    let id = id.bytes();
-    tx.open_table(GAMES)?.remove(id)?;
-    tx.open_table(SECRETS)?.remove(id)?;
-    tx.open_table(ENVELOPE_COUNTS)?.remove(id)?;
-    tx.open_table(MESSAGES)?
-        .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
-    tx.open_table(ENVELOPES)?
-        .retain_in((*id, 0)..=(*id, u64::MAX), |_, _| false)?;
-    tx.open_table(ENVELOPE_HASHES)?
-        .retain_in((*id, [0u8; 32])..=(*id, [0xff; 32]), |_, _| false)?;
-    tx.open_table(CHAINS)?.retain_in(
-        (*id, 0, 0, 0, 0)..=(*id, u32::MAX, u8::MAX, u64::MAX, u64::MAX),
-        |_, _| false,
-    )?;
-    Ok(())
-}
-
-/// Adds the envelopes of `envs` not yet stored, in order, with their chain places;
-/// returns how many were new.
-fn add_envelopes(tx: &WriteTransaction, envs: &[(GameId, &[u8])]) -> Result<usize, StoreError> {
-    if envs.is_empty() {
-        return Ok(0);
-    }
-    let mut envelopes = tx.open_table(ENVELOPES)?;
-    let mut hashes = tx.open_table(ENVELOPE_HASHES)?;
-    let mut counts = tx.open_table(ENVELOPE_COUNTS)?;
-    let mut chains = tx.open_table(CHAINS)?;
-    let mut new = 0;
-    for (id, env) in envs {
-        let id = id.bytes();
-        let h: [u8; 32] = Sha256::digest(env).into();
-        if hashes.get((*id, h))?.is_some() {
-            continue;
-        }
-        let next = counts.get(id)?.map_or(0, |v| v.value());
-        hashes.insert((*id, h), next)?;
-        envelopes.insert((*id, next), *env)?;
-        if let Some((log, seat, seq)) = schema::chain_place(env) {
-            chains.insert((*id, log, seat, seq, next), ())?;
-        }
-        counts.insert(id, next + 1)?;
-        new += 1;
-    }
-    Ok(new)
 }
 
 fn open_error(e: redb::DatabaseError, path: &Path) -> StoreError {
