@@ -303,16 +303,8 @@ fn an_unreadable_game_is_set_aside_and_never_signed_anew() {
         held_before = store.envelope_count(&id(&broken)).unwrap();
         duel_before = store.envelope_count(&id(&unreadable)).unwrap();
         store.put_secrets(&id(&broken), b"not secrets").unwrap();
-        drop(store);
         // Behind the store's back: the duel's record is garbage.
-        let db = redb::Database::open(&path).unwrap();
-        let games: redb::TableDefinition<[u8; 32], &[u8]> = redb::TableDefinition::new("games");
-        let tx = db.begin_write().unwrap();
-        tx.open_table(games)
-            .unwrap()
-            .insert(id(&unreadable).bytes(), [0xffu8; 3].as_slice())
-            .unwrap();
-        tx.commit().unwrap();
+        store.put_raw_record(&id(&unreadable), &[0xff; 3]).unwrap();
     }
     // Bob's node starts, with bots that would accept and play anything they can.
     let _b = p.bob(&["--bots"], &[]);

@@ -177,17 +177,8 @@ fn batches_committed_together_count_in_order_and_fail_together() {
 
     // Game 1's record made unreadable behind the store's back: a status for it fails its
     // batch, and the batches around it are not written either.
-    {
-        let db = redb::Database::open(&path).unwrap();
-        let games: redb::TableDefinition<[u8; 32], &[u8]> = redb::TableDefinition::new("games");
-        let tx = db.begin_write().unwrap();
-        tx.open_table(games)
-            .unwrap()
-            .insert(gid(1).bytes(), [0xffu8; 3].as_slice())
-            .unwrap();
-        tx.commit().unwrap();
-    }
     let s = Store::open(&path).unwrap();
+    s.put_raw_record(&gid(1), &[0xff; 3]).unwrap();
     let (d, e) = (env(3, 0), env(2, 1));
     let mut before = Batch::new();
     before.envelope(gid(3), &d);
@@ -326,16 +317,10 @@ fn a_corrupt_record_is_reported() {
     drop(s);
     {
         // Behind the store's back: garbage for game 1, game 2 filed under game 3's id.
-        let db = redb::Database::open(&path).unwrap();
-        let games: redb::TableDefinition<[u8; 32], &[u8]> = redb::TableDefinition::new("games");
-        let tx = db.begin_write().unwrap();
-        {
-            let mut t = tx.open_table(games).unwrap();
-            t.insert(gid(1).bytes(), [0xffu8; 3].as_slice()).unwrap();
-            let bytes = postcard::to_allocvec(&game(2, 2)).unwrap();
-            t.insert(gid(3).bytes(), bytes.as_slice()).unwrap();
-        }
-        tx.commit().unwrap();
+        let s = Store::open(&path).unwrap();
+        s.put_raw_record(&gid(1), &[0xff; 3]).unwrap();
+        let bytes = postcard::to_allocvec(&game(2, 2)).unwrap();
+        s.put_raw_record(&gid(3), &bytes).unwrap();
     }
     let s = Store::open(&path).unwrap();
     let err = s.game(&gid(1)).unwrap_err();

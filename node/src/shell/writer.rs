@@ -211,18 +211,9 @@ mod tests {
         let path = dir.path().join("store.redb");
         let store = Store::open(&path).unwrap();
         store.put_game(&record(1)).unwrap();
-        drop(store);
-        {
-            let db = redb::Database::open(&path).unwrap();
-            let games: redb::TableDefinition<[u8; 32], &[u8]> = redb::TableDefinition::new("games");
-            let tx = db.begin_write().unwrap();
-            tx.open_table(games)
-                .unwrap()
-                .insert([1; 32], [0xffu8; 3].as_slice())
-                .unwrap();
-            tx.commit().unwrap();
-        }
-        let store = Store::open(&path).unwrap();
+        store
+            .put_raw_record(&GameId::from([1; 32]), &[0xff; 3])
+            .unwrap();
         let envelope = |n: u8| Writes {
             envelopes: vec![(GameId::from([2; 32]), vec![n; 40])],
             ..Writes::default()

@@ -331,6 +331,17 @@ impl Store {
         })
     }
 
+    /// Writes `bytes` as game `id`'s record as they are, not encoded: for tests of what
+    /// the store and the node do with a record they cannot read (a damaged file). The
+    /// node never calls it.
+    #[doc(hidden)]
+    pub fn put_raw_record(&self, id: &GameId, bytes: &[u8]) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.open_table(GAMES)?.insert(id.bytes(), bytes)?;
+            Ok(((), true))
+        })
+    }
+
     /// Inserts or replaces a game record; durable when it returns.
     pub fn put_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         self.commit(Batch::new().game(g)).map(drop)
