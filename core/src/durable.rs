@@ -444,6 +444,7 @@ impl Core {
                 self.flush_exports(id);
                 // What just became durable may be stamped now (`stamps.rs`).
                 self.stamp_round_for(&[id], store);
+                self.sleep_unjoined(&id);
             }
             Err(_) if self.cfg.windows.serve_from_memory => {
                 // Window open on purpose: the table goes on as if the write had worked.

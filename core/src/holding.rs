@@ -444,3 +444,14 @@ pub(super) fn refereed_accepted(p: &super::games::Played) -> bool {
         .iter()
         .any(|(c, n)| *n > 0 && c.seat != proposer && c.seat != me)
 }
+
+/// Whether this node has signed into its own chain of the game: for a referee, its
+/// acceptance, the one choice it makes before another player joins.
+pub(super) fn signed_here(p: &super::games::Played) -> bool {
+    let me = p.table.seat();
+    p.table
+        .session()
+        .chain_counts()
+        .iter()
+        .any(|(c, n)| *n > 0 && c.seat == me)
+}

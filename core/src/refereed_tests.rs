@@ -68,11 +68,13 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
             (black, t)
         })
         .collect();
-    // The referee accepted each, durably, and they sleep at the next tick: long before
-    // `sleep_ms`, which an idle game of its own waits.
-    n.tick_at(NOW + 1_000);
+    // The referee accepted each, durably, and each sleeps as its acceptance is
+    // durable, with no tick between: a flood of proposals never holds the tables of
+    // the games taken since the last tick.
     assert_eq!(n.core.held().asleep, 4, "{:?}", n.core.awake_counts());
     assert_eq!(n.core.held().in_memory, 0);
+    n.tick_at(NOW + 1_000);
+    assert_eq!(n.core.held().asleep, 4, "{:?}", n.core.awake_counts());
     for (_, t) in &games {
         assert!(
             n.store.envelope_count(&t.game()).unwrap() >= 1,
@@ -193,11 +195,13 @@ fn a_full_referee_evicts_a_game_asleep_for_a_newcomer_and_a_restart_keeps_the_co
         first.push(t);
     }
     assert_eq!(n.core.held().asleep, 8);
-    // A restart rebuilds them, and they sleep again, counted as before.
+    // A restart rebuilds them, and each sleeps as it is rebuilt, before the next is
+    // read: a restart never holds all their tables at once. Counted as before.
     let now = n.now;
     n.core = crate::Core::start(key(1), cfg, [3; 32], now, &n.store).unwrap();
+    assert_eq!(n.core.held().asleep, 8, "{:?}", n.core.awake_counts());
+    assert_eq!(n.core.held().in_memory, 0);
     n.drain();
-    // The bots look at every game rebuilt on the first tick; the next puts them to sleep.
     n.tick_at(now + 1_000);
     n.tick_at(now + 2_000);
     assert_eq!(

@@ -53,7 +53,10 @@ impl Core {
                 .map_err(|e| Halt::Unreadable(e.to_string()))
                 .and_then(|record| self.restore_game(record, false, store))
             {
-                Ok(loaded) => self.install(id, loaded, store),
+                Ok(loaded) => {
+                    self.install(id, loaded, store);
+                    self.sleep_unjoined(&id);
+                }
                 Err(halt) => {
                     tracing::warn!(game = %hex::encode(id), "set aside: {halt}");
                     self.set_aside(id, variant, halt);
