@@ -17,7 +17,6 @@
 //! Nothing here is stored: after a restart the table says again what is owed, and the
 //! witness answers again (a deposit is stamped once, with its first time).
 
-use sealed_games::stallmate::duo::player::MAX_DEPOSIT as MAX_MESSAGE_DEPOSIT;
 use sealed_protocol::deposit;
 
 use super::{Core, Durable, GameId};
@@ -132,7 +131,14 @@ impl Core {
         let Some(found) = deposits.iter().find(|d| deposit::hash_of(game, d) == hash) else {
             return;
         };
-        let opened = deposit::open_within(game, found, &self.key, MAX_MESSAGE_DEPOSIT);
+        // A game that wants a message's deposit computes: its variant says how large
+        // one may be.
+        let Some(cap) = sealed_games::registry::computations(p.table.terms().variant())
+            .map(|c| c.max_deposit())
+        else {
+            return;
+        };
+        let opened = deposit::open_within(game, found, &self.key, cap);
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };

@@ -51,13 +51,15 @@ impl Core {
     /// A game asleep is none of them: a game with computations has a witness and a time
     /// control, and such a game never sleeps (`sleep.rs`). One pass over the games
     /// played here, as `Core::due_at` is.
-    pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId)> + '_ {
+    pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId, usize)> + '_ {
         self.games.with_computations().filter_map(|(id, p)| {
             if !p.table.computes() {
                 return None;
             }
-            let other = other_player(p.table.terms(), p.table.seat())?;
-            Some((other, *id))
+            let terms = p.table.terms();
+            let cap = sealed_games::registry::computations(terms.variant())?.max_message;
+            let other = other_player(terms, p.table.seat())?;
+            Some((other, *id, cap))
         })
     }
 

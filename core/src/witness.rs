@@ -45,7 +45,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use sealed_games::stallmate::duo::player::MAX_DEPOSIT as MAX_MESSAGE_DEPOSIT;
 use sealed_protocol::deposit::{self, MAX_DEPOSIT};
 use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
@@ -97,13 +96,21 @@ const DEPOSITS_PER_ANSWER: usize = 1024 * 1024;
 /// a message's item cap.
 const ENTRIES_PER_ANSWER: usize = 4096;
 
-/// The most deposit bytes one answer to a fetch reads and carries: a MiB of them, or a
-/// computation's message alone (the largest deposit taken, `serve_deposit`).
-const MOST_ANSWERED: usize = if MAX_MESSAGE_DEPOSIT > DEPOSITS_PER_ANSWER {
-    MAX_MESSAGE_DEPOSIT
-} else {
-    DEPOSITS_PER_ANSWER
-};
+/// The largest deposit alone in its request the witness takes for a game under
+/// `terms`: one of its computations' messages if its players compute together
+/// (spec/PROTOCOL.md §17.10, spec/GAMES.md §5.15), else an envelope. The game's limit
+/// comes from the registry, so the witness names no game.
+fn alone_cap(terms: &Terms) -> usize {
+    sealed_games::registry::computations(terms.variant())
+        .map_or(MAX_DEPOSIT, |c| c.max_deposit().max(MAX_DEPOSIT))
+}
+
+/// The most deposit bytes one answer to a fetch for a game under `terms` reads and
+/// carries: a MiB of them, or the largest deposit the game takes alone
+/// (`serve_deposit`), which an answer carries whole.
+fn most_answered(terms: &Terms) -> usize {
+    alone_cap(terms).max(DEPOSITS_PER_ANSWER)
+}
 
 /// The store key of an envelope's time: the game and the envelope hash, both hex.
 pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
@@ -497,10 +504,11 @@ impl Core {
         store: &dyn Durable,
     ) {
         let refuse = |core: &mut Core, why: PeerRefusal| core.respond(id, why.into());
-        // A deposit alone may be a computation's message (spec/GAMES.md §5.15), larger
-        // than an envelope; several together are private envelopes.
-        let cap = match deposits.len() {
-            1 => MAX_MESSAGE_DEPOSIT,
+        // A deposit alone may be a computation's message of a game that has them
+        // (spec/GAMES.md §5.15), larger than an envelope; several together are private
+        // envelopes. A game that is not witnessed here is refused below, by `ledgers`.
+        let cap = match (deposits.len(), self.games.relayed(&game)) {
+            (1, Some(r)) => alone_cap(&r.terms),
             _ => MAX_DEPOSIT,
         };
         if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > cap) {
@@ -639,7 +647,7 @@ impl Core {
     /// Nothing is read before it is paid for. The game's count of deposits (8 bytes,
     /// paid by the request's own token) says whether there is anything from `from` on:
     /// if not, the answer is empty and costs nothing more, as a seat's poll every few
-    /// seconds mostly is. Otherwise the most an answer can read ([`MOST_ANSWERED`]
+    /// seconds mostly is. Otherwise the most an answer can read ([`most_answered`]
     /// bytes in [`ENTRIES_PER_ANSWER`] deposits, charged as `sync.rs` `answer_cost`
     /// says) is spent from the asker's budgets first, or the request is refused and
     /// nothing is read; what the answer did not read is given back. Only the deposits
@@ -653,9 +661,10 @@ impl Core {
         from: u64,
         store: &dyn Durable,
     ) -> Response {
-        if let Err(why) = self.witnessed_game(peer, &game) {
-            return why.into();
-        }
+        let terms = match self.witnessed_game(peer, &game) {
+            Ok(t) => t,
+            Err(why) => return why.into(),
+        };
         // Written in the same write as the deposits it counts; a count being written
         // may name deposits not yet durable, which the read then does not find.
         let count = match self.games.slot(&game).and_then(|s| s.deposits.as_ref()) {
@@ -668,7 +677,7 @@ impl Core {
                 next: from,
             };
         }
-        let most = answer_cost(MOST_ANSWERED, ENTRIES_PER_ANSWER);
+        let most = answer_cost(most_answered(&terms), ENTRIES_PER_ANSWER);
         if let Err(why) = self.spend(peer, most) {
             return why.into();
         }

@@ -12,7 +12,7 @@ use sealed_protocol::proposal::{
 };
 use sealed_protocol::session::{Secrets, SessionError};
 
-use crate::table::{Descriptor, Setting, Table};
+use crate::table::{Computations, Descriptor, Setting, Table};
 
 /// Every game this build plays: the `games!` list in lib.rs, one line per game.
 pub const GAMES: &[&Descriptor] = crate::GAMES;
@@ -85,6 +85,12 @@ pub fn demo_options(variant: &str) -> Vec<(String, String)> {
 /// The game of this name.
 pub fn find(name: &str) -> Option<&'static Descriptor> {
     GAMES.iter().copied().find(|g| g.name == name)
+}
+
+/// The computations between the players of the game of this name, if it has any: the
+/// node and a witness take their limits from here, never from the game's folder.
+pub fn computations(name: &str) -> Option<Computations> {
+    find(name).and_then(|g| g.computations)
 }
 
 fn variant_of(name: &str) -> Result<&'static Descriptor, TableError> {

@@ -242,16 +242,27 @@ fn a_stallmate_walk_away_is_a_forfeit_while_the_referee_and_the_witness_crash() 
 }
 
 /// A deposit alone in its request may be as large as a computation's message of Secret
-/// Stallmate without a referee (spec/PROTOCOL.md §17.11; spec/GAMES.md §5.15): from a
+/// Stallmate without a referee (spec/PROTOCOL.md §17.10; spec/GAMES.md §5.15): from a
 /// seat of the game the witness stamps it and keeps it; one byte more, two such deposits
 /// in one request, or any deposit from a peer who is no seat of the game, are refused
-/// and nothing of them is kept.
+/// and nothing of them is kept. In a game whose players do not compute, a deposit alone
+/// is an envelope's at most.
 #[test]
 fn a_lone_deposit_as_large_as_a_message_is_kept_for_a_seat_only() {
-    use sealed_games::stallmate::duo::player::MAX_DEPOSIT;
+    let computing = sealed_games::registry::computations("stallmate-duo").expect("it computes");
+    let options = vec![("time-per-move".into(), "20s".into())];
+    let on = started(4, "stallmate-duo", options, false, 2, 10 * 60_000);
+    lone_deposits(on.expect("the game is on"), computing.max_deposit());
+    let envelope = sealed_protocol::deposit::MAX_DEPOSIT;
+    lone_deposits(game_on(4).expect("the game is on"), envelope);
+}
+
+/// [`a_lone_deposit_as_large_as_a_message_is_kept_for_a_seat_only`] in one game, whose
+/// lone deposits may be `MAX_DEPOSIT` bytes.
+#[allow(non_snake_case)]
+fn lone_deposits((mut w, game, _): (World, GameId, String), MAX_DEPOSIT: usize) {
     use sealed_node::core::Durable as _;
     use sealed_node::core::message::{Request, Response};
-    let (mut w, game, _) = game_on(4).expect("the game is on");
     let kept = |w: &World| {
         let prefix = format!("deposit/{}/", hex::encode(game));
         w.nodes[WITNESS]
@@ -271,15 +282,16 @@ fn a_lone_deposit_as_large_as_a_message_is_kept_for_a_seat_only() {
         w.answers.remove(&id).expect("an answer")
     };
     let message = vec![0x5A; MAX_DEPOSIT];
-    for (what, peer, deposits) in [
+    let mut refused = vec![
         ("one byte over", seat, vec![vec![1; MAX_DEPOSIT + 1]]),
-        (
-            "two of a message's size",
-            seat,
-            vec![message.clone(), message.clone()],
-        ),
         ("no seat of the game", [0x42; 32], vec![message.clone()]),
-    ] {
+    ];
+    // Larger than an envelope: only alone in its request.
+    if MAX_DEPOSIT > sealed_protocol::deposit::MAX_DEPOSIT {
+        let two = vec![message.clone(), message.clone()];
+        refused.push(("two of a message's size", seat, two));
+    }
+    for (what, peer, deposits) in refused {
         let r = ask(&mut w, peer, deposits);
         assert!(matches!(r, Response::Refused(_)), "{what}: {r:?}");
         assert_eq!(kept(&w), before, "{what}: nothing kept");

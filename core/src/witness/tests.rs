@@ -134,6 +134,16 @@ fn witnessed_game() -> (Core, Counting, PeerKey, GameId) {
 
 /// [`witnessed_game`] at a witness with these quotas.
 fn witnessed_game_with(quotas: crate::Quotas) -> (Core, Counting, PeerKey, GameId) {
+    witnessed_variant(quotas, COMPUTING)
+}
+
+/// The variant of the games witnessed here: one whose players compute together, so a
+/// deposit alone may be one of its messages, larger than an envelope.
+const COMPUTING: &str = "stallmate-duo";
+
+/// A game of `variant` whose proposer has left ten deposits of [`DEPOSIT`] bytes each
+/// (one a request) with its witness, if the variant takes them.
+fn witnessed_variant(quotas: crate::Quotas, variant: &str) -> (Core, Counting, PeerKey, GameId) {
     let mut s = Counting {
         inner: MemoryStore::default(),
         deposit_bytes: Cell::new(0),
@@ -165,14 +175,20 @@ fn witnessed_game_with(quotas: crate::Quotas) -> (Core, Counting, PeerKey, GameI
         }),
         ..Default::default()
     };
-    let signed = table::propose("duel", &[], &stranger, invitees, T0, [9; 32]).unwrap();
+    let computes = table::computations(variant).is_some();
+    // A game that computes needs a time control (spec/GAMES.md §5.15).
+    let options: Vec<(String, String)> = computes
+        .then(|| ("time-per-move".to_owned(), "1d".to_owned()))
+        .into_iter()
+        .collect();
+    let signed = table::propose(variant, &options, &stranger, invitees, T0, [9; 32]).unwrap();
     let terms = Terms::from_signed(signed).unwrap();
     let game = terms.game();
     let p = stranger.public().to_bytes();
     let proposal = terms.bytes().to_vec();
     let r = ask(&mut c, &mut s, p, 1, Request::Propose { proposal });
     assert!(matches!(r, Response::Ok { .. }), "{r:?}");
-    for i in 0..10u8 {
+    for i in (0..10u8).filter(|_| computes) {
         let deposits = vec![vec![i; DEPOSIT]];
         let r = ask(
             &mut c,
@@ -185,6 +201,63 @@ fn witnessed_game_with(quotas: crate::Quotas) -> (Core, Counting, PeerKey, GameI
     }
     s.deposit_bytes.set(0);
     (c, s, p, game)
+}
+
+#[test]
+fn a_deposit_alone_is_as_large_as_its_games_messages_and_no_larger() {
+    // A game without computations: a deposit alone is an envelope's at most, so a
+    // stranger who proposes such a game naming the witness cannot leave 7 MiB at a time.
+    let (mut c, mut s, p, game) = witnessed_variant(crate::Quotas::default(), "duel");
+    let envelope = sealed_protocol::deposit::MAX_DEPOSIT;
+    let r = ask(
+        &mut c,
+        &mut s,
+        p,
+        50,
+        Request::Deposit {
+            game,
+            deposits: vec![vec![1; envelope + 1]],
+        },
+    );
+    assert!(matches!(r, Response::Refused(_)), "{r:?}");
+    assert_eq!(s.deposit_bytes.get(), 0);
+    let r = ask(
+        &mut c,
+        &mut s,
+        p,
+        51,
+        Request::Deposit {
+            game,
+            deposits: vec![vec![1; envelope]],
+        },
+    );
+    assert!(matches!(r, Response::Statements(_)), "{r:?}");
+    // A game whose players compute: one of its messages, as large as the variant
+    // says (the registry's entry), and not a byte more.
+    let (mut c, mut s, p, game) = witnessed_game();
+    let most = table::computations(COMPUTING).unwrap().max_deposit();
+    let r = ask(
+        &mut c,
+        &mut s,
+        p,
+        52,
+        Request::Deposit {
+            game,
+            deposits: vec![vec![2; most + 1]],
+        },
+    );
+    assert!(matches!(r, Response::Refused(_)), "{r:?}");
+    let r = ask(
+        &mut c,
+        &mut s,
+        p,
+        53,
+        Request::Deposit {
+            game,
+            deposits: vec![vec![2; most]],
+        },
+    );
+    assert!(matches!(r, Response::Statements(_)), "{r:?}");
 }
 
 #[test]
@@ -259,7 +332,7 @@ fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
     let (mut c, mut s, p, game) = witnessed_game();
     // The store is slow: nothing staged is written yet. Deposits of 7 MiB (a
     // computation's message) pile up behind the first write.
-    let big = sealed_games::stallmate::duo::player::MAX_MESSAGE;
+    let big = table::computations(COMPUTING).unwrap().max_message;
     let mut held = vec![];
     let mut busy = None;
     for i in 0..16u64 {

@@ -30,6 +30,27 @@ pub struct Setting {
     pub about: &'static str,
 }
 
+/// What a game whose two players compute together (spec/PROTOCOL.md §16.7, spec/GAMES.md
+/// §5.15) tells the node that carries their messages, so that no node or witness names
+/// the game itself.
+#[derive(Clone, Copy)]
+pub struct Computations {
+    /// The largest message one side sends, in bytes: what a node reads of one message
+    /// of the game and holds for its other player (node `computations.rs`).
+    pub max_message: usize,
+    /// Makes ready what a game under these terms needs first (compiles its circuits);
+    /// how many programs it made. Slow: a node calls it off its event loop.
+    pub warm_up: fn(&Terms) -> Result<usize, String>,
+}
+
+impl Computations {
+    /// The largest deposit of one message with the game's witness: the message and the
+    /// 32 bytes of its ephemeral key (spec/PROTOCOL.md §17.10).
+    pub const fn max_deposit(&self) -> usize {
+        self.max_message + 32
+    }
+}
+
 /// One game, as the registry lists it.
 pub struct Descriptor {
     /// The name used in proposals and on the command line.
@@ -43,6 +64,8 @@ pub struct Descriptor {
     pub demo: &'static [(&'static str, &'static str)],
     /// Replays a score file of the game.
     pub replay: fn(&str) -> Result<Replayed, ReplayError>,
+    /// Its computations between the players, if it has any.
+    pub computations: Option<Computations>,
     pub(crate) open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
     pub(crate) restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
     pub(crate) validate: fn(Terms) -> Result<(), String>,
@@ -63,11 +86,20 @@ impl Descriptor {
             settings,
             demo,
             replay,
+            computations: None,
             open: open::<R>,
             restore: restore::<R>,
             validate: validate::<R>,
             check: check::<R>,
         }
+    }
+}
+
+impl Descriptor {
+    /// The descriptor of a game whose players compute together.
+    pub(crate) const fn computing(mut self, computations: Computations) -> Descriptor {
+        self.computations = Some(computations);
+        self
     }
 }
 

@@ -60,9 +60,11 @@ use sealed_protocol::ids::{GameId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{AnySession, Command};
 
-pub use crate::registry::{Invitees, TableError, demo_options, open, propose, restore, variants};
+pub use crate::registry::{
+    Invitees, TableError, computations, demo_options, open, propose, restore, variants,
+};
 pub use choice::{Ask, Choice, Named};
-pub use descriptor::{Descriptor, Setting};
+pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use grid::Grid;
 pub use sealed_protocol::session::Timeline;

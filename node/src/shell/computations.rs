@@ -16,7 +16,8 @@
 //!
 //! # What a peer can make the node hold
 //!
-//! A message takes up to [`MAX_MESSAGE`] bytes (7 MiB), and its header claims its
+//! A message takes up to its game's largest (7 MiB in Secret Stallmate without a
+//! referee: the variant says, through the games' registry), and its header claims its
 //! length before any of it comes. A budget taken on that claim would let anyone hold
 //! it: four streams from two fresh peer ids, each a 44-byte header claiming 7 MiB, once
 //! took all of a shared 28 MiB, and a real opponent's message was then dropped unread
@@ -30,8 +31,8 @@
 //!   played here whose computations are under way (`Core::computing`, which the shell
 //!   hands over after every input, [`Computations::allow`]). A stream from anyone else,
 //!   or for any other game, is closed right after its header, holding nothing. The
-//!   pair's bytes are charged to its own account ([`Account`]): at most [`PER_GAME`] =
-//!   one message's worth across all its streams, set aside [`CHUNK`] at a time just
+//!   pair's bytes are charged to its own account ([`Account`]): at most one of its
+//!   game's largest messages across all its streams, set aside [`CHUNK`] at a time just
 //!   before that chunk is read (a stream that stalls holds what it sent and one chunk,
 //!   for at most [`READ_TIMEOUT`]), and given back when the core has taken the message
 //!   ([`Arrived::take`]), or when the stream ends short, breaks a cap or times out. A
@@ -59,7 +60,6 @@ use std::time::Duration;
 use futures::{AsyncReadExt as _, AsyncWriteExt as _, StreamExt as _};
 use libp2p::{PeerId, Stream, StreamProtocol};
 use libp2p_stream::Control;
-use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 use tokio::sync::mpsc;
 
 /// The protocol's name.
@@ -70,14 +70,9 @@ pub const PROTOCOL: StreamProtocol = StreamProtocol::new("/sealed/computations/1
 /// sent again while the first is still read.
 pub const PER_PEER: usize = 2;
 
-/// The bytes one game's other player may hold at once, in all his streams for it and
-/// his messages waiting for the core: one message, the largest. Only a copy sent again
-/// while the first is still held needs more, and waits for its resend.
-pub const PER_GAME: usize = MAX_MESSAGE;
-
 /// The bytes set aside at a time as a message's body is read: a stream that stalls
-/// holds what it sent and at most this beyond, and a message takes
-/// `PER_GAME / CHUNK` = 112 reservations at most.
+/// holds what it sent and at most this beyond, and a message of 7 MiB (Secret
+/// Stallmate's largest) takes 112 reservations at most.
 pub const CHUNK: usize = 64 << 10;
 
 /// How long a stream may take to deliver its message (a 7 MiB message on a slow link
@@ -123,6 +118,11 @@ type Pair = ([u8; 32], [u8; 32]);
 struct Account {
     /// The core allows the pair now: its game computes here, and he is its other player.
     allowed: bool,
+    /// The most bytes the pair may hold at once, in all his streams for the game and his
+    /// messages waiting for the core: one message of the game, the largest its variant
+    /// sends (`Core::computing`, from the game's registry entry). Only a copy sent again
+    /// while the first is still held needs more, and waits for its resend.
+    cap: usize,
     /// The bytes its streams and waiting messages hold.
     held: usize,
 }
@@ -156,16 +156,16 @@ struct Held {
 }
 
 impl Held {
-    /// An empty charge to `pair`'s account, if the core allows the pair.
-    fn open(pair: Pair, of: &Accounts) -> Option<Held> {
-        if !lock(of).get(&pair).is_some_and(|a| a.allowed) {
-            return None;
-        }
-        Some(Held {
+    /// An empty charge to `pair`'s account, if the core allows the pair, with the
+    /// largest message its game sends.
+    fn open(pair: Pair, of: &Accounts) -> Option<(Held, usize)> {
+        let cap = lock(of).get(&pair).filter(|a| a.allowed)?.cap;
+        let held = Held {
             pair,
             bytes: 0,
             of: of.clone(),
-        })
+        };
+        Some((held, cap))
     }
 
     /// Charges `n` more bytes, if the pair is still allowed and its account has room.
@@ -174,7 +174,7 @@ impl Held {
         let Some(a) = accounts.get_mut(&self.pair) else {
             return false;
         };
-        if !a.allowed || a.held.saturating_add(n) > PER_GAME {
+        if !a.allowed || a.held.saturating_add(n) > a.cap {
             return false;
         }
         a.held += n;
@@ -241,9 +241,9 @@ pub(super) struct Computations {
     sending_bytes: Arc<AtomicUsize>,
     /// The pairs whose messages are read, and what each holds.
     accounts: Accounts,
-    /// The pairs allowed, as last handed over, sorted: the accounts change only when
-    /// these do.
-    allowed: Vec<Pair>,
+    /// The pairs allowed with their caps, as last handed over, sorted: the accounts
+    /// change only when these do.
+    allowed: Vec<(Pair, usize)>,
     /// Each peer's streams being read now.
     reading: Arc<std::sync::Mutex<HashMap<PeerId, usize>>>,
 }
@@ -312,10 +312,11 @@ impl Computations {
     }
 
     /// The pairs whose messages are read from now on: the other player of each game
-    /// whose computations are under way here, by key, with the game
-    /// (`Core::computing`). Cheap when they did not change, as after most inputs.
-    pub(super) fn allow(&mut self, pairs: impl Iterator<Item = Pair>) {
-        let mut now: Vec<Pair> = pairs.collect();
+    /// whose computations are under way here, by key, with the game and the largest
+    /// message its variant sends (`Core::computing`). Cheap when they did not change,
+    /// as after most inputs.
+    pub(super) fn allow(&mut self, pairs: impl Iterator<Item = (Pair, usize)>) {
+        let mut now: Vec<(Pair, usize)> = pairs.collect();
         now.sort_unstable();
         now.dedup();
         if now == self.allowed {
@@ -325,8 +326,10 @@ impl Computations {
         for a in accounts.values_mut() {
             a.allowed = false;
         }
-        for p in &now {
-            accounts.entry(*p).or_default().allowed = true;
+        for (p, cap) in &now {
+            let a = accounts.entry(*p).or_default();
+            a.allowed = true;
+            a.cap = *cap;
         }
         accounts.retain(|_, a| a.allowed || a.held > 0);
         drop(accounts);
@@ -436,14 +439,15 @@ async fn read(peer: PeerId, mut stream: Stream, accounts: &Accounts) -> Option<A
     game.copy_from_slice(&header[..32]);
     let index = u64::from_le_bytes(header[32..40].try_into().ok()?);
     let len = u32::from_le_bytes(header[40..44].try_into().ok()?) as usize;
-    if len > MAX_MESSAGE {
-        tracing::debug!(%peer, len, "a message over the cap: dropped unread");
-        return None;
-    }
-    let Some(mut held) = super::key_of(&peer).and_then(|k| Held::open((k, game), accounts)) else {
+    let Some((mut held, cap)) = super::key_of(&peer).and_then(|k| Held::open((k, game), accounts))
+    else {
         tracing::debug!(%peer, "a message from a peer who is not the other player of a game computing here: dropped unread");
         return None;
     };
+    if len > cap {
+        tracing::debug!(%peer, len, "a message over its game's cap: dropped unread");
+        return None;
+    }
     // Grown as the bytes come, a chunk charged before it is read, never set aside on
     // the length's word alone.
     let mut bytes = Vec::new();

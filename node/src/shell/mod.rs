@@ -508,7 +508,7 @@ impl Shell {
                 let pairs = self
                     .core
                     .computing()
-                    .map(|(peer, game)| (peer, *game.bytes()));
+                    .map(|(peer, game, cap)| ((peer, *game.bytes()), cap));
                 self.computations.allow(pairs);
                 self.warm_circuits();
                 return;

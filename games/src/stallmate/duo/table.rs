@@ -31,7 +31,7 @@ use crate::stallmate::peer::color;
 use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
 use crate::table::{
-    Automation, Choice, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
+    Automation, Choice, Computations, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
 };
 
 /// The game as the registry lists it.
@@ -40,7 +40,11 @@ pub const DESCRIPTOR: Descriptor = Descriptor::of::<Duo>(
     &crate::stallmate::BOARD_SETTINGS,
     &[("ply-limit", "6"), ("time-per-move", "1h")],
     crate::stallmate::record::replay,
-);
+)
+.computing(Computations {
+    max_message: super::player::MAX_MESSAGE,
+    warm_up: super::circuits::warm_up,
+});
 
 thread_local! {
     /// The player's view lent to the face for one forwarded call ([`DuoTable::shown`]).

@@ -4,6 +4,10 @@ use super::*;
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Multiaddr, Swarm};
 
+/// The largest message of the games these tests allow: Secret Stallmate's without a
+/// referee, as the registry gives it to the core.
+const PER_GAME: usize = 7 << 20;
+
 fn swarm(seed: u8) -> Swarm<libp2p_stream::Behaviour> {
     use libp2p::{noise, tcp, yamux};
     libp2p::SwarmBuilder::with_existing_identity(crate::net::keypair(&[seed; 32]))
@@ -78,7 +82,7 @@ async fn a_message_read_whole_is_answered_and_one_dropped_is_reported_lost() {
     let mut a = Computations::new(ca);
     a.start();
     let kb = crate::shell::key_of(&ib).expect("an ed25519 peer id");
-    a.allow([(kb, [5; 32])].into_iter());
+    a.allow([((kb, [5; 32]), PER_GAME)].into_iter());
     // Read whole: answered, and handed on.
     deliver(cb.clone(), ia, [5; 32], 3, b"hello")
         .await
@@ -86,10 +90,20 @@ async fn a_message_read_whole_is_answered_and_one_dropped_is_reported_lost() {
     let got = a.arrived.recv().await.expect("arrived").take();
     assert_eq!(got, (ib, [5; 32], 3, b"hello".to_vec()));
     // Past the cap: closed before its bytes are read, and not answered.
-    let why = deliver(cb.clone(), ia, [5; 32], 4, &vec![0; MAX_MESSAGE + 1])
+    let why = deliver(cb.clone(), ia, [5; 32], 4, &vec![0; PER_GAME + 1])
         .await
         .expect_err("a message past the cap is not answered");
     assert!(!why.is_empty());
+    // The cap is the game's: a game whose messages are smaller takes none larger.
+    a.allow([((kb, [5; 32]), PER_GAME), ((kb, [7; 32]), 2 * CHUNK)].into_iter());
+    deliver(cb.clone(), ia, [7; 32], 0, &vec![3; 2 * CHUNK + 1])
+        .await
+        .expect_err("past that game's cap");
+    deliver(cb.clone(), ia, [7; 32], 1, &vec![3; 2 * CHUNK])
+        .await
+        .expect("within it");
+    let got = a.arrived.recv().await.expect("arrived").take();
+    assert_eq!((got.2, got.3.len()), (1, 2 * CHUNK));
     // The next one is still taken, and nothing of the one refused came through.
     deliver(cb.clone(), ia, [5; 32], 6, b"again")
         .await
@@ -155,7 +169,7 @@ async fn only_a_games_other_player_holds_bytes_and_one_messages_worth_at_most() 
         .await
         .expect_err("a peer not allowed is not answered");
     // Allowed for game 5, not for game 6.
-    a.allow([(kb, [5; 32])].into_iter());
+    a.allow([((kb, [5; 32]), PER_GAME)].into_iter());
     deliver(cb.clone(), ia, [6; 32], 0, b"other game")
         .await
         .expect_err("another game of his is not read");
