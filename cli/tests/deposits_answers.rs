@@ -153,9 +153,12 @@ async fn deposits_asked_and_never_read_hold_a_bounded_memory_and_others_are_answ
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
             .as_millis() as u64;
+        // A game whose players compute, where a deposit alone may be one of their
+        // messages (7 MiB); in any other game it is an envelope's at most.
+        let options = [("time-per-move".to_owned(), "1d".to_owned())];
         let signed = table::propose(
-            "duel",
-            &[],
+            "stallmate-duo",
+            &options,
             &SecretKey::from_seed(&proposer),
             invitees,
             now,

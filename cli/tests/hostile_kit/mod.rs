@@ -82,9 +82,14 @@ pub fn proposed(
     invitees: sealed_games::table::Invitees,
     nonce: [u8; 32],
 ) -> sealed_protocol::proposal::Terms {
+    // A game whose players compute needs a time control (spec/GAMES.md §5.15).
+    let options: Vec<(String, String)> = sealed_games::table::computations(variant)
+        .map(|_| ("time-per-move".to_owned(), "1d".to_owned()))
+        .into_iter()
+        .collect();
     let signed = sealed_games::table::propose(
         variant,
-        &[],
+        &options,
         me,
         invitees,
         sealed_node::shell::now_ms(),

@@ -172,11 +172,24 @@ impl Victims {
 
 /// A game of the attacker's `me` that names the victim of `role`: the public node as
 /// mailbox and witness (his own second key the other seat), the referee as Secret
-/// Stallmate's referee, the player as opponent.
-pub(super) fn game_for(role: Role, v: &Victims, me: &SecretKey, other: [u8; 32]) -> Terms {
+/// Stallmate's referee, the player as opponent. The deposits' floods at the witness
+/// name a game whose players compute (Secret Stallmate without a referee), where a
+/// deposit alone may be as large as a computation's message: in any other game it is
+/// an envelope's at most.
+pub(super) fn game_for(
+    role: Role,
+    kind: Kind,
+    v: &Victims,
+    me: &SecretKey,
+    other: [u8; 32],
+) -> Terms {
+    let variant = match kind {
+        Kind::Deposit | Kind::Deposits => "stallmate-duo",
+        _ => "duel",
+    };
     match role {
         Role::Public => terms(
-            "duel",
+            variant,
             me,
             other,
             None,
@@ -208,7 +221,7 @@ pub(super) fn newcomer_game(role: Role, v: &Victims, me: &SecretKey) -> Terms {
             Some((v.key(Role::Public), &v.get(Role::Public).addr)),
             false,
         ),
-        Role::Referee | Role::Player => game_for(role, v, me, other),
+        Role::Referee | Role::Player => game_for(role, Kind::Propose, v, me, other),
     }
 }
 

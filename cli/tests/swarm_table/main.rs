@@ -133,7 +133,7 @@ fn run_row(
                 .public()
                 .to_bytes();
             let games = (0..kind.games(role))
-                .map(|_| game_for(role, v, &me, other))
+                .map(|_| game_for(role, kind, v, &me, other))
                 .collect();
             Unit {
                 u,
