@@ -9,9 +9,9 @@
 // `session.js`; element helpers `ui.js`; the games list and the new game form
 // `lists.js`; a game's page `game.js`; its board and the act being built `board.js`;
 // the move list, stepping through it, the board turned and the pieces lost
-// `moves.js`, with the plain chess they need (check, replaying a score) `chess.js`
-// and, for the games the page cannot replay (Chex, Cardmate), the positions the node
-// gives read back `steps.js`;
+// `moves.js`, with the plain chess they need (check, material) `chess.js` and the
+// positions the node gives for stepping back (Chex, Cardmate, Tempête) read back
+// `steps.js`;
 // Tempête's physical deck — stating a card's effect, answering claims — `physical.js`;
 // the players' clocks counting down, Secret Stallmate's period and a result lost on
 // time `clocks.js`;

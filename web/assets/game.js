@@ -233,7 +233,7 @@ export async function drawGame(show, ctx) {
   if (editing || viewing) resetAct();
   const q = editing || viewing ? null : question(Q.cands);
   const step = viewing ? steps.all[mv.V.at] : null;
-  const shown = viewing ? { ...show, grid: step.grid || mv.gridAt(show.grid, step.at), last: step.squares, choices: [] } : show;
+  const shown = viewing ? { ...show, grid: step.grid, last: step.squares, choices: [] } : show;
   const kings = checked(show, shown.grid, !viewing);
   // The grid's note goes below the pieces lost and the clock, which stay by the board.
   const look = { flip: mv.V.flip, check: new Set(kings.map((k) => k.square)), note: false };

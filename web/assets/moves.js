@@ -130,28 +130,16 @@ export function actWords(act) {
 // board every piece of which both sides see can be drawn from the score; and only when
 // the replay ends on the very board the node shows is it trusted.
 export function positions(show, acts) {
-  // Chex and Cardmate: the positions the node gives, trusted only when they end on the
-  // board it shows.
+  // Chex, Cardmate and Tempête: the positions the node gives (it runs every card's
+  // effect, a physical card's stated one too), trusted only when they end on the board
+  // it shows.
   if (show.steps) {
     const all = steps.read(show, acts.length);
     if (!all || !steps.samePieces(all[all.length - 1].grid, show.grid)) return { off: 'Stepping is off: the positions the node gave do not end on its board' };
     return { all };
   }
-  if (show.variant !== 'tempete') {
-    return { off: show.variant.startsWith('stallmate') ? 'Stepping is off: this board shows only your own army, so earlier positions cannot be drawn'
-      : `Stepping is off: this page cannot replay ${show.variant}'s moves` };
-  }
-  if ((show.options || []).includes('deck=physical')) return { off: 'Stepping is off: a physical card’s effect is stated in words this page does not replay' };
-  const now = chess.fromGrid(show.grid);
-  const all = now && chess.replay(acts);
-  if (!all || !chess.same(all[all.length - 1].at, now)) return { off: 'Stepping is off: a card played in this game changes the board in a way this page does not replay' };
-  return { all };
-}
-
-// The grid of the shown act: the node's squares with the pieces of that position, no
-// marks (they belong to the game as it stands).
-export function gridAt(grid, at) {
-  return { ...grid, cells: grid.cells.map((c) => ({ ...c, piece: at.has(c.square) ? chess.token(at.get(c.square)) : null, marks: [] })) };
+  return { off: show.variant.startsWith('stallmate') ? 'Stepping is off: this board shows only your own army, so earlier positions cannot be drawn'
+    : 'Stepping is off: the node gave no earlier positions for this game' };
 }
 
 // ---- drawing -----------------------------------------------------------------------------------

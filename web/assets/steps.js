@@ -1,5 +1,7 @@
 // The positions the node gives for a game this page cannot replay itself (Chex, whose
-// board grows and renames its squares; Cardmate, whose pieces are cards): the view's
+// board grows and renames its squares; Cardmate, whose pieces are cards; Tempête, whose
+// cards move pieces as the rules of no chess program do, a physical card's effect stated
+// in words): the view's
 // `steps`, written by the game's own rules (games/src/table/steps.rs says the
 // encoding), read back here into grids the board draws, with the pieces each side has
 // lost by then. Nothing is computed from the rules here.

@@ -1,6 +1,7 @@
 //! The position after each act of a score, for a page that steps back through a game
 //! whose moves it cannot replay itself (Chex's board grows and renames its squares,
-//! Cardmate's pieces are cards): each position is the game's own [`Grid`], written
+//! Cardmate's pieces are cards, Tempête's cards move pieces as no chess program does):
+//! each position is the game's own [`Grid`], written
 //! compactly so that a long game does not make every view large.
 //!
 //! The encoding, per position: a piece is one letter of [`ALPHABET`] indexing

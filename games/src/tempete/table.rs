@@ -21,6 +21,31 @@ use super::rules::{Tempete, VARIANT, deck_name, trap_name};
 use super::score::ScoredAct;
 use super::state::{Pending, State, color};
 
+/// The squares an act's own moves left and reached (both moves of a double move), for
+/// a board to mark; none for an act that moves nothing of its own (an interception, a
+/// dispute, a cancel).
+fn moved(act: &Act) -> Vec<String> {
+    let claimed;
+    let moves = match act {
+        Act::Claim(c) | Act::Answer(Answer::Claimed(c)) => {
+            claimed = c
+                .moves()
+                .iter()
+                .map(super::act::WireMove::of)
+                .collect::<Vec<_>>();
+            &claimed
+        }
+        Act::Turn { moves, .. }
+        | Act::Answer(Answer::Replay { moves, .. } | Answer::Keep { moves }) => moves,
+        _ => return vec![],
+    };
+    moves
+        .iter()
+        .filter_map(|w| w.to_move().ok())
+        .flat_map(|m| [m.from.to_string(), m.to.to_string()])
+        .collect()
+}
+
 /// Every accepted act with what its envelope opened and sealed, for the score.
 pub fn scored_acts(e: &Engine<Tempete>) -> Vec<ScoredAct> {
     let deck = deck_name();
@@ -467,30 +492,39 @@ impl Face for Tempete {
         let mut at = acts.len();
         while at > 0 {
             at -= 1;
-            let moves = match &acts[at] {
-                Act::Answer(Answer::Cancel { .. }) => {
-                    at = at.saturating_sub(1);
-                    continue;
-                }
+            match &acts[at] {
+                Act::Answer(Answer::Cancel { .. }) => at = at.saturating_sub(1),
                 // A dispute, a settlement or a ruling moves nothing of its own: the
                 // last play is still the one before it.
-                Act::Dispute { .. } | Act::Settle { .. } | Act::Ruling { .. } => continue,
-                Act::Claim(c) | Act::Answer(Answer::Claimed(c)) => &c
-                    .moves()
-                    .iter()
-                    .map(super::act::WireMove::of)
-                    .collect::<Vec<_>>(),
-                Act::Turn { moves, .. }
-                | Act::Answer(Answer::Replay { moves, .. } | Answer::Keep { moves }) => moves,
-                Act::Intercept { .. } | Act::InterceptSecond { .. } | Act::Yield => return vec![],
-            };
-            return moves
-                .iter()
-                .filter_map(|w| w.to_move().ok())
-                .flat_map(|m| [m.from.to_string(), m.to.to_string()])
-                .collect();
+                Act::Dispute { .. } | Act::Settle { .. } | Act::Ruling { .. } => {}
+                act => return moved(act),
+            }
         }
         vec![]
+    }
+
+    fn boards(s: &Session<Self>, _acts: &[Act]) -> Vec<(Grid, Vec<String>)> {
+        // Each act of the score on the rules, as the score writer runs them (with the
+        // game's coin, which an arbiter's ruling is signed over): what a card did to the
+        // board is in these positions, which the page could not replay itself, a
+        // physical card's stated effect included (issue 55).
+        let rules = s.engine().rules();
+        let coin = s.engine().coin().copied().unwrap_or_default();
+        let scored = scored_acts(s.engine());
+        let states = super::score::states(rules, &coin, &scored);
+        // A score that ends on an act the rules refuse has no positions past it; the
+        // page steps through none rather than some.
+        if states.len() != scored.len() {
+            return vec![];
+        }
+        let from = color(s.seat());
+        let grid = |st: &State| Grid::chess(st.board.position(), from, |_| vec![]);
+        let start = rules.start(&sealed_protocol::hash::Hash([0; 32]));
+        let mut out = vec![(grid(&start), vec![])];
+        for ((_, applied), sa) in states.iter().zip(&scored) {
+            out.push((grid(&applied.state), moved(&sa.act)));
+        }
+        out
     }
 
     fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {

@@ -140,7 +140,7 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
             "bob's d7 is frozen"
         );
         // Both move lists name the card in words, not as `<29@d7 Ng1-f3>` (issue 55 item
-        // 10); the card aimed at a square is not replayed, so stepping is off, saying why.
+        // 10), and step back through it.
         for (who, page) in [("alice", p), ("bob", &b.b)] {
             assert!(
                 page.until(
@@ -151,17 +151,27 @@ fn a_card_that_freezes_asks_which_piece_on_the_board() {
                 "{who}'s move list: {}",
                 page.js("return document.getElementById('score').textContent").await
             );
-            let off = page
+            // The card's effect is in the positions the node gives (the page replayed
+            // no card aimed at a square, and said stepping was off): one step back is
+            // the start, the knight home.
+            let on = page
                 .js("const b = document.getElementById('step-back'); return [b.disabled, b.title]")
                 .await;
-            assert_eq!(off[0], Value::Bool(true), "{who}: {off}");
+            assert_eq!(on[0], Value::Bool(false), "{who}: {on}");
+            assert!(page.click("#step-back", Duration::from_secs(5)).await);
             assert!(
-                off[1]
-                    .as_str()
-                    .unwrap_or_default()
-                    .starts_with("Stepping is off"),
-                "{who}: {off}"
+                page.until(
+                    "return document.getElementById('game').dataset.viewing === '0'",
+                    Duration::from_secs(5)
+                )
+                .await,
+                "{who}: the start shown"
             );
+            assert!(
+                page.square_label("g1").await.contains("White knight"),
+                "{who}"
+            );
+            page.press(Key::End.into()).await;
         }
     });
 }

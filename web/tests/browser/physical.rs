@@ -316,6 +316,31 @@ fn a_physical_card_is_stated_by_clicks_and_accepted_or_disputed_on_the_other_boa
             "White's board does not show the claim accepted: {}",
             w.text("#claims").await
         );
+        // A physical card's stated effect is in the positions the node gives (the page
+        // could not replay it, and said stepping was off): Black steps back to the start,
+        // the knight on g1 and e7's pawn home, then returns.
+        assert!(k.click("#step-back", WAIT).await, "stepping is off");
+        k.press(Key::Home.into()).await;
+        assert!(
+            k.until(
+                "return document.getElementById('game').dataset.viewing === '0'",
+                WAIT
+            )
+            .await,
+            "not at the start: {}",
+            k.text("#viewing").await
+        );
+        assert!(k.square_label("g1").await.contains("White knight"));
+        assert!(k.square_label("e7").await.contains("Black pawn"));
+        k.press(Key::End.into()).await;
+        assert!(
+            k.until(
+                "return !document.getElementById('game').dataset.viewing",
+                WAIT
+            )
+            .await,
+            "not back"
+        );
 
         // White states another card (a knight dragged); Black disputes it, one click.
         let second = state_a_card(w).await;
