@@ -87,6 +87,10 @@ mod behaviour {
         pub lookup: request_response::Behaviour<LookupCodec>,
         pub relay: libp2p::relay::client::Behaviour,
         pub identify: libp2p::identify::Behaviour,
+        /// The sync protocol's long-lived streams (`/sealed/sync-stream/1`), as real
+        /// nodes speak it; a stranger that accepts none is sent requests by
+        /// request-response, as an older node is.
+        pub stream: libp2p_stream::Behaviour,
     }
 }
 
@@ -209,6 +213,7 @@ pub fn stranger(seed: [u8; 32], ip: &str) -> Stranger {
                 "/sealed/1".into(),
                 key.public(),
             )),
+            stream: libp2p_stream::Behaviour::new(),
         })
         .expect("behaviour")
         .with_swarm_config(|c| c.with_idle_connection_timeout(Duration::from_secs(600)))

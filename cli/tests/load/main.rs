@@ -21,6 +21,10 @@
 //! names another (a release build for figures: a debug node's costs are not a release
 //! node's).
 //!
+//! The players speak the sync protocol on long-lived streams, as real nodes do
+//! (`player.rs`); `SEALED_LOAD_TRANSPORT=rr` makes them speak request-response, a
+//! substream per request, to compare.
+//!
 //! `cargo test -p sealed-cli --test load -- --nocapture` runs a short load (20 players,
 //! 4 games each, 10 s) and asserts only counts: every move relayed, ledgers signed,
 //! nothing refused for good (a push refused for a moment, the node busy, is sent again
@@ -40,7 +44,7 @@ use std::time::{Duration, Instant};
 use hostile_kit::client::stranger;
 use hostile_kit::flood::terms;
 use hostile_kit::{Dir, cpu_seconds, init, seed, start, status_kib};
-use player::{Load, Seated, Tally};
+use player::{Load, Seated, Tally, Transport};
 
 /// Players of one /24 network.
 const PER_NETWORK: usize = 8;
@@ -153,8 +157,13 @@ fn a_public_node_carries_players_moves() {
     // learns of a game from the mailbox, after its proposal, and the node refuses
     // envelopes of a game it does not hold.
     let proposed = Arc::new(tokio::sync::Barrier::new(players));
+    let transport = match std::env::var("SEALED_LOAD_TRANSPORT").as_deref() {
+        Ok("rr") => Transport::RequestResponse,
+        _ => Transport::Stream,
+    };
     let load = Load {
         node: addr.clone(),
+        transport,
         every,
         proposed,
         tally: tally.clone(),
@@ -178,7 +187,7 @@ fn a_public_node_carries_players_moves() {
     let store0 = node.store_bytes();
     let warm = Duration::from_secs(env("SEALED_LOAD_WARM_S", 5));
     println!(
-        "{players} players, {} games, a move every {} ms each; node {}",
+        "{players} players, {} games, a move every {} ms each, {transport:?}; node {}",
         players / 2 * games,
         every.as_millis(),
         hostile_kit::bin().display()
