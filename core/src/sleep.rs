@@ -305,13 +305,17 @@ impl Core {
         let Some(p) = self.games.played(id) else {
             return;
         };
-        let unjoined = super::quota::referees(p.table.terms(), &self.key())
-            && !super::holding::refereed_accepted(p);
-        if !unjoined || !self.sleepy(id) {
+        if !self.unjoined(p) || !self.sleepy(id) {
             return;
         }
         let asleep = self.asleep_of(id, p);
         self.games.put(*id, Life::Asleep(Box::new(asleep)));
+    }
+
+    /// Whether `p` is a game this node referees that no other player has joined.
+    fn unjoined(&self, p: &Played) -> bool {
+        super::quota::referees(p.table.terms(), &self.key())
+            && !super::holding::refereed_accepted(p)
     }
 
     /// Whether game `id` may sleep now.
@@ -331,8 +335,7 @@ impl Core {
         // its acceptance is durable: a stranger's proposal must not buy a table in
         // memory for its lifetime (issue 52), and nothing runs in it until its other
         // player's first envelope, which wakes it.
-        let unjoined =
-            super::quota::referees(terms, &self.key()) && !super::holding::refereed_accepted(p);
+        let unjoined = self.unjoined(p);
         let why = if !unjoined && p.used.saturating_add(self.cfg.sleep_ms) > self.now {
             Awake::Used
         // The proposer's record says `Proposed` all game long: the table says whether
