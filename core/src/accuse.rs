@@ -17,37 +17,14 @@
 //! envelopes at a time.
 
 use sealed_protocol::body::Forfeit;
-use sealed_protocol::engine::WitnessWait;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
 
-use super::slot::Life;
+use super::game::Life;
+use super::game::asking::{PastDeadline, WitnessTimes};
 use super::{Core, Durable, GameId};
 use crate::message::Request;
 use crate::places::READ_LEDGERS;
-
-/// The wait in progress by a witness's answer, and the state it was counted in.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct WitnessTimes {
-    /// Envelopes processed when it was counted: stale once more are.
-    held: u64,
-    /// The seat to act then.
-    seat: Seat,
-    /// Its wait by the witness's times.
-    wait: WitnessWait,
-}
-
-impl WitnessTimes {
-    /// When the wait started, by the witness's clock.
-    pub(super) fn since(&self) -> u64 {
-        self.wait.since
-    }
-
-    /// When it runs out, by the witness's clock.
-    pub(super) fn deadline(&self) -> u64 {
-        self.wait.deadline()
-    }
-}
 
 /// How often a seat asks the witness while its clock by the witness is stale (a move
 /// was made since its last answer): often enough that the clock shown catches up
@@ -123,7 +100,7 @@ impl Core {
 
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now.
-    pub(super) fn witness_times(&self, p: &super::games::Played) -> Option<WitnessTimes> {
+    pub(super) fn witness_times(&self, p: &super::game::Played) -> Option<WitnessTimes> {
         let t = self.games.slot(&p.table.game())?.witness.times.as_ref()?;
         (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
     }
@@ -248,22 +225,10 @@ impl Core {
     }
 }
 
-/// The first answer of the witness signed after the deadline of another seat's wait,
-/// kept for that wait (one per game, in memory: at most [`READ_LEDGERS`] statements).
-#[derive(Clone, Debug)]
-pub(super) struct PastDeadline {
-    /// The seat waited for.
-    seat: Seat,
-    /// When its wait started, by the witness's times: another start is another wait.
-    since: u64,
-    /// The answer, as signed bytes.
-    statements: Vec<Vec<u8>>,
-}
-
 /// The ledgers among a witness's `statements` for `p`'s game that read as its
 /// witness's.
 fn ledgers(
-    p: &super::games::Played,
+    p: &super::game::Played,
     statements: &[Vec<u8>],
 ) -> Vec<sealed_protocol::witness::Ledger> {
     let terms = p.table.terms();
@@ -372,7 +337,7 @@ impl Core {
 const MAX_GIVEN: usize = 256;
 
 /// Envelopes a seat has processed, over all its chains.
-fn processed(p: &super::games::Played) -> u64 {
+fn processed(p: &super::game::Played) -> u64 {
     p.table
         .session()
         .chain_counts()

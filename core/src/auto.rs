@@ -16,7 +16,8 @@ use sealed_protocol::body::{Claim, ClaimKind};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
 
-use super::games::{Played, game_peers};
+use super::game::Played;
+use super::seats::game_peers;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::clock::{Clocks, TimeControl};
 use crate::message::Request;
@@ -51,7 +52,7 @@ impl Core {
         &mut self,
         id: GameId,
         cmd: SessionCommand,
-    ) -> Result<super::durable::Step, NodeError> {
+    ) -> Result<super::game::queue::Step, NodeError> {
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = self.now;
         if cmd == SessionCommand::Accept {
@@ -62,7 +63,7 @@ impl Core {
             .session_mut()
             .handle_command(cmd, self.now)
             .map_err(|e| NodeError::Refused(e.to_string()))?;
-        let actions = super::durable::drain(&mut *p.table);
+        let actions = super::game::queue::drain(&mut *p.table);
         Ok(self.step_of(id, actions))
     }
 
@@ -173,7 +174,7 @@ impl Core {
             && p.record.status != GameStatus::Finished
         {
             p.record.status = status;
-            let mut step = super::durable::Step::default();
+            let mut step = super::game::queue::Step::default();
             step.writes.statuses.push((id, status));
             // Kept beside the game, so that `sealed games` says how a finished game
             // ended without replaying it (`listed.rs`).
@@ -253,7 +254,7 @@ impl Core {
                 continue;
             }
             let terms = p.table.terms();
-            let peers = if super::quota::referees(terms, &me) {
+            let peers = if super::seats::referees(terms, &me) {
                 let seats = terms.proposal().seats.iter().map(|s| s.key);
                 seats.chain(terms.witness().map(|w| w.key)).collect()
             } else {

@@ -15,22 +15,15 @@ use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
 use sealed_protocol::session::Phase;
 
-use super::games::Played;
+use super::game::Life;
+use super::game::Played;
+use super::game::queue::Export;
 use super::io::{Answer, Cmd, CmdId, GameRef, Output, ProposeArgs, ShowFormat};
-use super::players::{helpers, namer, players, seat_names};
-use super::slot::Life;
+use super::players::{helpers, namer, options_words, players, seat_names};
 use super::views::{ClockView, GameState, GameSummary, GameView, Invitation};
 use super::{Core, Durable, GameId, NodeError, PeerKey};
 use crate::record::{GameRecord, GameStatus};
 use sealed_protocol::ids::Seat;
-
-/// What an export reads, once the game's table and the store agree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Export {
-    Transcript,
-    Score,
-    Pgn,
-}
 
 impl Core {
     pub(super) fn command(&mut self, id: CmdId, cmd: Cmd, store: &dyn Durable) {
@@ -387,7 +380,7 @@ impl Core {
             created: self.now,
             status: GameStatus::Proposed,
         };
-        let actions = super::durable::drain(&mut *t);
+        let actions = super::game::queue::drain(&mut *t);
         let mut addrs: BTreeMap<String, Vec<u8>> = given
             .into_iter()
             .filter_map(|(peer, a)| self.remember(peer, a))
@@ -595,18 +588,21 @@ impl Core {
     }
 }
 
-/// A game's rule options as `key=value` words (names and values are the proposal's,
-/// escaped); an arbiter who reads is with the others trusted (`players.rs` `helpers`),
-/// by peer id, not here as a key in hex.
-pub(super) fn options_words(terms: &Terms) -> Vec<String> {
-    let arbiter = super::players::arbiter(terms).is_some();
-    terms
-        .proposal()
-        .options
-        .iter()
-        .filter(|(k, _)| !(arbiter && k.as_str() == super::players::ARBITER))
-        .map(|(k, v)| format!("{k}={}", sealed_protocol::text::name(v)))
-        .collect()
+impl Core {
+    /// Each seat's name as this node shows game `p`: as [`seat_names`] gives it, and
+    /// this seat's own name where neither the proposal nor a signature gives one yet (an
+    /// invitation by peer id: its player is named before he accepts, issue 55).
+    pub(super) fn names_shown(&self, p: &Played) -> Vec<Option<String>> {
+        let mut names = p.names();
+        let own = sealed_protocol::text::name(&self.cfg.name);
+        if let Some(n) = names.get_mut(p.table.seat().index())
+            && n.is_none()
+            && !own.is_empty()
+        {
+            *n = Some(own);
+        }
+        names
+    }
 }
 
 /// The status `sealed games` shows.

@@ -32,65 +32,23 @@
 
 use std::collections::HashMap;
 
-use sealed_games::table::Table;
 use sealed_protocol::session::Action;
 
-use super::games::SetAside;
-use super::io::{Answer, CmdId, InId, Output, Writes};
-use super::slot::Life;
+use super::game::Life;
+use super::game::SetAside;
+use super::game::queue::{Step, Waiter};
+use super::io::{Answer, Output, Writes};
 use super::{Core, Durable, GameId, Halt, NodeError, PeerKey, WriteId};
 use crate::message::{Request, Response};
 use crate::record::GameStatus;
 
-/// What one decision or delivery made a game do: what to write, then what to show.
-#[derive(Debug, Default)]
-pub(super) struct Step {
-    pub(super) writes: Writes,
-    /// Requests to peers.
-    pub(super) sends: Vec<(PeerKey, Request)>,
-    /// Peers' pushes and commands waiting for this step (with others) to be durable.
-    pub(super) answers: Vec<Waiter>,
-    /// Replies to commands.
-    pub(super) replies: Vec<(CmdId, Result<Answer, NodeError>)>,
-    /// Offer the game to its peers once durable (a new proposal).
-    pub(super) offer: bool,
-    /// Messages of the game's computations to send once durable: to whom, at what
-    /// position (`messages.rs`).
-    pub(super) messages: Vec<(PeerKey, u64, Vec<u8>)>,
-    /// The write drops the game (a declined invitation, `holding.rs`): once it is
-    /// durable and released, the game leaves memory too.
-    pub(super) then_forget: bool,
-}
-
-impl Step {
-    fn merge(&mut self, other: Step) {
-        self.then_forget |= other.then_forget;
-        self.writes.extend(other.writes);
-        self.sends.extend(other.sends);
-        self.answers.extend(other.answers);
-        self.replies.extend(other.replies);
-        self.offer |= other.offer;
-        self.messages.extend(other.messages);
-    }
-}
-
 /// What a write in flight is for.
 pub(super) enum Written {
-    /// A game's: its step waits in the game's slot (`slot.rs` `Queue`).
+    /// A game's: its step waits in the game's slot (`game/mod.rs` `Queue`).
     Game(GameId),
     /// Node settings, which no game waits for (boxed: a game's write, the most
     /// frequent, carries only its id).
     Settings(Box<Writes>),
-}
-
-/// Something that waits for the steps of one or more games to be durable: a peer's push
-/// (`PushMany` carries several games) or a command (mail carries several games).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Waiter {
-    /// A peer's request, answered `Ok` with the count of new envelopes.
-    Peer(InId),
-    /// A command, answered with what was set aside for it.
-    Command(CmdId),
 }
 
 /// How far a [`Waiter`] is.
@@ -109,11 +67,6 @@ pub(super) struct Waiting {
     /// Still gathering: steps may still be staged for it, so it is not answered yet
     /// even with none left ([`Core::hold`], [`Core::let_go`]).
     open: bool,
-}
-
-/// Every action a table has queued.
-pub(super) fn drain(t: &mut dyn Table) -> Vec<Action> {
-    std::iter::from_fn(|| t.session_mut().poll_action()).collect()
 }
 
 impl Core {
@@ -273,7 +226,7 @@ impl Core {
         // with them once durable.
         if let Some(p) = self.games.played_mut(&id)
             && let Some((index, bytes)) = p.table.message_out(false)
-            && let Some(to) = super::messages::other_player(p.table.terms(), p.table.seat())
+            && let Some(to) = super::seats::other_player(p.table.terms(), p.table.seat())
         {
             step.messages.push((to, index, bytes));
         }

@@ -8,7 +8,7 @@ use super::held::{
     self, Counted, Crowd, GONE, Gone, HeldRow, Holder, RENEW_WRITE_MS, Room, Tombstone,
 };
 use super::io::Writes;
-use super::quota::{self, may_open};
+use super::quota::may_open;
 use super::{Core, Durable, GameId, PeerKey};
 use std::collections::{BTreeSet, HashMap};
 
@@ -124,14 +124,14 @@ fn dropped(id: GameId, why: Gone, at: u64, declined: Vec<Vec<u8>>) -> Writes {
 fn settings_of(id: &GameId) -> Vec<String> {
     let hex = hex::encode(id);
     [
-        super::witness::RECEIPT_PREFIX,
+        super::game::witnessed::RECEIPT_PREFIX,
         "stamp/",
         "deposit/",
         "deposits/",
         super::listed::RESULT_PREFIX,
         super::listed::LISTED_PREFIX,
         "ruling/",
-        super::delivery::OWED_PREFIX,
+        super::game::delivery::OWED_PREFIX,
         "held/",
     ]
     .iter()
@@ -183,17 +183,17 @@ impl Core {
         for (id, slot) in self.games.slots() {
             let idle = slot.queue.idle();
             match &slot.life {
-                super::slot::Life::Relayed(r) => f(
+                super::game::Life::Relayed(r) => f(
                     Counted {
                         id: *id,
                         holder: r.holder.as_ref(),
                         taken: r.created,
                         evictable: evictable && idle && !r.accepted(),
                     },
-                    quota::proposer(&r.terms),
+                    super::seats::proposer(&r.terms),
                 ),
-                super::slot::Life::Played(p)
-                    if !p.settled && quota::referees(p.table.terms(), &me) =>
+                super::game::Life::Played(p)
+                    if !p.settled && super::seats::referees(p.table.terms(), &me) =>
                 {
                     f(
                         Counted {
@@ -202,11 +202,11 @@ impl Core {
                             taken: p.record.created,
                             evictable: evictable && idle && !refereed_accepted(p),
                         },
-                        quota::proposer(p.table.terms()),
+                        super::seats::proposer(p.table.terms()),
                     )
                 }
                 // A refereed game asleep is one nobody else joined (`sleep.rs`).
-                super::slot::Life::Asleep(a) => {
+                super::game::Life::Asleep(a) => {
                     if let Some(h) = &a.held {
                         f(
                             Counted {
@@ -251,7 +251,7 @@ impl Core {
     }
 
     /// `f` of the games held open for strangers summed up ([`Crowd`], kept while no slot
-    /// changes: `slot.rs` `Games::kept_sum`).
+    /// changes: `game/mod.rs` `Games::kept_sum`).
     fn with_crowd<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
         let sum = || {
             let mut held = vec![];
@@ -277,7 +277,8 @@ impl Core {
     /// declines an invitation (a player's), for `why`.
     fn let_go_of(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
         let invitation = self.games.played(&id).is_some_and(|p| {
-            p.record.status == GameStatus::Invited && !quota::referees(p.table.terms(), &self.key())
+            p.record.status == GameStatus::Invited
+                && !super::seats::referees(p.table.terms(), &self.key())
         });
         if invitation {
             self.decline_and_drop(id, why, store);
@@ -337,7 +338,7 @@ impl Core {
         let me = self.key();
         let lifetime = &self.cfg.lifetime;
         if let Some(r) = self.games.relayed(id) {
-            quota::proposer(&r.terms).filter(|p| !self.peers.book.is_friend(p))?;
+            super::seats::proposer(&r.terms).filter(|p| !self.peers.book.is_friend(p))?;
             return Some(lifetime.expires(&r.terms, r.accepted() || r.over(), r.renewed));
         }
         // Nothing renews a game asleep: anything that would wakes it first.
@@ -346,11 +347,11 @@ impl Core {
         }
         let p = self.games.played(id)?;
         let terms = p.table.terms();
-        let proposer = quota::proposer(terms)?;
+        let proposer = super::seats::proposer(terms)?;
         if proposer == me || self.vouched(&proposer) {
             return None;
         }
-        if quota::referees(terms, &me) && !p.settled {
+        if super::seats::referees(terms, &me) && !p.settled {
             return Some(lifetime.expires(terms, refereed_accepted(p), p.used));
         }
         if self.hosted(id) {
@@ -434,7 +435,7 @@ impl Core {
 
 /// Whether a seat other than the proposer and the referee (this node) has posted to a
 /// refereed game: the opponent accepted or declined it.
-pub(super) fn refereed_accepted(p: &super::games::Played) -> bool {
+pub(super) fn refereed_accepted(p: &super::game::Played) -> bool {
     let terms = p.table.terms();
     let proposer = terms.proposal().proposer;
     let me = p.table.seat();
@@ -447,7 +448,7 @@ pub(super) fn refereed_accepted(p: &super::games::Played) -> bool {
 
 /// Whether this node has signed into its own chain of the game: for a referee, its
 /// acceptance, the one choice it makes before another player joins.
-pub(super) fn signed_here(p: &super::games::Played) -> bool {
+pub(super) fn signed_here(p: &super::game::Played) -> bool {
     let me = p.table.seat();
     p.table
         .session()

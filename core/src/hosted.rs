@@ -66,8 +66,8 @@ impl Core {
         );
         p.record.status == GameStatus::Active
             && playing
-            && !super::quota::referees(terms, &me)
-            && super::quota::proposer(terms).is_some_and(|from| from != me && !self.vouched(&from))
+            && !super::seats::referees(terms, &me)
+            && super::seats::proposer(terms).is_some_and(|from| from != me && !self.vouched(&from))
     }
 
     /// The hosted games summed up (in one pass over the games in memory: hosted games
@@ -87,7 +87,7 @@ impl Core {
                 taken: p.record.created,
                 evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
             };
-            Some((counted, super::quota::proposer(p.table.terms())))
+            Some((counted, super::seats::proposer(p.table.terms())))
         }))
     }
 
@@ -99,7 +99,7 @@ impl Core {
             return false;
         };
         let me = self.key();
-        let Some(from) = super::quota::proposer(p.table.terms()) else {
+        let Some(from) = super::seats::proposer(p.table.terms()) else {
             return true;
         };
         if from == me || self.vouched(&from) {

@@ -26,15 +26,6 @@ use crate::message::Request;
 /// fetched again while the one waited for has not.
 pub(super) const ASK_AGAIN_MS: u64 = 5_000;
 
-/// A seat's dealings with the witness over one game's lacked messages, in memory only.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Lacked {
-    /// When this seat last left its owed deposit.
-    left: Option<u64>,
-    /// The number of the next deposit to fetch, and when the last fetch went.
-    fetched: (u64, Option<u64>),
-}
-
 impl Core {
     /// For each game played here with a witness (or only those of `only`): leaves the
     /// deposit this seat owes, and fetches the one it waits for.

@@ -16,25 +16,35 @@
 //! ([`storage::Durable`]), never from a table. So nothing the core emits can carry an
 //! envelope the store does not hold.
 //!
-//! Files: the `Core` and its config here; the inputs, outputs and commands `io.rs`; the
-//! sync protocol's messages `message.rs`; the read side of the store `storage.rs`, its
-//! records `record.rs`, a store in memory `memory.rs`; typed errors `error.rs`; one
-//! slot per game `slot.rs`, the states a game is in `games.rs`, idle unfinished games
-//! out of memory `sleep.rs`; the write path and
-//! rebuilding `durable.rs`; commands `commands.rs`; the sync protocol's answers and
-//! requests `sync.rs`, what it takes `take.rs`; peers, their queues, the requests in
-//! flight (`Asked`), introductions and which invitations to take `peers.rs`; where each
-//! peer can be reached `book.rs`; bots, duties, repair rounds and timeout claims
-//! `auto.rs`; mail `mail.rs` and its armored text `armor.rs`; what strangers may make
-//! this node keep `quota.rs`, whose each game held for a stranger is, how long it lives and
-//! who yields when the node is full `held.rs` (the core's side `holding.rs`); rate limits
-//! `limit.rs`; clocks `clock.rs`; where a
-//! connection comes from `origin.rs`; peer ids as text `peer_id.rs`; the witness
-//! `witness.rs`, a seat's asking, forfeits and giving the witness what it lacks
-//! `accuse.rs`, a seat's deposits, fetches and posted times for private logs
-//! `stamps.rs`; the computations' messages of a game without a referee `messages.rs`,
-//! and a message withheld, through the witness, `lacked.rs`; delivery of the last
-//! envelopes `delivery.rs`; the players' names `players.rs`.
+//! Files, in three layers, each importing only from the layers below it (no file of the
+//! core imports one that imports it back; ARCHITECTURE.md, "the core's layers"):
+//!
+//! - **Values and questions of the terms**, which know no `Core` and no game held: the
+//!   inputs, outputs and commands `io.rs`; the sync protocol's messages `message.rs`; the
+//!   read side of the store `storage.rs`, its records `record.rs`, a store in memory
+//!   `memory.rs`; typed errors `error.rs`; what the faces are shown `views.rs`, the
+//!   players' names `players.rs`, who is who in a game's terms `seats.rs`; clocks
+//!   `clock.rs`; whose each game held for a stranger is, how long it lives and who yields
+//!   when the node is full `held.rs`; rate limits `limit.rs`; where a connection comes
+//!   from `origin.rs`; peer ids as text `peer_id.rs`; a finished game's line `listed.rs`;
+//!   mail's armored text `armor.rs`.
+//! - **One game**, `game/`: everything the core holds of a game in one slot
+//!   (`game/mod.rs`, and the map of them all), the states it is in (`game/states.rs`),
+//!   asleep (`game/asleep.rs`), its writes under way (`game/queue.rs`), what it owes and
+//!   what reached whom (`game/delivery.rs`), this seat's dealings with its witness
+//!   (`game/asking.rs`) and what this node holds of it as its witness
+//!   (`game/witnessed.rs`).
+//! - **The core's work**, `impl Core` by job: the write path and rebuilding `durable.rs`,
+//!   `restore.rs`; commands `commands.rs`; the sync protocol's answers and requests
+//!   `sync.rs`, what it takes `take.rs`; peers, their queues, the requests in flight
+//!   (`Asked`), introductions and which invitations to take `peers.rs`; where each peer
+//!   can be reached `book.rs`; bots, duties, repair rounds and timeout claims `auto.rs`;
+//!   mail `mail.rs`; what strangers may make this node keep `quota.rs`, `holding.rs`;
+//!   idle games out of memory `sleep.rs`; the witness `witness.rs`; a seat's asking,
+//!   forfeits and giving the witness what it lacks `accuse.rs`, its deposits, fetches
+//!   and posted times for private logs `stamps.rs`; the computations' messages of a game
+//!   without a referee `messages.rs`, and a message withheld, through the witness,
+//!   `lacked.rs`; delivery of the last envelopes `delivery.rs`.
 #![forbid(unsafe_code)]
 
 mod accuse;
@@ -47,7 +57,8 @@ pub mod crashed;
 mod delivery;
 mod durable;
 pub mod error;
-mod games;
+mod game;
+
 mod heads;
 pub mod held;
 #[cfg(test)]
@@ -79,8 +90,9 @@ pub mod resident;
 mod resident_tests;
 mod restore;
 mod rulings;
+mod seats;
 pub mod sleep;
-mod slot;
+
 mod stamps;
 pub mod storage;
 #[cfg(test)]
@@ -116,9 +128,10 @@ pub use views::{
     PeerView, PeersView, Reached, SeatDelivery, SyncCounts, witness_refused_line,
 };
 
-use durable::{Waiter, Waiting, Written};
+use durable::{Waiting, Written};
+use game::Games;
+use game::queue::Waiter;
 use peers::Peers;
-use slot::Games;
 
 /// A game id: the protocol's, one type from the proposal's hash to the store's key.
 pub use sealed_protocol::ids::GameId;
@@ -217,7 +230,7 @@ const STRANGER_OPEN: usize = 8;
 /// Invitations all such peers together may have waiting here.
 const STRANGERS_OPEN: usize = 64;
 
-/// Bots' state for every game (each game's own is in its slot, `slot.rs` `Bot`).
+/// Bots' state for every game (each game's own is in its slot, `game/mod.rs` `Bot`).
 #[derive(Default)]
 struct Bots {
     /// Bots decide every game.
@@ -338,7 +351,7 @@ impl Core {
         core.load(store, restoring)?;
         // Finished games whose last envelopes a seat has not acknowledged itself (a
         // mailbox did): offered to it whenever it connects (`delivery.rs`).
-        for (id, debt) in delivery::Debt::load(store) {
+        for (id, debt) in game::delivery::Debt::load(store) {
             if let Some(slot) = core.games.slot_mut(&id) {
                 slot.owed = Some(debt);
             }

@@ -1,7 +1,7 @@
 //! Armored mail: a game's envelopes out as text (read from the store, like everything a
 //! node serves), and back in (taken as pushes from the game's seats).
 
-use super::durable::Waiter;
+use super::game::queue::Waiter;
 use super::io::{Answer, CmdId, GameRef, Imported};
 use super::{Core, Durable, NodeError};
 use crate::armor::{self as mail, Mail};

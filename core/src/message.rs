@@ -171,3 +171,27 @@ pub enum Response {
         next: u64,
     },
 }
+
+/// An envelope's header, if its bytes decode (its signature is checked elsewhere). A
+/// version 2 envelope travels without its game id: the caller knows the game from the
+/// message, and only the header is read here.
+fn envelope(bytes: &[u8]) -> Option<sealed_protocol::envelope::Envelope> {
+    crate::record::envelope_header(bytes)
+}
+
+/// The (chain, seq) of every envelope of a batch that decodes.
+pub(crate) fn places(envelopes: &[Vec<u8>]) -> Vec<(ChainId, u64)> {
+    envelopes
+        .iter()
+        .filter_map(|b| envelope(b))
+        .map(|e| (e.unsigned.at().chain, e.unsigned.seq))
+        .collect()
+}
+
+/// The game a signed proposal's bytes name (its signature is checked elsewhere): what
+/// an offer's envelopes belong to.
+pub(crate) fn proposal_game(proposal: &[u8]) -> Option<GameId> {
+    let signed: sealed_protocol::proposal::SignedProposal =
+        sealed_protocol::wire::decode(proposal, sealed_protocol::wire::MAX_MESSAGE).ok()?;
+    Some(signed.proposal.game_id())
+}

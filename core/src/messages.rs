@@ -1,7 +1,7 @@
 //! The messages of a game's computations, beside its transcript (Secret Stallmate
 //! without a referee, spec/GAMES.md §5.15): each player's node makes its messages as
 //! duties (`auto.rs`), signs each one's hash in an act, and sends the bytes to the other
-//! player on the message stream once that act is durable (`durable.rs` `Step::messages`);
+//! player on the message stream once that act is durable (`game/queue.rs` `Step::messages`);
 //! the other takes them ([`Core::message`]) and stores each before anything it does next
 //! can depend on it, until its computation is finished: the seat's state then takes the
 //! place of every message before it ([`Core::keep_state`]), so that what a seat keeps of a
@@ -16,10 +16,10 @@
 //! message, only from the game's other player, and only if it is the one signed (the
 //! table checks, `Table::take_message`): anything else is dropped and changes nothing.
 
-use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::Terms;
 
-use super::slot::Life;
+use super::game::Life;
+use super::seats::other_player;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::io::{KEPT_AT, Output, Writes};
 
@@ -36,12 +36,6 @@ pub fn lost_wait(lost: u32) -> u64 {
         0 => RESEND_MS,
         n => (1_000u64 << n.min(5)).min(RESEND_MS),
     }
-}
-
-/// The key of the game's other player, seen from seat `me`.
-pub(super) fn other_player(terms: &Terms, me: Seat) -> Option<PeerKey> {
-    let other = terms.player_seats().find(|s| *s != me)?;
-    terms.key(other).map(|k| k.to_bytes())
 }
 
 impl Core {
@@ -124,7 +118,7 @@ impl Core {
         if let Some(p) = self.games.played_mut(&game) {
             p.used = self.now;
         }
-        let mut step = super::durable::Step {
+        let mut step = super::game::queue::Step {
             writes: Writes {
                 messages: vec![(game, index, bytes)],
                 ..Writes::default()

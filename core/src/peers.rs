@@ -27,9 +27,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use super::book::{self, Book};
-use super::games::game_peers;
 use super::held::{Counted, Crowd, Holder, Room};
 use super::io::{OutId, Output, Writes};
+use super::seats::game_peers;
 use super::views::{AddrView, PeerView, PeersView};
 use super::{Core, Durable, GameId, PeerKey, WriteId};
 use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
@@ -147,12 +147,12 @@ impl Core {
             };
             let id = self.peers.next_out;
             self.peers.next_out += 1;
-            let places = super::sync::places;
+            let places = crate::message::places;
             let asked = match &req {
                 Request::Offer {
                     proposal,
                     envelopes,
-                } => match super::sync::proposal_game(proposal) {
+                } => match crate::message::proposal_game(proposal) {
                     Some(game) => Asked::Offer(game, places(envelopes)),
                     None => Asked::Nothing,
                 },
@@ -160,7 +160,7 @@ impl Core {
                     proposal,
                     envelopes,
                     ..
-                } => match super::sync::proposal_game(proposal) {
+                } => match crate::message::proposal_game(proposal) {
                     Some(game) => Asked::OfferFrom(game, places(envelopes)),
                     None => Asked::Nothing,
                 },
@@ -287,7 +287,7 @@ impl Core {
             return;
         };
         let me = self.key();
-        if super::quota::referees(&terms, &me) {
+        if super::seats::referees(&terms, &me) {
             if let Some(w) = terms.witness() {
                 for a in w.addrs.iter().filter(|a| allowed(a, &w.key, local)) {
                     self.learn_at(w.key, a.clone(), created);
@@ -349,7 +349,7 @@ impl Core {
     }
 
     /// `f` of the strangers' invitations waiting here summed up ([`Crowd`], kept while no
-    /// slot changes: `slot.rs` `Games::kept_sum`).
+    /// slot changes: `game/mod.rs` `Games::kept_sum`).
     fn with_invited<T>(&self, f: impl FnOnce(&Crowd) -> T) -> T {
         let sum = || {
             let mut waiting: Vec<(Counted, Option<PeerKey>)> = vec![];
@@ -357,7 +357,7 @@ impl Core {
                 if p.record.status != GameStatus::Invited {
                     continue;
                 }
-                let Some(from) = super::quota::proposer(p.table.terms()) else {
+                let Some(from) = super::seats::proposer(p.table.terms()) else {
                     continue;
                 };
                 if self.vouched(&from) {
@@ -385,8 +385,8 @@ impl Core {
         let Some(terms) = self.games.terms(id).cloned() else {
             return;
         };
-        for peer in super::games::game_peers(&terms, &me) {
-            if super::games::is_mailbox(&terms, &peer) {
+        for peer in super::seats::game_peers(&terms, &me) {
+            if super::seats::is_mailbox(&terms, &peer) {
                 continue;
             }
             let other_game = self.games.slots().any(|(g, _)| {
@@ -456,7 +456,7 @@ impl Core {
             .games
             .all_played()
             .map(|(_, g)| g)
-            .filter(|p| p.accepted() && !super::quota::referees(p.table.terms(), &me))
+            .filter(|p| p.accepted() && !super::seats::referees(p.table.terms(), &me))
             .map(|p| (p.table.terms().clone(), p.record.created))
             .collect();
         for (t, created) in &terms {
@@ -507,7 +507,7 @@ impl Core {
                     }
                     _ => false,
                 };
-                if !taken_up || super::quota::referees(&t, &me) {
+                if !taken_up || super::seats::referees(&t, &me) {
                     continue;
                 }
                 for seat in &t.proposal().seats {

@@ -1,13 +1,10 @@
 //! Who sits where, as `sealed games` and `show` name them: each seat's role, the name
 //! its proposal gives it (escaped: the proposal is signed by the proposer, whoever that
-//! is), its peer id, and whether it is this node's; and where this seat's latest
-//! messages are, for `sealed move` to say "delivered to bob".
+//! is), its peer id, and whether it is this node's. Of the terms and the names alone:
+//! where a game's messages are is the game's (`game/delivery.rs`).
 
 use sealed_protocol::ids::Seat;
 use sealed_protocol::proposal::{Role, Terms};
-
-use super::games::Played;
-use super::views::{Delivery, SeatDelivery};
 
 /// One seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -145,7 +142,7 @@ pub(super) fn namer(names: &[Option<String>], me: Seat) -> impl Fn(u8) -> String
 }
 
 /// A seat as a line about delivery names it: its name, else its role.
-fn called(terms: &Terms, names: &[Option<String>], s: Seat) -> String {
+pub(super) fn called(terms: &Terms, names: &[Option<String>], s: Seat) -> String {
     match names.get(s.index()).cloned().flatten() {
         Some(n) => n,
         None if terms.role(s) == Some(Role::Referee) => "the referee".into(),
@@ -153,62 +150,18 @@ fn called(terms: &Terms, names: &[Option<String>], s: Seat) -> String {
     }
 }
 
-impl super::Core {
-    /// Each seat's name as this node shows game `p`: as [`seat_names`] gives it, and
-    /// this seat's own name where neither the proposal nor a signature gives one yet (an
-    /// invitation by peer id: its player is named before he accepts, issue 55).
-    pub(super) fn names_shown(&self, p: &Played) -> Vec<Option<String>> {
-        let mut names = p.names();
-        let own = sealed_protocol::text::name(&self.cfg.name);
-        if let Some(n) = names.get_mut(p.table.seat().index())
-            && n.is_none()
-            && !own.is_empty()
-        {
-            *n = Some(own);
-        }
-        names
-    }
-}
-
-impl Played {
-    /// Each seat's name, as [`seat_names`] gives it for this game's session.
-    pub(super) fn names(&self) -> Vec<Option<String>> {
-        let session = self.table.session();
-        seat_names(self.table.terms(), |s| session.signed_name(s))
-    }
-
-    /// Where this seat's latest messages are, per other seat: acknowledged by it
-    /// (durable there) or said held in its repair round, held for it by a mailbox, or
-    /// not confirmed yet. `None` before this seat has sent anything, and nothing for a
-    /// seat that declined (it is owed nothing, `delivery.rs`).
-    pub(super) fn delivery(&self) -> Option<Delivery> {
-        let terms = self.table.terms();
-        let me = self.table.seat();
-        let names = self.names();
-        let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
-        let witness = terms.witness().map(|w| w.key);
-        let mut parts = vec![];
-        for s in terms.seats().filter(|s| *s != me && !self.declined_by(*s)) {
-            let owed = self.owed(Some(s));
-            let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
-                continue;
-            };
-            if owed.is_empty() {
-                continue;
-            }
-            let to = called(terms, &names, s);
-            let reached = super::delivery::reached(
-                &owed,
-                &key,
-                &mailboxes,
-                witness.as_ref(),
-                &self.acked,
-                &self.heard,
-            );
-            parts.push(SeatDelivery { to, reached });
-        }
-        (!parts.is_empty()).then_some(Delivery(parts))
-    }
+/// A game's rule options as `key=value` words (names and values are the proposal's,
+/// escaped); an arbiter who reads is with the others trusted (`players.rs` `helpers`),
+/// by peer id, not here as a key in hex.
+pub(super) fn options_words(terms: &Terms) -> Vec<String> {
+    let arbiter = arbiter(terms).is_some();
+    terms
+        .proposal()
+        .options
+        .iter()
+        .filter(|(k, _)| !(arbiter && k.as_str() == ARBITER))
+        .map(|(k, v)| format!("{k}={}", sealed_protocol::text::name(v)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -285,10 +238,7 @@ mod tests {
                 peer: crate::peer_id::text(&arbiter).unwrap(),
             }]
         );
-        assert_eq!(
-            super::super::commands::options_words(&t),
-            vec!["deck=physical"]
-        );
+        assert_eq!(options_words(&t), vec!["deck=physical"]);
     }
 
     #[test]

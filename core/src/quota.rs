@@ -26,9 +26,8 @@
 
 use std::collections::HashMap;
 
-use sealed_protocol::proposal::{Role, Terms};
-
-use super::slot::Games;
+use super::game::Games;
+use super::seats::{proposer, referees};
 use super::{GameId, PeerKey};
 use crate::record::Usage;
 use crate::refusal::PeerRefusal;
@@ -226,18 +225,6 @@ impl Ledger {
             .into_iter()
             .flat_map(|l| l.networks.keys().map(String::as_str))
     }
-}
-
-/// The proposer of a game with these terms.
-pub(super) fn proposer(terms: &Terms) -> Option<PeerKey> {
-    terms.key(terms.proposal().proposer).map(|k| k.to_bytes())
-}
-
-/// Whether this node's seat of these terms is the referee's.
-pub(super) fn referees(terms: &Terms, me: &PeerKey) -> bool {
-    terms
-        .seat_of(me)
-        .is_some_and(|s| terms.role(s) == Some(Role::Referee))
 }
 
 impl Games {

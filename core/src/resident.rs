@@ -1,7 +1,7 @@
 //! What strangers' games hold in memory, and who yields when it is full (issue 52).
 //!
 //! A game this node plays keeps its envelopes in its table while it is in memory
-//! (`games.rs` `Played`). The day's quotas bound what strangers make the node *store*
+//! (`game/states.rs` `Played`). The day's quotas bound what strangers make the node *store*
 //! (`quota.rs`: 256 MiB a network a day), and each game is bounded (`take.rs`
 //! [`GAME_BYTES`](crate::take::GAME_BYTES)), but neither bounds what is *resident*: a
 //! referee, or a player whose bots accept every game, holds every running game's table

@@ -10,9 +10,9 @@ use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{Action, Secrets};
 
-use super::durable::drain;
-use super::games::{Dormant, Played, Relayed, SetAside};
-use super::slot::Life;
+use super::game::Life;
+use super::game::queue::drain;
+use super::game::{Dormant, Played, Relayed, SetAside};
 use super::{Core, Durable, GameId, Halt, NodeError};
 use crate::record::{GameRecord, GameStatus};
 
@@ -243,9 +243,9 @@ impl Core {
 }
 
 /// The positions of which the store holds a second, different envelope.
-fn evidence_of(envelopes: &[Vec<u8>]) -> super::games::Evidence {
+fn evidence_of(envelopes: &[Vec<u8>]) -> super::game::Evidence {
     let mut seen = std::collections::BTreeSet::new();
-    super::sync::places(envelopes)
+    crate::message::places(envelopes)
         .into_iter()
         .filter(|at| !seen.insert(*at))
         .collect()

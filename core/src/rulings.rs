@@ -10,10 +10,10 @@
 
 use sealed_protocol::ids::GameId;
 
-use super::durable::Step;
-use super::games::{is_mailbox, seat_of};
+use super::game::queue::Step;
 use super::io::{Answer, CmdId, GameRef};
 use super::refusal::PeerRefusal;
+use super::seats::{is_mailbox, seat_of};
 use super::{Core, Durable, NodeError, PeerKey};
 use crate::message::{MAX_RULING, Request, Response};
 

@@ -42,63 +42,14 @@
 //!
 //! [`CoreConfig::sleep_ms`]: super::CoreConfig::sleep_ms
 
-use sealed_protocol::ids::{ChainId, Seat};
-
-use super::delivery::Acked;
-use super::games::{Dormant, Played};
+use super::game::Life;
+use super::game::asleep::{Asleep, HeldAsleep, Reader};
+use super::game::{Dormant, Played};
 use super::listed::Listed;
-use super::slot::Life;
-use super::views::{GameState, GameSummary};
-use super::{Core, Durable, GameId, NodeError, PeerKey, Writes};
+use super::views::GameState;
+use super::{Core, Durable, GameId, NodeError, Writes};
 use crate::clock::TimeControl;
 use crate::record::GameStatus;
-
-/// An unfinished game out of memory, its table in the store only.
-pub(super) struct Asleep {
-    /// Its line for `sealed games`, as it was when it fell asleep.
-    pub(super) summary: GameSummary,
-    /// The other seats, in seat order.
-    others: Vec<Reader>,
-    /// The game's mailboxes.
-    pub(super) mailboxes: Vec<PeerKey>,
-    /// Its witness (one of the mailboxes), named as such in the line's delivery and in
-    /// `sealed peers`.
-    pub(super) witness: Option<PeerKey>,
-    /// What this seat holds of each chain (its heads).
-    pub(super) heads: Vec<(ChainId, u64)>,
-    /// What peers acknowledged and said they hold, given back to the table when it
-    /// wakes (`games.rs` `Played::acked`, `Played::heard`).
-    acked: Acked,
-    heard: Acked,
-    /// A game this node referees for a stranger that no other player has joined yet:
-    /// counted among the games held for strangers, and dropped when its lifetime runs
-    /// out (`holding.rs`), asleep as awake.
-    pub(super) held: Option<HeldAsleep>,
-}
-
-/// Another seat of a game asleep.
-struct Reader {
-    key: PeerKey,
-    seat: Seat,
-    /// The chains it may see now.
-    sees: Vec<ChainId>,
-    /// This seat's chains it should hold, with their counts (`delivery.rs`
-    /// `Played::owed`): what the line's delivery to it is measured against.
-    owed: Vec<(ChainId, u64)>,
-}
-
-/// What the count of games held for strangers reads of a refereed game asleep
-/// (`holding.rs` `each_open_held`, `expires_at`).
-pub(super) struct HeldAsleep {
-    /// Its owner, as the game awake had it.
-    pub(super) holder: Option<crate::held::Holder>,
-    /// Its proposer.
-    pub(super) proposer: Option<PeerKey>,
-    /// When it was taken.
-    pub(super) taken: u64,
-    /// When it expires, if it does (not for a friend's game).
-    pub(super) expires: Option<u64>,
-}
 
 /// Games in memory and out of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,91 +86,6 @@ pub enum Awake {
     /// Hosted for a stranger by the bots: counted and its lifetime watched
     /// (`hosted.rs`).
     Hosted,
-}
-
-impl Asleep {
-    /// Whether `peer` is another seat (`Some` of it) or a mailbox (`Some(None)`).
-    pub(super) fn reader(&self, peer: &PeerKey) -> Option<Option<Seat>> {
-        if let Some(r) = self.others.iter().find(|r| r.key == *peer) {
-            Some(Some(r.seat))
-        } else if self.mailboxes.contains(peer) {
-            Some(None)
-        } else {
-            None
-        }
-    }
-
-    /// Every peer [`Asleep::reader`] answers for: the other seats and the mailboxes.
-    pub(super) fn readers(&self) -> impl Iterator<Item = PeerKey> + '_ {
-        self.others
-            .iter()
-            .map(|r| r.key)
-            .chain(self.mailboxes.iter().copied())
-    }
-
-    /// Whether `peer` holds a seat of the game.
-    pub(super) fn is_seat(&self, peer: &PeerKey) -> bool {
-        self.others.iter().any(|r| r.key == *peer)
-    }
-
-    /// Whether `audience` may see `chain` now: this seat's view, which does not change
-    /// while the game sleeps.
-    pub(super) fn visible(&self, chain: ChainId, audience: Seat) -> bool {
-        match self.others.iter().find(|r| r.seat == audience) {
-            Some(r) => r.sees.contains(&chain),
-            // This seat itself.
-            None => self.heads.iter().any(|(c, _)| *c == chain),
-        }
-    }
-
-    /// Notes what `peer` says it holds of each chain (its `Heads`): the line's delivery
-    /// follows, as the table's would.
-    pub(super) fn said(&mut self, peer: PeerKey, have: &[(ChainId, u64)]) {
-        let heard = self.heard.entry(peer).or_default();
-        for (c, n) in have {
-            if self.heads.iter().any(|(h, _)| h == c) {
-                let k = heard.entry(*c).or_default();
-                *k = (*k).max(*n);
-            }
-        }
-        self.redeliver();
-    }
-
-    /// Notes what `peer` acknowledged holding of this seat's chains (`Played::ack`).
-    pub(super) fn acked(&mut self, peer: PeerKey, places: &[(ChainId, u64)]) {
-        let me = self.summary.seat.map(Seat);
-        let acked = self.acked.entry(peer).or_default();
-        for (c, seq) in places.iter().filter(|(c, _)| Some(c.seat) == me) {
-            let n = acked.entry(*c).or_default();
-            *n = (*n).max(seq + 1);
-        }
-        self.redeliver();
-    }
-
-    /// The line's delivery again, from what the other seats and the mailboxes
-    /// confirmed (`players.rs` `Played::delivery`: one part for each other seat owed
-    /// something, in seat order; no seat of a game asleep has declined).
-    fn redeliver(&mut self) {
-        let Some(d) = self.summary.delivery.as_mut() else {
-            return;
-        };
-        let owed = self.others.iter().filter(|r| !r.owed.is_empty());
-        for (part, r) in d.0.iter_mut().zip(owed) {
-            part.reached = super::delivery::reached(
-                &r.owed,
-                &r.key,
-                &self.mailboxes,
-                self.witness.as_ref(),
-                &self.acked,
-                &self.heard,
-            );
-        }
-    }
-
-    /// Every peer of the game but this node.
-    pub(super) fn peers(&self) -> impl Iterator<Item = &PeerKey> {
-        self.others.iter().map(|r| &r.key).chain(&self.mailboxes)
-    }
 }
 
 impl Core {
@@ -314,7 +180,7 @@ impl Core {
 
     /// Whether `p` is a game this node referees that no other player has joined.
     fn unjoined(&self, p: &Played) -> bool {
-        super::quota::referees(p.table.terms(), &self.key())
+        super::seats::referees(p.table.terms(), &self.key())
             && !super::holding::refereed_accepted(p)
     }
 
@@ -395,9 +261,9 @@ impl Core {
                 })
             })
             .collect();
-        let held = super::quota::referees(terms, &self.key()).then(|| HeldAsleep {
+        let held = super::seats::referees(terms, &self.key()).then(|| HeldAsleep {
             holder: p.holder.clone(),
-            proposer: super::quota::proposer(terms),
+            proposer: super::seats::proposer(terms),
             taken: p.record.created,
             expires: self.expires_at(id),
         });

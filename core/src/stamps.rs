@@ -15,12 +15,11 @@
 //! a witness silent for [`GIVE_UP_MS`] leaves the seat posting what it has, so a dead
 //! witness never keeps a game from closing.
 
-use std::collections::BTreeMap;
-
 use sealed_protocol::deposit;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::session::Command as SessionCommand;
 
+use super::game::asking::Asking;
 use super::{Core, Durable, GameId};
 use crate::message::{MAX_DEPOSITS, Request};
 
@@ -36,21 +35,6 @@ const FETCH_EVERY_MS: u64 = 2_000;
 /// give (silent, or never holding what it should date) before it posts what it has and
 /// closes.
 const GIVE_UP_MS: u64 = 10 * 60 * 1000;
-
-/// A seat's dealings with one game's witness over its private logs, in memory only (a
-/// restart asks again: the witness repeats its times).
-#[derive(Clone, Debug, Default)]
-pub(super) struct Asking {
-    /// Each deposit left and not yet stamped, with when it was first and last left.
-    pending: BTreeMap<Hash, (u64, u64)>,
-    /// When a ledger was last asked for, while a public act has no time.
-    ledger_asked: Option<u64>,
-    /// The number of the next deposit to fetch, and when the last fetch went.
-    fetched: (u64, u64),
-    /// Since when this seat has wanted a time the witness has not given (a stamp, or a
-    /// ledger dating a public act), if it does.
-    wanting: Option<u64>,
-}
 
 impl Core {
     /// For each game: leaves the unstamped deposits with the witness, fetches those left

@@ -37,11 +37,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::proposal::Terms;
 
-use super::durable::{Waiter, Written};
-use super::games::{game_peers, is_mailbox, seat_of};
+use super::durable::Written;
+use super::game::Life;
+use super::game::queue::Waiter;
 use super::io::{InId, OutId, Output};
 use super::peers::{Asked, Places};
-use super::slot::Life;
+use super::seats::{game_peers, is_mailbox, seat_of};
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{GameHeads, MAX_INTRODUCED, MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response};
 use crate::refusal::PeerRefusal;
@@ -363,7 +364,7 @@ impl Core {
             // again, and the answer says why (`take.rs` `known_proposal`).
             if let Some(r) = self.games.relayed(&game)
                 && r.refused.is_some()
-                && super::quota::proposer(&r.terms).as_ref() == Some(peer)
+                && super::seats::proposer(&r.terms).as_ref() == Some(peer)
             {
                 unknown.push(game);
                 continue;
@@ -732,28 +733,4 @@ impl Core {
             self.introduce(peer, game, &terms);
         }
     }
-}
-
-/// An envelope's header, if its bytes decode (its signature is checked elsewhere). A
-/// version 2 envelope travels without its game id: the caller knows the game from the
-/// message, and only the header is read here.
-fn envelope(bytes: &[u8]) -> Option<sealed_protocol::envelope::Envelope> {
-    crate::record::envelope_header(bytes)
-}
-
-/// The (chain, seq) of every envelope of a batch that decodes.
-pub(super) fn places(envelopes: &[Vec<u8>]) -> Vec<(ChainId, u64)> {
-    envelopes
-        .iter()
-        .filter_map(|b| envelope(b))
-        .map(|e| (e.unsigned.at().chain, e.unsigned.seq))
-        .collect()
-}
-
-/// The game a signed proposal's bytes name (its signature is checked elsewhere): what
-/// an offer's envelopes belong to.
-pub(super) fn proposal_game(proposal: &[u8]) -> Option<GameId> {
-    let signed: sealed_protocol::proposal::SignedProposal =
-        sealed_protocol::wire::decode(proposal, sealed_protocol::wire::MAX_MESSAGE).ok()?;
-    Some(signed.proposal.game_id())
 }

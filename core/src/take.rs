@@ -11,7 +11,7 @@
 //!   for a game held for a stranger, only within his quota.
 //!
 //! At one position a game keeps 2 envelopes: the first, and one of evidence
-//! (`take_one`, `take_envelopes`; a relayed game's `games.rs` `Relayed::keep_signed`).
+//! (`take_one`, `take_envelopes`; a relayed game's `game/states.rs` `Relayed::keep_signed`).
 //! A mailbox sends the kept one back to whoever pushes its twin, who then proves the
 //! equivocation. A private log's envelope from outside this seat's audience is taken
 //! only once the game is over in this seat's own view (§16.4). `take_proposal` asks the
@@ -32,11 +32,11 @@ use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Role, Terms};
 
-use super::durable::{Step, Waiter};
-use super::games::{Kept, Played, Relayed, game_peers, is_mailbox, seat_of};
+use super::game::Life;
+use super::game::queue::{Step, Waiter};
+use super::game::{Kept, Played, Relayed};
 use super::held::{Holder, Room};
-use super::quota;
-use super::slot::Life;
+use super::seats::{game_peers, is_mailbox, seat_of};
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{Request, Response};
 use crate::places::Places;
@@ -135,7 +135,7 @@ impl Core {
         if let Some(why) = self.tombstone(&id, store) {
             // An invitation declined here and dropped: its proposer, or a mailbox of
             // it, gets the signed decline back (`held.rs`), as it would have had it.
-            let proposer = quota::proposer(&terms);
+            let proposer = super::seats::proposer(&terms);
             if proposer == Some(peer) || is_mailbox(&terms, &peer) {
                 let envelopes = self.kept_decline(&id, store);
                 if !envelopes.is_empty() {
@@ -151,7 +151,7 @@ impl Core {
             return Some(PeerRefusal::Gone(why).into());
         }
         let me = self.key();
-        let proposer = quota::proposer(&terms);
+        let proposer = super::seats::proposer(&terms);
         let origin_local = self.origin_of(&peer).map(|o| !o.global);
         // Whose the game is: where the proposal came from, or where a mailbox of the
         // game says it came from (a mailbox that lies harms only its own players).
@@ -275,7 +275,7 @@ impl Core {
     fn known_proposal(&self, peer: &PeerKey, id: &GameId) -> Response {
         if let Some(r) = self.games.relayed(id)
             && let Some(why) = &r.refused
-            && quota::proposer(&r.terms).as_ref() == Some(peer)
+            && super::seats::proposer(&r.terms).as_ref() == Some(peer)
         {
             return PeerRefusal::SeatRefused(why.clone()).into();
         }
@@ -503,7 +503,7 @@ impl Core {
                 take_one(p, s, &mut keep, self.now);
             }
         }
-        let actions = super::durable::drain(&mut *p.table);
+        let actions = super::game::queue::drain(&mut *p.table);
         // What was received is stored with what it made this seat sign: one write.
         if held_for_stranger {
             self.charge(&mut step, &from, terms, &game, &keep);
@@ -631,7 +631,7 @@ impl Core {
         reserved: &[(Vec<u8>, Seat)],
     ) {
         let used = usage(reserved.iter().map(|(b, _)| b));
-        let Some(proposer) = quota::proposer(terms) else {
+        let Some(proposer) = super::seats::proposer(terms) else {
             return;
         };
         if !used.is_zero() {

@@ -46,21 +46,20 @@
 use std::collections::{BTreeMap, HashMap};
 
 use sealed_protocol::deposit::{self, MAX_DEPOSIT};
-use sealed_protocol::envelope::{Ack, Signed};
+use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::witness::{Held as HeldChain, Ledger, Stamp, Statement};
 
-use super::durable::{Step, Waiter};
+use super::game::queue::{Step, Waiter};
+use super::game::witnessed::{DepositCount, Held, RECEIPT_PREFIX, receipt_key};
 use super::sync::answer_cost;
 use super::{Core, Durable, GameId, InId, PeerKey};
 use crate::message::{MAX_DEPOSITS, Response};
 use crate::record::Usage;
 use crate::refusal::PeerRefusal;
 
-/// How every envelope time's store key begins.
-pub(super) const RECEIPT_PREFIX: &str = "receipt/";
 /// How every deposit stamp's store key begins.
 const STAMP_PREFIX: &str = "stamp/";
 /// How every deposit's store key begins (then the game and its number).
@@ -78,14 +77,6 @@ const MAX_DEPOSITS_PER_GAME: u64 = 65_536;
 /// A seat's share of [`MAX_DEPOSITS_PER_GAME`] in a game of `seats` seats.
 fn seat_cap(seats: usize) -> u64 {
     MAX_DEPOSITS_PER_GAME / seats.max(1) as u64
-}
-
-/// The deposits a witness holds of one game, durable or being written: in all (they
-/// are numbered by it), and by the seat that left them.
-#[derive(Clone, Debug, Default)]
-pub(super) struct DepositCount {
-    all: u64,
-    by_seat: BTreeMap<Seat, u64>,
 }
 
 /// Most deposit bytes in one answer to a fetch (but one deposit alone, which may be
@@ -110,15 +101,6 @@ fn alone_cap(terms: &Terms) -> usize {
 /// (`serve_deposit`), which an answer carries whole.
 fn most_answered(terms: &Terms) -> usize {
     alone_cap(terms).max(DEPOSITS_PER_ANSWER)
-}
-
-/// The store key of an envelope's time: the game and the envelope hash, both hex.
-pub(super) fn receipt_key(game: &GameId, envelope: &Hash) -> String {
-    format!(
-        "{RECEIPT_PREFIX}{}/{}",
-        hex::encode(game),
-        hex::encode(envelope.0)
-    )
 }
 
 fn stamp_key(game: &GameId, deposit: &Hash) -> String {
@@ -148,101 +130,6 @@ fn read_u64(store: &dyn Durable, key: &str) -> Option<u64> {
     <[u8; 8]>::try_from(bytes.as_slice())
         .ok()
         .map(u64::from_le_bytes)
-}
-
-/// What a witness holds of one game, durable or being written: every public envelope by
-/// place, and the time of each held with its whole causal past.
-#[derive(Debug, Default)]
-pub(super) struct Held {
-    /// The first envelope held at each place of a public chain: its hash and what it
-    /// acknowledges.
-    places: BTreeMap<(ChainId, u64), (Hash, Vec<Ack>)>,
-    /// Per public chain, the time of each envelope from seq 0 held with its causal past.
-    times: BTreeMap<ChainId, Vec<u64>>,
-}
-
-impl Held {
-    /// Rebuilt from the store: its envelopes and the times written for them.
-    pub(super) fn load(terms: &Terms, game: &GameId, store: &dyn Durable) -> Held {
-        let mut held = Held::default();
-        for b in store.envelopes(game).unwrap_or_default() {
-            // Stored, so verified once already.
-            if let Ok(s) = Signed::parse_kept(terms, &b) {
-                held.add(&s);
-            }
-        }
-        let prefix = format!("{RECEIPT_PREFIX}{}/", hex::encode(game));
-        let stored: HashMap<String, u64> = store
-            .metas(&prefix)
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|(k, v)| Some((k, u64::from_le_bytes(v.try_into().ok()?))))
-            .collect();
-        // Each chain's dated prefix, as written; an envelope complete but undated (held
-        // before its time was ever written) is dated by the next write.
-        for seat in terms.seats() {
-            let chain = ChainId::public(seat);
-            let mut times = vec![];
-            while let Some((h, _)) = held.places.get(&(chain, times.len() as u64)) {
-                match stored.get(&receipt_key(game, h)) {
-                    Some(t) => times.push(*t),
-                    None => break,
-                }
-            }
-            held.times.insert(chain, times);
-        }
-        held
-    }
-
-    /// Notes a public envelope as held; whether its place was new.
-    fn add(&mut self, s: &Signed) -> bool {
-        let at = s.at();
-        if !at.chain.log.is_public() || self.places.contains_key(&(at.chain, at.seq)) {
-            return false;
-        }
-        let acks = s
-            .unsigned()
-            .acks
-            .iter()
-            .filter(|a| a.chain.log.is_public())
-            .copied()
-            .collect();
-        self.places.insert((at.chain, at.seq), (s.hash, acks));
-        true
-    }
-
-    fn dated(&self, chain: ChainId) -> u64 {
-        self.times.get(&chain).map_or(0, |t| t.len() as u64)
-    }
-
-    /// Dates at `at` every envelope now held with its whole causal past that had no
-    /// time: returns their hashes.
-    fn complete(&mut self, at: u64) -> Vec<Hash> {
-        let mut out = vec![];
-        loop {
-            let mut progress = false;
-            let chains: Vec<ChainId> = self.times.keys().copied().collect();
-            for chain in chains {
-                let next = self.dated(chain);
-                let Some((hash, acks)) = self.places.get(&(chain, next)) else {
-                    continue;
-                };
-                // Everything it acknowledges is held, and is what it names.
-                let ready = acks.iter().all(|a| {
-                    a.seq < self.dated(a.chain)
-                        && self.places.get(&(a.chain, a.seq)).map(|p| p.0) == Some(a.hash)
-                });
-                if ready {
-                    out.push(*hash);
-                    self.times.entry(chain).or_default().push(at);
-                    progress = true;
-                }
-            }
-            if !progress {
-                return out;
-            }
-        }
-    }
 }
 
 /// The stamps and times a witness is writing, in memory until the write is done: an
@@ -600,7 +487,7 @@ impl Core {
                         .step_by(2)
                         .map(|(_, b)| b.len() as u64)
                         .collect();
-                    let proposer = self.games.terms(&game).and_then(super::quota::proposer);
+                    let proposer = self.games.terms(&game).and_then(super::seats::proposer);
                     let reserved = self
                         .games
                         .relayed_mut(&game)

@@ -1,7 +1,7 @@
 //! The states a game can be in, in a core: played (its table in memory), relayed (a
 //! mailbox's), dormant (finished, in the store only, loaded when asked for) or set aside.
 //! The store's index is the list of every game; memory holds what is active. Each game's
-//! state sits in its slot with everything else the core holds of it (`slot.rs`).
+//! state sits in its slot with everything else the core holds of it (`game/mod.rs`).
 //!
 //! A relayed game is over when a seat declined or every seat closed (`Relayed::over`);
 //! then it goes dormant after 5 idle minutes (`sleep.rs` `unload_idle`), is never
@@ -15,47 +15,50 @@ use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 
-use super::listed::Listed;
-use super::{GameId, Halt, PeerKey};
+use crate::listed::Listed;
 use crate::record::{GameRecord, GameStatus};
+use crate::{GameId, Halt, PeerKey};
 
 /// A game this node plays, its table in memory.
-pub(super) struct Played {
-    pub(super) table: Box<dyn Table>,
-    pub(super) record: GameRecord,
+pub(crate) struct Played {
+    pub(crate) table: Box<dyn Table>,
+    pub(crate) record: GameRecord,
     /// When it was last asked for (a finished game leaves memory when idle).
-    pub(super) used: u64,
+    pub(crate) used: u64,
     /// Done, its verdict final in this seat's view (verified, or a proven fault), and
     /// this seat's last envelopes acknowledged by its peers (`delivery.rs`): nothing more
     /// can come or is owed. A game done but not settled (a published private log not
     /// here yet, a last close no peer acknowledged) keeps being repaired.
-    pub(super) settled: bool,
+    pub(crate) settled: bool,
     /// What peers acknowledged holding of this seat's chains.
-    pub(super) acked: super::delivery::Acked,
+    pub(crate) acked: Acked,
     /// What peers said they hold in their repair rounds (`Heads`): for telling the
     /// player where a move is after a restart, never for settling (a peer's heads may
     /// run ahead of its store, its acknowledgements may not).
-    pub(super) heard: super::delivery::Acked,
+    pub(crate) heard: Acked,
     /// Where the invitation came from, as the budgets count it (`held.rs`): the
     /// sender's address, or the one the mailbox that relayed it said; kept in the store
     /// beside the game, so that it is counted there after a restart.
-    pub(super) holder: Option<super::held::Holder>,
+    pub(crate) holder: Option<crate::held::Holder>,
     /// Whether that address was not global (a LAN, loopback): the proposal's
     /// non-global addresses may then be dialled once accepted.
-    pub(super) origin_local: Option<bool>,
+    pub(crate) origin_local: Option<bool>,
     /// Positions of which a second envelope is stored, as evidence: a third is not.
-    pub(super) evidence: Evidence,
+    pub(crate) evidence: Evidence,
     /// The bytes of its envelopes in the store (as restored, then as taken), against
     /// the bound of a game held for a stranger (`take.rs` `game_room`).
-    pub(super) bytes: u64,
+    pub(crate) bytes: u64,
 }
 
+/// Per peer, per chain of this seat, how many envelopes the peer acknowledged holding.
+pub(crate) type Acked = BTreeMap<PeerKey, BTreeMap<ChainId, u64>>;
+
 /// Positions (chain, seq) at which a second, different envelope is stored.
-pub(super) type Evidence = BTreeSet<(ChainId, u64)>;
+pub(crate) type Evidence = BTreeSet<(ChainId, u64)>;
 
 impl Played {
     /// A game put in memory at `now`.
-    pub(super) fn new(table: Box<dyn Table>, record: GameRecord, now: u64) -> Played {
+    pub(crate) fn new(table: Box<dyn Table>, record: GameRecord, now: u64) -> Played {
         let mut p = Played {
             table,
             record,
@@ -74,7 +77,7 @@ impl Played {
 
     /// Whether this node proposed the game or its player accepted it (as opposed to an
     /// invitation waiting, or declined).
-    pub(super) fn accepted(&self) -> bool {
+    pub(crate) fn accepted(&self) -> bool {
         matches!(
             self.record.status,
             GameStatus::Proposed | GameStatus::Active | GameStatus::Finished
@@ -84,7 +87,7 @@ impl Played {
     /// Whether this node's seat took the game up: proposed it, or accepted it. An
     /// invitation that ended before any answer (its proposer's fault, a withdrawal) was
     /// not, though it reads finished: what comes for it is still held for a stranger.
-    pub(super) fn taken_up(&self) -> bool {
+    pub(crate) fn taken_up(&self) -> bool {
         match self.record.status {
             GameStatus::Proposed | GameStatus::Active => true,
             GameStatus::Finished => {
@@ -100,7 +103,7 @@ impl Played {
     }
 
     /// Notes whether the game is settled, after a change.
-    pub(super) fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         self.settled = self.table.is_done()
             && self.table.session().verdict().status
                 != sealed_protocol::verdict::Status::Unconfirmed
@@ -109,41 +112,41 @@ impl Played {
 }
 
 /// A game this node only relays; its envelopes are served from the store.
-pub(super) struct Relayed {
-    pub(super) terms: Terms,
+pub(crate) struct Relayed {
+    pub(crate) terms: Terms,
     /// The seqs held of each public chain (what the heads say we have), with the hash
     /// of the first envelope at each (a copy of it is no evidence).
-    pub(super) held: BTreeMap<ChainId, BTreeMap<u64, sealed_protocol::hash::Hash>>,
+    pub(crate) held: BTreeMap<ChainId, BTreeMap<u64, sealed_protocol::hash::Hash>>,
     /// Positions at which a second envelope is kept, as evidence.
-    pub(super) evidence: Evidence,
+    pub(crate) evidence: Evidence,
     /// Seats whose public chain holds a close.
-    pub(super) closed: BTreeSet<Seat>,
+    pub(crate) closed: BTreeSet<Seat>,
     /// A seat declined the proposal, or its proposer withdrew it.
-    pub(super) declined: bool,
+    pub(crate) declined: bool,
     /// When an envelope of it last arrived, or it was last asked for.
-    pub(super) used: u64,
+    pub(crate) used: u64,
     /// When this node took it.
-    pub(super) created: u64,
+    pub(crate) created: u64,
     /// As the game's witness: what it holds and when it first held each envelope with
     /// its causal past (`witness.rs`), built from the store when first needed.
-    pub(super) witness: Option<super::witness::Held>,
+    pub(crate) witness: Option<super::witnessed::Held>,
     /// Whom it is held for, when it is held for a stranger (`held.rs`).
-    pub(super) holder: Option<super::held::Holder>,
+    pub(crate) holder: Option<crate::held::Holder>,
     /// When it was taken or an envelope of it last arrived: its lifetime runs from
     /// here (`held.rs`).
-    pub(super) renewed: u64,
+    pub(crate) renewed: u64,
     /// When its renewal was last written to the store.
-    pub(super) renewal_written: u64,
+    pub(crate) renewal_written: u64,
     /// Why a seat refused it when this mailbox offered it, until a seat takes it: its
     /// proposer is told when he asks (`Request::Offer` answered `Refused`).
-    pub(super) refused: Option<String>,
+    pub(crate) refused: Option<String>,
     /// What each seat spent of its reserve for the step it owes (`reserve.rs`).
-    pub(super) reserve: crate::reserve::Reserve,
+    pub(crate) reserve: crate::reserve::Reserve,
 }
 
 /// Whether an envelope is worth storing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kept {
+pub(crate) enum Kept {
     /// The first at its position.
     Fresh,
     /// A second, different one at a taken position: evidence, kept once.
@@ -154,7 +157,7 @@ pub(super) enum Kept {
 
 impl Relayed {
     /// A game to relay, taken at `created`, with nothing held yet.
-    pub(super) fn new(terms: Terms, created: u64, now: u64) -> Relayed {
+    pub(crate) fn new(terms: Terms, created: u64, now: u64) -> Relayed {
         Relayed {
             terms,
             held: BTreeMap::new(),
@@ -174,13 +177,13 @@ impl Relayed {
 
     /// Whether a seat other than the proposer has posted to it (accepted, declined,
     /// or more): a game nobody accepted may be evicted (`held.rs`).
-    pub(super) fn accepted(&self) -> bool {
+    pub(crate) fn accepted(&self) -> bool {
         let proposer = self.terms.proposal().proposer;
         self.held.keys().any(|c| c.seat != proposer)
     }
 
     /// Its record, as the store holds it, with this status.
-    pub(super) fn record(&self, id: GameId, status: crate::record::GameStatus) -> GameRecord {
+    pub(crate) fn record(&self, id: GameId, status: crate::record::GameStatus) -> GameRecord {
         GameRecord {
             id,
             terms: self.terms.bytes().to_vec(),
@@ -193,7 +196,7 @@ impl Relayed {
 
     /// Notes an envelope of this node's store as held (public logs only); what it is.
     /// Its signature was verified before it was stored, and is not again.
-    pub(super) fn keep_stored(&mut self, bytes: &[u8]) -> Kept {
+    pub(crate) fn keep_stored(&mut self, bytes: &[u8]) -> Kept {
         let Ok(s) = Signed::parse_kept(&self.terms, bytes) else {
             return Kept::No;
         };
@@ -201,7 +204,7 @@ impl Relayed {
     }
 
     /// As [`Relayed::keep`], for an envelope already checked.
-    pub(super) fn keep_signed(&mut self, s: &Signed) -> Kept {
+    pub(crate) fn keep_signed(&mut self, s: &Signed) -> Kept {
         let at = s.at();
         if !at.chain.log.is_public() {
             return Kept::No;
@@ -239,12 +242,12 @@ impl Relayed {
     /// the proposer withdrew), or
     /// every seat has closed. A relayed game over goes dormant once idle (`durable.rs`)
     /// and wakes when a seat posts to it or its witness is asked.
-    pub(super) fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         self.declined || self.terms.seats().all(|s| self.closed.contains(&s))
     }
 
     /// Per chain, how many envelopes are held without a gap from seq 0.
-    pub(super) fn heads(&self) -> Vec<(ChainId, u64)> {
+    pub(crate) fn heads(&self) -> Vec<(ChainId, u64)> {
         self.held
             .iter()
             .map(|(c, seqs)| {
@@ -256,11 +259,11 @@ impl Relayed {
 }
 
 /// A finished (or declined) game that is only in the store until asked for.
-pub(super) struct Dormant {
-    pub(super) record: GameRecord,
+pub(crate) struct Dormant {
+    pub(crate) record: GameRecord,
     /// Its line as stored when it finished (`listed.rs`): its result, acts and the names
     /// its seats signed, which `sealed games` shows without loading it.
-    pub(super) listed: Listed,
+    pub(crate) listed: Listed,
     /// Its terms, read when first needed (a peer asks for the game): reading them checks
     /// the proposal's signature, which at start would cost every finished game ever
     /// played (docs/PERFORMANCE.md, start-up). `None` inside when they do not read; the
@@ -270,7 +273,7 @@ pub(super) struct Dormant {
 
 impl Dormant {
     /// A game from its record and stored line alone.
-    pub(super) fn new(record: GameRecord, listed: Listed) -> Dormant {
+    pub(crate) fn new(record: GameRecord, listed: Listed) -> Dormant {
         Dormant {
             record,
             listed,
@@ -279,7 +282,7 @@ impl Dormant {
     }
 
     /// A game whose terms are already read (one that leaves memory).
-    pub(super) fn with_terms(record: GameRecord, terms: Terms, listed: Listed) -> Dormant {
+    pub(crate) fn with_terms(record: GameRecord, terms: Terms, listed: Listed) -> Dormant {
         Dormant {
             record,
             listed,
@@ -287,14 +290,14 @@ impl Dormant {
         }
     }
 
-    /// Each seat's name ([`super::players::seat_names`]), from what its seats signed.
-    pub(super) fn names(&self, terms: &Terms) -> Vec<Option<String>> {
+    /// Each seat's name ([`crate::players::seat_names`]), from what its seats signed.
+    pub(crate) fn names(&self, terms: &Terms) -> Vec<Option<String>> {
         let signed = &self.listed.names;
-        super::players::seat_names(terms, |s| signed.get(s.index()).cloned().flatten())
+        crate::players::seat_names(terms, |s| signed.get(s.index()).cloned().flatten())
     }
 
     /// Its terms, if they read.
-    pub(super) fn terms(&self) -> Option<&Terms> {
+    pub(crate) fn terms(&self) -> Option<&Terms> {
         self.terms
             .get_or_init(|| Terms::parse(&self.record.terms).ok())
             .as_ref()
@@ -302,29 +305,12 @@ impl Dormant {
 }
 
 /// A game the node knows but does not run now.
-pub(super) struct SetAside {
+pub(crate) struct SetAside {
     /// Its variant, when its record could be read.
-    pub(super) variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// Why.
-    pub(super) halt: Halt,
+    pub(crate) halt: Halt,
     /// What its witness had said to this seat (signed statements), given back to the
     /// table rebuilt once the store works again.
-    pub(super) said: Vec<Vec<u8>>,
-}
-
-/// The seat a key holds in a game, if any.
-pub(super) fn seat_of(terms: &Terms, peer: &PeerKey) -> Option<Seat> {
-    terms.seat_of(peer)
-}
-
-/// Whether a key is one of a game's mailboxes.
-pub(super) fn is_mailbox(terms: &Terms, peer: &PeerKey) -> bool {
-    terms.proposal().mailboxes.iter().any(|m| m.key == *peer)
-}
-
-/// Every peer of a game but `me`: its seats and its mailboxes.
-pub(super) fn game_peers(terms: &Terms, me: &PeerKey) -> Vec<PeerKey> {
-    let seats = terms.proposal().seats.iter().map(|s| s.key);
-    let mailboxes = terms.proposal().mailboxes.iter().map(|m| m.key);
-    seats.chain(mailboxes).filter(|k| k != me).collect()
+    pub(crate) said: Vec<Vec<u8>>,
 }

@@ -10,19 +10,23 @@ use std::collections::{BTreeMap, BTreeSet};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::proposal::Terms;
 
-use super::accuse::WitnessTimes;
-use super::commands::Export;
-use super::delivery::Debt;
-use super::durable::Step;
-use super::games::{Dormant, Played, Relayed, SetAside};
-use super::io::{CmdId, GameRef};
-use super::lacked::Lacked;
-use super::sleep::Asleep;
-use super::stamps::Asking;
-use super::{GameId, NodeError, WriteId};
+use asking::WithWitness;
+use delivery::Debt;
+use queue::Queue;
+pub(crate) mod asking;
+pub(crate) mod asleep;
+pub(crate) mod delivery;
+pub(crate) mod queue;
+pub(crate) mod states;
+pub(crate) mod witnessed;
+
+use crate::io::GameRef;
+use crate::{GameId, NodeError};
+use asleep::Asleep;
+pub(crate) use states::{Dormant, Evidence, Kept, Played, Relayed, SetAside};
 
 /// Where a game stands in this core.
-pub(super) enum Life {
+pub(crate) enum Life {
     /// Played by this node, its table in memory.
     Played(Box<Played>),
     /// Relayed as a mailbox (or kept as a witness).
@@ -36,87 +40,45 @@ pub(super) enum Life {
     Aside(Box<SetAside>),
 }
 
-/// A game's writes: at most one in flight, the steps made meanwhile, the exports that
-/// wait for the table and the store to agree (`durable.rs`). The steps are boxed: a
-/// step is 400 bytes, and most games, most of the time, have none under way, so the
-/// slot of every game held (thousands asleep at a public referee) stays small.
-#[derive(Default)]
-pub(super) struct Queue {
-    /// The write in flight and the step it makes visible once durable.
-    pub(super) in_flight: Option<(WriteId, Box<Step>)>,
-    /// Steps made since, merged: they go with the next write.
-    pub(super) next: Option<Box<Step>>,
-    /// Exports waiting until nothing of the game is being written.
-    pub(super) exports: Vec<(CmdId, Export)>,
-}
-
-impl Queue {
-    /// Whether nothing of the game is being written or waits to be.
-    pub(super) fn idle(&self) -> bool {
-        self.in_flight.is_none() && self.next.is_none()
-    }
-}
-
-/// This seat's dealings with its game's witness, in memory only (a restart asks again:
-/// the witness repeats what it said). Kept while the game is unloaded or set aside.
-#[derive(Default)]
-pub(super) struct WithWitness {
-    /// When this seat last asked the witness for its ledgers (`accuse.rs`).
-    pub(super) asked: Option<u64>,
-    /// Since when the witness has left this seat's asks unanswered.
-    pub(super) unanswered_since: Option<u64>,
-    /// The wait in progress by the witness's last answer (`accuse.rs`).
-    pub(super) times: Option<WitnessTimes>,
-    /// The first answer signed past the deadline of the wait in progress (`accuse.rs`).
-    pub(super) past_deadline: Option<super::accuse::PastDeadline>,
-    /// Deposits and stamps of this seat's private logs (`stamps.rs`).
-    pub(super) stamps: Option<Asking>,
-    /// A computation's message lacked, left with the witness or fetched (`lacked.rs`).
-    pub(super) lacked: Option<Lacked>,
-    /// Why the witness refused this seat's last push of the game, until it takes one
-    /// (`sync.rs`): what it refused it has not dated, so `show` and `games` say it.
-    pub(super) refused: Option<String>,
-}
-
 /// Whether a bot decides this game, and whether it changed since the bots last looked.
 #[derive(Default)]
-pub(super) struct Bot {
+pub(crate) struct Bot {
     /// A bot decides it (`sealed bot on`, a referee's invitations).
-    pub(super) on: bool,
+    pub(crate) on: bool,
     /// Changed since the bots last looked.
-    pub(super) dirty: bool,
+    pub(crate) dirty: bool,
 }
 
 /// Everything the core holds of one game.
-pub(super) struct Slot {
+pub(crate) struct Slot {
     /// Where it stands.
-    pub(super) life: Life,
+    pub(crate) life: Life,
     /// Its writes under way.
-    pub(super) queue: Queue,
+    pub(crate) queue: Queue,
     /// This seat's dealings with its witness.
-    pub(super) witness: WithWitness,
+    pub(crate) witness: WithWitness,
     /// Its bot.
-    pub(super) bot: Bot,
+    pub(crate) bot: Bot,
     /// Why a peer refused its last offer, until one is taken (`sealed games` says it
     /// while the invitation is not delivered).
-    pub(super) refused: Option<String>,
+    pub(crate) refused: Option<String>,
     /// The seats owed this seat's last envelopes, once it settled on a mailbox's word
     /// (`delivery.rs`).
-    pub(super) owed: Option<Debt>,
+    pub(crate) owed: Option<Debt>,
     /// As the game's witness: the deposits it holds, durable or being written
     /// (`witness.rs`), once counted.
-    pub(super) deposits: Option<super::witness::DepositCount>,
+    pub(crate) deposits: Option<witnessed::DepositCount>,
     /// When this seat's last message of the game's computations went (`messages.rs`).
-    pub(super) message_sent: u64,
+    pub(crate) message_sent: u64,
     /// That message's position, and how many times in a row its stream was lost
     /// ([`crate::Input::MessageLost`]): it then goes again sooner than every `RESEND_MS`
     /// (`messages.rs`).
-    pub(super) message_lost: (u64, u32),
+    pub(crate) message_lost: (u64, u32),
 }
 
 /// Every game the core knows, one slot each.
 #[derive(Default)]
-pub(super) struct Games {
+pub(crate) struct Games {
     slots: BTreeMap<GameId, Slot>,
     /// The played games whose variant has computations (`Table::has_computations`):
     /// what `messages.rs` `computing` looks at after every input, where every game
@@ -127,16 +89,16 @@ pub(super) struct Games {
     generation: u64,
     /// The games held for strangers summed up (`holding.rs` `with_crowd`), as of a
     /// generation.
-    pub(super) crowd: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
+    pub(crate) crowd: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
     /// Strangers' invitations waiting at this player summed up (`peers.rs`
     /// `may_invite`), as of a generation.
-    pub(super) invited: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
+    pub(crate) invited: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
 }
 
 macro_rules! state {
     ($one:ident, $all:ident, $variant:ident, $ty:ty $(, $one_mut:ident)?) => {
         /// The game, if it is in this state.
-        pub(super) fn $one(&self, id: &GameId) -> Option<&$ty> {
+        pub(crate) fn $one(&self, id: &GameId) -> Option<&$ty> {
             match &self.slots.get(id)?.life {
                 Life::$variant(g) => Some(&**g),
                 _ => None,
@@ -145,7 +107,7 @@ macro_rules! state {
 
         $(
             /// The game, if it is in this state.
-            pub(super) fn $one_mut(&mut self, id: &GameId) -> Option<&mut $ty> {
+            pub(crate) fn $one_mut(&mut self, id: &GameId) -> Option<&mut $ty> {
                 self.generation += 1;
                 match &mut self.slots.get_mut(id)?.life {
                     Life::$variant(g) => Some(&mut **g),
@@ -155,7 +117,7 @@ macro_rules! state {
         )?
 
         /// Every game in this state, in id order.
-        pub(super) fn $all(&self) -> impl Iterator<Item = (&GameId, &$ty)> {
+        pub(crate) fn $all(&self) -> impl Iterator<Item = (&GameId, &$ty)> {
             self.slots.iter().filter_map(|(id, s)| match &s.life {
                 Life::$variant(g) => Some((id, &**g)),
                 _ => None,
@@ -174,7 +136,7 @@ impl Games {
     /// `f` of a sum over the games kept in `kept` (`crowd` or `invited`), summed again
     /// by `sum` only when a slot may have changed since it was: a flood of proposals or
     /// invitations at a full node is refused without a pass over its games each time.
-    pub(super) fn kept_sum<T>(
+    pub(crate) fn kept_sum<T>(
         &self,
         kept: &std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
         sum: impl FnOnce() -> crate::held::Crowd,
@@ -190,30 +152,30 @@ impl Games {
     }
 
     /// A game's slot.
-    pub(super) fn slot(&self, id: &GameId) -> Option<&Slot> {
+    pub(crate) fn slot(&self, id: &GameId) -> Option<&Slot> {
         self.slots.get(id)
     }
 
     /// A game's slot.
-    pub(super) fn slot_mut(&mut self, id: &GameId) -> Option<&mut Slot> {
+    pub(crate) fn slot_mut(&mut self, id: &GameId) -> Option<&mut Slot> {
         self.generation += 1;
         self.slots.get_mut(id)
     }
 
     /// Every slot, in id order.
-    pub(super) fn slots(&self) -> impl Iterator<Item = (&GameId, &Slot)> {
+    pub(crate) fn slots(&self) -> impl Iterator<Item = (&GameId, &Slot)> {
         self.slots.iter()
     }
 
     /// Every slot, in id order.
-    pub(super) fn slots_mut(&mut self) -> impl Iterator<Item = (&GameId, &mut Slot)> {
+    pub(crate) fn slots_mut(&mut self) -> impl Iterator<Item = (&GameId, &mut Slot)> {
         self.generation += 1;
         self.slots.iter_mut()
     }
 
     /// Puts the game in `life`, keeping the rest of its slot (a new game gets a fresh
     /// one); what it was before.
-    pub(super) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
+    pub(crate) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
         self.generation += 1;
         match &life {
             Life::Played(p) if p.table.has_computations() => {
@@ -246,14 +208,14 @@ impl Games {
     }
 
     /// Forgets the game and everything held of it.
-    pub(super) fn forget(&mut self, id: &GameId) -> Option<Slot> {
+    pub(crate) fn forget(&mut self, id: &GameId) -> Option<Slot> {
         self.generation += 1;
         self.with_computations.remove(id);
         self.slots.remove(id)
     }
 
     /// The played games whose variant has computations, in id order.
-    pub(super) fn with_computations(&self) -> impl Iterator<Item = (&GameId, &Played)> {
+    pub(crate) fn with_computations(&self) -> impl Iterator<Item = (&GameId, &Played)> {
         self.with_computations
             .iter()
             .filter_map(|id| Some((id, self.played(id)?)))
@@ -262,17 +224,17 @@ impl Games {
     /// A game by id or unique prefix (of hex), whatever its state. Every command naming
     /// a game asks this, so it reads the ids in the prefix's range of the map (ids sort
     /// as their hex does) instead of writing out every id: a node holds thousands.
-    pub(super) fn find(&self, g: &GameRef) -> Result<GameId, NodeError> {
+    pub(crate) fn find(&self, g: &GameRef) -> Result<GameId, NodeError> {
         find_among(&self.slots, g.as_str())
     }
 
     /// Whether the core knows the game in any state.
-    pub(super) fn knows(&self, id: &GameId) -> bool {
+    pub(crate) fn knows(&self, id: &GameId) -> bool {
         self.slots.contains_key(id)
     }
 
     /// A known game's terms (none for a game asleep or set aside).
-    pub(super) fn terms(&self, id: &GameId) -> Option<&Terms> {
+    pub(crate) fn terms(&self, id: &GameId) -> Option<&Terms> {
         match &self.slots.get(id)?.life {
             Life::Played(p) => Some(p.table.terms()),
             Life::Relayed(r) => Some(&r.terms),
@@ -283,7 +245,7 @@ impl Games {
     }
 
     /// Games with a write in flight.
-    pub(super) fn writes_in_flight(&self) -> usize {
+    pub(crate) fn writes_in_flight(&self) -> usize {
         self.slots
             .values()
             .filter(|s| s.queue.in_flight.is_some())

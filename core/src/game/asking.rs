@@ -1,0 +1,92 @@
+//! This seat's dealings with its game's witness, in memory only (a restart asks again:
+//! the witness repeats what it said), kept while the game is unloaded or set aside: when
+//! it last asked for ledgers and the wait they show ([`WitnessTimes`]), the first answer
+//! past another seat's deadline ([`PastDeadline`]), the deposits and stamps of its
+//! private logs ([`Asking`]) and a computation's message lacked ([`Lacked`]). The asking
+//! itself is the core's: `accuse.rs`, `stamps.rs`, `lacked.rs`.
+
+use std::collections::BTreeMap;
+
+use sealed_protocol::engine::WitnessWait;
+use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::Seat;
+
+/// This seat's dealings with its game's witness, in memory only (a restart asks again:
+/// the witness repeats what it said). Kept while the game is unloaded or set aside.
+#[derive(Default)]
+pub(crate) struct WithWitness {
+    /// When this seat last asked the witness for its ledgers (`accuse.rs`).
+    pub(crate) asked: Option<u64>,
+    /// Since when the witness has left this seat's asks unanswered.
+    pub(crate) unanswered_since: Option<u64>,
+    /// The wait in progress by the witness's last answer (`accuse.rs`).
+    pub(crate) times: Option<WitnessTimes>,
+    /// The first answer signed past the deadline of the wait in progress (`accuse.rs`).
+    pub(crate) past_deadline: Option<PastDeadline>,
+    /// Deposits and stamps of this seat's private logs (`stamps.rs`).
+    pub(crate) stamps: Option<Asking>,
+    /// A computation's message lacked, left with the witness or fetched (`lacked.rs`).
+    pub(crate) lacked: Option<Lacked>,
+    /// Why the witness refused this seat's last push of the game, until it takes one
+    /// (`sync.rs`): what it refused it has not dated, so `show` and `games` say it.
+    pub(crate) refused: Option<String>,
+}
+
+/// The wait in progress by a witness's answer, and the state it was counted in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WitnessTimes {
+    /// Envelopes processed when it was counted: stale once more are.
+    pub(crate) held: u64,
+    /// The seat to act then.
+    pub(crate) seat: Seat,
+    /// Its wait by the witness's times.
+    pub(crate) wait: WitnessWait,
+}
+
+impl WitnessTimes {
+    /// When the wait started, by the witness's clock.
+    pub(crate) fn since(&self) -> u64 {
+        self.wait.since
+    }
+
+    /// When it runs out, by the witness's clock.
+    pub(crate) fn deadline(&self) -> u64 {
+        self.wait.deadline()
+    }
+}
+
+/// The first answer of the witness signed after the deadline of another seat's wait,
+/// kept for that wait (one per game, in memory: at most [`READ_LEDGERS`] statements).
+#[derive(Clone, Debug)]
+pub(crate) struct PastDeadline {
+    /// The seat waited for.
+    pub(crate) seat: Seat,
+    /// When its wait started, by the witness's times: another start is another wait.
+    pub(crate) since: u64,
+    /// The answer, as signed bytes.
+    pub(crate) statements: Vec<Vec<u8>>,
+}
+
+/// A seat's dealings with one game's witness over its private logs, in memory only (a
+/// restart asks again: the witness repeats its times).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Asking {
+    /// Each deposit left and not yet stamped, with when it was first and last left.
+    pub(crate) pending: BTreeMap<Hash, (u64, u64)>,
+    /// When a ledger was last asked for, while a public act has no time.
+    pub(crate) ledger_asked: Option<u64>,
+    /// The number of the next deposit to fetch, and when the last fetch went.
+    pub(crate) fetched: (u64, u64),
+    /// Since when this seat has wanted a time the witness has not given (a stamp, or a
+    /// ledger dating a public act), if it does.
+    pub(crate) wanting: Option<u64>,
+}
+
+/// A seat's dealings with the witness over one game's lacked messages, in memory only.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Lacked {
+    /// When this seat last left its owed deposit.
+    pub(crate) left: Option<u64>,
+    /// The number of the next deposit to fetch, and when the last fetch went.
+    pub(crate) fetched: (u64, Option<u64>),
+}
