@@ -55,7 +55,9 @@ fn reexports(lib: &str) -> BTreeMap<String, String> {
         let Some(end) = rest.find(';') else { break };
         let stmt = &rest[..end];
         if let Some((module, items)) = stmt.split_once("::")
-            && module.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && module
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
         {
             for item in items.trim_matches(|c| c == '{' || c == '}').split(',') {
                 let item = item.trim();
@@ -107,7 +109,9 @@ fn paths(module: &str, is_folder: bool, code: &str) -> Vec<(Vec<String>, Vec<Str
     // `mod queue;` … `use queue::Queue;` in a folder's `mod.rs`.
     if is_folder {
         for line in code.lines() {
-            let line = line.trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+            let line = line
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub ");
             if let Some(rest) = line.strip_prefix("use ")
                 && let Some((first, _)) = rest.split_once("::")
             {
@@ -189,7 +193,11 @@ fn no_file_of_the_core_imports_one_that_imports_it_back() {
     let graph = graph();
     // The count is not empty: a parser that found nothing would pass for no reason.
     assert!(graph.len() > 40, "{} files read", graph.len());
-    assert!(graph["durable"].contains("game/queue"), "{:?}", graph["durable"]);
+    assert!(
+        graph["durable"].contains("game/queue"),
+        "{:?}",
+        graph["durable"]
+    );
     assert!(graph["game"].contains("game/queue"), "{:?}", graph["game"]);
     assert!(graph["commands"].contains("io"), "{:?}", graph["commands"]);
     for name in graph.keys() {

@@ -1,4 +1,4 @@
-//! A node core driven with any sequence of inputs (`sealed_node::drive`): proposals of
+//! A node core driven with any sequence of inputs (`sealed_drive`): proposals of
 //! every variant, chained and equivocating envelopes, `Heads`, `Pull`, `Introduce` of
 //! any address, connections, failed writes, answers, ticks and restarts, as a player,
 //! a mailbox, a witness or a referee (the first byte says which). The driver panics
@@ -9,5 +9,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = sealed_node::drive::run(data);
+    let _ = sealed_drive::run(data);
 });

@@ -25,7 +25,7 @@
 use sealed_conformance::sim::test_key;
 use sealed_games::table::{self, Invitees, Table};
 use sealed_games::variant::check_transcript;
-use sealed_node::drive::Bytes;
+use sealed_drive::Bytes;
 use sealed_protocol::body::{Claim, ClaimKind, Item};
 use sealed_protocol::envelope::{Envelope, Signed};
 use sealed_protocol::hash::Hash;

@@ -8,8 +8,7 @@
 //! `origin.rs`; the lookup of a peer by peer id `lookup.rs`; the sync messages on
 //! libp2p `sync/` (spec/PROTOCOL.md §16: framing under a memory budget `codec.rs`,
 //! items counted before decoding `shape.rs`; the messages are the core's,
-//! `sealed_core::message`); a driver of cores from any bytes for the fuzz target and
-//! the property test `drive.rs`; the handle `handle.rs`, with a count of committed
+//! `sealed_core::message`); the handle `handle.rs`, with a count of committed
 //! writes that the web board's live stream waits on; the durable redb store `store/`
 //! (the API and batches `mod.rs`, tables, layout versions and migration `schema.rs`,
 //! the record's one encoding `record.rs`, the strangers' ledger `quota.rs`, the core's
@@ -23,12 +22,13 @@
 //! node stopped; the hand-over of the store between a starting node and such a command,
 //! each waiting for the other, `handover.rs`). Game clocks, rate limits and armored mail are the core's (`clock`,
 //! `limit`, `mail` below), and so are the store's record types and the store in memory.
-//! The deterministic simulation of many cores is in `node/tests/sim/`.
+//! The deterministic simulation of many cores is in `node/tests/sim/`; the driver of a
+//! core from any bytes, for the fuzz target and the property test, is a crate of its own
+//! beside the node (`node/drive/`, `sealed-drive`), no part of this API.
 
 pub mod checked;
 pub mod control;
 pub mod door;
-pub mod drive;
 pub mod faults;
 pub mod fresh_port;
 pub mod handle;

@@ -8,7 +8,7 @@
 //! and in, rulings, proposals, standing mailboxes). A game a peer proposes to this node
 //! may be played for real: the proposer's seat is a live table (`drive/live.rs`) that
 //! takes what the node sends it and pushes what its bot decides. The fuzz target
-//! `fuzz/fuzz_targets/core_sync.rs` and the property test `node/tests/drive.rs` run it.
+//! `fuzz/fuzz_targets/core_sync.rs` and the property test `node/drive/tests/drive.rs` run it.
 //!
 //! Checked after every input (a panic is a finding): nothing is dialled at an address
 //! given by an introduction the rules refuse (`core/src/sync.rs` `introduced`); what each
@@ -20,6 +20,10 @@
 //!
 //! Over 600 lines: the inputs it makes and the checks after them read one world's
 //! state (the games made, the chains' heads, the addresses given, what was stored).
+//!
+//! A crate of its own beside the node (issue 54): it drives the node's core with the
+//! node's store in memory and its sync messages, and is no part of the node's public API.
+#![forbid(unsafe_code)]
 
 mod commands;
 mod live;
@@ -33,14 +37,14 @@ use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms};
 
-use crate::core::{
+use live::Live;
+use sealed_node::core::{
     Cmd, Core, CoreConfig, Durable, GameId, Input, OutId, Output, PeerKey, Quotas, Writes,
 };
-use crate::limit::Limits;
-use crate::origin::Origin;
-use crate::store::{MemoryStore, Usage};
-use crate::sync::{Request, Response};
-use live::Live;
+use sealed_node::limit::Limits;
+use sealed_node::origin::Origin;
+use sealed_node::store::{MemoryStore, Usage};
+use sealed_node::sync::{Request, Response};
 
 /// What a run did, for a test to look at.
 #[derive(Debug, Default)]
@@ -309,7 +313,9 @@ impl World {
                     let result = if ok {
                         Ok(self.store.commit(&writes))
                     } else {
-                        Err(crate::core::WriteFailed("the disk is full (driven)".into()))
+                        Err(sealed_node::core::WriteFailed(
+                            "the disk is full (driven)".into(),
+                        ))
                     };
                     self.input(Input::Written { write, result });
                 } else if let Some(write) = self.recover.pop_front() {
@@ -382,7 +388,7 @@ impl World {
                         // Deposits of any bytes and sizes (a witness keeps them for the
                         // other seat, within the proposer's quota).
                         1 => {
-                            let n = b.below(crate::sync::MAX_DEPOSITS + 2);
+                            let n = b.below(sealed_node::sync::MAX_DEPOSITS + 2);
                             let size = 16 * b.below(300);
                             let fill = b.u8();
                             Request::Deposit {
@@ -433,7 +439,7 @@ impl World {
                 key: me,
                 addrs: vec![format!(
                     "/ip4/9.9.9.9/tcp/1/p2p/{}",
-                    crate::net::peer_id(&me).expect("a key")
+                    sealed_node::net::peer_id(&me).expect("a key")
                 )],
             }],
             1 => vec![MailboxSpec {
@@ -607,7 +613,7 @@ impl World {
                 1 => "not an address".to_owned(),
                 _ => format!(
                     "/ip4/{ip}/tcp/{port}/p2p/{}",
-                    crate::net::peer_id(&who).expect("a key")
+                    sealed_node::net::peer_id(&who).expect("a key")
                 ),
             };
             let seat = terms.as_ref().is_some_and(|t| t.seat_of(&who).is_some());
@@ -623,10 +629,10 @@ impl World {
                 self.forbidden.insert(text.clone());
             }
             addrs.push(
-                text.parse::<libp2p::Multiaddr>()
+                text.parse::<sealed_node::Multiaddr>()
                     .ok()
-                    .and_then(|a| crate::shell::peer_of(&a))
-                    .and_then(|p| crate::shell::key_of(&p))
+                    .and_then(|a| sealed_node::shell::peer_of(&a))
+                    .and_then(|p| sealed_node::shell::key_of(&p))
                     .map(|k| (k, text)),
             );
         }
@@ -683,7 +689,7 @@ impl World {
                 }
                 Output::Reply { id, result } => {
                     if id == MAIL_EXPORT
-                        && let Ok(crate::core::Answer::Text(t)) = result
+                        && let Ok(sealed_node::core::Answer::Text(t)) = result
                     {
                         self.mail = Some(t);
                     }
@@ -739,7 +745,7 @@ impl World {
             );
         }
         assert!(
-            self.writes.len() <= crate::core::MAX_QUEUED_WRITES + 64,
+            self.writes.len() <= sealed_node::core::MAX_QUEUED_WRITES + 64,
             "{} writes waiting",
             self.writes.len()
         );

@@ -14,8 +14,8 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::Action;
 
 use super::{Bytes, World};
-use crate::core::{OutId, PeerKey};
-use crate::sync::{Request, Response};
+use sealed_node::core::{OutId, PeerKey};
+use sealed_node::sync::{Request, Response};
 
 /// A peer's seat in a game it proposed to the node, played for real.
 pub(super) struct Live {

@@ -4,7 +4,7 @@
 //! learned, dials failed, duties due, lookup points.
 
 use super::{Bytes, MAIL_EXPORT, VARIANTS, World};
-use crate::core::{Cmd, GameRef, Input, PeerKey, ProposeArgs, ShowFormat};
+use sealed_node::core::{Cmd, GameRef, Input, PeerKey, ProposeArgs, ShowFormat};
 
 impl World {
     /// Commands a person gives and inputs the transport gives, beyond the common ones.
@@ -116,7 +116,7 @@ impl World {
                 let addr = format!(
                     "/ip4/9.9.9.{}/tcp/4001/p2p/{}",
                     b.below(4),
-                    crate::net::peer_id(&p).expect("a key")
+                    sealed_node::net::peer_id(&p).expect("a key")
                 );
                 let input = match b.below(5) {
                     0 => Input::Learned {
@@ -150,7 +150,7 @@ impl World {
                 let p = self.peer(b.below(5));
                 let addr = format!(
                     "/ip4/9.9.9.9/tcp/4001/p2p/{}",
-                    crate::net::peer_id(&p).expect("a key")
+                    sealed_node::net::peer_id(&p).expect("a key")
                 );
                 (0, Cmd::Stand(p, addr))
             }

@@ -1,11 +1,11 @@
 //! A core driven with any sequence of inputs a stranger, a seat or the network could
-//! make (`sealed_node::drive`): proposals of every variant, chained and equivocating
+//! make (`sealed_drive`): proposals of every variant, chained and equivocating
 //! envelopes, heads of any size, introductions of any address, connections, failed
 //! writes, restarts. Every input is followed by the driver's checks: nothing dialled at
 //! an address an introduction may not give, every quota held in memory and in the
 //! store, at most two envelopes at a position, writes waiting bounded. The fuzz target
 //! `core_sync` (fuzz/) runs the same driver on libFuzzer's inputs; more cases here with
-//! `SEALED_DRIVE_CASES=5000 cargo test --release -p sealed-node --test drive`.
+//! `SEALED_DRIVE_CASES=5000 cargo test --release -p sealed-drive --test drive`.
 
 use proptest::prelude::*;
 use sealed_protocol::random::Stream;
@@ -22,7 +22,7 @@ proptest! {
 
     #[test]
     fn any_inputs_keep_every_bound(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        sealed_node::drive::run(&bytes);
+        sealed_drive::run(&bytes);
     }
 }
 
@@ -36,7 +36,7 @@ fn long_runs_reach_the_quotas_and_hold_them() {
         let mut s = Stream::new(&sealed_protocol::hash::Hash([seed as u8; 32]));
         let mut bytes = vec![flags];
         bytes.extend((0..60_000).map(|_| s.next_u32() as u8));
-        let r = sealed_node::drive::run(&bytes);
+        let r = sealed_drive::run(&bytes);
         eprintln!("flags {flags:05b}: {r:?}");
         refused += r.refused;
         taken += r.taken;
