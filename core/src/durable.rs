@@ -272,8 +272,7 @@ impl Core {
             self.release(id, step, 0, store);
             return;
         }
-        let write = self.next_write;
-        self.next_write += 1;
+        let write = self.next_write.take_next();
         self.out.push_back(Output::Write {
             write,
             writes: step.writes.clone(),
@@ -312,8 +311,7 @@ impl Core {
 
     /// Writes that no game waits for; the write's number.
     pub(super) fn write_writes(&mut self, writes: Writes) -> WriteId {
-        let write = self.next_write;
-        self.next_write += 1;
+        let write = self.next_write.take_next();
         self.out.push_back(Output::Write {
             write,
             writes: writes.clone(),
@@ -564,8 +562,7 @@ impl Core {
             .map(|(_, g)| g)
             .any(|a| matches!(a.halt, Halt::Write(_)));
         if (halted || self.store_failed) && self.recovering.is_none() {
-            let write = self.next_write;
-            self.next_write += 1;
+            let write = self.next_write.take_next();
             self.recovering = Some(write);
             self.out.push_back(Output::Recover { write });
         }

@@ -177,7 +177,7 @@ fn a_friends_invitation_never_expires_and_a_strangers_is_declined() {
     let theirs = duel(&friend, me, None, 2);
     assert_eq!(n.ask(f, propose(&theirs)), Response::Ok { new: 0 });
     n.input(Input::Command {
-        id: 1,
+        id: crate::CmdId(1),
         cmd: crate::Cmd::Accept(theirs.game().into()),
     });
     let again = duel(&friend, me, None, 3);
@@ -425,7 +425,7 @@ fn the_friends_migration_counts_an_invitation_that_ended_unanswered_as_none() {
     let real = duel(&friend, me, None, 2);
     assert_eq!(n.ask(f, propose(&real)), Response::Ok { new: 0 });
     n.input(Input::Command {
-        id: 1,
+        id: crate::CmdId(1),
         cmd: crate::Cmd::Accept(real.game().into()),
     });
     // A store of before the migration: its mark removed, the friends forgotten.

@@ -2,18 +2,60 @@
 
 use sealed_protocol::ids::ChainId;
 
-use super::{GameId, NodeError, PeerKey, WriteId};
+use super::{GameId, NodeError, PeerKey};
 use crate::message::{Request, Response};
 pub use crate::origin::Origin;
 use crate::record::{GameRecord, GameStatus, Usage};
 use crate::views::{GameSummary, GameView, PeersView};
 
-/// A command, numbered by the shell so it can route the reply.
-pub type CmdId = u64;
-/// A request from a peer, numbered by the shell, answered by [`Output::Respond`].
-pub type InId = u64;
-/// A request to a peer, numbered by the core, answered by [`Input::Response`].
-pub type OutId = u64;
+/// A number that names one thing of one kind; the kinds are told apart by the compiler
+/// (a command's number is no peer request's). Printed as the bare number, as the
+/// simulation's records have always shown it.
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u64);
+
+        impl $name {
+            /// This number, and `self` moved on to the next: what a counter hands out.
+            pub fn take_next(&mut self) -> $name {
+                let id = *self;
+                self.0 += 1;
+                id
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+id!(
+    /// A command, numbered by the shell so it can route the reply.
+    CmdId
+);
+id!(
+    /// A request from a peer, numbered by the shell, answered by [`Output::Respond`].
+    InId
+);
+id!(
+    /// A request to a peer, numbered by the core, answered by [`Input::Response`].
+    OutId
+);
+id!(
+    /// A store write, numbered by the core, answered by [`Input::Written`].
+    WriteId
+);
 
 /// Something that happened, for the core to take.
 #[derive(Debug)]

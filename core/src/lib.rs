@@ -115,7 +115,7 @@ use crate::limit::{BudgetLimits, Budgets, Limits};
 pub use error::{Halt, NodeError, WriteFailed};
 pub use io::{
     Answer, Cmd, CmdId, GameRef, Imported, InId, Input, OutId, Output, ProposeArgs, QUOTA_DAY_KEY,
-    ShowFormat, Writes,
+    ShowFormat, WriteId, Writes,
 };
 pub use players::PlayerView;
 pub use quota::Quotas;
@@ -138,9 +138,6 @@ pub use sealed_protocol::ids::GameId;
 
 /// A peer, named by its Ed25519 key (its libp2p peer id is derived from it, `peer_id.rs`).
 pub type PeerKey = [u8; 32];
-
-/// A store write, numbered by the core.
-pub type WriteId = u64;
 
 /// How a core behaves.
 #[derive(Clone, Debug)]
@@ -339,7 +336,7 @@ impl Core {
             store_failed: false,
             unsaved: std::collections::BTreeMap::new(),
             waiting: HashMap::new(),
-            next_write: 0,
+            next_write: WriteId(0),
             woken: 0,
             next_expiry: 0,
             tombstones_swept: None,

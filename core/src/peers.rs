@@ -145,8 +145,7 @@ impl Core {
                 Request::Push { game, envelopes } => merge_pushes(queue, game, envelopes),
                 other => other,
             };
-            let id = self.peers.next_out;
-            self.peers.next_out += 1;
+            let id = self.peers.next_out.take_next();
             let places = crate::message::places;
             let asked = match &req {
                 Request::Offer {

@@ -28,7 +28,7 @@ fn an_accepted_game_is_bounded_whatever_the_opponent_signs() {
     let t = duel(&opponent, me, None, 1);
     assert_eq!(n.ask(o, propose(&t)), Response::Ok { new: 0 });
     n.input(Input::Command {
-        id: 1,
+        id: crate::CmdId(1),
         cmd: crate::Cmd::Accept(t.game().into()),
     });
     // The game is this seat's own now; its opponent signs junk, 60 KB an envelope, in
@@ -149,7 +149,7 @@ fn an_owner_is_kept_across_a_restart_after_the_invitation_is_accepted() {
     let t = duel(&k, me, None, 40);
     assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });
     n.input(Input::Command {
-        id: 1,
+        id: crate::CmdId(1),
         cmd: crate::Cmd::Accept(t.game().into()),
     });
     let envelopes = (0..10).map(|q| padded(&t, &k, 0, q, 60_000)).collect();

@@ -6,7 +6,7 @@ use sealed_games::table::{self, Invitees};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms};
 
-use crate::io::{Input, Output};
+use crate::io::{InId, Input, Output};
 use crate::memory::MemoryStore;
 use crate::message::{Request, Response};
 use crate::origin::Origin;
@@ -89,7 +89,7 @@ impl Node {
     }
 
     pub(crate) fn ask(&mut self, peer: PeerKey, req: Request) -> Response {
-        let id = self.next;
+        let id = InId(self.next);
         self.next += 1;
         self.input(Input::Request { peer, id, req });
         self.answers.pop().expect("an answer")

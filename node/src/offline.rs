@@ -16,7 +16,7 @@
 use serde_json::Value;
 
 use crate::control::{CallError, ControlRequest, call, core_command, value_of};
-use crate::core::{Core, CoreConfig, Input, NodeError, Output, WriteFailed};
+use crate::core::{CmdId, Core, CoreConfig, Input, NodeError, Output, WriteFailed};
 use crate::handover::{HandoverError, StoreWait, Taken, Taker};
 use crate::home::{Home, HomeError};
 use crate::store::Store;
@@ -93,7 +93,8 @@ fn run(
         ..CoreConfig::default()
     };
     let mut core = Core::start(key, cfg, seed, now, store)?;
-    core.handle(now, Input::Command { id: 0, cmd }, store);
+    const ONE: CmdId = CmdId(0);
+    core.handle(now, Input::Command { id: ONE, cmd }, store);
     let mut answer = None;
     while let Some(out) = core.poll_output() {
         match out {
@@ -105,7 +106,7 @@ fn run(
                 let result = store.recover().map(|_| 0).map_err(WriteFailed::from);
                 core.handle(now, Input::Written { write, result }, store);
             }
-            Output::Reply { id: 0, result } => answer = Some(result),
+            Output::Reply { id: ONE, result } => answer = Some(result),
             // Nothing leaves with the node stopped: no socket. What the store holds is
             // offered to the peers when the node starts.
             Output::Reply { .. }

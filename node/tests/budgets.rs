@@ -4,7 +4,9 @@
 //! hostile-peer harness (cli/tests/hostile.rs) tries the same against real processes.
 
 use sealed_games::table::{self, Invitees};
-use sealed_node::core::{Cmd, Core, CoreConfig, Durable, GameId, Input, Output, PeerKey};
+use sealed_node::core::{
+    Cmd, CmdId, Core, CoreConfig, Durable, GameId, InId, Input, Output, PeerKey,
+};
 use sealed_node::origin::Origin;
 use sealed_node::store::{GameStatus, MemoryStore};
 use sealed_node::sync::{Request, Response};
@@ -94,7 +96,7 @@ impl Node {
     }
 
     fn ask(&mut self, peer: PeerKey, req: Request) -> Response {
-        let id = self.next;
+        let id = InId(self.next);
         self.next += 1;
         self.input(Input::Request { peer, id, req });
         self.answers.pop().expect("an answer")
@@ -106,7 +108,7 @@ impl Node {
     }
 
     fn command(&mut self, cmd: Cmd) {
-        self.input(Input::Command { id: 0, cmd });
+        self.input(Input::Command { id: CmdId(0), cmd });
     }
 }
 
@@ -135,7 +137,7 @@ fn addr(ip: &str, port: u16, of: &PeerKey) -> String {
 }
 
 fn introduce(n: &mut Node, from: PeerKey, game: GameId, addrs: &[String]) -> Response {
-    let id = n.next;
+    let id = InId(n.next);
     n.next += 1;
     let addrs = addrs
         .iter()

@@ -91,7 +91,7 @@ fn key(n: u8) -> SecretKey {
 }
 
 /// Carries out the core's outputs: writes committed and reported; the answers given.
-fn settle(c: &mut Core, s: &mut Counting) -> Vec<(u64, Response)> {
+fn settle(c: &mut Core, s: &mut Counting) -> Vec<(crate::InId, Response)> {
     let mut answers = vec![];
     while let Some(out) = c.poll_output() {
         match out {
@@ -118,10 +118,18 @@ fn commit(c: &mut Core, s: &mut Counting, write: crate::WriteId, writes: &crate:
 
 /// Asks `req` of the core as `peer`; its answer.
 fn ask(c: &mut Core, s: &mut Counting, peer: PeerKey, id: u64, req: Request) -> Response {
-    c.handle(T0, Input::Request { peer, id, req }, s);
+    c.handle(
+        T0,
+        Input::Request {
+            peer,
+            id: crate::InId(id),
+            req,
+        },
+        s,
+    );
     settle(c, s)
         .into_iter()
-        .find(|(i, _)| *i == id)
+        .find(|(i, _)| *i == crate::InId(id))
         .map(|(_, r)| r)
         .expect("answered")
 }
@@ -341,7 +349,7 @@ fn deposits_waiting_for_the_store_are_bounded_in_bytes() {
             T0,
             Input::Request {
                 peer: p,
-                id: 200 + i,
+                id: crate::InId(200 + i),
                 req: Request::Deposit { game, deposits },
             },
             &s,
@@ -385,7 +393,7 @@ fn deposit_at(
     t: &mut u64,
 ) -> Response {
     *t += 1000;
-    let id = 1_000_000 + *t;
+    let id = crate::InId(1_000_000 + *t);
     c.handle(
         *t,
         Input::Request {

@@ -4,7 +4,7 @@
 //! learned, dials failed, duties due, lookup points.
 
 use super::{Bytes, MAIL_EXPORT, VARIANTS, World};
-use sealed_node::core::{Cmd, GameRef, Input, PeerKey, ProposeArgs, ShowFormat};
+use sealed_node::core::{Cmd, CmdId, GameRef, Input, PeerKey, ProposeArgs, ShowFormat};
 
 impl World {
     /// Commands a person gives and inputs the transport gives, beyond the common ones.
@@ -61,7 +61,7 @@ impl World {
                     _ => Cmd::Pgn(g),
                 },
             ),
-            7 => (MAIL_EXPORT, Cmd::MailExport(g)),
+            7 => (MAIL_EXPORT.0, Cmd::MailExport(g)),
             8 => {
                 let mail = match (&self.mail, b.below(3)) {
                     (Some(m), 0) => m.clone(),
@@ -155,6 +155,6 @@ impl World {
                 (0, Cmd::Stand(p, addr))
             }
         };
-        self.input(Input::Command { id, cmd });
+        self.input(Input::Command { id: CmdId(id), cmd });
     }
 }

@@ -39,7 +39,8 @@ use sealed_protocol::proposal::{MailboxSpec, Terms};
 
 use live::Live;
 use sealed_node::core::{
-    Cmd, Core, CoreConfig, Durable, GameId, Input, OutId, Output, PeerKey, Quotas, Writes,
+    Cmd, CmdId, Core, CoreConfig, Durable, GameId, InId, Input, OutId, Output, PeerKey, Quotas,
+    WriteId, Writes,
 };
 use sealed_node::limit::Limits;
 use sealed_node::origin::Origin;
@@ -151,13 +152,13 @@ struct World {
     games: Vec<Terms>,
     /// Per (game, log, seat): the next seq and the previous envelope's hash.
     chains: HashMap<(usize, u32, u8), (u64, Hash)>,
-    writes: VecDeque<(u64, Writes)>,
-    recover: VecDeque<u64>,
+    writes: VecDeque<(WriteId, Writes)>,
+    recover: VecDeque<WriteId>,
     sends: VecDeque<(PeerKey, OutId)>,
     connected: BTreeSet<PeerKey>,
     /// Whether each connected peer came from a global address.
     origins: HashMap<PeerKey, bool>,
-    next_in: u64,
+    next_in: InId,
     next_port: u32,
     /// Addresses no dial may use: introduced for a game not accepted, a non-seat, or
     /// a non-global address from a global peer.
@@ -176,7 +177,7 @@ struct World {
 }
 
 /// The command number of a mail export, to keep its answer.
-const MAIL_EXPORT: u64 = 7;
+const MAIL_EXPORT: CmdId = CmdId(7);
 
 fn key(seed: u8) -> SecretKey {
     SecretKey::from_seed(&[seed; 32])
@@ -205,7 +206,7 @@ pub fn run(data: &[u8]) -> Report {
         sends: VecDeque::new(),
         connected: BTreeSet::new(),
         origins: HashMap::new(),
-        next_in: 0,
+        next_in: InId(0),
         next_port: 1000,
         forbidden: BTreeSet::new(),
         report: Report::default(),
@@ -237,8 +238,7 @@ impl World {
     }
 
     fn request(&mut self, from: usize, req: Request) {
-        let id = self.next_in;
-        self.next_in += 1;
+        let id = self.next_in.take_next();
         let peer = self.peer(from);
         self.input(Input::Request { peer, id, req });
     }
@@ -357,7 +357,7 @@ impl World {
                     2 => Cmd::Games,
                     _ => Cmd::Peers,
                 };
-                self.input(Input::Command { id: 0, cmd });
+                self.input(Input::Command { id: CmdId(0), cmd });
             }
             14 => self.live_act(b),
             15 => self.live_push(b),
@@ -636,8 +636,7 @@ impl World {
                     .map(|k| (k, text)),
             );
         }
-        let id = self.next_in;
-        self.next_in += 1;
+        let id = self.next_in.take_next();
         self.input(Input::Introduced {
             peer: from_key,
             id,

@@ -234,8 +234,7 @@ impl Shell {
                     request_response::Message::Request {
                         request, channel, ..
                     } => {
-                        let id = self.next_in;
-                        self.next_in += 1;
+                        let id = self.next_in.take_next();
                         self.inbound.insert(id, (peer, channel));
                         // What the request holds of the read budget is given back once
                         // the core has taken it.

@@ -337,9 +337,9 @@ impl Shell {
             writer: Some(thread),
             outbound: HashMap::new(),
             inbound: HashMap::new(),
-            next_in: 0,
+            next_in: InId::default(),
             replies: HashMap::new(),
-            next_cmd: 0,
+            next_cmd: CmdId::default(),
             dials: HashMap::new(),
             reach: reach::Reach::default(),
             boots: restarts::Boots::default(),
@@ -657,11 +657,10 @@ impl Shell {
     }
 
     fn command(&mut self, cmd: Cmd, reply: Reply<Answer>) {
-        let id = self.next_cmd;
+        let id = self.next_cmd.take_next();
         if cmd == Cmd::Peers {
             self.peer_cmds.insert(id);
         }
-        self.next_cmd += 1;
         self.replies.insert(id, reply);
         self.input(Input::Command { id, cmd });
     }

@@ -413,8 +413,7 @@ impl Streams {
                 }
                 p.asked += 1;
                 l.used = now;
-                let id = *next_in;
-                *next_in += 1;
+                let id = next_in.take_next();
                 l.asked.insert(id);
                 let deadline = now + self.timeout;
                 self.in_deadlines.insert((deadline, id));

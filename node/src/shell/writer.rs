@@ -223,20 +223,20 @@ mod tests {
             ..Writes::default()
         };
         let group = vec![
-            (7, Box::new(envelope(1))),
-            (8, Box::new(bad)),
+            (WriteId(7), Box::new(envelope(1))),
+            (WriteId(8), Box::new(bad)),
             (
-                9,
+                WriteId(9),
                 Box::new(Writes {
                     games: vec![record(3)],
                     ..envelope(2)
                 }),
             ),
-            (10, Box::new(envelope(1))),
+            (WriteId(10), Box::new(envelope(1))),
         ];
         let results = commit_group(&store, &group);
         let ids: Vec<WriteId> = results.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, vec![7, 8, 9, 10]);
+        assert_eq!(ids, [7, 8, 9, 10].map(WriteId));
         assert_eq!(results[0].1, Ok(1));
         assert!(results[1].1.is_err(), "{:?}", results[1].1);
         assert_eq!(results[2].1, Ok(1));
@@ -246,8 +246,11 @@ mod tests {
         assert!(store.game(&GameId::from([3; 32])).unwrap().is_some());
 
         // And a group that can be applied is one transaction with every count.
-        let group = vec![(11, Box::new(envelope(3))), (12, Box::new(envelope(3)))];
+        let group = vec![
+            (WriteId(11), Box::new(envelope(3))),
+            (WriteId(12), Box::new(envelope(3))),
+        ];
         let results = commit_group(&store, &group);
-        assert_eq!(results, vec![(11, Ok(1)), (12, Ok(0))]);
+        assert_eq!(results, vec![(WriteId(11), Ok(1)), (WriteId(12), Ok(0))]);
     }
 }

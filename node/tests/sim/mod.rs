@@ -151,7 +151,7 @@ const COMMIT: (u64, u64) = (1, 8);
 /// A request unanswered for this long fails, ms.
 const TIMEOUT: u64 = 3_000;
 /// Request numbers of [`World::ask`]: far above any the world gives its own peers.
-const OUTSIDE: InId = 1 << 40;
+const OUTSIDE: InId = InId(1 << 40);
 /// The nodes' poll, ms.
 const TICK: u64 = 500;
 /// How often the shell looks whether a duty came due: a duty due but refused is tried
@@ -262,7 +262,7 @@ impl World {
             chaos: true,
             tally: Tally::default(),
             replies: BTreeMap::new(),
-            next_cmd: 0,
+            next_cmd: CmdId(0),
             violations: vec![],
             answers: BTreeMap::new(),
             filter: None,
@@ -279,7 +279,7 @@ impl World {
                 jobs: VecDeque::new(),
                 committed: 0,
                 inbound: BTreeMap::new(),
-                next_in: 0,
+                next_in: InId(0),
                 outbound: BTreeMap::new(),
                 life: 0,
                 due: None,
@@ -382,8 +382,7 @@ impl World {
     /// A request to node `i` from `peer`, a party outside the world (a test's scripted
     /// seat): its number, whose answer lands in `answers`.
     pub fn ask(&mut self, i: usize, peer: PeerKey, req: Request) -> InId {
-        let id = OUTSIDE + self.next_cmd;
-        self.next_cmd += 1;
+        let id = InId(OUTSIDE.0 + self.next_cmd.take_next().0);
         self.input(i, Input::Request { peer, id, req });
         id
     }
@@ -392,16 +391,14 @@ impl World {
     /// answer comes back to the core as one to a request it does not know, and is
     /// dropped there.
     pub fn inject(&mut self, from: usize, to: usize, req: Request) {
-        let out = OUTSIDE + self.next_cmd;
-        self.next_cmd += 1;
+        let out = OutId(OUTSIDE.0 + self.next_cmd.take_next().0);
         let life = self.nodes[to].life;
         self.send(from, to, life, Msg::Request { from, out, req });
     }
 
     /// A command to node `i`; its number, whose reply lands in `replies`.
     pub fn command(&mut self, i: usize, cmd: Cmd) -> CmdId {
-        let id = self.next_cmd;
-        self.next_cmd += 1;
+        let id = self.next_cmd.take_next();
         self.input(i, Input::Command { id, cmd });
         id
     }
@@ -688,8 +685,7 @@ impl World {
                         if !self.connected.contains(&pair(from, to)) {
                             return None;
                         }
-                        let id = self.nodes[to].next_in;
-                        self.nodes[to].next_in += 1;
+                        let id = self.nodes[to].next_in.take_next();
                         self.nodes[to].inbound.insert(id, (from, out));
                         let peer = self.key(from);
                         let carried = carried(&req);
