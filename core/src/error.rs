@@ -106,3 +106,44 @@ pub enum NodeError {
     #[error("the node answered {0}")]
     Unexpected(String),
 }
+
+/// Whose fault a refusal is, as the faces need to know it: the web board answers each
+/// with its own HTTP status (`web/src/api.rs`), the request's own fault alone with 400.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fault {
+    /// The request's own: an id that names several games, words the game refuses, a
+    /// proposal or an address that cannot be used, mail that does not read.
+    Request,
+    /// No game has the id or prefix asked for.
+    NoGame,
+    /// The game is not where the request took it to be: it moved past the ply seen, this
+    /// node only relays it, or it is set aside (unreadable, or its restore crashed).
+    Conflict,
+    /// The store failed (the disk's): nothing was sent; the game goes on once it works.
+    Store,
+    /// The node stopped before it answered.
+    Stopped,
+    /// The node's own: one of its parts answered another what it did not ask.
+    Node,
+}
+
+impl NodeError {
+    /// Whose fault this refusal is.
+    pub fn fault(&self) -> Fault {
+        match self {
+            NodeError::NoGame(_) => Fault::NoGame,
+            NodeError::Ambiguous(_)
+            | NodeError::Refused(_)
+            | NodeError::Proposal(_)
+            | NodeError::Mail(_)
+            | NodeError::Address(_) => Fault::Request,
+            NodeError::SetAside(Halt::Write(_)) | NodeError::Store(_) => Fault::Store,
+            NodeError::OnlyRelayed | NodeError::SetAside(_) | NodeError::Moved { .. } => {
+                Fault::Conflict
+            }
+            NodeError::Stopped => Fault::Stopped,
+            NodeError::Unexpected(_) => Fault::Node,
+        }
+    }
+}

@@ -112,7 +112,7 @@ use sealed_protocol::random::Stream;
 
 use crate::limit::{BudgetLimits, Budgets, Limits};
 
-pub use error::{Halt, NodeError, WriteFailed};
+pub use error::{Fault, Halt, NodeError, WriteFailed};
 pub use io::{
     Answer, Cmd, CmdId, GameRef, Imported, InId, Input, OutId, Output, ProposeArgs, QUOTA_DAY_KEY,
     ShowFormat, WriteId, Writes,

@@ -3,8 +3,11 @@
 //!
 //! ```text
 //! → {"cmd":"move","game":"3f2a","text":"4Ci3","expect":12}
-//! ← {"ok":null}            or   {"error":"the game is at ply 13, not 12: nothing sent"}
+//! ← {"ok":null}            or   {"error":"the game is at ply 13, not 12: nothing sent","fault":"conflict"}
 //! ```
+//!
+//! An answer is a [`Reply`]: its value, or the refusal's words and whose fault it is
+//! ([`Fault`]), which the web board turns into its HTTP status.
 
 use std::path::Path;
 
@@ -13,9 +16,52 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::core::{Answer, Cmd, NodeError, ShowFormat};
+use crate::core::{Answer, Cmd, Fault, NodeError, ShowFormat};
 use crate::handle::NodeHandle;
 use crate::shell::{ProposeArgs, read_peer, read_point};
+
+/// One answer of the control path: `{"ok": …}`, or `{"error": "…", "fault": "…"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Reply {
+    /// What was asked for.
+    Ok {
+        /// Its value (`null` for a command that answers nothing).
+        ok: Value,
+    },
+    /// Refused: nothing was signed or sent.
+    Refused {
+        /// Why, in words for the person.
+        error: String,
+        /// Whose fault.
+        fault: Fault,
+    },
+}
+
+impl Reply {
+    /// A node's refusal.
+    pub fn refused(e: &NodeError) -> Reply {
+        Reply::Refused {
+            error: e.to_string(),
+            fault: e.fault(),
+        }
+    }
+
+    /// The value asked for, to add to it (the web board enriches some answers).
+    pub fn ok_mut(&mut self) -> Option<&mut Value> {
+        match self {
+            Reply::Ok { ok } => Some(ok),
+            Reply::Refused { .. } => None,
+        }
+    }
+
+    fn of(r: Result<Value, NodeError>) -> Reply {
+        match r {
+            Ok(ok) => Reply::Ok { ok },
+            Err(e) => Reply::refused(&e),
+        }
+    }
+}
 
 /// One request.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -254,21 +300,30 @@ pub async fn serve(
                         let stop = matches!(req, ControlRequest::Shutdown);
                         let a = match (&req, &board) {
                             (ControlRequest::Ui, Some(b)) => match b().await {
-                                Ok(url) => json!({ "ok": url }),
-                                Err(e) => json!({ "error": e.to_string() }),
+                                Ok(url) => Reply::Ok { ok: json!(url) },
+                                // The board could not be served: the node's side.
+                                Err(e) => Reply::Refused {
+                                    error: e.to_string(),
+                                    fault: Fault::Node,
+                                },
                             },
                             _ => answer(&node, req).await,
                         };
                         if stop {
-                            let _ = write.write_all(format!("{a}\n").as_bytes()).await;
+                            let _ = write
+                                .write_all(format!("{}\n", line_of(&a)).as_bytes())
+                                .await;
                             std::process::exit(0);
                         }
                         a
                     }
-                    Err(e) => json!({ "error": format!("bad request: {e}") }),
+                    Err(e) => Reply::Refused {
+                        error: format!("bad request: {e}"),
+                        fault: Fault::Request,
+                    },
                 };
                 if write
-                    .write_all(format!("{answer}\n").as_bytes())
+                    .write_all(format!("{}\n", line_of(&answer)).as_bytes())
                     .await
                     .is_err()
                 {
@@ -335,14 +390,18 @@ pub fn value_of(a: Answer) -> Value {
     }
 }
 
-/// The answer to one request, `{"ok": …}` or `{"error": "…"}`: what the control socket
-/// sends back, and what the web board turns into HTTP.
-pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
+/// An answer as one line of the socket.
+fn line_of(reply: &Reply) -> String {
+    serde_json::to_string(reply).unwrap_or_else(|e| {
+        format!(r#"{{"error":"the answer could not be written: {e}","fault":"node"}}"#)
+    })
+}
+
+/// The answer to one request: what the control socket sends back, and what the web
+/// board turns into HTTP.
+pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Reply {
     if let Some(cmd) = core_command(&req) {
-        return match node.command(cmd).await {
-            Ok(a) => json!({ "ok": value_of(a) }),
-            Err(e) => json!({ "error": e.to_string() }),
-        };
+        return Reply::of(node.command(cmd).await.map(value_of));
     }
     let r: Result<Value, NodeError> = match req {
         ControlRequest::Info => node.info().await.map(|i| json!(i)),
@@ -361,7 +420,7 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
                 arbiter: _,
             } = match p.arbiter_named() {
                 Ok(p) => p,
-                Err(e) => return json!({ "error": e.to_string() }),
+                Err(e) => return Reply::refused(&e),
             };
             // A peer id alone names the opponent: the node finds it at a rendezvous
             // point it keeps connected, or through the mailbox.
@@ -401,10 +460,7 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Value {
         // Answered above, by the core.
         _ => Err(NodeError::Unexpected("a core command".into())),
     };
-    match r {
-        Ok(v) => json!({ "ok": v }),
-        Err(e) => json!({ "error": e.to_string() }),
-    }
+    Reply::of(r)
 }
 
 /// Before a proposal to an address: connects to the peer and waits a moment for its node

@@ -20,8 +20,8 @@ use serde_json::{Value, json};
 use sealed_games::registry::{GAMES, TIME_SETTINGS};
 use sealed_node::NodeHandle;
 use sealed_node::checked::FileReport;
-use sealed_node::control::{ControlRequest, Proposal, answer};
-use sealed_node::core::{GameState, ShowFormat};
+use sealed_node::control::{ControlRequest, Proposal, Reply, answer};
+use sealed_node::core::{Fault, GameState, ShowFormat};
 
 use crate::Limits;
 use crate::gate::Gate;
@@ -89,12 +89,30 @@ pub(crate) fn router(app: App) -> Router {
         .with_state(app)
 }
 
-/// An answer of the control path as HTTP: its value, or 400 with its error.
-fn reply(v: Value) -> Response {
-    match (v.get("ok"), v.get("error")) {
-        (_, Some(e)) => (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response(),
-        (Some(ok), _) => Json(ok.clone()).into_response(),
-        _ => (StatusCode::INTERNAL_SERVER_ERROR, Json(v)).into_response(),
+/// An answer of the control path as HTTP: its value, or its error with the status of
+/// whose fault it is (400 only for the request's own).
+fn reply(r: Reply) -> Response {
+    match r {
+        Reply::Ok { ok } => Json(ok).into_response(),
+        Reply::Refused { error, fault } => refused(&error, fault),
+    }
+}
+
+/// A refusal as HTTP: `{"error": …}` with the status of whose fault it is.
+fn refused(error: &str, fault: Fault) -> Response {
+    (status_of(fault), Json(json!({ "error": error }))).into_response()
+}
+
+/// The HTTP status of a refusal: 400 for the request's own fault only; a game the node
+/// does not know 404, a game not where the request took it 409, a store or a node that
+/// cannot work now 503, a bug 500.
+fn status_of(fault: Fault) -> StatusCode {
+    match fault {
+        Fault::Request => StatusCode::BAD_REQUEST,
+        Fault::NoGame => StatusCode::NOT_FOUND,
+        Fault::Conflict => StatusCode::CONFLICT,
+        Fault::Store | Fault::Stopped => StatusCode::SERVICE_UNAVAILABLE,
+        Fault::Node => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
@@ -132,7 +150,7 @@ async fn login(State(app): State<App>, Query(q): Query<LoginQuery>) -> Response 
 /// Who this node is, and what to run for a new login address.
 async fn me(State(app): State<App>) -> Response {
     let mut v = answer(&app.node, ControlRequest::Info).await;
-    if let Some(Value::Object(ok)) = v.get_mut("ok") {
+    if let Some(Value::Object(ok)) = v.ok_mut() {
         ok.insert("again".into(), json!(*app.again));
         ok.insert("idle_ms".into(), json!(crate::gate::IDLE_MS));
     }
@@ -157,12 +175,12 @@ async fn signout(State(app): State<App>, headers: HeaderMap) -> Response {
 async fn games(State(app): State<App>) -> Response {
     let mut v = answer(&app.node, ControlRequest::Games).await;
     let facts = crate::people::facts(&app.node).await;
-    if let Some(Value::Array(list)) = v.get_mut("ok") {
+    if let Some(Value::Array(list)) = v.ok_mut() {
         for g in list.iter_mut() {
             let invited = serde_json::from_value::<GameState>(g["status"].clone())
                 .is_ok_and(|s| s == GameState::Invited);
             if invited && let Some(id) = g["game"].as_str() {
-                let show = answer(
+                let mut show = answer(
                     &app.node,
                     ControlRequest::Show {
                         game: id.to_owned(),
@@ -170,8 +188,10 @@ async fn games(State(app): State<App>) -> Response {
                     },
                 )
                 .await;
-                for key in ["side", "helpers"] {
-                    g[key] = show["ok"][key].clone();
+                if let Some(show) = show.ok_mut() {
+                    for key in ["side", "helpers"] {
+                        g[key] = show[key].take();
+                    }
                 }
             }
             crate::people::enrich(g, &facts);
@@ -191,7 +211,7 @@ async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
         },
     )
     .await;
-    if let Some(doc) = v.get_mut("ok") {
+    if let Some(doc) = v.ok_mut() {
         crate::people::enrich(doc, &crate::people::facts(&app.node).await);
         crate::period::stamp_now(doc);
     }
@@ -238,10 +258,7 @@ async fn withdraw(State(app): State<App>, Path(game): Path<String>) -> Response 
 async fn verify(State(app): State<App>, Path(game): Path<String>) -> Response {
     let bytes = match app.node.transcript(&game).await {
         Ok(b) => b,
-        Err(e) => {
-            let e = e.to_string();
-            return (StatusCode::BAD_REQUEST, Json(json!({ "error": e }))).into_response();
-        }
+        Err(e) => return refused(&e.to_string(), e.fault()),
     };
     let name = format!("{}.sealed", file_stem(&game));
     let report = FileReport::of_bytes(name, Ok(bytes));
@@ -302,7 +319,7 @@ async fn download(State(app): State<App>, Path((game, what)): Path<(String, Stri
             format!("this game has no {what} (yet)"),
         )
             .into_response(),
-        Err(e) => (StatusCode::BAD_REQUEST, e.to_string()).into_response(),
+        Err(e) => (status_of(e.fault()), e.to_string()).into_response(),
     }
 }
 
@@ -331,7 +348,7 @@ async fn cards() -> Response {
 /// refusal is left out.
 async fn peers(State(app): State<App>) -> Response {
     let mut v = answer(&app.node, ControlRequest::Peers).await;
-    if let Some(ok) = v.get_mut("ok").and_then(Value::as_object_mut) {
+    if let Some(ok) = v.ok_mut().and_then(Value::as_object_mut) {
         ok.remove("refused");
         ok.remove("strangers");
     }

@@ -333,11 +333,12 @@ pub async fn invite(
         witness: None,
         arbiter: None,
     });
-    let v = sealed_node::control::answer(from, req).await;
-    v["ok"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no game: {v}"))
-        .to_owned()
+    match sealed_node::control::answer(from, req).await {
+        sealed_node::control::Reply::Ok {
+            ok: serde_json::Value::String(game),
+        } => game,
+        other => panic!("no game: {other:?}"),
+    }
 }
 
 #[test]
