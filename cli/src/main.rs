@@ -37,6 +37,7 @@ mod verify;
 use clap::Parser;
 
 use crate::args::{Cli, Command};
+use sealed_games::table::Generic;
 
 fn main() {
     // Fault points from `FAILPOINTS`, in a build made for the crash tests only.
@@ -162,10 +163,10 @@ fn main() {
             action,
             expect,
         } => play::act(&home, &game, &action.join(" "), expect),
-        Command::Resign { game } => play::act(&home, &game, "resign", None),
+        Command::Resign { game } => play::generic(&home, &game, Generic::Resign),
         Command::Draw { what, game } => match what.as_str() {
-            "offer" => play::act(&home, &game, "offer draw", None),
-            "accept" => play::act(&home, &game, "accept draw", None),
+            "offer" => play::generic(&home, &game, Generic::OfferDraw),
+            "accept" => play::generic(&home, &game, Generic::AcceptDraw),
             other => {
                 output::error(&format!("draw {other:?}: say offer or accept"));
                 2

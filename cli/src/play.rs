@@ -1,5 +1,6 @@
 //! The commands that talk to a running node through its control socket.
 
+use sealed_games::table::Generic;
 use std::path::{Path, PathBuf};
 
 use sealed_node::control::{CallError, ControlRequest, Proposal, call, transcript_bytes};
@@ -370,14 +371,36 @@ pub fn act(home: &Home, game: &str, text: &str, expect: Option<usize>) -> i32 {
         ));
         return 2;
     }
-    if let Err(code) = ask(
+    made(
         home,
+        game,
+        text,
         ControlRequest::Move {
             game: game.into(),
             text: text.into(),
             expect,
         },
-    ) {
+    )
+}
+
+/// Sends a generic command (resign, offer or accept a draw) as a value, and says where
+/// it is as [`act`] does.
+pub fn generic(home: &Home, game: &str, generic: Generic) -> i32 {
+    made(
+        home,
+        game,
+        generic.words(),
+        ControlRequest::Generic {
+            game: game.into(),
+            generic,
+            expect: None,
+        },
+    )
+}
+
+/// Sends a player's act, then says where it is (`text`: the act as the person reads it).
+fn made(home: &Home, game: &str, text: &str, req: ControlRequest) -> i32 {
+    if let Err(code) = ask(home, req) {
         return code;
     }
     // Made and stored; a running node sends it on to the other seats: wait a little for

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use sealed_games::table::{self, Table};
+use sealed_games::table::{self, Generic, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
@@ -41,8 +41,17 @@ impl Core {
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
             // The table's word, as `move withdraw` would be: one path for both.
-            Cmd::Withdraw(g) => self.act(id, &g, "withdraw", None, store),
-            Cmd::Move { game, text, expect } => self.act(id, &game, &text, expect, store),
+            Cmd::Withdraw(g) => {
+                self.act(id, &g, None, |t| t.parse_generic(Generic::Withdraw), store)
+            }
+            Cmd::Generic {
+                game,
+                generic,
+                expect,
+            } => self.act(id, &game, expect, |t| t.parse_generic(generic), store),
+            Cmd::Move { game, text, expect } => {
+                self.act(id, &game, expect, |t| t.parse_action(&text), store)
+            }
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
             Cmd::Ruling { game, dispute, act } => self.keep_ruling(id, &game, dispute, act, store),
             Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
@@ -443,12 +452,14 @@ impl Core {
         Ok(())
     }
 
+    /// A player's act, as `parse` reads it from the table (words or a generic command),
+    /// refused unless the game is at ply `expect`.
     fn act(
         &mut self,
         cmd: CmdId,
         g: &GameRef,
-        text: &str,
         expect: Option<usize>,
+        parse: impl FnOnce(&dyn Table) -> Result<SessionCommand, String>,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
         let t = self.table(g, store)?;
@@ -460,7 +471,7 @@ impl Core {
                 expected,
             });
         }
-        let decision = t.parse_action(text).map_err(NodeError::Refused)?;
+        let decision = parse(t).map_err(NodeError::Refused)?;
         let id = self.games.find(g)?;
         self.apply(id, decision, Some(cmd), store)?;
         // Taken back (a withdrawal, or a resignation before anyone accepted): what the

@@ -1,5 +1,6 @@
 //! What goes into a core and what comes out.
 
+use sealed_games::table::Generic;
 use sealed_protocol::ids::ChainId;
 
 use super::{GameId, NodeError, PeerKey};
@@ -409,8 +410,18 @@ pub enum Cmd {
     /// Take back a game this node proposed, before any other seat accepted it
     /// (protocol version 2; a `resign` then does the same).
     Withdraw(GameRef),
-    /// A move in the game's notation (any act a player makes: a card, a claim,
-    /// resign), refused unless the game is at ply `expect`.
+    /// A generic command (resign, offer or accept a draw, …) as a value, refused unless
+    /// the game is at ply `expect`.
+    Generic {
+        /// The game.
+        game: GameRef,
+        /// The command.
+        generic: Generic,
+        /// The ply the person saw.
+        expect: Option<usize>,
+    },
+    /// A move in the game's notation (any act a player makes: a card, a claim; the
+    /// generic words read too), refused unless the game is at ply `expect`.
     Move {
         /// The game.
         game: GameRef,
@@ -470,6 +481,7 @@ impl Cmd {
             | Cmd::Bot(Some(g), _)
             | Cmd::Resume(g)
             | Cmd::Move { game: g, .. }
+            | Cmd::Generic { game: g, .. }
             | Cmd::Ruling { game: g, .. } => Some(g),
             Cmd::Propose(_)
             | Cmd::Games

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! → {"cmd":"move","game":"3f2a","text":"4Ci3","expect":12}
+//! → {"cmd":"generic","game":"3f2a","generic":"offer-draw","expect":null}
 //! ← {"ok":null}            or   {"error":"the game is at ply 13, not 12: nothing sent","fault":"conflict"}
 //! ```
 //!
@@ -15,6 +16,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use sealed_games::table::Generic;
 
 use crate::core::{Answer, Cmd, Fault, NodeError, ShowFormat};
 use crate::handle::NodeHandle;
@@ -95,6 +98,15 @@ pub enum ControlRequest {
     Withdraw {
         /// Game id or prefix.
         game: String,
+    },
+    /// A generic command (resign, offer or accept a draw, …) as a value, never as words.
+    Generic {
+        /// Game id or prefix.
+        game: String,
+        /// The command.
+        generic: Generic,
+        /// Refuse unless the game is at this ply.
+        expect: Option<usize>,
     },
     /// An action in the game's notation.
     Move {
@@ -347,6 +359,15 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
         ControlRequest::Move { game, text, expect } => Cmd::Move {
             game: game.into(),
             text,
+            expect,
+        },
+        ControlRequest::Generic {
+            game,
+            generic,
+            expect,
+        } => Cmd::Generic {
+            game: game.into(),
+            generic,
             expect,
         },
         ControlRequest::Games => Cmd::Games,

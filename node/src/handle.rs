@@ -159,6 +159,21 @@ impl NodeHandle {
         .await
     }
 
+    /// A generic command (resign, offer or accept a draw, …), as a value.
+    pub async fn generic(
+        &self,
+        game: &str,
+        generic: sealed_games::table::Generic,
+        expect: Option<usize>,
+    ) -> Result<(), NodeError> {
+        self.done(Cmd::Generic {
+            game: game.to_owned().into(),
+            generic,
+            expect,
+        })
+        .await
+    }
+
     /// Every game.
     pub async fn games(&self) -> Result<Vec<GameSummary>, NodeError> {
         match self.command(Cmd::Games).await? {

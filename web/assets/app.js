@@ -107,11 +107,14 @@ const ctx = {
 };
 
 const gameCtx = () => ({
-  send: async (text) => {
+  // An act: its text in the game's notation, or a generic command's value
+  // ({ generic: 'resign' }), which is sent as that value and never as words.
+  send: async (act) => {
     const show = S.show;
     resetAct();
     try {
-      await api(`/api/games/${show.game}/move`, { text, expect: show.ply });
+      if (typeof act === 'string') await api(`/api/games/${show.game}/move`, { text: act, expect: show.ply });
+      else await api(`/api/games/${show.game}/generic`, { generic: act.generic, expect: show.ply });
     } catch (e) { fail(e); }
     refresh('act');
   },

@@ -8,8 +8,6 @@
 
 import { h } from './ui.js';
 
-const GENERIC = new Set(['accept', 'decline', 'withdraw', 'resign', 'offer draw', 'accept draw']);
-
 // The act being built: the square selected, the acts still possible and the question
 // they raise, a chosen act that still asks something (a trap's square, cards), a start
 // card waiting for the play that follows it, the cards picked, where the keyboard is.
@@ -22,7 +20,7 @@ export function resetAct() {
 // The game's own acts (not accept, resign and the like); after a start card, only
 // those that can follow it.
 export function gameChoices(show) {
-  return (show.choices || []).filter((c) => !(c.from === null && c.to === null && GENERIC.has(c.text)))
+  return (show.choices || []).filter((c) => !c.generic)
     .filter((c) => !Q.then || !c.ask);
 }
 
@@ -237,7 +235,7 @@ export function drawQuestion(show, q, ctx) {
 // tells them apart); resigning, declining and withdrawing ask to be pressed twice.
 export function drawButtons(show, ctx) {
   const all = (show.choices || []).filter((c) => c.from === null && c.to === null)
-    .filter((c) => !Q.then || (!c.ask && !GENERIC.has(c.text)));
+    .filter((c) => !Q.then || (!c.ask && !c.generic));
   if (!all.length) return null;
   const groups = new Map();
   for (const c of all) {
@@ -246,9 +244,9 @@ export function drawButtons(show, ctx) {
   }
   return h('div', { class: 'actions', id: 'buttons' }, [...groups.entries()].map(([words, group]) => {
     const c = group[0];
-    const danger = c.text === 'resign' || c.text === 'decline' || c.text === 'withdraw';
+    const danger = ['resign', 'decline', 'withdraw'].includes(c.generic);
     return h('button', {
-      type: 'button', class: 'choice' + (danger ? ' danger' : '') + (c.text === 'accept' ? ' primary' : ''),
+      type: 'button', class: 'choice' + (danger ? ' danger' : '') + (c.generic === 'accept' ? ' primary' : ''),
       'data-text': c.text, 'data-focus': `button-${words}`, disabled: ctx.down,
       onclick: (ev) => {
         if (danger && ev.currentTarget.dataset.armed !== 'yes') {

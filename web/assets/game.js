@@ -22,6 +22,7 @@ function acts(show, redraw, send) {
   };
   const choose = (c) => {
     if (Q.then) return send(Q.then.text.replace('{}', c.text));
+    if (c.generic) return send({ generic: c.generic });
     if (!c.ask) return send(c.text);
     resetAct();
     if (c.ask.kind === 'play') Q.then = c;

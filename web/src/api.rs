@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use sealed_games::registry::{GAMES, TIME_SETTINGS};
+use sealed_games::table::Generic;
 use sealed_node::NodeHandle;
 use sealed_node::checked::FileReport;
 use sealed_node::control::{ControlRequest, Proposal, Reply, answer};
@@ -66,6 +67,7 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/games", get(games))
         .route("/api/games/{game}", get(show))
         .route("/api/games/{game}/move", post(make_move))
+        .route("/api/games/{game}/generic", post(generic))
         .route("/api/games/{game}/accept", post(accept))
         .route("/api/games/{game}/decline", post(decline))
         .route("/api/games/{game}/withdraw", post(withdraw))
@@ -235,6 +237,30 @@ async fn make_move(
         ControlRequest::Move {
             game,
             text: body.text,
+            expect: body.expect,
+        },
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct GenericBody {
+    generic: Generic,
+    expect: Option<usize>,
+}
+
+/// A generic command (resign, offer or accept a draw, …), as the value a button of the
+/// page carries, never as its words.
+async fn generic(
+    State(app): State<App>,
+    Path(game): Path<String>,
+    Json(body): Json<GenericBody>,
+) -> Response {
+    ask(
+        &app,
+        ControlRequest::Generic {
+            game,
+            generic: body.generic,
             expect: body.expect,
         },
     )

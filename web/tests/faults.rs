@@ -58,4 +58,33 @@ async fn each_refusal_has_the_status_of_whose_fault_it_is() {
     let (status, v) = board.call("GET", &format!("/api/games/{game}"), "").await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["ply"], 0, "{v}");
+    // Its buttons carry their generic command as a value: here, withdraw alone.
+    let generics: Vec<&str> = v["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["generic"].as_str())
+        .collect();
+    assert_eq!(generics, ["withdraw"], "{v}");
+
+    // A generic command is sent as that value: a draw offer before anyone accepted is
+    // refused in the game's words (the request's fault), a withdrawal is taken.
+    let generic = format!("/api/games/{game}/generic");
+    let (status, v) = board
+        .call("POST", &generic, r#"{"generic":"offer-draw","expect":0}"#)
+        .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("offer draw:"),
+        "{v}"
+    );
+    let (status, v) = board
+        .call("POST", &generic, r#"{"generic":"withdraw","expect":0}"#)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    let (_, v) = board.call("GET", "/api/games", "").await;
+    assert_eq!(v[0]["status"], "withdrawn", "{v}");
 }

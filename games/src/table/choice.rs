@@ -42,6 +42,10 @@ pub struct Choice {
     /// What the act names besides its squares (a card's target, a promotion's piece),
     /// in the order a person is asked it; empty for most acts.
     pub names: Vec<Named>,
+    /// The generic command this button is (resign, offer draw, …), sent as that value
+    /// and not as its words; absent for the game's own acts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generic: Option<super::Generic>,
 }
 
 /// One thing an act names, as a question and its answer.
@@ -108,6 +112,7 @@ impl Choice {
             text,
             ask: None,
             names: vec![],
+            generic: None,
         }
     }
 
@@ -120,6 +125,7 @@ impl Choice {
             text,
             ask: None,
             names: vec![],
+            generic: None,
         }
     }
 
@@ -132,6 +138,15 @@ impl Choice {
             text: text.into(),
             ask: None,
             names: vec![],
+            generic: None,
+        }
+    }
+
+    /// The button of a generic command.
+    pub fn generic(g: super::Generic) -> Choice {
+        Choice {
+            generic: Some(g),
+            ..Choice::button(g.words(), g.words())
         }
     }
 

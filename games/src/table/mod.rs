@@ -32,7 +32,7 @@
 //! | `my_turn` | [`Table::my_turn`] |
 //! | `waiting_for` | [`TableFace::waiting_for`] |
 //! | `actions` | what this seat may type now, one hint per entry |
-//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}]): the game's acts, then the generic words as buttons |
+//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}], `generic`): the game's acts, then the generic commands open now as buttons, each with its `generic` value (`resign`, `offer-draw`, …) that a face sends as such |
 //! | `draw_offered` | whether the opponent's draw offer stands for this seat |
 //! | `board` | the board as text (a line saying so before the game starts) |
 //! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], `divides`, and `note`: words a player needs to read the board, or `null`), or `null` (Duel, or before the game starts) |
@@ -46,6 +46,7 @@
 mod choice;
 mod descriptor;
 mod game;
+mod generic;
 pub mod grid;
 pub(crate) mod pgn_tags;
 pub mod steps;
@@ -66,6 +67,7 @@ pub use crate::registry::{
 pub use choice::{Ask, Choice, Named};
 pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
+pub use generic::Generic;
 pub use grid::Grid;
 pub use sealed_protocol::session::Timeline;
 pub use steps::Steps;
@@ -215,6 +217,9 @@ pub trait TableFace {
     /// A clear error naming why on bad notation, an illegal move, or not this seat's
     /// turn; parsing never changes anything.
     fn parse_action(&self, text: &str) -> Result<Command, String>;
+    /// A generic command as the session's, or refused with the reason in words, as
+    /// [`TableFace::parse_action`] reads its words; parsing never changes anything.
+    fn parse_generic(&self, generic: Generic) -> Result<Command, String>;
     /// What a random bot does now, `pick` choosing among its options; `None` when it
     /// has nothing to do. It accepts the proposal, and makes a random legal act when
     /// [`Table::my_turn`].
@@ -228,8 +233,9 @@ pub trait TableFace {
         serde_json::to_value(self.view()).unwrap_or(Value::Null)
     }
     /// Every act this seat may make now, for a board that is clicked: the game's own
-    /// (see [`Choice`]), then the generic words (accept, decline, resign, offer draw,
-    /// accept draw) as buttons. Each text is read back by [`TableFace::parse_action`].
+    /// (see [`Choice`]), each text read back by [`TableFace::parse_action`], then the
+    /// generic commands open now as buttons, each carrying its [`Generic`] value, which a
+    /// face sends as such ([`TableFace::parse_generic`]).
     fn choices(&self) -> Vec<Choice>;
     /// The board as a standalone SVG document (Cardmate and Chex, once started).
     fn svg(&self) -> Option<String>;

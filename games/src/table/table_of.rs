@@ -13,7 +13,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
 use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
-use super::{Choice, Game, Steps, Table, TableFace, TableView, words};
+use super::{Choice, Game, Generic, Steps, Table, TableFace, TableView, words};
 
 /// The table of a game `R`: its session with everything generic about a table.
 pub(crate) struct TableOf<R: Game> {
@@ -160,24 +160,17 @@ impl<R: Game> TableOf<R> {
             .collect()
     }
 
-    /// The generic words open now (see [`TableOf::actions`]), for buttons: those
-    /// [`TableOf::generic`] reads as a command.
-    fn generic_words(&self) -> Vec<&'static str> {
+    /// The generic commands open now (see [`TableOf::actions`]), for buttons: those
+    /// [`TableOf::generic`] takes as a command.
+    fn open_generics(&self) -> Vec<Generic> {
         // Before anyone accepted, the proposer's way out is "withdraw" (a "resign" then
-        // does the same, so only the one word is offered).
+        // does the same, so only the one is offered).
         let withdraw = self.session.may_withdraw().is_ok();
-        [
-            "accept",
-            "decline",
-            "withdraw",
-            "resign",
-            "offer draw",
-            "accept draw",
-        ]
-        .into_iter()
-        .filter(|w| !(withdraw && *w == "resign"))
-        .filter(|w| matches!(self.generic(w), Some(Ok(_))))
-        .collect()
+        Generic::ALL
+            .into_iter()
+            .filter(|g| !(withdraw && *g == Generic::Resign))
+            .filter(|g| self.generic(*g).is_ok())
+            .collect()
     }
 
     /// Whether the game's own acts are open to this seat now: a player's, on its turn
@@ -192,36 +185,38 @@ impl<R: Game> TableOf<R> {
         if let Some(state) = self.own_acts() {
             v.extend(R::hints(&self.session, state));
         }
-        v.extend(self.generic_words().into_iter().map(String::from));
+        v.extend(
+            self.open_generics()
+                .into_iter()
+                .map(|g| g.words().to_owned()),
+        );
         v
     }
 
-    /// Reads a generic word as its command, or refuses it with the reason, so that the
+    /// A generic command as the session's, or refused with the reason, so that the
     /// person hears why at once rather than from the session. Which phase takes which
     /// command is the session's answer ([`Session::allowed`]); this words it, and adds
     /// what only players may do and where a draw offer stands.
-    fn generic(&self, word: &str) -> Option<Result<Command, String>> {
-        let cmd = match word {
-            "accept" => Command::Accept,
-            "decline" => Command::Decline,
-            "resign" => Command::Resign,
-            "withdraw" => {
-                return Some(
-                    self.session
-                        .may_withdraw()
-                        .map(|()| Command::Withdraw)
-                        .map_err(|e| format!("withdraw: {e}")),
-                );
+    fn generic(&self, generic: Generic) -> Result<Command, String> {
+        let cmd = match generic {
+            Generic::Accept => Command::Accept,
+            Generic::Decline => Command::Decline,
+            Generic::Resign => Command::Resign,
+            Generic::Withdraw => {
+                return self
+                    .session
+                    .may_withdraw()
+                    .map(|()| Command::Withdraw)
+                    .map_err(|e| format!("withdraw: {e}"));
             }
-            "offer draw" | "draw offer" => Command::OfferDraw,
-            "accept draw" | "draw accept" => Command::AcceptDraw,
-            _ => return None,
+            Generic::OfferDraw => Command::OfferDraw,
+            Generic::AcceptDraw => Command::AcceptDraw,
         };
         let phase = self.session.phase().name();
         let player = self.terms().is_player(self.seat());
         let only_players = "only players resign or agree draws";
         let why: String = match (&cmd, self.session.allowed(&cmd)) {
-            (Command::Accept | Command::Decline, Ok(())) => return Some(Ok(cmd)),
+            (Command::Accept | Command::Decline, Ok(())) => return Ok(cmd),
             (Command::Accept | Command::Decline, Err(_)) => {
                 format!("there is no proposal to decide on (phase {phase})")
             }
@@ -230,17 +225,17 @@ impl<R: Game> TableOf<R> {
             }
             (Command::Resign, Err(_)) => "the game is over".into(),
             (_, _) if !player => only_players.into(),
-            (Command::Resign, Ok(())) => return Some(Ok(cmd)),
+            (Command::Resign, Ok(())) => return Ok(cmd),
             (Command::OfferDraw, Ok(())) if self.my_offer_stands() => {
                 "your draw offer already stands, until the other player moves or accepts it".into()
             }
             (Command::AcceptDraw, Ok(())) if !self.draw_offered() => {
                 "no draw offer stands for you".into()
             }
-            (_, Ok(())) => return Some(Ok(cmd)),
+            (_, Ok(())) => return Ok(cmd),
             (_, Err(_)) => format!("draw offers are made while the game is on (phase {phase})"),
         };
-        Some(Err(format!("{word}: {why}")))
+        Err(format!("{}: {why}", generic.words()))
     }
 }
 
@@ -398,13 +393,17 @@ impl<R: Game> TableFace for TableOf<R> {
         }
     }
 
+    fn parse_generic(&self, generic: Generic) -> Result<Command, String> {
+        self.generic(generic)
+    }
+
     fn parse_action(&self, text: &str) -> Result<Command, String> {
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if words.is_empty() {
             return Err("no action given".into());
         }
-        if let Some(r) = self.generic(&words.to_lowercase()) {
-            return r;
+        if let Some(g) = Generic::from_words(&words.to_lowercase()) {
+            return self.generic(g);
         }
         // Whether game acts are taken now is the session's answer; this words it.
         match self.session.allowed(&Command::act(vec![])) {
@@ -550,11 +549,7 @@ impl<R: Game> TableFace for TableOf<R> {
         if let Some(state) = self.own_acts() {
             v = R::choices(&self.session, state);
         }
-        v.extend(
-            self.generic_words()
-                .into_iter()
-                .map(|w| Choice::button(w, w)),
-        );
+        v.extend(self.open_generics().into_iter().map(Choice::generic));
         v
     }
 

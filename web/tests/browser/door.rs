@@ -127,6 +127,7 @@ fn a_page_on_another_local_port_gets_nothing_with_what_the_browser_sends_it() {
             ("GET", "/api/games"),
             ("GET", "/api/games/{game}"),
             ("POST", "/api/games/{game}/move"),
+            ("POST", "/api/games/{game}/generic"),
             ("POST", "/api/games/{game}/accept"),
             ("POST", "/api/games/{game}/decline"),
             ("POST", "/api/games/{game}/withdraw"),

@@ -235,6 +235,9 @@ impl TableFace for DuoTable {
     fn parse_action(&self, text: &str) -> Result<Command, String> {
         self.shown(|t| t.parse_action(text))
     }
+    fn parse_generic(&self, generic: crate::table::Generic) -> Result<Command, String> {
+        self.shown(|t| t.parse_generic(generic))
+    }
     fn bot_action(&self, pick: u64) -> Option<Command> {
         self.shown(|t| t.bot_action(pick))
     }
