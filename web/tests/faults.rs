@@ -6,26 +6,11 @@
 mod common;
 
 use common::Board;
-use sealed_node::ProposeArgs;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn each_refusal_has_the_status_of_whose_fault_it_is() {
     let (node, _dir) = common::node("erin", 6).await;
-    // A game with a peer nobody runs: it stays proposed, at ply 0.
-    let (other, _other_dir) = common::node("nobody", 7).await;
-    let id = other.info().await.unwrap().peer;
-    drop(other);
-    let game = node
-        .propose(ProposeArgs {
-            variant: "duel".into(),
-            options: vec![],
-            peer: format!("/ip4/127.0.0.1/tcp/1/p2p/{id}").parse().unwrap(),
-            mailbox: None,
-            referee: None,
-            witness: None,
-        })
-        .await
-        .unwrap();
+    let game = common::proposed_to_nobody(&node, 7).await;
     let (board, _served) = Board::open(&node).await;
 
     // No such game: 404.

@@ -5,27 +5,12 @@
 mod common;
 
 use common::Board;
-use sealed_node::ProposeArgs;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_board_withdraws_an_invitation_nobody_accepted() {
     let (node, _dir) = common::node("dana", 4).await;
     // An invitation to a peer nobody runs: it stays proposed.
-    let (other, _other_dir) = common::node("nobody", 5).await;
-    let id = other.info().await.unwrap().peer;
-    drop(other);
-    let nobody = format!("/ip4/127.0.0.1/tcp/1/p2p/{id}");
-    let game = node
-        .propose(ProposeArgs {
-            variant: "duel".into(),
-            options: vec![],
-            peer: nobody.parse().unwrap(),
-            mailbox: None,
-            referee: None,
-            witness: None,
-        })
-        .await
-        .unwrap();
+    let game = common::proposed_to_nobody(&node, 5).await;
     let (board, _served) = Board::open(&node).await;
     let games = |v: &serde_json::Value| -> Vec<String> {
         v.as_array()

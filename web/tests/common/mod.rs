@@ -22,6 +22,24 @@ pub async fn node(name: &str, seed: u8) -> (NodeHandle, tempfile::TempDir) {
     (node, dir)
 }
 
+/// A Duel `node` proposes to a peer nobody runs (its node made, asked its id and
+/// stopped): the game stays proposed, at ply 0. Its id.
+pub async fn proposed_to_nobody(node: &NodeHandle, seed: u8) -> String {
+    let (other, _other_dir) = self::node("nobody", seed).await;
+    let id = other.info().await.unwrap().peer;
+    drop(other);
+    node.propose(sealed_node::ProposeArgs {
+        variant: "duel".into(),
+        options: vec![],
+        peer: format!("/ip4/127.0.0.1/tcp/1/p2p/{id}").parse().unwrap(),
+        mailbox: None,
+        referee: None,
+        witness: None,
+    })
+    .await
+    .unwrap()
+}
+
 /// The status of an HTTP answer (0 when there is none).
 pub fn status(answer: &str) -> u16 {
     answer
