@@ -8,7 +8,7 @@
 //!
 //! **Durable before visible, by construction** (spec/PROTOCOL.md §11.2). Everything a
 //! seat's session produces — its envelopes, its secrets, the envelopes it received — goes
-//! into a [`Step`]. A step's writes leave as [`Output::Write`]; its sends, answers and
+//! into a [`Step`](game::queue::Step). A step's writes leave as [`Output::Write`]; its sends, answers and
 //! replies are held in the core until [`Input::Written`] says the write is durable, and
 //! are dropped if it failed (the game is then set aside and rebuilt from the store once
 //! writes work). A game has at most one write in flight; steps made meanwhile wait for it

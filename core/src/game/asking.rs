@@ -56,7 +56,7 @@ impl WitnessTimes {
 }
 
 /// The first answer of the witness signed after the deadline of another seat's wait,
-/// kept for that wait (one per game, in memory: at most [`READ_LEDGERS`] statements).
+/// kept for that wait (one per game, in memory: at most [`READ_LEDGERS`](crate::places::READ_LEDGERS) statements).
 #[derive(Clone, Debug)]
 pub(crate) struct PastDeadline {
     /// The seat waited for.

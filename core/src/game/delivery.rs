@@ -236,7 +236,7 @@ impl Played {
 }
 
 impl Played {
-    /// Each seat's name, as [`seat_names`] gives it for this game's session.
+    /// Each seat's name, as [`seat_names`](crate::players::seat_names) gives it for this game's session.
     pub(crate) fn names(&self) -> Vec<Option<String>> {
         let session = self.table.session();
         crate::players::seat_names(self.table.terms(), |s| session.signed_name(s))

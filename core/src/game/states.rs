@@ -203,7 +203,7 @@ impl Relayed {
         self.keep_signed(&s)
     }
 
-    /// As [`Relayed::keep`], for an envelope already checked.
+    /// As [`Relayed::keep_stored`], for an envelope already checked.
     pub(crate) fn keep_signed(&mut self, s: &Signed) -> Kept {
         let at = s.at();
         if !at.chain.log.is_public() {
