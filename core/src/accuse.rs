@@ -57,7 +57,7 @@ impl Core {
                 continue;
             };
             let me = p.table.seat();
-            let asked = slot.witness.asked.unwrap_or(0);
+            let asked = slot.witness.asked.last();
             let times = self.witness_times(p);
             // The clock shown follows the witness: ask again after each move.
             if times.is_none()
@@ -94,7 +94,10 @@ impl Core {
     /// [`ASK_EVERY_MS`]: then an overdue opponent gets a timeout claim, as in a game
     /// without a witness. A dead witness leaves the claim, never less.
     pub(super) fn witness_silent(&self, id: &GameId) -> bool {
-        let since = self.games.slot(id).and_then(|s| s.witness.unanswered_since);
+        let since = self
+            .games
+            .slot(id)
+            .and_then(|s| s.witness.asked.unanswered_since());
         since.is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
     }
 
@@ -115,8 +118,7 @@ impl Core {
                 continue;
             };
             if let Some(slot) = self.games.slot_mut(id) {
-                slot.witness.asked = Some(self.now);
-                slot.witness.unanswered_since.get_or_insert(self.now);
+                slot.witness.asked = slot.witness.asked.ask(self.now);
             }
             self.request(w, Request::Witness { game: *id });
         }
@@ -131,7 +133,7 @@ impl Core {
         store: &dyn Durable,
     ) {
         if let Some(slot) = self.games.slot_mut(&game) {
-            slot.witness.unanswered_since = None;
+            slot.witness.asked = slot.witness.asked.answered();
         }
         // A witness answers with a ledger, split in a few for a long game; more is not
         // from an honest witness, and would only cost this node time to judge.

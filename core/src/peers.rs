@@ -276,13 +276,11 @@ impl Core {
     /// proposal must name their node's own peer id, and be global unless the invitation
     /// came from a non-global address (as introductions, `sync.rs`).
     pub(super) fn accepted_game(&mut self, id: &GameId) {
-        let Some((terms, created, local)) = self.games.played(id).map(|p| {
-            (
-                p.table.terms().clone(),
-                p.record.created,
-                p.origin_local == Some(true),
-            )
-        }) else {
+        let Some((terms, created, local)) = self
+            .games
+            .played(id)
+            .map(|p| (p.table.terms().clone(), p.record.created, p.from_local))
+        else {
             return;
         };
         let me = self.key();

@@ -152,7 +152,7 @@ impl Core {
         }
         let me = self.key();
         let proposer = super::seats::proposer(&terms);
-        let origin_local = self.origin_of(&peer).map(|o| !o.global);
+        let from_local = self.origin_of(&peer).is_some_and(|o| !o.global);
         // Whose the game is: where the proposal came from, or where a mailbox of the
         // game says it came from (a mailbox that lies harms only its own players).
         let holder = match said.filter(|_| is_mailbox(&terms, &peer)) {
@@ -228,7 +228,7 @@ impl Core {
             step.answers.extend(w);
             let mut played = Played::new(t, record, self.now);
             played.holder = holder;
-            played.origin_local = origin_local;
+            played.from_local = from_local;
             self.games.put(id, Life::Played(Box::new(played)));
             if refereeing {
                 // The only choice a referee seat makes is to accept: the bot does that.

@@ -15,10 +15,9 @@ use sealed_protocol::ids::Seat;
 /// the witness repeats what it said). Kept while the game is unloaded or set aside.
 #[derive(Default)]
 pub(crate) struct WithWitness {
-    /// When this seat last asked the witness for its ledgers (`accuse.rs`).
-    pub(crate) asked: Option<u64>,
-    /// Since when the witness has left this seat's asks unanswered.
-    pub(crate) unanswered_since: Option<u64>,
+    /// This seat's asks of the witness for its ledgers, and whether they are answered
+    /// (`accuse.rs`).
+    pub(crate) asked: Asked,
     /// The wait in progress by the witness's last answer (`accuse.rs`).
     pub(crate) times: Option<WitnessTimes>,
     /// The first answer signed past the deadline of the wait in progress (`accuse.rs`).
@@ -30,6 +29,61 @@ pub(crate) struct WithWitness {
     /// Why the witness refused this seat's last push of the game, until it takes one
     /// (`sync.rs`): what it refused it has not dated, so `show` and `games` say it.
     pub(crate) refused: Option<String>,
+}
+
+/// Where this seat's asks of the witness for its ledgers stand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Asked {
+    /// Never asked since the game came into memory.
+    #[default]
+    Never,
+    /// Last asked at `last`, and the witness answered since.
+    Answered {
+        /// When.
+        last: u64,
+    },
+    /// Last asked at `last`, and the witness has answered none of the asks since `since`.
+    Unanswered {
+        /// When it was last asked.
+        last: u64,
+        /// The first ask it left unanswered.
+        since: u64,
+    },
+}
+
+impl Asked {
+    /// When it was last asked (0 if never).
+    pub(crate) fn last(self) -> u64 {
+        match self {
+            Asked::Never => 0,
+            Asked::Answered { last } | Asked::Unanswered { last, .. } => last,
+        }
+    }
+
+    /// Asked again at `now`: unanswered since the first ask it has not answered.
+    pub(crate) fn ask(self, now: u64) -> Asked {
+        let since = match self {
+            Asked::Unanswered { since, .. } => since,
+            Asked::Never | Asked::Answered { .. } => now,
+        };
+        Asked::Unanswered { last: now, since }
+    }
+
+    /// The witness answered.
+    pub(crate) fn answered(self) -> Asked {
+        match self {
+            Asked::Never => Asked::Never,
+            Asked::Answered { last } | Asked::Unanswered { last, .. } => Asked::Answered { last },
+        }
+    }
+
+    /// Since when the witness has left this seat's asks unanswered, if it has.
+    pub(crate) fn unanswered_since(self) -> Option<u64> {
+        match self {
+            Asked::Unanswered { since, .. } => Some(since),
+            Asked::Never | Asked::Answered { .. } => None,
+        }
+    }
 }
 
 /// The wait in progress by a witness's answer, and the state it was counted in.
@@ -89,4 +143,24 @@ pub(crate) struct Lacked {
     pub(crate) left: Option<u64>,
     /// The number of the next deposit to fetch, and when the last fetch went.
     pub(crate) fetched: (u64, Option<u64>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The witness is silent from the first ask it leaves unanswered, whatever asks
+    /// follow; an answer ends the silence and keeps when it was last asked.
+    #[test]
+    fn silence_runs_from_the_first_ask_left_unanswered() {
+        let a = Asked::Never;
+        assert_eq!((a.last(), a.unanswered_since()), (0, None));
+        let a = a.ask(10).ask(20);
+        assert_eq!((a.last(), a.unanswered_since()), (20, Some(10)));
+        let a = a.answered();
+        assert_eq!((a.last(), a.unanswered_since()), (20, None));
+        let a = a.ask(30);
+        assert_eq!((a.last(), a.unanswered_since()), (30, Some(30)));
+        assert_eq!(Asked::Never.answered(), Asked::Never);
+    }
 }

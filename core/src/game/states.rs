@@ -40,9 +40,10 @@ pub(crate) struct Played {
     /// sender's address, or the one the mailbox that relayed it said; kept in the store
     /// beside the game, so that it is counted there after a restart.
     pub(crate) holder: Option<crate::held::Holder>,
-    /// Whether that address was not global (a LAN, loopback): the proposal's
-    /// non-global addresses may then be dialled once accepted.
-    pub(crate) origin_local: Option<bool>,
+    /// Whether the invitation came from an address known not to be global (a LAN,
+    /// loopback): the proposal's non-global addresses may then be dialled once accepted.
+    /// Not kept in the store: after a restart it is not known, so not local.
+    pub(crate) from_local: bool,
     /// Positions of which a second envelope is stored, as evidence: a third is not.
     pub(crate) evidence: Evidence,
     /// The bytes of its envelopes in the store (as restored, then as taken), against
@@ -67,7 +68,7 @@ impl Played {
             acked: Default::default(),
             heard: Default::default(),
             holder: None,
-            origin_local: None,
+            from_local: false,
             evidence: Evidence::new(),
             bytes: 0,
         };
