@@ -13,7 +13,6 @@ use sealed_games::table::{self, Generic, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
-use sealed_protocol::session::Phase;
 
 use super::game::Life;
 use super::game::Played;
@@ -156,7 +155,7 @@ impl Core {
         GameSummary {
             game: hex::encode(id),
             variant: p.table.variant().to_owned(),
-            status: status_name(p.record.status, &*p.table),
+            status: p.standing(),
             seat: Some(p.table.seat().0),
             my_turn: p.table.my_turn(),
             ply: p.table.ply(),
@@ -190,7 +189,7 @@ impl Core {
             GameSummary {
                 game: hex::encode(id),
                 variant: r.terms.variant().to_owned(),
-                status: GameState::Relayed,
+                status: r.standing(),
                 seat: None,
                 my_turn: false,
                 ply: 0,
@@ -211,7 +210,7 @@ impl Core {
             GameSummary {
                 game: hex::encode(id),
                 variant: d.record.variant.clone(),
-                status: state_of(d.record.status),
+                status: d.standing(),
                 seat: d.record.seat,
                 my_turn: false,
                 ply: d.listed.ply.map_or(0, |p| p as usize),
@@ -234,7 +233,7 @@ impl Core {
         out.extend(self.games.all_aside().map(|(id, a)| GameSummary {
             game: hex::encode(id),
             variant: a.variant.clone().unwrap_or_else(|| "?".into()),
-            status: a.halt.status(),
+            status: a.standing(),
             seat: None,
             my_turn: false,
             ply: 0,
@@ -258,7 +257,7 @@ impl Core {
     /// acknowledged by the opponent, by a mailbox, or not yet (with the last dial's
     /// error).
     fn invitation(&self, p: &Played) -> Option<Invitation> {
-        if status_name(p.record.status, &*p.table) != GameState::Proposed {
+        if p.standing() != GameState::Proposed {
             return None;
         }
         let terms = p.table.terms();
@@ -613,34 +612,5 @@ impl Core {
             *n = Some(own);
         }
         names
-    }
-}
-
-/// The status `sealed games` shows.
-pub(super) fn status_name(s: GameStatus, t: &dyn Table) -> GameState {
-    let phase = t.session().phase();
-    if t.session().withdrawn() {
-        return GameState::Withdrawn;
-    }
-    match s {
-        GameStatus::Invited if !matches!(phase, Phase::Decide(_)) => GameState::Active,
-        GameStatus::Proposed if matches!(phase, Phase::Decide(_) | Phase::Commit(_)) => {
-            GameState::Proposed
-        }
-        _ if t.is_done() => GameState::Finished,
-        GameStatus::Proposed | GameStatus::Active => GameState::Active,
-        other => state_of(other),
-    }
-}
-
-/// The stored status as `sealed games` says it.
-fn state_of(s: GameStatus) -> GameState {
-    match s {
-        GameStatus::Proposed => GameState::Proposed,
-        GameStatus::Invited => GameState::Invited,
-        GameStatus::Active => GameState::Active,
-        GameStatus::Finished => GameState::Finished,
-        GameStatus::Declined => GameState::Declined,
-        GameStatus::Relayed => GameState::Relayed,
     }
 }

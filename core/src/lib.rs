@@ -30,7 +30,8 @@
 //!   mail's armored text `armor.rs`.
 //! - **One game**, `game/`: everything the core holds of a game in one slot
 //!   (`game/mod.rs`, and the map of them all), the states it is in (`game/states.rs`),
-//!   asleep (`game/asleep.rs`), its writes under way (`game/queue.rs`), what it owes and
+//!   asleep (`game/asleep.rs`), where it stands as the faces say it (`game/standing.rs`),
+//!   its writes under way (`game/queue.rs`), what it owes and
 //!   what reached whom (`game/delivery.rs`), this seat's dealings with its witness
 //!   (`game/asking.rs`) and what this node holds of it as its witness
 //!   (`game/witnessed.rs`).

@@ -207,7 +207,7 @@ impl Core {
         // The proposer's record says `Proposed` all game long: the table says whether
         // the other seat accepted.
         } else if !matches!(p.record.status, GameStatus::Proposed | GameStatus::Active)
-            || super::commands::status_name(p.record.status, table) != GameState::Active
+            || p.standing() != GameState::Active
             || p.settled
             || table.is_done()
         {

@@ -17,6 +17,7 @@ pub(crate) mod asking;
 pub(crate) mod asleep;
 pub(crate) mod delivery;
 pub(crate) mod queue;
+mod standing;
 pub(crate) mod states;
 pub(crate) mod witnessed;
 
