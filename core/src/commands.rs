@@ -39,7 +39,7 @@ impl Core {
             Cmd::Propose(args) => self.propose(id, *args, store),
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
-            // The table's word, as `move withdraw` would be: one path for both.
+            // The table's generic command, as `move withdraw` reads it: one path for both.
             Cmd::Withdraw(g) => {
                 self.act(id, &g, None, |t| t.parse_generic(Generic::Withdraw), store)
             }

@@ -1,18 +1,17 @@
-//! One slot per game: everything the core holds of a game in one place — where it
-//! stands ([`Life`]), its writes under way ([`Queue`]), this seat's dealings with the
-//! game's witness ([`WithWitness`]) and whether a bot decides for it ([`Bot`]). No map
-//! keyed by game id lives outside [`Games`], so a game's state cannot be half kept:
-//! changing its life (loaded, unloaded, set aside, resumed) keeps the rest of its slot,
-//! and forgetting it drops all of it at once.
+//! One game, as the core holds it: one slot per game with everything the core holds of
+//! it in one place — where it stands ([`Life`]), its writes under way ([`Queue`]), this
+//! seat's dealings with the game's witness ([`WithWitness`]) and whether a bot decides
+//! for it ([`Bot`]). No map keyed by game id lives outside [`Games`], so a game's state
+//! cannot be half kept: changing its life (loaded, unloaded, set aside, resumed) keeps
+//! the rest of its slot, and forgetting it drops all of it at once.
+//!
+//! The folder is the core's middle layer (ARCHITECTURE.md, "The core's layers"): it
+//! imports values and questions of the terms, never the core's work above it. Files: the
+//! states a game is in `states.rs`, asleep `asleep.rs`, where it stands as the faces say
+//! it `standing.rs`, its writes under way `queue.rs`, what it owes and what reached whom
+//! `delivery.rs`, this seat's dealings with its witness `asking.rs`, what this node holds
+//! of it as its witness `witnessed.rs`.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use sealed_protocol::hash::Hash;
-use sealed_protocol::proposal::Terms;
-
-use asking::WithWitness;
-use delivery::Debt;
-use queue::Queue;
 pub(crate) mod asking;
 pub(crate) mod asleep;
 pub(crate) mod delivery;
@@ -21,9 +20,17 @@ mod standing;
 pub(crate) mod states;
 pub(crate) mod witnessed;
 
+use std::collections::{BTreeMap, BTreeSet};
+
+use sealed_protocol::hash::Hash;
+use sealed_protocol::proposal::Terms;
+
 use crate::io::GameRef;
 use crate::{GameId, NodeError};
+use asking::WithWitness;
 use asleep::Asleep;
+use delivery::Debt;
+use queue::Queue;
 pub(crate) use states::{Dormant, Evidence, Kept, Played, Relayed, SetAside};
 
 /// Where a game stands in this core.

@@ -74,5 +74,8 @@ mod tests {
         );
         assert_eq!(Generic::from_words("draw offer"), Some(Generic::OfferDraw));
         assert_eq!(Generic::from_words("resign now"), None);
+        // A face cannot send words in its place: only the values read.
+        assert!(serde_json::from_str::<Generic>(r#""offer draw""#).is_err());
+        assert!(serde_json::from_str::<Generic>(r#""fly""#).is_err());
     }
 }
