@@ -127,7 +127,7 @@ impl Duo {
         passed || moved
     }
 
-    fn run_until(&mut self, stop: impl Fn(&Duo) -> bool) {
+    fn run_until(&mut self, mut stop: impl FnMut(&Duo) -> bool) {
         for _ in 0..5_000 {
             if stop(self) || !self.step() {
                 return;
@@ -177,8 +177,33 @@ impl Duo {
 #[test]
 fn bots_play_a_game_without_a_referee_to_a_verified_end() {
     let mut d = Duo::new(4, 3);
-    d.run_until(Duo::done);
+    // Each player's board can be stepped through while the game goes on: his own army
+    // after each period, the last the board shown (tests/tests/table/steps.rs checks
+    // these positions square by square on the refereed game, which shares the code).
+    let mut stepped = [0usize; 2];
+    d.run_until(|d| {
+        for (i, t) in d.net.sessions.iter().enumerate() {
+            let v = t.view();
+            if let (Some(steps), Some(_)) = (&v.steps, &v.grid) {
+                stepped[i] = stepped[i].max(steps.positions.len());
+            }
+        }
+        d.done()
+    });
     assert!(d.done(), "{}", d.net.sessions[0].show_text());
+    assert!(
+        stepped.iter().all(|n| *n > 1),
+        "steps while playing: {stepped:?}"
+    );
+    // Once over, both see the whole game (each from his own side of the board): the
+    // start and one position a move of its score (a line with a "yes").
+    let views: Vec<_> = d.net.sessions.iter().map(|t| t.view()).collect();
+    let score = views[0].score.clone().expect("a score once over");
+    let moves = score.lines().filter(|l| l.contains(" yes")).count();
+    for v in &views {
+        let steps = v.steps.as_ref().expect("steps once over");
+        assert_eq!(steps.positions.len(), moves + 1, "{score}");
+    }
     for t in &d.net.sessions {
         let checked = check_transcript(&t.session().transcript()).expect("readable");
         assert!(

@@ -194,7 +194,7 @@ function checked(show, grid, live) {
 
 // The opponent's last act in words, for a screen reader's announcement.
 export function lastActWords(show) {
-  const acts = mv.readScore(show.score).acts;
+  const acts = mv.readMoves(show).acts;
   return acts.length ? mv.actWords(acts[acts.length - 1]) : null;
 }
 
@@ -214,7 +214,7 @@ export async function drawGame(show, ctx) {
   // them, and the one shown (V.at; null is the game as it stands). A new act that
   // arrives while the player looks back is said, not shown.
   mv.enter(show);
-  const read = mv.readScore(show.score);
+  const read = mv.readMoves(show);
   const steps = mv.positions(show, read.acts);
   const count = read.acts.length;
   if (!steps.all || (mv.V.at !== null && mv.V.at >= count)) { mv.V.at = null; mv.V.arrived = null; }
@@ -246,7 +246,9 @@ export async function drawGame(show, ctx) {
   // from it, Chex's and Cardmate's from the positions the node gives.
   const at = show.variant === 'tempete' && shown.grid ? chess.fromGrid(shown.grid) : null;
   const lostAt = steps.all && steps.all[0].lost ? (step || steps.all[steps.all.length - 1]) : null;
-  const below = mv.V.flip ? 1 - show.seat : show.seat;
+  // A referee (seat 2) sees White below, as a player of White does.
+  const mine = show.seat > 1 ? 0 : show.seat;
+  const below = mv.V.flip ? 1 - mine : mine;
   const taken = at ? mv.drawTaken(at, (show.side !== 'Black') !== mv.V.flip)
     : lostAt ? mv.drawLost(show, lostAt.lost, below) : null;
   // Chex's stacks as they stood at the position shown.

@@ -2,8 +2,8 @@
 // line (a card's act in words, not as `<62@a7 f2-f3>`), stepping back and forward
 // through the positions after each act where this page can draw them, the board
 // turned, the pieces each side has lost, and the words a screen reader hears when the
-// opponent moves. What is shown while stepping is drawn here from the score (Tempête)
-// or from the positions the view carries (Chex, Cardmate: steps.js); the node is asked
+// opponent moves. What is shown while stepping is drawn from the positions the view
+// carries (steps.js: every game's but Duel's, which has no board); the node is asked
 // nothing, and no act can be made until the player returns to the game.
 import { h, seatsNamed } from './ui.js';
 import * as chess from './chess.js';
@@ -37,13 +37,15 @@ export function flip() {
 const isNumber = (t) => /^\d+\.(\.\.)?$/.test(t);
 const isResult = (t) => /^(1-0|0-1|1\/2-1\/2|\*)$/.test(t);
 
+const isTag = (l) => /^\[\w+ ".*"\]$/.test(l.trim());
+const tagsOf = (lines) => lines.filter(isTag).map((t) => t.trim().match(/^\[(\w+) "(.*)"\]$/).slice(1));
+
 // The score's tags, and its movetext as rows (a move number and what follows it: acts,
 // each with its index from 1, and comments).
 export function readScore(score) {
   const lines = (score || '').split('\n');
-  const tagLine = (l) => /^\[\w+ ".*"\]$/.test(l.trim());
-  const tags = lines.filter(tagLine).map((t) => t.trim().match(/^\[(\w+) "(.*)"\]$/).slice(1));
-  const text = lines.filter((l) => !tagLine(l)).join('\n');
+  const tags = tagsOf(lines);
+  const text = lines.filter((l) => !isTag(l)).join('\n');
   const rows = [];
   const acts = [];
   for (const t of text.match(/\{[^}]*\}|<[^>]*>|;[^\n]*|\S+/g) || []) {
@@ -55,6 +57,65 @@ export function readScore(score) {
     else { acts.push(t); row.items.push({ act: t, ply: acts.length }); }
   }
   return { tags, rows, acts };
+}
+
+// The moves of `show` as rows and acts, by its game's grammar: Secret Stallmate's
+// score has a line a period (its attempts and answers joined by `;`, the "yes" the
+// move), and while the game goes on a player has no score: his moves are read from the
+// positions the node gives; every other game's score is read as above.
+export function readMoves(show) {
+  if (!show.variant || !show.variant.startsWith('stallmate')) return readScore(show.score);
+  return show.score ? readStallmate(show.score) : readOwnSteps(show);
+}
+
+// A Secret Stallmate score (GAMES §5.7): each period's move is an act, what the move
+// announced and what was tried before it are comments after it, a period without a
+// move is a comment alone, and the ending lines are comments.
+function readStallmate(score) {
+  const lines = score.split('\n');
+  const tags = tagsOf(lines);
+  const rows = [];
+  const acts = [];
+  for (const raw of lines) {
+    const l = raw.trim();
+    if (!l || l.startsWith('#') || isTag(l)) continue;
+    const m = l.match(/^(\d+\.(?:\.\.)?)\s*(.*)$/);
+    if (!m) { rows.push({ num: null, items: [{ comment: l }] }); continue; }
+    const entries = m[2].split(';').map((e) => e.trim()).filter(Boolean);
+    const yes = entries.findIndex((e) => /^\S+\s+yes\b/.test(e));
+    const tried = entries.filter((_, i) => i !== yes);
+    const row = { num: m[1], items: [] };
+    if (yes >= 0) {
+      const [act, ...answer] = entries[yes].split(/\s+/);
+      acts.push(act);
+      row.items.push({ act, ply: acts.length });
+      const told = answer.join(' ').replace(/^yes,?\s*/, '');
+      if (told) row.items.push({ comment: told });
+      if (tried.length) row.items.push({ comment: `tried first: ${tried.join('; ')}` });
+    } else if (tried.length) {
+      row.items.push({ comment: `no move: tried ${tried.join('; ')}` });
+    }
+    rows.push(row);
+  }
+  return { tags, rows, acts };
+}
+
+// A Secret Stallmate player's own moves while the game goes on, from the positions the
+// node gives: one a period, White's first; his own with the squares it moved, the
+// opponent's unseen (with the square where he lost a piece to it, if he did).
+function readOwnSteps(show) {
+  const positions = (show.steps && show.steps.positions) || [];
+  const rows = [];
+  const acts = [];
+  positions.slice(1).forEach((p, i) => {
+    const white = i % 2 === 0;
+    const mine = (show.side === 'White') === white;
+    const last = p.last || [];
+    const act = mine ? last.join('-') : (last.length ? `unseen, took on ${last[0]}` : 'unseen');
+    acts.push(act);
+    rows.push({ num: `${Math.floor(i / 2) + 1}${white ? '.' : '...'}`, items: [{ act, ply: acts.length }] });
+  });
+  return { tags: [], rows, acts };
 }
 
 // ---- cards in words ---------------------------------------------------------------------------
@@ -138,8 +199,7 @@ export function positions(show, acts) {
     if (!all || !steps.samePieces(all[all.length - 1].grid, show.grid)) return { off: 'Stepping is off: the positions the node gave do not end on its board' };
     return { all };
   }
-  return { off: show.variant.startsWith('stallmate') ? 'Stepping is off: this board shows only your own army, so earlier positions cannot be drawn'
-    : 'Stepping is off: the node gave no earlier positions for this game' };
+  return { off: 'Stepping is off: the node gave no earlier positions for this game' };
 }
 
 // ---- drawing -----------------------------------------------------------------------------------
@@ -148,7 +208,7 @@ export function positions(show, acts) {
 // shown marked. A comment or tag that names a seat (a loss on time's `{seat 0 lost on
 // time}`) names its player.
 export function drawMoves(show, read, steps, shown, go) {
-  if (!show.score) return null;
+  if (!show.score && !read.rows.length) return null;
   const rows = read.rows.filter((r) => r.items.length || r.num);
   const item = (x) => {
     if (x.comment !== undefined) return h('span', { class: 'comment', text: ` {${seatsNamed(x.comment, show.players)}}` });

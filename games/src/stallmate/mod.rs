@@ -23,6 +23,8 @@
 //! - [`view`] — [`MoverView`]: what one player knows (his own army only);
 //! - [`bot`] — a random player that uses only a [`MoverView`];
 //! - [`record`] — the score format (writer and reader), [`pgn`] — PGN export;
+//! - `steps` — a game's periods with the move each made, and the positions a page steps
+//!   through (the whole game's, or one player's own army's);
 //! - [`duo`] — the game without a referee: the two players compute each answer together
 //!   (`stallmate-duo`, spec/GAMES.md §5.15; not yet a mode of the node);
 //!
@@ -94,6 +96,7 @@ pub mod referee;
 pub mod repetition;
 pub mod table;
 pub mod setup;
+mod steps;
 pub mod suppress;
 pub mod timing;
 pub mod turn;

@@ -147,28 +147,24 @@ fn tries(turn: &Turn) -> Option<String> {
 
 fn movetext(referee: &Referee, result: &str) -> Vec<String> {
     let mut tokens = Vec::new();
-    let mut pos = referee.start_position();
-    let open = referee.current().filter(|t| !t.entries.is_empty());
-    let closed = referee.history().len();
-    for (i, turn) in referee.history().iter().chain(open).enumerate() {
+    for period in super::steps::periods(referee) {
+        let turn = period.turn;
         let (side, number) = match turn.mover {
             Color::White => ("White", format!("{}.", turn.number)),
             Color::Black => ("Black", format!("{}...", turn.number)),
         };
-        let squares = turn.moved().and_then(|a| a.squares());
-        let legal = squares.and_then(|(from, to, promotion)| pos.find_legal(from, to, promotion));
-        let Some(mv) = legal else {
+        let Some(mv) = period.made else {
             // A period with no move (let pass, ended by a resignation, still open): no
             // move number, which with no move after it is no PGN and would give a
             // reader's next move to the wrong side; what was tried is a comment after
             // the last move.
             let mut words: Vec<String> = vec![];
-            if let Some((from, to, _)) = squares {
+            if let Some((from, to, _)) = turn.moved().and_then(|a| a.squares()) {
                 words.push(format!("{from}-{to} (not legal here)"));
             }
             words.extend(tries(turn));
             if !words.is_empty() {
-                let state = if i < closed { "ended" } else { "so far" };
+                let state = if period.closed { "ended" } else { "so far" };
                 tokens.push(comment(&format!(
                     "{side}'s period {number} {state} without a move: tried {}",
                     words.join("; ")
@@ -178,7 +174,7 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
         };
         tokens.push(number);
         let tried = tries(turn).map(|t| comment(&format!("tried first: {t}")));
-        tokens.push(pos.san(&mv).unwrap_or_else(|_| mv.uci()));
+        tokens.push(period.before.san(&mv).unwrap_or_else(|_| mv.uci()));
         if let Some(report) = turn.report() {
             let text = report.to_string();
             if let Some(announced) = text.strip_prefix("yes, ") {
@@ -186,7 +182,6 @@ fn movetext(referee: &Referee, result: &str) -> Vec<String> {
             }
         }
         tokens.extend(tried);
-        pos = pos.play_unchecked(&mv);
     }
     if let Some(ending) = referee.ending() {
         let [w, b] = scores(ending);

@@ -344,6 +344,25 @@ pub fn diagram(pos: &Position) -> String {
     out
 }
 
+/// What this seat sees of the board: the whole game (the referee, and everyone once
+/// the game is over and both armies are open), turned to `Color`'s side; else this
+/// player's own army.
+enum Seen {
+    Whole(Referee, Color),
+    Own(MoverView),
+}
+
+fn seen(s: &Session<Stallmate>) -> Option<Seen> {
+    let e = s.engine();
+    let referee = s.seat() == e.rules().referee;
+    let from = if referee { Color::White } else { color(s.seat()) };
+    if let Some(r) = (referee || e.is_over()).then(|| hidden_game(e)).flatten() {
+        return Some(Seen::Whole(r, from));
+    }
+    // The referee has no army of his own: before the game begins he sees no board.
+    (!referee).then(|| mover_view(e, s.seat())).flatten().map(Seen::Own)
+}
+
 impl Game for Stallmate {
     const VARIANT: &'static str = VARIANT;
 
@@ -506,15 +525,18 @@ impl Face for Stallmate {
     fn grid(s: &Session<Self>, _state: &State) -> Option<Grid> {
         // What `board` shows as text: both armies to the referee and to everyone once
         // the game is over, else this player's own army alone.
-        let e = s.engine();
-        let referee = s.seat() == e.rules().referee;
-        let from = if referee { Color::White } else { color(s.seat()) };
-        let whole = (referee || e.is_over()).then(|| hidden_game(e)).flatten();
-        if let Some(r) = whole {
-            return Some(Grid::chess(r.position(), from, |_| vec![]));
+        match seen(s)? {
+            Seen::Whole(r, from) => Some(Grid::chess(r.position(), from, |_| vec![])),
+            Seen::Own(view) => Some(Grid::chess(view.board(), view.color(), |_| vec![])),
         }
-        let view = mover_view(e, s.seat())?;
-        Some(Grid::chess(view.board(), from, |_| vec![]))
+    }
+
+    fn boards(s: &Session<Self>, _acts: &[Public]) -> Vec<(Grid, Vec<String>)> {
+        match seen(s) {
+            Some(Seen::Whole(r, from)) => super::steps::of_game(&r, from),
+            Some(Seen::Own(view)) => super::steps::of_player(&view),
+            None => vec![],
+        }
     }
 
     fn score(s: &Session<Self>, _state: &State, _acts: &[Public]) -> Option<String> {

@@ -33,6 +33,22 @@ pub struct MoverView {
     entries: Vec<(Attempt, Answer)>,
     /// What he heard after each of the opponent's periods, oldest first.
     heard: Vec<Vec<Heard>>,
+    /// What changed his board, period by period: for stepping back through his game
+    /// ([`MoverView::boards`]), a few bytes a move.
+    changes: Vec<Change>,
+}
+
+/// One period's change to a player's board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    /// His own move, made by a "yes".
+    Own {
+        from: Square,
+        to: Square,
+        promotion: Option<Kind>,
+    },
+    /// The opponent's period: the square where he lost a piece to its move, if he did.
+    Theirs { lost: Option<Square> },
 }
 
 impl MoverView {
@@ -53,6 +69,7 @@ impl MoverView {
             over: false,
             entries: Vec::new(),
             heard: Vec::new(),
+            changes: Vec::new(),
         }
     }
 
@@ -199,7 +216,13 @@ impl MoverView {
             return;
         }
         if let (Answer::Yes(report), Some((from, to, promotion))) = (&answer, attempt.squares()) {
-            self.play_own(from, to, promotion);
+            let change = Change::Own {
+                from,
+                to,
+                promotion,
+            };
+            self.board = change.applied(&self.board, self.color);
+            self.changes.push(change);
             self.my_turn = false;
             if report.end.is_some() {
                 self.over = true;
@@ -211,6 +234,7 @@ impl MoverView {
     /// Takes in what he heard at the end of the opponent's period: his pieces captured
     /// are removed, and his own period begins.
     pub fn hear(&mut self, heard: &[Heard]) {
+        let mut lost = None;
         for h in heard {
             match h {
                 Heard::Capture(c) => {
@@ -220,41 +244,89 @@ impl MoverView {
                     } else {
                         Some(c.at)
                     };
-                    if let Some(sq) = victim.filter(|sq| self.own_kind(*sq).is_some()) {
-                        self.board.set_piece(sq, None);
-                    }
+                    lost = lost.or(victim.filter(|sq| self.own_kind(*sq).is_some()));
                 }
                 Heard::End(_) => self.over = true,
                 _ => {}
             }
         }
+        let change = Change::Theirs { lost };
+        self.board = change.applied(&self.board, self.color);
+        self.changes.push(change);
         self.heard.push(heard.to_vec());
         self.my_turn = true;
         self.number = self.number.saturating_add(1);
         self.entries.clear();
     }
 
-    fn play_own(&mut self, from: Square, to: Square, promotion: Option<Kind>) {
-        let Some(piece) = self.board.piece_at(from) else {
-            return;
-        };
-        let castling = piece.kind == Kind::King
-            && self.board.piece_at(to) == Some(Piece::new(self.color, Kind::Rook));
-        let kind = if castling {
-            if to.file() > from.file() {
-                MoveKind::Castle(CastleSide::Short)
-            } else {
-                MoveKind::Castle(CastleSide::Long)
-            }
-        } else {
-            MoveKind::Normal
-        };
-        let mv = Move {
-            from,
-            to,
-            promotion,
-            kind,
-        };
-        self.board = self.board.play_unchecked_keep_turn(&mv);
+    /// His board at the start and after each period that changed it (each of his own
+    /// moves and each of the opponent's periods), with the squares the period moved (his
+    /// move's two) or where he lost a piece: what the page steps through while the game
+    /// goes on. The last is [`MoverView::board`].
+    pub fn boards(&self) -> Vec<(Position, Vec<Square>)> {
+        let start = MoverView::new(self.color, self.setup, self.options).board;
+        let mut out = Vec::with_capacity(self.changes.len() + 1);
+        out.push((start, vec![]));
+        for change in &self.changes {
+            let board = change.applied(&out[out.len() - 1].0, self.color);
+            let squares = match *change {
+                Change::Own { from, to, .. } => vec![from, to],
+                Change::Theirs { lost } => lost.into_iter().collect(),
+            };
+            out.push((board, squares));
+        }
+        out
     }
+}
+
+impl Change {
+    /// `board` (the pieces of `color` alone) after this change.
+    fn applied(&self, board: &Position, color: Color) -> Position {
+        match *self {
+            Change::Own {
+                from,
+                to,
+                promotion,
+            } => own_move(board, color, from, to, promotion),
+            Change::Theirs { lost } => {
+                let mut b = board.clone();
+                if let Some(sq) = lost {
+                    b.set_piece(sq, None);
+                }
+                b
+            }
+        }
+    }
+}
+
+/// `board` (the pieces of `color` alone) after his own move `from`-`to`: a king onto his
+/// own rook castles, as the attempt's notation writes it.
+fn own_move(
+    board: &Position,
+    color: Color,
+    from: Square,
+    to: Square,
+    promotion: Option<Kind>,
+) -> Position {
+    let Some(piece) = board.piece_at(from) else {
+        return board.clone();
+    };
+    let castling =
+        piece.kind == Kind::King && board.piece_at(to) == Some(Piece::new(color, Kind::Rook));
+    let kind = if castling {
+        if to.file() > from.file() {
+            MoveKind::Castle(CastleSide::Short)
+        } else {
+            MoveKind::Castle(CastleSide::Long)
+        }
+    } else {
+        MoveKind::Normal
+    };
+    let mv = Move {
+        from,
+        to,
+        promotion,
+        kind,
+    };
+    board.play_unchecked_keep_turn(&mv)
 }

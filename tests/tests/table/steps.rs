@@ -1,11 +1,15 @@
 //! The positions a view carries for a page that steps back through a game it cannot
-//! replay (Chex, Cardmate, Tempête; games/src/table/steps.rs): one per ply of the score
-//! and the start. Each is read back as the page reads it (web/assets/steps.js) and compared with
+//! replay (Chex, Cardmate, Tempête, Secret Stallmate; games/src/table/steps.rs): one per
+//! ply of the score and the start. Each is read back as the page reads it (web/assets/steps.js) and compared with
 //! the position the score's own text gives after as many plies, replayed by the game's
 //! notation, not by its acts: every piece on its square, named as the score names
 //! squares at that moment (Chex's box moves), and the pieces each ply took. They are
 //! small too: the view of a game 200 plies long is measured with them and without
 //! (`--nocapture` prints the figures).
+//!
+//! Secret Stallmate's player has no score while the game goes on: his steps are his own
+//! army after each period, and are checked against the whole game's once it is over
+//! (each of his positions is the revealed game's at the same move, his pieces alone).
 
 use std::collections::BTreeMap;
 
@@ -378,4 +382,155 @@ fn chex_steps_are_the_positions_of_its_score() {
 #[test]
 fn cardmate_steps_are_the_positions_of_its_score() {
     played_through("cardmate");
+}
+
+/// Secret Stallmate's positions after each move of its score (GAMES §5.7), read by the
+/// game's own score reader (which replays every attempt through a referee) and each
+/// move played on a board of its own.
+fn stallmate_replayed(text: &str) -> Vec<Pieces> {
+    let r = sealed_games::stallmate::record::read(text)
+        .unwrap_or_else(|e| panic!("the score reads: {e}\n{text}"));
+    let named = |pos: &sealed_games::chess::Position| -> Pieces {
+        Grid::chess(pos, sealed_games::chess::Color::White, |_| vec![])
+            .cells
+            .into_iter()
+            .filter_map(|c| Some((c.square, c.piece?.name)))
+            .collect()
+    };
+    let mut pos = r.start_position();
+    let mut out = vec![named(&pos)];
+    for turn in r.history().iter().chain(r.current()) {
+        let Some((from, to, promotion)) = turn.moved().and_then(|a| a.squares()) else {
+            continue;
+        };
+        let mv = pos
+            .find_legal(from, to, promotion)
+            .unwrap_or_else(|| panic!("{from}-{to} is legal where the score says yes"));
+        pos = pos.play_unchecked(&mv);
+        out.push(named(&pos));
+    }
+    out
+}
+
+/// A Stallmate view's steps: with a score (the referee, or the game over), each is the
+/// score's position after as many moves; without (a player while the game goes on), they
+/// hold his own army alone, one a period, his own moves marking the two squares they
+/// moved. The last is the board shown either way. Returns the positions read.
+fn stallmate_steps_hold(view: &TableView) -> Vec<Pieces> {
+    let who = format!("{} seat {}", view.variant, view.seat);
+    let steps = view
+        .steps
+        .as_ref()
+        .unwrap_or_else(|| panic!("{who}: steps"));
+    let read = read_back(steps).unwrap_or_else(|e| panic!("{who}: {e}"));
+    let positions: Vec<Pieces> = read.iter().map(|r| r.pieces.clone()).collect();
+    if let Some(text) = view.score.as_deref() {
+        assert_eq!(
+            positions,
+            stallmate_replayed(text),
+            "{who}: the score's positions"
+        );
+    } else {
+        let side = view.side.clone().unwrap_or_else(|| panic!("{who}: a side"));
+        for (n, r) in read.iter().enumerate() {
+            assert!(
+                r.pieces.values().all(|name| name.starts_with(&side)),
+                "{who}: position {n} shows only {side}'s pieces: {:?}",
+                r.pieces
+            );
+            // White moves in odd periods: a player's own period marks his move's
+            // squares, the other's at most the square where he lost a piece.
+            let own = n > 0 && (n % 2 == 1) == (side == "White");
+            if own {
+                assert_eq!(r.last.len(), 2, "{who}: his move {n} marks its squares");
+                // A piece of his where it went, or his king castled (written king onto
+                // rook, the king and the rook then elsewhere, as in Chess960).
+                let king = format!("{side} king");
+                let castled = read[n - 1].pieces.get(&r.last[0]) == Some(&king);
+                assert!(
+                    r.pieces.contains_key(&r.last[1]) || castled,
+                    "{who}: {n} {:?}",
+                    r.last
+                );
+            } else {
+                assert!(
+                    r.last.len() <= 1,
+                    "{who}: the opponent's period {n}: {:?}",
+                    r.last
+                );
+            }
+        }
+    }
+    let grid = view
+        .grid
+        .as_ref()
+        .unwrap_or_else(|| panic!("{who}: a board"));
+    let shown: Pieces = grid
+        .cells
+        .iter()
+        .filter_map(|c| Some((c.square.clone(), c.piece.as_ref()?.name.clone())))
+        .collect();
+    assert_eq!(
+        positions.last(),
+        Some(&shown),
+        "{who}: the last position is the board shown"
+    );
+    positions
+}
+
+#[test]
+fn stallmate_steps_are_each_seats_positions() {
+    let mut whole_checked = 0;
+    for nonce in 1..4 {
+        let mut net = Net::new("stallmate", nonce);
+        // What each player saw of his own army while the game went on, by seat.
+        let mut own: [Vec<Pieces>; 2] = [vec![], vec![]];
+        for _ in 0..20_000 {
+            let moved = net.step(Mode::Bot);
+            for s in &net.sessions {
+                let v = s.view();
+                if v.steps.is_none() {
+                    continue;
+                }
+                let positions = stallmate_steps_hold(&v);
+                if v.score.is_none() && v.seat < 2 {
+                    own[v.seat as usize] = positions;
+                } else {
+                    whole_checked += 1;
+                }
+            }
+            if !moved && (net.pace == Pace::Once || net.all_done()) {
+                break;
+            }
+        }
+        assert!(net.all_done(), "nonce {nonce}: the game ended");
+        // Once over, every seat sees the whole game; each player's own positions of
+        // before are the whole game's, his pieces alone.
+        let whole = stallmate_steps_hold(&net.sessions[2].view());
+        for (seat, side) in [(0, "White"), (1, "Black")] {
+            let mine = &own[seat];
+            assert!(
+                mine.len() > 2,
+                "nonce {nonce}: seat {seat} stepped {}",
+                mine.len()
+            );
+            for (n, pieces) in mine.iter().enumerate() {
+                let want: Pieces = whole[n]
+                    .iter()
+                    .filter(|(_, name)| name.starts_with(side))
+                    .map(|(sq, name)| (sq.clone(), name.clone()))
+                    .collect();
+                assert_eq!(*pieces, want, "nonce {nonce}: {side}'s position {n}");
+            }
+            assert_eq!(
+                stallmate_steps_hold(&net.sessions[seat].view()),
+                whole,
+                "nonce {nonce}: seat {seat} sees the whole game once it is over"
+            );
+        }
+    }
+    assert!(
+        whole_checked > 10,
+        "{whole_checked} referee's views checked"
+    );
 }

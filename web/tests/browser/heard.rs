@@ -4,7 +4,8 @@
 //! referee is steered to a check: the test reads both armies from the referee's board
 //! (which the players never see) and makes each player's attempts through his node,
 //! White aiming at a check and Black letting him; the page of the player in check must
-//! mark his king and say so, and stop once he has moved.
+//! mark his king and say so, and stop once he has moved. On the way, the player in
+//! check steps back through his own army's positions.
 
 use std::time::{Duration, Instant};
 
@@ -204,6 +205,43 @@ fn a_stallmate_check_heard_marks_the_players_king() {
             "White's page marks no check"
         );
         shots(q, "stallmate-check").await;
+
+        // Black steps back through his own army (issue 55): one act a period in his
+        // move list (White's unseen, his own by their squares), the start his whole
+        // army, a move of his own marked, and End back to the game.
+        assert_eq!(
+            q.count("#step-off").await,
+            0,
+            "stepping on: {}",
+            q.text("#step-off").await
+        );
+        let periods = q.count("#score button.act").await;
+        assert!(periods >= 3, "{periods} periods in Black's move list");
+        assert!(
+            q.text("#score button.act[data-ply='1']")
+                .await
+                .contains("unseen"),
+            "White's first move is unseen: {}",
+            q.text("#score").await
+        );
+        let pieces = "return document.querySelectorAll('#board .sq .piece').length";
+        assert!(q.click("#step-first", Duration::from_secs(5)).await);
+        crate::steps::viewing(q, Some(0), "Black's start").await;
+        assert_eq!(q.js(pieces).await, 16, "his whole army at the start");
+        assert!(
+            q.click("#score button.act[data-ply='2']", Duration::from_secs(5))
+                .await
+        );
+        crate::steps::viewing(q, Some(2), "Black's first move").await;
+        let own = q.text("#score button.act[data-ply='2']").await;
+        let to = own.trim().rsplit('-').next().unwrap_or_default().to_owned();
+        assert!(
+            q.square_label(&to).await.contains("Black"),
+            "his first move {own} put a piece of his on {to}: {}",
+            q.square_label(&to).await
+        );
+        assert!(q.click("#step-last", Duration::from_secs(5)).await);
+        crate::steps::viewing(q, None, "Black back at the game").await;
 
         // Black moves out of check: the mark goes with his turn.
         let r = referee.show(&game).await.unwrap().table;

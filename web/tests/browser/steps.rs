@@ -152,7 +152,7 @@ async fn play_to_a_capture(seats: [&Seat; 2], game: &str, acts: usize) -> Captur
 }
 
 /// Waits until the page shows step `at` (`None`: the game as it stands).
-async fn viewing(b: &crate::driver::Browser, at: Option<usize>, what: &str) {
+pub(crate) async fn viewing(b: &crate::driver::Browser, at: Option<usize>, what: &str) {
     let test = match at {
         Some(n) => format!("return document.getElementById('game').dataset.viewing === '{n}'"),
         None => "const g = document.getElementById('game'); return !!g && !g.dataset.viewing && !document.getElementById('viewing')".to_owned(),

@@ -254,7 +254,8 @@ impl TableFace for DuoTable {
         None
     }
     fn score(&self) -> Option<String> {
-        self.inner.score()
+        // Through the lent view: the score is drawn with the steps, which need it.
+        self.shown(|t| t.score())
     }
     fn pgn(&self) -> Option<String> {
         self.inner.pgn()
@@ -408,6 +409,14 @@ impl Face for Duo {
         }
         let view = lent()?;
         Some(Grid::chess(view.board(), color(s.seat()), |_| vec![]))
+    }
+
+    fn boards(s: &Session<Self>, _acts: &[Act]) -> Vec<(Grid, Vec<String>)> {
+        // As `grid`: the whole game once it is open, else the player's own army.
+        if let Some(r) = clear::game(s.engine()) {
+            return crate::stallmate::steps::of_game(&r, color(s.seat()));
+        }
+        lent().map_or_else(Vec::new, |v| crate::stallmate::steps::of_player(&v))
     }
 
     fn score(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
