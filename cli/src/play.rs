@@ -485,7 +485,7 @@ pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
         {
             Ok(Ok(b)) => files.push((path, b)),
             Ok(Err(e)) => {
-                output::error(&e);
+                output::error(&e.to_string());
                 return 2;
             }
             Err(code) => return code,

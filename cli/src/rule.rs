@@ -202,7 +202,7 @@ fn ruling(
     words: &str,
 ) -> Result<sealed_games::tempete::act::Act, String> {
     let state = engine.state().ok_or("the game has not started")?;
-    let read = notation::read(state.board.position(), words)?;
+    let read = notation::read(state.board.position(), words).map_err(|e| e.to_string())?;
     if read.lasting > 0 || read.trap.is_some() || read.cite.is_some() || read.signature.is_some() {
         return Err("a ruling is board edits and a note only".into());
     }

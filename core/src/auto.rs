@@ -12,6 +12,7 @@
 
 use std::collections::BTreeSet;
 
+use sealed_games::table::Refusal;
 use sealed_protocol::body::{Claim, ClaimKind};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
@@ -62,7 +63,7 @@ impl Core {
         p.table
             .session_mut()
             .handle_command(cmd, self.now)
-            .map_err(|e| NodeError::Refused(e.to_string()))?;
+            .map_err(|e| NodeError::Refused(Refusal::Session(e)))?;
         let actions = super::game::queue::drain(&mut *p.table);
         Ok(self.step_of(id, actions))
     }

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use sealed_games::table::{self, Generic, Table};
+use sealed_games::table::{self, Generic, Refusal, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
@@ -59,7 +59,7 @@ impl Core {
             // These answer now.
             Cmd::Games => return self.reply(id, Ok(Answer::Summaries(self.summaries()))),
             Cmd::Show(_, ShowFormat::Other(f)) => {
-                return self.reply(id, Err(NodeError::Refused(format!("no format {f:?}"))));
+                return self.reply(id, Err(NodeError::NoFormat(f)));
             }
             Cmd::Show(g, ShowFormat::Svg) => {
                 let r = self.table(&g, store).map(|t| Answer::MaybeText(t.svg()));
@@ -369,7 +369,7 @@ impl Core {
             self.now,
             nonce,
         )
-        .map_err(bad)?;
+        .map_err(|e| bad(e.to_string()))?;
         let terms = Terms::from_signed(signed).map_err(|e| bad(e.to_string()))?;
         let entropy = self.random32();
         let mut t = table::open(
@@ -432,9 +432,7 @@ impl Core {
         if let Some(p) = self.games.played(&id)
             && p.table.terms().proposal().proposer == p.table.seat()
         {
-            return Err(NodeError::Refused(
-                "you proposed this game: the other player accepts or declines it".into(),
-            ));
+            return Err(NodeError::OwnProposal);
         }
         let status = if decision == SessionCommand::Decline {
             GameStatus::Declined
@@ -458,7 +456,7 @@ impl Core {
         cmd: CmdId,
         g: &GameRef,
         expect: Option<usize>,
-        parse: impl FnOnce(&dyn Table) -> Result<SessionCommand, String>,
+        parse: impl FnOnce(&dyn Table) -> Result<SessionCommand, Refusal>,
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
         let t = self.table(g, store)?;
@@ -470,7 +468,7 @@ impl Core {
                 expected,
             });
         }
-        let decision = parse(t).map_err(NodeError::Refused)?;
+        let decision = parse(t)?;
         let id = self.games.find(g)?;
         self.apply(id, decision, Some(cmd), store)?;
         // Taken back (a withdrawal, or a resignation before anyone accepted): what the

@@ -58,9 +58,7 @@ impl Core {
     pub(super) fn resume_crashed(&mut self, cmd: CmdId, g: &GameRef, store: &dyn Durable) {
         let Some(id) = self.crashed_game(g) else {
             let why = match self.games.find(g) {
-                Ok(_) => NodeError::Refused(
-                    "that game was not set aside after a crash: nothing to resume".into(),
-                ),
+                Ok(_) => NodeError::NotCrashed,
                 Err(e) => e,
             };
             return self.reply(cmd, Err(why));

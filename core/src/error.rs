@@ -2,6 +2,8 @@
 //! not exist, a move the rules refuse), the store's (a write failed), the game's state
 //! (set aside), an address's, or the node's own (stopped, or a bug).
 
+use sealed_games::table::Refusal;
+
 /// Why a game the node knows is set aside: nothing is signed, sent or served for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Halt {
@@ -83,9 +85,35 @@ pub enum NodeError {
         /// Where the person thought it was.
         expected: usize,
     },
-    /// The game, its notation or its session refused the command (the person's).
+    /// The game, its notation or its session refused the command (the person's): the
+    /// table's refusal, typed (not this seat's turn, the game over, words the game does
+    /// not read, …).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// `show` in a format the node does not know (the person's).
+    #[error("no format {0:?}")]
+    NoFormat(String),
+    /// `accept` or `decline` by the seat that proposed the game (the person's).
+    #[error("you proposed this game: the other player accepts or declines it")]
+    OwnProposal,
+    /// `resume` of a game not set aside after a crash (the person's).
+    #[error("that game was not set aside after a crash: nothing to resume")]
+    NotCrashed,
+    /// A ruling sent to a node that does not relay the game (the person's).
+    #[error(
+        "this node does not relay that game: an arbiter's node is the game's mailbox (the players name it with --arbiter)"
+    )]
+    NotRelayed,
+    /// A ruling longer than any game act, in bytes at most (the person's).
+    #[error("a ruling of more than {0} bytes")]
+    RulingTooLarge(usize),
+    /// The web board asked of a control socket opened without one (the person's).
+    #[error("this node serves no web board (its control socket was opened without one)")]
+    NoBoard,
+    /// A fault point that was not set (the person's, or a build without them): the
+    /// node's words for it (its fault points live in the shell, not here).
     #[error("{0}")]
-    Refused(String),
+    Failpoint(String),
     /// The proposal cannot be made (bad variant, options, addresses).
     #[error("{0}")]
     Proposal(String),
@@ -135,6 +163,13 @@ impl NodeError {
             NodeError::NoGame(_) => Fault::NoGame,
             NodeError::Ambiguous(_)
             | NodeError::Refused(_)
+            | NodeError::NoFormat(_)
+            | NodeError::OwnProposal
+            | NodeError::NotCrashed
+            | NodeError::NotRelayed
+            | NodeError::RulingTooLarge(_)
+            | NodeError::NoBoard
+            | NodeError::Failpoint(_)
             | NodeError::Proposal(_)
             | NodeError::Mail(_)
             | NodeError::Address(_) => Fault::Request,

@@ -52,8 +52,12 @@ pub enum PeerRefusal {
     #[error("proposal: {0}")]
     Proposal(sealed_protocol::proposal::ProposalError),
     /// The asker's: no game can be opened from the proposal (its variant or options).
-    #[error("{0}")]
-    Table(String),
+    #[error(transparent)]
+    Table(sealed_games::table::TableError),
+    /// The asker's: the game refuses the ruling (no ruling, not signed by the one the
+    /// terms name, about nothing open any more, or the game over).
+    #[error(transparent)]
+    Ruling(sealed_games::table::Refusal),
     /// This node's: the named budget is spent (`limit.rs`).
     #[error("rate limit: {0} budget is spent: slow down")]
     RateLimit(&'static str),

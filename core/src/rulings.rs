@@ -41,12 +41,10 @@ impl Core {
         let id = self.games.find(g)?;
         self.wake(&id, store)?;
         let Some(r) = self.games.relayed(&id) else {
-            return Err(NodeError::Refused(
-                "this node does not relay that game: an arbiter's node is the game's mailbox (the players name it with --arbiter)".into(),
-            ));
+            return Err(NodeError::NotRelayed);
         };
         if act.len() > MAX_RULING {
-            return Err(NodeError::Refused(PeerRefusal::RulingTooLarge.to_string()));
+            return Err(NodeError::RulingTooLarge(MAX_RULING));
         }
         let seats: Vec<PeerKey> = r.terms.proposal().seats.iter().map(|s| s.key).collect();
         let connected = seats
@@ -131,7 +129,7 @@ impl Core {
                 self.run_bots(store);
                 Response::Ok { new: 0 }
             }
-            Err(why) => PeerRefusal::Table(why).into(),
+            Err(why) => PeerRefusal::Ruling(why).into(),
         }
     }
 }

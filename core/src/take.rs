@@ -200,7 +200,7 @@ impl Core {
                 self.now,
             ) {
                 Ok(t) => t,
-                Err(e) => return Some(PeerRefusal::Table(e.to_string()).into()),
+                Err(e) => return Some(PeerRefusal::Table(e).into()),
             };
             if let Room::Evict(victim) = room {
                 self.evict(victim, store);

@@ -1,15 +1,18 @@
 //! The one list of the games this build plays ([`GAMES`]), and everything that picks a
 //! game by its name: opening and restoring a seat's table, proposing, the demo's
-//! options. Adding a game is one line, in the `games!` list of lib.rs; all else lives
-//! in its folder, behind the [`Descriptor`] it exports.
+//! options, and why a table or a proposal is refused ([`TableError`], [`ProposeError`]).
+//! Adding a game is one line, in the `games!` list of lib.rs; all else lives in its
+//! folder, behind the [`Descriptor`] it exports.
 
 use std::sync::OnceLock;
 
-use sealed_protocol::ids::{Name, Seat};
+use sealed_protocol::ids::{BadName, Name, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{
-    MailboxSpec, Proposal, Role, SeatSpec, SignedProposal, Terms, VERSION_2, WitnessSpec,
+    MailboxSpec, Proposal, ProposalError, Role, SeatSpec, SignedProposal, Terms, VERSION_2,
+    WitnessSpec,
 };
+use sealed_protocol::rules::OptionError;
 use sealed_protocol::session::{Secrets, SessionError};
 
 use crate::table::{Computations, Descriptor, Setting, Table};
@@ -18,7 +21,7 @@ use crate::table::{Computations, Descriptor, Setting, Table};
 pub const GAMES: &[&Descriptor] = crate::GAMES;
 
 /// Why a table could not be opened or restored.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     /// The proposal names a variant this build does not play.
     #[error("unknown variant {0:?} (this build plays {list})", list = variants().join(", "))]
@@ -26,6 +29,39 @@ pub enum TableError {
     /// The session refused (not a seat, bad options, an unusable envelope).
     #[error(transparent)]
     Session(#[from] SessionError),
+}
+
+/// Why a proposal cannot be made: nothing was signed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProposeError {
+    /// The proposal names a variant this build does not play.
+    #[error(transparent)]
+    Variant(#[from] TableError),
+    /// An option's key is no name.
+    #[error("option {key:?}: {why}")]
+    Key {
+        /// The key as given.
+        key: String,
+        /// Why it is no name.
+        why: BadName,
+    },
+    /// An option is given twice.
+    #[error("option {0} given twice")]
+    Twice(Name),
+    /// `time-moves` or `time-period` without a witness to keep the time.
+    #[error("time-moves and time-period need a witness to keep the time: name one with --witness")]
+    NeedsWitness,
+    /// The variant's own name is no name (a descriptor's fault).
+    #[error(transparent)]
+    VariantName(BadName),
+    /// The proposal does not make valid terms.
+    #[error("proposal: {0}")]
+    Proposal(#[from] ProposalError),
+    /// The game refuses the options: an unknown option or value, decks, pools or setups
+    /// that do not fit.
+    #[error(transparent)]
+    Options(#[from] OptionError),
 }
 
 /// The time controls every game may be proposed with (spec/PROTOCOL.md §5.4): not rules
@@ -151,19 +187,22 @@ pub fn propose(
     invitees: Invitees,
     now: u64,
     nonce: [u8; 32],
-) -> Result<SignedProposal, String> {
-    let v = variant_of(variant).map_err(|e| e.to_string())?;
+) -> Result<SignedProposal, ProposeError> {
+    let v = variant_of(variant)?;
     let mut opts = options
         .iter()
         .map(|(k, val)| {
             Name::new(k)
                 .map(|n| (n, val.clone()))
-                .map_err(|e| format!("option {k:?}: {e}"))
+                .map_err(|why| ProposeError::Key {
+                    key: k.clone(),
+                    why,
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     opts.sort();
     if let Some(w) = opts.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(format!("option {} given twice", w[0].0));
+        return Err(ProposeError::Twice(w[0].0.clone()));
     }
     let seat = |key: [u8; 32], name: String| SeatSpec {
         role: Role::Player,
@@ -177,10 +216,7 @@ pub fn propose(
             .iter()
             .any(|(k, _)| k.as_str() == "time-moves" || k.as_str() == "time-period")
     {
-        return Err(
-            "time-moves and time-period need a witness to keep the time: name one with --witness"
-                .into(),
-        );
+        return Err(ProposeError::NeedsWitness);
     }
     let Invitees {
         opponent,
@@ -199,7 +235,7 @@ pub fn propose(
         // Every new game is version 2, with or without a witness: only it can be
         // withdrawn and carries each seat's own name (spec/PROTOCOL.md §17).
         version: VERSION_2,
-        variant: Name::new(v.name).map_err(|e| e.to_string())?,
+        variant: Name::new(v.name).map_err(ProposeError::VariantName)?,
         options: opts,
         seats,
         mailboxes,
@@ -209,7 +245,7 @@ pub fn propose(
         witness,
     };
     let signed = proposal.sign(me);
-    let terms = Terms::from_signed(signed.clone()).map_err(|e| format!("proposal: {e}"))?;
+    let terms = Terms::from_signed(signed.clone())?;
     // The engine checks what the rules alone do not: decks, pools and setups fit.
     (v.validate)(terms)?;
     Ok(signed)

@@ -120,12 +120,16 @@ fn legal_of(pos: &Position, c: &str) -> Vec<String> {
 }
 
 /// Resolves a written move against a position.
-fn resolve_with(pos: &Position, token: &str, opts: &Options) -> Result<Move, String> {
+fn resolve_with(
+    pos: &Position,
+    token: &str,
+    opts: &Options,
+) -> Result<Move, cardmate::NotationError> {
     let w = cardmate::parse_move(token)?;
     cardmate::resolve_move(pos, &w, opts)
 }
 
-fn resolve(pos: &Position, token: &str) -> Result<Move, String> {
+fn resolve(pos: &Position, token: &str) -> Result<Move, cardmate::NotationError> {
     resolve_with(pos, token, &Options::default())
 }
 
@@ -717,9 +721,9 @@ fn a_same_suit_capture_is_compulsory_and_outranks_taking_a_king() {
         ],
     );
     assert_eq!(legal(&pos), sorted("4C:d5"));
-    let err = resolve(&pos, "4C:f5").unwrap_err();
+    let err = resolve(&pos, "4C:f5").unwrap_err().to_string();
     assert!(err.contains("compulsory"), "{err}");
-    let err = resolve(&pos, "XHa5").unwrap_err();
+    let err = resolve(&pos, "XHa5").unwrap_err().to_string();
     assert!(err.contains("compulsory"), "{err}");
     // The same for Rearhand.
     let pos = position(
@@ -952,13 +956,13 @@ fn a_wrong_equals_a_is_not_blamed_on_the_compulsion() {
     // Start position, no capture anywhere: "4Ci3=A" names a move that exists without
     // promotion. The error says the move does not promote, not that a same-suit capture
     // is compulsory.
-    let err = resolve(&start(), "4Ci3=A").unwrap_err();
+    let err = resolve(&start(), "4Ci3=A").unwrap_err().to_string();
     assert!(
         !err.contains("compulsory") && err.contains("promote"),
         "{err}"
     );
     let pos = position(F, &[(F, "1C", "c5"), (R, "KS", "a9")]);
-    let err = resolve(&pos, "1Cc6=A").unwrap_err();
+    let err = resolve(&pos, "1Cc6=A").unwrap_err().to_string();
     assert!(
         !err.contains("compulsory") && err.contains("promote"),
         "{err}"
@@ -966,7 +970,7 @@ fn a_wrong_equals_a_is_not_blamed_on_the_compulsion() {
     // While a same-suit capture is compulsory, the promoting move is refused for that.
     let pos = position(F, &[(F, "1C", "c4"), (F, "4D", "h4"), (R, "3D", "g5")]);
     assert_eq!(legal(&pos), sorted("4D:g5"));
-    let err = resolve(&pos, "1Cc5=A").unwrap_err();
+    let err = resolve(&pos, "1Cc5=A").unwrap_err().to_string();
     assert!(err.contains("compulsory"), "{err}");
 }
 
@@ -1375,12 +1379,12 @@ fn write_uses_the_seeds_signs() {
 #[test]
 fn the_colon_is_required_exactly_for_captures() {
     let pos = position(F, &[(F, "4C", "e4"), (R, "5D", "d5")]);
-    let err = resolve(&pos, "4Cd5").unwrap_err();
+    let err = resolve(&pos, "4Cd5").unwrap_err().to_string();
     assert!(err.contains("':'"), "{err}");
-    let err = resolve(&pos, "4C:f5").unwrap_err();
+    let err = resolve(&pos, "4C:f5").unwrap_err().to_string();
     assert!(err.contains("capture"), "{err}");
     assert!(resolve(&pos, "4C:d5").is_ok() && resolve(&pos, "4Cf5").is_ok());
-    let err = resolve(&start(), "4C:i3").unwrap_err();
+    let err = resolve(&start(), "4C:i3").unwrap_err().to_string();
     assert!(err.contains("takes nothing"), "{err}");
 }
 
@@ -1396,7 +1400,7 @@ fn marks_are_checked() {
         ],
     );
     for bad in ["XC:e8+", "XC:e8×", "XC:e8#", "XC:a4×", "XC:a4#", "XCe5+"] {
-        let err = resolve(&pos, bad).unwrap_err();
+        let err = resolve(&pos, bad).unwrap_err().to_string();
         assert!(err.contains("marked"), "{bad}: {err}");
     }
     assert!(resolve(&pos, "XC:a4+").is_ok());
@@ -1408,22 +1412,22 @@ fn marks_are_checked() {
 fn resolve_says_why_a_move_is_refused() {
     let pos = start();
     // A card of the side not to move.
-    let err = resolve(&pos, "4Db6").unwrap_err();
+    let err = resolve(&pos, "4Db6").unwrap_err().to_string();
     assert!(err.contains("not a card of the side to move"), "{err}");
     // A card not on the board (the Aces are set aside).
-    let err = resolve(&pos, "ACe5").unwrap_err();
+    let err = resolve(&pos, "ACe5").unwrap_err().to_string();
     assert!(err.contains("not a card of the side to move"), "{err}");
     // A square the card cannot reach.
-    let err = resolve(&pos, "4Ci5").unwrap_err();
+    let err = resolve(&pos, "4Ci5").unwrap_err().to_string();
     assert_eq!(err, "4C cannot go from j2 to i5");
-    let err = resolve(&pos, "4Cj3").unwrap_err();
+    let err = resolve(&pos, "4Cj3").unwrap_err().to_string();
     assert!(err.contains("cannot go from j2 to j3"), "{err}");
     // `~` names no single move.
-    let err = resolve(&pos, "4C~").unwrap_err();
+    let err = resolve(&pos, "4C~").unwrap_err().to_string();
     assert!(err.contains("no single move"), "{err}");
     // After the end.
     let (over, _) = replay(&score_file("game1.txt")).unwrap();
-    let err = resolve(&over, "7Si1").unwrap_err();
+    let err = resolve(&over, "7Si1").unwrap_err().to_string();
     assert!(err.contains("over"), "{err}");
 }
 

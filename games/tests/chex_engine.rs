@@ -101,7 +101,7 @@ fn mv(p: &Position, token: &str) -> Move {
 fn err(p: &Position, token: &str) -> String {
     match engine::parse_ply(p, token) {
         Ok(ply) => panic!("{token} was accepted as {ply:?}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 
@@ -589,9 +589,15 @@ fn later_pieces_go_next_to_any_piece_on_an_empty_square() {
     assert!(
         p.place(Pawn, sq(2, 0))
             .unwrap_err()
+            .to_string()
             .contains("touches no piece")
     );
-    assert!(p.place(Pawn, sq(0, 0)).unwrap_err().contains("occupied"));
+    assert!(
+        p.place(Pawn, sq(0, 0))
+            .unwrap_err()
+            .to_string()
+            .contains("occupied")
+    );
     p.place(Pawn, sq(1, 0)).unwrap();
     // White may now place next to the Black pawn only: ANY piece counts.
     let squares = p.placement_squares();
@@ -624,7 +630,12 @@ fn the_draw_pool_is_public_and_sorted() {
     // A kind that is not left cannot be placed.
     p.stacks[B.index()] = Stack::from_counts([0, 0, 0, 0, 0, 1]);
     p.declare_draw(B).unwrap();
-    assert!(p.place(Knight, sq(1, 0)).unwrap_err().contains("no Knight"));
+    assert!(
+        p.place(Knight, sq(1, 0))
+            .unwrap_err()
+            .to_string()
+            .contains("no Knight")
+    );
     p.place(Pawn, sq(1, 0)).unwrap();
     assert!(p.stack(B).is_empty());
 }
@@ -653,7 +664,12 @@ fn with_an_empty_stack_a_player_must_move() {
     p.stacks[W.index()] = Stack::empty();
     assert!(!p.can_draw());
     assert!(!p.must_draw());
-    assert!(p.declare_draw(W).unwrap_err().contains("must move"));
+    assert!(
+        p.declare_draw(W)
+            .unwrap_err()
+            .to_string()
+            .contains("must move")
+    );
     assert!(err(&p, "N@a2").contains("must move"));
     assert_eq!(p.legal_moves().len(), 4);
 }
@@ -682,7 +698,7 @@ fn taking_the_king_wins() {
     assert_eq!(p.end.unwrap().winner(), Some(W));
     assert_eq!(engine::result_token(p.end), "1-0");
     assert!(p.legal_moves().is_empty() && !p.can_draw());
-    assert!(p.declare_draw(B).unwrap_err().contains("over"));
+    assert!(p.declare_draw(B).unwrap_err().to_string().contains("over"));
     assert!(p.play_move(&Move::new(sq(2, 0), sq(2, 1))).is_err());
 
     let mut p = position(B, &[(B, Knight, 0, 0), (W, King, 2, 1), (W, Pawn, 1, 0)]);
@@ -1294,6 +1310,7 @@ fn write_score_refuses_an_illegal_ply() {
     assert!(
         engine::write_score(0, &plies)
             .unwrap_err()
+            .to_string()
             .starts_with("ply 2")
     );
 }

@@ -472,13 +472,11 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Reply {
             Err(e) => Err(e),
         },
         ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
-        ControlRequest::Ui => Err(NodeError::Refused(
-            "this node serves no web board (its control socket was opened without one)".into(),
-        )),
+        ControlRequest::Ui => Err(NodeError::NoBoard),
         // The points live in this process, not in the core.
         ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)
             .map(|()| Value::Null)
-            .map_err(|e| NodeError::Refused(e.to_string())),
+            .map_err(|e| NodeError::Failpoint(e.to_string())),
         // Answered above, by the core.
         _ => Err(NodeError::Unexpected("a core command".into())),
     };
@@ -577,10 +575,19 @@ pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, CallError> {
     }
 }
 
+/// Why a transcript answer does not decode.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadTranscript {
+    /// The answer holds no transcript text.
+    #[error("no transcript")]
+    Missing,
+    /// The text is not base64.
+    #[error(transparent)]
+    Base64(#[from] base64::DecodeError),
+}
+
 /// Decodes a transcript answer.
-pub fn transcript_bytes(v: &Value) -> Result<Vec<u8>, String> {
-    let s = v.as_str().ok_or("no transcript")?;
-    base64::engine::general_purpose::STANDARD
-        .decode(s)
-        .map_err(|e| e.to_string())
+pub fn transcript_bytes(v: &Value) -> Result<Vec<u8>, BadTranscript> {
+    let s = v.as_str().ok_or(BadTranscript::Missing)?;
+    Ok(base64::engine::general_purpose::STANDARD.decode(s)?)
 }

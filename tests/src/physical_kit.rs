@@ -82,7 +82,7 @@ impl Physical {
     }
 
     /// What `seat` types, read and checked as `sealed move` reads it.
-    pub fn parse(&self, seat: Seat, text: &str) -> Result<Command, String> {
+    pub fn parse(&self, seat: Seat, text: &str) -> Result<Command, sealed_games::table::Refusal> {
         sealed_games::tempete::table::typed(self.session(seat), text)
     }
 

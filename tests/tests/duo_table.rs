@@ -253,19 +253,23 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
     changed[0] ^= 1;
     let e = white
         .take_message(0, changed)
-        .expect_err("not the message signed");
+        .expect_err("not the message signed")
+        .to_string();
     assert!(e.contains("not the one whose hash"), "{e}");
     let e = white
         .take_message(2, bytes.clone())
-        .expect_err("not the next");
+        .expect_err("not the next")
+        .to_string();
     assert!(e.contains("not the next"), "{e}");
     let e = white
         .take_message(1, bytes.clone())
-        .expect_err("White's own");
+        .expect_err("White's own")
+        .to_string();
     assert!(e.contains("own to send"), "{e}");
     let e = white
         .take_message(0, vec![0; MAX_MESSAGE + 1])
-        .expect_err("too large");
+        .expect_err("too large")
+        .to_string();
     assert!(e.contains("more than"), "{e}");
     assert_eq!(white.show_json(), before, "nothing changed");
     assert_eq!(
@@ -315,7 +319,8 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
     for later in [2, 4, 1_000] {
         let e = white
             .take_message(later, bytes.clone())
-            .expect_err("not the first");
+            .expect_err("not the first")
+            .to_string();
         assert!(e.contains("not the first"), "{e}");
     }
     assert!(

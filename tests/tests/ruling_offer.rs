@@ -74,7 +74,7 @@ fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
     assert!(v.faults.is_empty(), "{v:#?}");
     // Once ruled, the same ruling is about nothing open: refused, and dropped.
     let mut black = table_of(&g, BLACK);
-    let err = black.offer_ruling(&good).unwrap_err();
+    let err = black.offer_ruling(&good).unwrap_err().to_string();
     assert!(err.contains("dispute 0 is not open"), "{err}");
     assert_eq!(black.rulings_waiting(), 0);
 }
@@ -85,18 +85,19 @@ fn a_forged_garbled_or_misplaced_ruling_is_refused() {
     g.claim_disputed();
     let mut white = table_of(&g, WHITE);
     let forged = ruling(&g, &impostor_key(), 0);
-    let err = white.offer_ruling(&forged).unwrap_err();
+    let err = white.offer_ruling(&forged).unwrap_err().to_string();
     assert!(err.contains("not signed by the game's arbiter"), "{err}");
     let err = white
         .offer_ruling(&ruling(&g, &arbiter_key(), 3))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("dispute 3 is not open"), "{err}");
     assert!(white.offer_ruling(&[0xff; 40]).is_err());
     let not_a_ruling = sealed_protocol::wire::encode(&Act::Dispute {
         act: 0,
         note: String::new(),
     });
-    let err = white.offer_ruling(&not_a_ruling).unwrap_err();
+    let err = white.offer_ruling(&not_a_ruling).unwrap_err().to_string();
     assert!(err.contains("only the arbiter's ruling"), "{err}");
     assert_eq!(white.rulings_waiting(), 0);
     assert!(white.duty(g.pair.now).is_none());
@@ -105,7 +106,8 @@ fn a_forged_garbled_or_misplaced_ruling_is_refused() {
     other.claim_disputed();
     let err = white
         .offer_ruling(&ruling(&other, &arbiter_key(), 0))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not signed by the game's arbiter"), "{err}");
 }
 
@@ -116,6 +118,7 @@ fn in_a_version_1_game_no_node_posts_a_ruling() {
     let mut white = table_of(&g, WHITE);
     let err = white
         .offer_ruling(&ruling(&g, &arbiter_key(), 0))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("protocol version 2"), "{err}");
 }

@@ -83,7 +83,7 @@ fn assert_caught(g: &Physical, cheater: Seat, kind: FaultKind) {
 fn a_whole_game_with_stated_effects_a_citation_a_ruling_and_a_lapsed_dispute_verifies() {
     let mut g = scripted_game();
     let late = g.ruling_text(&arbiter_key(), 1, &[], "too late");
-    let err = g.parse(WHITE, &late).unwrap_err();
+    let err = g.parse(WHITE, &late).unwrap_err().to_string();
     assert!(err.contains("deadline"), "{err}");
     resign(&mut g, BLACK);
     let v = g.verdict(WHITE);
@@ -161,7 +161,7 @@ fn a_claim_accepted_by_the_next_act_cannot_be_disputed_after() {
     g.typed(BLACK, "e5"); // accepts act 0
     g.typed(WHITE, "d4");
     // The honest face refuses to say it.
-    let err = g.parse(BLACK, "dispute 0").unwrap_err();
+    let err = g.parse(BLACK, "dispute 0").unwrap_err().to_string();
     assert!(err.contains("cannot be disputed"), "{err}");
     // Signed anyway: Black's fault, and his loss.
     g.forge(
@@ -185,6 +185,7 @@ fn a_ruling_signed_by_anyone_but_the_arbiter_loses() {
     assert!(
         g.parse(BLACK, &forged)
             .unwrap_err()
+            .to_string()
             .contains("not signed by the arbiter")
     );
     let coin = *g.session(WHITE).engine().coin().unwrap();
@@ -223,7 +224,8 @@ fn edits_that_do_not_fit_the_board_lose() {
     // The face refuses them in words.
     let err = g
         .parse(WHITE, &format!("card {card} remove e4"))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no piece on e4"), "{err}");
     assert!(g.parse(WHITE, &format!("card {card} fly e4")).is_err());
     // Signed anyway: a king removed.
@@ -260,7 +262,7 @@ fn a_citation_of_an_ended_effect_loses() {
     );
     g.typed(BLACK, "e5");
     // The effect held through ply 1 only; White's next turn is ply 2.
-    let err = g.parse(WHITE, "cite 0 then e4f4").unwrap_err();
+    let err = g.parse(WHITE, "cite 0 then e4f4").unwrap_err().to_string();
     assert!(err.contains("ended"), "{err}");
     let act = Act::Claim(Claim {
         cite: Some(0),

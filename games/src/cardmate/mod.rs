@@ -21,11 +21,14 @@ use serde::{Deserialize, Serialize};
 pub use board::{Board, Piece, Side, Square};
 pub use card::{Card, Rank, Suit};
 pub use moves::{Move, legal_moves, may_capture, pseudo_moves};
-pub use notation::{Written, parse as parse_move, resolve as resolve_move, write as write_move};
+pub use notation::{
+    NotationError, Written, parse as parse_move, resolve as resolve_move, write as write_move,
+};
 pub use options::{NineRetreat, NoMove, Options, Setup};
-pub use position::{End, Mark, Position};
+pub use position::{End, IllegalMove, Mark, Position};
 pub use render::{grid, svg, text};
-pub use score::{replay, replay_score, write_score};
+pub use score::{WriteError, replay, replay_score, write_score};
+pub use table::MoveRefused;
 
 use sealed_protocol::derive;
 use sealed_protocol::hash::Hash;

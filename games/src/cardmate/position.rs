@@ -1,4 +1,5 @@
-//! A Cardmate position: the board, who moves, and how the game stands.
+//! A Cardmate position: the board, who moves, and how the game stands; why a move is
+//! refused ([`IllegalMove`]).
 
 use super::board::{Board, Piece, Side, Square};
 use super::card::{Card, Rank};
@@ -78,6 +79,23 @@ pub enum Mark {
     Palace,
 }
 
+/// Why [`Position::play`] refuses a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The move is not among the legal moves.
+    #[error("{card} to {to} is not legal here")]
+    NotLegal {
+        /// The card moved.
+        card: Card,
+        /// Where to.
+        to: Square,
+    },
+}
+
 impl Position {
     /// The start position on a board, Forehand to move.
     pub fn start(board: Board) -> Self {
@@ -144,12 +162,15 @@ impl Position {
     }
 
     /// Plays a move if it is legal.
-    pub fn play(&mut self, m: &Move, opts: &Options) -> Result<Mark, String> {
+    pub fn play(&mut self, m: &Move, opts: &Options) -> Result<Mark, IllegalMove> {
         if self.end.is_some() {
-            return Err("the game is over".into());
+            return Err(IllegalMove::Over);
         }
         if !self.legal_moves(opts).contains(m) {
-            return Err(format!("{} to {} is not legal here", m.card, m.to));
+            return Err(IllegalMove::NotLegal {
+                card: m.card,
+                to: m.to,
+            });
         }
         Ok(self.play_unchecked(m, opts))
     }

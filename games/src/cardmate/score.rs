@@ -220,7 +220,7 @@ fn replay_line(
                 }
             }
             Node::Move(tok) => {
-                let w: Written = notation::parse(tok).map_err(unreadable)?;
+                let w: Written = notation::parse(tok).map_err(|e| unreadable(e.to_string()))?;
                 let ply = pos.ply as usize + 1;
                 if w.to.is_none() {
                     if !side_line {
@@ -233,8 +233,10 @@ fn replay_line(
                     }
                     return some_move(&pos, &w, &line[i + 1..], opts).map(|(p, n)| (p, plies + n));
                 }
-                let m = notation::resolve(&pos, &w, opts)
-                    .map_err(|reason| ReplayError::Illegal { ply, reason })?;
+                let m = notation::resolve(&pos, &w, opts).map_err(|e| ReplayError::Illegal {
+                    ply,
+                    reason: e.to_string(),
+                })?;
                 before = Some(pos.clone());
                 pos.play_unchecked(&m, opts);
                 plies += 1;
@@ -333,13 +335,32 @@ pub fn replay_score(text: &str) -> Result<(Position, usize), ReplayError> {
     Ok((pos, plies))
 }
 
+/// Why a game cannot be written as score text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The setup is random and no coin was given to draw it.
+    #[error("a random setup needs its coin")]
+    NoCoin,
+    /// A move is not legal where it is played.
+    #[error("move {number} ({card} to {to}) is not legal")]
+    Illegal {
+        /// The move's number, from 1.
+        number: usize,
+        /// Its card.
+        card: super::card::Card,
+        /// Where it goes.
+        to: super::board::Square,
+    },
+}
+
 /// Writes a game as score text: the tags its options (and, for the random setup, its
 /// coin) need, then the moves in the seed's notation with their marks, then the result.
 pub fn write_score(
     options: &Options,
     coin: Option<&Hash>,
     moves: &[super::moves::Move],
-) -> Result<String, String> {
+) -> Result<String, WriteError> {
     write_score_ended(options, coin, moves, None)
 }
 
@@ -352,7 +373,7 @@ pub fn write_score_ended(
     coin: Option<&Hash>,
     moves: &[super::moves::Move],
     ending: Option<(&str, &str)>,
-) -> Result<String, String> {
+) -> Result<String, WriteError> {
     let mut s = String::new();
     let tag = |s: &mut String, k: &str, v: &str| s.push_str(&format!("[{k} \"{v}\"]\n"));
     for (k, v) in options.to_proposal() {
@@ -372,18 +393,17 @@ pub fn write_score_ended(
             tag(&mut s, "Coin", &c.to_hex());
             Position::start(super::random_board(c, options.random_kings))
         }
-        (Setup::Random, None) => return Err("a random setup needs its coin".into()),
+        (Setup::Random, None) => return Err(WriteError::NoCoin),
         (Setup::Predefined, _) => Position::start(Board::predefined()),
     };
     s.push('\n');
     for (i, m) in moves.iter().enumerate() {
         if !pos.legal_moves(options).contains(m) {
-            return Err(format!(
-                "move {} ({} to {}) is not legal",
-                i + 1,
-                m.card,
-                m.to
-            ));
+            return Err(WriteError::Illegal {
+                number: i + 1,
+                card: m.card,
+                to: m.to,
+            });
         }
         if i % 2 == 0 {
             s.push_str(&format!("{}. ", i / 2 + 1));

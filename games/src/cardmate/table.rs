@@ -1,4 +1,5 @@
-//! The Cardmate adapter: its notation, bot, board and score for a live table.
+//! The Cardmate adapter: its notation (and why it refuses a move, [`MoveRefused`]), bot,
+//! board and score for a live table.
 
 use serde_json::Value;
 
@@ -6,6 +7,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Session};
 
 use super::Cardmate;
+use super::notation::NotationError;
 
 use crate::table::{Automation, Choice, Face, Game, Grid, nth};
 
@@ -28,6 +30,31 @@ impl Game for Cardmate {
     }
 }
 
+/// Why a person's Cardmate move is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MoveRefused {
+    /// More than one word: a Cardmate move is one.
+    #[error("{text}: one move at a time (a Cardmate move is one word, such as {first})")]
+    OneAtATime {
+        /// The words.
+        text: String,
+        /// Their first word.
+        first: String,
+    },
+    /// The word is no move.
+    #[error(transparent)]
+    Unreadable(#[from] NotationError),
+    /// The move names no one legal move here.
+    #[error("{text}: {why}")]
+    Illegal {
+        /// The words.
+        text: String,
+        /// Why.
+        why: NotationError,
+    },
+}
+
 impl Face for Cardmate {
     fn side(seat: Seat) -> Option<String> {
         Some(format!("{:?}", side_of(seat)))
@@ -37,14 +64,17 @@ impl Face for Cardmate {
         "your move".into()
     }
 
-    fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, String> {
+    type Error = MoveRefused;
+
+    fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, MoveRefused> {
         let opts = &s.engine().rules().options;
         // `move G 4Ci3 4Db6` reads as one action of two words: say that one move goes
         // at a time, rather than that "i3 4db6" is no square.
         if let Some((first, _)) = text.split_once(' ') {
-            return Err(format!(
-                "{text}: one move at a time (a Cardmate move is one word, such as {first})"
-            ));
+            return Err(MoveRefused::OneAtATime {
+                text: text.to_owned(),
+                first: first.to_owned(),
+            });
         }
         // The board shows Rearhand's cards in lower case; a card is still written in
         // upper case and a square in lower case, so a player may type either.
@@ -53,7 +83,10 @@ impl Face for Cardmate {
             None => text.to_owned(),
         };
         let w = super::parse_move(&normal)?;
-        let m = super::resolve_move(pos, &w, opts).map_err(|e| format!("{text}: {e}"))?;
+        let m = super::resolve_move(pos, &w, opts).map_err(|why| MoveRefused::Illegal {
+            text: text.to_owned(),
+            why,
+        })?;
         Ok(Command::act(super::Act::of(&m).bytes()))
     }
 

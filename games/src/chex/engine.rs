@@ -21,6 +21,7 @@
 mod board;
 mod moves;
 pub mod notation;
+mod notation_error;
 mod position;
 mod render;
 pub mod score;
@@ -31,6 +32,7 @@ pub use notation::{
     DisplaySquare, Frame, Reading, Written, file_name, parse_file, parse_move, parse_ply, read,
     resolve, write_move, write_place, write_ply,
 };
-pub use position::{End, Phase, Ply, Position};
+pub use notation_error::{ParseError, ReadError, ResolveError};
+pub use position::{End, Phase, PlayError, Ply, Position, SetupError};
 pub use render::{diagram, status, svg, text};
-pub use score::{replay, replay_score, result_token, write_score, write_score_ended};
+pub use score::{WriteError, replay, replay_score, result_token, write_score, write_score_ended};

@@ -11,6 +11,8 @@ pub mod engine;
 mod grid;
 mod table;
 
+pub use table::ChexError;
+
 use serde::{Deserialize, Serialize};
 
 use sealed_protocol::hash::Hash;
@@ -186,7 +188,7 @@ impl Rules for Chex {
                 if !ctx.draws.is_empty() {
                     return Err("a draw is declared before it is opened".into());
                 }
-                next.declare_draw(color(who))?;
+                next.declare_draw(color(who)).map_err(ruled)?;
                 declare.push(stack());
             }
             Act::Place { kind, x, y } => {
@@ -201,7 +203,7 @@ impl Rules for Chex {
                         drawn.name()
                     )));
                 }
-                next.place(drawn, Square::new(x, y))?;
+                next.place(drawn, Square::new(x, y)).map_err(ruled)?;
             }
             Act::Move { from, to } => {
                 if !ctx.draws.is_empty() {
@@ -210,7 +212,8 @@ impl Rules for Chex {
                 next.play_move(&Move::new(
                     Square::new(from.0, from.1),
                     Square::new(to.0, to.1),
-                ))?;
+                ))
+                .map_err(ruled)?;
             }
         }
         let mut applied = Applied::state(next);
@@ -218,4 +221,9 @@ impl Rules for Chex {
         applied.outcome = applied.state.end.map(Chex::outcome);
         Ok(applied)
     }
+}
+
+/// The position's refusal as the protocol's rules word one: a sentence naming the rule.
+fn ruled(e: engine::PlayError) -> Violation {
+    Violation(e.to_string())
 }

@@ -1,11 +1,15 @@
-//! The Chex adapter: its notation, bot, board and score for a live table.
+//! The Chex adapter: its notation (and why it refuses words, [`ChexError`]), bot, board
+//! and score for a live table.
 
 use serde_json::{Value, json};
 
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Phase, Session};
 
-use super::engine::{self as chex_engine, DisplaySquare, Kind, Ply, Position, Written};
+use super::engine::{
+    self as chex_engine, Color, DisplaySquare, Kind, ParseError, Ply, Position, ReadError,
+    ResolveError, Written,
+};
 use super::Chex;
 
 use crate::table::{Automation, Choice, Face, Game, Grid, nth};
@@ -35,6 +39,59 @@ fn chex_place(kind: Kind, at: chex_engine::Square) -> Command {
     }
 }
 
+/// Why a person's Chex words are refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChexError {
+    /// A piece was drawn, but the opponent's share of the draw has not come yet.
+    #[error("the drawn piece is not known yet")]
+    DrawUnknown,
+    /// A placement `X@sq` that does not read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A placement of another piece than the one drawn.
+    #[error("{text}: you drew a {}, not a {}", drew.name(), wrote.name())]
+    WrongPiece {
+        /// The words.
+        text: String,
+        /// The piece drawn.
+        drew: Kind,
+        /// The piece written.
+        wrote: Kind,
+    },
+    /// Words that are no placement while a drawn piece waits.
+    #[error("{0:?} is not a placement")]
+    NotAPlacement(String),
+    /// No square where the drawn piece is to go.
+    #[error("{text:?} is not a square: place the drawn {} with place <square>", drawn.name())]
+    NotASquare {
+        /// The words.
+        text: String,
+        /// The piece drawn.
+        drawn: Kind,
+    },
+    /// The placement is not legal.
+    #[error("{text}: {why}")]
+    Illegal {
+        /// The words.
+        text: String,
+        /// Why.
+        why: ResolveError,
+    },
+    /// `draw` with an empty stack.
+    #[error("draw: {0}'s stack is empty, so you must move")]
+    StackEmpty(Color),
+    /// `place` before a draw.
+    #[error("{0}: nothing is drawn yet; write draw, then place the piece drawn")]
+    NothingDrawn(String),
+    /// A move that does not read or names no legal move.
+    #[error(transparent)]
+    Move(#[from] ParseError),
+    /// A placement written without a draw.
+    #[error("{0}: a placement needs a draw first; write draw, then place the piece drawn")]
+    DrawFirst(String),
+}
+
 impl Game for Chex {
     const VARIANT: &'static str = super::VARIANT;
 
@@ -60,59 +117,55 @@ impl Face for Chex {
         }
     }
 
-    fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, String> {
+    type Error = ChexError;
+
+    fn parse(s: &Session<Self>, pos: &Self::State, text: &str) -> Result<Command, ChexError> {
         let lower = text.to_ascii_lowercase();
         if pos.phase == chex_engine::Phase::Placing {
-            let kind = chex_drawn(s, pos).ok_or("the drawn piece is not known yet")?;
+            let kind = chex_drawn(s, pos).ok_or(ChexError::DrawUnknown)?;
             let square = lower
                 .strip_prefix("place")
                 .map_or(lower.as_str(), str::trim);
             let at = if square.contains('@') {
                 match chex_engine::read(square)? {
                     Written::Place { kind: k, at } if k == kind => at,
-                    Written::Place { kind: k, .. } => {
-                        return Err(format!(
-                            "{text}: you drew a {}, not a {}",
-                            kind.name(),
-                            k.name()
-                        ));
+                    Written::Place { kind: wrote, .. } => {
+                        return Err(ChexError::WrongPiece {
+                            text: text.to_owned(),
+                            drew: kind,
+                            wrote,
+                        });
                     }
-                    _ => return Err(format!("{text:?} is not a placement")),
+                    _ => return Err(ChexError::NotAPlacement(text.to_owned())),
                 }
             } else {
-                DisplaySquare::parse(square).ok_or_else(|| {
-                    format!(
-                        "{text:?} is not a square: place the drawn {} with place <square>",
-                        kind.name()
-                    )
+                DisplaySquare::parse(square).ok_or_else(|| ChexError::NotASquare {
+                    text: text.to_owned(),
+                    drawn: kind,
                 })?
             };
             return match chex_engine::resolve(pos, &Written::Place { kind, at }) {
                 Ok(Ply::Place { kind, at }) => Ok(chex_place(kind, at)),
-                Ok(Ply::Move(_)) => Err(format!("{text:?} is not a placement")),
-                Err(e) => Err(format!("{text}: {e}")),
+                Ok(Ply::Move(_)) => Err(ChexError::NotAPlacement(text.to_owned())),
+                Err(why) => Err(ChexError::Illegal {
+                    text: text.to_owned(),
+                    why,
+                }),
             };
         }
         if lower == "draw" {
             return if pos.can_draw() {
                 Ok(Command::act(super::Act::Draw.bytes()))
             } else {
-                Err(format!(
-                    "draw: {}'s stack is empty, so you must move",
-                    pos.to_move
-                ))
+                Err(ChexError::StackEmpty(pos.to_move))
             };
         }
         if lower.starts_with("place") {
-            return Err(format!(
-                "{text}: nothing is drawn yet; write draw, then place the piece drawn"
-            ));
+            return Err(ChexError::NothingDrawn(text.to_owned()));
         }
         match chex_engine::parse_ply(pos, text)? {
             Ply::Move(m) => Ok(Command::act(super::Act::of_move(&m).bytes())),
-            Ply::Place { .. } => Err(format!(
-                "{text}: a placement needs a draw first; write draw, then place the piece drawn"
-            )),
+            Ply::Place { .. } => Err(ChexError::DrawFirst(text.to_owned())),
         }
     }
 

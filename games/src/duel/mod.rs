@@ -20,6 +20,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::rules::{ActCtx, Applied, DeckSpec, OptionError, Owe, Rules, Violation};
 
 pub use score::{replay, score_text};
+pub use table::DuelError;
 
 /// The variant name.
 pub const VARIANT: &str = "duel";

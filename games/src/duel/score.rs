@@ -63,7 +63,7 @@ fn result_token(r: &[sealed_protocol::outcome::SeatResult]) -> &'static str {
 
 /// Replays score text.
 pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
-    let text = strip_comments(text).map_err(ReplayError::Unreadable)?;
+    let text = strip_comments(text).map_err(|e| ReplayError::Unreadable(e.to_string()))?;
     let mut options: Vec<(Name, String)> = vec![];
     let mut leader = Seat(0);
     let mut moves = String::new();
@@ -170,20 +170,31 @@ pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
     })
 }
 
-fn strip_comments(text: &str) -> Result<String, String> {
+/// Why a score's comments do not close.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommentError {
+    /// A `}` closes no comment.
+    #[error("unmatched '}}'")]
+    Unmatched,
+    /// A `{` is never closed.
+    #[error("unclosed '{{'")]
+    Unclosed,
+}
+
+fn strip_comments(text: &str) -> Result<String, CommentError> {
     let mut out = String::with_capacity(text.len());
     let mut depth = 0usize;
     for c in text.chars() {
         match c {
             '{' => depth += 1,
-            '}' if depth == 0 => return Err("unmatched '}'".into()),
+            '}' if depth == 0 => return Err(CommentError::Unmatched),
             '}' => depth -= 1,
             _ if depth == 0 => out.push(c),
             _ => {}
         }
     }
     if depth > 0 {
-        Err("unclosed '{'".into())
+        Err(CommentError::Unclosed)
     } else {
         Ok(out)
     }

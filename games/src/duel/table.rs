@@ -1,4 +1,5 @@
-//! The Duel adapter: its notation, bot, board and score for a live table.
+//! The Duel adapter: its notation (and why it refuses words, [`DuelError`]), bot, board
+//! and score for a live table.
 
 use std::fmt::Write as _;
 
@@ -30,12 +31,35 @@ fn duel_hand(s: &Session<Duel>) -> Vec<(u32, u32)> {
 }
 
 fn duel_cards(hand: &[(u32, u32)]) -> String {
-    let cards: Vec<String> = hand.iter().map(|(_, c)| c.to_string()).collect();
+    let cards: Vec<u32> = hand.iter().map(|(_, c)| *c).collect();
+    card_list(&cards)
+}
+
+/// Cards in a line, "none" when there are none.
+fn card_list(cards: &[u32]) -> String {
     if cards.is_empty() {
         "none".into()
     } else {
+        let cards: Vec<String> = cards.iter().map(u32::to_string).collect();
         cards.join(" ")
     }
+}
+
+/// Why a Duel move does not read: not a card, or a card not in hand.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DuelError {
+    /// The words name no card.
+    #[error("{0:?} is not a card: write play <card> or its number")]
+    NotACard(String),
+    /// The card is not in this seat's hand.
+    #[error("card {card} is not in your hand (your hand: {})", card_list(.hand))]
+    NotInHand {
+        /// The card asked for.
+        card: u32,
+        /// The cards in hand, in order.
+        hand: Vec<u32>,
+    },
 }
 
 impl Game for Duel {
@@ -58,21 +82,21 @@ impl Face for Duel {
         }
     }
 
-    fn parse(s: &Session<Self>, _state: &Self::State, text: &str) -> Result<Command, String> {
+    type Error = DuelError;
+
+    fn parse(s: &Session<Self>, _state: &Self::State, text: &str) -> Result<Command, DuelError> {
         let lower = text.to_lowercase();
         let number = lower.strip_prefix("play").map_or(lower.as_str(), str::trim);
         let card: u32 = number
             .parse()
-            .map_err(|_| format!("{text:?} is not a card: write play <card> or its number"))?;
+            .map_err(|_| DuelError::NotACard(text.to_owned()))?;
         let hand = duel_hand(s);
         hand.iter()
             .find(|(_, c)| *c == card)
             .map(|(slot, _)| duel_play(*slot))
-            .ok_or_else(|| {
-                format!(
-                    "card {card} is not in your hand (your hand: {})",
-                    duel_cards(&hand)
-                )
+            .ok_or_else(|| DuelError::NotInHand {
+                card,
+                hand: hand.iter().map(|(_, c)| *c).collect(),
             })
     }
 

@@ -12,6 +12,9 @@
 //!
 //! On the wire a move attempt is the chess crate's `WireMove`, the one form every game
 //! sends a move in; an index that is no square or kind is refused when decoding.
+//!
+//! Why a table refuses a mover's attempt (its words, or not his attempt now), in either
+//! Secret Stallmate: [`AttemptRefused`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -80,6 +83,24 @@ impl From<Attempt> for OnWire {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0:?} is not an attempt (a move like e2-e4 or e7-e8=Q, or any?)")]
 pub struct BadAttempt(pub String);
+
+/// Why a table refuses a mover's attempt, with a referee or without one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AttemptRefused {
+    /// The words name no attempt.
+    #[error(transparent)]
+    Unreadable(#[from] BadAttempt),
+    /// The referee has not answered the last attempt yet.
+    #[error("not your attempt now: wait for the referee")]
+    WaitForReferee,
+    /// The two players' computation of the last attempt is running.
+    #[error("not your attempt now: the computation is running")]
+    ComputationRunning,
+    /// This seat's engine seed, which its attempts are committed with, is not known yet.
+    #[error("your engine seed is not known yet")]
+    SeedUnknown,
+}
 
 impl Attempt {
     /// A move without promotion.

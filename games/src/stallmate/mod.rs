@@ -104,7 +104,7 @@ pub mod view;
 
 pub use announce::{Heard, heard};
 pub use answer::{Answer, BadAnswer, Capture, Capturer, CheckKind, Report};
-pub use attempt::{Attempt, BadAttempt};
+pub use attempt::{Attempt, AttemptRefused, BadAttempt};
 pub use ending::{BadEnding, BoardEnd, Ending, outcome, scores, seat_results};
 pub use options::{OPTION_KEYS, Options};
 pub use period::{BadPeriod, Period};

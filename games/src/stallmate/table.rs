@@ -19,7 +19,7 @@ use crate::table::{Automation, Choice, Face, Game, Grid};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
-use super::attempt::Attempt;
+use super::attempt::{Attempt, AttemptRefused};
 use super::bot;
 use super::VARIANT;
 use super::peer::{Stallmate, State, color, mover, period_log, seat, setup_log, setup_name};
@@ -435,10 +435,12 @@ impl Face for Stallmate {
         }
     }
 
-    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
-        let attempt: Attempt = text.trim().parse().map_err(|e| format!("{e}"))?;
+    type Error = AttemptRefused;
+
+    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, AttemptRefused> {
+        let attempt: Attempt = text.trim().parse()?;
         if !can_attempt(s, state) {
-            return Err("not your attempt now: wait for the referee".into());
+            return Err(AttemptRefused::WaitForReferee);
         }
         Ok(attempt_command(state, attempt))
     }

@@ -5,10 +5,11 @@
 use sealed_protocol::engine::Engine;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
+use sealed_protocol::rules::OptionError;
 use sealed_protocol::session::{Secrets, Session, SessionError};
 use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
-use super::{Game, Table};
+use super::{Game, GameError, Table};
 use crate::replay::{ReplayError, Replayed};
 
 /// A table, or why the session refused it.
@@ -39,8 +40,9 @@ pub struct Computations {
     /// of the game and holds for its other player (node `computations.rs`).
     pub max_message: usize,
     /// Makes ready what a game under these terms needs first (compiles its circuits);
-    /// how many programs it made. Slow: a node calls it off its event loop.
-    pub warm_up: fn(&Terms) -> Result<usize, String>,
+    /// how many programs it made, or the game's own reason why not (its options do not
+    /// read, a program does not compile). Slow: a node calls it off its event loop.
+    pub warm_up: fn(&Terms) -> Result<usize, GameError>,
 }
 
 impl Computations {
@@ -68,7 +70,7 @@ pub struct Descriptor {
     pub computations: Option<Computations>,
     pub(crate) open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
     pub(crate) restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
-    pub(crate) validate: fn(Terms) -> Result<(), String>,
+    pub(crate) validate: fn(Terms) -> Result<(), OptionError>,
     pub(crate) check: fn(&TranscriptFile, Terms) -> Result<Checked, TranscriptError>,
 }
 
@@ -120,8 +122,8 @@ fn restore<R: Game>(
 }
 
 /// What the rules alone do not check: decks, pools and setups fit.
-fn validate<R: Game>(terms: Terms) -> Result<(), String> {
-    Engine::<R>::new(terms).map(drop).map_err(|e| e.0)
+fn validate<R: Game>(terms: Terms) -> Result<(), OptionError> {
+    Engine::<R>::new(terms).map(drop)
 }
 
 fn check<R: Game>(file: &TranscriptFile, terms: Terms) -> Result<Checked, TranscriptError> {

@@ -49,6 +49,11 @@ pub(crate) trait Game: Face + Automation + Rules<State: Send> + Send + 'static {
 /// hints, board (text, SVG and cells), hand, score and PGN. Everything a board in any front
 /// end draws comes from here, never re-implemented there.
 pub(crate) trait Face: Rules {
+    /// Why the game refuses a person's words ([`Face::parse`]): its notation's error, or
+    /// its rules' as the face checks them. The table carries it to the node as
+    /// [`Refusal::Game`](super::Refusal::Game), its type erased.
+    type Error: std::error::Error + Clone + PartialEq + Eq + Send + Sync + 'static;
+
     /// The seat's side in the game's own words, if it has sides.
     fn side(seat: Seat) -> Option<String>;
 
@@ -56,7 +61,7 @@ pub(crate) trait Face: Rules {
     fn prompt(s: &Session<Self>, state: &Self::State) -> String;
 
     /// A game act in the game's notation, for the seat to act once ready.
-    fn parse(s: &Session<Self>, state: &Self::State, text: &str) -> Result<Command, String>;
+    fn parse(s: &Session<Self>, state: &Self::State, text: &str) -> Result<Command, Self::Error>;
 
     /// Hints of the game acts open to the seat to act once ready.
     fn hints(s: &Session<Self>, state: &Self::State) -> Vec<String>;
@@ -125,7 +130,8 @@ pub(crate) trait Automation: Rules {
 
     /// A ruling from outside the seats, by the one the terms name to rule (Tempête's
     /// arbiter, spec/GAMES.md §4.20), which either player posts as his act: `Err`
-    /// refuses it (not a ruling, not signed by him, or about nothing open any more);
+    /// refuses it (not a ruling, not signed by him, or about nothing open any more: the
+    /// game's own reason as [`Refusal::game`](super::Refusal::game));
     /// `Ok(None)` keeps it for later; `Ok(Some)` is the command that posts it now. Posting
     /// it is a duty, not a choice: it carries the arbiter's word and accepts nothing.
     /// Default: the game takes no ruling.
@@ -133,7 +139,7 @@ pub(crate) trait Automation: Rules {
         _s: &Session<Self>,
         _state: &Self::State,
         _act: &Self::Act,
-    ) -> Result<Option<Command>, String> {
-        Err("this game takes no ruling from outside its seats".into())
+    ) -> Result<Option<Command>, super::Refusal> {
+        Err(super::Refusal::NoRulings)
     }
 }

@@ -3,9 +3,10 @@
 //! verdict and the witness) and what a face shows ([`TableFace`]); and the layer every
 //! game implements to get one: the adapter trait [`Game`] (`game.rs`), the generic
 //! table over it, `TableOf` (`table_of.rs`), and the [`Descriptor`] each game folder
-//! exports (`descriptor.rs`), which the registry above lists (`crate::registry`). A game
-//! imports from here, never from the registry; the node comes in here too, and finds
-//! the registry's functions re-exported.
+//! exports (`descriptor.rs`), which the registry above lists (`crate::registry`); and
+//! why a table refuses, [`Refusal`] (`refusal.rs`), which carries a game's own typed
+//! error without naming the game. A game imports from here, never from the registry;
+//! the node comes in here too, and finds the registry's functions re-exported.
 //!
 //! The node drives sessions, stores envelopes and talks to a person or a bot; it should
 //! have no code path per game, or every new game would touch the node. So everything
@@ -49,6 +50,7 @@ mod game;
 mod generic;
 pub mod grid;
 pub(crate) mod pgn_tags;
+mod refusal;
 pub mod steps;
 mod table_of;
 mod view;
@@ -62,13 +64,15 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::session::{AnySession, Command};
 
 pub use crate::registry::{
-    Invitees, TableError, computations, demo_options, open, propose, restore, variants,
+    Invitees, ProposeError, TableError, computations, demo_options, open, propose, restore,
+    variants,
 };
 pub use choice::{Ask, Choice, Named};
 pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use generic::Generic;
 pub use grid::Grid;
+pub use refusal::{GameError, GenericRefused, Reason, Refusal};
 pub use sealed_protocol::session::Timeline;
 pub use steps::Steps;
 pub(crate) use table_of::TableOf;
@@ -109,7 +113,7 @@ pub trait Table: TableFace + Send {
     /// dispute still open — and posted by [`Table::duty`] as this seat's act when it
     /// comes (either player may post it; the first to act does). Refused with the reason
     /// otherwise. Kept in memory only: whoever ruled sends it again.
-    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String>;
+    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal>;
     /// How many rulings taken are still waiting to be posted.
     fn rulings_waiting(&self) -> usize;
     /// Takes a message the other player's node sent beside the transcript, at its
@@ -118,8 +122,8 @@ pub trait Table: TableFace + Send {
     /// new, and the node stores it before anything this seat does next can depend on it
     /// (durable before visible); `Ok(false)`: held already. Refused with the reason,
     /// changing nothing, when it is not the next message or not the one signed.
-    fn take_message(&mut self, _index: u64, _bytes: Vec<u8>) -> Result<bool, String> {
-        Err("this game sends no messages beside its transcript".into())
+    fn take_message(&mut self, _index: u64, _bytes: Vec<u8>) -> Result<bool, Refusal> {
+        Err(Refusal::NoMessages)
     }
     /// Whether the game's computations are under way at this seat, so that messages
     /// from the other player may come ([`Table::take_message`]): the node reads a
@@ -150,8 +154,8 @@ pub trait Table: TableFace + Send {
     /// Takes back the state [`Table::kept_out`] handed out, after a restart, before the
     /// messages stored since ([`Table::take_message`]). Refused, with why, when the
     /// bytes do not read.
-    fn resume(&mut self, _kept: &[u8]) -> Result<(), String> {
-        Err("this game keeps no state of computations".into())
+    fn resume(&mut self, _kept: &[u8]) -> Result<(), Refusal> {
+        Err(Refusal::NoComputations)
     }
     /// This seat's message that the other player said he lacks, sealed to him as a
     /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while
@@ -216,10 +220,10 @@ pub trait TableFace {
     /// `<square>` or `<Piece>@<square>` (display coordinates), which opens the draw.
     /// A clear error naming why on bad notation, an illegal move, or not this seat's
     /// turn; parsing never changes anything.
-    fn parse_action(&self, text: &str) -> Result<Command, String>;
+    fn parse_action(&self, text: &str) -> Result<Command, Refusal>;
     /// A generic command as the session's, or refused with the reason in words, as
     /// [`TableFace::parse_action`] reads its words; parsing never changes anything.
-    fn parse_generic(&self, generic: Generic) -> Result<Command, String>;
+    fn parse_generic(&self, generic: Generic) -> Result<Command, Refusal>;
     /// What a random bot does now, `pick` choosing among its options; `None` when it
     /// has nothing to do. It accepts the proposal, and makes a random legal act when
     /// [`Table::my_turn`].

@@ -13,7 +13,9 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
 use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
-use super::{Choice, Game, Generic, Steps, Table, TableFace, TableView, words};
+use super::{
+    Choice, Game, Generic, GenericRefused, Refusal, Steps, Table, TableFace, TableView, words,
+};
 
 /// The table of a game `R`: its session with everything generic about a table.
 pub(crate) struct TableOf<R: Game> {
@@ -59,14 +61,14 @@ impl<R: Game> TableOf<R> {
     }
 
     /// What a kept ruling is now: refused (no longer open), kept, or to post.
-    fn ruling_now(&self, bytes: &[u8]) -> Result<Option<Command>, String> {
-        let state = self.state().ok_or("the game has not started")?;
+    fn ruling_now(&self, bytes: &[u8]) -> Result<Option<Command>, Refusal> {
+        let state = self.state().ok_or(Refusal::Unstarted)?;
         let act = self
             .session
             .engine()
             .rules()
             .decode_act(bytes)
-            .map_err(|v| v.0)?;
+            .map_err(Refusal::UnreadableAct)?;
         let post = R::ruling(&self.session, state, &act)?;
         // Posted only as this seat's own act in play, never for another seat.
         Ok(post.filter(|_| self.to_act_here()))
@@ -197,7 +199,8 @@ impl<R: Game> TableOf<R> {
     /// person hears why at once rather than from the session. Which phase takes which
     /// command is the session's answer ([`Session::allowed`]); this words it, and adds
     /// what only players may do and where a draw offer stands.
-    fn generic(&self, generic: Generic) -> Result<Command, String> {
+    fn generic(&self, generic: Generic) -> Result<Command, Refusal> {
+        let refused = |why| Refusal::Generic { generic, why };
         let cmd = match generic {
             Generic::Accept => Command::Accept,
             Generic::Decline => Command::Decline,
@@ -207,35 +210,26 @@ impl<R: Game> TableOf<R> {
                     .session
                     .may_withdraw()
                     .map(|()| Command::Withdraw)
-                    .map_err(|e| format!("withdraw: {e}"));
+                    .map_err(|e| refused(GenericRefused::Withdraw(e)));
             }
             Generic::OfferDraw => Command::OfferDraw,
             Generic::AcceptDraw => Command::AcceptDraw,
         };
         let phase = self.session.phase().name();
         let player = self.terms().is_player(self.seat());
-        let only_players = "only players resign or agree draws";
-        let why: String = match (&cmd, self.session.allowed(&cmd)) {
+        let why = match (&cmd, self.session.allowed(&cmd)) {
             (Command::Accept | Command::Decline, Ok(())) => return Ok(cmd),
-            (Command::Accept | Command::Decline, Err(_)) => {
-                format!("there is no proposal to decide on (phase {phase})")
-            }
-            (Command::Resign, Err(NotNow::Undecided)) => {
-                "accept or decline the proposal first".into()
-            }
-            (Command::Resign, Err(_)) => "the game is over".into(),
-            (_, _) if !player => only_players.into(),
+            (Command::Accept | Command::Decline, Err(_)) => GenericRefused::NoProposal { phase },
+            (Command::Resign, Err(NotNow::Undecided)) => GenericRefused::Undecided,
+            (Command::Resign, Err(_)) => GenericRefused::GameOver,
+            (_, _) if !player => GenericRefused::OnlyPlayers,
             (Command::Resign, Ok(())) => return Ok(cmd),
-            (Command::OfferDraw, Ok(())) if self.my_offer_stands() => {
-                "your draw offer already stands, until the other player moves or accepts it".into()
-            }
-            (Command::AcceptDraw, Ok(())) if !self.draw_offered() => {
-                "no draw offer stands for you".into()
-            }
+            (Command::OfferDraw, Ok(())) if self.my_offer_stands() => GenericRefused::OfferStands,
+            (Command::AcceptDraw, Ok(())) if !self.draw_offered() => GenericRefused::NoOffer,
             (_, Ok(())) => return Ok(cmd),
-            (_, Err(_)) => format!("draw offers are made while the game is on (phase {phase})"),
+            (_, Err(_)) => GenericRefused::NotInPlay { phase },
         };
-        Err(format!("{}: {why}", generic.words()))
+        Err(refused(why))
     }
 }
 
@@ -271,9 +265,9 @@ impl<R: Game> Table for TableOf<R> {
         })
     }
 
-    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String> {
+    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
         if self.is_done() || self.session.engine().is_over() {
-            return Err("the game is over".into());
+            return Err(Refusal::GameOver);
         }
         self.ruling_now(act)?;
         // Those no longer open go; a copy of one kept is not kept twice.
@@ -393,14 +387,14 @@ impl<R: Game> TableFace for TableOf<R> {
         }
     }
 
-    fn parse_generic(&self, generic: Generic) -> Result<Command, String> {
+    fn parse_generic(&self, generic: Generic) -> Result<Command, Refusal> {
         self.generic(generic)
     }
 
-    fn parse_action(&self, text: &str) -> Result<Command, String> {
+    fn parse_action(&self, text: &str) -> Result<Command, Refusal> {
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if words.is_empty() {
-            return Err("no action given".into());
+            return Err(Refusal::NoAction);
         }
         if let Some(g) = Generic::from_words(&words.to_lowercase()) {
             return self.generic(g);
@@ -408,33 +402,30 @@ impl<R: Game> TableFace for TableOf<R> {
         // Whether game acts are taken now is the session's answer; this words it.
         match self.session.allowed(&Command::act(vec![])) {
             Ok(()) => {}
-            Err(NotNow::Undecided) => return Err("accept or decline the proposal first".into()),
-            Err(NotNow::GameOver) => return Err("the game is over".into()),
+            Err(NotNow::Undecided) => return Err(Refusal::Undecided),
+            Err(NotNow::GameOver) => return Err(Refusal::GameOver),
             Err(NotNow::NotStarted | NotNow::GameOn) => {
                 // The phase's name is the protocol's; the player reads what is awaited.
                 let waiting = self.waiting_for();
-                let why = waiting
-                    .strip_prefix("waiting for ")
-                    .map(|w| format!(": it waits for {w}"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "the game has not started yet{why}; nothing was played, move once it has"
-                ));
+                let awaiting = waiting.strip_prefix("waiting for ").map(str::to_owned);
+                return Err(Refusal::BeforeStart { awaiting });
             }
         }
-        let state = self.state().ok_or("the game has not started yet")?;
+        let state = self.state().ok_or(Refusal::NoPosition)?;
         match self.to_act() {
             Some(s) if s == self.seat() => {}
-            Some(s) => {
-                let who = words::who(self.terms(), self.seat(), s);
-                return Err(format!("not your turn: {who} is to move"));
+            Some(seat) => {
+                let who = words::who(self.terms(), self.seat(), seat);
+                return Err(Refusal::NotYourTurn { seat, who });
             }
-            None => return Err("the game is over".into()),
+            None => return Err(Refusal::GameOver),
         }
         if !R::ready(&self.session, state) {
-            return Err(format!("not yet: {}", self.waiting_for()));
+            return Err(Refusal::NotReady {
+                waiting: self.waiting_for(),
+            });
         }
-        R::parse(&self.session, state, words.trim())
+        R::parse(&self.session, state, words.trim()).map_err(Refusal::game)
     }
 
     fn bot_action(&self, pick: u64) -> Option<Command> {

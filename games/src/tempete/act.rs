@@ -3,15 +3,17 @@
 //! Variants are only ever appended: postcard names a variant by its index, so a new one
 //! at the end leaves every earlier encoding as it was.
 //!
-//! Squares are indices a1 = 0 … h8 = 63, kinds indices in [`Kind::ALL`] order. A card
-//! is named by where it comes from, never by its number alone: a slot of one's own deck
-//! (opened in the same envelope, so the entitlement is checked at once), a card taken
-//! from the opponent with card 34 (public), or the card of the turn just intercepted.
+//! Squares are indices a1 = 0 … h8 = 63, kinds indices in
+//! [`Kind::ALL`](crate::chess::Kind::ALL) order. A card is named by where it comes from,
+//! never by its number alone: a slot of one's own deck (opened in the same envelope, so
+//! the entitlement is checked at once), a card taken from the opponent with card 34
+//! (public), or the card of the turn just intercepted. Parameters and moves that are no
+//! squares, kinds or play: [`ActError`].
 
 use serde::{Deserialize, Serialize};
 
-use crate::chess::wire::{kind_at, square_at};
-use crate::chess::{Kind, Move, Square};
+use crate::chess::Move;
+use crate::chess::wire::{WireError, kind_at, square_at};
 
 use super::effects::Params;
 use super::physical::Edit;
@@ -212,35 +214,40 @@ impl CardUse {
     }
 
     /// The parameters, checked to be squares and a kind.
-    pub fn params(&self) -> Result<Params, String> {
+    pub fn params(&self) -> Result<Params, ActError> {
         if self.squares.len() > 4 {
-            return Err("a card names at most four squares".into());
+            return Err(ActError::TooManySquares);
         }
         Ok(Params {
             squares: self
                 .squares
                 .iter()
-                .map(|&s| square(s))
+                .map(|&s| square_at(s))
                 .collect::<Result<_, _>>()?,
-            kind: self.kind.map(kind).transpose()?,
+            kind: self.kind.map(kind_at).transpose()?,
         })
     }
 }
 
+/// Why an act's card parameters or moves are not what a play may carry.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ActError {
+    /// More than four squares named.
+    #[error("a card names at most four squares")]
+    TooManySquares,
+    /// More than two moves.
+    #[error("a play makes at most two moves")]
+    TooManyMoves,
+    /// An index that is no square or no kind.
+    #[error(transparent)]
+    Wire(#[from] WireError),
+}
+
 /// The moves of an act, checked to be squares and kinds.
-pub fn moves(wire: &[WireMove]) -> Result<Vec<Move>, String> {
+pub fn moves(wire: &[WireMove]) -> Result<Vec<Move>, ActError> {
     if wire.len() > 2 {
-        return Err("a play makes at most two moves".into());
+        return Err(ActError::TooManyMoves);
     }
-    wire.iter()
-        .map(|m| m.to_move().map_err(|e| e.to_string()))
-        .collect()
-}
-
-fn square(i: u8) -> Result<Square, String> {
-    square_at(i).map_err(|e| e.to_string())
-}
-
-fn kind(i: u8) -> Result<Kind, String> {
-    kind_at(i).map_err(|e| e.to_string())
+    Ok(wire.iter().map(|m| m.to_move()).collect::<Result<_, _>>()?)
 }

@@ -14,15 +14,16 @@
 //! A start card names the card it plays: `take 40 with 34; e4`, `pick 17 with 57; Nf3`.
 //! Cards are named by their number; the hand says which slot holds it (or that it is
 //! in the public `taken` list: taken from the opponent, or kept after an interception). Moves made under a card are best written as coordinates,
-//! since a card's move is often no chess move SAN could name.
+//! since a card's move is often no chess move SAN could name. Why words are refused:
+//! [`CommandError`].
 
 use sealed_protocol::ids::Name;
 use sealed_protocol::session::Command;
 
-use crate::chess::{Kind, Move, MoveKind, MoveText, Position, Square};
+use crate::chess::{Kind, Move, MoveKind, Position, Square};
 
 use super::act::{Act, Answer, CardRef, CardUse, Claim, StartCard, WireMove};
-use super::physical::notation;
+use super::physical::notation::{self, MoveError, Numbered, WordsError};
 use super::holding::{command, opens};
 use super::card::{Card, FlowEffect};
 use super::effects::Params;
@@ -40,8 +41,71 @@ pub struct Seat<'a> {
     pub physical: bool,
 }
 
+/// Why a person's Tempête words do not read as an act.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// A card's number that is no number.
+    #[error("{0:?} is not a card number")]
+    NotACardNumber(String),
+    /// A card not in hand (or named twice in one action).
+    #[error("card {0} is not in your hand")]
+    NotInHand(u32),
+    /// `answer keep` without exactly one move.
+    #[error("answer keep MOVE: one plain move, the card back to the hand")]
+    KeepUsage,
+    /// A start card not written `take N with CARD` or `pick SLOT with CARD`.
+    #[error("{0:?}: a start card is `take N with CARD` or `pick SLOT with CARD`")]
+    StartUsage(String),
+    /// The card or slot a start card names is no number.
+    #[error("{0:?} is not a number")]
+    NotANumber(String),
+    /// A start card's verb other than take or pick.
+    #[error("{0:?}: say take or pick")]
+    StartVerb(String),
+    /// A dispute that states edits or a continuing effect.
+    #[error("dispute ACT [note WHY]: a dispute changes nothing itself")]
+    DisputeChanges,
+    /// A ruling without the arbiter's signature.
+    #[error("a ruling carries the arbiter's sig HEX")]
+    RulingUnsigned,
+    /// A signature on anything but a ruling.
+    #[error("only a ruling carries a signature")]
+    SignedNotRuling,
+    /// No words where a play goes.
+    #[error("no move given")]
+    NoMove,
+    /// Words that are neither a move nor a card play.
+    #[error("{0:?}: write a move (e4, Nf3), or card N [at SQ…] [as KIND] [then MOVE…]")]
+    PlayUsage(String),
+    /// A square that does not read.
+    #[error("bad square")]
+    BadSquare,
+    /// `as` without one piece letter.
+    #[error("as KIND: one letter, e.g. as N")]
+    KindUsage,
+    /// A card taken from the opponent named as a discard.
+    #[error("card {0} was taken: only dealt cards are discarded")]
+    DiscardTaken(String),
+    /// A word of a card play that begins no part of it.
+    #[error("{0:?}: expected at, as, trap, discard or then")]
+    UnknownWord(String),
+    /// A trap card without its square.
+    #[error("a trap card needs its secret square: trap SQUARE")]
+    TrapNeeded,
+    /// A square sealed with a card that is no trap.
+    #[error("only a trap card seals a square")]
+    NotATrap,
+    /// A move that does not read.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// The physical deck's words that do not read.
+    #[error(transparent)]
+    Words(#[from] WordsError),
+}
+
 /// Parses an action into the session command.
-pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
+pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, CommandError> {
     let text = text.trim();
     let mut used: Vec<CardRef> = vec![];
     if me.physical
@@ -81,9 +145,7 @@ pub fn parse(me: &Seat<'_>, text: &str) -> Result<Command, String> {
             let mv = match m.split_whitespace().collect::<Vec<_>>().as_slice() {
                 [m] => read_move(me.pos, m)?,
                 _ => {
-                    return Err(
-                        "answer keep MOVE: one plain move, the card back to the hand".into(),
-                    );
+                    return Err(CommandError::KeepUsage);
                 }
             };
             let act = Act::Answer(Answer::Keep {
@@ -124,26 +186,23 @@ fn physical(
     me: &Seat<'_>,
     text: &str,
     used: &mut Vec<CardRef>,
-) -> Result<Option<Command>, String> {
+) -> Result<Option<Command>, CommandError> {
     let (first, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let number = |w: &str, what: &str| -> Result<u32, String> {
-        w.parse().map_err(|_| format!("{what}: {w:?} is not a number"))
-    };
     let (head, tail) = rest.trim().split_once(char::is_whitespace).unwrap_or((rest.trim(), ""));
     match first {
         "dispute" => {
             let words = notation::read(me.pos, tail)?;
             if !words.edits.is_empty() || words.lasting > 0 {
-                return Err("dispute ACT [note WHY]: a dispute changes nothing itself".into());
+                return Err(CommandError::DisputeChanges);
             }
             let act = Act::Dispute {
-                act: number(head, "dispute ACT")?,
+                act: notation::number(head, Numbered::Dispute)?,
                 note: words.note,
             };
             return Ok(Some(command(&act, vec![])));
         }
         "settle" | "ruling" => {
-            let dispute = number(head, "settle or ruling DISPUTE")?;
+            let dispute = notation::number(head, Numbered::Settle)?;
             let words = notation::read(me.pos, tail)?;
             let act = match (first, words.signature) {
                 ("settle", None) => Act::Settle {
@@ -157,8 +216,8 @@ fn physical(
                     note: words.note,
                     signature,
                 },
-                ("ruling", None) => return Err("a ruling carries the arbiter's sig HEX".into()),
-                _ => return Err("only a ruling carries a signature".into()),
+                ("ruling", None) => return Err(CommandError::RulingUnsigned),
+                _ => return Err(CommandError::SignedNotRuling),
             };
             return Ok(Some(command(&act, vec![])));
         }
@@ -217,9 +276,9 @@ fn split_start(text: &str) -> Option<(&str, &str)> {
 }
 
 /// A claim from its card and words.
-fn claim_of(card: Option<CardRef>, w: notation::Words) -> Result<Claim, String> {
+fn claim_of(card: Option<CardRef>, w: notation::Words) -> Result<Claim, CommandError> {
     if w.signature.is_some() {
-        return Err("only a ruling carries a signature".into());
+        return Err(CommandError::SignedNotRuling);
     }
     Ok(Claim {
         start: None,
@@ -232,16 +291,20 @@ fn claim_of(card: Option<CardRef>, w: notation::Words) -> Result<Claim, String> 
 }
 
 /// A card in hand by number, not already used in this action.
-fn card(me: &Seat<'_>, text: &str, used: &mut Vec<CardRef>) -> Result<(CardRef, Card), String> {
+fn card(
+    me: &Seat<'_>,
+    text: &str,
+    used: &mut Vec<CardRef>,
+) -> Result<(CardRef, Card), CommandError> {
     let n: u32 = text
         .parse()
-        .map_err(|_| format!("{text:?} is not a card number"))?;
+        .map_err(|_| CommandError::NotACardNumber(text.to_owned()))?;
     let (r, c) = me
         .hand
         .iter()
         .find(|(r, c)| c.number() == n && !used.contains(r))
         .cloned()
-        .ok_or_else(|| format!("card {n} is not in your hand"))?;
+        .ok_or(CommandError::NotInHand(n))?;
     used.push(r);
     Ok((r, c))
 }
@@ -250,21 +313,19 @@ fn start_card(
     me: &Seat<'_>,
     text: &str,
     used: &mut Vec<CardRef>,
-) -> Result<(StartCard, Vec<(Name, u32)>), String> {
+) -> Result<(StartCard, Vec<(Name, u32)>), CommandError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let [verb, what, "with", n] = words.as_slice() else {
-        return Err(format!(
-            "{text:?}: a start card is `take N with CARD` or `pick SLOT with CARD`"
-        ));
+        return Err(CommandError::StartUsage(text.to_owned()));
     };
     let (r, _) = card(me, n, used)?;
     let x: u32 = what
         .parse()
-        .map_err(|_| format!("{what:?} is not a number"))?;
+        .map_err(|_| CommandError::NotANumber((*what).to_owned()))?;
     let start = match *verb {
         "take" => StartCard::Take { card: r, number: x },
         "pick" => StartCard::Pick { card: r, slot: x },
-        other => return Err(format!("{other:?}: say take or pick")),
+        other => return Err(CommandError::StartVerb(other.to_owned())),
     };
     Ok((start, opens(r)))
 }
@@ -283,7 +344,7 @@ fn play(
     text: &str,
     used: &mut Vec<CardRef>,
     answer: bool,
-) -> Result<Parsed, String> {
+) -> Result<Parsed, CommandError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (r, card_def, rest) = match words.as_slice() {
         ["card", n, rest @ ..] => {
@@ -301,12 +362,8 @@ fn play(
                 trap: None,
             });
         }
-        [] => return Err("no move given".into()),
-        _ => {
-            return Err(format!(
-                "{text:?}: write a move (e4, Nf3), or card N [at SQ…] [as KIND] [then MOVE…]"
-            ));
-        }
+        [] => return Err(CommandError::NoMove),
+        _ => return Err(CommandError::PlayUsage(text.to_owned())),
     };
     let mut params = Params::none();
     let mut moves = vec![];
@@ -327,27 +384,29 @@ fn play(
         match word {
             "at" => {
                 for sq in take_while(&|w| w.parse::<Square>().is_ok()) {
-                    params.squares.push(sq.parse().map_err(|_| "bad square")?);
+                    params
+                        .squares
+                        .push(sq.parse().map_err(|_| CommandError::BadSquare)?);
                 }
             }
             "as" => {
                 let k = take_while(&|w| w.len() == 1);
                 let [k] = k.as_slice() else {
-                    return Err("as KIND: one letter, e.g. as N".into());
+                    return Err(CommandError::KindUsage);
                 };
                 params.kind = Some(
                     k.chars()
                         .next()
                         .and_then(Kind::from_char)
-                        .ok_or_else(|| format!("{k:?} is not a piece letter"))?,
+                        .ok_or_else(|| WordsError::NotAPiece((*k).to_owned()))?,
                 );
             }
             "trap" => {
                 let sq = take_while(&|w| w.parse::<Square>().is_ok());
                 let [sq] = sq.as_slice() else {
-                    return Err("trap SQUARE: the secret square".into());
+                    return Err(WordsError::TrapUsage.into());
                 };
-                trap = Some(sq.parse().map_err(|_| "bad square")?);
+                trap = Some(sq.parse().map_err(|_| CommandError::BadSquare)?);
             }
             "discard" => {
                 for n in take_while(&|w| w.parse::<u32>().is_ok()) {
@@ -358,9 +417,7 @@ fn play(
                             open_slots.extend(opens(d));
                         }
                         _ => {
-                            return Err(format!(
-                                "card {n} was taken: only dealt cards are discarded"
-                            ));
+                            return Err(CommandError::DiscardTaken(n.to_owned()));
                         }
                     }
                 }
@@ -370,7 +427,7 @@ fn play(
                     moves.push(WireMove::of(&read_move(me.pos, m)?));
                 }
             }
-            other => return Err(format!("{other:?}: expected at, as, trap, discard or then")),
+            other => return Err(CommandError::UnknownWord(other.to_owned())),
         }
     }
     let sealing = matches!(
@@ -379,9 +436,9 @@ fn play(
     );
     if sealing != trap.is_some() {
         return Err(if sealing {
-            "a trap card needs its secret square: trap SQUARE".into()
+            CommandError::TrapNeeded
         } else {
-            "only a trap card seals a square".into()
+            CommandError::NotATrap
         });
     }
     Ok(Parsed {
@@ -396,8 +453,8 @@ fn play(
 /// A move as coordinates (`e2e4`, `e2-e4`, `e7e8q`, `e7-e8=Q`) or SAN on `pos`: the
 /// squares of coordinates are taken as written (the rules judge them), SAN is resolved
 /// among the legal moves.
-fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let written = MoveText::read(text).map_err(|e| format!("{text:?} is not a move: {e}"))?;
+fn read_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    let written = notation::move_text(text)?;
     if let (None, Some((from, to, promotion))) = (written.letter(), written.squares()) {
         return Ok(Move {
             from,
@@ -406,7 +463,7 @@ fn read_move(pos: &Position, text: &str) -> Result<Move, String> {
             kind: MoveKind::Normal,
         });
     }
-    pos.parse_san(text).map_err(|e| format!("{text}: {e}"))
+    notation::san(pos, text)
 }
 
 /// Writes an act as a person would type it: the inverse of [`parse`]. `number` names

@@ -2,6 +2,7 @@
 //! cards taken), the slots an act opens, its sealed traps that an enemy piece landed on
 //! and the board once they spring, and the plays that may answer an intercepted turn.
 //! The face (typed words, hints, choices) and the bot both read the game through these.
+//! A slot the hand does not hold: [`NotInHand`].
 
 use sealed_protocol::body::Purpose;
 use sealed_protocol::commit::CommitKey;
@@ -87,12 +88,17 @@ pub fn add_shows(s: &Session<Tempete>, cmd: &mut Command) {
         .collect();
 }
 
+/// A slot a command shows or opens that this seat's hand does not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("slot {0} is not in your hand")]
+pub struct NotInHand(pub u32);
+
 /// What the rules see of a command's shows and of the hand before it, read from this
 /// seat's hand (slot, card): to judge the command as its envelope would be judged.
 pub fn shown_and_held(
     hand: &[(u32, u32)],
     show_slots: &[(Name, u32, Option<Seat>)],
-) -> Result<(Vec<ShownSlot>, Vec<HeldSlot>), String> {
+) -> Result<(Vec<ShownSlot>, Vec<HeldSlot>), NotInHand> {
     let shown = show_slots
         .iter()
         .map(|(deck, slot, to)| {
@@ -100,7 +106,7 @@ pub fn shown_and_held(
                 .iter()
                 .find(|(x, _)| x == slot)
                 .map(|(_, c)| *c)
-                .ok_or_else(|| format!("slot {slot} is not in your hand"))?;
+                .ok_or(NotInHand(*slot))?;
             Ok(ShownSlot {
                 deck: deck.clone(),
                 slot: *slot,
@@ -108,7 +114,7 @@ pub fn shown_and_held(
                 to: *to,
             })
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, NotInHand>>()?;
     let mut held: Vec<HeldSlot> = hand
         .iter()
         .map(|(slot, _)| HeldSlot {

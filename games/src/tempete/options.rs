@@ -1,5 +1,6 @@
 //! Tempête's options (spec/GAMES.md §4.1, §4.20): the card list, the hand, the ply
-//! limit, and the physical deck with its arbiter — read once, when the terms are.
+//! limit, and the physical deck with its arbiter — read once, when the terms are; why a
+//! card list does not read ([`ListError`]).
 
 use std::sync::Arc;
 
@@ -9,20 +10,32 @@ use sealed_protocol::rules::OptionError;
 use super::physical::{self, MAX_PHYSICAL, Physical};
 use super::rules::Tempete;
 
+/// Why a card list does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ListError {
+    /// A part that is no number and no range `a-b` (of fewer than 1000 cards).
+    #[error("{0:?} is not a number or a range a-b")]
+    NotARange(String),
+    /// A card listed twice.
+    #[error("a card is listed twice")]
+    Twice,
+}
+
 /// Parses a card list such as `1-10,12-21,23-70`.
-pub fn parse_list(text: &str) -> Result<Vec<u32>, String> {
+pub fn parse_list(text: &str) -> Result<Vec<u32>, ListError> {
     let mut out = vec![];
     for part in text.split(',').map(str::trim) {
         let (a, b) = part.split_once('-').unwrap_or((part, part));
         let (a, b): (u32, u32) = match (a.trim().parse(), b.trim().parse()) {
             (Ok(a), Ok(b)) if a <= b && b - a < 1000 => (a, b),
-            _ => return Err(format!("{part:?} is not a number or a range a-b")),
+            _ => return Err(ListError::NotARange(part.to_owned())),
         };
         out.extend(a..=b);
     }
     out.sort_unstable();
     if out.windows(2).any(|w| w[0] == w[1]) {
-        return Err("a card is listed twice".into());
+        return Err(ListError::Twice);
     }
     Ok(out)
 }
@@ -36,13 +49,15 @@ impl Tempete {
         for (k, v) in options {
             let bad = |why: String| OptionError(format!("tempete: {k}: {why}"));
             match k.as_str() {
-                "cards" => t.list = parse_list(v).map_err(bad)?,
+                "cards" => t.list = parse_list(v).map_err(|e| bad(e.to_string()))?,
                 "deck" => match v.as_str() {
                     "open" => physical = None,
                     "physical" => physical = Some(Physical::default()),
                     _ => return Err(bad(format!("{v:?} is neither open nor physical"))),
                 },
-                "arbiter" => arbiter = Some(physical::parse_arbiter(v).map_err(bad)?),
+                "arbiter" => {
+                    arbiter = Some(physical::parse_arbiter(v).map_err(|e| bad(e.to_string()))?);
+                }
                 "ruling-plies" => {
                     ruling_plies = Some(
                         v.parse::<u32>()

@@ -267,7 +267,7 @@ impl Tempete {
             before,
             card: number,
             params,
-            moves: moves(wire_moves)?,
+            moves: moves(wire_moves).map_err(|e| Violation(e.to_string()))?,
             edits: vec![],
         }));
         Ok(())
@@ -341,7 +341,7 @@ impl Tempete {
         again: Option<u32>,
         answer: bool,
     ) -> Result<(Option<u32>, Params), Violation> {
-        let mv: Vec<Move> = moves(wire_moves)?;
+        let mv: Vec<Move> = moves(wire_moves).map_err(|e| Violation(e.to_string()))?;
         let (number, params) = match card {
             None => {
                 s.board = s
@@ -351,7 +351,7 @@ impl Tempete {
                 (None, Params::none())
             }
             Some(u) => {
-                let params = u.params()?;
+                let params = u.params().map_err(|e| Violation(e.to_string()))?;
                 let c = self.play_card(s, side, u.card, opened, again)?.clone();
                 // In an answer only what a card does on the board counts: a card that
                 // also seals, discards or shows would need what only a turn carries.
@@ -538,7 +538,7 @@ impl Tempete {
             Answer::Replay { .. } | Answer::Claimed(_) => {
                 let (wanted, again, card_given) = match answer {
                     Answer::Replay { card, moves: mv } => (
-                        moves(mv)?,
+                        moves(mv).map_err(|e| Violation(e.to_string()))?,
                         card.as_ref().is_some_and(|u| u.card == CardRef::Again),
                         card.is_some(),
                     ),
@@ -596,7 +596,11 @@ impl Tempete {
                     .ok_or("only a double-move card is kept after an interception")?;
                 s.board = s
                     .board
-                    .apply(side, None, &moves(mv)?)
+                    .apply(
+                        side,
+                        None,
+                        &moves(mv).map_err(|e| Violation(e.to_string()))?,
+                    )
                     .map_err(|e| Violation(e.to_string()))?;
                 // Back to the hand, publicly: it is played later by number, like a
                 // card taken with card 34 (its slot was spent when it was opened).

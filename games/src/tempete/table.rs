@@ -1,5 +1,6 @@
 //! Tempête at a table: what the node and the command line need of the game — the
-//! typed notation, the bot, hints, the board and hand for people, the score.
+//! typed notation, the bot, hints, the board and hand for people, the score. Why typed
+//! words or an arbiter's ruling are refused is in `refused.rs`.
 
 use serde_json::{Value, json};
 
@@ -10,13 +11,15 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{AnySession, Command, Session};
 
-use crate::table::{Automation, Choice, Face, Game, Grid};
+use crate::table::{Automation, Choice, Face, Game, Grid, Refusal};
 
 use super::act::{Act, Answer, CardRef};
 use super::bot;
 use super::holding;
 use super::card::{Effect, FlowEffect, Moment};
 use super::command;
+use super::holding::NotInHand;
+use super::refused::{CheckError, RulingError, TempeteError};
 use super::rules::{Tempete, VARIANT, deck_name, trap_name};
 use super::score::ScoredAct;
 use super::state::{Pending, State, color};
@@ -92,14 +95,14 @@ pub fn scored_acts(e: &Engine<Tempete>) -> Vec<ScoredAct> {
 
 /// What a person types, read and judged as the node reads `sealed move`: for tests
 /// and tools outside the node.
-pub fn typed(s: &Session<Tempete>, text: &str) -> Result<Command, String> {
-    let state = s.engine().state().ok_or("the game has not started")?;
-    <Tempete as Face>::parse(s, state, text)
+pub fn typed(s: &Session<Tempete>, text: &str) -> Result<Command, Refusal> {
+    let state = s.engine().state().ok_or(Refusal::Unstarted)?;
+    <Tempete as Face>::parse(s, state, text).map_err(Refusal::game)
 }
 
 /// Judges a command with the game's own rules on the current state, as the envelope
 /// carrying it would be judged: a person hears at once why a move is refused.
-fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), String> {
+fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), CheckError> {
     let Command::Act {
         act,
         show_slots,
@@ -111,8 +114,7 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
     else {
         return Ok(());
     };
-    let act: Act = sealed_protocol::wire::decode(act, s.engine().rules().act_cap())
-        .map_err(|e| e.to_string())?;
+    let act: Act = sealed_protocol::wire::decode(act, s.engine().rules().act_cap())?;
     let hand = s.hand(&deck_name());
     let opened: Vec<OpenedSlot> = open_slots
         .iter()
@@ -121,14 +123,14 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
                 .iter()
                 .find(|(x, _)| x == slot)
                 .map(|(_, c)| *c)
-                .ok_or_else(|| format!("slot {slot} is not in your hand"))?;
+                .ok_or(NotInHand(*slot))?;
             Ok(OpenedSlot {
                 deck: deck.clone(),
                 slot: *slot,
                 card,
             })
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, NotInHand>>()?;
     let (shown, held) = holding::shown_and_held(&hand, show_slots)?;
     let secrets = s.secrets();
     let decks = s.engine().decks();
@@ -167,7 +169,7 @@ fn check(s: &Session<Tempete>, state: &State, cmd: &Command) -> Result<(), Strin
         .rules()
         .apply(state, s.seat(), &act, &ctx)
         .map(drop)
-        .map_err(|v| v.0)
+        .map_err(CheckError::Rules)
 }
 
 fn command_seat<'a>(
@@ -273,7 +275,9 @@ impl Face for Tempete {
         }
     }
 
-    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
+    type Error = TempeteError;
+
+    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, TempeteError> {
         let hand = holding::hand(s);
         let mut cmd = command::parse(&command_seat(s, state, &hand), text)?;
         // With a turn, the traps this seat sealed that an enemy piece landed on spring
@@ -290,7 +294,10 @@ impl Face for Tempete {
             *open_values = holding::traps_to_open(s, &state.board);
         }
         holding::add_shows(s, &mut cmd);
-        check(s, state, &cmd).map_err(|why| format!("{text}: {why}"))?;
+        check(s, state, &cmd).map_err(|why| TempeteError::Refused {
+            text: text.to_owned(),
+            why,
+        })?;
         Ok(cmd)
     }
 
@@ -544,7 +551,7 @@ impl Automation for Tempete {
 
     /// The arbiter's ruling, as his node sends it (spec/GAMES.md §4.20): checked as the
     /// rules will check it, and posted when this seat is to act.
-    fn ruling(s: &Session<Self>, state: &State, act: &Act) -> Result<Option<Command>, String> {
+    fn ruling(s: &Session<Self>, state: &State, act: &Act) -> Result<Option<Command>, Refusal> {
         let Act::Ruling {
             dispute,
             edits,
@@ -552,32 +559,30 @@ impl Automation for Tempete {
             signature,
         } = act
         else {
-            return Err("only the arbiter's ruling comes from outside the seats".into());
+            return Err(Refusal::game(RulingError::NotARuling));
         };
         let rules = s.engine().rules();
         let arbiter = rules
             .physical
             .as_ref()
             .and_then(|p| p.arbiter.as_ref())
-            .ok_or("this game names no arbiter")?;
+            .ok_or_else(|| Refusal::game(RulingError::NoArbiter))?;
         // Under version 1 a posted ruling accepts the claims before it: a node must
         // not post one for a person there.
         if !rules.version_2 {
-            return Err("a node posts a ruling only in games of protocol version 2".into());
+            return Err(Refusal::game(RulingError::Version1));
         }
-        let coin = s.engine().coin().ok_or("the game has not started")?;
+        let coin = s.engine().coin().ok_or(Refusal::Unstarted)?;
         if !super::physical::ruling::ruling_is_signed(arbiter, coin, *dispute, edits, note, signature)
         {
-            return Err(format!(
-                "the ruling on dispute {dispute} is not signed by the game's arbiter"
-            ));
+            return Err(Refusal::game(RulingError::NotSigned(*dispute)));
         }
         state
             .claims
             .disputes
             .get(*dispute as usize)
             .filter(|d| d.is_open() && !rules.lapsed(state, d))
-            .ok_or_else(|| format!("dispute {dispute} is not open"))?;
+            .ok_or_else(|| Refusal::game(RulingError::NotOpen(*dispute)))?;
         if s.engine().to_act() != Some(s.seat()) {
             return Ok(None);
         }

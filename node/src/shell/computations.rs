@@ -390,6 +390,17 @@ impl Computations {
     }
 }
 
+/// Why a message was not delivered (logged; the periodic resend stays).
+#[derive(Debug, thiserror::Error)]
+enum Undelivered {
+    /// The stream failed, or ended without the receiver's answer.
+    #[error(transparent)]
+    Stream(#[from] std::io::Error),
+    /// No answer within [`SEND_TIMEOUT`].
+    #[error("not answered in time")]
+    Late,
+}
+
 /// Sends one message on a stream of its own and waits for the receiver's
 /// [`READ_WHOLE`]: `Ok` once it came, else why not (the stream failed or ended without
 /// it, or [`SEND_TIMEOUT`] passed).
@@ -399,7 +410,7 @@ async fn deliver(
     game: [u8; 32],
     index: u64,
     bytes: &[u8],
-) -> Result<(), String> {
+) -> Result<(), Undelivered> {
     let sent = tokio::time::timeout(SEND_TIMEOUT, async {
         let mut s = control
             .open_stream(peer, PROTOCOL)
@@ -424,8 +435,8 @@ async fn deliver(
     .await;
     match sent {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err("not answered in time".to_owned()),
+        Ok(Err(e)) => Err(Undelivered::Stream(e)),
+        Err(_) => Err(Undelivered::Late),
     }
 }
 

@@ -502,6 +502,7 @@ fn propose_checks_the_options_with_the_games_own_words() {
             7,
             [9; 32],
         )
+        .map_err(|e| e.to_string())
     };
     let err = propose("go", &[]).unwrap_err();
     assert!(err.contains("unknown variant \"go\""), "{err}");
@@ -539,7 +540,7 @@ fn propose_checks_the_options_with_the_games_own_words() {
         7,
         [9; 32],
     );
-    assert!(same.unwrap_err().contains("share a key"));
+    assert!(same.unwrap_err().to_string().contains("share a key"));
 
     // Secret Stallmate: a referee invited as seat 2, options in the game's words.
     let stallmate = |opts: &[(&str, &str)], referee: Option<usize>| {
@@ -559,6 +560,7 @@ fn propose_checks_the_options_with_the_games_own_words() {
             7,
             [9; 32],
         )
+        .map_err(|e| e.to_string())
     };
     assert_eq!(
         stallmate(&[], None).unwrap_err(),

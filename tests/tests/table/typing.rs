@@ -159,7 +159,7 @@ pub(crate) fn refused(t: &dyn Table, text: &str) -> String {
     let (ply, envelopes, counts) = (t.ply(), t.session().envelopes(), t.session().chain_counts());
     let err = match t.parse_action(text) {
         Ok(cmd) => panic!("{text:?} was taken as {cmd:?}\n{}", t.show_text()),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     assert!(!err.is_empty());
     assert_eq!(t.ply(), ply);
@@ -267,7 +267,7 @@ pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
                 .collect();
             v.extend(["play 0".into(), "99".into(), "play -1".into()]);
             for text in &v {
-                let err = t.parse_action(text).unwrap_err();
+                let err = t.parse_action(text).unwrap_err().to_string();
                 assert!(err.contains("hand") || err.contains("not a card"), "{err}");
             }
             v
@@ -336,7 +336,10 @@ pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
                     .unwrap();
                 let letter = chex_engine::Kind::from_index(other).unwrap().letter();
                 let near = frame.name(pos.placement_squares()[0]).unwrap();
-                let err = t.parse_action(&format!("{letter}@{near}")).unwrap_err();
+                let err = t
+                    .parse_action(&format!("{letter}@{near}"))
+                    .unwrap_err()
+                    .to_string();
                 assert!(err.contains("you drew"), "{err}");
                 return vec![
                     format!("place {far}"),

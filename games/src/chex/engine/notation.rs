@@ -10,13 +10,15 @@
 //! file. Because letters are both piece names and files, and `x` is both the capture
 //! mark and a file, a token can be read several ways (`bc4`: bishop to c4, pawn from
 //! file b to c4, pawn to bc4); every reading is tried, and the token stands iff exactly
-//! one legal move fits any of them. A placement is `<Piece>@<square>` (`N@c4`).
+//! one legal move fits any of them. A placement is `<Piece>@<square>` (`N@c4`). Why a
+//! token does not read or resolve: `notation_error.rs`.
 
 use core::fmt;
 
 use super::board::{Board, Kind, Square};
 use super::moves::{self, Move};
-use super::position::{Phase, Ply, Position};
+use super::notation_error::{ParseError, ReadError, ResolveError};
+use super::position::{Phase, PlayError, Ply, Position};
 
 /// A square in display coordinates: file and rank, both counted from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -196,10 +198,10 @@ pub enum Written {
 }
 
 /// Reads a token (a move or a placement) without looking at any position.
-pub fn read(token: &str) -> Result<Written, String> {
+pub fn read(token: &str) -> Result<Written, ReadError> {
     let t = token.to_ascii_lowercase();
     if !t.is_ascii() {
-        return Err(format!("{token:?} is not a move"));
+        return Err(ReadError::NotAMove(token.to_owned()));
     }
     if let Some((piece, at)) = t.split_once('@') {
         let mut cs = piece.chars();
@@ -207,14 +209,22 @@ pub fn read(token: &str) -> Result<Written, String> {
             (Some(c), None) => Kind::from_letter(c),
             _ => None,
         }
-        .ok_or_else(|| format!("{token:?}: {piece:?} is not a piece letter"))?;
-        let at =
-            DisplaySquare::parse(at).ok_or_else(|| format!("{token:?}: {at:?} is not a square"))?;
+        .ok_or_else(|| ReadError::NotAPiece {
+            token: token.to_owned(),
+            piece: piece.to_owned(),
+        })?;
+        let at = DisplaySquare::parse(at).ok_or_else(|| ReadError::NotASquare {
+            token: token.to_owned(),
+            square: at.to_owned(),
+        })?;
         return Ok(Written::Place { kind, at });
     }
     if let Some((from, to)) = t.split_once('-') {
         let sq = |s: &str| {
-            DisplaySquare::parse(s).ok_or_else(|| format!("{token:?}: {s:?} is not a square"))
+            DisplaySquare::parse(s).ok_or_else(|| ReadError::NotASquare {
+                token: token.to_owned(),
+                square: s.to_owned(),
+            })
         };
         return Ok(Written::FromTo {
             from: sq(from)?,
@@ -223,7 +233,7 @@ pub fn read(token: &str) -> Result<Written, String> {
     }
     let readings = readings(&t);
     if readings.is_empty() {
-        return Err(format!("{token:?} is not a move"));
+        return Err(ReadError::NotAMove(token.to_owned()));
     }
     Ok(Written::Short(readings))
 }
@@ -295,17 +305,14 @@ fn readings(t: &str) -> Vec<Reading> {
 }
 
 /// The one legal ply a written token names in `pos`.
-pub fn resolve(pos: &Position, w: &Written) -> Result<Ply, String> {
+pub fn resolve(pos: &Position, w: &Written) -> Result<Ply, ResolveError> {
     if let Some(end) = pos.end {
-        return Err(format!("the game is over: {}", end.reason()));
+        return Err(PlayError::Over(end).into());
     }
     let frame = Frame::of(&pos.board);
     match w {
         Written::Place { kind, at } => resolve_place(pos, &frame, *kind, *at),
-        _ if pos.phase == Phase::Placing => Err(format!(
-            "{} has drawn and must place the piece",
-            pos.to_move
-        )),
+        _ if pos.phase == Phase::Placing => Err(PlayError::MustPlace(pos.to_move).into()),
         Written::FromTo { from, to } => resolve_from_to(pos, &frame, *from, *to),
         Written::Short(readings) => resolve_short(pos, &frame, readings),
     }
@@ -316,28 +323,28 @@ fn resolve_place(
     frame: &Frame,
     kind: Kind,
     at: DisplaySquare,
-) -> Result<Ply, String> {
+) -> Result<Ply, ResolveError> {
     let color = pos.to_move;
     if pos.phase == Phase::Turn && !pos.can_draw() {
-        return Err(format!("{color}'s stack is empty: {color} must move"));
+        return Err(PlayError::StackEmpty(color).into());
     }
     if !pos.stack(color).contains(kind) {
-        return Err(format!("{color} has no {} left to draw", kind.name()));
+        return Err(PlayError::NoneLeft { color, kind }.into());
     }
     let sq = frame
         .to_absolute(at)
         .filter(|s| pos.placement_squares().contains(s))
         .ok_or_else(|| {
             if pos.board.is_empty() {
-                "the first piece goes on a1".to_owned()
+                ResolveError::FirstOnA1
             } else {
-                format!("{at} is not an empty square next to a piece")
+                ResolveError::NotNextToPiece(at)
             }
         })?;
     Ok(Ply::Place { kind, at: sq })
 }
 
-fn resolve_short(pos: &Position, frame: &Frame, readings: &[Reading]) -> Result<Ply, String> {
+fn resolve_short(pos: &Position, frame: &Frame, readings: &[Reading]) -> Result<Ply, ResolveError> {
     let fitting: Vec<Move> = pos
         .legal_moves()
         .into_iter()
@@ -346,12 +353,8 @@ fn resolve_short(pos: &Position, frame: &Frame, readings: &[Reading]) -> Result<
     match fitting.as_slice() {
         [m] => Ok(Ply::Move(*m)),
         [] => Err(why_none(pos, frame, readings)),
-        many => Err(format!(
-            "ambiguous: fits {}; disambiguate or write <from>-<to>",
-            many.iter()
-                .map(|m| from_to(frame, m))
-                .collect::<Vec<_>>()
-                .join(", ")
+        many => Err(ResolveError::Ambiguous(
+            many.iter().map(|m| from_to(frame, m)).collect(),
         )),
     }
 }
@@ -361,7 +364,7 @@ fn resolve_from_to(
     frame: &Frame,
     from: DisplaySquare,
     to: DisplaySquare,
-) -> Result<Ply, String> {
+) -> Result<Ply, ResolveError> {
     let color = pos.to_move;
     let m = frame
         .to_absolute(from)
@@ -371,20 +374,15 @@ fn resolve_from_to(
         .and_then(|m| pos.board.get(m.from).map(|p| (m, p)))
         .filter(|(_, p)| p.color == color)
     else {
-        return Err(format!("no piece of {color} stands on {from}"));
+        return Err(ResolveError::NoPieceOn { color, from });
     };
+    let kind = piece.kind;
     if pos.legal_moves().contains(&m) {
         Ok(Ply::Move(m))
     } else if moves::pseudo_moves_from(&pos.board, m.from).contains(&m) {
-        Err(format!(
-            "{} {from}-{to} would break the board",
-            piece.kind.name()
-        ))
+        Err(ResolveError::BreaksBoard { kind, from, to })
     } else {
-        Err(format!(
-            "a {} cannot go from {from} to {to}",
-            piece.kind.name()
-        ))
+        Err(ResolveError::CannotGo { kind, from, to })
     }
 }
 
@@ -405,20 +403,20 @@ fn fits_any(
         .any(|r| relax(*r).fits(frame, kind, m, capture))
 }
 
-/// Why no legal move fits any reading, in words.
-fn why_none(pos: &Position, frame: &Frame, readings: &[Reading]) -> String {
+/// Why no legal move fits any reading.
+fn why_none(pos: &Position, frame: &Frame, readings: &[Reading]) -> ResolveError {
     let any = |list: Vec<Move>, relax: fn(Reading) -> Reading| {
         list.iter()
             .any(|m| fits_any(pos, frame, readings, m, relax))
     };
     if any(pos.pseudo_moves(), |r| r) {
-        return "that move would break the board".into();
+        return ResolveError::WouldBreak;
     }
     if any(pos.legal_moves(), |r| Reading {
         capture: false,
         ..r
     }) {
-        return "written as a capture but takes nothing".into();
+        return ResolveError::TakesNothing;
     }
     let pawn_capture = pos.legal_moves().iter().any(|m| {
         pos.board.get(m.from).is_some_and(|p| p.kind == Kind::Pawn)
@@ -428,9 +426,9 @@ fn why_none(pos: &Position, frame: &Frame, readings: &[Reading]) -> String {
             })
     });
     if pawn_capture {
-        return "a pawn capture must name the pawn's file".into();
+        return ResolveError::PawnFile;
     }
-    format!("no legal move of {} fits", pos.to_move)
+    ResolveError::NoFit(pos.to_move)
 }
 
 fn from_to(frame: &Frame, m: &Move) -> String {
@@ -439,16 +437,19 @@ fn from_to(frame: &Frame, m: &Move) -> String {
 }
 
 /// Reads a token and resolves it in `pos`; errors name the token.
-pub fn parse_ply(pos: &Position, token: &str) -> Result<Ply, String> {
+pub fn parse_ply(pos: &Position, token: &str) -> Result<Ply, ParseError> {
     let w = read(token)?;
-    resolve(pos, &w).map_err(|e| format!("{token}: {e}"))
+    resolve(pos, &w).map_err(|why| ParseError::Resolve {
+        token: token.to_owned(),
+        why,
+    })
 }
 
 /// Reads a chess move (not a placement) and resolves it in `pos`.
-pub fn parse_move(pos: &Position, token: &str) -> Result<Move, String> {
+pub fn parse_move(pos: &Position, token: &str) -> Result<Move, ParseError> {
     match parse_ply(pos, token)? {
         Ply::Move(m) => Ok(m),
-        Ply::Place { .. } => Err(format!("{token}: a placement, not a move")),
+        Ply::Place { .. } => Err(ParseError::Placement(token.to_owned())),
     }
 }
 

@@ -1,4 +1,5 @@
-//! A Chex position: the board, the stacks, whose turn, and how the game stands.
+//! A Chex position: the board, the stacks, whose turn, and how the game stands; why a
+//! turn or a setup is refused ([`PlayError`], [`SetupError`]).
 
 use super::board::{Board, Color, Kind, Piece, Square, Stack};
 use super::moves::{self, Move};
@@ -78,6 +79,99 @@ pub enum Ply {
     Move(Move),
 }
 
+/// Why a draw, a placement or a move is refused on a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The game is over.
+    #[error("the game is over: {}", .0.reason())]
+    Over(End),
+    /// Another side is to move.
+    #[error("it is {turn}'s turn, not {color}'s")]
+    NotYourTurn {
+        /// The side to move.
+        turn: Color,
+        /// The side that tried.
+        color: Color,
+    },
+    /// The side drew already: it places that piece now.
+    #[error("{0} has already drawn and must place the piece")]
+    AlreadyDrawn(Color),
+    /// The side drew: it places the piece, it does not move.
+    #[error("{0} has drawn and must place the piece")]
+    MustPlace(Color),
+    /// The side's stack is empty: it cannot draw.
+    #[error("{0}'s stack is empty: {0} must move")]
+    StackEmpty(Color),
+    /// A placement without a draw declared.
+    #[error("{0} has not declared a draw")]
+    NoDraw(Color),
+    /// The stack holds no piece of that kind.
+    #[error("{color} has no {} left to draw", kind.name())]
+    NoneLeft {
+        /// The side.
+        color: Color,
+        /// The kind asked for.
+        kind: Kind,
+    },
+    /// The square is taken.
+    #[error("{0} is occupied")]
+    Occupied(Square),
+    /// The first piece of the game goes on the origin.
+    #[error("the first piece goes on the origin")]
+    FirstOnOrigin,
+    /// The square touches no piece.
+    #[error("{0} touches no piece")]
+    Isolated(Square),
+    /// The move would split the pieces into two groups.
+    #[error("{} from {from} to {to} breaks the board", kind.name())]
+    BreaksBoard {
+        /// The piece's kind.
+        kind: Kind,
+        /// Where it stands.
+        from: Square,
+        /// Where it was to go.
+        to: Square,
+    },
+    /// The piece does not move so.
+    #[error("a {} cannot go from {from} to {to}", kind.name())]
+    CannotGo {
+        /// The piece's kind.
+        kind: Kind,
+        /// Where it stands.
+        from: Square,
+        /// Where it was to go.
+        to: Square,
+    },
+    /// No piece of the side to move stands there.
+    #[error("no piece of {color} stands on {at}")]
+    NoPieceOn {
+        /// The side to move.
+        color: Color,
+        /// The square.
+        at: Square,
+    },
+}
+
+/// Why [`Position::setup`] refuses its pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// Two pieces are given the same square.
+    #[error("two pieces on {0}")]
+    TwoPieces(Square),
+    /// More of a kind than the side's army holds.
+    #[error("{color} has no {} left for {at}", kind.name())]
+    NoneLeft {
+        /// The side.
+        color: Color,
+        /// The kind.
+        kind: Kind,
+        /// Where the piece was to stand.
+        at: Square,
+    },
+}
+
 /// A position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -115,15 +209,15 @@ impl Position {
     /// the army minus that side's pieces on the board (as if nothing had been taken),
     /// ply 0 and no limit. Connectivity is not required. Fails if a square is given
     /// twice or a side has more of a kind than its army.
-    pub fn setup(to_move: Color, pieces: &[(Color, Kind, Square)]) -> Result<Position, String> {
+    pub fn setup(to_move: Color, pieces: &[(Color, Kind, Square)]) -> Result<Position, SetupError> {
         let mut pos = Position::new(0);
         pos.to_move = to_move;
         for &(color, kind, at) in pieces {
             if pos.board.put(at, Piece::new(color, kind)).is_some() {
-                return Err(format!("two pieces on {at}"));
+                return Err(SetupError::TwoPieces(at));
             }
             if !pos.stacks[color.index()].take(kind) {
-                return Err(format!("{color} has no {} left for {at}", kind.name()));
+                return Err(SetupError::NoneLeft { color, kind, at });
             }
         }
         Ok(pos)
@@ -169,20 +263,21 @@ impl Position {
 
     /// Declares that `color`, the side to move, draws instead of moving. The protocol
     /// then picks the piece from [`Position::draw_pool`] and calls [`Position::place`].
-    pub fn declare_draw(&mut self, color: Color) -> Result<(), String> {
+    pub fn declare_draw(&mut self, color: Color) -> Result<(), PlayError> {
         if let Some(end) = self.end {
-            return Err(format!("the game is over: {}", end.reason()));
+            return Err(PlayError::Over(end));
         }
         if color != self.to_move {
-            return Err(format!("it is {}'s turn, not {color}'s", self.to_move));
+            return Err(PlayError::NotYourTurn {
+                turn: self.to_move,
+                color,
+            });
         }
         if self.phase == Phase::Placing {
-            return Err(format!(
-                "{color} has already drawn and must place the piece"
-            ));
+            return Err(PlayError::AlreadyDrawn(color));
         }
         if self.stack(color).is_empty() {
-            return Err(format!("{color}'s stack is empty: {color} must move"));
+            return Err(PlayError::StackEmpty(color));
         }
         self.phase = Phase::Placing;
         Ok(())
@@ -217,24 +312,24 @@ impl Position {
     /// Places the drawn piece, after [`Position::declare_draw`]. Placing a King when
     /// [`Position::safe_king_squares`] is empty ends the game as a draw
     /// ([`End::KingUnplaceable`]); the King still goes where asked.
-    pub fn place(&mut self, kind: Kind, at: Square) -> Result<(), String> {
+    pub fn place(&mut self, kind: Kind, at: Square) -> Result<(), PlayError> {
         if let Some(end) = self.end {
-            return Err(format!("the game is over: {}", end.reason()));
+            return Err(PlayError::Over(end));
         }
         let color = self.to_move;
         if self.phase != Phase::Placing {
-            return Err(format!("{color} has not declared a draw"));
+            return Err(PlayError::NoDraw(color));
         }
         if !self.stack(color).contains(kind) {
-            return Err(format!("{color} has no {} left to draw", kind.name()));
+            return Err(PlayError::NoneLeft { color, kind });
         }
         if !self.placement_squares().contains(&at) {
             return Err(if self.board.get(at).is_some() {
-                format!("{at} is occupied")
+                PlayError::Occupied(at)
             } else if self.board.is_empty() {
-                "the first piece goes on the origin".into()
+                PlayError::FirstOnOrigin
             } else {
-                format!("{at} touches no piece")
+                PlayError::Isolated(at)
             });
         }
         self.place_unchecked(kind, at);
@@ -255,31 +350,28 @@ impl Position {
     }
 
     /// Plays a chess move if it is legal.
-    pub fn play_move(&mut self, m: &Move) -> Result<(), String> {
+    pub fn play_move(&mut self, m: &Move) -> Result<(), PlayError> {
         if let Some(end) = self.end {
-            return Err(format!("the game is over: {}", end.reason()));
+            return Err(PlayError::Over(end));
         }
         if self.phase == Phase::Placing {
-            return Err(format!(
-                "{} has drawn and must place the piece",
-                self.to_move
-            ));
+            return Err(PlayError::MustPlace(self.to_move));
         }
         if !moves::is_legal(&self.board, self.to_move, m) {
+            let (from, to) = (m.from, m.to);
             return Err(match self.board.get(m.from) {
                 Some(p) if p.color == self.to_move => {
+                    let kind = p.kind;
                     if moves::pseudo_moves_from(&self.board, m.from).contains(m) {
-                        format!(
-                            "{} from {} to {} breaks the board",
-                            p.kind.name(),
-                            m.from,
-                            m.to
-                        )
+                        PlayError::BreaksBoard { kind, from, to }
                     } else {
-                        format!("a {} cannot go from {} to {}", p.kind.name(), m.from, m.to)
+                        PlayError::CannotGo { kind, from, to }
                     }
                 }
-                _ => format!("no piece of {} stands on {}", self.to_move, m.from),
+                _ => PlayError::NoPieceOn {
+                    color: self.to_move,
+                    at: from,
+                },
             });
         }
         self.play_unchecked(m);
@@ -301,7 +393,7 @@ impl Position {
     }
 
     /// Plays a whole turn, all or nothing.
-    pub fn play_ply(&mut self, ply: &Ply) -> Result<(), String> {
+    pub fn play_ply(&mut self, ply: &Ply) -> Result<(), PlayError> {
         match *ply {
             Ply::Move(m) => self.play_move(&m),
             Ply::Place { kind, at } => {

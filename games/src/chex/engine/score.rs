@@ -16,7 +16,7 @@
 
 use super::board::Color;
 use super::notation;
-use super::position::{End, Ply, Position};
+use super::position::{End, PlayError, Ply, Position};
 use crate::replay::{ReplayError, Replayed};
 
 fn unreadable(s: impl Into<String>) -> ReplayError {
@@ -157,13 +157,15 @@ pub fn replay_score(text: &str) -> Result<(Position, Vec<Ply>), ReplayError> {
         // Checked here rather than at the number, so that `7. ...` can complete it.
         check_number(&pos, number.take())?;
         let index = plies.len() + 1;
-        let w = notation::read(tok).map_err(unreadable)?;
-        let ply = notation::resolve(&pos, &w).map_err(|reason| ReplayError::Illegal {
+        let w = notation::read(tok).map_err(|e| unreadable(e.to_string()))?;
+        let ply = notation::resolve(&pos, &w).map_err(|e| ReplayError::Illegal {
             ply: index,
-            reason: format!("{tok}: {reason}"),
+            reason: format!("{tok}: {e}"),
         })?;
-        pos.play_ply(&ply)
-            .map_err(|reason| ReplayError::Illegal { ply: index, reason })?;
+        pos.play_ply(&ply).map_err(|e| ReplayError::Illegal {
+            ply: index,
+            reason: e.to_string(),
+        })?;
         plies.push(ply);
     }
     if let (Some(claim), Some(end)) = (&parsed.result, pos.end)
@@ -212,10 +214,22 @@ pub fn replay(text: &str) -> Result<Replayed, ReplayError> {
     })
 }
 
+/// Why a game cannot be written as score text: a ply the position refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply} ({written}): {why}")]
+pub struct WriteError {
+    /// The ply's number, from 1.
+    pub ply: usize,
+    /// The ply as the notation writes it.
+    pub written: String,
+    /// Why the position refuses it.
+    pub why: PlayError,
+}
+
 /// Writes a game from the start as score text: a `PlyLimit` tag if there is a limit,
 /// numbered plies in canonical notation, and the result token (`*` while unfinished).
 /// Fails at the first illegal ply.
-pub fn write_score(ply_limit: u32, plies: &[Ply]) -> Result<String, String> {
+pub fn write_score(ply_limit: u32, plies: &[Ply]) -> Result<String, WriteError> {
     write_score_ended(ply_limit, plies, None)
 }
 
@@ -227,7 +241,7 @@ pub fn write_score_ended(
     ply_limit: u32,
     plies: &[Ply],
     ending: Option<(&str, &str)>,
-) -> Result<String, String> {
+) -> Result<String, WriteError> {
     let mut s = String::new();
     if ply_limit > 0 {
         s.push_str(&format!("[PlyLimit \"{ply_limit}\"]\n\n"));
@@ -238,8 +252,11 @@ pub fn write_score_ended(
             s.push_str(&format!("{}. ", pos.ply / 2 + 1));
         }
         let written = notation::write_ply(&pos, ply);
-        pos.play_ply(ply)
-            .map_err(|e| format!("ply {} ({written}): {e}", i + 1))?;
+        pos.play_ply(ply).map_err(|why| WriteError {
+            ply: i + 1,
+            written: written.clone(),
+            why,
+        })?;
         s.push_str(&written);
         s.push(if i % 10 == 9 { '\n' } else { ' ' });
     }

@@ -29,6 +29,7 @@ pub mod acts;
 pub mod audit;
 pub mod circuits;
 pub mod clear;
+pub mod errors;
 pub mod item;
 pub mod kept;
 pub mod player;
@@ -36,7 +37,8 @@ pub mod posted;
 pub mod table;
 pub mod told;
 
-pub use circuits::{circuits, ensure, warm_up};
+pub use circuits::{CompileError, circuits, ensure, warm_up};
+pub use errors::{MessageRefused, ResumeError, StepError};
 pub use table::DESCRIPTOR;
 
 use sealed_protocol::hash::Hash;

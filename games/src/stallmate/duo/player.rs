@@ -12,7 +12,8 @@
 //! their commitments under its seed rather than kept. Once a computation is finished
 //! and the act that ends it signed, the side's state takes the place of every message
 //! before it ([`Player::kept`], [`Player::resume`]; `kept.rs`): the node forgets
-//! those, so that what it keeps of a game does not grow with its attempts.
+//! those, so that what it keeps of a game does not grow with its attempts. Why it refuses
+//! a message or a kept state, or halts: `errors.rs`.
 
 use sealed_mpc::play::game::{Black, Outcome, White};
 use sealed_mpc::play::record::{open, step_hash};
@@ -20,6 +21,7 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::session::{Command, Session};
 
 use super::acts::{self, Act, Done};
+use super::errors::{MessageRefused, ResumeError, StepError};
 use super::item::{ending, from_item, mpc_options, rank};
 use super::kept::Kept;
 use super::posted::Posted;
@@ -117,14 +119,12 @@ pub struct Player {
 /// Whether a message at `index` of `len` bytes may come to the side playing `me`: one the
 /// other side sends, within [`MAX_MESSAGE`]. The first checks of every message taken,
 /// whether the player is made yet or not (`table.rs`).
-pub(crate) fn from_the_other(me: Color, index: u64, len: usize) -> Result<(), String> {
+pub(crate) fn from_the_other(me: Color, index: u64, len: usize) -> Result<(), MessageRefused> {
     if sender(index) == me {
-        return Err(format!("message {index} is this side's own to send"));
+        return Err(MessageRefused::OwnToSend(index));
     }
     if len > MAX_MESSAGE {
-        return Err(format!(
-            "message {index} takes {len} bytes, more than the {MAX_MESSAGE} a message may"
-        ));
+        return Err(MessageRefused::TooLarge { index, len });
     }
     Ok(())
 }
@@ -203,14 +203,14 @@ impl Player {
     /// This side as it was when it handed out `kept` ([`Player::kept`]), its view made
     /// again from what each computation told it; the messages from that position on
     /// are then taken as they come. Refused, with why, when the bytes do not read.
-    pub fn resume(&mut self, s: &Session<Duo>, kept: &[u8]) -> Result<(), String> {
-        let k = Kept::decode(kept).ok_or("the kept state of the computations does not read")?;
-        let mut fresh = Player::new(s).ok_or("the game has not started at this seat")?;
+    pub fn resume(&mut self, s: &Session<Duo>, kept: &[u8]) -> Result<(), ResumeError> {
+        let k = Kept::decode(kept).ok_or(ResumeError::Unreadable)?;
+        let mut fresh = Player::new(s).ok_or(ResumeError::NotStarted)?;
         match &mut fresh.party {
             Party::White(w) => w.resume(&k.base, &k.side),
             Party::Black(b) => b.resume(&k.base, &k.side),
         }
-        .map_err(|e| format!("the kept state of the computations: {e:?}"))?;
+        .map_err(ResumeError::Side)?;
         let posted = fresh.posted(s);
         for (run, o) in k.outcomes.iter().enumerate() {
             fresh.told(run as u64, o, &posted);
@@ -253,7 +253,12 @@ impl Player {
     /// Takes the other's message at `index`. Only the next one is kept, and only if
     /// its hash, once signed, is the message's: anything else is refused and changes
     /// nothing.
-    pub fn take(&mut self, s: &Session<Duo>, index: u64, bytes: Vec<u8>) -> Result<Taken, String> {
+    pub fn take(
+        &mut self,
+        s: &Session<Duo>,
+        index: u64,
+        bytes: Vec<u8>,
+    ) -> Result<Taken, MessageRefused> {
         from_the_other(self.color, index, bytes.len())?;
         // Its own messages signed before (after a restart) are made again first.
         let posted = self.posted(s);
@@ -262,17 +267,15 @@ impl Player {
             return Ok(Taken::Known);
         }
         if index != self.next {
-            return Err(format!(
-                "message {index} is not the next one (message {} is)",
-                self.next
-            ));
+            return Err(MessageRefused::NotNext {
+                index,
+                next: self.next,
+            });
         }
         if let Some(h) = posted.hash(index)
             && step_hash(&self.game, index, &bytes) != h
         {
-            return Err(format!(
-                "message {index} is not the one whose hash its sender signed"
-            ));
+            return Err(MessageRefused::NotSigned(index));
         }
         self.early = Some((index, bytes));
         self.follow_posted(&posted);
@@ -314,7 +317,7 @@ impl Player {
                     break;
                 }
                 if let Err(e) = self.consume(i, bytes, posted) {
-                    self.broken = Some(e);
+                    self.broken = Some(e.to_string());
                     break;
                 }
             }
@@ -472,7 +475,7 @@ impl Player {
                 true
             }
             Err(e) => {
-                self.broken = Some(e);
+                self.broken = Some(e.to_string());
                 false
             }
         }
@@ -480,31 +483,28 @@ impl Player {
 
     /// The attempt of computation `run` as this side puts it in: its own, opened from its
     /// commitment, when it moves; 0 when it does not, and for the start.
-    fn attempt(&self, run: u64, posted: &Posted) -> Result<u16, String> {
+    fn attempt(&self, run: u64, posted: &Posted) -> Result<u16, StepError> {
         if run == 0 {
             return Ok(0);
         }
-        let (mover, c) = posted
-            .commitment(run)
-            .ok_or_else(|| format!("no commitment before computation {run}"))?;
+        let (mover, c) = posted.commitment(run).ok_or(StepError::NoCommitment(run))?;
         if mover != self.color {
             return Ok(0);
         }
-        open(&self.seed, &self.game, run, &c)
-            .ok_or_else(|| format!("this side's commitment of computation {run} opens to nothing"))
+        open(&self.seed, &self.game, run, &c).ok_or(StepError::OpensToNothing(run))
     }
 
     /// Makes this side's message `i`, with its act.
-    fn make(&mut self, i: u64, posted: &Posted) -> Result<(Vec<u8>, Act), String> {
+    fn make(&mut self, i: u64, posted: &Posted) -> Result<(Vec<u8>, Act), StepError> {
         // A computation's first message (Black's E1) reads nothing of the other's: after
         // a restart from the kept state, there is no message before it to hold.
         let opens_run = i >= BASE_MESSAGES && (i - BASE_MESSAGES).is_multiple_of(COMPUTATION_MESSAGES);
         let received = match &self.received {
             Some((j, b)) if *j + 1 == i => b.as_slice(),
             _ if i == 0 || (opens_run && i > BASE_MESSAGES) => &[],
-            _ => return Err(format!("message {i} needs the other's message {} first", i.wrapping_sub(1))),
+            _ => return Err(StepError::NeedsOther(i)),
         };
-        let err = |e: sealed_mpc::play::game::PlayError| format!("message {i}: {e:?}");
+        let err = |why| StepError::Computation { index: i, why };
         if i < BASE_MESSAGES {
             let bytes = match &mut self.party {
                 Party::Black(b) => b.base_message(),
@@ -540,7 +540,7 @@ impl Player {
                 let (g2, outcome) = w.decode(&mut circuits, received).map_err(err)?;
                 (g2, Some(outcome))
             }
-            _ => return Err(format!("message {i} is the other side's")),
+            _ => return Err(StepError::OthersMessage(i)),
         };
         drop(circuits);
         let hash = Hash(step_hash(&self.game, i, &bytes));
@@ -563,18 +563,16 @@ impl Player {
 
     /// Takes the other's message `i`, its hash checked: Black reads each G2 at once and
     /// holds White's `Done` against what it told him.
-    fn consume(&mut self, i: u64, bytes: Vec<u8>, posted: &Posted) -> Result<(), String> {
+    fn consume(&mut self, i: u64, bytes: Vec<u8>, posted: &Posted) -> Result<(), StepError> {
         let ends_run = i >= BASE_MESSAGES && (i - BASE_MESSAGES) % COMPUTATION_MESSAGES == 3;
         if let (Party::Black(b), true) = (&mut self.party, ends_run) {
             let run = (i - BASE_MESSAGES) / COMPUTATION_MESSAGES;
             let outcome = b
                 .finish(&mut super::circuits(), &bytes)
-                .map_err(|e| format!("message {i}: {e:?}"))?;
+                .map_err(|why| StepError::Computation { index: i, why })?;
             let said = posted.done(run).map(|d| (d.made, d.capture, d.ending));
             if said != Some(claims(&outcome)) {
-                return Err(format!(
-                    "White's Done of computation {run} says what the computation did not tell"
-                ));
+                return Err(StepError::FalseDone(run));
             }
             self.told(run, &outcome, posted);
             self.outcomes.push(outcome);

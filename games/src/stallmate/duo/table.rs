@@ -23,15 +23,17 @@ use sealed_protocol::session::{AnySession, Command, Session};
 use super::acts::{self, Act};
 use super::clear;
 use super::item::to_item;
+use super::errors::{MessageRefused, ResumeError};
 use super::player::{Player, Taken, from_the_other};
 use super::{Duo, Owed, State, VARIANT, engine_name, sender};
-use crate::stallmate::attempt::Attempt;
+use crate::stallmate::attempt::{Attempt, AttemptRefused};
 use crate::stallmate::bot;
 use crate::stallmate::peer::color;
 use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
 use crate::table::{
-    Automation, Choice, Computations, Descriptor, Face, Game, Grid, Table, TableFace, TableOf, TableView,
+    Automation, Choice, Computations, Descriptor, Face, Game, GameError, Grid, Refusal, Table,
+    TableFace, TableOf, TableView,
 };
 
 /// The game as the registry lists it.
@@ -43,7 +45,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor::of::<Duo>(
 )
 .computing(Computations {
     max_message: super::player::MAX_MESSAGE,
-    warm_up: super::circuits::warm_up,
+    warm_up: |terms| super::circuits::warm_up(terms).map_err(GameError::new),
 });
 
 thread_local! {
@@ -102,14 +104,12 @@ impl DuoTable {
 
     /// Keeps the other side's message `index` until the player is made; whether it is
     /// new (then stored, as any message taken).
-    fn keep_before_player(&self, index: u64, bytes: Vec<u8>) -> Result<bool, String> {
+    fn keep_before_player(&self, index: u64, bytes: Vec<u8>) -> Result<bool, MessageRefused> {
         let me = color(self.session().seat());
         from_the_other(me, index, bytes.len())?;
         // The other side's first message: the lowest index it sends.
         if Some(index) != (0..2).find(|i| sender(*i) != me) {
-            return Err(format!(
-                "message {index} is not the first, and this side's game has not started"
-            ));
+            return Err(MessageRefused::NotFirst(index));
         }
         let mut kept = self.before_player.borrow_mut();
         if kept.as_ref().is_some_and(|(_, b)| *b == bytes) {
@@ -161,19 +161,22 @@ impl Table for DuoTable {
     fn due_at(&self) -> Option<u64> {
         self.player().as_ref().and_then(Player::due_at)
     }
-    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), String> {
+    fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
         self.inner.offer_ruling(act)
     }
     fn rulings_waiting(&self) -> usize {
         self.inner.rulings_waiting()
     }
-    fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, String> {
+    fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, Refusal> {
         let mut p = self.player();
         match p.as_mut() {
-            Some(p) => Ok(p.take(self.inner.typed(), index, bytes)? == Taken::New),
+            Some(p) => p
+                .take(self.inner.typed(), index, bytes)
+                .map(|t| t == Taken::New)
+                .map_err(Refusal::game),
             None => {
                 drop(p);
-                self.keep_before_player(index, bytes)
+                self.keep_before_player(index, bytes).map_err(Refusal::game)
             }
         }
     }
@@ -194,10 +197,12 @@ impl Table for DuoTable {
             .as_mut()
             .and_then(|p| p.kept(self.inner.typed()))
     }
-    fn resume(&mut self, kept: &[u8]) -> Result<(), String> {
+    fn resume(&mut self, kept: &[u8]) -> Result<(), Refusal> {
         let mut p = self.player();
-        let p = p.as_mut().ok_or("the game has not started at this seat")?;
-        p.resume(self.inner.typed(), kept)
+        let p = p
+            .as_mut()
+            .ok_or_else(|| Refusal::game(ResumeError::NotStarted))?;
+        p.resume(self.inner.typed(), kept).map_err(Refusal::game)
     }
     fn deposit_out(&mut self) -> Option<Vec<u8>> {
         let p = self.player();
@@ -232,10 +237,10 @@ impl TableFace for DuoTable {
     fn waiting_for(&self) -> String {
         self.shown(|t| t.waiting_for())
     }
-    fn parse_action(&self, text: &str) -> Result<Command, String> {
+    fn parse_action(&self, text: &str) -> Result<Command, Refusal> {
         self.shown(|t| t.parse_action(text))
     }
-    fn parse_generic(&self, generic: crate::table::Generic) -> Result<Command, String> {
+    fn parse_generic(&self, generic: crate::table::Generic) -> Result<Command, Refusal> {
         self.shown(|t| t.parse_generic(generic))
     }
     fn bot_action(&self, pick: u64) -> Option<Command> {
@@ -338,12 +343,14 @@ impl Face for Duo {
         }
     }
 
-    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, String> {
-        let attempt: Attempt = text.trim().parse().map_err(|e| format!("{e}"))?;
+    type Error = AttemptRefused;
+
+    fn parse(s: &Session<Self>, state: &State, text: &str) -> Result<Command, AttemptRefused> {
+        let attempt: Attempt = text.trim().parse()?;
         if attempting(s, state).is_none() {
-            return Err("not your attempt now: the computation is running".into());
+            return Err(AttemptRefused::ComputationRunning);
         }
-        attempt_command(s, state, &attempt).ok_or_else(|| "your engine seed is not known yet".into())
+        attempt_command(s, state, &attempt).ok_or(AttemptRefused::SeedUnknown)
     }
 
     fn hints(s: &Session<Self>, _state: &State) -> Vec<String> {

@@ -8,7 +8,8 @@
 //! card does on the board is the player's to state ([`edit`]): board edits plus a note,
 //! shown to the opponent, who accepts it by his next act or disputes it ([`claims`]).
 //! A dispute is settled by agreement or by an arbiter named in the terms, whose signed
-//! ruling is an act the verifier applies ([`ruling`]).
+//! ruling is an act the verifier applies ([`ruling`]). The arbiter option is read here
+//! ([`parse_arbiter`], refused with an [`ArbiterError`]).
 
 pub mod claims;
 pub mod edit;
@@ -17,7 +18,7 @@ pub mod notation;
 pub mod ruling;
 pub mod view;
 
-use sealed_protocol::keys::PublicKey;
+use sealed_protocol::keys::{KeyError, PublicKey};
 
 use super::card::{Card, Effect, Timing};
 use super::deck::Deck;
@@ -95,14 +96,26 @@ fn procedure_text(effect: Effect) -> &'static str {
     }
 }
 
+/// Why the `arbiter` option names no arbiter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArbiterError {
+    /// Not 64 hexadecimal digits.
+    #[error("the arbiter is named by his public key: 64 hexadecimal digits")]
+    NotHex,
+    /// 32 bytes that are no usable public key.
+    #[error("the arbiter's key: {0}")]
+    Key(#[from] KeyError),
+}
+
 /// Reads `arbiter`: the arbiter's Ed25519 public key, 64 hexadecimal digits.
-pub fn parse_arbiter(text: &str) -> Result<PublicKey, String> {
+pub fn parse_arbiter(text: &str) -> Result<PublicKey, ArbiterError> {
     let bytes = sealed_protocol::hash::from_hex(text.trim())
         .filter(|b| b.len() == 32)
-        .ok_or("the arbiter is named by his public key: 64 hexadecimal digits")?;
+        .ok_or(ArbiterError::NotHex)?;
     let mut key = [0u8; 32];
     key.copy_from_slice(&bytes);
-    PublicKey::from_bytes(&key).map_err(|e| format!("the arbiter's key: {e}"))
+    Ok(PublicKey::from_bytes(&key)?)
 }
 
 #[cfg(test)]

@@ -20,8 +20,10 @@
 //!
 //! Moves are coordinates (`g1h4`, `e7e8q`) or SAN read on the position before the act;
 //! a stated move is carried out as written, so coordinates say best what the card did.
+//! Why words do not read: [`WordsError`] (and [`MoveError`] for a move, which the open
+//! deck's commands share).
 
-use crate::chess::{Color, Kind, MoveText, Position, Square};
+use crate::chess::{Color, Kind, Malformed, MoveText, Position, SanError, Square};
 
 use super::super::act::{Act, Answer, CardRef, Claim};
 use super::edit::Edit;
@@ -43,8 +45,100 @@ pub struct Words {
     pub signature: Option<Vec<u8>>,
 }
 
+/// A clause or act that takes one number, as its usage is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbered {
+    /// `for PLIES`.
+    For,
+    /// `cite ACT`.
+    Cite,
+    /// `dispute ACT`.
+    Dispute,
+    /// `settle DISPUTE` or `ruling DISPUTE`.
+    Settle,
+}
+
+impl std::fmt::Display for Numbered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Numbered::For => "for PLIES",
+            Numbered::Cite => "cite ACT",
+            Numbered::Dispute => "dispute ACT",
+            Numbered::Settle => "settle or ruling DISPUTE",
+        })
+    }
+}
+
+/// Why a move as typed does not read: not move text, or SAN that names no move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MoveError {
+    /// Not move text at all.
+    #[error("{text:?} is not a move: {why}")]
+    Malformed {
+        /// The words.
+        text: String,
+        /// Why.
+        why: Malformed,
+    },
+    /// SAN that names no move of the position.
+    #[error("{text}: {why}")]
+    San {
+        /// The words.
+        text: String,
+        /// Why.
+        why: SanError,
+    },
+}
+
+/// Why a claim's words do not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WordsError {
+    /// `place` without a piece and a square.
+    #[error("place PIECE SQUARE: a FEN letter, white in upper case (place n e5)")]
+    PlaceUsage,
+    /// A piece letter that is none.
+    #[error("{0:?} is not a piece letter")]
+    NotAPiece(String),
+    /// `exchange` without two squares.
+    #[error("exchange SQUARE SQUARE")]
+    ExchangeUsage,
+    /// `trap` without one square.
+    #[error("trap SQUARE: the secret square")]
+    TrapUsage,
+    /// `sig` without one word.
+    #[error("sig HEX: the arbiter's signature")]
+    SigUsage,
+    /// A signature that is not 128 hexadecimal digits.
+    #[error("sig: 128 hexadecimal digits")]
+    SigHex,
+    /// A clause that takes one number was given none, or several.
+    #[error("{0}")]
+    OneNumber(Numbered),
+    /// A clause's number is none.
+    #[error("{clause}: {word:?} is not a number")]
+    NotANumber {
+        /// The clause.
+        clause: Numbered,
+        /// The word given.
+        word: String,
+    },
+    /// A word that begins no clause.
+    #[error(
+        "{0:?}: expected then, remove, place, exchange, again, skip, show, for, trap, cite, sig or note"
+    )]
+    UnknownClause(String),
+    /// A square that is none.
+    #[error("{0:?} is not a square")]
+    NotASquare(String),
+    /// A stated move that does not read.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// Reads a claim's clauses from `text` (after the card or the act named), on `pos`.
-pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
+pub fn read(pos: &Position, text: &str) -> Result<Words, WordsError> {
     let (clauses, note) = match split_note(text) {
         Some((c, n)) => (c, n.trim().to_owned()),
         None => (text, String::new()),
@@ -85,12 +179,12 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
             }
             "place" => {
                 let [piece, sq] = args else {
-                    return Err("place PIECE SQUARE: a FEN letter, white in upper case (place n e5)".into());
+                    return Err(WordsError::PlaceUsage);
                 };
                 let c = piece.chars().next().filter(|_| piece.len() == 1);
                 let kind = c
                     .and_then(Kind::from_char)
-                    .ok_or_else(|| format!("{piece:?} is not a piece letter"))?;
+                    .ok_or_else(|| WordsError::NotAPiece((*piece).to_owned()))?;
                 out.edits.push(Edit::Place {
                     square: square(sq)?.index(),
                     black: c.is_some_and(|c| c.is_ascii_lowercase()),
@@ -99,7 +193,7 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
             }
             "exchange" => {
                 let [a, b] = args else {
-                    return Err("exchange SQUARE SQUARE".into());
+                    return Err(WordsError::ExchangeUsage);
                 };
                 out.edits.push(Edit::Exchange {
                     a: square(a)?.index(),
@@ -109,28 +203,26 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, String> {
             "again" if args.is_empty() => out.edits.push(Edit::ExtraMove),
             "skip" if args.is_empty() => out.edits.push(Edit::SkipTurn),
             "show" if args.is_empty() => out.edits.push(Edit::ShowHand),
-            "for" => out.lasting = one_number(args, "for PLIES")?,
+            "for" => out.lasting = one_number(args, Numbered::For)?,
             "trap" => {
                 let [sq] = args else {
-                    return Err("trap SQUARE: the secret square".into());
+                    return Err(WordsError::TrapUsage);
                 };
                 out.trap = Some(square(sq)?);
             }
-            "cite" => out.cite = Some(one_number(args, "cite ACT")?),
+            "cite" => out.cite = Some(one_number(args, Numbered::Cite)?),
             "sig" => {
                 let [hex] = args else {
-                    return Err("sig HEX: the arbiter's signature".into());
+                    return Err(WordsError::SigUsage);
                 };
                 out.signature = Some(
                     sealed_protocol::hash::from_hex(hex)
                         .filter(|b| b.len() == 64)
-                        .ok_or("sig: 128 hexadecimal digits")?,
+                        .ok_or(WordsError::SigHex)?,
                 );
             }
             other => {
-                return Err(format!(
-                    "{other:?}: expected then, remove, place, exchange, again, skip, show, for, trap, cite, sig or note"
-                ));
+                return Err(WordsError::UnknownClause(other.to_owned()));
             }
         }
     }
@@ -150,25 +242,49 @@ fn split_note(text: &str) -> Option<(&str, &str)> {
     None
 }
 
-fn one_number(args: &[&str], usage: &str) -> Result<u32, String> {
+fn one_number(args: &[&str], clause: Numbered) -> Result<u32, WordsError> {
     match args {
-        [n] => n.parse().map_err(|_| format!("{usage}: {n:?} is not a number")),
-        _ => Err(usage.to_owned()),
+        [n] => number(n, clause),
+        _ => Err(WordsError::OneNumber(clause)),
     }
 }
 
-fn square(text: &str) -> Result<Square, String> {
+/// The number `word`, given to `clause`.
+pub fn number(word: &str, clause: Numbered) -> Result<u32, WordsError> {
+    word.parse().map_err(|_| WordsError::NotANumber {
+        clause,
+        word: word.to_owned(),
+    })
+}
+
+fn square(text: &str) -> Result<Square, WordsError> {
     text.parse()
-        .map_err(|_| format!("{text:?} is not a square"))
+        .map_err(|_| WordsError::NotASquare(text.to_owned()))
+}
+
+/// Move text, as the chess crate's one grammar reads it.
+pub fn move_text(text: &str) -> Result<MoveText, MoveError> {
+    MoveText::read(text).map_err(|why| MoveError::Malformed {
+        text: text.to_owned(),
+        why,
+    })
+}
+
+/// SAN among the legal moves of `pos`.
+pub fn san(pos: &Position, text: &str) -> Result<crate::chess::Move, MoveError> {
+    pos.parse_san(text).map_err(|why| MoveError::San {
+        text: text.to_owned(),
+        why,
+    })
 }
 
 /// A stated move: coordinates as written, or SAN among the legal moves of `pos`.
-fn read_move(pos: &Position, text: &str) -> Result<Edit, String> {
-    let written = MoveText::read(text).map_err(|e| format!("{text:?} is not a move: {e}"))?;
+fn read_move(pos: &Position, text: &str) -> Result<Edit, MoveError> {
+    let written = move_text(text)?;
     let (from, to, promotion) = match (written.letter(), written.squares()) {
         (None, Some(sq)) => sq,
         _ => {
-            let m = pos.parse_san(text).map_err(|e| format!("{text}: {e}"))?;
+            let m = san(pos, text)?;
             (m.from, m.to, m.promotion)
         }
     };

@@ -6,6 +6,7 @@
 
 use crate::chess::{Kind, MoveText, Square};
 use crate::replay::ReplayError;
+use crate::tempete::physical::notation::{self, MoveError};
 
 
 use super::unreadable;
@@ -13,8 +14,8 @@ use super::unreadable;
 
 
 /// A move as written, read by the chess crate's one grammar of move text.
-pub(super) fn read_move(w: &str) -> Result<MoveText, String> {
-    MoveText::read(w).map_err(|e| format!("{w:?} is not a move: {e}"))
+pub(super) fn read_move(w: &str) -> Result<MoveText, MoveError> {
+    notation::move_text(w)
 }
 
 /// Whether the text names the from-square in full (long algebraic, coordinates):
@@ -38,7 +39,21 @@ pub(super) enum RefText {
     Again,
 }
 
-pub(super) fn read_card(w: &str) -> Option<Result<CardText, String>> {
+/// Why a card as written does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum CardTextError {
+    /// A card number past `u32`.
+    #[error("{0:?}: card number too large")]
+    TooLarge(String),
+    /// A square after `@` that is none.
+    #[error("card {0:?}: bad square")]
+    BadSquare(String),
+    /// A kind after `=` that is none.
+    #[error("card {0:?}: the kind is one of P N B R Q K")]
+    BadKind(String),
+}
+
+pub(super) fn read_card(w: &str) -> Option<Result<CardText, CardTextError>> {
     let (head, kind) = match w.split_once('=') {
         Some((h, k)) => (h, Some(k)),
         None => (w, None),
@@ -54,12 +69,11 @@ pub(super) fn read_card(w: &str) -> Option<Result<CardText, String>> {
     } else if is_number(r) {
         match r.parse() {
             Ok(n) => RefText::Own(n),
-            Err(_) => return Some(Err(format!("{r:?}: card number too large"))),
+            Err(_) => return Some(Err(CardTextError::TooLarge(r.to_owned()))),
         }
     } else {
         return None;
     };
-    let bad = |why: &str| Some(Err(format!("card {w:?}: {why}")));
     let mut out = CardText {
         card,
         squares: vec![],
@@ -69,7 +83,7 @@ pub(super) fn read_card(w: &str) -> Option<Result<CardText, String>> {
         for s in list.split(',') {
             match s.parse::<Square>() {
                 Ok(sq) => out.squares.push(sq.index()),
-                Err(_) => return bad("bad square"),
+                Err(_) => return Some(Err(CardTextError::BadSquare(w.to_owned()))),
             }
         }
     }
@@ -77,7 +91,7 @@ pub(super) fn read_card(w: &str) -> Option<Result<CardText, String>> {
         let mut c = k.chars();
         match (c.next().and_then(Kind::from_char), c.next()) {
             (Some(k), None) => out.kind = Some(k.idx() as u8),
-            _ => return bad("the kind is one of P N B R Q K"),
+            _ => return Some(Err(CardTextError::BadKind(w.to_owned()))),
         }
     }
     Some(Ok(out))
@@ -205,9 +219,8 @@ pub(super) fn read_play(words: &[String]) -> Result<Play, ReplayError> {
     let mut i = 0;
     let mut start = None;
     let mut card = None;
-    let is_card = |w: Option<&String>| w.is_some_and(|w| read_card(w).is_some());
-    if is_card(words.first()) {
-        let c = read_card(&words[0]).unwrap_or_else(|| Err(String::new()));
+    let card_at = |i: usize| words.get(i).and_then(|w| read_card(w));
+    if let Some(c) = card_at(0) {
         let c = c.map_err(unreadable)?;
         match words.get(1).map(String::as_str) {
             Some("takes") => {
@@ -227,8 +240,9 @@ pub(super) fn read_play(words: &[String]) -> Result<Play, ReplayError> {
             }
         }
     }
-    if start.is_some() && is_card(words.get(i)) {
-        let c = read_card(&words[i]).unwrap_or_else(|| Err(String::new()));
+    if start.is_some()
+        && let Some(c) = card_at(i)
+    {
         card = Some(c.map_err(unreadable)?);
         i += 1;
     }

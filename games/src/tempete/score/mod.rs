@@ -125,13 +125,15 @@ pub struct ScoredAct {
     pub sprung: Vec<(u32, u8)>,
 }
 
-pub(super) fn unreadable(s: impl Into<String>) -> ReplayError {
-    ReplayError::Unreadable(s.into())
+/// An unreadable score, in the words of `why` (a sentence, or a typed error).
+pub(super) fn unreadable(why: impl std::fmt::Display) -> ReplayError {
+    ReplayError::Unreadable(why.to_string())
 }
 
-pub(super) fn illegal(ply: usize, reason: impl Into<String>) -> ReplayError {
+/// An illegal act `ply`, in the words of `reason`.
+pub(super) fn illegal(ply: usize, reason: impl std::fmt::Display) -> ReplayError {
     ReplayError::Illegal {
         ply,
-        reason: reason.into(),
+        reason: reason.to_string(),
     }
 }

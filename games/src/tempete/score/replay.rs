@@ -5,7 +5,7 @@
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::outcome::Outcome;
-use sealed_protocol::rules::{ActCtx, Applied, OpenedSlot, Rules};
+use sealed_protocol::rules::{ActCtx, Applied, OpenedSlot, Rules, Violation};
 
 use crate::chess::Color;
 use crate::replay::{ReplayError, Replayed};
@@ -31,7 +31,7 @@ pub(super) fn judge(
     committed: &[(Name, u32)],
     sprung: &[(u32, u8)],
     seq: u64,
-) -> Result<Applied<State>, String> {
+) -> Result<Applied<State>, Violation> {
     let values: Vec<(Name, u32, Vec<u8>)> = sprung
         .iter()
         .map(|(i, sq)| (trap_name(), *i, vec![*sq]))
@@ -50,7 +50,7 @@ pub(super) fn judge(
         committed_values: committed,
         draws: &[],
     };
-    rules.apply(s, who, act, &ctx).map_err(|v| v.0)
+    rules.apply(s, who, act, &ctx)
 }
 
 /// The rules the tags name: `Cards`, `Hand`, `PlyLimit` (`Deck "physical"` is refused).
@@ -160,7 +160,7 @@ pub fn replay_acts(text: &str) -> Result<(Tempete, State, Vec<ScoredAct>), Repla
             &line.sprung,
             acts as u64,
         )
-        .map_err(|e| illegal(acts, e))?;
+        .map_err(|e| illegal(acts, e.0))?;
         if matches!(built.act, Act::Turn { .. }) {
             turns += 1;
         }

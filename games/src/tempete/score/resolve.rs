@@ -1,12 +1,13 @@
 //! Reading a score, third step: a written act resolved on the board it is played on —
 //! SAN against the plain moves under the continuing effects, long algebraic by its
-//! squares — and built into the act and the slots its envelope opens and seals.
+//! squares — and built into the act and the slots its envelope opens and seals. Why a
+//! written move names none: [`ResolveError`].
 
 
 use sealed_protocol::ids::Name;
 use sealed_protocol::rules::OpenedSlot;
 
-use crate::chess::{Color, Move, MoveText, Square};
+use crate::chess::{CastleSide, Color, Move, MoveText, Square};
 use crate::replay::ReplayError;
 
 use crate::tempete::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
@@ -44,7 +45,7 @@ pub(super) fn act_board(s: &State, side: Color, sprung: &[(u32, u8)]) -> Board {
 /// Resolves a written move. Without a card (`plain`), SAN is matched against the plain
 /// moves of `board`; with a card, a move must name both squares (castling excepted,
 /// which names the castling rook from the board's rights).
-pub(super) fn resolve(board: &Board, plain: bool, m: MoveText) -> Result<WireMove, String> {
+pub(super) fn resolve(board: &Board, plain: bool, m: MoveText) -> Result<WireMove, ResolveError> {
     resolve_in(board, if plain { Mode::Plain } else { Mode::CardLater }, m)
 }
 
@@ -59,7 +60,37 @@ pub(super) enum Mode {
     CardLater,
 }
 
-pub(super) fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireMove, String> {
+/// Why a written move names no one move on the board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum ResolveError {
+    /// A card's later move in SAN, which names no from-square.
+    #[error("a card's later move names its from-square (Ng1-f3, e7-e8=Q), or is O-O")]
+    LaterMoveSquares,
+    /// Castling with no king on the board.
+    #[error("no king to castle")]
+    NoKing,
+    /// Castling the side to act has no right to.
+    #[error("{color} has no right to {}", side.san())]
+    NoRight {
+        /// The side to act.
+        color: Color,
+        /// The castling written.
+        side: CastleSide,
+    },
+    /// No plain move fits.
+    #[error("{0} names no legal move here")]
+    NoLegalMove(MoveText),
+    /// Several plain moves fit.
+    #[error("{text} fits {count} legal moves")]
+    Ambiguous {
+        /// The move as written.
+        text: MoveText,
+        /// How many fit.
+        count: usize,
+    },
+}
+
+pub(super) fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireMove, ResolveError> {
     let pos = board.position();
     let san = !is_coord(&m) && !matches!(m, MoveText::Castle(_));
     if mode == Mode::CardFirst && san {
@@ -70,16 +101,14 @@ pub(super) fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireM
             return Ok(WireMove::new(from, to, promotion));
         }
         let MoveText::Castle(side) = m else {
-            return Err(
-                "a card's later move names its from-square (Ng1-f3, e7-e8=Q), or is O-O".into(),
-            );
+            return Err(ResolveError::LaterMoveSquares);
         };
         let us = board.turn();
-        let king = pos.kings(us).first().ok_or("no king to castle")?;
+        let king = pos.kings(us).first().ok_or(ResolveError::NoKing)?;
         let file = pos
             .castling()
             .rook(us, side)
-            .ok_or_else(|| format!("{} has no right to {}", us, side.san()))?;
+            .ok_or(ResolveError::NoRight { color: us, side })?;
         return Ok(WireMove::new(king, Square::new(file, king.rank()), None));
     }
     let cands = board.plain_moves();
@@ -115,8 +144,11 @@ pub(super) fn resolve_in(board: &Board, mode: Mode, m: MoveText) -> Result<WireM
     };
     match fits.as_slice() {
         [one] => Ok(WireMove::of(one)),
-        [] => Err(format!("{m} names no legal move here")),
-        _ => Err(format!("{m} fits {} legal moves", fits.len())),
+        [] => Err(ResolveError::NoLegalMove(m)),
+        _ => Err(ResolveError::Ambiguous {
+            text: m,
+            count: fits.len(),
+        }),
     }
 }
 

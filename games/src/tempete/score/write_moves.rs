@@ -1,6 +1,7 @@
 //! Writing a score: the chess moves of an act — SAN for a plain move (the chess crate's
 //! one writer, told apart among Tempête's plain moves), long algebraic for a card's
-//! later moves, each checked to read back as the move it names.
+//! later moves, each checked to read back as the move it names. Why an act cannot be
+//! written: [`Unwritable`].
 
 
 
@@ -26,16 +27,30 @@ pub(super) struct Naming<'a> {
     pub(super) cards: &'a [(u32, u32)],
 }
 
+/// Why an act cannot be written as score text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum Unwritable {
+    /// A slot played whose card the envelope did not open.
+    #[error("slot {0} is played but its card is not given")]
+    SlotUnknown(u32),
+    /// A kind index that is no kind.
+    #[error("{0} is not a kind")]
+    NotAKind(u8),
+    /// A kept card's answer of other than one move.
+    #[error("a kept card's answer has {0} moves, not one")]
+    KeepMoves(usize),
+}
+
 impl Naming<'_> {
-    pub(super) fn number(&self, slot: u32) -> Result<u32, String> {
+    pub(super) fn number(&self, slot: u32) -> Result<u32, Unwritable> {
         self.cards
             .iter()
             .find(|(s, _)| *s == slot)
             .map(|(_, n)| *n)
-            .ok_or_else(|| format!("slot {slot} is played but its card is not given"))
+            .ok_or(Unwritable::SlotUnknown(slot))
     }
 
-    pub(super) fn card(&self, u: &CardUse) -> Result<String, String> {
+    pub(super) fn card(&self, u: &CardUse) -> Result<String, Unwritable> {
         let mut t = match u.card {
             CardRef::Slot(s) => self.number(s)?.to_string(),
             CardRef::Taken(n) => format!("t{n}"),
@@ -47,14 +62,14 @@ impl Naming<'_> {
             t.push_str(&sq.join(","));
         }
         if let Some(k) = u.kind {
-            let k = kind_of(k).ok_or_else(|| format!("{k} is not a kind"))?;
+            let k = kind_of(k).ok_or(Unwritable::NotAKind(k))?;
             t.push('=');
             t.push(k.upper());
         }
         Ok(t)
     }
 
-    pub(super) fn card_ref(&self, r: CardRef) -> Result<String, String> {
+    pub(super) fn card_ref(&self, r: CardRef) -> Result<String, Unwritable> {
         self.card(&CardUse {
             card: r,
             squares: vec![],
@@ -63,20 +78,21 @@ impl Naming<'_> {
     }
 }
 
-/// A wire move's squares; for indices that are no squares, the text to write instead.
-pub(super) fn move_parts(m: WireMove) -> Result<(Square, Square), String> {
-    match (Square::from_index(m.from), Square::from_index(m.to)) {
-        (Some(from), Some(to)) => Ok((from, to)),
-        _ => Err(format!("{}{}", sq_text(m.from), sq_text(m.to))),
-    }
+/// A wire move's squares, if its indices are squares.
+fn move_parts(m: WireMove) -> Option<(Square, Square)> {
+    Square::from_index(m.from).zip(Square::from_index(m.to))
+}
+
+/// The text written for a wire move whose indices are not both squares.
+fn raw_text(m: WireMove) -> String {
+    format!("{}{}", sq_text(m.from), sq_text(m.to))
 }
 
 /// A plain move in SAN, disambiguated against the plain moves of `board` so that
 /// [`resolve`] reads it back; if it would not, both squares.
 pub(super) fn san_text(board: &Board, m: WireMove) -> String {
-    let (from, to) = match move_parts(m) {
-        Ok(parts) => parts,
-        Err(text) => return text,
+    let Some((from, to)) = move_parts(m) else {
+        return raw_text(m);
     };
     let pos = board.position();
     let plain = board.plain_moves();
@@ -103,9 +119,8 @@ pub(super) fn san_text(board: &Board, m: WireMove) -> String {
 
 /// A card move in LAN (`Ng1-f3`, `e7xd8=Q`, `O-O`), checked to read back.
 pub(super) fn lan_text(board: &Board, pieces: &[(Square, Kind)], m: WireMove) -> String {
-    let (from, to) = match move_parts(m) {
-        Ok(parts) => parts,
-        Err(text) => return text,
+    let Some((from, to)) = move_parts(m) else {
+        return raw_text(m);
     };
     let pos = board.position();
     let kind = pieces

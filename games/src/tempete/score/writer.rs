@@ -1,11 +1,13 @@
 //! Writing a score: the tags, every act in the grammar of the module docs, move
-//! numbers, the comments a reader wants, and the result.
+//! numbers, the comments a reader wants, and the result; an act the score cannot take
+//! ends it with a comment saying why ([`Refused`]).
 
 use core::fmt::Write as _;
 
 use sealed_protocol::hash::Hash;
+use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::Outcome;
-use sealed_protocol::rules::{Applied, OpenedSlot, Rules};
+use sealed_protocol::rules::{Applied, OpenedSlot, Rules, Violation};
 
 use crate::chess::Color;
 
@@ -17,10 +19,32 @@ use crate::tempete::state::{Pending, State, color, seat};
 
 use super::replay::{judge, result_token};
 use super::resolve::{act_board};
-use super::write_moves::{Naming, card_moves_text, san_text, sq_text};
+use super::write_moves::{Naming, Unwritable, card_moves_text, san_text, sq_text};
 use super::ScoredAct;
 
 
+
+/// Why the score stops at an act: written as a comment, `{act N is refused: …}`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum Refused {
+    /// The game was over before it.
+    #[error("the game is over")]
+    Over,
+    /// Another seat was to act.
+    #[error("it is seat {}'s act, not seat {}'s", due.0, actor.0)]
+    NotTheirs {
+        /// The seat to act.
+        due: Seat,
+        /// The seat that acted.
+        actor: Seat,
+    },
+    /// The act cannot be written.
+    #[error(transparent)]
+    Unwritable(Unwritable),
+    /// The rules refuse it.
+    #[error("{}", .0.0)]
+    Rules(Violation),
+}
 
 /// The card list in the `cards` option's form, runs folded: `1-10,12-21,23-70`.
 pub fn list_text(list: &[u32]) -> String {
@@ -61,7 +85,7 @@ pub fn option_tags(rules: &Tempete) -> Vec<(String, String)> {
 
 /// One act in score text (without its move number): a bare SAN move for a turn with no
 /// card, else a `<…>` group.
-pub(super) fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<String, String> {
+pub(super) fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<String, Unwritable> {
     let side = s.to_act;
     let board = act_board(s, side, &sa.sprung);
     let naming = Naming { cards: &sa.cards };
@@ -112,10 +136,7 @@ pub(super) fn act_text(rules: &Tempete, s: &State, sa: &ScoredAct) -> Result<Str
         Act::Answer(Answer::Keep { moves }) => {
             // Only one move reads back; anything else the rules refuse anyway.
             let [m] = moves.as_slice() else {
-                return Err(format!(
-                    "a kept card's answer has {} moves, not one",
-                    moves.len()
-                ));
+                return Err(Unwritable::KeepMoves(moves.len()));
             };
             words.push(format!("answer keep {}", san_text(&board, *m)));
         }
@@ -216,7 +237,7 @@ pub(super) fn judge_scored(
     s: &State,
     sa: &ScoredAct,
     seq: u64,
-) -> Result<Applied<State>, String> {
+) -> Result<Applied<State>, Violation> {
     let opened: Vec<OpenedSlot> = sa
         .cards
         .iter()
@@ -291,24 +312,27 @@ pub fn score_text_ending(
     for (i, sa) in acts.iter().enumerate() {
         let who = seat(s.to_act);
         let written = if s.end.is_some() {
-            Err("the game is over".to_owned())
+            Err(Refused::Over)
         } else if sa.seat != who {
-            Err(format!(
-                "it is seat {}'s act, not seat {}'s",
-                who.0, sa.seat.0
-            ))
+            Err(Refused::NotTheirs {
+                due: who,
+                actor: sa.seat,
+            })
         } else {
-            act_text(rules, &s, sa)
+            act_text(rules, &s, sa).map_err(Refused::Unwritable)
         };
-        let applied =
-            written.and_then(|t| judge_scored(rules, coin, &s, sa, i as u64).map(|a| (t, a)));
+        let applied = written.and_then(|t| {
+            judge_scored(rules, coin, &s, sa, i as u64)
+                .map(|a| (t, a))
+                .map_err(Refused::Rules)
+        });
         let (text, applied) = match applied {
             Ok(x) => x,
             Err(e) => {
                 lines.push(&format!(
                     "{{act {} is refused: {}}}",
                     i + 1,
-                    e.replace('}', ")")
+                    e.to_string().replace('}', ")")
                 ));
                 break;
             }
