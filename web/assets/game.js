@@ -98,9 +98,10 @@ function statusBox(show, checked) {
     // its last answer, which the clocks by the board count on from.
     show.clock && show.clock.text ? h('div', { class: 'muted', id: 'clock', text: `${show.clock.text} (your node, at ${clk.takenAt(show)})` }) : null,
     over ? null : clk.drawPeriod(show),
-    // Before the first move, what went out is the setup, which the node confirms by
-    // itself: a move's delivery is what a player wants to know.
-    show.delivery && show.ply > 0 && !over ? h('div', { class: 'muted', text: `your last move: ${show.delivery}` }) : null,
+    // Before the first act, what went out is the setup, which the node confirms by
+    // itself. The delivery is of this seat's last envelope, which is no move of his
+    // while he has not moved (Black after White's first): said as what he sent.
+    show.delivery && show.ply > 0 && !over ? h('div', { class: 'muted', id: 'delivery', text: `what you last sent: ${show.delivery}` }) : null,
     // What the witness has not dated can lose the player his game on time.
     show.witness_refused && !over ? h('div', { role: 'alert', id: 'witness-refused', text: `The witness refused your last envelopes (${show.witness_refused}): it has not dated them, so a wait they end is not over in its record.` }) : null,
     show.draw_offered ? h('div', { text: 'Your opponent offers a draw.' }) : null);
