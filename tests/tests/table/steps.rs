@@ -190,6 +190,18 @@ fn tempete_replayed(text: &str) -> (Vec<Pieces>, Vec<String>) {
     (positions, names)
 }
 
+/// The pieces of the board `view` shows, by square.
+fn shown(view: &TableView, who: &str) -> Pieces {
+    let grid = view
+        .grid
+        .as_ref()
+        .unwrap_or_else(|| panic!("{who}: a board"));
+    grid.cells
+        .iter()
+        .filter_map(|c| Some((c.square.clone(), c.piece.as_ref()?.name.clone())))
+        .collect()
+}
+
 /// The pieces `before` has that `after` has not, by name (a multiset difference).
 fn lost(before: &Pieces, after: &Pieces) -> Vec<String> {
     let mut left: Vec<&String> = after.values().collect();
@@ -266,15 +278,7 @@ fn each_step_is_the_scores(view: &TableView) {
             ),
         }
     }
-    let grid = view
-        .grid
-        .as_ref()
-        .unwrap_or_else(|| panic!("{who}: a board"));
-    let shown: Pieces = grid
-        .cells
-        .iter()
-        .filter_map(|c| Some((c.square.clone(), c.piece.as_ref()?.name.clone())))
-        .collect();
+    let shown = shown(view, &who);
     assert_eq!(
         read.last().map(|r| &r.pieces),
         Some(&shown),
@@ -461,15 +465,7 @@ fn stallmate_steps_hold(view: &TableView) -> Vec<Pieces> {
             }
         }
     }
-    let grid = view
-        .grid
-        .as_ref()
-        .unwrap_or_else(|| panic!("{who}: a board"));
-    let shown: Pieces = grid
-        .cells
-        .iter()
-        .filter_map(|c| Some((c.square.clone(), c.piece.as_ref()?.name.clone())))
-        .collect();
+    let shown = shown(view, &who);
     assert_eq!(
         positions.last(),
         Some(&shown),
