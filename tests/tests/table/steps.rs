@@ -190,6 +190,17 @@ fn tempete_replayed(text: &str) -> (Vec<Pieces>, Vec<String>) {
     (positions, names)
 }
 
+/// Who `view` is (for messages), and its steps read back.
+fn read_view(view: &TableView) -> (String, Vec<Read>) {
+    let who = format!("{} seat {}", view.variant, view.seat);
+    let steps = view
+        .steps
+        .as_ref()
+        .unwrap_or_else(|| panic!("{who}: steps"));
+    let read = read_back(steps).unwrap_or_else(|e| panic!("{who}: {e}"));
+    (who, read)
+}
+
 /// The pieces of the board `view` shows, by square.
 fn shown(view: &TableView, who: &str) -> Pieces {
     let grid = view
@@ -222,12 +233,7 @@ fn lost(before: &Pieces, after: &Pieces) -> Vec<String> {
 /// what its ply took and a moved piece on the last square it marks; the last is the
 /// board the view shows.
 fn each_step_is_the_scores(view: &TableView) {
-    let who = format!("{} seat {}", view.variant, view.seat);
-    let steps = view
-        .steps
-        .as_ref()
-        .unwrap_or_else(|| panic!("{who}: steps"));
-    let read = read_back(steps).unwrap_or_else(|e| panic!("{who}: {e}"));
+    let (who, read) = read_view(view);
     let text = view
         .score
         .as_deref()
@@ -421,12 +427,7 @@ fn stallmate_replayed(text: &str) -> Vec<Pieces> {
 /// hold his own army alone, one a period, his own moves marking the two squares they
 /// moved. The last is the board shown either way. Returns the positions read.
 fn stallmate_steps_hold(view: &TableView) -> Vec<Pieces> {
-    let who = format!("{} seat {}", view.variant, view.seat);
-    let steps = view
-        .steps
-        .as_ref()
-        .unwrap_or_else(|| panic!("{who}: steps"));
-    let read = read_back(steps).unwrap_or_else(|e| panic!("{who}: {e}"));
+    let (who, read) = read_view(view);
     let positions: Vec<Pieces> = read.iter().map(|r| r.pieces.clone()).collect();
     if let Some(text) = view.score.as_deref() {
         assert_eq!(
