@@ -92,6 +92,13 @@ pub(crate) trait Face: Rules {
         vec![]
     }
 
+    /// The last act in the game's own words, and whose it was, for `show` to say what
+    /// the opponent just did where the board alone does not (a card's effect, a ruling
+    /// applied); `None` for a game whose board says it (or that has no act yet).
+    fn last_words(_s: &Session<Self>, _state: &Self::State, _acts: &[Self::Act]) -> Option<String> {
+        None
+    }
+
     /// The board at the start and after each act of the score (one per act the score
     /// writes, not per protocol act: Chex's draw is written with its placement), each
     /// with the squares its act moved or placed, for a page that steps back through a

@@ -34,6 +34,7 @@ struct Drawn {
     revision: u64,
     score: Option<String>,
     last: Vec<String>,
+    last_words: Option<String>,
     steps: Option<Steps>,
 }
 
@@ -86,7 +87,7 @@ impl<R: Game> TableOf<R> {
         if let Some(d) = kept.as_ref().filter(|d| d.revision == revision) {
             return read(d);
         }
-        let (score, last, steps) = match self.state() {
+        let (score, last, last_words, steps) = match self.state() {
             Some(state) => {
                 let acts = self.acts();
                 let boards = R::boards(&self.session, &acts);
@@ -94,17 +95,19 @@ impl<R: Game> TableOf<R> {
                 (
                     R::score(&self.session, state, &acts),
                     R::last(&self.session, state, &acts),
+                    R::last_words(&self.session, state, &acts),
                     (!boards.is_empty())
                         .then(|| super::steps::encode(sides, boards))
                         .flatten(),
                 )
             }
-            None => (None, vec![], None),
+            None => (None, vec![], None, None),
         };
         read(kept.insert(Drawn {
             revision,
             score,
             last,
+            last_words,
             steps,
         }))
     }
@@ -474,6 +477,9 @@ impl<R: Game> TableFace for TableOf<R> {
         match self.state() {
             Some(state) => s.push_str(&R::board(&self.session, state)),
             None => s.push_str("the game has not started\n"),
+        }
+        if let Some(words) = self.drawn(|d| d.last_words.clone()) {
+            let _ = writeln!(s, "{words}");
         }
         if let Some(hand) = R::hand(&self.session).0 {
             s.push_str(&hand);

@@ -493,6 +493,15 @@ impl Face for Tempete {
         ))
     }
 
+    fn last_words(s: &Session<Self>, _state: &State, _acts: &[Act]) -> Option<String> {
+        // What the board alone does not say: a card's effect, a dispute, a ruling.
+        let e = s.engine();
+        let coin = e.coin().copied().unwrap_or_default();
+        let (seat, text) = super::score::last_act(e.rules(), &coin, &scored_acts(e))?;
+        let who = crate::table::words::who(e.terms(), s.seat(), seat);
+        Some(format!("last act ({who}): {text}"))
+    }
+
     fn last(_s: &Session<Self>, _state: &State, acts: &[Act]) -> Vec<String> {
         // A turn whose interception was cancelled stands: the turn before both is it.
         // A turn just intercepted is not on the board any more: nothing is marked.

@@ -106,3 +106,54 @@ fn a_card_move_is_explained_with_an_example_that_is_taken() {
     t.parse_action(example)
         .unwrap_or_else(|e| panic!("{example:?} is refused: {e}"));
 }
+
+/// Tempête's `show` says the last act as its score writes it, and whose it was (issue
+/// 55: the terminal never said what the opponent just did, a card's effect included):
+/// after every round of a bot game, at both seats, the line names the opponent or "you"
+/// and its act is the last one the score holds.
+#[test]
+fn tempete_show_says_the_last_act_and_whose() {
+    let mut net = Net::new("tempete", 5);
+    let mut theirs = 0;
+    for _ in 0..400 {
+        let moved = net.step(Mode::Bot);
+        for (i, t) in net.sessions.iter().enumerate() {
+            let view = t.view();
+            let Some(score) = view.score.as_deref() else {
+                continue;
+            };
+            let text = t.show_text();
+            let Some(line) = text.lines().find(|l| l.starts_with("last act (")) else {
+                assert!(
+                    view.ply < 3,
+                    "seat {i}: no last act at ply {}\n{text}",
+                    view.ply
+                );
+                continue;
+            };
+            let (who, act) = line["last act (".len()..]
+                .split_once("): ")
+                .unwrap_or_else(|| panic!("{line}"));
+            // The act as the score writes it (its card comment aside; the score marks
+            // a check after the last move, and wraps its lines).
+            let plain = |t: &str| -> String {
+                let t = t.replace(['+', '#'], "");
+                t.split_whitespace().collect::<Vec<_>>().join(" ")
+            };
+            let written = plain(act.split(" {").next().unwrap_or(act));
+            assert!(
+                plain(score).contains(&written),
+                "seat {i}: {written:?} not in\n{score}"
+            );
+            match who {
+                "you" => {}
+                w if w.starts_with("your opponent") => theirs += 1,
+                other => panic!("seat {i}: the last act by {other:?}"),
+            }
+        }
+        if !moved || net.all_done() {
+            break;
+        }
+    }
+    assert!(theirs > 10, "{theirs} of the opponent's acts said");
+}

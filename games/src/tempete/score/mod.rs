@@ -105,7 +105,7 @@ use crate::replay::ReplayError;
 use super::act::Act;
 
 pub use replay::{replay, replay_acts, replay_state, result_token};
-pub(crate) use writer::{act_words, board_for, states};
+pub(crate) use writer::{act_words, board_for, last_act, states};
 pub use writer::{boards, list_text, option_tags, score_text, score_text_ending};
 
 /// One accepted act as the protocol side knows it: who made it, the act, the slots its

@@ -420,6 +420,15 @@ pub(crate) fn act_words(rules: &Tempete, s: &State, sa: &ScoredAct) -> String {
     act_text(rules, s, sa).unwrap_or_else(|e| format!("<unwritable: {e}>"))
 }
 
+/// The last of `acts` and who made it, in score text on the state before it (for
+/// `show`'s "last act" line), replayed on the game's `coin` as the score is.
+pub(crate) fn last_act(rules: &Tempete, coin: &Hash, acts: &[ScoredAct]) -> Option<(Seat, String)> {
+    let last = acts.last()?;
+    let states = states(rules, coin, acts);
+    let (before, _) = states.get(acts.len() - 1)?;
+    Some((last.seat, act_words(rules, before, last)))
+}
+
 /// The board an act's moves are read on (for the PGN writer).
 pub(crate) fn board_for(s: &State, sa: &ScoredAct) -> Board {
     act_board(s, s.to_act, &sa.sprung)
