@@ -316,6 +316,12 @@ fn an_arbiters_node_lists_the_disputes_and_the_players_nodes_post_its_ruling() {
     }
     let v = common::show_json(&alice, &game).unwrap();
     assert_eq!(v["my_turn"], true, "posting the ruling took no turn: {v}");
+    // Her `show` says the ruling applied, as the last act (issue 55).
+    let shown = stdout(&run(&alice, &["show", &game]));
+    assert!(
+        shown.contains("last act (you): <ruling 0 then f5g1 note the card does not let it vault>"),
+        "the ruling applied, in show:\n{shown}"
+    );
     // Bob's node, back, learns the ruling with the game.
     let _b = start_node(&bob, "node");
     play(&alice, &bob, &game, "d4");

@@ -421,12 +421,26 @@ pub(crate) fn act_words(rules: &Tempete, s: &State, sa: &ScoredAct) -> String {
 }
 
 /// The last of `acts` and who made it, in score text on the state before it (for
-/// `show`'s "last act" line), replayed on the game's `coin` as the score is.
+/// `show`'s "last act" line), replayed on the game's `coin` as the score is; a
+/// ruling's signature (128 hex digits, for the verifier) left out.
 pub(crate) fn last_act(rules: &Tempete, coin: &Hash, acts: &[ScoredAct]) -> Option<(Seat, String)> {
     let last = acts.last()?;
     let states = states(rules, coin, acts);
     let (before, _) = states.get(acts.len() - 1)?;
-    Some((last.seat, act_words(rules, before, last)))
+    let text = act_words(rules, before, last);
+    let words: Vec<&str> = text.split(' ').collect();
+    let signature = |w: &&str| w.len() == 128 && w.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut said = vec![];
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] == "sig" && words.get(i + 1).is_some_and(signature) {
+            i += 2;
+        } else {
+            said.push(words[i]);
+            i += 1;
+        }
+    }
+    Some((last.seat, said.join(" ")))
 }
 
 /// The board an act's moves are read on (for the PGN writer).
