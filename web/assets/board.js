@@ -56,12 +56,19 @@ export function question(cands) {
 
 // Every square the board should mark now: where the selected piece may go (or where
 // a piece may be placed), and the squares that answer the open question.
+// A target that only a card's play reaches (Tempête: `card` on every act that plays
+// one) is marked apart from a plain move's, so the dots do not promise a move the
+// player can make without a card.
 function marked(show, q) {
   const choices = gameChoices(show);
-  const targets = new Set(choices.filter((c) => (Q.sel ? c.from === Q.sel : c.from === null)).map((c) => c.to).filter(Boolean));
+  const here = choices.filter((c) => (Q.sel ? c.from === Q.sel : c.from === null) && c.to);
+  const targets = new Set(here.map((c) => c.to));
+  const plain = new Set(here.filter((c) => c.card === undefined || c.card === null).map((c) => c.to));
   const answers = new Set(q && q.kind === 'square' ? q.options.map((o) => o.square) : []);
   const anySquare = !!(Q.chosen && Q.chosen.ask && Q.chosen.ask.kind === 'square');
-  return { choices, targets: (q || anySquare) ? new Set() : targets, answers, anySquare, froms: new Set(choices.map((c) => c.from).filter(Boolean)) };
+  const shown = (q || anySquare) ? new Set() : targets;
+  const cardOnly = new Set([...shown].filter((sq) => !plain.has(sq)));
+  return { choices, targets: shown, cardOnly, answers, anySquare, froms: new Set(choices.map((c) => c.from).filter(Boolean)) };
 }
 
 function squareName(c, m, last, check) {
@@ -70,7 +77,7 @@ function squareName(c, m, last, check) {
   if (last.has(c.square)) parts.push('last move');
   if (Q.sel === c.square || c.picked) parts.push('selected');
   if (c.edited) parts.push('changed by your edits');
-  if (m.targets.has(c.square)) parts.push('you can move here');
+  if (m.targets.has(c.square)) parts.push(m.cardOnly.has(c.square) ? 'you can move here with a card' : 'you can move here');
   if (m.answers.has(c.square)) parts.push('an answer to the question');
   return parts.join(', ');
 }
@@ -152,6 +159,7 @@ export function drawBoard(show, q, ctx, look = {}) {
       if (Q.sel === c.square || c.picked || (q && Q.cands && Q.cands[0].to === c.square)) cls.push('selected');
       if (c.edited) cls.push('edited');
       if (m.targets.has(c.square)) cls.push('target');
+      if (m.cardOnly.has(c.square)) cls.push('card-only');
       if (m.answers.has(c.square)) cls.push('answer');
       if (m.anySquare) cls.push('asking');
       if (last.has(c.square)) cls.push('last');

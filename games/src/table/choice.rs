@@ -46,6 +46,11 @@ pub struct Choice {
     /// and not as its words; absent for the game's own acts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generic: Option<super::Generic>,
+    /// The card the act plays, by its number (Tempête), so that a board tells the
+    /// squares a card alone reaches from a plain move's; absent for an act that plays
+    /// none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card: Option<u32>,
 }
 
 /// One thing an act names, as a question and its answer.
@@ -113,6 +118,7 @@ impl Choice {
             ask: None,
             names: vec![],
             generic: None,
+            card: None,
         }
     }
 
@@ -126,6 +132,7 @@ impl Choice {
             ask: None,
             names: vec![],
             generic: None,
+            card: None,
         }
     }
 
@@ -139,6 +146,7 @@ impl Choice {
             ask: None,
             names: vec![],
             generic: None,
+            card: None,
         }
     }
 
@@ -161,5 +169,13 @@ impl Choice {
     /// This choice, naming these things besides its squares.
     pub fn naming(self, names: Vec<Named>) -> Choice {
         Choice { names, ..self }
+    }
+
+    /// This choice, playing card `number`.
+    pub fn playing(self, number: u32) -> Choice {
+        Choice {
+            card: Some(number),
+            ..self
+        }
     }
 }

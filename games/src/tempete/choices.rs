@@ -202,7 +202,7 @@ fn turn_choices(
             out.push(match &ask {
                 Some((word, ask)) => play_choice(&p, words, with_blank(&t, word)).asking(ask.clone()),
                 None => play_choice(&p, words, t),
-            }.naming(named));
+            }.naming(named).playing(c.number()));
         }
         // A start card comes before the play, which is asked for next.
         let st = state.hand(side);

@@ -157,3 +157,39 @@ fn tempete_show_says_the_last_act_and_whose() {
     }
     assert!(theirs > 10, "{theirs} of the opponent's acts said");
 }
+
+/// Every Tempête act that plays a card says which (`card`), and no plain move does, so
+/// that a board marks apart the squares only a card reaches (issue 55: the hints mixed
+/// them in): over a bot game, at both seats.
+#[test]
+fn tempete_choices_say_the_card_they_play() {
+    let mut net = Net::new("tempete", 7);
+    let (mut carded, mut plain) = (0, 0);
+    for _ in 0..300 {
+        let moved = net.step(Mode::Bot);
+        for t in &net.sessions {
+            for c in t.choices().iter().filter(|c| c.generic.is_none()) {
+                match c.card {
+                    Some(n) => {
+                        assert!(
+                            c.words.starts_with(&format!("card {n} ")),
+                            "{c:?} plays card {n}"
+                        );
+                        carded += 1;
+                    }
+                    None => {
+                        assert!(!c.words.starts_with("card "), "{c:?} plays a card");
+                        plain += usize::from(c.to.is_some());
+                    }
+                }
+            }
+        }
+        if !moved || net.all_done() {
+            break;
+        }
+    }
+    assert!(
+        carded > 10 && plain > 10,
+        "{carded} card plays, {plain} plain moves"
+    );
+}

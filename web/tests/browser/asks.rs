@@ -617,3 +617,79 @@ fn a_whole_game_by_keyboard_only() {
         );
     });
 }
+
+/// A square only a card reaches is marked apart from a plain move's (issue 55: the
+/// hints mixed them in): whoever draws Forced March (a pawn advances up to three empty
+/// squares; the other card, 8, is no use at the start) sees his e-pawn's two plain
+/// targets as dots and the third square as a card's mark, each said so to a screen
+/// reader. White moves a3 first when Black holds the card.
+#[test]
+fn a_square_only_a_card_reaches_is_marked_apart() {
+    with_driver(|d| async move {
+        let (a, b) = (seat(&d, "alice", 33).await, seat(&d, "bob", 34).await);
+        let turn = |pawn: &str| {
+            format!(
+                "const g = document.getElementById('game'); return !!g && g.dataset.myTurn === 'yes' && !!document.querySelector('.sq.movable[data-square={pawn}]')"
+            )
+        };
+        let holds = |v: &sealed_games::table::TableView| {
+            v.hand["cards"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|x| x["card"] == 1))
+        };
+        // Each draws one of his deck's two cards: a new game until one draws card 1
+        // (a quarter of the games give it to neither).
+        let mut found = None;
+        for _ in 0..16 {
+            let game = propose(
+                &a,
+                &b,
+                "tempete",
+                &[("cards", "1,8"), ("hand", "1"), ("ply-limit", "4")],
+                None,
+            )
+            .await;
+            assert!(
+                a.b.until(&turn("e2"), Duration::from_secs(30)).await,
+                "alice's move"
+            );
+            if holds(&a.node.show(&game).await.unwrap().table) {
+                found = Some((&a.b, "e2", ["e3", "e4"], "e5"));
+                break;
+            }
+            if holds(&b.node.show(&game).await.unwrap().table) {
+                a.node.act(&game, "a3", None).await.expect("a3");
+                assert!(
+                    b.b.until(&turn("e7"), Duration::from_secs(30)).await,
+                    "bob's move"
+                );
+                found = Some((&b.b, "e7", ["e6", "e5"], "e4"));
+                break;
+            }
+        }
+        let (p, from, plain, card) = found.expect("card 1 drawn in 16 games");
+        assert!(
+            p.click(&format!(".sq[data-square={from}]"), Duration::from_secs(5))
+                .await
+        );
+        assert!(
+            p.until(
+                &format!("return !!document.querySelector('.sq.target[data-square={card}]')"),
+                Duration::from_secs(5)
+            )
+            .await,
+            "{card} is a target with the card"
+        );
+        let marks = p
+            .js(&format!("return ['{}', '{}', '{card}'].map(s => {{ const e = document.querySelector(`.sq[data-square=${{s}}]`); return [e.classList.contains('card-only'), e.getAttribute('aria-label')]; }})", plain[0], plain[1]))
+            .await;
+        let marks: Vec<(bool, String)> = serde_json::from_value(marks).unwrap();
+        assert!(!marks[0].0 && !marks[1].0, "plain moves: {marks:?}");
+        assert!(marks[2].0, "{card} by the card alone: {marks:?}");
+        assert!(
+            marks[2].1.contains("you can move here with a card"),
+            "{marks:?}"
+        );
+        assert!(!marks[1].1.contains("with a card"), "{marks:?}");
+    });
+}
