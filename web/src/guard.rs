@@ -35,7 +35,11 @@ pub(crate) async fn door(State(app): State<App>, req: Request, next: Next) -> Re
     let api = req.uri().path().starts_with("/api/");
     let check = {
         let mut gate = app.gate.lock().unwrap_or_else(|p| p.into_inner());
-        let r = gate.host(get(header::HOST)).and_then(|()| {
+        // One Host, ours: a request naming two (browsers never send one) is not ours
+        // because its first is; it is judged as naming none, and refused.
+        let one = h.get_all(header::HOST).iter().count() == 1;
+        let host = one.then(|| get(header::HOST)).flatten();
+        let r = gate.host(host).and_then(|()| {
             if !api {
                 return Ok(Save::No);
             }

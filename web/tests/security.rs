@@ -79,6 +79,18 @@ async fn the_board_lets_in_only_a_session_its_own_host_and_origin() {
         let cookie = format!("sealed_session={session}");
         let (status, _) = send("GET", "/api/games", &[("Host", h), ("Cookie", &cookie)], "");
         assert_eq!(status, 401);
+        // Two Host headers, ours first: refused (issue 55).
+        let (status, _) = send(
+            "GET",
+            "/api/games",
+            &[
+                ("Host", h),
+                ("Host", "evil.example:80"),
+                ("Authorization", a),
+            ],
+            "",
+        );
+        assert_eq!(status, 403);
         // The session with a foreign Host: refused.
         let (status, _) = send(
             "GET",
