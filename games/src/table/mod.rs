@@ -33,7 +33,7 @@
 //! | `my_turn` | [`Table::my_turn`] |
 //! | `waiting_for` | [`TableFace::waiting_for`] |
 //! | `actions` | what this seat may type now, one hint per entry |
-//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}], `generic`): the game's acts, then the generic commands open now as buttons, each with its `generic` value (`resign`, `offer-draw`, …) that a face sends as such |
+//! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}], `generic`, and `card`: the number of the card the act plays, Tempête, absent otherwise): the game's acts, then the generic commands open now as buttons, each with its `generic` value (`resign`, `offer-draw`, …) that a face sends as such |
 //! | `draw_offered` | whether the opponent's draw offer stands for this seat |
 //! | `board` | the board as text (a line saying so before the game starts) |
 //! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], `divides`, and `note`: words a player needs to read the board, or `null`), or `null` (Duel, or before the game starts) |
