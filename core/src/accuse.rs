@@ -22,7 +22,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::game::Life;
 use super::game::asking::{PastDeadline, WitnessTimes};
-use super::{Core, Durable, GameId};
+use super::{Core, Durable, GameId, PeerKey};
 use crate::message::Request;
 use crate::places::READ_LEDGERS;
 
@@ -114,7 +114,7 @@ impl Core {
             let Some(p) = self.games.played(id) else {
                 continue;
             };
-            let Some(w) = p.table.terms().witness().map(|w| w.key) else {
+            let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
                 continue;
             };
             if let Some(slot) = self.games.slot_mut(id) {
@@ -285,7 +285,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p.table.terms().witness().map(|w| w.key) else {
+        let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
             return;
         };
         // The latest ledger's counts: what the witness held last.

@@ -256,8 +256,10 @@ impl Core {
             }
             let terms = p.table.terms();
             let peers = if super::seats::referees(terms, &me) {
-                let seats = terms.proposal().seats.iter().map(|s| s.key);
-                seats.chain(terms.witness().map(|w| w.key)).collect()
+                let seats = terms.proposal().seats.iter().map(|s| PeerKey::from(s.key));
+                seats
+                    .chain(terms.witness().map(|w| PeerKey::from(w.key)))
+                    .collect()
             } else {
                 game_peers(terms, &me)
             };

@@ -394,7 +394,7 @@ pub fn old_key_of(peer: &PeerKey) -> String {
 mod tests {
     use super::*;
 
-    const P: PeerKey = [1; 32];
+    const P: PeerKey = PeerKey::from_bytes([1; 32]);
     const MIN: u64 = 60_000;
 
     #[test]
@@ -446,14 +446,18 @@ mod tests {
         }
         assert_eq!(b.dial_list(&P).len(), MAX_ADDRS);
         assert_eq!(b.dial_list(&P)[0], "/a19");
-        let _ = b.stand([0; 32]);
+        let _ = b.stand(PeerKey::from_bytes([0; 32]));
         for i in 0..(MAX_PEERS as u64 + 10) {
-            let mut k = [9u8; 32];
+            let mut k = [9; 32];
             k[..8].copy_from_slice(&i.to_le_bytes());
+            let k = PeerKey::from_bytes(k);
             let _ = b.saw(k, "/x", 10_000 + i);
         }
         assert!(b.peers.len() <= MAX_PEERS);
-        assert!(b.get(&[0; 32]).is_some(), "a standing peer is kept");
+        assert!(
+            b.get(&PeerKey::from_bytes([0; 32])).is_some(),
+            "a standing peer is kept"
+        );
         assert!(b.get(&P).is_none(), "the peer seen longest ago went");
         // Every peer forgotten is said once, so that its row goes too.
         let gone = b.take_evicted();

@@ -266,10 +266,15 @@ impl Core {
             .proposal()
             .seats
             .iter()
-            .map(|s| s.key)
+            .map(|s| PeerKey::from(s.key))
             .filter(|k| *k != me)
             .collect();
-        let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
+        let mailboxes: Vec<PeerKey> = terms
+            .proposal()
+            .mailboxes
+            .iter()
+            .map(|m| PeerKey::from(m.key))
+            .collect();
         // A seat holds the game once it acknowledged an offer or push of it, or named it
         // in (or answered) a heads round, whoever offered it first.
         let holds = |k: &PeerKey| p.acked.contains_key(k) || p.heard.contains_key(k);
@@ -305,7 +310,7 @@ impl Core {
         store: &dyn Durable,
     ) -> Result<(), NodeError> {
         let bad = NodeError::Proposal;
-        if let Some(why) = args.same_party(&self.key.public().to_bytes()) {
+        if let Some(why) = args.same_party(&self.key()) {
             return Err(bad(why));
         }
         // The addresses the person gave are stored with the game, in its first write: a
@@ -318,7 +323,7 @@ impl Core {
         let mut mailboxes = vec![];
         if let Some((key, addr)) = args.mailbox {
             mailboxes.push(MailboxSpec {
-                key,
+                key: key.to_bytes(),
                 addrs: vec![addr.clone()],
             });
             given.push((key, addr));
@@ -334,13 +339,13 @@ impl Core {
         let witness = args.witness.map(|(key, addr)| {
             if !mailboxes.iter().any(|m: &MailboxSpec| m.key == key) {
                 mailboxes.push(MailboxSpec {
-                    key,
+                    key: key.to_bytes(),
                     addrs: vec![addr.clone()],
                 });
             }
             given.push((key, addr.clone()));
             WitnessSpec {
-                key,
+                key: key.to_bytes(),
                 addrs: vec![addr],
             }
         });
@@ -360,8 +365,8 @@ impl Core {
             &options,
             &self.key,
             table::Invitees {
-                opponent,
-                referee,
+                opponent: opponent.to_bytes(),
+                referee: referee.map(PeerKey::to_bytes),
                 mailboxes,
                 witness,
                 names: args.names,
@@ -395,12 +400,12 @@ impl Core {
             .collect();
         // A game's mailbox is kept connected from now on; its seats are friends.
         for m in &terms.proposal().mailboxes {
-            addrs.extend(self.stand(m.key));
+            addrs.extend(self.stand(PeerKey::from(m.key)));
         }
         let me = self.key();
         for seat in &terms.proposal().seats {
             if seat.key != me {
-                addrs.extend(self.befriend(seat.key));
+                addrs.extend(self.befriend(PeerKey::from(seat.key)));
             }
         }
         let played = Played::new(t, record.clone(), self.now);

@@ -183,14 +183,17 @@ impl Core {
                     for seat in to {
                         if let Some(k) = terms.key(seat) {
                             batch
-                                .entry(k.to_bytes())
+                                .entry(PeerKey::from(k))
                                 .or_default()
                                 .push(env.bytes.clone());
                         }
                     }
                     if env.unsigned().log.is_public() {
                         for m in &terms.proposal().mailboxes {
-                            batch.entry(m.key).or_default().push(env.bytes.clone());
+                            batch
+                                .entry(PeerKey::from(m.key))
+                                .or_default()
+                                .push(env.bytes.clone());
                         }
                     }
                 }

@@ -59,7 +59,13 @@ impl Core {
             add(id, &mut keys, &|| a.heads.clone());
         }
         for (id, r) in self.games.all_relayed() {
-            let mut keys: Vec<PeerKey> = r.terms.proposal().seats.iter().map(|s| s.key).collect();
+            let mut keys: Vec<PeerKey> = r
+                .terms
+                .proposal()
+                .seats
+                .iter()
+                .map(|s| PeerKey::from(s.key))
+                .collect();
             add(id, &mut keys, &|| r.heads());
         }
         by_peer
@@ -78,8 +84,8 @@ fn game_keys(terms: &Terms) -> Vec<PeerKey> {
     let p = terms.proposal();
     p.seats
         .iter()
-        .map(|s| s.key)
-        .chain(p.mailboxes.iter().map(|m| m.key))
+        .map(|s| PeerKey::from(s.key))
+        .chain(p.mailboxes.iter().map(|m| PeerKey::from(m.key)))
         .collect()
 }
 

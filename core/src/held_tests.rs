@@ -12,12 +12,12 @@ use crate::{Core, CoreConfig, Durable, GameId};
 fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
     let mut n = mailbox(8);
     let me = n.me();
-    let opponent = key(999).public().to_bytes();
+    let opponent = peer_key(&key(999));
     // 8 fresh keys from 1.1.1/24 fill the mailbox's open games.
     let mut theirs = vec![];
     for i in 0..8u64 {
         let k = key(100 + i);
-        let p = k.public().to_bytes();
+        let p = peer_key(&k);
         n.connect(p, &format!("1.1.1.{}", 1 + i % 2));
         let t = duel(&k, opponent, Some(me), i);
         assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });
@@ -25,20 +25,20 @@ fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
     }
     // A ninth from the same network is refused: it holds most.
     let k = key(200);
-    n.connect(k.public().to_bytes(), "1.1.1.9");
+    n.connect(peer_key(&k), "1.1.1.9");
     let t = duel(&k, opponent, Some(me), 50);
     assert!(matches!(
-        n.ask(k.public().to_bytes(), propose(&t)),
+        n.ask(peer_key(&k), propose(&t)),
         Response::Refused(_)
     ));
     // A newcomer from a clean network takes the place of one game of the busiest
     // address of 1.1.1/24 (1.1.1.1 and .2 hold four each, all as old: which one goes
     // follows the game ids, which the protocol's draft changes).
     let honest = key(300);
-    n.connect(honest.public().to_bytes(), "2.2.2.2");
+    n.connect(peer_key(&honest), "2.2.2.2");
     let t = duel(&honest, opponent, Some(me), 60);
     assert_eq!(
-        n.ask(honest.public().to_bytes(), propose(&t)),
+        n.ask(peer_key(&honest), propose(&t)),
         Response::Ok { new: 0 }
     );
     assert!(n.knows(&t.game()));
@@ -52,7 +52,7 @@ fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
     );
     // Offered again, the evicted game is refused as such, not taken anew.
     let i = gone[0] as u64;
-    let k0 = key(100 + i).public().to_bytes();
+    let k0 = peer_key(&key(100 + i));
     let again = duel(&key(100 + i), opponent, Some(me), i);
     assert_eq!(
         n.ask(k0, propose(&again)),
@@ -66,15 +66,12 @@ fn fresh_keys_from_one_network_yield_to_a_newcomer_from_another() {
 fn owners_are_kept_across_a_restart() {
     let mut n = mailbox(4);
     let me = n.me();
-    let opponent = key(999).public().to_bytes();
+    let opponent = peer_key(&key(999));
     for i in 0..4u64 {
         let k = key(100 + i);
-        n.connect(k.public().to_bytes(), "1.1.1.1");
+        n.connect(peer_key(&k), "1.1.1.1");
         let t = duel(&k, opponent, Some(me), i);
-        assert_eq!(
-            n.ask(k.public().to_bytes(), propose(&t)),
-            Response::Ok { new: 0 }
-        );
+        assert_eq!(n.ask(peer_key(&k), propose(&t)), Response::Ok { new: 0 });
     }
     let cfg = CoreConfig {
         mailbox: true,
@@ -89,28 +86,25 @@ fn owners_are_kept_across_a_restart() {
     // After the restart the games are still 1.1.1/24's: a newcomer from elsewhere
     // evicts one, where an unknown owner would have made them a group of their own.
     let k = key(300);
-    n.connect(k.public().to_bytes(), "1.1.1.7");
+    n.connect(peer_key(&k), "1.1.1.7");
     let t = duel(&k, opponent, Some(me), 70);
     assert!(matches!(
-        n.ask(k.public().to_bytes(), propose(&t)),
+        n.ask(peer_key(&k), propose(&t)),
         Response::Refused(_)
     ));
     let k = key(301);
-    n.connect(k.public().to_bytes(), "3.3.3.3");
+    n.connect(peer_key(&k), "3.3.3.3");
     let t = duel(&k, opponent, Some(me), 71);
-    assert_eq!(
-        n.ask(k.public().to_bytes(), propose(&t)),
-        Response::Ok { new: 0 }
-    );
+    assert_eq!(n.ask(peer_key(&k), propose(&t)), Response::Ok { new: 0 });
 }
 
 #[test]
 fn a_game_nobody_accepted_expires_at_its_time_and_an_envelope_renews_it() {
     let mut n = mailbox(16);
     let me = n.me();
-    let opponent = key(999).public().to_bytes();
+    let opponent = peer_key(&key(999));
     let k = key(100);
-    let p = k.public().to_bytes();
+    let p = peer_key(&k);
     n.connect(p, "1.1.1.1");
     let (a, b) = (
         duel(&k, opponent, Some(me), 1),
@@ -171,7 +165,7 @@ fn a_friends_invitation_never_expires_and_a_strangers_is_declined() {
     let mut n = Node::new(CoreConfig::default());
     let me = n.me();
     let friend = key(7);
-    let f = friend.public().to_bytes();
+    let f = peer_key(&friend);
     n.connect(f, "4.4.4.4");
     // His first invitation, accepted: he is a friend now.
     let theirs = duel(&friend, me, None, 2);
@@ -183,7 +177,7 @@ fn a_friends_invitation_never_expires_and_a_strangers_is_declined() {
     let again = duel(&friend, me, None, 3);
     assert_eq!(n.ask(f, propose(&again)), Response::Ok { new: 0 });
     let stranger = key(8);
-    let s = stranger.public().to_bytes();
+    let s = peer_key(&stranger);
     n.connect(s, "5.5.5.5");
     let spam = duel(&stranger, me, None, 4);
     assert_eq!(n.ask(s, propose(&spam)), Response::Ok { new: 0 });
@@ -207,7 +201,7 @@ fn an_invitation_a_mailbox_relays_counts_at_the_origin_it_says() {
     let mut n = Node::new(CoreConfig::default());
     let me = n.me();
     let mb = key(5);
-    let m = mb.public().to_bytes();
+    let m = peer_key(&mb);
     n.connect(m, "6.6.6.6");
     // 16 invitations relayed from one sender's address fill that address's share.
     for i in 0..16u64 {
@@ -275,14 +269,14 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
     };
     let mut n = Node::new(cfg.clone());
     let me = n.me();
-    let opponent = key(999).public().to_bytes();
+    let opponent = peer_key(&key(999));
     let mut nonce = 0;
     let mut offer = |n: &mut Node, who: u64, ip: &str| {
         let k = key(who);
-        n.connect(k.public().to_bytes(), ip);
+        n.connect(peer_key(&k), ip);
         nonce += 1;
         let t = duel(&k, opponent, Some(me), nonce);
-        n.ask(k.public().to_bytes(), propose(&t))
+        n.ask(peer_key(&k), propose(&t))
     };
     let ok = Response::Ok { new: 0 };
     // Fresh keys from one network: its share is three games a day.
@@ -334,7 +328,7 @@ fn a_days_quotas_hold_across_a_restart_and_come_back_the_next_day() {
 fn each_seat_pays_for_its_own_envelopes_and_one_past_its_share_is_refused_alone() {
     let (mut n, alice, bob) = mailbox_for_two(4, 1 << 20);
     let me = n.me();
-    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    let (a, b) = (peer_key(&alice), peer_key(&bob));
     let t = duel(&alice, b, Some(me), 1);
     let push = |envelopes| push(&t, envelopes);
     assert_eq!(n.ask(a, propose(&t)), Response::Ok { new: 0 });
@@ -359,7 +353,7 @@ fn an_invitation_holds_a_bounded_size_whatever_its_proposer_pushes() {
     let mut n = Node::new(CoreConfig::default());
     let me = n.me();
     let stranger = key(100);
-    let s = stranger.public().to_bytes();
+    let s = peer_key(&stranger);
     n.connect(s, "1.1.1.1");
     let t = duel(&stranger, me, None, 1);
     assert_eq!(n.ask(s, propose(&t)), Response::Ok { new: 0 });
@@ -402,7 +396,7 @@ fn the_friends_migration_counts_an_invitation_that_ended_unanswered_as_none() {
     let mut n = Node::new(CoreConfig::default());
     let me = n.me();
     let (stranger, friend) = (key(100), key(101));
-    let (s, f) = (stranger.public().to_bytes(), friend.public().to_bytes());
+    let (s, f) = (peer_key(&stranger), peer_key(&friend));
     n.connect(s, "1.1.1.1");
     n.connect(f, "2.2.2.2");
     // A stranger's invitation that his own junk ends before any answer...
@@ -462,7 +456,7 @@ fn a_proposer_who_spends_his_networks_share_does_not_stop_his_opponents_envelope
     let mut n = Node::new(cfg);
     let me = n.me();
     let (alice, bob) = (key(110), key(111));
-    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    let (a, b) = (peer_key(&alice), peer_key(&bob));
     n.connect(a, "1.1.1.1");
     n.connect(b, "2.2.2.2");
     let t = duel(&bob, a, Some(me), 2);

@@ -77,6 +77,7 @@ pub mod message;
 mod messages;
 pub mod origin;
 pub mod peer_id;
+mod peer_key;
 mod peers;
 pub mod places;
 pub mod players;
@@ -137,8 +138,7 @@ use peers::Peers;
 /// A game id: the protocol's, one type from the proposal's hash to the store's key.
 pub use sealed_protocol::ids::GameId;
 
-/// A peer, named by its Ed25519 key (its libp2p peer id is derived from it, `peer_id.rs`).
-pub type PeerKey = [u8; 32];
+pub use peer_key::PeerKey;
 
 /// How a core behaves.
 #[derive(Clone, Debug)]
@@ -425,8 +425,8 @@ impl Core {
     }
 
     /// This node's key.
-    pub fn key(&self) -> [u8; 32] {
-        self.key.public().to_bytes()
+    pub fn key(&self) -> PeerKey {
+        PeerKey::from(self.key.public().to_bytes())
     }
 
     /// Whether this node's seat of a game it plays may see `chain` now (its own view:

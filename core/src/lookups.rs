@@ -99,7 +99,7 @@ mod tests {
     const T0: u64 = 1_800_000_000_000;
 
     fn key(n: u8) -> PeerKey {
-        SecretKey::from_seed(&[n; 32]).public().to_bytes()
+        PeerKey::from(SecretKey::from_seed(&[n; 32]).public())
     }
 
     fn outputs(c: &mut Core) -> Vec<Output> {
@@ -169,7 +169,7 @@ mod tests {
         let stranger = key(9);
         let elsewhere = format!(
             "/ip4/6.6.6.6/tcp/1/p2p/{}",
-            crate::peer_id::text(&stranger).unwrap()
+            crate::peer_id::text(stranger.as_bytes()).unwrap()
         );
         let found = |peer| Input::Found {
             peer,
@@ -185,7 +185,7 @@ mod tests {
         // Found: dialled where its record says.
         let at = format!(
             "/ip4/1.2.3.4/tcp/1/p2p/{}",
-            crate::peer_id::text(&peer).unwrap()
+            crate::peer_id::text(peer.as_bytes()).unwrap()
         );
         c.handle(
             T0 + 3_100,

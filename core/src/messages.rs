@@ -90,11 +90,11 @@ impl Core {
             return;
         }
         let Some(p) = self.games.played_mut(&game) else {
-            tracing::debug!(peer = %hex::encode(&peer[..4]), "a message for a game not here");
+            tracing::debug!(peer = %peer.short(), "a message for a game not here");
             return;
         };
         if other_player(p.table.terms(), p.table.seat()) != Some(peer) {
-            tracing::info!(peer = %hex::encode(&peer[..4]), "a message from a peer who is not the other player");
+            tracing::info!(peer = %peer.short(), "a message from a peer who is not the other player");
             return;
         }
         match p.table.take_message(index, bytes.clone()) {

@@ -286,21 +286,27 @@ impl Core {
         let me = self.key();
         if super::seats::referees(&terms, &me) {
             if let Some(w) = terms.witness() {
-                for a in w.addrs.iter().filter(|a| allowed(a, &w.key, local)) {
-                    self.learn_at(w.key, a.clone(), created);
+                let key = PeerKey::from(w.key);
+                for a in w.addrs.iter().filter(|a| allowed(a, &key, local)) {
+                    self.learn_at(key, a.clone(), created);
                 }
             }
             return;
         }
         for seat in &terms.proposal().seats {
-            if seat.key != me && self.peers.book.befriend(seat.key) == book::Changed::Yes {
-                self.peers.dirty.insert(seat.key);
+            let key = PeerKey::from(seat.key);
+            if key != me && self.peers.book.befriend(key) == book::Changed::Yes {
+                self.peers.dirty.insert(key);
             }
         }
         let _ = self.mailbox_addrs(&terms, created, local);
-        self.peers
-            .dirty
-            .extend(terms.proposal().mailboxes.iter().map(|m| m.key));
+        self.peers.dirty.extend(
+            terms
+                .proposal()
+                .mailboxes
+                .iter()
+                .map(|m| PeerKey::from(m.key)),
+        );
     }
 
     /// Whether an invitation from `proposer` may be taken now: always from a peer this
@@ -391,7 +397,7 @@ impl Core {
                     && self
                         .games
                         .terms(g)
-                        .is_some_and(|t| t.seat_of(&peer).is_some())
+                        .is_some_and(|t| t.seat_of(peer.as_bytes()).is_some())
             });
             self.peers.unreachable.remove(&peer);
             if self.peers.book.forget_unproven(peer, other_game) == book::Changed::Yes {
@@ -508,8 +514,9 @@ impl Core {
                     continue;
                 }
                 for seat in &t.proposal().seats {
-                    if seat.key != me && self.peers.book.befriend(seat.key) == book::Changed::Yes {
-                        self.peers.dirty.insert(seat.key);
+                    let key = PeerKey::from(seat.key);
+                    if key != me && self.peers.book.befriend(key) == book::Changed::Yes {
+                        self.peers.dirty.insert(key);
                     }
                 }
             }
@@ -528,20 +535,16 @@ impl Core {
     ) -> Vec<(String, Vec<u8>)> {
         let mut out = BTreeMap::new();
         for m in &terms.proposal().mailboxes {
-            if self
-                .peers
-                .book
-                .get(&m.key)
-                .is_none_or(|e| e.addrs.is_empty())
-            {
+            let key = PeerKey::from(m.key);
+            if self.peers.book.get(&key).is_none_or(|e| e.addrs.is_empty()) {
                 // Only an address that names the mailbox itself: a proposal cannot make
                 // this node dial someone else under a mailbox's name.
-                for a in m.addrs.iter().filter(|a| allowed(a, &m.key, local)) {
-                    let changed = self.peers.book.saw(m.key, a, at);
-                    out.extend(self.entry_to_write(m.key, changed));
+                for a in m.addrs.iter().filter(|a| allowed(a, &key, local)) {
+                    let changed = self.peers.book.saw(key, a, at);
+                    out.extend(self.entry_to_write(key, changed));
                 }
             }
-            out.extend(self.stand(m.key));
+            out.extend(self.stand(key));
         }
         out.into_iter().collect()
     }
@@ -565,8 +568,11 @@ impl Core {
         };
         for (_, p) in self.games.all_played() {
             let proposal = p.table.terms().proposal();
-            let witness = proposal.witness.as_ref().map(|w| w.key);
-            note(&mut proposal.mailboxes.iter().map(|m| m.key), witness);
+            let witness = proposal.witness.as_ref().map(|w| PeerKey::from(w.key));
+            note(
+                &mut proposal.mailboxes.iter().map(|m| PeerKey::from(m.key)),
+                witness,
+            );
         }
         for (_, a) in self.games.all_asleep() {
             note(&mut a.mailboxes.iter().copied(), a.witness);
@@ -692,7 +698,7 @@ impl Core {
 /// that node's own peer id, and is global unless the proposal came from a non-global
 /// address.
 fn allowed(addr: &str, key: &PeerKey, local: bool) -> bool {
-    crate::peer_id::names(addr, key) && (local || crate::origin::is_global_text(addr))
+    crate::peer_id::names(addr, key.as_bytes()) && (local || crate::origin::is_global_text(addr))
 }
 
 /// Merges every push waiting in `queue` behind a first push into one request, up to

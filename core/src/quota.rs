@@ -326,7 +326,12 @@ mod tests {
         let q = small();
         let now = 3 * DAY + 5;
         let mut l = Ledger::load(Some(3), vec![], now);
-        let (a, b, c, d) = ([1; 32], [2; 32], [3; 32], [4; 32]);
+        let (a, b, c, d) = (
+            PeerKey::from_bytes([1; 32]),
+            PeerKey::from_bytes([2; 32]),
+            PeerKey::from_bytes([3; 32]),
+            PeerKey::from_bytes([4; 32]),
+        );
         let (n1, n2) = (Some("ip4/10.0.0/24"), Some("ip4/10.0.1/24"));
         assert!(may_open(&q, &l, now, 0, &a, n1).is_ok());
         assert!(
@@ -399,32 +404,64 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            l.add(now, [i as u8; 32], Some(n), bytes(1000));
+            l.add(
+                now,
+                PeerKey::from_bytes([i as u8; 32]),
+                Some(n),
+                bytes(1000),
+            );
         }
         assert_eq!(
-            l.allows(&q, now, &[0; 32], Some("ip4/10.0.1/24"), bytes(1)),
+            l.allows(
+                &q,
+                now,
+                &PeerKey::from_bytes([0; 32]),
+                Some("ip4/10.0.1/24"),
+                bytes(1)
+            ),
             Err(PeerRefusal::StrangersQuota),
             "a network that stored its share of the reserve and more is refused there"
         );
         assert_eq!(
-            l.allows(&q, now, &[9; 32], None, bytes(1)),
+            l.allows(&q, now, &PeerKey::from_bytes([9; 32]), None, bytes(1)),
             Err(PeerRefusal::StrangersQuota),
             "what has no network has no share of the reserve"
         );
         // A fourth network's share: the reserve (1000) over four networks.
         let clean = Some("ip4/10.9.9/24");
-        assert!(l.allows(&q, now, &[9; 32], clean, bytes(250)).is_ok());
-        assert!(l.allows(&q, now, &[9; 32], clean, bytes(251)).is_err());
-        l.add(now, [9; 32], clean, bytes(200));
         assert!(
-            l.allows(&q, now, &[9; 32], clean, bytes(50)).is_ok(),
+            l.allows(&q, now, &PeerKey::from_bytes([9; 32]), clean, bytes(250))
+                .is_ok()
+        );
+        assert!(
+            l.allows(&q, now, &PeerKey::from_bytes([9; 32]), clean, bytes(251))
+                .is_err()
+        );
+        l.add(now, PeerKey::from_bytes([9; 32]), clean, bytes(200));
+        assert!(
+            l.allows(&q, now, &PeerKey::from_bytes([9; 32]), clean, bytes(50))
+                .is_ok(),
             "it stores up to its share"
         );
-        assert!(l.allows(&q, now, &[9; 32], clean, bytes(51)).is_err());
+        assert!(
+            l.allows(&q, now, &PeerKey::from_bytes([9; 32]), clean, bytes(51))
+                .is_err()
+        );
         // The total is the hard bound: no network passes it.
-        l.add(now, [8; 32], Some("ip4/10.8.8/24"), bytes(800));
+        l.add(
+            now,
+            PeerKey::from_bytes([8; 32]),
+            Some("ip4/10.8.8/24"),
+            bytes(800),
+        );
         assert_eq!(
-            l.allows(&q, now, &[7; 32], Some("ip4/10.7.7/24"), bytes(1)),
+            l.allows(
+                &q,
+                now,
+                &PeerKey::from_bytes([7; 32]),
+                Some("ip4/10.7.7/24"),
+                bytes(1)
+            ),
             Err(PeerRefusal::StrangersQuota)
         );
     }
@@ -434,7 +471,7 @@ mod tests {
         let q = small();
         let now = 7 * DAY + 1;
         let mut l = Ledger::load(Some(7), vec![], now);
-        let a = [1; 32];
+        let a = PeerKey::from_bytes([1; 32]);
         let n = Some("ip4/10.0.0/24");
         assert_eq!(
             l.add(now, a, n, GAME),
@@ -466,7 +503,7 @@ mod tests {
 
     #[test]
     fn a_restart_keeps_today_and_forgets_an_earlier_day() {
-        let a = [1; 32];
+        let a = PeerKey::from_bytes([1; 32]);
         let used = Usage {
             games: 2,
             envelopes: 3,

@@ -10,13 +10,13 @@ use sealed_protocol::session::{Action, Command};
 
 use crate::message::{Request, Response};
 use crate::test_kit::*;
-use crate::{CoreConfig, Durable};
+use crate::{CoreConfig, Durable, PeerKey};
 
 /// Secret Stallmate that `from` proposes to `to`, refereed by `referee`.
-fn refereed(from: &SecretKey, to: &SecretKey, referee: [u8; 32], nonce: u64) -> Terms {
+fn refereed(from: &SecretKey, to: &SecretKey, referee: PeerKey, nonce: u64) -> Terms {
     let invitees = Invitees {
         opponent: to.public().to_bytes(),
-        referee: Some(referee),
+        referee: Some(referee.to_bytes()),
         ..Invitees::default()
     };
     proposed("stallmate", from, invitees, nonce)
@@ -61,7 +61,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
     let games: Vec<(SecretKey, Terms)> = (0..4u64)
         .map(|i| {
             let (white, black) = (key(200 + i), key(300 + i));
-            let pw = white.public().to_bytes();
+            let pw = peer_key(&white);
             n.connect(pw, &format!("7.7.{i}.1"));
             let t = refereed(&white, &black, me, i);
             assert_eq!(n.ask(pw, propose(&t)), Response::Ok { new: 0 });
@@ -95,7 +95,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
 
     // A heads round from a proposer is answered from what the game kept, unwoken.
     let (_, t0) = &games[0];
-    let pw0 = key(200).public().to_bytes();
+    let pw0 = peer_key(&key(200));
     let heads = Request::Heads {
         games: vec![(t0.game(), vec![])],
     };
@@ -105,7 +105,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
     // The other player's acceptance wakes the game, which is then played: the referee
     // keeps it in memory (its clocks and duties run from now on).
     let (black, t) = &games[1];
-    let pb = black.public().to_bytes();
+    let pb = peer_key(&black);
     n.connect(pb, "8.8.8.8");
     let accepted = acceptance(t, black);
     assert_eq!(
@@ -119,7 +119,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
     assert_eq!(n.core.held().woken, 1);
     // A stranger's push of a game asleep wakes nothing.
     let outsider = key(999);
-    let po = outsider.public().to_bytes();
+    let po = peer_key(&outsider);
     n.connect(po, "9.9.9.9");
     let (_, t2) = &games[2];
     let junk = envelope(t2, &outsider, 1, 0);
@@ -137,7 +137,7 @@ fn a_refereed_game_asleep_expires_and_frees_its_place() {
     let mut n = Node::new(cfg);
     let me = n.me();
     let (white, black) = (key(200), key(300));
-    let pw = white.public().to_bytes();
+    let pw = peer_key(&white);
     n.connect(pw, "7.7.7.1");
     let t = refereed(&white, &black, me, 0);
     assert_eq!(n.ask(pw, propose(&t)), Response::Ok { new: 0 });
@@ -160,7 +160,7 @@ fn a_proposer_cannot_hold_more_refereed_games_asleep_than_awake() {
     let mut n = referee();
     let me = n.me();
     let white = key(200);
-    let pw = white.public().to_bytes();
+    let pw = peer_key(&white);
     n.connect(pw, "7.7.7.1");
     let per_key = n.core.cfg.quotas.open_per_proposer as u64;
     let mut took = 0;
@@ -187,7 +187,7 @@ fn a_full_referee_evicts_a_game_asleep_for_a_newcomer_and_a_restart_keeps_the_co
     let mut first = vec![];
     for i in 0..8u64 {
         let white = key(200 + i);
-        let pw = white.public().to_bytes();
+        let pw = peer_key(&white);
         n.connect(pw, "7.7.7.1");
         let t = refereed(&white, &key(300 + i), me, i);
         assert_eq!(n.ask(pw, propose(&t)), Response::Ok { new: 0 }, "{i}");
@@ -219,7 +219,7 @@ fn a_full_referee_evicts_a_game_asleep_for_a_newcomer_and_a_restart_keeps_the_co
     assert_eq!(held_open(&n), 8);
     // A newcomer from another network takes the place of one of them.
     let newcomer = key(500);
-    let pn = newcomer.public().to_bytes();
+    let pn = peer_key(&newcomer);
     n.connect(pn, "6.6.6.6");
     let t = refereed(&newcomer, &key(600), me, 99);
     assert_eq!(n.ask(pn, propose(&t)), Response::Ok { new: 0 });

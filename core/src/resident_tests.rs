@@ -23,7 +23,7 @@ fn an_accepted_game_is_bounded_whatever_the_opponent_signs() {
     let mut n = Node::new(CoreConfig::default());
     let me = n.me();
     let opponent = key(100);
-    let o = opponent.public().to_bytes();
+    let o = peer_key(&opponent);
     n.connect(o, "1.1.1.1");
     let t = duel(&opponent, me, None, 1);
     assert_eq!(n.ask(o, propose(&t)), Response::Ok { new: 0 });
@@ -90,7 +90,7 @@ fn player(limit: u64) -> Node {
 fn invite_and_push(n: &mut Node, who: u64, ip: &str, count: u64, pad: usize) -> Response {
     let me = n.me();
     let k = key(who);
-    let p = k.public().to_bytes();
+    let p = peer_key(&k);
     n.connect(p, ip);
     let t = duel(&k, me, None, who);
     assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });
@@ -144,7 +144,7 @@ fn an_owner_is_kept_across_a_restart_after_the_invitation_is_accepted() {
     let mut n = player(2_000_000);
     let me = n.me();
     let k = key(40);
-    let p = k.public().to_bytes();
+    let p = peer_key(&k);
     n.connect(p, "3.3.3.3");
     let t = duel(&k, me, None, 40);
     assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });

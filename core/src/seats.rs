@@ -10,35 +10,43 @@ use super::PeerKey;
 
 /// The seat a key holds in a game, if any.
 pub(super) fn seat_of(terms: &Terms, peer: &PeerKey) -> Option<Seat> {
-    terms.seat_of(peer)
+    terms.seat_of(peer.as_bytes())
 }
 
 /// Whether a key is one of a game's mailboxes.
 pub(super) fn is_mailbox(terms: &Terms, peer: &PeerKey) -> bool {
-    terms.proposal().mailboxes.iter().any(|m| m.key == *peer)
+    terms
+        .proposal()
+        .mailboxes
+        .iter()
+        .any(|m| PeerKey::from(m.key) == *peer)
 }
 
 /// Every peer of a game but `me`: its seats and its mailboxes.
 pub(super) fn game_peers(terms: &Terms, me: &PeerKey) -> Vec<PeerKey> {
-    let seats = terms.proposal().seats.iter().map(|s| s.key);
-    let mailboxes = terms.proposal().mailboxes.iter().map(|m| m.key);
+    let seats = terms.proposal().seats.iter().map(|s| PeerKey::from(s.key));
+    let mailboxes = terms
+        .proposal()
+        .mailboxes
+        .iter()
+        .map(|m| PeerKey::from(m.key));
     seats.chain(mailboxes).filter(|k| k != me).collect()
 }
 
 /// The proposer of a game with these terms.
 pub(super) fn proposer(terms: &Terms) -> Option<PeerKey> {
-    terms.key(terms.proposal().proposer).map(|k| k.to_bytes())
+    terms.key(terms.proposal().proposer).map(PeerKey::from)
 }
 
 /// Whether this node's seat of these terms is the referee's.
 pub(super) fn referees(terms: &Terms, me: &PeerKey) -> bool {
     terms
-        .seat_of(me)
+        .seat_of(me.as_bytes())
         .is_some_and(|s| terms.role(s) == Some(Role::Referee))
 }
 
 /// The key of the game's other player, seen from seat `me`.
 pub(super) fn other_player(terms: &Terms, me: Seat) -> Option<PeerKey> {
     let other = terms.player_seats().find(|s| *s != me)?;
-    terms.key(other).map(|k| k.to_bytes())
+    terms.key(other).map(PeerKey::from)
 }

@@ -42,6 +42,7 @@
 //!
 //! [`CoreConfig::sleep_ms`]: super::CoreConfig::sleep_ms
 
+use super::PeerKey;
 use super::game::Life;
 use super::game::asleep::{Asleep, HeldAsleep, Reader};
 use super::game::{Dormant, Played};
@@ -250,7 +251,7 @@ impl Core {
             .filter(|s| *s != me)
             .filter_map(|seat| {
                 Some(Reader {
-                    key: terms.key(seat)?.to_bytes(),
+                    key: PeerKey::from(terms.key(seat)?),
                     seat,
                     sees: heads
                         .iter()
@@ -270,8 +271,13 @@ impl Core {
         Asleep {
             summary: self.summary_of(id, p),
             others,
-            mailboxes: terms.proposal().mailboxes.iter().map(|m| m.key).collect(),
-            witness: terms.witness().map(|w| w.key),
+            mailboxes: terms
+                .proposal()
+                .mailboxes
+                .iter()
+                .map(|m| PeerKey::from(m.key))
+                .collect(),
+            witness: terms.witness().map(|w| PeerKey::from(w.key)),
             heads,
             acked: p.acked.clone(),
             heard: p.heard.clone(),

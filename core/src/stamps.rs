@@ -20,7 +20,7 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::game::asking::Asking;
-use super::{Core, Durable, GameId};
+use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{MAX_DEPOSITS, Request};
 
 /// How often a seat asks again while deposits are unstamped, fetches deposits left for
@@ -65,7 +65,7 @@ impl Core {
                 continue;
             };
             let terms = p.table.terms().clone();
-            let Some(w) = terms.witness().map(|w| w.key) else {
+            let Some(w) = terms.witness().map(|w| PeerKey::from(w.key)) else {
                 continue;
             };
             if p.table.is_done() {
@@ -197,7 +197,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p.table.terms().witness().map(|w| w.key) else {
+        let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
             return;
         };
         if let Some(a) = self.stamps_of(&game) {

@@ -7,7 +7,7 @@
 use crate::held::DAY_MS;
 use crate::message::{Request, Response};
 use crate::test_kit::*;
-use crate::{CoreConfig, Durable, GameId};
+use crate::{CoreConfig, Durable, GameId, PeerKey};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
 
@@ -31,7 +31,7 @@ fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_fo
     let mut all = vec![];
     for i in 0..crate::STRANGERS_OPEN as u64 {
         let k = key(100 + i);
-        let p = k.public().to_bytes();
+        let p = peer_key(&k);
         n.connect(p, &format!("5.5.5.{}", i / 8));
         let t = duel(&k, me, None, i);
         assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 }, "{i}");
@@ -40,7 +40,7 @@ fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_fo
     n.sends.clear();
     // A newcomer from another network takes the place of one of them.
     let b = key(9);
-    let pb = b.public().to_bytes();
+    let pb = peer_key(&b);
     n.connect(pb, "6.6.6.6");
     let second = duel(&b, me, None, 99);
     assert_eq!(n.ask(pb, propose(&second)), Response::Ok { new: 0 });
@@ -48,7 +48,7 @@ fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_fo
     let [(a, first)] = &gone[..] else {
         panic!("one evicted: {}", gone.len());
     };
-    let pa = a.public().to_bytes();
+    let pa = peer_key(&a);
     // The evicted one is declined, durably, and gone from the store and from memory.
     assert!(n.core.games.slot(&first.game()).is_none(), "not in memory");
     assert!(n.knows(&second.game()));
@@ -122,7 +122,7 @@ fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_
     // Two envelopes a day per proposer: Alice's are spent by her own first two.
     let (mut n, alice, bob) = mailbox_for_two(2, 1 << 30);
     let me = n.me();
-    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    let (a, b) = (peer_key(&alice), peer_key(&bob));
     // Bob proposes; Alice is seat 1.
     let t = duel(&bob, a, Some(me), 1);
     let push = |envelopes: Vec<Vec<u8>>| push(&t, envelopes);
@@ -211,7 +211,7 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     let status = status_of;
     // One stranger: his first 8 invitations are accepted, the rest wait.
     let k = key(500);
-    let p = k.public().to_bytes();
+    let p = peer_key(&k);
     n.connect(p, "5.5.5.5");
     let his: Vec<Terms> = (0..10).map(|i| duel(&k, me, None, 1000 + i)).collect();
     for t in &his[..8] {
@@ -232,7 +232,7 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     let mut theirs = vec![];
     for i in 0..56u64 {
         let k = key(600 + i);
-        let p = k.public().to_bytes();
+        let p = peer_key(&k);
         n.connect(p, &format!("5.5.6.{}", i / 14));
         let t = duel(&k, me, None, 2000 + i);
         assert_eq!(n.ask(p, propose(&t)), Response::Ok { new: 0 });
@@ -243,13 +243,13 @@ fn a_bots_node_hosts_a_bounded_number_of_games_for_others_friends_included() {
     // the oldest game of the busiest address of the network holding most, which the
     // bots resign.
     let k = key(700);
-    let p = k.public().to_bytes();
+    let p = peer_key(&k);
     n.connect(p, "5.5.6.200");
     let waits = duel(&k, me, None, 3000);
     assert_eq!(n.ask(p, propose(&waits)), Response::Ok { new: 0 });
     assert_eq!(status(&n, &waits), Some(GameStatus::Invited));
     let k = key(800);
-    let p = k.public().to_bytes();
+    let p = peer_key(&k);
     n.connect(p, "9.9.9.9");
     let newcomer = duel(&k, me, None, 4000);
     assert_eq!(n.ask(p, propose(&newcomer)), Response::Ok { new: 0 });
@@ -289,12 +289,9 @@ fn a_bots_node_hosts_at_most_16_games_from_one_address() {
     let from_one: Vec<Terms> = (0..17u64)
         .map(|i| {
             let k = key(900 + i);
-            n.connect(k.public().to_bytes(), "7.7.7.7");
+            n.connect(peer_key(&k), "7.7.7.7");
             let t = duel(&k, me, None, 5000 + i);
-            assert_eq!(
-                n.ask(k.public().to_bytes(), propose(&t)),
-                Response::Ok { new: 0 }
-            );
+            assert_eq!(n.ask(peer_key(&k), propose(&t)), Response::Ok { new: 0 });
             t
         })
         .collect();
@@ -303,10 +300,10 @@ fn a_bots_node_hosts_at_most_16_games_from_one_address() {
     assert_eq!(status(&n, &from_one[16]), Some(GameStatus::Invited));
     // Another address of the same network still has room of its own.
     let k = key(950);
-    n.connect(k.public().to_bytes(), "7.7.7.8");
+    n.connect(peer_key(&k), "7.7.7.8");
     let next_door = duel(&k, me, None, 6000);
     assert_eq!(
-        n.ask(k.public().to_bytes(), propose(&next_door)),
+        n.ask(peer_key(&k), propose(&next_door)),
         Response::Ok { new: 0 }
     );
     assert_eq!(status(&n, &next_door), Some(GameStatus::Active));
@@ -317,7 +314,7 @@ fn a_reply_to_an_envelope_not_the_latest_is_still_taken_from_the_reserve() {
     // Two envelopes a day per proposer.
     let (mut n, alice, bob) = mailbox_for_two(2, 1 << 30);
     let me = n.me();
-    let (a, b) = (alice.public().to_bytes(), bob.public().to_bytes());
+    let (a, b) = (peer_key(&alice), peer_key(&bob));
     let t = duel(&alice, b, Some(me), 7);
     assert_eq!(n.ask(a, propose(&t)), Response::Ok { new: 0 });
     let a0 = reply(&t, &alice, 0, 0, &[], 100);
@@ -348,7 +345,7 @@ fn an_invitation_without_my_name_shows_my_own() {
     });
     let me = n.me();
     let alice = key(100);
-    let pa = alice.public().to_bytes();
+    let pa = peer_key(&alice);
     n.connect(pa, "1.1.1.1");
     let t = duel(&alice, me, None, 0);
     assert_eq!(n.ask(pa, propose(&t)), Response::Ok { new: 0 });
@@ -370,10 +367,10 @@ fn a_games_witness_and_mailbox_are_named_for_what_they_are_to_it() {
     let me = n.me();
     let (w, m) = ([0x77; 32], [0x66; 32]);
     let a = key(9);
-    let pa = a.public().to_bytes();
+    let pa = peer_key(&a);
     n.connect(pa, "6.6.6.6");
     let invitees = sealed_games::table::Invitees {
-        opponent: me,
+        opponent: me.to_bytes(),
         mailboxes: [w, m]
             .map(|key| MailboxSpec { key, addrs: vec![] })
             .to_vec(),
@@ -386,8 +383,12 @@ fn a_games_witness_and_mailbox_are_named_for_what_they_are_to_it() {
     let t = proposed("duel", &a, invitees, 1);
     assert_eq!(n.ask(pa, propose(&t)), Response::Ok { new: 0 });
     let roles = n.core.helper_roles();
-    let named = |k: &[u8; 32]| roles.get(k).map(|r| r.iter().copied().collect::<Vec<_>>());
-    assert_eq!(named(&w), Some(vec!["witness"]));
-    assert_eq!(named(&m), Some(vec!["mailbox"]));
-    assert_eq!(named(&pa), None, "a seat is no helper");
+    let named = |k: [u8; 32]| {
+        roles
+            .get(&PeerKey::from(k))
+            .map(|r| r.iter().copied().collect::<Vec<_>>())
+    };
+    assert_eq!(named(w), Some(vec!["witness"]));
+    assert_eq!(named(m), Some(vec!["mailbox"]));
+    assert_eq!(named(pa.to_bytes()), None, "a seat is no helper");
 }

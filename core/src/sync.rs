@@ -167,7 +167,7 @@ impl Core {
             .spend(peer, origin.as_deref(), cost, self.now)
             .map_err(|spent| {
                 let whose = spent.whose();
-                tracing::debug!(peer = %hex::encode(&peer[..4]), "refused a request over {whose} rate limit");
+                tracing::debug!(peer = %peer.short(), "refused a request over {whose} rate limit");
                 PeerRefusal::RateLimit(whose)
             })
     }
@@ -477,7 +477,7 @@ impl Core {
                 }
             }
             Some(Response::Refused(why)) => {
-                tracing::debug!(peer = %hex::encode(&peer[..4]), "request refused: {why}");
+                tracing::debug!(peer = %peer.short(), "request refused: {why}");
                 if let Asked::Push(pushed) = &asked {
                     self.witness_took(peer, pushed, Some(&why));
                 }

@@ -160,7 +160,7 @@ impl Core {
             None => self.origin_of(&peer).map(Holder::of),
         };
         let stranger = proposer.filter(|p| *p != me && !self.vouched(p));
-        if let Some(seat) = terms.seat_of(&me) {
+        if let Some(seat) = terms.seat_of(me.as_bytes()) {
             // A referee node takes every game that seats it, within the proposer's
             // quota of games open and kept; anyone else's invitation from a stranger is
             // bounded as invitations are.
@@ -213,7 +213,7 @@ impl Core {
                 created: self.now,
                 status: GameStatus::Invited,
             };
-            tracing::info!(game = %hex::encode(id), peer = %hex::encode(&peer[..4]), "invited to a game");
+            tracing::info!(game = %hex::encode(id), peer = %peer.short(), "invited to a game");
             let mut step = Step::default();
             step.writes.games.push(record.clone());
             let charged = proposer.filter(|_| refereeing).or(stranger);
@@ -591,7 +591,7 @@ impl Core {
         }
         let mut refused: BTreeMap<Seat, PeerRefusal> = BTreeMap::new();
         for (seat, used) in by_seat {
-            let Some(key) = terms.key(seat).map(|k| k.to_bytes()) else {
+            let Some(key) = terms.key(seat).map(PeerKey::from) else {
                 continue;
             };
             if let Err(why) =
@@ -657,7 +657,7 @@ impl Core {
         }
         let network = self.network_for(from, game);
         for (seat, used) in by_seat {
-            if let Some(key) = terms.key(seat).map(|k| k.to_bytes())
+            if let Some(key) = terms.key(seat).map(PeerKey::from)
                 && !used.is_zero()
             {
                 self.charge_to(&mut step.writes, key, network.as_deref(), used);

@@ -2,7 +2,7 @@
 //! arithmetic over what the relay holds, so the held places are filled by hand.
 
 use super::*;
-use crate::test_kit::{duel, envelope, key};
+use crate::test_kit::{duel, envelope, key, peer_key};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
 
@@ -13,7 +13,7 @@ fn full_seat() -> (
     sealed_protocol::keys::SecretKey,
 ) {
     let (alice, bob) = (key(1), key(2));
-    let terms = duel(&alice, bob.public().to_bytes(), None, 1);
+    let terms = duel(&alice, peer_key(&bob), None, 1);
     let mut r = Relayed::new(terms, 0, 0);
     let share = Places::REFERENCE.seat_share(2);
     let chain = r.held.entry(ChainId::public(Seat(1))).or_default();

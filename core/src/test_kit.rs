@@ -21,6 +21,11 @@ pub(crate) fn key(n: u64) -> SecretKey {
     SecretKey::from_seed(&seed)
 }
 
+/// The peer key of a secret key.
+pub(crate) fn peer_key(k: &SecretKey) -> PeerKey {
+    PeerKey::from(k.public())
+}
+
 /// One core, its store, and what it said.
 pub(crate) struct Node {
     pub(crate) core: Core,
@@ -117,9 +122,12 @@ pub(crate) fn proposed(variant: &str, from: &SecretKey, invitees: Invitees, nonc
 /// A duel `from` proposes to `to`, through `mailbox` if any.
 pub(crate) fn duel(from: &SecretKey, to: PeerKey, mailbox: Option<PeerKey>, nonce: u64) -> Terms {
     let invitees = Invitees {
-        opponent: to,
+        opponent: to.to_bytes(),
         mailboxes: mailbox
-            .map(|key| MailboxSpec { key, addrs: vec![] })
+            .map(|key| MailboxSpec {
+                key: key.to_bytes(),
+                addrs: vec![],
+            })
             .into_iter()
             .collect(),
         ..Invitees::default()
@@ -207,8 +215,8 @@ pub(crate) fn mailbox_for_two(envelopes: u64, bytes: u64) -> (Node, SecretKey, S
     };
     let mut n = Node::new(cfg);
     let (alice, bob) = (key(100), key(101));
-    n.connect(alice.public().to_bytes(), "1.1.1.1");
-    n.connect(bob.public().to_bytes(), "2.2.2.2");
+    n.connect(peer_key(&alice), "1.1.1.1");
+    n.connect(peer_key(&bob), "2.2.2.2");
     (n, alice, bob)
 }
 

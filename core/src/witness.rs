@@ -215,7 +215,7 @@ impl Core {
         if !self.witnesses(&r.terms) {
             return Err(PeerRefusal::NotTheWitness);
         }
-        if r.terms.seat_of(peer).is_none() {
+        if r.terms.seat_of(peer.as_bytes()).is_none() {
             return Err(PeerRefusal::NotWitnessAsker);
         }
         Ok(r.terms.clone())
@@ -405,7 +405,11 @@ impl Core {
             Ok(mut l) => l.remove(0),
             Err(why) => return refuse(self, why),
         };
-        let Some(seat) = self.games.terms(&game).and_then(|t| t.seat_of(peer)) else {
+        let Some(seat) = self
+            .games
+            .terms(&game)
+            .and_then(|t| t.seat_of(peer.as_bytes()))
+        else {
             return refuse(self, PeerRefusal::NotWitnessAsker);
         };
         let seats = self

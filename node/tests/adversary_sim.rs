@@ -306,7 +306,8 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
             let d = sealed_protocol::deposit::seal(
                 terms.game(),
                 &m,
-                &sealed_protocol::keys::PublicKey::from_bytes(&w.key(ALICE)).expect("a key"),
+                &sealed_protocol::keys::PublicKey::from_bytes(w.key(ALICE).as_bytes())
+                    .expect("a key"),
             );
             w.inject(
                 BOB,

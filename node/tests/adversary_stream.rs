@@ -143,7 +143,7 @@ fn setup(
         let mut forward = forward;
         let trace = tracing();
         let (game_id, seats) = (terms.game(), terms.seat_count());
-        let wkey = sealed_protocol::keys::PublicKey::from_bytes(&w.key(witness)).ok();
+        let wkey = sealed_protocol::keys::PublicKey::from_bytes(w.key(witness).as_bytes()).ok();
         w.filter = Some(Box::new(move |now, from, to, payload| {
             // What each of the witness's answers to Alice holds of Bob's chain.
             if trace

@@ -32,6 +32,11 @@ fn key(n: u8) -> SecretKey {
     SecretKey::from_seed(&[n; 32])
 }
 
+/// The peer key of a secret key.
+fn pk(k: &SecretKey) -> PeerKey {
+    PeerKey::from(k.public())
+}
+
 impl Node {
     fn new(cfg: CoreConfig) -> Node {
         let store = MemoryStore::default();
@@ -52,7 +57,7 @@ impl Node {
     }
 
     fn me(&self) -> PeerKey {
-        self.key.public().to_bytes()
+        pk(&self.key)
     }
 
     /// Carries out the core's outputs: writes commit at once.
@@ -118,7 +123,7 @@ fn duel(from: &SecretKey, to: PeerKey, mailboxes: Vec<MailboxSpec>, nonce: u8) -
         &[],
         from,
         Invitees {
-            opponent: to,
+            opponent: to.to_bytes(),
             mailboxes,
             ..Invitees::default()
         },
@@ -132,7 +137,7 @@ fn duel(from: &SecretKey, to: PeerKey, mailboxes: Vec<MailboxSpec>, nonce: u8) -
 fn addr(ip: &str, port: u16, of: &PeerKey) -> String {
     format!(
         "/ip4/{ip}/tcp/{port}/p2p/{}",
-        sealed_node::net::peer_id(of).unwrap()
+        sealed_node::net::peer_id(of.as_bytes()).unwrap()
     )
 }
 
@@ -161,9 +166,9 @@ fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only
  {
     let mut n = Node::new(CoreConfig::default());
     let stranger = key(20);
-    let s = stranger.public().to_bytes();
-    let referee = key(22).public().to_bytes();
-    let other = key(21).public().to_bytes();
+    let s = pk(&stranger);
+    let referee = pk(&key(22));
+    let other = pk(&key(21));
     n.connect(s, "9.9.9.9");
     // A game nobody knows: refused, nothing learned or dialled.
     let r = introduce(&mut n, s, [7; 32].into(), &[addr("9.8.7.6", 1, &other)]);
@@ -174,8 +179,8 @@ fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only
         &[],
         &stranger,
         Invitees {
-            opponent: n.me(),
-            referee: Some(referee),
+            opponent: n.me().to_bytes(),
+            referee: Some(referee.to_bytes()),
             ..Invitees::default()
         },
         NOW,
@@ -242,7 +247,7 @@ fn introductions_dial_only_a_seat_of_an_accepted_game_and_private_addresses_only
 fn a_strangers_invitations_stay_capped_across_a_restart() {
     let mut n = Node::new(CoreConfig::default());
     let stranger = key(30);
-    let s = stranger.public().to_bytes();
+    let s = pk(&stranger);
     n.connect(s, "9.9.9.9");
     let mut taken = 0;
     let t = duel(&stranger, n.me(), vec![], 0);
@@ -298,14 +303,14 @@ fn a_strangers_invitations_stay_capped_across_a_restart() {
 fn an_invitation_keeps_nothing_standing_until_accepted() {
     let mut n = Node::new(CoreConfig::default());
     let stranger = key(40);
-    let s = stranger.public().to_bytes();
-    let fake = key(41).public().to_bytes();
+    let s = pk(&stranger);
+    let fake = pk(&key(41));
     n.connect(s, "9.9.9.9");
     let t = duel(
         &stranger,
         n.me(),
         vec![MailboxSpec {
-            key: fake,
+            key: fake.to_bytes(),
             addrs: vec![addr("9.7.7.7", 1, &fake)],
         }],
         1,
@@ -342,7 +347,7 @@ fn the_peer_book_is_bounded_on_disk_as_in_memory() {
     for i in 0..700u32 {
         let mut seed = [9u8; 32];
         seed[..4].copy_from_slice(&i.to_le_bytes());
-        let k = SecretKey::from_seed(&seed).public().to_bytes();
+        let k = pk(&SecretKey::from_seed(&seed));
         n.now += 1;
         n.input(Input::Learned {
             peer: k,
@@ -364,21 +369,16 @@ fn a_public_mailbox_holds_a_strangers_games_within_the_quota_and_one_equivocatio
     let mut n = Node::new(cfg);
     let me = n.me();
     let stranger = key(50);
-    let s = stranger.public().to_bytes();
+    let s = pk(&stranger);
     n.connect(s, "9.9.9.9");
     let mailbox = MailboxSpec {
-        key: me,
+        key: me.to_bytes(),
         addrs: vec![addr("9.9.9.1", 1, &me)],
     };
     let open = sealed_node::core::Quotas::default().open_per_proposer;
     let mut terms = vec![];
     for i in 0..(open as u8 + 4) {
-        let t = duel(
-            &stranger,
-            key(51).public().to_bytes(),
-            vec![mailbox.clone()],
-            i,
-        );
+        let t = duel(&stranger, pk(&key(51)), vec![mailbox.clone()], i);
         if matches!(
             n.ask(
                 s,
@@ -435,7 +435,7 @@ fn a_public_mailbox_holds_a_strangers_games_within_the_quota_and_one_equivocatio
                 .sum(),
         })
     );
-    let t = duel(&stranger, key(51).public().to_bytes(), vec![mailbox], 99);
+    let t = duel(&stranger, pk(&key(51)), vec![mailbox], 99);
     assert!(matches!(
         n.ask(
             s,
@@ -464,11 +464,11 @@ fn a_mailbox_sends_back_the_envelope_it_keeps_to_a_seat_that_pushes_its_twin() {
     let mut n = Node::new(cfg);
     let me = n.me();
     let (white, black) = (key(60), key(61));
-    let (w, b) = (white.public().to_bytes(), black.public().to_bytes());
+    let (w, b) = (pk(&white), pk(&black));
     n.connect(w, "9.9.9.9");
     n.connect(b, "9.9.9.8");
     let mailbox = MailboxSpec {
-        key: me,
+        key: me.to_bytes(),
         addrs: vec![addr("9.9.9.1", 1, &me)],
     };
     let t = duel(&white, b, vec![mailbox], 0);
@@ -543,16 +543,16 @@ fn a_mailbox_sends_back_the_envelope_it_keeps_to_a_seat_that_pushes_its_twin() {
 fn a_ruling_is_taken_only_from_a_games_mailbox_or_seat_and_only_as_the_game_allows() {
     let mut n = Node::new(CoreConfig::default());
     let proposer = key(50);
-    let p = proposer.public().to_bytes();
-    let mailbox = key(51).public().to_bytes();
-    let stranger = key(52).public().to_bytes();
+    let p = pk(&proposer);
+    let mailbox = pk(&key(51));
+    let stranger = pk(&key(52));
     n.connect(p, "9.9.9.9");
     n.connect(stranger, "8.8.8.8");
     let t = duel(
         &proposer,
         n.me(),
         vec![MailboxSpec {
-            key: mailbox,
+            key: mailbox.to_bytes(),
             addrs: vec![addr("9.7.7.7", 1, &mailbox)],
         }],
         2,

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sealed_node::core::GameId;
+use sealed_node::core::{GameId, PeerKey};
 use sealed_node::store::{GameRecord, GameStatus, Store, StoreError};
 
 /// Set in a child process started by [`kill_dash_nine_loses_nothing_reported`]: the store
@@ -516,7 +516,10 @@ fn the_quotas_ledger_starts_a_new_day_in_the_same_write_as_its_first_charge() {
         envelopes: 2 * games,
         bytes: 100 * games,
     };
-    let (a, b) = ([1u8; 32], [2u8; 32]);
+    let (a, b) = (
+        PeerKey::from_bytes([1u8; 32]),
+        PeerKey::from_bytes([2u8; 32]),
+    );
     s.commit(
         Batch::new()
             .quota_day(20_000)

@@ -284,7 +284,11 @@ fn lone_deposits((mut w, game, _): (World, GameId, String), MAX_DEPOSIT: usize) 
     let message = vec![0x5A; MAX_DEPOSIT];
     let mut refused = vec![
         ("one byte over", seat, vec![vec![1; MAX_DEPOSIT + 1]]),
-        ("no seat of the game", [0x42; 32], vec![message.clone()]),
+        (
+            "no seat of the game",
+            sealed_node::core::PeerKey::from_bytes([0x42; 32]),
+            vec![message.clone()],
+        ),
     ];
     // Larger than an envelope: only alone in its request.
     if MAX_DEPOSIT > sealed_protocol::deposit::MAX_DEPOSIT {

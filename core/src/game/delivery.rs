@@ -149,10 +149,15 @@ impl Played {
     /// game's mailboxes holds all it may see (it serves them to that seat).
     pub(crate) fn undelivered(&self) -> Vec<(PeerKey, Option<Seat>)> {
         let terms = self.table.terms();
-        let mailboxes: Vec<PeerKey> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
+        let mailboxes: Vec<PeerKey> = terms
+            .proposal()
+            .mailboxes
+            .iter()
+            .map(|m| PeerKey::from(m.key))
+            .collect();
         let mut out = vec![];
         for s in self.owed_seats() {
-            let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
+            let Some(key) = terms.key(s).map(PeerKey::from) else {
                 continue;
             };
             let owed = self.owed(Some(s));
@@ -192,7 +197,7 @@ impl Played {
         self.owed_seats()
             .into_iter()
             .filter_map(|s| {
-                let key = terms.key(s)?.to_bytes();
+                let key = PeerKey::from(terms.key(s)?);
                 (!self.holds(&key, &self.owed(Some(s)))).then_some(key)
             })
             .collect()
@@ -250,12 +255,17 @@ impl Played {
         let terms = self.table.terms();
         let me = self.table.seat();
         let names = self.names();
-        let mailboxes: Vec<[u8; 32]> = terms.proposal().mailboxes.iter().map(|m| m.key).collect();
-        let witness = terms.witness().map(|w| w.key);
+        let mailboxes: Vec<PeerKey> = terms
+            .proposal()
+            .mailboxes
+            .iter()
+            .map(|m| PeerKey::from(m.key))
+            .collect();
+        let witness = terms.witness().map(|w| PeerKey::from(w.key));
         let mut parts = vec![];
         for s in terms.seats().filter(|s| *s != me && !self.declined_by(*s)) {
             let owed = self.owed(Some(s));
-            let Some(key) = terms.key(s).map(|k| k.to_bytes()) else {
+            let Some(key) = terms.key(s).map(PeerKey::from) else {
                 continue;
             };
             if owed.is_empty() {
@@ -285,9 +295,9 @@ mod tests {
     use super::*;
     use crate::views::Reached;
 
-    const BOB: PeerKey = [2; 32];
-    const MAILBOX: PeerKey = [3; 32];
-    const WITNESS: PeerKey = [4; 32];
+    const BOB: PeerKey = PeerKey::from_bytes([2; 32]);
+    const MAILBOX: PeerKey = PeerKey::from_bytes([3; 32]);
+    const WITNESS: PeerKey = PeerKey::from_bytes([4; 32]);
 
     fn holding(peers: &[PeerKey], log: u32) -> Acked {
         let chain = ChainId {

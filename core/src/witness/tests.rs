@@ -13,6 +13,7 @@ use crate::io::{Input, Output};
 use crate::memory::MemoryStore;
 use crate::message::{Request, Response};
 use crate::record::{GameRecord, GameRow, ReadError};
+use crate::test_kit::peer_key;
 use crate::{Core, CoreConfig, Durable, GameId, PeerKey};
 
 const T0: u64 = 1_700_000_000_000;
@@ -157,7 +158,7 @@ fn witnessed_variant(quotas: crate::Quotas, variant: &str) -> (Core, Counting, P
         deposit_bytes: Cell::new(0),
     };
     let witness = key(1);
-    let w = witness.public().to_bytes();
+    let w = peer_key(&witness);
     let cfg = CoreConfig {
         witness: true,
         mailbox: true,
@@ -169,16 +170,16 @@ fn witnessed_variant(quotas: crate::Quotas, variant: &str) -> (Core, Counting, P
     let (stranger, other) = (key(2), key(3));
     let addr = format!(
         "/ip4/1.2.3.4/tcp/1/p2p/{}",
-        crate::peer_id::text(&w).unwrap()
+        crate::peer_id::text(w.as_bytes()).unwrap()
     );
     let invitees = Invitees {
         opponent: other.public().to_bytes(),
         mailboxes: vec![MailboxSpec {
-            key: w,
+            key: w.to_bytes(),
             addrs: vec![addr.clone()],
         }],
         witness: Some(WitnessSpec {
-            key: w,
+            key: w.to_bytes(),
             addrs: vec![addr],
         }),
         ..Default::default()
@@ -192,7 +193,7 @@ fn witnessed_variant(quotas: crate::Quotas, variant: &str) -> (Core, Counting, P
     let signed = table::propose(variant, &options, &stranger, invitees, T0, [9; 32]).unwrap();
     let terms = Terms::from_signed(signed).unwrap();
     let game = terms.game();
-    let p = stranger.public().to_bytes();
+    let p = peer_key(&stranger);
     let proposal = terms.bytes().to_vec();
     let r = ask(&mut c, &mut s, p, 1, Request::Propose { proposal });
     assert!(matches!(r, Response::Ok { .. }), "{r:?}");
@@ -441,7 +442,7 @@ fn deposit_many(
 #[test]
 fn a_seat_that_fills_its_deposits_leaves_the_other_seat_its_own() {
     let (mut c, mut s, p, game) = witnessed_game();
-    let other = key(3).public().to_bytes();
+    let other = peer_key(&key(3));
     let mut t = T0;
     // The proposer's seat left ten already: it fills its half of the game's deposits.
     let half = (super::MAX_DEPOSITS_PER_GAME / 2) as usize;

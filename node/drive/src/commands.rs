@@ -116,7 +116,7 @@ impl World {
                 let addr = format!(
                     "/ip4/9.9.9.{}/tcp/4001/p2p/{}",
                     b.below(4),
-                    sealed_node::net::peer_id(&p).expect("a key")
+                    sealed_node::net::peer_id(p.as_bytes()).expect("a key")
                 );
                 let input = match b.below(5) {
                     0 => Input::Learned {
@@ -150,7 +150,7 @@ impl World {
                 let p = self.peer(b.below(5));
                 let addr = format!(
                     "/ip4/9.9.9.9/tcp/4001/p2p/{}",
-                    sealed_node::net::peer_id(&p).expect("a key")
+                    sealed_node::net::peer_id(p.as_bytes()).expect("a key")
                 );
                 (0, Cmd::Stand(p, addr))
             }

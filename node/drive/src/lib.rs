@@ -229,7 +229,7 @@ pub fn run(data: &[u8]) -> Report {
 
 impl World {
     fn peer(&self, i: usize) -> PeerKey {
-        self.peers[i % self.peers.len()].public().to_bytes()
+        PeerKey::from(self.peers[i % self.peers.len()].public())
     }
 
     fn input(&mut self, input: Input) {
@@ -421,7 +421,7 @@ impl World {
     fn propose(&mut self, b: &mut Bytes<'_>) {
         let proposer = b.below(5);
         let variant = VARIANTS[b.below(VARIANTS.len())];
-        let me = self.me.public().to_bytes();
+        let me = PeerKey::from(self.me.public());
         let opponent = if b.below(2) == 0 {
             me
         } else {
@@ -436,14 +436,14 @@ impl World {
         });
         let mailboxes = match b.below(3) {
             0 => vec![MailboxSpec {
-                key: me,
+                key: me.to_bytes(),
                 addrs: vec![format!(
                     "/ip4/9.9.9.9/tcp/1/p2p/{}",
-                    sealed_node::net::peer_id(&me).expect("a key")
+                    sealed_node::net::peer_id(me.as_bytes()).expect("a key")
                 )],
             }],
             1 => vec![MailboxSpec {
-                key: self.peer(b.below(5)),
+                key: self.peer(b.below(5)).to_bytes(),
                 addrs: vec!["/ip4/10.9.9.9/tcp/1".into()],
             }],
             _ => vec![],
@@ -454,8 +454,8 @@ impl World {
             &[],
             &self.peers[proposer],
             sealed_games::table::Invitees {
-                opponent,
-                referee,
+                opponent: opponent.to_bytes(),
+                referee: referee.map(PeerKey::to_bytes),
                 mailboxes,
                 ..Default::default()
             },
@@ -471,7 +471,7 @@ impl World {
         if opponent == me && referee.is_none() && b.below(2) == 0 {
             let key = SecretKey::from_seed(&self.peers[proposer].seed());
             self.live
-                .extend(Live::open(&terms, proposer, key, &me, self.now));
+                .extend(Live::open(&terms, proposer, key, me.as_bytes(), self.now));
         }
         self.games.push(terms);
         let from = if b.below(2) == 0 {
@@ -613,12 +613,14 @@ impl World {
                 1 => "not an address".to_owned(),
                 _ => format!(
                     "/ip4/{ip}/tcp/{port}/p2p/{}",
-                    sealed_node::net::peer_id(&who).expect("a key")
+                    sealed_node::net::peer_id(who.as_bytes()).expect("a key")
                 ),
             };
-            let seat = terms.as_ref().is_some_and(|t| t.seat_of(&who).is_some());
+            let seat = terms
+                .as_ref()
+                .is_some_and(|t| t.seat_of(who.as_bytes()).is_some());
             let introducer = terms.as_ref().is_some_and(|t| {
-                t.seat_of(&from_key).is_some()
+                t.seat_of(from_key.as_bytes()).is_some()
                     || t.proposal().mailboxes.iter().any(|m| m.key == from_key)
             });
             // What the rules refuse; an address taken may still be dialled.
@@ -682,7 +684,7 @@ impl World {
                         assert!(
                             !self.forbidden.contains(a),
                             "dialled {} at {a}, an address the rules refused",
-                            hex::encode(&peer[..4])
+                            peer.short()
                         );
                     }
                 }
@@ -711,13 +713,13 @@ impl World {
             assert!(
                 used.within(q.per_proposer),
                 "{} stored {used:?}",
-                hex::encode(&who[..4])
+                who.short()
             );
             all = all.plus(*used);
         }
         assert!(all.within(q.total), "all strangers stored {all:?}");
         for p in &self.peers {
-            let (mine, total) = self.core.used_by(&p.public().to_bytes());
+            let (mine, total) = self.core.used_by(&PeerKey::from(p.public()));
             assert!(mine.within(q.per_proposer), "in memory {mine:?}");
             assert!(total.within(q.total), "in memory, in all {total:?}");
         }

@@ -8,13 +8,13 @@ use super::ProposeArgs;
 use crate::core::NodeError;
 
 /// The Ed25519 key a peer id names.
-pub fn key_of(peer: &PeerId) -> Option<[u8; 32]> {
+pub fn key_of(peer: &PeerId) -> Option<crate::core::PeerKey> {
     let mh: &libp2p::multihash::Multihash<64> = peer.as_ref();
     if mh.code() != 0 {
         return None;
     }
     let pk = libp2p::identity::PublicKey::try_decode_protobuf(mh.digest()).ok()?;
-    Some(pk.try_into_ed25519().ok()?.to_bytes())
+    Some(pk.try_into_ed25519().ok()?.to_bytes().into())
 }
 
 /// The peer id at the end of an address.
@@ -51,7 +51,7 @@ pub fn read_point(what: &str, text: &str) -> Result<Multiaddr, NodeError> {
 }
 
 /// The key of a point's address, which must say where the point is and whose.
-pub(crate) fn point(what: &str, addr: &Multiaddr) -> Result<[u8; 32], NodeError> {
+pub(crate) fn point(what: &str, addr: &Multiaddr) -> Result<crate::core::PeerKey, NodeError> {
     let bad = |why: String| NodeError::Address(format!("the {what} address {addr}: {why}"));
     let Some(peer) = peer_of(addr) else {
         return Err(bad(format!(
@@ -243,7 +243,9 @@ pub(super) fn causes(e: &dyn std::error::Error) -> String {
 
 /// A proposal's addresses read into keys and address strings.
 pub(super) fn propose_args(args: ProposeArgs) -> Result<crate::core::ProposeArgs, NodeError> {
-    let key = |addr: &Multiaddr, what: &str| -> Result<([u8; 32], Option<String>), NodeError> {
+    let key = |addr: &Multiaddr,
+               what: &str|
+     -> Result<(crate::core::PeerKey, Option<String>), NodeError> {
         let p = peer_of(addr).ok_or_else(|| {
             NodeError::Address(format!(
                 "the {what} address {addr} says where, not who: add /p2p/ and the \

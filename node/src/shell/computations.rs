@@ -111,7 +111,7 @@ impl Sending {
 }
 
 /// A game's other player's key and the game: who owns an account ([`Account`]).
-type Pair = ([u8; 32], [u8; 32]);
+type Pair = (crate::core::PeerKey, [u8; 32]);
 
 /// The bytes one pair holds, and whether its messages are read at all.
 #[derive(Debug, Default)]

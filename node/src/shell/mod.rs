@@ -532,7 +532,7 @@ impl Shell {
                 }
                 Output::Recover { write } => self.job(writer::Job::Recover(write)),
                 Output::Send { peer, id, req } => {
-                    let Some(p) = net::peer_id(&peer) else {
+                    let Some(p) = net::peer_id(peer.as_bytes()) else {
                         continue;
                     };
                     self.streams.send(p, id, req);
@@ -552,12 +552,12 @@ impl Shell {
                     index,
                     bytes,
                 } => {
-                    if let Some(p) = net::peer_id(&peer) {
+                    if let Some(p) = net::peer_id(peer.as_bytes()) {
                         self.computations.send(p, *game.bytes(), index, bytes);
                     }
                 }
                 Output::Dial { peer, addrs } => {
-                    let Some(p) = net::peer_id(&peer) else {
+                    let Some(p) = net::peer_id(peer.as_bytes()) else {
                         continue;
                     };
                     let addrs: Vec<Multiaddr> =
@@ -565,7 +565,7 @@ impl Shell {
                     self.reach(p, addrs);
                 }
                 Output::LookUp { peer } => {
-                    if let Some(p) = net::peer_id(&peer) {
+                    if let Some(p) = net::peer_id(peer.as_bytes()) {
                         self.look_up(p);
                     }
                 }
@@ -625,7 +625,7 @@ impl Shell {
                 Ok(mut a) => {
                     // This player's name, and the opponent's as its node announced it
                     // (known once identify has run on a connection to it).
-                    let theirs = net::peer_id(&a.opponent.0)
+                    let theirs = net::peer_id(a.opponent.0.as_bytes())
                         .and_then(|p| self.reach.agents.get(&p))
                         .and_then(|agent| net::announced_name(agent))
                         .unwrap_or_default();
@@ -690,7 +690,7 @@ impl Shell {
         let met = self
             .core
             .met()
-            .filter_map(net::peer_id)
+            .filter_map(|k| net::peer_id(k.as_bytes()))
             .map(|p| p.to_string())
             .collect();
         let held = self.core.held();

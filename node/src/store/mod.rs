@@ -162,8 +162,8 @@ impl<'a> Batch<'a> {
     }
 
     /// Adds to what a proposer's games use of its quota (`quota.rs`).
-    pub fn charge(&mut self, proposer: [u8; 32], used: Usage) -> &mut Self {
-        self.charges.push((proposer, used));
+    pub fn charge(&mut self, proposer: crate::core::PeerKey, used: Usage) -> &mut Self {
+        self.charges.push((proposer.to_bytes(), used));
         self
     }
 
@@ -554,10 +554,11 @@ impl Store {
     }
 
     /// What every proposer's games held here for him use (`quota.rs`).
-    pub fn quotas(&self) -> Result<Vec<([u8; 32], Usage)>, StoreError> {
+    pub fn quotas(&self) -> Result<Vec<(crate::core::PeerKey, Usage)>, StoreError> {
         self.with_db(|db| {
             let tx = db.begin_read()?;
-            quota::read(&tx)
+            let rows = quota::read(&tx)?;
+            Ok(rows.into_iter().map(|(k, u)| (k.into(), u)).collect())
         })
     }
 

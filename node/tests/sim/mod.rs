@@ -310,7 +310,7 @@ impl World {
 
     /// The key of node `i`.
     pub fn key(&self, i: usize) -> PeerKey {
-        self.nodes[i].key.public().to_bytes()
+        PeerKey::from(self.nodes[i].key.public())
     }
 
     fn node_of(&self, key: &PeerKey) -> Option<usize> {

@@ -86,7 +86,7 @@ impl Record {
             self.frame(b"forget", node, k.as_bytes());
         }
         for (peer, u) in &w.charges {
-            let mut bytes = peer.to_vec();
+            let mut bytes = peer.as_bytes().to_vec();
             for n in [u.games, u.envelopes, u.bytes] {
                 bytes.extend_from_slice(&n.to_le_bytes());
             }

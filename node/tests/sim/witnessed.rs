@@ -216,7 +216,7 @@ pub fn posted_times(
 ) -> Result<usize, String> {
     let file = TranscriptFile::from_bytes(bytes).map_err(|e| e.to_string())?;
     let terms = Terms::parse(&file.proposal).map_err(|e| e.to_string())?;
-    let key = PublicKey::from_bytes(&w.key(witness)).map_err(|e| e.to_string())?;
+    let key = PublicKey::from_bytes(w.key(witness).as_bytes()).map_err(|e| e.to_string())?;
     let envelopes: Vec<Signed> = file
         .envelopes
         .iter()
