@@ -41,7 +41,7 @@
 //! | `steps` | the start and the position after each act of the score, for a page that cannot replay the score (Chex, Cardmate, Tempête; Secret Stallmate: the whole game's after each move to whoever sees both armies, else the player's own army after each period, his own moves marking their squares; `null` otherwise, or when the score ends on an act the rules refuse): [`Steps`] (`sides`, `tokens` as in `grid`, `positions` each with `pieces`, and `files`, `ranks`, `shades`, `took`, `last` where they apply; `steps.rs` says the encoding) |
 //! | `result` | the result in one line ([`TableFace::result`]), or `null`
 //! | `score` | the accepted acts in the game's score format ([`TableFace::score`]), or `null` |
-//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims_json`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
+//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;
@@ -49,6 +49,7 @@ mod descriptor;
 mod game;
 mod generic;
 pub mod grid;
+pub mod hand;
 pub(crate) mod pgn_tags;
 mod refusal;
 pub mod steps;
@@ -72,6 +73,7 @@ pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use generic::Generic;
 pub use grid::Grid;
+pub use hand::Hand;
 pub use refusal::{GameError, GenericRefused, Reason, Refusal};
 pub use sealed_protocol::session::Timeline;
 pub use steps::Steps;
