@@ -1,6 +1,7 @@
 //! What the table tests check of every table: its views, its choices, and a finished
 //! game (the same transcript everywhere, verified, the score replaying to the board).
 
+use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self};
 use sealed_games::chex::engine as chex_engine;
 use sealed_games::stallmate::peer::Stallmate;
