@@ -223,81 +223,85 @@ pub fn resume(home: &Home, game: &str) -> i32 {
 
 /// `sealed games`.
 pub fn games(home: &Home, json: bool) -> i32 {
-    done(ask::<Vec<GameSummary>>(home, ControlRequest::Games), |list| {
-        if json {
-            return json::line(&list);
-        }
-        let mut s = String::new();
-        for g in list {
-            let id = g.game.as_str();
-            // The ply unpadded, as it has always been printed.
-            s.push_str(&format!(
-                "{}  {:<9} {:<9} {} ply {} {}\n",
-                &id[..id.len().min(12)],
-                g.variant,
-                g.status,
-                if g.my_turn { "*" } else { " " },
-                g.ply,
-                g.waiting_for,
-            ));
-            let indent = |s: &mut String, line: String| s.push_str(&format!("{:14}{line}\n", ""));
-            let players = &g.players;
-            if !players.is_empty() {
-                indent(&mut s, players::line(players));
+    done(
+        ask::<Vec<GameSummary>>(home, ControlRequest::Games),
+        |list| {
+            if json {
+                return json::line(&list);
             }
-            let options = &g.options;
-            if g.status == sealed_node::core::GameState::Invited {
-                // Who asks, and on what terms, before the player accepts.
-                let from = players
-                    .iter()
-                    .find(|p| p.seat == 0)
-                    .map(|p| players::line(std::slice::from_ref(p)))
-                    .unwrap_or_default();
-                indent(
-                    &mut s,
-                    format!(
-                        "invitation from {from}: `{}` or `{}`",
-                        home.command(&format!("accept {}", &id[..id.len().min(12)])),
-                        home.command(&format!("decline {}", &id[..id.len().min(12)])),
-                    ),
-                );
+            let mut s = String::new();
+            for g in list {
+                let id = g.game.as_str();
+                // The ply unpadded, as it has always been printed.
+                s.push_str(&format!(
+                    "{}  {:<9} {:<9} {} ply {} {}\n",
+                    &id[..id.len().min(12)],
+                    g.variant,
+                    g.status,
+                    if g.my_turn { "*" } else { " " },
+                    g.ply,
+                    g.waiting_for,
+                ));
+                let indent =
+                    |s: &mut String, line: String| s.push_str(&format!("{:14}{line}\n", ""));
+                let players = &g.players;
+                if !players.is_empty() {
+                    indent(&mut s, players::line(players));
+                }
+                let options = &g.options;
+                if g.status == sealed_node::core::GameState::Invited {
+                    // Who asks, and on what terms, before the player accepts.
+                    let from = players
+                        .iter()
+                        .find(|p| p.seat == 0)
+                        .map(|p| players::line(std::slice::from_ref(p)))
+                        .unwrap_or_default();
+                    indent(
+                        &mut s,
+                        format!(
+                            "invitation from {from}: `{}` or `{}`",
+                            home.command(&format!("accept {}", &id[..id.len().min(12)])),
+                            home.command(&format!("decline {}", &id[..id.len().min(12)])),
+                        ),
+                    );
+                }
+                if g.status == sealed_node::core::GameState::Invited && !g.helpers.is_empty() {
+                    // Whom accepting means trusting, besides the other player.
+                    let list: Vec<String> = g
+                        .helpers
+                        .iter()
+                        .map(|h| format!("{} {}", h.role, h.peer))
+                        .collect();
+                    indent(&mut s, format!("you would trust: {}", list.join(", ")));
+                }
+                let invited = g.status == sealed_node::core::GameState::Invited;
+                if !options.is_empty() {
+                    indent(&mut s, format!("options: {}", options.join(" ")));
+                } else if invited {
+                    // Every term is said before the player accepts, the defaults too.
+                    indent(&mut s, "options: none (the variant's own rules)".into());
+                }
+                if let Some(r) = &g.result {
+                    indent(&mut s, format!("result: {r}"));
+                }
+                if let Some(clock) = &g.clock {
+                    indent(&mut s, format!("clock: {clock}"));
+                } else if invited {
+                    indent(
+                        &mut s,
+                        "clock: none (no time control: nobody loses on time)".into(),
+                    );
+                }
+                if let Some(inv) = &g.invitation {
+                    indent(&mut s, format!("invitation {inv}"));
+                }
+                if let Some(why) = &g.witness_refused {
+                    indent(&mut s, sealed_node::core::witness_refused_line(why));
+                }
             }
-            if g.status == sealed_node::core::GameState::Invited && !g.helpers.is_empty() {
-                // Whom accepting means trusting, besides the other player.
-                let list: Vec<String> = g
-                    .helpers
-                    .iter()
-                    .map(|h| format!("{} {}", h.role, h.peer))
-                    .collect();
-                indent(&mut s, format!("you would trust: {}", list.join(", ")));
-            }
-            let invited = g.status == sealed_node::core::GameState::Invited;
-            if !options.is_empty() {
-                indent(&mut s, format!("options: {}", options.join(" ")));
-            } else if invited {
-                // Every term is said before the player accepts, the defaults too.
-                indent(&mut s, "options: none (the variant's own rules)".into());
-            }
-            if let Some(r) = &g.result {
-                indent(&mut s, format!("result: {r}"));
-            }
-            if let Some(clock) = &g.clock {
-                indent(&mut s, format!("clock: {clock}"));
-            } else if invited {
-                indent(
-                    &mut s,
-                    "clock: none (no time control: nobody loses on time)".into(),
-                );
-            }
-            if let Some(inv) = &g.invitation {
-                indent(&mut s, format!("invitation {inv}"));
-            }
-            if let Some(why) = &g.witness_refused {
-                indent(&mut s, sealed_node::core::witness_refused_line(why));
-            }
-        }
-        if s.is_empty() { "no games\n".into() } else { s }
-    })
+            if s.is_empty() { "no games\n".into() } else { s }
+        },
+    )
 }
 
 /// `sealed show`.

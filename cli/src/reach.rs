@@ -242,62 +242,60 @@ fn book_text(book: &PeersView, default: Option<&str>) -> String {
 /// One peer of the book in lines: what it is to this node, then its addresses.
 fn peer_text(p: &PeerView, default: Option<&str>, ago: impl Fn(u64) -> String) -> String {
     let mut s = String::new();
-    {
-        let mut tags = vec![];
-        if p.connected {
-            tags.push("connected".to_owned());
-        }
-        // What the peer is to this node: its default mailbox, and to its games a
-        // witness or a mailbox; a peer kept connected for none of those was named by
-        // the player as a rendezvous point.
-        let mut roles: Vec<&str> = vec![];
-        if default.is_some() && p.peer.as_deref() == default {
-            roles.push("default mailbox");
-        }
-        roles.extend(p.roles.iter().map(|r| match r.as_str() {
-            "witness" => "witness of a game",
-            "mailbox" => "mailbox of a game",
-            other => other,
-        }));
-        if !roles.is_empty() {
-            tags.push(roles.join(" and "));
-        } else if p.standing {
-            tags.push("kept connected".to_owned());
-        }
-        if let Some(a) = &p.agent {
-            tags.push(a.clone());
-        }
+    let mut tags = vec![];
+    if p.connected {
+        tags.push("connected".to_owned());
+    }
+    // What the peer is to this node: its default mailbox, and to its games a
+    // witness or a mailbox; a peer kept connected for none of those was named by
+    // the player as a rendezvous point.
+    let mut roles: Vec<&str> = vec![];
+    if default.is_some() && p.peer.as_deref() == default {
+        roles.push("default mailbox");
+    }
+    roles.extend(p.roles.iter().map(|r| match r.as_str() {
+        "witness" => "witness of a game",
+        "mailbox" => "mailbox of a game",
+        other => other,
+    }));
+    if !roles.is_empty() {
+        tags.push(roles.join(" and "));
+    } else if p.standing {
+        tags.push("kept connected".to_owned());
+    }
+    if let Some(a) = &p.agent {
+        tags.push(a.clone());
+    }
+    s.push_str(&format!(
+        "{}  {}\n",
+        p.peer.as_deref().unwrap_or_default(),
+        tags.join(", ")
+    ));
+    if let Some(why) = &p.unreachable {
+        s.push_str(&format!("    unreachable: {why}\n"));
+    }
+    if let Some(sync) = p.sync {
+        let (stream, rr) = (sync.stream, sync.request_response);
         s.push_str(&format!(
-            "{}  {}\n",
-            p.peer.as_deref().unwrap_or_default(),
-            tags.join(", ")
+            "    sync messages since it connected: {stream} on the stream{}\n",
+            if rr > 0 {
+                format!(", {rr} by request-response (a node of before the stream)")
+            } else {
+                String::new()
+            }
         ));
-        if let Some(why) = &p.unreachable {
-            s.push_str(&format!("    unreachable: {why}\n"));
-        }
-        if let Some(sync) = p.sync {
-            let (stream, rr) = (sync.stream, sync.request_response);
-            s.push_str(&format!(
-                "    sync messages since it connected: {stream} on the stream{}\n",
-                if rr > 0 {
-                    format!(", {rr} by request-response (a node of before the stream)")
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        for a in &p.addrs {
-            s.push_str(&format!(
-                "    {}  seen {}, reached {}{}\n",
-                a.addr,
-                ago(a.seen_ms),
-                ago(a.worked_ms),
-                match a.failures {
-                    0 => String::new(),
-                    n => format!(", {n} failed since"),
-                }
-            ));
-        }
+    }
+    for a in &p.addrs {
+        s.push_str(&format!(
+            "    {}  seen {}, reached {}{}\n",
+            a.addr,
+            ago(a.seen_ms),
+            ago(a.worked_ms),
+            match a.failures {
+                0 => String::new(),
+                n => format!(", {n} failed since"),
+            }
+        ));
     }
     s
 }

@@ -30,7 +30,7 @@ pub mod tempete_kit;
 pub mod time_attacks;
 pub mod transcript_size;
 pub mod twin_kit;
-pub mod view_json;
 pub mod vectors;
+pub mod view_json;
 pub mod withdraw_kit;
 pub mod witness_vectors;

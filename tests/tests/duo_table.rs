@@ -15,9 +15,9 @@ mod pgn_read;
 #[path = "table/pgn_replay.rs"]
 mod pgn_replay;
 
-use sealed_conformance::view_json::ViewJson as _;
 use sealed_conformance::pair::{Lockstep, Pace};
 use sealed_conformance::peer::Peer as _;
+use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 use sealed_games::table::{self, Table};

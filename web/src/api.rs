@@ -105,7 +105,10 @@ fn reply(r: Reply) -> Response {
 fn json(value: &impl Serialize) -> Response {
     match json_text(value) {
         Ok(text) => ([(header::CONTENT_TYPE, "application/json")], text).into_response(),
-        Err(e) => refused(&format!("the answer could not be written: {e}"), Fault::Node),
+        Err(e) => refused(
+            &format!("the answer could not be written: {e}"),
+            Fault::Node,
+        ),
     }
 }
 

@@ -7,8 +7,8 @@ use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
 
 use super::choice::Choice;
-use super::hand::Hand;
 use super::grid::Grid;
+use super::hand::Hand;
 
 /// What only a game knows about turns: its name, whether the seat to act can act, and
 /// whose act is awaited. A game is also a [`Face`] (how it is shown and written) and an

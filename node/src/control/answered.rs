@@ -175,7 +175,10 @@ mod tests {
         let back: Transcript = serde_json::from_str(&line(&t)).unwrap();
         assert_eq!(back.0, vec![1, 2, 3]);
         assert!(serde_json::from_str::<Transcript>("\"not base64!\"").is_err());
-        assert_eq!(String::from_answer(Answered::Text("x".into())), Some("x".into()));
+        assert_eq!(
+            String::from_answer(Answered::Text("x".into())),
+            Some("x".into())
+        );
         assert_eq!(<()>::from_answer(Answered::Text("x".into())), None);
         assert_eq!(Option::<String>::from_answer(Answered::Done), Some(None));
     }

@@ -145,7 +145,13 @@ mod tests {
             refused,
             Err(CallError::Refused { ref error, fault: Fault::NoGame }) if error == "no such game"
         ));
-        for bad in ["", "null", "{\"ok\":3}", "{\"error\":1}", "{\"ok\":{\"variant\":1}}"] {
+        for bad in [
+            "",
+            "null",
+            "{\"ok\":3}",
+            "{\"error\":1}",
+            "{\"ok\":{\"variant\":1}}",
+        ] {
             let e = decode::<GameView>(bad).expect_err(bad);
             assert!(matches!(e, CallError::Malformed { .. }), "{bad}: {e}");
         }

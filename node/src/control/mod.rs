@@ -343,9 +343,7 @@ pub async fn serve(
                             _ => answer(&node, req).await,
                         };
                         if stop {
-                            let _ = write
-                                .write_all(format!("{}\n", a.line()).as_bytes())
-                                .await;
+                            let _ = write.write_all(format!("{}\n", a.line()).as_bytes()).await;
                             std::process::exit(0);
                         }
                         a
