@@ -1,4 +1,5 @@
-//! The `--json` documents of `sealed verify`; cli/JSON.md describes them field by field.
+//! The `--json` documents: `sealed verify`'s, pretty, and the node's answers (`games`,
+//! `show`, `peers`) in one line; cli/JSON.md describes them field by field.
 
 use serde::Serialize;
 
@@ -22,6 +23,17 @@ pub fn dir(exit: i32, reports: &[FileReport]) -> String {
         exit,
         files: reports.iter().map(FileReport::json).collect(),
     })
+}
+
+/// A node's typed answer as the one line `--json` prints, with a final newline: compact,
+/// every object's keys in order, as the node writes it on its socket
+/// (`sealed_node::control::json_text`).
+pub fn line(value: &impl Serialize) -> String {
+    // As `render`: these types always serialize; should one not, the line says why.
+    match sealed_node::control::json_text(value) {
+        Ok(s) => s + "\n",
+        Err(e) => format!("{{\"error\":{:?}}}\n", e.to_string()),
+    }
 }
 
 fn render(value: &impl Serialize) -> String {

@@ -3,19 +3,20 @@
 use sealed_games::table::Generic;
 use std::path::{Path, PathBuf};
 
-use sealed_node::control::{CallError, ControlRequest, Proposal, call, transcript_bytes};
-use sealed_node::core::{Delivery, GameSummary, ShowFormat};
+use sealed_node::control::{CallError, ControlRequest, FromAnswer, Proposal, Transcript, call};
+use sealed_node::core::{GameSummary, GameView, Imported, ShowFormat};
 use sealed_node::handover::StoreWait;
 use sealed_node::offline::Answerer;
 use sealed_node::{Home, core::players};
-use serde_json::Value;
+use serde::de::IgnoredAny;
 
-use crate::output;
+use crate::{json, output};
 
 /// Runs one request against the home's node, or, with no node running, against its
-/// store directly (the commands that need no network; `sealed_node::offline`); prints
-/// the error and returns 2 on failure.
-pub fn ask(home: &Home, req: ControlRequest) -> Result<Value, i32> {
+/// store directly (the commands that need no network; `sealed_node::offline`), as the
+/// type the request answers ([`FromAnswer`]; `IgnoredAny` when only success matters);
+/// prints the error and returns 2 on failure.
+pub fn ask<T: FromAnswer>(home: &Home, req: ControlRequest) -> Result<T, i32> {
     let fail = |e: String| {
         output::error(&e);
         2
@@ -52,16 +53,7 @@ fn changes(req: &ControlRequest) -> bool {
     matches!(req, ControlRequest::MailImport { .. })
 }
 
-/// The strings of a JSON array the node answered (none when it is not one).
-fn strings(v: &Value) -> Vec<&str> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect()
-}
-
-fn done(r: Result<Value, i32>, then: impl FnOnce(Value) -> String) -> i32 {
+fn done<T>(r: Result<T, i32>, then: impl FnOnce(T) -> String) -> i32 {
     match r {
         Ok(v) => {
             if output::stdout(&then(v)) {
@@ -92,8 +84,8 @@ pub fn init(home: &Home, name: &str) -> i32 {
 /// `sealed dial`.
 pub fn dial(home: &Home, addr: &str) -> i32 {
     done(
-        ask(home, ControlRequest::Dial { addr: addr.into() }),
-        |_| "connected\n".into(),
+        ask::<()>(home, ControlRequest::Dial { addr: addr.into() }),
+        |()| "connected\n".into(),
     )
 }
 
@@ -135,8 +127,8 @@ pub fn new(
         witness: helpers.witness.map(str::to_owned),
         arbiter: helpers.arbiter.map(str::to_owned),
     });
-    let game = match ask(home, req) {
-        Ok(v) => v.as_str().unwrap_or_default().to_owned(),
+    let game: String = match ask(home, req) {
+        Ok(id) => id,
         Err(code) => return code,
     };
     // The id first: the game exists (durable) whatever becomes of its delivery.
@@ -148,7 +140,7 @@ pub fn new(
     // Quick at first (a peer on the LAN answers in milliseconds), then gentler.
     let mut pause = std::time::Duration::from_millis(5);
     loop {
-        if let Ok(games) = ask(home, ControlRequest::Games).map(summaries) {
+        if let Ok(games) = ask::<Vec<GameSummary>>(home, ControlRequest::Games) {
             let state = games
                 .into_iter()
                 .find(|g| g.game == game)
@@ -184,7 +176,7 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
     };
     // One line saying what was done, as after every command that changes a game.
     let what = if accept { "accepted" } else { "declined" };
-    let asked = ask(home, req);
+    let asked = ask::<IgnoredAny>(home, req);
     // Looked at after: a node that started while the command waited was asked, or
     // offers what the store holds now.
     let running = sealed_node::control::answers(&home.socket_path());
@@ -206,7 +198,7 @@ pub fn decide(home: &Home, game: &str, accept: bool) -> i32 {
 
 /// `sealed withdraw`.
 pub fn withdraw(home: &Home, game: &str) -> i32 {
-    let asked = ask(home, ControlRequest::Withdraw { game: game.into() });
+    let asked = ask::<IgnoredAny>(home, ControlRequest::Withdraw { game: game.into() });
     // Looked at after, as in `decide`.
     let running = sealed_node::control::answers(&home.socket_path());
     done(asked, |_| {
@@ -224,99 +216,98 @@ pub fn withdraw(home: &Home, game: &str) -> i32 {
 /// `sealed resume`.
 pub fn resume(home: &Home, game: &str) -> i32 {
     done(
-        ask(home, ControlRequest::Resume { game: game.into() }),
+        ask::<IgnoredAny>(home, ControlRequest::Resume { game: game.into() }),
         |_| format!("{game}: taken up again\n"),
     )
 }
 
-/// The games list the node answered, as the core wrote it (none if it is not one).
-fn summaries(v: Value) -> Vec<GameSummary> {
-    serde_json::from_value(v).unwrap_or_default()
-}
-
 /// `sealed games`.
 pub fn games(home: &Home, json: bool) -> i32 {
-    done(ask(home, ControlRequest::Games), |v| {
-        if json {
-            return format!("{v}\n");
-        }
-        let mut s = String::new();
-        for g in summaries(v) {
-            let id = g.game.as_str();
-            // The ply unpadded, as it has always been printed.
-            s.push_str(&format!(
-                "{}  {:<9} {:<9} {} ply {} {}\n",
-                &id[..id.len().min(12)],
-                g.variant,
-                g.status,
-                if g.my_turn { "*" } else { " " },
-                g.ply,
-                g.waiting_for,
-            ));
-            let indent = |s: &mut String, line: String| s.push_str(&format!("{:14}{line}\n", ""));
-            let players = &g.players;
-            if !players.is_empty() {
-                indent(&mut s, players::line(players));
+    done(
+        ask::<Vec<GameSummary>>(home, ControlRequest::Games),
+        |list| {
+            if json {
+                return json::line(&list);
             }
-            let options = &g.options;
-            if g.status == sealed_node::core::GameState::Invited {
-                // Who asks, and on what terms, before the player accepts.
-                let from = players
-                    .iter()
-                    .find(|p| p.seat == 0)
-                    .map(|p| players::line(std::slice::from_ref(p)))
-                    .unwrap_or_default();
-                indent(
-                    &mut s,
-                    format!(
-                        "invitation from {from}: `{}` or `{}`",
-                        home.command(&format!("accept {}", &id[..id.len().min(12)])),
-                        home.command(&format!("decline {}", &id[..id.len().min(12)])),
-                    ),
-                );
+            let mut s = String::new();
+            for g in list {
+                let id = g.game.as_str();
+                // The ply unpadded, as it has always been printed.
+                s.push_str(&format!(
+                    "{}  {:<9} {:<9} {} ply {} {}\n",
+                    &id[..id.len().min(12)],
+                    g.variant,
+                    g.status,
+                    if g.my_turn { "*" } else { " " },
+                    g.ply,
+                    g.waiting_for,
+                ));
+                let indent =
+                    |s: &mut String, line: String| s.push_str(&format!("{:14}{line}\n", ""));
+                let players = &g.players;
+                if !players.is_empty() {
+                    indent(&mut s, players::line(players));
+                }
+                let options = &g.options;
+                if g.status == sealed_node::core::GameState::Invited {
+                    // Who asks, and on what terms, before the player accepts.
+                    let from = players
+                        .iter()
+                        .find(|p| p.seat == 0)
+                        .map(|p| players::line(std::slice::from_ref(p)))
+                        .unwrap_or_default();
+                    indent(
+                        &mut s,
+                        format!(
+                            "invitation from {from}: `{}` or `{}`",
+                            home.command(&format!("accept {}", &id[..id.len().min(12)])),
+                            home.command(&format!("decline {}", &id[..id.len().min(12)])),
+                        ),
+                    );
+                }
+                if g.status == sealed_node::core::GameState::Invited && !g.helpers.is_empty() {
+                    // Whom accepting means trusting, besides the other player.
+                    let list: Vec<String> = g
+                        .helpers
+                        .iter()
+                        .map(|h| format!("{} {}", h.role, h.peer))
+                        .collect();
+                    indent(&mut s, format!("you would trust: {}", list.join(", ")));
+                }
+                let invited = g.status == sealed_node::core::GameState::Invited;
+                if !options.is_empty() {
+                    indent(&mut s, format!("options: {}", options.join(" ")));
+                } else if invited {
+                    // Every term is said before the player accepts, the defaults too.
+                    indent(&mut s, "options: none (the variant's own rules)".into());
+                }
+                if let Some(r) = &g.result {
+                    indent(&mut s, format!("result: {r}"));
+                }
+                if let Some(clock) = &g.clock {
+                    indent(&mut s, format!("clock: {clock}"));
+                } else if invited {
+                    indent(
+                        &mut s,
+                        "clock: none (no time control: nobody loses on time)".into(),
+                    );
+                }
+                if let Some(inv) = &g.invitation {
+                    indent(&mut s, format!("invitation {inv}"));
+                }
+                if let Some(why) = &g.witness_refused {
+                    indent(&mut s, sealed_node::core::witness_refused_line(why));
+                }
             }
-            if g.status == sealed_node::core::GameState::Invited && !g.helpers.is_empty() {
-                // Whom accepting means trusting, besides the other player.
-                let list: Vec<String> = g
-                    .helpers
-                    .iter()
-                    .map(|h| format!("{} {}", h.role, h.peer))
-                    .collect();
-                indent(&mut s, format!("you would trust: {}", list.join(", ")));
-            }
-            let invited = g.status == sealed_node::core::GameState::Invited;
-            if !options.is_empty() {
-                indent(&mut s, format!("options: {}", options.join(" ")));
-            } else if invited {
-                // Every term is said before the player accepts, the defaults too.
-                indent(&mut s, "options: none (the variant's own rules)".into());
-            }
-            if let Some(r) = &g.result {
-                indent(&mut s, format!("result: {r}"));
-            }
-            if let Some(clock) = &g.clock {
-                indent(&mut s, format!("clock: {clock}"));
-            } else if invited {
-                indent(
-                    &mut s,
-                    "clock: none (no time control: nobody loses on time)".into(),
-                );
-            }
-            if let Some(inv) = &g.invitation {
-                indent(&mut s, format!("invitation {inv}"));
-            }
-            if let Some(why) = &g.witness_refused {
-                indent(&mut s, sealed_node::core::witness_refused_line(why));
-            }
-        }
-        if s.is_empty() { "no games\n".into() } else { s }
-    })
+            if s.is_empty() { "no games\n".into() } else { s }
+        },
+    )
 }
 
 /// `sealed show`.
 pub fn show(home: &Home, game: &str, json: bool, svg: Option<&Path>) -> i32 {
     if let Some(path) = svg {
-        let r = ask(
+        let r = ask::<Option<String>>(
             home,
             ControlRequest::Show {
                 game: game.into(),
@@ -324,37 +315,30 @@ pub fn show(home: &Home, game: &str, json: bool, svg: Option<&Path>) -> i32 {
             },
         );
         match r {
-            Ok(Value::String(s)) => {
+            Ok(Some(s)) => {
                 if let Err(e) = std::fs::write(path, s) {
                     output::error(&format!("{}: {e}", path.display()));
                     return 2;
                 }
             }
-            Ok(_) => {
+            Ok(None) => {
                 output::error("this game has no board to draw");
                 return 2;
             }
             Err(code) => return code,
         }
     }
-    let format = if json {
-        ShowFormat::Json
-    } else {
-        ShowFormat::Text
+    let req = |format| ControlRequest::Show {
+        game: game.into(),
+        format,
     };
-    done(
-        ask(
-            home,
-            ControlRequest::Show {
-                game: game.into(),
-                format,
-            },
-        ),
-        |v| match v {
-            Value::String(s) => s,
-            other => format!("{other}\n"),
-        },
-    )
+    if json {
+        done(ask::<GameView>(home, req(ShowFormat::Json)), |view| {
+            json::line(&view)
+        })
+    } else {
+        done(ask::<String>(home, req(ShowFormat::Text)), |text| text)
+    }
 }
 
 /// Longest action text sent to the node: longer than any move, card play or attempt.
@@ -400,7 +384,7 @@ pub fn generic(home: &Home, game: &str, generic: Generic) -> i32 {
 
 /// Sends a player's act, then says where it is (`text`: the act as the person reads it).
 fn made(home: &Home, game: &str, text: &str, req: ControlRequest) -> i32 {
-    if let Err(code) = ask(home, req) {
+    if let Err(code) = ask::<IgnoredAny>(home, req) {
         return code;
     }
     // Made and stored; a running node sends it on to the other seats: wait a little for
@@ -409,7 +393,7 @@ fn made(home: &Home, game: &str, text: &str, req: ControlRequest) -> i32 {
     let deadline = std::time::Instant::now() + DELIVERY_WAIT;
     let mut pause = std::time::Duration::from_millis(5);
     let now = loop {
-        let v = ask(
+        let v = ask::<GameView>(
             home,
             ControlRequest::Show {
                 game: game.into(),
@@ -417,20 +401,21 @@ fn made(home: &Home, game: &str, text: &str, req: ControlRequest) -> i32 {
             },
         )
         .ok();
-        let delivered = v.as_ref().and_then(delivery).is_none_or(|d| !d.pending());
+        let delivered = v
+            .as_ref()
+            .and_then(|v| v.delivery.as_ref())
+            .is_none_or(|d| !d.pending());
         if !running || delivered || std::time::Instant::now() >= deadline {
             break v;
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(std::time::Duration::from_millis(100));
     };
-    let field = |k: &str| now.as_ref().and_then(|v| v[k].as_str().map(str::to_owned));
     let at = now
         .as_ref()
-        .and_then(|v| v["ply"].as_u64())
-        .map(|p| format!(" (ply {p})"))
+        .map(|v| format!(" (ply {})", v.table.ply))
         .unwrap_or_default();
-    let delivery = match (running, now.as_ref().and_then(delivery)) {
+    let delivery = match (running, now.as_ref().and_then(|v| v.delivery.as_ref())) {
         (false, _) => format!(
             ", kept in the store: it goes out when `{}` starts",
             home.command("node")
@@ -439,21 +424,20 @@ fn made(home: &Home, game: &str, text: &str, req: ControlRequest) -> i32 {
         (true, Some(d)) => format!(", {d}"),
         (true, None) => String::new(),
     };
-    let next = field("waiting_for")
-        .map(|w| format!("; {}", w.strip_prefix("nothing: ").unwrap_or(&w)))
+    let next = now
+        .as_ref()
+        .map(|v| &v.table.waiting_for)
+        .map(|w| format!("; {}", w.strip_prefix("nothing: ").unwrap_or(w)))
         .unwrap_or_default();
-    let refused = field("witness_refused")
-        .map(|why| format!("; {}", sealed_node::core::witness_refused_line(&why)))
+    let refused = now
+        .as_ref()
+        .and_then(|v| v.witness_refused.as_deref())
+        .map(|why| format!("; {}", sealed_node::core::witness_refused_line(why)))
         .unwrap_or_default();
     let verb = if running { "sent" } else { "made" };
     i32::from(!output::stdout(&format!(
         "{text}: {verb}{at}{delivery}{refused}{next}\n"
     ))) * 2
-}
-
-/// Where a game document says this seat's latest messages are.
-fn delivery(doc: &Value) -> Option<Delivery> {
-    serde_json::from_value(doc.get("delivery")?.clone()).ok()?
 }
 
 /// How long `sealed move` waits for the other seats (or a mailbox) to say they hold the
@@ -480,14 +464,8 @@ pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
     }
     let mut files: Vec<(&Path, Vec<u8>)> = vec![];
     if let Some(path) = to.transcript {
-        match ask(home, ControlRequest::Transcript { game: game.into() })
-            .map(|v| transcript_bytes(&v))
-        {
-            Ok(Ok(b)) => files.push((path, b)),
-            Ok(Err(e)) => {
-                output::error(&e.to_string());
-                return 2;
-            }
+        match ask::<Transcript>(home, ControlRequest::Transcript { game: game.into() }) {
+            Ok(Transcript(b)) => files.push((path, b)),
             Err(code) => return code,
         }
     }
@@ -504,9 +482,9 @@ pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
     let mut missing = 0;
     for (path, req, what) in texts {
         let Some(path) = path else { continue };
-        match ask(home, req) {
-            Ok(Value::String(s)) => files.push((path, s.into_bytes())),
-            Ok(_) => {
+        match ask::<Option<String>>(home, req) {
+            Ok(Some(s)) => files.push((path, s.into_bytes())),
+            Ok(None) => {
                 missing += 1;
                 output::error(&format!(
                     "{}: not written: this game has no {what} (PGN is for games on a chess board; a score exists once the game has started)",
@@ -542,9 +520,8 @@ pub fn export(home: &Home, game: &str, to: &ExportTo<'_>) -> i32 {
 /// `sealed mail export|import`.
 pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
     match what {
-        "export" => match ask(home, ControlRequest::MailExport { game: arg.into() }) {
-            Ok(v) => {
-                let text = v.as_str().unwrap_or_default().to_owned();
+        "export" => match ask::<String>(home, ControlRequest::MailExport { game: arg.into() }) {
+            Ok(text) => {
                 match out {
                     Some(path) => match std::fs::write(path, &text) {
                         // Said like every other file the command line writes.
@@ -589,15 +566,9 @@ pub fn mail(home: &Home, what: &str, arg: &str, out: Option<&PathBuf>) -> i32 {
                 .iter()
                 .map(|m| sealed_node::mail::armor(&[0; 32].into(), m))
                 .collect();
-            match ask(home, ControlRequest::MailImport { text }) {
-                Ok(v) => {
-                    let games: String = v["games"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|g| format!("{} imported\n", g.as_str().unwrap_or_default()))
-                        .collect();
-                    let refused = strings(&v["refused"]);
+            match ask::<Imported>(home, ControlRequest::MailImport { text }) {
+                Ok(Imported { games, refused }) => {
+                    let games: String = games.iter().map(|g| format!("{g} imported\n")).collect();
                     for r in &refused {
                         output::error(r);
                     }

@@ -1,74 +1,106 @@
 //! `sealed peers` and `sealed mailbox`: where peers are, and the home's default mailbox.
 
+use serde::Serialize;
+
 use sealed_node::Home;
 use sealed_node::control::{ControlRequest, call};
-use serde_json::Value;
+use sealed_node::core::{PeerView, PeersView};
+use sealed_node::shell::{Door, Info};
 
-use crate::output;
+use crate::{json, output};
 
 /// `sealed peers`: the peer book, best address first.
 pub fn peers(home: &Home, json: bool) -> i32 {
-    let doc = match call(&home.socket_path(), &ControlRequest::Peers) {
+    let book = match call::<PeersView>(&home.socket_path(), &ControlRequest::Peers) {
         Ok(v) => v,
         Err(e) => {
             output::error(&e.to_string());
             return 2;
         }
     };
-    let info = call(&home.socket_path(), &ControlRequest::Info).unwrap_or_default();
+    // This node's own facts are a line above the book: the book is said without them.
+    let info = call::<Info>(&home.socket_path(), &ControlRequest::Info).ok();
     let text = if json {
-        // The book as the node gives it, and this node beside it (a key added).
-        let mut doc = doc;
-        if let Some(o) = doc.as_object_mut() {
-            o.insert("this_node".into(), this_node(&info));
-        }
-        format!("{doc}\n")
+        json::line(&PeersJson {
+            this_node: this_node(info.as_ref()),
+            book,
+        })
     } else {
         format!(
             "{}{}{}",
-            this_node_text(&info),
-            strangers_text(&doc),
-            book_text(&doc, home.mailbox().as_deref().and_then(peer_of_addr))
+            this_node_text(info.as_ref()),
+            strangers_text(&book),
+            book_text(&book, home.mailbox().as_deref().and_then(peer_of_addr))
         )
     };
     if output::stdout(&text) { 0 } else { 2 }
 }
 
+/// `peers --json`: the book as the node gives it, and this node beside it.
+#[derive(Serialize)]
+struct PeersJson<'a> {
+    #[serde(flatten)]
+    book: PeersView,
+    this_node: ThisNode<'a>,
+}
+
 /// This node as `peers --json` gives it: its peer id, whether peers can dial it, the
-/// addresses it is reached at through relays, and what it serves others.
-fn this_node(info: &Value) -> Value {
-    serde_json::json!({
-        "peer": info["peer"],
-        "reachability": info["reachability"].as_str().unwrap_or("unknown"),
-        "relayed": relayed(info),
-        "serves": info["serves"].as_array().cloned().unwrap_or_default(),
-        "games": {
-            "in_memory": info["games_in_memory"],
-            "asleep": info["games_asleep"],
-            "woken": info["games_woken"],
+/// addresses it is reached at through relays, and what it serves others. `null` fields
+/// (and `unknown`) when the node did not say.
+#[derive(Serialize)]
+struct ThisNode<'a> {
+    peer: Option<&'a str>,
+    reachability: &'a str,
+    relayed: Vec<&'a str>,
+    serves: &'a [String],
+    games: GameCounts,
+    door: Option<&'a Door>,
+    inbound: Option<&'a Door>,
+}
+
+/// How many games the node holds, in memory and asleep, and how many it woke.
+#[derive(Serialize)]
+struct GameCounts {
+    in_memory: Option<usize>,
+    asleep: Option<usize>,
+    woken: Option<u64>,
+}
+
+fn this_node(info: Option<&Info>) -> ThisNode<'_> {
+    ThisNode {
+        peer: info.map(|i| i.peer.as_str()),
+        reachability: reachability(info),
+        relayed: relayed(info),
+        serves: info.map_or(&[], |i| i.serves.as_slice()),
+        games: GameCounts {
+            in_memory: info.map(|i| i.games_in_memory),
+            asleep: info.map(|i| i.games_asleep),
+            woken: info.map(|i| i.games_woken),
         },
-        "door": info["door"],
-        "inbound": info["inbound"],
-    })
+        door: info.map(|i| &i.door),
+        inbound: info.map(|i| &i.inbound),
+    }
+}
+
+/// How peers reach this node, `unknown` when it did not say.
+fn reachability(info: Option<&Info>) -> &str {
+    info.map_or("unknown", |i| i.reachability.as_str())
 }
 
 /// The node's listen addresses that go through a relay (`…/p2p-circuit/p2p/<us>`): the
 /// ones a peer behind no NAT of ours dials when this node is private.
-fn relayed(info: &Value) -> Vec<String> {
-    info["addrs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+fn relayed(info: Option<&Info>) -> Vec<&str> {
+    info.into_iter()
+        .flat_map(|i| &i.addrs)
+        .map(String::as_str)
         .filter(|a| a.contains("/p2p-circuit"))
-        .map(str::to_owned)
         .collect()
 }
 
 /// This node in words, for the top of `peers`: how peers reach it, and what it serves.
-fn this_node_text(info: &Value) -> String {
+fn this_node_text(info: Option<&Info>) -> String {
     let relayed = relayed(info);
-    let reach = info["reachability"].as_str().unwrap_or("unknown");
+    let reach = reachability(info);
     let mut s = match reach.split_once(' ') {
         Some(("public", at)) => format!("this node: public: peers dial it at {at}\n"),
         _ if reach == "private" && relayed.is_empty() => "this node: private: peers cannot \
@@ -85,39 +117,34 @@ fn this_node_text(info: &Value) -> String {
     for a in &relayed {
         s.push_str(&format!("    relayed  {a}\n"));
     }
-    let serves: Vec<&str> = info["serves"]
-        .as_array()
+    let serves: Vec<&str> = info
         .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+        .flat_map(|i| &i.serves)
+        .map(String::as_str)
         .collect();
     s.push_str(&format!("    serves   {}\n", serves_words(&serves)));
-    let count = |k: &str| info[k].as_u64().unwrap_or(0);
+    let count = |k: fn(&Info) -> u64| info.map_or(0, k);
     s.push_str(&format!(
         "    games    {} in memory, {} asleep (in the store until something happens in \
          them; {} woken since the node started)\n",
-        count("games_in_memory"),
-        count("games_asleep"),
-        count("games_woken"),
+        count(|i| i.games_in_memory as u64),
+        count(|i| i.games_asleep as u64),
+        count(|i| i.games_woken),
     ));
-    let door = |k: &str| info["door"][k].as_u64().unwrap_or(0);
+    // A node that did not say counts nothing at its door.
+    let none = Door::default();
+    let door = info.map_or(&none, |i| &i.door);
     s.push_str(&format!(
         "    door     {} of {} connections being set up; since the start {} gave their \
          place to a newcomer from a network holding fewer, {} refused (their network held \
          most)\n",
-        door("waiting"),
-        door("places"),
-        door("evicted"),
-        door("refused"),
+        door.waiting, door.places, door.evicted, door.refused,
     ));
-    let inbound = |k: &str| info["inbound"][k].as_u64().unwrap_or(0);
+    let inbound = info.map_or(&none, |i| &i.inbound);
     s.push_str(&format!(
         "    inbound  {} of {} connections from others; since the start {} closed for a \
          newcomer from a network holding fewer, {} refused (their network held most)\n",
-        inbound("waiting"),
-        inbound("places"),
-        inbound("evicted"),
-        inbound("refused"),
+        inbound.waiting, inbound.places, inbound.evicted, inbound.refused,
     ));
     s
 }
@@ -149,14 +176,10 @@ pub fn serves_words(serves: &[&str]) -> String {
 /// What strangers hold here and what was refused, in words: how long a game held for a
 /// stranger lives (the policy this node announces), the networks holding most, and the
 /// refusals since the start by reason.
-fn strangers_text(doc: &Value) -> String {
+fn strangers_text(book: &PeersView) -> String {
     let mut s = String::new();
-    let held = &doc["held"];
-    if let (Some(open), Some(idle), Some(grace)) = (
-        held["open_ms"].as_u64(),
-        held["idle_ms"].as_u64(),
-        held["grace_ms"].as_u64(),
-    ) {
+    if let Some(held) = &book.held {
+        let (open, idle, grace) = (held.open_ms, held.idle_ms, held.grace_ms);
         s.push_str(&format!(
             "    keeps    a game held for a stranger {} if nobody accepts it, {} idle without \
              a time control, or {} past its longest wait; any envelope renews it\n",
@@ -165,23 +188,18 @@ fn strangers_text(doc: &Value) -> String {
             span(grace)
         ));
     }
-    for n in doc["strangers"].as_array().into_iter().flatten() {
-        let today = &n["today"];
+    for n in &book.strangers {
         s.push_str(&format!(
             "    network  {}: {} games open; today {} games, {} envelopes, {} KiB\n",
-            n["network"].as_str().unwrap_or("?"),
-            n["open"].as_u64().unwrap_or(0),
-            today["games"].as_u64().unwrap_or(0),
-            today["envelopes"].as_u64().unwrap_or(0),
-            today["bytes"].as_u64().unwrap_or(0) / 1024,
+            n.network,
+            n.open,
+            n.today.games,
+            n.today.envelopes,
+            n.today.bytes / 1024,
         ));
     }
-    for r in doc["refused"].as_array().into_iter().flatten() {
-        s.push_str(&format!(
-            "    refused  {} × {}\n",
-            r[1].as_u64().unwrap_or(0),
-            r[0].as_str().unwrap_or("?")
-        ));
+    for (why, count) in &book.refused {
+        s.push_str(&format!("    refused  {count} × {why}\n"));
     }
     s
 }
@@ -204,84 +222,82 @@ fn peer_of_addr(addr: &str) -> Option<&str> {
 
 /// The book in lines: each peer with what it is to this node (`default` is the peer id
 /// of the home's default mailbox), then its addresses.
-fn book_text(doc: &Value, default: Option<&str>) -> String {
-    let now = doc["now_ms"].as_u64().unwrap_or(0);
-    let ago = |ms: &Value| match ms.as_u64() {
-        Some(0) | None => "never".to_owned(),
-        Some(t) => format!("{} s ago", now.saturating_sub(t) / 1000),
+fn book_text(book: &PeersView, default: Option<&str>) -> String {
+    let now = book.now_ms;
+    let ago = |ms: u64| match ms {
+        0 => "never".to_owned(),
+        t => format!("{} s ago", now.saturating_sub(t) / 1000),
     };
     let mut s = String::new();
-    for p in doc["peers"].as_array().into_iter().flatten() {
-        let mut tags = vec![];
-        if p["connected"] == Value::Bool(true) {
-            tags.push("connected".to_owned());
-        }
-        // What the peer is to this node: its default mailbox, and to its games a
-        // witness or a mailbox; a peer kept connected for none of those was named by
-        // the player as a rendezvous point.
-        let mut roles: Vec<&str> = vec![];
-        if default.is_some() && p["peer"].as_str() == default {
-            roles.push("default mailbox");
-        }
-        roles.extend(
-            p["roles"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(|r| match r {
-                    "witness" => "witness of a game",
-                    "mailbox" => "mailbox of a game",
-                    other => other,
-                }),
-        );
-        if !roles.is_empty() {
-            tags.push(roles.join(" and "));
-        } else if p["standing"] == Value::Bool(true) {
-            tags.push("kept connected".to_owned());
-        }
-        if let Some(a) = p["agent"].as_str() {
-            tags.push(a.to_owned());
-        }
-        s.push_str(&format!(
-            "{}  {}\n",
-            p["peer"].as_str().unwrap_or_default(),
-            tags.join(", ")
-        ));
-        if let Some(why) = p["unreachable"].as_str() {
-            s.push_str(&format!("    unreachable: {why}\n"));
-        }
-        let sync = &p["sync"];
-        if let (Some(stream), Some(rr)) =
-            (sync["stream"].as_u64(), sync["request_response"].as_u64())
-        {
-            s.push_str(&format!(
-                "    sync messages since it connected: {stream} on the stream{}\n",
-                if rr > 0 {
-                    format!(", {rr} by request-response (a node of before the stream)")
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        for a in p["addrs"].as_array().into_iter().flatten() {
-            s.push_str(&format!(
-                "    {}  seen {}, reached {}{}\n",
-                a["addr"].as_str().unwrap_or_default(),
-                ago(&a["seen_ms"]),
-                ago(&a["worked_ms"]),
-                match a["failures"].as_u64() {
-                    Some(0) | None => String::new(),
-                    Some(n) => format!(", {n} failed since"),
-                }
-            ));
-        }
+    for p in &book.peers {
+        s.push_str(&peer_text(p, default, ago));
     }
     if s.is_empty() {
         "no peers known\n".into()
     } else {
         s
     }
+}
+
+/// One peer of the book in lines: what it is to this node, then its addresses.
+fn peer_text(p: &PeerView, default: Option<&str>, ago: impl Fn(u64) -> String) -> String {
+    let mut s = String::new();
+    let mut tags = vec![];
+    if p.connected {
+        tags.push("connected".to_owned());
+    }
+    // What the peer is to this node: its default mailbox, and to its games a
+    // witness or a mailbox; a peer kept connected for none of those was named by
+    // the player as a rendezvous point.
+    let mut roles: Vec<&str> = vec![];
+    if default.is_some() && p.peer.as_deref() == default {
+        roles.push("default mailbox");
+    }
+    roles.extend(p.roles.iter().map(|r| match r.as_str() {
+        "witness" => "witness of a game",
+        "mailbox" => "mailbox of a game",
+        other => other,
+    }));
+    if !roles.is_empty() {
+        tags.push(roles.join(" and "));
+    } else if p.standing {
+        tags.push("kept connected".to_owned());
+    }
+    if let Some(a) = &p.agent {
+        tags.push(a.clone());
+    }
+    s.push_str(&format!(
+        "{}  {}\n",
+        p.peer.as_deref().unwrap_or_default(),
+        tags.join(", ")
+    ));
+    if let Some(why) = &p.unreachable {
+        s.push_str(&format!("    unreachable: {why}\n"));
+    }
+    if let Some(sync) = p.sync {
+        let (stream, rr) = (sync.stream, sync.request_response);
+        s.push_str(&format!(
+            "    sync messages since it connected: {stream} on the stream{}\n",
+            if rr > 0 {
+                format!(", {rr} by request-response (a node of before the stream)")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    for a in &p.addrs {
+        s.push_str(&format!(
+            "    {}  seen {}, reached {}{}\n",
+            a.addr,
+            ago(a.seen_ms),
+            ago(a.worked_ms),
+            match a.failures {
+                0 => String::new(),
+                n => format!(", {n} failed since"),
+            }
+        ));
+    }
+    s
 }
 
 /// `sealed mailbox [ADDR] [--clear]`.
@@ -306,7 +322,7 @@ pub fn mailbox(home: &Home, addr: Option<&str>, clear: bool) -> i32 {
             // a node, the address is read here and the node takes it at its start.
             if running {
                 let req = ControlRequest::Mailbox { addr: a.into() };
-                if let Err(e) = call(&home.socket_path(), &req) {
+                if let Err(e) = call::<()>(&home.socket_path(), &req) {
                     output::error(&e.to_string());
                     return 2;
                 }

@@ -301,9 +301,13 @@ impl Words<'_> {
 /// The kebab-case name serde gives a unit variant (a claim's subject, a seat's role), so
 /// the report and the JSON use the same words and cannot drift apart.
 fn kebab(value: &impl serde::Serialize) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        other => format!("{other:?}"),
+    // A unit variant is written as a JSON string: its name is what the quotes hold.
+    match serde_json::to_string(value) {
+        Ok(s) => match s.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            Some(name) => name.to_owned(),
+            None => s,
+        },
+        Err(e) => format!("{e:?}"),
     }
 }
 

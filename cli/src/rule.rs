@@ -75,8 +75,9 @@ fn read_file(path: &Path) -> Result<TranscriptFile, Why> {
 
 /// The public envelopes this home's node holds of a game, as a transcript.
 fn from_node(home: &Home, game: &str) -> Result<TranscriptFile, Why> {
-    let v = ask(home, ControlRequest::MailExport { game: game.into() }).map_err(|_| Why::Said)?;
-    let mut mails = sealed_node::mail::dearmor(v.as_str().unwrap_or_default())
+    let text: String =
+        ask(home, ControlRequest::MailExport { game: game.into() }).map_err(|_| Why::Said)?;
+    let mut mails = sealed_node::mail::dearmor(&text)
         .map_err(|e| format!("the node's copy of game {game}: {e}"))?;
     let m = mails
         .pop()
@@ -95,7 +96,7 @@ fn held(home: &Home, game: &str, dispute: Option<u32>, words: &str) -> Said {
     let (Some(d), Some(act)) = (dispute, act) else {
         return Ok(said);
     };
-    let sent = ask(
+    let sent: Option<String> = ask(
         home,
         ControlRequest::Ruling {
             game: game.into(),
@@ -106,15 +107,14 @@ fn held(home: &Home, game: &str, dispute: Option<u32>, words: &str) -> Said {
     .map_err(|_| Why::Said)?;
     Ok(format!(
         "{said}your node has it: {}\n",
-        sent.as_str().unwrap_or("kept")
+        sent.as_deref().unwrap_or("kept")
     ))
 }
 
 /// Every game this home's node relays whose terms name this home's key as arbiter,
 /// with its open disputes.
 fn inbox(home: &Home) -> Said {
-    let games = ask(home, ControlRequest::Games).map_err(|_| Why::Said)?;
-    let games: Vec<GameSummary> = serde_json::from_value(games).map_err(|e| e.to_string())?;
+    let games: Vec<GameSummary> = ask(home, ControlRequest::Games).map_err(|_| Why::Said)?;
     let mut out = String::new();
     for g in games
         .iter()

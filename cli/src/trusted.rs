@@ -3,9 +3,8 @@
 //! id with the name it announces when the node knows it.
 
 use sealed_node::Home;
-use sealed_node::control::{CallError, ControlRequest, call};
-use sealed_node::core::ShowFormat;
-use serde_json::Value;
+use sealed_node::control::{CallError, ControlRequest, FromAnswer, call};
+use sealed_node::core::{GameView, PeersView, ShowFormat};
 
 use crate::play::store_wait;
 
@@ -18,12 +17,11 @@ pub fn line(home: &Home, game: &str) -> Option<String> {
         game: game.into(),
         format: ShowFormat::Json,
     };
-    let view = ask_quiet(home, req)?;
+    let view: GameView = ask_quiet(home, req)?;
     // The names the peers announce, from the node's peer book (none with it stopped).
     let names: std::collections::HashMap<String, String> =
-        sealed_node::control::call(&home.socket_path(), &ControlRequest::Peers)
+        call::<PeersView>(&home.socket_path(), &ControlRequest::Peers)
             .ok()
-            .and_then(|v| serde_json::from_value::<sealed_node::core::PeersView>(v).ok())
             .map(|p| {
                 p.peers
                     .into_iter()
@@ -36,27 +34,22 @@ pub fn line(home: &Home, game: &str) -> Option<String> {
         None => peer.to_owned(),
     };
     let mut parts = vec![];
-    for p in view["players"].as_array().into_iter().flatten() {
-        if p["role"] == "referee"
-            && let Some(peer) = p["peer"].as_str()
-        {
-            parts.push(format!("referee {}", named(peer, p["name"].as_str())));
-        }
+    for p in view.players.iter().filter(|p| p.role == "referee") {
+        parts.push(format!("referee {}", named(&p.peer, Some(&p.name))));
     }
-    for h in view["helpers"].as_array().into_iter().flatten() {
-        if let (Some(role), Some(peer)) = (h["role"].as_str(), h["peer"].as_str()) {
-            parts.push(format!(
-                "{role} {}",
-                named(peer, names.get(peer).map(String::as_str))
-            ));
-        }
+    for h in &view.helpers {
+        parts.push(format!(
+            "{} {}",
+            h.role,
+            named(&h.peer, names.get(&h.peer).map(String::as_str))
+        ));
     }
     (!parts.is_empty()).then(|| format!("you trust: {}\n", parts.join(", ")))
 }
 
 /// A request for a line that adds to an answer already given (`play::ask`'s way: the
 /// node, else the store): nothing printed on failure.
-fn ask_quiet(home: &Home, req: ControlRequest) -> Option<Value> {
+fn ask_quiet<T: FromAnswer>(home: &Home, req: ControlRequest) -> Option<T> {
     match call(&home.socket_path(), &req) {
         Ok(v) => Some(v),
         Err(CallError::NoNode { .. }) => sealed_node::offline::answer(home, &req, store_wait())

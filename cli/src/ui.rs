@@ -181,17 +181,11 @@ pub fn ask_running(home: &Home, open: bool) -> Option<i32> {
         return None;
     }
     Some(
-        match sealed_node::control::call(&socket, &ControlRequest::Ui) {
-            Ok(v) => match v.as_str() {
-                Some(url) => {
-                    announce(home, url, open);
-                    0
-                }
-                None => {
-                    output::error(&format!("the node answered {v}"));
-                    2
-                }
-            },
+        match sealed_node::control::call::<String>(&socket, &ControlRequest::Ui) {
+            Ok(url) => {
+                announce(home, &url, open);
+                0
+            }
             Err(e) => {
                 output::error(&e.to_string());
                 2

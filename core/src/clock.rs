@@ -45,7 +45,7 @@ pub fn show_duration(ms: u64) -> String {
 }
 
 /// One player's clock.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatClock {
     /// The seat.
     pub seat: u8,
@@ -59,7 +59,7 @@ pub struct SeatClock {
 }
 
 /// The clocks of a game at one moment.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Clocks {
     /// Every player's clock.
     pub seats: Vec<SeatClock>,

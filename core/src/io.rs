@@ -550,7 +550,7 @@ impl ProposeArgs {
 }
 
 /// What a mail import did.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Imported {
     /// The games the mail touched (hex ids).
     pub games: Vec<String>,

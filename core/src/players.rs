@@ -19,6 +19,10 @@ pub struct PlayerView {
     pub peer: String,
     /// Whether it is this node's seat.
     pub you: bool,
+    /// Whether its node is connected to this one now: the web board adds it for every
+    /// seat but this node's (`web/src/people.rs`); absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<bool>,
 }
 
 pub use sealed_games::table::seat_names;
@@ -43,6 +47,7 @@ pub fn players(terms: &Terms, names: &[Option<String>], me: Option<Seat>) -> Vec
                 .key(Seat(u8::try_from(i).unwrap_or(u8::MAX)))
                 .map_or_else(|| crate::peer_id::name(&s.key), crate::peer_id::of),
             you: me.is_some_and(|m| usize::from(m.0) == i),
+            connected: None,
         })
         .collect()
 }
@@ -57,6 +62,20 @@ pub struct HelperView {
     pub role: String,
     /// Its libp2p peer id.
     pub peer: String,
+    /// What the node knows of it now: the web board adds it (`web/src/people.rs`);
+    /// absent elsewhere.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Seen>,
+}
+
+/// What the node knows now of a witness, mailbox or arbiter a game names, as the web
+/// board shows it beside its peer id.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Seen {
+    /// The name it announces, if the node has heard one (the peer's own word).
+    pub name: Option<String>,
+    /// Connected to this node now.
+    pub connected: bool,
 }
 
 /// The option that names a physical-deck Tempête game's arbiter (spec/GAMES.md §4.20):
@@ -86,6 +105,7 @@ pub fn helpers(terms: &Terms) -> Vec<HelperView> {
         .map(|k| HelperView {
             role: "witness".into(),
             peer: peer(k),
+            seen: None,
         })
         .chain(
             proposal
@@ -95,11 +115,13 @@ pub fn helpers(terms: &Terms) -> Vec<HelperView> {
                 .map(|m| HelperView {
                     role: "mailbox".into(),
                     peer: peer(&m.key),
+                    seen: None,
                 }),
         )
         .chain(arbiter(terms).map(|k| HelperView {
             role: ARBITER.into(),
             peer: peer(&k),
+            seen: None,
         }))
         .collect()
 }
@@ -236,6 +258,7 @@ mod tests {
             vec![HelperView {
                 role: "arbiter".into(),
                 peer: crate::peer_id::text(&arbiter).unwrap(),
+                seen: None,
             }]
         );
         assert_eq!(options_words(&t), vec!["deck=physical"]);
@@ -251,11 +274,13 @@ mod tests {
             vec![
                 HelperView {
                     role: "witness".into(),
-                    peer: peer(6)
+                    peer: peer(6),
+                    seen: None,
                 },
                 HelperView {
                     role: "mailbox".into(),
-                    peer: peer(5)
+                    peer: peer(5),
+                    seen: None,
                 },
             ]
         );

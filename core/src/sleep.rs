@@ -64,7 +64,9 @@ pub struct Held {
 }
 
 /// Why a game stays in memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Awake {
     /// Not a game this node plays (relayed, finished, set aside).

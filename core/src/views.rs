@@ -7,7 +7,7 @@
 /// A game as every face shows it (`sealed show --json`, the web board): the table's
 /// view (`sealed_games::table::TableView`, whose keys `sealed_games::table` lists) and
 /// what the node adds beside it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameView {
     /// The table's view.
     #[serde(flatten)]
@@ -29,7 +29,7 @@ pub struct GameView {
 }
 
 /// A game's clocks, and the line that says them.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClockView {
     /// The clocks.
     #[serde(flatten)]

@@ -450,7 +450,10 @@ impl Sealed {
     async fn move_rtt(&mut self) -> Duration {
         let (mover, other, game, ply) = self.ready().await;
         let shown = mover.show(&game).await.unwrap();
-        let card = shown.table.hand["cards"][0]["card"].as_u64().unwrap();
+        let sealed_games::table::Hand::Duel(hand) = &shown.table.hand else {
+            panic!("a Duel hand")
+        };
+        let card = hand.cards[0].card;
         let text = format!("play {card}");
         let start = Instant::now();
         mover.act(&game, &text, Some(ply)).await.unwrap();

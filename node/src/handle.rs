@@ -68,7 +68,7 @@ impl NodeHandle {
     }
 
     /// Runs one core command and returns its answer as is (the control socket turns it
-    /// into JSON with [`crate::control::value_of`]).
+    /// into the control path's typed answer with [`crate::control::Answered::from`]).
     pub async fn command(&self, cmd: Cmd) -> Result<Answer, NodeError> {
         self.ask(|r| Msg::Core(cmd, r)).await
     }

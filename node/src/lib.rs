@@ -16,7 +16,7 @@
 //! folder `fs.rs`, the file backend with fault points `backend.rs`); fault points for
 //! crash tests `faults.rs`; one transcript checked as `sealed verify` checks it, with
 //! its JSON document, for the command line and the web board alike `checked.rs`; the
-//! home folder `home.rs`; the control socket `control.rs` (which requests are core
+//! home folder `home.rs`; the control socket `control/` (which requests are core
 //! commands, answered alike by a running node and by `offline.rs`, which runs one core
 //! over the store when no node runs, so that the game commands and mail work with the
 //! node stopped; the hand-over of the store between a starting node and such a command,

@@ -13,9 +13,7 @@
 //! on it — saying once what it waits for, for up to [`crate::handover::STORE_WAIT`]
 //! (the hand-over, `handover.rs`).
 
-use serde_json::Value;
-
-use crate::control::{CallError, ControlRequest, call, core_command, value_of};
+use crate::control::{Answered, CallError, ControlRequest, FromAnswer, call, core_command};
 use crate::core::{CmdId, Core, CoreConfig, Input, NodeError, Output, WriteFailed};
 use crate::handover::{HandoverError, StoreWait, Taken, Taker};
 use crate::home::{Home, HomeError};
@@ -43,6 +41,10 @@ pub enum OfflineError {
     /// The core gave no answer: a bug.
     #[error("no answer from the store's games")]
     NoAnswer,
+    /// The core's answer is of another kind than the one the request asks for: a bug
+    /// of the face's, which named the wrong type.
+    #[error("the answer from the store's games is not of the kind asked for")]
+    Unexpected,
 }
 
 /// Who answered a request.
@@ -56,12 +58,12 @@ pub enum Answerer {
 
 /// Answers one control request from the home's store, with the node stopped (or, when a
 /// node starts while the store is held, from that node); the value is the one a running
-/// node's control socket would give.
-pub fn answer(
+/// node's control socket would give, as the type the face asks for.
+pub fn answer<T: FromAnswer>(
     home: &Home,
     req: &ControlRequest,
     wait: StoreWait,
-) -> Result<(Value, Answerer), OfflineError> {
+) -> Result<(T, Answerer), OfflineError> {
     let cmd = core_command(req).ok_or(OfflineError::NeedsNode)?;
     let key = home.key()?;
     let store = match crate::handover::take(home, Taker::Command, wait)? {
@@ -74,7 +76,9 @@ pub fn answer(
     } else {
         String::new()
     };
-    Ok((run(key, name, cmd, &store)?, Answerer::Store))
+    let answer = run(key, name, cmd, &store)?;
+    let answer = T::from_answer(answer).ok_or(OfflineError::Unexpected)?;
+    Ok((answer, Answerer::Store))
 }
 
 /// Runs one command on one core over the store, with no socket; an acceptance signs
@@ -84,7 +88,7 @@ fn run(
     name: String,
     cmd: crate::core::Cmd,
     store: &Store,
-) -> Result<Value, OfflineError> {
+) -> Result<Answered, OfflineError> {
     let seed = crate::home::random32()?;
     let now = crate::shell::now_ms();
     // An acceptance made here signs the home's name, as a running node's does.
@@ -117,5 +121,5 @@ fn run(
             | Output::LookUp { .. } => {}
         }
     }
-    Ok(value_of(answer.ok_or(OfflineError::NoAnswer)??))
+    Ok(Answered::from(answer.ok_or(OfflineError::NoAnswer)??))
 }

@@ -21,7 +21,7 @@ mod sim;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use sealed_node::control::{ControlRequest, Proposal, core_command, value_of};
+use sealed_node::control::{Answered, ControlRequest, Proposal, Reply, core_command};
 use sealed_node::core::ShowFormat;
 use sealed_node::core::{Answer, CoreConfig, NodeError};
 use serde_json::Value;
@@ -52,10 +52,13 @@ impl Log {
 /// A core's reply as the control socket writes it (`control::answer`).
 fn reply_line(r: Result<Answer, NodeError>) -> String {
     match r {
-        Ok(a) => serde_json::json!({ "ok": value_of(a) }),
-        Err(e) => serde_json::json!({ "error": e.to_string() }),
+        Ok(a) => Reply::Ok {
+            ok: Answered::from(a),
+        }
+        .line(),
+        // The records were written before a refusal said whose fault it is.
+        Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
     }
-    .to_string()
 }
 
 /// Runs one control request at node `i` to its reply, as the socket would send it.

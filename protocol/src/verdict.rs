@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::body::ClaimKind;
 use crate::engine::Engine;
@@ -18,7 +18,7 @@ use crate::outcome::Outcome;
 use crate::rules::Rules;
 
 /// Where the verdict stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Complete, closed, and nothing still hidden could change the result.
@@ -30,7 +30,7 @@ pub enum Status {
 }
 
 /// What a claim is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClaimAbout {
     /// A claimant says the accused let the agreed time pass.
@@ -58,7 +58,7 @@ pub enum ClaimAbout {
 }
 
 /// A claim with its evidence.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ClaimView {
     /// The claimant, or `None` when the verifier derived it from the transcript.
     pub by: Option<Seat>,
@@ -74,7 +74,7 @@ pub struct ClaimView {
 }
 
 /// The verdict on one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {
     /// The game.
     pub game: GameId,
@@ -106,14 +106,14 @@ pub struct Verdict {
     pub notes: Vec<String>,
     /// Whether anything still to be signed could change the result (spec §10.5). Not in
     /// the verdict's JSON, whose keys the vectors fix: `sealed verify` says it beside.
-    #[serde(skip)]
+    #[serde(skip, default = "Finality::unknown")]
     pub finality: Finality,
 }
 
 /// Whether the result can still change (spec/PROTOCOL.md §10.5): could an envelope that
 /// is not in the file, signed by any seat now or later, change it to its signer's gain
 /// or to another seat's loss?
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Finality {
     /// No: there was no game (declined, withdrawn), or every seat that had to close did
@@ -127,6 +127,14 @@ pub enum Finality {
     /// Yes: the status is unconfirmed, or the file is not complete. What is missing may
     /// still come, and a verifier cannot tell what it would say.
     Open,
+}
+
+impl Finality {
+    /// What a verdict read back from its JSON says of its finality, which the JSON does
+    /// not hold: open, the one that claims nothing.
+    fn unknown() -> Finality {
+        Finality::Open
+    }
 }
 
 impl Verdict {

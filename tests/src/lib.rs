@@ -7,7 +7,8 @@
 //! it); cheat scenarios `scenarios.rs`; the vector generator `vectors.rs` with
 //! `bin/gen-vectors.rs` (the vectors in spec/vectors are written only by it); where a
 //! transcript's bytes go `transcript_size.rs`, printed by `bin/transcript-size.rs`; a kit
-//! per game (`*_kit.rs`); benches in `benches/`.
+//! per game (`*_kit.rs`); a table's view as JSON for tests that read it by key
+//! `view_json.rs`; benches in `benches/`.
 #![forbid(unsafe_code)]
 
 pub mod cardmate_kit;
@@ -30,5 +31,6 @@ pub mod time_attacks;
 pub mod transcript_size;
 pub mod twin_kit;
 pub mod vectors;
+pub mod view_json;
 pub mod withdraw_kit;
 pub mod witness_vectors;

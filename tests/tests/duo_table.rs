@@ -17,6 +17,7 @@ mod pgn_replay;
 
 use sealed_conformance::pair::{Lockstep, Pace};
 use sealed_conformance::peer::Peer as _;
+use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 use sealed_games::table::{self, Table};

@@ -14,15 +14,15 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use futures::Stream;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use sealed_games::registry::{GAMES, TIME_SETTINGS};
-use sealed_games::table::Generic;
+use sealed_games::table::{Generic, Setting};
 use sealed_node::NodeHandle;
 use sealed_node::checked::FileReport;
-use sealed_node::control::{ControlRequest, Proposal, Reply, answer};
-use sealed_node::core::{Fault, GameState, ShowFormat};
+use sealed_node::control::{Answered, ControlRequest, Proposal, Reply, answer, json_text};
+use sealed_node::core::{Fault, GameState, GameSummary, GameView, ShowFormat};
+use sealed_node::shell::Info;
 
 use crate::Limits;
 use crate::gate::Gate;
@@ -95,14 +95,32 @@ pub(crate) fn router(app: App) -> Router {
 /// whose fault it is (400 only for the request's own).
 fn reply(r: Reply) -> Response {
     match r {
-        Reply::Ok { ok } => Json(ok).into_response(),
+        Reply::Ok { ok } => json(&ok),
         Reply::Refused { error, fault } => refused(&error, fault),
     }
 }
 
+/// A typed document as the page reads it: JSON with every object's keys in order, as
+/// the control socket writes it (`json_text`; the golden records fix the bytes).
+fn json(value: &impl Serialize) -> Response {
+    match json_text(value) {
+        Ok(text) => ([(header::CONTENT_TYPE, "application/json")], text).into_response(),
+        Err(e) => refused(
+            &format!("the answer could not be written: {e}"),
+            Fault::Node,
+        ),
+    }
+}
+
+/// A refusal's body: `{"error": …}`.
+#[derive(Serialize)]
+struct Refused<'a> {
+    error: &'a str,
+}
+
 /// A refusal as HTTP: `{"error": …}` with the status of whose fault it is.
 fn refused(error: &str, fault: Fault) -> Response {
-    (status_of(fault), Json(json!({ "error": error }))).into_response()
+    (status_of(fault), Json(Refused { error })).into_response()
 }
 
 /// The HTTP status of a refusal: 400 for the request's own fault only; a game the node
@@ -149,14 +167,28 @@ async fn login(State(app): State<App>, Query(q): Query<LoginQuery>) -> Response 
     }
 }
 
+/// `/api/me`: this node, what to run for a new login address, and how long a session
+/// lasts unused.
+#[derive(Serialize)]
+struct Me<'a> {
+    #[serde(flatten)]
+    info: &'a Info,
+    again: &'a str,
+    idle_ms: u64,
+}
+
 /// Who this node is, and what to run for a new login address.
 async fn me(State(app): State<App>) -> Response {
-    let mut v = answer(&app.node, ControlRequest::Info).await;
-    if let Some(Value::Object(ok)) = v.ok_mut() {
-        ok.insert("again".into(), json!(*app.again));
-        ok.insert("idle_ms".into(), json!(crate::gate::IDLE_MS));
+    match answer(&app.node, ControlRequest::Info).await {
+        Reply::Ok {
+            ok: Answered::Info(info),
+        } => json(&Me {
+            info: &info,
+            again: &app.again,
+            idle_ms: crate::gate::IDLE_MS,
+        }),
+        other => reply(other),
     }
-    reply(v)
 }
 
 /// Ends this browser's session.
@@ -168,56 +200,81 @@ async fn signout(State(app): State<App>, headers: HeaderMap) -> Response {
     if gate.end(auth) {
         app.save(&mut gate);
     }
-    Json(Value::Null).into_response()
+    Json(()).into_response()
 }
 
 /// Every game, as `sealed games` lists them; an invitation to this seat also says the
 /// side it would play and the other nodes the game names (from its show document), so
 /// that the invitee decides knowing them.
 async fn games(State(app): State<App>) -> Response {
-    let mut v = answer(&app.node, ControlRequest::Games).await;
+    let list = match answer(&app.node, ControlRequest::Games).await {
+        Reply::Ok {
+            ok: Answered::Summaries(list),
+        } => list,
+        other => return reply(other),
+    };
     let facts = crate::people::facts(&app.node).await;
-    if let Some(Value::Array(list)) = v.ok_mut() {
-        for g in list.iter_mut() {
-            let invited = serde_json::from_value::<GameState>(g["status"].clone())
-                .is_ok_and(|s| s == GameState::Invited);
-            if invited && let Some(id) = g["game"].as_str() {
-                let mut show = answer(
-                    &app.node,
-                    ControlRequest::Show {
-                        game: id.to_owned(),
-                        format: ShowFormat::Json,
-                    },
-                )
-                .await;
-                if let Some(show) = show.ok_mut() {
-                    for key in ["side", "helpers"] {
-                        g[key] = show[key].take();
-                    }
-                }
-            }
-            crate::people::enrich(g, &facts);
+    let mut entries = Vec::with_capacity(list.len());
+    for summary in list {
+        let mut entry = Listed {
+            summary,
+            side: None,
+        };
+        if entry.summary.status == GameState::Invited
+            && let Some(view) = show_view(&app, entry.summary.game.clone()).await
+        {
+            entry.side = Some(view.table.side);
+            entry.summary.helpers = view.helpers;
         }
+        let g = &mut entry.summary;
+        crate::people::enrich(&mut g.players, &mut g.helpers, &facts);
+        entries.push(entry);
     }
-    reply(v)
+    json(&entries)
+}
+
+/// One game of `/api/games`: its line as `sealed games` has it, and for an invitation
+/// the side this seat would play (`null` when the game has none).
+#[derive(Serialize)]
+struct Listed {
+    #[serde(flatten)]
+    summary: GameSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<Option<String>>,
+}
+
+/// A game's view, if the node shows it.
+async fn show_view(app: &App, game: String) -> Option<GameView> {
+    let req = ControlRequest::Show {
+        game,
+        format: ShowFormat::Json,
+    };
+    match answer(&app.node, req).await {
+        Reply::Ok {
+            ok: Answered::Show(view),
+        } => Some(*view),
+        _ => None,
+    }
 }
 
 /// One game as `sealed show --json` gives it, each seat and node it names said to be
 /// connected now or not, and a Secret Stallmate period's close (`period.rs`).
 async fn show(State(app): State<App>, Path(game): Path<String>) -> Response {
-    let mut v = answer(
-        &app.node,
-        ControlRequest::Show {
-            game,
-            format: ShowFormat::Json,
-        },
-    )
-    .await;
-    if let Some(doc) = v.ok_mut() {
-        crate::people::enrich(doc, &crate::people::facts(&app.node).await);
-        crate::period::stamp_now(doc);
+    let req = ControlRequest::Show {
+        game,
+        format: ShowFormat::Json,
+    };
+    match answer(&app.node, req).await {
+        Reply::Ok {
+            ok: Answered::Show(mut view),
+        } => {
+            let facts = crate::people::facts(&app.node).await;
+            crate::people::enrich(&mut view.players, &mut view.helpers, &facts);
+            crate::period::stamp_now(&mut view.table.hand);
+            json(&view)
+        }
+        other => reply(other),
     }
-    reply(v)
 }
 
 #[derive(Deserialize)]
@@ -288,7 +345,7 @@ async fn verify(State(app): State<App>, Path(game): Path<String>) -> Response {
     };
     let name = format!("{}.sealed", file_stem(&game));
     let report = FileReport::of_bytes(name, Ok(bytes));
-    Json(json!(report.json())).into_response()
+    json(&report.json())
 }
 
 /// A file's name for a game: the id's first hex digits as typed, nothing else (it goes
@@ -351,34 +408,71 @@ async fn download(State(app): State<App>, Path((game, what)): Path<(String, Stri
 
 /// Every variant with what it is and its options, and the time controls.
 async fn variants() -> Response {
-    let variants: Vec<Value> = GAMES
+    let variants = GAMES
         .iter()
-        .map(|g| json!({ "name": g.name, "about": g.about, "settings": g.settings }))
+        .map(|g| Variant {
+            name: g.name,
+            about: g.about,
+            settings: g.settings,
+        })
         .collect();
-    Json(json!({ "variants": variants, "time": TIME_SETTINGS })).into_response()
+    json(&Variants {
+        variants,
+        time: TIME_SETTINGS,
+    })
+}
+
+/// `/api/variants`: every variant, and the time controls.
+#[derive(Serialize)]
+struct Variants<'a> {
+    variants: Vec<Variant<'a>>,
+    time: &'a [Setting],
+}
+
+/// One variant: its name, what it is, and its options.
+#[derive(Serialize)]
+struct Variant<'a> {
+    name: &'a str,
+    about: &'a str,
+    settings: &'a [Setting],
 }
 
 /// The open deck's cards by number and name, for a Tempête move list that names the
 /// cards played (a game's view names only the cards in this seat's hand).
 async fn cards() -> Response {
     let deck = sealed_games::tempete::Deck::open_shared();
-    let cards: Vec<Value> = deck
+    let cards: Vec<Card<'_>> = deck
         .cards()
-        .map(|c| json!({ "card": c.number(), "name": c.name() }))
+        .map(|c| Card {
+            card: c.number(),
+            name: c.name(),
+        })
         .collect();
-    Json(cards).into_response()
+    json(&cards)
+}
+
+/// A card of the open deck, by number and name.
+#[derive(Serialize)]
+struct Card<'a> {
+    card: u32,
+    name: &'a str,
 }
 
 /// The player's peers. What strangers hold here and what was refused are the
 /// operator's figures (`sealed peers`), not the board's: a count that moves with every
 /// refusal is left out.
 async fn peers(State(app): State<App>) -> Response {
-    let mut v = answer(&app.node, ControlRequest::Peers).await;
-    if let Some(ok) = v.ok_mut().and_then(Value::as_object_mut) {
-        ok.remove("refused");
-        ok.remove("strangers");
+    match answer(&app.node, ControlRequest::Peers).await {
+        Reply::Ok {
+            ok: Answered::Peers(mut book),
+        } => {
+            // Empty, they are not written at all.
+            book.refused.clear();
+            book.strangers.clear();
+            json(&book)
+        }
+        other => reply(other),
     }
-    reply(v)
 }
 
 /// Proposes a game, as `sealed new` does (without waiting for delivery: the games list

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use sealed_node::NodeHandle;
+use sealed_node::core::PlayerView;
+use sealed_node::core::players::{HelperView, Seen};
 
 /// Per peer id: the name it announces, if any, and whether it is connected now.
 pub(crate) type Facts = HashMap<String, (Option<String>, bool)>;
@@ -25,31 +25,44 @@ pub(crate) async fn facts(node: &NodeHandle) -> Facts {
         .collect()
 }
 
-/// Adds `connected` to each of a document's `players` but this seat, and `name` and
-/// `connected` to each of its `helpers`.
-pub(crate) fn enrich(doc: &mut Value, facts: &Facts) {
-    if let Some(Value::Array(players)) = doc.get_mut("players") {
-        for p in players.iter_mut().filter(|p| p["you"] != true) {
-            let known = p["peer"].as_str().and_then(|id| facts.get(id));
-            p["connected"] = Value::Bool(known.is_some_and(|(_, c)| *c));
-        }
+/// Says `connected` of each of a document's `players` but this seat, and `name` and
+/// `connected` of each of its `helpers`.
+pub(crate) fn enrich(players: &mut [PlayerView], helpers: &mut [HelperView], facts: &Facts) {
+    for p in players.iter_mut().filter(|p| !p.you) {
+        let known = facts.get(&p.peer);
+        p.connected = Some(known.is_some_and(|(_, c)| *c));
     }
-    if let Some(Value::Array(helpers)) = doc.get_mut("helpers") {
-        for h in helpers.iter_mut() {
-            let known = h["peer"].as_str().and_then(|id| facts.get(id));
-            h["name"] = known
-                .and_then(|(n, _)| n.clone())
-                .map_or(Value::Null, Value::String);
-            h["connected"] = Value::Bool(known.is_some_and(|(_, c)| *c));
-        }
+    for h in helpers.iter_mut() {
+        let known = facts.get(&h.peer);
+        h.seen = Some(Seen {
+            name: known.and_then(|(n, _)| n.clone()),
+            connected: known.is_some_and(|(_, c)| *c),
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
+
+    fn player(peer: &str, you: bool, name: &str) -> PlayerView {
+        PlayerView {
+            seat: 0,
+            role: "player".into(),
+            name: name.into(),
+            peer: peer.into(),
+            you,
+            connected: None,
+        }
+    }
+
+    fn helper(role: &str, peer: &str) -> HelperView {
+        HelperView {
+            role: role.into(),
+            peer: peer.into(),
+            seen: None,
+        }
+    }
 
     #[test]
     fn seats_and_helpers_get_what_the_node_knows_of_them() {
@@ -59,35 +72,29 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let mut doc = json!({
-            "players": [
-                { "peer": "P0", "you": true, "name": "alice" },
-                { "peer": "P1", "you": false, "name": "bob" },
-                { "peer": "P2", "you": false, "name": "carol" },
-            ],
-            "helpers": [
-                { "role": "witness", "peer": "W" },
-                { "role": "mailbox", "peer": "M" },
-            ],
-        });
-        enrich(&mut doc, &facts);
+        let mut players = vec![
+            player("P0", true, "alice"),
+            player("P1", false, "bob"),
+            player("P2", false, "carol"),
+        ];
+        let mut helpers = vec![helper("witness", "W"), helper("mailbox", "M")];
+        enrich(&mut players, &mut helpers, &facts);
+        assert_eq!(players[0].connected, None, "this seat is this node");
+        assert_eq!(players[1].connected, Some(true));
+        assert_eq!(players[2].connected, Some(false));
+        assert_eq!(players[1].name, "bob", "a seat keeps its proposal's name");
+        let seen = |h: &HelperView| h.seen.clone().expect("said");
+        assert_eq!(seen(&helpers[0]).name.as_deref(), Some("clock tower"));
+        assert!(!seen(&helpers[0]).connected);
+        assert_eq!(seen(&helpers[1]).name, None);
+        // In JSON, as the page reads it: `connected` beside a seat, `name` (null when
+        // none is known) and `connected` beside a helper.
+        let json = serde_json::to_string(&helpers[1]).unwrap();
         assert_eq!(
-            doc["players"][0].get("connected"),
-            None,
-            "this seat is this node"
+            json,
+            r#"{"role":"mailbox","peer":"M","name":null,"connected":false}"#
         );
-        assert_eq!(doc["players"][1]["connected"], true);
-        assert_eq!(doc["players"][2]["connected"], false);
-        assert_eq!(
-            doc["players"][1]["name"], "bob",
-            "a seat keeps its proposal's name"
-        );
-        assert_eq!(doc["helpers"][0]["name"], "clock tower");
-        assert_eq!(doc["helpers"][0]["connected"], false);
-        assert_eq!(doc["helpers"][1]["name"], Value::Null);
-        // A document without them is left as it is.
-        let mut other = json!({ "game": "x" });
-        enrich(&mut other, &facts);
-        assert_eq!(other, json!({ "game": "x" }));
+        let json = serde_json::to_string(&players[0]).unwrap();
+        assert!(!json.contains("connected"), "{json}");
     }
 }

@@ -3,37 +3,50 @@
 //! from that less the node's clock as it answered, added here, so that what the page's
 //! own clock says, and when the page was opened, do not matter.
 
-use serde_json::{Value, json};
+use sealed_games::table::Hand;
 
-/// Adds `node_now_ms` (this node's clock now, ms since the Unix epoch) to a view whose
-/// `hand` names a period's close; anything else is left as it is.
-pub(crate) fn stamp_now(doc: &mut Value) {
-    let Some(hand) = doc.get_mut("hand").and_then(Value::as_object_mut) else {
-        return;
-    };
-    if hand.get("period_ends_ms").is_some_and(Value::is_u64) {
-        hand.insert("node_now_ms".into(), json!(crate::now_ms()));
+/// Sets `node_now_ms` (this node's clock now, ms since the Unix epoch) in a hand that
+/// names a period's close; any other hand is left as it is.
+pub(crate) fn stamp_now(hand: &mut Hand) {
+    stamp(hand, crate::now_ms());
+}
+
+fn stamp(hand: &mut Hand, now: u64) {
+    if let Hand::Stallmate(h) = hand
+        && h.period_ends_ms.is_some()
+    {
+        h.node_now_ms = Some(now);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use sealed_games::table::hand::StallmateHand;
+
+    use super::*;
+
+    fn stallmate(ends: Option<u64>) -> Hand {
+        Hand::Stallmate(StallmateHand {
+            army: None,
+            attempts: vec![],
+            heard: vec![],
+            period_ends_ms: ends,
+            node_now_ms: None,
+        })
+    }
 
     #[test]
-    fn only_a_view_with_a_period_close_gets_the_nodes_time() {
-        let mut with = json!({"hand": {"period_ends_ms": 5}});
-        super::stamp_now(&mut with);
-        assert!(with["hand"]["node_now_ms"].is_u64(), "{with}");
-        for mut v in [
-            json!({"hand": {"period_ends_ms": null}}),
-            json!({"hand": {}}),
-            json!({"hand": []}),
-            json!({}),
-        ] {
-            let before = v.clone();
-            super::stamp_now(&mut v);
-            assert_eq!(v, before);
+    fn only_a_hand_with_a_period_close_gets_the_nodes_time() {
+        let mut with = stallmate(Some(5));
+        stamp(&mut with, 7);
+        let Hand::Stallmate(h) = &with else {
+            panic!("a Stallmate hand stays one: {with:?}")
+        };
+        assert_eq!(h.node_now_ms, Some(7));
+        for mut hand in [stallmate(None), Hand::None] {
+            let before = hand.clone();
+            stamp(&mut hand, 7);
+            assert_eq!(hand, before);
         }
     }
 }

@@ -1,15 +1,13 @@
 //! The Cardmate adapter: its notation (and why it refuses a move, [`MoveRefused`]), bot,
 //! board and score for a live table.
 
-use serde_json::Value;
-
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Session};
 
 use super::Cardmate;
 use super::notation::NotationError;
 
-use crate::table::{Automation, Choice, Face, Game, Grid, nth};
+use crate::table::{Automation, Choice, Face, Game, Grid, Hand, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
 fn cardmate_written(
@@ -118,8 +116,8 @@ impl Face for Cardmate {
         super::text(pos)
     }
 
-    fn hand(_s: &Session<Self>) -> (Option<String>, Value) {
-        (None, Value::Null)
+    fn hand(_s: &Session<Self>) -> (Option<String>, Hand) {
+        (None, Hand::None)
     }
 
     fn svg(pos: &Self::State) -> Option<String> {

@@ -1,8 +1,6 @@
 //! The Chex adapter: its notation (and why it refuses words, [`ChexError`]), bot, board
 //! and score for a live table.
 
-use serde_json::{Value, json};
-
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Phase, Session};
 
@@ -12,7 +10,8 @@ use super::engine::{
 };
 use super::Chex;
 
-use crate::table::{Automation, Choice, Face, Game, Grid, nth};
+use crate::table::hand::{ChexHand, ChexStack, ChexStacks};
+use crate::table::{Automation, Choice, Face, Game, Grid, Hand, nth};
 
 /// The piece this seat drew and must place, once the opponent's value is in.
 fn chex_drawn(s: &Session<Chex>, pos: &Position) -> Option<Kind> {
@@ -235,22 +234,25 @@ impl Face for Chex {
         }
     }
 
-    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+    fn hand(s: &Session<Self>) -> (Option<String>, Hand) {
         let Some(pos) = s.engine().state() else {
-            return (None, Value::Null);
+            return (None, Hand::None);
         };
-        let stack = |c: chex_engine::Color| json!({"text": pos.stack(c).to_string(), "counts": pos.stack(c).counts()});
+        let stack = |c: chex_engine::Color| ChexStack {
+            text: pos.stack(c).to_string(),
+            counts: pos.stack(c).counts(),
+        };
         let drawn = chex_drawn(s, pos);
         (
             drawn
                 .filter(|_| matches!(s.phase(), Phase::Play(_)))
                 .map(|k| format!("you drew a {}: place it\n", k.name())),
-            json!({
-                "stacks": {
-                    "white": stack(chex_engine::Color::White),
-                    "black": stack(chex_engine::Color::Black),
+            Hand::Chex(ChexHand {
+                stacks: ChexStacks {
+                    white: stack(chex_engine::Color::White),
+                    black: stack(chex_engine::Color::Black),
                 },
-                "drawn": drawn.map(Kind::name),
+                drawn: drawn.map(|k| k.name().to_owned()),
             }),
         )
     }

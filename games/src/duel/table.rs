@@ -3,14 +3,13 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
-
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Session};
 
 use super::Duel;
 
-use crate::table::{Automation, Choice, Face, Game};
+use crate::table::hand::{DuelCard, DuelHand};
+use crate::table::{Automation, Choice, Face, Game, Hand};
 
 fn duel_play(slot: u32) -> Command {
     Command::Act {
@@ -145,15 +144,15 @@ impl Face for Duel {
         out
     }
 
-    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+    fn hand(s: &Session<Self>) -> (Option<String>, Hand) {
         let hand = duel_hand(s);
-        let cards: Vec<Value> = hand
+        let cards = hand
             .iter()
-            .map(|(slot, card)| json!({"slot": slot, "card": card}))
+            .map(|&(slot, card)| DuelCard { slot, card })
             .collect();
         (
             Some(format!("your hand: {}\n", duel_cards(&hand))),
-            json!({ "cards": cards }),
+            Hand::Duel(DuelHand { cards }),
         )
     }
 

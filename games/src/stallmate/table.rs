@@ -6,8 +6,6 @@
 //! period logs, and does its duties: start the clock, answer each attempt at once, and
 //! at each period's fixed end seal the log, then post the close.
 
-use serde_json::{Value, json};
-
 use sealed_protocol::engine::Engine;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::hidden::digest;
@@ -15,7 +13,8 @@ use sealed_protocol::ids::{ChainId, EnvRef, LogId, Seat};
 use sealed_protocol::session::{Command, Session};
 
 use crate::chess::{Color, Position, Square};
-use crate::table::{Automation, Choice, Face, Game, Grid};
+use crate::table::hand as shape;
+use crate::table::{Automation, Choice, Face, Game, Grid, Hand};
 
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
@@ -317,10 +316,13 @@ pub(crate) fn view_board(view: &MoverView) -> String {
 }
 
 /// This period's attempts and answers, for a page that lists them.
-pub(crate) fn view_attempts(view: &MoverView) -> Vec<Value> {
+pub(crate) fn view_attempts(view: &MoverView) -> Vec<shape::Attempt> {
     view.entries()
         .iter()
-        .map(|(a, answer)| json!({"attempt": a.to_string(), "answer": answer.to_string()}))
+        .map(|(a, answer)| shape::Attempt {
+            attempt: a.to_string(),
+            answer: answer.to_string(),
+        })
         .collect()
 }
 
@@ -486,7 +488,7 @@ impl Face for Stallmate {
         out
     }
 
-    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
+    fn hand(s: &Session<Self>) -> (Option<String>, Hand) {
         let e = s.engine();
         let army = |side| army(e, side).map(|x| x.letters());
         let mine = (s.seat() != e.rules().referee)
@@ -497,14 +499,14 @@ impl Face for Stallmate {
         let attempts = mover_view(e, s.seat())
             .map(|v| view_attempts(&v))
             .unwrap_or_default();
-        let heard: Vec<Value> = e
+        let heard: Vec<shape::Heard> = e
             .state()
             .map(|st| {
                 st.heard
                     .iter()
-                    .map(|p| {
-                        let words: Vec<String> = p.heard.iter().map(ToString::to_string).collect();
-                        json!({"period": p.period, "words": words})
+                    .map(|p| shape::Heard {
+                        period: p.period,
+                        words: p.heard.iter().map(ToString::to_string).collect(),
                     })
                     .collect()
             })
@@ -516,7 +518,13 @@ impl Face for Stallmate {
             .flatten();
         (
             mine.as_ref().map(|m| format!("your army: {m}")),
-            json!({ "army": mine, "attempts": attempts, "heard": heard, "period_ends_ms": ends }),
+            Hand::Stallmate(shape::StallmateHand {
+                army: mine,
+                attempts,
+                heard,
+                period_ends_ms: ends,
+                node_now_ms: None,
+            }),
         )
     }
 

@@ -23,10 +23,10 @@
 //! the same squares in the same words differ in what they name;
 //! `web/tests/browser/asks.rs` plays a freezing card.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One act the seat may make now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
     /// The square clicked first, if the act starts from one.
     pub from: Option<String>,
@@ -54,7 +54,7 @@ pub struct Choice {
 }
 
 /// One thing an act names, as a question and its answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Named {
     /// The question, in the game's words: `the enemy piece it freezes`.
     pub what: String,
@@ -87,7 +87,7 @@ impl Named {
 }
 
 /// What a choice still asks of the player before it can be sent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Ask {
     /// A square of the board, clicked, for the reason given.

@@ -2,14 +2,13 @@
 //! three parts — turns ([`Game`]), what a person sees and types ([`Face`]), and what is
 //! done without one ([`Automation`]).
 
-use serde_json::Value;
-
 use sealed_protocol::ids::Seat;
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Command, Session};
 
 use super::choice::Choice;
 use super::grid::Grid;
+use super::hand::Hand;
 
 /// What only a game knows about turns: its name, whether the seat to act can act, and
 /// whose act is awaited. A game is also a [`Face`] (how it is shown and written) and an
@@ -74,7 +73,7 @@ pub(crate) trait Face: Rules {
     fn board(s: &Session<Self>, state: &Self::State) -> String;
 
     /// What the seat holds besides the board, as text lines and as JSON.
-    fn hand(s: &Session<Self>) -> (Option<String>, Value);
+    fn hand(s: &Session<Self>) -> (Option<String>, Hand);
 
     /// The board as SVG.
     fn svg(state: &Self::State) -> Option<String>;

@@ -7,12 +7,12 @@
 //! Rows come top to bottom and cells left to right **as this seat sees the board**: a
 //! chess board is turned for Black, Cardmate's for Rearhand.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::chess::{Color, Kind, Position, Square};
 
 /// A board, drawn from this seat's side.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Grid {
     /// Column labels, left to right as shown.
     pub files: Vec<String>,
@@ -29,7 +29,7 @@ pub struct Grid {
 }
 
 /// One square.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     /// Its name in the game's notation, as choices name it.
     pub square: String,
@@ -42,7 +42,7 @@ pub struct Cell {
 }
 
 /// A square's ground.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shade {
     /// A light square.
@@ -54,7 +54,7 @@ pub enum Shade {
 }
 
 /// A piece or a card on a square.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Token {
     /// What is drawn: a chess figurine (`♘`), a card (`9H`).
     pub glyph: String,
@@ -67,11 +67,11 @@ pub struct Token {
 }
 
 /// Something on a square besides its piece.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mark {
     /// Which kind, for the page's style: `frozen`, `augmented`, `forbidden`, `trap`,
-    /// `own-trap`.
-    pub kind: &'static str,
+    /// `own-trap` (owned once read back from JSON; the games name it by a constant).
+    pub kind: std::borrow::Cow<'static, str>,
     /// In words, for a tooltip.
     pub words: String,
 }
@@ -80,7 +80,7 @@ impl Mark {
     /// A mark of this kind, in these words.
     pub fn new(kind: &'static str, words: impl Into<String>) -> Mark {
         Mark {
-            kind,
+            kind: kind.into(),
             words: words.into(),
         }
     }

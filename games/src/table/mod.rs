@@ -18,7 +18,7 @@
 //!
 //! # The view (`show --json`)
 //!
-//! [`TableFace::view`] ([`TableView`], in JSON by [`TableFace::show_json`]) is one object, the
+//! [`TableFace::view`] ([`TableView`], whose JSON is its serialization) is one object, the
 //! same keys for every variant:
 //!
 //! | key | value |
@@ -41,7 +41,7 @@
 //! | `steps` | the start and the position after each act of the score, for a page that cannot replay the score (Chex, Cardmate, Tempête; Secret Stallmate: the whole game's after each move to whoever sees both armies, else the player's own army after each period, his own moves marking their squares; `null` otherwise, or when the score ends on an act the rules refuse): [`Steps`] (`sides`, `tokens` as in `grid`, `positions` each with `pieces`, and `files`, `ranks`, `shades`, `took`, `last` where they apply; `steps.rs` says the encoding) |
 //! | `result` | the result in one line ([`TableFace::result`]), or `null`
 //! | `score` | the accepted acts in the game's score format ([`TableFace::score`]), or `null` |
-//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims_json`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}]}` (the mover's attempts this period, what was heard after each period) |
+//! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}], "period_ends_ms"}` (the mover's attempts this period, what was heard after each period, when the period closes; without a referee no `period_ends_ms`; the web board adds `node_now_ms` beside it). Each shape is a type of `hand.rs`, gathered in [`Hand`] |
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;
@@ -49,14 +49,13 @@ mod descriptor;
 mod game;
 mod generic;
 pub mod grid;
+pub mod hand;
 pub(crate) mod pgn_tags;
 mod refusal;
 pub mod steps;
 mod table_of;
 mod view;
 pub(crate) mod words;
-
-use serde_json::Value;
 
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{GameId, Seat};
@@ -72,6 +71,7 @@ pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use generic::Generic;
 pub use grid::Grid;
+pub use hand::Hand;
 pub use refusal::{GameError, GenericRefused, Reason, Refusal};
 pub use sealed_protocol::session::Timeline;
 pub use steps::Steps;
@@ -232,10 +232,6 @@ pub trait TableFace {
     fn show_text(&self) -> String;
     /// The game as every face shows it; the module documentation lists its keys.
     fn view(&self) -> TableView;
-    /// [`TableFace::view`] as JSON.
-    fn show_json(&self) -> Value {
-        serde_json::to_value(self.view()).unwrap_or(Value::Null)
-    }
     /// Every act this seat may make now, for a board that is clicked: the game's own
     /// (see [`Choice`]), each text read back by [`TableFace::parse_action`], then the
     /// generic commands open now as buttons, each carrying its [`Generic`] value, which a

@@ -13,7 +13,7 @@
 //! about 40 bytes of JSON; a full position at most three characters a piece on its
 //! board, plus its labels.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::grid::{Grid, Shade, Token};
 
@@ -22,7 +22,7 @@ use super::grid::{Grid, Shade, Token};
 pub const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&*+-=?@^_~";
 
 /// The positions of a game from its start, one after each act of its score.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Steps {
     /// Each side's name, by seat (`White`, `Forehand`).
     pub sides: Vec<String>,
@@ -33,7 +33,7 @@ pub struct Steps {
 }
 
 /// One position.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
     /// The cells' pieces, row by row from the top as this seat sees the board: at the
     /// start, and whenever the squares are named anew.
@@ -41,7 +41,7 @@ pub struct Step {
     pub pieces: Option<String>,
     /// Otherwise the cells that changed since the position before, each as its index
     /// in digits and its piece's letter, or `.` for none.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub changed: String,
     /// Column labels, when they differ from the position before.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,10 +54,10 @@ pub struct Step {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shades: Option<String>,
     /// What the act took, as letters.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub took: String,
     /// The squares the act moved or placed, as this position's grid names them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub last: Vec<String>,
 }
 

@@ -6,8 +6,6 @@
 use std::cell::RefCell;
 use std::fmt::Write as _;
 
-use serde_json::Value;
-
 use sealed_protocol::body::Item;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
@@ -533,7 +531,7 @@ impl<R: Game> TableFace for TableOf<R> {
             steps: self.drawn(|d| d.steps.clone()),
             result: self.result(),
             score: self.score(),
-            verdict: serde_json::to_value(self.session.verdict()).unwrap_or(Value::Null),
+            verdict: self.session.verdict(),
         }
     }
 

@@ -2,15 +2,15 @@
 //! --json` and the web board. Its keys are listed in `mod.rs` (`# show_json`); the node
 //! adds its own beside them (`sealed_core`'s `GameView`).
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 use sealed_protocol::session::Stage;
+use sealed_protocol::verdict::Verdict;
 
-use super::{Choice, Grid, Steps};
+use super::{Choice, Grid, Hand, Steps};
 
 /// One seat's game, whatever the variant.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableView {
     /// The variant's name.
     pub variant: String,
@@ -39,7 +39,7 @@ pub struct TableView {
     /// The board as text.
     pub board: String,
     /// This seat's hand, in the game's own shape.
-    pub hand: Value,
+    pub hand: Hand,
     /// The board as cells seen from this seat's side.
     pub grid: Option<Grid>,
     /// The squares of the last act that moved or placed something.
@@ -52,5 +52,5 @@ pub struct TableView {
     /// The accepted acts in the game's score format.
     pub score: Option<String>,
     /// The verdict, as in `sealed verify --json`.
-    pub verdict: Value,
+    pub verdict: Verdict,
 }

@@ -2,8 +2,6 @@
 //! typed notation, the bot, hints, the board and hand for people, the score. Why typed
 //! words or an arbiter's ruling are refused is in `refused.rs`.
 
-use serde_json::{Value, json};
-
 use sealed_protocol::body::{Item, Purpose};
 use sealed_protocol::commit::CommitKey;
 use sealed_protocol::engine::Engine;
@@ -11,7 +9,8 @@ use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::rules::{ActCtx, OpenedSlot, Rules};
 use sealed_protocol::session::{AnySession, Command, Session};
 
-use crate::table::{Automation, Choice, Face, Game, Grid, Refusal};
+use crate::table::hand::{ShownCard, TempeteCard, TempeteHand};
+use crate::table::{Automation, Choice, Face, Game, Grid, Hand, Refusal};
 
 use super::act::{Act, Answer, CardRef};
 use super::bot;
@@ -421,42 +420,45 @@ impl Face for Tempete {
         text
     }
 
-    fn hand(s: &Session<Self>) -> (Option<String>, Value) {
-        let hand = holding::hand(s);
-        let cards: Vec<Value> = hand
+    fn hand(s: &Session<Self>) -> (Option<String>, Hand) {
+        let cards = holding::hand(s)
             .iter()
-            .map(|(r, c)| {
-                json!({
-                    "card": c.number(),
-                    "slot": match r { CardRef::Slot(x) => Some(*x), _ => None },
-                    "taken": matches!(r, CardRef::Taken(_)),
-                    "name": c.name(),
-                    "timing": c.timing().keyword(),
-                    "effect": c.effect().to_string(),
-                    "text": c.text(),
-                })
+            .map(|(r, c)| TempeteCard {
+                card: c.number(),
+                slot: match r {
+                    CardRef::Slot(x) => Some(*x),
+                    _ => None,
+                },
+                taken: matches!(r, CardRef::Taken(_)),
+                name: c.name().to_owned(),
+                timing: c.timing().keyword().to_owned(),
+                effect: c.effect().to_string(),
+                text: c.text().to_owned(),
             })
             .collect();
-        let sizes = s
-            .engine()
-            .state()
-            .map(|st| json!([st.hands[0].size, st.hands[1].size]))
-            .unwrap_or(Value::Null);
-        let claims = s
-            .engine()
-            .state()
-            .map(|st| super::physical::view::claims_json(s.engine(), Some(color(s.seat())), st))
-            .unwrap_or(Value::Null);
+        let state = s.engine().state();
+        let sizes = state.map(|st| [st.hands[0].size, st.hands[1].size]);
+        let claims = state.and_then(|st| {
+            super::physical::view::claims(s.engine(), Some(color(s.seat())), st)
+        });
         // The opponent's cards shown to this seat (show-hand) and still in his hand.
-        let shown: Vec<Value> = holding::shown_to_me(s)
+        let opponent_shown = holding::shown_to_me(s)
             .iter()
-            .map(|(_, c)| json!({ "card": c.number(), "name": c.name(), "text": c.text() }))
+            .map(|(_, c)| ShownCard {
+                card: c.number(),
+                name: c.name().to_owned(),
+                text: c.text().to_owned(),
+            })
             .collect();
-        let mut view = json!({ "cards": cards, "sizes": sizes, "claims": claims });
-        if !shown.is_empty() {
-            view["opponent_shown"] = Value::Array(shown);
-        }
-        (None, view)
+        (
+            None,
+            Hand::Tempete(TempeteHand {
+                cards,
+                sizes,
+                claims,
+                opponent_shown,
+            }),
+        )
     }
 
     fn svg(state: &State) -> Option<String> {

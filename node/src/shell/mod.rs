@@ -113,7 +113,7 @@ pub struct ProposeArgs {
 }
 
 /// The node's identity and addresses.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Info {
     /// Our peer id.
     pub peer: String,
@@ -149,7 +149,7 @@ pub struct Info {
 
 /// The figures of places shared between networks (the door's, or the inbound
 /// connections'), for `sealed peers`.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Door {
     /// Places taken now.
     pub waiting: usize,

@@ -1,6 +1,7 @@
 //! What the table tests check of every table: its views, its choices, and a finished
 //! game (the same transcript everywhere, verified, the score replaying to the board).
 
+use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self};
 use sealed_games::chex::engine as chex_engine;
 use sealed_games::stallmate::peer::Stallmate;
@@ -24,6 +25,11 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
     let choices = t.choices();
     let show = t.show_json();
     assert_eq!(serde_json::to_value(&choices).unwrap(), show["choices"]);
+    // The view reads back as the view it was (the CLI decodes what the node sends):
+    // each hand finds its own shape, nothing is lost or added on the way.
+    let back: sealed_games::table::TableView =
+        serde_json::from_value(show.clone()).expect("the view reads back");
+    assert_eq!(serde_json::to_value(&back).unwrap(), show);
     // A board asks what tells choices apart one question at a time (the web board's
     // question): acts on the same squares in the same words must differ in what they
     // name, or a person could not choose between them; a square named, and each square

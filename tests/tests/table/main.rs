@@ -28,6 +28,7 @@ mod words;
 use std::collections::BTreeSet;
 
 use sealed_conformance::pair::Pace;
+use sealed_conformance::view_json::ViewJson as _;
 
 use sealed_games::chex::{self};
 use sealed_games::table::{self, Ask, Table, TableError};

@@ -1,6 +1,7 @@
 //! The table tests' typing: every act written in the game's notation and read back, and
 //! bad input refused with a reason.
 
+use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self, Cardmate};
 use sealed_games::chex::{self, engine as chex_engine};
 use sealed_games::stallmate::acts::{self as stallmate_acts, Private};

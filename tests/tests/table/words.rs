@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::table::Table;
 
 use crate::net::*;

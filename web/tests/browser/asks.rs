@@ -636,10 +636,9 @@ fn a_square_only_a_card_reaches_is_marked_apart() {
                 "const g = document.getElementById('game'); return !!g && g.dataset.myTurn === 'yes' && !!document.querySelector('.sq.movable[data-square={pawn}]')"
             )
         };
-        let holds = |v: &sealed_games::table::TableView| {
-            v.hand["cards"]
-                .as_array()
-                .is_some_and(|c| c.iter().any(|x| x["card"] == 1))
+        let holds = |v: &sealed_games::table::TableView| match &v.hand {
+            sealed_games::table::Hand::Tempete(h) => h.cards.iter().any(|c| c.card == 1),
+            _ => false,
         };
         // Each draws one of his deck's two cards: a new game until one draws card 1
         // (a quarter of the games give it to neither).

@@ -335,7 +335,7 @@ pub async fn invite(
     });
     match sealed_node::control::answer(from, req).await {
         sealed_node::control::Reply::Ok {
-            ok: serde_json::Value::String(game),
+            ok: sealed_node::control::Answered::Text(game),
         } => game,
         other => panic!("no game: {other:?}"),
     }

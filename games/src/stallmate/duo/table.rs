@@ -13,8 +13,6 @@
 
 use std::cell::{RefCell, RefMut};
 
-use serde_json::{Value, json};
-
 use sealed_mpc::play::record::commitment;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
@@ -31,7 +29,8 @@ use crate::stallmate::bot;
 use crate::stallmate::peer::color;
 use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
-use crate::table::{
+use crate::table::hand as shape;
+use crate::table::{Hand, 
     Automation, Choice, Computations, Descriptor, Face, Game, GameError, Grid, Refusal, Table,
     TableFace, TableOf, TableView,
 };
@@ -386,23 +385,25 @@ impl Face for Duo {
         out
     }
 
-    fn hand(_s: &Session<Self>) -> (Option<String>, Value) {
+    fn hand(_s: &Session<Self>) -> (Option<String>, Hand) {
         let Some(view) = lent() else {
-            return (None, Value::Null);
+            return (None, Hand::None);
         };
         let army = view.setup().letters();
-        let heard: Vec<Value> = view
-            .heard()
-            .iter()
-            .enumerate()
-            .map(|(n, h)| {
-                let words: Vec<String> = h.iter().map(ToString::to_string).collect();
-                json!({"period": n + 1, "words": words})
+        let heard = (1u32..)
+            .zip(view.heard())
+            .map(|(period, h)| shape::Heard {
+                period,
+                words: h.iter().map(ToString::to_string).collect(),
             })
             .collect();
         (
             Some(format!("your army: {army}")),
-            json!({"army": army, "attempts": view_attempts(&view), "heard": heard}),
+            Hand::Duo(shape::DuoHand {
+                attempts: view_attempts(&view),
+                army,
+                heard,
+            }),
         )
     }
 

@@ -1,9 +1,9 @@
 //! What a player sees of claims in the physical deck: the opponent's acts he has not yet
 //! accepted (his next act accepts them), the disputes and where they stand, and the
-//! continuing effects that later moves may cite — in words for the terminal, in JSON for
-//! the web board.
+//! continuing effects that later moves may cite — in words for the terminal, typed for
+//! the view the web board reads.
 
-use serde_json::{Value, json};
+use crate::table::hand::{Answerable, Claims, Dispute, Lasting, MyClaim};
 
 use sealed_protocol::engine::Engine;
 use sealed_protocol::session::Session;
@@ -71,11 +71,9 @@ fn words_of(acts: &[super::super::score::ScoredAct]) -> Vec<String> {
 /// `mine` is what `me` stated (a card's claim, a citation, a settlement; the last
 /// [`MINE_SHOWN`]) and where each stands for him: `waiting` for the opponent's next
 /// act, `accepted` by it, or `disputed` — so that his board can say which.
-pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value {
+pub fn claims(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Option<Claims> {
     let rules = e.rules();
-    let Some(physical) = &rules.physical else {
-        return Value::Null;
-    };
+    let physical = rules.physical.as_ref()?;
     let acts = scored_acts(e);
     let words = words_of(&acts);
     // What the opponent wrote is shown escaped, whatever the rules let through (a
@@ -89,7 +87,7 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
             .collect()
     };
     let word = |act: u32| shown(words.get(act as usize).map_or("", String::as_str));
-    let mine: Vec<Value> = acts
+    let mine: Vec<MyClaim> = acts
         .iter()
         .enumerate()
         .filter(|(_, sa)| me.is_some_and(|c| super::super::state::seat(c) == sa.seat))
@@ -108,18 +106,27 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
             } else {
                 "accepted"
             };
-            json!({"act": act, "words": word(act), "state": state})
+            MyClaim {
+                act,
+                words: word(act),
+                state: state.to_owned(),
+            }
         })
         .collect();
     let mine = mine[mine.len().saturating_sub(MINE_SHOWN)..].to_vec();
-    let answerable: Vec<Value> = st
+    let answerable = st
         .claims
         .unanswered
         .iter()
         .filter(|r| Some(r.side) != me)
-        .map(|r| json!({"act": r.act, "by": side(r.side), "who": who(e, r.side), "words": word(r.act)}))
+        .map(|r| Answerable {
+            act: r.act,
+            by: side(r.side).to_owned(),
+            who: who(e, r.side),
+            words: word(r.act),
+        })
         .collect();
-    let disputes: Vec<Value> = st
+    let disputes = st
         .claims
         .disputes
         .iter()
@@ -132,81 +139,78 @@ pub fn claims_json(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Value 
                 DisputeState::Settled { .. } => "settled",
                 DisputeState::Ruled { .. } => "ruled",
             };
-            json!({
-                "dispute": i,
-                "act": d.act,
-                "claimant": side(d.claimant),
-                "who": who(e, d.claimant),
-                "words": word(d.act),
-                "note": shown(&d.note),
-                "state": state,
-                "until": physical.arbiter.map(|_| d.ply.saturating_add(physical.ruling_plies)),
-            })
+            Dispute {
+                dispute: i,
+                act: d.act,
+                claimant: side(d.claimant).to_owned(),
+                who: who(e, d.claimant),
+                words: word(d.act),
+                note: shown(&d.note),
+                state: state.to_owned(),
+                until: physical
+                    .arbiter
+                    .map(|_| d.ply.saturating_add(physical.ruling_plies)),
+            }
         })
         .collect();
-    let lasting: Vec<Value> = st
+    let lasting = st
         .claims
         .lasting
         .iter()
         .filter(|l| st.plies < l.until)
         .map(|l| {
-            json!({"act": l.act, "by": side(l.side), "who": who(e, l.side), "card": l.card, "until": l.until, "note": shown(&l.note)})
+            Lasting {
+                act: l.act,
+                by: side(l.side).to_owned(),
+                who: who(e, l.side),
+                card: l.card,
+                until: l.until,
+                note: shown(&l.note),
+            }
         })
         .collect();
-    json!({
-        "answerable": answerable,
-        "disputes": disputes,
-        "lasting": lasting,
-        "mine": mine,
-        "arbiter": physical.arbiter.is_some(),
+    Some(Claims {
+        answerable,
+        disputes,
+        lasting,
+        mine,
+        arbiter: physical.arbiter.is_some(),
     })
 }
 
 /// The same in lines for the terminal (`sealed show`), empty in the open deck.
 pub fn claims_text(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> String {
-    let v = claims_json(e, me, st);
+    let Some(v) = claims(e, me, st) else {
+        return String::new();
+    };
     let mut out = String::new();
-    let list = |key: &str| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
-    let answerable = list("answerable");
-    if !answerable.is_empty() {
+    if !v.answerable.is_empty() {
         out.push_str(
             "claims waiting for your answer (your next act accepts them; `dispute ACT note WHY` first to dispute one):\n",
         );
-        for a in answerable {
-            out.push_str(&format!(
-                "  act {}: {} plays {}\n",
-                a["act"], a["who"].as_str().unwrap_or(""), a["words"].as_str().unwrap_or("")
-            ));
+        for a in &v.answerable {
+            out.push_str(&format!("  act {}: {} plays {}\n", a.act, a.who, a.words));
         }
     }
-    for l in list("lasting") {
+    for l in &v.lasting {
+        // A citation names no card when none was stated: said `null`, as the JSON has it.
+        let card = l.card.map_or_else(|| "null".to_owned(), |c| c.to_string());
         out.push_str(&format!(
-            "continuing effect of act {} ({}, card {}) until ply {}: {} — cite it with `cite {} then <move>`\n",
-            l["act"],
-            l["who"].as_str().unwrap_or(""),
-            l["card"],
-            l["until"],
-            l["note"].as_str().unwrap_or(""),
-            l["act"],
+            "continuing effect of act {} ({}, card {card}) until ply {}: {} — cite it with `cite {} then <move>`\n",
+            l.act, l.who, l.until, l.note, l.act,
         ));
     }
-    for d in list("disputes") {
-        let state = d["state"].as_str().unwrap_or("");
-        if !matches!(state, "open" | "offered") {
+    for d in &v.disputes {
+        if !matches!(d.state.as_str(), "open" | "offered") {
             continue;
         }
-        let until = match d["until"].as_u64() {
+        let until = match d.until {
             Some(p) => format!(", the arbiter may rule until ply {p}"),
             None => String::new(),
         };
         out.push_str(&format!(
-            "dispute {} of act {} ({}: {}) is {state}{until}: {} — `settle {} <edits> note …` offers a settlement\n",
-            d["dispute"],
-            d["act"],
-            d["who"].as_str().unwrap_or(""),
-            d["words"].as_str().unwrap_or(""),
-            d["note"].as_str().unwrap_or(""),
-            d["dispute"],
+            "dispute {} of act {} ({}: {}) is {}{until}: {} — `settle {} <edits> note …` offers a settlement\n",
+            d.dispute, d.act, d.who, d.words, d.state, d.note, d.dispute,
         ));
     }
     out

@@ -7,30 +7,40 @@
 //! ← {"ok":null}            or   {"error":"the game is at ply 13, not 12: nothing sent","fault":"conflict"}
 //! ```
 //!
-//! An answer is a [`Reply`]: its value, or the refusal's words and whose fault it is
-//! ([`Fault`]), which the web board turns into its HTTP status.
+//! An answer is a [`Reply`]: its typed value ([`Answered`], written as the value alone),
+//! or the refusal's words and whose fault it is ([`Fault`]), which the web board turns
+//! into its HTTP status. A face decodes the value as the type its request asks for
+//! ([`call`], [`FromAnswer`]). Every object on the socket has its keys in order
+//! ([`json_text`]), as the golden records fix them.
+//!
+//! Here the requests, the node's end and the proposal; `answered.rs` the answers' types;
+//! `client.rs` the face's end.
+
+mod answered;
+mod client;
 
 use std::path::Path;
 
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+pub use answered::{Answered, FromAnswer, Transcript};
+pub use client::{CallError, answers, call, decode};
 
 use sealed_games::table::Generic;
 
-use crate::core::{Answer, Cmd, Fault, NodeError, ShowFormat};
+use crate::core::{Cmd, Fault, NodeError, ShowFormat};
 use crate::handle::NodeHandle;
 use crate::shell::{ProposeArgs, read_peer, read_point};
 
 /// One answer of the control path: `{"ok": …}`, or `{"error": "…", "fault": "…"}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Reply {
     /// What was asked for.
     Ok {
         /// Its value (`null` for a command that answers nothing).
-        ok: Value,
+        ok: Answered,
     },
     /// Refused: nothing was signed or sent.
     Refused {
@@ -50,20 +60,29 @@ impl Reply {
         }
     }
 
-    /// The value asked for, to add to it (the web board enriches some answers).
-    pub fn ok_mut(&mut self) -> Option<&mut Value> {
-        match self {
-            Reply::Ok { ok } => Some(ok),
-            Reply::Refused { .. } => None,
-        }
-    }
-
-    fn of(r: Result<Value, NodeError>) -> Reply {
+    /// The answer, or the refusal as the error it was.
+    pub fn of(r: Result<Answered, NodeError>) -> Reply {
         match r {
             Ok(ok) => Reply::Ok { ok },
             Err(e) => Reply::refused(&e),
         }
     }
+
+    /// As one line of the socket, without its newline ([`json_text`]; a value serde
+    /// cannot write, which a reply never holds, is answered as the node's own fault, in
+    /// fixed words that are valid JSON).
+    pub fn line(&self) -> String {
+        json_text(self).unwrap_or_else(|_| {
+            r#"{"error":"the answer could not be written","fault":"node"}"#.to_owned()
+        })
+    }
+}
+
+/// A value as JSON text with every object's keys in order, as the control socket and
+/// the web board have always written them (the golden records fix the bytes): the
+/// typed value goes through serde_json's map, which keeps its keys sorted.
+pub fn json_text<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
+    serde_json::to_value(value).map(|v| v.to_string())
 }
 
 /// One request.
@@ -312,7 +331,9 @@ pub async fn serve(
                         let stop = matches!(req, ControlRequest::Shutdown);
                         let a = match (&req, &board) {
                             (ControlRequest::Ui, Some(b)) => match b().await {
-                                Ok(url) => Reply::Ok { ok: json!(url) },
+                                Ok(url) => Reply::Ok {
+                                    ok: Answered::Text(url),
+                                },
                                 // The board could not be served: the node's side.
                                 Err(e) => Reply::Refused {
                                     error: e.to_string(),
@@ -322,9 +343,7 @@ pub async fn serve(
                             _ => answer(&node, req).await,
                         };
                         if stop {
-                            let _ = write
-                                .write_all(format!("{}\n", line_of(&a)).as_bytes())
-                                .await;
+                            let _ = write.write_all(format!("{}\n", a.line()).as_bytes()).await;
                             std::process::exit(0);
                         }
                         a
@@ -335,7 +354,7 @@ pub async fn serve(
                     },
                 };
                 if write
-                    .write_all(format!("{}\n", line_of(&answer)).as_bytes())
+                    .write_all(format!("{}\n", answer.line()).as_bytes())
                     .await
                     .is_err()
                 {
@@ -394,41 +413,16 @@ pub fn core_command(req: &ControlRequest) -> Option<Cmd> {
     })
 }
 
-/// A core's answer as the control socket sends it: nothing for done, text as a
-/// string, absent text as null, bytes (a transcript) as base64.
-pub fn value_of(a: Answer) -> Value {
-    match a {
-        Answer::Done => Value::Null,
-        Answer::Game(id) => Value::String(id),
-        Answer::Games(ids) => json!(ids),
-        Answer::Imported(i) => json!(i),
-        Answer::Summaries(g) => json!(g),
-        Answer::Show(v) => json!(v),
-        Answer::Peers(p) => json!(p),
-        Answer::Text(t) => Value::String(t),
-        Answer::MaybeText(t) => t.map_or(Value::Null, Value::String),
-        Answer::Bytes(b) => Value::String(base64::engine::general_purpose::STANDARD.encode(b)),
-    }
-}
-
-/// An answer as one line of the socket (a value serde cannot write, which a reply never
-/// holds, is answered as the node's own fault, in fixed words that are valid JSON).
-fn line_of(reply: &Reply) -> String {
-    serde_json::to_string(reply).unwrap_or_else(|_| {
-        r#"{"error":"the answer could not be written","fault":"node"}"#.to_owned()
-    })
-}
-
 /// The answer to one request: what the control socket sends back, and what the web
 /// board turns into HTTP.
 pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Reply {
     if let Some(cmd) = core_command(&req) {
-        return Reply::of(node.command(cmd).await.map(value_of));
+        return Reply::of(node.command(cmd).await.map(Answered::from));
     }
-    let r: Result<Value, NodeError> = match req {
-        ControlRequest::Info => node.info().await.map(|i| json!(i)),
+    let r: Result<Answered, NodeError> = match req {
+        ControlRequest::Info => node.info().await.map(|i| Answered::Info(Box::new(i))),
         ControlRequest::Dial { addr } => match addr.parse() {
-            Ok(a) => node.dial(a).await.map(|()| Value::Null),
+            Ok(a) => node.dial(a).await.map(|()| Answered::Done),
             Err(e) => Err(NodeError::Address(format!("{addr:?}: {e}"))),
         },
         ControlRequest::New(p) => {
@@ -462,20 +456,20 @@ pub async fn answer(node: &NodeHandle, req: ControlRequest) -> Reply {
                         witness,
                     })
                     .await
-                    .map(Value::String)
+                    .map(Answered::Text)
                 }
                 (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => Err(e),
             }
         }
         ControlRequest::Mailbox { addr } => match read_point("mailbox", &addr) {
-            Ok(a) => node.stand(a).await.map(|()| Value::Null),
+            Ok(a) => node.stand(a).await.map(|()| Answered::Done),
             Err(e) => Err(e),
         },
-        ControlRequest::Shutdown => node.shutdown().await.map(|()| Value::Null),
+        ControlRequest::Shutdown => node.shutdown().await.map(|()| Answered::Done),
         ControlRequest::Ui => Err(NodeError::NoBoard),
         // The points live in this process, not in the core.
         ControlRequest::Failpoint { name, actions } => crate::faults::configure(&name, &actions)
-            .map(|()| Value::Null)
+            .map(|()| Answered::Done)
             .map_err(|e| NodeError::Failpoint(e.to_string())),
         // Answered above, by the core.
         _ => Err(NodeError::Unexpected("a core command".into())),
@@ -510,84 +504,4 @@ async fn meet(node: &NodeHandle, peer: &libp2p::Multiaddr) {
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-}
-
-/// Whether a node listens on the control socket now (a command about to run on the
-/// store alone says so to its player).
-pub fn answers(socket: &Path) -> bool {
-    std::os::unix::net::UnixStream::connect(socket).is_ok()
-}
-
-/// Why a request got no answer.
-#[derive(Debug, thiserror::Error)]
-pub enum CallError {
-    /// No node listens on the home's socket (none runs, or one was killed): the commands
-    /// that need no network can open the store instead ([`crate::offline`]).
-    #[error(
-        "no node running for this home ({socket}): {error}; start one with `{}`",
-        crate::home::command_at(Path::new(socket).parent().unwrap_or(Path::new(".")), "node")
-    )]
-    NoNode {
-        /// The socket's path.
-        socket: String,
-        /// What connecting said.
-        error: std::io::Error,
-    },
-    /// The node refused the request, or stopped before it answered.
-    #[error("{0}")]
-    Failed(String),
-}
-
-/// Sends one request to the node of a home folder and returns its answer.
-pub fn call(socket: &Path, req: &ControlRequest) -> Result<Value, CallError> {
-    use std::io::{BufRead, Write};
-    let mut stream =
-        std::os::unix::net::UnixStream::connect(socket).map_err(|error| CallError::NoNode {
-            socket: socket.display().to_string(),
-            error,
-        })?;
-    let failed = |e: String| CallError::Failed(e);
-    let line = serde_json::to_string(req).map_err(|e| failed(e.to_string()))?;
-    stream
-        .write_all(format!("{line}\n").as_bytes())
-        .map_err(|e| failed(e.to_string()))?;
-    let mut answer = String::new();
-    std::io::BufReader::new(stream)
-        .read_line(&mut answer)
-        .map_err(|e| failed(e.to_string()))?;
-    if answer.is_empty() {
-        // The node died between taking the request and answering: what it did is in its
-        // store, durable before anything was sent (spec/PROTOCOL.md §11.2).
-        let home = crate::Home::at(socket.parent().unwrap_or(Path::new(".")));
-        return Err(failed(format!(
-            "the node stopped before it answered: what you asked may have been done. \
-             Start it again (`{}`) and look with `{}`",
-            home.command("node"),
-            home.command("games"),
-        )));
-    }
-    let v: Value = serde_json::from_str(&answer)
-        .map_err(|e| failed(format!("the node answered {answer:?}: {e}")))?;
-    match (v.get("ok"), v.get("error")) {
-        (_, Some(Value::String(e))) => Err(failed(e.clone())),
-        (Some(ok), _) => Ok(ok.clone()),
-        _ => Err(failed(format!("the node answered {answer:?}"))),
-    }
-}
-
-/// Why a transcript answer does not decode.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BadTranscript {
-    /// The answer holds no transcript text.
-    #[error("no transcript")]
-    Missing,
-    /// The text is not base64.
-    #[error(transparent)]
-    Base64(#[from] base64::DecodeError),
-}
-
-/// Decodes a transcript answer.
-pub fn transcript_bytes(v: &Value) -> Result<Vec<u8>, BadTranscript> {
-    let s = v.as_str().ok_or(BadTranscript::Missing)?;
-    Ok(base64::engine::general_purpose::STANDARD.decode(s)?)
 }
