@@ -105,7 +105,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
     // The other player's acceptance wakes the game, which is then played: the referee
     // keeps it in memory (its clocks and duties run from now on).
     let (black, t) = &games[1];
-    let pb = peer_key(&black);
+    let pb = peer_key(black);
     n.connect(pb, "8.8.8.8");
     let accepted = acceptance(t, black);
     assert_eq!(

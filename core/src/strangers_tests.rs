@@ -48,7 +48,7 @@ fn a_strangers_invitation_declined_by_the_node_leaves_only_its_signed_decline_fo
     let [(a, first)] = &gone[..] else {
         panic!("one evicted: {}", gone.len());
     };
-    let pa = peer_key(&a);
+    let pa = peer_key(a);
     // The evicted one is declined, durably, and gone from the store and from memory.
     assert!(n.core.games.slot(&first.game()).is_none(), "not in memory");
     assert!(n.knows(&second.game()));
