@@ -256,7 +256,7 @@ impl Core {
             }
             let terms = p.table.terms();
             let peers = if super::seats::referees(terms, &me) {
-                let seats = terms.proposal().seats.iter().map(|s| PeerKey::from(s.key));
+                let seats = crate::seats::seat_keys(terms);
                 seats
                     .chain(terms.witness().map(|w| PeerKey::from(w.key)))
                     .collect()

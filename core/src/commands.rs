@@ -262,19 +262,10 @@ impl Core {
         }
         let terms = p.table.terms();
         let me = self.key();
-        let seats: Vec<PeerKey> = terms
-            .proposal()
-            .seats
-            .iter()
-            .map(|s| PeerKey::from(s.key))
+        let seats: Vec<PeerKey> = crate::seats::seat_keys(terms)
             .filter(|k| *k != me)
             .collect();
-        let mailboxes: Vec<PeerKey> = terms
-            .proposal()
-            .mailboxes
-            .iter()
-            .map(|m| PeerKey::from(m.key))
-            .collect();
+        let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         // A seat holds the game once it acknowledged an offer or push of it, or named it
         // in (or answered) a heads round, whoever offered it first.
         let holds = |k: &PeerKey| p.acked.contains_key(k) || p.heard.contains_key(k);

@@ -59,13 +59,7 @@ impl Core {
             add(id, &mut keys, &|| a.heads.clone());
         }
         for (id, r) in self.games.all_relayed() {
-            let mut keys: Vec<PeerKey> = r
-                .terms
-                .proposal()
-                .seats
-                .iter()
-                .map(|s| PeerKey::from(s.key))
-                .collect();
+            let mut keys: Vec<PeerKey> = crate::seats::seat_keys(&r.terms).collect();
             add(id, &mut keys, &|| r.heads());
         }
         by_peer
@@ -81,11 +75,8 @@ impl Core {
 
 /// A game's seats and mailboxes: the peers [`Core::heads_for`] tells of it.
 fn game_keys(terms: &Terms) -> Vec<PeerKey> {
-    let p = terms.proposal();
-    p.seats
-        .iter()
-        .map(|s| PeerKey::from(s.key))
-        .chain(p.mailboxes.iter().map(|m| PeerKey::from(m.key)))
+    crate::seats::seat_keys(terms)
+        .chain(crate::seats::mailbox_keys(terms))
         .collect()
 }
 

@@ -300,13 +300,7 @@ impl Core {
             }
         }
         let _ = self.mailbox_addrs(&terms, created, local);
-        self.peers.dirty.extend(
-            terms
-                .proposal()
-                .mailboxes
-                .iter()
-                .map(|m| PeerKey::from(m.key)),
-        );
+        self.peers.dirty.extend(crate::seats::mailbox_keys(&terms));
     }
 
     /// Whether an invitation from `proposer` may be taken now: always from a peer this

@@ -46,13 +46,7 @@ impl Core {
         if act.len() > MAX_RULING {
             return Err(NodeError::RulingTooLarge(MAX_RULING));
         }
-        let seats: Vec<PeerKey> = r
-            .terms
-            .proposal()
-            .seats
-            .iter()
-            .map(|s| PeerKey::from(s.key))
-            .collect();
+        let seats: Vec<PeerKey> = crate::seats::seat_keys(&r.terms).collect();
         let connected = seats
             .iter()
             .filter(|k| self.peers.connected.contains(*k))

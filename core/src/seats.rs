@@ -22,15 +22,26 @@ pub(super) fn is_mailbox(terms: &Terms, peer: &PeerKey) -> bool {
         .any(|m| PeerKey::from(m.key) == *peer)
 }
 
-/// Every peer of a game but `me`: its seats and its mailboxes.
-pub(super) fn game_peers(terms: &Terms, me: &PeerKey) -> Vec<PeerKey> {
-    let seats = terms.proposal().seats.iter().map(|s| PeerKey::from(s.key));
-    let mailboxes = terms
+/// The keys of a game's seats, in seat order.
+pub(super) fn seat_keys(terms: &Terms) -> impl Iterator<Item = PeerKey> + '_ {
+    terms.proposal().seats.iter().map(|s| PeerKey::from(s.key))
+}
+
+/// The keys of a game's mailboxes, as its proposal lists them.
+pub(super) fn mailbox_keys(terms: &Terms) -> impl Iterator<Item = PeerKey> + '_ {
+    terms
         .proposal()
         .mailboxes
         .iter()
-        .map(|m| PeerKey::from(m.key));
-    seats.chain(mailboxes).filter(|k| k != me).collect()
+        .map(|m| PeerKey::from(m.key))
+}
+
+/// Every peer of a game but `me`: its seats and its mailboxes.
+pub(super) fn game_peers(terms: &Terms, me: &PeerKey) -> Vec<PeerKey> {
+    seat_keys(terms)
+        .chain(mailbox_keys(terms))
+        .filter(|k| k != me)
+        .collect()
 }
 
 /// The proposer of a game with these terms.

@@ -273,12 +273,7 @@ impl Core {
         Asleep {
             summary: self.summary_of(id, p),
             others,
-            mailboxes: terms
-                .proposal()
-                .mailboxes
-                .iter()
-                .map(|m| PeerKey::from(m.key))
-                .collect(),
+            mailboxes: crate::seats::mailbox_keys(terms).collect(),
             witness: terms.witness().map(|w| PeerKey::from(w.key)),
             heads,
             acked: p.acked.clone(),

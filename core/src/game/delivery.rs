@@ -149,12 +149,7 @@ impl Played {
     /// game's mailboxes holds all it may see (it serves them to that seat).
     pub(crate) fn undelivered(&self) -> Vec<(PeerKey, Option<Seat>)> {
         let terms = self.table.terms();
-        let mailboxes: Vec<PeerKey> = terms
-            .proposal()
-            .mailboxes
-            .iter()
-            .map(|m| PeerKey::from(m.key))
-            .collect();
+        let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         let mut out = vec![];
         for s in self.owed_seats() {
             let Some(key) = terms.key(s).map(PeerKey::from) else {
@@ -255,12 +250,7 @@ impl Played {
         let terms = self.table.terms();
         let me = self.table.seat();
         let names = self.names();
-        let mailboxes: Vec<PeerKey> = terms
-            .proposal()
-            .mailboxes
-            .iter()
-            .map(|m| PeerKey::from(m.key))
-            .collect();
+        let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         let witness = terms.witness().map(|w| PeerKey::from(w.key));
         let mut parts = vec![];
         for s in terms.seats().filter(|s| *s != me && !self.declined_by(*s)) {
