@@ -220,7 +220,7 @@ async fn demo(
         cfg.net.mdns = false;
         cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().map_err(|e| format!("{e}"))?];
         // A referee's duties come due with time: look often.
-        cfg.poll_every = Duration::from_millis(if refereed { 25 } else { 250 });
+        cfg.core.repair_every_ms = if refereed { 25 } else { 250 };
         cfg.core.bots = true;
         cfg.core.bot_seed = seed.wrapping_mul(2).wrapping_add(i as u64);
         // The last node of a walk-away (or of a game without a referee) is the witness.

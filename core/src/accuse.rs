@@ -1,11 +1,11 @@
-//! Time made provable, as a seat (protocol version 2, spec/PROTOCOL.md §17): a node
-//! whose opponent has let the agreed time pass asks the game's witness for its ledger on
-//! each tick, and posts it as a forfeit. Its own session judges the forfeit exactly as
-//! every verifier will (the engine's rule), so an answer that does not prove the
-//! opponent late yet is simply not posted; the node asks again on the next tick. While
-//! the witness answers, a game with a witness files no timeout claim (time is proven,
-//! not claimed); after 10 minutes of its silence it does, as without one. The claim is
-//! idle, so it puts off no later forfeit.
+//! Time made provable, as a seat (protocol version 2, spec/PROTOCOL.md §17): a node whose
+//! opponent has let the agreed time pass asks the game's witness for its ledger on each
+//! repair round, and posts it as a forfeit. Its own session judges the forfeit exactly as
+//! every verifier will (the engine's rule), so an answer that does not prove the opponent
+//! late yet is simply not posted; the node asks again on the next repair round. While the
+//! witness answers, a game with a witness files no timeout claim (time is proven, not
+//! claimed); after 10 minutes of its silence it does, as without one. The claim is idle, so
+//! it puts off no later forfeit.
 //!
 //! The node also asks after each move, so that the clock it shows is the wait in
 //! progress as a forfeit would count it.
@@ -49,25 +49,25 @@ impl Core {
             let Life::Played(p) = &slot.life else {
                 continue;
             };
-            let terms = p.table.terms();
-            if terms.witness().is_none() || p.table.is_done() {
+            let terms = p.table().terms();
+            if terms.witness().is_none() || p.table().is_done() {
                 continue;
             }
             let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {
                 continue;
             };
-            let me = p.table.seat();
+            let me = p.table().seat();
             let asked = slot.witness.asked.last();
             let times = self.witness_times(p);
             // The clock shown follows the witness: ask again after each move.
             if times.is_none()
-                && p.table.to_act().is_some()
+                && p.table().to_act().is_some()
                 && self.now >= asked.saturating_add(ASK_STALE_MS)
             {
                 out.push(*id);
                 continue;
             }
-            let owed_by_other = p.table.session().verdict().claims.iter().any(|c| {
+            let owed_by_other = p.table().session().verdict().claims.iter().any(|c| {
                 c.open
                     && c.against != me
                     && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
@@ -78,7 +78,7 @@ impl Core {
             // Past the deadline by the witness's own times, or overdue by the players'
             // readings: worth asking. An opponent can sign his readings late to look
             // on time, so the witness is also asked now and then whatever they say.
-            let line = p.table.session().timeline();
+            let line = p.table().session().timeline();
             let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
                 crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
                     .overdue
@@ -104,8 +104,8 @@ impl Core {
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now.
     pub(super) fn witness_times(&self, p: &super::game::Played) -> Option<WitnessTimes> {
-        let t = self.games.slot(&p.table.game())?.witness.times.as_ref()?;
-        (t.held == processed(p) && p.table.to_act() == Some(t.seat)).then_some(*t)
+        let t = self.games.slot(&p.table().game())?.witness.times.as_ref()?;
+        (t.held == processed(p) && p.table().to_act() == Some(t.seat)).then_some(*t)
     }
 
     /// Asks the witness of each game whose opponent is past its time for statements.
@@ -114,7 +114,7 @@ impl Core {
             let Some(p) = self.games.played(id) else {
                 continue;
             };
-            let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
+            let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
                 continue;
             };
             if let Some(slot) = self.games.slot_mut(id) {
@@ -157,13 +157,13 @@ impl Core {
         let Life::Played(p) = &slot.life else {
             return;
         };
-        if p.table.is_done() {
+        if p.table().is_done() {
             slot.witness.times = None;
             return;
         }
-        let me = p.table.seat();
-        if let Some(seat) = p.table.to_act()
-            && let Some(wait) = p.table.session().witness_wait(&statements, seat)
+        let me = p.table().seat();
+        if let Some(seat) = p.table().to_act()
+            && let Some(wait) = p.table().session().witness_wait(&statements, seat)
         {
             slot.witness.times = Some(WitnessTimes {
                 held: processed(p),
@@ -185,7 +185,7 @@ impl Core {
             }
         }
         let others: Vec<Seat> = p
-            .table
+            .table()
             .terms()
             .player_seats()
             .filter(|s| *s != me)
@@ -233,7 +233,7 @@ fn ledgers(
     p: &super::game::Played,
     statements: &[Vec<u8>],
 ) -> Vec<sealed_protocol::witness::Ledger> {
-    let terms = p.table.terms();
+    let terms = p.table().terms();
     let Some(key) = terms
         .witness()
         .and_then(|w| sealed_protocol::keys::PublicKey::from_bytes(&w.key).ok())
@@ -267,7 +267,7 @@ impl Core {
         self.give_witness_what_it_lacks(game, statements, store);
         let now = self.now;
         let p = self.games.played_mut(&game)?;
-        Some(p.table.session_mut().note_witness(statements, now))
+        Some(p.table_mut().session_mut().note_witness(statements, now))
     }
 
     /// A witness's answer showed it holding less of a public chain than this seat's
@@ -285,7 +285,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
+        let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
             return;
         };
         // The latest ledger's counts: what the witness held last.
@@ -306,7 +306,7 @@ impl Core {
             .iter()
             .filter_map(|h| {
                 let ours = p
-                    .table
+                    .table()
                     .session()
                     .processed_at(sealed_protocol::ids::EnvRef {
                         chain: h.chain,
@@ -340,7 +340,7 @@ const MAX_GIVEN: usize = 256;
 
 /// Envelopes a seat has processed, over all its chains.
 fn processed(p: &super::game::Played) -> u64 {
-    p.table
+    p.table()
         .session()
         .chain_counts()
         .iter()

@@ -1,14 +1,16 @@
 //! What a core does by itself: bots, duties, repair rounds, timeout claims, and the
 //! retries after a failed write.
 //!
-//! Every tick redials the peers of unfinished games and the standing mailboxes and
-//! rendezvous points (`book.rs`), and sends each connected peer its `Heads` (`sync.rs`
-//! `heads_for`). Duties are applied on every change and every tick (`run_duties`: a
-//! referee's answers, seals and period closes never wait for a person). Timeouts are
-//! only claimed (`claim_timeouts`). A bot's choice that its session refuses is logged
-//! and another pick tried, and a bot whose every pick was refused looks again on the
-//! next tick (`bot_turn`); `tests/tests/table/` plays the demo games of every variant
-//! for many seeds and fails on any refused bot choice.
+//! Every repair round redials the peers of unfinished games and the standing mailboxes
+//! and rendezvous points (`book.rs`), and sends each connected peer its `Heads`
+//! (`sync.rs` `heads_for`). Duties are applied on every change, when their time comes
+//! (`timeout.rs`) and on every repair round (`run_duties`: a referee's answers, seals
+//! and period closes never wait for a person). Timeouts are only claimed
+//! (`claim_timeouts`), as soon as the opponent's time runs out (`timeout_at`). A bot's
+//! choice that its session refuses is logged and another pick tried, and a bot whose
+//! every pick was refused looks again on the next repair round (`bot_turn`);
+//! `tests/tests/table/` plays the demo games of every variant for many seeds and fails
+//! on any refused bot choice.
 
 use std::collections::BTreeSet;
 
@@ -24,7 +26,7 @@ use crate::clock::{Clocks, TimeControl};
 use crate::message::Request;
 use crate::record::GameStatus;
 
-/// Picks a bot tries before it waits for the next tick.
+/// Picks a bot tries before it waits for the next repair round.
 const BOT_TRIES: usize = 8;
 
 /// Acts a bot or the duties of one game may take in one go.
@@ -58,13 +60,13 @@ impl Core {
         p.used = self.now;
         if cmd == SessionCommand::Accept {
             // The acceptance carries this player's own name, signed (version 2).
-            p.table.session_mut().set_name(&self.cfg.name);
+            p.table_mut().session_mut().set_name(&self.cfg.name);
         }
-        p.table
+        p.table_mut()
             .session_mut()
             .handle_command(cmd, self.now)
             .map_err(|e| NodeError::Refused(Refusal::Session(e)))?;
-        let actions = super::game::queue::drain(&mut *p.table);
+        let actions = super::game::queue::drain(&mut *p.table_mut());
         Ok(self.step_of(id, actions))
     }
 
@@ -81,7 +83,8 @@ impl Core {
                 .take_bots_dirty()
                 .into_iter()
                 .filter(|id| {
-                    self.bot_decides(id) && self.games.played(id).is_some_and(|p| p.table.my_turn())
+                    self.bot_decides(id)
+                        && self.games.played(id).is_some_and(|p| p.table().my_turn())
                 })
                 .collect();
             if ids.is_empty() {
@@ -131,7 +134,7 @@ impl Core {
 
     /// One act of a bot's. A choice its session refuses is logged and another pick is
     /// tried: a bot must never leave a game waiting for ever (a Tempête bot once kept
-    /// offering a refused yield). The next tick tries again if none is taken.
+    /// offering a refused yield). The next repair round tries again if none is taken.
     fn bot_turn(&mut self, id: GameId, store: &dyn Durable) {
         for _ in 0..BOT_TRIES {
             self.bots.counter = self
@@ -143,13 +146,13 @@ impl Core {
             let Some(cmd) = self
                 .games
                 .played(&id)
-                .and_then(|p| p.table.bot_action(pick))
+                .and_then(|p| p.table().bot_action(pick))
             else {
                 return;
             };
             let accept = cmd == SessionCommand::Accept;
             // A stranger's invitation within the hosted games' bounds only (`hosted.rs`);
-            // else it waits, and the next tick looks again.
+            // else it waits, and the next repair round looks again.
             if accept && !self.may_host(&id, store) {
                 return;
             }
@@ -180,27 +183,13 @@ impl Core {
             // Kept beside the game, so that `sealed games` says how a finished game
             // ended without replaying it (`listed.rs`).
             if status == GameStatus::Finished {
-                let line = super::listed::Listed::of(&*p.table);
+                let line = super::listed::Listed::of(p.table());
                 step.writes
                     .meta
                     .push((super::listed::listed_key(&id), line.to_bytes()));
                 step.writes.meta.extend(self.owe(id));
             }
             self.stage(id, step, store);
-        }
-    }
-
-    /// Runs the duties of the games whose time-bound duty has come due.
-    pub(super) fn due(&mut self, store: &dyn Durable) {
-        let ids: Vec<GameId> = sorted(
-            self.games
-                .all_played()
-                .filter(|(_, p)| p.table.due_at().is_some_and(|t| t <= self.now))
-                .map(|(id, _)| *id),
-        );
-        if !ids.is_empty() {
-            self.run_duties(ids, store);
-            self.run_bots(store);
         }
     }
 
@@ -211,7 +200,7 @@ impl Core {
         for id in ids {
             for _ in 0..MAX_ACTS {
                 let now = self.now;
-                let Some(cmd) = self.games.played(&id).and_then(|p| p.table.duty(now)) else {
+                let Some(cmd) = self.games.played(&id).and_then(|p| p.table().duty(now)) else {
                     break;
                 };
                 if let Err(e) = self.apply(id, cmd, None, store) {
@@ -223,8 +212,11 @@ impl Core {
         }
     }
 
-    /// The periodic tick.
-    pub(super) fn tick(&mut self, store: &dyn Durable) {
+    /// The repair round, every [`crate::CoreConfig::repair_every_ms`]: what is a retry
+    /// by nature (a dial, a pull from a mailbox, heads, a message or a write sent again,
+    /// a sweep of idle and expired games) and a look at every game's duties and clocks
+    /// besides their own deadlines (`timeout.rs`).
+    pub(super) fn repair(&mut self, store: &dyn Durable) {
         self.budgets.prune(self.now);
         self.recover_if_halted();
         self.save_settings();
@@ -236,7 +228,7 @@ impl Core {
         let waiting: Vec<GameId> = self
             .games
             .all_played()
-            .filter(|(id, p)| self.bot_decides(id) && p.table.my_turn())
+            .filter(|(id, p)| self.bot_decides(id) && p.table().my_turn())
             .map(|(id, _)| *id)
             .collect();
         for id in waiting {
@@ -251,10 +243,10 @@ impl Core {
         let me = self.key();
         let mut want: BTreeSet<PeerKey> = BTreeSet::new();
         for p in self.games.all_played().map(|(_, g)| g) {
-            if (p.settled && p.record.status != GameStatus::Proposed) || !p.accepted() {
+            if (p.settled() && p.record.status != GameStatus::Proposed) || !p.accepted() {
                 continue;
             }
-            let terms = p.table.terms();
+            let terms = p.table().terms();
             let peers = if super::seats::referees(terms, &me) {
                 let seats = crate::seats::seat_keys(terms);
                 seats
@@ -298,12 +290,12 @@ impl Core {
         self.deliver_finals(store);
         self.offer_owed(None, store);
         self.claim_timeouts(store);
-        // Duties can come due with time alone (a move period ends), so every game is
-        // looked at on each tick.
+        // Duties can come due with time alone (a move period ends): every game is
+        // looked at on each round too, besides its own deadline.
         let ids: Vec<GameId> = sorted(
             self.games
                 .all_played()
-                .filter(|(_, p)| !p.table.is_done())
+                .filter(|(_, p)| !p.table().is_done())
                 .map(|(id, _)| *id),
         );
         self.run_duties(ids, store);
@@ -312,17 +304,17 @@ impl Core {
 
     /// The clocks of a game with a time control, now.
     pub(super) fn clocks(&self, p: &Played) -> Option<Clocks> {
-        let terms = p.table.terms();
+        let terms = p.table().terms();
         let tc = TimeControl::of(terms.proposal()).ok()??;
         // A finished game's clock says nothing anyone can act on: none is shown.
-        if p.table.is_done() || p.table.session().verdict().outcome.is_some() {
+        if p.table().is_done() || p.table().session().verdict().outcome.is_some() {
             return None;
         }
-        let owing = p.table.to_act();
+        let owing = p.table().to_act();
         let clocks = Clocks::compute(
             &tc,
             terms.players(),
-            &p.table.session().timeline(),
+            &p.table().session().timeline(),
             owing,
             self.now,
         );
@@ -333,25 +325,42 @@ impl Core {
         })
     }
 
+    /// The opponent whose act is awaited in `p` and the moment his time runs out, when
+    /// this seat may then claim a timeout (or have the witness prove it): unless a claim
+    /// of this seat's already covers the wait (its clock is later than the wait's
+    /// start). Now or past when he is overdue.
+    pub(super) fn timeout_at(&self, p: &Played) -> Option<(Seat, u64)> {
+        let c = self.clocks(p)?;
+        let owing = Seat(c.owing?);
+        if owing == p.table().seat() {
+            return None;
+        }
+        let line = p.table().session().timeline();
+        let since = line.acts.last().map(|a| a.1).or(line.started)?;
+        let claimed = line
+            .timeout_claims
+            .iter()
+            .any(|&(against, at)| against == owing && at >= since);
+        if claimed {
+            return None;
+        }
+        // Overdue once the wait is longer than the time left (`Clocks::compute`).
+        let at = match c.overdue {
+            true => self.now,
+            false => self.now.saturating_add(c.left_ms).saturating_add(1),
+        };
+        Some((owing, at))
+    }
+
     /// Files a timeout claim against each opponent whose time has passed, once per
     /// wait: a claim whose clock is later than the wait's start already covers it.
-    fn claim_timeouts(&mut self, store: &dyn Durable) {
+    pub(super) fn claim_timeouts(&mut self, store: &dyn Durable) {
         let due: Vec<(GameId, Seat)> = self
             .games
             .all_played()
             .filter_map(|(id, p)| {
-                let c = self.clocks(p).filter(|c| c.overdue)?;
-                let owing = Seat(c.owing?);
-                if owing == p.table.seat() {
-                    return None;
-                }
-                let line = p.table.session().timeline();
-                let since = line.acts.last().map(|a| a.1).or(line.started)?;
-                let claimed = line
-                    .timeout_claims
-                    .iter()
-                    .any(|&(against, at)| against == owing && at >= since);
-                (!claimed).then_some((*id, owing))
+                let (owing, at) = self.timeout_at(p)?;
+                (at <= self.now).then_some((*id, owing))
             })
             .collect();
         let mut due = due;
@@ -361,7 +370,7 @@ impl Core {
         due.retain(|(id, _)| {
             self.games
                 .played(id)
-                .is_some_and(|p| p.table.terms().witness().is_none())
+                .is_some_and(|p| p.table().terms().witness().is_none())
                 || self.witness_silent(id)
         });
         let asks = self.witness_due();

@@ -11,8 +11,8 @@
 //! forgotten, and so is one neither seen nor reached for [`STALE_MS`].
 //!
 //! A mailbox or rendezvous point a game or the home names is *standing*
-//! ([`Entry::standing`]): kept whatever the bounds, and dialled by every tick until
-//! connected (`auto.rs` `tick`), so an invitation through a mailbox reaches this node
+//! ([`Entry::standing`]): kept whatever the bounds, and dialled by every repair round until
+//! connected (`auto.rs` `repair`), so an invitation through a mailbox reaches this node
 //! with no step by the invitee.
 
 use std::collections::BTreeMap;

@@ -142,7 +142,7 @@ impl Core {
         let now = self.now;
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.used = now;
-        Ok(&*p.table)
+        Ok(p.table())
     }
 
     fn played_ref(&self, g: &GameRef) -> Result<&Played, NodeError> {
@@ -154,23 +154,27 @@ impl Core {
     pub(super) fn summary_of(&self, id: &GameId, p: &Played) -> GameSummary {
         GameSummary {
             game: hex::encode(id),
-            variant: p.table.variant().to_owned(),
+            variant: p.table().variant().to_owned(),
             status: p.standing(),
-            seat: Some(p.table.seat().0),
-            my_turn: p.table.my_turn(),
-            ply: p.table.ply(),
-            waiting_for: p.table.waiting_for(),
-            result: p.table.result(),
-            players: players(p.table.terms(), &self.names_shown(p), Some(p.table.seat())),
-            options: options_words(p.table.terms()),
+            seat: Some(p.table().seat().0),
+            my_turn: p.table().my_turn(),
+            ply: p.table().ply(),
+            waiting_for: p.table().waiting_for(),
+            result: p.table().result(),
+            players: players(
+                p.table().terms(),
+                &self.names_shown(p),
+                Some(p.table().seat()),
+            ),
+            options: options_words(p.table().terms()),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(id),
-            held: p.table.session().held(),
+            held: p.table().session().held(),
             clock: self
                 .clocks(p)
-                .map(|c| c.line(&namer(&self.names_shown(p), p.table.seat()))),
+                .map(|c| c.line(&namer(&self.names_shown(p), p.table().seat()))),
             invitation: self.invitation(p),
-            helpers: helpers(p.table.terms()),
+            helpers: helpers(p.table().terms()),
             expires_ms: self.expires_at(id),
         }
     }
@@ -260,7 +264,7 @@ impl Core {
         if p.standing() != GameState::Proposed {
             return None;
         }
-        let terms = p.table.terms();
+        let terms = p.table().terms();
         let me = self.key();
         let seats: Vec<PeerKey> = crate::seats::seat_keys(terms)
             .filter(|k| *k != me)
@@ -268,7 +272,7 @@ impl Core {
         let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         // A seat holds the game once it acknowledged an offer or push of it, or named it
         // in (or answered) a heads round, whoever offered it first.
-        let holds = |k: &PeerKey| p.acked.contains_key(k) || p.heard.contains_key(k);
+        let holds = |k: &PeerKey| p.acked().contains_key(k) || p.heard.contains_key(k);
         let refused = self
             .games
             .slot(&terms.game())
@@ -426,7 +430,7 @@ impl Core {
         // The proposer decided when it proposed: say so, rather than the session's
         // "not now" about phases.
         if let Some(p) = self.games.played(&id)
-            && p.table.terms().proposal().proposer == p.table.seat()
+            && p.table().terms().proposal().proposer == p.table().seat()
         {
             return Err(NodeError::OwnProposal);
         }
@@ -472,7 +476,7 @@ impl Core {
         if self
             .games
             .played(&id)
-            .is_some_and(|p| p.table.session().withdrawn())
+            .is_some_and(|p| p.table().session().withdrawn())
         {
             self.forget_invitation(&id);
         }
@@ -512,9 +516,9 @@ impl Core {
         for (cmd, what) in waiting {
             let r = match self.games.played(&id) {
                 Some(p) => Ok(match what {
-                    Export::Transcript => Answer::Bytes(p.table.session().transcript()),
-                    Export::Score => Answer::MaybeText(p.table.score()),
-                    Export::Pgn => Answer::MaybeText(p.table.pgn()),
+                    Export::Transcript => Answer::Bytes(p.table().session().transcript()),
+                    Export::Score => Answer::MaybeText(p.table().score()),
+                    Export::Pgn => Answer::MaybeText(p.table().pgn()),
                 }),
                 None => Err(match self.games.aside(&id) {
                     Some(a) => NodeError::SetAside(a.halt.clone()),
@@ -530,20 +534,20 @@ impl Core {
     /// (`options`), where this seat's latest messages are (`delivery`), and the witness
     /// and mailboxes the proposal names (`helpers`: `role`, `peer`).
     fn view(&self, p: &Played) -> GameView {
-        let terms = p.table.terms();
+        let terms = p.table().terms();
         let clock = self.clocks(p).map(|clocks| {
             let names = self.names_shown(p);
-            let who = namer(&names, p.table.seat());
+            let who = namer(&names, p.table().seat());
             let text = clocks.line(&who);
             ClockView { clocks, text }
         });
         GameView {
-            table: p.table.view(),
+            table: p.table().view(),
             clock,
-            players: players(terms, &self.names_shown(p), Some(p.table.seat())),
+            players: players(terms, &self.names_shown(p), Some(p.table().seat())),
             options: options_words(terms),
             delivery: p.delivery(),
-            witness_refused: self.witness_refused(&p.table.game()),
+            witness_refused: self.witness_refused(&p.table().game()),
             helpers: helpers(terms),
         }
     }
@@ -551,7 +555,7 @@ impl Core {
     /// Why the game's witness refused this seat's last push, until it takes one; not
     /// once the game is settled, when no wait is left for its record to end.
     fn witness_refused(&self, id: &GameId) -> Option<String> {
-        if self.games.played(id).is_none_or(|p| p.settled) {
+        if self.games.played(id).is_none_or(|p| p.settled()) {
             return None;
         }
         self.games.slot(id)?.witness.refused.clone()
@@ -560,12 +564,12 @@ impl Core {
     /// A game as text, with a clock line when it has a time control.
     fn show_text(&self, p: &Played) -> String {
         // After the table's first line (variant, game, seat): who plays, on what terms.
-        let table = p.table.show_text();
+        let table = p.table().show_text();
         let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
         let names = self.names_shown(p);
-        let seats = players(p.table.terms(), &names, Some(p.table.seat()));
+        let seats = players(p.table().terms(), &names, Some(p.table().seat()));
         let mut text = format!("{head}\nplayers: {}\n", super::players::line(&seats));
-        let trusted = helpers(p.table.terms());
+        let trusted = helpers(p.table().terms());
         if !trusted.is_empty() {
             let list: Vec<String> = trusted
                 .iter()
@@ -573,7 +577,7 @@ impl Core {
                 .collect();
             text.push_str(&format!("trusted: {}\n", list.join(", ")));
         }
-        let opts = options_words(p.table.terms());
+        let opts = options_words(p.table().terms());
         if !opts.is_empty() {
             text.push_str(&format!("options: {}\n", opts.join(" ")));
         }
@@ -581,11 +585,11 @@ impl Core {
         if let Some(d) = p.delivery() {
             text.push_str(&format!("what you sent last: {d}\n"));
         }
-        if let Some(why) = self.witness_refused(&p.table.game()) {
+        if let Some(why) = self.witness_refused(&p.table().game()) {
             text.push_str(&format!("{}\n", crate::views::witness_refused_line(&why)));
         }
         if let Some(c) = self.clocks(p) {
-            let who = namer(&names, p.table.seat());
+            let who = namer(&names, p.table().seat());
             text.push_str(&format!("clock: {}\n", c.line(&who)));
         }
         text
@@ -599,7 +603,7 @@ impl Core {
     pub(super) fn names_shown(&self, p: &Played) -> Vec<Option<String>> {
         let mut names = p.names();
         let own = sealed_protocol::text::name(&self.cfg.name);
-        if let Some(n) = names.get_mut(p.table.seat().index())
+        if let Some(n) = names.get_mut(p.table().seat().index())
             && n.is_none()
             && !own.is_empty()
         {

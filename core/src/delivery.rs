@@ -6,16 +6,17 @@
 //! mailboxes — has answered an `Offer` carrying the last envelope of each of this seat's
 //! chains: an answer that is sent only once what it carried is durable at the peer
 //! (spec/PROTOCOL.md §11.2). Until then the game stays in memory, is not marked finished
-//! in the store, and every tick offers those envelopes again to the peers that lack
+//! in the store, and every repair round offers those envelopes again to the peers that lack
 //! them, dialling them as for any unfinished game.
 //!
-//! A mailbox's acknowledgement is enough to settle (the seat may be gone for good), but
-//! a mailbox could acknowledge and drop, and a seat with no direct path would never see
-//! the end. So a game settled while some seat had not acknowledged this seat's last
-//! envelopes itself is *owed* to that seat ([`Debt`], kept in its slot and in the store): they are
-//! offered straight to it whenever it is connected, and it is dialled on every tick,
-//! until it acknowledges them (or [`OWED_FOR_MS`], 30 days, passes). So a mailbox that
-//! acknowledges and drops cannot leave a seat short (attack 8 of `cli/tests/hostile.rs`).
+//! A mailbox's acknowledgement is enough to settle (the seat may be gone for good), but a
+//! mailbox could acknowledge and drop, and a seat with no direct path would never see the
+//! end. So a game settled while some seat had not acknowledged this seat's last envelopes
+//! itself is *owed* to that seat ([`Debt`], kept in its slot and in the store): they are
+//! offered straight to it whenever it is connected, and it is dialled on every repair
+//! round, until it acknowledges them (or [`OWED_FOR_MS`], 30 days, passes). So a mailbox
+//! that acknowledges and drops cannot leave a seat short (attack 8 of
+//! `cli/tests/hostile.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,7 +34,7 @@ impl Core {
     pub(super) fn deliver_finals(&mut self, store: &dyn Durable) {
         let mut offers = vec![];
         for (id, p) in self.games.all_played() {
-            if !p.table.is_done() || p.settled {
+            if !p.table().is_done() || p.settled() {
                 continue;
             }
             for (peer, seat) in p.undelivered() {
@@ -48,7 +49,7 @@ impl Core {
                     continue;
                 };
                 if !envelopes.is_empty() {
-                    offers.push((peer, p.table.terms().bytes().to_vec(), envelopes));
+                    offers.push((peer, p.table().terms().bytes().to_vec(), envelopes));
                 }
             }
         }
@@ -83,7 +84,7 @@ impl Core {
     }
 
     /// Offers the last envelopes of every game owed to a connected peer (only to
-    /// `only`, if given), and dials the others (on a tick, when `only` is `None`).
+    /// `only`, if given), and dials the others (on a repair round, when `only` is `None`).
     pub(super) fn offer_owed(&mut self, only: Option<PeerKey>, store: &dyn Durable) {
         let now = self.now;
         let expired: Vec<GameId> = self
@@ -203,8 +204,7 @@ impl Core {
             return;
         };
         p.ack(peer, places);
-        p.settle();
-        if p.settled {
+        if p.settled() {
             self.set_status(game, GameStatus::Finished, store);
         }
     }

@@ -168,8 +168,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&id) else {
             return step;
         };
-        let terms = p.table.terms().clone();
-        p.settle();
+        let terms = p.table().terms().clone();
         let mut batch: HashMap<PeerKey, Vec<Vec<u8>>> = HashMap::new();
         for a in actions {
             match a {
@@ -202,7 +201,7 @@ impl Core {
         }
         // Finished in the store (dormant at the next start) only once settled: a game
         // whose last envelopes no peer acknowledged must be repaired after a restart.
-        if p.settled && p.record.status != GameStatus::Finished {
+        if p.settled() && p.record.status != GameStatus::Finished {
             p.record.status = GameStatus::Finished;
             step.writes.statuses.push((id, GameStatus::Finished));
             // The computations' messages (a game without a referee) served it only
@@ -227,11 +226,12 @@ impl Core {
             .collect();
         // Its own message of the computations, whose hash these actions signed, leaves
         // with them once durable.
-        if let Some(p) = self.games.played_mut(&id)
-            && let Some((index, bytes)) = p.table.message_out(false)
-            && let Some(to) = super::seats::other_player(p.table.terms(), p.table.seat())
-        {
-            step.messages.push((to, index, bytes));
+        if let Some(p) = self.games.played_mut(&id) {
+            let out = p.table_mut().message_out(false);
+            let to = super::seats::other_player(p.table().terms(), p.table().seat());
+            if let (Some((index, bytes)), Some(to)) = (out, to) {
+                step.messages.push((to, index, bytes));
+            }
         }
         // The seat's state once a computation is finished, with the act that ends it:
         // the messages before it are forgotten in the same write.
@@ -477,7 +477,7 @@ impl Core {
         // the table rebuilt after the halt.
         let (said, variant) = match self.games.slot(&id).map(|s| &s.life) {
             Some(Life::Played(p)) => (
-                p.table.session().witness_said(),
+                p.table().session().witness_said(),
                 Some(p.record.variant.clone()),
             ),
             Some(Life::Relayed(r)) => (vec![], Some(r.terms.variant().to_owned())),
@@ -551,7 +551,7 @@ impl Core {
             .map(|a| std::mem::take(&mut a.said));
         self.install(id, loaded, store);
         if let (Some(p), Some(said)) = (self.games.played_mut(&id), said) {
-            p.table.session_mut().note_witness(&said, self.now);
+            p.table_mut().session_mut().note_witness(&said, self.now);
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! What this node tells a peer it holds (`Heads`): every unfinished game the peer holds a
 //! seat of or is a mailbox of, and every game relayed here that it plays, each with the
 //! count of each chain, in requests of at most [`HEADS_PER_REQUEST`] entries. Sent on
-//! connect and at every tick (`peers.rs`, `auto.rs`); the answer is what the peer lacks.
+//! connect and at every repair round (`peers.rs`, `auto.rs`); the answer is what the peer
+//! lacks.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,9 +24,9 @@ impl Core {
             .unwrap_or_default()
     }
 
-    /// [`Core::heads_for`] of each of `peers`, in one pass over the games: a tick asks it
-    /// of every connected peer, and a pass a peer cost a public node its peers times its
-    /// games (1,000 players and 10,000 games: ten million looks a tick,
+    /// [`Core::heads_for`] of each of `peers`, in one pass over the games: a repair round
+    /// asks it of every connected peer, and a pass a peer cost a public node its peers
+    /// times its games (1,000 players and 10,000 games: ten million looks a round,
     /// docs/PERFORMANCE.md, *A public node under honest load*).
     pub(super) fn heads_for_each(
         &self,
@@ -48,11 +49,11 @@ impl Core {
                 }
             };
         for (id, p) in self.games.all_played() {
-            if p.settled && p.record.status != GameStatus::Proposed {
+            if p.settled() && p.record.status != GameStatus::Proposed {
                 continue;
             }
-            let mut keys = game_keys(p.table.terms());
-            add(id, &mut keys, &|| p.table.session().chain_counts());
+            let mut keys = game_keys(p.table().terms());
+            add(id, &mut keys, &|| p.table().session().chain_counts());
         }
         for (id, a) in self.games.all_asleep() {
             let mut keys: Vec<PeerKey> = a.readers().collect();

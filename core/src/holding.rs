@@ -1,6 +1,6 @@
-//! The core's side of `held.rs`: counting the games held for strangers by their
-//! owners, making room by eviction, and dropping (or, at a player, declining) what
-//! expired or was evicted, on the tick. What the rules are, and why, is in `held.rs`.
+//! The core's side of `held.rs`: counting the games held for strangers by their owners,
+//! making room by eviction, and dropping (or, at a player, declining) what expired or was
+//! evicted, on the repair round. What the rules are, and why, is in `held.rs`.
 
 use sealed_protocol::session::Command as SessionCommand;
 
@@ -16,7 +16,7 @@ use crate::record::{GameStatus, Usage};
 use crate::refusal::PeerRefusal;
 use crate::views::{NetworkView, STRANGERS_SHOWN};
 
-/// How often the tick looks for games whose lifetime ran out, at most (a lifetime
+/// How often the repair round looks for games whose lifetime ran out, at most (a lifetime
 /// shorter than ten of these is looked at ten times in it).
 const EXPIRY_EVERY_MS: u64 = 60_000;
 
@@ -193,7 +193,7 @@ impl Core {
                     super::seats::proposer(&r.terms),
                 ),
                 super::game::Life::Played(p)
-                    if !p.settled && super::seats::referees(p.table.terms(), &me) =>
+                    if !p.settled() && super::seats::referees(p.table().terms(), &me) =>
                 {
                     f(
                         Counted {
@@ -202,7 +202,7 @@ impl Core {
                             taken: p.record.created,
                             evictable: evictable && idle && !refereed_accepted(p),
                         },
-                        super::seats::proposer(p.table.terms()),
+                        super::seats::proposer(p.table().terms()),
                     )
                 }
                 // A refereed game asleep is one nobody else joined (`sleep.rs`).
@@ -278,7 +278,7 @@ impl Core {
     fn let_go_of(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
         let invitation = self.games.played(&id).is_some_and(|p| {
             p.record.status == GameStatus::Invited
-                && !super::seats::referees(p.table.terms(), &self.key())
+                && !super::seats::referees(p.table().terms(), &self.key())
         });
         if invitation {
             self.decline_and_drop(id, why, store);
@@ -346,12 +346,12 @@ impl Core {
             return a.held.as_ref()?.expires;
         }
         let p = self.games.played(id)?;
-        let terms = p.table.terms();
+        let terms = p.table().terms();
         let proposer = super::seats::proposer(terms)?;
         if proposer == me || self.vouched(&proposer) {
             return None;
         }
-        if super::seats::referees(terms, &me) && !p.settled {
+        if super::seats::referees(terms, &me) && !p.settled() {
             return Some(lifetime.expires(terms, refereed_accepted(p), p.used));
         }
         if self.hosted(id) {
@@ -361,7 +361,7 @@ impl Core {
             .then(|| lifetime.expires(terms, false, p.record.created))
     }
 
-    /// On the tick, at most once a minute: every game held for a stranger whose
+    /// On the repair round, at most once a minute: every game held for a stranger whose
     /// lifetime ran out is dropped (or declined), and old tombstones go.
     pub(super) fn expire_held(&mut self, store: &dyn Durable) {
         if self.now < self.next_expiry {
@@ -436,10 +436,10 @@ impl Core {
 /// Whether a seat other than the proposer and the referee (this node) has posted to a
 /// refereed game: the opponent accepted or declined it.
 pub(super) fn refereed_accepted(p: &super::game::Played) -> bool {
-    let terms = p.table.terms();
+    let terms = p.table().terms();
     let proposer = terms.proposal().proposer;
-    let me = p.table.seat();
-    p.table
+    let me = p.table().seat();
+    p.table()
         .session()
         .chain_counts()
         .iter()
@@ -449,8 +449,8 @@ pub(super) fn refereed_accepted(p: &super::game::Played) -> bool {
 /// Whether this node has signed into its own chain of the game: for a referee, its
 /// acceptance, the one choice it makes before another player joins.
 pub(super) fn signed_here(p: &super::game::Played) -> bool {
-    let me = p.table.seat();
-    p.table
+    let me = p.table().seat();
+    p.table()
         .session()
         .chain_counts()
         .iter()

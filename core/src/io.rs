@@ -186,10 +186,10 @@ pub enum Input {
         /// Its position among the game's messages.
         index: u64,
     },
-    /// The periodic tick: repair rounds, dialling absent peers, timeout claims, retries.
-    Tick,
-    /// A duty may have come due with time alone ([`super::Core::due_at`]).
-    Due,
+    /// The moment [`super::Core::poll_timeout`] gave has come: a game's duty or an
+    /// opponent's clock came due with time alone, or the repair round is due. Early or
+    /// repeated, it does no harm: only what is due is done.
+    Timeout,
 }
 
 /// Something the shell must do.

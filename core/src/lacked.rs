@@ -48,11 +48,11 @@ impl Core {
             let Some(p) = self.games.played_mut(&id) else {
                 continue;
             };
-            let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
+            let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
                 continue;
             };
-            let out = p.table.deposit_out();
-            let wanted = p.table.deposit_wanted();
+            let out = p.table_mut().deposit_out();
+            let wanted = p.table().deposit_wanted();
             if out.is_none() && wanted.is_none() {
                 continue;
             }
@@ -90,7 +90,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return false;
         };
-        if !statements.iter().any(|s| p.table.take_stamp(s)) {
+        if !statements.iter().any(|s| p.table_mut().take_stamp(s)) {
             return false;
         }
         self.bot_dirty(game);
@@ -116,7 +116,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };
-        let Some((index, hash)) = p.table.deposit_wanted() else {
+        let Some((index, hash)) = p.table().deposit_wanted() else {
             return;
         };
         let Some(found) = deposits.iter().find(|d| deposit::hash_of(game, d) == hash) else {
@@ -124,7 +124,7 @@ impl Core {
         };
         // A game that wants a message's deposit computes: its variant says how large
         // one may be.
-        let Some(cap) = sealed_games::registry::computations(p.table.terms().variant())
+        let Some(cap) = sealed_games::registry::computations(p.table().terms().variant())
             .map(|c| c.max_deposit())
         else {
             return;
@@ -138,22 +138,25 @@ impl Core {
                 "the deposit left with the witness for message {index} does not open with \
                  this seat's key"
             )),
-            Some(bytes) => match p.table.take_message(index, bytes.clone()) {
-                Ok(new) => {
-                    if new {
-                        self.store_message(game, index, bytes, store);
+            Some(bytes) => {
+                let taken = p.table_mut().take_message(index, bytes.clone());
+                match taken {
+                    Ok(new) => {
+                        if new {
+                            self.store_message(game, index, bytes, store);
+                        }
+                        None
                     }
-                    None
+                    Err(e) => Some(format!(
+                        "the deposit left with the witness for message {index} is not it: {e}"
+                    )),
                 }
-                Err(e) => Some(format!(
-                    "the deposit left with the witness for message {index} is not it: {e}"
-                )),
-            },
+            }
         };
         if let Some(why) = refused {
             tracing::warn!(game = %hex::encode(&game.bytes()[..4]), "{why}");
             if let Some(p) = self.games.played_mut(&game) {
-                p.table.deposit_false(why);
+                p.table_mut().deposit_false(why);
             }
             self.bot_dirty(game);
             self.run_bots(store);

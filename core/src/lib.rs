@@ -8,12 +8,12 @@
 //!
 //! **Durable before visible, by construction** (spec/PROTOCOL.md §11.2). Everything a
 //! seat's session produces — its envelopes, its secrets, the envelopes it received — goes
-//! into a [`Step`](game::queue::Step). A step's writes leave as [`Output::Write`]; its sends, answers and
-//! replies are held in the core until [`Input::Written`] says the write is durable, and
-//! are dropped if it failed (the game is then set aside and rebuilt from the store once
-//! writes work). A game has at most one write in flight; steps made meanwhile wait for it
-//! and go out together. Peers, mail and exports are read from the store
-//! ([`storage::Durable`]), never from a table. So nothing the core emits can carry an
+//! into a [`Step`](game::queue::Step). A step's writes leave as [`Output::Write`]; its
+//! sends, answers and replies are held in the core until [`Input::Written`] says the write
+//! is durable, and are dropped if it failed (the game is then set aside and rebuilt from
+//! the store once writes work). A game has at most one write in flight; steps made
+//! meanwhile wait for it and go out together. Peers, mail and exports are read from the
+//! store ([`storage::Durable`]), never from a table. So nothing the core emits can carry an
 //! envelope the store does not hold.
 //!
 //! Files, in three layers, each importing only from the layers below it (no file of the
@@ -103,6 +103,7 @@ mod sync;
 mod take;
 #[cfg(test)]
 mod test_kit;
+mod timeout;
 pub mod views;
 mod witness;
 
@@ -166,6 +167,11 @@ pub struct CoreConfig {
     /// How much of a game's public chains this node keeps as a mailbox or witness, and
     /// how it cuts a witness's answer into ledgers (`places.rs`).
     pub places: places::Places,
+    /// How often the repair round runs, in ms (`auto.rs` `repair`): it redials the
+    /// peers of unfinished games, pulls from mailboxes, sends heads, and retries what
+    /// failed. A game's own deadlines (a duty's time, an opponent's clock) do not wait
+    /// for it (`timeout.rs`).
+    pub repair_every_ms: u64,
     /// How long a finished game stays in memory after it was last asked for, in ms.
     pub idle_unload_ms: u64,
     /// How long an unfinished game with nothing to do stays in memory after it was last
@@ -213,6 +219,7 @@ impl Default for CoreConfig {
             limits: Limits::default(),
             quotas: Quotas::default(),
             places: places::Places::REFERENCE,
+            repair_every_ms: 5_000,
             idle_unload_ms: 5 * 60 * 1000,
             sleep_ms: 5 * 60 * 1000,
             strangers: true,
@@ -254,7 +261,7 @@ pub struct Core {
     recovering: Option<WriteId>,
     /// A write failed since the store was last (re)opened.
     store_failed: bool,
-    /// Node settings whose write failed, by key: written again on a tick.
+    /// Node settings whose write failed, by key: written again by the repair round.
     unsaved: std::collections::BTreeMap<String, Vec<u8>>,
     /// Pushes and commands waiting for the writes of the games they carried.
     waiting: HashMap<Waiter, Waiting>,
@@ -275,8 +282,16 @@ pub struct Core {
     lookups: lookups::Lookups,
     /// Games woken from sleep since the core started (`sleep.rs`).
     woken: u64,
-    /// When the tick next looks for games held for strangers that expired (`held.rs`).
+    /// When the repair round next looks for games held for strangers that expired
+    /// (`held.rs`).
     next_expiry: u64,
+    /// Each game's next deadline (`game/deadlines.rs`, `timeout.rs`).
+    deadlines: game::deadlines::Deadlines,
+    /// When the next repair round is due (`timeout.rs`).
+    repair_at: u64,
+    /// The input being handled came with a clock reading earlier than the core's time
+    /// (the wall clock was set back): the core's time stands still meanwhile.
+    clock_behind: bool,
     /// The day old tombstones were last swept (`held.rs`).
     tombstones_swept: Option<u64>,
 }
@@ -340,6 +355,9 @@ impl Core {
             next_write: WriteId(0),
             woken: 0,
             next_expiry: 0,
+            deadlines: Default::default(),
+            repair_at: now,
+            clock_behind: false,
             tombstones_swept: None,
             out: VecDeque::new(),
             last_view: 0,
@@ -360,6 +378,7 @@ impl Core {
 
     /// Takes one input at time `now`; then drain [`Core::poll_output`].
     pub fn handle(&mut self, now: u64, input: Input, store: &dyn Durable) {
+        self.clock_behind = now < self.now;
         self.now = self.now.max(now);
         match input {
             Input::Command { id, cmd } => self.command(id, cmd, store),
@@ -402,8 +421,7 @@ impl Core {
                 bytes,
             } => self.message(peer, game, index, bytes, store),
             Input::MessageLost { peer, game, index } => self.message_lost(peer, game, index),
-            Input::Tick => self.tick(store),
-            Input::Due => self.due(store),
+            Input::Timeout => self.timeout(store),
         }
         // What the peer book learned, in one write at a time (`peers.rs`).
         self.flush_book();
@@ -412,16 +430,6 @@ impl Core {
     /// The next thing the shell must do.
     pub fn poll_output(&mut self) -> Option<Output> {
         self.out.pop_front()
-    }
-
-    /// The earliest time a duty comes due with time alone (a move period's end), so the
-    /// shell can send [`Input::Due`] then.
-    pub fn due_at(&self) -> Option<u64> {
-        self.games
-            .all_played()
-            .map(|(_, g)| g)
-            .filter_map(|p| p.table.due_at())
-            .min()
     }
 
     /// This node's key.
@@ -434,13 +442,13 @@ impl Core {
     /// memory. For the simulation's check of §16.4.
     pub fn sees(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> Option<bool> {
         let p = self.games.played(game)?;
-        Some(p.table.session().visible(chain, p.table.seat()))
+        Some(p.table().session().visible(chain, p.table().seat()))
     }
 
     /// Whether the game's table holds an envelope of `chain` (for the simulation).
     pub fn holds(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> bool {
         self.games.played(game).is_some_and(|p| {
-            p.table
+            p.table()
                 .session()
                 .chain_counts()
                 .iter()
@@ -452,12 +460,12 @@ impl Core {
     /// final) in its view, or dormant in its store (only finished games are). `false` for
     /// a game set aside.
     pub fn finished(&self, game: &GameId) -> bool {
-        self.games.dormant(game).is_some() || self.games.played(game).is_some_and(|p| p.settled)
+        self.games.dormant(game).is_some() || self.games.played(game).is_some_and(|p| p.settled())
     }
 
     /// Whether a game is in memory and done (complete) in this node's view.
     pub fn is_done(&self, game: &GameId) -> Option<bool> {
-        self.games.played(game).map(|p| p.table.is_done())
+        self.games.played(game).map(|p| p.table().is_done())
     }
 
     /// How many games are in memory and asleep, and how many woke (`sleep.rs`).
@@ -504,7 +512,7 @@ impl Core {
             || self
                 .games
                 .played(game)
-                .is_some_and(|p| p.accepted() && !p.settled)
+                .is_some_and(|p| p.accepted() && !p.settled())
     }
 
     /// Whether the peer book has an entry for a peer.

@@ -256,7 +256,7 @@ impl<P: Eq + Hash + Clone> Budgets<P> {
 
     /// Whether `network` has spent less than its share of everyone's reserve, `cost`
     /// included: the reserve over the networks with a bucket (those that spent lately,
-    /// this one counted; full ones are pruned on the tick). A peer with no known
+    /// this one counted; full ones are pruned on the repair round). A peer with no known
     /// address is no network's: it gets no share.
     fn within_share(&mut self, network: Option<&str>, cost: f64, now_ms: u64) -> bool {
         let Some(n) = network else {

@@ -1,14 +1,14 @@
-//! The messages of a game's computations, beside its transcript (Secret Stallmate
-//! without a referee, spec/GAMES.md §5.15): each player's node makes its messages as
-//! duties (`auto.rs`), signs each one's hash in an act, and sends the bytes to the other
-//! player on the message stream once that act is durable (`game/queue.rs` `Step::messages`);
-//! the other takes them ([`Core::message`]) and stores each before anything it does next
-//! can depend on it, until its computation is finished: the seat's state then takes the
-//! place of every message before it ([`Core::keep_state`]), so that what a seat keeps of a
-//! game does not grow with its attempts.
+//! The messages of a game's computations, beside its transcript (Secret Stallmate without a
+//! referee, spec/GAMES.md §5.15): each player's node makes its messages as duties
+//! (`auto.rs`), signs each one's hash in an act, and sends the bytes to the other player on
+//! the message stream once that act is durable (`game/queue.rs` `Step::messages`); the
+//! other takes them ([`Core::message`]) and stores each before anything it does next can
+//! depend on it, until its computation is finished: the seat's state then takes the place
+//! of every message before it ([`Core::keep_state`]), so that what a seat keeps of a game
+//! does not grow with its attempts.
 //!
 //! A message lost on the way (a closed stream, a restart of either side) is sent again:
-//! when the other player connects, and on a tick while he has not answered and
+//! when the other player connects, and on a repair round while he has not answered and
 //! [`RESEND_MS`] have passed since it last went. A stream that ended without the
 //! receiver's answer byte (spec/PROTOCOL.md §16.7; the shell says so with
 //! [`crate::Input::MessageLost`]) makes it go again sooner: at once the first time, then
@@ -27,10 +27,10 @@ use crate::io::{KEPT_AT, Output, Writes};
 pub const RESEND_MS: u64 = 30_000;
 
 /// How long a lost message waits before it goes again, by its count: one more for each
-/// report of a lost stream and for each copy the tick sends after one. The first loss
-/// sends it at once; then 2, 4, 8, 16 s, then [`RESEND_MS`]. A receiver that drops every
-/// stream, holds them open unanswered, or answers no byte (an older node), costs a few
-/// copies in the first half minute and then no more than before.
+/// report of a lost stream and for each copy the repair round sends after one. The first
+/// loss sends it at once; then 2, 4, 8, 16 s, then [`RESEND_MS`]. A receiver that drops
+/// every stream, holds them open unanswered, or answers no byte (an older node), costs a
+/// few copies in the first half minute and then no more than before.
 pub fn lost_wait(lost: u32) -> u64 {
     match lost {
         0 => RESEND_MS,
@@ -47,12 +47,12 @@ impl Core {
     /// played here, as `Core::due_at` is.
     pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId, usize)> + '_ {
         self.games.with_computations().filter_map(|(id, p)| {
-            if !p.table.computes() {
+            if !p.table().computes() {
                 return None;
             }
-            let terms = p.table.terms();
+            let terms = p.table().terms();
             let cap = sealed_games::registry::computations(terms.variant())?.max_message;
-            let other = other_player(terms, p.table.seat())?;
+            let other = other_player(terms, p.table().seat())?;
             Some((other, *id, cap))
         })
     }
@@ -62,7 +62,7 @@ impl Core {
     pub fn computation_terms(&self) -> impl Iterator<Item = (&GameId, &Terms)> + '_ {
         self.games
             .with_computations()
-            .map(|(id, p)| (id, p.table.terms()))
+            .map(|(id, p)| (id, p.table().terms()))
     }
 
     /// A message from `peer` for `game`, at `index`.
@@ -93,11 +93,12 @@ impl Core {
             tracing::debug!(peer = %peer.short(), "a message for a game not here");
             return;
         };
-        if other_player(p.table.terms(), p.table.seat()) != Some(peer) {
+        if other_player(p.table().terms(), p.table().seat()) != Some(peer) {
             tracing::info!(peer = %peer.short(), "a message from a peer who is not the other player");
             return;
         }
-        match p.table.take_message(index, bytes.clone()) {
+        let taken = p.table_mut().take_message(index, bytes.clone());
+        match taken {
             Ok(true) => self.store_message(game, index, bytes, store),
             Ok(false) => {}
             Err(e) => {
@@ -141,7 +142,7 @@ impl Core {
     /// computation is accepted, which is written with `writes` or before.
     pub(super) fn keep_state(&mut self, game: GameId, writes: &mut Writes) {
         if let Some(p) = self.games.played_mut(&game)
-            && let Some((before, kept)) = p.table.kept_out()
+            && let Some((before, kept)) = p.table_mut().kept_out()
         {
             writes.messages.push((game, KEPT_AT, kept));
             writes.forget_messages_before.push((game, before));
@@ -168,13 +169,13 @@ impl Core {
         });
     }
 
-    /// The stream of the message at `index` to `peer` ended without the receiver's
-    /// answer byte. Counted only for the message this seat last sent and still owes
-    /// that peer (the game's other player, the message unanswered): the first loss
-    /// sends it again at once, later copies go on a tick after [`lost_wait`]. It went once
-    /// already, so the act that signs it is durable, whatever of the game is being
-    /// written now. Anything else changes nothing: the report is the shell's, but what
-    /// it names comes from a stream a peer may have cut at will.
+    /// The stream of the message at `index` to `peer` ended without the receiver's answer
+    /// byte. Counted only for the message this seat last sent and still owes that peer (the
+    /// game's other player, the message unanswered): the first loss sends it again at once,
+    /// later copies go on a repair round after [`lost_wait`]. It went once already, so the
+    /// act that signs it is durable, whatever of the game is being written now. Anything
+    /// else changes nothing: the report is the shell's, but what it names comes from a
+    /// stream a peer may have cut at will.
     pub(super) fn message_lost(&mut self, peer: PeerKey, game: GameId, index: u64) {
         let Some(s) = self.games.slot_mut(&game) else {
             return;
@@ -185,10 +186,10 @@ impl Core {
         let Life::Played(p) = &mut s.life else {
             return;
         };
-        if other_player(p.table.terms(), p.table.seat()) != Some(peer) {
+        if other_player(p.table().terms(), p.table().seat()) != Some(peer) {
             return;
         }
-        let Some((owed, bytes)) = p.table.message_out(true) else {
+        let Some((owed, bytes)) = p.table_mut().message_out(true) else {
             return;
         };
         if owed != index {
@@ -216,15 +217,15 @@ impl Core {
             let Life::Played(p) = &mut s.life else {
                 continue;
             };
-            let Some(to) = other_player(p.table.terms(), p.table.seat()) else {
+            let Some(to) = other_player(p.table().terms(), p.table().seat()) else {
                 continue;
             };
             if peer.is_some_and(|k| k != to) {
                 continue;
             }
-            if let Some((index, bytes)) = p.table.message_out(true) {
-                // A lost message's wait doubles with each copy the tick sends, whether
-                // or not a report came back for the last one (a stream the receiver
+            if let Some((index, bytes)) = p.table_mut().message_out(true) {
+                // A lost message's wait doubles with each copy the repair round sends,
+                // whether or not a report came back for the last one (a stream the receiver
                 // holds open unanswered reports only when it times out).
                 if peer.is_none() && s.message_lost.1 > 0 && s.message_lost.0 == index {
                     s.message_lost.1 = s.message_lost.1.saturating_add(1);

@@ -279,7 +279,7 @@ impl Core {
         let Some((terms, created, local)) = self
             .games
             .played(id)
-            .map(|p| (p.table.terms().clone(), p.record.created, p.from_local))
+            .map(|p| (p.table().terms().clone(), p.record.created, p.from_local))
         else {
             return;
         };
@@ -354,7 +354,7 @@ impl Core {
                 if p.record.status != GameStatus::Invited {
                     continue;
                 }
-                let Some(from) = super::seats::proposer(p.table.terms()) else {
+                let Some(from) = super::seats::proposer(p.table().terms()) else {
                     continue;
                 };
                 if self.vouched(&from) {
@@ -453,8 +453,8 @@ impl Core {
             .games
             .all_played()
             .map(|(_, g)| g)
-            .filter(|p| p.accepted() && !super::seats::referees(p.table.terms(), &me))
-            .map(|p| (p.table.terms().clone(), p.record.created))
+            .filter(|p| p.accepted() && !super::seats::referees(p.table().terms(), &me))
+            .map(|p| (p.table().terms().clone(), p.record.created))
             .collect();
         for (t, created) in &terms {
             for peer in game_peers(t, &me) {
@@ -561,7 +561,7 @@ impl Core {
             }
         };
         for (_, p) in self.games.all_played() {
-            let proposal = p.table.terms().proposal();
+            let proposal = p.table().terms().proposal();
             let witness = proposal.witness.as_ref().map(|w| PeerKey::from(w.key));
             note(
                 &mut proposal.mailboxes.iter().map(|m| PeerKey::from(m.key)),

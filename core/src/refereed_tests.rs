@@ -69,8 +69,8 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
         })
         .collect();
     // The referee accepted each, durably, and each sleeps as its acceptance is
-    // durable, with no tick between: a flood of proposals never holds the tables of
-    // the games taken since the last tick.
+    // durable, with no repair round between: a flood of proposals never holds the tables of
+    // the games taken since the last repair round.
     assert_eq!(n.core.held().asleep, 4, "{:?}", n.core.awake_counts());
     assert_eq!(n.core.held().in_memory, 0);
     n.tick_at(NOW + 1_000);

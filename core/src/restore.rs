@@ -91,7 +91,7 @@ impl Core {
                 // A referee node decides nothing but to accept; that holds after a
                 // restart too (an invitation stored, not yet accepted).
                 if self.cfg.referee
-                    && p.table.terms().role(p.table.seat())
+                    && p.table().terms().role(p.table().seat())
                         == Some(sealed_protocol::proposal::Role::Referee)
                 {
                     self.games.put(id, Life::Played(Box::new(p)));

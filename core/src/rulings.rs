@@ -118,11 +118,12 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return PeerRefusal::NotPlayedHere.into();
         };
-        let terms = p.table.terms();
+        let terms = p.table().terms();
         if !is_mailbox(terms, peer) && seat_of(terms, peer).is_none() {
             return PeerRefusal::NotPoster.into();
         }
-        match p.table.offer_ruling(act) {
+        let offered = p.table_mut().offer_ruling(act);
+        match offered {
             Ok(()) => {
                 // Posted at once if this seat is to act.
                 self.run_duties(vec![game], store);

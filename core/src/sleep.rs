@@ -4,7 +4,7 @@
 //! or for an opponent who is away, needs none of its table until something arrives.
 //! After [`CoreConfig::sleep_ms`] with nothing done in it, such a game is put to sleep
 //! ([`Asleep`]): its table goes, and the slot keeps
-//! only what the core reads of every game on every tick without anything having
+//! only what the core reads of every game on every repair round without anything having
 //! changed — its line for `sealed games`, the peers to keep reaching, the heads to send
 //! them and which of its chains the other seat may see. Those do not change while it
 //! sleeps: anything that would change them wakes it first (`rouse`): an envelope, offer
@@ -13,29 +13,29 @@
 //! that names it, the bots turned on while it is this seat's turn, a peer of it that
 //! does not know it.
 //!
-//! So only a game the ticks have nothing to do for sleeps (`sleepy`): two seats and no
-//! referee, no witness and no time control (their clocks, stamps and asks run every
-//! tick), no duty due now or later, no bot to move, no write under way, nothing owed,
-//! no evidence, no ruling kept. What the other seat and the mailboxes confirm holding
-//! while it sleeps updates its line's delivery, as it would the table's (`said`,
-//! `acked`); their repair rounds get what they lack from the store, by what the other
-//! seat may see (`sync.rs` `served`). A woken game is rebuilt from the store exactly as
-//! at a restart (`durable.rs` `restore_game`), which the simulation crashes at every
-//! step; this seat signs nothing in it while it sleeps, and nothing of it is being
-//! written when it goes, so its table and the store agree.
+//! So only a game the repair rounds have nothing to do for sleeps (`sleepy`): two seats and
+//! no referee, no witness and no time control (their clocks, stamps and asks run every
+//! round), no duty due now or later, no bot to move, no write under way, nothing owed, no
+//! evidence, no ruling kept. What the other seat and the mailboxes confirm holding while it
+//! sleeps updates its line's delivery, as it would the table's (`said`, `acked`); their
+//! repair rounds get what they lack from the store, by what the other seat may see
+//! (`sync.rs` `served`). A woken game is rebuilt from the store exactly as at a restart
+//! (`durable.rs` `restore_game`), which the simulation crashes at every step; this seat
+//! signs nothing in it while it sleeps, and nothing of it is being written when it goes, so
+//! its table and the store agree.
 //!
-//! **A game this node referees that no other player has joined** sleeps at the first
-//! tick after its acceptance is durable, whatever its seats, witness or time terms
-//! (issue 52: a stranger's proposal bought 10.7 KB of memory for its 7-day lifetime at
-//! a public referee, docs/RELIABILITY.md). Nothing runs in it before its other player
-//! posts: no clock has started, and the referee's only choice, to accept, is made. What
-//! the count of games held for strangers reads of it stays in the slot ([`HeldAsleep`]:
-//! owner, proposer, when taken, when it expires), so it is counted, evicted and expired
-//! asleep as awake (`holding.rs`). Its other player's first envelope wakes it, and from
-//! then it stays in memory as any refereed game. Attacks on it:
+//! **A game this node referees that no other player has joined** sleeps at the first repair
+//! round after its acceptance is durable, whatever its seats, witness or time terms (issue
+//! 52: a stranger's proposal bought 10.7 KB of memory for its 7-day lifetime at a public
+//! referee, docs/RELIABILITY.md). Nothing runs in it before its other player posts: no
+//! clock has started, and the referee's only choice, to accept, is made. What the count of
+//! games held for strangers reads of it stays in the slot ([`HeldAsleep`]: owner, proposer,
+//! when taken, when it expires), so it is counted, evicted and expired asleep as awake
+//! (`holding.rs`). Its other player's first envelope wakes it, and from then it stays in
+//! memory as any refereed game. Attacks on it:
 //! - *the proposer wakes his games* by pushing to them: each push is charged as a wake
 //!   (`sync.rs` `cost`, a replay of the game's few envelopes), and the game sleeps again
-//!   at the next tick, since still nobody joined;
+//!   at the next repair round, since still nobody joined;
 //! - *a stranger* cannot wake one: only a seat or mailbox of it can (`reader`);
 //! - *fresh keys* hold no more asleep than awake: the same shares per key, address and
 //!   network, and the network holding most yields (`held.rs`).
@@ -81,8 +81,8 @@ pub enum Awake {
     Bot,
     /// Evidence of a fault held, or a ruling kept.
     Evidence,
-    /// More than two seats, a referee, a witness or a time control: the ticks look at
-    /// its clocks, stamps and asks.
+    /// More than two seats, a referee, a witness or a time control: the repair rounds look
+    /// at its clocks, stamps and asks.
     Watched,
     /// A duty due now or later.
     Duty,
@@ -101,16 +101,16 @@ impl Core {
             .slots()
             .filter_map(|(id, slot)| match &slot.life {
                 Life::Played(p)
-                    if p.settled
+                    if p.settled()
                         && p.record.status == GameStatus::Finished
                         && idle_since(p.used)
                         && slot.queue.in_flight.is_none() =>
                 {
-                    let terms = p.table.terms().clone();
+                    let terms = p.table().terms().clone();
                     let dormant = Dormant::with_terms(
                         p.record.clone(),
                         terms,
-                        super::listed::Listed::of(&*p.table),
+                        super::listed::Listed::of(p.table()),
                     );
                     Some((*id, dormant))
                 }
@@ -146,7 +146,7 @@ impl Core {
     }
 
     /// Puts every unfinished game that has been idle for `sleep_ms` and needs nothing
-    /// from the ticks to sleep.
+    /// from the repair rounds to sleep.
     pub(super) fn sleep_idle(&mut self) {
         let ids: Vec<GameId> = self
             .games
@@ -163,13 +163,13 @@ impl Core {
         }
     }
 
-    /// Puts game `id` to sleep at once if this node referees it, no other player has
-    /// joined it and nothing keeps it awake: called as each of its writes becomes
-    /// durable and as it is restored. Waiting for the tick (every 5 s) held the tables of
-    /// every game a flood of proposals made in those seconds, and a restart held the
-    /// tables of all of them together; freed in a heap where each left a small sleeping
-    /// line behind, that memory stayed with the process (issue 52: 11 KiB resident per
-    /// game after a restart with 4,096 of them, docs/RELIABILITY.md).
+    /// Puts game `id` to sleep at once if this node referees it, no other player has joined
+    /// it and nothing keeps it awake: called as each of its writes becomes durable and as
+    /// it is restored. Waiting for the repair round (every 5 s) held the tables of every
+    /// game a flood of proposals made in those seconds, and a restart held the tables of
+    /// all of them together; freed in a heap where each left a small sleeping line behind,
+    /// that memory stayed with the process (issue 52: 11 KiB resident per game after a
+    /// restart with 4,096 of them, docs/RELIABILITY.md).
     pub(super) fn sleep_unjoined(&mut self, id: &GameId) {
         let Some(p) = self.games.played(id) else {
             return;
@@ -183,7 +183,7 @@ impl Core {
 
     /// Whether `p` is a game this node referees that no other player has joined.
     fn unjoined(&self, p: &Played) -> bool {
-        super::seats::referees(p.table.terms(), &self.key())
+        super::seats::referees(p.table().terms(), &self.key())
             && !super::holding::refereed_accepted(p)
     }
 
@@ -198,8 +198,8 @@ impl Core {
         let Life::Played(p) = &slot.life else {
             return Some(Awake::NotPlayed);
         };
-        let terms = p.table.terms();
-        let table = &*p.table;
+        let terms = p.table().terms();
+        let table = p.table();
         // A game this node referees that no other player has joined sleeps as soon as
         // its acceptance is durable: a stranger's proposal must not buy a table in
         // memory for its lifetime (issue 52), and nothing runs in it until its other
@@ -211,7 +211,7 @@ impl Core {
         // the other seat accepted.
         } else if !matches!(p.record.status, GameStatus::Proposed | GameStatus::Active)
             || p.standing() != GameState::Active
-            || p.settled
+            || p.settled()
             || table.is_done()
         {
             Awake::NotUnderway
@@ -245,9 +245,9 @@ impl Core {
 
     /// What the slot keeps of a played game that goes to sleep.
     fn asleep_of(&self, id: &GameId, p: &Played) -> Asleep {
-        let terms = p.table.terms();
-        let me = p.table.seat();
-        let heads = p.table.session().chain_counts();
+        let terms = p.table().terms();
+        let me = p.table().seat();
+        let heads = p.table().session().chain_counts();
         let others = terms
             .seats()
             .filter(|s| *s != me)
@@ -258,7 +258,7 @@ impl Core {
                     sees: heads
                         .iter()
                         .map(|(c, _)| *c)
-                        .filter(|c| p.table.session().visible(*c, seat))
+                        .filter(|c| p.table().session().visible(*c, seat))
                         .collect(),
                     owed: p.owed(Some(seat)),
                 })
@@ -276,7 +276,7 @@ impl Core {
             mailboxes: crate::seats::mailbox_keys(terms).collect(),
             witness: terms.witness().map(|w| PeerKey::from(w.key)),
             heads,
-            acked: p.acked.clone(),
+            acked: p.acked().clone(),
             heard: p.heard.clone(),
             held,
         }
@@ -308,11 +308,10 @@ impl Core {
         match self.restore_game(record, true, store) {
             Ok(super::restore::Loaded::Played(mut p, actions)) => {
                 if let Some(Life::Asleep(a)) = self.games.slot(id).map(|s| &s.life) {
-                    p.acked = a.acked.clone();
+                    p.set_acked(a.acked.clone());
                     p.heard = a.heard.clone();
                 }
                 p.used = self.now;
-                p.settle();
                 self.woken += 1;
                 self.install(*id, super::restore::Loaded::Played(p, actions), store);
                 self.bot_dirty(*id);

@@ -28,7 +28,7 @@ use crate::message::{MAX_DEPOSITS, Request};
 const ASK_AGAIN_MS: u64 = 5_000;
 
 /// How often a seat fetches the deposits left for it while its game runs: the path an
-/// attempt takes when the direct one fails, so about as often as a tick.
+/// attempt takes when the direct one fails, so about as often as a repair round.
 const FETCH_EVERY_MS: u64 = 2_000;
 
 /// How long a seat that owes its statements item waits for times the witness does not
@@ -64,21 +64,21 @@ impl Core {
             let Some(p) = self.games.played_mut(&id) else {
                 continue;
             };
-            let terms = p.table.terms().clone();
+            let terms = p.table().terms().clone();
             let Some(w) = terms.witness().map(|w| PeerKey::from(w.key)) else {
                 continue;
             };
-            if p.table.is_done() {
+            if p.table().is_done() {
                 continue;
             }
-            let times_private = p.table.session().times_private();
+            let times_private = p.table().session().times_private();
             if !times_private {
                 continue;
             }
-            let undeposited = p.table.session_mut().undeposited();
-            let wants_ledger = p.table.session().wants_ledger();
-            let owes = p.table.session().owes_stamps();
-            let ready = p.table.session_mut().stamps_ready();
+            let undeposited = p.table_mut().session_mut().undeposited();
+            let wants_ledger = p.table().session().wants_ledger();
+            let owes = p.table().session().owes_stamps();
+            let ready = p.table_mut().session_mut().stamps_ready();
             let Some(asking) = self
                 .games
                 .slot_mut(&id)
@@ -98,7 +98,7 @@ impl Core {
                 .is_some_and(|t| now >= t.saturating_add(GIVE_UP_MS));
             if owes && (ready == Some(true) || silent) {
                 let statements = match self.games.played_mut(&id) {
-                    Some(p) => p.table.session_mut().stamps_known(),
+                    Some(p) => p.table_mut().session_mut().stamps_known(),
                     None => continue,
                 };
                 let n = statements.len();
@@ -170,7 +170,7 @@ impl Core {
             return;
         };
         let left: Vec<Hash> = p
-            .table
+            .table_mut()
             .session_mut()
             .undeposited()
             .iter()
@@ -197,7 +197,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p.table.terms().witness().map(|w| PeerKey::from(w.key)) else {
+        let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
             return;
         };
         if let Some(a) = self.stamps_of(&game) {

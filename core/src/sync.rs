@@ -18,19 +18,19 @@
 //! that would write are refused ("busy"). `Heads` claims are noted only from a seat or
 //! a mailbox, and only of chains the game has (`behind`).
 //!
-//! What is served is read from the store's chain index (`Durable::chain_envelopes`),
-//! each chain only to its audience (the session's `visible`; `served`). On every
-//! connect and tick a peer gets one `Heads` request of what this node holds of every
-//! unfinished game they share (`heads_for`): the answer is what it lacks, and a game
-//! the peer never heard of is offered with its proposal, so a mailbox offers a player
-//! his invitations as soon as he connects. Only a game's seats and its mailboxes post
-//! to it (`lacking`, `take.rs` `take_push`).
+//! What is served is read from the store's chain index (`Durable::chain_envelopes`), each
+//! chain only to its audience (the session's `visible`; `served`). On every connect and
+//! repair round a peer gets one `Heads` request of what this node holds of every unfinished
+//! game they share (`heads_for`): the answer is what it lacks, and a game the peer never
+//! heard of is offered with its proposal, so a mailbox offers a player his invitations as
+//! soon as he connects. Only a game's seats and its mailboxes post to it (`lacking`,
+//! `take.rs` `take_push`).
 //!
 //! Introductions: the proposer's `offer` and `introduce` send `Introduce` with the
 //! other seats' addresses; `introduced` keeps and dials them only for a game accepted
 //! or proposed and unsettled, from its seats or mailboxes, at a seat's own `/p2p` id, 4
 //! per seat, and non-global addresses only from a peer on one; `reintroduce` sends them
-//! again on every connect and tick until the seats have met.
+//! again on every connect and repair round until the seats have met.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -373,10 +373,10 @@ impl Core {
             // outsider's claims, or claims about chains that do not exist, are not
             // kept.
             if let Some(p) = self.games.played_mut(&game) {
-                let terms = p.table.terms();
+                let terms = p.table().terms();
                 if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
                     let chains: BTreeSet<ChainId> = p
-                        .table
+                        .table()
                         .session()
                         .chain_counts()
                         .into_iter()
@@ -516,7 +516,7 @@ impl Core {
             let witnessed = self
                 .games
                 .played(game)
-                .and_then(|p| p.table.terms().witness())
+                .and_then(|p| p.table().terms().witness())
                 .is_some_and(|w| w.key == peer);
             if witnessed && let Some(slot) = self.games.slot_mut(game) {
                 slot.witness.refused = refused.map(kept_reason);
@@ -556,11 +556,11 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return self.respond(id, PeerRefusal::UnknownGame.into());
         };
-        let terms = p.table.terms().clone();
+        let terms = p.table().terms().clone();
         if seat_of(&terms, &from).is_none() && !is_mailbox(&terms, &from) {
             return self.respond(id, PeerRefusal::NotIntroducer.into());
         }
-        if !p.accepted() || p.settled {
+        if !p.accepted() || p.settled() {
             return self.respond(id, Response::Ok { new: 0 });
         }
         let local = self.origin_of(&from).is_some_and(|o| !o.global);
@@ -628,7 +628,7 @@ impl Core {
         {
             // Window open on purpose: served from the table, which may be ahead of the
             // store.
-            return Ok(p.table.session().envelopes_after(have, seat));
+            return Ok(p.table().session().envelopes_after(have, seat));
         }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
         let played = self.games.played(game);
@@ -636,7 +636,7 @@ impl Core {
         // A dormant game is over: every log is public to its seats (§8.11.4).
         let dormant = self.games.dormant(game).is_some();
         let visible = |chain: ChainId| match (played, asleep, audience) {
-            (Some(p), _, Some(seat)) => p.table.session().visible(chain, seat),
+            (Some(p), _, Some(seat)) => p.table().session().visible(chain, seat),
             (None, Some(a), Some(seat)) => a.visible(chain, seat),
             (None, None, Some(_)) if dormant => true,
             _ => chain.log.is_public(),
@@ -725,9 +725,9 @@ impl Core {
         let games: Vec<(GameId, Terms)> = self
             .games
             .all_played()
-            .filter(|(_, p)| !p.settled && p.table.terms().seat_count() > 2)
-            .filter(|(_, p)| seat_of(p.table.terms(), &peer).is_some())
-            .map(|(id, p)| (*id, p.table.terms().clone()))
+            .filter(|(_, p)| !p.settled() && p.table().terms().seat_count() > 2)
+            .filter(|(_, p)| seat_of(p.table().terms(), &peer).is_some())
+            .map(|(id, p)| (*id, p.table().terms().clone()))
             .collect();
         for (game, terms) in games {
             self.introduce(peer, game, &terms);

@@ -311,7 +311,7 @@ impl Core {
         // anything a seat did not sign. Each is verified here, once: bytes the game's
         // table already holds, exactly, were verified when they first came (a peer
         // sends again what we have not yet acknowledged).
-        let table = self.games.played(&game).map(|p| &p.table);
+        let table = self.games.played(&game).map(|p| p.table());
         let valid: Vec<Signed> = envs
             .iter()
             .filter_map(|b| match table {
@@ -490,20 +490,20 @@ impl Core {
         // game is over in this seat's own view (§16.4), whatever the sender thought: what
         // may be seen goes first (the ending may be among it), the rest is judged after
         // it, and what is still hidden is dropped (a later repair round brings it).
-        let seat = p.table.seat();
+        let seat = p.table().seat();
         let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
             .into_iter()
-            .partition(|s| p.table.session().visible(s.at().chain, seat));
+            .partition(|s| p.table().session().visible(s.at().chain, seat));
         let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
         for s in now_seen {
             take_one(p, s, &mut keep, self.now);
         }
         for s in later {
-            if p.table.session().visible(s.at().chain, seat) {
+            if p.table().session().visible(s.at().chain, seat) {
                 take_one(p, s, &mut keep, self.now);
             }
         }
-        let actions = super::game::queue::drain(&mut *p.table);
+        let actions = super::game::queue::drain(&mut *p.table_mut());
         // What was received is stored with what it made this seat sign: one write.
         if held_for_stranger {
             self.charge(&mut step, &from, terms, &game, &keep);
@@ -538,7 +538,7 @@ impl Core {
         } else {
             GAME_BYTES
         };
-        let me = p.table.seat();
+        let me = p.table().seat();
         // Strangers' bytes in memory by network, when this game is a stranger's.
         let owner = p.holder.as_ref().map(|h| h.group.as_str());
         let resident = owner.map(|_| self.resident_by_network());
@@ -731,7 +731,8 @@ fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64
     // Parsed and its signature verified once, by the caller: not again.
     let kept = (s.bytes.clone(), at.chain.seat);
     let size = kept.0.len() as u64;
-    match p.table.session_mut().handle_signed(s, now) {
+    let inserted = p.table_mut().session_mut().handle_signed(s, now);
+    match inserted {
         Ok(Inserted::Stored(_)) => {
             p.bytes += size;
             keep.push(kept);

@@ -1,6 +1,6 @@
 //! What the core's tests of games held for strangers share (`held_tests.rs`,
-//! `strangers_tests.rs`, `resident_tests.rs`): one core on a store in memory, with time given by the test,
-//! and the proposals and envelopes strangers send it.
+//! `strangers_tests.rs`, `resident_tests.rs`): one core on a store in memory, with time
+//! given by the test, and the proposals and envelopes strangers send it.
 
 use sealed_games::table::{self, Invitees};
 use sealed_protocol::keys::SecretKey;
@@ -100,9 +100,12 @@ impl Node {
         self.answers.pop().expect("an answer")
     }
 
+    /// Time alone at `now`, the repair round included however lately one ran: these
+    /// tests step time by hand in strides of their own.
     pub(crate) fn tick_at(&mut self, now: u64) {
         self.now = now;
-        self.input(Input::Tick);
+        self.core.repair_at = self.core.repair_at.min(now);
+        self.input(Input::Timeout);
     }
 
     pub(crate) fn knows(&self, game: &GameId) -> bool {

@@ -1,18 +1,18 @@
 //! What an attempt costs in Secret Stallmate without a referee between real nodes
 //! (spec/GAMES.md §5.15), beside the same game with a referee node, in one run.
 //!
-//! Three nodes on loopback play each game with bots to its ply limit
-//! (`SEALED_DUO_PLIES`, default 40): White, Black and the witness the game without a
-//! referee needs; White, Black and the referee for the other (its periods 300 ms, so a
-//! bot's attempts are answered at once and its periods end soon). From each
-//! transcript, by its signers' clocks (one machine, one clock): without a referee, an
-//! attempt's time is from the mover's commitment to White's `Done` of its computation
-//! (four messages, each made, hashed, signed, stored and sent); with a referee, from
-//! the mover's attempt to the referee's answer. Printed: the median at the first moves
-//! (plies 0–4, where each new circuit shape is compiled, about a second, once per
-//! process), around ply 40 and at the last ten plies, and the last over those around ply
-//! 40 (the state kept between computations: no replay). Traffic per attempt is the messages'
-//! bytes, counted where they are made (`cargo bench -p sealed-conformance --bench duo`).
+//! Three nodes on loopback play each game with bots to its ply limit (`SEALED_DUO_PLIES`,
+//! default 40): White, Black and the witness the game without a referee needs; White, Black
+//! and the referee for the other (its periods 300 ms, so a bot's attempts are answered at
+//! once and its periods end soon). From each transcript, by its signers' clocks (one
+//! machine, one clock): without a referee, an attempt's time is from the mover's commitment
+//! to White's `Done` of its computation (four messages, each made, hashed, signed, stored
+//! and sent); with a referee, from the mover's attempt to the referee's answer. Printed:
+//! the median at the first moves (plies 0–4, where each new circuit shape is compiled,
+//! about a second, once per process), around ply 40 and at the last ten plies, and the last
+//! over those around ply 40 (the state kept between computations: no replay). Traffic per
+//! attempt is the messages' bytes, counted where they are made (`cargo bench -p
+//! sealed-conformance --bench duo`).
 //!
 //! `cargo bench -p sealed-node --bench duo` (`SEALED_DUO_PLIES=100` for ply 100)
 
@@ -31,7 +31,7 @@ fn cfg(bots: bool, seed: u64) -> NodeConfig {
     let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().expect("an address")];
-    c.poll_every = Duration::from_millis(25);
+    c.core.repair_every_ms = 25;
     c.core.bots = bots;
     c.core.bot_seed = seed;
     c

@@ -322,17 +322,17 @@ fn an_invitation_keeps_nothing_standing_until_accepted() {
         },
     );
     n.now += 60_000;
-    n.input(Input::Tick);
+    n.input(Input::Timeout);
     n.restart();
     n.now += 60_000;
-    n.input(Input::Tick);
+    n.input(Input::Timeout);
     assert!(!n.core.is_standing(&fake));
     assert!(n.dials.iter().all(|(p, _)| *p != fake), "{:?}", n.dials);
     // A decline goes to the game's mailboxes too (the proposer may be away): looked up
     // by key at this node's own lookup points, never at the proposal's address.
     n.command(Cmd::Decline(hex::encode(t.game()).into()));
     n.restart();
-    n.input(Input::Tick);
+    n.input(Input::Timeout);
     assert!(!n.core.is_standing(&fake));
     assert!(
         n.dials.iter().all(|(p, a)| *p != fake || a.is_empty()),

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{addr, node, propose, wait};
+use common::{addr, cfg, node, node_with, propose, wait};
 use serde_json::Value;
 
 /// The timeout claims of a verdict against `seat`: `(claimant, open)`.
@@ -59,6 +59,37 @@ async fn an_overdue_player_gets_a_timeout_claim_that_his_next_move_answers() {
     // Seat 0's overrun of its first move was charged to nobody's reserve but its own.
     let seats = v["clock"]["seats"].as_array().unwrap();
     assert_eq!(seats[0]["leave_left_ms"], 0, "{v}");
+}
+
+/// The claim comes when the opponent's time runs out, from the core's own deadline
+/// (core/src/timeout.rs), not at a repair round: here the nodes' rounds are ten minutes
+/// apart, so a claim seen at all came from the deadline. With the claims made by a
+/// periodic tick instead, none came before the next one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_claim_comes_when_the_time_runs_out_not_at_a_repair_round() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let slow = || {
+        let mut c = cfg(false);
+        c.core.repair_every_ms = 10 * 60 * 1000;
+        c
+    };
+    let a = node_with(da.path(), 1, slow()).await;
+    let b = node_with(db.path(), 2, slow()).await;
+    let peer = addr(&b.h).await;
+    let game = propose(&a.h, "cardmate", &[("time-per-move", "2s")], peer)
+        .await
+        .unwrap();
+    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
+    b.h.accept(&game).await.unwrap();
+    let v = wait(&a.h, &game, 20, |v| {
+        v["my_turn"] == true && v["phase"] == "play"
+    })
+    .await;
+    assert_eq!(v["clock"]["owing"], 0, "{v}");
+    let v = wait(&b.h, &game, 20, |v| !timeouts(v, 0).is_empty()).await;
+    assert_eq!(timeouts(&v, 0), vec![(Value::from(1), true)], "{v}");
+    // It was filed once the time had run out, by the claimant's own clock reading.
+    assert_eq!(v["clock"]["overdue"], true, "{v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -343,7 +343,7 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
     eprintln!(
         "simulation: {} seeds; games {by_variant:?} ({through_mailbox} through a mailbox); \
          crashes by point {:?}, {} of both players at once; {} disks filled ({} writes \
-         failed); {} partitions; {} messages ({} lost); {} events; {} ticks with a game \
+         failed); {} partitions; {} messages ({} lost); {} events; {} timeouts with a game \
          asleep; {} failing seeds",
         seeds.len(),
         total.crashes,

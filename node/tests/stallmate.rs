@@ -14,11 +14,11 @@ use sealed_node::ProposeArgs;
 async fn a_whole_stallmate_between_three_nodes() {
     let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
     let mut white_cfg = cfg(true);
-    white_cfg.poll_every = Duration::from_millis(25);
+    white_cfg.core.repair_every_ms = 25;
     let mut black_cfg = white_cfg.clone();
     black_cfg.core.bot_seed = 7;
     let mut referee_cfg = cfg(false);
-    referee_cfg.poll_every = Duration::from_millis(25);
+    referee_cfg.core.repair_every_ms = 25;
     referee_cfg.core.referee = true;
     let a = node_with(dirs[0].path(), 1, white_cfg).await;
     let b = node_with(dirs[1].path(), 2, black_cfg).await;

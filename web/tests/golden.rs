@@ -5,17 +5,17 @@
 //! view, accept, an act, a refused act, the peers — and the replies compared with the
 //! files checked in under `web/tests/golden/api/`.
 //!
-//! What the board answers for `/api/variants` is compared byte for byte. The other
-//! replies hold what differs on every run (game ids, the deal, listen ports, times):
-//! they are compared by their shape — every key, every value's type, and the words of
-//! the fields a face branches on (status, phase, role, side, seat numbers, booleans,
-//! ply) exactly; other strings and numbers as `"<string>"` and `"<number>"`, an array
-//! as its first element, the dealt `grid` and `hand` as `"<board>"`, a piece's `red`
-//! (whether the first card a random Cardmate setup deals is red) as `"<bool>"`, and in the
-//! documents of the seat to move (drawn per game) the seat-bound values as `"<seat>"`. A key renamed, added or dropped, or a value whose type or
-//! enumerated words change: the test fails. The exact words of the documents are
-//! pinned by the control socket's golden test (node/tests/golden.rs), which the board
-//! passes on.
+//! What the board answers for `/api/variants` is compared byte for byte. The other replies
+//! hold what differs on every run (game ids, the deal, listen ports, times): they are
+//! compared by their shape — every key, every value's type, and the words of the fields a
+//! face branches on (status, phase, role, side, seat numbers, booleans, ply) exactly; other
+//! strings and numbers as `"<string>"` and `"<number>"`, an array as its first element, the
+//! dealt `grid` and `hand` as `"<board>"`, a piece's `red` (whether the first card a random
+//! Cardmate setup deals is red) as `"<bool>"`, and in the documents of the seat to move
+//! (drawn per game) the seat-bound values as `"<seat>"`. A key renamed, added or dropped,
+//! or a value whose type or enumerated words change: the test fails. The exact words of the
+//! documents are pinned by the control socket's golden test (node/tests/golden.rs), which
+//! the board passes on.
 //!
 //! After a deliberate change of what the page reads, regenerate with
 //! `SEALED_GOLDEN_WRITE=1 cargo test -p sealed-web --test golden`, read the diff, and
@@ -136,7 +136,7 @@ async fn node(
     let mut cfg = sealed_node::NodeConfig::default();
     cfg.net.mdns = false;
     cfg.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    cfg.poll_every = Duration::from_millis(150);
+    cfg.core.repair_every_ms = 150;
     cfg.core.referee = referee;
     let (node, _task) = sealed_node::start(&home, cfg).await.unwrap();
     let mut addr = None;

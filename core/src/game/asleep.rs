@@ -1,8 +1,8 @@
-//! An unfinished game out of memory, its table in the store only (issue 34's idle
-//! memory): what the core reads of it on every tick without anything having changed —
-//! its line for `sealed games`, the peers to keep reaching, the heads to send them, which
-//! of its chains each other seat may see, and what the count of games held for strangers
-//! reads of a refereed game asleep. When a game sleeps and what wakes it is the core's,
+//! An unfinished game out of memory, its table in the store only (issue 34's idle memory):
+//! what the core reads of it on every repair round without anything having changed — its
+//! line for `sealed games`, the peers to keep reaching, the heads to send them, which of
+//! its chains each other seat may see, and what the count of games held for strangers reads
+//! of a refereed game asleep. When a game sleeps and what wakes it is the core's,
 //! `sleep.rs` above.
 
 use sealed_protocol::ids::{ChainId, Seat};

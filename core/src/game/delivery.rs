@@ -224,7 +224,7 @@ impl Played {
             .is_some_and(|e| e.unsigned().body.contains(&Item::Decline))
     }
 
-    /// Notes what `peer` acknowledged holding.
+    /// Notes what `peer` acknowledged holding, and whether the game is settled by it.
     pub(crate) fn ack(&mut self, peer: PeerKey, places: &[(ChainId, u64)]) {
         let me = self.table.seat();
         let acked = self.acked.entry(peer).or_default();
@@ -232,6 +232,7 @@ impl Played {
             let n = acked.entry(*c).or_default();
             *n = (*n).max(seq + 1);
         }
+        self.settle();
     }
 }
 

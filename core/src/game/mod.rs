@@ -14,6 +14,7 @@
 
 pub(crate) mod asking;
 pub(crate) mod asleep;
+pub(crate) mod deadlines;
 pub(crate) mod delivery;
 pub(crate) mod queue;
 mod standing;
@@ -95,12 +96,39 @@ pub(crate) struct Games {
     /// Moves at every access that could change a slot: what is summed up over all the
     /// games (`holding.rs` `with_crowd`) is kept while it stays.
     generation: u64,
+    /// The games handed out for change since [`Games::take_touched`] was last asked,
+    /// whose deadlines may have moved (`deadlines.rs`); `Every` after a pass over all.
+    touched: Touched,
     /// The games held for strangers summed up (`holding.rs` `with_crowd`), as of a
     /// generation.
     pub(crate) crowd: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
     /// Strangers' invitations waiting at this player summed up (`peers.rs`
     /// `may_invite`), as of a generation.
     pub(crate) invited: std::cell::RefCell<Option<(u64, crate::held::Crowd)>>,
+}
+
+/// Which games may have changed since the core last looked.
+#[derive(Default)]
+pub(crate) enum Touched {
+    /// None.
+    #[default]
+    None,
+    /// These games.
+    Some(BTreeSet<GameId>),
+    /// Any game.
+    Every,
+}
+
+impl Touched {
+    fn add(&mut self, id: GameId) {
+        match self {
+            Touched::None => *self = Touched::Some(BTreeSet::from([id])),
+            Touched::Some(ids) => {
+                ids.insert(id);
+            }
+            Touched::Every => {}
+        }
+    }
 }
 
 macro_rules! state {
@@ -117,6 +145,7 @@ macro_rules! state {
             /// The game, if it is in this state.
             pub(crate) fn $one_mut(&mut self, id: &GameId) -> Option<&mut $ty> {
                 self.generation += 1;
+                self.touched.add(*id);
                 match &mut self.slots.get_mut(id)?.life {
                     Life::$variant(g) => Some(&mut **g),
                     _ => None,
@@ -167,6 +196,7 @@ impl Games {
     /// A game's slot.
     pub(crate) fn slot_mut(&mut self, id: &GameId) -> Option<&mut Slot> {
         self.generation += 1;
+        self.touched.add(*id);
         self.slots.get_mut(id)
     }
 
@@ -178,6 +208,7 @@ impl Games {
     /// Every slot, in id order.
     pub(crate) fn slots_mut(&mut self) -> impl Iterator<Item = (&GameId, &mut Slot)> {
         self.generation += 1;
+        self.touched = Touched::Every;
         self.slots.iter_mut()
     }
 
@@ -185,6 +216,7 @@ impl Games {
     /// one); what it was before.
     pub(crate) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
         self.generation += 1;
+        self.touched.add(id);
         match &life {
             Life::Played(p) if p.table.has_computations() => {
                 self.with_computations.insert(id);
@@ -218,8 +250,14 @@ impl Games {
     /// Forgets the game and everything held of it.
     pub(crate) fn forget(&mut self, id: &GameId) -> Option<Slot> {
         self.generation += 1;
+        self.touched.add(*id);
         self.with_computations.remove(id);
         self.slots.remove(id)
+    }
+
+    /// The games that may have changed since this was last asked.
+    pub(crate) fn take_touched(&mut self) -> Touched {
+        std::mem::take(&mut self.touched)
     }
 
     /// The played games whose variant has computations, in id order.

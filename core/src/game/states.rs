@@ -19,19 +19,23 @@ use crate::listed::Listed;
 use crate::record::{GameRecord, GameStatus};
 use crate::{GameId, Halt, PeerKey};
 
-/// A game this node plays, its table in memory.
+/// A game this node plays, its table in memory. Its table is changed only through
+/// [`Played::table_mut`] and what peers acknowledged only through [`Played::ack`] and
+/// [`Played::set_acked`], so that whether it is settled, derived from both, is never
+/// stale: it is derived again when the change ends.
 pub(crate) struct Played {
-    pub(crate) table: Box<dyn Table>,
+    pub(super) table: Box<dyn Table>,
     pub(crate) record: GameRecord,
     /// When it was last asked for (a finished game leaves memory when idle).
     pub(crate) used: u64,
     /// Done, its verdict final in this seat's view (verified, or a proven fault), and
     /// this seat's last envelopes acknowledged by its peers (`delivery.rs`): nothing more
     /// can come or is owed. A game done but not settled (a published private log not
-    /// here yet, a last close no peer acknowledged) keeps being repaired.
-    pub(crate) settled: bool,
+    /// here yet, a last close no peer acknowledged) keeps being repaired. Derived, never
+    /// set: a verdict costs a pass over the game, so it is kept between changes.
+    settled: bool,
     /// What peers acknowledged holding of this seat's chains.
-    pub(crate) acked: Acked,
+    pub(super) acked: Acked,
     /// What peers said they hold in their repair rounds (`Heads`): for telling the
     /// player where a move is after a restart, never for settling (a peer's heads may
     /// run ahead of its store, its acknowledgements may not).
@@ -49,6 +53,30 @@ pub(crate) struct Played {
     /// The bytes of its envelopes in the store (as restored, then as taken), against
     /// the bound of a game held for a stranger (`take.rs` `game_room`).
     pub(crate) bytes: u64,
+}
+
+/// A played game's table borrowed to change; whether the game is settled is derived
+/// again when it goes.
+pub(crate) struct TableMut<'a>(&'a mut Played);
+
+impl std::ops::Deref for TableMut<'_> {
+    type Target = dyn Table;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.0.table
+    }
+}
+
+impl std::ops::DerefMut for TableMut<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut *self.0.table
+    }
+}
+
+impl Drop for TableMut<'_> {
+    fn drop(&mut self) {
+        self.0.settle();
+    }
 }
 
 /// Per peer, per chain of this seat, how many envelopes the peer acknowledged holding.
@@ -103,12 +131,39 @@ impl Played {
         }
     }
 
-    /// Notes whether the game is settled, after a change.
-    pub(crate) fn settle(&mut self) {
+    /// Derives again whether the game is settled, after a change.
+    pub(super) fn settle(&mut self) {
         self.settled = self.table.is_done()
             && self.table.session().verdict().status
                 != sealed_protocol::verdict::Status::Unconfirmed
             && self.undelivered().is_empty();
+    }
+
+    /// The game's table.
+    pub(crate) fn table(&self) -> &dyn Table {
+        &*self.table
+    }
+
+    /// The game's table, to change: whether the game is settled is derived again when
+    /// the returned guard goes.
+    pub(crate) fn table_mut(&mut self) -> TableMut<'_> {
+        TableMut(self)
+    }
+
+    /// Done, final in this seat's view and delivered: nothing more can come or is owed.
+    pub(crate) fn settled(&self) -> bool {
+        self.settled
+    }
+
+    /// What peers acknowledged holding of this seat's chains.
+    pub(crate) fn acked(&self) -> &Acked {
+        &self.acked
+    }
+
+    /// Takes what peers acknowledged while the game was asleep, as it wakes.
+    pub(crate) fn set_acked(&mut self, acked: Acked) {
+        self.acked = acked;
+        self.settle();
     }
 }
 

@@ -128,7 +128,7 @@ impl World {
                         addrs: vec![addr],
                         why: "driven".into(),
                     },
-                    2 => Input::Due,
+                    2 => Input::Timeout,
                     3 => Input::MessageLost {
                         peer: p,
                         game: self.game_id(b),

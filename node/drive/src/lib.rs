@@ -1,14 +1,15 @@
-//! Drives a core with any sequence of inputs read from bytes, as strangers, seats and
-//! the network could make them: proposals of every variant (valid and signed, from
-//! keys the driver holds), envelopes chained and signed, equivocations, `Heads` of any
-//! size, `Pull`, `Introduce` of any address, connections from global and local
-//! addresses, addresses learned, dials failed, lookup points, writes that succeed or
-//! fail, answers, ticks, duties due, restarts, and a person's commands (accept, decline,
-//! withdraw, moves in any words, bots on and off, show, transcript, score, PGN, mail out
-//! and in, rulings, proposals, standing mailboxes). A game a peer proposes to this node
-//! may be played for real: the proposer's seat is a live table (`drive/live.rs`) that
-//! takes what the node sends it and pushes what its bot decides. The fuzz target
-//! `fuzz/fuzz_targets/core_sync.rs` and the property test `node/drive/tests/drive.rs` run it.
+//! Drives a core with any sequence of inputs read from bytes, as strangers, seats and the
+//! network could make them: proposals of every variant (valid and signed, from keys the
+//! driver holds), envelopes chained and signed, equivocations, `Heads` of any size, `Pull`,
+//! `Introduce` of any address, connections from global and local addresses, addresses
+//! learned, dials failed, lookup points, writes that succeed or fail, answers, time alone
+//! (timeouts), restarts, and a person's commands (accept, decline, withdraw, moves in any
+//! words, bots on and off, show, transcript, score, PGN, mail out and in, rulings,
+//! proposals, standing mailboxes). A game a peer proposes to this node may be played for
+//! real: the proposer's seat is a live table (`drive/live.rs`) that takes what the node
+//! sends it and pushes what its bot decides. The fuzz target
+//! `fuzz/fuzz_targets/core_sync.rs` and the property test `node/drive/tests/drive.rs` run
+//! it.
 //!
 //! Checked after every input (a panic is a finding): nothing is dialled at an address
 //! given by an introduction the rules refuse (`core/src/sync.rs` `introduced`); what each
@@ -346,7 +347,7 @@ impl World {
             }
             11 => {
                 self.now += 1000 * u64::from(b.u8());
-                self.input(Input::Tick);
+                self.input(Input::Timeout);
             }
             12 => {
                 let game = self.game_id(b);

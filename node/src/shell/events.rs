@@ -136,7 +136,7 @@ impl Shell {
             }
             // A relayed listener closes quietly when the relay client's dial to the relay
             // lost a race with one of ours, or the relay went away: listened on again once
-            // the relay is connected, and on every tick until then.
+            // the relay is connected, and on every repair round until then.
             SwarmEvent::ListenerClosed {
                 listener_id,
                 reason: Ok(()),

@@ -4,9 +4,9 @@
 //! nothing about games: that is all in `crate::core`.
 //!
 //! Files: the loop, messages and outputs here; the swarm's events `events.rs`; dialling,
-//! lookups and registrations at lookup points `reach.rs`; a peer's restart seen by the
-//! boot it announces `restarts.rs`; circuits compiled ahead `warm.rs`; addresses, the listen probe
-//! and error causes `addr.rs`; the store's writer thread `writer.rs`; the sync
+//! lookups and registrations at lookup points `reach.rs`; a peer's restart seen by the boot
+//! it announces `restarts.rs`; circuits compiled ahead `warm.rs`; addresses, the listen
+//! probe and error causes `addr.rs`; the store's writer thread `writer.rs`; the sync
 //! protocol's long-lived streams `streams.rs`, each run by a task of `link.rs`; the
 //! messages of a game's computations on their own stream protocol `computations.rs`.
 
@@ -161,20 +161,13 @@ pub struct Door {
     pub refused: u64,
 }
 
-/// How often the node looks for duties that came due with time alone: checking costs
-/// one comparison per game, and a period closes at most this late (the simulation
-/// schedules its own checks by it).
-pub const DUTY_CHECK: Duration = Duration::from_millis(20);
-
 /// How a node runs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct NodeConfig {
     /// The network.
     pub net: net::NetConfig,
     /// Where to listen.
     pub listen: Vec<Multiaddr>,
-    /// How often to pull from mailboxes and redial absent peers.
-    pub poll_every: Duration,
     /// What the core does (`sealed_core::CoreConfig`): mailbox, witness, referee, bots,
     /// rate limits, quotas, strangers. A witness is a mailbox too: it keeps the public
     /// envelopes it dates.
@@ -184,19 +177,6 @@ pub struct NodeConfig {
     pub store_wait: crate::handover::StoreWait,
     /// The start journal's file (`journal.rs`); none: no journal (the simulation).
     pub journal: Option<std::path::PathBuf>,
-}
-
-impl Default for NodeConfig {
-    fn default() -> Self {
-        NodeConfig {
-            net: net::NetConfig::default(),
-            listen: vec![],
-            poll_every: Duration::from_secs(5),
-            core: CoreConfig::default(),
-            store_wait: crate::handover::StoreWait::default(),
-            journal: None,
-        }
-    }
 }
 
 /// The time, ms since the Unix epoch: the one clock reading of a node, given to the core
@@ -395,14 +375,20 @@ impl Shell {
 
     /// Runs until shut down.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
-        let mut tick = tokio::time::interval(self.cfg.poll_every);
-        // Duties that come due with time alone (a move period's end) must not wait for
-        // the next poll: the node wakes at the earliest such moment.
-        let mut due = tokio::time::interval(DUTY_CHECK);
+        // The shell's own upkeep (idle streams closed, lookup records renewed, relayed
+        // addresses listened on again), as often as the core's repair round.
+        let mut upkeep =
+            tokio::time::interval(Duration::from_millis(self.cfg.core.repair_every_ms.max(1)));
         self.streams.start();
         self.computations.start();
         memory::give_back_freed_memory();
         loop {
+            // Asked after every event, once the core's outputs are carried out.
+            let core_at = self.wake_for_core();
+            let wake = match self.streams.next_deadline() {
+                Some(at) => core_at.min(tokio::time::Instant::from_std(at)),
+                None => core_at,
+            };
             tokio::select! {
                 msg = rx.recv() => match msg {
                     None => break,
@@ -435,22 +421,32 @@ impl Shell {
                         self.input(Input::MessageLost { peer, game, index });
                     }
                 }
-                _ = tick.tick() => {
+                _ = upkeep.tick() => {
                     self.streams.close_idle(std::time::Instant::now());
-                    self.input(Input::Tick);
                     self.renew();
                     self.listen_again(None);
                 }
-                _ = due.tick() => {
+                // The core's next deadline or a request's, whichever is first.
+                _ = tokio::time::sleep_until(wake) => {
                     self.streams.expire(std::time::Instant::now());
-                    if self.core.due_at().is_some_and(|t| t <= now_ms()) {
-                        self.input(Input::Due);
+                    if core_at <= tokio::time::Instant::now() {
+                        self.input(Input::Timeout);
                     } else {
+                        // What expired reaches the core.
                         self.drain();
                     }
                 }
             }
         }
+    }
+
+    /// When the core's next deadline comes, by this node's steady clock: at most a
+    /// repair round away, so that a wall clock set back (the core's time then stands
+    /// still until it catches up) never stops the repair rounds (`timeout.rs`).
+    fn wake_for_core(&mut self) -> tokio::time::Instant {
+        let wait = self.core.poll_timeout().saturating_sub(now_ms());
+        let most = self.cfg.core.repair_every_ms.max(1);
+        tokio::time::Instant::now() + Duration::from_millis(wait.min(most))
     }
 
     /// Listens again on the relayed addresses whose listener closed (those through

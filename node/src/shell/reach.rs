@@ -100,8 +100,8 @@ impl Shell {
         }
         // A dial under way tries the addresses it was given and no other: an address
         // learned since (one the player just typed, `sealed new --peer ADDR`) would wait
-        // for the next tick's dial, and the failure said would name only the old ones.
-        // Such addresses get a dial of their own beside it.
+        // for the next repair round's dial, and the failure said would name only the old
+        // ones. Such addresses get a dial of their own beside it.
         let trying: Vec<&Multiaddr> = self
             .reach
             .dials

@@ -535,6 +535,14 @@ impl Streams {
         self.forget_if_idle(l.peer);
     }
 
+    /// When the first request runs out of time, ours or a peer's: the shell wakes
+    /// then for [`Streams::expire`].
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        let ours = self.out_deadlines.first().map(|(at, _)| *at);
+        let theirs = self.in_deadlines.first().map(|(at, _)| *at);
+        ours.into_iter().chain(theirs).min()
+    }
+
     /// Requests past their time: ours fail, the peers' are forgotten.
     pub(super) fn expire(&mut self, now: Instant) {
         while let Some(&(at, rid)) = self.out_deadlines.first() {

@@ -10,9 +10,10 @@
 //! wrote nothing (a transaction not committed is rolled back). The node leans on exactly
 //! this (spec/PROTOCOL.md §11.2): an envelope is stored before it is sent, served or
 //! acknowledged, and a secret is stored before the commitment that binds it leaves the
-//! node, so a crash can never leave a player unable to reveal or make it sign twice. No method here ever commits with weaker
-//! durability: a later immediate commit would make an earlier non-durable one durable out
-//! of order, and the guarantee would have to be reasoned about per call.
+//! node, so a crash can never leave a player unable to reveal or make it sign twice. No
+//! method here ever commits with weaker durability: a later immediate commit would make an
+//! earlier non-durable one durable out of order, and the guarantee would have to be
+//! reasoned about per call.
 //!
 //! The price is one fsync per write call; put what belongs together (a game's record,
 //! its secrets and the envelopes they bind) in one [`Batch`], and batches that are ready
@@ -30,8 +31,8 @@
 //!
 //! redb latches an I/O failure: once a write fails (a full disk, an I/O error), the open
 //! database refuses every later read and write. The store then answers
-//! [`StoreError::Failed`] until [`Store::recover`] reopens the file, which repairs it
-//! from its last commit; the node calls it on every tick, so games stopped by a failed
+//! [`StoreError::Failed`] until [`Store::recover`] reopens the file, which repairs it from
+//! its last commit; the node calls it on every repair round, so games stopped by a failed
 //! write go on once the disk works again. Nothing of a failed transaction is kept.
 //!
 //! # Layout

@@ -14,7 +14,7 @@ pub fn cfg(bots: bool) -> NodeConfig {
     let mut c = NodeConfig::default();
     c.net.mdns = false;
     c.listen = vec!["/ip4/127.0.0.1/tcp/0".parse().unwrap()];
-    c.poll_every = Duration::from_millis(150);
+    c.core.repair_every_ms = 150;
     c.core.bots = bots;
     c
 }

@@ -69,7 +69,7 @@ pub struct Tally {
     pub messages: u64,
     pub dropped: u64,
     pub events: u64,
-    /// Ticks at which a node held a game asleep, out of memory (core `sleep.rs`).
+    /// Timeouts at which a node held a game asleep, out of memory (core `sleep.rs`).
     pub asleep: u64,
     /// Each computation's message a node put out: (time, node, game, position).
     pub computation_sends: Vec<(u64, usize, sealed_node::core::GameId, u64)>,

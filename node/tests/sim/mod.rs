@@ -57,10 +57,8 @@ pub struct Node {
     outbound: BTreeMap<OutId, (usize, Option<sealed_node::core::GameId>)>,
     /// Bumped at every crash: what was in flight to the dead process is dropped.
     life: u64,
-    /// The next `Due` scheduled.
+    /// The moment of the `Deadline` that stands: the core's next deadline.
     due: Option<u64>,
-    /// When the last `Due` was handed in.
-    last_due: u64,
     pub restarts: u64,
 }
 
@@ -111,11 +109,8 @@ enum Ev {
         write: WriteId,
         result: Result<usize, sealed_node::core::WriteFailed>,
     },
-    Tick {
-        node: usize,
-        life: u64,
-    },
-    Due {
+    /// The moment the node's core last gave as its next deadline.
+    Deadline {
         node: usize,
         life: u64,
     },
@@ -152,11 +147,8 @@ const COMMIT: (u64, u64) = (1, 8);
 const TIMEOUT: u64 = 3_000;
 /// Request numbers of [`World::ask`]: far above any the world gives its own peers.
 const OUTSIDE: InId = InId(1 << 40);
-/// The nodes' poll, ms.
-const TICK: u64 = 500;
-/// How often the shell looks whether a duty came due: a duty due but refused is tried
-/// again this much later, not at once, ms.
-const DUTY_CHECK: u64 = sealed_node::shell::DUTY_CHECK.as_millis() as u64;
+/// The nodes' repair round, ms (`CoreConfig::repair_every_ms`, set for every node).
+const REPAIR: u64 = 500;
 /// The longest outage: a crashed node is back within this, ms.
 pub const MAX_OUTAGE: u64 = 1_500;
 
@@ -269,7 +261,8 @@ impl World {
             unanswered: false,
             record: Record::default(),
         };
-        for (name, seed_byte, cfg) in nodes {
+        for (name, seed_byte, mut cfg) in nodes {
+            cfg.repair_every_ms = REPAIR;
             w.nodes.push(Node {
                 name: name.to_owned(),
                 key: SecretKey::from_seed(&[seed_byte; 32]),
@@ -283,7 +276,6 @@ impl World {
                 outbound: BTreeMap::new(),
                 life: 0,
                 due: None,
-                last_due: 0,
                 restarts: 0,
             });
         }
@@ -336,9 +328,7 @@ impl World {
                 .violations
                 .push(format!("{} did not start: {e}", n.name)),
         }
-        let life = self.nodes[i].life;
-        let t = self.now + TICK;
-        self.at(t, Ev::Tick { node: i, life });
+        self.nodes[i].due = None;
         self.drain(i);
         // Whoever it knows, it dials on its ticks; a standing link a person made is
         // dialled at once.
@@ -437,14 +427,15 @@ impl World {
         while let Some(out) = self.nodes[i].core.as_mut().and_then(Core::poll_output) {
             self.output(i, out);
         }
-        // The next duty that comes due with time alone.
-        if let Some(t) = self.nodes[i].core.as_ref().and_then(Core::due_at)
+        // The core's next deadline, as the shell sleeps until it: one event each time
+        // it moves earlier than the one set (a later one is set when that fires).
+        if let Some(t) = self.nodes[i].core.as_mut().map(Core::poll_timeout)
             && self.nodes[i].due.is_none_or(|d| t < d)
         {
-            self.nodes[i].due = Some(t);
+            let at = t.max(self.now);
+            self.nodes[i].due = Some(at);
             let life = self.nodes[i].life;
-            let at = t.max(self.now).max(self.nodes[i].last_due + DUTY_CHECK);
-            self.at(at, Ev::Due { node: i, life });
+            self.at(at, Ev::Deadline { node: i, life });
         }
     }
 
@@ -781,19 +772,6 @@ impl World {
                 self.input(node, Input::Written { write, result });
                 Some(node)
             }
-            Ev::Tick { node, life } => {
-                if self.nodes[node].life != life {
-                    return None;
-                }
-                self.input(node, Input::Tick);
-                if let Some(core) = &self.nodes[node].core {
-                    let ids = self.nodes[node].store.game_ids();
-                    self.tally.asleep += ids.iter().filter(|g| core.asleep(g)).count() as u64;
-                }
-                let t = self.now + TICK;
-                self.at(t, Ev::Tick { node, life });
-                Some(node)
-            }
             Ev::Lost {
                 node,
                 life,
@@ -808,13 +786,17 @@ impl World {
                 self.input(node, Input::MessageLost { peer, game, index });
                 Some(node)
             }
-            Ev::Due { node, life } => {
-                if self.nodes[node].life != life {
+            Ev::Deadline { node, life } => {
+                // Only the latest one set stands.
+                if self.nodes[node].life != life || self.nodes[node].due != Some(self.now) {
                     return None;
                 }
                 self.nodes[node].due = None;
-                self.nodes[node].last_due = self.now;
-                self.input(node, Input::Due);
+                self.input(node, Input::Timeout);
+                if let Some(core) = &self.nodes[node].core {
+                    let ids = self.nodes[node].store.game_ids();
+                    self.tally.asleep += ids.iter().filter(|g| core.asleep(g)).count() as u64;
+                }
                 Some(node)
             }
             Ev::Connect { a, b } => {
