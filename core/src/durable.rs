@@ -13,7 +13,7 @@
 //! In code: a step's sends, pushes and replies wait in the [`Step`] until
 //! [`Input::Written`](super::Input::Written) says it committed (`written`, `release`);
 //! the next step merges behind the one in flight (`stage`). This holds by construction,
-//! and the simulation (`node/tests/simulation.rs`) checks it: it reopens each window a
+//! and the simulation (`core/sim/tests/simulation.rs`) checks it: it reopens each window a
 //! node of before had through the core's `Windows` switches, to show it would be found.
 //! A failed write halts the game (`halt`); `recover_if_halted` asks the shell to reopen
 //! the store (redb latches a failure) and `resume_halted` rebuilds the game from it

@@ -3,7 +3,7 @@
 //! outputs come out ([`Output`]), as in quinn-proto. A crate of its own, with no
 //! dependency on libp2p, tokio or redb, so the compiler keeps it pure. A shell runs it on
 //! tokio and libp2p with a redb store (`sealed_node::shell`); the deterministic
-//! simulation (node/tests/sim) runs many cores on one thread with a simulated network and
+//! simulation (core/sim/) runs many cores on one thread with a simulated network and
 //! store, and crashes them at every step.
 //!
 //! **Durable before visible, by construction** (spec/PROTOCOL.md §11.2). Everything a
@@ -192,7 +192,7 @@ pub struct CoreConfig {
 
 /// Test switches that break spec/PROTOCOL.md §11.2 on purpose, one per window a node of
 /// before had: with one open, the simulation must find an honest seat blamed or a game
-/// that never ends (node/tests/simulation.rs). Never set outside tests.
+/// that never ends (core/sim/tests/simulation.rs). Never set outside tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Windows {
     /// What a step signed is sent before its write is durable (the restore that sent

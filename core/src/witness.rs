@@ -37,7 +37,7 @@
 //! In code: an envelope's time is written with it (`receipts`); a ledger's moment and
 //! the ledgers (`ledger_moment`, `ledgers`); a deposit's stamp is written before the
 //! answer leaves, and forgotten with a failed write (`written_time`).
-//! `node/tests/witness_sim.rs` checks them against the witness's store.
+//! `core/sim/tests/witness_sim.rs` checks them against the witness's store.
 //!
 //! About 700 lines, over the ~600 of the style: taking a deposit, stamping it, charging
 //! it (to its seat, or past the quotas to its seat's reserve, `reserve.rs`) and serving

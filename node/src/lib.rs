@@ -22,7 +22,7 @@
 //! node stopped; the hand-over of the store between a starting node and such a command,
 //! each waiting for the other, `handover.rs`). Game clocks, rate limits and armored mail are the core's (`clock`,
 //! `limit`, `mail` below), and so are the store's record types and the store in memory.
-//! The deterministic simulation of many cores is in `node/tests/sim/`; the driver of a
+//! The deterministic simulation of many cores is in `core/sim/`; the driver of a
 //! core from any bytes, for the fuzz target and the property test, is a crate of its own
 //! beside the node (`node/drive/`, `sealed-drive`), no part of this API.
 

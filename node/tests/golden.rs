@@ -16,16 +16,14 @@
 //! `SEALED_GOLDEN_WRITE=1 cargo test -p sealed-node --test golden`, read the diff, and
 //! commit it with every reader changed together.
 
-mod sim;
-
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use sealed_node::control::{Answered, ControlRequest, Proposal, Reply, core_command};
 use sealed_node::core::ShowFormat;
 use sealed_node::core::{Answer, CoreConfig, NodeError};
+use sealed_sim::{Faults, World};
 use serde_json::Value;
-use sim::{Faults, World};
 
 const VARIANTS: [&str; 5] = ["duel", "cardmate", "chex", "tempete", "stallmate"];
 
@@ -119,9 +117,9 @@ fn play(variant: &str) -> String {
             .iter()
             .map(|(k, v)| ((*k).into(), (*v).into()))
             .collect(),
-        peer: sim::addr_of(&w.key(1)),
+        peer: sealed_sim::addr_of(&w.key(1)),
         mailbox: None,
-        referee: refereed.then(|| sim::addr_of(&w.key(2))),
+        referee: refereed.then(|| sealed_sim::addr_of(&w.key(2))),
         witness: None,
         arbiter: None,
     });

@@ -39,25 +39,23 @@
 //! simulated time a game may take (15 minutes); `SEALED_SIM_TRACE=1` prints Alice's view
 //! every 30 s.
 
-mod sim;
-
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use sealed_node::core::places::Places;
-use sealed_node::core::{Answer, Cmd, CoreConfig};
-use sealed_node::sync::{Request, Response};
+use sealed_core::message::{Request, Response};
+use sealed_core::places::Places;
+use sealed_core::{Answer, Cmd, CoreConfig};
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{
+use sealed_sim::witnessed::{
     ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, forge_after, settled,
     shown, start, world_with,
 };
-use sim::{Fate, Faults, Payload, World};
+use sealed_sim::{Fate, Faults, Payload, World};
 
 /// The variants with a time control and no referee.
 const VARIANTS: [&str; 4] = ["duel", "cardmate", "chex", "tempete"];
@@ -87,7 +85,7 @@ const FLOOD: usize = 40;
 /// `sending` is set, and the witness's pushes to Alice pass only where `forward` says.
 struct Setup {
     w: World,
-    game: sealed_node::core::GameId,
+    game: sealed_core::GameId,
     id: String,
     terms: Terms,
     witness: usize,
@@ -318,7 +316,7 @@ fn bobs_places(
     w: &World,
     node: usize,
     terms: &Terms,
-    game: &sealed_node::core::GameId,
+    game: &sealed_core::GameId,
 ) -> std::collections::BTreeSet<u64> {
     w.nodes[node]
         .store

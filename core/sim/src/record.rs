@@ -9,8 +9,8 @@
 
 use sha2::{Digest, Sha256};
 
-use sealed_node::core::Writes;
-use sealed_node::sync::{Request, Response};
+use sealed_core::Writes;
+use sealed_core::message::{Request, Response};
 
 /// The running record.
 #[derive(Clone)]
@@ -114,7 +114,7 @@ impl Record {
 }
 
 /// The outcome of each seed as it was before a change that promised none (issue 31):
-/// `node/tests/golden/<name>.txt`, one line per seed — every byte the nodes sent and
+/// `core/sim/tests/golden/<name>.txt`, one line per seed — every byte the nodes sent and
 /// wrote ([`Record`]), and what the test makes of the run. A seed that has a line must
 /// give it again; `SEALED_GOLDEN_WRITE=1` writes the lines of the seeds run instead (for
 /// a change that means to change behaviour, which says so in its commit).

@@ -21,29 +21,27 @@
 //! never faulted, Bob never wins on time, and the game ends with a result — a game that
 //! waited for Bob's choice when his bots went off ends with his loss on time.
 //!
-//! `cargo test -p sealed-node --test adversary_sim` runs 20 seeds;
-//! `SEALED_SIM_SEEDS=1000 cargo test --release -p sealed-node --test adversary_sim --
+//! `cargo test -p sealed-sim --test adversary_sim` runs 20 seeds;
+//! `SEALED_SIM_SEEDS=1000 cargo test --release -p sealed-sim --test adversary_sim --
 //! --nocapture` the long run (`SEALED_SIM_FROM=500` starts at seed 500, for a second
 //! process); `SEALED_SIM_SEED=17` one seed; `SEALED_SIM_LIMIT_MS` shortens the time a
 //! two-player game may take; `SEALED_SIM_TRACE=1` prints every node's log.
 
-mod sim;
-
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use sealed_node::core::Cmd;
-use sealed_node::sync::{Request, Response};
+use sealed_core::Cmd;
+use sealed_core::message::{Request, Response};
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::{Ack, Signed};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{
+use sealed_sim::witnessed::{
     ALICE, BOB, CHAOS, alices_result, answer, forge, leave_junk, settled, shown, signed, started,
 };
-use sim::{Fate, Payload, World};
+use sealed_sim::{Fate, Payload, World};
 
 /// How long Bob holds a move back: more than a move's 20 s.
 const HOLD_MS: u64 = 50_000;
@@ -176,7 +174,7 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
     let referee = refereed.then_some(2);
     let terms = {
         let b = match answer(&mut w, ALICE, Cmd::Transcript(id.clone().into())) {
-            Some(sealed_node::core::Answer::Bytes(b)) => b,
+            Some(sealed_core::Answer::Bytes(b)) => b,
             other => return Err(format!("no transcript: {other:?}")),
         };
         let f = TranscriptFile::from_bytes(&b).map_err(|e| e.to_string())?;
@@ -348,9 +346,9 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
                 let v = match answer(
                     &mut w,
                     BOB,
-                    Cmd::Show(id.clone().into(), sealed_node::core::ShowFormat::Json),
+                    Cmd::Show(id.clone().into(), sealed_core::ShowFormat::Json),
                 ) {
-                    Some(sealed_node::core::Answer::Show(v)) => serde_json::to_value(v).unwrap(),
+                    Some(sealed_core::Answer::Show(v)) => serde_json::to_value(v).unwrap(),
                     _ => serde_json::Value::Null,
                 };
                 in_play = v["phase"] == "play" && v["my_turn"] == true;
@@ -419,17 +417,17 @@ fn adversary(seed: u64) -> Result<(String, String), String> {
 
 #[test]
 fn a_cheater_never_wins_on_time_and_every_game_ends_with_a_result() {
-    let seeds: u64 = sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(20);
-    let only: Option<u64> = sim::witnessed::env_u64("SEALED_SIM_SEED");
+    let seeds: u64 = sealed_sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(20);
+    let only: Option<u64> = sealed_sim::witnessed::env_u64("SEALED_SIM_SEED");
     // `SEALED_SIM_FROM` starts later: two runs share a long range between two cores.
-    let from: u64 = sim::witnessed::env_u64("SEALED_SIM_FROM").unwrap_or(0);
+    let from: u64 = sealed_sim::witnessed::env_u64("SEALED_SIM_FROM").unwrap_or(0);
     let mut failed = vec![];
     // Every byte sent and written, per seed, as before issue 31's refactors (`sim/record.rs`).
     // The record is of this harness as it runs by default: with Bob's node signing on
     // after the dangling envelope (`SEALED_SIM_EQUIVOCATE`), those seeds play otherwise,
     // and are judged by the checks alone.
     let equivocate = std::env::var("SEALED_SIM_EQUIVOCATE").is_ok();
-    let mut golden = sim::record::Golden::read("adversary_sim");
+    let mut golden = sealed_sim::record::Golden::read("adversary_sim");
     for seed in (from..seeds).filter(|s| only.is_none_or(|o| o == *s)) {
         match adversary(seed) {
             Ok((line, record)) => {

@@ -10,18 +10,18 @@
 //! (−10 / 0), and every stamp posted is a time the witness's store holds (it never gave a time it then
 //! lost, which would have let it contradict itself).
 //!
-//! `cargo test -p sealed-node --test witness_sim` runs a few seeds;
-//! `SEALED_SIM_SEEDS=200 cargo test --release -p sealed-node --test witness_sim --
+//! `cargo test -p sealed-sim --test witness_sim` runs a few seeds;
+//! `SEALED_SIM_SEEDS=200 cargo test --release -p sealed-sim --test witness_sim --
 //! --nocapture` more.
 
-mod sim;
-
-use sealed_node::core::{Answer, Cmd, GameId};
+use sealed_core::{Answer, Cmd, GameId};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
-use sim::witnessed::{ALICE, BOB, CHAOS, answer, checked, posted_times, settled, shown, started};
-use sim::{Fate, Faults, Payload, World};
+use sealed_sim::witnessed::{
+    ALICE, BOB, CHAOS, answer, checked, posted_times, settled, shown, started,
+};
+use sealed_sim::{Fate, Faults, Payload, World};
 
 const WITNESS: usize = 2;
 
@@ -67,7 +67,7 @@ fn walk_away(seed: u64) -> Result<(), String> {
 
 #[test]
 fn a_walk_away_ends_on_time_while_the_witness_and_the_winner_crash() {
-    let seeds: u64 = sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(6);
+    let seeds: u64 = sealed_sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(6);
     let failed: Vec<(u64, String)> = (0..seeds)
         .filter_map(|seed| walk_away(seed).err().map(|e| (seed, e)))
         .collect();
@@ -183,10 +183,7 @@ fn stallmate_walk_away(seed: u64) -> Result<(), String> {
         let referee = match answer(
             &mut w,
             REFEREE,
-            Cmd::Show(
-                hex::encode(game).into(),
-                sealed_node::core::ShowFormat::Json,
-            ),
+            Cmd::Show(hex::encode(game).into(), sealed_core::ShowFormat::Json),
         ) {
             Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
             _ => serde_json::Value::Null,
@@ -261,8 +258,8 @@ fn a_lone_deposit_as_large_as_a_message_is_kept_for_a_seat_only() {
 /// lone deposits may be `MAX_DEPOSIT` bytes.
 #[allow(non_snake_case)]
 fn lone_deposits((mut w, game, _): (World, GameId, String), MAX_DEPOSIT: usize) {
-    use sealed_node::core::Durable as _;
-    use sealed_node::core::message::{Request, Response};
+    use sealed_core::Durable as _;
+    use sealed_core::message::{Request, Response};
     let kept = |w: &World| {
         let prefix = format!("deposit/{}/", hex::encode(game));
         w.nodes[WITNESS]
@@ -286,7 +283,7 @@ fn lone_deposits((mut w, game, _): (World, GameId, String), MAX_DEPOSIT: usize) 
         ("one byte over", seat, vec![vec![1; MAX_DEPOSIT + 1]]),
         (
             "no seat of the game",
-            sealed_node::core::PeerKey::from_bytes([0x42; 32]),
+            sealed_core::PeerKey::from_bytes([0x42; 32]),
             vec![message.clone()],
         ),
     ];
@@ -318,9 +315,9 @@ fn a_player_is_told_when_the_witness_refuses_his_envelopes() {
     use std::cell::Cell;
     use std::rc::Rc;
 
-    use sealed_node::core::refusal::PeerRefusal;
-    use sealed_node::core::{ShowFormat, witness_refused_line};
-    use sealed_node::sync::Response;
+    use sealed_core::message::Response;
+    use sealed_core::refusal::PeerRefusal;
+    use sealed_core::{ShowFormat, witness_refused_line};
 
     // Chex: a game long enough for the refusal to start and end while it is played.
     let options = vec![("time-per-move".into(), "20s".into())];

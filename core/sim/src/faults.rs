@@ -61,20 +61,28 @@ pub enum CrashPoint {
 /// What the world counts.
 #[derive(Debug, Default)]
 pub struct Tally {
+    /// Crashes, by where they struck.
     pub crashes: BTreeMap<CrashPoint, u64>,
+    /// Crashes of both players at once.
     pub both_at_once: u64,
+    /// Disks filled.
     pub disk_full: u64,
+    /// Partitions made.
     pub partitions: u64,
+    /// Writes that failed.
     pub failed_writes: u64,
+    /// Messages carried.
     pub messages: u64,
+    /// Messages dropped.
     pub dropped: u64,
+    /// Events run.
     pub events: u64,
     /// Timeouts at which a node held a game asleep, out of memory (core `sleep.rs`).
     pub asleep: u64,
     /// Each computation's message a node put out: (time, node, game, position).
-    pub computation_sends: Vec<(u64, usize, sealed_node::core::GameId, u64)>,
+    pub computation_sends: Vec<(u64, usize, sealed_core::GameId, u64)>,
     /// Each one that did not arrive whole: (time, sender, game, position).
-    pub computation_losses: Vec<(u64, usize, sealed_node::core::GameId, u64)>,
+    pub computation_losses: Vec<(u64, usize, sealed_core::GameId, u64)>,
 }
 
 impl Tally {

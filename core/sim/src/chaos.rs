@@ -2,7 +2,7 @@
 //! full disk or a partition; and the check, on every message delivered, that no seat
 //! takes a private envelope before its game is over in its view (spec/PROTOCOL.md §16.4).
 
-use sealed_node::sync::{Request, Response};
+use sealed_core::message::{Request, Response};
 
 use super::*;
 
@@ -92,7 +92,7 @@ impl World {
     pub(super) fn check_seen(
         &mut self,
         to: usize,
-        carried: &[(sealed_node::core::GameId, sealed_protocol::ids::ChainId)],
+        carried: &[(sealed_core::GameId, sealed_protocol::ids::ChainId)],
     ) {
         for (game, chain) in carried {
             if chain.log.is_public() {
@@ -124,9 +124,7 @@ impl World {
 }
 
 /// The (game, chain) of every envelope a request carries.
-pub(super) fn carried(
-    req: &Request,
-) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+pub(super) fn carried(req: &Request) -> Vec<(sealed_core::GameId, sealed_protocol::ids::ChainId)> {
     match req {
         Request::Push { game, envelopes } => chains(*game, envelopes),
         Request::Offer {
@@ -147,8 +145,8 @@ pub(super) fn carried(
 /// pull it answers.
 pub(super) fn carried_resp(
     resp: &Response,
-    pulled: Option<sealed_node::core::GameId>,
-) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+    pulled: Option<sealed_core::GameId>,
+) -> Vec<(sealed_core::GameId, sealed_protocol::ids::ChainId)> {
     match resp {
         Response::Envelopes(e) => pulled.map_or_else(Vec::new, |g| chains(g, e)),
         Response::Behind { envelopes, .. } => {
@@ -159,9 +157,9 @@ pub(super) fn carried_resp(
 }
 
 fn chains(
-    game: sealed_node::core::GameId,
+    game: sealed_core::GameId,
     envs: &[Vec<u8>],
-) -> Vec<(sealed_node::core::GameId, sealed_protocol::ids::ChainId)> {
+) -> Vec<(sealed_core::GameId, sealed_protocol::ids::ChainId)> {
     envs.iter()
         .filter_map(|b| {
             let e = sealed_protocol::envelope::Envelope::decode(b, game).ok()?;

@@ -1,11 +1,11 @@
 //! The simulation's store: only what was committed survives a crash. A commit is
-//! all-or-nothing, like redb's (the node's own in-memory store, `store::MemoryStore`);
+//! all-or-nothing, like redb's (the core's own in-memory store, `memory::MemoryStore`);
 //! a full disk fails commits, and like redb the store then refuses every read and write
 //! until it is reopened.
 
-use sealed_node::core::record::{GameRecord, GameRow, ReadError, Usage};
-use sealed_node::core::{Durable, GameId, PeerKey, WriteFailed, Writes};
-use sealed_node::store::{MemoryStore, StoreError};
+use sealed_core::memory::MemoryStore;
+use sealed_core::record::{GameRecord, GameRow, ReadError, Usage};
+use sealed_core::{Durable, GameId, PeerKey, WriteFailed, Writes};
 
 /// One node's durable state.
 #[derive(Default)]
@@ -52,7 +52,11 @@ impl SimStore {
 
     fn check(&self) -> Result<(), ReadError> {
         if self.failed {
-            Err(StoreError::Failed("a commit failed".into()).into())
+            // As the node's store says it (`StoreError::Failed`).
+            Err(ReadError {
+                storage: true,
+                text: "the store failed earlier (a commit failed) and is not reopened yet".into(),
+            })
         } else {
             Ok(())
         }

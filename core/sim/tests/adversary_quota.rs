@@ -17,17 +17,15 @@
 //! seed, from Alice's transcript: Alice is never lost on time, the game ends with a
 //! result, and Bob, when he walked away while the game waited for his choice, lost.
 //!
-//! `cargo test -p sealed-node --test adversary_quota` runs 4 seeds;
-//! `SEALED_SIM_SEEDS=1000 cargo test --release -p sealed-node --test adversary_quota --
+//! `cargo test -p sealed-sim --test adversary_quota` runs 4 seeds;
+//! `SEALED_SIM_SEEDS=1000 cargo test --release -p sealed-sim --test adversary_quota --
 //! --nocapture` the long run; `SEALED_SIM_SEED=17` one seed; `SEALED_SIM_LIMIT_MS`
 //! shortens the time a game may take.
 
-mod sim;
-
-use sealed_node::core::record::Usage;
-use sealed_node::core::{Answer, Cmd, Durable, ShowFormat};
+use sealed_core::record::Usage;
+use sealed_core::{Answer, Cmd, Durable, ShowFormat};
 use sealed_protocol::outcome::SeatResult;
-use sim::witnessed::{
+use sealed_sim::witnessed::{
     ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, leave_junk, settled, start,
     world_with,
 };
@@ -42,7 +40,7 @@ const SHARE: u64 = 512 << 10;
 const JUNK: usize = 60 << 10;
 
 /// What the witness has stored for Bob's key today.
-fn bobs_usage(w: &sim::World, witness: usize) -> u64 {
+fn bobs_usage(w: &sealed_sim::World, witness: usize) -> u64 {
     let bob = w.key(BOB);
     w.nodes[witness]
         .store

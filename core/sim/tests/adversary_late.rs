@@ -20,13 +20,11 @@
 //! --nocapture` the long run; `SEALED_SIM_SEED=17` one seed; `SEALED_SIM_LIMIT_MS` shortens
 //! the time a game may take.
 
-mod sim;
-
 use std::cell::Cell;
 use std::rc::Rc;
 
-use sealed_node::core::{Answer, Cmd};
-use sealed_node::sync::Request;
+use sealed_core::message::Request;
+use sealed_core::{Answer, Cmd};
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::Seat;
@@ -34,11 +32,11 @@ use sealed_protocol::outcome::SeatResult;
 use sealed_protocol::proposal::Terms;
 use sealed_protocol::transcript::TranscriptFile;
 use sealed_protocol::verdict::Finality;
-use sim::witnessed::{
+use sealed_sim::witnessed::{
     ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, env_u64, forge, settled, shown_to,
     started,
 };
-use sim::{Fate, World};
+use sealed_sim::{Fate, World};
 
 /// The variants with a time control and draw offers.
 const VARIANTS: [&str; 4] = ["duel", "cardmate", "chex", "tempete"];
@@ -48,7 +46,7 @@ fn holds(
     w: &World,
     node: usize,
     terms: &Terms,
-    game: &sealed_node::core::GameId,
+    game: &sealed_core::GameId,
     seat: u8,
     is: impl Fn(&Item) -> bool,
 ) -> bool {

@@ -7,18 +7,16 @@
 //! verify with no fault against anyone; and no private envelope may have reached a seat
 //! before the game was over in its view (§16.4).
 //!
-//! `cargo test -p sealed-node --test simulation` runs a short range of seeds; the long
-//! run is `SEALED_SIM_SEEDS=5000 cargo test --release -p sealed-node --test simulation
+//! `cargo test -p sealed-sim --test simulation` runs a short range of seeds; the long
+//! run is `SEALED_SIM_SEEDS=5000 cargo test --release -p sealed-sim --test simulation
 //! -- --nocapture` (figures in docs/RELIABILITY.md). `SEALED_SIM_SEED=N` replays one
 //! seed exactly (with `SIM_DEBUG=1`, a seed whose game does not finish also lists every
 //! envelope each seat stores).
 
-mod sim;
-
 use sha2::{Digest, Sha256};
 
-use sealed_node::core::{Answer, CoreConfig, Durable, GameId, Halt, NodeError, Windows};
-use sim::{Faults, World};
+use sealed_core::{Answer, CoreConfig, Durable, GameId, Halt, NodeError, Windows};
+use sealed_sim::{Faults, World};
 
 const VARIANTS: [&str; 5] = ["duel", "cardmate", "chex", "tempete", "stallmate"];
 
@@ -27,7 +25,7 @@ struct Run {
     /// The variant of each game played.
     variants: Vec<&'static str>,
     mailbox: bool,
-    tally: sim::Tally,
+    tally: sealed_sim::Tally,
     /// The golden line: what went on the wire and to the stores, and the transcripts.
     golden: String,
 }
@@ -122,7 +120,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             break;
         }
         // A full disk refused it: a person tries again a little later.
-        w.run(2 * sim::MAX_OUTAGE, &|_: &World| false);
+        w.run(2 * sealed_sim::MAX_OUTAGE, &|_: &World| false);
     }
     // Now and then a second game at once (Chex), so crashes also hit while the writes of
     // several games are in flight.
@@ -134,7 +132,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             if games_of(&w).len() > first {
                 break;
             }
-            w.run(2 * sim::MAX_OUTAGE, &|_: &World| false);
+            w.run(2 * sealed_sim::MAX_OUTAGE, &|_: &World| false);
         }
     }
     let games = games_of(&w);
@@ -198,7 +196,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             })
             .collect();
         for s in seats.clone() {
-            let cmd = w.command(s, sealed_node::core::Cmd::Games);
+            let cmd = w.command(s, sealed_core::Cmd::Games);
             if let Some(Ok(Answer::Summaries(g))) = w.replies.remove(&cmd) {
                 lines.extend(g.into_iter().map(|g| {
                     format!(
@@ -216,7 +214,9 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
     // Every node up, everything repaired: then the transcripts.
     for s in &seats {
         if w.nodes[*s].core.is_none() {
-            w.run(2 * sim::MAX_OUTAGE, &|w: &World| w.nodes[*s].core.is_some());
+            w.run(2 * sealed_sim::MAX_OUTAGE, &|w: &World| {
+                w.nodes[*s].core.is_some()
+            });
         }
     }
     let mut transcripts = vec![];
@@ -227,10 +227,7 @@ fn run_with(seed: u64, faults: Faults, windows: Windows) -> Result<Run, String> 
             // A game a failed write halted runs again within a tick or two.
             let mut answer = None;
             for _ in 0..20 {
-                let cmd = w.command(
-                    *s,
-                    sealed_node::core::Cmd::Transcript(hex::encode(g).into()),
-                );
+                let cmd = w.command(*s, sealed_core::Cmd::Transcript(hex::encode(g).into()));
                 w.run(60_000, &|w: &World| w.replies.contains_key(&cmd));
                 answer = w.replies.remove(&cmd);
                 if !matches!(answer, Some(Err(NodeError::SetAside(Halt::Write(_))))) {
@@ -322,9 +319,9 @@ fn crashed_at_every_step_every_game_ends_verified_for_every_seed() {
     };
     let mut failures = vec![];
     let mut by_variant = std::collections::BTreeMap::new();
-    let mut total = sim::Tally::default();
+    let mut total = sealed_sim::Tally::default();
     let mut through_mailbox = 0;
-    let mut golden = sim::record::Golden::read("simulation");
+    let mut golden = sealed_sim::record::Golden::read("simulation");
     for &seed in &seeds {
         match run(seed, Faults::hostile()) {
             Ok(r) => {
@@ -467,10 +464,7 @@ fn a_last_close_lost_on_the_way_still_reaches_the_opponent() {
             "seed {seed}: Bob never got Alice's last close"
         );
         let bytes = |s: usize, w: &mut World| {
-            let cmd = w.command(
-                s,
-                sealed_node::core::Cmd::Transcript(hex::encode(game).into()),
-            );
+            let cmd = w.command(s, sealed_core::Cmd::Transcript(hex::encode(game).into()));
             w.run(60_000, &|w: &World| w.replies.contains_key(&cmd));
             w.replies.remove(&cmd)
         };
@@ -508,7 +502,7 @@ fn an_invitation_a_seat_heard_of_from_another_seat_is_delivered() {
     w.run(10_000, &|w: &World| w.replies.contains_key(&cmd));
     let game = games_of(&w)[0];
     let invitation = |w: &mut World| {
-        let cmd = w.command(0, sealed_node::core::Cmd::Games);
+        let cmd = w.command(0, sealed_core::Cmd::Games);
         w.run(10_000, &|w: &World| w.replies.contains_key(&cmd));
         let Some(Ok(Answer::Summaries(list))) = w.replies.remove(&cmd) else {
             panic!("games answers with summaries");

@@ -1,5 +1,5 @@
 //! The deterministic simulation of node cores (as FoundationDB and TigerBeetle test
-//! theirs): several `sealed_node::core::Core`s on one thread and one virtual clock, a
+//! theirs): several `sealed_core::Core`s on one thread and one virtual clock, a
 //! simulated network that drops, duplicates, delays, reorders and partitions, and a
 //! simulated store that keeps only what was committed. The scheduler crashes nodes at
 //! action boundaries — a write handed to the store but not committed, a write committed
@@ -10,8 +10,6 @@
 //! Over 600 lines: the world's event loop and the plumbing of each node's inputs and
 //! outputs share the world's private state (queues, links, lives); the faults, the
 //! store, the chaos and the records are files of their own.
-
-#![allow(dead_code)]
 
 mod chaos;
 mod faults;
@@ -26,11 +24,11 @@ pub use record::Record;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
-use sealed_node::core::{
+use sealed_core::message::{Request, Response};
+use sealed_core::{
     Answer, Cmd, CmdId, Core, CoreConfig, InId, Input, NodeError, OutId, Output, PeerKey,
     ProposeArgs, WriteId, Writes,
 };
-use sealed_node::sync::{Request, Response};
 use sealed_protocol::hash::Framed;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::random::Stream;
@@ -39,10 +37,15 @@ use store::SimStore;
 
 /// A node of the world.
 pub struct Node {
+    /// Its name in the world's lines.
     pub name: String,
+    /// Its key.
     pub key: SecretKey,
+    /// What its core is started with.
     pub cfg: CoreConfig,
+    /// Its core, none while it is down.
     pub core: Option<Core>,
+    /// Its store: what was committed.
     pub store: SimStore,
     /// Writes handed to the store's writer, oldest first, not committed yet.
     jobs: VecDeque<(WriteId, Option<Writes>)>,
@@ -54,11 +57,12 @@ pub struct Node {
     /// Our requests: to which node.
     /// Where each request went, and for a pull the game it asked for (a version 2
     /// envelope does not name its game).
-    outbound: BTreeMap<OutId, (usize, Option<sealed_node::core::GameId>)>,
+    outbound: BTreeMap<OutId, (usize, Option<sealed_core::GameId>)>,
     /// Bumped at every crash: what was in flight to the dead process is dropped.
     life: u64,
     /// The moment of the `Deadline` that stands: the core's next deadline.
     due: Option<u64>,
+    /// How many times it was started again.
     pub restarts: u64,
 }
 
@@ -80,7 +84,7 @@ enum Msg {
         /// The sender's life when it sent it: a stream that does not arrive whole is
         /// reported to that process only (the shell's `MessageLost`).
         from_life: u64,
-        game: sealed_node::core::GameId,
+        game: sealed_core::GameId,
         index: u64,
         bytes: Vec<u8>,
     },
@@ -107,7 +111,7 @@ enum Ev {
         node: usize,
         life: u64,
         write: WriteId,
-        result: Result<usize, sealed_node::core::WriteFailed>,
+        result: Result<usize, sealed_core::WriteFailed>,
     },
     /// The moment the node's core last gave as its next deadline.
     Deadline {
@@ -120,7 +124,7 @@ enum Ev {
         node: usize,
         life: u64,
         to: usize,
-        game: sealed_node::core::GameId,
+        game: sealed_core::GameId,
         index: u64,
     },
     Connect {
@@ -154,12 +158,15 @@ pub const MAX_OUTAGE: u64 = 1_500;
 
 /// The world.
 pub struct World {
+    /// Its nodes.
     pub nodes: Vec<Node>,
     queue: BinaryHeap<Reverse<(u64, u64, usize)>>,
     events: Vec<Option<Ev>>,
+    /// The virtual clock, ms.
     pub now: u64,
     rng: Stream,
     seq: u64,
+    /// What goes wrong, and how often.
     pub faults: Faults,
     /// Node pairs that can reach each other now.
     pub connected: BTreeSet<(usize, usize)>,
@@ -171,6 +178,7 @@ pub struct World {
     pub standing: Vec<(usize, usize)>,
     /// Crashes are allowed (off while the world settles at the end).
     pub chaos: bool,
+    /// What it counted.
     pub tally: Tally,
     /// Replies to commands, by number.
     pub replies: BTreeMap<CmdId, Result<Answer, NodeError>>,
@@ -203,7 +211,9 @@ pub enum Payload<'a> {
     /// A message of a game's computations (its game and position): a hand may drop or
     /// hold it, not rewrite it (its hash is signed in the transcript).
     Message {
-        game: sealed_node::core::GameId,
+        /// Its game.
+        game: sealed_core::GameId,
+        /// Its position among the game's messages.
         index: u64,
     },
 }

@@ -9,16 +9,14 @@
 //! only a bounded number of times while it stays unanswered. A message that never
 //! arrives goes a few times, its wait doubling, and then by the witness.
 //!
-//! `cargo test -p sealed-node --test duo_sim` runs two seeds;
-//! `SEALED_SIM_SEEDS=20 cargo test --release -p sealed-node --test duo_sim -- --nocapture`
+//! `cargo test -p sealed-sim --test duo_sim` runs two seeds;
+//! `SEALED_SIM_SEEDS=20 cargo test --release -p sealed-sim --test duo_sim -- --nocapture`
 //! more.
-
-mod sim;
 
 use std::collections::BTreeSet;
 
-use sim::witnessed::{ALICE, BOB, checked, settled, start, world};
-use sim::{Fate, Payload, World};
+use sealed_sim::witnessed::{ALICE, BOB, checked, settled, start, world};
+use sealed_sim::{Fate, Payload, World};
 
 /// A message whose stream was lost goes again within this much of the world's time:
 /// the report's trip back (the world's latency, 40 ms at most) and nothing more. The

@@ -5,7 +5,7 @@
 //! witness's store; Bob's next envelope forged, for the cheaters (`adversary_sim.rs`,
 //! `adversary_late.rs`).
 
-use sealed_node::core::{Answer, Cmd, CoreConfig, GameId, ProposeArgs};
+use sealed_core::{Answer, Cmd, CoreConfig, GameId, ProposeArgs};
 use sealed_protocol::body::Item;
 use sealed_protocol::envelope::{Ack, Signed, Unsigned};
 use sealed_protocol::ids::{ChainId, LogId, Seat};
@@ -27,7 +27,7 @@ pub fn leave_junk(w: &mut World, witness: usize, game: GameId, junk: Vec<u8>) {
     w.inject(
         BOB,
         witness,
-        sealed_node::sync::Request::Deposit {
+        sealed_core::message::Request::Deposit {
             game,
             deposits: vec![junk],
         },
@@ -44,7 +44,7 @@ fn answer_any(
     w: &mut World,
     node: usize,
     cmd: Cmd,
-) -> Option<Result<Answer, sealed_node::core::NodeError>> {
+) -> Option<Result<Answer, sealed_core::NodeError>> {
     let id = w.command(node, cmd);
     w.run(60_000, &|w: &World| w.replies.contains_key(&id));
     w.replies.remove(&id)
@@ -61,7 +61,7 @@ pub fn shown_to(w: &mut World, node: usize, id: &str) -> serde_json::Value {
     match answer(
         w,
         node,
-        Cmd::Show(id.to_owned().into(), sealed_node::core::ShowFormat::Json),
+        Cmd::Show(id.to_owned().into(), sealed_core::ShowFormat::Json),
     ) {
         Some(Answer::Show(v)) => serde_json::to_value(v).unwrap(),
         _ => serde_json::Value::Null,
@@ -170,7 +170,7 @@ pub fn checked(
     let bytes = loop {
         match answer_any(w, ALICE, Cmd::Transcript(id.to_owned().into())) {
             Some(Ok(Answer::Bytes(b))) => break b,
-            Some(Err(sealed_node::core::NodeError::SetAside(_))) if w.now < until => {
+            Some(Err(sealed_core::NodeError::SetAside(_))) if w.now < until => {
                 let t = w.now + 1000;
                 w.run(1000, &|w: &World| w.now >= t);
             }

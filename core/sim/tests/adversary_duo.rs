@@ -16,15 +16,13 @@
 //! from Alice's transcript: Alice is never faulted, and Bob lost on time (or by a fault
 //! of his own), never a draw, a win, or a game without an end.
 //!
-//! `cargo test -p sealed-node --test adversary_duo` runs 4 seeds;
-//! `SEALED_SIM_SEEDS=200 cargo test --release -p sealed-node --test adversary_duo --
+//! `cargo test -p sealed-sim --test adversary_duo` runs 4 seeds;
+//! `SEALED_SIM_SEEDS=200 cargo test --release -p sealed-sim --test adversary_duo --
 //! --nocapture` the long run; `SEALED_SIM_SEED=3` one seed.
 
-mod sim;
-
-use sealed_node::core::Cmd;
+use sealed_core::Cmd;
 use sealed_protocol::ids::Seat;
-use sim::witnessed::{
+use sealed_sim::witnessed::{
     ALICE, BOB, CHAOS, Ran, alices_result, answer, each_seed, settled, shown_to, start, world,
 };
 
