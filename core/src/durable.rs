@@ -42,6 +42,42 @@ use super::{Core, Durable, GameId, Halt, NodeError, PeerKey, WriteId};
 use crate::message::{Request, Response};
 use crate::record::GameStatus;
 
+/// Whether the store takes writes. A failed write leaves redb refusing everything until
+/// it is reopened; a reopen is also asked while a game a failed write halted waits, the
+/// store working or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Health {
+    /// Writes work.
+    Working,
+    /// A write failed since the store was last (re)opened.
+    Failed,
+    /// The shell reopens the store (its answer comes as this write's result); `failed`
+    /// whether a write had failed, when asked or since.
+    Reopening { write: WriteId, failed: bool },
+}
+
+impl Health {
+    /// Whether a write failed since the store was last (re)opened: nothing but a reopen
+    /// is written meanwhile.
+    pub(super) fn failed(self) -> bool {
+        matches!(
+            self,
+            Health::Failed | Health::Reopening { failed: true, .. }
+        )
+    }
+
+    /// A write failed.
+    fn fail(&mut self) {
+        *self = match *self {
+            Health::Reopening { write, .. } => Health::Reopening {
+                write,
+                failed: true,
+            },
+            _ => Health::Failed,
+        };
+    }
+}
+
 /// What a write in flight is for.
 pub(super) enum Written {
     /// A game's: its step waits in the game's slot (`game/mod.rs` `Queue`).
@@ -288,7 +324,7 @@ impl Core {
 
     /// Writes again the settings a failed write did not keep, once the store works.
     pub(super) fn save_settings(&mut self) {
-        if self.store_failed {
+        if self.store_health.failed() {
             return;
         }
         for (key, value) in std::mem::take(&mut self.unsaved) {
@@ -331,11 +367,18 @@ impl Core {
         result: Result<usize, crate::WriteFailed>,
         store: &dyn Durable,
     ) {
-        if self.recovering == Some(write) {
-            self.recovering = None;
+        if let Health::Reopening {
+            write: asked,
+            failed,
+        } = self.store_health
+            && asked == write
+        {
+            self.store_health = match (result.is_ok(), failed) {
+                (true, _) | (false, false) => Health::Working,
+                (false, true) => Health::Failed,
+            };
             if result.is_ok() {
                 tracing::info!("the store is reopened");
-                self.store_failed = false;
                 self.resume_halted(store);
             }
             return;
@@ -363,7 +406,7 @@ impl Core {
         };
         if result.is_err() {
             // redb refuses everything after a failed write until it is reopened.
-            self.store_failed = true;
+            self.store_health.fail();
         }
         if self.book_written(write, result.is_ok()) {
             return;
@@ -564,9 +607,14 @@ impl Core {
             .all_aside()
             .map(|(_, g)| g)
             .any(|a| matches!(a.halt, Halt::Write(_)));
-        if (halted || self.store_failed) && self.recovering.is_none() {
+        let failed = match self.store_health {
+            Health::Working => false,
+            Health::Failed => true,
+            Health::Reopening { .. } => return,
+        };
+        if halted || failed {
             let write = self.next_write.take_next();
-            self.recovering = Some(write);
+            self.store_health = Health::Reopening { write, failed };
             self.out.push_back(Output::Recover { write });
         }
     }

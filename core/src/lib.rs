@@ -257,10 +257,8 @@ pub struct Core {
     peers: Peers,
     /// Writes in flight: a game's (its step waits in its slot) or node settings.
     writes: HashMap<WriteId, Written>,
-    /// The store reopen asked for, if any.
-    recovering: Option<WriteId>,
-    /// A write failed since the store was last (re)opened.
-    store_failed: bool,
+    /// Whether writes work, failed, or a reopen is under way (`durable.rs`).
+    store_health: durable::Health,
     /// Node settings whose write failed, by key: written again by the repair round.
     unsaved: std::collections::BTreeMap<String, Vec<u8>>,
     /// Pushes and commands waiting for the writes of the games they carried.
@@ -348,8 +346,7 @@ impl Core {
             games: Games::default(),
             peers: Peers::default(),
             writes: HashMap::new(),
-            recovering: None,
-            store_failed: false,
+            store_health: durable::Health::Working,
             unsaved: std::collections::BTreeMap::new(),
             waiting: HashMap::new(),
             next_write: WriteId(0),

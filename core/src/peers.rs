@@ -212,7 +212,7 @@ impl Core {
             self.peers.gone.insert(g);
         }
         if self.peers.book_write.is_some()
-            || self.store_failed
+            || self.store_health.failed()
             || (self.peers.dirty.is_empty() && self.peers.gone.is_empty())
         {
             return;
