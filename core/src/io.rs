@@ -1,7 +1,6 @@
 //! What goes into a core and what comes out.
 
 use sealed_games::table::Generic;
-use sealed_protocol::ids::ChainId;
 
 use super::{GameId, NodeError, PeerKey};
 use crate::message::{Request, Response};
@@ -582,9 +581,6 @@ pub enum Answer {
     /// Bytes (a transcript file).
     Bytes(Vec<u8>),
 }
-
-/// What a node holds of one game, per chain, as heads carry it.
-pub type Held = Vec<(ChainId, u64)>;
 
 /// How a game is shown: its document, its text, or its board as SVG. On the control
 /// socket it is the word `json`, `text` or `svg`; any other word is kept, and refused

@@ -44,7 +44,7 @@
 //!   idle games out of memory `sleep.rs`; the witness `witness.rs`; a seat's asking,
 //!   forfeits and giving the witness what it lacks `accuse.rs`, its deposits, fetches
 //!   and posted times for private logs `stamps.rs`; the computations' messages of a game
-//!   without a referee `messages.rs`, and a message withheld, through the witness,
+//!   without a referee `computations.rs`, and a message withheld, through the witness,
 //!   `lacked.rs`; delivery of the last envelopes `delivery.rs`.
 #![forbid(unsafe_code)]
 
@@ -60,6 +60,7 @@ mod durable;
 pub mod error;
 mod game;
 
+mod computations;
 mod heads;
 pub mod held;
 #[cfg(test)]
@@ -74,7 +75,6 @@ mod lookups;
 mod mail;
 pub mod memory;
 pub mod message;
-mod messages;
 pub mod origin;
 pub mod peer_id;
 mod peer_key;
@@ -466,8 +466,8 @@ impl Core {
     }
 
     /// How many games are in memory and asleep, and how many woke (`sleep.rs`).
-    pub fn held(&self) -> sleep::Held {
-        sleep::Held {
+    pub fn residency(&self) -> sleep::Residency {
+        sleep::Residency {
             in_memory: self.games.all_played().count() + self.games.all_relayed().count(),
             asleep: self.games.all_asleep().count(),
             woken: self.woken,

@@ -71,10 +71,10 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
     // The referee accepted each, durably, and each sleeps as its acceptance is
     // durable, with no repair round between: a flood of proposals never holds the tables of
     // the games taken since the last repair round.
-    assert_eq!(n.core.held().asleep, 4, "{:?}", n.core.awake_counts());
-    assert_eq!(n.core.held().in_memory, 0);
+    assert_eq!(n.core.residency().asleep, 4, "{:?}", n.core.awake_counts());
+    assert_eq!(n.core.residency().in_memory, 0);
     n.tick_at(NOW + 1_000);
-    assert_eq!(n.core.held().asleep, 4, "{:?}", n.core.awake_counts());
+    assert_eq!(n.core.residency().asleep, 4, "{:?}", n.core.awake_counts());
     for (_, t) in &games {
         assert!(
             n.store.envelope_count(&t.game()).unwrap() >= 1,
@@ -100,7 +100,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
         games: vec![(t0.game(), vec![])],
     };
     assert!(matches!(n.ask(pw0, heads), Response::Behind { .. }));
-    assert_eq!(n.core.held().asleep, 4);
+    assert_eq!(n.core.residency().asleep, 4);
 
     // The other player's acceptance wakes the game, which is then played: the referee
     // keeps it in memory (its clocks and duties run from now on).
@@ -115,8 +115,8 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
     );
     n.tick_at(NOW + 2_000);
     assert!(n.core.games.played(&t.game()).is_some(), "awake");
-    assert_eq!(n.core.held().asleep, 3);
-    assert_eq!(n.core.held().woken, 1);
+    assert_eq!(n.core.residency().asleep, 3);
+    assert_eq!(n.core.residency().woken, 1);
     // A stranger's push of a game asleep wakes nothing.
     let outsider = key(999);
     let po = peer_key(&outsider);
@@ -127,7 +127,7 @@ fn a_refereed_game_nobody_joined_leaves_memory_at_once_and_stays_counted() {
         n.ask(po, push(t2, vec![junk])),
         Response::Ok { .. }
     ));
-    assert_eq!(n.core.held().asleep, 3);
+    assert_eq!(n.core.residency().asleep, 3);
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn a_refereed_game_asleep_expires_and_frees_its_place() {
     let t = refereed(&white, &black, me, 0);
     assert_eq!(n.ask(pw, propose(&t)), Response::Ok { new: 0 });
     n.tick_at(NOW + 1_000);
-    assert_eq!(n.core.held().asleep, 1);
+    assert_eq!(n.core.residency().asleep, 1);
     // Not before its time.
     n.tick_at(NOW + 3_000_000);
     assert!(n.knows(&t.game()));
@@ -172,7 +172,7 @@ fn a_proposer_cannot_hold_more_refereed_games_asleep_than_awake() {
         // Each goes to sleep before the next comes.
         n.tick_at(n.now + 1_000);
     }
-    assert_eq!(n.core.held().asleep, took as usize);
+    assert_eq!(n.core.residency().asleep, took as usize);
     assert!(took <= per_key, "{took} taken of a share of {per_key}");
     assert!(took >= 1);
 }
@@ -194,22 +194,22 @@ fn a_full_referee_evicts_a_game_asleep_for_a_newcomer_and_a_restart_keeps_the_co
         n.tick_at(n.now + 1_000);
         first.push(t);
     }
-    assert_eq!(n.core.held().asleep, 8);
+    assert_eq!(n.core.residency().asleep, 8);
     // A restart rebuilds them, and each sleeps as it is rebuilt, before the next is
     // read: a restart never holds all their tables at once. Counted as before.
     let now = n.now;
     n.core = crate::Core::start(key(1), cfg, [3; 32], now, &n.store).unwrap();
-    assert_eq!(n.core.held().asleep, 8, "{:?}", n.core.awake_counts());
-    assert_eq!(n.core.held().in_memory, 0);
+    assert_eq!(n.core.residency().asleep, 8, "{:?}", n.core.awake_counts());
+    assert_eq!(n.core.residency().in_memory, 0);
     n.drain();
     n.tick_at(now + 1_000);
     n.tick_at(now + 2_000);
     assert_eq!(
-        n.core.held().asleep,
+        n.core.residency().asleep,
         8,
         "{:?} {:?} {:?}",
         n.core.awake_counts(),
-        n.core.held(),
+        n.core.residency(),
         n.core
             .summaries()
             .iter()

@@ -54,7 +54,7 @@ use crate::record::GameStatus;
 
 /// Games in memory and out of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Held {
+pub struct Residency {
     /// Played or relayed, in memory.
     pub in_memory: usize,
     /// Unfinished and asleep.

@@ -53,7 +53,7 @@ use sealed_protocol::proposal::Terms;
 use sealed_protocol::witness::{Held as HeldChain, Ledger, Stamp, Statement};
 
 use super::game::queue::{Step, Waiter};
-use super::game::witnessed::{DepositCount, Held, RECEIPT_PREFIX, receipt_key};
+use super::game::witnessed::{DepositCount, RECEIPT_PREFIX, Witnessed, receipt_key};
 use super::sync::answer_cost;
 use super::{Core, Durable, GameId, InId, PeerKey};
 use crate::message::{MAX_DEPOSITS, Response};
@@ -172,7 +172,7 @@ impl Core {
         };
         let held = r
             .witness
-            .get_or_insert_with(|| Held::load(&terms, &game, store));
+            .get_or_insert_with(|| Witnessed::load(&terms, &game, store));
         // Verified as they were taken, a moment ago.
         for s in fresh
             .iter()
@@ -264,7 +264,7 @@ impl Core {
             .ok_or(PeerRefusal::NotWitnessed)?;
         let held = r
             .witness
-            .get_or_insert_with(|| Held::load(&terms, &game, store));
+            .get_or_insert_with(|| Witnessed::load(&terms, &game, store));
         // Per chain: the dated prefix that is durable and not after the moment.
         let mut chains = vec![];
         for seat in terms.seats() {

@@ -288,7 +288,7 @@ async fn asleep_a_game_gives_the_other_seat_what_it_lacks_and_its_line_follows_d
 
 /// A message of a computation (`/sealed/computations/1`) for a game asleep, from a key
 /// that is not the game's other player, wakes nothing: only the other player may make a
-/// node rebuild a game out of memory (core `messages.rs`).
+/// node rebuild a game out of memory (core `computations.rs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_strangers_message_for_a_game_asleep_wakes_nothing() {
     use futures::{AsyncReadExt as _, AsyncWriteExt as _};

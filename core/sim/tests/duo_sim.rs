@@ -20,7 +20,7 @@ use sealed_sim::{Fate, Payload, World};
 
 /// A message whose stream was lost goes again within this much of the world's time:
 /// the report's trip back (the world's latency, 40 ms at most) and nothing more. The
-/// periodic resend alone would take 30 s (core `messages.rs`).
+/// periodic resend alone would take 30 s (core `computations.rs`).
 const AGAIN_WITHIN: u64 = 1_000;
 
 /// Plays a game of Secret Stallmate without a referee (ply limit 2, a witness) in `w`

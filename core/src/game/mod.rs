@@ -77,11 +77,11 @@ pub(crate) struct Slot {
     /// As the game's witness: the deposits it holds, durable or being written
     /// (`witness.rs`), once counted.
     pub(crate) deposits: Option<witnessed::DepositCount>,
-    /// When this seat's last message of the game's computations went (`messages.rs`).
+    /// When this seat's last message of the game's computations went (`computations.rs`).
     pub(crate) message_sent: u64,
     /// That message's position, and how many times in a row its stream was lost
     /// ([`crate::Input::MessageLost`]): it then goes again sooner than every `RESEND_MS`
-    /// (`messages.rs`).
+    /// (`computations.rs`).
     pub(crate) message_lost: (u64, u32),
 }
 
@@ -90,7 +90,7 @@ pub(crate) struct Slot {
 pub(crate) struct Games {
     slots: BTreeMap<GameId, Slot>,
     /// The played games whose variant has computations (`Table::has_computations`):
-    /// what `messages.rs` `computing` looks at after every input, where every game
+    /// what `computations.rs` `computing` looks at after every input, where every game
     /// would cost a pass over thousands.
     with_computations: BTreeSet<GameId>,
     /// Moves at every access that could change a slot: what is summed up over all the

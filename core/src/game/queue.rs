@@ -24,7 +24,7 @@ pub(crate) struct Step {
     /// Offer the game to its peers once durable (a new proposal).
     pub(crate) offer: bool,
     /// Messages of the game's computations to send once durable: to whom, at what
-    /// position (`messages.rs`).
+    /// position (`computations.rs`).
     pub(crate) messages: Vec<(PeerKey, u64, Vec<u8>)>,
     /// The write drops the game (a declined invitation, `holding.rs`): once it is
     /// durable and released, the game leaves memory too.

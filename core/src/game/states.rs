@@ -185,7 +185,7 @@ pub(crate) struct Relayed {
     pub(crate) created: u64,
     /// As the game's witness: what it holds and when it first held each envelope with
     /// its causal past (`witness.rs`), built from the store when first needed.
-    pub(crate) witness: Option<super::witnessed::Held>,
+    pub(crate) witness: Option<super::witnessed::Witnessed>,
     /// Whom it is held for, when it is held for a stranger (`held.rs`).
     pub(crate) holder: Option<crate::held::Holder>,
     /// When it was taken or an envelope of it last arrived: its lifetime runs from

@@ -1,6 +1,6 @@
 //! What this node holds of one game as its witness (protocol version 2, spec/PROTOCOL.md
 //! §17): every public envelope by place and the time of each held with its whole causal
-//! past ([`Held`]), and the deposits left with it ([`DepositCount`]). The witness's
+//! past ([`Witnessed`]), and the deposits left with it ([`DepositCount`]). The witness's
 //! answers, ledgers and stamps are `witness.rs` above.
 
 use std::collections::{BTreeMap, HashMap};
@@ -23,7 +23,7 @@ pub(crate) struct DepositCount {
 /// What a witness holds of one game, durable or being written: every public envelope by
 /// place, and the time of each held with its whole causal past.
 #[derive(Debug, Default)]
-pub(crate) struct Held {
+pub(crate) struct Witnessed {
     /// The first envelope held at each place of a public chain: its hash and what it
     /// acknowledges.
     pub(crate) places: BTreeMap<(ChainId, u64), (Hash, Vec<Ack>)>,
@@ -31,10 +31,10 @@ pub(crate) struct Held {
     pub(crate) times: BTreeMap<ChainId, Vec<u64>>,
 }
 
-impl Held {
+impl Witnessed {
     /// Rebuilt from the store: its envelopes and the times written for them.
-    pub(crate) fn load(terms: &Terms, game: &GameId, store: &dyn Durable) -> Held {
-        let mut held = Held::default();
+    pub(crate) fn load(terms: &Terms, game: &GameId, store: &dyn Durable) -> Witnessed {
+        let mut held = Witnessed::default();
         for b in store.envelopes(game).unwrap_or_default() {
             // Stored, so verified once already.
             if let Ok(s) = Signed::parse_kept(terms, &b) {

@@ -5,7 +5,7 @@
 //! message's position (8 bytes, little-endian), its length (4 bytes, little-endian) —
 //! then the message, then the sender closes its side. The receiver's next signed act
 //! says it took the message, and the sender sends again while it has not (`sealed_core`
-//! `messages.rs`). On the stream the receiver answers only one byte, [`READ_WHOLE`],
+//! `computations.rs`). On the stream the receiver answers only one byte, [`READ_WHOLE`],
 //! once it has read the message whole: a stream it dropped unread (from a peer it does
 //! not read, over a cap below, or by libp2p-stream, which drops an inbound stream when
 //! the acceptor has not yet taken the one before) ends without it, and the sender tells

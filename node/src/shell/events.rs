@@ -10,7 +10,7 @@ use super::streams::Delivered;
 use crate::core::PeerKey;
 use crate::core::{Input, NodeError};
 use crate::net::BehaviourEvent;
-use crate::sync::{Held, Request, Response};
+use crate::sync::{Budgeted, Request, Response};
 
 /// A peer's request as the core takes it. The addresses of an introduction are read
 /// here: the core knows keys, not libp2p's peer ids.
@@ -221,7 +221,7 @@ impl Shell {
         self.drain();
     }
 
-    fn sync_event(&mut self, e: request_response::Event<Held<Request>, Held<Response>>) {
+    fn sync_event(&mut self, e: request_response::Event<Budgeted<Request>, Budgeted<Response>>) {
         match e {
             request_response::Event::Message { peer, message, .. } => {
                 let Some(key) = key_of(&peer) else { return };

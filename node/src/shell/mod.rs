@@ -205,7 +205,7 @@ pub struct Shell {
     outbound: HashMap<OutboundRequestId, OutId>,
     /// Requests that came by request-response, with their peer (whose share of the
     /// answers' budget the answer holds, `streams.rs` `owe_held`).
-    inbound: HashMap<InId, (PeerId, ResponseChannel<crate::sync::Held<Response>>)>,
+    inbound: HashMap<InId, (PeerId, ResponseChannel<crate::sync::Budgeted<Response>>)>,
     next_in: InId,
     replies: HashMap<CmdId, Reply<Answer>>,
     next_cmd: CmdId,
@@ -689,7 +689,7 @@ impl Shell {
             .filter_map(|k| net::peer_id(k.as_bytes()))
             .map(|p| p.to_string())
             .collect();
-        let held = self.core.held();
+        let held = self.core.residency();
         let gate = &self.swarm.behaviour().gate;
         let (waiting, evicted, refused) = gate.door();
         let (open, closed, turned) = gate.inbound();

@@ -55,7 +55,7 @@ use crate::net::{
 };
 use crate::sync::owed::{Debt, Owed, Share, owe};
 use crate::sync::{
-    Budget, FRAME_HEAD, Frame, Held, Request, Response, STREAM_PROTOCOL, StreamRequestId,
+    Budget, Budgeted, FRAME_HEAD, Frame, Request, Response, STREAM_PROTOCOL, StreamRequestId,
     SyncCodec, response_frame,
 };
 
@@ -75,7 +75,7 @@ pub(super) enum Delivered {
         /// Its number for `Output::Respond`.
         id: InId,
         /// The request.
-        req: Held<Request>,
+        req: Budgeted<Request>,
     },
     /// The response to one of ours.
     Response {
@@ -84,7 +84,7 @@ pub(super) enum Delivered {
         /// The core's number of the request.
         id: OutId,
         /// The response.
-        resp: Held<Response>,
+        resp: Budgeted<Response>,
     },
 }
 
@@ -492,9 +492,9 @@ impl Streams {
 
     /// Our response to a peer's request that came by request-response, holding its
     /// debt until libp2p has written it (or dropped it at its substream's timeout).
-    pub(super) fn owe_held(&mut self, peer: PeerId, resp: Response) -> Held<Response> {
+    pub(super) fn owe_held(&mut self, peer: PeerId, resp: Response) -> Budgeted<Response> {
         let (resp, debt) = self.owe(peer, resp, 4);
-        Held::owing(resp, debt)
+        Budgeted::owing(resp, debt)
     }
 
     /// An answer to `peer`, with what it holds of the answers' budget, or a refusal in

@@ -144,16 +144,16 @@ fn busy(whose: &str) -> io::Error {
 /// be sent holds its bytes of the answers' budget (`owed.rs`) until it is written or
 /// dropped; other messages made here hold nothing.
 #[derive(Debug)]
-pub struct Held<T> {
+pub struct Budgeted<T> {
     msg: T,
     hold: Option<Hold>,
     owed: Option<Debt>,
 }
 
-impl<T> Held<T> {
+impl<T> Budgeted<T> {
     /// A message read under `hold`.
-    pub(super) fn holding(msg: T, hold: Hold) -> Held<T> {
-        Held {
+    pub(super) fn holding(msg: T, hold: Hold) -> Budgeted<T> {
+        Budgeted {
             msg,
             hold: Some(hold),
             owed: None,
@@ -161,8 +161,8 @@ impl<T> Held<T> {
     }
 
     /// An answer to be written, holding `debt` of the answers' budget until it is.
-    pub fn owing(msg: T, debt: Debt) -> Held<T> {
-        Held {
+    pub fn owing(msg: T, debt: Debt) -> Budgeted<T> {
+        Budgeted {
             msg,
             hold: None,
             owed: Some(debt),
@@ -185,9 +185,9 @@ impl<T> Held<T> {
     }
 }
 
-impl<T> From<T> for Held<T> {
+impl<T> From<T> for Budgeted<T> {
     fn from(msg: T) -> Self {
-        Held {
+        Budgeted {
             msg,
             hold: None,
             owed: None,
@@ -333,8 +333,8 @@ where
 
 impl Codec for SyncCodec {
     type Protocol = StreamProtocol;
-    type Request = Held<Request>;
-    type Response = Held<Response>;
+    type Request = Budgeted<Request>;
+    type Response = Budgeted<Response>;
 
     async fn read_request<T>(&mut self, _: &StreamProtocol, io: &mut T) -> io::Result<Self::Request>
     where
@@ -342,7 +342,7 @@ impl Codec for SyncCodec {
     {
         let mut hold = self.hold();
         let msg = read_framed(io, MAX_SYNC_MESSAGE, &mut hold, request_items).await?;
-        Ok(Held::holding(msg, hold))
+        Ok(Budgeted::holding(msg, hold))
     }
 
     async fn read_response<T>(
@@ -355,7 +355,7 @@ impl Codec for SyncCodec {
     {
         let mut hold = self.hold();
         let msg = read_framed(io, MAX_SYNC_MESSAGE, &mut hold, response_items).await?;
-        Ok(Held::holding(msg, hold))
+        Ok(Budgeted::holding(msg, hold))
     }
 
     async fn write_request<T>(
@@ -382,7 +382,7 @@ impl Codec for SyncCodec {
         // The answer's bytes alone wait for the peer to read them: the message goes
         // once encoded, and its debt once written (or dropped with this future, when
         // libp2p's substream times out).
-        let Held { msg, owed, .. } = res;
+        let Budgeted { msg, owed, .. } = res;
         let bytes = encode_framed(&[], &msg, MAX_SYNC_MESSAGE)?;
         drop(msg);
         write_all(io, &bytes).await?;

@@ -9,7 +9,7 @@ use std::io;
 
 use super::codec::{encode_framed, read_framed, write_all};
 use super::shape::{request_items, response_items};
-use super::{Held, MAX_SYNC_MESSAGE, Request, Response, SyncCodec};
+use super::{Budgeted, MAX_SYNC_MESSAGE, Request, Response, SyncCodec};
 
 /// The id of a request on a stream, chosen by the side that opened it.
 pub type StreamRequestId = u64;
@@ -21,9 +21,9 @@ const RESPONSE: u8 = 1;
 #[derive(Debug)]
 pub enum Frame {
     /// A request, with its id.
-    Request(StreamRequestId, Held<Request>),
+    Request(StreamRequestId, Budgeted<Request>),
     /// The response to the request of this id.
-    Response(StreamRequestId, Held<Response>),
+    Response(StreamRequestId, Budgeted<Response>),
 }
 
 /// Reads one frame; what it holds of `codec`'s budget is held until the message is
@@ -41,11 +41,11 @@ where
     match head[8] {
         REQUEST => {
             let msg = read_framed(io, MAX_SYNC_MESSAGE, &mut hold, request_items).await?;
-            Ok(Frame::Request(id, Held::holding(msg, hold)))
+            Ok(Frame::Request(id, Budgeted::holding(msg, hold)))
         }
         RESPONSE => {
             let msg = read_framed(io, MAX_SYNC_MESSAGE, &mut hold, response_items).await?;
-            Ok(Frame::Response(id, Held::holding(msg, hold)))
+            Ok(Frame::Response(id, Budgeted::holding(msg, hold)))
         }
         k => Err(io::Error::new(
             io::ErrorKind::InvalidData,

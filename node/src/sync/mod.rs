@@ -8,8 +8,9 @@
 //! is idempotent: a duplicate changes nothing, so delivery may repeat or reorder freely.
 //!
 //! Files: the messages in the core (`sealed_core::message`, re-exported here); framing
-//! under a memory budget `codec.rs`; the stream protocol's frames `frame.rs`; counting a message's items before decoding it
-//! `shape.rs`; the budget of answers waiting to be written `owed.rs`.
+//! under a memory budget `codec.rs`; the stream protocol's frames `frame.rs`; counting a
+//! message's items before decoding it `shape.rs`; the budget of answers waiting to be
+//! written `owed.rs`.
 
 mod codec;
 mod frame;
@@ -17,7 +18,7 @@ pub mod owed;
 mod shape;
 
 pub use codec::{
-    Budget, FREE_PER_CONNECTION, Held, Hold, MAX_HELD, MAX_HELD_PER_CONNECTION, SyncCodec,
+    Budget, Budgeted, FREE_PER_CONNECTION, Hold, MAX_HELD, MAX_HELD_PER_CONNECTION, SyncCodec,
 };
 pub(crate) use codec::{read_small, write_all, write_framed};
 pub(crate) use frame::{FRAME_HEAD, request_frame, response_frame};
