@@ -304,10 +304,22 @@ impl Core {
 
     /// The clocks of a game with a time control, now.
     pub(super) fn clocks(&self, p: &Played) -> Option<Clocks> {
+        let clocks = self.clocks_running(p)?;
+        // A finished game's clock says nothing anyone can act on: none is shown.
+        if p.table().session().verdict().outcome.is_some() {
+            return None;
+        }
+        Some(clocks)
+    }
+
+    /// The clocks of a game with a time control that is not done, now, without asking
+    /// whether its verdict has an outcome yet (a pass over the whole game): what a
+    /// deadline is computed from after every change (`timeout.rs`), where a deadline
+    /// that comes for a game already decided only finds nothing to claim.
+    fn clocks_running(&self, p: &Played) -> Option<Clocks> {
         let terms = p.table().terms();
         let tc = TimeControl::of(terms.proposal()).ok()??;
-        // A finished game's clock says nothing anyone can act on: none is shown.
-        if p.table().is_done() || p.table().session().verdict().outcome.is_some() {
+        if p.table().is_done() {
             return None;
         }
         let owing = p.table().to_act();
@@ -330,7 +342,18 @@ impl Core {
     /// of this seat's already covers the wait (its clock is later than the wait's
     /// start). Now or past when he is overdue.
     pub(super) fn timeout_at(&self, p: &Played) -> Option<(Seat, u64)> {
-        let c = self.clocks(p)?;
+        self.runs_out(p, self.clocks(p)?)
+    }
+
+    /// As [`Core::timeout_at`], for a game's deadline: with the clocks as they run
+    /// (`clocks_running`).
+    pub(super) fn deadline_for_timeout(&self, p: &Played) -> Option<u64> {
+        self.runs_out(p, self.clocks_running(p)?).map(|(_, at)| at)
+    }
+
+    /// When the seat `c` says is owing runs out of time, unless it is this one or a
+    /// claim covers the wait.
+    fn runs_out(&self, p: &Played, c: Clocks) -> Option<(Seat, u64)> {
         let owing = Seat(c.owing?);
         if owing == p.table().seat() {
             return None;

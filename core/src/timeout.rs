@@ -107,7 +107,7 @@ impl Core {
     fn deadline_of(&self, id: &GameId) -> Option<u64> {
         let p = self.games.played(id)?;
         let duty = p.table().due_at();
-        let clock = self.timeout_at(p).map(|(_, at)| at);
+        let clock = self.deadline_for_timeout(p);
         match (duty, clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
