@@ -49,14 +49,14 @@ impl Core {
             let Life::Played(p) = &slot.life else {
                 continue;
             };
-            let terms = p.table().terms();
+            let terms = p.table().session().terms();
             if terms.witness().is_none() || p.table().is_done() {
                 continue;
             }
             let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {
                 continue;
             };
-            let me = p.table().seat();
+            let me = p.table().session().seat();
             let asked = slot.witness.asked.last();
             let times = self.witness_times(p);
             // The clock shown follows the witness: ask again after each move.
@@ -104,7 +104,12 @@ impl Core {
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now.
     pub(super) fn witness_times(&self, p: &super::game::Played) -> Option<WitnessTimes> {
-        let t = self.games.slot(&p.table().game())?.witness.times.as_ref()?;
+        let t = self
+            .games
+            .slot(&p.table().session().terms().game())?
+            .witness
+            .times
+            .as_ref()?;
         (t.held == processed(p) && p.table().to_act() == Some(t.seat)).then_some(*t)
     }
 
@@ -114,7 +119,13 @@ impl Core {
             let Some(p) = self.games.played(id) else {
                 continue;
             };
-            let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
+            let Some(w) = p
+                .table()
+                .session()
+                .terms()
+                .witness()
+                .map(|w| PeerKey::from(w.key))
+            else {
                 continue;
             };
             if let Some(slot) = self.games.slot_mut(id) {
@@ -161,7 +172,7 @@ impl Core {
             slot.witness.times = None;
             return;
         }
-        let me = p.table().seat();
+        let me = p.table().session().seat();
         if let Some(seat) = p.table().to_act()
             && let Some(wait) = p.table().session().witness_wait(&statements, seat)
         {
@@ -186,6 +197,7 @@ impl Core {
         }
         let others: Vec<Seat> = p
             .table()
+            .session()
             .terms()
             .player_seats()
             .filter(|s| *s != me)
@@ -233,7 +245,7 @@ fn ledgers(
     p: &super::game::Played,
     statements: &[Vec<u8>],
 ) -> Vec<sealed_protocol::witness::Ledger> {
-    let terms = p.table().terms();
+    let terms = p.table().session().terms();
     let Some(key) = terms
         .witness()
         .and_then(|w| sealed_protocol::keys::PublicKey::from_bytes(&w.key).ok())
@@ -285,7 +297,13 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
+        let Some(w) = p
+            .table()
+            .session()
+            .terms()
+            .witness()
+            .map(|w| PeerKey::from(w.key))
+        else {
             return;
         };
         // The latest ledger's counts: what the witness held last.

@@ -246,7 +246,7 @@ impl Core {
             if (p.settled() && p.record.status != GameStatus::Proposed) || !p.accepted() {
                 continue;
             }
-            let terms = p.table().terms();
+            let terms = p.table().session().terms();
             let peers = if super::seats::referees(terms, &me) {
                 let seats = crate::seats::seat_keys(terms);
                 seats
@@ -317,7 +317,7 @@ impl Core {
     /// deadline is computed from after every change (`timeout.rs`), where a deadline
     /// that comes for a game already decided only finds nothing to claim.
     fn clocks_running(&self, p: &Played) -> Option<Clocks> {
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let tc = TimeControl::of(terms.proposal()).ok()??;
         if p.table().is_done() {
             return None;
@@ -355,7 +355,7 @@ impl Core {
     /// claim covers the wait.
     fn runs_out(&self, p: &Played, c: Clocks) -> Option<(Seat, u64)> {
         let owing = Seat(c.owing?);
-        if owing == p.table().seat() {
+        if owing == p.table().session().seat() {
             return None;
         }
         let line = p.table().session().timeline();
@@ -393,7 +393,7 @@ impl Core {
         due.retain(|(id, _)| {
             self.games
                 .played(id)
-                .is_some_and(|p| p.table().terms().witness().is_none())
+                .is_some_and(|p| p.table().session().terms().witness().is_none())
                 || self.witness_silent(id)
         });
         let asks = self.witness_due();

@@ -156,25 +156,25 @@ impl Core {
             game: hex::encode(id),
             variant: p.table().variant().to_owned(),
             status: p.standing(),
-            seat: Some(p.table().seat().0),
+            seat: Some(p.table().session().seat().0),
             my_turn: p.table().my_turn(),
             ply: p.table().ply(),
             waiting_for: p.table().waiting_for(),
             result: p.table().result(),
             players: players(
-                p.table().terms(),
+                p.table().session().terms(),
                 &self.names_shown(p),
-                Some(p.table().seat()),
+                Some(p.table().session().seat()),
             ),
-            options: options_words(p.table().terms()),
+            options: options_words(p.table().session().terms()),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(id),
             held: p.table().session().held(),
             clock: self
                 .clocks(p)
-                .map(|c| c.line(&namer(&self.names_shown(p), p.table().seat()))),
+                .map(|c| c.line(&namer(&self.names_shown(p), p.table().session().seat()))),
             invitation: self.invitation(p),
-            helpers: helpers(p.table().terms()),
+            helpers: helpers(p.table().session().terms()),
             expires_ms: self.expires_at(id),
         }
     }
@@ -264,7 +264,7 @@ impl Core {
         if p.standing() != GameState::Proposed {
             return None;
         }
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let me = self.key();
         let seats: Vec<PeerKey> = crate::seats::seat_keys(terms)
             .filter(|k| *k != me)
@@ -384,7 +384,7 @@ impl Core {
             id,
             terms: terms.bytes().to_vec(),
             variant: args.variant,
-            seat: Some(t.seat().0),
+            seat: Some(t.session().seat().0),
             created: self.now,
             status: GameStatus::Proposed,
         };
@@ -430,7 +430,7 @@ impl Core {
         // The proposer decided when it proposed: say so, rather than the session's
         // "not now" about phases.
         if let Some(p) = self.games.played(&id)
-            && p.table().terms().proposal().proposer == p.table().seat()
+            && p.table().session().terms().proposal().proposer == p.table().session().seat()
         {
             return Err(NodeError::OwnProposal);
         }
@@ -534,20 +534,24 @@ impl Core {
     /// (`options`), where this seat's latest messages are (`delivery`), and the witness
     /// and mailboxes the proposal names (`helpers`: `role`, `peer`).
     fn view(&self, p: &Played) -> GameView {
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let clock = self.clocks(p).map(|clocks| {
             let names = self.names_shown(p);
-            let who = namer(&names, p.table().seat());
+            let who = namer(&names, p.table().session().seat());
             let text = clocks.line(&who);
             ClockView { clocks, text }
         });
         GameView {
             table: p.table().view(),
             clock,
-            players: players(terms, &self.names_shown(p), Some(p.table().seat())),
+            players: players(
+                terms,
+                &self.names_shown(p),
+                Some(p.table().session().seat()),
+            ),
             options: options_words(terms),
             delivery: p.delivery(),
-            witness_refused: self.witness_refused(&p.table().game()),
+            witness_refused: self.witness_refused(&p.table().session().terms().game()),
             helpers: helpers(terms),
         }
     }
@@ -567,9 +571,13 @@ impl Core {
         let table = p.table().show_text();
         let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
         let names = self.names_shown(p);
-        let seats = players(p.table().terms(), &names, Some(p.table().seat()));
+        let seats = players(
+            p.table().session().terms(),
+            &names,
+            Some(p.table().session().seat()),
+        );
         let mut text = format!("{head}\nplayers: {}\n", super::players::line(&seats));
-        let trusted = helpers(p.table().terms());
+        let trusted = helpers(p.table().session().terms());
         if !trusted.is_empty() {
             let list: Vec<String> = trusted
                 .iter()
@@ -577,7 +585,7 @@ impl Core {
                 .collect();
             text.push_str(&format!("trusted: {}\n", list.join(", ")));
         }
-        let opts = options_words(p.table().terms());
+        let opts = options_words(p.table().session().terms());
         if !opts.is_empty() {
             text.push_str(&format!("options: {}\n", opts.join(" ")));
         }
@@ -585,11 +593,11 @@ impl Core {
         if let Some(d) = p.delivery() {
             text.push_str(&format!("what you sent last: {d}\n"));
         }
-        if let Some(why) = self.witness_refused(&p.table().game()) {
+        if let Some(why) = self.witness_refused(&p.table().session().terms().game()) {
             text.push_str(&format!("{}\n", crate::views::witness_refused_line(&why)));
         }
         if let Some(c) = self.clocks(p) {
-            let who = namer(&names, p.table().seat());
+            let who = namer(&names, p.table().session().seat());
             text.push_str(&format!("clock: {}\n", c.line(&who)));
         }
         text
@@ -603,7 +611,7 @@ impl Core {
     pub(super) fn names_shown(&self, p: &Played) -> Vec<Option<String>> {
         let mut names = p.names();
         let own = sealed_protocol::text::name(&self.cfg.name);
-        if let Some(n) = names.get_mut(p.table().seat().index())
+        if let Some(n) = names.get_mut(p.table().session().seat().index())
             && n.is_none()
             && !own.is_empty()
         {

@@ -50,9 +50,9 @@ impl Core {
             if !p.table().computes() {
                 return None;
             }
-            let terms = p.table().terms();
+            let terms = p.table().session().terms();
             let cap = sealed_games::registry::computations(terms.variant())?.max_message;
-            let other = other_player(terms, p.table().seat())?;
+            let other = other_player(terms, p.table().session().seat())?;
             Some((other, *id, cap))
         })
     }
@@ -62,7 +62,7 @@ impl Core {
     pub fn computation_terms(&self) -> impl Iterator<Item = (&GameId, &Terms)> + '_ {
         self.games
             .with_computations()
-            .map(|(id, p)| (id, p.table().terms()))
+            .map(|(id, p)| (id, p.table().session().terms()))
     }
 
     /// A message from `peer` for `game`, at `index`.
@@ -93,7 +93,7 @@ impl Core {
             tracing::debug!(peer = %peer.short(), "a message for a game not here");
             return;
         };
-        if other_player(p.table().terms(), p.table().seat()) != Some(peer) {
+        if other_player(p.table().session().terms(), p.table().session().seat()) != Some(peer) {
             tracing::info!(peer = %peer.short(), "a message from a peer who is not the other player");
             return;
         }
@@ -186,7 +186,7 @@ impl Core {
         let Life::Played(p) = &mut s.life else {
             return;
         };
-        if other_player(p.table().terms(), p.table().seat()) != Some(peer) {
+        if other_player(p.table().session().terms(), p.table().session().seat()) != Some(peer) {
             return;
         }
         let Some((owed, bytes)) = p.table_mut().message_out(true) else {
@@ -217,7 +217,8 @@ impl Core {
             let Life::Played(p) = &mut s.life else {
                 continue;
             };
-            let Some(to) = other_player(p.table().terms(), p.table().seat()) else {
+            let Some(to) = other_player(p.table().session().terms(), p.table().session().seat())
+            else {
                 continue;
             };
             if peer.is_some_and(|k| k != to) {

@@ -49,7 +49,11 @@ impl Core {
                     continue;
                 };
                 if !envelopes.is_empty() {
-                    offers.push((peer, p.table().terms().bytes().to_vec(), envelopes));
+                    offers.push((
+                        peer,
+                        p.table().session().terms().bytes().to_vec(),
+                        envelopes,
+                    ));
                 }
             }
         }

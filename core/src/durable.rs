@@ -204,7 +204,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&id) else {
             return step;
         };
-        let terms = p.table().terms().clone();
+        let terms = p.table().session().terms().clone();
         let mut batch: HashMap<PeerKey, Vec<Vec<u8>>> = HashMap::new();
         for a in actions {
             match a {
@@ -264,7 +264,8 @@ impl Core {
         // with them once durable.
         if let Some(p) = self.games.played_mut(&id) {
             let out = p.table_mut().message_out(false);
-            let to = super::seats::other_player(p.table().terms(), p.table().seat());
+            let to =
+                super::seats::other_player(p.table().session().terms(), p.table().session().seat());
             if let (Some((index, bytes)), Some(to)) = (out, to) {
                 step.messages.push((to, index, bytes));
             }

@@ -52,7 +52,7 @@ impl Core {
             if p.settled() && p.record.status != GameStatus::Proposed {
                 continue;
             }
-            let mut keys = game_keys(p.table().terms());
+            let mut keys = game_keys(p.table().session().terms());
             add(id, &mut keys, &|| p.table().session().chain_counts());
         }
         for (id, a) in self.games.all_asleep() {

@@ -193,7 +193,7 @@ impl Core {
                     super::seats::proposer(&r.terms),
                 ),
                 super::game::Life::Played(p)
-                    if !p.settled() && super::seats::referees(p.table().terms(), &me) =>
+                    if !p.settled() && super::seats::referees(p.table().session().terms(), &me) =>
                 {
                     f(
                         Counted {
@@ -202,7 +202,7 @@ impl Core {
                             taken: p.record.created,
                             evictable: evictable && idle && !refereed_accepted(p),
                         },
-                        super::seats::proposer(p.table().terms()),
+                        super::seats::proposer(p.table().session().terms()),
                     )
                 }
                 // A refereed game asleep is one nobody else joined (`sleep.rs`).
@@ -278,7 +278,7 @@ impl Core {
     fn let_go_of(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
         let invitation = self.games.played(&id).is_some_and(|p| {
             p.record.status == GameStatus::Invited
-                && !super::seats::referees(p.table().terms(), &self.key())
+                && !super::seats::referees(p.table().session().terms(), &self.key())
         });
         if invitation {
             self.decline_and_drop(id, why, store);
@@ -346,7 +346,7 @@ impl Core {
             return a.held.as_ref()?.expires;
         }
         let p = self.games.played(id)?;
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let proposer = super::seats::proposer(terms)?;
         if proposer == me || self.vouched(&proposer) {
             return None;
@@ -436,9 +436,9 @@ impl Core {
 /// Whether a seat other than the proposer and the referee (this node) has posted to a
 /// refereed game: the opponent accepted or declined it.
 pub(super) fn refereed_accepted(p: &super::game::Played) -> bool {
-    let terms = p.table().terms();
+    let terms = p.table().session().terms();
     let proposer = terms.proposal().proposer;
-    let me = p.table().seat();
+    let me = p.table().session().seat();
     p.table()
         .session()
         .chain_counts()
@@ -449,7 +449,7 @@ pub(super) fn refereed_accepted(p: &super::game::Played) -> bool {
 /// Whether this node has signed into its own chain of the game: for a referee, its
 /// acceptance, the one choice it makes before another player joins.
 pub(super) fn signed_here(p: &super::game::Played) -> bool {
-    let me = p.table().seat();
+    let me = p.table().session().seat();
     p.table()
         .session()
         .chain_counts()

@@ -56,7 +56,7 @@ impl Core {
         let Some(p) = self.games.played(id) else {
             return false;
         };
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let me = self.key();
         // Once resigned (or otherwise over) its place is free, whether or not the
         // stranger ever closes it.
@@ -87,7 +87,7 @@ impl Core {
                 taken: p.record.created,
                 evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
             };
-            Some((counted, super::seats::proposer(p.table().terms())))
+            Some((counted, super::seats::proposer(p.table().session().terms())))
         }))
     }
 
@@ -99,7 +99,7 @@ impl Core {
             return false;
         };
         let me = self.key();
-        let Some(from) = super::seats::proposer(p.table().terms()) else {
+        let Some(from) = super::seats::proposer(p.table().session().terms()) else {
             return true;
         };
         if from == me || self.vouched(&from) {

@@ -48,7 +48,13 @@ impl Core {
             let Some(p) = self.games.played_mut(&id) else {
                 continue;
             };
-            let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
+            let Some(w) = p
+                .table()
+                .session()
+                .terms()
+                .witness()
+                .map(|w| PeerKey::from(w.key))
+            else {
                 continue;
             };
             let out = p.table_mut().deposit_out();
@@ -124,7 +130,7 @@ impl Core {
         };
         // A game that wants a message's deposit computes: its variant says how large
         // one may be.
-        let Some(cap) = sealed_games::registry::computations(p.table().terms().variant())
+        let Some(cap) = sealed_games::registry::computations(p.table().session().terms().variant())
             .map(|c| c.max_deposit())
         else {
             return;

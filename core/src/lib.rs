@@ -439,7 +439,11 @@ impl Core {
     /// memory. For the simulation's check of §16.4.
     pub fn sees(&self, game: &GameId, chain: sealed_protocol::ids::ChainId) -> Option<bool> {
         let p = self.games.played(game)?;
-        Some(p.table().session().visible(chain, p.table().seat()))
+        Some(
+            p.table()
+                .session()
+                .visible(chain, p.table().session().seat()),
+        )
     }
 
     /// Whether the game's table holds an envelope of `chain` (for the simulation).

@@ -52,6 +52,7 @@ impl Listed {
             result: table.result(),
             ply: Some(table.ply() as u64),
             names: table
+                .session()
                 .terms()
                 .seats()
                 .map(|s| table.session().signed_name(s))

@@ -27,7 +27,7 @@ impl Core {
             .cloned()
             .ok_or_else(|| NodeError::NoGame(g.as_str().to_owned()))?;
         let reader = self.games.played(&id).and_then(|p| {
-            let me = p.table().seat();
+            let me = p.table().session().seat();
             let mut others = terms.seats().filter(|s| *s != me);
             match (others.next(), others.next()) {
                 (Some(one), None) => Some(one),

@@ -276,11 +276,13 @@ impl Core {
     /// proposal must name their node's own peer id, and be global unless the invitation
     /// came from a non-global address (as introductions, `sync.rs`).
     pub(super) fn accepted_game(&mut self, id: &GameId) {
-        let Some((terms, created, local)) = self
-            .games
-            .played(id)
-            .map(|p| (p.table().terms().clone(), p.record.created, p.from_local))
-        else {
+        let Some((terms, created, local)) = self.games.played(id).map(|p| {
+            (
+                p.table().session().terms().clone(),
+                p.record.created,
+                p.from_local,
+            )
+        }) else {
             return;
         };
         let me = self.key();
@@ -354,7 +356,7 @@ impl Core {
                 if p.record.status != GameStatus::Invited {
                     continue;
                 }
-                let Some(from) = super::seats::proposer(p.table().terms()) else {
+                let Some(from) = super::seats::proposer(p.table().session().terms()) else {
                     continue;
                 };
                 if self.vouched(&from) {
@@ -453,8 +455,8 @@ impl Core {
             .games
             .all_played()
             .map(|(_, g)| g)
-            .filter(|p| p.accepted() && !super::seats::referees(p.table().terms(), &me))
-            .map(|p| (p.table().terms().clone(), p.record.created))
+            .filter(|p| p.accepted() && !super::seats::referees(p.table().session().terms(), &me))
+            .map(|p| (p.table().session().terms().clone(), p.record.created))
             .collect();
         for (t, created) in &terms {
             for peer in game_peers(t, &me) {
@@ -561,7 +563,7 @@ impl Core {
             }
         };
         for (_, p) in self.games.all_played() {
-            let proposal = p.table().terms().proposal();
+            let proposal = p.table().session().terms().proposal();
             let witness = proposal.witness.as_ref().map(|w| PeerKey::from(w.key));
             note(
                 &mut proposal.mailboxes.iter().map(|m| PeerKey::from(m.key)),

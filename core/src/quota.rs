@@ -240,7 +240,7 @@ impl Games {
             return proposer(&r.terms).filter(|p| !friend(p));
         }
         let p = self.played(id)?;
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let who = proposer(terms)?;
         if who == *me {
             return None;

@@ -91,7 +91,7 @@ impl Core {
                 // A referee node decides nothing but to accept; that holds after a
                 // restart too (an invitation stored, not yet accepted).
                 if self.cfg.referee
-                    && p.table().terms().role(p.table().seat())
+                    && p.table().session().terms().role(p.table().session().seat())
                         == Some(sealed_protocol::proposal::Role::Referee)
                 {
                     self.games.put(id, Life::Played(Box::new(p)));
@@ -182,7 +182,7 @@ impl Core {
                     .map_err(|e| unreadable(format!("opening it: {e}")))?;
                 for e in &envelopes {
                     // Stored, so verified once already.
-                    if let Ok(s) = Signed::parse_kept(t.terms(), e) {
+                    if let Ok(s) = Signed::parse_kept(t.session().terms(), e) {
                         let _ = t.session_mut().handle_signed(s, self.now);
                     }
                 }

@@ -118,7 +118,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return PeerRefusal::NotPlayedHere.into();
         };
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         if !is_mailbox(terms, peer) && seat_of(terms, peer).is_none() {
             return PeerRefusal::NotPoster.into();
         }

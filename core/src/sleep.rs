@@ -106,7 +106,7 @@ impl Core {
                         && idle_since(p.used)
                         && slot.queue.in_flight.is_none() =>
                 {
-                    let terms = p.table().terms().clone();
+                    let terms = p.table().session().terms().clone();
                     let dormant = Dormant::with_terms(
                         p.record.clone(),
                         terms,
@@ -183,7 +183,7 @@ impl Core {
 
     /// Whether `p` is a game this node referees that no other player has joined.
     fn unjoined(&self, p: &Played) -> bool {
-        super::seats::referees(p.table().terms(), &self.key())
+        super::seats::referees(p.table().session().terms(), &self.key())
             && !super::holding::refereed_accepted(p)
     }
 
@@ -198,7 +198,7 @@ impl Core {
         let Life::Played(p) = &slot.life else {
             return Some(Awake::NotPlayed);
         };
-        let terms = p.table().terms();
+        let terms = p.table().session().terms();
         let table = p.table();
         // A game this node referees that no other player has joined sleeps as soon as
         // its acceptance is durable: a stranger's proposal must not buy a table in
@@ -245,8 +245,8 @@ impl Core {
 
     /// What the slot keeps of a played game that goes to sleep.
     fn asleep_of(&self, id: &GameId, p: &Played) -> Asleep {
-        let terms = p.table().terms();
-        let me = p.table().seat();
+        let terms = p.table().session().terms();
+        let me = p.table().session().seat();
         let heads = p.table().session().chain_counts();
         let others = terms
             .seats()

@@ -64,7 +64,7 @@ impl Core {
             let Some(p) = self.games.played_mut(&id) else {
                 continue;
             };
-            let terms = p.table().terms().clone();
+            let terms = p.table().session().terms().clone();
             let Some(w) = terms.witness().map(|w| PeerKey::from(w.key)) else {
                 continue;
             };
@@ -197,7 +197,13 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p.table().terms().witness().map(|w| PeerKey::from(w.key)) else {
+        let Some(w) = p
+            .table()
+            .session()
+            .terms()
+            .witness()
+            .map(|w| PeerKey::from(w.key))
+        else {
             return;
         };
         if let Some(a) = self.stamps_of(&game) {

@@ -373,7 +373,7 @@ impl Core {
             // outsider's claims, or claims about chains that do not exist, are not
             // kept.
             if let Some(p) = self.games.played_mut(&game) {
-                let terms = p.table().terms();
+                let terms = p.table().session().terms();
                 if seat_of(terms, peer).is_some() || is_mailbox(terms, peer) {
                     let chains: BTreeSet<ChainId> = p
                         .table()
@@ -516,7 +516,7 @@ impl Core {
             let witnessed = self
                 .games
                 .played(game)
-                .and_then(|p| p.table().terms().witness())
+                .and_then(|p| p.table().session().terms().witness())
                 .is_some_and(|w| w.key == peer);
             if witnessed && let Some(slot) = self.games.slot_mut(game) {
                 slot.witness.refused = refused.map(kept_reason);
@@ -556,7 +556,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return self.respond(id, PeerRefusal::UnknownGame.into());
         };
-        let terms = p.table().terms().clone();
+        let terms = p.table().session().terms().clone();
         if seat_of(&terms, &from).is_none() && !is_mailbox(&terms, &from) {
             return self.respond(id, PeerRefusal::NotIntroducer.into());
         }
@@ -725,9 +725,9 @@ impl Core {
         let games: Vec<(GameId, Terms)> = self
             .games
             .all_played()
-            .filter(|(_, p)| !p.settled() && p.table().terms().seat_count() > 2)
-            .filter(|(_, p)| seat_of(p.table().terms(), &peer).is_some())
-            .map(|(id, p)| (*id, p.table().terms().clone()))
+            .filter(|(_, p)| !p.settled() && p.table().session().terms().seat_count() > 2)
+            .filter(|(_, p)| seat_of(p.table().session().terms(), &peer).is_some())
+            .map(|(id, p)| (*id, p.table().session().terms().clone()))
             .collect();
         for (game, terms) in games {
             self.introduce(peer, game, &terms);

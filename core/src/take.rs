@@ -490,7 +490,7 @@ impl Core {
         // game is over in this seat's own view (§16.4), whatever the sender thought: what
         // may be seen goes first (the ending may be among it), the rest is judged after
         // it, and what is still hidden is dropped (a later repair round brings it).
-        let seat = p.table().seat();
+        let seat = p.table().session().seat();
         let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
             .into_iter()
             .partition(|s| p.table().session().visible(s.at().chain, seat));
@@ -538,7 +538,7 @@ impl Core {
         } else {
             GAME_BYTES
         };
-        let me = p.table().seat();
+        let me = p.table().session().seat();
         // Strangers' bytes in memory by network, when this game is a stranger's.
         let owner = p.holder.as_ref().map(|h| h.group.as_str());
         let resident = owner.map(|_| self.resident_by_network());

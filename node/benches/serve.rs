@@ -67,7 +67,7 @@ fn serve(c: &mut Criterion) {
     let envs = t.session().envelopes();
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let store = Store::open(&dir.path().join("serve.redb")).unwrap();
-    let id = t.terms().game();
+    let id = t.session().terms().game();
     let refs: Vec<&[u8]> = envs.iter().map(Vec::as_slice).collect();
     store.put_envelopes(&id, &refs).unwrap();
     let all = t.session().chain_counts();

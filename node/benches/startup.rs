@@ -86,10 +86,10 @@ fn stored(t: &dyn Table) -> Stored {
     let secrets = t.session().secrets();
     Stored {
         record: GameRecord {
-            id: t.game(),
-            terms: t.terms().bytes().to_vec(),
+            id: t.session().terms().game(),
+            terms: t.session().terms().bytes().to_vec(),
             variant: t.variant().to_owned(),
-            seat: Some(t.seat().0),
+            seat: Some(t.session().seat().0),
             created: 1,
             status: GameStatus::Finished,
         },

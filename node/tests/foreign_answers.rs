@@ -225,7 +225,10 @@ async fn answers_are_read_under_the_game_asked_about() {
             .build();
     let (table_a, offer_a) = open(1, node_key);
     let (table_b, offer_b) = open(2, node_key);
-    let (a, b) = (table_a.game(), table_b.game());
+    let (a, b) = (
+        table_a.session().terms().game(),
+        table_b.session().terms().game(),
+    );
     let mut x = Hostile {
         swarm,
         node: node_peer,

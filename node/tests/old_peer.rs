@@ -63,7 +63,7 @@ impl Old {
     }
 
     fn answer(&mut self, req: Request) -> Response {
-        let game = self.table.game();
+        let game = self.table.session().terms().game();
         let envelopes = match req {
             Request::Push { game: g, envelopes } if g == game => envelopes,
             Request::PushMany { games } => games
@@ -113,7 +113,7 @@ impl Old {
         }
         let out = sends(&mut **t);
         if !out.is_empty() {
-            let game = self.table.game();
+            let game = self.table.session().terms().game();
             self.send(Request::Push {
                 game,
                 envelopes: out,
@@ -150,7 +150,7 @@ async fn a_peer_speaking_only_request_response_plays_a_whole_game() {
         .build();
 
     let (table, offer) = common::offer(OLD_SEED, node_key, [1; 32], [1; 32]);
-    let game = table.game();
+    let game = table.session().terms().game();
     let mut old = Old {
         swarm,
         node: common::peer_of_seed(NODE_SEED),

@@ -126,7 +126,7 @@ impl Played {
     /// This seat's chains that `peer` should hold, with how many envelopes each has:
     /// those its seat may see (a mailbox: the public ones).
     pub(crate) fn owed(&self, seat: Option<Seat>) -> Vec<(ChainId, u64)> {
-        let me = self.table.seat();
+        let me = self.table.session().seat();
         self.table
             .session()
             .chain_counts()
@@ -148,7 +148,7 @@ impl Played {
     /// lacks: every seat they are owed to ([`Played::owed_seats`]), unless one of the
     /// game's mailboxes holds all it may see (it serves them to that seat).
     pub(crate) fn undelivered(&self) -> Vec<(PeerKey, Option<Seat>)> {
-        let terms = self.table.terms();
+        let terms = self.table.session().terms();
         let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         let mut out = vec![];
         for s in self.owed_seats() {
@@ -188,7 +188,7 @@ impl Played {
     /// The seats they are owed to ([`Played::owed_seats`]) that have not acknowledged
     /// this seat's last envelopes themselves.
     pub(crate) fn owed_directly(&self) -> BTreeSet<PeerKey> {
-        let terms = self.table.terms();
+        let terms = self.table.session().terms();
         self.owed_seats()
             .into_iter()
             .filter_map(|s| {
@@ -203,9 +203,10 @@ impl Played {
     /// its node may keep nothing of it: a stranger's invitation a node declined is
     /// dropped, `held.rs`, and would never acknowledge them).
     fn owed_seats(&self) -> Vec<Seat> {
-        let me = self.table.seat();
+        let me = self.table.session().seat();
         let gone = self.table.session().lost_on_time();
         self.table
+            .session()
             .terms()
             .seats()
             .filter(|s| *s != me && !gone.contains(s) && !self.declined_by(*s))
@@ -226,7 +227,7 @@ impl Played {
 
     /// Notes what `peer` acknowledged holding, and whether the game is settled by it.
     pub(crate) fn ack(&mut self, peer: PeerKey, places: &[(ChainId, u64)]) {
-        let me = self.table.seat();
+        let me = self.table.session().seat();
         let acked = self.acked.entry(peer).or_default();
         for (c, seq) in places.iter().filter(|(c, _)| c.seat == me) {
             let n = acked.entry(*c).or_default();
@@ -240,7 +241,7 @@ impl Played {
     /// Each seat's name, as [`seat_names`](crate::players::seat_names) gives it for this game's session.
     pub(crate) fn names(&self) -> Vec<Option<String>> {
         let session = self.table.session();
-        crate::players::seat_names(self.table.terms(), |s| session.signed_name(s))
+        crate::players::seat_names(self.table.session().terms(), |s| session.signed_name(s))
     }
 
     /// Where this seat's latest messages are, per other seat: acknowledged by it
@@ -248,8 +249,8 @@ impl Played {
     /// not confirmed yet. `None` before this seat has sent anything, and nothing for a
     /// seat that declined (it is owed nothing, `delivery.rs`).
     pub(crate) fn delivery(&self) -> Option<Delivery> {
-        let terms = self.table.terms();
-        let me = self.table.seat();
+        let terms = self.table.session().terms();
+        let me = self.table.session().seat();
         let names = self.names();
         let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         let witness = terms.witness().map(|w| PeerKey::from(w.key));

@@ -282,7 +282,7 @@ impl Games {
     /// A known game's terms (none for a game asleep or set aside).
     pub(crate) fn terms(&self, id: &GameId) -> Option<&Terms> {
         match &self.slots.get(id)?.life {
-            Life::Played(p) => Some(p.table.terms()),
+            Life::Played(p) => Some(p.table.session().terms()),
             Life::Relayed(r) => Some(&r.terms),
             Life::Dormant(d) => d.terms(),
             // Its terms are read again when it wakes (`sleep.rs` `rouse`).

@@ -120,7 +120,7 @@ impl Played {
         match self.record.status {
             GameStatus::Proposed | GameStatus::Active => true,
             GameStatus::Finished => {
-                let mine = ChainId::public(self.table.seat());
+                let mine = ChainId::public(self.table.session().seat());
                 self.table
                     .session()
                     .chain_counts()

@@ -58,8 +58,7 @@ mod view;
 pub(crate) mod words;
 
 use sealed_protocol::hash::Hash;
-use sealed_protocol::ids::{GameId, Seat};
-use sealed_protocol::proposal::Terms;
+use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command};
 
 pub use crate::registry::{
@@ -178,18 +177,6 @@ pub trait Table: TableFace + Send {
     /// the deposit against its sender.
     fn deposit_false(&mut self, _why: String) {}
 
-    /// The seat this table plays.
-    fn seat(&self) -> Seat {
-        self.session().seat()
-    }
-    /// The validated terms.
-    fn terms(&self) -> &Terms {
-        self.session().terms()
-    }
-    /// The game id.
-    fn game(&self) -> GameId {
-        self.terms().game()
-    }
     /// Whether the session is done: complete, or the proposal declined.
     fn is_done(&self) -> bool {
         matches!(

@@ -41,6 +41,16 @@ struct Drawn {
 const MAX_RULINGS: usize = 16;
 
 impl<R: Game> TableOf<R> {
+    /// The seat this table plays.
+    pub(crate) fn seat(&self) -> Seat {
+        self.session.seat()
+    }
+
+    /// The validated terms.
+    pub(crate) fn terms(&self) -> &sealed_protocol::proposal::Terms {
+        self.session.terms()
+    }
+
     pub(super) fn boxed(session: Session<R>) -> Box<dyn Table> {
         Box::new(TableOf::new(session))
     }
@@ -447,7 +457,7 @@ impl<R: Game> TableFace for TableOf<R> {
             s,
             "{} · game {} · you are {seat}{side}",
             R::VARIANT,
-            self.game().0.short()
+            self.terms().game().0.short()
         );
         // The stage in a player's words (the protocol's phase names, "terms" or
         // "commit", are in the JSON's `phase`), and who moves: before the game starts
@@ -510,7 +520,7 @@ impl<R: Game> TableFace for TableOf<R> {
         let seat = self.seat();
         TableView {
             variant: R::VARIANT.to_owned(),
-            game: self.game().0.to_hex(),
+            game: self.terms().game().0.to_hex(),
             seat: seat.0,
             side: R::side(seat),
             phase: self.session.phase().stage(),

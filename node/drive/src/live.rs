@@ -45,7 +45,7 @@ impl Live {
         let mut entropy = [0x5A; 32];
         entropy[..8].copy_from_slice(&now.to_le_bytes());
         let table = table::open(terms.clone(), key, entropy, now).ok()?;
-        if table.seat() == node {
+        if table.session().seat() == node {
             return None;
         }
         let mut l = Live {

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Action, Command, NotNow, Phase, Secrets, Session, SessionError};
+use super::{Action, Command, Phase, Secrets, Session, SessionError};
 use crate::body::ClaimKind;
 use crate::deposit::Deposit;
 use crate::engine::{Inserted, WitnessWait};
@@ -45,8 +45,6 @@ pub trait AnySession {
     fn terms(&self) -> &Terms;
     /// The current phase.
     fn phase(&self) -> &Phase;
-    /// Whether the current phase takes `cmd`, else why not ([`Session::allowed`]).
-    fn allowed(&self, cmd: &Command) -> Result<(), NotNow>;
     /// Takes an envelope received from the network, a mailbox or a file.
     fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError>;
     /// As [`AnySession::handle_envelope`], for an envelope already parsed and its
@@ -112,8 +110,6 @@ pub trait AnySession {
     fn stamps_known(&mut self) -> Vec<Vec<u8>>;
     /// The name this seat signs when it accepts ([`Session::set_name`]).
     fn set_name(&mut self, name: &str);
-    /// Whether this seat may withdraw now ([`Session::may_withdraw`]).
-    fn may_withdraw(&self) -> Result<(), super::Refusal>;
     /// Whether the proposer withdrew the proposal.
     fn withdrawn(&self) -> bool;
     /// The name a seat signed for itself, if any (`Engine::signed_name`).
@@ -127,10 +123,6 @@ impl<R: Rules> AnySession for Session<R> {
 
     fn set_name(&mut self, name: &str) {
         Session::set_name(self, name)
-    }
-
-    fn may_withdraw(&self) -> Result<(), super::Refusal> {
-        Session::may_withdraw(self)
     }
 
     fn withdrawn(&self) -> bool {
@@ -147,10 +139,6 @@ impl<R: Rules> AnySession for Session<R> {
 
     fn phase(&self) -> &Phase {
         &self.phase
-    }
-
-    fn allowed(&self, cmd: &Command) -> Result<(), NotNow> {
-        Session::allowed(self, cmd)
     }
 
     fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {

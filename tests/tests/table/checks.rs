@@ -157,7 +157,7 @@ pub(crate) fn audience(terms: &Terms, log: LogId) -> Vec<Seat> {
 
 /// Stallmate's referee seat.
 pub(crate) fn is_referee(t: &dyn Table) -> bool {
-    t.variant() == STALLMATE && t.seat() == Seat(2)
+    t.variant() == STALLMATE && t.session().seat() == Seat(2)
 }
 
 /// Every view works, agrees with the accessors and keeps its documented shape.
@@ -167,8 +167,8 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
     assert!(text.contains(&t.waiting_for()), "{text}");
     let j = t.show_json();
     assert_eq!(j["variant"], variant);
-    assert_eq!(j["game"], t.game().0.to_hex());
-    assert_eq!(j["seat"], t.seat().0);
+    assert_eq!(j["game"], t.session().terms().game().0.to_hex());
+    assert_eq!(j["seat"], t.session().seat().0);
     assert_eq!(j["phase"], t.phase());
     assert_eq!(j["ply"], t.ply());
     assert_eq!(j["to_act"], serde_json::json!(t.to_act().map(|s| s.0)));
@@ -185,12 +185,15 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
             assert_eq!(t.svg(), None);
         }
         "cardmate" => {
-            assert_eq!(j["side"], ["Forehand", "Rearhand"][t.seat().index()]);
+            assert_eq!(
+                j["side"],
+                ["Forehand", "Rearhand"][t.session().seat().index()]
+            );
             assert!(j["hand"].is_null());
         }
         STALLMATE => check_stallmate_views(t, &j),
         _ => {
-            assert_eq!(j["side"], ["White", "Black"][t.seat().index()]);
+            assert_eq!(j["side"], ["White", "Black"][t.session().seat().index()]);
         }
     }
     if variant != "duel" && variant != STALLMATE && t.score().is_some() {
@@ -204,7 +207,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
     if t.my_turn() {
         assert!(t.waiting_for().starts_with("you:"), "{}", t.waiting_for());
     } else if t.phase() == "play"
-        && let Some(other) = t.to_act().filter(|s| *s != t.seat())
+        && let Some(other) = t.to_act().filter(|s| *s != t.session().seat())
     {
         let w = t.waiting_for();
         if variant == STALLMATE {
@@ -237,7 +240,10 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
 /// score or PGN; there is no SVG.
 pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
     let text = t.show_text();
-    assert_eq!(j["side"], ["White", "Black", "Referee"][t.seat().index()]);
+    assert_eq!(
+        j["side"],
+        ["White", "Black", "Referee"][t.session().seat().index()]
+    );
     assert_eq!(t.svg(), None);
     assert_eq!(t.pgn().is_some(), t.score().is_some(), "{text}");
     if let Some(pgn) = t.pgn() {

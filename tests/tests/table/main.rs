@@ -219,21 +219,21 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
         assert!(!lacking.is_empty());
         let got = a
             .session()
-            .envelopes_after(&b.session().chain_counts(), b.seat());
+            .envelopes_after(&b.session().chain_counts(), b.session().seat());
         assert_eq!(got, lacking);
         let held: BTreeSet<Vec<u8>> = net.held.iter().map(|(_, e)| e.clone()).collect();
         assert_eq!(got.iter().cloned().collect::<BTreeSet<_>>(), held);
         // The other way there is nothing to send.
         assert!(
             b.session()
-                .envelopes_after(&a.session().chain_counts(), a.seat())
+                .envelopes_after(&a.session().chain_counts(), a.session().seat())
                 .is_empty()
         );
 
         // Counts that undersell a chain get that chain's tail again.
         let mut less = b.session().chain_counts();
         less[0].1 -= 2;
-        let more = a.session().envelopes_after(&less, b.seat());
+        let more = a.session().envelopes_after(&less, b.session().seat());
         assert_eq!(more.len(), got.len() + 2);
 
         // Delivering exactly that catches seat 1 up; the game goes on to its end.
@@ -267,9 +267,9 @@ fn in_sync(net: &Net) -> bool {
     net.sessions.iter().all(|b| {
         public(a) == public(b.as_ref())
             && net.sessions.iter().all(|c| {
-                b.seat() == c.seat()
+                b.session().seat() == c.session().seat()
                     || b.session()
-                        .envelopes_after(&c.session().chain_counts(), c.seat())
+                        .envelopes_after(&c.session().chain_counts(), c.session().seat())
                         .is_empty()
             })
     })
@@ -468,7 +468,7 @@ fn duel_waits(nonce: u8) -> usize {
         net.envelope(to.index(), &e).unwrap();
         net.pump();
         for t in &net.sessions {
-            if t.phase() == "play" && t.to_act() == Some(t.seat()) && !t.my_turn() {
+            if t.phase() == "play" && t.to_act() == Some(t.session().seat()) && !t.my_turn() {
                 windows += 1;
                 assert_eq!(t.show_json()["hand"]["cards"], serde_json::json!([]));
                 let w = t.waiting_for();
@@ -645,7 +645,7 @@ fn open_refuses_unknown_variants_and_strangers() {
         other => panic!("{:?}", other.map(|t| t.phase())),
     }
     let referee = table::open(stallmate, key(2), [0; 32], 0).expect("the referee's table");
-    assert_eq!(referee.seat(), Seat(2));
+    assert_eq!(referee.session().seat(), Seat(2));
     assert_eq!(referee.show_json()["side"], "Referee");
     assert!(referee.my_turn(), "he too accepts or declines");
     // Envelopes of another game are refused on restore.
@@ -690,7 +690,7 @@ fn chain_counts_name_each_chain_once() {
         for c in &private {
             let audience = audience(&net.terms, c.log);
             assert!(
-                audience.contains(&t.seat()) && audience.contains(&c.seat),
+                audience.contains(&t.session().seat()) && audience.contains(&c.seat),
                 "{c:?}"
             );
         }
@@ -700,11 +700,11 @@ fn chain_counts_name_each_chain_once() {
             .map(|c| c.log)
             .filter(|l| l.0 == 1 || l.0 == 2)
             .collect();
-        let expected: BTreeSet<LogId> = match t.seat().0 {
+        let expected: BTreeSet<LogId> = match t.session().seat().0 {
             2 => [LogId(1), LogId(2)].into(),
             s => [LogId(1 + u32::from(s))].into(),
         };
-        assert_eq!(setups, expected, "{}", t.seat());
+        assert_eq!(setups, expected, "{}", t.session().seat());
         let total: u64 = counts.iter().map(|(_, n)| n).sum();
         assert_eq!(total as usize, t.session().held());
     }

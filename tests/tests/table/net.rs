@@ -171,7 +171,7 @@ impl Checked {
     /// with a referee every other seat for a public envelope, and while the game is on
     /// only the other seats of its log's audience for a private one.
     pub(crate) fn check_recipients(&self, bytes: &[u8], to: &[Seat]) {
-        let me = self.table.seat();
+        let me = self.table.session().seat();
         let seats = self.terms.seat_count();
         if seats == 2 {
             assert_eq!(to, [Seat(1 - me.0)], "a public envelope");
@@ -284,7 +284,7 @@ impl Net {
         for t in &self.net.sessions {
             check_views(t.as_ref(), self.variant);
             self.phases.insert(t.phase());
-            let bot = t.bot_action(pick(step, t.seat().index()));
+            let bot = t.bot_action(pick(step, t.session().seat().index()));
             check_choices(t.as_ref(), bot.as_ref());
             if mode == Mode::Typed {
                 refuses_bad_input(t.as_ref());

@@ -18,8 +18,11 @@ pub(crate) fn refused_by_the_others(tables: &[Checked], t: &dyn Table, cmd: &Com
     if *cmd == Command::Accept {
         return;
     }
-    for other in tables.iter().filter(|o| o.seat() != t.seat()) {
-        if other.phase() == "play" && other.to_act() == Some(t.seat()) {
+    for other in tables
+        .iter()
+        .filter(|o| o.session().seat() != t.session().seat())
+    {
+        if other.phase() == "play" && other.to_act() == Some(t.session().seat()) {
             for text in written(t, cmd) {
                 let err = refused(other.as_ref(), &text);
                 assert!(err.contains("not your turn"), "{text}: {err}");
@@ -108,7 +111,7 @@ pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
             ]
         }
         "cardmate" => {
-            let opts = Cardmate::from_terms(t.terms()).unwrap().options;
+            let opts = Cardmate::from_terms(t.session().terms()).unwrap().options;
             let (pos, _) = cardmate::replay_score(&score).unwrap();
             let act: cardmate::Act = wire::decode(act, 16).unwrap();
             let m = pos
@@ -189,7 +192,7 @@ pub(crate) fn refuses_bad_input(t: &dyn Table) {
                 refused(t, text);
             }
         }
-        "play" if !t.terms().is_player(t.seat()) => {
+        "play" if !t.session().terms().is_player(t.session().seat()) => {
             // A referee neither resigns nor draws; he is offered none of it.
             for text in ["resign", "offer draw", "accept draw"] {
                 assert!(refused(t, text).contains("only players"), "{text}");
@@ -241,7 +244,7 @@ pub(crate) fn refuses_bad_attempts(t: &dyn Table) {
             continue;
         }
         let err = refused(t, text);
-        if t.to_act() == Some(t.seat()) {
+        if t.to_act() == Some(t.session().seat()) {
             // The mover's attempt waits for its answer, or his move is made.
             assert!(err.starts_with("not yet"), "{text}: {err}");
         } else {
@@ -274,7 +277,7 @@ pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
             v
         }
         "cardmate" => {
-            let opts = Cardmate::from_terms(t.terms()).unwrap().options;
+            let opts = Cardmate::from_terms(t.session().terms()).unwrap().options;
             let (pos, _) = cardmate::replay_score(&score).unwrap();
             let legal = pos.legal_moves(&opts);
             let mut v = vec![];
