@@ -22,7 +22,7 @@ use sealed_protocol::session::Command as SessionCommand;
 
 use super::game::Life;
 use super::game::asking::{PastDeadline, WitnessTimes};
-use super::{Core, Durable, GameId, PeerKey};
+use super::{Core, Durable, GameId};
 use crate::message::Request;
 use crate::places::READ_LEDGERS;
 
@@ -119,13 +119,7 @@ impl Core {
             let Some(p) = self.games.played(id) else {
                 continue;
             };
-            let Some(w) = p
-                .table()
-                .session()
-                .terms()
-                .witness()
-                .map(|w| PeerKey::from(w.key))
-            else {
+            let Some(w) = super::seats::witness_key(p.table().session().terms()) else {
                 continue;
             };
             if let Some(slot) = self.games.slot_mut(id) {
@@ -297,13 +291,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p
-            .table()
-            .session()
-            .terms()
-            .witness()
-            .map(|w| PeerKey::from(w.key))
-        else {
+        let Some(w) = super::seats::witness_key(p.table().session().terms()) else {
             return;
         };
         // The latest ledger's counts: what the witness held last.

@@ -249,9 +249,7 @@ impl Core {
             let terms = p.table().session().terms();
             let peers = if super::seats::referees(terms, &me) {
                 let seats = crate::seats::seat_keys(terms);
-                seats
-                    .chain(terms.witness().map(|w| PeerKey::from(w.key)))
-                    .collect()
+                seats.chain(super::seats::witness_key(terms)).collect()
             } else {
                 game_peers(terms, &me)
             };

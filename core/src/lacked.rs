@@ -19,7 +19,7 @@
 
 use sealed_protocol::deposit;
 
-use super::{Core, Durable, GameId, PeerKey};
+use super::{Core, Durable, GameId};
 use crate::message::Request;
 
 /// How often a deposit is left again while its stamp has not come, and the deposits
@@ -48,13 +48,7 @@ impl Core {
             let Some(p) = self.games.played_mut(&id) else {
                 continue;
             };
-            let Some(w) = p
-                .table()
-                .session()
-                .terms()
-                .witness()
-                .map(|w| PeerKey::from(w.key))
-            else {
+            let Some(w) = super::seats::witness_key(p.table().session().terms()) else {
                 continue;
             };
             let out = p.table_mut().deposit_out();

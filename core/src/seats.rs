@@ -36,6 +36,11 @@ pub(super) fn mailbox_keys(terms: &Terms) -> impl Iterator<Item = PeerKey> + '_ 
         .map(|m| PeerKey::from(m.key))
 }
 
+/// The key of a game's witness, if its terms name one.
+pub(super) fn witness_key(terms: &Terms) -> Option<PeerKey> {
+    terms.witness().map(|w| PeerKey::from(w.key))
+}
+
 /// Every peer of a game but `me`: its seats and its mailboxes.
 pub(super) fn game_peers(terms: &Terms, me: &PeerKey) -> Vec<PeerKey> {
     seat_keys(terms)

@@ -274,7 +274,7 @@ impl Core {
             summary: self.summary_of(id, p),
             others,
             mailboxes: crate::seats::mailbox_keys(terms).collect(),
-            witness: terms.witness().map(|w| PeerKey::from(w.key)),
+            witness: super::seats::witness_key(terms),
             heads,
             acked: p.acked().clone(),
             heard: p.heard.clone(),

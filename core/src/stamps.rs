@@ -20,7 +20,7 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::game::asking::Asking;
-use super::{Core, Durable, GameId, PeerKey};
+use super::{Core, Durable, GameId};
 use crate::message::{MAX_DEPOSITS, Request};
 
 /// How often a seat asks again while deposits are unstamped, fetches deposits left for
@@ -65,7 +65,7 @@ impl Core {
                 continue;
             };
             let terms = p.table().session().terms().clone();
-            let Some(w) = terms.witness().map(|w| PeerKey::from(w.key)) else {
+            let Some(w) = super::seats::witness_key(&terms) else {
                 continue;
             };
             if p.table().is_done() {
@@ -197,13 +197,7 @@ impl Core {
         let Some(p) = self.games.played(&game) else {
             return;
         };
-        let Some(w) = p
-            .table()
-            .session()
-            .terms()
-            .witness()
-            .map(|w| PeerKey::from(w.key))
-        else {
+        let Some(w) = super::seats::witness_key(p.table().session().terms()) else {
             return;
         };
         if let Some(a) = self.stamps_of(&game) {

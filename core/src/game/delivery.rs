@@ -253,7 +253,7 @@ impl Played {
         let me = self.table.session().seat();
         let names = self.names();
         let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
-        let witness = terms.witness().map(|w| PeerKey::from(w.key));
+        let witness = crate::seats::witness_key(terms);
         let mut parts = vec![];
         for s in terms.seats().filter(|s| *s != me && !self.declined_by(*s)) {
             let owed = self.owed(Some(s));
