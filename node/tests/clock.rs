@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{addr, cfg, node, node_with, propose, wait};
+use common::{Running, addr, cfg, node, node_with, propose, wait};
+use sealed_node::NodeConfig;
 use serde_json::Value;
 
 /// The timeout claims of a verdict against `seat`: `(claimant, open)`.
@@ -17,13 +18,17 @@ fn timeouts(v: &Value, seat: u64) -> Vec<(Value, bool)> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_overdue_player_gets_a_timeout_claim_that_his_next_move_answers() {
-    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(da.path(), 1, false).await;
-    let b = node(db.path(), 2, false).await;
+/// Two nodes of `cfg` in `dirs`, and a Cardmate game with `per_move` time that node A
+/// proposed and B accepted, under way with A (Forehand, seat 0) to move.
+async fn under_way(
+    dirs: [&std::path::Path; 2],
+    cfg: NodeConfig,
+    per_move: &str,
+) -> (Running, Running, String) {
+    let a = node_with(dirs[0], 1, cfg.clone()).await;
+    let b = node_with(dirs[1], 2, cfg).await;
     let peer = addr(&b.h).await;
-    let game = propose(&a.h, "cardmate", &[("time-per-move", "1s")], peer)
+    let game = propose(&a.h, "cardmate", &[("time-per-move", per_move)], peer)
         .await
         .unwrap();
     wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
@@ -33,6 +38,13 @@ async fn an_overdue_player_gets_a_timeout_claim_that_his_next_move_answers() {
     })
     .await;
     assert_eq!(v["clock"]["owing"], 0, "Forehand (seat 0) moves first: {v}");
+    (a, b, game)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_overdue_player_gets_a_timeout_claim_that_his_next_move_answers() {
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (a, b, game) = under_way([da.path(), db.path()], cfg(false), "1s").await;
 
     // Seat 0 lets its second pass: seat 1's node claims, and the claim is open on
     // both sides once it has travelled.
@@ -68,24 +80,9 @@ async fn an_overdue_player_gets_a_timeout_claim_that_his_next_move_answers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_claim_comes_when_the_time_runs_out_not_at_a_repair_round() {
     let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let slow = || {
-        let mut c = cfg(false);
-        c.core.repair_every_ms = 10 * 60 * 1000;
-        c
-    };
-    let a = node_with(da.path(), 1, slow()).await;
-    let b = node_with(db.path(), 2, slow()).await;
-    let peer = addr(&b.h).await;
-    let game = propose(&a.h, "cardmate", &[("time-per-move", "2s")], peer)
-        .await
-        .unwrap();
-    wait(&b.h, &game, 20, |v| v["my_turn"] == true).await;
-    b.h.accept(&game).await.unwrap();
-    let v = wait(&a.h, &game, 20, |v| {
-        v["my_turn"] == true && v["phase"] == "play"
-    })
-    .await;
-    assert_eq!(v["clock"]["owing"], 0, "{v}");
+    let mut slow = cfg(false);
+    slow.core.repair_every_ms = 10 * 60 * 1000;
+    let (_a, b, game) = under_way([da.path(), db.path()], slow, "2s").await;
     let v = wait(&b.h, &game, 20, |v| !timeouts(v, 0).is_empty()).await;
     assert_eq!(timeouts(&v, 0), vec![(Value::from(1), true)], "{v}");
     // It was filed once the time had run out, by the claimant's own clock reading.
