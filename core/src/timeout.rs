@@ -41,7 +41,8 @@ impl Core {
     /// runs if it is due.
     pub(super) fn timeout(&mut self, store: &dyn Durable) {
         self.refresh_deadlines();
-        let retry_at = self.now.saturating_add(self.cfg.repair_every_ms);
+        // At least a millisecond on: a round of 0 would wake the core again at once.
+        let retry_at = self.now.saturating_add(self.cfg.repair_every_ms.max(1));
         let fired = self.deadlines.fire(self.now, retry_at);
         // With the wall clock set back, the core's time stands still; the shell's steady
         // clock still says a round's time went by.
