@@ -383,6 +383,11 @@ impl Shell {
         self.computations.start();
         memory::give_back_freed_memory();
         loop {
+            // What an event settled in the streams (a stream that failed to open or
+            // closed with requests on it) reaches the core before the shell sleeps.
+            if self.streams.settled_any() {
+                self.drain();
+            }
             // Asked after every event, once the core's outputs are carried out.
             let core_at = self.wake_for_core();
             let wake = match self.streams.next_deadline() {

@@ -535,6 +535,12 @@ impl Streams {
         self.forget_if_idle(l.peer);
     }
 
+    /// Whether requests failed or must go the old way since the core was last told:
+    /// the shell tells it before it sleeps again.
+    pub(super) fn settled_any(&self) -> bool {
+        !self.failed.is_empty() || !self.legacy.is_empty()
+    }
+
     /// When the first request runs out of time, ours or a peer's: the shell wakes
     /// then for [`Streams::expire`].
     pub(super) fn next_deadline(&self) -> Option<Instant> {
