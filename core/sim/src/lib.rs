@@ -7,9 +7,12 @@
 //! in flight at once — both players at once, and fills disks for a while. Everything
 //! random comes from one seed, so a failing seed replays exactly.
 //!
-//! Over 600 lines: the world's event loop and the plumbing of each node's inputs and
-//! outputs share the world's private state (queues, links, lives); the faults, the
-//! store, the chaos and the records are files of their own.
+//! Over 800 lines, kept whole on purpose: the world's event loop (`run` and `event`, one match
+//! over every event) and the plumbing of each node's inputs and outputs (`input`,
+//! `drain`, `output`) read and change the same private state — the event queue, the
+//! links in flight, each node's life and pending deadline — and split across files they
+//! would need that state opened to the whole crate. What stands apart already has its
+//! own file: the faults, the store, the chaos, the records and the witnessed scenarios.
 
 mod chaos;
 mod faults;
