@@ -115,3 +115,47 @@ impl Core {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::durable::Health;
+    use crate::test_kit::{NOW, Node};
+    use crate::{CoreConfig, Input, Output};
+
+    /// Hands `n` a timeout at `now` and says whether the repair round ran: with the
+    /// store failed, a round asks for it to be reopened.
+    fn round_ran(n: &mut Node, now: u64) -> bool {
+        n.core.store_health = Health::Failed;
+        n.core.handle(now, Input::Timeout, &n.store);
+        let mut reopen = false;
+        while let Some(out) = n.core.poll_output() {
+            reopen |= matches!(out, Output::Recover { .. });
+        }
+        reopen
+    }
+
+    #[test]
+    fn a_wall_clock_set_back_still_runs_the_repair_round() {
+        let mut n = Node::new(CoreConfig::default());
+        assert!(
+            round_ran(&mut n, NOW + 10_000),
+            "the first round is due at once"
+        );
+        // Before the next round is due, time alone does not run one.
+        assert!(!round_ran(&mut n, NOW + 11_000));
+        // The wall clock set back an hour: the core's time stands still, and the
+        // shell's steady timer, which says a round went by, still runs one.
+        assert!(round_ran(&mut n, NOW + 11_000 - 3_600_000));
+        assert!(round_ran(&mut n, NOW + 11_000 - 3_595_000));
+    }
+
+    #[test]
+    fn the_next_deadline_is_never_now_again_after_a_round() {
+        let mut n = Node::new(CoreConfig {
+            repair_every_ms: 0,
+            ..CoreConfig::default()
+        });
+        n.core.handle(NOW + 10_000, Input::Timeout, &n.store);
+        assert!(n.core.poll_timeout() > NOW + 10_000);
+    }
+}
