@@ -261,7 +261,13 @@ async fn play(variant: &str) -> String {
             .call("POST", &format!("{path}/move"), &stale.to_string())
             .await,
     );
-    let after = until(board, &game, |v| v["ply"].as_u64() > Some(ply)).await;
+    // Settled after the move: the turn has passed, or the mover's next step is ready
+    // (Chex: the piece drawn is known once the opponent's node sent its value, which
+    // comes at its own pace; before it, neither seat can act).
+    let after = until(board, &game, |v| {
+        v["ply"].as_u64() > Some(ply) && (v["to_act"] != v["seat"] || mover(v))
+    })
+    .await;
     log.mover("GET /api/games/<game>", &(200, after));
     log.mover("GET /api/games", &board.call("GET", "/api/games", "").await);
     log.shaped(
