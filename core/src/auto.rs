@@ -73,14 +73,15 @@ impl Core {
     /// Lets the bots act in the games that changed since they last looked (a bot's own
     /// act changes its game, so a bot that can go on does, up to [`MAX_ACTS`] a call).
     pub(super) fn run_bots(&mut self, store: &dyn Durable) {
-        let dirty: Vec<GameId> = self.bots_dirty();
+        let dirty: Vec<GameId> = self.games.for_bots();
         // What changed is stamped at once (a game with a witness and private logs).
         self.stamp_round_for(&dirty, store);
         self.lacked_round(Some(&dirty));
         self.run_duties(dirty, store);
         for _ in 0..MAX_ACTS {
             let ids: Vec<GameId> = self
-                .take_bots_dirty()
+                .games
+                .take_for_bots()
                 .into_iter()
                 .filter(|id| {
                     self.bot_decides(id)
@@ -98,38 +99,19 @@ impl Core {
 
     /// Whether a bot decides game `id`: every game's bots are on, or this one's.
     fn bot_decides(&self, id: &GameId) -> bool {
-        self.bots.all || self.games.slot(id).is_some_and(|s| s.bot.on)
+        self.bots.all || self.games.slot(id).is_some_and(|s| s.bot)
     }
 
     /// Lets a bot decide game `id`, or stops it.
     pub(super) fn bot_on(&mut self, id: GameId, on: bool) {
         if let Some(s) = self.games.slot_mut(&id) {
-            s.bot.on = on;
+            s.bot = on;
         }
     }
 
     /// Game `id` changed: the bots look at it again.
     pub(super) fn bot_dirty(&mut self, id: GameId) {
-        if let Some(s) = self.games.slot_mut(&id) {
-            s.bot.dirty = true;
-        }
-    }
-
-    /// The games changed since the bots last looked, in id order.
-    fn bots_dirty(&self) -> Vec<GameId> {
-        let dirty = self.games.slots().filter(|(_, s)| s.bot.dirty);
-        dirty.map(|(id, _)| *id).collect()
-    }
-
-    /// [`Core::bots_dirty`], marked seen.
-    fn take_bots_dirty(&mut self) -> Vec<GameId> {
-        let mut ids = vec![];
-        for (id, s) in self.games.slots_mut() {
-            if std::mem::take(&mut s.bot.dirty) {
-                ids.push(*id);
-            }
-        }
-        ids
+        self.games.mark_for_bots(id);
     }
 
     /// One act of a bot's. A choice its session refuses is logged and another pick is

@@ -9,34 +9,19 @@
 //!
 //! A message lost on the way (a closed stream, a restart of either side) is sent again:
 //! when the other player connects, and on a repair round while he has not answered and
-//! [`RESEND_MS`] have passed since it last went. A stream that ended without the
-//! receiver's answer byte (spec/PROTOCOL.md §16.7; the shell says so with
-//! [`crate::Input::MessageLost`]) makes it go again sooner: at once the first time, then
-//! after [`lost_wait`]. The receiver takes only the next
-//! message, only from the game's other player, and only if it is the one signed (the
-//! table checks, `Table::take_message`): anything else is dropped and changes nothing.
+//! its wait is over; a stream that ended without the receiver's answer byte
+//! (spec/PROTOCOL.md §16.7; the shell says so with [`crate::Input::MessageLost`]) makes it
+//! go again sooner. The waits are the game's (`game/sending.rs`). The receiver takes only
+//! the next message, only from the game's other player, and only if it is the one signed
+//! (the table checks, `Table::take_message`): anything else is dropped and changes nothing.
 
 use sealed_protocol::proposal::Terms;
 
 use super::game::Life;
+use super::game::sending::AfterLoss;
 use super::seats::other_player;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::io::{KEPT_AT, Output, Writes};
-
-/// How long a message waits for its answer before it is sent again.
-pub const RESEND_MS: u64 = 30_000;
-
-/// How long a lost message waits before it goes again, by its count: one more for each
-/// report of a lost stream and for each copy the repair round sends after one. The first
-/// loss sends it at once; then 2, 4, 8, 16 s, then [`RESEND_MS`]. A receiver that drops
-/// every stream, holds them open unanswered, or answers no byte (an older node), costs a
-/// few copies in the first half minute and then no more than before.
-pub fn lost_wait(lost: u32) -> u64 {
-    match lost {
-        0 => RESEND_MS,
-        n => (1_000u64 << n.min(5)).min(RESEND_MS),
-    }
-}
 
 impl Core {
     /// The games played here whose computations are under way (`Table::computes`), each
@@ -155,11 +140,7 @@ impl Core {
             return;
         }
         if let Some(s) = self.games.slot_mut(&game) {
-            s.message_sent = self.now;
-            // A new message starts its count of losses again.
-            if s.message_lost.0 != index {
-                s.message_lost = (index, 0);
-            }
+            s.sending.went(index, self.now);
         }
         self.out.push_back(Output::Message {
             peer,
@@ -172,15 +153,15 @@ impl Core {
     /// The stream of the message at `index` to `peer` ended without the receiver's answer
     /// byte. Counted only for the message this seat last sent and still owes that peer (the
     /// game's other player, the message unanswered): the first loss sends it again at once,
-    /// later copies go on a repair round after [`lost_wait`]. It went once already, so the
-    /// act that signs it is durable, whatever of the game is being written now. Anything
-    /// else changes nothing: the report is the shell's, but what it names comes from a
-    /// stream a peer may have cut at will.
+    /// later copies go on a repair round after their wait (`game/sending.rs`). It went once
+    /// already, so the act that signs it is durable, whatever of the game is being written
+    /// now. Anything else changes nothing: the report is the shell's, but what it names
+    /// comes from a stream a peer may have cut at will.
     pub(super) fn message_lost(&mut self, peer: PeerKey, game: GameId, index: u64) {
         let Some(s) = self.games.slot_mut(&game) else {
             return;
         };
-        if s.message_lost.0 != index || s.message_sent == 0 {
+        if !s.sending.is_last(index) {
             return;
         }
         let Life::Played(p) = &mut s.life else {
@@ -195,8 +176,7 @@ impl Core {
         if owed != index {
             return;
         }
-        s.message_lost.1 = s.message_lost.1.saturating_add(1);
-        if s.message_lost.1 == 1 {
+        if s.sending.lost() == AfterLoss::SendNow {
             self.send_message(peer, game, index, bytes);
         }
     }
@@ -206,12 +186,18 @@ impl Core {
     pub(super) fn resend_messages(&mut self, peer: Option<PeerKey>) {
         let now = self.now;
         let mut due = vec![];
-        for (id, s) in self.games.slots_mut() {
+        // Only a game with computations has messages: a pass over those, not every game
+        // (which would also hand every game out for change, `Games::slots_mut`).
+        let ids: Vec<GameId> = self.games.with_computations().map(|(id, _)| *id).collect();
+        for id in ids {
+            let Some(s) = self.games.slot_mut(&id) else {
+                continue;
+            };
             // Only what is durable: nothing of the game is being written.
             if s.queue.in_flight.is_some() || s.queue.next.is_some() {
                 continue;
             }
-            if peer.is_none() && now.saturating_sub(s.message_sent) < lost_wait(s.message_lost.1) {
+            if peer.is_none() && !s.sending.due(now) {
                 continue;
             }
             let Life::Played(p) = &mut s.life else {
@@ -225,34 +211,14 @@ impl Core {
                 continue;
             }
             if let Some((index, bytes)) = p.table_mut().message_out(true) {
-                // A lost message's wait doubles with each copy the repair round sends,
-                // whether or not a report came back for the last one (a stream the receiver
-                // holds open unanswered reports only when it times out).
-                if peer.is_none() && s.message_lost.1 > 0 && s.message_lost.0 == index {
-                    s.message_lost.1 = s.message_lost.1.saturating_add(1);
+                if peer.is_none() {
+                    s.sending.copied(index);
                 }
-                due.push((to, *id, index, bytes));
+                due.push((to, id, index, bytes));
             }
         }
         for (to, id, index, bytes) in due {
             self.send_message(to, id, index, bytes);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_lost_message_waits_two_four_eight_sixteen_seconds_then_the_periodic_wait() {
-        let waits: Vec<u64> = (0..8).map(lost_wait).collect();
-        assert_eq!(
-            waits,
-            [
-                RESEND_MS, 2_000, 4_000, 8_000, 16_000, RESEND_MS, RESEND_MS, RESEND_MS
-            ]
-        );
-        assert_eq!(lost_wait(u32::MAX), RESEND_MS, "no shift past the word");
     }
 }

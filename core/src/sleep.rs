@@ -222,8 +222,8 @@ impl Core {
         // A referee that accepted has nothing for its bot to look at until another
         // player joins, which wakes the game: a game just restored, marked for the
         // bots as every restored game is, sleeps at once.
-        } else if (slot.bot.dirty && !(unjoined && super::holding::signed_here(p)))
-            || ((self.bots.all || slot.bot.on) && table.my_turn())
+        } else if (self.games.is_for_bots(id) && !(unjoined && super::holding::signed_here(p)))
+            || ((self.bots.all || slot.bot) && table.my_turn())
         {
             Awake::Bot
         } else if !p.evidence.is_empty() || table.rulings_waiting() > 0 {

@@ -17,6 +17,7 @@ pub(crate) mod asleep;
 pub(crate) mod deadlines;
 pub(crate) mod delivery;
 pub(crate) mod queue;
+pub(crate) mod sending;
 mod standing;
 pub(crate) mod states;
 pub(crate) mod witnessed;
@@ -32,6 +33,7 @@ use asking::WithWitness;
 use asleep::Asleep;
 use delivery::Debt;
 use queue::Queue;
+use sending::Sending;
 pub(crate) use states::{Dormant, Evidence, Kept, Played, Relayed, SetAside};
 
 /// Where a game stands in this core.
@@ -49,15 +51,6 @@ pub(crate) enum Life {
     Aside(Box<SetAside>),
 }
 
-/// Whether a bot decides this game, and whether it changed since the bots last looked.
-#[derive(Default)]
-pub(crate) struct Bot {
-    /// A bot decides it (`sealed bot on`, a referee's invitations).
-    pub(crate) on: bool,
-    /// Changed since the bots last looked.
-    pub(crate) dirty: bool,
-}
-
 /// Everything the core holds of one game.
 pub(crate) struct Slot {
     /// Where it stands.
@@ -66,8 +59,9 @@ pub(crate) struct Slot {
     pub(crate) queue: Queue,
     /// This seat's dealings with its witness.
     pub(crate) witness: WithWitness,
-    /// Its bot.
-    pub(crate) bot: Bot,
+    /// Whether a bot decides it (`sealed bot on`, a referee's invitations); whether the
+    /// bots have looked since it changed is [`Games`]'s (`for_bots`).
+    pub(crate) bot: bool,
     /// Why a peer refused its last offer, until one is taken (`sealed games` says it
     /// while the invitation is not delivered).
     pub(crate) refused: Option<String>,
@@ -77,12 +71,9 @@ pub(crate) struct Slot {
     /// As the game's witness: the deposits it holds, durable or being written
     /// (`witness.rs`), once counted.
     pub(crate) deposits: Option<witnessed::DepositCount>,
-    /// When this seat's last message of the game's computations went (`computations.rs`).
-    pub(crate) message_sent: u64,
-    /// That message's position, and how many times in a row its stream was lost
-    /// ([`crate::Input::MessageLost`]): it then goes again sooner than every `RESEND_MS`
-    /// (`computations.rs`).
-    pub(crate) message_lost: (u64, u32),
+    /// This seat's last message of the game's computations on its way, and when it goes
+    /// again (`sending.rs`).
+    pub(crate) sending: Sending,
 }
 
 /// Every game the core knows, one slot each.
@@ -96,6 +87,9 @@ pub(crate) struct Games {
     /// Moves at every access that could change a slot: what is summed up over all the
     /// games (`holding.rs` `with_crowd`) is kept while it stays.
     generation: u64,
+    /// The games changed since the bots last looked (`auto.rs` `run_bots`): kept apart
+    /// from the slots so that finding them costs no pass over every game.
+    for_bots: BTreeSet<GameId>,
     /// The games handed out for change since [`Games::take_touched`] was last asked,
     /// whose deadlines may have moved (`deadlines.rs`); `Every` after a pass over all.
     touched: Touched,
@@ -234,12 +228,11 @@ impl Games {
                         life,
                         queue: Queue::default(),
                         witness: WithWitness::default(),
-                        bot: Bot::default(),
+                        bot: false,
                         refused: None,
                         owed: None,
                         deposits: None,
-                        message_sent: 0,
-                        message_lost: (0, 0),
+                        sending: Sending::default(),
                     },
                 );
                 None
@@ -252,7 +245,30 @@ impl Games {
         self.generation += 1;
         self.touched.add(*id);
         self.with_computations.remove(id);
+        self.for_bots.remove(id);
         self.slots.remove(id)
+    }
+
+    /// Game `id` changed: the bots look at it again (a game not known: nothing).
+    pub(crate) fn mark_for_bots(&mut self, id: GameId) {
+        if self.slots.contains_key(&id) {
+            self.for_bots.insert(id);
+        }
+    }
+
+    /// Whether game `id` changed since the bots last looked.
+    pub(crate) fn is_for_bots(&self, id: &GameId) -> bool {
+        self.for_bots.contains(id)
+    }
+
+    /// The games changed since the bots last looked, in id order.
+    pub(crate) fn for_bots(&self) -> Vec<GameId> {
+        self.for_bots.iter().copied().collect()
+    }
+
+    /// [`Games::for_bots`], marked seen.
+    pub(crate) fn take_for_bots(&mut self) -> Vec<GameId> {
+        std::mem::take(&mut self.for_bots).into_iter().collect()
     }
 
     /// The games that may have changed since this was last asked.
