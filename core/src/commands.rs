@@ -154,7 +154,7 @@ impl Core {
     pub(super) fn summary_of(&self, id: &GameId, p: &Played) -> GameSummary {
         GameSummary {
             game: hex::encode(id),
-            variant: p.table().variant().to_owned(),
+            variant: p.table().session().terms().variant().to_owned(),
             status: p.standing(),
             seat: Some(p.table().session().seat().0),
             my_turn: p.table().my_turn(),

@@ -13,7 +13,7 @@
 //! (spec/PROTOCOL.md §16.7; the shell says so with [`crate::Input::MessageLost`]) makes it
 //! go again sooner. The waits are the game's (`game/sending.rs`). The receiver takes only
 //! the next message, only from the game's other player, and only if it is the one signed
-//! (the table checks, `Table::take_message`): anything else is dropped and changes nothing.
+//! (the table checks, `Computing::take_message`): anything else is dropped and changes nothing.
 
 use sealed_protocol::proposal::Terms;
 
@@ -24,7 +24,7 @@ use super::{Core, Durable, GameId, PeerKey};
 use crate::io::{KEPT_AT, Output, Writes};
 
 impl Core {
-    /// The games played here whose computations are under way (`Table::computes`), each
+    /// The games played here whose computations are under way (`Computing::computes`), each
     /// with its other player: the only pairs whose messages the shell reads
     /// (spec/PROTOCOL.md §16.7), so that nobody else can make it hold a message's bytes.
     /// A game asleep is none of them: a game with computations has a witness and a time
@@ -32,7 +32,7 @@ impl Core {
     /// played here, as `Core::due_at` is.
     pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId, usize)> + '_ {
         self.games.with_computations().filter_map(|(id, p)| {
-            if !p.table().computes() {
+            if !p.table().computing().is_some_and(|c| c.computes()) {
                 return None;
             }
             let terms = p.table().session().terms();
@@ -82,7 +82,12 @@ impl Core {
             tracing::info!(peer = %peer.short(), "a message from a peer who is not the other player");
             return;
         }
-        let taken = p.table_mut().take_message(index, bytes.clone());
+        let mut table = p.table_mut();
+        let Some(c) = table.computing_mut() else {
+            return;
+        };
+        let taken = c.take_message(index, bytes.clone());
+        drop(table);
         match taken {
             Ok(true) => self.store_message(game, index, bytes, store),
             Ok(false) => {}
@@ -120,14 +125,15 @@ impl Core {
     }
 
     /// The seat's state of the game's computations, if its table has a newer one
-    /// (`Table::kept_out`): stored at [`KEPT_AT`] with `writes`, and the other player's
+    /// (`Computing::kept_out`): stored at [`KEPT_AT`] with `writes`, and the other player's
     /// messages before it forgotten in the same write (after this write's own), so that
     /// what the seat keeps of a game does not grow with its attempts (spec/GAMES.md
     /// §5.15, "What a seat keeps"). The table hands it out only once the act ending its
     /// computation is accepted, which is written with `writes` or before.
     pub(super) fn keep_state(&mut self, game: GameId, writes: &mut Writes) {
         if let Some(p) = self.games.played_mut(&game)
-            && let Some((before, kept)) = p.table_mut().kept_out()
+            && let Some(c) = p.table_mut().computing_mut()
+            && let Some((before, kept)) = c.kept_out()
         {
             writes.messages.push((game, KEPT_AT, kept));
             writes.forget_messages_before.push((game, before));
@@ -170,7 +176,11 @@ impl Core {
         if other_player(p.table().session().terms(), p.table().session().seat()) != Some(peer) {
             return;
         }
-        let Some((owed, bytes)) = p.table_mut().message_out(true) else {
+        let Some((owed, bytes)) = p
+            .table_mut()
+            .computing_mut()
+            .and_then(|c| c.message_out(true))
+        else {
             return;
         };
         if owed != index {
@@ -210,7 +220,11 @@ impl Core {
             if peer.is_some_and(|k| k != to) {
                 continue;
             }
-            if let Some((index, bytes)) = p.table_mut().message_out(true) {
+            if let Some((index, bytes)) = p
+                .table_mut()
+                .computing_mut()
+                .and_then(|c| c.message_out(true))
+            {
                 if peer.is_none() {
                     s.sending.copied(index);
                 }

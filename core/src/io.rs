@@ -262,7 +262,7 @@ pub enum Output {
 }
 
 /// The position at which a game's messages hold the seat's state of its computations
-/// (`Table::kept_out`): past any message's (a game has at most about 2⁴⁰ of them), and
+/// (`Computing::kept_out`): past any message's (a game has at most about 2⁴⁰ of them), and
 /// forgotten with them when the game is over.
 pub const KEPT_AT: u64 = u64::MAX;
 
@@ -289,7 +289,7 @@ pub struct Writes {
     pub forget_messages: Vec<GameId>,
     /// A game's messages before a position, removed (after `messages`): the seat's
     /// state of its computations, stored at [`KEPT_AT`] in the same write or before,
-    /// takes their place (`Table::kept_out`).
+    /// takes their place (`Computing::kept_out`).
     pub forget_messages_before: Vec<(GameId, u64)>,
     /// Node settings.
     pub meta: Vec<(String, Vec<u8>)>,

@@ -1,6 +1,6 @@
 //! A computation's message withheld (Secret Stallmate without a referee, spec/GAMES.md
 //! §5.15, "A message withheld"), as a seat. The table says what is owed
-//! (`Table::deposit_out`, `Table::deposit_wanted`) and posts the acts as duties; this
+//! (`Computing::deposit_out`, `Computing::deposit_wanted`) and posts the acts as duties; this
 //! node carries the bytes to and from the game's witness over the sync protocol
 //! (spec/PROTOCOL.md §17.11, §17.12):
 //!
@@ -51,8 +51,12 @@ impl Core {
             let Some(w) = super::seats::witness_key(p.table().session().terms()) else {
                 continue;
             };
-            let out = p.table_mut().deposit_out();
-            let wanted = p.table().deposit_wanted();
+            let mut table = p.table_mut();
+            let Some(c) = table.computing_mut() else {
+                continue;
+            };
+            let (out, wanted) = (c.deposit_out(), c.deposit_wanted());
+            drop(table);
             if out.is_none() && wanted.is_none() {
                 continue;
             }
@@ -90,7 +94,13 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return false;
         };
-        if !statements.iter().any(|s| p.table_mut().take_stamp(s)) {
+        let mut table = p.table_mut();
+        let Some(c) = table.computing_mut() else {
+            return false;
+        };
+        let stamped = statements.iter().any(|s| c.take_stamp(s));
+        drop(table);
+        if !stamped {
             return false;
         }
         self.bot_dirty(game);
@@ -116,7 +126,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };
-        let Some((index, hash)) = p.table().deposit_wanted() else {
+        let Some((index, hash)) = p.table().computing().and_then(|c| c.deposit_wanted()) else {
             return;
         };
         let Some(found) = deposits.iter().find(|d| deposit::hash_of(game, d) == hash) else {
@@ -139,7 +149,10 @@ impl Core {
                  this seat's key"
             )),
             Some(bytes) => {
-                let taken = p.table_mut().take_message(index, bytes.clone());
+                let taken = match p.table_mut().computing_mut() {
+                    Some(c) => c.take_message(index, bytes.clone()),
+                    None => return,
+                };
                 match taken {
                     Ok(new) => {
                         if new {
@@ -155,8 +168,10 @@ impl Core {
         };
         if let Some(why) = refused {
             tracing::warn!(game = %hex::encode(&game.bytes()[..4]), "{why}");
-            if let Some(p) = self.games.played_mut(&game) {
-                p.table_mut().deposit_false(why);
+            if let Some(p) = self.games.played_mut(&game)
+                && let Some(c) = p.table_mut().computing_mut()
+            {
+                c.deposit_false(why);
             }
             self.bot_dirty(game);
             self.run_bots(store);

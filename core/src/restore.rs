@@ -191,7 +191,7 @@ impl Core {
         };
         // The other player's messages this seat took (a game without a referee): its
         // side of the computations is made again from them, after the state it kept of
-        // those finished (`Table::kept_out`), whose messages are forgotten. One stored
+        // those finished (`Computing::kept_out`), whose messages are forgotten. One stored
         // before its hash was signed may not be the one signed (the other player's
         // doing): it is passed over, and the right one asked for again as any lost
         // message is, never a reason to set this seat's game aside. A kept state that
@@ -202,11 +202,17 @@ impl Core {
         if let Some(at) = messages.iter().position(|(i, _)| *i == crate::io::KEPT_AT) {
             let (_, kept) = messages.remove(at);
             table
+                .computing_mut()
+                .ok_or_else(|| unreadable("its computations: kept for a game without any".into()))?
                 .resume(&kept)
                 .map_err(|e| unreadable(format!("its computations: {e}")))?;
         }
         for (index, bytes) in messages {
-            if let Err(e) = table.take_message(index, bytes) {
+            let taken = match table.computing_mut() {
+                Some(c) => c.take_message(index, bytes),
+                None => Err(sealed_games::table::Refusal::NoMessages),
+            };
+            if let Err(e) = taken {
                 tracing::info!(game = %hex::encode(&id.bytes()[..4]), "a stored message passed over: {e}");
             }
         }

@@ -18,6 +18,7 @@
 use sealed_protocol::deposit;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::session::Command as SessionCommand;
+use sealed_protocol::session::StatementsOwed;
 
 use super::game::asking::Asking;
 use super::{Core, Durable, GameId};
@@ -71,14 +72,9 @@ impl Core {
             if p.table().is_done() {
                 continue;
             }
-            let times_private = p.table().session().times_private();
-            if !times_private {
+            let Some(due) = p.table_mut().session_mut().witness_due() else {
                 continue;
-            }
-            let undeposited = p.table_mut().session_mut().undeposited();
-            let wants_ledger = p.table().session().wants_ledger();
-            let owes = p.table().session().owes_stamps();
-            let ready = p.table_mut().session_mut().stamps_ready();
+            };
             let Some(asking) = self
                 .games
                 .slot_mut(&id)
@@ -86,9 +82,9 @@ impl Core {
             else {
                 continue;
             };
-            let left: Vec<Hash> = undeposited.iter().map(|d| d.hash).collect();
+            let left: Vec<Hash> = due.undeposited.iter().map(|d| d.hash).collect();
             asking.pending.retain(|h, _| left.contains(h));
-            if left.is_empty() && !wants_ledger {
+            if left.is_empty() && !due.wants_ledger {
                 asking.wanting = None;
             } else {
                 asking.wanting.get_or_insert(now);
@@ -96,7 +92,12 @@ impl Core {
             let silent = asking
                 .wanting
                 .is_some_and(|t| now >= t.saturating_add(GIVE_UP_MS));
-            if owes && (ready == Some(true) || silent) {
+            let post = match due.statements {
+                StatementsOwed::Ready => true,
+                StatementsOwed::Incomplete | StatementsOwed::Waiting => silent,
+                StatementsOwed::No => false,
+            };
+            if post {
                 let statements = match self.games.played_mut(&id) {
                     Some(p) => p.table_mut().session_mut().stamps_known(),
                     None => continue,
@@ -112,21 +113,21 @@ impl Core {
             }
             let mut requests = vec![];
             // New deposits at once, the unanswered again every few seconds.
-            let mut due: Vec<Vec<u8>> = vec![];
-            for d in undeposited {
+            let mut sent: Vec<Vec<u8>> = vec![];
+            for d in due.undeposited {
                 let last = asking.pending.get(&d.hash).map(|(_, last)| *last);
                 if last.is_none_or(|l| now >= l.saturating_add(ASK_AGAIN_MS)) {
                     asking.pending.entry(d.hash).or_insert((now, now)).1 = now;
-                    due.push(d.bytes);
+                    sent.push(d.bytes);
                 }
             }
-            for chunk in due.chunks(MAX_DEPOSITS) {
+            for chunk in sent.chunks(MAX_DEPOSITS) {
                 requests.push(Request::Deposit {
                     game: id,
                     deposits: chunk.to_vec(),
                 });
             }
-            if wants_ledger
+            if due.wants_ledger
                 && asking
                     .ledger_asked
                     .is_none_or(|t| now >= t.saturating_add(ASK_AGAIN_MS))
@@ -135,7 +136,7 @@ impl Core {
                 requests.push(Request::Witness { game: id });
             }
             // Deposits left for this seat: an attempt whose direct path failed.
-            if times_private && now >= asking.fetched.1.saturating_add(FETCH_EVERY_MS) {
+            if now >= asking.fetched.1.saturating_add(FETCH_EVERY_MS) {
                 asking.fetched.1 = now;
                 requests.push(Request::Deposits {
                     game: id,
@@ -172,10 +173,9 @@ impl Core {
         let left: Vec<Hash> = p
             .table_mut()
             .session_mut()
-            .undeposited()
-            .iter()
-            .map(|d| d.hash)
-            .collect();
+            .witness_due()
+            .map(|due| due.undeposited.iter().map(|d| d.hash).collect())
+            .unwrap_or_default();
         tracing::debug!(game = %hex::encode(&game.bytes()[..4]), new, left = left.len(), "stamps came");
         if let Some(a) = self.stamps_of(&game) {
             a.pending.retain(|h, _| left.contains(h));

@@ -88,7 +88,7 @@ fn stored(t: &dyn Table) -> Stored {
         record: GameRecord {
             id: t.session().terms().game(),
             terms: t.session().terms().bytes().to_vec(),
-            variant: t.variant().to_owned(),
+            variant: t.session().terms().variant().to_owned(),
             seat: Some(t.session().seat().0),
             created: 1,
             status: GameStatus::Finished,

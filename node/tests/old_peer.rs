@@ -170,7 +170,9 @@ async fn a_peer_speaking_only_request_response_plays_a_whole_game() {
         let Ok(view) = h.show(&game.to_string()).await else {
             continue; // the offer is not yet taken
         };
-        if serde_json::to_value(view).unwrap()["phase"] == "done" && old.table.phase() == "done" {
+        if serde_json::to_value(view).unwrap()["phase"] == "done"
+            && old.table.session().phase().name() == "done"
+        {
             break;
         }
     }

@@ -15,7 +15,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::ids::{ChainId, EnvRef};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
-use sealed_protocol::session::{Command, Session};
+use sealed_protocol::session::{Command, Session, StatementsOwed};
 use sealed_protocol::witness::{Held, Ledger, Stamp, Statement};
 
 use crate::forfeit_kit::witness;
@@ -188,8 +188,11 @@ impl TestWitness {
                 continue;
             }
             let mut statements = vec![];
-            let deposits = p.sessions[i].undeposited();
-            for d in deposits {
+            // What the node reads (the session's `witness_due`), here as it does.
+            let due = p.sessions[i]
+                .witness_due()
+                .expect("a game timed by its witness");
+            for d in due.undeposited {
                 let hash = if self.withheld.contains(&seat) && self.own(&p.sessions[i], &d.bytes) {
                     // Left sealed to the wrong seat: a stamp of something else.
                     Hash(
@@ -218,7 +221,13 @@ impl TestWitness {
             statements.push(self.ledger(now));
             let s = &mut p.sessions[i];
             s.note_witness(&statements, now);
-            if s.stamps_ready() == Some(true) {
+            let ready = s.witness_due().map(|d| d.statements);
+            assert_eq!(
+                ready == Some(StatementsOwed::Ready),
+                s.stamps_ready() == Some(true),
+                "the dues read as one answer as they read apart"
+            );
+            if ready == Some(StatementsOwed::Ready) {
                 let known = s.stamps_known();
                 s.handle_command(Command::Statements(known), now)
                     .expect("an honest seat posts its statements");

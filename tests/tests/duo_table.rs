@@ -20,7 +20,7 @@ use sealed_conformance::peer::Peer as _;
 use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
-use sealed_games::table::{self, Table};
+use sealed_games::table::{self, Computing, Table};
 use sealed_games::variant::check_transcript;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Terms, WitnessSpec};
@@ -89,14 +89,14 @@ impl Duo {
     fn pass(&mut self) -> bool {
         let mut moved = false;
         for from in 0..2 {
-            let Some((index, bytes)) = self.net.sessions[from].message_out(false) else {
+            let Some((index, bytes)) = duo(&mut self.net.sessions[from]).message_out(false) else {
                 continue;
             };
             if self.withhold == Some(index) {
                 continue;
             }
             let to = 1 - from;
-            let new = self.net.sessions[to]
+            let new = duo(&mut self.net.sessions[to])
                 .take_message(index, bytes.clone())
                 .expect("an honest message is taken");
             if new {
@@ -156,7 +156,8 @@ impl Duo {
         )
         .expect("restore");
         for (index, bytes) in &self.taken[i] {
-            t.take_message(*index, bytes.clone())
+            duo(&mut t)
+                .take_message(*index, bytes.clone())
                 .expect("a stored message is taken again");
         }
         assert_eq!(t.session().transcript(), old.session().transcript());
@@ -246,28 +247,30 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
     let mut d = Duo::new(4, 5);
     // Until Black's message 0 is signed (its first act), before White has it.
     d.run_until(|d| d.acts() >= 1);
-    let (index, bytes) = d.net.sessions[1].message_out(true).expect("message 0");
+    let (index, bytes) = duo(&mut d.net.sessions[1])
+        .message_out(true)
+        .expect("message 0");
     assert_eq!(index, 0);
     let white = &mut d.net.sessions[0];
     let before = white.show_json();
     let mut changed = bytes.clone();
     changed[0] ^= 1;
-    let e = white
+    let e = duo(white)
         .take_message(0, changed)
         .expect_err("not the message signed")
         .to_string();
     assert!(e.contains("not the one whose hash"), "{e}");
-    let e = white
+    let e = duo(white)
         .take_message(2, bytes.clone())
         .expect_err("not the next")
         .to_string();
     assert!(e.contains("not the next"), "{e}");
-    let e = white
+    let e = duo(white)
         .take_message(1, bytes.clone())
         .expect_err("White's own")
         .to_string();
     assert!(e.contains("own to send"), "{e}");
-    let e = white
+    let e = duo(white)
         .take_message(0, vec![0; MAX_MESSAGE + 1])
         .expect_err("too large")
         .to_string();
@@ -279,8 +282,8 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
         "nothing to make without message 0"
     );
     // The right one is taken, once.
-    assert!(white.take_message(0, bytes.clone()).expect("taken"));
-    assert!(!white.take_message(0, bytes).expect("known"));
+    assert!(duo(white).take_message(0, bytes.clone()).expect("taken"));
+    assert!(!duo(white).take_message(0, bytes).expect("known"));
     d.run_until(Duo::done);
     assert!(d.done());
 }
@@ -302,7 +305,7 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
         }
         d.net.deaf.push(sealed_protocol::ids::Seat(0));
         for _ in 0..50 {
-            if let Some(out) = d.net.sessions[1].message_out(false) {
+            if let Some(out) = duo(&mut d.net.sessions[1]).message_out(false) {
                 let started = !d.net.sessions[0]
                     .show_text()
                     .contains("the game has not started");
@@ -318,19 +321,19 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
     // Only the other side's first message is kept before the game starts here: what a
     // node holds, and stores, for it is one message whatever the other player sends.
     for later in [2, 4, 1_000] {
-        let e = white
+        let e = duo(white)
             .take_message(later, bytes.clone())
             .expect_err("not the first")
             .to_string();
         assert!(e.contains("not the first"), "{e}");
     }
     assert!(
-        white
+        duo(white)
             .take_message(0, bytes.clone())
             .expect("kept, not refused"),
         "new: stored by the node"
     );
-    assert!(!white.take_message(0, bytes.clone()).expect("known"));
+    assert!(!duo(white).take_message(0, bytes.clone()).expect("known"));
     d.taken[0].push((0, bytes));
     // White hears again: his game starts, takes the message kept, and plays to the end.
     d.net.deaf.clear();
@@ -372,7 +375,7 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
         d.net.deliver_all();
         // White owes the deposit: only the witness's stamp of it is kept.
         let white = &mut d.net.sessions[0];
-        let deposit = white.deposit_out().expect("the deposit owed");
+        let deposit = duo(white).deposit_out().expect("the deposit owed");
         let stamp = |by: usize, deposit| {
             let s = Stamp {
                 game,
@@ -382,25 +385,25 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
             Statement::Stamp(s).sign(&key(by)).to_bytes()
         };
         assert!(
-            !white.take_stamp(&stamp(6, hash_of(game, &deposit))),
+            !duo(white).take_stamp(&stamp(6, hash_of(game, &deposit))),
             "not the witness's"
         );
         assert!(
-            !white.take_stamp(&stamp(7, hash_of(game, b"else"))),
+            !duo(white).take_stamp(&stamp(7, hash_of(game, b"else"))),
             "another deposit"
         );
-        assert!(white.take_stamp(&stamp(7, hash_of(game, &deposit))));
-        d.run_until(|d| d.net.sessions[1].deposit_wanted().is_some());
-        let (index, hash) = d.net.sessions[1]
+        assert!(duo(white).take_stamp(&stamp(7, hash_of(game, &deposit))));
+        d.run_until(|d| duo_ref(&*d.net.sessions[1]).deposit_wanted().is_some());
+        let (index, hash) = duo_ref(&*d.net.sessions[1])
             .deposit_wanted()
             .expect("the deposit named");
         assert_eq!((index, hash), (3, hash_of(game, &deposit)));
         let black = &mut d.net.sessions[1];
         if honest {
             let bytes = open_within(game, &deposit, &key(1), MAX_DEPOSIT).expect("opens");
-            assert!(black.take_message(index, bytes).expect("the message"));
+            assert!(duo(black).take_message(index, bytes).expect("the message"));
         } else {
-            black.deposit_false("called false".into());
+            duo(black).deposit_false("called false".into());
         }
         d.run_until(Duo::done);
         assert!(d.done(), "{}", d.net.sessions[1].show_text());
@@ -474,4 +477,14 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     .expect("restore");
     assert_eq!(t.show_text(), before, "the same board without the messages");
     assert_eq!(t.score().as_deref(), Some(score.as_str()));
+}
+
+/// The computations of a duo table, which every duo table has.
+fn duo(t: &mut Box<dyn Table>) -> &mut dyn Computing {
+    t.computing_mut().expect("a duo table computes")
+}
+
+/// As [`duo`], to read.
+fn duo_ref(t: &dyn Table) -> &dyn Computing {
+    t.computing().expect("a duo table computes")
 }

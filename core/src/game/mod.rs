@@ -80,7 +80,7 @@ pub(crate) struct Slot {
 #[derive(Default)]
 pub(crate) struct Games {
     slots: BTreeMap<GameId, Slot>,
-    /// The played games whose variant has computations (`Table::has_computations`):
+    /// The played games whose variant has computations (`Table::computing`):
     /// what `computations.rs` `computing` looks at after every input, where every game
     /// would cost a pass over thousands.
     with_computations: BTreeSet<GameId>,
@@ -212,7 +212,7 @@ impl Games {
         self.generation += 1;
         self.touched.add(id);
         match &life {
-            Life::Played(p) if p.table.has_computations() => {
+            Life::Played(p) if p.table.computing().is_some() => {
                 self.with_computations.insert(id);
             }
             _ => {

@@ -1,6 +1,7 @@
 //! One seat's live game, whatever the variant: its table, in two parts — what the
 //! session does ([`Table`], which hands out the protocol's [`AnySession`] for sync, the
-//! verdict and the witness) and what a face shows ([`TableFace`]); and the layer every
+//! verdict and the witness, and, for a game whose players compute together, its
+//! [`Computing`] side) and what a face shows ([`TableFace`]); and the layer every
 //! game implements to get one: the adapter trait [`Game`] (`game.rs`), the generic
 //! table over it, `TableOf` (`table_of.rs`), and the [`Descriptor`] each game folder
 //! exports (`descriptor.rs`), which the registry above lists (`crate::registry`); and
@@ -27,7 +28,7 @@
 //! | `game` | the game id, 64 lower-case hex digits |
 //! | `seat` | this seat's number |
 //! | `side` | this seat's side in the game (`White`, `Forehand`), or `null` (Duel) |
-//! | `phase` | [`TableFace::phase`] |
+//! | `phase` | the session's phase, as [`sealed_protocol::session::Phase::name`] words it |
 //! | `ply` | [`TableFace::ply`] |
 //! | `to_act` | the seat number whose act is awaited, or `null` |
 //! | `my_turn` | [`Table::my_turn`] |
@@ -45,6 +46,7 @@
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
 mod choice;
+mod computing;
 mod descriptor;
 mod game;
 mod generic;
@@ -57,7 +59,6 @@ mod table_of;
 mod view;
 pub(crate) mod words;
 
-use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command};
 
@@ -66,6 +67,7 @@ pub use crate::registry::{
     variants,
 };
 pub use choice::{Ask, Choice, Named};
+pub use computing::Computing;
 pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use generic::Generic;
@@ -90,8 +92,6 @@ pub trait Table: TableFace + Send {
     fn session(&self) -> &dyn AnySession;
     /// The session, to give it envelopes and commands and take its actions.
     fn session_mut(&mut self) -> &mut dyn AnySession;
-    /// The variant name, as in the proposal.
-    fn variant(&self) -> &'static str;
     /// The seat whose game act is awaited, if the game is on.
     fn to_act(&self) -> Option<Seat>;
     /// Whether this seat must decide something now: accept or decline the proposal, or
@@ -115,67 +115,15 @@ pub trait Table: TableFace + Send {
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal>;
     /// How many rulings taken are still waiting to be posted.
     fn rulings_waiting(&self) -> usize;
-    /// Takes a message the other player's node sent beside the transcript, at its
-    /// position (Secret Stallmate without a referee: the messages of the two players'
-    /// computations, whose hashes the transcript signs, spec/GAMES.md §5.15). `Ok(true)`:
-    /// new, and the node stores it before anything this seat does next can depend on it
-    /// (durable before visible); `Ok(false)`: held already. Refused with the reason,
-    /// changing nothing, when it is not the next message or not the one signed.
-    fn take_message(&mut self, _index: u64, _bytes: Vec<u8>) -> Result<bool, Refusal> {
-        Err(Refusal::NoMessages)
-    }
-    /// Whether the game's computations are under way at this seat, so that messages
-    /// from the other player may come ([`Table::take_message`]): the node reads a
-    /// message's bytes only for such a game, from its other player (spec/PROTOCOL.md
-    /// §16.7), and closes anyone else's stream after its header.
-    fn computes(&self) -> bool {
-        false
-    }
-    /// Whether [`Table::computes`] can ever be true for this game (its variant has
-    /// computations): the node looks only at such games after each input.
-    fn has_computations(&self) -> bool {
-        false
-    }
-    /// This seat's last message for the other player, once the act that signs its hash
-    /// is accepted and while the other has not answered it: only if not handed out yet,
-    /// or `again` (the other reconnected, or has waited). With its position.
-    fn message_out(&mut self, _again: bool) -> Option<(u64, Vec<u8>)> {
+    /// The game's computations between the players, if it has any (Secret Stallmate
+    /// without a referee): the node looks only at such games after each input.
+    fn computing(&self) -> Option<&dyn Computing> {
         None
     }
-    /// This seat's state of the computations once one is finished and the act ending it
-    /// signed, if newer than the last handed out: the position of the first message it
-    /// does not cover, and its bytes. The node stores the bytes with that act or after
-    /// it, and in the same write forgets the other player's messages before that
-    /// position: nothing here reads them again ([`Table::resume`] takes their place).
-    fn kept_out(&mut self) -> Option<(u64, Vec<u8>)> {
+    /// As [`Table::computing`], to give it messages and take its own.
+    fn computing_mut(&mut self) -> Option<&mut dyn Computing> {
         None
     }
-    /// Takes back the state [`Table::kept_out`] handed out, after a restart, before the
-    /// messages stored since ([`Table::take_message`]). Refused, with why, when the
-    /// bytes do not read.
-    fn resume(&mut self, _kept: &[u8]) -> Result<(), Refusal> {
-        Err(Refusal::NoComputations)
-    }
-    /// This seat's message that the other player said he lacks, sealed to him as a
-    /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while
-    /// the deposit is owed and the witness's stamp of it has not come.
-    fn deposit_out(&mut self) -> Option<Vec<u8>> {
-        None
-    }
-    /// A statement of the witness (its bytes): kept when it is the stamp of the deposit
-    /// this seat owes, which [`Table::duty`] then posts. Whether it was.
-    fn take_stamp(&mut self, _statement: &[u8]) -> bool {
-        false
-    }
-    /// The deposit this seat waits for, left with the witness for a message it lacks:
-    /// the message's position and the deposit's hash the sender's stamp names.
-    fn deposit_wanted(&self) -> Option<(u64, Hash)> {
-        None
-    }
-    /// The deposit the stamp names does not open, with this seat's key, to the message
-    /// whose hash was signed: this seat halts ([`Table::duty`]), and the audit proves
-    /// the deposit against its sender.
-    fn deposit_false(&mut self, _why: String) {}
 
     /// Whether the session is done: complete, or the proposal declined.
     fn is_done(&self) -> bool {
@@ -189,8 +137,6 @@ pub trait Table: TableFace + Send {
 /// What a face shows of one seat's live game, and reads back from a person: the words,
 /// the board, the score, the acts open now.
 pub trait TableFace {
-    /// The session's phase, as [`sealed_protocol::session::Phase::name`] words it.
-    fn phase(&self) -> &'static str;
     /// Number of accepted game acts.
     fn ply(&self) -> usize;
     /// The result in one line (`White wins: checkmate [verified]`), once there is one.

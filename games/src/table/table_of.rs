@@ -253,10 +253,6 @@ impl<R: Game> Table for TableOf<R> {
         &mut self.session
     }
 
-    fn variant(&self) -> &'static str {
-        R::VARIANT
-    }
-
     fn to_act(&self) -> Option<Seat> {
         let e = self.session.engine();
         match self.state() {
@@ -329,10 +325,6 @@ impl<R: Game> TableFace for TableOf<R> {
             let names = words::seat_names(self.terms(), |s| self.session.signed_name(s));
             format!("{} [{status}]", words::outcome(self.terms(), &names, &o))
         })
-    }
-
-    fn phase(&self) -> &'static str {
-        self.session.phase().name()
     }
 
     fn ply(&self) -> usize {

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
+use super::witness::WitnessDue;
 use super::{Action, Command, Phase, Secrets, Session, SessionError};
 use crate::body::ClaimKind;
-use crate::deposit::Deposit;
 use crate::engine::{Inserted, WitnessWait};
 use crate::envelope::{EnvelopeError, Signed};
 use crate::ids::{ChainId, EnvRef, Seat};
@@ -90,22 +90,13 @@ pub trait AnySession {
     fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait>;
     /// Players lost on time in this seat's view (version 2): nothing is owed to them.
     fn lost_on_time(&self) -> Vec<Seat>;
-    /// Whether the game times private logs with its witness ([`Session::times_private`]).
-    fn times_private(&self) -> bool;
-    /// Deposits the witness has not stamped yet ([`Session::undeposited`]).
-    fn undeposited(&mut self) -> Vec<Deposit>;
-    /// Whether a public act held has no time from the witness yet
-    /// ([`Session::wants_ledger`]).
-    fn wants_ledger(&self) -> bool;
     /// The witness's statements arrived at `now` ([`Session::note_witness`]); returns
     /// how many times were new.
     fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize;
+    /// What this seat owes with its witness now ([`Session::witness_due`]).
+    fn witness_due(&mut self) -> Option<WitnessDue>;
     /// Everything the witness said to this seat that it keeps ([`Session::witness_said`]).
     fn witness_said(&self) -> Vec<Vec<u8>>;
-    /// Whether this seat still owes its statements item ([`Session::owes_stamps`]).
-    fn owes_stamps(&self) -> bool;
-    /// Whether it knows every time, once it owes them ([`Session::stamps_ready`]).
-    fn stamps_ready(&mut self) -> Option<bool>;
     /// What it posts ([`Session::stamps_known`]).
     fn stamps_known(&mut self) -> Vec<Vec<u8>>;
     /// The name this seat signs when it accepts ([`Session::set_name`]).
@@ -273,18 +264,6 @@ impl<R: Rules> AnySession for Session<R> {
         self.engine.lost_on_time()
     }
 
-    fn times_private(&self) -> bool {
-        Session::times_private(self)
-    }
-
-    fn undeposited(&mut self) -> Vec<Deposit> {
-        Session::undeposited(self)
-    }
-
-    fn wants_ledger(&self) -> bool {
-        Session::wants_ledger(self)
-    }
-
     fn note_witness(&mut self, statements: &[Vec<u8>], now: u64) -> usize {
         Session::note_witness(self, statements, now)
     }
@@ -293,12 +272,8 @@ impl<R: Rules> AnySession for Session<R> {
         Session::witness_said(self)
     }
 
-    fn owes_stamps(&self) -> bool {
-        Session::owes_stamps(self)
-    }
-
-    fn stamps_ready(&mut self) -> Option<bool> {
-        Session::stamps_ready(self)
+    fn witness_due(&mut self) -> Option<WitnessDue> {
+        Session::witness_due(self)
     }
 
     fn stamps_known(&mut self) -> Vec<Vec<u8>> {

@@ -26,7 +26,7 @@ pub use any::{AnySession, Timeline};
 pub use error::{Refusal, SessionError};
 pub use phase::{NotNow, Phase, Stage};
 pub use secrets::{Secrets, start_keys};
-pub use witness::MAX_STAMPED;
+pub use witness::{MAX_STAMPED, StatementsOwed, WitnessDue};
 
 use crate::body::{Commit, Item, Open, Purpose};
 use crate::commit::CommitKey;

@@ -47,6 +47,37 @@ pub(super) struct Known {
     deposits: BTreeMap<EnvRef, Deposit>,
 }
 
+/// What a seat owes with its witness now, in a game that times its private logs with
+/// one ([`Session::witness_due`]): the one answer a node reads to know what to ask the
+/// witness for and whether to post what it heard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessDue {
+    /// The deposits of private-log envelopes held that the witness has not stamped yet
+    /// ([`Session::undeposited`]).
+    pub undeposited: Vec<Deposit>,
+    /// Whether a public act held has no time from the witness yet: the node asks for a
+    /// fresh ledger ([`Session::wants_ledger`]).
+    pub wants_ledger: bool,
+    /// Where this seat stands with its statements item.
+    pub statements: StatementsOwed,
+}
+
+/// Where a seat stands with the statements item it posts after the end of a game with
+/// private logs (spec/PROTOCOL.md §17.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatementsOwed {
+    /// Not owed: the game is on, or this seat has posted one since the end, or closed.
+    No,
+    /// Owed, but this seat does not hold the whole game as its audit will read it yet
+    /// (every setup and every period's log).
+    Incomplete,
+    /// Owed, the whole game held, but a deposit or a public act has no time yet: the
+    /// node posts anyway once the witness has been silent too long.
+    Waiting,
+    /// Owed, and every time is known: the seat posts at once.
+    Ready,
+}
+
 /// Most private envelopes a seat has the witness stamp: every attempt and answer of a
 /// long game.
 pub const MAX_STAMPED: usize = 2048;
@@ -241,6 +272,25 @@ impl<R: Rules> Session<R> {
             return None;
         }
         Some(self.undeposited().is_empty() && !self.wants_ledger())
+    }
+
+    /// What this seat owes with its witness now, or `None` in a game that does not time
+    /// its private logs with a witness ([`Session::times_private`]).
+    pub fn witness_due(&mut self) -> Option<WitnessDue> {
+        if !self.times_private() {
+            return None;
+        }
+        let statements = match (self.owes_stamps(), self.stamps_ready()) {
+            (false, _) => StatementsOwed::No,
+            (true, None) => StatementsOwed::Incomplete,
+            (true, Some(false)) => StatementsOwed::Waiting,
+            (true, Some(true)) => StatementsOwed::Ready,
+        };
+        Some(WitnessDue {
+            undeposited: self.undeposited(),
+            wants_ledger: self.wants_ledger(),
+            statements,
+        })
     }
 
     /// What this seat posts before it closes: the latest ledgers it heard and the stamp

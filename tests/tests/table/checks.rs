@@ -127,7 +127,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             open_slots,
             commit_values,
             ..
-        } if t.variant() == "tempete" => {
+        } if t.session().terms().variant() == "tempete" => {
             use sealed_games::tempete::act::{Act, CardRef};
             let act: Act = wire::decode(act, 256).expect("the bot's act");
             // The typed notation names a card by its number: a card taken from the
@@ -157,7 +157,7 @@ pub(crate) fn audience(terms: &Terms, log: LogId) -> Vec<Seat> {
 
 /// Stallmate's referee seat.
 pub(crate) fn is_referee(t: &dyn Table) -> bool {
-    t.variant() == STALLMATE && t.session().seat() == Seat(2)
+    t.session().terms().variant() == STALLMATE && t.session().seat() == Seat(2)
 }
 
 /// Every view works, agrees with the accessors and keeps its documented shape.
@@ -169,7 +169,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
     assert_eq!(j["variant"], variant);
     assert_eq!(j["game"], t.session().terms().game().0.to_hex());
     assert_eq!(j["seat"], t.session().seat().0);
-    assert_eq!(j["phase"], t.phase());
+    assert_eq!(j["phase"], t.session().phase().name());
     assert_eq!(j["ply"], t.ply());
     assert_eq!(j["to_act"], serde_json::json!(t.to_act().map(|s| s.0)));
     assert_eq!(j["my_turn"], t.my_turn());
@@ -206,7 +206,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
     assert_eq!(t.my_turn(), t.bot_action(3).is_some(), "{text}");
     if t.my_turn() {
         assert!(t.waiting_for().starts_with("you:"), "{}", t.waiting_for());
-    } else if t.phase() == "play"
+    } else if t.session().phase().name() == "play"
         && let Some(other) = t.to_act().filter(|s| *s != t.session().seat())
     {
         let w = t.waiting_for();
@@ -250,7 +250,7 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
         assert!(pgn.starts_with("[Event \"sealed game\"]"), "{pgn}");
     }
     let army = &j["hand"]["army"];
-    if t.phase() == "play" {
+    if t.session().phase().name() == "play" {
         // The referee starts the clock (the first public act); from then on the
         // mover of the open period is to act, though in public only the referee acts.
         let mover = if t.ply() == 0 { 2 } else { (t.ply() - 1) % 2 };
@@ -266,7 +266,7 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
             }
         }
     }
-    if is_referee(t) && t.phase() != "terms" {
+    if is_referee(t) && t.session().phase().name() != "terms" {
         assert!(!t.my_turn(), "{text}");
     }
     if t.is_done() && !t.session().verdict().declined {

@@ -65,8 +65,8 @@ fn variants_are_the_five_games_and_stallmate_without_a_referee() {
 fn bots_play_every_variant_to_a_verified_end() {
     for (n, &variant) in variants().iter().enumerate() {
         let mut net = Net::new(variant, 40 + n as u8);
-        assert_eq!(net.sessions[0].phase(), "commit");
-        assert_eq!(net.sessions[1].phase(), "terms");
+        assert_eq!(net.sessions[0].session().phase().name(), "commit");
+        assert_eq!(net.sessions[1].session().phase().name(), "terms");
         net.run(Mode::Bot);
         check_finished(&net);
         for phase in ["terms", "commit", "play", "done"] {
@@ -125,7 +125,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         let mut net = Net::new(variant, nonce);
         // Seat 1 restarts before it has accepted: its entropy is already a secret.
         restart(&mut net, 1);
-        assert_eq!(net.sessions[1].phase(), "terms");
+        assert_eq!(net.sessions[1].session().phase().name(), "terms");
         net.run_until(Mode::Bot, |n| {
             n.sessions[0].ply() >= 5 || n.sessions[0].is_done()
         });
@@ -166,7 +166,10 @@ fn restart(net: &mut Net, seat: usize) {
         old.session().chain_counts()
     );
     assert_eq!(restored.session().transcript(), old.session().transcript());
-    assert_eq!(restored.phase(), old.phase());
+    assert_eq!(
+        restored.session().phase().name(),
+        old.session().phase().name()
+    );
     assert_eq!(restored.show_json(), old.show_json());
     assert_eq!(restored.score(), old.score());
     net.sessions[seat].table = restored;
@@ -454,7 +457,9 @@ fn duel_waits(nonce: u8) -> usize {
     .unwrap();
     let mut net = Net::with_terms("duel", Terms::from_signed(signed).unwrap(), nonce);
     net.run_until(Mode::Bot, |n| {
-        n.sessions.iter().all(|t| t.phase() == "play")
+        n.sessions
+            .iter()
+            .all(|t| t.session().phase().name() == "play")
     });
     // Envelopes now travel one at a time, so every state in between is seen.
     net.deaf = vec![Seat(0), Seat(1)];
@@ -468,7 +473,10 @@ fn duel_waits(nonce: u8) -> usize {
         net.envelope(to.index(), &e).unwrap();
         net.pump();
         for t in &net.sessions {
-            if t.phase() == "play" && t.to_act() == Some(t.session().seat()) && !t.my_turn() {
+            if t.session().phase().name() == "play"
+                && t.to_act() == Some(t.session().seat())
+                && !t.my_turn()
+            {
                 windows += 1;
                 assert_eq!(t.show_json()["hand"]["cards"], serde_json::json!([]));
                 let w = t.waiting_for();
@@ -626,7 +634,7 @@ fn open_refuses_unknown_variants_and_strangers() {
     let terms = Terms::from_signed(p.sign(&key(0))).unwrap();
     match table::open(terms.clone(), key(0), [0; 32], 0) {
         Err(TableError::UnknownVariant(v)) => assert_eq!(v, "go"),
-        other => panic!("{:?}", other.map(|t| t.phase())),
+        other => panic!("{:?}", other.map(|t| t.session().phase().name())),
     }
     let secrets = sealed_protocol::session::Secrets::new([0; 32]);
     assert!(matches!(
@@ -636,13 +644,13 @@ fn open_refuses_unknown_variants_and_strangers() {
     let duel = self::terms("duel", 3);
     match table::open(duel.clone(), key(5), [0; 32], 0) {
         Err(TableError::Session(SessionError::NotASeat)) => {}
-        other => panic!("{:?}", other.map(|t| t.phase())),
+        other => panic!("{:?}", other.map(|t| t.session().phase().name())),
     }
     // Stallmate's referee has a table of his own; a stranger has none.
     let stallmate = self::terms(STALLMATE, 3);
     match table::open(stallmate.clone(), key(5), [0; 32], 0) {
         Err(TableError::Session(SessionError::NotASeat)) => {}
-        other => panic!("{:?}", other.map(|t| t.phase())),
+        other => panic!("{:?}", other.map(|t| t.session().phase().name())),
     }
     let referee = table::open(stallmate, key(2), [0; 32], 0).expect("the referee's table");
     assert_eq!(referee.session().seat(), Seat(2));
@@ -801,7 +809,11 @@ fn a_referee_may_accept_after_the_players_joined() {
     let mut net = Net::new(STALLMATE, 9);
     net.command(1, Command::Accept).expect("Black accepts");
     net.pump();
-    assert!(net.sessions[..2].iter().all(|t| t.phase() != "commit"));
+    assert!(
+        net.sessions[..2]
+            .iter()
+            .all(|t| t.session().phase().name() != "commit")
+    );
     net.command(2, Command::Accept)
         .expect("the referee accepts later");
     net.pump();

@@ -184,7 +184,9 @@ impl Checked {
         if log.is_public() {
             let others: Vec<Seat> = self.terms.seats().filter(|s| *s != me).collect();
             assert_eq!(to, others, "a public envelope goes to every other seat");
-        } else if ["terms", "commit", "coin reveal", "play"].contains(&self.table.phase()) {
+        } else if ["terms", "commit", "coin reveal", "play"]
+            .contains(&self.table.session().phase().name())
+        {
             let audience = audience(&self.terms, log);
             assert!(
                 to.iter().all(|s| audience.contains(s)),
@@ -283,7 +285,7 @@ impl Net {
         let step = self.step;
         for t in &self.net.sessions {
             check_views(t.as_ref(), self.variant);
-            self.phases.insert(t.phase());
+            self.phases.insert(t.session().phase().name());
             let bot = t.bot_action(pick(step, t.session().seat().index()));
             check_choices(t.as_ref(), bot.as_ref());
             if mode == Mode::Typed {

@@ -22,7 +22,7 @@ pub(crate) fn refused_by_the_others(tables: &[Checked], t: &dyn Table, cmd: &Com
         .iter()
         .filter(|o| o.session().seat() != t.session().seat())
     {
-        if other.phase() == "play" && other.to_act() == Some(t.session().seat()) {
+        if other.session().phase().name() == "play" && other.to_act() == Some(t.session().seat()) {
             for text in written(t, cmd) {
                 let err = refused(other.as_ref(), &text);
                 assert!(err.contains("not your turn"), "{text}: {err}");
@@ -52,7 +52,7 @@ pub(crate) fn typed(t: &dyn Table, cmd: Command) -> Command {
 
 /// Every way the game's own writers put the command `cmd` of table `t`.
 pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
-    if t.variant() == STALLMATE {
+    if t.session().terms().variant() == STALLMATE {
         // An attempt goes to the period's private log, written as `Attempt` shows it
         // (`e2-e4`, `e7-e8=Q`, `e1-h1`, `any?`), or in the reader's looser forms.
         let Command::PrivateAct { act, .. } = cmd else {
@@ -75,7 +75,7 @@ pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
         panic!("not an act: {cmd:?}");
     };
     let score = t.score().expect("started");
-    match t.variant() {
+    match t.session().terms().variant() {
         "tempete" => {
             use sealed_games::tempete::act::{Act, CardRef};
             let hand = t.show_json()["hand"]["cards"].clone();
@@ -179,7 +179,7 @@ pub(crate) fn refuses_bad_input(t: &dyn Table) {
     ] {
         refused(t, text);
     }
-    match t.phase() {
+    match t.session().phase().name() {
         "terms" => {
             for text in [
                 "resign",
@@ -211,9 +211,9 @@ pub(crate) fn refuses_bad_input(t: &dyn Table) {
         }
         _ => {}
     }
-    if t.variant() == STALLMATE {
+    if t.session().terms().variant() == STALLMATE {
         refuses_bad_attempts(t);
-    } else if t.phase() == "play" && t.my_turn() {
+    } else if t.session().phase().name() == "play" && t.my_turn() {
         for text in illegal_moves(t) {
             refused(t, &text);
         }
@@ -228,11 +228,11 @@ pub(crate) fn refuses_bad_attempts(t: &dyn Table) {
         "e2-e9", "i2-i4", "e2--e4", "e2-e4=", "e7-e8=X", "e2-e4-e6", "any??", "e2",
     ] {
         let err = refused(t, text);
-        if t.phase() == "play" && t.my_turn() {
+        if t.session().phase().name() == "play" && t.my_turn() {
             assert!(err.contains("not an attempt"), "{text}: {err}");
         }
     }
-    if t.phase() != "play" {
+    if t.session().phase().name() != "play" {
         return;
     }
     for text in ["e2-e4", "any?", "b1-c3", "e1-h1"] {
@@ -256,7 +256,7 @@ pub(crate) fn refuses_bad_attempts(t: &dyn Table) {
 /// Well-formed acts the rules refuse in the current position.
 pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
     let score = t.score().expect("started");
-    match t.variant() {
+    match t.session().terms().variant() {
         "duel" => {
             let j = t.show_json();
             let hand: Vec<u64> = j["hand"]["cards"]

@@ -30,9 +30,9 @@ use crate::stallmate::peer::color;
 use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
-use crate::table::{Hand, 
-    Automation, Choice, Computations, Descriptor, Face, Game, GameError, Grid, Refusal, Table,
-    TableFace, TableOf, TableView,
+use crate::table::{
+    Automation, Choice, Computing, Computations, Descriptor, Face, Game, GameError, Grid, Refusal, Table,
+    TableFace, TableOf, TableView, Hand,
 };
 
 /// The game as the registry lists it.
@@ -141,9 +141,6 @@ impl Table for DuoTable {
     fn session_mut(&mut self) -> &mut dyn AnySession {
         self.inner.session_mut()
     }
-    fn variant(&self) -> &'static str {
-        VARIANT
-    }
     fn to_act(&self) -> Option<Seat> {
         self.inner.to_act()
     }
@@ -166,6 +163,15 @@ impl Table for DuoTable {
     fn rulings_waiting(&self) -> usize {
         self.inner.rulings_waiting()
     }
+    fn computing(&self) -> Option<&dyn Computing> {
+        Some(self)
+    }
+    fn computing_mut(&mut self) -> Option<&mut dyn Computing> {
+        Some(self)
+    }
+}
+
+impl Computing for DuoTable {
     fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, Refusal> {
         let mut p = self.player();
         match p.as_mut() {
@@ -182,9 +188,6 @@ impl Table for DuoTable {
     fn computes(&self) -> bool {
         // From the proposal on: nothing before the end is too early for a message.
         !self.is_done()
-    }
-    fn has_computations(&self) -> bool {
-        true
     }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
         self.player()
@@ -224,9 +227,6 @@ impl Table for DuoTable {
 }
 
 impl TableFace for DuoTable {
-    fn phase(&self) -> &'static str {
-        self.inner.phase()
-    }
     fn ply(&self) -> usize {
         self.inner.ply()
     }
