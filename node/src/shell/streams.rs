@@ -37,6 +37,10 @@
 //! sent requests by request-response until it disconnects (it may come back upgraded).
 //! The choice is made per peer on the first stream opened, so an older peer costs one
 //! failed negotiation per connection, and nothing changes for a newer one.
+//!
+//! A little over 600 lines: both directions of every peer's streams are kept in one
+//! [`Streams`], whose state (the streams, their deadlines, the answers' shares) all its
+//! methods share.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io;
