@@ -12,16 +12,17 @@
 //! test checks it against the referee of sealed-games, and `mpc/bench` runs it under
 //! polytune between two processes.
 //!
-//! Files: the Garble source and its compilation `circuit.rs`; the program written out
-//! per shape `program.rs`; inputs and commitments `inputs.rs`; the output read back
-//! `outputs.rs`. The differential test runs it against `Referee::attempt`; `mpc/bench`
-//! is outside the workspace. Issue 35's second attempt: `gc`, half-gates garbling with
-//! free XOR over fixed-key AES, every random choice from a seed the audit can open; `ot`,
-//! the oblivious transfers that give the evaluator his input labels; `kept`, the
-//! referee's attempt with the game's state kept between computations. The crate imports
-//! nothing of sealed but in its tests.
+//! Files: the Garble source and its compilation `circuit.rs`; circuits as Bristol Fashion
+//! text, written and read `bristol.rs`; the program written out per shape `program.rs`;
+//! inputs and commitments `inputs.rs`; the output read back `outputs.rs`. The differential
+//! test runs it against `Referee::attempt`; `mpc/bench` is outside the workspace. Issue
+//! 35's second attempt: `gc`, half-gates garbling with free XOR over fixed-key AES, every
+//! random choice from a seed the audit can open; `ot`, the oblivious transfers that give
+//! the evaluator his input labels; `kept`, the referee's attempt with the game's state kept
+//! between computations. The crate imports nothing of sealed but in its tests.
 #![forbid(unsafe_code)]
 
+pub mod bristol;
 pub mod circuit;
 pub mod fingerprint;
 pub mod gc;
