@@ -20,8 +20,8 @@ use sealed_protocol::session::{AnySession, Command, Session};
 
 use super::acts::{self, Act};
 use super::clear;
-use super::item::to_item;
 use super::errors::{MessageRefused, ResumeError};
+use super::item::to_item;
 use super::player::{Player, Taken, from_the_other};
 use super::{Duo, Owed, State, VARIANT, engine_name, sender};
 use crate::stallmate::attempt::{Attempt, AttemptRefused};
@@ -31,8 +31,8 @@ use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_ch
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
 use crate::table::{
-    Automation, Choice, Computing, Computations, Descriptor, Face, Game, GameError, Grid, Refusal, Table,
-    TableFace, TableOf, TableView, Hand,
+    Automation, Choice, Computations, Computing, Descriptor, Face, Game, GameError, Grid, Hand,
+    Refusal, Table, TableFace, TableOf, TableView,
 };
 
 /// The game as the registry lists it.
@@ -151,7 +151,10 @@ impl Table for DuoTable {
         if self.is_done() {
             return None;
         }
-        let own = self.player().as_mut().and_then(|p| p.duty(self.session(), now));
+        let own = self
+            .player()
+            .as_mut()
+            .and_then(|p| p.duty(self.session(), now));
         own.or_else(|| self.inner.duty(now))
     }
     fn due_at(&self) -> Option<u64> {
@@ -314,7 +317,10 @@ impl Game for Duo {
 fn step_words(i: u64) -> String {
     use super::{BASE_MESSAGES, COMPUTATION_MESSAGES};
     match i.checked_sub(BASE_MESSAGES) {
-        None => format!("step {} of {BASE_MESSAGES} of the computations' set-up", i + 1),
+        None => format!(
+            "step {} of {BASE_MESSAGES} of the computations' set-up",
+            i + 1
+        ),
         Some(j) => {
             let (run, step) = (j / COMPUTATION_MESSAGES, j % COMPUTATION_MESSAGES + 1);
             let what = match run {
@@ -459,8 +465,14 @@ mod tests {
     fn a_message_of_the_computations_is_named_by_its_computation_and_step() {
         assert_eq!(step_words(0), "step 1 of 2 of the computations' set-up");
         assert_eq!(step_words(1), "step 2 of 2 of the computations' set-up");
-        assert_eq!(step_words(2), "step 1 of 4 of the computation that sets up the board");
-        assert_eq!(step_words(5), "step 4 of 4 of the computation that sets up the board");
+        assert_eq!(
+            step_words(2),
+            "step 1 of 4 of the computation that sets up the board"
+        );
+        assert_eq!(
+            step_words(5),
+            "step 4 of 4 of the computation that sets up the board"
+        );
         assert_eq!(
             step_words(19),
             "step 2 of 4 of the computation that judges the game's attempt 4"
