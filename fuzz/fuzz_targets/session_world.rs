@@ -23,9 +23,9 @@
 //! (the seats, their stores, what is in flight, which keys the forger used).
 
 use sealed_conformance::sim::test_key;
+use sealed_drive::Bytes;
 use sealed_games::table::{self, Invitees, Table};
 use sealed_games::variant::check_transcript;
-use sealed_drive::Bytes;
 use sealed_protocol::body::{Claim, ClaimKind, Item};
 use sealed_protocol::envelope::{Envelope, Signed};
 use sealed_protocol::hash::Hash;

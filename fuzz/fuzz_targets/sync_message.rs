@@ -5,7 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sealed_node::sync::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response, request_items, response_items};
+use sealed_node::sync::{
+    MAX_ITEMS, MAX_SYNC_MESSAGE, Request, Response, request_items, response_items,
+};
 
 fuzz_target!(|data: &[u8]| {
     let req = request_items(data);
@@ -17,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
     }
     let resp = response_items(data);
     if sealed_protocol::wire::decode::<Response>(data, MAX_SYNC_MESSAGE).is_ok() {
-        assert!(resp.is_ok(), "a response that decodes was refused: {resp:?}");
+        assert!(
+            resp.is_ok(),
+            "a response that decodes was refused: {resp:?}"
+        );
     }
 });

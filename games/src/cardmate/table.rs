@@ -10,11 +10,7 @@ use super::notation::NotationError;
 use crate::table::{Automation, Choice, Face, Game, Grid, Hand, nth};
 
 /// A legal move as the seed writes it, with the mark of what it does.
-fn cardmate_written(
-    pos: &super::Position,
-    m: &super::Move,
-    opts: &super::Options,
-) -> String {
+fn cardmate_written(pos: &super::Position, m: &super::Move, opts: &super::Options) -> String {
     let mut next = pos.clone();
     let mark = next.play_unchecked(m, opts);
     super::write_move(m, mark)

@@ -4,11 +4,11 @@
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{Command, Phase, Session};
 
+use super::Chex;
 use super::engine::{
     self as chex_engine, Color, DisplaySquare, Kind, ParseError, Ply, Position, ReadError,
     ResolveError, Written,
 };
-use super::Chex;
 
 use crate::table::hand::{ChexHand, ChexStack, ChexStacks};
 use crate::table::{Automation, Choice, Face, Game, Grid, Hand, nth};

@@ -134,7 +134,10 @@ mod tests {
             ))
             .unwrap_or_else(|e| panic!("{f}: {e}"))
         };
-        assert_eq!(super::running_ends_at(&vector("stallmate-duo-game.sealed")), None);
+        assert_eq!(
+            super::running_ends_at(&vector("stallmate-duo-game.sealed")),
+            None
+        );
         for f in ["stallmate-game.sealed", "stallmate-forfeit-game.sealed"] {
             let bytes = vector(f);
             assert_eq!(super::running_ends_at(&bytes), None, "{f} is over");

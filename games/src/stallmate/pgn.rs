@@ -218,7 +218,10 @@ mod tests {
         // Let pass: a forfeit on time.
         let mut r = after_e4();
         r.end_period().expect("closes");
-        assert_eq!(moves(&r), "1. e4 {forfeit by black: White +0, Black -10} 1-0");
+        assert_eq!(
+            moves(&r),
+            "1. e4 {forfeit by black: White +0, Black -10} 1-0"
+        );
         // Resigned after an illegal attempt: the attempt is said after the last move.
         let mut r = after_e4();
         let bad: Attempt = "e7-e4".parse().expect("an attempt");

@@ -16,11 +16,11 @@ use crate::chess::{Color, Position, Square};
 use crate::table::hand as shape;
 use crate::table::{Automation, Choice, Face, Game, Grid, Hand};
 
+use super::VARIANT;
 use super::acts::{self, PeriodEnd, Private, Public};
 use super::announce::heard;
 use super::attempt::{Attempt, AttemptRefused};
 use super::bot;
-use super::VARIANT;
 use super::peer::{Stallmate, State, color, mover, period_log, seat, setup_log, setup_name};
 use super::referee::Referee;
 use super::setup::Setup;
@@ -282,8 +282,12 @@ pub fn bot_attempt(s: &Session<Stallmate>, pick: u64) -> Option<Command> {
 /// computation of the two players: `duo`): the examples are his own side's moves.
 pub(crate) fn hints(seat: Seat) -> Vec<String> {
     let example = match super::peer::color(seat) {
-        crate::chess::Color::White => "e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)",
-        crate::chess::Color::Black => "e.g. e7-e5 (castling: the king onto its own rook, e.g. e8-h8; promotion e2-e1=Q)",
+        crate::chess::Color::White => {
+            "e.g. e2-e4 (castling: the king onto its own rook, e.g. e1-h1; promotion e7-e8=Q)"
+        }
+        crate::chess::Color::Black => {
+            "e.g. e7-e5 (castling: the king onto its own rook, e.g. e8-h8; promotion e2-e1=Q)"
+        }
     };
     vec![
         format!("<from>-<to>, {example}"),
@@ -357,12 +361,19 @@ enum Seen {
 fn seen(s: &Session<Stallmate>) -> Option<Seen> {
     let e = s.engine();
     let referee = s.seat() == e.rules().referee;
-    let from = if referee { Color::White } else { color(s.seat()) };
+    let from = if referee {
+        Color::White
+    } else {
+        color(s.seat())
+    };
     if let Some(r) = (referee || e.is_over()).then(|| hidden_game(e)).flatten() {
         return Some(Seen::Whole(r, from));
     }
     // The referee has no army of his own: before the game begins he sees no board.
-    (!referee).then(|| mover_view(e, s.seat())).flatten().map(Seen::Own)
+    (!referee)
+        .then(|| mover_view(e, s.seat()))
+        .flatten()
+        .map(Seen::Own)
 }
 
 impl Game for Stallmate {
@@ -606,8 +617,17 @@ mod tests {
     fn each_side_is_shown_its_own_moves() {
         let white = super::hints(Seat(0)).join(" ");
         let black = super::hints(Seat(1)).join(" ");
-        assert!(white.contains("e2-e4") && white.contains("e1-h1"), "{white}");
-        assert!(black.contains("e7-e5") && black.contains("e8-h8"), "{black}");
-        assert!(!black.contains("e2-e4") && !black.contains("e1-h1"), "{black}");
+        assert!(
+            white.contains("e2-e4") && white.contains("e1-h1"),
+            "{white}"
+        );
+        assert!(
+            black.contains("e7-e5") && black.contains("e8-h8"),
+            "{black}"
+        );
+        assert!(
+            !black.contains("e2-e4") && !black.contains("e1-h1"),
+            "{black}"
+        );
     }
 }

@@ -11,9 +11,9 @@ use super::act::{Act, Answer, CardRef, CardUse, Claim, StartCard, WireMove};
 use super::board::Board;
 use super::card::{Card, Effect, FlowEffect, Moment};
 use super::effects::Params;
-use super::rules::{Tempete, deck_name, trap_name};
 use super::holding::{answer_plays, command, hand, opens, sprung, traps_to_open};
 use super::physical::Edit;
+use super::rules::{Tempete, deck_name, trap_name};
 use super::state::{Pending, color};
 
 /// In the physical deck the bot states what it plays plainly: a card's effect is the

@@ -15,10 +15,10 @@ use crate::table::{Ask, Choice, Named};
 
 use super::act::{Act, Answer, CardRef, CardUse, StartCard, WireMove};
 use super::board::Board;
-use super::holding;
 use super::card::{Card, Effect, FlowEffect, Moment, kind_word};
 use super::command::write;
 use super::effects::{Params, Play};
+use super::holding;
 use super::rules::{Tempete, deck_name};
 use super::state::{Pending, State, color};
 
@@ -29,7 +29,10 @@ fn card_words(c: &Card) -> String {
 
 /// The moves of a play as a person reads them.
 fn moves_words(moves: &[Move]) -> String {
-    let m: Vec<String> = moves.iter().map(|m| format!("{}-{}", m.from, m.to)).collect();
+    let m: Vec<String> = moves
+        .iter()
+        .map(|m| format!("{}-{}", m.from, m.to))
+        .collect();
     m.join(" then ")
 }
 
@@ -49,7 +52,10 @@ fn promotions(moves: &[Move]) -> Vec<Named> {
         .iter()
         .filter_map(|m| {
             let k = m.promotion?;
-            Some(Named::word(format!("what the pawn on {} becomes", m.to), kind_word(k)))
+            Some(Named::word(
+                format!("what the pawn on {} becomes", m.to),
+                kind_word(k),
+            ))
         })
         .collect()
 }
@@ -65,7 +71,10 @@ fn names(effect: Effect, params: &Params) -> Vec<Named> {
         Effect::SacrificePawn => &["your pawn it removes"],
         Effect::ForbidSquare { .. } => &["the square no piece may end a move on"],
         Effect::SwapOwn => &["one of your two pieces that change places", "the other one"],
-        Effect::SwapEnemy => &["your piece that changes places", "the enemy piece beside it"],
+        Effect::SwapEnemy => &[
+            "your piece that changes places",
+            "the enemy piece beside it",
+        ],
         Effect::EarlyPromote { .. } => &["the pawn that promotes"],
         Effect::Revive => &["the starting square it returns to"],
         _ => &[],
@@ -118,7 +127,10 @@ pub(super) fn choices(s: &Session<Tempete>, state: &State) -> Vec<Choice> {
                 if replace || (turn.card.is_some() && c.effect() == Effect::Cancel) {
                     let act = Act::Intercept { card: card.clone() };
                     if let Some(t) = written(&act) {
-                        out.push(Choice::button(format!("intercept with {}", card_words(c)), t));
+                        out.push(Choice::button(
+                            format!("intercept with {}", card_words(c)),
+                            t,
+                        ));
                     }
                 }
                 if replace && double {
@@ -171,9 +183,12 @@ fn turn_choices(
         let ask = match c.effect().flow() {
             // Playable where a card can be shown without being played (version 2).
             Some(FlowEffect::ShowHand) if !s.engine().rules().version_2 => continue,
-            Some(FlowEffect::SealTrapSquare(_)) => Some(("trap", Ask::Square {
-                why: "the square your trap seals".into(),
-            })),
+            Some(FlowEffect::SealTrapSquare(_)) => Some((
+                "trap",
+                Ask::Square {
+                    why: "the square your trap seals".into(),
+                },
+            )),
             // A redraw discards other cards of one's own deck: enough must be in hand.
             Some(FlowEffect::Redraw(n))
                 if hand
@@ -184,10 +199,13 @@ fn turn_choices(
             {
                 continue;
             }
-            Some(FlowEffect::Redraw(n)) => Some(("discard", Ask::Cards {
-                count: n,
-                why: "the cards you discard and redraw".into(),
-            })),
+            Some(FlowEffect::Redraw(n)) => Some((
+                "discard",
+                Ask::Cards {
+                    count: n,
+                    why: "the cards you discard and redraw".into(),
+                },
+            )),
             _ => None,
         };
         for p in board.legal_plays(Some(c)) {
@@ -199,10 +217,16 @@ fn turn_choices(
             };
             let mut named = names(c.effect(), &p.params);
             named.extend(promotions(&p.moves));
-            out.push(match &ask {
-                Some((word, ask)) => play_choice(&p, words, with_blank(&t, word)).asking(ask.clone()),
-                None => play_choice(&p, words, t),
-            }.naming(named).playing(c.number()));
+            out.push(
+                match &ask {
+                    Some((word, ask)) => {
+                        play_choice(&p, words, with_blank(&t, word)).asking(ask.clone())
+                    }
+                    None => play_choice(&p, words, t),
+                }
+                .naming(named)
+                .playing(c.number()),
+            );
         }
         // A start card comes before the play, which is asked for next.
         let st = state.hand(side);
@@ -210,7 +234,10 @@ fn turn_choices(
             Effect::TakePlayed if board.check_timing(side, c, Moment::TurnStart).is_ok() => st
                 .takeable
                 .iter()
-                .map(|n| StartCard::Take { card: *r, number: *n })
+                .map(|n| StartCard::Take {
+                    card: *r,
+                    number: *n,
+                })
                 .collect(),
             Effect::PickUnplayed if board.check_timing(side, c, Moment::AfterLoss).is_ok() => {
                 let e = s.engine();
@@ -228,8 +255,12 @@ fn turn_choices(
         };
         for sc in start {
             let (act_words, act) = match sc {
-                StartCard::Take { number, .. } => (format!("take card {number} with {}", card_words(c)), sc),
-                StartCard::Pick { slot, .. } => (format!("pick deck slot {slot} with {}", card_words(c)), sc),
+                StartCard::Take { number, .. } => {
+                    (format!("take card {number} with {}", card_words(c)), sc)
+                }
+                StartCard::Pick { slot, .. } => {
+                    (format!("pick deck slot {slot} with {}", card_words(c)), sc)
+                }
             };
             let act = Act::Turn {
                 start: Some(act),
@@ -284,7 +315,9 @@ fn answers(
             });
             if let Some(t) = written(&act) {
                 let words = format!("another second move: {}", moves_words(&[*first, *other]));
-                out.push(Choice::shift(other.from, other.to, words, t).naming(promotions(&[*other])));
+                out.push(
+                    Choice::shift(other.from, other.to, words, t).naming(promotions(&[*other])),
+                );
             }
         }
         return;
@@ -300,7 +333,10 @@ fn answers(
         .filter(|_| by == FlowEffect::ReplaceMove);
     for p in &plays {
         let moves: Vec<WireMove> = p.moves.iter().map(WireMove::of).collect();
-        let replay = Act::Answer(Answer::Replay { card: None, moves: moves.clone() });
+        let replay = Act::Answer(Answer::Replay {
+            card: None,
+            moves: moves.clone(),
+        });
         if let Some(t) = written(&replay) {
             let words = format!("answer {}", moves_words(&p.moves));
             out.push(play_choice(p, words, t).naming(promotions(&p.moves)));
@@ -308,7 +344,10 @@ fn answers(
         if double.is_some()
             && let Some(t) = written(&Act::Answer(Answer::Keep { moves }))
         {
-            let words = format!("answer {}, the card back to your hand", moves_words(&p.moves));
+            let words = format!(
+                "answer {}, the card back to your hand",
+                moves_words(&p.moves)
+            );
             out.push(play_choice(p, words, t).naming(promotions(&p.moves)));
         }
     }
@@ -322,7 +361,11 @@ fn answers(
                 moves: p.moves.iter().map(WireMove::of).collect(),
             });
             if let Some(t) = written(&act) {
-                let words = format!("answer with {} again: {}", card_words(card), moves_words(&p.moves));
+                let words = format!(
+                    "answer with {} again: {}",
+                    card_words(card),
+                    moves_words(&p.moves)
+                );
                 let mut named = names(card.effect(), &p.params);
                 named.extend(promotions(&p.moves));
                 out.push(play_choice(&p, words, t).naming(named));

@@ -23,10 +23,10 @@ use sealed_protocol::session::Command;
 use crate::chess::{Kind, Move, MoveKind, Position, Square};
 
 use super::act::{Act, Answer, CardRef, CardUse, Claim, StartCard, WireMove};
-use super::physical::notation::{self, MoveError, Numbered, WordsError};
-use super::holding::{command, opens};
 use super::card::{Card, FlowEffect};
 use super::effects::Params;
+use super::holding::{command, opens};
+use super::physical::notation::{self, MoveError, Numbered, WordsError};
 use super::rules::trap_name;
 
 /// What the parser needs to know of the seat: its hand, and how many traps it sealed.
@@ -188,7 +188,10 @@ fn physical(
     used: &mut Vec<CardRef>,
 ) -> Result<Option<Command>, CommandError> {
     let (first, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let (head, tail) = rest.trim().split_once(char::is_whitespace).unwrap_or((rest.trim(), ""));
+    let (head, tail) = rest
+        .trim()
+        .split_once(char::is_whitespace)
+        .unwrap_or((rest.trim(), ""));
     match first {
         "dispute" => {
             let words = notation::read(me.pos, tail)?;
@@ -224,7 +227,10 @@ fn physical(
         "answer" => {
             let (r, words_text) = match head {
                 "card" => {
-                    let (n, t) = tail.trim().split_once(char::is_whitespace).unwrap_or((tail.trim(), ""));
+                    let (n, t) = tail
+                        .trim()
+                        .split_once(char::is_whitespace)
+                        .unwrap_or((tail.trim(), ""));
                     let (r, _) = card(me, n, used)?;
                     (Some(r), t)
                 }
@@ -246,7 +252,10 @@ fn physical(
     let (first, rest) = turn.split_once(char::is_whitespace).unwrap_or((turn, ""));
     let (r, words_text) = match first {
         "card" => {
-            let (n, t) = rest.trim().split_once(char::is_whitespace).unwrap_or((rest.trim(), ""));
+            let (n, t) = rest
+                .trim()
+                .split_once(char::is_whitespace)
+                .unwrap_or((rest.trim(), ""));
             let (r, _) = card(me, n, used)?;
             (Some(r), t)
         }

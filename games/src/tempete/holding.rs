@@ -75,7 +75,10 @@ pub fn add_shows(s: &Session<Tempete>, cmd: &mut Command) {
         return;
     };
     let me = color(s.seat());
-    let owed = s.engine().state().is_some_and(|st| st.owes_show == Some(me));
+    let owed = s
+        .engine()
+        .state()
+        .is_some_and(|st| st.owes_show == Some(me));
     if !owed || act.is_empty() {
         return;
     }
@@ -226,7 +229,8 @@ pub(super) fn answer_plays(board: &Board, turn: &TurnMade, by: FlowEffect) -> Ve
         .legal_plays(None)
         .into_iter()
         .filter(|p| {
-            by == FlowEffect::CancelCard || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
+            by == FlowEffect::CancelCard
+                || p.moves.iter().map(WireMove::of).collect::<Vec<_>>() != made
         })
         .collect()
 }

@@ -39,10 +39,10 @@ pub mod board;
 pub mod bot;
 pub mod card;
 mod choices;
-pub mod holding;
 pub mod command;
 pub mod deck;
 pub mod effects;
+pub mod holding;
 mod options;
 pub use options::{ListError, parse_list};
 pub mod pgn;
@@ -52,8 +52,8 @@ pub mod render;
 pub mod rules;
 pub mod score;
 mod show;
-pub mod table;
 pub mod state;
+pub mod table;
 
 pub use board::{Board, Refusal, Trap};
 pub use card::{

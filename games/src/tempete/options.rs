@@ -84,9 +84,7 @@ impl Tempete {
                 p.arbiter = arbiter;
                 if let Some(n) = ruling_plies {
                     if p.arbiter.is_none() {
-                        return Err(OptionError(
-                            "tempete: ruling-plies needs an arbiter".into(),
-                        ));
+                        return Err(OptionError("tempete: ruling-plies needs an arbiter".into()));
                     }
                     p.ruling_plies = n;
                 }

@@ -505,8 +505,8 @@ impl Tempete {
         // An interception of the second move binds the answer only while another second
         // move exists; without one it counts as an interception of the first part, so
         // the player is never left without an answer.
-        let second = second
-            && (self.physical.is_some() || !self.other_second_moves(&turn).is_empty());
+        let second =
+            second && (self.physical.is_some() || !self.other_second_moves(&turn).is_empty());
         let double = self.double_move_card(&turn).is_some();
         match answer {
             Answer::Cancel { card } => {

@@ -58,7 +58,11 @@ fn check_whole_hand(ctx: &ActCtx<'_>, opponent: Seat) -> Result<(), Violation> {
             return Err(format!("slot {} is shown twice", sh.slot).into());
         }
         if opens(sh.slot) {
-            return Err(format!("slot {} is shown and played: show only the cards kept", sh.slot).into());
+            return Err(format!(
+                "slot {} is shown and played: show only the cards kept",
+                sh.slot
+            )
+            .into());
         }
         if !kept.contains(&sh.slot) {
             return Err(format!("slot {} is not in the hand", sh.slot).into());

@@ -14,9 +14,9 @@ use crate::table::{Automation, Choice, Face, Game, Grid, Hand, Refusal};
 
 use super::act::{Act, Answer, CardRef};
 use super::bot;
-use super::holding;
 use super::card::{Effect, FlowEffect, Moment};
 use super::command;
+use super::holding;
 use super::holding::NotInHand;
 use super::refused::{CheckError, RulingError, TempeteError};
 use super::rules::{Tempete, VARIANT, deck_name, trap_name};
@@ -199,11 +199,13 @@ fn interceptors<'a>(
     hand: &'a [(CardRef, super::card::Card)],
     last: Option<&'a super::state::TurnMade>,
 ) -> impl Iterator<Item = &'a super::card::Card> {
-    hand.iter().map(|(_, c)| c).filter(move |c| match c.effect() {
-        Effect::ReplaceMove => last.is_some(),
-        Effect::Cancel => last.is_some_and(|t| t.card.is_some()),
-        _ => false,
-    })
+    hand.iter()
+        .map(|(_, c)| c)
+        .filter(move |c| match c.effect() {
+            Effect::ReplaceMove => last.is_some(),
+            Effect::Cancel => last.is_some_and(|t| t.card.is_some()),
+            _ => false,
+        })
 }
 
 /// How to play a card on one's own move, in words, with an example the board allows
@@ -267,7 +269,11 @@ impl Face for Tempete {
                 _ => "your turn was intercepted: make another move".into(),
             },
             // Offered only when this hand holds a card that may intercept now.
-            Pending::Turn(last) if interceptors(&holding::hand(s), last.as_ref()).next().is_some() => {
+            Pending::Turn(last)
+                if interceptors(&holding::hand(s), last.as_ref())
+                    .next()
+                    .is_some() =>
+            {
                 "your move, or intercept the opponent's turn with a card".into()
             }
             Pending::Turn(_) => "your move".into(),
@@ -407,10 +413,17 @@ impl Face for Tempete {
         let mut text = super::render::text(state, Some(&hand));
         // Known to this seat alone until it opens them; the page's board marks them too.
         for (_, t) in holding::sealed_traps(s) {
-            text.push_str(&format!("your sealed trap on {} ({})\n", t.square, t.effect));
+            text.push_str(&format!(
+                "your sealed trap on {} ({})\n",
+                t.square, t.effect
+            ));
         }
         for (_, c) in holding::shown_to_me(s) {
-            text.push_str(&format!("the opponent showed you card {} ({})\n", c.number(), c.name()));
+            text.push_str(&format!(
+                "the opponent showed you card {} ({})\n",
+                c.number(),
+                c.name()
+            ));
         }
         text.push_str(&super::physical::view::claims_text(
             s.engine(),
@@ -438,9 +451,8 @@ impl Face for Tempete {
             .collect();
         let state = s.engine().state();
         let sizes = state.map(|st| [st.hands[0].size, st.hands[1].size]);
-        let claims = state.and_then(|st| {
-            super::physical::view::claims(s.engine(), Some(color(s.seat())), st)
-        });
+        let claims = state
+            .and_then(|st| super::physical::view::claims(s.engine(), Some(color(s.seat())), st));
         // The opponent's cards shown to this seat (show-hand) and still in his hand.
         let opponent_shown = holding::shown_to_me(s)
             .iter()
@@ -466,7 +478,10 @@ impl Face for Tempete {
     }
 
     fn grid(s: &Session<Self>, state: &State) -> Option<Grid> {
-        let own: Vec<_> = holding::sealed_traps(s).into_iter().map(|(_, t)| t).collect();
+        let own: Vec<_> = holding::sealed_traps(s)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
         let pos = state.board.position();
         Some(Grid::chess(pos, color(s.seat()), |sq| {
             super::render::marks(state, sq, &own)
@@ -584,8 +599,9 @@ impl Automation for Tempete {
             return Err(Refusal::game(RulingError::Version1));
         }
         let coin = s.engine().coin().ok_or(Refusal::Unstarted)?;
-        if !super::physical::ruling::ruling_is_signed(arbiter, coin, *dispute, edits, note, signature)
-        {
+        if !super::physical::ruling::ruling_is_signed(
+            arbiter, coin, *dispute, edits, note, signature,
+        ) {
             return Err(Refusal::game(RulingError::NotSigned(*dispute)));
         }
         state

@@ -1,6 +1,5 @@
 //! Chess moves on the unbounded board, and the rule that the board must stay one group.
 
-
 use super::board::{Board, Color, Kind, NEIGHBOURS, Square, bounds_of, connected};
 
 /// A chess move: the piece on `from` goes to `to`, taking whatever stands there.

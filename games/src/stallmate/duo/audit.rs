@@ -23,8 +23,8 @@ use sealed_protocol::deposit::seal;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
 
 use super::clear::{self, Open, Unopened};
-use super::player::claims;
 use super::item::{mpc_options, rank};
+use super::player::claims;
 use super::posted::Posted;
 use super::{BASE_MESSAGES, COMPUTATION_MESSAGES, Duo, engine_name};
 use crate::chess::Color;

@@ -45,11 +45,11 @@ use sealed_protocol::hash::Hash;
 use sealed_protocol::hidden::{Audit, Revealed};
 use sealed_protocol::ids::{GameId, Name, Seat};
 use sealed_protocol::keys::PublicKey;
-use sealed_protocol::witness::{SignedStatement, Statement};
 use sealed_protocol::outcome::{Outcome, SeatResult};
 use sealed_protocol::proposal::{Terms, is_version_2};
 use sealed_protocol::rules::{ActCtx, Applied, Moves, OptionError, Rules, SetupSpec, Violation};
 use sealed_protocol::time::TimeControl;
+use sealed_protocol::witness::{SignedStatement, Statement};
 
 use self::acts::{Act, Done};
 use super::ending::{self, Ending};
@@ -529,12 +529,20 @@ mod tests {
         // Base OTs, Black then White; the start's four messages, no commitment.
         for (i, who) in [(0, 1u8), (1, 0), (2, 1), (3, 0), (4, 1)] {
             assert_eq!(rules().to_act(&s), Some(Seat(who)), "message {i}");
-            assert!(step(&s, &Act::Attempt(Hash::ZERO)).is_err(), "no commitment at {i}");
+            assert!(
+                step(&s, &Act::Attempt(Hash::ZERO)).is_err(),
+                "no commitment at {i}"
+            );
             s = step(&s, &h).expect("in order").state;
         }
         assert!(step(&s, &h).is_err(), "the start's last message is a Done");
-        assert!(step(&s, &done(true, false, None)).is_err(), "the start makes no move");
-        s = step(&s, &done(false, false, None)).expect("the start").state;
+        assert!(
+            step(&s, &done(true, false, None)).is_err(),
+            "the start makes no move"
+        );
+        s = step(&s, &done(false, false, None))
+            .expect("the start")
+            .state;
         // White commits, then the four messages; a move made passes the turn to Black.
         assert_eq!(s.owed(), Some(Owed::Attempt(Color::White)));
         assert!(step(&s, &h).is_err(), "the commitment comes first");
@@ -543,7 +551,10 @@ mod tests {
             assert!(step(&s, &Act::Attempt(Hash::ZERO)).is_err());
             s = step(&s, &h).expect("in order").state;
         }
-        assert!(step(&s, &done(false, true, None)).is_err(), "no capture without a move");
+        assert!(
+            step(&s, &done(false, true, None)).is_err(),
+            "no capture without a move"
+        );
         s = step(&s, &done(true, false, None)).expect("a move").state;
         assert_eq!(s.owed(), Some(Owed::Attempt(Color::Black)));
         assert_eq!(s.plies, 1);
@@ -563,7 +574,10 @@ mod tests {
         assert!(step(s, &Act::Halt).is_err(), "no halt once it has ended");
         assert!(step(s, &Act::Step(Hash::ZERO)).is_err());
         assert!(step(s, &Act::Open).is_err(), "the setups go with the act");
-        assert!(step_opening(s, &Act::Open, &both[..1]).is_err(), "both of them");
+        assert!(
+            step_opening(s, &Act::Open, &both[..1]).is_err(),
+            "both of them"
+        );
         let white = step_opening(s, &Act::Open, &both).expect("White opens");
         assert!(white.outcome.is_none());
         assert_eq!(white.state.owed(), Some(Owed::Open(Color::Black)));
@@ -596,13 +610,22 @@ mod tests {
         let game = r.game;
         let mut s = r.start(&Hash::ZERO);
         assert!(step(&s, &Act::Lacking).is_err(), "nothing sent yet");
-        s = step(&s, &Act::Step(Hash::ZERO)).expect("Black's message 0").state;
+        s = step(&s, &Act::Step(Hash::ZERO))
+            .expect("Black's message 0")
+            .state;
         // White lacks message 0: Black owes its deposit, and nothing else goes first.
         let lacked = step(&s, &Act::Lacking).expect("White lacks it").state;
         assert_eq!(lacked.owed(), Some(Owed::Deposit(0)));
         assert_eq!(r.to_act(&lacked), Some(Seat(1)));
-        for wrong in [Act::Step(Hash::ZERO), Act::Lacking, Act::Attempt(Hash::ZERO)] {
-            assert!(step(&lacked, &wrong).is_err(), "{wrong:?} before the deposit");
+        for wrong in [
+            Act::Step(Hash::ZERO),
+            Act::Lacking,
+            Act::Attempt(Hash::ZERO),
+        ] {
+            assert!(
+                step(&lacked, &wrong).is_err(),
+                "{wrong:?} before the deposit"
+            );
         }
         // A stamp that is not the witness's, or not of this game, or not a stamp.
         let ledger = Statement::Ledger(Ledger {
@@ -630,8 +653,12 @@ mod tests {
             "nothing lacked now"
         );
         // The next message may be lacked in its turn; the sender may halt instead.
-        let s = step(&deposited, &Act::Step(Hash::ZERO)).expect("message 1").state;
-        let lacked = step(&s, &Act::Lacking).expect("Black lacks message 1").state;
+        let s = step(&deposited, &Act::Step(Hash::ZERO))
+            .expect("message 1")
+            .state;
+        let lacked = step(&s, &Act::Lacking)
+            .expect("Black lacks message 1")
+            .state;
         let halted = step(&lacked, &Act::Halt).expect("White halts").state;
         assert_eq!(halted.halted, Some(Color::White));
     }

@@ -263,7 +263,12 @@ impl Player {
         // Its own messages signed before (after a restart) are made again first.
         let posted = self.posted(s);
         self.follow_posted(&posted);
-        if index < self.next || self.early.as_ref().is_some_and(|e| e.0 == index && e.1 == bytes) {
+        if index < self.next
+            || self
+                .early
+                .as_ref()
+                .is_some_and(|e| e.0 == index && e.1 == bytes)
+        {
             return Ok(Taken::Known);
         }
         if index != self.next {
@@ -299,7 +304,10 @@ impl Player {
                 if !self.made_now(i, posted) {
                     break;
                 }
-                let ours = self.made.as_ref().map(|m| step_hash(&self.game, i, &m.bytes));
+                let ours = self
+                    .made
+                    .as_ref()
+                    .map(|m| step_hash(&self.game, i, &m.bytes));
                 if ours != Some(hash) {
                     // Its own signed hash is not what its seed makes: the store is not
                     // this seat's (nothing honest gets here); stop rather than sign on.
@@ -498,7 +506,8 @@ impl Player {
     fn make(&mut self, i: u64, posted: &Posted) -> Result<(Vec<u8>, Act), StepError> {
         // A computation's first message (Black's E1) reads nothing of the other's: after
         // a restart from the kept state, there is no message before it to hold.
-        let opens_run = i >= BASE_MESSAGES && (i - BASE_MESSAGES).is_multiple_of(COMPUTATION_MESSAGES);
+        let opens_run =
+            i >= BASE_MESSAGES && (i - BASE_MESSAGES).is_multiple_of(COMPUTATION_MESSAGES);
         let received = match &self.received {
             Some((j, b)) if *j + 1 == i => b.as_slice(),
             _ if i == 0 || (opens_run && i > BASE_MESSAGES) => &[],
@@ -516,7 +525,10 @@ impl Player {
             let act = Act::Step(Hash(step_hash(&self.game, i, &bytes)));
             return Ok((bytes, act));
         }
-        let (run, p) = ((i - BASE_MESSAGES) / COMPUTATION_MESSAGES, (i - BASE_MESSAGES) % COMPUTATION_MESSAGES);
+        let (run, p) = (
+            (i - BASE_MESSAGES) / COMPUTATION_MESSAGES,
+            (i - BASE_MESSAGES) % COMPUTATION_MESSAGES,
+        );
         let attempt = self.attempt(run, posted)?;
         // The program this computation runs, compiled once in the process: a warm-up
         // may be compiling it now (`super::ensure`).
@@ -534,7 +546,10 @@ impl Player {
                 }
                 (b.ask(&mut circuits, attempt).map_err(err)?, None)
             }
-            (Party::White(w), 1) => (w.answer(&mut circuits, received, attempt).map_err(err)?, None),
+            (Party::White(w), 1) => (
+                w.answer(&mut circuits, received, attempt).map_err(err)?,
+                None,
+            ),
             (Party::Black(b), 2) => (b.evaluate(&mut circuits, received).map_err(err)?, None),
             (Party::White(w), 3) => {
                 let (g2, outcome) = w.decode(&mut circuits, received).map_err(err)?;

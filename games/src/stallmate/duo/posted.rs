@@ -65,10 +65,13 @@ impl Posted {
                     &stamp,
                     sealed_protocol::witness::MAX_STATEMENT,
                 );
-                if let (Some(i), Ok(SignedStatement {
-                    statement: Statement::Stamp(s),
-                    ..
-                })) = (self.lacked, stamp)
+                if let (
+                    Some(i),
+                    Ok(SignedStatement {
+                        statement: Statement::Stamp(s),
+                        ..
+                    }),
+                ) = (self.lacked, stamp)
                 {
                     self.deposits.push((i, s.deposit.0, at));
                 }

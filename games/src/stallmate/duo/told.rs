@@ -64,7 +64,10 @@ pub fn heard(bits: &Bits, options: &Options) -> Vec<Heard> {
         2 => vec![Heard::AnyNo],
         3 => vec![Heard::AnyTry],
         1 => {
-            let mut out: Vec<Heard> = capture(bits, options).map(Heard::Capture).into_iter().collect();
+            let mut out: Vec<Heard> = capture(bits, options)
+                .map(Heard::Capture)
+                .into_iter()
+                .collect();
             out.extend(checks(bits).into_iter().map(Heard::Check));
             out.extend(ending(bits).map(Heard::End));
             out
@@ -98,12 +101,25 @@ mod tests {
             panic!("a yes");
         };
         let at = Square::from_index(36).expect("e5");
-        assert_eq!(r.capture.map(|c| (c.at, c.by)), Some((at, Some(Capturer::Pawn))));
+        assert_eq!(
+            r.capture.map(|c| (c.at, c.by)),
+            Some((at, Some(Capturer::Pawn)))
+        );
         assert_eq!(r.checks, vec![CheckKind::Rank, CheckKind::Knight]);
         assert!(r.end.is_some());
         let plain = answer(&bits, &Options::default());
-        assert!(matches!(plain, Answer::Yes(Report { capture: Some(Capture { by: None, .. }), .. })));
-        assert_eq!(heard(&bits, &named).len(), 4, "capture, two checks, the end");
+        assert!(matches!(
+            plain,
+            Answer::Yes(Report {
+                capture: Some(Capture { by: None, .. }),
+                ..
+            })
+        ));
+        assert_eq!(
+            heard(&bits, &named).len(),
+            4,
+            "capture, two checks, the end"
+        );
     }
 
     #[test]

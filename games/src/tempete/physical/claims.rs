@@ -275,15 +275,24 @@ mod tests {
         c.finish(White, true, None); // act 0: White's claim
         c.begin(Black, false);
         c.finish(Black, true, None); // act 1: Black plays on: act 0 accepted
-        assert_eq!(c.dispute(Black, 0, "no", 1), Err(ClaimError::NotDisputable(0)));
+        assert_eq!(
+            c.dispute(Black, 0, "no", 1),
+            Err(ClaimError::NotDisputable(0))
+        );
         // White may still dispute Black's act 1, and only once.
         assert_eq!(c.dispute(White, 1, "no", 1), Ok(0));
-        assert_eq!(c.dispute(White, 1, "no", 1), Err(ClaimError::DisputedTwice(1)));
+        assert_eq!(
+            c.dispute(White, 1, "no", 1),
+            Err(ClaimError::DisputedTwice(1))
+        );
         // Nobody disputes his own act.
         c.finish(White, false, None);
         c.begin(White, false);
         c.finish(White, true, None); // act 3
-        assert_eq!(c.dispute(White, 3, "", 2), Err(ClaimError::NotDisputable(3)));
+        assert_eq!(
+            c.dispute(White, 3, "", 2),
+            Err(ClaimError::NotDisputable(3))
+        );
     }
 
     #[test]

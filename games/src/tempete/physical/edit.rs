@@ -236,8 +236,7 @@ impl Board {
                                 index,
                                 why: e.to_string(),
                             })?;
-                            if piece.kind != Kind::Pawn || matches!(k, Kind::Pawn | Kind::King)
-                            {
+                            if piece.kind != Kind::Pawn || matches!(k, Kind::Pawn | Kind::King) {
                                 return Err(EditError::BadPromotion { index });
                             }
                             k
@@ -423,7 +422,10 @@ mod tests {
             b.claim(Color::White, &vec![Edit::ExtraMove; MAX_EDITS + 1]),
             Err(EditError::TooMany)
         );
-        assert_eq!(b.correct(&[Edit::SkipTurn]), Err(EditError::TurnInCorrection));
+        assert_eq!(
+            b.correct(&[Edit::SkipTurn]),
+            Err(EditError::TurnInCorrection)
+        );
     }
 
     #[test]

@@ -90,9 +90,11 @@ impl Tempete {
             .into());
         }
         if c.card.is_none() && c.cite.is_none() && ctx.opened_values.is_empty() {
-            return Err("a claim states a card's effect, cites a continuing effect, \
+            return Err(
+                "a claim states a card's effect, cites a continuing effect, \
                         or says what a trap sprung in this envelope did"
-                .into());
+                    .into(),
+            );
         }
         // The procedure's own part (a trap card seals its square); no card of the
         // physical deck redraws or shows through the flow.
@@ -251,9 +253,9 @@ impl Tempete {
     /// passed with no ruling. The claim then stands as if accepted: the claimant cannot
     /// make the arbiter rule, so his silence is held against nobody.
     pub fn lapsed(&self, s: &State, d: &super::claims::Dispute) -> bool {
-        self.physical.as_ref().is_some_and(|p| {
-            p.arbiter.is_some() && s.plies >= d.ply.saturating_add(p.ruling_plies)
-        })
+        self.physical
+            .as_ref()
+            .is_some_and(|p| p.arbiter.is_some() && s.plies >= d.ply.saturating_add(p.ruling_plies))
     }
 
     /// Every dispute nothing closed, as an open claim against its claimant: the result
@@ -281,7 +283,11 @@ impl Tempete {
                     what: format!(
                         "dispute {i} of act {} is open{waiting}: {}",
                         d.act,
-                        if d.note.is_empty() { "no reason given" } else { &d.note }
+                        if d.note.is_empty() {
+                            "no reason given"
+                        } else {
+                            &d.note
+                        }
                     ),
                 }
             })

@@ -141,7 +141,10 @@ mod tests {
             note: "camel".into(),
             ..Claim::default()
         };
-        assert_eq!(hex(&Act::Claim(claim)), "0500010003000100061f00060563616d656c");
+        assert_eq!(
+            hex(&Act::Claim(claim)),
+            "0500010003000100061f00060563616d656c"
+        );
         let cite = Claim {
             cite: Some(0),
             edits: vec![Edit::Move {

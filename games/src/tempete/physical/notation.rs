@@ -152,8 +152,17 @@ pub fn read(pos: &Position, text: &str) -> Result<Words, WordsError> {
     let is_clause = |w: &str| {
         matches!(
             w,
-            "then" | "remove" | "place" | "exchange" | "again" | "skip" | "show" | "for" | "trap"
-                | "cite" | "sig"
+            "then"
+                | "remove"
+                | "place"
+                | "exchange"
+                | "again"
+                | "skip"
+                | "show"
+                | "for"
+                | "trap"
+                | "cite"
+                | "sig"
         )
     };
     while i < words.len() {
@@ -331,7 +340,11 @@ pub fn write_edits(edits: &[Edit]) -> Option<Vec<String>> {
                     promotion,
                 } => {
                     let p = match promotion {
-                        Some(k) => Kind::ALL.get(usize::from(k))?.upper().to_ascii_lowercase().to_string(),
+                        Some(k) => Kind::ALL
+                            .get(usize::from(k))?
+                            .upper()
+                            .to_ascii_lowercase()
+                            .to_string(),
                         None => String::new(),
                     };
                     format!("then {}{}{p}", sq(from)?, sq(to)?)
@@ -396,7 +409,10 @@ pub fn write(
             format!("{start}{}", join(head, write_claim(c, trap)?))
         }
         Act::Answer(Answer::Claimed(c)) => {
-            format!("answer {}", join(head(c.card, true)?, write_claim(c, None)?))
+            format!(
+                "answer {}",
+                join(head(c.card, true)?, write_claim(c, None)?)
+            )
         }
         Act::Dispute { act, note } => {
             let mut w = vec![format!("dispute {act}")];

@@ -133,7 +133,9 @@ pub fn claims(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Option<Clai
         .enumerate()
         .map(|(i, d)| {
             let state = match d.state {
-                DisputeState::Open | DisputeState::Settling { .. } if rules.lapsed(st, d) => "lapsed",
+                DisputeState::Open | DisputeState::Settling { .. } if rules.lapsed(st, d) => {
+                    "lapsed"
+                }
                 DisputeState::Open => "open",
                 DisputeState::Settling { .. } => "offered",
                 DisputeState::Settled { .. } => "settled",
@@ -158,15 +160,13 @@ pub fn claims(e: &Engine<Tempete>, me: Option<Color>, st: &State) -> Option<Clai
         .lasting
         .iter()
         .filter(|l| st.plies < l.until)
-        .map(|l| {
-            Lasting {
-                act: l.act,
-                by: side(l.side).to_owned(),
-                who: who(e, l.side),
-                card: l.card,
-                until: l.until,
-                note: shown(&l.note),
-            }
+        .map(|l| Lasting {
+            act: l.act,
+            by: side(l.side).to_owned(),
+            who: who(e, l.side),
+            card: l.card,
+            until: l.until,
+            note: shown(&l.note),
         })
         .collect();
     Some(Claims {
@@ -260,7 +260,10 @@ pub fn hints(
         }
     }
     for l in st.claims.lasting.iter().filter(|l| st.plies < l.until) {
-        v.push(format!("cite {} then <move> note <how the effect allows it>", l.act));
+        v.push(format!(
+            "cite {} then <move> note <how the effect allows it>",
+            l.act
+        ));
     }
     for (i, _) in st.claims.open() {
         v.push(format!("settle {i} [<edits>] note <what you agree>"));

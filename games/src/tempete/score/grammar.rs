@@ -2,16 +2,11 @@
 //! the act's shape), still without a board; moves are read by the chess crate's one
 //! grammar of move text.
 
-
-
 use crate::chess::{Kind, MoveText, Square};
 use crate::replay::ReplayError;
 use crate::tempete::physical::notation::{self, MoveError};
 
-
 use super::unreadable;
-
-
 
 /// A move as written, read by the chess crate's one grammar of move text.
 pub(super) fn read_move(w: &str) -> Result<MoveText, MoveError> {

@@ -1,7 +1,6 @@
 //! Reading a score, last step: every act judged by the protocol's own judge, in order,
 //! from the options the tags give.
 
-
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, EnvRef, Name, Seat};
 use sealed_protocol::outcome::Outcome;
@@ -15,7 +14,7 @@ use crate::tempete::rules::{Tempete, trap_name};
 use crate::tempete::state::{State, seat};
 
 use super::grammar::{ActText, Line, read_group, read_move};
-use super::resolve::{build};
+use super::resolve::build;
 use super::tokens::{Tok, parse};
 use super::{ScoredAct, illegal, unreadable};
 
@@ -37,7 +36,8 @@ pub(super) fn judge(
         .map(|(i, sq)| (trap_name(), *i, vec![*sq]))
         .collect();
     let ctx = ActCtx {
-        shown_slots: &[], held_slots: &[],
+        shown_slots: &[],
+        held_slots: &[],
         at: EnvRef {
             chain: ChainId::public(who),
             seq,

@@ -3,7 +3,6 @@
 //! squares — and built into the act and the slots its envelope opens and seals. Why a
 //! written move names none: [`ResolveError`].
 
-
 use sealed_protocol::ids::Name;
 use sealed_protocol::rules::OpenedSlot;
 
@@ -18,8 +17,6 @@ use crate::tempete::state::State;
 
 use super::grammar::{ActText, CardText, Line, RefText, StartKind, is_coord};
 use super::{illegal, unreadable};
-
-
 
 /// The board the act's moves are read on: the state's, with the traps the actor opens
 /// sprung first (as `Rules::apply` does).
@@ -160,7 +157,12 @@ pub(super) struct Built {
     pub(super) committed: Vec<(Name, u32)>,
 }
 
-pub(super) fn build(rules: &Tempete, s: &State, line: &Line, ply: usize) -> Result<Built, ReplayError> {
+pub(super) fn build(
+    rules: &Tempete,
+    s: &State,
+    line: &Line,
+    ply: usize,
+) -> Result<Built, ReplayError> {
     let side = s.to_act;
     let board = act_board(s, side, &line.sprung);
     let mut opened: Vec<OpenedSlot> = vec![];

@@ -1,15 +1,10 @@
 //! Reading a score, first step: text to tags and movetext tokens (words, `<…>` groups,
 //! move numbers, the result), comments and side lines dropped, every input capped.
 
-
-
 use crate::chess::Color;
 use crate::replay::ReplayError;
 
-
 use super::unreadable;
-
-
 
 /// A token of the movetext.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,15 +3,13 @@
 //! later moves, each checked to read back as the move it names. Why an act cannot be
 //! written: [`Unwritable`].
 
-
-
 use crate::chess::{CastleSide, Kind, MoveText, PieceText, Square};
 
 use crate::tempete::act::{CardRef, CardUse, WireMove};
 use crate::tempete::board::Board;
 use crate::tempete::rules::Tempete;
 
-use super::grammar::{read_move};
+use super::grammar::read_move;
 use super::resolve::{Mode, resolve, resolve_in};
 
 pub(super) fn kind_of(i: u8) -> Option<Kind> {

@@ -17,12 +17,10 @@ use crate::tempete::physical::notation;
 use crate::tempete::rules::{Tempete, deck_name, trap_name};
 use crate::tempete::state::{Pending, State, color, seat};
 
-use super::replay::{judge, result_token};
-use super::resolve::{act_board};
-use super::write_moves::{Naming, Unwritable, card_moves_text, san_text, sq_text};
 use super::ScoredAct;
-
-
+use super::replay::{judge, result_token};
+use super::resolve::act_board;
+use super::write_moves::{Naming, Unwritable, card_moves_text, san_text, sq_text};
 
 /// Why the score stops at an act: written as a comment, `{act N is refused: …}`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
