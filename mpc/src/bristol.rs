@@ -24,8 +24,9 @@
 //! same wire under a second number, never as a gate. All outputs are written as one
 //! output of that many bits: how they divide into values is the manifest's to say.
 //!
-//! Reading is bounded before anything is allocated by what the header claims
-//! ([`MAX_WIRES`]) and refuses, with the line, anything else: a gate kind other than the
+//! Reading is bounded before anything is allocated: at most [`MAX_WIRES`] wires, and no
+//! more than the inputs and the text's lines can write (its index of wires is 4 bytes a
+//! wire, for the length of the call); it refuses, with the line, anything else: a gate kind other than the
 //! four above, a wire read before it is written or written twice, a count that does not
 //! match. It never panics, whatever the text.
 
@@ -37,6 +38,9 @@ use crate::gc::{Circuit, Gate, input_count};
 /// input bits, 138,720 gates, 1,434 outputs; `mpc/tests/bristol.rs`); this leaves room
 /// for about thirty times that and bounds what a hostile file makes the reader hold.
 pub const MAX_WIRES: usize = 1 << 22;
+
+/// A wire of [`read`]'s index not written yet.
+const UNWRITTEN: u32 = u32::MAX;
 
 /// Why a text is not a circuit, with the line (from 1) where it shows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,6 +58,14 @@ pub enum BristolError {
     TooLarge {
         /// The wires the header claims.
         wires: usize,
+    },
+    /// The header claims more wires than the inputs and the text's lines can write.
+    #[error("{wires} wires claimed, the text can write at most {most}")]
+    Unwritable {
+        /// The wires the header claims.
+        wires: usize,
+        /// The inputs and one wire a line.
+        most: usize,
     },
     /// A gate line does not read.
     #[error("line {line}: not a gate of XOR, AND, INV or EQW")]
@@ -166,14 +178,24 @@ pub fn read(text: &str) -> Result<Circuit, BristolError> {
         return Err(BristolError::TooLarge { wires: usize::MAX });
     };
     if inputs > wires || out_bits > wires {
-        return Err(BristolError::TooLarge {
-            wires: inputs.max(out_bits),
+        return Err(BristolError::Count {
+            what: "wires the inputs or the outputs need",
+            claimed: wires,
+            found: inputs.max(out_bits),
         });
     }
-    // Each Bristol wire's number in the circuit read, once written.
-    let mut index: Vec<Option<usize>> = vec![None; wires];
-    for (w, slot) in index.iter_mut().enumerate().take(inputs) {
-        *slot = Some(w);
+    // Every wire but an input is written by a line of its own: a header that claims
+    // more is refused before the index below is made, so what it holds follows the text
+    // (and the inputs the header claims, at most MAX_WIRES).
+    let most = inputs.saturating_add(text.lines().count());
+    if wires > most {
+        return Err(BristolError::Unwritable { wires, most });
+    }
+    // Each Bristol wire's number in the circuit read, once written ([`UNWRITTEN`] until
+    // then): 4 bytes a wire, 16 MiB for the most wires read.
+    let mut index: Vec<u32> = vec![UNWRITTEN; wires];
+    for (w, slot) in (0u32..).zip(index.iter_mut().take(inputs)) {
+        *slot = w;
     }
     let mut c = Circuit {
         input_gates,
@@ -188,12 +210,9 @@ pub fn read(text: &str) -> Result<Circuit, BristolError> {
             w.parse::<usize>()
                 .map_err(|_| BristolError::Gate { line: at })
         };
-        let read_wire = |w: usize, index: &[Option<usize>]| {
-            index
-                .get(w)
-                .copied()
-                .flatten()
-                .ok_or(BristolError::Unwritten { line: at, wire: w })
+        let read_wire = |w: usize, index: &[u32]| match index.get(w) {
+            Some(&i) if i != UNWRITTEN => Ok(i as usize),
+            _ => Err(BristolError::Unwritten { line: at, wire: w }),
         };
         let (out, made) = match words.as_slice() {
             ["2", "1", a, b, o, kind @ ("XOR" | "AND")] => {
@@ -210,16 +229,17 @@ pub fn read(text: &str) -> Result<Circuit, BristolError> {
                 let a = read_wire(wire(a)?, &index)?;
                 let o = wire(o)?;
                 match index.get_mut(o) {
-                    Some(slot @ None) => *slot = Some(a),
+                    Some(slot) if *slot == UNWRITTEN => *slot = a as u32,
                     _ => return Err(BristolError::Rewritten { line: at, wire: o }),
                 }
                 continue;
             }
             _ => return Err(BristolError::Gate { line: at }),
         };
-        let number = inputs + c.gates.len();
+        // Below `wires`, which is at most MAX_WIRES: it fits.
+        let number = (inputs + c.gates.len()) as u32;
         match index.get_mut(out) {
-            Some(slot @ None) => *slot = Some(number),
+            Some(slot) if *slot == UNWRITTEN => *slot = number,
             _ => {
                 return Err(BristolError::Rewritten {
                     line: at,
@@ -237,16 +257,16 @@ pub fn read(text: &str) -> Result<Circuit, BristolError> {
         });
     }
     // The outputs are the last wires, every one written.
-    for slot in &index[wires - out_bits..] {
-        match *slot {
-            Some(i) => c.output_gates.push(i),
-            None => {
+    for &slot in &index[wires - out_bits..] {
+        match slot {
+            UNWRITTEN => {
                 return Err(BristolError::Count {
                     what: "outputs written",
                     claimed: out_bits,
                     found: c.output_gates.len(),
                 });
             }
+            i => c.output_gates.push(i as usize),
         }
     }
     Ok(c)
@@ -318,6 +338,15 @@ mod tests {
             }),
             ("1 99999999999\n2 1 1\n1 1\n", |e| {
                 matches!(e, BristolError::TooLarge { .. })
+            }),
+            ("1 4000000\n2 1 1\n1 1\n2 1 0 1 2 AND\n", |e| {
+                matches!(
+                    e,
+                    BristolError::Unwritable {
+                        wires: 4_000_000,
+                        ..
+                    }
+                )
             }),
             ("1 4\n2 1 1\n1 1\n2 1 0 1 2 AND\n", |e| {
                 matches!(
