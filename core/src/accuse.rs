@@ -307,20 +307,19 @@ impl Core {
         // as evidence and answers with its own (`take.rs`): both then hold the proof,
         // though the witness's one forward of its envelope was lost. Repeated at every
         // answer until it is no longer so.
-        let twins: Vec<Vec<u8>> = held
-            .chains
-            .iter()
-            .filter_map(|h| {
-                let ours = p
-                    .table()
-                    .session()
-                    .processed_at(sealed_protocol::ids::EnvRef {
-                        chain: h.chain,
-                        seq: h.count.checked_sub(1)?,
-                    })?;
-                (ours.hash != h.head).then(|| ours.bytes.clone())
-            })
-            .collect();
+        let twins: Vec<Vec<u8>> =
+            held.chains
+                .iter()
+                .filter_map(|h| {
+                    let ours = p.table().session().envelopes().processed(
+                        sealed_protocol::ids::EnvRef {
+                            chain: h.chain,
+                            seq: h.count.checked_sub(1)?,
+                        },
+                    )?;
+                    (ours.hash != h.head).then(|| ours.bytes.clone())
+                })
+                .collect();
         let Ok(mut lacking) = self.served(&game, None, &have, store) else {
             return;
         };
@@ -348,7 +347,8 @@ const MAX_GIVEN: usize = 256;
 fn processed(p: &super::game::Played) -> u64 {
     p.table()
         .session()
-        .chain_counts()
+        .envelopes()
+        .counts()
         .iter()
         .map(|(_, n)| n)
         .sum()

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use sealed_games::table::{self, Generic, Refusal, Table};
+use sealed_games::table::{self, Document, Generic, Refusal, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
@@ -54,15 +54,17 @@ impl Core {
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
             Cmd::Ruling { game, dispute, act } => self.keep_ruling(id, &game, dispute, act, store),
             Cmd::Transcript(g) => self.export(id, &g, Export::Transcript, store),
-            Cmd::Score(g) => self.export(id, &g, Export::Score, store),
-            Cmd::Pgn(g) => self.export(id, &g, Export::Pgn, store),
+            Cmd::Score(g) => self.export(id, &g, Export::Document(Document::Score), store),
+            Cmd::Pgn(g) => self.export(id, &g, Export::Document(Document::Pgn), store),
             // These answer now.
             Cmd::Games => return self.reply(id, Ok(Answer::Summaries(self.summaries()))),
             Cmd::Show(_, ShowFormat::Other(f)) => {
                 return self.reply(id, Err(NodeError::NoFormat(f)));
             }
             Cmd::Show(g, ShowFormat::Svg) => {
-                let r = self.table(&g, store).map(|t| Answer::MaybeText(t.svg()));
+                let r = self
+                    .table(&g, store)
+                    .map(|t| Answer::MaybeText(t.document(Document::Svg)));
                 return self.reply(id, r);
             }
             Cmd::Show(g, format) => {
@@ -169,7 +171,7 @@ impl Core {
             options: options_words(p.table().session().terms()),
             delivery: p.delivery(),
             witness_refused: self.witness_refused(id),
-            held: p.table().session().held(),
+            held: p.table().session().envelopes().len(),
             clock: self
                 .clocks(p)
                 .map(|c| c.line(&namer(&self.names_shown(p), p.table().session().seat()))),
@@ -476,7 +478,7 @@ impl Core {
         if self
             .games
             .played(&id)
-            .is_some_and(|p| p.table().session().withdrawn())
+            .is_some_and(|p| p.table().session().envelopes().withdrawn())
         {
             self.forget_invitation(&id);
         }
@@ -517,8 +519,7 @@ impl Core {
             let r = match self.games.played(&id) {
                 Some(p) => Ok(match what {
                     Export::Transcript => Answer::Bytes(p.table().session().transcript()),
-                    Export::Score => Answer::MaybeText(p.table().score()),
-                    Export::Pgn => Answer::MaybeText(p.table().pgn()),
+                    Export::Document(kind) => Answer::MaybeText(p.table().document(kind)),
                 }),
                 None => Err(match self.games.aside(&id) {
                     Some(a) => NodeError::SetAside(a.halt.clone()),

@@ -53,7 +53,7 @@ impl Core {
                 continue;
             }
             let mut keys = game_keys(p.table().session().terms());
-            add(id, &mut keys, &|| p.table().session().chain_counts());
+            add(id, &mut keys, &|| p.table().session().envelopes().counts());
         }
         for (id, a) in self.games.all_asleep() {
             let mut keys: Vec<PeerKey> = a.readers().collect();

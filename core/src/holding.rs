@@ -441,7 +441,8 @@ pub(super) fn refereed_accepted(p: &super::game::Played) -> bool {
     let me = p.table().session().seat();
     p.table()
         .session()
-        .chain_counts()
+        .envelopes()
+        .counts()
         .iter()
         .any(|(c, n)| *n > 0 && c.seat != proposer && c.seat != me)
 }
@@ -452,7 +453,8 @@ pub(super) fn signed_here(p: &super::game::Played) -> bool {
     let me = p.table().session().seat();
     p.table()
         .session()
-        .chain_counts()
+        .envelopes()
+        .counts()
         .iter()
         .any(|(c, n)| *n > 0 && c.seat == me)
 }

@@ -442,6 +442,7 @@ impl Core {
         Some(
             p.table()
                 .session()
+                .envelopes()
                 .visible(chain, p.table().session().seat()),
         )
     }
@@ -451,7 +452,8 @@ impl Core {
         self.games.played(game).is_some_and(|p| {
             p.table()
                 .session()
-                .chain_counts()
+                .envelopes()
+                .counts()
                 .iter()
                 .any(|(c, n)| *c == chain && *n > 0)
         })

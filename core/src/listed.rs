@@ -55,7 +55,13 @@ impl Listed {
                 .session()
                 .terms()
                 .seats()
-                .map(|s| table.session().signed_name(s))
+                .map(|s| {
+                    table
+                        .session()
+                        .envelopes()
+                        .signed_name(s)
+                        .map(str::to_owned)
+                })
                 .collect(),
         }
     }

@@ -247,7 +247,7 @@ impl Core {
     fn asleep_of(&self, id: &GameId, p: &Played) -> Asleep {
         let terms = p.table().session().terms();
         let me = p.table().session().seat();
-        let heads = p.table().session().chain_counts();
+        let heads = p.table().session().envelopes().counts();
         let others = terms
             .seats()
             .filter(|s| *s != me)
@@ -258,7 +258,7 @@ impl Core {
                     sees: heads
                         .iter()
                         .map(|(c, _)| *c)
-                        .filter(|c| p.table().session().visible(*c, seat))
+                        .filter(|c| p.table().session().envelopes().visible(*c, seat))
                         .collect(),
                     owed: p.owed(Some(seat)),
                 })

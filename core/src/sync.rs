@@ -378,7 +378,8 @@ impl Core {
                     let chains: BTreeSet<ChainId> = p
                         .table()
                         .session()
-                        .chain_counts()
+                        .envelopes()
+                        .counts()
                         .into_iter()
                         .map(|(c, _)| c)
                         .collect();
@@ -628,7 +629,7 @@ impl Core {
         {
             // Window open on purpose: served from the table, which may be ahead of the
             // store.
-            return Ok(p.table().session().envelopes_after(have, seat));
+            return Ok(p.table().session().envelopes().after(have, seat));
         }
         let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
         let played = self.games.played(game);
@@ -636,7 +637,7 @@ impl Core {
         // A dormant game is over: every log is public to its seats (§8.11.4).
         let dormant = self.games.dormant(game).is_some();
         let visible = |chain: ChainId| match (played, asleep, audience) {
-            (Some(p), _, Some(seat)) => p.table().session().visible(chain, seat),
+            (Some(p), _, Some(seat)) => p.table().session().envelopes().visible(chain, seat),
             (None, Some(a), Some(seat)) => a.visible(chain, seat),
             (None, None, Some(_)) if dormant => true,
             _ => chain.log.is_public(),

@@ -315,7 +315,7 @@ impl Core {
         let valid: Vec<Signed> = envs
             .iter()
             .filter_map(|b| match table {
-                Some(t) => t.session().parse_once(b).ok(),
+                Some(t) => t.session().envelopes().parse(b).ok(),
                 None => Signed::parse(&terms, b).ok(),
             })
             .collect();
@@ -493,13 +493,13 @@ impl Core {
         let seat = p.table().session().seat();
         let (now_seen, later): (Vec<Signed>, Vec<Signed>) = valid
             .into_iter()
-            .partition(|s| p.table().session().visible(s.at().chain, seat));
+            .partition(|s| p.table().session().envelopes().visible(s.at().chain, seat));
         let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
         for s in now_seen {
             take_one(p, s, &mut keep, self.now);
         }
         for s in later {
-            if p.table().session().visible(s.at().chain, seat) {
+            if p.table().session().envelopes().visible(s.at().chain, seat) {
                 take_one(p, s, &mut keep, self.now);
             }
         }

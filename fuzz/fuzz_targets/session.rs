@@ -1,7 +1,7 @@
 //! Live sessions of a real game, every seat played through its game's table (what a
 //! node drives), the fuzz input choosing each step: deliver an envelope in flight (the
 //! next, or any: reordered), deliver one already delivered again, repair a seat from
-//! another (`envelopes_after` its counts, as the nodes' sync does), deliver one mutated
+//! another (`Envelopes::after` its counts, as the nodes' sync does), deliver one mutated
 //! and re-signed with the seat's test key (a forgery, so it gets past the signature),
 //! deliver one with its bytes changed and not re-signed, a command of the person (a bot's
 //! legal act, one of the game's choices, arbitrary text, resign, draws, withdraw,

@@ -27,11 +27,12 @@ use sealed_drive::Bytes;
 use sealed_games::table::{self, Invitees, Table};
 use sealed_games::variant::check_transcript;
 use sealed_protocol::body::{Claim, ClaimKind, Item};
+use sealed_protocol::engine::Inserted;
 use sealed_protocol::envelope::{Envelope, Signed};
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{LogId, Seat};
 use sealed_protocol::proposal::Terms;
-use sealed_protocol::session::{Action, Command, Secrets};
+use sealed_protocol::session::{Action, Command, Secrets, take_bytes};
 
 /// At most this many steps per input: a longer input is cut (a run stays quick).
 const MAX_STEPS: usize = 400;
@@ -137,7 +138,7 @@ impl World {
     /// What a seat holds, for "nothing changed".
     fn snapshot(&self, i: usize) -> (Vec<Vec<u8>>, &'static str) {
         let s = self.nodes[i].table.session();
-        (s.envelopes(), s.phase().name())
+        (s.envelopes().all(), s.phase().name())
     }
 
     fn step(&mut self, b: &mut Bytes<'_>) {
@@ -217,7 +218,7 @@ impl World {
         let before = self.snapshot(to);
         let now = self.now;
         let node = &mut self.nodes[to];
-        match node.table.session_mut().handle_envelope(bytes, now) {
+        match hand(&mut *node.table, bytes, now) {
             Ok(_) => node.stored.push(bytes.to_vec()),
             Err(e) => {
                 let after = self.snapshot(to);
@@ -242,6 +243,7 @@ impl World {
                         .table
                         .session()
                         .envelopes()
+                        .all()
                         .contains(&env.bytes),
                     "seat {i} sends an envelope its engine does not hold"
                 );
@@ -273,11 +275,12 @@ impl World {
         // A node takes out what its session gives after every input: it serves nothing
         // its session has not given out (and it stored).
         self.flush(from);
-        let have = self.nodes[to].table.session().chain_counts();
+        let have = self.nodes[to].table.session().envelopes().counts();
         let lacks = self.nodes[from]
             .table
             .session()
-            .envelopes_after(&have, Seat(to as u8));
+            .envelopes()
+            .after(&have, Seat(to as u8));
         for bytes in lacks {
             self.deliver(to, &bytes);
         }
@@ -318,7 +321,7 @@ impl World {
                     let mut t = table::open(self.terms.clone(), key, fresh, self.now)
                         .expect("a seat opens");
                     for e in &node.stored {
-                        let _ = t.session_mut().handle_envelope(e, self.now);
+                        let _ = hand(&mut *t, e, self.now);
                     }
                     t
                 } else {
@@ -444,13 +447,10 @@ impl World {
         let to = b.below(self.seats());
         let before = self.snapshot(to);
         let now = self.now;
-        let r = self.nodes[to]
-            .table
-            .session_mut()
-            .handle_envelope(&bytes, now);
+        let r = hand(&mut *self.nodes[to].table, &bytes, now);
         match r {
             Err(_) => assert!(before == self.snapshot(to), "a refusal changed seat {to}"),
-            Ok(sealed_protocol::engine::Inserted::Duplicate(_)) => {}
+            Ok(Inserted::Duplicate(_)) => {}
             Ok(r) => panic!("seat {to} took changed bytes that were not signed again: {r:?}"),
         }
     }
@@ -463,7 +463,7 @@ impl World {
         let cmd = match b.below(12) {
             0..=3 => t.bot_action(u64::from(b.u8())),
             4 => {
-                let choices = t.choices();
+                let choices = t.view().choices;
                 if choices.is_empty() {
                     None
                 } else {
@@ -545,7 +545,7 @@ impl World {
             let held: Vec<usize> = self
                 .nodes
                 .iter()
-                .map(|n| n.table.session().held())
+                .map(|n| n.table.session().envelopes().len())
                 .collect();
             for i in 0..self.seats() {
                 self.flush(i);
@@ -566,7 +566,7 @@ impl World {
                     .nodes
                     .iter()
                     .zip(&held)
-                    .filter(|(n, h)| n.table.session().held() != **h)
+                    .filter(|(n, h)| n.table.session().envelopes().len() != **h)
                     .count();
             self.check();
             if moved == 0 {
@@ -604,7 +604,7 @@ impl World {
             let counts: Vec<_> = self
                 .nodes
                 .iter()
-                .map(|n| n.table.session().chain_counts())
+                .map(|n| n.table.session().envelopes().counts())
                 .collect();
             if counts.windows(2).all(|w| w[0] == w[1]) {
                 let v: Vec<_> = self
@@ -622,4 +622,9 @@ impl World {
             }
         }
     }
+}
+
+/// Hands envelope bytes to a seat as its node does: parsed and verified once, then taken.
+fn hand(t: &mut dyn Table, bytes: &[u8], now: u64) -> Result<Inserted, String> {
+    take_bytes(t.session_mut(), bytes, now).map_err(|e| e.to_string())
 }

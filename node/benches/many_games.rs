@@ -473,7 +473,8 @@ fn settled(n: u64) -> [Box<dyn Table>; 2] {
                 std::iter::from_fn(|| t[i].session_mut().poll_action()).collect();
             for a in out {
                 if let Action::Send { env, .. } = a {
-                    let _ = t[1 - i].session_mut().handle_envelope(&env.bytes, 1);
+                    let _ =
+                        sealed_protocol::session::take_bytes(t[1 - i].session_mut(), &env.bytes, 1);
                     moved = true;
                 }
             }
@@ -535,7 +536,7 @@ async fn run(n: usize) -> bool {
     let (table_rss, table_heap) = grown(k, settled, &mut pairs);
     let table_kib = (table_rss / 2.0, table_heap / 2.0);
     let seats = pairs.iter().flatten();
-    let envelopes: Vec<Vec<u8>> = seats.flat_map(|t| t.session().envelopes()).collect();
+    let envelopes: Vec<Vec<u8>> = seats.flat_map(|t| t.session().envelopes().all()).collect();
     let kib = |(rss, heap): (f64, f64)| format!("{rss:.1} KiB ({heap:.1} KiB of heap)");
     println!(
         "many_games: a Duel's table alone (in memory, no node; growth over the second {k} \

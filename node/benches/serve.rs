@@ -64,13 +64,13 @@ fn time(n: u32, mut f: impl FnMut() -> usize) -> Duration {
 fn serve(c: &mut Criterion) {
     let tables = played_game();
     let t = &tables[1];
-    let envs = t.session().envelopes();
+    let envs = t.session().envelopes().all();
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let store = Store::open(&dir.path().join("serve.redb")).unwrap();
     let id = t.session().terms().game();
     let refs: Vec<&[u8]> = envs.iter().map(Vec::as_slice).collect();
     store.put_envelopes(&id, &refs).unwrap();
-    let all = t.session().chain_counts();
+    let all = t.session().envelopes().counts();
     let half: Vec<(ChainId, u64)> = all.iter().map(|(c, n)| (*c, n / 2)).collect();
     let peer = Seat(0);
     let from_store = |have: &[(ChainId, u64)]| {
@@ -80,7 +80,7 @@ fn serve(c: &mut Criterion) {
                     log: sealed_protocol::ids::LogId(log),
                     seat: Seat(seat),
                 };
-                t.session().visible(chain, peer).then(|| {
+                t.session().envelopes().visible(chain, peer).then(|| {
                     have.iter()
                         .find(|(c, _)| *c == chain)
                         .map_or(0, |(_, n)| *n)
@@ -89,7 +89,7 @@ fn serve(c: &mut Criterion) {
             .unwrap()
             .len()
     };
-    let from_memory = |have: &[(ChainId, u64)]| t.session().envelopes_after(have, peer).len();
+    let from_memory = |have: &[(ChainId, u64)]| t.session().envelopes().after(have, peer).len();
     let cases: [(&str, &[(ChainId, u64)]); 3] = [
         ("nothing lacking", &all),
         ("half lacking", &half),

@@ -83,7 +83,7 @@ struct Stored {
 }
 
 fn stored(t: &dyn Table) -> Stored {
-    let secrets = t.session().secrets();
+    let secrets = t.session().phase().secrets().clone();
     Stored {
         record: GameRecord {
             id: t.session().terms().game(),
@@ -94,7 +94,7 @@ fn stored(t: &dyn Table) -> Stored {
             status: GameStatus::Finished,
         },
         secrets: sealed_protocol::wire::encode(&secrets),
-        envelopes: t.session().envelopes(),
+        envelopes: t.session().envelopes().all(),
     }
 }
 

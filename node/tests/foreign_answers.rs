@@ -127,7 +127,7 @@ impl Hostile {
         for (game, envs) in &carried {
             if let Some(t) = self.tables.get_mut(game) {
                 for e in envs {
-                    if t.session_mut().handle_envelope(e, now).is_ok() {
+                    if sealed_protocol::session::take_bytes(t.session_mut(), e, now).is_ok() {
                         new += 1;
                     }
                 }

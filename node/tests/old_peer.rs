@@ -81,12 +81,7 @@ impl Old {
         };
         let mut new = 0;
         for e in &envelopes {
-            if self
-                .table
-                .session_mut()
-                .handle_envelope(e, now_ms())
-                .is_ok()
-            {
+            if sealed_protocol::session::take_bytes(self.table.session_mut(), e, now_ms()).is_ok() {
                 new += 1;
             }
         }

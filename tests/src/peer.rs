@@ -41,7 +41,7 @@ impl<R: Rules> Peer for Session<R> {
 
 impl Peer for Box<dyn Table> {
     fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<(), SessionError> {
-        self.session_mut().handle_envelope(bytes, now).map(|_| ())
+        sealed_protocol::session::take_bytes(self.session_mut(), bytes, now).map(|_| ())
     }
 
     fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError> {

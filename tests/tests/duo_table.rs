@@ -20,7 +20,7 @@ use sealed_conformance::peer::Peer as _;
 use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
-use sealed_games::table::{self, Computing, Table};
+use sealed_games::table::{self, Computing, Document, Table};
 use sealed_games::variant::check_transcript;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Terms, WitnessSpec};
@@ -116,7 +116,7 @@ impl Duo {
             2,
             |i, t, now| {
                 // Every view works in every phase, and only a seat to choose is asked.
-                let _ = (t.show_text(), t.view(), t.choices(), t.waiting_for());
+                let _ = (t.show_text(), t.view(), t.view().choices, t.waiting_for());
                 t.duty(now).or_else(|| {
                     let cmd = t.bot_action(round.wrapping_mul(0x9E37_79B9) ^ i as u64)?;
                     assert!(t.my_turn() || cmd == Command::Accept, "{}", t.show_text());
@@ -145,12 +145,12 @@ impl Duo {
     /// the messages it took, as its node does after a restart.
     fn restart(&mut self, i: usize) {
         let old = &self.net.sessions[i];
-        let mut envelopes = old.session().envelopes();
+        let mut envelopes = old.session().envelopes().all();
         envelopes.reverse();
         let mut t = table::restore(
             self.terms.clone(),
             key(i),
-            old.session().secrets(),
+            old.session().phase().secrets().clone(),
             &envelopes,
             self.net.now,
         )
@@ -430,10 +430,18 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     let mut d = Duo::new(4, 3);
     d.run_until(Duo::done);
     assert!(d.done());
-    let score = d.net.sessions[0].score().expect("a score file");
-    assert_eq!(d.net.sessions[1].score().as_deref(), Some(score.as_str()));
-    let pgn = d.net.sessions[0].pgn().expect("a PGN");
-    assert_eq!(d.net.sessions[1].pgn().as_deref(), Some(pgn.as_str()));
+    let score = d.net.sessions[0]
+        .document(Document::Score)
+        .expect("a score file");
+    assert_eq!(
+        d.net.sessions[1].document(Document::Score).as_deref(),
+        Some(score.as_str())
+    );
+    let pgn = d.net.sessions[0].document(Document::Pgn).expect("a PGN");
+    assert_eq!(
+        d.net.sessions[1].document(Document::Pgn).as_deref(),
+        Some(pgn.as_str())
+    );
     assert!(pgn.contains("[Event \"sealed game\"]"), "{pgn}");
     // No referee, so no period (issue 55: it said the default 24h), and the day it began.
     assert!(!pgn.contains("[Period "), "{pgn}");
@@ -465,18 +473,18 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     assert_eq!(replayed.plies, made, "{score}");
     // A table restored from its secrets and envelopes alone, no message given back.
     let old = &d.net.sessions[1];
-    let mut envelopes = old.session().envelopes();
+    let mut envelopes = old.session().envelopes().all();
     envelopes.reverse();
     let t = table::restore(
         d.terms.clone(),
         key(1),
-        old.session().secrets(),
+        old.session().phase().secrets().clone(),
         &envelopes,
         d.net.now,
     )
     .expect("restore");
     assert_eq!(t.show_text(), before, "the same board without the messages");
-    assert_eq!(t.score().as_deref(), Some(score.as_str()));
+    assert_eq!(t.document(Document::Score).as_deref(), Some(score.as_str()));
 }
 
 /// The computations of a duo table, which every duo table has.

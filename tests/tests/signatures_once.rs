@@ -39,19 +39,19 @@ fn with_bad_signature(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn the_same_bytes_again_are_a_duplicate_and_change_nothing() {
     let (mut p, last) = a_holds_bs_last();
-    let before = p.sessions[A.index()].envelopes();
+    let before = p.sessions[A.index()].envelopes().all();
     let r = p.sessions[A.index()].handle_envelope(&last.bytes, p.now);
     assert!(
         matches!(r, Ok(Inserted::Duplicate(at)) if at == last.at()),
         "{r:?}"
     );
-    assert_eq!(p.sessions[A.index()].envelopes(), before);
+    assert_eq!(p.sessions[A.index()].envelopes().all(), before);
 }
 
 #[test]
 fn a_held_envelope_under_a_signature_that_does_not_check_is_refused() {
     let (mut p, last) = a_holds_bs_last();
-    let before = p.sessions[A.index()].envelopes();
+    let before = p.sessions[A.index()].envelopes().all();
     let r = p.sessions[A.index()].handle_envelope(&with_bad_signature(&last.bytes), p.now);
     assert!(
         matches!(
@@ -62,7 +62,7 @@ fn a_held_envelope_under_a_signature_that_does_not_check_is_refused() {
         ),
         "{r:?}"
     );
-    assert_eq!(p.sessions[A.index()].envelopes(), before);
+    assert_eq!(p.sessions[A.index()].envelopes().all(), before);
 }
 
 /// A twin of B's last envelope, signed by B's key: another body at the same place.

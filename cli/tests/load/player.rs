@@ -639,7 +639,7 @@ impl Player {
                     .lock()
                     .expect("not poisoned")
                     .remove(&env.hash);
-                if g.table.session_mut().handle_envelope(&b, now).is_ok() {
+                if g.table.session_mut().handle_signed(env, now).is_ok() {
                     new += 1;
                 }
                 if let Some(at) = pushed {

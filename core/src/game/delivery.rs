@@ -129,11 +129,12 @@ impl Played {
         let me = self.table.session().seat();
         self.table
             .session()
-            .chain_counts()
+            .envelopes()
+            .counts()
             .into_iter()
             .filter(|(c, n)| c.seat == me && *n > 0)
             .filter(|(c, _)| match seat {
-                Some(s) => self.table.session().visible(*c, s),
+                Some(s) => self.table.session().envelopes().visible(*c, s),
                 None => c.log.is_public(),
             })
             .collect()
@@ -221,7 +222,8 @@ impl Played {
         };
         self.table
             .session()
-            .processed_at(first)
+            .envelopes()
+            .processed(first)
             .is_some_and(|e| e.unsigned().body.contains(&Item::Decline))
     }
 
@@ -240,8 +242,10 @@ impl Played {
 impl Played {
     /// Each seat's name, as [`seat_names`](crate::players::seat_names) gives it for this game's session.
     pub(crate) fn names(&self) -> Vec<Option<String>> {
-        let session = self.table.session();
-        crate::players::seat_names(self.table.session().terms(), |s| session.signed_name(s))
+        let held = self.table.session().envelopes();
+        crate::players::seat_names(self.table.session().terms(), |s| {
+            held.signed_name(s).map(str::to_owned)
+        })
     }
 
     /// Where this seat's latest messages are, per other seat: acknowledged by it

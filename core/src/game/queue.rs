@@ -62,8 +62,7 @@ pub(crate) fn drain(t: &mut dyn Table) -> Vec<Action> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Export {
     Transcript,
-    Score,
-    Pgn,
+    Document(sealed_games::table::Document),
 }
 
 /// A game's writes: at most one in flight, the steps made meanwhile, the exports that

@@ -44,7 +44,7 @@ impl SetAside {
 /// A played game's standing: its session's word first, its stored status second.
 fn of_table(s: GameStatus, t: &dyn Table) -> GameState {
     let phase = t.session().phase();
-    if t.session().withdrawn() {
+    if t.session().envelopes().withdrawn() {
         return GameState::Withdrawn;
     }
     match s {

@@ -123,7 +123,8 @@ impl Played {
                 let mine = ChainId::public(self.table.session().seat());
                 self.table
                     .session()
-                    .chain_counts()
+                    .envelopes()
+                    .counts()
                     .iter()
                     .any(|(c, n)| *c == mine && *n > 0)
             }

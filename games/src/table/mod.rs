@@ -165,17 +165,20 @@ pub trait TableFace {
     fn show_text(&self) -> String;
     /// The game as every face shows it; the module documentation lists its keys.
     fn view(&self) -> TableView;
-    /// Every act this seat may make now, for a board that is clicked: the game's own
-    /// (see [`Choice`]), each text read back by [`TableFace::parse_action`], then the
-    /// generic commands open now as buttons, each carrying its [`Generic`] value, which a
-    /// face sends as such ([`TableFace::parse_generic`]).
-    fn choices(&self) -> Vec<Choice>;
+    /// A document of the game in a standard format, if the game has one now
+    /// ([`Document`]).
+    fn document(&self, kind: Document) -> Option<String>;
+}
+
+/// A document a face exports of one seat's game, each in a format other programs read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Document {
     /// The board as a standalone SVG document (Cardmate and Chex, once started).
-    fn svg(&self) -> Option<String>;
+    Svg,
     /// The accepted acts so far as score text in the game's own format, which the
-    /// variant's `sealed replay` reads; `None` before the game starts.
-    fn score(&self) -> Option<String>;
-    /// The accepted acts as PGN, for games played on a chess board; `None` otherwise or
+    /// variant's `sealed replay` reads; none before the game starts.
+    Score,
+    /// The accepted acts as PGN, for games played on a chess board; none otherwise or
     /// before the game starts.
-    fn pgn(&self) -> Option<String>;
+    Pgn,
 }

@@ -12,7 +12,8 @@ use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
 use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
 use super::{
-    Choice, Game, Generic, GenericRefused, Refusal, Steps, Table, TableFace, TableView, words,
+    Choice, Document, Game, Generic, GenericRefused, Refusal, Steps, Table, TableFace, TableView,
+    words,
 };
 
 /// The table of a game `R`: its session with everything generic about a table.
@@ -322,7 +323,9 @@ impl<R: Game> TableFace for TableOf<R> {
             Status::ProvenFault => "proven fault",
         };
         v.outcome.map(|o| {
-            let names = words::seat_names(self.terms(), |s| self.session.signed_name(s));
+            let names = words::seat_names(self.terms(), |s| {
+                self.session.engine().signed_name(s).map(str::to_owned)
+            });
             format!("{} [{status}]", words::outcome(self.terms(), &names, &o))
         })
     }
@@ -532,30 +535,33 @@ impl<R: Game> TableFace for TableOf<R> {
             last: self.drawn(|d| d.last.clone()),
             steps: self.drawn(|d| d.steps.clone()),
             result: self.result(),
-            score: self.score(),
+            score: self.document(Document::Score),
             verdict: self.session.verdict(),
         }
     }
 
-    fn svg(&self) -> Option<String> {
-        R::svg(self.state()?)
+    fn document(&self, kind: Document) -> Option<String> {
+        match kind {
+            Document::Svg => R::svg(self.state()?),
+            Document::Score => self.drawn(|d| d.score.clone()),
+            Document::Pgn => R::pgn(&self.session, self.state()?),
+        }
     }
+}
 
-    fn choices(&self) -> Vec<Choice> {
+impl<R: Game> TableOf<R> {
+    /// Every act this seat may make now, for a board that is clicked (the view's
+    /// `choices`): the game's own (see [`Choice`]), each text read back by
+    /// [`TableFace::parse_action`], then the generic commands open now as buttons, each
+    /// carrying its [`Generic`] value, which a face sends as such
+    /// ([`TableFace::parse_generic`]).
+    pub(crate) fn choices(&self) -> Vec<Choice> {
         let mut v = vec![];
         if let Some(state) = self.own_acts() {
             v = R::choices(&self.session, state);
         }
         v.extend(self.open_generics().into_iter().map(Choice::generic));
         v
-    }
-
-    fn score(&self) -> Option<String> {
-        self.drawn(|d| d.score.clone())
-    }
-
-    fn pgn(&self) -> Option<String> {
-        R::pgn(&self.session, self.state()?)
     }
 }
 

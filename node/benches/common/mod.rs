@@ -17,7 +17,11 @@ pub fn play_out(tables: &mut [Box<dyn Table>], pick: u64, steps: u64) {
                 if let Action::Send { env, .. } = a {
                     for (j, t) in tables.iter_mut().enumerate() {
                         if j != i {
-                            let _ = t.session_mut().handle_envelope(&env.bytes, step);
+                            let _ = sealed_protocol::session::take_bytes(
+                                t.session_mut(),
+                                &env.bytes,
+                                step,
+                            );
                         }
                     }
                     moved = true;

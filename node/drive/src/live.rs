@@ -70,7 +70,7 @@ impl Live {
 
     /// An envelope the node sent it.
     pub(super) fn take(&mut self, bytes: &[u8], now: u64) {
-        let _ = self.table.session_mut().handle_envelope(bytes, now);
+        let _ = sealed_protocol::session::take_bytes(self.table.session_mut(), bytes, now);
         self.collect();
     }
 
@@ -92,7 +92,7 @@ impl Live {
 
     /// What it holds that the node, holding `have`, lacks and may see.
     pub(super) fn behind(&self, have: &[(ChainId, u64)]) -> Vec<Vec<u8>> {
-        self.table.session().envelopes_after(have, self.node)
+        self.table.session().envelopes().after(have, self.node)
     }
 
     /// Panics if it finds the node's seat at fault and the node is honest here.

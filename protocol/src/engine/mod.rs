@@ -22,6 +22,8 @@
 mod clock;
 pub use clock::WitnessWait;
 mod draws;
+mod envelopes;
+pub use envelopes::Envelopes;
 mod first;
 mod forfeit;
 mod holdings;
@@ -306,11 +308,7 @@ impl<R: Rules> Engine<R> {
     /// [`Signed::parse`] for this game, its signature verified unless these exact bytes
     /// (signature included) are held already: verified when they first came.
     pub fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
-        let signed = Signed::parse_kept(&self.terms, bytes)?;
-        if !self.store.holds_exact(&signed) {
-            signed.verify(&self.terms)?;
-        }
-        Ok(signed)
+        self.envelopes_view().parse(bytes)
     }
 
     /// Whether these exact bytes (signature included) are held, in a slot or beside.
@@ -743,11 +741,7 @@ impl<R: Rules> Engine<R> {
     /// seat's in its first envelope (version 2). `None` when it signed none (a version 1
     /// game's other seats: their names in the proposal are the proposer's words).
     pub fn signed_name(&self, seat: Seat) -> Option<&str> {
-        let p = self.terms.proposal();
-        if p.proposer == seat {
-            return p.seats.get(seat.index()).map(|s| s.name.as_str());
-        }
-        self.seats.get(seat.index())?.name.as_deref()
+        self.envelopes_view().signed_name(seat)
     }
 
     /// The seat whose game act is awaited, if the game is on.
@@ -770,12 +764,7 @@ impl<R: Rules> Engine<R> {
 
     /// The processed envelope at a position.
     pub fn envelope(&self, at: EnvRef) -> Option<&Signed> {
-        let c = self.store.chains.get(&at.chain)?;
-        if at.seq < c.processed {
-            c.get(at.seq)
-        } else {
-            None
-        }
+        self.envelopes_view().processed(at)
     }
 
     /// Every chain with at least one processed envelope.

@@ -1,17 +1,16 @@
 //! What a seat's session does, whatever the game's rules: [`AnySession`], the
 //! object-safe interface of [`Session`], which a node holds behind a game's table and
-//! calls directly. Sync (what the seat holds, what another seat lacks, what it may see),
-//! the transcript, the timeline, and what the witness said and is owed are the
+//! calls directly. What the seat holds (counts, what another seat lacks, what it may
+//! see: one concrete view, [`Envelopes`]), the transcript, the timeline, and what the
+//! witness said and is owed are the
 //! protocol's, so they are written here once: a protocol feature reaches the node
 //! without passing through every game's table.
 
-use std::collections::BTreeMap;
-
 use super::witness::WitnessDue;
-use super::{Action, Command, Phase, Secrets, Session, SessionError};
+use super::{Action, Command, Phase, Session, SessionError};
 use crate::body::ClaimKind;
-use crate::engine::{Inserted, WitnessWait};
-use crate::envelope::{EnvelopeError, Signed};
+use crate::engine::{Envelopes, Inserted, WitnessWait};
+use crate::envelope::Signed;
 use crate::ids::{ChainId, EnvRef, Seat};
 use crate::proposal::Terms;
 use crate::rules::{Moves, Rules};
@@ -45,10 +44,9 @@ pub trait AnySession {
     fn terms(&self) -> &Terms;
     /// The current phase.
     fn phase(&self) -> &Phase;
-    /// Takes an envelope received from the network, a mailbox or a file.
-    fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError>;
-    /// As [`AnySession::handle_envelope`], for an envelope already parsed and its
-    /// signature verified: the node parses what a peer sends once.
+    /// Takes an envelope received from the network, a mailbox or a file, already
+    /// parsed and its signature verified ([`Envelopes::parse`]): the node parses what a
+    /// peer sends once.
     fn handle_signed(&mut self, signed: Signed, now: u64) -> Result<Inserted, SessionError>;
     /// Takes a decision of this seat; nothing changes when it is refused.
     fn handle_command(&mut self, cmd: Command, now: u64) -> Result<(), SessionError>;
@@ -56,34 +54,13 @@ pub trait AnySession {
     fn poll_action(&mut self) -> Option<Action>;
     /// The verdict on everything this seat holds.
     fn verdict(&self) -> Verdict;
-    /// The secrets to persist (with the envelopes, all a restore needs).
-    fn secrets(&self) -> Secrets;
     /// The transcript file of everything this seat holds.
     fn transcript(&self) -> Vec<u8>;
     /// What the held envelopes say about time, for the nodes' clocks.
     fn timeline(&self) -> Timeline;
-
-    /// Processed envelopes per chain: what this seat tells the other side it holds.
-    fn chain_counts(&self) -> Vec<(ChainId, u64)>;
-    /// How many envelopes this seat holds (what [`AnySession::envelopes`] would return,
-    /// without copying them).
-    fn held(&self) -> usize;
-    /// The processed envelope at `at`, if there is one.
-    fn processed_at(&self, at: crate::ids::EnvRef) -> Option<&Signed>;
-    /// Reads bytes as an envelope of this game, its signature verified unless these
-    /// exact bytes are held already (`Engine::parse_once`).
-    fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError>;
-    /// Every envelope held, exact bytes: the chains in chain order, then the envelopes
-    /// kept beside them as evidence. Restoring from them rebuilds the session.
-    fn envelopes(&self) -> Vec<Vec<u8>>;
-    /// The envelopes of every chain `audience` may see ([`AnySession::visible`]) beyond
-    /// the counts `have` says the other side holds (a chain missing from `have` counts
-    /// 0), in chain order.
-    fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>>;
-    /// Whether `audience` may see the envelopes of `chain` now: a public chain always; a
-    /// private log's chain if the game puts `audience` in that log's audience, or once the
-    /// game is over (spec/PROTOCOL.md §8.11.4).
-    fn visible(&self, chain: ChainId, audience: Seat) -> bool;
+    /// The envelopes held, and what they say without the rules: counts, bytes another
+    /// seat lacks, who may see a chain, the names signed, a withdrawal.
+    fn envelopes(&self) -> Envelopes<'_>;
 
     /// `seat`'s wait in progress by the witness's signed statements, counted as a
     /// forfeit would count it (spec/PROTOCOL.md §17), if they say.
@@ -101,10 +78,20 @@ pub trait AnySession {
     fn stamps_known(&mut self) -> Vec<Vec<u8>>;
     /// The name this seat signs when it accepts ([`Session::set_name`]).
     fn set_name(&mut self, name: &str);
-    /// Whether the proposer withdrew the proposal.
-    fn withdrawn(&self) -> bool;
-    /// The name a seat signed for itself, if any (`Engine::signed_name`).
-    fn signed_name(&self, seat: Seat) -> Option<String>;
+}
+
+/// Takes envelope bytes as a node takes them: parsed and verified once
+/// ([`Envelopes::parse`]), then handed to the session ([`AnySession::handle_signed`]).
+pub fn take_bytes(
+    session: &mut dyn AnySession,
+    bytes: &[u8],
+    now: u64,
+) -> Result<Inserted, SessionError> {
+    let signed = session
+        .envelopes()
+        .parse(bytes)
+        .map_err(|e| SessionError::Insert(e.into()))?;
+    session.handle_signed(signed, now)
 }
 
 impl<R: Rules> AnySession for Session<R> {
@@ -116,24 +103,12 @@ impl<R: Rules> AnySession for Session<R> {
         Session::set_name(self, name)
     }
 
-    fn withdrawn(&self) -> bool {
-        self.engine.withdrawn()
-    }
-
-    fn signed_name(&self, seat: Seat) -> Option<String> {
-        self.engine.signed_name(seat).map(str::to_owned)
-    }
-
     fn terms(&self) -> &Terms {
         self.engine.terms()
     }
 
     fn phase(&self) -> &Phase {
         &self.phase
-    }
-
-    fn handle_envelope(&mut self, bytes: &[u8], now: u64) -> Result<Inserted, SessionError> {
-        Session::handle_envelope(self, bytes, now)
     }
 
     fn handle_signed(&mut self, signed: Signed, now: u64) -> Result<Inserted, SessionError> {
@@ -150,10 +125,6 @@ impl<R: Rules> AnySession for Session<R> {
 
     fn verdict(&self) -> Verdict {
         Session::verdict(self)
-    }
-
-    fn secrets(&self) -> Secrets {
-        self.phase.secrets().clone()
     }
 
     fn transcript(&self) -> Vec<u8> {
@@ -204,56 +175,8 @@ impl<R: Rules> AnySession for Session<R> {
         }
     }
 
-    fn chain_counts(&self) -> Vec<(ChainId, u64)> {
-        let e = &self.engine;
-        e.chains().map(|c| (c, e.processed(c))).collect()
-    }
-
-    fn held(&self) -> usize {
-        let (chains, others) = self.engine.stored();
-        chains.len() + others.len()
-    }
-
-    fn processed_at(&self, at: crate::ids::EnvRef) -> Option<&Signed> {
-        self.engine.envelope(at)
-    }
-
-    fn parse_once(&self, bytes: &[u8]) -> Result<Signed, EnvelopeError> {
-        self.engine.parse_once(bytes)
-    }
-
-    fn envelopes(&self) -> Vec<Vec<u8>> {
-        let (chains, others) = self.engine.stored();
-        chains
-            .into_iter()
-            .chain(others)
-            .map(|e| e.bytes.clone())
-            .collect()
-    }
-
-    fn envelopes_after(&self, have: &[(ChainId, u64)], audience: Seat) -> Vec<Vec<u8>> {
-        let have: BTreeMap<ChainId, u64> = have.iter().copied().collect();
-        self.engine
-            .stored()
-            .0
-            .into_iter()
-            .filter(|env| {
-                let at = env.at();
-                self.visible(at.chain, audience)
-                    && at.seq >= have.get(&at.chain).copied().unwrap_or(0)
-            })
-            .map(|env| env.bytes.clone())
-            .collect()
-    }
-
-    fn visible(&self, chain: ChainId, audience: Seat) -> bool {
-        let e = &self.engine;
-        // Once the game is over every private log is public (spec/PROTOCOL.md §8.11.4).
-        chain.log.is_public()
-            || e.is_over()
-            || e.rules()
-                .audience(chain.log)
-                .is_some_and(|a| a.contains(&audience))
+    fn envelopes(&self) -> Envelopes<'_> {
+        self.engine.envelopes_view()
     }
 
     fn witness_wait(&self, statements: &[Vec<u8>], seat: Seat) -> Option<WitnessWait> {

@@ -22,7 +22,7 @@ mod witness;
 
 use std::collections::VecDeque;
 
-pub use any::{AnySession, Timeline};
+pub use any::{AnySession, Timeline, take_bytes};
 pub use error::{Refusal, SessionError};
 pub use phase::{NotNow, Phase, Stage};
 pub use secrets::{Secrets, start_keys};

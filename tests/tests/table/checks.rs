@@ -5,7 +5,7 @@ use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self};
 use sealed_games::chex::engine as chex_engine;
 use sealed_games::stallmate::peer::Stallmate;
-use sealed_games::table::{Ask, Table};
+use sealed_games::table::{Ask, Document, Table};
 use sealed_games::variant::{Variant, check_transcript};
 use sealed_protocol::ids::{LogId, Seat};
 use sealed_protocol::proposal::Terms;
@@ -22,7 +22,7 @@ use crate::typing::*;
 /// and what the bot would do is one of them (unless it needs an answer the list leaves
 /// to the player: a Tempête trap square, discards, a start card's play).
 pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
-    let choices = t.choices();
+    let choices = t.view().choices;
     let show = t.show_json();
     assert_eq!(serde_json::to_value(&choices).unwrap(), show["choices"]);
     // The view reads back as the view it was (the CLI decodes what the node sends):
@@ -182,7 +182,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
         "duel" => {
             assert!(j["side"].is_null());
             assert!(j["hand"]["cards"].is_array());
-            assert_eq!(t.svg(), None);
+            assert_eq!(t.document(Document::Svg), None);
         }
         "cardmate" => {
             assert_eq!(
@@ -196,8 +196,12 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
             assert_eq!(j["side"], ["White", "Black"][t.session().seat().index()]);
         }
     }
-    if variant != "duel" && variant != STALLMATE && t.score().is_some() {
-        assert!(t.svg().expect("a board once started").starts_with("<svg"));
+    if variant != "duel" && variant != STALLMATE && t.document(Document::Score).is_some() {
+        assert!(
+            t.document(Document::Svg)
+                .expect("a board once started")
+                .starts_with("<svg")
+        );
         if variant == "chex" {
             assert!(j["hand"]["stacks"]["white"]["text"].is_string(), "{j}");
         }
@@ -226,7 +230,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
             assert!(!w.contains("seat "), "{w}");
         }
     }
-    if let Some(score) = t.score() {
+    if let Some(score) = t.document(Document::Score) {
         Variant::parse(variant)
             .unwrap()
             .replay(&score)
@@ -244,9 +248,13 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
         j["side"],
         ["White", "Black", "Referee"][t.session().seat().index()]
     );
-    assert_eq!(t.svg(), None);
-    assert_eq!(t.pgn().is_some(), t.score().is_some(), "{text}");
-    if let Some(pgn) = t.pgn() {
+    assert_eq!(t.document(Document::Svg), None);
+    assert_eq!(
+        t.document(Document::Pgn).is_some(),
+        t.document(Document::Score).is_some(),
+        "{text}"
+    );
+    if let Some(pgn) = t.document(Document::Pgn) {
         assert!(pgn.starts_with("[Event \"sealed game\"]"), "{pgn}");
     }
     let army = &j["hand"]["army"];
@@ -258,9 +266,9 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
         // The opponent's army is hidden from a player until the game is over.
         if is_referee(t) {
             assert!(army.is_null(), "{j}");
-            assert_eq!(t.score().is_some(), t.ply() > 0, "{text}");
+            assert_eq!(t.document(Document::Score).is_some(), t.ply() > 0, "{text}");
         } else {
-            assert_eq!(t.score(), None, "{text}");
+            assert_eq!(t.document(Document::Score), None, "{text}");
             if t.my_turn() {
                 assert!(army.is_string(), "{j}");
             }
@@ -270,7 +278,7 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
         assert!(!t.my_turn(), "{text}");
     }
     if t.is_done() && !t.session().verdict().declined {
-        assert!(t.score().is_some(), "{text}");
+        assert!(t.document(Document::Score).is_some(), "{text}");
     }
 }
 
@@ -299,10 +307,10 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
         assert!(t.duty(u64::MAX).is_none());
         assert!(refused(t.as_ref(), "resign").contains("over"));
     }
-    let score = a.score().expect("a score");
+    let score = a.document(Document::Score).expect("a score");
     for t in &net.sessions[1..] {
-        assert_eq!(Some(&score), t.score().as_ref());
-        assert_eq!(a.pgn(), t.pgn());
+        assert_eq!(Some(&score), t.document(Document::Score).as_ref());
+        assert_eq!(a.document(Document::Pgn), t.document(Document::Pgn));
     }
     let replayed = Variant::parse(net.variant)
         .unwrap()
@@ -396,7 +404,7 @@ fn check_result_written(net: &Net, score: &str, played_out: bool) {
         assert!(score.trim_end().ends_with(token), "{token}\n{score}");
         assert!(score.contains(&format!("{{{}}}", o.reason)), "{score}");
     }
-    if let Some(pgn) = a.pgn() {
+    if let Some(pgn) = a.document(Document::Pgn) {
         assert!(
             pgn.contains(&format!("[Result \"{token}\"]")),
             "{token}\n{pgn}"
@@ -414,7 +422,7 @@ fn check_result_written(net: &Net, score: &str, played_out: bool) {
 /// its result tag and termination marker (issue 55).
 pub(crate) fn check_pgn_reads_back(net: &Net, score: &str, played_out: bool) {
     let a = net.sessions[0].as_ref();
-    let Some(text) = a.pgn() else {
+    let Some(text) = a.document(Document::Pgn) else {
         // Only Tempête and Secret Stallmate write PGN (see pgn_replay.rs); the others'
         // scores are read in the PGN reader's score dialect (pgn_scores.rs).
         assert!(!matches!(

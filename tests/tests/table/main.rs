@@ -31,7 +31,7 @@ use sealed_conformance::pair::Pace;
 use sealed_conformance::view_json::ViewJson as _;
 
 use sealed_games::chex::{self};
-use sealed_games::table::{self, Ask, Table, TableError};
+use sealed_games::table::{self, Ask, Document, Table, TableError};
 use sealed_games::variant::{Variant, check_transcript};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, LogId, Name, Seat};
@@ -156,14 +156,14 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
 /// order; the restored one must hold and show exactly what the old one did.
 fn restart(net: &mut Net, seat: usize) {
     let old = &net.sessions[seat];
-    let secrets = old.session().secrets();
-    let mut envelopes = old.session().envelopes();
+    let secrets = old.session().phase().secrets().clone();
+    let mut envelopes = old.session().envelopes().all();
     envelopes.reverse();
     let restored = table::restore(net.terms.clone(), key(seat), secrets, &envelopes, net.now)
         .expect("restore");
     assert_eq!(
-        restored.session().chain_counts(),
-        old.session().chain_counts()
+        restored.session().envelopes().counts(),
+        old.session().envelopes().counts()
     );
     assert_eq!(restored.session().transcript(), old.session().transcript());
     assert_eq!(
@@ -171,7 +171,10 @@ fn restart(net: &mut Net, seat: usize) {
         old.session().phase().name()
     );
     assert_eq!(restored.show_json(), old.show_json());
-    assert_eq!(restored.score(), old.score());
+    assert_eq!(
+        restored.document(Document::Score),
+        old.document(Document::Score)
+    );
     net.sessions[seat].table = restored;
     net.pump();
 }
@@ -181,8 +184,11 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
     for (n, &variant) in variants().iter().enumerate() {
         let mut net = Net::new(variant, 80 + n as u8);
         // Nothing counted: every chain from its start.
-        let all = net.sessions[0].session().envelopes();
-        assert_eq!(net.sessions[0].session().envelopes_after(&[], Seat(1)), all);
+        let all = net.sessions[0].session().envelopes().all();
+        assert_eq!(
+            net.sessions[0].session().envelopes().after(&[], Seat(1)),
+            all
+        );
         net.run_until(Mode::Bot, |n| {
             n.sessions[0].ply() >= 5 && n.sessions[0].my_turn()
         });
@@ -196,10 +202,11 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
             net.run_until(Mode::Bot, |n| !n.held.is_empty());
         }
         let (a, b) = (net.sessions[0].as_ref(), net.sessions[1].as_ref());
-        let theirs: BTreeSet<Vec<u8>> = b.session().envelopes().into_iter().collect();
+        let theirs: BTreeSet<Vec<u8>> = b.session().envelopes().all().into_iter().collect();
         let mut lacking: Vec<Vec<u8>> = a
             .session()
             .envelopes()
+            .all()
             .into_iter()
             .filter(|e| !theirs.contains(e))
             .collect();
@@ -222,21 +229,23 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
         assert!(!lacking.is_empty());
         let got = a
             .session()
-            .envelopes_after(&b.session().chain_counts(), b.session().seat());
+            .envelopes()
+            .after(&b.session().envelopes().counts(), b.session().seat());
         assert_eq!(got, lacking);
         let held: BTreeSet<Vec<u8>> = net.held.iter().map(|(_, e)| e.clone()).collect();
         assert_eq!(got.iter().cloned().collect::<BTreeSet<_>>(), held);
         // The other way there is nothing to send.
         assert!(
             b.session()
-                .envelopes_after(&a.session().chain_counts(), a.session().seat())
+                .envelopes()
+                .after(&a.session().envelopes().counts(), a.session().seat())
                 .is_empty()
         );
 
         // Counts that undersell a chain get that chain's tail again.
-        let mut less = b.session().chain_counts();
+        let mut less = b.session().envelopes().counts();
         less[0].1 -= 2;
-        let more = a.session().envelopes_after(&less, b.session().seat());
+        let more = a.session().envelopes().after(&less, b.session().seat());
         assert_eq!(more.len(), got.len() + 2);
 
         // Delivering exactly that catches seat 1 up; the game goes on to its end.
@@ -257,7 +266,7 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
 /// public chains (with two seats, the same chains: there are no others).
 fn in_sync(net: &Net) -> bool {
     let public = |t: &dyn Table| -> Vec<(ChainId, u64)> {
-        let counts = t.session().chain_counts();
+        let counts = t.session().envelopes().counts();
         if net.sessions.len() == 2 {
             return counts;
         }
@@ -272,7 +281,8 @@ fn in_sync(net: &Net) -> bool {
             && net.sessions.iter().all(|c| {
                 b.session().seat() == c.session().seat()
                     || b.session()
-                        .envelopes_after(&c.session().chain_counts(), c.session().seat())
+                        .envelopes()
+                        .after(&c.session().envelopes().counts(), c.session().seat())
                         .is_empty()
             })
     })
@@ -314,7 +324,8 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         );
         assert!(
             !net.sessions[0]
-                .choices()
+                .view()
+                .choices
                 .iter()
                 .any(|c| c.text == "offer draw")
         );
@@ -359,8 +370,8 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             assert!(t.is_done());
             assert!(t.session().verdict().declined);
             assert_eq!(t.waiting_for(), "nothing: the proposal was declined");
-            assert_eq!(t.svg(), None);
-            assert_eq!(t.score(), None);
+            assert_eq!(t.document(Document::Svg), None);
+            assert_eq!(t.document(Document::Score), None);
             check_views(t.as_ref(), variant);
         }
         let file = net.sessions[0].session().transcript();
@@ -658,8 +669,8 @@ fn open_refuses_unknown_variants_and_strangers() {
     assert!(referee.my_turn(), "he too accepts or declines");
     // Envelopes of another game are refused on restore.
     let other = Net::new("duel", 4);
-    let secrets = other.sessions[0].session().secrets();
-    let envelopes = other.sessions[0].session().envelopes();
+    let secrets = other.sessions[0].session().phase().secrets().clone();
+    let envelopes = other.sessions[0].session().envelopes().all();
     assert!(matches!(
         table::restore(duel, key(0), secrets, &envelopes, 0),
         Err(TableError::Session(SessionError::Insert(_)))
@@ -670,7 +681,7 @@ fn open_refuses_unknown_variants_and_strangers() {
 fn chain_counts_name_each_chain_once() {
     let mut net = Net::new("duel", 140);
     net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
-    let counts = net.sessions[0].session().chain_counts();
+    let counts = net.sessions[0].session().envelopes().counts();
     let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
     assert_eq!(chains.len(), counts.len());
     assert_eq!(
@@ -685,7 +696,7 @@ fn chain_counts_name_each_chain_once() {
     let mut net = Net::new(STALLMATE, 141);
     net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
     for t in &net.sessions {
-        let counts = t.session().chain_counts();
+        let counts = t.session().envelopes().counts();
         let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
         assert_eq!(chains.len(), counts.len());
         let public: BTreeSet<ChainId> = chains
@@ -714,7 +725,7 @@ fn chain_counts_name_each_chain_once() {
         };
         assert_eq!(setups, expected, "{}", t.session().seat());
         let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        assert_eq!(total as usize, t.session().held());
+        assert_eq!(total as usize, t.session().envelopes().len());
     }
 }
 
@@ -789,10 +800,10 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .run(&text, |text| {
             for net in &nets {
                 for t in &net.sessions {
-                    let (ply, counts) = (t.ply(), t.session().chain_counts());
+                    let (ply, counts) = (t.ply(), t.session().envelopes().counts());
                     let _ = t.parse_action(&text);
                     prop_assert_eq!(t.ply(), ply);
-                    prop_assert_eq!(t.session().chain_counts(), counts);
+                    prop_assert_eq!(t.session().envelopes().counts(), counts);
                 }
             }
             Ok(())
@@ -840,7 +851,7 @@ fn tempete_choices_offer_start_cards_and_their_plays() {
         let mut net = Net::with_terms("tempete", terms_with("tempete", &options, nonce), nonce);
         for _ in 0..2_000 {
             for t in &net.sessions {
-                for c in t.choices() {
+                for c in t.view().choices {
                     match c.ask {
                         Some(Ask::Play) => seen.insert("start card"),
                         Some(Ask::Square { .. }) => seen.insert("trap"),
@@ -896,7 +907,8 @@ fn a_card_that_names_a_piece_says_which_and_the_last_move_is_marked() {
     let t = &net.sessions[0];
     assert_eq!(t.show_json()["last"], serde_json::json!([]), "no move yet");
     let here: Vec<_> = t
-        .choices()
+        .view()
+        .choices
         .into_iter()
         .filter(|c| c.from.as_deref() == Some("g1") && c.to.as_deref() == Some("f3"))
         .collect();

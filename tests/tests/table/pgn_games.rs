@@ -5,6 +5,7 @@
 //! not the verdict's.
 
 use sealed_conformance::pair::Pace;
+use sealed_games::table::Document;
 use sealed_protocol::verdict::Status;
 
 use crate::checks::*;
@@ -46,7 +47,10 @@ fn a_stallmate_period_let_pass_is_a_loss_on_time_whose_pgn_reads_back() {
         let o = v.outcome.as_ref().or(v.board.as_ref()).expect("a result");
         assert!(o.reason.contains("forfeit by"), "{v:#?}");
         let token = crate::pgn_replay::token(Some(o));
-        let (pgn, score) = (a.pgn().unwrap(), a.score().unwrap());
+        let (pgn, score) = (
+            a.document(Document::Pgn).unwrap(),
+            a.document(Document::Score).unwrap(),
+        );
         pgn_reads_back(STALLMATE, &pgn, &score, token)
             .unwrap_or_else(|e| panic!("{e}\n{pgn}\n{score}"));
     }
@@ -59,7 +63,11 @@ fn finished(variant: &'static str, nonce: u8) -> (String, String, &'static str) 
     check_finished(&net);
     let a = net.sessions[0].as_ref();
     let token = crate::pgn_replay::token(a.session().verdict().outcome.as_ref());
-    (a.pgn().unwrap(), a.score().unwrap(), token)
+    (
+        a.document(Document::Pgn).unwrap(),
+        a.document(Document::Score).unwrap(),
+        token,
+    )
 }
 
 #[test]

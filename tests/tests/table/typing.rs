@@ -5,7 +5,7 @@ use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self, Cardmate};
 use sealed_games::chex::{self, engine as chex_engine};
 use sealed_games::stallmate::acts::{self as stallmate_acts, Private};
-use sealed_games::table::Table;
+use sealed_games::table::{Document, Table};
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::Command;
 use sealed_protocol::wire;
@@ -74,7 +74,7 @@ pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
     else {
         panic!("not an act: {cmd:?}");
     };
-    let score = t.score().expect("started");
+    let score = t.document(Document::Score).expect("started");
     match t.session().terms().variant() {
         "tempete" => {
             use sealed_games::tempete::act::{Act, CardRef};
@@ -160,15 +160,19 @@ pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
 
 /// Parses `text` expecting a refusal; checks nothing changed and returns the reason.
 pub(crate) fn refused(t: &dyn Table, text: &str) -> String {
-    let (ply, envelopes, counts) = (t.ply(), t.session().envelopes(), t.session().chain_counts());
+    let (ply, envelopes, counts) = (
+        t.ply(),
+        t.session().envelopes().all(),
+        t.session().envelopes().counts(),
+    );
     let err = match t.parse_action(text) {
         Ok(cmd) => panic!("{text:?} was taken as {cmd:?}\n{}", t.show_text()),
         Err(e) => e.to_string(),
     };
     assert!(!err.is_empty());
     assert_eq!(t.ply(), ply);
-    assert_eq!(t.session().envelopes(), envelopes);
-    assert_eq!(t.session().chain_counts(), counts);
+    assert_eq!(t.session().envelopes().all(), envelopes);
+    assert_eq!(t.session().envelopes().counts(), counts);
     err
 }
 
@@ -255,7 +259,7 @@ pub(crate) fn refuses_bad_attempts(t: &dyn Table) {
 
 /// Well-formed acts the rules refuse in the current position.
 pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
-    let score = t.score().expect("started");
+    let score = t.document(Document::Score).expect("started");
     match t.session().terms().variant() {
         "duel" => {
             let j = t.show_json();

@@ -169,7 +169,7 @@ fn tempete_choices_say_the_card_they_play() {
     for _ in 0..300 {
         let moved = net.step(Mode::Bot);
         for t in &net.sessions {
-            for c in t.choices().iter().filter(|c| c.generic.is_none()) {
+            for c in t.view().choices.iter().filter(|c| c.generic.is_none()) {
                 match c.card {
                     Some(n) => {
                         assert!(

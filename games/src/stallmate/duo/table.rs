@@ -31,7 +31,7 @@ use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_ch
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
 use crate::table::{
-    Automation, Choice, Computations, Computing, Descriptor, Face, Game, GameError, Grid, Hand,
+    Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, GameError, Grid, Hand,
     Refusal, Table, TableFace, TableOf, TableView,
 };
 
@@ -254,18 +254,13 @@ impl TableFace for DuoTable {
     fn view(&self) -> TableView {
         self.shown(|t| t.view())
     }
-    fn choices(&self) -> Vec<Choice> {
-        self.shown(|t| t.choices())
-    }
-    fn svg(&self) -> Option<String> {
-        None
-    }
-    fn score(&self) -> Option<String> {
-        // Through the lent view: the score is drawn with the steps, which need it.
-        self.shown(|t| t.score())
-    }
-    fn pgn(&self) -> Option<String> {
-        self.inner.pgn()
+    fn document(&self, kind: Document) -> Option<String> {
+        match kind {
+            Document::Svg => None,
+            // Through the lent view: the score is drawn with the steps, which need it.
+            Document::Score => self.shown(|t| t.document(kind)),
+            Document::Pgn => self.inner.document(kind),
+        }
     }
 }
 
