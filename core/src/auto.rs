@@ -347,12 +347,10 @@ impl Core {
         if claimed {
             return None;
         }
-        // Overdue once the wait is longer than the time left (`Clocks::compute`).
-        let at = match c.overdue {
-            true => self.now,
-            false => self.now.saturating_add(c.left_ms).saturating_add(1),
-        };
-        Some((owing, at))
+        // The moment the wait becomes longer than allowed, past or to come: not "now"
+        // once it has passed, so the same game gives the same deadline at every look
+        // and one that fired is held back until the next round (`game/deadlines.rs`).
+        Some((owing, c.out_at?))
     }
 
     /// Files a timeout claim against each opponent whose time has passed, once per

@@ -71,6 +71,12 @@ pub struct Clocks {
     pub left_ms: u64,
     /// The awaited seat has let its time pass: the others may claim a timeout.
     pub overdue: bool,
+    /// The first moment the awaited seat is overdue, ms since the Unix epoch, whether
+    /// it has come or not: the same at every reading, so a deadline computed from it
+    /// (`auto.rs` `runs_out`) does not move with the clock of whoever asks. None before
+    /// the wait has a start. Not shown: faces read `left_ms` and `overdue`.
+    #[serde(skip)]
+    pub out_at: Option<u64>,
     /// Whether the time control gives a reserve (`time-leave`) at all.
     pub reserve: bool,
     /// Whether the wait in progress is counted by the witness's times (the ones a
@@ -139,12 +145,14 @@ impl Clocks {
                 }
             }
         }
-        let (left_ms, overdue) = match owing_i {
+        let (left_ms, overdue, out_at) = match owing_i {
             Some(i) => {
                 let allowed = tc.allowance_within(moves[i], charged[i], spent);
-                (allowed.saturating_sub(waited), waited > allowed)
+                // Overdue once the wait is longer than allowed: from `allowed + 1` on.
+                let out_at = last.map(|prev| prev.saturating_add(allowed).saturating_add(1));
+                (allowed.saturating_sub(waited), waited > allowed, out_at)
             }
-            None => (0, false),
+            None => (0, false, None),
         };
         if let Some(i) = owing_i {
             // The move's earlier waits and this one, charged as one.
@@ -174,6 +182,7 @@ impl Clocks {
             waited_ms: waited,
             left_ms,
             overdue,
+            out_at,
             reserve: tc.leave_ms > 0,
             by_witness: false,
         }
@@ -186,6 +195,7 @@ impl Clocks {
         self.waited_ms = now.saturating_sub(since);
         self.left_ms = deadline.saturating_sub(now);
         self.overdue = now > deadline;
+        self.out_at = Some(deadline.saturating_add(1));
         self.by_witness = true;
         self
     }
@@ -283,6 +293,32 @@ mod tests {
         assert_eq!(c.waited_ms, DAY);
         assert_eq!(c.left_ms, 12 * DAY);
         assert!(!c.overdue);
+    }
+
+    #[test]
+    fn the_moment_out_of_time_is_the_same_at_every_reading() {
+        let t = Timeline {
+            started: Some(0),
+            acts: vec![(Seat(0), DAY), (Seat(1), 3 * DAY), (Seat(0), 4 * DAY)],
+            ..Timeline::default()
+        };
+        let tc = tc(3 * DAY, 10 * DAY);
+        let at = |now| Clocks::compute(&tc, 2, &t, Some(Seat(1)), now);
+        // Seat 1 owes from day 4 with 13 days allowed: overdue from 17 days and 1 ms.
+        let out = 17 * DAY + 1;
+        for now in [5 * DAY, 17 * DAY, out, out + 1, 30 * DAY] {
+            let c = at(now);
+            assert_eq!(c.out_at, Some(out), "read at {now}");
+            assert_eq!(c.overdue, now >= out, "read at {now}");
+            if !c.overdue {
+                assert_eq!(now + c.left_ms + 1, out);
+            }
+        }
+        // By the witness's times: from its deadline on, at every reading.
+        for now in [DAY, 40 * DAY] {
+            let c = at(now).by_witness(4 * DAY, 20 * DAY, now);
+            assert_eq!(c.out_at, Some(20 * DAY + 1));
+        }
     }
 
     #[test]

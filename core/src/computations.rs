@@ -198,12 +198,6 @@ impl Core {
         let mut due = vec![];
         // Only a game with computations has messages: a pass over those, not every game.
         let ids: Vec<GameId> = self.games.with_computations().map(|(id, _)| *id).collect();
-        // But every game's deadline is computed again here, at each repair round and each
-        // peer met, as when this pass went over every game for change: the deadlines'
-        // index leans on it (without it, 7 of the adversary simulation's first 20 seeds
-        // took other paths to the same results). Some change of a game that does not
-        // mark it touched is still to be found; until then this round is the net.
-        self.games.touch_every();
         for id in ids {
             let Some(s) = self.games.slot_mut(&id) else {
                 continue;

@@ -37,6 +37,21 @@ impl Core {
             .map_or(self.repair_at, |at| at.min(self.repair_at))
     }
 
+    /// The games whose deadline, computed again now, is not the one the index keeps:
+    /// none, when every change of a game marks it touched and a deadline depends on the
+    /// game alone (its duty's time, the moment its awaited seat runs out). The
+    /// simulation asks after every [`Core::poll_timeout`]; a pass over every game, so
+    /// for tests only.
+    #[doc(hidden)]
+    pub fn stale_deadlines(&self) -> Vec<GameId> {
+        self.games
+            .slots()
+            .map(|(id, _)| *id)
+            .chain(self.deadlines.games())
+            .filter(|id| !self.deadlines.agrees(id, self.deadline_of(id)))
+            .collect()
+    }
+
     /// The moment has come: the games whose deadline it is act, and the repair round
     /// runs if it is due.
     pub(super) fn timeout(&mut self, store: &dyn Durable) {

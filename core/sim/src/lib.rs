@@ -442,7 +442,15 @@ impl World {
         }
         // The core's next deadline, as the shell sleeps until it: one event each time
         // it moves earlier than the one set (a later one is set when that fires).
-        if let Some(t) = self.nodes[i].core.as_mut().map(Core::poll_timeout)
+        let t = self.nodes[i].core.as_mut().map(Core::poll_timeout);
+        // Every game's deadline as the index keeps it is the one computed from the game
+        // now: a change that did not mark its game, or a deadline that moves with the
+        // clock alone, would leave a game waiting for the wrong moment.
+        if let Some(core) = self.nodes[i].core.as_ref() {
+            let stale = core.stale_deadlines();
+            assert!(stale.is_empty(), "node {i}: stale deadlines {stale:?}");
+        }
+        if let Some(t) = t
             && self.nodes[i].due.is_none_or(|d| t < d)
         {
             let at = t.max(self.now);

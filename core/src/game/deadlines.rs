@@ -72,6 +72,21 @@ impl Deadlines {
         due
     }
 
+    /// Whether `at`, computed now for `id`, is what is kept for it: the same moment, or
+    /// one that fired and is held back until its retry ([`Deadlines::set`]).
+    pub(crate) fn agrees(&self, id: &GameId, at: Option<u64>) -> bool {
+        let kept = self.by_game.get(id).copied();
+        match (at, kept) {
+            (None, None) => true,
+            (Some(at), Some(kept)) if at == kept => true,
+            (Some(at), Some(kept)) => self
+                .held_back
+                .get(id)
+                .is_some_and(|&(fired, retry_at)| at <= fired && kept == retry_at),
+            _ => false,
+        }
+    }
+
     /// The games that have a deadline.
     pub(crate) fn games(&self) -> impl Iterator<Item = GameId> + '_ {
         self.by_game.keys().copied()

@@ -249,12 +249,6 @@ impl Games {
         self.slots.remove(id)
     }
 
-    /// Every game's deadline to be computed again at the next look (`deadlines.rs`).
-    pub(crate) fn touch_every(&mut self) {
-        self.generation += 1;
-        self.touched = Touched::Every;
-    }
-
     /// Game `id` changed: the bots look at it again (a game not known: nothing).
     pub(crate) fn mark_for_bots(&mut self, id: GameId) {
         if self.slots.contains_key(&id) {
