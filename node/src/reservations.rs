@@ -29,7 +29,8 @@ pub const PER_ADDRESS: usize = 16;
 /// How long a reservation lasts without renewal (libp2p's `reservation_duration`).
 pub const LIFETIME: Duration = Duration::from_secs(3600);
 
-struct Held {
+/// One reservation granted: where its holder came from, and until when.
+struct Granted {
     address: String,
     network: String,
     until: Instant,
@@ -38,7 +39,7 @@ struct Held {
 /// The reservations granted, as counted here.
 #[derive(Default)]
 pub struct Reservations {
-    held: HashMap<PeerId, Held>,
+    held: HashMap<PeerId, Granted>,
     /// Refused so far.
     pub refused: u64,
 }
@@ -69,7 +70,7 @@ impl Reservations {
         }
         self.held.insert(
             peer,
-            Held {
+            Granted {
                 address: origin.key,
                 network,
                 until,

@@ -145,22 +145,22 @@ pub(super) struct Arrived {
     pub(super) index: u64,
     pub(super) bytes: Vec<u8>,
     /// Its charge to its pair's account, given back when the core has it.
-    held: Held,
+    held: Charge,
 }
 
 /// A stream's charge to its pair's account, given back when dropped.
-struct Held {
+struct Charge {
     pair: Pair,
     bytes: usize,
     of: Accounts,
 }
 
-impl Held {
+impl Charge {
     /// An empty charge to `pair`'s account, if the core allows the pair, with the
     /// largest message its game sends.
-    fn open(pair: Pair, of: &Accounts) -> Option<(Held, usize)> {
+    fn open(pair: Pair, of: &Accounts) -> Option<(Charge, usize)> {
         let cap = lock(of).get(&pair).filter(|a| a.allowed)?.cap;
-        let held = Held {
+        let held = Charge {
             pair,
             bytes: 0,
             of: of.clone(),
@@ -183,7 +183,7 @@ impl Held {
     }
 }
 
-impl Drop for Held {
+impl Drop for Charge {
     fn drop(&mut self) {
         let mut accounts = lock(&self.of);
         if let Some(a) = accounts.get_mut(&self.pair) {
@@ -450,7 +450,8 @@ async fn read(peer: PeerId, mut stream: Stream, accounts: &Accounts) -> Option<A
     game.copy_from_slice(&header[..32]);
     let index = u64::from_le_bytes(header[32..40].try_into().ok()?);
     let len = u32::from_le_bytes(header[40..44].try_into().ok()?) as usize;
-    let Some((mut held, cap)) = super::key_of(&peer).and_then(|k| Held::open((k, game), accounts))
+    let Some((mut held, cap)) =
+        super::key_of(&peer).and_then(|k| Charge::open((k, game), accounts))
     else {
         tracing::debug!(%peer, "a message from a peer who is not the other player of a game computing here: dropped unread");
         return None;
