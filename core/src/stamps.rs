@@ -98,10 +98,7 @@ impl Core {
                 StatementsOwed::No => false,
             };
             if post {
-                let statements = match self.games.played_mut(&id) {
-                    Some(p) => p.table_mut().session_mut().stamps_known(),
-                    None => continue,
-                };
+                let statements = due.known;
                 let n = statements.len();
                 match self.apply(id, SessionCommand::Statements(statements), None, store) {
                     Ok(()) => {

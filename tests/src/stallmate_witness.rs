@@ -221,15 +221,18 @@ impl TestWitness {
             statements.push(self.ledger(now));
             let s = &mut p.sessions[i];
             s.note_witness(&statements, now);
-            let ready = s.witness_due().map(|d| d.statements);
+            let due = s.witness_due();
+            let ready = due.as_ref().map(|d| d.statements);
             assert_eq!(
                 ready == Some(StatementsOwed::Ready),
                 s.stamps_ready() == Some(true),
                 "the dues read as one answer as they read apart"
             );
-            if ready == Some(StatementsOwed::Ready) {
+            if let Some(due) = due.filter(|d| d.statements == StatementsOwed::Ready) {
+                // What the node posts is the answer's, as the seat would say it apart.
                 let known = s.stamps_known();
-                s.handle_command(Command::Statements(known), now)
+                assert_eq!(due.known, known, "the statements owed are what is known");
+                s.handle_command(Command::Statements(due.known), now)
                     .expect("an honest seat posts its statements");
             }
         }

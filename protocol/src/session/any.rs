@@ -74,8 +74,6 @@ pub trait AnySession {
     fn witness_due(&mut self) -> Option<WitnessDue>;
     /// Everything the witness said to this seat that it keeps ([`Session::witness_said`]).
     fn witness_said(&self) -> Vec<Vec<u8>>;
-    /// What it posts ([`Session::stamps_known`]).
-    fn stamps_known(&mut self) -> Vec<Vec<u8>>;
     /// The name this seat signs when it accepts ([`Session::set_name`]).
     fn set_name(&mut self, name: &str);
 }
@@ -197,9 +195,5 @@ impl<R: Rules> AnySession for Session<R> {
 
     fn witness_due(&mut self) -> Option<WitnessDue> {
         Session::witness_due(self)
-    }
-
-    fn stamps_known(&mut self) -> Vec<Vec<u8>> {
-        Session::stamps_known(self)
     }
 }

@@ -60,6 +60,10 @@ pub struct WitnessDue {
     pub wants_ledger: bool,
     /// Where this seat stands with its statements item.
     pub statements: StatementsOwed,
+    /// What it posts in that item once it does ([`Session::stamps_known`]): the latest
+    /// ledgers heard and the stamps of the private envelopes held; empty while
+    /// `statements` is [`StatementsOwed::No`].
+    pub known: Vec<Vec<u8>>,
 }
 
 /// Where a seat stands with the statements item it posts after the end of a game with
@@ -286,10 +290,15 @@ impl<R: Rules> Session<R> {
             (true, Some(false)) => StatementsOwed::Waiting,
             (true, Some(true)) => StatementsOwed::Ready,
         };
+        let known = match statements {
+            StatementsOwed::No => vec![],
+            _ => self.stamps_known(),
+        };
         Some(WitnessDue {
             undeposited: self.undeposited(),
             wants_ledger: self.wants_ledger(),
             statements,
+            known,
         })
     }
 
