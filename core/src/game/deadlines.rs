@@ -37,10 +37,9 @@ impl Deadlines {
             self.held_back.remove(&id);
             return;
         };
-        // Still due as it was when it fired: the core acted and nothing moved it.
-        match self.held_back.get(&id) {
-            Some(&(fired, retry_at)) if at <= fired => at = retry_at,
-            _ => {
+        match self.held_until(&id, at) {
+            Some(retry_at) => at = retry_at,
+            None => {
                 self.held_back.remove(&id);
             }
         }
@@ -75,16 +74,15 @@ impl Deadlines {
     /// Whether `at`, computed now for `id`, is what is kept for it: the same moment, or
     /// one that fired and is held back until its retry ([`Deadlines::set`]).
     pub(crate) fn agrees(&self, id: &GameId, at: Option<u64>) -> bool {
-        let kept = self.by_game.get(id).copied();
-        match (at, kept) {
-            (None, None) => true,
-            (Some(at), Some(kept)) if at == kept => true,
-            (Some(at), Some(kept)) => self
-                .held_back
-                .get(id)
-                .is_some_and(|&(fired, retry_at)| at <= fired && kept == retry_at),
-            _ => false,
-        }
+        let expected = at.map(|at| self.held_until(id, at).unwrap_or(at));
+        expected == self.by_game.get(id).copied()
+    }
+
+    /// When `id`'s deadline `at` is next reported if it is still due as it was when it
+    /// fired (the core acted and nothing moved it): its retry; `None` if it is not held.
+    fn held_until(&self, id: &GameId, at: u64) -> Option<u64> {
+        let &(fired, retry_at) = self.held_back.get(id)?;
+        (at <= fired).then_some(retry_at)
     }
 
     /// The games that have a deadline.
