@@ -21,7 +21,7 @@ use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
 
 use super::game::Life;
-use super::game::asking::{PastDeadline, WitnessTimes};
+use super::game::asking::ledgers;
 use super::{Core, Durable, GameId};
 use crate::message::Request;
 use crate::places::READ_LEDGERS;
@@ -46,7 +46,7 @@ impl Core {
     pub(super) fn witness_due(&self) -> Vec<GameId> {
         let mut out = vec![];
         for (id, slot) in self.games.slots() {
-            let Life::Played(p) = &slot.life else {
+            let Life::Played(p) = slot.life() else {
                 continue;
             };
             let terms = p.table().session().terms();
@@ -57,8 +57,8 @@ impl Core {
                 continue;
             };
             let me = p.table().session().seat();
-            let asked = slot.witness.asked.last();
-            let times = self.witness_times(p);
+            let asked = slot.witness_asked_at();
+            let times = slot.witness_times();
             // The clock shown follows the witness: ask again after each move.
             if times.is_none()
                 && p.table().to_act().is_some()
@@ -97,20 +97,8 @@ impl Core {
         let since = self
             .games
             .slot(id)
-            .and_then(|s| s.witness.asked.unanswered_since());
+            .and_then(|s| s.witness_unanswered_since());
         since.is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
-    }
-
-    /// The wait in progress by the witness's last answer, if it was counted in the
-    /// state the game is in now.
-    pub(super) fn witness_times(&self, p: &super::game::Played) -> Option<WitnessTimes> {
-        let t = self
-            .games
-            .slot(&p.table().session().terms().game())?
-            .witness
-            .times
-            .as_ref()?;
-        (t.held == processed(p) && p.table().to_act() == Some(t.seat)).then_some(*t)
     }
 
     /// Asks the witness of each game whose opponent is past its time for statements.
@@ -123,7 +111,7 @@ impl Core {
                 continue;
             };
             if let Some(slot) = self.games.slot_mut(id) {
-                slot.witness.asked = slot.witness.asked.ask(self.now);
+                slot.ask_witness(self.now);
             }
             self.request(w, Request::Witness { game: *id });
         }
@@ -137,9 +125,6 @@ impl Core {
         statements: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
-        if let Some(slot) = self.games.slot_mut(&game) {
-            slot.witness.asked = slot.witness.asked.answered();
-        }
         // A witness answers with a ledger, split in a few for a long game; more is not
         // from an honest witness, and would only cost this node time to judge.
         if statements.len() > READ_LEDGERS {
@@ -159,36 +144,11 @@ impl Core {
         let Some(slot) = self.games.slot_mut(&game) else {
             return;
         };
-        let Life::Played(p) = &slot.life else {
+        let answers = slot.witness_answered(statements);
+        let Some(p) = self.games.played(&game) else {
             return;
         };
-        if p.table().is_done() {
-            slot.witness.times = None;
-            return;
-        }
         let me = p.table().session().seat();
-        if let Some(seat) = p.table().to_act()
-            && let Some(wait) = p.table().session().witness_wait(&statements, seat)
-        {
-            slot.witness.times = Some(WitnessTimes {
-                held: processed(p),
-                seat,
-                wait,
-            });
-            // The first answer signed past another seat's deadline is kept for this
-            // wait: its ledger is the one a forfeit needs (below).
-            let past = ledgers(p, &statements)
-                .iter()
-                .any(|l| l.at > wait.deadline());
-            let same_wait = |k: &PastDeadline| k.seat == seat && k.since == wait.since;
-            if seat != me && past && !slot.witness.past_deadline.as_ref().is_some_and(same_wait) {
-                slot.witness.past_deadline = Some(PastDeadline {
-                    seat,
-                    since: wait.since,
-                    statements: statements.clone(),
-                });
-            }
-        }
         let others: Vec<Seat> = p
             .table()
             .session()
@@ -196,19 +156,6 @@ impl Core {
             .player_seats()
             .filter(|s| *s != me)
             .collect();
-        // The first answer past the deadline, then this one. A witness's counts only
-        // grow, so the first ledger past the deadline is the likeliest silent one: an
-        // accused who keeps sending idle envelopes to the witness a little before this
-        // seat gets them makes every later answer hold one more than this seat knows
-        // ("answered"), never the first once this seat has caught up with it (issue 53).
-        let kept = slot
-            .witness
-            .past_deadline
-            .as_ref()
-            .map(|k| k.statements.clone());
-        let mut answers: Vec<Vec<Vec<u8>>> =
-            kept.into_iter().filter(|k| *k != statements).collect();
-        answers.push(statements);
         for against in others {
             for answer in &answers {
                 let cmd = SessionCommand::Forfeit(Forfeit {
@@ -219,7 +166,7 @@ impl Core {
                     Ok(()) => {
                         tracing::info!(game = %hex::encode(game), %against, "posted a time forfeit");
                         if let Some(slot) = self.games.slot_mut(&game) {
-                            slot.witness.past_deadline = None;
+                            slot.forfeit_posted();
                         }
                         self.run_bots(store);
                         return;
@@ -231,32 +178,6 @@ impl Core {
             }
         }
     }
-}
-
-/// The ledgers among a witness's `statements` for `p`'s game that read as its
-/// witness's.
-fn ledgers(
-    p: &super::game::Played,
-    statements: &[Vec<u8>],
-) -> Vec<sealed_protocol::witness::Ledger> {
-    let terms = p.table().session().terms();
-    let Some(key) = terms
-        .witness()
-        .and_then(|w| sealed_protocol::keys::PublicKey::from_bytes(&w.key).ok())
-    else {
-        return vec![];
-    };
-    let (id, seats) = (terms.game(), terms.seat_count());
-    statements
-        .iter()
-        .filter_map(|b| {
-            sealed_protocol::witness::SignedStatement::from_bytes(b, id, &key, seats).ok()
-        })
-        .filter_map(|s| match s.statement {
-            sealed_protocol::witness::Statement::Ledger(l) => Some(l),
-            sealed_protocol::witness::Statement::Stamp(_) => None,
-        })
-        .collect()
 }
 
 impl Core {
@@ -342,14 +263,3 @@ impl Core {
 /// Most envelopes a seat gives the witness in one push after one answer; the next
 /// answer shows what is still lacking.
 const MAX_GIVEN: usize = 256;
-
-/// Envelopes a seat has processed, over all its chains.
-fn processed(p: &super::game::Played) -> u64 {
-    p.table()
-        .session()
-        .envelopes()
-        .counts()
-        .iter()
-        .map(|(_, n)| n)
-        .sum()
-}

@@ -99,13 +99,13 @@ impl Core {
 
     /// Whether a bot decides game `id`: every game's bots are on, or this one's.
     fn bot_decides(&self, id: &GameId) -> bool {
-        self.bots.all || self.games.slot(id).is_some_and(|s| s.bot)
+        self.bots.all || self.games.slot(id).is_some_and(|s| s.bot())
     }
 
     /// Lets a bot decide game `id`, or stops it.
     pub(super) fn bot_on(&mut self, id: GameId, on: bool) {
         if let Some(s) = self.games.slot_mut(&id) {
-            s.bot = on;
+            s.set_bot(on);
         }
     }
 
@@ -311,7 +311,11 @@ impl Core {
             self.now,
         );
         // With a witness, the wait in progress is the one a forfeit would count.
-        Some(match self.witness_times(p) {
+        let times = self
+            .games
+            .slot(&terms.game())
+            .and_then(|s| s.witness_times());
+        Some(match times {
             Some(t) => clocks.by_witness(t.since(), t.deadline(), self.now),
             None => clocks,
         })

@@ -278,13 +278,13 @@ impl Core {
         let refused = self
             .games
             .slot(&terms.game())
-            .and_then(|s| s.refused.as_ref());
+            .and_then(|s| s.offer_refused());
         // A refusal comes before a mailbox's word: a mailbox that holds the game says
         // so when the seat it relayed it to refused it.
         let state = if seats.iter().all(holds) {
             Invitation::Peer
         } else if let Some(why) = refused {
-            Invitation::Refused(why.clone())
+            Invitation::Refused(why.to_owned())
         } else if mailboxes.iter().any(holds) {
             Invitation::Mailbox
         } else {
@@ -498,7 +498,7 @@ impl Core {
         self.table(g, store)?;
         let id = self.games.find(g)?;
         if let Some(slot) = self.games.slot_mut(&id) {
-            slot.queue.exports.push((cmd, what));
+            slot.wait_export(cmd, what);
         }
         self.flush_exports(id);
         Ok(())
@@ -506,10 +506,11 @@ impl Core {
 
     /// Answers the exports of a game whose table and store agree.
     pub(super) fn flush_exports(&mut self, id: GameId) {
-        let waiting = match self.games.slot_mut(&id) {
-            Some(slot) if slot.queue.idle() => std::mem::take(&mut slot.queue.exports),
-            _ => return,
-        };
+        let waiting = self
+            .games
+            .slot_mut(&id)
+            .map(|s| s.take_exports_if_idle())
+            .unwrap_or_default();
         self.answer_exports(id, waiting);
     }
 
@@ -563,7 +564,7 @@ impl Core {
         if self.games.played(id).is_none_or(|p| p.settled()) {
             return None;
         }
-        self.games.slot(id)?.witness.refused.clone()
+        self.games.slot(id)?.witness_refusal().map(str::to_owned)
     }
 
     /// A game as text, with a clock line when it has a time control.

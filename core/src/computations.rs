@@ -17,8 +17,6 @@
 
 use sealed_protocol::proposal::Terms;
 
-use super::game::Life;
-use super::game::sending::AfterLoss;
 use super::seats::other_player;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::io::{KEPT_AT, Output, Writes};
@@ -146,7 +144,7 @@ impl Core {
             return;
         }
         if let Some(s) = self.games.slot_mut(&game) {
-            s.sending.went(index, self.now);
+            s.message_went(index, self.now);
         }
         self.out.push_back(Output::Message {
             peer,
@@ -164,29 +162,11 @@ impl Core {
     /// now. Anything else changes nothing: the report is the shell's, but what it names
     /// comes from a stream a peer may have cut at will.
     pub(super) fn message_lost(&mut self, peer: PeerKey, game: GameId, index: u64) {
-        let Some(s) = self.games.slot_mut(&game) else {
-            return;
-        };
-        if !s.sending.is_last(index) {
-            return;
-        }
-        let Life::Played(p) = &mut s.life else {
-            return;
-        };
-        if other_player(p.table().session().terms(), p.table().session().seat()) != Some(peer) {
-            return;
-        }
-        let Some((owed, bytes)) = p
-            .table_mut()
-            .computing_mut()
-            .and_then(|c| c.message_out(true))
-        else {
-            return;
-        };
-        if owed != index {
-            return;
-        }
-        if s.sending.lost() == AfterLoss::SendNow {
+        if let Some(bytes) = self
+            .games
+            .slot_mut(&game)
+            .and_then(|s| s.message_lost(peer, index))
+        {
             self.send_message(peer, game, index, bytes);
         }
     }
@@ -199,34 +179,11 @@ impl Core {
         // Only a game with computations has messages: a pass over those, not every game.
         let ids: Vec<GameId> = self.games.with_computations().map(|(id, _)| *id).collect();
         for id in ids {
-            let Some(s) = self.games.slot_mut(&id) else {
-                continue;
-            };
-            // Only what is durable: nothing of the game is being written.
-            if s.queue.in_flight.is_some() || s.queue.next.is_some() {
-                continue;
-            }
-            if peer.is_none() && !s.sending.due(now) {
-                continue;
-            }
-            let Life::Played(p) = &mut s.life else {
-                continue;
-            };
-            let Some(to) = other_player(p.table().session().terms(), p.table().session().seat())
-            else {
-                continue;
-            };
-            if peer.is_some_and(|k| k != to) {
-                continue;
-            }
-            if let Some((index, bytes)) = p
-                .table_mut()
-                .computing_mut()
-                .and_then(|c| c.message_out(true))
+            if let Some((to, index, bytes)) = self
+                .games
+                .slot_mut(&id)
+                .and_then(|s| s.message_again(peer, now))
             {
-                if peer.is_none() {
-                    s.sending.copied(index);
-                }
                 due.push((to, id, index, bytes));
             }
         }

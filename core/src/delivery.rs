@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sealed_protocol::ids::{ChainId, LogId, Seat};
 
-use super::game::delivery::{Debt, OWED_FOR_MS, owed_key};
+use super::game::delivery::{DebtAnswered, owed_key};
 use super::seats::seat_of;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::message::{MAX_ITEMS, MAX_SYNC_MESSAGE, Request};
@@ -76,14 +76,8 @@ impl Core {
         if peers.is_empty() {
             return None;
         }
-        let value = Debt::encode(self.now, &peers);
-        let slot = self.games.slot_mut(&id)?;
-        let offered = slot.owed.take().map(|d| d.offered).unwrap_or_default();
-        slot.owed = Some(Debt {
-            since: self.now,
-            peers,
-            offered,
-        });
+        let now = self.now;
+        let value = self.games.slot_mut(&id)?.owe(now, peers);
         Some((owed_key(&id), value))
     }
 
@@ -94,22 +88,19 @@ impl Core {
         let expired: Vec<GameId> = self
             .games
             .slots()
-            .filter(|(_, s)| {
-                let since = s.owed.as_ref().map(|d| d.since);
-                since.is_some_and(|t| t.saturating_add(OWED_FOR_MS) <= now)
-            })
+            .filter(|(_, s)| s.debt_expired(now))
             .map(|(g, _)| *g)
             .collect();
         for g in expired {
             if let Some(s) = self.games.slot_mut(&g) {
-                s.owed = None;
+                s.forget_debt();
             }
             self.forget_meta(owed_key(&g));
         }
         let mut dial = BTreeSet::new();
         let mut offers = vec![];
         for (game, slot) in self.games.slots() {
-            let Some(debt) = &slot.owed else {
+            let Some(debt) = slot.debt() else {
                 continue;
             };
             for peer in &debt.peers {
@@ -152,8 +143,8 @@ impl Core {
             if envelopes.is_empty() {
                 continue;
             }
-            if let Some(debt) = self.games.slot_mut(&game).and_then(|s| s.owed.as_mut()) {
-                debt.offered.insert(peer);
+            if let Some(s) = self.games.slot_mut(&game) {
+                s.debt_offered(peer);
             }
             self.request(
                 peer,
@@ -175,19 +166,10 @@ impl Core {
         let Some(slot) = self.games.slot_mut(&game) else {
             return;
         };
-        let Some(debt) = slot.owed.as_mut() else {
-            return;
-        };
-        debt.offered.remove(&peer);
-        if !ok || !debt.peers.remove(&peer) {
-            return;
-        }
-        if debt.peers.is_empty() {
-            slot.owed = None;
-            self.forget_meta(owed_key(&game));
-        } else {
-            let value = Debt::encode(debt.since, &debt.peers);
-            self.write_meta(owed_key(&game), value);
+        match slot.debt_answered(peer, ok) {
+            DebtAnswered::Unchanged => {}
+            DebtAnswered::Paid => self.forget_meta(owed_key(&game)),
+            DebtAnswered::Left(value) => self.write_meta(owed_key(&game), value),
         }
     }
 

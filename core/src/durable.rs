@@ -303,14 +303,13 @@ impl Core {
             };
             self.release(id, early, 0, store);
         }
-        let Some(queue) = self.games.slot_mut(&id).map(|s| &mut s.queue) else {
+        let Some(slot) = self.games.slot_mut(&id) else {
             tracing::error!(game = %hex::encode(id), "a step of a game this core does not hold");
             return;
         };
-        if queue.in_flight.is_some() {
-            queue.next.get_or_insert_default().merge(step);
+        let Some(step) = slot.wait_behind(step) else {
             return;
-        }
+        };
         if step.writes.is_empty() {
             self.release(id, step, 0, store);
             return;
@@ -321,7 +320,7 @@ impl Core {
             writes: step.writes.clone(),
         });
         if let Some(s) = self.games.slot_mut(&id) {
-            s.queue.in_flight = Some((write, Box::new(step)));
+            s.begin_write(write, step);
         }
         self.writes.insert(write, Written::Game(id));
     }
@@ -396,14 +395,7 @@ impl Core {
                 },
             ),
             Some(Written::Game(id)) => {
-                let queue = self.games.slot_mut(&id).map(|s| &mut s.queue);
-                let step = queue.and_then(|q| match q.in_flight.take() {
-                    Some((w, step)) if w == write => Some(*step),
-                    other => {
-                        q.in_flight = other;
-                        None
-                    }
-                });
+                let step = self.games.slot_mut(&id).and_then(|s| s.end_write(write));
                 (Some(id), step.unwrap_or_default())
             }
             None => return,
@@ -471,7 +463,8 @@ impl Core {
         let Some(slot) = self.games.forget(&id) else {
             return;
         };
-        if let Some(next) = slot.queue.next {
+        let (next, exports) = slot.into_waiting();
+        if let Some(next) = next {
             for (cmd, _) in next.replies {
                 self.out.push_back(Output::Reply {
                     id: cmd,
@@ -482,15 +475,12 @@ impl Core {
                 self.step_done(w, 0, Some(NodeError::NoGame(hex::encode(id))));
             }
         }
-        self.answer_exports(id, slot.queue.exports);
+        self.answer_exports(id, exports);
     }
 
     /// The step made while game `id`'s write was in flight, which goes next.
     fn next_step(&mut self, id: &GameId) -> Option<Step> {
-        self.games
-            .slot_mut(id)
-            .and_then(|s| s.queue.next.take())
-            .map(|b| *b)
+        self.games.slot_mut(id).and_then(|s| s.take_next())
     }
 
     /// What a durable step makes visible.
@@ -522,7 +512,7 @@ impl Core {
         }
         // What the game's witness said is fact, not state ahead of the store: kept for
         // the table rebuilt after the halt.
-        let (said, variant) = match self.games.slot(&id).map(|s| &s.life) {
+        let (said, variant) = match self.games.slot(&id).map(|s| s.life()) {
             Some(Life::Played(p)) => (
                 p.table().session().witness_said(),
                 Some(p.record.variant.clone()),
@@ -542,7 +532,7 @@ impl Core {
         // A game whose very record was in the failed write was never known: forget it
         // (its peer offers it again).
         if step.writes.games.iter().any(|g| g.id == id) {
-            let exports = self.games.forget(&id).map(|s| s.queue.exports);
+            let exports = self.games.forget(&id).map(|s| s.into_waiting().1);
             self.answer_exports(id, exports.unwrap_or_default());
         } else {
             self.games.put(

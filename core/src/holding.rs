@@ -181,8 +181,8 @@ impl Core {
     ) {
         let me = self.key();
         for (id, slot) in self.games.slots() {
-            let idle = slot.queue.idle();
-            match &slot.life {
+            let idle = slot.idle();
+            match slot.life() {
                 super::game::Life::Relayed(r) => f(
                     Counted {
                         id: *id,
@@ -372,7 +372,7 @@ impl Core {
         let due: Vec<GameId> = self
             .games
             .slots()
-            .filter(|(_, s)| s.queue.idle())
+            .filter(|(_, s)| s.idle())
             .filter_map(|(id, _)| {
                 self.expires_at(id)
                     .filter(|at| *at <= self.now)

@@ -85,7 +85,7 @@ impl Core {
                 id: *id,
                 holder: p.holder.as_ref(),
                 taken: p.record.created,
-                evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
+                evictable: self.games.slot(id).is_some_and(|s| s.idle()),
             };
             Some((counted, super::seats::proposer(p.table().session().terms())))
         }))

@@ -38,11 +38,7 @@ impl Core {
         let mut requests = vec![];
         for id in ids {
             // Durable before visible: nothing goes while a write of the game is in flight.
-            if self
-                .games
-                .slot(&id)
-                .is_none_or(|s| s.queue.in_flight.is_some())
-            {
+            if self.games.slot(&id).is_none_or(|s| s.writing()) {
                 continue;
             }
             let Some(p) = self.games.played_mut(&id) else {
@@ -63,7 +59,7 @@ impl Core {
             let Some(slot) = self.games.slot_mut(&id) else {
                 continue;
             };
-            let lacked = slot.witness.lacked.get_or_insert_default();
+            let lacked = slot.lacked_mut();
             let due = |t: Option<u64>| t.is_none_or(|t| now >= t.saturating_add(ASK_AGAIN_MS));
             if let Some(bytes) = out
                 && due(lacked.left)
@@ -120,7 +116,7 @@ impl Core {
         let Some(slot) = self.games.slot_mut(&game) else {
             return;
         };
-        if let Some(l) = slot.witness.lacked.as_mut() {
+        if let Some(l) = slot.lacked_begun() {
             l.fetched.0 = l.fetched.0.max(next);
         }
         let Some(p) = self.games.played_mut(&game) else {

@@ -366,7 +366,7 @@ impl Core {
         // mailbox did): offered to it whenever it connects (`delivery.rs`).
         for (id, debt) in game::delivery::Debt::load(store) {
             if let Some(slot) = core.games.slot_mut(&id) {
-                slot.owed = Some(debt);
+                slot.restore_debt(debt);
             }
         }
         core.recall(store);

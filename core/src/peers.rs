@@ -367,7 +367,7 @@ impl Core {
                     holder: p.holder.as_ref(),
                     taken: p.record.created,
                     // An invitation being written is declined once it is durable.
-                    evictable: self.games.slot(id).is_some_and(|s| s.queue.idle()),
+                    evictable: self.games.slot(id).is_some_and(|s| s.idle()),
                 };
                 waiting.push((counted, Some(from)));
             }

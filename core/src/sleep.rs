@@ -99,12 +99,12 @@ impl Core {
         let idle: Vec<(GameId, Dormant)> = self
             .games
             .slots()
-            .filter_map(|(id, slot)| match &slot.life {
+            .filter_map(|(id, slot)| match slot.life() {
                 Life::Played(p)
                     if p.settled()
                         && p.record.status == GameStatus::Finished
                         && idle_since(p.used)
-                        && slot.queue.in_flight.is_none() =>
+                        && !slot.writing() =>
                 {
                     let terms = p.table().session().terms().clone();
                     let dormant = Dormant::with_terms(
@@ -125,8 +125,8 @@ impl Core {
         let over: Vec<(GameId, Dormant)> = self
             .games
             .slots()
-            .filter_map(|(id, slot)| match &slot.life {
-                Life::Relayed(r) if r.over() && idle_since(r.used) && slot.queue.idle() => {
+            .filter_map(|(id, slot)| match slot.life() {
+                Life::Relayed(r) if r.over() && idle_since(r.used) && slot.idle() => {
                     let record = r.record(*id, GameStatus::Finished);
                     Some((
                         *id,
@@ -195,7 +195,7 @@ impl Core {
     /// Why game `id` stays in memory now, if it does (see the module documentation).
     pub(super) fn awake_for(&self, id: &GameId) -> Option<Awake> {
         let slot = self.games.slot(id)?;
-        let Life::Played(p) = &slot.life else {
+        let Life::Played(p) = slot.life() else {
             return Some(Awake::NotPlayed);
         };
         let terms = p.table().session().terms();
@@ -215,7 +215,7 @@ impl Core {
             || table.is_done()
         {
             Awake::NotUnderway
-        } else if !slot.queue.idle() || !slot.queue.exports.is_empty() || slot.owed.is_some() {
+        } else if !slot.idle() || slot.exports_wait() || slot.debt().is_some() {
             Awake::Writing
         } else if self.hosted(id) {
             Awake::Hosted
@@ -223,7 +223,7 @@ impl Core {
         // player joins, which wakes the game: a game just restored, marked for the
         // bots as every restored game is, sleeps at once.
         } else if (self.games.is_for_bots(id) && !(unjoined && super::holding::signed_here(p)))
-            || ((self.bots.all || slot.bot) && table.my_turn())
+            || ((self.bots.all || slot.bot()) && table.my_turn())
         {
             Awake::Bot
         } else if !p.evidence.is_empty() || table.rulings_waiting() > 0 {
@@ -307,7 +307,7 @@ impl Core {
         };
         match self.restore_game(record, true, store) {
             Ok(super::restore::Loaded::Played(mut p, actions)) => {
-                if let Some(Life::Asleep(a)) = self.games.slot(id).map(|s| &s.life) {
+                if let Some(Life::Asleep(a)) = self.games.slot(id).map(|s| s.life()) {
                     p.set_acked(a.acked.clone());
                     p.heard = a.heard.clone();
                 }

@@ -54,11 +54,7 @@ impl Core {
         for &id in ids {
             // Only what the store holds is deposited: an envelope whose write is in
             // flight waits for it (durable before visible).
-            if self
-                .games
-                .slot(&id)
-                .is_some_and(|s| s.queue.in_flight.is_some())
-            {
+            if self.games.slot(&id).is_some_and(|s| s.writing()) {
                 continue;
             }
             let now = self.now;
@@ -75,11 +71,7 @@ impl Core {
             let Some(due) = p.table_mut().session_mut().witness_due() else {
                 continue;
             };
-            let Some(asking) = self
-                .games
-                .slot_mut(&id)
-                .map(|s| s.witness.stamps.get_or_insert_default())
-            else {
+            let Some(asking) = self.games.slot_mut(&id).map(|s| s.stamps_asking_mut()) else {
                 continue;
             };
             let left: Vec<Hash> = due.undeposited.iter().map(|d| d.hash).collect();
@@ -148,7 +140,7 @@ impl Core {
 
     /// This seat's dealings over game `game`'s deposits, once it has begun them.
     fn stamps_of(&mut self, game: &GameId) -> Option<&mut Asking> {
-        self.games.slot_mut(game)?.witness.stamps.as_mut()
+        self.games.slot_mut(game)?.stamps_asking_begun()
     }
 
     /// The witness's statements for deposits came: kept by the seat's session (the

@@ -38,7 +38,6 @@ use sealed_protocol::ids::{ChainId, LogId, Seat};
 use sealed_protocol::proposal::Terms;
 
 use super::durable::Written;
-use super::game::Life;
 use super::game::queue::Waiter;
 use super::io::{InId, OutId, Output};
 use super::peers::{Asked, Places};
@@ -180,11 +179,7 @@ impl Core {
             .values()
             .map(|w| match w {
                 Written::Settings(writes) => writes.size(),
-                Written::Game(id) => self.games.slot(id).map_or(0, |s| {
-                    let q = &s.queue;
-                    q.in_flight.as_ref().map_or(0, |(_, st)| st.writes.size())
-                        + q.next.as_ref().map_or(0, |st| st.writes.size())
-                }),
+                Written::Game(id) => self.games.slot(id).map_or(0, |s| s.queued_bytes()),
             })
             .sum()
     }
@@ -485,15 +480,14 @@ impl Core {
                 // Said by `sealed games` while the invitation is not delivered.
                 if let Asked::Offer(game, _) = asked
                     && let Some(slot) = self.games.slot_mut(&game)
-                    && matches!(slot.life, Life::Played(_))
                 {
-                    slot.refused = Some(kept_reason(&why));
+                    slot.refuse_offer(kept_reason(&why));
                 }
             }
             Some(Response::Ok { .. }) => match asked {
                 Asked::Offer(game, places) => {
                     if let Some(slot) = self.games.slot_mut(&game) {
-                        slot.refused = None;
+                        slot.offer_taken();
                     }
                     self.acknowledged(peer, game, &places, store);
                 }
@@ -520,7 +514,7 @@ impl Core {
                 .and_then(|p| p.table().session().terms().witness())
                 .is_some_and(|w| w.key == peer);
             if witnessed && let Some(slot) = self.games.slot_mut(game) {
-                slot.witness.refused = refused.map(kept_reason);
+                slot.witness_refused(refused.map(kept_reason));
             }
         }
     }

@@ -199,7 +199,7 @@ impl Core {
             if !ok {
                 // Read again from the store: the count written is lost.
                 for (_, slot) in self.games.slots_mut() {
-                    slot.deposits = None;
+                    slot.set_deposit_count(None);
                 }
             }
             return true;
@@ -416,7 +416,11 @@ impl Core {
             .games
             .terms(&game)
             .map_or(1, |t| t.proposal().seats.len());
-        let mut counts = match self.games.slot(&game).and_then(|s| s.deposits.clone()) {
+        let mut counts = match self
+            .games
+            .slot(&game)
+            .and_then(|s| s.deposit_count().cloned())
+        {
             Some(c) => c,
             None => DepositCount {
                 all: read_u64(store, &count_key(&game)).unwrap_or(0),
@@ -517,7 +521,7 @@ impl Core {
             counts.all = count;
             counts.by_seat.insert(seat, mine);
             if let Some(slot) = self.games.slot_mut(&game) {
-                slot.deposits = Some(counts);
+                slot.set_deposit_count(Some(counts));
             }
         }
         statements.push(Statement::Ledger(ledger).sign(&self.key).to_bytes());
@@ -558,7 +562,7 @@ impl Core {
         };
         // Written in the same write as the deposits it counts; a count being written
         // may name deposits not yet durable, which the read then does not find.
-        let count = match self.games.slot(&game).and_then(|s| s.deposits.as_ref()) {
+        let count = match self.games.slot(&game).and_then(|s| s.deposit_count()) {
             Some(c) => c.all,
             None => read_u64(store, &count_key(&game)).unwrap_or(0),
         };

@@ -2,14 +2,19 @@
 //! the witness repeats what it said), kept while the game is unloaded or set aside: when
 //! it last asked for ledgers and the wait they show ([`WitnessTimes`]), the first answer
 //! past another seat's deadline ([`PastDeadline`]), the deposits and stamps of its
-//! private logs ([`Asking`]) and a computation's message lacked ([`Lacked`]). The asking
-//! itself is the core's: `accuse.rs`, `stamps.rs`, `lacked.rs`.
+//! private logs ([`Asking`]) and a computation's message lacked ([`Lacked`]). What an
+//! answer means for the game is read here (`Slot::witness_answered`); when to ask and
+//! what to post is the core's: `accuse.rs`, `stamps.rs`, `lacked.rs`.
 
 use std::collections::BTreeMap;
 
 use sealed_protocol::engine::WitnessWait;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::Seat;
+use sealed_protocol::keys::PublicKey;
+use sealed_protocol::witness::{Ledger, SignedStatement, Statement};
+
+use super::states::Played;
 
 /// This seat's dealings with its game's witness, in memory only (a restart asks again:
 /// the witness repeats what it said). Kept while the game is unloaded or set aside.
@@ -17,18 +22,18 @@ use sealed_protocol::ids::Seat;
 pub(crate) struct WithWitness {
     /// This seat's asks of the witness for its ledgers, and whether they are answered
     /// (`accuse.rs`).
-    pub(crate) asked: Asked,
+    pub(super) asked: Asked,
     /// The wait in progress by the witness's last answer (`accuse.rs`).
-    pub(crate) times: Option<WitnessTimes>,
+    pub(super) times: Option<WitnessTimes>,
     /// The first answer signed past the deadline of the wait in progress (`accuse.rs`).
-    pub(crate) past_deadline: Option<PastDeadline>,
+    pub(super) past_deadline: Option<PastDeadline>,
     /// Deposits and stamps of this seat's private logs (`stamps.rs`).
-    pub(crate) stamps: Option<Asking>,
+    pub(super) stamps: Option<Asking>,
     /// A computation's message lacked, left with the witness or fetched (`lacked.rs`).
-    pub(crate) lacked: Option<Lacked>,
+    pub(super) lacked: Option<Lacked>,
     /// Why the witness refused this seat's last push of the game, until it takes one
     /// (`sync.rs`): what it refused it has not dated, so `show` and `games` say it.
-    pub(crate) refused: Option<String>,
+    pub(super) refused: Option<String>,
 }
 
 /// Where this seat's asks of the witness for its ledgers stand.
@@ -143,6 +148,38 @@ pub(crate) struct Lacked {
     pub(crate) left: Option<u64>,
     /// The number of the next deposit to fetch, and when the last fetch went.
     pub(crate) fetched: (u64, Option<u64>),
+}
+
+/// The ledgers among a witness's `statements` for `p`'s game that read as its
+/// witness's.
+pub(crate) fn ledgers(p: &Played, statements: &[Vec<u8>]) -> Vec<Ledger> {
+    let terms = p.table().session().terms();
+    let Some(key) = terms
+        .witness()
+        .and_then(|w| PublicKey::from_bytes(&w.key).ok())
+    else {
+        return vec![];
+    };
+    let (id, seats) = (terms.game(), terms.seat_count());
+    statements
+        .iter()
+        .filter_map(|b| SignedStatement::from_bytes(b, id, &key, seats).ok())
+        .filter_map(|s| match s.statement {
+            Statement::Ledger(l) => Some(l),
+            Statement::Stamp(_) => None,
+        })
+        .collect()
+}
+
+/// Envelopes a seat has processed, over all its chains.
+pub(super) fn processed(p: &Played) -> u64 {
+    p.table()
+        .session()
+        .envelopes()
+        .counts()
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }
 
 #[cfg(test)]

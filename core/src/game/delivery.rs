@@ -82,6 +82,17 @@ impl Debt {
     }
 }
 
+/// What an answer to an owed offer did to a game's debt.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum DebtAnswered {
+    /// Nothing changed that the store keeps.
+    Unchanged,
+    /// Every seat has the envelopes now: the debt is paid.
+    Paid,
+    /// Seats still lack them: the debt as the store keeps it now.
+    Left(Vec<u8>),
+}
+
 pub(crate) fn owed_key(game: &GameId) -> String {
     format!("{OWED_PREFIX}{}", hex::encode(game))
 }

@@ -1,13 +1,13 @@
 //! One game, as the core holds it: one slot per game with everything the core holds of
-//! it in one place — where it stands ([`Life`]), its writes under way ([`Queue`]), this
-//! seat's dealings with the game's witness ([`WithWitness`]) and whether a bot decides
-//! for it ([`Bot`]). No map keyed by game id lives outside [`Games`], so a game's state
+//! it in one place ([`Slot`], `slot.rs`: where it stands, its writes under way, this
+//! seat's dealings with the game's witness, whether a bot decides for it, behind
+//! private fields). No map keyed by game id lives outside [`Games`], so a game's state
 //! cannot be half kept: changing its life (loaded, unloaded, set aside, resumed) keeps
 //! the rest of its slot, and forgetting it drops all of it at once.
 //!
 //! The folder is the core's middle layer (ARCHITECTURE.md, "The core's layers"): it
 //! imports values and questions of the terms, never the core's work above it. Files: the
-//! states a game is in `states.rs`, asleep `asleep.rs`, where it stands as the faces say
+//! slot and what the core asks of it `slot.rs`, the states a game is in `states.rs`, asleep `asleep.rs`, where it stands as the faces say
 //! it `standing.rs`, its writes under way `queue.rs`, what it owes and what reached whom
 //! `delivery.rs`, this seat's dealings with its witness `asking.rs`, what this node holds
 //! of it as its witness `witnessed.rs`.
@@ -18,6 +18,7 @@ pub(crate) mod deadlines;
 pub(crate) mod delivery;
 pub(crate) mod queue;
 pub(crate) mod sending;
+mod slot;
 mod standing;
 pub(crate) mod states;
 pub(crate) mod witnessed;
@@ -29,52 +30,9 @@ use sealed_protocol::proposal::Terms;
 
 use crate::io::GameRef;
 use crate::{GameId, NodeError};
-use asking::WithWitness;
 use asleep::Asleep;
-use delivery::Debt;
-use queue::Queue;
-use sending::Sending;
+pub(crate) use slot::{Life, Slot};
 pub(crate) use states::{Dormant, Evidence, Kept, Played, Relayed, SetAside};
-
-/// Where a game stands in this core.
-pub(crate) enum Life {
-    /// Played by this node, its table in memory.
-    Played(Box<Played>),
-    /// Relayed as a mailbox (or kept as a witness).
-    Relayed(Box<Relayed>),
-    /// Finished, in the store only until asked for.
-    Dormant(Box<Dormant>),
-    /// Unfinished and idle, its table in the store only until something happens in
-    /// it (`sleep.rs`).
-    Asleep(Box<Asleep>),
-    /// Known but not run now.
-    Aside(Box<SetAside>),
-}
-
-/// Everything the core holds of one game.
-pub(crate) struct Slot {
-    /// Where it stands.
-    pub(crate) life: Life,
-    /// Its writes under way.
-    pub(crate) queue: Queue,
-    /// This seat's dealings with its witness.
-    pub(crate) witness: WithWitness,
-    /// Whether a bot decides it (`sealed bot on`, a referee's invitations); whether the
-    /// bots have looked since it changed is [`Games`]'s (`for_bots`).
-    pub(crate) bot: bool,
-    /// Why a peer refused its last offer, until one is taken (`sealed games` says it
-    /// while the invitation is not delivered).
-    pub(crate) refused: Option<String>,
-    /// The seats owed this seat's last envelopes, once it settled on a mailbox's word
-    /// (`delivery.rs`).
-    pub(crate) owed: Option<Debt>,
-    /// As the game's witness: the deposits it holds, durable or being written
-    /// (`witness.rs`), once counted.
-    pub(crate) deposits: Option<witnessed::DepositCount>,
-    /// This seat's last message of the game's computations on its way, and when it goes
-    /// again (`sending.rs`).
-    pub(crate) sending: Sending,
-}
 
 /// Every game the core knows, one slot each.
 #[derive(Default)]
@@ -129,7 +87,7 @@ macro_rules! state {
     ($one:ident, $all:ident, $variant:ident, $ty:ty $(, $one_mut:ident)?) => {
         /// The game, if it is in this state.
         pub(crate) fn $one(&self, id: &GameId) -> Option<&$ty> {
-            match &self.slots.get(id)?.life {
+            match self.slots.get(id)?.life() {
                 Life::$variant(g) => Some(&**g),
                 _ => None,
             }
@@ -140,7 +98,7 @@ macro_rules! state {
             pub(crate) fn $one_mut(&mut self, id: &GameId) -> Option<&mut $ty> {
                 self.generation += 1;
                 self.touched.add(*id);
-                match &mut self.slots.get_mut(id)?.life {
+                match self.slots.get_mut(id)?.life_mut() {
                     Life::$variant(g) => Some(&mut **g),
                     _ => None,
                 }
@@ -149,7 +107,7 @@ macro_rules! state {
 
         /// Every game in this state, in id order.
         pub(crate) fn $all(&self) -> impl Iterator<Item = (&GameId, &$ty)> {
-            self.slots.iter().filter_map(|(id, s)| match &s.life {
+            self.slots.iter().filter_map(|(id, s)| match s.life() {
                 Life::$variant(g) => Some((id, &**g)),
                 _ => None,
             })
@@ -220,21 +178,9 @@ impl Games {
             }
         }
         match self.slots.get_mut(&id) {
-            Some(s) => Some(std::mem::replace(&mut s.life, life)),
+            Some(s) => Some(std::mem::replace(s.life_mut(), life)),
             None => {
-                self.slots.insert(
-                    id,
-                    Slot {
-                        life,
-                        queue: Queue::default(),
-                        witness: WithWitness::default(),
-                        bot: false,
-                        refused: None,
-                        owed: None,
-                        deposits: None,
-                        sending: Sending::default(),
-                    },
-                );
+                self.slots.insert(id, Slot::new(life));
                 None
             }
         }
@@ -297,7 +243,7 @@ impl Games {
 
     /// A known game's terms (none for a game asleep or set aside).
     pub(crate) fn terms(&self, id: &GameId) -> Option<&Terms> {
-        match &self.slots.get(id)?.life {
+        match self.slots.get(id)?.life() {
             Life::Played(p) => Some(p.table.session().terms()),
             Life::Relayed(r) => Some(&r.terms),
             Life::Dormant(d) => d.terms(),
@@ -308,10 +254,7 @@ impl Games {
 
     /// Games with a write in flight.
     pub(crate) fn writes_in_flight(&self) -> usize {
-        self.slots
-            .values()
-            .filter(|s| s.queue.in_flight.is_some())
-            .count()
+        self.slots.values().filter(|s| s.writing()).count()
     }
 }
 

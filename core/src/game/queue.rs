@@ -72,16 +72,16 @@ pub(crate) enum Export {
 #[derive(Default)]
 pub(crate) struct Queue {
     /// The write in flight and the step it makes visible once durable.
-    pub(crate) in_flight: Option<(WriteId, Box<Step>)>,
+    pub(super) in_flight: Option<(WriteId, Box<Step>)>,
     /// Steps made since, merged: they go with the next write.
-    pub(crate) next: Option<Box<Step>>,
+    pub(super) next: Option<Box<Step>>,
     /// Exports waiting until nothing of the game is being written.
-    pub(crate) exports: Vec<(CmdId, Export)>,
+    pub(super) exports: Vec<(CmdId, Export)>,
 }
 
 impl Queue {
     /// Whether nothing of the game is being written or waits to be.
-    pub(crate) fn idle(&self) -> bool {
+    pub(super) fn idle(&self) -> bool {
         self.in_flight.is_none() && self.next.is_none()
     }
 }
