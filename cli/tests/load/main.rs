@@ -271,7 +271,7 @@ fn a_public_node_carries_players_moves() {
     };
     let refused = tally.refused.lock().expect("not poisoned").clone();
     println!(
-        "steady {n:.0} s: {:.0} pushed/s, {:.0} relayed/s, {:.0} ledgers/s; p99 {median_p99:.1} ms in the median second, {worst_p99:.1} ms in the worst, max {max:.1} ms; peak RSS {rss:.1} MiB; store +{:.1} MiB; node CPU {:.0} µs per relayed envelope, floor {:.0} µs (one signature checked and one made), {:.1}x; games over {}; failed {}; pushes sent again {:?}; refused {refused:?}",
+        "steady {n:.0} s: {:.0} pushed/s, {:.0} relayed/s, {:.0} ledgers/s; p99 {median_p99:.1} ms in the median second, {worst_p99:.1} ms in the worst, max {max:.1} ms; peak RSS {rss:.1} MiB; store +{:.1} MiB; node CPU {:.0} µs per relayed envelope, floor {:.0} µs (one signature checked and one made), {:.1}x; games over {}; failed {}; pushes sent again {:?}; ended during the run {:?}; refused {refused:?}",
         pushed as f64 / n,
         relayed as f64 / n,
         ledgers as f64 / n,
@@ -282,6 +282,7 @@ fn a_public_node_carries_players_moves() {
         tally.over.load(Ordering::Relaxed),
         tally.failed.load(Ordering::Relaxed),
         tally.retried.lock().expect("not poisoned"),
+        tally.ended.lock().expect("not poisoned"),
     );
 
     assert!(node.alive(), "the public node lives");

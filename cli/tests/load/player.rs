@@ -57,6 +57,10 @@ pub struct Tally {
     pub retried: Mutex<HashMap<String, u64>>,
     /// Requests that failed (no answer, a connection lost).
     pub failed: AtomicU64,
+    /// Connections to the node and the players' own streams that ended while the run
+    /// was on (not at its stop), by cause: an honest player should see none, and one
+    /// that does is reached again (a new connection or stream) but waited for it.
+    pub ended: Mutex<HashMap<String, u64>>,
     /// Relay latencies of this second, in µs: from the push of an envelope by one seat
     /// to its arrival at the other.
     pub latencies: Mutex<Vec<u32>>,
@@ -165,6 +169,7 @@ pub async fn run(mut s: Stranger, seed: [u8; 32], seated: Vec<Seated>, load: Loa
         next_id: 0,
         queued: Default::default(),
         reopen: false,
+        stop: stop.clone(),
     };
     // The proposals first, each answered before its game's first envelopes are pushed
     // (a mailbox takes envelopes only of a game it holds).
@@ -232,8 +237,8 @@ enum Streamed {
     /// The answer to the request of this id on the player's stream.
     Answer(u64, Response),
     /// The player's stream ended (its connection closed, a write failed): what was
-    /// outstanding on it is lost, and the next request opens a new one.
-    Ended,
+    /// outstanding on it is lost, and the next request opens a new one. Why, in words.
+    Ended(String),
     /// A request of the node's on a stream it opened, with where its answer goes.
     Request(Request, oneshot::Sender<Response>),
 }
@@ -246,32 +251,43 @@ async fn ours(
     mut requests: mpsc::UnboundedReceiver<(u64, Request)>,
     to_player: mpsc::UnboundedSender<Streamed>,
 ) {
-    let Ok(stream) = control.open_stream(node, STREAM_PROTOCOL).await else {
-        let _ = to_player.send(Streamed::Ended);
-        return;
+    let stream = match control.open_stream(node, STREAM_PROTOCOL).await {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = to_player.send(Streamed::Ended(format!("not opened: {e}")));
+            return;
+        }
     };
     let (mut read, mut write) = stream.split();
     let answers = to_player.clone();
     let reader = tokio::spawn(async move {
         let codec = SyncCodec::default();
-        while let Ok(Frame::Response(id, resp)) = read_frame(&mut read, &codec).await {
-            if answers
-                .send(Streamed::Answer(id, resp.into_inner()))
-                .is_err()
-            {
-                return;
+        let why = loop {
+            match read_frame(&mut read, &codec).await {
+                Ok(Frame::Response(id, resp)) => {
+                    if answers
+                        .send(Streamed::Answer(id, resp.into_inner()))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                Ok(Frame::Request(..)) => break "a request on the player's stream".to_owned(),
+                Err(e) => break format!("read: {e}"),
             }
-        }
-        let _ = answers.send(Streamed::Ended);
+        };
+        let _ = answers.send(Streamed::Ended(why));
     });
+    let mut why = "closed by the player".to_owned();
     while let Some((id, req)) = requests.recv().await {
-        if write_request(&mut write, id, &req).await.is_err() {
+        if let Err(e) = write_request(&mut write, id, &req).await {
+            why = format!("write: {e}");
             break;
         }
     }
     // Ended by a write that failed, or by the player: told once, by the reader or here.
     reader.abort();
-    let _ = to_player.send(Streamed::Ended);
+    let _ = to_player.send(Streamed::Ended(why));
 }
 
 /// The node's streams to the player: each request handed to the player, its answer
@@ -339,6 +355,8 @@ struct Player {
     turn: usize,
     /// Pushes refused for a moment, sent again at the next tick.
     again: Vec<Request>,
+    /// Set when the run stops: what ends after it is not counted in `ended`.
+    stop: Arc<AtomicBool>,
 }
 
 /// Requests a player keeps in flight on its stream, the rest queued, as a node keeps
@@ -539,7 +557,8 @@ impl Player {
                 self.answered(Sent::Stream(id), resp);
                 self.pump();
             }
-            Streamed::Ended => {
+            Streamed::Ended(why) => {
+                self.ended(&format!("the player's stream: {why}"));
                 // As a node does: a new stream, and the pushes it had not answered
                 // sent again (a game waits for them); a witness's answer lost is only
                 // asked again after the next move.
@@ -566,7 +585,22 @@ impl Player {
         }
     }
 
+    /// Counts something that ended while the run was on.
+    fn ended(&self, what: &str) {
+        if !self.stop.load(Ordering::Relaxed) {
+            // Whole: a cause's numbers (an error code, a stream id) say which it was.
+            let mut ended = self.tally.ended.lock().expect("not poisoned");
+            *ended.entry(what.to_owned()).or_default() += 1;
+        }
+    }
+
     fn event(&mut self, ev: SwarmEvent<Event>) {
+        if let SwarmEvent::ConnectionClosed { cause, .. } = &ev {
+            let why = cause.as_ref().map_or("closed by the player".into(), |e| {
+                format!("connection: {e}")
+            });
+            self.ended(&why);
+        }
         let SwarmEvent::Behaviour(Event::Sync(ev)) = ev else {
             return;
         };

@@ -16,10 +16,7 @@ use tokio::sync::mpsc;
 
 use crate::net::{MAX_OWED_ANSWERS, MAX_OWED_PER_PEER};
 use crate::sync::owed::{Debt, Share};
-use crate::sync::{
-    FRAME_HEAD, Frame, MAX_SYNC_MESSAGE, Request, StreamRequestId, SyncCodec, read_frame,
-    request_frame, write_all,
-};
+use crate::sync::{FRAME_HEAD, Frame, MAX_SYNC_MESSAGE, SyncCodec, read_frame, write_all};
 
 /// A stream's number in the shell.
 pub(super) type LinkId = u64;
@@ -49,8 +46,9 @@ pub(super) enum Event {
 
 /// What the shell writes on a stream.
 pub(super) enum Out {
-    /// One of our requests.
-    Request(StreamRequestId, Request),
+    /// One of our requests: its frame's bytes (kept by the shell while the stream is
+    /// fresh, `fresh.rs`).
+    Request(std::sync::Arc<[u8]>),
     /// Our response to one of the peer's: its frame's bytes, what they hold of the
     /// answers' budget, and its request's deadline.
     Response {
@@ -102,10 +100,7 @@ pub(super) fn spawn(
         let write = async {
             while let Some(o) = out.recv().await {
                 let done = match o {
-                    Out::Request(id, req) => match request_frame(id, &req) {
-                        Ok(bytes) => write_all(&mut w, &bytes).await,
-                        Err(e) => Err(e),
-                    },
+                    Out::Request(frame) => write_all(&mut w, &frame).await,
                     Out::Response {
                         bytes,
                         debt,

@@ -16,6 +16,7 @@ mod addr;
 mod api;
 mod computations;
 mod events;
+mod fresh;
 mod info;
 mod link;
 mod memory;

@@ -38,9 +38,12 @@
 //! The choice is made per peer on the first stream opened, so an older peer costs one
 //! failed negotiation per connection, and nothing changes for a newer one.
 //!
-//! A little over 600 lines: both directions of every peer's streams are kept in one
-//! [`Streams`], whose state (the streams, their deadlines, the answers' shares) all its
-//! methods share.
+//! A fresh stream of ours that ends before any answer (the peer's libp2p may have
+//! dropped it as it came in) sends its requests once more on a new one (`fresh.rs`).
+//!
+//! About 760 lines: both directions of every peer's streams are kept in one
+//! [`Streams`], whose state (the streams, their deadlines, the answers' shares, the
+//! requests sent again) all its methods share.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io;
@@ -52,6 +55,7 @@ use libp2p::{PeerId, Stream};
 use libp2p_stream::{Control, OpenStreamError};
 use tokio::sync::mpsc;
 
+use super::fresh::Fresh;
 use super::link::{self, Event, LinkId, Out};
 use crate::core::{InId, OutId};
 use crate::net::{
@@ -60,7 +64,7 @@ use crate::net::{
 use crate::sync::owed::{Debt, Owed, Share, owe};
 use crate::sync::{
     Budget, Budgeted, FRAME_HEAD, Frame, Request, Response, STREAM_PROTOCOL, StreamRequestId,
-    SyncCodec, response_frame,
+    SyncCodec, request_frame, response_frame,
 };
 
 /// Frames (and stream events) waiting for the shell. Each frame holds its bytes of the
@@ -105,6 +109,10 @@ struct Link {
     asked: HashSet<InId>,
     /// When a frame last went either way.
     used: Instant,
+    /// Ours, before its first answer: the frames written on it, sent again once on a
+    /// new stream if it ends first (`fresh.rs`). `None` once answered, for theirs, and
+    /// for a stream that is itself the second try.
+    fresh: Option<Fresh>,
 }
 
 /// Our stream to a peer.
@@ -131,6 +139,8 @@ struct PeerLinks {
     sent: usize,
     /// It does not speak the stream protocol (until it disconnects).
     legacy: bool,
+    /// Our stream being opened is the second try of a fresh one (`fresh.rs`).
+    again: bool,
     /// One count of held bytes for all its streams.
     codec: Option<SyncCodec>,
     /// Our answers to it waiting to be written, on its streams and substreams.
@@ -152,8 +162,19 @@ struct Outbound {
     peer: PeerId,
     id: OutId,
     deadline: Instant,
-    /// The stream it went on, or the request itself while our stream is being opened.
-    on: Result<LinkId, Request>,
+    /// Where it is.
+    on: On,
+}
+
+/// Where one of our requests is.
+enum On {
+    /// Written on this stream.
+    Link(LinkId),
+    /// Waiting for our stream to open.
+    Waiting(Request),
+    /// Waiting for our stream to open again, after a fresh one ended unanswered: its
+    /// frame as written then (`fresh.rs`).
+    Again(Arc<[u8]>),
 }
 
 /// One of a peer's requests, until answered.
@@ -270,21 +291,30 @@ impl Streams {
             Ours::Open(l) => match self.links.get_mut(l) {
                 Some(link) => {
                     link.used = now;
-                    link.sent.insert(rid);
-                    // A task that ended says so: its `Closed` fails the request.
-                    let _ = link.out.send(Out::Request(rid, req));
-                    Ok(*l)
+                    match request_frame(rid, &req) {
+                        Ok(frame) => {
+                            write(link, rid, frame.into());
+                            On::Link(*l)
+                        }
+                        Err(e) => {
+                            tracing::debug!(%peer, "a request not framed: {e}");
+                            p.sent -= 1;
+                            self.out_deadlines.remove(&(deadline, rid));
+                            self.failed.push(id);
+                            return;
+                        }
+                    }
                 }
-                None => Err(req),
+                None => On::Waiting(req),
             },
             Ours::Opening(waiting) => {
                 waiting.push(rid);
-                Err(req)
+                On::Waiting(req)
             }
             Ours::None => {
                 p.ours = Ours::Opening(vec![rid]);
                 self.open(peer);
-                Err(req)
+                On::Waiting(req)
             }
         };
         self.outbound.insert(
@@ -324,14 +354,26 @@ impl Streams {
                 let link = self.spawn(peer, stream, true);
                 self.peers.get_mut(&peer).expect("kept").ours = Ours::Open(link);
                 let l = self.links.get_mut(&link).expect("just made");
+                let mut unframed = vec![];
                 for rid in waiting {
                     let Some(o) = self.outbound.get_mut(&rid) else {
                         continue; // timed out
                     };
-                    if let Err(req) = std::mem::replace(&mut o.on, Ok(link)) {
-                        l.sent.insert(rid);
-                        let _ = l.out.send(Out::Request(rid, req));
+                    let frame = match std::mem::replace(&mut o.on, On::Link(link)) {
+                        On::Waiting(req) => request_frame(rid, &req).map(Arc::from),
+                        On::Again(frame) => Ok(frame),
+                        On::Link(_) => continue,
+                    };
+                    match frame {
+                        Ok(frame) => write(l, rid, frame),
+                        Err(e) => {
+                            tracing::debug!(%peer, "a request not framed: {e}");
+                            unframed.push(rid);
+                        }
                     }
+                }
+                for rid in unframed {
+                    self.fail(rid);
                 }
             }
             Err(e) => {
@@ -345,7 +387,7 @@ impl Streams {
                     self.out_deadlines.remove(&(o.deadline, rid));
                     p.sent -= 1;
                     match o.on {
-                        Err(req) if unsupported => self.legacy.push((peer, o.id, req)),
+                        On::Waiting(req) if unsupported => self.legacy.push((peer, o.id, req)),
                         _ => self.failed.push(o.id),
                     }
                 }
@@ -379,6 +421,8 @@ impl Streams {
             .clone();
         // Its streams to us carry our answers: read only while they leave room.
         let owed = (!ours).then(|| p.owed.clone());
+        // Ours is fresh until answered, unless it is already the second try.
+        let fresh = (ours && !std::mem::take(&mut p.again)).then(Fresh::default);
         let (out, rx) = mpsc::unbounded_channel();
         let task = link::spawn(link, stream, codec, self.events_tx.clone(), rx, owed);
         self.links.insert(
@@ -391,6 +435,7 @@ impl Streams {
                 sent: HashSet::new(),
                 asked: HashSet::new(),
                 used: Instant::now(),
+                fresh,
             },
         );
         link
@@ -434,6 +479,7 @@ impl Streams {
             (true, Frame::Response(rid, resp)) => {
                 if l.sent.remove(&rid) {
                     l.used = now;
+                    l.fresh = None;
                     let o = self.outbound.remove(&rid).expect("sent on the link");
                     self.out_deadlines.remove(&(o.deadline, rid));
                     if let Some(p) = self.peers.get_mut(&peer) {
@@ -508,10 +554,11 @@ impl Streams {
         owe(&self.owed, &share, resp, framing)
     }
 
-    /// A stream is gone: ended on its own, or closed here. Our requests on it fail; the
-    /// peer's are forgotten.
+    /// A stream is gone: ended on its own, or closed here. Our requests on it fail,
+    /// but for those of a fresh stream, which go once more on a new one (`fresh.rs`);
+    /// the peer's are forgotten.
     pub(super) fn close(&mut self, link: LinkId) {
-        let Some(l) = self.links.remove(&link) else {
+        let Some(mut l) = self.links.remove(&link) else {
             return;
         };
         l.task.abort();
@@ -520,6 +567,16 @@ impl Streams {
             if matches!(p.ours, Ours::Open(x) if x == link) {
                 p.ours = Ours::None;
             }
+            let again = l.fresh.take().map(Fresh::into_frames).unwrap_or_default();
+            let again: Vec<(StreamRequestId, Arc<[u8]>)> = again
+                .into_iter()
+                .filter(|(rid, _)| l.sent.remove(rid) && self.outbound.contains_key(rid))
+                .collect();
+            if !again.is_empty() {
+                tracing::debug!(peer = %l.peer, n = again.len(), "sync stream ended unanswered: its requests go again");
+                self.send_again(l.peer, again);
+            }
+            let p = self.peers.get_mut(&l.peer).expect("a link's peer is kept");
             for rid in l.sent {
                 if let Some(o) = self.outbound.remove(&rid) {
                     self.out_deadlines.remove(&(o.deadline, rid));
@@ -537,6 +594,56 @@ impl Streams {
             }
         }
         self.forget_if_idle(l.peer);
+    }
+
+    /// Requests of a fresh stream that ended unanswered, sent once more: on our stream
+    /// to `peer` if one is open or being opened, else on a new one, which is not fresh.
+    fn send_again(&mut self, peer: PeerId, again: Vec<(StreamRequestId, Arc<[u8]>)>) {
+        let p = self.peers.get_mut(&peer).expect("a link's peer is kept");
+        match &mut p.ours {
+            Ours::Open(link) => {
+                let link = *link;
+                let l = self.links.get_mut(&link).expect("an open stream is kept");
+                for (rid, frame) in again {
+                    if let Some(o) = self.outbound.get_mut(&rid) {
+                        o.on = On::Link(link);
+                        write(l, rid, frame);
+                    }
+                }
+            }
+            Ours::Opening(waiting) => {
+                for (rid, frame) in again {
+                    if let Some(o) = self.outbound.get_mut(&rid) {
+                        o.on = On::Again(frame);
+                        waiting.push(rid);
+                    }
+                }
+            }
+            Ours::None => {
+                let mut waiting = vec![];
+                for (rid, frame) in again {
+                    if let Some(o) = self.outbound.get_mut(&rid) {
+                        o.on = On::Again(frame);
+                        waiting.push(rid);
+                    }
+                }
+                p.ours = Ours::Opening(waiting);
+                p.again = true;
+                self.open(peer);
+            }
+        }
+    }
+
+    /// One of our requests fails.
+    fn fail(&mut self, rid: StreamRequestId) {
+        let Some(o) = self.outbound.remove(&rid) else {
+            return;
+        };
+        self.out_deadlines.remove(&(o.deadline, rid));
+        if let Some(p) = self.peers.get_mut(&o.peer) {
+            p.sent -= 1;
+        }
+        self.failed.push(o.id);
     }
 
     /// Whether requests failed or must go the old way since the core was last told:
@@ -563,7 +670,7 @@ impl Streams {
             let Some(o) = self.outbound.remove(&rid) else {
                 continue;
             };
-            if let Ok(l) = o.on
+            if let On::Link(l) = o.on
                 && let Some(link) = self.links.get_mut(&l)
             {
                 link.sent.remove(&rid);
@@ -632,4 +739,14 @@ impl Streams {
             self.peers.remove(&peer);
         }
     }
+}
+
+/// Writes request `rid`'s frame on our stream `l`, kept while the stream is fresh.
+fn write(l: &mut Link, rid: StreamRequestId, frame: Arc<[u8]>) {
+    l.sent.insert(rid);
+    if let Some(fresh) = &mut l.fresh {
+        fresh.keep(rid, &frame);
+    }
+    // A task that ended says so: its `Closed` fails the request.
+    let _ = l.out.send(Out::Request(frame));
 }
