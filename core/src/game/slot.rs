@@ -213,14 +213,7 @@ impl Slot {
         if !self.sending.is_last(index) {
             return None;
         }
-        let Life::Played(p) = &mut self.life else {
-            return None;
-        };
-        let session = p.table().session();
-        if other_player(session.terms(), session.seat()) != Some(peer) {
-            return None;
-        }
-        let (owed, bytes) = p.table_mut().computing_mut()?.message_out(true)?;
+        let (_, owed, bytes) = self.message_owed(Some(peer))?;
         if owed != index {
             return None;
         }
@@ -238,6 +231,16 @@ impl Slot {
         if !self.idle() || (peer.is_none() && !self.sending.due(now)) {
             return None;
         }
+        let (to, index, bytes) = self.message_owed(peer)?;
+        if peer.is_none() {
+            self.sending.copied(index);
+        }
+        Some((to, index, bytes))
+    }
+
+    /// The message this seat owes the game's other player (to `peer` only, if named):
+    /// to whom, its position and its bytes.
+    fn message_owed(&mut self, peer: Option<PeerKey>) -> Option<(PeerKey, u64, Vec<u8>)> {
         let Life::Played(p) = &mut self.life else {
             return None;
         };
@@ -247,9 +250,6 @@ impl Slot {
             return None;
         }
         let (index, bytes) = p.table_mut().computing_mut()?.message_out(true)?;
-        if peer.is_none() {
-            self.sending.copied(index);
-        }
         Some((to, index, bytes))
     }
 }
