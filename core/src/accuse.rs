@@ -50,7 +50,7 @@ impl Core {
                 continue;
             };
             let terms = p.table().session().terms();
-            if terms.witness().is_none() || p.table().is_done() {
+            if terms.witness().is_none() || p.table().session().phase().is_done() {
                 continue;
             }
             let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {

@@ -275,7 +275,7 @@ impl Core {
         let ids: Vec<GameId> = sorted(
             self.games
                 .all_played()
-                .filter(|(_, p)| !p.table().is_done())
+                .filter(|(_, p)| !p.table().session().phase().is_done())
                 .map(|(id, _)| *id),
         );
         self.run_duties(ids, store);
@@ -299,7 +299,7 @@ impl Core {
     fn clocks_running(&self, p: &Played) -> Option<Clocks> {
         let terms = p.table().session().terms();
         let tc = TimeControl::of(terms.proposal()).ok()??;
-        if p.table().is_done() {
+        if p.table().session().phase().is_done() {
             return None;
         }
         let owing = p.table().to_act();

@@ -34,7 +34,7 @@ impl Core {
     pub(super) fn deliver_finals(&mut self, store: &dyn Durable) {
         let mut offers = vec![];
         for (id, p) in self.games.all_played() {
-            if !p.table().is_done() || p.settled() {
+            if !p.table().session().phase().is_done() || p.settled() {
                 continue;
             }
             for (peer, seat) in p.undelivered() {

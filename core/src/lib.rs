@@ -468,7 +468,9 @@ impl Core {
 
     /// Whether a game is in memory and done (complete) in this node's view.
     pub fn is_done(&self, game: &GameId) -> Option<bool> {
-        self.games.played(game).map(|p| p.table().is_done())
+        self.games
+            .played(game)
+            .map(|p| p.table().session().phase().is_done())
     }
 
     /// How many games are in memory and asleep, and how many woke (`sleep.rs`).

@@ -212,7 +212,7 @@ impl Core {
         } else if !matches!(p.record.status, GameStatus::Proposed | GameStatus::Active)
             || p.standing() != GameState::Active
             || p.settled()
-            || table.is_done()
+            || table.session().phase().is_done()
         {
             Awake::NotUnderway
         } else if !slot.idle() || slot.exports_wait() || slot.debt().is_some() {

@@ -65,7 +65,7 @@ impl Core {
             let Some(w) = super::seats::witness_key(&terms) else {
                 continue;
             };
-            if p.table().is_done() {
+            if p.table().session().phase().is_done() {
                 continue;
             }
             let Some(due) = p.table_mut().session_mut().witness_due() else {

@@ -71,7 +71,10 @@ fn played_duel(n: u64) -> Box<dyn Table> {
         })
         .collect();
     common::play_out(&mut tables, n.wrapping_add(7), 10_000);
-    assert!(tables[0].is_done(), "duel {n} did not end");
+    assert!(
+        tables[0].session().phase().is_done(),
+        "duel {n} did not end"
+    );
     tables.swap_remove(0)
 }
 

@@ -437,9 +437,7 @@ pub fn deciders(table: &Rc<RefCell<Table>>) -> Vec<DecideAt<Duo>> {
 
 /// Whether both seats are done.
 pub fn all_done(p: &Pair<Duo>) -> bool {
-    p.sessions
-        .iter()
-        .all(|s| matches!(s.phase(), sealed_protocol::session::Phase::Done(_)))
+    p.sessions.iter().all(|s| s.phase().is_done())
 }
 
 /// Plays a game of at most `plies` moves with the table `rig` prepares (cheats), until

@@ -285,11 +285,7 @@ impl<R: Rules + 'static> Sim<R> {
 
     /// Every session is done and nothing is in flight.
     pub fn quiet(&self) -> bool {
-        self.queue.is_empty()
-            && self
-                .sessions
-                .iter()
-                .all(|s| matches!(s.phase(), Phase::Done(_)))
+        self.queue.is_empty() && self.sessions.iter().all(|s| s.phase().is_done())
     }
 
     /// The transcript file each seat would export.

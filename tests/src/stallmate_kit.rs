@@ -68,9 +68,7 @@ pub fn trio(options: &[(&str, String)], seed: u64) -> Pair<Stallmate> {
 
 /// Whether every seat's session is done.
 pub fn all_done(p: &Pair<Stallmate>) -> bool {
-    p.sessions
-        .iter()
-        .all(|s| matches!(s.phase(), sealed_protocol::session::Phase::Done(_)))
+    p.sessions.iter().all(|s| s.phase().is_done())
 }
 
 /// Plays a whole honest game; panics if it does not finish.

@@ -138,7 +138,10 @@ impl Duo {
     }
 
     fn done(&self) -> bool {
-        self.net.sessions.iter().all(|t| t.is_done())
+        self.net
+            .sessions
+            .iter()
+            .all(|t| t.session().phase().is_done())
     }
 
     /// Replaces seat `i`'s table by one restored from its secrets, its envelopes and

@@ -83,7 +83,7 @@ fn a_proposal_withdrawn_before_anyone_answered_is_no_game_on_both_sides() {
     assert_withdrawn(&p);
     // The invitee can no longer accept: there is nothing to decide.
     assert!(
-        matches!(p.sessions[1].phase(), Phase::Done(_)),
+        p.sessions[1].phase().is_done(),
         "{:?}",
         p.sessions[1].phase()
     );

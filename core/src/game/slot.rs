@@ -292,7 +292,7 @@ impl Slot {
             return vec![];
         };
         let w = &mut self.witness;
-        if p.table().is_done() {
+        if p.table().session().phase().is_done() {
             w.times = None;
             return vec![];
         }

@@ -52,7 +52,7 @@ fn of_table(s: GameStatus, t: &dyn Table) -> GameState {
         GameStatus::Proposed if matches!(phase, Phase::Decide(_) | Phase::Commit(_)) => {
             GameState::Proposed
         }
-        _ if t.is_done() => GameState::Finished,
+        _ if t.session().phase().is_done() => GameState::Finished,
         GameStatus::Proposed | GameStatus::Active => GameState::Active,
         other => stored(other),
     }

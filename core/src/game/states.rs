@@ -134,7 +134,7 @@ impl Played {
 
     /// Derives again whether the game is settled, after a change.
     pub(super) fn settle(&mut self) {
-        self.settled = self.table.is_done()
+        self.settled = self.table.session().phase().is_done()
             && self.table.session().verdict().status
                 != sealed_protocol::verdict::Status::Unconfirmed
             && self.undelivered().is_empty();

@@ -124,14 +124,6 @@ pub trait Table: TableFace + Send {
     fn computing_mut(&mut self) -> Option<&mut dyn Computing> {
         None
     }
-
-    /// Whether the session is done: complete, or the proposal declined.
-    fn is_done(&self) -> bool {
-        matches!(
-            self.session().phase(),
-            sealed_protocol::session::Phase::Done(_)
-        )
-    }
 }
 
 /// What a face shows of one seat's live game, and reads back from a person: the words,

@@ -263,7 +263,7 @@ impl<R: Game> Table for TableOf<R> {
     }
 
     fn duty(&self, now: u64) -> Option<Command> {
-        if self.is_done() {
+        if self.session.phase().is_done() {
             return None;
         }
         R::duty(&self.session, now).or_else(|| {
@@ -274,7 +274,7 @@ impl<R: Game> Table for TableOf<R> {
     }
 
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
-        if self.is_done() || self.session.engine().is_over() {
+        if self.session.phase().is_done() || self.session.engine().is_over() {
             return Err(Refusal::GameOver);
         }
         self.ruling_now(act)?;
@@ -299,7 +299,7 @@ impl<R: Game> Table for TableOf<R> {
     }
 
     fn due_at(&self) -> Option<u64> {
-        if self.is_done() || self.session.engine().is_over() {
+        if self.session.phase().is_done() || self.session.engine().is_over() {
             return None;
         }
         R::due_at(&self.session, self.state()?)

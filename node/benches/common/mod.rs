@@ -32,7 +32,7 @@ pub fn play_out(tables: &mut [Box<dyn Table>], pick: u64, steps: u64) {
                 moved |= tables[i].session_mut().handle_command(cmd, step).is_ok();
             }
         }
-        if !moved && tables.iter().all(|t| t.is_done()) {
+        if !moved && tables.iter().all(|t| t.session().phase().is_done()) {
             break;
         }
     }

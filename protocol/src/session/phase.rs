@@ -126,6 +126,11 @@ impl Phase {
         }
     }
 
+    /// Whether the session is done: complete, or the proposal declined.
+    pub fn is_done(&self) -> bool {
+        matches!(self, Phase::Done(_))
+    }
+
     /// The phase's words, as a person reads them (in `show` and its JSON's `phase`).
     pub fn name(&self) -> &'static str {
         self.stage().name()

@@ -277,7 +277,7 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
     if is_referee(t) && t.session().phase().name() != "terms" {
         assert!(!t.my_turn(), "{text}");
     }
-    if t.is_done() && !t.session().verdict().declined {
+    if t.session().phase().is_done() && !t.session().verdict().declined {
         assert!(t.document(Document::Score).is_some(), "{text}");
     }
 }

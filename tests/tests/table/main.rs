@@ -127,7 +127,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         restart(&mut net, 1);
         assert_eq!(net.sessions[1].session().phase().name(), "terms");
         net.run_until(Mode::Bot, |n| {
-            n.sessions[0].ply() >= 5 || n.sessions[0].is_done()
+            n.sessions[0].ply() >= 5 || n.sessions[0].session().phase().is_done()
         });
         restart(&mut net, 0);
         restart(&mut net, 1);
@@ -136,7 +136,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
             restart(&mut net, 2);
         }
         net.run_until(Mode::Bot, |n| {
-            n.sessions[1].ply() >= 9 || n.sessions[1].is_done()
+            n.sessions[1].ply() >= 9 || n.sessions[1].session().phase().is_done()
         });
         restart(&mut net, 1);
         if variant == STALLMATE {
@@ -147,7 +147,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
 
         // A finished game restores as finished.
         restart(&mut net, 0);
-        assert!(net.sessions[0].is_done());
+        assert!(net.sessions[0].session().phase().is_done());
         assert_eq!(net.sessions[0].session().transcript(), expected);
     }
 }
@@ -367,7 +367,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         net.pump();
         net.run(Mode::Bot);
         for t in &net.sessions {
-            assert!(t.is_done());
+            assert!(t.session().phase().is_done());
             assert!(t.session().verdict().declined);
             assert_eq!(t.waiting_for(), "nothing: the proposal was declined");
             assert_eq!(t.document(Document::Svg), None);
@@ -786,7 +786,7 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .map(|(n, &variant)| {
             let mut net = Net::new(variant, 150 + n as u8);
             net.run_until(Mode::Bot, |n| {
-                n.sessions[0].ply() >= 6 || n.sessions[0].is_done()
+                n.sessions[0].ply() >= 6 || n.sessions[0].session().phase().is_done()
             });
             net
         })

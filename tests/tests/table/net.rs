@@ -269,7 +269,7 @@ impl Net {
     }
 
     pub(crate) fn all_done(&self) -> bool {
-        self.sessions.iter().all(|t| t.is_done())
+        self.sessions.iter().all(|t| t.session().phase().is_done())
     }
 
     /// Delivers every envelope sent until nothing more is sent.
@@ -327,7 +327,11 @@ impl Net {
             }
         }
         for t in &self.sessions {
-            assert!(t.is_done(), "not done:\n{}", t.show_text());
+            assert!(
+                t.session().phase().is_done(),
+                "not done:\n{}",
+                t.show_text()
+            );
             check_views(t.as_ref(), self.variant);
         }
     }

@@ -148,7 +148,7 @@ impl Table for DuoTable {
         self.shown(|t| t.my_turn())
     }
     fn duty(&self, now: u64) -> Option<Command> {
-        if self.is_done() {
+        if self.inner.session().phase().is_done() {
             return None;
         }
         let own = self
@@ -190,7 +190,7 @@ impl Computing for DuoTable {
     }
     fn computes(&self) -> bool {
         // From the proposal on: nothing before the end is too early for a message.
-        !self.is_done()
+        !self.inner.session().phase().is_done()
     }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
         self.player()
