@@ -14,8 +14,10 @@
 //! pawn captures, repeats of the attempt. There only the two circuits are compared.
 //!
 //! `SEALED_MPC_GAMES` sets how many random games (2 by default), `SEALED_MPC_PLIES`
-//! their length (24): the long run of the design is `SEALED_MPC_GAMES=1000
-//! SEALED_MPC_PLIES=60`. Compiling the one-shot circuit's shapes is most of the time.
+//! their length (16): the long run of the design is `SEALED_MPC_GAMES=1000
+//! SEALED_MPC_PLIES=60`. Compiling the one-shot circuit's shapes is most of the time (two
+//! seconds a shape, 17 shapes by default: games of 24 plies would meet 32 and take more
+//! than the minute a default test may).
 
 mod common;
 
@@ -34,8 +36,8 @@ use sealed_mpc::kept::{self, ITEM_BITS, KEY_BITS, KeptShape, NEVER_ITEM};
 /// Where the key after the move starts in the one-shot circuit's outputs, then `Fixed`.
 const KEY_AT: usize = PANIC + 1 + 2 * ANSWER_BITS;
 const FIXED_AT: usize = KEY_AT + KEY_BITS;
-/// One-shot shapes kept compiled at once: a long run meets hundreds, of 3 MB or so each.
-const KEEP: usize = 64;
+/// One-shot shapes kept compiled at once: a long run meets hundreds, of a few MB each.
+const KEEP: usize = 128;
 
 /// The one-shot circuits: the start, and attempts by shape, the least recently used
 /// dropped beyond [`KEEP`].
@@ -44,6 +46,7 @@ struct Programs {
     shapes: HashMap<KeptShape, (GarbleProgram, u64)>,
     clock: u64,
     compiled: usize,
+    compiling: std::time::Duration,
 }
 
 impl Programs {
@@ -54,6 +57,7 @@ impl Programs {
             shapes: HashMap::new(),
             clock: 0,
             compiled: 0,
+            compiling: std::time::Duration::ZERO,
         }
     }
 
@@ -66,7 +70,9 @@ impl Programs {
                     self.shapes.remove(&k);
                 }
             }
+            let t = std::time::Instant::now();
             let prg = kept::compile(&s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+            self.compiling += t.elapsed();
             self.compiled += 1;
             self.shapes.insert(s, (prg, 0));
         }
@@ -375,84 +381,135 @@ fn item_attempt(i: u16) -> Attempt {
     }
 }
 
-/// The shapes of the edge pass, one a ply from the game's third, the movers alternating:
-/// (earlier attempts, window keys, flags), the flags `first_turn`, `must_try`,
-/// `name_capturer`, `limit` from the lowest bit, each on in two and off in two. (Each
-/// shape is a one-shot circuit to compile, two seconds or so: the default run stays
-/// under a minute.)
-const EDGES: [(usize, usize, u8); 4] = [
-    (0, 0, 0b0101),
-    (4, 8, 0b1010),
-    (5, 9, 0b0011),
-    (8, 16, 0b1100),
+/// The shapes of the edge pass: (earlier attempts, window keys, whether White moves,
+/// flags), the flags `first_turn`, `must_try`, `name_capturer`, `limit` from the lowest
+/// bit, each on in two and off in two. Each is tried at every ply its mover is to move in
+/// the first games. (Each shape is a one-shot circuit to compile, two seconds or so; the
+/// evaluations are a millisecond: the default run stays under a minute.)
+const EDGES: [(usize, usize, bool, u8); 4] = [
+    (0, 0, true, 0b0101),
+    (4, 8, false, 0b1010),
+    (5, 9, true, 0b0011),
+    (8, 16, false, 0b1100),
 ];
-/// Made-up states tried at each edge shape.
-const EDGE_TRIES: usize = 4;
+/// Games of the run with the edge pass.
+const EDGE_GAMES: usize = 2;
+/// Made-up states tried at each edge shape and ply.
+const EDGE_TRIES: usize = 6;
+
+/// Items an edge state is made of, of the mover on the position: his legal moves, his
+/// pawn captures, and attempts in a pawn capture's form (his pawn, one square
+/// diagonally forward, the promotion named on the last rank), legal or not.
+struct Pool {
+    legal: Vec<u16>,
+    captures: Vec<u16>,
+    forms: Vec<u16>,
+}
+
+impl Pool {
+    fn new(pos: &Position) -> Pool {
+        let moves = pos.legal_moves();
+        let item = |m: &Move| attempt_item(&as_attempt(m));
+        let white = pos.turn().idx() == 0;
+        let mut forms = vec![];
+        for sq in pos.color_squares(pos.turn()) {
+            if pos.piece_at(sq).is_none_or(|p| p.kind != Kind::Pawn) {
+                continue;
+            }
+            let (file, rank) = (sq.index() % 8, sq.index() / 8);
+            let to_rank = if white {
+                rank + 1
+            } else {
+                rank.wrapping_sub(1)
+            };
+            for to_file in [file.wrapping_sub(1), file + 1] {
+                if to_file < 8 && to_rank < 8 {
+                    let promo = if to_rank == 0 || to_rank == 7 { 4 } else { 0 };
+                    forms.push(sealed_mpc::inputs::item(
+                        sq.index(),
+                        to_rank * 8 + to_file,
+                        promo,
+                    ));
+                }
+            }
+        }
+        Pool {
+            legal: moves.iter().map(item).collect(),
+            captures: moves
+                .iter()
+                .filter(|m| is_pawn_capture(pos, m))
+                .map(item)
+                .collect(),
+            forms,
+        }
+    }
+
+    /// One item: "Any?", `item` again, a pawn capture, one's form, a legal move, or any.
+    fn pick(&self, rng: &mut Rng, item: u16) -> u16 {
+        let from = |v: &[u16], rng: &mut Rng| (!v.is_empty()).then(|| v[rng.below(v.len())]);
+        let chosen = match rng.below(10) {
+            0 | 1 => Some(ANY),
+            2 | 3 => Some(item),
+            4 => from(&self.captures, rng),
+            5 => from(&self.forms, rng),
+            6 | 7 => from(&self.legal, rng),
+            _ => None,
+        };
+        chosen.unwrap_or_else(|| (rng.next() as u16) & 0x6fff)
+    }
+}
 
 /// The edge pass at the game's current state: the chain against the one-shot circuit on
-/// made-up windows and earlier attempts of size `sizes`, with `flags`.
+/// made-up windows and earlier attempts of the sizes of `edge`, with its flags.
 fn edges(
     g: &Game,
     progs: &mut Programs,
     chain: &mut Chain,
     rng: &mut Rng,
-    (e, w, flags): (usize, usize, u8),
+    (e, w, mover_white, flags): (usize, usize, bool, u8),
     tally: &mut Tally,
 ) {
-    let sizes = (e, w);
-    let m = g.referee.mover().expect("a period is open").idx();
+    let m = usize::from(!mover_white);
     let shape = KeptShape {
-        mover_white: m == 0,
-        window: sizes.1.div_ceil(8) * 8,
-        earlier: sizes.0.div_ceil(4) * 4,
+        mover_white,
+        window: w.div_ceil(8) * 8,
+        earlier: e.div_ceil(4) * 4,
         first_turn: flags & 1 != 0,
         must_try: flags & 2 != 0,
         name_capturer: flags & 4 != 0,
         limit: flags & 8 != 0,
     };
     let (ep_bit, real_bit) = key_flag_bits(progs.shape(shape));
-    let pos = g.referee.position();
-    let legal: Vec<u16> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| attempt_item(&as_attempt(m)))
-        .collect();
-    let captures: Vec<u16> = pos
-        .legal_moves()
-        .iter()
-        .filter(|m| is_pawn_capture(pos, m))
-        .map(|m| attempt_item(&as_attempt(m)))
-        .collect();
+    let pool = Pool::new(g.referee.position());
     for _ in 0..EDGE_TRIES {
-        let pick = |rng: &mut Rng, item: u16| -> u16 {
-            match rng.below(6) {
-                0 => ANY,
-                1 => item,
-                2 if !captures.is_empty() => captures[rng.below(captures.len())],
-                3 if !legal.is_empty() => legal[rng.below(legal.len())],
-                _ => (rng.next() as u16) & 0x6fff,
-            }
+        // The attempt: a legal move half the time, so that the window's endings show.
+        let item = if rng.chance(50) {
+            pool.pick(rng, ANY)
+        } else {
+            pool.legal
+                .get(rng.below(pool.legal.len().max(1)))
+                .copied()
+                .unwrap_or(ANY)
         };
-        let item = pick(rng, ANY);
-        let earlier: Vec<u16> = (0..sizes.0).map(|_| pick(rng, item)).collect();
+        let earlier: Vec<u16> = (0..e).map(|_| pool.pick(rng, item)).collect();
         let pads = [random_pad(rng), random_pad(rng)];
         let [white, black] = fresh(progs.shape(shape), m, item, &pads);
         let mut b = Bits {
             shape,
-            window: (0..sizes.1).map(|_| random_key(rng, real_bit)).collect(),
+            window: (0..w).map(|_| random_key(rng, real_bit)).collect(),
             earlier,
             white,
             black,
         };
-        // The key after the move, from a first run, put back into the window: 0, 1 or
-        // 2 times, its en passant flag as it is or flipped.
+        // The key after the move, from a first run, put back into the window up to three
+        // times, its en passant flag as it is or flipped.
         let (out, _) = both(progs, chain, &g.state.fixed, &b);
         let after = out[KEY_AT..FIXED_AT].to_vec();
-        let copies = if sizes.1 == 0 { 0 } else { rng.below(3) };
+        let copies = if w == 0 { 0 } else { rng.below(4) };
         for _ in 0..copies {
             let mut k = after.clone();
             k[ep_bit] ^= rng.chance(30);
-            let at = rng.below(sizes.1);
+            let at = rng.below(w);
             b.window[at] = k;
         }
         let (_, same) = both(progs, chain, &g.state.fixed, &b);
@@ -498,7 +555,7 @@ fn count(name: &str, default: usize) -> usize {
 #[test]
 fn the_chain_answers_as_the_one_shot_circuit_and_the_referee() {
     let games = count("SEALED_MPC_GAMES", 2);
-    let plies = count("SEALED_MPC_PLIES", 24);
+    let plies = count("SEALED_MPC_PLIES", 16);
     let started = std::time::Instant::now();
     let mut progs = Programs::new();
     let mut chain = Chain::new();
@@ -518,16 +575,10 @@ fn the_chain_answers_as_the_one_shot_circuit_and_the_referee() {
             let Some(mover) = g.referee.mover() else {
                 break;
             };
-            let ply = g.referee.plies() as usize;
-            if n == 0 && (2..2 + EDGES.len()).contains(&ply) {
-                edges(
-                    &g,
-                    &mut progs,
-                    &mut chain,
-                    &mut rng,
-                    EDGES[ply - 2],
-                    &mut tally,
-                );
+            if n < EDGE_GAMES {
+                for edge in EDGES.iter().filter(|e| e.2 == (mover.idx() == 0)) {
+                    edges(&g, &mut progs, &mut chain, &mut rng, *edge, &mut tally);
+                }
             }
             let mut tries = 0;
             loop {
@@ -545,8 +596,9 @@ fn the_chain_answers_as_the_one_shot_circuit_and_the_referee() {
         }
     }
     println!(
-        "{games} games of up to {plies} plies: {tally:?}, {} one-shot shapes compiled, {:.1?}",
+        "{games} games of up to {plies} plies: {tally:?}, {} one-shot shapes compiled in {:.1?}, all in {:.1?}",
         progs.compiled,
+        progs.compiling,
         started.elapsed()
     );
     assert_eq!(
