@@ -221,3 +221,93 @@ pub enum ChainError {
         found: usize,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocks(facts: Facts) -> (usize, usize) {
+        let p = plan(facts);
+        let n = |f: fn(&Part) -> bool| p.iter().filter(|x| f(x)).count();
+        (
+            n(|x| matches!(x, Part::Earlier4 { .. })),
+            n(|x| matches!(x, Part::Window8)),
+        )
+    }
+
+    #[test]
+    fn a_block_for_every_four_earlier_attempts_and_eight_keys_begun() {
+        for (earlier, window, want) in [
+            (0, 0, (0, 0)),
+            (4, 8, (1, 1)),
+            (5, 9, (2, 2)),
+            (8, 16, (2, 2)),
+            (1024, 60, (256, 8)),
+        ] {
+            let facts = Facts {
+                mover_white: false,
+                window,
+                earlier,
+            };
+            assert_eq!(blocks(facts), want, "{facts:?}");
+            let p = plan(facts);
+            let attempt = p.iter().position(|x| *x == Part::Attempt { white: false });
+            assert_eq!(attempt, Some(want.0), "the earlier blocks come first");
+            assert_eq!(p.last(), Some(&Part::Finish));
+        }
+    }
+
+    #[test]
+    fn items_are_read_most_significant_bit_first() {
+        let bits = item_bits(NEVER_ITEM);
+        assert_eq!(&bits[..4], &[false, true, true, true]);
+        assert!(bits[4..].iter().all(|b| !b));
+    }
+
+    #[test]
+    fn inputs_of_the_wrong_size_are_refused_before_anything_compiles() {
+        let fresh = vec![false; FRESH_BITS];
+        let fixed = vec![false; FIXED_BITS];
+        let inputs = Inputs {
+            mover_white: true,
+            flags: Flags::default(),
+            fixed: &fixed[1..],
+            window: &[],
+            earlier: &[],
+            white: &fresh,
+            black: &fresh,
+        };
+        let mut chain = Chain::new();
+        assert!(matches!(
+            chain.evaluate(&inputs),
+            Err(ChainError::Size { what: "Fixed", .. })
+        ));
+        let short = vec![vec![false; ITEM_BITS - 1]];
+        let inputs = Inputs {
+            fixed: &fixed,
+            earlier: &short,
+            ..inputs
+        };
+        assert!(matches!(
+            chain.evaluate(&inputs),
+            Err(ChainError::Size {
+                what: "an earlier item",
+                ..
+            })
+        ));
+        assert!(matches!(
+            chain.put(
+                Part::Window8,
+                crate::gc::Circuit {
+                    input_gates: vec![1],
+                    gates: vec![],
+                    output_gates: vec![0],
+                }
+            ),
+            Err(ChainError::Layout {
+                circuit: "window8",
+                ..
+            })
+        ));
+    }
+}
