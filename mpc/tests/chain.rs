@@ -18,6 +18,9 @@
 //! SEALED_MPC_PLIES=60`. Compiling the one-shot circuit's shapes is most of the time (two
 //! seconds a shape, 17 shapes by default: games of 24 plies would meet 32 and take more
 //! than the minute a default test may).
+//!
+//! Over 600 lines: one harness drives the games through the referee and both circuits,
+//! and the edge pass's made-up states are built beside it from the same game.
 
 mod common;
 
