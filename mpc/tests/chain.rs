@@ -597,6 +597,10 @@ fn the_chain_answers_as_the_one_shot_circuit_and_the_referee() {
             }
             let _ = g.referee.end_period();
         }
+        // A long run says how far it got now and then.
+        if (n + 1) % 100 == 0 {
+            eprintln!("{} games: {tally:?}, {:.0?}", n + 1, started.elapsed());
+        }
     }
     println!(
         "{games} games of up to {plies} plies: {tally:?}, {} one-shot shapes compiled in {:.1?}, all in {:.1?}",
