@@ -171,11 +171,20 @@ impl Chain {
         })
     }
 
-    /// Runs `part` on its inputs, party by party (their sizes are the layout's: the
-    /// callers build them so, and `circuit` checked the compiled side).
+    /// Runs `part` on its inputs, party by party. Their sizes are checked against the
+    /// layout, as `circuit` checked the compiled side: garble_lang's evaluation panics on
+    /// any other.
     fn run(&mut self, part: Part, parties: Vec<Vec<bool>>) -> Result<Vec<bool>, ChainError> {
         let c = self.circuit(part)?;
         let (sizes, _) = layout(part);
+        if sizes.len() != parties.len() {
+            return Err(ChainError::Layout {
+                circuit: part.name(),
+                what: "the list of inputs given",
+                expected: sizes.len(),
+                found: parties.len(),
+            });
+        }
         if let Some((e, f)) = sizes
             .iter()
             .zip(&parties)
@@ -207,9 +216,8 @@ impl Chain {
     }
 
     /// The attempt's outputs, as `kept`'s circuit of its shape gives them after
-    /// garble_lang's [`PANIC_BITS`] ([`OUT_BITS`]): made, the
-    /// mover's answer and what the other hears (under their pads), the key of the
-    /// position after, the next `Fixed`.
+    /// garble_lang's [`PANIC_BITS`] ([`OUT_BITS`]): made, the mover's answer and what the
+    /// other hears (under their pads), the key of the position after, the next `Fixed`.
     pub fn evaluate(&mut self, inputs: &Inputs) -> Result<Vec<bool>, ChainError> {
         inputs.check()?;
         let flags = inputs.flags.bits();
