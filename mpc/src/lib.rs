@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bristol;
+pub mod chain;
 pub mod circuit;
 pub mod fingerprint;
 pub mod gc;

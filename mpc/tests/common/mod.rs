@@ -40,3 +40,6 @@ pub fn bits(n: usize, s: u64) -> Vec<bool> {
     let mut r = Rng(s);
     (0..n).map(|_| r.next() & 1 == 1).collect()
 }
+
+/// The referee's answers in the circuit's fields.
+pub mod answers;

@@ -1,0 +1,117 @@
+//! What the chain of circuits costs (docs/design/circuits-as-data.md, step 2): the gates
+//! of each circuit of `sealed_mpc::chain`, the time to compile the whole set once, and an
+//! attempt's gates chained against today's one-shot circuit of the same shape, and the
+//! time to evaluate each in the clear (the time does not depend on the bits: every gate
+//! is evaluated, so the inputs are zeros but for the attempt, "Any?").
+//!
+//! `cargo run --release -p sealed-mpc --example chain`
+
+use std::time::Instant;
+
+use sealed_mpc::chain::{Chain, FRESH_BITS, Facts, Flags, Inputs, Part, item_bits, plan};
+use sealed_mpc::gc::{Circuit, Gate};
+use sealed_mpc::kept::{self, FIXED_BITS, ITEM_BITS, KEY_BITS, KeptShape};
+
+/// Evaluations timed per attempt.
+const RUNS: u32 = 20;
+
+fn ands(c: &Circuit) -> usize {
+    c.gates
+        .iter()
+        .filter(|g| matches!(g, Gate::And(..)))
+        .count()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut chain = Chain::new();
+    let t = Instant::now();
+    chain.compile_all()?;
+    println!(
+        "compiled the {} circuits in {:.2?}\n",
+        Part::ALL.len(),
+        t.elapsed()
+    );
+    println!("| circuit | AND gates | all gates | input bits | output bits |");
+    println!("|---|---|---|---|---|");
+    for part in Part::ALL {
+        let c = chain.circuit(part)?;
+        println!(
+            "| `{}` | {} | {} | {} | {} |",
+            part.name(),
+            ands(c),
+            c.gates.len(),
+            c.input_gates.iter().sum::<usize>(),
+            c.output_gates.len()
+        );
+    }
+    println!(
+        "\n| attempt | chained AND | chained gates | one-shot AND | one-shot gates | chained, clear | one-shot, clear |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (window, earlier, mover_white) in [(8, 4, true), (8, 4, false), (24, 8, true)] {
+        let facts = Facts {
+            mover_white,
+            window,
+            earlier,
+        };
+        let (mut a, mut g) = (0, 0);
+        for part in plan(facts) {
+            let c = chain.circuit(part)?;
+            a += ands(c);
+            g += c.gates.len();
+        }
+        let shape = KeptShape {
+            mover_white,
+            window,
+            earlier,
+            first_turn: false,
+            must_try: true,
+            name_capturer: true,
+            limit: false,
+        };
+        let one = kept::compile(&shape)?;
+        let c = one.circuit.unwrap_ssa_ref();
+        let (chained, once) = times(&mut chain, c, shape)?;
+        println!(
+            "| window {window}, earlier {earlier}, {} moves | {a} | {g} | {} | {} | {chained:.2?} | {once:.2?} |",
+            if mover_white { "White" } else { "Black" },
+            ands(c),
+            c.gates.len()
+        );
+    }
+    Ok(())
+}
+
+/// The mean time of one attempt evaluated in the clear, chained and one-shot.
+fn times(
+    chain: &mut Chain,
+    one: &Circuit,
+    s: KeptShape,
+) -> Result<(std::time::Duration, std::time::Duration), Box<dyn std::error::Error>> {
+    let mut fresh = item_bits(0xFFFF);
+    fresh.resize(FRESH_BITS, false);
+    let fixed = vec![false; FIXED_BITS];
+    let window = vec![vec![false; KEY_BITS]; s.window];
+    let earlier = vec![vec![false; ITEM_BITS]; s.earlier];
+    let inputs = Inputs {
+        mover_white: s.mover_white,
+        flags: Flags::default(),
+        fixed: &fixed,
+        window: &window,
+        earlier: &earlier,
+        white: &fresh,
+        black: &fresh,
+    };
+    chain.evaluate(&inputs)?;
+    let t = Instant::now();
+    for _ in 0..RUNS {
+        chain.evaluate(&inputs)?;
+    }
+    let chained = t.elapsed() / RUNS;
+    let parties: Vec<Vec<bool>> = one.input_gates.iter().map(|n| vec![false; *n]).collect();
+    let t = Instant::now();
+    for _ in 0..RUNS {
+        std::hint::black_box(one.eval(&parties));
+    }
+    Ok((chained, t.elapsed() / RUNS))
+}
