@@ -30,14 +30,12 @@ mod common;
 
 use std::collections::HashMap;
 
+use common::answers::{expected, expected_heard};
 use common::{Rng, attempt_item};
 
 use garble_lang::GarbleProgram;
 use sealed_games::chess::{Kind, Move, Position, Square};
-use sealed_games::stallmate::{
-    Answer as RefAnswer, Attempt, BoardEnd, Capturer, CheckKind, Heard, Options, Referee, Setup,
-    Silence, heard,
-};
+use sealed_games::stallmate::{Answer as RefAnswer, Attempt, Options, Referee, Setup, heard};
 use sealed_mpc::circuit::{compile_shape, evaluate};
 use sealed_mpc::inputs::{
     ANY, Answer, Attempting, Rules, Secrets, commitments, digest, mover_literal, other_literal,
@@ -48,87 +46,6 @@ use sealed_mpc::program::Shape;
 fn kind_code(k: Kind) -> u8 {
     // The circuit's kind codes are the chess crate's indices (mpc/src/inputs.rs).
     k.idx() as u8
-}
-
-fn silence_code(s: Option<Silence>) -> u8 {
-    match s {
-        None => 0,
-        Some(Silence::NotOwnPiece) => 1,
-        Some(Silence::NeverMovesSo) => 2,
-        Some(Silence::Repeated) => 3,
-        Some(Silence::NoPawns) => 4,
-        Some(Silence::AskedAgain) => 5,
-        Some(Silence::TooEarly) => 6,
-    }
-}
-
-/// The referee's answer in the circuit's fields.
-fn expected(a: &RefAnswer, silence: Option<Silence>) -> Answer {
-    let mut out = Answer {
-        silence: silence_code(silence),
-        ..Answer::default()
-    };
-    match a {
-        RefAnswer::Illegal => out.code = 0,
-        RefAnswer::No => out.code = 2,
-        RefAnswer::Try => out.code = 3,
-        RefAnswer::PawnCaptureFirst => out.code = 4,
-        RefAnswer::Yes(r) => {
-            out.code = 1;
-            if let Some(c) = r.capture {
-                out.capture = true;
-                out.at = c.at.index();
-                out.en_passant = c.en_passant;
-                out.by_pawn = c.by == Some(Capturer::Pawn);
-            }
-            for k in &r.checks {
-                match k {
-                    CheckKind::Rank => out.rank += 1,
-                    CheckKind::File => out.file += 1,
-                    CheckKind::LongDiagonal => out.long += 1,
-                    CheckKind::ShortDiagonal => out.short += 1,
-                    CheckKind::Knight => out.knight += 1,
-                }
-            }
-            match r.end {
-                None => {}
-                Some(BoardEnd::Checkmate) => out.end = 1,
-                Some(BoardEnd::Stalemate { pieces }) => {
-                    out.end = 2;
-                    out.pieces = pieces;
-                }
-                Some(BoardEnd::BareKings) => out.end = 3,
-                Some(BoardEnd::Repetition) => out.end = 4,
-                Some(BoardEnd::PlyLimit) => out.end = 5,
-            }
-        }
-    }
-    out
-}
-
-/// What the opponent hears of one entry, in the circuit's fields (code 4: nothing).
-fn expected_heard(h: &[Heard], answer: &Answer) -> Answer {
-    let mut out = Answer {
-        code: 4,
-        ..Answer::default()
-    };
-    match h.first() {
-        None if answer.code == 1 => {
-            // A move with nothing to announce is still a move the opponent learns of.
-            out.code = 1;
-        }
-        None => {}
-        Some(Heard::Illegal) => out.code = 0,
-        Some(Heard::AnyNo) => out.code = 2,
-        Some(Heard::AnyTry) => out.code = 3,
-        Some(_) => {
-            out = Answer {
-                silence: 0,
-                ..*answer
-            };
-        }
-    }
-    out
 }
 
 /// How much of the referee's work the games exercised: answers by code, silences, and

@@ -1,7 +1,6 @@
 //! The referee's answers in the circuit's fields (`sealed_mpc::inputs::Answer`): what the
 //! mover must be told and what the other must hear, for the tests that hold a circuit's
-//! outputs against `sealed_games::stallmate::Referee`. (`differential.rs` keeps its own
-//! copy of the same translation, written before this one was shared.)
+//! outputs against `sealed_games::stallmate::Referee` (`differential.rs`, `chain.rs`).
 
 use sealed_games::stallmate::{Answer as RefAnswer, BoardEnd, Capturer, CheckKind, Heard, Silence};
 use sealed_mpc::inputs::Answer;
