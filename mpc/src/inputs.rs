@@ -129,6 +129,26 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The fields from 13 bytes, one each in field order (a flag from its lowest bit):
+    /// a pad drawn from a stream of bytes.
+    pub fn from_bytes(b: [u8; 13]) -> Answer {
+        Answer {
+            code: b[0],
+            capture: b[1] & 1 == 1,
+            at: b[2],
+            en_passant: b[3] & 1 == 1,
+            by_pawn: b[4] & 1 == 1,
+            rank: b[5],
+            file: b[6],
+            long: b[7],
+            short: b[8],
+            knight: b[9],
+            end: b[10],
+            pieces: b[11],
+            silence: b[12],
+        }
+    }
+
     /// Each field XORed with the pad's.
     pub fn unmask(self, pad: &Answer) -> Answer {
         Answer {

@@ -27,7 +27,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::answers::{expected, expected_heard};
-use common::{Rng, attempt_item};
+use common::{Rng, attempt_item, from_item};
 use garble_lang::GarbleProgram;
 use garble_lang::circuit::PANIC_RESULT_SIZE_IN_BITS as PANIC;
 use sealed_games::chess::{Kind, Move, Position, Square};
@@ -118,22 +118,7 @@ struct Bits {
 }
 
 fn random_pad(rng: &mut Rng) -> Answer {
-    let b: [u8; 13] = rng.bytes();
-    Answer {
-        code: b[0],
-        capture: b[1] & 1 == 1,
-        at: b[2],
-        en_passant: b[3] & 1 == 1,
-        by_pawn: b[4] & 1 == 1,
-        rank: b[5],
-        file: b[6],
-        long: b[7],
-        short: b[8],
-        knight: b[9],
-        end: b[10],
-        pieces: b[11],
-        silence: b[12],
-    }
+    Answer::from_bytes(rng.bytes())
 }
 
 fn new_game(progs: &Programs, rng: &mut Rng, white: u16, black: u16, options: Options) -> Game {
@@ -341,8 +326,9 @@ fn random_attempt(g: &Game, rng: &mut Rng, tries: usize, last: Option<Attempt>) 
     if r < 58
         && let Some(&i) = g.state.earlier.get(rng.below(g.state.earlier.len().max(1)))
         && i != ANY
+        && let Some(a) = from_item(i)
     {
-        return item_attempt(i);
+        return a;
     }
     let own: Vec<Square> = pos.color_squares(pos.turn()).into_iter().collect();
     let from = if r < 85 && !own.is_empty() {
@@ -362,25 +348,6 @@ fn random_attempt(g: &Game, rng: &mut Rng, tries: usize, last: Option<Attempt>) 
         from,
         to: Square::from_index(rng.below(64) as u8).unwrap(),
         promotion: rng.chance(15).then(|| kinds[rng.below(6)]),
-    }
-}
-
-/// An item back as the attempt it is (not "Any?").
-fn item_attempt(i: u16) -> Attempt {
-    let sq = |n: u16| Square::from_index((n & 63) as u8).unwrap();
-    let promotion = match (i >> 12) & 7 {
-        1 => Some(Kind::Knight),
-        2 => Some(Kind::Bishop),
-        3 => Some(Kind::Rook),
-        4 => Some(Kind::Queen),
-        5 => Some(Kind::King),
-        6 => Some(Kind::Pawn),
-        _ => None,
-    };
-    Attempt::Move {
-        from: sq(i),
-        to: sq(i >> 6),
-        promotion,
     }
 }
 

@@ -31,7 +31,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::answers::{expected, expected_heard};
-use common::{Rng, attempt_item};
+use common::{Rng, attempt_item, from_item};
 
 use garble_lang::GarbleProgram;
 use sealed_games::chess::{Kind, Move, Position, Square};
@@ -391,22 +391,11 @@ fn random_attempt(g: &Game, rng: &mut Rng, tries: usize, last: Option<Attempt>) 
     }
     if r < 58 && !g.earlier.is_empty() {
         let i = g.earlier[rng.below(g.earlier.len())];
-        if i != 0 && i != ANY {
-            let sq = |n: u16| Square::from_index((n & 63) as u8).unwrap();
-            let promo = match (i >> 12) & 7 {
-                1 => Some(Kind::Knight),
-                2 => Some(Kind::Bishop),
-                3 => Some(Kind::Rook),
-                4 => Some(Kind::Queen),
-                5 => Some(Kind::King),
-                6 => Some(Kind::Pawn),
-                _ => None,
-            };
-            return Attempt::Move {
-                from: sq(i),
-                to: sq(i >> 6),
-                promotion: promo,
-            };
+        if i != 0
+            && i != ANY
+            && let Some(a) = from_item(i)
+        {
+            return a;
         }
     }
     let from = if r < 85 && !own.is_empty() {

@@ -31,21 +31,7 @@ use crate::ot::{base, extension};
 /// A player's pad for a run, as the answer's fields.
 fn pad(stream: &Stream, run: u64) -> Answer {
     let b = stream.pad(run).to_le_bytes();
-    Answer {
-        code: b[0],
-        capture: b[1] & 1 == 1,
-        at: b[2],
-        en_passant: b[3] & 1 == 1,
-        by_pawn: b[4] & 1 == 1,
-        rank: b[5],
-        file: b[6],
-        long: b[7],
-        short: b[8],
-        knight: b[9],
-        end: b[10],
-        pieces: b[11],
-        silence: b[12],
-    }
+    Answer::from_bytes(std::array::from_fn(|i| b[i]))
 }
 
 /// A side's fresh bits for the next computation: his back rank and his share of the

@@ -5,7 +5,7 @@
 /// An attempt as the circuit's item (mpc/src/inputs.rs): the game's own translation,
 /// which `stallmate-duo` commits to.
 #[allow(unused_imports)] // not every test binary uses it
-pub use sealed_games::stallmate::duo::item::to_item as attempt_item;
+pub use sealed_games::stallmate::duo::item::{from_item, to_item as attempt_item};
 
 /// Xorshift64: the same games and inputs on every run.
 pub struct Rng(pub u64);
