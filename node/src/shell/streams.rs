@@ -380,6 +380,8 @@ impl Streams {
                 let unsupported = matches!(e, OpenStreamError::UnsupportedProtocol(_));
                 tracing::debug!(%peer, "sync stream not opened: {e}");
                 p.legacy = unsupported;
+                // A second try that did not open is over: the next stream is fresh.
+                p.again = false;
                 for rid in waiting {
                     let Some(o) = self.outbound.remove(&rid) else {
                         continue;
@@ -603,7 +605,13 @@ impl Streams {
         match &mut p.ours {
             Ours::Open(link) => {
                 let link = *link;
-                let l = self.links.get_mut(&link).expect("an open stream is kept");
+                let Some(l) = self.links.get_mut(&link) else {
+                    // Not kept: nothing to write on; they fail as before.
+                    for (rid, _) in again {
+                        self.fail(rid);
+                    }
+                    return;
+                };
                 for (rid, frame) in again {
                     if let Some(o) = self.outbound.get_mut(&rid) {
                         o.on = On::Link(link);
