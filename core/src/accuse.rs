@@ -125,6 +125,9 @@ impl Core {
         statements: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
+        if let Some(slot) = self.games.slot_mut(&game) {
+            slot.witness_replied();
+        }
         // A witness answers with a ledger, split in a few for a long game; more is not
         // from an honest witness, and would only cost this node time to judge.
         if statements.len() > READ_LEDGERS {
@@ -144,7 +147,7 @@ impl Core {
         let Some(slot) = self.games.slot_mut(&game) else {
             return;
         };
-        let answers = slot.witness_answered(statements);
+        let answers = slot.take_witness_answer(statements);
         let Some(p) = self.games.played(&game) else {
             return;
         };

@@ -3,8 +3,8 @@
 //! it last asked for ledgers and the wait they show ([`WitnessTimes`]), the first answer
 //! past another seat's deadline ([`PastDeadline`]), the deposits and stamps of its
 //! private logs ([`Asking`]) and a computation's message lacked ([`Lacked`]). What an
-//! answer means for the game is read here (`Slot::witness_answered`); when to ask and
-//! what to post is the core's: `accuse.rs`, `stamps.rs`, `lacked.rs`.
+//! answer means for the game is read in `slot.rs` (`Slot::take_witness_answer`); when
+//! to ask and what to post is the core's: `accuse.rs`, `stamps.rs`, `lacked.rs`.
 
 use std::collections::BTreeMap;
 

@@ -271,6 +271,12 @@ impl Slot {
         self.witness.asked = self.witness.asked.ask(now);
     }
 
+    /// The witness answered this seat's ask, whatever the answer holds: it is not
+    /// silent.
+    pub(crate) fn witness_replied(&mut self) {
+        self.witness.asked = self.witness.asked.answered();
+    }
+
     /// The wait in progress by the witness's last answer, if it was counted in the
     /// state the game is in now (as many envelopes processed, the same seat to act).
     pub(crate) fn witness_times(&self) -> Option<WitnessTimes> {
@@ -286,8 +292,7 @@ impl Slot {
     /// past another seat's deadline is kept for that wait, as the ledger a forfeit
     /// needs. The answers worth posting as forfeits, the kept one first; none when the
     /// game is done or not played here.
-    pub(crate) fn witness_answered(&mut self, statements: Vec<Vec<u8>>) -> Vec<Vec<Vec<u8>>> {
-        self.witness.asked = self.witness.asked.answered();
+    pub(crate) fn take_witness_answer(&mut self, statements: Vec<Vec<u8>>) -> Vec<Vec<Vec<u8>>> {
         let Life::Played(p) = &self.life else {
             return vec![];
         };
