@@ -5,7 +5,10 @@
 //! late yet is simply not posted; the node asks again on the next repair round. While the
 //! witness answers, a game with a witness files no timeout claim (time is proven, not
 //! claimed); after 10 minutes of its silence it does, as without one. The claim is idle, so
-//! it puts off no later forfeit.
+//! it puts off no later forfeit. Silence is any answer this seat cannot use, not only
+//! none: junk, too many statements, or no ledger later than the last one it answered
+//! with (`game/slot/mod.rs` `Slot::witness_replied`), so a witness in league with a
+//! walker cannot hold the claim off for ever by answering.
 //!
 //! The node also asks after each move, so that the clock it shows is the wait in
 //! progress as a forfeit would count it.
@@ -17,88 +20,30 @@
 //! envelopes at a time.
 
 use sealed_protocol::body::Forfeit;
+use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
 
-use super::game::Life;
 use super::game::asking::ledgers;
 use super::{Core, Durable, GameId};
 use crate::message::Request;
 use crate::places::READ_LEDGERS;
 
-/// How often a seat asks the witness while its clock by the witness is stale (a move
-/// was made since its last answer): often enough that the clock shown catches up
-/// within seconds, seldom enough for a witness that does not answer.
-const ASK_STALE_MS: u64 = 5_000;
-
-/// How often a seat whose opponent owes a step asks the witness even when the
-/// opponent's own clock readings say he is on time.
-const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
-
 impl Core {
-    /// The games worth asking the witness about: those whose clock by the witness is
-    /// stale (a move since its last answer; at most every [`ASK_STALE_MS`]), and those
-    /// in which another seat owes a step (a move, or a deal, a draw value, a coin seed
-    /// while this seat waits to move) and is past the witness's deadline or overdue by
-    /// the players' readings, or was last asked about [`ASK_EVERY_MS`] ago. Only a
-    /// trigger: whether the opponent is late is the witness's times against the
-    /// engine's rule, which the session applies before posting.
+    /// The games worth asking the witness about now ([`crate::game::Slot::wants_witness`]).
     pub(super) fn witness_due(&self) -> Vec<GameId> {
-        let mut out = vec![];
-        for (id, slot) in self.games.slots() {
-            let Life::Played(p) = slot.life() else {
-                continue;
-            };
-            let terms = p.table().session().terms();
-            if terms.witness().is_none() || p.table().session().phase().is_done() {
-                continue;
-            }
-            let Ok(Some(tc)) = sealed_protocol::time::TimeControl::of(terms.proposal()) else {
-                continue;
-            };
-            let me = p.table().session().seat();
-            let asked = slot.witness_asked_at();
-            let times = slot.witness_times();
-            // The clock shown follows the witness: ask again after each move.
-            if times.is_none()
-                && p.table().to_act().is_some()
-                && self.now >= asked.saturating_add(ASK_STALE_MS)
-            {
-                out.push(*id);
-                continue;
-            }
-            let owed_by_other = p.table().session().verdict().claims.iter().any(|c| {
-                c.open
-                    && c.against != me
-                    && c.about == sealed_protocol::verdict::ClaimAbout::Unfinished
-            });
-            if !owed_by_other {
-                continue;
-            }
-            // Past the deadline by the witness's own times, or overdue by the players'
-            // readings: worth asking. An opponent can sign his readings late to look
-            // on time, so the witness is also asked now and then whatever they say.
-            let line = p.table().session().timeline();
-            let overdue = terms.player_seats().filter(|s| *s != me).any(|s| {
-                crate::clock::Clocks::compute(&tc, terms.players(), &line, Some(s), self.now)
-                    .overdue
-            }) || times.is_some_and(|t| t.seat != me && self.now > t.wait.deadline());
-            if overdue || self.now >= asked.saturating_add(ASK_EVERY_MS) {
-                out.push(*id);
-            }
-        }
-        out
+        self.games
+            .slots()
+            .filter(|(_, slot)| slot.wants_witness(self.now))
+            .map(|(id, _)| *id)
+            .collect()
     }
 
-    /// Whether the game's witness has left this seat's asks unanswered for
-    /// [`ASK_EVERY_MS`]: then an overdue opponent gets a timeout claim, as in a game
-    /// without a witness. A dead witness leaves the claim, never less.
+    /// Whether the game's witness is silent ([`crate::game::Slot::witness_silent`]).
     pub(super) fn witness_silent(&self, id: &GameId) -> bool {
-        let since = self
-            .games
+        self.games
             .slot(id)
-            .and_then(|s| s.witness_unanswered_since());
-        since.is_some_and(|since| self.now >= since.saturating_add(ASK_EVERY_MS))
+            .is_some_and(|s| s.witness_silent(self.now))
     }
 
     /// Asks the witness of each game whose opponent is past its time for statements.
@@ -125,8 +70,16 @@ impl Core {
         statements: Vec<Vec<u8>>,
         store: &dyn Durable,
     ) {
-        if let Some(slot) = self.games.slot_mut(&game) {
-            slot.witness_replied();
+        let replied = self
+            .games
+            .slot_mut(&game)
+            .is_some_and(|slot| slot.witness_replied(&statements));
+        if !replied {
+            tracing::debug!(
+                game = %hex::encode(game),
+                n = statements.len(),
+                "the witness's answer holds no ledger later than its last: not counted as an answer"
+            );
         }
         // A witness answers with a ledger, split in a few for a long game; more is not
         // from an honest witness, and would only cost this node time to judge.
@@ -247,6 +200,26 @@ impl Core {
         let Ok(mut lacking) = self.served(&game, None, &have, store) else {
             return;
         };
+        // All it lacked goes now: the next answer must hold it (`Slot::witness_given`),
+        // counted from what goes, not from what this seat holds (a write still in flight
+        // is not served yet). Past [`MAX_GIVEN`], what it held before is all it is held
+        // to.
+        if lacking.len() <= MAX_GIVEN {
+            let terms = p.table().session().terms();
+            let mut counts = have.clone();
+            for at in lacking
+                .iter()
+                .filter_map(|b| Signed::parse_kept(terms, b).ok())
+                .map(|s| s.at())
+            {
+                if let Some(n) = counts.iter_mut().find(|(c, _)| *c == at.chain) {
+                    n.1 = n.1.max(at.seq.saturating_add(1));
+                }
+            }
+            if let Some(slot) = self.games.slot_mut(&game) {
+                slot.witness_given(counts);
+            }
+        }
         lacking.splice(0..0, twins);
         if lacking.is_empty() {
             return;

@@ -6,7 +6,7 @@
 //! (`sync.rs` `heads_for`). Duties are applied on every change, when their time comes
 //! (`timeout.rs`) and on every repair round (`run_duties`: a referee's answers, seals
 //! and period closes never wait for a person). Timeouts are only claimed
-//! (`claim_timeouts`), as soon as the opponent's time runs out (`timeout_at`). A bot's
+//! (`claim_timeouts`), as soon as the opponent's time runs out (`game/slot/time.rs` `Slot::timeout_at`). A bot's
 //! choice that its session refuses is logged and another pick tried, and a bot whose
 //! every pick was refused looks again on the next repair round (`bot_turn`);
 //! `tests/tests/table/` plays the demo games of every variant for many seeds and fails
@@ -19,10 +19,8 @@ use sealed_protocol::body::{Claim, ClaimKind};
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::Command as SessionCommand;
 
-use super::game::Played;
 use super::seats::game_peers;
 use super::{Core, Durable, GameId, NodeError, PeerKey};
-use crate::clock::{Clocks, TimeControl};
 use crate::message::Request;
 use crate::record::GameStatus;
 
@@ -57,7 +55,7 @@ impl Core {
         cmd: SessionCommand,
     ) -> Result<super::game::queue::Step, NodeError> {
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
-        p.used = self.now;
+        p.use_at(self.now);
         if cmd == SessionCommand::Accept {
             // The acceptance carries this player's own name, signed (version 2).
             p.table_mut().session_mut().set_name(&self.cfg.name);
@@ -156,10 +154,8 @@ impl Core {
     /// Records a game's status (for `sealed games`), with the game's next write.
     pub(super) fn set_status(&mut self, id: GameId, status: GameStatus, store: &dyn Durable) {
         if let Some(p) = self.games.played_mut(&id)
-            && p.record.status != status
-            && p.record.status != GameStatus::Finished
+            && p.change_status(status)
         {
-            p.record.status = status;
             let mut step = super::game::queue::Step::default();
             step.writes.statuses.push((id, status));
             // Kept beside the game, so that `sealed games` says how a finished game
@@ -225,7 +221,7 @@ impl Core {
         let me = self.key();
         let mut want: BTreeSet<PeerKey> = BTreeSet::new();
         for p in self.games.all_played().map(|(_, g)| g) {
-            if (p.settled() && p.record.status != GameStatus::Proposed) || !p.accepted() {
+            if (p.settled() && p.record().status != GameStatus::Proposed) || !p.accepted() {
                 continue;
             }
             let terms = p.table().session().terms();
@@ -282,89 +278,14 @@ impl Core {
         self.run_bots(store);
     }
 
-    /// The clocks of a game with a time control, now.
-    pub(super) fn clocks(&self, p: &Played) -> Option<Clocks> {
-        let clocks = self.clocks_running(p)?;
-        // A finished game's clock says nothing anyone can act on: none is shown.
-        if p.table().session().verdict().outcome.is_some() {
-            return None;
-        }
-        Some(clocks)
-    }
-
-    /// The clocks of a game with a time control that is not done, now, without asking
-    /// whether its verdict has an outcome yet (a pass over the whole game): what a
-    /// deadline is computed from after every change (`timeout.rs`), where a deadline
-    /// that comes for a game already decided only finds nothing to claim.
-    fn clocks_running(&self, p: &Played) -> Option<Clocks> {
-        let terms = p.table().session().terms();
-        let tc = TimeControl::of(terms.proposal()).ok()??;
-        if p.table().session().phase().is_done() {
-            return None;
-        }
-        let owing = p.table().to_act();
-        let clocks = Clocks::compute(
-            &tc,
-            terms.players(),
-            &p.table().session().timeline(),
-            owing,
-            self.now,
-        );
-        // With a witness, the wait in progress is the one a forfeit would count.
-        let times = self
-            .games
-            .slot(&terms.game())
-            .and_then(|s| s.witness_times());
-        Some(match times {
-            Some(t) => clocks.by_witness(t.since(), t.deadline(), self.now),
-            None => clocks,
-        })
-    }
-
-    /// The opponent whose act is awaited in `p` and the moment his time runs out, when
-    /// this seat may then claim a timeout (or have the witness prove it): unless a claim
-    /// of this seat's already covers the wait (its clock is later than the wait's
-    /// start). Now or past when he is overdue.
-    pub(super) fn timeout_at(&self, p: &Played) -> Option<(Seat, u64)> {
-        self.runs_out(p, self.clocks(p)?)
-    }
-
-    /// As [`Core::timeout_at`], for a game's deadline: with the clocks as they run
-    /// (`clocks_running`).
-    pub(super) fn deadline_for_timeout(&self, p: &Played) -> Option<u64> {
-        self.runs_out(p, self.clocks_running(p)?).map(|(_, at)| at)
-    }
-
-    /// When the seat `c` says is owing runs out of time, unless it is this one or a
-    /// claim covers the wait.
-    fn runs_out(&self, p: &Played, c: Clocks) -> Option<(Seat, u64)> {
-        let owing = Seat(c.owing?);
-        if owing == p.table().session().seat() {
-            return None;
-        }
-        let line = p.table().session().timeline();
-        let since = line.acts.last().map(|a| a.1).or(line.started)?;
-        let claimed = line
-            .timeout_claims
-            .iter()
-            .any(|&(against, at)| against == owing && at >= since);
-        if claimed {
-            return None;
-        }
-        // The moment the wait becomes longer than allowed, past or to come: not "now"
-        // once it has passed, so the same game gives the same deadline at every look
-        // and one that fired is held back until the next round (`game/deadlines.rs`).
-        Some((owing, c.out_at?))
-    }
-
     /// Files a timeout claim against each opponent whose time has passed, once per
     /// wait: a claim whose clock is later than the wait's start already covers it.
     pub(super) fn claim_timeouts(&mut self, store: &dyn Durable) {
         let due: Vec<(GameId, Seat)> = self
             .games
-            .all_played()
-            .filter_map(|(id, p)| {
-                let (owing, at) = self.timeout_at(p)?;
+            .slots()
+            .filter_map(|(id, slot)| {
+                let (owing, at) = slot.timeout_at(self.now)?;
                 (at <= self.now).then_some((*id, owing))
             })
             .collect();

@@ -73,7 +73,7 @@ pub struct Clocks {
     pub overdue: bool,
     /// The first moment the awaited seat is overdue, ms since the Unix epoch, whether
     /// it has come or not: the same at every reading, so a deadline computed from it
-    /// (`auto.rs` `runs_out`) does not move with the clock of whoever asks. None before
+    /// (`game/states.rs` `Played::runs_out`) does not move with the clock of whoever asks. None before
     /// the wait has a start. Not shown: faces read `left_ms` and `overdue`.
     #[serde(skip)]
     pub out_at: Option<u64>,

@@ -143,13 +143,18 @@ impl Core {
         self.wake(&id, store)?;
         let now = self.now;
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
-        p.used = now;
+        p.use_at(now);
         Ok(p.table())
     }
 
     fn played_ref(&self, g: &GameRef) -> Result<&Played, NodeError> {
         let id = self.games.find(g)?;
         self.games.played(&id).ok_or(NodeError::OnlyRelayed)
+    }
+
+    /// A game's clocks now, if it has them ([`crate::game::Slot::clocks`]).
+    fn clocks(&self, id: &GameId) -> Option<crate::clock::Clocks> {
+        self.games.slot(id)?.clocks(self.now)
     }
 
     /// A played game's line.
@@ -173,7 +178,7 @@ impl Core {
             witness_refused: self.witness_refused(id),
             held: p.table().session().envelopes().len(),
             clock: self
-                .clocks(p)
+                .clocks(id)
                 .map(|c| c.line(&namer(&self.names_shown(p), p.table().session().seat()))),
             invitation: self.invitation(p),
             helpers: helpers(p.table().session().terms()),
@@ -191,24 +196,24 @@ impl Core {
         // As it was when it fell asleep: nothing that would change it has come since.
         out.extend(self.games.all_asleep().map(|(_, a)| a.summary.clone()));
         out.extend(self.games.all_relayed().map(|(id, r)| {
-            let held = r.held.values().map(std::collections::BTreeMap::len).sum();
+            let held = r.held().values().map(std::collections::BTreeMap::len).sum();
             GameSummary {
                 game: hex::encode(id),
-                variant: r.terms.variant().to_owned(),
+                variant: r.terms().variant().to_owned(),
                 status: r.standing(),
                 seat: None,
                 my_turn: false,
                 ply: 0,
                 waiting_for: format!("{held} envelopes held"),
                 result: None,
-                players: players(&r.terms, &seat_names(&r.terms, |_| None), None),
-                options: options_words(&r.terms),
+                players: players(r.terms(), &seat_names(r.terms(), |_| None), None),
+                options: options_words(r.terms()),
                 delivery: None,
                 witness_refused: None,
                 held,
                 clock: None,
                 invitation: None,
-                helpers: helpers(&r.terms),
+                helpers: helpers(r.terms()),
                 expires_ms: self.expires_at(id),
             }
         }));
@@ -274,7 +279,7 @@ impl Core {
         let mailboxes: Vec<PeerKey> = crate::seats::mailbox_keys(terms).collect();
         // A seat holds the game once it acknowledged an offer or push of it, or named it
         // in (or answered) a heads round, whoever offered it first.
-        let holds = |k: &PeerKey| p.acked().contains_key(k) || p.heard.contains_key(k);
+        let holds = |k: &PeerKey| p.acked().contains_key(k) || p.heard().contains_key(k);
         let refused = self
             .games
             .slot(&terms.game())
@@ -537,7 +542,7 @@ impl Core {
     /// and mailboxes the proposal names (`helpers`: `role`, `peer`).
     fn view(&self, p: &Played) -> GameView {
         let terms = p.table().session().terms();
-        let clock = self.clocks(p).map(|clocks| {
+        let clock = self.clocks(&terms.game()).map(|clocks| {
             let names = self.names_shown(p);
             let who = namer(&names, p.table().session().seat());
             let text = clocks.line(&who);
@@ -598,7 +603,7 @@ impl Core {
         if let Some(why) = self.witness_refused(&p.table().session().terms().game()) {
             text.push_str(&format!("{}\n", crate::views::witness_refused_line(&why)));
         }
-        if let Some(c) = self.clocks(p) {
+        if let Some(c) = self.clocks(&p.table().session().terms().game()) {
             let who = namer(&names, p.table().session().seat());
             text.push_str(&format!("clock: {}\n", c.line(&who)));
         }

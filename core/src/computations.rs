@@ -105,7 +105,7 @@ impl Core {
         store: &dyn Durable,
     ) {
         if let Some(p) = self.games.played_mut(&game) {
-            p.used = self.now;
+            p.use_at(self.now);
         }
         let mut step = super::game::queue::Step {
             writes: Writes {

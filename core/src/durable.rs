@@ -237,8 +237,7 @@ impl Core {
         }
         // Finished in the store (dormant at the next start) only once settled: a game
         // whose last envelopes no peer acknowledged must be repaired after a restart.
-        if p.settled() && p.record.status != GameStatus::Finished {
-            p.record.status = GameStatus::Finished;
+        if p.settled() && p.change_status(GameStatus::Finished) {
             step.writes.statuses.push((id, GameStatus::Finished));
             // The computations' messages (a game without a referee) served it only
             // while it ran.
@@ -515,9 +514,9 @@ impl Core {
         let (said, variant) = match self.games.slot(&id).map(|s| s.life()) {
             Some(Life::Played(p)) => (
                 p.table().session().witness_said(),
-                Some(p.record.variant.clone()),
+                Some(p.record().variant.clone()),
             ),
-            Some(Life::Relayed(r)) => (vec![], Some(r.terms.variant().to_owned())),
+            Some(Life::Relayed(r)) => (vec![], Some(r.terms().variant().to_owned())),
             _ => (vec![], None),
         };
         for (cmd, _) in step.replies {

@@ -49,7 +49,7 @@ impl Core {
                 }
             };
         for (id, p) in self.games.all_played() {
-            if p.settled() && p.record.status != GameStatus::Proposed {
+            if p.settled() && p.record().status != GameStatus::Proposed {
                 continue;
             }
             let mut keys = game_keys(p.table().session().terms());
@@ -60,7 +60,7 @@ impl Core {
             add(id, &mut keys, &|| a.heads.clone());
         }
         for (id, r) in self.games.all_relayed() {
-            let mut keys: Vec<PeerKey> = crate::seats::seat_keys(&r.terms).collect();
+            let mut keys: Vec<PeerKey> = crate::seats::seat_keys(r.terms()).collect();
             add(id, &mut keys, &|| r.heads());
         }
         by_peer

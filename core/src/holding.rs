@@ -71,9 +71,9 @@ impl Core {
     /// (`quota.rs`): `None` for a game with no known origin.
     pub(super) fn network_of(&self, id: &GameId) -> Option<String> {
         let holder = match (self.games.relayed(id), self.games.asleep(id)) {
-            (Some(r), _) => r.holder.as_ref(),
+            (Some(r), _) => r.holder(),
             (None, Some(a)) => a.held.as_ref()?.holder.as_ref(),
-            (None, None) => self.games.played(id)?.holder.as_ref(),
+            (None, None) => self.games.played(id)?.holder(),
         };
         holder.map(|h| h.group.clone())
     }
@@ -186,11 +186,11 @@ impl Core {
                 super::game::Life::Relayed(r) => f(
                     Counted {
                         id: *id,
-                        holder: r.holder.as_ref(),
-                        taken: r.created,
+                        holder: r.holder(),
+                        taken: r.created(),
                         evictable: evictable && idle && !r.accepted(),
                     },
-                    super::seats::proposer(&r.terms),
+                    super::seats::proposer(r.terms()),
                 ),
                 super::game::Life::Played(p)
                     if !p.settled() && super::seats::referees(p.table().session().terms(), &me) =>
@@ -198,8 +198,8 @@ impl Core {
                     f(
                         Counted {
                             id: *id,
-                            holder: p.holder.as_ref(),
-                            taken: p.record.created,
+                            holder: p.holder(),
+                            taken: p.record().created,
                             evictable: evictable && idle && !refereed_accepted(p),
                         },
                         super::seats::proposer(p.table().session().terms()),
@@ -277,7 +277,7 @@ impl Core {
     /// declines an invitation (a player's), for `why`.
     fn let_go_of(&mut self, id: GameId, why: Gone, store: &dyn Durable) {
         let invitation = self.games.played(&id).is_some_and(|p| {
-            p.record.status == GameStatus::Invited
+            p.record().status == GameStatus::Invited
                 && !super::seats::referees(p.table().session().terms(), &self.key())
         });
         if invitation {
@@ -312,7 +312,7 @@ impl Core {
         };
         // Not an open invitation any more, for the counts, while the write is in flight.
         if let Some(p) = self.games.played_mut(&id) {
-            p.record.status = GameStatus::Declined;
+            p.decline_invitation();
         }
         let declined: Vec<Vec<u8>> = step
             .writes
@@ -338,8 +338,8 @@ impl Core {
         let me = self.key();
         let lifetime = &self.cfg.lifetime;
         if let Some(r) = self.games.relayed(id) {
-            super::seats::proposer(&r.terms).filter(|p| !self.peers.book.is_friend(p))?;
-            return Some(lifetime.expires(&r.terms, r.accepted() || r.over(), r.renewed));
+            super::seats::proposer(r.terms()).filter(|p| !self.peers.book.is_friend(p))?;
+            return Some(lifetime.expires(r.terms(), r.accepted() || r.over(), r.renewed()));
         }
         // Nothing renews a game asleep: anything that would wakes it first.
         if let Some(a) = self.games.asleep(id) {
@@ -352,13 +352,13 @@ impl Core {
             return None;
         }
         if super::seats::referees(terms, &me) && !p.settled() {
-            return Some(lifetime.expires(terms, refereed_accepted(p), p.used));
+            return Some(lifetime.expires(terms, refereed_accepted(p), p.used()));
         }
         if self.hosted(id) {
-            return Some(lifetime.expires(terms, true, p.used));
+            return Some(lifetime.expires(terms, true, p.used()));
         }
-        (p.record.status == GameStatus::Invited)
-            .then(|| lifetime.expires(terms, false, p.record.created))
+        (p.record().status == GameStatus::Invited)
+            .then(|| lifetime.expires(terms, false, p.record().created))
     }
 
     /// On the repair round, at most once a minute: every game held for a stranger whose
@@ -410,11 +410,7 @@ impl Core {
         let Some(r) = self.games.relayed_mut(id) else {
             return;
         };
-        r.renewed = now;
-        if let Some(h) = &r.holder
-            && r.renewal_written.saturating_add(RENEW_WRITE_MS) <= now
-        {
-            r.renewal_written = now;
+        if let Some(h) = r.renew(now, RENEW_WRITE_MS) {
             let row = HeldRow {
                 holder: h.clone(),
                 renewed: now,

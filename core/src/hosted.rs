@@ -64,7 +64,7 @@ impl Core {
             p.table().session().phase(),
             Phase::Commit(_) | Phase::Coin(_) | Phase::Play(_)
         );
-        p.record.status == GameStatus::Active
+        p.record().status == GameStatus::Active
             && playing
             && !super::seats::referees(terms, &me)
             && super::seats::proposer(terms).is_some_and(|from| from != me && !self.vouched(&from))
@@ -83,8 +83,8 @@ impl Core {
             let p = self.games.played(id)?;
             let counted = Counted {
                 id: *id,
-                holder: p.holder.as_ref(),
-                taken: p.record.created,
+                holder: p.holder(),
+                taken: p.record().created,
                 evictable: self.games.slot(id).is_some_and(|s| s.idle()),
             };
             Some((counted, super::seats::proposer(p.table().session().terms())))
@@ -105,7 +105,7 @@ impl Core {
         if from == me || self.vouched(&from) {
             return true;
         }
-        let holder = p.holder.clone();
+        let holder = p.holder().cloned();
         let crowd = self.hosted_crowd();
         let mine = crowd.by_proposer.get(&from).copied().unwrap_or(0);
         let here = holder.as_ref().map_or(0, |h| crowd.of_key(&h.key));

@@ -279,8 +279,8 @@ impl Core {
         let Some((terms, created, local)) = self.games.played(id).map(|p| {
             (
                 p.table().session().terms().clone(),
-                p.record.created,
-                p.from_local,
+                p.record().created,
+                p.came_from_local(),
             )
         }) else {
             return;
@@ -353,7 +353,7 @@ impl Core {
         let sum = || {
             let mut waiting: Vec<(Counted, Option<PeerKey>)> = vec![];
             for (id, p) in self.games.all_played() {
-                if p.record.status != GameStatus::Invited {
+                if p.record().status != GameStatus::Invited {
                     continue;
                 }
                 let Some(from) = super::seats::proposer(p.table().session().terms()) else {
@@ -364,8 +364,8 @@ impl Core {
                 }
                 let counted = Counted {
                     id: *id,
-                    holder: p.holder.as_ref(),
-                    taken: p.record.created,
+                    holder: p.holder(),
+                    taken: p.record().created,
                     // An invitation being written is declined once it is durable.
                     evictable: self.games.slot(id).is_some_and(|s| s.idle()),
                 };
@@ -456,7 +456,7 @@ impl Core {
             .all_played()
             .map(|(_, g)| g)
             .filter(|p| p.accepted() && !super::seats::referees(p.table().session().terms(), &me))
-            .map(|p| (p.table().session().terms().clone(), p.record.created))
+            .map(|p| (p.table().session().terms().clone(), p.record().created))
             .collect();
         for (t, created) in &terms {
             for peer in game_peers(t, &me) {

@@ -237,7 +237,7 @@ impl Games {
         friend: impl Fn(&PeerKey) -> bool,
     ) -> Option<PeerKey> {
         if let Some(r) = self.relayed(id) {
-            return proposer(&r.terms).filter(|p| !friend(p));
+            return proposer(r.terms()).filter(|p| !friend(p));
         }
         let p = self.played(id)?;
         let terms = p.table().session().terms();

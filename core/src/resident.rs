@@ -57,8 +57,8 @@ impl Core {
     pub(super) fn resident_by_network(&self) -> BTreeMap<&str, u64> {
         let mut held: BTreeMap<&str, u64> = BTreeMap::new();
         for (_, p) in self.games.all_played() {
-            if let Some(h) = &p.holder {
-                *held.entry(h.group.as_str()).or_default() += p.bytes;
+            if let Some(h) = p.holder() {
+                *held.entry(h.group.as_str()).or_default() += p.stored_bytes();
             }
         }
         held

@@ -138,9 +138,7 @@ impl Core {
             // Whose it is and when it was last renewed, as the store kept them
             // (`held.rs`); one held for nobody in particular lives from now.
             if let Some(row) = self.held_of(&id, store) {
-                r.holder = Some(row.holder);
-                r.renewed = row.renewed;
-                r.renewal_written = row.renewed;
+                r.restore_holder(row.holder, row.renewed);
             }
             return Ok(Loaded::Relayed(r));
         }
@@ -221,10 +219,9 @@ impl Core {
         // refereed game): counted where it was, for its charges and for the memory
         // strangers' games hold (`resident.rs`).
         let holder = self.held_of(&id, store).map(|row| row.holder);
-        let mut played = Played::new(table, record, self.now);
-        played.evidence = evidence;
-        played.holder = holder;
-        played.bytes = stored_bytes;
+        let played = Played::new(table, record, self.now)
+            .brought_by(holder, false)
+            .with_stored(evidence, stored_bytes);
         Ok(Loaded::Played(played, actions))
     }
 

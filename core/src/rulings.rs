@@ -46,7 +46,7 @@ impl Core {
         if act.len() > MAX_RULING {
             return Err(NodeError::RulingTooLarge(MAX_RULING));
         }
-        let seats: Vec<PeerKey> = crate::seats::seat_keys(&r.terms).collect();
+        let seats: Vec<PeerKey> = crate::seats::seat_keys(r.terms()).collect();
         let connected = seats
             .iter()
             .filter(|k| self.peers.connected.contains(*k))
@@ -80,7 +80,7 @@ impl Core {
         let games: Vec<GameId> = self
             .games
             .all_relayed()
-            .filter(|(_, r)| !r.over() && seat_of(&r.terms, peer).is_some())
+            .filter(|(_, r)| !r.over() && seat_of(r.terms(), peer).is_some())
             .map(|(id, _)| *id)
             .collect();
         for id in games {

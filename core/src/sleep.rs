@@ -102,13 +102,13 @@ impl Core {
             .filter_map(|(id, slot)| match slot.life() {
                 Life::Played(p)
                     if p.settled()
-                        && p.record.status == GameStatus::Finished
-                        && idle_since(p.used)
+                        && p.record().status == GameStatus::Finished
+                        && idle_since(p.used())
                         && !slot.writing() =>
                 {
                     let terms = p.table().session().terms().clone();
                     let dormant = Dormant::with_terms(
-                        p.record.clone(),
+                        p.record().clone(),
                         terms,
                         super::listed::Listed::of(p.table()),
                     );
@@ -126,11 +126,11 @@ impl Core {
             .games
             .slots()
             .filter_map(|(id, slot)| match slot.life() {
-                Life::Relayed(r) if r.over() && idle_since(r.used) && slot.idle() => {
+                Life::Relayed(r) if r.over() && idle_since(r.used()) && slot.idle() => {
                     let record = r.record(*id, GameStatus::Finished);
                     Some((
                         *id,
-                        Dormant::with_terms(record, r.terms.clone(), Listed::default()),
+                        Dormant::with_terms(record, r.terms().clone(), Listed::default()),
                     ))
                 }
                 _ => None,
@@ -205,11 +205,11 @@ impl Core {
         // memory for its lifetime (issue 52), and nothing runs in it until its other
         // player's first envelope, which wakes it.
         let unjoined = self.unjoined(p);
-        let why = if !unjoined && p.used.saturating_add(self.cfg.sleep_ms) > self.now {
+        let why = if !unjoined && p.used().saturating_add(self.cfg.sleep_ms) > self.now {
             Awake::Used
         // The proposer's record says `Proposed` all game long: the table says whether
         // the other seat accepted.
-        } else if !matches!(p.record.status, GameStatus::Proposed | GameStatus::Active)
+        } else if !matches!(p.record().status, GameStatus::Proposed | GameStatus::Active)
             || p.standing() != GameState::Active
             || p.settled()
             || table.session().phase().is_done()
@@ -226,7 +226,7 @@ impl Core {
             || ((self.bots.all || slot.bot()) && table.my_turn())
         {
             Awake::Bot
-        } else if !p.evidence.is_empty() || table.rulings_waiting() > 0 {
+        } else if p.has_evidence() || table.rulings_waiting() > 0 {
             Awake::Evidence
         } else if !unjoined
             && (terms.seat_count() != 2
@@ -265,9 +265,9 @@ impl Core {
             })
             .collect();
         let held = super::seats::referees(terms, &self.key()).then(|| HeldAsleep {
-            holder: p.holder.clone(),
+            holder: p.holder().cloned(),
             proposer: super::seats::proposer(terms),
-            taken: p.record.created,
+            taken: p.record().created,
             expires: self.expires_at(id),
         });
         Asleep {
@@ -277,7 +277,7 @@ impl Core {
             witness: super::seats::witness_key(terms),
             heads,
             acked: p.acked().clone(),
-            heard: p.heard.clone(),
+            heard: p.heard().clone(),
             held,
         }
     }
@@ -308,10 +308,10 @@ impl Core {
         match self.restore_game(record, true, store) {
             Ok(super::restore::Loaded::Played(mut p, actions)) => {
                 if let Some(Life::Asleep(a)) = self.games.slot(id).map(|s| s.life()) {
-                    p.set_acked(a.acked.clone());
-                    p.heard = a.heard.clone();
+                    p.wake(a.acked.clone(), a.heard.clone(), self.now);
+                } else {
+                    p.use_at(self.now);
                 }
-                p.used = self.now;
                 self.woken += 1;
                 self.install(*id, super::restore::Loaded::Played(p, actions), store);
                 self.bot_dirty(*id);

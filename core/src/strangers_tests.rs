@@ -186,7 +186,7 @@ fn a_seat_past_the_quotas_still_has_its_reply_taken_from_its_reserve_charged_to_
 
 /// The status of the game of `t` at `n`, if it plays it.
 fn status_of(n: &Node, t: &Terms) -> Option<crate::record::GameStatus> {
-    n.core.games.played(&t.game()).map(|p| p.record.status)
+    n.core.games.played(&t.game()).map(|p| p.record().status)
 }
 
 /// How many of the games of `ts` are in play at `n`.

@@ -358,8 +358,8 @@ impl Core {
             // A game relayed here that a seat refused: its proposer is asked to offer it
             // again, and the answer says why (`take.rs` `known_proposal`).
             if let Some(r) = self.games.relayed(&game)
-                && r.refused.is_some()
-                && super::seats::proposer(&r.terms).as_ref() == Some(peer)
+                && r.refused().is_some()
+                && super::seats::proposer(r.terms()).as_ref() == Some(peer)
             {
                 unknown.push(game);
                 continue;
@@ -378,11 +378,10 @@ impl Core {
                         .into_iter()
                         .map(|(c, _)| c)
                         .collect();
-                    let heard = p.heard.entry(*peer).or_default();
-                    for (c, n) in have.iter().filter(|(c, _)| chains.contains(c)) {
-                        let k = heard.entry(*c).or_default();
-                        *k = (*k).max(*n);
-                    }
+                    p.hear(
+                        *peer,
+                        have.iter().filter(|(c, _)| chains.contains(c)).copied(),
+                    );
                 }
             }
             if let Some(a) = self.games.asleep_mut(&game)
@@ -425,13 +424,13 @@ impl Core {
             // A mailbox keeps why a seat refused the game it relays by its bounds on
             // strangers' invitations (not a passing refusal), for its proposer.
             if let Some(r) = self.games.relayed_mut(game)
-                && seat_of(&r.terms, &peer).is_some_and(|s| s != r.terms.proposal().proposer)
+                && seat_of(r.terms(), &peer).is_some_and(|s| s != r.terms().proposal().proposer)
             {
                 match &resp {
                     Some(Response::Refused(why)) if PeerRefusal::refuses_invitation(why) => {
-                        r.refused = Some(why.chars().take(MAX_REFUSAL).collect());
+                        r.set_refused(Some(why.chars().take(MAX_REFUSAL).collect()));
                     }
-                    Some(Response::Ok { .. }) => r.refused = None,
+                    Some(Response::Ok { .. }) => r.set_refused(None),
                     _ => {}
                 }
             }
@@ -452,7 +451,7 @@ impl Core {
                 };
                 for game in named.iter().filter(|g| !unknown.contains(g)) {
                     if let Some(p) = self.games.played_mut(game) {
-                        p.heard.entry(peer).or_default();
+                        p.hear(peer, []);
                     }
                 }
                 for (game, envs) in envelopes {
@@ -681,7 +680,7 @@ impl Core {
             .relayed(&game)
             .filter(|_| seat_of(&terms, &peer).is_some())
             .filter(|_| !self.peers.plain_offers.contains(&peer))
-            .and_then(|r| r.holder.as_ref())
+            .and_then(|r| r.holder())
             .map(|h| h.key.clone());
         let req = match said {
             Some(origin) => Request::OfferFrom {

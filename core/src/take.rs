@@ -11,7 +11,7 @@
 //!   for a game held for a stranger, only within his quota.
 //!
 //! At one position a game keeps 2 envelopes: the first, and one of evidence
-//! (`take_one`, `take_envelopes`; a relayed game's `game/states.rs` `Relayed::keep_signed`).
+//! (`game/states.rs` `Played::take_envelope`, `take_envelopes`; a relayed game's `game/states.rs` `Relayed::keep_signed`).
 //! A mailbox sends the kept one back to whoever pushes its twin, who then proves the
 //! equivocation. A private log's envelope from outside this seat's audience is taken
 //! only once the game is over in this seat's own view (§16.4). `take_proposal` asks the
@@ -25,7 +25,6 @@
 use std::collections::BTreeMap;
 
 use sealed_games::table;
-use sealed_protocol::engine::Inserted;
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::hash::Hash;
 use sealed_protocol::ids::{ChainId, Seat};
@@ -226,9 +225,7 @@ impl Core {
                 step.writes.meta.push(self.held_row(&id, h));
             }
             step.answers.extend(w);
-            let mut played = Played::new(t, record, self.now);
-            played.holder = holder;
-            played.from_local = from_local;
+            let played = Played::new(t, record, self.now).brought_by(holder, from_local);
             self.games.put(id, Life::Played(Box::new(played)));
             if refereeing {
                 // The only choice a referee seat makes is to accept: the bot does that.
@@ -250,7 +247,7 @@ impl Core {
                     }
                 }
             }
-            let mut r = Relayed::new(terms, self.now, self.now);
+            let r = Relayed::new(terms, self.now, self.now);
             let mut step = Step::default();
             step.writes.games.push(r.record(id, GameStatus::Relayed));
             if let Some(p) = stranger {
@@ -259,8 +256,8 @@ impl Core {
                 if let Some(h) = &holder {
                     step.writes.meta.push(self.held_row(&id, h));
                 }
-                r.holder = holder;
             }
+            let r = r.held_for(holder);
             step.answers.extend(w);
             self.games.put(id, Life::Relayed(Box::new(r)));
             self.stage(id, step, store);
@@ -274,10 +271,10 @@ impl Core {
     /// why (his `sealed new` says so).
     fn known_proposal(&self, peer: &PeerKey, id: &GameId) -> Response {
         if let Some(r) = self.games.relayed(id)
-            && let Some(why) = &r.refused
-            && super::seats::proposer(&r.terms).as_ref() == Some(peer)
+            && let Some(why) = r.refused()
+            && super::seats::proposer(r.terms()).as_ref() == Some(peer)
         {
-            return PeerRefusal::SeatRefused(why.clone()).into();
+            return PeerRefusal::SeatRefused(why.to_owned()).into();
         }
         Response::Ok { new: 0 }
     }
@@ -383,7 +380,7 @@ impl Core {
         let mut step = Step::default();
         step.answers.extend(w);
         if let Some(r) = self.games.relayed_mut(&game) {
-            r.used = self.now;
+            r.use_at(self.now);
             let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
             // Replies taken from their seats' reserves (`reserve.rs`).
             let mut reserved: Vec<(Vec<u8>, Seat)> = vec![];
@@ -395,7 +392,7 @@ impl Core {
             let mut twins: Vec<(ChainId, u64, Hash)> = vec![];
             for s in valid {
                 let at = s.at();
-                if let Some(h) = r.held.get(&at.chain).and_then(|m| m.get(&at.seq))
+                if let Some(h) = r.held().get(&at.chain).and_then(|m| m.get(&at.seq))
                     && *h != s.hash
                 {
                     twins.push((at.chain, at.seq, *h));
@@ -403,13 +400,13 @@ impl Core {
                 let reply = replies.iter().find(|x| x.hash == s.hash);
                 let kept = r.keep_signed(&s);
                 if kept == Kept::Fresh {
-                    r.reserve.saw(&s);
+                    r.reserve_mut().saw(&s);
                     fresh.push(s.bytes.clone());
                 }
                 match (kept, reply) {
                     (Kept::No, _) => {}
                     (_, Some(reply)) => {
-                        r.reserve.spend(reply);
+                        r.reserve_mut().spend(reply);
                         reserved.push((s.bytes, at.chain.seat));
                     }
                     (_, None) => keep.push((s.bytes, at.chain.seat)),
@@ -485,7 +482,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };
-        p.used = self.now;
+        p.use_at(self.now);
         // A private log's envelope outside this seat's audience is taken only once the
         // game is over in this seat's own view (§16.4), whatever the sender thought: what
         // may be seen goes first (the ending may be among it), the rest is judged after
@@ -496,11 +493,11 @@ impl Core {
             .partition(|s| p.table().session().envelopes().visible(s.at().chain, seat));
         let mut keep: Vec<(Vec<u8>, Seat)> = vec![];
         for s in now_seen {
-            take_one(p, s, &mut keep, self.now);
+            p.take_envelope(s, &mut keep, self.now);
         }
         for s in later {
             if p.table().session().envelopes().visible(s.at().chain, seat) {
-                take_one(p, s, &mut keep, self.now);
+                p.take_envelope(s, &mut keep, self.now);
             }
         }
         let actions = super::game::queue::drain(&mut *p.table_mut());
@@ -540,9 +537,9 @@ impl Core {
         };
         let me = p.table().session().seat();
         // Strangers' bytes in memory by network, when this game is a stranger's.
-        let owner = p.holder.as_ref().map(|h| h.group.as_str());
+        let owner = p.holder().map(|h| h.group.as_str());
         let resident = owner.map(|_| self.resident_by_network());
-        let mut room = cap.saturating_sub(p.bytes);
+        let mut room = cap.saturating_sub(p.stored_bytes());
         let total = valid.len();
         let mut why = PeerRefusal::GameFull(cap);
         let mut taken = 0u64;
@@ -609,7 +606,8 @@ impl Core {
         for s in valid {
             if !refused.contains_key(&s.at().chain.seat) {
                 kept.push(s);
-            } else if let Some(reply) = relayed.and_then(|r| r.reserve.reply(&r.held, &replies, &s))
+            } else if let Some(reply) =
+                relayed.and_then(|r| r.reserve().reply(r.held(), &replies, &s))
             {
                 replies.push(reply);
                 kept.push(s);
@@ -689,9 +687,9 @@ fn within_places(
     places: &Places,
     valid: Vec<Signed>,
 ) -> Result<Vec<Signed>, PeerRefusal> {
-    let share = places.seat_share(r.terms.seat_count());
+    let share = places.seat_share(r.terms().seat_count());
     let mut held: BTreeMap<Seat, u64> = BTreeMap::new();
-    for (chain, places) in &r.held {
+    for (chain, places) in r.held() {
         *held.entry(chain.seat).or_default() += places.len() as u64;
     }
     let total = valid.len();
@@ -702,7 +700,7 @@ fn within_places(
         // private log's envelope (kept by a witness as a deposit, not here) take none.
         let new = at.chain.log.is_public()
             && !r
-                .held
+                .held()
                 .get(&at.chain)
                 .is_some_and(|m| m.contains_key(&at.seq));
         if new {
@@ -718,33 +716,6 @@ fn within_places(
         return Err(PeerRefusal::SeatFull(share));
     }
     Ok(fits)
-}
-
-/// Gives one envelope to a played game's table; keeps its bytes to store if the table
-/// took it as new, or as the first evidence at its position.
-fn take_one(p: &mut Played, s: Signed, keep: &mut Vec<(Vec<u8>, Seat)>, now: u64) {
-    let at = s.at();
-    if p.evidence.contains(&(at.chain, at.seq)) {
-        // A third envelope at a position: the second already proves the fault.
-        return;
-    }
-    // Parsed and its signature verified once, by the caller: not again.
-    let kept = (s.bytes.clone(), at.chain.seat);
-    let size = kept.0.len() as u64;
-    let inserted = p.table_mut().session_mut().handle_signed(s, now);
-    match inserted {
-        Ok(Inserted::Stored(_)) => {
-            p.bytes += size;
-            keep.push(kept);
-        }
-        Ok(Inserted::Equivocation(at)) => {
-            if p.evidence.insert((at.chain, at.seq)) {
-                p.bytes += size;
-                keep.push(kept);
-            }
-        }
-        Ok(Inserted::Duplicate(_)) | Err(_) => {}
-    }
 }
 
 #[cfg(test)]

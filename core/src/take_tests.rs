@@ -16,15 +16,14 @@ fn full_seat() -> (
     let terms = duel(&alice, peer_key(&bob), None, 1);
     let mut r = Relayed::new(terms, 0, 0);
     let share = Places::REFERENCE.seat_share(2);
-    let chain = r.held.entry(ChainId::public(Seat(1))).or_default();
     for q in 0..share {
-        chain.insert(q, Hash([1; 32]));
+        r.hold_for_test(ChainId::public(Seat(1)), q, Hash([1; 32]));
     }
     (r, alice, bob)
 }
 
 fn signed(r: &Relayed, key: &sealed_protocol::keys::SecretKey, seat: u8, seq: u64) -> Signed {
-    Signed::parse(&r.terms, &envelope(&r.terms, key, seat, seq)).expect("signed")
+    Signed::parse(r.terms(), &envelope(r.terms(), key, seat, seq)).expect("signed")
 }
 
 #[test]

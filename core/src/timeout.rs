@@ -8,7 +8,7 @@
 //!
 //! - **A game's own**: its duty's time (a Secret Stallmate period's end, `Table::due_at`)
 //!   and the moment the opponent it waits for runs out of time (a timeout claim, or the
-//!   witness asked for the proof: `auto.rs` `timeout_at`). Kept per game, in time order
+//!   witness asked for the proof: `game/slot/time.rs` `Slot::poll_timeout`, the game's own). Kept per game, in time order
 //!   (`game/deadlines.rs`), and recomputed only for the games handed out for change
 //!   since the last look ([`crate::game::Games::take_touched`]). Acted on when it comes,
 //!   to the millisecond the shell's timer gives.
@@ -82,8 +82,8 @@ impl Core {
             }
             let out_of_time = fired.iter().any(|id| {
                 self.games
-                    .played(id)
-                    .and_then(|p| self.timeout_at(p))
+                    .slot(id)
+                    .and_then(|s| s.timeout_at(self.now))
                     .is_some_and(|(_, at)| at <= self.now)
             });
             if out_of_time {
@@ -118,16 +118,9 @@ impl Core {
         }
     }
 
-    /// A game's next deadline: the earlier of its duty's time and the moment the
-    /// opponent it waits for runs out of time. Only a game played here has one.
+    /// A game's next deadline ([`crate::game::Slot::poll_timeout`]).
     fn deadline_of(&self, id: &GameId) -> Option<u64> {
-        let p = self.games.played(id)?;
-        let duty = p.table().due_at();
-        let clock = self.deadline_for_timeout(p);
-        match (duty, clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        self.games.slot(id)?.poll_timeout(self.now)
     }
 }
 

@@ -170,9 +170,7 @@ impl Core {
         let Some(r) = self.games.relayed_mut(&game) else {
             return vec![];
         };
-        let held = r
-            .witness
-            .get_or_insert_with(|| Witnessed::load(&terms, &game, store));
+        let held = r.witnessed(|| Witnessed::load(&terms, &game, store));
         // Verified as they were taken, a moment ago.
         for s in fresh
             .iter()
@@ -212,13 +210,13 @@ impl Core {
     /// The game and terms a seat `peer` asks its witness about, or why not.
     fn witnessed_game(&self, peer: &PeerKey, game: &GameId) -> Result<Terms, PeerRefusal> {
         let r = self.games.relayed(game).ok_or(PeerRefusal::NotWitnessed)?;
-        if !self.witnesses(&r.terms) {
+        if !self.witnesses(r.terms()) {
             return Err(PeerRefusal::NotTheWitness);
         }
-        if r.terms.seat_of(peer.as_bytes()).is_none() {
+        if r.terms().seat_of(peer.as_bytes()).is_none() {
             return Err(PeerRefusal::NotWitnessAsker);
         }
-        Ok(r.terms.clone())
+        Ok(r.terms().clone())
     }
 
     /// The moment of a ledger signed now: not before the last one signed, and before
@@ -262,9 +260,7 @@ impl Core {
             .games
             .relayed_mut(&game)
             .ok_or(PeerRefusal::NotWitnessed)?;
-        let held = r
-            .witness
-            .get_or_insert_with(|| Witnessed::load(&terms, &game, store));
+        let held = r.witnessed(|| Witnessed::load(&terms, &game, store));
         // Per chain: the dated prefix that is durable and not after the moment.
         let mut chains = vec![];
         for seat in terms.seats() {
@@ -395,7 +391,7 @@ impl Core {
         // (spec/GAMES.md §5.15), larger than an envelope; several together are private
         // envelopes. A game that is not witnessed here is refused below, by `ledgers`.
         let cap = match (deposits.len(), self.games.relayed(&game)) {
-            (1, Some(r)) => alone_cap(&r.terms),
+            (1, Some(r)) => alone_cap(r.terms()),
             _ => MAX_DEPOSIT,
         };
         if deposits.len() > MAX_DEPOSITS || deposits.iter().any(|d| d.len() > cap) {
@@ -499,7 +495,7 @@ impl Core {
                     let reserved = self
                         .games
                         .relayed_mut(&game)
-                        .is_some_and(|r| r.reserve.deposits(seat, &each));
+                        .is_some_and(|r| r.reserve_mut().deposits(seat, &each));
                     match proposer.filter(|_| reserved) {
                         Some(proposer) => {
                             let network = self.network_of(&game);

@@ -162,6 +162,101 @@ fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
     }
 }
 
+/// How a witness in league with the walker answers Alice's asks for its ledgers.
+#[derive(Clone, Copy, Debug)]
+enum Useless {
+    /// Bytes that are no statement.
+    Junk,
+    /// A fresh ledger, repeated past what a seat reads (65 statements).
+    TooMany,
+    /// Its first answer (signed before Bob was late), again and again.
+    Replayed,
+    /// Fresh ledgers, but it never takes Alice's envelopes (her pushes and what she
+    /// sends when it syncs are lost on the way to it): its ledgers never hold her last
+    /// move, so Bob's wait never starts by its times.
+    Starved,
+}
+
+/// A witness that answers every ask, but never with anything that proves Bob late, is
+/// silent for Alice: after its ten minutes her timeout claim goes, as with a witness
+/// that answers nothing (before, any answer counted as a sign of life, and such a
+/// witness kept the claim off for ever). Once it answers honestly again, her forfeit
+/// stands.
+#[test]
+fn a_witness_answering_nothing_usable_still_leaves_a_timeout_claim() {
+    for (seed, how) in [
+        (0u64, Useless::Junk),
+        (1, Useless::TooMany),
+        (2, Useless::Replayed),
+        (3, Useless::Starved),
+    ] {
+        let (mut w, game, id) = game_on(seed).expect("the game is on");
+        let witness = WITNESS;
+        let mut first: Option<Vec<Vec<u8>>> = None;
+        w.filter = Some(Box::new(move |_, from, to, p: &mut Payload<'_>| {
+            use sealed_core::message::{Request, Response};
+            if let Useless::Starved = how {
+                let envelopes = matches!(
+                    p,
+                    Payload::Request(Request::Push { .. })
+                        | Payload::Response(Response::Behind { .. } | Response::Envelopes(_))
+                );
+                return if from == ALICE && to == witness && envelopes {
+                    Fate::Vanish
+                } else {
+                    Fate::Pass
+                };
+            }
+            if let (true, Payload::Response(Response::Statements(s))) =
+                (from == witness && to == ALICE, p)
+            {
+                match how {
+                    Useless::Junk => *s = vec![vec![7u8; 100]],
+                    Useless::TooMany => *s = vec![s.first().cloned().unwrap_or_default(); 65],
+                    Useless::Replayed => match &first {
+                        Some(f) => *s = f.clone(),
+                        None => first = Some(s.clone()),
+                    },
+                    Useless::Starved => {}
+                }
+            }
+            Fate::Pass
+        }));
+        w.sever(BOB, ALICE);
+        w.sever(BOB, WITNESS);
+        let claimed = |w: &mut World| {
+            let (_, c) = checked(w, &id).expect("a transcript");
+            c.verdict
+                .claims
+                .iter()
+                .any(|c| c.open && c.about == sealed_protocol::verdict::ClaimAbout::Timeout)
+        };
+        let start = w.now;
+        while !claimed(&mut w) {
+            assert!(
+                w.now < start + 30 * 60_000,
+                "{how:?}: no timeout claim in 30 minutes: {}",
+                shown(&mut w, &game)
+            );
+            let until = w.now + 60_000;
+            w.run(60_000, &|w: &World| w.now >= until);
+        }
+        let (_, c) = checked(&mut w, &id).expect("a transcript");
+        assert_eq!(c.exit_code(), 3, "{how:?}: {:#?}", c.verdict);
+        // The witness answers as it should again: Bob's loss on time is proven.
+        w.filter = None;
+        let done = |w: &World| settled(w, &[ALICE], &game);
+        assert!(w.run(60_000, &done), "{how:?}: no end within a minute");
+        let (_, c) = checked(&mut w, &id).expect("a transcript");
+        assert_eq!(c.exit_code(), 0, "{how:?}: {:#?}", c.verdict);
+        assert_eq!(
+            c.verdict.outcome.as_ref().map(|o| o.reason.as_str()),
+            Some("seat 1 lost on time"),
+            "{how:?}"
+        );
+    }
+}
+
 /// Secret Stallmate: White (0), Black (1), the referee (2), the witness (3).
 const REFEREE: usize = 2;
 const STAMPER: usize = 3;

@@ -3,7 +3,7 @@
 //! it last asked for ledgers and the wait they show ([`WitnessTimes`]), the first answer
 //! past another seat's deadline ([`PastDeadline`]), the deposits and stamps of its
 //! private logs ([`Asking`]) and a computation's message lacked ([`Lacked`]). What an
-//! answer means for the game is read in `slot.rs` (`Slot::take_witness_answer`); when
+//! answer means for the game is read in `slot/mod.rs` (`Slot::take_witness_answer`); when
 //! to ask and what to post is the core's: `accuse.rs`, `stamps.rs`, `lacked.rs`.
 
 use std::collections::BTreeMap;
@@ -16,6 +16,15 @@ use sealed_protocol::witness::{Ledger, SignedStatement, Statement};
 
 use super::states::Played;
 
+/// How often a seat asks the witness while its clock by the witness is stale (a move
+/// was made since its last answer): often enough that the clock shown catches up
+/// within seconds, seldom enough for a witness that does not answer.
+pub(crate) const ASK_STALE_MS: u64 = 5_000;
+
+/// How often a seat whose opponent owes a step asks the witness even when the
+/// opponent's own clock readings say he is on time.
+pub(crate) const ASK_EVERY_MS: u64 = 10 * 60 * 1000;
+
 /// This seat's dealings with its game's witness, in memory only (a restart asks again:
 /// the witness repeats what it said). Kept while the game is unloaded or set aside.
 #[derive(Default)]
@@ -23,6 +32,13 @@ pub(crate) struct WithWitness {
     /// This seat's asks of the witness for its ledgers, and whether they are answered
     /// (`accuse.rs`).
     pub(super) asked: Asked,
+    /// The moment of the latest ledger in an answer that counted as one (`slot/mod.rs`
+    /// `Slot::witness_replied`): an answer no later than it is no sign of life.
+    pub(super) answered_at: Option<u64>,
+    /// How many envelopes of each public chain this seat gave the witness after its
+    /// last answer, all it lacked then (`accuse.rs` `give_witness_what_it_lacks`): a
+    /// later answer that still lacks them is no sign of a witness at work.
+    pub(super) given: Vec<(sealed_protocol::ids::ChainId, u64)>,
     /// The wait in progress by the witness's last answer (`accuse.rs`).
     pub(super) times: Option<WitnessTimes>,
     /// The first answer signed past the deadline of the wait in progress (`accuse.rs`).

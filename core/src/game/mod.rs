@@ -1,5 +1,5 @@
 //! One game, as the core holds it: one slot per game with everything the core holds of
-//! it in one place ([`Slot`], `slot.rs`: where it stands, its writes under way, this
+//! it in one place ([`Slot`], `slot/`: where it stands, its writes under way, this
 //! seat's dealings with the game's witness, whether a bot decides for it, behind
 //! private fields). No map keyed by game id lives outside [`Games`], so a game's state
 //! cannot be half kept: changing its life (loaded, unloaded, set aside, resumed) keeps
@@ -7,7 +7,7 @@
 //!
 //! The folder is the core's middle layer (ARCHITECTURE.md, "The core's layers"): it
 //! imports values and questions of the terms, never the core's work above it. Files: the
-//! slot and what the core asks of it `slot.rs`, the states a game is in `states.rs`, asleep `asleep.rs`, where it stands as the faces say
+//! slot and what the core asks of it `slot/` (with time alone `slot/time.rs`), the states a game is in `states.rs`, asleep `asleep.rs`, where it stands as the faces say
 //! it `standing.rs`, its writes under way `queue.rs`, what it owes and what reached whom
 //! `delivery.rs`, this seat's dealings with its witness `asking.rs`, what this node holds
 //! of it as its witness `witnessed.rs`.

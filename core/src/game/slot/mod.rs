@@ -1,12 +1,14 @@
 //! One game's slot: everything the core holds of one game in one value ([`Slot`]),
-//! where it stands ([`Life`]) and what the core asks of it. The parts are the folder's
-//! other files, each a small machine with its own rules — its writes under way
+//! where it stands ([`Life`]) and what the core asks of it. The parts are the `game`
+//! folder's other files, each a small machine with its own rules — its writes under way
 //! (`queue.rs`), its last computation message on its way (`sending.rs`), this seat's
 //! dealings with its witness (`asking.rs`), the debt of a game settled on a mailbox's
-//! word (`delivery.rs`), a witness's count of deposits (`witnessed.rs`) — and the slot's
-//! fields are private: the core above changes a game only through the methods here,
-//! which say what happened to it, never by reaching into its parts. Over 400 lines: the
-//! one place a game's state is read and changed, grouped by part below.
+//! word (`delivery.rs`), a witness's count of deposits (`witnessed.rs`) — and what the
+//! game does with time alone is this folder's `time.rs` (its clocks, its own next
+//! deadline `Slot::poll_timeout`, when it asks its witness). The slot's fields are
+//! private: the core above changes a game only through the methods here, which say what
+//! happened to it, never by reaching into its parts. Over 400 lines: the one place a
+//! game's state is read and changed, grouped by part below.
 
 use std::collections::BTreeSet;
 
@@ -18,8 +20,11 @@ use super::sending::{AfterLoss, Sending};
 use super::states::{Dormant, Played, Relayed, SetAside};
 use super::witnessed::DepositCount;
 use crate::io::CmdId;
+use crate::places::READ_LEDGERS;
 use crate::seats::other_player;
 use crate::{PeerKey, WriteId};
+
+mod time;
 
 /// Where a game stands in this core.
 pub(crate) enum Life {
@@ -271,10 +276,54 @@ impl Slot {
         self.witness.asked = self.witness.asked.ask(now);
     }
 
-    /// The witness answered this seat's ask, whatever the answer holds: it is not
-    /// silent.
-    pub(crate) fn witness_replied(&mut self) {
+    /// The witness answered this seat's ask with `statements`: whether the answer shows
+    /// it is not silent, and if so it counts as answered. Only an answer this seat can
+    /// use counts: at most [`READ_LEDGERS`] statements (more are not read), holding a
+    /// ledger of this game signed by its witness later than any it answered with
+    /// before, that holds everything this seat gave it after its last answer
+    /// ([`Slot::witness_given`]). Else a witness in league with a walker could keep
+    /// this seat from ever falling back to a timeout claim by answering with junk, with
+    /// too much, with its first ledger again and again, or with fresh ledgers that
+    /// never hold this seat's last move (so the walker's wait never starts): none of
+    /// them proves anyone late, and each would have reset the silence that lets the
+    /// claim go (`slot/time.rs` `witness_silent`). A witness that refuses this seat's
+    /// envelopes by its own limits is silent in the same way, and rightly: it can date
+    /// nothing of the walker's wait. A witness signs every ledger at a moment no earlier than the
+    /// last (`witness.rs` `ledger_moment`); one that gives the same moment twice, as an
+    /// honest one can while a time of the game is being written, loses one answer's
+    /// count, which at worst lets a timeout claim go against an opponent overdue by the
+    /// players' own readings.
+    pub(crate) fn witness_replied(&mut self, statements: &[Vec<u8>]) -> bool {
+        let Life::Played(p) = &self.life else {
+            return false;
+        };
+        if statements.len() > READ_LEDGERS {
+            return false;
+        }
+        let Some(latest) = ledgers(p, statements).into_iter().max_by_key(|l| l.at) else {
+            return false;
+        };
+        let at = latest.at;
+        if self.witness.answered_at.is_some_and(|last| at <= last) {
+            return false;
+        }
+        if self
+            .witness
+            .given
+            .iter()
+            .any(|(c, n)| latest.count(*c) < *n)
+        {
+            return false;
+        }
+        self.witness.answered_at = Some(at);
         self.witness.asked = self.witness.asked.answered();
+        true
+    }
+
+    /// This seat gave the witness everything its last answer lacked: `counts` of each
+    /// public chain, which every later answer must hold to count as one.
+    pub(crate) fn witness_given(&mut self, counts: Vec<(sealed_protocol::ids::ChainId, u64)>) {
+        self.witness.given = counts;
     }
 
     /// The wait in progress by the witness's last answer, if it was counted in the
