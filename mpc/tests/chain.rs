@@ -1,6 +1,7 @@
 //! The chain of circuits against today's one-shot circuit and the referee
 //! (docs/design/circuits-as-data.md, step 2): random games of Secret Stallmate, and at
-//! every attempt the chain (`sealed_mpc::chain`), evaluated in the clear on the same bits
+//! every attempt the chain (`sealed_mpc::chain`) as the files under `spec/circuits/` hold
+//! it (`Chain::from_files`), evaluated in the clear on the same bits
 //! as `kept`'s circuit of the attempt's shape, must give exactly its output bits, and
 //! those must tell the mover the referee's answer and the other what he hears. The
 //! state (`Fixed`, the windows' keys) is carried from one attempt's outputs to the next
@@ -528,7 +529,7 @@ fn the_chain_answers_as_the_one_shot_circuit_and_the_referee() {
     let plies = count("SEALED_MPC_PLIES", 16);
     let started = std::time::Instant::now();
     let mut progs = Programs::new();
-    let mut chain = Chain::new();
+    let mut chain = Chain::from_files().expect("the embedded circuit files");
     let mut rng = Rng(0x5eed_c4a1_0002);
     let mut tally = Tally::default();
     for n in 0..games {

@@ -5,13 +5,13 @@
 //! test of the chain against the one-shot circuit and the referee, and the measure of its
 //! cost.
 
+use super::files::{self, FileError};
 use super::{
     ChainError, EARLIER_BLOCK, FLAG_BITS, FOLD_BITS, FRESH_BITS, Flags, JUDGED_BITS, KEY_AT,
     OUT_BITS, PAIR_BITS, Part, WINDOW_BLOCK, never_item, plan, source,
 };
 use crate::gc::Circuit;
 use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS};
-use garble_lang::circuit::PANIC_RESULT_SIZE_IN_BITS as PANIC_BITS;
 
 /// An attempt's inputs, as `kept`'s circuit takes them but unpadded: the state (bits of
 /// `Fixed`, the mover's window's keys, the period's earlier items), and each player's
@@ -70,10 +70,9 @@ impl Inputs<'_> {
     }
 }
 
-/// The sizes of a circuit's inputs, party by party, and of its outputs' value (garble_lang
-/// puts [`PANIC_BITS`] before it: whether the circuit panicked, why and where; false in
-/// all of ours, which index nothing out of bounds and divide by nothing).
-fn layout(part: Part) -> (Vec<usize>, usize) {
+/// The sizes of a circuit's inputs, party by party, and of its output (garble_lang's panic
+/// bits taken off: `panic_bits.rs`).
+pub(super) fn layout(part: Part) -> (Vec<usize>, usize) {
     match part {
         Part::Earlier4 { .. } => (
             vec![
@@ -101,7 +100,7 @@ fn layout(part: Part) -> (Vec<usize>, usize) {
 }
 
 /// Whether a circuit has `part`'s layout.
-fn check_layout(part: Part, c: &Circuit) -> Result<(), ChainError> {
+pub(super) fn check_layout(part: Part, c: &Circuit) -> Result<(), ChainError> {
     let (inputs, outputs) = layout(part);
     let wrong = |what, expected, found| ChainError::Layout {
         circuit: part.name(),
@@ -119,26 +118,34 @@ fn check_layout(part: Part, c: &Circuit) -> Result<(), ChainError> {
     if let Some((&e, &f)) = inputs.iter().zip(&c.input_gates).find(|(e, f)| e != f) {
         return Err(wrong("an input", e, f));
     }
-    if c.output_gates.len() != PANIC_BITS + outputs {
-        return Err(wrong(
-            "its output",
-            PANIC_BITS + outputs,
-            c.output_gates.len(),
-        ));
+    if c.output_gates.len() != outputs {
+        return Err(wrong("its output", outputs, c.output_gates.len()));
     }
     Ok(())
 }
 
-/// The chain's circuits, each compiled the first time it is needed and kept.
+/// The chain's circuits: read from the files under `spec/circuits/` ([`Chain::from_files`],
+/// what the game runs), or each compiled from its source the first time it is needed
+/// ([`Chain::new`], what the files are checked against).
 #[derive(Default)]
 pub struct Chain {
     circuits: [Option<Circuit>; Part::ALL.len()],
 }
 
 impl Chain {
-    /// No circuit compiled yet.
+    /// No circuit yet: each is compiled when first needed.
     pub fn new() -> Chain {
         Chain::default()
+    }
+
+    /// Every circuit read from the files embedded in this build, their hashes checked
+    /// against the manifest and the manifest's against the one spec/GAMES.md names.
+    pub fn from_files() -> Result<Chain, FileError> {
+        let mut chain = Chain::new();
+        for part in Part::ALL {
+            chain.circuits[part.index()] = Some(files::part(part)?);
+        }
+        Ok(chain)
     }
 
     /// Compiles every circuit not compiled yet.
@@ -161,10 +168,7 @@ impl Chain {
     pub fn circuit(&mut self, part: Part) -> Result<&Circuit, ChainError> {
         let slot = &mut self.circuits[part.index()];
         if slot.is_none() {
-            let prg = source::compile(part)?;
-            let c = prg.circuit.unwrap_ssa_ref().clone();
-            check_layout(part, &c)?;
-            *slot = Some(c);
+            *slot = Some(source::circuit(part)?);
         }
         slot.as_ref().ok_or(ChainError::Source {
             what: "a circuit just compiled",
@@ -198,25 +202,11 @@ impl Chain {
                 found: f,
             });
         }
-        let out = c.eval(&parties);
-        if out.first() == Some(&true) {
-            return Err(ChainError::Panic {
-                circuit: part.name(),
-            });
-        }
-        Ok(out)
-    }
-
-    /// Runs `part` and gives its value, its panic bits dropped (the first checked false by
-    /// `run`; the others say why and where a panic would have been, and differ from one
-    /// source to another): what the next circuit reads.
-    fn value(&mut self, part: Part, parties: Vec<Vec<bool>>) -> Result<Vec<bool>, ChainError> {
-        let mut out = self.run(part, parties)?;
-        Ok(out.split_off(PANIC_BITS.min(out.len())))
+        Ok(c.eval(&parties))
     }
 
     /// The attempt's outputs, as `kept`'s circuit of its shape gives them after
-    /// garble_lang's [`PANIC_BITS`] ([`OUT_BITS`]): made, the mover's answer and what the
+    /// garble_lang's panic bits ([`OUT_BITS`]): made, the mover's answer and what the
     /// other hears (under their pads), the key of the position after, the next `Fixed`.
     pub fn evaluate(&mut self, inputs: &Inputs) -> Result<Vec<bool>, ChainError> {
         inputs.check()?;
@@ -244,7 +234,7 @@ impl Chain {
                         flags.clone(),
                         mover.to_vec(),
                     ];
-                    fold = self.value(part, parties)?;
+                    fold = self.run(part, parties)?;
                 }
                 Part::Attempt { .. } => {
                     let parties = vec![
@@ -253,7 +243,7 @@ impl Chain {
                         flags.clone(),
                         mover.to_vec(),
                     ];
-                    judged = self.value(part, parties)?;
+                    judged = self.run(part, parties)?;
                 }
                 Part::Window8 => {
                     let keys = padded(window.next(), WINDOW_BLOCK, &[false; KEY_BITS]);
@@ -263,7 +253,7 @@ impl Chain {
                         slice(&judged, KEY_AT + KEY_BITS, 1)?,
                         keys,
                     ];
-                    pair = self.value(part, parties)?;
+                    pair = self.run(part, parties)?;
                 }
                 Part::Finish => {
                     let parties = vec![
@@ -273,7 +263,7 @@ impl Chain {
                         mover.to_vec(),
                         other.to_vec(),
                     ];
-                    out = self.value(part, parties)?;
+                    out = self.run(part, parties)?;
                 }
             }
         }

@@ -30,9 +30,12 @@
 //! fresh inputs are wired by who moves, no gate picks them): one file each.
 
 mod eval;
+pub mod files;
+mod panic_bits;
 pub mod source;
 
 pub use eval::{Chain, Inputs};
+pub use files::FileError;
 
 use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS, NEVER_ITEM};
 
@@ -203,9 +206,9 @@ pub enum ChainError {
         /// What the circuit has.
         found: usize,
     },
-    /// A circuit of the chain panicked (it says so in its first output bit; a bug of
-    /// ours: nothing in them can).
-    #[error("{circuit} panicked")]
+    /// A compiled circuit's panic bits are not proven constant: some input might make it
+    /// panic (a bug of ours: nothing in them indexes out of bounds or divides).
+    #[error("{circuit} might panic")]
     Panic {
         /// The circuit.
         circuit: &'static str,

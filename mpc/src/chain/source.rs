@@ -5,7 +5,8 @@
 //! the two circuits that read him (a mover read from a bit costs 9 % more in the attempt:
 //! docs/design/circuits-as-data.md); the four flags are one public input of four bits.
 
-use super::{ChainError, Part};
+use super::{ChainError, Part, eval::check_layout, panic_bits};
+use crate::gc::Circuit;
 use crate::kept::{self, KeptShape};
 
 /// The parts of the attempt the chain runs, in Garble.
@@ -118,3 +119,26 @@ pub fn compile(part: Part) -> Result<garble_lang::GarbleProgram, ChainError> {
         message,
     })
 }
+
+/// One circuit of the chain as the chain runs it and its file holds it: compiled, its
+/// panic bits taken off once proven constant (`panic_bits.rs`), its layout checked.
+pub fn circuit(part: Part) -> Result<Circuit, ChainError> {
+    let c = compile(part)?.circuit.unwrap_ssa_ref().clone();
+    let c = panic_bits::strip(c, part.name())?;
+    check_layout(part, &c)?;
+    Ok(c)
+}
+
+/// The start's circuit (`kept::start_source`) as its file holds it: compiled, its panic
+/// bits taken off once proven constant.
+pub fn start() -> Result<Circuit, ChainError> {
+    let prg =
+        kept::compile_source(&kept::start_source()).map_err(|message| ChainError::Compile {
+            circuit: START,
+            message,
+        })?;
+    panic_bits::strip(prg.circuit.unwrap_ssa_ref().clone(), START)
+}
+
+/// The start's name, as its file is named.
+pub const START: &str = "start";
