@@ -6,69 +6,13 @@
 //! cost.
 
 use super::files::{self, FileError};
+use super::walk::{Inputs, Wires, walk};
 use super::{
-    ChainError, EARLIER_BLOCK, FLAG_BITS, FOLD_BITS, FRESH_BITS, Flags, JUDGED_BITS, KEY_AT,
-    OUT_BITS, PAIR_BITS, Part, WINDOW_BLOCK, never_item, plan, source,
+    ChainError, EARLIER_BLOCK, FLAG_BITS, FOLD_BITS, FRESH_BITS, JUDGED_BITS, OUT_BITS, PAIR_BITS,
+    Part, WINDOW_BLOCK, source,
 };
 use crate::gc::Circuit;
 use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS};
-
-/// An attempt's inputs, as `kept`'s circuit takes them but unpadded: the state (bits of
-/// `Fixed`, the mover's window's keys, the period's earlier items), and each player's
-/// fresh input (`Fresh`: his attempt, 0 when he does not move, and his pad).
-#[derive(Clone, Copy, Debug)]
-pub struct Inputs<'a> {
-    /// Whether White moves.
-    pub mover_white: bool,
-    /// The public flags.
-    pub flags: Flags,
-    /// `Fixed`.
-    pub fixed: &'a [bool],
-    /// The keys of the mover's window, each [`KEY_BITS`].
-    pub window: &'a [Vec<bool>],
-    /// The mover's earlier attempts this period, each [`ITEM_BITS`].
-    pub earlier: &'a [Vec<bool>],
-    /// White's fresh input.
-    pub white: &'a [bool],
-    /// Black's.
-    pub black: &'a [bool],
-}
-
-impl Inputs<'_> {
-    /// Whether every input is of its size.
-    fn check(&self) -> Result<(), ChainError> {
-        let sized = |what, expected, found| {
-            if expected == found {
-                Ok(())
-            } else {
-                Err(ChainError::Size {
-                    what,
-                    expected,
-                    found,
-                })
-            }
-        };
-        sized("Fixed", FIXED_BITS, self.fixed.len())?;
-        sized("White's fresh input", FRESH_BITS, self.white.len())?;
-        sized("Black's fresh input", FRESH_BITS, self.black.len())?;
-        for k in self.window {
-            sized("a window key", KEY_BITS, k.len())?;
-        }
-        for i in self.earlier {
-            sized("an earlier item", ITEM_BITS, i.len())?;
-        }
-        Ok(())
-    }
-
-    /// The mover's fresh input, then the other's.
-    fn fresh(&self) -> (&[bool], &[bool]) {
-        if self.mover_white {
-            (self.white, self.black)
-        } else {
-            (self.black, self.white)
-        }
-    }
-}
 
 /// The sizes of a circuit's inputs, party by party, and of its output (garble_lang's panic
 /// bits taken off: `panic_bits.rs`).
@@ -97,6 +41,34 @@ pub(super) fn layout(part: Part) -> (Vec<usize>, usize) {
             OUT_BITS,
         ),
     }
+}
+
+/// Whether the inputs given to `part` are its layout's, party by party: garble_lang's
+/// evaluation panics on any other, and a garbled circuit's would be the wrong function.
+pub(super) fn check_parties<W>(part: Part, parties: &[Vec<W>]) -> Result<(), ChainError> {
+    let (sizes, _) = layout(part);
+    if sizes.len() != parties.len() {
+        return Err(ChainError::Layout {
+            circuit: part.name(),
+            what: "the list of inputs given",
+            expected: sizes.len(),
+            found: parties.len(),
+        });
+    }
+    if let Some((e, f)) = sizes
+        .iter()
+        .zip(parties)
+        .map(|(e, p)| (*e, p.len()))
+        .find(|(e, f)| e != f)
+    {
+        return Err(ChainError::Layout {
+            circuit: part.name(),
+            what: "an input given",
+            expected: e,
+            found: f,
+        });
+    }
+    Ok(())
 }
 
 /// Whether a circuit has `part`'s layout.
@@ -175,121 +147,36 @@ impl Chain {
         })
     }
 
-    /// Runs `part` on its inputs, party by party. Their sizes are checked against the
-    /// layout, as `circuit` checked the compiled side: garble_lang's evaluation panics on
-    /// any other.
+    /// Runs `part` on its inputs, party by party, their sizes checked first.
     fn run(&mut self, part: Part, parties: Vec<Vec<bool>>) -> Result<Vec<bool>, ChainError> {
-        let c = self.circuit(part)?;
-        let (sizes, _) = layout(part);
-        if sizes.len() != parties.len() {
-            return Err(ChainError::Layout {
-                circuit: part.name(),
-                what: "the list of inputs given",
-                expected: sizes.len(),
-                found: parties.len(),
-            });
-        }
-        if let Some((e, f)) = sizes
-            .iter()
-            .zip(&parties)
-            .map(|(e, p)| (*e, p.len()))
-            .find(|(e, f)| e != f)
-        {
-            return Err(ChainError::Layout {
-                circuit: part.name(),
-                what: "an input given",
-                expected: e,
-                found: f,
-            });
-        }
-        Ok(c.eval(&parties))
+        check_parties(part, &parties)?;
+        Ok(self.circuit(part)?.eval(&parties))
     }
 
     /// The attempt's outputs, as `kept`'s circuit of its shape gives them after
     /// garble_lang's panic bits ([`OUT_BITS`]): made, the mover's answer and what the
     /// other hears (under their pads), the key of the position after, the next `Fixed`.
     pub fn evaluate(&mut self, inputs: &Inputs) -> Result<Vec<bool>, ChainError> {
-        inputs.check()?;
-        let flags = inputs.flags.bits();
-        let (mover, other) = inputs.fresh();
-        let facts = super::Facts {
-            mover_white: inputs.mover_white,
-            window: inputs.window.len(),
-            earlier: inputs.earlier.len(),
-        };
-        let mut earlier = inputs.earlier.chunks(EARLIER_BLOCK);
-        let mut window = inputs.window.chunks(WINDOW_BLOCK);
-        let mut fold = vec![false; FOLD_BITS];
-        let mut judged = vec![];
-        let mut pair = vec![false; PAIR_BITS];
-        let mut out = vec![];
-        for part in plan(facts) {
-            match part {
-                Part::Earlier4 { .. } => {
-                    let items = padded(earlier.next(), EARLIER_BLOCK, &never_item());
-                    let parties = vec![
-                        fold,
-                        inputs.fixed.to_vec(),
-                        items,
-                        flags.clone(),
-                        mover.to_vec(),
-                    ];
-                    fold = self.run(part, parties)?;
-                }
-                Part::Attempt { .. } => {
-                    let parties = vec![
-                        inputs.fixed.to_vec(),
-                        fold.clone(),
-                        flags.clone(),
-                        mover.to_vec(),
-                    ];
-                    judged = self.run(part, parties)?;
-                }
-                Part::Window8 => {
-                    let keys = padded(window.next(), WINDOW_BLOCK, &[false; KEY_BITS]);
-                    let parties = vec![
-                        pair,
-                        slice(&judged, KEY_AT, KEY_BITS)?,
-                        slice(&judged, KEY_AT + KEY_BITS, 1)?,
-                        keys,
-                    ];
-                    pair = self.run(part, parties)?;
-                }
-                Part::Finish => {
-                    let parties = vec![
-                        judged.clone(),
-                        pair.clone(),
-                        flags.clone(),
-                        mover.to_vec(),
-                        other.to_vec(),
-                    ];
-                    out = self.run(part, parties)?;
-                }
-            }
-        }
-        Ok(out)
+        walk(&mut Clear(self), inputs)
     }
 }
 
-/// A block's entries, one after another, padded to `n` entries with `pad`.
-fn padded(block: Option<&[Vec<bool>]>, n: usize, pad: &[bool]) -> Vec<bool> {
-    let block = block.unwrap_or_default();
-    let mut out: Vec<bool> = block.iter().flatten().copied().collect();
-    for _ in block.len()..n {
-        out.extend_from_slice(pad);
-    }
-    out
-}
+/// The chain run in the clear: a wire is its bit.
+struct Clear<'c>(&'c mut Chain);
 
-/// `n` bits of the attempt's outputs from `at` (there: `circuit` checked their count).
-fn slice(judged: &[bool], at: usize, n: usize) -> Result<Vec<bool>, ChainError> {
-    judged
-        .get(at..at + n)
-        .map(<[bool]>::to_vec)
-        .ok_or(ChainError::Layout {
-            circuit: Part::Attempt { white: true }.name(),
-            what: "its output",
-            expected: JUDGED_BITS,
-            found: judged.len(),
-        })
+impl Wires for Clear<'_> {
+    type W = bool;
+
+    fn public(&mut self, bits: &[bool]) -> Result<Vec<bool>, ChainError> {
+        Ok(bits.to_vec())
+    }
+
+    fn run(
+        &mut self,
+        part: Part,
+        _: usize,
+        parties: Vec<Vec<bool>>,
+    ) -> Result<Vec<bool>, ChainError> {
+        self.0.run(part, parties)
+    }
 }

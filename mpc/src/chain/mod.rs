@@ -31,11 +31,14 @@
 
 mod eval;
 pub mod files;
+pub mod garbled;
 mod panic_bits;
 pub mod source;
+mod walk;
 
-pub use eval::{Chain, Inputs};
+pub use eval::Chain;
 pub use files::FileError;
+pub use walk::Inputs;
 
 use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS, NEVER_ITEM};
 
@@ -212,6 +215,32 @@ pub enum ChainError {
     Panic {
         /// The circuit.
         circuit: &'static str,
+    },
+    /// A garbled circuit of the chain came with rows of the wrong count (the garbler's
+    /// fault).
+    #[error("{circuit}, garbled: {error:?}")]
+    Garbled {
+        /// The circuit.
+        circuit: &'static str,
+        /// Why it could not be evaluated.
+        error: crate::gc::EvalError,
+    },
+    /// Not one garbled circuit for each of the plan (the garbler's fault).
+    #[error("{got} garbled circuits, the attempt's plan has {expected}")]
+    Circuits {
+        /// The plan's length.
+        expected: usize,
+        /// What was sent.
+        got: usize,
+    },
+    /// The labels of the public bits are not as many as the chain reads (the garbler's
+    /// fault).
+    #[error("{got} labels of public bits, the chain reads {expected}")]
+    PublicLabels {
+        /// What the chain reads (so far, when too few).
+        expected: usize,
+        /// What was sent.
+        got: usize,
     },
     /// An input given to the chain is of the wrong size (the caller's mistake).
     #[error("{what} has {found} bits, {expected} expected")]
