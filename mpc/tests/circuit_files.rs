@@ -7,7 +7,7 @@
 
 use sealed_mpc::bristol;
 use sealed_mpc::chain::files::{self, FILES, MANIFEST, MANIFEST_SHA256, generate, sha256_hex};
-use sealed_mpc::chain::{Part, source};
+use sealed_mpc::chain::{Part, source, vector};
 
 fn on_disk(name: &str) -> String {
     let path = format!("{}/../spec/circuits/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -30,6 +30,11 @@ fn the_committed_files_are_what_the_source_compiles_to() {
         );
     }
     assert_eq!(sha256_hex(MANIFEST.as_bytes()), MANIFEST_SHA256);
+    let window8 = files::part(Part::Window8).expect("reads");
+    assert!(
+        vector::garbling(&window8).expect("garbles") == on_disk("../vectors/garbling.json"),
+        "spec/vectors/garbling.json differs from what `--bin circuits` writes"
+    );
     let games = on_disk("../GAMES.md");
     assert!(
         games.contains(MANIFEST_SHA256),

@@ -34,6 +34,7 @@ pub mod files;
 pub mod garbled;
 mod panic_bits;
 pub mod source;
+pub mod vector;
 mod walk;
 
 pub use eval::Chain;
