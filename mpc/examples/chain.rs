@@ -3,17 +3,17 @@
 //! attempt's gates chained against today's one-shot circuit of the same shape, and the
 //! time to evaluate each in the clear (the time does not depend on the bits: every gate
 //! is evaluated, so the inputs are zeros but for the attempt, "Any?"), and to garble and
-//! evaluate each on one seed (step 3: the chain read from `spec/circuits/`, its circuits
-//! threaded by labels; the one-shot circuit garbled whole, as play garbles it today).
+//! evaluate each on one seed (step 3: the chain read from `spec/circuits/` and composed
+//! into one circuit; the one-shot circuit garbled whole, as play garbles it today).
 //!
 //! `cargo run --release -p sealed-mpc --example chain`
 
 use std::time::Instant;
 
-use sealed_mpc::chain::garbled::{evaluate_chain, garble_chain};
+use sealed_mpc::chain::compose::compose;
 use sealed_mpc::chain::{Chain, FRESH_BITS, Facts, Flags, Inputs, Part, item_bits, plan};
 use sealed_mpc::gc::seed::Stream;
-use sealed_mpc::gc::{Block, evaluate, garble};
+use sealed_mpc::gc::{Block, evaluate, garble, input_count};
 use sealed_mpc::gc::{Circuit, Gate};
 use sealed_mpc::kept::{self, FIXED_BITS, ITEM_BITS, KEY_BITS, KeptShape};
 
@@ -56,9 +56,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     println!(
-        "\n| attempt | chained AND | chained gates | one-shot AND | one-shot gates | chained, clear | one-shot, clear | chained, garbled and evaluated | one-shot, garbled and evaluated |"
+        "\n| attempt | chained AND | chained gates | one-shot AND | one-shot gates | chained, clear | one-shot, clear | composing the chain | composed, garbled and evaluated | one-shot, garbled and evaluated |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for (window, earlier, mover_white) in [(8, 4, true), (8, 4, false), (24, 8, true)] {
         let facts = Facts {
             mover_white,
@@ -83,9 +83,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let one = kept::compile(&shape)?;
         let c = one.circuit.unwrap_ssa_ref();
         let (chained, once) = times(&mut chain, c, shape)?;
-        let (gchained, gonce) = garbled_times(&mut chain, c, shape)?;
+        let (composing, gchained, gonce) = garbled_times(&mut chain, c, shape)?;
         println!(
-            "| window {window}, earlier {earlier}, {} moves | {a} | {g} | {} | {} | {chained:.2?} | {once:.2?} | {gchained:.2?} | {gonce:.2?} |",
+            "| window {window}, earlier {earlier}, {} moves | {a} | {g} | {} | {} | {chained:.2?} | {once:.2?} | {composing:.2?} | {gchained:.2?} | {gonce:.2?} |",
             if mover_white { "White" } else { "Black" },
             ands(c),
             c.gates.len()
@@ -128,51 +128,50 @@ fn times(
     Ok((chained, t.elapsed() / RUNS))
 }
 
-/// The mean time of one attempt garbled and evaluated (inputs all zero bits: the cost
-/// does not depend on them), chained from the files and one-shot, on one seed.
+/// The mean time of composing an attempt's chain, and of one attempt garbled, evaluated
+/// and decoded (inputs all zero bits: the cost does not depend on them), composed and
+/// one-shot, on one seed.
 fn garbled_times(
     chain: &mut Chain,
     one: &Circuit,
     s: KeptShape,
-) -> Result<(std::time::Duration, std::time::Duration), Box<dyn std::error::Error>> {
+) -> Result<
+    (
+        std::time::Duration,
+        std::time::Duration,
+        std::time::Duration,
+    ),
+    Box<dyn std::error::Error>,
+> {
     let stream = Stream::new(&[5; 32]);
-    let mut n = 0u64;
-    let mut labels = |bits: usize| -> Vec<Block> {
-        (0..bits)
-            .map(|_| {
-                n += 1;
-                stream.input_zero(0, n)
-            })
-            .collect()
-    };
-    let fixed = labels(FIXED_BITS);
-    let window: Vec<Vec<Block>> = (0..s.window).map(|_| labels(KEY_BITS)).collect();
-    let earlier: Vec<Vec<Block>> = (0..s.earlier).map(|_| labels(ITEM_BITS)).collect();
-    let (white, black) = (labels(FRESH_BITS), labels(FRESH_BITS));
-    let inputs = Inputs {
-        mover_white: s.mover_white,
-        flags: Flags::default(),
-        fixed: &fixed,
-        window: &window,
-        earlier: &earlier,
-        white: &white,
-        black: &black,
-    };
+    let labels =
+        |bits: usize| -> Vec<Block> { (0..bits as u64).map(|w| stream.input_zero(1, w)).collect() };
     let t = Instant::now();
     for _ in 0..RUNS {
-        let g = garble_chain(chain, &stream, 1, &inputs)?;
-        let out = evaluate_chain(chain, 1, &g.rows, &g.public, &inputs)?;
+        std::hint::black_box(compose(
+            chain,
+            s.mover_white,
+            s.window,
+            s.earlier,
+            Flags::default(),
+        )?);
+    }
+    let composing = t.elapsed() / RUNS;
+    let c = compose(chain, s.mover_white, s.window, s.earlier, Flags::default())?;
+    let zeros = labels(input_count(&c));
+    let t = Instant::now();
+    for _ in 0..RUNS {
+        let g = garble(&c, &stream, 1, &[]);
+        let out = evaluate(&c, &g.rows, 1, &zeros).map_err(|e| format!("{e:?}"))?;
         std::hint::black_box(g.decode(&out).map_err(|e| format!("{e:?}"))?);
     }
     let chained = t.elapsed() / RUNS;
-    let all: Vec<Block> = (0..one.input_gates.iter().sum::<usize>())
-        .map(|w| stream.input_zero(1, w as u64))
-        .collect();
+    let all = labels(input_count(one));
     let t = Instant::now();
     for _ in 0..RUNS {
         let g = garble(one, &stream, 1, &[]);
         let out = evaluate(one, &g.rows, 1, &all).map_err(|e| format!("{e:?}"))?;
         std::hint::black_box(g.decode(&out).map_err(|e| format!("{e:?}"))?);
     }
-    Ok((chained, t.elapsed() / RUNS))
+    Ok((composing, chained, t.elapsed() / RUNS))
 }

@@ -1,7 +1,8 @@
 //! The chain of circuits against today's one-shot circuit and the referee
 //! (docs/design/circuits-as-data.md, step 2): random games of Secret Stallmate, and at
 //! every attempt the chain (`sealed_mpc::chain`) as the files under `spec/circuits/` hold
-//! it (`Chain::from_files`), evaluated in the clear on the same bits
+//! it (`Chain::from_files`), evaluated in the clear circuit by circuit and composed into
+//! one circuit (`chain::compose`, what play garbles), on the same bits
 //! as `kept`'s circuit of the attempt's shape, must give exactly its output bits, and
 //! those must tell the mover the referee's answer and the other what he hears. The
 //! state (`Fixed`, the windows' keys) is carried from one attempt's outputs to the next
@@ -33,6 +34,7 @@ use garble_lang::GarbleProgram;
 use garble_lang::circuit::PANIC_RESULT_SIZE_IN_BITS as PANIC;
 use sealed_games::chess::{Kind, Move, Position, Square};
 use sealed_games::stallmate::{Answer as RefAnswer, Attempt, Options, Referee, Setup, heard};
+use sealed_mpc::chain::compose::compose;
 use sealed_mpc::chain::{ANSWER_BITS, Chain, Flags, Inputs, item_bits};
 use sealed_mpc::inputs::{ANY, Answer, fresh_literal, items_literal};
 use sealed_mpc::kept::{self, ITEM_BITS, KEY_BITS, KeptShape, NEVER_ITEM};
@@ -205,9 +207,25 @@ fn both(progs: &mut Programs, chain: &mut Chain, fixed: &[bool], b: &Bits) -> (V
         black: &b.black,
     };
     let got = chain.evaluate(&inputs).expect("the chain runs");
+    // The same chain composed into one circuit (what play garbles): the same bits.
+    let composed = compose(
+        chain,
+        inputs.mover_white,
+        b.window.len(),
+        earlier.len(),
+        inputs.flags,
+    )
+    .expect("composes");
+    let composed = composed.eval(&[
+        fixed.to_vec(),
+        b.window.concat(),
+        earlier.concat(),
+        b.white.clone(),
+        b.black.clone(),
+    ]);
     // garble_lang's panic bits first: whether the circuit panicked (never), then why and
     // where it would have, which differ between the two sources.
-    let same = !want[0] && got == want[PANIC..];
+    let same = !want[0] && got == want[PANIC..] && composed == got;
     (want, same)
 }
 

@@ -171,12 +171,7 @@ impl Wires for Clear<'_> {
         Ok(bits.to_vec())
     }
 
-    fn run(
-        &mut self,
-        part: Part,
-        _: usize,
-        parties: Vec<Vec<bool>>,
-    ) -> Result<Vec<bool>, ChainError> {
+    fn run(&mut self, part: Part, parties: Vec<Vec<bool>>) -> Result<Vec<bool>, ChainError> {
         self.0.run(part, parties)
     }
 }

@@ -29,9 +29,9 @@
 //! as the attempt's circuit; `window8` and `finish` do not (the mover's and the other's
 //! fresh inputs are wired by who moves, no gate picks them): one file each.
 
+pub mod compose;
 mod eval;
 pub mod files;
-pub mod garbled;
 mod panic_bits;
 pub mod source;
 pub mod vector;
@@ -216,32 +216,6 @@ pub enum ChainError {
     Panic {
         /// The circuit.
         circuit: &'static str,
-    },
-    /// A garbled circuit of the chain came with rows of the wrong count (the garbler's
-    /// fault).
-    #[error("{circuit}, garbled: {error:?}")]
-    Garbled {
-        /// The circuit.
-        circuit: &'static str,
-        /// Why it could not be evaluated.
-        error: crate::gc::EvalError,
-    },
-    /// Not one garbled circuit for each of the plan (the garbler's fault).
-    #[error("{got} garbled circuits, the attempt's plan has {expected}")]
-    Circuits {
-        /// The plan's length.
-        expected: usize,
-        /// What was sent.
-        got: usize,
-    },
-    /// The labels of the public bits are not as many as the chain reads (the garbler's
-    /// fault).
-    #[error("{got} labels of public bits, the chain reads {expected}")]
-    PublicLabels {
-        /// What the chain reads (so far, when too few).
-        expected: usize,
-        /// What was sent.
-        got: usize,
     },
     /// An input given to the chain is of the wrong size (the caller's mistake).
     #[error("{what} has {found} bits, {expected} expected")]

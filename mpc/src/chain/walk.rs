@@ -2,9 +2,8 @@
 //! in order, each one's inputs gathered party by party from the attempt's state, the
 //! carried fold and pair, the public flags and padding, and the two players' fresh
 //! inputs, each one's outputs threaded into the next. In the clear a wire is a bit
-//! (`eval.rs`); under garbling it is a label, the garbler's zero label or the
-//! evaluator's label (`garbled.rs`). One walk, so the three cannot thread the chain
-//! differently.
+//! (`eval.rs`); in the composed circuit it is a wire of that circuit (`compose.rs`). One
+//! walk, so the two cannot thread the chain differently.
 
 use super::{
     ChainError, EARLIER_BLOCK, FOLD_BITS, FRESH_BITS, Facts, Flags, JUDGED_BITS, KEY_AT, PAIR_BITS,
@@ -18,13 +17,8 @@ pub(super) trait Wires {
     type W: Clone;
     /// Wires for bits everyone knows (the flags, the padding, the first fold and pair).
     fn public(&mut self, bits: &[bool]) -> Result<Vec<Self::W>, ChainError>;
-    /// Runs `part`, the `step`-th circuit of the plan, on its inputs party by party.
-    fn run(
-        &mut self,
-        part: Part,
-        step: usize,
-        parties: Vec<Vec<Self::W>>,
-    ) -> Result<Vec<Self::W>, ChainError>;
+    /// Runs `part` on its inputs, party by party.
+    fn run(&mut self, part: Part, parties: Vec<Vec<Self::W>>) -> Result<Vec<Self::W>, ChainError>;
 }
 
 /// An attempt's inputs, as `kept`'s circuit takes them but unpadded: the state (`Fixed`,
@@ -107,7 +101,7 @@ pub(super) fn walk<X: Wires>(x: &mut X, inputs: &Inputs<X::W>) -> Result<Vec<X::
     let mut judged = vec![];
     let mut pair = x.public(&[false; PAIR_BITS])?;
     let mut out = vec![];
-    for (step, part) in plan(facts).into_iter().enumerate() {
+    for part in plan(facts) {
         match part {
             Part::Earlier4 { .. } => {
                 let block = earlier.next().unwrap_or_default();
@@ -122,7 +116,7 @@ pub(super) fn walk<X: Wires>(x: &mut X, inputs: &Inputs<X::W>) -> Result<Vec<X::
                     flags.clone(),
                     mover.to_vec(),
                 ];
-                fold = x.run(part, step, parties)?;
+                fold = x.run(part, parties)?;
             }
             Part::Attempt { .. } => {
                 let parties = vec![
@@ -131,7 +125,7 @@ pub(super) fn walk<X: Wires>(x: &mut X, inputs: &Inputs<X::W>) -> Result<Vec<X::
                     flags.clone(),
                     mover.to_vec(),
                 ];
-                judged = x.run(part, step, parties)?;
+                judged = x.run(part, parties)?;
             }
             Part::Window8 => {
                 let block = window.next().unwrap_or_default();
@@ -145,7 +139,7 @@ pub(super) fn walk<X: Wires>(x: &mut X, inputs: &Inputs<X::W>) -> Result<Vec<X::
                     slice(&judged, KEY_AT + KEY_BITS, 1)?,
                     keys,
                 ];
-                pair = x.run(part, step, parties)?;
+                pair = x.run(part, parties)?;
             }
             Part::Finish => {
                 let parties = vec![
@@ -155,7 +149,7 @@ pub(super) fn walk<X: Wires>(x: &mut X, inputs: &Inputs<X::W>) -> Result<Vec<X::
                     mover.to_vec(),
                     other.to_vec(),
                 ];
-                out = x.run(part, step, parties)?;
+                out = x.run(part, parties)?;
             }
         }
     }

@@ -106,7 +106,26 @@ impl Garbling {
 
     /// The bits the evaluator's labels stand for, or the first that is no label.
     pub fn decode(&self, labels: &[Block]) -> Result<Vec<bool>, DecodeError> {
-        decode(&self.outputs, self.delta, labels)
+        if labels.len() != self.outputs.len() {
+            return Err(DecodeError::Count {
+                expected: self.outputs.len(),
+                got: labels.len(),
+            });
+        }
+        labels
+            .iter()
+            .zip(&self.outputs)
+            .enumerate()
+            .map(|(output, (&l, &z))| {
+                if l == z {
+                    Ok(false)
+                } else if l == z ^ self.delta {
+                    Ok(true)
+                } else {
+                    Err(DecodeError::NotALabel { output })
+                }
+            })
+            .collect()
     }
 
     /// The bytes sent for the rows: each row's `T_G` then `T_E`, 16 little-endian bytes
@@ -114,31 +133,6 @@ impl Garbling {
     pub fn wire_bytes(&self) -> Vec<u8> {
         rows_bytes(&self.rows)
     }
-}
-
-/// The bits `labels` stand for, given each output's zero label and the offset `Δ`, or
-/// the first that is neither of its wire's two labels.
-pub fn decode(zeros: &[Block], delta: Block, labels: &[Block]) -> Result<Vec<bool>, DecodeError> {
-    if labels.len() != zeros.len() {
-        return Err(DecodeError::Count {
-            expected: zeros.len(),
-            got: labels.len(),
-        });
-    }
-    labels
-        .iter()
-        .zip(zeros)
-        .enumerate()
-        .map(|(output, (&l, &z))| {
-            if l == z {
-                Ok(false)
-            } else if l == z ^ delta {
-                Ok(true)
-            } else {
-                Err(DecodeError::NotALabel { output })
-            }
-        })
-        .collect()
 }
 
 /// Rows as sent (see [`Garbling::wire_bytes`]).
