@@ -29,6 +29,7 @@
 //! as the attempt's circuit; `window8` and `finish` do not (the mover's and the other's
 //! fresh inputs are wired by who moves, no gate picks them): one file each.
 
+pub mod bits;
 pub mod compose;
 mod eval;
 pub mod files;
