@@ -22,7 +22,8 @@ use super::{Core, Durable, GameId, PeerKey};
 use crate::io::{KEPT_AT, Output, Writes};
 
 impl Core {
-    /// The games played here whose computations are under way (`Computing::computes`), each
+    /// The games played here whose computations are under way (a game with computations,
+    /// not over), each
     /// with its other player: the only pairs whose messages the shell reads
     /// (spec/PROTOCOL.md §16.7), so that nobody else can make it hold a message's bytes.
     /// A game asleep is none of them: a game with computations has a witness and a time
@@ -30,7 +31,9 @@ impl Core {
     /// played here, as `Core::due_at` is.
     pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId, usize)> + '_ {
         self.games.with_computations().filter_map(|(id, p)| {
-            if !p.table().computing().is_some_and(|c| c.computes()) {
+            // From the proposal to the end: nothing before the end is too early for a
+            // message.
+            if p.table().computing().is_none() || p.table().session().phase().is_done() {
                 return None;
             }
             let terms = p.table().session().terms();

@@ -9,13 +9,11 @@ use sealed_protocol::hash::Hash;
 
 use super::Refusal;
 
-/// One seat's side of the computations between the players.
+/// One seat's side of the computations between the players. They are under way from the
+/// proposal until the session's phase is done: the node reads a message's bytes only
+/// then, from the game's other player (spec/PROTOCOL.md §16.7), and closes anyone else's
+/// stream after its header.
 pub trait Computing {
-    /// Whether the computations are under way at this seat, so that messages from the
-    /// other player may come ([`Computing::take_message`]): the node reads a message's
-    /// bytes only for such a game, from its other player (spec/PROTOCOL.md §16.7), and
-    /// closes anyone else's stream after its header.
-    fn computes(&self) -> bool;
     /// Takes a message the other player's node sent beside the transcript, at its
     /// position. `Ok(true)`: new, and the node stores it before anything this seat does
     /// next can depend on it (durable before visible); `Ok(false)`: held already.

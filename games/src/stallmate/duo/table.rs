@@ -188,10 +188,6 @@ impl Computing for DuoTable {
             }
         }
     }
-    fn computes(&self) -> bool {
-        // From the proposal on: nothing before the end is too early for a message.
-        !self.inner.session().phase().is_done()
-    }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
         self.player()
             .as_mut()
