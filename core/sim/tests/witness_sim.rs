@@ -119,13 +119,7 @@ fn a_silent_witness_leaves_a_timeout_claim_then_a_forfeit_when_it_answers() {
             w.run(60_000, &|w: &World| w.now > at);
         }
         w.sever(WITNESS, ALICE);
-        let claimed = |w: &mut World| {
-            let (_, c) = checked(w, &id).expect("a transcript");
-            c.verdict
-                .claims
-                .iter()
-                .any(|c| c.open && c.about == sealed_protocol::verdict::ClaimAbout::Timeout)
-        };
+        let claimed = |w: &mut World| timeout_claimed(w, &id);
         let start = w.now;
         while !claimed(&mut w) {
             assert!(
@@ -224,13 +218,7 @@ fn a_witness_answering_nothing_usable_still_leaves_a_timeout_claim() {
         }));
         w.sever(BOB, ALICE);
         w.sever(BOB, WITNESS);
-        let claimed = |w: &mut World| {
-            let (_, c) = checked(w, &id).expect("a transcript");
-            c.verdict
-                .claims
-                .iter()
-                .any(|c| c.open && c.about == sealed_protocol::verdict::ClaimAbout::Timeout)
-        };
+        let claimed = |w: &mut World| timeout_claimed(w, &id);
         let start = w.now;
         while !claimed(&mut w) {
             assert!(
@@ -476,6 +464,15 @@ fn a_player_is_told_when_the_witness_refuses_his_envelopes() {
         "play",
         "the game ended first"
     );
+}
+
+/// Whether the transcript of `id` holds an open timeout claim.
+fn timeout_claimed(w: &mut World, id: &str) -> bool {
+    let (_, c) = checked(w, id).expect("a transcript");
+    c.verdict
+        .claims
+        .iter()
+        .any(|c| c.open && c.about == sealed_protocol::verdict::ClaimAbout::Timeout)
 }
 
 /// Lets the world's time pass, `step` ms at a time, until `done`; fails saying `what`
