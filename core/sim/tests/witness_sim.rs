@@ -178,12 +178,16 @@ enum Useless {
 /// stands.
 #[test]
 fn a_witness_answering_nothing_usable_still_leaves_a_timeout_claim() {
-    for (seed, how) in [
-        (0u64, Useless::Junk),
-        (1, Useless::TooMany),
-        (2, Useless::Replayed),
-        (3, Useless::Starved),
-    ] {
+    // Each way on its own seeds: 1 each by default, `SEALED_SIM_SEEDS` each for a long run.
+    let per_way = sealed_sim::witnessed::env_u64("SEALED_SIM_SEEDS").unwrap_or(1);
+    let ways = [
+        Useless::Junk,
+        Useless::TooMany,
+        Useless::Replayed,
+        Useless::Starved,
+    ];
+    let runs = (0..per_way).flat_map(|n| (0u64..).zip(ways).map(move |(i, how)| (n * 4 + i, how)));
+    for (seed, how) in runs {
         let (mut w, game, id) = game_on(seed).expect("the game is on");
         let witness = WITNESS;
         let mut first: Option<Vec<Vec<u8>>> = None;
@@ -223,20 +227,23 @@ fn a_witness_answering_nothing_usable_still_leaves_a_timeout_claim() {
         while !claimed(&mut w) {
             assert!(
                 w.now < start + 30 * 60_000,
-                "{how:?}: no timeout claim in 30 minutes: {}",
+                "{how:?}, seed {seed}: no timeout claim in 30 minutes: {}",
                 shown(&mut w, &game)
             );
             let until = w.now + 60_000;
             w.run(60_000, &|w: &World| w.now >= until);
         }
         let (_, c) = checked(&mut w, &id).expect("a transcript");
-        assert_eq!(c.exit_code(), 3, "{how:?}: {:#?}", c.verdict);
+        assert_eq!(c.exit_code(), 3, "{how:?}, seed {seed}: {:#?}", c.verdict);
         // The witness answers as it should again: Bob's loss on time is proven.
         w.filter = None;
         let done = |w: &World| settled(w, &[ALICE], &game);
-        assert!(w.run(60_000, &done), "{how:?}: no end within a minute");
+        assert!(
+            w.run(60_000, &done),
+            "{how:?}, seed {seed}: no end within a minute"
+        );
         let (_, c) = checked(&mut w, &id).expect("a transcript");
-        assert_eq!(c.exit_code(), 0, "{how:?}: {:#?}", c.verdict);
+        assert_eq!(c.exit_code(), 0, "{how:?}, seed {seed}: {:#?}", c.verdict);
         assert_eq!(
             c.verdict.outcome.as_ref().map(|o| o.reason.as_str()),
             Some("seat 1 lost on time"),
