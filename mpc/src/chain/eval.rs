@@ -44,60 +44,53 @@ pub(super) fn layout(part: Part) -> (Vec<usize>, usize) {
 }
 
 /// Whether the inputs given to `part` are its layout's, party by party: garble_lang's
-/// evaluation panics on any other, and a garbled circuit's would be the wrong function.
+/// evaluation panics on any other, and a composed circuit would be the wrong function.
 pub(super) fn check_parties<W>(part: Part, parties: &[Vec<W>]) -> Result<(), ChainError> {
-    let (sizes, _) = layout(part);
-    if sizes.len() != parties.len() {
+    let found: Vec<usize> = parties.iter().map(Vec::len).collect();
+    sizes(part, "the list of inputs given", "an input given", &found)
+}
+
+/// Whether a circuit has `part`'s layout.
+pub(super) fn check_layout(part: Part, c: &Circuit) -> Result<(), ChainError> {
+    sizes(part, "its list of inputs", "an input", &c.input_gates)?;
+    let (_, outputs) = layout(part);
+    if c.output_gates.len() != outputs {
         return Err(ChainError::Layout {
             circuit: part.name(),
-            what: "the list of inputs given",
-            expected: sizes.len(),
-            found: parties.len(),
-        });
-    }
-    if let Some((e, f)) = sizes
-        .iter()
-        .zip(parties)
-        .map(|(e, p)| (*e, p.len()))
-        .find(|(e, f)| e != f)
-    {
-        return Err(ChainError::Layout {
-            circuit: part.name(),
-            what: "an input given",
-            expected: e,
-            found: f,
+            what: "its output",
+            expected: outputs,
+            found: c.output_gates.len(),
         });
     }
     Ok(())
 }
 
-/// Whether a circuit has `part`'s layout.
-pub(super) fn check_layout(part: Part, c: &Circuit) -> Result<(), ChainError> {
-    let (inputs, outputs) = layout(part);
+/// Whether `found`, input sizes party by party, are `part`'s: the first that differs is
+/// `one`, a count of parties that differs is `list`.
+fn sizes(
+    part: Part,
+    list: &'static str,
+    one: &'static str,
+    found: &[usize],
+) -> Result<(), ChainError> {
+    let (inputs, _) = layout(part);
     let wrong = |what, expected, found| ChainError::Layout {
         circuit: part.name(),
         what,
         expected,
         found,
     };
-    if c.input_gates.len() != inputs.len() {
-        return Err(wrong(
-            "its list of inputs",
-            inputs.len(),
-            c.input_gates.len(),
-        ));
+    if inputs.len() != found.len() {
+        return Err(wrong(list, inputs.len(), found.len()));
     }
-    if let Some((&e, &f)) = inputs.iter().zip(&c.input_gates).find(|(e, f)| e != f) {
-        return Err(wrong("an input", e, f));
+    match inputs.iter().zip(found).find(|(e, f)| e != f) {
+        Some((&e, &f)) => Err(wrong(one, e, f)),
+        None => Ok(()),
     }
-    if c.output_gates.len() != outputs {
-        return Err(wrong("its output", outputs, c.output_gates.len()));
-    }
-    Ok(())
 }
 
 /// The chain's circuits: read from the files under `spec/circuits/` ([`Chain::from_files`],
-/// what the game runs), or each compiled from its source the first time it is needed
+/// what play is to garble), or each compiled from its source the first time it is needed
 /// ([`Chain::new`], what the files are checked against).
 #[derive(Default)]
 pub struct Chain {

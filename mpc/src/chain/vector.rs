@@ -22,7 +22,7 @@ pub fn seed() -> [u8; 32] {
 
 /// A block as the vector writes it.
 pub fn hex(b: Block) -> String {
-    b.to_le_bytes().iter().map(|x| format!("{x:02x}")).collect()
+    files::hex(&b.to_le_bytes())
 }
 
 /// The input bits of the whole circuit's evaluation: wire `w` carries `w mod 3 == 1`.
@@ -41,11 +41,8 @@ pub fn garbling(window8: &Circuit) -> Result<String, ChainError> {
     let stream = Stream::new(&seed);
     let delta = stream.delta();
     let mut s = String::new();
-    let fixed_key: String = hash::fixed_key()
-        .iter()
-        .map(|x| format!("{x:02x}"))
-        .collect();
-    let seed_hex: String = seed.iter().map(|x| format!("{x:02x}")).collect();
+    let fixed_key = files::hex(&hash::fixed_key());
+    let seed_hex = files::hex(&seed);
     let _ = writeln!(s, "{{");
     let _ = writeln!(
         s,
@@ -60,7 +57,7 @@ pub fn garbling(window8: &Circuit) -> Result<String, ChainError> {
         h.update(seed);
         h.finalize()
     };
-    let key: String = key[..16].iter().map(|x| format!("{x:02x}")).collect();
+    let key = files::hex(&key[..16]);
     let _ = writeln!(s, "  \"stream_key\": \"{key}\",");
     let _ = writeln!(s, "  \"delta\": \"{}\",", hex(delta));
     let _ = writeln!(s, "  \"input_zero\": [");
