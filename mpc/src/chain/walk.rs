@@ -13,7 +13,7 @@ use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS};
 
 /// What a wire is, and how a circuit runs on such wires.
 pub(super) trait Wires {
-    /// A wire: a bit, or a label.
+    /// A wire: a bit, or a wire of the composed circuit.
     type W: Clone;
     /// Wires for bits everyone knows (the flags, the padding, the first fold and pair).
     fn public(&mut self, bits: &[bool]) -> Result<Vec<Self::W>, ChainError>;
@@ -24,7 +24,7 @@ pub(super) trait Wires {
 /// An attempt's inputs, as `kept`'s circuit takes them but unpadded: the state (`Fixed`,
 /// the mover's window's keys, the period's earlier items), and each player's fresh input
 /// (`Fresh`: his attempt, 0 when he does not move, and his pad). A wire `W` is a bit in
-/// the clear, a label under garbling.
+/// the clear, a wire's index when composing.
 #[derive(Clone, Copy, Debug)]
 pub struct Inputs<'a, W = bool> {
     /// Whether White moves.
