@@ -5,6 +5,8 @@
 //! - **empty**: a node whose store holds no game (the fixed cost: key, store, swarm);
 //! - **dormant**: today's node over N finished games: it reads their index and records
 //!   and replays none (spec: ARCHITECTURE.md, "finished games stay dormant");
+//! - **active**: the same, with unfinished Duels beside them (a few moves each), which
+//!   the node restores or lets sleep as it does any game in play;
 //! - **eager**: the same start, then every game asked for (`show`), so each is replayed
 //!   from its envelopes and kept in memory: what the node before did at every start
 //!   (plus one JSON rendering per game, a small part of a replay).
@@ -33,6 +35,11 @@ use sealed_protocol::proposal::Terms;
 /// Games by default; `SEALED_BENCH_GAMES` overrides.
 const DEFAULT_GAMES: usize = 10_000;
 
+/// Unfinished games beside them in the `active` case (issue 57's goal: a node with
+/// 10,000 finished and 1,000 active games answers ≤ 1 s after it starts);
+/// `SEALED_BENCH_ACTIVE` overrides.
+const DEFAULT_ACTIVE: usize = 1_000;
+
 /// Starts per case; the median is printed.
 const RUNS: usize = 3;
 
@@ -46,8 +53,9 @@ fn key(seat: u8) -> SecretKey {
     SecretKey::from_seed(&[seat + 1; 32])
 }
 
-/// One whole Duel between two tables, game `n`: seat 0's table at its end.
-fn played_duel(n: u64) -> Box<dyn Table> {
+/// A Duel between two tables, game `n`: seat 0's table at its end, or, with `steps`,
+/// after that many rounds of play, unfinished.
+fn played_duel(n: u64, steps: Option<u64>) -> Box<dyn Table> {
     let mut nonce = [0u8; 32];
     nonce[..8].copy_from_slice(&n.to_le_bytes());
     let signed = table::propose(
@@ -70,10 +78,11 @@ fn played_duel(n: u64) -> Box<dyn Table> {
             table::open(terms.clone(), key(s), entropy, 1).expect("a table")
         })
         .collect();
-    common::play_out(&mut tables, n.wrapping_add(7), 10_000);
-    assert!(
+    common::play_out(&mut tables, n.wrapping_add(7), steps.unwrap_or(10_000));
+    assert_eq!(
         tables[0].session().phase().is_done(),
-        "duel {n} did not end"
+        steps.is_none(),
+        "duel {n}: ended only when played out"
     );
     tables.swap_remove(0)
 }
@@ -94,22 +103,34 @@ fn stored(t: &dyn Table) -> Stored {
             variant: t.session().terms().variant().to_owned(),
             seat: Some(t.session().seat().0),
             created: 1,
-            status: GameStatus::Finished,
+            status: if t.session().phase().is_done() {
+                GameStatus::Finished
+            } else {
+                GameStatus::Active
+            },
         },
         secrets: sealed_protocol::wire::encode(&secrets),
         envelopes: t.session().envelopes().all(),
     }
 }
 
-/// Seat 0's home with `games` finished Duels in its store.
-fn build_home(dir: &Path, games: usize) -> Home {
+/// Rounds of play of an unfinished game: a few moves each, its clocks and chains begun.
+const ACTIVE_STEPS: u64 = 12;
+
+/// Seat 0's home with `games` finished Duels and `active` unfinished ones in its store.
+fn build_home(dir: &Path, games: usize, active: usize) -> Home {
     let home = Home::at(dir);
     home.init_with(&[1; 32], "startup").expect("a home");
     let store = Store::open(&home.store_path()).expect("a store");
     let start = Instant::now();
     let mut envelopes = 0;
-    for chunk in (0..games as u64).collect::<Vec<_>>().chunks(PER_COMMIT) {
-        let games: Vec<Stored> = chunk.iter().map(|&n| stored(&*played_duel(n))).collect();
+    let all = (0..(games + active) as u64).collect::<Vec<_>>();
+    for chunk in all.chunks(PER_COMMIT) {
+        let steps = |n: u64| (n >= games as u64).then_some(ACTIVE_STEPS);
+        let games: Vec<Stored> = chunk
+            .iter()
+            .map(|&n| stored(&*played_duel(n, steps(n))))
+            .collect();
         let mut batch = Batch::new();
         for g in &games {
             batch.game(&g.record).secrets(g.record.id, &g.secrets);
@@ -122,7 +143,7 @@ fn build_home(dir: &Path, games: usize) -> Home {
     }
     let size = std::fs::metadata(home.store_path()).map_or(0, |m| m.len());
     println!(
-        "startup: built {games} finished Duels ({envelopes} envelopes, store {:.1} MB) in {:.1} s",
+        "startup: built {games} finished and {active} unfinished Duels ({envelopes} envelopes, store {:.1} MB) in {:.1} s",
         size as f64 / 1e6,
         start.elapsed().as_secs_f64()
     );
@@ -212,12 +233,19 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_GAMES);
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a directory");
+    let active: usize = std::env::var("SEALED_BENCH_ACTIVE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_ACTIVE);
     let empty: PathBuf = dir.path().join("empty");
     let full: PathBuf = dir.path().join("full");
-    build_home(&empty, 0);
-    build_home(&full, games);
+    let busy: PathBuf = dir.path().join("busy");
+    build_home(&empty, 0, 0);
+    build_home(&full, games, 0);
+    build_home(&busy, games, active);
     let (t0, m0) = case(&empty, "empty", 0);
     let (td, md) = case(&full, "dormant", games);
+    let (ta, ma) = case(&busy, "active", games + active);
     let (te, me) = case(&full, "eager", games);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mb = |k: u64| k as f64 / 1024.0;
@@ -227,6 +255,11 @@ fn main() {
         "startup: {games} finished games, dormant (today): {:.0} ms, {:.1} MiB",
         ms(td),
         mb(md)
+    );
+    println!(
+        "startup: {games} finished and {active} unfinished games: {:.0} ms, {:.1} MiB",
+        ms(ta),
+        mb(ma)
     );
     println!(
         "startup: {games} finished games, every one replayed (before): {:.0} ms, {:.1} MiB",
