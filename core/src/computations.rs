@@ -15,8 +15,6 @@
 //! the next message, only from the game's other player, and only if it is the one signed
 //! (the table checks, `Computing::take_message`): anything else is dropped and changes nothing.
 
-use sealed_protocol::proposal::Terms;
-
 use super::seats::other_player;
 use super::{Core, Durable, GameId, PeerKey};
 use crate::io::{KEPT_AT, Output, Writes};
@@ -41,14 +39,6 @@ impl Core {
             let other = other_player(terms, p.table().session().seat())?;
             Some((other, *id, cap))
         })
-    }
-
-    /// The games this node plays whose variant computes, with their terms: what the
-    /// shell compiles ahead for (`node/src/shell/warm.rs`).
-    pub fn computation_terms(&self) -> impl Iterator<Item = (&GameId, &Terms)> + '_ {
-        self.games
-            .with_computations()
-            .map(|(id, p)| (id, p.table().session().terms()))
     }
 
     /// A message from `peer` for `game`, at `index`.

@@ -200,6 +200,15 @@ pub fn propose(
                 })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    for (k, val) in v.written {
+        if !opts.iter().any(|(n, _)| n.as_str() == *k) {
+            let n = Name::new(k).map_err(|why| ProposeError::Key {
+                key: (*k).to_owned(),
+                why,
+            })?;
+            opts.push((n, (*val).to_owned()));
+        }
+    }
     opts.sort();
     if let Some(w) = opts.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(ProposeError::Twice(w[0].0.clone()));

@@ -46,7 +46,7 @@ struct Played {
 }
 
 fn play(
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     plies: usize,
     seed: u64,
     mut tamper: impl FnMut(usize, &mut Sent),
@@ -125,12 +125,12 @@ fn play(
             attempts.push(item);
         }
         let step = (|| -> Result<(Outcome, Outcome), PlayError> {
-            let e1 = deliver(Party::Evaluator, b.ask(circuits, item)?, &mut sent);
+            let e1 = deliver(Party::Evaluator, b.ask(item)?, &mut sent);
             let g1 = deliver(Party::Garbler, w.answer(circuits, &e1, item)?, &mut sent);
             let e2 = deliver(Party::Evaluator, b.evaluate(circuits, &g1)?, &mut sent);
-            let (g2, white_out) = w.decode(circuits, &e2)?;
+            let (g2, white_out) = w.decode(&e2)?;
             let g2 = deliver(Party::Garbler, g2, &mut sent);
-            Ok((white_out, b.finish(circuits, &g2)?))
+            Ok((white_out, b.finish(&g2)?))
         })();
         let (white_out, black_out) = match step {
             Ok(o) => o,
@@ -209,7 +209,7 @@ const GAME: [u8; 32] = [9; 32];
 
 /// The audit over the messages themselves, and over their hashes as a transcript keeps
 /// them (`record::audit_posted`): both must find the same.
-fn audited(o: &Opened, circuits: &mut Circuits, sent: &[Sent]) -> Finding {
+fn audited(o: &Opened, circuits: &Circuits, sent: &[Sent]) -> Finding {
     let by_bytes = audit(o, circuits, sent).expect("the audit runs");
     let hashes: Vec<_> = sent
         .iter()
@@ -231,22 +231,19 @@ fn audited(o: &Opened, circuits: &mut Circuits, sent: &[Sent]) -> Finding {
 /// audit of its messages finds nothing.
 #[test]
 fn a_game_between_the_two_players_alone() {
-    let mut circuits = Circuits::default();
-    let p = play(&mut circuits, 12, 7, |_, _| {});
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
+    let p = play(&circuits, 12, 7, |_, _| {});
     assert!(p.fault.is_none(), "{:?}", p.fault);
     assert_eq!(p.moves, 12);
     println!("{} attempts, {} messages", p.attempts.len(), p.sent.len());
-    assert_eq!(
-        audited(&opened(&p, 7), &mut circuits, &p.sent),
-        Finding::Honest
-    );
+    assert_eq!(audited(&opened(&p, 7), &circuits, &p.sent), Finding::Honest);
     // What the audit's replay says each computation told White is what it told him in
     // play: the `Done`s of a game are held against it (not against the rules in the
     // clear, which a fingerprint collision could make differ).
     let hashes: Vec<_> = (0..p.sent.len())
         .map(|i| step_hash(&GAME, i as u64, &p.sent[i].bytes))
         .collect();
-    let (finding, told) = audit_told(&opened(&p, 7), &mut circuits, hashes.len(), |at, want| {
+    let (finding, told) = audit_told(&opened(&p, 7), &circuits, hashes.len(), |at, want| {
         step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
     })
     .expect("the audit runs");
@@ -261,7 +258,7 @@ type Change = Box<dyn Fn(&mut Vec<u8>)>;
 /// at once (if anything), and what the audit proves.
 #[test]
 fn the_audit_names_whoever_deviated() {
-    let mut circuits = Circuits::default();
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
     // Messages: 2 base OT, then 4 per computation (the start first). The third
     // attempt's computation starts at 2 + 4 * 3.
     let at = 2 + 4 * 3;
@@ -310,12 +307,12 @@ fn the_audit_names_whoever_deviated() {
         ),
     ];
     for (what, index, change, culprit) in cases {
-        let p = play(&mut circuits, 6, 11, |i, s| {
+        let p = play(&circuits, 6, 11, |i, s| {
             if i == index {
                 change(&mut s.bytes);
             }
         });
-        let finding = audited(&opened(&p, 11), &mut circuits, &p.sent);
+        let finding = audited(&opened(&p, 11), &circuits, &p.sent);
         println!("{what}: stopped by {:?}, audit {finding:?}", p.fault);
         match finding {
             Finding::Deviated { by, at } => {
@@ -342,11 +339,11 @@ fn the_audit_names_whoever_deviated() {
 /// his).
 #[test]
 fn a_walk_away_is_owed_by_whoever_stopped() {
-    let mut circuits = Circuits::default();
-    let p = play(&mut circuits, 4, 13, |_, _| {});
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
+    let p = play(&circuits, 4, 13, |_, _| {});
     let o = opened(&p, 13);
     for cut in 0..p.sent.len() {
-        let finding = audited(&o, &mut circuits, &p.sent[..cut]);
+        let finding = audited(&o, &circuits, &p.sent[..cut]);
         let by = if cut % 2 == 0 {
             Party::Evaluator
         } else {
@@ -360,8 +357,8 @@ fn a_walk_away_is_owed_by_whoever_stopped() {
 /// goes on, and the audit proves the sender of those bytes at fault at that message.
 #[test]
 fn garbage_at_any_message_is_proven_against_its_sender() {
-    let mut circuits = Circuits::default();
-    let honest = play(&mut circuits, 2, 17, |_, _| {});
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
+    let honest = play(&circuits, 2, 17, |_, _| {});
     let mut rng = Rng(0xdead_beef_1234_5678);
     for index in 0..honest.sent.len() {
         let len = honest.sent[index].bytes.len();
@@ -372,7 +369,7 @@ fn garbage_at_any_message_is_proven_against_its_sender() {
             _ => len + 1,
         };
         let garbage: Vec<u8> = (0..new_len).map(|_| rng.next() as u8).collect();
-        let p = play(&mut circuits, 2, 17, |i, s| {
+        let p = play(&circuits, 2, 17, |i, s| {
             if i == index {
                 s.bytes = garbage.clone();
             }
@@ -385,7 +382,7 @@ fn garbage_at_any_message_is_proven_against_its_sender() {
                 assert_eq!(b, by, "message {index}: {f:?}");
             }
         }
-        let finding = audited(&opened(&p, 17), &mut circuits, &p.sent);
+        let finding = audited(&opened(&p, 17), &circuits, &p.sent);
         assert_eq!(
             finding,
             Finding::Deviated { by, at: index },
@@ -398,8 +395,8 @@ fn garbage_at_any_message_is_proven_against_its_sender() {
 /// computation are more than the openings explain, and the audit names him.
 #[test]
 fn an_attempt_not_opened_is_owed_by_its_mover() {
-    let mut circuits = Circuits::default();
-    let p = play(&mut circuits, 3, 19, |_, _| {});
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
+    let p = play(&circuits, 3, 19, |_, _| {});
     let mut o = opened(&p, 19);
     let last = o.attempts.len() - 1;
     o.attempts.truncate(last);
@@ -407,7 +404,7 @@ fn an_attempt_not_opened_is_owed_by_its_mover() {
     // before it. The game stopped at its third move, which that attempt made: White's.
     let at = 2 + 4 + 4 * last;
     assert_eq!(p.moves, 3);
-    let finding = audited(&o, &mut circuits, &p.sent);
+    let finding = audited(&o, &circuits, &p.sent);
     assert_eq!(
         finding,
         Finding::Unopened {

@@ -41,7 +41,7 @@
 //! and the contradictions that prove it lied `witness.rs`; deposits of private
 //! envelopes sealed to their recipient `deposit.rs`; the proof that a seat let its time
 //! pass `lateness.rs`; for fuzz builds only, signatures answered once per thread for
-//! the same bytes `memo.rs`. Version 2 (the witness, withdrawal, names, shown slots, decks opened whole, the stallmate-duo deposit rule and fingerprints, a loss on time that stays one, a Stallmate move timed as one whatever its attempts) is draft 10: spec/PROTOCOL.md §17,
+//! the same bytes `memo.rs`. Version 2 (the witness, withdrawal, names, shown slots, decks opened whole, the stallmate-duo deposit rule and fingerprints, a loss on time that stays one, a Stallmate move timed as one whatever its attempts, the no-referee circuits as files) is final, written `0xB2`: spec/PROTOCOL.md §17,
 //! docs/design/witness.md.
 #![forbid(unsafe_code)]
 

@@ -93,16 +93,17 @@ pub struct Proposal {
     pub witness: Option<WitnessSpec>,
 }
 
-/// Protocol version 2 as the `version` byte writes it while version 2 is open: the
-/// low four bits say 2, the high four the draft (spec/PROTOCOL.md §17, "drafts"). This
-/// is draft 10 (0xA2).
-pub const VERSION_2: u8 = 0xA2;
+/// Protocol version 2 as the `version` byte writes it: the low four bits say 2, the
+/// high four what were its drafts' numbers (spec/PROTOCOL.md §17.1). `0xB2` is version 2
+/// final: its meaning will not change, and a change of what a transcript means is
+/// version 3.
+pub const VERSION_2: u8 = 0xB2;
 
 /// The `version` bytes of earlier drafts of version 2, each with its draft number: a
 /// game made under one is refused, saying so (`ProposalError::EarlierDraft`). Draft 1
 /// was written 2, draft 2 0x22, draft 3 0x32, draft 4 0x42, draft 5 0x52, draft 6 0x62,
-/// draft 7 0x72, draft 8 0x82, draft 9 0x92.
-pub const EARLIER_DRAFTS: [(u8, u8); 9] = [
+/// draft 7 0x72, draft 8 0x82, draft 9 0x92, draft 10 0xA2.
+pub const EARLIER_DRAFTS: [(u8, u8); 10] = [
     (0x02, 1),
     (0x22, 2),
     (0x32, 3),
@@ -112,6 +113,7 @@ pub const EARLIER_DRAFTS: [(u8, u8); 9] = [
     (0x72, 7),
     (0x82, 8),
     (0x92, 9),
+    (0xA2, 10),
 ];
 
 /// Whether a `version` byte is one of version 2's, any draft: such a proposal encodes
@@ -224,7 +226,7 @@ pub enum ProposalError {
     /// Made under an earlier draft of version 2, which changed before it was final.
     #[error(
         "made under draft {draft} of protocol version 2, which changed before it was final; \
-         this implementation reads version 1 and version 2 draft 10 (spec/PROTOCOL.md §17)"
+         this implementation reads version 1 and version 2, final (spec/PROTOCOL.md §17)"
     )]
     EarlierDraft {
         /// The draft.

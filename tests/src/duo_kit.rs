@@ -19,10 +19,11 @@ use sealed_games::stallmate::duo::acts::{self, Act, Done};
 use sealed_games::stallmate::duo::item::to_item;
 use sealed_games::stallmate::duo::player::{self, claims};
 use sealed_games::stallmate::duo::posted::Posted;
-use sealed_games::stallmate::duo::{Duo, Owed, VARIANT, engine_name, sender};
+use sealed_games::stallmate::duo::{CIRCUITS, Duo, Owed, VARIANT, engine_name, sender};
 use sealed_games::stallmate::peer::setup_name;
 use sealed_games::stallmate::referee::Referee;
 use sealed_games::stallmate::setup::Setup;
+use sealed_mpc::chain::files::MANIFEST_SHA256;
 use sealed_mpc::play::game::{Black, White};
 use sealed_mpc::play::record::{commitment, step_hash};
 use sealed_protocol::deposit::{open_within, seal};
@@ -42,6 +43,7 @@ use crate::sim::{test_key, test_proposal};
 pub fn duo_terms(options: &[(&str, &str)], nonce: u8) -> Terms {
     let mut opts = options.to_vec();
     opts.push(("time-per-move", "1h"));
+    opts.push((CIRCUITS, MANIFEST_SHA256));
     let mut p = test_proposal(VARIANT, &opts, &[Role::Player, Role::Player], nonce);
     p.version = VERSION_2;
     p.witness = Some(WitnessSpec {
@@ -336,8 +338,7 @@ impl Table {
         let (k, p) = ((i - 2) / 4, (i - 2) % 4);
         let attempt = mine(self);
         let received = prev(self);
-        let mut circuits = sealed_games::stallmate::duo::circuits();
-        let circuits = &mut *circuits;
+        let circuits = sealed_games::stallmate::duo::circuits().ok()?;
         let Table { white, black, .. } = self;
         match p {
             0 => {
@@ -345,7 +346,7 @@ impl Table {
                 if k == 0 {
                     b.base_keys(&self.messages[1]).ok()?;
                 }
-                Some((b.ask(circuits, attempt).ok()?, None))
+                Some((b.ask(attempt).ok()?, None))
             }
             1 => Some((
                 white.as_mut()?.answer(circuits, &received, attempt).ok()?,
@@ -353,7 +354,7 @@ impl Table {
             )),
             2 => Some((black.as_mut()?.evaluate(circuits, &received).ok()?, None)),
             _ => {
-                let (g2, outcome) = white.as_mut()?.decode(circuits, &received).ok()?;
+                let (g2, outcome) = white.as_mut()?.decode(&received).ok()?;
                 let (made, capture, ending) = claims(&outcome);
                 let done = Done {
                     hash: Hash::ZERO,
@@ -381,12 +382,7 @@ impl Table {
             return;
         };
         self.black_read += 1;
-        let mut circuits = sealed_games::stallmate::duo::circuits();
-        let Some(outcome) = self
-            .black
-            .as_mut()
-            .and_then(|b| b.finish(&mut circuits, &bytes).ok())
-        else {
+        let Some(outcome) = self.black.as_mut().and_then(|b| b.finish(&bytes).ok()) else {
             self.black_halts = true;
             return;
         };

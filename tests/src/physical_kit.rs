@@ -253,7 +253,7 @@ pub fn physical_transcript() -> (serde_json::Value, Vec<u8>) {
     let o = checked.verdict.outcome.clone().expect("finished");
     let st = g.session(WHITE).engine().state().expect("started");
     let value = serde_json::json!({
-        "description": "a complete Tempête with the physical deck (version 2 draft 10, an arbiter named by the key of test seed 8) between the test keys: stated cards, a continuing effect cited, a dispute the arbiter ruled, a dispute that lapsed, Black resigning; the same bytes as tempete-physical-game.sealed",
+        "description": "a complete Tempête with the physical deck (version 2, an arbiter named by the key of test seed 8) between the test keys: stated cards, a continuing effect cited, a dispute the arbiter ruled, a dispute that lapsed, Black resigning; the same bytes as tempete-physical-game.sealed",
         "file": "tempete-physical-game.sealed",
         "acts": st.claims.acts,
         "disputes": st.claims.disputes.len(),

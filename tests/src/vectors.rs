@@ -687,6 +687,15 @@ pub fn rejects(game: &Pair<Duel>) -> Value {
         None,
         include_bytes!("../../spec/vectors/draft9-forfeit-game.sealed"),
     ));
+    // And of its tenth, the last (kept in spec/vectors/draft10-forfeit-game.sealed).
+    out.push(reject(
+        "version-2-draft-10",
+        "earlier-draft",
+        2,
+        vec![],
+        None,
+        include_bytes!("../../spec/vectors/draft10-forfeit-game.sealed"),
+    ));
     // Shown slots (version 2, §17.16): a show of a slot never dealt, a show of a
     // slot already played (version 2 Duels), and Tempête's card 73 played hiding a
     // card the hand keeps.
@@ -838,7 +847,7 @@ fn cardmate_transcript_of(version: u8) -> (Value, Vec<u8>) {
     let coin = *sim.sessions[0].engine().coin().expect("coin");
     let value = json!({
         "description": if v2 {
-            "version 2 draft 10: a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-v2-game.sealed"
+            "version 2: a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-v2-game.sealed"
         } else {
             "a complete Cardmate (setup random, ply-limit 400) between the test keys, played by seeded random bots; the same bytes as cardmate-game.sealed"
         },
@@ -914,7 +923,7 @@ fn tempete_transcript_of(version: u8) -> (Value, Vec<u8>) {
         .sum();
     let value = json!({
         "description": if v2 {
-            "version 2 draft 10: a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots, each deck opened whole after the game; the same bytes as tempete-v2-game.sealed"
+            "version 2: a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots, each deck opened whole after the game; the same bytes as tempete-v2-game.sealed"
         } else {
             "a complete Tempête (the open deck, hands of 5, ply-limit 120) between the test keys, played by seeded random bots; the same bytes as tempete-game.sealed"
         },
@@ -927,7 +936,7 @@ fn tempete_transcript_of(version: u8) -> (Value, Vec<u8>) {
 }
 
 /// transcript-tempete-show.json (and the bytes of tempete-show-game.sealed): a whole
-/// Tempête of protocol version 2 draft 10 with card 73 on the list, played by seeded
+/// Tempête of protocol version 2 with card 73 on the list, played by seeded
 /// random bots, in which a show-hand card is played and its envelope shows the hand
 /// (spec/PROTOCOL.md §17.16, spec/GAMES.md §4.6.2): the first seed from 1 whose game
 /// shows one.
@@ -958,7 +967,7 @@ pub fn tempete_show_transcript() -> (Value, Vec<u8>) {
         let checked = sealed_games::variant::check_transcript(&bytes).expect("readable");
         let o = checked.verdict.outcome.clone().expect("finished");
         let value = json!({
-            "description": format!("version 2 draft 10: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
+            "description": format!("version 2: a complete Tempête (cards 1-9,73, hands of 5, ply-limit 40) between the test keys, played by seeded random bots (seed {seed}), in which card 73 (show-hand) is played with Show items showing the opponent every card kept; the same bytes as tempete-show-game.sealed"),
             "file": "tempete-show-game.sealed",
             "shows": shows,
             "bytes": h(&bytes),

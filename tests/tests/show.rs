@@ -322,7 +322,7 @@ fn a_game_of_draft_3_is_refused_by_name() {
         e.to_string().contains("draft 3 of protocol version 2"),
         "{e}"
     );
-    assert_eq!(VERSION_2, 0xA2);
+    assert_eq!(VERSION_2, 0xB2);
 }
 
 // Tempête's card 73.

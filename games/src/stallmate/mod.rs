@@ -64,6 +64,21 @@ const BOARD_SETTINGS: [crate::table::Setting; 3] = [
     },
 ];
 
+/// The options of a game without a referee (spec/GAMES.md §5.15): the board's, with a
+/// ply limit always, at most [`duo::MAX_PLIES`] (its default), so that every computation
+/// fits one message.
+const DUO_SETTINGS: [crate::table::Setting; 3] = [
+    BOARD_SETTINGS[0],
+    BOARD_SETTINGS[1],
+    crate::table::Setting {
+        key: "ply-limit",
+        values: &[],
+        default: "1000",
+        example: "80",
+        about: "the game ends after that many moves with 0 points each; at most 1000",
+    },
+];
+
 /// The options, as spec/GAMES.md §5.1 lists them: the board's, and the referee's period.
 const SETTINGS: &[crate::table::Setting] = &[
     BOARD_SETTINGS[0],

@@ -9,7 +9,7 @@ use sealed_protocol::rules::OptionError;
 use sealed_protocol::session::{Secrets, Session, SessionError};
 use sealed_protocol::transcript::{Checked, TranscriptError, TranscriptFile, check_with_terms};
 
-use super::{Game, GameError, Table};
+use super::{Game, Table};
 use crate::replay::{ReplayError, Replayed};
 
 /// A table, or why the session refused it.
@@ -39,10 +39,6 @@ pub struct Computations {
     /// The largest message one side sends, in bytes: what a node reads of one message
     /// of the game and holds for its other player (node `computations.rs`).
     pub max_message: usize,
-    /// Makes ready what a game under these terms needs first (compiles its circuits);
-    /// how many programs it made, or the game's own reason why not (its options do not
-    /// read, a program does not compile). Slow: a node calls it off its event loop.
-    pub warm_up: fn(&Terms) -> Result<usize, GameError>,
 }
 
 impl Computations {
@@ -68,6 +64,10 @@ pub struct Descriptor {
     pub replay: fn(&str) -> Result<Replayed, ReplayError>,
     /// Its computations between the players, if it has any.
     pub computations: Option<Computations>,
+    /// Options the proposer writes into every proposal of the game when the person left
+    /// them out: what the terms must name but nobody chooses (the circuit files a game
+    /// without a referee runs).
+    pub written: &'static [(&'static str, &'static str)],
     pub(crate) open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
     pub(crate) restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
     pub(crate) validate: fn(Terms) -> Result<(), OptionError>,
@@ -89,6 +89,7 @@ impl Descriptor {
             demo,
             replay,
             computations: None,
+            written: &[],
             open: open::<R>,
             restore: restore::<R>,
             validate: validate::<R>,
@@ -101,6 +102,15 @@ impl Descriptor {
     /// The descriptor of a game whose players compute together.
     pub(crate) const fn computing(mut self, computations: Computations) -> Descriptor {
         self.computations = Some(computations);
+        self
+    }
+
+    /// The descriptor of a game whose terms name `written`, which its proposer writes.
+    pub(crate) const fn writing(
+        mut self,
+        written: &'static [(&'static str, &'static str)],
+    ) -> Descriptor {
+        self.written = written;
         self
     }
 }

@@ -20,9 +20,10 @@ use crate::gc::{Circuit, Gate};
 use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS};
 
 /// The composed circuit of an attempt whose mover is White or not, with `window` keys
-/// in his window and `earlier` attempts before this one, under `flags`.
+/// in his window and `earlier` attempts before this one, under `flags`, from `chain`'s
+/// circuits (each read or compiled already: nothing is compiled here).
 pub fn compose(
-    chain: &mut Chain,
+    chain: &Chain,
     mover_white: bool,
     window: usize,
     earlier: usize,
@@ -74,7 +75,7 @@ pub fn compose(
 
 /// The composition under way: the gates so far, after the inputs' wires.
 struct Composer<'a> {
-    chain: &'a mut Chain,
+    chain: &'a Chain,
     gates: Vec<Gate>,
     inputs: usize,
 }
@@ -89,7 +90,7 @@ impl Wires for Composer<'_> {
 
     fn run(&mut self, part: Part, parties: Vec<Vec<usize>>) -> Result<Vec<usize>, ChainError> {
         check_parties(part, &parties)?;
-        let c = self.chain.circuit(part)?;
+        let c = self.chain.loaded(part)?;
         let mut at: Vec<usize> = parties.into_iter().flatten().collect();
         at.reserve(c.gates.len());
         let base = self.inputs + self.gates.len();

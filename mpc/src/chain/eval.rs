@@ -140,6 +140,15 @@ impl Chain {
         })
     }
 
+    /// `part`'s circuit if it is read or compiled already.
+    pub fn loaded(&self, part: Part) -> Result<&Circuit, ChainError> {
+        self.circuits[part.index()]
+            .as_ref()
+            .ok_or(ChainError::NotLoaded {
+                circuit: part.name(),
+            })
+    }
+
     /// Runs `part` on its inputs, party by party, their sizes checked first.
     fn run(&mut self, part: Part, parties: Vec<Vec<bool>>) -> Result<Vec<bool>, ChainError> {
         check_parties(part, &parties)?;

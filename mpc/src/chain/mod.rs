@@ -111,6 +111,9 @@ pub const FLAG_BITS: usize = 4;
 pub const ANSWER_BITS: usize = 10 * 8 + 3;
 /// Bits of a player's fresh input: his attempt and his pad.
 pub const FRESH_BITS: usize = ITEM_BITS + ANSWER_BITS;
+/// Bits of a player's input to the start: his back rank (eight `u8`) and his share of
+/// the fingerprints' key (five `u64`).
+pub const SETUP_BITS: usize = 8 * 8 + 5 * 64;
 /// Where the key after the move starts in the attempt's outputs (after made and the
 /// answer); its en passant chance follows it.
 pub const KEY_AT: usize = 1 + ANSWER_BITS;
@@ -215,6 +218,13 @@ pub enum ChainError {
     /// panic (a bug of ours: nothing in them indexes out of bounds or divides).
     #[error("{circuit} might panic")]
     Panic {
+        /// The circuit.
+        circuit: &'static str,
+    },
+    /// A circuit asked of a chain that neither read nor compiled it (the caller's
+    /// mistake: compose from [`Chain::from_files`], or after [`Chain::compile_all`]).
+    #[error("{circuit} is neither read nor compiled")]
+    NotLoaded {
         /// The circuit.
         circuit: &'static str,
     },

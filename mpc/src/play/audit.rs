@@ -79,7 +79,7 @@ pub struct Replayed {
 /// (250 MB for 100 plies) need not fit in memory at once.
 pub fn replay(
     opened: &Opened,
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     upto: usize,
     mut check: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<Replayed, super::game::PlayError> {
@@ -108,11 +108,11 @@ pub fn replay(
         if made >= upto {
             break;
         }
-        let e1 = b.ask(circuits, a)?;
+        let e1 = b.ask(a)?;
         let g1 = w.answer(circuits, &e1, a)?;
         let e2 = b.evaluate(circuits, &g1)?;
-        let (g2, outcome) = w.decode(circuits, &e2)?;
-        b.finish(circuits, &g2)?;
+        let (g2, outcome) = w.decode(&e2)?;
+        b.finish(&g2)?;
         told.push(outcome);
         for (by, bytes) in [
             (Party::Evaluator, e1),
@@ -141,7 +141,7 @@ fn next(w: &White) -> Party {
 /// move in the computation after the last.
 pub fn honest(
     opened: &Opened,
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     upto: usize,
 ) -> Result<(Vec<Sent>, Party), super::game::PlayError> {
     let mut out = vec![];
@@ -155,7 +155,7 @@ pub fn honest(
 /// Compares what was sent with what the openings make.
 pub fn audit(
     opened: &Opened,
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     sent: &[Sent],
 ) -> Result<Finding, super::game::PlayError> {
     audit_by(opened, circuits, sent.len(), |at, want| sent[at] == *want)
@@ -165,7 +165,7 @@ pub fn audit(
 /// whether the message posted at `at` is the honest one (its bytes, or its hash).
 pub fn audit_by(
     opened: &Opened,
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     posted: usize,
     same: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<Finding, super::game::PlayError> {
@@ -177,7 +177,7 @@ pub fn audit_by(
 /// spec/GAMES.md §5.13.6, is the computation's answer and nobody's fault).
 pub fn audit_told(
     opened: &Opened,
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     posted: usize,
     mut same: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<(Finding, Vec<Outcome>), super::game::PlayError> {

@@ -1,32 +1,59 @@
-//! The compiled circuits a game uses, by shape, and how the next computation's input
-//! wires divide between carried labels, public padding and the two sides' fresh bits.
+//! The circuits a game garbles, read from the files of `spec/circuits/` and never
+//! compiled: the start's, and for each attempt the chain of its plan composed into one
+//! circuit (`chain::compose`, spec/GAMES.md §5.15); and how a computation's input wires
+//! divide between carried labels and the two sides' fresh bits.
+//!
+//! An attempt's circuit grows with the mover's window and his earlier attempts this
+//! period; [`MAX_WINDOW`] and [`MAX_EARLIER`] bound both, so that its garbled rows fit one
+//! message of the game (the game's rules keep its states within them: the ply limit and
+//! the attempts a period). Past them nothing is composed.
 
-use std::collections::HashMap;
-
-use garble_lang::GarbleProgram;
+use std::borrow::Cow;
 
 use super::Fault;
 use super::public::Public;
 use super::run::{Layout, Source};
-use crate::inputs::items_literal;
-use crate::kept::{self, FIXED_BITS, ITEM_BITS, KEY_BITS, KeptShape};
+use crate::chain::{self, Chain, ChainError, FRESH_BITS, FileError, OUT_BITS, SETUP_BITS};
+use crate::gc::Circuit;
+use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS};
 
-/// The compiled circuits, by shape: compiling one takes about a second, so both sides
-/// keep them.
-#[derive(Default)]
+/// The most keys a mover's window may hold when he attempts: 64 blocks of `window8`.
+pub const MAX_WINDOW: usize = 512;
+/// The most attempts a mover may have made before this one in his period: 64 blocks of
+/// `earlier4`.
+pub const MAX_EARLIER: usize = 255;
+
+/// Outputs of a computation kept as labels for later ones: the key of the position it
+/// leaves, then the next `Fixed`. They come last; the outputs before them are returned.
+const KEPT_BITS: usize = KEY_BITS + FIXED_BITS;
+
+/// The circuits of every game of this build: the start and the chain's six, read from
+/// the embedded files once (about 90 ms) and never changed, so one set serves every game
+/// and audit of a process.
 pub struct Circuits {
-    start: Option<GarbleProgram>,
-    attempts: HashMap<KeptShape, GarbleProgram>,
+    chain: Chain,
+    start: Circuit,
 }
 
-/// Why a computation could not go on: a fault of the other side's, or a circuit that
-/// would not compile (a bug of ours, no player's).
+/// Why a computation could not go on: a fault of the other side's, or of this
+/// installation (its circuit files), or the caller's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayError {
     /// A message the other side sent.
     Fault(Fault),
-    /// The circuit of this shape did not compile.
-    Compile(String),
+    /// The circuit files embedded in this build do not read: the installation's fault,
+    /// no player's.
+    Files(FileError),
+    /// An attempt's circuit could not be composed (a bug of ours).
+    Chain(ChainError),
+    /// A state past [`MAX_WINDOW`] or [`MAX_EARLIER`], which the game's rules never reach
+    /// (the caller's mistake): nothing is composed.
+    TooLarge {
+        /// Keys in the mover's window.
+        window: usize,
+        /// His earlier attempts this period.
+        earlier: usize,
+    },
     /// A step asked out of turn (the caller's mistake).
     OutOfTurn(&'static str),
 }
@@ -38,132 +65,67 @@ impl From<Fault> for PlayError {
 }
 
 impl Circuits {
-    /// Attempt shapes compiled so far.
-    pub fn shapes(&self) -> usize {
-        self.attempts.len()
+    /// The circuits read from the files embedded in this build, every hash checked.
+    pub fn from_files() -> Result<Circuits, FileError> {
+        Ok(Circuits {
+            chain: Chain::from_files()?,
+            start: chain::files::start()?,
+        })
     }
 
-    /// Whether the start's program is compiled.
-    pub fn has_start(&self) -> bool {
-        self.start.is_some()
-    }
-
-    /// The attempt shapes compiled, in no order.
-    pub fn compiled(&self) -> Vec<KeptShape> {
-        self.attempts.keys().copied().collect()
-    }
-
-    /// Whether the attempt's program of this shape is compiled.
-    pub fn has(&self, shape: &KeptShape) -> bool {
-        self.attempts.contains_key(shape)
-    }
-
-    /// Takes the start's program compiled elsewhere ([`compile_start`]), unless one is
-    /// here already: a caller that shares these circuits compiles without holding them.
-    pub fn put_start(&mut self, prg: GarbleProgram) {
-        self.start.get_or_insert(prg);
-    }
-
-    /// Takes an attempt's program compiled elsewhere ([`kept::compile`]), unless one of
-    /// that shape is here already.
-    pub fn put(&mut self, shape: KeptShape, prg: GarbleProgram) {
-        self.attempts.entry(shape).or_insert(prg);
-    }
-
-    fn start(&mut self) -> Result<&GarbleProgram, PlayError> {
-        if self.start.is_none() {
-            self.start = Some(compile_start()?);
-        }
-        self.start
-            .as_ref()
-            .ok_or(PlayError::Compile("the start".into()))
-    }
-
-    fn attempt(&mut self, shape: KeptShape) -> Result<&GarbleProgram, PlayError> {
-        use std::collections::hash_map::Entry;
-        match self.attempts.entry(shape) {
-            Entry::Occupied(e) => Ok(e.into_mut()),
-            Entry::Vacant(e) => Ok(e.insert(kept::compile(&shape).map_err(PlayError::Compile)?)),
-        }
-    }
-
-    /// The next computation's program: the start before it, else the attempt's.
+    /// The next computation's circuit: the start's before it, else the attempt's
+    /// composed from what both know.
     pub(super) fn next(
-        &mut self,
+        &self,
         public: &Public,
         started: bool,
-    ) -> Result<&GarbleProgram, PlayError> {
-        if started {
-            self.attempt(public.shape())
-        } else {
-            self.start()
+    ) -> Result<Cow<'_, Circuit>, PlayError> {
+        if !started {
+            return Ok(Cow::Borrowed(&self.start));
         }
+        let m = public.mover();
+        let (window, earlier) = (public.windows[m], public.earlier);
+        if window > MAX_WINDOW || earlier > MAX_EARLIER {
+            return Err(PlayError::TooLarge { window, earlier });
+        }
+        let c = chain::compose::compose(
+            &self.chain,
+            public.white_to_move,
+            window,
+            earlier,
+            public.flags(),
+        )
+        .map_err(PlayError::Chain)?;
+        Ok(Cow::Owned(c))
     }
 }
 
-/// Compiles the start's program.
-pub fn compile_start() -> Result<GarbleProgram, PlayError> {
-    kept::compile_source(&kept::start_source()).map_err(PlayError::Compile)
-}
-
-/// The next computation's layout and its public bits: for an attempt, `Fixed` and the
-/// window's and earlier attempts' real entries carried, their padding public (keys and
-/// items that repeat nothing; a group with no entry at all is one unused entry), then
-/// White's and Black's fresh bits.
-pub(super) fn layout(
-    prg: &GarbleProgram,
-    public: &Public,
-    started: bool,
-) -> Result<(Layout, Vec<bool>), PlayError> {
-    let c = prg.circuit.unwrap_ssa_ref();
-    let g = &c.input_gates;
-    let kept = KEY_BITS + FIXED_BITS;
-    let returned = c.output_gates.len().saturating_sub(kept);
+/// The next computation's layout. The start: White's `Setup`, then Black's, two bits
+/// returned (whether each back rank is a Chess960 one). An attempt: `Fixed`, the mover's
+/// window's keys and his earlier attempts' items carried, then White's and Black's fresh
+/// inputs; returned, whether a move was made and the two answers under their pads.
+pub(super) fn layout(public: &Public, started: bool) -> Layout {
     if !started {
-        let inputs = vec![(Source::Garbler, g[0]), (Source::Evaluator, g[1])];
-        return Ok((Layout { inputs, returned }, vec![]));
+        return Layout {
+            inputs: vec![
+                (Source::Garbler, SETUP_BITS),
+                (Source::Evaluator, SETUP_BITS),
+            ],
+            returned: START_BITS - KEPT_BITS,
+        };
     }
-    let shape = public.shape();
-    let m = public.mover();
-    let mut inputs = vec![(Source::Carried, g[0])];
-    let mut bits = vec![];
-    let mut group = |arg: usize,
-                     real: usize,
-                     padded: usize,
-                     width: usize,
-                     never: String|
-     -> Result<(), PlayError> {
-        if padded == 0 {
-            inputs.push((Source::Public, width));
-            bits.extend(std::iter::repeat_n(false, width));
-            return Ok(());
-        }
-        let all = prg
-            .parse_arg(arg, &never)
-            .map_err(|e| PlayError::Compile(format!("padding: {e:?}")))?
-            .as_bits();
-        inputs.push((Source::Carried, real * width));
-        inputs.push((Source::Public, (padded - real) * width));
-        bits.extend_from_slice(all.get(real * width..).unwrap_or_default());
-        Ok(())
-    };
-    let keys = vec![kept::NEVER_KEY; shape.window.max(1)].join(", ");
-    group(
-        1,
-        public.windows[m],
-        shape.window,
-        KEY_BITS,
-        format!("[{keys}]"),
-    )?;
-    let items = vec![kept::NEVER_ITEM; shape.earlier.max(1)];
-    group(
-        2,
-        public.earlier,
-        shape.earlier,
-        ITEM_BITS,
-        items_literal(&items),
-    )?;
-    inputs.push((Source::Garbler, g[3]));
-    inputs.push((Source::Evaluator, g[4]));
-    Ok((Layout { inputs, returned }, bits))
+    let carried =
+        FIXED_BITS + public.windows[public.mover()] * KEY_BITS + public.earlier * ITEM_BITS;
+    Layout {
+        inputs: vec![
+            (Source::Carried, carried),
+            (Source::Garbler, FRESH_BITS),
+            (Source::Evaluator, FRESH_BITS),
+        ],
+        returned: OUT_BITS - KEPT_BITS,
+    }
 }
+
+/// Bits of the start's output: the two ranks' validity, the start's key, the first
+/// `Fixed`.
+const START_BITS: usize = 2 + KEPT_BITS;

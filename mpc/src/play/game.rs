@@ -1,7 +1,8 @@
 //! A game of Secret Stallmate computed by the two players: White garbles, Black
 //! evaluates. Once, the 128 base OTs (Black's `A`, White's reply). Then the start
 //! computation (the two back ranks to the first state), and one computation per attempt
-//! (`kept.rs`), each the four messages of `run.rs`.
+//! (the chain of the circuit files composed into one, `circuits.rs`), each the four
+//! messages of `run.rs`.
 //!
 //! The state between computations is labels: the evaluator holds one per wire, the
 //! garbler its zero label. What goes where next is public (`Public::after`): `Fixed`
@@ -15,17 +16,16 @@
 
 mod checkpoint;
 
-use garble_lang::GarbleProgram;
-
 use super::circuits::layout;
-pub use super::circuits::{Circuits, PlayError};
-pub use super::public::{EARLIER_STEP, Options, Public, WINDOW_STEP};
+pub use super::circuits::{Circuits, MAX_EARLIER, MAX_WINDOW, PlayError};
+pub use super::public::{Options, Public};
 use super::run::{Answered, Asking, Evaluated, Garbled, Layout, Source};
 use super::{Fault, Party};
+use crate::chain::bits::{fresh_bits, read_attempt, setup_bits};
 use crate::gc::Block;
 use crate::gc::seed::{Seed, Stream};
-use crate::inputs::{Answer, fresh_literal};
-use crate::kept::{self, ITEM_BITS, KEY_BITS};
+use crate::inputs::Answer;
+use crate::kept::{ITEM_BITS, KEY_BITS};
 use crate::ot::{base, extension};
 
 /// A player's pad for a run, as the answer's fields.
@@ -37,23 +37,12 @@ fn pad(stream: &Stream, run: u64) -> Answer {
 /// A side's fresh bits for the next computation: his back rank and his share of the
 /// fingerprints' key for the start, else his attempt (0 when he does not move) and his
 /// pad.
-fn fresh(
-    prg: &GarbleProgram,
-    started: bool,
-    side: usize,
-    rank: &[u8; 8],
-    stream: &Stream,
-    attempt: u16,
-    pad: &Answer,
-) -> Result<Vec<bool>, PlayError> {
-    let (arg, lit) = if started {
-        (3 + side, fresh_literal(attempt, pad))
+fn fresh(started: bool, rank: &[u8; 8], stream: &Stream, attempt: u16, pad: &Answer) -> Vec<bool> {
+    if started {
+        fresh_bits(attempt, pad)
     } else {
-        (side, kept::setup_literal(rank, &stream.hash_share()))
-    };
-    prg.parse_arg(arg, &lit)
-        .map(|l| l.as_bits())
-        .map_err(|e| PlayError::Compile(format!("an input literal: {e:?}")))
+        setup_bits(rank, &stream.hash_share())
+    }
 }
 
 /// What a computation told this side.
@@ -75,27 +64,18 @@ pub enum Outcome {
     },
 }
 
-/// Reads the returned bits of a computation (the kept ones are unknown: zeros stand in).
+/// Reads the returned bits of a computation: for the start, whether each back rank is a
+/// Chess960 one; for an attempt, whether a move was made and the two answers under their
+/// pads, of which this side unmasks its own.
 fn read(
-    prg: &GarbleProgram,
     started: bool,
     bits: &[bool],
     side: usize,
     mover: usize,
     pads: &Answer,
 ) -> Result<(Outcome, bool), PlayError> {
-    let c = prg.circuit.unwrap_ssa_ref();
-    let mut all = bits.to_vec();
-    all.resize(c.output_gates.len(), false);
-    let lit = prg
-        .parse_output(&all)
-        .map_err(|e| PlayError::Compile(format!("an output: {e:?}")))?;
     if !started {
-        use garble_lang::literal::Literal;
-        let Literal::Tuple(t) = &lit else {
-            return Err(PlayError::Compile("the start's output".into()));
-        };
-        let yes = |i: usize| t.get(i) == Some(&Literal::True);
+        let yes = |i: usize| bits.get(i) == Some(&true);
         return Ok((
             Outcome::Started {
                 white: yes(0),
@@ -104,7 +84,9 @@ fn read(
             false,
         ));
     }
-    let (made, mover_masked, other_masked) = kept::read(&lit).map_err(PlayError::Compile)?;
+    // The returned bits are as many as the layout says, checked where they were read.
+    let (made, mover_masked, other_masked) =
+        read_attempt(bits).ok_or(PlayError::OutOfTurn("returned bits of no attempt"))?;
     let answer = if side == mover {
         mover_masked.unmask(pads)
     } else {
@@ -181,7 +163,6 @@ struct Side {
 struct Inputs {
     run: u64,
     layout: Layout,
-    public: Vec<bool>,
     own: Vec<bool>,
     carried: Vec<Block>,
 }
@@ -198,56 +179,42 @@ impl Side {
         }
     }
 
-    /// The next computation's layout, public bits, this side's fresh bits (with
-    /// `attempt` if it is to move) and carried labels.
-    fn inputs(&self, circuits: &mut Circuits, attempt: u16) -> Result<Inputs, PlayError> {
+    /// The next computation's layout, this side's fresh bits (with `attempt` if it is
+    /// to move) and carried labels.
+    fn inputs(&self, attempt: u16) -> Inputs {
         let run = self.public.run;
-        let prg = circuits.next(&self.public, self.started)?;
-        let (layout, public) = layout(prg, &self.public, self.started)?;
         let moving = self.started && self.public.mover() == self.index;
         let mine = if moving { attempt } else { 0 };
         let own = fresh(
-            prg,
             self.started,
-            self.index,
             &self.rank,
             &self.stream,
             mine,
             &pad(&self.stream, run),
-        )?;
+        );
         let carried = if self.started {
             self.state.carried(&self.public)
         } else {
             vec![]
         };
-        Ok(Inputs {
+        Inputs {
             run,
-            layout,
-            public,
+            layout: layout(&self.public, self.started),
             own,
             carried,
-        })
+        }
     }
 
     /// After a computation: what it told this side, and the state carried on.
     fn conclude(
         &mut self,
-        circuits: &mut Circuits,
         bits: &[bool],
         kept: &[Block],
         fresh: &[Block],
         l: &Layout,
     ) -> Result<Outcome, PlayError> {
-        let prg = circuits.next(&self.public, self.started)?;
         let pads = pad(&self.stream, self.public.run);
-        let (outcome, capture) = read(
-            prg,
-            self.started,
-            bits,
-            self.index,
-            self.public.mover(),
-            &pads,
-        )?;
+        let (outcome, capture) = read(self.started, bits, self.index, self.public.mover(), &pads)?;
         let made = matches!(outcome, Outcome::Attempt { made: true, .. });
         let attempt = mover_attempt(fresh, l, self.public.white_to_move);
         self.state
@@ -318,7 +285,7 @@ impl White {
     /// he is to move.
     pub fn answer(
         &mut self,
-        circuits: &mut Circuits,
+        circuits: &Circuits,
         e1: &[u8],
         attempt: u16,
     ) -> Result<Vec<u8>, PlayError> {
@@ -326,16 +293,15 @@ impl White {
             .ot
             .as_ref()
             .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
-        let i = self.side.inputs(circuits, attempt)?;
-        let prg = circuits.next(&self.side.public, self.side.started)?;
+        let i = self.side.inputs(attempt);
+        let c = circuits.next(&self.side.public, self.side.started)?;
         let g = Garbled::new(
-            prg.circuit.unwrap_ssa_ref(),
+            &c,
             &self.side.stream,
             i.run,
             i.layout.clone(),
             &i.carried,
             i.own,
-            i.public,
         );
         let (g1, answered) = g.answer(ot, e1)?;
         self.answered = Some((answered, i.layout));
@@ -343,19 +309,13 @@ impl White {
     }
 
     /// Reads E2: G2 for Black, and what the computation told White.
-    pub fn decode(
-        &mut self,
-        circuits: &mut Circuits,
-        e2: &[u8],
-    ) -> Result<(Vec<u8>, Outcome), PlayError> {
+    pub fn decode(&mut self, e2: &[u8]) -> Result<(Vec<u8>, Outcome), PlayError> {
         let (answered, l) = self
             .answered
             .take()
             .ok_or(PlayError::OutOfTurn("nothing garbled"))?;
         let (g2, d) = answered.decode(e2)?;
-        let outcome = self
-            .side
-            .conclude(circuits, &d.bits, &d.kept, &d.fresh, &l)?;
+        let outcome = self.side.conclude(&d.bits, &d.kept, &d.fresh, &l)?;
         Ok((g2, outcome))
     }
 }
@@ -404,19 +364,19 @@ impl Black {
     }
 
     /// E1 for the next computation; `attempt` is his own when he is to move.
-    pub fn ask(&mut self, circuits: &mut Circuits, attempt: u16) -> Result<Vec<u8>, PlayError> {
+    pub fn ask(&mut self, attempt: u16) -> Result<Vec<u8>, PlayError> {
         let ot = self
             .ot
             .as_ref()
             .ok_or(PlayError::OutOfTurn("no base OTs yet"))?;
-        let i = self.side.inputs(circuits, attempt)?;
+        let i = self.side.inputs(attempt);
         let (e1, asking) = Asking::new(ot, i.run, i.layout.clone(), i.carried, &i.own);
         self.asking = Some((asking, i.layout));
         Ok(e1)
     }
 
     /// Reads G1, evaluates: E2.
-    pub fn evaluate(&mut self, circuits: &mut Circuits, g1: &[u8]) -> Result<Vec<u8>, PlayError> {
+    pub fn evaluate(&mut self, circuits: &Circuits, g1: &[u8]) -> Result<Vec<u8>, PlayError> {
         let ot = self
             .ot
             .as_ref()
@@ -425,19 +385,19 @@ impl Black {
             .asking
             .take()
             .ok_or(PlayError::OutOfTurn("nothing asked"))?;
-        let prg = circuits.next(&self.side.public, self.side.started)?;
-        let (e2, evaluated) = asking.evaluate(ot, prg.circuit.unwrap_ssa_ref(), g1)?;
+        let c = circuits.next(&self.side.public, self.side.started)?;
+        let (e2, evaluated) = asking.evaluate(ot, &c, g1)?;
         self.evaluated = Some((evaluated, l));
         Ok(e2)
     }
 
     /// Reads G2: what the computation told Black.
-    pub fn finish(&mut self, circuits: &mut Circuits, g2: &[u8]) -> Result<Outcome, PlayError> {
+    pub fn finish(&mut self, g2: &[u8]) -> Result<Outcome, PlayError> {
         let (evaluated, l) = self
             .evaluated
             .take()
             .ok_or(PlayError::OutOfTurn("nothing evaluated"))?;
         let f = evaluated.finish(g2)?;
-        self.side.conclude(circuits, &f.bits, &f.kept, &f.fresh, &l)
+        self.side.conclude(&f.bits, &f.kept, &f.fresh, &l)
     }
 }

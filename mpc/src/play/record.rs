@@ -85,7 +85,7 @@ pub fn open(seed: &Seed, game: &Digest, run: u64, commitment: &Digest) -> Option
 /// again from the openings, hashed, and compared.
 pub fn audit_posted(
     opened: &Opened,
-    circuits: &mut Circuits,
+    circuits: &Circuits,
     game: &Digest,
     posted: &[Digest],
 ) -> Result<Finding, PlayError> {

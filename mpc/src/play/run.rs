@@ -9,13 +9,11 @@
 //!        ◀── G2: those outputs' bits, one byte each ── (Ended)
 //! ```
 //!
-//! The circuit's input wires are of four sources, in runs a `Layout` lists: carried
+//! The circuit's input wires are of three sources, in runs a `Layout` lists: carried
 //! (labels kept from earlier computations: the evaluator holds one label of each, the
-//! garbler its zero label), the garbler's fresh bits, the evaluator's fresh bits (by
-//! oblivious transfer), and public bits both know (padding that lets one compiled shape
-//! serve several states), whose labels the garbler sends as he sends his own. G1 carries
-//! the transfers, then the labels of the garbler's bits, then of the public bits, each in
-//! wire order, then the rows. Its outputs are, in order, the returned ones (decoded by
+//! garbler its zero label), the garbler's fresh bits, and the evaluator's fresh bits (by
+//! oblivious transfer). G1 carries the transfers, then the labels of the garbler's bits
+//! in wire order, then the rows. Its outputs are, in order, the returned ones (decoded by
 //! the garbler, told to both) and the kept ones (left as labels for later computations).
 
 use super::{Fault, Party};
@@ -36,8 +34,6 @@ pub enum Source {
     Garbler,
     /// The evaluator's fresh bit.
     Evaluator,
-    /// A bit both know.
-    Public,
 }
 
 /// How a computation's inputs and outputs divide: the input wires as runs of one
@@ -91,13 +87,12 @@ pub struct Garbled {
     run: u64,
     layout: Layout,
     own: Vec<bool>,
-    public: Vec<bool>,
     outputs: usize,
 }
 
 impl Garbled {
     /// Garbles `c` for run `run`: the carried wires' zero labels are `carried` (one per
-    /// carried wire, in order), the garbler's fresh bits `own`, the public bits `public`.
+    /// carried wire, in order), the garbler's fresh bits `own`.
     pub fn new(
         c: &Circuit,
         stream: &Stream,
@@ -105,7 +100,6 @@ impl Garbled {
         layout: Layout,
         carried: &[Block],
         own: Vec<bool>,
-        public: Vec<bool>,
     ) -> Garbled {
         let pinned: Vec<(usize, Block)> = layout
             .wires(Source::Carried)
@@ -117,7 +111,6 @@ impl Garbled {
             run,
             layout,
             own,
-            public,
             outputs: c.output_gates.len(),
         }
     }
@@ -144,15 +137,8 @@ impl Garbled {
             .zip(&self.own)
             .map(label)
             .collect();
-        let public: Vec<Block> = l
-            .wires(Source::Public)
-            .into_iter()
-            .zip(&self.public)
-            .map(label)
-            .collect();
         let mut g1 = y;
         g1.extend(to_bytes(&own));
-        g1.extend(to_bytes(&public));
         g1.extend(g.wire_bytes());
         Ok((g1, Answered { garbled: self }))
     }
@@ -268,13 +254,11 @@ impl Asking {
         };
         let y_len = l.count(Source::Evaluator) * 32;
         let own_len = l.count(Source::Garbler) * 16;
-        let public_len = l.count(Source::Public) * 16;
-        if g1.len() < y_len + own_len + public_len {
+        if g1.len() < y_len + own_len {
             return Err(malformed);
         }
         let (y, rest) = g1.split_at(y_len);
-        let (own, rest) = rest.split_at(own_len);
-        let (public, rows) = rest.split_at(public_len);
+        let (own, rows) = rest.split_at(own_len);
         let theirs = ot
             .finish(&self.pending, y)
             .map_err(|e| ot_fault(Party::Garbler, e))?;
@@ -291,7 +275,6 @@ impl Asking {
         let own = blocks(own);
         place(Source::Garbler, own.clone());
         place(Source::Evaluator, theirs.clone());
-        place(Source::Public, blocks(public));
         let fresh: Vec<Block> = own.into_iter().chain(theirs).collect();
         let out = evaluate(c, &rows, self.run, &labels).map_err(|e| match e {
             EvalError::Rows { .. } | EvalError::Inputs { .. } => Fault::Malformed {

@@ -6,8 +6,7 @@
 //! Files: the loop and the core's outputs here; the messages a node's handle sends, its
 //! configuration and why it did not start `api.rs`; what it says about itself `info.rs`;
 //! the swarm's events `events.rs`; dialling, lookups and registrations at lookup points
-//! `reach.rs`; a peer's restart seen by the boot it announces `restarts.rs`; circuits
-//! compiled ahead `warm.rs`; addresses, the listen probe and error causes `addr.rs`; the
+//! `reach.rs`; a peer's restart seen by the boot it announces `restarts.rs`; addresses, the listen probe and error causes `addr.rs`; the
 //! store's writer thread `writer.rs`; the sync protocol's long-lived streams `streams.rs`,
 //! each run by a task of `link.rs`; the messages of a game's computations on their own
 //! stream protocol `computations.rs`.
@@ -23,7 +22,6 @@ mod memory;
 mod reach;
 mod restarts;
 mod streams;
-mod warm;
 mod writer;
 
 use std::collections::HashMap;
@@ -84,8 +82,6 @@ pub struct Shell {
     reach: reach::Reach,
     /// The boots peers announced per connection (`restarts.rs`).
     boots: restarts::Boots,
-    /// Circuits compiled ahead (`warm.rs`).
-    warm: warm::Warm,
     /// Listen addresses that failed (a relay that refused a reservation), with why.
     failed: Vec<String>,
     /// The listen addresses asked for, by listener.
@@ -192,7 +188,6 @@ impl Shell {
             dials: HashMap::new(),
             reach: reach::Reach::default(),
             boots: restarts::Boots::default(),
-            warm: warm::Warm::default(),
             failed: vec![],
             listeners: HashMap::new(),
             relisten: vec![],
@@ -380,7 +375,6 @@ impl Shell {
                     .computing()
                     .map(|(peer, game, cap)| ((peer, *game.bytes()), cap));
                 self.computations.allow(pairs);
-                self.warm_circuits();
                 return;
             }
             for (p, id, req) in legacy {

@@ -18,6 +18,7 @@
 
 use sealed_mpc::play::Party;
 use sealed_mpc::play::audit::{Finding as MpcFinding, Opened, audit_told};
+use sealed_mpc::play::game::PlayError;
 use sealed_mpc::play::record;
 use sealed_protocol::deposit::seal;
 use sealed_protocol::hidden::{Audit, Finding, Gap, Revealed};
@@ -155,20 +156,24 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
         attempts: attempts.clone(),
     };
     let hashes: Vec<[u8; 32]> = acts.steps.iter().map(|s| s.0).collect();
-    let mut circuits = super::circuits();
     // A message left with the witness must be the message, sealed to its receiver: the
     // deposit is one fixed string of the message's bytes (PROTOCOL §17.10).
     let mut false_deposit = None;
-    let replayed = audit_told(&opened, &mut circuits, hashes.len(), |at, want| {
-        let same = record::step_hash(&game, at as u64, &want.bytes) == hashes[at];
-        for &(i, d, env) in acts.deposits.iter().filter(|d| d.0 == at as u64) {
-            let to = &rules.keys[(!super::sender(i)).idx()];
-            if same && false_deposit.is_none() && seal(r.game, &want.bytes, to).hash.0 != d {
-                false_deposit = Some((i, env));
-            }
-        }
-        same
-    });
+    let replayed = super::circuits()
+        .map_err(|e| PlayError::Files(e.0))
+        .and_then(|circuits| {
+            audit_told(&opened, circuits, hashes.len(), |at, want| {
+                let same = record::step_hash(&game, at as u64, &want.bytes) == hashes[at];
+                for &(i, d, env) in acts.deposits.iter().filter(|d| d.0 == at as u64) {
+                    let to = &rules.keys[(!super::sender(i)).idx()];
+                    if same && false_deposit.is_none() && seal(r.game, &want.bytes, to).hash.0 != d
+                    {
+                        false_deposit = Some((i, env));
+                    }
+                }
+                same
+            })
+        });
     if let Some((i, at)) = false_deposit {
         found.push((
             deposit_of(i),
@@ -210,8 +215,9 @@ fn audit_all(rules: &Duo, r: &Revealed<'_>) -> (Audit, Vec<u16>) {
         // open, found above.
         Ok(_) => {}
         // The honest replay of revealed seeds and valid back ranks cannot fail but by a
-        // fault of this verifier (a circuit that does not compile): the game stays
-        // unaudited, a gap named against the garbler only because a gap names someone.
+        // fault of this verifier (circuit files of its build that do not read): the game
+        // stays unaudited, a gap named against the garbler only because a gap names
+        // someone.
         Err(e) => out.gaps.push(Gap {
             against: seat(Color::White),
             what: format!(

@@ -5,7 +5,7 @@
 
 use sealed_mpc::play::game::PlayError;
 
-use super::circuits::CompileError;
+use super::circuits::CircuitsError;
 use super::player::MAX_MESSAGE;
 
 /// Why a message of the other player's is refused; nothing changed, and its sender may
@@ -82,7 +82,7 @@ pub enum StepError {
     /// White's `Done` does not say what the computation told Black.
     #[error("White's Done of computation {0} says what the computation did not tell")]
     FalseDone(u64),
-    /// The computation's program could not be made ready.
+    /// The circuit files of this build do not read.
     #[error(transparent)]
-    Compile(#[from] CompileError),
+    Circuits(#[from] CircuitsError),
 }

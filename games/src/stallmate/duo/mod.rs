@@ -12,8 +12,7 @@
 //! # Files
 //!
 //! - [`acts`] — the public acts and their encoding;
-//! - [`circuits`] — the process's compiled circuits, each compiled once, and those a
-//!   game meets first compiled ahead;
+//! - [`circuits`] — the process's circuits, read once from the files of this build;
 //! - [`item`] — an attempt as the computation's item, the answer's ending, the options;
 //! - [`posted`] — what the public acts hold of the computations, for the audit and a
 //!   player's table alike;
@@ -37,7 +36,7 @@ pub mod posted;
 pub mod table;
 pub mod told;
 
-pub use circuits::{CompileError, circuits, ensure, warm_up};
+pub use circuits::{CircuitsError, circuits};
 pub use errors::{MessageRefused, ResumeError, StepError};
 pub use table::DESCRIPTOR;
 
@@ -51,10 +50,13 @@ use sealed_protocol::rules::{ActCtx, Applied, Moves, OptionError, Rules, SetupSp
 use sealed_protocol::time::TimeControl;
 use sealed_protocol::witness::{SignedStatement, Statement};
 
+use sealed_mpc::chain::files::MANIFEST_SHA256;
+use sealed_mpc::play::game::{MAX_EARLIER, MAX_WINDOW};
+
 use self::acts::{Act, Done};
 use super::ending::{self, Ending};
 use super::options::Options;
-use super::peer::{MAX_ATTEMPTS, seat, setup_name};
+use super::peer::{seat, setup_name};
 use crate::chess::Color;
 
 /// The variant's name in proposals.
@@ -65,6 +67,22 @@ pub const VARIANT: &str = "stallmate-duo";
 pub fn engine_name() -> Name {
     Name::new("engine").expect("a valid name")
 }
+
+/// The most plies a game may last, and its ply limit when the terms name none: a mover's
+/// window then holds at most 501 positions, so that with [`MAX_TRIES`] every
+/// computation's circuit stays within what one message carries (about 221,000 AND gates,
+/// 7.1 MB of rows against [`player::MAX_MESSAGE`]'s 7 MiB: spec/GAMES.md §5.15).
+pub const MAX_PLIES: u32 = 1000;
+/// The most attempts one period may hold: far more than the moves a side can try, so
+/// only a flood is refused, and a computation's earlier attempts stay within
+/// `sealed_mpc::play::game::MAX_EARLIER`.
+pub const MAX_TRIES: usize = MAX_EARLIER + 1;
+const _: () = assert!((MAX_PLIES as usize).div_ceil(2) + 1 <= MAX_WINDOW);
+
+/// The option naming the circuits the computations garble: the SHA-256 of
+/// spec/circuits/MANIFEST, in hex. The terms must name the files this build holds, so a
+/// game on other circuits is another game, refused before anything is committed.
+pub const CIRCUITS: &str = "circuits";
 
 /// Messages before the first computation: the base oblivious transfers' two.
 pub const BASE_MESSAGES: u64 = 2;
@@ -200,7 +218,36 @@ impl Rules for Duo {
                 "stallmate-duo needs a witness (protocol version 2) and a time control".into(),
             ));
         }
-        let options = Options::from_proposal(&terms.proposal().rule_options())?;
+        let (circuits, named): (Vec<_>, Vec<_>) = terms
+            .proposal()
+            .rule_options()
+            .into_iter()
+            .partition(|(k, _)| k.as_str() == CIRCUITS);
+        match circuits.as_slice() {
+            [(_, v)] if v == MANIFEST_SHA256 => {}
+            [] => {
+                return Err(OptionError(format!(
+                    "stallmate-duo: the terms name no circuits (option {CIRCUITS}: the SHA-256 \
+                     of spec/circuits/MANIFEST, {MANIFEST_SHA256})"
+                )));
+            }
+            [(_, v), ..] => {
+                return Err(OptionError(format!(
+                    "stallmate-duo: the terms name the circuits {v:?}; this node holds \
+                     {MANIFEST_SHA256} only"
+                )));
+            }
+        }
+        let mut options = Options::from_proposal(&named)?;
+        if !named.iter().any(|(k, _)| k.as_str() == "ply-limit") {
+            options.ply_limit = Some(MAX_PLIES);
+        }
+        if !options.ply_limit.is_some_and(|n| n <= MAX_PLIES) {
+            return Err(OptionError(format!(
+                "stallmate-duo: ply-limit is a number of moves from 1 to {MAX_PLIES}, so that \
+                 every computation fits one message"
+            )));
+        }
         let key = |c: Color| terms.key(seat(c)).copied();
         let (Some(white), Some(black)) = (key(Color::White), key(Color::Black)) else {
             return Err(OptionError("stallmate-duo: a player without a key".into()));
@@ -317,9 +364,10 @@ impl Rules for Duo {
             (Owed::Deposit(_), _) => Err("the lacked message is owed to the witness".into()),
             (_, Act::Deposited(_)) => Err("no message is lacked".into()),
             (Owed::Attempt(_), Act::Attempt(_)) => {
-                // Far more than the moves a side can try: only a flood is refused, and
-                // a hostile transcript's audit stays bounded.
-                if state.tries as usize >= MAX_ATTEMPTS {
+                // Far more than the moves a side can try: only a flood is refused, a
+                // computation fits one message, and a hostile transcript's audit stays
+                // bounded.
+                if state.tries as usize >= MAX_TRIES {
                     return Err("too many attempts in one period".into());
                 }
                 next.committed = true;
@@ -712,7 +760,7 @@ mod tests {
             s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;
         }
         s = step(&s, &done(false, false, None)).expect("start").state;
-        for _ in 0..MAX_ATTEMPTS {
+        for _ in 0..MAX_TRIES {
             s = step(&s, &Act::Attempt(Hash::ZERO)).expect("commit").state;
             for _ in 0..3 {
                 s = step(&s, &Act::Step(Hash::ZERO)).expect("in order").state;

@@ -530,34 +530,23 @@ impl Player {
             (i - BASE_MESSAGES) % COMPUTATION_MESSAGES,
         );
         let attempt = self.attempt(run, posted)?;
-        // The program this computation runs, compiled once in the process: a warm-up
-        // may be compiling it now (`super::ensure`).
-        let public = match &self.party {
-            Party::Black(b) => b.public(),
-            Party::White(w) => w.public(),
-        };
-        super::ensure((run > 0).then(|| public.shape()))?;
-        let mut circuits = super::circuits();
+        let circuits = super::circuits()?;
         let (bytes, outcome) = match (&mut self.party, p) {
             (Party::Black(b), 0) => {
                 if run == 0 {
                     self.other_base = Some(received.to_vec());
                     b.base_keys(received).map_err(err)?;
                 }
-                (b.ask(&mut circuits, attempt).map_err(err)?, None)
+                (b.ask(attempt).map_err(err)?, None)
             }
-            (Party::White(w), 1) => (
-                w.answer(&mut circuits, received, attempt).map_err(err)?,
-                None,
-            ),
-            (Party::Black(b), 2) => (b.evaluate(&mut circuits, received).map_err(err)?, None),
+            (Party::White(w), 1) => (w.answer(circuits, received, attempt).map_err(err)?, None),
+            (Party::Black(b), 2) => (b.evaluate(circuits, received).map_err(err)?, None),
             (Party::White(w), 3) => {
-                let (g2, outcome) = w.decode(&mut circuits, received).map_err(err)?;
+                let (g2, outcome) = w.decode(received).map_err(err)?;
                 (g2, Some(outcome))
             }
             _ => return Err(StepError::OthersMessage(i)),
         };
-        drop(circuits);
         let hash = Hash(step_hash(&self.game, i, &bytes));
         let act = match outcome {
             Some(o) => {
@@ -583,7 +572,7 @@ impl Player {
         if let (Party::Black(b), true) = (&mut self.party, ends_run) {
             let run = (i - BASE_MESSAGES) / COMPUTATION_MESSAGES;
             let outcome = b
-                .finish(&mut super::circuits(), &bytes)
+                .finish(&bytes)
                 .map_err(|why| StepError::Computation { index: i, why })?;
             let said = posted.done(run).map(|d| (d.made, d.capture, d.ending));
             if said != Some(claims(&outcome)) {

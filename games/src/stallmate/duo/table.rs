@@ -27,25 +27,27 @@ use super::{Duo, Owed, State, VARIANT, engine_name, sender};
 use crate::stallmate::attempt::{Attempt, AttemptRefused};
 use crate::stallmate::bot;
 use crate::stallmate::peer::color;
+use sealed_mpc::chain::files::MANIFEST_SHA256;
+
 use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_choices};
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
 use crate::table::{
-    Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, GameError, Grid,
+    Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, Grid,
     Hand, Refusal, Table, TableFace, TableOf, TableView,
 };
 
 /// The game as the registry lists it.
 pub const DESCRIPTOR: Descriptor = Descriptor::of::<Duo>(
     "Secret Stallmate without a referee: the two players' nodes answer every attempt together, garbled, and prove it at the end",
-    &crate::stallmate::BOARD_SETTINGS,
+    &crate::stallmate::DUO_SETTINGS,
     &[("ply-limit", "6"), ("time-per-move", "1h")],
     crate::stallmate::record::replay,
 )
 .computing(Computations {
     max_message: super::player::MAX_MESSAGE,
-    warm_up: |terms| super::circuits::warm_up(terms).map_err(GameError::new),
-});
+})
+.writing(&[(super::CIRCUITS, MANIFEST_SHA256)]);
 
 thread_local! {
     /// The player's view lent to the face for one forwarded call ([`DuoTable::shown`]).
