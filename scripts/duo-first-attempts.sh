@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Secret Stallmate without a referee between two fresh `sealed node` processes and a
 # witness, on 127.0.0.1: Alice proposes, Bob accepts, the board is set up, then after WAIT
-# seconds (a person reading it; 20 by default) Alice makes her first attempts, and the time from each
-# `sealed move` to the answer in her `sealed show` is printed (issue 57: the circuits a
-# game meets first are compiled ahead, node/src/shell/warm.rs). Figures in
+# seconds (a person reading it; 20 by default, 0 for none) Alice makes her first attempts, and
+# the time from each `sealed move` to the answer in her `sealed show` is printed (issue 57:
+# nothing is compiled; each node reads the circuit files once, when it first computes,
+# about 50-90 ms). Figures in
 # docs/PERFORMANCE.md. With EARLY=1 Alice does not wait for her board: her first attempt
 # is typed again and again from the moment Bob accepts until her node takes it, which
 # may be while the game is still starting at either seat.
