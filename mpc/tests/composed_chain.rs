@@ -101,7 +101,7 @@ fn the_composed_chain_in_the_clear_and_garbled_gives_what_the_chain_gives() {
             let b = Bits::random(&mut rng, mover_white, earlier, window);
             let what = format!("mover white {mover_white}, earlier {earlier}, window {window}");
             let clear = chain.evaluate(&b.inputs()).expect("in the clear");
-            let c = compose(&mut chain, mover_white, window, earlier, b.flags).expect("composes");
+            let c = compose(&chain, mover_white, window, earlier, b.flags).expect("composes");
             let parties = b.parties();
             assert_eq!(c.eval(&parties), clear, "{what}: composed, in the clear");
 
@@ -142,8 +142,8 @@ fn composing_is_the_public_facts_alone() {
         name_capturer: false,
         limit: true,
     };
-    let once = compose(&mut chain, false, 9, 5, flags).expect("composes");
-    let again = compose(&mut chain, false, 9, 5, flags).expect("composes");
+    let once = compose(&chain, false, 9, 5, flags).expect("composes");
+    let again = compose(&chain, false, 9, 5, flags).expect("composes");
     assert_eq!(once.gates, again.gates);
     assert_eq!(once.output_gates, again.output_gates);
     assert_eq!(
@@ -157,7 +157,7 @@ fn composing_is_the_public_facts_alone() {
         ]
     );
     let other = compose(
-        &mut chain,
+        &chain,
         false,
         9,
         5,

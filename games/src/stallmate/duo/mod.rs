@@ -77,7 +77,7 @@ pub const MAX_PLIES: u32 = 1000;
 /// only a flood is refused, and a computation's earlier attempts stay within
 /// `sealed_mpc::play::game::MAX_EARLIER`.
 pub const MAX_TRIES: usize = MAX_EARLIER + 1;
-const _: () = assert!((MAX_PLIES as usize).div_ceil(2) + 1 <= MAX_WINDOW);
+const _: () = assert!((MAX_PLIES as usize).div_ceil(2) < MAX_WINDOW);
 
 /// The option naming the circuits the computations garble: the SHA-256 of
 /// spec/circuits/MANIFEST, in hex. The terms must name the files this build holds, so a
@@ -242,7 +242,7 @@ impl Rules for Duo {
         if !named.iter().any(|(k, _)| k.as_str() == "ply-limit") {
             options.ply_limit = Some(MAX_PLIES);
         }
-        if !options.ply_limit.is_some_and(|n| n <= MAX_PLIES) {
+        if options.ply_limit.is_none_or(|n| n > MAX_PLIES) {
             return Err(OptionError(format!(
                 "stallmate-duo: ply-limit is a number of moves from 1 to {MAX_PLIES}, so that \
                  every computation fits one message"

@@ -33,8 +33,8 @@ use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_ch
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
 use crate::table::{
-    Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, Grid,
-    Hand, Refusal, Table, TableFace, TableOf, TableView,
+    Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, Grid, Hand,
+    Refusal, Table, TableFace, TableOf, TableView,
 };
 
 /// The game as the registry lists it.
