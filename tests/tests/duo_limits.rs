@@ -1,16 +1,87 @@
-//! The limits that keep every computation of a game without a referee within one
-//! message (spec/GAMES.md §5.15): a ply limit always, at most 1000 (its default), and at
-//! most 256 attempts a period; under them the largest attempt's circuit, composed from
+//! What the terms of a game without a referee must say (spec/GAMES.md §5.15): the circuit
+//! files it garbles, by their manifest's SHA-256, and the limits that keep every
+//! computation within one message — a ply limit always, at most 1000 (its default), and
+//! at most 256 attempts a period; under them the largest attempt's circuit, composed from
 //! the circuit files, garbles to fewer bytes than a message may hold.
 
 use sealed_conformance::duo_kit::duo_terms;
+use sealed_conformance::sim::{test_key, test_proposal};
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
-use sealed_games::stallmate::duo::{Duo, MAX_PLIES, MAX_TRIES};
+use sealed_games::stallmate::duo::{CIRCUITS, Duo, MAX_PLIES, MAX_TRIES, VARIANT};
 use sealed_mpc::chain::compose::compose;
+use sealed_mpc::chain::files::MANIFEST_SHA256;
 use sealed_mpc::chain::{Chain, FRESH_BITS, Flags};
 use sealed_mpc::gc::Gate;
 use sealed_mpc::play::game::{MAX_EARLIER, MAX_WINDOW};
+use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
 use sealed_protocol::rules::Rules;
+
+/// Version 2 terms as `duo_terms` makes them, with `circuits` as given (none: left out).
+fn terms_naming(circuits: Option<&str>) -> Terms {
+    let mut opts = vec![("time-per-move", "1h")];
+    opts.extend(circuits.map(|c| (CIRCUITS, c)));
+    let mut p = test_proposal(VARIANT, &opts, &[Role::Player, Role::Player], 3);
+    p.version = VERSION_2;
+    p.witness = Some(WitnessSpec {
+        key: sealed_conformance::forfeit_kit::witness()
+            .public()
+            .to_bytes(),
+        addrs: vec![],
+    });
+    Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+}
+
+#[test]
+fn terms_naming_no_circuits_or_other_ones_are_refused() {
+    assert!(Duo::from_terms(&terms_naming(Some(MANIFEST_SHA256))).is_ok());
+    let e = Duo::from_terms(&terms_naming(None)).expect_err("no circuits named");
+    assert!(e.0.contains("name no circuits"), "{e:?}");
+    // One hex digit changed: files that leak, or merely differ, are another game.
+    let mut other = MANIFEST_SHA256.to_owned();
+    other.replace_range(0..1, if other.starts_with('0') { "1" } else { "0" });
+    let e = Duo::from_terms(&terms_naming(Some(&other))).expect_err("other circuits");
+    assert!(
+        e.0.contains(&other) && e.0.contains(MANIFEST_SHA256),
+        "{e:?}"
+    );
+    let upper = MANIFEST_SHA256.to_uppercase();
+    assert!(
+        Duo::from_terms(&terms_naming(Some(&upper))).is_err(),
+        "hex is lowercase"
+    );
+}
+
+#[test]
+fn the_proposer_writes_the_circuits_into_the_terms() {
+    use sealed_games::registry::{Invitees, propose};
+    let signed = propose(
+        VARIANT,
+        &[("time-per-move".to_owned(), "1h".to_owned())],
+        &test_key(0),
+        Invitees {
+            opponent: test_key(1).public().to_bytes(),
+            witness: Some(WitnessSpec {
+                key: sealed_conformance::forfeit_kit::witness()
+                    .public()
+                    .to_bytes(),
+                addrs: vec![],
+            }),
+            ..Invitees::default()
+        },
+        0,
+        [7; 32],
+    )
+    .expect("proposed");
+    let terms = Terms::from_signed(signed).expect("valid");
+    let named: Vec<_> = terms
+        .proposal()
+        .rule_options()
+        .into_iter()
+        .filter(|(k, _)| k.as_str() == CIRCUITS)
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(named, vec![MANIFEST_SHA256.to_owned()]);
+}
 
 #[test]
 fn a_game_without_a_referee_always_has_a_ply_limit_of_at_most_1000() {
