@@ -251,6 +251,42 @@ fn a_game_between_the_two_players_alone() {
     assert_eq!(told.get(..p.told.len()), Some(p.told.as_slice()));
 }
 
+/// The audit garbles the circuit files and nothing else: an honest game audited with the
+/// chain of the files is honest; audited with one AND gate of `window8` turned XOR (a
+/// chain no longer the files'), it is not, the first message made differently being the
+/// first G1 of an attempt whose mover has a window.
+#[test]
+fn the_audit_garbles_the_circuits_it_is_given() {
+    use sealed_mpc::chain::{Chain, Part};
+    use sealed_mpc::gc::Gate;
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
+    let p = play(&circuits, 6, 7, |_, _| {});
+    assert!(p.fault.is_none(), "{:?}", p.fault);
+    let o = opened(&p, 7);
+    let files = Circuits::with_chain(Chain::from_files().expect("files")).expect("the start");
+    assert_eq!(audited(&o, &files, &p.sent), Finding::Honest);
+    let mut chain = Chain::from_files().expect("files");
+    let mut w8 = chain.loaded(Part::Window8).expect("read").clone();
+    let at = w8
+        .gates
+        .iter()
+        .position(|g| matches!(g, Gate::And(..)))
+        .expect("an AND gate");
+    let Gate::And(a, b) = w8.gates[at] else {
+        unreachable!("found above")
+    };
+    w8.gates[at] = Gate::Xor(a, b);
+    chain.put(Part::Window8, w8).expect("the same layout");
+    let changed = Circuits::with_chain(chain).expect("the start");
+    match audited(&o, &changed, &p.sent) {
+        Finding::Deviated {
+            by: Party::Garbler,
+            at,
+        } => assert_eq!((at - 2) % 4, 1, "a G1"),
+        f => panic!("{f:?}"),
+    }
+}
+
 /// A change made to a message's bytes.
 type Change = Box<dyn Fn(&mut Vec<u8>)>;
 

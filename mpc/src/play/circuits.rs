@@ -73,6 +73,16 @@ impl Circuits {
         })
     }
 
+    /// The start read from the files and the chain's circuits from `chain`: what a test
+    /// gives the play or the audit to show they garble the circuits they are given (a
+    /// chain with one gate changed by [`Chain::put`], say) and nothing else.
+    pub fn with_chain(chain: Chain) -> Result<Circuits, FileError> {
+        Ok(Circuits {
+            chain,
+            start: chain::files::start()?,
+        })
+    }
+
     /// The next computation's circuit: the start's before it, else the attempt's
     /// composed from what both know.
     pub(super) fn next(
