@@ -7,15 +7,16 @@
 //!
 //! 1. Black asks for the labels of his fresh input (his attempt and his pad, 115 bits)
 //!    by the OT extension (`u`);
-//! 2. White garbles the attempt's circuit (`kept.rs`) and sends the transfers' answer
+//! 2. White garbles the attempt's circuit (the chain of the circuit files composed, as
+//!    play garbles it: `chain::compose`) and sends the transfers' answer
 //!    (`y`), the labels of his own fresh input and the rows;
 //! 3. Black evaluates and returns the labels of every output but the state (which stays
 //!    with him as labels for the next computation);
 //! 4. White decodes them, refusing any that is no label, and answers with one byte.
 //!
 //! The state's input labels are handed over before the clock starts: in a game they are
-//! those Black kept from the computation before. Compiling the circuit is timed apart
-//! (a node compiles a shape once and keeps it).
+//! those Black kept from the computation before. Composing the circuit from the files is
+//! timed apart (play composes once a computation at each side; nothing is compiled).
 //!
 //! The referee mode's attempt, measured in the same run: `Referee::attempt` in the clear
 //! plus one round trip of 300 bytes on the same stream (the attempt to the referee, his
@@ -34,12 +35,15 @@ use futures::{AsyncReadExt, AsyncWriteExt, StreamExt};
 use libp2p::swarm::SwarmEvent;
 use libp2p::{Stream, StreamProtocol, Swarm, identity, noise, tcp, yamux};
 use sealed_games::stallmate::{Attempt, Options, Referee, Setup};
+use sealed_mpc::chain::bits::fresh_bits;
+use sealed_mpc::chain::compose::compose;
+use sealed_mpc::chain::{Chain, Flags};
 use sealed_mpc::gc::seed::Stream as SeedStream;
 use sealed_mpc::gc::{
     Block, Circuit, blocks_from_bytes as blocks, blocks_to_bytes, evaluate, garble,
 };
-use sealed_mpc::inputs::{Answer, fresh_literal};
-use sealed_mpc::kept::{self, KeptShape};
+use sealed_mpc::inputs::Answer;
+use sealed_mpc::kept::{FIXED_BITS, KEY_BITS};
 use sealed_mpc::ot::{base, extension};
 
 const PROTOCOL: StreamProtocol = StreamProtocol::new("/sealed-bench/gc/1");
@@ -139,38 +143,27 @@ struct Case {
     black: Vec<bool>,
     /// Outputs returned to the garbler: all but the key and `Fixed` at the end.
     returned: usize,
-    compile: Duration,
+    compose: Duration,
 }
 
-fn case(name: &'static str, window: usize, mover_white: bool) -> Case {
-    let shape = KeptShape {
-        mover_white,
-        window,
-        earlier: 0,
+fn case(chain: &Chain, name: &'static str, window: usize, mover_white: bool) -> Case {
+    let flags = Flags {
         first_turn: window == 0,
         must_try: true,
         name_capturer: true,
         limit: false,
     };
     let t = Instant::now();
-    let prg = kept::compile(&shape).unwrap();
-    let compile = t.elapsed();
+    let circuit = compose(chain, mover_white, window, 0, flags).unwrap();
+    let compose = t.elapsed();
     let pad = Answer {
         code: 5,
         at: 9,
         ..Answer::default()
     };
     let (wa, ba) = if mover_white { (796, 0) } else { (0, 3452) };
-    let white = prg
-        .parse_arg(3, &fresh_literal(wa, &pad))
-        .unwrap()
-        .as_bits();
-    let black = prg
-        .parse_arg(4, &fresh_literal(ba, &pad))
-        .unwrap()
-        .as_bits();
-    let circuit = prg.circuit.unwrap_ssa_ref().clone();
-    let returned = circuit.output_gates.len() - kept::KEY_BITS - kept::FIXED_BITS;
+    let (white, black) = (fresh_bits(wa, &pad), fresh_bits(ba, &pad));
+    let returned = circuit.output_gates.len() - KEY_BITS - FIXED_BITS;
     Case {
         name,
         window,
@@ -178,7 +171,7 @@ fn case(name: &'static str, window: usize, mover_white: bool) -> Case {
         white,
         black,
         returned,
-        compile,
+        compose,
     }
 }
 
@@ -270,10 +263,11 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    let chain = Chain::from_files().expect("the embedded circuit files");
     let cases = [
-        case("ply 1", 0, true),
-        case("ply 40, no capture yet", 20, true),
-        case("ply 100, no capture yet", 50, false),
+        case(&chain, "ply 1", 0, true),
+        case(&chain, "ply 40, no capture yet", 20, true),
+        case(&chain, "ply 100, no capture yet", 50, false),
     ];
     rt.block_on(async {
         let (w, b) = pair().await;
@@ -326,18 +320,18 @@ fn main() {
         let referee = median(referee_times);
         println!("base OTs (once per game): {:.1} ms", base_time.as_secs_f64() * 1e3);
         println!("referee mode, one attempt (judged in the clear + one round trip of 300 bytes): {:.3} ms\n", referee.as_secs_f64() * 1e3);
-        println!("| case | window | AND gates | compile (once per shape) | attempt | against ply 1 | against the referee mode | White sent | Black sent | traffic |");
+        println!("| case | window | AND gates | compose | attempt | against ply 1 | against the referee mode | White sent | Black sent | traffic |");
         println!("|---|---|---|---|---|---|---|---|---|---|");
         let first = median(times[0].clone());
         for (i, c) in cases.iter().enumerate() {
             let m = median(times[i].clone());
             let (ws, bs) = bytes[i];
             println!(
-                "| {} | {} | {} | {:.2} s | {:.1} ms | {:.2} | {:.0} | {:.2} MB | {:.1} KB | {:.2} MB |",
+                "| {} | {} | {} | {:.2} ms | {:.1} ms | {:.2} | {:.0} | {:.2} MB | {:.1} KB | {:.2} MB |",
                 c.name,
                 c.window,
                 c.circuit.and_gates(),
-                c.compile.as_secs_f64(),
+                c.compose.as_secs_f64() * 1e3,
                 m.as_secs_f64() * 1e3,
                 m.as_secs_f64() / first.as_secs_f64(),
                 m.as_secs_f64() / referee.as_secs_f64(),
