@@ -39,11 +39,17 @@ use crate::pair::{DecideAt, Pace, Pair};
 use crate::sim::{test_key, test_proposal};
 
 /// Version 2 terms of a game between the test keys (White 0, Black 1), naming the test
-/// witness, with an hour a move.
+/// witness and this build's circuit files, with an hour a move.
 pub fn duo_terms(options: &[(&str, &str)], nonce: u8) -> Terms {
     let mut opts = options.to_vec();
-    opts.push(("time-per-move", "1h"));
     opts.push((CIRCUITS, MANIFEST_SHA256));
+    duo_terms_as_given(&opts, nonce)
+}
+
+/// [`duo_terms`] with no circuit files named but those `options` name.
+pub fn duo_terms_as_given(options: &[(&str, &str)], nonce: u8) -> Terms {
+    let mut opts = options.to_vec();
+    opts.push(("time-per-move", "1h"));
     let mut p = test_proposal(VARIANT, &opts, &[Role::Player, Role::Player], nonce);
     p.version = VERSION_2;
     p.witness = Some(WitnessSpec {

@@ -4,8 +4,8 @@
 //! at most 256 attempts a period; under them the largest attempt's circuit, composed from
 //! the circuit files, garbles to fewer bytes than a message may hold.
 
-use sealed_conformance::duo_kit::duo_terms;
-use sealed_conformance::sim::{test_key, test_proposal};
+use sealed_conformance::duo_kit::{duo_terms, duo_terms_as_given};
+use sealed_conformance::sim::test_key;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
 use sealed_games::stallmate::duo::{CIRCUITS, Duo, MAX_PLIES, MAX_TRIES, VARIANT};
 use sealed_mpc::chain::compose::compose;
@@ -13,22 +13,13 @@ use sealed_mpc::chain::files::MANIFEST_SHA256;
 use sealed_mpc::chain::{Chain, FRESH_BITS, Flags};
 use sealed_mpc::gc::Gate;
 use sealed_mpc::play::game::{MAX_EARLIER, MAX_WINDOW};
-use sealed_protocol::proposal::{Role, Terms, VERSION_2, WitnessSpec};
+use sealed_protocol::proposal::{Terms, WitnessSpec};
 use sealed_protocol::rules::Rules;
 
-/// Version 2 terms as `duo_terms` makes them, with `circuits` as given (none: left out).
+/// Version 2 terms naming `circuits` (none: left out).
 fn terms_naming(circuits: Option<&str>) -> Terms {
-    let mut opts = vec![("time-per-move", "1h")];
-    opts.extend(circuits.map(|c| (CIRCUITS, c)));
-    let mut p = test_proposal(VARIANT, &opts, &[Role::Player, Role::Player], 3);
-    p.version = VERSION_2;
-    p.witness = Some(WitnessSpec {
-        key: sealed_conformance::forfeit_kit::witness()
-            .public()
-            .to_bytes(),
-        addrs: vec![],
-    });
-    Terms::from_signed(p.sign(&test_key(0))).expect("valid terms")
+    let opts: Vec<(&str, &str)> = circuits.map(|c| (CIRCUITS, c)).into_iter().collect();
+    duo_terms_as_given(&opts, 3)
 }
 
 #[test]

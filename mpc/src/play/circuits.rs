@@ -67,10 +67,7 @@ impl From<Fault> for PlayError {
 impl Circuits {
     /// The circuits read from the files embedded in this build, every hash checked.
     pub fn from_files() -> Result<Circuits, FileError> {
-        Ok(Circuits {
-            chain: Chain::from_files()?,
-            start: chain::files::start()?,
-        })
+        Circuits::with_chain(Chain::from_files()?)
     }
 
     /// The start read from the files and the chain's circuits from `chain`: what a test
@@ -139,3 +136,41 @@ pub(super) fn layout(public: &Public, started: bool) -> Layout {
 /// Bits of the start's output: the two ranks' validity, the start's key, the first
 /// `Fixed`.
 const START_BITS: usize = 2 + KEPT_BITS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::public::Options;
+
+    #[test]
+    fn a_state_past_the_limits_is_never_composed() {
+        let circuits = Circuits::from_files().expect("the embedded circuit files");
+        let options = Options {
+            must_try: true,
+            name_capturer: false,
+            ply_limit: Some(1000),
+        };
+        let mut p = Public::new(options);
+        p.started();
+        p.windows[0] = MAX_WINDOW;
+        p.earlier = MAX_EARLIER;
+        assert!(
+            circuits.next(&p, true).is_ok(),
+            "the limits themselves compose"
+        );
+        p.windows[0] = MAX_WINDOW + 1;
+        assert_eq!(
+            circuits.next(&p, true).err(),
+            Some(PlayError::TooLarge {
+                window: MAX_WINDOW + 1,
+                earlier: MAX_EARLIER
+            })
+        );
+        p.windows[0] = 0;
+        p.earlier = MAX_EARLIER + 1;
+        assert!(matches!(
+            circuits.next(&p, true),
+            Err(PlayError::TooLarge { .. })
+        ));
+    }
+}

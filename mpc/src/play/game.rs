@@ -22,6 +22,7 @@ pub use super::public::{Options, Public};
 use super::run::{Answered, Asking, Evaluated, Garbled, Layout, Source};
 use super::{Fault, Party};
 use crate::chain::bits::{fresh_bits, read_attempt, setup_bits};
+use crate::chain::{ANSWER_BITS, ChainError};
 use crate::gc::Block;
 use crate::gc::seed::{Seed, Stream};
 use crate::inputs::Answer;
@@ -84,9 +85,14 @@ fn read(
             false,
         ));
     }
-    // The returned bits are as many as the layout says, checked where they were read.
+    // The returned bits are as many as the layout says, checked where they were read:
+    // fewer would be a bug of ours.
     let (made, mover_masked, other_masked) =
-        read_attempt(bits).ok_or(PlayError::OutOfTurn("returned bits of no attempt"))?;
+        read_attempt(bits).ok_or(PlayError::Chain(ChainError::Size {
+            what: "the returned bits",
+            expected: 1 + 2 * ANSWER_BITS,
+            found: bits.len(),
+        }))?;
     let answer = if side == mover {
         mover_masked.unmask(pads)
     } else {
