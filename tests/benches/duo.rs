@@ -5,8 +5,11 @@
 //! computing every attempt together (garbling, transfers, evaluation; the messages
 //! passed in memory, no network). Printed: the computations and their messages' bytes,
 //! the transcript's bytes and bytes per ply, the time to play, and the verification:
-//! `check_transcript` once cold (in a fresh process, every circuit shape to compile) and then, in alternating
-//! rounds, warm against the floor of one strict signature verification per envelope.
+//! `check_transcript` once cold (in a fresh process: the circuit files read, every
+//! computation garbled and evaluated again) and then, in alternating rounds, warm against
+//! the floor of one strict signature verification per envelope. `SEALED_DUO_SAVE=path`
+//! also keeps the transcript there, to check again under a profiler or with `sealed
+//! verify`.
 //!
 //! `cargo bench -p sealed-conformance --bench duo`
 
@@ -23,7 +26,7 @@ mod common {
     pub mod raw;
 }
 
-/// In a child process with nothing compiled yet: one check of the transcript in this
+/// In a child process that has read nothing yet: one check of the transcript in this
 /// file, and its time.
 fn verify_cold(path: &str) {
     let bytes = std::fs::read(path).expect("the transcript");
@@ -65,8 +68,11 @@ fn main() {
         file.envelopes.len(),
         bytes.len() as f64 / f64::from(state.plies.max(1)),
     );
-    // Cold: a fresh process, every circuit shape to compile (this one compiled them
-    // while it played, and the sessions' own verdicts at the end ran the audit).
+    if let Ok(keep) = std::env::var("SEALED_DUO_SAVE") {
+        std::fs::write(&keep, &bytes).expect("the transcript kept");
+    }
+    // Cold: a fresh process, the circuit files read anew (this one read them while it
+    // played, and the sessions' own verdicts at the end ran the audit).
     let dir = std::env::temp_dir().join(format!("sealed-duo-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let path = dir.join("duo.sealed");
@@ -93,7 +99,7 @@ fn main() {
         || common::raw::verify_all(&raw),
     );
     println!(
-        "verify: cold {:.2} s (a fresh process: every shape compiled); warm {:.1} ms against {:.2} ms of raw \
+        "verify: cold {:.2} s (a fresh process); warm {:.1} ms against {:.2} ms of raw \
          strict signature verification = {:.0}x (median per-round ratio {:.0}, {rounds} \
          alternating rounds)",
         cold,

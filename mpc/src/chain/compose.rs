@@ -94,6 +94,7 @@ impl Wires for Composer<'_> {
         let mut at: Vec<usize> = parties.into_iter().flatten().collect();
         at.reserve(c.gates.len());
         let base = self.inputs + self.gates.len();
+        // Built only on a fault: counting the wires walks the circuit's input list.
         let unwired = |what| ChainError::Layout {
             circuit: part.name(),
             what,
@@ -101,7 +102,11 @@ impl Wires for Composer<'_> {
             found: 0,
         };
         for (i, g) in c.gates.iter().enumerate() {
-            let w = |x: usize| at.get(x).copied().ok_or(unwired("a gate's input wire"));
+            let w = |x: usize| {
+                at.get(x)
+                    .copied()
+                    .ok_or_else(|| unwired("a gate's input wire"))
+            };
             let gate = match *g {
                 Gate::Xor(x, y) => Gate::Xor(w(x)?, w(y)?),
                 Gate::And(x, y) => Gate::And(w(x)?, w(y)?),
@@ -112,7 +117,7 @@ impl Wires for Composer<'_> {
         }
         c.output_gates
             .iter()
-            .map(|&o| at.get(o).copied().ok_or(unwired("an output wire")))
+            .map(|&o| at.get(o).copied().ok_or_else(|| unwired("an output wire")))
             .collect()
     }
 }

@@ -99,6 +99,22 @@ impl Garbling {
         Some(if bit { z ^ self.delta } else { z })
     }
 
+    /// The bit input wire `wire`'s label stands for, if it is one of the wire's two.
+    pub fn bit_of(&self, wire: usize, label: Block) -> Option<bool> {
+        let z = *self.inputs.get(wire)?;
+        match label ^ z {
+            0 => Some(false),
+            d if d == self.delta => Some(true),
+            _ => None,
+        }
+    }
+
+    /// The label of output `k` carrying `bit`: what an honest evaluation ends with.
+    pub fn output(&self, k: usize, bit: bool) -> Option<Block> {
+        let z = *self.outputs.get(k)?;
+        Some(if bit { z ^ self.delta } else { z })
+    }
+
     /// The zero label of output `k`: kept to be carried into a later run as an input's.
     pub fn output_zero(&self, k: usize) -> Option<Block> {
         self.outputs.get(k).copied()
@@ -137,8 +153,7 @@ impl Garbling {
 
 /// Rows as sent (see [`Garbling::wire_bytes`]).
 pub fn rows_bytes(rows: &[Row]) -> Vec<u8> {
-    let flat: Vec<Block> = rows.iter().flatten().copied().collect();
-    super::blocks_to_bytes(&flat)
+    super::blocks_to_bytes(rows.as_flattened())
 }
 
 /// Rows read back from bytes: `None` unless the length is a whole number of rows.
@@ -146,6 +161,10 @@ pub fn rows_from_bytes(bytes: &[u8]) -> Option<Vec<Row>> {
     if !bytes.len().is_multiple_of(32) {
         return None;
     }
-    let flat = super::blocks_from_bytes(bytes);
-    Some(flat.chunks_exact(2).map(|r| [r[0], r[1]]).collect())
+    Some(
+        bytes
+            .chunks_exact(32)
+            .map(|r| [super::block_at(r), super::block_at(&r[16..])])
+            .collect(),
+    )
 }

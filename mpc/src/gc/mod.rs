@@ -16,11 +16,13 @@
 //!
 //! Files: the 128-bit label `Block` here; the hash of the half gates (`hash.rs`); the
 //! labels drawn from the seed (`seed.rs`); garbling (`garble.rs`); evaluation
-//! (`evaluate.rs`).
+//! (`evaluate.rs`), and the same outputs found knowing the garbling, as the audit does
+//! (`known.rs`).
 
 pub mod evaluate;
 pub mod garble;
 pub mod hash;
+pub mod known;
 pub mod seed;
 
 pub use evaluate::{EvalError, evaluate};
@@ -40,20 +42,25 @@ pub fn lsb(b: Block) -> bool {
 /// Blocks as bytes: each its 16 little-endian bytes, in order (every message of `ot` and
 /// `play` that carries labels).
 pub fn blocks_to_bytes(blocks: &[Block]) -> Vec<u8> {
-    blocks.iter().flat_map(|b| b.to_le_bytes()).collect()
+    let mut out = Vec::with_capacity(blocks.len() * 16);
+    for b in blocks {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
+    out
 }
 
 /// Blocks read back from bytes; a trailing part shorter than a block is ignored (the
 /// callers check lengths first).
 pub fn blocks_from_bytes(bytes: &[u8]) -> Vec<Block> {
-    bytes
-        .chunks_exact(16)
-        .map(|c| {
-            let mut b = [0u8; 16];
-            b.copy_from_slice(c);
-            Block::from_le_bytes(b)
-        })
-        .collect()
+    bytes.chunks_exact(16).map(block_at).collect()
+}
+
+/// The block of the first 16 bytes of `bytes` (which has at least 16).
+#[inline]
+pub(crate) fn block_at(bytes: &[u8]) -> Block {
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&bytes[..16]);
+    Block::from_le_bytes(b)
 }
 
 /// The circuit format: garble_lang's, inputs first (every party's in order), then the

@@ -83,25 +83,48 @@ pub fn replay(
     upto: usize,
     mut check: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<Replayed, super::game::PlayError> {
+    let mut told = vec![];
+    let (made, next) = replay_made(opened, circuits, upto, |m| match m {
+        Made::Told(o) => {
+            told.push(o);
+            true
+        }
+        Made::Message(at, sent) => check(at, &sent),
+    })?;
+    Ok(Replayed { made, next, told })
+}
+
+/// What a replay makes, in order: what each computation told White, as soon as it is
+/// known, then that computation's messages.
+enum Made {
+    Told(Outcome),
+    Message(usize, Sent),
+}
+
+/// The replay itself: hands each thing made to `made_one` until it says stop at a
+/// message or `upto` messages were made; gives how many were, and who moves next.
+fn replay_made(
+    opened: &Opened,
+    circuits: &Circuits,
+    upto: usize,
+    mut made_one: impl FnMut(Made) -> bool,
+) -> Result<(usize, Party), super::game::PlayError> {
     let mut w = White::new(opened.white.0, opened.white.1, opened.options);
     let mut b = Black::new(opened.black.0, opened.black.1, opened.options);
     let mut made = 0usize;
-    let mut give = |made: &mut usize, by: Party, bytes: Vec<u8>| {
-        let go = *made < upto && check(*made, &Sent { by, bytes });
+    let give = |made_one: &mut dyn FnMut(Made) -> bool, made: &mut usize, by, bytes| {
+        let go = *made < upto && made_one(Made::Message(*made, Sent { by, bytes }));
         *made += 1;
         go
     };
     let e0 = b.base_message();
     let g0 = w.base(&e0)?;
     b.base_keys(&g0)?;
-    let mut told = vec![];
-    let done = |made: usize, w: &White, told: Vec<Outcome>| Replayed {
-        made: made.min(upto),
-        next: next(w),
-        told,
-    };
-    if !give(&mut made, Party::Evaluator, e0) || !give(&mut made, Party::Garbler, g0) {
-        return Ok(done(made, &w, told));
+    let done = |made: usize, w: &White| (made.min(upto), next(w));
+    if !give(&mut made_one, &mut made, Party::Evaluator, e0)
+        || !give(&mut made_one, &mut made, Party::Garbler, g0)
+    {
+        return Ok(done(made, &w));
     }
     // The start, then one computation per attempt.
     for a in std::iter::once(0u16).chain(opened.attempts.iter().copied()) {
@@ -110,22 +133,25 @@ pub fn replay(
         }
         let e1 = b.ask(a)?;
         let g1 = w.answer(circuits, &e1, a)?;
-        let e2 = b.evaluate(circuits, &g1)?;
+        // Both sides are played honestly here, so Black's evaluation is found from
+        // White's garbling (`gc::known`): the same E2, a third of the hashing saved.
+        let e2 = b.evaluate_knowing(circuits, &g1, &w)?;
         let (g2, outcome) = w.decode(&e2)?;
         b.finish(&g2)?;
-        told.push(outcome);
+        // What a computation told is no message: it never stops the replay.
+        made_one(Made::Told(outcome));
         for (by, bytes) in [
             (Party::Evaluator, e1),
             (Party::Garbler, g1),
             (Party::Evaluator, e2),
             (Party::Garbler, g2),
         ] {
-            if !give(&mut made, by, bytes) {
-                return Ok(done(made, &w, told));
+            if !give(&mut made_one, &mut made, by, bytes) {
+                return Ok(done(made, &w));
             }
         }
     }
-    Ok(done(made, &w, told))
+    Ok(done(made, &w))
 }
 
 /// Who moves in the next computation.
@@ -175,31 +201,57 @@ pub fn audit_by(
 /// [`audit_by`], with what each computation the replay finished told White: what his
 /// `Done` of it must say, whatever the rules in the clear say (a fingerprint collision,
 /// spec/GAMES.md §5.13.6, is the computation's answer and nobody's fault).
+///
+/// The replay runs on a thread of its own, up to [`AHEAD`] things ahead of `same`, which
+/// runs on the caller's: `same` hashes every message (about a sixth of a long game's
+/// audit), so the two halves of the work overlap on two cores. What is found is what a
+/// replay that waited for each answer finds: `same` sees the same messages in the same
+/// order, and once it says stop, nothing the replay made or met after is read.
 pub fn audit_told(
     opened: &Opened,
     circuits: &Circuits,
     posted: usize,
     mut same: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<(Finding, Vec<Outcome>), super::game::PlayError> {
-    let mut finding = None;
-    let mut owed = None;
-    // One message past the posted ones tells who owed the first missing message.
-    let Replayed { made, next, told } = replay(opened, circuits, posted + 1, |at, want| {
-        if at == posted {
-            owed = Some(want.by);
-            return false;
+    let mut told = vec![];
+    let mut stopped = None;
+    let replayed = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(AHEAD);
+        // One message past the posted ones tells who owed the first missing message.
+        let replay =
+            scope.spawn(move || replay_made(opened, circuits, posted + 1, |m| tx.send(m).is_ok()));
+        for m in rx.iter() {
+            match m {
+                Made::Told(o) => told.push(o),
+                Made::Message(at, want) if at == posted => {
+                    stopped = Some(Finding::Missing { by: want.by, at });
+                    break;
+                }
+                Made::Message(at, want) if !same(at, &want) => {
+                    stopped = Some(Finding::Deviated { by: want.by, at });
+                    break;
+                }
+                Made::Message(..) => {}
+            }
         }
-        if !same(at, want) {
-            finding = Some(Finding::Deviated { by: want.by, at });
-            return false;
-        }
-        true
-    })?;
-    let finding = match (finding, owed) {
-        (Some(f), _) => f,
-        _ if made < posted => Finding::Unopened { by: next, at: made },
-        (None, Some(by)) => Finding::Missing { by, at: posted },
-        (None, None) => Finding::Honest,
+        // The replay's next send fails, and it stops.
+        drop(rx);
+        replay
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    });
+    if let Some(f) = stopped {
+        return Ok((f, told));
+    }
+    let (made, next) = replayed?;
+    let finding = if made < posted {
+        Finding::Unopened { by: next, at: made }
+    } else {
+        Finding::Honest
     };
     Ok((finding, told))
 }
+
+/// How far the replay may run ahead of the audit's comparisons: one computation's
+/// messages and what it told (a few MB held at most).
+const AHEAD: usize = 5;

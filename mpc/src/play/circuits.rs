@@ -8,12 +8,12 @@
 //! message of the game (the game's rules keep its states within them: the ply limit and
 //! the attempts a period). Past them nothing is composed.
 
-use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
 
 use super::Fault;
 use super::public::Public;
 use super::run::{Layout, Source};
-use crate::chain::{self, Chain, ChainError, FRESH_BITS, FileError, OUT_BITS, SETUP_BITS};
+use crate::chain::{self, Chain, ChainError, FRESH_BITS, FileError, Flags, OUT_BITS, SETUP_BITS};
 use crate::gc::Circuit;
 use crate::kept::{FIXED_BITS, ITEM_BITS, KEY_BITS};
 
@@ -30,10 +30,21 @@ const KEPT_BITS: usize = KEY_BITS + FIXED_BITS;
 /// The circuits of every game of this build: the start and the chain's six, read from
 /// the embedded files once (about 90 ms) and never changed, so one set serves every game
 /// and audit of a process.
+///
+/// It also keeps the last attempt's circuit it composed: both sides of a computation
+/// need the same one, and the audit plays both in one process, so the second composes
+/// nothing (composing is about a sixth of a long game's audit). One circuit, a few MB,
+/// held until the next is composed; a game that asks for another shape only composes
+/// again.
 pub struct Circuits {
     chain: Chain,
-    start: Circuit,
+    start: Arc<Circuit>,
+    last: Mutex<Option<(Shape, Arc<Circuit>)>>,
 }
+
+/// What an attempt's circuit is composed from: the mover, his window's keys, his earlier
+/// attempts this period, and the public flags.
+type Shape = (bool, usize, usize, Flags);
 
 /// Why a computation could not go on: a fault of the other side's, or of this
 /// installation (its circuit files), or the caller's.
@@ -76,34 +87,43 @@ impl Circuits {
     pub fn with_chain(chain: Chain) -> Result<Circuits, FileError> {
         Ok(Circuits {
             chain,
-            start: chain::files::start()?,
+            start: Arc::new(chain::files::start()?),
+            last: Mutex::new(None),
         })
     }
 
     /// The next computation's circuit: the start's before it, else the attempt's
     /// composed from what both know.
-    pub(super) fn next(
-        &self,
-        public: &Public,
-        started: bool,
-    ) -> Result<Cow<'_, Circuit>, PlayError> {
+    pub(super) fn next(&self, public: &Public, started: bool) -> Result<Arc<Circuit>, PlayError> {
         if !started {
-            return Ok(Cow::Borrowed(&self.start));
+            return Ok(Arc::clone(&self.start));
         }
         let m = public.mover();
         let (window, earlier) = (public.windows[m], public.earlier);
         if window > MAX_WINDOW || earlier > MAX_EARLIER {
             return Err(PlayError::TooLarge { window, earlier });
         }
-        let c = chain::compose::compose(
-            &self.chain,
-            public.white_to_move,
-            window,
-            earlier,
-            public.flags(),
-        )
-        .map_err(PlayError::Chain)?;
-        Ok(Cow::Owned(c))
+        let shape = (public.white_to_move, window, earlier, public.flags());
+        if let Some(c) = self.kept(&shape) {
+            return Ok(c);
+        }
+        // Composed outside the lock: games of other threads wait for nothing.
+        let (mover_white, _, _, flags) = shape;
+        let c = chain::compose::compose(&self.chain, mover_white, window, earlier, flags)
+            .map(Arc::new)
+            .map_err(PlayError::Chain)?;
+        *self.last.lock().unwrap_or_else(|p| p.into_inner()) = Some((shape, Arc::clone(&c)));
+        Ok(c)
+    }
+
+    /// The last circuit composed, if it has this shape. A lock poisoned by a thread
+    /// that panicked holding it still holds a whole circuit or none: it is only ever
+    /// replaced at once.
+    fn kept(&self, shape: &Shape) -> Option<Arc<Circuit>> {
+        let last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        last.as_ref()
+            .filter(|(s, _)| s == shape)
+            .map(|(_, c)| Arc::clone(c))
     }
 }
 

@@ -23,8 +23,8 @@ use super::run::{Answered, Asking, Evaluated, Garbled, Layout, Source};
 use super::{Fault, Party};
 use crate::chain::bits::{fresh_bits, read_attempt, setup_bits};
 use crate::chain::{ANSWER_BITS, ChainError};
-use crate::gc::Block;
 use crate::gc::seed::{Seed, Stream};
+use crate::gc::{Block, Garbling};
 use crate::inputs::Answer;
 use crate::kept::{ITEM_BITS, KEY_BITS};
 use crate::ot::{base, extension};
@@ -383,6 +383,27 @@ impl Black {
 
     /// Reads G1, evaluates: E2.
     pub fn evaluate(&mut self, circuits: &Circuits, g1: &[u8]) -> Result<Vec<u8>, PlayError> {
+        self.evaluate_by(circuits, g1, None)
+    }
+
+    /// [`Black::evaluate`] with White's side at hand, as the audit's replay has it: the
+    /// same E2 found from his garbling without hashing (`gc::known`).
+    pub(super) fn evaluate_knowing(
+        &mut self,
+        circuits: &Circuits,
+        g1: &[u8],
+        white: &White,
+    ) -> Result<Vec<u8>, PlayError> {
+        let garbling = white.answered.as_ref().map(|(a, _)| a.garbling());
+        self.evaluate_by(circuits, g1, garbling)
+    }
+
+    fn evaluate_by(
+        &mut self,
+        circuits: &Circuits,
+        g1: &[u8],
+        known: Option<&Garbling>,
+    ) -> Result<Vec<u8>, PlayError> {
         let ot = self
             .ot
             .as_ref()
@@ -392,7 +413,10 @@ impl Black {
             .take()
             .ok_or(PlayError::OutOfTurn("nothing asked"))?;
         let c = circuits.next(&self.side.public, self.side.started)?;
-        let (e2, evaluated) = asking.evaluate(ot, &c, g1)?;
+        let (e2, evaluated) = match known {
+            Some(g) => asking.evaluate_knowing(ot, &c, g1, g)?,
+            None => asking.evaluate(ot, &c, g1)?,
+        };
         self.evaluated = Some((evaluated, l));
         Ok(e2)
     }

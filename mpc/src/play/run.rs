@@ -18,6 +18,7 @@
 
 use super::{Fault, Party};
 use crate::gc::garble::{Garbling, Row, rows_from_bytes};
+use crate::gc::known::evaluate_known;
 use crate::gc::seed::Stream;
 use crate::gc::{
     Block, Circuit, DecodeError, EvalError, blocks_from_bytes as blocks,
@@ -149,6 +150,13 @@ pub struct Answered {
     garbled: Garbled,
 }
 
+impl Answered {
+    /// What was garbled: the audit's replay evaluates knowing it.
+    pub fn garbling(&self) -> &Garbling {
+        &self.garbled.garbling
+    }
+}
+
 /// What a side has once a computation ends: the returned outputs' bits, and the labels
 /// it carries on — the kept outputs' and the fresh inputs' (the garbler's first, then
 /// the evaluator's; an attempt is carried on as the period's earlier attempts). The
@@ -247,6 +255,28 @@ impl Asking {
         c: &Circuit,
         g1: &[u8],
     ) -> Result<(Vec<u8>, Evaluated), Fault> {
+        self.evaluate_by(ot, c, g1, None)
+    }
+
+    /// [`Asking::evaluate`] knowing the garbling G1 was made of, as the audit's replay
+    /// does (`gc::known`): the same E2, the rows counted but not hashed.
+    pub fn evaluate_knowing(
+        self,
+        ot: &extension::Receiver,
+        c: &Circuit,
+        g1: &[u8],
+        garbling: &Garbling,
+    ) -> Result<(Vec<u8>, Evaluated), Fault> {
+        self.evaluate_by(ot, c, g1, Some(garbling))
+    }
+
+    fn evaluate_by(
+        self,
+        ot: &extension::Receiver,
+        c: &Circuit,
+        g1: &[u8],
+        known: Option<&Garbling>,
+    ) -> Result<(Vec<u8>, Evaluated), Fault> {
         let l = &self.layout;
         let malformed = Fault::Malformed {
             by: Party::Garbler,
@@ -262,7 +292,9 @@ impl Asking {
         let theirs = ot
             .finish(&self.pending, y)
             .map_err(|e| ot_fault(Party::Garbler, e))?;
-        let rows: Vec<Row> = rows_from_bytes(rows).ok_or(malformed)?;
+        if !rows.len().is_multiple_of(size_of::<Row>()) {
+            return Err(malformed);
+        }
         // Every input wire's label, in wire order, from its source.
         let total: usize = l.inputs.iter().map(|(_, n)| n).sum();
         let mut labels = vec![0; total];
@@ -276,12 +308,22 @@ impl Asking {
         place(Source::Garbler, own.clone());
         place(Source::Evaluator, theirs.clone());
         let fresh: Vec<Block> = own.into_iter().chain(theirs).collect();
-        let out = evaluate(c, &rows, self.run, &labels).map_err(|e| match e {
-            EvalError::Rows { .. } | EvalError::Inputs { .. } => Fault::Malformed {
-                by: Party::Garbler,
-                what: "garbled rows and labels of the wrong length",
-            },
-        })?;
+        let shape = |e: EvalError| match e {
+            EvalError::Rows { .. } | EvalError::Inputs { .. } => malformed.clone(),
+        };
+        let known = match known {
+            Some(g) => {
+                evaluate_known(g, c, rows.len() / size_of::<Row>(), &labels).map_err(shape)?
+            }
+            None => None,
+        };
+        let out = match known {
+            Some(out) => out,
+            None => {
+                let rows: Vec<Row> = rows_from_bytes(rows).ok_or(malformed.clone())?;
+                evaluate(c, &rows, self.run, &labels).map_err(shape)?
+            }
+        };
         let returned = l.returned.min(out.len());
         let e2 = to_bytes(&out[..returned]);
         Ok((
