@@ -11,7 +11,7 @@ use sealed_games::chess::Square;
 use sealed_games::stallmate::{
     Answer as RefAnswer, Attempt, Options as RefOptions, Referee, Setup,
 };
-use sealed_mpc::play::audit::{Finding, Opened, Sent, audit, audit_told};
+use sealed_mpc::play::audit::{Finding, Opened, Sent, audit, audit_told, replay};
 use sealed_mpc::play::game::{Black, Circuits, Options, Outcome, PlayError, White};
 use sealed_mpc::play::record::{self, audit_posted, step_hash};
 use sealed_mpc::play::{Fault, Party};
@@ -448,4 +448,88 @@ fn an_attempt_not_opened_is_owed_by_its_mover() {
             at
         }
     );
+}
+
+/// The audit as it was before its replay ran ahead on a thread of its own: one message
+/// made, then compared, then the next. The reference the threaded audit must equal.
+fn audit_in_step(o: &Opened, circuits: &Circuits, hashes: &[[u8; 32]]) -> (Finding, Vec<Outcome>) {
+    let posted = hashes.len();
+    let (mut finding, mut owed) = (None, None);
+    let r = replay(o, circuits, posted + 1, |at, want| {
+        if at == posted {
+            owed = Some(want.by);
+            return false;
+        }
+        if step_hash(&GAME, at as u64, &want.bytes) != hashes[at] {
+            finding = Some(Finding::Deviated { by: want.by, at });
+            return false;
+        }
+        true
+    })
+    .expect("the replay runs");
+    let finding = match (finding, owed) {
+        (Some(f), _) => f,
+        _ if r.made < posted => Finding::Unopened {
+            by: r.next,
+            at: r.made,
+        },
+        (None, Some(by)) => Finding::Missing { by, at: posted },
+        (None, None) => Finding::Honest,
+    };
+    (finding, r.told)
+}
+
+/// The audit's replay runs ahead of its comparisons, on another thread; what it finds,
+/// and what it says each computation told White, are what an audit that compared each
+/// message before making the next finds: a message changed at any of the positions
+/// tried (each kind of message, the first and the last), messages missing at the end,
+/// an attempt not opened, and an honest game.
+#[test]
+fn the_audit_ahead_finds_what_an_audit_in_step_finds() {
+    let circuits = Circuits::from_files().expect("the embedded circuit files");
+    let p = play(&circuits, 4, 11, |_, _| {});
+    assert!(p.fault.is_none(), "{:?}", p.fault);
+    let o = opened(&p, 11);
+    let hashes: Vec<[u8; 32]> = (0..p.sent.len())
+        .map(|i| step_hash(&GAME, i as u64, &p.sent[i].bytes))
+        .collect();
+    let ahead = |o: &Opened, hashes: &[[u8; 32]]| {
+        audit_told(o, &circuits, hashes.len(), |at, want| {
+            step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
+        })
+        .expect("the audit runs")
+    };
+    let last = hashes.len() - 1;
+    let mut cases: Vec<(String, Opened, Vec<[u8; 32]>)> =
+        vec![("honest".into(), o.clone(), hashes.clone())];
+    for at in [0, 1, 2, 3, 4, 5, 9, 12, last - 1, last] {
+        let mut h = hashes.clone();
+        h[at][0] ^= 1;
+        cases.push((format!("message {at} changed"), o.clone(), h));
+    }
+    for cut in [1, 4, 7] {
+        cases.push((
+            format!("the last {cut} missing"),
+            o.clone(),
+            hashes[..hashes.len() - cut].to_vec(),
+        ));
+    }
+    let mut fewer = o.clone();
+    fewer.attempts.pop();
+    cases.push(("an attempt not opened".into(), fewer, hashes.clone()));
+    for (what, o, h) in &cases {
+        let reference = audit_in_step(o, &circuits, h);
+        assert_eq!(ahead(o, h), reference, "{what}");
+    }
+    // The cases are not all one finding.
+    let kinds: std::collections::BTreeSet<String> = cases
+        .iter()
+        .map(|(_, o, h)| {
+            format!("{:?}", audit_in_step(o, &circuits, h).0)
+                .chars()
+                .take(6)
+                .collect()
+        })
+        .collect();
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
 }
