@@ -77,7 +77,7 @@ mod tests {
         let mut gates = vec![];
         let mut outputs = vec![];
         let n_in = 8;
-        let mut wire = |g: Gate, gates: &mut Vec<Gate>| {
+        let wire = |g: Gate, gates: &mut Vec<Gate>| {
             gates.push(g);
             n_in + gates.len() - 1
         };

@@ -309,7 +309,7 @@ impl Asking {
         place(Source::Evaluator, theirs.clone());
         let fresh: Vec<Block> = own.into_iter().chain(theirs).collect();
         let shape = |e: EvalError| match e {
-            EvalError::Rows { .. } | EvalError::Inputs { .. } => malformed.clone(),
+            EvalError::Rows { .. } | EvalError::Inputs { .. } => malformed,
         };
         let known = match known {
             Some(g) => {
@@ -320,7 +320,7 @@ impl Asking {
         let out = match known {
             Some(out) => out,
             None => {
-                let rows: Vec<Row> = rows_from_bytes(rows).ok_or(malformed.clone())?;
+                let rows: Vec<Row> = rows_from_bytes(rows).ok_or(malformed)?;
                 evaluate(c, &rows, self.run, &labels).map_err(shape)?
             }
         };
