@@ -11,7 +11,7 @@ use sealed_games::chess::Square;
 use sealed_games::stallmate::{
     Answer as RefAnswer, Attempt, Options as RefOptions, Referee, Setup,
 };
-use sealed_mpc::play::audit::{Finding, Opened, Sent, audit, audit_told, replay};
+use sealed_mpc::play::audit::{Finding, Opened, Sent, audit, audit_in_step, audit_told};
 use sealed_mpc::play::game::{Black, Circuits, Options, Outcome, PlayError, White};
 use sealed_mpc::play::record::{self, audit_posted, step_hash};
 use sealed_mpc::play::{Fault, Party};
@@ -450,35 +450,6 @@ fn an_attempt_not_opened_is_owed_by_its_mover() {
     );
 }
 
-/// The audit as it was before its replay ran ahead on a thread of its own: one message
-/// made, then compared, then the next. The reference the threaded audit must equal.
-fn audit_in_step(o: &Opened, circuits: &Circuits, hashes: &[[u8; 32]]) -> (Finding, Vec<Outcome>) {
-    let posted = hashes.len();
-    let (mut finding, mut owed) = (None, None);
-    let r = replay(o, circuits, posted + 1, |at, want| {
-        if at == posted {
-            owed = Some(want.by);
-            return false;
-        }
-        if step_hash(&GAME, at as u64, &want.bytes) != hashes[at] {
-            finding = Some(Finding::Deviated { by: want.by, at });
-            return false;
-        }
-        true
-    })
-    .expect("the replay runs");
-    let finding = match (finding, owed) {
-        (Some(f), _) => f,
-        _ if r.made < posted => Finding::Unopened {
-            by: r.next,
-            at: r.made,
-        },
-        (None, Some(by)) => Finding::Missing { by, at: posted },
-        (None, None) => Finding::Honest,
-    };
-    (finding, r.told)
-}
-
 /// The audit's replay runs ahead of its comparisons, on another thread; what it finds,
 /// and what it says each computation told White, are what an audit that compared each
 /// message before making the next finds: a message changed at any of the positions
@@ -517,19 +488,19 @@ fn the_audit_ahead_finds_what_an_audit_in_step_finds() {
     let mut fewer = o.clone();
     fewer.attempts.pop();
     cases.push(("an attempt not opened".into(), fewer, hashes.clone()));
+    let in_step = |o: &Opened, hashes: &[[u8; 32]]| {
+        audit_in_step(o, &circuits, hashes.len(), |at, want| {
+            step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
+        })
+        .expect("the audit runs")
+    };
     for (what, o, h) in &cases {
-        let reference = audit_in_step(o, &circuits, h);
-        assert_eq!(ahead(o, h), reference, "{what}");
+        assert_eq!(ahead(o, h), in_step(o, h), "{what}");
     }
     // The cases are not all one finding.
     let kinds: std::collections::BTreeSet<String> = cases
         .iter()
-        .map(|(_, o, h)| {
-            format!("{:?}", audit_in_step(o, &circuits, h).0)
-                .chars()
-                .take(6)
-                .collect()
-        })
+        .map(|(_, o, h)| format!("{:?}", in_step(o, h).0).chars().take(6).collect())
         .collect();
     assert_eq!(kinds.len(), 4, "{kinds:?}");
 }

@@ -204,42 +204,59 @@ pub fn audit_by(
 ///
 /// The replay runs on a thread of its own, up to [`AHEAD`] things ahead of `same`, which
 /// runs on the caller's: `same` hashes every message (about a sixth of a long game's
-/// audit), so the two halves of the work overlap on two cores. What is found is what a
-/// replay that waited for each answer finds: `same` sees the same messages in the same
-/// order, and once it says stop, nothing the replay made or met after is read.
+/// audit), so the two halves of the work overlap on two cores. What is found is what
+/// [`audit_in_step`] finds: `same` sees the same messages in the same order, and once it
+/// says stop, nothing the replay made or met after is read. With no thread to be had
+/// (the process at its limit), the audit is done in step.
 pub fn audit_told(
     opened: &Opened,
     circuits: &Circuits,
+    posted: usize,
+    same: impl FnMut(usize, &Sent) -> bool,
+) -> Result<(Finding, Vec<Outcome>), super::game::PlayError> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(AHEAD);
+        // One message past the posted ones tells who owed the first missing message.
+        let replay = std::thread::Builder::new()
+            .name("sealed-audit".into())
+            .spawn_scoped(scope, move || {
+                replay_made(opened, circuits, posted + 1, |m| tx.send(m).is_ok())
+            });
+        match replay {
+            Ok(replay) => compare_ahead(rx, replay, posted, same),
+            Err(_) => audit_in_step(opened, circuits, posted, same),
+        }
+    })
+}
+
+/// The caller's half of [`audit_told`]: each message the replay made, compared.
+fn compare_ahead(
+    rx: std::sync::mpsc::Receiver<Made>,
+    replay: std::thread::ScopedJoinHandle<'_, Result<(usize, Party), super::game::PlayError>>,
     posted: usize,
     mut same: impl FnMut(usize, &Sent) -> bool,
 ) -> Result<(Finding, Vec<Outcome>), super::game::PlayError> {
     let mut told = vec![];
     let mut stopped = None;
-    let replayed = std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel(AHEAD);
-        // One message past the posted ones tells who owed the first missing message.
-        let replay =
-            scope.spawn(move || replay_made(opened, circuits, posted + 1, |m| tx.send(m).is_ok()));
-        for m in rx.iter() {
-            match m {
-                Made::Told(o) => told.push(o),
-                Made::Message(at, want) if at == posted => {
-                    stopped = Some(Finding::Missing { by: want.by, at });
-                    break;
-                }
-                Made::Message(at, want) if !same(at, &want) => {
-                    stopped = Some(Finding::Deviated { by: want.by, at });
-                    break;
-                }
-                Made::Message(..) => {}
+    for m in rx.iter() {
+        match m {
+            Made::Told(o) => told.push(o),
+            Made::Message(at, want) if at == posted => {
+                stopped = Some(Finding::Missing { by: want.by, at });
+                break;
             }
+            Made::Message(at, want) if !same(at, &want) => {
+                stopped = Some(Finding::Deviated { by: want.by, at });
+                break;
+            }
+            Made::Message(..) => {}
         }
-        // The replay's next send fails, and it stops.
-        drop(rx);
-        replay
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p))
-    });
+    }
+    // The replay's next send fails, and it stops.
+    drop(rx);
+    let replayed = replay
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p));
     if let Some(f) = stopped {
         return Ok((f, told));
     }
@@ -248,6 +265,37 @@ pub fn audit_told(
         Finding::Unopened { by: next, at: made }
     } else {
         Finding::Honest
+    };
+    Ok((finding, told))
+}
+
+/// [`audit_told`] on one thread: each message made, then compared, before the next is
+/// made.
+pub fn audit_in_step(
+    opened: &Opened,
+    circuits: &Circuits,
+    posted: usize,
+    mut same: impl FnMut(usize, &Sent) -> bool,
+) -> Result<(Finding, Vec<Outcome>), super::game::PlayError> {
+    let mut finding = None;
+    let mut owed = None;
+    // One message past the posted ones tells who owed the first missing message.
+    let Replayed { made, next, told } = replay(opened, circuits, posted + 1, |at, want| {
+        if at == posted {
+            owed = Some(want.by);
+            return false;
+        }
+        if !same(at, want) {
+            finding = Some(Finding::Deviated { by: want.by, at });
+            return false;
+        }
+        true
+    })?;
+    let finding = match (finding, owed) {
+        (Some(f), _) => f,
+        _ if made < posted => Finding::Unopened { by: next, at: made },
+        (None, Some(by)) => Finding::Missing { by, at: posted },
+        (None, None) => Finding::Honest,
     };
     Ok((finding, told))
 }
