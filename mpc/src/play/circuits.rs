@@ -33,7 +33,8 @@ const KEPT_BITS: usize = KEY_BITS + FIXED_BITS;
 ///
 /// It also keeps the last attempt's circuit it composed: both sides of a computation
 /// need the same one, and the audit plays both in one process, so the second composes
-/// nothing (composing is about a sixth of a long game's audit). One circuit, a few MB,
+/// nothing (a long game's `sealed verify` went from 4.1 to 2.6 s with it, most of the
+/// gain the page faults of a fresh circuit: docs/PERFORMANCE.md). One circuit, a few MB,
 /// held until the next is composed; a game that asks for another shape only composes
 /// again.
 pub struct Circuits {
