@@ -207,6 +207,11 @@ fn opened(p: &Played, black_rank_seed: u64) -> Opened {
 /// The game a transcript names; any 32 bytes.
 const GAME: [u8; 32] = [9; 32];
 
+/// Whether the message made at a position is the one whose hash was posted there.
+fn posted_is(hashes: &[[u8; 32]]) -> impl FnMut(usize, &Sent) -> bool + '_ {
+    |at, want| step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
+}
+
 /// The audit over the messages themselves, and over their hashes as a transcript keeps
 /// them (`record::audit_posted`): both must find the same.
 fn audited(o: &Opened, circuits: &Circuits, sent: &[Sent]) -> Finding {
@@ -243,10 +248,8 @@ fn a_game_between_the_two_players_alone() {
     let hashes: Vec<_> = (0..p.sent.len())
         .map(|i| step_hash(&GAME, i as u64, &p.sent[i].bytes))
         .collect();
-    let (finding, told) = audit_told(&opened(&p, 7), &circuits, hashes.len(), |at, want| {
-        step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
-    })
-    .expect("the audit runs");
+    let (finding, told) = audit_told(&opened(&p, 7), &circuits, hashes.len(), posted_is(&hashes))
+        .expect("the audit runs");
     assert_eq!(finding, Finding::Honest);
     assert_eq!(told.get(..p.told.len()), Some(p.told.as_slice()));
 }
@@ -465,10 +468,7 @@ fn the_audit_ahead_finds_what_an_audit_in_step_finds() {
         .map(|i| step_hash(&GAME, i as u64, &p.sent[i].bytes))
         .collect();
     let ahead = |o: &Opened, hashes: &[[u8; 32]]| {
-        audit_told(o, &circuits, hashes.len(), |at, want| {
-            step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
-        })
-        .expect("the audit runs")
+        audit_told(o, &circuits, hashes.len(), posted_is(hashes)).expect("the audit runs")
     };
     let last = hashes.len() - 1;
     let mut cases: Vec<(String, Opened, Vec<[u8; 32]>)> =
@@ -489,10 +489,7 @@ fn the_audit_ahead_finds_what_an_audit_in_step_finds() {
     fewer.attempts.pop();
     cases.push(("an attempt not opened".into(), fewer, hashes.clone()));
     let in_step = |o: &Opened, hashes: &[[u8; 32]]| {
-        audit_in_step(o, &circuits, hashes.len(), |at, want| {
-            step_hash(&GAME, at as u64, &want.bytes) == hashes[at]
-        })
-        .expect("the audit runs")
+        audit_in_step(o, &circuits, hashes.len(), posted_is(hashes)).expect("the audit runs")
     };
     for (what, o, h) in &cases {
         assert_eq!(ahead(o, h), in_step(o, h), "{what}");
