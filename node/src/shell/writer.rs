@@ -5,11 +5,13 @@
 //! Writes that are already waiting when the thread comes back from a commit go in the
 //! next one together ([`Store::commit_all`], at most [`GROUP`]): the fsync, not the
 //! work, is what a write costs, so under load one fsync serves many games (measured in
-//! docs/PERFORMANCE.md, "A public node under honest load"). No write waits for a group
-//! to fill: an idle writer commits the first write at once, alone. Each write is still
-//! reported only once it is durable, and in order.
+//! docs/PERFORMANCE.md, "A public node under honest load"). A busy writer (its last
+//! commit took more than one write) also waits up to [`WINDOW`] for more, so that a
+//! commit's own cost is shared by more writes; an idle writer commits the first write at
+//! once, alone. Each write is still reported only once it is durable, and in order.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
@@ -43,27 +45,21 @@ pub(super) fn start(
     std::thread::JoinHandle<()>,
 ) {
     let (jobs_tx, jobs) = std::sync::mpsc::channel::<Job>();
-    let most = group_size();
+    let (most, wait) = (group_size(), window());
     let (done_tx, done) = mpsc::unbounded_channel();
     let thread = std::thread::Builder::new()
         .name("sealed-store".into())
         .spawn(move || {
             let mut next = None;
+            // Whether the last commit took more than one write: the node is busy.
+            let mut busy = false;
             while let Some(job) = next.take().or_else(|| jobs.recv().ok()) {
                 let results = match job {
                     Job::Write(write, writes) => {
-                        let mut group = vec![(write, writes)];
-                        while group.len() < most {
-                            match jobs.try_recv() {
-                                Ok(Job::Write(write, writes)) => group.push((write, writes)),
-                                // A reopen or a setting keeps its place after the group.
-                                Ok(other) => {
-                                    next = Some(other);
-                                    break;
-                                }
-                                Err(_) => break,
-                            }
-                        }
+                        let until = busy.then(|| Instant::now() + wait);
+                        let group;
+                        (group, next) = gather((write, writes), &jobs, most, until);
+                        busy = group.len() > 1;
                         commit_group(&store, &group)
                     }
                     Job::Recover(write) => {
@@ -85,19 +81,62 @@ pub(super) fn start(
     (jobs_tx, done, thread)
 }
 
+/// One group to commit: `first` and the writes after it, up to `most` — those already
+/// waiting, or, given a deadline, those that come before it too. A job that is not a
+/// write ends the group and is returned to run after it, so it keeps its place.
+fn gather(
+    first: (WriteId, Box<Writes>),
+    jobs: &std::sync::mpsc::Receiver<Job>,
+    most: usize,
+    until: Option<Instant>,
+) -> (Vec<(WriteId, Box<Writes>)>, Option<Job>) {
+    let mut group = vec![first];
+    while group.len() < most {
+        let job = match until {
+            None => jobs.try_recv().ok(),
+            Some(t) => jobs
+                .recv_timeout(t.saturating_duration_since(Instant::now()))
+                .ok(),
+        };
+        match job {
+            Some(Job::Write(write, writes)) => group.push((write, writes)),
+            other => return (group, other),
+        }
+    }
+    (group, None)
+}
+
 /// The most writes one commit takes: enough that an fsync serves a busy node's writes
 /// of a moment (the core holds at most `MAX_QUEUED_WRITES` in all), few enough that a
 /// group's transaction stays small.
-const GROUP: usize = 64;
+const GROUP: usize = 128;
 
-/// [`GROUP`], or `SEALED_WRITE_GROUP` (1 to 64) where a benchmark sets it: 1 commits each
-/// write alone, the baseline the load bench compares group commit with
+/// How long a busy writer waits for more writes before it commits (a commit delay, as
+/// databases' group commit has): what a commit costs beyond its rows — the fsync, the
+/// B-trees' upper pages, the pages freed — is paid once for all the writes that came in
+/// the window, instead of once for every few. An idle writer (its last commit took one
+/// write) never waits. Each write is still reported only once durable; the window adds
+/// at most this to a write's wait under load (docs/PERFORMANCE.md, "A public node under
+/// honest load").
+const WINDOW: Duration = Duration::from_millis(5);
+
+/// [`GROUP`], or `SEALED_WRITE_GROUP` (1 to [`GROUP`]) where a benchmark sets it: 1
+/// commits each write alone, the baseline the load bench compares group commit with
 /// (docs/PERFORMANCE.md). Durability is the same either way.
 fn group_size() -> usize {
     std::env::var("SEALED_WRITE_GROUP")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .map_or(GROUP, |n| n.clamp(1, GROUP))
+}
+
+/// [`WINDOW`], or `SEALED_WRITE_WINDOW_MS` (0 to 50) where a benchmark sets it: 0 commits
+/// whatever is waiting at once, as before the window.
+fn window() -> Duration {
+    std::env::var("SEALED_WRITE_WINDOW_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(WINDOW, |ms| Duration::from_millis(ms.min(50)))
 }
 
 /// One result per write of `group`, in order, after one transaction of them all. If that
@@ -252,5 +291,61 @@ mod tests {
         ];
         let results = commit_group(&store, &group);
         assert_eq!(results, vec![(WriteId(11), Ok(1)), (WriteId(12), Ok(0))]);
+    }
+
+    fn write(n: u64) -> Job {
+        Job::Write(WriteId(n), Box::default())
+    }
+
+    fn ids(group: &[(WriteId, Box<Writes>)]) -> Vec<u64> {
+        group.iter().map(|(id, _)| id.0).collect()
+    }
+
+    /// An idle writer (no deadline) takes what is already waiting and does not wait for
+    /// more; a job that is not a write ends the group and keeps its place after it.
+    #[test]
+    fn an_idle_writer_takes_what_waits_and_nothing_more() {
+        let (tx, jobs) = std::sync::mpsc::channel();
+        let first = (WriteId(1), Box::default());
+        let (group, next) = gather(first, &jobs, 8, None);
+        assert_eq!((ids(&group), next.is_none()), (vec![1], true));
+
+        for job in [write(2), write(3), Job::Recover(WriteId(4)), write(5)] {
+            tx.send(job).unwrap();
+        }
+        let (group, next) = gather((WriteId(1), Box::default()), &jobs, 8, None);
+        assert_eq!(ids(&group), [1, 2, 3]);
+        assert!(matches!(next, Some(Job::Recover(WriteId(4)))));
+        // At most `most` a group; the rest wait for the next.
+        let (group, next) = gather((WriteId(6), Box::default()), &jobs, 1, None);
+        assert_eq!((ids(&group), next.is_none()), (vec![6], true));
+        assert!(matches!(jobs.try_recv(), Ok(Job::Write(WriteId(5), _))));
+    }
+
+    /// A busy writer (a deadline) also takes the writes that come while it waits, until
+    /// its group is full; and it stops at the deadline with what it has.
+    #[test]
+    fn a_busy_writer_takes_the_writes_that_come_in_its_window() {
+        let (tx, jobs) = std::sync::mpsc::channel();
+        let later = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            tx.send(write(2)).unwrap();
+            std::thread::sleep(Duration::from_millis(20));
+            tx.send(write(3)).unwrap();
+            tx
+        });
+        // A deadline far away: the group ends because it is full, not by the clock.
+        let far = Some(Instant::now() + Duration::from_secs(600));
+        let (group, next) = gather((WriteId(1), Box::default()), &jobs, 3, far);
+        assert_eq!((ids(&group), next.is_none()), (vec![1, 2, 3], true));
+        let tx = later.join().unwrap();
+        // A deadline already past: what waits, and nothing more.
+        tx.send(write(5)).unwrap();
+        let (group, _) = gather((WriteId(4), Box::default()), &jobs, 3, Some(Instant::now()));
+        assert_eq!(ids(&group), [4, 5]);
+        // The sender gone, a busy writer does not wait out its window either.
+        drop(tx);
+        let (group, next) = gather((WriteId(6), Box::default()), &jobs, 3, far);
+        assert_eq!((ids(&group), next.is_none()), (vec![6], true));
     }
 }
