@@ -255,7 +255,8 @@ impl Core {
         for peer in want {
             self.dial(peer);
         }
-        let peers: Vec<PeerKey> = sorted(self.peers.connected.iter().copied());
+        let peers = heads_share(sorted(self.peers.connected.iter().copied()), self.rounds);
+        self.rounds += 1;
         let mut heads = self.heads_for_each(&peers);
         for peer in peers {
             for games in heads.remove(&peer).unwrap_or_default() {
@@ -316,10 +317,72 @@ impl Core {
     }
 }
 
+/// The most connected peers one repair round sends its heads to. A public mailbox
+/// with a thousand players connected sent a thousand requests at once every round,
+/// and their answers, each about every game shared, queued ahead of the moves: the
+/// relay's p99 rose from about 40 ms to 270-380 ms in that second (docs/PERFORMANCE.md,
+/// "The repair round's heads"). Past this many, each round takes its turn's share, so
+/// that every peer still has them every `ceil(n / HEADS_AT_ONCE)` rounds; each peer's own
+/// node sends its heads every round besides, and either side's heads repair both ways
+/// (`sync.rs`, `Request::Heads`).
+pub(crate) const HEADS_AT_ONCE: usize = 64;
+
+/// The share of `peers` (sorted) whose heads round `round` sends: all of them when they
+/// are at most [`HEADS_AT_ONCE`], else every `shares`-th one from the round's turn, where
+/// `shares` is as many as makes each share at most [`HEADS_AT_ONCE`].
+fn heads_share<T>(peers: Vec<T>, round: u64) -> Vec<T> {
+    let shares = peers.len().div_ceil(HEADS_AT_ONCE).max(1);
+    let turn = (round % shares as u64) as usize;
+    peers
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % shares == turn)
+        .map(|(_, p)| p)
+        .collect()
+}
+
 /// Ids in a stable order: the simulation replays from its seed, so nothing the core
 /// does may depend on a hash map's order.
 fn sorted<T: Ord>(items: impl Iterator<Item = T>) -> Vec<T> {
     let mut v: Vec<T> = items.collect();
     v.sort();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HEADS_AT_ONCE, heads_share};
+
+    #[test]
+    fn a_round_sends_its_heads_to_every_peer_when_they_are_few() {
+        let peers: Vec<usize> = (0..HEADS_AT_ONCE).collect();
+        for round in 0..3 {
+            assert_eq!(heads_share(peers.clone(), round), peers);
+        }
+    }
+
+    #[test]
+    fn many_peers_have_their_heads_in_turns_each_once() {
+        let n = 10 * HEADS_AT_ONCE + 1;
+        let peers: Vec<usize> = (0..n).collect();
+        let shares = 11;
+        let mut seen = vec![0; n];
+        for round in 0..shares {
+            let share = heads_share(peers.clone(), round);
+            assert!(
+                share.len() <= HEADS_AT_ONCE,
+                "round {round}: {}",
+                share.len()
+            );
+            for p in share {
+                seen[p] += 1;
+            }
+        }
+        assert!(
+            seen.iter().all(|&c| c == 1),
+            "each peer once in {shares} rounds"
+        );
+        // The turns begin again.
+        assert_eq!(heads_share(peers.clone(), shares), heads_share(peers, 0));
+    }
 }

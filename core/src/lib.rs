@@ -287,6 +287,9 @@ pub struct Core {
     deadlines: game::deadlines::Deadlines,
     /// When the next repair round is due (`timeout.rs`).
     repair_at: u64,
+    /// Repair rounds run so far: which share of the connected peers a round sends its
+    /// heads to when there are more than a round sends at once (`auto.rs`).
+    rounds: u64,
     /// The input being handled came with a clock reading earlier than the core's time
     /// (the wall clock was set back): the core's time stands still meanwhile.
     clock_behind: bool,
@@ -354,6 +357,7 @@ impl Core {
             next_expiry: 0,
             deadlines: Default::default(),
             repair_at: now,
+            rounds: 0,
             clock_behind: false,
             tombstones_swept: None,
             out: VecDeque::new(),

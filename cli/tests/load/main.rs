@@ -11,7 +11,9 @@
 //! relayed, and refusals. Then a summary over the steady part (after the games are
 //! set up), and the node's CPU per envelope beside the floor measured in this same run:
 //! one Ed25519 signature check and one ledger signature, each timed here on this
-//! machine (`floor`).
+//! machine (`floor`); and beside it the transport's own floor, three round trips of a
+//! bare libp2p stream timed before the node starts (`transport.rs`), which no work of
+//! the node's can remove while each message is a frame of its own.
 //!
 //! Players come from 127.20.0.0/16, [`PER_NETWORK`] to an address block of 256 (a /24
 //! is a network to the node's budgets, `core/src/origin.rs`), so that the load is many
@@ -36,6 +38,7 @@
 #[path = "../hostile_kit/mod.rs"]
 mod hostile_kit;
 mod player;
+mod transport;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,6 +51,17 @@ use player::{Load, Seated, Tally, Transport};
 
 /// Players of one /24 network.
 const PER_NETWORK: usize = 8;
+
+/// Round trips timed for the transport's floor (`transport.rs`): fewer in a debug
+/// build, where the short run only checks that it is measured.
+const TRANSPORT_TRIPS: u32 = if cfg!(debug_assertions) {
+    2_000
+} else {
+    20_000
+};
+
+/// A frame's size for the transport's floor: about a Duel move's push.
+const ENVELOPE_BYTES: usize = 400;
 use sealed_protocol::keys::SecretKey;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -102,6 +116,8 @@ fn a_public_node_carries_players_moves() {
     let games = env("SEALED_LOAD_GAMES", 4).clamp(1, 32) as usize;
     let every = Duration::from_millis(env("SEALED_LOAD_EVERY_MS", 500).max(10));
     let seconds = env("SEALED_LOAD_SECONDS", 10);
+    // Measured before the node starts, so that nothing else runs beside it.
+    let carried = transport::floor(TRANSPORT_TRIPS, ENVELOPE_BYTES);
     let dir = Dir::new("load");
     let home = dir.home("public");
     let node_key = init(&home, "public");
@@ -183,7 +199,7 @@ fn a_public_node_carries_players_moves() {
 
     // Each second's line, from when every player has connected.
     let mut lines: Vec<Second> = vec![];
-    let (mut last_cpu, mut last) = (cpu_seconds(&pid), [0u64; 4]);
+    let (mut last_cpu, mut last) = (cpu_seconds(&pid), [0u64; 5]);
     let store0 = node.store_bytes();
     let warm = Duration::from_secs(env("SEALED_LOAD_WARM_S", 5));
     println!(
@@ -193,7 +209,7 @@ fn a_public_node_carries_players_moves() {
         hostile_kit::bin().display()
     );
     println!(
-        "   s | pushed/s | relayed/s | ledgers/s | p50 ms | p99 ms | max ms | RSS MiB | store MiB | node CPU % | CPU µs/relayed | sent again/s"
+        "   s | pushed/s | relayed/s | ledgers/s | p50 ms | p99 ms | max ms | RSS MiB | store MiB | node CPU % | CPU µs/relayed | sent again/s | ended/s"
     );
     let end = started + warm + Duration::from_secs(seconds);
     let mut tick = Instant::now();
@@ -205,6 +221,7 @@ fn a_public_node_carries_players_moves() {
             tally.relayed.load(Ordering::Relaxed),
             tally.ledgers.load(Ordering::Relaxed),
             tally.retried.lock().expect("not poisoned").values().sum(),
+            tally.ended.lock().expect("not poisoned").values().sum(),
         ];
         let mut lat = std::mem::take(&mut *tally.latencies.lock().expect("not poisoned"));
         lat.sort_unstable();
@@ -220,9 +237,10 @@ fn a_public_node_carries_players_moves() {
             store_mib: node.store_bytes().saturating_sub(store0) as f64 / (1 << 20) as f64,
             cpu: cpu - last_cpu,
         };
+        let (again, ended) = (now[3] - last[3], now[4] - last[4]);
         (last, last_cpu) = (now, cpu);
         println!(
-            "{:4} | {:8} | {:9} | {:9} | {:6.1} | {:6.1} | {:6.1} | {:7.1} | {:9.1} | {:10.0} | {:14.0} | {:12}",
+            "{:4} | {:8} | {:9} | {:9} | {:6.1} | {:6.1} | {:6.1} | {:7.1} | {:9.1} | {:10.0} | {:14.0} | {:12} | {:7}",
             started.elapsed().as_secs(),
             s.pushed,
             s.relayed,
@@ -238,7 +256,8 @@ fn a_public_node_carries_players_moves() {
             } else {
                 0.0
             },
-            now[3] - last[3],
+            again,
+            ended,
         );
         if started.elapsed() >= warm {
             lines.push(s);
@@ -271,7 +290,7 @@ fn a_public_node_carries_players_moves() {
     };
     let refused = tally.refused.lock().expect("not poisoned").clone();
     println!(
-        "steady {n:.0} s: {:.0} pushed/s, {:.0} relayed/s, {:.0} ledgers/s; p99 {median_p99:.1} ms in the median second, {worst_p99:.1} ms in the worst, max {max:.1} ms; peak RSS {rss:.1} MiB; store +{:.1} MiB; node CPU {:.0} µs per relayed envelope, floor {:.0} µs (one signature checked and one made), {:.1}x; games over {}; failed {}; pushes sent again {:?}; ended during the run {:?}; refused {refused:?}",
+        "steady {n:.0} s: {:.0} pushed/s, {:.0} relayed/s, {:.0} ledgers/s; p99 {median_p99:.1} ms in the median second, {worst_p99:.1} ms in the worst, max {max:.1} ms; peak RSS {rss:.1} MiB; store +{:.1} MiB; node CPU {:.0} µs per relayed envelope, floor {:.0} µs (one signature checked and one made), {:.1}x; the transport's floor {:.0} µs (three frames in and three out, {:.0} µs a round trip at one end), with the signatures' {:.0} µs, {:.1}x; games over {}; failed {}; pushes sent again {:?}; ended during the run {:?}; refused {refused:?}",
         pushed as f64 / n,
         relayed as f64 / n,
         ledgers as f64 / n,
@@ -279,6 +298,10 @@ fn a_public_node_carries_players_moves() {
         per * 1e6,
         floor.as_secs_f64() * 1e6,
         per / floor.as_secs_f64().max(1e-9),
+        3.0 * carried.as_secs_f64() * 1e6,
+        carried.as_secs_f64() * 1e6,
+        (floor + 3 * carried).as_secs_f64() * 1e6,
+        per / (floor + 3 * carried).as_secs_f64().max(1e-9),
         tally.over.load(Ordering::Relaxed),
         tally.failed.load(Ordering::Relaxed),
         tally.retried.lock().expect("not poisoned"),
@@ -286,6 +309,10 @@ fn a_public_node_carries_players_moves() {
     );
 
     assert!(node.alive(), "the public node lives");
+    assert!(
+        carried > Duration::ZERO,
+        "the transport's floor was measured"
+    );
     assert_eq!(
         tally.connected.load(Ordering::Relaxed) as usize,
         players,

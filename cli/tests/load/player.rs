@@ -318,19 +318,32 @@ async fn serve(
     }
 }
 
-/// Connects as a node dials: again after a failure, up to five times, a little later
-/// each time (a public node's door may turn a handshake away while it is full).
+/// Connects as a node dials: again after a failure, a little later each time up to
+/// [`DIAL_EVERY_MOST`], for [`DIAL_FOR`] (a public node's door turns handshakes away
+/// while it is full, as it is when a thousand players come at once; a node dials again
+/// at each repair round and never gives up on a game's mailbox).
 async fn connect(s: &mut Stranger, node: &str) -> Result<PeerId, String> {
     let mut last = String::new();
-    for attempt in 1..=5u64 {
+    let until = Instant::now() + DIAL_FOR;
+    for attempt in 1u64.. {
         match s.connect(node).await {
             Ok(p) => return Ok(p),
             Err(e) => last = e,
         }
-        tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+        if Instant::now() >= until {
+            break;
+        }
+        let wait = Duration::from_millis(200 * attempt).min(DIAL_EVERY_MOST);
+        tokio::time::sleep(wait).await;
     }
     Err(last)
 }
+
+/// How long a player keeps dialling the node before it gives up.
+const DIAL_FOR: Duration = Duration::from_secs(60);
+
+/// The longest wait between two dials.
+const DIAL_EVERY_MOST: Duration = Duration::from_secs(2);
 
 struct Player {
     s: Stranger,
