@@ -320,11 +320,13 @@ impl Core {
 /// The most connected peers one repair round sends its heads to. A public mailbox
 /// with a thousand players connected sent a thousand requests at once every round,
 /// and their answers, each about every game shared, queued ahead of the moves: the
-/// relay's p99 rose from about 40 ms to 270-380 ms in that second (docs/PERFORMANCE.md,
+/// relay's p99 rose from about 40 ms to 210-380 ms in that second (docs/PERFORMANCE.md,
 /// "The repair round's heads"). Past this many, each round takes its turn's share, so
 /// that every peer still has them every `ceil(n / HEADS_AT_ONCE)` rounds; each peer's own
 /// node sends its heads every round besides, and either side's heads repair both ways
-/// (`sync.rs`, `Request::Heads`).
+/// (`sync.rs`, `Request::Heads`). The round's introductions for games of more than two
+/// seats (`reintroduce`) go with its heads, in the same turns; a new connection has
+/// both at once (`peers.rs`).
 pub(crate) const HEADS_AT_ONCE: usize = 64;
 
 /// The share of `peers` (sorted) whose heads round `round` sends: all of them when they

@@ -48,6 +48,7 @@ use hostile_kit::client::stranger;
 use hostile_kit::flood::terms;
 use hostile_kit::{Dir, cpu_seconds, init, seed, start, status_kib};
 use player::{Load, Seated, Tally, Transport};
+use sealed_protocol::keys::SecretKey;
 
 /// Players of one /24 network.
 const PER_NETWORK: usize = 8;
@@ -62,7 +63,6 @@ const TRANSPORT_TRIPS: u32 = if cfg!(debug_assertions) {
 
 /// A frame's size for the transport's floor: about a Duel move's push.
 const ENVELOPE_BYTES: usize = 400;
-use sealed_protocol::keys::SecretKey;
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
