@@ -3,7 +3,8 @@
 //! connection from its own address (`player.rs`), two by two in Duel games that name the
 //! node as mailbox and witness. Each player moves once every `SEALED_LOAD_EVERY_MS` in
 //! one of its games, round robin, pushes the move to the node, and asks the witness
-//! for its ledgers after it; the node relays each move to the other seat and dates it.
+//! for its ledgers after it, and sends the node its heads every repair round as a
+//! seat's node does; the node relays each move to the other seat and dates it.
 //!
 //! Printed each second: envelopes pushed and relayed, ledgers signed, the relay's
 //! latency (from one seat's push to the other seat's arrival: p50, p99, max), the
@@ -116,6 +117,9 @@ fn a_public_node_carries_players_moves() {
     let games = env("SEALED_LOAD_GAMES", 4).clamp(1, 32) as usize;
     let every = Duration::from_millis(env("SEALED_LOAD_EVERY_MS", 500).max(10));
     let seconds = env("SEALED_LOAD_SECONDS", 10);
+    // A seat's node sends its heads every repair round (5 s by default): 0 for never.
+    let repair =
+        Some(Duration::from_millis(env("SEALED_LOAD_REPAIR_MS", 5_000))).filter(|d| !d.is_zero());
     // Measured before the node starts, so that nothing else runs beside it.
     let carried = transport::floor(TRANSPORT_TRIPS, ENVELOPE_BYTES);
     let dir = Dir::new("load");
@@ -181,6 +185,7 @@ fn a_public_node_carries_players_moves() {
         node: addr.clone(),
         transport,
         every,
+        repair,
         proposed,
         tally: tally.clone(),
         stop: stop.clone(),
@@ -290,7 +295,7 @@ fn a_public_node_carries_players_moves() {
     };
     let refused = tally.refused.lock().expect("not poisoned").clone();
     println!(
-        "steady {n:.0} s: {:.0} pushed/s, {:.0} relayed/s, {:.0} ledgers/s; p99 {median_p99:.1} ms in the median second, {worst_p99:.1} ms in the worst, max {max:.1} ms; peak RSS {rss:.1} MiB; store +{:.1} MiB; node CPU {:.0} µs per relayed envelope, floor {:.0} µs (one signature checked and one made), {:.1}x; the transport's floor {:.0} µs (three frames in and three out, {:.0} µs a round trip at one end), with the signatures' {:.0} µs, {:.1}x; games over {}; failed {}; pushes sent again {:?}; ended during the run {:?}; refused {refused:?}",
+        "steady {n:.0} s: {:.0} pushed/s, {:.0} relayed/s, {:.0} ledgers/s; p99 {median_p99:.1} ms in the median second, {worst_p99:.1} ms in the worst, max {max:.1} ms; peak RSS {rss:.1} MiB; store +{:.1} MiB; node CPU {:.0} µs per relayed envelope, floor {:.0} µs (one signature checked and one made), {:.1}x; the transport's floor {:.0} µs (three frames in and three out, {:.0} µs a round trip at one end), with the signatures' {:.0} µs, {:.1}x; heads sent by the players {}; games over {}; failed {}; pushes sent again {:?}; ended during the run {:?}; refused {refused:?}",
         pushed as f64 / n,
         relayed as f64 / n,
         ledgers as f64 / n,
@@ -302,6 +307,7 @@ fn a_public_node_carries_players_moves() {
         carried.as_secs_f64() * 1e6,
         (floor + 3 * carried).as_secs_f64() * 1e6,
         per / (floor + 3 * carried).as_secs_f64().max(1e-9),
+        tally.heads.load(Ordering::Relaxed),
         tally.over.load(Ordering::Relaxed),
         tally.failed.load(Ordering::Relaxed),
         tally.retried.lock().expect("not poisoned"),

@@ -3,7 +3,9 @@
 //! name the public node as mailbox and witness. It plays them with the games' own
 //! tables and bots, one move at a time at its pace, pushes each move to the public node,
 //! asks the witness for its ledgers after each move (as a seat's node does,
-//! `core/src/accuse.rs`), and takes what the node relays from the other seat.
+//! `core/src/accuse.rs`), sends the node its heads every repair round (as a seat's node
+//! does, `core/src/auto.rs`; `SEALED_LOAD_REPAIR_MS`, 5,000 by default, 0 for never), and
+//! takes what the node relays from the other seat.
 //!
 //! It speaks the sync protocol as real nodes do since 2026-11-27, on one long-lived
 //! stream each way (`/sealed/sync-stream/1`): its requests on a stream it opens, the
@@ -70,6 +72,8 @@ pub struct Tally {
     pub over: AtomicU64,
     /// Players connected to the public node.
     pub connected: AtomicU64,
+    /// Heads the players sent the node (their repair rounds).
+    pub heads: AtomicU64,
 }
 
 impl Tally {
@@ -117,6 +121,9 @@ pub struct Load {
     pub transport: Transport,
     /// How often a player moves.
     pub every: Duration,
+    /// How often a player sends the node its heads, as a seat's node does each repair
+    /// round (`core/src/auto.rs`); `None` for never.
+    pub repair: Option<Duration>,
     /// Passed by every player once its proposals are taken.
     pub proposed: Arc<Barrier>,
     pub tally: Arc<Tally>,
@@ -131,6 +138,7 @@ pub async fn run(mut s: Stranger, seed: [u8; 32], seated: Vec<Seated>, load: Loa
         node,
         transport,
         every,
+        repair,
         proposed,
         tally,
         stop,
@@ -216,8 +224,18 @@ pub async fn run(mut s: Stranger, seed: [u8; 32], seated: Vec<Seated>, load: Loa
         p.flush(id);
     }
     let mut next = tokio::time::Instant::now() + every;
+    // Each player's round begins at a moment of its own, as nodes started apart do.
+    let round = repair.unwrap_or(Duration::MAX);
+    let mut repair_at = tokio::time::Instant::now()
+        + round
+            .mul_f64(f64::from(seed[0]) / 256.0)
+            .min(Duration::from_secs(3600));
     while !stop.load(Ordering::Relaxed) {
         tokio::select! {
+            () = tokio::time::sleep_until(repair_at), if repair.is_some() => {
+                repair_at += round;
+                p.heads();
+            }
             ev = p.s.swarm.select_next_some() => p.event(ev),
             Some(m) = from_streams.recv() => p.streamed(m),
             () = tokio::time::sleep_until(next) => {
@@ -389,6 +407,8 @@ enum Asked {
     /// A push, kept to be sent again if it is refused for a moment.
     Push(Request),
     Witness,
+    /// The player's heads of its unfinished games, as a node's repair round sends.
+    Heads,
 }
 
 impl Player {
@@ -443,6 +463,23 @@ impl Player {
             }
             return;
         }
+    }
+
+    /// Sends the node what the player holds of each unfinished game, as a seat's node
+    /// does each repair round: the node answers with what the player lacks.
+    fn heads(&mut self) {
+        let mut games: Vec<(GameId, Vec<(sealed_protocol::ids::ChainId, u64)>)> = self
+            .games
+            .iter()
+            .filter(|(_, g)| !g.done)
+            .map(|(id, g)| (*id, g.table.session().envelopes().counts()))
+            .collect();
+        if games.is_empty() {
+            return;
+        }
+        games.sort_by_key(|g| g.0);
+        self.tally.heads.fetch_add(1, Ordering::Relaxed);
+        self.request(Request::Heads { games }, Asked::Heads);
     }
 
     /// Pushes what the table of `id` has to send; whether it sent anything.
@@ -548,12 +585,22 @@ impl Player {
         let asked = self.asked.remove(&sent);
         match response {
             Response::Refused(why) => match asked {
+                // A node sends its heads again at its next round, not at once.
+                Some(Asked::Heads) if crate::hostile_kit::flood::passing(&why) => {
+                    count(&self.tally.retried, &format!("heads, next round: {why}"));
+                }
                 Some(Asked::Push(req)) if crate::hostile_kit::flood::passing(&why) => {
                     count(&self.tally.retried, &why);
                     self.again.push(req);
                 }
                 _ => self.tally.refuse(&why),
             },
+            Response::Behind { envelopes, .. } if matches!(asked, Some(Asked::Heads)) => {
+                // What a lost relay left behind: taken as the relay would have been.
+                if !envelopes.is_empty() {
+                    self.take(Request::PushMany { games: envelopes });
+                }
+            }
             Response::Statements(st) if matches!(asked, Some(Asked::Witness)) => {
                 self.tally
                     .ledgers
