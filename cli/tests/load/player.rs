@@ -597,9 +597,7 @@ impl Player {
             },
             Response::Behind { envelopes, .. } if matches!(asked, Some(Asked::Heads)) => {
                 // What a lost relay left behind: taken as the relay would have been.
-                if !envelopes.is_empty() {
-                    self.take(Request::PushMany { games: envelopes });
-                }
+                self.take(Request::PushMany { games: envelopes });
             }
             Response::Statements(st) if matches!(asked, Some(Asked::Witness)) => {
                 self.tally
