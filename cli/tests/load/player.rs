@@ -646,9 +646,10 @@ impl Player {
     /// Counts something that ended while the run was on.
     fn ended(&self, what: &str) {
         if !self.stop.load(Ordering::Relaxed) {
-            // Whole: a cause's numbers (an error code, a stream id) say which it was.
+            // By cause: an error code stays (it says which it was), a stream's id
+            // goes (1,000 streams closed by one cause are one line, not 1,000).
             let mut ended = self.tally.ended.lock().expect("not poisoned");
-            *ended.entry(what.to_owned()).or_default() += 1;
+            *ended.entry(without_stream_ids(what)).or_default() += 1;
         }
     }
 
@@ -756,4 +757,36 @@ fn pick(n: u64, game: &GameId) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// `what` without yamux's stream ids (`000003de/23:`, the connection's id and the
+/// stream's number), so that causes can be counted.
+fn without_stream_ids(what: &str) -> String {
+    let id = |w: &str| {
+        w.strip_suffix(':')
+            .unwrap_or(w)
+            .split_once('/')
+            .is_some_and(|(conn, n)| {
+                conn.len() == 8
+                    && conn.bytes().all(|b| b.is_ascii_hexdigit())
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+            })
+    };
+    what.split(' ')
+        .filter(|w| !id(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn causes_are_counted_without_stream_ids() {
+    assert_eq!(
+        without_stream_ids("the player's stream: write: 000003de/23: connection is closed"),
+        "the player's stream: write: connection is closed"
+    );
+    assert_eq!(
+        without_stream_ids("connection: i/o error 104/5"),
+        "connection: i/o error 104/5"
+    );
 }
