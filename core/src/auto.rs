@@ -83,7 +83,10 @@ impl Core {
                 .into_iter()
                 .filter(|id| {
                     self.bot_decides(id)
-                        && self.games.played(id).is_some_and(|p| p.table().my_turn())
+                        && self
+                            .games
+                            .played(id)
+                            .is_some_and(|p| p.table().turn().my_turn)
                 })
                 .collect();
             if ids.is_empty() {
@@ -206,7 +209,7 @@ impl Core {
         let waiting: Vec<GameId> = self
             .games
             .all_played()
-            .filter(|(id, p)| self.bot_decides(id) && p.table().my_turn())
+            .filter(|(id, p)| self.bot_decides(id) && p.table().turn().my_turn)
             .map(|(id, _)| *id)
             .collect();
         for id in waiting {

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use sealed_games::table::{self, Document, Generic, Refusal, Table};
+use sealed_games::table::{self, Asked, Document, Generic, Refusal, Table};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{MailboxSpec, Terms, WitnessSpec};
 use sealed_protocol::session::Command as SessionCommand;
@@ -40,16 +40,26 @@ impl Core {
             Cmd::Accept(g) => self.decide(id, &g, SessionCommand::Accept, store),
             Cmd::Decline(g) => self.decide(id, &g, SessionCommand::Decline, store),
             // The table's generic command, as `move withdraw` reads it: one path for both.
-            Cmd::Withdraw(g) => {
-                self.act(id, &g, None, |t| t.parse_generic(Generic::Withdraw), store)
-            }
+            Cmd::Withdraw(g) => self.act(
+                id,
+                &g,
+                None,
+                |t| t.command(Asked::Generic(Generic::Withdraw)),
+                store,
+            ),
             Cmd::Generic {
                 game,
                 generic,
                 expect,
-            } => self.act(id, &game, expect, |t| t.parse_generic(generic), store),
+            } => self.act(
+                id,
+                &game,
+                expect,
+                |t| t.command(Asked::Generic(generic)),
+                store,
+            ),
             Cmd::Move { game, text, expect } => {
-                self.act(id, &game, expect, |t| t.parse_action(&text), store)
+                self.act(id, &game, expect, |t| t.command(Asked::Words(&text)), store)
             }
             Cmd::MailImport(text) => self.mail_import(id, &text, store),
             Cmd::Ruling { game, dispute, act } => self.keep_ruling(id, &game, dispute, act, store),
@@ -164,8 +174,8 @@ impl Core {
             variant: p.table().session().terms().variant().to_owned(),
             status: p.standing(),
             seat: Some(p.table().session().seat().0),
-            my_turn: p.table().my_turn(),
-            ply: p.table().ply(),
+            my_turn: p.table().turn().my_turn,
+            ply: p.table().turn().ply,
             waiting_for: p.table().waiting_for(),
             result: p.table().result(),
             players: players(
@@ -468,10 +478,10 @@ impl Core {
     ) -> Result<(), NodeError> {
         let t = self.table(g, store)?;
         if let Some(expected) = expect
-            && t.ply() != expected
+            && t.turn().ply != expected
         {
             return Err(NodeError::Moved {
-                at: t.ply(),
+                at: t.turn().ply,
                 expected,
             });
         }

@@ -13,7 +13,9 @@
 //! (spec/PROTOCOL.md §16.7; the shell says so with [`crate::Input::MessageLost`]) makes it
 //! go again sooner. The waits are the game's (`game/sending.rs`). The receiver takes only
 //! the next message, only from the game's other player, and only if it is the one signed
-//! (the table checks, `Computing::take_message`): anything else is dropped and changes nothing.
+//! (the table checks, `Computing::handle`): anything else is dropped and changes nothing.
+
+use sealed_games::table::Given;
 
 use super::seats::other_player;
 use super::{Core, Durable, GameId, PeerKey};
@@ -77,7 +79,10 @@ impl Core {
         let Some(c) = table.computing_mut() else {
             return;
         };
-        let taken = c.take_message(index, bytes.clone());
+        let taken = c.handle(Given::Message {
+            index,
+            bytes: bytes.clone(),
+        });
         drop(table);
         match taken {
             Ok(true) => self.store_message(game, index, bytes, store),

@@ -17,6 +17,7 @@
 //! Nothing here is stored: after a restart the table says again what is owed, and the
 //! witness answers again (a deposit is stamped once, with its first time).
 
+use sealed_games::table::Given;
 use sealed_protocol::deposit;
 
 use super::{Core, Durable, GameId};
@@ -94,7 +95,9 @@ impl Core {
         let Some(c) = table.computing_mut() else {
             return false;
         };
-        let stamped = statements.iter().any(|s| c.take_stamp(s));
+        let stamped = statements
+            .iter()
+            .any(|s| matches!(c.handle(Given::Statement(s)), Ok(true)));
         drop(table);
         if !stamped {
             return false;
@@ -146,7 +149,10 @@ impl Core {
             )),
             Some(bytes) => {
                 let taken = match p.table_mut().computing_mut() {
-                    Some(c) => c.take_message(index, bytes.clone()),
+                    Some(c) => c.handle(Given::Message {
+                        index,
+                        bytes: bytes.clone(),
+                    }),
                     None => return,
                 };
                 match taken {
@@ -167,7 +173,7 @@ impl Core {
             if let Some(p) = self.games.played_mut(&game)
                 && let Some(c) = p.table_mut().computing_mut()
             {
-                c.deposit_false(why);
+                let _found_false = c.handle(Given::DepositFalse(why));
             }
             self.bot_dirty(game);
             self.run_bots(store);

@@ -50,7 +50,7 @@ impl Listed {
     pub(super) fn of(table: &dyn Table) -> Listed {
         Listed {
             result: table.result(),
-            ply: Some(table.ply() as u64),
+            ply: Some(table.turn().ply as u64),
             names: table
                 .session()
                 .terms()

@@ -4,7 +4,7 @@
 //! whose own envelopes lack their secrets, is set aside so that it is never signed anew.
 //! The write path that stores what these games then do is `durable.rs`.
 
-use sealed_games::table;
+use sealed_games::table::{self, Given};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
@@ -202,12 +202,12 @@ impl Core {
             table
                 .computing_mut()
                 .ok_or_else(|| unreadable("its computations: kept for a game without any".into()))?
-                .resume(&kept)
+                .handle(Given::Resume(&kept))
                 .map_err(|e| unreadable(format!("its computations: {e}")))?;
         }
         for (index, bytes) in messages {
             let taken = match table.computing_mut() {
-                Some(c) => c.take_message(index, bytes),
+                Some(c) => c.handle(Given::Message { index, bytes }),
                 None => Err(sealed_games::table::Refusal::NoMessages),
             };
             if let Err(e) = taken {

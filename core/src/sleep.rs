@@ -223,10 +223,10 @@ impl Core {
         // player joins, which wakes the game: a game just restored, marked for the
         // bots as every restored game is, sleeps at once.
         } else if (self.games.is_for_bots(id) && !(unjoined && super::holding::signed_here(p)))
-            || ((self.bots.all || slot.bot()) && table.my_turn())
+            || ((self.bots.all || slot.bot()) && table.turn().my_turn)
         {
             Awake::Bot
-        } else if p.has_evidence() || table.rulings_waiting() > 0 {
+        } else if p.has_evidence() || table.turn().rulings_waiting > 0 {
             Awake::Evidence
         } else if !unjoined
             && (terms.seat_count() != 2

@@ -24,7 +24,7 @@
 
 use sealed_conformance::sim::test_key;
 use sealed_drive::Bytes;
-use sealed_games::table::{self, Invitees, Table};
+use sealed_games::table::{self, Asked, Invitees, Table};
 use sealed_games::variant::check_transcript;
 use sealed_protocol::body::{Claim, ClaimKind, Item};
 use sealed_protocol::engine::Inserted;
@@ -468,13 +468,13 @@ impl World {
                     None
                 } else {
                     let c = &choices[b.below(choices.len())];
-                    t.parse_action(&c.text.replace("{}", "a1")).ok()
+                    t.command(Asked::Words(&c.text.replace("{}", "a1"))).ok()
                 }
             }
             5 => {
                 let n = b.below(12);
                 let text = String::from_utf8_lossy(&b.take(n)).into_owned();
-                t.parse_action(&text).ok()
+                t.command(Asked::Words(&text)).ok()
             }
             6 => t.duty(now),
             7 => Some(match b.below(6) {
@@ -501,14 +501,14 @@ impl World {
                 Some(Command::act(b.take(n)))
             }
             _ => t
-                .parse_action(match b.below(6) {
+                .command(Asked::Words(match b.below(6) {
                     0 => "resign",
                     1 => "offer draw",
                     2 => "accept draw",
                     3 => "accept",
                     4 => "decline",
                     _ => "claim timeout",
-                })
+                }))
                 .ok(),
         };
         let Some(cmd) = cmd else { return };

@@ -480,7 +480,10 @@ fn settled(n: u64) -> [Box<dyn Table>; 2] {
             }
         }
     }
-    assert!(t[0].my_turn() || t[1].my_turn(), "duel {n} did not settle");
+    assert!(
+        t[0].turn().my_turn || t[1].turn().my_turn,
+        "duel {n} did not settle"
+    );
     t
 }
 

@@ -162,7 +162,7 @@ impl Hostile {
                 break;
             }
             let cmd = a.duty(now).or_else(|| {
-                if a.my_turn() {
+                if a.turn().my_turn {
                     self.bot = self.bot.wrapping_mul(6364136223846793005).wrapping_add(1);
                     a.bot_action(self.bot >> 33)
                 } else {
@@ -256,19 +256,19 @@ async fn answers_are_read_under_the_game_asked_about() {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
         x.pump(Duration::from_millis(200)).await;
-        if !x.held_back.is_empty() && x.tables[&a].my_turn() {
+        if !x.held_back.is_empty() && x.tables[&a].turn().my_turn {
             break;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
             "set-up stalled: {} held back, A at ply {}",
             x.held_back.len(),
-            x.tables[&a].ply()
+            x.tables[&a].turn().ply
         );
     }
     x.pump(Duration::from_secs(1)).await;
     let b_before = held(h, &b).await;
-    let a_ply_before = x.tables[&a].ply();
+    let a_ply_before = x.tables[&a].turn().ply;
     assert!(b_before > 0, "the node holds B");
     assert!(!x.held_back.is_empty());
 
@@ -310,7 +310,7 @@ async fn answers_are_read_under_the_game_asked_about() {
             "A stopped at the node: {v}"
         );
     }
-    assert!(x.tables[&a].ply() > a_ply_before, "A went on");
+    assert!(x.tables[&a].turn().ply > a_ply_before, "A went on");
     common::verified(&h.transcript(&a.to_string()).await.unwrap());
     assert_eq!(held(h, &b).await, b_before, "B untouched while A ended");
 

@@ -94,7 +94,7 @@ impl Old {
         let t = &mut self.table;
         for _ in 0..8 {
             let cmd = t.duty(now).or_else(|| {
-                if t.my_turn() {
+                if t.turn().my_turn {
                     self.bot = self.bot.wrapping_mul(6364136223846793005).wrapping_add(1);
                     t.bot_action(self.bot >> 33)
                 } else {

@@ -20,7 +20,7 @@ use sealed_conformance::peer::Peer as _;
 use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
-use sealed_games::table::{self, Computing, Document, Table};
+use sealed_games::table::{self, Computing, Document, Given, Table};
 use sealed_games::variant::check_transcript;
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::{Terms, WitnessSpec};
@@ -97,7 +97,10 @@ impl Duo {
             }
             let to = 1 - from;
             let new = duo(&mut self.net.sessions[to])
-                .take_message(index, bytes.clone())
+                .handle(Given::Message {
+                    index,
+                    bytes: bytes.clone(),
+                })
                 .expect("an honest message is taken");
             if new {
                 self.taken[to].push((index, bytes));
@@ -119,7 +122,11 @@ impl Duo {
                 let _ = (t.show_text(), t.view(), t.view().choices, t.waiting_for());
                 t.duty(now).or_else(|| {
                     let cmd = t.bot_action(round.wrapping_mul(0x9E37_79B9) ^ i as u64)?;
-                    assert!(t.my_turn() || cmd == Command::Accept, "{}", t.show_text());
+                    assert!(
+                        t.turn().my_turn || cmd == Command::Accept,
+                        "{}",
+                        t.show_text()
+                    );
                     Some(cmd)
                 })
             },
@@ -160,7 +167,10 @@ impl Duo {
         .expect("restore");
         for (index, bytes) in &self.taken[i] {
             duo(&mut t)
-                .take_message(*index, bytes.clone())
+                .handle(Given::Message {
+                    index: *index,
+                    bytes: bytes.clone(),
+                })
                 .expect("a stored message is taken again");
         }
         assert_eq!(t.session().transcript(), old.session().transcript());
@@ -175,7 +185,7 @@ impl Duo {
 
     /// Acts accepted, as seat 0 sees them: messages signed, commitments, `Done`s.
     fn acts(&self) -> usize {
-        self.net.sessions[0].ply()
+        self.net.sessions[0].turn().ply
     }
 }
 
@@ -259,22 +269,34 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
     let mut changed = bytes.clone();
     changed[0] ^= 1;
     let e = duo(white)
-        .take_message(0, changed)
+        .handle(Given::Message {
+            index: 0,
+            bytes: changed,
+        })
         .expect_err("not the message signed")
         .to_string();
     assert!(e.contains("not the one whose hash"), "{e}");
     let e = duo(white)
-        .take_message(2, bytes.clone())
+        .handle(Given::Message {
+            index: 2,
+            bytes: bytes.clone(),
+        })
         .expect_err("not the next")
         .to_string();
     assert!(e.contains("not the next"), "{e}");
     let e = duo(white)
-        .take_message(1, bytes.clone())
+        .handle(Given::Message {
+            index: 1,
+            bytes: bytes.clone(),
+        })
         .expect_err("White's own")
         .to_string();
     assert!(e.contains("own to send"), "{e}");
     let e = duo(white)
-        .take_message(0, vec![0; MAX_MESSAGE + 1])
+        .handle(Given::Message {
+            index: 0,
+            bytes: vec![0; MAX_MESSAGE + 1],
+        })
         .expect_err("too large")
         .to_string();
     assert!(e.contains("more than"), "{e}");
@@ -285,8 +307,19 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
         "nothing to make without message 0"
     );
     // The right one is taken, once.
-    assert!(duo(white).take_message(0, bytes.clone()).expect("taken"));
-    assert!(!duo(white).take_message(0, bytes).expect("known"));
+    assert!(
+        duo(white)
+            .handle(Given::Message {
+                index: 0,
+                bytes: bytes.clone()
+            })
+            .expect("taken")
+    );
+    assert!(
+        !duo(white)
+            .handle(Given::Message { index: 0, bytes })
+            .expect("known")
+    );
     d.run_until(Duo::done);
     assert!(d.done());
 }
@@ -325,18 +358,31 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
     // node holds, and stores, for it is one message whatever the other player sends.
     for later in [2, 4, 1_000] {
         let e = duo(white)
-            .take_message(later, bytes.clone())
+            .handle(Given::Message {
+                index: later,
+                bytes: bytes.clone(),
+            })
             .expect_err("not the first")
             .to_string();
         assert!(e.contains("not the first"), "{e}");
     }
     assert!(
         duo(white)
-            .take_message(0, bytes.clone())
+            .handle(Given::Message {
+                index: 0,
+                bytes: bytes.clone()
+            })
             .expect("kept, not refused"),
         "new: stored by the node"
     );
-    assert!(!duo(white).take_message(0, bytes.clone()).expect("known"));
+    assert!(
+        !duo(white)
+            .handle(Given::Message {
+                index: 0,
+                bytes: bytes.clone()
+            })
+            .expect("known")
+    );
     d.taken[0].push((0, bytes));
     // White hears again: his game starts, takes the message kept, and plays to the end.
     d.net.deaf.clear();
@@ -388,14 +434,22 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
             Statement::Stamp(s).sign(&key(by)).to_bytes()
         };
         assert!(
-            !duo(white).take_stamp(&stamp(6, hash_of(game, &deposit))),
+            !duo(white)
+                .handle(Given::Statement(&stamp(6, hash_of(game, &deposit))))
+                .expect("a statement is never refused"),
             "not the witness's"
         );
         assert!(
-            !duo(white).take_stamp(&stamp(7, hash_of(game, b"else"))),
+            !duo(white)
+                .handle(Given::Statement(&stamp(7, hash_of(game, b"else"))))
+                .expect("a statement is never refused"),
             "another deposit"
         );
-        assert!(duo(white).take_stamp(&stamp(7, hash_of(game, &deposit))));
+        assert!(
+            duo(white)
+                .handle(Given::Statement(&stamp(7, hash_of(game, &deposit))))
+                .expect("a statement is never refused")
+        );
         d.run_until(|d| duo_ref(&*d.net.sessions[1]).deposit_wanted().is_some());
         let (index, hash) = duo_ref(&*d.net.sessions[1])
             .deposit_wanted()
@@ -404,9 +458,17 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
         let black = &mut d.net.sessions[1];
         if honest {
             let bytes = open_within(game, &deposit, &key(1), MAX_DEPOSIT).expect("opens");
-            assert!(duo(black).take_message(index, bytes).expect("the message"));
+            assert!(
+                duo(black)
+                    .handle(Given::Message { index, bytes })
+                    .expect("the message")
+            );
         } else {
-            duo(black).deposit_false("called false".into());
+            assert!(
+                duo(black)
+                    .handle(Given::DepositFalse("called false".into()))
+                    .expect("taken")
+            );
         }
         d.run_until(Duo::done);
         assert!(d.done(), "{}", d.net.sessions[1].show_text());

@@ -47,7 +47,7 @@ fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
     // Black is not to act: his table keeps the ruling and posts nothing.
     let mut black = table_of(&g, BLACK);
     black.offer_ruling(&good).expect("kept");
-    assert_eq!(black.rulings_waiting(), 1);
+    assert_eq!(black.turn().rulings_waiting, 1);
     assert!(
         black.duty(g.pair.now).is_none(),
         "posted for the seat not to act"
@@ -76,7 +76,7 @@ fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
     let mut black = table_of(&g, BLACK);
     let err = black.offer_ruling(&good).unwrap_err().to_string();
     assert!(err.contains("dispute 0 is not open"), "{err}");
-    assert_eq!(black.rulings_waiting(), 0);
+    assert_eq!(black.turn().rulings_waiting, 0);
 }
 
 #[test]
@@ -99,7 +99,7 @@ fn a_forged_garbled_or_misplaced_ruling_is_refused() {
     });
     let err = white.offer_ruling(&not_a_ruling).unwrap_err().to_string();
     assert!(err.contains("only the arbiter's ruling"), "{err}");
-    assert_eq!(white.rulings_waiting(), 0);
+    assert_eq!(white.turn().rulings_waiting, 0);
     assert!(white.duty(g.pair.now).is_none());
     // A ruling of another game (another coin) is not this arbiter's word here.
     let mut other = Physical::new_v2(true, 7);

@@ -448,7 +448,8 @@ impl Player {
             }
             let cmd = g.table.duty(now).or_else(|| {
                 g.table
-                    .my_turn()
+                    .turn()
+                    .my_turn
                     .then(|| g.table.bot_action(pick(g.moves, &id)))
                     .flatten()
             });

@@ -174,7 +174,7 @@ impl Played {
             &tc,
             terms.players(),
             &session.timeline(),
-            self.table.to_act(),
+            self.table.turn().to_act,
             now,
         ))
     }

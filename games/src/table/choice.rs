@@ -4,7 +4,7 @@
 //! knowing the game's rules: every act open now is one [`Choice`], with the square its
 //! piece leaves and the square it reaches (in the game's own square names, as the board
 //! shows them), what it is in words, and the text it is typed as — which the table's
-//! `parse_action` reads back as exactly that act. The legal targets of a selected piece
+//! `command` reads back as exactly that act. The legal targets of a selected piece
 //! are the `to` of the choices whose `from` is that square; two choices on the same
 //! squares (a promotion, a card played with the move) are told apart by their words.
 //! An act that needs one more word the list cannot spell out (the square a trap seals,

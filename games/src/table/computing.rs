@@ -14,12 +14,14 @@ use super::Refusal;
 /// then, from the game's other player (spec/PROTOCOL.md §16.7), and closes anyone else's
 /// stream after its header.
 pub trait Computing {
-    /// Takes a message the other player's node sent beside the transcript, at its
-    /// position. `Ok(true)`: new, and the node stores it before anything this seat does
-    /// next can depend on it (durable before visible); `Ok(false)`: held already.
-    /// Refused with the reason, changing nothing, when it is not the next message or not
-    /// the one signed.
-    fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, Refusal>;
+    /// Takes what the node hands the computations ([`Given`]). `Ok(true)`: taken and
+    /// new — a message the node stores before anything this seat does next can depend
+    /// on it (durable before visible), the stamp this seat waited for, a state resumed
+    /// or a deposit found false; `Ok(false)`: nothing new (a message held already, a
+    /// statement that is not the stamp). Refused with the reason, changing nothing,
+    /// when a message is not the next or not the one signed, or a kept state does not
+    /// read.
+    fn handle(&mut self, given: Given<'_>) -> Result<bool, Refusal>;
     /// This seat's last message for the other player, once the act that signs its hash
     /// is accepted and while the other has not answered it: only if not handed out yet,
     /// or `again` (the other reconnected, or has waited). With its position.
@@ -28,24 +30,35 @@ pub trait Computing {
     /// signed, if newer than the last handed out: the position of the first message it
     /// does not cover, and its bytes. The node stores the bytes with that act or after
     /// it, and in the same write forgets the other player's messages before that
-    /// position: nothing here reads them again ([`Computing::resume`] takes their place).
+    /// position: nothing here reads them again ([`Given::Resume`] takes their place).
     fn kept_out(&mut self) -> Option<(u64, Vec<u8>)>;
-    /// Takes back the state [`Computing::kept_out`] handed out, after a restart, before
-    /// the messages stored since ([`Computing::take_message`]). Refused, with why, when
-    /// the bytes do not read.
-    fn resume(&mut self, kept: &[u8]) -> Result<(), Refusal>;
     /// This seat's message that the other player said he lacks, sealed to him as a
     /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while
     /// the deposit is owed and the witness's stamp of it has not come.
     fn deposit_out(&mut self) -> Option<Vec<u8>>;
-    /// A statement of the witness (its bytes): kept when it is the stamp of the deposit
-    /// this seat owes, which the table's duty then posts. Whether it was.
-    fn take_stamp(&mut self, statement: &[u8]) -> bool;
     /// The deposit this seat waits for, left with the witness for a message it lacks:
     /// the message's position and the deposit's hash the sender's stamp names.
     fn deposit_wanted(&self) -> Option<(u64, Hash)>;
+}
+
+/// What a node hands one seat's computations ([`Computing::handle`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Given<'a> {
+    /// A message the other player's node sent beside the transcript, at its position.
+    Message {
+        /// The message's position in the computations.
+        index: u64,
+        /// Its bytes, as they came.
+        bytes: Vec<u8>,
+    },
+    /// The state [`Computing::kept_out`] handed out, taken back after a restart before
+    /// the messages stored since.
+    Resume(&'a [u8]),
+    /// A statement of the witness (its bytes): kept when it is the stamp of the deposit
+    /// this seat owes, which the table's duty then posts.
+    Statement(&'a [u8]),
     /// The deposit the stamp names does not open, with this seat's key, to the message
-    /// whose hash was signed: this seat halts (the table's duty), and the audit proves
-    /// the deposit against its sender.
-    fn deposit_false(&mut self, why: String);
+    /// whose hash was signed (why, in words): this seat halts (the table's duty), and
+    /// the audit proves the deposit against its sender.
+    DepositFalse(String),
 }

@@ -29,9 +29,9 @@
 //! | `seat` | this seat's number |
 //! | `side` | this seat's side in the game (`White`, `Forehand`), or `null` (Duel) |
 //! | `phase` | the session's phase, as [`sealed_protocol::session::Phase::name`] words it |
-//! | `ply` | [`TableFace::ply`] |
+//! | `ply` | [`Turn::ply`] |
 //! | `to_act` | the seat number whose act is awaited, or `null` |
-//! | `my_turn` | [`Table::my_turn`] |
+//! | `my_turn` | [`Turn::my_turn`] |
 //! | `waiting_for` | [`TableFace::waiting_for`] |
 //! | `actions` | what this seat may type now, one hint per entry |
 //! | `choices` | every act this seat may make now, as [`Choice`]s (`from`, `to`, `words`, `text`, `ask`, `names` [{`what`, `square`, `words`}], `generic`, and `card`: the number of the card the act plays, Tempête, absent otherwise): the game's acts, then the generic commands open now as buttons, each with its `generic` value (`resign`, `offer-draw`, …) that a face sends as such |
@@ -67,7 +67,7 @@ pub use crate::registry::{
     variants,
 };
 pub use choice::{Ask, Choice, Named};
-pub use computing::Computing;
+pub use computing::{Computing, Given};
 pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use generic::Generic;
@@ -92,13 +92,10 @@ pub trait Table: TableFace + Send {
     fn session(&self) -> &dyn AnySession;
     /// The session, to give it envelopes and commands and take its actions.
     fn session_mut(&mut self) -> &mut dyn AnySession;
-    /// The seat whose game act is awaited, if the game is on.
-    fn to_act(&self) -> Option<Seat>;
-    /// Whether this seat must decide something now: accept or decline the proposal, or
-    /// make its act. An act waits until the game has handed this seat what it needs
-    /// (Duel: a card dealt to an empty hand; Chex: the opponent's value for a declared
-    /// draw), so this is false while the other side still owes that.
-    fn my_turn(&self) -> bool;
+    /// Where the game stands for this seat: whose act is awaited, whether this seat
+    /// must decide now, how many acts, how many rulings wait. Cheap (no verdict, no
+    /// words): the node reads it after every input.
+    fn turn(&self) -> Turn;
     /// What this seat must do now, whatever a person or bot decides: the game's duties
     /// at time `now` (Secret Stallmate's referee answers and closes periods; its players
     /// show their setups to the referee). The node applies them as they come due.
@@ -113,8 +110,6 @@ pub trait Table: TableFace + Send {
     /// comes (either player may post it; the first to act does). Refused with the reason
     /// otherwise. Kept in memory only: whoever ruled sends it again.
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal>;
-    /// How many rulings taken are still waiting to be posted.
-    fn rulings_waiting(&self) -> usize;
     /// The game's computations between the players, if it has any (Secret Stallmate
     /// without a referee): the node looks only at such games after each input.
     fn computing(&self) -> Option<&dyn Computing> {
@@ -129,29 +124,25 @@ pub trait Table: TableFace + Send {
 /// What a face shows of one seat's live game, and reads back from a person: the words,
 /// the board, the score, the acts open now.
 pub trait TableFace {
-    /// Number of accepted game acts.
-    fn ply(&self) -> usize;
     /// The result in one line (`White wins: checkmate [verified]`), once there is one.
     fn result(&self) -> Option<String>;
     /// One line: what the game waits for and from whom (`you: …` when it is this
     /// seat, `waiting: …` naming the seats that owe a step, `nothing: …` when done).
     fn waiting_for(&self) -> String;
-    /// Parses one action into a command. Generic words, for every game: `resign`,
-    /// `offer draw` / `draw offer`, `accept draw` / `draw accept`, `accept`,
-    /// `decline`. Otherwise a game act in the game's notation: Duel `play <card>` or
-    /// just the card (it opens the slot holding that card in hand); Cardmate the
-    /// seed's notation (`4Ci3`, `9H:c5`, `1Sd5=A`); Chex the seed's notation (`Nf3`,
-    /// `b3-d4`, `bxc4`) or `draw`, and once a drawn piece waits `place <square>`,
-    /// `<square>` or `<Piece>@<square>` (display coordinates), which opens the draw.
-    /// A clear error naming why on bad notation, an illegal move, or not this seat's
-    /// turn; parsing never changes anything.
-    fn parse_action(&self, text: &str) -> Result<Command, Refusal>;
-    /// A generic command as the session's, or refused with the reason in words, as
-    /// [`TableFace::parse_action`] reads its words; parsing never changes anything.
-    fn parse_generic(&self, generic: Generic) -> Result<Command, Refusal>;
+    /// Reads what a face asks into the session's command; reading never changes
+    /// anything. [`Asked::Generic`]: a generic command, or refused with the reason.
+    /// [`Asked::Words`]: generic words, for every game (`resign`, `offer draw` /
+    /// `draw offer`, `accept draw` / `draw accept`, `accept`, `decline`), otherwise a
+    /// game act in the game's notation: Duel `play <card>` or just the card (it opens
+    /// the slot holding that card in hand); Cardmate the seed's notation (`4Ci3`,
+    /// `9H:c5`, `1Sd5=A`); Chex the seed's notation (`Nf3`, `b3-d4`, `bxc4`) or `draw`,
+    /// and once a drawn piece waits `place <square>`, `<square>` or `<Piece>@<square>`
+    /// (display coordinates), which opens the draw. A clear error naming why on bad
+    /// notation, an illegal move, or not this seat's turn.
+    fn command(&self, asked: Asked<'_>) -> Result<Command, Refusal>;
     /// What a random bot does now, `pick` choosing among its options; `None` when it
     /// has nothing to do. It accepts the proposal, and makes a random legal act when
-    /// [`Table::my_turn`].
+    /// it is its turn ([`Turn::my_turn`]).
     fn bot_action(&self, pick: u64) -> Option<Command>;
     /// The game for a person: header, board, hand, whose turn, what may be typed now.
     fn show_text(&self) -> String;
@@ -160,6 +151,35 @@ pub trait TableFace {
     /// A document of the game in a standard format, if the game has one now
     /// ([`Document`]).
     fn document(&self, kind: Document) -> Option<String>;
+}
+
+/// Where a live game stands for one seat ([`Table::turn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// Number of accepted game acts: the one ply count of the node and the command line
+    /// (acts played, not the board's own move count: a Chex draw and its placement are
+    /// two acts), which `move --expect` and `games` take and print.
+    pub ply: usize,
+    /// The seat whose game act is awaited, if the game is on.
+    pub to_act: Option<Seat>,
+    /// Whether this seat must decide something now: accept or decline the proposal, or
+    /// make its act. An act waits until the game has handed this seat what it needs
+    /// (Duel: a card dealt to an empty hand; Chex: the opponent's value for a declared
+    /// draw), so this is false while the other side still owes that.
+    pub my_turn: bool,
+    /// How many rulings taken ([`Table::offer_ruling`]) are still waiting to be posted.
+    pub rulings_waiting: usize,
+}
+
+/// What a face asks of a seat, before the table reads it into a command
+/// ([`TableFace::command`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked<'a> {
+    /// Words a person typed: a generic command's words or a game act in the game's
+    /// notation.
+    Words(&'a str),
+    /// A generic command, as a value (a board's button).
+    Generic(Generic),
 }
 
 /// A document a face exports of one seat's game, each in a format other programs read.

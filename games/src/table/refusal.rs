@@ -1,6 +1,5 @@
 //! Why a seat's table refuses what it is given: [`Refusal`], the one error of the seat
-//! interface (`Table::parse_action`, `parse_generic`, `offer_ruling`, `take_message`,
-//! `resume`), and [`GameError`], a game's own reason as that interface carries it.
+//! interface (`TableFace::command`, `Table::offer_ruling`, `Computing::handle`), and [`GameError`], a game's own reason as that interface carries it.
 //!
 //! Why this shape: the table module names no game (the game folders import `table/`,
 //! never the reverse), and the node holds a `Box<dyn Table>`, so the boundary's error

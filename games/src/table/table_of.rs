@@ -12,8 +12,8 @@ use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
 use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
 
 use super::{
-    Choice, Document, Game, Generic, GenericRefused, Refusal, Steps, Table, TableFace, TableView,
-    words,
+    Asked, Choice, Document, Game, Generic, GenericRefused, Refusal, Steps, Table, TableFace,
+    TableView, Turn, words,
 };
 
 /// The table of a game `R`: its session with everything generic about a table.
@@ -243,6 +243,74 @@ impl<R: Game> TableOf<R> {
         };
         Err(refused(why))
     }
+    /// Words a person typed, read as [`TableFace::command`] says.
+    fn read_words(&self, text: &str) -> Result<Command, Refusal> {
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if words.is_empty() {
+            return Err(Refusal::NoAction);
+        }
+        if let Some(g) = Generic::from_words(&words.to_lowercase()) {
+            return self.generic(g);
+        }
+        // Whether game acts are taken now is the session's answer; this words it.
+        match self.session.allowed(&Command::act(vec![])) {
+            Ok(()) => {}
+            Err(NotNow::Undecided) => return Err(Refusal::Undecided),
+            Err(NotNow::GameOver) => return Err(Refusal::GameOver),
+            Err(NotNow::NotStarted | NotNow::GameOn) => {
+                // The phase's name is the protocol's; the player reads what is awaited.
+                let waiting = self.waiting_for();
+                let awaiting = waiting.strip_prefix("waiting for ").map(str::to_owned);
+                return Err(Refusal::BeforeStart { awaiting });
+            }
+        }
+        let state = self.state().ok_or(Refusal::NoPosition)?;
+        match self.to_act() {
+            Some(s) if s == self.seat() => {}
+            Some(seat) => {
+                let who = words::who(self.terms(), self.seat(), seat);
+                return Err(Refusal::NotYourTurn { seat, who });
+            }
+            None => return Err(Refusal::GameOver),
+        }
+        if !R::ready(&self.session, state) {
+            return Err(Refusal::NotReady {
+                waiting: self.waiting_for(),
+            });
+        }
+        R::parse(&self.session, state, words.trim()).map_err(Refusal::game)
+    }
+
+    /// Number of accepted game acts ([`Turn::ply`]).
+    fn ply(&self) -> usize {
+        self.session.engine().main_line().len()
+    }
+
+    /// The seat whose game act is awaited ([`Turn::to_act`]).
+    fn to_act(&self) -> Option<Seat> {
+        let e = self.session.engine();
+        match self.state() {
+            Some(state) if !e.is_over() => R::acting(&self.session, state),
+            _ => e.to_act(),
+        }
+    }
+
+    /// Whether this seat must decide now ([`Turn::my_turn`]).
+    fn my_turn(&self) -> bool {
+        self.deciding()
+            || (self.to_act_here()
+                && self
+                    .state()
+                    .is_some_and(|state| R::ready(&self.session, state)))
+    }
+
+    /// Rulings kept and still open ([`Turn::rulings_waiting`]).
+    fn rulings_waiting(&self) -> usize {
+        self.rulings
+            .iter()
+            .filter(|r| self.ruling_now(r).is_ok())
+            .count()
+    }
 }
 
 impl<R: Game> Table for TableOf<R> {
@@ -254,11 +322,12 @@ impl<R: Game> Table for TableOf<R> {
         &mut self.session
     }
 
-    fn to_act(&self) -> Option<Seat> {
-        let e = self.session.engine();
-        match self.state() {
-            Some(state) if !e.is_over() => R::acting(&self.session, state),
-            _ => e.to_act(),
+    fn turn(&self) -> Turn {
+        Turn {
+            ply: self.ply(),
+            to_act: self.to_act(),
+            my_turn: self.my_turn(),
+            rulings_waiting: self.rulings_waiting(),
         }
     }
 
@@ -291,26 +360,11 @@ impl<R: Game> Table for TableOf<R> {
         Ok(())
     }
 
-    fn rulings_waiting(&self) -> usize {
-        self.rulings
-            .iter()
-            .filter(|r| self.ruling_now(r).is_ok())
-            .count()
-    }
-
     fn due_at(&self) -> Option<u64> {
         if self.session.phase().is_done() || self.session.engine().is_over() {
             return None;
         }
         R::due_at(&self.session, self.state()?)
-    }
-
-    fn my_turn(&self) -> bool {
-        self.deciding()
-            || (self.to_act_here()
-                && self
-                    .state()
-                    .is_some_and(|state| R::ready(&self.session, state)))
     }
 }
 
@@ -328,10 +382,6 @@ impl<R: Game> TableFace for TableOf<R> {
             });
             format!("{} [{status}]", words::outcome(self.terms(), &names, &o))
         })
-    }
-
-    fn ply(&self) -> usize {
-        self.session.engine().main_line().len()
     }
 
     fn waiting_for(&self) -> String {
@@ -393,45 +443,11 @@ impl<R: Game> TableFace for TableOf<R> {
         }
     }
 
-    fn parse_generic(&self, generic: Generic) -> Result<Command, Refusal> {
-        self.generic(generic)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<Command, Refusal> {
-        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        if words.is_empty() {
-            return Err(Refusal::NoAction);
+    fn command(&self, asked: Asked<'_>) -> Result<Command, Refusal> {
+        match asked {
+            Asked::Generic(generic) => self.generic(generic),
+            Asked::Words(text) => self.read_words(text),
         }
-        if let Some(g) = Generic::from_words(&words.to_lowercase()) {
-            return self.generic(g);
-        }
-        // Whether game acts are taken now is the session's answer; this words it.
-        match self.session.allowed(&Command::act(vec![])) {
-            Ok(()) => {}
-            Err(NotNow::Undecided) => return Err(Refusal::Undecided),
-            Err(NotNow::GameOver) => return Err(Refusal::GameOver),
-            Err(NotNow::NotStarted | NotNow::GameOn) => {
-                // The phase's name is the protocol's; the player reads what is awaited.
-                let waiting = self.waiting_for();
-                let awaiting = waiting.strip_prefix("waiting for ").map(str::to_owned);
-                return Err(Refusal::BeforeStart { awaiting });
-            }
-        }
-        let state = self.state().ok_or(Refusal::NoPosition)?;
-        match self.to_act() {
-            Some(s) if s == self.seat() => {}
-            Some(seat) => {
-                let who = words::who(self.terms(), self.seat(), seat);
-                return Err(Refusal::NotYourTurn { seat, who });
-            }
-            None => return Err(Refusal::GameOver),
-        }
-        if !R::ready(&self.session, state) {
-            return Err(Refusal::NotReady {
-                waiting: self.waiting_for(),
-            });
-        }
-        R::parse(&self.session, state, words.trim()).map_err(Refusal::game)
     }
 
     fn bot_action(&self, pick: u64) -> Option<Command> {
@@ -552,9 +568,9 @@ impl<R: Game> TableFace for TableOf<R> {
 impl<R: Game> TableOf<R> {
     /// Every act this seat may make now, for a board that is clicked (the view's
     /// `choices`): the game's own (see [`Choice`]), each text read back by
-    /// [`TableFace::parse_action`], then the generic commands open now as buttons, each
+    /// [`TableFace::command`] as words, then the generic commands open now as buttons, each
     /// carrying its [`Generic`] value, which a face sends as such
-    /// ([`TableFace::parse_generic`]).
+    /// ([`Asked::Generic`]).
     pub(crate) fn choices(&self) -> Vec<Choice> {
         let mut v = vec![];
         if let Some(state) = self.own_acts() {

@@ -7,7 +7,7 @@
 //! Checked: the node's seat is never at fault in the opponent's view, unless the driver
 //! itself signed with the node's key in that game (playing a thief).
 
-use sealed_games::table::{self, Table};
+use sealed_games::table::{self, Asked, Table};
 use sealed_protocol::ids::{ChainId, GameId, Seat};
 use sealed_protocol::keys::SecretKey;
 use sealed_protocol::proposal::Terms;
@@ -78,7 +78,7 @@ impl Live {
     /// command read from any text.
     pub(super) fn act(&mut self, pick: u8, text: &str, now: u64) {
         let cmd = if pick.is_multiple_of(4) {
-            self.table.parse_action(text).ok()
+            self.table.command(Asked::Words(text)).ok()
         } else {
             self.table
                 .duty(now)

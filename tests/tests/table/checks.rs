@@ -5,7 +5,7 @@ use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self};
 use sealed_games::chex::engine as chex_engine;
 use sealed_games::stallmate::peer::Stallmate;
-use sealed_games::table::{Ask, Document, Table};
+use sealed_games::table::{Ask, Asked, Document, Table};
 use sealed_games::variant::{Variant, check_transcript};
 use sealed_protocol::ids::{LogId, Seat};
 use sealed_protocol::proposal::Terms;
@@ -103,13 +103,13 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             };
             if let Some(a) = answer {
                 let text = c.text.replace("{}", &a);
-                if let Err(e) = t.parse_action(&text) {
+                if let Err(e) = t.command(Asked::Words(&text)) {
                     panic!("{text:?} ({c:?}) is refused: {e}\n{}", t.show_text());
                 }
             }
             continue;
         }
-        match t.parse_action(&c.text) {
+        match t.command(Asked::Words(&c.text)) {
             Ok(cmd) => parsed.push(cmd),
             Err(e) => panic!("{c:?} is refused: {e}\n{}", t.show_text()),
         }
@@ -170,9 +170,9 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
     assert_eq!(j["game"], t.session().terms().game().0.to_hex());
     assert_eq!(j["seat"], t.session().seat().0);
     assert_eq!(j["phase"], t.session().phase().name());
-    assert_eq!(j["ply"], t.ply());
-    assert_eq!(j["to_act"], serde_json::json!(t.to_act().map(|s| s.0)));
-    assert_eq!(j["my_turn"], t.my_turn());
+    assert_eq!(j["ply"], t.turn().ply);
+    assert_eq!(j["to_act"], serde_json::json!(t.turn().to_act.map(|s| s.0)));
+    assert_eq!(j["my_turn"], t.turn().my_turn);
     assert_eq!(j["waiting_for"], t.waiting_for());
     assert!(j["actions"].is_array());
     assert!(j["draw_offered"].is_boolean());
@@ -207,11 +207,11 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
         }
     }
     // A bot acts exactly when the seat must decide.
-    assert_eq!(t.my_turn(), t.bot_action(3).is_some(), "{text}");
-    if t.my_turn() {
+    assert_eq!(t.turn().my_turn, t.bot_action(3).is_some(), "{text}");
+    if t.turn().my_turn {
         assert!(t.waiting_for().starts_with("you:"), "{}", t.waiting_for());
     } else if t.session().phase().name() == "play"
-        && let Some(other) = t.to_act().filter(|s| *s != t.session().seat())
+        && let Some(other) = t.turn().to_act.filter(|s| *s != t.session().seat())
     {
         let w = t.waiting_for();
         if variant == STALLMATE {
@@ -261,21 +261,29 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
     if t.session().phase().name() == "play" {
         // The referee starts the clock (the first public act); from then on the
         // mover of the open period is to act, though in public only the referee acts.
-        let mover = if t.ply() == 0 { 2 } else { (t.ply() - 1) % 2 };
-        assert_eq!(t.to_act(), Some(Seat(mover as u8)), "{text}");
+        let mover = if t.turn().ply == 0 {
+            2
+        } else {
+            (t.turn().ply - 1) % 2
+        };
+        assert_eq!(t.turn().to_act, Some(Seat(mover as u8)), "{text}");
         // The opponent's army is hidden from a player until the game is over.
         if is_referee(t) {
             assert!(army.is_null(), "{j}");
-            assert_eq!(t.document(Document::Score).is_some(), t.ply() > 0, "{text}");
+            assert_eq!(
+                t.document(Document::Score).is_some(),
+                t.turn().ply > 0,
+                "{text}"
+            );
         } else {
             assert_eq!(t.document(Document::Score), None, "{text}");
-            if t.my_turn() {
+            if t.turn().my_turn {
                 assert!(army.is_string(), "{j}");
             }
         }
     }
     if is_referee(t) && t.session().phase().name() != "terms" {
-        assert!(!t.my_turn(), "{text}");
+        assert!(!t.turn().my_turn, "{text}");
     }
     if t.session().phase().is_done() && !t.session().verdict().declined {
         assert!(t.document(Document::Score).is_some(), "{text}");
@@ -320,7 +328,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
     let verdict = a.session().verdict();
     match net.variant {
         "duel" => {
-            assert_eq!(replayed.plies, a.ply());
+            assert_eq!(replayed.plies, a.turn().ply);
             if played_out {
                 assert_eq!(replayed.result, verdict.board.map(|o| o.to_string()));
             } else {
@@ -329,13 +337,13 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
         }
         "cardmate" => {
             let (pos, plies) = cardmate::replay_score(&score).unwrap();
-            assert_eq!(plies, a.ply());
+            assert_eq!(plies, a.turn().ply);
             assert_eq!(pos.end.is_some(), played_out);
             assert_eq!(cardmate::text(&pos), board);
         }
         "tempete" => {
             let (_, state, plies) = sealed_games::tempete::score::replay_state(&score).unwrap();
-            assert_eq!(plies, a.ply());
+            assert_eq!(plies, a.turn().ply);
             assert_eq!(state.end.is_some(), played_out);
             // The board's first lines (a hand follows only in the seat's own view).
             let drawn: String = sealed_games::tempete::render::text(&state, None)
@@ -349,14 +357,14 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
             // (the bots never let a period pass without one); a game ended off the
             // board may have a move answered in the period it ended in.
             if played_out {
-                assert_eq!(replayed.plies + 1, a.ply(), "{score}");
+                assert_eq!(replayed.plies + 1, a.turn().ply, "{score}");
                 assert!(verdict.board.is_some());
             } else {
                 assert!(
-                    replayed.plies + 1 == a.ply() || replayed.plies == a.ply(),
+                    replayed.plies + 1 == a.turn().ply || replayed.plies == a.turn().ply,
                     "{} plies, {} acts\n{score}",
                     replayed.plies,
-                    a.ply()
+                    a.turn().ply
                 );
             }
             assert_eq!(replayed.result.is_some(), played_out, "{score}");
@@ -373,7 +381,7 @@ pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
         }
         _ => {
             let (pos, plies) = chex_engine::replay_score(&score).unwrap();
-            assert!(plies.len() <= a.ply());
+            assert!(plies.len() <= a.turn().ply);
             assert_eq!(pos.end.is_some(), played_out);
             if played_out {
                 assert_eq!(chex_engine::text(&pos), board);
@@ -430,7 +438,7 @@ pub(crate) fn check_pgn_reads_back(net: &Net, score: &str, played_out: bool) {
             "tempete" | STALLMATE | "stallmate-duo"
         ));
         let token = crate::pgn_replay::token(a.session().verdict().outcome.as_ref());
-        score_reads_back(net.variant, score, token, a.ply())
+        score_reads_back(net.variant, score, token, a.turn().ply)
             .unwrap_or_else(|e| panic!("{e}\n{score}"));
         return;
     };

@@ -31,7 +31,7 @@ use sealed_conformance::pair::Pace;
 use sealed_conformance::view_json::ViewJson as _;
 
 use sealed_games::chex::{self};
-use sealed_games::table::{self, Ask, Document, Table, TableError};
+use sealed_games::table::{self, Ask, Asked, Document, Table, TableError};
 use sealed_games::variant::{Variant, check_transcript};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::{ChainId, LogId, Name, Seat};
@@ -127,7 +127,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         restart(&mut net, 1);
         assert_eq!(net.sessions[1].session().phase().name(), "terms");
         net.run_until(Mode::Bot, |n| {
-            n.sessions[0].ply() >= 5 || n.sessions[0].session().phase().is_done()
+            n.sessions[0].turn().ply >= 5 || n.sessions[0].session().phase().is_done()
         });
         restart(&mut net, 0);
         restart(&mut net, 1);
@@ -136,7 +136,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
             restart(&mut net, 2);
         }
         net.run_until(Mode::Bot, |n| {
-            n.sessions[1].ply() >= 9 || n.sessions[1].session().phase().is_done()
+            n.sessions[1].turn().ply >= 9 || n.sessions[1].session().phase().is_done()
         });
         restart(&mut net, 1);
         if variant == STALLMATE {
@@ -190,7 +190,7 @@ fn envelopes_after_sends_exactly_what_the_other_side_lacks() {
             all
         );
         net.run_until(Mode::Bot, |n| {
-            n.sessions[0].ply() >= 5 && n.sessions[0].my_turn()
+            n.sessions[0].turn().ply >= 5 && n.sessions[0].turn().my_turn
         });
         assert!(in_sync(&net));
 
@@ -293,8 +293,8 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
     for (n, &variant) in variants().iter().enumerate() {
         // Resignation.
         let mut net = Net::new(variant, 100 + n as u8);
-        net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 3);
-        let cmd = net.sessions[1].parse_action("Resign").unwrap();
+        net.run_until(Mode::Bot, |n| n.sessions[0].turn().ply >= 3);
+        let cmd = net.sessions[1].command(Asked::Words("Resign")).unwrap();
         net.command(1, cmd).unwrap();
         net.pump();
         net.run(Mode::Bot);
@@ -312,8 +312,8 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
 
         // A draw offered and accepted.
         let mut net = Net::new(variant, 110 + n as u8);
-        net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 2);
-        let cmd = net.sessions[0].parse_action("offer draw").unwrap();
+        net.run_until(Mode::Bot, |n| n.sessions[0].turn().ply >= 2);
+        let cmd = net.sessions[0].command(Asked::Words("offer draw")).unwrap();
         net.command(0, cmd).unwrap();
         net.pump();
         // A second offer while the first stands is refused, with why.
@@ -341,7 +341,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             refused(net.sessions[0].as_ref(), "accept draw").contains("no draw offer"),
             "the offer stands for the other side only"
         );
-        let cmd = b.parse_action("draw  accept").unwrap();
+        let cmd = b.command(Asked::Words("draw  accept")).unwrap();
         assert_eq!(cmd, Command::AcceptDraw);
         net.command(1, cmd).unwrap();
         net.pump();
@@ -359,9 +359,9 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
 
         // A declined proposal.
         let mut net = Net::new(variant, 120 + n as u8);
-        assert!(net.sessions[1].my_turn());
+        assert!(net.sessions[1].turn().my_turn);
         assert!(net.sessions[1].waiting_for().contains("accept or decline"));
-        let cmd = net.sessions[1].parse_action("DECLINE").unwrap();
+        let cmd = net.sessions[1].command(Asked::Words("DECLINE")).unwrap();
         assert_eq!(cmd, Command::Decline);
         net.command(1, cmd).unwrap();
         net.pump();
@@ -383,24 +383,27 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
 fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     let mut net = Net::new("chex", 130);
     net.run_until(Mode::Bot, |n| {
-        n.sessions[0].my_turn() && n.sessions[0].show_json()["hand"]["drawn"].is_null()
+        n.sessions[0].turn().my_turn && n.sessions[0].show_json()["hand"]["drawn"].is_null()
     });
     let t = net.sessions[0].as_ref();
     assert_eq!(
-        t.parse_action("draw"),
+        t.command(Asked::Words("draw")),
         Ok(Command::act(chex::Act::Draw.bytes()))
     );
-    assert_eq!(t.parse_action("offer draw"), Ok(Command::OfferDraw));
+    assert_eq!(
+        t.command(Asked::Words("offer draw")),
+        Ok(Command::OfferDraw)
+    );
     assert!(refused(t, "place b2").contains("nothing is drawn"));
 
     // After the declaration, the placement waits for seat 1's value: not yet a turn.
-    let cmd = t.parse_action("draw").unwrap();
+    let cmd = t.command(Asked::Words("draw")).unwrap();
     net.deaf = vec![Seat(1)];
     net.command(0, cmd).unwrap();
     net.pump();
     let t = net.sessions[0].as_ref();
-    assert_eq!(t.to_act(), Some(Seat(0)));
-    assert!(!t.my_turn());
+    assert_eq!(t.turn().to_act, Some(Seat(0)));
+    assert!(!t.turn().my_turn);
     assert!(t.bot_action(0).is_none());
     assert!(refused(t, "place b2").starts_with("not yet"));
     // Said as what the opponent's node owes; not that this seat is to act, as it can
@@ -417,7 +420,7 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     }
     net.pump();
     let t = net.sessions[0].as_ref();
-    assert!(t.my_turn());
+    assert!(t.turn().my_turn);
     let drawn = t.show_json()["hand"]["drawn"].as_str().unwrap().to_owned();
     assert!(t.show_text().contains(&format!("you drew a {drawn}")));
     assert!(t.waiting_for().contains(&drawn));
@@ -426,7 +429,7 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     // Resigned with the piece in hand, the game asks nobody to place it any more: the
     // board and the hand say nothing of a placement, the verdict how it ended.
     // (Typed play to the end is the typing tests' work.)
-    let cmd = t.parse_action("resign").unwrap();
+    let cmd = t.command(Asked::Words("resign")).unwrap();
     net.command(0, cmd).unwrap();
     net.pump();
     net.run(Mode::Bot);
@@ -485,8 +488,8 @@ fn duel_waits(nonce: u8) -> usize {
         net.pump();
         for t in &net.sessions {
             if t.session().phase().name() == "play"
-                && t.to_act() == Some(t.session().seat())
-                && !t.my_turn()
+                && t.turn().to_act == Some(t.session().seat())
+                && !t.turn().my_turn
             {
                 windows += 1;
                 assert_eq!(t.show_json()["hand"]["cards"], serde_json::json!([]));
@@ -666,7 +669,7 @@ fn open_refuses_unknown_variants_and_strangers() {
     let referee = table::open(stallmate, key(2), [0; 32], 0).expect("the referee's table");
     assert_eq!(referee.session().seat(), Seat(2));
     assert_eq!(referee.show_json()["side"], "Referee");
-    assert!(referee.my_turn(), "he too accepts or declines");
+    assert!(referee.turn().my_turn, "he too accepts or declines");
     // Envelopes of another game are refused on restore.
     let other = Net::new("duel", 4);
     let secrets = other.sessions[0].session().phase().secrets().clone();
@@ -680,7 +683,7 @@ fn open_refuses_unknown_variants_and_strangers() {
 #[test]
 fn chain_counts_name_each_chain_once() {
     let mut net = Net::new("duel", 140);
-    net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
+    net.run_until(Mode::Bot, |n| n.sessions[0].turn().ply >= 4);
     let counts = net.sessions[0].session().envelopes().counts();
     let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
     assert_eq!(chains.len(), counts.len());
@@ -694,7 +697,7 @@ fn chain_counts_name_each_chain_once() {
     // With a referee: every seat's public chain, and the private chains of the logs
     // the table's seat is in the audience of (only its own, for a player).
     let mut net = Net::new(STALLMATE, 141);
-    net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 4);
+    net.run_until(Mode::Bot, |n| n.sessions[0].turn().ply >= 4);
     for t in &net.sessions {
         let counts = t.session().envelopes().counts();
         let chains: BTreeSet<ChainId> = counts.iter().map(|(c, _)| *c).collect();
@@ -786,7 +789,7 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .map(|(n, &variant)| {
             let mut net = Net::new(variant, 150 + n as u8);
             net.run_until(Mode::Bot, |n| {
-                n.sessions[0].ply() >= 6 || n.sessions[0].session().phase().is_done()
+                n.sessions[0].turn().ply >= 6 || n.sessions[0].session().phase().is_done()
             });
             net
         })
@@ -800,9 +803,9 @@ fn any_typed_text_is_parsed_or_refused_without_panic() {
         .run(&text, |text| {
             for net in &nets {
                 for t in &net.sessions {
-                    let (ply, counts) = (t.ply(), t.session().envelopes().counts());
-                    let _ = t.parse_action(&text);
-                    prop_assert_eq!(t.ply(), ply);
+                    let (ply, counts) = (t.turn().ply, t.session().envelopes().counts());
+                    let _ = t.command(Asked::Words(&text));
+                    prop_assert_eq!(t.turn().ply, ply);
                     prop_assert_eq!(t.session().envelopes().counts(), counts);
                 }
             }
@@ -878,9 +881,9 @@ fn what_an_ended_game_waits_for_is_said_in_the_players_words() {
     // Seat 1 resigns while seat 0 hears nothing: over in seat 1's view, with seat 0's
     // close (and reveals) still to come.
     let mut net = Net::new("duel", 140);
-    net.run_until(Mode::Bot, |n| n.sessions[0].ply() >= 2);
+    net.run_until(Mode::Bot, |n| n.sessions[0].turn().ply >= 2);
     net.deaf = vec![Seat(0)];
-    let cmd = net.sessions[1].parse_action("resign").unwrap();
+    let cmd = net.sessions[1].command(Asked::Words("resign")).unwrap();
     net.command(1, cmd).unwrap();
     net.pump();
     let w = net.sessions[1].waiting_for();
@@ -903,7 +906,7 @@ fn a_card_that_names_a_piece_says_which_and_the_last_move_is_marked() {
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
     let mut net = Net::with_terms("tempete", terms_with("tempete", &options, 0), 0);
-    net.run_until(Mode::Bot, |n| n.sessions[0].my_turn());
+    net.run_until(Mode::Bot, |n| n.sessions[0].turn().my_turn);
     let t = &net.sessions[0];
     assert_eq!(t.show_json()["last"], serde_json::json!([]), "no move yet");
     let here: Vec<_> = t
@@ -945,7 +948,7 @@ fn a_card_that_names_a_piece_says_which_and_the_last_move_is_marked() {
         .unwrap()
         .text
         .clone();
-    let cmd = t.parse_action(&text).unwrap();
+    let cmd = t.command(Asked::Words(&text)).unwrap();
     net.command(0, cmd).unwrap();
     net.pump();
     for t in &net.sessions {

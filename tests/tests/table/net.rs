@@ -308,7 +308,7 @@ impl Net {
                 return Some(cmd);
             }
             let cmd = t.bot_action(pick(step, i))?;
-            assert!(t.my_turn(), "the bot acts only on its turn");
+            assert!(t.turn().my_turn, "the bot acts only on its turn");
             Some(match mode {
                 Mode::Bot => cmd,
                 Mode::Typed => typed(t.as_ref(), cmd),

@@ -35,9 +35,9 @@ fn a_stallmate_period_let_pass_is_a_loss_on_time_whose_pgn_reads_back() {
     for nonce in [150u8, 151] {
         let mut net = Net::new(STALLMATE, nonce);
         net.run_until(Mode::Bot, |n| {
-            n.sessions[2].ply() >= 4 + usize::from(nonce % 2)
+            n.sessions[2].turn().ply >= 4 + usize::from(nonce % 2)
         });
-        let idle = net.sessions[2].to_act().expect("a mover").index();
+        let idle = net.sessions[2].turn().to_act.expect("a mover").index();
         run_without(&mut net, idle);
         let a = net.sessions[0].as_ref();
         // Without a witness the loss on time is the referee's word alone: the verdict

@@ -5,7 +5,7 @@ use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::cardmate::{self, Cardmate};
 use sealed_games::chex::{self, engine as chex_engine};
 use sealed_games::stallmate::acts::{self as stallmate_acts, Private};
-use sealed_games::table::{Document, Table};
+use sealed_games::table::{Asked, Document, Table};
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::Command;
 use sealed_protocol::wire;
@@ -22,7 +22,9 @@ pub(crate) fn refused_by_the_others(tables: &[Checked], t: &dyn Table, cmd: &Com
         .iter()
         .filter(|o| o.session().seat() != t.session().seat())
     {
-        if other.session().phase().name() == "play" && other.to_act() == Some(t.session().seat()) {
+        if other.session().phase().name() == "play"
+            && other.turn().to_act == Some(t.session().seat())
+        {
             for text in written(t, cmd) {
                 let err = refused(other.as_ref(), &text);
                 assert!(err.contains("not your turn"), "{text}: {err}");
@@ -41,13 +43,13 @@ pub(crate) fn typed(t: &dyn Table, cmd: Command) -> Command {
     };
     for text in &texts {
         assert_eq!(
-            t.parse_action(text).as_ref(),
+            t.command(Asked::Words(text)).as_ref(),
             Ok(&cmd),
             "{text:?} in\n{}",
             t.show_text()
         );
     }
-    t.parse_action(&texts[0]).expect("parsed")
+    t.command(Asked::Words(&texts[0])).expect("parsed")
 }
 
 /// Every way the game's own writers put the command `cmd` of table `t`.
@@ -161,16 +163,16 @@ pub(crate) fn written(t: &dyn Table, cmd: &Command) -> Vec<String> {
 /// Parses `text` expecting a refusal; checks nothing changed and returns the reason.
 pub(crate) fn refused(t: &dyn Table, text: &str) -> String {
     let (ply, envelopes, counts) = (
-        t.ply(),
+        t.turn().ply,
         t.session().envelopes().all(),
         t.session().envelopes().counts(),
     );
-    let err = match t.parse_action(text) {
+    let err = match t.command(Asked::Words(text)) {
         Ok(cmd) => panic!("{text:?} was taken as {cmd:?}\n{}", t.show_text()),
         Err(e) => e.to_string(),
     };
     assert!(!err.is_empty());
-    assert_eq!(t.ply(), ply);
+    assert_eq!(t.turn().ply, ply);
     assert_eq!(t.session().envelopes().all(), envelopes);
     assert_eq!(t.session().envelopes().counts(), counts);
     err
@@ -209,15 +211,21 @@ pub(crate) fn refuses_bad_input(t: &dyn Table) {
             if !t.show_json()["draw_offered"].as_bool().unwrap() {
                 assert!(refused(t, "accept draw").contains("no draw offer"));
             }
-            assert_eq!(t.parse_action("resign"), Ok(Command::Resign));
-            assert_eq!(t.parse_action("offer   draw"), Ok(Command::OfferDraw));
-            assert_eq!(t.parse_action("Draw Offer"), Ok(Command::OfferDraw));
+            assert_eq!(t.command(Asked::Words("resign")), Ok(Command::Resign));
+            assert_eq!(
+                t.command(Asked::Words("offer   draw")),
+                Ok(Command::OfferDraw)
+            );
+            assert_eq!(
+                t.command(Asked::Words("Draw Offer")),
+                Ok(Command::OfferDraw)
+            );
         }
         _ => {}
     }
     if t.session().terms().variant() == STALLMATE {
         refuses_bad_attempts(t);
-    } else if t.session().phase().name() == "play" && t.my_turn() {
+    } else if t.session().phase().name() == "play" && t.turn().my_turn {
         for text in illegal_moves(t) {
             refused(t, &text);
         }
@@ -232,7 +240,7 @@ pub(crate) fn refuses_bad_attempts(t: &dyn Table) {
         "e2-e9", "i2-i4", "e2--e4", "e2-e4=", "e7-e8=X", "e2-e4-e6", "any??", "e2",
     ] {
         let err = refused(t, text);
-        if t.session().phase().name() == "play" && t.my_turn() {
+        if t.session().phase().name() == "play" && t.turn().my_turn {
             assert!(err.contains("not an attempt"), "{text}: {err}");
         }
     }
@@ -240,15 +248,15 @@ pub(crate) fn refuses_bad_attempts(t: &dyn Table) {
         return;
     }
     for text in ["e2-e4", "any?", "b1-c3", "e1-h1"] {
-        if t.my_turn() {
+        if t.turn().my_turn {
             let cmd = t
-                .parse_action(text)
+                .command(Asked::Words(text))
                 .expect("any well-formed attempt may be tried");
             assert!(matches!(cmd, Command::PrivateAct { .. }), "{cmd:?}");
             continue;
         }
         let err = refused(t, text);
-        if t.to_act() == Some(t.session().seat()) {
+        if t.turn().to_act == Some(t.session().seat()) {
             // The mover's attempt waits for its answer, or his move is made.
             assert!(err.starts_with("not yet"), "{text}: {err}");
         } else {
@@ -275,7 +283,7 @@ pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
                 .collect();
             v.extend(["play 0".into(), "99".into(), "play -1".into()]);
             for text in &v {
-                let err = t.parse_action(text).unwrap_err().to_string();
+                let err = t.command(Asked::Words(text)).unwrap_err().to_string();
                 assert!(err.contains("hand") || err.contains("not a card"), "{err}");
             }
             v
@@ -345,7 +353,7 @@ pub(crate) fn illegal_moves(t: &dyn Table) -> Vec<String> {
                 let letter = chex_engine::Kind::from_index(other).unwrap().letter();
                 let near = frame.name(pos.placement_squares()[0]).unwrap();
                 let err = t
-                    .parse_action(&format!("{letter}@{near}"))
+                    .command(Asked::Words(&format!("{letter}@{near}")))
                     .unwrap_err()
                     .to_string();
                 assert!(err.contains("you drew"), "{err}");

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use sealed_conformance::view_json::ViewJson as _;
-use sealed_games::table::Table;
+use sealed_games::table::{Asked, Table};
 
 use crate::net::*;
 
@@ -68,9 +68,15 @@ fn tempete_offers_an_interception_only_with_a_card_that_makes_one() {
     for nonce in 0..12 {
         let mut net = tempete("29,46,66", nonce);
         net.run_until(Mode::Bot, |n| {
-            n.sessions.iter().any(|t| t.ply() >= 1 && t.my_turn())
+            n.sessions
+                .iter()
+                .any(|t| t.turn().ply >= 1 && t.turn().my_turn)
         });
-        let t = net.sessions.iter().find(|t| t.my_turn()).expect("to move");
+        let t = net
+            .sessions
+            .iter()
+            .find(|t| t.turn().my_turn)
+            .expect("to move");
         let hand = t.show_json()["hand"]["cards"].to_string();
         let holds_66 = hand.contains("\"card\":66");
         let expected = if holds_66 {
@@ -87,7 +93,7 @@ fn tempete_offers_an_interception_only_with_a_card_that_makes_one() {
 #[test]
 fn a_card_move_is_explained_with_an_example_that_is_taken() {
     let mut net = tempete("29,46", 0);
-    net.run_until(Mode::Bot, |n| n.sessions[0].my_turn());
+    net.run_until(Mode::Bot, |n| n.sessions[0].turn().my_turn);
     let t = &net.sessions[0];
     let view = t.show_json();
     let hint = view["actions"]
@@ -104,7 +110,7 @@ fn a_card_move_is_explained_with_an_example_that_is_taken() {
     assert!(hint.contains("\"then\" and the moves it allows"), "{hint}");
     // The example is a command the table takes as it is written.
     let example = hint.split("e.g. ").nth(1).expect("an example");
-    t.parse_action(example)
+    t.command(Asked::Words(example))
         .unwrap_or_else(|e| panic!("{example:?} is refused: {e}"));
 }
 

@@ -333,7 +333,7 @@ impl Slot {
             return None;
         };
         let t = self.witness.times.as_ref()?;
-        (t.held == processed(p) && p.table().to_act() == Some(t.seat)).then_some(*t)
+        (t.held == processed(p) && p.table().turn().to_act == Some(t.seat)).then_some(*t)
     }
 
     /// The witness answered this seat's ask with `statements` (already taken by the
@@ -351,7 +351,7 @@ impl Slot {
             return vec![];
         }
         let me = p.table().session().seat();
-        if let Some(seat) = p.table().to_act()
+        if let Some(seat) = p.table().turn().to_act
             && let Some(wait) = p.table().session().witness_wait(&statements, seat)
         {
             w.times = Some(WitnessTimes {

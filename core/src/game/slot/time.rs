@@ -97,7 +97,7 @@ impl Slot {
         let times = self.witness_times();
         // The clock shown follows the witness: ask again after each move.
         if times.is_none()
-            && p.table().to_act().is_some()
+            && p.table().turn().to_act.is_some()
             && now >= asked.saturating_add(ASK_STALE_MS)
         {
             return true;

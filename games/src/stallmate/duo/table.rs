@@ -33,8 +33,8 @@ use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_ch
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
 use crate::table::{
-    Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, Grid, Hand,
-    Refusal, Table, TableFace, TableOf, TableView,
+    Asked, Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, Given,
+    Grid, Hand, Refusal, Table, TableFace, TableOf, TableView, Turn,
 };
 
 /// The game as the registry lists it.
@@ -143,11 +143,9 @@ impl Table for DuoTable {
     fn session_mut(&mut self) -> &mut dyn AnySession {
         self.inner.session_mut()
     }
-    fn to_act(&self) -> Option<Seat> {
-        self.inner.to_act()
-    }
-    fn my_turn(&self) -> bool {
-        self.shown(|t| t.my_turn())
+    fn turn(&self) -> Turn {
+        // Through the lent view: whether the player is to choose an attempt is in it.
+        self.shown(|t| t.turn())
     }
     fn duty(&self, now: u64) -> Option<Command> {
         if self.inner.session().phase().is_done() {
@@ -165,9 +163,6 @@ impl Table for DuoTable {
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
         self.inner.offer_ruling(act)
     }
-    fn rulings_waiting(&self) -> usize {
-        self.inner.rulings_waiting()
-    }
     fn computing(&self) -> Option<&dyn Computing> {
         Some(self)
     }
@@ -177,17 +172,29 @@ impl Table for DuoTable {
 }
 
 impl Computing for DuoTable {
-    fn take_message(&mut self, index: u64, bytes: Vec<u8>) -> Result<bool, Refusal> {
+    fn handle(&mut self, given: Given<'_>) -> Result<bool, Refusal> {
+        let session = self.inner.typed();
         let mut p = self.player();
-        match p.as_mut() {
-            Some(p) => p
-                .take(self.inner.typed(), index, bytes)
+        match (given, p.as_mut()) {
+            (Given::Message { index, bytes }, Some(p)) => p
+                .take(session, index, bytes)
                 .map(|t| t == Taken::New)
                 .map_err(Refusal::game),
-            None => {
+            (Given::Message { index, bytes }, None) => {
                 drop(p);
                 self.keep_before_player(index, bytes).map_err(Refusal::game)
             }
+            (Given::Resume(kept), Some(p)) => p
+                .resume(session, kept)
+                .map(|()| true)
+                .map_err(Refusal::game),
+            (Given::Resume(_), None) => Err(Refusal::game(ResumeError::NotStarted)),
+            (Given::Statement(statement), p) => {
+                Ok(p.is_some_and(|p| p.take_stamp(session, statement)))
+            }
+            (Given::DepositFalse(why), p) => Ok(p
+                .map(|p| p.deposit_false(why))
+                .is_some()),
         }
     }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
@@ -200,48 +207,25 @@ impl Computing for DuoTable {
             .as_mut()
             .and_then(|p| p.kept(self.inner.typed()))
     }
-    fn resume(&mut self, kept: &[u8]) -> Result<(), Refusal> {
-        let mut p = self.player();
-        let p = p
-            .as_mut()
-            .ok_or_else(|| Refusal::game(ResumeError::NotStarted))?;
-        p.resume(self.inner.typed(), kept).map_err(Refusal::game)
-    }
     fn deposit_out(&mut self) -> Option<Vec<u8>> {
         let p = self.player();
         p.as_ref()?.deposit_out(self.inner.typed()).map(|d| d.bytes)
-    }
-    fn take_stamp(&mut self, statement: &[u8]) -> bool {
-        let mut p = self.player();
-        p.as_mut()
-            .is_some_and(|p| p.take_stamp(self.inner.typed(), statement))
     }
     fn deposit_wanted(&self) -> Option<(u64, Hash)> {
         let p = self.player();
         p.as_ref()?.deposit_wanted(self.inner.typed())
     }
-    fn deposit_false(&mut self, why: String) {
-        if let Some(p) = self.player().as_mut() {
-            p.deposit_false(why);
-        }
-    }
 }
 
 impl TableFace for DuoTable {
-    fn ply(&self) -> usize {
-        self.inner.ply()
-    }
     fn result(&self) -> Option<String> {
         self.inner.result()
     }
     fn waiting_for(&self) -> String {
         self.shown(|t| t.waiting_for())
     }
-    fn parse_action(&self, text: &str) -> Result<Command, Refusal> {
-        self.shown(|t| t.parse_action(text))
-    }
-    fn parse_generic(&self, generic: crate::table::Generic) -> Result<Command, Refusal> {
-        self.shown(|t| t.parse_generic(generic))
+    fn command(&self, asked: Asked<'_>) -> Result<Command, Refusal> {
+        self.shown(|t| t.command(asked))
     }
     fn bot_action(&self, pick: u64) -> Option<Command> {
         self.shown(|t| t.bot_action(pick))
