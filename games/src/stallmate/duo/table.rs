@@ -192,9 +192,7 @@ impl Computing for DuoTable {
             (Given::Statement(statement), p) => {
                 Ok(p.is_some_and(|p| p.take_stamp(session, statement)))
             }
-            (Given::DepositFalse(why), p) => Ok(p
-                .map(|p| p.deposit_false(why))
-                .is_some()),
+            (Given::DepositFalse(why), p) => Ok(p.map(|p| p.deposit_false(why)).is_some()),
         }
     }
     fn message_out(&mut self, again: bool) -> Option<(u64, Vec<u8>)> {
