@@ -138,7 +138,12 @@ impl<R: Game> TableOf<R> {
 
     /// It is this seat's act, whether or not it has what the act needs yet.
     fn to_act_here(&self) -> bool {
-        self.playing() && self.to_act() == Some(self.seat())
+        self.acts_here(self.to_act())
+    }
+
+    /// [`Self::to_act_here`], `to_act` known.
+    fn acts_here(&self, to_act: Option<Seat>) -> bool {
+        self.playing() && to_act == Some(self.seat())
     }
 
     /// Whether a draw offer of this seat's stands for another player.
@@ -297,8 +302,13 @@ impl<R: Game> TableOf<R> {
 
     /// Whether this seat must decide now ([`Turn::my_turn`]).
     fn my_turn(&self) -> bool {
+        self.my_turn_when(self.to_act())
+    }
+
+    /// [`Self::my_turn`], `to_act` known.
+    fn my_turn_when(&self, to_act: Option<Seat>) -> bool {
         self.deciding()
-            || (self.to_act_here()
+            || (self.acts_here(to_act)
                 && self
                     .state()
                     .is_some_and(|state| R::ready(&self.session, state)))
@@ -323,10 +333,13 @@ impl<R: Game> Table for TableOf<R> {
     }
 
     fn turn(&self) -> Turn {
+        // Whose act it is, asked of the game once for both fields: the node reads a
+        // seat's turn after every input it hands it.
+        let to_act = self.to_act();
         Turn {
             ply: self.ply(),
-            to_act: self.to_act(),
-            my_turn: self.my_turn(),
+            to_act,
+            my_turn: self.my_turn_when(to_act),
             rulings_waiting: self.rulings_waiting(),
         }
     }
