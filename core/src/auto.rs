@@ -56,10 +56,6 @@ impl Core {
     ) -> Result<super::game::queue::Step, NodeError> {
         let p = self.games.played_mut(&id).ok_or(NodeError::OnlyRelayed)?;
         p.use_at(self.now);
-        if cmd == SessionCommand::Accept {
-            // The acceptance carries this player's own name, signed (version 2).
-            p.table_mut().session_mut().set_name(&self.cfg.name);
-        }
         p.table_mut()
             .session_mut()
             .handle_command(cmd, self.now)

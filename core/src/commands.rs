@@ -392,6 +392,7 @@ impl Core {
         let mut t = table::open(
             terms.clone(),
             SecretKey::from_seed(&self.key.seed()),
+            &self.cfg.name,
             entropy,
             self.now,
         )
@@ -534,7 +535,9 @@ impl Core {
         for (cmd, what) in waiting {
             let r = match self.games.played(&id) {
                 Some(p) => Ok(match what {
-                    Export::Transcript => Answer::Bytes(p.table().session().transcript()),
+                    Export::Transcript => {
+                        Answer::Bytes(p.table().session().envelopes().transcript().to_bytes())
+                    }
                     Export::Document(kind) => Answer::MaybeText(p.table().document(kind)),
                 }),
                 None => Err(match self.games.aside(&id) {
@@ -585,7 +588,7 @@ impl Core {
     /// A game as text, with a clock line when it has a time control.
     fn show_text(&self, p: &Played) -> String {
         // After the table's first line (variant, game, seat): who plays, on what terms.
-        let table = p.table().show_text();
+        let table = p.table().document(Document::Text).unwrap_or_default();
         let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
         let names = self.names_shown(p);
         let seats = players(

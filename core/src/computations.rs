@@ -32,8 +32,8 @@ impl Core {
     pub fn computing(&self) -> impl Iterator<Item = (PeerKey, GameId, usize)> + '_ {
         self.games.with_computations().filter_map(|(id, p)| {
             // From the proposal to the end: nothing before the end is too early for a
-            // message.
-            if p.table().computing().is_none() || p.table().session().phase().is_done() {
+            // message. (Every game of the set has computations: `Games::put`.)
+            if p.table().session().phase().is_done() {
                 return None;
             }
             let terms = p.table().session().terms();
@@ -76,7 +76,7 @@ impl Core {
             return;
         }
         let mut table = p.table_mut();
-        let Some(c) = table.computing_mut() else {
+        let Some(c) = table.computing() else {
             return;
         };
         let taken = c.handle(Given::Message {
@@ -128,7 +128,7 @@ impl Core {
     /// computation is accepted, which is written with `writes` or before.
     pub(super) fn keep_state(&mut self, game: GameId, writes: &mut Writes) {
         if let Some(p) = self.games.played_mut(&game)
-            && let Some(c) = p.table_mut().computing_mut()
+            && let Some(c) = p.table_mut().computing()
             && let Some((before, kept)) = c.kept_out()
         {
             writes.messages.push((game, KEPT_AT, kept));

@@ -262,10 +262,7 @@ impl Core {
         // Its own message of the computations, whose hash these actions signed, leaves
         // with them once durable.
         if let Some(p) = self.games.played_mut(&id) {
-            let out = p
-                .table_mut()
-                .computing_mut()
-                .and_then(|c| c.message_out(false));
+            let out = p.table_mut().computing().and_then(|c| c.message_out(false));
             let to =
                 super::seats::other_player(p.table().session().terms(), p.table().session().seat());
             if let (Some((index, bytes)), Some(to)) = (out, to) {

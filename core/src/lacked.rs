@@ -49,7 +49,7 @@ impl Core {
                 continue;
             };
             let mut table = p.table_mut();
-            let Some(c) = table.computing_mut() else {
+            let Some(c) = table.computing() else {
                 continue;
             };
             let (out, wanted) = (c.deposit_out(), c.deposit_wanted());
@@ -92,7 +92,7 @@ impl Core {
             return false;
         };
         let mut table = p.table_mut();
-        let Some(c) = table.computing_mut() else {
+        let Some(c) = table.computing() else {
             return false;
         };
         let stamped = statements
@@ -125,7 +125,7 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };
-        let Some((index, hash)) = p.table().computing().and_then(|c| c.deposit_wanted()) else {
+        let Some((index, hash)) = p.table_mut().computing().and_then(|c| c.deposit_wanted()) else {
             return;
         };
         let Some(found) = deposits.iter().find(|d| deposit::hash_of(game, d) == hash) else {
@@ -148,7 +148,7 @@ impl Core {
                  this seat's key"
             )),
             Some(bytes) => {
-                let taken = match p.table_mut().computing_mut() {
+                let taken = match p.table_mut().computing() {
                     Some(c) => c.handle(Given::Message {
                         index,
                         bytes: bytes.clone(),
@@ -171,7 +171,7 @@ impl Core {
         if let Some(why) = refused {
             tracing::warn!(game = %hex::encode(&game.bytes()[..4]), "{why}");
             if let Some(p) = self.games.played_mut(&game)
-                && let Some(c) = p.table_mut().computing_mut()
+                && let Some(c) = p.table_mut().computing()
             {
                 let _found_false = c.handle(Given::DepositFalse(why));
             }

@@ -24,8 +24,14 @@ fn refereed(from: &SecretKey, to: &SecretKey, referee: PeerKey, nonce: u64) -> T
 
 /// The envelopes `key`, at seat `seat`'s table, signs to accept `t`.
 fn acceptance(t: &Terms, key: &SecretKey) -> Vec<Vec<u8>> {
-    let mut table =
-        table::open(t.clone(), SecretKey::from_seed(&key.seed()), [9; 32], NOW).unwrap();
+    let mut table = table::open(
+        t.clone(),
+        SecretKey::from_seed(&key.seed()),
+        "",
+        [9; 32],
+        NOW,
+    )
+    .unwrap();
     let s = table.session_mut();
     s.handle_command(Command::Accept, NOW).unwrap();
     let mut out = vec![];

@@ -158,7 +158,7 @@ impl Core {
             .seat_of(&key.public().to_bytes())
             .ok_or_else(|| unreadable("its terms give this node no seat".into()))?;
         let mut table = match secrets {
-            Some(s) => table::restore(terms, key, s, &envelopes, self.now)
+            Some(s) => table::restore(terms, key, &self.cfg.name, s, &envelopes, self.now)
                 .map_err(|e| unreadable(format!("restoring it: {e}")))?,
             None => {
                 // Without secrets a seat has committed to nothing, so fresh entropy is
@@ -176,7 +176,7 @@ impl Core {
                     ));
                 }
                 let entropy = self.random32();
-                let mut t = table::open(terms, key, entropy, self.now)
+                let mut t = table::open(terms, key, &self.cfg.name, entropy, self.now)
                     .map_err(|e| unreadable(format!("opening it: {e}")))?;
                 for e in &envelopes {
                     // Stored, so verified once already.
@@ -200,13 +200,13 @@ impl Core {
         if let Some(at) = messages.iter().position(|(i, _)| *i == crate::io::KEPT_AT) {
             let (_, kept) = messages.remove(at);
             table
-                .computing_mut()
+                .computing()
                 .ok_or_else(|| unreadable("its computations: kept for a game without any".into()))?
                 .handle(Given::Resume(&kept))
                 .map_err(|e| unreadable(format!("its computations: {e}")))?;
         }
         for (index, bytes) in messages {
-            let taken = match table.computing_mut() {
+            let taken = match table.computing() {
                 Some(c) => c.handle(Given::Message { index, bytes }),
                 None => Err(sealed_games::table::Refusal::NoMessages),
             };

@@ -195,6 +195,7 @@ impl Core {
             let t = match table::open(
                 terms.clone(),
                 SecretKey::from_seed(&self.key.seed()),
+                &self.cfg.name,
                 entropy,
                 self.now,
             ) {

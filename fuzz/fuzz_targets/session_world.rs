@@ -94,7 +94,7 @@ pub fn run(data: &[u8]) {
     let nodes: Vec<Node> = terms
         .seats()
         .map(|s| Node {
-            table: table::open(terms.clone(), test_key(s.0), entropy(s.0, 0), now)
+            table: table::open(terms.clone(), test_key(s.0), "", entropy(s.0, 0), now)
                 .expect("a seat opens"),
             secrets: None,
             stored: vec![],
@@ -295,7 +295,7 @@ impl World {
         self.entropy = self.entropy.wrapping_add(1);
         let key = test_key(seat.0);
         node.table = match node.secrets.clone() {
-            Some(s) => table::restore(self.terms.clone(), key, s, &node.stored, self.now)
+            Some(s) => table::restore(self.terms.clone(), key, "", s, &node.stored, self.now)
                 .unwrap_or_else(|e| panic!("seat {i} does not restore from its store: {e}")),
             None => {
                 // No secrets: nothing it stored of its own binds any (its commitments
@@ -318,7 +318,7 @@ impl World {
                 );
                 let fresh = entropy(seat.0, self.entropy);
                 if own.is_empty() {
-                    let mut t = table::open(self.terms.clone(), key, fresh, self.now)
+                    let mut t = table::open(self.terms.clone(), key, "", fresh, self.now)
                         .expect("a seat opens");
                     for e in &node.stored {
                         let _ = hand(&mut *t, e, self.now);
@@ -328,6 +328,7 @@ impl World {
                     table::restore(
                         self.terms.clone(),
                         key,
+                        "",
                         Secrets::new(fresh),
                         &node.stored,
                         self.now,
@@ -578,7 +579,7 @@ impl World {
     fn final_check(&self) {
         for (i, n) in self.nodes.iter().enumerate() {
             let s = n.table.session();
-            let checked = check_transcript(&s.transcript())
+            let checked = check_transcript(&s.envelopes().transcript().to_bytes())
                 .unwrap_or_else(|e| panic!("seat {i}'s transcript does not check: {e}"));
             assert!(
                 checked.unsigned.is_empty(),

@@ -135,15 +135,17 @@ fn variant_of(name: &str) -> Result<&'static Descriptor, TableError> {
 
 /// A new session for the seat `key` holds in `terms`, of the variant the proposal
 /// names. The proposer's table sends its commitments at once; the other waits for
-/// `accept`.
+/// `accept`, and signs `name` into its acceptance (version 2; an empty name, or one
+/// over `MAX_NAME` bytes, signs none: `Session::set_name`).
 pub fn open(
     terms: Terms,
     key: SecretKey,
+    name: &str,
     entropy: [u8; 32],
     now: u64,
 ) -> Result<Box<dyn Table>, TableError> {
     let g = variant_of(terms.variant())?;
-    Ok((g.open)(terms, key, entropy, now)?)
+    Ok((g.open)(terms, key, name, entropy, now)?)
 }
 
 /// Rebuilds a table after a restart from its persisted secrets and every envelope it
@@ -151,12 +153,13 @@ pub fn open(
 pub fn restore(
     terms: Terms,
     key: SecretKey,
+    name: &str,
     secrets: Secrets,
     envelopes: &[Vec<u8>],
     now: u64,
 ) -> Result<Box<dyn Table>, TableError> {
     let g = variant_of(terms.variant())?;
-    Ok((g.restore)(terms, key, secrets, envelopes, now)?)
+    Ok((g.restore)(terms, key, name, secrets, envelopes, now)?)
 }
 
 /// Whom a proposal invites besides its proposer.

@@ -455,7 +455,7 @@ fn seat_key(seat: u8) -> SecretKey {
 fn opened(n: u64, seat: u8) -> Box<dyn Table> {
     let (terms, mut entropy) = duel_terms(n);
     entropy[31] = seat + 1;
-    table::open(terms, seat_key(seat), entropy, 1).expect("a table")
+    table::open(terms, seat_key(seat), "", entropy, 1).expect("a table")
 }
 
 /// Both seats' tables of Duel `n`, accepted and exchanged until nothing moves

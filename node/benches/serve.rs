@@ -44,7 +44,7 @@ fn played_game() -> Vec<Box<dyn Table>> {
     .expect("a proposal");
     let terms = Terms::from_signed(signed).expect("terms");
     let mut tables: Vec<Box<dyn Table>> = (0..2u8)
-        .map(|s| table::open(terms.clone(), key(s), [s + 9; 32], 1).expect("a table"))
+        .map(|s| table::open(terms.clone(), key(s), "", [s + 9; 32], 1).expect("a table"))
         .collect();
     common::play_out(&mut tables, 7, 100_000);
     tables

@@ -75,7 +75,7 @@ fn played_duel(n: u64, steps: Option<u64>) -> Box<dyn Table> {
         .map(|s| {
             let mut entropy = nonce;
             entropy[31] = s + 1;
-            table::open(terms.clone(), key(s), entropy, 1).expect("a table")
+            table::open(terms.clone(), key(s), "", entropy, 1).expect("a table")
         })
         .collect();
     common::play_out(&mut tables, n.wrapping_add(7), steps.unwrap_or(10_000));

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, InsertError, Inserted, StoreError};
+use crate::engine::{Engine, Envelopes, InsertError, Inserted, StoreError};
 use crate::envelope::Signed;
 use crate::fault::FaultKind;
 use crate::ids::EnvRef;
@@ -110,14 +110,24 @@ impl TranscriptFile {
 
     /// Everything an engine holds, as a file.
     pub fn from_engine<R: Rules>(engine: &Engine<R>) -> Self {
-        let (chains, _) = engine.stored();
-        let mut evidence: Vec<Evidence> = engine
-            .chain_faults()
+        engine.envelopes_view().transcript()
+    }
+}
+
+/// Written here, beside the file's format, rather than in the engine: the engine knows no
+/// file.
+impl Envelopes<'_> {
+    /// The transcript file of the envelopes one seat holds: the proposal, every chain's
+    /// envelopes in chain order, and the evidence of every fault found in them (a broken
+    /// chain's proof, then each fraud's envelope).
+    pub fn transcript(&self) -> TranscriptFile {
+        let mut evidence: Vec<Evidence> = self
+            .chain_breaks()
             .into_iter()
-            .map(|(_, p)| Evidence::Chain(p))
+            .map(|(_, _, p)| Evidence::Chain(p))
             .collect();
-        for f in engine.faults() {
-            if let Some(env) = engine.envelope(f.at) {
+        for f in self.faults() {
+            if let Some(env) = self.processed(f.at) {
                 evidence.push(Evidence::Fraud(FraudProof {
                     envelope: env.bytes.clone(),
                     kind: f.kind.clone(),
@@ -125,8 +135,8 @@ impl TranscriptFile {
             }
         }
         TranscriptFile {
-            proposal: engine.terms().bytes().to_vec(),
-            envelopes: chains.into_iter().map(|e| e.bytes.clone()).collect(),
+            proposal: self.terms().bytes().to_vec(),
+            envelopes: self.chained(),
             evidence,
         }
     }

@@ -71,7 +71,7 @@ impl Duo {
             .map(|i| {
                 let mut e = [nonce; 32];
                 e[0] = 0xE0 + i as u8;
-                table::open(terms.clone(), key(i), e, 0).expect("open")
+                table::open(terms.clone(), key(i), "", e, 0).expect("open")
             })
             .collect();
         let mut net = Lockstep::from_peers(tables);
@@ -119,13 +119,18 @@ impl Duo {
             2,
             |i, t, now| {
                 // Every view works in every phase, and only a seat to choose is asked.
-                let _ = (t.show_text(), t.view(), t.view().choices, t.waiting_for());
+                let _ = (
+                    t.document(Document::Text).unwrap_or_default(),
+                    t.view(),
+                    t.view().choices,
+                    t.waiting_for(),
+                );
                 t.duty(now).or_else(|| {
                     let cmd = t.bot_action(round.wrapping_mul(0x9E37_79B9) ^ i as u64)?;
                     assert!(
                         t.turn().my_turn || cmd == Command::Accept,
                         "{}",
-                        t.show_text()
+                        t.document(Document::Text).unwrap_or_default()
                     );
                     Some(cmd)
                 })
@@ -135,7 +140,7 @@ impl Duo {
         passed || moved
     }
 
-    fn run_until(&mut self, mut stop: impl FnMut(&Duo) -> bool) {
+    fn run_until(&mut self, mut stop: impl FnMut(&mut Duo) -> bool) {
         for _ in 0..5_000 {
             if stop(self) || !self.step() {
                 return;
@@ -160,6 +165,7 @@ impl Duo {
         let mut t = table::restore(
             self.terms.clone(),
             key(i),
+            "",
             old.session().phase().secrets().clone(),
             &envelopes,
             self.net.now,
@@ -173,7 +179,10 @@ impl Duo {
                 })
                 .expect("a stored message is taken again");
         }
-        assert_eq!(t.session().transcript(), old.session().transcript());
+        assert_eq!(
+            t.session().envelopes().transcript().to_bytes(),
+            old.session().envelopes().transcript().to_bytes()
+        );
         assert_eq!(
             t.show_json(),
             old.show_json(),
@@ -205,7 +214,13 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
         }
         d.done()
     });
-    assert!(d.done(), "{}", d.net.sessions[0].show_text());
+    assert!(
+        d.done(),
+        "{}",
+        d.net.sessions[0]
+            .document(Document::Text)
+            .unwrap_or_default()
+    );
     assert!(
         stepped.iter().all(|n| *n > 1),
         "steps while playing: {stepped:?}"
@@ -220,7 +235,8 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
         assert_eq!(steps.positions.len(), moves + 1, "{score}");
     }
     for t in &d.net.sessions {
-        let checked = check_transcript(&t.session().transcript()).expect("readable");
+        let checked =
+            check_transcript(&t.session().envelopes().transcript().to_bytes()).expect("readable");
         assert!(
             checked.verdict.faults.is_empty(),
             "{:?}",
@@ -234,7 +250,9 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
         );
     }
     // Each player saw his own army move: the moves made are on his board.
-    let text = d.net.sessions[1].show_text();
+    let text = d.net.sessions[1]
+        .document(Document::Text)
+        .unwrap_or_default();
     assert!(text.contains("your army"), "{text}");
     assert!(!d.taken[0].is_empty() && !d.taken[1].is_empty());
 }
@@ -242,8 +260,12 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
 #[test]
 fn a_table_restored_mid_computation_finishes_the_game_as_the_original_would() {
     let mut straight = Duo::new(4, 4);
-    straight.run_until(Duo::done);
-    let expected = straight.net.sessions[0].session().transcript();
+    straight.run_until(|d| d.done());
+    let expected = straight.net.sessions[0]
+        .session()
+        .envelopes()
+        .transcript()
+        .to_bytes();
 
     let mut d = Duo::new(4, 4);
     d.run_until(|d| d.acts() >= 9);
@@ -251,8 +273,15 @@ fn a_table_restored_mid_computation_finishes_the_game_as_the_original_would() {
     d.run_until(|d| d.acts() >= 17);
     d.restart(0);
     d.restart(1);
-    d.run_until(Duo::done);
-    assert_eq!(d.net.sessions[0].session().transcript(), expected);
+    d.run_until(|d| d.done());
+    assert_eq!(
+        d.net.sessions[0]
+            .session()
+            .envelopes()
+            .transcript()
+            .to_bytes(),
+        expected
+    );
 }
 
 #[test]
@@ -320,7 +349,7 @@ fn a_message_not_next_not_signed_or_too_large_is_refused_and_changes_nothing() {
             .handle(Given::Message { index: 0, bytes })
             .expect("known")
     );
-    d.run_until(Duo::done);
+    d.run_until(|d| d.done());
     assert!(d.done());
 }
 
@@ -343,7 +372,8 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
         for _ in 0..50 {
             if let Some(out) = duo(&mut d.net.sessions[1]).message_out(false) {
                 let started = !d.net.sessions[0]
-                    .show_text()
+                    .document(Document::Text)
+                    .unwrap_or_default()
                     .contains("the game has not started");
                 return (!started).then_some((d, out));
             }
@@ -389,8 +419,14 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
     d.net.pending.append(&mut d.net.held);
     d.net.deliver_all();
     d.withhold = Some(0);
-    d.run_until(Duo::done);
-    assert!(d.done(), "{}", d.net.sessions[0].show_text());
+    d.run_until(|d| d.done());
+    assert!(
+        d.done(),
+        "{}",
+        d.net.sessions[0]
+            .document(Document::Text)
+            .unwrap_or_default()
+    );
 }
 
 /// A message withheld at the table (spec/GAMES.md §5.15, "A message withheld"): the
@@ -450,8 +486,8 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
                 .handle(Given::Statement(&stamp(7, hash_of(game, &deposit))))
                 .expect("a statement is never refused")
         );
-        d.run_until(|d| duo_ref(&*d.net.sessions[1]).deposit_wanted().is_some());
-        let (index, hash) = duo_ref(&*d.net.sessions[1])
+        d.run_until(|d| duo(&mut d.net.sessions[1]).deposit_wanted().is_some());
+        let (index, hash) = duo(&mut d.net.sessions[1])
             .deposit_wanted()
             .expect("the deposit named");
         assert_eq!((index, hash), (3, hash_of(game, &deposit)));
@@ -470,10 +506,22 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
                     .expect("taken")
             );
         }
-        d.run_until(Duo::done);
-        assert!(d.done(), "{}", d.net.sessions[1].show_text());
-        let checked =
-            check_transcript(&d.net.sessions[0].session().transcript()).expect("readable");
+        d.run_until(|d| d.done());
+        assert!(
+            d.done(),
+            "{}",
+            d.net.sessions[1]
+                .document(Document::Text)
+                .unwrap_or_default()
+        );
+        let checked = check_transcript(
+            &d.net.sessions[0]
+                .session()
+                .envelopes()
+                .transcript()
+                .to_bytes(),
+        )
+        .expect("readable");
         let faults = &checked.verdict.faults;
         if honest {
             assert!(faults.is_empty(), "{faults:?}");
@@ -493,7 +541,7 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
 #[test]
 fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_messages() {
     let mut d = Duo::new(4, 3);
-    d.run_until(Duo::done);
+    d.run_until(|d| d.done());
     assert!(d.done());
     let score = d.net.sessions[0]
         .document(Document::Score)
@@ -516,7 +564,14 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
         .replay(&score)
         .expect("the score file reads back");
     // The moves made are in it: as many as the game's plies.
-    let checked = check_transcript(&d.net.sessions[0].session().transcript()).expect("readable");
+    let checked = check_transcript(
+        &d.net.sessions[0]
+            .session()
+            .envelopes()
+            .transcript()
+            .to_bytes(),
+    )
+    .expect("readable");
     assert!(checked.verdict.outcome.is_some());
     // Read back by a strict PGN reader: every move of the game's record, each comment
     // after its move, the verdict's result (issue 55).
@@ -528,7 +583,9 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     );
     let record = sealed_games::stallmate::record::read(&score).expect("the record");
     pgn_replay::check_stallmate(&read, &record).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
-    let before = d.net.sessions[1].show_text();
+    let before = d.net.sessions[1]
+        .document(Document::Text)
+        .unwrap_or_default();
     let made: usize = before
         .lines()
         .find_map(|l| l.trim().strip_prefix("moves made: "))
@@ -543,21 +600,21 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     let t = table::restore(
         d.terms.clone(),
         key(1),
+        "",
         old.session().phase().secrets().clone(),
         &envelopes,
         d.net.now,
     )
     .expect("restore");
-    assert_eq!(t.show_text(), before, "the same board without the messages");
+    assert_eq!(
+        t.document(Document::Text).unwrap_or_default(),
+        before,
+        "the same board without the messages"
+    );
     assert_eq!(t.document(Document::Score).as_deref(), Some(score.as_str()));
 }
 
 /// The computations of a duo table, which every duo table has.
 fn duo(t: &mut Box<dyn Table>) -> &mut dyn Computing {
-    t.computing_mut().expect("a duo table computes")
-}
-
-/// As [`duo`], to read.
-fn duo_ref(t: &dyn Table) -> &dyn Computing {
     t.computing().expect("a duo table computes")
 }

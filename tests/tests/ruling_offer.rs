@@ -6,7 +6,7 @@
 
 use sealed_conformance::physical_kit::{Physical, arbiter_key, impostor_key};
 use sealed_conformance::sim::test_key;
-use sealed_games::table::{self, Table};
+use sealed_games::table::{self, Document, Table};
 use sealed_games::tempete::act::Act;
 use sealed_games::tempete::physical::ruling::sign_ruling;
 use sealed_protocol::ids::Seat;
@@ -22,6 +22,7 @@ fn table_of(g: &Physical, seat: Seat) -> Box<dyn Table> {
     table::restore(
         s.engine().terms().clone(),
         test_key(seat.0),
+        "",
         s.secrets().clone(),
         &envelopes,
         g.pair.now,
@@ -54,14 +55,18 @@ fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
     );
     assert!(
         black
-            .show_text()
+            .document(Document::Text)
+            .unwrap_or_default()
             .contains("1 ruling(s) from outside the seats")
     );
     // White is: his table posts it, as an act of his that the rules take.
     let mut white = table_of(&g, WHITE);
     white.offer_ruling(&good).expect("kept");
     let Some(Command::Act { act, .. }) = white.duty(g.pair.now) else {
-        panic!("no duty: {}", white.show_text());
+        panic!(
+            "no duty: {}",
+            white.document(Document::Text).unwrap_or_default()
+        );
     };
     assert_eq!(act, good);
     let now = g.pair.now + 1;

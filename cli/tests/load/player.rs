@@ -202,8 +202,13 @@ pub async fn run(mut s: Stranger, seed: [u8; 32], seated: Vec<Seated>, load: Loa
         entropy[..8].copy_from_slice(&(i as u64).to_le_bytes());
         entropy[8..16].copy_from_slice(&now.to_le_bytes());
         entropy[16..].copy_from_slice(&seed[..16]);
-        let Ok(mut t) = table::open(g.terms.clone(), SecretKey::from_seed(&seed), entropy, now)
-        else {
+        let Ok(mut t) = table::open(
+            g.terms.clone(),
+            SecretKey::from_seed(&seed),
+            "",
+            entropy,
+            now,
+        ) else {
             eprintln!("a table did not open");
             continue;
         };

@@ -166,16 +166,17 @@ impl Games {
 
     /// Puts the game in `life`, keeping the rest of its slot (a new game gets a fresh
     /// one); what it was before.
-    pub(crate) fn put(&mut self, id: GameId, life: Life) -> Option<Life> {
+    pub(crate) fn put(&mut self, id: GameId, mut life: Life) -> Option<Life> {
         self.generation += 1;
         self.touched.add(id);
-        match &life {
-            Life::Played(p) if p.table.computing().is_some() => {
-                self.with_computations.insert(id);
-            }
-            _ => {
-                self.with_computations.remove(&id);
-            }
+        let computes = match &mut life {
+            Life::Played(p) => p.table.computing().is_some(),
+            _ => false,
+        };
+        if computes {
+            self.with_computations.insert(id);
+        } else {
+            self.with_computations.remove(&id);
         }
         match self.slots.get_mut(&id) {
             Some(s) => Some(std::mem::replace(s.life_mut(), life)),

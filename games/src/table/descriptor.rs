@@ -68,11 +68,17 @@ pub struct Descriptor {
     /// them out: what the terms must name but nobody chooses (the circuit files a game
     /// without a referee runs).
     pub written: &'static [(&'static str, &'static str)],
-    pub(crate) open: fn(Terms, SecretKey, [u8; 32], u64) -> Opened,
-    pub(crate) restore: fn(Terms, SecretKey, Secrets, &[Vec<u8>], u64) -> Opened,
+    pub(crate) open: Open,
+    pub(crate) restore: Restore,
     pub(crate) validate: fn(Terms) -> Result<(), OptionError>,
     pub(crate) check: fn(&TranscriptFile, Terms) -> Result<Checked, TranscriptError>,
 }
+
+/// Opens a seat's table: terms, the seat's key, the name it signs, entropy, now.
+type Open = fn(Terms, SecretKey, &str, [u8; 32], u64) -> Opened;
+
+/// Restores a seat's table: as [`Open`], from its secrets and the envelopes it held.
+type Restore = fn(Terms, SecretKey, &str, Secrets, &[Vec<u8>], u64) -> Opened;
 
 impl Descriptor {
     /// The descriptor of the game `R`.
@@ -115,20 +121,23 @@ impl Descriptor {
     }
 }
 
-fn open<R: Game>(terms: Terms, key: SecretKey, entropy: [u8; 32], now: u64) -> Opened {
-    Ok(R::table(Session::new(terms, key, entropy, now)?))
+fn open<R: Game>(terms: Terms, key: SecretKey, name: &str, entropy: [u8; 32], now: u64) -> Opened {
+    let mut session = Session::new(terms, key, entropy, now)?;
+    session.set_name(name);
+    Ok(R::table(session))
 }
 
 fn restore<R: Game>(
     terms: Terms,
     key: SecretKey,
+    name: &str,
     secrets: Secrets,
     envelopes: &[Vec<u8>],
     now: u64,
 ) -> Opened {
-    Ok(R::table(Session::restore(
-        terms, key, secrets, envelopes, now,
-    )?))
+    let mut session = Session::restore(terms, key, secrets, envelopes, now)?;
+    session.set_name(name);
+    Ok(R::table(session))
 }
 
 /// What the rules alone do not check: decks, pools and setups fit.

@@ -110,13 +110,11 @@ pub trait Table: TableFace + Send {
     /// comes (either player may post it; the first to act does). Refused with the reason
     /// otherwise. Kept in memory only: whoever ruled sends it again.
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal>;
-    /// The game's computations between the players, if it has any (Secret Stallmate
-    /// without a referee): the node looks only at such games after each input.
-    fn computing(&self) -> Option<&dyn Computing> {
-        None
-    }
-    /// As [`Table::computing`], to give it messages and take its own.
-    fn computing_mut(&mut self) -> Option<&mut dyn Computing> {
+    /// The game's computations between the players, to give them messages and take
+    /// their own, if it has any (Secret Stallmate without a referee: always, from its
+    /// opening; whether a game has them is its variant's, `registry::computations`).
+    /// The node looks only at such games after each input.
+    fn computing(&mut self) -> Option<&mut dyn Computing> {
         None
     }
 }
@@ -144,8 +142,6 @@ pub trait TableFace {
     /// has nothing to do. It accepts the proposal, and makes a random legal act when
     /// it is its turn ([`Turn::my_turn`]).
     fn bot_action(&self, pick: u64) -> Option<Command>;
-    /// The game for a person: header, board, hand, whose turn, what may be typed now.
-    fn show_text(&self) -> String;
     /// The game as every face shows it; the module documentation lists its keys.
     fn view(&self) -> TableView;
     /// A document of the game in a standard format, if the game has one now
@@ -185,6 +181,9 @@ pub enum Asked<'a> {
 /// A document a face exports of one seat's game, each in a format other programs read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Document {
+    /// The game for a person, as text: header, board, hand, whose turn, what may be
+    /// typed now. Every game has it at every moment.
+    Text,
     /// The board as a standalone SVG document (Cardmate and Chex, once started).
     Svg,
     /// The accepted acts so far as score text in the game's own format, which the

@@ -473,7 +473,48 @@ impl<R: Game> TableFace for TableOf<R> {
         R::bot(&self.session, self.state()?, pick)
     }
 
-    fn show_text(&self) -> String {
+    fn view(&self) -> TableView {
+        let seat = self.seat();
+        TableView {
+            variant: R::VARIANT.to_owned(),
+            game: self.terms().game().0.to_hex(),
+            seat: seat.0,
+            side: R::side(seat),
+            phase: self.session.phase().stage(),
+            ply: self.ply(),
+            to_act: self.to_act().map(|s| s.0),
+            my_turn: self.my_turn(),
+            waiting_for: self.waiting_for(),
+            actions: self.actions(),
+            choices: self.choices(),
+            draw_offered: self.draw_offered(),
+            board: match self.state() {
+                Some(state) => R::board(&self.session, state),
+                None => "the game has not started\n".to_owned(),
+            },
+            hand: R::hand(&self.session).1,
+            grid: self.state().and_then(|state| R::grid(&self.session, state)),
+            last: self.drawn(|d| d.last.clone()),
+            steps: self.drawn(|d| d.steps.clone()),
+            result: self.result(),
+            score: self.document(Document::Score),
+            verdict: self.session.verdict(),
+        }
+    }
+
+    fn document(&self, kind: Document) -> Option<String> {
+        match kind {
+            Document::Text => Some(self.text()),
+            Document::Svg => R::svg(self.state()?),
+            Document::Score => self.drawn(|d| d.score.clone()),
+            Document::Pgn => R::pgn(&self.session, self.state()?),
+        }
+    }
+}
+
+impl<R: Game> TableOf<R> {
+    /// [`Document::Text`].
+    fn text(&self) -> String {
         let seat = self.seat();
         let mut s = String::new();
         let side = R::side(seat).map(|x| format!(" ({x})")).unwrap_or_default();
@@ -540,45 +581,6 @@ impl<R: Game> TableFace for TableOf<R> {
         s
     }
 
-    fn view(&self) -> TableView {
-        let seat = self.seat();
-        TableView {
-            variant: R::VARIANT.to_owned(),
-            game: self.terms().game().0.to_hex(),
-            seat: seat.0,
-            side: R::side(seat),
-            phase: self.session.phase().stage(),
-            ply: self.ply(),
-            to_act: self.to_act().map(|s| s.0),
-            my_turn: self.my_turn(),
-            waiting_for: self.waiting_for(),
-            actions: self.actions(),
-            choices: self.choices(),
-            draw_offered: self.draw_offered(),
-            board: match self.state() {
-                Some(state) => R::board(&self.session, state),
-                None => "the game has not started\n".to_owned(),
-            },
-            hand: R::hand(&self.session).1,
-            grid: self.state().and_then(|state| R::grid(&self.session, state)),
-            last: self.drawn(|d| d.last.clone()),
-            steps: self.drawn(|d| d.steps.clone()),
-            result: self.result(),
-            score: self.document(Document::Score),
-            verdict: self.session.verdict(),
-        }
-    }
-
-    fn document(&self, kind: Document) -> Option<String> {
-        match kind {
-            Document::Svg => R::svg(self.state()?),
-            Document::Score => self.drawn(|d| d.score.clone()),
-            Document::Pgn => R::pgn(&self.session, self.state()?),
-        }
-    }
-}
-
-impl<R: Game> TableOf<R> {
     /// Every act this seat may make now, for a board that is clicked (the view's
     /// `choices`): the game's own (see [`Choice`]), each text read back by
     /// [`TableFace::command`] as words, then the generic commands open now as buttons, each

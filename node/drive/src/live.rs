@@ -44,7 +44,7 @@ impl Live {
         let node = terms.seat_of(node)?;
         let mut entropy = [0x5A; 32];
         entropy[..8].copy_from_slice(&now.to_le_bytes());
-        let table = table::open(terms.clone(), key, entropy, now).ok()?;
+        let table = table::open(terms.clone(), key, "", entropy, now).ok()?;
         if table.session().seat() == node {
             return None;
         }

@@ -199,7 +199,7 @@ pub fn offer(
     let signed = table::propose("duel", &[], &key, invitees, now_ms(), nonce).expect("a proposal");
     let terms = sealed_protocol::proposal::Terms::from_signed(signed).expect("terms");
     let proposal = terms.bytes().to_vec();
-    let mut t = table::open(terms, key, entropy, now_ms()).expect("a table");
+    let mut t = table::open(terms, key, "", entropy, now_ms()).expect("a table");
     let envelopes = sends(&mut *t);
     (
         t,

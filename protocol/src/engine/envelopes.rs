@@ -1,16 +1,20 @@
 //! What a seat holds, read without the rules: [`Envelopes`], a borrowed view of the
 //! engine's chains that answers every question sync, the store and the names ask —
 //! counts per chain, an envelope at a place, the bytes another seat lacks, who may see a
-//! chain, the names signed. It is one concrete type, not methods forwarded through
+//! chain, the names signed, where a chain breaks, and the transcript file of it all
+//! (written in `transcript.rs`). It is one concrete type, not methods forwarded through
 //! every game: a node asks the seat once (`AnySession::envelopes`) and reads the rest
-//! here (ARCHITECTURE.md, "The seat").
+//! here (ARCHITECTURE.md, "Names").
 
 use std::collections::BTreeMap;
 
 use super::store::Store;
 use super::{Engine, SeatTrack};
 use crate::envelope::{EnvelopeError, Signed};
+use crate::fault::{Fault, FaultKind};
+use crate::hash::Hash;
 use crate::ids::{ChainId, EnvRef, LogId, Seat};
+use crate::proof::Proof;
 use crate::proposal::Terms;
 use crate::rules::Rules;
 
@@ -32,6 +36,7 @@ pub struct Envelopes<'a> {
     terms: &'a Terms,
     seats: &'a [SeatTrack],
     rules: &'a dyn Audience,
+    faults: &'a [Fault],
     over: bool,
     withdrawn: bool,
 }
@@ -44,6 +49,7 @@ impl<R: Rules> Engine<R> {
             terms: &self.terms,
             seats: &self.seats,
             rules: &self.rules,
+            faults: &self.faults,
             over: self.is_over(),
             withdrawn: self.withdrawn(),
         }
@@ -97,13 +103,17 @@ impl<'a> Envelopes<'a> {
     /// Every envelope held, exact bytes: the chains in chain order, then the envelopes
     /// kept beside them as evidence. Restoring from them rebuilds the session.
     pub fn all(&self) -> Vec<Vec<u8>> {
-        let chains = self
-            .store
-            .chains
-            .values()
-            .flat_map(|c| c.envs.iter().flatten());
+        let mut all = self.chained();
+        all.extend(self.store.others.iter().map(|e| e.bytes.clone()));
+        all
+    }
+
+    /// The envelopes in the chains' slots, exact bytes, in chain order: a transcript's
+    /// envelopes (the others held are evidence).
+    pub fn chained(&self) -> Vec<Vec<u8>> {
+        let chains = self.store.chains.values();
         chains
-            .chain(&self.store.others)
+            .flat_map(|c| c.envs.iter().flatten())
             .map(|e| e.bytes.clone())
             .collect()
     }
@@ -151,5 +161,78 @@ impl<'a> Envelopes<'a> {
     /// Whether the proposer withdrew the proposal.
     pub fn withdrawn(&self) -> bool {
         self.withdrawn
+    }
+
+    /// The validated terms the envelopes are of.
+    pub(crate) fn terms(&self) -> &'a Terms {
+        self.terms
+    }
+
+    /// The faults found judging the envelopes held, in the order found (the chain
+    /// faults are apart: [`Envelopes::chain_breaks`]).
+    pub(crate) fn faults(&self) -> &'a [Fault] {
+        self.faults
+    }
+
+    /// Where the envelopes held break a chain, each with its proof: two different
+    /// envelopes at one position, or an envelope whose `prev` does not name its
+    /// chain's envelope before it.
+    ///
+    /// Only two kinds of position can hold one, so only they are looked at and the cost
+    /// does not grow with the game: a position where an envelope is kept beside the
+    /// chains (a second envelope there, or one that does not link), and a chain's first
+    /// unprocessed position (its envelope may not name the processed one before it).
+    /// Every processed slot links to the one before it: processing chose it so.
+    pub(crate) fn chain_breaks(&self) -> Vec<(EnvRef, FaultKind, Proof)> {
+        let mut out = vec![];
+        for (id, c) in &self.store.chains {
+            let held = c.envs.len() as u64;
+            let mut positions: std::collections::BTreeSet<u64> = self
+                .store
+                .others
+                .iter()
+                .map(Signed::at)
+                .filter(|at| at.chain == *id && at.seq < held)
+                .map(|at| at.seq)
+                .collect();
+            if c.processed < held {
+                positions.insert(c.processed);
+            }
+            for seq in positions {
+                let at = EnvRef { chain: *id, seq };
+                let all = self.store.all_at(at);
+                if let [first, second, ..] = all.as_slice() {
+                    out.push((
+                        at,
+                        FaultKind::Equivocation,
+                        Proof::Equivocation {
+                            first: first.bytes.clone(),
+                            second: second.bytes.clone(),
+                        },
+                    ));
+                }
+                let earlier = if seq == 0 {
+                    None
+                } else {
+                    self.processed(EnvRef {
+                        chain: *id,
+                        seq: seq - 1,
+                    })
+                };
+                let expected = match (seq, earlier) {
+                    (0, _) => Hash::ZERO,
+                    (_, Some(e)) => e.hash,
+                    (_, None) => continue,
+                };
+                if let Some(bad) = all.iter().find(|e| e.unsigned().prev != expected) {
+                    let proof = Proof::BrokenLink {
+                        earlier: earlier.map(|e| e.bytes.clone()),
+                        later: bad.bytes.clone(),
+                    };
+                    out.push((at, FaultKind::WrongPrevious, proof));
+                }
+            }
+        }
+        out
     }
 }

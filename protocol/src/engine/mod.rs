@@ -525,67 +525,14 @@ impl<R: Rules> Engine<R> {
         }
     }
 
-    /// Chain faults in the set of envelopes held, each with its proof: two different
-    /// envelopes at one position, or an envelope whose `prev` does not name its
-    /// chain's envelope before it.
-    ///
-    /// Only two kinds of position can hold one, so only they are looked at and the cost
-    /// does not grow with the game: a position where an envelope is kept beside the
-    /// chains (a second envelope there, or one that does not link), and a chain's first
-    /// unprocessed position (its envelope may not name the processed one before it).
-    /// Every processed slot links to the one before it: processing chose it so.
+    /// Chain faults in the set of envelopes held, each with its proof
+    /// ([`Envelopes::chain_breaks`]).
     pub fn chain_faults(&self) -> Vec<(Fault, Proof)> {
-        let mut out = vec![];
-        for (id, c) in &self.store.chains {
-            let held = c.envs.len() as u64;
-            let mut positions: std::collections::BTreeSet<u64> = self
-                .store
-                .others
-                .iter()
-                .map(Signed::at)
-                .filter(|at| at.chain == *id && at.seq < held)
-                .map(|at| at.seq)
-                .collect();
-            if c.processed < held {
-                positions.insert(c.processed);
-            }
-            for seq in positions {
-                let at = EnvRef { chain: *id, seq };
-                let all = self.store.all_at(at);
-                if let [first, second, ..] = all.as_slice() {
-                    let f = self.chain_fault(at, FaultKind::Equivocation);
-                    out.push((
-                        f,
-                        Proof::Equivocation {
-                            first: first.bytes.clone(),
-                            second: second.bytes.clone(),
-                        },
-                    ));
-                }
-                let earlier = if seq == 0 {
-                    None
-                } else {
-                    self.envelope(EnvRef {
-                        chain: *id,
-                        seq: seq - 1,
-                    })
-                };
-                let expected = match (seq, earlier) {
-                    (0, _) => Hash::ZERO,
-                    (_, Some(e)) => e.hash,
-                    (_, None) => continue,
-                };
-                if let Some(bad) = all.iter().find(|e| e.unsigned().prev != expected) {
-                    let f = self.chain_fault(at, FaultKind::WrongPrevious);
-                    let proof = Proof::BrokenLink {
-                        earlier: earlier.map(|e| e.bytes.clone()),
-                        later: bad.bytes.clone(),
-                    };
-                    out.push((f, proof));
-                }
-            }
-        }
-        out
+        self.envelopes_view()
+            .chain_breaks()
+            .into_iter()
+            .map(|(at, kind, proof)| (self.chain_fault(at, kind), proof))
+            .collect()
     }
 
     /// Every proven fault: those found judging envelopes and the chain faults, sorted.

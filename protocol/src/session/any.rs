@@ -1,7 +1,7 @@
 //! What a seat's session does, whatever the game's rules: [`AnySession`], the
 //! object-safe interface of [`Session`], which a node holds behind a game's table and
 //! calls directly. What the seat holds (counts, what another seat lacks, what it may
-//! see: one concrete view, [`Envelopes`]), the transcript, the timeline, and what the
+//! see: one concrete view, [`Envelopes`], of which the transcript is made), the timeline, and what the
 //! witness said and is owed are the
 //! protocol's, so they are written here once: a protocol feature reaches the node
 //! without passing through every game's table.
@@ -14,7 +14,6 @@ use crate::envelope::Signed;
 use crate::ids::{ChainId, EnvRef, Seat};
 use crate::proposal::Terms;
 use crate::rules::{Moves, Rules};
-use crate::transcript::TranscriptFile;
 use crate::verdict::Verdict;
 
 /// What a transcript says about time: the signers' own clock readings, so every holder
@@ -54,8 +53,6 @@ pub trait AnySession {
     fn poll_action(&mut self) -> Option<Action>;
     /// The verdict on everything this seat holds.
     fn verdict(&self) -> Verdict;
-    /// The transcript file of everything this seat holds.
-    fn transcript(&self) -> Vec<u8>;
     /// What the held envelopes say about time, for the nodes' clocks.
     fn timeline(&self) -> Timeline;
     /// The envelopes held, and what they say without the rules: counts, bytes another
@@ -74,8 +71,6 @@ pub trait AnySession {
     fn witness_due(&mut self) -> Option<WitnessDue>;
     /// Everything the witness said to this seat that it keeps ([`Session::witness_said`]).
     fn witness_said(&self) -> Vec<Vec<u8>>;
-    /// The name this seat signs when it accepts ([`Session::set_name`]).
-    fn set_name(&mut self, name: &str);
 }
 
 /// Takes envelope bytes as a node takes them: parsed and verified once
@@ -95,10 +90,6 @@ pub fn take_bytes(
 impl<R: Rules> AnySession for Session<R> {
     fn seat(&self) -> Seat {
         self.seat
-    }
-
-    fn set_name(&mut self, name: &str) {
-        Session::set_name(self, name)
     }
 
     fn terms(&self) -> &Terms {
@@ -123,10 +114,6 @@ impl<R: Rules> AnySession for Session<R> {
 
     fn verdict(&self) -> Verdict {
         Session::verdict(self)
-    }
-
-    fn transcript(&self) -> Vec<u8> {
-        TranscriptFile::from_engine(&self.engine).to_bytes()
     }
 
     fn timeline(&self) -> Timeline {

@@ -66,7 +66,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             distinct.len(),
             named.len(),
             "choices {key:?} cannot be told apart: {named:?}\n{}",
-            t.show_text()
+            t.document(Document::Text).unwrap_or_default()
         );
     }
     for sq in show["last"].as_array().expect("`last` is a list") {
@@ -104,14 +104,20 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             if let Some(a) = answer {
                 let text = c.text.replace("{}", &a);
                 if let Err(e) = t.command(Asked::Words(&text)) {
-                    panic!("{text:?} ({c:?}) is refused: {e}\n{}", t.show_text());
+                    panic!(
+                        "{text:?} ({c:?}) is refused: {e}\n{}",
+                        t.document(Document::Text).unwrap_or_default()
+                    );
                 }
             }
             continue;
         }
         match t.command(Asked::Words(&c.text)) {
             Ok(cmd) => parsed.push(cmd),
-            Err(e) => panic!("{c:?} is refused: {e}\n{}", t.show_text()),
+            Err(e) => panic!(
+                "{c:?} is refused: {e}\n{}",
+                t.document(Document::Text).unwrap_or_default()
+            ),
         }
     }
     let actions = &show["actions"];
@@ -142,7 +148,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
         assert!(
             parsed.contains(cmd),
             "the bot's {cmd:?} is not among the choices {choices:?}\n{}",
-            t.show_text()
+            t.document(Document::Text).unwrap_or_default()
         );
     }
 }
@@ -162,7 +168,7 @@ pub(crate) fn is_referee(t: &dyn Table) -> bool {
 
 /// Every view works, agrees with the accessors and keeps its documented shape.
 pub(crate) fn check_views(t: &dyn Table, variant: &str) {
-    let text = t.show_text();
+    let text = t.document(Document::Text).unwrap_or_default();
     assert!(text.starts_with(variant), "{text}");
     assert!(text.contains(&t.waiting_for()), "{text}");
     let j = t.show_json();
@@ -243,7 +249,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
 /// referee, or anyone once the game is over and everything is published) writes a
 /// score or PGN; there is no SVG.
 pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
-    let text = t.show_text();
+    let text = t.document(Document::Text).unwrap_or_default();
     assert_eq!(
         j["side"],
         ["White", "Black", "Referee"][t.session().seat().index()]
@@ -301,9 +307,13 @@ pub(crate) fn check_finished(net: &Net) -> Vec<u8> {
 pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
     let a = net.sessions[0].as_ref();
     assert!(net.all_done());
-    let file = a.session().transcript();
+    let file = a.session().envelopes().transcript().to_bytes();
     for t in &net.sessions[1..] {
-        assert_eq!(file, t.session().transcript(), "transcripts differ");
+        assert_eq!(
+            file,
+            t.session().envelopes().transcript().to_bytes(),
+            "transcripts differ"
+        );
     }
     let checked = check_transcript(&file).expect("readable");
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);

@@ -148,7 +148,14 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         // A finished game restores as finished.
         restart(&mut net, 0);
         assert!(net.sessions[0].session().phase().is_done());
-        assert_eq!(net.sessions[0].session().transcript(), expected);
+        assert_eq!(
+            net.sessions[0]
+                .session()
+                .envelopes()
+                .transcript()
+                .to_bytes(),
+            expected
+        );
     }
 }
 
@@ -159,13 +166,23 @@ fn restart(net: &mut Net, seat: usize) {
     let secrets = old.session().phase().secrets().clone();
     let mut envelopes = old.session().envelopes().all();
     envelopes.reverse();
-    let restored = table::restore(net.terms.clone(), key(seat), secrets, &envelopes, net.now)
-        .expect("restore");
+    let restored = table::restore(
+        net.terms.clone(),
+        key(seat),
+        "",
+        secrets,
+        &envelopes,
+        net.now,
+    )
+    .expect("restore");
     assert_eq!(
         restored.session().envelopes().counts(),
         old.session().envelopes().counts()
     );
-    assert_eq!(restored.session().transcript(), old.session().transcript());
+    assert_eq!(
+        restored.session().envelopes().transcript().to_bytes(),
+        old.session().envelopes().transcript().to_bytes()
+    );
     assert_eq!(
         restored.session().phase().name(),
         old.session().phase().name()
@@ -331,7 +348,11 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         );
         let b = net.sessions[1].as_ref();
         assert_eq!(b.show_json()["draw_offered"], true);
-        assert!(b.show_text().contains("accept draw"));
+        assert!(
+            b.document(Document::Text)
+                .unwrap_or_default()
+                .contains("accept draw")
+        );
         assert!(
             b.waiting_for().contains("draw offer"),
             "{}",
@@ -374,7 +395,11 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             assert_eq!(t.document(Document::Score), None);
             check_views(t.as_ref(), variant);
         }
-        let file = net.sessions[0].session().transcript();
+        let file = net.sessions[0]
+            .session()
+            .envelopes()
+            .transcript()
+            .to_bytes();
         assert_eq!(check_transcript(&file).unwrap().exit_code(), 0);
     }
 }
@@ -422,7 +447,11 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     let t = net.sessions[0].as_ref();
     assert!(t.turn().my_turn);
     let drawn = t.show_json()["hand"]["drawn"].as_str().unwrap().to_owned();
-    assert!(t.show_text().contains(&format!("you drew a {drawn}")));
+    assert!(
+        t.document(Document::Text)
+            .unwrap_or_default()
+            .contains(&format!("you drew a {drawn}"))
+    );
     assert!(t.waiting_for().contains(&drawn));
     refused(t, "Nf3");
     refused(t, "draw");
@@ -435,7 +464,7 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     net.run(Mode::Bot);
     check_ended(&net, false);
     for t in &net.sessions {
-        let text = t.show_text();
+        let text = t.document(Document::Text).unwrap_or_default();
         assert!(text.contains("result: "), "{text}");
         assert!(
             !text.contains("place it") && !text.contains("must place"),
@@ -646,27 +675,27 @@ fn open_refuses_unknown_variants_and_strangers() {
         witness: None,
     };
     let terms = Terms::from_signed(p.sign(&key(0))).unwrap();
-    match table::open(terms.clone(), key(0), [0; 32], 0) {
+    match table::open(terms.clone(), key(0), "", [0; 32], 0) {
         Err(TableError::UnknownVariant(v)) => assert_eq!(v, "go"),
         other => panic!("{:?}", other.map(|t| t.session().phase().name())),
     }
     let secrets = sealed_protocol::session::Secrets::new([0; 32]);
     assert!(matches!(
-        table::restore(terms, key(0), secrets, &[], 0),
+        table::restore(terms, key(0), "", secrets, &[], 0),
         Err(TableError::UnknownVariant(_))
     ));
     let duel = self::terms("duel", 3);
-    match table::open(duel.clone(), key(5), [0; 32], 0) {
+    match table::open(duel.clone(), key(5), "", [0; 32], 0) {
         Err(TableError::Session(SessionError::NotASeat)) => {}
         other => panic!("{:?}", other.map(|t| t.session().phase().name())),
     }
     // Stallmate's referee has a table of his own; a stranger has none.
     let stallmate = self::terms(STALLMATE, 3);
-    match table::open(stallmate.clone(), key(5), [0; 32], 0) {
+    match table::open(stallmate.clone(), key(5), "", [0; 32], 0) {
         Err(TableError::Session(SessionError::NotASeat)) => {}
         other => panic!("{:?}", other.map(|t| t.session().phase().name())),
     }
-    let referee = table::open(stallmate, key(2), [0; 32], 0).expect("the referee's table");
+    let referee = table::open(stallmate, key(2), "", [0; 32], 0).expect("the referee's table");
     assert_eq!(referee.session().seat(), Seat(2));
     assert_eq!(referee.show_json()["side"], "Referee");
     assert!(referee.turn().my_turn, "he too accepts or declines");
@@ -675,7 +704,7 @@ fn open_refuses_unknown_variants_and_strangers() {
     let secrets = other.sessions[0].session().phase().secrets().clone();
     let envelopes = other.sessions[0].session().envelopes().all();
     assert!(matches!(
-        table::restore(duel, key(0), secrets, &envelopes, 0),
+        table::restore(duel, key(0), "", secrets, &envelopes, 0),
         Err(TableError::Session(SessionError::Insert(_)))
     ));
 }
@@ -956,7 +985,7 @@ fn a_card_that_names_a_piece_says_which_and_the_last_move_is_marked() {
             t.show_json()["last"],
             serde_json::json!(["g1", "f3"]),
             "{}",
-            t.show_text()
+            t.document(Document::Text).unwrap_or_default()
         );
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use sealed_conformance::pair::{Lockstep, Pace};
 use sealed_conformance::peer::Peer;
 
-use sealed_games::table::{self, Table};
+use sealed_games::table::{self, Document, Table};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::keys::SecretKey;
@@ -234,7 +234,8 @@ impl Net {
             .map(|s| {
                 let i = s.index();
                 Checked {
-                    table: table::open(terms.clone(), key(i), entropy(i, nonce), 0).expect("open"),
+                    table: table::open(terms.clone(), key(i), "", entropy(i, nonce), 0)
+                        .expect("open"),
                     terms: terms.clone(),
                 }
             })
@@ -300,7 +301,11 @@ impl Net {
         let decide = |i: usize, t: &Checked, now: u64| -> Option<Command> {
             if let Some(cmd) = t.duty(now) {
                 duties[i] += 1;
-                assert!(duties[i] < 64, "endless duties:\n{}", t.show_text());
+                assert!(
+                    duties[i] < 64,
+                    "endless duties:\n{}",
+                    t.document(Document::Text).unwrap_or_default()
+                );
                 assert!(
                     cmd != Command::Accept,
                     "accepting is a decision, not a duty"
@@ -330,7 +335,7 @@ impl Net {
             assert!(
                 t.session().phase().is_done(),
                 "not done:\n{}",
-                t.show_text()
+                t.document(Document::Text).unwrap_or_default()
             );
             check_views(t.as_ref(), self.variant);
         }

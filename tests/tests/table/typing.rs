@@ -46,7 +46,7 @@ pub(crate) fn typed(t: &dyn Table, cmd: Command) -> Command {
             t.command(Asked::Words(text)).as_ref(),
             Ok(&cmd),
             "{text:?} in\n{}",
-            t.show_text()
+            t.document(Document::Text).unwrap_or_default()
         );
     }
     t.command(Asked::Words(&texts[0])).expect("parsed")
@@ -168,7 +168,10 @@ pub(crate) fn refused(t: &dyn Table, text: &str) -> String {
         t.session().envelopes().counts(),
     );
     let err = match t.command(Asked::Words(text)) {
-        Ok(cmd) => panic!("{text:?} was taken as {cmd:?}\n{}", t.show_text()),
+        Ok(cmd) => panic!(
+            "{text:?} was taken as {cmd:?}\n{}",
+            t.document(Document::Text).unwrap_or_default()
+        ),
         Err(e) => e.to_string(),
     };
     assert!(!err.is_empty());

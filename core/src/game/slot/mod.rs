@@ -254,7 +254,7 @@ impl Slot {
         if peer.is_some_and(|k| k != to) {
             return None;
         }
-        let (index, bytes) = p.table_mut().computing_mut()?.message_out(true)?;
+        let (index, bytes) = p.table_mut().computing()?.message_out(true)?;
         Some((to, index, bytes))
     }
 }

@@ -163,10 +163,7 @@ impl Table for DuoTable {
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
         self.inner.offer_ruling(act)
     }
-    fn computing(&self) -> Option<&dyn Computing> {
-        Some(self)
-    }
-    fn computing_mut(&mut self) -> Option<&mut dyn Computing> {
+    fn computing(&mut self) -> Option<&mut dyn Computing> {
         Some(self)
     }
 }
@@ -228,17 +225,15 @@ impl TableFace for DuoTable {
     fn bot_action(&self, pick: u64) -> Option<Command> {
         self.shown(|t| t.bot_action(pick))
     }
-    fn show_text(&self) -> String {
-        self.shown(|t| t.show_text())
-    }
     fn view(&self) -> TableView {
         self.shown(|t| t.view())
     }
     fn document(&self, kind: Document) -> Option<String> {
         match kind {
             Document::Svg => None,
-            // Through the lent view: the score is drawn with the steps, which need it.
-            Document::Score => self.shown(|t| t.document(kind)),
+            // Through the lent view: the board and the score are drawn with the steps,
+            // which need it.
+            Document::Text | Document::Score => self.shown(|t| t.document(kind)),
             Document::Pgn => self.inner.document(kind),
         }
     }
