@@ -159,6 +159,39 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
     }
 }
 
+/// The name a seat signs into its acceptance is given with its key when its table is
+/// opened or restored: an invitee whose node restarted before he accepted signs the
+/// name given to the restored table, and the proposer reads it as the invitee's own;
+/// an empty name signs none (a name over 64 bytes neither: `tests/withdraw.rs`).
+#[test]
+fn the_name_given_to_a_restored_table_is_signed_at_acceptance() {
+    for (name, signed) in [("bob", Some("bob")), ("", None)] {
+        let mut net = Net::new("duel", 7);
+        let old = &net.sessions[1];
+        assert!(old.turn().my_turn, "the invitation waits for seat 1");
+        let secrets = old.session().phase().secrets().clone();
+        let envelopes = old.session().envelopes().all();
+        net.sessions[1].table = table::restore(
+            net.terms.clone(),
+            key(1),
+            name,
+            secrets,
+            &envelopes,
+            net.now,
+        )
+        .expect("restore");
+        net.command(1, Command::Accept).expect("accepts");
+        net.pump();
+        for t in &net.sessions {
+            assert_eq!(
+                t.session().envelopes().signed_name(Seat(1)),
+                signed,
+                "{name:?}"
+            );
+        }
+    }
+}
+
 /// Replaces a table by one restored from its secrets and its envelopes, fed in reverse
 /// order; the restored one must hold and show exactly what the old one did.
 fn restart(net: &mut Net, seat: usize) {
