@@ -4,7 +4,7 @@
 //! typed words, bots and duties included). The lock-step harness
 //! ([`crate::pair::Lockstep`]) drives either through this.
 
-use sealed_games::table::Table;
+use sealed_games::table::{Document, Table};
 use sealed_protocol::rules::Rules;
 use sealed_protocol::session::{Action, Command, Phase, Session, SessionError};
 
@@ -54,5 +54,23 @@ impl Peer for Box<dyn Table> {
 
     fn asked_to_accept(&self) -> bool {
         false
+    }
+}
+
+/// What a test reads of a table the way a face does.
+pub trait Read {
+    /// The transcript file, as the node exports it.
+    fn transcript(&self) -> Vec<u8>;
+    /// The text a person reads, as `sealed show` prints it.
+    fn text(&self) -> String;
+}
+
+impl<T: Table + ?Sized> Read for T {
+    fn transcript(&self) -> Vec<u8> {
+        self.session().envelopes().transcript().to_bytes()
+    }
+
+    fn text(&self) -> String {
+        self.document(Document::Text).unwrap_or_default()
     }
 }

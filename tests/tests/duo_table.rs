@@ -17,6 +17,7 @@ mod pgn_replay;
 
 use sealed_conformance::pair::{Lockstep, Pace};
 use sealed_conformance::peer::Peer as _;
+use sealed_conformance::peer::Read as _;
 use sealed_conformance::view_json::ViewJson as _;
 use sealed_games::stallmate::duo::VARIANT;
 use sealed_games::stallmate::duo::player::MAX_MESSAGE;
@@ -119,19 +120,10 @@ impl Duo {
             2,
             |i, t, now| {
                 // Every view works in every phase, and only a seat to choose is asked.
-                let _ = (
-                    t.document(Document::Text).unwrap_or_default(),
-                    t.view(),
-                    t.view().choices,
-                    t.waiting_for(),
-                );
+                let _ = (t.text(), t.view(), t.view().choices, t.waiting_for());
                 t.duty(now).or_else(|| {
                     let cmd = t.bot_action(round.wrapping_mul(0x9E37_79B9) ^ i as u64)?;
-                    assert!(
-                        t.turn().my_turn || cmd == Command::Accept,
-                        "{}",
-                        t.document(Document::Text).unwrap_or_default()
-                    );
+                    assert!(t.turn().my_turn || cmd == Command::Accept, "{}", t.text());
                     Some(cmd)
                 })
             },
@@ -179,10 +171,7 @@ impl Duo {
                 })
                 .expect("a stored message is taken again");
         }
-        assert_eq!(
-            t.session().envelopes().transcript().to_bytes(),
-            old.session().envelopes().transcript().to_bytes()
-        );
+        assert_eq!(t.transcript(), old.transcript());
         assert_eq!(
             t.show_json(),
             old.show_json(),
@@ -214,13 +203,7 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
         }
         d.done()
     });
-    assert!(
-        d.done(),
-        "{}",
-        d.net.sessions[0]
-            .document(Document::Text)
-            .unwrap_or_default()
-    );
+    assert!(d.done(), "{}", d.net.sessions[0].text());
     assert!(
         stepped.iter().all(|n| *n > 1),
         "steps while playing: {stepped:?}"
@@ -235,8 +218,7 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
         assert_eq!(steps.positions.len(), moves + 1, "{score}");
     }
     for t in &d.net.sessions {
-        let checked =
-            check_transcript(&t.session().envelopes().transcript().to_bytes()).expect("readable");
+        let checked = check_transcript(&t.transcript()).expect("readable");
         assert!(
             checked.verdict.faults.is_empty(),
             "{:?}",
@@ -250,9 +232,7 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
         );
     }
     // Each player saw his own army move: the moves made are on his board.
-    let text = d.net.sessions[1]
-        .document(Document::Text)
-        .unwrap_or_default();
+    let text = d.net.sessions[1].text();
     assert!(text.contains("your army"), "{text}");
     assert!(!d.taken[0].is_empty() && !d.taken[1].is_empty());
 }
@@ -261,11 +241,7 @@ fn bots_play_a_game_without_a_referee_to_a_verified_end() {
 fn a_table_restored_mid_computation_finishes_the_game_as_the_original_would() {
     let mut straight = Duo::new(4, 4);
     straight.run_until(|d| d.done());
-    let expected = straight.net.sessions[0]
-        .session()
-        .envelopes()
-        .transcript()
-        .to_bytes();
+    let expected = straight.net.sessions[0].transcript();
 
     let mut d = Duo::new(4, 4);
     d.run_until(|d| d.acts() >= 9);
@@ -274,14 +250,7 @@ fn a_table_restored_mid_computation_finishes_the_game_as_the_original_would() {
     d.restart(0);
     d.restart(1);
     d.run_until(|d| d.done());
-    assert_eq!(
-        d.net.sessions[0]
-            .session()
-            .envelopes()
-            .transcript()
-            .to_bytes(),
-        expected
-    );
+    assert_eq!(d.net.sessions[0].transcript(), expected);
 }
 
 #[test]
@@ -372,8 +341,7 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
         for _ in 0..50 {
             if let Some(out) = duo(&mut d.net.sessions[1]).message_out(false) {
                 let started = !d.net.sessions[0]
-                    .document(Document::Text)
-                    .unwrap_or_default()
+                    .text()
                     .contains("the game has not started");
                 return (!started).then_some((d, out));
             }
@@ -420,13 +388,7 @@ fn a_message_that_comes_before_the_receivers_game_has_started_is_kept_until_it_h
     d.net.deliver_all();
     d.withhold = Some(0);
     d.run_until(|d| d.done());
-    assert!(
-        d.done(),
-        "{}",
-        d.net.sessions[0]
-            .document(Document::Text)
-            .unwrap_or_default()
-    );
+    assert!(d.done(), "{}", d.net.sessions[0].text());
 }
 
 /// A message withheld at the table (spec/GAMES.md §5.15, "A message withheld"): the
@@ -507,21 +469,8 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
             );
         }
         d.run_until(|d| d.done());
-        assert!(
-            d.done(),
-            "{}",
-            d.net.sessions[1]
-                .document(Document::Text)
-                .unwrap_or_default()
-        );
-        let checked = check_transcript(
-            &d.net.sessions[0]
-                .session()
-                .envelopes()
-                .transcript()
-                .to_bytes(),
-        )
-        .expect("readable");
+        assert!(d.done(), "{}", d.net.sessions[1].text());
+        let checked = check_transcript(&d.net.sessions[0].transcript()).expect("readable");
         let faults = &checked.verdict.faults;
         if honest {
             assert!(faults.is_empty(), "{faults:?}");
@@ -564,14 +513,7 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
         .replay(&score)
         .expect("the score file reads back");
     // The moves made are in it: as many as the game's plies.
-    let checked = check_transcript(
-        &d.net.sessions[0]
-            .session()
-            .envelopes()
-            .transcript()
-            .to_bytes(),
-    )
-    .expect("readable");
+    let checked = check_transcript(&d.net.sessions[0].transcript()).expect("readable");
     assert!(checked.verdict.outcome.is_some());
     // Read back by a strict PGN reader: every move of the game's record, each comment
     // after its move, the verdict's result (issue 55).
@@ -583,9 +525,7 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
     );
     let record = sealed_games::stallmate::record::read(&score).expect("the record");
     pgn_replay::check_stallmate(&read, &record).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
-    let before = d.net.sessions[1]
-        .document(Document::Text)
-        .unwrap_or_default();
+    let before = d.net.sessions[1].text();
     let made: usize = before
         .lines()
         .find_map(|l| l.trim().strip_prefix("moves made: "))
@@ -606,11 +546,7 @@ fn a_finished_game_is_in_the_clear_at_both_tables_and_after_a_restart_without_me
         d.net.now,
     )
     .expect("restore");
-    assert_eq!(
-        t.document(Document::Text).unwrap_or_default(),
-        before,
-        "the same board without the messages"
-    );
+    assert_eq!(t.text(), before, "the same board without the messages");
     assert_eq!(t.document(Document::Score).as_deref(), Some(score.as_str()));
 }
 

@@ -4,9 +4,10 @@
 //! open, in a version 2 game — keeps it, and posts it as its seat's act when the seat is
 //! to act (a duty), never for the other seat. Anything else is refused with its reason.
 
+use sealed_conformance::peer::Read as _;
 use sealed_conformance::physical_kit::{Physical, arbiter_key, impostor_key};
 use sealed_conformance::sim::test_key;
-use sealed_games::table::{self, Document, Table};
+use sealed_games::table::{self, Table};
 use sealed_games::tempete::act::Act;
 use sealed_games::tempete::physical::ruling::sign_ruling;
 use sealed_protocol::ids::Seat;
@@ -53,20 +54,12 @@ fn the_arbiters_ruling_is_kept_and_posted_by_the_seat_to_act_only() {
         black.duty(g.pair.now).is_none(),
         "posted for the seat not to act"
     );
-    assert!(
-        black
-            .document(Document::Text)
-            .unwrap_or_default()
-            .contains("1 ruling(s) from outside the seats")
-    );
+    assert!(black.text().contains("1 ruling(s) from outside the seats"));
     // White is: his table posts it, as an act of his that the rules take.
     let mut white = table_of(&g, WHITE);
     white.offer_ruling(&good).expect("kept");
     let Some(Command::Act { act, .. }) = white.duty(g.pair.now) else {
-        panic!(
-            "no duty: {}",
-            white.document(Document::Text).unwrap_or_default()
-        );
+        panic!("no duty: {}", white.text());
     };
     assert_eq!(act, good);
     let now = g.pair.now + 1;

@@ -16,6 +16,7 @@ use sealed_protocol::wire;
 
 use crate::net::*;
 use crate::typing::*;
+use sealed_conformance::peer::Read as _;
 
 /// Every choice a board would offer is an act the table takes: its text parses (a
 /// choice that asks one more thing has its blank), the generic words are among them,
@@ -66,7 +67,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             distinct.len(),
             named.len(),
             "choices {key:?} cannot be told apart: {named:?}\n{}",
-            t.document(Document::Text).unwrap_or_default()
+            t.text()
         );
     }
     for sq in show["last"].as_array().expect("`last` is a list") {
@@ -104,20 +105,14 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
             if let Some(a) = answer {
                 let text = c.text.replace("{}", &a);
                 if let Err(e) = t.command(Asked::Words(&text)) {
-                    panic!(
-                        "{text:?} ({c:?}) is refused: {e}\n{}",
-                        t.document(Document::Text).unwrap_or_default()
-                    );
+                    panic!("{text:?} ({c:?}) is refused: {e}\n{}", t.text());
                 }
             }
             continue;
         }
         match t.command(Asked::Words(&c.text)) {
             Ok(cmd) => parsed.push(cmd),
-            Err(e) => panic!(
-                "{c:?} is refused: {e}\n{}",
-                t.document(Document::Text).unwrap_or_default()
-            ),
+            Err(e) => panic!("{c:?} is refused: {e}\n{}", t.text()),
         }
     }
     let actions = &show["actions"];
@@ -148,7 +143,7 @@ pub(crate) fn check_choices(t: &dyn Table, bot: Option<&Command>) {
         assert!(
             parsed.contains(cmd),
             "the bot's {cmd:?} is not among the choices {choices:?}\n{}",
-            t.document(Document::Text).unwrap_or_default()
+            t.text()
         );
     }
 }
@@ -168,7 +163,7 @@ pub(crate) fn is_referee(t: &dyn Table) -> bool {
 
 /// Every view works, agrees with the accessors and keeps its documented shape.
 pub(crate) fn check_views(t: &dyn Table, variant: &str) {
-    let text = t.document(Document::Text).unwrap_or_default();
+    let text = t.text();
     assert!(text.starts_with(variant), "{text}");
     assert!(text.contains(&t.waiting_for()), "{text}");
     let j = t.show_json();
@@ -249,7 +244,7 @@ pub(crate) fn check_views(t: &dyn Table, variant: &str) {
 /// referee, or anyone once the game is over and everything is published) writes a
 /// score or PGN; there is no SVG.
 pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
-    let text = t.document(Document::Text).unwrap_or_default();
+    let text = t.text();
     assert_eq!(
         j["side"],
         ["White", "Black", "Referee"][t.session().seat().index()]
@@ -307,13 +302,9 @@ pub(crate) fn check_finished(net: &Net) -> Vec<u8> {
 pub(crate) fn check_ended(net: &Net, played_out: bool) -> Vec<u8> {
     let a = net.sessions[0].as_ref();
     assert!(net.all_done());
-    let file = a.session().envelopes().transcript().to_bytes();
+    let file = a.transcript();
     for t in &net.sessions[1..] {
-        assert_eq!(
-            file,
-            t.session().envelopes().transcript().to_bytes(),
-            "transcripts differ"
-        );
+        assert_eq!(file, t.transcript(), "transcripts differ");
     }
     let checked = check_transcript(&file).expect("readable");
     assert_eq!(checked.exit_code(), 0, "{:#?}", checked.verdict);

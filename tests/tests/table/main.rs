@@ -42,6 +42,7 @@ use sealed_protocol::session::{Command, SessionError};
 use crate::checks::*;
 use crate::net::*;
 use crate::typing::*;
+use sealed_conformance::peer::Read as _;
 
 #[test]
 fn variants_are_the_five_games_and_stallmate_without_a_referee() {
@@ -148,14 +149,7 @@ fn a_restored_table_finishes_the_game_as_the_original_would() {
         // A finished game restores as finished.
         restart(&mut net, 0);
         assert!(net.sessions[0].session().phase().is_done());
-        assert_eq!(
-            net.sessions[0]
-                .session()
-                .envelopes()
-                .transcript()
-                .to_bytes(),
-            expected
-        );
+        assert_eq!(net.sessions[0].transcript(), expected);
     }
 }
 
@@ -212,10 +206,7 @@ fn restart(net: &mut Net, seat: usize) {
         restored.session().envelopes().counts(),
         old.session().envelopes().counts()
     );
-    assert_eq!(
-        restored.session().envelopes().transcript().to_bytes(),
-        old.session().envelopes().transcript().to_bytes()
-    );
+    assert_eq!(restored.transcript(), old.transcript());
     assert_eq!(
         restored.session().phase().name(),
         old.session().phase().name()
@@ -381,11 +372,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
         );
         let b = net.sessions[1].as_ref();
         assert_eq!(b.show_json()["draw_offered"], true);
-        assert!(
-            b.document(Document::Text)
-                .unwrap_or_default()
-                .contains("accept draw")
-        );
+        assert!(b.text().contains("accept draw"));
         assert!(
             b.waiting_for().contains("draw offer"),
             "{}",
@@ -428,11 +415,7 @@ fn resignation_draw_agreement_and_decline_by_the_generic_words() {
             assert_eq!(t.document(Document::Score), None);
             check_views(t.as_ref(), variant);
         }
-        let file = net.sessions[0]
-            .session()
-            .envelopes()
-            .transcript()
-            .to_bytes();
+        let file = net.sessions[0].transcript();
         assert_eq!(check_transcript(&file).unwrap().exit_code(), 0);
     }
 }
@@ -480,11 +463,7 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     let t = net.sessions[0].as_ref();
     assert!(t.turn().my_turn);
     let drawn = t.show_json()["hand"]["drawn"].as_str().unwrap().to_owned();
-    assert!(
-        t.document(Document::Text)
-            .unwrap_or_default()
-            .contains(&format!("you drew a {drawn}"))
-    );
+    assert!(t.text().contains(&format!("you drew a {drawn}")));
     assert!(t.waiting_for().contains(&drawn));
     refused(t, "Nf3");
     refused(t, "draw");
@@ -497,7 +476,7 @@ fn chex_draw_is_the_game_act_and_draw_offer_the_generic_word() {
     net.run(Mode::Bot);
     check_ended(&net, false);
     for t in &net.sessions {
-        let text = t.document(Document::Text).unwrap_or_default();
+        let text = t.text();
         assert!(text.contains("result: "), "{text}");
         assert!(
             !text.contains("place it") && !text.contains("must place"),
@@ -1018,7 +997,7 @@ fn a_card_that_names_a_piece_says_which_and_the_last_move_is_marked() {
             t.show_json()["last"],
             serde_json::json!(["g1", "f3"]),
             "{}",
-            t.document(Document::Text).unwrap_or_default()
+            t.text()
         );
     }
 }

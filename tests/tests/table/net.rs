@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use sealed_conformance::pair::{Lockstep, Pace};
 use sealed_conformance::peer::Peer;
 
-use sealed_games::table::{self, Document, Table};
+use sealed_games::table::{self, Table};
 use sealed_protocol::envelope::Signed;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::keys::SecretKey;
@@ -15,6 +15,7 @@ use sealed_protocol::session::{Action, Command, SessionError};
 
 use crate::checks::*;
 use crate::typing::*;
+use sealed_conformance::peer::Read as _;
 
 pub(crate) fn key(seat: usize) -> SecretKey {
     SecretKey::from_seed(&[seat as u8 + 1; 32])
@@ -301,11 +302,7 @@ impl Net {
         let decide = |i: usize, t: &Checked, now: u64| -> Option<Command> {
             if let Some(cmd) = t.duty(now) {
                 duties[i] += 1;
-                assert!(
-                    duties[i] < 64,
-                    "endless duties:\n{}",
-                    t.document(Document::Text).unwrap_or_default()
-                );
+                assert!(duties[i] < 64, "endless duties:\n{}", t.text());
                 assert!(
                     cmd != Command::Accept,
                     "accepting is a decision, not a duty"
@@ -332,11 +329,7 @@ impl Net {
             }
         }
         for t in &self.sessions {
-            assert!(
-                t.session().phase().is_done(),
-                "not done:\n{}",
-                t.document(Document::Text).unwrap_or_default()
-            );
+            assert!(t.session().phase().is_done(), "not done:\n{}", t.text());
             check_views(t.as_ref(), self.variant);
         }
     }

@@ -11,6 +11,7 @@ use sealed_protocol::session::Command;
 use sealed_protocol::wire;
 
 use crate::net::*;
+use sealed_conformance::peer::Read as _;
 
 /// What seat `t` may play now is out of turn for the others (for a referee too: he
 /// acts in public, but the move is the mover's).
@@ -46,7 +47,7 @@ pub(crate) fn typed(t: &dyn Table, cmd: Command) -> Command {
             t.command(Asked::Words(text)).as_ref(),
             Ok(&cmd),
             "{text:?} in\n{}",
-            t.document(Document::Text).unwrap_or_default()
+            t.text()
         );
     }
     t.command(Asked::Words(&texts[0])).expect("parsed")
@@ -168,10 +169,7 @@ pub(crate) fn refused(t: &dyn Table, text: &str) -> String {
         t.session().envelopes().counts(),
     );
     let err = match t.command(Asked::Words(text)) {
-        Ok(cmd) => panic!(
-            "{text:?} was taken as {cmd:?}\n{}",
-            t.document(Document::Text).unwrap_or_default()
-        ),
+        Ok(cmd) => panic!("{text:?} was taken as {cmd:?}\n{}", t.text()),
         Err(e) => e.to_string(),
     };
     assert!(!err.is_empty());

@@ -6,12 +6,13 @@
 use std::collections::BTreeSet;
 
 use sealed_conformance::view_json::ViewJson as _;
-use sealed_games::table::{Asked, Document, Table};
+use sealed_games::table::{Asked, Table};
 
 use crate::net::*;
+use sealed_conformance::peer::Read as _;
 
 fn header(t: &dyn Table) -> String {
-    let text = t.document(Document::Text).unwrap_or_default();
+    let text = t.text();
     text.lines().nth(1).unwrap_or_default().to_owned()
 }
 
@@ -33,7 +34,7 @@ fn before_acceptance_each_side_reads_what_it_waits_for() {
             "{variant}: {h}"
         );
         for t in [invitee, proposer] {
-            let text = t.document(Document::Text).unwrap_or_default();
+            let text = t.text();
             for jargon in ["phase ", "nobody is to act", "terms ·", "commit ·"] {
                 assert!(!text.contains(jargon), "{variant}: {jargon:?} in {text}");
             }
@@ -84,12 +85,7 @@ fn tempete_offers_an_interception_only_with_a_card_that_makes_one() {
         } else {
             "you: your move"
         };
-        assert_eq!(
-            t.waiting_for(),
-            expected,
-            "{hand}\n{}",
-            t.document(Document::Text).unwrap_or_default()
-        );
+        assert_eq!(t.waiting_for(), expected, "{hand}\n{}", t.text());
         seen.insert(holds_66);
     }
     assert_eq!(seen.len(), 2, "both hands came up: {seen:?}");
@@ -134,7 +130,7 @@ fn tempete_show_says_the_last_act_and_whose() {
             let Some(score) = view.score.as_deref() else {
                 continue;
             };
-            let text = t.document(Document::Text).unwrap_or_default();
+            let text = t.text();
             let Some(line) = text.lines().find(|l| l.starts_with("last act (")) else {
                 assert!(
                     view.ply < 3,
