@@ -177,7 +177,7 @@ impl Core {
             my_turn: p.table().turn().my_turn,
             ply: p.table().turn().ply,
             waiting_for: p.table().waiting_for(),
-            result: p.table().result(),
+            result: table::result_line(p.table().session()),
             players: players(
                 p.table().session().terms(),
                 &self.names_shown(p),

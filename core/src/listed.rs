@@ -8,7 +8,7 @@
 //! games are listed with their result, the proposal's names and no count of acts, until
 //! `show` loads one.
 
-use sealed_games::table::Table;
+use sealed_games::table::{Table, result_line};
 use serde::{Deserialize, Serialize};
 
 use super::{Durable, GameId};
@@ -49,7 +49,7 @@ impl Listed {
     /// The line of a game in memory, as it stands now.
     pub(super) fn of(table: &dyn Table) -> Listed {
         Listed {
-            result: table.result(),
+            result: result_line(table.session()),
             ply: Some(table.turn().ply as u64),
             names: table
                 .session()

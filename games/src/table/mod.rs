@@ -40,8 +40,8 @@
 //! | `grid` | the board as cells seen from this seat's side ([`Grid`]: `files`, `ranks`, `cells` with `square`, `shade`, `piece` {`glyph`, `side`, `name`, `red`}, `marks` [{`kind`, `words`}], `divides`, and `note`: words a player needs to read the board, or `null`), or `null` (Duel, or before the game starts) |
 //! | `last` | the squares of the last act that moved or placed something, as `grid` names them (from, to; each move of a double move), empty when none or unseen |
 //! | `steps` | the start and the position after each act of the score, for a page that cannot replay the score (Chex, Cardmate, Tempête; Secret Stallmate: the whole game's after each move to whoever sees both armies, else the player's own army after each period, his own moves marking their squares; `null` otherwise, or when the score ends on an act the rules refuse): [`Steps`] (`sides`, `tokens` as in `grid`, `positions` each with `pieces`, and `files`, `ranks`, `shades`, `took`, `last` where they apply; `steps.rs` says the encoding) |
-//! | `result` | the result in one line ([`TableFace::result`]), or `null`
-//! | `score` | the accepted acts in the game's score format ([`TableFace::score`]), or `null` |
+//! | `result` | the result in one line ([`result_line`]), or `null` |
+//! | `score` | the accepted acts in the game's score format ([`Document::Score`]), or `null` |
 //! | `hand` | Duel `{"cards": [{"slot", "card"}]}`; Chex `{"stacks": {"white", "black"}` (each `{"text", "counts"}`, counts in K Q R B N P order)`, "drawn"}` (the drawn piece's name or `null`); Cardmate `null`; Tempête `{"cards": [{"card", "slot", "taken", "name", "timing", "effect", "text"}], "sizes", "claims"}` (`claims`: the physical deck's claims, disputes, continuing effects and one's own claims' standing, `null` in the open deck: `tempete::physical::view::claims`); Secret Stallmate `{"army", "attempts": [{"attempt", "answer"}], "heard": [{"period", "words"}], "period_ends_ms"}` (the mover's attempts this period, what was heard after each period, when the period closes; without a referee no `period_ends_ms`; the web board adds `node_now_ms` beside it). Each shape is a type of `hand.rs`, gathered in [`Hand`] |
 //! | `verdict` | the verdict, as in `sealed verify --json` |
 
@@ -79,7 +79,7 @@ pub use steps::Steps;
 pub(crate) use table_of::TableOf;
 pub(crate) use table_of::nth;
 pub use view::TableView;
-pub use words::seat_names;
+pub use words::{result_line, seat_names};
 
 /// One seat's live game, whatever the variant — what its session does: the protocol's
 /// session itself ([`Table::session`]: envelopes and commands in, actions out, the
@@ -122,8 +122,6 @@ pub trait Table: TableFace + Send {
 /// What a face shows of one seat's live game, and reads back from a person: the words,
 /// the board, the score, the acts open now.
 pub trait TableFace {
-    /// The result in one line (`White wins: checkmate [verified]`), once there is one.
-    fn result(&self) -> Option<String>;
     /// One line: what the game waits for and from whom (`you: …` when it is this
     /// seat, `waiting: …` naming the seats that owe a step, `nothing: …` when done).
     fn waiting_for(&self) -> String;

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use sealed_protocol::body::Item;
 use sealed_protocol::ids::Seat;
 use sealed_protocol::session::{AnySession, Command, NotNow, Phase, Session};
-use sealed_protocol::verdict::{Awaited, ClaimAbout, Status, awaited};
+use sealed_protocol::verdict::{Awaited, ClaimAbout, awaited};
 
 use super::{
     Asked, Choice, Document, Game, Generic, GenericRefused, Refusal, Steps, Table, TableFace,
@@ -382,21 +382,6 @@ impl<R: Game> Table for TableOf<R> {
 }
 
 impl<R: Game> TableFace for TableOf<R> {
-    fn result(&self) -> Option<String> {
-        let v = self.session.verdict();
-        let status = match v.status {
-            Status::Verified => "verified",
-            Status::Unconfirmed => "unconfirmed",
-            Status::ProvenFault => "proven fault",
-        };
-        v.outcome.map(|o| {
-            let names = words::seat_names(self.terms(), |s| {
-                self.session.engine().signed_name(s).map(str::to_owned)
-            });
-            format!("{} [{status}]", words::outcome(self.terms(), &names, &o))
-        })
-    }
-
     fn waiting_for(&self) -> String {
         let e = self.session.engine();
         if e.withdrawn() {
@@ -496,7 +481,7 @@ impl<R: Game> TableFace for TableOf<R> {
             grid: self.state().and_then(|state| R::grid(&self.session, state)),
             last: self.drawn(|d| d.last.clone()),
             steps: self.drawn(|d| d.steps.clone()),
-            result: self.result(),
+            result: words::result_line(&self.session),
             score: self.document(Document::Score),
             verdict: self.session.verdict(),
         }
@@ -567,7 +552,7 @@ impl<R: Game> TableOf<R> {
                 );
             }
         }
-        if let Some(r) = self.result() {
+        if let Some(r) = words::result_line(&self.session) {
             let _ = writeln!(s, "result: {r}");
         }
         for f in &self.session.verdict().faults {

@@ -6,7 +6,8 @@
 use sealed_protocol::ids::Seat;
 use sealed_protocol::outcome::Outcome;
 use sealed_protocol::proposal::{Role, Terms};
-use sealed_protocol::verdict::{Awaited, ClaimAbout, ClaimView};
+use sealed_protocol::session::AnySession;
+use sealed_protocol::verdict::{Awaited, ClaimAbout, ClaimView, Status};
 
 /// Seat `s` as this seat's player reads it: "you", "your opponent bob", "the referee".
 pub(crate) fn who(terms: &Terms, me: Seat, s: Seat) -> String {
@@ -95,7 +96,7 @@ pub(crate) fn player_tags(terms: &Terms) -> Vec<(&'static str, String)> {
 /// Each seat's name as the faces show it, escaped ([`sealed_protocol::text::name`]): the
 /// one the seat signed for itself (spec/PROTOCOL.md §17.15), else the one the proposal
 /// gives it; `None` when neither names it. `signed` is the session's
-/// (`AnySession::signed_name`), or nothing when only the terms are at hand.
+/// (`Envelopes::signed_name`), or nothing when only the terms are at hand.
 pub fn seat_names(terms: &Terms, signed: impl Fn(Seat) -> Option<String>) -> Vec<Option<String>> {
     terms
         .seats()
@@ -136,4 +137,22 @@ pub(crate) fn outcome(terms: &Terms, names: &[Option<String>], o: &Outcome) -> S
         reason = reason.replace(&format!("seat {i}"), &called(i));
     }
     format!("{} ({reason})", results.join(", "))
+}
+
+/// A game's result in one line, in the players' names (`alice loss, bob win (alice
+/// resigned) [verified]`), once the seat's verdict has one. Every game's the same way:
+/// the verdict and the names are the protocol's, so it asks no game.
+pub fn result_line(session: &dyn AnySession) -> Option<String> {
+    let v = session.verdict();
+    let status = match v.status {
+        Status::Verified => "verified",
+        Status::Unconfirmed => "unconfirmed",
+        Status::ProvenFault => "proven fault",
+    };
+    let terms = session.terms();
+    v.outcome.map(|o| {
+        let held = session.envelopes();
+        let names = seat_names(terms, |s| held.signed_name(s).map(str::to_owned));
+        format!("{} [{status}]", outcome(terms, &names, &o))
+    })
 }

@@ -213,9 +213,6 @@ impl Computing for DuoTable {
 }
 
 impl TableFace for DuoTable {
-    fn result(&self) -> Option<String> {
-        self.inner.result()
-    }
     fn waiting_for(&self) -> String {
         self.shown(|t| t.waiting_for())
     }
