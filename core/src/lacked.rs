@@ -1,7 +1,7 @@
 //! A computation's message withheld (Secret Stallmate without a referee, spec/GAMES.md
 //! §5.15, "A message withheld"), as a seat. The table says what is owed
-//! (`Computing::deposit_out`, `Computing::deposit_wanted`) and posts the acts as duties; this
-//! node carries the bytes to and from the game's witness over the sync protocol
+//! (`Computing::deposits`: the one owed, the one waited for) and posts the acts as
+//! duties; this node carries the bytes to and from the game's witness over the sync protocol
 //! (spec/PROTOCOL.md §17.11, §17.12):
 //!
 //! - **The sender**, told its message is lacked, leaves it with the witness — sealed to the
@@ -17,7 +17,7 @@
 //! Nothing here is stored: after a restart the table says again what is owed, and the
 //! witness answers again (a deposit is stamped once, with its first time).
 
-use sealed_games::table::Given;
+use sealed_games::table::{Deposits, Given};
 use sealed_protocol::deposit;
 
 use super::{Core, Durable, GameId};
@@ -52,7 +52,7 @@ impl Core {
             let Some(c) = table.computing() else {
                 continue;
             };
-            let (out, wanted) = (c.deposit_out(), c.deposit_wanted());
+            let Deposits { out, wanted } = c.deposits();
             drop(table);
             if out.is_none() && wanted.is_none() {
                 continue;
@@ -125,7 +125,8 @@ impl Core {
         let Some(p) = self.games.played_mut(&game) else {
             return;
         };
-        let Some((index, hash)) = p.table_mut().computing().and_then(|c| c.deposit_wanted()) else {
+        let Some((index, hash)) = p.table_mut().computing().and_then(|c| c.deposits().wanted)
+        else {
             return;
         };
         let Some(found) = deposits.iter().find(|d| deposit::hash_of(game, d) == hash) else {

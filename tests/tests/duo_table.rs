@@ -422,7 +422,7 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
         d.net.deliver_all();
         // White owes the deposit: only the witness's stamp of it is kept.
         let white = &mut d.net.sessions[0];
-        let deposit = duo(white).deposit_out().expect("the deposit owed");
+        let deposit = duo(white).deposits().out.expect("the deposit owed");
         let stamp = |by: usize, deposit| {
             let s = Stamp {
                 game,
@@ -448,9 +448,10 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
                 .handle(Given::Statement(&stamp(7, hash_of(game, &deposit))))
                 .expect("a statement is never refused")
         );
-        d.run_until(|d| duo(&mut d.net.sessions[1]).deposit_wanted().is_some());
+        d.run_until(|d| duo(&mut d.net.sessions[1]).deposits().wanted.is_some());
         let (index, hash) = duo(&mut d.net.sessions[1])
-            .deposit_wanted()
+            .deposits()
+            .wanted
             .expect("the deposit named");
         assert_eq!((index, hash), (3, hash_of(game, &deposit)));
         let black = &mut d.net.sessions[1];

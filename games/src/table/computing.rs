@@ -32,13 +32,22 @@ pub trait Computing {
     /// it, and in the same write forgets the other player's messages before that
     /// position: nothing here reads them again ([`Given::Resume`] takes their place).
     fn kept_out(&mut self) -> Option<(u64, Vec<u8>)>;
+    /// Where this seat stands with the deposits of messages withheld ([`Deposits`]).
+    fn deposits(&mut self) -> Deposits;
+}
+
+/// Where one seat stands with the deposits left with the game's witness for a message
+/// the other player says he lacks (spec/GAMES.md §5.15, "A message withheld"): the one
+/// it owes and the one it waits for; both `None` in a game going its way.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deposits {
     /// This seat's message that the other player said he lacks, sealed to him as a
-    /// deposit for the game's witness (spec/GAMES.md §5.15, "A message withheld"), while
-    /// the deposit is owed and the witness's stamp of it has not come.
-    fn deposit_out(&mut self) -> Option<Vec<u8>>;
-    /// The deposit this seat waits for, left with the witness for a message it lacks:
-    /// the message's position and the deposit's hash the sender's stamp names.
-    fn deposit_wanted(&self) -> Option<(u64, Hash)>;
+    /// deposit for the witness, while the deposit is owed and the witness's stamp of it
+    /// has not come.
+    pub out: Option<Vec<u8>>,
+    /// The deposit this seat waits for, for a message it lacks: the message's position
+    /// and the deposit's hash the sender's stamp names.
+    pub wanted: Option<(u64, Hash)>,
 }
 
 /// What a node hands one seat's computations ([`Computing::handle`]).

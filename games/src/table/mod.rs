@@ -67,7 +67,7 @@ pub use crate::registry::{
     variants,
 };
 pub use choice::{Ask, Choice, Named};
-pub use computing::{Computing, Given};
+pub use computing::{Computing, Deposits, Given};
 pub use descriptor::{Computations, Descriptor, Setting};
 pub(crate) use game::{Automation, Face, Game};
 pub use generic::Generic;

@@ -33,8 +33,8 @@ use crate::stallmate::table::{diagram, hints, view_attempts, view_board, view_ch
 use crate::stallmate::view::MoverView;
 use crate::table::hand as shape;
 use crate::table::{
-    Asked, Automation, Choice, Computations, Computing, Descriptor, Document, Face, Game, Given,
-    Grid, Hand, Refusal, Table, TableFace, TableOf, TableView, Turn,
+    Asked, Automation, Choice, Computations, Computing, Deposits, Descriptor, Document, Face, Game,
+    Given, Grid, Hand, Refusal, Table, TableFace, TableOf, TableView, Turn,
 };
 
 /// The game as the registry lists it.
@@ -202,13 +202,16 @@ impl Computing for DuoTable {
             .as_mut()
             .and_then(|p| p.kept(self.inner.typed()))
     }
-    fn deposit_out(&mut self) -> Option<Vec<u8>> {
+    fn deposits(&mut self) -> Deposits {
         let p = self.player();
-        p.as_ref()?.deposit_out(self.inner.typed()).map(|d| d.bytes)
-    }
-    fn deposit_wanted(&self) -> Option<(u64, Hash)> {
-        let p = self.player();
-        p.as_ref()?.deposit_wanted(self.inner.typed())
+        let Some(p) = p.as_ref() else {
+            return Deposits::default();
+        };
+        let session = self.inner.typed();
+        Deposits {
+            out: p.deposit_out(session).map(|d| d.bytes),
+            wanted: p.deposit_wanted(session),
+        }
     }
 }
 
