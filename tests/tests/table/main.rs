@@ -8,12 +8,9 @@
 //! move and the verdict's result (`pgn_read.rs`, `pgn_replay.rs`, `pgn_scores.rs`, and
 //! `pgn_games.rs` for the endings and the reader's failures).
 //!
-//! Over 600 lines: every test of one harness (`net.rs`) and its checks (`checks.rs`,
-//! `typing.rs`), which build on one another; split across files they would each build the
-//! harness again.
-//!
-//! Over 600 lines: one test per generic behaviour of a table, each short; the harness,
-//! checks and typing live in their own files (net.rs, checks.rs, typing.rs).
+//! Over 600 lines (about 1,000): one short test per generic behaviour of a table, all on
+//! one harness (`net.rs`) and its checks (`checks.rs`, `typing.rs`), which live in their
+//! own files; split across test files, each would build the harness again.
 
 mod checks;
 mod net;
