@@ -2,12 +2,14 @@
 //! player's own name signed into the game (§17.15), with real nodes: `sealed withdraw`
 //! shows the game withdrawn on both sides, the invitee can no longer accept it, the
 //! address that never worked goes from the peer book, and an accepted game's transcript
-//! carries the name the invitee signed.
+//! carries the name the invitee signed, his node killed and started again before he
+//! accepted or not.
 
 mod common;
 
 use common::{
-    TempDir, at_home as run, code, free_port, init_peer_id, start_node, stderr, stdout, wait_for,
+    TempDir, at_home as run, code, free_port, init_peer_id, start_node, start_node_with, stderr,
+    stdout, wait_for,
 };
 use serde_json::Value;
 
@@ -128,6 +130,38 @@ fn an_invitation_withdrawn_shows_so_on_both_sides_and_a_signed_name_travels() {
     let c = sealed_games::variant::check_transcript(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(c.names[1].as_deref(), Some("bob"), "{:?}", c.names);
     assert_eq!(c.names[0].as_deref(), Some("alice"));
+}
+
+/// The name a node signs is given to a game's table when the node loads it again, not
+/// only when the invitation came: an invitee killed before he accepted, started again
+/// on the same address, accepts, and the transcript carries his own name.
+#[test]
+fn an_invitee_killed_before_accepting_signs_his_name_after_the_restart() {
+    let dir = TempDir::new("name-restart");
+    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    let _a = start_node(&alice, "node");
+    let b = start_node(&bob, "node");
+    let listen = b.addr.split("/p2p/").next().unwrap_or_default().to_owned();
+    let out = run(&alice, &["new", "duel", "--peer", &b.addr]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let game = stdout(&out).trim().to_owned();
+    wait_for(&bob, &game[..12], "the invitation", |v| {
+        v["my_turn"] == true
+    });
+    drop(b); // killed: no clean shutdown
+    let _b = start_node_with(&bob, "node", &listen, &[], &[]);
+    let out = run(&bob, &["accept", &game[..12]]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    wait_for(&alice, &game[..12], "the coin", |v| v["phase"] == "play");
+    let file = dir.path().join("g.sealed");
+    let path = file.to_str().unwrap_or_default();
+    let out = run(&alice, &["export", &game[..12], "--transcript", path]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let c = sealed_games::variant::check_transcript(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(c.names[1].as_deref(), Some("bob"), "{:?}", c.names);
 }
 
 #[test]
