@@ -31,6 +31,15 @@ fn status(home: &std::path::Path, game: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Two homes in `dir`, initialised with the names alice and bob.
+fn alice_and_bob(dir: &TempDir) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
+    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
+        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
+    }
+    (alice, bob)
+}
+
 #[test]
 fn a_mistaken_invitation_is_withdrawn_and_its_address_forgotten() {
     let dir = TempDir::new("withdraw-typo");
@@ -70,10 +79,7 @@ fn a_mistaken_invitation_is_withdrawn_and_its_address_forgotten() {
 #[test]
 fn an_invitation_withdrawn_shows_so_on_both_sides_and_a_signed_name_travels() {
     let dir = TempDir::new("withdraw-both");
-    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
-    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
-        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
-    }
+    let (alice, bob) = alice_and_bob(&dir);
     let _a = start_node(&alice, "node");
     let b = start_node(&bob, "node");
 
@@ -138,10 +144,7 @@ fn an_invitation_withdrawn_shows_so_on_both_sides_and_a_signed_name_travels() {
 #[test]
 fn an_invitee_killed_before_accepting_signs_his_name_after_the_restart() {
     let dir = TempDir::new("name-restart");
-    let (alice, bob) = (dir.path().join("alice"), dir.path().join("bob"));
-    for (home, name) in [(&alice, "alice"), (&bob, "bob")] {
-        assert_eq!(code(&run(home, &["init", "--name", name])), 0);
-    }
+    let (alice, bob) = alice_and_bob(&dir);
     let _a = start_node(&alice, "node");
     let b = start_node(&bob, "node");
     let listen = b.addr.split("/p2p/").next().unwrap_or_default().to_owned();
