@@ -235,7 +235,7 @@ impl Core {
                 || !matches!(TimeControl::of(terms.proposal()), Ok(None)))
         {
             Awake::Watched
-        } else if table.due_at().is_some() || table.duty(self.now).is_some() {
+        } else if table.turn().due_at.is_some() || table.duty(self.now).is_some() {
             Awake::Duty
         } else {
             return None;

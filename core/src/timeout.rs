@@ -6,7 +6,7 @@
 //!
 //! Two kinds of deadline:
 //!
-//! - **A game's own**: its duty's time (a Secret Stallmate period's end, `Table::due_at`)
+//! - **A game's own**: its duty's time (a Secret Stallmate period's end, `Turn::due_at`)
 //!   and the moment the opponent it waits for runs out of time (a timeout claim, or the
 //!   witness asked for the proof: `game/slot/time.rs` `Slot::poll_timeout`, the game's own). Kept per game, in time order
 //!   (`game/deadlines.rs`), and recomputed only for the games handed out for change
@@ -71,7 +71,7 @@ impl Core {
                 .filter(|id| {
                     self.games
                         .played(id)
-                        .and_then(|p| p.table().due_at())
+                        .and_then(|p| p.table().turn().due_at)
                         .is_some_and(|t| t <= self.now)
                 })
                 .copied()

@@ -410,7 +410,7 @@ fn a_table_lacking_a_message_says_so_after_a_minute_and_takes_it_from_the_deposi
         d.run_until(|_| false);
         let game = d.terms.game();
         let black = &d.net.sessions[1];
-        let due = black.due_at().expect("Black waits for message 3");
+        let due = black.turn().due_at.expect("Black waits for message 3");
         assert_eq!(black.duty(due - 1), None, "not before a minute");
         let lacking = black.duty(due).expect("Lacking, a minute on");
         assert_eq!(lacking, Command::act(encode(&Act::Lacking)));

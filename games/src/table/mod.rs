@@ -93,17 +93,13 @@ pub trait Table: TableFace + Send {
     /// The session, to give it envelopes and commands and take its actions.
     fn session_mut(&mut self) -> &mut dyn AnySession;
     /// Where the game stands for this seat: whose act is awaited, whether this seat
-    /// must decide now, how many acts, how many rulings wait. Cheap (no verdict, no
-    /// words): the node reads it after every input.
+    /// must decide now, how many acts, how many rulings wait, when a duty comes due.
+    /// Cheap (no verdict, no words): the node reads it after every input.
     fn turn(&self) -> Turn;
     /// What this seat must do now, whatever a person or bot decides: the game's duties
     /// at time `now` (Secret Stallmate's referee answers and closes periods; its players
     /// show their setups to the referee). The node applies them as they come due.
     fn duty(&self, now: u64) -> Option<Command>;
-    /// When a duty comes due with time alone, if one will (Secret Stallmate's referee:
-    /// the end of the running period), in milliseconds since the Unix epoch; the node
-    /// wakes for it instead of waiting for its next poll.
-    fn due_at(&self) -> Option<u64>;
     /// Takes a ruling from outside the seats (act bytes; Tempête's arbiter, spec/GAMES.md
     /// §4.20): kept if the game checks it — signed by the one the terms name, about a
     /// dispute still open — and posted by [`Table::duty`] as this seat's act when it
@@ -163,6 +159,11 @@ pub struct Turn {
     pub my_turn: bool,
     /// How many rulings taken ([`Table::offer_ruling`]) are still waiting to be posted.
     pub rulings_waiting: usize,
+    /// When a duty ([`Table::duty`]) comes due with time alone, if one will (Secret
+    /// Stallmate's referee: the end of the running period; a player without a referee:
+    /// a minute after the other's message it lacks), in milliseconds since the Unix
+    /// epoch: the node wakes for it instead of waiting for its next poll.
+    pub due_at: Option<u64>,
 }
 
 /// What a face asks of a seat, before the table reads it into a command

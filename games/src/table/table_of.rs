@@ -314,6 +314,14 @@ impl<R: Game> TableOf<R> {
                     .is_some_and(|state| R::ready(&self.session, state)))
     }
 
+    /// When a duty comes due with time alone ([`Turn::due_at`]).
+    fn due_at(&self) -> Option<u64> {
+        if self.session.phase().is_done() || self.session.engine().is_over() {
+            return None;
+        }
+        R::due_at(&self.session, self.state()?)
+    }
+
     /// Rulings kept and still open ([`Turn::rulings_waiting`]).
     fn rulings_waiting(&self) -> usize {
         self.rulings
@@ -341,6 +349,7 @@ impl<R: Game> Table for TableOf<R> {
             to_act,
             my_turn: self.my_turn_when(to_act),
             rulings_waiting: self.rulings_waiting(),
+            due_at: self.due_at(),
         }
     }
 
@@ -371,13 +380,6 @@ impl<R: Game> Table for TableOf<R> {
         }
         self.rulings.push(act.to_vec());
         Ok(())
-    }
-
-    fn due_at(&self) -> Option<u64> {
-        if self.session.phase().is_done() || self.session.engine().is_over() {
-            return None;
-        }
-        R::due_at(&self.session, self.state()?)
     }
 }
 

@@ -61,7 +61,7 @@ impl Slot {
         let Life::Played(p) = &self.life else {
             return None;
         };
-        let duty = p.table().due_at();
+        let duty = p.table().turn().due_at;
         let clock = self
             .clocks_running(now)
             .and_then(|c| p.runs_out(c))

@@ -145,7 +145,13 @@ impl Table for DuoTable {
     }
     fn turn(&self) -> Turn {
         // Through the lent view: whether the player is to choose an attempt is in it.
-        self.shown(|t| t.turn())
+        // The player's own deadline (its `Lacking`), not the generic game's: the
+        // follow the view makes moves no deadline (`Player::due_at`).
+        let turn = self.shown(|t| t.turn());
+        Turn {
+            due_at: self.player().as_ref().and_then(Player::due_at),
+            ..turn
+        }
     }
     fn duty(&self, now: u64) -> Option<Command> {
         if self.inner.session().phase().is_done() {
@@ -156,9 +162,6 @@ impl Table for DuoTable {
             .as_mut()
             .and_then(|p| p.duty(self.session(), now));
         own.or_else(|| self.inner.duty(now))
-    }
-    fn due_at(&self) -> Option<u64> {
-        self.player().as_ref().and_then(Player::due_at)
     }
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
         self.inner.offer_ruling(act)
