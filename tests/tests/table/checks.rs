@@ -268,15 +268,11 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
             (t.turn().ply - 1) % 2
         };
         assert_eq!(t.turn().to_act, Some(Seat(mover as u8)), "{text}");
-        // Only the referee's work comes due with time alone: once it has started the
-        // clock, the end of the open period; a player waits for no time of his own.
+        // The opponent's army is hidden from a player until the game is over. Only the
+        // referee's work comes due with time alone: once it has started the clock, the
+        // end of the open period; a player waits for no time of his own.
         if is_referee(t) {
             assert_eq!(t.turn().due_at.is_some(), t.turn().ply > 0, "{text}");
-        } else {
-            assert_eq!(t.turn().due_at, None, "{text}");
-        }
-        // The opponent's army is hidden from a player until the game is over.
-        if is_referee(t) {
             assert!(army.is_null(), "{j}");
             assert_eq!(
                 t.document(Document::Score).is_some(),
@@ -284,6 +280,7 @@ pub(crate) fn check_stallmate_views(t: &dyn Table, j: &serde_json::Value) {
                 "{text}"
             );
         } else {
+            assert_eq!(t.turn().due_at, None, "{text}");
             assert_eq!(t.document(Document::Score), None, "{text}");
             if t.turn().my_turn {
                 assert!(army.is_string(), "{j}");
