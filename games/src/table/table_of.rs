@@ -314,9 +314,15 @@ impl<R: Game> TableOf<R> {
                     .is_some_and(|state| R::ready(&self.session, state)))
     }
 
+    /// Whether the game takes nothing more from outside: the session done, or the game
+    /// over as far as everything processed shows.
+    fn ended(&self) -> bool {
+        self.session.phase().is_done() || self.session.engine().is_over()
+    }
+
     /// When a duty comes due with time alone ([`Turn::due_at`]).
     fn due_at(&self) -> Option<u64> {
-        if self.session.phase().is_done() || self.session.engine().is_over() {
+        if self.ended() {
             return None;
         }
         R::due_at(&self.session, self.state()?)
@@ -365,7 +371,7 @@ impl<R: Game> Table for TableOf<R> {
     }
 
     fn offer_ruling(&mut self, act: &[u8]) -> Result<(), Refusal> {
-        if self.session.phase().is_done() || self.session.engine().is_over() {
+        if self.ended() {
             return Err(Refusal::GameOver);
         }
         self.ruling_now(act)?;
